@@ -1,0 +1,102 @@
+"""Build steps for instructors.
+
+    python -m course.build notebooks [--check]   source/*/*.nb.py -> source/*/*.ipynb
+    python -m course.build release [--check]     nbgrader generate_assignment -> release/
+
+``--check`` builds into a temporary folder and fails if the committed files
+differ (CI runs both checks).
+"""
+from __future__ import annotations
+
+import argparse
+import filecmp
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from . import RELEASE_DIR, REPO_ROOT, SOURCE_DIR
+from . import notebook as nbtools
+
+
+def assignments() -> list[str]:
+    return sorted(p.name for p in SOURCE_DIR.iterdir() if p.is_dir() and list(p.glob("*.ipynb")) + list(p.glob("*.nb.py")))
+
+
+def build_notebooks(check: bool) -> list[str]:
+    stale = []
+    for script in sorted(SOURCE_DIR.glob("*/*.nb.py")):
+        target = script.with_name(script.name[: -len(".nb.py")] + ".ipynb")
+        nb = nbtools.from_percent(script.read_text(encoding="utf-8"))
+        with tempfile.NamedTemporaryFile("w", suffix=".ipynb", delete=False) as tmp:
+            pass
+        nbtools.write(nb, tmp.name)
+        if not target.exists() or Path(tmp.name).read_bytes() != target.read_bytes():
+            stale.append(str(target.relative_to(REPO_ROOT)))
+            if not check:
+                shutil.copyfile(tmp.name, target)
+        os.unlink(tmp.name)
+    return stale
+
+
+def generate(root: Path, assignment: str) -> None:
+    """Run nbgrader generate_assignment for one assignment in course root ``root``."""
+    cmd = [sys.executable, "-m", "nbgrader", "generate_assignment", assignment, "--force",
+           f"--CourseDirectory.root={root}", "--log-level=WARN"]
+    r = subprocess.run(cmd, cwd=root, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise SystemExit(f"generate_assignment {assignment} failed:\n{r.stdout}\n{r.stderr}")
+
+
+def build_release(check: bool, only: list[str] | None = None) -> list[str]:
+    """Generate each assignment in a scratch course root; copy (or compare) into release/."""
+    stale = []
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        shutil.copy(REPO_ROOT / "nbgrader_config.py", root)
+        (root / "gradebook").mkdir()
+        for a in only or assignments():
+            shutil.copytree(SOURCE_DIR / a, root / "source" / a,
+                            ignore=shutil.ignore_patterns("*.nb.py", "__pycache__", ".ipynb_checkpoints"))
+            generate(root, a)
+            built, committed = root / "release" / a, RELEASE_DIR / a
+            if not committed.exists() or _differs(built, committed):
+                stale.append(f"release/{a}")
+                if not check:
+                    shutil.rmtree(committed, ignore_errors=True)
+                    shutil.copytree(built, committed)
+    return stale
+
+
+def _differs(a: Path, b: Path) -> bool:
+    cmp = filecmp.dircmp(a, b)
+    if cmp.left_only or cmp.right_only or cmp.diff_files:
+        return True
+    return any(_differs(a / d, b / d) for d in cmp.common_dirs)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m course.build")
+    ap.add_argument("what", choices=["notebooks", "release"])
+    ap.add_argument("--check", action="store_true", help="only report what is out of date")
+    ap.add_argument("assignment", nargs="*")
+    args = ap.parse_args(argv)
+    if args.what == "notebooks":
+        stale = build_notebooks(args.check)
+    else:
+        stale = build_release(args.check, args.assignment or None)
+    verb = "out of date" if args.check else "rebuilt"
+    for s in stale:
+        print(f"{verb}: {s}")
+    if args.check and stale:
+        print(f"run: python -m course.build {args.what}")
+        return 1
+    if not stale:
+        print(f"{args.what}: up to date")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,85 @@
+"""Re-check one notebook from the command line (a grader re-checking a submission).
+
+    python -m course.check path/to/notebook.ipynb [--assignment 15-01] [--seed N] [--sandbox on|off|auto]
+
+Runs the assignment's hidden suite against that notebook's code (in the
+sandbox by default) and prints one line per check and a score per task.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from . import SOURCE_DIR, TESTS_DIR
+
+
+def guess_assignment(nb: Path) -> str | None:
+    for parent in nb.resolve().parents:
+        if (TESTS_DIR / parent.name / "probes.py").exists():
+            return parent.name
+    for src in SOURCE_DIR.glob("*/*.ipynb"):
+        if src.name == nb.name:
+            return src.parent.name
+    return None
+
+
+def run_suite(assignment: str, notebook: Path, *, sandbox: str = "on", seed: int | None = None,
+              timeout: float = 900, tasks: list[str] = ()) -> dict:
+    """Run tests/<assignment> against ``notebook`` in a fresh judge process; return its results record."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "results.json"
+        cmd = [sys.executable, "-m", "pytest", str(TESTS_DIR / assignment), "-q", "--assert=plain", "--color=no",
+               "-p", "no:cacheprovider", f"--notebook={notebook}", f"--sandbox={sandbox}",
+               f"--results-json={out}", "-o", "addopts=--import-mode=importlib", "-W", "ignore::DeprecationWarning"]
+        if seed is not None:
+            cmd.append(f"--seed={seed}")
+        for t in tasks:
+            cmd.append(f"--task={t}")
+        env = {**os.environ, "COURSE_JUDGE": "1", "PYTHONPATH": str(TESTS_DIR.parent)}
+        try:
+            r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env, cwd=tmp)
+        except subprocess.TimeoutExpired:
+            return {"error": f"the hidden checks did not finish within {timeout:.0f} s", "checks": []}
+        if not out.exists():
+            tail = (r.stdout + r.stderr).strip().splitlines()[-5:]
+            return {"error": "the hidden-check runner failed: " + " | ".join(tail), "checks": []}
+        return json.loads(out.read_text())
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m course.check")
+    ap.add_argument("notebook", type=Path)
+    ap.add_argument("--assignment")
+    ap.add_argument("--seed", type=int)
+    ap.add_argument("--sandbox", default="on", choices=["on", "off", "auto"])
+    args = ap.parse_args(argv)
+    assignment = args.assignment or guess_assignment(args.notebook)
+    if not assignment:
+        print(f"cannot tell which assignment {args.notebook} belongs to; pass --assignment")
+        return 2
+    res = run_suite(assignment, args.notebook.resolve(), sandbox=args.sandbox, seed=args.seed)
+    if res.get("error"):
+        print(f"ERROR {res['error']}")
+        return 2
+    by_task: dict[str, list] = {}
+    for c in res["checks"]:
+        by_task.setdefault(c["task"] or "-", []).append(c)
+        print(f"{c['status'].upper():7} {c['task'] or '-':18} {c['title']}")
+        if c["status"] != "passed" and c["message"]:
+            print(f"        {c['message']}")
+    print(f"seed {res['seed']}")
+    for task, cs in by_task.items():
+        ok = sum(c["status"] == "passed" for c in cs)
+        print(f"  {task:18} {ok}/{len(cs)} checks passed")
+    for e in res.get("events", []):
+        print(f"  incident: {e}")
+    return 0 if all(c["status"] != "failed" for c in res["checks"]) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

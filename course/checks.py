@@ -1,0 +1,152 @@
+"""Assertions for hidden tests, with messages a student can act on (judge side).
+
+Every failure names what was checked (``what``, in terms of the student's
+function), what was expected and what came back; nothing quotes test code.
+Tolerances are explicit at each call site.
+"""
+from __future__ import annotations
+
+import math
+
+import torch
+
+
+class CheckFailed(AssertionError):
+    pass
+
+
+def fail(msg: str):
+    raise CheckFailed(msg)
+
+
+def _fmt(t, n: int = 6) -> str:
+    if isinstance(t, torch.Tensor):
+        flat = t.detach().flatten()
+        vals = ", ".join(f"{v:.5g}" for v in flat[:n].tolist()) + (", ..." if flat.numel() > n else "")
+        return f"tensor of shape {tuple(t.shape)} [{vals}]"
+    return repr(t)[:200]
+
+
+def shape_str(t) -> str:
+    return f"{tuple(t.shape)} {str(t.dtype).replace('torch.', '')}" if isinstance(t, torch.Tensor) else type(t).__name__
+
+
+def expect(cond: bool, msg: str) -> None:
+    if not cond:
+        fail(msg)
+
+
+def expect_tensor(got, what: str) -> torch.Tensor:
+    if not isinstance(got, torch.Tensor):
+        fail(f"{what}: expected a tensor, got {type(got).__name__}: {_fmt(got)}")
+    return got
+
+
+def expect_close(got, expected: torch.Tensor, what: str, *, atol: float = 1e-6, rtol: float = 1e-5,
+                 check_dtype: bool = False, equal_nan: bool = False) -> None:
+    """``got`` must match ``expected`` elementwise within atol + rtol*|expected|."""
+    got = expect_tensor(got, what)
+    if tuple(got.shape) != tuple(expected.shape):
+        fail(f"{what}: expected shape {tuple(expected.shape)}, got {tuple(got.shape)}")
+    if check_dtype and got.dtype != expected.dtype:
+        fail(f"{what}: expected dtype {expected.dtype}, got {got.dtype}")
+    g = got.detach().to("cpu", torch.float64)
+    e = expected.detach().to("cpu", torch.float64)
+    if not equal_nan:
+        bad_nan = torch.isnan(g) & ~torch.isnan(e)
+        if bad_nan.any():
+            idx = tuple(int(i) for i in bad_nan.nonzero()[0])
+            fail(f"{what}: got NaN at index {idx} where {e[idx].item():.6g} was expected "
+                 f"(numerically unstable for these inputs?)")
+    bad_inf = torch.isinf(g) & ~torch.isinf(e)
+    if bad_inf.any():
+        idx = tuple(int(i) for i in bad_inf.nonzero()[0])
+        fail(f"{what}: got {g[idx].item()} at index {idx} where {e[idx].item():.6g} was expected (overflow?)")
+    ok = torch.isclose(g, e, atol=atol, rtol=rtol, equal_nan=True) | (torch.isnan(g) & torch.isnan(e) & equal_nan)
+    if not bool(ok.all()):
+        diff = (g - e).abs().nan_to_num(0)
+        diff[ok] = 0
+        idx = tuple(int(i) for i in torch.nonzero(diff == diff.max())[0]) if diff.ndim else ()
+        n_bad = int((~ok).sum())
+        fail(f"{what}: {n_bad} of {ok.numel()} values differ (tolerance atol={atol:g}, rtol={rtol:g}); "
+             f"worst at index {idx}: expected {e[idx].item():.6g}, got {g[idx].item():.6g}")
+
+
+def expect_equal(got, expected, what: str) -> None:
+    if isinstance(expected, torch.Tensor):
+        got = expect_tensor(got, what)
+        if got.shape != expected.shape or not torch.equal(got.cpu(), expected.cpu()):
+            fail(f"{what}: expected {_fmt(expected)}, got {_fmt(got)}")
+    elif got != expected:
+        fail(f"{what}: expected {_fmt(expected)}, got {_fmt(got)}")
+
+
+def expect_none(got, what: str) -> None:
+    if got is not None:
+        fail(f"{what}: expected None, got {_fmt(got)}")
+
+
+def expect_raises(result: dict, exc_type: str, what: str, match: str | None = None) -> None:
+    """For probes that return ``probelib.capture_error(...)``: the call must have raised ``exc_type``."""
+    if not result.get("raised"):
+        fail(f"{what}: expected {exc_type} to be raised, but the call returned normally")
+    if result["type"] != exc_type and exc_type not in result.get("mro", []):
+        fail(f"{what}: expected {exc_type}, got {result['type']}: {result['message'][:200]}")
+    if match is not None and match.lower() not in result["message"].lower():
+        fail(f"{what}: expected an error mentioning '{match}', got: {result['message'][:200]}")
+
+
+# ------------------------------------------------------------------ gradients
+
+def rand_directions(inputs, gen: torch.Generator, k: int):
+    """k random direction sets (one tensor per differentiable input), unit-norm overall."""
+    out = []
+    for _ in range(k):
+        us = [torch.randn(x.shape, generator=gen, dtype=torch.float64) if x.requires_grad else None for x in inputs]
+        norm = math.sqrt(sum(float((u ** 2).sum()) for u in us if u is not None)) or 1.0
+        out.append([u / norm if u is not None else None for u in us])
+    return out
+
+
+def gradcheck_directional(student, probe: str, inputs: list, what: str, *, gen: torch.Generator,
+                          n_dirs: int = 3, eps: float = 1e-6, atol: float = 1e-5, rtol: float = 1e-3,
+                          order: int = 1, **probe_kwargs) -> None:
+    """Fast-mode gradcheck computed on the judge's side.
+
+    The probe (``probelib.directional``) returns, for random directions u and
+    cotangents v, the submission's outputs at x +/- eps*u and its vector-Jacobian
+    products. Here we check v . (f(x+eps u) - f(x-eps u)) / 2eps == sum_i vjp_i . u_i,
+    the same identity ``torch.autograd.gradcheck(fast_mode=True)`` uses. With
+    ``order=2`` the function checked is x -> vjp(x, v) (double backward).
+    """
+    dirs = rand_directions(inputs, gen, n_dirs)
+    res = student.call(probe, inputs=inputs, dirs=dirs, eps=eps, order=order,
+                       seed=int(torch.randint(0, 2**31 - 1, (1,), generator=gen)), **probe_kwargs)
+    label = "second derivative (double backward)" if order == 2 else "gradient"
+    for k, r in enumerate(res):
+        if r.get("error"):
+            fail(f"{what}: computing the {label} failed: {r['error']}")
+        numeric = r["numeric"]
+        analytic = r["analytic"]
+        if not (math.isfinite(numeric) and math.isfinite(analytic)):
+            fail(f"{what}: the {label} is not finite (numeric {numeric:.6g}, from your backward {analytic:.6g})")
+        if abs(numeric - analytic) > atol + rtol * abs(numeric):
+            fail(f"{what}: your backward's {label} disagrees with finite differences of your forward along a "
+                 f"random direction: finite differences give {numeric:.6g}, your backward gives {analytic:.6g}")
+
+
+def jacobian_vs_reference(student, probe: str, inputs: list, reference, what: str, *, gen: torch.Generator,
+                          atol: float = 1e-7, rtol: float = 1e-5, **probe_kwargs) -> None:
+    """Compare the submission's VJPs with PyTorch's own autograd on a reference function."""
+    x_ref = [x.detach().clone().requires_grad_(x.requires_grad) for x in inputs]
+    y_ref = reference(*x_ref)
+    v = torch.randn(y_ref.shape, generator=gen, dtype=y_ref.dtype)
+    want = torch.autograd.grad(y_ref, [x for x in x_ref if x.requires_grad], v, allow_unused=True)
+    res = student.call(probe, inputs=inputs, v=v, **probe_kwargs)
+    expect_close(res["out"], y_ref.detach(), f"{what}, forward output", atol=atol, rtol=rtol)
+    got = [g for g, x in zip(res["grads"], inputs) if x.requires_grad]
+    for i, (g, w) in enumerate(zip(got, want)):
+        if g is None:
+            fail(f"{what}: no gradient reached differentiable input {i} (your backward returned None for it)")
+        expect_close(g, w if w is not None else torch.zeros_like(inputs[i]),
+                     f"{what}, gradient for input {i} of shape {tuple(inputs[i].shape)}", atol=atol, rtol=rtol)

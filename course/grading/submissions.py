@@ -1,0 +1,86 @@
+"""Example submissions, written as small specs and turned into notebooks.
+
+A spec is ``tests/submissions/<assignment>/<name>.py`` with:
+
+    EXPECT = {"task": "pass" | "fail" | "zero", ...}   # what grading must give each task
+    BASE = "reference"          # or "release" (the untouched student version)
+    CELLS = {"solution_grade_id": "new source", ...}   # replace solution cells
+    APPEND = ["code", ...]      # extra code cells at the end (optional)
+    def mutate(nb): ...         # any other change to the notebook (optional)
+    RAW = "..."                 # write these characters instead of a notebook (malformed files)
+
+"pass": every check of the task passes; "fail": at least one fails;
+"zero": none passes. ``reference`` is the release notebook with the
+instructor's solution cells put back.
+"""
+from __future__ import annotations
+
+import copy
+import runpy
+from pathlib import Path
+
+import nbformat
+
+from .. import RELEASE_DIR, SOURCE_DIR, TESTS_DIR
+from .. import notebook as nbtools
+
+SPECS_DIR = TESTS_DIR / "submissions"
+
+
+def specs(assignment: str | None = None) -> list[Path]:
+    pattern = f"{assignment}/*.py" if assignment else "*/*.py"
+    return sorted(p for p in SPECS_DIR.glob(pattern) if not p.name.startswith("_"))
+
+
+def load_spec(path: Path) -> dict:
+    return runpy.run_path(str(path))
+
+
+def release_notebook(assignment: str) -> Path:
+    nbs = sorted((RELEASE_DIR / assignment).glob("*.ipynb"))
+    if not nbs:
+        raise FileNotFoundError(f"no released notebook for {assignment}: run python -m course.build release")
+    return nbs[0]
+
+
+def reference(assignment: str):
+    """The release notebook with every solution cell replaced by the source's solution."""
+    rel = nbtools.read(release_notebook(assignment))
+    src = nbtools.read(next((SOURCE_DIR / assignment).glob("*.ipynb")))
+    solutions = {nbtools.nbgrader_meta(c).get("grade_id"): c.source for c in src.cells
+                 if nbtools.nbgrader_meta(c).get("solution")}
+    nb = copy.deepcopy(rel)
+    for c in nb.cells:
+        gid = nbtools.nbgrader_meta(c).get("grade_id")
+        if nbtools.nbgrader_meta(c).get("solution") and gid in solutions:
+            c.source = solutions[gid]
+    return nb
+
+
+def build(path: Path) -> tuple[str | bytes, dict]:
+    """Return (notebook text, spec) for one spec file."""
+    spec = load_spec(path)
+    assignment = path.parent.name
+    if "RAW" in spec:
+        return spec["RAW"], spec
+    nb = reference(assignment) if spec.get("BASE", "reference") == "reference" else \
+        nbtools.read(release_notebook(assignment))
+    cells = dict(spec.get("CELLS", {}))
+    for c in nb.cells:
+        gid = nbtools.nbgrader_meta(c).get("grade_id")
+        if gid in cells:
+            c.source = cells.pop(gid)
+    if cells:
+        raise KeyError(f"{path}: no solution cell with grade_id {sorted(cells)}")
+    for code in spec.get("APPEND", []):
+        nb.cells.append(nbformat.v4.new_code_cell(code))
+    if "mutate" in spec:
+        spec["mutate"](nb)
+    return nbformat.writes(nb), spec
+
+
+def write(path: Path, dest: Path) -> dict:
+    text, spec = build(path)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    dest.write_text(text, encoding="utf-8")
+    return spec

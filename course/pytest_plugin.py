@@ -1,0 +1,170 @@
+"""pytest plugin behind every hidden suite (loaded from tests/conftest.py).
+
+Fixtures: ``student`` (the adapter to the submission under test), ``gen``
+(a seeded torch.Generator; the seed is printed with every failure so a run
+can be replayed with ``--seed``).
+
+Markers: ``task(name)`` ties a test to the notebook cell whose hidden block
+calls ``run_hidden(assignment, name)``; ``gpu`` marks a check that needs CUDA.
+
+Which notebook is judged: ``--notebook PATH`` (a submission), else the
+reference in ``source/<assignment>/``. Results per test go to
+``--results-json`` for the grading preprocessor.
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+import zlib
+from pathlib import Path
+
+import pytest
+import torch
+
+from . import SOURCE_DIR, TESTS_DIR
+
+# Set by course.hidden.run_hidden to judge a live notebook namespace in-process.
+IN_PROCESS_STUDENT = None
+
+
+def pytest_addoption(parser):
+    g = parser.getgroup("course")
+    g.addoption("--notebook", default=None, help="judge this notebook instead of the reference in source/")
+    g.addoption("--sandbox", default=None, choices=["on", "off", "auto"],
+                help="run submission code in the sandbox (default: on for --notebook, auto for references)")
+    g.addoption("--results-json", default=None, help="write one record per check to this file")
+    g.addoption("--seed", type=int, default=None, help="seed for the random inputs (default: fresh each run)")
+    g.addoption("--task", action="append", default=[], help="only run checks for these task names")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "task(name): the notebook task (hidden-block call) a check belongs to")
+    config.addinivalue_line("markers", "gpu: needs CUDA (skipped without it; fails under autograde unless "
+                                       "COURSE_ALLOW_CPU_GRADING=1)")
+    config._course_seed = config.getoption("--seed")
+    if config._course_seed is None:
+        config._course_seed = random.SystemRandom().randrange(2**31)
+    config._course_records = []
+    config._course_students = {}
+
+
+def assignment_of(path: Path) -> str | None:
+    try:
+        rel = Path(path).resolve().relative_to(TESTS_DIR)
+    except ValueError:
+        return None
+    return rel.parts[0] if len(rel.parts) > 1 and (TESTS_DIR / rel.parts[0] / "probes.py").exists() else None
+
+
+def task_of(item) -> str | None:
+    m = item.get_closest_marker("task")
+    return m.args[0] if m and m.args else None
+
+
+def pytest_collection_modifyitems(config, items):
+    wanted = set(config.getoption("--task"))
+    if not wanted:
+        return
+    keep, drop = [], []
+    for it in items:
+        (keep if task_of(it) in wanted else drop).append(it)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
+
+
+def grading() -> bool:
+    return os.environ.get("NBGRADER_EXECUTION") == "autograde" or os.environ.get("COURSE_JUDGE") == "1"
+
+
+def pytest_runtest_setup(item):
+    if item.get_closest_marker("gpu") and not torch.cuda.is_available():
+        if grading() and os.environ.get("COURSE_ALLOW_CPU_GRADING", "") in ("", "0"):
+            pytest.fail("this check needs a CUDA GPU and none is visible: grade on a GPU node "
+                        "(or set COURSE_ALLOW_CPU_GRADING=1 to skip GPU checks)", pytrace=False)
+        pytest.skip("needs a CUDA GPU (skipped on this machine)")
+
+
+def reference_notebook(assignment: str) -> Path:
+    nbs = sorted((SOURCE_DIR / assignment).glob("*.ipynb"))
+    if not nbs:
+        raise FileNotFoundError(f"no source notebook in {SOURCE_DIR / assignment}")
+    return nbs[0]
+
+
+def probe_sources(assignment: str) -> dict[str, str]:
+    return {assignment: (TESTS_DIR / assignment / "probes.py").read_text()}
+
+
+@pytest.fixture
+def student(request):
+    if IN_PROCESS_STUDENT is not None:
+        return IN_PROCESS_STUDENT
+    config = request.config
+    assignment = assignment_of(request.path)
+    if assignment is None:
+        pytest.fail("the 'student' fixture is only for tests under tests/<assignment>/ next to a probes.py")
+    cache = config._course_students
+    if assignment not in cache:
+        from .student import ProcessStudent
+        nb = config.getoption("--notebook")
+        mode = config.getoption("--sandbox") or ("on" if nb else "auto")
+        from . import sandbox
+        sandboxed = sandbox.resolve(mode)
+        path = Path(nb) if nb else reference_notebook(assignment)
+        cache[assignment] = ProcessStudent.from_notebook(path, probe_sources(assignment), sandboxed=sandboxed)
+    return cache[assignment]
+
+
+@pytest.fixture
+def gen(request):
+    seed = (request.config._course_seed + zlib.crc32(request.node.name.encode())) % (2**31)
+    return torch.Generator().manual_seed(seed)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    for s in session.config._course_students.values():
+        s.close()
+    out = session.config.getoption("--results-json")
+    if out:
+        events = [e for s in session.config._course_students.values() for e in s.events]
+        Path(out).write_text(json.dumps({"seed": session.config._course_seed, "events": events,
+                                         "checks": session.config._course_records}, indent=1))
+
+
+def short_message(report) -> str:
+    """The failure's own message, without test source or pytest decoration."""
+    exc = getattr(report, "_course_exc", None)
+    if exc is not None:
+        from .checks import CheckFailed
+        from .student import StudentFailure
+        if isinstance(exc, (CheckFailed, StudentFailure)) or type(exc) is AssertionError:
+            return str(exc).strip() or "check failed"
+        if isinstance(exc, pytest.fail.Exception) or isinstance(exc, pytest.skip.Exception):
+            return str(exc)
+        return f"the check itself raised {type(exc).__name__}: {str(exc)[:300]}"
+    text = str(report.longrepr or "")
+    return text.strip().splitlines()[-1][:500] if text.strip() else ""
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    rep = outcome.get_result()
+    if call.excinfo is not None:
+        rep._course_exc = call.excinfo.value
+    if rep.when == "call" or (rep.when == "setup" and rep.outcome != "passed"):
+        doc = (item.function.__doc__ or "").strip().splitlines() if hasattr(item, "function") else []
+        status = "skipped" if rep.skipped else ("passed" if rep.passed else "failed")
+        msg = "" if status == "passed" else short_message(rep)
+        if status == "skipped" and isinstance(rep.longrepr, tuple):
+            msg = str(rep.longrepr[2]).replace("Skipped: ", "")
+        if status == "failed":
+            msg += f"  [seed {item.config._course_seed}]"
+        item.config._course_records.append({
+            "nodeid": item.nodeid, "name": item.name, "title": doc[0] if doc else item.name,
+            "assignment": assignment_of(item.path), "task": task_of(item), "status": status, "message": msg,
+            "weight": float((item.get_closest_marker("task").kwargs.get("weight", 1.0))
+                            if item.get_closest_marker("task") else 1.0),
+        })

@@ -1,0 +1,172 @@
+"""Where submission code runs: a bubblewrap sandbox, plus resource limits.
+
+Inside the sandbox a submission sees the system read-only, the Python
+installation and the ``course`` package, and an empty private /tmp. It does
+not see the course folder (solutions, tests, gradebook, other students), the
+home folders, or the network; it can still use a GPU (the /dev/nvidia*
+devices are passed through). Works without root where unprivileged user
+namespaces are allowed (Debian's bubblewrap does).
+
+``COURSE_SANDBOX``: ``on`` (default when grading; refuse if unavailable),
+``off`` (explicit opt-out, said loudly), ``auto`` (use it if it works).
+"""
+from __future__ import annotations
+
+import functools
+import glob
+import os
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+from . import REPO_ROOT
+
+
+class SandboxUnavailable(RuntimeError):
+    pass
+
+
+def _existing(paths):
+    seen, out = set(), []
+    for p in paths:
+        if p and os.path.exists(p):
+            rp = os.path.realpath(p)
+            for q in (p, rp):
+                if q not in seen:
+                    seen.add(q)
+                    out.append(q)
+    return out
+
+
+def hidden_paths() -> list[str]:
+    """Folders masked with an empty tmpfs: the course, homes, temp dirs, and COURSE_SANDBOX_HIDE."""
+    extra = [p for p in os.environ.get("COURSE_SANDBOX_HIDE", "").split(os.pathsep) if p]
+    return _existing([str(REPO_ROOT), "/home", "/root", "/tmp", "/var/tmp", "/srv", "/mnt", "/media", "/opt",
+                      "/run/user", *extra])
+
+
+def visible_paths() -> list[str]:
+    """Read-only paths re-exposed under the masks: Python, its packages, the course package."""
+    paths = [sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable)),
+             sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"], str(REPO_ROOT / "course")]
+    paths += [p for p in sys.path if p and os.path.isdir(p) and "site-packages" in p]
+    return _existing(paths)
+
+
+def bwrap_argv(workdir: str, extra_binds: list[str] = (), keep_cwd: bool = False) -> list[str]:
+    """bwrap command prefix. ``workdir`` is the only writable folder (besides ``extra_binds``)."""
+    bwrap = shutil.which("bwrap")
+    if not bwrap:
+        raise SandboxUnavailable("bubblewrap (bwrap) is not installed: apt-get install bubblewrap")
+    argv = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+            "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
+    for dev in sorted(glob.glob("/dev/nvidia*")) + sorted(glob.glob("/dev/dri/*")):
+        argv += ["--dev-bind", dev, dev]
+    for p in sorted(hidden_paths(), key=len):
+        argv += ["--tmpfs", p]
+    for p in sorted(visible_paths(), key=len):
+        argv += ["--ro-bind", p, p]
+    for p in extra_binds:
+        argv += ["--bind", p, p]
+    target = os.path.abspath(workdir) if keep_cwd else "/tmp/work"
+    argv += ["--bind", workdir, target, "--chdir", target,
+             "--setenv", "HOME", target, "--setenv", "TMPDIR", target]
+    return argv + ["--"]
+
+
+@functools.lru_cache(maxsize=1)
+def probe() -> str | None:
+    """None when the sandbox works here, else the reason it does not."""
+    try:
+        argv = bwrap_argv("/")
+    except SandboxUnavailable as exc:
+        return str(exc)
+    try:
+        r = subprocess.run(argv + [sys.executable, "-c", "print('ok')"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"bubblewrap failed to start: {exc}"
+    if r.returncode != 0 or r.stdout.strip() != "ok":
+        return "bubblewrap failed: " + (r.stderr.strip().splitlines() or ["no output"])[-1]
+    return None
+
+
+def mode() -> str:
+    m = os.environ.get("COURSE_SANDBOX", "on").lower()
+    if m not in ("on", "off", "auto"):
+        raise ValueError(f"COURSE_SANDBOX must be on, off or auto, not {m!r}")
+    return m
+
+
+def limits_preexec(file_limit_bytes: int):
+    """Run in the child before exec: own process group, capped file writes, no core dumps."""
+    def _apply():
+        os.setsid()
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # an oversized write fails instead of killing
+        resource.setrlimit(resource.RLIMIT_FSIZE, (file_limit_bytes, file_limit_bytes))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    return _apply
+
+
+def tree_rss_bytes(root_pid: int) -> int:
+    """Resident memory of a process and all its descendants (Linux /proc)."""
+    children: dict[int, list[int]] = {}
+    rss: dict[int, int] = {}
+    for stat in glob.glob("/proc/[0-9]*/stat"):
+        try:
+            with open(stat) as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+            pid = int(stat.split("/")[2])
+            children.setdefault(int(fields[1]), []).append(pid)
+            rss[pid] = int(fields[21]) * resource.getpagesize()
+        except (OSError, IndexError, ValueError):
+            continue
+    total, stack = 0, [root_pid]
+    while stack:
+        pid = stack.pop()
+        total += rss.get(pid, 0)
+        stack.extend(children.get(pid, []))
+    return total
+
+
+def kill_tree(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    try:
+        proc.kill()
+    except ProcessLookupError:
+        pass
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        pass
+
+
+def worker_argv(workdir: str, sandboxed: bool) -> list[str]:
+    py = [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(REPO_ROOT)!r}); "
+          "from course.worker import main; main()"]
+    return (bwrap_argv(workdir) + py) if sandboxed else py
+
+
+def resolve(requested: str | None = None) -> bool:
+    """Decide whether to sandbox; raise SandboxUnavailable when it is required but cannot be set up."""
+    m = (requested or mode()).lower()
+    if m == "off":
+        return False
+    reason = probe()
+    if reason is None:
+        return True
+    if m == "auto":
+        return False
+    raise SandboxUnavailable(
+        f"the grading sandbox cannot be set up here ({reason}). Install bubblewrap, or set "
+        f"COURSE_SANDBOX=off to grade WITHOUT isolation (submissions could then read solutions).")
+
+
+__all__ = ["SandboxUnavailable", "resolve", "probe", "worker_argv", "limits_preexec", "tree_rss_bytes",
+           "kill_tree", "Path"]

@@ -1,0 +1,252 @@
+"""The adapter hidden tests use to talk to a submission (judge side).
+
+Tests never import student code. They call ``student.call("probe_name", **kwargs)``;
+the probe (from the assignment's ``probes.py``) runs next to the submission
+and returns plain data, which the test compares here, in a process the
+submission cannot touch.
+
+Two transports share one interface:
+- ``ProcessStudent``: a worker process (sandboxed when grading) that loads a
+  notebook's code once; per-call timeouts, a memory watchdog, restart after
+  a crash or a hang.
+- ``InProcessStudent``: probes run directly on a live namespace; used by the
+  in-notebook ``run_hidden`` when nobody is grading.
+"""
+from __future__ import annotations
+
+import copy
+import io
+import os
+import select
+import struct
+import subprocess
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import torch
+
+from . import notebook as nbtools
+from . import sandbox
+
+
+class StudentFailure(AssertionError):
+    """A check failed because the submission misbehaved (raised, hung, crashed)."""
+
+
+class StudentError(StudentFailure):
+    def __init__(self, probe: str, err: dict, hint: str = ""):
+        self.err = err
+        where = f"\n  at {err['trace']}" if err.get("trace") else ""
+        super().__init__(f"your code raised {err['type']}: {err['message']}{where}{hint}")
+
+
+class StudentTimeout(StudentFailure):
+    pass
+
+
+class StudentCrashed(StudentFailure):
+    pass
+
+
+def _read_exact(fd: int, n: int, deadline: float, proc: subprocess.Popen) -> bytes:
+    buf = b""
+    while len(buf) < n:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError
+        r, _, _ = select.select([fd], [], [], min(left, 0.5))
+        if not r:
+            if proc.poll() is not None:
+                raise EOFError
+            continue
+        chunk = os.read(fd, n - len(buf))
+        if not chunk:
+            raise EOFError
+        buf += chunk
+    return buf
+
+
+class ProcessStudent:
+    """A submission's code, loaded once in a worker process."""
+
+    def __init__(self, cells: list[str], probes: dict[str, str], *, label: str = "submission",
+                 sandboxed: bool | None = None, load_timeout: float = 120.0, call_timeout: float = 60.0,
+                 memory_limit: int = int(os.environ.get("COURSE_MEMORY_LIMIT_MB", "6144")) * 2**20,
+                 file_limit: int = 64 * 2**20):
+        self.cells, self.probe_sources, self.label = cells, probes, label
+        self.sandboxed = sandbox.resolve() if sandboxed is None else sandboxed
+        self.load_timeout, self.call_timeout = load_timeout, call_timeout
+        self.memory_limit, self.file_limit = memory_limit, file_limit
+        self.proc: subprocess.Popen | None = None
+        self.load_report: dict = {}
+        self.broken: str | None = None  # set when the code cannot even be loaded
+        self.events: list[str] = []  # one line per incident, for the grading log
+        self._seq = 0
+        self._killed_for_memory = False
+
+    @classmethod
+    def from_notebook(cls, path: str | Path, probes: dict[str, str], **kw) -> "ProcessStudent":
+        nb = nbtools.read(path)
+        return cls(nbtools.submission_code(nb), probes, label=Path(path).name, **kw)
+
+    # ------------------------------------------------------------ process life
+    def _start(self) -> None:
+        self._workdir = tempfile.mkdtemp(prefix="course-worker-")
+        self._log = open(os.path.join(self._workdir, ".worker.log"), "w+b")
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("COURSE_SECRET", "JPY_", "JUPYTER_"))}
+        env.update(COURSE_FAST="1", COURSE_GRADING="1", MPLBACKEND="Agg", PYTHONDONTWRITEBYTECODE="1")
+        self.proc = subprocess.Popen(
+            sandbox.worker_argv(self._workdir, self.sandboxed), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=self._log, cwd=self._workdir, env=env, preexec_fn=sandbox.limits_preexec(self.file_limit))
+        self._killed_for_memory = False
+        threading.Thread(target=self._watch_memory, args=(self.proc,), daemon=True).start()
+        reply = self._request({"op": "load", "cells": self.cells}, self.load_timeout, what="loading your notebook")
+        self.load_report = reply
+        for name, src in self.probe_sources.items():
+            self._request({"op": "probes", "name": name, "source": src}, 30, what="loading the checks")
+
+    def _watch_memory(self, proc: subprocess.Popen) -> None:
+        while proc.poll() is None:
+            if sandbox.tree_rss_bytes(proc.pid) > self.memory_limit:
+                self._killed_for_memory = True
+                sandbox.kill_tree(proc)
+                return
+            time.sleep(0.2)
+
+    def close(self) -> None:
+        if self.proc is not None:
+            sandbox.kill_tree(self.proc)
+            self.proc = None
+            self._log.close()
+
+    def _tail_log(self, n: int = 400) -> str:
+        try:
+            self._log.seek(0, io.SEEK_END)
+            size = self._log.tell()
+            self._log.seek(max(0, size - n))
+            return self._log.read().decode("utf-8", "replace").strip()
+        except (OSError, ValueError):
+            return ""
+
+    # ---------------------------------------------------------------- protocol
+    def _request(self, msg: dict, timeout: float, what: str):
+        assert self.proc is not None
+        self._seq += 1
+        msg = {**msg, "seq": self._seq}
+        bio = io.BytesIO()
+        torch.save(msg, bio)
+        data = bio.getvalue()
+        try:
+            self.proc.stdin.write(struct.pack(">Q", len(data)) + data)
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            return self._died(what)
+        deadline = time.monotonic() + timeout
+        fd = self.proc.stdout.fileno()
+        while True:
+            try:
+                (n,) = struct.unpack(">Q", _read_exact(fd, 8, deadline, self.proc))
+                if n > 512 * 2**20:
+                    raise StudentCrashed(f"{what}: your code sent back an impossibly large result")
+                payload = _read_exact(fd, n, deadline, self.proc)
+            except TimeoutError:
+                self.events.append(f"timeout after {timeout:.0f} s while {what}")
+                self.close()
+                raise StudentTimeout(f"your code did not finish within {timeout:.0f} s while {what} "
+                                     f"(an endless loop, or far too slow)") from None
+            except EOFError:
+                return self._died(what)
+            try:
+                reply = torch.load(io.BytesIO(payload), weights_only=True)
+            except Exception:
+                self.close()
+                raise StudentCrashed(f"{what}: the result could not be read back (only tensors, numbers, "
+                                     f"strings, lists and dicts can be returned)") from None
+            if not isinstance(reply, dict) or reply.get("seq") != self._seq:
+                continue  # stray or forged frame: ignore it and keep waiting for ours
+            if reply.get("ok"):
+                return reply.get("value")
+            raise StudentError(msg.get("probe", "?"), reply.get("error") or {"type": "Error", "message": "?"},
+                               self._load_hint())
+
+    def _died(self, what: str):
+        code = self.proc.poll() if self.proc else None
+        if code is None and self.proc is not None:
+            try:
+                code = self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                code = None
+        tail = self._tail_log()
+        self.close()
+        if self._killed_for_memory:
+            why = f"it used more than {self.memory_limit // 2**20} MiB of memory"
+        elif code is not None and code < 0:
+            why = f"it was killed by signal {-code}"
+        else:
+            why = f"the Python process exited (exit code {code})"
+        self.events.append(f"worker died while {what}: {why}")
+        last = tail.splitlines()[-1][:200] if tail else ""
+        raise StudentCrashed(f"your code stopped the grader's Python process while {what}: {why}"
+                             + (f"; last output: {last}" if last else ""))
+
+    def _load_hint(self) -> str:
+        errs = (self.load_report or {}).get("load_errors") or []
+        if not errs:
+            return ""
+        e = errs[0]
+        more = f" (and {len(errs) - 1} more cell(s))" if len(errs) > 1 else ""
+        return f"\n  note: while loading your notebook, code cell {e['cell']} raised {e['type']}: {e['message'][:160]}{more}"
+
+    # -------------------------------------------------------------- public API
+    def ensure_loaded(self) -> None:
+        if self.broken:
+            raise StudentCrashed(self.broken)
+        if self.proc is None or self.proc.poll() is not None:
+            try:
+                self._start()
+            except StudentFailure as exc:
+                self.broken = f"your notebook could not be loaded: {exc}"
+                raise StudentCrashed(self.broken) from None
+
+    def call(self, probe: str, /, *, module: str | None = None, timeout: float | None = None, **kwargs):
+        """Run ``probe(ns, **kwargs)`` next to the submission and return its plain-data result."""
+        self.ensure_loaded()
+        module = module or next(iter(self.probe_sources))
+        return self._request({"op": "call", "module": module, "probe": probe, "kwargs": kwargs},
+                             timeout or self.call_timeout, what=f"running check '{probe}'")
+
+
+class InProcessStudent:
+    """Probes run directly on a live namespace (a notebook kernel); no isolation."""
+
+    def __init__(self, ns: dict, probes: dict[str, str]):
+        import types
+        self.ns = ns
+        self.modules = {}
+        for name, src in probes.items():
+            mod = types.ModuleType(f"probes_{name}")
+            exec(compile(src, f"<probes {name}>", "exec"), mod.__dict__)
+            self.modules[name] = mod
+        self.events: list[str] = []
+        self.load_report = {"load_errors": []}
+
+    def ensure_loaded(self) -> None:
+        pass
+
+    def call(self, probe: str, /, *, module: str | None = None, timeout: float | None = None, **kwargs):
+        from .worker import describe
+        mod = self.modules[module or next(iter(self.modules))]
+        try:
+            value = getattr(mod, probe)(self.ns, **copy.deepcopy(kwargs))
+        except Exception as exc:
+            raise StudentError(probe, describe(exc)) from None
+        # Same contract as the worker: only plain data crosses back.
+        bio = io.BytesIO()
+        torch.save(value, bio)
+        bio.seek(0)
+        return torch.load(bio, weights_only=True)
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,149 @@
+"""The process that runs submission code (untrusted side).
+
+Started by ``course.student`` (inside the sandbox when grading). It keeps the
+protocol on private copies of stdin/stdout, sends everything the submission
+prints to the log, runs the submission's code cells once, then answers probe
+calls: a probe is a small function from the assignment's ``probes.py`` that
+calls the submission and returns plain data (tensors, numbers, strings,
+lists, dicts). The judge compares that data in its own process, so nothing
+the submission patches here can change a verdict.
+
+Frames are 8-byte big-endian lengths followed by ``torch.save`` bytes; the
+judge reads replies with ``weights_only=True``.
+"""
+from __future__ import annotations
+
+import io
+import linecache
+import os
+import struct
+import sys
+import traceback
+import types
+
+
+def _read_exact(fd: int, n: int) -> bytes:
+    buf = b""
+    while len(buf) < n:
+        chunk = os.read(fd, n - len(buf))
+        if not chunk:
+            raise EOFError
+        buf += chunk
+    return buf
+
+
+def recv(fd: int):
+    import torch
+    (n,) = struct.unpack(">Q", _read_exact(fd, 8))
+    return torch.load(io.BytesIO(_read_exact(fd, n)), weights_only=False)
+
+
+def send(fd: int, obj) -> None:
+    import torch
+    bio = io.BytesIO()
+    torch.save(obj, bio)
+    data = bio.getvalue()
+    payload = struct.pack(">Q", len(data)) + data
+    view = memoryview(payload)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def student_trace(exc: BaseException, limit: int = 3) -> str:
+    """The last few frames that are in the submission's own cells, one line each."""
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename.startswith("<cell ")]
+    lines = [f"{f.filename[1:-1]}, line {f.lineno}, in {f.name}: {(f.line or '').strip()}" for f in frames[-limit:]]
+    return "\n".join(lines)
+
+
+def describe(exc: BaseException) -> dict:
+    msg = str(exc)
+    if len(msg) > 600:
+        msg = msg[:600] + " ..."
+    return {"type": type(exc).__name__, "message": msg, "trace": student_trace(exc)}
+
+
+class Worker:
+    def __init__(self, fd_in: int, fd_out: int):
+        self.fd_in, self.fd_out = fd_in, fd_out
+        self.ns: dict = {}
+        self.load_errors: list = []
+        self.probes: dict[str, types.ModuleType] = {}
+
+    def load(self, cells: list[str]) -> dict:
+        from IPython.core.inputtransformer2 import TransformerManager
+        from IPython.core.interactiveshell import InteractiveShell
+
+        shell = InteractiveShell.instance()
+        self.ns = shell.user_ns
+        self.ns["__name__"] = "__main__"
+        tm = TransformerManager()
+        for i, src in enumerate(cells, start=1):
+            name = f"<cell {i}>"
+            try:
+                code = tm.transform_cell(src)
+                linecache.cache[name] = (len(code), None, code.splitlines(True), name)
+                exec(compile(code, name, "exec"), self.ns)
+            except BaseException as exc:  # SystemExit and KeyboardInterrupt included: keep loading
+                err = describe(exc)
+                err["cell"] = i
+                self.load_errors.append(err)
+            finally:
+                sys.stdout.flush()
+        return {"defined": sorted(k for k in self.ns if not k.startswith("_")), "load_errors": self.load_errors}
+
+    def add_probes(self, name: str, source: str) -> None:
+        mod = types.ModuleType(f"probes_{name}")
+        mod.__file__ = f"<probes {name}>"
+        exec(compile(source, mod.__file__, "exec"), mod.__dict__)
+        self.probes[name] = mod
+
+    def call(self, module: str, probe: str, kwargs: dict):
+        fn = getattr(self.probes[module], probe)
+        return fn(self.ns, **kwargs)
+
+    def serve(self) -> None:
+        while True:
+            try:
+                msg = recv(self.fd_in)
+            except EOFError:
+                return
+            op = msg.get("op")
+            try:
+                if op == "load":
+                    reply = {"ok": True, "value": self.load(msg["cells"])}
+                elif op == "probes":
+                    self.add_probes(msg["name"], msg["source"])
+                    reply = {"ok": True, "value": None}
+                elif op == "call":
+                    reply = {"ok": True, "value": self.call(msg["module"], msg["probe"], msg.get("kwargs", {}))}
+                elif op == "exit":
+                    return
+                else:
+                    reply = {"ok": False, "error": {"type": "ProtocolError", "message": f"unknown op {op!r}", "trace": ""}}
+            except BaseException as exc:
+                reply = {"ok": False, "error": describe(exc)}
+            sys.stdout.flush()
+            sys.stderr.flush()
+            try:
+                send(self.fd_out, {"seq": msg.get("seq"), **reply})
+            except Exception as exc:  # a value torch.save cannot write
+                send(self.fd_out, {"seq": msg.get("seq"), "ok": False,
+                                   "error": {"type": "UnsendableResult", "message": str(exc)[:300], "trace": ""}})
+
+
+def main() -> None:
+    # Keep the protocol on private descriptors; the submission's prints go to the log.
+    fd_in, fd_out = os.dup(0), os.dup(1)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.dup2(2, 1)
+    sys.stdin = open(os.devnull)
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    import warnings
+    warnings.simplefilter("default")
+    Worker(fd_in, fd_out).serve()
+
+
+if __name__ == "__main__":
+    main()
