@@ -62,7 +62,7 @@ def bwrap_argv(workdir: str, extra_binds: list[str] = (), keep_cwd: bool = False
     bwrap = shutil.which("bwrap")
     if not bwrap:
         raise SandboxUnavailable("bubblewrap (bwrap) is not installed: apt-get install bubblewrap")
-    argv = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+    argv = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--tmpfs", "/dev/shm", "--proc", "/proc",
             "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
     for dev in sorted(glob.glob("/dev/nvidia*")) + sorted(glob.glob("/dev/dri/*")):
         argv += ["--dev-bind", dev, dev]
