@@ -41,11 +41,19 @@ def build_notebooks(check: bool) -> list[str]:
     return stale
 
 
+def tool_env() -> dict:
+    """Environment for nbgrader subprocesses: this venv's tools on PATH, the course importable."""
+    env = dict(os.environ)
+    env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
+    env["PYTHONPATH"] = str(REPO_ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    return env
+
+
 def generate(root: Path, assignment: str) -> None:
     """Run nbgrader generate_assignment for one assignment in course root ``root``."""
     cmd = [sys.executable, "-m", "nbgrader", "generate_assignment", assignment, "--force",
            f"--CourseDirectory.root={root}", "--log-level=WARN"]
-    r = subprocess.run(cmd, cwd=root, capture_output=True, text=True)
+    r = subprocess.run(cmd, cwd=root, capture_output=True, text=True, env=tool_env())
     if r.returncode != 0:
         raise SystemExit(f"generate_assignment {assignment} failed:\n{r.stdout}\n{r.stderr}")
 

@@ -97,7 +97,7 @@ def probe_sources(assignment: str) -> dict[str, str]:
     return {assignment: (TESTS_DIR / assignment / "probes.py").read_text()}
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def student(request):
     if IN_PROCESS_STUDENT is not None:
         return IN_PROCESS_STUDENT

@@ -1,0 +1,44 @@
+"""nbgrader settings for grading untrusted submissions (called from nbgrader_config.py)."""
+import os
+
+
+def configure(c) -> None:
+    from nbconvert.preprocessors import ClearMetadataPreprocessor
+    from nbgrader.preprocessors import (AssignLatePenalties, CheckCellMetadata, ClearOutput, DeduplicateIds,
+                                        LimitOutput, OverwriteCells, OverwriteKernelspec, SaveAutoGrades)
+
+    from .preprocessors import JudgeHiddenChecks, RepairGradeCells, SafeExecute
+
+    # Sanitize: undo tampering with the cell structure before anything runs.
+    c.Autograde.sanitize_preprocessors = [ClearOutput, DeduplicateIds, RepairGradeCells, OverwriteKernelspec,
+                                          OverwriteCells, CheckCellMetadata]
+    # Grade: run the notebook in a sandboxed kernel (for feedback and visible checks), then let the
+    # hidden checks, run outside the kernel, write each test cell's verdict.
+    c.Autograde.autograde_preprocessors = [SafeExecute, JudgeHiddenChecks, ClearMetadataPreprocessor, LimitOutput,
+                                           SaveAutoGrades, AssignLatePenalties, CheckCellMetadata]
+    c.SafeExecute.submission_timeout = int(os.environ.get("COURSE_SUBMISSION_TIMEOUT", "900"))
+    c.JudgeHiddenChecks.timeout = int(os.environ.get("COURSE_JUDGE_TIMEOUT", "900"))
+    c.LimitOutput.max_lines = 300
+
+    install_sandbox_kernel(c)
+
+
+def install_sandbox_kernel(c) -> None:
+    """Make the ``course-sandbox`` kernelspec findable and give kernels a private IPC runtime folder."""
+    import json
+    import sys
+    import tempfile
+
+    from .. import REPO_ROOT
+
+    home = tempfile.mkdtemp(prefix="course-kernelspec-")
+    spec_dir = os.path.join(home, "kernels", "course-sandbox")
+    os.makedirs(spec_dir)
+    with open(os.path.join(spec_dir, "kernel.json"), "w") as fh:
+        json.dump({"argv": [sys.executable, "-m", "course.sandbox_kernel", "-f", "{connection_file}"],
+                   "display_name": "Python 3 (course sandbox)", "language": "python",
+                   "env": {"PYTHONPATH": str(REPO_ROOT)}}, fh)
+    os.environ["JUPYTER_PATH"] = home + os.pathsep + os.environ.get("JUPYTER_PATH", "")
+    # IPC sockets in a private folder: the sandbox has no network, and no other kernel's keys are visible.
+    os.environ["JUPYTER_RUNTIME_DIR"] = tempfile.mkdtemp(prefix="course-kernels-")
+    c.KernelManager.transport = "ipc"

@@ -1,0 +1,222 @@
+"""nbgrader preprocessors for grading untrusted submissions. Each does one thing.
+
+Sanitize pass:
+- ``RepairGradeCells``: drop broken nbgrader metadata, demote duplicated grade cells, and put back
+  grade/solution cells a student deleted (so they are graded, not lost).
+Autograde pass:
+- ``SafeExecute``: nbgrader's Execute in the sandboxed kernel, with a per-submission time limit,
+  an output cap and a memory watchdog; a dead or killed kernel marks the cells it did not reach
+  instead of failing the whole submission.
+- ``JudgeHiddenChecks``: runs the assignment's hidden suite outside the kernel against the
+  submission's code, and writes each test cell's verdict and partial score into its outputs.
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import threading
+import time
+
+import nbformat
+from nbformat.v4 import new_code_cell, new_output
+from nbgrader.api import Gradebook
+from nbgrader.preprocessors import Execute, NbGraderPreprocessor
+from traitlets import Integer
+
+from .. import notebook as nbtools
+from .. import sandbox
+
+
+def _meta(cell) -> dict:
+    return nbtools.nbgrader_meta(cell)
+
+
+class RepairGradeCells(NbGraderPreprocessor):
+    """Make the submission's cell structure match the assignment's before nbgrader checks it."""
+
+    def preprocess(self, nb, resources):
+        info = resources["nbgrader"]
+        for cell in nb.cells:
+            md = cell.get("metadata", {})
+            if "nbgrader" in md and not isinstance(md["nbgrader"], dict):
+                del md["nbgrader"]
+        seen = set()
+        for cell in nb.cells:
+            gid = _meta(cell).get("grade_id")
+            if gid is None:
+                continue
+            if gid in seen:
+                self.log.warning("%s: duplicated cell %s demoted to a plain cell", info["student"], gid)
+                del cell.metadata["nbgrader"]
+            seen.add(gid)
+        with Gradebook(info["db_url"]) as gb:
+            source = gb.find_notebook(info["notebook"], info["assignment"])
+            order = [c.name for c in source.source_cells]
+            graded = {c.name: c for c in source.grade_cells}
+            solutions = {c.name for c in source.solution_cells}
+            cells_by_name = {c.name: c for c in source.source_cells}
+            for pos, name in enumerate(order):
+                if name in seen or (name not in graded and name not in solutions):
+                    continue
+                src = cells_by_name[name]
+                cell = new_code_cell(src.source) if src.cell_type == "code" else nbformat.v4.new_markdown_cell(src.source)
+                meta = {"grade": name in graded, "grade_id": name, "locked": bool(src.locked),
+                        "solution": name in solutions, "schema_version": 3}
+                if name in graded:
+                    meta["points"] = float(graded[name].max_score)
+                cell.metadata["nbgrader"] = meta
+                # Insert after the nearest earlier cell of the assignment that is present.
+                at = 0
+                for prev in reversed(order[:pos]):
+                    idx = next((i for i, c in enumerate(nb.cells) if _meta(c).get("grade_id") == prev), None)
+                    if idx is not None:
+                        at = idx + 1
+                        break
+                nb.cells.insert(at, cell)
+                seen.add(name)
+                self.log.warning("%s: cell %s was missing and has been restored", info["student"], name)
+        return nb, resources
+
+
+class SubmissionTimeout(RuntimeError):
+    pass
+
+
+class SafeExecute(Execute):
+    submission_timeout = Integer(900, help="seconds for the whole notebook").tag(config=True)
+    max_output_bytes = Integer(2_000_000, help="output kept per cell").tag(config=True)
+    memory_limit_mb = Integer(int(os.environ.get("COURSE_MEMORY_LIMIT_MB", "6144")),
+                              help="kernel memory (RSS, whole process tree) before it is killed").tag(config=True)
+
+    def preprocess(self, nb, resources, km=None):
+        if sandbox.resolve() and not self.kernel_name:
+            self.kernel_name = "course-sandbox"
+        self._started = time.monotonic()
+        self._out_bytes, self._capped = {}, set()
+        self._memory_killed = False
+        stop = threading.Event()
+        watcher = threading.Thread(target=self._watch_memory, args=(stop,), daemon=True)
+        watcher.start()
+        student = resources.get("nbgrader", {}).get("student", "?")
+        try:
+            return super().preprocess(nb, resources, km=km)
+        except Exception as exc:  # dead kernel, submission timeout, kernel that never started
+            reason = self._reason(exc)
+            self.log.warning("%s: notebook execution stopped early: %s", student, reason)
+            self._mark_unrun(nb, reason)
+            return nb, resources
+        finally:
+            stop.set()
+
+    def _reason(self, exc) -> str:
+        if self._memory_killed:
+            return f"the notebook used more than {self.memory_limit_mb} MiB of memory and its kernel was stopped"
+        if isinstance(exc, SubmissionTimeout):
+            return str(exc)
+        name = type(exc).__name__
+        if name == "DeadKernelError":
+            return "the notebook's kernel died (the code ended the Python process or crashed it)"
+        return f"{name}: {str(exc).splitlines()[0][:200] if str(exc) else ''}"
+
+    def _mark_unrun(self, nb, reason: str) -> None:
+        for cell in nb.cells:
+            if cell.cell_type == "code" and cell.get("execution_count") is None and _meta(cell).get("grade"):
+                cell.outputs = [new_output("error", ename="NotRun", evalue=reason,
+                                           traceback=[f"NotRun: this cell did not run: {reason}"])]
+
+    def _watch_memory(self, stop: threading.Event) -> None:
+        limit = self.memory_limit_mb * 2**20
+        while not stop.wait(0.5):
+            proc = getattr(getattr(getattr(self, "km", None), "provisioner", None), "process", None)
+            if proc is None or proc.poll() is not None:
+                continue
+            if sandbox.tree_rss_bytes(proc.pid) > limit:
+                self._memory_killed = True
+                sandbox.kill_tree(proc)
+
+    async def async_execute_cell(self, cell, cell_index, execution_count=None, store_history=True):
+        if time.monotonic() - self._started > self.submission_timeout:
+            raise SubmissionTimeout(f"the notebook ran past the {self.submission_timeout} s limit per submission")
+        return await super().async_execute_cell(cell, cell_index, execution_count, store_history)
+
+    def output(self, outs, msg, display_id, cell_index):
+        size = self._out_bytes.get(cell_index, 0) + len(json.dumps(msg.get("content", {}), default=str))
+        self._out_bytes[cell_index] = size
+        if size > self.max_output_bytes:
+            if cell_index not in self._capped:
+                self._capped.add(cell_index)
+                outs.append(new_output("stream", name="stdout",
+                                       text=f"\n[output cut: more than {self.max_output_bytes} bytes]\n"))
+            return None
+        return super().output(outs, msg, display_id, cell_index)
+
+
+class JudgeHiddenChecks(NbGraderPreprocessor):
+    timeout = Integer(900, help="seconds for all hidden checks of one notebook").tag(config=True)
+
+    def preprocess(self, nb, resources):
+        from ..check import run_suite
+
+        student = resources.get("nbgrader", {}).get("student", "?")
+        cells = [(c, nbtools.hidden_calls(c.source)) for c in nb.cells if nbtools.is_test_cell(c)]
+        for c, _ in cells:
+            c.outputs = [self._neutral(o) for o in c.get("outputs", [])]
+        calls = [(c, calls) for c, calls in cells if calls]
+        if not calls:
+            return nb, resources
+        assignment = calls[0][1][0][0]
+        mode = "on" if sandbox.resolve() else "off"
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "submission.ipynb")
+            nbformat.write(nb, path)
+            res = run_suite(assignment, path, sandbox=mode, timeout=self.timeout)
+        if res.get("error"):
+            self.log.error("%s: hidden checks could not run: %s (regrade this submission)", student, res["error"])
+        for event in res.get("events", []):
+            self.log.warning("%s: %s", student, event)
+        for cell, task_calls in calls:
+            self._write_verdict(cell, [t for _, t in task_calls], res)
+        return nb, resources
+
+    @staticmethod
+    def _neutral(o):
+        """Test-cell output that cannot decide the grade: stderr becomes stdout, results become displays."""
+        if o.get("output_type") == "stream" and o.get("name") == "stderr":
+            return new_output("stream", name="stdout", text=o.get("text", ""))
+        if o.get("output_type") == "execute_result":
+            return new_output("display_data", data=o.get("data", {}), metadata=o.get("metadata", {}))
+        return o
+
+    def _write_verdict(self, cell, tasks: list[str], res: dict) -> None:
+        points = float(_meta(cell).get("points", 0))
+        kernel_error = any(o.get("output_type") == "error" for o in cell.outputs)
+        if res.get("error"):
+            cell.outputs.append(new_output("error", ename="GradingError", evalue=res["error"],
+                                           traceback=[f"GradingError: hidden checks could not run: {res['error']}"]))
+            return
+        checks = [c for c in res["checks"] if c["task"] in tasks]
+        ran = [c for c in checks if c["status"] != "skipped"]
+        total_w = sum(c["weight"] for c in ran)
+        got_w = sum(c["weight"] for c in ran if c["status"] == "passed")
+        score = points * got_w / total_w if total_w else 0.0
+        lines = [f"Hidden checks for {', '.join(tasks)} ({len(ran)} run, {points:g} points):"]
+        for c in checks:
+            share = points * c["weight"] / total_w if total_w and c["status"] != "skipped" else 0.0
+            mark = {"passed": "PASS", "failed": "FAIL", "skipped": "SKIP"}[c["status"]]
+            lines.append(f"  {mark}  {c['title']}  ({share if c['status'] == 'passed' else 0:.2f}/{share:.2f})")
+            if c["status"] != "passed" and c["message"]:
+                lines += [f"        {ln}" for ln in c["message"].splitlines()]
+        if not checks:
+            lines.append("  (no hidden checks were found for this cell: tell your instructor)")
+        if checks and not ran:
+            lines.append("  None of these checks could run on the grading machine, so this cell scores 0: "
+                         "it must be graded on a GPU node.")
+        if kernel_error:
+            score = 0.0
+            lines.append("The visible checks in this cell raised an error (above), so this cell scores 0.")
+        lines.append(f"Score for this cell: {score:.2f} / {points:g}")
+        cell.outputs.append(new_output("stream", name="stdout", text="\n".join(lines) + "\n"))
+        if not kernel_error:
+            cell.outputs.append(new_output("execute_result", data={"text/plain": repr(round(score, 4))},
+                                           execution_count=cell.get("execution_count")))

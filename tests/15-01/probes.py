@@ -1,0 +1,136 @@
+"""Probes for 15-01: run next to the submission, return plain data only."""
+import torch
+import torch.nn as nn
+
+from course.probelib import capture_error, directional, get, vjp
+
+
+def _fn(ns, name, extra):
+    cls = get(ns, name)
+    return lambda *xs: cls.apply(*xs, *extra)
+
+
+# ---------------------------------------------------------------- Functions
+def function_vjp(ns, name, inputs, v, extra=()):
+    """Output and input gradients of <v, name.apply(*inputs, *extra)>."""
+    return vjp(_fn(ns, name, extra), inputs, v)
+
+
+def function_directional(ns, name, inputs, dirs, eps, order, seed, extra=()):
+    return directional(_fn(ns, name, extra), inputs, dirs, eps, order, seed)
+
+
+def raw_backward(ns, name, inputs, grad, extra=()):
+    """What backward itself returns (through grad_fn.apply), before autograd checks it."""
+    xs = [x.detach().clone().requires_grad_(x.requires_grad) for x in inputs]
+    out = get(ns, name).apply(*xs, *extra)
+    if out.grad_fn is None:
+        return {"n": -1, "grads": [], "saved": 0}
+    res = out.grad_fn.apply(grad)
+    res = res if isinstance(res, tuple) else (res,)
+    try:
+        saved = len(out.grad_fn.saved_tensors)
+    except RuntimeError:
+        saved = -1
+    return {"n": len(res), "grads": [r if isinstance(r, torch.Tensor) or r is None else repr(r) for r in res],
+            "saved": saved}
+
+
+def modify_saved_then_backward(ns, name, inputs, extra=()):
+    """Change the inputs in place after forward; backward should notice (save_for_backward)."""
+    xs = [x.detach().clone().requires_grad_(True) for x in inputs]
+    leaves = [x * 1 for x in xs]  # non-leaf copies, so in-place changes are allowed
+    out = get(ns, name).apply(*leaves, *extra)
+    for t in leaves:
+        t.add_(1.0)
+    return capture_error(lambda: out.sum().backward())
+
+
+def double_backward(ns, name, x, extra=()):
+    x = x.detach().clone().requires_grad_(True)
+    out = get(ns, name).apply(x, *extra)
+
+    def go():
+        # A non-linear outer loss, so the incoming gradient itself depends on x.
+        (g,) = torch.autograd.grad((out ** 2).sum(), x, create_graph=True)
+        g.sum().backward()
+    return capture_error(go)
+
+
+def single_backward(ns, name, x, extra=()):
+    x = x.detach().clone().requires_grad_(True)
+    out = get(ns, name).apply(x, *extra)
+    (g,) = torch.autograd.grad(out.sum(), x)
+    return {"out": out.detach(), "grad": g}
+
+
+# ---------------------------------------------------------------- hooks
+def make_net(seed: int) -> nn.Module:
+    torch.manual_seed(seed)
+    return nn.Sequential(nn.Conv2d(1, 4, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+                         nn.Sequential(nn.Conv2d(4, 6, 3, padding=1), nn.Tanh()),
+                         nn.Flatten(), nn.Linear(6 * 4 * 4, 5))
+
+
+def _hook_counts(model):
+    return sum(len(m._forward_hooks) + len(m._forward_pre_hooks) for m in model.modules())
+
+
+def capture(ns, state, names, x):
+    model = make_net(0)
+    model.load_state_dict(state)
+    model.eval()
+    with torch.no_grad():
+        plain = model(x)
+    acts = get(ns, "capture_activations")(model, list(names), x)
+    with torch.no_grad():
+        after = model(x)
+    if not isinstance(acts, dict):
+        raise TypeError(f"capture_activations should return a dict, got {type(acts).__name__}")
+    return {"acts": {str(k): v for k, v in acts.items()},
+            "requires_grad": {str(k): bool(getattr(v, "requires_grad", False)) for k, v in acts.items()},
+            "hooks_left": _hook_counts(model), "plain": plain, "after": after}
+
+
+def capture_failing(ns, state, names):
+    """A forward that raises (wrong input shape): hooks must still be removed."""
+    model = make_net(0)
+    model.load_state_dict(state)
+    err = capture_error(get(ns, "capture_activations"), model, list(names), torch.randn(2, 3, 8, 8))
+    return {"error": err, "hooks_left": _hook_counts(model)}
+
+
+def capture_unknown(ns, state):
+    model = make_net(0)
+    model.load_state_dict(state)
+    err = capture_error(get(ns, "capture_activations"), model, ["0", "no_such_layer"], torch.randn(1, 1, 8, 8))
+    return {"error": err, "hooks_left": _hook_counts(model)}
+
+
+def clipped_grads(ns, state, frozen, max_norm, batches, remove_after=False):
+    """Run backward on each batch (gradient accumulation) with the student's clipping hooks attached."""
+    model = nn.Sequential(nn.Linear(6, 5), nn.Tanh(), nn.Linear(5, 3))
+    model.load_state_dict(state)
+    for name, p in model.named_parameters():
+        if name in frozen:
+            p.requires_grad_(False)
+    handles = get(ns, "attach_grad_clipping")(model, max_norm)
+    n_handles = len(handles) if isinstance(handles, (list, tuple)) else -1
+    if remove_after:
+        for h in handles:
+            h.remove()
+    for xb, scale in batches:
+        (model(xb).pow(2).sum() * scale).backward()
+    return {"grads": {n: p.grad for n, p in model.named_parameters()}, "n_handles": n_handles}
+
+
+# ---------------------------------------------------------------- version counter
+def broken(ns, x):
+    x = x.detach().clone().requires_grad_(True)
+    return capture_error(get(ns, "run_broken"), x)
+
+
+def fixed(ns, x):
+    x = x.detach().clone().requires_grad_(True)
+    g = get(ns, "run_fixed")(x)
+    return {"returned": g if isinstance(g, torch.Tensor) else None, "x_grad": x.grad}

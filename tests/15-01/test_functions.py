@@ -1,0 +1,180 @@
+"""Hidden checks for the custom autograd Functions of 15-01 (judge side)."""
+import math
+
+import pytest
+import torch
+import torch.nn.functional as F
+from hypothesis import given, settings, strategies as st
+
+from course.checks import (expect, expect_close, expect_none, expect_raises, fail, gradcheck_directional,
+                           jacobian_vs_reference)
+
+f64 = torch.float64
+
+
+def rand(gen, *shape, dtype=f64, grad=True):
+    return torch.randn(tuple(shape), generator=gen, dtype=dtype).requires_grad_(grad)
+
+
+# ------------------------------------------------------------------ ScaledMul
+BROADCAST_SHAPES = [((5,), (5,)), ((3, 1), (4,)), ((2, 3, 4), (3, 1)), ((1, 4), (3, 1)), ((), (2, 3))]
+
+
+@pytest.mark.task("scaled_mul")
+@pytest.mark.parametrize("sx,sy", BROADCAST_SHAPES, ids=[f"{a}x{b}" for a, b in BROADCAST_SHAPES])
+def test_scaled_mul_matches_autograd(student, gen, sx, sy):
+    """ScaledMul: output and both gradients match alpha*x*y, with broadcasting"""
+    alpha = float(torch.empty(()).uniform_(-3, 3, generator=gen))
+    x, y = rand(gen, *sx), rand(gen, *sy)
+    jacobian_vs_reference(student, "function_vjp", [x, y], lambda a, b: alpha * a * b,
+                          f"ScaledMul.apply(x, y, {alpha:.3f}) with x{tuple(sx)}, y{tuple(sy)}",
+                          gen=gen, name="ScaledMul", extra=(alpha,), atol=1e-10, rtol=1e-8)
+
+
+@pytest.mark.task("scaled_mul")
+def test_scaled_mul_gradcheck_non_contiguous(student, gen):
+    """ScaledMul: gradcheck on non-contiguous (transposed) float64 inputs"""
+    x = torch.randn(4, 3, generator=gen, dtype=f64).t().requires_grad_(True)  # (3, 4), non-contiguous
+    y = torch.randn(3, 1, generator=gen, dtype=f64).requires_grad_(True)
+    gradcheck_directional(student, "function_directional", [x, y],
+                          "ScaledMul.apply(x, y, 0.7) with a transposed x of shape (3, 4) and y of shape (3, 1)",
+                          gen=gen, name="ScaledMul", extra=(0.7,))
+
+
+@pytest.mark.task("scaled_mul")
+def test_scaled_mul_returns_one_gradient_per_input(student, gen):
+    """ScaledMul.backward returns three gradients, None for alpha, and saves tensors for backward"""
+    x, y = rand(gen, 2, 3), rand(gen, 3)
+    r = student.call("raw_backward", name="ScaledMul", inputs=[x, y], grad=torch.ones(2, 3, dtype=f64),
+                     extra=(1.5,))
+    expect(r["n"] == 3, f"ScaledMul.backward must return 3 gradients (x, y, alpha), it returned {r['n']}")
+    expect_none(r["grads"][2], "the gradient ScaledMul.backward returns for the float alpha")
+    expect(r["saved"] >= 1, "ScaledMul should keep x and y with ctx.save_for_backward "
+                            "(ctx.saved_tensors is empty)")
+
+
+@pytest.mark.task("scaled_mul")
+@pytest.mark.parametrize("which", [0, 1])
+def test_scaled_mul_needs_input_grad(student, gen, which):
+    """ScaledMul.backward returns None for an input that does not require grad"""
+    x, y = rand(gen, 2, 3), rand(gen, 2, 3)
+    inputs = [x, y]
+    inputs[which] = inputs[which].detach()
+    r = student.call("raw_backward", name="ScaledMul", inputs=inputs, grad=torch.ones(2, 3, dtype=f64),
+                     extra=(2.0,))
+    expect(r["n"] >= 2, f"ScaledMul.backward returned {r['n']} gradient(s)")
+    label = "x" if which == 0 else "y"
+    expect_none(r["grads"][which], f"ScaledMul.backward's gradient for {label} when {label}.requires_grad "
+                                   f"is False (check ctx.needs_input_grad)")
+    other = r["grads"][1 - which]
+    expect(isinstance(other, torch.Tensor), "ScaledMul.backward must still return the gradient of the "
+                                            "other input, which does require grad")
+
+
+@pytest.mark.task("scaled_mul")
+def test_scaled_mul_detects_inplace_change_of_saved_inputs(student, gen):
+    """ScaledMul keeps its inputs through save_for_backward (in-place changes are detected)"""
+    x, y = rand(gen, 3), rand(gen, 3)
+    r = student.call("modify_saved_then_backward", name="ScaledMul", inputs=[x, y], extra=(1.0,))
+    expect_raises(r, "RuntimeError", "changing x and y in place between ScaledMul's forward and backward "
+                  "should make backward raise (tensors kept with ctx.save_for_backward are version-checked)",
+                  match="inplace")
+
+
+# ------------------------------------------------------------------ StableSoftplus
+@pytest.mark.task("softplus")
+@pytest.mark.parametrize("shape", [(7,), (3, 5), (2, 3, 4)])
+def test_softplus_matches_torch(student, gen, shape):
+    """StableSoftplus matches F.softplus and its gradient sigmoid(x) on random float64 inputs"""
+    x = (rand(gen, *shape, grad=False) * 8).requires_grad_(True)
+    jacobian_vs_reference(student, "function_vjp", [x], F.softplus, f"StableSoftplus.apply(x) for x of shape {shape}",
+                          gen=gen, name="StableSoftplus", atol=1e-10, rtol=1e-8)
+
+
+@pytest.mark.task("softplus")
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=["float32", "float64"])
+def test_softplus_extreme_inputs(student, dtype):
+    """StableSoftplus is finite and correct for inputs from -1000 to 1000 (forward and gradient)"""
+    x = torch.tensor([-1000.0, -200.0, -40.0, -1e-3, 0.0, 1e-3, 40.0, 88.5, 200.0, 1000.0], dtype=dtype)
+    r = student.call("single_backward", name="StableSoftplus", x=x)
+    tol = dict(atol=1e-6, rtol=1e-5) if dtype == torch.float32 else dict(atol=1e-12, rtol=1e-10)
+    expect_close(r["out"], F.softplus(x), f"StableSoftplus.apply(x) for x = {x.tolist()} ({dtype})", **tol)
+    expect_close(r["grad"], torch.sigmoid(x), f"gradient of StableSoftplus for x = {x.tolist()} ({dtype})", **tol)
+
+
+@pytest.mark.task("softplus")
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), n=st.integers(1, 6), scale=st.sampled_from([1.0, 10.0, 50.0]))
+def test_softplus_gradcheck_property(student, seed, n, scale):
+    """StableSoftplus: backward agrees with finite differences of its forward (random inputs)"""
+    gen = torch.Generator().manual_seed(seed)
+    x = (torch.randn(n, 3, generator=gen, dtype=f64) * scale).requires_grad_(True)
+    gradcheck_directional(student, "function_directional", [x], f"StableSoftplus.apply(x), x of shape ({n}, 3), "
+                          f"scale {scale}", gen=gen, name="StableSoftplus", n_dirs=2)
+
+
+# ------------------------------------------------------------------ LogCosh
+def logcosh_ref(x):
+    return x.abs() + F.softplus(-2 * x.abs()) - math.log(2.0)
+
+
+@pytest.mark.task("logcosh")
+def test_logcosh_value_and_gradient(student, gen):
+    """LogCosh matches log(cosh(x)) and its gradient tanh(x), also for |x| up to 500"""
+    x = torch.cat([torch.randn(20, generator=gen, dtype=f64) * 3, torch.tensor([-500.0, -60.0, 0.0, 60.0, 500.0],
+                                                                                dtype=f64)]).requires_grad_(True)
+    jacobian_vs_reference(student, "function_vjp", [x], logcosh_ref, "LogCosh.apply(x)", gen=gen, name="LogCosh",
+                          atol=1e-10, rtol=1e-8)
+
+
+@pytest.mark.task("logcosh")
+@pytest.mark.parametrize("shape", [(6,), (2, 5)])
+def test_logcosh_gradgradcheck(student, gen, shape):
+    """LogCosh is twice differentiable: the second derivative agrees with finite differences"""
+    x = rand(gen, *shape)
+    gradcheck_directional(student, "function_directional", [x], f"LogCosh.apply(x) for x of shape {shape}",
+                          gen=gen, name="LogCosh", order=2)
+    gradcheck_directional(student, "function_directional", [x], f"LogCosh.apply(x) for x of shape {shape}",
+                          gen=gen, name="LogCosh", order=1)
+
+
+# ------------------------------------------------------------------ Clamp
+@pytest.mark.task("clamp")
+def test_clamp_matches_torch_including_kinks(student, gen):
+    """Clamp matches torch.clamp in value and gradient, including inputs exactly at lo and hi"""
+    lo, hi = -0.5, 0.75
+    x = torch.cat([torch.randn(30, generator=gen, dtype=f64),
+                   torch.tensor([lo, hi, lo, hi, 0.0], dtype=f64)]).requires_grad_(True)
+    jacobian_vs_reference(student, "function_vjp", [x], lambda t: torch.clamp(t, lo, hi),
+                          f"Clamp.apply(x, {lo}, {hi}) (x includes values exactly at {lo} and {hi})",
+                          gen=gen, name="Clamp", extra=(lo, hi), atol=0, rtol=0)
+
+
+@pytest.mark.task("clamp")
+def test_clamp_returns_none_for_bounds(student, gen):
+    """Clamp.backward returns three values: the input gradient and None for lo and hi"""
+    x = rand(gen, 4)
+    r = student.call("raw_backward", name="Clamp", inputs=[x], grad=torch.ones(4, dtype=f64), extra=(-1.0, 1.0))
+    expect(r["n"] == 3, f"Clamp.backward must return 3 values (x, lo, hi), it returned {r['n']}")
+    expect_none(r["grads"][1], "Clamp.backward's gradient for lo")
+    expect_none(r["grads"][2], "Clamp.backward's gradient for hi")
+
+
+@pytest.mark.task("clamp")
+def test_clamp_is_once_differentiable(student, gen):
+    """Differentiating Clamp twice raises (backward is marked once_differentiable)"""
+    x = rand(gen, 5, grad=False)
+    r = student.call("double_backward", name="Clamp", x=x, extra=(-0.3, 0.3))
+    expect_raises(r, "RuntimeError", "differentiating Clamp's gradient a second time (create_graph=True, then "
+                  "backward) should raise because backward is @once_differentiable", match="once_differentiable")
+
+
+# ------------------------------------------------------------------ Non-trivial negative control
+@pytest.mark.task("softplus")
+def test_softplus_is_not_identity_on_negative_inputs(student):
+    """StableSoftplus(-x) != softplus(x): catches sign mistakes that finite checks near zero miss"""
+    x = torch.tensor([-3.0, -1.0], dtype=f64)
+    r = student.call("single_backward", name="StableSoftplus", x=x)
+    if torch.allclose(r["out"], F.softplus(-x)) and not torch.allclose(r["out"], F.softplus(x)):
+        fail("StableSoftplus.apply(x) returned softplus(-x): check the sign in your forward")
+    expect_close(r["out"], F.softplus(x), "StableSoftplus.apply(x) for x = [-3, -1]", atol=1e-12, rtol=1e-10)

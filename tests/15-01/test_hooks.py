@@ -1,0 +1,155 @@
+"""Hidden checks for forward hooks, gradient hooks and the version counter (15-01, judge side)."""
+import runpy
+from pathlib import Path
+
+import pytest
+import torch
+import torch.nn as nn
+
+from course.checks import expect, expect_close, expect_equal, expect_raises
+
+PROBES = runpy.run_path(str(Path(__file__).with_name("probes.py")))
+
+
+def reference_acts(state, names, x):
+    model = PROBES["make_net"](0)
+    model.load_state_dict(state)
+    model.eval()
+    mods = dict(model.named_modules())
+    out = {}
+    hs = [mods[n].register_forward_hook(lambda m, i, o, n=n: out.__setitem__(n, o.detach())) for n in names]
+    with torch.no_grad():
+        model(x)
+    for h in hs:
+        h.remove()
+    return out
+
+
+def fresh_state(seed):
+    return PROBES["make_net"](seed).state_dict()
+
+
+# ------------------------------------------------------------------ forward hooks
+@pytest.mark.task("forward_hooks")
+@pytest.mark.parametrize("names", [["0", "2"], ["3.0", "3", "5"], ["1"]], ids=["top", "nested", "one"])
+def test_capture_matches_reference(student, gen, names):
+    """capture_activations returns each requested submodule's output, detached, and removes its hooks"""
+    state = fresh_state(int(torch.randint(0, 10_000, (1,), generator=gen)))
+    x = torch.randn(3, 1, 8, 8, generator=gen)
+    r = student.call("capture", state=state, names=names, x=x)
+    want = reference_acts(state, names, x)
+    expect(sorted(r["acts"]) == sorted(names),
+           f"capture_activations(model, {names}, x) returned keys {sorted(r['acts'])}, expected {sorted(names)}")
+    for n in names:
+        expect_close(r["acts"][n], want[n], f"activation of submodule '{n}'", atol=1e-6, rtol=1e-5)
+        expect(not r["requires_grad"][n], f"the activation stored for '{n}' still requires grad: store "
+                                          f"output.detach() so the graph is not kept alive")
+    expect(r["hooks_left"] == 0, f"{r['hooks_left']} hook(s) were still registered on the model after "
+                                 f"capture_activations returned: remove every handle")
+    expect_close(r["after"], r["plain"], "the model's output after capture_activations (it must be unchanged)",
+                 atol=0, rtol=0)
+
+
+@pytest.mark.task("forward_hooks")
+def test_capture_cleans_up_when_forward_raises(student):
+    """capture_activations removes its hooks even when the forward pass raises"""
+    r = student.call("capture_failing", state=fresh_state(1), names=["0", "4"])
+    expect(r["error"]["raised"], "calling capture_activations with an input of the wrong shape should let the "
+                                 "model's error propagate")
+    expect(r["hooks_left"] == 0, f"after the forward pass raised, {r['hooks_left']} hook(s) were left on the "
+                                 f"model: remove handles in a finally block")
+
+
+@pytest.mark.task("forward_hooks")
+def test_capture_rejects_unknown_names(student):
+    """capture_activations raises KeyError for a submodule name the model does not have"""
+    r = student.call("capture_unknown", state=fresh_state(2))
+    expect_raises(r["error"], "KeyError", "capture_activations(model, ['0', 'no_such_layer'], x)")
+    expect(r["hooks_left"] == 0, f"{r['hooks_left']} hook(s) left after rejecting an unknown name")
+
+
+# ------------------------------------------------------------------ gradient hooks
+def grad_model_state(seed):
+    torch.manual_seed(seed)
+    return nn.Sequential(nn.Linear(6, 5), nn.Tanh(), nn.Linear(5, 3)).state_dict()
+
+
+def expected_clipped(state, frozen, max_norm, batches, clip=True):
+    model = nn.Sequential(nn.Linear(6, 5), nn.Tanh(), nn.Linear(5, 3))
+    model.load_state_dict(state)
+    for name, p in model.named_parameters():
+        p.requires_grad_(name not in frozen)
+    for xb, scale in batches:
+        for p in model.parameters():
+            if p.requires_grad:
+                g = torch.autograd.grad((model(xb).pow(2).sum() * scale), p, retain_graph=True)[0]
+                p.grad = g if p.grad is None else p.grad + g
+                if clip:
+                    n = p.grad.norm()
+                    if n > max_norm:
+                        p.grad = p.grad * (max_norm / n)
+    return {n: p.grad for n, p in model.named_parameters()}
+
+
+def compare_grads(got, want, what):
+    for name, w in want.items():
+        g = got["grads"].get(name)
+        if w is None:
+            expect(g is None, f"{what}: frozen parameter '{name}' should get no gradient")
+            continue
+        expect(g is not None, f"{what}: parameter '{name}' has no gradient")
+        expect_close(g, w, f"{what}: gradient of '{name}'", atol=1e-6, rtol=1e-5)
+
+
+@pytest.mark.task("grad_hooks")
+@pytest.mark.parametrize("max_norm", [0.05, 1.0, 1e6], ids=["tight", "medium", "never"])
+def test_clipping_single_backward(student, gen, max_norm):
+    """attach_grad_clipping: after one backward each gradient equals its explicitly clipped value"""
+    state = grad_model_state(int(torch.randint(0, 10_000, (1,), generator=gen)))
+    batches = [(torch.randn(8, 6, generator=gen), 3.0)]
+    r = student.call("clipped_grads", state=state, frozen=[], max_norm=max_norm, batches=batches)
+    compare_grads(r, expected_clipped(state, [], max_norm, batches), f"max_norm={max_norm}")
+    expect(r["n_handles"] == 4, f"attach_grad_clipping should return one handle per trainable parameter (4), "
+                                f"got {r['n_handles']}")
+
+
+@pytest.mark.task("grad_hooks")
+def test_clipping_sees_accumulated_gradient(student, gen):
+    """attach_grad_clipping clips the accumulated .grad (post-accumulate hook), not each micro-batch"""
+    state = grad_model_state(7)
+    batches = [(torch.randn(8, 6, generator=gen), 0.01), (torch.randn(8, 6, generator=gen), 5.0)]
+    r = student.call("clipped_grads", state=state, frozen=[], max_norm=0.3, batches=batches)
+    compare_grads(r, expected_clipped(state, [], 0.3, batches), "two backward calls before reading .grad")
+
+
+@pytest.mark.task("grad_hooks")
+def test_clipping_skips_frozen_and_handles_remove(student, gen):
+    """Frozen parameters get no hook; removing the returned handles turns clipping off"""
+    state = grad_model_state(11)
+    batches = [(torch.randn(8, 6, generator=gen), 4.0)]
+    r = student.call("clipped_grads", state=state, frozen=["0.weight", "0.bias"], max_norm=0.1, batches=batches)
+    expect(r["n_handles"] == 2, f"with two frozen parameters attach_grad_clipping should return 2 handles, "
+                                f"got {r['n_handles']}")
+    want = expected_clipped(state, ["0.weight", "0.bias"], 0.1, batches)
+    compare_grads(r, want, "with the first layer frozen")
+    r = student.call("clipped_grads", state=state, frozen=[], max_norm=0.1, batches=batches, remove_after=True)
+    compare_grads(r, expected_clipped(state, [], 0.1, batches, clip=False), "after removing every handle")
+
+
+# ------------------------------------------------------------------ version counter
+@pytest.mark.task("inplace")
+def test_run_broken_raises_version_error(student, gen):
+    """run_broken raises autograd's 'modified by an inplace operation' RuntimeError"""
+    r = student.call("broken", x=torch.randn(5, generator=gen))
+    expect_raises(r, "RuntimeError", "run_broken(x)", match="modified by an inplace operation")
+
+
+@pytest.mark.task("inplace")
+@pytest.mark.parametrize("shape", [(5,), (2, 3)])
+def test_run_fixed_gradient(student, gen, shape):
+    """run_fixed returns d/dx sum(exp(x) + 1) = exp(x) without error"""
+    x = torch.randn(*shape, generator=gen, dtype=torch.float64)
+    r = student.call("fixed", x=x)
+    expect(r["returned"] is not None, "run_fixed should return x.grad (a tensor)")
+    expect_close(r["returned"], torch.exp(x), f"run_fixed(x) for x of shape {shape}", atol=1e-12, rtol=1e-10)
+    expect_equal(r["x_grad"] is not None, True, "x.grad after run_fixed(x) is set")
