@@ -90,6 +90,8 @@ def expect_raises(result: dict, exc_type: str, what: str, match: str | None = No
     """For probes that return ``probelib.capture_error(...)``: the call must have raised ``exc_type``."""
     if not result.get("raised"):
         fail(f"{what}: expected {exc_type} to be raised, but the call returned normally")
+    if result["type"] == "NotImplementedError" and exc_type != "NotImplementedError":
+        fail(f"{what}: your code raised NotImplementedError (not implemented yet?), expected {exc_type}")
     if result["type"] != exc_type and exc_type not in result.get("mro", []):
         fail(f"{what}: expected {exc_type}, got {result['type']}: {result['message'][:200]}")
     if match is not None and match.lower() not in result["message"].lower():

@@ -39,7 +39,8 @@ class StudentError(StudentFailure):
     def __init__(self, probe: str, err: dict, hint: str = ""):
         self.err = err
         where = f"\n  at {err['trace']}" if err.get("trace") else ""
-        super().__init__(f"your code raised {err['type']}: {err['message']}{where}{hint}")
+        detail = err["message"] or ("not implemented yet?" if err["type"] == "NotImplementedError" else "")
+        super().__init__(f"your code raised {err['type']}: {detail}{where}{hint}")
 
 
 class StudentTimeout(StudentFailure):

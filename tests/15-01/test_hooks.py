@@ -54,8 +54,8 @@ def test_capture_matches_reference(student, gen, names):
 def test_capture_cleans_up_when_forward_raises(student):
     """capture_activations removes its hooks even when the forward pass raises"""
     r = student.call("capture_failing", state=fresh_state(1), names=["0", "4"])
-    expect(r["error"]["raised"], "calling capture_activations with an input of the wrong shape should let the "
-                                 "model's error propagate")
+    expect_raises(r["error"], "RuntimeError", "capture_activations(model, names, x) with an x the model "
+                  "cannot take (3 channels instead of 1) should let the model's own error propagate")
     expect(r["hooks_left"] == 0, f"after the forward pass raised, {r['hooks_left']} hook(s) were left on the "
                                  f"model: remove handles in a finally block")
 
@@ -98,7 +98,8 @@ def compare_grads(got, want, what):
             expect(g is None, f"{what}: frozen parameter '{name}' should get no gradient")
             continue
         expect(g is not None, f"{what}: parameter '{name}' has no gradient")
-        expect_close(g, w, f"{what}: gradient of '{name}'", atol=1e-6, rtol=1e-5)
+        # rtol 1e-4 accepts clip_grad_norm_'s 1e-6 epsilon in the scale factor
+        expect_close(g, w, f"{what}: gradient of '{name}'", atol=1e-6, rtol=1e-4)
 
 
 @pytest.mark.task("grad_hooks")
