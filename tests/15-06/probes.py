@@ -1,0 +1,454 @@
+"""Probes for 15-06 (torch.fx): run next to the submission, return plain data only.
+
+The model builders below are shared with the judge: the tests load this file
+with importlib to build the very same architectures from the same plain
+descriptions, so expected values are computed on the judge's own copy.
+"""
+import contextlib
+import copy
+import io
+import operator
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+from course.probelib import capture_error, get
+
+
+# ====================================================================== builders
+class SkipConvBN(nn.Module):
+    """conv -> bn, plus a skip from the conv output: the conv output has two users."""
+
+    def __init__(self, c, k, bias):
+        super().__init__()
+        self.conv = nn.Conv2d(c, c, k, padding=k // 2, bias=bias)
+        self.bn = nn.BatchNorm2d(c)
+
+    def forward(self, x):
+        h = self.conv(x)
+        return self.bn(h) + h
+
+
+class ConvNet(nn.Module):
+    """A conv/bn stack built from a plain description (a list of dicts).
+
+    Kinds: ``conv`` (Conv2d, optionally followed by a BatchNorm2d when ``bn``),
+    ``skip`` (SkipConvBN), ``relu``, ``bn`` (a BatchNorm2d not fed by a conv).
+    """
+
+    def __init__(self, desc):
+        super().__init__()
+        self.desc = [dict(d) for d in desc]
+        layers = []
+        for d in self.desc:
+            if d["kind"] == "conv":
+                conv = nn.Conv2d(d["cin"], d["cout"], d["k"], padding=d["dilation"] * (d["k"] // 2),
+                                 dilation=d["dilation"], groups=d["groups"], bias=d["bias"], stride=d.get("stride", 1))
+                layers.append(conv)
+                if d["bn"]:
+                    layers.append(nn.BatchNorm2d(d["cout"], eps=d.get("eps", 1e-5)))
+            elif d["kind"] == "skip":
+                layers.append(SkipConvBN(d["c"], d["k"], d["bias"]))
+            elif d["kind"] == "relu":
+                layers.append(nn.ReLU())
+            elif d["kind"] == "bn":
+                layers.append(nn.BatchNorm2d(d["c"]))
+            else:
+                raise ValueError(d["kind"])
+        self.layers = nn.ModuleList(layers)
+
+    def forward(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+
+def build_convnet(desc, state):
+    torch.manual_seed(0)
+    model = ConvNet(desc).double()
+    model.load_state_dict(state)
+    return model.eval()
+
+
+class OpsNet(nn.Module):
+    """A small MLP-ish model whose graph has every kind of node, from a description.
+
+    Ops: ``lin`` (a fresh Linear), ``reuse`` (the first Linear again), ``relu_mod``,
+    ``relu_fn`` (F.relu), ``relu_torch`` (torch.relu), ``relu_method`` (x.relu()),
+    ``relu_inplace`` (F.relu(x, inplace=True)), ``relu6`` (F.relu6), ``leaky``
+    (nn.LeakyReLU), ``tanh_method``, ``scale`` (multiply by a parameter: get_attr),
+    ``add_input`` (add the second input), ``flat_view`` (view with x.shape[0]).
+    """
+
+    def __init__(self, ops, width=6):
+        super().__init__()
+        self.ops = list(ops)
+        self.first = nn.Linear(width, width)
+        self.lins = nn.ModuleList()
+        self.acts = nn.ModuleList()
+        for op in self.ops:
+            if op == "lin":
+                self.lins.append(nn.Linear(width, width))
+            elif op == "relu_mod":
+                self.acts.append(nn.ReLU())
+            elif op == "leaky":
+                self.acts.append(nn.LeakyReLU(0.1))
+        self.unused = nn.Linear(width, 2)  # never called: not part of the graph
+        self.scale = nn.Parameter(torch.linspace(0.5, 1.5, width))
+        self.override = None  # judge-side only: compute every ReLU with this function instead
+
+    def forward(self, x, y):
+        x = self.first(x)
+        li = ai = 0
+        for op in self.ops:
+            if op == "lin":
+                x = self.lins[li](x)
+                li += 1
+            elif op == "reuse":
+                x = self.first(x)
+            elif op in ("relu_mod", "leaky"):
+                m = self.acts[ai]
+                ai += 1
+                x = self.override(x) if (self.override is not None and op == "relu_mod") else m(x)
+            elif op in ("relu_fn", "relu_torch", "relu_method", "relu_inplace"):
+                if self.override is not None:
+                    x = self.override(x)
+                elif op == "relu_fn":
+                    x = F.relu(x)
+                elif op == "relu_torch":
+                    x = torch.relu(x)
+                elif op == "relu_method":
+                    x = x.relu()
+                else:
+                    x = F.relu(x * 1.0, inplace=True)
+            elif op == "relu6":
+                x = F.relu6(x)
+            elif op == "tanh_method":
+                x = x.tanh()
+            elif op == "scale":
+                x = x * self.scale
+            elif op == "add_input":
+                x = x + y
+            elif op == "flat_view":
+                x = x.view(x.shape[0], -1)
+            else:
+                raise ValueError(op)
+        return x
+
+
+def build_opsnet(ops, state=None):
+    torch.manual_seed(0)
+    model = OpsNet(ops).double()
+    if state is not None:
+        model.load_state_dict(state)
+    return model.eval()
+
+
+class ObsNet(nn.Module):
+    """A small conv classifier for the observer pass (every module called once)."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(1, 4, 3, padding=1)
+        self.act1 = nn.ReLU()
+        self.block = nn.Sequential(nn.Conv2d(4, 6, 3, padding=1), nn.BatchNorm2d(6), nn.ReLU())
+        self.pool = nn.AdaptiveAvgPool2d(2)
+        self.fc1 = nn.Linear(24, 10)
+        self.fc2 = nn.Linear(10, 5)
+
+    def forward(self, x):
+        x = self.act1(self.conv1(x))
+        x = self.block(x)
+        x = torch.flatten(self.pool(x), 1)
+        x = F.relu(self.fc1(x))
+        return self.fc2(x) + x.mean(dim=1, keepdim=True)
+
+
+def build_obsnet(state):
+    torch.manual_seed(0)
+    model = ObsNet().double()
+    model.load_state_dict(state)
+    return model.eval()
+
+
+def dyn_smooth(x):
+    return torch.sin(x) * torch.tanh(x) + x.cos()
+
+
+def dyn_break(x):
+    y = torch.sin(x) + 1.0
+    torch._dynamo.graph_break()
+    return torch.tanh(y) * x.exp()
+
+
+class DynMLP(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(5, 7)
+        self.fc2 = nn.Linear(7, 3)
+
+    def forward(self, x):
+        return self.fc2(torch.sigmoid(self.fc1(x))).softmax(dim=-1)
+
+
+DYN_FUNCS = {"smooth": dyn_smooth, "break": dyn_break}
+
+
+def target_name(target) -> str:
+    """A stable short name for a node target (a function, a method name, or a module path)."""
+    if isinstance(target, str):
+        return target
+    mod = getattr(target, "__module__", None) or ""
+    name = getattr(target, "__name__", None) or repr(target)
+    if target in (operator.add, operator.mul, operator.getitem):
+        return f"operator.{name}"
+    return f"{mod}.{name}" if mod else name
+
+
+def _graph_of(gm, fname):
+    if not isinstance(gm, torch.fx.GraphModule):
+        raise TypeError(f"{fname} must return a torch.fx.GraphModule, got {type(gm).__name__}")
+    return gm.graph
+
+
+def _nodes(graph, gm):
+    out = []
+    for n in graph.nodes:
+        item = {"op": n.op, "name": n.name, "target": target_name(n.target)}
+        if n.op == "call_module":
+            try:
+                item["type"] = type(gm.get_submodule(n.target)).__name__
+            except AttributeError:
+                item["type"] = "?"
+        out.append(item)
+    return out
+
+
+# ====================================================================== count_ops
+def _plain_counts(res):
+    if not isinstance(res, dict):
+        raise TypeError(f"count_ops must return a dict, got {type(res).__name__}")
+    out = {}
+    for k, v in res.items():
+        if isinstance(v, bool) or not hasattr(v, "__index__"):
+            out[str(k)] = repr(v)[:80]
+        else:
+            out[str(k)] = int(v)
+    return out
+
+
+def count_ops(ns, ops, state, twice=False):
+    model = build_opsnet(ops, state)
+    res = _plain_counts(get(ns, "count_ops")(model))
+    if twice:  # a second call on the same model must give the same answer
+        return [res, _plain_counts(get(ns, "count_ops")(model))]
+    return res
+
+
+def count_ops_convnet(ns, desc, state):
+    return _plain_counts(get(ns, "count_ops")(build_convnet(desc, state)))
+
+
+# ====================================================================== fold_conv_bn
+def fold(ns, cfg, conv_state, bn_state, x):
+    """Fold one Conv2d/BatchNorm2d pair built from plain data; report the result and the inputs afterwards."""
+    conv = nn.Conv2d(**cfg).double()
+    conv.load_state_dict(conv_state)
+    bn = nn.BatchNorm2d(cfg["out_channels"], eps=bn_state.pop("__eps__", 1e-5)).double()
+    bn.load_state_dict(bn_state)
+    bn.eval()
+    conv.eval()
+    fused = get(ns, "fold_conv_bn")(conv, bn)
+    if not isinstance(fused, nn.Conv2d):
+        raise TypeError(f"fold_conv_bn must return an nn.Conv2d, got {type(fused).__name__}")
+    with torch.no_grad():
+        out = fused(x)
+    return {
+        "weight": fused.weight.detach().clone(),
+        "bias": fused.bias.detach().clone() if fused.bias is not None else None,
+        "out": out,
+        "config": {k: (list(v) if isinstance(v, tuple) else v) for k, v in
+                   (("in_channels", fused.in_channels), ("out_channels", fused.out_channels),
+                    ("kernel_size", fused.kernel_size), ("stride", fused.stride), ("padding", fused.padding),
+                    ("dilation", fused.dilation), ("groups", fused.groups))},
+        "conv_after": {k: v.clone() for k, v in conv.state_dict().items()},
+        "bn_after": {k: v.clone() for k, v in bn.state_dict().items()},
+        "conv_has_bias": conv.bias is not None,
+        "same_object": fused is conv,
+    }
+
+
+# ====================================================================== fuse_conv_bn
+def fuse(ns, desc, state, x):
+    """Fuse a ConvNet; report outputs, the fused graph's modules and the fused conv parameters."""
+    model = build_convnet(desc, state)
+    before = model(x).detach()
+    gm = get(ns, "fuse_conv_bn")(model)
+    graph = _graph_of(gm, "fuse_conv_bn")
+    nodes = _nodes(graph, gm)
+    n_bn_fn = sum(1 for n in graph.nodes if n.op == "call_function" and "batch_norm" in target_name(n.target))
+    with torch.no_grad():
+        out = gm(x)
+    params = {}
+    for name, mod in model.named_modules():
+        if isinstance(mod, nn.Conv2d):
+            try:
+                sub = gm.get_submodule(name)
+            except AttributeError:
+                params[name] = None
+                continue
+            w = getattr(sub, "weight", None)
+            b = getattr(sub, "bias", None)
+            params[name] = {"type": type(sub).__name__,
+                            "weight": w.detach().clone() if isinstance(w, torch.Tensor) else None,
+                            "bias": b.detach().clone() if isinstance(b, torch.Tensor) else None}
+    with torch.no_grad():
+        after = model(x)
+    return {"out": out.detach() if isinstance(out, torch.Tensor) else repr(out),
+            "before": before, "orig_after": after.detach(),
+            "orig_types": [type(m).__name__ for _, m in model.named_modules()],
+            "nodes": nodes, "n_bn_fn": n_bn_fn, "params": params,
+            "lint": capture_error(graph.lint)}
+
+
+def fuse_training(ns, desc, state, which):
+    """Call fuse_conv_bn on a model (``which``: 'model' -> whole model in train mode,
+    'one_bn' -> eval model with a single BatchNorm switched back to training)."""
+    model = build_convnet(desc, state)
+    if which == "model":
+        model.train()
+    else:
+        for m in model.modules():
+            if isinstance(m, nn.BatchNorm2d):
+                m.train()
+                break
+    return capture_error(get(ns, "fuse_conv_bn"), model)
+
+
+def fuse_notebook_model(ns, x):
+    """The notebook's own FashionNet with randomised BatchNorm statistics."""
+    torch.manual_seed(1)
+    model = get(ns, "FashionNet")().double()
+    g = torch.Generator().manual_seed(2)
+    for m in model.modules():
+        if isinstance(m, nn.BatchNorm2d):
+            m.running_mean.copy_(torch.randn(m.num_features, generator=g, dtype=torch.float64))
+            m.running_var.copy_(torch.rand(m.num_features, generator=g, dtype=torch.float64) + 0.5)
+            m.weight.data.copy_(torch.randn(m.num_features, generator=g, dtype=torch.float64))
+            m.bias.data.copy_(torch.randn(m.num_features, generator=g, dtype=torch.float64))
+    model.eval()
+    state = {k: v.clone() for k, v in model.state_dict().items()}
+    before = model(x).detach()
+    ref_gm = torch.fx.symbolic_trace(copy.deepcopy(model))
+    orig_nodes = []
+    for n in ref_gm.graph.nodes:
+        item = {"op": n.op, "name": n.name, "n_users": len(n.users),
+                "arg0": n.args[0].name if n.args and isinstance(n.args[0], torch.fx.Node) else ""}
+        if n.op == "call_module":
+            item["type"] = type(ref_gm.get_submodule(n.target)).__name__
+        orig_nodes.append(item)
+    gm = get(ns, "fuse_conv_bn")(model)
+    graph = _graph_of(gm, "fuse_conv_bn")
+    with torch.no_grad():
+        out = gm(x)
+    return {"before": before, "out": out.detach() if isinstance(out, torch.Tensor) else repr(out),
+            "nodes": _nodes(graph, gm), "orig_nodes": orig_nodes,
+            "n_bn_fn": sum(1 for n in graph.nodes if n.op == "call_function" and "batch_norm" in target_name(n.target)),
+            "n_bn": sum(isinstance(m, nn.BatchNorm2d) for m in model.modules())}
+
+
+# ====================================================================== insert_observers
+def _observer_class(ns):
+    return get(ns, "RangeObserver")
+
+
+def observers(ns, state, op_types, batches, call_twice=False):
+    model = build_obsnet(state)
+    types = tuple(getattr(nn, t) for t in op_types)
+    fn = get(ns, "insert_observers")
+    if call_twice:  # a first, separate call must not share observers with the second
+        first = fn(model, types)
+        with torch.no_grad():
+            first(batches[0] * 100.0)
+    gm = fn(model, types)
+    graph = _graph_of(gm, "insert_observers")
+    lint = capture_error(graph.lint)
+    obs_cls = _observer_class(ns)
+    outs = []
+    with torch.no_grad():
+        for b in batches:
+            outs.append(gm(b).detach())
+    stats, placement = {}, []
+    for n in graph.nodes:
+        if n.op != "call_module":
+            continue
+        mod = gm.get_submodule(n.target)
+        if not isinstance(mod, obs_cls):
+            continue
+        src = n.args[0] if n.args else None
+        src_target = src.target if isinstance(src, torch.fx.Node) and src.op == "call_module" else None
+        key = str(src_target) if src_target is not None else f"<{getattr(src, 'op', 'none')}>"
+        stats[key] = {"min": mod.min_val.detach().clone().double(), "max": mod.max_val.detach().clone().double()}
+        placement.append({
+            "observed": key,
+            "observed_users": [u.name for u in src.users] if isinstance(src, torch.fx.Node) else [],
+            "observer": n.name,
+            "self_loop": n in n.all_input_nodes,
+        })
+    orig_has_obs = any(isinstance(m, obs_cls) for m in model.modules())
+    with torch.no_grad():
+        ref_outs = [model(b).detach() for b in batches]
+    return {"outs": outs, "ref_outs": ref_outs, "stats": stats, "placement": placement, "lint": lint,
+            "orig_has_obs": orig_has_obs, "code_mentions": sum(1 for p in placement if p["observer"] in gm.code)}
+
+
+# ====================================================================== swap_relu
+NEW_FNS = {"gelu": F.gelu, "tanh": torch.tanh, "silu": F.silu, "sigmoid": torch.sigmoid}
+
+
+def swap(ns, ops, state, new, x, y):
+    model = build_opsnet(ops, state)
+    fn = NEW_FNS[new]
+    gm = get(ns, "swap_relu")(model, fn)
+    graph = _graph_of(gm, "swap_relu")
+    lint = capture_error(graph.lint)
+    with torch.no_grad():
+        out = gm(x, y)
+        orig = model(x, y)
+    nodes = _nodes(graph, gm)
+    n_new = sum(1 for n in graph.nodes if n.op == "call_function" and n.target is fn)
+    return {"out": out.detach() if isinstance(out, torch.Tensor) else repr(out), "orig": orig.detach(),
+            "nodes": nodes, "n_new": n_new, "lint": lint}
+
+
+# ====================================================================== recording backend
+def backend_capture(ns, fname, x, state=None):
+    make = get(ns, "make_recording_backend")
+    made = make()
+    if not (isinstance(made, tuple) and len(made) == 2):
+        raise TypeError("make_recording_backend() must return a pair (backend, graphs)")
+    backend, graphs = made
+    if fname == "mlp":
+        torch.manual_seed(0)
+        f = DynMLP().double()
+        f.load_state_dict(state)
+    else:
+        f = DYN_FUNCS[fname]
+    torch._dynamo.reset()
+    buf = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(buf):
+            compiled = torch.compile(f, backend=backend)
+            out1 = compiled(x)
+            out2 = compiled(x * 0.5)  # same shapes: served from Dynamo's cache, no new graph
+    finally:
+        torch._dynamo.reset()
+    glist = list(graphs)
+    described = []
+    for g in glist:
+        if isinstance(g, torch.fx.GraphModule):
+            described.append([{"op": n.op, "target": target_name(n.target)} for n in g.graph.nodes])
+        else:
+            described.append(repr(type(g).__name__))
+    return {"out1": out1.detach(), "out2": out2.detach(), "graphs": described, "printed": buf.getvalue()[-20000:]}

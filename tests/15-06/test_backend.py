@@ -1,0 +1,83 @@
+"""Hidden checks for make_recording_backend (exercise 6).
+
+The expected graphs come from torch._dynamo.explain on the judge's own copy of
+each function; nothing is timed.
+"""
+import importlib.util
+import sys
+from pathlib import Path
+
+if "course_15_06_judge" not in sys.modules:
+    _s = importlib.util.spec_from_file_location("course_15_06_judge", Path(__file__).with_name("judge.py"))
+    sys.modules["course_15_06_judge"] = importlib.util.module_from_spec(_s)
+    _s.loader.exec_module(sys.modules["course_15_06_judge"])
+J = sys.modules["course_15_06_judge"]
+P = J.P
+from collections import Counter
+
+import pytest
+import torch
+
+from course.checks import expect, expect_close
+
+pytestmark = pytest.mark.task("recording_backend")
+
+
+def _explain(f, x):
+    torch._dynamo.reset()
+    try:
+        ex = torch._dynamo.explain(f)(x)
+    finally:
+        torch._dynamo.reset()
+    return [[{"op": n.op, "target": P.target_name(n.target)} for n in g.graph.nodes] for g in ex.graphs]
+
+
+def _ops(graph):
+    return Counter(f"{n['op']}:{n['target']}" for n in graph if n["op"] in ("call_function", "call_method"))
+
+
+def _check(student, fname, x, f, state=None):
+    want_graphs = _explain(f, x)
+    with torch.no_grad():
+        want1, want2 = f(x), f(x * 0.5)
+    res = student.call("backend_capture", fname=fname, x=x, state=state)
+    what = f"torch.compile({fname}, backend=backend) with (backend, graphs) = make_recording_backend()"
+    expect_close(res["out1"], want1, f"{what}: result of the compiled function", atol=1e-12, rtol=1e-10)
+    expect_close(res["out2"], want2, f"{what}: result of a second call", atol=1e-12, rtol=1e-10)
+    got = res["graphs"]
+    bad = [g for g in got if isinstance(g, str)]
+    expect(not bad, f"{what}: 'graphs' should hold the torch.fx.GraphModule objects the backend received, "
+                    f"found {bad[:3]}")
+    expect(len(got) == len(want_graphs),
+           f"{what}: Dynamo captured {len(want_graphs)} graph(s) over two calls with the same shapes, but 'graphs' "
+           f"holds {len(got)} (keep every graph the backend receives, in order, and only those)")
+    for i, (g, w) in enumerate(zip(got, want_graphs)):
+        expect(_ops(g) == _ops(w), f"{what}: graph {i} in 'graphs' has operations {dict(_ops(g))}, but Dynamo "
+                                   f"captured {dict(_ops(w))}")
+    return res, want_graphs, what
+
+
+def test_single_graph(student, gen):
+    """a function without graph breaks: one graph recorded, with the right operations, and results unchanged"""
+    x = torch.randn(5, generator=gen, dtype=torch.float64)
+    _check(student, "smooth", x, P.dyn_smooth)
+
+
+def test_graph_break(student, gen):
+    """a function with a graph break: both graphs recorded, in order"""
+    x = torch.randn(2, 3, generator=gen, dtype=torch.float64)
+    _check(student, "break", x, P.dyn_break)
+
+
+def test_module_graph_printed(student, gen):
+    """compiling an nn.Module: its graph is recorded and printed"""
+    f = P.DynMLP().double()
+    state = J.randomize(f, gen)
+    x = torch.randn(4, 5, generator=gen, dtype=torch.float64)
+    res, want_graphs, what = _check(student, "mlp", x, f, state=state)
+    printed = res["printed"]
+    expect(printed.strip() != "", f"{what}: the backend printed nothing; it should print each graph it receives")
+    for fn in ("linear", "sigmoid", "softmax"):
+        expect(fn in printed, f"{what}: the printed output does not show the graph's '{fn}' operation; print the "
+                              f"graph itself (print(gm.graph), gm.print_readable() or print(gm.code)). "
+                              f"Printed: {printed[:200]!r}")

@@ -1,0 +1,80 @@
+"""Hidden checks for count_ops (exercise 1)."""
+import importlib.util
+import sys
+from pathlib import Path
+
+if "course_15_06_judge" not in sys.modules:
+    _s = importlib.util.spec_from_file_location("course_15_06_judge", Path(__file__).with_name("judge.py"))
+    sys.modules["course_15_06_judge"] = importlib.util.module_from_spec(_s)
+    _s.loader.exec_module(sys.modules["course_15_06_judge"])
+J = sys.modules["course_15_06_judge"]
+P = J.P
+
+import pytest
+import torch
+import torch.fx as fx
+from collections import Counter
+from hypothesis import given, strategies as st
+
+from course.checks import expect, expect_equal
+
+pytestmark = pytest.mark.task("count_ops")
+
+ALL_OPS = ["lin", "reuse", "relu_mod", "relu_fn", "relu_torch", "relu_method", "relu_inplace", "relu6",
+           "leaky", "tanh_method", "scale", "add_input", "flat_view"]
+
+
+def _expected(model):
+    return dict(Counter(n.op for n in fx.symbolic_trace(model).graph.nodes))
+
+
+def _normal(d):
+    return {k: v for k, v in d.items() if v != 0}
+
+
+def _check(got, want, what):
+    got_n = _normal(got)
+    for op in sorted(set(want) | set(got_n)):
+        if got_n.get(op, 0) != want.get(op, 0):
+            extra = ""
+            if op == "call_module":
+                extra = (" (count call_module graph nodes: a module called twice is two nodes, "
+                         "a module forward never calls is none)")
+            elif op in ("get_attr", "call_method", "call_function"):
+                extra = f" (every '{op}' node of the traced graph counts)"
+            expect(False, f"{what}: expected {want.get(op, 0)} '{op}' node(s), your count_ops said "
+                          f"{got_n.get(op, 0)}{extra}; full expected counts {dict(sorted(want.items()))}, "
+                          f"yours {dict(sorted(got.items()))}")
+
+
+def test_every_kind_of_node(student, gen):
+    """count_ops counts all six opcodes on a model with reused and unused modules, methods and attributes"""
+    ops = ["lin", "reuse", "relu_mod", "scale", "relu_method", "flat_view", "add_input", "relu_fn", "tanh_method",
+           "reuse", "relu_torch"]
+    model = P.build_opsnet(ops)
+    state = J.randomize(model, gen)
+    want = _expected(model)
+    got = student.call("count_ops", ops=ops, state=state, twice=True)
+    what = f"count_ops(model) for a model whose forward does {ops} (two inputs)"
+    _check(got[0], want, what)
+    expect_equal(got[1], got[0], "count_ops called a second time on the same model")
+
+
+@J.hyp(12)
+@given(ops=st.lists(st.sampled_from(ALL_OPS), min_size=0, max_size=8), seed=st.integers(0, 2**31 - 1))
+def test_random_models(student, ops, seed):
+    """count_ops matches torch.fx's own graph on random models"""
+    gen = torch.Generator().manual_seed(seed)
+    model = P.build_opsnet(ops)
+    state = J.randomize(model, gen)
+    _check(student.call("count_ops", ops=ops, state=state), _expected(model),
+           f"count_ops(model) for a model whose forward does {ops}")
+
+
+def test_nested_modules(student, gen):
+    """count_ops on a conv stack with nested submodules (a residual block)"""
+    desc = [dict(kind="conv", cin=3, cout=4, k=3, groups=1, dilation=1, bias=True, bn=True),
+            dict(kind="relu"), dict(kind="skip", c=4, k=3, bias=False), dict(kind="relu"), dict(kind="bn", c=4)]
+    model = P.build_convnet(desc, J.randomize(P.ConvNet(desc).double(), gen))
+    _check(student.call("count_ops_convnet", desc=desc, state=model.state_dict()), _expected(model),
+           f"count_ops(model) for {J.fmt_desc(desc)}")

@@ -1,0 +1,95 @@
+"""Hidden checks for fold_conv_bn (exercise 2): compared with torch.nn.utils.fusion.fuse_conv_bn_eval."""
+import importlib.util
+import sys
+from pathlib import Path
+
+if "course_15_06_judge" not in sys.modules:
+    _s = importlib.util.spec_from_file_location("course_15_06_judge", Path(__file__).with_name("judge.py"))
+    sys.modules["course_15_06_judge"] = importlib.util.module_from_spec(_s)
+    _s.loader.exec_module(sys.modules["course_15_06_judge"])
+J = sys.modules["course_15_06_judge"]
+P = J.P
+import pytest
+import torch
+import torch.nn as nn
+from hypothesis import given, strategies as st
+from torch.nn.utils.fusion import fuse_conv_bn_eval
+
+from course.checks import expect, expect_close, expect_equal
+
+pytestmark = pytest.mark.task("fold_conv_bn")
+
+
+def _pair(cfg, gen, eps=1e-5):
+    conv = nn.Conv2d(**cfg).double()
+    bn = nn.BatchNorm2d(cfg["out_channels"], eps=eps).double()
+    cs = J.randomize(conv, gen)
+    bs = J.randomize(bn, gen)
+    conv.eval()
+    bn.eval()
+    return conv, bn, cs, bs
+
+
+def _describe(cfg, eps):
+    return (f"fold_conv_bn(Conv2d({cfg['in_channels']}, {cfg['out_channels']}, kernel_size={cfg['kernel_size']}, "
+            f"stride={cfg['stride']}, padding={cfg['padding']}, dilation={cfg['dilation']}, groups={cfg['groups']}, "
+            f"bias={cfg['bias']}), BatchNorm2d(eps={eps:g}) in eval mode)")
+
+
+def _check_against_torch(student, cfg, gen, eps):
+    conv, bn, cs, bs = _pair(cfg, gen, eps)
+    x = torch.randn(2, cfg["in_channels"], 9, 8, generator=gen, dtype=torch.float64)
+    ref = fuse_conv_bn_eval(conv, bn)
+    with torch.no_grad():
+        want_out = bn(conv(x))
+    res = student.call("fold", cfg=cfg, conv_state=cs, bn_state={**bs, "__eps__": eps}, x=x)
+    what = _describe(cfg, eps)
+    expect(res["bias"] is not None, f"{what}: the folded conv has no bias; BatchNorm's shift "
+                                    f"beta - gamma*mean/sqrt(var+eps) must go into a bias")
+    expect_close(res["weight"], ref.weight.detach(), f"{what}: folded weight", atol=1e-10, rtol=1e-8)
+    expect_close(res["bias"], ref.bias.detach(), f"{what}: folded bias", atol=1e-10, rtol=1e-8)
+    expect_close(res["out"], want_out, f"{what}: folded_conv(x) vs bn(conv(x)) for x of shape {tuple(x.shape)}",
+                 atol=1e-9, rtol=1e-7)
+    return res, conv, bn, cs, bs
+
+
+@st.composite
+def conv_cfgs(draw):
+    groups = draw(st.sampled_from([1, 1, 2, 3]))
+    cin = groups * draw(st.integers(1, 3))
+    cout = groups * draw(st.integers(1, 3))
+    k = draw(st.sampled_from([1, 2, 3]))
+    return dict(in_channels=cin, out_channels=cout, kernel_size=k, stride=draw(st.sampled_from([1, 2])),
+                padding=draw(st.integers(0, 2)), dilation=draw(st.sampled_from([1, 2])), groups=groups,
+                bias=draw(st.booleans()))
+
+
+@J.hyp(20)
+@given(cfg=conv_cfgs(), eps=st.sampled_from([1e-5, 1e-3, 0.1]), seed=st.integers(0, 2**31 - 1))
+def test_matches_fuse_conv_bn_eval(student, cfg, eps, seed):
+    """folded weight and bias equal torch.nn.utils.fusion.fuse_conv_bn_eval (groups, dilation, stride, bias, eps)"""
+    _check_against_torch(student, cfg, torch.Generator().manual_seed(seed), eps)
+
+
+def test_conv_without_bias(student, gen):
+    """a conv without bias gets a bias holding BatchNorm's shift"""
+    cfg = dict(in_channels=4, out_channels=6, kernel_size=3, stride=1, padding=1, dilation=1, groups=2, bias=False)
+    _check_against_torch(student, cfg, gen, 1e-5)
+
+
+def test_inputs_unchanged_and_config_kept(student, gen):
+    """fold_conv_bn returns a new conv with the same configuration and leaves conv and bn untouched"""
+    cfg = dict(in_channels=3, out_channels=6, kernel_size=3, stride=2, padding=2, dilation=2, groups=3, bias=True)
+    res, conv, bn, cs, bs = _check_against_torch(student, cfg, gen, 1e-4)
+    what = _describe(cfg, 1e-4)
+    expect(not res["same_object"], f"{what}: returned the conv that was passed in; return a new module")
+    for k, v in cs.items():
+        expect_close(res["conv_after"][k], v, f"{what}: the input conv's '{k}' afterwards (it must not change)",
+                     atol=0, rtol=0)
+    for k, v in bs.items():
+        if v.is_floating_point():
+            expect_close(res["bn_after"][k], v, f"{what}: the input bn's '{k}' afterwards (it must not change)",
+                         atol=0, rtol=0)
+    want = {"in_channels": 3, "out_channels": 6, "kernel_size": [3, 3], "stride": [2, 2], "padding": [2, 2],
+            "dilation": [2, 2], "groups": 3}
+    expect_equal(res["config"], want, f"{what}: configuration of the folded conv")

@@ -1,0 +1,181 @@
+"""Hidden checks for fuse_conv_bn (exercise 3).
+
+Expected graphs come from torch.fx.experimental.optimization.fuse (which uses
+torch.nn.utils.fusion.fuse_conv_bn_eval) applied to the judge's own copy of
+each model; outputs are compared with the unfused model in eval mode.
+"""
+import importlib.util
+import sys
+from pathlib import Path
+
+if "course_15_06_judge" not in sys.modules:
+    _s = importlib.util.spec_from_file_location("course_15_06_judge", Path(__file__).with_name("judge.py"))
+    sys.modules["course_15_06_judge"] = importlib.util.module_from_spec(_s)
+    _s.loader.exec_module(sys.modules["course_15_06_judge"])
+J = sys.modules["course_15_06_judge"]
+P = J.P
+import pytest
+import torch
+import torch.fx as fx
+import torch.nn as nn
+from hypothesis import given, strategies as st
+from torch.fx.experimental.optimization import fuse as torch_fuse
+
+from course.checks import expect, expect_close, expect_raises
+
+pytestmark = pytest.mark.task("fuse_conv_bn")
+
+
+def _bn_calls(gm):
+    return sum(1 for n in gm.graph.nodes
+               if n.op == "call_module" and isinstance(gm.get_submodule(n.target), nn.BatchNorm2d))
+
+
+def _student_bn_calls(res):
+    return sum(1 for n in res["nodes"] if n["op"] == "call_module" and n.get("type") == "BatchNorm2d") + res["n_bn_fn"]
+
+
+def _run(student, desc, gen, cin, hw=(7, 6)):
+    model = P.ConvNet(desc).double()
+    state = J.randomize(model, gen)
+    model.eval()
+    x = torch.randn(2, cin, *hw, generator=gen, dtype=torch.float64)
+    with torch.no_grad():
+        want = model(x)
+    ref = torch_fuse(model)
+    res = student.call("fuse", desc=desc, state=state, x=x)
+    return model, ref, res, x, want
+
+
+def _check_fused(model, ref, res, x, want, label):
+    what = f"fuse_conv_bn(model) for model = {label} in eval mode"
+    expect(not isinstance(res["out"], str), f"{what}: the fused module did not return a tensor: {res['out']}")
+    expect(not res["lint"]["raised"], f"{what}: the fused graph does not lint: {res['lint']['message'][:200]}")
+    expect_close(res["out"], want, f"{what}: fused(x) vs the unfused model(x), x of shape {tuple(x.shape)}",
+                 atol=1e-9, rtol=1e-7)
+    want_bn = _bn_calls(ref)
+    got_bn = _student_bn_calls(res)
+    expect(got_bn <= want_bn,
+           f"{what}: {got_bn} BatchNorm call(s) are left in the fused graph, but only {want_bn} cannot be fused "
+           f"(a BatchNorm whose input is a Conv2d used by nothing else must be folded away)")
+    expect(got_bn >= want_bn,
+           f"{what}: only {got_bn} BatchNorm call(s) are left in the fused graph, but {want_bn} must stay: a "
+           f"BatchNorm must be kept when the conv output it reads has other users, or when its input is not a conv")
+    for name, mod in model.named_modules():
+        if not isinstance(mod, nn.Conv2d):
+            continue
+        p = res["params"].get(name)
+        expect(p is not None, f"{what}: the fused GraphModule has no submodule '{name}'; keep each (fused) conv "
+                              f"under the original conv's qualified name")
+        r = ref.get_submodule(name)
+        expect_close(p["weight"], r.weight.detach(), f"{what}: weight of conv '{name}' after fusion", atol=1e-10,
+                     rtol=1e-8)
+        rb = r.bias.detach() if r.bias is not None else torch.zeros(r.out_channels, dtype=torch.float64)
+        gb = p["bias"] if p["bias"] is not None else torch.zeros(r.out_channels, dtype=torch.float64)
+        expect_close(gb, rb, f"{what}: bias of conv '{name}' after fusion", atol=1e-10, rtol=1e-8)
+
+
+@st.composite
+def architectures(draw):
+    c = cin = draw(st.integers(1, 4))
+    desc = []
+    for _ in range(draw(st.integers(1, 4))):
+        kind = draw(st.sampled_from(["conv", "conv", "conv", "skip", "relu_bn"]))
+        if kind == "conv":
+            g = draw(st.sampled_from([d for d in (1, 2, 3, 4) if c % d == 0]))
+            cout = g * draw(st.integers(1, 3))
+            desc.append(dict(kind="conv", cin=c, cout=cout, k=draw(st.sampled_from([1, 3])), groups=g,
+                             dilation=draw(st.sampled_from([1, 2])), bias=draw(st.booleans()),
+                             bn=draw(st.booleans()), eps=draw(st.sampled_from([1e-5, 1e-3]))))
+            c = cout
+        elif kind == "skip":
+            desc.append(dict(kind="skip", c=c, k=draw(st.sampled_from([1, 3])), bias=draw(st.booleans())))
+        else:
+            desc += [dict(kind="relu"), dict(kind="bn", c=c)]
+    return cin, desc
+
+
+@J.hyp(20)
+@given(arch=architectures(), seed=st.integers(0, 2**31 - 1))
+def test_random_architectures(student, arch, seed):
+    """random conv/bn stacks (groups, dilation, bias on/off, shared conv outputs) match torch's own fusion"""
+    cin, desc = arch
+    gen = torch.Generator().manual_seed(seed)
+    model, ref, res, x, want = _run(student, desc, gen, cin)
+    _check_fused(model, ref, res, x, want, J.fmt_desc(desc))
+
+
+def test_grouped_dilated_biasless(student, gen):
+    """a depthwise, dilated conv without bias followed by BatchNorm is fused"""
+    desc = [dict(kind="conv", cin=4, cout=4, k=3, groups=4, dilation=2, bias=False, bn=True),
+            dict(kind="relu"),
+            dict(kind="conv", cin=4, cout=6, k=3, groups=2, dilation=1, bias=True, bn=True, stride=2)]
+    _check_fused(*_run(student, desc, gen, 4, hw=(9, 9)), J.fmt_desc(desc))
+
+
+def test_conv_with_two_users_left_alone(student, gen):
+    """a conv whose output also feeds a skip connection keeps its BatchNorm and its weights"""
+    desc = [dict(kind="conv", cin=2, cout=4, k=3, groups=1, dilation=1, bias=True, bn=True),
+            dict(kind="skip", c=4, k=3, bias=False)]
+    model, ref, res, x, want = _run(student, desc, gen, 2)
+    _check_fused(model, ref, res, x, want, J.fmt_desc(desc))
+    conv = model.get_submodule("layers.2.conv")
+    p = res["params"]["layers.2.conv"]
+    expect_close(p["weight"], conv.weight.detach(), "fuse_conv_bn on a residual block: the weight of the conv "
+                 "whose output has two users must not change", atol=0, rtol=0)
+
+
+def test_notebook_model(student, gen):
+    """the notebook's FashionNet: same outputs, only the BatchNorm after a shared conv output is left"""
+    x = torch.randn(3, 1, 28, 28, generator=gen, dtype=torch.float64)
+    res = student.call("fuse_notebook_model", x=x)
+    what = "fuse_conv_bn(FashionNet()) with random BatchNorm statistics in eval mode"
+    expect(not isinstance(res["out"], str), f"{what}: the fused module did not return a tensor: {res['out']}")
+    expect_close(res["out"], res["before"], f"{what}: fused(x) vs the unfused model(x)", atol=1e-9, rtol=1e-7)
+    # which BatchNorms can be folded, judged from the unfused model's own traced graph
+    nodes = {n["name"]: n for n in res["orig_nodes"]}
+    want_left = 0
+    for n in res["orig_nodes"]:
+        if n["op"] == "call_module" and n.get("type") == "BatchNorm2d":
+            src = nodes.get(n["arg0"])
+            fusable = src is not None and src["op"] == "call_module" and src.get("type") == "Conv2d" \
+                and src["n_users"] == 1
+            want_left += 0 if fusable else 1
+    left = sum(1 for n in res["nodes"] if n["op"] == "call_module" and n.get("type") == "BatchNorm2d") \
+        + res["n_bn_fn"]
+    expect(left == want_left, f"{what}: {left} BatchNorm call(s) left in the fused graph, expected {want_left} "
+                              f"(fold every BatchNorm that reads a Conv2d output used by nothing else; keep the rest)")
+
+
+def test_refuses_training_mode(student, gen):
+    """fuse_conv_bn raises RuntimeError for a model in training mode"""
+    desc = [dict(kind="conv", cin=2, cout=3, k=3, groups=1, dilation=1, bias=True, bn=True)]
+    state = J.randomize(P.ConvNet(desc).double(), gen)
+    res = student.call("fuse_training", desc=desc, state=state, which="model")
+    expect_raises(res, "RuntimeError", "fuse_conv_bn(model) with model.training == True (BatchNorm uses batch "
+                                       "statistics in training mode, so folding is invalid)")
+
+
+def test_refuses_one_bn_in_training_mode(student, gen):
+    """fuse_conv_bn raises RuntimeError when one BatchNorm inside an eval model is in training mode"""
+    desc = [dict(kind="conv", cin=2, cout=3, k=3, groups=1, dilation=1, bias=False, bn=True), dict(kind="relu"),
+            dict(kind="conv", cin=3, cout=3, k=1, groups=1, dilation=1, bias=True, bn=True)]
+    state = J.randomize(P.ConvNet(desc).double(), gen)
+    res = student.call("fuse_training", desc=desc, state=state, which="one_bn")
+    expect_raises(res, "RuntimeError", "fuse_conv_bn(model) where model.eval() was called but then the first "
+                                       "BatchNorm2d was put back into training mode")
+
+
+def test_original_model_unchanged(student, gen):
+    """fuse_conv_bn does not modify the model it is given, and its graph lints"""
+    desc = [dict(kind="conv", cin=3, cout=4, k=3, groups=1, dilation=1, bias=True, bn=True), dict(kind="relu"),
+            dict(kind="conv", cin=4, cout=4, k=1, groups=2, dilation=1, bias=False, bn=True)]
+    model, ref, res, x, want = _run(student, desc, gen, 3)
+    what = f"fuse_conv_bn(model) for model = {J.fmt_desc(desc)}"
+    expect(not res["lint"]["raised"], f"{what}: the fused graph does not lint: {res['lint']['message'][:200]}")
+    expect_close(res["orig_after"], want, f"{what}: the ORIGINAL model's output after fusing (it must not change; "
+                 f"replace modules in the traced copy instead of editing the shared conv weights in place)",
+                 atol=1e-12, rtol=1e-10)
+    expect(res["orig_types"].count("BatchNorm2d") == 2,
+           f"{what}: the original model lost BatchNorm2d submodules (it has {res['orig_types'].count('BatchNorm2d')} "
+           f"left of 2); fuse a copy, not the model itself")

@@ -1,0 +1,109 @@
+"""Hidden checks for insert_observers (exercise 4).
+
+Expected ranges come from forward hooks on the judge's own copy of the model.
+"""
+import importlib.util
+import sys
+from pathlib import Path
+
+if "course_15_06_judge" not in sys.modules:
+    _s = importlib.util.spec_from_file_location("course_15_06_judge", Path(__file__).with_name("judge.py"))
+    sys.modules["course_15_06_judge"] = importlib.util.module_from_spec(_s)
+    _s.loader.exec_module(sys.modules["course_15_06_judge"])
+J = sys.modules["course_15_06_judge"]
+P = J.P
+import pytest
+import torch
+import torch.nn as nn
+
+from course.checks import expect, expect_close
+
+pytestmark = pytest.mark.task("insert_observers")
+
+
+def _setup(gen, n_batches=3):
+    model = P.ObsNet().double()
+    state = J.randomize(model, gen)
+    model.eval()
+    batches = [torch.randn(2 + i, 1, 6, 6, generator=gen, dtype=torch.float64) * (1 + i) for i in range(n_batches)]
+    return model, state, batches
+
+
+def _hook_ranges(model, types, batches):
+    ranges = {}
+    hooks = []
+    for name, mod in model.named_modules():
+        if name and isinstance(mod, types):
+            def hook(m, inp, out, name=name):
+                lo, hi = ranges.get(name, (float("inf"), float("-inf")))
+                ranges[name] = (min(lo, out.min().item()), max(hi, out.max().item()))
+            hooks.append(mod.register_forward_hook(hook))
+    with torch.no_grad():
+        outs = [model(b) for b in batches]
+    for h in hooks:
+        h.remove()
+    return ranges, outs
+
+
+@pytest.mark.parametrize("op_types", [["Conv2d"], ["ReLU", "Linear"], ["Linear", "BatchNorm2d", "AdaptiveAvgPool2d"]])
+def test_observed_ranges(student, gen, op_types):
+    """each observer records the min and max of the module output it follows (compared with forward hooks)"""
+    model, state, batches = _setup(gen)
+    types = tuple(getattr(nn, t) for t in op_types)
+    want, outs = _hook_ranges(model, types, batches)
+    res = student.call("observers", state=state, op_types=op_types, batches=batches)
+    what = (f"insert_observers(model, ({', '.join('nn.' + t for t in op_types)},)) then {len(batches)} batches "
+            f"through the result")
+    got = res["stats"]
+    missing = sorted(set(want) - set(got))
+    expect(not missing, f"{what}: no RangeObserver right after the call(s) of {missing}; observed: {sorted(got)}")
+    extra = sorted(set(got) - set(want))
+    expect(not extra, f"{what}: RangeObservers were also put after {extra}, which are not of the requested types")
+    expect(len(res["placement"]) == len(want),
+           f"{what}: expected {len(want)} observer calls in the graph, found {len(res['placement'])}")
+    for name, (lo, hi) in sorted(want.items()):
+        s = got[name]
+        expect(bool(torch.isfinite(s["min"]).all() and torch.isfinite(s["max"]).all()),
+               f"{what}: the observer after '{name}' saw no data (min {s['min'].item()}, max {s['max'].item()}); "
+               f"is it really called in forward? (did you call gm.recompile() after editing the graph?)")
+        expect_close(s["min"].reshape(()), torch.tensor(lo, dtype=torch.float64),
+                     f"{what}: observed minimum after '{name}'", atol=1e-9, rtol=1e-9)
+        expect_close(s["max"].reshape(()), torch.tensor(hi, dtype=torch.float64),
+                     f"{what}: observed maximum after '{name}'", atol=1e-9, rtol=1e-9)
+    for i, (o, w) in enumerate(zip(res["outs"], outs)):
+        expect_close(o, w, f"{what}: output for batch {i} (observers must not change the values)", atol=1e-12,
+                     rtol=1e-10)
+
+
+def test_graph_structure(student, gen):
+    """observers sit right after the observed node, take over all its users, and the graph lints"""
+    model, state, batches = _setup(gen, 1)
+    res = student.call("observers", state=state, op_types=["Conv2d", "ReLU"], batches=batches)
+    what = "insert_observers(model, (nn.Conv2d, nn.ReLU))"
+    expect(not res["lint"]["raised"], f"{what}: the resulting graph does not lint: {res['lint']['message'][:200]}")
+    expect(len(res["placement"]) > 0, f"{what}: no RangeObserver calls found in the returned graph")
+    for p in res["placement"]:
+        expect(not p["self_loop"], f"{what}: observer node '{p['observer']}' takes itself as input (use "
+                                   f"replace_all_uses_with(obs, delete_user_cb=lambda u: u is not obs))")
+        expect(p["observed_users"] == [p["observer"]],
+               f"{what}: after inserting '{p['observer']}', the observed node '{p['observed']}' should be used "
+               f"only by its observer, but its users are {p['observed_users']} (redirect the old users)")
+    expect(res["code_mentions"] == len(res["placement"]),
+           f"{what}: only {res['code_mentions']} of {len(res['placement'])} observers appear in gm.code: "
+           f"call gm.recompile() after changing the graph")
+    expect(not res["orig_has_obs"], f"{what}: the original model now contains RangeObservers; it must not change")
+
+
+def test_fresh_observers_each_call(student, gen):
+    """each call creates new observers: ranges from an earlier, separate call do not leak in"""
+    model, state, batches = _setup(gen, 2)
+    want, _ = _hook_ranges(model, (nn.Linear,), batches)
+    res = student.call("observers", state=state, op_types=["Linear"], batches=batches, call_twice=True)
+    what = ("insert_observers(model, (nn.Linear,)) called twice on the same model; the first result saw a batch "
+            "100x larger, then the second result saw the test batches")
+    for name, (lo, hi) in sorted(want.items()):
+        expect(name in res["stats"], f"{what}: no observer after '{name}' in the second result")
+        expect_close(res["stats"][name]["max"].reshape(()), torch.tensor(hi, dtype=torch.float64),
+                     f"{what}: observed maximum after '{name}' in the second result", atol=1e-9, rtol=1e-9)
+        expect_close(res["stats"][name]["min"].reshape(()), torch.tensor(lo, dtype=torch.float64),
+                     f"{what}: observed minimum after '{name}' in the second result", atol=1e-9, rtol=1e-9)

@@ -1,0 +1,83 @@
+"""Hidden checks for swap_relu (exercise 5). The judge recomputes each model with the new activation."""
+import importlib.util
+import sys
+from pathlib import Path
+
+if "course_15_06_judge" not in sys.modules:
+    _s = importlib.util.spec_from_file_location("course_15_06_judge", Path(__file__).with_name("judge.py"))
+    sys.modules["course_15_06_judge"] = importlib.util.module_from_spec(_s)
+    _s.loader.exec_module(sys.modules["course_15_06_judge"])
+J = sys.modules["course_15_06_judge"]
+P = J.P
+import pytest
+import torch
+from hypothesis import given, strategies as st
+
+from course.checks import expect, expect_close
+
+pytestmark = pytest.mark.task("swap_relu")
+
+RELU_OPS = ["relu_mod", "relu_fn", "relu_torch", "relu_method", "relu_inplace"]
+OTHER_OPS = ["lin", "relu6", "leaky", "tanh_method", "scale", "add_input"]
+
+
+def _reference(ops, state, new, x, y):
+    model = P.build_opsnet(ops, state)
+    with torch.no_grad():
+        orig = model(x, y)
+        model.override = P.NEW_FNS[new]
+        swapped = model(x, y)
+    return orig, swapped
+
+
+def _is_relu(n):
+    return ((n["op"] == "call_module" and n.get("type") == "ReLU")
+            or (n["op"] == "call_function" and n["target"] in ("torch.nn.functional.relu", "torch.relu",
+                                                                  "torch.relu_", "torch.nn.functional.relu_"))
+            or (n["op"] == "call_method" and n["target"] in ("relu", "relu_")))
+
+
+def _run(student, ops, new, gen):
+    model = P.build_opsnet(ops)
+    state = J.randomize(model, gen)
+    x = torch.randn(4, 6, generator=gen, dtype=torch.float64)
+    y = torch.randn(4, 6, generator=gen, dtype=torch.float64)
+    orig, want = _reference(ops, state, new, x, y)
+    res = student.call("swap", ops=ops, state=state, new=new, x=x, y=y)
+    what = f"swap_relu(model, {P.NEW_FNS[new].__name__}) for a model whose forward does {ops}"
+    expect(not isinstance(res["out"], str), f"{what}: the result did not return a tensor: {res['out']}")
+    expect(not res["lint"]["raised"], f"{what}: the resulting graph does not lint: {res['lint']['message'][:200]}")
+    return res, orig, want, what
+
+
+@J.hyp(15)
+@given(ops=st.lists(st.sampled_from(RELU_OPS + OTHER_OPS), min_size=1, max_size=7),
+       new=st.sampled_from(sorted(P.NEW_FNS)), seed=st.integers(0, 2**31 - 1))
+def test_random_models(student, ops, new, seed):
+    """the rewritten model computes the original with every ReLU replaced (random models, several new functions)"""
+    res, orig, want, what = _run(student, ops, new, torch.Generator().manual_seed(seed))
+    expect_close(res["out"], want, f"{what}: output on random inputs", atol=1e-10, rtol=1e-8)
+
+
+def test_every_relu_form_replaced(student, gen):
+    """module, functional, torch.* , method and in-place ReLUs are all replaced; ReLU6 and LeakyReLU stay"""
+    ops = ["relu_mod", "lin", "relu_fn", "relu6", "relu_torch", "leaky", "relu_method", "scale", "relu_inplace"]
+    res, orig, want, what = _run(student, ops, "tanh", gen)
+    left = [n["name"] for n in res["nodes"] if _is_relu(n)]
+    expect(not left, f"{what}: ReLU node(s) {left} are still in the graph")
+    expect(any(n["target"] == "torch.nn.functional.relu6" for n in res["nodes"]),
+           f"{what}: F.relu6 was removed, but it is not a ReLU and must be left as it is")
+    expect(any(n.get("type") == "LeakyReLU" for n in res["nodes"]),
+           f"{what}: the nn.LeakyReLU call was removed, but it is not a ReLU and must be left as it is")
+    n_relu = sum(op in RELU_OPS for op in ops)
+    expect(res["n_new"] == n_relu, f"{what}: expected {n_relu} call_function nodes calling the new function, "
+                                   f"found {res['n_new']}")
+    expect_close(res["out"], want, f"{what}: output on random inputs", atol=1e-10, rtol=1e-8)
+
+
+def test_original_unchanged(student, gen):
+    """swap_relu leaves the model it is given unchanged"""
+    ops = ["relu_mod", "lin", "relu_method", "relu_mod"]
+    res, orig, want, what = _run(student, ops, "gelu", gen)
+    expect_close(res["orig"], orig, f"{what}: the ORIGINAL model's output after swapping (it must not change)",
+                 atol=1e-12, rtol=1e-10)

@@ -1,0 +1,14 @@
+"""fold_conv_bn rebuilds the conv with nn.Conv2d(in, out, k, stride, padding): groups and dilation are
+lost, and a conv without bias crashes (conv.bias is None)."""
+EXPECT = {"fold_conv_bn": "zero"}
+
+CELLS = {"fold_conv_bn_impl": '''
+def fold_conv_bn(conv: nn.Conv2d, bn: nn.BatchNorm2d) -> nn.Conv2d:
+    fused = nn.Conv2d(conv.in_channels, conv.out_channels, conv.kernel_size, conv.stride, conv.padding,
+                      bias=True).to(conv.weight.dtype)
+    scale = bn.weight / torch.sqrt(bn.running_var + bn.eps)
+    with torch.no_grad():
+        fused.weight.copy_(conv.weight * scale.reshape(-1, 1, 1, 1))
+        fused.bias.copy_((conv.bias - bn.running_mean) * scale + bn.bias)
+    return fused
+'''}
