@@ -1,0 +1,198 @@
+"""Probes for 15-02 (run next to the submission; return plain data only).
+
+Every probe builds fresh objects from plain arguments (the worker is shared by
+all checks), calls the submission and converts what comes back to tensors,
+ints, lists and dicts. Nothing is compared here.
+"""
+import os
+import random
+import shutil
+import tempfile
+
+import torch
+
+from course.probelib import capture_error, get
+
+
+def _batch_list(batch):
+    """One batch from a batch sampler as a list of ints (lists, tuples or tensors accepted)."""
+    if isinstance(batch, torch.Tensor):
+        batch = batch.flatten().tolist()
+    if not isinstance(batch, (list, tuple)):
+        raise TypeError(f"a batch sampler must yield lists of indices, yours yielded a {type(batch).__name__}")
+    return [int(i) for i in batch]
+
+
+def _perturb_global_rng(seed):
+    torch.manual_seed(seed)
+    random.seed(seed)
+    try:
+        import numpy as np
+        np.random.seed(seed % 2**32)
+    except ImportError:
+        pass
+
+
+# ------------------------------------------------------------ bucket sampler
+
+def bucket_epochs(ns, lengths, batch_size, seed, epochs=1, drop_last=False, global_seed=0, as_tensor=False):
+    """len() and `epochs` passes of BucketBatchSampler(lengths, batch_size, drop_last, Generator(seed))."""
+    _perturb_global_rng(global_seed)
+    cls = get(ns, "BucketBatchSampler")
+    lens = torch.tensor(lengths, dtype=torch.int64) if as_tensor else list(lengths)
+    gen = torch.Generator().manual_seed(seed) if seed is not None else None
+    sampler = cls(lens, batch_size, drop_last=drop_last, generator=gen)
+    out = {"len": int(len(sampler)), "epochs": []}
+    for _ in range(epochs):
+        out["epochs"].append([_batch_list(b) for b in sampler])
+    return out
+
+
+def bucket_first_batches(ns, lengths, batch_size, seeds):
+    """The first batch of the first epoch, for each seed."""
+    cls = get(ns, "BucketBatchSampler")
+    firsts = []
+    for s in seeds:
+        it = iter(cls(list(lengths), batch_size, drop_last=False, generator=torch.Generator().manual_seed(s)))
+        firsts.append(_batch_list(next(it)))
+    return firsts
+
+
+def bucket_with_loader(ns, lengths, batch_size, seed):
+    """Batches from DataLoader(batch_sampler=...) over a data set whose items are their own indices."""
+    from torch.utils.data import DataLoader
+
+    cls = get(ns, "BucketBatchSampler")
+
+    class Ids(torch.utils.data.Dataset):
+        def __len__(self):
+            return len(lengths)
+
+        def __getitem__(self, i):
+            return torch.tensor(int(i))
+
+    sampler = cls(list(lengths), batch_size, drop_last=False, generator=torch.Generator().manual_seed(seed))
+    loader = DataLoader(Ids(), batch_sampler=sampler)
+    via_loader = [b.tolist() for b in loader]
+    direct = [_batch_list(b) for b in cls(list(lengths), batch_size, drop_last=False,
+                                          generator=torch.Generator().manual_seed(seed))]
+    return {"loader": via_loader, "direct": direct, "loader_len": int(len(loader))}
+
+
+# ----------------------------------------------------------- balanced sampling
+
+def balanced_weights(ns, targets):
+    w = get(ns, "class_balanced_weights")(targets.clone())
+    if not isinstance(w, torch.Tensor):
+        w = torch.as_tensor(w)
+    return w.detach().cpu()
+
+
+def balanced_draws(ns, targets, num_samples, seed, global_seed=0):
+    _perturb_global_rng(global_seed)
+    sampler = get(ns, "make_balanced_sampler")(targets.clone(), num_samples,
+                                               generator=torch.Generator().manual_seed(seed))
+    draws = [int(i) for i in sampler]
+    try:
+        n = int(len(sampler))
+    except TypeError:
+        n = -1
+    return {"len": n, "draws": torch.tensor(draws, dtype=torch.int64)}
+
+
+# ------------------------------------------------------------------- collate
+
+def _collate_result(res):
+    if not isinstance(res, (tuple, list)) or len(res) != 4:
+        what = f"a {type(res).__name__}" + (f" of length {len(res)}" if isinstance(res, (tuple, list)) else "")
+        raise TypeError(f"pad_collate must return a tuple (padded, lengths, mask, labels), yours returned {what}")
+    return [r.detach().cpu() if isinstance(r, torch.Tensor) else r for r in res]
+
+
+def collate_call(ns, seqs, labels):
+    batch = [(s.clone(), int(y)) for s, y in zip(seqs, labels)]
+    return _collate_result(get(ns, "pad_collate")(batch))
+
+
+def collate_in_loader(ns, seqs, labels, batch_size):
+    from torch.utils.data import DataLoader
+
+    data = [(s.clone(), int(y)) for s, y in zip(seqs, labels)]
+    loader = DataLoader(data, batch_size=batch_size, shuffle=False, collate_fn=get(ns, "pad_collate"))
+    return [_collate_result(b) for b in loader]
+
+
+# ---------------------------------------------------------------- packed RNN
+
+def packed_rnn_call(ns, kind, input_size, hidden_size, num_layers, bidirectional, state, padded, lengths):
+    cls = {"RNN": torch.nn.RNN, "GRU": torch.nn.GRU, "LSTM": torch.nn.LSTM}[kind]
+    rnn = cls(input_size, hidden_size, num_layers=num_layers, bidirectional=bidirectional,
+              batch_first=True, dtype=torch.float64)
+    rnn.load_state_dict(state)
+    res = get(ns, "run_packed_rnn")(rnn, padded.clone(), lengths.clone())
+    if not isinstance(res, (tuple, list)) or len(res) != 2:
+        raise TypeError(f"run_packed_rnn must return (output, last), yours returned a {type(res).__name__}")
+    return [r.detach().cpu() if isinstance(r, torch.Tensor) else r for r in res]
+
+
+# -------------------------------------------------------------------- stream
+
+def _write_shards(folder, shards):
+    paths = []
+    for k, sh in enumerate(shards):
+        p = os.path.join(folder, f"shard_{k:03d}.pt")
+        torch.save({"x": sh["x"], "y": sh["y"]}, p)
+        paths.append(p)
+    return paths
+
+
+def _collect(loader, batched=True):
+    xs, ys = [], []
+    for item in loader:
+        if not isinstance(item, (tuple, list)) or len(item) != 2:
+            raise TypeError(f"each item of the stream must be a pair (x, y), got {type(item).__name__}")
+        x, y = torch.as_tensor(item[0]), torch.as_tensor(item[1])
+        xs.append(x if batched else x.unsqueeze(0))
+        ys.append(y.reshape(-1).to(torch.int64))
+    if not xs:
+        return {"x": None, "y": torch.zeros(0, dtype=torch.int64)}
+    return {"x": torch.cat(xs), "y": torch.cat(ys)}
+
+
+def stream_collect(ns, shards, num_workers, batch_size=4, passes=1):
+    """Write the shards, stream them through DataLoader(num_workers=...) `passes` times."""
+    from torch.utils.data import DataLoader
+
+    folder = tempfile.mkdtemp(prefix="shards-")
+    try:
+        paths = _write_shards(folder, shards)
+        ds = get(ns, "ShardedFileStream")(list(paths))
+        out = []
+        for _ in range(passes):
+            loader = DataLoader(ds, batch_size=batch_size, num_workers=num_workers, persistent_workers=False)
+            out.append(_collect(loader, batched=batch_size is not None))
+        return out
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def stream_lazy(ns, shards):
+    """Build the data set before its files exist, then write them and stream (num_workers=0)."""
+    from torch.utils.data import DataLoader
+
+    folder = tempfile.mkdtemp(prefix="shards-")
+    try:
+        paths = [os.path.join(folder, f"shard_{k:03d}.pt") for k in range(len(shards))]
+        holder = {}
+
+        def build():
+            holder["ds"] = get(ns, "ShardedFileStream")(list(paths))
+
+        err = capture_error(build)
+        if err["raised"]:
+            return {"init_error": err, "data": None}
+        _write_shards(folder, shards)
+        loader = DataLoader(holder["ds"], batch_size=None, num_workers=0)
+        return {"init_error": err, "data": _collect(loader, batched=False)}
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)

@@ -1,0 +1,92 @@
+"""class_balanced_weights and make_balanced_sampler: every present class drawn equally often."""
+import math
+
+import pytest
+import torch
+
+from course.checks import expect, expect_close, expect_equal, expect_tensor, fail
+
+pytestmark = pytest.mark.task("balanced")
+
+
+def imbalanced_targets(gen, counts, labels):
+    t = torch.cat([torch.full((c,), lab, dtype=torch.int64) for c, lab in zip(counts, labels)])
+    return t[torch.randperm(len(t), generator=gen)]
+
+
+def reference_weights(targets):
+    _, inv, counts = torch.unique(targets, return_inverse=True, return_counts=True)
+    return 1.0 / counts[inv].double()
+
+
+@pytest.mark.parametrize("case", ["ten_classes", "gaps_in_labels", "one_class", "single_sample"])
+def test_weights_inverse_class_size(student, gen, case):
+    """weights are proportional to 1 / (size of the sample's class)"""
+    if case == "ten_classes":
+        targets = torch.randint(0, 10, (200,), generator=gen)
+    elif case == "gaps_in_labels":
+        targets = imbalanced_targets(gen, [40, 7, 1], [7, 0, 3])
+    elif case == "one_class":
+        targets = torch.full((9,), 4, dtype=torch.int64)
+    else:
+        targets = torch.tensor([2])
+    what = f"class_balanced_weights(targets) for {len(targets)} targets with class sizes " \
+           f"{dict(zip(*[x.tolist() for x in torch.unique(targets, return_counts=True)]))}"
+    w = expect_tensor(student.call("balanced_weights", targets=targets), what)
+    expect_equal(tuple(w.shape), (len(targets),), f"{what}: shape of the weights")
+    expect(w.is_floating_point(), f"{what}: weights must be a floating-point tensor, got {w.dtype}")
+    expect(bool(torch.isfinite(w).all()) and bool((w > 0).all()), f"{what}: weights must be positive and finite")
+    ref = reference_weights(targets)
+    expect_close(w.double() / w.double().sum(), ref / ref.sum(), f"{what} (normalised to sum 1)",
+                 atol=1e-9, rtol=1e-5)
+
+
+def check_balanced(draws, targets, num_samples, what):
+    n = len(targets)
+    expect_equal(len(draws), num_samples, f"{what}: number of indices drawn")
+    bad = draws[(draws < 0) | (draws >= n)]
+    expect(len(bad) == 0, f"{what}: drew index {bad[:1].tolist()} outside range({n}) (are the weights per "
+                          f"sample, of length N, rather than per class?)")
+    labels, sizes = torch.unique(targets, return_counts=True)
+    got = torch.stack([(targets[draws] == lab).sum() for lab in labels])
+    k = len(labels)
+    p = 1 / k
+    sd = math.sqrt(num_samples * p * (1 - p))
+    for lab, size, c in zip(labels.tolist(), sizes.tolist(), got.tolist()):
+        if abs(c - num_samples * p) > 5 * sd:
+            fail(f"{what}: class {lab} ({size} of {n} samples) was drawn {c} times; with {k} classes balanced, "
+                 f"expected {num_samples * p:.0f} +- {sd:.0f} (5 standard deviations allowed). Draws per class: "
+                 f"{dict(zip(labels.tolist(), got.tolist()))}")
+
+
+@pytest.mark.parametrize("counts,labels", [([2000, 300, 40, 6], [0, 1, 2, 3]),
+                                           ([50, 500, 5], [9, 4, 0])])
+def test_class_frequencies_balanced(student, gen, counts, labels):
+    """the drawn class frequencies are equal within 5 standard deviations (two seeds, 24k draws)"""
+    targets = imbalanced_targets(gen, counts, labels)
+    for _ in range(2):
+        seed = int(torch.randint(0, 2**31 - 1, (1,), generator=gen))
+        res = student.call("balanced_draws", targets=targets, num_samples=24000, seed=seed)
+        what = f"make_balanced_sampler(targets with class sizes {dict(zip(labels, counts))}, 24000, seed {seed})"
+        expect_equal(res["len"], 24000, f"len({what})")
+        check_balanced(res["draws"], targets, 24000, what)
+
+
+def test_small_epoch_oversamples_rare_class(student, gen):
+    """num_samples = N on a 95/5 split: the rare class is oversampled (needs replacement=True)"""
+    targets = imbalanced_targets(gen, [190, 10], [0, 1])
+    draws = student.call("balanced_draws", targets=targets, num_samples=200, seed=4)["draws"]
+    what = "make_balanced_sampler(190 of class 0 and 10 of class 1, num_samples=200)"
+    check_balanced(draws, targets, 200, what)
+
+
+def test_reproducible_from_generator(student, gen):
+    """the same seed gives the same draws whatever the global RNG did; another seed other draws"""
+    targets = imbalanced_targets(gen, [100, 20, 3], [0, 1, 2])
+    a = student.call("balanced_draws", targets=targets, num_samples=300, seed=7, global_seed=1)["draws"]
+    b = student.call("balanced_draws", targets=targets, num_samples=300, seed=7, global_seed=2)["draws"]
+    c = student.call("balanced_draws", targets=targets, num_samples=300, seed=8, global_seed=1)["draws"]
+    what = "make_balanced_sampler(targets, 300, generator)"
+    expect(torch.equal(a, b), f"{what}: two samplers with generator seed 7 drew different indices "
+                              f"(pass the generator to the sampler; do not use the global RNG)")
+    expect(not torch.equal(a, c), f"{what}: seeds 7 and 8 drew identical indices (is the generator used?)")

@@ -1,0 +1,141 @@
+"""BucketBatchSampler: a partition into length-sorted runs, shuffled reproducibly from its generator."""
+import math
+from collections import Counter
+
+import pytest
+import torch
+
+from course.checks import expect, expect_equal, fail
+
+pytestmark = pytest.mark.task("bucket_sampler")
+
+
+def rand_lengths(gen, n, hi=12):
+    return torch.randint(1, hi, (n,), generator=gen).tolist()
+
+
+def expected_chunks(lengths, bs, drop_last):
+    s = sorted(lengths)
+    chunks = [tuple(s[i:i + bs]) for i in range(0, len(s), bs)]
+    if drop_last and chunks and len(chunks[-1]) < bs:
+        chunks.pop()
+    return chunks
+
+
+def check_epoch(batches, lengths, bs, drop_last, what):
+    """One epoch must be the sorted-by-length chunks (in any order), each index at most/exactly once."""
+    n = len(lengths)
+    flat = [i for b in batches for i in b]
+    bad = [i for i in flat if not 0 <= i < n]
+    expect(not bad, f"{what}: yielded index {bad[:1]} outside range({n})")
+    dup = sorted(i for i, c in Counter(flat).items() if c > 1)
+    expect(not dup, f"{what}: indices {dup[:8]} appear more than once in one epoch (each index belongs to "
+                    f"exactly one batch)")
+    n_keep = n - (n % bs if drop_last else 0)
+    if len(flat) != n_keep:
+        fail(f"{what}: one epoch should cover {n_keep} of the {n} indices"
+             f"{' (drop_last drops only the one short batch)' if drop_last else ''}, yours covered {len(flat)}")
+    want = expected_chunks(lengths, bs, drop_last)
+    sizes = sorted((len(b) for b in batches), reverse=True)
+    expect_equal(sizes, sorted((len(c) for c in want), reverse=True),
+                 f"{what}: the batch sizes (sorted) for {n} items with batch_size={bs}")
+    got = sorted(tuple(sorted(lengths[i] for i in b)) for b in batches)
+    if got != sorted(want):
+        wrong = next(c for c in got if c not in want)
+        fail(f"{what}: a batch holds items of lengths {list(wrong)}, which is not a run of consecutive lengths "
+             f"in sorted order (sorting by length and cutting into consecutive batches gives batches with "
+             f"lengths {[list(c) for c in sorted(want)][:4]}...)")
+
+
+@pytest.mark.parametrize("n,bs", [(23, 4), (64, 8), (5, 7), (1, 1)])
+def test_epoch_is_sorted_partition(student, gen, n, bs):
+    """every index once per epoch, each batch a run of consecutive lengths, len() = number of batches"""
+    lengths = rand_lengths(gen, n)
+    seed = int(torch.randint(0, 2**31 - 1, (1,), generator=gen))
+    res = student.call("bucket_epochs", lengths=lengths, batch_size=bs, seed=seed, epochs=2)
+    what = f"BucketBatchSampler(lengths of {n} items, batch_size={bs})"
+    for e, batches in enumerate(res["epochs"]):
+        check_epoch(batches, lengths, bs, False, f"{what}, epoch {e + 1}")
+    expect_equal(res["len"], math.ceil(n / bs), f"len({what})")
+
+
+def test_drop_last_and_tensor_lengths(student, gen):
+    """drop_last drops exactly the one short batch (the longest items); lengths may be a tensor"""
+    n, bs = 30, 7
+    lengths = torch.randperm(60, generator=gen)[:n].add(1).tolist()  # distinct lengths
+    res = student.call("bucket_epochs", lengths=lengths, batch_size=bs, seed=3, drop_last=True, as_tensor=True)
+    what = f"BucketBatchSampler(a 1-D tensor of {n} lengths, batch_size={bs}, drop_last=True)"
+    check_epoch(res["epochs"][0], lengths, bs, True, what)
+    expect_equal(res["len"], n // bs, f"len({what})")
+    res = student.call("bucket_epochs", lengths=lengths[:28], batch_size=bs, seed=3, drop_last=True)
+    check_epoch(res["epochs"][0], lengths[:28], bs, True,
+                "BucketBatchSampler(28 lengths, batch_size=7, drop_last=True) (nothing to drop)")
+
+
+def test_same_seed_same_order(student, gen):
+    """the same generator seed gives the same batches in the same order, whatever the global RNG did"""
+    lengths = rand_lengths(gen, 60)
+    seed = int(torch.randint(0, 2**31 - 1, (1,), generator=gen))
+    a = student.call("bucket_epochs", lengths=lengths, batch_size=4, seed=seed, epochs=2, global_seed=1)
+    b = student.call("bucket_epochs", lengths=lengths, batch_size=4, seed=seed, epochs=2, global_seed=2)
+    for e in range(2):
+        if a["epochs"][e] != b["epochs"][e]:
+            fail(f"BucketBatchSampler with generator=torch.Generator().manual_seed({seed}): two samplers built "
+                 f"with the same seed gave different batches in epoch {e + 1} (first batches {a['epochs'][e][:2]} vs "
+                 f"{b['epochs'][e][:2]}). Draw every random number from self.generator, not from the global "
+                 f"torch/random/numpy RNG.")
+
+
+def test_new_seed_or_epoch_gives_new_order(student, gen):
+    """another seed gives another batch order, and every epoch is a fresh shuffle"""
+    lengths = torch.randperm(200, generator=gen)[:80].tolist()
+    seed = int(torch.randint(0, 2**30, (1,), generator=gen))
+    a = student.call("bucket_epochs", lengths=lengths, batch_size=4, seed=seed, epochs=2)
+    b = student.call("bucket_epochs", lengths=lengths, batch_size=4, seed=seed + 1, epochs=1)
+    what = "BucketBatchSampler(80 distinct lengths, batch_size=4)"
+    expect(a["epochs"][0] != b["epochs"][0],
+           f"{what}: seeds {seed} and {seed + 1} gave the identical order of 20 batches; the batch order must be "
+           f"shuffled with the generator")
+    expect(a["epochs"][0] != a["epochs"][1],
+           f"{what}: epochs 1 and 2 from the same sampler yielded the identical order of 20 batches; each "
+           f"__iter__ must continue drawing from the generator (do not re-seed it inside __iter__)")
+    sorted_order = sorted(a["epochs"][0], key=lambda b: sorted(lengths[i] for i in b))
+    expect(a["epochs"][0] != sorted_order, f"{what}: batches came out sorted by length; shuffle their order")
+
+
+def test_first_batch_uniform_over_seeds(student, gen):
+    """over 240 seeds, each batch comes first about equally often (within 5 standard deviations)"""
+    lengths = torch.randperm(30, generator=gen).add(1).tolist()
+    base = int(torch.randint(0, 2**30, (1,), generator=gen))
+    firsts = student.call("bucket_first_batches", lengths=lengths, batch_size=5,
+                          seeds=list(range(base, base + 240)))
+    counts = Counter(min(lengths[i] for i in b) for b in firsts)
+    m, p = 240, 1 / 6
+    sd = math.sqrt(m * p * (1 - p))
+    for lo in range(1, 31, 5):
+        c = counts.get(lo, 0)
+        expect(abs(c - m * p) <= 5 * sd,
+               f"BucketBatchSampler(lengths 1..30, batch_size=5) over 240 seeds: the batch of lengths "
+               f"{lo}..{lo + 4} came first {c} times; a uniform shuffle of 6 batches gives {m * p:.0f} +- "
+               f"{sd:.1f} (all counts: {dict(sorted(counts.items()))})")
+
+
+def test_works_as_dataloader_batch_sampler(student, gen):
+    """DataLoader(batch_sampler=your sampler) delivers exactly the sampler's batches"""
+    lengths = rand_lengths(gen, 26)
+    res = student.call("bucket_with_loader", lengths=lengths, batch_size=6, seed=11)
+    what = "DataLoader(data, batch_sampler=BucketBatchSampler(26 lengths, 6, generator=seed 11))"
+    expect_equal(res["loader_len"], 5, f"len({what})")
+    expect_equal(res["loader"], res["direct"], f"{what}: batches of sample ids")
+
+
+def test_default_generator(student, gen):
+    """generator=None still gives a valid epoch, shuffled from the global RNG"""
+    lengths = torch.randperm(100, generator=gen)[:60].tolist()
+    a = student.call("bucket_epochs", lengths=lengths, batch_size=3, seed=None, global_seed=5)
+    b = student.call("bucket_epochs", lengths=lengths, batch_size=3, seed=None, global_seed=6)
+    what = "BucketBatchSampler(60 lengths, batch_size=3, generator=None)"
+    check_epoch(a["epochs"][0], lengths, 3, False, what)
+    expect(a["epochs"][0] != b["epochs"][0],
+           f"{what}: after torch.manual_seed(5) and torch.manual_seed(6) the batch order was identical; "
+           f"without a generator, seed a new one from the global RNG (as RandomSampler does)")

@@ -1,0 +1,80 @@
+"""run_packed_rnn: a padded batch gives the same results as running every sequence alone."""
+import pytest
+import torch
+
+from course.checks import expect, expect_close, expect_equal, expect_tensor
+
+pytestmark = pytest.mark.task("packed_rnn")
+
+CLS = {"RNN": torch.nn.RNN, "GRU": torch.nn.GRU, "LSTM": torch.nn.LSTM}
+
+
+def make_rnn(gen, kind, inp, hid, layers, bidir):
+    rnn = CLS[kind](inp, hid, num_layers=layers, bidirectional=bidir, batch_first=True, dtype=torch.float64)
+    with torch.no_grad():
+        for p in rnn.parameters():
+            p.copy_(torch.rand(p.shape, generator=gen, dtype=torch.float64) * 1.2 - 0.6)
+    return rnn
+
+
+def reference(rnn, padded, lengths):
+    """Each sequence alone: output (T, D*H) zero-padded, and the top layer's final state(s)."""
+    d = 2 if rnn.bidirectional else 1
+    outs, lasts = [], []
+    with torch.no_grad():
+        for i, L in enumerate(lengths.tolist()):
+            o, h = rnn(padded[i:i + 1, :L])
+            if isinstance(h, tuple):
+                h = h[0]
+            full = torch.zeros(padded.shape[1], o.shape[-1], dtype=o.dtype)
+            full[:L] = o[0]
+            outs.append(full)
+            lasts.append(torch.cat([h[-d + k, 0] for k in range(d)]))
+    return torch.stack(outs), torch.stack(lasts)
+
+
+def run_case(student, gen, kind, layers, bidir, lengths, extra_t=0, inp=3, hid=5):
+    rnn = make_rnn(gen, kind, inp, hid, layers, bidir)
+    lengths = torch.tensor(lengths, dtype=torch.int64)
+    T = int(lengths.max()) + extra_t
+    padded = torch.randn(len(lengths), T, inp, generator=gen, dtype=torch.float64)
+    real = torch.arange(T)[None, :] < lengths[:, None]
+    # Padding filled with large garbage: it must not influence anything.
+    padded = torch.where(real[..., None], padded, 50 * torch.randn(padded.shape, generator=gen, dtype=torch.float64))
+    want_out, want_last = reference(rnn, padded, lengths)
+    res = student.call("packed_rnn_call", kind=kind, input_size=inp, hidden_size=hid, num_layers=layers,
+                       bidirectional=bidir, state=rnn.state_dict(), padded=padded, lengths=lengths)
+    out, last = res
+    what = (f"run_packed_rnn({'bidirectional ' if bidir else ''}{layers}-layer {kind}(hidden {hid}), padded "
+            f"batch of shape {tuple(padded.shape)} with garbage in the padding, lengths {lengths.tolist()})")
+    out = expect_tensor(out, f"{what}, output")
+    last = expect_tensor(last, f"{what}, last")
+    expect_equal(tuple(out.shape), tuple(want_out.shape), f"{what}: shape of output (B, padded.shape[1], D*H)")
+    expect_equal(tuple(last.shape), tuple(want_last.shape), f"{what}: shape of last (B, D*H)")
+    pad_vals = out.double()[~real]
+    expect(bool((pad_vals == 0).all()) if pad_vals.numel() else True,
+           f"{what}: output must be exactly zero at padded positions, found values up to "
+           f"{pad_vals.abs().max().item() if pad_vals.numel() else 0:.3g}")
+    expect_close(out, want_out, f"{what}: output compared with running each sequence alone", atol=1e-9, rtol=1e-7)
+    expect_close(last, want_last, f"{what}: last hidden state compared with running each sequence alone",
+                 atol=1e-9, rtol=1e-7)
+
+
+def test_gru_one_layer(student, gen):
+    """1-layer GRU, unsorted lengths incl. 1 and the maximum"""
+    run_case(student, gen, "GRU", 1, False, [4, 9, 1, 6, 9, 2])
+
+
+def test_lstm_two_layers(student, gen):
+    """2-layer LSTM: last is the top layer's h (not c) at each sequence's own last step"""
+    run_case(student, gen, "LSTM", 2, False, [3, 7, 5, 1])
+
+
+def test_bidirectional_gru(student, gen):
+    """bidirectional 2-layer GRU: the backward direction must start at each sequence's true end"""
+    run_case(student, gen, "GRU", 2, True, [2, 8, 5, 8, 3])
+
+
+def test_extra_time_padding_kept(student, gen):
+    """tanh RNN with padded.shape[1] longer than every sequence: output keeps the input's time dimension"""
+    run_case(student, gen, "RNN", 1, False, [3, 5, 2], extra_t=3)

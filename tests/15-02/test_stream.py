@@ -1,0 +1,80 @@
+"""ShardedFileStream: every record exactly once for 0, 1 and 2 DataLoader workers; lazy; re-iterable."""
+from collections import Counter
+
+import pytest
+import torch
+
+from course.checks import expect, expect_close, expect_equal, fail
+
+pytestmark = pytest.mark.task("stream")
+
+
+def make_shards(gen, sizes, feat=3):
+    """Shards whose labels are unique record ids (so losses and duplicates can be told apart)."""
+    total = sum(sizes)
+    ids = torch.randperm(total, generator=gen) + 1000
+    x = torch.randn(total, feat, generator=gen, dtype=torch.float64)
+    shards, start = [], 0
+    for n in sizes:
+        shards.append({"x": x[start:start + n].clone(), "y": ids[start:start + n].clone()})
+        start += n
+    return shards, x, ids
+
+
+def check_all_once(data, x, ids, what):
+    got = data["y"].tolist()
+    counts = Counter(got)
+    want = set(ids.tolist())
+    dup = sorted(i for i, c in counts.items() if c > 1)
+    missing = sorted(want - set(counts))
+    extra = sorted(set(counts) - want)
+    if dup:
+        fail(f"{what}: {len(dup)} records came out more than once (e.g. record {dup[0]} {counts[dup[0]]} times), "
+             f"{len(got)} records in all for {len(want)} in the files. Does every worker stream everything? Use "
+             f"torch.utils.data.get_worker_info() to give each worker its own share.")
+    if missing:
+        fail(f"{what}: {len(missing)} of {len(want)} records never came out (e.g. record {missing[0]}); the "
+             f"workers' shares must cover every file and record")
+    expect(not extra, f"{what}: yielded labels {extra[:3]} that are not in the files")
+    pos = {int(i): k for k, i in enumerate(ids.tolist())}
+    order = torch.tensor([pos[i] for i in got])
+    expect_close(data["x"], x[order], f"{what}: the x of each record (paired with its own label)", atol=0, rtol=0)
+
+
+@pytest.mark.parametrize("workers", [0, 1, 2])
+def test_every_record_once(student, gen, workers):
+    """3 shards of uneven size: each record exactly once with num_workers = 0, 1, 2"""
+    shards, x, ids = make_shards(gen, [7, 4, 10])
+    (data,) = student.call("stream_collect", shards=shards, num_workers=workers, batch_size=4)
+    check_all_once(data, x, ids, f"DataLoader(ShardedFileStream(3 files with 7, 4, 10 records), batch_size=4, "
+                                 f"num_workers={workers})")
+
+
+@pytest.mark.parametrize("sizes", [[13], [2, 3, 1, 5, 4]])
+def test_two_workers_other_layouts(student, gen, sizes):
+    """with 2 workers: a single file, and five small files (more files than workers)"""
+    shards, x, ids = make_shards(gen, sizes)
+    (data,) = student.call("stream_collect", shards=shards, num_workers=2, batch_size=None)
+    check_all_once(data, x, ids, f"DataLoader(ShardedFileStream({len(sizes)} files with {sizes} records), "
+                                 f"batch_size=None, num_workers=2)")
+
+
+def test_second_pass_yields_everything_again(student, gen):
+    """the data set can be iterated again: a second epoch yields every record again"""
+    shards, x, ids = make_shards(gen, [5, 6])
+    passes = student.call("stream_collect", shards=shards, num_workers=0, batch_size=3, passes=2)
+    for k, data in enumerate(passes):
+        check_all_once(data, x, ids, f"pass {k + 1} over the same ShardedFileStream (2 files, num_workers=0)")
+
+
+def test_streams_lazily(student, gen):
+    """files are read during iteration, not in __init__ (the data set is built before the files exist)"""
+    shards, x, ids = make_shards(gen, [4, 3, 5])
+    res = student.call("stream_lazy", shards=shards)
+    err = res["init_error"]
+    if err["raised"]:
+        hint = "" if err["type"] == "NotImplementedError" else \
+            " (it was built before its files existed: a streaming data set opens its files only inside __iter__)"
+        fail(f"ShardedFileStream(paths) raised {err['type']}: {err['message'][:160]}{hint}")
+    check_all_once(res["data"], x, ids, "ShardedFileStream built before its 3 files were written, then iterated "
+                                        "(num_workers=0, batch_size=None)")

@@ -1,0 +1,22 @@
+"""Known wrong: re-seeds from the generator's initial seed in __iter__, so every epoch repeats one order."""
+EXPECT = {"bucket_sampler": "fail"}
+
+CELLS = {
+    "bucket_sampler_impl": '''
+class BucketBatchSampler(Sampler):
+    def __init__(self, lengths, batch_size, drop_last=False, generator=None):
+        order = torch.argsort(torch.as_tensor(lengths), stable=True).tolist()
+        self.batches = [order[i:i + batch_size] for i in range(0, len(order), batch_size)]
+        if drop_last and len(self.batches[-1]) < batch_size:
+            self.batches.pop()
+        self.seed = generator.initial_seed() if generator is not None else 0
+
+    def __iter__(self):
+        g = torch.Generator().manual_seed(self.seed)
+        for k in torch.randperm(len(self.batches), generator=g).tolist():
+            yield self.batches[k]
+
+    def __len__(self):
+        return len(self.batches)
+''',
+}
