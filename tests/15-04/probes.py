@@ -1,0 +1,310 @@
+"""Probes for 15-04: run next to the submission, return plain data only.
+
+Nothing here compares anything: every probe builds fresh objects, calls the
+submission and hands back tensors, numbers, strings, lists and dicts.
+"""
+import types
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+from course.probelib import capture_error, get, vjp
+
+
+def _plain(x):
+    """Best-effort conversion of a returned value into plain data."""
+    if isinstance(x, torch.Tensor):
+        return x.detach().cpu().clone()
+    if isinstance(x, bool):
+        return x
+    if isinstance(x, (int, float)):
+        return float(x)
+    if isinstance(x, dict):
+        return {str(k): _plain(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_plain(v) for v in x]
+    if x is None:
+        return None
+    try:  # numpy scalars / arrays
+        return torch.as_tensor(x).clone()
+    except Exception:
+        return f"<{type(x).__name__}: {repr(x)[:80]}>"
+
+
+# ------------------------------------------------------------ label smoothing
+def ls_ce(ns, logits, target, smoothing, reduction="mean"):
+    fn = get(ns, "label_smoothing_cross_entropy")
+    return _plain(fn(logits.clone(), target.clone(), smoothing=smoothing, reduction=reduction))
+
+
+def ls_ce_vjp(ns, inputs, v, target, smoothing, reduction="mean"):
+    fn = get(ns, "label_smoothing_cross_entropy")
+    return vjp(lambda x: fn(x, target.clone(), smoothing=smoothing, reduction=reduction), inputs, v)
+
+
+def ls_ce_errors(ns, logits, target):
+    fn = get(ns, "label_smoothing_cross_entropy")
+    return {
+        "smoothing_high": capture_error(fn, logits.clone(), target.clone(), smoothing=1.5),
+        "smoothing_low": capture_error(fn, logits.clone(), target.clone(), smoothing=-0.1),
+        "reduction": capture_error(fn, logits.clone(), target.clone(), smoothing=0.1, reduction="average"),
+    }
+
+
+def ls_ce_uses_builtin(ns, logits, target, smoothing):
+    """Run the loss while torch's fused cross-entropy entry points are wrapped, and report whether they ran."""
+    fn = get(ns, "label_smoothing_cross_entropy")
+    calls = []
+    orig_f = F.cross_entropy
+    orig_m = nn.CrossEntropyLoss.forward
+
+    def spy_f(*a, **k):
+        calls.append("torch.nn.functional.cross_entropy")
+        return orig_f(*a, **k)
+
+    def spy_m(self, *a, **k):
+        calls.append("nn.CrossEntropyLoss")
+        return orig_m(self, *a, **k)
+
+    F.cross_entropy = spy_f
+    nn.CrossEntropyLoss.forward = spy_m
+    try:
+        fn(logits.clone(), target.clone(), smoothing=smoothing)
+    finally:
+        F.cross_entropy = orig_f
+        nn.CrossEntropyLoss.forward = orig_m
+    return sorted(set(calls))
+
+
+# ------------------------------------------------------------------- NT-Xent
+def nt_xent(ns, z1, z2, temperature):
+    return _plain(get(ns, "nt_xent_loss")(z1.clone(), z2.clone(), temperature=temperature))
+
+
+def nt_xent_vjp(ns, inputs, v, temperature):
+    fn = get(ns, "nt_xent_loss")
+    return vjp(lambda a, b: fn(a, b, temperature=temperature), inputs, v)
+
+
+# ------------------------------------------------------------ running metrics
+def _make_loss(value, with_graph):
+    if not with_graph:
+        return value
+    w = torch.ones((), dtype=torch.float64, requires_grad=True)
+    return (torch.as_tensor(value, dtype=torch.float64) * w)  # has a grad_fn, like a real training loss
+
+
+_FUNCS = (types.FunctionType, types.MethodType, types.BuiltinFunctionType, types.ModuleType)
+
+
+def _tensors_in(obj, depth=0, seen=None):
+    """Every tensor reachable from obj's attributes (lists, dicts, nested plain objects), with a path."""
+    seen = set() if seen is None else seen
+    if id(obj) in seen or depth > 4:
+        return []
+    seen.add(id(obj))
+    if isinstance(obj, torch.Tensor):
+        return [("", obj)]
+    out = []
+    if isinstance(obj, dict):
+        items = [(f"[{k!r}]", v) for k, v in obj.items()]
+    elif isinstance(obj, (list, tuple, set, frozenset)) or type(obj).__name__ == "deque":
+        items = [(f"[{i}]", v) for i, v in enumerate(obj)]
+    elif isinstance(obj, nn.Module):
+        items = [(f".{k}", v) for k, v in obj.state_dict(keep_vars=True).items()]
+    elif hasattr(obj, "__dict__") and not isinstance(obj, (type, *_FUNCS)):
+        items = [(f".{k}", v) for k, v in vars(obj).items()]
+    else:
+        return []
+    for name, v in items:
+        out += [(name + sub, t) for sub, t in _tensors_in(v, depth + 1, seen)]
+    return out
+
+
+def _state_size(obj, depth=0, seen=None):
+    """How many numbers an object keeps: tensor elements plus container lengths, recursively."""
+    seen = set() if seen is None else seen
+    if id(obj) in seen or depth > 4:
+        return 0
+    seen.add(id(obj))
+    if isinstance(obj, torch.Tensor):
+        return obj.numel()
+    if isinstance(obj, (str, bytes, int, float, bool, complex)) or obj is None:
+        return 0
+    if hasattr(obj, "size") and hasattr(obj, "shape") and isinstance(getattr(obj, "size"), int):
+        return int(obj.size)  # numpy arrays
+    if isinstance(obj, dict):
+        return len(obj) + sum(_state_size(v, depth + 1, seen) for v in obj.values())
+    if isinstance(obj, (list, tuple, set, frozenset)) or type(obj).__name__ == "deque":
+        return len(obj) + sum(_state_size(v, depth + 1, seen) for v in obj)
+    if hasattr(obj, "__dict__") and not isinstance(obj, (type, *_FUNCS)):
+        return sum(_state_size(v, depth + 1, seen) for v in vars(obj).values())
+    return 0
+
+
+def metrics_run(ns, num_classes, batches, loss_kind="tensor", logits_grad=False):
+    """Feed batches (dicts with loss, logits, targets) to a fresh RunningMetrics; return compute()."""
+    cls = get(ns, "RunningMetrics")
+    m = cls(num_classes)
+    for b in batches:
+        logits = b["logits"].clone().requires_grad_(logits_grad)
+        if loss_kind == "float":
+            loss = float(b["loss"])
+        else:
+            loss = _make_loss(b["loss"].clone(), loss_kind == "graph")
+        m.update(loss, logits, b["targets"].clone())
+    out = m.compute()
+    held = [(p, t) for p, t in _tensors_in(m)]
+    return {"result": _plain(out), "type": type(out).__name__,
+            "graph_held": [p or "(object)" for p, t in held if t.requires_grad or t.grad_fn is not None]}
+
+
+def metrics_growth(ns, num_classes, batches_few, batches_more):
+    cls = get(ns, "RunningMetrics")
+    m = cls(num_classes)
+    for b in batches_few:
+        m.update(b["loss"].clone(), b["logits"].clone(), b["targets"].clone())
+    size_few = _state_size(m)
+    for b in batches_more:
+        m.update(b["loss"].clone(), b["logits"].clone(), b["targets"].clone())
+    return {"few": size_few, "many": _state_size(m)}
+
+
+def metrics_reset_and_independence(ns, num_classes, batches_a, batches_b):
+    """Two live instances fed different data, then a reset of the first and more data."""
+    cls = get(ns, "RunningMetrics")
+    a, b = cls(num_classes), cls(num_classes)
+    empty = _plain(cls(num_classes).compute())
+    for x in batches_a:
+        a.update(x["loss"].clone(), x["logits"].clone(), x["targets"].clone())
+    for x in batches_b:
+        b.update(x["loss"].clone(), x["logits"].clone(), x["targets"].clone())
+    res_a, res_b = _plain(a.compute()), _plain(b.compute())
+    a.reset()
+    after_reset_empty = _plain(a.compute())
+    for x in batches_b:
+        a.update(x["loss"].clone(), x["logits"].clone(), x["targets"].clone())
+    return {"a": res_a, "b": res_b, "a_after_reset": _plain(a.compute()),
+            "after_reset_empty": after_reset_empty, "empty": empty}
+
+
+# ---------------------------------------------------------- gradient clipping
+def _params(shapes, grads, frozen):
+    ps = []
+    for i, (s, g) in enumerate(zip(shapes, grads)):
+        dtype = g.dtype if g is not None else torch.float64
+        p = torch.zeros(s, dtype=dtype, requires_grad=i not in frozen)
+        if g is not None:
+            p.grad = g.clone()
+        ps.append(p)
+    return ps
+
+
+def clip_norm_run(ns, shapes, grads, max_norm, norm_type=2.0, frozen=(), how="generator"):
+    fn = get(ns, "clip_grad_norm")
+    ps = _params(shapes, grads, set(frozen))
+    if how == "generator":
+        arg = (p for p in ps)
+    elif how == "single":
+        arg = ps[0]
+    else:
+        arg = list(ps)
+    if norm_type is None:
+        ret = fn(arg, max_norm)
+    else:
+        ret = fn(arg, max_norm, norm_type=norm_type)
+    if isinstance(ret, torch.Tensor) and ret.numel() == 1:
+        ret_val = float(ret.detach().cpu().reshape(()))
+    elif isinstance(ret, (int, float)):
+        ret_val = float(ret)
+    else:
+        ret_val = f"<{type(ret).__name__}: {repr(ret)[:80]}>"
+    return {"ret": ret_val, "grads": [None if p.grad is None else p.grad.detach().clone() for p in ps]}
+
+
+def clip_value_run(ns, shapes, grads, clip_value, how="generator"):
+    fn = get(ns, "clip_grad_value")
+    ps = _params(shapes, grads, set())
+    arg = (p for p in ps) if how == "generator" else (ps[0] if how == "single" else list(ps))
+    ret = fn(arg, clip_value)
+    return {"ret": _plain(ret), "grads": [None if p.grad is None else p.grad.detach().clone() for p in ps]}
+
+
+# ------------------------------------------------------------------------ EMA
+def ema_model():
+    """The small model every EMA check uses (the judge builds the same one)."""
+    torch.manual_seed(0)
+    return nn.Sequential(nn.Linear(4, 6), nn.BatchNorm1d(6), nn.ReLU(), nn.Linear(6, 3)).double()
+
+
+def _state(module):
+    return {k: v.detach().cpu().clone() for k, v in module.state_dict().items()}
+
+
+def _ema_module(ema):
+    mod = getattr(ema, "module", None)
+    if not isinstance(mod, nn.Module):
+        raise AttributeError(f"EMA must keep its averaged copy of the model in `self.module` (an nn.Module); "
+                             f"found {type(mod).__name__}")
+    return mod
+
+
+def ema_states(ns, states, decay, average_buffers=False):
+    """Construct at states[0], then load each later state into the live model and call update()."""
+    cls = get(ns, "EMA")
+    model = ema_model()
+    model.load_state_dict(states[0])
+    ema = cls(model, decay=decay, average_buffers=average_buffers)
+    history = []
+    for s in states[1:]:
+        model.load_state_dict(s)  # an in-place change of the live weights, like optimizer.step()
+        ema.update(model)
+        history.append(_state(_ema_module(ema)))
+    return {"history": history, "live": _state(model)}
+
+
+def ema_storage(ns, states, decay):
+    """Does the EMA share memory with the live model, and does changing the live model move it?"""
+    cls = get(ns, "EMA")
+    model = ema_model()
+    model.load_state_dict(states[0])
+    ema = cls(model, decay=decay)
+    mod = _ema_module(ema)
+    live_ptrs = {t.untyped_storage().data_ptr() for t in model.state_dict().values() if t.numel()}
+    shared_after_init = [k for k, t in mod.state_dict().items() if t.numel() and
+                         t.untyped_storage().data_ptr() in live_ptrs]
+    model.load_state_dict(states[1])
+    ema.update(model)
+    mod = _ema_module(ema)
+    shared_after_update = [k for k, t in mod.state_dict().items() if t.numel() and
+                           t.untyped_storage().data_ptr() in live_ptrs]
+    before = _state(mod)
+    with torch.no_grad():
+        for p in model.parameters():
+            p.add_(1.0)
+        for b in model.buffers():
+            if b.is_floating_point():
+                b.add_(1.0)
+    return {"shared_after_init": shared_after_init, "shared_after_update": shared_after_update,
+            "before": before, "after_live_change": _state(_ema_module(ema))}
+
+
+def ema_training(ns, init, xs, ys, lr, decay, average_buffers=False):
+    """A real training loop (SGD, BatchNorm in train mode) with ema.update after every step."""
+    cls = get(ns, "EMA")
+    model = ema_model()
+    model.load_state_dict(init)
+    model.train()
+    ema = cls(model, decay=decay, average_buffers=average_buffers)
+    for x, y in zip(xs, ys):
+        model.zero_grad()
+        loss = F.cross_entropy(model(x), y)
+        loss.backward()
+        with torch.no_grad():  # plain SGD, written out (torch.optim's first step is slow to import)
+            for p in model.parameters():
+                p.sub_(lr * p.grad)
+        ema.update(model)
+    mod = _ema_module(ema)
+    graph = [p or "(object)" for p, t in _tensors_in(ema) if t.grad_fn is not None]
+    return {"ema": _state(mod), "graph": graph, "live": _state(model)}

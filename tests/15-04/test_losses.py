@@ -1,0 +1,159 @@
+"""Hidden checks for the two losses of 15-04 (judge side): label-smoothing CE and NT-Xent."""
+import pytest
+import torch
+import torch.nn.functional as F
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from course.checks import expect, expect_close, expect_raises, fail, jacobian_vs_reference
+
+f64 = torch.float64
+
+
+def _gen(seed):
+    return torch.Generator().manual_seed(seed)
+
+
+def _scalar(got, what):
+    if isinstance(got, float):
+        return torch.tensor(got, dtype=f64)
+    if not isinstance(got, torch.Tensor):
+        fail(f"{what}: expected a tensor, got {type(got).__name__}: {str(got)[:120]}")
+    return got
+
+
+# ------------------------------------------------------------------ label smoothing
+LS = "label_smoothing_cross_entropy"
+
+
+@pytest.mark.task("label_smoothing")
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**31 - 1), n=st.integers(1, 9), c=st.integers(2, 12),
+       smoothing=st.sampled_from([0.0, 0.05, 0.1, 0.3, 0.5, 1.0]), reduction=st.sampled_from(["mean", "sum", "none"]))
+def test_ls_matches_torch(student, seed, n, c, smoothing, reduction):
+    """label_smoothing_cross_entropy matches F.cross_entropy(label_smoothing=...) on random float64 logits"""
+    g = _gen(seed)
+    logits = 3 * torch.randn(n, c, generator=g, dtype=f64)
+    target = torch.randint(0, c, (n,), generator=g)
+    got = student.call("ls_ce", logits=logits, target=target, smoothing=smoothing, reduction=reduction)
+    want = F.cross_entropy(logits, target, label_smoothing=smoothing, reduction=reduction)
+    expect_close(_scalar(got, LS), want,
+                 f"{LS}(logits of shape ({n}, {c}), target, smoothing={smoothing}, reduction='{reduction}')",
+                 atol=1e-10, rtol=1e-8)
+
+
+@pytest.mark.task("label_smoothing")
+@pytest.mark.parametrize("case", ["offset+100", "scale*1000", "offset-1000"])
+def test_ls_extreme_logits(student, gen, case):
+    """label_smoothing_cross_entropy stays finite and correct on extreme logits (+100 offsets, x1000 scales)"""
+    for dtype, tol in ((torch.float32, 1e-3), (f64, 1e-9)):
+        logits = torch.randn(6, 10, generator=gen, dtype=dtype)
+        logits = {"offset+100": logits + 100.0, "scale*1000": logits * 1000.0,
+                  "offset-1000": logits - 1000.0}[case]
+        target = torch.randint(0, 10, (6,), generator=gen)
+        for reduction in ("none", "mean"):
+            got = student.call("ls_ce", logits=logits, target=target, smoothing=0.1, reduction=reduction)
+            want = F.cross_entropy(logits.double(), target, label_smoothing=0.1, reduction=reduction)
+            expect_close(_scalar(got, LS), want,
+                         f"{LS}(logits {case}, {str(dtype).replace('torch.', '')}, smoothing=0.1, "
+                         f"reduction='{reduction}') (use logsumexp / log_softmax, never exp of raw logits)",
+                         atol=tol, rtol=tol)
+
+
+@pytest.mark.task("label_smoothing")
+@pytest.mark.parametrize("reduction", ["mean", "sum"])
+def test_ls_gradient(student, gen, reduction):
+    """label_smoothing_cross_entropy: gradient w.r.t. the logits matches PyTorch's"""
+    logits = (2 * torch.randn(5, 7, generator=gen, dtype=f64)).requires_grad_(True)
+    target = torch.randint(0, 7, (5,), generator=gen)
+    jacobian_vs_reference(
+        student, "ls_ce_vjp", [logits],
+        lambda x: F.cross_entropy(x, target, label_smoothing=0.2, reduction=reduction),
+        f"{LS}(logits of shape (5, 7), target, smoothing=0.2, reduction='{reduction}')",
+        gen=gen, target=target, smoothing=0.2, reduction=reduction, atol=1e-10, rtol=1e-8)
+
+
+@pytest.mark.task("label_smoothing")
+def test_ls_rejects_bad_arguments(student, gen):
+    """label_smoothing_cross_entropy raises ValueError for smoothing outside [0, 1] or an unknown reduction"""
+    logits = torch.randn(3, 4, generator=gen, dtype=f64)
+    target = torch.randint(0, 4, (3,), generator=gen)
+    res = student.call("ls_ce_errors", logits=logits, target=target)
+    expect_raises(res["smoothing_high"], "ValueError", f"{LS}(..., smoothing=1.5)")
+    expect_raises(res["smoothing_low"], "ValueError", f"{LS}(..., smoothing=-0.1)")
+    expect_raises(res["reduction"], "ValueError", f"{LS}(..., reduction='average')")
+
+
+@pytest.mark.task("label_smoothing")
+def test_ls_from_scratch(student, gen):
+    """label_smoothing_cross_entropy is built from log-probabilities, not by calling F.cross_entropy"""
+    logits = torch.randn(4, 5, generator=gen, dtype=f64)
+    target = torch.randint(0, 5, (4,), generator=gen)
+    calls = student.call("ls_ce_uses_builtin", logits=logits, target=target, smoothing=0.1)
+    expect(not calls, f"{LS} called {', '.join(calls)}: the point of this exercise is to build the loss "
+                      f"yourself from log_softmax / logsumexp")
+
+
+# --------------------------------------------------------------------------- NT-Xent
+NT = "nt_xent_loss"
+
+
+def nt_xent_reference(z1, z2, temperature):
+    n = z1.shape[0]
+    z = F.normalize(torch.cat([z1, z2]), dim=1)
+    sim = (z @ z.T) / temperature
+    sim = sim.masked_fill(torch.eye(2 * n, dtype=torch.bool), float("-inf"))
+    target = torch.cat([torch.arange(n, 2 * n), torch.arange(n)])
+    return F.cross_entropy(sim, target)
+
+
+@pytest.mark.task("nt_xent")
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**31 - 1), n=st.integers(2, 10), d=st.integers(2, 16),
+       temperature=st.sampled_from([0.05, 0.1, 0.5, 1.0, 2.0]))
+def test_nt_xent_matches_reference(student, seed, n, d, temperature):
+    """nt_xent_loss matches a reference NT-Xent (cosine similarity, self excluded) on random float64 inputs"""
+    g = _gen(seed)
+    z1 = torch.randn(n, d, generator=g, dtype=f64)
+    z2 = z1 + 0.5 * torch.randn(n, d, generator=g, dtype=f64)
+    got = student.call("nt_xent", z1=z1, z2=z2, temperature=temperature)
+    expect_close(_scalar(got, NT), nt_xent_reference(z1, z2, temperature),
+                 f"{NT}(z1, z2, temperature={temperature}) with z1, z2 of shape ({n}, {d})", atol=1e-10, rtol=1e-8)
+
+
+@pytest.mark.task("nt_xent")
+def test_nt_xent_single_pair_is_zero(student, gen):
+    """nt_xent_loss: with one pair (N=1) every anchor has only its positive, so the loss is exactly 0"""
+    z1 = torch.randn(1, 8, generator=gen, dtype=f64)
+    z2 = torch.randn(1, 8, generator=gen, dtype=f64)
+    got = student.call("nt_xent", z1=z1, z2=z2, temperature=0.5)
+    expect_close(_scalar(got, NT), torch.tensor(0.0, dtype=f64),
+                 f"{NT}(z1, z2, 0.5) with a single pair (did you leave each embedding's similarity with itself "
+                 f"among the candidates?)", atol=1e-10, rtol=0)
+
+
+@pytest.mark.task("nt_xent")
+@pytest.mark.parametrize("case", ["temperature=0.001", "embeddings*1e4"])
+def test_nt_xent_extreme(student, gen, case):
+    """nt_xent_loss stays finite and correct for tiny temperatures and huge embeddings"""
+    for dtype, tol in ((torch.float32, 2e-3), (f64, 1e-8)):
+        z1 = torch.randn(6, 5, generator=gen, dtype=dtype)
+        z2 = z1 + 0.3 * torch.randn(6, 5, generator=gen, dtype=dtype)
+        t = 0.5
+        if case == "temperature=0.001":
+            t = 0.001
+        else:
+            z1, z2 = z1 * 1e4, z2 * 1e4
+        got = student.call("nt_xent", z1=z1, z2=z2, temperature=t)
+        expect_close(_scalar(got, NT), nt_xent_reference(z1.double(), z2.double(), t),
+                     f"{NT}(z1, z2, temperature={t}) with {case}, {str(dtype).replace('torch.', '')} "
+                     f"(similarities / temperature reach +-1000 here: use logsumexp)", atol=tol, rtol=tol)
+
+
+@pytest.mark.task("nt_xent")
+def test_nt_xent_gradient(student, gen):
+    """nt_xent_loss: gradients w.r.t. both views match autograd through the reference"""
+    z1 = torch.randn(5, 6, generator=gen, dtype=f64).requires_grad_(True)
+    z2 = torch.randn(5, 6, generator=gen, dtype=f64).requires_grad_(True)
+    jacobian_vs_reference(student, "nt_xent_vjp", [z1, z2], lambda a, b: nt_xent_reference(a, b, 0.2),
+                          f"{NT}(z1, z2, temperature=0.2) with z1, z2 of shape (5, 6)", gen=gen,
+                          temperature=0.2, atol=1e-9, rtol=1e-7)

@@ -1,0 +1,163 @@
+"""Hidden checks for RunningMetrics (15-04, judge side)."""
+import math
+
+import pytest
+import torch
+
+from course.checks import expect, expect_close, expect_equal, fail
+
+pytestmark = pytest.mark.task("running_metrics")
+RM = "RunningMetrics"
+
+
+def make_batches(gen, sizes, c, dtype=torch.float32):
+    out = []
+    for n in sizes:
+        logits = torch.randn(n, c, generator=gen, dtype=dtype)
+        targets = torch.randint(0, c, (n,), generator=gen)
+        # per-batch MEAN loss; the small last batch gets a very different value so that
+        # averaging the batch means (instead of weighting by size) is visibly wrong
+        loss = torch.rand((), generator=gen, dtype=torch.float64) * (5.0 if n < max(sizes) else 1.0) + 0.1
+        out.append({"loss": loss.to(dtype), "logits": logits, "targets": targets})
+    return out
+
+
+def reference(batches, c):
+    n = sum(b["targets"].numel() for b in batches)
+    loss = sum(float(b["loss"]) * b["targets"].numel() for b in batches) / n
+    preds = torch.cat([b["logits"].argmax(1) for b in batches])
+    targets = torch.cat([b["targets"] for b in batches])
+    conf = torch.bincount(targets * c + preds, minlength=c * c).view(c, c)
+    return {"loss": loss, "accuracy": float((preds == targets).double().mean()), "confusion": conf}
+
+
+def result_dict(res, what):
+    if not isinstance(res, dict):
+        fail(f"{what}: compute() must return a dict with keys 'loss', 'accuracy', 'confusion', "
+             f"got {type(res).__name__}")
+    missing = [k for k in ("loss", "accuracy", "confusion") if k not in res]
+    if missing:
+        fail(f"{what}: the dict from compute() lacks {missing} (it has {sorted(res)})")
+    return res
+
+
+def number(x, what):
+    if isinstance(x, torch.Tensor) and x.numel() == 1:
+        return float(x.reshape(()))
+    if isinstance(x, float):
+        return x
+    fail(f"{what}: expected a number (float or 1-element tensor), got {str(x)[:120]}")
+
+
+def confusion(x, c, what):
+    if not isinstance(x, torch.Tensor):
+        fail(f"{what}: 'confusion' must be a tensor of shape ({c}, {c}), got {str(x)[:120]}")
+    if tuple(x.shape) != (c, c):
+        fail(f"{what}: 'confusion' must have shape ({c}, {c}), got {tuple(x.shape)}")
+    return x
+
+
+SIZES = [[32, 32, 32, 5], [16, 16, 3], [10, 1], [7]]
+
+
+@pytest.mark.parametrize("sizes", SIZES, ids=["-".join(map(str, s)) for s in SIZES])
+def test_loss_weighted_by_batch_size(student, gen, sizes):
+    """RunningMetrics: 'loss' is the per-sample mean over all batches, even with an uneven last batch"""
+    c = 5
+    batches = make_batches(gen, sizes, c)
+    want = reference(batches, c)
+    what = f"{RM}({c}) after update() with batch sizes {sizes}"
+    out = student.call("metrics_run", num_classes=c, batches=batches)
+    res = result_dict(out["result"], what)
+    got = number(res["loss"], what + ", compute()['loss']")
+    means = sum(float(b["loss"]) for b in batches) / len(batches)
+    hint = " (that is the plain mean of the batch means: weight each batch by its size)" \
+        if abs(got - means) < 1e-5 * max(1.0, abs(means)) else ""
+    expect(abs(got - want["loss"]) <= 1e-5 * max(1.0, abs(want["loss"])),
+           f"{what}: compute()['loss'] should be {want['loss']:.6f} (mean over all samples), got {got:.6f}{hint}")
+
+
+@pytest.mark.parametrize("sizes", SIZES[:2], ids=["-".join(map(str, s)) for s in SIZES[:2]])
+def test_accuracy_and_confusion(student, gen, sizes):
+    """RunningMetrics: accuracy and the confusion matrix (rows = true class, columns = prediction) over all batches"""
+    c = 4
+    batches = make_batches(gen, sizes, c)
+    want = reference(batches, c)
+    what = f"{RM}({c}) after update() with batch sizes {sizes}"
+    res = result_dict(student.call("metrics_run", num_classes=c, batches=batches)["result"], what)
+    acc = number(res["accuracy"], what + ", compute()['accuracy']")
+    expect(abs(acc - want["accuracy"]) <= 1e-6,
+           f"{what}: compute()['accuracy'] should be {want['accuracy']:.6f}, got {acc:.6f}"
+           + (" (it looks like a percentage; return a fraction in [0, 1])" if acc > 1 else ""))
+    conf = confusion(res["confusion"], c, what)
+    if torch.equal(conf.to(torch.long), want["confusion"].T) and not torch.equal(want["confusion"], want["confusion"].T):
+        fail(f"{what}: the confusion matrix is transposed: row i must count samples whose TRUE class is i")
+    expect_equal(conf.to(torch.long), want["confusion"], f"{what}, compute()['confusion']")
+    expect(int(conf.sum()) == sum(sizes), f"{what}: the confusion matrix must count every sample once")
+
+
+def test_accepts_float_and_float64(student, gen):
+    """RunningMetrics: update() accepts the loss as a Python float and float64 logits"""
+    c = 3
+    batches = make_batches(gen, [8, 8, 2], c, dtype=torch.float64)
+    want = reference(batches, c)
+    what = f"{RM}({c}) fed float losses and float64 logits, batch sizes [8, 8, 2]"
+    res = result_dict(student.call("metrics_run", num_classes=c, batches=batches, loss_kind="float")["result"], what)
+    got = number(res["loss"], what)
+    expect(abs(got - want["loss"]) <= 1e-6 * max(1.0, want["loss"]),
+           f"{what}: compute()['loss'] should be {want['loss']:.6f}, got {got:.6f}")
+    expect(abs(number(res["accuracy"], what) - want["accuracy"]) <= 1e-6,
+           f"{what}: compute()['accuracy'] should be {want['accuracy']:.6f}, got {number(res['accuracy'], what):.6f}")
+
+
+def test_state_does_not_grow(student, gen):
+    """RunningMetrics keeps a fixed-size state: no list of past predictions, losses or batch sizes"""
+    c = 5
+    few = make_batches(gen, [8, 8], c)
+    more = make_batches(gen, [8] * 40, c)
+    r = student.call("metrics_growth", num_classes=c, batches_few=few, batches_more=more)
+    expect(r["many"] <= r["few"],
+           f"{RM}: the object's state grew from {r['few']} stored numbers after 2 updates to {r['many']} after 42: "
+           f"keep running sums and counts (and a {c}x{c} confusion matrix), not histories")
+
+
+def test_holds_no_autograd_graph(student, gen):
+    """RunningMetrics does not keep autograd graphs alive (losses and logits that require grad)"""
+    c = 4
+    batches = make_batches(gen, [6, 6, 3], c)
+    want = reference(batches, c)
+    out = student.call("metrics_run", num_classes=c, batches=batches, loss_kind="graph", logits_grad=True)
+    what = f"{RM}({c}) fed losses with a grad_fn and logits with requires_grad=True"
+    expect(not out["graph_held"],
+           f"{what}: it stores tensors that are part of an autograd graph ({', '.join(out['graph_held'][:4])}); "
+           f"every stored value must be detached (.item(), .detach() or torch.no_grad()), or each update keeps the "
+           f"whole batch's graph in memory")
+    res = result_dict(out["result"], what)
+    got = number(res["loss"], what)
+    expect(abs(got - want["loss"]) <= 1e-5 * max(1.0, want["loss"]),
+           f"{what}: compute()['loss'] should be {want['loss']:.6f}, got {got:.6f}")
+
+
+def test_reset_and_independent_instances(student, gen):
+    """RunningMetrics: two instances never share state, reset() starts over, and an empty metric gives NaN"""
+    c = 3
+    ba, bb = make_batches(gen, [5, 4], c), make_batches(gen, [6, 2, 1], c)
+    wa, wb = reference(ba, c), reference(bb, c)
+    r = student.call("metrics_reset_and_independence", num_classes=c, batches_a=ba, batches_b=bb)
+    for key, want, label in (("a", wa, "the first instance"), ("b", wb, "a second instance fed other data"),
+                             ("a_after_reset", wb, "the first instance after reset() and the second one's data")):
+        what = f"{RM}({c}), {label}"
+        res = result_dict(r[key], what)
+        expect(abs(number(res["loss"], what) - want["loss"]) <= 1e-5 * max(1.0, want["loss"]),
+               f"{what}: compute()['loss'] should be {want['loss']:.6f}, got {number(res['loss'], what):.6f} "
+               f"(state shared between instances, e.g. a class attribute, or not cleared by reset()?)")
+        expect_equal(confusion(res["confusion"], c, what).to(torch.long), want["confusion"],
+                     f"{what}, compute()['confusion']")
+    for key, label in (("empty", "a fresh instance"), ("after_reset_empty", "an instance right after reset()")):
+        what = f"{RM}({c}), compute() on {label}"
+        res = result_dict(r[key], what)
+        for k in ("loss", "accuracy"):
+            v = number(res[k], f"{what}, '{k}'")
+            expect(math.isnan(v), f"{what}: '{k}' must be nan when no sample has been seen, got {v}")
+        expect(int(confusion(res["confusion"], c, what).abs().sum()) == 0,
+               f"{what}: the confusion matrix must be all zeros")
