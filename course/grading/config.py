@@ -40,5 +40,7 @@ def install_sandbox_kernel(c) -> None:
                    "env": {"PYTHONPATH": str(REPO_ROOT)}}, fh)
     os.environ["JUPYTER_PATH"] = home + os.pathsep + os.environ.get("JUPYTER_PATH", "")
     # IPC sockets in a private folder: the sandbox has no network, and no other kernel's keys are visible.
-    os.environ["JUPYTER_RUNTIME_DIR"] = tempfile.mkdtemp(prefix="course-kernels-")
+    runtime = tempfile.mkdtemp(prefix="course-kernels-")
+    os.environ["JUPYTER_RUNTIME_DIR"] = runtime
     c.KernelManager.transport = "ipc"
+    c.KernelManager.ip = os.path.join(runtime, "kernel")  # absolute: kernel and client cwd differ

@@ -1,0 +1,158 @@
+"""The grading pipeline, end to end, on the bundled example submissions.
+
+    python -m course.grading.pipeline [--root DIR] [--assignment A ...] [--examples | --no-examples]
+
+Steps (each one nbgrader command, logged under gradebook/logs/):
+1. refuse to start when the sandbox cannot be set up (unless COURSE_SANDBOX=off);
+2. generate_assignment: release/ and the gradebook's copy of every test cell;
+3. put the example submissions in gradebook/submitted/ (complete, blank, partly wrong);
+4. triage: a notebook that is not valid JSON is set aside (kept as *.invalid) and graded as blank;
+5. autograde, generate_feedback, export to gradebook/grades.csv;
+6. print a table of students x assignments.
+Re-running is safe: every step overwrites its own output, and grading seeds are derived from
+(assignment, student), so the same submission gets the same checks.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from .. import REPO_ROOT, TESTS_DIR
+from .. import notebook as nbtools
+from .. import sandbox
+from ..build import assignments, tool_env
+from . import submissions
+
+EXAMPLES = {"ex-complete": "reference", "ex-blank": "release", "ex-partly-wrong": "partly_wrong"}
+
+
+def nbgrader(root: Path, *args: str, log: Path) -> int:
+    cmd = [sys.executable, "-m", "nbgrader", *args, f"--CourseDirectory.root={root}"]
+    with open(log, "a") as fh:
+        fh.write(f"$ nbgrader {' '.join(args)}\n")
+        fh.flush()
+        r = subprocess.run(cmd, cwd=root, stdout=fh, stderr=subprocess.STDOUT, env=tool_env())
+    return r.returncode
+
+
+def place_examples(root: Path, assignment: str) -> list[str]:
+    nb_name = submissions.release_notebook(assignment).name
+    placed = []
+    for student, kind in EXAMPLES.items():
+        dest = root / "gradebook" / "submitted" / student / assignment
+        shutil.rmtree(dest, ignore_errors=True)
+        dest.mkdir(parents=True)
+        if kind == "release":
+            shutil.copy(submissions.release_notebook(assignment), dest / nb_name)
+        elif kind == "reference":
+            import nbformat
+            nbformat.write(submissions.reference(assignment), dest / nb_name)
+        else:
+            spec = TESTS_DIR / "submissions" / assignment / f"{kind}.py"
+            if not spec.exists():
+                shutil.rmtree(dest.parent)
+                continue
+            submissions.write(spec, dest / nb_name)
+        (dest / "timestamp.txt").write_text("2026-11-20 12:00:00.000000 UTC\n")
+        placed.append(student)
+    return placed
+
+
+def triage(root: Path, assignment: str) -> list[str]:
+    """Set aside unreadable notebooks; grade the blank release in their place. One line each."""
+    lines = []
+    release = submissions.release_notebook(assignment)
+    for nb in sorted((root / "gradebook" / "submitted").glob(f"*/{assignment}/*.ipynb")):
+        try:
+            nbtools.read(nb)
+        except nbtools.NotebookError as exc:
+            student = nb.parent.parent.name
+            shutil.move(nb, nb.with_suffix(".ipynb.invalid"))
+            shutil.copy(release, nb)
+            lines.append(f"{student}/{assignment}: {exc}; graded as a blank submission (original kept as "
+                         f"{nb.name}.invalid)")
+    return lines
+
+
+def score_table(root: Path, assignment_ids: list[str]) -> str:
+    from nbgrader.api import Gradebook, MissingEntry
+    db = f"sqlite:///{root / 'gradebook' / 'gradebook.db'}"
+    with Gradebook(db) as gb:
+        students = sorted(s.id for s in gb.students)
+        width = max([len(s) for s in students] + [8])
+        head = "student".ljust(width) + "".join(f"  {a:>12}" for a in assignment_ids)
+        rows = [head, "-" * len(head)]
+        for s in students:
+            cells = []
+            for a in assignment_ids:
+                try:
+                    sub = gb.find_submission(a, s)
+                    cells.append(f"{sub.score:6.2f}/{sub.max_score:<5g}")
+                except MissingEntry:
+                    cells.append("-")
+            rows.append(s.ljust(width) + "".join(f"  {c:>12}" for c in cells))
+    return "\n".join(rows)
+
+
+def run(root: Path, only: list[str] | None, examples: bool) -> int:
+    t0 = time.monotonic()
+    try:
+        isolated = sandbox.resolve()
+    except sandbox.SandboxUnavailable as exc:
+        print(f"REFUSING TO GRADE: {exc}")
+        return 2
+    if not isolated:
+        print("WARNING: COURSE_SANDBOX=off: submissions run WITHOUT isolation and could read solutions.")
+    logs = root / "gradebook" / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    ids = only or assignments()
+    failures = 0
+    for a in ids:
+        log = logs / f"{a}.log"
+        log.write_text("")
+        if nbgrader(root, "generate_assignment", a, "--force", log=log):
+            print(f"{a}: generate_assignment failed (see {log})")
+            failures += 1
+            continue
+        if examples:
+            place_examples(root, a)
+        for line in triage(root, a):
+            print(f"  {line}")
+        rc = nbgrader(root, "autograde", a, "--force", log=log)
+        rc |= nbgrader(root, "generate_feedback", a, "--force", log=log)
+        incidents = [ln.strip() for ln in log.read_text().splitlines()
+                     if "WARNING" in ln and (": " in ln) and ("restored" in ln or "stopped" in ln or "timeout" in ln
+                                                             or "died" in ln or "demoted" in ln)
+                     or "hidden checks could not run" in ln]
+        for ln in incidents:
+            print(f"  {a}: {ln.split('|', 1)[-1].strip()}")
+        if rc:
+            print(f"{a}: some submissions could not be graded (see {log}); the rest were")
+            failures += 1
+        print(f"{a}: graded ({time.monotonic() - t0:.0f} s so far)")
+    nbgrader(root, "export", "--to", str(root / "gradebook" / "grades.csv"), log=logs / "export.log")
+    print()
+    print(score_table(root, ids))
+    print(f"\ngradebook: {root / 'gradebook' / 'gradebook.db'}   grades: {root / 'gradebook' / 'grades.csv'}   "
+          f"feedback: {root / 'gradebook' / 'feedback'}")
+    return 1 if failures else 0
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m course.grading.pipeline")
+    ap.add_argument("--root", type=Path, default=REPO_ROOT, help="course root (default: this repository)")
+    ap.add_argument("--assignment", action="append", help="only these assignments")
+    ap.add_argument("--no-examples", dest="examples", action="store_false",
+                    help="grade what is in gradebook/submitted/ without adding the bundled examples")
+    args = ap.parse_args(argv)
+    os.environ.setdefault("PYTHONUNBUFFERED", "1")
+    return run(args.root.resolve(), args.assignment, args.examples)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
