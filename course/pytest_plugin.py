@@ -156,6 +156,8 @@ def pytest_runtest_makereport(item, call):
         rep._course_exc = call.excinfo.value
     if rep.when == "call" or (rep.when == "setup" and rep.outcome != "passed"):
         doc = (item.function.__doc__ or "").strip().splitlines() if hasattr(item, "function") else []
+        if doc and getattr(item, "callspec", None) is not None:
+            doc[0] = f"{doc[0]} [{item.callspec.id}]"
         status = "skipped" if rep.skipped else ("passed" if rep.passed else "failed")
         msg = "" if status == "passed" else short_message(rep)
         if status == "skipped" and isinstance(rep.longrepr, tuple):

@@ -1,0 +1,40 @@
+# Everything an instructor or grader runs. `make grade` and `make test` set themselves up.
+PY     ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: setup grade test test-fast release notebooks check-release sandbox clean
+
+$(STAMP): requirements.txt pyproject.toml
+	@command -v bwrap >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+	  (apt-get install -y -q bubblewrap >/dev/null 2>&1 || (apt-get update -q >/dev/null && apt-get install -y -q bubblewrap >/dev/null)) ; } || \
+	  echo "NOTE: bubblewrap (bwrap) is not installed; grading will refuse to run until it is (apt-get install bubblewrap)"
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -r requirements.txt
+	$(BIN)/python -m pip install -q --no-deps --no-build-isolation -e .
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+## The main job: build the release, autograde the bundled examples, feedback, CSV, score table.
+grade: $(STAMP)
+	$(BIN)/python -m course.grading.pipeline
+
+## The instructor test suite (what CI runs).
+test: $(STAMP)
+	$(BIN)/python -m pytest tests -q
+
+notebooks: $(STAMP)
+	$(BIN)/python -m course.build notebooks
+
+release: $(STAMP)
+	$(BIN)/python -m course.build notebooks
+	$(BIN)/python -m course.build release
+
+sandbox: $(STAMP)
+	$(BIN)/python -c "from course import sandbox; r = sandbox.probe(); print('sandbox OK' if r is None else 'sandbox NOT available: ' + r)"
+
+clean:
+	rm -rf autograded/*/ gradebook/*/ gradebook/*.db gradebook/*.csv
