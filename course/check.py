@@ -28,13 +28,15 @@ def guess_assignment(nb: Path) -> str | None:
     return None
 
 
-def run_suite(assignment: str, notebook: Path, *, sandbox: str = "on", seed: int | None = None,
+def run_suite(assignment: str, notebook, *, sandbox: str = "on", seed: int | None = None,
               timeout: float = 900, tasks: list[str] = ()) -> dict:
-    """Run tests/<assignment> against ``notebook`` in a fresh judge process; return its results record."""
+    """Run tests/<assignment> against ``notebook`` (a path, or a list of paths judged in one run)
+    in a fresh judge process; return its results record."""
+    notebooks = [notebook] if isinstance(notebook, (str, Path)) else list(notebook)
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "results.json"
         cmd = [sys.executable, "-m", "pytest", str(TESTS_DIR / assignment), "-q", "--assert=plain", "--color=no",
-               "-p", "no:cacheprovider", f"--notebook={notebook}", f"--sandbox={sandbox}",
+               "-p", "no:cacheprovider", *[f"--notebook={nb}" for nb in notebooks], f"--sandbox={sandbox}",
                f"--results-json={out}", "-o", "addopts=--import-mode=importlib", "-W", "ignore::DeprecationWarning"]
         if seed is not None:
             cmd.append(f"--seed={seed}")

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import zlib
 from pathlib import Path
 
@@ -30,7 +31,8 @@ IN_PROCESS_STUDENT = None
 
 def pytest_addoption(parser):
     g = parser.getgroup("course")
-    g.addoption("--notebook", default=None, help="judge this notebook instead of the reference in source/")
+    g.addoption("--notebook", action="append", default=[],
+                help="judge this notebook instead of the reference in source/ (repeat to judge several)")
     g.addoption("--sandbox", default=None, choices=["on", "off", "auto"],
                 help="run submission code in the sandbox (default: on for --notebook, auto for references)")
     g.addoption("--results-json", default=None, help="write one record per check to this file")
@@ -97,8 +99,20 @@ def probe_sources(assignment: str) -> dict[str, str]:
     return {assignment: (TESTS_DIR / assignment / "probes.py").read_text()}
 
 
+def pytest_generate_tests(metafunc):
+    nbs = metafunc.config.getoption("--notebook")
+    if "course_notebook" in metafunc.fixturenames and len(nbs) > 1:
+        metafunc.parametrize("course_notebook", nbs, scope="module", ids=[f"@{i}" for i in range(len(nbs))])
+
+
 @pytest.fixture(scope="module")
-def student(request):
+def course_notebook(request):
+    nbs = request.config.getoption("--notebook")
+    return nbs[0] if nbs else None
+
+
+@pytest.fixture(scope="module")
+def student(request, course_notebook):
     if IN_PROCESS_STUDENT is not None:
         return IN_PROCESS_STUDENT
     config = request.config
@@ -106,15 +120,14 @@ def student(request):
     if assignment is None:
         pytest.fail("the 'student' fixture is only for tests under tests/<assignment>/ next to a probes.py")
     cache = config._course_students
-    if assignment not in cache:
-        from .student import ProcessStudent
-        nb = config.getoption("--notebook")
-        mode = config.getoption("--sandbox") or ("on" if nb else "auto")
+    key = (assignment, course_notebook)
+    if key not in cache:
         from . import sandbox
-        sandboxed = sandbox.resolve(mode)
-        path = Path(nb) if nb else reference_notebook(assignment)
-        cache[assignment] = ProcessStudent.from_notebook(path, probe_sources(assignment), sandboxed=sandboxed)
-    return cache[assignment]
+        from .student import ProcessStudent
+        mode = config.getoption("--sandbox") or ("on" if course_notebook else "auto")
+        path = Path(course_notebook) if course_notebook else reference_notebook(assignment)
+        cache[key] = ProcessStudent.from_notebook(path, probe_sources(assignment), sandboxed=sandbox.resolve(mode))
+    return cache[key]
 
 
 @pytest.fixture
@@ -156,8 +169,11 @@ def pytest_runtest_makereport(item, call):
         rep._course_exc = call.excinfo.value
     if rep.when == "call" or (rep.when == "setup" and rep.outcome != "passed"):
         doc = (item.function.__doc__ or "").strip().splitlines() if hasattr(item, "function") else []
-        if doc and getattr(item, "callspec", None) is not None:
-            doc[0] = f"{doc[0]} [{item.callspec.id}]"
+        callspec = getattr(item, "callspec", None)
+        notebook = callspec.params.get("course_notebook") if callspec else None
+        param_id = re.sub(r"-?@\d+-?", "", callspec.id) if callspec else ""
+        if doc and param_id:
+            doc[0] = f"{doc[0]} [{param_id}]"
         status = "skipped" if rep.skipped else ("passed" if rep.passed else "failed")
         msg = "" if status == "passed" else short_message(rep)
         if status == "skipped" and isinstance(rep.longrepr, tuple):
@@ -165,7 +181,7 @@ def pytest_runtest_makereport(item, call):
         if status == "failed":
             msg += f"  [seed {item.config._course_seed}]"
         item.config._course_records.append({
-            "nodeid": item.nodeid, "name": item.name, "title": doc[0] if doc else item.name,
+            "nodeid": item.nodeid, "name": item.name, "notebook": notebook, "title": doc[0] if doc else item.name,
             "assignment": assignment_of(item.path), "task": task_of(item), "status": status, "message": msg,
             "weight": float((item.get_closest_marker("task").kwargs.get("weight", 1.0))
                             if item.get_closest_marker("task") else 1.0),

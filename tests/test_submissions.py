@@ -1,8 +1,8 @@
 """Every example submission gets the verdict its spec expects, per task.
 
-Specs live in tests/submissions/<assignment>/<name>.py (see
-course/grading/submissions.py). This is where each suite proves it rejects
-known-wrong answers and accepts correct ones written differently.
+Specs live in tests/submissions/<assignment>/<name>.py (see course/grading/submissions.py).
+This is where each suite proves that it rejects known-wrong answers and accepts correct
+answers written differently. All specs of one assignment are judged in one run.
 """
 from pathlib import Path
 
@@ -11,23 +11,26 @@ import pytest
 from course.check import run_suite
 from course.grading import submissions
 
-SPECS = [p for p in submissions.specs() if "RAW" not in submissions.load_spec(p) and
-         submissions.load_spec(p).get("EXPECT")]
+
+def graded_specs(assignment):
+    out = []
+    for p in submissions.specs(assignment):
+        spec = submissions.load_spec(p)
+        if "RAW" not in spec and spec.get("EXPECT"):
+            out.append(p)
+    return out
 
 
-@pytest.mark.parametrize("spec_path", SPECS, ids=[f"{p.parent.name}/{p.stem}" for p in SPECS])
-def test_example_submission_verdicts(spec_path: Path, tmp_path):
-    nb_path = tmp_path / "submission.ipynb"
-    spec = submissions.write(spec_path, nb_path)
-    res = run_suite(spec_path.parent.name, nb_path, sandbox="auto")
-    assert not res.get("error"), res.get("error")
+ASSIGNMENTS = sorted({p.parent.name for p in submissions.specs()})
+
+
+def verdict_problems(spec: dict, checks: list) -> list[str]:
     by_task = {}
-    for c in res["checks"]:
+    for c in checks:
         by_task.setdefault(c["task"], []).append(c)
     problems = []
     for task, want in spec["EXPECT"].items():
-        checks = by_task.get(task, [])
-        ran = [c for c in checks if c["status"] != "skipped"]
+        ran = [c for c in by_task.get(task, []) if c["status"] != "skipped"]
         passed = [c for c in ran if c["status"] == "passed"]
         if not ran:
             problems.append(f"{task}: no check ran")
@@ -38,4 +41,25 @@ def test_example_submission_verdicts(spec_path: Path, tmp_path):
             problems.append(f"{task}: expected at least one failure, all {len(ran)} passed")
         elif want == "zero" and passed:
             problems.append(f"{task}: expected none to pass, passed: {[c['name'] for c in passed]}")
-    assert not problems, f"{spec_path.name} (seed {res['seed']}):\n" + "\n".join(problems)
+    return problems
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_example_submission_verdicts(assignment, tmp_path):
+    paths = graded_specs(assignment)
+    if not paths:
+        pytest.skip(f"no example submissions for {assignment}")
+    notebooks, specs = [], []
+    for i, p in enumerate(paths):
+        nb = tmp_path / f"{p.stem}.ipynb"
+        specs.append(submissions.write(p, nb))
+        notebooks.append(nb)
+    res = run_suite(assignment, notebooks, sandbox="auto")
+    assert not res.get("error"), res.get("error")
+    report = []
+    for p, nb, spec in zip(paths, notebooks, specs):
+        checks = [c for c in res["checks"] if c.get("notebook") in (str(nb), None if len(paths) == 1 else "-")]
+        problems = verdict_problems(spec, checks)
+        if problems:
+            report.append(f"{p.name}:\n  " + "\n  ".join(problems))
+    assert not report, f"seed {res['seed']}\n" + "\n".join(report)
