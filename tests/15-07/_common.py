@@ -1,0 +1,113 @@
+"""Shared judge-side helpers for the 15-07 suite (never sent to the student's process)."""
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+from pathlib import Path
+
+from course.checks import expect, fail
+
+HERE = Path(__file__).resolve().parent
+
+
+def _load(name: str):
+    spec = importlib.util.spec_from_file_location(f"_15_07_{name}", HERE / f"{name}.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+ref = _load("allocator_reference")
+traces_mod = _load("allocator_traces")
+KiB, MiB = ref.KiB, ref.MiB
+
+
+def fixture() -> dict:
+    return json.loads((HERE / "fixtures" / "allocator_traces.json").read_text())
+
+
+def fmt_bytes(n) -> str:
+    if not isinstance(n, (int, float)) or isinstance(n, bool):
+        return repr(n)
+    if n and n % MiB == 0:
+        return f"{n} ({n // MiB} MiB)"
+    if n >= MiB:
+        return f"{n} ({n / MiB:.3f} MiB)"
+    return str(n)
+
+
+def fmt_op(op) -> str:
+    return "(" + ", ".join(repr(x) for x in op) + ")"
+
+
+def fmt_trace(ops, upto: int, max_ops: int = 14) -> str:
+    shown = ops[: upto + 1]
+    if len(shown) <= max_ops:
+        return "[" + ", ".join(fmt_op(o) for o in shown) + "]"
+    return "[..., " + ", ".join(fmt_op(o) for o in shown[-max_ops:]) + f"]  (op #{upto} of {len(ops)})"
+
+
+def fmt_stats(d) -> str:
+    if not isinstance(d, dict):
+        return repr(d)
+    return ", ".join(f"{k}={fmt_bytes(d.get(k, '<missing>')) if k in ('allocated', 'reserved') else d.get(k, '<missing>')}"
+                     for k in ref.STAT_KEYS)
+
+
+def compare_trace(student, ops, expected, label: str, keys=ref.STAT_KEYS) -> None:
+    """Run the student's simulate on ops; fail at the first op whose statistics differ."""
+    res = student.call("simulate", trace=[list(o) for o in ops])
+    if "error" in res:
+        fail(f"simulate(trace) for {label}: {res['error']}")
+    rows = res["rows"]
+    expect(len(rows) == len(ops), f"simulate(trace) for {label}: expected one statistics dict per op "
+                                  f"({len(ops)} ops), got {len(rows)}")
+    for i, (got, want) in enumerate(zip(rows, expected)):
+        if not isinstance(got, dict):
+            fail(f"simulate(trace) for {label}: entry {i} should be a dict with keys {list(ref.STAT_KEYS)}, got {got}")
+        missing = [k for k in keys if k not in got]
+        if missing:
+            fail(f"simulate(trace) for {label}: entry {i} lacks key(s) {missing} (it has {sorted(got)})")
+        bad = [k for k in keys if not (isinstance(got[k], (int, float)) and not isinstance(got[k], bool)
+                                        and got[k] == want[k])]
+        if bad:
+            fail(f"simulate(trace) for {label}: after op #{i} {fmt_op(ops[i])} expected "
+                 f"{fmt_stats(want)}; got {fmt_stats(got)} (wrong: {', '.join(bad)}).\n"
+                 f"  trace so far: {fmt_trace(ops, i)}")
+
+
+SIZE_BANDS = [(1, 4 * KiB), (4 * KiB, 1 * MiB + 1), (1 * MiB - 2048, 1 * MiB + 2048), (1 * MiB, 10 * MiB),
+              (10 * MiB - 4096, 10 * MiB + 4096), (10 * MiB, 40 * MiB)]
+
+
+def random_size(rng: random.Random) -> int:
+    lo, hi = SIZE_BANDS[rng.randrange(len(SIZE_BANDS))]
+    return rng.randrange(lo, hi)
+
+
+def random_trace(rng: random.Random, n_ops: int, p_cache: float = 0.0, p_zero: float = 0.03) -> list:
+    ops, live, k = [], [], 0
+    for _ in range(n_ops):
+        r = rng.random()
+        if r < p_cache:
+            ops.append(("empty_cache",))
+        elif live and r < p_cache + 0.42:
+            name = live.pop(rng.randrange(len(live)))
+            ops.append(("free", name))
+        else:
+            name = f"t{k}"
+            k += 1
+            n = 0 if rng.random() < p_zero else random_size(rng)
+            ops.append(("alloc", name, n))
+            live.append(name)
+    return ops
+
+
+def tie_free_random_trace(seed: int, n_ops: int, p_cache: float = 0.0) -> list:
+    """A random trace whose statistics do not depend on tie-breaking between equal free blocks."""
+    for attempt in range(50):
+        ops = random_trace(random.Random(seed * 7919 + attempt), n_ops, p_cache)
+        if ref.tie_insensitive(ops):
+            return ops
+    return ops[: n_ops // 2] if ref.tie_insensitive(ops[: n_ops // 2]) else [("alloc", "a", 1)]

@@ -1,0 +1,106 @@
+"""Probes for 15-07: run next to the submission, return plain data only (no comparisons here)."""
+import numbers
+import time
+
+import torch
+
+from course.probelib import get
+
+
+def _plain(v):
+    """A student's value as plain data: ints/floats/bools/str stay, 1-element tensors become numbers."""
+    if isinstance(v, bool) or v is None or isinstance(v, str):
+        return v
+    if isinstance(v, numbers.Integral):
+        return int(v)
+    if isinstance(v, numbers.Real):
+        return float(v)
+    if isinstance(v, torch.Tensor) and v.numel() == 1:
+        return v.item()
+    if hasattr(v, "item") and callable(v.item):  # numpy scalars
+        try:
+            return _plain(v.item())
+        except Exception:
+            pass
+    return f"<{type(v).__name__}: {repr(v)[:80]}>"
+
+
+# ------------------------------------------------------------------ size rules
+def size_rules(ns, sizes):
+    r, p, s = get(ns, "round_size"), get(ns, "allocation_pool"), get(ns, "segment_size")
+    return {"round": [_plain(r(n)) for n in sizes], "pool": [_plain(p(n)) for n in sizes],
+            "segment": [_plain(s(n)) for n in sizes]}
+
+
+# ------------------------------------------------------------------ allocator model
+def simulate(ns, trace):
+    ops = [tuple(op) for op in trace]
+    out = get(ns, "simulate")(ops)
+    if not isinstance(out, (list, tuple)):
+        return {"error": f"simulate returned a {type(out).__name__}, not a list"}
+    rows = []
+    for row in out:
+        if isinstance(row, dict):
+            rows.append({str(k): _plain(v) for k, v in row.items()})
+        else:
+            rows.append(f"<{type(row).__name__}: {repr(row)[:80]}>")
+    return {"rows": rows}
+
+
+# ------------------------------------------------------------------ snapshots and OOM
+def summarize(ns, segments):
+    out = get(ns, "summarize_snapshot")([dict(s) for s in segments])
+    if not isinstance(out, dict):
+        return {"__error__": f"summarize_snapshot returned a {type(out).__name__}, not a dict"}
+    return {str(k): _plain(v) for k, v in out.items()}
+
+
+def will_oom_many(ns, cases):
+    f = get(ns, "will_oom")
+    return [_plain(f(c["segments"], c["device_free"], c["nbytes"])) for c in cases]
+
+
+def summarize_live_gpu(ns, sizes, free_every):
+    """Allocate real CUDA tensors, free some, and summarize torch.cuda.memory_snapshot() with the
+    student's function; also return memory_stats read at the same moment."""
+    keep = [torch.empty(n, dtype=torch.uint8, device="cuda") for n in sizes]
+    for i in range(0, len(keep), free_every):
+        keep[i] = None
+    snap = torch.cuda.memory_snapshot()
+    stats = torch.cuda.memory_stats()
+    segs = [{"segment_type": s["segment_type"], "total_size": int(s["total_size"]),
+             "allocated_size": int(s["allocated_size"]),
+             "blocks": [{"size": int(b["size"]), "state": str(b["state"])} for b in s["blocks"]]} for s in snap]
+    got = summarize(ns, segs)
+    del keep
+    return {"summary": got, "segments": segs, "allocated": int(stats.get("allocated_bytes.all.current", 0)),
+            "reserved": int(stats.get("reserved_bytes.all.current", 0))}
+
+
+# ------------------------------------------------------------------ timing
+def time_sleep(ns, sleep_ms, warmup, iters):
+    calls = [0]
+
+    def fn():
+        calls[0] += 1
+        time.sleep(sleep_ms / 1000)
+    ms = get(ns, "time_op")(fn, warmup=warmup, iters=iters, device="cpu")
+    return {"ms": _plain(ms), "calls": calls[0]}
+
+
+def time_slow_start(ns, slow_ms, fast_ms, n_slow, warmup, iters):
+    calls = [0]
+
+    def fn():
+        calls[0] += 1
+        time.sleep((slow_ms if calls[0] <= n_slow else fast_ms) / 1000)
+    ms = get(ns, "time_op")(fn, warmup=warmup, iters=iters, device=torch.device("cpu"))
+    return {"ms": _plain(ms), "calls": calls[0]}
+
+
+def time_matmul_gpu(ns, n, warmup, iters, seed):
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    a = torch.randn(n, n, device="cuda", generator=g)
+    b = torch.randn(n, n, device="cuda", generator=g)
+    ms = get(ns, "time_op")(lambda: a @ b, warmup=warmup, iters=iters, device="cuda")
+    return {"ms": _plain(ms)}

@@ -1,0 +1,63 @@
+"""Task empty_cache: traces that call empty_cache."""
+import importlib.util
+import random
+from pathlib import Path
+
+import pytest
+import torch
+from hypothesis import given, settings, strategies as st
+
+_spec = importlib.util.spec_from_file_location("_15_07_common_ec", Path(__file__).with_name("_common.py"))
+C = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(C)
+ref, KiB, MiB = C.ref, C.KiB, C.MiB
+
+pytestmark = pytest.mark.task("empty_cache")
+
+
+def _cache_traces():
+    fx = C.fixture()
+    return fx, {k: v for k, v in fx["traces"].items() if k.startswith("cache_")}
+
+
+def test_fixture_traces(student):
+    """simulate matches the expected statistics of the shipped traces that call empty_cache"""
+    fx, traces = _cache_traces()
+    for name, t in traces.items():
+        C.compare_trace(student, t["ops"], t["expected"], f"trace '{name}' ({fx['source']} expectations)")
+
+
+def test_live_memory_survives(student, gen):
+    """empty_cache never releases memory that live tensors use"""
+    sizes = [int(s) for s in torch.randint(1, 6 * MiB, (8,), generator=gen)]
+    ops = [("alloc", f"t{i}", s) for i, s in enumerate(sizes)] + [("empty_cache",)]
+    ops += [("free", "t0"), ("free", "t3"), ("empty_cache",), ("alloc", "u", sizes[0]), ("empty_cache",)]
+    C.compare_trace(student, ops, ref.simulate(ops), "live tensors, then empty_cache")
+
+
+def test_partly_used_segment_kept(student, gen):
+    """a segment with one live block stays reserved; it is released once completely free"""
+    big = int(torch.randint(12, 40, (1,), generator=gen)) * MiB
+    small = int(torch.randint(1 * MiB + 1, 5 * MiB, (1,), generator=gen))
+    ops = [("alloc", "big", big), ("free", "big"), ("alloc", "s", small), ("empty_cache",),
+           ("alloc", "k", 1000), ("alloc", "k2", 2000), ("free", "k"), ("empty_cache",),
+           ("free", "s"), ("empty_cache",), ("free", "k2"), ("empty_cache",)]
+    C.compare_trace(student, ops, ref.simulate(ops), "a split segment and a small segment across empty_cache")
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1))
+def test_random_traces(student, seed):
+    """simulate matches the allocator's rules on random traces with empty_cache"""
+    ops = C.tie_free_random_trace(seed, 30, p_cache=0.12)
+    C.compare_trace(student, ops, ref.simulate(ops), "a random trace with empty_cache")
+
+
+@pytest.mark.gpu
+def test_replay_on_gpu(student):
+    """on CUDA, simulate matches torch.cuda.memory_stats() for each shipped empty_cache trace replayed live"""
+    _, traces = _cache_traces()
+    for name, t in traces.items():
+        live = C.traces_mod.replay_on_gpu(t["ops"])
+        C.compare_trace(student, t["ops"], live["stats"],
+                        f"trace '{name}' replayed on {live['gpu']} (torch {live['torch']}, live memory_stats)")

@@ -1,0 +1,147 @@
+"""Task oom_diagnosis: summarize_snapshot and will_oom on memory_snapshot()-shaped data."""
+import importlib.util
+import math
+import random
+from pathlib import Path
+
+import pytest
+import torch
+from hypothesis import given, settings, strategies as st
+
+from course.checks import expect, fail
+
+_spec = importlib.util.spec_from_file_location("_15_07_common_oom", Path(__file__).with_name("_common.py"))
+C = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(C)
+ref, KiB, MiB = C.ref, C.KiB, C.MiB
+
+pytestmark = pytest.mark.task("oom_diagnosis")
+INT_KEYS = ("reserved", "allocated", "cached_free", "largest_free_block", "releasable")
+
+
+def _snapshot_after(ops):
+    m = ref.RefAllocator()
+    for op in ops:
+        if op[0] == "alloc":
+            m.malloc(op[1], op[2])
+        elif op[0] == "free":
+            m.free(op[1])
+        else:
+            m.empty_cache()
+    return ref.snapshot_of(m)
+
+
+def _describe(segs) -> str:
+    parts = []
+    for s in segs[:6]:
+        blocks = ", ".join(f"{b['size']}:{b['state'].replace('active_', '')}" for b in s["blocks"][:5])
+        more = ", ..." if len(s["blocks"]) > 5 else ""
+        parts.append(f"{s['segment_type']} segment of {C.fmt_bytes(s['total_size'])} [{blocks}{more}]")
+    return "; ".join(parts) + (f"; ... ({len(segs)} segments)" if len(segs) > 6 else "")
+
+
+def _check_summary(student, segs, label):
+    got = student.call("summarize", segments=segs)
+    if "__error__" in got:
+        fail(f"summarize_snapshot({label}): {got['__error__']}")
+    want = ref.summarize_snapshot(segs)
+    for k in INT_KEYS:
+        if k not in got:
+            fail(f"summarize_snapshot({label}): the result has no key '{k}' (it has {sorted(got)})")
+        if not (isinstance(got[k], (int, float)) and not isinstance(got[k], bool) and got[k] == want[k]):
+            fail(f"summarize_snapshot({label}): '{k}' should be {C.fmt_bytes(want[k])}, got {got[k]!r}.\n"
+                 f"  snapshot: {_describe(segs)}")
+    f = got.get("fragmentation")
+    if not (isinstance(f, (int, float)) and not isinstance(f, bool) and math.isfinite(f)
+            and abs(f - want["fragmentation"]) <= 1e-9):
+        fail(f"summarize_snapshot({label}): 'fragmentation' should be 1 - largest_free_block / cached_free = "
+             f"{want['fragmentation']:.6f} (0.0 when nothing is cached), got {f!r}.\n  snapshot: {_describe(segs)}")
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1))
+def test_summary_random_states(student, seed):
+    """summarize_snapshot agrees with the allocator state after random traces"""
+    ops = C.random_trace(random.Random(seed), 40, p_cache=0.05)
+    _check_summary(student, _snapshot_after(ops), "snapshot after a random trace")
+
+
+def test_summary_edge_cases(student, gen):
+    """summarize_snapshot: empty snapshot, a fully free segment, and blocks pending free"""
+    _check_summary(student, [], "[] (nothing reserved)")
+    n = int(torch.randint(1, 5, (1,), generator=gen)) * MiB
+    pending = [
+        {"segment_type": "large", "total_size": 20 * MiB, "allocated_size": n,
+         "blocks": [{"size": n, "state": "active_allocated"}, {"size": 3 * MiB, "state": "active_pending_free"},
+                    {"size": 17 * MiB - n, "state": "inactive"}]},
+        {"segment_type": "small", "total_size": 2 * MiB, "allocated_size": 0,
+         "blocks": [{"size": 2 * MiB, "state": "inactive"}]},
+        {"segment_type": "small", "total_size": 2 * MiB, "allocated_size": 0,
+         "blocks": [{"size": 512, "state": "active_pending_free"}, {"size": 2 * MiB - 512, "state": "inactive"}]},
+    ]
+    _check_summary(student, pending, "a snapshot with 'active_pending_free' blocks")
+
+
+def _oom_cases(rng: random.Random, k: int):
+    cases = []
+    for _ in range(k):
+        segs = _snapshot_after(C.random_trace(rng, rng.randrange(5, 40)))
+        summary = ref.summarize_snapshot(segs)
+        device_free = rng.choice([0, rng.randrange(0, 3 * MiB), rng.randrange(0, 40 * MiB),
+                                  summary["cached_free"]])
+        nbytes = rng.choice([C.random_size(rng), summary["largest_free_block"] + rng.randrange(1, 4 * MiB),
+                             max(1, summary["largest_free_block"] - rng.randrange(0, 4096)), 0])
+        cases.append({"segments": segs, "device_free": device_free, "nbytes": nbytes})
+    return cases
+
+
+def _check_oom(student, cases, label):
+    got = student.call("will_oom_many", cases=cases)
+    for c, g in zip(cases, got):
+        want = ref.will_oom(c["segments"], c["device_free"], c["nbytes"])
+        if not isinstance(g, bool) or g != want:
+            fail(f"will_oom({label}, device_free={C.fmt_bytes(c['device_free'])}, nbytes={C.fmt_bytes(c['nbytes'])}): "
+                 f"expected {want}, got {g!r}.\n  snapshot: {_describe(c['segments'])}")
+
+
+def test_fragmented_cache_ooms(student, gen):
+    """will_oom: plenty of cached free memory in pieces that are all too small still runs out"""
+    k = int(torch.randint(3, 7, (1,), generator=gen))
+    ops = []
+    for i in range(k):  # k 20 MiB segments, each with a live 1.5 MiB block between two free 9 MiB holes
+        ops += [("alloc", f"a{i}", 9 * MiB), ("alloc", f"p{i}", 3 * MiB // 2), ("alloc", f"b{i}", 9 * MiB)]
+    ops += [("free", f"a{i}") for i in range(k)] + [("free", f"b{i}") for i in range(k)]
+    segs = _snapshot_after(ops)
+    cases = [{"segments": segs, "device_free": 10 * MiB, "nbytes": 12 * MiB},     # > any hole, > device_free
+             {"segments": segs, "device_free": 12 * MiB, "nbytes": 12 * MiB},     # new segment fits
+             {"segments": segs, "device_free": 0, "nbytes": 9 * MiB},             # a hole fits
+             {"segments": segs, "device_free": 0, "nbytes": 2 * KiB}]             # small pool: needs 2 MiB
+    _check_oom(student, cases, f"{k} segments each holding one live block between two free 9 MiB holes")
+
+
+def test_release_then_retry(student):
+    """will_oom: fully free cached segments are released and the cudaMalloc retried"""
+    segs = _snapshot_after([("alloc", "a", 30 * MiB), ("alloc", "b", 200), ("free", "a")])
+    cases = [{"segments": segs, "device_free": 5 * MiB, "nbytes": 32 * MiB},   # 5 + 30 >= 32: no OOM
+             {"segments": segs, "device_free": 5 * MiB, "nbytes": 36 * MiB},   # 5 + 30 < 36: OOM
+             {"segments": segs, "device_free": 1 * MiB, "nbytes": 1 * MiB + 1}]  # reuses the 30 MiB block
+    _check_oom(student, cases, "one fully free 30 MiB segment and a small segment in use")
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1))
+def test_will_oom_random(student, seed):
+    """will_oom agrees with the allocator's decision on random states and requests"""
+    _check_oom(student, _oom_cases(random.Random(seed), 8), "random snapshot")
+
+
+@pytest.mark.gpu
+def test_summary_of_live_snapshot(student, gen):
+    """on CUDA, summarize_snapshot(torch.cuda.memory_snapshot()) matches memory_stats"""
+    sizes = [int(s) for s in torch.randint(1, 12 * MiB, (16,), generator=gen)]
+    r = student.call("summarize_live_gpu", sizes=sizes, free_every=3)
+    got = r["summary"]
+    for k, live in (("reserved", r["reserved"]), ("allocated", r["allocated"])):
+        expect(got.get(k) == live, f"summarize_snapshot(torch.cuda.memory_snapshot()): '{k}' should equal "
+                                   f"torch.cuda.memory_stats() ({C.fmt_bytes(live)}), got {got.get(k)!r}")
+    _check_summary(student, r["segments"], "a live torch.cuda.memory_snapshot()")

@@ -1,0 +1,60 @@
+"""Task size_rules: round_size, allocation_pool and segment_size against the allocator's source rules."""
+import importlib.util
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from course.checks import expect, fail
+
+_spec = importlib.util.spec_from_file_location("_15_07_common_sr", Path(__file__).with_name("_common.py"))
+C = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(C)
+ref, KiB, MiB = C.ref, C.KiB, C.MiB
+
+pytestmark = pytest.mark.task("size_rules")
+
+
+def _check(student, sizes, which=("round", "pool", "segment")):
+    got = student.call("size_rules", sizes=list(sizes))
+    want = {"round": [ref.round_size(n) for n in sizes], "pool": [ref.pool_of(n) for n in sizes],
+            "segment": [ref.segment_size(n) for n in sizes]}
+    names = {"round": "round_size", "pool": "allocation_pool", "segment": "segment_size"}
+    for key in which:
+        for n, g, w in zip(sizes, got[key], want[key]):
+            ok = (g.strip().lower() == w) if key == "pool" and isinstance(g, str) else (
+                isinstance(g, (int, float)) and not isinstance(g, bool) and g == w)
+            if not ok:
+                fail(f"{names[key]}({n})  [{C.fmt_bytes(n)} bytes]: expected {w!r}"
+                     f"{' (' + C.fmt_bytes(w) + ')' if key != 'pool' else ''}, got {g!r}")
+
+
+def test_round_size_edges(student):
+    """round_size rounds up to a multiple of 512 bytes, never below 512"""
+    sizes = [1, 2, 100, 511, 512, 513, 1000, 1023, 1024, 1025, 4096, 4097, 1 * MiB - 1, 1 * MiB, 1 * MiB + 1,
+             10 * MiB - 1, 10 * MiB + 1, 123_456_789]
+    _check(student, sizes, ("round",))
+
+
+def test_pool_boundary(student):
+    """allocation_pool: 'small' up to 1 MiB after rounding, 'large' above"""
+    sizes = [1, 4096, 1 * MiB - 600, 1 * MiB - 511, 1 * MiB - 1, 1 * MiB, 1 * MiB + 1, 1 * MiB + 512,
+             2 * MiB, 9 * MiB, 50 * MiB]
+    _check(student, sizes, ("pool",))
+
+
+def test_segment_size_bands(student):
+    """segment_size: 2 MiB (small), 20 MiB (1-10 MiB), rounded up to 2 MiB from 10 MiB on"""
+    sizes = [1, 700 * KiB, 1 * MiB, 1 * MiB + 1, 3 * MiB, 10 * MiB - 513, 10 * MiB - 512, 10 * MiB - 511,
+             10 * MiB - 1, 10 * MiB, 10 * MiB + 1, 12 * MiB, 12 * MiB + 1, 19 * MiB + 7, 20 * MiB, 100 * MiB + 3]
+    _check(student, sizes, ("segment",))
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1))
+def test_random_sizes(student, seed):
+    """all three rules agree with the allocator on random sizes from 1 byte to 40 MiB"""
+    rng = random.Random(seed)
+    sizes = [C.random_size(rng) for _ in range(25)]
+    _check(student, sizes)
