@@ -1,0 +1,373 @@
+"""Probes for 15-03 (advanced nn.Module patterns): run next to the submission, return plain data only.
+
+The model classes defined here (OldNet, NewNet, the param-group and hook test models) are the
+judge's own copies: the hidden tests load this file with runpy to build identical models on their
+side, so expected values never depend on anything the submission defines.
+"""
+import torch
+import torch.nn as nn
+
+from course.probelib import capture_error, get
+
+
+# ====================================================================== shared models
+class OldNet(nn.Module):
+    """Version-1 FashionMNIST classifier (its checkpoints are what convert_checkpoint reads)."""
+
+    def __init__(self, c1=8, c2=16, hidden=64, num_classes=10):
+        super().__init__()
+        self.features = nn.Sequential(
+            nn.Conv2d(1, c1, 3, padding=1), nn.BatchNorm2d(c1), nn.ReLU(), nn.MaxPool2d(2),
+            nn.Conv2d(c1, c2, 3, padding=1), nn.BatchNorm2d(c2), nn.ReLU(), nn.MaxPool2d(2))
+        self.classifier = nn.Sequential(
+            nn.Flatten(), nn.Linear(c2 * 7 * 7, hidden), nn.ReLU(), nn.Dropout(0.2), nn.Linear(hidden, num_classes))
+        self.aux = nn.Linear(hidden, num_classes)
+
+    def forward(self, x):
+        return self.classifier(self.features(x))
+
+
+class ConvBNReLU(nn.Module):
+    def __init__(self, c_in, c_out):
+        super().__init__()
+        self.conv = nn.Conv2d(c_in, c_out, 3, padding=1)
+        self.bn = nn.BatchNorm2d(c_out)
+
+    def forward(self, x):
+        return torch.max_pool2d(torch.relu(self.bn(self.conv(x))), 2)
+
+
+class NewNet(nn.Module):
+    """Version-2, fully convolutional: the two Linear layers became a 7x7 and a 1x1 convolution."""
+
+    def __init__(self, c1=8, c2=16, hidden=64, num_classes=10):
+        super().__init__()
+        self.block1 = ConvBNReLU(1, c1)
+        self.block2 = ConvBNReLU(c1, c2)
+        self.fc = nn.Conv2d(c2, hidden, 7)
+        self.drop = nn.Dropout(0.2)
+        self.out = nn.Conv2d(hidden, num_classes, 1)
+
+    def forward(self, x):
+        h = self.block2(self.block1(x))
+        h = self.drop(torch.relu(self.fc(h)))
+        return self.out(h).flatten(1)
+
+
+class TinyConvNet(nn.Module):
+    """A model with every kind of parameter the param-group rule must handle."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Conv2d(1, 4, 3, padding=1)
+        self.bn = nn.BatchNorm2d(4)
+        self.body = nn.Sequential(nn.Conv2d(4, 6, 3, bias=False), nn.GroupNorm(2, 6), nn.ReLU())
+        self.proj = nn.Linear(6, 8)
+        self.norm = nn.LayerNorm(8)
+        self.head = nn.Sequential(nn.Linear(8, 8), nn.LayerNorm(8), nn.Linear(8, 3))
+
+    def forward(self, x):
+        h = self.body(torch.relu(self.bn(self.stem(x)))).mean((2, 3))
+        return self.head(self.norm(self.proj(h)))
+
+
+class FrozenStemNet(TinyConvNet):
+    """TinyConvNet with a frozen stem and a frozen norm layer (fine-tuning style)."""
+
+    def __init__(self):
+        super().__init__()
+        for p in self.stem.parameters():
+            p.requires_grad_(False)
+        for p in self.bn.parameters():
+            p.requires_grad_(False)
+
+
+class TiedNet(nn.Module):
+    """Two body layers share one weight; the head is a single biasless layer."""
+
+    def __init__(self):
+        super().__init__()
+        self.enc = nn.Linear(5, 5)
+        self.enc2 = nn.Linear(5, 5)
+        self.enc2.weight = self.enc.weight
+        self.ln = nn.LayerNorm(5)
+        self.head = nn.Linear(5, 2, bias=False)
+
+    def forward(self, x):
+        return self.head(self.ln(self.enc2(torch.relu(self.enc(x)))))
+
+
+PG_MODELS = {"tiny": TinyConvNet, "frozen": FrozenStemNet, "tied": TiedNet}
+
+
+def build_pg_model(name, seed):
+    torch.manual_seed(seed)
+    return PG_MODELS[name]().double()
+
+
+def pg_grads(model, seed, step):
+    """Deterministic fake gradients for every trainable parameter (same on both sides)."""
+    g = torch.Generator().manual_seed(seed * 1000 + step)
+    return {n: torch.randn(p.shape, generator=g, dtype=p.dtype) for n, p in model.named_parameters() if p.requires_grad}
+
+
+class Twice(nn.Module):
+    """Uses one ReLU module twice, so it is called twice per forward."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(1, 3, 3)
+        self.act = nn.ReLU()
+        self.pool = nn.AdaptiveAvgPool2d(2)
+        self.mlp = nn.Sequential(nn.Flatten(), nn.Linear(12, 6), nn.Tanh(), nn.Linear(6, 4))
+
+    def forward(self, x):
+        h = self.pool(self.act(self.conv(x)))
+        return self.act(self.mlp(h))
+
+
+class Blowup(nn.Module):
+    """A scale layer whose output overflows to inf (then NaN further on) for large inputs."""
+
+    def __init__(self, factor):
+        super().__init__()
+        self.factor = factor
+
+    def forward(self, x):
+        return torch.exp(x * self.factor)
+
+
+class Raiser(nn.Module):
+    def forward(self, x):
+        raise RuntimeError("deliberate failure inside forward")
+
+
+def build_hook_model(name, seed):
+    torch.manual_seed(seed)
+    if name == "seq":
+        m = nn.Sequential(nn.Linear(7, 9), nn.ReLU(), nn.Sequential(nn.Linear(9, 5), nn.GELU()), nn.Linear(5, 3))
+    elif name == "twice":
+        m = Twice()
+    elif name == "nan":
+        m = nn.Sequential(nn.Linear(4, 6), Blowup(400.0), nn.Linear(6, 3), nn.Softmax(-1))
+    elif name == "raises":
+        m = nn.Sequential(nn.Linear(4, 4), nn.ReLU(), Raiser(), nn.Linear(4, 2))
+    else:
+        raise KeyError(name)
+    return m.double()
+
+
+def build_lazy_model():
+    """A lazy model with a LazyBatchNorm (its running stats show whether the dry run left a trace)."""
+    return nn.Sequential(nn.LazyConv2d(4, 3, padding=1), nn.LazyBatchNorm2d(), nn.ReLU(), nn.Flatten(),
+                         nn.LazyLinear(5), nn.ReLU(), nn.LazyLinear(3))
+
+
+def _plain_state(module):
+    return {k: v.detach().clone() for k, v in module.state_dict().items()}
+
+
+# ====================================================================== dynamic
+def skipmlp_run(ns, in_features, widths, num_classes, norm, x, drop, v, seed):
+    """Build SkipMLP, randomise its parameters, run forward(x, drop) and a backward with cotangent v."""
+    cls = get(ns, "SkipMLP")
+    torch.manual_seed(seed)
+    model = cls(in_features, list(widths), num_classes, norm=norm)
+    model = model.double()
+    g = torch.Generator().manual_seed(seed + 1)
+    with torch.no_grad():
+        for p in model.parameters():
+            p.copy_(torch.randn(p.shape, generator=g, dtype=p.dtype) * 0.5)
+    state = _plain_state(model)
+    n_params = sum(p.numel() for p in model.parameters())
+    if drop is None:
+        out = model(x.clone())
+    else:
+        out = model(x.clone(), drop=list(drop))
+    if not isinstance(out, torch.Tensor):
+        raise TypeError(f"SkipMLP.forward returned {type(out).__name__}, expected a tensor")
+    grads = {}
+    if out.requires_grad and v is not None and tuple(v.shape) == tuple(out.shape):
+        out.backward(v.to(out.dtype))
+        grads = {n: (p.grad.detach().clone() if p.grad is not None else None) for n, p in model.named_parameters()}
+    return {"state": state, "n_params": n_params, "out": out.detach(), "grads": grads,
+            "requires_grad": bool(out.requires_grad)}
+
+
+def skipmlp_keys(ns, in_features, widths, num_classes, norm):
+    """The parameter/buffer names and shapes of a freshly built SkipMLP."""
+    cls = get(ns, "SkipMLP")
+    model = cls(in_features, list(widths), num_classes, norm=norm)
+    return {k: list(v.shape) for k, v in model.state_dict().items()}
+
+
+# ====================================================================== param groups
+def param_groups_run(ns, model, seed, lr, weight_decay, head_lr_mult, steps):
+    """Call param_groups on a fresh model; describe each group by parameter names; run AdamW for a few steps."""
+    fn = get(ns, "param_groups")
+    m = build_pg_model(model, seed)
+    name_of = {}
+    for n, p in m.named_parameters(remove_duplicate=False):
+        name_of.setdefault(id(p), n)
+    groups = fn(m, lr=lr, weight_decay=weight_decay, head_lr_mult=head_lr_mult)
+    groups = list(groups)
+    described = []
+    for g in groups:
+        if not isinstance(g, dict):
+            return {"error": f"param_groups returned a {type(g).__name__} inside the list, expected dicts",
+                    "groups": [], "params": {}}
+        ps = g.get("params", [])
+        ps = [ps] if isinstance(ps, torch.Tensor) else list(ps)
+        described.append({"names": [name_of.get(id(p), "<a tensor that is not a parameter of the model>")
+                                    for p in ps],
+                          "keys": sorted(str(k) for k in g.keys()),
+                          "lr": float(g["lr"]) if "lr" in g else None,
+                          "weight_decay": float(g["weight_decay"]) if "weight_decay" in g else None})
+    # Rebuild the groups on the same param objects for the optimizer (the student's lists may be generators).
+    opt_groups = []
+    for g, d in zip(groups, described):
+        ps = g.get("params", [])
+        ps = [ps] if isinstance(ps, torch.Tensor) else list(ps)
+        opt_groups.append({**{k: v for k, v in g.items() if k != "params"}, "params": ps})
+    holder = {}
+    err = capture_error(lambda: holder.setdefault("opt", torch.optim.AdamW(opt_groups, lr=1e-3, weight_decay=1e-2)))
+    params = {}
+    if not err["raised"]:
+        opt = holder["opt"]
+        for step in range(steps):
+            grads = pg_grads(m, seed, step)
+            for n, p in m.named_parameters():
+                p.grad = grads[n].clone() if n in grads else None
+            opt.step()
+        params = {n: p.detach().clone() for n, p in m.named_parameters()}
+    return {"error": "", "groups": described, "optimizer_error": err, "params": params}
+
+
+# ====================================================================== state_dict surgery
+def convert_run(ns, old_state):
+    """convert_checkpoint on a checkpoint dict; also hand back the input afterwards (must be unchanged)."""
+    fn = get(ns, "convert_checkpoint")
+    before_keys = list(old_state.keys())
+    new = fn(old_state)
+    if not isinstance(new, dict):
+        raise TypeError(f"convert_checkpoint returned {type(new).__name__}, expected a dict")
+    out = {}
+    for k, v in new.items():
+        if isinstance(v, torch.Tensor):
+            out[str(k)] = v.detach().clone()
+        else:
+            out[str(k)] = repr(v)[:100]
+    return {"new": out, "old_after": {k: (v.detach().clone() if isinstance(v, torch.Tensor) else repr(v)[:100])
+                                       for k, v in old_state.items()},
+            "old_keys_before": before_keys}
+
+
+# ====================================================================== lazy modules
+def lazy_net_run(ns, num_classes, shapes, seed):
+    """make_lazy_net: uninitialized before a first call, then one fresh model per input shape."""
+    fn = get(ns, "make_lazy_net")
+    res = []
+    for shape in shapes:
+        torch.manual_seed(seed)
+        m = fn(num_classes)
+        if not isinstance(m, nn.Module):
+            raise TypeError(f"make_lazy_net returned {type(m).__name__}, expected an nn.Module")
+        lazy_before = any(isinstance(p, nn.parameter.UninitializedParameter) for p in m.parameters())
+        lazy_mods = sorted({type(mod).__name__ for mod in m.modules() if isinstance(mod, nn.modules.lazy.LazyModuleMixin)})
+        x = torch.randn(*shape)
+        y = m(x)
+        still_lazy = any(isinstance(p, nn.parameter.UninitializedParameter) for p in m.parameters())
+        res.append({"lazy_before": lazy_before, "still_lazy": still_lazy,
+                    "out_shape": list(y.shape) if isinstance(y, torch.Tensor) else None,
+                    "n_params": sum(p.numel() for p in m.parameters()), "lazy_modules": lazy_mods})
+    return res
+
+
+def prepare_lazy_run(ns, x, lr, train_mode, seed):
+    """prepare_lazy on a fresh lazy model; report what the dry run left behind, then take one SGD step."""
+    fn = get(ns, "prepare_lazy")
+    torch.manual_seed(seed)
+    m = build_lazy_model()
+    m.train(train_mode)
+    x_in = x.clone()
+    opt = fn(m, x_in, lr)
+    uninit = [n for n, p in m.named_parameters() if isinstance(p, nn.parameter.UninitializedParameter)]
+    info = {"uninitialized": uninit, "training": bool(m.training),
+            "modes": [bool(mod.training) for mod in m.modules()],
+            "grads_set": [n for n, p in m.named_parameters() if p.grad is not None],
+            "x_changed": bool((x_in != x).any()) if x_in.shape == x.shape else True,
+            "is_optimizer": isinstance(opt, torch.optim.Optimizer)}
+    info["buffers"] = {k: v.detach().clone() for k, v in m.named_buffers()}
+    info["dtypes"] = {n: str(p.dtype) for n, p in m.named_parameters()}
+    if uninit or not info["is_optimizer"]:
+        return info
+    ids = {id(p): n for n, p in m.named_parameters()}
+    opt_params = [p for g in opt.param_groups for p in g["params"]]
+    info["opt_names"] = [ids.get(id(p), "<not a parameter of the model>") for p in opt_params]
+    info["opt_lrs"] = [float(g["lr"]) for g in opt.param_groups]
+    # One real training step on the materialized model.
+    before = {n: p.detach().clone() for n, p in m.named_parameters()}
+    m.train()
+    opt.zero_grad()
+    y = m(x.clone())
+    y.square().mean().backward()
+    grads = {n: (p.grad.detach().clone() if p.grad is not None else None) for n, p in m.named_parameters()}
+    opt.step()
+    after = {n: p.detach().clone() for n, p in m.named_parameters()}
+    info.update(before=before, grads=grads, after=after)
+    return info
+
+
+# ====================================================================== hooks
+def _hook_counts(model):
+    from torch.nn.modules import module as module_mod
+    counts = {}
+    for n, mod in model.named_modules():
+        counts[n] = [len(mod._forward_hooks), len(mod._forward_pre_hooks), len(mod._backward_hooks),
+                     len(getattr(mod, "_backward_pre_hooks", {}))]
+    glob = [len(module_mod._global_forward_hooks), len(module_mod._global_forward_pre_hooks),
+            len(module_mod._global_backward_hooks), len(getattr(module_mod, "_global_backward_pre_hooks", {}))]
+    return counts, glob
+
+
+def trace_run(ns, model, seed, x, user_hook=False):
+    """trace_activations on a fresh model; report records, output, and which hooks are left afterwards."""
+    fn = get(ns, "trace_activations")
+    m = build_hook_model(model, seed)
+    fired = []
+    if user_hook:
+        # A hook the user had registered before: it must survive and keep working.
+        m[0].register_forward_hook(lambda mod, i, o: fired.append(1)) if isinstance(m, nn.Sequential) else \
+            m.conv.register_forward_hook(lambda mod, i, o: fired.append(1))
+    counts_before, glob_before = _hook_counts(m)
+    res = fn(m, x.clone())
+    counts_after, glob_after = _hook_counts(m)
+    if not (isinstance(res, tuple) and len(res) == 2):
+        raise TypeError("trace_activations must return a pair (output, records)")
+    out, records = res
+    recs = []
+    for r in list(records):
+        if not isinstance(r, dict):
+            raise TypeError(f"each record must be a dict, got {type(r).__name__}")
+        recs.append({"name": str(r.get("name")),
+                     "shape": [int(s) for s in r.get("shape", ())] if r.get("shape") is not None else None,
+                     "mean": float(r["mean"]) if "mean" in r else None,
+                     "std": float(r["std"]) if "std" in r else None,
+                     "finite": bool(r["finite"]) if "finite" in r else None})
+    fired_during = len(fired)
+    m(x.clone())  # a later plain forward: only the user's own hook may still fire
+    return {"out": out.detach() if isinstance(out, torch.Tensor) else None, "records": recs,
+            "counts_before": counts_before, "counts_after": counts_after,
+            "glob_before": glob_before, "glob_after": glob_after,
+            "user_fired_during": fired_during, "user_fired_later": len(fired) - fired_during}
+
+
+def trace_raising_run(ns, seed, x):
+    """trace_activations on a model whose forward raises: the error must propagate, hooks must be gone."""
+    fn = get(ns, "trace_activations")
+    m = build_hook_model("raises", seed)
+    counts_before, glob_before = _hook_counts(m)
+    err = capture_error(fn, m, x.clone())
+    counts_after, glob_after = _hook_counts(m)
+    return {"error": err, "counts_before": counts_before, "counts_after": counts_after,
+            "glob_before": glob_before, "glob_after": glob_after}

@@ -1,0 +1,125 @@
+"""Hidden checks for param_groups (task 'param_groups')."""
+import runpy
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import torch
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from course.checks import expect_close, fail
+
+pytestmark = pytest.mark.task("param_groups")
+P = runpy.run_path(str(Path(__file__).with_name("probes.py")))
+MODELS = {"tiny": "a small CNN with BatchNorm, GroupNorm and LayerNorm", "frozen": "the same CNN with a frozen stem and BatchNorm",
+          "tied": "an MLP whose two body layers share one weight"}
+
+
+def expected(model, seed, lr, wd, mult):
+    """name -> (lr, weight_decay) for every trainable parameter; rule stated as 'biases and 1-D norm params'."""
+    m = P["build_pg_model"](model, seed)
+    want = {}
+    for n, p in m.named_parameters():
+        if p.requires_grad:
+            want[n] = (lr * mult if n.startswith("head.") else lr, 0.0 if p.ndim <= 1 else wd)
+    frozen = [n for n, p in m.named_parameters() if not p.requires_grad]
+    return m, want, frozen
+
+
+def call(student, model, lr=0.01, wd=0.05, mult=10.0, steps=0, seed=3):
+    r = student.call("param_groups_run", model=model, seed=seed, lr=lr, weight_decay=wd, head_lr_mult=mult, steps=steps)
+    if r["error"]:
+        fail(r["error"])
+    return r
+
+
+def by_name(r, what):
+    """name -> (lr, wd) from the submission's groups, failing on duplicates."""
+    out, counts = {}, Counter()
+    for g in r["groups"]:
+        for n in g["names"]:
+            counts[n] += 1
+            out[n] = (g["lr"], g["weight_decay"], g["keys"])
+    dup = [n for n, c in counts.items() if c > 1]
+    if dup:
+        fail(f"{what}: parameter(s) {dup[:5]} appear more than once across your groups (shared weights? "
+             f"model.named_parameters() lists each tensor once)")
+    return out
+
+
+@pytest.mark.parametrize("model", list(MODELS))
+def test_every_trainable_parameter_exactly_once(student, model):
+    """Every trainable parameter is in exactly one group, frozen ones in none, and AdamW accepts the groups"""
+    what = f"param_groups on {MODELS[model]}"
+    r = call(student, model)
+    got = by_name(r, what)
+    _, want, frozen = expected(model, 3, 0.01, 0.05, 10.0)
+    missing = sorted(set(want) - set(got))
+    if missing:
+        fail(f"{what}: these trainable parameters are in no group and would never be updated: {missing[:6]}")
+    extra = sorted(set(got) - set(want))
+    if extra:
+        fail(f"{what}: these should not be in any group: {extra[:6]}"
+             + (" (frozen parameters, requires_grad=False)" if set(extra) & set(frozen) else ""))
+    err = r["optimizer_error"]
+    if err["raised"]:
+        fail(f"{what}: torch.optim.AdamW(your groups) raised {err['type']}: {err['message'][:200]}")
+
+
+@pytest.mark.parametrize("model", list(MODELS))
+@pytest.mark.parametrize("mult", [10.0, 0.5])
+def test_learning_rates(student, model, mult):
+    """Head parameters get lr * head_lr_mult, all others lr"""
+    what = f"param_groups(model, lr=0.01, weight_decay=0.05, head_lr_mult={mult}) on {MODELS[model]}"
+    got = by_name(call(student, model, mult=mult), what)
+    _, want, _ = expected(model, 3, 0.01, 0.05, mult)
+    for n, (lr, _) in want.items():
+        if n not in got:
+            fail(f"{what}: '{n}' is in no group")
+        if got[n][0] is None:
+            fail(f"{what}: the group holding '{n}' has no 'lr' key (keys: {got[n][2]})")
+        if abs(got[n][0] - lr) > 1e-12 * max(1.0, lr):
+            fail(f"{what}: '{n}' gets lr={got[n][0]:g}, expected {lr:g}"
+                 + (" (it is part of the head)" if n.startswith("head.") else " (it is not part of the head)"))
+
+
+@pytest.mark.parametrize("model", list(MODELS))
+def test_weight_decay_rule(student, model):
+    """Biases and normalisation parameters get weight_decay 0, all other parameters weight_decay"""
+    what = f"param_groups(model, lr=0.01, weight_decay=0.05) on {MODELS[model]}"
+    got = by_name(call(student, model), what)
+    _, want, _ = expected(model, 3, 0.01, 0.05, 10.0)
+    for n, (_, wd) in want.items():
+        if n not in got:
+            fail(f"{what}: '{n}' is in no group")
+        if got[n][1] is None:
+            fail(f"{what}: the group holding '{n}' has no 'weight_decay' key (keys: {got[n][2]})")
+        if abs(got[n][1] - wd) > 1e-12:
+            kind = "a bias or normalisation parameter, so no decay" if wd == 0.0 else "a weight matrix/kernel"
+            fail(f"{what}: '{n}' gets weight_decay={got[n][1]:g}, expected {wd:g} ({kind})")
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(model=st.sampled_from(list(MODELS)), seed=st.integers(0, 10**6),
+       lr=st.floats(1e-4, 0.1), wd=st.floats(0.0, 0.5), mult=st.floats(0.1, 20.0))
+def test_adamw_training_matches_reference(student, model, seed, lr, wd, mult):
+    """Three AdamW steps with your groups move every parameter exactly as the intended groups do"""
+    what = f"AdamW(param_groups(model, lr={lr:.3g}, weight_decay={wd:.3g}, head_lr_mult={mult:.3g})) on {MODELS[model]}"
+    r = call(student, model, lr=lr, wd=wd, mult=mult, steps=3, seed=seed)
+    if r["optimizer_error"]["raised"]:
+        fail(f"{what}: AdamW raised {r['optimizer_error']['type']}: {r['optimizer_error']['message'][:200]}")
+    m, want, _ = expected(model, seed, lr, wd, mult)
+    params = dict(m.named_parameters())
+    groups = {}
+    for n, (g_lr, g_wd) in want.items():
+        groups.setdefault((g_lr, g_wd), []).append(params[n])
+    opt = torch.optim.AdamW([{"params": ps, "lr": a, "weight_decay": b} for (a, b), ps in groups.items()])
+    for step in range(3):
+        grads = P["pg_grads"](m, seed, step)
+        for n, p in m.named_parameters():
+            p.grad = grads[n].clone() if n in grads else None
+        opt.step()
+    for n, p in m.named_parameters():
+        if n not in r["params"]:
+            fail(f"{what}: parameter '{n}' is missing after training")
+        expect_close(r["params"][n], p.detach(), f"{what}: '{n}' after 3 steps", atol=1e-12, rtol=1e-9)

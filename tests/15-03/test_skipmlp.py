@@ -1,0 +1,132 @@
+"""Hidden checks for SkipMLP: conditional layers, skip connections, droppable blocks (task 'skipmlp')."""
+import pytest
+import torch
+import torch.nn.functional as F
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from course.checks import expect, expect_close, fail
+
+pytestmark = pytest.mark.task("skipmlp")
+f64 = torch.float64
+SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+def expected_shapes(in_features, widths, num_classes, norm):
+    """state_dict names and shapes the exercise text prescribes."""
+    keys, d = {}, in_features
+    for i, w in enumerate(widths):
+        if norm:
+            keys[f"blocks.{i}.norm.weight"] = [d]
+            keys[f"blocks.{i}.norm.bias"] = [d]
+        keys[f"blocks.{i}.fc.weight"] = [w, d]
+        keys[f"blocks.{i}.fc.bias"] = [w]
+        if d != w:
+            keys[f"blocks.{i}.proj.weight"] = [w, d]
+        d = w
+    keys["head.weight"] = [num_classes, d]
+    keys["head.bias"] = [num_classes]
+    return keys
+
+
+def compare_keys(got: dict, want: dict, what: str) -> None:
+    missing = sorted(set(want) - set(got))
+    extra = sorted(set(got) - set(want))
+    if missing or extra:
+        fail(f"{what}: state_dict keys differ from the specification; missing {missing[:6]}, "
+             f"unexpected {extra[:6]} (a plain Python list of blocks registers nothing; layers that are not "
+             f"needed, such as norm with norm=False or proj between equal widths, must not exist)")
+    for k, shape in want.items():
+        if list(got[k]) != list(shape):
+            fail(f"{what}: '{k}' has shape {tuple(got[k])}, expected {tuple(shape)}")
+
+
+def reference_forward(state, x, n_blocks, norm, drop):
+    """SkipMLP computed with torch.nn.functional from the submission's own parameters."""
+    h = x.flatten(1) if x.dim() > 2 else x
+    for i in range(n_blocks):
+        p = f"blocks.{i}."
+        shortcut = F.linear(h, state[p + "proj.weight"]) if p + "proj.weight" in state else h
+        if i in drop:
+            h = shortcut
+            continue
+        z = F.layer_norm(h, h.shape[-1:], state[p + "norm.weight"], state[p + "norm.bias"]) if norm else h
+        h = shortcut + torch.relu(F.linear(z, state[p + "fc.weight"], state[p + "fc.bias"]))
+    return F.linear(h, state["head.weight"], state["head.bias"])
+
+
+def run_and_compare(student, in_features, widths, num_classes, norm, x, drop, seed, gen=None, grads=False):
+    what = (f"SkipMLP({in_features}, {widths}, {num_classes}, norm={norm})"
+            f"(x of shape {tuple(x.shape)}{'' if drop is None else f', drop={drop}'})")
+    v = torch.randn(x.shape[0], num_classes, dtype=f64, generator=gen) if grads else None
+    r = student.call("skipmlp_run", in_features=in_features, widths=widths, num_classes=num_classes, norm=norm,
+                     x=x, drop=drop, v=v, seed=seed)
+    compare_keys({k: list(t.shape) for k, t in r["state"].items()},
+                 expected_shapes(in_features, widths, num_classes, norm), what)
+    state = {k: t.to(f64).requires_grad_(True) for k, t in r["state"].items()}
+    want = reference_forward(state, x, len(widths), norm, set(drop or ()))
+    expect_close(r["out"], want.detach(), what + ", output", atol=1e-10, rtol=1e-8)
+    if grads:
+        expect(r["requires_grad"], f"{what}: the output does not require grad; nothing would train")
+        ref = torch.autograd.grad(want, list(state.values()), v, allow_unused=True)
+        for (k, t), g_ref in zip(state.items(), ref):
+            g = r["grads"].get(k)
+            if g_ref is None:
+                g_ref = torch.zeros_like(t)
+            if g is None:
+                if bool((g_ref != 0).any()):
+                    fail(f"{what}: no gradient reached '{k}' (is it detached, or skipped in forward?)")
+                continue
+            expect_close(g, g_ref, f"{what}, gradient of '{k}'", atol=1e-9, rtol=1e-7)
+
+
+STRUCTURES = [(6, [6, 6], 3, True), (6, [6, 6], 3, False), (5, [8, 8, 4], 2, True), (4, [], 3, True),
+              (3, [7, 3, 3, 9], 5, False)]
+
+
+@pytest.mark.parametrize("cfg", STRUCTURES, ids=lambda c: f"{c[0]}-{c[1]}-norm{c[3]}")
+def test_state_dict_structure(student, cfg):
+    """SkipMLP registers exactly the layers the configuration needs (ModuleList, conditional norm and proj)"""
+    in_features, widths, num_classes, norm = cfg
+    got = student.call("skipmlp_keys", in_features=in_features, widths=widths, num_classes=num_classes, norm=norm)
+    compare_keys(got, expected_shapes(in_features, widths, num_classes, norm),
+                 f"SkipMLP({in_features}, {widths}, {num_classes}, norm={norm})")
+
+
+@settings(max_examples=15, **SETTINGS)
+@given(seed=st.integers(0, 2**31 - 1), in_features=st.integers(1, 9),
+       widths=st.lists(st.integers(1, 8), max_size=4), num_classes=st.integers(1, 5), norm=st.booleans(),
+       batch=st.integers(1, 4))
+def test_forward_matches_functional_reference(student, seed, in_features, widths, num_classes, norm, batch):
+    """SkipMLP.forward equals shortcut + relu(fc(norm(x))) per block, then head (random configurations)"""
+    gen = torch.Generator().manual_seed(seed)
+    x = torch.randn(batch, in_features, generator=gen, dtype=f64)
+    run_and_compare(student, in_features, widths, num_classes, norm, x, None, seed % 100000)
+
+
+def test_image_batches_are_flattened(student, gen):
+    """SkipMLP flattens (N, C, H, W) image batches before the first block"""
+    x = torch.rand(3, 1, 28, 28, generator=gen, dtype=f64)
+    run_and_compare(student, 784, [16, 16, 8], 10, True, x, None, int(torch.randint(0, 10**6, (1,), generator=gen)))
+    x = torch.randn(2, 3, 2, 2, generator=gen, dtype=f64)
+    run_and_compare(student, 12, [12], 4, False, x, None, 7)
+
+
+@settings(max_examples=12, **SETTINGS)
+@given(seed=st.integers(0, 2**31 - 1), widths=st.lists(st.integers(2, 6), min_size=1, max_size=4),
+       norm=st.booleans(), data=st.data())
+def test_dropped_blocks_use_only_the_shortcut(student, seed, widths, norm, data):
+    """forward(x, drop=...) applies only the shortcut (identity or proj) of every dropped block"""
+    drop = data.draw(st.lists(st.integers(0, len(widths) - 1), unique=True), label="drop")
+    gen = torch.Generator().manual_seed(seed)
+    x = torch.randn(3, 5, generator=gen, dtype=f64)
+    run_and_compare(student, 5, widths, 3, norm, x, drop, seed % 100000)
+
+
+@pytest.mark.parametrize("cfg", [(5, [5, 7, 7], 3, True, []), (4, [6, 6, 3], 2, False, [1]),
+                                 (6, [6, 6], 4, True, [0, 1])], ids=["all", "drop1", "dropall"])
+def test_gradients_follow_the_path_taken(student, gen, cfg):
+    """Parameter gradients of SkipMLP match autograd through the reference computation"""
+    in_features, widths, num_classes, norm, drop = cfg
+    x = torch.randn(4, in_features, generator=gen, dtype=f64)
+    run_and_compare(student, in_features, widths, num_classes, norm, x, drop,
+                    int(torch.randint(0, 10**6, (1,), generator=gen)), gen=gen, grads=True)

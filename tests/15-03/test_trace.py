@@ -1,0 +1,112 @@
+"""Hidden checks for trace_activations: forward hooks for logging, always removed (task 'trace')."""
+import runpy
+from pathlib import Path
+
+import pytest
+import torch
+
+from course.checks import expect, expect_close, fail
+
+pytestmark = pytest.mark.task("trace")
+P = runpy.run_path(str(Path(__file__).with_name("probes.py")))
+f64 = torch.float64
+INPUTS = {"seq": (6, 7), "twice": (3, 1, 6, 6), "nan": (5, 4)}
+DESC = {"seq": "nested nn.Sequential", "twice": "a model that calls its ReLU module twice",
+        "nan": "a model whose middle layer overflows"}
+
+
+def make_input(model, gen):
+    x = torch.randn(*INPUTS[model], generator=gen, dtype=f64)
+    return x * 10 if model == "nan" else x
+
+
+def reference(model, seed, x):
+    m = P["build_hook_model"](model, seed)
+    recs, handles = [], []
+    for name, mod in m.named_modules():
+        if len(list(mod.children())) == 0:
+            def hook(mod, inp, out, name=name):
+                o = out.detach()
+                recs.append({"name": name, "shape": list(o.shape), "mean": o.mean().item(), "std": o.std().item(),
+                             "finite": bool(torch.isfinite(o).all())})
+            handles.append(mod.register_forward_hook(hook))
+    out = m(x)
+    for h in handles:
+        h.remove()
+    return out.detach(), recs
+
+
+def compare_records(got, want, what):
+    names = [r["name"] for r in got]
+    want_names = [r["name"] for r in want]
+    if names != want_names:
+        fail(f"{what}: expected one record per leaf-module call in call order, names {want_names}; got {names}")
+    for g, w in zip(got, want):
+        where = f"{what}, record for '{w['name']}'"
+        expect(g["shape"] == w["shape"], f"{where}: shape {g['shape']}, expected {w['shape']}")
+        for key in ("mean", "std"):
+            if g[key] is None:
+                fail(f"{where}: no '{key}' entry")
+            expect_close(torch.tensor(g[key], dtype=f64), torch.tensor(w[key], dtype=f64), f"{where}, '{key}'",
+                         atol=1e-9, rtol=1e-6, equal_nan=True)
+        expect(g["finite"] == w["finite"], f"{where}: 'finite' is {g['finite']}, expected {w['finite']}")
+
+
+def run(student, model, gen, user_hook=False):
+    seed = int(torch.randint(0, 10**6, (1,), generator=gen))
+    x = make_input(model, gen)
+    r = student.call("trace_run", model=model, seed=seed, x=x, user_hook=user_hook)
+    return r, reference(model, seed, x), f"trace_activations({DESC[model]}, x of shape {tuple(x.shape)})"
+
+
+@pytest.mark.parametrize("model", ["seq", "twice"])
+def test_records_match_reference(student, gen, model):
+    """One record per leaf-module call, in call order, with the right name, shape, mean, std and finite flag"""
+    r, (_, want), what = run(student, model, gen)
+    compare_records(r["records"], want, what)
+
+
+@pytest.mark.parametrize("model", ["seq", "twice"])
+def test_output_is_the_models_output(student, gen, model):
+    """The returned output equals model(x); the hooks do not change it"""
+    r, (out, _), what = run(student, model, gen)
+    if r["out"] is None:
+        fail(f"{what}: the first element of the returned pair is not a tensor")
+    expect_close(r["out"], out, f"{what}, returned output", atol=1e-12, rtol=1e-10)
+
+
+def test_nonfinite_flags_locate_the_overflow(student, gen):
+    """'finite' is False from the first layer whose output overflows, and True before it"""
+    r, (_, want), what = run(student, "nan", gen)
+    assert not all(w["finite"] for w in want), "test input did not overflow"  # the check's own precondition
+    compare_records(r["records"], want, what)
+
+
+@pytest.mark.parametrize("model", ["seq", "twice"])
+def test_hooks_removed_and_user_hooks_kept(student, gen, model):
+    """Afterwards the model has exactly the hooks it had before; a hook the user registered still fires"""
+    r, _, what = run(student, model, gen, user_hook=True)
+    for name, before in r["counts_before"].items():
+        after = r["counts_after"].get(name)
+        if after != before:
+            fail(f"{what}: module '{name or '<root>'}' had [forward, forward-pre, backward, backward-pre] hook counts "
+                 f"{before} before the call and {after} after (remove your handles; keep other hooks)")
+    expect(r["glob_after"] == r["glob_before"], f"{what}: global module hooks were left behind "
+                                                f"({r['glob_before']} before, {r['glob_after']} after)")
+    expect(r["user_fired_during"] == 1, f"{what}: a forward hook the user registered beforehand fired "
+                                        f"{r['user_fired_during']} times during the call, expected once")
+    expect(r["user_fired_later"] == 1, f"{what}: after the call, the user's own forward hook fired "
+                                       f"{r['user_fired_later']} times on the next forward, expected once (was it removed?)")
+
+
+def test_hooks_removed_when_forward_raises(student, gen):
+    """If forward raises, the exception reaches the caller and no hook is left on the model"""
+    x = torch.randn(3, 4, generator=gen, dtype=f64)
+    r = student.call("trace_raising_run", seed=int(torch.randint(0, 10**6, (1,), generator=gen)), x=x)
+    what = "trace_activations(model whose forward raises RuntimeError, x)"
+    err = r["error"]
+    expect(err["raised"], f"{what}: returned normally; the RuntimeError from forward must propagate")
+    expect(err["type"] == "RuntimeError" and "deliberate" in err["message"],
+           f"{what}: expected the model's own RuntimeError to propagate, got {err['type']}: {err['message'][:150]}")
+    expect(r["counts_after"] == r["counts_before"] and r["glob_after"] == r["glob_before"],
+           f"{what}: hooks are left on the model after the exception (remove them in a finally: block)")
