@@ -1,0 +1,57 @@
+"""The student release is current and leaks nothing (instructor CI)."""
+import re
+
+import pytest
+
+from course import RELEASE_DIR, SOURCE_DIR
+from course import notebook as nbtools
+from course.build import assignments, build_notebooks, build_release
+
+ASSIGNMENTS = assignments()
+MARKERS = re.compile(r"BEGIN SOLUTION|END SOLUTION|BEGIN HIDDEN TESTS|END HIDDEN TESTS|MARK SCHEME|run_hidden\(")
+
+
+def test_source_notebooks_match_their_authoring_files():
+    stale = build_notebooks(check=True)
+    assert not stale, f"out of date (run python -m course.build notebooks): {stale}"
+
+
+def test_release_matches_generate_assignment():
+    stale = build_release(check=True)
+    assert not stale, f"release/ differs from what nbgrader generate_assignment makes (run make release): {stale}"
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_release_has_no_solution_or_hidden_test(assignment):
+    released = list((RELEASE_DIR / assignment).rglob("*"))
+    names = {p.name for p in released}
+    assert not any(n.endswith((".nb.py",)) or n in ("probes.py", "conftest.py") or n.startswith("test_")
+                   for n in names), f"authoring or test files in release/{assignment}: {sorted(names)}"
+    for nb_path in (RELEASE_DIR / assignment).glob("*.ipynb"):
+        text = nb_path.read_text()
+        m = MARKERS.search(text)
+        assert m is None, f"{nb_path.name} contains {m.group(0)!r}"
+    # No line of any solution reaches the release (ignoring trivial lines like 'return x').
+    src = nbtools.read(next((SOURCE_DIR / assignment).glob("*.ipynb")))
+    rel_text = "\n".join(c.source for c in nbtools.read(next((RELEASE_DIR / assignment).glob("*.ipynb"))).cells)
+    for cell in src.cells:
+        inside = False
+        for line in cell.source.splitlines():
+            if "BEGIN SOLUTION" in line:
+                inside = True
+            elif "END SOLUTION" in line:
+                inside = False
+            elif inside and len(line.strip()) > 30 and not line.strip().startswith("#"):
+                assert line.strip() not in rel_text, f"solution line leaked into the release: {line.strip()!r}"
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_every_tests_cell_calls_its_hidden_suite(assignment):
+    src = nbtools.read(next((SOURCE_DIR / assignment).glob("*.ipynb")))
+    tests_cells = [c for c in src.cells if nbtools.is_test_cell(c)]
+    assert tests_cells, "no autograded test cells"
+    for c in tests_cells:
+        calls = nbtools.hidden_calls(c.source)
+        gid = c.metadata["nbgrader"]["grade_id"]
+        assert calls, f"tests cell {gid} has no run_hidden(...) call in a hidden block"
+        assert all(a == assignment for a, _ in calls), f"tests cell {gid} calls another assignment's suite"

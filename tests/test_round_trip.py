@@ -1,0 +1,79 @@
+"""A full nbgrader round trip in a scratch course: generate -> submit -> autograde -> feedback -> export.
+
+The reference solution earns full marks on every test cell and runs top to bottom without an
+error; the untouched release earns zero on every test cell; feedback never shows hidden-test code.
+"""
+import csv
+import shutil
+
+import nbformat
+import pytest
+from nbgrader.api import Gradebook
+
+from course import REPO_ROOT
+from course import notebook as nbtools
+from course.build import assignments
+from course.grading import pipeline, submissions
+
+ASSIGNMENTS = assignments()
+
+
+@pytest.fixture(scope="module")
+def graded_course(tmp_path_factory):
+    root = tmp_path_factory.mktemp("course")
+    shutil.copy(REPO_ROOT / "nbgrader_config.py", root)
+    shutil.copytree(REPO_ROOT / "source", root / "source", ignore=shutil.ignore_patterns("*.nb.py", "__pycache__"))
+    for a in ASSIGNMENTS:
+        name = submissions.release_notebook(a).name
+        for student, nb in (("ref", submissions.reference(a)), ("blank", nbtools.read(submissions.release_notebook(a)))):
+            dest = root / "gradebook" / "submitted" / student / a
+            dest.mkdir(parents=True)
+            nbformat.write(nb, dest / name)
+    rc = pipeline.run(root, ASSIGNMENTS, examples=False)
+    return root, rc
+
+
+def cell_scores(root, assignment, student):
+    with Gradebook(f"sqlite:///{root / 'gradebook' / 'gradebook.db'}") as gb:
+        sub = gb.find_submission_notebook(submissions.release_notebook(assignment).stem, assignment, student)
+        return {g.name: (g.score, g.max_score) for g in sub.grades if g.max_score > 0}
+
+
+def test_pipeline_completes(graded_course):
+    root, rc = graded_course
+    assert rc == 0, f"grading reported failures; see {root / 'gradebook' / 'logs'}"
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_reference_earns_full_marks(graded_course, assignment):
+    root, _ = graded_course
+    scores = cell_scores(root, assignment, "ref")
+    short = {k: v for k, v in scores.items() if v[0] != v[1]}
+    assert scores and not short, f"reference lost points in {assignment}: {short}"
+    nb = nbformat.read(next((root / "autograded" / "ref" / assignment).glob("*.ipynb")), 4)
+    errors = [(i, o.get("ename"), o.get("evalue", "")[:200]) for i, c in enumerate(nb.cells) if c.cell_type == "code"
+              for o in c.outputs if o.output_type == "error"]
+    assert not errors, f"the reference notebook did not run top to bottom cleanly: {errors}"
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_blank_release_scores_zero_everywhere(graded_course, assignment):
+    root, _ = graded_course
+    scores = cell_scores(root, assignment, "blank")
+    nonzero = {k: v for k, v in scores.items() if v[0] != 0}
+    assert scores and not nonzero, f"the blank release earned points in {assignment}: {nonzero}"
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_feedback_shows_verdicts_but_no_test_code(graded_course, assignment):
+    root, _ = graded_course
+    html = next((root / "gradebook" / "feedback" / "blank" / assignment).glob("*.html")).read_text()
+    assert "Hidden checks for" in html and "FAIL" in html
+    for leak in ("student.call(", "def test_", "expect_close(", "import pytest"):
+        assert leak not in html, f"feedback for {assignment} shows test code ({leak!r})"
+
+
+def test_export_has_a_row_per_submission(graded_course):
+    root, _ = graded_course
+    rows = list(csv.DictReader(open(root / "gradebook" / "grades.csv")))
+    assert {(r["assignment"], r["student_id"]) for r in rows} >= {(a, s) for a in ASSIGNMENTS for s in ("ref", "blank")}
