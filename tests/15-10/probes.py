@@ -1,0 +1,468 @@
+"""Probes for 15-10 (run next to the submission; return plain data only).
+
+Every probe builds fresh objects (models, optimizers, loaders, Trainers) on each call: the worker
+process is shared between checks, so nothing may be reused from an earlier call.
+"""
+import os
+import random
+import shutil
+import tempfile
+import types
+
+os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")  # before any cuBLAS use (GPU resumption check)
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from torch.utils.data import DataLoader, Dataset, TensorDataset
+
+from course.probelib import capture_error, get
+
+HOOKS = ["on_fit_start", "on_fit_end", "on_epoch_start", "on_epoch_end", "on_batch_start", "on_batch_end",
+         "on_after_backward", "on_before_optimizer_step", "on_validation_end", "on_save_checkpoint",
+         "on_load_checkpoint"]
+
+
+def _callback_base(ns):
+    base = ns.get("Callback")
+    return base if isinstance(base, type) else object
+
+
+def _recorder(ns):
+    """A callback recording (hook name, batch_idx or None) for every hook, plus trained sample indices."""
+    base = _callback_base(ns)
+
+    class Recorder(base):
+        def __init__(self):
+            self.events, self.indices, self.out_dtypes = [], [], []
+
+    def make(name):
+        def hook(self, trainer, *args):
+            idx = None
+            if name in ("on_batch_start", "on_batch_end") and len(args) >= 2:
+                idx = int(args[1])
+            self.events.append([name, idx])
+            if name == "on_batch_start" and isinstance(args[0], (list, tuple)) and len(args[0]) >= 3:
+                self.indices.extend(int(i) for i in args[0][2].reshape(-1).tolist())
+        return hook
+
+    for h in HOOKS:
+        setattr(Recorder, h, make(h))
+    return Recorder()
+
+
+def _tensor_state(module):
+    return {k: v.detach().cpu().clone() for k, v in module.state_dict().items()}
+
+
+def _scramble_rngs(seed):
+    torch.manual_seed(seed)
+    np.random.seed(seed % 2**32)
+    random.seed(seed)
+    if torch.cuda.is_available():
+        torch.cuda.manual_seed_all(seed)
+
+
+def _seed_all(seed):
+    _scramble_rngs(seed)
+
+
+# ------------------------------------------------------------------ clipping
+def clip(ns, grads, max_norm):
+    """grads: list of tensors or None; returns the returned norm and the clipped grads."""
+    params = []
+    for g in grads:
+        shape = g.shape if g is not None else (3,)
+        p = torch.zeros(shape, dtype=g.dtype if g is not None else torch.float64, requires_grad=True)
+        p.grad = None if g is None else g.clone()
+        params.append(p)
+    norm = get(ns, "clip_grad_norm")(iter(params), max_norm)
+    return {"norm": float(norm), "is_tensor": isinstance(norm, torch.Tensor),
+            "grads": [None if p.grad is None else p.grad.detach().clone() for p in params],
+            "requires_grad": bool(getattr(norm, "requires_grad", False))}
+
+
+# ------------------------------------------------------------------ sampler
+def sampler_epochs(ns, n, seed, epochs):
+    S = get(ns, "ResumableRandomSampler")
+    s = S(n, seed=seed)
+    out = []
+    for e in epochs:
+        s.set_epoch(e)
+        out.append([int(i) for i in s])
+    again = S(n, seed=seed)
+    again.set_epoch(epochs[-1])
+    other = S(n, seed=seed + 1)
+    other.set_epoch(epochs[-1])
+    return {"orders": out, "again": [int(i) for i in again], "other_seed": [int(i) for i in other]}
+
+
+def sampler_resume(ns, n, seed, epoch, cut):
+    """Iterate epoch `epoch` up to `cut` indices, save, load into a fresh sampler, finish, go on one epoch."""
+    S = get(ns, "ResumableRandomSampler")
+    ref = S(n, seed=seed)
+    ref.set_epoch(epoch)
+    full = [int(i) for i in ref]
+    ref.set_epoch(epoch + 1)
+    full_next = [int(i) for i in ref]
+
+    s = S(n, seed=seed)
+    s.set_epoch(epoch)
+    it = iter(s)
+    head = [int(next(it)) for _ in range(cut)]
+    state = s.state_dict()
+    del s, it
+    t = S(n, seed=seed)
+    t.load_state_dict(state)
+    t.set_epoch(epoch)
+    tail = [int(i) for i in t]
+    t.set_epoch(epoch + 1)
+    nxt = [int(i) for i in t]
+    return {"full": full, "full_next": full_next, "head": head, "tail": tail, "next": nxt}
+
+
+def _find_sampler(loader):
+    for s in (getattr(loader, "sampler", None), getattr(getattr(loader, "batch_sampler", None), "sampler", None)):
+        if hasattr(s, "state_dict") and hasattr(s, "load_state_dict"):
+            return s
+    raise TypeError("the loader from make_loader has no sampler with state_dict()/load_state_dict()")
+
+
+def loader_batches(ns, n, batch_size, seed, cut_batches):
+    """make_loader: batch contents, and resumption of the loader's sampler after cut_batches batches."""
+    make = get(ns, "make_loader")
+    data = TensorDataset(torch.arange(n))
+    loader = make(data, batch_size, seed=seed)
+    first = [b[0].tolist() for b in loader]
+    loader2 = make(data, batch_size, seed=seed)
+    it = iter(loader2)
+    head = [next(it)[0].tolist() for _ in range(cut_batches)]
+    state = _find_sampler(loader2).state_dict()
+    loader3 = make(data, batch_size, seed=seed)
+    _find_sampler(loader3).load_state_dict(state)
+    tail = [b[0].tolist() for b in loader3]
+    # creating the iterator must not consume the global torch generator
+    torch.manual_seed(0)
+    a = torch.rand(4)
+    torch.manual_seed(0)
+    _ = iter(make(data, batch_size, seed=seed))
+    b = torch.rand(4)
+    return {"first": first, "head": head, "tail": tail, "rng_a": a, "rng_b": b}
+
+
+# ------------------------------------------------------------------ rng
+def _draws(k=5):
+    return {"torch": torch.rand(k, dtype=torch.float64), "numpy": torch.from_numpy(np.random.rand(k)),
+            "python": [random.random() for _ in range(k)],
+            "randn": torch.randn(k, dtype=torch.float64), "gauss": [random.gauss(0, 1) for _ in range(k)],
+            "np_normal": torch.from_numpy(np.random.standard_normal(k))}
+
+
+def rng_roundtrip(ns, seed, via_file, warmup):
+    capture, restore = get(ns, "capture_rng_state"), get(ns, "restore_rng_state")
+    _seed_all(seed)
+    for _ in range(warmup):  # leave the generators mid-stream (numpy/python cached gaussians included)
+        torch.rand(3); np.random.standard_normal(3); random.gauss(0, 1); np.random.standard_normal(1)
+    state = capture()
+    if via_file:
+        d = tempfile.mkdtemp(dir=".")
+        path = os.path.join(d, "rng.pt")
+        torch.save(state, path)
+        del state
+        state = torch.load(path, weights_only=False)
+        shutil.rmtree(d, ignore_errors=True)
+    first = _draws()
+    _scramble_rngs(seed + 12345)
+    restore(state)
+    second = _draws()
+    # the snapshot must not change when the generators move on
+    restore(state)
+    third = _draws()
+    return {"first": first, "second": second, "third": third}
+
+
+# ------------------------------------------------------------------ callbacks
+def early_stopping(ns, values, patience, min_delta, mode):
+    ES = get(ns, "EarlyStopping")
+    cb = ES(monitor="score", patience=patience, min_delta=min_delta, mode=mode)
+    fake = types.SimpleNamespace(should_stop=False, epoch=0, global_step=0)
+    stop_at = None
+    for i, v in enumerate(values):
+        fake.epoch = i
+        cb.on_validation_end(fake, {"score": float(v), "other": 0.0})
+        if fake.should_stop and stop_at is None:
+            stop_at = i
+    return {"stop_at": stop_at}
+
+
+def ema_updates(ns, init, updates, decay):
+    """init: dict of parameter tensors; updates: list of [advance_step(bool), new parameter values]."""
+    EMA = get(ns, "EMACallback")
+    model = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 2)).double()
+    model.load_state_dict(init)
+    fake = types.SimpleNamespace(model=model, global_step=0, epoch=0, should_stop=False)
+    cb = EMA(decay=decay)
+    cb.on_fit_start(fake)
+    for i, (advance, values) in enumerate(updates):
+        with torch.no_grad():
+            if values is not None:
+                for p, v in zip(model.parameters(), values):
+                    p.copy_(v)
+        if advance:
+            fake.global_step += 1
+        cb.on_batch_end(fake, None, i, 0.0)
+    target = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 2)).double()
+    cb.copy_to(target)
+    live = [p.detach().clone() for p in model.parameters()]
+    return {"ema": [p.detach().clone() for p in target.parameters()], "live": live,
+            "graph": any(p.requires_grad and p.grad_fn is not None for p in target.parameters())}
+
+
+# ------------------------------------------------------------------ checkpoint
+class _Boom:
+    def __reduce__(self):
+        raise RuntimeError("simulated crash in the middle of writing a checkpoint")
+
+
+def atomic(ns, old, new):
+    save = get(ns, "atomic_save")
+    d = tempfile.mkdtemp(dir=".")
+    try:
+        path = os.path.join(d, "last.pt")
+        save({"w": old, "step": 1}, path)
+        listing_ok = sorted(os.listdir(d))
+        loaded = torch.load(path, weights_only=False)
+        crash = capture_error(save, {"w": new, "step": 2, "boom": _Boom()}, path)
+        try:
+            after = torch.load(path, weights_only=False)
+            after_w, after_err = after["w"], ""
+        except Exception as exc:
+            after_w, after_err = None, f"{type(exc).__name__}: {str(exc)[:200]}"
+        save({"w": new, "step": 3}, path)
+        final = torch.load(path, weights_only=False)
+        return {"listing": listing_ok, "loaded": loaded["w"], "crash": crash, "after": after_w,
+                "after_err": after_err, "final": final["w"]}
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def checkpoint_folder(ns, events, every, keep, mode):
+    """events: list of ["step", s] (on_batch_end at global_step s) or ["val", value] (on_validation_end)."""
+    CB = get(ns, "CheckpointCallback")
+    d = tempfile.mkdtemp(dir=".")
+    try:
+        save = ns.get("atomic_save")
+
+        class Fake:
+            def __init__(self):
+                self.global_step, self.epoch, self.should_stop = 0, 0, False
+                self.model = nn.Linear(2, 1)
+
+            def state_dict(self):
+                return {"global_step": self.global_step, "model": {k: v.clone() for k, v in
+                                                                    self.model.state_dict().items()}}
+
+            def save_checkpoint(self, path):
+                (save or torch.save)(self.state_dict(), path)
+
+        fake = Fake()
+        cb = CB(d, every_n_steps=every, keep_last=keep, monitor="val_loss", mode=mode)
+        if hasattr(cb, "on_fit_start"):
+            cb.on_fit_start(fake)
+        for i, (kind, v) in enumerate(events):
+            if kind == "step":
+                fake.global_step = int(v)
+                cb.on_batch_end(fake, None, i, 0.0)
+            else:
+                cb.on_validation_end(fake, {"val_loss": float(v)})
+        names = sorted(os.listdir(d))
+
+        def step_of(name):
+            p = os.path.join(d, name)
+            return int(torch.load(p, weights_only=False)["global_step"]) if os.path.exists(p) else None
+        return {"names": names, "last": step_of("last.pt"), "best": step_of("best.pt"),
+                "step_files": {n: step_of(n) for n in names if n.startswith("step-")}}
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+# ------------------------------------------------------------------ trainer
+def _mse(model, batch):
+    x, y = batch[0], batch[1]
+    return F.mse_loss(model(x), y)
+
+
+def lifecycle(ns, n, batch_size, accum, epochs, with_val, max_steps):
+    Trainer = get(ns, "Trainer")
+    torch.manual_seed(0)
+    model = nn.Linear(3, 1)
+    opt = torch.optim.SGD(model.parameters(), lr=0.01)
+    X, Y = torch.randn(n, 3), torch.randn(n, 1)
+    loader = DataLoader(TensorDataset(X, Y), batch_size=batch_size, shuffle=False)
+    val = DataLoader(TensorDataset(X[:4], Y[:4]), batch_size=2) if with_val else None
+    rec = _recorder(ns)
+    t = Trainer(model, opt, loader, _mse, val_loader=val, callbacks=[rec], max_epochs=epochs,
+                max_steps=max_steps, accum_steps=accum)
+    t.fit()
+    return {"events": rec.events, "global_step": int(t.global_step), "history_len": len(t.history)}
+
+
+def explicit_run(ns, init, X, Y, batch_size, accum, epochs, max_norm, lr, gamma, max_steps):
+    """Train a float64 MLP with the student's Trainer on a sequential loader; return log and weights."""
+    Trainer = get(ns, "Trainer")
+    model = nn.Sequential(nn.Linear(X.shape[1], 5), nn.Tanh(), nn.Linear(5, Y.shape[1])).double()
+    model.load_state_dict(init)
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.05)
+    sched = torch.optim.lr_scheduler.ExponentialLR(opt, gamma=gamma) if gamma is not None else None
+    loader = DataLoader(TensorDataset(X, Y), batch_size=batch_size, shuffle=False)
+    t = Trainer(model, opt, loader, _mse, scheduler=sched, max_epochs=epochs, max_steps=max_steps,
+                accum_steps=accum, max_grad_norm=max_norm)
+    # Judge the loop, not the clipping exercise (checked on its own): run with PyTorch's clipping.
+    own_clip = ns.get("clip_grad_norm")
+    ns["clip_grad_norm"] = lambda params, max_norm: torch.nn.utils.clip_grad_norm_(list(params), max_norm)
+    try:
+        t.fit()
+    finally:
+        if own_clip is None:
+            ns.pop("clip_grad_norm", None)
+        else:
+            ns["clip_grad_norm"] = own_clip
+    hist = [{k: float(r[k]) for k in ("step", "epoch", "loss", "lr", "grad_norm")} for r in t.history]
+    return {"history": hist, "params": _tensor_state(model), "global_step": int(t.global_step)}
+
+
+def precision_run(ns, precision, device):
+    Trainer = get(ns, "Trainer")
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2))
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    X, Y = torch.randn(8, 4), torch.randint(0, 2, (8,))
+    seen = {"out": [], "x_device": [], "param_dtype": []}
+
+    def loss_fn(m, batch):
+        x, y = batch
+        out = m(x)
+        seen["out"].append(str(out.dtype))
+        seen["x_device"].append(x.device.type)
+        seen["param_dtype"].append(str(next(m.parameters()).dtype))
+        return F.cross_entropy(out, y)
+
+    loader = DataLoader(TensorDataset(X, Y), batch_size=4)
+    t = Trainer(model, opt, loader, loss_fn, max_epochs=1, precision=precision, device=device)
+    t.fit()
+    scaler = getattr(t, "scaler", None)
+    return {**seen, "final_param_dtypes": sorted({str(p.dtype) for p in model.parameters()}),
+            "param_device": next(model.parameters()).device.type,
+            "scaler_enabled": bool(scaler is not None and scaler.is_enabled()),
+            "losses": [float(r["loss"]) for r in t.history], "steps": int(t.global_step)}
+
+
+def early_stop_run(ns, patience, epochs):
+    Trainer, ES = get(ns, "Trainer"), get(ns, "EarlyStopping")
+    torch.manual_seed(0)
+    model = nn.Linear(3, 1)
+    opt = torch.optim.SGD(model.parameters(), lr=0.0)  # frozen: validation loss never improves
+    X, Y = torch.randn(8, 3), torch.randn(8, 1)
+    rec = _recorder(ns)
+    t = Trainer(model, opt, DataLoader(TensorDataset(X, Y), batch_size=4), _mse,
+                val_loader=DataLoader(TensorDataset(X, Y), batch_size=4),
+                callbacks=[ES(monitor="val_loss", patience=patience), rec], max_epochs=epochs)
+    t.fit()
+    return {"epoch_ends": sum(e[0] == "on_epoch_end" for e in rec.events),
+            "val_ends": sum(e[0] == "on_validation_end" for e in rec.events),
+            "val_history": [float(r["val_loss"]) for r in t.val_history]}
+
+
+# ------------------------------------------------------------------ resumption
+class NoisyData(Dataset):
+    """Features + noise from numpy AND python random; returns (x, y, index)."""
+
+    def __init__(self, X, Y):
+        self.X, self.Y = X, Y
+
+    def __len__(self):
+        return len(self.X)
+
+    def __getitem__(self, i):
+        noise = torch.from_numpy(np.random.standard_normal(self.X.shape[1]).astype(np.float32))
+        scale = 1.0 + 0.1 * random.random()
+        return self.X[i] * scale + 0.05 * noise, self.Y[i], i
+
+
+def _ce(model, batch):
+    x, y, _ = batch
+    return F.cross_entropy(model(x), y)
+
+
+def _build_run(ns, cfg, max_steps, rec):
+    Trainer, make_loader = get(ns, "Trainer"), get(ns, "make_loader")
+    g = torch.Generator().manual_seed(cfg["data_seed"])
+    X = torch.randn(cfg["n"], 6, generator=g)
+    Y = torch.randint(0, 3, (cfg["n"],), generator=g)
+    torch.manual_seed(cfg["init_seed"])
+    model = nn.Sequential(nn.Linear(6, 12), nn.Tanh(), nn.Dropout(0.25), nn.Linear(12, 3))
+    opt = torch.optim.AdamW(model.parameters(), lr=0.03, weight_decay=0.01)
+    sched = torch.optim.lr_scheduler.ExponentialLR(opt, gamma=0.85)
+    scaler = None
+    if cfg.get("scaler"):
+        dev = cfg.get("device", "cpu")
+        scaler = torch.amp.GradScaler(torch.device(dev).type, init_scale=cfg["init_scale"],
+                                      growth_factor=2.0, backoff_factor=0.5, growth_interval=1)
+    loader = make_loader(NoisyData(X, Y), cfg["batch_size"], seed=cfg["loader_seed"])
+    return Trainer(model, opt, loader, _ce, scheduler=sched, scaler=scaler, callbacks=[rec],
+                   max_epochs=cfg["epochs"], max_steps=max_steps, accum_steps=cfg["accum"],
+                   max_grad_norm=cfg.get("max_norm"), device=cfg.get("device", "cpu"))
+
+
+def _summary(t, rec):
+    opt_state = t.optimizer.state_dict()["state"]
+    opt_tensors = {f"{i}.{k}": v.detach().cpu().clone() for i, st in opt_state.items() for k, v in st.items()
+                   if isinstance(v, torch.Tensor)}
+    scaler = getattr(t, "scaler", None)
+    sc = scaler.state_dict() if scaler is not None else {}
+    return {"params": _tensor_state(t.model), "indices": list(rec.indices), "global_step": int(t.global_step),
+            "lr": float(t.optimizer.param_groups[0]["lr"]),
+            "sched_last_epoch": int(t.scheduler.last_epoch), "opt": opt_tensors,
+            "scaler": {k: float(v) for k, v in sc.items()},
+            "losses": [float(r["loss"]) for r in t.history]}
+
+
+def resume_run(ns, cfg, k, scramble_seed):
+    """Straight run vs. run k steps, checkpoint, drop everything, rebuild, scramble RNGs, resume."""
+    det = cfg.get("deterministic", False)
+    prev = torch.are_deterministic_algorithms_enabled()
+    if det:
+        torch.use_deterministic_algorithms(True)
+    d = tempfile.mkdtemp(dir=".")
+    try:
+        _seed_all(cfg["global_seed"])
+        rec = _recorder(ns)
+        t = _build_run(ns, cfg, None, rec)
+        t.fit()
+        straight = _summary(t, rec)
+        del t, rec
+
+        _seed_all(cfg["global_seed"])
+        rec1 = _recorder(ns)
+        t1 = _build_run(ns, cfg, k, rec1)
+        t1.fit()
+        first_steps = int(t1.global_step)
+        head = list(rec1.indices)
+        path = os.path.join(d, "ckpt.pt")
+        t1.save_checkpoint(path)
+        del t1, rec1
+
+        _scramble_rngs(scramble_seed)
+        rec2 = _recorder(ns)
+        t2 = _build_run(ns, cfg, None, rec2)
+        _scramble_rngs(scramble_seed + 1)
+        t2.fit(ckpt_path=path)
+        resumed = _summary(t2, rec2)
+        resumed["indices"] = head + resumed["indices"]
+        resumed["first_steps"] = first_steps
+        return {"straight": straight, "resumed": resumed}
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+        if det:
+            torch.use_deterministic_algorithms(prev)

@@ -1,0 +1,195 @@
+"""Hidden checks for the Trainer loop: lifecycle, accumulation, clipping, logging, precision (15-10, judge side)."""
+import math
+
+import pytest
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+from course.checks import expect, expect_close, fail
+
+pytestmark = pytest.mark.task("trainer")
+f64 = torch.float64
+
+
+def expected_events(n, b, accum, epochs, with_val, max_steps):
+    nb = math.ceil(n / b)
+    ev, step = [["on_fit_start", None]], 0
+    for _ in range(epochs):
+        ev.append(["on_epoch_start", None])
+        stopped = False
+        for i in range(nb):
+            ev += [["on_batch_start", i], ["on_after_backward", None]]
+            if (i + 1) % accum == 0 or i + 1 == nb:
+                ev.append(["on_before_optimizer_step", None])
+                step += 1
+            ev.append(["on_batch_end", i])
+            if max_steps is not None and step >= max_steps:
+                stopped = True
+                break
+        if stopped:
+            break
+        if with_val:
+            ev.append(["on_validation_end", None])
+        ev.append(["on_epoch_end", None])
+    ev.append(["on_fit_end", None])
+    return ev, step
+
+
+def fmt(e):
+    return e[0] + (f"(batch_idx={e[1]})" if e[1] is not None else "")
+
+
+CONFIGS = [(8, 2, 1, 2, True, None), (12, 2, 3, 1, False, None), (10, 2, 2, 2, True, None),
+           (8, 2, 2, 3, True, 3)]
+
+
+@pytest.mark.parametrize("n,b,accum,epochs,with_val,max_steps", CONFIGS,
+                         ids=["plain_val", "accum3", "accum_flush", "max_steps_mid_epoch"])
+def test_lifecycle_order(student, n, b, accum, epochs, with_val, max_steps):
+    """callbacks fire in the documented order and number"""
+    r = student.call("lifecycle", n=n, batch_size=b, accum=accum, epochs=epochs, with_val=with_val,
+                     max_steps=max_steps)
+    want, steps = expected_events(n, b, accum, epochs, with_val, max_steps)
+    got = [list(e) for e in r["events"]]
+    what = (f"Trainer(..., max_epochs={epochs}, accum_steps={accum}, max_steps={max_steps}"
+            f"{', val_loader=...' if with_val else ''}).fit() with {n} samples in batches of {b}")
+    if got != want:
+        i = next((k for k, (a, c) in enumerate(zip(got, want)) if a != c), min(len(got), len(want)))
+        ctx = lambda seq: ", ".join(fmt(e) for e in seq[max(0, i - 2): i + 3]) or "(nothing)"
+        fail(f"{what}: hook #{i} differs from the documented lifecycle. Expected ... {ctx(want)} ...; "
+             f"your Trainer fired ... {ctx(got)} ... ({len(want)} hooks expected, {len(got)} fired)")
+    expect(r["global_step"] == steps and r["history_len"] == steps,
+           f"{what}: expected global_step == len(history) == {steps}, got {r['global_step']} and {r['history_len']}")
+
+
+def make_net(d_in, d_out):
+    return nn.Sequential(nn.Linear(d_in, 5), nn.Tanh(), nn.Linear(5, d_out)).double()
+
+
+def reference_run(init, X, Y, b, accum, epochs, max_norm, lr, gamma, max_steps):
+    model = make_net(X.shape[1], Y.shape[1])
+    model.load_state_dict(init)
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.05)
+    sched = torch.optim.lr_scheduler.ExponentialLR(opt, gamma=gamma) if gamma is not None else None
+    batches = [(X[i:i + b], Y[i:i + b]) for i in range(0, len(X), b)]
+    hist, step = [], 0
+    for epoch in range(epochs):
+        for start in range(0, len(batches), accum):
+            losses = []
+            for x, y in batches[start:start + accum]:
+                loss = F.mse_loss(model(x), y)
+                (loss / accum).backward()
+                losses.append(float(loss))
+            params = list(model.parameters())
+            if max_norm is not None:
+                norm = float(torch.nn.utils.clip_grad_norm_(params, max_norm))
+            else:
+                norm = float(torch.nn.utils.get_total_norm([p.grad for p in params]))
+            cur_lr = opt.param_groups[0]["lr"]
+            opt.step()
+            opt.zero_grad()
+            if sched is not None:
+                sched.step()
+            step += 1
+            hist.append({"step": step, "epoch": epoch, "loss": sum(losses) / len(losses), "lr": cur_lr,
+                         "grad_norm": norm})
+            if max_steps is not None and step >= max_steps:
+                return hist, model.state_dict()
+    return hist, model.state_dict()
+
+
+def run_both(student, gen, n, b, accum, epochs, max_norm, gamma, max_steps=None, lr=0.05):
+    X = torch.randn(n, 3, generator=gen, dtype=f64)
+    Y = torch.randn(n, 2, generator=gen, dtype=f64)
+    torch.manual_seed(int(torch.randint(0, 2**31 - 1, (1,), generator=gen)))
+    init = {k: v.clone() for k, v in make_net(3, 2).state_dict().items()}
+    got = student.call("explicit_run", init=init, X=X, Y=Y, batch_size=b, accum=accum, epochs=epochs,
+                       max_norm=max_norm, lr=lr, gamma=gamma, max_steps=max_steps)
+    want_hist, want_params = reference_run(init, X, Y, b, accum, epochs, max_norm, lr, gamma, max_steps)
+    return got, want_hist, want_params
+
+
+def test_accumulation_large_batch_weights(student, gen):
+    """accumulated gradients over 4 micro-batches equal the gradient of the full batch (weights after one step)"""
+    n, b, accum = 12, 3, 4
+    X = torch.randn(n, 3, generator=gen, dtype=f64)
+    Y = torch.randn(n, 2, generator=gen, dtype=f64)
+    torch.manual_seed(int(torch.randint(0, 2**31 - 1, (1,), generator=gen)))
+    init = {k: v.clone() for k, v in make_net(3, 2).state_dict().items()}
+    got = student.call("explicit_run", init=init, X=X, Y=Y, batch_size=b, accum=accum, epochs=1,
+                       max_norm=None, lr=0.05, gamma=None, max_steps=1)
+    model = make_net(3, 2)
+    model.load_state_dict(init)
+    opt = torch.optim.AdamW(model.parameters(), lr=0.05, weight_decay=0.05)
+    loss = F.mse_loss(model(X), Y)
+    loss.backward()
+    norm = float(torch.nn.utils.get_total_norm([p.grad for p in model.parameters()]))
+    opt.step()
+    what = "Trainer(..., accum_steps=4) on 12 samples in batches of 3, one AdamW step"
+    for k, v in model.state_dict().items():
+        expect_close(got["params"][k], v, f"{what}: weights '{k}' vs one step on the full batch of 12",
+                     atol=1e-10, rtol=1e-8)
+    expect(len(got["history"]) == 1, f"{what}: expected one row in history, got {len(got['history'])}")
+    row = got["history"][0]
+    expect(abs(row["grad_norm"] - norm) <= 1e-9 * max(1.0, norm),
+           f"{what}: logged grad_norm should be the full-batch gradient norm {norm:.8g}, got {row['grad_norm']:.8g}")
+    expect(abs(row["loss"] - float(loss)) <= 1e-9,
+           f"{what}: logged loss should be the mean of the 4 batch losses = full-batch loss {float(loss):.8g}, "
+           f"got {row['loss']:.8g}")
+
+
+@pytest.mark.parametrize("max_norm", [0.05, None], ids=["clipped", "unclipped"])
+def test_logging_and_clipping_match_explicit_loop(student, gen, max_norm):
+    """loss, lr and grad-norm logs and final weights match an explicit AdamW+ExponentialLR loop"""
+    got, want_hist, want_params = run_both(student, gen, 20, 4, 2, 2, max_norm, 0.7)
+    what = (f"Trainer(AdamW, ExponentialLR(gamma=0.7), accum_steps=2, max_grad_norm={max_norm}, max_epochs=2) "
+            f"on 20 samples in batches of 4 (5 batches: the last group of each epoch has one batch)")
+    expect(len(got["history"]) == len(want_hist),
+           f"{what}: expected {len(want_hist)} rows in history (one per optimizer step), got {len(got['history'])}")
+    for g, w in zip(got["history"], want_hist):
+        for key, tol in (("step", 0), ("epoch", 0), ("lr", 1e-12), ("loss", 1e-9), ("grad_norm", 1e-8)):
+            if abs(g[key] - w[key]) > tol * max(1.0, abs(w[key])):
+                fail(f"{what}: history row for step {w['step']}: '{key}' should be {w[key]:.10g}, got {g[key]:.10g}"
+                     + (" (the norm BEFORE clipping, of the unscaled gradients)" if key == "grad_norm" else "")
+                     + (" (the lr used by this step, read before scheduler.step())" if key == "lr" else ""))
+    for k, v in want_params.items():
+        expect_close(got["params"][k], v, f"{what}: final weights '{k}'", atol=1e-9, rtol=1e-7)
+
+
+def test_bf16_autocast_on_cpu(student):
+    """precision='bf16' runs the forward under bfloat16 autocast, keeps float32 weights; '32' does not autocast"""
+    r = student.call("precision_run", precision="bf16", device="cpu")
+    expect(r["out"] and all(d == "torch.bfloat16" for d in r["out"]),
+           f"Trainer(..., precision='bf16') on CPU: the model's output inside loss_fn should be torch.bfloat16 "
+           f"(torch.autocast('cpu', dtype=torch.bfloat16)), got {r['out']}")
+    expect(r["final_param_dtypes"] == ["torch.float32"],
+           f"Trainer(..., precision='bf16'): parameters must stay float32, got {r['final_param_dtypes']}")
+    expect(r["steps"] == 2 and all(math.isfinite(x) for x in r["losses"]),
+           f"Trainer(..., precision='bf16'): expected 2 finite logged losses, got {r['losses']}")
+    r32 = student.call("precision_run", precision="32", device="cpu")
+    expect(all(d == "torch.float32" for d in r32["out"]),
+           f"Trainer(..., precision='32'): the model's output should stay float32 (no autocast), got {r32['out']}")
+
+
+def test_early_stopping_ends_the_run(student):
+    """with EarlyStopping(patience=2) and a validation loss that never improves, fit stops after 3 epochs"""
+    r = student.call("early_stop_run", patience=2, epochs=10)
+    expect(len(r["val_history"]) == 3 and r["val_ends"] == 3 and r["epoch_ends"] == 3,
+           f"Trainer(..., val_loader=..., callbacks=[EarlyStopping(patience=2)], max_epochs=10) with lr=0: "
+           f"expected 3 validations and 3 epochs (best at epoch 0, then 2 without improvement), got "
+           f"{r['val_ends']} on_validation_end, {r['epoch_ends']} on_epoch_end, val_history {r['val_history']}")
+    expect(len(set(round(v, 12) for v in r["val_history"])) == 1,
+           f"with lr=0 every validation loss should be identical, got {r['val_history']}")
+
+
+@pytest.mark.gpu
+def test_cuda_device_and_fp16(student):
+    """on CUDA: model and batches on the GPU, fp16 autocast and an enabled GradScaler"""
+    r = student.call("precision_run", precision="fp16", device="cuda")
+    expect(r["param_device"] == "cuda" and all(d == "cuda" for d in r["x_device"]),
+           f"Trainer(..., device='cuda'): model on {r['param_device']}, batches on {r['x_device']}")
+    expect(all(d == "torch.float16" for d in r["out"]),
+           f"Trainer(..., precision='fp16', device='cuda'): outputs should be float16, got {r['out']}")
+    expect(r["scaler_enabled"], "Trainer(..., precision='fp16', device='cuda') should create an enabled GradScaler")
+    expect(r["final_param_dtypes"] == ["torch.float32"], f"parameters must stay float32, got {r['final_param_dtypes']}")
