@@ -95,7 +95,7 @@ def architectures(draw):
     return cin, desc
 
 
-@J.hyp(20)
+@J.hyp(15)
 @given(arch=architectures(), seed=st.integers(0, 2**31 - 1))
 def test_random_architectures(student, arch, seed):
     """random conv/bn stacks (groups, dilation, bias on/off, shared conv outputs) match torch's own fusion"""
