@@ -73,7 +73,9 @@ class ProcessStudent:
     """A submission's code, loaded once in a worker process."""
 
     def __init__(self, cells: list[str], probes: dict[str, str], *, label: str = "submission",
-                 sandboxed: bool | None = None, load_timeout: float = 120.0, call_timeout: float = 60.0,
+                 sandboxed: bool | None = None,
+                 load_timeout: float = float(os.environ.get("COURSE_LOAD_TIMEOUT", "120")),
+                 call_timeout: float = float(os.environ.get("COURSE_CALL_TIMEOUT", "60")),
                  memory_limit: int = int(os.environ.get("COURSE_MEMORY_LIMIT_MB", "6144")) * 2**20,
                  file_limit: int = 64 * 2**20):
         self.cells, self.probe_sources, self.label = cells, probes, label

@@ -63,6 +63,19 @@ def describe(exc: BaseException) -> dict:
     return {"type": type(exc).__name__, "message": msg, "trace": student_trace(exc)}
 
 
+def reset_globals() -> None:
+    """Undo global settings a submission may have changed, so a correct answer is judged fairly."""
+    import warnings
+
+    import torch
+    warnings.resetwarnings()
+    warnings.simplefilter("ignore")
+    torch.set_default_dtype(torch.float32)
+    torch.set_grad_enabled(True)
+    torch.autograd.set_detect_anomaly(False)
+    torch.use_deterministic_algorithms(False)
+
+
 class Worker:
     def __init__(self, fd_in: int, fd_out: int):
         self.fd_in, self.fd_out = fd_in, fd_out
@@ -100,6 +113,7 @@ class Worker:
 
     def call(self, module: str, probe: str, kwargs: dict):
         fn = getattr(self.probes[module], probe)
+        reset_globals()
         return fn(self.ns, **kwargs)
 
     def serve(self) -> None:

@@ -19,6 +19,8 @@ def configure(c) -> None:
     c.SafeExecute.submission_timeout = int(os.environ.get("COURSE_SUBMISSION_TIMEOUT", "900"))
     c.JudgeHiddenChecks.timeout = int(os.environ.get("COURSE_JUDGE_TIMEOUT", "900"))
     c.LimitOutput.max_lines = 300
+    # A cell that keeps printing after its timeout must not abort the rest of the notebook.
+    c.Execute.raise_on_iopub_timeout = False
 
     install_sandbox_kernel(c)
 
@@ -37,6 +39,8 @@ def install_sandbox_kernel(c) -> None:
     with open(os.path.join(spec_dir, "kernel.json"), "w") as fh:
         json.dump({"argv": [sys.executable, "-m", "course.sandbox_kernel", "-f", "{connection_file}"],
                    "display_name": "Python 3 (course sandbox)", "language": "python",
+                   # signals do not cross into the sandbox: interrupt through the control channel
+                   "interrupt_mode": "message",
                    "env": {"PYTHONPATH": str(REPO_ROOT)}}, fh)
     os.environ["JUPYTER_PATH"] = home + os.pathsep + os.environ.get("JUPYTER_PATH", "")
     # IPC sockets in a private folder: the sandbox has no network, and no other kernel's keys are visible.

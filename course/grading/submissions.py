@@ -28,8 +28,15 @@ SPECS_DIR = TESTS_DIR / "submissions"
 
 
 def specs(assignment: str | None = None) -> list[Path]:
+    """Per-assignment specs (folders starting with '_' hold generic ones, see generic_specs)."""
     pattern = f"{assignment}/*.py" if assignment else "*/*.py"
-    return sorted(p for p in SPECS_DIR.glob(pattern) if not p.name.startswith("_"))
+    return sorted(p for p in SPECS_DIR.glob(pattern)
+                  if not p.name.startswith("_") and not p.parent.name.startswith("_"))
+
+
+def generic_specs(kind: str) -> list[Path]:
+    """Specs that apply to every assignment: kind is 'hostile' or 'honest'."""
+    return sorted(p for p in (SPECS_DIR / f"_{kind}").glob("*.py") if not p.name.startswith("_"))
 
 
 def load_spec(path: Path) -> dict:
@@ -57,10 +64,10 @@ def reference(assignment: str):
     return nb
 
 
-def build(path: Path) -> tuple[str | bytes, dict]:
-    """Return (notebook text, spec) for one spec file."""
+def build(path: Path, assignment: str | None = None) -> tuple[str | bytes, dict]:
+    """Return (notebook text, spec) for one spec file (generic specs need ``assignment``)."""
     spec = load_spec(path)
-    assignment = path.parent.name
+    assignment = assignment or path.parent.name
     if "RAW" in spec:
         return spec["RAW"], spec
     nb = reference(assignment) if spec.get("BASE", "reference") == "reference" else \
@@ -79,8 +86,8 @@ def build(path: Path) -> tuple[str | bytes, dict]:
     return nbformat.writes(nb), spec
 
 
-def write(path: Path, dest: Path) -> dict:
-    text, spec = build(path)
+def write(path: Path, dest: Path, assignment: str | None = None) -> dict:
+    text, spec = build(path, assignment)
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.write_text(text, encoding="utf-8")
     return spec

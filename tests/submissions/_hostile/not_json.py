@@ -1,0 +1,3 @@
+"""Not a notebook at all."""
+EXPECT_TOTAL = 0
+RAW = "this is my homework, I hope it works\n"
