@@ -522,10 +522,16 @@ if run_demos():
 # 2. **Dry run** one representative batch, under `torch.no_grad()` (no graph is needed), and in `eval()`
 #    mode: in training mode, BatchNorm layers would update their running statistics with the dry-run
 #    batch. Restore the previous mode afterwards.
+#    Use `torch.no_grad()`, **not** `torch.inference_mode()`: tensors created under inference mode are
+#    "inference tensors" forever, and parameters materialised there make the first training step fail
+#    with "Inference tensors cannot be saved for backward".
 # 3. **Then** create the optimizer, and anything else that inspects parameter shapes (counting
 #    parameters, initialisation schemes, `param_groups`, `DistributedDataParallel`). Before the dry run
 #    there is nothing to inspect: `p.numel()` raises, and code that builds per-parameter state would
-#    build it for placeholders.
+#    build it for placeholders. (In current PyTorch, a plain SGD or Adam created *before* the dry run
+#    happens to keep working, because materialisation mutates the same `Parameter` objects in place, as
+#    the cell below shows. Do not rely on it: it is exactly the code that looks at shapes, sizes or
+#    dtypes at construction time that breaks.)
 
 # %%
 lazy = nn.Sequential(nn.LazyLinear(8), nn.ReLU(), nn.LazyLinear(2))

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 import torch
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 
 from course.checks import expect_close, fail
 
@@ -99,7 +99,8 @@ def test_weight_decay_rule(student, model):
             fail(f"{what}: '{n}' gets weight_decay={got[n][1]:g}, expected {wd:g} ({kind})")
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture],
+          phases=[Phase.explicit, Phase.generate], database=None)
 @given(model=st.sampled_from(list(MODELS)), seed=st.integers(0, 10**6),
        lr=st.floats(1e-4, 0.1), wd=st.floats(0.0, 0.5), mult=st.floats(0.1, 20.0))
 def test_adamw_training_matches_reference(student, model, seed, lr, wd, mult):

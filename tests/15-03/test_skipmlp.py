@@ -2,13 +2,15 @@
 import pytest
 import torch
 import torch.nn.functional as F
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 
 from course.checks import expect, expect_close, fail
 
 pytestmark = pytest.mark.task("skipmlp")
 f64 = torch.float64
-SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+# No shrinking: each failure message already names the configuration, and grading stays fast.
+SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture],
+                phases=[Phase.explicit, Phase.generate], database=None)
 
 
 def expected_shapes(in_features, widths, num_classes, norm):
@@ -92,7 +94,7 @@ def test_state_dict_structure(student, cfg):
                  f"SkipMLP({in_features}, {widths}, {num_classes}, norm={norm})")
 
 
-@settings(max_examples=15, **SETTINGS)
+@settings(max_examples=12, **SETTINGS)
 @given(seed=st.integers(0, 2**31 - 1), in_features=st.integers(1, 9),
        widths=st.lists(st.integers(1, 8), max_size=4), num_classes=st.integers(1, 5), norm=st.booleans(),
        batch=st.integers(1, 4))
@@ -111,7 +113,7 @@ def test_image_batches_are_flattened(student, gen):
     run_and_compare(student, 12, [12], 4, False, x, None, 7)
 
 
-@settings(max_examples=12, **SETTINGS)
+@settings(max_examples=10, **SETTINGS)
 @given(seed=st.integers(0, 2**31 - 1), widths=st.lists(st.integers(2, 6), min_size=1, max_size=4),
        norm=st.booleans(), data=st.data())
 def test_dropped_blocks_use_only_the_shortcut(student, seed, widths, norm, data):
