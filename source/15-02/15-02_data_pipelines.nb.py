@@ -100,8 +100,9 @@ print("the default BatchSampler just chunks the sampler:",
 # A batch sampler is just a `Sampler` whose items are *lists* of indices. Implement `BucketBatchSampler`:
 #
 # * `lengths`: a list (or 1-D tensor) of non-negative ints, `lengths[i]` is the length of sample `i`;
-# * sort the indices by length (ascending) and cut them into consecutive batches of `batch_size`; only the
-#   batch holding the longest items can be short, and with `drop_last=True` that short batch is dropped;
+# * sort the indices by length and cut the sorted list into consecutive batches of `batch_size`; only the
+#   last chunk can be short (with an ascending sort it holds the longest items), and with `drop_last=True`
+#   that short batch is dropped;
 # * every `__iter__` (epoch) yields those batches as lists of Python ints in a random order drawn **only**
 #   from `generator`; the same seed gives the same sequence of batches, each new epoch a new order;
 # * if `generator` is `None`, make one seeded from the global RNG (as `RandomSampler` does);
@@ -558,7 +559,7 @@ import zlib
 class CompressedImages(Dataset):
     """FashionMNIST-like images stored compressed; __getitem__ pays for decoding and a blur."""
 
-    def __init__(self, base, n, repeat_blur=6):
+    def __init__(self, base, n, repeat_blur=20):
         self.blobs, self.labels = [], []
         for i in range(n):
             img, y = base[i]
@@ -588,7 +589,7 @@ def images_per_second(loader, max_batches=None):
 
 
 if run_demos():
-    heavy = CompressedImages(fmnist, 3000)
+    heavy = CompressedImages(fmnist, 2000)
     torch.set_num_threads(1)  # one thread per process, so workers do not fight over cores
     rates = {}
     for workers in tqdm([0, 2], desc="benchmark"):
@@ -601,10 +602,11 @@ if run_demos():
     print(f"speed-up of 2 workers over 0: {rates[2] / rates[0]:.2f}x (cores here: {os.cpu_count()})")
 
 # %% [markdown]
-# On a machine with spare cores, two workers come close to a 2x speed-up on such a dataset; with only two
-# cores, the main process competes with the workers and the gain is smaller. If your `__getitem__` is cheap
-# (tensors already in memory), workers can even be *slower*: sending batches between processes costs more
-# than building them.
+# On a machine with spare cores, two workers come close to a 2x speed-up on such a dataset. With only two
+# cores the main process competes with the workers, and on a machine busy with other jobs the gain can vanish
+# altogether: the ratio measures your hardware as much as your pipeline. If `__getitem__` is cheap (tensors
+# already in memory), workers are often *slower*: sending batches between processes costs more than
+# building them. Measure before you tune `num_workers`.
 #
 # With a GPU, the cell below compares a plain copy with a pinned, non-blocking one. A single blocking copy of
 # pinned memory is usually faster than from pageable memory; the larger benefit, overlap with compute, only

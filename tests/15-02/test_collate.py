@@ -64,7 +64,8 @@ def test_in_dataloader_pads_per_batch(student, gen):
                                                  f"(lengths {lens[sl]})")
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=15, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(lens=st.lists(st.integers(1, 12), min_size=1, max_size=7), seed=st.integers(0, 2**31 - 1))
 def test_unpadding_recovers_every_sequence(student, lens, seed):
     """property: padded[i, :lengths[i]] is sequence i, everything past it is zero, mask marks exactly that"""

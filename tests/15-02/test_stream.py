@@ -73,8 +73,9 @@ def test_streams_lazily(student, gen):
     res = student.call("stream_lazy", shards=shards)
     err = res["init_error"]
     if err["raised"]:
-        hint = "" if err["type"] == "NotImplementedError" else \
+        msg = f": {err['message'][:160]}" if err["message"] else ""
+        hint = " (not implemented yet?)" if err["type"] == "NotImplementedError" else \
             " (it was built before its files existed: a streaming data set opens its files only inside __iter__)"
-        fail(f"ShardedFileStream(paths) raised {err['type']}: {err['message'][:160]}{hint}")
+        fail(f"ShardedFileStream(paths) raised {err['type']}{msg}{hint}")
     check_all_once(res["data"], x, ids, "ShardedFileStream built before its 3 files were written, then iterated "
                                         "(num_workers=0, batch_size=None)")

@@ -4,11 +4,11 @@ EXPECT = {"bucket_sampler": "pass", "balanced": "pass", "collate": "pass", "pack
 CELLS = {
     "bucket_sampler_impl": '''
 class BucketBatchSampler(Sampler):
-    """Plain-Python bookkeeping; batch order from sorting random keys."""
+    """Plain-Python bookkeeping, sorted longest first; batch order from sorting random keys."""
 
     def __init__(self, lengths, batch_size, drop_last=False, generator=None):
         lens = [int(v) for v in (lengths.tolist() if isinstance(lengths, torch.Tensor) else lengths)]
-        order = sorted(range(len(lens)), key=lambda i: (lens[i], i))
+        order = sorted(range(len(lens)), key=lambda i: (-lens[i], i))  # longest first
         self.batches = []
         while order:
             chunk, order = order[:batch_size], order[batch_size:]
