@@ -91,7 +91,7 @@ def load(name: str, train: bool = True, transform=None, allow_download: bool | N
             if verbose:
                 print(f"Loaded {name} ({'train' if train else 'test'}, {len(ds)} images) from {data_dir()}")
             return ds
-        except (RuntimeError, OSError):
+        except Exception:  # not there yet (RuntimeError), unreadable, or torchvision missing
             pass
         if allow_download:
             try:

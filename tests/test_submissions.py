@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from course.check import run_suite
+from course.build import assignments
 from course.grading import submissions
 
 
@@ -62,4 +63,32 @@ def test_example_submission_verdicts(assignment, tmp_path):
         problems = verdict_problems(spec, checks)
         if problems:
             report.append(f"{p.name}:\n  " + "\n  ".join(problems))
+    assert not report, f"seed {res['seed']}\n" + "\n".join(report)
+
+
+GENERIC = [p for kind in ("hostile", "honest") for p in submissions.generic_specs(kind)
+           if p.stem in ("read_solutions", "tamper_kernel", "noisy_reference")]
+
+
+@pytest.mark.parametrize("assignment", assignments())
+def test_generic_submissions(assignment, tmp_path):
+    """Attacks on the checks score zero and a noisy correct answer full marks, in every assignment."""
+    notebooks = []
+    for p in GENERIC:
+        nb = tmp_path / f"{p.stem}.ipynb"
+        submissions.write(p, nb, assignment=assignment)
+        notebooks.append((p, nb, submissions.load_spec(p)["EXPECT_TOTAL"]))
+    res = run_suite(assignment, [nb for _, nb, _ in notebooks], sandbox="auto")
+    assert not res.get("error"), res.get("error")
+    report = []
+    for p, nb, want in notebooks:
+        checks = [c for c in res["checks"] if c.get("notebook") == str(nb) and c["status"] != "skipped"]
+        passed = [c["name"] for c in checks if c["status"] == "passed"]
+        failed = [f"{c['name']}: {c['message']}" for c in checks if c["status"] == "failed"]
+        if not checks:
+            report.append(f"{p.stem}: no check ran")
+        elif want == 0 and passed:
+            report.append(f"{p.stem}: hostile submission passed {passed}")
+        elif want == "full" and failed:
+            report.append(f"{p.stem}: honest submission failed {failed}")
     assert not report, f"seed {res['seed']}\n" + "\n".join(report)
