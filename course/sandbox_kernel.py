@@ -22,6 +22,12 @@ def main() -> None:
     # Inside the sandbox the parent pid is not visible; --die-with-parent covers it.
     argv = argv[:-1] + ["--setenv", "JPY_PARENT_PID", "1", "--"] + kernel
     os.environ.update(MPLBACKEND="Agg", PYTHONDONTWRITEBYTECODE="1")
+    import resource
+    import signal
+    cap = 64 * 2**20  # an oversized file write fails instead of filling the disk
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (cap, cap))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     os.execv(argv[0], argv)
 
 
