@@ -99,7 +99,8 @@ class ProcessStudent:
         self._workdir = tempfile.mkdtemp(prefix="course-worker-")
         self._log = open(os.path.join(self._workdir, ".worker.log"), "w+b")
         env = {k: v for k, v in os.environ.items() if not k.startswith(("COURSE_SECRET", "JPY_", "JUPYTER_"))}
-        env.update(COURSE_FAST="1", COURSE_GRADING="1", MPLBACKEND="Agg", PYTHONDONTWRITEBYTECODE="1")
+        env.update(COURSE_FAST="1", COURSE_GRADING="1", NBGRADER_EXECUTION="autograde", MPLBACKEND="Agg",
+                   PYTHONDONTWRITEBYTECODE="1")
         self.proc = subprocess.Popen(
             sandbox.worker_argv(self._workdir, self.sandboxed), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=self._log, cwd=self._workdir, env=env, preexec_fn=sandbox.limits_preexec(self.file_limit))
