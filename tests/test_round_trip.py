@@ -10,6 +10,14 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
+import os as _os
+
+import torch as _torch
+
+if not _torch.cuda.is_available():
+    # Instructor CI on a CPU machine: GPU-marked checks are graded as skipped (and say so).
+    _os.environ.setdefault("COURSE_ALLOW_CPU_GRADING", "1")
+
 from course import REPO_ROOT
 from course import notebook as nbtools
 from course.build import assignments

@@ -8,6 +8,14 @@ from pathlib import Path
 
 import pytest
 
+import os as _os
+
+import torch as _torch
+
+if not _torch.cuda.is_available():
+    # Instructor CI on a CPU machine: GPU-marked checks are graded as skipped (and say so).
+    _os.environ.setdefault("COURSE_ALLOW_CPU_GRADING", "1")
+
 from course.check import run_suite
 from course.build import assignments
 from course.grading import submissions
