@@ -18,7 +18,7 @@ c.CourseDirectory.feedback_directory = os.path.join("gradebook", "feedback")
 c.CourseDirectory.source_with_tests_directory = os.path.join("gradebook", "source_with_tests")
 c.CourseDirectory.solution_directory = os.path.join("gradebook", "solution")
 # Authoring files (*.nb.py) stay out of the student release.
-c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", "*.nb.py"]
+c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", "*.nb.py", ".hypothesis"]
 
 # Time limits (seconds). Per cell in the notebook kernel, and per check / per
 # submission load in the hidden-check judge.

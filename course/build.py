@@ -28,9 +28,11 @@ def assignments() -> list[str]:
     return [a for a in found if a in only] if only else found
 
 
-def build_notebooks(check: bool) -> list[str]:
+def build_notebooks(check: bool, only: list[str] | None = None) -> list[str]:
     stale = []
     for script in sorted(SOURCE_DIR.glob("*/*.nb.py")):
+        if only and script.parent.name not in only:
+            continue
         target = script.with_name(script.name[: -len(".nb.py")] + ".ipynb")
         nb = nbtools.from_percent(script.read_text(encoding="utf-8"))
         with tempfile.NamedTemporaryFile("w", suffix=".ipynb", delete=False) as tmp:
@@ -95,7 +97,7 @@ def main(argv=None) -> int:
     ap.add_argument("assignment", nargs="*")
     args = ap.parse_args(argv)
     if args.what == "notebooks":
-        stale = build_notebooks(args.check)
+        stale = build_notebooks(args.check, args.assignment or None)
     else:
         stale = build_release(args.check, args.assignment or None)
     verb = "out of date" if args.check else "rebuilt"

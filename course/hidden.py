@@ -37,20 +37,23 @@ def run_hidden(assignment: str, task: str, namespace: dict) -> None:
     from .student import InProcessStudent
     from .pytest_plugin import probe_sources
 
-    records_file = io.StringIO()
+    captured = io.StringIO()
     pytest_plugin.IN_PROCESS_STUDENT = InProcessStudent(namespace, probe_sources(assignment))
     import json
     import tempfile
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "results.json")
+        cwd = os.getcwd()
+        os.chdir(tmp)  # caches (e.g. hypothesis') go to the temporary folder, not next to the notebook
         try:
-            with contextlib.redirect_stdout(records_file), contextlib.redirect_stderr(records_file), \
+            with contextlib.redirect_stdout(captured), contextlib.redirect_stderr(captured), \
                     warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 pytest.main([str(suite), "-q", "--assert=plain", "--color=no", "-p", "no:cacheprovider",
                              "--import-mode=importlib", "--task", task, "--results-json", out,
                              "-o", "addopts=", "-W", "ignore"])
         finally:
+            os.chdir(cwd)
             pytest_plugin.IN_PROCESS_STUDENT = None
         data = json.load(open(out)) if os.path.exists(out) else {"checks": []}
     checks = [c for c in data["checks"] if c["task"] == task]
