@@ -679,7 +679,9 @@ run_hidden("15-03", "trace", globals())
 # %% [markdown]
 # **Demo: reading a network's vital signs.** We trace the 12-block `SkipMLP` (untrained and briefly
 # trained) on a FashionMNIST batch and plot each layer's output scale. Then we plant a bug, one weight
-# scaled by 1e30, and let the `finite` flags point at the first layer whose output overflowed.
+# scaled by 1e30, and let the `finite` flags point at the first layer whose output overflowed. (Often
+# that is not the scaled layer itself, whose outputs of about 1e30 still fit in float32, but the next
+# LayerNorm, which squares them: the flag shows where the damage becomes visible.)
 
 # %%
 if run_demos():
