@@ -38,25 +38,28 @@ class RepairGradeCells(NbGraderPreprocessor):
 
     def preprocess(self, nb, resources):
         info = resources["nbgrader"]
-        for cell in nb.cells:
-            md = cell.get("metadata", {})
-            if "nbgrader" in md and not isinstance(md["nbgrader"], dict):
-                del md["nbgrader"]
-        seen = set()
-        for cell in nb.cells:
-            gid = _meta(cell).get("grade_id")
-            if gid is None:
-                continue
-            if gid in seen:
-                self.log.warning("%s: duplicated cell %s demoted to a plain cell", info["student"], gid)
-                del cell.metadata["nbgrader"]
-            seen.add(gid)
         with Gradebook(info["db_url"]) as gb:
             source = gb.find_notebook(info["notebook"], info["assignment"])
             order = [c.name for c in source.source_cells]
             graded = {c.name: c for c in source.grade_cells}
             solutions = {c.name for c in source.solution_cells}
             cells_by_name = {c.name: c for c in source.source_cells}
+            known = set(order) | set(graded) | solutions
+            seen = set()
+            for cell in nb.cells:
+                md = cell.setdefault("metadata", {})
+                if "nbgrader" not in md:
+                    continue
+                meta = md["nbgrader"]
+                gid = meta.get("grade_id") if isinstance(meta, dict) else None
+                if gid not in known or gid in seen:
+                    # forged, broken or duplicated grading metadata: the cell becomes a plain cell
+                    why = "duplicated" if gid in seen else "unknown"
+                    self.log.warning("%s: %s graded cell %r demoted to a plain cell", info["student"], why, gid)
+                    del md["nbgrader"]
+                    continue
+                meta["schema_version"] = 3  # an edited version must not stop the batch
+                seen.add(gid)
             for pos, name in enumerate(order):
                 if name in seen or (name not in graded and name not in solutions):
                     continue
