@@ -30,16 +30,28 @@ def graded_specs(assignment):
     return out
 
 
-ASSIGNMENTS = sorted({p.parent.name for p in submissions.specs()})
+GENERIC = [p for kind in ("hostile", "honest") for p in submissions.generic_specs(kind)
+           if p.stem in ("read_solutions", "tamper_kernel", "noisy_reference")]
 
 
 def verdict_problems(spec: dict, checks: list) -> list[str]:
+    checks = [c for c in checks if c["status"] != "skipped"]
+    if not checks:
+        return ["no check ran"]
+    if "EXPECT_TOTAL" in spec:  # generic specs: hostile ones earn nothing, honest ones everything
+        passed = [c["name"] for c in checks if c["status"] == "passed"]
+        failed = [f"{c['name']}: {c['message']}" for c in checks if c["status"] == "failed"]
+        if spec["EXPECT_TOTAL"] == 0 and passed:
+            return [f"hostile submission passed {passed}"]
+        if spec["EXPECT_TOTAL"] == "full" and failed:
+            return [f"honest submission failed {failed}"]
+        return []
     by_task = {}
     for c in checks:
         by_task.setdefault(c["task"], []).append(c)
     problems = []
     for task, want in spec["EXPECT"].items():
-        ran = [c for c in by_task.get(task, []) if c["status"] != "skipped"]
+        ran = by_task.get(task, [])
         passed = [c for c in ran if c["status"] == "passed"]
         if not ran:
             problems.append(f"{task}: no check ran")
@@ -53,50 +65,21 @@ def verdict_problems(spec: dict, checks: list) -> list[str]:
     return problems
 
 
-@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+@pytest.mark.parametrize("assignment", assignments())
 def test_example_submission_verdicts(assignment, tmp_path):
-    paths = graded_specs(assignment)
-    if not paths:
-        pytest.skip(f"no example submissions for {assignment}")
+    """Each topic's wrong and unusual-but-correct examples, plus the generic attacks on the checks
+    (reading solutions, patching comparisons) and a noisy correct answer, judged in one run."""
+    todo = [(p, None) for p in graded_specs(assignment)] + [(p, assignment) for p in GENERIC]
     notebooks, specs = [], []
-    for i, p in enumerate(paths):
-        nb = tmp_path / f"{p.stem}.ipynb"
-        specs.append(submissions.write(p, nb))
+    for p, generic_for in todo:
+        nb = tmp_path / f"{p.parent.name.strip('_')}-{p.stem}.ipynb"
+        specs.append(submissions.write(p, nb, assignment=generic_for))
         notebooks.append(nb)
     res = run_suite(assignment, notebooks, sandbox="auto")
     assert not res.get("error"), res.get("error")
     report = []
-    for p, nb, spec in zip(paths, notebooks, specs):
-        checks = [c for c in res["checks"] if c.get("notebook") in (str(nb), None if len(paths) == 1 else "-")]
-        problems = verdict_problems(spec, checks)
+    for (p, _), nb, spec in zip(todo, notebooks, specs):
+        problems = verdict_problems(spec, [c for c in res["checks"] if c.get("notebook") == str(nb)])
         if problems:
-            report.append(f"{p.name}:\n  " + "\n  ".join(problems))
-    assert not report, f"seed {res['seed']}\n" + "\n".join(report)
-
-
-GENERIC = [p for kind in ("hostile", "honest") for p in submissions.generic_specs(kind)
-           if p.stem in ("read_solutions", "tamper_kernel", "noisy_reference")]
-
-
-@pytest.mark.parametrize("assignment", assignments())
-def test_generic_submissions(assignment, tmp_path):
-    """Attacks on the checks score zero and a noisy correct answer full marks, in every assignment."""
-    notebooks = []
-    for p in GENERIC:
-        nb = tmp_path / f"{p.stem}.ipynb"
-        submissions.write(p, nb, assignment=assignment)
-        notebooks.append((p, nb, submissions.load_spec(p)["EXPECT_TOTAL"]))
-    res = run_suite(assignment, [nb for _, nb, _ in notebooks], sandbox="auto")
-    assert not res.get("error"), res.get("error")
-    report = []
-    for p, nb, want in notebooks:
-        checks = [c for c in res["checks"] if c.get("notebook") == str(nb) and c["status"] != "skipped"]
-        passed = [c["name"] for c in checks if c["status"] == "passed"]
-        failed = [f"{c['name']}: {c['message']}" for c in checks if c["status"] == "failed"]
-        if not checks:
-            report.append(f"{p.stem}: no check ran")
-        elif want == 0 and passed:
-            report.append(f"{p.stem}: hostile submission passed {passed}")
-        elif want == "full" and failed:
-            report.append(f"{p.stem}: honest submission failed {failed}")
+            report.append(f"{p.parent.name}/{p.name}:\n  " + "\n  ".join(problems))
     assert not report, f"seed {res['seed']}\n" + "\n".join(report)
