@@ -130,7 +130,7 @@ def run(root: Path, only: list[str] | None, examples: bool) -> int:
                                                              or "died" in ln or "demoted" in ln)
                      or "hidden checks could not run" in ln]
         for ln in incidents:
-            print(f"  {a}: {ln.split('|', 1)[-1].strip()}")
+            print(f"  {a}: {ln.split('] ', 1)[-1].strip()}")
         if rc:
             print(f"{a}: some submissions could not be graded (see {log}); the rest were")
             failures += 1
