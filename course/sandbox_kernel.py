@@ -13,12 +13,22 @@ import sys
 
 def main() -> None:
     args = sys.argv[1:]
-    conn = args[args.index("-f") + 1]
-    runtime_dir = os.path.dirname(os.path.abspath(conn))
+    conn = os.path.abspath(args[args.index("-f") + 1])
+    import json
+    info = json.load(open(conn))
+    socket_dir = os.path.dirname(os.path.abspath(info.get("ip", "")))
+    # Only the private IPC folder made by course.grading.config is shared with the kernel: never a
+    # general folder such as /tmp, where the connection file itself may live.
+    if info.get("transport") != "ipc" or not os.path.basename(socket_dir).startswith("course-kernels-"):
+        sys.exit(f"course-sandbox kernel: expected IPC sockets in a private course-kernels-* folder, got "
+                 f"transport={info.get('transport')!r} ip={info.get('ip')!r}")
+    private_conn = os.path.join(socket_dir, "connection.json")
+    with open(private_conn, "w") as fh:
+        json.dump(info, fh)
     cwd = os.getcwd()
-    kernel = [sys.executable, "-m", "ipykernel_launcher", "-f", conn, "--HistoryManager.hist_file=:memory:"]
+    kernel = [sys.executable, "-m", "ipykernel_launcher", "-f", private_conn, "--HistoryManager.hist_file=:memory:"]
     from course import sandbox
-    argv = sandbox.bwrap_argv(cwd, extra_binds=[runtime_dir], keep_cwd=True)
+    argv = sandbox.bwrap_argv(cwd, extra_binds=[socket_dir], keep_cwd=True)
     # Inside the sandbox the parent pid is not visible; --die-with-parent covers it.
     argv = argv[:-1] + ["--setenv", "JPY_PARENT_PID", "1", "--"] + kernel
     os.environ.update(MPLBACKEND="Agg", PYTHONDONTWRITEBYTECODE="1")
