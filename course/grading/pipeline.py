@@ -108,6 +108,13 @@ def run(root: Path, only: list[str] | None, examples: bool) -> int:
         return 2
     if not isolated:
         print("WARNING: COURSE_SANDBOX=off: submissions run WITHOUT isolation and could read solutions.")
+    import torch
+    if not torch.cuda.is_available():
+        if os.environ.get("COURSE_ALLOW_CPU_GRADING", "") in ("", "0"):
+            print("NOTE: no CUDA GPU here: GPU-marked checks fail (grade on a GPU node, or set "
+                  "COURSE_ALLOW_CPU_GRADING=1 to skip them and report them as skipped).")
+        else:
+            print("NOTE: no CUDA GPU here: GPU-marked checks are skipped (COURSE_ALLOW_CPU_GRADING=1).")
     logs = root / "gradebook" / "logs"
     logs.mkdir(parents=True, exist_ok=True)
     ids = only or assignments()
