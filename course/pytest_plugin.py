@@ -49,7 +49,6 @@ def pytest_configure(config):
         config._course_seed = random.SystemRandom().randrange(2**31)
     config._course_records = []
     config._course_students = {}
-    config._course_events = []
 
 
 def assignment_of(path: Path) -> str | None:
@@ -103,11 +102,10 @@ def probe_sources(assignment: str) -> dict[str, str]:
 def pytest_generate_tests(metafunc):
     nbs = metafunc.config.getoption("--notebook")
     if "course_notebook" in metafunc.fixturenames and len(nbs) > 1:
-        # session scope: pytest runs every check of one notebook before the next, so one worker at a time
-        metafunc.parametrize("course_notebook", nbs, scope="session", ids=[f"@{i}" for i in range(len(nbs))])
+        metafunc.parametrize("course_notebook", nbs, scope="module", ids=[f"@{i}" for i in range(len(nbs))])
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def course_notebook(request):
     nbs = request.config.getoption("--notebook")
     return nbs[0] if nbs else None
@@ -126,10 +124,6 @@ def student(request, course_notebook):
     if key not in cache:
         from . import sandbox
         from .student import ProcessStudent
-        for other in list(cache):  # checks are grouped by notebook: the previous worker is done
-            done = cache.pop(other)
-            config._course_events += done.events
-            done.close()
         mode = config.getoption("--sandbox") or ("on" if course_notebook else "auto")
         path = Path(course_notebook) if course_notebook else reference_notebook(assignment)
         cache[key] = ProcessStudent.from_notebook(path, probe_sources(assignment), sandboxed=sandbox.resolve(mode))
@@ -147,8 +141,7 @@ def pytest_sessionfinish(session, exitstatus):
         s.close()
     out = session.config.getoption("--results-json")
     if out:
-        events = session.config._course_events + [e for s in session.config._course_students.values()
-                                                  for e in s.events]
+        events = [e for s in session.config._course_students.values() for e in s.events]
         Path(out).write_text(json.dumps({"seed": session.config._course_seed, "events": events,
                                          "checks": session.config._course_records}, indent=1))
 
