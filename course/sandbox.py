@@ -1,9 +1,10 @@
 """Where submission code runs: a bubblewrap sandbox, plus resource limits.
 
-Inside the sandbox a submission sees the system read-only, the Python
-installation and the ``course`` package, and an empty private /tmp. It does
-not see the course folder (solutions, tests, gradebook, other students), the
-home folders, or the network; it can still use a GPU (the /dev/nvidia*
+Inside the sandbox a submission sees the operating system (/usr, /etc, /sys)
+read-only, the Python installation and the ``course`` package, and an empty
+private /tmp. Nothing else on the machine is mounted: not the course folder
+(solutions, tests, gradebook, other students), other copies of it, home
+folders or data disks; and there is no network; it can still use a GPU (the /dev/nvidia*
 devices are passed through). Works without root where unprivileged user
 namespaces are allowed (Debian's bubblewrap does).
 
@@ -42,19 +43,34 @@ def _existing(paths):
     return out
 
 
+SYSTEM_PATHS = ("/usr", "/etc", "/sys", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+
+
 def hidden_paths() -> list[str]:
-    """Folders masked with an empty tmpfs: the course, homes, temp dirs, and COURSE_SANDBOX_HIDE."""
+    """Folders masked even if a visible path contains them: the course itself, temp dirs, and
+    COURSE_SANDBOX_HIDE (os.pathsep-separated)."""
     extra = [p for p in os.environ.get("COURSE_SANDBOX_HIDE", "").split(os.pathsep) if p]
-    return _existing([str(REPO_ROOT), "/home", "/root", "/tmp", "/var/tmp", "/srv", "/mnt", "/media", "/opt",
-                      "/run/user", *extra])
+    return _existing([str(REPO_ROOT), "/tmp", "/var/tmp", *extra])
 
 
 def visible_paths() -> list[str]:
-    """Read-only paths re-exposed under the masks: Python, its packages, the course package."""
+    """Read-only paths the submission may see: Python, its packages, the course package."""
     paths = [sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable)),
              sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"], str(REPO_ROOT / "course")]
     paths += [p for p in sys.path if p and os.path.isdir(p) and "site-packages" in p]
     return _existing(paths)
+
+
+def _system_binds() -> list[str]:
+    """The operating system, read-only. Everything else on the machine (other copies of the course,
+    backups, home folders, data disks) is simply absent: an allow-list, not a deny-list."""
+    argv = []
+    for p in SYSTEM_PATHS:
+        if os.path.islink(p):
+            argv += ["--symlink", os.readlink(p), p]
+        elif os.path.isdir(p):
+            argv += ["--ro-bind", p, p]
+    return argv
 
 
 def bwrap_argv(workdir: str, extra_binds: list[str] = (), keep_cwd: bool = False) -> list[str]:
@@ -62,14 +78,20 @@ def bwrap_argv(workdir: str, extra_binds: list[str] = (), keep_cwd: bool = False
     bwrap = shutil.which("bwrap")
     if not bwrap:
         raise SandboxUnavailable("bubblewrap (bwrap) is not installed: apt-get install bubblewrap")
-    argv = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--tmpfs", "/dev/shm", "--proc", "/proc",
-            "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
+    argv = [bwrap, *_system_binds(), "--dev", "/dev", "--tmpfs", "/dev/shm", "--proc", "/proc",
+            "--tmpfs", "/tmp", "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
     for dev in sorted(glob.glob("/dev/nvidia*")) + sorted(glob.glob("/dev/dri/*")):
         argv += ["--dev-bind", dev, dev]
-    for p in sorted(hidden_paths(), key=len):
-        argv += ["--tmpfs", p]
-    for p in sorted(visible_paths(), key=len):
+    visible = sorted(visible_paths(), key=len)
+    for p in visible:
         argv += ["--ro-bind", p, p]
+    under = lambda p, q: p.startswith(q.rstrip("/") + "/")
+    masked = [h for h in sorted(hidden_paths(), key=len) if any(under(h, v) for v in visible)]
+    for p in masked:  # mask what a visible folder happens to contain ...
+        argv += ["--tmpfs", p]
+    for p in visible:  # ... then re-expose the visible folders inside the mask
+        if any(under(p, m) for m in masked):
+            argv += ["--ro-bind", p, p]
     for p in extra_binds:
         argv += ["--bind", p, p]
     target = os.path.abspath(workdir) if keep_cwd else "/tmp/work"
