@@ -29,9 +29,10 @@ def guess_assignment(nb: Path) -> str | None:
 
 
 def run_suite(assignment: str, notebook, *, sandbox: str = "on", seed: int | None = None,
-              timeout: float = 900, tasks: list[str] = ()) -> dict:
+              timeout: float = 900, tasks: list[str] = (), notebook_tasks: dict | None = None) -> dict:
     """Run tests/<assignment> against ``notebook`` (a path, or a list of paths judged in one run)
-    in a fresh judge process; return its results record."""
+    in a fresh judge process; return its results record. ``notebook_tasks`` maps a notebook path
+    to the only tasks checked for it."""
     notebooks = [notebook] if isinstance(notebook, (str, Path)) else list(notebook)
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "results.json"
@@ -42,6 +43,8 @@ def run_suite(assignment: str, notebook, *, sandbox: str = "on", seed: int | Non
             cmd.append(f"--seed={seed}")
         for t in tasks:
             cmd.append(f"--task={t}")
+        for nb, ts in (notebook_tasks or {}).items():
+            cmd.append(f"--notebook-tasks={nb}={','.join(ts)}")
         env = {**os.environ, "COURSE_JUDGE": "1", "PYTHONPATH": str(TESTS_DIR.parent)}
         try:
             r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env, cwd=tmp)

@@ -38,6 +38,8 @@ def pytest_addoption(parser):
     g.addoption("--results-json", default=None, help="write one record per check to this file")
     g.addoption("--seed", type=int, default=None, help="seed for the random inputs (default: fresh each run)")
     g.addoption("--task", action="append", default=[], help="only run checks for these task names")
+    g.addoption("--notebook-tasks", action="append", default=[], metavar="PATH=TASK,TASK",
+                help="for this --notebook, only run checks for these tasks (the others are not run)")
 
 
 def pytest_configure(config):
@@ -64,13 +66,30 @@ def task_of(item) -> str | None:
     return m.args[0] if m and m.args else None
 
 
+def _notebook_tasks(config) -> dict[str, set]:
+    out = {}
+    for spec in config.getoption("--notebook-tasks"):
+        path, _, tasks = spec.rpartition("=")
+        out[path] = set(filter(None, tasks.split(",")))
+    return out
+
+
 def pytest_collection_modifyitems(config, items):
     wanted = set(config.getoption("--task"))
-    if not wanted:
+    per_nb = _notebook_tasks(config)
+    if not wanted and not per_nb:
         return
+
+    def keep_item(it):
+        if wanted and task_of(it) not in wanted:
+            return False
+        callspec = getattr(it, "callspec", None)
+        nb = callspec.params.get("course_notebook") if callspec else None
+        return nb not in per_nb or task_of(it) in per_nb[nb]
+
     keep, drop = [], []
     for it in items:
-        (keep if task_of(it) in wanted else drop).append(it)
+        (keep if keep_item(it) else drop).append(it)
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep

@@ -155,6 +155,8 @@ def tree_rss_bytes(root_pid: int) -> int:
 
 
 def kill_tree(proc: subprocess.Popen) -> None:
+    if not proc.pid or proc.pid <= 1:
+        return  # a forked worker whose pid was never known: nothing safe to signal
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
@@ -172,6 +174,13 @@ def kill_tree(proc: subprocess.Popen) -> None:
 def worker_argv(workdir: str, sandboxed: bool) -> list[str]:
     py = [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(REPO_ROOT)!r}); "
           "from course.worker import main; main()"]
+    return (bwrap_argv(workdir) + py) if sandboxed else py
+
+
+def zygote_argv(workdir: str, sandboxed: bool) -> list[str]:
+    """The fork server (course.forkserver): ``workdir`` holds one folder per forked worker."""
+    py = [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(REPO_ROOT)!r}); "
+          "from course.forkserver import main; main()"]
     return (bwrap_argv(workdir) + py) if sandboxed else py
 
 

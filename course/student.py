@@ -14,6 +14,7 @@ Two transports share one interface:
 """
 from __future__ import annotations
 
+import atexit
 import copy
 import io
 import os
@@ -69,6 +70,16 @@ def _read_exact(fd: int, n: int, deadline: float, proc: subprocess.Popen) -> byt
     return buf
 
 
+_SERVERS: dict = {}  # (sandboxed, file limit) -> ForkServer, one per judge process
+
+
+@atexit.register
+def _close_servers() -> None:
+    for server in _SERVERS.values():
+        server.close()
+    _SERVERS.clear()
+
+
 class ProcessStudent:
     """A submission's code, loaded once in a worker process."""
 
@@ -96,20 +107,46 @@ class ProcessStudent:
 
     # ------------------------------------------------------------ process life
     def _start(self) -> None:
-        self._workdir = tempfile.mkdtemp(prefix="course-worker-")
-        self._log = open(os.path.join(self._workdir, ".worker.log"), "w+b")
         env = {k: v for k, v in os.environ.items() if not k.startswith(("COURSE_SECRET", "JPY_", "JUPYTER_"))}
         env.update(COURSE_FAST="1", COURSE_GRADING="1", NBGRADER_EXECUTION="autograde", MPLBACKEND="Agg",
                    PYTHONDONTWRITEBYTECODE="1")
-        self.proc = subprocess.Popen(
-            sandbox.worker_argv(self._workdir, self.sandboxed), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=self._log, cwd=self._workdir, env=env, preexec_fn=sandbox.limits_preexec(self.file_limit))
+        self.proc = self._fork(env)
+        if self.proc is not None:
+            self._workdir = str(self.proc.workdir)
+            self._log = open(self.proc.workdir / ".worker.log", "rb")
+        else:
+            self._workdir = tempfile.mkdtemp(prefix="course-worker-")
+            self._log = open(os.path.join(self._workdir, ".worker.log"), "w+b")
+            self.proc = subprocess.Popen(
+                sandbox.worker_argv(self._workdir, self.sandboxed), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=self._log, cwd=self._workdir, env=env, preexec_fn=sandbox.limits_preexec(self.file_limit))
         self._killed_for_memory = False
         threading.Thread(target=self._watch_memory, args=(self.proc,), daemon=True).start()
         reply = self._request({"op": "load", "cells": self.cells}, self.load_timeout, what="loading your notebook")
         self.load_report = reply
         for name, src in self.probe_sources.items():
             self._request({"op": "probes", "name": name, "source": src}, 30, what="loading the checks")
+
+    def _fork(self, env: dict):
+        """A worker forked from this judge's zygote, or None to start a fresh process instead."""
+        if os.environ.get("COURSE_FORKSERVER", "1") in ("0", "off"):
+            return None
+        from .forkserver import ForkServer, ForkServerError
+        key = (self.sandboxed, self.file_limit)
+        for attempt in range(2):
+            server = _SERVERS.get(key)
+            try:
+                if server is None or not server.alive():
+                    if server is not None:
+                        server.close()
+                    server = _SERVERS[key] = ForkServer(self.sandboxed, env, self.file_limit, self.load_timeout)
+                return server.spawn()
+            except ForkServerError as exc:
+                self.events.append(f"worker fork server: {exc}; starting a fresh worker process instead")
+                _SERVERS.pop(key, None)
+                if server is not None:
+                    server.close()
+        return None
 
     def _watch_memory(self, proc: subprocess.Popen) -> None:
         while proc.poll() is None:
@@ -122,6 +159,8 @@ class ProcessStudent:
     def close(self) -> None:
         if self.proc is not None:
             sandbox.kill_tree(self.proc)
+            if hasattr(self.proc, "close_pipes"):
+                self.proc.close_pipes()
             self.proc = None
             self._log.close()
 

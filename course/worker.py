@@ -146,17 +146,22 @@ class Worker:
                                    "error": {"type": "UnsendableResult", "message": str(exc)[:300], "trace": ""}})
 
 
+def serve(fd_in: int, fd_out: int) -> None:
+    """Answer the judge on these descriptors until it says exit (stdout/stderr already go to the log)."""
+    sys.stdin = open(os.devnull)
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    import warnings
+    warnings.simplefilter("default")
+    Worker(fd_in, fd_out).serve()
+
+
 def main() -> None:
     # Keep the protocol on private descriptors; the submission's prints go to the log.
     fd_in, fd_out = os.dup(0), os.dup(1)
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)
     os.dup2(2, 1)
-    sys.stdin = open(os.devnull)
-    os.environ.setdefault("MPLBACKEND", "Agg")
-    import warnings
-    warnings.simplefilter("default")
-    Worker(fd_in, fd_out).serve()
+    serve(fd_in, fd_out)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,270 @@
+"""Start submission workers by forking a process that has already imported torch.
+
+Importing torch (and dynamo, torchvision, IPython) costs several seconds per
+process; a judge run that loads many notebooks, or restarts a crashed worker,
+would pay that every time. The zygote imports them once, inside the same
+sandbox a worker would get, and forks one worker per notebook. It never runs
+a tensor operation or touches CUDA, so its children start clean.
+
+Scope: one zygote per judge process. Grading runs one judge process per
+submission, so forked workers never share a sandbox with another student's.
+
+Judge side: ``ForkServer.spawn()`` returns a ``ForkedWorker`` that behaves like
+the ``subprocess.Popen`` of a worker (pid, stdin, stdout, poll, wait, kill).
+Zygote side: ``main()``, started by the judge, never imported there.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+FD_ENV = "COURSE_ZYGOTE_FD"
+PRELOAD = ("torch", "torch.nn", "torch.nn.functional", "torch.optim", "torch.utils.data", "numpy",
+           "torch._dynamo", "torch.fx", "torchvision", "matplotlib.pyplot", "tqdm.auto",
+           "IPython.core.interactiveshell", "IPython.core.inputtransformer2")
+
+
+# ----------------------------------------------------------------- zygote side
+
+def _child(ctl: socket.socket, req: dict, fds: list[int]) -> None:
+    from . import worker
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    ctl.close()
+    os.setpgid(0, 0)
+    fd_in, fd_out, fd_log = fds
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.dup2(fd_log, 1)
+    os.dup2(fd_log, 2)
+    for fd in (devnull, fd_log):
+        os.close(fd)
+    os.chdir(req["dir"])
+    os.environ.update(HOME=req["dir"], TMPDIR=req["dir"])
+    tempfile.tempdir = None
+    import random
+    random.seed()  # a fresh process would not share the zygote's random state
+    try:
+        import numpy
+        numpy.random.seed()
+    except ImportError:
+        pass
+    try:
+        worker.serve(fd_in, fd_out)
+    finally:
+        sys.stdout.flush()
+        os._exit(0)
+
+
+def main() -> None:
+    ctl = socket.socket(fileno=int(os.environ.pop(FD_ENV)))
+    import importlib
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name in PRELOAD:
+            try:
+                importlib.import_module(name)
+            except Exception as exc:  # a missing optional package only costs speed
+                print(f"zygote: could not preload {name}: {exc}", file=sys.stderr)
+    dirs: dict[int, str] = {}
+
+    def reap(*_):
+        while True:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+            code = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.waitstatus_to_exitcode(status)
+            d = dirs.pop(pid, None)
+            if d:
+                try:
+                    Path(d, ".exit").write_text(str(code))
+                except OSError:
+                    pass
+
+    signal.signal(signal.SIGCHLD, reap)
+    ctl.send(b'{"ready": true}')
+    while True:
+        try:
+            msg, fds, _, _ = socket.recv_fds(ctl, 65536, 3)
+        except OSError:
+            return
+        if not msg:
+            return
+        req = json.loads(msg)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGCHLD])
+        pid = os.fork()
+        if pid == 0:
+            _child(ctl, req, fds)
+        dirs[pid] = req["dir"]
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGCHLD])
+        for fd in fds:
+            os.close(fd)
+        ctl.send(json.dumps({"pid": pid}).encode())
+
+
+# ------------------------------------------------------------------ judge side
+
+def _ns_pids(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/status") as fh:
+            for line in fh:
+                if line.startswith("NSpid:"):
+                    return [int(x) for x in line.split()[1:]]
+    except OSError:
+        pass
+    return []
+
+
+def _descendants(root: int) -> list[int]:
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as fh:
+                    ppid = int(fh.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry))
+    out, stack = [], [root]
+    while stack:
+        for c in children.get(stack.pop(), []):
+            out.append(c)
+            stack.append(c)
+    return out
+
+
+class ForkedWorker:
+    """The judge's handle on one forked worker, shaped like subprocess.Popen."""
+
+    def __init__(self, pid: int, fd_w: int, fd_r: int, workdir: Path):
+        self.pid, self.workdir = pid, workdir
+        self.stdin = open(fd_w, "wb")
+        self.stdout = open(fd_r, "rb", buffering=0)
+        self.returncode: int | None = None
+
+    def poll(self) -> int | None:
+        if self.returncode is not None:
+            return self.returncode
+        try:
+            self.returncode = int((self.workdir / ".exit").read_text().strip())
+            return self.returncode
+        except (OSError, ValueError):
+            pass
+        try:
+            with open(f"/proc/{self.pid}/stat") as fh:
+                state = fh.read().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            state = "X"
+        if state in ("Z", "X"):
+            self.returncode = -signal.SIGKILL  # gone and its status lost (the zygote died with it)
+            return self.returncode
+        return None
+
+    def wait(self, timeout: float | None = None) -> int:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while self.poll() is None:
+            if deadline is not None and time.monotonic() > deadline:
+                raise subprocess.TimeoutExpired(f"worker {self.pid}", timeout)
+            time.sleep(0.05)
+        return self.returncode
+
+    def kill(self) -> None:
+        if self.pid > 1 and self.poll() is None:
+            os.kill(self.pid, signal.SIGKILL)
+
+    def close_pipes(self) -> None:
+        for f in (self.stdin, self.stdout):
+            try:
+                f.close()
+            except OSError:
+                pass
+
+
+class ForkServerError(RuntimeError):
+    pass
+
+
+class ForkServer:
+    def __init__(self, sandboxed: bool, env: dict, file_limit: int, start_timeout: float = 180):
+        from . import sandbox
+        self.sandboxed, self.env, self.file_limit = sandboxed, env, file_limit
+        self.root = Path(tempfile.mkdtemp(prefix="course-zygote-"))
+        self._n = 0
+        self._log = open(self.root / ".zygote.log", "w+b")
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        argv = sandbox.zygote_argv(str(self.root), sandboxed)
+        self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=self._log, stderr=self._log,
+                                     cwd=self.root, env={**env, FD_ENV: str(theirs.fileno())},
+                                     pass_fds=[theirs.fileno()], preexec_fn=sandbox.limits_preexec(file_limit))
+        theirs.close()
+        self.sock = ours
+        self._reply(start_timeout, "starting")
+
+    def _reply(self, timeout: float, what: str) -> dict:
+        self.sock.settimeout(timeout)
+        try:
+            data = self.sock.recv(4096)
+        except (OSError, socket.timeout) as exc:
+            raise ForkServerError(f"the worker zygote did not answer while {what}: {exc}") from None
+        if not data:
+            raise ForkServerError(f"the worker zygote exited while {what}")
+        return json.loads(data)
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def spawn(self, timeout: float = 60) -> ForkedWorker:
+        self._n += 1
+        host_dir = self.root / f"w{self._n}"
+        host_dir.mkdir()
+        inner_dir = f"/tmp/work/w{self._n}" if self.sandboxed else str(host_dir)
+        r_in, w_in = os.pipe()
+        r_out, w_out = os.pipe()
+        log = os.open(host_dir / ".worker.log", os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            socket.send_fds(self.sock, [json.dumps({"dir": inner_dir}).encode()], [r_in, w_out, log])
+        except OSError as exc:
+            for fd in (r_in, w_in, r_out, w_out, log):
+                os.close(fd)
+            raise ForkServerError(f"the worker zygote is gone: {exc}") from None
+        for fd in (r_in, w_out, log):
+            os.close(fd)
+        try:
+            ns_pid = self._reply(timeout, "forking a worker")["pid"]
+        except ForkServerError:
+            os.close(w_in)
+            os.close(r_out)
+            raise
+        host_pid = ns_pid
+        if self.sandboxed:
+            matches = [p for p in _descendants(self.proc.pid) if (_ns_pids(p) or [None])[-1] == ns_pid]
+            host_pid = matches[0] if matches else -1
+        return ForkedWorker(host_pid, w_in, r_out, host_dir)
+
+    def close(self) -> None:
+        from . import sandbox
+        try:
+            self.sock.close()
+        except OSError:
+            pass
+        sandbox.kill_tree(self.proc)
+        self._log.close()
+        import shutil
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
