@@ -24,7 +24,7 @@ grade: $(STAMP)
 
 ## The instructor test suite (what CI runs).
 test: $(STAMP)
-	$(BIN)/python -m pytest tests -q
+	$(BIN)/python -m pytest tests -q -n 2 --dist loadgroup
 
 notebooks: $(STAMP)
 	$(BIN)/python -m course.build notebooks

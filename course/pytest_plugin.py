@@ -51,6 +51,22 @@ def pytest_configure(config):
         config._course_seed = random.SystemRandom().randrange(2**31)
     config._course_records = []
     config._course_students = {}
+    _hypothesis_profile(config._course_seed)
+
+
+def _hypothesis_profile(seed: int) -> None:
+    """Property-based checks: no example database, no shrinking (a failing submission would pay for
+    dozens of extra calls into its code), and examples drawn from the run's seed, so a regrade
+    with the same seed checks the same inputs."""
+    try:
+        from hypothesis import Phase, core, settings
+    except ImportError:
+        return
+    settings.register_profile("course", database=None, print_blob=False,
+                              phases=(Phase.explicit, Phase.reuse, Phase.generate))
+    settings.load_profile("course")
+    if core.global_force_seed is None:
+        core.global_force_seed = seed
 
 
 def assignment_of(path: Path) -> str | None:
@@ -145,7 +161,9 @@ def student(request, course_notebook):
         from .student import ProcessStudent
         mode = config.getoption("--sandbox") or ("on" if course_notebook else "auto")
         path = Path(course_notebook) if course_notebook else reference_notebook(assignment)
-        cache[key] = ProcessStudent.from_notebook(path, probe_sources(assignment), sandboxed=sandbox.resolve(mode))
+        many = len(config.getoption("--notebook")) > 1
+        cache[key] = ProcessStudent.from_notebook(path, probe_sources(assignment), sandboxed=sandbox.resolve(mode),
+                                                  fork=many)
     return cache[key]
 
 
@@ -165,9 +183,8 @@ def pytest_sessionfinish(session, exitstatus):
                                          "checks": session.config._course_records}, indent=1))
 
 
-def short_message(report) -> str:
+def short_message(report, exc=None) -> str:
     """The failure's own message, without test source or pytest decoration."""
-    exc = getattr(report, "_course_exc", None)
     if exc is not None:
         from .checks import CheckFailed
         from .student import StudentFailure
@@ -184,8 +201,7 @@ def short_message(report) -> str:
 def pytest_runtest_makereport(item, call):
     outcome = yield
     rep = outcome.get_result()
-    if call.excinfo is not None:
-        rep._course_exc = call.excinfo.value
+    exc = call.excinfo.value if call.excinfo is not None else None  # not kept on the report: xdist ships it
     if rep.when == "call" or (rep.when == "setup" and rep.outcome != "passed"):
         doc = (item.function.__doc__ or "").strip().splitlines() if hasattr(item, "function") else []
         callspec = getattr(item, "callspec", None)
@@ -194,7 +210,7 @@ def pytest_runtest_makereport(item, call):
         if doc and param_id:
             doc[0] = f"{doc[0]} [{param_id}]"
         status = "skipped" if rep.skipped else ("passed" if rep.passed else "failed")
-        msg = "" if status == "passed" else short_message(rep)
+        msg = "" if status == "passed" else short_message(rep, exc)
         if status == "skipped" and isinstance(rep.longrepr, tuple):
             msg = str(rep.longrepr[2]).replace("Skipped: ", "")
         if status == "failed":

@@ -88,8 +88,9 @@ class ProcessStudent:
                  load_timeout: float = float(os.environ.get("COURSE_LOAD_TIMEOUT", "120")),
                  call_timeout: float = float(os.environ.get("COURSE_CALL_TIMEOUT", "60")),
                  memory_limit: int = int(os.environ.get("COURSE_MEMORY_LIMIT_MB", "6144")) * 2**20,
-                 file_limit: int = 64 * 2**20):
+                 file_limit: int = 64 * 2**20, fork: bool = False):
         self.cells, self.probe_sources, self.label = cells, probes, label
+        self.fork = fork  # fork workers from a zygote (worth it when one judge loads many notebooks)
         self.sandboxed = sandbox.resolve() if sandboxed is None else sandboxed
         self.load_timeout, self.call_timeout = load_timeout, call_timeout
         self.memory_limit, self.file_limit = memory_limit, file_limit
@@ -129,7 +130,7 @@ class ProcessStudent:
 
     def _fork(self, env: dict):
         """A worker forked from this judge's zygote, or None to start a fresh process instead."""
-        if os.environ.get("COURSE_FORKSERVER", "1") in ("0", "off"):
+        if not self.fork or os.environ.get("COURSE_FORKSERVER", "1") in ("0", "off"):
             return None
         from .forkserver import ForkServer, ForkServerError
         key = (self.sandboxed, self.file_limit)

@@ -21,7 +21,7 @@ def _group(item) -> str:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
-    if getattr(config.option, "dist", "no") == "no":
+    if not getattr(config.option, "loadgroup", False):  # set on xdist workers under --dist loadgroup
         return
     for it in items:
         if not it.get_closest_marker("xdist_group"):
