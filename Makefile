@@ -24,7 +24,7 @@ grade: $(STAMP)
 
 ## The instructor test suite (what CI runs).
 test: $(STAMP)
-	$(BIN)/python -m pytest tests -q -n 2 --dist loadgroup
+	$(BIN)/python -m pytest tests -q -n 2
 
 notebooks: $(STAMP)
 	$(BIN)/python -m course.build notebooks

@@ -155,23 +155,32 @@ class ForkedWorker:
         self.stdout = open(fd_r, "rb", buffering=0)
         self.returncode: int | None = None
 
+    def _exit_status(self) -> int | None:
+        try:
+            return int((self.workdir / ".exit").read_text().strip())
+        except (OSError, ValueError):
+            return None
+
     def poll(self) -> int | None:
         if self.returncode is not None:
             return self.returncode
-        try:
-            self.returncode = int((self.workdir / ".exit").read_text().strip())
+        self.returncode = self._exit_status()
+        if self.returncode is not None:
             return self.returncode
-        except (OSError, ValueError):
-            pass
         try:
             with open(f"/proc/{self.pid}/stat") as fh:
                 state = fh.read().rsplit(")", 1)[1].split()[0]
         except (OSError, IndexError):
             state = "X"
-        if state in ("Z", "X"):
-            self.returncode = -signal.SIGKILL  # gone and its status lost (the zygote died with it)
-            return self.returncode
-        return None
+        if state not in ("Z", "X"):
+            return None
+        for _ in range(40):  # exited: the zygote is about to reap it and write its status
+            time.sleep(0.05)
+            self.returncode = self._exit_status()
+            if self.returncode is not None:
+                return self.returncode
+        self.returncode = -signal.SIGKILL  # status lost (the zygote died with it)
+        return self.returncode
 
     def wait(self, timeout: float | None = None) -> int:
         deadline = None if timeout is None else time.monotonic() + timeout

@@ -1,30 +1,51 @@
 # Every hidden suite talks to submissions through course.pytest_plugin
 # (fixtures `student` and `gen`, markers `task` and `gpu`).
-from pathlib import Path
-
-import pytest
+import re
 
 pytest_plugins = ["course.pytest_plugin"]
 
-HERE = Path(__file__).parent
-# Under `pytest -n N --dist loadgroup` (make test), the longest groups go out first.
-LONGEST_FIRST = ["test_round_trip", "test_hostile", "submissions-15-10", "submissions-15-07", "submissions-15-04"]
+# Under `pytest -n N` (make test) work is handed out in groups: a topic's suite, one example-submission
+# run per topic, or one module; a group stays on one worker (its module fixtures run once), and the
+# longest groups go out first.
+LONGEST_FIRST = ["test_hostile", "test_round_trip-15-10", "test_round_trip-15-02", "test_round_trip-15-06",
+                 "test_round_trip-15-04", "test_round_trip-15-03", "test_round_trip-15-07", "test_round_trip-15-01",
+                 "test_submissions-15-07", "test_submissions-15-02", "test_submissions-15-10"]
 
 
-def _group(item) -> str:
-    mark = item.get_closest_marker("xdist_group")
-    if mark:
-        return mark.args[0] if mark.args else mark.kwargs.get("name", "")
-    rel = Path(item.path).resolve().relative_to(HERE)
-    return rel.parts[0] if len(rel.parts) > 1 else rel.stem  # a topic's suite shares one worker
+def group_of(nodeid: str) -> str:
+    path, _, rest = nodeid.partition("::")
+    parts = path.split("/")
+    if parts[0] == "tests":
+        parts = parts[1:]
+    if len(parts) > 1:
+        return parts[0]  # tests/<topic>/...: the topic's suite shares one judge worker
+    module = parts[0].removesuffix(".py")
+    param = re.search(r"\[([\w\-.]+)\]$", rest)
+    if module in ("test_submissions", "test_round_trip") and param:
+        return f"{module}-{param.group(1)}"  # one group per assignment
+    return module
 
 
-@pytest.hookimpl(tryfirst=True)
+def _rank(nodeid: str) -> int:
+    g = group_of(nodeid)
+    return LONGEST_FIRST.index(g) if g in LONGEST_FIRST else len(LONGEST_FIRST)
+
+
 def pytest_collection_modifyitems(config, items):
-    if not getattr(config.option, "loadgroup", False):  # set on xdist workers under --dist loadgroup
-        return
-    for it in items:
-        if not it.get_closest_marker("xdist_group"):
-            it.add_marker(pytest.mark.xdist_group(_group(it)))
-    rank = {g: i for i, g in enumerate(LONGEST_FIRST)}
-    items.sort(key=lambda it: rank.get(_group(it), len(rank)))  # stable: file order otherwise
+    if hasattr(config, "workerinput"):  # an xdist worker: the scheduler follows collection order
+        items.sort(key=lambda it: _rank(it.nodeid))
+
+
+try:
+    from xdist.scheduler import LoadScopeScheduling
+except ImportError:  # pytest-xdist not installed: tests run one at a time
+    LoadScopeScheduling = None
+
+if LoadScopeScheduling is not None:
+    def pytest_xdist_make_scheduler(config, log):
+        class ByGroup(LoadScopeScheduling):
+            def _split_scope(self, nodeid):
+                return group_of(nodeid)
+
+        config.option.loadscopereorder = False
+        return ByGroup(config, log)

@@ -26,19 +26,28 @@ from course.grading import pipeline, submissions
 ASSIGNMENTS = assignments()
 
 
+_GRADED: dict = {}
+
+
 @pytest.fixture(scope="module")
-def graded_course(tmp_path_factory):
-    root = tmp_path_factory.mktemp("course")
-    shutil.copy(REPO_ROOT / "nbgrader_config.py", root)
-    shutil.copytree(REPO_ROOT / "source", root / "source", ignore=shutil.ignore_patterns("*.nb.py", "__pycache__"))
-    for a in ASSIGNMENTS:
-        name = submissions.release_notebook(a).name
-        for student, nb in (("ref", submissions.reference(a)), ("blank", nbtools.read(submissions.release_notebook(a)))):
-            dest = root / "gradebook" / "submitted" / student / a
+def graded_course(assignment, tmp_path_factory):
+    """One scratch course per assignment (so topics can be graded in parallel under pytest -n)."""
+    if assignment not in _GRADED:
+        root = tmp_path_factory.mktemp(f"course-{assignment}")
+        shutil.copy(REPO_ROOT / "nbgrader_config.py", root)
+        shutil.copytree(REPO_ROOT / "source" / assignment, root / "source" / assignment,
+                        ignore=shutil.ignore_patterns("*.nb.py", "__pycache__"))
+        name = submissions.release_notebook(assignment).name
+        for student, nb in (("ref", submissions.reference(assignment)),
+                            ("blank", nbtools.read(submissions.release_notebook(assignment)))):
+            dest = root / "gradebook" / "submitted" / student / assignment
             dest.mkdir(parents=True)
             nbformat.write(nb, dest / name)
-    rc = pipeline.run(root, ASSIGNMENTS, examples=False)
-    return root, rc
+        _GRADED[assignment] = (root, pipeline.run(root, [assignment], examples=False))
+    return _GRADED[assignment]
+
+
+per_assignment = pytest.mark.parametrize("assignment", ASSIGNMENTS, scope="module")
 
 
 def cell_scores(root, assignment, student):
@@ -47,12 +56,13 @@ def cell_scores(root, assignment, student):
         return {g.name: (g.score, g.max_score) for g in sub.grades if g.max_score > 0}
 
 
-def test_pipeline_completes(graded_course):
+@per_assignment
+def test_pipeline_completes(graded_course, assignment):
     root, rc = graded_course
     assert rc == 0, f"grading reported failures; see {root / 'gradebook' / 'logs'}"
 
 
-@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+@per_assignment
 def test_reference_earns_full_marks(graded_course, assignment):
     root, _ = graded_course
     scores = cell_scores(root, assignment, "ref")
@@ -64,7 +74,7 @@ def test_reference_earns_full_marks(graded_course, assignment):
     assert not errors, f"the reference notebook did not run top to bottom cleanly: {errors}"
 
 
-@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+@per_assignment
 def test_blank_release_scores_zero_everywhere(graded_course, assignment):
     root, _ = graded_course
     scores = cell_scores(root, assignment, "blank")
@@ -72,7 +82,7 @@ def test_blank_release_scores_zero_everywhere(graded_course, assignment):
     assert scores and not nonzero, f"the blank release earned points in {assignment}: {nonzero}"
 
 
-@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+@per_assignment
 def test_feedback_shows_verdicts_but_no_test_code(graded_course, assignment):
     root, _ = graded_course
     html = next((root / "gradebook" / "feedback" / "blank" / assignment).glob("*.html")).read_text()
@@ -81,7 +91,8 @@ def test_feedback_shows_verdicts_but_no_test_code(graded_course, assignment):
         assert leak not in html, f"feedback for {assignment} shows test code ({leak!r})"
 
 
-def test_export_has_a_row_per_submission(graded_course):
+@per_assignment
+def test_export_has_a_row_per_submission(graded_course, assignment):
     root, _ = graded_course
     rows = list(csv.DictReader(open(root / "gradebook" / "grades.csv")))
-    assert {(r["assignment"], r["student_id"]) for r in rows} >= {(a, s) for a in ASSIGNMENTS for s in ("ref", "blank")}
+    assert {(r["assignment"], r["student_id"]) for r in rows} >= {(assignment, s) for s in ("ref", "blank")}

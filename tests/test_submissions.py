@@ -65,8 +65,7 @@ def verdict_problems(spec: dict, checks: list) -> list[str]:
     return problems
 
 
-@pytest.mark.parametrize("assignment", [pytest.param(a, marks=pytest.mark.xdist_group(f"submissions-{a}"))
-                                        for a in assignments()])
+@pytest.mark.parametrize("assignment", assignments())
 def test_example_submission_verdicts(assignment, tmp_path):
     """Each topic's wrong and unusual-but-correct examples, plus the generic attacks on the checks
     (reading solutions, patching comparisons) and a noisy correct answer, judged in one run."""
