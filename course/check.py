@@ -15,7 +15,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from . import SOURCE_DIR, TESTS_DIR
+from . import SOURCE_DIR, TESTS_DIR, judgeserver
 
 
 def guess_assignment(nb: Path) -> str | None:
@@ -29,10 +29,12 @@ def guess_assignment(nb: Path) -> str | None:
 
 
 def run_suite(assignment: str, notebook, *, sandbox: str = "on", seed: int | None = None,
-              timeout: float = 900, tasks: list[str] = (), notebook_tasks: dict | None = None) -> dict:
+              timeout: float = 900, tasks: list[str] = (), notebook_tasks: dict | None = None,
+              use_server: bool = False) -> dict:
     """Run tests/<assignment> against ``notebook`` (a path, or a list of paths judged in one run)
     in a fresh judge process; return its results record. ``notebook_tasks`` maps a notebook path
-    to the only tasks checked for it."""
+    to the only tasks checked for it. ``use_server``: fork the session from a judge that has
+    already imported torch and pytest (course.judgeserver), as autograde does."""
     notebooks = [notebook] if isinstance(notebook, (str, Path)) else list(notebook)
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "results.json"
@@ -46,12 +48,25 @@ def run_suite(assignment: str, notebook, *, sandbox: str = "on", seed: int | Non
         for nb, ts in (notebook_tasks or {}).items():
             cmd.append(f"--notebook-tasks={nb}={','.join(ts)}")
         env = {**os.environ, "COURSE_JUDGE": "1", "PYTHONPATH": str(TESTS_DIR.parent)}
-        try:
-            r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env, cwd=tmp)
-        except subprocess.TimeoutExpired:
-            return {"error": f"the hidden checks did not finish within {timeout:.0f} s", "checks": []}
+        server = judgeserver.shared() if use_server else None
+        if server is not None:
+            log = Path(tmp) / "judge.log"
+            try:
+                code = server.run(cmd[3:], env, tmp, str(log), timeout)
+            except RuntimeError:
+                code, server = None, None  # fall back to a plain process below
+            else:
+                if code is None:
+                    return {"error": f"the hidden checks did not finish within {timeout:.0f} s", "checks": []}
+                output = log.read_text(errors="replace") if log.exists() else ""
+        if server is None:
+            try:
+                r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env, cwd=tmp)
+            except subprocess.TimeoutExpired:
+                return {"error": f"the hidden checks did not finish within {timeout:.0f} s", "checks": []}
+            output = r.stdout + r.stderr
         if not out.exists():
-            tail = (r.stdout + r.stderr).strip().splitlines()[-5:]
+            tail = output.strip().splitlines()[-5:]
             return {"error": "the hidden-check runner failed: " + " | ".join(tail), "checks": []}
         return json.loads(out.read_text())
 

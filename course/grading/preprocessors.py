@@ -177,7 +177,7 @@ class JudgeHiddenChecks(NbGraderPreprocessor):
             # Same submission, same checks: the seed depends on (assignment, student) and a course salt.
             seed = (zlib.crc32(f"{assignment}/{student}".encode()) ^ int(os.environ.get("COURSE_SEED_SALT", "0"))) \
                 % 2**31
-            res = run_suite(assignment, path, sandbox=mode, timeout=self.timeout, seed=seed)
+            res = run_suite(assignment, path, sandbox=mode, timeout=self.timeout, seed=seed, use_server=True)
         if res.get("error"):
             self.log.error("%s: hidden checks could not run: %s (regrade this submission)", student, res["error"])
         for event in res.get("events", []):

@@ -1,0 +1,135 @@
+"""Run hidden-check sessions by forking a judge that has already imported torch and pytest.
+
+Autograde judges every submission in a fresh pytest process; importing torch,
+pytest, hypothesis and the plugin costs about 5 s each time. The server
+imports them once and forks one pytest session per submission. Everything it
+runs is the instructor's code (the submission itself still runs in a sandboxed
+worker started by that session), and each session is a new process, so no
+state leaks from one submission's judging to the next.
+
+``COURSE_JUDGE_SERVER=0`` turns it off (a plain subprocess per submission).
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+# Not course.student: its defaults read COURSE_* limits at import, and each session brings its own env.
+PRELOAD = ("torch", "pytest", "hypothesis", "numpy", "course.pytest_plugin", "course.checks")
+
+
+def main() -> None:
+    """Server loop: one JSON request per line on stdin, one JSON reply per line on stdout."""
+    import importlib
+    import warnings
+    out = os.fdopen(os.dup(1), "w", buffering=1)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name in PRELOAD:
+            importlib.import_module(name)
+    out.write(json.dumps({"ready": True}) + "\n")
+    for line in sys.stdin:
+        req = json.loads(line)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:
+            code = 3
+            try:
+                log = os.open(req["log"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+                os.dup2(log, 1)
+                os.dup2(log, 2)
+                os.chdir(req["cwd"])
+                os.environ.clear()
+                os.environ.update(req["env"])
+                os.setpgid(0, 0)
+                import pytest
+                code = int(pytest.main(req["args"]))
+            finally:
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os._exit(code)
+        out.write(json.dumps({"pid": pid}) + "\n")
+        _, status = os.waitpid(pid, 0)
+        out.write(json.dumps({"code": os.waitstatus_to_exitcode(status)}) + "\n")
+
+
+class JudgeServer:
+    def __init__(self):
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", "from course.judgeserver import main; main()"], stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1,
+            env={**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [_repo(), os.environ.get("PYTHONPATH")]))})
+        if self._line(120) != {"ready": True}:
+            raise RuntimeError("the judge server did not start")
+
+    def _line(self, timeout: float) -> dict | None:
+        import select
+        r, _, _ = select.select([self.proc.stdout], [], [], timeout)
+        if not r:
+            return None
+        line = self.proc.stdout.readline()
+        return json.loads(line) if line else None
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def run(self, args: list[str], env: dict, cwd: str, log: str, timeout: float) -> int | None:
+        """Run one pytest session in a fork; its exit code, or None if it ran past ``timeout``."""
+        self.proc.stdin.write(json.dumps({"args": args, "env": env, "cwd": cwd, "log": log}) + "\n")
+        self.proc.stdin.flush()
+        started = self._line(30)
+        if not started:
+            raise RuntimeError("the judge server did not fork a session")
+        deadline = time.monotonic() + timeout
+        while True:
+            done = self._line(max(0.1, min(5.0, deadline - time.monotonic())))
+            if done is not None:
+                return done["code"]
+            if not self.alive():
+                raise RuntimeError("the judge server exited")
+            if time.monotonic() > deadline:
+                try:
+                    os.killpg(started["pid"], signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                self._line(30)  # the server reports the killed session
+                return None
+
+    def close(self) -> None:
+        try:
+            self.proc.stdin.close()
+        except OSError:
+            pass
+        self.proc.kill()
+        self.proc.wait()
+
+
+def _repo() -> str:
+    from . import REPO_ROOT
+    return str(REPO_ROOT)
+
+
+_SERVER: JudgeServer | None = None
+
+
+def shared() -> JudgeServer | None:
+    """The process-wide server, started on first use; None when turned off or if it cannot start."""
+    global _SERVER
+    if os.environ.get("COURSE_JUDGE_SERVER", "1") in ("0", "off"):
+        return None
+    if _SERVER is None or not _SERVER.alive():
+        try:
+            _SERVER = JudgeServer()
+        except Exception:
+            _SERVER = None
+            return None
+        import atexit
+        atexit.register(_SERVER.close)
+    return _SERVER
