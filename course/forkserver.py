@@ -214,7 +214,7 @@ class ForkServer:
         self._n = 0
         self._log = open(self.root / ".zygote.log", "w+b")
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        argv = sandbox.zygote_argv(str(self.root), sandboxed)
+        argv = sandbox.worker_argv(str(self.root), sandboxed, entry="course.forkserver")
         self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=self._log, stderr=self._log,
                                      cwd=self.root, env={**env, FD_ENV: str(theirs.fileno())},
                                      pass_fds=[theirs.fileno()], preexec_fn=sandbox.limits_preexec(file_limit))

@@ -55,6 +55,10 @@ def main() -> None:
                 sys.stdout.flush()
                 sys.stderr.flush()
                 os._exit(code)
+        try:
+            os.setpgid(pid, pid)  # also done by the child: a kill right after the fork finds the group
+        except OSError:
+            pass
         out.write(json.dumps({"pid": pid}) + "\n")
         _, status = os.waitpid(pid, 0)
         out.write(json.dumps({"code": os.waitstatus_to_exitcode(status)}) + "\n")
@@ -66,7 +70,9 @@ class JudgeServer:
             [sys.executable, "-c", "from course.judgeserver import main; main()"], stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1,
             env={**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [_repo(), os.environ.get("PYTHONPATH")]))})
+        self.sessions = 0  # sessions run to completion (tests check the server was really used)
         if self._line(120) != {"ready": True}:
+            self.close()
             raise RuntimeError("the judge server did not start")
 
     def _line(self, timeout: float) -> dict | None:
@@ -81,7 +87,17 @@ class JudgeServer:
         return self.proc.poll() is None
 
     def run(self, args: list[str], env: dict, cwd: str, log: str, timeout: float) -> int | None:
-        """Run one pytest session in a fork; its exit code, or None if it ran past ``timeout``."""
+        """Run one pytest session in a fork; its exit code, or None if it ran past ``timeout``.
+        Raises RuntimeError (and shuts the server down) when the server misbehaves."""
+        try:
+            code = self._run(args, env, cwd, log, timeout)
+        except (RuntimeError, OSError, ValueError) as exc:
+            self.close()
+            raise RuntimeError(str(exc)) from None
+        self.sessions += code is not None
+        return code
+
+    def _run(self, args, env, cwd, log, timeout):
         self.proc.stdin.write(json.dumps({"args": args, "env": env, "cwd": cwd, "log": log}) + "\n")
         self.proc.stdin.flush()
         started = self._line(30)
@@ -95,10 +111,11 @@ class JudgeServer:
             if not self.alive():
                 raise RuntimeError("the judge server exited")
             if time.monotonic() > deadline:
-                try:
-                    os.killpg(started["pid"], signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
+                for kill in (os.killpg, os.kill):
+                    try:
+                        kill(started["pid"], signal.SIGKILL)
+                    except ProcessLookupError:
+                        pass
                 self._line(30)  # the server reports the killed session
                 return None
 
@@ -107,7 +124,8 @@ class JudgeServer:
             self.proc.stdin.close()
         except OSError:
             pass
-        self.proc.kill()
+        if self.proc.poll() is None:
+            self.proc.kill()
         self.proc.wait()
 
 

@@ -171,16 +171,10 @@ def kill_tree(proc: subprocess.Popen) -> None:
         pass
 
 
-def worker_argv(workdir: str, sandboxed: bool) -> list[str]:
+def worker_argv(workdir: str, sandboxed: bool, entry: str = "course.worker") -> list[str]:
+    """Command for untrusted-side code: ``entry`` is course.worker, or course.forkserver (the zygote)."""
     py = [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(REPO_ROOT)!r}); "
-          "from course.worker import main; main()"]
-    return (bwrap_argv(workdir) + py) if sandboxed else py
-
-
-def zygote_argv(workdir: str, sandboxed: bool) -> list[str]:
-    """The fork server (course.forkserver): ``workdir`` holds one folder per forked worker."""
-    py = [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(REPO_ROOT)!r}); "
-          "from course.forkserver import main; main()"]
+          f"from {entry} import main; main()"]
     return (bwrap_argv(workdir) + py) if sandboxed else py
 
 

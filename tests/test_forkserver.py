@@ -4,6 +4,7 @@ and the others keep answering."""
 import pytest
 
 from course import sandbox
+from course.forkserver import ForkedWorker
 from course.student import ProcessStudent, StudentCrashed, StudentTimeout
 
 PROBES = {"t": '''
@@ -32,6 +33,7 @@ def test_forked_workers_are_isolated_and_survive_each_other():
     crash, hang = make("value = lambda: 3"), make("value = lambda: 4")
     try:
         assert tamper.call("value") == 1 and tamper.call("patched") is False
+        assert isinstance(tamper.proc, ForkedWorker), "the worker was not forked from the zygote"
         assert honest.call("value") == 2 and honest.call("patched") is True  # the patch stayed in its worker
         with pytest.raises(StudentCrashed, match="exit code 3"):
             crash.call("exit_now")

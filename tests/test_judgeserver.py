@@ -1,12 +1,19 @@
 """Autograde forks each judging session from one server (course/judgeserver.py): the verdicts
 are the ones a fresh process gives, and a session that runs past its time limit is stopped
 without taking the server down."""
+from course import judgeserver
 from course.check import run_suite
 from course.grading import submissions
 from course.pytest_plugin import reference_notebook
 
 A = "15-01"
 TASKS = ["softplus", "forward_hooks"]
+
+
+def sessions() -> int:
+    server = judgeserver.shared()
+    assert server is not None, "the judge server could not start"
+    return server.sessions
 
 
 def verdicts(res):
@@ -18,7 +25,9 @@ def test_forked_session_matches_a_fresh_process(monkeypatch):
     monkeypatch.setenv("COURSE_ALLOW_CPU_GRADING", "1")
     ref, blank = reference_notebook(A), submissions.release_notebook(A)
     fresh = verdicts(run_suite(A, ref, sandbox="auto", seed=5, tasks=TASKS))
+    before = sessions()
     forked = verdicts(run_suite(A, ref, sandbox="auto", seed=5, tasks=TASKS, use_server=True))
+    assert sessions() == before + 1, "the session did not run on the judge server (fell back to a process)"
     assert forked == fresh and all(s == "passed" for _, s in forked)
     forked_blank = verdicts(run_suite(A, blank, sandbox="auto", seed=5, tasks=TASKS, use_server=True))
     assert forked_blank and all(s == "failed" for _, s in forked_blank)
@@ -27,5 +36,7 @@ def test_forked_session_matches_a_fresh_process(monkeypatch):
 def test_session_past_its_limit_is_stopped_and_the_server_goes_on():
     res = run_suite(A, reference_notebook(A), sandbox="auto", seed=5, tasks=TASKS, use_server=True, timeout=1)
     assert "did not finish within 1 s" in res.get("error", "")
+    before = sessions()
     again = verdicts(run_suite(A, reference_notebook(A), sandbox="auto", seed=5, tasks=TASKS, use_server=True))
     assert again and all(s == "passed" for _, s in again)
+    assert sessions() == before + 1, "the server did not survive the stopped session"
