@@ -13,6 +13,10 @@ $(STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -r requirements.txt
+	@# jsonschema[format-nongpl] pulls in rfc3987-syntax, which builds ~35 parsers at import: about
+	@# 2.8 s for every process that imports nbformat (each nbgrader command, each judge). No schema
+	@# here uses its "iri" format, and jsonschema runs without it.
+	$(BIN)/python -m pip uninstall -q -y rfc3987-syntax lark
 	$(BIN)/python -m pip install -q --no-deps --no-build-isolation -e .
 	touch $(STAMP)
 

@@ -7,20 +7,24 @@ def configure(c) -> None:
     from nbgrader.preprocessors import (AssignLatePenalties, CheckCellMetadata, ClearOutput, DeduplicateIds,
                                         LimitOutput, OverwriteCells, OverwriteKernelspec, SaveAutoGrades)
 
-    from .preprocessors import JudgeHiddenChecks, RepairGradeCells, SafeExecute
+    from .preprocessors import JudgeHiddenChecks, RepairGradeCells, SafeExecute, StartHiddenChecks
 
     # Sanitize: undo tampering with the cell structure before anything runs.
     c.Autograde.sanitize_preprocessors = [ClearOutput, DeduplicateIds, RepairGradeCells, OverwriteKernelspec,
                                           OverwriteCells, CheckCellMetadata]
-    # Grade: run the notebook in a sandboxed kernel (for feedback and visible checks), then let the
-    # hidden checks, run outside the kernel, write each test cell's verdict.
-    c.Autograde.autograde_preprocessors = [SafeExecute, JudgeHiddenChecks, ClearMetadataPreprocessor, LimitOutput,
-                                           SaveAutoGrades, AssignLatePenalties, CheckCellMetadata]
+    # Grade: start the hidden checks outside the kernel, run the notebook in a sandboxed kernel (for
+    # feedback and visible checks) meanwhile, then write each test cell's verdict. Without
+    # StartHiddenChecks, JudgeHiddenChecks runs the checks itself after the kernel.
+    c.Autograde.autograde_preprocessors = [StartHiddenChecks, SafeExecute, JudgeHiddenChecks,
+                                           ClearMetadataPreprocessor, LimitOutput, SaveAutoGrades,
+                                           AssignLatePenalties, CheckCellMetadata]
     c.SafeExecute.submission_timeout = int(os.environ.get("COURSE_SUBMISSION_TIMEOUT", "900"))
-    c.JudgeHiddenChecks.timeout = int(os.environ.get("COURSE_JUDGE_TIMEOUT", "900"))
+    c.JudgeHiddenChecks.timeout = c.StartHiddenChecks.timeout = int(os.environ.get("COURSE_JUDGE_TIMEOUT", "900"))
     c.LimitOutput.max_lines = 300
     # A cell that keeps printing after its timeout must not abort the rest of the notebook.
     c.Execute.raise_on_iopub_timeout = False
+    # The outputs are collected by then: stop the kernel at once instead of waiting for it to exit.
+    c.Execute.shutdown_kernel = "immediate"
 
     install_sandbox_kernel(c)
 

@@ -7,17 +7,22 @@ Autograde pass:
 - ``SafeExecute``: nbgrader's Execute in the sandboxed kernel, with a per-submission time limit,
   an output cap and a memory watchdog; a dead or killed kernel marks the cells it did not reach
   instead of failing the whole submission.
-- ``JudgeHiddenChecks``: runs the assignment's hidden suite outside the kernel against the
-  submission's code, and writes each test cell's verdict and partial score into its outputs.
+- ``StartHiddenChecks``: starts the assignment's hidden suite, outside the kernel, against the
+  submission's code before the kernel runs (the checks read only the code, so judging and
+  execution overlap).
+- ``JudgeHiddenChecks``: waits for those checks (or runs them, if nothing started them) and writes
+  each test cell's verdict and partial score into its outputs.
 """
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import tempfile
 import threading
 import time
 import zlib
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import nbformat
 from nbformat.v4 import new_code_cell, new_output
@@ -156,28 +161,72 @@ class SafeExecute(Execute):
         return super().output(outs, msg, display_id, cell_index)
 
 
+def _test_cells(nb) -> list:
+    """(cell, hidden calls) for every test cell that calls into the hidden suite."""
+    cells = [(c, nbtools.hidden_calls(c.source)) for c in nb.cells if nbtools.is_test_cell(c)]
+    return [(c, calls) for c, calls in cells if calls]
+
+
+def _judge_key(resources) -> tuple:
+    info = resources.get("nbgrader", {})
+    return info.get("assignment"), info.get("student"), info.get("notebook")
+
+
+def _judge(nb, student: str, timeout: float) -> dict:
+    """Run the hidden suite against ``nb``'s code in a fresh judge session; its results record."""
+    from ..check import run_suite
+
+    assignment = _test_cells(nb)[0][1][0][0]
+    mode = "on" if sandbox.resolve() else "off"
+    tmp = tempfile.mkdtemp(prefix="course-judge-")
+    try:
+        path = os.path.join(tmp, "submission.ipynb")
+        nbformat.write(nb, path)
+        # Same submission, same checks: the seed depends on (assignment, student) and a course salt.
+        seed = (zlib.crc32(f"{assignment}/{student}".encode()) ^ int(os.environ.get("COURSE_SEED_SALT", "0"))) % 2**31
+        return run_suite(assignment, path, sandbox=mode, timeout=timeout, seed=seed, use_server=True)
+    except Exception as exc:  # reported as a grading error on every test cell, never a crash of the batch
+        return {"error": f"{type(exc).__name__}: {exc}", "checks": []}
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="course-judge")
+_STARTED: dict[tuple, Future] = {}  # submissions whose hidden checks are already running
+
+
+class StartHiddenChecks(NbGraderPreprocessor):
+    """Start the hidden checks before the notebook executes. They load the submission's code in
+    their own sandboxed worker and never see the kernel, so both can run at once."""
+    timeout = Integer(900, help="seconds for all hidden checks of one notebook").tag(config=True)
+
+    def preprocess(self, nb, resources):
+        if _test_cells(nb):
+            student = resources.get("nbgrader", {}).get("student", "?")
+            snapshot = nbformat.from_dict(json.loads(json.dumps(nb)))  # later steps edit nb in place
+            _STARTED[_judge_key(resources)] = _POOL.submit(_judge, snapshot, student, self.timeout)
+        return nb, resources
+
+
 class JudgeHiddenChecks(NbGraderPreprocessor):
     timeout = Integer(900, help="seconds for all hidden checks of one notebook").tag(config=True)
 
     def preprocess(self, nb, resources):
-        from ..check import run_suite
-
         student = resources.get("nbgrader", {}).get("student", "?")
-        cells = [(c, nbtools.hidden_calls(c.source)) for c in nb.cells if nbtools.is_test_cell(c)]
-        for c, _ in cells:
+        cells = [c for c in nb.cells if nbtools.is_test_cell(c)]
+        for c in cells:
             c.outputs = [self._neutral(o) for o in c.get("outputs", [])]
-        calls = [(c, calls) for c, calls in cells if calls]
+        calls = _test_cells(nb)
+        started = _STARTED.pop(_judge_key(resources), None)
         if not calls:
             return nb, resources
-        assignment = calls[0][1][0][0]
-        mode = "on" if sandbox.resolve() else "off"
-        with tempfile.TemporaryDirectory() as tmp:
-            path = os.path.join(tmp, "submission.ipynb")
-            nbformat.write(nb, path)
-            # Same submission, same checks: the seed depends on (assignment, student) and a course salt.
-            seed = (zlib.crc32(f"{assignment}/{student}".encode()) ^ int(os.environ.get("COURSE_SEED_SALT", "0"))) \
-                % 2**31
-            res = run_suite(assignment, path, sandbox=mode, timeout=self.timeout, seed=seed, use_server=True)
+        if started is not None:
+            try:
+                res = started.result(timeout=self.timeout + 120)
+            except Exception as exc:  # the run outlived its own limit: treat like a judge that hung
+                res = {"error": f"the hidden checks did not finish ({type(exc).__name__})", "checks": []}
+        else:
+            res = _judge(nb, student, self.timeout)
         if res.get("error"):
             self.log.error("%s: hidden checks could not run: %s (regrade this submission)", student, res["error"])
         for event in res.get("events", []):

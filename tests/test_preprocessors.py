@@ -1,0 +1,65 @@
+"""The judging steps of autograde, driven directly: hidden checks started before the kernel
+(StartHiddenChecks) give a test cell the same verdict as checks run after it (JudgeHiddenChecks
+alone), and a judge that breaks leaves a grading error on the cell instead of stopping the batch."""
+import copy
+
+import nbformat
+
+from course import REPO_ROOT
+from course import notebook as nbtools
+from course.grading import preprocessors as pp
+from course.grading import submissions
+
+A = "15-01"
+
+
+def blank():
+    """The untouched release as autograde sees it: test cells put back from the source (OverwriteCells)."""
+    nb = nbformat.from_dict(copy.deepcopy(nbtools.read(submissions.release_notebook(A))))
+    src = nbtools.read(REPO_ROOT / "source" / A / submissions.release_notebook(A).name)
+    source = {nbtools.nbgrader_meta(c).get("grade_id"): c.source for c in src.cells}
+    for c in nb.cells:
+        if nbtools.is_test_cell(c):
+            c.source = source[nbtools.nbgrader_meta(c)["grade_id"]]
+    return nb
+
+
+def resources(student):
+    return {"nbgrader": {"assignment": A, "student": student, "notebook": submissions.release_notebook(A).stem}}
+
+
+def verdicts(nb) -> list[str]:
+    return ["".join(o.get("text", "") for o in c.outputs if o.get("name") == "stdout")
+            for c in nb.cells if nbtools.is_test_cell(c) and nbtools.hidden_calls(c.source)]
+
+
+def test_started_early_gives_the_same_verdicts_as_judged_after(monkeypatch):
+    monkeypatch.setenv("COURSE_ALLOW_CPU_GRADING", "1")
+    early, late = blank(), blank()
+    res = resources("same-student")
+    pp.StartHiddenChecks(timeout=300).preprocess(early, res)
+    assert pp._judge_key(res) in pp._STARTED, "StartHiddenChecks did not start the checks"
+    for c in early.cells:  # the kernel's run would change outputs and metadata, never the code judged
+        if nbtools.is_test_cell(c):
+            c.outputs = [nbformat.v4.new_output("stream", name="stderr", text="noise\n")]
+    pp.JudgeHiddenChecks(timeout=300).preprocess(early, res)
+    assert pp._judge_key(res) not in pp._STARTED
+    pp.JudgeHiddenChecks(timeout=300).preprocess(late, resources("same-student"))
+    got, want = verdicts(early), verdicts(late)
+    assert len(got) >= 5 and all("Score for this cell: 0.00" in v for v in want), want
+    assert [v.replace("noise\n", "") for v in got] == want
+
+
+def test_a_broken_judge_leaves_a_grading_error_on_every_test_cell(monkeypatch):
+    def broken(*args, **kwargs):
+        raise OSError("no space left on device")
+
+    monkeypatch.setattr("course.check.run_suite", broken)
+    nb = blank()
+    pp.StartHiddenChecks(timeout=30).preprocess(nb, resources("broken-judge"))
+    pp.JudgeHiddenChecks(timeout=30).preprocess(nb, resources("broken-judge"))
+    cells = [c for c in nb.cells if nbtools.is_test_cell(c) and nbtools.hidden_calls(c.source)]
+    assert cells
+    for c in cells:
+        errors = [o for o in c.outputs if o.get("output_type") == "error"]
+        assert errors and "no space left on device" in errors[0]["evalue"], c.outputs
