@@ -150,8 +150,9 @@ class ProcessStudent:
         return None
 
     def _watch_memory(self, proc: subprocess.Popen) -> None:
+        tree = sandbox.TreeRss(proc.pid)
         while proc.poll() is None:
-            if sandbox.tree_rss_bytes(proc.pid) > self.memory_limit:
+            if tree.bytes() > self.memory_limit:
                 self._killed_for_memory = True
                 sandbox.kill_tree(proc)
                 return

@@ -68,6 +68,7 @@ def graded(tmp_path_factory):
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
+    print("HOSTILE_ROOT", root)
     return root, rc, out.getvalue()
 
 

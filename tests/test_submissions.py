@@ -77,7 +77,7 @@ def test_example_submission_verdicts(assignment, tmp_path):
         notebooks.append(nb)
     # A topic spec is judged only on the tasks its EXPECT names; generic specs on every task.
     only = {str(nb): list(spec["EXPECT"]) for nb, spec in zip(notebooks, specs) if "EXPECT" in spec}
-    res = run_suite(assignment, notebooks, sandbox="auto", notebook_tasks=only)
+    res = run_suite(assignment, notebooks, sandbox="auto", notebook_tasks=only, use_server=True)
     assert not res.get("error"), res.get("error")
     report = []
     for (p, _), nb, spec in zip(todo, notebooks, specs):

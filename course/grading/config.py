@@ -26,6 +26,10 @@ def configure(c) -> None:
     # The outputs are collected by then: stop the kernel at once instead of waiting for it to exit.
     c.Execute.shutdown_kernel = "immediate"
 
+    # Timestamps in the grading log show which submissions were slow.
+    c.Application.log_format = "%(color)s[%(name)s | %(levelname)s | %(asctime)s]%(end_color)s %(message)s"
+    c.Application.log_datefmt = "%H:%M:%S"
+
     install_sandbox_kernel(c)
 
 

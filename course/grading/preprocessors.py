@@ -136,11 +136,14 @@ class SafeExecute(Execute):
 
     def _watch_memory(self, stop: threading.Event) -> None:
         limit = self.memory_limit_mb * 2**20
+        tree = None
         while not stop.wait(0.5):
             proc = getattr(getattr(getattr(self, "km", None), "provisioner", None), "process", None)
             if proc is None or proc.poll() is not None:
                 continue
-            if sandbox.tree_rss_bytes(proc.pid) > limit:
+            if tree is None or tree.root != proc.pid:
+                tree = sandbox.TreeRss(proc.pid)
+            if tree.bytes() > limit:
                 self._memory_killed = True
                 sandbox.kill_tree(proc)
 
