@@ -12,7 +12,6 @@ import argparse
 import filecmp
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -56,11 +55,11 @@ def tool_env() -> dict:
 
 def generate(root: Path, assignment: str) -> None:
     """Run nbgrader generate_assignment for one assignment in course root ``root``."""
-    cmd = [sys.executable, "-m", "nbgrader", "generate_assignment", assignment, "--force",
-           f"--CourseDirectory.root={root}", "--log-level=WARN"]
-    r = subprocess.run(cmd, cwd=root, capture_output=True, text=True, env=tool_env())
-    if r.returncode != 0:
-        raise SystemExit(f"generate_assignment {assignment} failed:\n{r.stdout}\n{r.stderr}")
+    from .grading import runner
+    log = root / f".generate-{assignment}.log"
+    if runner.nbgrader(root, ["generate_assignment", assignment, "--force", "--log-level=WARN"], log) != 0:
+        raise SystemExit(f"generate_assignment {assignment} failed:\n{log.read_text(errors='replace')}")
+    log.unlink()
 
 
 def build_release(check: bool, only: list[str] | None = None) -> list[str]:

@@ -68,7 +68,6 @@ def graded(tmp_path_factory):
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
-    print("HOSTILE_ROOT", root)
     return root, rc, out.getvalue()
 
 

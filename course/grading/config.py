@@ -19,6 +19,7 @@ def configure(c) -> None:
                                            ClearMetadataPreprocessor, LimitOutput, SaveAutoGrades,
                                            AssignLatePenalties, CheckCellMetadata]
     c.SafeExecute.submission_timeout = int(os.environ.get("COURSE_SUBMISSION_TIMEOUT", "900"))
+    c.SafeExecute.memory_limit_mb = int(os.environ.get("COURSE_MEMORY_LIMIT_MB", "6144"))
     c.JudgeHiddenChecks.timeout = c.StartHiddenChecks.timeout = int(os.environ.get("COURSE_JUDGE_TIMEOUT", "900"))
     c.LimitOutput.max_lines = 300
     # A cell that keeps printing after its timeout must not abort the rest of the notebook.

@@ -17,27 +17,20 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 from .. import REPO_ROOT, TESTS_DIR
 from .. import notebook as nbtools
 from .. import sandbox
-from ..build import assignments, tool_env
-from . import submissions
+from ..build import assignments
+from . import runner, submissions
 
 EXAMPLES = {"ex-complete": "reference", "ex-blank": "release", "ex-partly-wrong": "partly_wrong"}
 
 
 def nbgrader(root: Path, *args: str, log: Path) -> int:
-    cmd = [sys.executable, "-m", "nbgrader", *args, f"--CourseDirectory.root={root}"]
-    with open(log, "a") as fh:
-        fh.write(f"$ nbgrader {' '.join(args)}\n")
-        fh.flush()
-        r = subprocess.run(cmd, cwd=root, stdout=fh, stderr=subprocess.STDOUT, env=tool_env())
-    return r.returncode
+    return runner.nbgrader(root, list(args), log)
 
 
 def place_examples(root: Path, assignment: str) -> list[str]:

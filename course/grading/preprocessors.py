@@ -95,8 +95,7 @@ class SubmissionTimeout(RuntimeError):
 class SafeExecute(Execute):
     submission_timeout = Integer(900, help="seconds for the whole notebook").tag(config=True)
     max_output_bytes = Integer(2_000_000, help="output kept per cell").tag(config=True)
-    memory_limit_mb = Integer(int(os.environ.get("COURSE_MEMORY_LIMIT_MB", "6144")),
-                              help="kernel memory (RSS, whole process tree) before it is killed").tag(config=True)
+    memory_limit_mb = Integer(6144, help="kernel memory (RSS, whole process tree) before it is killed").tag(config=True)
 
     def preprocess(self, nb, resources, km=None):
         if sandbox.resolve() and not self.kernel_name:

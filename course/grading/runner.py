@@ -1,0 +1,165 @@
+"""Run nbgrader commands in one long-lived process instead of one process each.
+
+Starting nbgrader costs about 2 s of imports per command, and every autograde process used to
+start its own judge server (about 4 s more). The runner imports nbgrader once and runs each
+command in-process, the way nbgrader's own test-suite does (``NbGraderApp.instance()``,
+``initialize``, ``start``, ``reset``); the judge server it starts serves every later autograde.
+Each command gets the caller's environment and working folder, and its output (the nbgrader log
+and anything a kernel writes to stderr) goes to the command's log file, as with a subprocess.
+
+``COURSE_NBGRADER_RUNNER=0`` runs every command in a process of its own instead.
+"""
+from __future__ import annotations
+
+import json
+import os
+import select
+import subprocess
+import sys
+import traceback
+
+
+def serve() -> None:
+    """Runner loop: one JSON request per line on stdin, one JSON reply per line on stdout."""
+    out = os.fdopen(os.dup(1), "w", buffering=1)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)  # nothing printed between commands can reach the protocol
+    from nbgrader.apps.nbgraderapp import NbGraderApp  # noqa: F401  (the import this process is for)
+    out.write(json.dumps({"ready": True}) + "\n")
+    for line in sys.stdin:
+        out.write(json.dumps({"code": _run_one(json.loads(line))}) + "\n")
+
+
+def _run_one(req: dict) -> int:
+    from jupyter_core.application import NoStart
+    from nbgrader.apps.nbgraderapp import NbGraderApp
+
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = os.dup(1), os.dup(2)
+    log = os.open(req["log"], os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    os.dup2(log, 1)
+    os.dup2(log, 2)
+    os.close(log)
+    cwd = os.getcwd()
+    os.environ.clear()
+    os.environ.update(req["env"])
+    app = None
+    try:
+        os.chdir(req["cwd"])
+        app = NbGraderApp.instance()
+        app.initialize(req["args"])
+        app.start()
+        code = 0
+    except NoStart:  # how jupyter apps end after running a subcommand
+        code = 0
+    except SystemExit as exc:  # nbgrader's fail() and the apps' exit codes
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    except BaseException:
+        traceback.print_exc()
+        code = 1
+    finally:
+        try:
+            if app is not None:
+                app.reset()
+        except Exception:
+            traceback.print_exc()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+        for fd in saved:
+            os.close(fd)
+        os.chdir(cwd)
+    return code
+
+
+class RunnerError(RuntimeError):
+    pass
+
+
+class Runner:
+    def __init__(self, env: dict, start_timeout: float = 120):
+        self.proc = subprocess.Popen([sys.executable, "-c", "from course.grading.runner import serve; serve()"],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                     text=True, bufsize=1, env=env)
+        self.commands = 0  # commands run to completion (tests check the runner was really used)
+        if self._line(start_timeout) != {"ready": True}:
+            self.close()
+            raise RunnerError("the nbgrader runner did not start")
+
+    def _line(self, timeout: float | None) -> dict | None:
+        r, _, _ = select.select([self.proc.stdout], [], [], timeout)
+        line = self.proc.stdout.readline() if r else ""
+        return json.loads(line) if line else None
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def run(self, args: list[str], *, cwd: str, env: dict, log: str) -> int:
+        """Run ``nbgrader <args>``; its exit code. Raises RunnerError (and stops the runner) if the
+        runner itself fails, so the caller can run the command in a process of its own."""
+        try:
+            self.proc.stdin.write(json.dumps({"args": args, "cwd": cwd, "env": env, "log": log}) + "\n")
+            self.proc.stdin.flush()
+            reply = self._line(None)  # autograde sets its own time limits, per cell and per submission
+        except (OSError, ValueError) as exc:
+            reply, why = None, str(exc)
+        else:
+            why = "it exited"
+        if not reply or "code" not in reply:
+            self.close()
+            raise RunnerError(f"the nbgrader runner failed ({why})")
+        self.commands += 1
+        return reply["code"]
+
+    def close(self) -> None:
+        try:
+            self.proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+_RUNNER: Runner | None = None
+
+
+def shared(env: dict) -> Runner | None:
+    """This process's runner, started on first use; None when turned off or if it cannot start."""
+    global _RUNNER
+    if os.environ.get("COURSE_NBGRADER_RUNNER", "1") in ("0", "off"):
+        return None
+    if _RUNNER is None or not _RUNNER.alive():
+        try:
+            _RUNNER = Runner(env)
+        except Exception:
+            _RUNNER = None
+            return None
+        import atexit
+        atexit.register(_RUNNER.close)
+    return _RUNNER
+
+
+def nbgrader(root, args: list[str], log) -> int:
+    """Run ``nbgrader <args>`` for the course at ``root``, appending its output to ``log``; its
+    exit code. Uses the shared runner, or a process of its own when the runner is off or fails."""
+    from ..build import tool_env
+
+    env = tool_env()
+    full = [*args, f"--CourseDirectory.root={root}"]
+    with open(log, "a") as fh:
+        fh.write(f"$ nbgrader {' '.join(args)}\n")
+    runner = shared(env)
+    if runner is not None:
+        try:
+            return runner.run(full, cwd=str(root), env=env, log=str(log))
+        except RunnerError as exc:
+            with open(log, "a") as fh:
+                fh.write(f"{exc}; running the command in a process of its own\n")
+    with open(log, "a") as fh:
+        return subprocess.run([sys.executable, "-m", "nbgrader", *full], cwd=root, stdout=fh,
+                              stderr=subprocess.STDOUT, env=env).returncode
