@@ -80,7 +80,7 @@ def reference_run(init, X, Y, b, accum, epochs, max_norm, lr, gamma, max_steps):
             for x, y in batches[start:start + accum]:
                 loss = F.mse_loss(model(x), y)
                 (loss / accum).backward()
-                losses.append(float(loss))
+                losses.append(float(loss.detach()))
             params = list(model.parameters())
             if max_norm is not None:
                 norm = float(torch.nn.utils.clip_grad_norm_(params, max_norm))
@@ -134,8 +134,8 @@ def test_accumulation_large_batch_weights(student, gen):
     row = got["history"][0]
     expect(abs(row["grad_norm"] - norm) <= 1e-9 * max(1.0, norm),
            f"{what}: logged grad_norm should be the full-batch gradient norm {norm:.8g}, got {row['grad_norm']:.8g}")
-    expect(abs(row["loss"] - float(loss)) <= 1e-9,
-           f"{what}: logged loss should be the mean of the 4 batch losses = full-batch loss {float(loss):.8g}, "
+    expect(abs(row["loss"] - float(loss.detach())) <= 1e-9,
+           f"{what}: logged loss should be the mean of the 4 batch losses = full-batch loss {float(loss.detach()):.8g}, "
            f"got {row['loss']:.8g}")
 
 
