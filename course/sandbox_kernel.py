@@ -30,7 +30,9 @@ def main() -> None:
     from course import sandbox
     argv = sandbox.bwrap_argv(cwd, extra_binds=[socket_dir], keep_cwd=True)
     # Inside the sandbox the parent pid is not visible; --die-with-parent covers it.
-    argv = argv[:-1] + ["--setenv", "JPY_PARENT_PID", "1", "--"] + kernel
+    # IPython's profile folder goes to the sandbox's private /tmp, not into the graded folder (and
+    # from there into the student's feedback).
+    argv = argv[:-1] + ["--setenv", "JPY_PARENT_PID", "1", "--setenv", "IPYTHONDIR", "/tmp/.ipython", "--"] + kernel
     os.environ.update(MPLBACKEND="Agg", PYTHONDONTWRITEBYTECODE="1")
     import resource
     import signal

@@ -85,7 +85,10 @@ def test_blank_release_scores_zero_everywhere(graded_course, assignment):
 @per_assignment
 def test_feedback_shows_verdicts_but_no_test_code(graded_course, assignment):
     root, _ = graded_course
-    html = next((root / "gradebook" / "feedback" / "blank" / assignment).glob("*.html")).read_text()
+    folder = root / "gradebook" / "feedback" / "blank" / assignment
+    extra = sorted(p.name for p in folder.iterdir() if p.suffix != ".html" and p.name != "timestamp.txt")
+    assert not extra, f"feedback for {assignment} carries files from the grading run: {extra}"
+    html = next(folder.glob("*.html")).read_text()
     assert "Hidden checks for" in html and "FAIL" in html
     for leak in ("student.call(", "def test_", "expect_close(", "import pytest"):
         assert leak not in html, f"feedback for {assignment} shows test code ({leak!r})"
