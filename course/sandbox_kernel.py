@@ -30,9 +30,11 @@ def main() -> None:
     from course import sandbox
     argv = sandbox.bwrap_argv(cwd, extra_binds=[socket_dir], keep_cwd=True)
     # Inside the sandbox the parent pid is not visible; --die-with-parent covers it.
-    # IPython's profile folder goes to the sandbox's private /tmp, not into the graded folder (and
-    # from there into the student's feedback).
-    argv = argv[:-1] + ["--setenv", "JPY_PARENT_PID", "1", "--setenv", "IPYTHONDIR", "/tmp/.ipython", "--"] + kernel
+    # IPython's profile and the font caches of matplotlib and fontconfig go to the sandbox's private
+    # /tmp, not into the graded folder (and from there into the student's feedback).
+    private = {"IPYTHONDIR": "/tmp/.ipython", "MPLCONFIGDIR": "/tmp/.matplotlib", "XDG_CACHE_HOME": "/tmp/.cache",
+               "XDG_CONFIG_HOME": "/tmp/.config", "JPY_PARENT_PID": "1"}
+    argv = argv[:-1] + [a for k, v in private.items() for a in ("--setenv", k, v)] + ["--"] + kernel
     os.environ.update(MPLBACKEND="Agg", PYTHONDONTWRITEBYTECODE="1")
     import resource
     import signal
