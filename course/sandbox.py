@@ -178,11 +178,6 @@ class TreeRss:
         return sum(_rss(pid) for pid in self._pids)
 
 
-def tree_rss_bytes(root_pid: int) -> int:
-    """Resident memory of a process and all its descendants, from a fresh scan."""
-    return TreeRss(root_pid).bytes()
-
-
 def kill_tree(proc: subprocess.Popen) -> None:
     if not proc.pid or proc.pid <= 1:
         return  # a forked worker whose pid was never known: nothing safe to signal
@@ -222,5 +217,5 @@ def resolve(requested: str | None = None) -> bool:
         f"COURSE_SANDBOX=off to grade WITHOUT isolation (submissions could then read solutions).")
 
 
-__all__ = ["SandboxUnavailable", "resolve", "probe", "worker_argv", "limits_preexec", "tree_rss_bytes", "TreeRss",
+__all__ = ["SandboxUnavailable", "resolve", "probe", "worker_argv", "limits_preexec", "TreeRss",
            "kill_tree", "Path"]
