@@ -46,6 +46,7 @@ def _child(ctl: socket.socket, req: dict, fds: list[int]) -> None:
     os.dup2(fd_log, 2)
     for fd in (devnull, fd_log):
         os.close(fd)
+    os.makedirs(req["dir"], exist_ok=True)
     os.chdir(req["dir"])
     os.environ.update(HOME=req["dir"], TMPDIR=req["dir"])
     tempfile.tempdir = None
@@ -88,7 +89,7 @@ def main() -> None:
             d = dirs.pop(pid, None)
             if d:
                 try:
-                    Path(d, ".exit").write_text(str(code))
+                    Path(d).write_text(str(code))
                 except OSError:
                     pass
 
@@ -108,7 +109,7 @@ def main() -> None:
         pid = os.fork()
         if pid == 0:
             _child(ctl, req, fds)
-        dirs[pid] = req["dir"]
+        dirs[pid] = req["status"]
         signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGCHLD])
         for fd in fds:
             os.close(fd)
@@ -146,19 +147,34 @@ def _descendants(root: int) -> list[int]:
     return out
 
 
+def read_small(path, limit: int = 64) -> str | None:
+    """A few bytes of a regular file the sandbox can write: no link is followed, nothing blocks."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        import stat
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        return os.read(fd, limit).decode("ascii", "replace")
+    finally:
+        os.close(fd)
+
+
 class ForkedWorker:
     """The judge's handle on one forked worker, shaped like subprocess.Popen."""
 
-    def __init__(self, pid: int, fd_w: int, fd_r: int, workdir: Path):
-        self.pid, self.workdir = pid, workdir
+    def __init__(self, pid: int, fd_w: int, fd_r: int, status: Path, log_path: Path):
+        self.pid, self.status, self.log_path = pid, status, log_path
         self.stdin = open(fd_w, "wb")
         self.stdout = open(fd_r, "rb", buffering=0)
         self.returncode: int | None = None
 
     def _exit_status(self) -> int | None:
         try:
-            return int((self.workdir / ".exit").read_text().strip())
-        except (OSError, ValueError):
+            return int((read_small(self.status) or "").strip())
+        except ValueError:
             return None
 
     def poll(self) -> int | None:
@@ -210,13 +226,21 @@ class ForkServer:
     def __init__(self, sandboxed: bool, env: dict, file_limit: int, start_timeout: float = 180):
         from . import sandbox
         self.sandboxed, self.env, self.file_limit = sandboxed, env, file_limit
-        self.root = Path(tempfile.mkdtemp(prefix="course-zygote-"))
+        from . import tempdirs
+        # root/ holds the logs (never mounted in the sandbox); root/status/ is the one host folder the
+        # zygote writes (its workers' exit codes), read back only through read_small.
+        self.root = Path(tempdirs.make("zygote"))
+        self.status_dir = self.root / "status"
+        self.status_dir.mkdir()
         self._n = 0
-        self._log = open(self.root / ".zygote.log", "w+b")
+        self._log = open(self.root / "zygote.log", "w+b")
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        argv = sandbox.worker_argv(str(self.root), sandboxed, entry="course.forkserver")
+        env = {**env, FD_ENV: str(theirs.fileno())}
+        if not sandboxed:
+            (self.root / "work").mkdir()
+        argv = sandbox.worker_argv(sandboxed, entry="course.forkserver", env=env, extra_binds=[str(self.status_dir)])
         self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=self._log, stderr=self._log,
-                                     cwd=self.root, env={**env, FD_ENV: str(theirs.fileno())},
+                                     cwd=self.root, env=env,
                                      pass_fds=[theirs.fileno()], preexec_fn=sandbox.limits_preexec(file_limit))
         theirs.close()
         self.sock = ours
@@ -237,14 +261,15 @@ class ForkServer:
 
     def spawn(self, timeout: float = 60) -> ForkedWorker:
         self._n += 1
-        host_dir = self.root / f"w{self._n}"
-        host_dir.mkdir()
-        inner_dir = f"/tmp/work/w{self._n}" if self.sandboxed else str(host_dir)
+        inner_dir = f"/tmp/work/w{self._n}" if self.sandboxed else str(self.root / "work" / f"w{self._n}")
+        status = self.status_dir / f"w{self._n}.exit"
+        log_path = self.root / f"w{self._n}.log"
         r_in, w_in = os.pipe()
         r_out, w_out = os.pipe()
-        log = os.open(host_dir / ".worker.log", os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
+        log = os.open(log_path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
         try:
-            socket.send_fds(self.sock, [json.dumps({"dir": inner_dir}).encode()], [r_in, w_out, log])
+            socket.send_fds(self.sock, [json.dumps({"dir": inner_dir, "status": str(status)}).encode()],
+                            [r_in, w_out, log])
         except OSError as exc:
             for fd in (r_in, w_in, r_out, w_out, log):
                 os.close(fd)
@@ -261,7 +286,7 @@ class ForkServer:
         if self.sandboxed:
             matches = [p for p in _descendants(self.proc.pid) if (_ns_pids(p) or [None])[-1] == ns_pid]
             host_pid = matches[0] if matches else -1
-        return ForkedWorker(host_pid, w_in, r_out, host_dir)
+        return ForkedWorker(host_pid, w_in, r_out, status, log_path)
 
     def close(self) -> None:
         from . import sandbox

@@ -214,7 +214,8 @@ def pytest_runtest_makereport(item, call):
         if status == "skipped" and isinstance(rep.longrepr, tuple):
             msg = str(rep.longrepr[2]).replace("Skipped: ", "")
         if status == "failed":
-            msg += f"  [seed {item.config._course_seed}]"
+            from .plain import cap
+            msg = cap(msg, 2_000) + f"  [seed {item.config._course_seed}]"
         item.config._course_records.append({
             "nodeid": item.nodeid, "name": item.name, "notebook": notebook, "title": doc[0] if doc else item.name,
             "assignment": assignment_of(item.path), "task": task_of(item), "status": status, "message": msg,

@@ -1,12 +1,15 @@
 """Where submission code runs: a bubblewrap sandbox, plus resource limits.
 
 Inside the sandbox a submission sees the operating system (/usr, /etc, /sys)
-read-only, the Python installation and the ``course`` package, and an empty
-private /tmp. Nothing else on the machine is mounted: not the course folder
-(solutions, tests, gradebook, other students), other copies of it, home
-folders or data disks; and there is no network; it can still use a GPU (the /dev/nvidia*
-devices are passed through). Works without root where unprivileged user
-namespaces are allowed (Debian's bubblewrap does).
+read-only, the Python installation and the ``course`` package. It can write only
+to private, size-capped tmpfs mounts (/tmp, whose /tmp/work is its HOME and
+working folder, and /dev/shm): they exist in the sandbox's mount namespace and
+nowhere else, vanish with it, and trusted code never reads them. Nothing else on
+the machine is mounted: not the course folder (solutions, tests, gradebook,
+other students), other copies of it, home folders or data disks; there is no
+network; it can still use a GPU (the /dev/nvidia* devices are passed through).
+Its environment is an allow-list (no grader secrets or paths). Works without
+root where unprivileged user namespaces are allowed (Debian's bubblewrap does).
 
 ``COURSE_SANDBOX``: ``on`` (default when grading; refuse if unavailable),
 ``off`` (explicit opt-out, said loudly), ``auto`` (use it if it works).
@@ -74,13 +77,41 @@ def _system_binds() -> list[str]:
     return argv
 
 
-def bwrap_argv(workdir: str, extra_binds: list[str] = (), keep_cwd: bool = False) -> list[str]:
-    """bwrap command prefix. ``workdir`` is the only writable folder (besides ``extra_binds``)."""
+WORKDIR = "/tmp/work"  # inside the sandbox: HOME, TMPDIR and the working folder
+TMP_MB = int(os.environ.get("COURSE_SANDBOX_TMP_MB", "1024"))  # private /tmp (tmpfs: counts as memory)
+SHM_MB = int(os.environ.get("COURSE_SANDBOX_SHM_MB", "512"))  # private /dev/shm
+# Environment variables a sandboxed process may inherit; everything else (salts, grader paths,
+# JUPYTER_*, tokens) is dropped.
+ENV_ALLOW = {"PATH", "LANG", "LANGUAGE", "TZ", "TERM", "CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES",
+             "NVIDIA_DRIVER_CAPABILITIES", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "PYTORCH_CUDA_ALLOC_CONF",
+             "CUBLAS_WORKSPACE_CONFIG", "COURSE_ALLOW_CPU_GRADING", "COURSE_FAST", "COURSE_NO_DOWNLOAD",
+             "PYTHONUNBUFFERED", "PYTHONHASHSEED"}
+
+
+def clean_env(**extra: str) -> dict[str, str]:
+    """The environment of a sandboxed process: allow-listed variables, private HOME/TMPDIR and caches."""
+    env = {k: v for k, v in os.environ.items() if k in ENV_ALLOW or k.startswith("LC_")}
+    env.setdefault("PATH", "/usr/local/bin:/usr/bin:/bin")
+    env.update(HOME=WORKDIR, TMPDIR=WORKDIR, PYTHONDONTWRITEBYTECODE="1", MPLBACKEND="Agg",
+               IPYTHONDIR="/tmp/.ipython", MPLCONFIGDIR="/tmp/.matplotlib", XDG_CACHE_HOME="/tmp/.cache",
+               XDG_CONFIG_HOME="/tmp/.config")
+    env.update(extra)
+    return env
+
+
+def bwrap_argv(extra_binds: list[str] = (), ro_files: list[tuple[str, str]] = (), env: dict | None = None,
+               tmp_mb: int | None = None, shm_mb: int | None = None) -> list[str]:
+    """bwrap command prefix. Writable: the private tmpfs /tmp (work folder /tmp/work) and /dev/shm,
+    plus ``extra_binds`` (host folders made by trusted code that it never reads back through).
+    ``ro_files``: (host file, path inside) pairs, read-only. ``env``: the whole environment inside."""
     bwrap = shutil.which("bwrap")
     if not bwrap:
         raise SandboxUnavailable("bubblewrap (bwrap) is not installed: apt-get install bubblewrap")
-    argv = [bwrap, *_system_binds(), "--dev", "/dev", "--tmpfs", "/dev/shm", "--proc", "/proc",
-            "--tmpfs", "/tmp", "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
+    tmp = (TMP_MB if tmp_mb is None else tmp_mb) * 2**20
+    shm = (SHM_MB if shm_mb is None else shm_mb) * 2**20
+    argv = [bwrap, *_system_binds(), "--dev", "/dev", "--size", str(shm), "--tmpfs", "/dev/shm", "--proc", "/proc",
+            "--size", str(tmp), "--tmpfs", "/tmp", "--dir", WORKDIR,
+            "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
     for dev in sorted(glob.glob("/dev/nvidia*")) + sorted(glob.glob("/dev/dri/*")):
         argv += ["--dev-bind", dev, dev]
     visible = sorted(visible_paths(), key=len)
@@ -95,9 +126,11 @@ def bwrap_argv(workdir: str, extra_binds: list[str] = (), keep_cwd: bool = False
             argv += ["--ro-bind", p, p]
     for p in extra_binds:
         argv += ["--bind", p, p]
-    target = os.path.abspath(workdir) if keep_cwd else "/tmp/work"
-    argv += ["--bind", workdir, target, "--chdir", target,
-             "--setenv", "HOME", target, "--setenv", "TMPDIR", target]
+    for host, inner in ro_files:
+        argv += ["--ro-bind", host, inner]
+    argv += ["--chdir", WORKDIR, "--clearenv"]
+    for k, v in sorted((clean_env() if env is None else env).items()):
+        argv += ["--setenv", k, v]
     return argv + ["--"]
 
 
@@ -105,7 +138,7 @@ def bwrap_argv(workdir: str, extra_binds: list[str] = (), keep_cwd: bool = False
 def probe() -> str | None:
     """None when the sandbox works here, else the reason it does not."""
     try:
-        argv = bwrap_argv("/")
+        argv = bwrap_argv()
     except SandboxUnavailable as exc:
         return str(exc)
     try:
@@ -124,9 +157,12 @@ def mode() -> str:
     return m
 
 
-def limits_preexec(file_limit_bytes: int):
-    """Run in the child before exec: own process group, capped file writes, no core dumps."""
+def limits_preexec(file_limit_bytes: int, group=None):
+    """Run in the child before exec: own process group, capped file writes, no core dumps, and the
+    cgroup ``group`` (memory and task caps) when there is one."""
     def _apply():
+        if group is not None:
+            group.add()
         os.setsid()
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # an oversized write fails instead of killing
         resource.setrlimit(resource.RLIMIT_FSIZE, (file_limit_bytes, file_limit_bytes))
@@ -134,17 +170,20 @@ def limits_preexec(file_limit_bytes: int):
     return _apply
 
 
-def _children_map() -> dict[int, list[int]]:
-    """Parent pid -> child pids, from one scan of /proc."""
+def _scan_proc() -> tuple[dict[int, list[int]], dict[int, int]]:
+    """Parent pid -> child pids, and pid -> thread count, from one scan of /proc."""
     children: dict[int, list[int]] = {}
+    threads: dict[int, int] = {}
     for stat in glob.glob("/proc/[0-9]*/stat"):
         try:
             with open(stat) as fh:
-                ppid = int(fh.read().rsplit(")", 1)[1].split()[1])
-            children.setdefault(ppid, []).append(int(stat.split("/")[2]))
+                fields = fh.read().rsplit(")", 1)[1].split()
+            pid = int(stat.split("/")[2])
+            children.setdefault(int(fields[1]), []).append(pid)
+            threads[pid] = int(fields[17])
         except (OSError, IndexError, ValueError):
             continue
-    return children
+    return children, threads
 
 
 def _rss(pid: int) -> int:
@@ -165,16 +204,18 @@ class TreeRss:
         self.root, self.rescan = root_pid, rescan
         self._pids: list[int] = [root_pid]
         self._next = 0.0
+        self.tasks = 0  # threads of the whole tree at the last scan (a task limit where cgroups are missing)
 
     def bytes(self) -> int:
         now = time.monotonic()
         if now >= self._next:
-            children, pids, stack = _children_map(), [], [self.root]
+            (children, threads), pids, stack = _scan_proc(), [], [self.root]
             while stack:
                 pid = stack.pop()
                 pids.append(pid)
                 stack.extend(children.get(pid, []))
             self._pids, self._next = pids, now + self.rescan
+            self.tasks = sum(threads.get(p, 0) for p in pids)
         return sum(_rss(pid) for pid in self._pids)
 
 
@@ -195,11 +236,12 @@ def kill_tree(proc: subprocess.Popen) -> None:
         pass
 
 
-def worker_argv(workdir: str, sandboxed: bool, entry: str = "course.worker") -> list[str]:
+def worker_argv(sandboxed: bool, entry: str = "course.worker", env: dict | None = None,
+                extra_binds: list[str] = ()) -> list[str]:
     """Command for untrusted-side code: ``entry`` is course.worker, or course.forkserver (the zygote)."""
     py = [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(REPO_ROOT)!r}); "
           f"from {entry} import main; main()"]
-    return (bwrap_argv(workdir) + py) if sandboxed else py
+    return (bwrap_argv(extra_binds=extra_binds, env=env) + py) if sandboxed else py
 
 
 def resolve(requested: str | None = None) -> bool:

@@ -1,48 +1,56 @@
 """Kernel launcher used under autograde: an ipykernel inside the bubblewrap sandbox.
 
 Started by jupyter_client from the ``course-sandbox`` kernelspec as
-``python -m course.sandbox_kernel -f CONNECTION_FILE``. The kernel talks over
-IPC sockets next to the connection file (the sandbox has no network), sees
-only its own notebook folder (read-write) besides the system, Python and the
-``course`` package, and is killed with its whole process tree when the
-launcher dies.
+``python -m course.sandbox_kernel -f CONNECTION_FILE``, where the connection file lies in a
+per-kernel folder made by ``course.grading.kernel.SandboxKernelManager``:
+
+    k-XXXX/connection.json   read-only inside the sandbox (at /run/kernel/connection.json)
+    k-XXXX/ipc/              the kernel's IPC sockets: the only host folder it can write
+
+The kernel's working folder is the sandbox's private tmpfs (/tmp/work), not the graded folder:
+nothing it writes is ever read, copied or followed by the grader. Its environment is an
+allow-list, its memory (tmpfs included) and task count are capped by a cgroup where the machine
+allows it, and it is killed with its whole process tree when the launcher dies.
 """
+import json
 import os
 import sys
+
+CONN_INSIDE = "/run/kernel/connection.json"
+
+
+def refuse(why: str) -> None:
+    sys.exit(f"course-sandbox kernel: {why}")
 
 
 def main() -> None:
     args = sys.argv[1:]
     conn = os.path.abspath(args[args.index("-f") + 1])
-    import json
-    info = json.load(open(conn))
-    socket_dir = os.path.dirname(os.path.abspath(info.get("ip", "")))
-    # Only the private IPC folder made by course.grading.config is shared with the kernel: never a
-    # general folder such as /tmp, where the connection file itself may live.
-    if info.get("transport") != "ipc" or not os.path.basename(socket_dir).startswith("course-kernels-"):
-        sys.exit(f"course-sandbox kernel: expected IPC sockets in a private course-kernels-* folder, got "
-                 f"transport={info.get('transport')!r} ip={info.get('ip')!r}")
-    private_conn = os.path.join(socket_dir, "connection.json")
-    with open(private_conn, "w") as fh:
-        json.dump(info, fh)
-    cwd = os.getcwd()
-    kernel = [sys.executable, "-m", "ipykernel_launcher", "-f", private_conn, "--HistoryManager.hist_file=:memory:"]
-    from course import sandbox
-    argv = sandbox.bwrap_argv(cwd, extra_binds=[socket_dir], keep_cwd=True)
-    # Inside the sandbox the parent pid is not visible; --die-with-parent covers it.
-    # IPython's profile and the font caches of matplotlib and fontconfig go to the sandbox's private
-    # /tmp, not into the graded folder (and from there into the student's feedback).
-    private = {"IPYTHONDIR": "/tmp/.ipython", "MPLCONFIGDIR": "/tmp/.matplotlib", "XDG_CACHE_HOME": "/tmp/.cache",
-               "XDG_CONFIG_HOME": "/tmp/.config", "JPY_PARENT_PID": "1"}
-    argv = argv[:-1] + [a for k, v in private.items() for a in ("--setenv", k, v)] + ["--"] + kernel
-    os.environ.update(MPLBACKEND="Agg", PYTHONDONTWRITEBYTECODE="1")
+    kdir = os.path.dirname(conn)
+    ipc = os.path.join(kdir, "ipc")
+    with open(conn) as fh:
+        info = json.load(fh)
+    if not os.path.basename(kdir).startswith("k-") or info.get("transport") != "ipc" or \
+            os.path.dirname(str(info.get("ip", ""))) != ipc or not os.path.isdir(ipc) or os.path.islink(ipc):
+        refuse(f"expected a per-kernel folder k-*/ with IPC sockets in k-*/ipc, got transport="
+               f"{info.get('transport')!r} ip={info.get('ip')!r}")
+    from course import REPO_ROOT, cgroup, sandbox
+    env = sandbox.clean_env(PYTHONPATH=str(REPO_ROOT), JPY_PARENT_PID="1",
+                            **{k: os.environ[k] for k in ("NBGRADER_EXECUTION", "NBGRADER_VALIDATING")
+                               if k in os.environ})
+    argv = sandbox.bwrap_argv(extra_binds=[ipc], ro_files=[(conn, CONN_INSIDE)], env=env)
+    argv += [sys.executable, "-m", "ipykernel_launcher", "-f", CONN_INSIDE, "--HistoryManager.hist_file=:memory:"]
     import resource
     import signal
-    cap = 64 * 2**20  # an oversized file write fails instead of filling the disk
+    cap = int(os.environ.get("COURSE_FILE_LIMIT_MB", "64")) * 2**20  # an oversized write fails
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     resource.setrlimit(resource.RLIMIT_FSIZE, (cap, cap))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    os.execv(argv[0], argv)
+    group = cgroup.Group.create("kernel", int(os.environ.get("COURSE_MEMORY_LIMIT_MB", "6144")) * 2**20,
+                                int(os.environ.get("COURSE_TASK_LIMIT", "1024")))
+    if group is not None:
+        group.add()  # bwrap and everything it starts stay in the group after exec
+    os.execve(argv[0], argv, {"PATH": os.environ.get("PATH", "/usr/bin:/bin")})
 
 
 if __name__ == "__main__":

@@ -28,8 +28,8 @@ from pathlib import Path
 
 import torch
 
+from . import cgroup, plain, sandbox, tempdirs
 from . import notebook as nbtools
-from . import sandbox
 
 
 class StudentFailure(AssertionError):
@@ -108,20 +108,27 @@ class ProcessStudent:
 
     # ------------------------------------------------------------ process life
     def _start(self) -> None:
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("COURSE_SECRET", "JPY_", "JUPYTER_"))}
-        env.update(COURSE_FAST="1", COURSE_GRADING="1", NBGRADER_EXECUTION="autograde", MPLBACKEND="Agg",
-                   PYTHONDONTWRITEBYTECODE="1")
+        # An allow-listed environment: no salt, no grader paths. Sandboxed, the worker writes only to
+        # its private tmpfs; its log is a file of ours it never sees (it only has the descriptor).
+        env = sandbox.clean_env(COURSE_FAST="1", COURSE_GRADING="1", NBGRADER_EXECUTION="autograde")
         self.proc = self._fork(env)
         if self.proc is not None:
-            self._workdir = str(self.proc.workdir)
-            self._log = open(self.proc.workdir / ".worker.log", "rb")
+            self._tmp = None
+            self._log = open(self.proc.log_path, "rb")
         else:
-            self._workdir = tempfile.mkdtemp(prefix="course-worker-")
-            self._log = open(os.path.join(self._workdir, ".worker.log"), "w+b")
+            self._tmp = tempdirs.make("worker")
+            self._log = open(os.path.join(self._tmp, "worker.log"), "w+b")
+            if not self.sandboxed:  # no isolation: it gets a folder of its own to write in
+                os.mkdir(os.path.join(self._tmp, "work"))
+                env.update(HOME=os.path.join(self._tmp, "work"), TMPDIR=os.path.join(self._tmp, "work"))
+            self._group = cgroup.Group.create(f"w{id(self):x}{self._seq}", self.memory_limit,
+                                              int(os.environ.get("COURSE_TASK_LIMIT", "1024")))
             self.proc = subprocess.Popen(
-                sandbox.worker_argv(self._workdir, self.sandboxed), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=self._log, cwd=self._workdir, env=env, preexec_fn=sandbox.limits_preexec(self.file_limit))
+                sandbox.worker_argv(self.sandboxed, env=env), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=self._log, cwd=env["HOME"] if not self.sandboxed else self._tmp, env=env,
+                preexec_fn=sandbox.limits_preexec(self.file_limit, self._group))
         self._killed_for_memory = False
+        self._group = getattr(self, "_group", None)
         threading.Thread(target=self._watch_memory, args=(self.proc,), daemon=True).start()
         reply = self._request({"op": "load", "cells": self.cells}, self.load_timeout, what="loading your notebook")
         self.load_report = reply
@@ -151,8 +158,9 @@ class ProcessStudent:
 
     def _watch_memory(self, proc: subprocess.Popen) -> None:
         tree = sandbox.TreeRss(proc.pid)
+        tasks = int(os.environ.get("COURSE_TASK_LIMIT", "1024"))
         while proc.poll() is None:
-            if tree.bytes() > self.memory_limit:
+            if tree.bytes() > self.memory_limit or tree.tasks > tasks:
                 self._killed_for_memory = True
                 sandbox.kill_tree(proc)
                 return
@@ -165,6 +173,15 @@ class ProcessStudent:
                 self.proc.close_pipes()
             self.proc = None
             self._log.close()
+            group, self._group = getattr(self, "_group", None), None
+            if group is not None:
+                if group.oom_killed():
+                    self._killed_for_memory = True
+                group.remove()
+            if getattr(self, "_tmp", None):
+                import shutil
+                shutil.rmtree(self._tmp, ignore_errors=True)
+                self._tmp = None
 
     def _tail_log(self, n: int = 400) -> str:
         try:
@@ -204,7 +221,10 @@ class ProcessStudent:
             except EOFError:
                 return self._died(what)
             try:
-                reply = torch.load(io.BytesIO(payload), weights_only=True)
+                reply = plain.check(torch.load(io.BytesIO(payload), weights_only=True))
+            except plain.NotPlain as exc:
+                self.close()
+                raise StudentCrashed(f"{what}: your code sent back a result the grader will not read: {exc}") from None
             except Exception:
                 self.close()
                 raise StudentCrashed(f"{what}: the result could not be read back (only tensors, numbers, "
@@ -232,7 +252,7 @@ class ProcessStudent:
         else:
             why = f"the Python process exited (exit code {code})"
         self.events.append(f"worker died while {what}: {why}")
-        last = tail.splitlines()[-1][:200] if tail else ""
+        last = plain.one_line(tail.splitlines()[-1], 200) if tail else ""
         raise StudentCrashed(f"your code stopped the grader's Python process while {what}: {why}"
                              + (f"; last output: {last}" if last else ""))
 

@@ -1,6 +1,7 @@
 """The sandbox is an allow-list: a submission sees the operating system, Python and the course
 package, and nothing else on the machine (not this repository, not a sibling copy of the course,
-not home folders), with no network and only its own folder writable."""
+not home folders), with no network, an allow-listed environment, and writable only in private,
+size-capped tmpfs mounts that the host never sees."""
 import os
 import subprocess
 import sys
@@ -15,8 +16,8 @@ pytestmark = pytest.mark.skipif(sandbox.probe() is not None, reason=f"no sandbox
 ALLOWED_TOP = {"usr", "etc", "sys", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "dev", "proc", "tmp"}
 
 
-def inside(code: str, workdir) -> dict:
-    argv = sandbox.bwrap_argv(str(workdir)) + [sys.executable, "-I", "-c", textwrap.dedent(code)]
+def inside(code: str, workdir=None, **kw) -> dict:
+    argv = sandbox.bwrap_argv(**kw) + [sys.executable, "-I", "-c", textwrap.dedent(code)]
     r = subprocess.run(argv, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     return eval(r.stdout.strip().splitlines()[-1])
@@ -34,7 +35,7 @@ def test_only_system_python_and_course_package_visible(tmp_path):
             net = False
         print(dict(top=ls("/"), repo=ls({str(REPO_ROOT)!r}), parent=ls({str(REPO_ROOT.parent)!r}), net=net,
                    home=ls(os.path.expanduser("~")), cwd=os.getcwd()))
-    """, tmp_path)
+    """)
     python_tops = {p.strip("/").split("/")[0] for p in sandbox.visible_paths()}
     assert set(seen["top"]) <= ALLOWED_TOP | python_tops, seen["top"]
     # Only the folders bwrap had to create for its mounts may show up: nothing of the real disk.
@@ -46,24 +47,53 @@ def test_only_system_python_and_course_package_visible(tmp_path):
     assert not seen["net"], "network reachable from the sandbox"
 
 
-def test_work_folder_is_the_only_writable_place(tmp_path):
+def test_only_private_tmpfs_is_writable(tmp_path):
     seen = inside(f"""
         import os
         ok = {{}}
-        for p in ("/usr/x", {str(REPO_ROOT / 'course' / 'x')!r}, "/etc/x", "here.txt"):
+        for p in ("/usr/x", {str(REPO_ROOT / 'course' / 'x')!r}, "/etc/x", "/sys/x", "here.txt", "/dev/shm/x"):
             try:
                 open(p, "w").write("x"); ok[p] = True
             except OSError:
                 ok[p] = False
+        ok["cwd"] = os.getcwd()
         print(ok)
-    """, tmp_path)
-    assert seen.pop("here.txt") and (tmp_path / "here.txt").exists()
+    """)
+    assert seen.pop("cwd") == sandbox.WORKDIR
+    assert seen.pop("here.txt") and seen.pop("/dev/shm/x")
     assert not any(seen.values()), seen
+    assert not list(tmp_path.iterdir())
+
+
+def test_tmpfs_is_capped():
+    seen = inside("""
+        out = {}
+        for p in ("/tmp/work/big", "/dev/shm/big"):
+            try:
+                with open(p, "wb") as fh:
+                    for _ in range(40):
+                        fh.write(b"0" * 2**20)
+                out[p] = "written"
+            except OSError as e:
+                out[p] = e.errno
+        print(out)
+    """, tmp_mb=16, shm_mb=8)
+    assert seen == {"/tmp/work/big": 28, "/dev/shm/big": 28}, seen  # ENOSPC
+
+
+def test_environment_is_an_allow_list(monkeypatch):
+    monkeypatch.setenv("COURSE_SEED_SALT", "12345")
+    monkeypatch.setenv("JUPYTER_PATH", "/somewhere/secret")
+    monkeypatch.setenv("LC_ALL", "C.UTF-8")
+    seen = inside("import os; print(dict(os.environ))")
+    assert "COURSE_SEED_SALT" not in seen and "JUPYTER_PATH" not in seen, sorted(seen)
+    assert not any("secret" in v for v in seen.values())
+    assert seen["HOME"] == sandbox.WORKDIR and seen["LC_ALL"] == "C.UTF-8"
 
 
 def test_extra_hidden_paths_are_masked(tmp_path, monkeypatch):
     import sysconfig
     inner = os.path.join(sysconfig.get_paths()["purelib"], "pip")  # inside a visible folder
     monkeypatch.setenv("COURSE_SANDBOX_HIDE", inner)
-    seen = inside(f"import os; print(os.listdir({inner!r}))", tmp_path)
+    seen = inside(f"import os; print(os.listdir({inner!r}))")
     assert seen == []

@@ -7,7 +7,12 @@ def configure(c) -> None:
     from nbgrader.preprocessors import (AssignLatePenalties, CheckCellMetadata, ClearOutput, DeduplicateIds,
                                         LimitOutput, OverwriteCells, OverwriteKernelspec, SaveAutoGrades)
 
+    from . import safe_files
     from .preprocessors import JudgeHiddenChecks, RepairGradeCells, SafeExecute, StartHiddenChecks
+
+    # nbgrader's own copy and chmod steps follow links: route them through checked versions.
+    safe_files.install()
+    escape_log_records()
 
     # Sanitize: undo tampering with the cell structure before anything runs.
     c.Autograde.sanitize_preprocessors = [ClearOutput, DeduplicateIds, RepairGradeCells, OverwriteKernelspec,
@@ -34,15 +39,47 @@ def configure(c) -> None:
     install_sandbox_kernel(c)
 
 
+def escape_log_records() -> None:
+    """Every log line is one line: control characters in a message (a student's folder or file
+    name, a worker's last words) are escaped, so nothing can forge a line of the grading log."""
+    import logging
+
+    from ..plain import one_line
+
+    factory = logging.getLogRecordFactory()
+    if getattr(factory, "_course_escapes", False):
+        return
+
+    def make(*args, **kwargs):
+        record = factory(*args, **kwargs)
+        try:
+            msg = record.getMessage()
+        except Exception:
+            return record
+        if not msg.isprintable():
+            record.msg, record.args = one_line(msg, 4000), None
+        return record
+
+    make._course_escapes = True
+    logging.setLogRecordFactory(make)
+
+
 def install_sandbox_kernel(c) -> None:
-    """Make the ``course-sandbox`` kernelspec findable and give kernels a private IPC runtime folder."""
+    """Make the ``course-sandbox`` kernelspec findable and give every kernel a folder of its own.
+
+    The kernelspec and the kernels' runtime folder are made here, outside any sandbox, and are
+    never mounted into one (a kernel sees only its own ``ipc/`` folder and a read-only copy of its
+    connection file). Leftovers of crashed runs are removed first."""
+    import atexit
     import json
+    import shutil
     import sys
     import tempfile
 
-    from .. import REPO_ROOT
+    from .. import REPO_ROOT, tempdirs
 
-    home = tempfile.mkdtemp(prefix="course-kernelspec-")
+    tempdirs.sweep()
+    home = tempdirs.make("kernelspec")
     spec_dir = os.path.join(home, "kernels", "course-sandbox")
     os.makedirs(spec_dir)
     with open(os.path.join(spec_dir, "kernel.json"), "w") as fh:
@@ -51,9 +88,11 @@ def install_sandbox_kernel(c) -> None:
                    # signals do not cross into the sandbox: interrupt through the control channel
                    "interrupt_mode": "message",
                    "env": {"PYTHONPATH": str(REPO_ROOT)}}, fh)
-    os.environ["JUPYTER_PATH"] = home + os.pathsep + os.environ.get("JUPYTER_PATH", "")
-    # IPC sockets in a private folder: the sandbox has no network, and no other kernel's keys are visible.
-    runtime = tempfile.mkdtemp(prefix="course-kernels-")
-    os.environ["JUPYTER_RUNTIME_DIR"] = runtime
+    old = [p for p in os.environ.get("JUPYTER_PATH", "").split(os.pathsep)
+           if p and not os.path.basename(p.rstrip("/")).startswith("course-kernelspec-")]
+    os.environ["JUPYTER_PATH"] = os.pathsep.join([home, *old])
+    runtime = tempdirs.make("kernels")
+    os.environ["JUPYTER_RUNTIME_DIR"] = os.environ["COURSE_KERNEL_ROOT"] = runtime
     c.KernelManager.transport = "ipc"
-    c.KernelManager.ip = os.path.join(runtime, "kernel")  # absolute: kernel and client cwd differ
+    atexit.register(shutil.rmtree, home, True)
+    atexit.register(shutil.rmtree, runtime, True)

@@ -24,6 +24,7 @@ from .. import REPO_ROOT, TESTS_DIR
 from .. import notebook as nbtools
 from .. import sandbox
 from ..build import assignments
+from ..plain import one_line
 from . import runner, submissions
 
 EXAMPLES = {"ex-complete": "reference", "ex-blank": "release", "ex-partly-wrong": "partly_wrong"}
@@ -61,13 +62,15 @@ def triage(root: Path, assignment: str) -> list[str]:
     lines = []
     release = submissions.release_notebook(assignment)
     for nb in sorted((root / "gradebook" / "submitted").glob(f"*/{assignment}/*.ipynb")):
+        if nb.is_symlink() or nb.parent.is_symlink() or nb.parent.parent.is_symlink() or not nb.is_file():
+            continue  # not a plain file: autograde's intake sets it aside (course.grading.safe_files)
         try:
             nbtools.read(nb)
         except nbtools.NotebookError as exc:
             student = nb.parent.parent.name
             shutil.move(nb, nb.with_suffix(".ipynb.invalid"))
             shutil.copy(release, nb)
-            lines.append(f"{student}/{assignment}: {exc}; graded as a blank submission (original kept as "
+            lines.append(f"{one_line(student, 80)}/{assignment}: {one_line(exc, 300)}; graded as a blank submission (original kept as "
                          f"{nb.name}.invalid)")
     return lines
 

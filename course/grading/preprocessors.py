@@ -21,7 +21,6 @@ import shutil
 import tempfile
 import threading
 import time
-import zlib
 from concurrent.futures import Future, ThreadPoolExecutor
 
 import nbformat
@@ -30,8 +29,9 @@ from nbgrader.api import Gradebook
 from nbgrader.preprocessors import Execute, NbGraderPreprocessor
 from traitlets import Integer
 
+from .. import cgroup, plain, sandbox
 from .. import notebook as nbtools
-from .. import sandbox
+from .kernel import SandboxKernelManager
 
 
 def _meta(cell) -> dict:
@@ -95,14 +95,26 @@ class SubmissionTimeout(RuntimeError):
 class SafeExecute(Execute):
     submission_timeout = Integer(900, help="seconds for the whole notebook").tag(config=True)
     max_output_bytes = Integer(2_000_000, help="output kept per cell").tag(config=True)
-    memory_limit_mb = Integer(6144, help="kernel memory (RSS, whole process tree) before it is killed").tag(config=True)
+    max_total_output_bytes = Integer(8_000_000, help="output kept per notebook").tag(config=True)
+    memory_limit_mb = Integer(6144, help="kernel memory (RSS and tmpfs, whole process tree) before it is "
+                                         "killed").tag(config=True)
+    task_limit = Integer(1024, help="processes and threads of one kernel's sandbox").tag(config=True)
+    ipc_limit_bytes = Integer(1_000_000, help="bytes a kernel may leave in its IPC folder").tag(config=True)
+
+    def __init__(self, *args, **kwargs):
+        # nbgrader's Execute passes its own manager class; every kernel here gets a folder of its own
+        kwargs["kernel_manager_class"] = SandboxKernelManager
+        super().__init__(*args, **kwargs)
 
     def preprocess(self, nb, resources, km=None):
         if sandbox.resolve() and not self.kernel_name:
             self.kernel_name = "course-sandbox"
+        # read by the kernel launcher (the cgroup's limits), which inherits this environment
+        os.environ["COURSE_MEMORY_LIMIT_MB"] = str(self.memory_limit_mb)
+        os.environ["COURSE_TASK_LIMIT"] = str(self.task_limit)
         self._started = time.monotonic()
-        self._out_bytes, self._capped = {}, set()
-        self._memory_killed = False
+        self._out_bytes, self._capped, self._total_out = {}, set(), 0
+        self._killed_for = None
         stop = threading.Event()
         watcher = threading.Thread(target=self._watch_memory, args=(stop,), daemon=True)
         watcher.start()
@@ -116,10 +128,29 @@ class SafeExecute(Execute):
             return nb, resources
         finally:
             stop.set()
+            self._cleanup_kernel()
+
+    def _cleanup_kernel(self) -> None:
+        """The kernel's folder and cgroup go, whatever happened (a crashed run is swept later)."""
+        km = getattr(self, "km", None)
+        proc = getattr(getattr(km, "provisioner", None), "process", None)
+        if proc is not None and proc.pid:
+            if proc.poll() is None:
+                sandbox.kill_tree(proc)
+            group = cgroup.Group.named(f"{cgroup.PREFIX}{proc.pid}-kernel")
+            if group.oom_killed() and self._killed_for is None:
+                self._killed_for = "memory"
+            group.remove()
+        if isinstance(km, SandboxKernelManager):
+            km.remove_folder()
 
     def _reason(self, exc) -> str:
-        if self._memory_killed:
+        if self._killed_for == "memory":
             return f"the notebook used more than {self.memory_limit_mb} MiB of memory and its kernel was stopped"
+        if self._killed_for == "tasks":
+            return f"the notebook started more than {self.task_limit} processes or threads and its kernel was stopped"
+        if self._killed_for == "ipc":
+            return "the notebook wrote files where the grader talks to its kernel, and its kernel was stopped"
         if isinstance(exc, SubmissionTimeout):
             return str(exc)
         name = type(exc).__name__
@@ -134,16 +165,27 @@ class SafeExecute(Execute):
                                            traceback=[f"NotRun: this cell did not run: {reason}"])]
 
     def _watch_memory(self, stop: threading.Event) -> None:
+        """Polling limits, also where cgroups are not available: memory, tasks, the IPC folder."""
         limit = self.memory_limit_mb * 2**20
         tree = None
         while not stop.wait(0.5):
-            proc = getattr(getattr(getattr(self, "km", None), "provisioner", None), "process", None)
+            km = getattr(self, "km", None)
+            proc = getattr(getattr(km, "provisioner", None), "process", None)
             if proc is None or proc.poll() is not None:
                 continue
             if tree is None or tree.root != proc.pid:
                 tree = sandbox.TreeRss(proc.pid)
+            why = None
             if tree.bytes() > limit:
-                self._memory_killed = True
+                why = "memory"
+            elif tree.tasks > self.task_limit:
+                why = "tasks"
+            elif isinstance(km, SandboxKernelManager):
+                n, size = km.ipc_usage()
+                if n > 64 or size > self.ipc_limit_bytes:
+                    why = "ipc"
+            if why:
+                self._killed_for = why
                 sandbox.kill_tree(proc)
 
     async def async_execute_cell(self, cell, cell_index, execution_count=None, store_history=True):
@@ -152,15 +194,22 @@ class SafeExecute(Execute):
         return await super().async_execute_cell(cell, cell_index, execution_count, store_history)
 
     def output(self, outs, msg, display_id, cell_index):
-        size = self._out_bytes.get(cell_index, 0) + len(json.dumps(msg.get("content", {}), default=str))
+        n = len(json.dumps(msg.get("content", {}), default=str))
+        size = self._out_bytes.get(cell_index, 0) + n
         self._out_bytes[cell_index] = size
-        if size > self.max_output_bytes:
+        self._total_out += n
+        if size > self.max_output_bytes or self._total_out > self.max_total_output_bytes:
             if cell_index not in self._capped:
                 self._capped.add(cell_index)
-                outs.append(new_output("stream", name="stdout",
-                                       text=f"\n[output cut: more than {self.max_output_bytes} bytes]\n"))
+                what = (f"this cell's output passed {self.max_output_bytes} bytes" if size > self.max_output_bytes
+                        else f"the notebook's output passed {self.max_total_output_bytes} bytes")
+                outs.append(new_output("stream", name="stdout", text=f"\n[output cut: {what}]\n"))
             return None
         return super().output(outs, msg, display_id, cell_index)
+
+
+MAX_MESSAGE = 2_000  # characters of one check's message in the feedback
+MAX_VERDICT = 40_000  # characters of one test cell's verdict
 
 
 def _test_cells(nb) -> list:
@@ -174,6 +223,16 @@ def _judge_key(resources) -> tuple:
     return info.get("assignment"), info.get("student"), info.get("notebook")
 
 
+def grading_seed(assignment: str, student: str) -> int:
+    """Same submission, same checks: an HMAC of (assignment, student) keyed with the course's secret
+    salt. The seed shown in feedback replays the run, and does not give the salt away."""
+    import hashlib
+    import hmac
+    salt = os.environ.get("COURSE_SEED_SALT", "0").encode()
+    digest = hmac.new(salt, f"{assignment}/{student}".encode(), hashlib.sha256).digest()
+    return int.from_bytes(digest[:8], "big") % 2**31
+
+
 def _judge(nb, student: str, timeout: float) -> dict:
     """Run the hidden suite against ``nb``'s code in a fresh judge session; its results record."""
     from ..check import run_suite
@@ -184,8 +243,7 @@ def _judge(nb, student: str, timeout: float) -> dict:
     try:
         path = os.path.join(tmp, "submission.ipynb")
         nbformat.write(nb, path)
-        # Same submission, same checks: the seed depends on (assignment, student) and a course salt.
-        seed = (zlib.crc32(f"{assignment}/{student}".encode()) ^ int(os.environ.get("COURSE_SEED_SALT", "0"))) % 2**31
+        seed = grading_seed(assignment, student)
         return run_suite(assignment, path, sandbox=mode, timeout=timeout, seed=seed, use_server=True)
     except Exception as exc:  # reported as a grading error on every test cell, never a crash of the batch
         return {"error": f"{type(exc).__name__}: {exc}", "checks": []}
@@ -232,7 +290,7 @@ class JudgeHiddenChecks(NbGraderPreprocessor):
         if res.get("error"):
             self.log.error("%s: hidden checks could not run: %s (regrade this submission)", student, res["error"])
         for event in res.get("events", []):
-            self.log.warning("%s: %s", student, event)
+            self.log.warning("%s: %s", student, plain.one_line(event, 500))
         for cell, task_calls in calls:
             self._write_verdict(cell, [t for _, t in task_calls], res)
         return nb, resources
@@ -264,7 +322,7 @@ class JudgeHiddenChecks(NbGraderPreprocessor):
             mark = {"passed": "PASS", "failed": "FAIL", "skipped": "SKIP"}[c["status"]]
             lines.append(f"  {mark}  {c['title']}  ({share if c['status'] == 'passed' else 0:.2f}/{share:.2f})")
             if c["status"] != "passed" and c["message"]:
-                lines += [f"        {ln}" for ln in c["message"].splitlines()]
+                lines += [f"        {ln}" for ln in plain.cap(c["message"], MAX_MESSAGE).splitlines()]
         if not checks:
             lines.append("  (no hidden checks were found for this cell: tell your instructor)")
         if checks and not ran:
@@ -274,7 +332,8 @@ class JudgeHiddenChecks(NbGraderPreprocessor):
             score = 0.0
             lines.append("The visible checks in this cell raised an error (above), so this cell scores 0.")
         lines.append(f"Score for this cell: {score:.2f} / {points:g}")
-        cell.outputs.append(new_output("stream", name="stdout", text="\n".join(lines) + "\n"))
+        text = plain.cap("\n".join(lines[:-1]), MAX_VERDICT) + "\n" + lines[-1] + "\n"
+        cell.outputs.append(new_output("stream", name="stdout", text=text))
         if not kernel_error:
             cell.outputs.append(new_output("execute_result", data={"text/plain": repr(round(score, 4))},
                                            execution_count=cell.get("execution_count")))

@@ -1,0 +1,51 @@
+"""Temporary folders of the grading machinery, named so a later run can clean up after a crash.
+
+Every folder is ``<tmp>/course-<kind>-<pid>-XXXX``; ``sweep()`` removes those whose process is
+gone (``shutil.rmtree`` never follows a link out of them), and the cgroups of dead runs.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+
+_NAME = re.compile(r"^course-([a-z]+)-(\d+)-")
+
+
+def make(kind: str) -> str:
+    return tempfile.mkdtemp(prefix=f"course-{kind}-{os.getpid()}-")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+        return True
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+
+
+def sweep(root: str | None = None) -> int:
+    """Remove leftover folders of processes that no longer exist; return how many."""
+    root = root or tempfile.gettempdir()
+    n = 0
+    try:
+        names = os.listdir(root)
+    except OSError:
+        return 0
+    for name in names:
+        m = _NAME.match(name)
+        if not m or int(m.group(2)) == os.getpid() or _alive(int(m.group(2))):
+            continue
+        path = os.path.join(root, name)
+        if os.path.isdir(path) and not os.path.islink(path):
+            shutil.rmtree(path, ignore_errors=True)
+            n += 1
+    try:
+        from . import cgroup
+        cgroup.sweep()
+    except Exception:
+        pass
+    return n
