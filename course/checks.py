@@ -110,9 +110,26 @@ def rand_directions(inputs, gen: torch.Generator, k: int):
     return out
 
 
+def exact_directional(reference, inputs: list, us: list, v_gen: torch.Generator, order: int) -> float:
+    """The judge's own value of what ``probelib.directional`` measures along ``us``, by autograd on
+    ``reference`` (the function the task specifies), drawing v (and w) exactly as the probe does."""
+    xs = [x.detach().clone().to(torch.float64).requires_grad_(x.requires_grad) for x in inputs]
+    y = reference(*xs)
+    v = torch.randn(y.shape, generator=v_gen, dtype=torch.float64)
+    diff = [x for x in xs if x.requires_grad]
+    if order == 1:
+        g = torch.autograd.grad((y * v).sum(), diff, allow_unused=True)
+        return float(sum((gi * u).sum() for gi, u in zip(g, [u for u in us if u is not None]) if gi is not None))
+    w = [torch.randn(x.shape, generator=v_gen, dtype=torch.float64) if x.requires_grad else None for x in inputs]
+    g = torch.autograd.grad((y * v).sum(), diff, create_graph=True, allow_unused=True)
+    s = sum((gi * wi).sum() for gi, wi in zip(g, [wi for wi in w if wi is not None]) if gi is not None)
+    h = torch.autograd.grad(s, diff, allow_unused=True)
+    return float(sum((hi * u).sum() for hi, u in zip(h, [u for u in us if u is not None]) if hi is not None))
+
+
 def gradcheck_directional(student, probe: str, inputs: list, what: str, *, gen: torch.Generator,
                           n_dirs: int = 3, eps: float = 1e-6, atol: float = 1e-5, rtol: float = 1e-3,
-                          order: int = 1, **probe_kwargs) -> None:
+                          order: int = 1, reference=None, **probe_kwargs) -> None:
     """Fast-mode gradcheck computed on the judge's side.
 
     The probe (``probelib.directional``) returns, for random directions u and
@@ -122,10 +139,16 @@ def gradcheck_directional(student, probe: str, inputs: list, what: str, *, gen: 
     ``order=2`` the function checked is x -> vjp(x, v) (double backward).
     """
     dirs = rand_directions(inputs, gen, n_dirs)
-    res = student.call(probe, inputs=inputs, dirs=dirs, eps=eps, order=order,
-                       seed=int(torch.randint(0, 2**31 - 1, (1,), generator=gen)), **probe_kwargs)
+    seed = int(torch.randint(0, 2**31 - 1, (1,), generator=gen))
+    res = student.call(probe, inputs=inputs, dirs=dirs, eps=eps, order=order, seed=seed, **probe_kwargs)
     label = "second derivative (double backward)" if order == 2 else "gradient"
+    if not isinstance(res, list) or len(res) != len(dirs) or not all(isinstance(r, dict) for r in res):
+        fail(f"{what}: the check got back something other than one result per direction")
+    v_gen = torch.Generator().manual_seed(seed)
     for k, r in enumerate(res):
+        # Anchored: where the task fixes the function, the judge computes the right value itself, so
+        # a reply cannot pass by making both of its numbers agree.
+        want = exact_directional(reference, inputs, dirs[k], v_gen, order) if reference is not None else None
         if r.get("error"):
             fail(f"{what}: computing the {label} failed: {r['error']}")
         numeric = r["numeric"]
@@ -135,6 +158,9 @@ def gradcheck_directional(student, probe: str, inputs: list, what: str, *, gen: 
         if abs(numeric - analytic) > atol + rtol * abs(numeric):
             fail(f"{what}: your backward's {label} disagrees with finite differences of your forward along a "
                  f"random direction: finite differences give {numeric:.6g}, your backward gives {analytic:.6g}")
+        if want is not None and abs(want - analytic) > atol + rtol * abs(want):
+            fail(f"{what}: your backward's {label} along a random direction is {analytic:.6g}; the function the "
+                 f"task specifies has {want:.6g} there")
 
 
 def jacobian_vs_reference(student, probe: str, inputs: list, reference, what: str, *, gen: torch.Generator,

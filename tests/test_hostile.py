@@ -8,8 +8,11 @@ the assignment, so the whole corpus runs end to end on one assignment (15-01). T
 do depend on each assignment's checks (reading solutions, patching comparisons) are run against
 every assignment by tests/test_submissions.py::test_generic_submissions.
 """
+import hashlib
 import os
+import secrets
 import shutil
+from pathlib import Path
 
 import nbformat
 import pytest
@@ -30,8 +33,27 @@ from course.grading import pipeline, submissions
 ASSIGNMENTS = assignments()
 FIRST = "15-01" if "15-01" in ASSIGNMENTS else ASSIGNMENTS[0]
 CRASHES = {"kill_kernel", "segfault", "endless_loop", "print_flood", "memory_bomb", "truncated", "not_json"}
+SALT = str(secrets.randbelow(10**12) + 10**11)  # a fresh secret per run: it must reach no student
 LIMITS = {"COURSE_CELL_TIMEOUT": "15", "COURSE_LOAD_TIMEOUT": "30", "COURSE_CALL_TIMEOUT": "30",
-          "COURSE_MEMORY_LIMIT_MB": "2048"}
+          "COURSE_MEMORY_LIMIT_MB": "2048", "COURSE_SEED_SALT": SALT}
+MARKER = Path("/tmp/COURSE_HOSTILE_PWNED")  # what link_swap's payload would write if it ever ran on the host
+TRUSTED = ("course", "tests", "source", "release", "nbgrader_config.py", "Makefile", "requirements.txt", "pyproject.toml")
+
+
+def tree_hashes(*roots: Path) -> dict[str, str]:
+    """sha256 of every file under the trusted parts of the course (caches excluded)."""
+    out = {}
+    for root in roots:
+        for top in TRUSTED:
+            base = root / top
+            paths = [base] if base.is_file() else sorted(base.rglob("*")) if base.is_dir() else []
+            for p in paths:
+                if p.is_symlink() or "__pycache__" in p.parts or ".hypothesis" in p.parts:
+                    out[str(p)] = "symlink" if p.is_symlink() else out.get(str(p), "")
+                    continue
+                if p.is_file():
+                    out[str(p)] = hashlib.sha256(p.read_bytes()).hexdigest()
+    return out
 
 
 def plan():
@@ -53,7 +75,11 @@ def graded(tmp_path_factory):
     shutil.copytree(REPO_ROOT / "source", root / "source", ignore=shutil.ignore_patterns("*.nb.py", "__pycache__"))
     for student, a, spec, _ in PLAN:
         dest = root / "gradebook" / "submitted" / student / a / submissions.release_notebook(a).name
-        submissions.write(spec, dest, assignment=a)
+        loaded = submissions.write(spec, dest, assignment=a)
+        if "PLACE" in loaded:  # file-level attacks on the submitted folder
+            loaded["PLACE"](dest.parent, {"root": root, "repo": REPO_ROOT, "assignment": a, "student": student})
+    MARKER.unlink(missing_ok=True)
+    before = tree_hashes(REPO_ROOT, root)
     old = {k: os.environ.get(k) for k in LIMITS}
     os.environ.update(LIMITS)
     try:
@@ -68,7 +94,7 @@ def graded(tmp_path_factory):
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
-    return root, rc, out.getvalue()
+    return root, rc, out.getvalue(), before
 
 
 def score(root, a, student):
@@ -81,13 +107,13 @@ def score(root, a, student):
 
 
 def test_batch_completes(graded):
-    root, rc, out = graded
+    root, rc, out, _ = graded
     assert rc == 0, f"some submissions were not graded:\n{out}"
 
 
 @pytest.mark.parametrize("student,assignment,spec,kind", PLAN, ids=[f"{s}@{a}" for s, a, _, _ in PLAN])
 def test_verdict(graded, student, assignment, spec, kind):
-    root, _, out = graded
+    root, _, out, _ = graded
     cells = score(root, assignment, student)
     assert cells is not None, f"{student} was not graded for {assignment}:\n{out}"
     if kind == "hostile":
@@ -100,7 +126,7 @@ def test_verdict(graded, student, assignment, spec, kind):
 
 @pytest.mark.parametrize("name", sorted(CRASHES | {"restructure"}))
 def test_incident_is_logged(graded, name):
-    root, _, out = graded
+    root, _, out, _ = graded
     log = (root / "gradebook" / "logs" / f"{FIRST}.log").read_text() + out
     student = f"hostile-{name}"
     lines = [ln for ln in log.splitlines() if student in ln and ("WARNING" in ln or "graded as a blank" in ln
@@ -109,7 +135,7 @@ def test_incident_is_logged(graded, name):
 
 
 def test_gradebook_and_solutions_out_of_reach(graded):
-    root, _, _ = graded
+    root, _, _, _ = graded
     with Gradebook(f"sqlite:///{root / 'gradebook' / 'gradebook.db'}") as gb:
         for a in {FIRST}:
             for s in gb.assignment_submissions(a):
@@ -118,3 +144,68 @@ def test_gradebook_and_solutions_out_of_reach(graded):
     text = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []))
     assert "NETWORK REACHABLE" not in text
     assert "def test_" not in text and "student.call" not in text, "the submission could read the hidden tests"
+
+
+# ---------------------------------------------------------------- after the batch: nothing leaked
+
+def student_files(root: Path):
+    for top in (root / "autograded", root / "gradebook" / "feedback"):
+        for dirpath, dirnames, filenames in os.walk(top):
+            for name in dirnames + filenames:
+                yield Path(dirpath) / name
+
+
+def test_no_file_outside_the_students_scratch_changed(graded):
+    root, _, _, before = graded
+    assert not MARKER.exists(), "a submission ran a command on the grading host"
+    after = tree_hashes(REPO_ROOT, root)
+    changed = sorted(p for p in set(before) | set(after) if before.get(p) != after.get(p)
+                     and not p.startswith(str(root / "release")))  # release/ is generated by the run
+    assert not changed, f"files changed by grading: {changed[:10]}"
+
+
+def test_no_symlink_in_student_folders(graded):
+    root, _, _, _ = graded
+    links = [str(p) for p in student_files(root) if p.is_symlink()]
+    assert not links, f"symbolic links in autograded/ or feedback/: {links}"
+
+
+def test_feedback_holds_only_the_feedback(graded):
+    root, _, _, _ = graded
+    allowed = {"timestamp.txt", "submission_secret.txt"}
+    extra = [str(p) for p in (root / "gradebook" / "feedback").rglob("*")
+             if p.is_file() and p.suffix != ".html" and p.name not in allowed]
+    assert not extra, f"feedback folders hold files from the submission's folder: {extra}"
+    big = [(str(p), p.stat().st_size) for p in student_files(root) if p.is_file() and p.stat().st_size > 16 * 2**20]
+    assert not big, f"graded notebook or feedback over 16 MB: {big}"
+
+
+def test_nothing_secret_in_hostile_students_folders(graded):
+    root, _, _, _ = graded
+    src = nbtools_read(sorted((root / "source" / FIRST).glob("*.ipynb"))[0])
+    solution_lines = {ln.strip() for c in src.cells if c.get("metadata", {}).get("nbgrader", {}).get("solution")
+                      for ln in c.source.splitlines() if len(ln.strip()) > 25 and "NotImplementedError" not in ln}
+    secrets_ = {"gradebook bytes": b"SQLite format 3", "the seed salt": SALT.encode(),
+                "hidden test code": b"student.call(", "a host file": b"root:x:0:0"}
+    found = []
+    for p in student_files(root):
+        if not p.is_file() or "hostile-" not in str(p):
+            continue
+        data = p.read_bytes()
+        found += [f"{p}: {what}" for what, needle in secrets_.items() if needle in data]
+        text = data.decode("utf-8", "replace")
+        found += [f"{p}: solution line {ln[:40]!r}" for ln in solution_lines if ln in text][:3]
+    assert not found, "\n".join(found[:20])
+
+
+def test_log_lines_cannot_be_forged(graded):
+    root, _, out, _ = graded
+    log = (root / "gradebook" / "logs" / f"{FIRST}.log").read_text() + out
+    forged = [ln for ln in log.splitlines() if ln.startswith("[AutogradeApp | WARNING | 00:00:00]")]
+    assert not forged, f"a file name forged a log line: {forged}"
+    assert (root / "gradebook" / "rejected" / "hostile-submitted_links" / FIRST).is_dir()
+
+
+def nbtools_read(path):
+    from course import notebook as nbtools
+    return nbtools.read(path)

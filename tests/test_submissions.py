@@ -31,7 +31,8 @@ def graded_specs(assignment):
 
 
 GENERIC = [p for kind in ("hostile", "honest") for p in submissions.generic_specs(kind)
-           if p.stem in ("read_solutions", "tamper_kernel", "noisy_reference")]
+           if p.stem in ("read_solutions", "tamper_kernel", "noisy_reference")
+           or submissions.load_spec(p).get("JUDGE_ALL")]
 
 
 def verdict_problems(spec: dict, checks: list) -> list[str]:
