@@ -39,6 +39,7 @@ release: $(STAMP)
 
 sandbox: $(STAMP)
 	$(BIN)/python -c "from course import sandbox; r = sandbox.probe(); print('sandbox OK' if r is None else 'sandbox NOT available: ' + r)"
+	$(BIN)/python -c "from course import cgroup; r = cgroup.available(); print('cgroup limits OK' if r is None else 'cgroup limits NOT enforced (' + r + '): memory and tasks are polled instead')"
 
 clean:
 	rm -rf autograded/*/ gradebook/*/ gradebook/*.db gradebook/*.csv

@@ -183,8 +183,10 @@ def test_feedback_holds_only_the_feedback(graded):
 def test_nothing_secret_in_hostile_students_folders(graded):
     root, _, _, _ = graded
     src = nbtools_read(sorted((root / "source" / FIRST).glob("*.ipynb"))[0])
+    released = {ln.strip() for c in nbtools_read(submissions.release_notebook(FIRST)).cells
+                for ln in c.source.splitlines()}
     solution_lines = {ln.strip() for c in src.cells if c.get("metadata", {}).get("nbgrader", {}).get("solution")
-                      for ln in c.source.splitlines() if len(ln.strip()) > 25 and "NotImplementedError" not in ln}
+                      for ln in c.source.splitlines() if len(ln.strip()) > 25} - released
     secrets_ = {"gradebook bytes": b"SQLite format 3", "the seed salt": SALT.encode(),
                 "hidden test code": b"student.call(", "a host file": b"root:x:0:0"}
     found = []

@@ -84,7 +84,7 @@ def _quarantine(path: str, rejected_dir: str, n: int) -> None:
     os.rename(path, os.path.join(rejected_dir, f"{n:03d}-{safe}"))
 
 
-def intake(src: str, rejected_dir: str, blank: dict[str, str], log) -> list[str]:
+def intake(src: str, rejected_dir: str, blank: dict[str, str], log, who: str = "") -> list[str]:
     """Make ``src`` (one student's submitted assignment) hold only plain files within the caps.
 
     ``blank`` maps a notebook file name to the release notebook put in place of a rejected one.
@@ -97,7 +97,7 @@ def intake(src: str, rejected_dir: str, blank: dict[str, str], log) -> list[str]
         n += 1
         rel = os.path.relpath(path, src)
         _quarantine(path, rejected_dir, n)
-        line = f"{one_line(rel, 120)} was set aside ({why}) in {one_line(rejected_dir, 200)}"
+        line = f"{one_line(who, 80) + ': ' if who else ''}{one_line(rel, 120)} was set aside ({why}) in {one_line(rejected_dir, 200)}"
         lines.append(line)
         log.warning("%s", line)
         if os.path.dirname(rel) == "" and rel in blank:
@@ -171,7 +171,7 @@ def install() -> None:
         blank = {}
         if os.path.isdir(release):
             blank = {n: os.path.join(release, n) for n in os.listdir(release) if n.endswith(".ipynb")}
-        intake(src, rejected, blank, self.log)
+        intake(src, rejected, blank, self.log, who=student_id)
         return original_autograde_init(self, assignment_id, student_id)
 
     def safe_set_permissions(self, assignment_id, student_id):

@@ -71,7 +71,7 @@ def test_scaled_mul_needs_input_grad(student, gen, which):
                                             "other input, which does require grad")
 
 
-@pytest.mark.task("scaled_mul")
+@pytest.mark.task("scaled_mul", weight=0.4)  # its right answer is a constant ("raised X"): worth less
 def test_scaled_mul_detects_inplace_change_of_saved_inputs(student, gen):
     """ScaledMul keeps its inputs through save_for_backward (in-place changes are detected)"""
     x, y = rand(gen, 3), rand(gen, 3)
@@ -164,7 +164,7 @@ def test_clamp_returns_none_for_bounds(student, gen):
     expect_none(r["grads"][2], "Clamp.backward's gradient for hi")
 
 
-@pytest.mark.task("clamp")
+@pytest.mark.task("clamp", weight=0.4)  # its right answer is a constant ("raised X"): worth less
 def test_clamp_is_once_differentiable(student, gen):
     """Differentiating Clamp twice raises (backward is marked once_differentiable)"""
     x = rand(gen, 5, grad=False)

@@ -50,7 +50,7 @@ def test_capture_matches_reference(student, gen, names):
                  atol=0, rtol=0)
 
 
-@pytest.mark.task("forward_hooks")
+@pytest.mark.task("forward_hooks", weight=0.4)  # its right answer is a constant ("raised X"): worth less
 def test_capture_cleans_up_when_forward_raises(student):
     """capture_activations removes its hooks even when the forward pass raises"""
     r = student.call("capture_failing", state=fresh_state(1), names=["0", "4"])
@@ -60,7 +60,7 @@ def test_capture_cleans_up_when_forward_raises(student):
                                  f"model: remove handles in a finally block")
 
 
-@pytest.mark.task("forward_hooks")
+@pytest.mark.task("forward_hooks", weight=0.4)  # its right answer is a constant ("raised X"): worth less
 def test_capture_rejects_unknown_names(student):
     """capture_activations raises KeyError for a submodule name the model does not have"""
     r = student.call("capture_unknown", state=fresh_state(2))
@@ -138,7 +138,7 @@ def test_clipping_skips_frozen_and_handles_remove(student, gen):
 
 
 # ------------------------------------------------------------------ version counter
-@pytest.mark.task("inplace")
+@pytest.mark.task("inplace", weight=0.4)  # its right answer is a constant ("raised X"): worth less
 def test_run_broken_raises_version_error(student, gen):
     """run_broken raises autograd's 'modified by an inplace operation' RuntimeError"""
     r = student.call("broken", x=torch.randn(5, generator=gen))

@@ -1,0 +1,163 @@
+"""Unit checks of the pieces that keep trusted code off paths the sandbox could touch: the intake of
+a submitted folder, link-free copies and chmod, hostile worker replies, log escaping, seeds, the
+cgroup limits and the sweep of leftovers. (End to end, tests/test_hostile.py grades the attacks.)"""
+import logging
+import os
+import stat
+import subprocess
+import sys
+
+import pytest
+import torch
+
+from course import cgroup, plain, tempdirs
+from course.grading import safe_files
+
+
+class Log:
+    def __init__(self):
+        self.lines = []
+
+    def warning(self, fmt, *args):
+        self.lines.append(fmt % args)
+
+
+def test_intake_sets_aside_everything_but_plain_files(tmp_path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("solution")
+    sub = tmp_path / "submitted" / "alice" / "a1"
+    sub.mkdir(parents=True)
+    (sub / "a1.ipynb").write_text("{}")
+    (sub / "notes.txt").write_text("mine")
+    os.symlink(secret, sub / "link.txt")
+    os.mkfifo(sub / "pipe")
+    os.link(secret, sub / "hard.txt")
+    (sub / "bad\nname").write_text("x")
+    (sub / "dir").mkdir()
+    os.symlink(tmp_path, sub / "dir" / "up")
+    with open(sub / "big.bin", "wb") as fh:
+        fh.truncate(safe_files.MAX_FILE + 1)
+    log = Log()
+    lines = safe_files.intake(str(sub), str(tmp_path / "rejected"), {}, log)
+    left = sorted(str(p.relative_to(sub)) for p in sub.rglob("*"))
+    assert left == ["a1.ipynb", "dir", "notes.txt"], left
+    assert len(lines) == 6 and all("\n" not in ln for ln in lines), lines
+    assert secret.read_text() == "solution" and (tmp_path / "rejected").is_dir()
+
+
+def test_intake_replaces_a_linked_notebook_with_the_blank_release(tmp_path):
+    source = tmp_path / "source.ipynb"
+    source.write_text("SOLUTIONS")
+    blank = tmp_path / "release.ipynb"
+    blank.write_text("BLANK")
+    sub = tmp_path / "submitted" / "bob" / "a1"
+    sub.mkdir(parents=True)
+    os.symlink(source, sub / "a1.ipynb")
+    safe_files.intake(str(sub), str(tmp_path / "rejected"), {"a1.ipynb": str(blank)}, Log())
+    assert not (sub / "a1.ipynb").is_symlink() and (sub / "a1.ipynb").read_text() == "BLANK"
+
+
+def test_intake_replaces_a_linked_student_folder(tmp_path):
+    other = tmp_path / "submitted" / "carol" / "a1"
+    other.mkdir(parents=True)
+    (other / "a1.ipynb").write_text("CAROL")
+    os.symlink(tmp_path / "submitted" / "carol", tmp_path / "submitted" / "mallory")
+    blank = tmp_path / "release.ipynb"
+    blank.write_text("BLANK")
+    sub = tmp_path / "submitted" / "mallory" / "a1"
+    safe_files.intake(str(sub), str(tmp_path / "rejected"), {"a1.ipynb": str(blank)}, Log())
+    assert not sub.parent.is_symlink() and (sub / "a1.ipynb").read_text() == "BLANK"
+    assert (other / "a1.ipynb").read_text() == "CAROL"
+
+
+def test_safe_copy_and_chmod_never_follow_links(tmp_path):
+    target = tmp_path / "host.txt"
+    target.write_text("host")
+    os.chmod(target, 0o600)
+    d = tmp_path / "d"
+    d.mkdir()
+    (d / "own.txt").write_text("own")
+    os.symlink(target, d / "link.txt")
+    safe_files.set_permissions(str(d), 0o444)
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600
+    assert stat.S_IMODE((d / "own.txt").stat().st_mode) == 0o444
+    assert not safe_files.safe_copy(str(d / "link.txt"), str(tmp_path / "copy.txt"))
+    os.symlink(target, tmp_path / "dest-link")
+    assert safe_files.safe_copy(str(d / "own.txt"), str(tmp_path / "dest-link"))
+    assert target.read_text() == "host" and not (tmp_path / "dest-link").is_symlink()
+
+
+def test_hostile_replies_are_refused_before_formatting():
+    cyclic = []
+    cyclic.append(cyclic)
+    shared = [0]
+    for _ in range(40):
+        shared = [shared, shared]  # 40 levels, 2**40 leaves when expanded
+    deep = []
+    for _ in range(100):
+        deep = [deep]
+    for bad in (cyclic, shared, deep, {"x": "y" * (plain.MAX_TEXT + 1)}):
+        with pytest.raises(plain.NotPlain):
+            plain.check(bad)
+    ok = {"out": torch.zeros(3), "grads": [None, torch.ones(2)], "n": 3, "s": "fine"}
+    assert plain.check(ok) is ok
+
+
+def test_a_cyclic_reply_from_a_worker_is_refused(tmp_path):
+    """The real protocol: torch.save of a self-referential list loads with weights_only=True."""
+    import io
+    x = []
+    x.append(x)
+    bio = io.BytesIO()
+    torch.save({"seq": 1, "ok": True, "value": x}, bio)
+    loaded = torch.load(io.BytesIO(bio.getvalue()), weights_only=True)
+    with pytest.raises(plain.NotPlain):
+        plain.check(loaded)
+
+
+def test_log_messages_are_one_line():
+    from course.grading.config import escape_log_records
+    escape_log_records()
+    logger = logging.getLogger("course-test-escape")
+    records = []
+    handler = logging.Handler()
+    handler.emit = records.append
+    logger.addHandler(handler)
+    logger.warning("%s: done", "x\n[AutogradeApp | WARNING] forged\r")
+    assert "\n" not in records[0].getMessage() and "\\n" in records[0].getMessage()
+
+
+def test_seed_is_stable_and_does_not_reveal_the_salt(monkeypatch):
+    from course.grading.preprocessors import grading_seed
+    monkeypatch.setenv("COURSE_SEED_SALT", "271828")
+    a, b = grading_seed("15-01", "alice"), grading_seed("15-01", "alice")
+    assert a == b and a != grading_seed("15-01", "bob")
+    monkeypatch.setenv("COURSE_SEED_SALT", "271829")
+    assert grading_seed("15-01", "alice") != a
+    import zlib
+    assert a != (zlib.crc32(b"15-01/alice") ^ 271828) % 2**31
+
+
+@pytest.mark.skipif(cgroup.available() is not None, reason=f"no cgroup limits here: {cgroup.available()}")
+def test_cgroup_caps_tasks_and_is_removed():
+    group = cgroup.Group.create("test", 512 * 2**20, 32)
+    code = ("import threading, time\nn = 0\ntry:\n    for _ in range(200):\n"
+            "        threading.Thread(target=time.sleep, args=(5,), daemon=True).start(); n += 1\n"
+            "except RuntimeError:\n    pass\nprint(n)")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                       preexec_fn=group.add)
+    group.remove()
+    assert int(r.stdout.strip()) < 32, r.stdout
+    assert not any(os.path.isdir(d) for _, d in group.dirs)
+
+
+def test_sweep_removes_leftovers_of_dead_runs(tmp_path):
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    old = tmp_path / f"course-worker-{dead.pid}-abc"
+    old.mkdir()
+    os.symlink("/etc", old / "link")
+    mine = tmp_path / f"course-worker-{os.getpid()}-abc"
+    mine.mkdir()
+    assert tempdirs.sweep(str(tmp_path)) == 1
+    assert not old.exists() and mine.exists() and os.path.isdir("/etc")
