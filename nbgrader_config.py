@@ -20,6 +20,16 @@ c.CourseDirectory.solution_directory = os.path.join("gradebook", "solution")
 # Authoring files (*.nb.py) stay out of the student release.
 c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", "*.nb.py", ".hypothesis"]
 
+# The exchange (release_assignment, fetch_assignment, submit, collect, release_feedback,
+# fetch_feedback). Set NBGRADER_EXCHANGE to a folder every user of the course can reach.
+if os.environ.get("NBGRADER_EXCHANGE"):
+    c.Exchange.root = os.environ["NBGRADER_EXCHANGE"]
+
+# zip_collect (submissions downloaded from an LMS into downloaded/<assignment>/archive/): a file is
+# "<student id>_<anything>_<notebook>.ipynb", e.g. "alice_12345_assignsubmission_file_15-01_custom_autograd.ipynb".
+c.FileNameCollectorPlugin.named_regexp = (
+    r"^(?:.*/)?(?P<student_id>[A-Za-z0-9.\-]+)_(?:.*_)?(?P<file_id>\d\d-\d\d_[A-Za-z0-9_\-]+\.ipynb)$")
+
 # Time limits (seconds). Per cell in the notebook kernel, and per check / per
 # submission load in the hidden-check judge.
 c.Execute.timeout = int(os.environ.get("COURSE_CELL_TIMEOUT", "60"))

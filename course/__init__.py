@@ -1,13 +1,15 @@
 """Shared machinery for the Advanced PyTorch Internals course.
 
-Student-side helpers (imported by notebooks): ``course.env`` (device cell,
-fast mode), ``course.data`` (datasets with a synthetic stand-in) and
-``course.hidden`` (the one call a hidden-test block makes).
+Student side, shipped to students (``course.student``: device and run mode, data sets with a
+synthetic stand-in, the hidden-check hook, visible-check helpers). Built into
+``release/course-student/`` by ``python -m course.build release``; imports nothing else of
+``course``.
 
-Grader-side machinery (never trusted to student code): ``course.student``
-(the adapter tests use to talk to a submission), ``course.worker`` and
-``course.sandbox`` (where submission code runs), ``course.checks``
-(assertions with student-facing messages) and ``course.grading``
+Grader side, never shipped and never trusted to student code: ``course.adapter`` (how hidden
+tests talk to a submission), ``course.worker``, ``course.sandbox``, ``course.sandbox_kernel``,
+``course.cgroup`` (where submission code runs), ``course.checks`` and ``course.probelib``
+(judge-side assertions and probes), ``course.pytest_plugin``, ``course.inprocess``,
+``course.check`` and ``course.judgeserver`` (running the hidden suites), and ``course.grading``
 (nbgrader preprocessors and the grading pipeline).
 """
 from pathlib import Path

@@ -1,7 +1,9 @@
 """Build steps for instructors.
 
     python -m course.build notebooks [--check]   source/*/*.nb.py -> source/*/*.ipynb
-    python -m course.build release [--check]     nbgrader generate_assignment -> release/
+    python -m course.build release [--check]     nbgrader generate_assignment -> release/<id>/,
+                                                 and the student kit -> release/ (README, requirements,
+                                                 course-student package, JupyterLab settings)
 
 ``--check`` builds into a temporary folder and fails if the committed files
 differ (CI runs both checks).
@@ -82,6 +84,52 @@ def build_release(check: bool, only: list[str] | None = None) -> list[str]:
     return stale
 
 
+# What a student needs besides the notebooks, pinned as the instructor's requirements.txt pins them.
+STUDENT_PACKAGES = ("torch", "torchvision", "numpy", "matplotlib", "tqdm", "jupyterlab", "nbgrader", "ipykernel")
+KIT = REPO_ROOT / "course" / "student_kit"
+
+
+def student_kit(dest: Path) -> None:
+    """Write the student kit into ``dest`` (an empty folder)."""
+    pins = {}
+    for line in (REPO_ROOT / "requirements.txt").read_text().splitlines():
+        name = line.split("==")[0].strip().lower()
+        if "==" in line and name in STUDENT_PACKAGES:
+            pins[name] = line.strip()
+    missing = [p for p in STUDENT_PACKAGES if p not in pins]
+    if missing:
+        raise SystemExit(f"requirements.txt pins no version for {missing}")
+    (dest / "requirements.txt").write_text(
+        "# The student set-up: run `python3 -m pip install -r requirements.txt` in this folder.\n"
+        + "\n".join(pins[p] for p in STUDENT_PACKAGES) + "\n./course-student\n")
+    shutil.copy(KIT / "README.md", dest / "README.md")
+    for conf in ("jupyter", "jupyter-hub"):
+        shutil.copytree(KIT / conf, dest / conf)
+    pkg = dest / "course-student"
+    (pkg / "course" / "student").mkdir(parents=True)
+    shutil.copy(KIT / "pyproject.toml", pkg / "pyproject.toml")
+    shutil.copy(KIT / "course_init.py", pkg / "course" / "__init__.py")
+    for src in sorted((REPO_ROOT / "course" / "student").glob("*.py")):
+        shutil.copy(src, pkg / "course" / "student" / src.name)
+
+
+def build_student_kit(check: bool) -> list[str]:
+    """release/{README.md, requirements.txt, jupyter*, course-student}: compare or copy."""
+    stale = []
+    with tempfile.TemporaryDirectory() as tmp:
+        student_kit(Path(tmp))
+        for entry in sorted(Path(tmp).iterdir()):
+            committed = RELEASE_DIR / entry.name
+            same = (committed.is_dir() and not _differs(entry, committed)) if entry.is_dir() else \
+                (committed.is_file() and filecmp.cmp(entry, committed, shallow=False))
+            if not same:
+                stale.append(f"release/{entry.name}")
+                if not check:
+                    shutil.rmtree(committed, ignore_errors=True) if committed.is_dir() else committed.unlink(missing_ok=True)
+                    (shutil.copytree if entry.is_dir() else shutil.copy)(entry, committed)
+    return stale
+
+
 def _differs(a: Path, b: Path) -> bool:
     cmp = filecmp.dircmp(a, b)
     if cmp.left_only or cmp.right_only or cmp.diff_files:
@@ -99,6 +147,8 @@ def main(argv=None) -> int:
         stale = build_notebooks(args.check, args.assignment or None)
     else:
         stale = build_release(args.check, args.assignment or None)
+        if not args.assignment:
+            stale += build_student_kit(args.check)
     verb = "out of date" if args.check else "rebuilt"
     for s in stale:
         print(f"{verb}: {s}")

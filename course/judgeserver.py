@@ -18,7 +18,7 @@ import subprocess
 import sys
 import time
 
-# Not course.student: its defaults read COURSE_* limits at import, and each session brings its own env.
+# Not course.adapter: its defaults read COURSE_* limits at import, and each session brings its own env.
 PRELOAD = ("torch", "pytest", "hypothesis", "numpy", "course.pytest_plugin", "course.checks")
 
 

@@ -25,7 +25,7 @@ import torch
 
 from . import SOURCE_DIR, TESTS_DIR
 
-# Set by course.hidden.run_hidden to judge a live notebook namespace in-process.
+# Set by course.inprocess.run_in_process to judge a live notebook namespace in-process.
 IN_PROCESS_STUDENT = None
 
 
@@ -158,7 +158,7 @@ def student(request, course_notebook):
     key = (assignment, course_notebook)
     if key not in cache:
         from . import sandbox
-        from .student import ProcessStudent
+        from .adapter import ProcessStudent
         mode = config.getoption("--sandbox") or ("on" if course_notebook else "auto")
         path = Path(course_notebook) if course_notebook else reference_notebook(assignment)
         many = len(config.getoption("--notebook")) > 1
@@ -187,7 +187,7 @@ def short_message(report, exc=None) -> str:
     """The failure's own message, without test source or pytest decoration."""
     if exc is not None:
         from .checks import CheckFailed
-        from .student import StudentFailure
+        from .adapter import StudentFailure
         if isinstance(exc, (CheckFailed, StudentFailure)) or type(exc) is AssertionError:
             return str(exc).strip() or "check failed"
         if isinstance(exc, pytest.fail.Exception) or isinstance(exc, pytest.skip.Exception):

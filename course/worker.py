@@ -1,6 +1,6 @@
 """The process that runs submission code (untrusted side).
 
-Started by ``course.student`` (inside the sandbox when grading). It keeps the
+Started by ``course.adapter`` (inside the sandbox when grading). It keeps the
 protocol on private copies of stdin/stdout, sends everything the submission
 prints to the log, runs the submission's code cells once, then answers probe
 calls: a probe is a small function from the assignment's ``probes.py`` that

@@ -5,7 +5,7 @@ import pytest
 
 from course import sandbox
 from course.forkserver import ForkedWorker
-from course.student import ProcessStudent, StudentCrashed, StudentTimeout
+from course.adapter import ProcessStudent, StudentCrashed, StudentTimeout
 
 PROBES = {"t": '''
 import os

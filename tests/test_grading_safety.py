@@ -123,8 +123,10 @@ def test_log_messages_are_one_line():
     handler = logging.Handler()
     handler.emit = records.append
     logger.addHandler(handler)
-    logger.warning("%s: done", "x\n[AutogradeApp | WARNING] forged\r")
-    assert "\n" not in records[0].getMessage() and "\\n" in records[0].getMessage()
+    logger.warning("%s: done", "x\n[AutogradeApp | WARNING] forged\r\x1b[2K")
+    lines = records[0].getMessage().splitlines()
+    assert len(lines) == 2 and all(ln.startswith("    | ") for ln in lines[1:]), lines
+    assert "\x1b" not in lines[1] and "\r" not in lines[1]
 
 
 def test_seed_is_stable_and_does_not_reveal_the_salt(monkeypatch):

@@ -148,11 +148,14 @@ def test_gradebook_and_solutions_out_of_reach(graded):
 
 # ---------------------------------------------------------------- after the batch: nothing leaked
 
-def student_files(root: Path):
+def student_files(root: Path, prefix: str = ""):
+    """Every entry of autograded/ and feedback/ (of the students whose id starts with ``prefix``)."""
     for top in (root / "autograded", root / "gradebook" / "feedback"):
         for dirpath, dirnames, filenames in os.walk(top):
             for name in dirnames + filenames:
-                yield Path(dirpath) / name
+                p = Path(dirpath) / name
+                if p.relative_to(top).parts[0].startswith(prefix):
+                    yield p
 
 
 def test_no_file_outside_the_students_scratch_changed(graded):
@@ -190,8 +193,8 @@ def test_nothing_secret_in_hostile_students_folders(graded):
     secrets_ = {"gradebook bytes": b"SQLite format 3", "the seed salt": SALT.encode(),
                 "hidden test code": b"student.call(", "a host file": b"root:x:0:0"}
     found = []
-    for p in student_files(root):
-        if not p.is_file() or "hostile-" not in str(p):
+    for p in student_files(root, prefix="hostile-"):
+        if not p.is_file():
             continue
         data = p.read_bytes()
         found += [f"{p}: {what}" for what, needle in secrets_.items() if needle in data]

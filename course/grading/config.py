@@ -40,11 +40,10 @@ def configure(c) -> None:
 
 
 def escape_log_records() -> None:
-    """Every log line is one line: control characters in a message (a student's folder or file
-    name, a worker's last words) are escaped, so nothing can forge a line of the grading log."""
+    """No log message can start a line of its own: control characters in a message (a student's
+    folder or file name, a worker's last words) are escaped, and the lines of a multi-line message
+    (a traceback) are indented as continuations, so nothing can forge a line of the grading log."""
     import logging
-
-    from ..plain import one_line
 
     factory = logging.getLogRecordFactory()
     if getattr(factory, "_course_escapes", False):
@@ -57,11 +56,16 @@ def escape_log_records() -> None:
         except Exception:
             return record
         if not msg.isprintable():
-            record.msg, record.args = one_line(msg, 4000), None
+            record.msg, record.args = continuation_lines(msg), None
         return record
 
     make._course_escapes = True
     logging.setLogRecordFactory(make)
+
+
+def continuation_lines(msg: str, limit: int = 20_000) -> str:
+    out = "".join(ch if ch.isprintable() or ch == "\n" else repr(ch)[1:-1] for ch in msg[:limit])
+    return out.replace("\n", "\n    | ")
 
 
 def install_sandbox_kernel(c) -> None:

@@ -23,12 +23,15 @@
 # and finally you measure what worker processes buy on a decode-heavy dataset.
 #
 # Heavy demos run only when you run the notebook yourself (`run_demos()`); grading skips them.
+#
+# **Validate runs only the visible checks.** "Success!" means your code passes the examples in the
+# test cells, not that it earns full marks: grading runs many more hidden checks on the same functions.
 
 # %%
 # Setup: course helpers, device. Runs on CPU or GPU (the GPU only matters for the pin_memory demo).
 import torch
-from course.env import pick_device, run_demos
-from course.hidden import run_hidden
+from course.student.env import pick_device, run_demos
+from course.student.hidden import run_hidden
 DEVICE = pick_device()
 
 # %%
@@ -43,7 +46,7 @@ from torch.utils.data import (BatchSampler, DataLoader, Dataset, IterableDataset
                               SequentialSampler, WeightedRandomSampler, get_worker_info)
 from tqdm.auto import tqdm
 
-from course.data import load
+from course.student.data import load
 
 # %% [markdown]
 # ## 0. What the DataLoader does with your objects

@@ -22,12 +22,15 @@
 # submit, hidden checks test the same functions on fresh random models and inputs (float64), and compare
 # with PyTorch's own layers and optimizers. The demos (training on FashionMNIST, plots) only run when you
 # run the notebook yourself; they are skipped while grading.
+#
+# **Validate runs only the visible checks.** "Success!" means your code passes the examples in the
+# test cells, not that it earns full marks: grading runs many more hidden checks on the same functions.
 
 # %%
 # Setup: course helpers, device. Runs on CPU or GPU.
 import torch
-from course.env import pick_device, run_demos
-from course.hidden import run_hidden
+from course.student.env import pick_device, run_demos
+from course.student.hidden import run_hidden
 DEVICE = pick_device()
 
 import torch.nn as nn
@@ -169,7 +172,7 @@ run_hidden("15-03", "skipmlp", globals())
 # correction to what came through the shortcut.
 
 # %%
-from course.data import load
+from course.student.data import load
 
 
 def fashion_tensors(train=True, n=None):

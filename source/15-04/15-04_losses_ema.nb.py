@@ -26,12 +26,15 @@
 # you submit, hidden checks test the same code much harder: random float64 inputs of several shapes, extreme
 # values, edge cases, and comparisons with PyTorch's reference implementations. Heavy demos only run when you
 # run the notebook yourself (`run_demos()` is False while grading).
+#
+# **Validate runs only the visible checks.** "Success!" means your code passes the examples in the
+# test cells, not that it earns full marks: grading runs many more hidden checks on the same functions.
 
 # %%
 # Setup: course helpers, device. Runs on CPU or GPU.
 import torch
-from course.env import pick_device, run_demos
-from course.hidden import run_hidden
+from course.student.env import pick_device, run_demos
+from course.student.hidden import run_hidden
 DEVICE = pick_device()
 
 import copy
@@ -270,7 +273,7 @@ def small_encoder(dim=32):
 
 if run_demos():
     import matplotlib.pyplot as plt
-    from course.data import load
+    from course.student.data import load
     from tqdm.auto import tqdm
 
     cifar = load("cifar10", train=True)
@@ -665,7 +668,7 @@ def evaluate(model, loader, device):
 if run_demos():
     import matplotlib.pyplot as plt
     from torch.utils.data import DataLoader, Subset
-    from course.data import load
+    from course.student.data import load
     from tqdm.auto import tqdm
 
     torch.manual_seed(0)

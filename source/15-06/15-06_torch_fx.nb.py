@@ -21,12 +21,15 @@
 #
 # Everything runs on a CPU. Cells that train or benchmark only run when you run the notebook
 # yourself (`run_demos()`); grading skips them.
+#
+# **Validate runs only the visible checks.** "Success!" means your code passes the examples in the
+# test cells, not that it earns full marks: grading runs many more hidden checks on the same functions.
 
 # %%
 # Setup: course helpers and the device. Everything in this notebook runs on CPU or GPU.
 import torch
-from course.env import pick_device, run_demos
-from course.hidden import run_hidden
+from course.student.env import pick_device, run_demos
+from course.student.hidden import run_hidden
 DEVICE = pick_device()
 
 # %%
@@ -41,7 +44,7 @@ import torch.nn.functional as F
 from torch.fx.passes.shape_prop import ShapeProp
 from tqdm.auto import tqdm
 
-from course import data
+from course.student import data
 
 torch.manual_seed(0)
 

@@ -22,6 +22,9 @@
 # allocation traces (hand-made ones shipped with the course, a realistic CIFAR-10 training step, and random
 # ones) and compare your predictions with the allocator's rules; on a GPU node they also replay the traces
 # on the device and compare with the live statistics. Demos only run when you run the notebook yourself.
+#
+# **Validate runs only the visible checks.** "Success!" means your code passes the examples in the
+# test cells, not that it earns full marks: grading runs many more hidden checks on the same functions.
 
 # %%
 # Setup: course helpers and device. Runs on CPU or GPU; GPU-only demos say so and skip themselves.
@@ -34,8 +37,8 @@ import torch.nn as nn
 import torch.nn.functional as F
 from tqdm.auto import tqdm
 
-from course.env import pick_device, run_demos
-from course.hidden import run_hidden
+from course.student.env import pick_device, run_demos
+from course.student.hidden import run_hidden
 
 DEVICE = pick_device()
 HAS_CUDA = DEVICE.type == "cuda"
@@ -464,7 +467,7 @@ def small_cifar_cnn():
 
 
 def trace_training_steps(batch_size: int = 128, steps: int = 2):
-    from course.data import load
+    from course.student.data import load
     data = load("cifar10", train=True)
     loader = torch.utils.data.DataLoader(data, batch_size=batch_size, shuffle=True)
     batches = [b for _, b in zip(range(steps), loader)]  # data loading is not part of the trace
@@ -859,7 +862,7 @@ def copy_then_compute(batches, weight, side_stream=None):
 
 if run_demos():
     if HAS_CUDA:
-        from course.data import load
+        from course.student.data import load
         data = load("cifar10", train=True)
         xs = torch.stack([data[i][0] for i in range(2048)])          # 2048 x 3 x 32 x 32 float32 = 24 MiB
         pageable, pinned = xs.clone(), xs.pin_memory()

@@ -30,6 +30,9 @@
 # submit, hidden checks test the same code much harder: they compare with PyTorch's own implementations,
 # rebuild your whole training setup from scratch several times, interrupt it at different steps and
 # demand bit-identical results. Heavy demos only run when you run the notebook yourself.
+#
+# **Validate runs only the visible checks.** "Success!" means your code passes the examples in the
+# test cells, not that it earns full marks: grading runs many more hidden checks on the same functions.
 
 # %%
 # Setup: course helpers and device. Runs on CPU or GPU (the resumption demo itself runs on CPU).
@@ -48,8 +51,8 @@ import torch.nn.functional as F
 from torch.utils.data import DataLoader, Dataset, Sampler
 from tqdm.auto import tqdm
 
-from course.env import pick_device, run_demos
-from course.hidden import run_hidden
+from course.student.env import pick_device, run_demos
+from course.student.hidden import run_hidden
 
 DEVICE = pick_device()
 torch.manual_seed(0)
@@ -949,11 +952,11 @@ run_hidden("15-10", "resume", globals())
 #
 # A small MLP with dropout, AdamW, a cosine schedule with warm-up, accumulation, clipping, an EMA of the
 # weights, early stopping and checkpoints every 20 steps. On a GPU we use bf16 autocast; on CPU full
-# precision. (If the real data set is not on disk and cannot be downloaded, `course.data.load` returns a
+# precision. (If the real data set is not on disk and cannot be downloaded, `course.student.data.load` returns a
 # synthetic stand-in with the same shapes; the loss falls on it too.)
 
 # %%
-from course.data import load as load_dataset
+from course.student.data import load as load_dataset
 
 
 class Indexed(Dataset):

@@ -141,7 +141,7 @@ def _write_shards(folder, shards):
     paths = []
     for k, sh in enumerate(shards):
         p = os.path.join(folder, f"shard_{k:03d}.pt")
-        torch.save({"x": sh["x"], "y": sh["y"]}, p)
+        torch.save({"x": sh["records"], "y": sh["labels"]}, p)
         paths.append(p)
     return paths
 

@@ -10,18 +10,22 @@ pytestmark = pytest.mark.task("stream")
 
 
 def make_shards(gen, sizes, feat=3):
-    """Shards whose labels are unique record ids (so losses and duplicates can be told apart)."""
+    """Shards whose labels are unique record ids (so losses and duplicates can be told apart). They
+    travel as {"records", "labels"} and come back as {"x", "y"}: a reply that only echoes its
+    input cannot pass for the stream's output."""
     total = sum(sizes)
     ids = torch.randperm(total, generator=gen) + 1000
     x = torch.randn(total, feat, generator=gen, dtype=torch.float64)
     shards, start = [], 0
     for n in sizes:
-        shards.append({"x": x[start:start + n].clone(), "y": ids[start:start + n].clone()})
+        shards.append({"records": x[start:start + n].clone(), "labels": ids[start:start + n].clone()})
         start += n
     return shards, x, ids
 
 
 def check_all_once(data, x, ids, what):
+    if not isinstance(data, dict) or not isinstance(data.get("y"), torch.Tensor):
+        fail(f"{what}: the check got back something other than the streamed records")
     got = data["y"].tolist()
     counts = Counter(got)
     want = set(ids.tolist())

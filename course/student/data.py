@@ -12,8 +12,6 @@ from pathlib import Path
 import torch
 from torch.utils.data import Dataset
 
-from . import REPO_ROOT
-
 SHAPES = {"fashionmnist": (1, 28, 28), "cifar10": (3, 32, 32)}
 CLASSES = {
     "fashionmnist": ["T-shirt/top", "Trouser", "Pullover", "Dress", "Coat",
@@ -24,8 +22,12 @@ CLASSES = {
 
 
 def data_dir() -> Path:
-    """The data folder: $COURSE_DATA_DIR, else ./data at the repository root."""
-    return Path(os.environ.get("COURSE_DATA_DIR", REPO_ROOT / "data"))
+    """The data folder: $COURSE_DATA_DIR, else a per-user cache folder
+    (~/.cache/advanced-pytorch-internals/data, or under $XDG_CACHE_HOME)."""
+    if os.environ.get("COURSE_DATA_DIR"):
+        return Path(os.environ["COURSE_DATA_DIR"]).expanduser()
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return cache / "advanced-pytorch-internals" / "data"
 
 
 class SyntheticImages(Dataset):

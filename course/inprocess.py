@@ -1,13 +1,8 @@
-"""The one call a notebook's hidden-test block makes: ``run_hidden(assignment, task, globals())``.
+"""Instructor side of ``run_hidden``: a task's hidden checks, run in-process on a live notebook.
 
-- Under autograde (``NBGRADER_EXECUTION=autograde``) it does nothing in the
-  kernel: the grader runs the same checks outside the notebook, against the
-  submission's code in a sandbox, and writes the verdict into this cell.
-- Anywhere else (an instructor running the source notebook, ``nbgrader
-  validate`` on a source notebook) it runs the task's checks from
-  ``tests/<assignment>/`` against the live namespace and raises one short
-  AssertionError listing what failed. Output and warnings are captured, so
-  nothing reaches stderr.
+Used when an instructor runs a source notebook (or ``nbgrader validate`` on one) inside this
+repository; never shipped to students (``course.student.hidden`` looks for it and, without it,
+says the checks run at grading time).
 """
 from __future__ import annotations
 
@@ -16,25 +11,22 @@ import io
 import os
 import warnings
 
+from . import TESTS_DIR
+
 
 class HiddenChecksFailed(AssertionError):
     pass
 
 
-def run_hidden(assignment: str, task: str, namespace: dict) -> None:
-    if os.environ.get("NBGRADER_EXECUTION") == "autograde":
-        print(f"Hidden checks for '{task}' run outside this notebook; their results are added below.")
-        return
-    from . import TESTS_DIR
+def run_in_process(assignment: str, task: str, namespace: dict) -> bool:
+    """Run the task's checks on ``namespace``; False when this repository has no suite for it."""
     suite = TESTS_DIR / assignment
     if not suite.is_dir():
-        print(f"Hidden checks for '{task}' are not available here (no {suite}); they run when grading.")
-        return
-
+        return False
     import pytest
 
     from . import pytest_plugin
-    from .student import InProcessStudent
+    from .adapter import InProcessStudent
     from .pytest_plugin import probe_sources
 
     captured = io.StringIO()
@@ -67,3 +59,4 @@ def run_hidden(assignment: str, task: str, namespace: dict) -> None:
         raise HiddenChecksFailed("\n".join(lines))
     note = f" ({len(skipped)} skipped: need a GPU)" if skipped else ""
     print(f"All {len(checks) - len(skipped)} hidden checks for '{task}' passed{note}.")
+    return True

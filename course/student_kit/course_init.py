@@ -1,0 +1,1 @@
+"""Advanced PyTorch Internals: the helpers the course notebooks import (see ``course.student``)."""

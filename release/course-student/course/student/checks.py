@@ -1,0 +1,106 @@
+"""Visible checks for the notebooks: each failure says what was called, what was expected and
+what came back, and shows only the line of your cell that failed (no library internals).
+
+    expect_close(ScaledMul.apply(x, y, 2.5), 2.5 * x * y, "ScaledMul.apply(x, y, 2.5)")
+    expect_equal(clamp_grad, torch.tensor([0., 0., 1., 0., 0.]), "x.grad after Clamp")
+    expect(all(len(m._forward_hooks) == 0 for m in net.modules()), "hooks are removed afterwards")
+    expect_raises(RuntimeError, lambda: run_broken(x), "run_broken(x)", match="inplace")
+"""
+from __future__ import annotations
+
+import traceback
+
+import torch
+
+
+class CheckFailed(AssertionError):
+    """A visible check failed. IPython shows its message and the failing line of your cell only."""
+
+    def _render_traceback_(self):
+        where = []
+        frames = [f for f in traceback.extract_tb(self.__traceback__)
+                  if not f.filename.endswith(("course/student/checks.py", "course\\student\\checks.py"))]
+        cell = [f for f in frames if "ipykernel" in f.filename or f.filename.startswith("<")]
+        for f in (cell or frames)[-1:]:
+            where.append(f"  in your cell, line {f.lineno}: {(f.line or '').strip()}")
+        return [f"\x1b[0;31mCheckFailed\x1b[0m: {self}", *where]
+
+
+def _fail(msg: str):
+    exc = CheckFailed(msg)
+    exc.__cause__ = None
+    exc.__suppress_context__ = True
+    raise exc
+
+
+def expect(condition, what: str) -> None:
+    """``condition`` must be true; ``what`` says, in words, what should hold."""
+    if not condition:
+        _fail(f"expected: {what}")
+
+
+def _fmt(x) -> str:
+    return f"{x:.6g}" if isinstance(x, float) else repr(x)
+
+
+def expect_close(got, want, what: str, atol: float = 1e-6, rtol: float = 1e-5) -> None:
+    """``got`` (a tensor from your code) must match ``want`` elementwise within the tolerances."""
+    if not isinstance(got, torch.Tensor):
+        _fail(f"{what}: expected a tensor, got {type(got).__name__}")
+    want = torch.as_tensor(want, dtype=got.dtype if got.is_floating_point() else None)
+    if got.shape != want.shape:
+        _fail(f"{what}: expected shape {tuple(want.shape)}, got {tuple(got.shape)}")
+    g, w = got.detach().cpu().double(), want.detach().cpu().double()
+    bad = ~torch.isclose(g, w, atol=atol, rtol=rtol, equal_nan=False)
+    if bad.any():
+        i = int(bad.flatten().nonzero()[0])
+        idx = tuple(int(v) for v in torch.unravel_index(torch.tensor(i), g.shape)) if g.dim() else ()
+        _fail(f"{what}: {int(bad.sum())} of {bad.numel()} values differ; at index {idx} expected "
+              f"{_fmt(float(w.flatten()[i]))}, got {_fmt(float(g.flatten()[i]))} (atol {atol:g}, rtol {rtol:g})")
+
+
+def expect_equal(got, want, what: str) -> None:
+    """Exact equality: tensors elementwise (same shape), anything else with ``==``."""
+    if isinstance(want, torch.Tensor) or isinstance(got, torch.Tensor):
+        expect_close(got, want, what, atol=0.0, rtol=0.0)
+        return
+    if got != want:
+        _fail(f"{what}: expected {want!r}, got {got!r}")
+
+
+def expect_raises(exc_type: type, fn, what: str, match: str | None = None) -> BaseException:
+    """Calling ``fn()`` must raise ``exc_type`` (whose message contains ``match``, if given)."""
+    try:
+        fn()
+    except NotImplementedError:
+        if exc_type is not NotImplementedError:
+            raise  # not written yet (NotImplementedError is a RuntimeError, so test for it first)
+        return None
+    except exc_type as exc:
+        if match is not None and match.lower() not in str(exc).lower():
+            _fail(f"{what}: raised {type(exc).__name__} as expected, but its message does not mention "
+                  f"{match!r}: {str(exc)[:200]}")
+        return exc
+    except Exception as exc:
+        _fail(f"{what}: expected {exc_type.__name__}, got {type(exc).__name__}: {str(exc)[:200]}")
+    _fail(f"{what}: expected {exc_type.__name__} to be raised, but the call returned normally")
+
+
+def expect_gradcheck(fn, inputs: tuple, what: str, second_order: bool = False) -> None:
+    """PyTorch's gradcheck (and gradgradcheck) on float64 ``inputs``, reported in one line."""
+    checks = [("gradients", torch.autograd.gradcheck)]
+    if second_order:
+        checks.append(("second derivatives", torch.autograd.gradgradcheck))
+    for label, check in checks:
+        try:
+            ok = check(fn, inputs, raise_exception=True)
+        except NotImplementedError:
+            raise
+        except Exception as exc:
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            _fail(f"{what}: your backward's {label} disagree with finite differences: {first[:300]}")
+        if not ok:
+            _fail(f"{what}: your backward's {label} disagree with finite differences")
+
+
+__all__ = ["CheckFailed", "expect", "expect_close", "expect_equal", "expect_raises", "expect_gradcheck"]
