@@ -4,12 +4,16 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup grade test test-fast release notebooks check-release sandbox clean
+.PHONY: setup grade test test-fast release notebooks check-release sandbox student-lab clean
 
 $(STAMP): requirements.txt pyproject.toml
 	@command -v bwrap >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
 	  (apt-get install -y -q bubblewrap >/dev/null 2>&1 || (apt-get update -q >/dev/null && apt-get install -y -q bubblewrap >/dev/null)) ; } || \
 	  echo "NOTE: bubblewrap (bwrap) is not installed; grading will refuse to run until it is (apt-get install bubblewrap)"
+	@# Debian's chromium drives the student JupyterLab test (Playwright; never a browser download).
+	@command -v chromium >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+	  (apt-get install -y -q chromium >/dev/null 2>&1 || (apt-get update -q >/dev/null && apt-get install -y -q chromium >/dev/null)) ; } || \
+	  echo "NOTE: chromium is not installed; the browser test of the student JupyterLab is skipped (apt-get install chromium)"
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -r requirements.txt
@@ -40,6 +44,10 @@ release: $(STAMP)
 sandbox: $(STAMP)
 	$(BIN)/python -c "from course import sandbox; r = sandbox.probe(); print('sandbox OK' if r is None else 'sandbox NOT available: ' + r)"
 	$(BIN)/python -c "from course import cgroup; r = cgroup.available(); print('cgroup limits OK' if r is None else 'cgroup limits NOT enforced (' + r + '): memory and tasks are polled instead')"
+
+## A student's JupyterLab, set up from release/ alone, on 127.0.0.1 (PORT=8890).
+student-lab: $(STAMP)
+	$(BIN)/python -m course.studentlab --port $${PORT:-8890}
 
 clean:
 	rm -rf autograded/*/ gradebook/*/ gradebook/*.db gradebook/*.csv

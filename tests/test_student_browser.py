@@ -1,0 +1,121 @@
+"""A student's JupyterLab in a real browser (Debian's chromium, driven by Playwright).
+
+The lab runs from a student environment made from release/ alone (course.studentlab) with the
+student settings. In the browser: no instructor tools are on offer; a solved 15-01 runs top to
+bottom and Validate says "Success"; Validate on the blank notebook reports failures. Screenshots
+go to gradebook/screenshots/ (ignored by git).
+"""
+import os
+import re
+import secrets
+import shutil
+import time
+
+import nbformat
+import pytest
+
+from course import REPO_ROOT, studentlab
+from course import notebook as nbtools
+from course.build import assignments
+from course.grading import submissions
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+A = "15-01" if "15-01" in assignments() else assignments()[0]
+SHOTS = REPO_ROOT / "gradebook" / "screenshots"
+
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed "
+                                "(make setup installs it with apt-get when run as root)")
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    playwright = pytest.importorskip("playwright.sync_api")
+    home = tmp_path_factory.mktemp("student-lab")
+    py = studentlab.make_student_env(home)
+    blank = next((home / "release" / A).glob("*.ipynb"))
+    nb = nbtools.read(blank)
+    for c, s in zip(nb.cells, submissions.reference(A).cells):
+        c.source = s.source
+    (home / "release" / A / "solved").mkdir()
+    nbformat.write(nb, home / "release" / A / "solved" / blank.name)
+    # render every cell (JupyterLab draws only the visible ones by default), so the page shows them all
+    settings = home / "release" / "jupyter" / "lab" / "user-settings" / "@jupyterlab" / "notebook-extension"
+    settings.mkdir(parents=True)
+    (settings / "tracker.jupyterlab-settings").write_text('{"windowingMode": "none"}')
+    port, token = studentlab.free_port(), secrets.token_hex(8)
+    proc = studentlab.start_lab(home, py, port, token)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync"])
+        try:
+            yield browser, f"http://127.0.0.1:{port}", token, blank.name
+        finally:
+            browser.close()
+            proc.terminate()
+            proc.wait(timeout=30)
+
+
+def open_notebook(browser, base, token, path):
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    page.goto(f"{base}/lab/tree/{path}?reset&token={token}")  # reset: no layout restored from a previous page
+    page.wait_for_selector(".jp-NotebookPanel-toolbar", timeout=60_000)
+    page.wait_for_function("() => document.body.innerText.includes('| Idle')", timeout=60_000)  # kernel ready
+    return page
+
+
+def validate(page, timeout_ms=120_000) -> str:
+    page.get_by_role("button", name="Validate").click()
+    page.wait_for_selector(".jp-Dialog-content", timeout=timeout_ms)
+    body = page.wait_for_selector(".jp-Dialog-body", timeout=timeout_ms)
+    deadline = time.monotonic() + timeout_ms / 1000
+    while time.monotonic() < deadline:  # the dialog first says it is validating
+        text = body.inner_text()
+        if re.search(r"Success|fail|error|Error|Tests", text):
+            return text
+        time.sleep(0.5)
+    return body.inner_text()
+
+
+def test_no_instructor_tools(lab):
+    browser, base, token, name = lab
+    page = open_notebook(browser, base, token, f"{A}/{name}")
+    menus = page.locator(".lm-MenuBar-itemLabel").all_inner_texts()
+    assert "Nbgrader" not in menus, menus
+    page.get_by_role("button", name="Validate").wait_for(timeout=30_000)
+    for cmd in ("formgrader", "course list", "create assignment", "assignment list"):
+        page.keyboard.press("Control+Shift+C")  # the command palette lists every command that exists
+        page.keyboard.type(cmd)
+        time.sleep(0.5)
+        found = page.locator(".lm-CommandPalette-item").all_inner_texts()
+        page.keyboard.press("Escape")
+        assert not [f for f in found if cmd.split()[0] in f.lower() and "nbgrader" in f.lower()], (cmd, found)
+    page.screenshot(path=str(SHOTS / "student-lab.png"))
+    page.close()
+
+
+def test_solved_notebook_runs_and_validates(lab):
+    browser, base, token, name = lab
+    page = open_notebook(browser, base, token, f"{A}/solved/{name}")
+    page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+    page.get_by_text("Run All Cells", exact=True).click()
+    page.wait_for_function("() => { const p = Array.from(document.querySelectorAll("
+                           "'.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .jp-InputPrompt'));"
+                           " return p.length > 0 && p.every(e => /\\[\\d+\\]/.test(e.textContent)); }",
+                           timeout=120_000)
+    errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']").all_inner_texts()
+    assert not [e for e in errors if "Error" in e], errors[:3]
+    text = validate(page)
+    page.screenshot(path=str(SHOTS / "validate-success.png"))
+    assert "Success" in text, text
+    page.close()
+
+
+def test_blank_notebook_fails_validation(lab):
+    browser, base, token, name = lab
+    page = open_notebook(browser, base, token, f"{A}/{name}")
+    text = validate(page)
+    page.screenshot(path=str(SHOTS / "validate-blank.png"))
+    assert "Success" not in text and ("NotImplementedError" in text or "failed" in text.lower()), text
+    page.close()
