@@ -36,7 +36,7 @@ DEVICE = pick_device()
 import torch.nn as nn
 import torch.nn.functional as F
 
-torch.manual_seed(0)
+_ = torch.manual_seed(0)  # assigned: the cell shows no Generator object
 
 # %% [markdown]
 # ## 0. The registry behind every module

@@ -46,7 +46,7 @@ from tqdm.auto import tqdm
 
 from course.student import data
 
-torch.manual_seed(0)
+_ = torch.manual_seed(0)  # assigned: the cell shows no Generator object
 
 # %% [markdown]
 # ## 1. Symbolic tracing: from `forward` to a graph

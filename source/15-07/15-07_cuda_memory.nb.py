@@ -42,7 +42,7 @@ from course.student.hidden import run_hidden
 
 DEVICE = pick_device()
 HAS_CUDA = DEVICE.type == "cuda"
-torch.manual_seed(0)
+_ = torch.manual_seed(0)  # assigned: the cell shows no Generator object
 
 # %% [markdown]
 # ## 1. The memory hierarchy: where bytes live while a kernel runs

@@ -55,7 +55,7 @@ from course.student.env import pick_device, run_demos
 from course.student.hidden import run_hidden
 
 DEVICE = pick_device()
-torch.manual_seed(0)
+_ = torch.manual_seed(0)  # assigned: the cell shows no Generator object
 
 # %% [markdown]
 # ## 0. The lifecycle we are going to implement
@@ -976,7 +976,7 @@ class Indexed(Dataset):
 def fashion_setup(workdir, *, n_train=3000, n_val=500, max_epochs=3, max_steps=None, device="cpu",
                   callbacks_extra=(), progress=True, seed=0):
     torch.manual_seed(seed)
-    train = Indexed(load_dataset("fashionmnist", train=True, verbose=False), n_train)
+    train = Indexed(load_dataset("fashionmnist", train=True, verbose=progress), n_train)  # says if synthetic
     val = Indexed(load_dataset("fashionmnist", train=False, verbose=False), n_val)
     model = nn.Sequential(nn.Linear(784, 128), nn.ReLU(), nn.Dropout(0.2), nn.Linear(128, 10))
     opt = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=0.01)
