@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup grade test test-fast release notebooks check-release sandbox student-lab clean
+.PHONY: setup grade test test-fast release notebooks check-release sandbox student-lab mutants clean
 
 $(STAMP): requirements.txt pyproject.toml
 	@command -v bwrap >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
@@ -48,6 +48,10 @@ sandbox: $(STAMP)
 ## A student's JupyterLab, set up from release/ alone, on 127.0.0.1 (PORT=8890).
 student-lab: $(STAMP)
 	$(BIN)/python -m course.studentlab --port $${PORT:-8890}
+
+## Mutation score of a hidden suite (a benchmark, not CI): make mutants ID=15-01 [WRITE=1]
+mutants: $(STAMP)
+	$(BIN)/python -m course.mutants $${ID:?set ID=<topic>, e.g. ID=15-01} $${WRITE:+--write}
 
 clean:
 	rm -rf autograded/*/ gradebook/*/ gradebook/*.db gradebook/*.csv

@@ -36,6 +36,13 @@ def raw_backward(ns, name, inputs, grad, extra=()):
             "saved": saved}
 
 
+def apply_then_inputs(ns, name, inputs, extra=()):
+    """The inputs as they are after ``name.apply(*inputs, *extra)`` (a forward must not change them)."""
+    xs = [x.detach().clone().requires_grad_(x.requires_grad) for x in inputs]
+    get(ns, name).apply(*xs, *extra)
+    return [x.detach() for x in xs]
+
+
 def modify_saved_then_backward(ns, name, inputs, extra=()):
     """Change the inputs in place after forward; backward should notice (save_for_backward)."""
     xs = [x.detach().clone().requires_grad_(True) for x in inputs]

@@ -54,6 +54,26 @@ def test_scaled_mul_returns_one_gradient_per_input(student, gen):
 
 
 @pytest.mark.task("scaled_mul")
+def test_scaled_mul_backward_reduces_broadcast_dimensions(student, gen):
+    """ScaledMul.backward returns each gradient in its own input's shape (summed over broadcast dimensions)"""
+    x, y = rand(gen, 3, 1), rand(gen, 4)
+    alpha = float(torch.empty(()).uniform_(0.5, 2.0, generator=gen))
+    g = torch.randn(3, 4, generator=gen, dtype=f64)
+    r = student.call("raw_backward", name="ScaledMul", inputs=[x, y], grad=g, extra=(alpha,))
+    expect(r["n"] >= 2, f"ScaledMul.backward returned {r['n']} gradient(s)")
+    xr, yr = x.detach().clone().requires_grad_(), y.detach().clone().requires_grad_()
+    want = torch.autograd.grad(alpha * xr * yr, [xr, yr], g)
+    for i, (label, shape) in enumerate((("x", (3, 1)), ("y", (4,)))):
+        got = r["grads"][i]
+        expect(isinstance(got, torch.Tensor), f"ScaledMul.backward returned {got!r} for {label}, not a tensor")
+        expect(tuple(got.shape) == shape, f"ScaledMul.backward(grad of shape (3, 4)) returned a gradient for "
+               f"{label} of shape {tuple(got.shape)}; it must have {label}'s shape {shape}: sum over the broadcast "
+               f"dimensions (Tensor.sum_to_size)")
+        expect_close(got, want[i], f"ScaledMul.backward's gradient for {label} (x of shape (3, 1), y of shape (4,))",
+                     atol=1e-10, rtol=1e-8)
+
+
+@pytest.mark.task("scaled_mul")
 @pytest.mark.parametrize("which", [0, 1])
 def test_scaled_mul_needs_input_grad(student, gen, which):
     """ScaledMul.backward returns None for an input that does not require grad"""
@@ -162,6 +182,16 @@ def test_clamp_returns_none_for_bounds(student, gen):
     expect(r["n"] == 3, f"Clamp.backward must return 3 values (x, lo, hi), it returned {r['n']}")
     expect_none(r["grads"][1], "Clamp.backward's gradient for lo")
     expect_none(r["grads"][2], "Clamp.backward's gradient for hi")
+
+
+@pytest.mark.task("clamp")
+def test_clamp_leaves_its_input_unchanged(student, gen):
+    """Clamp.apply(x, lo, hi) returns a new tensor and leaves x as it was (no in-place clamp_)"""
+    x = torch.cat([torch.randn(12, generator=gen, dtype=f64) * 3, torch.tensor([-0.5, 0.5], dtype=f64)])
+    after = student.call("apply_then_inputs", name="Clamp", inputs=[x.clone().requires_grad_(True)],
+                         extra=(-0.5, 0.5))
+    expect_close(after[0], x, "x after Clamp.apply(x, -0.5, 0.5): your forward changed its input (clamp_ works "
+                 "in place; use x.clamp(lo, hi))", atol=0, rtol=0)
 
 
 @pytest.mark.task("clamp", weight=0.4)  # its right answer is a constant ("raised X"): worth less

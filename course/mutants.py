@@ -1,0 +1,408 @@
+"""Mutation testing of a hidden suite: can each check fail on a plausible wrong answer?
+
+    python -m course.mutants 15-01 [--task NAME] [--timeout 60] [--write] [--limit N]
+
+Takes the reference solution cells of ``source/<id>/`` and makes one small change at a time inside
+the ``### BEGIN/END SOLUTION`` lines (the code a student writes):
+
+- arithmetic operators (``+ -``, ``* /``, ``** *``), comparisons (``< <=``, ``> >=``, ``== !=``, and
+  flipped), ``and``/``or``, a dropped unary minus or ``not``;
+- constants (``n+1``, ``n*2``, ``0 -> 1``, ``True <-> False``);
+- a dropped statement (replaced by ``pass``), swapped positional arguments;
+- a removed ``.detach()`` / ``.clone()`` / ``.sum_to_size(...)`` / ``.abs()`` ..., ``torch.no_grad()`` / ``enable_grad()`` blocks run as plain
+  blocks, in-place methods made out-of-place (``add_ -> add``) and the reverse;
+- dtype changes (``float64 -> float32``, ``long -> int32``).
+
+Each mutant replaces one solution cell; the notebook's code is loaded in a forked child (the
+parent has imported torch and the suite once) and the task's hidden checks run in-process against
+it, as ``run_hidden`` does. A mutant is *killed* when at least one check fails (a crash or a timeout
+counts), *survived* otherwise. Mutants listed as equivalent in ``tests/<id>/mutants.md`` (a line
+``- `ID`: why``) do not count. ``--write`` rewrites the numbers section of that file.
+
+This is a benchmark for authors (``make mutants ID=15-01``), not part of CI: a topic has a few
+hundred mutants.
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import copy
+import hashlib
+import json
+import os
+import re
+import signal
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import SOURCE_DIR, TESTS_DIR
+from . import notebook as nbtools
+
+BIN_SWAPS = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.Div, ast.Div: ast.Mult, ast.Pow: ast.Mult,
+             ast.FloorDiv: ast.Div, ast.Mod: ast.FloorDiv}
+CMP_SWAPS = {ast.Lt: [ast.LtE, ast.Gt], ast.LtE: [ast.Lt, ast.GtE], ast.Gt: [ast.GtE, ast.Lt],
+             ast.GtE: [ast.Gt, ast.LtE], ast.Eq: [ast.NotEq], ast.NotEq: [ast.Eq], ast.Is: [ast.IsNot],
+             ast.IsNot: [ast.Is], ast.In: [ast.NotIn], ast.NotIn: [ast.In]}
+DTYPES = {"float64": "float32", "double": "float32", "float32": "float64", "long": "int32", "int64": "int32"}
+DROP_CALLS = {"detach", "clone", "contiguous", "sum_to_size", "abs", "float", "double", "item", "t"}
+GRAD_BLOCKS = {"no_grad", "enable_grad", "inference_mode"}
+
+
+@dataclass
+class Mutant:
+    cell: str       # grade_id of the solution cell
+    task: str       # the task whose checks judge it
+    line: int       # line in the cell
+    what: str       # one-line description
+    source: str     # the mutated cell
+
+    @property
+    def id(self) -> str:
+        return hashlib.sha1(f"{self.cell}|{self.what}|{self.source}".encode()).hexdigest()[:8]
+
+
+def _solution_lines(src: str) -> set[int]:
+    inside, lines = False, set()
+    for i, line in enumerate(src.splitlines(), start=1):
+        if "BEGIN SOLUTION" in line:
+            inside = True
+        elif "END SOLUTION" in line:
+            inside = False
+        elif inside:
+            lines.add(i)
+    return lines
+
+
+class _Sites(ast.NodeVisitor):
+    """Every (node, replacement-maker, description) inside the solution lines."""
+
+    def __init__(self, lines: set[int]):
+        self.lines, self.sites = lines, []
+
+    def _in(self, node) -> bool:
+        return getattr(node, "lineno", None) in self.lines
+
+    def add(self, node, field, new, what):
+        self.sites.append((node, field, new, what))
+
+    def visit_BinOp(self, node):
+        if self._in(node) and type(node.op) in BIN_SWAPS:
+            new = BIN_SWAPS[type(node.op)]()
+            self.add(node, "op", new, f"{type(node.op).__name__} -> {type(new).__name__}")
+        self.generic_visit(node)
+
+    def visit_AugAssign(self, node):
+        if self._in(node) and type(node.op) in BIN_SWAPS:
+            new = BIN_SWAPS[type(node.op)]()
+            self.add(node, "op", new, f"augmented {type(node.op).__name__} -> {type(new).__name__}")
+        self.generic_visit(node)
+
+    def visit_Compare(self, node):
+        if self._in(node):
+            for k, op in enumerate(node.ops):
+                for new in CMP_SWAPS.get(type(op), []):
+                    ops = list(node.ops)
+                    ops[k] = new()
+                    self.add(node, "ops", ops, f"{type(op).__name__} -> {new.__name__}")
+        self.generic_visit(node)
+
+    def visit_BoolOp(self, node):
+        if self._in(node):
+            new = ast.Or() if isinstance(node.op, ast.And) else ast.And()
+            self.add(node, "op", new, f"{type(node.op).__name__} -> {type(new).__name__}")
+        self.generic_visit(node)
+
+    def visit_UnaryOp(self, node):
+        if self._in(node) and isinstance(node.op, (ast.USub, ast.Not)):
+            self.add(node, None, node.operand, f"dropped unary {type(node.op).__name__}")
+        self.generic_visit(node)
+
+    def visit_Constant(self, node):
+        if self._in(node):
+            v = node.value
+            if isinstance(v, bool):
+                self.add(node, "value", not v, f"{v} -> {not v}")
+            elif isinstance(v, (int, float)):
+                for new in ({v + 1, v * 2} if v != 0 else {1}):
+                    if new != v:
+                        self.add(node, "value", new, f"constant {v!r} -> {new!r}")
+
+    def visit_Call(self, node):
+        if self._in(node):
+            f = node.func
+            if isinstance(f, ast.Attribute) and f.attr in DROP_CALLS:
+                self.add(node, None, f.value, f"dropped .{f.attr}()")
+            if isinstance(f, ast.Attribute) and f.attr.endswith("_") and not f.attr.startswith("_") \
+                    and f.attr[:-1].isidentifier():
+                self.add(f, "attr", f.attr[:-1], f"in-place .{f.attr} -> .{f.attr[:-1]}")
+            elif isinstance(f, ast.Attribute) and f.attr in ("add", "mul", "sub", "div", "clamp", "zero", "copy"):
+                self.add(f, "attr", f.attr + "_", f".{f.attr} -> in-place .{f.attr}_")
+            if len(node.args) >= 2:
+                args = list(node.args)
+                args[0], args[1] = args[1], args[0]
+                self.add(node, "args", args, "swapped the first two arguments")
+        self.generic_visit(node)
+
+    def visit_Attribute(self, node):
+        if self._in(node) and isinstance(node.value, ast.Name) and node.value.id == "torch" and node.attr in DTYPES:
+            self.add(node, "attr", DTYPES[node.attr], f"torch.{node.attr} -> torch.{DTYPES[node.attr]}")
+        self.generic_visit(node)
+
+    def visit_With(self, node):
+        if self._in(node):
+            for item in node.items:
+                c = item.context_expr
+                name = c.func.attr if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) else None
+                if name in GRAD_BLOCKS:
+                    self.add(node, "unwrap", node.body, f"`with torch.{name}()` removed")
+        self.generic_visit(node)
+
+    def generic_visit(self, node):
+        for field in ("body", "orelse", "finalbody"):
+            for k, stmt in enumerate(getattr(node, field, []) or []):
+                if self._in(stmt) and isinstance(stmt, (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign,
+                                                        ast.Return, ast.If, ast.For, ast.With)):
+                    self.sites.append((node, ("drop", field, k), None, f"dropped the statement on line {stmt.lineno}"))
+        super().generic_visit(node)
+
+
+def _apply(tree, site) -> ast.AST:
+    """A copy of ``tree`` with one site changed."""
+    node, field, new, _ = site
+    path = _path_to(tree, node)
+    tree2 = copy.deepcopy(tree)
+    target = _follow(tree2, path)
+    if isinstance(field, tuple) and field[0] == "drop":
+        _, name, k = field
+        body = getattr(target, name)
+        body[k] = ast.copy_location(ast.Pass(), body[k])
+    elif field == "unwrap":
+        parent, attr, idx = _parent_of(tree2, target)
+        seq = getattr(parent, attr)
+        seq[idx:idx + 1] = target.body
+    elif field is None:  # replace the node by ``new`` (a sub-node of it)
+        parent, attr, idx = _parent_of(tree2, target)
+        repl = copy.deepcopy(new)
+        if idx is None:
+            setattr(parent, attr, repl)
+        else:
+            getattr(parent, attr)[idx] = repl
+    else:
+        setattr(target, field, copy.deepcopy(new))
+    return ast.fix_missing_locations(tree2)
+
+
+def _path_to(root, node):
+    """Field path from ``root`` to ``node`` (identity)."""
+    stack = [(root, [])]
+    while stack:
+        cur, path = stack.pop()
+        if cur is node:
+            return path
+        for name, value in ast.iter_fields(cur):
+            if isinstance(value, ast.AST):
+                stack.append((value, path + [(name, None)]))
+            elif isinstance(value, list):
+                for i, v in enumerate(value):
+                    if isinstance(v, ast.AST):
+                        stack.append((v, path + [(name, i)]))
+    raise KeyError("node not found")
+
+
+def _follow(root, path):
+    cur = root
+    for name, idx in path:
+        cur = getattr(cur, name) if idx is None else getattr(cur, name)[idx]
+    return cur
+
+
+def _parent_of(root, node):
+    for parent in ast.walk(root):
+        for name, value in ast.iter_fields(parent):
+            if value is node:
+                return parent, name, None
+            if isinstance(value, list):
+                for i, v in enumerate(value):
+                    if v is node:
+                        return parent, name, i
+    raise KeyError("no parent")
+
+
+def tasks_of_cells(nb) -> dict[str, str]:
+    """Solution cell grade_id -> the task of the next test cell that calls run_hidden."""
+    out, pending = {}, []
+    for c in nb.cells:
+        meta = nbtools.nbgrader_meta(c)
+        if meta.get("solution") and c.cell_type == "code":
+            pending.append(meta.get("grade_id"))
+        calls = nbtools.hidden_calls(c.source) if nbtools.is_test_cell(c) else []
+        if calls:
+            for gid in pending:
+                out[gid] = calls[0][1]
+            pending = []
+    return out
+
+
+def mutants(assignment: str, only_task: str | None = None) -> list[Mutant]:
+    nb = nbtools.read(next((SOURCE_DIR / assignment).glob("*.ipynb")))
+    task_of = tasks_of_cells(nb)
+    out, seen = [], set()
+    for c in nb.cells:
+        gid = nbtools.nbgrader_meta(c).get("grade_id")
+        if gid not in task_of or (only_task and task_of[gid] != only_task):
+            continue
+        lines = _solution_lines(c.source)
+        tree = ast.parse(c.source)
+        finder = _Sites(lines)
+        finder.visit(tree)
+        for site in finder.sites:
+            try:
+                src = ast.unparse(_apply(tree, site))
+                compile(src, "<mutant>", "exec")
+            except Exception:
+                continue
+            m = Mutant(gid, task_of[gid], getattr(site[0], "lineno", 0), site[3], src)
+            if src not in seen and src != ast.unparse(tree):
+                seen.add(src)
+                out.append(m)
+    return out
+
+
+def _judge(assignment: str, task: str, cells: list[str], timeout: float) -> tuple[str, str]:
+    """('killed' | 'survived', detail) for one mutated notebook, in a forked child."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # child: load the notebook's code and run the task's checks in-process
+        os.close(r)
+        status = ("killed", "crash")
+        try:
+            import contextlib
+            import io
+            from IPython.core.interactiveshell import InteractiveShell
+            ns = InteractiveShell.instance().user_ns
+            buf = io.StringIO()
+            with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf):
+                for src in cells:
+                    try:
+                        exec(compile(src, "<cell>", "exec"), ns)
+                    except BaseException:
+                        pass
+                from .inprocess import run_in_process
+                try:
+                    run_in_process(assignment, task, ns)
+                    status = ("survived", "")
+                except AssertionError as exc:
+                    first = [ln for ln in str(exc).splitlines() if ln.startswith("- ")][:1]
+                    status = ("killed", first[0][2:160] if first else str(exc)[:160])
+        except BaseException as exc:
+            status = ("killed", f"{type(exc).__name__}")
+        os.write(w, json.dumps(status).encode())
+        os._exit(0)
+    os.close(w)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        done, _ = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        time.sleep(0.05)
+    else:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        os.close(r)
+        return "killed", f"timeout after {timeout:.0f} s"
+    data = os.read(r, 65536)
+    os.close(r)
+    try:
+        return tuple(json.loads(data))
+    except ValueError:
+        return "killed", "crash"
+
+
+def equivalents(assignment: str) -> dict[str, str]:
+    path = TESTS_DIR / assignment / "mutants.md"
+    if not path.exists():
+        return {}
+    text = path.read_text()
+    section = text[text.index("## Equivalent mutants"):] if "## Equivalent mutants" in text else ""
+    return dict(re.findall(r"^- `([0-9a-f]{8})`[^:]*: (.+)$", section, re.M))
+
+
+def run(assignment: str, only_task: str | None, timeout: float, limit: int | None, log=print) -> dict:
+    os.environ.setdefault("COURSE_FAST", "1")
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    import warnings
+    warnings.simplefilter("ignore")
+    import torch  # noqa: F401  (imported once, before forking)
+    import pytest  # noqa: F401
+    nb = nbtools.read(next((SOURCE_DIR / assignment).glob("*.ipynb")))
+    base = [(nbtools.nbgrader_meta(c).get("grade_id"), c.source) for c in nb.cells
+            if c.cell_type == "code" and not nbtools.is_test_cell(c)]
+    equiv = equivalents(assignment)
+    ms = mutants(assignment, only_task)
+    if limit:
+        ms = ms[:limit]
+    results: dict[str, dict] = {}
+    t0 = time.monotonic()
+    for k, m in enumerate(ms, start=1):
+        cells = [m.source if gid == m.cell else src for gid, src in base]
+        status, detail = ("equivalent", equiv[m.id]) if m.id in equiv else _judge(assignment, m.task, cells, timeout)
+        r = results.setdefault(m.task, {"killed": 0, "survived": 0, "equivalent": 0, "survivors": []})
+        r[status] += 1
+        if status == "survived":
+            r["survivors"].append({"id": m.id, "cell": m.cell, "line": m.line, "what": m.what})
+        log(f"[{k}/{len(ms)} {time.monotonic() - t0:5.0f}s] {m.task:16} {m.id} {status:10} {m.cell}:{m.line} "
+            f"{m.what}" + (f"  ({detail})" if detail and status != "killed" else ""))
+    return results
+
+
+def score_table(results: dict) -> str:
+    rows = ["| task | mutants | killed | survived | equivalent | score |", "|---|---|---|---|---|---|"]
+    for task, r in sorted(results.items()):
+        live = r["killed"] + r["survived"]
+        score = f"{100 * r['killed'] / live:.0f} %" if live else "-"
+        rows.append(f"| {task} | {live + r['equivalent']} | {r['killed']} | {r['survived']} | {r['equivalent']} | {score} |")
+    return "\n".join(rows)
+
+
+def write_report(assignment: str, results: dict) -> Path:
+    path = TESTS_DIR / assignment / "mutants.md"
+    keep = ""
+    if path.exists():
+        text = path.read_text()
+        if "## Equivalent mutants" in text:
+            keep = text[text.index("## Equivalent mutants"):]
+    survivors = [f"- `{s['id']}` {t} · {s['cell']} line {s['line']}: {s['what']}"
+                 for t, r in sorted(results.items()) for s in r["survivors"]]
+    body = [f"# Mutation score of the {assignment} suite", "",
+            f"Measured with `make mutants ID={assignment}` (course/mutants.py) on "
+            f"{time.strftime('%Y-%m-%d')}.", "", score_table(results), "", "## Surviving mutants", "",
+            *(survivors or ["(none)"]), ""]
+    path.write_text("\n".join(body) + "\n" + (keep or "## Equivalent mutants\n\n(none yet)\n"))
+    return path
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m course.mutants")
+    ap.add_argument("assignment")
+    ap.add_argument("--task")
+    ap.add_argument("--timeout", type=float, default=60)
+    ap.add_argument("--limit", type=int)
+    ap.add_argument("--write", action="store_true", help="rewrite tests/<id>/mutants.md")
+    ap.add_argument("--list", action="store_true", help="only list the mutants")
+    args = ap.parse_args(argv)
+    if args.list:
+        for m in mutants(args.assignment, args.task):
+            print(f"{m.id} {m.task:16} {m.cell}:{m.line} {m.what}")
+        return 0
+    results = run(args.assignment, args.task, args.timeout, args.limit)
+    print()
+    print(score_table(results))
+    if args.write:
+        print(f"written: {write_report(args.assignment, results)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
