@@ -30,6 +30,7 @@
 # %%
 # Setup: course helpers, device. Runs on CPU or GPU (the GPU only matters for the pin_memory demo).
 import torch
+from course.student.checks import expect, expect_close, expect_equal
 from course.student.env import pick_device, run_demos
 from course.student.hidden import run_hidden
 DEVICE = pick_device()
@@ -150,9 +151,11 @@ class BucketBatchSampler(Sampler):
 # %% [tests] id=bucket_sampler_tests points=4
 _lens = [5, 1, 9, 3, 3, 7, 2, 8]
 _batches = list(BucketBatchSampler(_lens, batch_size=3, generator=torch.Generator().manual_seed(1)))
-assert sorted(i for b in _batches for i in b) == list(range(8)), "every index exactly once per epoch"
-assert len(BucketBatchSampler(_lens, 3)) == 3 and len(BucketBatchSampler(_lens, 3, drop_last=True)) == 2
-assert _batches == list(BucketBatchSampler(_lens, 3, generator=torch.Generator().manual_seed(1)))
+expect_equal(sorted(i for b in _batches for i in b), list(range(8)), "the indices of one epoch (each exactly once)")
+expect_equal(len(BucketBatchSampler(_lens, 3)), 3, "len(BucketBatchSampler(8 lengths, batch_size=3))")
+expect_equal(len(BucketBatchSampler(_lens, 3, drop_last=True)), 2, "len(...) with drop_last=True")
+expect_equal(list(BucketBatchSampler(_lens, 3, generator=torch.Generator().manual_seed(1))), _batches,
+             "the batches of a second sampler with the same generator seed")
 ### BEGIN HIDDEN TESTS
 run_hidden("15-02", "bucket_sampler", globals())
 ### END HIDDEN TESTS
@@ -242,9 +245,12 @@ def make_balanced_sampler(targets, num_samples, generator=None):
 # %% [tests] id=balanced_tests points=4
 _t = torch.tensor([0, 0, 0, 1, 2, 2])
 _w = class_balanced_weights(_t)
-assert _w.shape == (6,) and torch.allclose(_w / _w[0], torch.tensor([1, 1, 1, 3, 1.5, 1.5], dtype=_w.dtype))
+expect_close(_w / _w[0], torch.tensor([1, 1, 1, 3, 1.5, 1.5]),
+             "class_balanced_weights([0, 0, 0, 1, 2, 2]) relative to the first sample's weight")
 _s = make_balanced_sampler(_t, 12, generator=torch.Generator().manual_seed(0))
-assert len(list(_s)) == 12 and all(0 <= i < 6 for i in _s)
+_drawn = list(_s)
+expect_equal(len(_drawn), 12, "the number of indices make_balanced_sampler(targets, 12) yields")
+expect(all(0 <= i < 6 for i in _drawn), f"indices in range(6), got {_drawn}")
 ### BEGIN HIDDEN TESTS
 run_hidden("15-02", "balanced", globals())
 ### END HIDDEN TESTS
@@ -314,8 +320,12 @@ def pad_collate(batch):
 # %% [tests] id=collate_tests points=3
 _b = [(torch.ones(2, 3), 4), (torch.ones(5, 3), 1)]
 _p, _l, _m, _y = pad_collate(_b)
-assert _p.shape == (2, 5, 3) and _l.tolist() == [2, 5] and _y.tolist() == [4, 1]
-assert _m.dtype == torch.bool and _m.sum().item() == 7 and _p[0, 2:].abs().sum().item() == 0
+expect_equal(tuple(_p.shape), (2, 5, 3), "the padded batch's shape")
+expect_equal(_l.tolist(), [2, 5], "the lengths")
+expect_equal(_y.tolist(), [4, 1], "the labels")
+expect_equal(_m.dtype, torch.bool, "the mask's dtype")
+expect_equal(int(_m.sum()), 7, "the number of True entries in the mask (2 + 5 real steps)")
+expect_equal(_p[0, 2:], torch.zeros(3, 3), "the padding of the first (shorter) sequence")
 ### BEGIN HIDDEN TESTS
 run_hidden("15-02", "collate", globals())
 ### END HIDDEN TESTS
@@ -375,10 +385,11 @@ def run_packed_rnn(rnn, padded, lengths):
 _rnn = torch.nn.GRU(2, 3, batch_first=True)
 _xp = torch.randn(2, 4, 2)
 _out, _last = run_packed_rnn(_rnn, _xp, torch.tensor([4, 2]))
-assert _out.shape == (2, 4, 3) and _last.shape == (2, 3)
-assert _out[1, 2:].abs().sum().item() == 0
+expect_equal((tuple(_out.shape), tuple(_last.shape)), ((2, 4, 3), (2, 3)), "the shapes of (outputs, last)")
+expect_equal(_out[1, 2:].detach(), torch.zeros(2, 3), "outputs at the padded steps of the shorter sequence")
 with torch.no_grad():
-    assert torch.allclose(_last[1], _rnn(_xp[1:, :2])[1][0, 0], atol=1e-5)
+    expect_close(_last[1], _rnn(_xp[1:, :2])[1][0, 0], "the last hidden state of the length-2 sequence "
+                 "(the GRU run on its 2 real steps only)", atol=1e-5)
 ### BEGIN HIDDEN TESTS
 run_hidden("15-02", "packed_rnn", globals())
 ### END HIDDEN TESTS
@@ -494,7 +505,7 @@ with tempfile.TemporaryDirectory() as _d:
     for _k, _pth in enumerate(_paths):
         torch.save({"x": torch.full((4, 2), float(_k)), "y": torch.arange(4) + 4 * _k}, _pth)
     _ids = sorted(int(y) for _, y in ShardedFileStream(_paths))
-    assert _ids == list(range(12)), _ids
+    expect_equal(_ids, list(range(12)), "the sorted labels streamed from 3 shards of 4 records")
 ### BEGIN HIDDEN TESTS
 run_hidden("15-02", "stream", globals())
 ### END HIDDEN TESTS

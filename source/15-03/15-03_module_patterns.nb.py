@@ -29,6 +29,7 @@
 # %%
 # Setup: course helpers, device. Runs on CPU or GPU.
 import torch
+from course.student.checks import expect, expect_close, expect_equal
 from course.student.env import pick_device, run_demos
 from course.student.hidden import run_hidden
 DEVICE = pick_device()
@@ -154,12 +155,14 @@ class SkipMLP(nn.Module):
 
 # %% [tests] id=skipmlp_tests points=4
 _m = SkipMLP(12, [8, 8, 5], 3)
-assert _m(torch.randn(2, 12)).shape == (2, 3)
-assert _m(torch.randn(2, 3, 2, 2)).shape == (2, 3)          # images are flattened
-assert _m(torch.randn(2, 12), drop=[1]).shape == (2, 3)
+expect_equal(tuple(_m(torch.randn(2, 12)).shape), (2, 3), "SkipMLP(12, [8, 8, 5], 3) on a (2, 12) batch")
+expect_equal(tuple(_m(torch.randn(2, 3, 2, 2)).shape), (2, 3), "on a (2, 3, 2, 2) batch (images are flattened)")
+expect_equal(tuple(_m(torch.randn(2, 12), drop=[1]).shape), (2, 3), "with drop=[1]")
 _keys = set(_m.state_dict())
-assert "blocks.0.proj.weight" in _keys and "blocks.1.proj.weight" not in _keys
-assert "blocks.0.norm.weight" in _keys and not any("norm" in k for k in SkipMLP(12, [8], 3, norm=False).state_dict())
+expect("blocks.0.proj.weight" in _keys, f"a projection in block 0 (12 -> 8 changes width); keys: {sorted(_keys)}")
+expect("blocks.1.proj.weight" not in _keys, "no projection in block 1 (8 -> 8 keeps the width)")
+expect("blocks.0.norm.weight" in _keys, "a norm layer in block 0")
+expect(not any("norm" in k for k in SkipMLP(12, [8], 3, norm=False).state_dict()), "no norm layers with norm=False")
 ### BEGIN HIDDEN TESTS
 run_hidden("15-03", "skipmlp", globals())
 ### END HIDDEN TESTS
@@ -306,14 +309,15 @@ _net.add_module("ln", nn.LayerNorm(4))
 _net.add_module("head", nn.Linear(4, 2))
 _groups = param_groups(_net, lr=0.01, weight_decay=0.1)
 _seen = [p for g in _groups for p in g["params"]]
-assert len(_seen) == len(list(_net.parameters())) == len({id(p) for p in _seen})
+expect_equal(len(_seen), len(list(_net.parameters())), "the number of parameters in all groups together")
+expect_equal(len({id(p) for p in _seen}), len(_seen), "the number of distinct parameters (none twice)")
 for _g in _groups:
-    assert {"params", "lr", "weight_decay"} <= set(_g)
+    expect({"params", "lr", "weight_decay"} <= set(_g), f"a group with params, lr and weight_decay; got {sorted(_g)}")
     for _p in _g["params"]:
         if _p is _net.head.weight:
-            assert _g["lr"] == 0.1 and _g["weight_decay"] == 0.1
+            expect_equal((_g["lr"], _g["weight_decay"]), (0.1, 0.1), "(lr, weight_decay) of head.weight")
         if _p is _net.ln.weight or _p is _net.body.bias:
-            assert _g["lr"] == 0.01 and _g["weight_decay"] == 0.0
+            expect_equal((_g["lr"], _g["weight_decay"]), (0.01, 0.0), "(lr, weight_decay) of a norm weight or bias")
 torch.optim.AdamW(_groups)                                   # accepted by a real optimizer
 ### BEGIN HIDDEN TESTS
 run_hidden("15-03", "param_groups", globals())
@@ -471,10 +475,10 @@ _sd = _old.state_dict()
 _n_keys = len(_sd)
 _new = NewNet().eval()
 _new.load_state_dict(convert_checkpoint(_sd), strict=True)
-assert len(_sd) == _n_keys                                   # the input dict is left alone
+expect_equal(len(_sd), _n_keys, "the number of keys of the old state dict (convert_checkpoint leaves it alone)")
 _x = torch.rand(4, 1, 28, 28)
 with torch.no_grad():
-    assert torch.allclose(_new(_x), _old(_x), atol=1e-5)
+    expect_close(_new(_x), _old(_x), "NewNet with the converted weights vs OldNet on the same input", atol=1e-5)
 ### BEGIN HIDDEN TESTS
 run_hidden("15-03", "convert", globals())
 ### END HIDDEN TESTS
@@ -588,12 +592,15 @@ def prepare_lazy(model, example, lr):
 
 # %% [tests] id=lazy_tests points=3
 _lz = make_lazy_net(10)
-assert any(isinstance(p, nn.parameter.UninitializedParameter) for p in _lz.parameters())
+expect(any(isinstance(p, nn.parameter.UninitializedParameter) for p in _lz.parameters()),
+       "make_lazy_net(10) has uninitialized (lazy) parameters before its first forward")
 _opt = prepare_lazy(_lz, torch.randn(2, 3, 12, 12, dtype=torch.float64), lr=0.1)
-assert not any(isinstance(p, nn.parameter.UninitializedParameter) for p in _lz.parameters())
-assert all(p.dtype == torch.float64 for p in _lz.parameters())
-assert isinstance(_opt, torch.optim.SGD) and _lz.training
-assert _lz(torch.randn(5, 3, 12, 12, dtype=torch.float64)).shape == (5, 10)
+expect(not any(isinstance(p, nn.parameter.UninitializedParameter) for p in _lz.parameters()),
+       "every parameter is materialized after prepare_lazy")
+expect(all(p.dtype == torch.float64 for p in _lz.parameters()), "parameters in the example's dtype (float64)")
+expect(isinstance(_opt, torch.optim.SGD), f"prepare_lazy returns a torch.optim.SGD, got {type(_opt).__name__}")
+expect(_lz.training, "the network is left in training mode")
+expect_equal(tuple(_lz(torch.randn(5, 3, 12, 12, dtype=torch.float64)).shape), (5, 10), "the output shape")
 ### BEGIN HIDDEN TESTS
 run_hidden("15-03", "lazy", globals())
 ### END HIDDEN TESTS
@@ -671,10 +678,11 @@ def trace_activations(model, x):
 _net = nn.Sequential(nn.Linear(4, 6), nn.ReLU(), nn.Sequential(nn.Linear(6, 2), nn.Tanh()))
 _x = torch.randn(8, 4)
 _out, _recs = trace_activations(_net, _x)
-assert [r["name"] for r in _recs] == ["0", "1", "2.0", "2.1"]
-assert tuple(_recs[2]["shape"]) == (8, 2) and all(r["finite"] for r in _recs)
-assert torch.allclose(_out, _net(_x))
-assert all(len(m._forward_hooks) == 0 for m in _net.modules())
+expect_equal([r["name"] for r in _recs], ["0", "1", "2.0", "2.1"], "the names of the recorded leaf modules, in order")
+expect_equal(tuple(_recs[2]["shape"]), (8, 2), "the recorded shape of module 2.0")
+expect(all(r["finite"] for r in _recs), "every record says its output is finite")
+expect_close(_out, _net(_x), "the output trace_activations returns vs net(x)")
+expect(all(len(m._forward_hooks) == 0 for m in _net.modules()), "every hook is removed afterwards")
 ### BEGIN HIDDEN TESTS
 run_hidden("15-03", "trace", globals())
 ### END HIDDEN TESTS

@@ -33,6 +33,7 @@
 # %%
 # Setup: course helpers, device. Runs on CPU or GPU.
 import torch
+from course.student.checks import expect, expect_close, expect_equal
 from course.student.env import pick_device, run_demos
 from course.student.hidden import run_hidden
 DEVICE = pick_device()
@@ -171,11 +172,14 @@ def label_smoothing_cross_entropy(logits, target, smoothing=0.0, reduction="mean
 # %% [tests] id=label_smoothing_tests points=4
 _l = torch.tensor([[2.0, 0.5, -1.0], [0.1, 0.2, 0.3]])
 _t = torch.tensor([0, 2])
-assert torch.allclose(label_smoothing_cross_entropy(_l, _t), F.cross_entropy(_l, _t), atol=1e-5)
-assert torch.allclose(label_smoothing_cross_entropy(_l, _t, 0.1), F.cross_entropy(_l, _t, label_smoothing=0.1),
-                      atol=1e-5)
-assert label_smoothing_cross_entropy(_l, _t, 0.1, reduction="none").shape == (2,)
-assert torch.isfinite(label_smoothing_cross_entropy(_l * 1000, _t, 0.1))
+expect_close(label_smoothing_cross_entropy(_l, _t), F.cross_entropy(_l, _t),
+             "label_smoothing_cross_entropy(logits, target) with smoothing 0", atol=1e-5)
+expect_close(label_smoothing_cross_entropy(_l, _t, 0.1), F.cross_entropy(_l, _t, label_smoothing=0.1),
+             "label_smoothing_cross_entropy(logits, target, 0.1)", atol=1e-5)
+expect_equal(tuple(label_smoothing_cross_entropy(_l, _t, 0.1, reduction="none").shape), (2,),
+             "the shape with reduction='none' (one loss per sample)")
+expect(torch.isfinite(label_smoothing_cross_entropy(_l * 1000, _t, 0.1)).all(),
+       "a finite loss for logits scaled by 1000 (compute it stably, with log_softmax)")
 ### BEGIN HIDDEN TESTS
 run_hidden("15-04", "label_smoothing", globals())
 ### END HIDDEN TESTS
@@ -234,10 +238,13 @@ def nt_xent_loss(z1, z2, temperature=0.5):
 
 # %% [tests] id=nt_xent_tests points=4
 _a = torch.randn(4, 8)
-assert nt_xent_loss(_a, _a.clone()).shape == ()
-assert nt_xent_loss(_a, _a + 0.01).item() < nt_xent_loss(_a, torch.randn(4, 8)).item()
-assert abs(nt_xent_loss(_a[:1], torch.randn(1, 8)).item()) < 1e-5   # one pair: only the positive is left
-assert torch.isfinite(nt_xent_loss(_a, _a + 0.1, temperature=0.001))
+expect_equal(tuple(nt_xent_loss(_a, _a.clone()).shape), (), "nt_xent_loss(a, b) returns a scalar")
+expect(nt_xent_loss(_a, _a + 0.01).item() < nt_xent_loss(_a, torch.randn(4, 8)).item(),
+       "matching pairs give a lower loss than random pairs")
+expect_close(nt_xent_loss(_a[:1], torch.randn(1, 8)), torch.tensor(0.0),
+             "nt_xent_loss for one pair (only the positive is left, so the loss is 0)", atol=1e-5)
+expect(torch.isfinite(nt_xent_loss(_a, _a + 0.1, temperature=0.001)).all(),
+       "a finite loss at temperature 0.001 (compute it stably)")
 ### BEGIN HIDDEN TESTS
 run_hidden("15-04", "nt_xent", globals())
 ### END HIDDEN TESTS
@@ -398,11 +405,13 @@ _m = RunningMetrics(3)
 _m.update(torch.tensor(1.0), torch.tensor([[5.0, 0, 0], [0, 5.0, 0]]), torch.tensor([0, 2]))
 _m.update(4.0, torch.tensor([[0.0, 0, 5.0]]), torch.tensor([2]))
 _r = _m.compute()
-assert abs(float(_r["loss"]) - 2.0) < 1e-5          # (1.0 * 2 samples + 4.0 * 1 sample) / 3 samples
-assert abs(float(_r["accuracy"]) - 2 / 3) < 1e-5
-assert torch.as_tensor(_r["confusion"]).tolist() == [[1, 0, 0], [0, 0, 0], [0, 1, 1]]
+expect_close(torch.tensor(float(_r["loss"])), torch.tensor(2.0),
+             "compute()['loss']: (1.0 * 2 samples + 4.0 * 1 sample) / 3 samples", atol=1e-5)
+expect_close(torch.tensor(float(_r["accuracy"])), torch.tensor(2 / 3), "compute()['accuracy']", atol=1e-5)
+expect_equal(torch.as_tensor(_r["confusion"]).tolist(), [[1, 0, 0], [0, 0, 0], [0, 1, 1]],
+             "compute()['confusion'] (rows: true class, columns: predicted class)")
 _m.reset()
-assert math.isnan(float(_m.compute()["loss"]))
+expect(math.isnan(float(_m.compute()["loss"])), "after reset(), compute()['loss'] is nan (no samples yet)")
 ### BEGIN HIDDEN TESTS
 run_hidden("15-04", "running_metrics", globals())
 ### END HIDDEN TESTS
@@ -484,11 +493,12 @@ _p = torch.zeros(2, requires_grad=True)
 _p.grad = torch.tensor([3.0, 4.0])
 _q = torch.zeros(1, requires_grad=True)            # no .grad: skipped
 _n = clip_grad_norm((x for x in [_p, _q]), 1.0)
-assert abs(float(_n) - 5.0) < 1e-5                  # the norm BEFORE clipping
-assert torch.allclose(_p.grad, torch.tensor([0.6, 0.8]), atol=1e-5)
+expect_close(torch.tensor(float(_n)), torch.tensor(5.0), "clip_grad_norm returns the total norm BEFORE clipping",
+             atol=1e-5)
+expect_close(_p.grad, torch.tensor([0.6, 0.8]), "p.grad after clipping [3, 4] to norm 1", atol=1e-5)
 _p.grad = torch.tensor([0.3, 0.4])
 clip_grad_norm([_p], 1.0)
-assert torch.allclose(_p.grad, torch.tensor([0.3, 0.4]))   # below max_norm: unchanged
+expect_close(_p.grad, torch.tensor([0.3, 0.4]), "p.grad below max_norm (left unchanged)")
 ### BEGIN HIDDEN TESTS
 run_hidden("15-04", "clip_grad_norm", globals())
 ### END HIDDEN TESTS
@@ -517,7 +527,7 @@ def clip_grad_value(parameters, clip_value):
 _p = torch.zeros(3, requires_grad=True)
 _p.grad = torch.tensor([-2.0, 0.1, 5.0])
 clip_grad_value([_p, torch.zeros(1, requires_grad=True)], 1.0)
-assert torch.equal(_p.grad, torch.tensor([-1.0, 0.1, 1.0]))
+expect_equal(_p.grad, torch.tensor([-1.0, 0.1, 1.0]), "p.grad after clip_grad_value(params, 1.0)")
 ### BEGIN HIDDEN TESTS
 run_hidden("15-04", "clip_grad_value", globals())
 ### END HIDDEN TESTS
@@ -619,13 +629,13 @@ class EMA:
 _net = nn.Linear(2, 1)
 _ema = EMA(_net, decay=0.5)
 _ema.update(_net)
-assert torch.allclose(_ema.module.weight, _net.weight)            # first update: a copy
+expect_close(_ema.module.weight, _net.weight, "the EMA weights after the first update (a copy)")
 with torch.no_grad():
     _net.weight.add_(1.0)
 _ema.update(_net)
-assert torch.allclose(_ema.module.weight, _net.weight - 0.5)      # 0.5 * old + 0.5 * new
-assert _ema.module.weight.data_ptr() != _net.weight.data_ptr()
-assert _ema.module.weight.grad_fn is None
+expect_close(_ema.module.weight, _net.weight - 0.5, "the EMA weights after a second update (0.5 * old + 0.5 * new)")
+expect(_ema.module.weight.data_ptr() != _net.weight.data_ptr(), "the EMA keeps its own copy of the weights")
+expect(_ema.module.weight.grad_fn is None, "the EMA weights are not part of an autograd graph")
 ### BEGIN HIDDEN TESTS
 run_hidden("15-04", "ema", globals())
 ### END HIDDEN TESTS
