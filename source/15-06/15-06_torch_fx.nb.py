@@ -28,6 +28,7 @@
 # %%
 # Setup: course helpers and the device. Everything in this notebook runs on CPU or GPU.
 import torch
+from course.student.checks import expect, expect_close, expect_equal
 from course.student.env import pick_device, run_demos
 from course.student.hidden import run_hidden
 DEVICE = pick_device()
@@ -207,9 +208,10 @@ def count_ops(model: nn.Module) -> dict:
 
 # %% [tests] id=count_ops_tests points=2
 _counts = count_ops(FashionNet())
-assert isinstance(_counts, dict)
-assert _counts.get("placeholder") == 1 and _counts.get("output") == 1
-assert _counts.get("call_module", 0) >= 9
+expect(isinstance(_counts, dict), f"count_ops returns a dict, got {type(_counts).__name__}")
+expect_equal((_counts.get("placeholder"), _counts.get("output")), (1, 1),
+             "count_ops(FashionNet())['placeholder'] and ['output']")
+expect(_counts.get("call_module", 0) >= 9, f"at least 9 call_module nodes in FashionNet, counted {_counts.get('call_module')}")
 ### BEGIN HIDDEN TESTS
 run_hidden("15-06", "count_ops", globals())
 ### END HIDDEN TESTS
@@ -272,9 +274,10 @@ _bn.running_var.uniform_(0.5, 2)
 _bn.eval()
 _x = torch.randn(2, 3, 6, 6, dtype=torch.float64)
 _folded = fold_conv_bn(_conv, _bn)
-assert isinstance(_folded, nn.Conv2d) and _folded.bias is not None
-assert torch.allclose(_folded(_x), _bn(_conv(_x)), atol=1e-8)
-assert _conv.bias is None
+expect(isinstance(_folded, nn.Conv2d), f"fold_conv_bn returns an nn.Conv2d, got {type(_folded).__name__}")
+expect(_folded.bias is not None, "the folded conv has a bias (BatchNorm's shift goes there)")
+expect_close(_folded(_x), _bn(_conv(_x)), "folded(x) vs bn(conv(x)) in float64", atol=1e-8)
+expect(_conv.bias is None, "the original conv is left unchanged (still without a bias)")
 ### BEGIN HIDDEN TESTS
 run_hidden("15-06", "fold_conv_bn", globals())
 ### END HIDDEN TESTS
@@ -344,11 +347,12 @@ def fuse_conv_bn(model: nn.Module) -> fx.GraphModule:
 _m = FashionNet().eval()
 _x = torch.randn(3, 1, 28, 28)
 _fused = fuse_conv_bn(_m)
-assert isinstance(_fused, fx.GraphModule)
-assert torch.allclose(_fused(_x), _m(_x), atol=1e-4)
+expect(isinstance(_fused, fx.GraphModule), f"fuse_conv_bn returns an fx.GraphModule, got {type(_fused).__name__}")
+expect_close(_fused(_x), _m(_x), "fused(x) vs the original model in eval mode", atol=1e-4)
 _bn_calls = [n for n in _fused.graph.nodes
              if n.op == "call_module" and isinstance(_fused.get_submodule(n.target), nn.BatchNorm2d)]
-assert len(_bn_calls) == 1  # only res_bn stays: its conv output has two users
+expect_equal(len(_bn_calls), 1, "the number of BatchNorm calls left in the fused graph "
+             "(only res_bn: its conv output has two users)")
 ### BEGIN HIDDEN TESTS
 run_hidden("15-06", "fuse_conv_bn", globals())
 ### END HIDDEN TESTS
@@ -509,10 +513,11 @@ _m = FashionNet().eval()
 _obs_gm = insert_observers(_m, (nn.Conv2d,))
 _obs = [n for n in _obs_gm.graph.nodes
         if n.op == "call_module" and isinstance(_obs_gm.get_submodule(n.target), RangeObserver)]
-assert len(_obs) == 4
+expect_equal(len(_obs), 4, "the number of RangeObserver calls (one after each of FashionNet's 4 convs)")
 _x = torch.randn(2, 1, 28, 28)
-assert torch.allclose(_obs_gm(_x), _m(_x))
-assert all(torch.isfinite(_obs_gm.get_submodule(n.target).max_val) for n in _obs)
+expect_close(_obs_gm(_x), _m(_x), "the observed model's output vs the original's (observers change nothing)")
+expect(all(torch.isfinite(_obs_gm.get_submodule(n.target).max_val) for n in _obs),
+       "every observer recorded a finite max_val after one forward")
 ### BEGIN HIDDEN TESTS
 run_hidden("15-06", "insert_observers", globals())
 ### END HIDDEN TESTS
@@ -625,9 +630,9 @@ def swap_relu(model: nn.Module, new_fn) -> fx.GraphModule:
 _m = FashionNet().eval()
 _g = swap_relu(_m, F.gelu)
 _x = torch.randn(2, 1, 28, 28)
-assert _g(_x).shape == (2, 10)
-assert not any(n.op == "call_method" and n.target == "relu" for n in _g.graph.nodes)
-assert sum(1 for n in _g.graph.nodes if n.target is F.gelu) == 4
+expect_equal(tuple(_g(_x).shape), (2, 10), "the output shape after swap_relu")
+expect(not any(n.op == "call_method" and n.target == "relu" for n in _g.graph.nodes), "no .relu() calls are left")
+expect_equal(sum(1 for n in _g.graph.nodes if n.target is F.gelu), 4, "the number of F.gelu calls (FashionNet has 4 ReLUs)")
 ### BEGIN HIDDEN TESTS
 run_hidden("15-06", "swap_relu", globals())
 ### END HIDDEN TESTS
@@ -685,12 +690,12 @@ def make_recording_backend():
 
 # %% [tests] id=recording_backend_tests points=2
 _backend, _graphs = make_recording_backend()
-assert _graphs == []
+expect_equal(_graphs, [], "the recorded graphs before anything is compiled")
 torch._dynamo.reset()
 _f = torch.compile(lambda t: torch.cos(t) + 1, backend=_backend)
 _t = torch.randn(4)
-assert torch.allclose(_f(_t), torch.cos(_t) + 1)
-assert len(_graphs) == 1
+expect_close(_f(_t), torch.cos(_t) + 1, "the compiled function's result")
+expect_equal(len(_graphs), 1, "the number of graphs recorded for one compiled call")
 torch._dynamo.reset()
 ### BEGIN HIDDEN TESTS
 run_hidden("15-06", "recording_backend", globals())

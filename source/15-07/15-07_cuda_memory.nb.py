@@ -37,6 +37,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 from tqdm.auto import tqdm
 
+from course.student.checks import expect, expect_equal
 from course.student.env import pick_device, run_demos
 from course.student.hidden import run_hidden
 
@@ -236,9 +237,12 @@ def segment_size(nbytes: int) -> int:
 
 
 # %% [tests] id=size_rules_tests points=3
-assert round_size(1) == 512 and round_size(512) == 512 and round_size(513) == 1024
-assert allocation_pool(1 * MiB) == "small" and allocation_pool(1 * MiB + 1) == "large"
-assert segment_size(100) == 2 * MiB and segment_size(5 * MiB) == 20 * MiB and segment_size(11 * MiB) == 12 * MiB
+for _n, _want in ((1, 512), (512, 512), (513, 1024)):
+    expect_equal(round_size(_n), _want, f"round_size({_n})")
+for _n, _want in ((1 * MiB, "small"), (1 * MiB + 1, "large")):
+    expect_equal(allocation_pool(_n), _want, f"allocation_pool({_n})")
+for _n, _want in ((100, 2 * MiB), (5 * MiB, 20 * MiB), (11 * MiB, 12 * MiB)):
+    expect_equal(segment_size(_n), _want, f"segment_size({_n})")
 ### BEGIN HIDDEN TESTS
 run_hidden("15-07", "size_rules", globals())
 ### END HIDDEN TESTS
@@ -378,10 +382,12 @@ def simulate(trace):
 
 # %% [tests] id=allocator_model_tests points=6
 _s = simulate([("alloc", "a", 3 * MiB), ("alloc", "b", 4 * MiB), ("free", "a")])
-assert _s[0] == {"allocated": 3 * MiB, "reserved": 20 * MiB, "small_segments": 0, "large_segments": 1}, _s[0]
-assert _s[1]["reserved"] == 20 * MiB and _s[1]["allocated"] == 7 * MiB, _s[1]
-assert _s[2]["allocated"] == 4 * MiB and _s[2]["reserved"] == 20 * MiB, _s[2]
-assert simulate([("alloc", "x", 19 * MiB)])[0]["allocated"] == 20 * MiB  # remainder of 1 MiB is not split off
+expect_equal(_s[0], {"allocated": 3 * MiB, "reserved": 20 * MiB, "small_segments": 0, "large_segments": 1},
+             "the stats after alloc a (3 MiB)")
+expect_equal((_s[1]["allocated"], _s[1]["reserved"]), (7 * MiB, 20 * MiB), "(allocated, reserved) after alloc b (4 MiB)")
+expect_equal((_s[2]["allocated"], _s[2]["reserved"]), (4 * MiB, 20 * MiB), "(allocated, reserved) after free a")
+expect_equal(simulate([("alloc", "x", 19 * MiB)])[0]["allocated"], 20 * MiB,
+             "allocated after a 19 MiB alloc (a remainder of 1 MiB is not split off)")
 ### BEGIN HIDDEN TESTS
 run_hidden("15-07", "allocator_model", globals())
 ### END HIDDEN TESTS
@@ -398,8 +404,10 @@ run_hidden("15-07", "allocator_model", globals())
 # %% [tests] id=empty_cache_tests points=3
 _s = simulate([("alloc", "A", 30 * MiB), ("free", "A"), ("alloc", "B", 3 * MiB), ("empty_cache",),
                ("free", "B"), ("empty_cache",)])
-assert _s[3]["reserved"] == 30 * MiB and _s[3]["allocated"] == 3 * MiB, _s[3]
-assert _s[5] == {"allocated": 0, "reserved": 0, "small_segments": 0, "large_segments": 0}, _s[5]
+expect_equal((_s[3]["allocated"], _s[3]["reserved"]), (3 * MiB, 30 * MiB),
+             "(allocated, reserved) after empty_cache while B lives in the 30 MiB segment")
+expect_equal(_s[5], {"allocated": 0, "reserved": 0, "small_segments": 0, "large_segments": 0},
+             "the stats after free B and empty_cache")
 ### BEGIN HIDDEN TESTS
 run_hidden("15-07", "empty_cache", globals())
 ### END HIDDEN TESTS
@@ -647,11 +655,14 @@ _seg = lambda kind, *blocks: {"segment_type": kind, "total_size": sum(b[0] for b
 _snap = [_seg("large", (9 * MiB, "inactive"), (2 * MiB, "active_allocated"), (9 * MiB, "inactive")),
          _seg("small", (2 * MiB, "inactive"))]
 _r = summarize_snapshot(_snap)
-assert _r["reserved"] == 22 * MiB and _r["allocated"] == 2 * MiB and _r["cached_free"] == 20 * MiB, _r
-assert _r["largest_free_block"] == 9 * MiB and _r["releasable"] == 2 * MiB, _r
-assert abs(_r["fragmentation"] - (1 - 9 / 20)) < 1e-9, _r
-assert will_oom(_snap, device_free=5 * MiB, nbytes=12 * MiB)          # 20 MiB free in the cache, still OOM
-assert not will_oom(_snap, device_free=0, nbytes=8 * MiB)             # fits a 9 MiB hole
+for _k, _want in (("reserved", 22 * MiB), ("allocated", 2 * MiB), ("cached_free", 20 * MiB),
+                  ("largest_free_block", 9 * MiB), ("releasable", 2 * MiB)):
+    expect_equal(_r[_k], _want, f"summarize_snapshot(snapshot)['{_k}']")
+expect(abs(_r["fragmentation"] - (1 - 9 / 20)) < 1e-9,
+       f"fragmentation = 1 - largest free block / cached free = {1 - 9 / 20}, got {_r['fragmentation']}")
+expect(will_oom(_snap, device_free=5 * MiB, nbytes=12 * MiB),
+       "will_oom for 12 MiB with 5 MiB free on the device (20 MiB free in the cache, but no 12 MiB hole)")
+expect(not will_oom(_snap, device_free=0, nbytes=8 * MiB), "no OOM for 8 MiB: it fits a 9 MiB hole")
 ### BEGIN HIDDEN TESTS
 run_hidden("15-07", "oom_diagnosis", globals())
 ### END HIDDEN TESTS
@@ -792,8 +803,8 @@ def time_op(fn, warmup: int = 3, iters: int = 10, device="cpu") -> float:
 # %% [tests] id=timing_tests points=3
 _calls = []
 _ms = time_op(lambda: (_calls.append(1), time.sleep(0.01)), warmup=2, iters=3, device="cpu")
-assert len(_calls) == 5, len(_calls)
-assert 8 <= _ms <= 100, _ms   # about 10 ms per call, in milliseconds
+expect_equal(len(_calls), 5, "the number of calls for warmup=2, iters=3")
+expect(8 <= _ms <= 100, f"about 10 ms per call, in milliseconds; got {_ms}")
 ### BEGIN HIDDEN TESTS
 run_hidden("15-07", "cuda_timing", globals())
 ### END HIDDEN TESTS

@@ -51,6 +51,7 @@ import torch.nn.functional as F
 from torch.utils.data import DataLoader, Dataset, Sampler
 from tqdm.auto import tqdm
 
+from course.student.checks import expect, expect_close, expect_equal
 from course.student.env import pick_device, run_demos
 from course.student.hidden import run_hidden
 
@@ -160,12 +161,13 @@ def clip_grad_norm(parameters, max_norm: float) -> torch.Tensor:
 _p = [torch.zeros(3, requires_grad=True), torch.zeros(4, requires_grad=True), torch.zeros(2, requires_grad=True)]
 _p[0].grad = torch.tensor([3.0, 0.0, 0.0]); _p[1].grad = torch.tensor([0.0, 4.0, 0.0, 0.0])
 _n = clip_grad_norm(_p, 1.0)
-assert abs(float(_n) - 5.0) < 1e-5, "the returned norm must be the norm before clipping"
-assert abs(float(_p[0].grad.norm() ** 2 + _p[1].grad.norm() ** 2) ** 0.5 - 1.0) < 1e-4
-assert _p[2].grad is None
+expect_close(torch.tensor(float(_n)), torch.tensor(5.0), "the returned norm (the norm BEFORE clipping)", atol=1e-5)
+expect_close(torch.tensor(float(_p[0].grad.norm() ** 2 + _p[1].grad.norm() ** 2) ** 0.5), torch.tensor(1.0),
+             "the total gradient norm after clipping to 1.0", atol=1e-4)
+expect(_p[2].grad is None, "a parameter without a gradient keeps .grad None")
 _p[0].grad = torch.tensor([0.3, 0.0, 0.0])
 clip_grad_norm(_p[:1], 10.0)
-assert torch.allclose(_p[0].grad, torch.tensor([0.3, 0.0, 0.0])), "never scale gradients up"
+expect_close(_p[0].grad, torch.tensor([0.3, 0.0, 0.0]), "a gradient below max_norm (never scaled up)")
 ### BEGIN HIDDEN TESTS
 run_hidden("15-10", "clipping", globals())
 ### END HIDDEN TESTS
@@ -274,15 +276,17 @@ def make_loader(dataset, batch_size: int, seed: int = 0) -> DataLoader:
 # %% [tests] id=sampler_tests points=3
 _s = ResumableRandomSampler(10, seed=3)
 _e0 = list(_s)
-assert sorted(_e0) == list(range(10))
+expect_equal(sorted(_e0), list(range(10)), "the indices of epoch 0, sorted (a permutation of range(10))")
 _s.set_epoch(1)
 _e1 = list(_s)
-assert sorted(_e1) == list(range(10)) and _e1 != _e0
+expect_equal(sorted(_e1), list(range(10)), "the indices of epoch 1, sorted")
+expect(_e1 != _e0, "epoch 1 has another order than epoch 0")
 _s.set_epoch(0)
 _it = iter(_s); _first = [next(_it) for _ in range(4)]
 _t = ResumableRandomSampler(10, seed=3); _t.load_state_dict(_s.state_dict())
-assert _first + list(_t) == _e0, "a resumed sampler must continue where the saved one stopped"
-assert [int(i) for b in make_loader(list(range(7)), 3, seed=1) for i in b] != []
+expect_equal(_first + list(_t), _e0, "4 indices, then a sampler resumed from state_dict() (it must continue "
+             "where the saved one stopped)")
+expect([int(i) for b in make_loader(list(range(7)), 3, seed=1) for i in b] != [], "make_loader yields batches")
 ### BEGIN HIDDEN TESTS
 run_hidden("15-10", "sampler", globals())
 ### END HIDDEN TESTS
@@ -340,7 +344,9 @@ _x = _draw()
 torch.manual_seed(123); np.random.seed(123); random.seed(123)
 restore_rng_state(_st)
 _y = _draw()
-assert torch.equal(_x[0], _y[0]) and np.array_equal(_x[1], _y[1]) and _x[2] == _y[2]
+expect_equal(_y[0], _x[0], "torch.rand after restore_rng_state")
+expect(np.array_equal(_x[1], _y[1]), "np.random.rand after restore_rng_state repeats the same numbers")
+expect_equal(_y[2], _x[2], "random.random() after restore_rng_state")
 ### BEGIN HIDDEN TESTS
 run_hidden("15-10", "rng", globals())
 ### END HIDDEN TESTS
@@ -452,7 +458,8 @@ class _FakeTrainer:
 _es, _ft = EarlyStopping(patience=2), _FakeTrainer()
 for _v in [1.0, 0.8, 0.9, 0.85]:
     _es.on_validation_end(_ft, {"val_loss": _v})
-assert _ft.should_stop and _es.best == 0.8
+expect(_ft.should_stop, "EarlyStopping(patience=2) stops after two validations without improvement")
+expect_equal(_es.best, 0.8, "EarlyStopping.best after val_loss 1.0, 0.8, 0.9, 0.85")
 _ft.model, _ft.global_step = nn.Linear(2, 1), 0
 _ema = EMACallback(decay=0.5); _ema.on_fit_start(_ft)
 with torch.no_grad():
@@ -460,7 +467,8 @@ with torch.no_grad():
     _ft.model.weight.fill_(3.0); _ft.global_step = 2; _ema.on_batch_end(_ft, None, 1, 0.0)
     _ema.on_batch_end(_ft, None, 2, 0.0)  # no new step: no update
 _m = nn.Linear(2, 1); _ema.copy_to(_m)
-assert torch.allclose(_m.weight, torch.full((1, 2), 2.0))
+expect_close(_m.weight, torch.full((1, 2), 2.0), "the EMA weights copied to a model (two steps with decay 0.5; "
+             "a batch without a new step does not update)")
 ### BEGIN HIDDEN TESTS
 run_hidden("15-10", "callbacks", globals())
 ### END HIDDEN TESTS
@@ -556,8 +564,8 @@ class CheckpointCallback(Callback):
 with tempfile.TemporaryDirectory() as _d:
     _path = os.path.join(_d, "x.pt")
     atomic_save({"a": torch.arange(3)}, _path)
-    assert torch.equal(torch.load(_path)["a"], torch.arange(3))
-    assert os.listdir(_d) == ["x.pt"], "no temporary files may be left behind after a successful save"
+    expect_equal(torch.load(_path)["a"], torch.arange(3), "what atomic_save wrote, read back")
+    expect_equal(os.listdir(_d), ["x.pt"], "the folder after a successful save (no temporary files left)")
 
     class _T:
         global_step = 0
@@ -568,9 +576,10 @@ with tempfile.TemporaryDirectory() as _d:
         _t.global_step = _s
         _cb.on_batch_end(_t, None, _s - 1, 0.0)
     _cb.on_validation_end(_t, {"val_loss": 0.5})
-    assert sorted(n for n in os.listdir(_d) if n.startswith("step-")) == ["step-000003.pt", "step-000004.pt"]
-    assert torch.load(os.path.join(_d, "last.pt"))["global_step"] == 4
-    assert torch.load(os.path.join(_d, "best.pt"))["global_step"] == 4
+    expect_equal(sorted(n for n in os.listdir(_d) if n.startswith("step-")), ["step-000003.pt", "step-000004.pt"],
+                 "the step checkpoints kept with keep_last=2 after steps 1-4")
+    expect_equal(torch.load(os.path.join(_d, "last.pt"))["global_step"], 4, "global_step in last.pt")
+    expect_equal(torch.load(os.path.join(_d, "best.pt"))["global_step"], 4, "global_step in best.pt")
 ### BEGIN HIDDEN TESTS
 run_hidden("15-10", "checkpoint", globals())
 ### END HIDDEN TESTS
@@ -832,9 +841,11 @@ _m = nn.Linear(3, 1)
 _tr = Trainer(_m, torch.optim.SGD(_m.parameters(), lr=0.0), DataLoader(list(zip(torch.randn(8, 3), torch.randn(8, 1))),
               batch_size=2), lambda m, b: F.mse_loss(m(b[0]), b[1]), callbacks=[_log], accum_steps=2, max_epochs=1)
 _tr.fit()
-assert _log.ev == ["fit_start"] + ["batch_start", "batch_start", "step"] * 2 + ["fit_end"]
-assert _tr.global_step == 2 and len(_tr.history) == 2
-assert set(_tr.history[0]) >= {"step", "epoch", "loss", "lr", "grad_norm"}
+expect_equal(_log.ev, ["fit_start"] + ["batch_start", "batch_start", "step"] * 2 + ["fit_end"],
+             "the callback events for 4 batches with accum_steps=2")
+expect_equal((_tr.global_step, len(_tr.history)), (2, 2), "(global_step, len(history)) after fit()")
+expect(set(_tr.history[0]) >= {"step", "epoch", "loss", "lr", "grad_norm"},
+       f"history entries with step, epoch, loss, lr and grad_norm; got {sorted(_tr.history[0])}")
 ### BEGIN HIDDEN TESTS
 run_hidden("15-10", "trainer", globals())
 ### END HIDDEN TESTS
@@ -942,7 +953,8 @@ with tempfile.TemporaryDirectory() as _d:
     torch.manual_seed(999); np.random.seed(999); random.seed(999)
     _resumed = _build(None).fit(ckpt_path=os.path.join(_d, "ckpt.pt"))
 for _k, _v in _straight.model.state_dict().items():
-    assert torch.equal(_v, _resumed.model.state_dict()[_k]), f"{_k} differs after resuming"
+    expect_equal(_resumed.model.state_dict()[_k], _v, f"{_k} after 4 steps, a checkpoint and a resumed run, vs a "
+                 f"run straight through")
 ### BEGIN HIDDEN TESTS
 run_hidden("15-10", "resume", globals())
 ### END HIDDEN TESTS
