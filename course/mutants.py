@@ -161,7 +161,10 @@ class _Sites(ast.NodeVisitor):
 
     def generic_visit(self, node):
         for field in ("body", "orelse", "finalbody"):
-            for k, stmt in enumerate(getattr(node, field, []) or []):
+            stmts = getattr(node, field, None)
+            if not isinstance(stmts, list):  # a lambda's or conditional expression's body is an expression
+                continue
+            for k, stmt in enumerate(stmts):
                 if self._in(stmt) and isinstance(stmt, (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign,
                                                         ast.Return, ast.If, ast.For, ast.With)):
                     self.sites.append((node, ("drop", field, k), None, f"dropped the statement on line {stmt.lineno}"))

@@ -264,6 +264,21 @@ def ema_states(ns, states, decay, average_buffers=False):
     return {"history": history, "live": _state(model)}
 
 
+def ema_requires_grad(ns, states, decay):
+    """requires_grad of each averaged parameter, after construction and after two updates."""
+    cls = get(ns, "EMA")
+    model = ema_model()
+    model.load_state_dict(states[0])
+    ema = cls(model, decay=decay)
+    flags = {"init": {n: bool(p.requires_grad) for n, p in _ema_module(ema).named_parameters()}}
+    for s in states[1:3]:
+        model.load_state_dict(s)
+        ema.update(model)
+    flags["updated"] = {n: bool(p.requires_grad) for n, p in _ema_module(ema).named_parameters()}
+    flags["live"] = {n: bool(p.requires_grad) for n, p in model.named_parameters()}
+    return flags
+
+
 def ema_storage(ns, states, decay):
     """Does the EMA share memory with the live model, and does changing the live model move it?"""
     cls = get(ns, "EMA")

@@ -115,6 +115,21 @@ def test_decay_direction(student, gen):
                  atol=1e-10, rtol=1e-10)
 
 
+def test_averaged_parameters_do_not_require_grad(student, gen):
+    """EMA: the averaged parameters do not require gradients (after construction and after updates); the live
+    model's still do"""
+    r = student.call("ema_requires_grad", states=random_states(gen, 2), decay=0.9)
+    for when, label in (("init", "after EMA(model, 0.9)"), ("updated", "after two update() calls")):
+        flags = r[when]
+        expect(bool(flags), f"EMA.module has no parameters {label}")
+        on = sorted(n for n, f in flags.items() if f is not False)
+        expect(not on, f"{label}, these averaged parameters of EMA.module still require gradients: {on} "
+                       f"(call requires_grad_(False) on the copy's parameters)")
+    off = sorted(n for n, f in r["live"].items() if f is not True)
+    expect(not off, f"the live model's parameters {off} no longer require gradients: EMA must not change the "
+                    f"model it averages")
+
+
 def test_no_shared_storage(student, gen):
     """EMA keeps its own copy: no memory shared with the live model, and later live changes do not move it"""
     states = random_states(gen, 1)
