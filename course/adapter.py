@@ -21,7 +21,6 @@ import os
 import select
 import struct
 import subprocess
-import tempfile
 import threading
 import time
 from pathlib import Path

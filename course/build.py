@@ -42,7 +42,7 @@ def build_notebooks(check: bool, only: list[str] | None = None) -> list[str]:
         if not target.exists() or Path(tmp.name).read_bytes() != target.read_bytes():
             stale.append(str(target.relative_to(REPO_ROOT)))
             if not check:
-                shutil.copyfile(tmp.name, target)
+                shutil.copyfile(tmp.name, target)  # safe: repository files
         os.unlink(tmp.name)
     return stale
 
@@ -69,10 +69,10 @@ def build_release(check: bool, only: list[str] | None = None) -> list[str]:
     stale = []
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        shutil.copy(REPO_ROOT / "nbgrader_config.py", root)
+        shutil.copy(REPO_ROOT / "nbgrader_config.py", root)  # safe: the repository's file into a fresh temp folder
         (root / "gradebook").mkdir()
         for a in only or assignments():
-            shutil.copytree(SOURCE_DIR / a, root / "source" / a,
+            shutil.copytree(SOURCE_DIR / a, root / "source" / a,  # safe: the repository's own source/
                             ignore=shutil.ignore_patterns("*.nb.py", "__pycache__", ".ipynb_checkpoints"))
             generate(root, a)
             built, committed = root / "release" / a, RELEASE_DIR / a
@@ -80,7 +80,7 @@ def build_release(check: bool, only: list[str] | None = None) -> list[str]:
                 stale.append(f"release/{a}")
                 if not check:
                     shutil.rmtree(committed, ignore_errors=True)
-                    shutil.copytree(built, committed)
+                    shutil.copytree(built, committed)  # safe: repository files
     return stale
 
 
@@ -102,15 +102,15 @@ def student_kit(dest: Path) -> None:
     (dest / "requirements.txt").write_text(
         "# The student set-up: run `python3 -m pip install -r requirements.txt` in this folder.\n"
         + "\n".join(pins[p] for p in STUDENT_PACKAGES) + "\n./course-student\n")
-    shutil.copy(KIT / "README.md", dest / "README.md")
+    shutil.copy(KIT / "README.md", dest / "README.md")  # safe: repository files
     for conf in ("jupyter", "jupyter-hub"):
-        shutil.copytree(KIT / conf, dest / conf)
+        shutil.copytree(KIT / conf, dest / conf)  # safe: repository files
     pkg = dest / "course-student"
     (pkg / "course" / "student").mkdir(parents=True)
-    shutil.copy(KIT / "pyproject.toml", pkg / "pyproject.toml")
-    shutil.copy(KIT / "course_init.py", pkg / "course" / "__init__.py")
+    shutil.copy(KIT / "pyproject.toml", pkg / "pyproject.toml")  # safe: repository files
+    shutil.copy(KIT / "course_init.py", pkg / "course" / "__init__.py")  # safe: repository files
     for src in sorted((REPO_ROOT / "course" / "student").glob("*.py")):
-        shutil.copy(src, pkg / "course" / "student" / src.name)
+        shutil.copy(src, pkg / "course" / "student" / src.name)  # safe: repository files
 
 
 def build_student_kit(check: bool) -> list[str]:
@@ -126,7 +126,7 @@ def build_student_kit(check: bool) -> list[str]:
                 stale.append(f"release/{entry.name}")
                 if not check:
                     shutil.rmtree(committed, ignore_errors=True) if committed.is_dir() else committed.unlink(missing_ok=True)
-                    (shutil.copytree if entry.is_dir() else shutil.copy)(entry, committed)
+                    (shutil.copytree if entry.is_dir() else shutil.copy)(entry, committed)  # safe: repository files
     return stale
 
 

@@ -15,6 +15,8 @@ import os
 import signal
 import time
 
+from .tempdirs import pid_alive
+
 ROOT = "/sys/fs/cgroup"
 PREFIX = "course-"
 
@@ -161,7 +163,7 @@ def sweep() -> int:
                 owner = int(e[len(PREFIX):].split("-", 1)[0])
             except ValueError:
                 continue
-            if owner != os.getpid() and _alive(owner):
+            if owner != os.getpid() and pid_alive(owner):
                 continue
             d = os.path.join(base, e)
             if not _pids(d):
@@ -172,12 +174,3 @@ def sweep() -> int:
                     pass
     return n
 
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-        return True
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True

@@ -369,7 +369,7 @@ def score_table(results: dict) -> str:
     return "\n".join(rows)
 
 
-def write_report(assignment: str, results: dict) -> Path:
+def write_report(assignment: str, results: dict, limit: int | None = None, total: int | None = None) -> Path:
     path = TESTS_DIR / assignment / "mutants.md"
     keep = ""
     if path.exists():
@@ -380,7 +380,8 @@ def write_report(assignment: str, results: dict) -> Path:
                  for t, r in sorted(results.items()) for s in r["survivors"]]
     body = [f"# Mutation score of the {assignment} suite", "",
             f"Measured with `make mutants ID={assignment}` (course/mutants.py) on "
-            f"{time.strftime('%Y-%m-%d')}.", "", score_table(results), "", "## Surviving mutants", "",
+            f"{time.strftime('%Y-%m-%d')}" + (f", on the first {limit} of {total} mutants (--limit)" if limit and
+                                              total and limit < total else "") + ".", "", score_table(results), "", "## Surviving mutants", "",
             *(survivors or ["(none)"]), ""]
     path.write_text("\n".join(body) + "\n" + (keep or "## Equivalent mutants\n\n(none yet)\n"))
     return path
@@ -403,7 +404,8 @@ def main(argv=None) -> int:
     print()
     print(score_table(results))
     if args.write:
-        print(f"written: {write_report(args.assignment, results)}")
+        total = len(mutants(args.assignment, args.task))
+        print(f"written: {write_report(args.assignment, results, args.limit, total)}")
     return 0
 
 

@@ -39,7 +39,7 @@ def make_student_env(home: Path) -> Path:
     kit = home / "release"
     if kit.exists():
         shutil.rmtree(kit)
-    shutil.copytree(RELEASE_DIR, kit)
+    shutil.copytree(RELEASE_DIR, kit)  # safe: release/ is built by trusted code, no sandbox writes it
     venv = home / "venv"
     if not (venv / "bin" / "python").exists():
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True)

@@ -17,7 +17,7 @@ def make(kind: str) -> str:
     return tempfile.mkdtemp(prefix=f"course-{kind}-{os.getpid()}-")
 
 
-def _alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
         return True
@@ -37,7 +37,7 @@ def sweep(root: str | None = None) -> int:
         return 0
     for name in names:
         m = _NAME.match(name)
-        if not m or int(m.group(2)) == os.getpid() or _alive(int(m.group(2))):
+        if not m or int(m.group(2)) == os.getpid() or pid_alive(int(m.group(2))):
             continue
         path = os.path.join(root, name)
         if os.path.isdir(path) and not os.path.islink(path):

@@ -42,7 +42,7 @@ def place_examples(root: Path, assignment: str) -> list[str]:
         shutil.rmtree(dest, ignore_errors=True)
         dest.mkdir(parents=True)
         if kind == "release":
-            shutil.copy(submissions.release_notebook(assignment), dest / nb_name)
+            shutil.copy(submissions.release_notebook(assignment), dest / nb_name)  # safe: dest re-made just above; never sandbox-visible
         elif kind == "reference":
             import nbformat
             nbformat.write(submissions.reference(assignment), dest / nb_name)
@@ -68,8 +68,10 @@ def triage(root: Path, assignment: str) -> list[str]:
             nbtools.read(nb)
         except nbtools.NotebookError as exc:
             student = nb.parent.parent.name
-            shutil.move(nb, nb.with_suffix(".ipynb.invalid"))
-            shutil.copy(release, nb)
+            # nb and its two parent folders were checked above to be no links, and submitted/ is never
+            # mounted in a sandbox: the move is a rename, the copy writes a fresh file
+            shutil.move(nb, nb.with_suffix(".ipynb.invalid"))  # safe: lstat-checked regular file, renamed
+            shutil.copy(release, nb)  # safe: writes a new file where the checked notebook was
             lines.append(f"{one_line(student, 80)}/{assignment}: {one_line(exc, 300)}; graded as a blank submission (original kept as "
                          f"{nb.name}.invalid)")
     return lines
