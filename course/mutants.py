@@ -369,20 +369,36 @@ def score_table(results: dict) -> str:
     return "\n".join(rows)
 
 
-def write_report(assignment: str, results: dict, limit: int | None = None, total: int | None = None) -> Path:
+def _old_rows(text: str, tasks: set) -> tuple[list[str], list[str]]:
+    """Table rows and survivor lines of tasks not re-measured (a --task run keeps the others)."""
+    rows = [ln for ln in text.splitlines() if re.match(r"\| [\w.-]+ \| \d", ln) and ln.split("|")[1].strip() not in tasks]
+    surv = [ln for ln in text.split("## Surviving mutants")[-1].split("## Equivalent mutants")[0].splitlines()
+            if re.match(r"- `\w+` [\w.-]+ ", ln) and ln.split()[2] not in tasks]
+    return rows, surv
+
+
+def write_report(assignment: str, results: dict, limit: int | None = None, total: int | None = None,
+                 partial: bool = False) -> Path:
+    """Rewrite the numbers of tests/<id>/mutants.md; ``partial``: only the tasks in ``results`` were
+    run, so the other tasks' rows and survivors are kept."""
     path = TESTS_DIR / assignment / "mutants.md"
-    keep = ""
+    keep, text = "", ""
     if path.exists():
         text = path.read_text()
         if "## Equivalent mutants" in text:
             keep = text[text.index("## Equivalent mutants"):]
+    old_rows, old_surv = _old_rows(text, set(results)) if partial and "## Surviving mutants" in text else ([], [])
     survivors = [f"- `{s['id']}` {t} · {s['cell']} line {s['line']}: {s['what']}"
                  for t, r in sorted(results.items()) for s in r["survivors"]]
+    table = score_table(results).splitlines()
+    table = table[:2] + sorted(table[2:] + old_rows, key=lambda ln: ln.split("|")[1].strip())
+    survivors = sorted(survivors + old_surv, key=lambda ln: ln.split()[2])
+    when = time.strftime("%Y-%m-%d")
     body = [f"# Mutation score of the {assignment} suite", "",
-            f"Measured with `make mutants ID={assignment}` (course/mutants.py) on "
-            f"{time.strftime('%Y-%m-%d')}" + (f", on the first {limit} of {total} mutants (--limit)" if limit and
-                                              total and limit < total else "") + ".", "", score_table(results), "", "## Surviving mutants", "",
-            *(survivors or ["(none)"]), ""]
+            f"Measured with `make mutants ID={assignment}` (course/mutants.py), last on {when}"
+            + (f" for {', '.join(sorted(results))}" if partial else "")
+            + (f", on the first {limit} of {total} mutants (--limit)" if limit and total and limit < total else "")
+            + ".", "", "\n".join(table), "", "## Surviving mutants", "", *(survivors or ["(none)"]), ""]
     path.write_text("\n".join(body) + "\n" + (keep or "## Equivalent mutants\n\n(none yet)\n"))
     return path
 
@@ -405,7 +421,7 @@ def main(argv=None) -> int:
     print(score_table(results))
     if args.write:
         total = len(mutants(args.assignment, args.task))
-        print(f"written: {write_report(args.assignment, results, args.limit, total)}")
+        print(f"written: {write_report(args.assignment, results, args.limit, total, partial=bool(args.task))}")
     return 0
 
 
