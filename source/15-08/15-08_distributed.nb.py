@@ -173,7 +173,8 @@ except RuntimeError as exc:
 # its right neighbour `(rank + 1) % N` and returns the tensor it receives from its left neighbour
 # `(rank - 1) % N`.
 #
-# * Use the blocking `dist.send` and `dist.recv`, ordered so that no world size deadlocks.
+# * Use point-to-point calls only (the blocking `dist.send` and `dist.recv` are enough), ordered so that
+#   no world size deadlocks.
 # * Return a new tensor with the shape, dtype and values of the left neighbour's `x`.
 # * `x` may be non-contiguous; it must not be modified.
 # * Each rank sends exactly one message, of `x.numel()` elements, and calls no collective.
@@ -374,8 +375,9 @@ if run_demos():
 # * Overwrite `x` in place with the root's values on every rank, and return `x`.
 # * Use `dist.send` / `dist.recv` (or `isend` / `irecv`) only: no collective.
 # * Every rank except `src` receives exactly one message (the whole tensor), and `src` receives none.
-# * Along the messages, no rank is more than ⌈log2 N⌉ hops from `src` (a chain or a star from the root
-#   does not qualify once N ≥ 4).
+# * Along the messages, no rank is more than ⌈log2 N⌉ hops from `src` (a chain 0 → 1 → 2 → 3 does not
+#   qualify).
+# * No rank sends more than ⌈log2 N⌉ messages (a root that sends to every rank itself does not qualify).
 
 # %% [solution] id=tree_broadcast_impl
 def tree_broadcast(x: torch.Tensor, src: int) -> torch.Tensor:
