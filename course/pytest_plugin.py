@@ -40,6 +40,9 @@ def pytest_addoption(parser):
     g.addoption("--task", action="append", default=[], help="only run checks for these task names")
     g.addoption("--notebook-tasks", action="append", default=[], metavar="PATH=TASK,TASK",
                 help="for this --notebook, only run checks for these tasks (the others are not run)")
+    g.addoption("--notebook-seeds", action="append", default=[], metavar="PATH=N[@TASK,TASK]",
+                help="judge this --notebook under N seeds (the run's seed and N-1 derived from it), "
+                     "only for these tasks if given (the others under the run's seed)")
 
 
 def pytest_configure(config):
@@ -82,6 +85,20 @@ def task_of(item) -> str | None:
     return m.args[0] if m and m.args else None
 
 
+def derived_seed(base: int, i: int) -> int:
+    """The i-th seed of a run whose seed is ``base`` (i = 0 is ``base`` itself)."""
+    return base if i == 0 else zlib.crc32(f"{base}/{i}".encode()) % (2**31)
+
+
+def _notebook_seeds(config) -> dict[str, tuple[int, set | None]]:
+    out = {}
+    for spec in config.getoption("--notebook-seeds"):
+        path, _, n = spec.rpartition("=")
+        n, _, tasks = n.partition("@")
+        out[path] = (max(1, int(n)), set(tasks.split(",")) if tasks else None)
+    return out
+
+
 def _notebook_tasks(config) -> dict[str, set]:
     out = {}
     for spec in config.getoption("--notebook-tasks"):
@@ -93,7 +110,8 @@ def _notebook_tasks(config) -> dict[str, set]:
 def pytest_collection_modifyitems(config, items):
     wanted = set(config.getoption("--task"))
     per_nb = _notebook_tasks(config)
-    if not wanted and not per_nb:
+    seeds = _notebook_seeds(config)
+    if not wanted and not per_nb and not seeds:
         return
 
     def keep_item(it):
@@ -101,6 +119,11 @@ def pytest_collection_modifyitems(config, items):
             return False
         callspec = getattr(it, "callspec", None)
         nb = callspec.params.get("course_notebook") if callspec else None
+        if nb is None and len(config.getoption("--notebook")) == 1:
+            nb = config.getoption("--notebook")[0]
+        n, only = seeds.get(nb, (1, None))
+        if callspec and callspec.params.get("course_seed", 0) >= (n if only is None or task_of(it) in only else 1):
+            return False
         return nb not in per_nb or task_of(it) in per_nb[nb]
 
     keep, drop = [], []
@@ -138,6 +161,19 @@ def pytest_generate_tests(metafunc):
     nbs = metafunc.config.getoption("--notebook")
     if "course_notebook" in metafunc.fixturenames and len(nbs) > 1:
         metafunc.parametrize("course_notebook", nbs, scope="module", ids=[f"@{i}" for i in range(len(nbs))])
+    n = max((n for n, _ in _notebook_seeds(metafunc.config).values()), default=1)
+    if n > 1 and "course_seed" in metafunc.fixturenames:
+        metafunc.parametrize("course_seed", range(n), indirect=True, ids=[f"~s{i}" for i in range(n)])
+
+
+_RUN_IDS = re.compile(r"-?(?:@\d+|~s\d+)(?=[-\]])")
+
+
+def check_key(name: str) -> str:
+    """A check's name without the ids of the notebook and seed it ran for (its inputs depend only on
+    the seed and this key, so a replay with --seed sees the same inputs)."""
+    key = _RUN_IDS.sub("", name).replace("[-", "[")
+    return key[:-2] if key.endswith("[]") else key
 
 
 @pytest.fixture(scope="module")
@@ -167,10 +203,36 @@ def student(request, course_notebook):
     return cache[key]
 
 
+@pytest.fixture(autouse=True)
+def course_seed(request):
+    """This check's run seed: the session's, or one derived from it under --notebook-seeds."""
+    seed = derived_seed(request.config._course_seed, getattr(request, "param", 0))
+    request.node._course_seed = seed
+    return seed
+
+
 @pytest.fixture
-def gen(request):
-    seed = (request.config._course_seed + zlib.crc32(request.node.name.encode())) % (2**31)
+def gen(request, course_seed):
+    seed = (course_seed + zlib.crc32(check_key(request.node.name).encode())) % (2**31)
     return torch.Generator().manual_seed(seed)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    seed = getattr(item, "_course_seed", None)
+    if seed is not None and seed != item.config._course_seed and item.config.getoption("hypothesis_seed", None) is None:
+        try:
+            from hypothesis import core
+        except ImportError:
+            pass
+        else:
+            core.global_force_seed = seed  # property-based checks draw from this check's seed
+            try:
+                yield
+            finally:
+                core.global_force_seed = item.config._course_seed
+            return
+    yield
 
 
 def pytest_sessionfinish(session, exitstatus):
@@ -206,19 +268,21 @@ def pytest_runtest_makereport(item, call):
         doc = (item.function.__doc__ or "").strip().splitlines() if hasattr(item, "function") else []
         callspec = getattr(item, "callspec", None)
         notebook = callspec.params.get("course_notebook") if callspec else None
-        param_id = re.sub(r"-?@\d+-?", "", callspec.id) if callspec else ""
+        param_id = check_key(f"[{callspec.id}]")[1:-1] if callspec else ""
         if doc and param_id:
             doc[0] = f"{doc[0]} [{param_id}]"
         status = "skipped" if rep.skipped else ("passed" if rep.passed else "failed")
         msg = "" if status == "passed" else short_message(rep, exc)
         if status == "skipped" and isinstance(rep.longrepr, tuple):
             msg = str(rep.longrepr[2]).replace("Skipped: ", "")
+        seed = getattr(item, "_course_seed", item.config._course_seed)
         if status == "failed":
             from .plain import cap
-            msg = cap(msg, 2_000) + f"  [seed {item.config._course_seed}]"
+            msg = cap(msg, 2_000) + f"  [seed {seed}]"
         item.config._course_records.append({
             "nodeid": item.nodeid, "name": item.name, "notebook": notebook, "title": doc[0] if doc else item.name,
             "assignment": assignment_of(item.path), "task": task_of(item), "status": status, "message": msg,
+            "seed": seed,
             "weight": float((item.get_closest_marker("task").kwargs.get("weight", 1.0))
                             if item.get_closest_marker("task") else 1.0),
         })

@@ -35,6 +35,13 @@ GENERIC = [p for kind in ("hostile", "honest") for p in submissions.generic_spec
            or submissions.load_spec(p).get("JUDGE_ALL")]
 
 
+SEEDS = 5  # every known-wrong example must fail under each of these (the run's seed and 4 derived)
+
+
+def known_wrong(spec: dict) -> bool:
+    return any(v in ("fail", "zero") for v in (spec.get("EXPECT") or {}).values())
+
+
 def verdict_problems(spec: dict, checks: list) -> list[str]:
     checks = [c for c in checks if c["status"] != "skipped"]
     if not checks:
@@ -49,27 +56,40 @@ def verdict_problems(spec: dict, checks: list) -> list[str]:
         return []
     by_task = {}
     for c in checks:
-        by_task.setdefault(c["task"], []).append(c)
+        by_task.setdefault(c["task"], {}).setdefault(c.get("seed"), []).append(c)
     problems = []
     for task, want in spec["EXPECT"].items():
-        ran = by_task.get(task, [])
-        passed = [c for c in ran if c["status"] == "passed"]
-        if not ran:
+        runs = by_task.get(task, {})
+        if not runs:
             problems.append(f"{task}: no check ran")
-        elif want == "pass" and len(passed) != len(ran):
-            problems.append(f"{task}: expected all to pass, failed: " +
-                            "; ".join(f"{c['name']}: {c['message']}" for c in ran if c["status"] == "failed"))
-        elif want == "fail" and len(passed) == len(ran):
-            problems.append(f"{task}: expected at least one failure, all {len(ran)} passed")
-        elif want == "zero" and passed:
-            problems.append(f"{task}: expected none to pass, passed: {[c['name'] for c in passed]}")
+        for seed, ran in sorted(runs.items(), key=lambda kv: str(kv[0])):
+            passed = [c for c in ran if c["status"] == "passed"]
+            if want == "pass" and len(passed) != len(ran):
+                problems.append(f"{task} [seed {seed}]: expected all to pass, failed: " +
+                                "; ".join(f"{c['name']}: {c['message']}" for c in ran if c["status"] == "failed"))
+            elif want == "fail" and len(passed) == len(ran):
+                problems.append(f"{task} [seed {seed}]: expected at least one failure, all {len(ran)} passed")
+            elif want == "zero" and passed:
+                problems.append(f"{task} [seed {seed}]: expected none to pass, passed: {[c['name'] for c in passed]}")
     return problems
+
+
+def test_verdicts_are_judged_per_seed():
+    """A wrong answer caught under one seed but not another is reported with the seed that missed it."""
+    spec = {"EXPECT": {"t": "fail", "u": "pass"}}
+    checks = [{"task": "t", "seed": 1, "status": "failed", "name": "a", "message": "m"},
+              {"task": "t", "seed": 2, "status": "passed", "name": "a", "message": ""},
+              {"task": "u", "seed": 1, "status": "passed", "name": "b", "message": ""}]
+    assert verdict_problems(spec, checks) == ["t [seed 2]: expected at least one failure, all 1 passed"]
+    checks[1]["status"] = "failed"
+    assert verdict_problems(spec, checks) == []
 
 
 @pytest.mark.parametrize("assignment", assignments())
 def test_example_submission_verdicts(assignment, tmp_path):
     """Each topic's wrong and unusual-but-correct examples, plus the generic attacks on the checks
-    (reading solutions, patching comparisons) and a noisy correct answer, judged in one run."""
+    (reading solutions, patching comparisons) and a noisy correct answer, judged in one run; every
+    known-wrong example under SEEDS seeds, each of which must catch it."""
     todo = [(p, None) for p in graded_specs(assignment)] + [(p, assignment) for p in GENERIC]
     notebooks, specs = [], []
     for p, generic_for in todo:
@@ -78,7 +98,10 @@ def test_example_submission_verdicts(assignment, tmp_path):
         notebooks.append(nb)
     # A topic spec is judged only on the tasks its EXPECT names; generic specs on every task.
     only = {str(nb): list(spec["EXPECT"]) for nb, spec in zip(notebooks, specs) if "EXPECT" in spec}
-    res = run_suite(assignment, notebooks, sandbox="auto", notebook_tasks=only, use_server=True)
+    seeds = {str(nb): (SEEDS, [t for t, v in spec["EXPECT"].items() if v in ("fail", "zero")])
+             for nb, spec in zip(notebooks, specs) if known_wrong(spec)}
+    res = run_suite(assignment, notebooks, sandbox="auto", notebook_tasks=only, notebook_seeds=seeds,
+                    use_server=True)
     assert not res.get("error"), res.get("error")
     report = []
     for (p, _), nb, spec in zip(todo, notebooks, specs):
