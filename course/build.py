@@ -4,6 +4,8 @@
     python -m course.build release [--check]     nbgrader generate_assignment -> release/<id>/,
                                                  and the student kit -> release/ (README, requirements,
                                                  course-student package, JupyterLab settings)
+    python -m course.build new <id> --template algorithm|capstone --title "..."
+                                                 a new topic from an authoring template (course.scaffold)
 
 ``--check`` builds into a temporary folder and fails if the committed files
 differ (CI runs both checks).
@@ -30,12 +32,17 @@ def assignments() -> list[str]:
 
 
 def build_notebooks(check: bool, only: list[str] | None = None) -> list[str]:
-    stale = []
+    from .scaffold import template_notebooks
+    jobs = []
     for script in sorted(SOURCE_DIR.glob("*/*.nb.py")):
         if only and script.parent.name not in only:
             continue
-        target = script.with_name(script.name[: -len(".nb.py")] + ".ipynb")
-        nb = nbtools.from_percent(script.read_text(encoding="utf-8"))
+        jobs.append((script.with_name(script.name[: -len(".nb.py")] + ".ipynb"), script.read_text(encoding="utf-8")))
+    if not only:
+        jobs += sorted(template_notebooks().items())
+    stale = []
+    for target, text in jobs:
+        nb = nbtools.from_percent(text)
         with tempfile.NamedTemporaryFile("w", suffix=".ipynb", delete=False) as tmp:
             pass
         nbtools.write(nb, tmp.name)
@@ -139,10 +146,21 @@ def _differs(a: Path, b: Path) -> bool:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m course.build")
-    ap.add_argument("what", choices=["notebooks", "release"])
+    ap.add_argument("what", choices=["notebooks", "release", "new"])
     ap.add_argument("--check", action="store_true", help="only report what is out of date")
+    ap.add_argument("--template", choices=["algorithm", "capstone"], help="new: the authoring template")
+    ap.add_argument("--title", help="new: the topic's title")
     ap.add_argument("assignment", nargs="*")
     args = ap.parse_args(argv)
+    if args.what == "new":
+        if len(args.assignment) != 1 or not args.template:
+            ap.error("usage: python -m course.build new <id> --template algorithm|capstone [--title TITLE]")
+        from . import scaffold
+        for path in scaffold.create(args.assignment[0], args.template, args.title or args.assignment[0]):
+            print(f"created: {path.relative_to(REPO_ROOT)}")
+        print(f"next: edit source/{args.assignment[0]}/*.nb.py, then python -m course.build notebooks && "
+              f"python -m course.build release; see course/AUTHORING.md")
+        return 0
     if args.what == "notebooks":
         stale = build_notebooks(args.check, args.assignment or None)
     else:
