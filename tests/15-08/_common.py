@@ -1,0 +1,143 @@
+"""Judge-side helpers for 15-08: build per-rank cases, run them once per task, read the records.
+
+Each task's checks share one probe call (``run_worlds``): per world size one fresh gloo group runs all
+of the task's cases in order, so the group start-up is paid once per task and world size. The record
+of every case holds, per rank, what the student's function returned, its tensor arguments afterwards,
+and the messages and collectives it issued. The expected values are computed here, from the inputs
+the judge made.
+"""
+from __future__ import annotations
+
+import math
+import zlib
+
+import torch
+
+from course.adapter import StudentFailure
+from course.checks import expect, fail
+
+OP_TIMEOUT = 6.0    # seconds a gloo operation may wait (a deadlock ends here)
+DEADLINE = 15.0     # seconds one world may take in all before its ranks are killed
+
+
+def task_gen(config, task: str) -> torch.Generator:
+    seed = (config._course_seed + zlib.crc32(task.encode())) % (2**31)
+    return torch.Generator().manual_seed(seed)
+
+
+def rand(gen, shape, dtype, low=-1000, high=1000):
+    if dtype.is_floating_point:
+        return torch.randn(shape, generator=gen, dtype=torch.float64).mul(3).to(dtype)
+    return torch.randint(low, high, shape, generator=gen, dtype=dtype)
+
+
+class Runs:
+    """The records of one task's probe call, or the failure that prevented them."""
+
+    def __init__(self, student, fn_name: str, worlds: list[dict]):
+        self.worlds = {w["world"]: w for w in worlds}
+        self.failure = None
+        self.records = {}
+        try:
+            out = student.call("run_worlds", fn_name=fn_name, worlds=worlds, op_timeout=OP_TIMEOUT,
+                               deadline_s=DEADLINE)
+            self.records = {r["world"]: r for r in out}
+        except StudentFailure as exc:
+            self.failure = exc
+
+    def case(self, world: int, name: str) -> tuple[dict, list[dict]]:
+        """(the case the judge built, one record per rank) for case ``name`` on ``world`` ranks."""
+        if self.failure is not None:
+            raise self.failure
+        spec = self.worlds[world]
+        idx = next(i for i, c in enumerate(spec["cases"]) if c["name"] == name)
+        case = spec["cases"][idx]
+        rec = self.records.get(world)
+        if rec is None:
+            fail(f"on {world} ranks ({case['what']}): not run, because the ranks of a smaller world had to be "
+                 f"killed after {DEADLINE:.0f} s (a deadlock or an endless loop)")
+        expect(rec["left_behind"] == 0, f"on {world} ranks: {rec['left_behind']} process(es) of the ranks were "
+                                        f"still running after the grader killed them")
+        out = []
+        for rank, frames in enumerate(rec["ranks"]):
+            if len(frames) > idx:
+                out.append(frames[idx])
+                continue
+            fail(self._why_missing(world, rank, idx, case, rec))
+        errors = [(r, f["error"]) for r, f in enumerate(out) if f["error"]]
+        if errors:
+            rank, err = errors[0]
+            hint = deadlock_hint(err)
+            fail(f"{case['what']} on {world} ranks: rank {rank} raised {err['type']}: "
+                 f"{err['message'][:240]}{hint}")
+        return case, out
+
+    def _why_missing(self, world, rank, idx, case, rec) -> str:
+        frames = rec["ranks"][rank]
+        for f in frames:
+            if f["error"]:
+                name = self.worlds[world]["cases"][f["case"]]["what"]
+                return (f"{case['what']} on {world} ranks: not reached, because rank {rank} raised in an "
+                        f"earlier case ({name}): {f['error']['type']}: {f['error']['message'][:200]}"
+                        f"{deadlock_hint(f['error'])}")
+        if rank in rec["timed_out"]:
+            return (f"{case['what']} on {world} ranks: rank {rank} did not finish within {DEADLINE:.0f} s "
+                    f"and was killed (a deadlock: every rank waiting for another, or an endless loop)")
+        return f"{case['what']} on {world} ranks: rank {rank} ended without a result (it crashed or exited)"
+
+
+def deadlock_hint(err: dict) -> str:
+    msg = (err.get("message") or "").lower()
+    if "timed out" in msg or "timeout" in msg:
+        return (f" (a gloo operation waited {OP_TIMEOUT:.0f} s for its partner: a deadlock, e.g. every rank "
+                f"sending before anyone receives, or ranks that disagree on the order of their messages)")
+    if "connection closed" in msg:
+        return " (another rank stopped while this one was waiting for it)"
+    return ""
+
+
+def returned_tensor(frame: dict, what: str) -> torch.Tensor:
+    res = frame["result"]
+    if res["kind"] != "tensor":
+        fail(f"{what}: expected a tensor to be returned, got {res.get('type', 'None')}")
+    return res["tensor"]
+
+
+def same(got: torch.Tensor, want: torch.Tensor, what: str) -> None:
+    """Exact agreement in shape, dtype and values (for data that is only moved, never added)."""
+    expect(tuple(got.shape) == tuple(want.shape), f"{what}: expected shape {tuple(want.shape)}, "
+                                                  f"got {tuple(got.shape)}")
+    expect(got.dtype == want.dtype, f"{what}: expected dtype {want.dtype}, got {got.dtype}")
+    if not torch.equal(got, want):
+        bad = (got != want).reshape(-1).nonzero()
+        i = int(bad[0]) if len(bad) else 0
+        fail(f"{what}: {len(bad)} of {want.numel()} values differ; at flat index {i} expected "
+             f"{want.reshape(-1)[i].item()!r}, got {got.reshape(-1)[i].item()!r}")
+
+
+def close_values(got: torch.Tensor, want: torch.Tensor, what: str, rtol: float, atol: float) -> None:
+    """Shape and values within tolerance (the dtype has its own check)."""
+    expect(tuple(got.shape) == tuple(want.shape), f"{what}: expected shape {tuple(want.shape)}, "
+                                                  f"got {tuple(got.shape)}")
+    g, w = got.to(torch.float64), want.to(torch.float64)
+    bad = ~torch.isclose(g, w, rtol=rtol, atol=atol)
+    if bad.any():
+        i = int(bad.reshape(-1).nonzero()[0])
+        fail(f"{what}: {int(bad.sum())} of {want.numel()} values differ; at flat index {i} expected "
+             f"{w.reshape(-1)[i].item():.6g}, got {g.reshape(-1)[i].item():.6g}")
+
+
+def tolerance(dtype: torch.dtype, n_terms: int, scale: float) -> dict:
+    """Room for a different summation order of n_terms values of size ``scale``."""
+    if not dtype.is_floating_point:
+        return {"rtol": 0.0, "atol": 0.0}
+    eps = torch.finfo(dtype).eps
+    return {"rtol": 4 * n_terms * eps, "atol": 4 * n_terms * eps * scale}
+
+
+def ceil_log2(n: int) -> int:
+    return max(0, math.ceil(math.log2(n))) if n > 1 else 0
+
+
+def describe(t: torch.Tensor) -> str:
+    return f"{str(t.dtype).replace('torch.', '')} {tuple(t.shape)}"

@@ -1,0 +1,236 @@
+"""Probes for 15-08: run next to the submission and return plain data only.
+
+The per-rank functions of this topic only make sense inside a process group, so ``run_ranks`` forks
+one child per rank from the process that holds the submission (its functions live in a notebook
+namespace, which ``spawn`` could not import), joins them into a fresh gloo group through a FileStore in
+a private temporary folder, and runs a list of cases in that one group (one group start-up per task
+and world size). Every child logs, at the ProcessGroup level, each point-to-point message it sends
+(peer, bytes) and each collective it calls (name, group size), so ``from torch.distributed import
+isend`` or ``batch_isend_irecv`` are counted as well. A case that hangs ends at the group's timeout
+or, at the latest, at the probe's deadline, when every child (and anything it started in its session)
+is killed. The probe returns raw results; the judge compares.
+"""
+from __future__ import annotations
+
+import datetime
+import io
+import os
+import select
+import shutil
+import signal
+import struct
+import tempfile
+import time
+import traceback
+
+import torch
+
+from course.probelib import get
+
+COLLECTIVES = ("allreduce", "allreduce_coalesced", "broadcast", "allgather", "_allgather_base",
+               "allgather_coalesced", "allgather_into_tensor_coalesced", "all_gather_single",
+               "all_gather_single_coalesced", "reduce_scatter", "_reduce_scatter_base", "reduce_scatter_single",
+               "reduce_scatter_single_coalesced", "reduce_scatter_tensor_coalesced", "reduce", "gather",
+               "gather_single", "gather_into_tensor", "scatter", "alltoall", "alltoall_base", "all_to_all_single",
+               "barrier", "monitored_barrier")
+MAX_REPLY = 64 * 2**20  # bytes one rank may send back to the probe
+
+
+def _nbytes(tensors) -> int:
+    return sum(t.numel() * t.element_size() for t in tensors if isinstance(t, torch.Tensor))
+
+
+def _install_log(log: dict) -> None:
+    """Record p2p messages and collectives of every process group of this (child) process."""
+    from torch._C._distributed_c10d import ProcessGroup
+
+    def wrap_send(orig):
+        def send(self, tensors, dst, *args, **kwargs):
+            if log["on"]:
+                g = self.rank()
+                log["sends"].append({"dst": int(dst), "bytes": _nbytes(tensors), "group_size": int(self.size()),
+                                     "group_rank": int(g)})
+            return orig(self, tensors, dst, *args, **kwargs)
+        return send
+
+    def wrap_recv(orig):
+        def recv(self, tensors, *args, **kwargs):
+            if log["on"]:
+                log["recvs"].append({"bytes": _nbytes(tensors)})
+            return orig(self, tensors, *args, **kwargs)
+        return recv
+
+    def wrap_coll(name, orig):
+        def coll(self, *args, **kwargs):
+            if log["on"]:
+                log["collectives"].append({"name": name, "group_size": int(self.size())})
+            return orig(self, *args, **kwargs)
+        return coll
+
+    ProcessGroup.send = wrap_send(ProcessGroup.send)
+    ProcessGroup.recv = wrap_recv(ProcessGroup.recv)
+    ProcessGroup.recv_anysource = wrap_recv(ProcessGroup.recv_anysource)
+    for name in COLLECTIVES:
+        if hasattr(ProcessGroup, name):
+            setattr(ProcessGroup, name, wrap_coll(name, getattr(ProcessGroup, name)))
+
+
+def _noncontiguous(t: torch.Tensor) -> torch.Tensor:
+    """A non-contiguous view with t's shape, dtype and values."""
+    return torch.stack([t, torch.zeros_like(t)], dim=-1).select(-1, 0)
+
+
+def _frame(fd: int, obj) -> None:
+    bio = io.BytesIO()
+    torch.save(obj, bio)
+    data = bio.getvalue()
+    view = memoryview(struct.pack(">Q", len(data)) + data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _plain(value):
+    """What a student's function returned, as plain data (a tensor is detached and copied)."""
+    if isinstance(value, torch.Tensor):
+        return {"kind": "tensor", "tensor": value.detach().cpu().clone()}
+    if value is None:
+        return {"kind": "none"}
+    return {"kind": "other", "type": type(value).__name__}
+
+
+def _rank_main(ns, fn_name, rank, world, store_path, cases, op_timeout, wfd):
+    os.setsid()  # its own session: the probe can kill everything this rank starts
+    os.environ["GLOO_SOCKET_IFNAME"] = "lo"
+    torch.set_num_threads(1)
+    import torch.distributed as dist
+    log = {"on": False, "sends": [], "recvs": [], "collectives": []}
+    _install_log(log)
+    dist.init_process_group("gloo", store=dist.FileStore(store_path, world), rank=rank, world_size=world,
+                            timeout=datetime.timedelta(seconds=op_timeout))
+    for i, case in enumerate(cases):
+        fn = get(ns, case.get("fn", fn_name))
+        args = list(case["args"][rank])
+        for j in case.get("noncontig", ()):
+            args[j] = _noncontiguous(args[j])
+        kept = [a for a in args if isinstance(a, torch.Tensor)]
+        log.update(on=True, sends=[], recvs=[], collectives=[])
+        t0 = time.perf_counter()
+        try:
+            value = fn(*args)
+            err = None
+        except Exception as exc:
+            value, err = None, {"type": type(exc).__name__, "message": str(exc)[:400],
+                                "trace": "".join(traceback.format_exception_only(type(exc), exc))[-300:]}
+        seconds = time.perf_counter() - t0
+        log["on"] = False
+        _frame(wfd, {"case": i, "result": _plain(value), "error": err, "seconds": seconds,
+                     "inputs_after": [a.detach().clone() for a in kept],
+                     "sends": log["sends"], "recvs": log["recvs"], "collectives": log["collectives"]})
+        if err is not None:
+            return  # the other ranks may now wait for this one: they end at their timeout
+        dist.barrier()  # not logged: keeps one case's messages out of the next
+
+
+def _read_frames(fds: dict, deadline: float) -> tuple[dict, set]:
+    """Frames per rank until every pipe closes or the deadline passes; returns (frames, open ranks)."""
+    bufs = {r: b"" for r in fds}
+    frames = {r: [] for r in fds}
+    open_ = set(fds)
+    while open_:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        ready, _, _ = select.select([fds[r] for r in open_], [], [], min(left, 0.5))
+        for r in [r for r in open_ if fds[r] in ready]:
+            chunk = os.read(fds[r], 1 << 20)
+            if not chunk:
+                open_.discard(r)
+                continue
+            bufs[r] += chunk
+            if len(bufs[r]) > MAX_REPLY:
+                open_.discard(r)
+                continue
+            while len(bufs[r]) >= 8:
+                (n,) = struct.unpack(">Q", bufs[r][:8])
+                if len(bufs[r]) < 8 + n:
+                    break
+                frames[r].append(torch.load(io.BytesIO(bufs[r][8:8 + n]), weights_only=True))
+                bufs[r] = bufs[r][8 + n:]
+    return frames, open_
+
+
+def _session_members(sids) -> int:
+    """How many processes still belong to the children's sessions."""
+    n = 0
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if fields[0] != "Z" and int(fields[3]) in sids:  # fields: state ppid pgrp session
+            n += 1
+    return n
+
+
+def _kill_sessions(pids) -> None:
+    for pid in pids:
+        for kill in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
+            try:
+                kill()
+            except OSError:
+                pass
+
+
+def run_world(ns, fn_name, world, cases, op_timeout=8.0, deadline_s=20.0):
+    """Run the cases on ``world`` forked ranks of one gloo group; per rank, one record per finished case."""
+    get(ns, fn_name)  # a clear NameError before anything is forked
+    tmp = tempfile.mkdtemp(prefix="ranks-")
+    store_path = os.path.join(tmp, "store")
+    pids, fds = [], {}
+    t0 = time.monotonic()
+    try:
+        for rank in range(world):
+            rfd, wfd = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # the rank
+                code = 0
+                try:
+                    os.close(rfd)
+                    for other in fds.values():
+                        os.close(other)
+                    _rank_main(ns, fn_name, rank, world, store_path, cases, op_timeout, wfd)
+                except BaseException:
+                    code = 1
+                finally:
+                    os._exit(code)
+            os.close(wfd)
+            pids.append(pid)
+            fds[rank] = rfd
+        frames, unfinished = _read_frames(fds, time.monotonic() + deadline_s)
+    finally:
+        _kill_sessions(pids)
+        for pid in pids:
+            try:
+                os.waitpid(pid, 0)
+            except ChildProcessError:
+                pass
+        for fd in fds.values():
+            os.close(fd)
+        shutil.rmtree(tmp, ignore_errors=True)
+    return {"world": world, "ranks": [frames[r] for r in range(world)], "timed_out": sorted(unfinished),
+            "seconds": time.monotonic() - t0, "left_behind": _session_members(set(pids))}
+
+
+def run_worlds(ns, fn_name, worlds, op_timeout=8.0, deadline_s=20.0):
+    """``worlds``: a list of {"world": N, "cases": [...]}; stops after a world whose ranks had to be
+    killed at the deadline (a hang there would cost the next world the same wait)."""
+    out = []
+    for w in worlds:
+        r = run_world(ns, fn_name, w["world"], w["cases"], op_timeout, deadline_s)
+        out.append(r)
+        if r["timed_out"]:
+            break
+    return out

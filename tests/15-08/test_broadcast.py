@@ -1,0 +1,138 @@
+"""Hidden checks for tree_broadcast (15-08, judge side)."""
+import importlib.util
+from pathlib import Path
+
+import pytest
+import torch
+
+from course.checks import expect, fail
+
+_spec = importlib.util.spec_from_file_location("_15_08_common_bc", Path(__file__).with_name("_common.py"))
+C = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(C)
+
+pytestmark = pytest.mark.task("tree_broadcast")
+
+ROOTS = {2: (1, 0), 3: (2, 0), 4: (0, 3, 1)}
+
+
+def broadcast_cases(gen, world):
+    cases = []
+    for src in ROOTS[world]:
+        for tag, shape, dtype in (("f32", (4, 3), torch.float32), ("i64", (9,), torch.int64),
+                                  ("f64", (), torch.float64)):
+            data = C.rand(gen, shape, dtype)
+            # the other ranks' buffers hold unrelated values (never zeros that might already match)
+            args = [(data.clone() if r == src else C.rand(gen, shape, dtype), src) for r in range(world)]
+            cases.append({"name": f"{tag}_src{src}", "what": f"tree_broadcast(x, src={src}) with x {C.describe(data)}",
+                          "args": args, "src": src, "data": data})
+    return cases
+
+
+@pytest.fixture(scope="module")
+def runs(student, request):
+    gen = C.task_gen(request.config, "tree_broadcast")
+    return C.Runs(student, "tree_broadcast", [{"world": n, "cases": broadcast_cases(gen, n)} for n in ROOTS])
+
+
+def _names(world, tags=("f32", "i64", "f64")):
+    return [f"{t}_src{s}" for s in ROOTS[world] for t in tags]
+
+
+@pytest.mark.parametrize("world", tuple(ROOTS))
+def test_broadcast_returns_root_values(runs, world):
+    """tree_broadcast returns the root's tensor on every rank, for several roots"""
+    for name in _names(world, ("f32",)):
+        case, frames = runs.case(world, name)
+        for rank, f in enumerate(frames):
+            got = C.returned_tensor(f, f"{case['what']} on rank {rank} of {world}")
+            C.same(got, case["data"], f"what {case['what']} returned on rank {rank} of {world}")
+
+
+def test_broadcast_keeps_dtype_and_shape(runs):
+    """tree_broadcast moves int64 and 0-d float64 tensors unchanged in dtype, shape and value"""
+    for world in (3, 4):
+        for name in _names(world, ("i64", "f64")):
+            case, frames = runs.case(world, name)
+            for rank, f in enumerate(frames):
+                got = C.returned_tensor(f, f"{case['what']} on rank {rank} of {world}")
+                C.same(got, case["data"], f"what {case['what']} returned on rank {rank} of {world}")
+
+
+def test_broadcast_fills_x_in_place(runs):
+    """tree_broadcast overwrites x itself on every rank (and leaves the root's x as it was)"""
+    for world in ROOTS:
+        for name in _names(world):
+            case, frames = runs.case(world, name)
+            for rank, f in enumerate(frames):
+                C.same(f["inputs_after"][0], case["data"],
+                       f"x itself on rank {rank} of {world} after {case['what']}")
+
+
+def test_broadcast_uses_no_collective(runs):
+    """tree_broadcast uses point-to-point messages only: no collective call"""
+    for world in ROOTS:
+        for name in _names(world, ("f32",)):
+            case, frames = runs.case(world, name)
+            for rank, f in enumerate(frames):
+                names = [c["name"] for c in f["collectives"]]
+                expect(not names, f"{case['what']} on rank {rank} of {world}: send/recv only, but it called "
+                                  f"the collective(s) {names[:4]}")
+
+
+@pytest.mark.parametrize("world", (3, 4))
+def test_broadcast_each_rank_receives_once(runs, world):
+    """tree_broadcast: every rank except src receives exactly one message (the whole tensor), src none"""
+    for name in _names(world, ("f32", "i64")):
+        case, frames = runs.case(world, name)
+        nbytes = case["data"].numel() * case["data"].element_size()
+        for rank, f in enumerate(frames):
+            got = [r["bytes"] for r in f["recvs"]]
+            want = [] if rank == case["src"] else [nbytes]
+            expect(got == want, f"{case['what']} on rank {rank} of {world}: expected "
+                                f"{'no message' if not want else f'one message of {nbytes} bytes'} to be received, "
+                                f"got messages of {got[:6]} bytes")
+
+
+def _hops(frames, src, world):
+    """Hops from src along the messages the ranks sent (None: not reached)."""
+    edges = {r: [s["dst"] for s in f["sends"]] for r, f in enumerate(frames)}
+    depth, frontier = {src: 0}, [src]
+    while frontier:
+        nxt = []
+        for r in frontier:
+            for d in edges.get(r, []):
+                if 0 <= d < world and d not in depth:
+                    depth[d] = depth[r] + 1
+                    nxt.append(d)
+        frontier = nxt
+    return depth
+
+
+@pytest.mark.parametrize("world", (3, 4))
+def test_broadcast_depth_is_logarithmic(runs, world):
+    """tree_broadcast: along the messages, no rank is more than ceil(log2 N) hops from src"""
+    limit = C.ceil_log2(world)
+    for name in _names(world, ("f32",)):
+        case, frames = runs.case(world, name)
+        depth = _hops(frames, case["src"], world)
+        missing = [r for r in range(world) if r not in depth]
+        expect(not missing, f"{case['what']} on {world} ranks: no chain of messages from rank {case['src']} "
+                            f"reaches rank(s) {missing}")
+        far = {r: d for r, d in depth.items() if d > limit}
+        if far:
+            fail(f"{case['what']} on {world} ranks: rank(s) {sorted(far)} are {max(far.values())} hops from the "
+                 f"root, more than ceil(log2 {world}) = {limit} (a chain; use the binomial tree)")
+
+
+@pytest.mark.parametrize("world", (3, 4))
+def test_broadcast_sends_per_rank_logarithmic(runs, world):
+    """tree_broadcast: no rank sends more than ceil(log2 N) messages"""
+    limit = C.ceil_log2(world)
+    for name in _names(world, ("f32",)):
+        case, frames = runs.case(world, name)
+        for rank, f in enumerate(frames):
+            n = len(f["sends"])
+            expect(n <= limit, f"{case['what']}: rank {rank} of {world} sent {n} messages, more than "
+                               f"ceil(log2 {world}) = {limit} (a root that sends to every rank itself needs N-1 "
+                               f"rounds)")

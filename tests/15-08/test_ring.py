@@ -1,0 +1,245 @@
+"""Hidden checks for ring_pass and ring_all_reduce (15-08, judge side)."""
+import importlib.util
+from pathlib import Path
+
+import pytest
+import torch
+
+from course.checks import expect, fail
+
+_spec = importlib.util.spec_from_file_location("_15_08_common_ring", Path(__file__).with_name("_common.py"))
+C = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(C)
+
+WORLDS = (2, 3, 4)
+
+
+# ------------------------------------------------------------------------------ ring_pass
+def ring_pass_cases(gen, world):
+    def per_rank(shape, dtype):
+        return [(C.rand(gen, shape, dtype),) for _ in range(world)]
+
+    cases = [
+        {"name": "f32", "what": "ring_pass(x) with x float32 (3, 5)", "args": per_rank((3, 5), torch.float32)},
+        {"name": "i64", "what": "ring_pass(x) with x int64 (7,)", "args": per_rank((7,), torch.int64)},
+        {"name": "f16", "what": "ring_pass(x) with x float16 (2, 2, 3)", "args": per_rank((2, 2, 3), torch.float16)},
+        {"name": "u8", "what": "ring_pass(x) with x uint8 (5,)",
+         "args": [(torch.randint(0, 256, (5,), generator=gen, dtype=torch.uint8),) for _ in range(world)]},
+        {"name": "scalar", "what": "ring_pass(x) with a 0-d float64 x", "args": per_rank((), torch.float64)},
+        {"name": "empty", "what": "ring_pass(x) with an empty x of shape (0, 3)", "args": per_rank((0, 3), torch.float32)},
+        {"name": "big", "what": "ring_pass(x) with x float32 (256, 256)", "args": per_rank((256, 256), torch.float32)},
+        {"name": "noncontig", "what": "ring_pass(x) with a non-contiguous x float32 (4, 6)",
+         "args": per_rank((4, 6), torch.float32), "noncontig": [0]},
+    ]
+    return cases
+
+
+@pytest.fixture(scope="module")
+def ring_pass_runs(student, request):
+    gen = C.task_gen(request.config, "ring_pass")
+    worlds = [{"world": n, "cases": ring_pass_cases(gen, n)} for n in WORLDS]
+    return C.Runs(student, "ring_pass", worlds)
+
+
+def _check_received(runs, world, name):
+    case, frames = runs.case(world, name)
+    for rank, f in enumerate(frames):
+        left = (rank - 1) % world
+        got = C.returned_tensor(f, f"{case['what']} on rank {rank} of {world}")
+        C.same(got, case["args"][left][0], f"{case['what']} on rank {rank} of {world} (expected rank {left}'s x)")
+
+
+@pytest.mark.task("ring_pass")
+@pytest.mark.parametrize("world", WORLDS)
+def test_ring_pass_receives_left_neighbour(ring_pass_runs, world):
+    """ring_pass returns the x of the left neighbour (rank - 1) % N"""
+    _check_received(ring_pass_runs, world, "f32")
+
+
+@pytest.mark.task("ring_pass")
+def test_ring_pass_keeps_dtype_and_shape(ring_pass_runs):
+    """ring_pass returns the left neighbour's tensor with its shape and dtype (int64, float16, uint8, 0-d)"""
+    for name in ("i64", "f16", "u8", "scalar"):
+        _check_received(ring_pass_runs, 3, name)
+
+
+@pytest.mark.task("ring_pass")
+def test_ring_pass_empty_and_large(ring_pass_runs):
+    """ring_pass handles an empty tensor and a 256 KiB one on 4 ranks"""
+    for name in ("empty", "big"):
+        _check_received(ring_pass_runs, 4, name)
+
+
+@pytest.mark.task("ring_pass")
+@pytest.mark.parametrize("world", (2, 3))
+def test_ring_pass_noncontiguous_input(ring_pass_runs, world):
+    """ring_pass accepts a non-contiguous x (gloo sends only contiguous memory)"""
+    _check_received(ring_pass_runs, world, "noncontig")
+
+
+@pytest.mark.task("ring_pass")
+def test_ring_pass_leaves_x_unchanged(ring_pass_runs):
+    """ring_pass does not modify its argument x"""
+    for world in WORLDS:
+        for name in ("f32", "i64", "noncontig"):
+            case, frames = ring_pass_runs.case(world, name)
+            for rank, f in enumerate(frames):
+                C.same(f["inputs_after"][0], case["args"][rank][0],
+                       f"x on rank {rank} of {world} after {case['what']} (it must be unchanged)")
+
+
+@pytest.mark.task("ring_pass")
+@pytest.mark.parametrize("world", (3, 4))
+def test_ring_pass_sends_one_message_right(ring_pass_runs, world):
+    """ring_pass: each rank sends exactly one message, x.numel() elements to (rank + 1) % N, and no collective"""
+    for name in ("f32", "big"):
+        case, frames = ring_pass_runs.case(world, name)
+        for rank, f in enumerate(frames):
+            x = case["args"][rank][0]
+            sends = [(s["dst"], s["bytes"]) for s in f["sends"]]
+            want = [((rank + 1) % world, x.numel() * x.element_size())]
+            expect(sends == want, f"{case['what']} on rank {rank} of {world}: expected exactly one message of "
+                                  f"{want[0][1]} bytes to rank {want[0][0]}, got (destination, bytes) {sends[:6]}")
+            names = [c["name"] for c in f["collectives"]]
+            expect(not names, f"{case['what']} on rank {rank} of {world}: point-to-point calls only, but it "
+                              f"called the collective(s) {names[:4]}")
+
+
+# ------------------------------------------------------------------------------ ring_all_reduce
+def all_reduce_cases(gen, world):
+    def per_rank(shape, dtype, **kw):
+        return [(C.rand(gen, shape, dtype, **kw),) for _ in range(world)]
+
+    return [
+        {"name": "f64", "what": "ring_all_reduce(x) with x float64 (10,)", "args": per_rank((10,), torch.float64)},
+        {"name": "f32", "what": "ring_all_reduce(x) with x float32 (3, 5)", "args": per_rank((3, 5), torch.float32)},
+        {"name": "i64", "what": "ring_all_reduce(x) with x int64 (2, 7)",
+         "args": per_rank((2, 7), torch.int64, low=-2**40, high=2**40)},
+        {"name": "i32", "what": "ring_all_reduce(x) with x int32 (11,)", "args": per_rank((11,), torch.int32)},
+        {"name": "big", "what": "ring_all_reduce(x) with x float32 (1001,)", "args": per_rank((1001,), torch.float32)},
+        {"name": "f32_large", "what": "ring_all_reduce(x) with x float32 (6,) of magnitude 1e30",
+         "args": [(C.rand(gen, (6,), torch.float32) * 1e30,) for _ in range(world)]},
+        {"name": "few", "what": "ring_all_reduce(x) with x float64 (2,), fewer elements than ranks",
+         "args": per_rank((2,), torch.float64)},
+        {"name": "one", "what": "ring_all_reduce(x) with x int64 (1, 1)", "args": per_rank((1, 1), torch.int64)},
+        {"name": "scalar", "what": "ring_all_reduce(x) with a 0-d float32 x", "args": per_rank((), torch.float32)},
+        {"name": "empty", "what": "ring_all_reduce(x) with an empty float32 x of shape (0,)",
+         "args": per_rank((0,), torch.float32)},
+        {"name": "noncontig", "what": "ring_all_reduce(x) with a non-contiguous x float64 (4, 6)",
+         "args": per_rank((4, 6), torch.float64), "noncontig": [0]},
+    ]
+
+
+@pytest.fixture(scope="module")
+def all_reduce_runs(student, request):
+    gen = C.task_gen(request.config, "ring_all_reduce")
+    worlds = [{"world": n, "cases": all_reduce_cases(gen, n)} for n in WORLDS]
+    return C.Runs(student, "ring_all_reduce", worlds)
+
+
+def _check_sum(runs, world, name):
+    """Every rank's result against the judge's float64 sum, in the tolerance of x's dtype."""
+    case, frames = runs.case(world, name)
+    xs = [a[0] for a in case["args"]]
+    exact = torch.stack([x.to(torch.float64) for x in xs]).sum(0) if xs[0].is_floating_point() \
+        else torch.stack(xs).sum(0)
+    scale = float(torch.stack([x.to(torch.float64).abs() for x in xs]).sum(0).max()) if xs[0].numel() else 0.0
+    tol = C.tolerance(xs[0].dtype, world, scale)
+    for rank, f in enumerate(frames):
+        got = C.returned_tensor(f, f"{case['what']} on rank {rank} of {world}")
+        C.close_values(got, exact, f"{case['what']} on rank {rank} of {world} (the sum over all ranks)", **tol)
+
+
+@pytest.mark.task("ring_all_reduce")
+@pytest.mark.parametrize("world", WORLDS)
+def test_all_reduce_sums_uneven_lengths(all_reduce_runs, world):
+    """ring_all_reduce returns the sum over all ranks for lengths N does not divide (float64, float32)"""
+    for name in ("f64", "f32", "big"):
+        _check_sum(all_reduce_runs, world, name)
+
+
+@pytest.mark.task("ring_all_reduce")
+@pytest.mark.parametrize("world", (3, 4))
+def test_all_reduce_integer_sums_exact(all_reduce_runs, world):
+    """ring_all_reduce sums int64 (values up to 2**40) and int32 tensors exactly"""
+    for name in ("i64", "i32"):
+        _check_sum(all_reduce_runs, world, name)
+
+
+@pytest.mark.task("ring_all_reduce")
+def test_all_reduce_large_magnitudes(all_reduce_runs):
+    """ring_all_reduce keeps float32 values of magnitude 1e30 (no overflow in the partial sums)"""
+    _check_sum(all_reduce_runs, 4, "f32_large")
+
+
+@pytest.mark.task("ring_all_reduce")
+@pytest.mark.parametrize("world", (3, 4))
+def test_all_reduce_fewer_elements_than_ranks(all_reduce_runs, world):
+    """ring_all_reduce with fewer elements than ranks (empty chunks), one element, and a 0-d tensor"""
+    for name in ("few", "one", "scalar"):
+        _check_sum(all_reduce_runs, world, name)
+
+
+@pytest.mark.task("ring_all_reduce")
+def test_all_reduce_empty_tensor(all_reduce_runs):
+    """ring_all_reduce of an empty tensor returns an empty tensor of its shape"""
+    _check_sum(all_reduce_runs, 3, "empty")
+
+
+@pytest.mark.task("ring_all_reduce")
+def test_all_reduce_noncontiguous_input(all_reduce_runs):
+    """ring_all_reduce accepts a non-contiguous x"""
+    for world in (2, 4):
+        _check_sum(all_reduce_runs, world, "noncontig")
+
+
+@pytest.mark.task("ring_all_reduce")
+def test_all_reduce_keeps_dtype(all_reduce_runs):
+    """ring_all_reduce returns a tensor of x's dtype (float64, float32, int64, int32)"""
+    for name in ("f64", "f32", "i64", "i32", "one", "scalar"):
+        case, frames = all_reduce_runs.case(3, name)
+        for rank, f in enumerate(frames):
+            got = C.returned_tensor(f, f"{case['what']} on rank {rank} of 3")
+            want = case["args"][rank][0].dtype
+            expect(got.dtype == want, f"{case['what']} on rank {rank} of 3: expected dtype {want}, got {got.dtype}")
+
+
+@pytest.mark.task("ring_all_reduce")
+def test_all_reduce_leaves_x_unchanged(all_reduce_runs):
+    """ring_all_reduce does not modify x"""
+    for world in WORLDS:
+        for name in ("f64", "i64", "few", "noncontig"):
+            case, frames = all_reduce_runs.case(world, name)
+            for rank, f in enumerate(frames):
+                C.same(f["inputs_after"][0], case["args"][rank][0],
+                       f"x on rank {rank} of {world} after {case['what']} (it must be unchanged)")
+
+
+@pytest.mark.task("ring_all_reduce")
+def test_all_reduce_uses_no_collective(all_reduce_runs):
+    """ring_all_reduce uses point-to-point messages only: no collective call"""
+    for world in WORLDS:
+        for name in ("f64", "big"):
+            case, frames = all_reduce_runs.case(world, name)
+            for rank, f in enumerate(frames):
+                names = [c["name"] for c in f["collectives"]]
+                expect(not names, f"{case['what']} on rank {rank} of {world}: isend/irecv only, but it called "
+                                  f"the collective(s) {names[:4]}")
+                expect(f["sends"], f"{case['what']} on rank {rank} of {world}: it sent no message at all")
+
+
+@pytest.mark.task("ring_all_reduce")
+@pytest.mark.parametrize("world", (3, 4))
+def test_all_reduce_bandwidth_optimal(all_reduce_runs, world):
+    """ring_all_reduce: no rank sends more than 2(N-1)·ceil(n/N) elements"""
+    for name in ("big", "f64", "i64", "few"):
+        case, frames = all_reduce_runs.case(world, name)
+        x = case["args"][0][0]
+        n = x.numel()
+        limit = 2 * (world - 1) * -(-n // world)
+        for rank, f in enumerate(frames):
+            sent = sum(s["bytes"] for s in f["sends"]) / x.element_size()
+            if sent > limit:
+                fail(f"{case['what']} on rank {rank} of {world}: it sent {sent:g} elements, more than "
+                     f"2(N-1)·ceil(n/N) = {limit} (the ring sends about 2(N-1)/N·n per rank; gathering at one "
+                     f"rank makes that rank send (N-1)·n)")

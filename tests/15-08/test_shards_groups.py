@@ -1,0 +1,222 @@
+"""Hidden checks for gather_shards / reduce_scatter_shards and group_sums (15-08, judge side)."""
+import importlib.util
+from pathlib import Path
+
+import pytest
+import torch
+
+from course.checks import expect
+
+_spec = importlib.util.spec_from_file_location("_15_08_common_sg", Path(__file__).with_name("_common.py"))
+C = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(C)
+
+WORLDS = (2, 3, 4)
+# (tag, numel, dtype): lengths N does not divide, fewer elements than ranks, one element, divisible
+SHARD_CASES = (("f32_10", 10, torch.float32), ("f64_7", 7, torch.float64), ("i64_13", 13, torch.int64),
+               ("f32_12", 12, torch.float32), ("f32_2", 2, torch.float32), ("i64_1", 1, torch.int64))
+
+
+def shard_cases(gen, world):
+    cases = []
+    for tag, numel, dtype in SHARD_CASES:
+        flat = C.rand(gen, (numel,), dtype)
+        shards = [s.clone() for s in torch.tensor_split(flat, world)]
+        cases.append({"name": f"gather_{tag}", "fn": "gather_shards", "flat": flat,
+                      "what": f"gather_shards(shard, {numel}) for a {C.describe(flat)} tensor",
+                      "args": [(shards[r], numel) for r in range(world)]})
+    for tag, numel, dtype in SHARD_CASES:
+        fulls = [C.rand(gen, (numel,), dtype) for _ in range(world)]
+        cases.append({"name": f"rs_{tag}", "fn": "reduce_scatter_shards",
+                      "what": f"reduce_scatter_shards(full) with full {C.describe(fulls[0])}",
+                      "args": [(fulls[r],) for r in range(world)]})
+    return cases
+
+
+@pytest.fixture(scope="module")
+def shard_runs(student, request):
+    gen = C.task_gen(request.config, "shards")
+    return C.Runs(student, "gather_shards", [{"world": n, "cases": shard_cases(gen, n)} for n in WORLDS])
+
+
+def _check_gather(runs, world, tag):
+    case, frames = runs.case(world, f"gather_{tag}")
+    for rank, f in enumerate(frames):
+        got = C.returned_tensor(f, f"{case['what']} on rank {rank} of {world}")
+        C.same(got, case["flat"], f"{case['what']} on rank {rank} of {world} (the whole flat tensor)")
+
+
+def _check_reduce_scatter(runs, world, tag, dtype_only=False):
+    case, frames = runs.case(world, f"rs_{tag}")
+    fulls = [a[0] for a in case["args"]]
+    total = torch.stack([t.to(torch.float64) if t.is_floating_point() else t for t in fulls]).sum(0)
+    scale = float(torch.stack([t.to(torch.float64).abs() for t in fulls]).sum(0).max())
+    for rank, f in enumerate(frames):
+        what = f"{case['what']} on rank {rank} of {world}"
+        got = C.returned_tensor(f, what)
+        if dtype_only:
+            expect(got.dtype == fulls[0].dtype, f"{what}: expected dtype {fulls[0].dtype}, got {got.dtype}")
+            continue
+        want = torch.tensor_split(total, world)[rank]
+        C.close_values(got, want, f"{what} (shard {rank} of the sum, torch.tensor_split convention)",
+                       **C.tolerance(fulls[0].dtype, world, scale))
+
+
+@pytest.mark.task("shards")
+@pytest.mark.parametrize("world", (3, 4))
+def test_gather_shards_uneven(shard_runs, world):
+    """gather_shards rebuilds the flat tensor from shards of unequal length (torch.tensor_split)"""
+    for tag in ("f32_10", "f64_7", "f32_12"):
+        _check_gather(shard_runs, world, tag)
+
+
+@pytest.mark.task("shards")
+@pytest.mark.parametrize("world", (3, 4))
+def test_gather_shards_empty_shards(shard_runs, world):
+    """gather_shards when numel is smaller than N (some shards are empty)"""
+    for tag in ("f32_2", "i64_1"):
+        _check_gather(shard_runs, world, tag)
+
+
+@pytest.mark.task("shards")
+def test_gather_shards_keeps_dtype(shard_runs):
+    """gather_shards returns the shards' dtype (int64, float64) exactly"""
+    for world in WORLDS:
+        for tag in ("i64_13", "f64_7"):
+            _check_gather(shard_runs, world, tag)
+
+
+@pytest.mark.task("shards")
+@pytest.mark.parametrize("world", (3, 4))
+def test_reduce_scatter_uneven(shard_runs, world):
+    """reduce_scatter_shards returns this rank's tensor_split shard of the sum, for uneven lengths"""
+    for tag in ("f32_10", "f64_7", "f32_12"):
+        _check_reduce_scatter(shard_runs, world, tag)
+
+
+@pytest.mark.task("shards")
+@pytest.mark.parametrize("world", (3, 4))
+def test_reduce_scatter_empty_shards(shard_runs, world):
+    """reduce_scatter_shards when the length is smaller than N (empty shards)"""
+    for tag in ("f32_2", "i64_1"):
+        _check_reduce_scatter(shard_runs, world, tag)
+
+
+@pytest.mark.task("shards")
+def test_reduce_scatter_integers_exact(shard_runs):
+    """reduce_scatter_shards sums int64 exactly"""
+    for world in WORLDS:
+        _check_reduce_scatter(shard_runs, world, "i64_13")
+
+
+@pytest.mark.task("shards")
+def test_reduce_scatter_keeps_dtype(shard_runs):
+    """reduce_scatter_shards returns full's dtype (float64, int64, float32)"""
+    for world in WORLDS:
+        for tag in ("f64_7", "i64_13", "f32_10"):
+            _check_reduce_scatter(shard_runs, world, tag, dtype_only=True)
+
+
+@pytest.mark.task("shards")
+def test_shards_inputs_unchanged(shard_runs):
+    """gather_shards and reduce_scatter_shards do not modify their input"""
+    for world in WORLDS:
+        for name in ("gather_f32_10", "gather_i64_13", "rs_f32_10", "rs_i64_13", "rs_f32_2"):
+            case, frames = shard_runs.case(world, name)
+            for rank, f in enumerate(frames):
+                C.same(f["inputs_after"][0], case["args"][rank][0],
+                       f"the input on rank {rank} of {world} after {case['what']} (it must be unchanged)")
+
+
+# ------------------------------------------------------------------------------ group_sums
+GROUPS = {
+    3: {"pairs": [[0, 2], [1]], "rev": [[2, 1], [0]]},
+    4: {"pairs": [[0, 2], [1, 3]], "single": [[3], [2, 0, 1]], "all": [[0, 1, 2, 3]],
+        "alone": [[1], [0], [3], [2]]},
+}
+
+
+def group_cases(gen, world):
+    cases = []
+    for tag, groups in GROUPS[world].items():
+        for dt, dtype, shape in (("f64", torch.float64, (2, 3)), ("i64", torch.int64, (5,))):
+            xs = [C.rand(gen, shape, dtype) for _ in range(world)]
+            cases.append({"name": f"{tag}_{dt}", "groups": groups, "what": f"group_sums(x, {groups}) with x "
+                          f"{C.describe(xs[0])}", "args": [(xs[r], groups) for r in range(world)]})
+    return cases
+
+
+@pytest.fixture(scope="module")
+def group_runs(student, request):
+    gen = C.task_gen(request.config, "group_sums")
+    return C.Runs(student, "group_sums", [{"world": n, "cases": group_cases(gen, n)} for n in GROUPS])
+
+
+def _check_group_sums(runs, world, name, dtype_only=False):
+    case, frames = runs.case(world, name)
+    xs = [a[0] for a in case["args"]]
+    for rank, f in enumerate(frames):
+        mine = next(g for g in case["groups"] if rank in g)
+        what = f"{case['what']} on rank {rank} (its group {mine})"
+        got = C.returned_tensor(f, what)
+        if dtype_only:
+            expect(got.dtype == xs[rank].dtype, f"{what}: expected dtype {xs[rank].dtype}, got {got.dtype}")
+            continue
+        want = torch.stack([xs[q] for q in mine]).sum(0)
+        scale = float(torch.stack([xs[q].to(torch.float64).abs() for q in mine]).sum(0).max())
+        C.close_values(got, want, what, **C.tolerance(want.dtype, len(mine), scale))
+
+
+@pytest.mark.task("group_sums")
+@pytest.mark.parametrize("tag", ["pairs", "all"])
+def test_group_sums_two_groups(group_runs, tag):
+    """group_sums returns the sum over the ranks of this rank's group (float64 and int64)"""
+    for dt in ("f64", "i64"):
+        _check_group_sums(group_runs, 4, f"{tag}_{dt}")
+
+
+@pytest.mark.task("group_sums")
+def test_group_sums_unordered_and_unequal_groups(group_runs):
+    """group_sums with groups listed out of rank order and of unequal sizes ([[3], [2, 0, 1]], [[2, 1], [0]])"""
+    _check_group_sums(group_runs, 4, "single_f64")
+    _check_group_sums(group_runs, 3, "rev_f64")
+    _check_group_sums(group_runs, 3, "pairs_i64")
+
+
+@pytest.mark.task("group_sums")
+def test_group_sums_singleton_groups(group_runs):
+    """group_sums where every rank is a group of its own returns a copy of x"""
+    for dt in ("f64", "i64"):
+        _check_group_sums(group_runs, 4, f"alone_{dt}")
+
+
+@pytest.mark.task("group_sums")
+def test_group_sums_keeps_dtype(group_runs):
+    """group_sums returns a tensor of x's dtype"""
+    for name in ("pairs_f64", "pairs_i64", "single_i64"):
+        _check_group_sums(group_runs, 4, name, dtype_only=True)
+
+
+@pytest.mark.task("group_sums")
+def test_group_sums_leaves_x_unchanged(group_runs):
+    """group_sums does not modify x"""
+    for world, names in ((4, ("pairs_f64", "single_i64", "alone_f64")), (3, ("pairs_f64",))):
+        for name in names:
+            case, frames = group_runs.case(world, name)
+            for rank, f in enumerate(frames):
+                C.same(f["inputs_after"][0], case["args"][rank][0],
+                       f"x on rank {rank} after {case['what']} (it must be unchanged)")
+
+
+@pytest.mark.task("group_sums")
+def test_group_sums_all_reduce_on_own_group(group_runs):
+    """group_sums calls dist.all_reduce on a group made with new_group, of its own group's size"""
+    for name in ("pairs_f64", "single_f64", "alone_i64"):
+        case, frames = group_runs.case(4, name)
+        for rank, f in enumerate(frames):
+            mine = next(g for g in case["groups"] if rank in g)
+            sizes = [c["group_size"] for c in f["collectives"] if c["name"] == "allreduce"]
+            ok = sizes == [len(mine)] or (len(mine) == 1 and not sizes)  # alone: a plain copy is fine too
+            expect(ok, f"{case['what']} on rank {rank}: expected one all_reduce on a group of "
+                                         f"{len(mine)} rank(s) (its group {mine}), got all_reduce calls on groups "
+                                         f"of sizes {sizes[:6]}")
