@@ -1,0 +1,330 @@
+"""Probes for 15-05 (TorchScript and torch.export): run next to the submission, return plain data only.
+
+The judge loads this file too (tests/15-05/judge.py) to build the very same models from the same
+plain descriptions and seeded state_dicts, and computes every expected value on its own copy.
+
+The model classes live in a source string registered in linecache: torch.jit.script reads the
+source of the classes it compiles, and inside the sandbox this file's path is not readable.
+"""
+import linecache
+import os
+import subprocess
+import sys
+import tempfile
+import warnings
+
+import torch
+import torch.nn as nn
+
+from course.probelib import get
+
+MODELS_FILE = "<course-15-05-models>"
+MODELS_SRC = '''
+import torch
+import torch.nn as nn
+
+
+class BranchyNet(nn.Module):
+    """The notebook's model: invert a batch whose mean pixel is above 0.5, then an MLP."""
+
+    def __init__(self, hidden: int = 32):
+        super().__init__()
+        self.fc1 = nn.Linear(28 * 28, hidden)
+        self.fc2 = nn.Linear(hidden, 10)
+
+    def forward(self, x):
+        if x.mean() > 0.5:
+            x = 1.0 - x
+        return self.fc2(torch.relu(self.fc1(x.flatten(1))))
+
+
+class CondNet(nn.Module):
+    """BranchyNet with torch.cond (the judge's own exportable version)."""
+
+    def __init__(self, hidden: int = 32):
+        super().__init__()
+        self.fc1 = nn.Linear(28 * 28, hidden)
+        self.fc2 = nn.Linear(hidden, 10)
+
+    def forward(self, x):
+        x = torch.cond(x.mean() > 0.5, lambda t: 1.0 - t, lambda t: t.clone(), (x,))
+        return self.fc2(torch.relu(self.fc1(x.flatten(1))))
+
+
+class SubtleNet(nn.Module):
+    """A branch whose two sides differ by a factor 1.0005 only (about 5e-4 relative)."""
+
+    def __init__(self, hidden: int = 32):
+        super().__init__()
+        self.fc1 = nn.Linear(28 * 28, hidden)
+        self.fc2 = nn.Linear(hidden, 10)
+
+    def forward(self, x):
+        h = torch.tanh(self.fc1(x.flatten(1)))
+        if x.mean() > 0.5:
+            h = h * 1.0005
+        return self.fc2(h)
+
+
+class PlainNet(nn.Module):
+    """No branch at all: a trace is faithful on every input."""
+
+    def __init__(self, hidden: int = 32):
+        super().__init__()
+        self.fc1 = nn.Linear(28 * 28, hidden)
+        self.fc2 = nn.Linear(hidden, 10)
+
+    def forward(self, x):
+        return self.fc2(torch.sigmoid(self.fc1(x.flatten(1))))
+
+
+class ConvNet(nn.Module):
+    """A small CNN whose exported graph repeats operators (conv, batch norm, relu twice)."""
+
+    def __init__(self, hidden: int = 4):
+        super().__init__()
+        self.c1 = nn.Conv2d(1, hidden, 3, padding=1)
+        self.b1 = nn.BatchNorm2d(hidden)
+        self.c2 = nn.Conv2d(hidden, hidden, 3, padding=1)
+        self.b2 = nn.BatchNorm2d(hidden)
+        self.head = nn.Linear(hidden, 10)
+
+    def forward(self, x):
+        x = torch.relu(self.b1(self.c1(x)))
+        x = torch.nn.functional.max_pool2d(x, 2)
+        x = torch.relu(self.b2(self.c2(x)))
+        return self.head(x.mean(dim=(2, 3)))
+
+
+class CondConvNet(nn.Module):
+    """A branch with several operators on each side, then the CNN: subgraphs hold real work."""
+
+    def __init__(self, hidden: int = 4):
+        super().__init__()
+        self.net = ConvNet(hidden)
+        self.scale = nn.Parameter(torch.ones(1))
+
+    def forward(self, x):
+        x = torch.cond(x.mean() > 0.5,
+                       lambda t, s: torch.sigmoid(1.0 - t) * s,
+                       lambda t, s: torch.tanh(t) + torch.tanh(t * s),
+                       (x, self.scale))
+        return self.net(x)
+'''
+
+KINDS = ("BranchyNet", "CondNet", "SubtleNet", "PlainNet", "ConvNet", "CondConvNet")
+
+
+def _models() -> dict:
+    lines = MODELS_SRC.splitlines(True)
+    linecache.cache[MODELS_FILE] = (len(MODELS_SRC), None, lines, MODELS_FILE)
+    ns = {"__name__": "course_15_05_models"}
+    exec(compile(MODELS_SRC, MODELS_FILE, "exec"), ns)
+    return ns
+
+
+_M = _models()
+
+
+def build(kind: str, hidden: int, state: dict | None = None) -> nn.Module:
+    """The model ``kind`` with ``state`` loaded, in eval mode (float32)."""
+    if kind not in KINDS:
+        raise ValueError(kind)
+    torch.manual_seed(0)
+    model = _M[kind](hidden)
+    if state is not None:
+        model.load_state_dict(state)
+    return model.eval()
+
+
+def _err(exc: BaseException) -> dict:
+    return {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
+
+
+def _plain_item(v):
+    if isinstance(v, (bool, int, float, str)) or isinstance(v, torch.Tensor):
+        return v
+    return f"<{type(v).__name__}>"
+
+
+# ====================================================================== exercise 1: trace_mismatches
+def trace_flags(ns, kind, hidden, state, example, inputs):
+    """Call trace_mismatches on the judge's model; report what it returned, the warnings that escaped it,
+    and whether gradients were enabled in each forward call of the model."""
+    fn = get(ns, "trace_mismatches")
+    model = build(kind, hidden, state)
+    grad_seen = []
+    model.register_forward_pre_hook(lambda m, args: grad_seen.append(torch.is_grad_enabled()))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = fn(model, example.clone(), [x.clone() for x in inputs])
+    escaped = [w.category.__name__ for w in caught if issubclass(w.category, torch.jit.TracerWarning)]
+    if isinstance(result, (list, tuple)):
+        flags = [_plain_item(v) for v in result]
+    else:
+        flags = f"<{type(result).__name__}>"
+    return {"flags": flags, "container": type(result).__name__, "escaped": escaped, "grad_enabled": grad_seen}
+
+
+# ====================================================================== exercise 2: CondBranchyNet
+def cond_params(ns, hidden):
+    """Names and shapes of the parameters and buffers of CondBranchyNet(hidden=hidden)."""
+    cls = get(ns, "CondBranchyNet")
+    model = cls(hidden=hidden)
+    return {k: list(v.shape) for k, v in model.state_dict().items()}
+
+
+def _student_cond(ns, hidden, state):
+    model = get(ns, "CondBranchyNet")(hidden=hidden)
+    model.load_state_dict(state)
+    return model.eval()
+
+
+def cond_eager(ns, hidden, state, inputs):
+    """CondBranchyNet with the judge's weights, called eagerly on each input."""
+    model = _student_cond(ns, hidden, state)
+    out = []
+    with torch.no_grad():
+        for x in inputs:
+            try:
+                out.append(model(x.clone()))
+            except Exception as exc:
+                out.append(_err(exc))
+    return out
+
+
+def cond_export(ns, hidden, state, example, inputs):
+    """torch.export.export(CondBranchyNet with the judge's weights, (example,)), then .module() on each input."""
+    model = _student_cond(ns, hidden, state)
+    try:
+        ep = torch.export.export(model, (example.clone(),))
+    except Exception as exc:
+        return _err(exc)
+    runner = ep.module()
+    out = []
+    with torch.no_grad():
+        for x in inputs:
+            try:
+                out.append(runner(x.clone()))
+            except Exception as exc:
+                out.append(_err(exc))
+    return {"outputs": out}
+
+
+# ====================================================================== exercise 3: export_dynamic_batch
+def export_dynamic(ns, kind, hidden, state, example, min_batch, max_batch, inputs):
+    """Call export_dynamic_batch on the judge's model; run the program's module on each input."""
+    fn = get(ns, "export_dynamic_batch")
+    model = build(kind, hidden, state)
+    ep = fn(model, example.clone(), min_batch, max_batch)
+    res = {"type": type(ep).__name__, "ranges": [], "outputs": []}
+    if not isinstance(ep, torch.export.ExportedProgram):
+        return res
+    res["ranges"] = [[str(vr.lower), str(vr.upper)] for vr in ep.range_constraints.values()]
+    runner = ep.module()
+    with torch.no_grad():
+        for x in inputs:
+            try:
+                res["outputs"].append(runner(x.clone()))
+            except Exception as exc:
+                res["outputs"].append(_err(exc))
+    return res
+
+
+# ====================================================================== exercise 4: aten_ops / unsupported_ops
+def _program(kind, hidden, state, example, decompose):
+    ep = torch.export.export(build(kind, hidden, state), (example,))
+    return ep.run_decompositions() if decompose else ep
+
+
+def _all_code(ep) -> str:
+    return "\n".join(m.code for m in ep.graph_module.modules() if isinstance(m, torch.fx.GraphModule))
+
+
+def op_inventory(ns, kind, hidden, state, example, decompose, supported):
+    """aten_ops(ep) and unsupported_ops(ep, supported) on an ExportedProgram of the judge's model;
+    the program's generated code before and after both calls."""
+    ep = _program(kind, hidden, state, example, decompose)
+    before = _all_code(ep)
+    counts = get(ns, "aten_ops")(ep)
+    missing = get(ns, "unsupported_ops")(ep, set(supported))
+    after = _all_code(ep)
+    if isinstance(counts, dict):
+        counts = {str(k): _plain_item(v) for k, v in counts.items()}
+    else:
+        counts = f"<{type(counts).__name__}>"
+    if isinstance(missing, (list, tuple)):
+        missing_items = [_plain_item(v) for v in missing]
+    else:
+        missing_items = f"<{type(missing).__name__}>"
+    return {"counts": counts, "missing": missing_items, "missing_type": type(missing).__name__,
+            "before": before, "after": after}
+
+
+# ====================================================================== exercise 5: save and load in a fresh process
+# The fresh interpreter imports torch and nothing else: not the notebook, not probes.py, not any class.
+FRESH_LOADER = r'''
+import sys, warnings
+warnings.filterwarnings("ignore")
+import torch
+job = torch.load(sys.argv[1], weights_only=True)
+result = {"loaded": "", "outputs": []}
+try:
+    if job["kind"] == "script":
+        obj = torch.jit.load(job["path"], map_location="cpu")
+        runner = obj
+    else:
+        obj = torch.export.load(job["path"])
+        runner = obj.module()
+    result["loaded"] = type(obj).__name__
+except Exception as exc:
+    result["load_error"] = f"{type(exc).__name__}: {str(exc)[:300]}"
+    runner = None
+if runner is not None:
+    with torch.no_grad():
+        for x in job["inputs"]:
+            try:
+                y = runner(x)
+                result["outputs"].append(y.detach().clone() if isinstance(y, torch.Tensor) else f"<{type(y).__name__}>")
+            except Exception as exc:
+                result["outputs"].append(f"{type(exc).__name__}: {str(exc)[:200]}")
+torch.save(result, job["out"])
+'''
+
+
+def _fresh_process(kind, path, inputs, folder):
+    job = os.path.join(folder, "job.pt")
+    out = os.path.join(folder, "result.pt")
+    torch.save({"kind": kind, "path": path, "inputs": [x.clone() for x in inputs], "out": out}, job)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    env.update(OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
+    done = subprocess.run([sys.executable, "-I", "-c", FRESH_LOADER, job], cwd=folder, env=env,
+                          capture_output=True, text=True, timeout=50)
+    if not os.path.exists(out):
+        return {"process_error": f"exit code {done.returncode}: {done.stderr[-400:]}"}
+    result = torch.load(out, weights_only=True)
+    return {"loaded": str(result.get("loaded", "")), "load_error": str(result.get("load_error", "")),
+            "outputs": [o if isinstance(o, torch.Tensor) else str(o) for o in result.get("outputs", [])]}
+
+
+def fresh_scripted(ns, hidden, state, inputs):
+    """save_scripted(the judge's BranchyNet, path), then torch.jit.load(path) in a fresh interpreter."""
+    fn = get(ns, "save_scripted")
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "model.pt")
+        fn(build("BranchyNet", hidden, state), path)
+        if not os.path.isfile(path):
+            return {"process_error": "", "missing_file": True}
+        return _fresh_process("script", path, inputs, folder)
+
+
+def fresh_exported(ns, hidden, state, example, inputs):
+    """save_exported(the judge's CondNet, example, path), then torch.export.load(path).module() in a fresh
+    interpreter."""
+    fn = get(ns, "save_exported")
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "model.pt2")
+        fn(build("CondNet", hidden, state), example.clone(), path)
+        if not os.path.isfile(path):
+            return {"process_error": "", "missing_file": True}
+        return _fresh_process("export", path, inputs, folder)

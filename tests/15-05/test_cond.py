@@ -1,0 +1,74 @@
+"""Hidden checks for CondBranchyNet (exercise 2).
+
+Expected outputs come from the judge's own BranchyNet with the same random weights.
+"""
+import importlib.util
+import sys
+from pathlib import Path
+
+if "course_15_05_judge" not in sys.modules:
+    _s = importlib.util.spec_from_file_location("course_15_05_judge", Path(__file__).with_name("judge.py"))
+    sys.modules["course_15_05_judge"] = importlib.util.module_from_spec(_s)
+    _s.loader.exec_module(sys.modules["course_15_05_judge"])
+J = sys.modules["course_15_05_judge"]
+
+import pytest
+import torch
+
+from course.checks import expect, expect_close
+
+pytestmark = pytest.mark.task("cond_net")
+
+
+def _outputs_match(got, want, names, what):
+    expect(isinstance(got, list) and len(got) == len(want), f"{what}: expected {len(want)} outputs, got {J.show(got)}")
+    for g, w, name in zip(got, want, names):
+        expect(isinstance(g, torch.Tensor), f"{what} on {name}: expected logits of shape {tuple(w.shape)}, "
+                                            f"got {J.show(g)}")
+        expect_close(g, w, f"{what} on {name} (vs BranchyNet with the same weights)", atol=1e-5, rtol=1e-4)
+
+
+def test_same_parameters(student):
+    """CondBranchyNet(hidden) has BranchyNet(hidden)'s parameter names and shapes"""
+    for hidden in (32, 7):
+        want = {k: list(v.shape) for k, v in J.P.build("BranchyNet", hidden).state_dict().items()}
+        got = student.call("cond_params", hidden=hidden)
+        expect(got == want, f"CondBranchyNet(hidden={hidden}).state_dict(): expected the entries {want}, got {got}")
+
+
+def test_eager_both_branches(student, gen):
+    """eager CondBranchyNet equals BranchyNet on dark and bright batches"""
+    hidden = 20
+    state = J.random_state("BranchyNet", hidden, gen)
+    inputs = [J.dark(3, gen), J.bright(3, gen), J.bright(1, gen), J.dark(6, gen)]
+    names = ["a dark batch", "a bright batch", "a bright batch of 1", "a dark batch of 6"]
+    got = student.call("cond_eager", hidden=hidden, state=state, inputs=inputs)
+    _outputs_match(got, J.eager(J.P.build("BranchyNet", hidden, state), inputs), names,
+                   f"CondBranchyNet(hidden={hidden}) with BranchyNet's weights")
+
+
+def test_eager_threshold(student, gen):
+    """the branch is taken only when the mean is strictly above 0.5 (a mean of exactly 0.5 is not inverted)"""
+    hidden = 12
+    state = J.random_state("BranchyNet", hidden, gen)
+    just_above = J.tie(2, gen)
+    just_above[0, 0, 0, 0] += 0.01  # mean 0.5 + 0.01 / 1568
+    inputs = [J.tie(2, gen), just_above]
+    names = ["a batch with mean exactly 0.5", "a batch with mean just above 0.5"]
+    got = student.call("cond_eager", hidden=hidden, state=state, inputs=inputs)
+    _outputs_match(got, J.eager(J.P.build("BranchyNet", hidden, state), inputs), names,
+                   f"CondBranchyNet(hidden={hidden}) with BranchyNet's weights")
+
+
+def test_export_keeps_both_branches(student, gen):
+    """torch.export of CondBranchyNet on one branch gives the right logits on the other branch"""
+    hidden = 16
+    state = J.random_state("BranchyNet", hidden, gen)
+    ref = J.P.build("BranchyNet", hidden, state)
+    for side, example in (("dark", J.dark(4, gen)), ("bright", J.bright(4, gen))):
+        inputs = [J.bright(4, gen), J.dark(4, gen), J.tie(4, gen)]
+        names = ["a bright batch", "a dark batch", "a batch with mean exactly 0.5"]
+        what = f"torch.export.export(CondBranchyNet(hidden={hidden}), (a {side} batch of 4,)).module()"
+        got = student.call("cond_export", hidden=hidden, state=state, example=example, inputs=inputs)
+        expect(not J.is_error(got), f"{what}: export failed with {J.show(got)}")
+        _outputs_match(got["outputs"], J.eager(ref, inputs), names, what)

@@ -1,0 +1,81 @@
+"""Hidden checks for export_dynamic_batch (exercise 3).
+
+Expected logits come from the judge's own eager model; the accepted range is read from the
+program's range_constraints and probed at, inside and just outside both ends.
+"""
+import importlib.util
+import sys
+from pathlib import Path
+
+if "course_15_05_judge" not in sys.modules:
+    _s = importlib.util.spec_from_file_location("course_15_05_judge", Path(__file__).with_name("judge.py"))
+    sys.modules["course_15_05_judge"] = importlib.util.module_from_spec(_s)
+    _s.loader.exec_module(sys.modules["course_15_05_judge"])
+J = sys.modules["course_15_05_judge"]
+
+import pytest
+import torch
+
+from course.checks import expect, expect_close
+
+pytestmark = pytest.mark.task("export_dynamic")
+
+_CACHE = {}
+
+
+def _case(student, gen, kind):
+    """One export per model kind and student (the range and the sizes are drawn from the run's seed)."""
+    key = (id(student), kind)
+    if key not in _CACHE:
+        hidden = 6 if kind == "ConvNet" else 10
+        lo = int(torch.randint(3, 7, (1,), generator=gen))
+        hi = lo + int(torch.randint(4, 30, (1,), generator=gen))
+        ex_batch = int(torch.randint(lo, hi + 1, (1,), generator=gen))
+        sizes = [lo, hi, (lo + hi) // 2 + 1 if (lo + hi) // 2 + 1 != ex_batch else lo + 1, lo - 1, hi + 1]
+        state = J.random_state(kind, hidden, gen)
+        example = J.dark(ex_batch, gen)
+        inputs = [J.bright(n, gen) if i % 2 else J.dark(n, gen) for i, n in enumerate(sizes)]
+        res = student.call("export_dynamic", kind=kind, hidden=hidden, state=state, example=example,
+                           min_batch=lo, max_batch=hi, inputs=inputs)
+        want = J.eager(J.P.build(kind, hidden, state), inputs[:3])
+        what = f"export_dynamic_batch({kind}, example of batch {ex_batch}, min_batch={lo}, max_batch={hi})"
+        _CACHE[key] = (res, want, sizes, what, lo, hi)
+    return _CACHE[key]
+
+
+@pytest.mark.parametrize("kind", ["PlainNet", "ConvNet"])
+def test_accepts_the_range(student, gen, kind):
+    """the exported module gives the eager model's logits at min_batch, max_batch and a size in between"""
+    res, want, sizes, what, lo, hi = _case(student, gen, kind)
+    expect(res["type"] == "ExportedProgram", f"{what}: expected an ExportedProgram, got a {res['type']}")
+    for n, w, g in zip(sizes[:3], want, res["outputs"][:3]):
+        expect(isinstance(g, torch.Tensor), f"{what}: .module() on a batch of {n}: expected logits, got {J.show(g)}")
+        expect_close(g, w, f"{what}: .module() on a batch of {n} (vs the eager model)", atol=1e-5, rtol=1e-4)
+
+
+@pytest.mark.parametrize("kind", ["PlainNet", "ConvNet"])
+def test_rejects_below_min(student, gen, kind):
+    """a batch of min_batch - 1 is rejected by the exported module"""
+    res, want, sizes, what, lo, hi = _case(student, gen, kind)
+    expect(res["type"] == "ExportedProgram", f"{what}: expected an ExportedProgram, got a {res['type']}")
+    got = res["outputs"][3]
+    expect(J.is_error(got), f"{what}: .module() on a batch of {lo - 1} (below min_batch) should raise, "
+                            f"but returned {J.show(got)}")
+
+
+@pytest.mark.parametrize("kind", ["PlainNet", "ConvNet"])
+def test_rejects_above_max(student, gen, kind):
+    """a batch of max_batch + 1 is rejected by the exported module"""
+    res, want, sizes, what, lo, hi = _case(student, gen, kind)
+    expect(res["type"] == "ExportedProgram", f"{what}: expected an ExportedProgram, got a {res['type']}")
+    got = res["outputs"][4]
+    expect(J.is_error(got), f"{what}: .module() on a batch of {hi + 1} (above max_batch) should raise, "
+                            f"but returned {J.show(got)}")
+
+
+def test_range_constraints(student, gen):
+    """ep.range_constraints records exactly one symbol, the batch, with the range [min_batch, max_batch]"""
+    res, want, sizes, what, lo, hi = _case(student, gen, "ConvNet")
+    expect(res["type"] == "ExportedProgram", f"{what}: expected an ExportedProgram, got a {res['type']}")
+    expect(res["ranges"] == [[str(lo), str(hi)]],
+           f"{what}: expected ep.range_constraints to hold one range [{lo}, {hi}], got {res['ranges']}")

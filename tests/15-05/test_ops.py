@@ -1,0 +1,76 @@
+"""Hidden checks for aten_ops and unsupported_ops (exercise 4).
+
+The programs are exported in the submission's process from the judge's own model code; the
+expected counts come from the judge's own export of the same models.
+"""
+import importlib.util
+import sys
+from pathlib import Path
+
+if "course_15_05_judge" not in sys.modules:
+    _s = importlib.util.spec_from_file_location("course_15_05_judge", Path(__file__).with_name("judge.py"))
+    sys.modules["course_15_05_judge"] = importlib.util.module_from_spec(_s)
+    _s.loader.exec_module(sys.modules["course_15_05_judge"])
+J = sys.modules["course_15_05_judge"]
+
+import pytest
+import torch
+
+from course.checks import expect
+
+pytestmark = pytest.mark.task("op_inventory")
+
+_CACHE = {}
+_LABEL = {("ConvNet", False): "torch.export.export(a CNN with two Conv2d/BatchNorm2d/ReLU blocks)",
+          ("CondConvNet", False): "torch.export.export(a torch.cond branch with several operators per side, "
+                                  "then a CNN)",
+          ("CondNet", True): "torch.export.export(the exported CondBranchyNet).run_decompositions()"}
+
+
+def _case(student, gen, kind, decompose):
+    key = (id(student), kind, decompose)
+    if key not in _CACHE:
+        hidden = 4
+        state = J.random_state(kind, hidden, gen)
+        example = J.dark(2, gen)
+        want = J.op_counts(J.program(kind, hidden, state, example, decompose))
+        names = sorted(want)
+        # a random half of the operators is "supported", plus a name the program does not call
+        pick = torch.randperm(len(names), generator=gen)[: len(names) // 2].tolist()
+        supported = sorted({names[i] for i in pick} | {"aten.hardswish.default"})
+        res = student.call("op_inventory", kind=kind, hidden=hidden, state=state, example=example,
+                           decompose=decompose, supported=supported)
+        _CACHE[key] = (res, want, supported, _LABEL[(kind, decompose)])
+    return _CACHE[key]
+
+
+@pytest.mark.parametrize("kind,decompose", [("ConvNet", False), ("CondNet", True)])
+def test_counts(student, gen, kind, decompose):
+    """aten_ops counts every ATen operator call of the program"""
+    res, want, supported, label = _case(student, gen, kind, decompose)
+    expect(res["counts"] == want, f"aten_ops(ep) for ep = {label}: expected {want}, got {res['counts']}")
+
+
+def test_counts_include_cond_branches(student, gen):
+    """aten_ops counts the operators inside torch.cond's branch subgraphs, and cond itself"""
+    res, want, supported, label = _case(student, gen, "CondConvNet", False)
+    expect(res["counts"] == want, f"aten_ops(ep) for ep = {label}: expected {want} (the branches' "
+                                  f"operators and 'cond' included), got {res['counts']}")
+
+
+@pytest.mark.parametrize("kind,decompose", [("ConvNet", False), ("CondConvNet", False)])
+def test_unsupported(student, gen, kind, decompose):
+    """unsupported_ops lists each name not in `supported` once, sorted, as a list"""
+    res, want, supported, label = _case(student, gen, kind, decompose)
+    expected = sorted(set(want) - set(supported))
+    expect(res["missing"] == expected and res["missing_type"] == "list",
+           f"unsupported_ops(ep, supported) for ep = {label} and supported = {supported}: expected the list "
+           f"{expected}, got {res['missing']!r} (a {res['missing_type']})")
+
+
+def test_program_unchanged(student, gen):
+    """neither function changes the ExportedProgram it is given"""
+    for kind, decompose in (("ConvNet", False), ("CondConvNet", False)):
+        res, want, supported, label = _case(student, gen, kind, decompose)
+        expect(res["before"] == res["after"], f"aten_ops / unsupported_ops changed ep = {label}: its graph code "
+                                              f"differs after the calls")

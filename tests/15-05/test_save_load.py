@@ -1,0 +1,79 @@
+"""Hidden checks for save_scripted and save_exported (exercise 5).
+
+The probe saves into the sandbox's private /tmp and loads the file in a fresh interpreter (inside the
+same sandbox) that imports only torch; the logits come back as plain tensors and are compared with
+the judge's own eager BranchyNet with the same weights. The judge never opens the files.
+"""
+import importlib.util
+import sys
+from pathlib import Path
+
+if "course_15_05_judge" not in sys.modules:
+    _s = importlib.util.spec_from_file_location("course_15_05_judge", Path(__file__).with_name("judge.py"))
+    sys.modules["course_15_05_judge"] = importlib.util.module_from_spec(_s)
+    _s.loader.exec_module(sys.modules["course_15_05_judge"])
+J = sys.modules["course_15_05_judge"]
+
+import pytest
+import torch
+
+from course.checks import expect, expect_close
+
+pytestmark = pytest.mark.task("save_load")
+
+_CACHE = {}
+
+
+def _check_outputs(res, ref, inputs, names, what, pick):
+    expect(not res.get("missing_file"), f"{what}: no file was written at the path given")
+    expect(not res.get("process_error"), f"{what}: the fresh process failed: {res.get('process_error', '')[:300]}")
+    expect(not res.get("load_error"), f"{what}: loading failed in a fresh process: {res.get('load_error', '')}")
+    want = J.eager(ref, inputs)
+    got = res["outputs"]
+    for i in pick:
+        g = got[i] if i < len(got) else "nothing"
+        expect(isinstance(g, torch.Tensor), f"{what}, called on {names[i]}: expected logits of shape "
+                                            f"{tuple(want[i].shape)}, got {J.show(g)}")
+        expect_close(g, want[i], f"{what}, called on {names[i]} (vs the eager model)", atol=1e-5, rtol=1e-4)
+
+
+def test_scripted_in_fresh_process(student, gen):
+    """torch.jit.load of the saved file in a fresh process (no class available) keeps both branches"""
+    hidden = 24
+    state = J.random_state("BranchyNet", hidden, gen)
+    inputs = [J.dark(3, gen), J.bright(3, gen), J.tie(2, gen), J.bright(17, gen)]
+    names = ["a dark batch", "a bright batch", "a batch with mean exactly 0.5", "a bright batch of 17"]
+    res = student.call("fresh_scripted", hidden=hidden, state=state, inputs=inputs)
+    _check_outputs(res, J.P.build("BranchyNet", hidden, state), inputs, names,
+                   f"save_scripted(BranchyNet(hidden={hidden}), path); torch.jit.load(path) in a fresh process",
+                   range(len(inputs)))
+
+
+def _exported(student, gen):
+    key = id(student)
+    if key not in _CACHE:
+        hidden = 12
+        state = J.random_state("BranchyNet", hidden, gen)
+        example = J.dark(5, gen)
+        sizes = [5, 1, 1024, 2, 7]
+        inputs = [J.bright(n, gen) if i % 2 == 0 else J.dark(n, gen) for i, n in enumerate(sizes)]
+        inputs.append(J.tie(5, gen))
+        names = [f"a {'bright' if i % 2 == 0 else 'dark'} batch of {n}" for i, n in enumerate(sizes)]
+        names.append("a batch of 5 with mean exactly 0.5")
+        res = student.call("fresh_exported", hidden=hidden, state=state, example=example, inputs=inputs)
+        what = (f"save_exported(CondBranchyNet(hidden={hidden}), a dark example of batch 5, path); "
+                f"torch.export.load(path).module() in a fresh process")
+        _CACHE[key] = (res, J.P.build("BranchyNet", hidden, state), inputs, names, what)
+    return _CACHE[key]
+
+
+def test_exported_branches_in_fresh_process(student, gen):
+    """torch.export.load of the saved file in a fresh process gives the right logits on both branches"""
+    res, ref, inputs, names, what = _exported(student, gen)
+    _check_outputs(res, ref, inputs, names, what, [0, 5])
+
+
+def test_exported_batch_range_in_fresh_process(student, gen):
+    """the saved program accepts batch sizes 1, 2, 7 and 1024, not only the example's (5)"""
+    res, ref, inputs, names, what = _exported(student, gen)
+    _check_outputs(res, ref, inputs, names, what, [1, 2, 3, 4])
