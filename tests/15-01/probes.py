@@ -89,14 +89,22 @@ def capture(ns, state, names, x):
     model.eval()
     with torch.no_grad():
         plain = model(x)
+    runs = [0]
+    real_forward = model.forward
+
+    def counted(*a, **k):
+        runs[0] += 1
+        return real_forward(*a, **k)
+    model.forward = counted
     acts = get(ns, "capture_activations")(model, list(names), x)
+    del model.forward
     with torch.no_grad():
         after = model(x)
     if not isinstance(acts, dict):
         raise TypeError(f"capture_activations should return a dict, got {type(acts).__name__}")
     return {"acts": {str(k): v for k, v in acts.items()},
             "requires_grad": {str(k): bool(getattr(v, "requires_grad", False)) for k, v in acts.items()},
-            "hooks_left": _hook_counts(model), "plain": plain, "after": after}
+            "hooks_left": _hook_counts(model), "plain": plain, "after": after, "forward_runs": runs[0]}
 
 
 def capture_failing(ns, state, names):
@@ -110,8 +118,15 @@ def capture_failing(ns, state, names):
 def capture_unknown(ns, state):
     model = make_net(0)
     model.load_state_dict(state)
+    runs = [0]
+    real_forward = model.forward
+
+    def counted(*a, **k):  # an instance attribute: nn.Module.__call__ finds it, hooks still apply
+        runs[0] += 1
+        return real_forward(*a, **k)
+    model.forward = counted
     err = capture_error(get(ns, "capture_activations"), model, ["0", "no_such_layer"], torch.randn(1, 1, 8, 8))
-    return {"error": err, "hooks_left": _hook_counts(model)}
+    return {"error": err, "hooks_left": _hook_counts(model), "forward_runs": runs[0]}
 
 
 def clipped_grads(ns, state, frozen, max_norm, batches, remove_after=False):
@@ -121,6 +136,10 @@ def clipped_grads(ns, state, frozen, max_norm, batches, remove_after=False):
     for name, p in model.named_parameters():
         if name in frozen:
             p.requires_grad_(False)
+    seen = {}  # name -> the .grad tensor right after accumulation (recorded by a hook that runs first)
+    for name, p in model.named_parameters():
+        if p.requires_grad:
+            p.register_post_accumulate_grad_hook(lambda t, name=name: seen.__setitem__(name, t.grad))
     handles = get(ns, "attach_grad_clipping")(model, max_norm)
     n_handles = len(handles) if isinstance(handles, (list, tuple)) else -1
     if remove_after:
@@ -128,7 +147,9 @@ def clipped_grads(ns, state, frozen, max_norm, batches, remove_after=False):
             h.remove()
     for xb, scale in batches:
         (model(xb).pow(2).sum() * scale).backward()
-    return {"grads": {n: p.grad for n, p in model.named_parameters()}, "n_handles": n_handles}
+    return {"grads": {n: p.grad for n, p in model.named_parameters()}, "n_handles": n_handles,
+            "grad_ptr": {n: p.grad.data_ptr() for n, p in model.named_parameters() if p.grad is not None},
+            "accumulated_ptr": {n: g.data_ptr() for n, g in seen.items()}}
 
 
 # ---------------------------------------------------------------- version counter
@@ -140,4 +161,6 @@ def broken(ns, x):
 def fixed(ns, x):
     x = x.detach().clone().requires_grad_(True)
     g = get(ns, "run_fixed")(x)
-    return {"returned": g if isinstance(g, torch.Tensor) else None, "x_grad": x.grad}
+    return {"returned": g if isinstance(g, torch.Tensor) else None, "x_grad": x.grad,
+            "returned_ptr": g.data_ptr() if isinstance(g, torch.Tensor) else None,
+            "x_grad_ptr": x.grad.data_ptr() if isinstance(x.grad, torch.Tensor) else None}

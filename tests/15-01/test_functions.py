@@ -134,6 +134,51 @@ def test_softplus_gradcheck_property(student, seed, n, scale):
                           reference=torch.nn.functional.softplus)
 
 
+@pytest.mark.task("softplus")
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=["float32", "float64"])
+def test_softplus_near_overflow(student, dtype):
+    """StableSoftplus stays finite and correct where exp(x) overflows (near 88.7 in float32, 709.8 in float64)"""
+    edge = 88.72 if dtype == torch.float32 else 709.78
+    pts = [edge - 1, edge - 0.1, edge + 0.05, edge + 0.5, edge + 3, edge + 40, 2 * edge, -edge - 3, -2 * edge]
+    x = torch.tensor(pts, dtype=dtype)
+    r = student.call("single_backward", name="StableSoftplus", x=x)
+    shown = [round(float(v), 2) for v in x.tolist()]
+    tol = dict(atol=1e-6, rtol=1e-6) if dtype == torch.float32 else dict(atol=1e-12, rtol=1e-12)
+    expect_close(r["out"], F.softplus(x), f"StableSoftplus.apply(x) for x = {shown} ({dtype})", **tol)
+    expect_close(r["grad"], torch.sigmoid(x), f"gradient of StableSoftplus for x = {shown} ({dtype})", **tol)
+
+
+TINY = [-700.0, -300.0, -100.0, -50.0, -40.0, -37.0, -30.0]
+
+
+@pytest.mark.task("softplus")
+def test_softplus_tiny_values_accurate(student):
+    """StableSoftplus keeps full relative accuracy for very negative x, where softplus(x) ~ exp(x) (log1p)"""
+    x = torch.tensor(TINY, dtype=f64)
+    r = student.call("single_backward", name="StableSoftplus", x=x)
+    expect_close(r["out"], F.softplus(x), f"StableSoftplus.apply(x) for x = {TINY} (float64; the values are about "
+                 f"exp(x): log(1 + ...) instead of log1p loses them)", atol=0, rtol=1e-10)
+
+
+@pytest.mark.task("softplus")
+def test_softplus_tiny_gradients_accurate(student):
+    """StableSoftplus's gradient sigmoid(x) keeps full relative accuracy for very negative x"""
+    x = torch.tensor(TINY, dtype=f64)
+    r = student.call("single_backward", name="StableSoftplus", x=x)
+    expect_close(r["grad"], torch.sigmoid(x), f"gradient of StableSoftplus for x = {TINY} (float64; about exp(x): a "
+                 f"form like 1 - exp(-softplus(x)) cancels to 0)", atol=0, rtol=1e-10)
+
+
+@pytest.mark.task("softplus")
+def test_softplus_keeps_dtype(student, gen):
+    """StableSoftplus returns the input's dtype (float32 in, float32 out), like F.softplus"""
+    for dtype in (torch.float32, torch.float64):
+        x = torch.randn(5, generator=gen).to(dtype)
+        r = student.call("single_backward", name="StableSoftplus", x=x)
+        expect(r["out"].dtype == dtype, f"StableSoftplus.apply(x) for a {dtype} x returned {r['out'].dtype}")
+        expect(r["grad"].dtype == dtype, f"the gradient of StableSoftplus for a {dtype} x is {r['grad'].dtype}")
+
+
 # ------------------------------------------------------------------ LogCosh
 def _logcosh(x):
     return x + torch.nn.functional.softplus(-2 * x) - math.log(2.0)  # log(cosh(x)), stable
@@ -152,6 +197,18 @@ def test_logcosh_value_and_gradient(student, gen):
 
 
 @pytest.mark.task("logcosh")
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=["float32", "float64"])
+def test_logcosh_beyond_cosh_overflow(student, dtype):
+    """LogCosh is computed stably: finite and correct where cosh(x) overflows (|x| > 89 / 710)"""
+    edge = 89.0 if dtype == torch.float32 else 710.5
+    x = torch.tensor([-2 * edge, -edge - 5, -edge, edge, edge + 5, 2 * edge], dtype=dtype)
+    r = student.call("single_backward", name="LogCosh", x=x)
+    tol = dict(atol=1e-5, rtol=1e-6) if dtype == torch.float32 else dict(atol=1e-10, rtol=1e-12)
+    expect_close(r["out"], logcosh_ref(x), f"LogCosh.apply(x) for x = {x.tolist()} ({dtype})", **tol)
+    expect_close(r["grad"], torch.tanh(x), f"gradient of LogCosh for x = {x.tolist()} ({dtype})", **tol)
+
+
+@pytest.mark.task("logcosh")
 @pytest.mark.parametrize("shape", [(6,), (2, 5)])
 def test_logcosh_gradgradcheck(student, gen, shape):
     """LogCosh is twice differentiable: the second derivative agrees with finite differences"""
@@ -166,7 +223,7 @@ def test_logcosh_gradgradcheck(student, gen, shape):
 @pytest.mark.task("clamp")
 def test_clamp_matches_torch_including_kinks(student, gen):
     """Clamp matches torch.clamp in value and gradient, including inputs exactly at lo and hi"""
-    lo, hi = -0.5, 0.75
+    lo, hi = -0.3, 0.7  # not representable in float32: the bounds must stay Python floats / float64
     x = torch.cat([torch.randn(30, generator=gen, dtype=f64),
                    torch.tensor([lo, hi, lo, hi, 0.0], dtype=f64)]).requires_grad_(True)
     jacobian_vs_reference(student, "function_vjp", [x], lambda t: torch.clamp(t, lo, hi),

@@ -50,6 +50,15 @@ def test_capture_matches_reference(student, gen, names):
                  atol=0, rtol=0)
 
 
+@pytest.mark.task("forward_hooks")
+def test_capture_runs_model_once(student, gen):
+    """capture_activations runs model(x) exactly once"""
+    x = torch.randn(2, 1, 8, 8, generator=gen)
+    r = student.call("capture", state=fresh_state(5), names=["0", "3.1"], x=x)
+    expect(r["forward_runs"] == 1, f"capture_activations(model, ['0', '3.1'], x) ran the model {r['forward_runs']} "
+                                   f"times; it should run model(x) once")
+
+
 @pytest.mark.task("forward_hooks", weight=0.4)  # its right answer is a constant ("raised X"): worth less
 def test_capture_cleans_up_when_forward_raises(student):
     """capture_activations removes its hooks even when the forward pass raises"""
@@ -66,6 +75,14 @@ def test_capture_rejects_unknown_names(student):
     r = student.call("capture_unknown", state=fresh_state(2))
     expect_raises(r["error"], "KeyError", "capture_activations(model, ['0', 'no_such_layer'], x)")
     expect(r["hooks_left"] == 0, f"{r['hooks_left']} hook(s) left after rejecting an unknown name")
+
+
+@pytest.mark.task("forward_hooks")
+def test_capture_unknown_name_runs_nothing(student):
+    """capture_activations rejects an unknown name before running the model"""
+    r = student.call("capture_unknown", state=fresh_state(3))
+    expect(r["forward_runs"] == 0, f"capture_activations(model, ['0', 'no_such_layer'], x) ran the model "
+                                   f"{r['forward_runs']} time(s) before raising: check every name first")
 
 
 # ------------------------------------------------------------------ gradient hooks
@@ -137,6 +154,17 @@ def test_clipping_skips_frozen_and_handles_remove(student, gen):
     compare_grads(r, expected_clipped(state, [], 0.1, batches, clip=False), "after removing every handle")
 
 
+@pytest.mark.task("grad_hooks")
+def test_clipping_rescales_grad_in_place(student, gen):
+    """the hook rescales param.grad in place: .grad stays the tensor autograd accumulated into"""
+    state = grad_model_state(int(torch.randint(0, 10_000, (1,), generator=gen)))
+    batches = [(torch.randn(8, 6, generator=gen), 3.0), (torch.randn(8, 6, generator=gen), 3.0)]
+    r = student.call("clipped_grads", state=state, frozen=[], max_norm=0.05, batches=batches)
+    moved = [n for n, ptr in r["accumulated_ptr"].items() if r["grad_ptr"].get(n) != ptr]
+    expect(not moved, f"after two backward calls with max_norm=0.05, param.grad of {moved} is a new tensor, not "
+                      f"the accumulated one rescaled in place (use p.grad.mul_(...), not p.grad = ...)")
+
+
 # ------------------------------------------------------------------ version counter
 @pytest.mark.task("inplace", weight=0.4)  # its right answer is a constant ("raised X"): worth less
 def test_run_broken_raises_version_error(student, gen):
@@ -154,3 +182,16 @@ def test_run_fixed_gradient(student, gen, shape):
     expect(r["returned"] is not None, "run_fixed should return x.grad (a tensor)")
     expect_close(r["returned"], torch.exp(x), f"run_fixed(x) for x of shape {shape}", atol=1e-12, rtol=1e-10)
     expect_equal(r["x_grad"] is not None, True, "x.grad after run_fixed(x) is set")
+
+
+@pytest.mark.task("inplace")
+def test_run_fixed_returns_x_grad_itself(student, gen):
+    """run_fixed returns x.grad itself (set by backward), not a copy or a separately computed gradient"""
+    x = torch.randn(4, generator=gen, dtype=torch.float64)
+    r = student.call("fixed", x=x)
+    expect(r["x_grad"] is not None, "x.grad is None after run_fixed(x): call backward on the sum, so that "
+                                    "autograd fills x.grad")
+    expect_close(r["x_grad"], torch.exp(x), "x.grad after run_fixed(x) (it should be exp(x))", atol=1e-12, rtol=1e-10)
+    expect(r["returned_ptr"] is not None and r["returned_ptr"] == r["x_grad_ptr"],
+           "run_fixed(x) returned a tensor that is not x.grad (a clone or another computation of the gradient): "
+           "return x.grad itself")

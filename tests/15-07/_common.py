@@ -20,6 +20,32 @@ def _load(name: str):
 
 ref = _load("allocator_reference")
 traces_mod = _load("allocator_traces")
+standin = _load("cuda_standin")
+
+
+def standin_source() -> str:
+    """The CUDA stand-in's source, sent to the probes of the CPU variants of the GPU-marked checks."""
+    return (HERE / "cuda_standin.py").read_text()
+
+
+def replay_with_standin(ops) -> dict:
+    """The GPU replay script (allocator_traces._REPLAY), run in this process against the CUDA stand-in
+    driven by the judge's allocator model: the CPU variant of the GPU-marked replay checks."""
+    import contextlib
+    import io
+    import sys
+    backend = standin.ModelBackend(ref.RefAllocator(), ref.snapshot_of)
+    stdin, stdout = io.StringIO(json.dumps([list(o) for o in ops])), io.StringIO()
+    old_stdin = sys.stdin
+    try:
+        sys.stdin = stdin
+        with standin.install(backend), contextlib.redirect_stdout(stdout):
+            exec(compile(traces_mod._REPLAY, "<replay script>", "exec"), {"__name__": "__replay__"})
+    finally:
+        sys.stdin = old_stdin
+    out = json.loads(stdout.getvalue())
+    out["log"] = backend.log
+    return out
 KiB, MiB = ref.KiB, ref.MiB
 
 

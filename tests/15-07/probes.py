@@ -1,6 +1,8 @@
 """Probes for 15-07: run next to the submission, return plain data only (no comparisons here)."""
+import contextlib
 import numbers
 import time
+import types
 
 import torch
 
@@ -23,6 +25,17 @@ def _plain(v):
         except Exception:
             pass
     return f"<{type(v).__name__}: {repr(v)[:80]}>"
+
+
+def _standin(source, script=None, kernel_ms=0.0):
+    """Install the CUDA stand-in (tests/15-07/cuda_standin.py, sent as text by the CPU variants of the
+    GPU-marked checks); without a source, a null context (the real GPU)."""
+    if source is None:
+        return contextlib.nullcontext(None)
+    mod = types.ModuleType("cuda_standin_15_07")
+    exec(compile(source, "<cuda_standin>", "exec"), mod.__dict__)
+    script = script or {}
+    return mod.install(mod.ScriptBackend(script.get("snapshot"), script.get("stats")), kernel_ms=kernel_ms)
 
 
 # ------------------------------------------------------------------ size rules
@@ -60,21 +73,24 @@ def will_oom_many(ns, cases):
     return [_plain(f(c["segments"], c["device_free"], c["nbytes"])) for c in cases]
 
 
-def summarize_live_gpu(ns, sizes, free_every):
+def summarize_live_gpu(ns, sizes, free_every, standin=None, script=None):
     """Allocate real CUDA tensors, free some, and summarize torch.cuda.memory_snapshot() with the
-    student's function; also return memory_stats read at the same moment."""
-    keep = [torch.empty(n, dtype=torch.uint8, device="cuda") for n in sizes]
-    for i in range(0, len(keep), free_every):
-        keep[i] = None
-    snap = torch.cuda.memory_snapshot()
-    stats = torch.cuda.memory_stats()
+    student's function; also return memory_stats read at the same moment. With ``standin`` (CPU CI),
+    the same steps run against the CUDA stand-in, whose log of allocations is returned too."""
+    with _standin(standin, script) as fake:
+        keep = [torch.empty(n, dtype=torch.uint8, device="cuda") for n in sizes]
+        for i in range(0, len(keep), free_every):
+            keep[i] = None
+        snap = torch.cuda.memory_snapshot()
+        stats = torch.cuda.memory_stats()
+        log = [list(op) for op in fake["backend"].log] if fake else None
     segs = [{"segment_type": s["segment_type"], "total_size": int(s["total_size"]),
              "allocated_size": int(s["allocated_size"]),
              "blocks": [{"size": int(b["size"]), "state": str(b["state"])} for b in s["blocks"]]} for s in snap]
     got = summarize(ns, segs)
     del keep
     return {"summary": got, "segments": segs, "allocated": int(stats.get("allocated_bytes.all.current", 0)),
-            "reserved": int(stats.get("reserved_bytes.all.current", 0))}
+            "reserved": int(stats.get("reserved_bytes.all.current", 0)), "standin_log": log}
 
 
 # ------------------------------------------------------------------ timing
@@ -98,9 +114,18 @@ def time_slow_start(ns, slow_ms, fast_ms, n_slow, warmup, iters):
     return {"ms": _plain(ms), "calls": calls[0]}
 
 
-def time_matmul_gpu(ns, n, warmup, iters, seed):
-    g = torch.Generator(device="cuda").manual_seed(seed)
-    a = torch.randn(n, n, device="cuda", generator=g)
-    b = torch.randn(n, n, device="cuda", generator=g)
-    ms = get(ns, "time_op")(lambda: a @ b, warmup=warmup, iters=iters, device="cuda")
-    return {"ms": _plain(ms)}
+def time_matmul_gpu(ns, n, warmup, iters, seed, standin=None, kernel_ms=0.0, device="cuda"):
+    """time_op on a matmul queued on CUDA; with ``standin`` (CPU CI) every a @ b queues kernel_ms of work
+    on the stand-in's stream and returns at once, as a kernel launch does."""
+    with _standin(standin, kernel_ms=kernel_ms) as fake:
+        g = torch.Generator(device="cuda").manual_seed(seed)
+        a = torch.randn(n, n, device="cuda", generator=g)
+        b = torch.randn(n, n, device="cuda", generator=g)
+        calls = [0]
+
+        def fn():
+            calls[0] += 1
+            return a @ b
+        ms = get(ns, "time_op")(fn, warmup=warmup, iters=iters, device=device)
+        launches = fake["stream"].launches if fake else None
+    return {"ms": _plain(ms), "calls": calls[0], "launches": launches}

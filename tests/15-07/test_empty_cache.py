@@ -53,11 +53,23 @@ def test_random_traces(student, seed):
     C.compare_trace(student, ops, ref.simulate(ops), "a random trace with empty_cache")
 
 
+def _check_replays(student, replay, where):
+    _, traces = _cache_traces()
+    for name, t in traces.items():
+        live = replay(t["ops"])
+        C.compare_trace(student, t["ops"], live["stats"],
+                        f"trace '{name}' replayed on {live['gpu']} (torch {live['torch']}, {where})")
+
+
 @pytest.mark.gpu
 def test_replay_on_gpu(student):
     """on CUDA, simulate matches torch.cuda.memory_stats() for each shipped empty_cache trace replayed live"""
-    _, traces = _cache_traces()
-    for name, t in traces.items():
-        live = C.traces_mod.replay_on_gpu(t["ops"])
-        C.compare_trace(student, t["ops"], live["stats"],
-                        f"trace '{name}' replayed on {live['gpu']} (torch {live['torch']}, live memory_stats)")
+    _check_replays(student, C.traces_mod.replay_on_gpu, "live memory_stats")
+
+
+# The CPU variant of the check above (weight 0.25: it repeats the fixture check's comparison): the same
+# replay script and judge logic, against the CUDA stand-in driven by the allocator model.
+@pytest.mark.task("empty_cache", weight=0.25)
+def test_replay_on_cuda_standin(student):
+    """simulate matches memory_stats() of each shipped empty_cache trace replayed on the CUDA stand-in"""
+    _check_replays(student, C.replay_with_standin, "memory_stats of the allocator model")

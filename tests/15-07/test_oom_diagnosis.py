@@ -82,6 +82,21 @@ def test_summary_edge_cases(student, gen):
     _check_summary(student, pending, "a snapshot with 'active_pending_free' blocks")
 
 
+def test_summary_value_types(student, gen):
+    """summarize_snapshot returns ints for the five byte counts and a float for fragmentation"""
+    segs = _snapshot_after([("alloc", "a", int(torch.randint(1, 9 * MiB, (1,), generator=gen))), ("alloc", "b", 700),
+                            ("free", "b")])
+    got = student.call("summarize", segments=segs)
+    if "__error__" in got:
+        fail(f"summarize_snapshot(snapshot): {got['__error__']}")
+    bad = [f"{k}={got.get(k)!r} ({type(got.get(k)).__name__})" for k in INT_KEYS if type(got.get(k)) is not int]
+    if type(got.get("fragmentation")) is not float:
+        bad.append(f"fragmentation={got.get('fragmentation')!r} ({type(got.get('fragmentation')).__name__}, "
+                   f"should be a float)")
+    expect(not bad, f"summarize_snapshot(snapshot): byte counts should be ints and fragmentation a float; got "
+                    f"{', '.join(bad)}.\n  snapshot: {_describe(segs)}")
+
+
 def _oom_cases(rng: random.Random, k: int):
     cases = []
     for _ in range(k):
@@ -135,13 +150,71 @@ def test_will_oom_random(student, seed):
     _check_oom(student, _oom_cases(random.Random(seed), 8), "random snapshot")
 
 
+def test_release_other_pool(student, gen):
+    """will_oom: step 3 releases fully free segments of BOTH pools, also when only the other pool has one"""
+    n = int(torch.randint(1, 8, (1,), generator=gen)) * MiB + 4096
+    # a fully free 2 MiB small segment, and a large segment with a live block (nothing of it releasable)
+    segs = _snapshot_after([("alloc", "s", 100 * KiB), ("alloc", "l", 25 * MiB), ("alloc", "l2", 300),
+                            ("free", "s")])
+    cases = [{"segments": segs, "device_free": 18 * MiB, "nbytes": n},    # 20 MiB segment: 18 + 2 freed = 20
+             {"segments": segs, "device_free": 17 * MiB, "nbytes": n}]    # 17 + 2 < 20: OOM
+    _check_oom(student, cases, "a fully free small segment and a large segment in use")
+    # a fully free large segment; a small request needs a new 2 MiB segment on a full device
+    segs = _snapshot_after([("alloc", "a", 12 * MiB), ("alloc", "k", 1000), ("alloc", "k2", 2 * MiB - 1024),
+                            ("free", "a")])
+    cases = [{"segments": segs, "device_free": 0, "nbytes": int(torch.randint(1, 1024, (1,), generator=gen))}]
+    _check_oom(student, cases, "a full small segment and a fully free 12 MiB large segment")
+
+
+def test_exact_fit_is_reused(student, gen):
+    """will_oom: a free cached block exactly the rounded size of the request serves it (size >= rounded size)"""
+    k = int(torch.randint(2, 9, (1,), generator=gen))
+    # a full 20 MiB segment [free k MiB | b], a full 2 MiB small segment [free 1024 | s2 | s3]
+    segs = _snapshot_after([("alloc", "a", k * MiB), ("alloc", "b", (20 - k) * MiB - 512 * KiB), ("alloc", "s", 1000),
+                            ("alloc", "s2", 1 * MiB), ("alloc", "s3", 1 * MiB - 1024), ("free", "a"), ("free", "s")])
+    cases = [{"segments": segs, "device_free": 0, "nbytes": k * MiB - int(torch.randint(0, 512, (1,), generator=gen))},
+             {"segments": segs, "device_free": 0, "nbytes": 1000}]
+    _check_oom(student, cases, f"a free {k} MiB hole and a free 1024-byte small block, nothing else free")
+
+
+def test_zero_byte_request_never_fails(student, gen):
+    """will_oom: a 0-byte request never fails, even with nothing cached and no device memory"""
+    segs = _snapshot_after([("alloc", "a", int(torch.randint(1, 30 * MiB, (1,), generator=gen)))])
+    _check_oom(student, [{"segments": [], "device_free": 0, "nbytes": 0},
+                         {"segments": segs, "device_free": 0, "nbytes": 0}], "no free memory anywhere")
+
+
+def _check_live_summary(student, r, where):
+    got = r["summary"]
+    for k, live in (("reserved", r["reserved"]), ("allocated", r["allocated"])):
+        expect(got.get(k) == live, f"summarize_snapshot(torch.cuda.memory_snapshot()) on {where}: '{k}' should equal "
+                                   f"torch.cuda.memory_stats() ({C.fmt_bytes(live)}), got {got.get(k)!r}")
+    _check_summary(student, r["segments"], f"torch.cuda.memory_snapshot() on {where}")
+
+
 @pytest.mark.gpu
 def test_summary_of_live_snapshot(student, gen):
     """on CUDA, summarize_snapshot(torch.cuda.memory_snapshot()) matches memory_stats"""
     sizes = [int(s) for s in torch.randint(1, 12 * MiB, (16,), generator=gen)]
     r = student.call("summarize_live_gpu", sizes=sizes, free_every=3)
-    got = r["summary"]
-    for k, live in (("reserved", r["reserved"]), ("allocated", r["allocated"])):
-        expect(got.get(k) == live, f"summarize_snapshot(torch.cuda.memory_snapshot()): '{k}' should equal "
-                                   f"torch.cuda.memory_stats() ({C.fmt_bytes(live)}), got {got.get(k)!r}")
-    _check_summary(student, r["segments"], "a live torch.cuda.memory_snapshot()")
+    _check_live_summary(student, r, "a live GPU")
+
+
+# The CPU variant of the check above: the same probe, with the CUDA stand-in installed in the student's
+# process. The stand-in answers memory_snapshot()/memory_stats() with what the judge's allocator model
+# computed for the probe's allocations, and logs them, so the judge can check the probe did just that.
+def test_summary_of_standin_snapshot(student, gen):
+    """summarize_snapshot(torch.cuda.memory_snapshot()) matches memory_stats on the CUDA stand-in"""
+    sizes = [int(s) for s in torch.randint(1, 12 * MiB, (16,), generator=gen)]
+    ops = [("alloc", f"t{i}", n) for i, n in enumerate(sizes)] + [("free", f"t{i}") for i in range(0, 16, 3)]
+    m = ref.RefAllocator()
+    for op in ops:
+        m.malloc(op[1], op[2]) if op[0] == "alloc" else m.free(op[1])
+    st_ = m.stats()
+    script = {"snapshot": ref.snapshot_of(m),
+              "stats": {"allocated_bytes.all.current": st_["allocated"], "reserved_bytes.all.current": st_["reserved"]}}
+    r = student.call("summarize_live_gpu", sizes=sizes, free_every=3, standin=C.standin_source(), script=script)
+    if r.get("standin_log") != [list(o) for o in ops]:
+        fail(f"the CUDA stand-in saw the operations {r.get('standin_log')!r}, expected {ops!r} "
+             f"(the probe's allocations changed; update the script)")
+    _check_live_summary(student, r, "the CUDA stand-in")

@@ -1,10 +1,16 @@
 """Task cuda_timing: time_op measures milliseconds per call, after warm-up, synchronising on CUDA."""
+import importlib.util
 import time
+from pathlib import Path
 
 import pytest
 import torch
 
 from course.checks import expect, fail
+
+_spec = importlib.util.spec_from_file_location("_15_07_common_t", Path(__file__).with_name("_common.py"))
+C = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(C)
 
 pytestmark = pytest.mark.task("cuda_timing")
 
@@ -21,6 +27,13 @@ def test_sleep_in_milliseconds(student, gen):
     expect(0.85 * ms <= r["ms"] <= 2.5 * ms + 10,
            f"time_op(fn, warmup=1, iters=4, device='cpu') for an fn that sleeps {ms} ms: expected about {ms} "
            f"(milliseconds per call), got {r['ms']!r}")
+
+
+def test_returns_float(student):
+    """time_op returns a float"""
+    r = student.call("time_sleep", sleep_ms=1, warmup=0, iters=2)
+    expect(type(r["ms"]) is float, f"time_op(fn, warmup=0, iters=2, device='cpu') should return a float (milliseconds), "
+                                   f"got {r['ms']!r} ({type(r['ms']).__name__})")
 
 
 def test_warmup_excluded_and_call_count(student):
@@ -55,3 +68,19 @@ def test_gpu_timing_synchronizes(student, gen):
     expect(_num(r["ms"]) and 0.5 * want <= r["ms"] <= 3 * want + 0.5,
            f"time_op(lambda: a @ b, warmup=3, iters=10, device='cuda') for {n}x{n} float32 matrices: CUDA events "
            f"measure {want:.3f} ms per call, got {r['ms']!r} (far less means the GPU work was not waited for)")
+
+
+# The CPU variant of the check above: the same probe with the CUDA stand-in installed in the student's
+# process. Each a @ b queues kernel_ms of work on the stand-in's stream and returns at once, as a launch
+# does; events and synchronize see the queued work, a wall clock read without synchronizing does not.
+# More warm-up than timed calls: a clock started before the warm-up work is done is off by 3x.
+def test_cuda_timing_on_standin(student, gen):
+    """on CUDA (stand-in), time_op waits for queued work: ms per call of an asynchronous matmul"""
+    kernel_ms = float(torch.randint(10, 20, (1,), generator=gen))
+    r = student.call("time_matmul_gpu", n=4096, warmup=8, iters=4, seed=0, standin=C.standin_source(),
+                     kernel_ms=kernel_ms)
+    expect(_num(r["ms"]) and 0.8 * kernel_ms <= r["ms"] <= 1.6 * kernel_ms + 1,
+           f"time_op(fn, warmup=8, iters=4, device='cuda') where each call of fn queues {kernel_ms:.0f} ms of GPU "
+           f"work and returns at once (CUDA stand-in): expected about {kernel_ms:.0f} ms per call, got "
+           f"{r['ms']!r} (far less: the queued work was not waited for; about 3x: the clock started before "
+           f"the warm-up work was done; about 4x: the total, not the mean)")

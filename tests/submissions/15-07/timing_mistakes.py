@@ -1,4 +1,4 @@
-"""Known-wrong timing: seconds instead of milliseconds; and a summary that counts pending-free blocks
+"""Known-wrong timing: seconds instead of milliseconds on the CPU path (the CUDA path is right); and a summary that counts pending-free blocks
 as free (cached_free / releasable wrong)."""
 from course import notebook as _nb
 from course.grading import submissions as _subs
@@ -15,4 +15,4 @@ CELLS = {"timing_impl": _patch("timing_impl", "return (time.perf_counter() - t0)
                                "return (time.perf_counter() - t0) / iters"),
          "oom_impl": _patch("oom_impl", 'if b["state"] == "inactive"]', 'if b["state"] != "active_allocated"]')
          .replace('all(b["state"] == "inactive" for b in s["blocks"])', 'all(b["state"] != "active_allocated" for b in s["blocks"])')}
-EXPECT = {"size_rules": "pass", "allocator_model": "pass", "oom_diagnosis": "fail", "cuda_timing": "zero"}
+EXPECT = {"size_rules": "pass", "allocator_model": "pass", "oom_diagnosis": "fail", "cuda_timing": "fail"}
