@@ -1,9 +1,12 @@
 """The mutation tool (course/mutants.py) itself: the reference survives its own checks, a plain
-wrong answer is killed, equivalents are read only from their section, and every 15-01 task has a
-mutation score recorded."""
+wrong answer is killed, equivalents are read only from their section; and every topic's recorded
+mutation score meets the bar."""
 import re
 
+import pytest
+
 from course import SOURCE_DIR, TESTS_DIR
+from course.build import assignments
 from course import notebook as nbtools
 from course.mutants import _judge, equivalents, mutants
 
@@ -40,3 +43,25 @@ def test_scores_recorded_and_equivalents_parsed_from_their_section():
         assert re.search(rf"^\| {re.escape(task)} \|", text, re.M), f"no mutation score for {task}"
     survivors = set(re.findall(r"^- `([0-9a-f]{8})`", text.split("## Equivalent mutants")[0], re.M))
     assert not survivors & set(equivalents(A)), "a surviving mutant was read as equivalent"
+
+
+BAR = 90  # per cent of non-equivalent mutants killed, per task (issue: "at least 90 % in every task")
+
+
+@pytest.mark.parametrize("assignment", assignments())
+def test_recorded_scores_meet_the_bar(assignment):
+    """tests/<id>/mutants.md records a full run (no --limit) with a row for every task of the
+    notebook, each killing at least BAR % of its non-equivalent mutants; a benchmark's record, kept
+    honest: the mutants it lists as surviving are exactly those the score counts."""
+    text = (TESTS_DIR / assignment / "mutants.md").read_text()
+    assert "--limit" not in text.split("## Surviving mutants")[0], f"{assignment}: the recorded run was limited"
+    rows = {m.group(1): (int(m.group(2)), int(m.group(3)), int(m.group(4)))
+            for m in re.finditer(r"^\| ([\w.-]+) \| (\d+) \| (\d+) \| (\d+) \| \d+ \|", text, re.M)}
+    tasks = {m.task for m in mutants(assignment)}
+    missing = sorted(tasks - set(rows))
+    assert not missing, f"{assignment}: no mutation score recorded for {missing} (make mutants ID={assignment} WRITE=1)"
+    low = {t: f"{k}/{k + s}" for t, (_, k, s) in rows.items() if t in tasks and k + s and 100 * k < BAR * (k + s)}
+    assert not low, f"{assignment}: tasks below {BAR} % of mutants killed: {low}"
+    listed = re.findall(r"^- `[0-9a-f]{8}` ([\w.-]+) ", text.split("## Surviving mutants")[1].split("## Equivalent")[0], re.M)
+    for t, (_, _, s) in rows.items():
+        assert listed.count(t) == s, f"{assignment}: {t} has {s} survivors counted, {listed.count(t)} listed"
