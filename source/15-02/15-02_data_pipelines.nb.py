@@ -218,8 +218,9 @@ if run_demos():
 #
 # Implement
 #
-# * `class_balanced_weights(targets)`: a float tensor of shape `(N,)` with `weights[i] = 1 / count(targets[i])`
-#   (any positive common factor is fine). Labels need not be contiguous (e.g. only classes 0, 3 and 7).
+# * `class_balanced_weights(targets)`: `targets` is a 1-D integer tensor or a list of ints; return a float
+#   tensor of shape `(N,)` with `weights[i] = 1 / count(targets[i])` (any positive common factor is fine).
+#   Labels need not be contiguous (e.g. only classes 0, 3 and 7).
 # * `make_balanced_sampler(targets, num_samples, generator=None)`: a sampler yielding `num_samples` indices
 #   in `range(N)` such that every class *present* in `targets` is drawn equally often in expectation, drawn
 #   reproducibly from `generator`.
@@ -474,7 +475,7 @@ if run_demos():
 # * iterating yields `(X[j], int(Y[j]))` for every record of every file, each exactly once per pass, for any
 #   `num_workers` (0, 1, 2, ...): no duplicates, no losses;
 # * it **streams**: files are opened during iteration only, never in `__init__` (a file may not even exist yet
-#   when the dataset is built), and at most one file needs to be in memory at a time;
+#   when the dataset is built). Loading one file at a time also keeps memory small;
 # * it can be iterated again (every pass yields everything again).
 #
 # Load with `torch.load(path)` (the default `weights_only=True` is fine for these files).

@@ -556,9 +556,9 @@ print("after: ", [tuple(p.shape) for p in lazy.parameters()], "| layer class now
 # %% [markdown]
 # ### Exercise 4: lazy modules (3 points)
 #
-# * `make_lazy_net(num_classes)` returns an `nn.Sequential` for images `(N, C, H, W)` of **any** channel
-#   count and size, with no input size written anywhere: `LazyConv2d(16, 3, padding=1)`, ReLU,
-#   `MaxPool2d(2)`, Flatten, `LazyLinear(64)`, ReLU, `LazyLinear(num_classes)`.
+# * `make_lazy_net(num_classes)` returns a model (an `nn.Sequential` is simplest) for images `(N, C, H, W)` of **any** channel
+#   count and size, with no input size written anywhere, computing these layers in this order:
+#   `LazyConv2d(16, 3, padding=1)`, ReLU, `MaxPool2d(2)`, Flatten, `LazyLinear(64)`, ReLU, `LazyLinear(num_classes)`.
 # * `prepare_lazy(model, example, lr)` takes a (possibly lazy) model and one example batch, moves and
 #   casts the model to `example`'s device and dtype, dry-runs it on `example` **without leaving a trace**
 #   (no autograd graph, no change to BatchNorm running statistics, and every module back in the

@@ -14,8 +14,16 @@ import torch
 from course.probelib import capture_error, get
 
 
+def _kind(batch):
+    """What one yielded batch is, e.g. "list of int" or "Tensor" (checked on its own by the judge)."""
+    if isinstance(batch, (list, tuple)):
+        inner = sorted({type(i).__name__ for i in batch})
+        return f"{type(batch).__name__} of {'/'.join(inner) or 'nothing'}"
+    return type(batch).__name__
+
+
 def _batch_list(batch):
-    """One batch from a batch sampler as a list of ints (lists, tuples or tensors accepted)."""
+    """One batch from a batch sampler as a list of ints, for the content checks (its kind is reported apart)."""
     if isinstance(batch, torch.Tensor):
         batch = batch.flatten().tolist()
     if not isinstance(batch, (list, tuple)):
@@ -42,9 +50,11 @@ def bucket_epochs(ns, lengths, batch_size, seed, epochs=1, drop_last=False, glob
     lens = torch.tensor(lengths, dtype=torch.int64) if as_tensor else list(lengths)
     gen = torch.Generator().manual_seed(seed) if seed is not None else None
     sampler = cls(lens, batch_size, drop_last=drop_last, generator=gen)
-    out = {"len": int(len(sampler)), "epochs": []}
+    out = {"len": int(len(sampler)), "epochs": [], "kinds": []}
     for _ in range(epochs):
-        out["epochs"].append([_batch_list(b) for b in sampler])
+        raw = list(sampler)
+        out["kinds"] = sorted(set(out["kinds"]) | {_kind(b) for b in raw})
+        out["epochs"].append([_batch_list(b) for b in raw])
     return out
 
 
@@ -81,11 +91,17 @@ def bucket_with_loader(ns, lengths, batch_size, seed):
 
 # ----------------------------------------------------------- balanced sampling
 
-def balanced_weights(ns, targets):
-    w = get(ns, "class_balanced_weights")(targets.clone())
-    if not isinstance(w, torch.Tensor):
-        w = torch.as_tensor(w)
-    return w.detach().cpu()
+def balanced_weights(ns, targets, as_list=False):
+    """The weights as returned (a tensor), or, for anything else, its type and the values it holds."""
+    arg = targets.tolist() if as_list else targets.clone()
+    w = get(ns, "class_balanced_weights")(arg)
+    if isinstance(w, torch.Tensor):
+        return {"type": "Tensor", "w": w.detach().cpu()}
+    try:
+        values = torch.tensor([float(v) for v in w], dtype=torch.float64)
+    except Exception:  # noqa: BLE001 - reported as "no values" by the judge
+        values = None
+    return {"type": type(w).__name__, "w": values}
 
 
 def balanced_draws(ns, targets, num_samples, seed, global_seed=0):
@@ -110,6 +126,7 @@ def _collate_result(res):
 
 
 def collate_call(ns, seqs, labels):
+    """pad_collate on (sequence, int label) pairs; the four results as returned (tensors stay raw)."""
     batch = [(s.clone(), int(y)) for s, y in zip(seqs, labels)]
     return _collate_result(get(ns, "pad_collate")(batch))
 
@@ -147,16 +164,20 @@ def _write_shards(folder, shards):
 
 
 def _collect(loader, batched=True):
-    xs, ys = [], []
+    """Records as two tensors for the content checks; with batched=False also the raw types of x and y
+    (a label that is a 0-dim tensor instead of an int shows there, and only there)."""
+    xs, ys, kinds = [], [], set()
     for item in loader:
         if not isinstance(item, (tuple, list)) or len(item) != 2:
             raise TypeError(f"each item of the stream must be a pair (x, y), got {type(item).__name__}")
+        kinds.add((type(item[0]).__name__, type(item[1]).__name__))
         x, y = torch.as_tensor(item[0]), torch.as_tensor(item[1])
         xs.append(x if batched else x.unsqueeze(0))
         ys.append(y.reshape(-1).to(torch.int64))
+    kinds = sorted(f"({a}, {b})" for a, b in kinds)
     if not xs:
-        return {"x": None, "y": torch.zeros(0, dtype=torch.int64)}
-    return {"x": torch.cat(xs), "y": torch.cat(ys)}
+        return {"x": None, "y": torch.zeros(0, dtype=torch.int64), "kinds": kinds}
+    return {"x": torch.cat(xs), "y": torch.cat(ys), "kinds": kinds}
 
 
 def stream_collect(ns, shards, num_workers, batch_size=4, passes=1):

@@ -4,7 +4,7 @@ import math
 import pytest
 import torch
 
-from course.checks import expect, expect_close, expect_equal, expect_tensor, fail
+from course.checks import expect, expect_close, expect_equal, fail
 
 pytestmark = pytest.mark.task("balanced")
 
@@ -19,23 +19,56 @@ def reference_weights(targets):
     return 1.0 / counts[inv].double()
 
 
+def case_targets(gen, case):
+    if case == "ten_classes":
+        return torch.randint(0, 10, (200,), generator=gen)
+    if case == "gaps_in_labels":
+        return imbalanced_targets(gen, [40, 7, 1], [7, 0, 3])
+    if case == "one_class":
+        return torch.full((9,), 4, dtype=torch.int64)
+    return torch.tensor([2])
+
+
+def describe(targets, as_list=False):
+    sizes = dict(zip(*[x.tolist() for x in torch.unique(targets, return_counts=True)]))
+    return (f"class_balanced_weights({'a list of ' if as_list else ''}{len(targets)} targets with class sizes "
+            f"{sizes})")
+
+
 @pytest.mark.parametrize("case", ["ten_classes", "gaps_in_labels", "one_class", "single_sample"])
 def test_weights_inverse_class_size(student, gen, case):
     """weights are proportional to 1 / (size of the sample's class)"""
-    if case == "ten_classes":
-        targets = torch.randint(0, 10, (200,), generator=gen)
-    elif case == "gaps_in_labels":
-        targets = imbalanced_targets(gen, [40, 7, 1], [7, 0, 3])
-    elif case == "one_class":
-        targets = torch.full((9,), 4, dtype=torch.int64)
-    else:
-        targets = torch.tensor([2])
-    what = f"class_balanced_weights(targets) for {len(targets)} targets with class sizes " \
-           f"{dict(zip(*[x.tolist() for x in torch.unique(targets, return_counts=True)]))}"
-    w = expect_tensor(student.call("balanced_weights", targets=targets), what)
+    targets = case_targets(gen, case)
+    what = describe(targets)
+    r = student.call("balanced_weights", targets=targets)
+    w = r["w"]
+    if w is None:
+        fail(f"{what}: returned a {r['type']} that holds no numbers")
     expect_equal(tuple(w.shape), (len(targets),), f"{what}: shape of the weights")
-    expect(w.is_floating_point(), f"{what}: weights must be a floating-point tensor, got {w.dtype}")
     expect(bool(torch.isfinite(w).all()) and bool((w > 0).all()), f"{what}: weights must be positive and finite")
+    ref = reference_weights(targets)
+    expect_close(w.double() / w.double().sum(), ref / ref.sum(), f"{what} (normalised to sum 1)",
+                 atol=1e-9, rtol=1e-5)
+
+
+def test_weights_are_a_float_tensor(student, gen):
+    """class_balanced_weights returns a floating-point torch tensor"""
+    targets = case_targets(gen, "gaps_in_labels")
+    what = describe(targets)
+    r = student.call("balanced_weights", targets=targets)
+    if r["type"] != "Tensor":
+        fail(f"{what}: returned a {r['type']}, expected a float tensor of shape ({len(targets)},)")
+    expect(r["w"].is_floating_point(), f"{what}: weights must be a floating-point tensor, got {r['w'].dtype}")
+
+
+def test_targets_given_as_a_list(student, gen):
+    """targets may also be a plain list of ints (as many data sets store them)"""
+    targets = case_targets(gen, "gaps_in_labels")
+    what = describe(targets, as_list=True)
+    r = student.call("balanced_weights", targets=targets, as_list=True)
+    w = r["w"]
+    if w is None:
+        fail(f"{what}: returned a {r['type']} that holds no numbers")
     ref = reference_weights(targets)
     expect_close(w.double() / w.double().sum(), ref / ref.sum(), f"{what} (normalised to sum 1)",
                  atol=1e-9, rtol=1e-5)

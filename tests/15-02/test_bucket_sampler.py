@@ -64,6 +64,15 @@ def test_epoch_is_sorted_partition(student, gen, n, bs):
     expect_equal(res["len"], math.ceil(n / bs), f"len({what})")
 
 
+def test_batches_are_lists_of_python_ints(student, gen):
+    """each batch is yielded as a list of Python ints (not a tensor, not tensor elements)"""
+    lengths = rand_lengths(gen, 17)
+    for as_tensor in (False, True):
+        res = student.call("bucket_epochs", lengths=lengths, batch_size=5, seed=2, as_tensor=as_tensor)
+        what = f"BucketBatchSampler(lengths as a {'1-D tensor' if as_tensor else 'list'} of 17 ints, batch_size=5)"
+        expect_equal(res["kinds"], ["list of int"], f"{what}: the kinds of the yielded batches")
+
+
 def test_drop_last_and_tensor_lengths(student, gen):
     """drop_last drops exactly the one short batch (at an end of the length order); lengths may be a tensor"""
     n, bs = 30, 7

@@ -10,26 +10,28 @@ from course.checks import expect, expect_close, expect_equal, expect_tensor, fai
 pytestmark = pytest.mark.task("collate")
 
 
-def check_collate(res, seqs, labels, what, exact_dtype=True):
+def check_collate(res, seqs, labels, what):
+    """The values of (padded, lengths, mask, labels); their dtypes have checks of their own."""
     padded, lengths, mask, lab = res
     want = pad_sequence(seqs, batch_first=True)
     want_len = torch.tensor([len(s) for s in seqs])
     padded = expect_tensor(padded, f"{what}: padded (first returned value)")
-    if exact_dtype:
-        expect_equal(padded.dtype, want.dtype, f"{what}: dtype of padded (must keep the sequences' dtype)")
     expect_close(padded, want, f"{what}: padded", atol=0, rtol=0)
     lengths = expect_tensor(lengths, f"{what}: lengths (second returned value)")
-    expect(not lengths.is_floating_point() and lengths.dtype != torch.bool,
-           f"{what}: lengths must be an integer tensor (int64), got {lengths.dtype}")
-    expect_equal(lengths.to(torch.int64), want_len, f"{what}: lengths")
+    expect_equal(lengths.tolist(), want_len.tolist(), f"{what}: lengths")
     mask = expect_tensor(mask, f"{what}: mask (third returned value)")
-    expect_equal(mask.dtype, torch.bool, f"{what}: dtype of mask")
     want_mask = torch.arange(want.shape[1])[None, :] < want_len[:, None]
-    if mask.shape == want_mask.shape and torch.equal(mask, ~want_mask):
+    if mask.shape == want_mask.shape and torch.equal(mask.bool(), ~want_mask):
         fail(f"{what}: mask is inverted: it must be True at real positions and False at padding")
-    expect_equal(mask, want_mask, f"{what}: mask")
+    expect_equal(mask.tolist(), want_mask.tolist(), f"{what}: mask (as a list of lists of truth values)")
     lab = expect_tensor(lab, f"{what}: labels (fourth returned value)")
-    expect_equal(lab.to(torch.int64), torch.tensor(labels), f"{what}: labels (in the order given)")
+    expect_equal(lab.tolist(), list(labels), f"{what}: labels (in the order given)")
+
+
+def dtype_of(res, k, what):
+    names = ["padded", "lengths", "mask", "labels"]
+    t = expect_tensor(res[k], f"{what}: {names[k]} (returned value {k + 1})")
+    return t.dtype
 
 
 @pytest.mark.parametrize("lens,feat", [([3, 7, 1, 5], 4), ([6], 2), ([2, 2, 2], 3), ([9, 1, 4, 4, 8, 2], 1)])
@@ -52,6 +54,51 @@ def test_token_sequences_and_image_rows(student, gen):
     check_collate(res, seqs, [0, 9, 4], "pad_collate(float32 sequences of shapes (L_i, 1, 28))")
 
 
+def test_real_steps_of_zeros_count(student, gen):
+    """steps whose values are all zero are real steps: lengths come from the sequences, not from the data"""
+    seqs = [torch.randn(4, 3, generator=gen, dtype=torch.float64) for _ in range(3)]
+    seqs[0][3] = 0.0                      # the last real step of sequence 0 is all zeros
+    seqs[1][1:3] = 0.0                    # zeros in the middle
+    seqs[2] = torch.zeros(2, 3, dtype=torch.float64)   # a sequence made only of zeros
+    seqs.append(torch.zeros(6, 3, dtype=torch.float64))  # the longest one is all zeros too
+    labels = [3, 0, 7, 1]
+    res = student.call("collate_call", seqs=seqs, labels=labels)
+    check_collate(res, seqs, labels, "pad_collate(sequences of lengths [4, 4, 2, 6] whose steps include "
+                                     "all-zero vectors; the last two are entirely zero)")
+
+
+def test_lengths_are_int64(student, gen):
+    """lengths is an int64 tensor"""
+    seqs = [torch.randn(L, 2, generator=gen) for L in (3, 1, 4)]
+    res = student.call("collate_call", seqs=seqs, labels=[1, 2, 3])
+    expect_equal(dtype_of(res, 1, "pad_collate(3 sequences)"), torch.int64,
+                 "pad_collate(3 sequences): dtype of lengths")
+
+
+def test_mask_is_bool(student, gen):
+    """mask is a bool tensor"""
+    seqs = [torch.randn(L, 2, generator=gen) for L in (3, 1, 4)]
+    res = student.call("collate_call", seqs=seqs, labels=[1, 2, 3])
+    expect_equal(dtype_of(res, 2, "pad_collate(3 sequences)"), torch.bool, "pad_collate(3 sequences): dtype of mask")
+
+
+def test_labels_are_int64(student, gen):
+    """labels is an int64 tensor"""
+    seqs = [torch.randn(L, 2, generator=gen) for L in (3, 1, 4)]
+    res = student.call("collate_call", seqs=seqs, labels=[1, 2, 3])
+    expect_equal(dtype_of(res, 3, "pad_collate(3 sequences with int labels)"), torch.int64,
+                 "pad_collate(3 sequences with int labels): dtype of labels")
+
+
+@pytest.mark.parametrize("dtype", [torch.int64, torch.float64, torch.uint8], ids=str)
+def test_padded_keeps_the_sequences_dtype(student, gen, dtype):
+    """padded has the dtype of the sequences"""
+    seqs = [torch.randint(1, 100, (L, 2), generator=gen).to(dtype) for L in (2, 5)]
+    what = f"pad_collate(two {str(dtype).replace('torch.', '')} sequences)"
+    res = student.call("collate_call", seqs=seqs, labels=[0, 1])
+    expect_equal(dtype_of(res, 0, what), dtype, f"{what}: dtype of padded (must keep the sequences' dtype)")
+
+
 def test_in_dataloader_pads_per_batch(student, gen):
     """as DataLoader(collate_fn=pad_collate), each batch is padded to its own longest sequence"""
     lens = [2, 3, 2, 9, 1, 4, 4, 5]
@@ -70,13 +117,15 @@ def test_in_dataloader_pads_per_batch(student, gen):
 def _unpadding_property(student, lens, seed):
     g = torch.Generator().manual_seed(seed)
     seqs = [torch.randn(L, 2, generator=g, dtype=torch.float64) for L in lens]
+    for s in seqs:  # some real steps are all zeros, including possibly the last one
+        s[torch.rand(len(s), generator=g) < 0.3] = 0.0
     labels = torch.randint(0, 10, (len(lens),), generator=g).tolist()
     res = student.call("collate_call", seqs=seqs, labels=labels)
     check_collate(res, seqs, labels, f"pad_collate(sequences with lengths {lens})")
 
 
 def test_unpadding_recovers_every_sequence(student, tmp_path):
-    """property: padded[i, :lengths[i]] is sequence i, everything past it is zero, mask marks exactly that"""
+    """property: padded[i, :lengths[i]] is sequence i (some steps all zero), the rest zero, mask marks exactly that"""
     # Hypothesis caches files under the current folder (the notebook's folder when run from a notebook);
     # point it at a temporary folder for this check only.
     prev = getattr(hypothesis.configuration, "__hypothesis_home_directory", None)

@@ -63,6 +63,14 @@ def test_two_workers_other_layouts(student, gen, sizes):
                                  f"batch_size=None, num_workers=2)")
 
 
+def test_items_are_a_tensor_and_an_int(student, gen):
+    """each item is (X[j], int(Y[j])): a tensor and a Python int"""
+    shards, x, ids = make_shards(gen, [3, 2])
+    (data,) = student.call("stream_collect", shards=shards, num_workers=0, batch_size=None)
+    expect_equal(data.get("kinds") if isinstance(data, dict) else None, ["(Tensor, int)"],
+                 "ShardedFileStream(2 files) iterated with batch_size=None: the types of (x, y) in each item")
+
+
 def test_second_pass_yields_everything_again(student, gen):
     """the data set can be iterated again: a second epoch yields every record again"""
     shards, x, ids = make_shards(gen, [5, 6])

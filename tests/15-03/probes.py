@@ -97,7 +97,45 @@ class TiedNet(nn.Module):
         return self.head(self.ln(self.enc2(torch.relu(self.enc(x)))))
 
 
-PG_MODELS = {"tiny": TinyConvNet, "frozen": FrozenStemNet, "tied": TiedNet}
+class PrefixNet(nn.Module):
+    """Names that only look like the head: 'header', 'head2' and a nested 'body.head'."""
+
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Sequential()
+        self.body.add_module("head", nn.Linear(4, 4))
+        self.header = nn.Linear(4, 4)
+        self.head2 = nn.Linear(4, 4)
+        self.head = nn.Linear(4, 2)
+
+    def forward(self, x):
+        return self.head(self.head2(self.header(self.body(x))))
+
+
+class ScaledLayerNorm(nn.LayerNorm):
+    """A LayerNorm subclass (still a normalisation layer)."""
+
+
+class NormZoo(nn.Module):
+    """Every normalisation layer kind the exercise names, one of them a subclass."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv3d(2, 4, 1)
+        self.bn3 = nn.BatchNorm3d(4)
+        self.inorm = nn.InstanceNorm1d(4, affine=True)
+        self.gn = nn.GroupNorm(2, 4)
+        self.bn1 = nn.BatchNorm1d(4)
+        self.sln = ScaledLayerNorm(4)
+        self.head = nn.Linear(4, 3)
+
+    def forward(self, x):
+        h = self.bn3(self.conv(x)).mean((3, 4))
+        h = self.gn(self.inorm(h)).mean(2)
+        return self.head(self.sln(self.bn1(h)))
+
+
+PG_MODELS = {"tiny": TinyConvNet, "frozen": FrozenStemNet, "tied": TiedNet, "prefix": PrefixNet, "norms": NormZoo}
 
 
 def build_pg_model(name, seed):
@@ -202,14 +240,15 @@ def skipmlp_keys(ns, in_features, widths, num_classes, norm):
 
 
 # ====================================================================== param groups
-def param_groups_run(ns, model, seed, lr, weight_decay, head_lr_mult, steps):
+def param_groups_run(ns, model, seed, lr, weight_decay, head_lr_mult, steps, head_prefix=None):
     """Call param_groups on a fresh model; describe each group by parameter names; run AdamW for a few steps."""
     fn = get(ns, "param_groups")
     m = build_pg_model(model, seed)
     name_of = {}
     for n, p in m.named_parameters(remove_duplicate=False):
         name_of.setdefault(id(p), n)
-    groups = fn(m, lr=lr, weight_decay=weight_decay, head_lr_mult=head_lr_mult)
+    kw = {} if head_prefix is None else {"head_prefix": head_prefix}
+    groups = fn(m, lr=lr, weight_decay=weight_decay, head_lr_mult=head_lr_mult, **kw)
     groups = list(groups)
     described = []
     for g in groups:
@@ -283,17 +322,59 @@ def lazy_net_run(ns, num_classes, shapes, seed):
     return res
 
 
-def prepare_lazy_run(ns, x, lr, train_mode, seed):
-    """prepare_lazy on a fresh lazy model; report what the dry run left behind, then take one SGD step."""
+def lazy_net_structure(ns, num_classes, shape, seed):
+    """make_lazy_net materialized on one input, then every parameter (in order) refilled from a seeded
+    generator: the parameter shapes and the output on a second input (the judge builds the same net)."""
+    fn = get(ns, "make_lazy_net")
+    torch.manual_seed(seed)
+    m = fn(num_classes)
+    if not isinstance(m, nn.Module):
+        raise TypeError(f"make_lazy_net returned {type(m).__name__}, expected an nn.Module")
+    with torch.no_grad():
+        m.eval()
+        m(torch.zeros(*shape))
+        g = torch.Generator().manual_seed(seed)
+        shapes = []
+        for p in m.parameters():
+            shapes.append(list(p.shape))
+            p.copy_(torch.randn(p.shape, generator=g) * 0.3)
+        x = torch.randn(*shape, generator=g)
+        y = m(x)
+    return {"shapes": shapes, "out": y.detach() if isinstance(y, torch.Tensor) else None}
+
+
+def _modes_pattern(m, pattern):
+    """Set each module's own training flag (not recursively): 'train', 'eval', or 'mixed'."""
+    for k, mod in enumerate(m.modules()):
+        mod.training = pattern == "train" or (pattern == "mixed" and k % 2 == 1)
+
+
+def prepare_lazy_run(ns, x, lr, train_mode, seed, steps=1):
+    """prepare_lazy on a fresh lazy model; report what the dry run left behind, then take SGD steps."""
     fn = get(ns, "prepare_lazy")
     torch.manual_seed(seed)
     m = build_lazy_model()
-    m.train(train_mode)
+    pattern = train_mode if isinstance(train_mode, str) else ("train" if train_mode else "eval")
+    _modes_pattern(m, pattern)
+    modes_before = [bool(mod.training) for mod in m.modules()]
+    seen = {}
+
+    def watch(mod, inputs, output):
+        seen["grad_enabled"] = torch.is_grad_enabled()
+        seen["inference_mode"] = torch.is_inference_mode_enabled()
+        seen["requires_grad"] = bool(getattr(output, "requires_grad", False))
+
+    handle = m[-1].register_forward_hook(watch)  # the last layer: called through __call__ in any dry run
     x_in = x.clone()
-    opt = fn(m, x_in, lr)
+    try:
+        opt = fn(m, x_in, lr)
+    finally:
+        handle.remove()
     uninit = [n for n, p in m.named_parameters() if isinstance(p, nn.parameter.UninitializedParameter)]
-    info = {"uninitialized": uninit, "training": bool(m.training),
-            "modes": [bool(mod.training) for mod in m.modules()],
+    info = {"uninitialized": uninit, "training": bool(m.training), "modes_before": modes_before,
+            "modes": [bool(mod.training) for mod in m.modules()], "dry_run": seen,
+            "inference_params": [n for n, p in m.named_parameters()
+                                 if not isinstance(p, nn.parameter.UninitializedParameter) and p.is_inference()],
             "grads_set": [n for n, p in m.named_parameters() if p.grad is not None],
             "x_changed": bool((x_in != x).any()) if x_in.shape == x.shape else True,
             "is_optimizer": isinstance(opt, torch.optim.Optimizer)}
@@ -305,16 +386,21 @@ def prepare_lazy_run(ns, x, lr, train_mode, seed):
     opt_params = [p for g in opt.param_groups for p in g["params"]]
     info["opt_names"] = [ids.get(id(p), "<not a parameter of the model>") for p in opt_params]
     info["opt_lrs"] = [float(g["lr"]) for g in opt.param_groups]
-    # One real training step on the materialized model.
+    if info["inference_params"]:
+        return info
+    # Real training steps on the materialized model (the judge replays them on its own copy).
     before = {n: p.detach().clone() for n, p in m.named_parameters()}
+    state = {k: v.detach().clone() for k, v in m.state_dict().items()}
     m.train()
-    opt.zero_grad()
-    y = m(x.clone())
-    y.square().mean().backward()
-    grads = {n: (p.grad.detach().clone() if p.grad is not None else None) for n, p in m.named_parameters()}
-    opt.step()
+    grads = {}
+    for _ in range(steps):
+        opt.zero_grad()
+        y = m(x.clone())
+        y.square().mean().backward()
+        grads = {n: (p.grad.detach().clone() if p.grad is not None else None) for n, p in m.named_parameters()}
+        opt.step()
     after = {n: p.detach().clone() for n, p in m.named_parameters()}
-    info.update(before=before, grads=grads, after=after)
+    info.update(before=before, state=state, grads=grads, after=after)
     return info
 
 
@@ -349,7 +435,8 @@ def trace_run(ns, model, seed, x, user_hook=False):
     for r in list(records):
         if not isinstance(r, dict):
             raise TypeError(f"each record must be a dict, got {type(r).__name__}")
-        recs.append({"name": str(r.get("name")),
+        recs.append({"types": {k: type(r.get(k)).__name__ for k in ("name", "shape", "mean", "std", "finite")},
+                     "name": str(r.get("name")),
                      "shape": [int(s) for s in r.get("shape", ())] if r.get("shape") is not None else None,
                      "mean": float(r["mean"]) if "mean" in r else None,
                      "std": float(r["std"]) if "std" in r else None,

@@ -34,16 +34,50 @@ def test_make_lazy_net_any_image_size(student, num_classes):
         expect(not r["still_lazy"], f"{what}: parameters are still uninitialized after a forward call")
 
 
-def prepare(student, gen, train_mode=True, lr=0.05):
+def reference_lazy_net(num_classes):
+    return torch.nn.Sequential(torch.nn.LazyConv2d(16, 3, padding=1), torch.nn.ReLU(), torch.nn.MaxPool2d(2),
+                               torch.nn.Flatten(), torch.nn.LazyLinear(64), torch.nn.ReLU(),
+                               torch.nn.LazyLinear(num_classes))
+
+
+@pytest.mark.parametrize("shape", [[2, 3, 9, 7], [1, 1, 6, 6]], ids=["3x9x7", "1x6x6"])
+def test_make_lazy_net_layers(student, gen, shape):
+    """make_lazy_net is exactly LazyConv2d(16, 3, padding=1), ReLU, MaxPool2d(2), Flatten, LazyLinear(64), ReLU,
+    LazyLinear(num_classes): same parameter shapes and, with the same parameter values, the same output"""
+    seed = int(torch.randint(0, 10**6, (1,), generator=gen))
+    r = student.call("lazy_net_structure", num_classes=4, shape=shape, seed=seed)
+    what = f"make_lazy_net(4) materialized on input of shape {tuple(shape)}"
+    ref = reference_lazy_net(4)
+    with torch.no_grad():
+        ref.eval()
+        ref(torch.zeros(*shape))
+        g = torch.Generator().manual_seed(seed)
+        want_shapes = []
+        for p in ref.parameters():
+            want_shapes.append(list(p.shape))
+            p.copy_(torch.randn(p.shape, generator=g) * 0.3)
+        x = torch.randn(*shape, generator=g)
+        want = ref(x)
+    expect_equal(r["shapes"], want_shapes, f"{what}: the parameter shapes, in order (conv weight, conv bias, "
+                                           f"first linear weight and bias, last linear weight and bias)")
+    if r["out"] is None:
+        fail(f"{what}: the model did not return a tensor")
+    expect_close(r["out"], want, f"{what}, with every parameter set to the same values as the judge's copy: "
+                                 f"output", atol=1e-5, rtol=1e-4)
+
+
+def prepare(student, gen, train_mode=True, lr=0.05, steps=1):
     x = torch.randn(3, 2, 8, 8, generator=gen, dtype=f64)
-    r = student.call("prepare_lazy_run", x=x, lr=lr, train_mode=train_mode, seed=int(torch.randint(0, 10**6, (1,), generator=gen)))
-    what = f"prepare_lazy(lazy model, example of shape {tuple(x.shape)} float64, lr={lr})"
-    return r, what
+    r = student.call("prepare_lazy_run", x=x, lr=lr, train_mode=train_mode, steps=steps,
+                     seed=int(torch.randint(0, 10**6, (1,), generator=gen)))
+    mode = {True: "train", False: "eval"}.get(train_mode, train_mode)
+    what = f"prepare_lazy(lazy model in {mode} mode, example of shape {tuple(x.shape)} float64, lr={lr})"
+    return r, x, what
 
 
 def test_prepare_materializes_in_example_dtype(student, gen):
     """prepare_lazy materializes every parameter, in the example's dtype, and returns an optimizer over all of them"""
-    r, what = prepare(student, gen)
+    r, _, what = prepare(student, gen)
     expect(not r["uninitialized"], f"{what}: still uninitialized afterwards: {r['uninitialized'][:4]} (no dry run?)")
     bad = {n: d for n, d in r["dtypes"].items() if d != "torch.float64"}
     expect(not bad, f"{what}: parameters should be float64 like the example, got {bad}")
@@ -59,15 +93,20 @@ def test_prepare_materializes_in_example_dtype(student, gen):
         expect(abs(lr - 0.05) < 1e-12, f"{what}: optimizer lr is {lr}, expected 0.05")
 
 
+@pytest.mark.parametrize("train_mode", ["train", "eval", "mixed"])
+def test_dry_run_restores_every_modules_mode(student, gen, train_mode):
+    """Afterwards every module is back in the train/eval mode it was in (also when the modes were mixed)"""
+    r, _, what = prepare(student, gen, train_mode=train_mode)
+    if r["modes"] != r["modes_before"]:
+        bad = [k for k, (a, b) in enumerate(zip(r["modes_before"], r["modes"])) if a != b]
+        fail(f"{what}: module training flags (in model.modules() order) were {r['modes_before']} before and "
+             f"{r['modes']} after (modules {bad} changed); save and restore each module's own mode")
+
+
 @pytest.mark.parametrize("train_mode", [True, False], ids=["train", "eval"])
-def test_dry_run_leaves_no_trace(student, gen, train_mode):
-    """The dry run changes no BatchNorm statistics, sets no gradients, restores train/eval mode, keeps the example"""
-    r, what = prepare(student, gen, train_mode=train_mode)
-    mode = "train" if train_mode else "eval"
-    expect(all(m == train_mode for m in r["modes"]),
-           f"{what} on a model in {mode} mode: afterwards the modules' modes are {r['modes']}; restore them")
-    expect(not r["grads_set"], f"{what}: the dry run left gradients on {r['grads_set'][:4]}")
-    expect(not r["x_changed"], f"{what}: the example batch was modified")
+def test_dry_run_leaves_batchnorm_statistics(student, gen, train_mode):
+    """The dry run leaves the BatchNorm running statistics at their initial values (it runs in eval mode)"""
+    r, _, what = prepare(student, gen, train_mode=train_mode)
     fresh = {"1.running_mean": torch.zeros(4, dtype=f64), "1.running_var": torch.ones(4, dtype=f64),
              "1.num_batches_tracked": torch.tensor(0)}
     for k, v in fresh.items():
@@ -81,13 +120,54 @@ def test_dry_run_leaves_no_trace(student, gen, train_mode):
                                  f"(dry-run in eval mode)", atol=0, rtol=0)
 
 
-def test_optimizer_trains_the_materialized_parameters(student, gen):
-    """One step of the returned SGD(momentum=0.9) moves every parameter by -lr * grad"""
-    r, what = prepare(student, gen, lr=0.1)
-    if r["uninitialized"] or not r["is_optimizer"]:
-        fail(f"{what}: no usable optimizer (parameters uninitialized: {r['uninitialized'][:3]})")
-    for n, before in r["before"].items():
-        g = r["grads"][n]
-        if g is None:
-            fail(f"{what}: no gradient reached '{n}' in a training step")
-        expect_close(r["after"][n], before - 0.1 * g, f"{what}: '{n}' after one optimizer step", atol=1e-12, rtol=1e-9)
+def test_dry_run_builds_no_graph(student, gen):
+    """The dry run records no autograd graph (torch.no_grad) and leaves no gradients or changed example"""
+    r, _, what = prepare(student, gen)
+    seen = r["dry_run"]
+    if not seen:
+        fail(f"{what}: the model's last layer was never called during prepare_lazy (no dry run?)")
+    expect(not seen["requires_grad"] and not seen["grad_enabled"],
+           f"{what}: during the dry run gradient recording was on (output requires grad: {seen['requires_grad']}); "
+           f"run it under torch.no_grad()")
+    expect(not r["grads_set"], f"{what}: the dry run left gradients on {r['grads_set'][:4]}")
+    expect(not r["x_changed"], f"{what}: the example batch was modified")
+
+
+def test_parameters_are_not_inference_tensors(student, gen):
+    """The parameters are normal tensors that can train (dry run under no_grad, not inference_mode)"""
+    r, _, what = prepare(student, gen)
+    expect(not r["inference_params"] and not r["dry_run"].get("inference_mode", False),
+           f"{what}: parameters {r['inference_params'][:4]} were materialized as inference tensors (the dry run "
+           f"ran under torch.inference_mode()); use torch.no_grad()")
+
+
+def replay_sgd(r, x, lr, steps):
+    """The judge's own copy of the lazy model, loaded with the submission's starting state, trained with
+    SGD(lr, momentum=0.9) on the same loss: the parameters it should end with."""
+    torch.manual_seed(0)
+    m = P["build_lazy_model"]().to(f64)
+    with torch.no_grad():
+        m.eval()
+        m(x)
+    m.load_state_dict(r["state"])
+    m.train()
+    opt = torch.optim.SGD(m.parameters(), lr=lr, momentum=0.9)
+    for _ in range(steps):
+        opt.zero_grad()
+        m(x).square().mean().backward()
+        opt.step()
+    return {n: p.detach() for n, p in m.named_parameters()}
+
+
+def test_optimizer_is_sgd_with_momentum(student, gen):
+    """Two steps of the returned optimizer move every parameter as SGD(lr, momentum=0.9) does"""
+    r, x, what = prepare(student, gen, lr=0.1, steps=2)
+    if r["uninitialized"] or not r["is_optimizer"] or "after" not in r:
+        fail(f"{what}: no usable optimizer (parameters uninitialized: {r['uninitialized'][:3]}, inference "
+             f"tensors: {r.get('inference_params', [])[:3]})")
+    want = replay_sgd(r, x, 0.1, 2)
+    for n, w in want.items():
+        if n not in r["after"]:
+            fail(f"{what}: parameter '{n}' is missing after two steps")
+        expect_close(r["after"][n], w, f"{what}: '{n}' after two steps of the returned optimizer vs "
+                                       f"torch.optim.SGD(lr=0.1, momentum=0.9)", atol=1e-10, rtol=1e-8)

@@ -12,22 +12,26 @@ from course.checks import expect_close, fail
 pytestmark = pytest.mark.task("param_groups")
 P = runpy.run_path(str(Path(__file__).with_name("probes.py")))
 MODELS = {"tiny": "a small CNN with BatchNorm, GroupNorm and LayerNorm", "frozen": "the same CNN with a frozen stem and BatchNorm",
-          "tied": "an MLP whose two body layers share one weight"}
+          "tied": "an MLP whose two body layers share one weight",
+          "prefix": "a model with modules 'head', 'header', 'head2' and 'body.head'",
+          "norms": "a model with BatchNorm1d/3d, InstanceNorm1d(affine), GroupNorm and a LayerNorm subclass"}
 
 
-def expected(model, seed, lr, wd, mult):
-    """name -> (lr, weight_decay) for every trainable parameter; rule stated as 'biases and 1-D norm params'."""
+def expected(model, seed, lr, wd, mult, prefix="head"):
+    """name -> (lr, weight_decay) for every trainable parameter. In these models the biases and the
+    normalisation parameters are exactly the 1-D parameters (the notebook says so)."""
     m = P["build_pg_model"](model, seed)
     want = {}
     for n, p in m.named_parameters():
         if p.requires_grad:
-            want[n] = (lr * mult if n.startswith("head.") else lr, 0.0 if p.ndim <= 1 else wd)
+            want[n] = (lr * mult if n.startswith(prefix + ".") else lr, 0.0 if p.ndim <= 1 else wd)
     frozen = [n for n, p in m.named_parameters() if not p.requires_grad]
     return m, want, frozen
 
 
-def call(student, model, lr=0.01, wd=0.05, mult=10.0, steps=0, seed=3):
-    r = student.call("param_groups_run", model=model, seed=seed, lr=lr, weight_decay=wd, head_lr_mult=mult, steps=steps)
+def call(student, model, lr=0.01, wd=0.05, mult=10.0, steps=0, seed=3, prefix=None):
+    r = student.call("param_groups_run", model=model, seed=seed, lr=lr, weight_decay=wd, head_lr_mult=mult, steps=steps,
+                     head_prefix=prefix)
     if r["error"]:
         fail(r["error"])
     return r
@@ -47,7 +51,7 @@ def by_name(r, what):
     return out
 
 
-@pytest.mark.parametrize("model", list(MODELS))
+@pytest.mark.parametrize("model", ["tiny", "frozen", "tied"])
 def test_every_trainable_parameter_exactly_once(student, model):
     """Every trainable parameter is in exactly one group, frozen ones in none, and AdamW accepts the groups"""
     what = f"param_groups on {MODELS[model]}"
@@ -66,7 +70,7 @@ def test_every_trainable_parameter_exactly_once(student, model):
         fail(f"{what}: torch.optim.AdamW(your groups) raised {err['type']}: {err['message'][:200]}")
 
 
-@pytest.mark.parametrize("model", list(MODELS))
+@pytest.mark.parametrize("model", ["tiny", "frozen", "tied"])
 @pytest.mark.parametrize("mult", [10.0, 0.5])
 def test_learning_rates(student, model, mult):
     """Head parameters get lr * head_lr_mult, all others lr"""
@@ -83,7 +87,7 @@ def test_learning_rates(student, model, mult):
                  + (" (it is part of the head)" if n.startswith("head.") else " (it is not part of the head)"))
 
 
-@pytest.mark.parametrize("model", list(MODELS))
+@pytest.mark.parametrize("model", ["tiny", "frozen", "tied", "norms"])
 def test_weight_decay_rule(student, model):
     """Biases and normalisation parameters get weight_decay 0, all other parameters weight_decay"""
     what = f"param_groups(model, lr=0.01, weight_decay=0.05) on {MODELS[model]}"
@@ -97,6 +101,24 @@ def test_weight_decay_rule(student, model):
         if abs(got[n][1] - wd) > 1e-12:
             kind = "a bias or normalisation parameter, so no decay" if wd == 0.0 else "a weight matrix/kernel"
             fail(f"{what}: '{n}' gets weight_decay={got[n][1]:g}, expected {wd:g} ({kind})")
+
+
+@pytest.mark.parametrize("prefix", [None, "head2", "body"], ids=["default", "head2", "body"])
+def test_head_prefix_and_its_separator(student, prefix):
+    """Only names starting with head_prefix + "." get lr * head_lr_mult ('header.*', 'head2.*' or a nested
+    'body.head.*' are not in the head 'head'); head_prefix can be changed"""
+    shown = "head" if prefix is None else prefix
+    arg = "" if prefix is None else f", head_prefix={prefix!r}"
+    what = f"param_groups(model, lr=0.01, weight_decay=0.05, head_lr_mult=10.0{arg}) on {MODELS['prefix']}"
+    got = by_name(call(student, "prefix", prefix=prefix), what)
+    _, want, _ = expected("prefix", 3, 0.01, 0.05, 10.0, prefix=shown)
+    for n, (lr, _) in want.items():
+        if n not in got:
+            fail(f"{what}: '{n}' is in no group")
+        if got[n][0] is None or abs(got[n][0] - lr) > 1e-12:
+            fail(f"{what}: '{n}' gets lr={got[n][0]}, expected {lr:g}"
+                 + (f" (its name starts with '{shown}.')" if n.startswith(shown + ".") else
+                    f" (its name does not start with '{shown}.')"))
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture],

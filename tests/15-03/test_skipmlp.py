@@ -113,6 +113,18 @@ def test_image_batches_are_flattened(student, gen):
     run_and_compare(student, 12, [12], 4, False, x, None, 7)
 
 
+def test_three_dim_batches_are_flattened(student, gen):
+    """SkipMLP flattens any input with more than 2 dimensions, e.g. (N, L, F)"""
+    x = torch.randn(3, 2, 4, generator=gen, dtype=f64)
+    run_and_compare(student, 8, [8, 5], 3, True, x, None, int(torch.randint(0, 10**6, (1,), generator=gen)))
+
+
+def test_non_contiguous_image_batch(student, gen):
+    """SkipMLP flattens a non-contiguous (N, C, H, W) batch (e.g. a channels-last view) correctly"""
+    x = torch.randn(2, 4, 3, 2, generator=gen, dtype=f64).permute(0, 3, 1, 2)  # (2, 2, 4, 3), non-contiguous
+    run_and_compare(student, 24, [10], 3, False, x, None, int(torch.randint(0, 10**6, (1,), generator=gen)))
+
+
 @settings(max_examples=10, **SETTINGS)
 @given(seed=st.integers(0, 2**31 - 1), widths=st.lists(st.integers(2, 6), min_size=1, max_size=4),
        norm=st.booleans(), data=st.data())

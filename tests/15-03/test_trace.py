@@ -81,6 +81,20 @@ def test_output_is_the_models_output(student, gen, model):
     expect_close(r["out"], out, f"{what}, returned output", atol=1e-12, rtol=1e-10)
 
 
+def test_record_value_types(student, gen):
+    """Each record holds name as a str, shape as a tuple, mean and std as Python floats, finite as a bool"""
+    r, _, what = run(student, "seq", gen)
+    want = {"name": "str", "shape": "tuple", "mean": "float", "std": "float", "finite": "bool"}
+    if not r["records"]:
+        fail(f"{what}: no records came back")
+    for rec in r["records"]:
+        got = dict(rec["types"], shape="tuple" if rec["types"]["shape"] == "Size" else rec["types"]["shape"])
+        if got != want:  # torch.Size is a tuple too
+            bad = {k: v for k, v in got.items() if v != want[k]}
+            fail(f"{what}, record for '{rec['name']}': value types {bad}, expected "
+                 f"{ {k: want[k] for k in bad} } (use .item() or float() for the statistics, tuple() for the shape)")
+
+
 def test_nonfinite_flags_locate_the_overflow(student, gen):
     """'finite' is False from the first layer whose output overflows, and True before it"""
     r, (_, want), what = run(student, "nan", gen)
