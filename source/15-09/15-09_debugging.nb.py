@@ -207,7 +207,8 @@ with warnings.catch_warnings():
 # * `numeric_jacobian(fn, inputs, eps=1e-6)` returns a list with one entry per input: `None` for an input
 #   that does not require a gradient, otherwise a float64 tensor of shape `(out.numel(), inp.numel())`
 #   whose column `j` is the central difference `(f(x + eps·e_j) - f(x - eps·e_j)) / (2·eps)` (flattened)
-#   for the `j`-th element of that input (in `reshape(-1)` order). Compute it with autograd off.
+#   for the `j`-th element of that input (in `reshape(-1)` order; inputs may be non-contiguous). Compute it
+#   with autograd off.
 # * `check_gradients(fn, inputs, eps=1e-6, atol=1e-5, rtol=1e-3)` builds the analytic Jacobian of every
 #   input that requires a gradient from backward (one row per output element; where no gradient flows, the
 #   row is zero) and returns `True` if every entry satisfies `|analytic - numeric| <= atol + rtol·|numeric|`,
@@ -220,7 +221,7 @@ def numeric_jacobian(fn, inputs, eps=1e-6):
     """Central-difference Jacobians, one (out.numel(), inp.numel()) float64 tensor per input (None if no grad)."""
     ### BEGIN SOLUTION
     with torch.no_grad():
-        base = [t.detach().clone() for t in inputs]
+        base = [t.detach().clone(memory_format=torch.contiguous_format) for t in inputs]
         out_numel = fn(*base).numel()
         jacobians = []
         for k, t in enumerate(inputs):

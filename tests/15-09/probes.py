@@ -1,0 +1,447 @@
+"""Probes for 15-09: run next to the submission, return plain data only.
+
+The judge imports this file too (runpy), for the loss sources, the autograd Functions, the models and
+the leaking steps it describes; what the student's code returns is judged in the test files.
+"""
+import gc
+import math
+import warnings
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+from course.probelib import capture_error, get
+
+# ---------------------------------------------------------------- anomaly
+# Loss functions compiled from source under their own file name, so that the line of each operation is
+# known to the judge. Each defines `loss(x)`.
+LOSS_SOURCES = {
+    "sqrt": (
+        "import torch\n"
+        "def loss(x):\n"
+        "    y = x * 2\n"
+        "    z = torch.sqrt(y)\n"
+        "    return z.sum()\n"),
+    "masked_log": (
+        "import torch\n"
+        "\n"
+        "def loss(x):\n"
+        "    safe = torch.where(x > 0, torch.log(x), torch.zeros_like(x))\n"
+        "    return (safe * 3).sum()\n"),
+    "helper": (
+        "import torch\n"
+        "def helper(t):\n"
+        "    t = t - 1\n"
+        "    return torch.sqrt(t)\n"
+        "\n"
+        "def loss(x):\n"
+        "    h = helper(x.exp())\n"
+        "    return h.sum()\n"),
+    "normalize": (
+        "import torch\n"
+        "import torch.nn.functional as F\n"
+        "def loss(x):\n"
+        "    h = x.pow(2)\n"
+        "    n = F.normalize(h, dim=0, eps=0.0)\n"
+        "    return n.sum()\n"),
+    "two_logs": (
+        "import torch\n"
+        "def loss(x):\n"
+        "    a = torch.log(x + 2)\n"
+        "    b = torch.log(x)\n"
+        "    c = torch.where(x > 0, b, a)\n"
+        "    return c.sum()\n"),
+    "std": (
+        "import torch\n"
+        "def loss(x):\n"
+        "    s = x[:1].std()\n"
+        "    return s + x.sum()\n"),
+    "fine": (
+        "import torch\n"
+        "def loss(x):\n"
+        "    return (torch.tanh(x) ** 2).sum()\n"),
+    "inplace": (
+        "import torch\n"
+        "def loss(x):\n"
+        "    y = torch.exp(x)\n"
+        "    y.add_(1)\n"
+        "    return y.sum()\n"),
+    "value_error": (
+        "import torch\n"
+        "def loss(x):\n"
+        "    raise ValueError('bad batch')\n"),
+}
+
+
+def loss_file(name):
+    return f"/srv/models/losses_{name}.py"
+
+
+def make_loss(name):
+    scope = {}
+    exec(compile(LOSS_SOURCES[name], loss_file(name), "exec"), scope)
+    return scope["loss"]
+
+
+def nan_origin(ns, name, x):
+    """find_nan_origin on one of the losses above; also whether anomaly mode is left on and how many
+    warnings escaped the call."""
+    fn = get(ns, "find_nan_origin")
+    torch.autograd.set_detect_anomaly(False)
+    leaf = x.detach().clone().requires_grad_(True)
+    result = {}
+    with warnings.catch_warnings(record=True) as escaped:
+        warnings.simplefilter("always")
+        try:
+            result["returned"] = fn(make_loss(name), leaf)
+            result["error"] = None
+        except Exception as exc:  # what find_nan_origin let through
+            result["returned"] = None
+            result["error"] = {"type": type(exc).__name__, "message": str(exc)[:300]}
+    result["anomaly_on_after"] = bool(torch.is_anomaly_enabled())
+    result["escaped_warnings"] = len(escaped)
+    torch.autograd.set_detect_anomaly(False)
+    return result
+
+
+# ---------------------------------------------------------------- gradient checker
+class Smooth(torch.autograd.Function):
+    """f(x, y) = x * sin(y) + x**2 / 2 (elementwise, broadcasting y over x's rows)."""
+
+    # subclasses change one factor of the gradient
+    fx = staticmethod(lambda x, y, g: g * (torch.sin(y) + x))
+    fy = staticmethod(lambda x, y, g: g * x * torch.cos(y))
+
+    @staticmethod
+    def forward(ctx, x, y):
+        ctx.save_for_backward(x, y)
+        return x * torch.sin(y) + x * x / 2
+
+    @classmethod
+    def backward(cls, ctx, g):
+        x, y = ctx.saved_tensors
+        gx = cls.fx(x, y, g) if ctx.needs_input_grad[0] else None
+        gy = cls.fy(x, y, g).sum_to_size(y.shape) if ctx.needs_input_grad[1] else None
+        return gx, gy
+
+
+class SmoothFactor(Smooth):
+    fx = staticmethod(lambda x, y, g: 1.01 * g * (torch.sin(y) + x))
+
+
+class SmoothTinyFactor(Smooth):  # within gradcheck's rtol: it passes
+    fx = staticmethod(lambda x, y, g: 1.0004 * g * (torch.sin(y) + x))
+
+
+class SmoothMissingTerm(Smooth):
+    fx = staticmethod(lambda x, y, g: g * torch.sin(y))
+
+
+class SmoothSignY(Smooth):
+    fy = staticmethod(lambda x, y, g: -g * x * torch.cos(y))
+
+
+class SmoothSomePoints(Smooth):  # wrong only where x > 1.5
+    fx = staticmethod(lambda x, y, g: g * (torch.sin(y) + x + (x > 1.5).to(x.dtype) * 0.5))
+
+
+class BigExp(torch.autograd.Function):
+    """exp(x), correct, used at x near 14 where finite differences carry an absolute error > atol."""
+
+    @staticmethod
+    def forward(ctx, x):
+        y = torch.exp(x)
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx, g):
+        (y,) = ctx.saved_tensors
+        return g * y
+
+
+class Mix(torch.autograd.Function):
+    """out = A @ B (matrices)."""
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return a @ b
+
+    @staticmethod
+    def backward(ctx, g):
+        a, b = ctx.saved_tensors
+        return g @ b.T, a.T @ g
+
+
+class MixWrong(Mix):
+    @staticmethod
+    def backward(ctx, g):
+        a, b = ctx.saved_tensors
+        return g @ b, a.T @ g  # b not transposed: shapes fit only because b is square
+
+
+class BigExpOff(BigExp):
+    @staticmethod
+    def backward(ctx, g):
+        (y,) = ctx.saved_tensors
+        return g * y * 1.002
+
+
+def only_first(x, y):
+    """y is an input that requires a gradient and is not used at all (no gradient flows to it)."""
+    return x ** 2 + 0 * x
+
+
+GRAD_FUNCTIONS = {
+    "smooth": Smooth.apply, "factor": SmoothFactor.apply, "tiny_factor": SmoothTinyFactor.apply,
+    "missing_term": SmoothMissingTerm.apply, "sign_y": SmoothSignY.apply, "some_points": SmoothSomePoints.apply,
+    "big_exp": BigExp.apply, "big_exp_off": BigExpOff.apply, "mix": Mix.apply, "mix_wrong": MixWrong.apply, "unused": only_first,
+}
+
+
+def _inputs(inputs, needs):
+    return [t.detach().clone().requires_grad_(bool(n)) for t, n in zip(inputs, needs)]
+
+
+def numeric_jac(ns, fn_name, inputs, needs, eps):
+    xs = _inputs(inputs, needs)
+    jac = get(ns, "numeric_jacobian")(GRAD_FUNCTIONS[fn_name], xs, eps)
+    return {"jac": list(jac) if isinstance(jac, (list, tuple)) else jac,
+            "inputs_after": [x.detach().clone() for x in xs]}
+
+
+def verdict(ns, fn_name, inputs, needs, kwargs):
+    xs = _inputs(inputs, needs)
+    v = get(ns, "check_gradients")(GRAD_FUNCTIONS[fn_name], xs, **kwargs)
+    return {"verdict": v if isinstance(v, (bool, int, float, str)) or v is None else repr(v)[:100],
+            "type": type(v).__name__, "inputs_after": [x.detach().clone() for x in xs]}
+
+
+# ---------------------------------------------------------------- gradient monitor
+class MonitorNet(nn.Module):
+    """Tied weights (proj and head hold one Parameter), parameter-free modules, a frozen module, a module
+    whose only parameter is frozen, and (optionally) a parameter held by the root module itself."""
+
+    def __init__(self, root_param=False):
+        super().__init__()
+        if root_param:
+            self.gain = nn.Parameter(torch.tensor(1.5))
+        self.proj = nn.Linear(5, 5, bias=False)
+        self.body = nn.Sequential(nn.Linear(5, 7), nn.ReLU(), nn.Linear(7, 5))
+        self.frozen = nn.Linear(5, 5)
+        self.frozen.requires_grad_(False)
+        self.head = nn.Linear(5, 5, bias=False)
+        self.head.weight = self.proj.weight
+        self.aux = nn.Linear(5, 2)
+        self.partial = nn.Linear(5, 5)
+        self.partial.weight.requires_grad_(False)
+
+    def loss(self, x, k):
+        h = self.proj(x)
+        if hasattr(self, "gain"):
+            h = h * self.gain
+        h = self.partial(self.frozen(self.body(h)))
+        return (self.head(h) ** 2).mean() * k[0] + (self.aux(x) ** 2).mean() * k[1]
+
+
+def monitor_net(state, root_param):
+    net = MonitorNet(root_param)
+    net.load_state_dict(state)
+    return net
+
+
+def monitor_script(ns, state, root_param, actions):
+    """Run a list of actions on one model and one or two monitors (0 and 1):
+    ["backward", x, k], ["norms", m], ["clear", m], ["diagnose", m, low, high], ["remove", m],
+    ["new", m] (create monitor m, once the model exists). Returns what each read action gave."""
+    net = monitor_net(state, root_param)
+    cls = get(ns, "GradMonitor")
+    monitors = {}
+    out = []
+    for act in actions:
+        kind = act[0]
+        if kind == "new":
+            monitors[act[1]] = cls(net)
+        elif kind == "backward":
+            net.loss(act[1], act[2]).backward()
+        elif kind == "clear":
+            monitors[act[1]].clear()
+        elif kind == "remove":
+            monitors[act[1]].remove()
+        elif kind == "norms":
+            n = monitors[act[1]].norms()
+            out.append({"types": {str(k): type(v).__name__ for k, v in n.items()}, "norms": n}
+                       if isinstance(n, dict) else {"types": {}, "norms": repr(n)[:200]})
+        elif kind == "diagnose":
+            d = monitors[act[1]].diagnose(act[2], act[3])
+            out.append({"diagnose": list(d) if isinstance(d, tuple) else d, "type": type(d).__name__})
+    return out
+
+
+# ---------------------------------------------------------------- bug zoo
+def zoo_tanh(ns, x, w):
+    w = w.detach().clone().requires_grad_(True)
+    x = x.detach().clone().requires_grad_(True)
+    loss = get(ns, "fixed_tanh_loss")(x, w)
+    err = capture_error(lambda: loss.backward())
+    return {"loss": loss.detach() if isinstance(loss, torch.Tensor) else repr(loss)[:100],
+            "error": err, "gx": x.grad, "gw": w.grad}
+
+
+def zoo_two_layer(ns, x, w1, w2):
+    w1 = w1.detach().clone().requires_grad_(True)
+    w2 = w2.detach().clone().requires_grad_(True)
+    loss = get(ns, "fixed_two_layer_loss")(x, w1, w2)
+    err = capture_error(lambda: loss.backward())
+    return {"loss": loss.detach() if isinstance(loss, torch.Tensor) else repr(loss)[:100],
+            "error": err, "g1": w1.grad, "g2": w2.grad}
+
+
+def zoo_positions_meta(ns, shape, dtype):
+    x = torch.empty(*shape, device="meta", dtype=getattr(torch, dtype))
+    try:
+        out = get(ns, "fixed_add_positions")(x)
+    except Exception as exc:
+        return {"error": f"{type(exc).__name__}: {str(exc)[:200]}"}
+    if not isinstance(out, torch.Tensor):
+        return {"error": f"returned {type(out).__name__}, not a tensor"}
+    return {"error": None, "device": str(out.device), "dtype": str(out.dtype), "shape": list(out.shape)}
+
+
+def zoo_positions_values(ns, x):
+    out = get(ns, "fixed_add_positions")(x.clone())
+    return out
+
+
+def zoo_model(seed):
+    torch.manual_seed(seed)
+    return nn.Sequential(nn.Linear(6, 8), nn.Tanh(), nn.Linear(8, 3))
+
+
+def zoo_train(ns, state, batches, lr):
+    model = zoo_model(0)
+    model.load_state_dict(state)
+    losses = get(ns, "fixed_train")(model, [(x, y) for x, y in batches], lr)
+    if not isinstance(losses, list):
+        return {"kind": type(losses).__name__, "types": [], "values": [], "state": model.state_dict()}
+    return {"kind": "list", "types": [type(v).__name__ for v in losses],
+            "values": [v if type(v) is float else None for v in losses],
+            "state": {k: v.detach().clone() for k, v in model.state_dict().items()}}
+
+
+class PredictNet(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(6, 8)
+        self.bn = nn.BatchNorm1d(8)
+        self.drop = nn.Dropout(0.5)
+        self.out = nn.Linear(8, 4)
+
+    def forward(self, x):
+        return self.out(self.drop(torch.relu(self.bn(self.lin(x)))))
+
+
+def zoo_predict(ns, state, x, start_training):
+    torch.manual_seed(1234)
+    model = PredictNet()
+    model.load_state_dict(state)
+    model.train(start_training)
+    fn = get(ns, "fixed_predict_proba")
+    p1 = fn(model, x)
+    p2 = fn(model, x)
+    if not isinstance(p1, torch.Tensor) or not isinstance(p2, torch.Tensor):
+        return {"error": "fixed_predict_proba returned something other than a tensor"}
+    return {"error": None, "p1": p1.detach().clone(), "p2": p2.detach().clone(),
+            "requires_grad": bool(p1.requires_grad), "training_after": bool(model.training),
+            "children_training": [bool(m.training) for m in model.children()],
+            "running_mean": model.bn.running_mean.clone()}
+
+
+# ---------------------------------------------------------------- leaks
+def make_step(store):
+    """One step function for find_leaks that does several things at once, each with its own shapes:
+    - appends a new (i + 1, 2) tensor to a list every iteration (a leak);
+    - keeps its temporary (3, i + 10) tensor on even iterations only (a leak there);
+    - keeps a (2, 6) view of a temporary (7, 6) tensor (a leak of both: the view keeps its base alive);
+    - a training step (SGD with momentum) that keeps its loss tensors, shape () (a leak);
+    - keeps only its latest (4, i + 20) output, replacing the previous one (not a leak);
+    - creates (5, 5) and (6,) state on the first call only and updates it in place (not a leak);
+    - keeps, many times, a (3, 3) tensor created before the first call (not a leak).
+    Everything it keeps lives in ``store``, which the caller clears afterwards."""
+    counter = {"i": 0}
+    store.update(history=[], pre=torch.zeros(3, 3), kept=[])
+
+    def step():
+        counter["i"] += 1
+        i = counter["i"]
+        store["history"].append(torch.full((i + 1, 2), float(i)))
+        tmp = torch.randn(3, i + 10)
+        if i % 2 == 0:
+            store["history"].append(tmp)
+        base = torch.randn(7, 6)
+        store["history"].append(base[1:3, :].T.T)
+        del tmp, base
+        if "model" not in store:
+            torch.manual_seed(0)
+            store["model"] = nn.Linear(4, 3)
+            store["opt"] = torch.optim.SGD(store["model"].parameters(), lr=0.1, momentum=0.9)
+            store["x"] = torch.randn(8, 4)
+            store["state"] = [torch.zeros(5, 5), torch.zeros(6)]
+        opt, model = store["opt"], store["model"]
+        opt.zero_grad()
+        loss = model(store["x"]).pow(2).mean()
+        loss.backward()
+        opt.step()
+        store["history"].append(loss)
+        store["last"] = torch.randn(4, i + 20)
+        store["state"][0].add_(1)
+        store["pre"].add_(1)
+        store["kept"].append(store["pre"])
+    return step
+
+
+def leaks(ns, n_iters):
+    store = {}
+    step = make_step(store)
+    res = get(ns, "find_leaks")(step, n_iters)
+    out = {"kind": type(res).__name__,
+           "items": [list(s) if isinstance(s, tuple) else repr(s)[:60] for s in res]
+           if isinstance(res, (list, tuple)) else [],
+           "item_types": [type(s).__name__ for s in res] if isinstance(res, (list, tuple)) else []}
+    del res
+    store.clear()
+    gc.collect()
+    return out
+
+
+def growth(ns, snapshots):
+    res = get(ns, "memory_growth")([dict(s) for s in snapshots])
+    if not isinstance(res, dict):
+        return {"kind": type(res).__name__}
+    return {"kind": "dict", "keys": sorted(str(k) for k in res),
+            "values": {str(k): v if isinstance(v, (bool, int, float)) else repr(v)[:60] for k, v in res.items()},
+            "types": {str(k): type(v).__name__ for k, v in res.items()}}
+
+
+def growth_error(ns, snapshots):
+    return capture_error(get(ns, "memory_growth"), [dict(s) for s in snapshots])
+
+
+def growth_on_gpu(ns, leak_elems, iters):
+    """memory_growth on real torch.cuda.memory_stats() snapshots of a loop that keeps (or not) one float32
+    tensor of leak_elems elements per iteration."""
+    kept = []
+    snaps = []
+    for _ in range(iters):
+        a = torch.randn(256, 256, device="cuda")
+        b = (a @ a).sum()
+        if leak_elems:
+            kept.append(torch.ones(leak_elems, device="cuda"))
+        del a, b
+        torch.cuda.synchronize()
+        snaps.append(torch.cuda.memory_stats())
+    res = get(ns, "memory_growth")(snaps)
+    kept.clear()
+    return {"values": {str(k): v for k, v in res.items()} if isinstance(res, dict) else repr(res)[:100]}

@@ -1,0 +1,136 @@
+"""Hidden checks for find_nan_origin (15-09, judge side)."""
+import re
+import runpy
+import warnings
+from pathlib import Path
+
+import pytest
+import torch
+
+from course.checks import expect, expect_raises
+
+PROBES = runpy.run_path(str(Path(__file__).with_name("probes.py")))
+pytestmark = pytest.mark.task("anomaly")
+
+
+def judge_origin(name, x):
+    """The judge's own answer: anomaly mode in this process, on the same loss source."""
+    loss_fn = PROBES["make_loss"](name)
+    leaf = x.detach().clone().requires_grad_(True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            with torch.autograd.detect_anomaly():
+                loss_fn(leaf).backward()
+            return None
+        except RuntimeError as err:
+            op = re.search(r"Function '(\w+)' returned nan values", str(err)).group(1)
+    lines = []
+    for w in caught:
+        text = str(w.message)
+        if text.startswith(f"Error detected in {op}."):
+            lines = [int(n) for f, n in re.findall(r'File "(.*)", line (\d+)', text)
+                     if f == PROBES["loss_file"](name)]
+    return {"op": op, "lineno": lines[-1]}
+
+
+def source_line(name, lineno):
+    lines = PROBES["LOSS_SOURCES"][name].splitlines()
+    return lines[lineno - 1].strip() if isinstance(lineno, int) and 0 < lineno <= len(lines) else "?"
+
+
+def nan_input(name, gen):
+    x = torch.rand(5, generator=gen, dtype=torch.float64) + 0.5
+    if name == "sqrt":
+        x[int(torch.randint(0, 5, (1,), generator=gen))] = -1.0
+    elif name in ("masked_log", "two_logs"):
+        x[int(torch.randint(0, 5, (1,), generator=gen))] = 0.0
+    elif name == "helper":
+        x[int(torch.randint(0, 5, (1,), generator=gen))] = -0.5  # exp(x) - 1 < 0
+    elif name == "normalize":
+        x = torch.zeros(5, dtype=torch.float64)
+    return x
+
+
+def check_report(r, want, name, x):
+    call = f"find_nan_origin(loss, x) for the loss below and x = {[round(v, 3) for v in x.tolist()]}"
+    src = PROBES["LOSS_SOURCES"][name]
+    expect(r["error"] is None, f"{call} raised {r['error'] and r['error']['type']}: "
+                               f"{r['error'] and r['error']['message']}\n{src}")
+    got = r["returned"]
+    expect(isinstance(got, dict), f"{call} returned {got!r}, expected a dict with 'op' and 'lineno'\n{src}")
+    expect(got.get("op") == want["op"], f"{call}: 'op' is {got.get('op')!r}, expected {want['op']!r} (the backward "
+                                        f"node anomaly mode names)\n{src}")
+    expect(got.get("lineno") == want["lineno"] and type(got.get("lineno")) is int,
+           f"{call}: 'lineno' is {got.get('lineno')!r} ({source_line(name, got.get('lineno'))!r}), expected "
+           f"{want['lineno']} ({source_line(name, want['lineno'])!r}): the innermost forward frame in the file "
+           f"that defines loss_fn\n{src}")
+
+
+@pytest.mark.parametrize("name", ["sqrt", "masked_log", "two_logs", "std"])
+def test_reports_op_and_line(student, gen, name):
+    """find_nan_origin names the backward node that returned NaN and the forward line that created it"""
+    x = nan_input(name, gen)
+    want = judge_origin(name, x)
+    assert want is not None  # the judge's own case must produce a NaN
+    check_report(student.call("nan_origin", name=name, x=x), want, name, x)
+
+
+def test_innermost_frame_through_a_helper(student, gen):
+    """find_nan_origin gives the line inside a helper function of the loss file (the innermost frame there)"""
+    x = nan_input("helper", gen)
+    check_report(student.call("nan_origin", name="helper", x=x), judge_origin("helper", x), "helper", x)
+
+
+def test_frame_of_loss_file_not_of_torch(student, gen):
+    """find_nan_origin gives the line in the loss's file when the NaN node was created inside torch's own Python code"""
+    x = nan_input("normalize", gen)
+    check_report(student.call("nan_origin", name="normalize", x=x), judge_origin("normalize", x), "normalize", x)
+
+
+def test_none_when_backward_succeeds(student, gen):
+    """find_nan_origin returns None when backward raises nothing (and a NaN case still gets a report)"""
+    x = torch.randn(6, generator=gen, dtype=torch.float64)
+    for name, inp in [("fine", x), ("masked_log", x.abs() + 0.1)]:
+        assert judge_origin(name, inp) is None
+        r = student.call("nan_origin", name=name, x=inp)
+        expect(r["error"] is None and r["returned"] is None,
+               f"find_nan_origin(loss, x) for a loss whose backward has no NaN returned {r['returned']!r} "
+               f"(error: {r['error']}), expected None\n{PROBES['LOSS_SOURCES'][name]}")
+    # the same function must still report a real NaN: a constant None does not pass
+    xn = nan_input("sqrt", gen)
+    check_report(student.call("nan_origin", name="sqrt", x=xn), judge_origin("sqrt", xn), "sqrt", xn)
+
+
+@pytest.mark.task("anomaly", weight=0.5)
+@pytest.mark.parametrize("name,exc,match", [("inplace", "RuntimeError", "inplace"),
+                                            ("value_error", "ValueError", "bad batch")])
+def test_other_errors_propagate(student, gen, name, exc, match):
+    """find_nan_origin lets an exception that is not anomaly mode's NaN report propagate unchanged"""
+    r = student.call("nan_origin", name=name, x=torch.randn(4, generator=gen, dtype=torch.float64))
+    res = {"raised": r["error"] is not None, "type": (r["error"] or {}).get("type", ""),
+           "message": (r["error"] or {}).get("message", ""), "mro": []}
+    expect_raises(res, exc, f"find_nan_origin(loss, x) for a loss whose {'backward' if name == 'inplace' else 'forward'} "
+                  f"raises {exc}:\n{PROBES['LOSS_SOURCES'][name]}", match=match)
+
+
+def test_anomaly_off_and_no_warnings_escape(student, gen):
+    """Anomaly detection is off after find_nan_origin returns or raises, and no warning escapes from it"""
+    xn = nan_input("sqrt", gen)
+    x = torch.randn(4, generator=gen, dtype=torch.float64)
+    for name, inp, what in [("sqrt", xn, "reported a NaN"), ("fine", x, "found no NaN"),
+                            ("inplace", x, "let an error propagate")]:
+        r = student.call("nan_origin", name=name, x=inp)
+        # the call itself must have done its job, so that these flags belong to a working function
+        if name == "sqrt":
+            check_report(r, judge_origin("sqrt", xn), "sqrt", xn)
+        elif name == "fine":
+            expect(r["error"] is None and r["returned"] is None,
+                   f"find_nan_origin(loss, x) for a loss without NaN returned {r['returned']!r}, expected None")
+        else:
+            expect(r["error"] is not None and r["error"]["type"] == "RuntimeError",
+                   f"find_nan_origin(loss, x) for a loss whose backward raises the in-place RuntimeError should "
+                   f"let it propagate; got {r['error'] or r['returned']!r}")
+        expect(not r["anomaly_on_after"], f"anomaly detection was still on after find_nan_origin {what}")
+        expect(r["escaped_warnings"] == 0, f"{r['escaped_warnings']} warning(s) escaped from find_nan_origin when "
+                                           f"it {what}: collect them with warnings.catch_warnings(record=True)")

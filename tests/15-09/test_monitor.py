@@ -1,0 +1,209 @@
+"""Hidden checks for GradMonitor (15-09, judge side)."""
+import math
+import runpy
+from pathlib import Path
+
+import pytest
+import torch
+
+from course.checks import expect
+
+PROBES = runpy.run_path(str(Path(__file__).with_name("probes.py")))
+pytestmark = pytest.mark.task("monitor")
+
+
+def fresh_state(seed, root_param):
+    torch.manual_seed(seed)
+    return PROBES["MonitorNet"](root_param).state_dict()
+
+
+def judge_script(state, root_param, actions):
+    """What each read action of the script should give, from autograd.grad on the judge's own copy."""
+    net = PROBES["monitor_net"](state, root_param)
+    owners = []
+    for name, m in net.named_modules():
+        own = [p for p in m.parameters(recurse=False) if p.requires_grad]
+        if own:
+            owners.append((name, own))
+    trainable = list({id(p): p for _, ps in owners for p in ps}.values())
+    sums = {}      # monitor -> {id(p): summed gradient}
+    active = {}
+    out = []
+
+    def norms(m):
+        res = {}
+        for name, ps in owners:
+            total = torch.zeros((), dtype=torch.float64)
+            for p in ps:
+                if id(p) in sums[m]:
+                    total = total + sums[m][id(p)].double().pow(2).sum()
+            res[name] = float(total.sqrt())
+        return res
+
+    for act in actions:
+        kind = act[0]
+        if kind == "new":
+            sums[act[1]], active[act[1]] = {}, True
+        elif kind == "backward":
+            grads = torch.autograd.grad(net.loss(act[1], act[2]), trainable, allow_unused=True)
+            for m in sums:
+                if active[m]:
+                    for p, g in zip(trainable, grads):
+                        if g is not None:
+                            sums[m][id(p)] = g if id(p) not in sums[m] else sums[m][id(p)] + g
+        elif kind == "clear":
+            sums[act[1]] = {}
+        elif kind == "remove":
+            active[act[1]] = False
+        elif kind == "norms":
+            out.append(norms(act[1]))
+        elif kind == "diagnose":
+            out.append(judge_diagnose(norms(act[1]), act[2], act[3]))
+    return out
+
+
+def judge_diagnose(norms, low, high):
+    items = list(norms.items())
+    for name, n in items:
+        if not math.isfinite(n):
+            return ["nonfinite", name]
+    big = [(name, n) for name, n in items if n > high]
+    if big:
+        top = max(n for _, n in big)
+        return ["exploding", next(name for name, n in big if n == top)]
+    small = [(name, n) for name, n in items if n < low]
+    if small:
+        bottom = min(n for _, n in small)
+        return ["vanishing", next(name for name, n in small if n == bottom)]
+    return None
+
+
+def batch(gen, n=6, scale=1.0):
+    return torch.randn(n, 5, generator=gen) * scale
+
+
+def expect_norms(got, want, what, keys_only=False, values_only=False):
+    expect(isinstance(got["norms"], dict), f"{what}: norms() returned {got['norms']!r}, expected a dict")
+    if not values_only:
+        expect(sorted(got["norms"]) == sorted(want),
+               f"{what}: norms() reported modules {sorted(got['norms'])}, expected {sorted(want)} (the modules that "
+               f"directly hold a parameter requiring a gradient)")
+    if keys_only:
+        return
+    for name, w in want.items():
+        if name not in got["norms"]:
+            continue  # which modules are reported is its own check
+        g = got["norms"][name]
+        expect(got["types"].get(name) == "float", f"{what}: norms()[{name!r}] is a {got['types'].get(name)}, "
+                                                  f"expected a float")
+        ok = (math.isnan(w) and math.isnan(g)) or g == w or (math.isfinite(w) and abs(g - w) <= 1e-6 + 1e-5 * abs(w))
+        expect(ok, f"{what}: norms()[{name!r}] is {g:.6g}, expected {w:.6g}")
+
+
+def run(student, state, root_param, actions):
+    return (student.call("monitor_script", state=state, root_param=root_param, actions=actions),
+            judge_script(state, root_param, actions))
+
+
+@pytest.mark.parametrize("root_param", [False, True], ids=["plain", "root_parameter"])
+def test_reported_modules(student, gen, root_param):
+    """norms() reports exactly the modules that directly hold a parameter requiring a gradient"""
+    state = fresh_state(int(torch.randint(0, 10_000, (1,), generator=gen)), root_param)
+    got, want = run(student, state, root_param, [["new", 0], ["backward", batch(gen), [1.0, 1.0]], ["norms", 0]])
+    expect_norms(got[0], want[0], "after one backward", keys_only=True)
+
+
+@pytest.mark.parametrize("root_param", [False, True], ids=["plain", "root_parameter"])
+def test_norms_after_one_backward(student, gen, root_param):
+    """norms() gives each module's L2 gradient norm over its own trainable parameters after one backward"""
+    state = fresh_state(int(torch.randint(0, 10_000, (1,), generator=gen)), root_param)
+    got, want = run(student, state, root_param, [["new", 0], ["backward", batch(gen), [1.0, 0.5]], ["norms", 0]])
+    expect_norms(got[0], want[0], "after one backward", values_only=True)
+
+
+def test_shared_parameter_counts_once_for_each_module(student, gen):
+    """A parameter held by two modules (tied weights) counts, once, for each of them"""
+    state = fresh_state(3, False)
+    got, want = run(student, state, False, [["new", 0], ["backward", batch(gen), [2.0, 0.0]], ["norms", 0]])
+    assert want[0]["proj"] == want[0]["head"]
+    n = got[0]["norms"] if isinstance(got[0]["norms"], dict) else {}
+    for name in ("proj", "head"):
+        expect(name in n and abs(n[name] - want[0][name]) <= 1e-6 + 1e-5 * want[0][name],
+               f"norms()[{name!r}] is {n.get(name)!r}, expected {want[0][name]:.6g}: 'proj' and 'head' hold one "
+               f"shared weight, whose gradient (summed over both uses) counts once for each")
+
+
+def test_clear_and_independent_monitors(student, gen):
+    """clear() forgets what one monitor recorded; without it gradients add up; two monitors keep separate records"""
+    state = fresh_state(int(torch.randint(0, 10_000, (1,), generator=gen)), False)
+    actions = [["new", 0], ["new", 1], ["backward", batch(gen), [1.0, 1.0]], ["clear", 0],
+               ["backward", batch(gen), [0.3, 2.0]], ["norms", 0], ["norms", 1],
+               ["backward", batch(gen), [1.5, 0.1]], ["norms", 0]]
+    got, want = run(student, state, False, actions)
+    expect_norms(got[0], want[0], "monitor A after backward, A.clear(), backward (no zero_grad in between)",
+                 values_only=True)
+    expect_norms(got[1], want[1], "monitor B (never cleared) after two backward calls", values_only=True)
+    expect_norms(got[2], want[2], "monitor A after a third backward (two since its clear())", values_only=True)
+
+
+def test_remove(student, gen):
+    """remove() detaches the monitor's hooks (another monitor on the same model keeps recording)"""
+    state = fresh_state(int(torch.randint(0, 10_000, (1,), generator=gen)), True)
+    actions = [["new", 0], ["new", 1], ["backward", batch(gen), [1.0, 1.0]], ["remove", 0],
+               ["backward", batch(gen), [2.0, 0.5]], ["norms", 0], ["norms", 1]]
+    got, want = run(student, state, True, actions)
+    expect_norms(got[0], want[0], "monitor A after A.remove() and one more backward (it must not record it)",
+                 values_only=True)
+    expect_norms(got[1], want[1], "monitor B (not removed) on the same model", values_only=True)
+
+
+def diagnose_actions(norms, gen):
+    """Thresholds placed between the judge's norms, so that each answer is clear-cut."""
+    vals = sorted(v for v in norms.values())
+    mid_hi = (vals[-1] + vals[-2]) / 2
+    mid_lo = (vals[0] + vals[1]) / 2
+    return [["diagnose", 0, vals[0] / 2, vals[-1] * 2], ["diagnose", 0, mid_lo, vals[-1] * 2],
+            ["diagnose", 0, vals[0] / 2, mid_hi], ["diagnose", 0, mid_lo, mid_hi],
+            ["diagnose", 0, vals[0] / 2, vals[0] / 4]]
+
+
+def expect_diagnoses(got, want, norms, thresholds):
+    shown = ", ".join(f"{k!r}: {v:.4g}" for k, v in norms.items())
+    for g, w, (low, high) in zip(got, want, thresholds):
+        expect(g["diagnose"] == w and g["type"] == ("NoneType" if w is None else "tuple"),
+               f"diagnose(low={low:.4g}, high={high:.4g}) returned {g['diagnose']!r} ({g['type']}), expected "
+               f"{tuple(w) if w else None} for norms {{{shown}}}")
+
+
+@pytest.mark.parametrize("root_param", [False, True], ids=["plain", "root_parameter"])
+def test_diagnose_thresholds(student, gen, root_param):
+    """diagnose: None when all norms are in range, else the largest above high, else the smallest below low"""
+    state = fresh_state(int(torch.randint(0, 10_000, (1,), generator=gen)), root_param)
+    base = [["new", 0], ["backward", batch(gen), [1.0, 1.0]]]
+    norms = judge_script(state, root_param, base + [["norms", 0]])[0]
+    diag = diagnose_actions(norms, gen)
+    got, want = run(student, state, root_param, base + diag)
+    expect_diagnoses(got, want, norms, [(a[2], a[3]) for a in diag])
+
+
+def test_diagnose_ties(student, gen):
+    """diagnose breaks ties by named_modules() order (several modules with zero gradient)"""
+    state = fresh_state(int(torch.randint(0, 10_000, (1,), generator=gen)), False)
+    base = [["new", 0], ["backward", batch(gen), [0.0, 1.0]]]  # only 'aux' gets a non-zero gradient
+    norms = judge_script(state, False, base + [["norms", 0]])[0]
+    diag = [["diagnose", 0, 1e-9, 1e9], ["diagnose", 0, 1e-9, 1e-12]]
+    got, want = run(student, state, False, base + diag)
+    assert want[0] == ["vanishing", "proj"]
+    expect_diagnoses(got, want, norms, [(a[2], a[3]) for a in diag])
+
+
+@pytest.mark.parametrize("k", [[1.0, float("inf")], [float("nan"), 1.0]], ids=["inf", "nan"])
+def test_diagnose_nonfinite(student, gen, k):
+    """diagnose reports 'nonfinite' (first such module) before exploding or vanishing ones"""
+    state = fresh_state(int(torch.randint(0, 10_000, (1,), generator=gen)), False)
+    base = [["new", 0], ["backward", batch(gen), k]]
+    norms = judge_script(state, False, base + [["norms", 0]])[0]
+    diag = [["diagnose", 0, 1e-9, 1e3], ["diagnose", 0, 1e3, 1e6]]
+    got, want = run(student, state, False, base + diag)
+    assert want[0][0] == "nonfinite"
+    expect_diagnoses(got, want, norms, [(a[2], a[3]) for a in diag])
