@@ -32,7 +32,7 @@ grade: $(STAMP)
 
 ## The instructor test suite (what CI runs).
 test: $(STAMP)
-	$(BIN)/python -m pytest tests -q -n 2
+	$(BIN)/python -m pytest tests -q -n 2 --durations=25
 
 notebooks: $(STAMP)
 	$(BIN)/python -m course.build notebooks
