@@ -10,22 +10,29 @@ from course.checks import expect, expect_close, expect_equal, expect_tensor, fai
 pytestmark = pytest.mark.task("collate")
 
 
-def check_collate(res, seqs, labels, what):
-    """The values of (padded, lengths, mask, labels); their dtypes have checks of their own."""
+ALL = ("padded", "lengths", "mask", "labels")
+
+
+def check_collate(res, seqs, labels, what, parts=ALL):
+    """The values of the named parts of (padded, lengths, mask, labels); dtypes have checks of their own."""
     padded, lengths, mask, lab = res
     want = pad_sequence(seqs, batch_first=True)
     want_len = torch.tensor([len(s) for s in seqs])
-    padded = expect_tensor(padded, f"{what}: padded (first returned value)")
-    expect_close(padded, want, f"{what}: padded", atol=0, rtol=0)
-    lengths = expect_tensor(lengths, f"{what}: lengths (second returned value)")
-    expect_equal(lengths.tolist(), want_len.tolist(), f"{what}: lengths")
-    mask = expect_tensor(mask, f"{what}: mask (third returned value)")
-    want_mask = torch.arange(want.shape[1])[None, :] < want_len[:, None]
-    if mask.shape == want_mask.shape and torch.equal(mask.bool(), ~want_mask):
-        fail(f"{what}: mask is inverted: it must be True at real positions and False at padding")
-    expect_equal(mask.tolist(), want_mask.tolist(), f"{what}: mask (as a list of lists of truth values)")
-    lab = expect_tensor(lab, f"{what}: labels (fourth returned value)")
-    expect_equal(lab.tolist(), list(labels), f"{what}: labels (in the order given)")
+    if "padded" in parts:
+        padded = expect_tensor(padded, f"{what}: padded (first returned value)")
+        expect_close(padded, want, f"{what}: padded", atol=0, rtol=0)
+    if "lengths" in parts:
+        lengths = expect_tensor(lengths, f"{what}: lengths (second returned value)")
+        expect_equal(lengths.tolist(), want_len.tolist(), f"{what}: lengths")
+    if "mask" in parts:
+        mask = expect_tensor(mask, f"{what}: mask (third returned value)")
+        want_mask = torch.arange(want.shape[1])[None, :] < want_len[:, None]
+        if mask.shape == want_mask.shape and torch.equal(mask.bool(), ~want_mask):
+            fail(f"{what}: mask is inverted: it must be True at real positions and False at padding")
+        expect_equal(mask.tolist(), want_mask.tolist(), f"{what}: mask (as a list of lists of truth values)")
+    if "labels" in parts:
+        lab = expect_tensor(lab, f"{what}: labels (fourth returned value)")
+        expect_equal(lab.tolist(), list(labels), f"{what}: labels (in the order given)")
 
 
 def dtype_of(res, k, what):
@@ -40,7 +47,29 @@ def test_matches_pad_sequence(student, gen, lens, feat):
     seqs = [torch.randn(L, feat, generator=gen, dtype=torch.float64) for L in lens]
     labels = torch.randint(0, 10, (len(lens),), generator=gen).tolist()
     res = student.call("collate_call", seqs=seqs, labels=labels)
-    check_collate(res, seqs, labels, f"pad_collate(batch of sequences with lengths {lens} and {feat} features)")
+    check_collate(res, seqs, labels, f"pad_collate(batch of sequences with lengths {lens} and {feat} features)",
+                  parts=("padded",))
+
+
+def test_lengths_mask_and_labels(student, gen):
+    """lengths are the true lengths, mask is True exactly at real positions, labels keep the batch order"""
+    lens = [3, 7, 1, 5, 5]
+    seqs = [torch.randn(L, 2, generator=gen, dtype=torch.float64) for L in lens]
+    labels = torch.randint(0, 10, (len(lens),), generator=gen).tolist()
+    res = student.call("collate_call", seqs=seqs, labels=labels)
+    what = f"pad_collate(batch of sequences with lengths {lens})"
+    check_collate(res, seqs, labels, what, parts=("lengths",))
+    check_collate(res, seqs, labels, what, parts=("mask",))
+
+
+def test_labels_keep_the_batch_order(student, gen):
+    """labels come back in the order of the batch (nothing is sorted)"""
+    lens = [2, 6, 1, 4]
+    seqs = [torch.randn(L, 2, generator=gen, dtype=torch.float64) for L in lens]
+    labels = [5, 8, 3, 0]
+    res = student.call("collate_call", seqs=seqs, labels=labels)
+    check_collate(res, seqs, labels, f"pad_collate(batch of sequences with lengths {lens}, labels {labels})",
+                  parts=("labels",))
 
 
 def test_token_sequences_and_image_rows(student, gen):
@@ -48,10 +77,11 @@ def test_token_sequences_and_image_rows(student, gen):
     lens = [5, 2, 8]
     seqs = [torch.randint(1, 100, (L,), generator=gen) for L in lens]
     res = student.call("collate_call", seqs=seqs, labels=[1, 2, 3])
-    check_collate(res, seqs, [1, 2, 3], f"pad_collate(int64 token sequences of shapes {[(L,) for L in lens]})")
+    check_collate(res, seqs, [1, 2, 3], f"pad_collate(int64 token sequences of shapes {[(L,) for L in lens]})",
+                  parts=("padded",))
     seqs = [torch.rand(L, 1, 28, generator=gen) for L in lens]
     res = student.call("collate_call", seqs=seqs, labels=[0, 9, 4])
-    check_collate(res, seqs, [0, 9, 4], "pad_collate(float32 sequences of shapes (L_i, 1, 28))")
+    check_collate(res, seqs, [0, 9, 4], "pad_collate(float32 sequences of shapes (L_i, 1, 28))", parts=("padded",))
 
 
 def test_real_steps_of_zeros_count(student, gen):
@@ -64,7 +94,8 @@ def test_real_steps_of_zeros_count(student, gen):
     labels = [3, 0, 7, 1]
     res = student.call("collate_call", seqs=seqs, labels=labels)
     check_collate(res, seqs, labels, "pad_collate(sequences of lengths [4, 4, 2, 6] whose steps include "
-                                     "all-zero vectors; the last two are entirely zero)")
+                                     "all-zero vectors; the last two are entirely zero)",
+                  parts=("padded", "lengths", "mask"))
 
 
 def test_lengths_are_int64(student, gen):
@@ -121,7 +152,7 @@ def _unpadding_property(student, lens, seed):
         s[torch.rand(len(s), generator=g) < 0.3] = 0.0
     labels = torch.randint(0, 10, (len(lens),), generator=g).tolist()
     res = student.call("collate_call", seqs=seqs, labels=labels)
-    check_collate(res, seqs, labels, f"pad_collate(sequences with lengths {lens})")
+    check_collate(res, seqs, labels, f"pad_collate(sequences with lengths {lens})", parts=("padded", "lengths", "mask"))
 
 
 def test_unpadding_recovers_every_sequence(student, tmp_path):

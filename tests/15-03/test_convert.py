@@ -62,7 +62,7 @@ def test_strict_load_succeeds(student, sizes, gen):
     convert_and_load(student, sizes, int(torch.randint(0, 10**6, (1,), generator=gen)))
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture],
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture],
           phases=[Phase.explicit, Phase.generate], database=None)
 @given(c1=st.integers(1, 6), c2=st.integers(1, 6), hidden=st.integers(1, 12), nc=st.integers(1, 5),
        seed=st.integers(0, 10**6), batch=st.integers(1, 3))

@@ -142,8 +142,9 @@ def test_parameters_are_not_inference_tensors(student, gen):
 
 
 def replay_sgd(r, x, lr, steps):
-    """The judge's own copy of the lazy model, loaded with the submission's starting state, trained with
-    SGD(lr, momentum=0.9) on the same loss: the parameters it should end with."""
+    """The judge's own copy of the lazy model, loaded with the submission's starting state, trained on the
+    same loss with the SGD-with-momentum update written out (PyTorch's rule: buf = 0.9 * buf + grad,
+    p -= lr * buf; the first buf is the grad): the parameters it should end with."""
     torch.manual_seed(0)
     m = P["build_lazy_model"]().to(f64)
     with torch.no_grad():
@@ -151,11 +152,14 @@ def replay_sgd(r, x, lr, steps):
         m(x)
     m.load_state_dict(r["state"])
     m.train()
-    opt = torch.optim.SGD(m.parameters(), lr=lr, momentum=0.9)
+    bufs = {}
     for _ in range(steps):
-        opt.zero_grad()
+        m.zero_grad()
         m(x).square().mean().backward()
-        opt.step()
+        with torch.no_grad():
+            for n, p in m.named_parameters():
+                bufs[n] = p.grad.clone() if n not in bufs else bufs[n].mul(0.9).add(p.grad)
+                p.sub_(lr * bufs[n])
     return {n: p.detach() for n, p in m.named_parameters()}
 
 

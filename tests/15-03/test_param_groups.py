@@ -121,7 +121,7 @@ def test_head_prefix_and_its_separator(student, prefix):
                     f" (its name does not start with '{shown}.')"))
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture],
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture],
           phases=[Phase.explicit, Phase.generate], database=None)
 @given(model=st.sampled_from(list(MODELS)), seed=st.integers(0, 10**6),
        lr=st.floats(1e-4, 0.1), wd=st.floats(0.0, 0.5), mult=st.floats(0.1, 20.0))

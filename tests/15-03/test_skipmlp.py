@@ -94,7 +94,7 @@ def test_state_dict_structure(student, cfg):
                  f"SkipMLP({in_features}, {widths}, {num_classes}, norm={norm})")
 
 
-@settings(max_examples=12, **SETTINGS)
+@settings(max_examples=8, **SETTINGS)
 @given(seed=st.integers(0, 2**31 - 1), in_features=st.integers(1, 9),
        widths=st.lists(st.integers(1, 8), max_size=4), num_classes=st.integers(1, 5), norm=st.booleans(),
        batch=st.integers(1, 4))
@@ -125,7 +125,7 @@ def test_non_contiguous_image_batch(student, gen):
     run_and_compare(student, 24, [10], 3, False, x, None, int(torch.randint(0, 10**6, (1,), generator=gen)))
 
 
-@settings(max_examples=10, **SETTINGS)
+@settings(max_examples=8, **SETTINGS)
 @given(seed=st.integers(0, 2**31 - 1), widths=st.lists(st.integers(2, 6), min_size=1, max_size=4),
        norm=st.booleans(), data=st.data())
 def test_dropped_blocks_use_only_the_shortcut(student, seed, widths, norm, data):
