@@ -436,7 +436,7 @@ print([s.tolist() for s in torch.tensor_split(_flat, 4)])
 # %% [markdown]
 # ### Exercise 4 · `gather_shards` and `reduce_scatter_shards` (4 points)
 #
-# Both run on every rank of the default group (N ranks) and use gloo's collectives.
+# Both run on every rank of the default group (N ranks); gloo's collectives may do the communication.
 #
 # * `gather_shards(shard, numel)`: `shard` is this rank's piece `torch.tensor_split(flat, N)[rank]` of a
 #   1-D tensor `flat` of length `numel` (`numel` may be smaller than N, so some shards are empty). Return

@@ -224,13 +224,19 @@ def run_world(ns, fn_name, world, cases, op_timeout=8.0, deadline_s=20.0):
             "seconds": time.monotonic() - t0, "left_behind": _session_members(set(pids))}
 
 
+def _timed_out(err) -> bool:
+    msg = (err or {}).get("message", "").lower()
+    return "timed out" in msg or "timeout" in msg
+
+
 def run_worlds(ns, fn_name, worlds, op_timeout=8.0, deadline_s=20.0):
-    """``worlds``: a list of {"world": N, "cases": [...]}; stops after a world whose ranks had to be
-    killed at the deadline (a hang there would cost the next world the same wait)."""
+    """``worlds``: a list of {"world": N, "cases": [...]}; stops after a world that deadlocked (a rank
+    hit the group's timeout, or the ranks had to be killed at the deadline): the next world would
+    most likely wait just as long."""
     out = []
     for w in worlds:
         r = run_world(ns, fn_name, w["world"], w["cases"], op_timeout, deadline_s)
         out.append(r)
-        if r["timed_out"]:
+        if r["timed_out"] or any(_timed_out(f.get("error")) for frames in r["ranks"] for f in frames):
             break
     return out
