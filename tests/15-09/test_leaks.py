@@ -25,23 +25,27 @@ _CACHE = {}
 def judge_leaks(n_iters):
     """The judge's own finder, in this process, on the same step: shapes of the tensors born in iterations
     2..n-1 that are still alive at the end."""
-    store = {}
-    step = PROBES["make_step"](store)
-
     def alive():
         gc.collect()
         return {id(o): weakref.ref(o) for o in gc.get_objects() if issubclass(type(o), torch.Tensor)}
 
-    seen = alive()
-    born = []
-    for _ in range(n_iters):
-        step()
-        now = alive()
-        born.append([r for k, r in now.items() if k not in seen or seen[k]() is not r()])
-        seen = now
-    del now, seen
     gc.collect()
-    out = sorted(list(t.shape) for group in born[1:n_iters - 1] for r in group if (t := r()) is not None)
+    gc.freeze()  # as the probe does: only objects created from here on are listed (and collected)
+    try:
+        store = {}
+        step = PROBES["make_step"](store)
+        seen = alive()
+        born = []
+        for _ in range(n_iters):
+            step()
+            now = alive()
+            born.append([r for k, r in now.items() if k not in seen or seen[k]() is not r()])
+            seen = now
+        del now, seen
+        gc.collect()
+        out = sorted(list(t.shape) for group in born[1:n_iters - 1] for r in group if (t := r()) is not None)
+    finally:
+        gc.unfreeze()
     store.clear()
     return out
 
