@@ -146,7 +146,7 @@ with warnings.catch_warnings():
 # `torch.jit.trace`. Then, for each tensor in the list `inputs`, run both the trace and the
 # eager `model` on it and report whether they disagree. Return a list of Python `bool`s, one per input,
 # in order: `True` where `torch.allclose(traced_output, eager_output)` (default tolerances) is `False`.
-# Run the model without building autograd graphs (`torch.no_grad()`).
+# Run everything, the trace included, under `torch.no_grad()` (no autograd graphs are needed).
 # Tracing a model with a branch emits a `TracerWarning`; ignore that category inside your function
 # (with `warnings.catch_warnings()`) so that calling it prints nothing to stderr.
 
@@ -244,7 +244,8 @@ print("partial graph at the failure:", *partial.getvalue().strip().splitlines()[
 # `torch.cond` rejects aliasing, so write `lambda t: t.clone()` for a branch that does nothing.
 # (When the two sides are cheap, a branch-free formula such as `torch.where(pred, a, b)` computes
 # both and selects; that exports too.)
-#
+
+# %% [markdown]
 # ### Exercise 2 — `CondBranchyNet` (3 points)
 #
 # Write `CondBranchyNet(hidden=32)`, an `nn.Module` that computes exactly what `BranchyNet` computes
@@ -256,7 +257,7 @@ print("partial graph at the failure:", *partial.getvalue().strip().splitlines()[
 
 # %% [solution] id=cond_net_impl
 class CondBranchyNet(nn.Module):
-    """BranchyNet with its branch expressed as torch.cond, so that torch.export keeps both sides."""
+    """BranchyNet without a Python `if` on a tensor value, so that torch.export keeps both sides of the branch."""
 
     ### BEGIN SOLUTION
     def __init__(self, hidden: int = 32):
@@ -332,8 +333,7 @@ except Exception as exc:
 # whose `forward` takes one tensor; the argument may have any name) on `example` so that dimension 0
 # of its input is dynamic and the exported module accepts every batch size from `min_batch` to
 # `max_batch` inclusive and rejects sizes outside that range (callers pass `min_batch >= 3`, and
-# `example`'s batch size lies in the range). Return the `ExportedProgram`. Other dimensions stay
-# as in `example`.
+# `example`'s batch size lies in the range). Return the `ExportedProgram`.
 #
 # Hint: `dynamic_shapes` may also be given as a tuple with one entry per positional argument,
 # which avoids needing the argument's name.
@@ -439,8 +439,9 @@ run_hidden("15-05", "op_inventory", globals())
 # What a Core-ATen-only runtime would make of our exported CondBranchyNet, before and after decomposition.
 core_subset = {"aten.mean.dim", "aten.gt.Scalar", "aten.rsub.Scalar", "aten.clone.default", "aten.view.default",
                "aten.permute.default", "aten.addmm.default", "aten.relu.default", "aten.mean.default"}
-print("as exported:        ", unsupported_ops(ep, core_subset))
-print("after decomposition:", unsupported_ops(ep.run_decompositions(), core_subset))
+if run_demos():  # decomposing takes a second or two: graders skip it
+    print("as exported:        ", unsupported_ops(ep, core_subset))
+    print("after decomposition:", unsupported_ops(ep.run_decompositions(), core_subset))
 
 # %% [markdown]
 # ## 5. Saving, and loading where your class does not exist
@@ -465,7 +466,8 @@ print("after decomposition:", unsupported_ops(ep.run_decompositions(), core_subs
 # packaged in a `.pt2` file that the C++ class `AOTIModelPackageLoader` runs. We do not use it in
 # graded code: it runs a C++ compiler, which takes tens of seconds on a laptop CPU and is
 # not installed in every environment, well beyond this notebook's time budget.
-#
+
+# %% [markdown]
 # ### Exercise 5 — artifacts for a fresh process (3 points)
 #
 # Write two functions that write deployable files:

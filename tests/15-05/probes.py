@@ -89,8 +89,8 @@ class ConvNet(nn.Module):
         self.b2 = nn.BatchNorm2d(hidden)
         self.head = nn.Linear(hidden, 10)
 
-    def forward(self, x):
-        x = torch.relu(self.b1(self.c1(x)))
+    def forward(self, images):
+        x = torch.relu(self.b1(self.c1(images)))
         x = torch.nn.functional.max_pool2d(x, 2)
         x = torch.relu(self.b2(self.c2(x)))
         return self.head(x.mean(dim=(2, 3)))
@@ -263,68 +263,76 @@ def op_inventory(ns, kind, hidden, state, example, decompose, supported):
 
 # ====================================================================== exercise 5: save and load in a fresh process
 # The fresh interpreter imports torch and nothing else: not the notebook, not probes.py, not any class.
+# One interpreter loads both files (importing torch is the expensive part).
 FRESH_LOADER = r'''
 import sys, warnings
 warnings.filterwarnings("ignore")
 import torch
-job = torch.load(sys.argv[1], weights_only=True)
-result = {"loaded": "", "outputs": []}
-try:
-    if job["kind"] == "script":
-        obj = torch.jit.load(job["path"], map_location="cpu")
-        runner = obj
-    else:
-        obj = torch.export.load(job["path"])
-        runner = obj.module()
-    result["loaded"] = type(obj).__name__
-except Exception as exc:
-    result["load_error"] = f"{type(exc).__name__}: {str(exc)[:300]}"
+jobs = torch.load(sys.argv[1], weights_only=True)
+results = {}
+for kind, job in jobs.items():
+    result = {"loaded": "", "outputs": []}
     runner = None
-if runner is not None:
-    with torch.no_grad():
-        for x in job["inputs"]:
-            try:
-                y = runner(x)
-                result["outputs"].append(y.detach().clone() if isinstance(y, torch.Tensor) else f"<{type(y).__name__}>")
-            except Exception as exc:
-                result["outputs"].append(f"{type(exc).__name__}: {str(exc)[:200]}")
-torch.save(result, job["out"])
+    try:
+        if kind == "script":
+            obj = torch.jit.load(job["path"], map_location="cpu")
+            runner = obj
+        else:
+            obj = torch.export.load(job["path"])
+            runner = obj.module()
+        result["loaded"] = type(obj).__name__
+    except Exception as exc:
+        result["load_error"] = f"{type(exc).__name__}: {str(exc)[:300]}"
+    if runner is not None:
+        with torch.no_grad():
+            for x in job["inputs"]:
+                try:
+                    y = runner(x)
+                    result["outputs"].append(y.detach().clone() if isinstance(y, torch.Tensor)
+                                             else f"<{type(y).__name__}>")
+                except Exception as exc:
+                    result["outputs"].append(f"{type(exc).__name__}: {str(exc)[:200]}")
+    results[kind] = result
+torch.save(results, sys.argv[2])
 '''
 
 
-def _fresh_process(kind, path, inputs, folder):
-    job = os.path.join(folder, "job.pt")
-    out = os.path.join(folder, "result.pt")
-    torch.save({"kind": kind, "path": path, "inputs": [x.clone() for x in inputs], "out": out}, job)
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
-    env.update(OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
-    done = subprocess.run([sys.executable, "-I", "-c", FRESH_LOADER, job], cwd=folder, env=env,
-                          capture_output=True, text=True, timeout=50)
-    if not os.path.exists(out):
-        return {"process_error": f"exit code {done.returncode}: {done.stderr[-400:]}"}
-    result = torch.load(out, weights_only=True)
-    return {"loaded": str(result.get("loaded", "")), "load_error": str(result.get("load_error", "")),
-            "outputs": [o if isinstance(o, torch.Tensor) else str(o) for o in result.get("outputs", [])]}
+def _save(fn, args, path) -> dict:
+    try:
+        fn(*args, path)
+    except Exception as exc:
+        return {"save_error": f"{type(exc).__name__}: {str(exc)[:300]}"}
+    if not os.path.isfile(path):
+        return {"missing_file": True}
+    return {}
 
 
-def fresh_scripted(ns, hidden, state, inputs):
-    """save_scripted(the judge's BranchyNet, path), then torch.jit.load(path) in a fresh interpreter."""
-    fn = get(ns, "save_scripted")
+def fresh_load(ns, hidden, state, example, script_inputs, export_inputs):
+    """save_scripted(the judge's BranchyNet, path1) and save_exported(the judge's CondNet, example, path2),
+    then torch.jit.load(path1) and torch.export.load(path2).module() in one fresh interpreter, each run on
+    its inputs."""
     with tempfile.TemporaryDirectory() as folder:
-        path = os.path.join(folder, "model.pt")
-        fn(build("BranchyNet", hidden, state), path)
-        if not os.path.isfile(path):
-            return {"process_error": "", "missing_file": True}
-        return _fresh_process("script", path, inputs, folder)
-
-
-def fresh_exported(ns, hidden, state, example, inputs):
-    """save_exported(the judge's CondNet, example, path), then torch.export.load(path).module() in a fresh
-    interpreter."""
-    fn = get(ns, "save_exported")
-    with tempfile.TemporaryDirectory() as folder:
-        path = os.path.join(folder, "model.pt2")
-        fn(build("CondNet", hidden, state), example.clone(), path)
-        if not os.path.isfile(path):
-            return {"process_error": "", "missing_file": True}
-        return _fresh_process("export", path, inputs, folder)
+        paths = {"script": os.path.join(folder, "model.pt"), "export": os.path.join(folder, "model.pt2")}
+        out = {"script": _save(get(ns, "save_scripted"), (build("BranchyNet", hidden, state),), paths["script"]),
+               "export": _save(get(ns, "save_exported"), (build("CondNet", hidden, state), example.clone()),
+                               paths["export"])}
+        jobs = {kind: {"path": paths[kind], "inputs": [x.clone() for x in inputs]}
+                for kind, inputs in (("script", script_inputs), ("export", export_inputs)) if not out[kind]}
+        if not jobs:
+            return out
+        job_file, result_file = os.path.join(folder, "jobs.pt"), os.path.join(folder, "results.pt")
+        torch.save(jobs, job_file)
+        env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+        env.update(OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
+        done = subprocess.run([sys.executable, "-I", "-c", FRESH_LOADER, job_file, result_file], cwd=folder,
+                              env=env, capture_output=True, text=True, timeout=55)
+        if not os.path.exists(result_file):
+            for kind in jobs:
+                out[kind] = {"process_error": f"exit code {done.returncode}: {done.stderr[-400:]}"}
+            return out
+        results = torch.load(result_file, weights_only=True)
+        for kind in jobs:
+            r = results.get(kind, {})
+            out[kind] = {"loaded": str(r.get("loaded", "")), "load_error": str(r.get("load_error", "")),
+                         "outputs": [o if isinstance(o, torch.Tensor) else str(o) for o in r.get("outputs", [])]}
+        return out

@@ -23,9 +23,9 @@ pytestmark = pytest.mark.task("export_dynamic")
 _CACHE = {}
 
 
-def _case(student, gen, kind):
+def _case(student, gen, course_seed, kind):
     """One export per model kind and student (the range and the sizes are drawn from the run's seed)."""
-    key = (id(student), kind)
+    key = (id(student), course_seed, kind)
     if key not in _CACHE:
         hidden = 6 if kind == "ConvNet" else 10
         lo = int(torch.randint(3, 7, (1,), generator=gen))
@@ -44,9 +44,9 @@ def _case(student, gen, kind):
 
 
 @pytest.mark.parametrize("kind", ["PlainNet", "ConvNet"])
-def test_accepts_the_range(student, gen, kind):
+def test_accepts_the_range(student, gen, course_seed, kind):
     """the exported module gives the eager model's logits at min_batch, max_batch and a size in between"""
-    res, want, sizes, what, lo, hi = _case(student, gen, kind)
+    res, want, sizes, what, lo, hi = _case(student, gen, course_seed, kind)
     expect(res["type"] == "ExportedProgram", f"{what}: expected an ExportedProgram, got a {res['type']}")
     for n, w, g in zip(sizes[:3], want, res["outputs"][:3]):
         expect(isinstance(g, torch.Tensor), f"{what}: .module() on a batch of {n}: expected logits, got {J.show(g)}")
@@ -54,9 +54,9 @@ def test_accepts_the_range(student, gen, kind):
 
 
 @pytest.mark.parametrize("kind", ["PlainNet", "ConvNet"])
-def test_rejects_below_min(student, gen, kind):
+def test_rejects_below_min(student, gen, course_seed, kind):
     """a batch of min_batch - 1 is rejected by the exported module"""
-    res, want, sizes, what, lo, hi = _case(student, gen, kind)
+    res, want, sizes, what, lo, hi = _case(student, gen, course_seed, kind)
     expect(res["type"] == "ExportedProgram", f"{what}: expected an ExportedProgram, got a {res['type']}")
     got = res["outputs"][3]
     expect(J.is_error(got), f"{what}: .module() on a batch of {lo - 1} (below min_batch) should raise, "
@@ -64,18 +64,18 @@ def test_rejects_below_min(student, gen, kind):
 
 
 @pytest.mark.parametrize("kind", ["PlainNet", "ConvNet"])
-def test_rejects_above_max(student, gen, kind):
+def test_rejects_above_max(student, gen, course_seed, kind):
     """a batch of max_batch + 1 is rejected by the exported module"""
-    res, want, sizes, what, lo, hi = _case(student, gen, kind)
+    res, want, sizes, what, lo, hi = _case(student, gen, course_seed, kind)
     expect(res["type"] == "ExportedProgram", f"{what}: expected an ExportedProgram, got a {res['type']}")
     got = res["outputs"][4]
     expect(J.is_error(got), f"{what}: .module() on a batch of {hi + 1} (above max_batch) should raise, "
                             f"but returned {J.show(got)}")
 
 
-def test_range_constraints(student, gen):
+def test_range_constraints(student, gen, course_seed):
     """ep.range_constraints records exactly one symbol, the batch, with the range [min_batch, max_batch]"""
-    res, want, sizes, what, lo, hi = _case(student, gen, "ConvNet")
+    res, want, sizes, what, lo, hi = _case(student, gen, course_seed, "ConvNet")
     expect(res["type"] == "ExportedProgram", f"{what}: expected an ExportedProgram, got a {res['type']}")
     expect(res["ranges"] == [[str(lo), str(hi)]],
            f"{what}: expected ep.range_constraints to hold one range [{lo}, {hi}], got {res['ranges']}")

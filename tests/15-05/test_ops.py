@@ -27,8 +27,8 @@ _LABEL = {("ConvNet", False): "torch.export.export(a CNN with two Conv2d/BatchNo
           ("CondNet", True): "torch.export.export(the exported CondBranchyNet).run_decompositions()"}
 
 
-def _case(student, gen, kind, decompose):
-    key = (id(student), kind, decompose)
+def _case(student, gen, course_seed, kind, decompose):
+    key = (id(student), course_seed, kind, decompose)
     if key not in _CACHE:
         hidden = 4
         state = J.random_state(kind, hidden, gen)
@@ -45,32 +45,32 @@ def _case(student, gen, kind, decompose):
 
 
 @pytest.mark.parametrize("kind,decompose", [("ConvNet", False), ("CondNet", True)])
-def test_counts(student, gen, kind, decompose):
+def test_counts(student, gen, course_seed, kind, decompose):
     """aten_ops counts every ATen operator call of the program"""
-    res, want, supported, label = _case(student, gen, kind, decompose)
+    res, want, supported, label = _case(student, gen, course_seed, kind, decompose)
     expect(res["counts"] == want, f"aten_ops(ep) for ep = {label}: expected {want}, got {res['counts']}")
 
 
-def test_counts_include_cond_branches(student, gen):
+def test_counts_include_cond_branches(student, gen, course_seed):
     """aten_ops counts the operators inside torch.cond's branch subgraphs, and cond itself"""
-    res, want, supported, label = _case(student, gen, "CondConvNet", False)
+    res, want, supported, label = _case(student, gen, course_seed, "CondConvNet", False)
     expect(res["counts"] == want, f"aten_ops(ep) for ep = {label}: expected {want} (the branches' "
                                   f"operators and 'cond' included), got {res['counts']}")
 
 
 @pytest.mark.parametrize("kind,decompose", [("ConvNet", False), ("CondConvNet", False)])
-def test_unsupported(student, gen, kind, decompose):
+def test_unsupported(student, gen, course_seed, kind, decompose):
     """unsupported_ops lists each name not in `supported` once, sorted, as a list"""
-    res, want, supported, label = _case(student, gen, kind, decompose)
+    res, want, supported, label = _case(student, gen, course_seed, kind, decompose)
     expected = sorted(set(want) - set(supported))
     expect(res["missing"] == expected and res["missing_type"] == "list",
            f"unsupported_ops(ep, supported) for ep = {label} and supported = {supported}: expected the list "
            f"{expected}, got {res['missing']!r} (a {res['missing_type']})")
 
 
-def test_program_unchanged(student, gen):
+def test_program_unchanged(student, gen, course_seed):
     """neither function changes the ExportedProgram it is given"""
     for kind, decompose in (("ConvNet", False), ("CondConvNet", False)):
-        res, want, supported, label = _case(student, gen, kind, decompose)
+        res, want, supported, label = _case(student, gen, course_seed, kind, decompose)
         expect(res["before"] == res["after"], f"aten_ops / unsupported_ops changed ep = {label}: its graph code "
                                               f"differs after the calls")

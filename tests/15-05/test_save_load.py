@@ -1,7 +1,7 @@
 """Hidden checks for save_scripted and save_exported (exercise 5).
 
-The probe saves into the sandbox's private /tmp and loads the file in a fresh interpreter (inside the
-same sandbox) that imports only torch; the logits come back as plain tensors and are compared with
+The probe saves into the sandbox's private /tmp and loads both files in one fresh interpreter (inside
+the same sandbox) that imports only torch; the logits come back as plain tensors and are compared with
 the judge's own eager BranchyNet with the same weights. The judge never opens the files.
 """
 import importlib.util
@@ -24,7 +24,36 @@ pytestmark = pytest.mark.task("save_load")
 _CACHE = {}
 
 
-def _check_outputs(res, ref, inputs, names, what, pick):
+def _case(student, gen, course_seed):
+    """One save-and-load round per student and seed; the three checks read different parts of it."""
+    key = (id(student), course_seed)
+    if key not in _CACHE:
+        hidden = 12
+        state = J.random_state("BranchyNet", hidden, gen)
+        script_inputs = [J.dark(3, gen), J.bright(3, gen), J.tie(2, gen), J.bright(17, gen)]
+        script_names = ["a dark batch of 3", "a bright batch of 3", "a batch of 2 with mean exactly 0.5",
+                        "a bright batch of 17"]
+        example = J.dark(5, gen)
+        sizes = [5, 1, 1024, 2, 7]
+        export_inputs = [J.bright(n, gen) if i % 2 == 0 else J.dark(n, gen) for i, n in enumerate(sizes)]
+        export_inputs.append(J.tie(5, gen))
+        export_names = [f"a {'bright' if i % 2 == 0 else 'dark'} batch of {n}" for i, n in enumerate(sizes)]
+        export_names.append("a batch of 5 with mean exactly 0.5")
+        res = student.call("fresh_load", hidden=hidden, state=state, example=example,
+                           script_inputs=script_inputs, export_inputs=export_inputs)
+        ref = J.P.build("BranchyNet", hidden, state)
+        _CACHE[key] = {
+            "script": (res["script"], ref, script_inputs, script_names,
+                       f"save_scripted(BranchyNet(hidden={hidden}), path); torch.jit.load(path) in a fresh process"),
+            "export": (res["export"], ref, export_inputs, export_names,
+                       f"save_exported(CondBranchyNet(hidden={hidden}), a dark example of batch 5, path); "
+                       f"torch.export.load(path).module() in a fresh process")}
+    return _CACHE[key]
+
+
+def _check_outputs(case, pick):
+    res, ref, inputs, names, what = case
+    expect(not res.get("save_error"), f"{what}: saving raised {res.get('save_error', '')}")
     expect(not res.get("missing_file"), f"{what}: no file was written at the path given")
     expect(not res.get("process_error"), f"{what}: the fresh process failed: {res.get('process_error', '')[:300]}")
     expect(not res.get("load_error"), f"{what}: loading failed in a fresh process: {res.get('load_error', '')}")
@@ -37,43 +66,16 @@ def _check_outputs(res, ref, inputs, names, what, pick):
         expect_close(g, want[i], f"{what}, called on {names[i]} (vs the eager model)", atol=1e-5, rtol=1e-4)
 
 
-def test_scripted_in_fresh_process(student, gen):
+def test_scripted_in_fresh_process(student, gen, course_seed):
     """torch.jit.load of the saved file in a fresh process (no class available) keeps both branches"""
-    hidden = 24
-    state = J.random_state("BranchyNet", hidden, gen)
-    inputs = [J.dark(3, gen), J.bright(3, gen), J.tie(2, gen), J.bright(17, gen)]
-    names = ["a dark batch", "a bright batch", "a batch with mean exactly 0.5", "a bright batch of 17"]
-    res = student.call("fresh_scripted", hidden=hidden, state=state, inputs=inputs)
-    _check_outputs(res, J.P.build("BranchyNet", hidden, state), inputs, names,
-                   f"save_scripted(BranchyNet(hidden={hidden}), path); torch.jit.load(path) in a fresh process",
-                   range(len(inputs)))
+    _check_outputs(_case(student, gen, course_seed)["script"], range(4))
 
 
-def _exported(student, gen):
-    key = id(student)
-    if key not in _CACHE:
-        hidden = 12
-        state = J.random_state("BranchyNet", hidden, gen)
-        example = J.dark(5, gen)
-        sizes = [5, 1, 1024, 2, 7]
-        inputs = [J.bright(n, gen) if i % 2 == 0 else J.dark(n, gen) for i, n in enumerate(sizes)]
-        inputs.append(J.tie(5, gen))
-        names = [f"a {'bright' if i % 2 == 0 else 'dark'} batch of {n}" for i, n in enumerate(sizes)]
-        names.append("a batch of 5 with mean exactly 0.5")
-        res = student.call("fresh_exported", hidden=hidden, state=state, example=example, inputs=inputs)
-        what = (f"save_exported(CondBranchyNet(hidden={hidden}), a dark example of batch 5, path); "
-                f"torch.export.load(path).module() in a fresh process")
-        _CACHE[key] = (res, J.P.build("BranchyNet", hidden, state), inputs, names, what)
-    return _CACHE[key]
-
-
-def test_exported_branches_in_fresh_process(student, gen):
+def test_exported_branches_in_fresh_process(student, gen, course_seed):
     """torch.export.load of the saved file in a fresh process gives the right logits on both branches"""
-    res, ref, inputs, names, what = _exported(student, gen)
-    _check_outputs(res, ref, inputs, names, what, [0, 5])
+    _check_outputs(_case(student, gen, course_seed)["export"], [0, 5])
 
 
-def test_exported_batch_range_in_fresh_process(student, gen):
+def test_exported_batch_range_in_fresh_process(student, gen, course_seed):
     """the saved program accepts batch sizes 1, 2, 7 and 1024, not only the example's (5)"""
-    res, ref, inputs, names, what = _exported(student, gen)
-    _check_outputs(res, ref, inputs, names, what, [1, 2, 3, 4])
+    _check_outputs(_case(student, gen, course_seed)["export"], [1, 2, 3, 4])
