@@ -34,13 +34,13 @@ def rand(gen, shape, dtype, low=-1000, high=1000):
 class Runs:
     """The records of one task's probe call, or the failure that prevented them."""
 
-    def __init__(self, student, fn_name: str, worlds: list[dict]):
+    def __init__(self, student, fn_name: str, worlds: list[dict], backend: str = "gloo"):
         self.worlds = {w["world"]: w for w in worlds}
         self.failure = None
         self.records = {}
         try:
             out = student.call("run_worlds", fn_name=fn_name, worlds=worlds, op_timeout=OP_TIMEOUT,
-                               deadline_s=DEADLINE)
+                               deadline_s=DEADLINE, backend=backend)
             self.records = {r["world"]: r for r in out}
         except StudentFailure as exc:
             self.failure = exc
@@ -144,3 +144,19 @@ def ceil_log2(n: int) -> int:
 
 def describe(t: torch.Tensor) -> str:
     return f"{str(t.dtype).replace('torch.', '')} {tuple(t.shape)}"
+
+
+def need_gpus(n: int) -> None:
+    """Skip (or, when grading, fail) a GPU check on a machine with fewer than n CUDA devices."""
+    import os
+
+    import pytest
+
+    from course.pytest_plugin import grading
+    have = torch.cuda.device_count()
+    if have >= n:
+        return
+    if grading() and os.environ.get("COURSE_ALLOW_CPU_GRADING", "") in ("", "0"):
+        pytest.fail(f"this check needs {n} CUDA GPUs and {have} are visible: grade on a node with {n} GPUs "
+                    f"(or set COURSE_ALLOW_CPU_GRADING=1 to skip GPU checks)", pytrace=False)
+    pytest.skip(f"needs {n} CUDA GPUs ({have} on this machine)")

@@ -98,18 +98,22 @@ def _plain(value):
     return {"kind": "other", "type": type(value).__name__}
 
 
-def _rank_main(ns, fn_name, rank, world, store_path, cases, op_timeout, wfd):
+def _rank_main(ns, fn_name, rank, world, store_path, cases, op_timeout, wfd, backend="gloo"):
     os.setsid()  # its own session: the probe can kill everything this rank starts
     os.environ["GLOO_SOCKET_IFNAME"] = "lo"
     torch.set_num_threads(1)
     import torch.distributed as dist
+    device = torch.device("cpu")
+    if backend == "nccl":  # one GPU per rank
+        device = torch.device("cuda", rank)
+        torch.cuda.set_device(device)
     log = {"on": False, "sends": [], "recvs": [], "collectives": []}
     _install_log(log)
-    dist.init_process_group("gloo", store=dist.FileStore(store_path, world), rank=rank, world_size=world,
+    dist.init_process_group(backend, store=dist.FileStore(store_path, world), rank=rank, world_size=world,
                             timeout=datetime.timedelta(seconds=op_timeout))
     for i, case in enumerate(cases):
         fn = get(ns, case.get("fn", fn_name))
-        args = list(case["args"][rank])
+        args = [a.to(device) if isinstance(a, torch.Tensor) else a for a in case["args"][rank]]
         for j in case.get("noncontig", ()):
             args[j] = _noncontiguous(args[j])
         kept = [a for a in args if isinstance(a, torch.Tensor)]
@@ -117,6 +121,8 @@ def _rank_main(ns, fn_name, rank, world, store_path, cases, op_timeout, wfd):
         t0 = time.perf_counter()
         try:
             value = fn(*args)
+            if device.type == "cuda":
+                torch.cuda.synchronize(device)
             err = None
         except Exception as exc:
             value, err = None, {"type": type(exc).__name__, "message": str(exc)[:400],
@@ -124,7 +130,7 @@ def _rank_main(ns, fn_name, rank, world, store_path, cases, op_timeout, wfd):
         seconds = time.perf_counter() - t0
         log["on"] = False
         _frame(wfd, {"case": i, "result": _plain(value), "error": err, "seconds": seconds,
-                     "inputs_after": [a.detach().clone() for a in kept],
+                     "inputs_after": [a.detach().cpu().clone() for a in kept],
                      "sends": log["sends"], "recvs": log["recvs"], "collectives": log["collectives"]})
         if err is not None:
             return  # the other ranks may now wait for this one: they end at their timeout
@@ -184,9 +190,11 @@ def _kill_sessions(pids) -> None:
                 pass
 
 
-def run_world(ns, fn_name, world, cases, op_timeout=8.0, deadline_s=20.0):
-    """Run the cases on ``world`` forked ranks of one gloo group; per rank, one record per finished case."""
-    get(ns, fn_name)  # a clear NameError before anything is forked
+def run_world(ns, fn_name, world, cases, op_timeout=8.0, deadline_s=20.0, backend="gloo"):
+    """Run the cases on ``world`` forked ranks of one process group (gloo on CPU; nccl with one GPU per
+    rank); per rank, one record per finished case."""
+    for case in cases:  # a clear NameError before anything is forked
+        get(ns, case.get("fn", fn_name))
     tmp = tempfile.mkdtemp(prefix="ranks-")
     store_path = os.path.join(tmp, "store")
     pids, fds = [], {}
@@ -201,7 +209,7 @@ def run_world(ns, fn_name, world, cases, op_timeout=8.0, deadline_s=20.0):
                     os.close(rfd)
                     for other in fds.values():
                         os.close(other)
-                    _rank_main(ns, fn_name, rank, world, store_path, cases, op_timeout, wfd)
+                    _rank_main(ns, fn_name, rank, world, store_path, cases, op_timeout, wfd, backend)
                 except BaseException:
                     code = 1
                 finally:
@@ -229,13 +237,13 @@ def _timed_out(err) -> bool:
     return "timed out" in msg or "timeout" in msg
 
 
-def run_worlds(ns, fn_name, worlds, op_timeout=8.0, deadline_s=20.0):
+def run_worlds(ns, fn_name, worlds, op_timeout=8.0, deadline_s=20.0, backend="gloo"):
     """``worlds``: a list of {"world": N, "cases": [...]}; stops after a world that deadlocked (a rank
     hit the group's timeout, or the ranks had to be killed at the deadline): the next world would
     most likely wait just as long."""
     out = []
     for w in worlds:
-        r = run_world(ns, fn_name, w["world"], w["cases"], op_timeout, deadline_s)
+        r = run_world(ns, fn_name, w["world"], w["cases"], op_timeout, deadline_s, backend)
         out.append(r)
         if r["timed_out"] or any(_timed_out(f.get("error")) for frames in r["ranks"] for f in frames):
             break

@@ -228,18 +228,35 @@ def test_all_reduce_uses_no_collective(all_reduce_runs):
                 expect(f["sends"], f"{case['what']} on rank {rank} of {world}: it sent no message at all")
 
 
+def _check_bandwidth(runs, world, name):
+    case, frames = runs.case(world, name)
+    x = case["args"][0][0]
+    n = x.numel()
+    limit = 2 * (world - 1) * -(-n // world)
+    for rank, f in enumerate(frames):
+        sent = sum(s["bytes"] for s in f["sends"]) / x.element_size()
+        if sent > limit:
+            fail(f"{case['what']} on rank {rank} of {world}: it sent {sent:g} elements, more than "
+                 f"2(N-1)·ceil(n/N) = {limit} (the ring sends about 2(N-1)/N·n per rank; gathering at one "
+                 f"rank makes that rank send (N-1)·n)")
+
+
 @pytest.mark.task("ring_all_reduce")
 @pytest.mark.parametrize("world", (3, 4))
 def test_all_reduce_bandwidth_optimal(all_reduce_runs, world):
     """ring_all_reduce: no rank sends more than 2(N-1)·ceil(n/N) elements"""
     for name in ("big", "f64", "i64", "few"):
-        case, frames = all_reduce_runs.case(world, name)
-        x = case["args"][0][0]
-        n = x.numel()
-        limit = 2 * (world - 1) * -(-n // world)
-        for rank, f in enumerate(frames):
-            sent = sum(s["bytes"] for s in f["sends"]) / x.element_size()
-            if sent > limit:
-                fail(f"{case['what']} on rank {rank} of {world}: it sent {sent:g} elements, more than "
-                     f"2(N-1)·ceil(n/N) = {limit} (the ring sends about 2(N-1)/N·n per rank; gathering at one "
-                     f"rank makes that rank send (N-1)·n)")
+        _check_bandwidth(all_reduce_runs, world, name)
+
+
+@pytest.mark.gpu
+@pytest.mark.task("ring_all_reduce")
+def test_all_reduce_nccl_two_gpus(student, request):
+    """ring_all_reduce works unchanged with NCCL on 2 GPUs: the sums and the bandwidth bound"""
+    C.need_gpus(2)
+    gen = C.task_gen(request.config, "ring_all_reduce_nccl")
+    cases = [c for c in all_reduce_cases(gen, 2) if c["name"] in ("f32", "i64", "big", "few")]
+    runs = C.Runs(student, "ring_all_reduce", [{"world": 2, "cases": cases}], backend="nccl")
+    for name in ("f32", "i64", "big", "few"):
+        _check_sum(runs, 2, name)
+        _check_bandwidth(runs, 2, name)
