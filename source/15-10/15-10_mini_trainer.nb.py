@@ -369,9 +369,10 @@ run_hidden("15-10", "rng", globals())
 # $$ \text{ema} \leftarrow \text{decay}\cdot\text{ema} + (1-\text{decay})\cdot w, $$
 #
 # the same rule as `torch.optim.swa_utils.AveragedModel(model, multi_avg_fn=get_ema_multi_avg_fn(decay))`.
-# Keep the shadow copies detached and outside autograd (no graph may grow through them), and give the
-# callback `copy_to(module)`, which writes the averaged weights into a module's parameters. Only the
-# parameters (`module.parameters()`, in order) are averaged here.
+# Keep the shadow copies detached and outside autograd (no graph may grow through them), count the updates
+# in `num_updates`, and give the callback `copy_to(module)`, which copies the averaged weights into a
+# module's parameters (before the first update it leaves the module unchanged). Only the parameters
+# (`module.parameters()`, in order) are averaged here.
 
 # %% [solution] id=callbacks_impl
 class EarlyStopping(Callback):
@@ -623,7 +624,7 @@ run_hidden("15-10", "checkpoint", globals())
 #   (when the loader's sampler has it) *before* creating the epoch's iterator. If `self._pending_rng` is not
 #   None right after you created the iterator, restore it with `restore_rng_state` and set it to None
 #   (belt and braces: section 7 explains why).
-# * **Progress.** With `progress=True`, show a tqdm bar per epoch with the running loss.
+# * **Progress** (a convenience, not graded). With `progress=True`, show a tqdm bar per epoch with the running loss.
 
 # %% [solution] id=trainer_impl
 class Trainer:
@@ -881,6 +882,11 @@ run_hidden("15-10", "trainer", globals())
 # * restore the RNGs, **and** put the snapshot in `trainer._pending_rng` so that `train_epoch` restores it
 #   again right after it created the epoch's iterator. If some loader does draw from the global generator
 #   when its iterator is created (section 2), this second restore is what keeps the two runs identical.
+#
+# Where may a checkpoint be written? Anywhere between two optimizer steps: in `on_batch_end` right after a
+# step (mid-epoch or after the last batch, which is what `CheckpointCallback` does), in `on_epoch_end`, or
+# after `fit()` returned. The gradients of an unfinished accumulation group are not part of the checkpoint,
+# so a state saved in the middle of a group is not meant to resume exactly.
 #
 # (The Trainer's `state_dict()` then fires `on_save_checkpoint` and `load_state_dict` fires
 # `on_load_checkpoint`; that part is already written above.)

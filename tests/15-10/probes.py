@@ -69,18 +69,33 @@ def _seed_all(seed):
 
 
 # ------------------------------------------------------------------ clipping
-def clip(ns, grads, max_norm):
-    """grads: list of tensors or None; returns the returned norm and the clipped grads."""
-    params = []
+def clip(ns, grads, max_norm, graph_grads=False):
+    """grads: list of tensors or None; returns the returned norm and the clipped grads.
+
+    graph_grads: the gradients are non-leaf tensors with an autograd history (as after
+    backward(create_graph=True)); the history's last node is returned, to see whether clipping was recorded.
+    """
+    params, originals = [], []
     for g in grads:
         shape = g.shape if g is not None else (3,)
         p = torch.zeros(shape, dtype=g.dtype if g is not None else torch.float64, requires_grad=True)
-        p.grad = None if g is None else g.clone()
+        if g is None:
+            p.grad = None
+        elif graph_grads:
+            p.grad = g.clone().requires_grad_() + 0.0
+        else:
+            p.grad = g.clone()
         params.append(p)
+        originals.append(p.grad)
     norm = get(ns, "clip_grad_norm")(iter(params), max_norm)
-    return {"norm": float(norm), "is_tensor": isinstance(norm, torch.Tensor),
+    return {"norm": float(norm) if isinstance(norm, (torch.Tensor, float, int)) else float("nan"),
+            "is_tensor": isinstance(norm, torch.Tensor),
+            "norm_shape": list(norm.shape) if isinstance(norm, torch.Tensor) else None,
             "grads": [None if p.grad is None else p.grad.detach().clone() for p in params],
-            "requires_grad": bool(getattr(norm, "requires_grad", False))}
+            "same_object": [p.grad is o for p, o in zip(params, originals)],
+            "originals": [None if o is None else o.detach().clone() for o in originals],
+            "grad_fns": [None if p.grad is None or p.grad.grad_fn is None else type(p.grad.grad_fn).__name__
+                         for p in params]}
 
 
 # ------------------------------------------------------------------ sampler
@@ -95,7 +110,18 @@ def sampler_epochs(ns, n, seed, epochs):
     again.set_epoch(epochs[-1])
     other = S(n, seed=seed + 1)
     other.set_epoch(epochs[-1])
-    return {"orders": out, "again": [int(i) for i in again], "other_seed": [int(i) for i in other]}
+    again_list = [int(i) for i in again]
+    # drawing an epoch's order must not touch the global torch generator
+    torch.manual_seed(1)
+    a = torch.rand(4)
+    torch.manual_seed(1)
+    fresh = S(n, seed=seed)
+    fresh.set_epoch(epochs[1])
+    _ = [int(i) for i in fresh]
+    _ = fresh.permutation(epochs[2])
+    b = torch.rand(4)
+    return {"orders": out, "again": again_list, "other_seed": [int(i) for i in other],
+            "rng_a": a, "rng_b": b}
 
 
 def sampler_resume(ns, n, seed, epoch, cut):
@@ -117,9 +143,38 @@ def sampler_resume(ns, n, seed, epoch, cut):
     t.load_state_dict(state)
     t.set_epoch(epoch)
     tail = [int(i) for i in t]
+    again = [int(i) for i in t]  # a second pass of the same epoch starts at 0 again
     t.set_epoch(epoch + 1)
     nxt = [int(i) for i in t]
-    return {"full": full, "full_next": full_next, "head": head, "tail": tail, "next": nxt}
+
+    # a loaded position is for the loaded epoch only: set_epoch(another) starts that epoch at 0
+    u = S(n, seed=seed)
+    u.load_state_dict(state)
+    u.set_epoch(epoch + 1)
+    other_epoch = [int(i) for i in u]
+
+    # moving to a new epoch before drawing anything: state_dict() says position 0 of the new epoch
+    v = S(n, seed=seed)
+    v.set_epoch(epoch)
+    itv = iter(v)
+    _ = [int(next(itv)) for _ in range(cut)]
+    del itv
+    v.set_epoch(epoch + 1)
+    state_new_epoch = v.state_dict()
+    w = S(n, seed=seed)
+    w.load_state_dict(state_new_epoch)
+    w.set_epoch(epoch + 1)
+    after_new_epoch = [int(i) for i in w]
+    # a pass abandoned half-way: the next pass (no load_state_dict) starts at 0
+    x = S(n, seed=seed)
+    x.set_epoch(epoch)
+    itx = iter(x)
+    _ = [int(next(itx)) for _ in range(cut)]
+    del itx
+    restarted = [int(i) for i in x]
+    return {"full": full, "full_next": full_next, "head": head, "tail": tail, "again": again, "next": nxt,
+            "restarted": restarted,
+            "other_epoch": other_epoch, "after_new_epoch": after_new_epoch}
 
 
 def _find_sampler(loader):
@@ -162,8 +217,14 @@ def _draws(k=5):
 def rng_roundtrip(ns, seed, via_file, warmup):
     capture, restore = get(ns, "capture_rng_state"), get(ns, "restore_rng_state")
     _seed_all(seed)
-    for _ in range(warmup):  # leave the generators mid-stream (numpy/python cached gaussians included)
-        torch.rand(3); np.random.standard_normal(3); random.gauss(0, 1); np.random.standard_normal(1)
+    for _ in range(warmup):  # move the generators along the stream
+        torch.rand(3); torch.randn(3); np.random.rand(2); np.random.standard_normal(2); random.random()
+        random.gauss(0, 1); random.gauss(0, 1)
+    # an odd number of gaussians: NumPy's legacy state (has_gauss=1) and Python's random (gauss_next) now
+    # hold a cached second value of a Box-Muller pair, which must survive the snapshot
+    np.random.standard_normal(1)
+    random.gauss(0, 1)
+    cached = {"numpy": int(np.random.get_state()[3]), "python": random.getstate()[2] is not None}
     state = capture()
     if via_file:
         d = tempfile.mkdtemp(dir=".")
@@ -179,7 +240,7 @@ def rng_roundtrip(ns, seed, via_file, warmup):
     # the snapshot must not change when the generators move on
     restore(state)
     third = _draws()
-    return {"first": first, "second": second, "third": third}
+    return {"first": first, "second": second, "third": third, "cached": cached}
 
 
 # ------------------------------------------------------------------ callbacks
@@ -203,6 +264,11 @@ def ema_updates(ns, init, updates, decay):
     model.load_state_dict(init)
     fake = types.SimpleNamespace(model=model, global_step=0, epoch=0, should_stop=False)
     cb = EMA(decay=decay)
+    # copy_to before the first update must leave the module as it is
+    untouched = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 2)).double()
+    before = [p.detach().clone() for p in untouched.parameters()]
+    early = capture_error(cb.copy_to, untouched)
+    early_same = all(torch.equal(a, p.detach()) for a, p in zip(before, untouched.parameters()))
     cb.on_fit_start(fake)
     for i, (advance, values) in enumerate(updates):
         with torch.no_grad():
@@ -214,9 +280,21 @@ def ema_updates(ns, init, updates, decay):
         cb.on_batch_end(fake, None, i, 0.0)
     target = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 2)).double()
     cb.copy_to(target)
+    ema = [p.detach().clone() for p in target.parameters()]
+    graph = any(p.requires_grad and p.grad_fn is not None for p in target.parameters())
+    shadow = getattr(cb, "shadow", None)
+    shadow_graph = any(isinstance(s, torch.Tensor) and s.requires_grad for s in (shadow or []))
+    # training the module that received the average must not change the average
+    with torch.no_grad():
+        for p in target.parameters():
+            p.add_(1.0)
+    target2 = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 2)).double()
+    cb.copy_to(target2)
     live = [p.detach().clone() for p in model.parameters()]
-    return {"ema": [p.detach().clone() for p in target.parameters()], "live": live,
-            "graph": any(p.requires_grad and p.grad_fn is not None for p in target.parameters())}
+    return {"ema": ema, "live": live, "graph": graph, "shadow_graph": shadow_graph,
+            "ema_again": [p.detach().clone() for p in target2.parameters()],
+            "num_updates": cb.num_updates if isinstance(getattr(cb, "num_updates", None), int) else None,
+            "early_error": early, "early_same": early_same}
 
 
 # ------------------------------------------------------------------ checkpoint
@@ -234,6 +312,7 @@ def atomic(ns, old, new):
         listing_ok = sorted(os.listdir(d))
         loaded = torch.load(path, weights_only=False)
         crash = capture_error(save, {"w": new, "step": 2, "boom": _Boom()}, path)
+        listing_crash = sorted(os.listdir(d))
         try:
             after = torch.load(path, weights_only=False)
             after_w, after_err = after["w"], ""
@@ -241,14 +320,20 @@ def atomic(ns, old, new):
             after_w, after_err = None, f"{type(exc).__name__}: {str(exc)[:200]}"
         save({"w": new, "step": 3}, path)
         final = torch.load(path, weights_only=False)
-        return {"listing": listing_ok, "loaded": loaded["w"], "crash": crash, "after": after_w,
+        return {"listing": listing_ok, "listing_crash": listing_crash, "loaded": loaded["w"], "crash": crash,
+                "after": after_w,
                 "after_err": after_err, "final": final["w"]}
     finally:
         shutil.rmtree(d, ignore_errors=True)
 
 
-def checkpoint_folder(ns, events, every, keep, mode):
-    """events: list of ["step", s] (on_batch_end at global_step s) or ["val", value] (on_validation_end)."""
+def checkpoint_folder(ns, events, every, keep, mode, restart_at=None):
+    """events: list of ["step", s] (on_batch_end at global_step s) or ["val", value] (on_validation_end).
+
+    Every checkpoint holds the position of the event that wrote it ("event"). restart_at: before that event,
+    the callback object is replaced by a new one (as in a resumed process) loaded from the old one's
+    state_dict(); the folder stays.
+    """
     CB = get(ns, "CheckpointCallback")
     d = tempfile.mkdtemp(dir=".")
     try:
@@ -260,17 +345,26 @@ def checkpoint_folder(ns, events, every, keep, mode):
                 self.model = nn.Linear(2, 1)
 
             def state_dict(self):
-                return {"global_step": self.global_step, "model": {k: v.clone() for k, v in
-                                                                    self.model.state_dict().items()}}
+                return {"global_step": self.global_step, "event": self.event,
+                        "model": {k: v.clone() for k, v in self.model.state_dict().items()}}
 
             def save_checkpoint(self, path):
                 (save or torch.save)(self.state_dict(), path)
 
         fake = Fake()
+        fake.event = -1
         cb = CB(d, every_n_steps=every, keep_last=keep, monitor="val_loss", mode=mode)
         if hasattr(cb, "on_fit_start"):
             cb.on_fit_start(fake)
         for i, (kind, v) in enumerate(events):
+            fake.event = i
+            if restart_at is not None and i == restart_at:
+                state = cb.state_dict() if hasattr(cb, "state_dict") else None
+                cb = CB(d, every_n_steps=every, keep_last=keep, monitor="val_loss", mode=mode)
+                if state is not None and hasattr(cb, "load_state_dict"):
+                    cb.load_state_dict(state)
+                if hasattr(cb, "on_fit_start"):
+                    cb.on_fit_start(fake)
             if kind == "step":
                 fake.global_step = int(v)
                 cb.on_batch_end(fake, None, i, 0.0)
@@ -278,11 +372,13 @@ def checkpoint_folder(ns, events, every, keep, mode):
                 cb.on_validation_end(fake, {"val_loss": float(v)})
         names = sorted(os.listdir(d))
 
-        def step_of(name):
+        def step_of(name, key="global_step"):
             p = os.path.join(d, name)
-            return int(torch.load(p, weights_only=False)["global_step"]) if os.path.exists(p) else None
+            return int(torch.load(p, weights_only=False)[key]) if os.path.exists(p) else None
         return {"names": names, "last": step_of("last.pt"), "best": step_of("best.pt"),
-                "step_files": {n: step_of(n) for n in names if n.startswith("step-")}}
+                "last_event": step_of("last.pt", "event"), "best_event": step_of("best.pt", "event"),
+                "step_files": {n: step_of(n) for n in names if n.startswith("step-")},
+                "step_events": {n: step_of(n, "event") for n in names if n.startswith("step-")}}
     finally:
         shutil.rmtree(d, ignore_errors=True)
 
@@ -308,7 +404,7 @@ def lifecycle(ns, n, batch_size, accum, epochs, with_val, max_steps):
     return {"events": rec.events, "global_step": int(t.global_step), "history_len": len(t.history)}
 
 
-def explicit_run(ns, init, X, Y, batch_size, accum, epochs, max_norm, lr, gamma, max_steps):
+def explicit_run(ns, init, X, Y, batch_size, accum, epochs, max_norm, lr, gamma, max_steps, scaler_scale=None):
     """Train a float64 MLP with the student's Trainer on a sequential loader; return log and weights."""
     Trainer = get(ns, "Trainer")
     model = nn.Sequential(nn.Linear(X.shape[1], 5), nn.Tanh(), nn.Linear(5, Y.shape[1])).double()
@@ -316,7 +412,10 @@ def explicit_run(ns, init, X, Y, batch_size, accum, epochs, max_norm, lr, gamma,
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.05)
     sched = torch.optim.lr_scheduler.ExponentialLR(opt, gamma=gamma) if gamma is not None else None
     loader = DataLoader(TensorDataset(X, Y), batch_size=batch_size, shuffle=False)
-    t = Trainer(model, opt, loader, _mse, scheduler=sched, max_epochs=epochs, max_steps=max_steps,
+    scaler = None
+    if scaler_scale is not None:  # an enabled CPU GradScaler with a constant power-of-two scale
+        scaler = torch.amp.GradScaler("cpu", init_scale=scaler_scale, growth_interval=10**6)
+    t = Trainer(model, opt, loader, _mse, scheduler=sched, scaler=scaler, max_epochs=epochs, max_steps=max_steps,
                 accum_steps=accum, max_grad_norm=max_norm)
     # Judge the loop, not the clipping exercise (checked on its own): run with PyTorch's clipping.
     own_clip = ns.get("clip_grad_norm")
@@ -330,6 +429,65 @@ def explicit_run(ns, init, X, Y, batch_size, accum, epochs, max_norm, lr, gamma,
             ns["clip_grad_norm"] = own_clip
     hist = [{k: float(r[k]) for k in ("step", "epoch", "loss", "lr", "grad_norm")} for r in t.history]
     return {"history": hist, "params": _tensor_state(model), "global_step": int(t.global_step)}
+
+
+class _PositionSampler(torch.utils.data.Sampler):
+    """Sequential order; set_epoch(e) keeps the position, the first pass starts at `start` (a resumed epoch)."""
+
+    def __init__(self, n, start):
+        self.n, self.start, self.epochs = n, start, []
+
+    def __len__(self):
+        return self.n
+
+    def set_epoch(self, e):
+        self.epochs.append(int(e))
+
+    def __iter__(self):
+        start, self.start = self.start, 0
+        return iter(range(start, self.n))
+
+
+def lifecycle_resumed(ns, n, batch_size, accum, epochs, epoch, batch_in_epoch, with_val):
+    """A Trainer whose epoch/batch_in_epoch were set as after loading a checkpoint, with a sampler that
+    resumes at the same point: fit() must continue the epoch without firing on_epoch_start for it."""
+    Trainer = get(ns, "Trainer")
+    torch.manual_seed(0)
+    model = nn.Linear(3, 1)
+    opt = torch.optim.SGD(model.parameters(), lr=0.01)
+    X, Y = torch.randn(n, 3), torch.randn(n, 1)
+    sampler = _PositionSampler(n, batch_in_epoch * batch_size)
+    loader = DataLoader(TensorDataset(X, Y), batch_size=batch_size, sampler=sampler)
+    val = DataLoader(TensorDataset(X[:4], Y[:4]), batch_size=2) if with_val else None
+    rec = _recorder(ns)
+    t = Trainer(model, opt, loader, _mse, val_loader=val, callbacks=[rec], max_epochs=epochs, accum_steps=accum)
+    t.epoch, t.batch_in_epoch = epoch, batch_in_epoch
+    t.fit()
+    return {"events": rec.events, "global_step": int(t.global_step), "set_epoch": list(sampler.epochs),
+            "history_epochs": [int(r["epoch"]) for r in t.history]}
+
+
+def validation_run(ns, init, X, Y, Xv, Yv, val_batch):
+    """lr=0 training with a validation loader; records the mode and grad state of every loss_fn call."""
+    Trainer = get(ns, "Trainer")
+    model = nn.Sequential(nn.Linear(X.shape[1], 6), nn.Dropout(0.5), nn.Linear(6, 1)).double()
+    model.load_state_dict(init)
+    opt = torch.optim.SGD(model.parameters(), lr=0.0)
+    calls = []
+
+    def loss_fn(m, batch):
+        x, y = batch
+        calls.append({"val": bool(x.shape[1] == Xv.shape[1] and x.dtype == Xv.dtype and
+                                  any(torch.equal(x[0], r) for r in Xv)),
+                      "training": bool(m.training), "grad": bool(torch.is_grad_enabled())})
+        return F.mse_loss(m(x), y)
+
+    t = Trainer(model, opt, DataLoader(TensorDataset(X, Y), batch_size=4), loss_fn,
+                val_loader=DataLoader(TensorDataset(Xv, Yv), batch_size=val_batch), max_epochs=2)
+    t.fit()
+    vh = [{k: float(v) for k, v in r.items()} for r in t.val_history]
+    metrics = {k: float(v) for k, v in (t.metrics or {}).items()}
+    return {"calls": calls, "val_history": vh, "metrics": metrics, "training_after": bool(model.training)}
 
 
 def precision_run(ns, precision, device):
@@ -395,7 +553,49 @@ def _ce(model, batch):
     return F.cross_entropy(model(x), y)
 
 
-def _build_run(ns, cfg, max_steps, rec):
+def _tallies(ns):
+    """Two stateful callbacks of one kind (each keeps its own running sums, in its state_dict)."""
+    base = _callback_base(ns)
+
+    class Tally(base):
+        def __init__(self, weight):
+            self.weight, self.batches, self.total = weight, 0, 0.0
+
+        def on_batch_end(self, trainer, batch, batch_idx, loss):
+            self.batches += 1
+            self.total = self.total * 0.5 + self.weight * float(loss)
+
+        def state_dict(self):
+            return {"batches": self.batches, "total": self.total}
+
+        def load_state_dict(self, state):
+            self.batches, self.total = int(state["batches"]), float(state["total"])
+
+    return [Tally(1.0), Tally(-3.0)]
+
+
+class _Interrupt(Exception):
+    """Raised by the probe's saving callback right after it wrote a checkpoint: the run is killed there."""
+
+
+def _saver(ns, hook, at_step, path):
+    """A callback that, at `hook` when global_step == at_step (first time), saves a checkpoint and kills the run."""
+    base = _callback_base(ns)
+
+    class Saver(base):
+        done = False
+
+    def fire(self, trainer, *args):
+        if not self.done and int(trainer.global_step) == at_step:
+            self.done = True
+            trainer.save_checkpoint(path)
+            raise _Interrupt()
+
+    setattr(Saver, hook, fire)
+    return Saver()
+
+
+def _build_run(ns, cfg, max_steps, rec, extra=()):
     Trainer, make_loader = get(ns, "Trainer"), get(ns, "make_loader")
     g = torch.Generator().manual_seed(cfg["data_seed"])
     X = torch.randn(cfg["n"], 6, generator=g)
@@ -409,13 +609,19 @@ def _build_run(ns, cfg, max_steps, rec):
         dev = cfg.get("device", "cpu")
         scaler = torch.amp.GradScaler(torch.device(dev).type, init_scale=cfg["init_scale"],
                                       growth_factor=2.0, backoff_factor=0.5, growth_interval=1)
-    loader = make_loader(NoisyData(X, Y), cfg["batch_size"], seed=cfg["loader_seed"])
-    return Trainer(model, opt, loader, _ce, scheduler=sched, scaler=scaler, callbacks=[rec],
+    if cfg.get("plain_loader"):
+        # no generator of its own: creating each epoch's iterator draws from the global torch generator
+        S = get(ns, "ResumableRandomSampler")
+        loader = DataLoader(NoisyData(X, Y), batch_size=cfg["batch_size"],
+                            sampler=S(cfg["n"], seed=cfg["loader_seed"]))
+    else:
+        loader = make_loader(NoisyData(X, Y), cfg["batch_size"], seed=cfg["loader_seed"])
+    return Trainer(model, opt, loader, _ce, scheduler=sched, scaler=scaler, callbacks=[rec, *extra],
                    max_epochs=cfg["epochs"], max_steps=max_steps, accum_steps=cfg["accum"],
                    max_grad_norm=cfg.get("max_norm"), device=cfg.get("device", "cpu"))
 
 
-def _summary(t, rec):
+def _summary(t, rec, tallies=()):
     opt_state = t.optimizer.state_dict()["state"]
     opt_tensors = {f"{i}.{k}": v.detach().cpu().clone() for i, st in opt_state.items() for k, v in st.items()
                    if isinstance(v, torch.Tensor)}
@@ -425,7 +631,8 @@ def _summary(t, rec):
             "lr": float(t.optimizer.param_groups[0]["lr"]),
             "sched_last_epoch": int(t.scheduler.last_epoch), "opt": opt_tensors,
             "scaler": {k: float(v) for k, v in sc.items()},
-            "losses": [float(r["loss"]) for r in t.history]}
+            "losses": [float(r["loss"]) for r in t.history],
+            "tallies": [[int(c.batches), float(c.total)] for c in tallies]}
 
 
 def resume_run(ns, cfg, k, scramble_seed):
@@ -436,29 +643,43 @@ def resume_run(ns, cfg, k, scramble_seed):
         torch.use_deterministic_algorithms(True)
     d = tempfile.mkdtemp(dir=".")
     try:
+        hook = cfg.get("save_in")  # None: max_steps=k, then save_checkpoint after fit() returned
         _seed_all(cfg["global_seed"])
         rec = _recorder(ns)
-        t = _build_run(ns, cfg, None, rec)
+        tallies = _tallies(ns)
+        t = _build_run(ns, cfg, None, rec, tallies)
         t.fit()
-        straight = _summary(t, rec)
-        del t, rec
+        straight = _summary(t, rec, tallies)
+        del t, rec, tallies
 
+        path = os.path.join(d, "ckpt.pt")
         _seed_all(cfg["global_seed"])
         rec1 = _recorder(ns)
-        t1 = _build_run(ns, cfg, k, rec1)
-        t1.fit()
-        first_steps = int(t1.global_step)
+        tallies1 = _tallies(ns)
+        if hook is None:
+            t1 = _build_run(ns, cfg, k, rec1, tallies1)
+            t1.fit()
+            first_steps = int(t1.global_step)
+            t1.save_checkpoint(path)
+        else:
+            t1 = _build_run(ns, cfg, None, rec1, [*tallies1, _saver(ns, hook, k, path)])
+            try:
+                t1.fit()
+            except _Interrupt:
+                pass
+            first_steps = int(t1.global_step)
         head = list(rec1.indices)
-        path = os.path.join(d, "ckpt.pt")
-        t1.save_checkpoint(path)
-        del t1, rec1
+        del t1, rec1, tallies1
 
         _scramble_rngs(scramble_seed)
         rec2 = _recorder(ns)
-        t2 = _build_run(ns, cfg, None, rec2)
+        tallies2 = _tallies(ns)
+        # the resumed run has a saving callback too (same list layout), which never fires again
+        extra = tallies2 if hook is None else [*tallies2, _saver(ns, hook, -1, path)]
+        t2 = _build_run(ns, cfg, None, rec2, extra)
         _scramble_rngs(scramble_seed + 1)
         t2.fit(ckpt_path=path)
-        resumed = _summary(t2, rec2)
+        resumed = _summary(t2, rec2, tallies2)
         resumed["indices"] = head + resumed["indices"]
         resumed["first_steps"] = first_steps
         return {"straight": straight, "resumed": resumed}
@@ -466,3 +687,25 @@ def resume_run(ns, cfg, k, scramble_seed):
         shutil.rmtree(d, ignore_errors=True)
         if det:
             torch.use_deterministic_algorithms(prev)
+
+
+def _describe(x):
+    if isinstance(x, torch.Tensor):
+        return ["tensor", x.device.type, x.detach().cpu().clone()]
+    if isinstance(x, dict):
+        return ["dict", {str(k): _describe(v) for k, v in x.items()}]
+    if isinstance(x, list):
+        return ["list", [_describe(v) for v in x]]
+    if isinstance(x, tuple):
+        return ["tuple", [_describe(v) for v in x]]
+    return ["other", type(x).__name__, repr(x)[:100]]
+
+
+def to_device_structure(ns, batch_kind, a, b):
+    """Trainer.to_device on a nested batch (built here: tuples and non-tensor values do not cross the adapter)."""
+    Trainer = get(ns, "Trainer")
+    model = nn.Linear(2, 1)
+    t = Trainer(model, torch.optim.SGD(model.parameters(), lr=0.1), DataLoader(TensorDataset(a), batch_size=2),
+                _mse, device="cpu")
+    batch = {"x": a, "pair": (a, b), "items": [b, 3, "text"], "meta": {"id": 7, "mask": b > 0}, "name": "batch"}
+    return _describe(t.to_device(batch))

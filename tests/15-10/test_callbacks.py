@@ -25,6 +25,44 @@ def reference_stop(values, patience, min_delta, mode):
     return None
 
 
+def judge_stop(student, values, patience, min_delta, mode, why=""):
+    r = student.call("early_stopping", values=values, patience=patience, min_delta=min_delta, mode=mode)
+    want = reference_stop(values, patience, min_delta, mode)
+    what = (f"EarlyStopping(patience={patience}, min_delta={min_delta}, mode='{mode}') fed the values {values}"
+            + (f" ({why})" if why else ""))
+    if want is None:
+        expect(r["stop_at"] is None, f"{what}: should never set trainer.should_stop, but it did after value "
+                                     f"#{r['stop_at']} (counting from 0)")
+    else:
+        expect(r["stop_at"] == want, f"{what}: should set trainer.should_stop after value #{want} (counting from 0), "
+                                     f"got {'never' if r['stop_at'] is None else '#' + str(r['stop_at'])}")
+
+
+@pytest.mark.parametrize("mode", ["min", "max"])
+def test_early_stopping_tie_is_no_improvement(student, mode):
+    """an improvement must be STRICTLY better: a value equal to the best is not one"""
+    values = [0.5, 0.5, 0.5] if mode == "min" else [0.25, 0.25, 0.25]
+    judge_stop(student, values, 2, 0.0, mode, "ties with the best value count as no improvement")
+
+
+def test_early_stopping_min_delta_min_mode(student):
+    """mode 'min': an improvement must beat best - min_delta (strictly)"""
+    judge_stop(student, [1.0, 0.875, 0.75, 0.5], 2, 0.25, "min",
+               "0.875 and 0.75 are not below best - min_delta = 0.75")
+
+
+def test_early_stopping_min_delta_max_mode(student):
+    """mode 'max': an improvement must beat best + min_delta (strictly)"""
+    judge_stop(student, [0.0, 0.125, 0.25, 0.5], 2, 0.25, "max",
+               "0.125 and 0.25 are not above best + min_delta = 0.25")
+
+
+def test_early_stopping_counter_resets(student):
+    """the counter of validations without improvement resets to 0 on an improvement"""
+    judge_stop(student, [1.0, 1.5, 0.5, 1.5, 0.25, 1.5, 1.5, 1.5], 2, 0.0, "min",
+               "every second value improves, so the counter never reaches 2 until the end")
+
+
 @settings(max_examples=15, deadline=None)
 @given(values=st.lists(st.integers(0, 8).map(lambda k: k / 8), min_size=1, max_size=10),
        patience=st.integers(1, 3), min_delta=st.sampled_from([0.0, 0.2]), mode=st.sampled_from(["min", "max"]))
@@ -76,3 +114,45 @@ def test_ema_matches_averaged_model(student, gen, decay):
     for i, (g, w) in enumerate(zip(r["ema"], want)):
         expect_close(g, w.detach(), f"{what}: averaged parameter {i}", atol=1e-10, rtol=1e-8)
     expect(not r["graph"], f"{what}: the averaged weights carry an autograd graph (update under torch.no_grad())")
+
+
+def ema_run(student, gen, decay=0.9):
+    torch.manual_seed(int(torch.randint(0, 2**31 - 1, (1,), generator=gen)))
+    net = make_net()
+    init = {k: v.clone() for k, v in net.state_dict().items()}
+    shapes = [p.shape for p in net.parameters()]
+    updates = [[i != 1, [torch.randn(s, generator=gen, dtype=torch.float64) for s in shapes]] for i in range(4)]
+    return student.call("ema_updates", init=init, updates=updates, decay=decay)
+
+
+def test_ema_shadow_outside_autograd(student, gen):
+    """the shadow copies are detached: no tensor in EMACallback.shadow requires grad"""
+    r = ema_run(student, gen)
+    expect(not r["shadow_graph"], "EMACallback(decay=0.9) after 3 optimizer steps of a model whose parameters "
+                                  "require grad: EMACallback.shadow holds tensors that require grad (a graph grows "
+                                  "through them); update them under torch.no_grad() from detached weights")
+
+
+def test_ema_copy_to_copies(student, gen):
+    """copy_to writes the average INTO the module's parameters: changing that module later leaves the EMA alone"""
+    r = ema_run(student, gen)
+    for i, (a, b) in enumerate(zip(r["ema_again"], r["ema"])):
+        expect(torch.equal(a, b), f"EMACallback.copy_to(model_a), then model_a's parameters += 1, then "
+                                  f"copy_to(model_b): parameter {i} of model_b differs from what model_a received; "
+                                  f"copy the values (p.copy_(s)) instead of sharing storage")
+
+
+def test_ema_counts_updates(student, gen):
+    """num_updates counts the updates (one per optimizer step)"""
+    r = ema_run(student, gen)
+    expect(r["num_updates"] == 3, f"EMACallback after 4 batches, 3 of them with an optimizer step: num_updates "
+                                  f"should be 3, got {r['num_updates']}")
+
+
+def test_ema_copy_to_before_any_update(student, gen):
+    """copy_to before the first update leaves the module unchanged"""
+    r = ema_run(student, gen)
+    expect(not r["early_error"]["raised"] and r["early_same"],
+           "EMACallback(decay=0.9).copy_to(model) before any update: expected no error and unchanged parameters, "
+           + (f"got {r['early_error']['type']}: {r['early_error']['message'][:200]}" if r["early_error"]["raised"]
+              else "the parameters changed"))

@@ -9,62 +9,145 @@ from course.checks import expect, expect_equal, fail
 pytestmark = pytest.mark.task("checkpoint")
 
 
-def test_atomic_save_survives_a_crash(student, gen):
-    """atomic_save: a crash during a save leaves the previous checkpoint intact; no temp files after success"""
+def atomic_run(student, gen):
     old, new = torch.randn(5, generator=gen), torch.randn(5, generator=gen)
-    r = student.call("atomic", old=old, new=new)
+    return old, new, student.call("atomic", old=old, new=new)
+
+
+def test_atomic_save_writes(student, gen):
+    """atomic_save writes a loadable file and leaves no temporary file after a successful save"""
+    old, new, r = atomic_run(student, gen)
     expect(r["listing"] == ["last.pt"], f"atomic_save(obj, 'dir/last.pt') into an empty folder should leave "
                                         f"exactly ['last.pt'] there, found {r['listing']}")
     expect_equal(r["loaded"], old, "torch.load of a file written by atomic_save")
+    expect_equal(r["final"], new, "a later successful atomic_save over the same path, read back")
+
+
+def test_atomic_save_survives_a_crash(student, gen):
+    """a save that fails half-way raises and leaves the previous checkpoint intact"""
+    old, new, r = atomic_run(student, gen)
     expect(r["crash"]["raised"], "atomic_save of an object that cannot be pickled should raise, it returned normally")
     if r["after"] is None:
         fail("after atomic_save crashed while writing over 'last.pt' (pickling failed half-way), the previous "
              f"'last.pt' could not be loaded any more ({r['after_err']}): write to a temporary file in the same "
              "folder, then os.replace it over the target")
     expect_equal(r["after"], old, "after a crashed atomic_save, the previous 'last.pt' contents")
-    expect_equal(r["final"], new, "a later successful atomic_save over the same path")
+
+
+def test_atomic_save_cleans_up_after_a_crash(student, gen):
+    """a save that fails half-way deletes its temporary file"""
+    old, new, r = atomic_run(student, gen)
+    expect(r["listing_crash"] == ["last.pt"],
+           f"after atomic_save over 'dir/last.pt' raised (pickling failed half-way), the folder should hold only "
+           f"['last.pt'], found {r['listing_crash']}: delete the temporary file before re-raising")
 
 
 def expected_folder(events, every, keep, mode):
-    saved, best_val, best_step, step = [], None, None, 0
-    for kind, v in events:
+    """(kept step numbers, step in last.pt, step in best.pt, event of each saved step, event of last, of best)."""
+    saved, best_val, best_step, best_event, step = {}, None, None, None, 0
+    for i, (kind, v) in enumerate(events):
         if kind == "step":
             step = v
             if step > 0 and step % every == 0 and step not in saved:
-                saved.append(step)
+                saved[step] = i
         else:
             if best_val is None or (v < best_val if mode == "min" else v > best_val):
-                best_val, best_step = v, step
-    return sorted(saved)[-keep:], (max(saved) if saved else None), best_step
+                best_val, best_step, best_event = v, step, i
+    last = max(saved) if saved else None
+    return (sorted(saved)[-keep:], last, best_step, saved, saved.get(last), best_event)
 
 
-@pytest.mark.parametrize("mode", ["min", "max"])
-def test_checkpoint_folder(student, gen, mode):
-    """CheckpointCallback keeps the last k step files, last.pt (newest) and best.pt (best monitored value)"""
-    every = int(torch.randint(1, 3, (1,), generator=gen))
-    keep = int(torch.randint(1, 4, (1,), generator=gen))
-    events = []
+def make_events(vals):
+    # on_batch_end twice at global_step 0 (accumulation before the first step), then steps 1..12, some seen
+    # by two batches (accumulation), with a validation after steps 3, 6, 9 and 12
+    events = [["step", 0], ["step", 0]]
     for step in range(1, 13):
-        events += [["step", step]] * (1 + step % 2)  # accumulation: some steps seen by two batches
+        events += [["step", step]] * (1 + step % 2)
         if step % 3 == 0:
-            events.append(["val", round(float(torch.rand(1, generator=gen)), 4)])
-    r = student.call("checkpoint_folder", events=events, every=every, keep=keep, mode=mode)
-    want_steps, want_last, want_best = expected_folder(events, every, keep, mode)
-    vals = [v for k, v in events if k == "val"]
+            events.append(["val", vals[step // 3 - 1]])
+    return events
+
+
+def folder_run(student, gen, mode, vals, every=None, keep=None, restart_at=None):
+    every = every or int(torch.randint(1, 3, (1,), generator=gen))
+    keep = keep or int(torch.randint(1, 4, (1,), generator=gen))
+    events = make_events(vals)
+    r = student.call("checkpoint_folder", events=events, every=every, keep=keep, mode=mode, restart_at=restart_at)
     what = (f"CheckpointCallback(every_n_steps={every}, keep_last={keep}, monitor='val_loss', mode='{mode}') "
-            f"over steps 1..12 with validations {vals} at steps 3, 6, 9, 12")
-    got_steps = []
+            f"over global_step 0, 0, 1, 1, 2, 3, 3, ... 12 (on_batch_end; odd steps seen by two batches) with "
+            f"validations {vals} after steps 3, 6, 9, 12")
+    if restart_at is not None:
+        what += (f", the callback replaced by a new one loaded from its state_dict() (as in a resumed run) "
+                 f"before step {events[restart_at][1]}")
+    return r, events, every, keep, what
+
+
+def step_files(r, what):
+    got = []
     for name in r["names"]:
         m = re.fullmatch(r"step-(\d+)\.pt", name)
         if m:
-            got_steps.append(int(m.group(1)))
+            got.append(int(m.group(1)))
         elif name not in ("last.pt", "best.pt"):
             fail(f"{what}: unexpected file '{name}' left in the folder (files: {r['names']})")
-    expect(sorted(got_steps) == want_steps, f"{what}: expected step files for steps {want_steps}, "
-                                            f"found {sorted(got_steps)} (files: {r['names']})")
+    return sorted(got)
+
+
+@pytest.mark.parametrize("mode", ["min", "max"])
+def test_keep_last_step_files(student, gen, mode):
+    """step-{global_step:06d}.pt at every positive multiple of every_n_steps; only the keep_last newest remain"""
+    vals = [round(float(torch.rand(1, generator=gen)), 4) for _ in range(4)]
+    r, events, every, keep, what = folder_run(student, gen, mode, vals)
+    want_steps, want_last, *_ = expected_folder(events, every, keep, mode)
+    expect(step_files(r, what) == want_steps, f"{what}: expected step files for steps {want_steps}, "
+                                              f"found {step_files(r, what)} (files: {r['names']})")
     for name, s in r["step_files"].items():
-        expect(s == int(re.fullmatch(r"step-(\d+)\.pt", name).group(1)) if re.fullmatch(r"step-(\d+)\.pt", name)
-               else True, f"{what}: {name} holds a checkpoint of global_step {s}")
+        expect(s == int(name[5:-3]), f"{what}: {name} holds a checkpoint of global_step {s}")
     expect(r["last"] == want_last, f"{what}: last.pt should hold global_step {want_last}, got {r['last']}")
+
+
+def test_saved_once_per_step(student, gen):
+    """a step seen by several batches (accumulation) is saved at its FIRST on_batch_end only"""
+    vals = [0.5, 0.25, 0.75, 0.125]
+    r, events, every, keep, what = folder_run(student, gen, "min", vals, every=1, keep=3)
+    _, _, _, saved, last_event, _ = expected_folder(events, every, keep, "min")
+    for name, ev in r["step_events"].items():
+        s = int(name[5:-3])
+        expect(ev == saved.get(s), f"{what}: {name} was written at on_batch_end #{ev}, expected #{saved.get(s)} "
+                                   f"(the first batch that ended at step {s}; later batches of the same step must "
+                                   f"not save again)")
+    expect(r["last_event"] == last_event, f"{what}: last.pt was written at on_batch_end #{r['last_event']}, "
+                                          f"expected #{last_event} (the first batch that ended at step 12)")
+
+
+@pytest.mark.parametrize("mode", ["min", "max"])
+def test_best_checkpoint(student, gen, mode):
+    """best.pt holds the checkpoint of the best monitored value; only a STRICTLY better value rewrites it"""
+    # the best value comes second, then a tie with it, then a worse one
+    vals = [0.5, 0.25, 0.25, 0.75] if mode == "min" else [0.5, 0.75, 0.75, 0.25]
+    r, events, every, keep, what = folder_run(student, gen, mode, vals)
+    _, _, want_best, *_ = expected_folder(events, every, keep, mode)
+    expect(r["best"] == want_best, f"{what}: best.pt should hold the checkpoint of step {want_best} "
+                                   f"(the best validation; the tie at step 9 is not better), got {r['best']}")
+
+
+def test_best_checkpoint_random(student, gen):
+    """best.pt follows the best monitored value on random validation values"""
+    mode = ["min", "max"][int(torch.randint(0, 2, (1,), generator=gen))]
+    vals = [round(float(torch.rand(1, generator=gen)), 4) for _ in range(4)]
+    r, events, every, keep, what = folder_run(student, gen, mode, vals)
+    _, _, want_best, *_ = expected_folder(events, every, keep, mode)
     expect(r["best"] == want_best, f"{what}: best.pt should hold the checkpoint of step {want_best} "
                                    f"(the best validation), got {r['best']}")
+
+
+def test_keep_last_after_resume(student, gen):
+    """old step files are found by listing the folder: a new callback object (after a resume) prunes them too"""
+    vals = [0.5, 0.25, 0.75, 0.125]
+    events = make_events(vals)
+    restart = next(i for i, e in enumerate(events) if e == ["step", 7])
+    r, events, every, keep, what = folder_run(student, gen, "min", vals, every=1, keep=2, restart_at=restart)
+    want_steps, want_last, *_ = expected_folder(events, every, keep, "min")
+    expect(step_files(r, what) == want_steps, f"{what}: expected step files for steps {want_steps}, "
+                                              f"found {step_files(r, what)} (files: {r['names']})")
+    expect(r["last"] == want_last, f"{what}: last.pt should hold global_step {want_last}, got {r['last']}")

@@ -19,12 +19,12 @@ def reference(grads, max_norm):
     return float(norm), [p.grad for p in params]
 
 
-def judge(student, grads, max_norm, what):
-    got = student.call("clip", grads=grads, max_norm=max_norm)
-    want_norm, want_grads = reference(grads, max_norm)
-    expect(got["is_tensor"], f"{what}: clip_grad_norm must return the total norm as a tensor")
+def judge_norm(got, want_norm, what):
     expect(abs(got["norm"] - want_norm) <= 1e-9 + 1e-7 * want_norm,
            f"{what}: returned norm should be the global L2 norm BEFORE clipping, {want_norm:.6g}; got {got['norm']:.6g}")
+
+
+def judge_grads(got, want_grads, what):
     for i, (g, w) in enumerate(zip(got["grads"], want_grads)):
         if w is None:
             expect(g is None, f"{what}: parameter {i} had grad None and must keep it, got a tensor")
@@ -34,20 +34,89 @@ def judge(student, grads, max_norm, what):
                          atol=1e-10, rtol=1e-7)
 
 
+def judge(student, grads, max_norm, what):
+    got = student.call("clip", grads=grads, max_norm=max_norm)
+    want_norm, want_grads = reference(grads, max_norm)
+    judge_norm(got, want_norm, what)
+    judge_grads(got, want_grads, what)
+    return got
+
+
 SHAPES = [[(5,)], [(3, 4), (7,), (2, 2, 2)], [(4,), None, (3, 3)], [(1,), (6, 1)]]
 
 
 @pytest.mark.parametrize("shapes", SHAPES, ids=["one", "three", "with_none", "small"])
 def test_matches_torch_clip_grad_norm(student, gen, shapes):
-    """clip_grad_norm matches torch.nn.utils.clip_grad_norm_ (global norm, in place, skips None grads)"""
+    """clip_grad_norm matches torch.nn.utils.clip_grad_norm_ (global norm, skips None grads)"""
     grads = [None if s is None else 3 * torch.randn(s, generator=gen, dtype=f64) for s in shapes]
     judge(student, grads, 0.5, f"clip_grad_norm on gradients of shapes {shapes} with max_norm=0.5")
+
+
+def test_returns_norm_before_clipping(student, gen):
+    """the returned value is the total norm BEFORE clipping, as a 0-dim tensor"""
+    grads = [10 * torch.randn(4, 3, generator=gen, dtype=f64), 10 * torch.randn(6, generator=gen, dtype=f64)]
+    got = student.call("clip", grads=grads, max_norm=1.0)
+    want_norm, _ = reference(grads, 1.0)
+    what = "clip_grad_norm on two gradients of total norm about 60 with max_norm=1.0"
+    judge_norm(got, want_norm, what)
+    expect(got["is_tensor"] and got["norm_shape"] == [],
+           f"{what}: the total norm must be returned as a 0-dim tensor, got "
+           f"{'a tensor of shape ' + str(got['norm_shape']) if got['is_tensor'] else 'a non-tensor'}")
 
 
 def test_never_scales_up(student, gen):
     """clip_grad_norm leaves gradients alone when their norm is below max_norm"""
     grads = [0.01 * torch.randn(4, 3, generator=gen, dtype=f64), 0.01 * torch.randn(5, generator=gen, dtype=f64)]
     judge(student, grads, 100.0, "clip_grad_norm with a total norm far below max_norm=100")
+
+
+def test_epsilon_in_the_factor(student, gen):
+    """the factor is max_norm / (total + 1e-6): visible when the total norm is close to 1"""
+    g = torch.randn(6, generator=gen, dtype=f64)
+    grads = [0.8 * g / g.norm()]  # total norm 0.8, clipped to 0.5
+    judge(student, grads, 0.5, "clip_grad_norm on a gradient of norm 0.8 with max_norm=0.5 "
+                               "(factor 0.5 / (0.8 + 1e-6))")
+
+
+def test_zero_gradients(student):
+    """all-zero gradients: norm 0, and the gradients stay zero (no 0/0)"""
+    grads = [torch.zeros(3, 2, dtype=f64), torch.zeros(4, dtype=f64)]
+    judge(student, grads, 1.0, "clip_grad_norm on all-zero gradients with max_norm=1.0")
+
+
+def test_no_gradient_at_all(student):
+    """when no parameter has a gradient, clip_grad_norm returns 0.0 and changes nothing"""
+    got = student.call("clip", grads=[None, None], max_norm=1.0)
+    what = "clip_grad_norm on two parameters whose .grad is None"
+    expect(got["is_tensor"] and got["norm"] == 0.0,
+           f"{what}: should return a tensor 0.0, got {'a tensor' if got['is_tensor'] else 'a non-tensor'} "
+           f"of value {got['norm']}")
+    expect(got["grads"] == [None, None], f"{what}: the .grad attributes must stay None")
+
+
+def test_in_place(student, gen):
+    """the gradients are rescaled in place: each .grad is the same tensor object, with clipped values"""
+    grads = [5 * torch.randn(3, 3, generator=gen, dtype=f64), 5 * torch.randn(4, generator=gen, dtype=f64)]
+    got = student.call("clip", grads=grads, max_norm=0.5)
+    _, want = reference(grads, 0.5)
+    what = "clip_grad_norm on two gradients with max_norm=0.5"
+    expect(all(got["same_object"]), f"{what}: p.grad was replaced by a new tensor for parameters "
+                                    f"{[i for i, s in enumerate(got['same_object']) if not s]}; scale it in place "
+                                    f"(g.mul_(...)), other code may hold a reference to it")
+    for i, (o, w) in enumerate(zip(got["originals"], want)):
+        expect_close(o, w, f"{what}: the original gradient tensor of parameter {i} after clipping",
+                     atol=1e-10, rtol=1e-7)
+
+
+def test_not_recorded_by_autograd(student, gen):
+    """the rescaling is not recorded by autograd (gradients that carry a graph keep their last node)"""
+    grads = [5 * torch.randn(3, generator=gen, dtype=f64), 5 * torch.randn(2, 2, generator=gen, dtype=f64)]
+    got = student.call("clip", grads=grads, max_norm=0.5, graph_grads=True)
+    what = ("clip_grad_norm on gradients that carry an autograd graph (as after backward(create_graph=True)), "
+            "with max_norm=0.5")
+    expect(all(f == "AddBackward0" for f in got["grad_fns"]),
+           f"{what}: the clipping was recorded in the gradients' graph (their grad_fn became {got['grad_fns']}); "
+           f"rescale under torch.no_grad()")
 
 
 @settings(max_examples=15, deadline=None)

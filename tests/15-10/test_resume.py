@@ -24,10 +24,12 @@ def judge(student, gen, cfg, k, label):
     s, q = r["straight"], r["resumed"]
     steps_per_epoch = -(-cfg["n"] // cfg["batch_size"] // cfg["accum"])
     where = "at an epoch boundary" if k % steps_per_epoch == 0 else "mid-epoch"
-    what = (f"{label}: trained 9 steps straight vs. {k} steps ({where}) + save_checkpoint + a rebuilt Trainer "
+    hook = cfg.get("save_in")
+    how = (f"Trainer(..., max_steps={k}).fit() + save_checkpoint" if hook is None else
+           f"a callback calling trainer.save_checkpoint(...) inside {hook} at global_step {k}, then the run killed")
+    what = (f"{label}: trained 9 steps straight vs. {k} steps ({where}), {how}, and a rebuilt Trainer "
             f"resumed with fit(ckpt_path=...)")
-    expect(q["first_steps"] == k, f"{what}: Trainer(..., max_steps={k}).fit() stopped at global_step "
-                                  f"{q['first_steps']}")
+    expect(q["first_steps"] == k, f"{what}: the interrupted run stopped at global_step {q['first_steps']}")
     expect(s["global_step"] == q["global_step"] == 9,
            f"{what}: expected both runs to end at global_step 9, got {s['global_step']} (straight) and "
            f"{q['global_step']} (resumed)")
@@ -41,6 +43,10 @@ def judge(student, gen, cfg, k, label):
            f"{what}: the learning-rate scheduler ends at last_epoch {q['sched_last_epoch']} (lr {q['lr']:.8g}), "
            f"the uninterrupted run at last_epoch {s['sched_last_epoch']} (lr {s['lr']:.8g}). Save/restore the "
            f"scheduler state, and do not step it again after loading")
+    if q["tallies"] != s["tallies"]:
+        fail(f"{what}: two stateful callbacks of the same class ended in states {q['tallies']} (resumed) vs "
+             f"{s['tallies']} (uninterrupted): save each callback's state_dict() in order and load each into the "
+             f"callback at the same position")
     if q["scaler"] != s["scaler"]:
         fail(f"{what}: the GradScaler ends in state {q['scaler']}, the uninterrupted run in {s['scaler']}: "
              f"save and restore scaler.state_dict()")
@@ -67,6 +73,19 @@ def judge(student, gen, cfg, k, label):
 def test_resume_bit_exact(student, gen, k):
     """resumed after k steps (mid-epoch or at an epoch boundary): bit-identical to an uninterrupted run"""
     judge(student, gen, BASE, k, "AdamW + ExponentialLR + dropout + noisy data, accum_steps=2")
+
+
+@pytest.mark.parametrize("hook,k", [("on_batch_end", 4), ("on_batch_end", 3), ("on_epoch_end", 6)],
+                         ids=["batch_end_mid_epoch", "batch_end_last_batch", "epoch_end"])
+def test_resume_from_checkpoint_written_in_a_hook(student, gen, hook, k):
+    """a checkpoint written from inside a hook (mid-epoch, after the last batch, at epoch end) resumes bit-exactly"""
+    judge(student, gen, {**BASE, "save_in": hook}, k, "AdamW + ExponentialLR + dropout + noisy data, accum_steps=2")
+
+
+def test_resume_loader_without_own_generator(student, gen):
+    """a loader WITHOUT its own generator (its iterator draws from the global torch RNG) still resumes bit-exactly"""
+    judge(student, gen, {**BASE, "save_in": "on_batch_end", "plain_loader": True}, 4,
+          "DataLoader(dataset, batch_size=4, sampler=ResumableRandomSampler(...)) with no generator=")
 
 
 @pytest.mark.parametrize("k", [5], ids=lambda k: f"k{k}")

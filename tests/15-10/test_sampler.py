@@ -24,6 +24,17 @@ def test_epoch_orders(student, gen):
     expect(r["other_seed"] != r["orders"][-1], f"{what}: seed {seed + 1} gave the same order as seed {seed}")
 
 
+def test_private_generator(student, gen):
+    """drawing an epoch's order uses a private torch.Generator: the global torch generator is left alone"""
+    n = int(torch.randint(20, 40, (1,), generator=gen))
+    seed = int(torch.randint(0, 1000, (1,), generator=gen))
+    r = student.call("sampler_epochs", n=n, seed=seed, epochs=[0, 1, 2, 5])
+    if not torch.equal(r["rng_a"], r["rng_b"]):
+        fail(f"ResumableRandomSampler({n}, seed={seed}): iterating epoch 1 and calling permutation(2) changed the "
+             f"global torch random generator (torch.rand after it differs); seed a private "
+             f"torch.Generator and pass it to torch.randperm(..., generator=g)")
+
+
 @pytest.mark.parametrize("where", ["start", "middle", "end"])
 def test_resume_mid_epoch(student, gen, where):
     """a fresh sampler loaded from state_dict() yields exactly the rest of the epoch, then the next epoch"""
@@ -37,6 +48,36 @@ def test_resume_mid_epoch(student, gen, where):
     expect_equal(r["tail"], r["full"][cut:], f"{what}: the resumed pass should yield the remaining indices")
     expect_equal(r["next"], r["full_next"], f"{what}: after set_epoch({epoch + 1}) the next pass should be "
                                             f"epoch {epoch + 1}'s full order")
+
+
+def test_resume_only_next_pass(student, gen):
+    """a loaded position applies to the next pass only: the pass after it starts at 0 again"""
+    n = int(torch.randint(10, 30, (1,), generator=gen))
+    cut = int(torch.randint(1, n, (1,), generator=gen))
+    epoch = int(torch.randint(0, 4, (1,), generator=gen))
+    r = student.call("sampler_resume", n=n, seed=7, epoch=epoch, cut=cut)
+    what = (f"ResumableRandomSampler({n}, seed=7) loaded from a state_dict() taken after {cut} indices of "
+            f"epoch {epoch}")
+    expect_equal(r["again"], r["full"], f"{what}: the pass AFTER the resumed one (same epoch, no set_epoch) "
+                                        f"should be the full order of epoch {epoch}")
+    expect_equal(r["restarted"], r["full"], f"ResumableRandomSampler({n}, seed=7), set_epoch({epoch}), a pass "
+                                            f"abandoned after {cut} indices, then a new pass (no load_state_dict): "
+                                            f"it should be the full order of epoch {epoch}")
+
+
+def test_set_epoch_changes_epoch(student, gen):
+    """set_epoch to another epoch starts that epoch at position 0 (a pending resume position is dropped)"""
+    n = int(torch.randint(10, 30, (1,), generator=gen))
+    cut = int(torch.randint(1, n, (1,), generator=gen))
+    epoch = int(torch.randint(0, 4, (1,), generator=gen))
+    r = student.call("sampler_resume", n=n, seed=7, epoch=epoch, cut=cut)
+    what = f"ResumableRandomSampler({n}, seed=7)"
+    expect_equal(r["other_epoch"], r["full_next"],
+                 f"{what}: load_state_dict(state after {cut} indices of epoch {epoch}), then set_epoch({epoch + 1}): "
+                 f"the pass should be epoch {epoch + 1}'s full order")
+    expect_equal(r["after_new_epoch"], r["full_next"],
+                 f"{what}: {cut} indices of epoch {epoch}, set_epoch({epoch + 1}), state_dict() loaded into a new "
+                 f"sampler: its pass should be epoch {epoch + 1}'s full order (position 0)")
 
 
 def test_make_loader(student, gen):

@@ -99,13 +99,13 @@ def reference_run(init, X, Y, b, accum, epochs, max_norm, lr, gamma, max_steps):
     return hist, model.state_dict()
 
 
-def run_both(student, gen, n, b, accum, epochs, max_norm, gamma, max_steps=None, lr=0.05):
+def run_both(student, gen, n, b, accum, epochs, max_norm, gamma, max_steps=None, lr=0.05, scaler_scale=None):
     X = torch.randn(n, 3, generator=gen, dtype=f64)
     Y = torch.randn(n, 2, generator=gen, dtype=f64)
     torch.manual_seed(int(torch.randint(0, 2**31 - 1, (1,), generator=gen)))
     init = {k: v.clone() for k, v in make_net(3, 2).state_dict().items()}
     got = student.call("explicit_run", init=init, X=X, Y=Y, batch_size=b, accum=accum, epochs=epochs,
-                       max_norm=max_norm, lr=lr, gamma=gamma, max_steps=max_steps)
+                       max_norm=max_norm, lr=lr, gamma=gamma, max_steps=max_steps, scaler_scale=scaler_scale)
     want_hist, want_params = reference_run(init, X, Y, b, accum, epochs, max_norm, lr, gamma, max_steps)
     return got, want_hist, want_params
 
@@ -193,3 +193,129 @@ def test_cuda_device_and_fp16(student):
            f"Trainer(..., precision='fp16', device='cuda'): outputs should be float16, got {r['out']}")
     expect(r["scaler_enabled"], "Trainer(..., precision='fp16', device='cuda') should create an enabled GradScaler")
     expect(r["final_param_dtypes"] == ["torch.float32"], f"parameters must stay float32, got {r['final_param_dtypes']}")
+
+
+def expected_resumed_events(n, b, accum, epochs, epoch, start, with_val):
+    nb = math.ceil(n / b)
+    ev, step = [["on_fit_start", None]], 0
+    for e in range(epoch, epochs):
+        first = start if e == epoch else 0
+        if first == 0:
+            ev.append(["on_epoch_start", None])
+        for i in range(first, nb):
+            ev += [["on_batch_start", i], ["on_after_backward", None]]
+            if (i + 1) % accum == 0 or i + 1 == nb:
+                ev.append(["on_before_optimizer_step", None])
+                step += 1
+            ev.append(["on_batch_end", i])
+        if with_val:
+            ev.append(["on_validation_end", None])
+        ev.append(["on_epoch_end", None])
+    ev.append(["on_fit_end", None])
+    return ev, step
+
+
+@pytest.mark.parametrize("start", [3, 2], ids=["mid_group", "group_boundary"])
+def test_lifecycle_resumed_mid_epoch(student, start):
+    """fit() continuing an epoch in the middle: no on_epoch_start for it, batch_idx and groups continue"""
+    n, b, accum, epochs, epoch = 12, 2, 2, 3, 1
+    r = student.call("lifecycle_resumed", n=n, batch_size=b, accum=accum, epochs=epochs, epoch=epoch,
+                     batch_in_epoch=start, with_val=True)
+    want, steps = expected_resumed_events(n, b, accum, epochs, epoch, start, True)
+    got = [list(e) for e in r["events"]]
+    what = (f"Trainer(..., max_epochs={epochs}, accum_steps={accum}, val_loader=...) with trainer.epoch={epoch} and "
+            f"trainer.batch_in_epoch={start} (as after loading a checkpoint), {n} samples in batches of {b}, "
+            f"a sampler that resumes at batch {start}, then fit()")
+    if got != want:
+        i = next((k for k, (a, c) in enumerate(zip(got, want)) if a != c), min(len(got), len(want)))
+        ctx = lambda seq: ", ".join(fmt(e) for e in seq[max(0, i - 2): i + 3]) or "(nothing)"
+        fail(f"{what}: hook #{i} differs from the documented lifecycle. Expected ... {ctx(want)} ...; "
+             f"your Trainer fired ... {ctx(got)} ... ({len(want)} hooks expected, {len(got)} fired)")
+    expect(r["set_epoch"][:2] == [1, 2], f"{what}: sampler.set_epoch should be called with 1, then 2 (once at the "
+                                         f"start of each epoch), got calls {r['set_epoch']}")
+
+
+def test_grad_scaler_matches_unscaled(student, gen):
+    """with an enabled GradScaler: unscale before measuring and clipping; same weights and logs as without"""
+    got, want_hist, want_params = run_both(student, gen, 16, 4, 2, 1, 0.05, 0.7, scaler_scale=2.0 ** 12)
+    what = ("Trainer(AdamW, ExponentialLR(gamma=0.7), scaler=GradScaler('cpu', init_scale=2**12), accum_steps=2, "
+            "max_grad_norm=0.05) on 16 samples in batches of 4, compared with the same loop without a scaler")
+    expect(len(got["history"]) == len(want_hist),
+           f"{what}: expected {len(want_hist)} rows in history, got {len(got['history'])}")
+    for g, w in zip(got["history"], want_hist):
+        if abs(g["grad_norm"] - w["grad_norm"]) > 1e-8 * max(1.0, w["grad_norm"]):
+            fail(f"{what}: history row for step {w['step']}: grad_norm should be {w['grad_norm']:.10g} (the "
+                 f"UNSCALED gradients: call scaler.unscale_(optimizer) before measuring), got {g['grad_norm']:.10g}")
+    for k, v in want_params.items():
+        expect_close(got["params"][k], v, f"{what}: final weights '{k}' (clip after scaler.unscale_)",
+                     atol=1e-9, rtol=1e-7)
+
+
+def test_validation(student, gen):
+    """validation: eval() mode, no grad, plain mean of the batch losses, val_history/metrics, then train() again"""
+    X = torch.randn(8, 3, generator=gen, dtype=f64)
+    Y = torch.randn(8, 1, generator=gen, dtype=f64)
+    Xv = torch.randn(5, 3, generator=gen, dtype=f64)
+    Yv = torch.randn(5, 1, generator=gen, dtype=f64)
+    torch.manual_seed(int(torch.randint(0, 2**31 - 1, (1,), generator=gen)))
+    net = nn.Sequential(nn.Linear(3, 6), nn.Dropout(0.5), nn.Linear(6, 1)).double()
+    init = {k: v.clone() for k, v in net.state_dict().items()}
+    r = student.call("validation_run", init=init, X=X, Y=Y, Xv=Xv, Yv=Yv, val_batch=2)
+    net.eval()
+    with torch.no_grad():
+        want = sum(float(F.mse_loss(net(Xv[i:i + 2]), Yv[i:i + 2])) for i in range(0, 5, 2)) / 3
+    what = ("Trainer(..., val_loader=DataLoader(5 samples, batch_size=2), max_epochs=2) with lr=0 and a model "
+            "with dropout")
+    val_calls = [c for c in r["calls"] if c["val"]]
+    train_calls = [c for c in r["calls"] if not c["val"]]
+    expect(len(val_calls) == 6, f"{what}: expected loss_fn to be called on 3 validation batches per epoch (6), "
+                                f"got {len(val_calls)}")
+    expect(all(not c["training"] for c in val_calls),
+           f"{what}: the model was in train() mode during validation; call model.eval() first")
+    expect(all(not c["grad"] for c in val_calls), f"{what}: validation ran with gradients enabled; use torch.no_grad()")
+    expect(all(c["training"] for c in train_calls) and r["training_after"],
+           f"{what}: after validation the model must be back in train() mode (training batches of epoch 1 saw "
+           f"{sorted({c['training'] for c in train_calls})}, after fit: training={r['training_after']})")
+    vh = r["val_history"]
+    expect(len(vh) == 2 and [row.get("epoch") for row in vh] == [0.0, 1.0] and
+           [row.get("step") for row in vh] == [2.0, 4.0],
+           f"{what}: val_history should have rows with epoch 0, 1 and step 2, 4; got {vh}")
+    for row in vh:
+        expect(abs(row.get("val_loss", float("nan")) - want) <= 1e-9,
+               f"{what}: val_loss should be the plain mean of the 3 batch losses in eval mode, {want:.10g}; got "
+               f"{row.get('val_loss')}")
+    expect(abs(r["metrics"].get("val_loss", float("nan")) - want) <= 1e-9,
+           f"{what}: trainer.metrics should be {{'val_loss': {want:.10g}}}, got {r['metrics']}")
+
+
+def test_to_device_keeps_structure(student, gen):
+    """to_device moves tensors inside tuples, lists and dicts and leaves the structure and other values alone"""
+    a, b = torch.randn(3, 2, generator=gen), torch.randn(4, generator=gen)
+
+    def d(x):
+        if isinstance(x, torch.Tensor):
+            return ["tensor", "cpu", x]
+        if isinstance(x, dict):
+            return ["dict", {k: d(v) for k, v in x.items()}]
+        if isinstance(x, (list, tuple)):
+            return [type(x).__name__, [d(v) for v in x]]
+        return ["other", type(x).__name__, repr(x)]
+
+    want = d({"x": a, "pair": (a, b), "items": [b, 3, "text"], "meta": {"id": 7, "mask": b > 0}, "name": "batch"})
+    got = student.call("to_device_structure", batch_kind="nested", a=a, b=b)
+
+    def same(g, w):
+        if not isinstance(g, list) or not g or g[0] != w[0]:
+            return False
+        if w[0] == "tensor":
+            return g[1] == w[1] and isinstance(g[2], torch.Tensor) and g[2].dtype == w[2].dtype and \
+                torch.equal(g[2], w[2])
+        if w[0] == "dict":
+            return isinstance(g[1], dict) and set(g[1]) == set(w[1]) and all(same(g[1][k], w[1][k]) for k in w[1])
+        if w[0] in ("list", "tuple"):
+            return len(g[1]) == len(w[1]) and all(same(x, y) for x, y in zip(g[1], w[1]))
+        return list(g[1:]) == list(w[1:])
+
+    expect(same(got, want), "Trainer(..., device='cpu').to_device({'x': t, 'pair': (t, u), 'items': [u, 3, 'text'], "
+                            "'meta': {'id': 7, 'mask': u > 0}, 'name': 'batch'}) should return the same structure "
+                            f"(tuples stay tuples, lists stay lists, non-tensors untouched); got {got}")
