@@ -8,7 +8,7 @@ Writes, with one placeholder task that passes every CI check as generated:
     source/<id>/<id>_<slug>.nb.py (+ .ipynb)   the notebook: intro, a worked example, one exercise
     tests/<id>/probes.py, test_<task>.py       its hidden suite
     tests/<id>/contract.md                     every clause of the exercise mapped to its checks
-    tests/<id>/mutants.md                      to be filled by `make mutants ID=<id> WRITE=1`
+    tests/<id>/mutants.md                      the placeholder's mutation score (measure again: make mutants)
     tests/submissions/<id>/*.py                known-wrong examples and a correct one written differently
     release/<id>/                              the student version
 
@@ -52,9 +52,7 @@ def plan(assignment: str, kind: str, title: str) -> dict[Path, str]:
         if p.name != "notebook.nb.py":
             out[TESTS_DIR / assignment / p.name] = fill(p.read_text(), values)
     out[TESTS_DIR / assignment / "contract.md"] = fill((src / "contract.md").read_text(), values)
-    out[TESTS_DIR / assignment / "mutants.md"] = (
-        f"# Mutation score of the {assignment} suite\n\nNot measured yet: run `make mutants ID={assignment} WRITE=1`.\n\n"
-        "## Surviving mutants\n\n(not measured yet)\n\n## Equivalent mutants\n\n(none yet)\n")
+    out[TESTS_DIR / assignment / "mutants.md"] = fill((src / "mutants.md").read_text(), values)
     for p in sorted((src / "submissions").glob("*.py")):
         out[TESTS_DIR / "submissions" / assignment / p.name] = fill(p.read_text(), values)
     return out

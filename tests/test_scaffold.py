@@ -1,10 +1,11 @@
 """`python -m course.build new` makes a topic that passes CI as generated.
 
 Each template is scaffolded into a scratch copy of the course (the grader code, the generic example
-submissions and the CI test modules; no other topic), and there its hidden suite passes against the
-reference, its contract table is complete, and its example submissions (plus the generic attacks
-and forgers) get their verdicts, each known-wrong one under every seed. The full nbgrader round trip
-is the same code for every topic and runs in test_round_trip for the real ones.
+submissions and the CI test modules; no other topic). There its hidden suite passes against the
+reference, its contract table is complete, its recorded mutation score meets the bar, and its
+example submissions (plus the generic attacks and forgers) get their verdicts, each known-wrong one
+under every seed. The full nbgrader round trip is the same code for every topic and runs in
+test_round_trip for the real ones.
 """
 import os
 import shutil
@@ -17,7 +18,7 @@ from course import REPO_ROOT
 from course.scaffold import KINDS
 
 COPY = ["course", "nbgrader_config.py", "pytest.ini", "tests/conftest.py", "tests/test_contracts.py",
-        "tests/test_submissions.py", "tests/submissions/_hostile", "tests/submissions/_honest"]
+        "tests/test_submissions.py", "tests/test_mutants.py", "tests/submissions/_hostile", "tests/submissions/_honest"]
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -42,7 +43,7 @@ def test_scaffolded_topic_passes_ci(kind, tmp_path):
                            cwd=root, env=env, capture_output=True, text=True)
     assert again.returncode != 0 and "exists already" in again.stdout + again.stderr
     ci = subprocess.run([sys.executable, "-m", "pytest", f"tests/{topic}", "tests/test_contracts.py",
-                         "tests/test_submissions.py", "-q"],
+                         "tests/test_submissions.py", "tests/test_mutants.py::test_recorded_scores_meet_the_bar", "-q"],
                         cwd=root, env=env, capture_output=True, text=True, timeout=900)
     assert ci.returncode == 0, ci.stdout[-4000:] + ci.stderr[-2000:]
     assert " passed" in ci.stdout and "skipped" not in ci.stdout.splitlines()[-1], ci.stdout[-500:]
