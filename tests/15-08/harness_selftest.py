@@ -53,6 +53,11 @@ def batched(x):
         q.wait()
     return out
 
+def backend_all_reduce(x):
+    y = x.clone()
+    dist.distributed_c10d._get_default_group()._get_backend(torch.device("cpu")).allreduce([y]).wait()
+    return y
+
 def uses_all_reduce(x):
     y = x.clone()
     dist.all_reduce(y)
@@ -115,4 +120,7 @@ def test_every_way_of_sending_is_logged():
             assert [x["bytes"] for x in f["recvs"]] == [28]
             assert torch.equal(f["result"]["tensor"], torch.full((7,), float((rank - 1) % 3)))
     r = P["run_world"](namespace(), "uses_all_reduce", 2, case(2), op_timeout=5.0, deadline_s=20.0)
+    assert [c["name"] for c in r["ranks"][0][0]["collectives"]] == ["allreduce"]
+    r = P["run_world"](namespace(), "backend_all_reduce", 2, case(2), op_timeout=5.0, deadline_s=20.0)
+    assert r["ranks"][0][0]["error"] is None, r["ranks"][0][0]["error"]
     assert [c["name"] for c in r["ranks"][0][0]["collectives"]] == ["allreduce"]

@@ -42,7 +42,7 @@ def _nbytes(tensors) -> int:
 
 def _install_log(log: dict) -> None:
     """Record p2p messages and collectives of every process group of this (child) process."""
-    from torch._C._distributed_c10d import ProcessGroup
+    from torch._C._distributed_c10d import Backend, ProcessGroup
 
     def wrap_send(orig):
         def send(self, tensors, dst, *args, **kwargs):
@@ -67,12 +67,16 @@ def _install_log(log: dict) -> None:
             return orig(self, *args, **kwargs)
         return coll
 
-    ProcessGroup.send = wrap_send(ProcessGroup.send)
-    ProcessGroup.recv = wrap_recv(ProcessGroup.recv)
-    ProcessGroup.recv_anysource = wrap_recv(ProcessGroup.recv_anysource)
-    for name in COLLECTIVES:
-        if hasattr(ProcessGroup, name):
-            setattr(ProcessGroup, name, wrap_coll(name, getattr(ProcessGroup, name)))
+    # ProcessGroup is what torch.distributed calls; Backend (gloo's, nccl's) is reachable from Python too,
+    # through group._get_backend(device). C++ never goes back through these Python attributes, so a
+    # message is logged once.
+    for cls in (ProcessGroup, Backend):
+        cls.send = wrap_send(cls.send)
+        cls.recv = wrap_recv(cls.recv)
+        cls.recv_anysource = wrap_recv(cls.recv_anysource)
+        for name in COLLECTIVES:
+            if name in cls.__dict__:
+                setattr(cls, name, wrap_coll(name, getattr(cls, name)))
 
 
 def _noncontiguous(t: torch.Tensor) -> torch.Tensor:
