@@ -104,6 +104,8 @@ def _plain(value):
 
 def _rank_main(ns, fn_name, rank, world, store_path, cases, op_timeout, wfd, backend="gloo"):
     os.setsid()  # its own session: the probe can kill everything this rank starts
+    import faulthandler
+    faulthandler.disable()  # a rank gloo aborts (mismatched sizes) shows up as a missing result, not a dump
     os.environ["GLOO_SOCKET_IFNAME"] = "lo"
     torch.set_num_threads(1)
     import torch.distributed as dist
