@@ -221,7 +221,7 @@ def nt_xent_loss(z1, z2, temperature=0.5):
     z1, z2: float tensors (N, D); row i of z1 and row i of z2 are the two views of sample i.
     Rows are L2-normalised, similarities divided by `temperature`, each of the 2N embeddings is
     classified against the other 2N - 1 (never itself) with its partner as the target, and the
-    2N cross-entropies are averaged. Returns a 0-dim tensor.
+    2N cross-entropies are averaged. Returns a 0-dim tensor in the dtype of z1 and z2.
     """
     ### BEGIN SOLUTION
     n = z1.shape[0]
@@ -358,7 +358,8 @@ print(f"mean of batch means: {_mean_of_means:.4f}   per-sample mean: {_weighted:
 # * `compute()` returns `{"loss": float, "accuracy": float, "confusion": LongTensor (C, C)}`, where loss is
 #   the mean over all samples seen, accuracy a fraction in `[0, 1]`, and `confusion[i, j]` counts samples of
 #   true class `i` predicted as `j`. With no samples yet, loss and accuracy are `nan` and the matrix is zeros.
-# * `reset()` starts over. Separate instances must never share state.
+# * `reset()` starts over. Separate instances must never share state. A dict returned by `compute()` is a
+#   snapshot: later updates do not change it.
 
 # %% [solution] id=running_metrics_impl
 class RunningMetrics:
@@ -462,7 +463,7 @@ print(f"angle to the raw gradient: norm-clipped {math.degrees(math.acos(min(1.0,
 # iterable of tensors (possibly a generator) or a single tensor; scale the existing `.grad` tensors in place
 # (under `torch.no_grad()`, or on `.grad` directly, which never requires grad); return the pre-clip total norm
 # as a 0-dim tensor (a Python float is also accepted). With no gradients at all, return `0` and change nothing.
-# Do not call `torch.nn.utils.clip_grad_norm_` or its helpers.
+# The point is to write it yourself: the grader compares your function with `torch.nn.utils.clip_grad_norm_`.
 
 # %% [solution] id=clip_norm_impl
 def clip_grad_norm(parameters, max_norm, norm_type=2.0):
@@ -580,7 +581,7 @@ print("live num_batches_tracked:", _net[1].num_batches_tracked.item(),
 #
 # * `EMA(model, decay=0.999, average_buffers=False)` keeps a deep copy of `model` in `self.module` (an
 #   `nn.Module` of the same architecture, sharing no memory with `model`). Its parameters should not require
-#   gradients.
+#   gradients. A `decay` outside `[0, 1]` raises `ValueError`.
 # * `update(model)`: the first call copies `model`'s parameters and buffers into `self.module`; every later
 #   call sets each parameter to `decay * ema + (1 - decay) * live`. Buffers: with `average_buffers=False` copy
 #   every buffer from `model`; with `average_buffers=True` average floating-point buffers like parameters
@@ -588,7 +589,7 @@ print("live num_batches_tracked:", _net[1].num_batches_tracked.item(),
 # * After `k` updates, `self.module`'s parameters (and buffers) equal those of
 #   `AveragedModel(model, multi_avg_fn=get_ema_multi_avg_fn(decay), use_buffers=average_buffers)` after `k`
 #   calls of `update_parameters` (except integer buffers, as explained above).
-# * Do not use `AveragedModel` or `get_ema_multi_avg_fn` here.
+# * The point is to write the update yourself; the grader compares your EMA with `AveragedModel`.
 
 # %% [solution] id=ema_impl
 class EMA:

@@ -17,8 +17,10 @@ def _plain(x):
     if isinstance(x, torch.Tensor):
         return x.detach().cpu().clone()
     if isinstance(x, bool):
-        return x
-    if isinstance(x, (int, float)):
+        return bool(x)
+    if isinstance(x, int):
+        return int(x)  # kept apart from float: the judge checks the type the text promises
+    if isinstance(x, float):
         return float(x)
     if isinstance(x, dict):
         return {str(k): _plain(v) for k, v in x.items()}
@@ -160,6 +162,20 @@ def metrics_run(ns, num_classes, batches, loss_kind="tensor", logits_grad=False)
             "graph_held": [p or "(object)" for p, t in held if t.requires_grad or t.grad_fn is not None]}
 
 
+def metrics_snapshot(ns, num_classes, batches_first, batches_later):
+    """compute() after some batches, then more updates: the earlier result as it looks now, and the later one."""
+    cls = get(ns, "RunningMetrics")
+    m = cls(num_classes)
+    for b in batches_first:
+        m.update(b["loss"].clone(), b["logits"].clone(), b["targets"].clone())
+    first = m.compute()
+    first_copy = _plain(first)
+    for b in batches_later:
+        m.update(b["loss"].clone(), b["logits"].clone(), b["targets"].clone())
+    later = _plain(m.compute())
+    return {"first_then": first_copy, "first_now": _plain(first), "later": later}
+
+
 def metrics_growth(ns, num_classes, batches_few, batches_more):
     cls = get(ns, "RunningMetrics")
     m = cls(num_classes)
@@ -210,25 +226,43 @@ def clip_norm_run(ns, shapes, grads, max_norm, norm_type=2.0, frozen=(), how="ge
         arg = ps[0]
     else:
         arg = list(ps)
+    before = _grad_identity(ps)
     if norm_type is None:
         ret = fn(arg, max_norm)
     else:
         ret = fn(arg, max_norm, norm_type=norm_type)
-    if isinstance(ret, torch.Tensor) and ret.numel() == 1:
-        ret_val = float(ret.detach().cpu().reshape(()))
-    elif isinstance(ret, (int, float)):
-        ret_val = float(ret)
-    else:
-        ret_val = f"<{type(ret).__name__}: {repr(ret)[:80]}>"
-    return {"ret": ret_val, "grads": [None if p.grad is None else p.grad.detach().clone() for p in ps]}
+    return {"ret": _plain(ret), "ret_type": type(ret).__name__,
+            "ret_requires_grad": bool(isinstance(ret, torch.Tensor) and ret.requires_grad),
+            "grads": [None if p.grad is None else p.grad.detach().clone() for p in ps],
+            "identity": _same_grads(ps, before)}
+
+
+def _grad_identity(ps):
+    return [None if p.grad is None else (p.grad, p.grad.data_ptr()) for p in ps]
+
+
+def _same_grads(ps, before):
+    """Per parameter: is .grad still the same tensor object, over the same memory, as before the call?"""
+    out = []
+    for p, b in zip(ps, before):
+        if b is None:
+            out.append(None)
+        elif p.grad is None:
+            out.append({"object": False, "memory": False})
+        else:
+            out.append({"object": p.grad is b[0], "memory": p.grad.data_ptr() == b[1]})
+    return out
 
 
 def clip_value_run(ns, shapes, grads, clip_value, how="generator"):
     fn = get(ns, "clip_grad_value")
     ps = _params(shapes, grads, set())
     arg = (p for p in ps) if how == "generator" else (ps[0] if how == "single" else list(ps))
+    before = _grad_identity(ps)
     ret = fn(arg, clip_value)
-    return {"ret": _plain(ret), "grads": [None if p.grad is None else p.grad.detach().clone() for p in ps]}
+    return {"ret": _plain(ret), "ret_type": type(ret).__name__,
+            "grads": [None if p.grad is None else p.grad.detach().clone() for p in ps],
+            "identity": _same_grads(ps, before)}
 
 
 # ------------------------------------------------------------------------ EMA
@@ -277,6 +311,12 @@ def ema_requires_grad(ns, states, decay):
     flags["updated"] = {n: bool(p.requires_grad) for n, p in _ema_module(ema).named_parameters()}
     flags["live"] = {n: bool(p.requires_grad) for n, p in model.named_parameters()}
     return flags
+
+
+def ema_decay_errors(ns, decays):
+    """Construct an EMA with each decay; report the error raised (or None)."""
+    cls = get(ns, "EMA")
+    return [capture_error(cls, ema_model(), decay=d) for d in decays]
 
 
 def ema_storage(ns, states, decay):

@@ -37,6 +37,28 @@ def check_grads(got, want, what, atol=1e-12, rtol=1e-9):
         expect_close(g, w, f"{what}, .grad of parameter {i} (shape {tuple(w.shape)})", atol=atol, rtol=rtol)
 
 
+def returned_norm(r, what):
+    """The returned norm as a float for value checks (its type is judged by test_clip_norm_return_type)."""
+    ret = r["ret"]
+    if isinstance(ret, torch.Tensor) and ret.numel() == 1:
+        return float(ret.reshape(()))
+    if isinstance(ret, (int, float)) and not isinstance(ret, bool):
+        return float(ret)
+    fail(f"{what}: must return the total norm as a 0-dim tensor or a float, returned "
+         f"{r.get('ret_type', type(ret).__name__)} {str(ret)[:80]}")
+
+
+def check_in_place(r, what):
+    for i, same in enumerate(r["identity"]):
+        if same is None:
+            continue
+        expect(same["object"], f"{what}: parameter {i}'s .grad is a different tensor object after the call; "
+                               f"clip the existing .grad in place (e.g. g.mul_(...) / g.clamp_(...)), do not "
+                               f"assign a new tensor to p.grad")
+        expect(same["memory"], f"{what}: parameter {i}'s .grad now points at different memory (was .grad.data "
+                               f"reassigned?); clip the existing gradient tensor in place")
+
+
 def norm_str(t):
     return "inf" if t == math.inf else f"{t:g}"
 
@@ -57,10 +79,9 @@ def test_clip_norm_matches_torch(student, seed, norm_type, factor, none_at):
             f"(total norm {total:.4g}{', some without .grad' if none_at else ''}; params given as a generator)")
     r = student.call("clip_norm_run", shapes=SHAPES, grads=grads, max_norm=max_norm, norm_type=norm_type)
     check_grads(r["grads"], want, what)
-    if isinstance(r["ret"], str):
-        fail(f"{what}: must return the total norm as a tensor or float, returned {r['ret']}")
-    expect(abs(r["ret"] - total) <= 1e-9 * max(1.0, total),
-           f"{what}: must return the total norm BEFORE clipping, {total:.6g}, returned {r['ret']:.6g}")
+    got = returned_norm(r, what)
+    expect(abs(got - total) <= 1e-9 * max(1.0, total),
+           f"{what}: must return the total norm BEFORE clipping, {total:.6g}, returned {got:.6g}")
 
 
 @pytest.mark.task("clip_grad_norm")
@@ -83,8 +104,8 @@ def test_clip_norm_never_scales_up(student, gen):
     r = student.call("clip_norm_run", shapes=SHAPES, grads=grads, max_norm=10.0, norm_type=None, how="list")
     what = f"{CN}(params, max_norm=10.0) with total norm {total:.3g} (well below max_norm; default norm_type)"
     check_grads(r["grads"], want, what + " (the scale factor is capped at 1)", atol=0, rtol=1e-12)
-    expect(abs(r["ret"] - total) <= 1e-9 if not isinstance(r["ret"], str) else False,
-           f"{what}: must return the total norm {total:.6g}, returned {r['ret']}")
+    got = returned_norm(r, what)
+    expect(abs(got - total) <= 1e-9, f"{what}: must return the total norm {total:.6g}, returned {got:.6g}")
 
 
 @pytest.mark.task("clip_grad_norm")
@@ -98,24 +119,57 @@ def test_clip_norm_small_norm_uses_eps(student, gen):
 
 
 @pytest.mark.task("clip_grad_norm")
-@pytest.mark.parametrize("case", ["single tensor", "no gradients at all", "float32 gradients"])
+@pytest.mark.parametrize("case", ["single tensor", "single tensor, norm_type=inf", "no gradients at all",
+                                  "float32 gradients"])
 def test_clip_norm_edge_cases(student, gen, case):
-    """clip_grad_norm: a single tensor as `parameters`, parameters without any .grad, float32 gradients"""
-    if case == "single tensor":
+    """clip_grad_norm: a single tensor as `parameters` (also with the inf-norm), parameters without any .grad,
+    float32 gradients"""
+    norm_type = math.inf if case == "single tensor, norm_type=inf" else 2.0
+    if case.startswith("single tensor"):
         shapes, grads, how = [(4, 3)], [5 * torch.randn(4, 3, generator=gen, dtype=f64)], "single"
     elif case == "no gradients at all":
         shapes, grads, how = [(3,), (2,)], [None, None], "list"
     else:
         shapes, grads, how = SHAPES, make_grads(gen, SHAPES, (1,), scale=3.0, dtype=torch.float32), "generator"
-    total, want = torch_clip_norm(shapes, grads, 1.0, 2.0)
-    what = f"{CN}(params, max_norm=1.0) with {case}"
-    r = student.call("clip_norm_run", shapes=shapes, grads=grads, max_norm=1.0, norm_type=2.0, how=how)
+    total, want = torch_clip_norm(shapes, grads, 1.0, norm_type)
+    what = f"{CN}(params, max_norm=1.0, norm_type={norm_str(norm_type)}) with {case}"
+    r = student.call("clip_norm_run", shapes=shapes, grads=grads, max_norm=1.0, norm_type=norm_type, how=how)
     tol = 1e-5 if case == "float32 gradients" else 1e-10
     check_grads(r["grads"], want, what, atol=tol, rtol=tol)
-    if isinstance(r["ret"], str):
-        fail(f"{what}: must return the total norm as a tensor or float, returned {r['ret']}")
-    expect(abs(r["ret"] - total) <= tol * max(1.0, total) and math.isfinite(r["ret"]),
-           f"{what}: must return the total norm {total:.6g}, returned {r['ret']:.6g}")
+    got = returned_norm(r, what)
+    expect(abs(got - total) <= tol * max(1.0, total) and math.isfinite(got),
+           f"{what}: must return the total norm {total:.6g}, returned {got:.6g}")
+
+
+@pytest.mark.task("clip_grad_norm")
+def test_clip_norm_in_place(student, gen):
+    """clip_grad_norm scales the existing .grad tensors in place (same tensor objects, same memory)"""
+    grads = make_grads(gen, SHAPES, (1,), scale=5.0)
+    what = f"{CN}(params, max_norm=0.5) on {len(SHAPES)} parameters (norm well above max_norm)"
+    r = student.call("clip_norm_run", shapes=SHAPES, grads=grads, max_norm=0.5, norm_type=2.0, how="list")
+    check_in_place(r, what)
+
+
+@pytest.mark.task("clip_grad_norm")
+@pytest.mark.parametrize("case", ["gradients", "no gradients at all"])
+def test_clip_norm_return_type(student, gen, case):
+    """clip_grad_norm returns the total norm as a 0-dim tensor or a Python float (0 without gradients)"""
+    if case == "gradients":
+        shapes, grads = SHAPES[:3], make_grads(gen, SHAPES[:3], scale=2.0)
+    else:
+        shapes, grads = [(3,), (2,)], [None, None]
+    what = f"{CN}(params, max_norm=1.0) with {case}"
+    r = student.call("clip_norm_run", shapes=shapes, grads=grads, max_norm=1.0, norm_type=2.0, how="list")
+    ret = r["ret"]
+    if isinstance(ret, torch.Tensor):
+        expect(ret.dim() == 0, f"{what}: returned a tensor of shape {tuple(ret.shape)}; the total norm must be a "
+                               f"0-dim tensor (or a Python float)")
+    elif case == "no gradients at all":
+        expect(isinstance(ret, (int, float)) and not isinstance(ret, bool) and ret == 0,
+               f"{what}: must return 0 (a 0-dim tensor or a number), returned {r['ret_type']} {str(ret)[:80]}")
+    else:
+        expect(isinstance(ret, float), f"{what}: must return the total norm as a 0-dim tensor or a Python float, "
+                                       f"returned {r['ret_type']} {str(ret)[:80]}")
 
 
 # ------------------------------------------------------------------------- by value
@@ -138,6 +192,25 @@ def test_clip_value_matches_torch(student, gen, how):
     what = f"{CV}(params, clip_value={clip:.3f}) with params given as a {how}" + \
         (", some without .grad" if none_at else "")
     check_grads(r["grads"], want, what, atol=0, rtol=0)
+
+
+@pytest.mark.task("clip_grad_value")
+@pytest.mark.parametrize("how", ["list", "single"])
+def test_clip_value_in_place(student, gen, how):
+    """clip_grad_value clamps the existing .grad tensors in place (same tensor objects, same memory)"""
+    shapes = SHAPES if how == "list" else SHAPES[:1]
+    grads = make_grads(gen, shapes, (1,) if how == "list" else (), scale=3.0)
+    what = f"{CV}(params, clip_value=0.5) with params given as a {how}"
+    r = student.call("clip_value_run", shapes=shapes, grads=grads, clip_value=0.5, how=how)
+    check_in_place(r, what)
+
+
+@pytest.mark.task("clip_grad_value")
+def test_clip_value_returns_none(student, gen):
+    """clip_grad_value returns None, like clip_grad_value_"""
+    grads = make_grads(gen, SHAPES[:2], scale=3.0)
+    r = student.call("clip_value_run", shapes=SHAPES[:2], grads=grads, clip_value=1.0, how="list")
+    expect(r["ret"] is None, f"{CV}(params, 1.0) must return None, returned {r['ret_type']} {str(r['ret'])[:80]}")
 
 
 @pytest.mark.task("clip_grad_value")

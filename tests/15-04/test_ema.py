@@ -184,3 +184,17 @@ def test_live_model_untouched(student, gen):
     for name, t in states[-1].items():
         expect_equal(r["live"][name], t, f"EMA(model, 0.5).update(model): the live model's '{name}' afterwards "
                                          f"(update() must only read the live model)")
+
+
+def test_decay_range(student):
+    """EMA(model, decay) accepts every decay in [0, 1] (both ends included) and raises ValueError outside it"""
+    decays = [0.0, 1.0, 0.5, -0.1, 1.5, 2.0]
+    res = student.call("ema_decay_errors", decays=decays)
+    for d, r in zip(decays, res):
+        if 0.0 <= d <= 1.0:
+            expect(not r["raised"], f"EMA(model, decay={d}) raised {r['type']}: {r['message'][:120]}; "
+                                    f"every decay in [0, 1] is valid")
+        else:
+            expect(r["raised"] and "ValueError" in r["mro"],
+                   f"EMA(model, decay={d}) must raise ValueError (decay outside [0, 1]), "
+                   + (f"raised {r['type']}" if r["raised"] else "raised nothing"))

@@ -21,6 +21,12 @@ def _scalar(got, what):
     return got
 
 
+def _loss_value(got, what):
+    """NT-Xent's value as a 0-dim tensor (its shape is judged by test_nt_xent_returns_0dim)."""
+    got = _scalar(got, what)
+    return got.reshape(()) if got.numel() == 1 else got
+
+
 # ------------------------------------------------------------------ label smoothing
 LS = "label_smoothing_cross_entropy"
 
@@ -116,7 +122,7 @@ def test_nt_xent_matches_reference(student, seed, n, d, temperature):
     z1 = torch.randn(n, d, generator=g, dtype=f64)
     z2 = z1 + 0.5 * torch.randn(n, d, generator=g, dtype=f64)
     got = student.call("nt_xent", z1=z1, z2=z2, temperature=temperature)
-    expect_close(_scalar(got, NT), nt_xent_reference(z1, z2, temperature),
+    expect_close(_loss_value(got, NT), nt_xent_reference(z1, z2, temperature),
                  f"{NT}(z1, z2, temperature={temperature}) with z1, z2 of shape ({n}, {d})", atol=1e-10, rtol=1e-8)
 
 
@@ -126,7 +132,7 @@ def test_nt_xent_single_pair_is_zero(student, gen):
     z1 = torch.randn(1, 8, generator=gen, dtype=f64)
     z2 = torch.randn(1, 8, generator=gen, dtype=f64)
     got = student.call("nt_xent", z1=z1, z2=z2, temperature=0.5)
-    expect_close(_scalar(got, NT), torch.tensor(0.0, dtype=f64),
+    expect_close(_loss_value(got, NT), torch.tensor(0.0, dtype=f64),
                  f"{NT}(z1, z2, 0.5) with a single pair (did you leave each embedding's similarity with itself "
                  f"among the candidates?)", atol=1e-10, rtol=0)
 
@@ -144,7 +150,7 @@ def test_nt_xent_extreme(student, gen, case):
         else:
             z1, z2 = z1 * 1e4, z2 * 1e4
         got = student.call("nt_xent", z1=z1, z2=z2, temperature=t)
-        expect_close(_scalar(got, NT), nt_xent_reference(z1.double(), z2.double(), t),
+        expect_close(_loss_value(got, NT), nt_xent_reference(z1.double(), z2.double(), t),
                      f"{NT}(z1, z2, temperature={t}) with {case}, {str(dtype).replace('torch.', '')} "
                      f"(similarities / temperature reach +-1000 here: use logsumexp)", atol=tol, rtol=tol)
 
@@ -157,3 +163,17 @@ def test_nt_xent_gradient(student, gen):
     jacobian_vs_reference(student, "nt_xent_vjp", [z1, z2], lambda a, b: nt_xent_reference(a, b, 0.2),
                           f"{NT}(z1, z2, temperature=0.2) with z1, z2 of shape (5, 6)", gen=gen,
                           temperature=0.2, atol=1e-9, rtol=1e-7)
+
+
+@pytest.mark.task("nt_xent")
+@pytest.mark.parametrize("dtype", [torch.float32, f64], ids=["float32", "float64"])
+def test_nt_xent_returns_0dim(student, gen, dtype):
+    """nt_xent_loss returns a 0-dim tensor, in the dtype of its inputs"""
+    z1 = torch.randn(4, 3, generator=gen, dtype=dtype)
+    z2 = torch.randn(4, 3, generator=gen, dtype=dtype)
+    got = student.call("nt_xent", z1=z1, z2=z2, temperature=0.5)
+    what = f"{NT}(z1, z2, 0.5) with z1, z2 of shape (4, 3), {str(dtype).replace('torch.', '')}"
+    if not isinstance(got, torch.Tensor):
+        fail(f"{what}: must return a tensor, got {type(got).__name__}")
+    expect(got.dim() == 0, f"{what}: must return a 0-dim tensor, got shape {tuple(got.shape)}")
+    expect(got.dtype == dtype, f"{what}: the loss should keep the inputs' dtype {dtype}, got {got.dtype}")

@@ -44,8 +44,8 @@ def result_dict(res, what):
 def number(x, what):
     if isinstance(x, torch.Tensor) and x.numel() == 1:
         return float(x.reshape(()))
-    if isinstance(x, float):
-        return x
+    if isinstance(x, (int, float)) and not isinstance(x, bool):
+        return float(x)
     fail(f"{what}: expected a number (float or 1-element tensor), got {str(x)[:120]}")
 
 
@@ -161,3 +161,44 @@ def test_reset_and_independent_instances(student, gen):
             expect(math.isnan(v), f"{what}: '{k}' must be nan when no sample has been seen, got {v}")
         expect(int(confusion(res["confusion"], c, what).abs().sum()) == 0,
                f"{what}: the confusion matrix must be all zeros")
+
+
+def test_compute_types(student, gen):
+    """RunningMetrics.compute(): 'loss' and 'accuracy' are Python floats, 'confusion' a LongTensor (int64)"""
+    c = 4
+    batches = make_batches(gen, [6, 3], c)
+    what = f"{RM}({c}).compute() after two batches"
+    out = student.call("metrics_run", num_classes=c, batches=batches)
+    res = result_dict(out["result"], what)
+    for k in ("loss", "accuracy"):
+        v = res[k]
+        expect(isinstance(v, float), f"{what}: '{k}' must be a Python float, got "
+                                     f"{type(v).__name__} {str(v)[:80]} (use float(...) or .item())")
+    conf = confusion(res["confusion"], c, what)
+    expect(conf.dtype == torch.int64, f"{what}: 'confusion' must be a LongTensor (torch.int64), got {conf.dtype}")
+
+
+def test_ties_predict_first_class(student, gen):
+    """RunningMetrics: predictions are logits.argmax(dim=1), so a tie goes to the lowest class index"""
+    c = 4
+    logits = torch.tensor([[1.0, 1.0, 0.0, 0.0], [0.0, 2.0, 2.0, 2.0], [0.0, 0.0, 0.0, 0.0], [3.0, -1.0, 3.0, 3.0],
+                           [-5.0, 7.0, -5.0, 7.0], [0.5, 0.5, 0.5, 0.5]])
+    targets = torch.tensor([1, 3, 2, 2, 3, 0])
+    batches = [{"loss": torch.tensor(0.5), "logits": logits, "targets": targets}]
+    want = reference(batches, c)
+    what = f"{RM}({c}) fed tied logits {logits.tolist()} with targets {targets.tolist()}"
+    res = result_dict(student.call("metrics_run", num_classes=c, batches=batches)["result"], what)
+    expect_equal(confusion(res["confusion"], c, what).to(torch.long), want["confusion"],
+                 f"{what}, compute()['confusion'] (argmax picks the first of equal maxima)")
+
+
+def test_compute_returns_snapshot(student, gen):
+    """RunningMetrics.compute() returns a snapshot: later updates do not change a result returned earlier"""
+    c = 3
+    first, later = make_batches(gen, [5, 4], c), make_batches(gen, [6, 6], c)
+    r = student.call("metrics_snapshot", num_classes=c, batches_first=first, batches_later=later)
+    what = f"{RM}({c}): the dict returned by compute() after batches of sizes [5, 4], read again after two more updates"
+    then, now = result_dict(r["first_then"], what), result_dict(r["first_now"], what)
+    expect_equal(confusion(now["confusion"], c, what).to(torch.long),
+                 confusion(then["confusion"], c, what).to(torch.long),
+                 f"{what}, its 'confusion' (return a copy, e.g. .clone(), not the internal counter)")

@@ -1,6 +1,6 @@
 """Correct answers written very differently from the reference, for every task:
 an explicit smoothed target distribution, NT-Xent as two cross-view blocks, a metric kept in float64
-counters with index_put_, clipping that replaces .grad tensors and returns a Python float, value clipping
+counters with index_put_, clipping that scales through p.grad.mul_ and returns a Python float, value clipping
 with torch.where, and an EMA that works on detached state_dict() aliases without torch.no_grad()."""
 EXPECT = {"label_smoothing": "pass", "nt_xent": "pass", "running_metrics": "pass", "clip_grad_norm": "pass",
           "clip_grad_value": "pass", "ema": "pass"}
@@ -64,7 +64,7 @@ def clip_grad_norm(parameters, max_norm, norm_type=2.0):
     if total + 1e-6 > max_norm:
         scale = max_norm / (total + 1e-6)
         for p in with_grad:
-            p.grad = p.grad * scale
+            p.grad.mul_(scale)
     return total
 ''',
     "clip_value_impl": '''
@@ -79,7 +79,8 @@ def clip_grad_value(parameters, clip_value):
     "ema_impl": '''
 class EMA:
     def __init__(self, model, decay=0.999, average_buffers=False):
-        assert 0 <= decay <= 1
+        if decay < 0 or decay > 1:
+            raise ValueError("decay must lie in [0, 1]")
         self.decay, self.average_buffers = decay, average_buffers
         self.module = copy.deepcopy(model)
         self.module.eval()
