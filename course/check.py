@@ -30,13 +30,15 @@ def guess_assignment(nb: Path) -> str | None:
 
 def run_suite(assignment: str, notebook, *, sandbox: str = "on", seed: int | None = None,
               timeout: float = 900, tasks: list[str] = (), notebook_tasks: dict | None = None,
-              notebook_seeds: dict | None = None, use_server: bool = False) -> dict:
+              notebook_seeds: dict | None = None, first_failure: dict | None = None,
+              use_server: bool = False) -> dict:
     """Run tests/<assignment> against ``notebook`` (a path, or a list of paths judged in one run)
     in a fresh judge process; return its results record. ``notebook_tasks`` maps a notebook path
     to the only tasks checked for it; ``notebook_seeds`` maps one to a number of seeds to judge it
     under (the run's seed and others derived from it), or to (number, [tasks]). ``use_server``:
     fork the session from a judge that has already imported torch and pytest (course.judgeserver),
-    as autograde does."""
+    as autograde does. ``first_failure`` maps a notebook to tasks whose remaining checks are skipped,
+    per seed, once one has failed."""
     notebooks = [notebook] if isinstance(notebook, (str, Path)) else list(notebook)
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "results.json"
@@ -49,6 +51,8 @@ def run_suite(assignment: str, notebook, *, sandbox: str = "on", seed: int | Non
             cmd.append(f"--task={t}")
         for nb, ts in (notebook_tasks or {}).items():
             cmd.append(f"--notebook-tasks={nb}={','.join(ts)}")
+        for nb, ts in (first_failure or {}).items():
+            cmd.append(f"--notebook-first-failure={nb}={','.join(ts)}")
         for nb, n in (notebook_seeds or {}).items():  # n, or (n, [task, ...])
             n, ts = n if isinstance(n, tuple) else (n, ())
             cmd.append(f"--notebook-seeds={nb}={int(n)}" + (f"@{','.join(ts)}" if ts else ""))

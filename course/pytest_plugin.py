@@ -40,6 +40,9 @@ def pytest_addoption(parser):
     g.addoption("--task", action="append", default=[], help="only run checks for these task names")
     g.addoption("--notebook-tasks", action="append", default=[], metavar="PATH=TASK,TASK",
                 help="for this --notebook, only run checks for these tasks (the others are not run)")
+    g.addoption("--notebook-first-failure", action="append", default=[], metavar="PATH=TASK,TASK",
+                help="for this --notebook, stop checking a task under a seed once one of its checks failed "
+                     "(the rest are skipped; for known-wrong examples, whose verdict needs one failure)")
     g.addoption("--notebook-seeds", action="append", default=[], metavar="PATH=N[@TASK,TASK]",
                 help="judge this --notebook under N seeds (the run's seed and N-1 derived from it), "
                      "only for these tasks if given (the others under the run's seed)")
@@ -138,7 +141,27 @@ def grading() -> bool:
     return os.environ.get("NBGRADER_EXECUTION") == "autograde" or os.environ.get("COURSE_JUDGE") == "1"
 
 
+def _run_key(item):
+    callspec = getattr(item, "callspec", None)
+    nb = callspec.params.get("course_notebook") if callspec else None
+    if nb is None and len(item.config.getoption("--notebook")) == 1:
+        nb = item.config.getoption("--notebook")[0]
+    seed = callspec.params.get("course_seed", 0) if callspec else 0
+    return nb, seed, task_of(item)
+
+
+def _first_failure_tasks(config) -> dict[str, set]:
+    out = {}
+    for spec in config.getoption("--notebook-first-failure"):
+        path, _, tasks = spec.rpartition("=")
+        out[path] = set(filter(None, tasks.split(",")))
+    return out
+
+
 def pytest_runtest_setup(item):
+    key = _run_key(item)
+    if key in getattr(item.config, "_course_failed", ()):
+        pytest.skip("not run: this task already failed under this seed")
     if item.get_closest_marker("gpu") and not torch.cuda.is_available():
         if grading() and os.environ.get("COURSE_ALLOW_CPU_GRADING", "") in ("", "0"):
             pytest.fail("this check needs a CUDA GPU and none is visible: grade on a GPU node "
@@ -275,8 +298,15 @@ def pytest_runtest_makereport(item, call):
         msg = "" if status == "passed" else short_message(rep, exc)
         if status == "skipped" and isinstance(rep.longrepr, tuple):
             msg = str(rep.longrepr[2]).replace("Skipped: ", "")
-        seed = getattr(item, "_course_seed", item.config._course_seed)
+        seed = getattr(item, "_course_seed", None)
+        if seed is None:  # not set up (skipped before its fixtures ran)
+            seed = derived_seed(item.config._course_seed, callspec.params.get("course_seed", 0) if callspec else 0)
         if status == "failed":
+            key = _run_key(item)
+            if key[2] in _first_failure_tasks(item.config).get(key[0], ()):
+                if not hasattr(item.config, "_course_failed"):
+                    item.config._course_failed = set()
+                item.config._course_failed.add(key)
             from .plain import cap
             msg = cap(msg, 2_000) + f"  [seed {seed}]"
         item.config._course_records.append({
