@@ -274,6 +274,8 @@ def monitor_script(ns, state, root_param, actions):
             n = monitors[act[1]].norms()
             out.append({"types": {str(k): type(v).__name__ for k, v in n.items()}, "norms": n}
                        if isinstance(n, dict) else {"types": {}, "norms": repr(n)[:200]})
+        elif kind == "grads":
+            out.append({n: (p.grad.detach().clone() if p.grad is not None else None) for n, p in net.named_parameters()})
         elif kind == "diagnose":
             d = monitors[act[1]].diagnose(act[2], act[3])
             out.append({"diagnose": list(d) if isinstance(d, tuple) else d, "type": type(d).__name__})

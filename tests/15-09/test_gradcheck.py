@@ -93,6 +93,8 @@ def test_numeric_jacobian_is_central_difference(student, gen, case):
         what = f"numeric_jacobian(fn, inputs, eps={eps})[{k}] for {describe(case)}, input shape {tuple(inputs[k].shape)}"
         expect(isinstance(g, torch.Tensor), f"{what}: expected a tensor, got {type(g).__name__}")
         expect(g.dtype == torch.float64, f"{what}: expected dtype float64, got {g.dtype}")
+        expect(not g.requires_grad, f"{what}: the result requires grad (it has a graph): compute it with autograd "
+                                    f"off (torch.no_grad())")
         expect_close(g, w, what, atol=1e-8, rtol=1e-7)
 
 

@@ -28,6 +28,7 @@ def judge_script(state, root_param, actions):
     trainable = list({id(p): p for _, ps in owners for p in ps}.values())
     sums = {}      # monitor -> {id(p): summed gradient}
     active = {}
+    accumulated = {}  # what .grad holds: backward() accumulates, nobody zeroes it
     out = []
 
     def norms(m):
@@ -46,6 +47,9 @@ def judge_script(state, root_param, actions):
             sums[act[1]], active[act[1]] = {}, True
         elif kind == "backward":
             grads = torch.autograd.grad(net.loss(act[1], act[2]), trainable, allow_unused=True)
+            for p, g in zip(trainable, grads):
+                if g is not None:
+                    accumulated[id(p)] = g if id(p) not in accumulated else accumulated[id(p)] + g
             for m in sums:
                 if active[m]:
                     for p, g in zip(trainable, grads):
@@ -57,6 +61,8 @@ def judge_script(state, root_param, actions):
             active[act[1]] = False
         elif kind == "norms":
             out.append(norms(act[1]))
+        elif kind == "grads":
+            out.append({n: accumulated.get(id(p)) for n, p in net.named_parameters()})
         elif kind == "diagnose":
             out.append(judge_diagnose(norms(act[1]), act[2], act[3]))
     return out
@@ -138,12 +144,17 @@ def test_clear_and_independent_monitors(student, gen):
     state = fresh_state(int(torch.randint(0, 10_000, (1,), generator=gen)), False)
     actions = [["new", 0], ["new", 1], ["backward", batch(gen), [1.0, 1.0]], ["clear", 0],
                ["backward", batch(gen), [0.3, 2.0]], ["norms", 0], ["norms", 1],
-               ["backward", batch(gen), [1.5, 0.1]], ["norms", 0]]
+               ["backward", batch(gen), [1.5, 0.1]], ["norms", 0], ["grads"]]
     got, want = run(student, state, False, actions)
     expect_norms(got[0], want[0], "monitor A after backward, A.clear(), backward (no zero_grad in between)",
                  values_only=True)
     expect_norms(got[1], want[1], "monitor B (never cleared) after two backward calls", values_only=True)
     expect_norms(got[2], want[2], "monitor A after a third backward (two since its clear())", values_only=True)
+    for name, w in want[3].items():
+        g = got[3].get(name)
+        expect((g is None and w is None) or (g is not None and w is not None and torch.allclose(g, w, atol=1e-6, rtol=1e-5)),
+               f"after clear() and three backward calls, .grad of '{name}' is not the sum of the three gradients "
+               f"(clear() must not touch .grad)")
 
 
 def test_remove(student, gen):
