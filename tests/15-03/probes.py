@@ -376,7 +376,7 @@ def prepare_lazy_run(ns, x, lr, train_mode, seed, steps=1):
             "inference_params": [n for n, p in m.named_parameters()
                                  if not isinstance(p, nn.parameter.UninitializedParameter) and p.is_inference()],
             "grads_set": [n for n, p in m.named_parameters() if p.grad is not None],
-            "x_changed": bool((x_in != x).any()) if x_in.shape == x.shape else True,
+            "x_after": x_in.detach().clone() if isinstance(x_in, torch.Tensor) else None,
             "is_optimizer": isinstance(opt, torch.optim.Optimizer)}
     info["buffers"] = {k: v.detach().clone() for k, v in m.named_buffers()}
     info["dtypes"] = {n: str(p.dtype) for n, p in m.named_parameters()}

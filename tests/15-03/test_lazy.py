@@ -122,7 +122,7 @@ def test_dry_run_leaves_batchnorm_statistics(student, gen, train_mode):
 
 def test_dry_run_builds_no_graph(student, gen):
     """The dry run records no autograd graph (torch.no_grad) and leaves no gradients or changed example"""
-    r, _, what = prepare(student, gen)
+    r, x, what = prepare(student, gen)
     seen = r["dry_run"]
     if not seen:
         fail(f"{what}: the model's last layer was never called during prepare_lazy (no dry run?)")
@@ -130,7 +130,9 @@ def test_dry_run_builds_no_graph(student, gen):
            f"{what}: during the dry run gradient recording was on (output requires grad: {seen['requires_grad']}); "
            f"run it under torch.no_grad()")
     expect(not r["grads_set"], f"{what}: the dry run left gradients on {r['grads_set'][:4]}")
-    expect(not r["x_changed"], f"{what}: the example batch was modified")
+    x_after = r["x_after"]
+    expect(isinstance(x_after, torch.Tensor) and x_after.shape == x.shape and torch.equal(x_after, x),
+           f"{what}: the example batch was modified")
 
 
 def test_parameters_are_not_inference_tensors(student, gen):

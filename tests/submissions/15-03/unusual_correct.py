@@ -120,7 +120,7 @@ def trace_activations(model, x):
     def spy(module, args, output):
         if id(module) in leaves:
             var, mean = torch.var_mean(output.detach().to(torch.float64))
-            log.append(dict(name=leaves[id(module)], shape=list(output.shape), mean=float(mean),
+            log.append(dict(name=leaves[id(module)], shape=tuple(output.shape), mean=float(mean),
                             std=float(var.sqrt()), finite=bool(torch.isfinite(output).all().item())))
 
     handle = register_module_forward_hook(spy)
