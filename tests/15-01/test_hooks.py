@@ -79,10 +79,15 @@ def test_capture_rejects_unknown_names(student):
 
 @pytest.mark.task("forward_hooks")
 def test_capture_unknown_name_runs_nothing(student):
-    """capture_activations rejects an unknown name before running the model"""
+    """capture_activations rejects an unknown name with KeyError before running the model"""
     r = student.call("capture_unknown", state=fresh_state(3))
-    expect(r["forward_runs"] == 0, f"capture_activations(model, ['0', 'no_such_layer'], x) ran the model "
-                                   f"{r['forward_runs']} time(s) before raising: check every name first")
+    raised = r["error"].get("raised") and "KeyError" in r["error"].get("mro", [])
+    expect(raised and r["forward_runs"] == 0,
+           f"capture_activations(model, ['0', 'no_such_layer'], x) ran the model {r['forward_runs']} time(s) and then "
+           f"{'raised KeyError' if raised else 'did not raise KeyError'}: check every name, and raise KeyError, "
+           f"before running the model" if raised else
+           f"capture_activations(model, ['0', 'no_such_layer'], x) did not raise KeyError (this check needs that "
+           f"KeyError, raised before the model runs)")
 
 
 # ------------------------------------------------------------------ gradient hooks

@@ -95,23 +95,27 @@ def summarize_live_gpu(ns, sizes, free_every, standin=None, script=None):
 
 # ------------------------------------------------------------------ timing
 def time_sleep(ns, sleep_ms, warmup, iters):
-    calls = [0]
+    calls, stamps = [0], []
 
     def fn():
         calls[0] += 1
+        t0 = time.perf_counter()
         time.sleep(sleep_ms / 1000)
+        stamps.append((t0, time.perf_counter()))
     ms = get(ns, "time_op")(fn, warmup=warmup, iters=iters, device="cpu")
-    return {"ms": _plain(ms), "calls": calls[0]}
+    return {"ms": _plain(ms), "calls": calls[0], "stamps": stamps}
 
 
 def time_slow_start(ns, slow_ms, fast_ms, n_slow, warmup, iters):
-    calls = [0]
+    calls, stamps = [0], []
 
     def fn():
         calls[0] += 1
+        t0 = time.perf_counter()
         time.sleep((slow_ms if calls[0] <= n_slow else fast_ms) / 1000)
+        stamps.append((t0, time.perf_counter()))
     ms = get(ns, "time_op")(fn, warmup=warmup, iters=iters, device=torch.device("cpu"))
-    return {"ms": _plain(ms), "calls": calls[0]}
+    return {"ms": _plain(ms), "calls": calls[0], "stamps": stamps}
 
 
 def time_matmul_gpu(ns, n, warmup, iters, seed, standin=None, kernel_ms=0.0, device="cuda"):
