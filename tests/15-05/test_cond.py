@@ -28,6 +28,7 @@ def _outputs_match(got, want, names, what):
         expect_close(g, w, f"{what} on {name} (vs BranchyNet with the same weights)", atol=1e-5, rtol=1e-4)
 
 
+@pytest.mark.task("cond_net", weight=0.4)  # a task-aware forger could know its right answer: worth less
 def test_same_parameters(student):
     """CondBranchyNet(hidden) has BranchyNet(hidden)'s parameter names and shapes"""
     for hidden in (32, 7):

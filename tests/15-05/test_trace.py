@@ -73,6 +73,7 @@ def test_faithful_trace(student, gen):
     _flags_equal(*_run(student, "PlainNet", 12, gen, J.bright(3, gen), inputs, names))
 
 
+@pytest.mark.task("trace_mismatches", weight=0.4)  # a task-aware forger could know its right answer: worth less
 def test_python_bools(student, gen):
     """the result is a list of Python bools, one per input"""
     inputs = [J.dark(2, gen), J.bright(2, gen)]
@@ -84,6 +85,7 @@ def test_python_bools(student, gen):
            f"{what}: expected Python bools like [False, True], got {got!r}")
 
 
+@pytest.mark.task("trace_mismatches", weight=0.4)  # a task-aware forger could know its right answer: worth less
 def test_no_tracer_warning_escapes(student, gen):
     """no TracerWarning escapes the function (it would be printed to stderr)"""
     res, want, what = _run(student, "BranchyNet", 8, gen, J.dark(2, gen), [J.bright(2, gen)],
@@ -92,6 +94,7 @@ def test_no_tracer_warning_escapes(student, gen):
                                f"ignore that category inside it with warnings.catch_warnings()")
 
 
+@pytest.mark.task("trace_mismatches", weight=0.4)  # a task-aware forger could know its right answer: worth less
 def test_no_grad(student, gen):
     """the model runs without autograd (every forward call, tracing included, under torch.no_grad())"""
     res, want, what = _run(student, "PlainNet", 8, gen, J.dark(2, gen), [J.bright(2, gen), J.dark(2, gen)],
