@@ -109,6 +109,7 @@ print(str(caught[-1].message).split("(Triggered")[0])
 # * Any other exception (one that is not anomaly mode's NaN report) propagates unchanged.
 # * Anomaly detection is off again when the function returns, and no warning escapes from it (collect
 #   them with `warnings.catch_warnings(record=True)`).
+# * It works whatever warning filters are active (notebooks often call `warnings.filterwarnings("ignore")`).
 
 # %% [solution] id=anomaly_impl
 def find_nan_origin(loss_fn, x: torch.Tensor):

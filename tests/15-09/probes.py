@@ -84,6 +84,21 @@ def make_loss(name):
     return scope["loss"]
 
 
+def nan_origin_quiet(ns, name, x):
+    """find_nan_origin in a process that has turned warnings off (as many notebooks do)."""
+    fn = get(ns, "find_nan_origin")
+    torch.autograd.set_detect_anomaly(False)
+    leaf = x.detach().clone().requires_grad_(True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            return {"returned": fn(make_loss(name), leaf), "error": None}
+        except Exception as exc:
+            return {"returned": None, "error": {"type": type(exc).__name__, "message": str(exc)[:300]}}
+        finally:
+            torch.autograd.set_detect_anomaly(False)
+
+
 def nan_origin(ns, name, x):
     """find_nan_origin on one of the losses above; also whether anomaly mode is left on and how many
     warnings escaped the call."""

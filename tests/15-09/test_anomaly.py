@@ -88,6 +88,14 @@ def test_frame_of_loss_file_not_of_torch(student, gen):
     check_report(student.call("nan_origin", name="normalize", x=x), judge_origin("normalize", x), "normalize", x)
 
 
+def test_works_when_warnings_are_ignored(student, gen):
+    """find_nan_origin still finds the line after warnings.filterwarnings('ignore') (a common notebook habit)"""
+    x = nan_input("masked_log", gen)
+    r = student.call("nan_origin_quiet", name="masked_log", x=x)
+    r["escaped_warnings"], r["anomaly_on_after"] = 0, False
+    check_report(r, judge_origin("masked_log", x), "masked_log", x)
+
+
 def test_none_when_backward_succeeds(student, gen):
     """find_nan_origin returns None when backward raises nothing (and a NaN case still gets a report)"""
     x = torch.randn(6, generator=gen, dtype=torch.float64)
