@@ -103,6 +103,16 @@ def test_small_remainder_of_512_split(student, gen):
     C.compare_trace(student, ops, ref.simulate(ops), "a 2 MiB small segment filled up to its last 512 bytes")
 
 
+def test_split_of_a_reused_hole_keeps_block_order(student, gen):
+    """splitting a reused hole in the middle of a segment keeps blocks in offset order, so later frees merge"""
+    c = 3 * MiB - int(torch.randint(0, 512, (1,), generator=gen)) * KiB
+    # [a 6 | b 4 | free 10]; free a; c takes the 6 MiB hole -> [c | free | b 4 | free 10]; free b merges both
+    ops = [("alloc", "a", 6 * MiB), ("alloc", "b", 4 * MiB), ("free", "a"), ("alloc", "c", c), ("free", "b"),
+           ("alloc", "d", 20 * MiB - c - 512 * KiB)]
+    C.compare_trace(student, ops, ref.simulate(ops), "a hole reused and split in the middle of a segment, then its "
+                    "neighbour freed (one free block must remain after c)")
+
+
 # Ties between equal free blocks: the notebook fixes the model's order (oldest segment, then lowest
 # offset). A live GPU orders by real addresses, which is why the replayed traces avoid ties; the model's
 # rule is checked here against the judge's model, on CPU only.

@@ -154,14 +154,13 @@ def test_release_other_pool(student, gen):
     """will_oom: step 3 releases fully free segments of BOTH pools, also when only the other pool has one"""
     n = int(torch.randint(1, 8, (1,), generator=gen)) * MiB + 4096
     # a fully free 2 MiB small segment, and a large segment with a live block (nothing of it releasable)
-    segs = _snapshot_after([("alloc", "s", 100 * KiB), ("alloc", "l", 25 * MiB), ("alloc", "l2", 300),
-                            ("free", "s")])
+    segs = _snapshot_after([("alloc", "s", 100 * KiB), ("alloc", "l", 25 * MiB), ("free", "s")])
     cases = [{"segments": segs, "device_free": 18 * MiB, "nbytes": n},    # 20 MiB segment: 18 + 2 freed = 20
              {"segments": segs, "device_free": 17 * MiB, "nbytes": n}]    # 17 + 2 < 20: OOM
     _check_oom(student, cases, "a fully free small segment and a large segment in use")
     # a fully free large segment; a small request needs a new 2 MiB segment on a full device
-    segs = _snapshot_after([("alloc", "a", 12 * MiB), ("alloc", "k", 1000), ("alloc", "k2", 2 * MiB - 1024),
-                            ("free", "a")])
+    segs = _snapshot_after([("alloc", "a", 12 * MiB), ("alloc", "k", 1000), ("alloc", "k2", 1 * MiB),
+                            ("alloc", "k3", 1 * MiB - 1024), ("free", "a")])
     cases = [{"segments": segs, "device_free": 0, "nbytes": int(torch.randint(1, 1024, (1,), generator=gen))}]
     _check_oom(student, cases, "a full small segment and a fully free 12 MiB large segment")
 
