@@ -195,7 +195,8 @@ except Exception as exc:  # torch.fx.proxy.TraceError
 # that occurs in the graph (`"placeholder"`, `"get_attr"`, `"call_module"`, `"call_function"`,
 # `"call_method"`, `"output"`) to the number of nodes with that opcode. Opcodes that do not
 # occur may be left out or given the value 0. Count **graph nodes**, not modules: a module called
-# twice is two `call_module` nodes, and a module that `forward` never calls is none.
+# twice is two `call_module` nodes, and a module that `forward` never calls is none. Every node
+# the trace records counts, also an operation whose result `forward` never uses.
 
 # %% [solution] id=count_ops_impl
 def count_ops(model: nn.Module) -> dict:
@@ -246,7 +247,7 @@ run_hidden("15-06", "count_ops", globals())
 #
 # Write `fold_conv_bn(conv, bn)` that returns a **new** `nn.Conv2d` computing
 # `bn(conv(x))` for an eval-mode `bn`. It must have the same configuration as `conv`
-# (channels, kernel, stride, padding, dilation, groups), always a bias, parameters in the
+# (channels, kernel, stride, padding, dilation, groups, padding_mode), always a bias, parameters in the
 # same dtype as `conv`'s weight, and it must not modify `conv` or `bn`. Write the arithmetic
 # yourself (the point is to derive it; PyTorch's own `torch.nn.utils.fusion` is what the
 # grader compares you against).
@@ -590,8 +591,8 @@ if run_demos():
 #
 # - `nn.ReLU()` module → `call_module` (check the module's type, not its name);
 # - `F.relu(x)` (also `F.relu(x, inplace=True)`) → `call_function` with target `torch.nn.functional.relu`;
-# - `torch.relu(x)` → `call_function` with target `torch.relu`;
-# - `x.relu()` → `call_method` with target `"relu"` (a string).
+# - `torch.relu(x)` → `call_function` with target `torch.relu` (in place: `torch.relu_`);
+# - `x.relu()` → `call_method` with target `"relu"` (a string; in place: `"relu_"`).
 #
 # And some things that *look* similar are different functions that must be left alone:
 # `F.relu6`, `nn.ReLU6`, `nn.LeakyReLU`. Matching by substring (`"relu" in str(target)`) gets

@@ -79,6 +79,19 @@ def test_ls_gradient(student, gen, reduction):
 
 
 @pytest.mark.task("label_smoothing")
+@pytest.mark.parametrize("smoothing", [0.0, 1.0])
+def test_ls_smoothing_at_the_ends(student, gen, smoothing):
+    """label_smoothing_cross_entropy accepts both ends of [0, 1]: smoothing 0 (plain CE) and 1 (uniform target)"""
+    logits = 2 * torch.randn(5, 4, generator=gen, dtype=f64)
+    target = torch.randint(0, 4, (5,), generator=gen)
+    what = f"{LS}(logits of shape (5, 4), target, smoothing={smoothing}, reduction='none')"
+    got = student.call("ls_ce", logits=logits, target=target, smoothing=smoothing, reduction="none")
+    want = F.cross_entropy(logits, target, label_smoothing=smoothing, reduction="none")
+    expect_close(_scalar(got, what), want, what + " (every smoothing in [0, 1] is valid, both ends included)",
+                 atol=1e-10, rtol=1e-8)
+
+
+@pytest.mark.task("label_smoothing")
 def test_ls_rejects_bad_arguments(student, gen):
     """label_smoothing_cross_entropy raises ValueError for smoothing outside [0, 1] or an unknown reduction"""
     logits = torch.randn(3, 4, generator=gen, dtype=f64)

@@ -12,6 +12,7 @@ import operator
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+from torch.nn.modules.linear import NonDynamicallyQuantizableLinear
 
 from course.probelib import capture_error, get
 
@@ -75,10 +76,12 @@ class OpsNet(nn.Module):
     """A small MLP-ish model whose graph has every kind of node, from a description.
 
     Ops: ``lin`` (a fresh Linear), ``reuse`` (the first Linear again), ``relu_mod``,
-    ``relu_fn`` (F.relu), ``relu_torch`` (torch.relu), ``relu_method`` (x.relu()),
-    ``relu_inplace`` (F.relu(x, inplace=True)), ``relu6`` (F.relu6), ``leaky``
-    (nn.LeakyReLU), ``tanh_method``, ``scale`` (multiply by a parameter: get_attr),
-    ``add_input`` (add the second input), ``flat_view`` (view with x.shape[0]).
+    ``relu_fn`` (F.relu), ``relu_torch``
+    (torch.relu), ``relu_method`` (x.relu()), ``relu_inplace`` (F.relu(x, inplace=True)),
+    ``relu_torch_`` (torch.relu_), ``relu_method_`` (x.relu_()), ``relu6`` (F.relu6),
+    ``leaky`` (nn.LeakyReLU), ``tanh_method``, ``scale`` (multiply by a parameter: get_attr),
+    ``add_input`` (add the second input), ``flat_view`` (view with x.shape[0]), ``dead``
+    (x.sum() whose result is never used: still a node of the traced graph).
     """
 
     def __init__(self, ops, width=6):
@@ -110,7 +113,17 @@ class OpsNet(nn.Module):
             elif op in ("relu_mod", "leaky"):
                 m = self.acts[ai]
                 ai += 1
-                x = self.override(x) if (self.override is not None and op == "relu_mod") else m(x)
+                x = self.override(x) if (self.override is not None and op != "leaky") else m(x)
+            elif op in ("relu_torch_", "relu_method_"):
+                x = x * 1.0  # a fresh tensor for the in-place ReLU
+                if self.override is not None:
+                    x = self.override(x)
+                elif op == "relu_torch_":
+                    x = torch.relu_(x)
+                else:
+                    x = x.relu_()
+            elif op == "dead":
+                x.sum()  # traced, never used
             elif op in ("relu_fn", "relu_torch", "relu_method", "relu_inplace"):
                 if self.override is not None:
                     x = self.override(x)
@@ -163,6 +176,65 @@ class ObsNet(nn.Module):
         x = torch.flatten(self.pool(x), 1)
         x = F.relu(self.fc1(x))
         return self.fc2(x) + x.mean(dim=1, keepdim=True)
+
+
+class ObsReuse(nn.Module):
+    """Observer edge cases: a module called twice, a subclass of nn.Linear, a value used inside a list
+    (torch.cat) and as a keyword argument. torch.fx keeps only torch.nn's own classes as call_module
+    nodes (a subclass defined elsewhere is traced through), so the subclass is one of torch's:
+    NonDynamicallyQuantizableLinear, the Linear subclass inside nn.MultiheadAttention."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+        self.sub = NonDynamicallyQuantizableLinear(4, 4)
+        self.act = nn.ReLU()
+
+    def forward(self, x):
+        h = self.lin(x)
+        a = self.act(h)
+        b = self.act(self.sub(x) - 0.25)
+        c = torch.cat([h, a, b], dim=1)
+        return torch.add(c, other=torch.cat([b, h, a], dim=1))
+
+
+def build_obsreuse(state):
+    torch.manual_seed(0)
+    model = ObsReuse().double()
+    model.load_state_dict(state)
+    return model.eval()
+
+
+def observers_reuse(ns, state, op_types, x):
+    """Insert observers into ObsReuse; per observer node in graph order: what it follows, which observer
+    object it calls (index of first appearance), its recorded range and the observed node's other users."""
+    model = build_obsreuse(state)
+    types = tuple(getattr(nn, t) for t in op_types)
+    gm = get(ns, "insert_observers")(model, types)
+    graph = _graph_of(gm, "insert_observers")
+    obs_cls = _observer_class(ns)
+    with torch.no_grad():
+        out = gm(x)
+    objects, calls = [], []
+    for n in graph.nodes:
+        if n.op != "call_module":
+            continue
+        mod = gm.get_submodule(n.target)
+        if not isinstance(mod, obs_cls):
+            continue
+        if not any(mod is o for o in objects):
+            objects.append(mod)
+        src = n.args[0] if n.args else None
+        calls.append({
+            "observed": str(src.target) if isinstance(src, torch.fx.Node) and src.op == "call_module" else "?",
+            "object": next(i for i, o in enumerate(objects) if o is mod),
+            "min": mod.min_val.detach().clone().double(), "max": mod.max_val.detach().clone().double(),
+            "other_users": sorted(u.name for u in src.users if u is not n) if isinstance(src, torch.fx.Node) else [],
+        })
+    with torch.no_grad():
+        ref = model(x)
+    return {"out": out.detach() if isinstance(out, torch.Tensor) else repr(out), "ref": ref.detach(),
+            "calls": calls}
 
 
 def build_obsnet(state):
@@ -275,6 +347,7 @@ def fold(ns, cfg, conv_state, bn_state, x):
         "conv_after": {k: v.clone() for k, v in conv.state_dict().items()},
         "bn_after": {k: v.clone() for k, v in bn.state_dict().items()},
         "conv_has_bias": conv.bias is not None,
+        "padding_mode": str(getattr(fused, "padding_mode", "?")),
         "same_object": fused is conv,
     }
 
@@ -452,3 +525,16 @@ def backend_capture(ns, fname, x, state=None):
         else:
             described.append(repr(type(g).__name__))
     return {"out1": out1.detach(), "out2": out2.detach(), "graphs": described, "printed": buf.getvalue()[-20000:]}
+
+
+def backend_fresh(ns):
+    """Two calls of make_recording_backend(), nothing compiled yet: are the lists empty and distinct?"""
+    make = get(ns, "make_recording_backend")
+    first, second = make(), make()
+    out = {}
+    for key, made in (("first", first), ("second", second)):
+        ok = isinstance(made, tuple) and len(made) == 2
+        g = made[1] if ok else None
+        out[key] = {"pair": ok, "graphs_type": type(g).__name__, "length": len(g) if isinstance(g, list) else -1}
+    out["same_list"] = bool(out["first"]["pair"] and out["second"]["pair"] and first[1] is second[1])
+    return out

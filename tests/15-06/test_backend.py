@@ -92,3 +92,17 @@ def test_module_graph_printed(student, gen):
         expect(fn in printed, f"{what}: the printed output does not show the graph's '{fn}' operation; print the "
                               f"graph itself (print(gm.graph), gm.print_readable() or print(gm.code)). "
                               f"Printed: {printed[:200]!r}")
+
+
+def test_fresh_empty_list(student):
+    """make_recording_backend() returns a new, empty list on every call (no list shared between backends)"""
+    r = student.call("backend_fresh")
+    what = "make_recording_backend() called twice before anything is compiled"
+    for key in ("first", "second"):
+        g = r[key]
+        expect(g["pair"], f"{what}: the {key} call did not return a pair (backend, graphs)")
+        expect(g["graphs_type"] == "list" and g["length"] == 0,
+               f"{what}: 'graphs' of the {key} call should be an empty list, got {g['graphs_type']} of length "
+               f"{g['length']}")
+    expect(not r["same_list"], f"{what}: both calls returned the very same 'graphs' list; create a new list inside "
+                               f"make_recording_backend so each backend records only its own graphs")

@@ -20,8 +20,8 @@ from course.checks import expect, expect_equal
 
 pytestmark = pytest.mark.task("count_ops")
 
-ALL_OPS = ["lin", "reuse", "relu_mod", "relu_fn", "relu_torch", "relu_method", "relu_inplace", "relu6",
-           "leaky", "tanh_method", "scale", "add_input", "flat_view"]
+ALL_OPS = ["lin", "reuse", "relu_mod", "relu_fn", "relu_torch", "relu_method", "relu_inplace",
+           "relu_torch_", "relu_method_", "relu6", "leaky", "tanh_method", "scale", "add_input", "flat_view", "dead"]
 
 
 def _expected(model):
@@ -78,3 +78,13 @@ def test_nested_modules(student, gen):
     model = P.build_convnet(desc, J.randomize(P.ConvNet(desc).double(), gen))
     _check(student.call("count_ops_convnet", desc=desc, state=model.state_dict()), _expected(model),
            f"count_ops(model) for {J.fmt_desc(desc)}")
+
+
+def test_unused_results_still_count(student, gen):
+    """count_ops counts every node of the traced graph, also operations whose result is never used"""
+    ops = ["lin", "dead", "relu_fn", "dead", "tanh_method"]
+    model = P.build_opsnet(ops)
+    state = J.randomize(model, gen)
+    _check(student.call("count_ops", ops=ops, state=state), _expected(model),
+           f"count_ops(model) for a model whose forward does {ops} ('dead' computes x.sum() and discards it; "
+           f"symbolic_trace still records it)")

@@ -93,3 +93,34 @@ def test_inputs_unchanged_and_config_kept(student, gen):
     want = {"in_channels": 3, "out_channels": 6, "kernel_size": [3, 3], "stride": [2, 2], "padding": [2, 2],
             "dilation": [2, 2], "groups": 3}
     expect_equal(res["config"], want, f"{what}: configuration of the folded conv")
+
+
+@pytest.mark.parametrize("padding_mode", ["reflect", "circular"])
+def test_padding_mode_kept(student, gen, padding_mode):
+    """the folded conv keeps conv's padding_mode, so it still computes bn(conv(x)) for reflect/circular padding"""
+    cfg = dict(in_channels=2, out_channels=3, kernel_size=3, stride=1, padding=1, dilation=1, groups=1, bias=True,
+               padding_mode=padding_mode)
+    conv, bn, cs, bs = _pair(cfg, gen)
+    x = torch.randn(2, 2, 6, 5, generator=gen, dtype=torch.float64)
+    with torch.no_grad():
+        want_out = bn(conv(x))
+    res = student.call("fold", cfg=cfg, conv_state=cs, bn_state=bs, x=x)
+    what = _describe(cfg, 1e-5)[:-1] + f", padding_mode='{padding_mode}')"
+    expect(res["padding_mode"] == padding_mode,
+           f"{what}: the folded conv has padding_mode={res['padding_mode']!r}, expected {padding_mode!r}")
+    expect_close(res["out"], want_out, f"{what}: folded_conv(x) vs bn(conv(x)) for x of shape {tuple(x.shape)}",
+                 atol=1e-9, rtol=1e-7)
+
+
+def test_parameters_keep_dtype(student, gen):
+    """the folded conv's weight and bias have the dtype of conv's weight (float64 here)"""
+    cfg = dict(in_channels=2, out_channels=4, kernel_size=1, stride=1, padding=0, dilation=1, groups=1, bias=False)
+    conv, bn, cs, bs = _pair(cfg, gen)
+    x = torch.randn(1, 2, 3, 3, generator=gen, dtype=torch.float64)
+    res = student.call("fold", cfg=cfg, conv_state=cs, bn_state=bs, x=x)
+    what = _describe(cfg, 1e-5) + " with float64 conv and bn"
+    expect(res["weight"].dtype == torch.float64, f"{what}: folded weight has dtype {res['weight'].dtype}, "
+                                                 f"expected torch.float64 (the dtype of conv.weight)")
+    expect(res["bias"] is not None and res["bias"].dtype == torch.float64,
+           f"{what}: folded bias has dtype {None if res['bias'] is None else res['bias'].dtype}, expected "
+           f"torch.float64")

@@ -107,3 +107,65 @@ def test_fresh_observers_each_call(student, gen):
                      f"{what}: observed maximum after '{name}' in the second result", atol=1e-9, rtol=1e-9)
         expect_close(res["stats"][name]["min"].reshape(()), torch.tensor(lo, dtype=torch.float64),
                      f"{what}: observed minimum after '{name}' in the second result", atol=1e-9, rtol=1e-9)
+
+
+def _reuse_setup(gen, op_types):
+    model = P.ObsReuse().double()
+    state = J.randomize(model, gen)
+    model.eval()
+    x = torch.randn(5, 4, generator=gen, dtype=torch.float64)
+    types = tuple(getattr(nn, t) for t in op_types)
+    calls = []
+    hooks = [mod.register_forward_hook(lambda m, i, out, name=name: calls.append(
+        (name, out.min().item(), out.max().item()))) for name, mod in model.named_modules()
+        if name and isinstance(mod, types)]
+    with torch.no_grad():
+        model(x)
+    for h in hooks:
+        h.remove()
+    what = (f"insert_observers(model, ({', '.join('nn.' + t for t in op_types)},)) for a model with lin = "
+            f"nn.Linear, sub = NonDynamicallyQuantizableLinear (torch's own subclass of nn.Linear), and act = nn.ReLU called twice; lin's output is used "
+            f"inside torch.cat([...]) lists and as a keyword argument")
+    return state, x, calls, what
+
+
+def test_subclass_instances_observed(student, gen):
+    """a module whose class is a subclass of a type in op_types is an instance of it, so it is observed too"""
+    state, x, want, what = _reuse_setup(gen, ["Linear"])
+    res = student.call("observers_reuse", state=state, op_types=["Linear"], x=x)
+    got = sorted(c["observed"] for c in res["calls"])
+    expect(got == sorted(n for n, _, _ in want),
+           f"{what}: expected one observer after each of {sorted(n for n, _, _ in want)}, found observers after "
+           f"{got} (isinstance(module, op_types) includes subclasses)")
+
+
+def test_one_fresh_observer_per_call(student, gen):
+    """a module called twice gets two observer calls with two different RangeObservers, each seeing its own call"""
+    state, x, want, what = _reuse_setup(gen, ["ReLU"])
+    res = student.call("observers_reuse", state=state, op_types=["ReLU"], x=x)
+    calls = res["calls"]
+    expect(len(calls) == len(want), f"{what}: expected {len(want)} observer calls (one per call of act), found "
+                                    f"{len(calls)}")
+    expect(len({c["object"] for c in calls}) == len(calls),
+           f"{what}: the two calls of act are followed by the same RangeObserver object; every observed call "
+           f"needs a fresh observer (a name per graph node, not per module)")
+    for k, (c, (name, lo, hi)) in enumerate(zip(calls, want)):
+        expect_close(torch.stack([c["min"].reshape(()), c["max"].reshape(())]),
+                     torch.tensor([lo, hi], dtype=torch.float64),
+                     f"{what}: [min, max] recorded by the observer of call {k + 1} of '{name}'", atol=1e-9,
+                     rtol=1e-9)
+
+
+def test_users_in_lists_and_keywords_rewired(student, gen):
+    """every former user reads the observer, also users that get the value inside a list or as a keyword"""
+    state, x, want, what = _reuse_setup(gen, ["Linear", "ReLU"])
+    res = student.call("observers_reuse", state=state, op_types=["Linear", "ReLU"], x=x)
+    expect(not isinstance(res["out"], str), f"{what}: the result did not return a tensor: {res['out']}")
+    expect_close(res["out"], res["ref"], f"{what}: output (observers must not change the values)", atol=1e-12,
+                 rtol=1e-10)
+    expect(len(res["calls"]) == len(want), f"{what}: expected {len(want)} observer calls, found {len(res['calls'])}")
+    for c in res["calls"]:
+        expect(not c["other_users"],
+               f"{what}: the output of '{c['observed']}' is still read directly by {c['other_users']} besides its "
+               f"observer (rewire every user, e.g. with replace_all_uses_with, which also looks inside lists "
+               f"and keyword arguments)")

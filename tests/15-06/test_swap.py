@@ -17,7 +17,8 @@ from course.checks import expect, expect_close
 
 pytestmark = pytest.mark.task("swap_relu")
 
-RELU_OPS = ["relu_mod", "relu_fn", "relu_torch", "relu_method", "relu_inplace"]
+RELU_OPS = ["relu_mod", "relu_fn", "relu_torch", "relu_method", "relu_inplace", "relu_torch_",
+            "relu_method_"]
 OTHER_OPS = ["lin", "relu6", "leaky", "tanh_method", "scale", "add_input"]
 
 
@@ -81,3 +82,14 @@ def test_original_unchanged(student, gen):
     res, orig, want, what = _run(student, ops, "gelu", gen)
     expect_close(res["orig"], orig, f"{what}: the ORIGINAL model's output after swapping (it must not change)",
                  atol=1e-12, rtol=1e-10)
+
+
+@pytest.mark.parametrize("ops", [["lin", "relu_torch_", "scale"], ["relu_method_", "lin", "relu_method_"]],
+                         ids=["torch.relu_", "x.relu_()"])
+def test_inplace_relu_forms(student, gen, ops):
+    """the in-place forms torch.relu_(x) and x.relu_() are ReLUs too and get replaced"""
+    res, orig, want, what = _run(student, ops, "sigmoid", gen)
+    left = [n["name"] for n in res["nodes"] if _is_relu(n)]
+    expect(not left, f"{what}: in-place ReLU node(s) {left} are still in the graph")
+    expect_close(res["out"], want, f"{what}: output on random inputs", atol=1e-10, rtol=1e-8)
+

@@ -49,7 +49,7 @@ class RunningMetrics:
     def compute(self):
         total, count = self.sums.tolist()
         right = torch.trace(self.matrix).item()
-        return {"loss": torch.tensor(total / count if count else math.nan),
+        return {"loss": total / count if count else math.nan,
                 "accuracy": right / count if count else math.nan,
                 "confusion": self.matrix.clone()}
 ''',
