@@ -37,7 +37,8 @@ def check_collate(res, seqs, labels, what, parts=ALL):
 
 def dtype_of(res, k, what):
     names = ["padded", "lengths", "mask", "labels"]
-    t = expect_tensor(res[k], f"{what}: {names[k]} (returned value {k + 1})")
+    got = res[k] if isinstance(res, (list, tuple)) and len(res) == 4 else None
+    t = expect_tensor(got, f"{what}: {names[k]} (returned value {k + 1} of 4)")
     return t.dtype
 
 
@@ -127,7 +128,10 @@ def test_padded_keeps_the_sequences_dtype(student, gen, dtype):
     seqs = [torch.randint(1, 100, (L, 2), generator=gen).to(dtype) for L in (2, 5)]
     what = f"pad_collate(two {str(dtype).replace('torch.', '')} sequences)"
     res = student.call("collate_call", seqs=seqs, labels=[0, 1])
-    expect_equal(dtype_of(res, 0, what), dtype, f"{what}: dtype of padded (must keep the sequences' dtype)")
+    padded = expect_tensor(res[0] if isinstance(res, (list, tuple)) and len(res) == 4 else None,
+                           f"{what}: padded (the first of the four returned values)")
+    expect_equal(tuple(padded.shape), (2, 5, 2), f"{what}: shape of padded")
+    expect_equal(padded.dtype, dtype, f"{what}: dtype of padded (must keep the sequences' dtype)")
 
 
 def test_in_dataloader_pads_per_batch(student, gen):
