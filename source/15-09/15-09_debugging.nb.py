@@ -409,7 +409,7 @@ if run_demos():
     cifar = load("cifar10", train=True)
     xb, yb = next(iter(DataLoader(cifar, batch_size=256, shuffle=True)))
     fig, ax = plt.subplots(figsize=(7, 3.5))
-    for label, gain in [("std 0.01 (vanishing)", 0.01), ("Xavier", None), ("std 0.3 (exploding)", 0.3)]:
+    for label, gain in [("std 0.01 (vanishing)", 0.01), ("Xavier", None), ("std 0.3 (saturating tanh)", 0.3)]:
         torch.manual_seed(0)
         layers = [nn.Flatten()]
         width = 3 * 32 * 32
@@ -665,7 +665,7 @@ def _leaky_step():
     _history.append(torch.randn(7, 3))
 
 
-expect_equal(sorted(find_leaks(_leaky_step, 5)), [(7, 3)] * 3, "find_leaks(step that appends to a list, 5)")
+expect_equal(sorted(find_leaks(_leaky_step, 4)), [(7, 3)] * 2, "find_leaks(step that appends to a list, 4)")
 _last = {}
 
 
@@ -673,7 +673,7 @@ def _cache_last_step():
     _last["out"] = torch.randn(4)
 
 
-expect_equal(find_leaks(_cache_last_step, 5), [], "find_leaks(step that keeps only its last output, 5)")
+expect_equal(find_leaks(_cache_last_step, 3), [], "find_leaks(step that keeps only its last output, 3)")
 _snaps = [{"allocated_bytes.all.current": b, "allocation.all.current": a}
           for b, a in [(1024, 2), (2048, 3), (3584, 5), (4608, 6)]]
 expect_equal(memory_growth(_snaps), {"bytes_per_iter": 1024, "allocs_per_iter": 1, "leaking": True},
