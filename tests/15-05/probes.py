@@ -168,9 +168,9 @@ def trace_flags(ns, kind, hidden, state, example, inputs):
 
 # ====================================================================== exercise 2: CondBranchyNet
 def cond_params(ns, hidden):
-    """Names and shapes of the parameters and buffers of CondBranchyNet(hidden=hidden)."""
+    """Names and shapes of the parameters and buffers of CondBranchyNet(hidden=hidden) (CondBranchyNet() for None)."""
     cls = get(ns, "CondBranchyNet")
-    model = cls(hidden=hidden)
+    model = cls() if hidden is None else cls(hidden=hidden)
     return {k: list(v.shape) for k, v in model.state_dict().items()}
 
 

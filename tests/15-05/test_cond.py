@@ -30,11 +30,12 @@ def _outputs_match(got, want, names, what):
 
 @pytest.mark.task("cond_net", weight=0.4)  # a task-aware forger could know its right answer: worth less
 def test_same_parameters(student):
-    """CondBranchyNet(hidden) has BranchyNet(hidden)'s parameter names and shapes"""
-    for hidden in (32, 7):
-        want = {k: list(v.shape) for k, v in J.P.build("BranchyNet", hidden).state_dict().items()}
+    """CondBranchyNet(hidden) has BranchyNet(hidden)'s parameter names and shapes (hidden=32 by default)"""
+    for hidden in (None, 7):
+        want = {k: list(v.shape) for k, v in J.P.build("BranchyNet", hidden or 32).state_dict().items()}
         got = student.call("cond_params", hidden=hidden)
-        expect(got == want, f"CondBranchyNet(hidden={hidden}).state_dict(): expected the entries {want}, got {got}")
+        call = "CondBranchyNet()" if hidden is None else f"CondBranchyNet(hidden={hidden})"
+        expect(got == want, f"{call}.state_dict(): expected the entries {want}, got {got}")
 
 
 def test_eager_both_branches(student, gen):
