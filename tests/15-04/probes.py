@@ -166,14 +166,18 @@ def metrics_snapshot(ns, num_classes, batches_first, batches_later):
     """compute() after some batches, then more updates: the earlier result as it looks now, and the later one."""
     cls = get(ns, "RunningMetrics")
     m = cls(num_classes)
+    empty = m.compute()
+    empty_copy = _plain(empty)
     for b in batches_first:
         m.update(b["loss"].clone(), b["logits"].clone(), b["targets"].clone())
+    empty_now = _plain(empty)
     first = m.compute()
     first_copy = _plain(first)
     for b in batches_later:
         m.update(b["loss"].clone(), b["logits"].clone(), b["targets"].clone())
     later = _plain(m.compute())
-    return {"first_then": first_copy, "first_now": _plain(first), "later": later}
+    return {"first_then": first_copy, "first_now": _plain(first), "later": later,
+            "empty_then": empty_copy, "empty_now": empty_now}
 
 
 def metrics_growth(ns, num_classes, batches_few, batches_more):

@@ -202,3 +202,8 @@ def test_compute_returns_snapshot(student, gen):
     expect_equal(confusion(now["confusion"], c, what).to(torch.long),
                  confusion(then["confusion"], c, what).to(torch.long),
                  f"{what}, its 'confusion' (return a copy, e.g. .clone(), not the internal counter)")
+    what = f"{RM}({c}): the dict returned by compute() BEFORE any update, read again after batches of sizes [5, 4]"
+    then, now = result_dict(r["empty_then"], what), result_dict(r["empty_now"], what)
+    expect_equal(confusion(now["confusion"], c, what).to(torch.long),
+                 confusion(then["confusion"], c, what).to(torch.long),
+                 f"{what}, its 'confusion' (the empty result must be a copy too, not the internal counter)")

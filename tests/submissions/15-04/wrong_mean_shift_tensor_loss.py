@@ -88,6 +88,8 @@ def clip_grad_value(parameters, clip_value):
     "ema_impl": '''
 class EMA:
     def __init__(self, model, decay=0.999, average_buffers=False):
+        if not 0 <= decay <= 1:
+            raise ValueError("decay must be in [0, 1]")
         self.decay = decay
         self.average_buffers = average_buffers
         self.module = copy.deepcopy(model)
