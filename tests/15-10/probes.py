@@ -443,6 +443,12 @@ class _PositionSampler(torch.utils.data.Sampler):
     def set_epoch(self, e):
         self.epochs.append(int(e))
 
+    def state_dict(self):
+        return {"start": self.start}
+
+    def load_state_dict(self, state):
+        self.start = int(state["start"])
+
     def __iter__(self):
         start, self.start = self.start, 0
         return iter(range(start, self.n))
@@ -517,15 +523,27 @@ def precision_run(ns, precision, device):
 
 
 def early_stop_run(ns, patience, epochs):
-    Trainer, ES = get(ns, "Trainer"), get(ns, "EarlyStopping")
+    """A probe callback (not the student's EarlyStopping, judged on its own) sets trainer.should_stop in
+    on_validation_end once it has seen patience + 1 validations: the Trainer must stop after that epoch."""
+    Trainer = get(ns, "Trainer")
+    base = _callback_base(ns)
+
+    class StopAfter(base):
+        seen = 0
+
+        def on_validation_end(self, trainer, metrics):
+            self.seen += 1
+            if self.seen >= patience + 1:
+                trainer.should_stop = True
+
     torch.manual_seed(0)
     model = nn.Linear(3, 1)
-    opt = torch.optim.SGD(model.parameters(), lr=0.0)  # frozen: validation loss never improves
+    opt = torch.optim.SGD(model.parameters(), lr=0.0)  # frozen: validation loss never changes
     X, Y = torch.randn(8, 3), torch.randn(8, 1)
     rec = _recorder(ns)
     t = Trainer(model, opt, DataLoader(TensorDataset(X, Y), batch_size=4), _mse,
                 val_loader=DataLoader(TensorDataset(X, Y), batch_size=4),
-                callbacks=[ES(monitor="val_loss", patience=patience), rec], max_epochs=epochs)
+                callbacks=[StopAfter(), rec], max_epochs=epochs)
     t.fit()
     return {"epoch_ends": sum(e[0] == "on_epoch_end" for e in rec.events),
             "val_ends": sum(e[0] == "on_validation_end" for e in rec.events),

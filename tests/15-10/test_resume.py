@@ -13,6 +13,9 @@ pytestmark = pytest.mark.task("resume")
 
 # 24 samples, batches of 4 -> 6 batches per epoch; accum 2 -> 3 optimizer steps per epoch; 3 epochs -> 9 steps
 BASE = {"n": 24, "batch_size": 4, "accum": 2, "epochs": 3}
+# 20 samples -> 5 batches per epoch: groups of 2, 2 and 1 batches, still 3 steps per epoch and 9 in all; a
+# resume after step 4 (batch 2 of epoch 1) only steps after the epoch's last batch if batch_in_epoch was restored
+ODD = {"n": 20}
 
 
 def judge(student, gen, cfg, k, label):
@@ -38,7 +41,9 @@ def judge(student, gen, cfg, k, label):
                  min(len(q["indices"]), len(s["indices"])))
         fail(f"{what}: the resumed run trained on different samples: the sample order differs from position {i} "
              f"(straight: {s['indices'][i:i + 8]}, resumed: {q['indices'][i:i + 8]}; {len(s['indices'])} vs "
-             f"{len(q['indices'])} samples). Did you save and restore the sampler's position?")
+             f"{len(q['indices'])} samples). Is the sampler's state_dict() saved in the checkpoint and loaded back "
+             f"before the resumed epoch starts? (If your ResumableRandomSampler fails its own checks, fix those "
+             f"first: this run uses your make_loader.)")
     expect(q["sched_last_epoch"] == s["sched_last_epoch"] and q["lr"] == s["lr"],
            f"{what}: the learning-rate scheduler ends at last_epoch {q['sched_last_epoch']} (lr {q['lr']:.8g}), "
            f"the uninterrupted run at last_epoch {s['sched_last_epoch']} (lr {s['lr']:.8g}). Save/restore the "
@@ -79,12 +84,13 @@ def test_resume_bit_exact(student, gen, k):
                          ids=["batch_end_mid_epoch", "batch_end_last_batch", "epoch_end"])
 def test_resume_from_checkpoint_written_in_a_hook(student, gen, hook, k):
     """a checkpoint written from inside a hook (mid-epoch, after the last batch, at epoch end) resumes bit-exactly"""
-    judge(student, gen, {**BASE, "save_in": hook}, k, "AdamW + ExponentialLR + dropout + noisy data, accum_steps=2")
+    judge(student, gen, {**BASE, **ODD, "save_in": hook}, k,
+          "AdamW + ExponentialLR + dropout + noisy data, 5 batches per epoch, accum_steps=2")
 
 
 def test_resume_loader_without_own_generator(student, gen):
     """a loader WITHOUT its own generator (its iterator draws from the global torch RNG) still resumes bit-exactly"""
-    judge(student, gen, {**BASE, "save_in": "on_batch_end", "plain_loader": True}, 4,
+    judge(student, gen, {**BASE, **ODD, "save_in": "on_batch_end", "plain_loader": True}, 4,
           "DataLoader(dataset, batch_size=4, sampler=ResumableRandomSampler(...)) with no generator=")
 
 

@@ -6,5 +6,4 @@ _c = runpy.run_path(str(Path(__file__).with_name("_common.py")))
 
 _src = _c["edited"]("trainer_impl", "scaled = loss / self.accum_steps", "scaled = loss")
 CELLS = {"trainer_impl": _src}
-EXPECT = {"clipping": "pass", "sampler": "pass", "rng": "pass", "callbacks": "pass", "checkpoint": "pass",
-          "trainer": "fail", "resume": "pass"}
+EXPECT = {"trainer": "fail"}  # the other tasks are the reference's

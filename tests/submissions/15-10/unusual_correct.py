@@ -223,6 +223,9 @@ class Trainer:
         self._pending_rng = None
         self._pending = []
 
+    def to_device(self, batch):
+        return _move(batch, self.device)
+
     def _fire(self, name, *args):
         for cb in self.callbacks:
             if hasattr(cb, name):
