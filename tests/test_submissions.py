@@ -104,7 +104,7 @@ def test_example_submission_verdicts(assignment, tmp_path):
     first = {str(nb): [t for t, v in spec["EXPECT"].items() if v == "fail"]
              for nb, spec in zip(notebooks, specs) if known_wrong(spec)}
     res = run_suite(assignment, notebooks, sandbox="auto", notebook_tasks=only, notebook_seeds=seeds,
-                    first_failure=first, use_server=True)
+                    first_failure=first, use_server=True, timeout=max(900, 60 * len(notebooks)))
     assert not res.get("error"), res.get("error")
     report = []
     for (p, _), nb, spec in zip(todo, notebooks, specs):
