@@ -253,22 +253,23 @@ print("partial graph at the failure:", *partial.getvalue().strip().splitlines()[
 # `torch.export.export` can capture with **both** sides of the branch: no Python `if` on a tensor value
 # (use `torch.cond`, or an equivalent branch-free formula). It must have the same parameters
 # under the same names and shapes as `BranchyNet` (`fc1`, `fc2`), so that
-# `CondBranchyNet().load_state_dict(BranchyNet().state_dict())` works.
+# `CondBranchyNet().load_state_dict(BranchyNet().state_dict())` works. The constructor below is given
+# for that reason; you write `forward`.
 
 # %% [solution] id=cond_net_impl
 class CondBranchyNet(nn.Module):
     """BranchyNet without a Python `if` on a tensor value, so that torch.export keeps both sides of the branch."""
 
-    ### BEGIN SOLUTION
     def __init__(self, hidden: int = 32):
         super().__init__()
         self.fc1 = nn.Linear(28 * 28, hidden)
         self.fc2 = nn.Linear(hidden, 10)
 
     def forward(self, x):
+        ### BEGIN SOLUTION
         x = torch.cond(x.mean() > 0.5, lambda t: 1.0 - t, lambda t: t.clone(), (x,))
         return self.fc2(torch.relu(self.fc1(x.flatten(1))))
-    ### END SOLUTION
+        ### END SOLUTION
 
 
 # %% [tests] id=cond_net_tests points=3

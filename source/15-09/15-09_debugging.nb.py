@@ -535,15 +535,15 @@ def fixed_add_positions(x):
 
 def fixed_train(model, batches, lr):
     ### BEGIN SOLUTION
-    opt = torch.optim.SGD(model.parameters(), lr=lr)
-    losses = []
-    for xb, yb in batches:
-        opt.zero_grad()
-        loss = F.cross_entropy(model(xb), yb)
-        loss.backward()
-        opt.step()
-        losses.append(loss.item())
-    return losses
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    history = []
+    for inputs, targets in batches:
+        optimizer.zero_grad()  # the missing line: without it, every step adds to the old gradients
+        step_loss = F.cross_entropy(model(inputs), targets)
+        step_loss.backward()
+        optimizer.step()
+        history.append(step_loss.item())
+    return history
     ### END SOLUTION
 
 

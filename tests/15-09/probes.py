@@ -297,6 +297,21 @@ def monitor_script(ns, state, root_param, actions):
     return out
 
 
+def monitor_bounds(ns, state, root_param, x, k):
+    """One backward, then diagnose(low, high) with low and high set to the smallest and largest of the
+    monitor's own norms (the ends of the range, whatever rounding its norms have)."""
+    net = monitor_net(state, root_param)
+    mon = get(ns, "GradMonitor")(net)
+    net.loss(x, k).backward()
+    n = mon.norms()
+    vals = [float(v) for v in n.values()] if isinstance(n, dict) else []
+    if not vals:
+        return {"error": f"norms() returned {repr(n)[:100]}"}
+    low, high = min(vals), max(vals)
+    d = mon.diagnose(low, high)
+    return {"low": low, "high": high, "diagnose": list(d) if isinstance(d, tuple) else d, "type": type(d).__name__}
+
+
 # ---------------------------------------------------------------- bug zoo
 def zoo_tanh(ns, x, w):
     w = w.detach().clone().requires_grad_(True)

@@ -197,6 +197,16 @@ def test_diagnose_thresholds(student, gen, root_param):
     expect_diagnoses(got, want, norms, [(a[2], a[3]) for a in diag])
 
 
+def test_diagnose_range_includes_its_ends(student, gen):
+    """diagnose: a norm equal to low or to high is within [low, high], so the answer is None"""
+    state = fresh_state(int(torch.randint(0, 10_000, (1,), generator=gen)), False)
+    res = student.call("monitor_bounds", state=state, root_param=False, x=batch(gen), k=[1.0, 1.0])
+    expect("error" not in res, f"after one backward: {res.get('error')}")
+    expect(res["diagnose"] is None,
+           f"diagnose(low={res['low']!r}, high={res['high']!r}), the smallest and largest of your own norms(), "
+           f"returned {res['diagnose']!r}, expected None: the range [low, high] includes its ends")
+
+
 def test_diagnose_ties(student, gen):
     """diagnose breaks ties by named_modules() order (several modules with zero gradient)"""
     state = fresh_state(int(torch.randint(0, 10_000, (1,), generator=gen)), False)

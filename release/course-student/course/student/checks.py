@@ -44,9 +44,13 @@ def _fmt(x) -> str:
 
 
 def expect_close(got, want, what: str, atol: float = 1e-6, rtol: float = 1e-5) -> None:
-    """``got`` (a tensor from your code) must match ``want`` elementwise within the tolerances."""
-    if not isinstance(got, torch.Tensor):
-        _fail(f"{what}: expected a tensor, got {type(got).__name__}")
+    """``got`` (a tensor from your code, or a Python number where ``want`` is one) must match ``want``
+    elementwise within the tolerances."""
+    number = (int, float)
+    if isinstance(want, number) and not isinstance(want, bool) and isinstance(got, number) and not isinstance(got, bool):
+        got = torch.tensor(float(got), dtype=torch.float64)
+    elif not isinstance(got, torch.Tensor):
+        _fail(f"{what}: expected {'a number' if isinstance(want, number) else 'a tensor'}, got {type(got).__name__}")
     want = torch.as_tensor(want, dtype=got.dtype if got.is_floating_point() else None)
     if got.shape != want.shape:
         _fail(f"{what}: expected shape {tuple(want.shape)}, got {tuple(got.shape)}")
