@@ -167,13 +167,6 @@ def trace_flags(ns, kind, hidden, state, example, inputs):
 
 
 # ====================================================================== exercise 2: CondBranchyNet
-def cond_params(ns, hidden):
-    """Names and shapes of the parameters and buffers of CondBranchyNet(hidden=hidden) (CondBranchyNet() for None)."""
-    cls = get(ns, "CondBranchyNet")
-    model = cls() if hidden is None else cls(hidden=hidden)
-    return {k: list(v.shape) for k, v in model.state_dict().items()}
-
-
 def _student_cond(ns, hidden, state):
     model = get(ns, "CondBranchyNet")(hidden=hidden)
     model.load_state_dict(state)
