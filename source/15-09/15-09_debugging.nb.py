@@ -323,6 +323,13 @@ class GradMonitor:
         self.sums = {}
         self.handles = []
         seen = set()
+
+        def recorder(p):  # one hook per parameter, adding what it receives to this monitor's sums
+            def hook(grad):
+                g = grad.detach().clone()
+                self.sums[id(p)] = g if id(p) not in self.sums else self.sums[id(p)] + g
+            return hook
+
         for name, module in model.named_modules():
             own = [p for p in module.parameters(recurse=False) if p.requires_grad]
             if own:
@@ -330,16 +337,8 @@ class GradMonitor:
             for p in own:
                 if id(p) not in seen:
                     seen.add(id(p))
-                    self.handles.append(p.register_hook(self._recorder(p)))
+                    self.handles.append(p.register_hook(recorder(p)))
         ### END SOLUTION
-
-    ### BEGIN SOLUTION
-    def _recorder(self, p):
-        def hook(grad):
-            g = grad.detach().clone()
-            self.sums[id(p)] = g if id(p) not in self.sums else self.sums[id(p)] + g
-        return hook
-    ### END SOLUTION
 
     def norms(self) -> dict:
         ### BEGIN SOLUTION
