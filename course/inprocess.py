@@ -18,8 +18,9 @@ class HiddenChecksFailed(AssertionError):
     pass
 
 
-def run_in_process(assignment: str, task: str, namespace: dict) -> bool:
-    """Run the task's checks on ``namespace``; False when this repository has no suite for it."""
+def run_in_process(assignment: str, task: str | list[str], namespace: dict) -> bool:
+    """Run the task's checks on ``namespace`` (several tasks' when given a list); False when this
+    repository has no suite for it."""
     suite = TESTS_DIR / assignment
     if not suite.is_dir():
         return False
@@ -29,6 +30,8 @@ def run_in_process(assignment: str, task: str, namespace: dict) -> bool:
     from .adapter import InProcessStudent
     from .pytest_plugin import probe_sources
 
+    tasks = [task] if isinstance(task, str) else list(task)
+    task = ", ".join(tasks)
     captured = io.StringIO()
     pytest_plugin.IN_PROCESS_STUDENT = InProcessStudent(namespace, probe_sources(assignment))
     import json
@@ -42,13 +45,14 @@ def run_in_process(assignment: str, task: str, namespace: dict) -> bool:
                     warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 pytest.main([str(suite), "-q", "--assert=plain", "--color=no", "-p", "no:cacheprovider",
-                             "--import-mode=importlib", "--task", task, "--results-json", out,
+                             "--import-mode=importlib", *(a for t in tasks for a in ("--task", t)),
+                             "--results-json", out,
                              "-o", "addopts=", "-W", "ignore"])
         finally:
             os.chdir(cwd)
             pytest_plugin.IN_PROCESS_STUDENT = None
         data = json.load(open(out)) if os.path.exists(out) else {"checks": []}
-    checks = [c for c in data["checks"] if c["task"] == task]
+    checks = [c for c in data["checks"] if c["task"] in tasks]
     if not checks:
         raise HiddenChecksFailed(f"no hidden checks found for task '{task}' in {suite}")
     failed = [c for c in checks if c["status"] == "failed"]

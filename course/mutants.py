@@ -273,8 +273,9 @@ def mutants(assignment: str, only_task: str | None = None) -> list[Mutant]:
     return out
 
 
-def _judge(assignment: str, task: str, cells: list[str], timeout: float) -> tuple[str, str]:
-    """('killed' | 'survived', detail) for one mutated notebook, in a forked child."""
+def _judge(assignment: str, task: str | list[str], cells: list[str], timeout: float) -> tuple[str, str]:
+    """('killed' | 'survived', detail) for one mutated notebook, in a forked child, judged by the checks
+    of ``task`` (or of each task in a list)."""
     r, w = os.pipe()
     pid = os.fork()
     if pid == 0:  # child: load the notebook's code and run the task's checks in-process
@@ -344,6 +345,7 @@ def run(assignment: str, only_task: str | None, timeout: float, limit: int | Non
             if c.cell_type == "code" and not nbtools.is_test_cell(c)]
     equiv = equivalents(assignment)
     ms = mutants(assignment, only_task)
+    all_tasks = sorted(set(tasks_of_cells(nb).values()))
     if limit:
         ms = ms[:limit]
     results: dict[str, dict] = {}
@@ -351,12 +353,18 @@ def run(assignment: str, only_task: str | None, timeout: float, limit: int | Non
     for k, m in enumerate(ms, start=1):
         cells = [m.source if gid == m.cell else src for gid, src in base]
         status, detail = ("equivalent", equiv[m.id]) if m.id in equiv else _judge(assignment, m.task, cells, timeout)
+        if status == "survived" and len(all_tasks) > 1:
+            # Code shared between tasks (a helper, a method another task drives) is also the other tasks'
+            # concern: a mutant their checks catch is caught by the suite. Say which ones did.
+            status, detail = _judge(assignment, all_tasks, cells, timeout)
+            if status == "killed":
+                detail = f"by another task's checks: {detail}"
         r = results.setdefault(m.task, {"killed": 0, "survived": 0, "equivalent": 0, "survivors": []})
         r[status] += 1
         if status == "survived":
             r["survivors"].append({"id": m.id, "cell": m.cell, "line": m.line, "what": m.what})
         log(f"[{k}/{len(ms)} {time.monotonic() - t0:5.0f}s] {m.task:16} {m.id} {status:10} {m.cell}:{m.line} "
-            f"{m.what}" + (f"  ({detail})" if detail and status != "killed" else ""))
+            f"{m.what}" + (f"  ({detail})" if detail and (status != "killed" or "another task" in detail) else ""))
     return results
 
 

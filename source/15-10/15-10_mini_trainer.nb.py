@@ -591,6 +591,11 @@ run_hidden("15-10", "checkpoint", globals())
 # Now the loop. The constructor (given) stores everything; you write the methods marked below. Read the
 # lifecycle in section 0 again: it is the specification. Points that need care:
 #
+# * **Starting.** `fit` first puts the model in `train()` mode (it may come back from an evaluation in
+#   `eval()` mode) and drops gradients left from before with `optimizer.zero_grad(set_to_none=True)`, then
+#   fires `on_fit_start`. After every optimizer step, zero the gradients with `set_to_none=True` too: a
+#   parameter that gets no gradient before the next step then has `.grad is None`, and the optimizer skips
+#   it (a zero gradient would still move it under weight decay or momentum). `fit` returns the trainer.
 # * **Devices.** The model goes to `device` (default: wherever its parameters already are); every batch
 #   is moved there too, whatever its structure (a tensor, or tuples/lists/dicts of tensors; leave other
 #   values alone). `Module.to` moves parameters in place, so an optimizer built before the move keeps
@@ -612,12 +617,14 @@ run_hidden("15-10", "checkpoint", globals())
 #   `{"step": global_step (after the increment), "epoch": epoch, "loss": mean of the batch losses (floats,
 #   not divided by accum_steps) since the previous step, "lr": optimizer.param_groups[0]["lr"] used for this
 #   step (read it before the scheduler steps), "grad_norm": global L2 norm of the (unscaled) gradients
-#   before clipping}`. Store that norm in `self.last_grad_norm` before calling `on_before_optimizer_step`.
+#   before clipping; 0.0 when no parameter has a gradient}`. Store that norm in `self.last_grad_norm`
+#   before calling `on_before_optimizer_step`.
 #   Clip with your `clip_grad_norm` when `max_grad_norm` is not None.
-# * **Validation** (`_validate`): in `eval()` mode and under `torch.no_grad()` (and the same autocast),
+# * **Validation** (`validate`): in `eval()` mode and under `torch.no_grad()` (and the same autocast),
 #   average `loss_fn` over the validation batches (a plain mean of the per-batch losses), store
 #   `metrics = {"val_loss": value}` in `self.metrics`, append `{"step", "epoch", "val_loss"}` to
-#   `self.val_history`, switch back to `train()`, then fire `on_validation_end(trainer, metrics)`.
+#   `self.val_history`, switch back to `train()`, fire `on_validation_end(trainer, metrics)`, and return
+#   `metrics`.
 # * **Resuming.** `fit(ckpt_path)` first calls `self.load_checkpoint(ckpt_path)` (section 7), then runs the
 #   usual loop starting from the restored `epoch` and `batch_in_epoch`. `on_epoch_start` is not fired again
 #   for an epoch resumed in the middle. Call `sampler.set_epoch(self.epoch)` at the start of each epoch

@@ -473,6 +473,84 @@ def lifecycle_resumed(ns, n, batch_size, accum, epochs, epoch, batch_in_epoch, w
             "history_epochs": [int(r["epoch"]) for r in t.history]}
 
 
+class _FitNet(nn.Module):
+    """body is used by every batch, aux only by the first batch's loss, unused never (a frozen head)."""
+
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Linear(3, 1).double()
+        self.aux = nn.Parameter(torch.ones(2, dtype=torch.float64))
+        self.unused = nn.Parameter(torch.ones(2, dtype=torch.float64))
+
+
+def fit_start_run(ns, init, X, Y, stale, batch_size):
+    """A model left in eval() mode with stale gradients on every parameter, then fit() with AdamW
+    (weight decay: a parameter with a zero gradient still moves, one with .grad None is skipped)."""
+    Trainer = get(ns, "Trainer")
+    model = _FitNet()
+    model.load_state_dict(init)
+    model.eval()
+    for p in model.parameters():
+        p.grad = torch.full_like(p, float(stale))
+    opt = torch.optim.AdamW(model.parameters(), lr=0.1, weight_decay=0.5)
+    seen = {"training": [], "calls": 0}
+
+    def loss_fn(m, batch):
+        x, y = batch
+        seen["training"].append(bool(m.training))
+        loss = F.mse_loss(m.body(x), y)
+        if seen["calls"] == 0:
+            loss = loss + m.aux.sum()
+        seen["calls"] += 1
+        return loss
+
+    loader = DataLoader(TensorDataset(X, Y), batch_size=batch_size, shuffle=False)
+    t = Trainer(model, opt, loader, loss_fn, max_epochs=1)
+    returned = t.fit()
+    return {"training": seen["training"], "params": _tensor_state(model), "returned_trainer": returned is t,
+            "returned": type(returned).__name__}
+
+
+def fit_ckpt_path_run(ns, n, batch_size, path, epoch, batch_in_epoch):
+    """fit(ckpt_path) with load_checkpoint replaced by a stand-in that restores epoch and batch_in_epoch
+    (the checkpoint format is the resume task's, judged there): what is called first, and where the loop
+    continues."""
+    Trainer = get(ns, "Trainer")
+    torch.manual_seed(0)
+    model = nn.Linear(3, 1)
+    X, Y = torch.randn(n, 3), torch.randn(n, 1)
+    sampler = _PositionSampler(n, batch_in_epoch * batch_size)
+    loader = DataLoader(TensorDataset(X, Y), batch_size=batch_size, sampler=sampler)
+    rec = _recorder(ns)
+
+    class ProbeTrainer(Trainer):
+        def load_checkpoint(self, p):
+            rec.events.append(["load_checkpoint", str(p)])
+            self.epoch, self.batch_in_epoch = epoch, batch_in_epoch
+
+    t = ProbeTrainer(model, torch.optim.SGD(model.parameters(), lr=0.01), loader, _mse, callbacks=[rec],
+                     max_epochs=epoch + 1)
+    t.fit(path)
+    return {"events": rec.events, "history_epochs": [int(r["epoch"]) for r in t.history]}
+
+
+def no_grad_run(ns):
+    """A loss that depends on no parameter (a fresh leaf made inside loss_fn): no parameter gets a gradient."""
+    Trainer = get(ns, "Trainer")
+    torch.manual_seed(0)
+    model = nn.Linear(3, 1)
+    X, Y = torch.randn(4, 3), torch.randn(4, 1)
+
+    def loss_fn(m, batch):
+        w = torch.full((1,), 2.0, requires_grad=True)
+        return (w * batch[1]).pow(2).mean()
+
+    t = Trainer(model, torch.optim.SGD(model.parameters(), lr=0.1), DataLoader(TensorDataset(X, Y), batch_size=2),
+                loss_fn, max_epochs=1)
+    t.fit()
+    return {"grad_norms": [float(r["grad_norm"]) for r in t.history], "last": float(t.last_grad_norm)}
+
+
 def validation_run(ns, init, X, Y, Xv, Yv, val_batch):
     """lr=0 training with a validation loader; records the mode and grad state of every loss_fn call."""
     Trainer = get(ns, "Trainer")
@@ -493,7 +571,12 @@ def validation_run(ns, init, X, Y, Xv, Yv, val_batch):
     t.fit()
     vh = [{k: float(v) for k, v in r.items()} for r in t.val_history]
     metrics = {k: float(v) for k, v in (t.metrics or {}).items()}
-    return {"calls": calls, "val_history": vh, "metrics": metrics, "training_after": bool(model.training)}
+    training_after = bool(model.training)
+    fit_calls = list(calls)  # those of fit() only
+    returned = t.validate()  # called once more, directly: its return value
+    returned = {str(k): float(v) for k, v in returned.items()} if isinstance(returned, dict) else repr(returned)[:80]
+    return {"calls": fit_calls, "val_history": vh, "metrics": metrics, "training_after": training_after,
+            "returned": returned}
 
 
 def precision_run(ns, precision, device):
@@ -709,6 +792,8 @@ def resume_run(ns, cfg, k, scramble_seed):
 
 def _describe(x):
     if isinstance(x, torch.Tensor):
+        if x.device.type == "meta":  # no values to copy: shape and dtype stand in
+            return ["tensor", "meta", torch.zeros(x.shape, dtype=x.dtype)]
         return ["tensor", x.device.type, x.detach().cpu().clone()]
     if isinstance(x, dict):
         return ["dict", {str(k): _describe(v) for k, v in x.items()}]
@@ -719,11 +804,16 @@ def _describe(x):
     return ["other", type(x).__name__, repr(x)[:100]]
 
 
-def to_device_structure(ns, batch_kind, a, b):
-    """Trainer.to_device on a nested batch (built here: tuples and non-tensor values do not cross the adapter)."""
+def to_device_structure(ns, batch_kind, a, b, device="cpu"):
+    """Trainer.to_device on a nested batch (built here: tuples and non-tensor values do not cross the adapter).
+    On device="meta" every tensor that was moved shows as a meta tensor: moving is visible without a GPU."""
     Trainer = get(ns, "Trainer")
     model = nn.Linear(2, 1)
     t = Trainer(model, torch.optim.SGD(model.parameters(), lr=0.1), DataLoader(TensorDataset(a), batch_size=2),
-                _mse, device="cpu")
+                _mse, device=device)
     batch = {"x": a, "pair": (a, b), "items": [b, 3, "text"], "meta": {"id": 7, "mask": b > 0}, "name": "batch"}
+    if batch_kind == "tensor":
+        batch = a
+    elif batch_kind == "tuple":
+        batch = (a, [b, (a, None)], 5)
     return _describe(t.to_device(batch))

@@ -172,6 +172,18 @@ def test_bf16_autocast_on_cpu(student):
            f"Trainer(..., precision='32'): the model's output should stay float32 (no autocast), got {r32['out']}")
 
 
+def test_fp16_autocast_on_cpu(student):
+    """precision='fp16' runs the forward under float16 autocast (here on CPU, with a disabled scaler)"""
+    r = student.call("precision_run", precision="fp16", device="cpu")
+    expect(r["out"] and all(d == "torch.float16" for d in r["out"]),
+           f"Trainer(..., precision='fp16') on CPU: the model's output inside loss_fn should be torch.float16 "
+           f"(torch.autocast('cpu', dtype=torch.float16)), got {r['out']}")
+    expect(r["final_param_dtypes"] == ["torch.float32"],
+           f"Trainer(..., precision='fp16'): parameters must stay float32, got {r['final_param_dtypes']}")
+    expect(r["steps"] == 2 and all(math.isfinite(x) for x in r["losses"]),
+           f"Trainer(..., precision='fp16') on CPU: expected 2 finite logged losses, got {r['losses']}")
+
+
 def test_early_stopping_ends_the_run(student):
     """when a callback sets trainer.should_stop in on_validation_end, fit ends after that epoch"""
     r = student.call("early_stop_run", patience=2, epochs=10)
@@ -289,6 +301,30 @@ def test_validation(student, gen):
            f"{what}: trainer.metrics should be {{'val_loss': {want:.10g}}}, got {r['metrics']}")
 
 
+@pytest.mark.parametrize("val_batch", [8, 2], ids=["one_batch", "three_batches"])
+def test_validate_returns_the_mean(student, gen, val_batch):
+    """validate() returns {"val_loss": plain mean of the batch losses}, also for a single validation batch"""
+    X = torch.randn(4, 3, generator=gen, dtype=f64)
+    Y = torch.randn(4, 1, generator=gen, dtype=f64)
+    Xv = torch.randn(5, 3, generator=gen, dtype=f64)
+    Yv = torch.randn(5, 1, generator=gen, dtype=f64)
+    torch.manual_seed(int(torch.randint(0, 2**31 - 1, (1,), generator=gen)))
+    net = nn.Sequential(nn.Linear(3, 6), nn.Dropout(0.5), nn.Linear(6, 1)).double()
+    init = {k: v.clone() for k, v in net.state_dict().items()}
+    r = student.call("validation_run", init=init, X=X, Y=Y, Xv=Xv, Yv=Yv, val_batch=val_batch)
+    net.eval()
+    with torch.no_grad():
+        losses = [float(F.mse_loss(net(Xv[i:i + val_batch]), Yv[i:i + val_batch])) for i in range(0, 5, val_batch)]
+    want = sum(losses) / len(losses)
+    what = f"trainer.validate() with val_loader=DataLoader(5 samples, batch_size={val_batch}) after fit() with lr=0"
+    got = r["returned"]
+    expect(isinstance(got, dict) and set(got) == {"val_loss"} and abs(got["val_loss"] - want) <= 1e-9,
+           f"{what}: should return {{'val_loss': {want:.10g}}} (the plain mean of {len(losses)} batch "
+           f"loss{'es' if len(losses) > 1 else ''}), got {got}")
+    expect(abs(r["metrics"].get("val_loss", float("nan")) - want) <= 1e-9,
+           f"{what}: trainer.metrics should be {{'val_loss': {want:.10g}}}, got {r['metrics']}")
+
+
 def test_to_device_keeps_structure(student, gen):
     """to_device moves tensors inside tuples, lists and dicts and leaves the structure and other values alone"""
     a, b = torch.randn(3, 2, generator=gen), torch.randn(4, generator=gen)
@@ -320,3 +356,131 @@ def test_to_device_keeps_structure(student, gen):
     expect(same(got, want), "Trainer(..., device='cpu').to_device({'x': t, 'pair': (t, u), 'items': [u, 3, 'text'], "
                             "'meta': {'id': 7, 'mask': u > 0}, 'name': 'batch'}) should return the same structure "
                             f"(tuples stay tuples, lists stay lists, non-tensors untouched); got {got}")
+
+
+def _same_shape(g, w):
+    """Structure, device and dtype/shape of a described batch (values are not compared: meta has none)."""
+    if not isinstance(g, list) or not g or g[0] != w[0]:
+        return False
+    if w[0] == "tensor":
+        return g[1] == w[1] and isinstance(g[2], torch.Tensor) and g[2].dtype == w[2].dtype and \
+            tuple(g[2].shape) == tuple(w[2].shape)
+    if w[0] == "dict":
+        return isinstance(g[1], dict) and set(g[1]) == set(w[1]) and all(_same_shape(g[1][k], w[1][k]) for k in w[1])
+    if w[0] in ("list", "tuple"):
+        return len(g[1]) == len(w[1]) and all(_same_shape(x, y) for x, y in zip(g[1], w[1]))
+    return list(g[1:]) == list(w[1:])
+
+
+@pytest.mark.parametrize("kind", ["tensor", "tuple", "nested"])
+def test_to_device_moves_every_tensor(student, gen, kind):
+    """to_device moves every tensor (alone, in tuples, lists and dicts) to trainer.device, shown on device='meta'"""
+    a, b = torch.randn(3, 2, generator=gen), torch.randn(4, generator=gen)
+    t = lambda x: ["tensor", "meta", torch.zeros(x.shape, dtype=x.dtype)]
+    want = {"tensor": t(a),
+            "tuple": ["tuple", [t(a), ["list", [t(b), ["tuple", [t(a), ["other", "NoneType", "None"]]]]],
+                                ["other", "int", "5"]]],
+            "nested": ["dict", {"x": t(a), "pair": ["tuple", [t(a), t(b)]],
+                                "items": ["list", [t(b), ["other", "int", "3"], ["other", "str", "'text'"]]],
+                                "meta": ["dict", {"id": ["other", "int", "7"], "mask": t(b > 0)}],
+                                "name": ["other", "str", "'batch'"]}]}[kind]
+    shown = {"tensor": "t", "tuple": "(t, [u, (t, None)], 5)",
+             "nested": "{'x': t, 'pair': (t, u), 'items': [u, 3, 'text'], 'meta': {'id': 7, 'mask': u > 0}, "
+                       "'name': 'batch'}"}[kind]
+    got = student.call("to_device_structure", batch_kind=kind, a=a, b=b, device="meta")
+    expect(_same_shape(got, want), f"Trainer(..., device='meta').to_device({shown}) should return the same structure "
+                                   f"with every tensor on trainer.device ('meta' here) and other values untouched; "
+                                   f"got {got}")
+
+
+class FitNet(nn.Module):
+    """The probe's model (same parameter names): body always used, aux in the first batch only, unused never."""
+
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Linear(3, 1).double()
+        self.aux = nn.Parameter(torch.ones(2, dtype=f64))
+        self.unused = nn.Parameter(torch.ones(2, dtype=f64))
+
+
+def fit_start(student, gen):
+    """The student's run from stale gradients and eval() mode, and the judge's explicit loop from a clean start."""
+    n, b = 8, 2
+    X = torch.randn(n, 3, generator=gen, dtype=f64)
+    Y = torch.randn(n, 1, generator=gen, dtype=f64)
+    torch.manual_seed(int(torch.randint(0, 2**31 - 1, (1,), generator=gen)))
+    model = FitNet()
+    init = {k: v.detach().clone() for k, v in model.state_dict().items()}
+    stale = float(torch.randint(2, 9, (1,), generator=gen))
+    got = student.call("fit_start_run", init=init, X=X, Y=Y, stale=stale, batch_size=b)
+    opt = torch.optim.AdamW(model.parameters(), lr=0.1, weight_decay=0.5)
+    opt.zero_grad(set_to_none=True)
+    for i in range(0, n, b):
+        loss = F.mse_loss(model.body(X[i:i + b]), Y[i:i + b]) + (model.aux.sum() if i == 0 else 0)
+        loss.backward()
+        opt.step()
+        opt.zero_grad(set_to_none=True)
+    what = (f"a model left in eval() mode with a stale .grad of {stale:g} on every parameter, then "
+            f"Trainer(model, AdamW(weight_decay=0.5), {n // b} batches of {b}).fit()")
+    return got, {k: v.detach() for k, v in model.state_dict().items()}, what
+
+
+def test_fit_trains_in_train_mode(student, gen):
+    """fit() puts the model in train() mode before the first batch"""
+    got, _, what = fit_start(student, gen)
+    expect(got["training"] and all(got["training"]),
+           f"{what}: model.training inside loss_fn should be True for every batch (fit() calls model.train() "
+           f"first), got {got['training']}")
+
+
+def test_fit_returns_the_trainer(student, gen):
+    """fit() returns the trainer itself"""
+    got, _, what = fit_start(student, gen)
+    expect(got["returned_trainer"], f"{what}: fit() should return the trainer itself (`return self`), "
+                                    f"got a {got['returned']}")
+
+
+def test_fit_clears_stale_gradients(student, gen):
+    """fit() drops gradients left from before with zero_grad(set_to_none=True): a frozen parameter stays put"""
+    got, want, what = fit_start(student, gen)
+    expect_close(got["params"]["unused"], want["unused"],
+                 f"{what}: the parameter no loss uses ('unused') must not move: fit() calls "
+                 f"optimizer.zero_grad(set_to_none=True) before on_fit_start, so its stale gradient is gone and "
+                 f"AdamW skips it (a zero gradient would still apply weight decay)", atol=1e-12, rtol=0)
+    for k in ("body.weight", "body.bias"):
+        expect_close(got["params"][k], want[k], f"{what}: final weights '{k}' (the stale gradient must not reach "
+                                                f"the first step)", atol=1e-10, rtol=1e-8)
+
+
+def test_step_sets_gradients_to_none(student, gen):
+    """after each optimizer step the gradients are set to None, so a parameter without a gradient is skipped"""
+    got, want, what = fit_start(student, gen)
+    expect_close(got["params"]["aux"], want["aux"],
+                 f"{what}: 'aux' gets a gradient in the first batch only, so only the first step may move it: "
+                 f"after each step call optimizer.zero_grad(set_to_none=True) (a zero gradient would let AdamW "
+                 f"keep moving it)", atol=1e-10, rtol=1e-8)
+
+
+def test_fit_ckpt_path_loads_first(student):
+    """fit(ckpt_path) calls load_checkpoint(ckpt_path) before on_fit_start and continues from the restored point"""
+    path = "/tmp/ckpt-probe/last.pt"
+    r = student.call("fit_ckpt_path_run", n=8, batch_size=2, path=path, epoch=1, batch_in_epoch=2)
+    what = (f"Trainer(..., max_epochs=2).fit({path!r}) where load_checkpoint restores epoch=1, batch_in_epoch=2 "
+            f"(4 batches per epoch)")
+    ev = [list(e) for e in r["events"]]
+    expect(ev[:2] == [["load_checkpoint", path], ["on_fit_start", None]],
+           f"{what}: the first calls should be load_checkpoint({path!r}) then on_fit_start, got "
+           f"{', '.join(fmt(e) if e[0] != 'load_checkpoint' else f'load_checkpoint({e[1]!r})' for e in ev[:3])}")
+    batches = [e[1] for e in ev if e[0] == "on_batch_start"]
+    expect(batches == [2, 3] and r["history_epochs"] == [1, 1],
+           f"{what}: training should continue epoch 1 at batch_idx 2 (batches [2, 3], history epochs [1, 1]), "
+           f"got batches {batches}, history epochs {r['history_epochs']}")
+
+
+def test_grad_norm_without_gradients(student):
+    """the logged grad_norm is 0.0 when no parameter has a gradient"""
+    r = student.call("no_grad_run")
+    what = "Trainer(...).fit() with a loss_fn whose loss depends on no parameter (2 batches)"
+    expect(r["grad_norms"] == [0.0, 0.0] and r["last"] == 0.0,
+           f"{what}: every logged grad_norm and trainer.last_grad_norm should be 0.0 (no parameter has a "
+           f"gradient), got {r['grad_norms']} and {r['last']}")
