@@ -551,7 +551,7 @@ def no_grad_run(ns):
     return {"grad_norms": [float(r["grad_norm"]) for r in t.history], "last": float(t.last_grad_norm)}
 
 
-def validation_run(ns, init, X, Y, Xv, Yv, val_batch):
+def validation_run(ns, init, X, Y, Xv, Yv, val_batch, call_validate=False):
     """lr=0 training with a validation loader; records the mode and grad state of every loss_fn call."""
     Trainer = get(ns, "Trainer")
     model = nn.Sequential(nn.Linear(X.shape[1], 6), nn.Dropout(0.5), nn.Linear(6, 1)).double()
@@ -573,8 +573,10 @@ def validation_run(ns, init, X, Y, Xv, Yv, val_batch):
     metrics = {k: float(v) for k, v in (t.metrics or {}).items()}
     training_after = bool(model.training)
     fit_calls = list(calls)  # those of fit() only
-    returned = t.validate()  # called once more, directly: its return value
-    returned = {str(k): float(v) for k, v in returned.items()} if isinstance(returned, dict) else repr(returned)[:80]
+    returned = None
+    if call_validate:  # called once more, directly: its return value
+        returned = t.validate()
+        returned = {str(k): float(v) for k, v in returned.items()} if isinstance(returned, dict) else repr(returned)[:80]
     return {"calls": fit_calls, "val_history": vh, "metrics": metrics, "training_after": training_after,
             "returned": returned}
 

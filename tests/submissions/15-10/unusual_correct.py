@@ -274,17 +274,22 @@ class Trainer:
             if interrupted:
                 break
             if self.val_loader is not None:
-                self.model.eval()
-                with torch.no_grad(), amp():
-                    vals = [self.loss_fn(self.model, _move(b, self.device)).item() for b in self.val_loader]
-                self.model.train()
-                self.metrics = {"val_loss": float(np.mean(vals))}
-                self.val_history.append({"step": self.global_step, "epoch": self.epoch, **self.metrics})
-                self._fire("on_validation_end", self.metrics)
+                self.validate()
             self._fire("on_epoch_end")
             self.epoch, self.batch_in_epoch = self.epoch + 1, 0
         self._fire("on_fit_end")
         return self
+
+    def validate(self):
+        dtype = {"bf16": torch.bfloat16, "fp16": torch.float16}.get(self.precision)
+        self.model.eval()
+        with torch.no_grad(), (torch.autocast(self.device.type, dtype=dtype) if dtype else contextlib.nullcontext()):
+            vals = [self.loss_fn(self.model, _move(b, self.device)).item() for b in self.val_loader]
+        self.model.train()
+        self.metrics = {"val_loss": float(np.mean(vals))}
+        self.val_history.append({"step": self.global_step, "epoch": self.epoch, **self.metrics})
+        self._fire("on_validation_end", self.metrics)
+        return self.metrics
 
     def _step(self):
         opt = self.optimizer
