@@ -492,9 +492,10 @@ run_hidden("15-10", "callbacks", globals())
 # * at `on_batch_end`, when `trainer.global_step` is a positive multiple of `every_n_steps` and has not
 #   been saved yet (accumulation: several batches share one step), write
 #   `step-{global_step:06d}.pt` and `last.pt`, then delete the oldest `step-*.pt` files so that only the
-#   `keep_last` newest remain (find them by listing the folder, so this also works after a resume);
-# * at `on_validation_end`, if `monitor` is set and `metrics[monitor]` is the best value so far (strictly
-#   better; `mode` "min" or "max"), write `best.pt`;
+#   `keep_last` newest remain (`keep_last=0` keeps none; find them by listing the folder, so this also
+#   works after a resume);
+# * at `on_validation_end`, if `monitor` is set and is a key of `metrics` (otherwise do nothing) and
+#   `metrics[monitor]` is the best value so far (strictly better; `mode` "min" or "max"), write `best.pt`;
 # * the checkpoint content is `trainer.state_dict()` (section 7); write everything with `atomic_save`.
 
 # %% [solution] id=checkpoint_impl
@@ -885,7 +886,8 @@ run_hidden("15-10", "trainer", globals())
 # order) and `"history"` (so the curves continue after a resume). `trainer_load_state_dict(trainer, ckpt)`
 # restores all of it into an already constructed Trainer. Two details:
 #
-# * a *disabled* `GradScaler` has an empty `state_dict()`, and loading an empty dict raises: skip it;
+# * a *disabled* `GradScaler` (fp16 without a GPU) has an empty `state_dict()`, and loading an empty dict
+#   into an enabled scaler (the same run resumed on a GPU) raises: skip an empty scaler state;
 # * restore the RNGs, **and** put the snapshot in `trainer._pending_rng` so that `train_epoch` restores it
 #   again right after it created the epoch's iterator. If some loader does draw from the global generator
 #   when its iterator is created (section 2), this second restore is what keeps the two runs identical.

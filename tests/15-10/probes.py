@@ -5,6 +5,7 @@ process is shared between checks, so nothing may be reused from an earlier call.
 """
 import os
 import random
+import re
 import shutil
 import tempfile
 import types
@@ -327,7 +328,7 @@ def atomic(ns, old, new):
         shutil.rmtree(d, ignore_errors=True)
 
 
-def checkpoint_folder(ns, events, every, keep, mode, restart_at=None):
+def checkpoint_folder(ns, events, every, keep, mode, restart_at=None, monitor="val_loss"):
     """events: list of ["step", s] (on_batch_end at global_step s) or ["val", value] (on_validation_end).
 
     Every checkpoint holds the position of the event that wrote it ("event"). restart_at: before that event,
@@ -353,14 +354,15 @@ def checkpoint_folder(ns, events, every, keep, mode, restart_at=None):
 
         fake = Fake()
         fake.event = -1
-        cb = CB(d, every_n_steps=every, keep_last=keep, monitor="val_loss", mode=mode)
+        cb = CB(d, every_n_steps=every, keep_last=keep, monitor=monitor, mode=mode)
         if hasattr(cb, "on_fit_start"):
             cb.on_fit_start(fake)
+        timeline = []  # the folder's step files (and last.pt) after each event
         for i, (kind, v) in enumerate(events):
             fake.event = i
             if restart_at is not None and i == restart_at:
                 state = cb.state_dict() if hasattr(cb, "state_dict") else None
-                cb = CB(d, every_n_steps=every, keep_last=keep, monitor="val_loss", mode=mode)
+                cb = CB(d, every_n_steps=every, keep_last=keep, monitor=monitor, mode=mode)
                 if state is not None and hasattr(cb, "load_state_dict"):
                     cb.load_state_dict(state)
                 if hasattr(cb, "on_fit_start"):
@@ -370,6 +372,9 @@ def checkpoint_folder(ns, events, every, keep, mode, restart_at=None):
                 cb.on_batch_end(fake, None, i, 0.0)
             else:
                 cb.on_validation_end(fake, {"val_loss": float(v)})
+            now = sorted(os.listdir(d))
+            timeline.append([int(n[5:-3]) for n in now if re.fullmatch(r"step-\d+\.pt", n)]
+                            + (["last.pt"] if "last.pt" in now else []))
         names = sorted(os.listdir(d))
 
         def step_of(name, key="global_step"):
@@ -378,7 +383,8 @@ def checkpoint_folder(ns, events, every, keep, mode, restart_at=None):
         return {"names": names, "last": step_of("last.pt"), "best": step_of("best.pt"),
                 "last_event": step_of("last.pt", "event"), "best_event": step_of("best.pt", "event"),
                 "step_files": {n: step_of(n) for n in names if n.startswith("step-")},
-                "step_events": {n: step_of(n, "event") for n in names if n.startswith("step-")}}
+                "step_events": {n: step_of(n, "event") for n in names if n.startswith("step-")},
+                "timeline": timeline}
     finally:
         shutil.rmtree(d, ignore_errors=True)
 
@@ -736,6 +742,24 @@ def _summary(t, rec, tallies=()):
             "scaler": {k: float(v) for k, v in sc.items()},
             "losses": [float(r["loss"]) for r in t.history],
             "tallies": [[int(c.batches), float(c.total)] for c in tallies]}
+
+
+def disabled_scaler_into_enabled(ns, cfg, k):
+    """A checkpoint from a run whose GradScaler is disabled (fp16 without a GPU: an empty scaler state),
+    loaded into a Trainer with an enabled scaler (the same run resumed on a GPU node)."""
+    save_state, load_state = get(ns, "trainer_state_dict"), get(ns, "trainer_load_state_dict")
+    rec = _recorder(ns)
+    t = _build_run(ns, cfg, k, rec)
+    t.scaler = torch.amp.GradScaler("cpu", enabled=False)
+    t.fit()
+    ckpt = save_state(t)
+    t2 = _build_run(ns, {**cfg, "scaler": True, "init_scale": 2.0 ** 8}, None, _recorder(ns))
+    try:
+        load_state(t2, ckpt)
+    except Exception as exc:  # noqa: BLE001 (reported to the student)
+        return {"error": f"{type(exc).__name__}: {str(exc)[:200]}", "ckpt_scaler": repr(ckpt.get("scaler"))[:80]}
+    return {"error": None, "global_step": int(t2.global_step), "scale": float(t2.scaler.get_scale()),
+            "ckpt_scaler": repr(ckpt.get("scaler"))[:80]}
 
 
 def resume_run(ns, cfg, k, scramble_seed):

@@ -151,3 +151,47 @@ def test_keep_last_after_resume(student, gen):
     expect(step_files(r, what) == want_steps, f"{what}: expected step files for steps {want_steps}, "
                                               f"found {step_files(r, what)} (files: {r['names']})")
     expect(r["last"] == want_last, f"{what}: last.pt should hold global_step {want_last}, got {r['last']}")
+
+
+def expected_timeline(events, every, keep):
+    """The folder's step files (then "last.pt" when present) after each event."""
+    saved, out = [], []
+    for kind, v in events:
+        if kind == "step" and v > 0 and v % every == 0 and v not in saved:
+            saved.append(v)
+        out.append((sorted(saved)[-keep:] if keep > 0 else []) + (["last.pt"] if saved else []))
+    return out
+
+
+@pytest.mark.parametrize("every,keep", [(1, 2), (1, 0), (3, 1)], ids=["every1_keep2", "keep0", "every3_keep1"])
+def test_folder_after_every_batch(student, gen, every, keep):
+    """the folder after each on_batch_end: no step-0 file, a file at every positive multiple, keep_last=0 keeps none"""
+    vals = [round(float(torch.rand(1, generator=gen)), 4) for _ in range(4)]
+    r, events, every, keep, what = folder_run(student, gen, "min", vals, every=every, keep=keep)
+    want = expected_timeline(events, every, keep)
+    got = [[x if isinstance(x, str) else int(x) for x in row] for row in r["timeline"]]
+    if got != want:
+        i = next(j for j, (a, b) in enumerate(zip(got, want)) if a != b) if len(got) == len(want) else 0
+        kind, v = events[i]
+        at = f"on_batch_end at global_step {v}" if kind == "step" else f"on_validation_end({v})"
+        fail(f"{what.replace('keep_last=0', 'keep_last=0 (no step file kept)')}: after event #{i} ({at}) the folder "
+             f"should hold step files {[x for x in want[i] if x != 'last.pt']}"
+             f"{' and last.pt' if 'last.pt' in want[i] else ' and no last.pt'}, it holds "
+             f"{[x for x in got[i] if x != 'last.pt']}{' and last.pt' if 'last.pt' in got[i] else ''} "
+             f"(step 0 is never saved; a step is saved at the first on_batch_end that sees it)")
+
+
+@pytest.mark.parametrize("monitor", [None, "val_acc"], ids=["no_monitor", "monitor_not_in_metrics"])
+def test_no_best_without_monitor(student, gen, monitor):
+    """without a monitor, or with one the metrics do not contain, on_validation_end does nothing"""
+    vals = [0.5, 0.25, 0.75, 0.125]
+    events = make_events(vals)
+    r = student.call("checkpoint_folder", events=events, every=2, keep=2, mode="min", monitor=monitor)
+    what = (f"CheckpointCallback(every_n_steps=2, keep_last=2, monitor={monitor!r}) with validations reporting only "
+            f"{{'val_loss': ...}}")
+    expect(not (isinstance(r, dict) and "error" in r and "names" not in r),
+           f"{what}: raised {r.get('error') if isinstance(r, dict) else r}")
+    expect("best.pt" not in r["names"], f"{what}: no best.pt should be written, found files {r['names']}")
+    expect(step_files(r, what) == [10, 12] and r["last"] == 12,
+           f"{what}: step files and last.pt should still be written as usual (steps [10, 12], last 12), got "
+           f"{step_files(r, what)} and last {r['last']}")

@@ -101,6 +101,21 @@ def test_resume_with_grad_scaler_and_clipping(student, gen, k):
     judge(student, gen, cfg, k, "with GradScaler('cpu', init_scale=2**100, growth_interval=1) and max_grad_norm=0.5")
 
 
+def test_disabled_scaler_state_is_skipped(student, gen):
+    """an empty scaler state (from a disabled GradScaler) is skipped on load, also into an enabled scaler"""
+    cfg = {**BASE, "data_seed": int(torch.randint(0, 10**6, (1,), generator=gen)),
+           "init_seed": int(torch.randint(0, 10**6, (1,), generator=gen)),
+           "loader_seed": int(torch.randint(0, 10**6, (1,), generator=gen))}
+    r = student.call("disabled_scaler_into_enabled", cfg=cfg, k=2)
+    what = ("trainer_load_state_dict(t2, ckpt) where ckpt comes from a Trainer whose GradScaler is disabled (its "
+            f"state_dict() is {{}}; ckpt['scaler'] = {r['ckpt_scaler']}) and t2 has an enabled "
+            "GradScaler('cpu', init_scale=256)")
+    expect(r["error"] is None, f"{what}: raised {r['error']}; an empty scaler state must be skipped, not loaded")
+    expect(r["global_step"] == 2 and r["scale"] == 256.0,
+           f"{what}: expected the rest restored (global_step 2) and t2's scaler left as it was (scale 256), got "
+           f"global_step {r['global_step']}, scale {r['scale']}")
+
+
 @pytest.mark.gpu
 def test_resume_bit_exact_cuda(student, gen):
     """on CUDA with deterministic algorithms: resumption mid-epoch is bit-exact"""
