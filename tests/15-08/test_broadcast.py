@@ -29,10 +29,10 @@ def broadcast_cases(gen, world):
     return cases
 
 
-@pytest.fixture(scope="module")
-def runs(student, request):
-    gen = C.task_gen(request.config, "tree_broadcast")
-    return C.Runs(student, "tree_broadcast", [{"world": n, "cases": broadcast_cases(gen, n)} for n in ROOTS])
+@pytest.fixture
+def runs(student, course_seed):
+    return C.cached_runs(student, course_seed, "tree_broadcast", lambda gen: C.Runs(
+        student, "tree_broadcast", [{"world": n, "cases": broadcast_cases(gen, n)} for n in ROOTS]))
 
 
 def _names(world, tags=("f32", "i64", "f64")):

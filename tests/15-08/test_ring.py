@@ -34,11 +34,10 @@ def ring_pass_cases(gen, world):
     return cases
 
 
-@pytest.fixture(scope="module")
-def ring_pass_runs(student, request):
-    gen = C.task_gen(request.config, "ring_pass")
-    worlds = [{"world": n, "cases": ring_pass_cases(gen, n)} for n in WORLDS]
-    return C.Runs(student, "ring_pass", worlds)
+@pytest.fixture
+def ring_pass_runs(student, course_seed):
+    return C.cached_runs(student, course_seed, "ring_pass", lambda gen: C.Runs(
+        student, "ring_pass", [{"world": n, "cases": ring_pass_cases(gen, n)} for n in WORLDS]))
 
 
 def _check_received(runs, world, name):
@@ -130,11 +129,10 @@ def all_reduce_cases(gen, world):
     ]
 
 
-@pytest.fixture(scope="module")
-def all_reduce_runs(student, request):
-    gen = C.task_gen(request.config, "ring_all_reduce")
-    worlds = [{"world": n, "cases": all_reduce_cases(gen, n)} for n in WORLDS]
-    return C.Runs(student, "ring_all_reduce", worlds)
+@pytest.fixture
+def all_reduce_runs(student, course_seed):
+    return C.cached_runs(student, course_seed, "ring_all_reduce", lambda gen: C.Runs(
+        student, "ring_all_reduce", [{"world": n, "cases": all_reduce_cases(gen, n)} for n in WORLDS]))
 
 
 def _check_sum(runs, world, name):
@@ -251,10 +249,10 @@ def test_all_reduce_bandwidth_optimal(all_reduce_runs, world):
 
 @pytest.mark.gpu
 @pytest.mark.task("ring_all_reduce")
-def test_all_reduce_nccl_two_gpus(student, request):
+def test_all_reduce_nccl_two_gpus(student, course_seed):
     """ring_all_reduce works unchanged with NCCL on 2 GPUs: the sums and the bandwidth bound"""
     C.need_gpus(2)
-    gen = C.task_gen(request.config, "ring_all_reduce_nccl")
+    gen = C.task_gen(course_seed, "ring_all_reduce_nccl")
     cases = [c for c in all_reduce_cases(gen, 2) if c["name"] in ("f32", "i64", "big", "few")]
     runs = C.Runs(student, "ring_all_reduce", [{"world": 2, "cases": cases}], backend="nccl")
     for name in ("f32", "i64", "big", "few"):

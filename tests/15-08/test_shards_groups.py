@@ -33,10 +33,10 @@ def shard_cases(gen, world):
     return cases
 
 
-@pytest.fixture(scope="module")
-def shard_runs(student, request):
-    gen = C.task_gen(request.config, "shards")
-    return C.Runs(student, "gather_shards", [{"world": n, "cases": shard_cases(gen, n)} for n in WORLDS])
+@pytest.fixture
+def shard_runs(student, course_seed):
+    return C.cached_runs(student, course_seed, "shards", lambda gen: C.Runs(
+        student, "gather_shards", [{"world": n, "cases": shard_cases(gen, n)} for n in WORLDS]))
 
 
 def _check_gather(runs, world, tag):
@@ -146,10 +146,10 @@ def group_cases(gen, world):
     return cases
 
 
-@pytest.fixture(scope="module")
-def group_runs(student, request):
-    gen = C.task_gen(request.config, "group_sums")
-    return C.Runs(student, "group_sums", [{"world": n, "cases": group_cases(gen, n)} for n in GROUPS])
+@pytest.fixture
+def group_runs(student, course_seed):
+    return C.cached_runs(student, course_seed, "group_sums", lambda gen: C.Runs(
+        student, "group_sums", [{"world": n, "cases": group_cases(gen, n)} for n in GROUPS]))
 
 
 def _check_group_sums(runs, world, name, dtype_only=False):
