@@ -411,6 +411,38 @@ def write_report(assignment: str, results: dict, limit: int | None = None, total
     return path
 
 
+def reclassify(assignment: str) -> list[str]:
+    """Move survivors that have since been explained under "## Equivalent mutants" out of the survivors
+    and into the equivalent column (no mutant is judged again). Returns the ids moved."""
+    path = TESTS_DIR / assignment / "mutants.md"
+    text = path.read_text()
+    equiv = equivalents(assignment)
+    head, rest = text.split("## Surviving mutants", 1)
+    surv, tail = rest.split("## Equivalent mutants", 1)
+    moved, keep = [], []
+    for ln in surv.splitlines():
+        m = re.match(r"- `(\w+)` ([\w.-]+) ", ln)
+        if m and m.group(1) in equiv:
+            moved.append((m.group(1), m.group(2)))
+        else:
+            keep.append(ln)
+    rows = []
+    for ln in head.splitlines():
+        cells = [c.strip() for c in ln.split("|")[1:-1]]
+        if len(cells) == 6 and cells[1].isdigit():
+            n = sum(1 for _, t in moved if t == cells[0])
+            killed, survived, eq = int(cells[2]), int(cells[3]) - n, int(cells[4]) + n
+            live = killed + survived
+            score = f"{100 * killed / live:.0f} %" if live else "-"
+            ln = f"| {cells[0]} | {cells[1]} | {killed} | {survived} | {eq} | {score} |"
+        rows.append(ln)
+    if not any(ln.startswith("- `") for ln in keep):
+        keep = ["", "(none)", ""]
+    path.write_text("\n".join(rows) + "\n## Surviving mutants" + "\n".join(keep).rstrip() + "\n\n"
+                    + "## Equivalent mutants" + tail)
+    return [i for i, _ in moved]
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m course.mutants")
     ap.add_argument("assignment")
@@ -419,7 +451,13 @@ def main(argv=None) -> int:
     ap.add_argument("--limit", type=int)
     ap.add_argument("--write", action="store_true", help="rewrite tests/<id>/mutants.md")
     ap.add_argument("--list", action="store_true", help="only list the mutants")
+    ap.add_argument("--reclassify", action="store_true",
+                    help="count survivors explained since the run as equivalent (judges nothing)")
     args = ap.parse_args(argv)
+    if args.reclassify:
+        moved = reclassify(args.assignment)
+        print(f"{len(moved)} survivor(s) now counted as equivalent: {', '.join(moved) or '-'}")
+        return 0
     if args.list:
         for m in mutants(args.assignment, args.task):
             print(f"{m.id} {m.task:16} {m.cell}:{m.line} {m.what}")
