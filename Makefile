@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup grade test test-fast release notebooks check-release sandbox student-lab mutants clean
+.PHONY: setup grade test test-fast release notebooks check-release sandbox student-lab mutants seeds clean
 
 $(STAMP): requirements.txt pyproject.toml
 	@command -v bwrap >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
@@ -52,6 +52,11 @@ student-lab: $(STAMP)
 ## Mutation score of a hidden suite (a benchmark, not CI): make mutants ID=15-01 [WRITE=1]
 mutants: $(STAMP)
 	$(BIN)/python -m course.mutants $${ID:?set ID=<topic>, e.g. ID=15-01} $${WRITE:+--write}
+
+## Known-wrong examples judged under N seeds each (a benchmark, not CI): make seeds ID=15-05 N=30 [ONLY=wrong_tie]
+seeds: $(STAMP)
+	COURSE_VERDICT_SEEDS=$${N:-20} COURSE_VERDICT_ONLY=$${ONLY:-} $(BIN)/python -m pytest tests/test_submissions.py \
+		-q --timeout 0 -k "verdicts and $${ID:?set ID=<topic>, e.g. ID=15-05}"
 
 clean:
 	rm -rf autograded/*/ gradebook/*/ gradebook/*.db gradebook/*.csv

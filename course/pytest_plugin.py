@@ -291,6 +291,8 @@ def pytest_runtest_makereport(item, call):
         doc = (item.function.__doc__ or "").strip().splitlines() if hasattr(item, "function") else []
         callspec = getattr(item, "callspec", None)
         notebook = callspec.params.get("course_notebook") if callspec else None
+        if notebook is None and len(item.config.getoption("--notebook")) == 1:
+            notebook = item.config.getoption("--notebook")[0]
         param_id = check_key(f"[{callspec.id}]")[1:-1] if callspec else ""
         if doc and param_id:
             doc[0] = f"{doc[0]} [{param_id}]"
