@@ -436,9 +436,8 @@ def reclassify(assignment: str) -> list[str]:
             score = f"{100 * killed / live:.0f} %" if live else "-"
             ln = f"| {cells[0]} | {cells[1]} | {killed} | {survived} | {eq} | {score} |"
         rows.append(ln)
-    if not any(ln.startswith("- `") for ln in keep):
-        keep = ["", "(none)", ""]
-    path.write_text("\n".join(rows) + "\n## Surviving mutants" + "\n".join(keep).rstrip() + "\n\n"
+    keep = [ln for ln in keep if ln.strip()] or ["(none)"]
+    path.write_text("\n".join(rows).rstrip() + "\n\n## Surviving mutants\n\n" + "\n".join(keep) + "\n\n"
                     + "## Equivalent mutants" + tail)
     return [i for i, _ in moved]
 

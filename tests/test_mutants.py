@@ -48,10 +48,7 @@ def test_scores_recorded_and_equivalents_parsed_from_their_section():
 BAR = 90  # per cent of non-equivalent mutants killed, per task (issue: "at least 90 % in every task")
 # Topics whose recorded run is not complete yet, and why. Each is an expected failure (reported as
 # xfailed, never as passed); strict, so the entry must go once the record is complete.
-INCOMPLETE = {
-    "15-10": "trainer's 153 mutants never judged; callbacks, checkpoint and resume runs stopped part-way "
-             "(30-80 s a mutant on the loaded 2-core machine: about 4 h for the topic)",
-}
+INCOMPLETE: dict[str, str] = {}
 
 
 def _bar_params():

@@ -69,8 +69,8 @@ def make_events(vals):
 
 
 def folder_run(student, gen, mode, vals, every=None, keep=None, restart_at=None):
-    every = every or int(torch.randint(1, 3, (1,), generator=gen))
-    keep = keep or int(torch.randint(1, 4, (1,), generator=gen))
+    every = every if every is not None else int(torch.randint(1, 3, (1,), generator=gen))
+    keep = keep if keep is not None else int(torch.randint(1, 4, (1,), generator=gen))
     events = make_events(vals)
     r = student.call("checkpoint_folder", events=events, every=every, keep=keep, mode=mode, restart_at=restart_at)
     what = (f"CheckpointCallback(every_n_steps={every}, keep_last={keep}, monitor='val_loss', mode='{mode}') "
