@@ -222,7 +222,8 @@ class ProcessStudent:
             try:
                 reply = plain.check(torch.load(io.BytesIO(payload), weights_only=True))
             except plain.NotPlain as exc:
-                self.close()
+                # The frame was read whole and rejected; the worker stays (restarting it for every
+                # check only costs time: its next reply is judged on its own).
                 raise StudentCrashed(f"{what}: your code sent back a result the grader will not read: {exc}") from None
             except Exception:
                 self.close()

@@ -317,4 +317,5 @@ def pytest_runtest_makereport(item, call):
             "seed": seed,
             "weight": float((item.get_closest_marker("task").kwargs.get("weight", 1.0))
                             if item.get_closest_marker("task") else 1.0),
+            "seconds": round(float(getattr(rep, "duration", 0.0)), 3),
         })
