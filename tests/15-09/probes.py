@@ -204,6 +204,41 @@ class BigExpOff(BigExp):
         return g * y * 1.002
 
 
+class ExpHalf(BigExp):
+    """exp(x) whose gradient is half the true one: too SMALL, so only |analytic - numeric| catches it."""
+
+    @staticmethod
+    def backward(ctx, g):
+        (y,) = ctx.saved_tensors
+        return g * y * 0.5
+
+
+class Three(torch.autograd.Function):
+    """f(x, y, z) = x * y + z**2 (elementwise): three inputs that all need a gradient."""
+
+    @staticmethod
+    def forward(ctx, x, y, z):
+        ctx.save_for_backward(x, y, z)
+        return x * y + z * z
+
+    @staticmethod
+    def backward(ctx, g):
+        x, y, z = ctx.saved_tensors
+        return g * y, g * x, 2 * g * z
+
+
+class ThreeWrongY(Three):
+    @staticmethod
+    def backward(ctx, g):
+        x, y, z = ctx.saved_tensors
+        return g * y, g * y, 2 * g * z  # the y-gradient uses y instead of x
+
+
+def linear(x):
+    """3x: with eps and x on a power-of-two grid its central differences are exact (an equality case)."""
+    return 3 * x
+
+
 def only_first(x, y):
     """y is an input that requires a gradient and is not used at all (no gradient flows to it)."""
     return x ** 2 + 0 * x
@@ -213,6 +248,7 @@ GRAD_FUNCTIONS = {
     "smooth": Smooth.apply, "factor": SmoothFactor.apply, "tiny_factor": SmoothTinyFactor.apply,
     "missing_term": SmoothMissingTerm.apply, "sign_y": SmoothSignY.apply, "some_points": SmoothSomePoints.apply,
     "big_exp": BigExp.apply, "big_exp_off": BigExpOff.apply, "mix": Mix.apply, "mix_wrong": MixWrong.apply, "unused": only_first,
+    "exp": BigExp.apply, "exp_half": ExpHalf.apply, "three": Three.apply, "three_wrong_y": ThreeWrongY.apply, "linear": linear,
 }
 
 

@@ -68,7 +68,12 @@ def describe(fn_name):
             "big_exp_off": "exp(x) at x near 14 with a gradient 1.002 times too large",
             "mix": "a correct matrix product A @ B",
             "mix_wrong": "A @ B whose A-gradient uses B instead of B.T",
-            "unused": "a correct function of (x, y) that ignores y (no gradient flows to y)"}[fn_name]
+            "unused": "a correct function of (x, y) that ignores y (no gradient flows to y)",
+            "exp": "a correct exp(x) at x in [0.5, 1.5)",
+            "linear": "a correct 3x whose central differences are exact (every entry has |analytic - numeric| = 0)",
+            "exp_half": "exp(x) whose gradient is half the true one (too small, not too large)",
+            "three": "a correct f(x, y, z) = x*y + z**2 of three inputs",
+            "three_wrong_y": "f(x, y, z) = x*y + z**2 whose y-gradient uses y instead of x (three inputs)"}[fn_name]
 
 
 # ------------------------------------------------------------------ numeric_jacobian
@@ -121,6 +126,8 @@ PAIRS = {
     "matrix": (("mix", {}), ("mix_wrong", {})),
     "large_values": (("big_exp", {}), ("big_exp_off", {})),
     "unused_input": (("unused", {}), ("missing_term", {})),
+    "gradient_too_small": (("exp", {}), ("exp_half", {})),
+    "three_inputs": (("three", {}), ("three_wrong_y", {})),
 }
 
 
@@ -130,6 +137,12 @@ def case_inputs(fn_name, opts, gen):
                 torch.randn(3, 3, generator=gen, dtype=torch.float64)], [True, True]
     if fn_name.startswith("big_exp"):
         return [torch.rand(5, generator=gen, dtype=torch.float64) + 14.0], [True]
+    if fn_name == "linear":  # multiples of 1/256: x +- 2**-10 and 3 times it are exact in float64
+        return [torch.randint(-512, 512, (6,), generator=gen).to(torch.float64) / 256], [True]
+    if fn_name in ("exp", "exp_half"):
+        return [torch.rand(5, generator=gen, dtype=torch.float64) + 0.5], [True]
+    if fn_name.startswith("three"):
+        return [torch.randn(2, 3, generator=gen, dtype=torch.float64) for _ in range(3)], [True, True, True]
     return smooth_inputs(gen, safe=opts.get("safe", False), big=opts.get("big", False)), opts.get("needs", [True, True])
 
 
@@ -166,6 +179,10 @@ def test_tolerances_and_eps_are_used(student, gen):
     expect_verdict(student, gen, "big_exp_off", {}, {"atol": 1e-3, "rtol": 0.0})
     expect_verdict(student, gen, "smooth", {}, {"eps": 1e-3, "atol": 1e-9, "rtol": 1e-9})
     expect_verdict(student, gen, "smooth", {}, {"eps": 1e-4, "atol": 1e-5, "rtol": 1e-3})
+    # the comparison is inclusive (<=, as torch.allclose): an exact match passes even with zero tolerances
+    assert judge_verdict("linear", *case_inputs("linear", {}, torch.Generator().manual_seed(0)),
+                         eps=2.0 ** -10, atol=0.0, rtol=0.0) is True, "judge: the equality case must pass"
+    expect_verdict(student, gen, "linear", {}, {"eps": 2.0 ** -10, "atol": 0.0, "rtol": 0.0})
 
 
 def test_inputs_left_unchanged(student, gen):
