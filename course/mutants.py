@@ -345,7 +345,9 @@ def run(assignment: str, only_task: str | None, timeout: float, limit: int | Non
             if c.cell_type == "code" and not nbtools.is_test_cell(c)]
     equiv = equivalents(assignment)
     ms = mutants(assignment, only_task)
-    all_tasks = sorted(set(tasks_of_cells(nb).values()))
+    # every task with hidden checks (a task may own no solution cell: 15-07's empty_cache is a method
+    # written in the allocator's cell)
+    all_tasks = sorted({t for c in nb.cells if nbtools.is_test_cell(c) for _, t in nbtools.hidden_calls(c.source)})
     if limit:
         ms = ms[:limit]
     results: dict[str, dict] = {}
