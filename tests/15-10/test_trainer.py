@@ -157,16 +157,21 @@ def test_logging_and_clipping_match_explicit_loop(student, gen, max_norm):
         expect_close(got["params"][k], v, f"{what}: final weights '{k}'", atol=1e-9, rtol=1e-7)
 
 
+def expect_autocast(student, precision, dtype):
+    """One CPU run at ``precision``: the forward's output dtype, float32 weights, finite logged losses."""
+    r = student.call("precision_run", precision=precision, device="cpu")
+    expect(r["out"] and all(d == f"torch.{dtype}" for d in r["out"]),
+           f"Trainer(..., precision='{precision}') on CPU: the model's output inside loss_fn should be "
+           f"torch.{dtype} (torch.autocast('cpu', dtype=torch.{dtype})), got {r['out']}")
+    expect(r["final_param_dtypes"] == ["torch.float32"],
+           f"Trainer(..., precision='{precision}'): parameters must stay float32, got {r['final_param_dtypes']}")
+    expect(r["steps"] == 2 and all(math.isfinite(x) for x in r["losses"]),
+           f"Trainer(..., precision='{precision}') on CPU: expected 2 finite logged losses, got {r['losses']}")
+
+
 def test_bf16_autocast_on_cpu(student):
     """precision='bf16' runs the forward under bfloat16 autocast, keeps float32 weights; '32' does not autocast"""
-    r = student.call("precision_run", precision="bf16", device="cpu")
-    expect(r["out"] and all(d == "torch.bfloat16" for d in r["out"]),
-           f"Trainer(..., precision='bf16') on CPU: the model's output inside loss_fn should be torch.bfloat16 "
-           f"(torch.autocast('cpu', dtype=torch.bfloat16)), got {r['out']}")
-    expect(r["final_param_dtypes"] == ["torch.float32"],
-           f"Trainer(..., precision='bf16'): parameters must stay float32, got {r['final_param_dtypes']}")
-    expect(r["steps"] == 2 and all(math.isfinite(x) for x in r["losses"]),
-           f"Trainer(..., precision='bf16'): expected 2 finite logged losses, got {r['losses']}")
+    expect_autocast(student, "bf16", "bfloat16")
     r32 = student.call("precision_run", precision="32", device="cpu")
     expect(all(d == "torch.float32" for d in r32["out"]),
            f"Trainer(..., precision='32'): the model's output should stay float32 (no autocast), got {r32['out']}")
@@ -174,14 +179,7 @@ def test_bf16_autocast_on_cpu(student):
 
 def test_fp16_autocast_on_cpu(student):
     """precision='fp16' runs the forward under float16 autocast (here on CPU, with a disabled scaler)"""
-    r = student.call("precision_run", precision="fp16", device="cpu")
-    expect(r["out"] and all(d == "torch.float16" for d in r["out"]),
-           f"Trainer(..., precision='fp16') on CPU: the model's output inside loss_fn should be torch.float16 "
-           f"(torch.autocast('cpu', dtype=torch.float16)), got {r['out']}")
-    expect(r["final_param_dtypes"] == ["torch.float32"],
-           f"Trainer(..., precision='fp16'): parameters must stay float32, got {r['final_param_dtypes']}")
-    expect(r["steps"] == 2 and all(math.isfinite(x) for x in r["losses"]),
-           f"Trainer(..., precision='fp16') on CPU: expected 2 finite logged losses, got {r['losses']}")
+    expect_autocast(student, "fp16", "float16")
 
 
 def test_early_stopping_ends_the_run(student):
