@@ -42,7 +42,7 @@ release: $(STAMP)
 	$(BIN)/python -m course.build release
 
 sandbox: $(STAMP)
-	$(BIN)/python -c "from course import sandbox; r = sandbox.probe(); print('sandbox OK' if r is None else 'sandbox NOT available: ' + r)"
+	$(BIN)/python -c "from course import sandbox; r = sandbox.probe(); a = sandbox.sandbox_account(); print(('sandbox OK, running as uid %s' % a[0] if a else 'sandbox OK, running as this account') if r is None else 'sandbox NOT available: ' + r)"
 	$(BIN)/python -c "from course import cgroup; r = cgroup.available(); print('cgroup limits OK' if r is None else 'cgroup limits NOT enforced (' + r + '): memory and tasks are polled instead')"
 
 ## A student's JupyterLab, set up from release/ alone, on 127.0.0.1 (PORT=8890).

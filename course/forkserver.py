@@ -22,6 +22,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -39,7 +40,8 @@ def _child(ctl: socket.socket, req: dict, fds: list[int]) -> None:
     signal.pthread_sigmask(signal.SIG_SETMASK, [])
     ctl.close()
     os.setpgid(0, 0)
-    fd_in, fd_out, fd_log = fds
+    fd_in, fd_out, fd_log, fd_status = fds
+    os.close(fd_status)  # the zygote's, to report this child's exit
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)
     os.dup2(fd_log, 1)
@@ -75,7 +77,7 @@ def main() -> None:
                 importlib.import_module(name)
             except Exception as exc:  # a missing optional package only costs speed
                 print(f"zygote: could not preload {name}: {exc}", file=sys.stderr)
-    dirs: dict[int, str] = {}
+    status_fds: dict[int, int] = {}  # child pid -> the pipe its exit code is written to
 
     def reap(*_):
         while True:
@@ -86,18 +88,19 @@ def main() -> None:
             if pid == 0:
                 return
             code = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.waitstatus_to_exitcode(status)
-            d = dirs.pop(pid, None)
-            if d:
+            fd = status_fds.pop(pid, None)
+            if fd is not None:
                 try:
-                    Path(d).write_text(str(code))
+                    os.write(fd, str(code).encode())
                 except OSError:
                     pass
+                os.close(fd)
 
     signal.signal(signal.SIGCHLD, reap)
     ctl.send(b'{"ready": true}')
     while True:
         try:
-            msg, fds, _, _ = socket.recv_fds(ctl, 65536, 3)
+            msg, fds, _, _ = socket.recv_fds(ctl, 65536, 4)
         except OSError:
             return
         if not msg:
@@ -108,10 +111,12 @@ def main() -> None:
         signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGCHLD])
         pid = os.fork()
         if pid == 0:
+            for fd in status_fds.values():  # other workers' exit pipes stay with the zygote
+                os.close(fd)
             _child(ctl, req, fds)
-        dirs[pid] = req["status"]
+        status_fds[pid] = fds[3]
         signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGCHLD])
-        for fd in fds:
+        for fd in fds[:3]:
             os.close(fd)
         ctl.send(json.dumps({"pid": pid}).encode())
 
@@ -147,35 +152,43 @@ def _descendants(root: int) -> list[int]:
     return out
 
 
-def read_small(path, limit: int = 64) -> str | None:
-    """A few bytes of a regular file the sandbox can write: no link is followed, nothing blocks."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError:
-        return None
-    try:
-        import stat
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        return os.read(fd, limit).decode("ascii", "replace")
-    finally:
-        os.close(fd)
-
-
 class ForkedWorker:
-    """The judge's handle on one forked worker, shaped like subprocess.Popen."""
+    """The judge's handle on one forked worker, shaped like subprocess.Popen. Its exit code comes
+    from the zygote through a pipe of its own (no host folder is writable from the sandbox)."""
 
-    def __init__(self, pid: int, fd_w: int, fd_r: int, status: Path, log_path: Path):
-        self.pid, self.status, self.log_path = pid, status, log_path
+    def __init__(self, pid: int, fd_w: int, fd_r: int, fd_status: int, log_path: Path):
+        self.pid, self.log_path = pid, log_path
         self.stdin = open(fd_w, "wb")
         self.stdout = open(fd_r, "rb", buffering=0)
+        os.set_blocking(fd_status, False)
+        self._status_fd: int | None = fd_status
+        self._status, self._code, self._lock = b"", None, threading.Lock()
         self.returncode: int | None = None
 
     def _exit_status(self) -> int | None:
-        try:
-            return int((read_small(self.status) or "").strip())
-        except ValueError:
-            return None
+        """The code the zygote wrote, once it has closed the pipe; None before. Thread-safe: the judge
+        and its memory watcher both poll."""
+        with self._lock:
+            fd = self._status_fd
+            if fd is None:
+                return self._code
+            while len(self._status) <= 64:
+                try:
+                    chunk = os.read(fd, 64)
+                except BlockingIOError:
+                    return None
+                except OSError:
+                    chunk = b""
+                if not chunk:
+                    break  # closed: the code is complete (or the zygote died without writing it)
+                self._status += chunk
+            os.close(fd)
+            self._status_fd = None
+            try:
+                self._code = int(self._status.decode("ascii", "replace").strip())
+            except ValueError:
+                self._code = None
+            return self._code
 
     def poll(self) -> int | None:
         if self.returncode is not None:
@@ -216,6 +229,10 @@ class ForkedWorker:
                 f.close()
             except OSError:
                 pass
+        with self._lock:
+            if self._status_fd is not None:
+                os.close(self._status_fd)
+                self._status_fd = None
 
 
 class ForkServerError(RuntimeError):
@@ -227,18 +244,15 @@ class ForkServer:
         from . import sandbox
         self.sandboxed, self.env, self.file_limit = sandboxed, env, file_limit
         from . import tempdirs
-        # root/ holds the logs (never mounted in the sandbox); root/status/ is the one host folder the
-        # zygote writes (its workers' exit codes), read back only through read_small.
+        # root/ holds the logs and is never mounted in the sandbox: the zygote writes no host folder.
         self.root = Path(tempdirs.make("zygote"))
-        self.status_dir = self.root / "status"
-        self.status_dir.mkdir()
         self._n = 0
         self._log = open(self.root / "zygote.log", "w+b")
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         env = {**env, FD_ENV: str(theirs.fileno())}
         if not sandboxed:
             (self.root / "work").mkdir()
-        argv = sandbox.worker_argv(sandboxed, entry="course.forkserver", env=env, extra_binds=[str(self.status_dir)])
+        argv = sandbox.worker_argv(sandboxed, entry="course.forkserver", env=env)
         self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=self._log, stderr=self._log,
                                      cwd=self.root, env=env,
                                      pass_fds=[theirs.fileno()], preexec_fn=sandbox.limits_preexec(file_limit))
@@ -262,31 +276,30 @@ class ForkServer:
     def spawn(self, timeout: float = 60) -> ForkedWorker:
         self._n += 1
         inner_dir = f"/tmp/work/w{self._n}" if self.sandboxed else str(self.root / "work" / f"w{self._n}")
-        status = self.status_dir / f"w{self._n}.exit"
         log_path = self.root / f"w{self._n}.log"
         r_in, w_in = os.pipe()
         r_out, w_out = os.pipe()
+        r_st, w_st = os.pipe()
         log = os.open(log_path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
         try:
-            socket.send_fds(self.sock, [json.dumps({"dir": inner_dir, "status": str(status)}).encode()],
-                            [r_in, w_out, log])
+            socket.send_fds(self.sock, [json.dumps({"dir": inner_dir}).encode()], [r_in, w_out, log, w_st])
         except OSError as exc:
-            for fd in (r_in, w_in, r_out, w_out, log):
+            for fd in (r_in, w_in, r_out, w_out, log, r_st, w_st):
                 os.close(fd)
             raise ForkServerError(f"the worker zygote is gone: {exc}") from None
-        for fd in (r_in, w_out, log):
+        for fd in (r_in, w_out, log, w_st):
             os.close(fd)
         try:
             ns_pid = self._reply(timeout, "forking a worker")["pid"]
         except ForkServerError:
-            os.close(w_in)
-            os.close(r_out)
+            for fd in (w_in, r_out, r_st):
+                os.close(fd)
             raise
         host_pid = ns_pid
         if self.sandboxed:
             matches = [p for p in _descendants(self.proc.pid) if (_ns_pids(p) or [None])[-1] == ns_pid]
             host_pid = matches[0] if matches else -1
-        return ForkedWorker(host_pid, w_in, r_out, status, log_path)
+        return ForkedWorker(host_pid, w_in, r_out, r_st, log_path)
 
     def close(self) -> None:
         from . import sandbox
@@ -296,8 +309,8 @@ class ForkServer:
             pass
         sandbox.kill_tree(self.proc)
         self._log.close()
-        import shutil
-        shutil.rmtree(self.root, ignore_errors=True)
+        from . import fstree
+        fstree.remove(str(self.root))
 
 
 if __name__ == "__main__":

@@ -1,7 +1,10 @@
 """Where submission code runs: a bubblewrap sandbox, plus resource limits.
 
-Inside the sandbox a submission sees the operating system (/usr, /etc, /sys)
-read-only, the Python installation and the ``course`` package. It can write only
+Inside the sandbox a submission sees the operating system (/usr, /sys and an
+allow-list of /etc: no keys, no shadow file) read-only, the Python installation
+and the ``course`` package. Graded as root, it runs as an account of its own
+(``COURSE_SANDBOX_USER``, default ``nobody``) with no capabilities, so root-only
+files stay closed to it even where they are visible. It can write only
 to private, size-capped tmpfs mounts (/tmp, whose /tmp/work is its HOME and
 working folder, and /dev/shm): they exist in the sandbox's mount namespace and
 nowhere else, vanish with it, and trusted code never reads them. Nothing else on
@@ -47,7 +50,36 @@ def _existing(paths):
     return out
 
 
-SYSTEM_PATHS = ("/usr", "/etc", "/sys", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+SYSTEM_PATHS = ("/usr", "/sys", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+# What Python, PyTorch, IPython and the CUDA loader read from /etc; everything else (shadow, SSH
+# host keys, TLS private keys, hub secrets) is absent from the sandbox.
+ETC_ALLOW = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "timezone", "passwd", "group",
+             "nsswitch.conf", "hosts", "host.conf", "alternatives", "os-release", "mime.types",
+             "ssl/certs", "ssl/openssl.cnf", "fonts", "matplotlibrc", "python3", "python3.11")
+
+
+def sandbox_account() -> tuple[int, int] | None:
+    """(uid, gid) that sandboxed code runs as when the grader is root; None otherwise (then the
+    sandbox maps the grader's own account, the most an unprivileged bubblewrap can do)."""
+    if os.geteuid() != 0:
+        return None
+    name = os.environ.get("COURSE_SANDBOX_USER", "nobody")
+    try:
+        import pwd
+        entry = pwd.getpwnam(name)
+        uid, gid = entry.pw_uid, entry.pw_gid
+    except KeyError:
+        if not name.isdigit():
+            raise SandboxUnavailable(f"COURSE_SANDBOX_USER={name!r} is not an account on this machine")
+        uid = gid = int(name)
+    if uid == 0:
+        raise SandboxUnavailable("COURSE_SANDBOX_USER must not be root")
+    return uid, gid
+
+
+def sandbox_uid() -> int | None:
+    account = sandbox_account()
+    return None if account is None else account[0]
 
 
 def hidden_paths() -> list[str]:
@@ -74,6 +106,11 @@ def _system_binds() -> list[str]:
             argv += ["--symlink", os.readlink(p), p]
         elif os.path.isdir(p):
             argv += ["--ro-bind", p, p]
+    argv += ["--dir", "/etc"]
+    for name in ETC_ALLOW:
+        p = os.path.join("/etc", name)
+        if os.path.exists(p):
+            argv += ["--ro-bind", p, p]
     return argv
 
 
@@ -99,6 +136,22 @@ def clean_env(**extra: str) -> dict[str, str]:
     return env
 
 
+def _parent_dirs(dests) -> list[str]:
+    """Folders leading to the mount points, made traversable by the sandbox's account (bubblewrap
+    would make them 0700, which only root inside could cross)."""
+    fixed = ("/usr", "/sys", "/etc", "/dev", "/proc") + SYSTEM_PATHS  # read-only or made by bubblewrap
+    parents = set()
+    for d in dests:
+        p = os.path.dirname(d.rstrip("/"))
+        while p not in ("/", "") and not any(p == f or p.startswith(f + "/") for f in fixed):
+            parents.add(p)
+            p = os.path.dirname(p)
+    argv = []
+    for p in sorted(parents, key=lambda q: (q.count("/"), q)):
+        argv += ["--perms", "0755", "--dir", p]
+    return argv
+
+
 def bwrap_argv(extra_binds: list[str] = (), ro_files: list[tuple[str, str]] = (), env: dict | None = None,
                tmp_mb: int | None = None, shm_mb: int | None = None) -> list[str]:
     """bwrap command prefix. Writable: the private tmpfs /tmp (work folder /tmp/work) and /dev/shm,
@@ -109,16 +162,22 @@ def bwrap_argv(extra_binds: list[str] = (), ro_files: list[tuple[str, str]] = ()
         raise SandboxUnavailable("bubblewrap (bwrap) is not installed: apt-get install bubblewrap")
     tmp = (TMP_MB if tmp_mb is None else tmp_mb) * 2**20
     shm = (SHM_MB if shm_mb is None else shm_mb) * 2**20
-    argv = [bwrap, *_system_binds(), "--dev", "/dev", "--size", str(shm), "--tmpfs", "/dev/shm", "--proc", "/proc",
-            "--size", str(tmp), "--tmpfs", "/tmp", "--dir", WORKDIR,
-            "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
+    account = sandbox_account()
+    if account is None:  # unprivileged: a user namespace mapping the grader's account, no capabilities
+        isolate = ["--unshare-all", "--cap-drop", "ALL"]
+    else:  # root: no user namespace (its root would own root's files); setpriv drops to the account below
+        isolate = ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try"]
+    argv = [bwrap, *_system_binds(), "--dev", "/dev", "--perms", "1777", "--size", str(shm), "--tmpfs", "/dev/shm",
+            "--proc", "/proc", "--perms", "1777", "--size", str(tmp), "--tmpfs", "/tmp", "--perms", "1777",
+            "--dir", WORKDIR, *isolate, "--die-with-parent", "--new-session"]
     for dev in sorted(glob.glob("/dev/nvidia*")) + sorted(glob.glob("/dev/dri/*")):
         argv += ["--dev-bind", dev, dev]
     visible = sorted(visible_paths(), key=len)
-    for p in visible:
-        argv += ["--ro-bind", p, p]
     under = lambda p, q: p.startswith(q.rstrip("/") + "/")
     masked = [h for h in sorted(hidden_paths(), key=len) if any(under(h, v) for v in visible)]
+    argv += _parent_dirs([*visible, *masked, *extra_binds, *(inner for _, inner in ro_files)])
+    for p in visible:
+        argv += ["--ro-bind", p, p]
     for p in masked:  # mask what a visible folder happens to contain ...
         argv += ["--tmpfs", p]
     for p in visible:  # ... then re-expose the visible folders inside the mask
@@ -131,7 +190,14 @@ def bwrap_argv(extra_binds: list[str] = (), ro_files: list[tuple[str, str]] = ()
     argv += ["--chdir", WORKDIR, "--clearenv"]
     for k, v in sorted((clean_env() if env is None else env).items()):
         argv += ["--setenv", k, v]
-    return argv + ["--"]
+    argv.append("--")
+    if account is not None:
+        setpriv = shutil.which("setpriv", path="/usr/bin:/bin")
+        if not setpriv:
+            raise SandboxUnavailable("setpriv (util-linux) is needed to drop root in the sandbox")
+        argv += [setpriv, f"--reuid={account[0]}", f"--regid={account[1]}", "--clear-groups",
+                 "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs"]
+    return argv
 
 
 @functools.lru_cache(maxsize=1)

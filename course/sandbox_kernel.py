@@ -5,7 +5,8 @@ Started by jupyter_client from the ``course-sandbox`` kernelspec as
 per-kernel folder made by ``course.grading.kernel.SandboxKernelManager``:
 
     k-XXXX/connection.json   read-only inside the sandbox (at /run/kernel/connection.json)
-    k-XXXX/ipc/              the kernel's IPC sockets: the only host folder it can write
+    k-XXXX/ipc/              the kernel's IPC sockets: the only host folder it can write, and
+                             only until its sockets exist (see SandboxKernelManager.lock_ipc)
 
 The kernel's working folder is the sandbox's private tmpfs (/tmp/work), not the graded folder:
 nothing it writes is ever read, copied or followed by the grader. Its environment is an
@@ -35,6 +36,10 @@ def main() -> None:
         refuse(f"expected a per-kernel folder k-*/ with IPC sockets in k-*/ipc, got transport="
                f"{info.get('transport')!r} ip={info.get('ip')!r}")
     from course import REPO_ROOT, cgroup, sandbox
+    account = sandbox.sandbox_account()
+    if account is not None:  # the sandbox's own account reads its key and makes its sockets
+        os.chown(conn, *account, follow_symlinks=False)
+        os.chown(ipc, *account, follow_symlinks=False)
     env = sandbox.clean_env(PYTHONPATH=str(REPO_ROOT), JPY_PARENT_PID="1",
                             **{k: os.environ[k] for k in ("NBGRADER_EXECUTION", "NBGRADER_VALIDATING")
                                if k in os.environ})

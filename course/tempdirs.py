@@ -1,14 +1,16 @@
 """Temporary folders of the grading machinery, named so a later run can clean up after a crash.
 
 Every folder is ``<tmp>/course-<kind>-<pid>-XXXX``; ``sweep()`` removes those whose process is
-gone (``shutil.rmtree`` never follows a link out of them), and the cgroups of dead runs.
+gone (``fstree.remove``: no link is followed, no depth can make it fail), and the cgroups of dead
+runs. Nothing here raises: a leftover of an earlier run must never stop the next one from starting.
 """
 from __future__ import annotations
 
 import os
 import re
-import shutil
 import tempfile
+
+from . import fstree
 
 _NAME = re.compile(r"^course-([a-z]+)-(\d+)-")
 
@@ -28,8 +30,14 @@ def pid_alive(pid: int) -> bool:
 
 
 def sweep(root: str | None = None) -> int:
-    """Remove leftover folders of processes that no longer exist; return how many."""
-    root = root or tempfile.gettempdir()
+    """Remove leftover folders of processes that no longer exist; return how many. Never raises."""
+    try:
+        return _sweep(root or tempfile.gettempdir())
+    except Exception:
+        return 0
+
+
+def _sweep(root: str) -> int:
     n = 0
     try:
         names = os.listdir(root)
@@ -41,8 +49,7 @@ def sweep(root: str | None = None) -> int:
             continue
         path = os.path.join(root, name)
         if os.path.isdir(path) and not os.path.islink(path):
-            shutil.rmtree(path, ignore_errors=True)
-            n += 1
+            n += fstree.remove(path)
     try:
         from . import cgroup
         cgroup.sweep()

@@ -97,3 +97,21 @@ def test_extra_hidden_paths_are_masked(tmp_path, monkeypatch):
     monkeypatch.setenv("COURSE_SANDBOX_HIDE", inner)
     seen = inside(f"import os; print(os.listdir({inner!r}))")
     assert seen == []
+
+
+def test_etc_is_an_allow_list_and_root_is_dropped():
+    """Only the /etc files Python and PyTorch read are visible; graded as root, the code inside runs as
+    the sandbox's own account with no capabilities, so even a root-only file made visible stays shut."""
+    seen = inside("""
+        import os
+        caps = [ln.split()[1] for ln in open("/proc/self/status") if ln.startswith(("CapEff", "CapPrm"))]
+        print(dict(etc=sorted(os.listdir("/etc")), uid=os.getuid(), caps=caps))
+    """, ro_files=[("/etc/shadow", "/run/shadow")] if os.path.exists("/etc/shadow") and os.geteuid() == 0 else [])
+    assert set(seen["etc"]) <= set(sandbox.ETC_ALLOW) | {"ssl"}, seen["etc"]
+    assert "shadow" not in seen["etc"] and "ssh" not in seen["etc"]
+    assert all(int(c, 16) == 0 for c in seen["caps"]), seen["caps"]
+    if os.geteuid() == 0:
+        assert seen["uid"] == sandbox.sandbox_uid() != 0
+        r = subprocess.run(sandbox.bwrap_argv(ro_files=[("/etc/shadow", "/run/shadow")]) + ["/bin/cat", "/run/shadow"],
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode != 0 and "Permission denied" in r.stderr, r.stdout[:80]

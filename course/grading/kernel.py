@@ -5,15 +5,18 @@
 
 No kernel sees another kernel's folder or keys, and a kernel that leaves links or junk in its
 ``ipc/`` cannot affect the next one: the whole folder is removed when the kernel is cleaned up
-(``shutil.rmtree`` does not follow links), along with its cgroup.
+(``fstree.remove``: no link followed, any depth), along with its cgroup. Where the sandbox runs as
+an account of its own (grading as root), ``ipc/`` is handed to root once the kernel's sockets exist,
+so the kernel cannot add anything to it; elsewhere its whole tree is watched (``ipc_usage``).
 """
 from __future__ import annotations
 
 import os
-import shutil
 import tempfile
 
 from jupyter_client.manager import AsyncKernelManager
+
+from .. import fstree, sandbox
 
 
 def runtime_root() -> str:
@@ -34,26 +37,30 @@ class SandboxKernelManager(AsyncKernelManager):
                 self.ip = os.path.join(self.kernel_dir, "ipc", "kernel")
         return await super()._async_pre_start_kernel(**kw)
 
-    def ipc_usage(self) -> tuple[int, int]:
-        """(entries, bytes) in this kernel's ipc folder, from lstat only (nothing is opened)."""
+    def ipc_usage(self) -> fstree.Usage:
+        """Entries, bytes and depth of the whole tree under this kernel's ipc folder (lstat only)."""
         if not self.kernel_dir:
-            return 0, 0
-        n = size = 0
+            return fstree.Usage()
+        return fstree.usage(os.path.join(self.kernel_dir, "ipc"))
+
+    def lock_ipc(self) -> bool:
+        """Once the kernel's sockets exist, take ``ipc/`` back from the sandbox's account: the
+        sockets stay usable, but nothing new can be created there. False where the sandbox runs
+        as the grader's own account (then only watching is possible)."""
+        if not self.kernel_dir or sandbox.sandbox_uid() is None:
+            return False
+        ipc = os.path.join(self.kernel_dir, "ipc")
+        fd = os.open(ipc, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
         try:
-            with os.scandir(os.path.join(self.kernel_dir, "ipc")) as it:
-                for e in it:
-                    n += 1
-                    try:
-                        size += e.stat(follow_symlinks=False).st_size
-                    except OSError:
-                        pass
-        except OSError:
-            pass
-        return n, size
+            os.fchown(fd, 0, 0)
+            os.fchmod(fd, 0o755)
+        finally:
+            os.close(fd)
+        return True
 
     def remove_folder(self) -> None:
         if self.kernel_dir:
-            shutil.rmtree(self.kernel_dir, ignore_errors=True)
+            fstree.remove(self.kernel_dir)
 
     async def _async_cleanup_resources(self, restart: bool = False) -> None:
         try:

@@ -53,8 +53,10 @@ def _run_one(req: dict) -> int:
         code = 0
     except NoStart:  # how jupyter apps end after running a subcommand
         code = 0
-    except SystemExit as exc:  # nbgrader's fail() and the apps' exit codes
+    except SystemExit as exc:  # nbgrader's fail(), the apps' exit codes, a refusing configuration
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        if isinstance(exc.code, str):
+            print(exc.code, file=sys.stderr)
     except BaseException:
         traceback.print_exc()
         code = 1
