@@ -50,7 +50,7 @@ def lab(tmp_path_factory):
             "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
             "--disable-component-update", "--disable-sync"])
         try:
-            yield browser, f"http://127.0.0.1:{port}", token, blank.name
+            yield browser, f"http://127.0.0.1:{port}", token, blank.name, home
         finally:
             browser.close()
             proc.terminate()
@@ -79,7 +79,7 @@ def validate(page, timeout_ms=120_000) -> str:
 
 
 def test_no_instructor_tools(lab):
-    browser, base, token, name = lab
+    browser, base, token, name, _ = lab
     page = open_notebook(browser, base, token, f"{A}/{name}")
     menus = page.locator(".lm-MenuBar-itemLabel").all_inner_texts()
     assert "Nbgrader" not in menus, menus
@@ -96,7 +96,7 @@ def test_no_instructor_tools(lab):
 
 
 def test_solved_notebook_runs_and_validates(lab):
-    browser, base, token, name = lab
+    browser, base, token, name, _ = lab
     page = open_notebook(browser, base, token, f"{A}/solved/{name}")
     page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
     page.get_by_text("Run All Cells", exact=True).click()
@@ -113,9 +113,79 @@ def test_solved_notebook_runs_and_validates(lab):
 
 
 def test_blank_notebook_fails_validation(lab):
-    browser, base, token, name = lab
+    browser, base, token, name, _ = lab
     page = open_notebook(browser, base, token, f"{A}/{name}")
     text = validate(page)
     page.screenshot(path=str(SHOTS / "validate-blank.png"))
     assert "Success" not in text and ("NotImplementedError" in text or "failed" in text.lower()), text
     page.close()
+
+
+def test_validate_does_not_freeze_the_server(lab):
+    """Validate on a notebook stuck in a loop: the server answers other requests within 1 s meanwhile,
+    and the validation ends at the per-cell limit with the notebook reported as failing."""
+    import json
+    import threading
+    import urllib.request
+
+    _, base, token, name, home = lab
+    loop = home / "release" / A / "loop"
+    loop.mkdir()
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("while True:\n    pass")])
+    nbformat.write(nb, loop / name)
+    auth = {"Authorization": f"token {token}"}
+    result = {}
+
+    def run_validate():
+        req = urllib.request.Request(f"{base}/assignments/validate", method="POST", headers=auth,
+                                     data=f"path={A}/loop/{name}".encode())
+        t0 = time.monotonic()
+        with urllib.request.urlopen(req, timeout=300) as r:
+            result["reply"] = json.loads(r.read())
+        result["seconds"] = time.monotonic() - t0
+
+    worker = threading.Thread(target=run_validate)
+    worker.start()
+    time.sleep(3)  # the validation is under way: its kernel is looping
+    slowest = 0.0
+    while worker.is_alive() and slowest < 5:
+        t0 = time.monotonic()
+        with urllib.request.urlopen(urllib.request.Request(f"{base}/api/status", headers=auth), timeout=60) as r:
+            r.read()
+        slowest = max(slowest, time.monotonic() - t0)
+        time.sleep(0.5)
+    worker.join(timeout=300)
+    assert slowest < 1.0, f"the server took {slowest:.1f} s to answer while Validate ran"
+    assert "reply" in result, "Validate never answered"
+    assert result["seconds"] < 120, result
+
+
+def test_progress_bars_survive_reopening(lab):
+    """tqdm's bars are widgets: run, save, open again, and the bar is still drawn (the kit turns on
+    the widget manager's saveState), not "Error displaying widget"."""
+    browser, base, token, name, home = lab
+    folder = home / "release" / A / "bars"
+    folder.mkdir()
+    code = "from tqdm.auto import tqdm\nfor _ in tqdm(range(5), desc='steps'):\n    pass"
+    meta = nbtools.read(home / "release" / A / name).metadata  # its kernel: no "select a kernel" dialog
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code)], metadata=meta),
+                   folder / "bars.ipynb")
+    page = open_notebook(browser, base, token, f"{A}/bars/bars.ipynb")
+    page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+    page.get_by_text("Run All Cells", exact=True).click()
+    page.wait_for_selector(".jp-OutputArea-output .widget-html-content", timeout=60_000)
+    page.keyboard.press("Control+s")
+    deadline = time.monotonic() + 30
+    while "widget-state" not in (folder / "bars.ipynb").read_text() and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert "widget-state" in (folder / "bars.ipynb").read_text(), "the saved notebook holds no widget state"
+    page.close()
+    again = browser.new_page(viewport={"width": 1400, "height": 900})
+    again.goto(f"{base}/lab/tree/{A}/bars/bars.ipynb?reset&token={token}")
+    again.wait_for_selector(".jp-OutputArea-output", timeout=60_000)
+    time.sleep(3)
+    text = again.locator(".jp-OutputArea-output").all_inner_texts()
+    again.screenshot(path=str(SHOTS / "bars-reopened.png"))
+    assert not any("Error displaying widget" in t for t in text), text
+    assert any("steps" in t and "5/5" in t for t in text), text
+    again.close()

@@ -6,9 +6,9 @@ Steps (each one nbgrader command, logged under gradebook/logs/):
 1. refuse to start when the sandbox cannot be set up (unless COURSE_SANDBOX=off);
 2. generate_assignment: release/ and the gradebook's copy of every test cell;
 3. put the example submissions in gradebook/submitted/ (complete, blank, partly wrong);
-4. triage: a notebook that is not valid JSON is set aside (kept as *.invalid) and graded as blank;
-5. autograde, generate_feedback, export to gradebook/grades.csv;
-6. print a table of students x assignments.
+4. autograde (which sets aside unreadable notebooks and grades the blank release in their place,
+   see course.grading.notebook_intake), generate_feedback, export to gradebook/grades.csv;
+5. print a table of students x assignments.
 Re-running is safe: every step overwrites its own output, and grading seeds are derived from
 (assignment, student), so the same submission gets the same checks.
 """
@@ -21,12 +21,12 @@ import time
 from pathlib import Path
 
 from .. import REPO_ROOT, TESTS_DIR
-from .. import notebook as nbtools
 from .. import sandbox
 from ..build import assignments
-from ..plain import one_line
 from . import runner, submissions
 
+# Warning lines of the grading log that the run's summary repeats (one per incident).
+INCIDENT_WORDS = ("restored", "stopped", "timeout", "died", "demoted", "set aside", "graded as", "is missing")
 EXAMPLES = {"ex-complete": "reference", "ex-blank": "release", "ex-partly-wrong": "partly_wrong"}
 
 
@@ -55,26 +55,6 @@ def place_examples(root: Path, assignment: str) -> list[str]:
         (dest / "timestamp.txt").write_text("2026-11-20 12:00:00.000000 UTC\n")
         placed.append(student)
     return placed
-
-
-def triage(root: Path, assignment: str) -> list[str]:
-    """Set aside unreadable notebooks; grade the blank release in their place. One line each."""
-    lines = []
-    release = submissions.release_notebook(assignment)
-    for nb in sorted((root / "gradebook" / "submitted").glob(f"*/{assignment}/*.ipynb")):
-        if nb.is_symlink() or nb.parent.is_symlink() or nb.parent.parent.is_symlink() or not nb.is_file():
-            continue  # not a plain file: autograde's intake sets it aside (course.grading.safe_files)
-        try:
-            nbtools.read(nb)
-        except nbtools.NotebookError as exc:
-            student = nb.parent.parent.name
-            # nb and its two parent folders were checked above to be no links, and submitted/ is never
-            # mounted in a sandbox: the move is a rename, the copy writes a fresh file
-            shutil.move(nb, nb.with_suffix(".ipynb.invalid"))  # safe: lstat-checked regular file, renamed
-            shutil.copy(release, nb)  # safe: writes a new file where the checked notebook was
-            lines.append(f"{one_line(student, 80)}/{assignment}: {one_line(exc, 300)}; graded as a blank submission (original kept as "
-                         f"{nb.name}.invalid)")
-    return lines
 
 
 def score_table(root: Path, assignment_ids: list[str]) -> str:
@@ -126,13 +106,10 @@ def run(root: Path, only: list[str] | None, examples: bool) -> int:
             continue
         if examples:
             place_examples(root, a)
-        for line in triage(root, a):
-            print(f"  {line}")
         rc = nbgrader(root, "autograde", a, "--force", log=log)
         rc |= nbgrader(root, "generate_feedback", a, "--force", log=log)
         incidents = [ln.strip() for ln in log.read_text().splitlines()
-                     if "WARNING" in ln and (": " in ln) and ("restored" in ln or "stopped" in ln or "timeout" in ln
-                                                             or "died" in ln or "demoted" in ln)
+                     if "WARNING" in ln and (": " in ln) and any(w in ln for w in INCIDENT_WORDS)
                      or "hidden checks could not run" in ln]
         for ln in incidents:
             print(f"  {a}: {ln.split('] ', 1)[-1].strip()}")

@@ -10,7 +10,8 @@ config) replaces those steps:
   file (links, FIFOs, devices, hard links to elsewhere), has an unprintable name, or is over the
   size caps is moved to ``gradebook/rejected/<student>/<assignment>/`` (a rename: nothing is
   followed) with one log line each. A notebook moved away is replaced by the blank release, so
-  that student is graded as blank and the batch goes on.
+  that student is graded as blank and the batch goes on. Then ``notebook_intake`` makes every
+  notebook of the assignment present and readable (unreadable, renamed or missing notebooks).
 - ``set_permissions``: chmod of regular files only, through a descriptor opened without
   following links.
 - feedback: ``feedback/`` gets the feedback page and the two small files the exchange needs
@@ -23,6 +24,7 @@ import os
 import stat
 
 from ..plain import one_line
+from . import notebook_intake
 
 MAX_FILE = 64 * 2**20
 MAX_TOTAL = 256 * 2**20
@@ -172,6 +174,11 @@ def install() -> None:
         if os.path.isdir(release):
             blank = {n: os.path.join(release, n) for n in os.listdir(release) if n.endswith(".ipynb")}
         intake(src, rejected, blank, self.log, who=student_id)
+        if blank and os.path.isdir(src) and not os.path.islink(src):
+            notebook_intake.check(src, blank, rejected, self.log, who=student_id)
+            # grade the assignment's notebooks as they are now (renamed, replaced); other notebooks
+            # stay in the folder but are not graded (nbgrader would call each one "unknown")
+            self.notebooks = [os.path.join(src, n) for n in sorted(blank) if os.path.isfile(os.path.join(src, n))]
         return original_autograde_init(self, assignment_id, student_id)
 
     def safe_set_permissions(self, assignment_id, student_id):

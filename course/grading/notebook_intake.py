@@ -1,0 +1,89 @@
+"""Before autograde reads a submission: every notebook of the assignment is present and readable.
+
+Runs inside ``nbgrader autograde`` (installed by ``safe_files.install``), after the file intake:
+
+- a notebook that is not valid JSON (truncated, an HTML error page, binary) is set aside in
+  ``gradebook/rejected/`` and the blank release is graded in its place, with a note at its top;
+- a notebook saved under another name by a browser or an LMS (``15-01_x (1).ipynb``,
+  ``Copy of 15-01_x.ipynb``) is graded as the assignment's notebook when the match is unambiguous;
+- a notebook that is missing is replaced by the blank release, with a note.
+
+Each case is one log line naming the student, and the note shows in the student's feedback.
+"""
+from __future__ import annotations
+
+import os
+import re
+
+import nbformat
+
+from .. import notebook as nbtools
+from ..plain import one_line
+
+NOTE = "**Note from the grader:** {what} The blank notebook was graded in its place, so this assignment scores 0."
+
+
+def _stem(name: str) -> str:
+    """A notebook name without what browsers and LMSs add: copies, counters, dates, ids."""
+    s = name.lower().removesuffix(".ipynb")
+    s = re.sub(r"^(copy of |copy_of_)", "", s)
+    s = re.sub(r"[\s_-]*(\(\d+\)|-copy\d*|_copy\d*| copy\d*|-\d{1,2})$", "", s)
+    return re.sub(r"[^a-z0-9]+", "", s)
+
+
+def _readable(path: str) -> str | None:
+    """None when ``path`` is a notebook, else the reason in a few words."""
+    try:
+        nbtools.read(path)
+        return None
+    except nbtools.NotebookError as exc:
+        return str(exc).split(": ", 1)[-1]
+
+
+def _blank_with_note(release: str, dest: str, note: str) -> None:
+    nb = nbtools.read(release)
+    nb.cells.insert(0, nbformat.v4.new_markdown_cell(note))
+    fd = os.open(dest, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        nbformat.write(nb, fh)
+
+
+def check(src: str, blank: dict[str, str], rejected_dir: str, log, who: str) -> list[str]:
+    """Make every notebook of ``blank`` (name -> release path) present and readable in ``src``."""
+    from .safe_files import _quarantine
+
+    lines: list[str] = []
+    say = lambda line: (lines.append(line), log.warning("%s", line))  # noqa: E731
+    student = one_line(who, 80)
+    names = sorted(n for n in os.listdir(src) if n.endswith(".ipynb") and os.path.isfile(os.path.join(src, n)))
+    for n, name in enumerate(list(names), start=900):
+        why = _readable(os.path.join(src, name))
+        if why is None:
+            continue
+        _quarantine(os.path.join(src, name), rejected_dir, n)
+        names.remove(name)
+        say(f"{student}: {one_line(name, 120)} is not a readable notebook, {one_line(why, 160)}; set aside in "
+            f"{one_line(rejected_dir, 200)}")
+        if name in blank:
+            _blank_with_note(blank[name], os.path.join(src, name),
+                             NOTE.format(what=f"the file you submitted, `{name}`, could not be read as a notebook "
+                                              f"({why}). Your instructor has kept it."))
+            say(f"{student}: {one_line(name, 120)} graded as a blank submission")
+    unknown = [n for n in names if n not in blank]
+    for expected in sorted(blank):
+        if os.path.lexists(os.path.join(src, expected)):
+            continue
+        alike = [n for n in unknown if _stem(n) == _stem(expected)]
+        missing = [e for e in blank if not os.path.lexists(os.path.join(src, e))]
+        only = alike if len(alike) == 1 else (unknown if len(unknown) == 1 and len(missing) == 1 else [])
+        if only:
+            match = only[0]
+            os.rename(os.path.join(src, match), os.path.join(src, expected))
+            unknown.remove(match)
+            say(f"{student}: {one_line(match, 120)} is graded as {expected} (the only notebook it can be)")
+            continue
+        found = ", ".join(f"`{n}`" for n in unknown) or "no other notebook"
+        _blank_with_note(blank[expected], os.path.join(src, expected),
+                         NOTE.format(what=f"no notebook named `{expected}` was submitted (found: {found})."))
+        say(f"{student}: {expected} is missing (found: {one_line(found, 200)}); graded as a blank submission")
+    return lines

@@ -1,0 +1,9 @@
+# nbgrader settings for students of Advanced PyTorch Internals. nbgrader finds this file in the
+# Jupyter config folder (JUPYTER_CONFIG_DIR, or the hub image's /etc/jupyter), so fetch, submit and
+# fetch_feedback need no --course or --Exchange.root.
+import os
+
+c = get_config()  # noqa: F821  (provided by nbgrader)
+c.CourseDirectory.course_id = "advanced-pytorch-internals"
+# The folder your instructor shares with the class; NBGRADER_EXCHANGE overrides it.
+c.Exchange.root = os.environ.get("NBGRADER_EXCHANGE", "/srv/nbgrader/exchange")
