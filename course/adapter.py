@@ -27,20 +27,49 @@ from pathlib import Path
 
 import torch
 
-from . import cgroup, plain, sandbox, tempdirs
+from . import cgroup, fstree, plain, sandbox, tempdirs
 from . import notebook as nbtools
+from .worker_text import WorkerText
 
 
 class StudentFailure(AssertionError):
     """A check failed because the submission misbehaved (raised, hung, crashed)."""
 
 
+def error_report(err) -> dict:
+    """A worker's error report as three strings of bounded length, whatever shape it came in."""
+    err = err if isinstance(err, dict) else {}
+
+    def text(key, limit):
+        value = err.get(key)
+        return plain.cap(value if isinstance(value, str) else "" if value is None else repr(value)[:limit], limit)
+
+    return {"type": text("type", 80) or "Error", "message": text("message", 600), "trace": text("trace", 600)}
+
+
 class StudentError(StudentFailure):
     def __init__(self, probe: str, err: dict, hint: str = ""):
-        self.err = err
-        where = f"\n  at {err['trace']}" if err.get("trace") else ""
+        self.err = err = error_report(err)
+        where = f"\n  at {err['trace']}" if err["trace"] else ""
         detail = err["message"] or ("not implemented yet?" if err["type"] == "NotImplementedError" else "")
         super().__init__(f"your code raised {err['type']}: {detail}{where}{hint}")
+
+
+class CourseError(RuntimeError):
+    """The checks themselves cannot run (a probe file that does not compile or load, a worker that
+    failed before any of the submission's code ran): a grading error, never the student's."""
+
+
+def compile_probes(name: str, source: str) -> bytes:
+    """The probes as the worker receives them: compiled code without docstrings, never their source
+    text, so nothing in the worker's memory can be copied back out as the probe file."""
+    import marshal
+    try:
+        code = compile(source, f"<probes {name}>", "exec", optimize=2)
+    except SyntaxError as exc:
+        raise CourseError(f"the hidden checks' probes (tests/{name}/probes.py) do not compile: line "
+                          f"{exc.lineno}: {exc.msg}") from None
+    return marshal.dumps(code)
 
 
 class StudentTimeout(StudentFailure):
@@ -89,6 +118,9 @@ class ProcessStudent:
                  memory_limit: int = int(os.environ.get("COURSE_MEMORY_LIMIT_MB", "6144")) * 2**20,
                  file_limit: int = 64 * 2**20, fork: bool = False):
         self.cells, self.probe_sources, self.label = cells, probes, label
+        self.probe_code = {name: compile_probes(name, src) for name, src in probes.items()}
+        self.heard = WorkerText()  # what the worker sent, and how much of it feedback has shown
+        self.course_error: str | None = None
         self.fork = fork  # fork workers from a zygote (worth it when one judge loads many notebooks)
         self.sandboxed = sandbox.resolve() if sandboxed is None else sandboxed
         self.load_timeout, self.call_timeout = load_timeout, call_timeout
@@ -129,10 +161,19 @@ class ProcessStudent:
         self._killed_for_memory = False
         self._group = getattr(self, "_group", None)
         threading.Thread(target=self._watch_memory, args=(self.proc,), daemon=True).start()
+        # The probes go first: nothing of the submission has run yet, so a failure here is the course's.
+        import importlib.util
+        for name, code in self.probe_code.items():
+            try:
+                self._request({"op": "probes", "name": name, "code": code, "magic": importlib.util.MAGIC_NUMBER},
+                              self.load_timeout, what="loading the checks")
+            except StudentFailure as exc:
+                self.close()
+                why = f"{exc.err['type']}: {exc.err['message']}" if isinstance(exc, StudentError) else str(exc)
+                raise CourseError(f"the hidden checks' probes (tests/{name}/probes.py) could not be loaded in a "
+                                  f"fresh worker: {plain.one_line(why, 400)}") from None
         reply = self._request({"op": "load", "cells": self.cells}, self.load_timeout, what="loading your notebook")
         self.load_report = reply
-        for name, src in self.probe_sources.items():
-            self._request({"op": "probes", "name": name, "source": src}, 30, what="loading the checks")
 
     def _fork(self, env: dict):
         """A worker forked from this judge's zygote, or None to start a fresh process instead."""
@@ -178,8 +219,7 @@ class ProcessStudent:
                     self._killed_for_memory = True
                 group.remove()
             if getattr(self, "_tmp", None):
-                import shutil
-                shutil.rmtree(self._tmp, ignore_errors=True)
+                fstree.remove(self._tmp)
                 self._tmp = None
 
     def _tail_log(self, n: int = 400) -> str:
@@ -232,9 +272,21 @@ class ProcessStudent:
             if not isinstance(reply, dict) or reply.get("seq") != self._seq:
                 continue  # stray or forged frame: ignore it and keep waiting for ours
             if reply.get("ok"):
-                return reply.get("value")
-            raise StudentError(msg.get("probe", "?"), reply.get("error") or {"type": "Error", "message": "?"},
-                               self._load_hint())
+                value = reply.get("value")
+                self._hear(msg["op"], value)
+                return value
+            raw = reply.get("error")
+            self.heard.hear(list(raw.values()) if isinstance(raw, dict) else raw)
+            raise StudentError(msg.get("probe", "?"), error_report(raw), self._load_hint())
+
+    def _hear(self, op: str, value) -> None:
+        """Record the text of a reply (what its check messages may quote)."""
+        if op == "load" and isinstance(value, dict):  # names defined, and the load errors' reports
+            self.heard.hear(value.get("defined"))
+            for e in value.get("load_errors") or []:
+                self.heard.hear(list(e.values()) if isinstance(e, dict) else e)
+        elif op == "call":
+            self.heard.hear(value)
 
     def _died(self, what: str):
         code = self.proc.poll() if self.proc else None
@@ -244,6 +296,7 @@ class ProcessStudent:
             except subprocess.TimeoutExpired:
                 code = None
         tail = self._tail_log()
+        self.heard.hear(tail)
         self.close()
         if self._killed_for_memory:
             why = f"it used more than {self.memory_limit // 2**20} MiB of memory"
@@ -257,20 +310,27 @@ class ProcessStudent:
                              + (f"; last output: {last}" if last else ""))
 
     def _load_hint(self) -> str:
-        errs = (self.load_report or {}).get("load_errors") or []
-        if not errs:
+        report = self.load_report if isinstance(self.load_report, dict) else {}
+        errs = report.get("load_errors")
+        if not isinstance(errs, list) or not errs:
             return ""
-        e = errs[0]
+        e, cell = error_report(errs[0]), errs[0].get("cell") if isinstance(errs[0], dict) else None
+        cell = cell if isinstance(cell, int) and not isinstance(cell, bool) else "?"
         more = f" (and {len(errs) - 1} more cell(s))" if len(errs) > 1 else ""
-        return f"\n  note: while loading your notebook, code cell {e['cell']} raised {e['type']}: {e['message'][:160]}{more}"
+        return f"\n  note: while loading your notebook, code cell {cell} raised {e['type']}: {e['message'][:160]}{more}"
 
     # -------------------------------------------------------------- public API
     def ensure_loaded(self) -> None:
+        if self.course_error:
+            raise CourseError(self.course_error)
         if self.broken:
             raise StudentCrashed(self.broken)
         if self.proc is None or self.proc.poll() is not None:
             try:
                 self._start()
+            except CourseError as exc:
+                self.course_error = str(exc)
+                raise
             except StudentFailure as exc:
                 self.broken = f"your notebook could not be loaded: {exc}"
                 raise StudentCrashed(self.broken) from None

@@ -222,7 +222,7 @@ def student(request, course_notebook):
         path = Path(course_notebook) if course_notebook else reference_notebook(assignment)
         many = len(config.getoption("--notebook")) > 1
         cache[key] = ProcessStudent.from_notebook(path, probe_sources(assignment), sandboxed=sandbox.resolve(mode),
-                                                  fork=many)
+                                                  fork=many)  # CourseError if the probes do not compile
     return cache[key]
 
 
@@ -264,8 +264,10 @@ def pytest_sessionfinish(session, exitstatus):
     out = session.config.getoption("--results-json")
     if out:
         events = [e for s in session.config._course_students.values() for e in s.events]
-        Path(out).write_text(json.dumps({"seed": session.config._course_seed, "events": events,
-                                         "checks": session.config._course_records}, indent=1))
+        record = {"seed": session.config._course_seed, "events": events, "checks": session.config._course_records}
+        if getattr(session.config, "_course_error", None):  # the checks could not run: a grading error
+            record["error"] = session.config._course_error
+        Path(out).write_text(json.dumps(record, indent=1))
 
 
 def short_message(report, exc=None) -> str:
@@ -300,6 +302,19 @@ def pytest_runtest_makereport(item, call):
         msg = "" if status == "passed" else short_message(rep, exc)
         if status == "skipped" and isinstance(rep.longrepr, tuple):
             msg = str(rep.longrepr[2]).replace("Skipped: ", "")
+        from .adapter import CourseError
+        if isinstance(exc, CourseError) and not getattr(item.config, "_course_error", None):
+            item.config._course_error = str(exc)
+        # What the submission's worker said is quoted within its budget (course.worker_text).
+        student = item.config._course_students.get((assignment_of(item.path), notebook))
+        heard = getattr(student, "heard", None)
+        if msg and heard is not None:
+            from .plain import cap
+            msg = heard.limit(cap(msg, 1_800))
+            if (heard.left <= 0 or heard.full) and not heard.reported:
+                heard.reported = True  # once, in the grading log
+                student.events.append(f"its worker's text in the feedback reached the budget of "
+                                      f"{heard.per_submission} characters; later quotes are cut")
         seed = getattr(item, "_course_seed", None)
         if seed is None:  # not set up (skipped before its fixtures ran)
             seed = derived_seed(item.config._course_seed, callspec.params.get("course_seed", 0) if callspec else 0)

@@ -2,9 +2,10 @@
 
 Started by ``course.adapter`` (inside the sandbox when grading). It keeps the
 protocol on private copies of stdin/stdout, sends everything the submission
-prints to the log, runs the submission's code cells once, then answers probe
-calls: a probe is a small function from the assignment's ``probes.py`` that
-calls the submission and returns plain data (tensors, numbers, strings,
+prints to the log, receives the probes (compiled by the judge: code objects,
+never the source text), runs the submission's code cells once, then answers
+probe calls: a probe is a small function from the assignment's ``probes.py``
+that calls the submission and returns plain data (tensors, numbers, strings,
 lists, dicts). The judge compares that data in its own process, so nothing
 the submission patches here can change a verdict.
 
@@ -105,10 +106,15 @@ class Worker:
                 sys.stdout.flush()
         return {"defined": sorted(k for k in self.ns if not k.startswith("_")), "load_errors": self.load_errors}
 
-    def add_probes(self, name: str, source: str) -> None:
+    def add_probes(self, name: str, code: bytes, magic: bytes) -> None:
+        """Probes compiled by the judge (``adapter.compile_probes``), run as a module of their own."""
+        import importlib.util
+        import marshal
+        if magic != importlib.util.MAGIC_NUMBER:
+            raise RuntimeError("the judge's Python writes other bytecode than this worker's")
         mod = types.ModuleType(f"probes_{name}")
         mod.__file__ = f"<probes {name}>"
-        exec(compile(source, mod.__file__, "exec"), mod.__dict__)
+        exec(marshal.loads(code), mod.__dict__)
         self.probes[name] = mod
 
     def call(self, module: str, probe: str, kwargs: dict):
@@ -127,7 +133,7 @@ class Worker:
                 if op == "load":
                     reply = {"ok": True, "value": self.load(msg["cells"])}
                 elif op == "probes":
-                    self.add_probes(msg["name"], msg["source"])
+                    self.add_probes(msg["name"], msg["code"], msg.get("magic"))
                     reply = {"ok": True, "value": None}
                 elif op == "call":
                     reply = {"ok": True, "value": self.call(msg["module"], msg["probe"], msg.get("kwargs", {}))}

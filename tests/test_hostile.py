@@ -12,6 +12,10 @@ import hashlib
 import os
 import secrets
 import shutil
+import subprocess
+import sys
+import tempfile
+import time
 from pathlib import Path
 
 import nbformat
@@ -80,6 +84,7 @@ def graded(tmp_path_factory):
             loaded["PLACE"](dest.parent, {"root": root, "repo": REPO_ROOT, "assignment": a, "student": student})
     MARKER.unlink(missing_ok=True)
     before = tree_hashes(REPO_ROOT, root)
+    started = time.time()
     old = {k: os.environ.get(k) for k in LIMITS}
     os.environ.update(LIMITS)
     try:
@@ -94,7 +99,7 @@ def graded(tmp_path_factory):
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
-    return root, rc, out.getvalue(), before
+    return root, rc, out.getvalue(), before, started
 
 
 def score(root, a, student):
@@ -107,13 +112,13 @@ def score(root, a, student):
 
 
 def test_batch_completes(graded):
-    root, rc, out, _ = graded
+    root, rc, out, _, _ = graded
     assert rc == 0, f"some submissions were not graded:\n{out}"
 
 
 @pytest.mark.parametrize("student,assignment,spec,kind", PLAN, ids=[f"{s}@{a}" for s, a, _, _ in PLAN])
 def test_verdict(graded, student, assignment, spec, kind):
-    root, _, out, _ = graded
+    root, _, out, _, _ = graded
     cells = score(root, assignment, student)
     assert cells is not None, f"{student} was not graded for {assignment}:\n{out}"
     if kind == "hostile":
@@ -124,9 +129,9 @@ def test_verdict(graded, student, assignment, spec, kind):
         assert not short, f"{student} lost points in {assignment}: {short}"
 
 
-@pytest.mark.parametrize("name", sorted(CRASHES | {"restructure"}))
+@pytest.mark.parametrize("name", sorted(CRASHES | {"restructure", "flag_flip"}))
 def test_incident_is_logged(graded, name):
-    root, _, out, _ = graded
+    root, _, out, _, _ = graded
     log = (root / "gradebook" / "logs" / f"{FIRST}.log").read_text() + out
     student = f"hostile-{name}"
     lines = [ln for ln in log.splitlines() if student in ln and ("WARNING" in ln or "graded as a blank" in ln
@@ -135,7 +140,7 @@ def test_incident_is_logged(graded, name):
 
 
 def test_gradebook_and_solutions_out_of_reach(graded):
-    root, _, _, _ = graded
+    root, _, _, _, _ = graded
     with Gradebook(f"sqlite:///{root / 'gradebook' / 'gradebook.db'}") as gb:
         for a in {FIRST}:
             for s in gb.assignment_submissions(a):
@@ -159,7 +164,7 @@ def student_files(root: Path, prefix: str = ""):
 
 
 def test_no_file_outside_the_students_scratch_changed(graded):
-    root, _, _, before = graded
+    root, _, _, before, _ = graded
     assert not MARKER.exists(), "a submission ran a command on the grading host"
     after = tree_hashes(REPO_ROOT, root)
     changed = sorted(p for p in set(before) | set(after) if before.get(p) != after.get(p)
@@ -168,13 +173,13 @@ def test_no_file_outside_the_students_scratch_changed(graded):
 
 
 def test_no_symlink_in_student_folders(graded):
-    root, _, _, _ = graded
+    root, _, _, _, _ = graded
     links = [str(p) for p in student_files(root) if p.is_symlink()]
     assert not links, f"symbolic links in autograded/ or feedback/: {links}"
 
 
 def test_feedback_holds_only_the_feedback(graded):
-    root, _, _, _ = graded
+    root, _, _, _, _ = graded
     allowed = {"timestamp.txt", "submission_secret.txt"}
     extra = [str(p) for p in (root / "gradebook" / "feedback").rglob("*")
              if p.is_file() and p.suffix != ".html" and p.name not in allowed]
@@ -184,14 +189,14 @@ def test_feedback_holds_only_the_feedback(graded):
 
 
 def test_nothing_secret_in_hostile_students_folders(graded):
-    root, _, _, _ = graded
+    root, _, _, _, _ = graded
     src = nbtools_read(sorted((root / "source" / FIRST).glob("*.ipynb"))[0])
     released = {ln.strip() for c in nbtools_read(submissions.release_notebook(FIRST)).cells
                 for ln in c.source.splitlines()}
     solution_lines = {ln.strip() for c in src.cells if c.get("metadata", {}).get("nbgrader", {}).get("solution")
                       for ln in c.source.splitlines() if len(ln.strip()) > 25} - released
     secrets_ = {"gradebook bytes": b"SQLite format 3", "the seed salt": SALT.encode(),
-                "hidden test code": b"student.call(", "a host file": b"root:x:0:0"}
+                "hidden test code": b"student.call(", "a host file": b"root:x:0:0", **root_only_lines()}
     found = []
     for p in student_files(root, prefix="hostile-"):
         if not p.is_file():
@@ -204,13 +209,265 @@ def test_nothing_secret_in_hostile_students_folders(graded):
 
 
 def test_log_lines_cannot_be_forged(graded):
-    root, _, out, _ = graded
+    root, _, out, _, _ = graded
     log = (root / "gradebook" / "logs" / f"{FIRST}.log").read_text() + out
     forged = [ln for ln in log.splitlines() if ln.startswith("[AutogradeApp | WARNING | 00:00:00]")]
     assert not forged, f"a file name forged a log line: {forged}"
     assert (root / "gradebook" / "rejected" / "hostile-submitted_links" / FIRST).is_dir()
 
 
+def test_probe_file_not_in_the_leakers_feedback(graded):
+    """probe_leak wraps the worker's probe loading, searches its memory and answers every check with
+    the next 1,800 characters of what it found: the worker never holds the probes' source, and what it
+    does send is quoted within the feedback's budget (course/worker_text.py)."""
+    import html
+
+    root = graded[0]
+    probes = (REPO_ROOT / "tests" / FIRST / "probes.py").read_text()
+    released = {ln.strip() for c in nbtools_read(submissions.release_notebook(FIRST)).cells for ln in c.source.splitlines()}
+    distinctive = {ln.strip() for ln in probes.splitlines() if len(ln.strip()) > 25} - released
+    student = "hostile-probe_leak"
+    nb = nbformat.read(next((root / "autograded" / student / FIRST).glob("*.ipynb")), 4)
+    outputs = "\n".join(o.get("text", "") or "".join(o.get("data", {}).get("text/plain", ""))
+                        for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []))
+    page = html.unescape(next((root / "gradebook" / "feedback" / student / FIRST).glob("*.html")).read_text())
+    assert "LEAK" in outputs, "the attack never answered a check, so this proves nothing"
+    assert "characters of text from your code" in outputs, "the feedback budget was never reached"
+    for where, text in (("autograded notebook", outputs), ("feedback", page)):
+        leaked = sorted(ln for ln in distinctive if ln in text)
+        assert len(leaked) <= 3, f"{len(leaked)} lines of the probe file in the {where}: {leaked[:5]}"
+
+
+def root_only_lines() -> dict[str, bytes]:
+    """The first line of each root-only host file this test can read (it runs as the grader)."""
+    out = {}
+    for p in ["/etc/shadow", "/etc/gshadow", *sorted(Path("/etc/ssh").glob("*_key"))]:
+        try:
+            line = Path(p).read_bytes().splitlines()[0]
+        except (OSError, IndexError):
+            continue
+        if len(line) >= 8 and os.stat(p).st_mode & 0o004 == 0:
+            out[f"root-only {p}"] = line
+    return out
+
+
 def nbtools_read(path):
     from course import notebook as nbtools
     return nbtools.read(path)
+
+
+def test_no_sandbox_bytes_left_on_the_host(graded):
+    """Every folder the batch's sandboxes could write (kernel IPC folders, worker scratch) is gone,
+    however deep a submission nested it (ipc_deep_tree)."""
+    from course import fstree, tempdirs
+    _, _, _, _, started = graded
+    tmp = Path(tempfile.gettempdir())
+    left = []
+    for p in tmp.glob("course-*-*-*"):
+        m = tempdirs._NAME.match(p.name)
+        if m and p.stat().st_mtime >= started - 1 and not tempdirs.pid_alive(int(m.group(2))):
+            used = fstree.usage(str(p))
+            left.append(f"{p.name}: {used.entries} entries, {used.bytes} bytes")
+    assert not left, f"folders of finished grading processes left on the host: {left}"
+
+
+def test_next_run_loads_the_course_configuration(graded):
+    """After the hostile batch, a new nbgrader process loads this course's settings (no refusal, no
+    fallback to nbgrader's defaults) and reads the gradebook the batch wrote."""
+    root, _, _, _, _ = graded
+    env = {**os.environ, "PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"]}
+    r = subprocess.run([sys.executable, "-m", "nbgrader", "db", "student", "list"], cwd=root, env=env,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "Exception while loading config file" not in r.stderr and "refusing" not in r.stderr, r.stderr[-2000:]
+    assert "hostile-ipc_deep_tree" in r.stdout + r.stderr
+
+
+# ---------------------------------------------------------------- after the batch: nothing active, nothing oversized
+
+INERT_MIMES = {"text/plain", "image/png", "image/jpeg"}
+OUTPUT_CAP = 8_000_000  # per notebook (course/grading/config.py)
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+
+
+def graded_files(root: Path, prefix: str):
+    """(student, autograded notebook, feedback page) of every student whose id starts with ``prefix``."""
+    for nb in sorted((root / "autograded").glob(f"{prefix}*/{FIRST}/*.ipynb")):
+        student = nb.parent.parent.name
+        yield student, nb, root / "gradebook" / "feedback" / student / FIRST / nb.with_suffix(".html").name
+
+
+def test_no_active_content_in_graded_notebooks_or_feedback(graded):
+    from nbconvert.filters.markdown_mistune import markdown2html_mistune
+
+    from tests.html_scan import active, page_scripts
+
+    root = graded[0]
+    honest = [page for _, _, page in graded_files(root, "zz-honest-")]
+    template_scripts = page_scripts(honest[0].read_text())  # the feedback template's own (MathJax)
+    found = []
+    for student, path, page in graded_files(root, "hostile-"):
+        nb = nbformat.read(path, 4)
+        found += [f"{student}: widget state"] if "widgets" in nb.metadata else []
+        for i, cell in enumerate(nb.cells):
+            where = f"{student} cell {i}"
+            if "attachments" in cell:
+                found.append(f"{where}: attachments")
+            if cell.cell_type == "markdown":  # as nbgrader's formgrader renders it
+                found += [f"{where}: {a}" for a in active(markdown2html_mistune(cell.source))]
+            if cell.cell_type == "raw":
+                found += [f"{where}: {a}" for a in active(cell.source)]
+            if cell.cell_type == "code" and not (cell.execution_count is None or type(cell.execution_count) is int):
+                found.append(f"{where}: prompt number {cell.execution_count!r}")
+            for o in cell.get("outputs", []):
+                extra = set(o.get("data", {})) - INERT_MIMES
+                found += [f"{where}: {sorted(extra)} output"] if extra else []
+        assert page.is_file(), f"no feedback for {student}"
+        found += [f"{student} feedback: {a}" for a in active(page.read_text(), template_scripts)]
+    assert not found, "\n".join(found[:30])
+
+
+def test_graded_notebooks_and_feedback_stay_under_the_output_cap(graded):
+    root = graded[0]
+    release = submissions.release_notebook(FIRST).stat().st_size
+    honest = max(page.stat().st_size for _, _, page in graded_files(root, "zz-honest-"))
+    over = []
+    for student, path, page in graded_files(root, "hostile-"):
+        if path.stat().st_size > OUTPUT_CAP + release + 500_000:
+            over.append(f"{path}: {path.stat().st_size} bytes")
+        if page.is_file() and page.stat().st_size > OUTPUT_CAP + honest + 500_000:
+            over.append(f"{page}: {page.stat().st_size} bytes")
+    assert not over, over
+    for name in ("display_bomb", "widget_state"):  # the bombs are cut at the first cell's limit
+        path = next(p for s, p, _ in graded_files(root, f"hostile-{name}"))
+        assert path.stat().st_size < release + 2_500_000, (name, path.stat().st_size)
+
+
+def test_the_verdict_is_whole_and_last_in_every_test_cell(graded):
+    from course import notebook as nbtools
+    from course.grading.forged_verdicts import MARK, looks_like_verdict
+
+    root = graded[0]
+    bad = []
+    for student, path, _ in graded_files(root, ""):
+        for cell in nbformat.read(path, 4).cells:
+            if not (nbtools.is_test_cell(cell) and nbtools.hidden_calls(cell.source)):
+                continue
+            outs = cell.outputs
+            if outs and outs[-1].get("ename") == "GradingError":
+                continue
+            at = len(outs) - (2 if outs and outs[-1]["output_type"] == "execute_result" else 1)
+            text = outs[at].get("text", "") if at >= 0 else ""
+            if not (text.startswith("Hidden checks for ") and text.splitlines()[-1].startswith("Score for this cell: ")):
+                bad.append(f"{student}: the verdict is not last: {[o['output_type'] for o in outs]}")
+            own = [ln for o in outs[:max(at, 0)] for ln in o.get("text", "").splitlines()]
+            bad += [f"{student}: unmarked {ln[:60]!r}" for ln in own if looks_like_verdict(ln) and not ln.startswith(MARK)]
+            if student == "hostile-forged_verdict" and not any(ln.startswith(MARK) for ln in own):
+                bad.append(f"{student}: the forged lines are not marked")
+    assert not bad, "\n".join(bad[:20])
+
+
+MARKS = """() => ({pwned: window.__pwned || null, title: document.title,
+                  stored: (() => { try { return localStorage.getItem('pwned') } catch (e) { return 'unreadable' } })(),
+                  links: Array.from(document.querySelectorAll('a[href], area[href]')).map(a => a.protocol + a.pathname)
+                            .filter(h => /^(javascript|vbscript|data):/.test(h))})"""
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("Debian's chromium is not installed (make setup installs it with apt-get when run as root)")
+    playwright = pytest.importorskip("playwright.sync_api")
+    with playwright.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-sync"])
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+def visit(browser, url: str, local: str = "file:") -> dict:
+    """Open ``url`` in a fresh browser context (storage of its own) where only ``local`` URLs load;
+    what the page's scripts left behind, and the requests it tried."""
+    context = browser.new_context()
+    requests, dialogs = [], []
+
+    def route(r):
+        requests.append((r.request.method, r.request.url))
+        return r.continue_() if r.request.url.startswith(local) else r.abort()
+
+    context.route("**/*", route)
+    page = context.new_page()
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.goto(url)
+    page.wait_for_load_state("load")
+    page.wait_for_timeout(1500)
+    marks = page.evaluate(MARKS)
+    context.close()
+    writes = [f"{m} {u}" for m, u in requests if m != "GET" and "/api/" in u and "/formgrader/api/" not in u]
+    return {**marks, "requests": [u for _, u in requests if "pwned" in u], "dialogs": dialogs, "writes": writes}
+
+
+def assert_nothing_ran(marks: dict) -> None:
+    assert marks["pwned"] is None and not marks["title"].startswith("PWNED"), marks
+    assert marks["stored"] is None and not marks["links"], marks
+    assert not marks["requests"] and not marks["dialogs"] and not marks["writes"], marks
+
+
+def active_payload() -> str:
+    return submissions.load_spec(REPO_ROOT / "tests" / "submissions" / "_hostile" / "active_content.py")["JS"]
+
+
+def test_feedback_page_runs_nothing_in_a_browser(graded, browser, tmp_path):
+    """The feedback page of the active-content submission, opened in Debian's chromium: none of its
+    payloads ran (each would mark the title, localStorage or window.__pwned, or request
+    pwned.invalid). The same payload on a page of its own does, in the same browser."""
+    root = graded[0]
+    control = tmp_path / "control.html"
+    control.write_text(f"<title>control</title><img src=x onerror=\"{active_payload().format('control')}\">")
+    marks = visit(browser, control.as_uri())
+    assert marks["pwned"] == ["control"] and marks["title"] == "PWNED control", marks
+    assert marks["stored"] == "control" and marks["requests"], marks
+    page = next(page for _, _, page in graded_files(root, "hostile-active_content"))
+    assert_nothing_ran(visit(browser, page.as_uri()))
+
+
+def test_formgrader_runs_nothing_in_the_instructors_browser(graded, browser, tmp_path):
+    """The instructor opens the active-content submission in nbgrader's formgrader (a Jupyter server
+    on 127.0.0.1 in the graded course, logged in with its token): nothing of the submission runs,
+    and the page makes no write through the server's API."""
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    from course import studentlab
+    root = graded[0]
+    with Gradebook(f"sqlite:///{root / 'gradebook' / 'gradebook.db'}") as gb:
+        sid = gb.find_submission_notebook(submissions.release_notebook(FIRST).stem, FIRST,
+                                          "hostile-active_content").id
+    port, token = studentlab.free_port(), secrets.token_hex(8)
+    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(tmp_path / "jupyter"),
+           "PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")}
+    with open(tmp_path / "formgrader.log", "w") as log:
+        server = subprocess.Popen([sys.executable, "-m", "jupyter_server", "--no-browser", f"--port={port}",
+                                   "--ip=127.0.0.1", f"--IdentityProvider.token={token}",
+                                   f"--ServerApp.root_dir={root}", *(["--allow-root"] if os.geteuid() == 0 else [])],
+                                  cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            assert server.poll() is None and time.monotonic() < deadline, (tmp_path / "formgrader.log").read_text()
+            try:
+                urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2).read()
+                break
+            except OSError:
+                time.sleep(0.5)
+        marks = visit(browser, f"{base}/formgrader/submissions/{sid}/?token={token}", local=base)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    assert marks["title"] == submissions.release_notebook(FIRST).stem, marks  # the submission's page, rendered
+    assert_nothing_ran(marks)

@@ -26,3 +26,16 @@ def test_inputs_follow_the_check_seed(assignment):
                 if re.search(pattern, line):
                     problems.append(f"{path.name}:{n}: {why}: {line.strip()}")
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("assignment", assignments())
+def test_probes_need_no_assert_or_docstring(assignment):
+    """The worker receives the probes compiled with optimize=2 (course.adapter.compile_probes), which
+    drops docstrings and assert statements: a probe must not depend on either."""
+    import ast
+    tree = ast.parse((TESTS_DIR / assignment / "probes.py").read_text())
+    problems = [f"probes.py:{n.lineno}: assert (removed when the probes are compiled)"
+                for n in ast.walk(tree) if isinstance(n, ast.Assert)]
+    problems += [f"probes.py:{n.lineno}: reads __doc__ (docstrings are removed)"
+                 for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == "__doc__"]
+    assert not problems, "\n".join(problems)

@@ -7,22 +7,46 @@ def configure(c) -> None:
     from nbgrader.preprocessors import (AssignLatePenalties, CheckCellMetadata, ClearOutput, DeduplicateIds,
                                         LimitOutput, OverwriteCells, OverwriteKernelspec, SaveAutoGrades)
 
-    from . import safe_files
+    from . import lms_feedback, safe_files
+    from .forged_verdicts import MarkForgedVerdicts
+    from .inert_output import InertOutput
+    from .output_caps import CapOutputSize
     from .preprocessors import JudgeHiddenChecks, RepairGradeCells, SafeExecute, StartHiddenChecks
+    from .student_cells import SanitizeStudentCells
+
+    # Sandbox settings that cannot be read stop the command now (nbgrader_config.py refuses), not
+    # in the middle of a batch.
+    from .. import sandbox
+    sandbox.mode()
+    sandbox.sandbox_account()
 
     # nbgrader's own copy and chmod steps follow links: route them through checked versions.
     safe_files.install()
+    lms_feedback.install()
     escape_log_records()
+    sandbox_validate()
 
     # Sanitize: undo tampering with the cell structure before anything runs.
-    c.Autograde.sanitize_preprocessors = [ClearOutput, DeduplicateIds, RepairGradeCells, OverwriteKernelspec,
+    # RepairGradeCells comes before nbgrader's own steps, which stop on malformed metadata.
+    c.Autograde.sanitize_preprocessors = [ClearOutput, RepairGradeCells, DeduplicateIds, OverwriteKernelspec,
                                           OverwriteCells, CheckCellMetadata]
     # Grade: start the hidden checks outside the kernel, run the notebook in a sandboxed kernel (for
     # feedback and visible checks) meanwhile, then write each test cell's verdict. Without
     # StartHiddenChecks, JudgeHiddenChecks runs the checks itself after the kernel.
-    c.Autograde.autograde_preprocessors = [StartHiddenChecks, SafeExecute, JudgeHiddenChecks,
-                                           ClearMetadataPreprocessor, LimitOutput, SaveAutoGrades,
+    # Before the verdicts: only inert output (text, PNG, JPEG), measured as written and capped, lines
+    # that imitate a verdict marked, the lines of each cell capped, and the student's markdown and raw
+    # cells made inert. Nothing after JudgeHiddenChecks changes outputs: the verdict stays whole and last.
+    c.Autograde.autograde_preprocessors = [StartHiddenChecks, SafeExecute, InertOutput, CapOutputSize,
+                                           MarkForgedVerdicts, LimitOutput, SanitizeStudentCells, JudgeHiddenChecks,
+                                           ClearMetadataPreprocessor, SaveAutoGrades,
                                            AssignLatePenalties, CheckCellMetadata]
+    c.SafeExecute.max_output_bytes = c.CapOutputSize.max_output_bytes = 2_000_000
+    c.SafeExecute.max_total_output_bytes = c.CapOutputSize.max_total_output_bytes = 8_000_000
+    html_sanitizing(c)
+    # export: a status column, so "not submitted" and "not graded" are not read as 0.
+    c.ExportApp.plugin_class = "course.grading.grades_csv.CsvWithStatus"
+    # zip_collect: Canvas, Moodle and Blackboard file names (course/grading/lms_collect.py).
+    c.ZipCollectApp.collector_plugin = "course.grading.lms_collect.LmsCollector"
     c.SafeExecute.submission_timeout = int(os.environ.get("COURSE_SUBMISSION_TIMEOUT", "900"))
     c.SafeExecute.memory_limit_mb = int(os.environ.get("COURSE_MEMORY_LIMIT_MB", "6144"))
     c.JudgeHiddenChecks.timeout = c.StartHiddenChecks.timeout = int(os.environ.get("COURSE_JUDGE_TIMEOUT", "900"))
@@ -37,6 +61,32 @@ def configure(c) -> None:
     c.Application.log_datefmt = "%H:%M:%S"
 
     install_sandbox_kernel(c)
+
+
+def sandbox_validate() -> None:
+    """``nbgrader validate`` run in the course root (an instructor checking a submission) executes in
+    the same sandboxed kernel as autograde: nbgrader's Validator has no setting for its steps, so its
+    Execute step is replaced by SafeExecute here, where nbgrader loads the course's settings."""
+    from nbgrader import validator
+    from nbgrader.preprocessors import Execute
+
+    from .preprocessors import SafeExecute
+
+    trait = validator.Validator.preprocessors
+    steps = [SafeExecute if p is Execute else p for p in trait.make_dynamic_default()]
+    if SafeExecute not in steps:
+        raise RuntimeError("nbgrader's Validator has no Execute step to replace (an nbgrader upgrade?)")
+    trait.default_args = (steps,)
+
+
+def html_sanitizing(c) -> None:
+    """Feedback pages and the formgrader (nbconvert's HTML) sanitize markdown, raw cells and HTML
+    output once more, with the nh3 policy used for the students' cells: nbconvert's own filter
+    (bleach, a short allow-list) would escape headings, paragraphs and images, and nbgrader's
+    templates render markdown without it, so both filters are replaced."""
+    c.HTMLExporter.sanitize_html = True
+    c.HTMLExporter.filters = {"clean_html": "course.grading.safe_html.clean_html",
+                              "markdown2html": "course.grading.safe_html.markdown2html"}
 
 
 def escape_log_records() -> None:
@@ -76,11 +126,9 @@ def install_sandbox_kernel(c) -> None:
     connection file). Leftovers of crashed runs are removed first."""
     import atexit
     import json
-    import shutil
     import sys
-    import tempfile
 
-    from .. import REPO_ROOT, tempdirs
+    from .. import REPO_ROOT, fstree, tempdirs
 
     tempdirs.sweep()
     home = tempdirs.make("kernelspec")
@@ -98,5 +146,5 @@ def install_sandbox_kernel(c) -> None:
     runtime = tempdirs.make("kernels")
     os.environ["JUPYTER_RUNTIME_DIR"] = os.environ["COURSE_KERNEL_ROOT"] = runtime
     c.KernelManager.transport = "ipc"
-    atexit.register(shutil.rmtree, home, True)
-    atexit.register(shutil.rmtree, runtime, True)
+    atexit.register(fstree.remove, home)
+    atexit.register(fstree.remove, runtime)

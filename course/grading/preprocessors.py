@@ -1,12 +1,13 @@
 """nbgrader preprocessors for grading untrusted submissions. Each does one thing.
 
 Sanitize pass:
-- ``RepairGradeCells``: drop broken nbgrader metadata, demote duplicated grade cells, and put back
-  grade/solution cells a student deleted (so they are graded, not lost).
+- ``RepairGradeCells`` (``repair_cells.py``): every nbgrader cell's flags, points, type and locked
+  source come from the gradebook; broken or duplicated metadata is dropped and deleted grade and
+  solution cells are put back.
 Autograde pass:
 - ``SafeExecute``: nbgrader's Execute in the sandboxed kernel, with a per-submission time limit,
-  an output cap and a memory watchdog; a dead or killed kernel marks the cells it did not reach
-  instead of failing the whole submission.
+  output caps on every kernel message (``output_budget``) and a memory watchdog; a dead or killed
+  kernel marks the cells it did not reach instead of failing the whole submission.
 - ``StartHiddenChecks``: starts the assignment's hidden suite, outside the kernel, against the
   submission's code before the kernel runs (the checks read only the code, so judging and
   execution overlap).
@@ -24,78 +25,27 @@ import time
 from concurrent.futures import Future, ThreadPoolExecutor
 
 import nbformat
-from nbformat.v4 import new_code_cell, new_output
-from nbgrader.api import Gradebook
+from nbformat.v4 import new_output
 from nbgrader.preprocessors import Execute, NbGraderPreprocessor
 from traitlets import Integer
 
 from .. import cgroup, plain, sandbox
 from .. import notebook as nbtools
 from .kernel import SandboxKernelManager
+from .output_budget import OutputBudget
+from .repair_cells import RepairGradeCells  # noqa: F401  (a sanitize step, configured with the others)
 
 
 def _meta(cell) -> dict:
     return nbtools.nbgrader_meta(cell)
 
 
-class RepairGradeCells(NbGraderPreprocessor):
-    """Make the submission's cell structure match the assignment's before nbgrader checks it."""
-
-    def preprocess(self, nb, resources):
-        info = resources["nbgrader"]
-        with Gradebook(info["db_url"]) as gb:
-            source = gb.find_notebook(info["notebook"], info["assignment"])
-            order = [c.name for c in source.source_cells]
-            graded = {c.name: c for c in source.grade_cells}
-            solutions = {c.name for c in source.solution_cells}
-            cells_by_name = {c.name: c for c in source.source_cells}
-            known = set(order) | set(graded) | solutions
-            seen = set()
-            for cell in nb.cells:
-                md = cell.setdefault("metadata", {})
-                if "nbgrader" not in md:
-                    continue
-                meta = md["nbgrader"]
-                gid = meta.get("grade_id") if isinstance(meta, dict) else None
-                if gid not in known or gid in seen:
-                    # forged, broken or duplicated grading metadata: the cell becomes a plain cell
-                    why = "duplicated" if gid in seen else "unknown"
-                    self.log.warning("%s: %s graded cell %r demoted to a plain cell", info["student"], why, gid)
-                    del md["nbgrader"]
-                    continue
-                meta["schema_version"] = 3  # an edited version must not stop the batch
-                seen.add(gid)
-            for pos, name in enumerate(order):
-                if name in seen or (name not in graded and name not in solutions):
-                    continue
-                src = cells_by_name[name]
-                cell = new_code_cell(src.source) if src.cell_type == "code" else nbformat.v4.new_markdown_cell(src.source)
-                meta = {"grade": name in graded, "grade_id": name, "locked": bool(src.locked),
-                        "solution": name in solutions, "schema_version": 3}
-                if name in graded:
-                    meta["points"] = float(graded[name].max_score)
-                cell.metadata["nbgrader"] = meta
-                # Insert after the nearest earlier cell of the assignment that is present.
-                at = 0
-                for prev in reversed(order[:pos]):
-                    idx = next((i for i, c in enumerate(nb.cells) if _meta(c).get("grade_id") == prev), None)
-                    if idx is not None:
-                        at = idx + 1
-                        break
-                nb.cells.insert(at, cell)
-                seen.add(name)
-                self.log.warning("%s: cell %s was missing and has been restored", info["student"], name)
-        return nb, resources
-
-
 class SubmissionTimeout(RuntimeError):
     pass
 
 
-class SafeExecute(Execute):
+class SafeExecute(OutputBudget, Execute):
     submission_timeout = Integer(900, help="seconds for the whole notebook").tag(config=True)
-    max_output_bytes = Integer(2_000_000, help="output kept per cell").tag(config=True)
-    max_total_output_bytes = Integer(8_000_000, help="output kept per notebook").tag(config=True)
     memory_limit_mb = Integer(6144, help="kernel memory (RSS and tmpfs, whole process tree) before it is "
                                          "killed").tag(config=True)
     task_limit = Integer(1024, help="processes and threads of one kernel's sandbox").tag(config=True)
@@ -107,7 +57,7 @@ class SafeExecute(Execute):
         super().__init__(*args, **kwargs)
 
     def preprocess(self, nb, resources, km=None):
-        if sandbox.resolve() and not self.kernel_name:
+        if sandbox.resolve():  # whatever kernel another configuration file names
             self.kernel_name = "course-sandbox"
         # read by the kernel launcher (the cgroup's limits), which inherits this environment
         os.environ["COURSE_MEMORY_LIMIT_MB"] = str(self.memory_limit_mb)
@@ -180,36 +130,37 @@ class SafeExecute(Execute):
                 why = "memory"
             elif tree.tasks > self.task_limit:
                 why = "tasks"
-            elif isinstance(km, SandboxKernelManager):
-                n, size = km.ipc_usage()
-                if n > 64 or size > self.ipc_limit_bytes:
-                    why = "ipc"
+            elif isinstance(km, SandboxKernelManager) and km.ipc_usage().over(64, self.ipc_limit_bytes, 1):
+                why = "ipc"
             if why:
                 self._killed_for = why
                 sandbox.kill_tree(proc)
+
+    # Once the kernel answers, its sockets exist: nothing more may be created in its ipc/ folder.
+    # (nbconvert's preprocess() takes the sync path, nbclient's execute() the async one.)
+    def start_new_kernel_client(self):
+        kc = super().start_new_kernel_client()
+        self._lock_ipc()
+        return kc
+
+    async def async_start_new_kernel_client(self):
+        kc = await super().async_start_new_kernel_client()
+        self._lock_ipc()
+        return kc
+
+    def _lock_ipc(self) -> None:
+        if isinstance(self.km, SandboxKernelManager):
+            self.km.lock_ipc()
 
     async def async_execute_cell(self, cell, cell_index, execution_count=None, store_history=True):
         if time.monotonic() - self._started > self.submission_timeout:
             raise SubmissionTimeout(f"the notebook ran past the {self.submission_timeout} s limit per submission")
         return await super().async_execute_cell(cell, cell_index, execution_count, store_history)
 
-    def output(self, outs, msg, display_id, cell_index):
-        n = len(json.dumps(msg.get("content", {}), default=str))
-        size = self._out_bytes.get(cell_index, 0) + n
-        self._out_bytes[cell_index] = size
-        self._total_out += n
-        if size > self.max_output_bytes or self._total_out > self.max_total_output_bytes:
-            if cell_index not in self._capped:
-                self._capped.add(cell_index)
-                what = (f"this cell's output passed {self.max_output_bytes} bytes" if size > self.max_output_bytes
-                        else f"the notebook's output passed {self.max_total_output_bytes} bytes")
-                outs.append(new_output("stream", name="stdout", text=f"\n[output cut: {what}]\n"))
-            return None
-        return super().output(outs, msg, display_id, cell_index)
-
 
 MAX_MESSAGE = 2_000  # characters of one check's message in the feedback
 MAX_VERDICT = 40_000  # characters of one test cell's verdict
+MAX_ERROR = 300  # characters of a grading error shown to the student
 
 
 def _test_cells(nb) -> list:
@@ -308,8 +259,10 @@ class JudgeHiddenChecks(NbGraderPreprocessor):
         points = float(_meta(cell).get("points", 0))
         kernel_error = any(o.get("output_type") == "error" for o in cell.outputs)
         if res.get("error"):
-            cell.outputs.append(new_output("error", ename="GradingError", evalue=res["error"],
-                                           traceback=[f"GradingError: hidden checks could not run: {res['error']}"]))
+            # the full text is in the grading log; the student sees its first line, capped
+            shown = plain.cap((str(res["error"]).strip().splitlines() or ["?"])[0], MAX_ERROR)
+            cell.outputs.append(new_output("error", ename="GradingError", evalue=shown,
+                                           traceback=[f"GradingError: hidden checks could not run: {shown}"]))
             return
         checks = [c for c in res["checks"] if c["task"] in tasks]
         ran = [c for c in checks if c["status"] != "skipped"]

@@ -1,0 +1,161 @@
+"""The one HTML policy for anything a student wrote that an instructor's browser will show.
+
+nh3 (the ammonia sanitizer) keeps an allow-list of inert tags; no attribute can run code or
+restyle the page (event handlers, ``style`` beyond table alignment, ids, classes other than the
+code highlighter's); links go to http(s), mailto or a fragment; images load from http(s) only
+(``strict``) or also from embedded PNG/JPEG/GIF data (rendering of instructor cells).
+
+``markdown`` and ``raw`` make a student's cell source inert for any markdown renderer;
+``clean_html`` and ``markdown2html`` apply the same policy again when nbconvert writes a page.
+"""
+from __future__ import annotations
+
+import html
+import re
+
+import jinja2
+import nh3
+
+TAGS = {"a", "abbr", "b", "blockquote", "br", "caption", "cite", "code", "col", "colgroup", "dd", "del",
+        "details", "div", "dl", "dt", "em", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "i", "img", "ins", "kbd",
+        "li", "mark", "ol", "p", "pre", "q", "s", "samp", "small", "span", "strike", "strong", "sub", "summary",
+        "sup", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "u", "ul", "var"}
+_CELL = {"colspan", "rowspan", "style"}
+ATTRIBUTES = {"*": {"class"}, "a": {"href", "title"}, "img": {"src", "alt", "title", "width", "height"},
+              "ol": {"start"}, "td": _CELL, "th": _CELL, **{f"h{i}": {"id"} for i in range(1, 7)}}
+
+# the code highlighter's classes (pygments token names, "highlight hl-<language>") and heading anchors
+_PYGMENTS = {"bp", "c", "c1", "ch", "cm", "cp", "cpf", "cs", "dl", "err", "esc", "fm", "g", "gd", "ge", "ges", "gh",
+             "gi", "go", "gp", "gr", "gs", "gt", "gu", "il", "k", "kc", "kd", "kn", "kp", "kr", "kt", "l", "ld", "m",
+             "mb", "mf", "mh", "mi", "mo", "n", "na", "nb", "nc", "nd", "ne", "nf", "ni", "nl", "nn", "no", "nt",
+             "nv", "nx", "o", "ow", "p", "pm", "py", "s", "s1", "s2", "sa", "sb", "sc", "sd", "se", "sh", "si", "sr",
+             "ss", "sx", "vc", "vg", "vi", "vm", "w", "x", "highlight", "anchor-link"}
+_HL_LANG = re.compile(r"hl-[A-Za-z0-9_+-]{1,40}")
+_ALIGN = re.compile(r"\s*text-align:\s*(left|right|center)\s*;?\s*")
+_LINK = re.compile(r"(?i)(https?://|mailto:|#)")
+_WEB_IMAGE = re.compile(r"(?i)https?://")
+_DATA_IMAGE = re.compile(r"(?i)data:image/(png|jpeg|gif);base64,[A-Za-z0-9+/=\s]*")
+_NUMBER = re.compile(r"\d{1,5}")
+_SCHEMES = {"http", "https", "mailto", "data"}
+
+# MathJax typesets $...$ and \(...\) anywhere in a page's text: macros that make links, attributes or
+# styles, or load extensions, lose their backslash (shown as U+29F5) in students' text.
+_TEX_ACTIVE = re.compile(r"\\(?=(href|url|class|cssId|style|require|unicode|mmlToken|html|data|bbox)(?![A-Za-z]))")
+
+
+def _attribute_filter(strict: bool):
+    def keep(tag: str, attr: str, value: str) -> str | None:
+        if attr == "rel":  # added by nh3 itself to every link
+            return value
+        if attr == "href":
+            return value if _LINK.match(value.strip()) else None
+        if attr == "src":
+            v = value.strip()
+            return value if _WEB_IMAGE.match(v) or (not strict and _DATA_IMAGE.fullmatch(v)) else None
+        if attr == "class":
+            words = [w for w in value.split() if w in _PYGMENTS or _HL_LANG.fullmatch(w)]
+            return " ".join(words) or None
+        if attr == "style":
+            return value if _ALIGN.fullmatch(value) else None
+        if attr in ("width", "height", "start", "colspan", "rowspan"):
+            return value if _NUMBER.fullmatch(value.strip()) else None
+        if attr == "id":
+            return None if strict else value
+        return value
+    return keep
+
+
+_STRICT, _LENIENT = _attribute_filter(True), _attribute_filter(False)
+
+
+def clean(fragment: str, strict: bool = True) -> str:
+    """``fragment`` with everything outside the policy removed (script and style with their content)."""
+    return nh3.clean(fragment, tags=TAGS, attributes=ATTRIBUTES, url_schemes=_SCHEMES,
+                     attribute_filter=_STRICT if strict else _LENIENT)
+
+
+def clean_html(element) -> str:
+    """nbconvert's ``clean_html`` filter (raw cells, highlighted code, HTML output) under this policy."""
+    text = element.decode() if isinstance(element, bytes) else str(element)
+    return clean(text, strict=False)
+
+
+@jinja2.pass_context
+def markdown2html(context, source) -> str:
+    """nbconvert's ``markdown2html`` filter, sanitized under this policy: nbgrader's feedback and
+    formgrader templates render markdown cells without ``clean_html``. A cell's attachments are
+    embedded as nbconvert does; a missing one is dropped instead of stopping the page."""
+    cell = context.get("cell") or {}
+    return clean(_render(str(source), attachments=cell.get("attachments") or {}), strict=False)
+
+
+def neutral_tex(text: str) -> str:
+    return _TEX_ACTIVE.sub("\u29f5", text)
+
+
+# ------------------------------------------------------------------ student cells
+
+def _parse(source: str) -> list:
+    """The tokens of nbconvert's own markdown parser (math included)."""
+    from nbconvert.filters.markdown_mistune import MarkdownWithMath
+    return MarkdownWithMath(renderer=None)(source)
+
+
+def _render(source: str, attachments: dict | None = None) -> str:
+    """nbconvert's markdown rendering, except that images are never read from files, and an
+    ``attachment:`` reference not in ``attachments`` stays a plain URL (which the policy drops)."""
+    from mistune.renderers.html import HTMLRenderer
+    from nbconvert.filters.markdown_mistune import IPythonRenderer, MarkdownWithMath
+
+    class Renderer(IPythonRenderer):
+        def image(self, text, url, title=None):
+            if url.startswith("attachment:") and url[len("attachment:"):] in self.attachments:
+                return super().image(text, url, title)
+            return HTMLRenderer.image(self, text, url, title)
+
+    return MarkdownWithMath(renderer=Renderer(escape=False, attachments=attachments or {})).render(source)
+
+
+def _inert(tokens) -> bool:
+    """Tokens whose rendering holds no raw HTML, only http(s)/mailto/fragment links and http(s)
+    images: such markdown is kept as written."""
+    for tok in tokens:
+        kind = tok.get("type")
+        if kind in ("inline_html", "block_html"):
+            return False
+        attrs = tok.get("attrs") or {}
+        if kind == "block_code" and str(attrs.get("info") or "").strip().startswith("mermaid"):
+            return False
+        url = str(attrs.get("url", "")).strip()
+        if kind == "link" and not _LINK.match(url):
+            return False
+        if kind == "image" and not _WEB_IMAGE.match(url):
+            return False
+        if not _inert(tok.get("children") or []):
+            return False
+    return True
+
+
+def _one_block(fragment: str) -> str:
+    """An HTML fragment as one line inside a div: every CommonMark renderer passes it through as a
+    single HTML block (it ends only at a blank line), so no markdown is parsed inside it again."""
+    body = fragment.replace("\r", "&#13;").replace("\n", "&#10;")
+    return f"<div>{body}</div>"
+
+
+def markdown(source: str) -> str:
+    """A student's markdown cell, inert: kept as written when its rendering is inert (see ``_inert``),
+    otherwise replaced by its rendering under the strict policy."""
+    source = neutral_tex(source)
+    if _inert(_parse(source)):
+        return source
+    out = _one_block(clean(_render(source), strict=True))
+    tokens = [t for t in _parse(out) if t.get("type") != "blank_line"]
+    if len(tokens) != 1 or tokens[0].get("type") != "block_html":  # never seen; then show the text itself
+        out = _one_block(f"<pre>{html.escape(source)}</pre>")
+    return out
+
+
+def raw(source: str) -> str:
+    """A student's raw cell, which nbconvert's HTML writes into the page as it is: inert HTML."""
+    return neutral_tex(clean(source, strict=True))
