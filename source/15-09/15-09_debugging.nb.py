@@ -407,33 +407,40 @@ if run_demos():
 
     cifar = load("cifar10", train=True)
     xb, yb = next(iter(DataLoader(cifar, batch_size=256, shuffle=True)))
-    fig, ax = plt.subplots(figsize=(7, 3.5))
-    for label, gain in [("std 0.01 (vanishing)", 0.01), ("Xavier", None), ("std 0.3 (saturating tanh)", 0.3)]:
-        torch.manual_seed(0)
-        layers = [nn.Flatten()]
-        width = 3 * 32 * 32
-        for _ in range(8):
-            lin = nn.Linear(width, 256)
-            if gain is None:
-                nn.init.xavier_normal_(lin.weight, gain=5 / 3)
-            else:
-                nn.init.normal_(lin.weight, std=gain)
-            layers += [lin, nn.Tanh()]
-            width = 256
-        layers.append(nn.Linear(256, 10))
-        net = nn.Sequential(*layers)
-        mon = GradMonitor(net)
-        F.cross_entropy(net(xb), yb).backward()
-        norms = mon.norms()
-        mon.remove()
-        ax.semilogy(range(len(norms)), list(norms.values()), marker="o", label=label)
-        print(f"{label:24s} first/last layer gradient-norm ratio: "
-              f"{list(norms.values())[0] / list(norms.values())[-1]:.3g}, diagnose: {mon.diagnose(1e-4, 1e2)}")
-    ax.set_xlabel("layer (input to output)")
-    ax.set_ylabel("gradient norm")
-    ax.legend()
-    plt.tight_layout()
-    plt.show()
+    try:
+        GradMonitor(nn.Linear(2, 2)).remove()
+        _monitor_written = True
+    except NotImplementedError:
+        _monitor_written = False
+        print("GradMonitor is not written yet (exercise 3): the plot appears once it is.")
+    if _monitor_written:
+        fig, ax = plt.subplots(figsize=(7, 3.5))
+        for label, gain in [("std 0.01 (vanishing)", 0.01), ("Xavier", None), ("std 0.3 (saturating tanh)", 0.3)]:
+            torch.manual_seed(0)
+            layers = [nn.Flatten()]
+            width = 3 * 32 * 32
+            for _ in range(8):
+                lin = nn.Linear(width, 256)
+                if gain is None:
+                    nn.init.xavier_normal_(lin.weight, gain=5 / 3)
+                else:
+                    nn.init.normal_(lin.weight, std=gain)
+                layers += [lin, nn.Tanh()]
+                width = 256
+            layers.append(nn.Linear(256, 10))
+            net = nn.Sequential(*layers)
+            mon = GradMonitor(net)
+            F.cross_entropy(net(xb), yb).backward()
+            norms = mon.norms()
+            mon.remove()
+            ax.semilogy(range(len(norms)), list(norms.values()), marker="o", label=label)
+            print(f"{label:24s} first/last layer gradient-norm ratio: "
+                  f"{list(norms.values())[0] / list(norms.values())[-1]:.3g}, diagnose: {mon.diagnose(1e-4, 1e2)}")
+        ax.set_xlabel("layer (input to output)")
+        ax.set_ylabel("gradient norm")
+        ax.legend()
+        plt.tight_layout()
+        plt.show()
 
 # %% [markdown]
 # ## 4. A bug zoo
@@ -490,8 +497,8 @@ def broken_predict_proba(model, x):
 _w = torch.randn(3, 2, requires_grad=True)
 expect_raises(RuntimeError, lambda: broken_tanh_loss(torch.randn(4, 3), _w).backward(), "broken_tanh_loss",
               match="inplace")
-expect_raises(RuntimeError, lambda: broken_add_positions(torch.empty(2, 5, 3, device="meta")),
-              "broken_add_positions on a meta tensor")
+_ = expect_raises(RuntimeError, lambda: broken_add_positions(torch.empty(2, 5, 3, device="meta")),
+                  "broken_add_positions on a meta tensor")
 
 # %% [markdown]
 # ### Exercise 4 · fix the zoo (5 points)
