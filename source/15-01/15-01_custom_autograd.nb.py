@@ -298,7 +298,8 @@ print([name for name, _ in make_demo_net().named_modules() if name])
 # submodule name (as in `model.named_modules()`) to that submodule's output, detached. Requirements:
 # * raise `KeyError` for a name the model does not have, before running anything;
 # * after the call, no hook you added is left on any module, even if `model(x)` raised;
-# * the model's output is unchanged by your hooks.
+# * the model's output is unchanged by your hooks, and the model stays in the mode it was in
+#   (`train()` or `eval()`).
 
 # %% [solution] id=capture_impl
 def capture_activations(model: nn.Module, names: list[str], x: torch.Tensor) -> dict[str, torch.Tensor]:

@@ -302,6 +302,7 @@ if run_demos():
 #
 # Implement `pad_collate(batch)` where `batch` is a list of `(sequence, label)` pairs, each sequence a tensor
 # of shape `(L_i, *)` (any trailing shape, any dtype; the padded tensor keeps that dtype) with `L_i >= 1`.
+# A label is a Python `int` or a 0-d tensor of any integer dtype (as a `TensorDataset` yields).
 # Keep the batch in the order given: sorting here would misalign samples from any bookkeeping done outside.
 # You may use `torch.nn.utils.rnn.pad_sequence`.
 

@@ -107,6 +107,27 @@ def capture(ns, state, names, x):
             "hooks_left": _hook_counts(model), "plain": plain, "after": after, "forward_runs": runs[0]}
 
 
+def make_bn_net(seed: int) -> nn.Module:
+    """A small net with BatchNorm2d (batch statistics in training mode) and a nested block."""
+    torch.manual_seed(seed)
+    return nn.Sequential(nn.Conv2d(1, 4, 3, padding=1), nn.BatchNorm2d(4), nn.ReLU(),
+                         nn.Sequential(nn.Conv2d(4, 3, 3, padding=1), nn.BatchNorm2d(3)),
+                         nn.Flatten(), nn.Linear(3 * 8 * 8, 5))
+
+
+def capture_train(ns, state, names, x):
+    """capture_activations on a BatchNorm net left in training mode: what it returned, and each module's
+    training flag afterwards."""
+    model = make_bn_net(0)
+    model.load_state_dict(state)
+    model.train()
+    acts = get(ns, "capture_activations")(model, list(names), x)
+    if not isinstance(acts, dict):
+        raise TypeError(f"capture_activations should return a dict, got {type(acts).__name__}")
+    return {"acts": {str(k): v.detach() if isinstance(v, torch.Tensor) else v for k, v in acts.items()},
+            "training": {n or "(the model)": m.training for n, m in model.named_modules()}}
+
+
 def capture_failing(ns, state, names):
     """A forward that raises (wrong input shape): hooks must still be removed."""
     model = make_net(0)

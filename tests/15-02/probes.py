@@ -58,6 +58,16 @@ def bucket_epochs(ns, lengths, batch_size, seed, epochs=1, drop_last=False, glob
     return out
 
 
+def bucket_two_defaults(ns, lengths, batch_size, global_seed):
+    """After torch.manual_seed(global_seed): two BucketBatchSamplers without a generator, made and iterated one
+    after the other; the first epoch of each."""
+    _perturb_global_rng(global_seed)
+    cls = get(ns, "BucketBatchSampler")
+    first = cls(list(lengths), batch_size, generator=None)
+    second = cls(list(lengths), batch_size, generator=None)
+    return [[_batch_list(b) for b in list(s)] for s in (first, second)]
+
+
 def bucket_first_batches(ns, lengths, batch_size, seeds):
     """The first batch of the first epoch, for each seed."""
     cls = get(ns, "BucketBatchSampler")
@@ -125,9 +135,13 @@ def _collate_result(res):
     return [r.detach().cpu() if isinstance(r, torch.Tensor) else r for r in res]
 
 
-def collate_call(ns, seqs, labels):
-    """pad_collate on (sequence, int label) pairs; the four results as returned (tensors stay raw)."""
-    batch = [(s.clone(), int(y)) for s, y in zip(seqs, labels)]
+def collate_call(ns, seqs, labels, label_dtype=None):
+    """pad_collate on (sequence, label) pairs, each label an int or, with label_dtype (a name such as "int32"),
+    a 0-d tensor of that dtype; the four results as returned (tensors stay raw)."""
+    if label_dtype is None:
+        batch = [(s.clone(), int(y)) for s, y in zip(seqs, labels)]
+    else:
+        batch = [(s.clone(), torch.tensor(int(y), dtype=getattr(torch, label_dtype))) for s, y in zip(seqs, labels)]
     return _collate_result(get(ns, "pad_collate")(batch))
 
 

@@ -25,8 +25,9 @@ def case_targets(gen, case):
     if case == "gaps_in_labels":
         return imbalanced_targets(gen, [40, 7, 1], [7, 0, 3])
     if case == "one_class":
-        return torch.full((9,), 4, dtype=torch.int64)
-    return torch.tensor([2])
+        n, label = (int(v) for v in torch.randint(5, 40, (2,), generator=gen))
+        return torch.full((n,), label % 10, dtype=torch.int64)
+    return torch.randint(0, 10, (1,), generator=gen)
 
 
 def describe(targets, as_list=False):
@@ -35,7 +36,9 @@ def describe(targets, as_list=False):
             f"{sizes})")
 
 
-@pytest.mark.parametrize("case", ["ten_classes", "gaps_in_labels", "one_class", "single_sample"])
+# a single sample: any positive weight is right (a constant answer: worth little)
+@pytest.mark.parametrize("case", ["ten_classes", "gaps_in_labels", "one_class",
+                                  pytest.param("single_sample", marks=pytest.mark.task("balanced", weight=0.1))])
 def test_weights_inverse_class_size(student, gen, case):
     """weights are proportional to 1 / (size of the sample's class)"""
     targets = case_targets(gen, case)
@@ -59,6 +62,9 @@ def test_weights_are_a_float_tensor(student, gen):
     if r["type"] != "Tensor":
         fail(f"{what}: returned a {r['type']}, expected a float tensor of shape ({len(targets)},)")
     expect(r["w"].is_floating_point(), f"{what}: weights must be a floating-point tensor, got {r['w'].dtype}")
+    ref = reference_weights(targets)
+    expect_close(r["w"].double() / r["w"].double().sum(), ref / ref.sum(), f"{what} (normalised to sum 1)",
+                 atol=1e-9, rtol=1e-5)
 
 
 def test_targets_given_as_a_list(student, gen):
@@ -123,3 +129,4 @@ def test_reproducible_from_generator(student, gen):
     expect(torch.equal(a, b), f"{what}: two samplers with generator seed 7 drew different indices "
                               f"(pass the generator to the sampler; do not use the global RNG)")
     expect(not torch.equal(a, c), f"{what}: seeds 7 and 8 drew identical indices (is the generator used?)")
+    check_balanced(a, targets, 300, f"{what} with seed 7")

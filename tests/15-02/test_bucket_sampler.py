@@ -52,7 +52,9 @@ def check_epoch(batches, lengths, bs, drop_last, what):
              f"{[list(c) for c in want][:4]}...)")
 
 
-@pytest.mark.parametrize("n,bs", [(23, 4), (64, 8), (5, 7), (1, 1)])
+# n <= batch_size: one batch of every index, whatever the lengths (a constant answer: worth little)
+@pytest.mark.parametrize("n,bs", [(23, 4), (64, 8), pytest.param(5, 7, marks=pytest.mark.task("bucket_sampler", weight=0.1)),
+                                  pytest.param(1, 1, marks=pytest.mark.task("bucket_sampler", weight=0.1))], ids=["23-4", "64-8", "5-7", "1-1"])
 def test_epoch_is_sorted_partition(student, gen, n, bs):
     """every index once per epoch, each batch a run of consecutive lengths, len() = number of batches"""
     lengths = rand_lengths(gen, n)
@@ -71,6 +73,7 @@ def test_batches_are_lists_of_python_ints(student, gen):
         res = student.call("bucket_epochs", lengths=lengths, batch_size=5, seed=2, as_tensor=as_tensor)
         what = f"BucketBatchSampler(lengths as a {'1-D tensor' if as_tensor else 'list'} of 17 ints, batch_size=5)"
         expect_equal(res["kinds"], ["list of int"], f"{what}: the kinds of the yielded batches")
+        check_epoch(res["epochs"][0], lengths, 5, False, what)
 
 
 def test_drop_last_and_tensor_lengths(student, gen):
@@ -93,6 +96,7 @@ def test_same_seed_same_order(student, gen):
     a = student.call("bucket_epochs", lengths=lengths, batch_size=4, seed=seed, epochs=2, global_seed=1)
     b = student.call("bucket_epochs", lengths=lengths, batch_size=4, seed=seed, epochs=2, global_seed=2)
     for e in range(2):
+        check_epoch(a["epochs"][e], lengths, 4, False, f"BucketBatchSampler(60 lengths, batch_size=4), epoch {e + 1}")
         if a["epochs"][e] != b["epochs"][e]:
             fail(f"BucketBatchSampler with generator=torch.Generator().manual_seed({seed}): two samplers built "
                  f"with the same seed gave different batches in epoch {e + 1} (first batches {a['epochs'][e][:2]} vs "
@@ -107,6 +111,7 @@ def test_new_seed_or_epoch_gives_new_order(student, gen):
     a = student.call("bucket_epochs", lengths=lengths, batch_size=4, seed=seed, epochs=2)
     b = student.call("bucket_epochs", lengths=lengths, batch_size=4, seed=seed + 1, epochs=1)
     what = "BucketBatchSampler(80 distinct lengths, batch_size=4)"
+    check_epoch(a["epochs"][0], lengths, 4, False, what)
     expect(a["epochs"][0] != b["epochs"][0],
            f"{what}: seeds {seed} and {seed + 1} gave the identical order of 20 batches; the batch order must be "
            f"shuffled with the generator")
@@ -141,10 +146,12 @@ def test_works_as_dataloader_batch_sampler(student, gen):
     what = "DataLoader(data, batch_sampler=BucketBatchSampler(26 lengths, 6, generator=seed 11))"
     expect_equal(res["loader_len"], 5, f"len({what})")
     expect_equal(res["loader"], res["direct"], f"{what}: batches of sample ids")
+    check_epoch(res["direct"], lengths, 6, False, f"{what}: the sampler's own batches")
 
 
 def test_default_generator(student, gen):
-    """generator=None still gives a valid epoch, shuffled from the global RNG"""
+    """generator=None still gives a valid epoch, shuffled from a seed drawn from the global RNG (two samplers
+    in a row differ)"""
     lengths = torch.randperm(100, generator=gen)[:60].tolist()
     a = student.call("bucket_epochs", lengths=lengths, batch_size=3, seed=None, global_seed=5)
     b = student.call("bucket_epochs", lengths=lengths, batch_size=3, seed=None, global_seed=6)
@@ -153,3 +160,9 @@ def test_default_generator(student, gen):
     expect(a["epochs"][0] != b["epochs"][0],
            f"{what}: after torch.manual_seed(5) and torch.manual_seed(6) the batch order was identical; "
            f"without a generator, seed a new one from the global RNG (as RandomSampler does)")
+    first, second = student.call("bucket_two_defaults", lengths=lengths, batch_size=3, global_seed=5)
+    check_epoch(second, lengths, 3, False, what)
+    expect(first != second, f"{what}: two samplers made one after the other after torch.manual_seed(5) gave the "
+                            f"same batch order; draw the new generator's seed from the global RNG (which moves on "
+                            f"with each draw), e.g. torch.empty((), dtype=torch.int64).random_(), not from a fixed "
+                            f"value such as torch.initial_seed()")

@@ -35,6 +35,17 @@ def check_collate(res, seqs, labels, what, parts=ALL):
         expect_equal(lab.tolist(), list(labels), f"{what}: labels (in the order given)")
 
 
+def random_batch(gen, n=None, feat=2, dtype=torch.float64):
+    """n sequences (3 to 6 if not given) of random lengths 1..8, and distinct labels in no sorted order."""
+    n = n or int(torch.randint(3, 7, (1,), generator=gen))
+    lens = torch.randint(1, 9, (n,), generator=gen).tolist()
+    seqs = [torch.randn(L, feat, generator=gen, dtype=torch.float64).to(dtype) for L in lens]
+    labels = torch.randperm(10, generator=gen)[:n].tolist()
+    if labels == sorted(labels) or labels == sorted(labels, reverse=True):
+        labels[0], labels[1] = labels[1], labels[0]
+    return lens, seqs, labels
+
+
 def dtype_of(res, k, what):
     names = ["padded", "lengths", "mask", "labels"]
     got = res[k] if isinstance(res, (list, tuple)) and len(res) == 4 else None
@@ -54,9 +65,7 @@ def test_matches_pad_sequence(student, gen, lens, feat):
 
 def test_lengths_mask_and_labels(student, gen):
     """lengths are the true lengths, mask is True exactly at real positions, labels keep the batch order"""
-    lens = [3, 7, 1, 5, 5]
-    seqs = [torch.randn(L, 2, generator=gen, dtype=torch.float64) for L in lens]
-    labels = torch.randint(0, 10, (len(lens),), generator=gen).tolist()
+    lens, seqs, labels = random_batch(gen, 5)
     res = student.call("collate_call", seqs=seqs, labels=labels)
     what = f"pad_collate(batch of sequences with lengths {lens})"
     check_collate(res, seqs, labels, what, parts=("lengths",))
@@ -65,9 +74,7 @@ def test_lengths_mask_and_labels(student, gen):
 
 def test_labels_keep_the_batch_order(student, gen):
     """labels come back in the order of the batch (nothing is sorted)"""
-    lens = [2, 6, 1, 4]
-    seqs = [torch.randn(L, 2, generator=gen, dtype=torch.float64) for L in lens]
-    labels = [5, 8, 3, 0]
+    lens, seqs, labels = random_batch(gen, 4)
     res = student.call("collate_call", seqs=seqs, labels=labels)
     check_collate(res, seqs, labels, f"pad_collate(batch of sequences with lengths {lens}, labels {labels})",
                   parts=("labels",))
@@ -101,25 +108,39 @@ def test_real_steps_of_zeros_count(student, gen):
 
 def test_lengths_are_int64(student, gen):
     """lengths is an int64 tensor"""
-    seqs = [torch.randn(L, 2, generator=gen) for L in (3, 1, 4)]
-    res = student.call("collate_call", seqs=seqs, labels=[1, 2, 3])
-    expect_equal(dtype_of(res, 1, "pad_collate(3 sequences)"), torch.int64,
-                 "pad_collate(3 sequences): dtype of lengths")
+    lens, seqs, labels = random_batch(gen, dtype=torch.float32)
+    res = student.call("collate_call", seqs=seqs, labels=labels)
+    what = f"pad_collate(sequences of lengths {lens})"
+    expect_equal(dtype_of(res, 1, what), torch.int64, f"{what}: dtype of lengths")
+    check_collate(res, seqs, labels, what, parts=("lengths",))
 
 
 def test_mask_is_bool(student, gen):
     """mask is a bool tensor"""
-    seqs = [torch.randn(L, 2, generator=gen) for L in (3, 1, 4)]
-    res = student.call("collate_call", seqs=seqs, labels=[1, 2, 3])
-    expect_equal(dtype_of(res, 2, "pad_collate(3 sequences)"), torch.bool, "pad_collate(3 sequences): dtype of mask")
+    lens, seqs, labels = random_batch(gen, dtype=torch.float32)
+    res = student.call("collate_call", seqs=seqs, labels=labels)
+    what = f"pad_collate(sequences of lengths {lens})"
+    expect_equal(dtype_of(res, 2, what), torch.bool, f"{what}: dtype of mask")
+    check_collate(res, seqs, labels, what, parts=("mask",))
 
 
 def test_labels_are_int64(student, gen):
     """labels is an int64 tensor"""
-    seqs = [torch.randn(L, 2, generator=gen) for L in (3, 1, 4)]
-    res = student.call("collate_call", seqs=seqs, labels=[1, 2, 3])
-    expect_equal(dtype_of(res, 3, "pad_collate(3 sequences with int labels)"), torch.int64,
-                 "pad_collate(3 sequences with int labels): dtype of labels")
+    lens, seqs, labels = random_batch(gen, dtype=torch.float32)
+    res = student.call("collate_call", seqs=seqs, labels=labels)
+    what = f"pad_collate({len(lens)} sequences with int labels {labels})"
+    expect_equal(dtype_of(res, 3, what), torch.int64, f"{what}: dtype of labels")
+    check_collate(res, seqs, labels, what, parts=("labels",))
+
+
+@pytest.mark.parametrize("label_dtype", ["int32", "uint8"])
+def test_tensor_labels_become_int64(student, gen, label_dtype):
+    """0-d integer tensor labels (int32, uint8) give int64 labels with their values"""
+    lens, seqs, labels = random_batch(gen, dtype=torch.float32)
+    res = student.call("collate_call", seqs=seqs, labels=labels, label_dtype=label_dtype)
+    what = f"pad_collate({len(lens)} sequences with labels given as 0-d {label_dtype} tensors {labels})"
+    expect_equal(dtype_of(res, 3, what), torch.int64, f"{what}: dtype of labels")
+    check_collate(res, seqs, labels, what, parts=("labels",))
 
 
 @pytest.mark.parametrize("dtype", [torch.int64, torch.float64, torch.uint8], ids=str)
@@ -132,6 +153,7 @@ def test_padded_keeps_the_sequences_dtype(student, gen, dtype):
                            f"{what}: padded (the first of the four returned values)")
     expect_equal(tuple(padded.shape), (2, 5, 2), f"{what}: shape of padded")
     expect_equal(padded.dtype, dtype, f"{what}: dtype of padded (must keep the sequences' dtype)")
+    check_collate(res, seqs, [0, 1], what, parts=("padded",))
 
 
 def test_in_dataloader_pads_per_batch(student, gen):

@@ -69,6 +69,7 @@ def test_items_are_a_tensor_and_an_int(student, gen):
     (data,) = student.call("stream_collect", shards=shards, num_workers=0, batch_size=None)
     expect_equal(data.get("kinds") if isinstance(data, dict) else None, ["(Tensor, int)"],
                  "ShardedFileStream(2 files) iterated with batch_size=None: the types of (x, y) in each item")
+    check_all_once(data, x, ids, "ShardedFileStream(2 files with 3, 2 records), batch_size=None, num_workers=0")
 
 
 def test_second_pass_yields_everything_again(student, gen):

@@ -138,9 +138,13 @@ class NormZoo(nn.Module):
 PG_MODELS = {"tiny": TinyConvNet, "frozen": FrozenStemNet, "tied": TiedNet, "prefix": PrefixNet, "norms": NormZoo}
 
 
-def build_pg_model(name, seed):
+def build_pg_model(name, seed, freeze=()):
     torch.manual_seed(seed)
-    return PG_MODELS[name]().double()
+    m = PG_MODELS[name]().double()
+    for n, p in m.named_parameters():
+        if n in freeze:
+            p.requires_grad_(False)
+    return m
 
 
 def pg_grads(model, seed, step):
@@ -240,10 +244,11 @@ def skipmlp_keys(ns, in_features, widths, num_classes, norm):
 
 
 # ====================================================================== param groups
-def param_groups_run(ns, model, seed, lr, weight_decay, head_lr_mult, steps, head_prefix=None):
-    """Call param_groups on a fresh model; describe each group by parameter names; run AdamW for a few steps."""
+def param_groups_run(ns, model, seed, lr, weight_decay, head_lr_mult, steps, head_prefix=None, freeze=()):
+    """Call param_groups on a fresh model (the parameters named in ``freeze`` frozen too); describe each
+    group by parameter names; run AdamW for a few steps."""
     fn = get(ns, "param_groups")
-    m = build_pg_model(model, seed)
+    m = build_pg_model(model, seed, freeze)
     name_of = {}
     for n, p in m.named_parameters(remove_duplicate=False):
         name_of.setdefault(id(p), n)
@@ -344,9 +349,11 @@ def lazy_net_structure(ns, num_classes, shape, seed):
 
 
 def _modes_pattern(m, pattern):
-    """Set each module's own training flag (not recursively): 'train', 'eval', or 'mixed'."""
+    """Set each module's own training flag (not recursively): 'train', 'eval', 'mixed', or a list of flags
+    (one per module, in model.modules() order)."""
     for k, mod in enumerate(m.modules()):
-        mod.training = pattern == "train" or (pattern == "mixed" and k % 2 == 1)
+        mod.training = bool(pattern[k]) if isinstance(pattern, list) else \
+            pattern == "train" or (pattern == "mixed" and k % 2 == 1)
 
 
 def prepare_lazy_run(ns, x, lr, train_mode, seed, steps=1):
@@ -354,7 +361,7 @@ def prepare_lazy_run(ns, x, lr, train_mode, seed, steps=1):
     fn = get(ns, "prepare_lazy")
     torch.manual_seed(seed)
     m = build_lazy_model()
-    pattern = train_mode if isinstance(train_mode, str) else ("train" if train_mode else "eval")
+    pattern = train_mode if isinstance(train_mode, (str, list)) else ("train" if train_mode else "eval")
     _modes_pattern(m, pattern)
     modes_before = [bool(mod.training) for mod in m.modules()]
     seen = {}

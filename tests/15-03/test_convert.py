@@ -59,7 +59,10 @@ def convert_and_load(student, sizes, seed, dtype=f64):
 @pytest.mark.parametrize("sizes", [(8, 16, 64, 10), (3, 5, 7, 4), (1, 1, 1, 1)], ids=str)
 def test_strict_load_succeeds(student, sizes, gen):
     """The converted dict loads into NewNet with strict=True (renamed, aux head dropped, reshaped)"""
-    convert_and_load(student, sizes, int(torch.randint(0, 10**6, (1,), generator=gen)))
+    old, _, new, _, what = convert_and_load(student, sizes, int(torch.randint(0, 10**6, (1,), generator=gen)))
+    x = torch.rand(2, 1, 28, 28, generator=gen, dtype=f64)
+    with torch.no_grad():  # the loaded weights are the checkpoint's: the same predictions
+        expect_close(new(x), old(x), f"{what}: NewNet(x) vs OldNet(x)", atol=1e-10, rtol=1e-8)
 
 
 @settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture],

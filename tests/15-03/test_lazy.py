@@ -13,6 +13,7 @@ f64 = torch.float64
 SHAPES = [[2, 1, 28, 28], [3, 3, 32, 32], [1, 2, 10, 6], [2, 5, 4, 4]]
 
 
+@pytest.mark.task("lazy", weight=0.1)  # its right answer is a constant (lazy layers): worth little
 def test_make_lazy_net_starts_uninitialized(student, gen):
     """make_lazy_net returns a model built from lazy layers (UninitializedParameter before the first call)"""
     res = student.call("lazy_net_run", num_classes=10, shapes=SHAPES[:1], seed=0)
@@ -24,10 +25,13 @@ def test_make_lazy_net_starts_uninitialized(student, gen):
 
 
 @pytest.mark.parametrize("num_classes", [10, 3])
-def test_make_lazy_net_any_image_size(student, num_classes):
+def test_make_lazy_net_any_image_size(student, gen, num_classes):
     """make_lazy_net works for any channel count and image size and is fully materialized afterwards"""
-    res = student.call("lazy_net_run", num_classes=num_classes, shapes=SHAPES, seed=1)
-    for shape, r in zip(SHAPES, res):
+    # four inputs (batch, channels, height, width) of sizes drawn per student
+    shapes = [[int(torch.randint(lo, hi, (1,), generator=gen)) for lo, hi in ((1, 5), (1, 6), (2, 33), (2, 33))]
+              for _ in range(4)]
+    res = student.call("lazy_net_run", num_classes=num_classes, shapes=shapes, seed=1)
+    for shape, r in zip(shapes, res):
         what = f"make_lazy_net({num_classes}) on input of shape {tuple(shape)}"
         expect(r["out_shape"] == [shape[0], num_classes],
                f"{what}: output shape {r['out_shape']}, expected {[shape[0], num_classes]}")
@@ -70,14 +74,15 @@ def prepare(student, gen, train_mode=True, lr=0.05, steps=1):
     x = torch.randn(3, 2, 8, 8, generator=gen, dtype=f64)
     r = student.call("prepare_lazy_run", x=x, lr=lr, train_mode=train_mode, steps=steps,
                      seed=int(torch.randint(0, 10**6, (1,), generator=gen)))
-    mode = {True: "train", False: "eval"}.get(train_mode, train_mode)
+    mode = "mixed" if isinstance(train_mode, list) else {True: "train", False: "eval"}.get(train_mode, train_mode)
     what = f"prepare_lazy(lazy model in {mode} mode, example of shape {tuple(x.shape)} float64, lr={lr})"
     return r, x, what
 
 
 def test_prepare_materializes_in_example_dtype(student, gen):
     """prepare_lazy materializes every parameter, in the example's dtype, and returns an optimizer over all of them"""
-    r, _, what = prepare(student, gen)
+    lr = float(torch.empty(()).uniform_(0.01, 0.2, generator=gen))
+    r, _, what = prepare(student, gen, lr=lr)
     expect(not r["uninitialized"], f"{what}: still uninitialized afterwards: {r['uninitialized'][:4]} (no dry run?)")
     bad = {n: d for n, d in r["dtypes"].items() if d != "torch.float64"}
     expect(not bad, f"{what}: parameters should be float64 like the example, got {bad}")
@@ -89,20 +94,31 @@ def test_prepare_materializes_in_example_dtype(student, gen):
                         f"from model.parameters())")
     foreign = [n for n in names if n not in r["dtypes"]]
     expect(not foreign, f"{what}: the optimizer holds tensors that are not the model's parameters")
-    for lr in r["opt_lrs"]:
-        expect(abs(lr - 0.05) < 1e-12, f"{what}: optimizer lr is {lr}, expected 0.05")
+    for got in r["opt_lrs"]:
+        expect(abs(got - lr) < 1e-12, f"{what}: optimizer lr is {got}, expected {lr}")
 
 
-@pytest.mark.parametrize("train_mode", ["train", "eval", "mixed"])
+ONE_MODE = pytest.mark.task("lazy", weight=0.1)  # every module in one mode: a constant answer, worth little
+
+
+@pytest.mark.parametrize("train_mode", [pytest.param("train", marks=ONE_MODE), pytest.param("eval", marks=ONE_MODE),
+                                        "mixed"])
 def test_dry_run_restores_every_modules_mode(student, gen, train_mode):
     """Afterwards every module is back in the train/eval mode it was in (also when the modes were mixed)"""
-    r, _, what = prepare(student, gen, train_mode=train_mode)
-    if r["modes"] != r["modes_before"]:
-        bad = [k for k, (a, b) in enumerate(zip(r["modes_before"], r["modes"])) if a != b]
-        fail(f"{what}: module training flags (in model.modules() order) were {r['modes_before']} before and "
+    n = len(list(P["build_lazy_model"]().modules()))
+    if train_mode == "mixed":  # a random mix of both modes, drawn per student
+        flags = [bool(b) for b in torch.randperm(n, generator=gen) % 2]
+    else:
+        flags = [train_mode == "train"] * n
+    r, _, what = prepare(student, gen, train_mode=flags if train_mode == "mixed" else train_mode)
+    if r["modes"] != flags:
+        bad = [k for k, (a, b) in enumerate(zip(flags, r["modes"])) if a != b]
+        fail(f"{what}: module training flags (in model.modules() order) were {flags} before and "
              f"{r['modes']} after (modules {bad} changed); save and restore each module's own mode")
 
 
+# the statistics must stay at their fresh values: a constant answer, worth little
+@pytest.mark.task("lazy", weight=0.1)
 @pytest.mark.parametrize("train_mode", [True, False], ids=["train", "eval"])
 def test_dry_run_leaves_batchnorm_statistics(student, gen, train_mode):
     """The dry run leaves the BatchNorm running statistics at their initial values (it runs in eval mode)"""
@@ -137,16 +153,21 @@ def test_dry_run_builds_no_graph(student, gen):
 
 def test_parameters_are_not_inference_tensors(student, gen):
     """The parameters are normal tensors that can train (dry run under no_grad, not inference_mode)"""
-    r, _, what = prepare(student, gen)
+    r, x, what = prepare(student, gen)
     expect(not r["inference_params"] and not r["dry_run"].get("inference_mode", False),
            f"{what}: parameters {r['inference_params'][:4]} were materialized as inference tensors (the dry run "
            f"ran under torch.inference_mode()); use torch.no_grad()")
+    # they train: backward gives each one the gradient the judge's copy (same values, same x) gets
+    expect("grads" in r, f"{what}: no training step could be taken (uninitialized parameters or no optimizer)")
+    for n, w in replay_sgd(r, x, 0.05, 1, grads=True).items():
+        expect_close(r["grads"].get(n), w, f"{what}: gradient of '{n}' in a training step", atol=1e-10, rtol=1e-8)
 
 
-def replay_sgd(r, x, lr, steps):
+def replay_sgd(r, x, lr, steps, grads=False):
     """The judge's own copy of the lazy model, loaded with the submission's starting state, trained on the
     same loss with the SGD-with-momentum update written out (PyTorch's rule: buf = 0.9 * buf + grad,
-    p -= lr * buf; the first buf is the grad): the parameters it should end with."""
+    p -= lr * buf; the first buf is the grad): the parameters it should end with (with grads=True: the
+    gradients of the first step)."""
     torch.manual_seed(0)
     m = P["build_lazy_model"]().to(f64)
     with torch.no_grad():
@@ -158,6 +179,8 @@ def replay_sgd(r, x, lr, steps):
     for _ in range(steps):
         m.zero_grad()
         m(x).square().mean().backward()
+        if grads:
+            return {n: p.grad.detach().clone() for n, p in m.named_parameters()}
         with torch.no_grad():
             for n, p in m.named_parameters():
                 bufs[n] = p.grad.clone() if n not in bufs else bufs[n].mul(0.9).add(p.grad)

@@ -17,10 +17,10 @@ MODELS = {"tiny": "a small CNN with BatchNorm, GroupNorm and LayerNorm", "frozen
           "norms": "a model with BatchNorm1d/3d, InstanceNorm1d(affine), GroupNorm and a LayerNorm subclass"}
 
 
-def expected(model, seed, lr, wd, mult, prefix="head"):
+def expected(model, seed, lr, wd, mult, prefix="head", freeze=()):
     """name -> (lr, weight_decay) for every trainable parameter. In these models the biases and the
     normalisation parameters are exactly the 1-D parameters (the notebook says so)."""
-    m = P["build_pg_model"](model, seed)
+    m = P["build_pg_model"](model, seed, freeze)
     want = {}
     for n, p in m.named_parameters():
         if p.requires_grad:
@@ -29,12 +29,26 @@ def expected(model, seed, lr, wd, mult, prefix="head"):
     return m, want, frozen
 
 
-def call(student, model, lr=0.01, wd=0.05, mult=10.0, steps=0, seed=3, prefix=None):
+def call(student, model, lr=0.01, wd=0.05, mult=10.0, steps=0, seed=3, prefix=None, freeze=()):
     r = student.call("param_groups_run", model=model, seed=seed, lr=lr, weight_decay=wd, head_lr_mult=mult, steps=steps,
-                     head_prefix=prefix)
+                     head_prefix=prefix, freeze=list(freeze))
     if r["error"]:
         fail(r["error"])
     return r
+
+
+def draw(gen, model):
+    """Per-student settings: lr, weight decay, a factor for head_lr_mult, and about a third of the
+    model's parameters frozen on top of the model's own frozen ones."""
+    names = [n for n, _ in P["build_pg_model"](model, 0).named_parameters()]
+    chosen = torch.randperm(len(names), generator=gen)[:len(names) // 3].tolist()
+    u = torch.rand(3, generator=gen, dtype=torch.float64).tolist()
+    return {"lr": 0.001 + 0.1 * u[0], "wd": 0.01 + 0.3 * u[1], "factor": 0.5 + u[2],
+            "freeze": sorted(names[i] for i in chosen)}
+
+
+def frozen_text(freeze):
+    return f" (with {', '.join(freeze)} also frozen)" if freeze else ""
 
 
 def by_name(r, what):
@@ -52,12 +66,13 @@ def by_name(r, what):
 
 
 @pytest.mark.parametrize("model", ["tiny", "frozen", "tied"])
-def test_every_trainable_parameter_exactly_once(student, model):
+def test_every_trainable_parameter_exactly_once(student, gen, model):
     """Every trainable parameter is in exactly one group, frozen ones in none, and AdamW accepts the groups"""
-    what = f"param_groups on {MODELS[model]}"
-    r = call(student, model)
+    d = draw(gen, model)
+    what = f"param_groups on {MODELS[model]}{frozen_text(d['freeze'])}"
+    r = call(student, model, freeze=d["freeze"])
     got = by_name(r, what)
-    _, want, frozen = expected(model, 3, 0.01, 0.05, 10.0)
+    _, want, frozen = expected(model, 3, 0.01, 0.05, 10.0, freeze=d["freeze"])
     missing = sorted(set(want) - set(got))
     if missing:
         fail(f"{what}: these trainable parameters are in no group and would never be updated: {missing[:6]}")
@@ -72,11 +87,14 @@ def test_every_trainable_parameter_exactly_once(student, model):
 
 @pytest.mark.parametrize("model", ["tiny", "frozen", "tied"])
 @pytest.mark.parametrize("mult", [10.0, 0.5])
-def test_learning_rates(student, model, mult):
+def test_learning_rates(student, gen, model, mult):
     """Head parameters get lr * head_lr_mult, all others lr"""
-    what = f"param_groups(model, lr=0.01, weight_decay=0.05, head_lr_mult={mult}) on {MODELS[model]}"
-    got = by_name(call(student, model, mult=mult), what)
-    _, want, _ = expected(model, 3, 0.01, 0.05, mult)
+    d = draw(gen, model)
+    lr, mult = d["lr"], mult * d["factor"]
+    what = (f"param_groups(model, lr={lr:.6g}, weight_decay=0.05, head_lr_mult={mult:.6g}) on {MODELS[model]}"
+            f"{frozen_text(d['freeze'])}")
+    got = by_name(call(student, model, lr=lr, mult=mult, freeze=d["freeze"]), what)
+    _, want, _ = expected(model, 3, lr, 0.05, mult, freeze=d["freeze"])
     for n, (lr, _) in want.items():
         if n not in got:
             fail(f"{what}: '{n}' is in no group")
@@ -88,11 +106,12 @@ def test_learning_rates(student, model, mult):
 
 
 @pytest.mark.parametrize("model", ["tiny", "frozen", "tied", "norms"])
-def test_weight_decay_rule(student, model):
+def test_weight_decay_rule(student, gen, model):
     """Biases and normalisation parameters get weight_decay 0, all other parameters weight_decay"""
-    what = f"param_groups(model, lr=0.01, weight_decay=0.05) on {MODELS[model]}"
-    got = by_name(call(student, model), what)
-    _, want, _ = expected(model, 3, 0.01, 0.05, 10.0)
+    d = draw(gen, model)
+    what = f"param_groups(model, lr=0.01, weight_decay={d['wd']:.6g}) on {MODELS[model]}{frozen_text(d['freeze'])}"
+    got = by_name(call(student, model, wd=d["wd"], freeze=d["freeze"]), what)
+    _, want, _ = expected(model, 3, 0.01, d["wd"], 10.0, freeze=d["freeze"])
     for n, (_, wd) in want.items():
         if n not in got:
             fail(f"{what}: '{n}' is in no group")
@@ -104,14 +123,16 @@ def test_weight_decay_rule(student, model):
 
 
 @pytest.mark.parametrize("prefix", [None, "head2", "body"], ids=["default", "head2", "body"])
-def test_head_prefix_and_its_separator(student, prefix):
+def test_head_prefix_and_its_separator(student, gen, prefix):
     """Only names starting with head_prefix + "." get lr * head_lr_mult ('header.*', 'head2.*' or a nested
     'body.head.*' are not in the head 'head'); head_prefix can be changed"""
     shown = "head" if prefix is None else prefix
     arg = "" if prefix is None else f", head_prefix={prefix!r}"
-    what = f"param_groups(model, lr=0.01, weight_decay=0.05, head_lr_mult=10.0{arg}) on {MODELS['prefix']}"
-    got = by_name(call(student, "prefix", prefix=prefix), what)
-    _, want, _ = expected("prefix", 3, 0.01, 0.05, 10.0, prefix=shown)
+    d = draw(gen, "prefix")
+    lr, mult = d["lr"], 10.0 * d["factor"]
+    what = f"param_groups(model, lr={lr:.6g}, weight_decay=0.05, head_lr_mult={mult:.6g}{arg}) on {MODELS['prefix']}"
+    got = by_name(call(student, "prefix", lr=lr, mult=mult, prefix=prefix), what)
+    _, want, _ = expected("prefix", 3, lr, 0.05, mult, prefix=shown)
     for n, (lr, _) in want.items():
         if n not in got:
             fail(f"{what}: '{n}' is in no group")

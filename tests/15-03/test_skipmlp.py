@@ -85,10 +85,19 @@ STRUCTURES = [(6, [6, 6], 3, True), (6, [6, 6], 3, False), (5, [8, 8, 4], 2, Tru
               (3, [7, 3, 3, 9], 5, False)]
 
 
+def resize(gen, in_features, widths):
+    """The same pattern of equal and unequal widths with other sizes (2..15), drawn from gen."""
+    sizes = sorted({in_features, *widths})
+    new = dict(zip(sizes, (torch.randperm(14, generator=gen)[:len(sizes)] + 2).tolist()))
+    return new[in_features], [new[w] for w in widths]
+
+
 @pytest.mark.parametrize("cfg", STRUCTURES, ids=lambda c: f"{c[0]}-{c[1]}-norm{c[3]}")
-def test_state_dict_structure(student, cfg):
+def test_state_dict_structure(student, gen, cfg):
     """SkipMLP registers exactly the layers the configuration needs (ModuleList, conditional norm and proj)"""
-    in_features, widths, num_classes, norm = cfg
+    _, _, _, norm = cfg
+    in_features, widths = resize(gen, *cfg[:2])
+    num_classes = int(torch.randint(1, 11, (1,), generator=gen))
     got = student.call("skipmlp_keys", in_features=in_features, widths=widths, num_classes=num_classes, norm=norm)
     compare_keys(got, expected_shapes(in_features, widths, num_classes, norm),
                  f"SkipMLP({in_features}, {widths}, {num_classes}, norm={norm})")

@@ -72,11 +72,11 @@ def ls_ce_uses_builtin(ns, logits, target, smoothing):
     F.cross_entropy = spy_f
     nn.CrossEntropyLoss.forward = spy_m
     try:
-        fn(logits.clone(), target.clone(), smoothing=smoothing)
+        value = fn(logits.clone(), target.clone(), smoothing=smoothing)
     finally:
         F.cross_entropy = orig_f
         nn.CrossEntropyLoss.forward = orig_m
-    return sorted(set(calls))
+    return {"calls": sorted(set(calls)), "value": value.detach() if isinstance(value, torch.Tensor) else value}
 
 
 # ------------------------------------------------------------------- NT-Xent
@@ -314,6 +314,7 @@ def ema_requires_grad(ns, states, decay):
         ema.update(model)
     flags["updated"] = {n: bool(p.requires_grad) for n, p in _ema_module(ema).named_parameters()}
     flags["live"] = {n: bool(p.requires_grad) for n, p in model.named_parameters()}
+    flags["ema"] = _state(_ema_module(ema))
     return flags
 
 

@@ -118,7 +118,8 @@ def test_decay_direction(student, gen):
 def test_averaged_parameters_do_not_require_grad(student, gen):
     """EMA: the averaged parameters do not require gradients (after construction and after updates); the live
     model's still do"""
-    r = student.call("ema_requires_grad", states=random_states(gen, 2), decay=0.9)
+    states = random_states(gen, 2)
+    r = student.call("ema_requires_grad", states=states, decay=0.9)
     for when, label in (("init", "after EMA(model, 0.9)"), ("updated", "after two update() calls")):
         flags = r[when]
         expect(bool(flags), f"EMA.module has no parameters {label}")
@@ -128,6 +129,10 @@ def test_averaged_parameters_do_not_require_grad(student, gen):
     off = sorted(n for n, f in r["live"].items() if f is not True)
     expect(not off, f"the live model's parameters {off} no longer require gradients: EMA must not change the "
                     f"model it averages")
+    want = reference_history(states, 0.9, False)[-1]
+    for name in (n for n in want if is_param(n)):
+        expect_close(r["ema"].get(name), want[name], f"EMA(model, 0.9) after two update() calls, parameter '{name}'",
+                     atol=1e-10, rtol=1e-10)
 
 
 def test_no_shared_storage(student, gen):
@@ -141,6 +146,10 @@ def test_no_shared_storage(student, gen):
            f"EMA(model, 0.9): after update(), ema.module shares memory with the live model for "
            f"{r['shared_after_update'][:4]} (assigning .data or the live tensor itself aliases it; copy values "
            f"into the EMA's own tensors instead)")
+    want = reference_history(states, 0.9, False)[0]
+    for name in (n for n in want if is_param(n)):
+        expect_close(r["before"].get(name), want[name], f"EMA(model, 0.9) after update(), parameter '{name}'",
+                     atol=1e-10, rtol=1e-10)
     for name, before in r["before"].items():
         expect_close(r["after_live_change"][name], before,
                      f"EMA(model, 0.9): '{name}' of ema.module changed when only the LIVE model was modified "
@@ -186,9 +195,11 @@ def test_live_model_untouched(student, gen):
                                          f"(update() must only read the live model)")
 
 
-def test_decay_range(student):
+def test_decay_range(student, gen):
     """EMA(model, decay) accepts every decay in [0, 1] (both ends included) and raises ValueError outside it"""
-    decays = [0.0, 1.0, 0.5, -0.1, 1.5, 2.0]
+    u = torch.rand(5, generator=gen, dtype=f64).tolist()  # both ends, and random decays inside and outside
+    decays = [0.0, 1.0, u[0], -0.5 * u[1] - 1e-3, 1 + 1e-3 + u[2], 1.5 + u[3], 0.999 * u[4]]
+    decays = [decays[i] for i in torch.randperm(len(decays), generator=gen).tolist()]
     res = student.call("ema_decay_errors", decays=decays)
     for d, r in zip(decays, res):
         if 0.0 <= d <= 1.0:

@@ -110,6 +110,7 @@ def test_accepts_float_and_float64(student, gen):
            f"{what}: compute()['accuracy'] should be {want['accuracy']:.6f}, got {number(res['accuracy'], what):.6f}")
 
 
+@pytest.mark.task("running_metrics", weight=0.1)  # its right answer is a constant (no growth): worth little
 def test_state_does_not_grow(student, gen):
     """RunningMetrics keeps a fixed-size state: no list of past predictions, losses or batch sizes"""
     c = 5
@@ -176,14 +177,23 @@ def test_compute_types(student, gen):
                                      f"{type(v).__name__} {str(v)[:80]} (use float(...) or .item())")
     conf = confusion(res["confusion"], c, what)
     expect(conf.dtype == torch.int64, f"{what}: 'confusion' must be a LongTensor (torch.int64), got {conf.dtype}")
+    want = reference(batches, c)
+    expect(abs(res["loss"] - want["loss"]) <= 1e-6 * max(1.0, want["loss"]) and
+           abs(res["accuracy"] - want["accuracy"]) <= 1e-6,
+           f"{what}: loss {res['loss']:.6f} and accuracy {res['accuracy']:.6f}, expected {want['loss']:.6f} and "
+           f"{want['accuracy']:.6f}")
+    expect_equal(conf, want["confusion"], f"{what}, compute()['confusion']")
 
 
 def test_ties_predict_first_class(student, gen):
     """RunningMetrics: predictions are logits.argmax(dim=1), so a tie goes to the lowest class index"""
     c = 4
-    logits = torch.tensor([[1.0, 1.0, 0.0, 0.0], [0.0, 2.0, 2.0, 2.0], [0.0, 0.0, 0.0, 0.0], [3.0, -1.0, 3.0, 3.0],
-                           [-5.0, 7.0, -5.0, 7.0], [0.5, 0.5, 0.5, 0.5]])
-    targets = torch.tensor([1, 3, 2, 2, 3, 0])
+    # every row ties its maximum between two or more random classes
+    logits = torch.randint(-3, 3, (6, c), generator=gen).float()
+    for row in logits:
+        k = int(torch.randint(2, c + 1, (1,), generator=gen))
+        row[torch.randperm(c, generator=gen)[:k]] = 3.0 + float(torch.randint(0, 3, (1,), generator=gen))
+    targets = torch.randint(0, c, (6,), generator=gen)
     batches = [{"loss": torch.tensor(0.5), "logits": logits, "targets": targets}]
     want = reference(batches, c)
     what = f"{RM}({c}) fed tied logits {logits.tolist()} with targets {targets.tolist()}"
@@ -199,6 +209,8 @@ def test_compute_returns_snapshot(student, gen):
     r = student.call("metrics_snapshot", num_classes=c, batches_first=first, batches_later=later)
     what = f"{RM}({c}): the dict returned by compute() after batches of sizes [5, 4], read again after two more updates"
     then, now = result_dict(r["first_then"], what), result_dict(r["first_now"], what)
+    expect_equal(confusion(then["confusion"], c, what).to(torch.long), reference(first, c)["confusion"],
+                 f"{what}: its 'confusion' when it was returned")
     expect_equal(confusion(now["confusion"], c, what).to(torch.long),
                  confusion(then["confusion"], c, what).to(torch.long),
                  f"{what}, its 'confusion' (return a copy, e.g. .clone(), not the internal counter)")

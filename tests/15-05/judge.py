@@ -90,12 +90,12 @@ def op_counts(ep) -> dict:
 _PROGRAMS = {}
 
 
-def program(kind, hidden, state, example, decompose):
+def program(kind, hidden, state, example, decompose, repeats=1):
     """The judge's own ExportedProgram of the model (op counts depend on architecture and shapes only)."""
-    key = (kind, hidden, tuple(example.shape), decompose)
+    key = (kind, hidden, tuple(example.shape), decompose, repeats)
     if key not in _PROGRAMS:
         with quiet():
-            _PROGRAMS[key] = P._program(kind, hidden, state, example, decompose)
+            _PROGRAMS[key] = P._program(kind, hidden, state, example, decompose, repeats)
     return _PROGRAMS[key]
 
 

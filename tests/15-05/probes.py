@@ -39,15 +39,16 @@ class BranchyNet(nn.Module):
 
 
 class CondNet(nn.Module):
-    """BranchyNet with torch.cond (the judge's own exportable version)."""
+    """BranchyNet with torch.cond (the judge's own exportable version). Its argument is not called x:
+    an export keyed by the notebook's literal name "x" must fail on it."""
 
     def __init__(self, hidden: int = 32):
         super().__init__()
         self.fc1 = nn.Linear(28 * 28, hidden)
         self.fc2 = nn.Linear(hidden, 10)
 
-    def forward(self, x):
-        x = torch.cond(x.mean() > 0.5, lambda t: 1.0 - t, lambda t: t.clone(), (x,))
+    def forward(self, images):
+        x = torch.cond(images.mean() > 0.5, lambda t: 1.0 - t, lambda t: t.clone(), (images,))
         return self.fc2(torch.relu(self.fc1(x.flatten(1))))
 
 
@@ -66,6 +67,22 @@ class SubtleNet(nn.Module):
         return self.fc2(h)
 
 
+class RoundingNet(nn.Module):
+    """A branch that scales the logits by 1.000001: within allclose's default rtol (1e-5), never bitwise
+    equal, so a trace on the other branch agrees with the eager model by allclose but not by torch.equal."""
+
+    def __init__(self, hidden: int = 32):
+        super().__init__()
+        self.fc1 = nn.Linear(28 * 28, hidden)
+        self.fc2 = nn.Linear(hidden, 10)
+
+    def forward(self, x):
+        y = self.fc2(torch.tanh(self.fc1(x.flatten(1))))
+        if x.mean() > 0.5:
+            y = y * 1.000001
+        return y
+
+
 class PlainNet(nn.Module):
     """No branch at all: a trace is faithful on every input."""
 
@@ -79,10 +96,12 @@ class PlainNet(nn.Module):
 
 
 class ConvNet(nn.Module):
-    """A small CNN whose exported graph repeats operators (conv, batch norm, relu twice)."""
+    """A small CNN whose exported graph repeats operators (conv, batch norm, relu twice, or more: its second
+    block runs `repeats` times)."""
 
-    def __init__(self, hidden: int = 4):
+    def __init__(self, hidden: int = 4, repeats: int = 1):
         super().__init__()
+        self.repeats = repeats
         self.c1 = nn.Conv2d(1, hidden, 3, padding=1)
         self.b1 = nn.BatchNorm2d(hidden)
         self.c2 = nn.Conv2d(hidden, hidden, 3, padding=1)
@@ -92,27 +111,37 @@ class ConvNet(nn.Module):
     def forward(self, images):
         x = torch.relu(self.b1(self.c1(images)))
         x = torch.nn.functional.max_pool2d(x, 2)
-        x = torch.relu(self.b2(self.c2(x)))
+        for _ in range(self.repeats):
+            x = torch.relu(self.b2(self.c2(x)))
         return self.head(x.mean(dim=(2, 3)))
 
 
-class CondConvNet(nn.Module):
-    """A branch with several operators on each side, then the CNN: subgraphs hold real work."""
+def _inner_true(t, s):
+    return torch.sigmoid(1.0 - t) * s
 
-    def __init__(self, hidden: int = 4):
+
+def _inner_false(t, s):
+    return torch.exp(-t) * s
+
+
+class CondConvNet(nn.Module):
+    """A branch with several operators on each side, then the CNN: subgraphs hold real work. The true
+    side holds a second cond, whose branches are submodules of a branch (not children of the root)."""
+
+    def __init__(self, hidden: int = 4, repeats: int = 1):
         super().__init__()
-        self.net = ConvNet(hidden)
+        self.net = ConvNet(hidden, repeats)
         self.scale = nn.Parameter(torch.ones(1))
 
     def forward(self, x):
         x = torch.cond(x.mean() > 0.5,
-                       lambda t, s: torch.sigmoid(1.0 - t) * s,
+                       lambda t, s: torch.cond(t.amax() > 0.9, _inner_true, _inner_false, (t, s)),
                        lambda t, s: torch.tanh(t) + torch.tanh(t * s),
                        (x, self.scale))
         return self.net(x)
 '''
 
-KINDS = ("BranchyNet", "CondNet", "SubtleNet", "PlainNet", "ConvNet", "CondConvNet")
+KINDS = ("BranchyNet", "CondNet", "SubtleNet", "RoundingNet", "PlainNet", "ConvNet", "CondConvNet")
 
 
 def _models() -> dict:
@@ -126,12 +155,12 @@ def _models() -> dict:
 _M = _models()
 
 
-def build(kind: str, hidden: int, state: dict | None = None) -> nn.Module:
-    """The model ``kind`` with ``state`` loaded, in eval mode (float32)."""
+def build(kind: str, hidden: int, state: dict | None = None, repeats: int = 1) -> nn.Module:
+    """The model ``kind`` with ``state`` loaded, in eval mode (float32); ``repeats`` only for the CNNs."""
     if kind not in KINDS:
         raise ValueError(kind)
     torch.manual_seed(0)
-    model = _M[kind](hidden)
+    model = _M[kind](hidden) if repeats == 1 else _M[kind](hidden, repeats)
     if state is not None:
         model.load_state_dict(state)
     return model.eval()
@@ -157,13 +186,19 @@ def trace_flags(ns, kind, hidden, state, example, inputs):
     model.register_forward_pre_hook(lambda m, args: grad_seen.append(torch.is_grad_enabled()))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
+        before = list(warnings.filters)
         result = fn(model, example.clone(), [x.clone() for x in inputs])
+        # filters the call left behind (a global filterwarnings instead of one inside catch_warnings)
+        left = [f"{f[0]!r} for {getattr(f[2], '__name__', f[2])}" for f in warnings.filters if f not in before]
+        if not left and list(warnings.filters) != before:
+            left = ["(the filter list was reordered or shortened)"]
     escaped = [w.category.__name__ for w in caught if issubclass(w.category, torch.jit.TracerWarning)]
     if isinstance(result, (list, tuple)):
         flags = [_plain_item(v) for v in result]
     else:
         flags = f"<{type(result).__name__}>"
-    return {"flags": flags, "container": type(result).__name__, "escaped": escaped, "grad_enabled": grad_seen}
+    return {"flags": flags, "container": type(result).__name__, "escaped": escaped, "grad_enabled": grad_seen,
+            "filters_left": left}
 
 
 # ====================================================================== exercise 2: CondBranchyNet
@@ -225,8 +260,8 @@ def export_dynamic(ns, kind, hidden, state, example, min_batch, max_batch, input
 
 
 # ====================================================================== exercise 4: aten_ops / unsupported_ops
-def _program(kind, hidden, state, example, decompose):
-    ep = torch.export.export(build(kind, hidden, state), (example,))
+def _program(kind, hidden, state, example, decompose, repeats=1):
+    ep = torch.export.export(build(kind, hidden, state, repeats), (example,))
     return ep.run_decompositions() if decompose else ep
 
 
@@ -234,10 +269,10 @@ def _all_code(ep) -> str:
     return "\n".join(m.code for m in ep.graph_module.modules() if isinstance(m, torch.fx.GraphModule))
 
 
-def op_inventory(ns, kind, hidden, state, example, decompose, supported):
+def op_inventory(ns, kind, hidden, state, example, decompose, supported, repeats=1):
     """aten_ops(ep) and unsupported_ops(ep, supported) on an ExportedProgram of the judge's model;
     the program's generated code before and after both calls."""
-    ep = _program(kind, hidden, state, example, decompose)
+    ep = _program(kind, hidden, state, example, decompose, repeats)
     before = _all_code(ep)
     counts = get(ns, "aten_ops")(ep)
     missing = get(ns, "unsupported_ops")(ep, set(supported))

@@ -52,6 +52,21 @@ def test_eager_threshold(student, gen):
                    f"CondBranchyNet(hidden={hidden}) with BranchyNet's weights")
 
 
+def test_eager_any_batch(student, gen):
+    """the same logits as BranchyNet on normalised pixels (below 0 and above 1) and on a non-contiguous batch"""
+    hidden = 10
+    state = J.random_state("BranchyNet", hidden, gen)
+    inputs = [J.dark(3, gen) - 0.3,                   # pixels in [-0.3, 0.15]: kept as they are
+              J.bright(3, gen) * 2.0 - 0.3,           # pixels in [0.8, 1.7]: inverted to 1 - x
+              J.bright(2, gen) * 3.0 - 1.5,           # pixels in [0.15, 1.5], mean above 0.5
+              J.bright(4, gen).transpose(2, 3)]       # a transposed view: not contiguous
+    names = ["a dark batch shifted to pixels in [-0.3, 0.15]", "a bright batch scaled to pixels in [0.8, 1.7]",
+             "a bright batch with pixels in [0.15, 1.5]", "a non-contiguous bright batch (x.transpose(2, 3))"]
+    got = student.call("cond_eager", hidden=hidden, state=state, inputs=inputs)
+    _outputs_match(got, J.eager(J.P.build("BranchyNet", hidden, state), inputs), names,
+                   f"CondBranchyNet(hidden={hidden}) with BranchyNet's weights")
+
+
 def test_export_keeps_both_branches(student, gen):
     """torch.export of CondBranchyNet on one branch gives the right logits on the other branch"""
     hidden = 16

@@ -21,30 +21,32 @@ from course.checks import expect
 pytestmark = pytest.mark.task("op_inventory")
 
 _CACHE = {}
-_LABEL = {("ConvNet", False): "torch.export.export(a CNN with two Conv2d/BatchNorm2d/ReLU blocks)",
+_LABEL = {("ConvNet", False): "torch.export.export(a CNN whose second Conv2d/BatchNorm2d/ReLU block runs {r} time(s))",
           ("CondConvNet", False): "torch.export.export(a torch.cond branch with several operators per side, "
-                                  "then a CNN)",
-          ("CondNet", True): "torch.export.export(the exported CondBranchyNet).run_decompositions()"}
+                                  "then a CNN whose second block runs {r} time(s))",
+          ("CondConvNet", True): "torch.export.export(a torch.cond branch, then a CNN whose second block runs {r} "
+                                 "time(s)).run_decompositions()"}
 
 
 def _case(student, gen, course_seed, kind, decompose):
     key = (id(student), course_seed, kind, decompose)
     if key not in _CACHE:
         hidden = 4
+        repeats = int(torch.randint(1, 17, (1,), generator=gen))  # the operator counts differ per student
         state = J.random_state(kind, hidden, gen)
         example = J.dark(2, gen)
-        want = J.op_counts(J.program(kind, hidden, state, example, decompose))
+        want = J.op_counts(J.program(kind, hidden, state, example, decompose, repeats))
         names = sorted(want)
         # a random half of the operators is "supported", plus a name the program does not call
         pick = torch.randperm(len(names), generator=gen)[: len(names) // 2].tolist()
         supported = sorted({names[i] for i in pick} | {"aten.hardswish.default"})
         res = student.call("op_inventory", kind=kind, hidden=hidden, state=state, example=example,
-                           decompose=decompose, supported=supported)
-        _CACHE[key] = (res, want, supported, _LABEL[(kind, decompose)])
+                           decompose=decompose, supported=supported, repeats=repeats)
+        _CACHE[key] = (res, want, supported, _LABEL[(kind, decompose)].format(r=repeats))
     return _CACHE[key]
 
 
-@pytest.mark.parametrize("kind,decompose", [("ConvNet", False), ("CondNet", True)])
+@pytest.mark.parametrize("kind,decompose", [("ConvNet", False), ("CondConvNet", True)])
 def test_counts(student, gen, course_seed, kind, decompose):
     """aten_ops counts every ATen operator call of the program"""
     res, want, supported, label = _case(student, gen, course_seed, kind, decompose)
@@ -68,7 +70,7 @@ def test_unsupported(student, gen, course_seed, kind, decompose):
            f"{expected}, got {res['missing']!r} (a {res['missing_type']})")
 
 
-@pytest.mark.task("op_inventory", weight=0.4)  # a task-aware forger could know its right answer: worth less
+@pytest.mark.task("op_inventory", weight=0.1)  # its right answer is a constant (unchanged): worth little
 def test_program_unchanged(student, gen, course_seed):
     """neither function changes the ExportedProgram it is given"""
     for kind, decompose in (("ConvNet", False), ("CondConvNet", False)):

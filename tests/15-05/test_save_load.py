@@ -46,7 +46,8 @@ def _case(student, gen, course_seed):
             "script": (res["script"], ref, script_inputs, script_names,
                        f"save_scripted(BranchyNet(hidden={hidden}), path); torch.jit.load(path) in a fresh process"),
             "export": (res["export"], ref, export_inputs, export_names,
-                       f"save_exported(CondBranchyNet(hidden={hidden}), a dark example of batch 5, path); "
+                       f"save_exported(a CondBranchyNet(hidden={hidden}) whose forward argument is named `images`, "
+                       f"a dark example of batch 5, path); "
                        f"torch.export.load(path).module() in a fresh process")}
     return _CACHE[key]
 

@@ -28,6 +28,19 @@ def _run(student, kind, hidden, gen, example, inputs, names):
     return res, want, what
 
 
+def _mixed(gen, kinds, n):
+    """n batches (sizes 1..5) whose kinds ("dark", "bright", "tie") are drawn per student, each kind at
+    least once: which inputs a trace gets wrong, so the right flags, differ from student to student."""
+    while True:
+        picks = [kinds[i] for i in torch.randint(0, len(kinds), (n,), generator=gen).tolist()]
+        if set(picks) == set(kinds):
+            break
+    sizes = torch.randint(1, 6, (n,), generator=gen).tolist()
+    label = {"dark": "a dark batch", "bright": "a bright batch", "tie": "a batch with mean exactly 0.5"}
+    return ([getattr(J, k)(b, gen) for k, b in zip(picks, sizes)],
+            [f"{label[k]} of {b}" for k, b in zip(picks, sizes)])
+
+
 def _flags_equal(res, want, what):
     got = res["flags"]
     expect(isinstance(got, list) and len(got) == len(want),
@@ -43,29 +56,34 @@ def test_baked_branch_detected(student, gen):
     for example_side in ("dark", "bright"):
         make = J.dark if example_side == "dark" else J.bright
         example = make(3, gen)
-        inputs = [J.dark(3, gen), J.bright(3, gen), J.bright(5, gen), J.dark(2, gen)]
-        names = [f"a {example_side} batch", "a dark batch", "a bright batch", "a bright batch of 5",
-                 "a dark batch of 2"]
-        _flags_equal(*_run(student, "BranchyNet", 16, gen, example, inputs, names))
+        inputs, names = _mixed(gen, ["dark", "bright"], 6)
+        _flags_equal(*_run(student, "BranchyNet", 16, gen, example, inputs, [f"a {example_side} batch"] + names))
 
 
 def test_tie_input(student, gen):
     """a batch whose mean is exactly 0.5 takes the non-inverting branch (flagged only for a bright trace)"""
     for example_side in ("dark", "bright"):
         make = J.dark if example_side == "dark" else J.bright
-        inputs = [J.tie(3, gen), J.bright(3, gen)]
-        names = [f"a {example_side} batch", "a batch with mean exactly 0.5", "a bright batch"]
-        _flags_equal(*_run(student, "BranchyNet", 8, gen, make(3, gen), inputs, names))
+        inputs, names = _mixed(gen, ["tie", "bright", "dark"], 6)
+        _flags_equal(*_run(student, "BranchyNet", 8, gen, make(3, gen), inputs, [f"a {example_side} batch"] + names))
 
 
 def test_small_difference_counts(student, gen):
     """a branch that changes the logits by about 5e-4 relative is a disagreement (torch.allclose tolerances)"""
-    inputs = [J.bright(4, gen), J.dark(4, gen), J.bright(2, gen)]
-    names = ["a dark batch", "a bright batch (outputs differ by a factor 1.0005)", "a dark batch",
-             "a bright batch of 2"]
+    inputs, names = _mixed(gen, ["dark", "bright"], 6)
+    names = ["a dark batch"] + [n + " (outputs differ by a factor 1.0005)" if "bright" in n else n for n in names]
     _flags_equal(*_run(student, "SubtleNet", 16, gen, J.dark(4, gen), inputs, names))
 
 
+@pytest.mark.task("trace_mismatches", weight=0.1)  # its right answer is a constant (no flag): worth little
+def test_rounding_difference_is_no_mismatch(student, gen):
+    """outputs that differ by about 1e-6 relative (within torch.allclose's default rtol) are not flagged"""
+    inputs = [J.bright(3, gen), J.dark(2, gen)]
+    names = ["a dark batch", "a bright batch (outputs differ by a factor 1.000001)", "a dark batch"]
+    _flags_equal(*_run(student, "RoundingNet", 12, gen, J.dark(3, gen), inputs, names))
+
+
+@pytest.mark.task("trace_mismatches", weight=0.1)  # its right answer is a constant (no flag): worth little
 def test_faithful_trace(student, gen):
     """a model without a branch: no input is flagged"""
     inputs = [J.dark(3, gen), J.bright(3, gen), J.tie(1, gen), J.bright(7, gen)]
@@ -73,28 +91,31 @@ def test_faithful_trace(student, gen):
     _flags_equal(*_run(student, "PlainNet", 12, gen, J.bright(3, gen), inputs, names))
 
 
-@pytest.mark.task("trace_mismatches", weight=0.4)  # a task-aware forger could know its right answer: worth less
 def test_python_bools(student, gen):
     """the result is a list of Python bools, one per input"""
-    inputs = [J.dark(2, gen), J.bright(2, gen)]
-    res, want, what = _run(student, "BranchyNet", 8, gen, J.dark(2, gen), inputs,
-                           ["a dark batch", "a dark batch", "a bright batch"])
+    inputs, names = _mixed(gen, ["dark", "bright"], 5)
+    res, want, what = _run(student, "BranchyNet", 8, gen, J.dark(2, gen), inputs, ["a dark batch"] + names)
     got = res["flags"]
     expect(res["container"] == "list", f"{what}: expected a list, got a {res['container']}")
-    expect(isinstance(got, list) and len(got) == 2 and all(type(v) is bool for v in got),
-           f"{what}: expected Python bools like [False, True], got {got!r}")
+    expect(isinstance(got, list) and len(got) == 5 and all(type(v) is bool for v in got),
+           f"{what}: expected Python bools like [False, True, True, False, True], got {got!r}")
+    _flags_equal(res, want, what)
 
 
-@pytest.mark.task("trace_mismatches", weight=0.4)  # a task-aware forger could know its right answer: worth less
+@pytest.mark.task("trace_mismatches", weight=0.1)  # its right answer is a constant (none): worth little
 def test_no_tracer_warning_escapes(student, gen):
-    """no TracerWarning escapes the function (it would be printed to stderr)"""
+    """no TracerWarning escapes the function (it would be printed to stderr), and the warning filters are the
+    same after the call as before (no global filterwarnings)"""
     res, want, what = _run(student, "BranchyNet", 8, gen, J.dark(2, gen), [J.bright(2, gen)],
                            ["a dark batch", "a bright batch"])
     expect(not res["escaped"], f"{what}: {len(res['escaped'])} TracerWarning(s) escaped from your function; "
                                f"ignore that category inside it with warnings.catch_warnings()")
+    expect(not res["filters_left"], f"{what}: after the call, the process's warning filters hold what your "
+                                    f"function added: {res['filters_left']}; set the filter inside "
+                                    f"`with warnings.catch_warnings():` so it ends with the function")
 
 
-@pytest.mark.task("trace_mismatches", weight=0.4)  # a task-aware forger could know its right answer: worth less
+@pytest.mark.task("trace_mismatches", weight=0.1)  # its right answer is a constant (none): worth little
 def test_no_grad(student, gen):
     """the model runs without autograd (every forward call, tracing included, under torch.no_grad())"""
     res, want, what = _run(student, "PlainNet", 8, gen, J.dark(2, gen), [J.bright(2, gen), J.dark(2, gen)],

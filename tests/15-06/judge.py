@@ -31,6 +31,19 @@ def hyp(n):
     return settings(max_examples=n, **HYP)
 
 
+def notebook_fashionnet():
+    """The FashionNet class as the notebook defines it (its cell, run in a namespace of its own)."""
+    import nbformat
+    from course import SOURCE_DIR
+    nb = nbformat.read(next((SOURCE_DIR / "15-06").glob("*.ipynb")), as_version=4)
+    import ast
+    src = next(c.source for c in nb.cells if c.cell_type == "code" and "class FashionNet(" in c.source)
+    cls = [n for n in ast.parse(src).body if isinstance(n, ast.ClassDef) and n.name == "FashionNet"]
+    ns = {"torch": torch, "nn": nn, "F": torch.nn.functional}
+    exec(compile(ast.Module(body=cls, type_ignores=[]), "<15-06 FashionNet>", "exec"), ns)
+    return ns["FashionNet"]
+
+
 def randomize(model: nn.Module, gen: torch.Generator) -> dict:
     """Fill every parameter and BatchNorm statistic with random float64 values; return the state_dict."""
     with torch.no_grad():
@@ -57,6 +70,9 @@ def fmt_desc(desc) -> str:
             parts.append(s + (" -> BatchNorm2d" if d["bn"] else ""))
         elif d["kind"] == "skip":
             parts.append(f"[h=Conv2d({d['c']}->{d['c']}, bias={d['bias']}); BatchNorm2d(h) + h]")
+        elif d["kind"] == "branch":
+            parts.append(f"[a=Conv2d_a({d['c']}->{d['c']})(x); b=Conv2d_b({d['c']}->{d['c']})(x); "
+                         f"BatchNorm2d(a) + b]")
         elif d["kind"] == "bn":
             parts.append("BatchNorm2d (after a ReLU)")
         else:

@@ -31,11 +31,27 @@ class SkipConvBN(nn.Module):
         return self.bn(h) + h
 
 
+class BranchConvBN(nn.Module):
+    """bn(conv_a(x)) + conv_b(x), with conv_b traced between them: the conv feeding bn is not bn's previous
+    node in the graph (that one is conv_b, which has one user too)."""
+
+    def __init__(self, c, k, bias):
+        super().__init__()
+        self.conv_a = nn.Conv2d(c, c, k, padding=k // 2, bias=bias)
+        self.conv_b = nn.Conv2d(c, c, k, padding=k // 2, bias=bias)
+        self.bn = nn.BatchNorm2d(c)
+
+    def forward(self, x):
+        a = self.conv_a(x)
+        b = self.conv_b(x)
+        return self.bn(a) + b
+
+
 class ConvNet(nn.Module):
     """A conv/bn stack built from a plain description (a list of dicts).
 
     Kinds: ``conv`` (Conv2d, optionally followed by a BatchNorm2d when ``bn``),
-    ``skip`` (SkipConvBN), ``relu``, ``bn`` (a BatchNorm2d not fed by a conv).
+    ``skip`` (SkipConvBN), ``branch`` (BranchConvBN), ``relu``, ``bn`` (a BatchNorm2d not fed by a conv).
     """
 
     def __init__(self, desc):
@@ -51,6 +67,8 @@ class ConvNet(nn.Module):
                     layers.append(nn.BatchNorm2d(d["cout"], eps=d.get("eps", 1e-5)))
             elif d["kind"] == "skip":
                 layers.append(SkipConvBN(d["c"], d["k"], d["bias"]))
+            elif d["kind"] == "branch":
+                layers.append(BranchConvBN(d["c"], d["k"], d["bias"]))
             elif d["kind"] == "relu":
                 layers.append(nn.ReLU())
             elif d["kind"] == "bn":
@@ -399,11 +417,11 @@ def fuse_training(ns, desc, state, which):
     return capture_error(get(ns, "fuse_conv_bn"), model)
 
 
-def fuse_notebook_model(ns, x):
-    """The notebook's own FashionNet with randomised BatchNorm statistics."""
+def fuse_notebook_model(ns, x, seed=2):
+    """The notebook's own FashionNet with BatchNorm statistics drawn from ``seed``."""
     torch.manual_seed(1)
     model = get(ns, "FashionNet")().double()
-    g = torch.Generator().manual_seed(2)
+    g = torch.Generator().manual_seed(seed)
     for m in model.modules():
         if isinstance(m, nn.BatchNorm2d):
             m.running_mean.copy_(torch.randn(m.num_features, generator=g, dtype=torch.float64))

@@ -94,6 +94,7 @@ def test_module_graph_printed(student, gen):
                               f"Printed: {printed[:200]!r}")
 
 
+@pytest.mark.task("recording_backend", weight=0.1)  # its right answer is a constant (empty): worth little
 def test_fresh_empty_list(student):
     """make_recording_backend() returns a new, empty list on every call (no list shared between backends)"""
     r = student.call("backend_fresh")

@@ -51,6 +51,9 @@ def test_every_kind_of_node(student, gen):
     """count_ops counts all six opcodes on a model with reused and unused modules, methods and attributes"""
     ops = ["lin", "reuse", "relu_mod", "scale", "relu_method", "flat_view", "add_input", "relu_fn", "tanh_method",
            "reuse", "relu_torch"]
+    ops += [ALL_OPS[i] for i in torch.randint(0, len(ALL_OPS), (int(torch.randint(2, 7, (1,), generator=gen)),),
+                                              generator=gen)]  # and a few more, drawn per student
+    ops = [ops[i] for i in torch.randperm(len(ops), generator=gen)]
     model = P.build_opsnet(ops)
     state = J.randomize(model, gen)
     want = _expected(model)
@@ -73,8 +76,12 @@ def test_random_models(student, ops, seed):
 
 def test_nested_modules(student, gen):
     """count_ops on a conv stack with nested submodules (a residual block)"""
-    desc = [dict(kind="conv", cin=3, cout=4, k=3, groups=1, dilation=1, bias=True, bn=True),
-            dict(kind="relu"), dict(kind="skip", c=4, k=3, bias=False), dict(kind="relu"), dict(kind="bn", c=4)]
+    desc = [dict(kind="conv", cin=3, cout=4, k=3, groups=1, dilation=1, bias=True, bn=True), dict(kind="relu")]
+    for _ in range(int(torch.randint(1, 5, (1,), generator=gen))):  # one to four residual blocks
+        desc.append(dict(kind="skip", c=4, k=3, bias=bool(torch.randint(0, 2, (1,), generator=gen))))
+        if bool(torch.randint(0, 2, (1,), generator=gen)):
+            desc.append(dict(kind="relu"))
+    desc.append(dict(kind="bn", c=4))
     model = P.build_convnet(desc, J.randomize(P.ConvNet(desc).double(), gen))
     _check(student.call("count_ops_convnet", desc=desc, state=model.state_dict()), _expected(model),
            f"count_ops(model) for {J.fmt_desc(desc)}")
@@ -82,7 +89,10 @@ def test_nested_modules(student, gen):
 
 def test_unused_results_still_count(student, gen):
     """count_ops counts every node of the traced graph, also operations whose result is never used"""
-    ops = ["lin", "dead", "relu_fn", "dead", "tanh_method"]
+    live = ["relu_fn", "tanh_method", "lin", "scale"]
+    ops = [live[i] for i in torch.randint(0, 4, (int(torch.randint(2, 6, (1,), generator=gen)),), generator=gen)]
+    ops += ["dead"] * int(torch.randint(2, 8, (1,), generator=gen))
+    ops = ["lin"] + [ops[i] for i in torch.randperm(len(ops), generator=gen)]
     model = P.build_opsnet(ops)
     state = J.randomize(model, gen)
     _check(student.call("count_ops", ops=ops, state=state), _expected(model),

@@ -121,6 +121,8 @@ def test_parameters_keep_dtype(student, gen):
     what = _describe(cfg, 1e-5) + " with float64 conv and bn"
     expect(res["weight"].dtype == torch.float64, f"{what}: folded weight has dtype {res['weight'].dtype}, "
                                                  f"expected torch.float64 (the dtype of conv.weight)")
+    expect_close(res["weight"], fuse_conv_bn_eval(conv, bn).weight.detach(), f"{what}: folded weight", atol=1e-10,
+                 rtol=1e-8)
     expect(res["bias"] is not None and res["bias"].dtype == torch.float64,
            f"{what}: folded bias has dtype {None if res['bias'] is None else res['bias'].dtype}, expected "
            f"torch.float64")

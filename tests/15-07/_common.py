@@ -130,6 +130,23 @@ def random_trace(rng: random.Random, n_ops: int, p_cache: float = 0.0, p_zero: f
     return ops
 
 
+def tail(gen, n: int = 4, p_cache: float = 0.0) -> list:
+    """A few random operations on fresh tensors, drawn from the check's generator: appended to a fixed
+    trace, they make its last statistics differ from student to student (its first ones are unchanged)."""
+    import torch
+    rng = random.Random(int(torch.randint(0, 2**31 - 1, (1,), generator=gen)))
+    ops = [(op[0], f"tail_{op[1]}", *op[2:]) if len(op) > 1 else op for op in random_trace(rng, n, p_cache, 0.0)]
+    return ops + [("alloc", "tail_last", random_size(rng))]
+
+
+def compare_with_tail(student, ops, expected, gen, label: str, p_cache: float = 0.0) -> None:
+    """compare_trace on ops plus a random tail: the first rows against ``expected``, the tail's rows
+    against the judge's model."""
+    full = list(ops) + tail(gen, p_cache=p_cache)
+    compare_trace(student, full, list(expected) + ref.simulate(full)[len(ops):],
+                  f"{label}, then {len(full) - len(ops)} random operations")
+
+
 def tie_free_random_trace(seed: int, n_ops: int, p_cache: float = 0.0) -> list:
     """A random trace whose statistics do not depend on tie-breaking between equal free blocks."""
     for attempt in range(50):

@@ -106,15 +106,19 @@ def time_sleep(ns, sleep_ms, warmup, iters):
     return {"ms": _plain(ms), "calls": calls[0], "stamps": stamps}
 
 
-def time_slow_start(ns, slow_ms, fast_ms, n_slow, warmup, iters):
+def time_pattern(ns, pattern_ms, warmup, as_device=False):
+    """time_op on an fn whose k-th call sleeps pattern_ms[k] (the warm-up calls first); iters = the rest.
+    as_device: pass device as torch.device("cpu") instead of "cpu"."""
     calls, stamps = [0], []
 
     def fn():
+        k = min(calls[0], len(pattern_ms) - 1)
         calls[0] += 1
         t0 = time.perf_counter()
-        time.sleep((slow_ms if calls[0] <= n_slow else fast_ms) / 1000)
+        time.sleep(pattern_ms[k] / 1000)
         stamps.append((t0, time.perf_counter()))
-    ms = get(ns, "time_op")(fn, warmup=warmup, iters=iters, device=torch.device("cpu"))
+    ms = get(ns, "time_op")(fn, warmup=warmup, iters=len(pattern_ms) - warmup,
+                            device=torch.device("cpu") if as_device else "cpu")
     return {"ms": _plain(ms), "calls": calls[0], "stamps": stamps}
 
 

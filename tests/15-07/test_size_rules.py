@@ -4,6 +4,7 @@ import random
 from pathlib import Path
 
 import pytest
+import torch
 from hypothesis import given, settings, strategies as st
 
 from course.checks import expect, fail
@@ -30,25 +31,34 @@ def _check(student, sizes, which=("round", "pool", "segment")):
                      f"{' (' + C.fmt_bytes(w) + ')' if key != 'pool' else ''}, got {g!r}")
 
 
-def test_round_size_edges(student):
+def near(gen, sizes, edges, spread):
+    """The fixed edge sizes, plus one random size within +-spread bytes of each edge, in a random order
+    (drawn per student)."""
+    extra = [max(1, e + int(d)) for e, d in zip(edges, torch.randint(-spread, spread + 1, (len(edges),), generator=gen))]
+    out = list(sizes) + extra
+    return [out[i] for i in torch.randperm(len(out), generator=gen).tolist()]
+
+
+def test_round_size_edges(student, gen):
     """round_size rounds up to a multiple of 512 bytes, never below 512"""
     sizes = [1, 2, 100, 511, 512, 513, 1000, 1023, 1024, 1025, 4096, 4097, 1 * MiB - 1, 1 * MiB, 1 * MiB + 1,
              10 * MiB - 1, 10 * MiB + 1, 123_456_789]
-    _check(student, sizes, ("round",))
+    _check(student, near(gen, sizes, [512, 1024, 4096, 1 * MiB, 10 * MiB, 123_456_789], 1100), ("round",))
 
 
-def test_pool_boundary(student):
+def test_pool_boundary(student, gen):
     """allocation_pool: 'small' up to 1 MiB after rounding, 'large' above"""
     sizes = [1, 4096, 1 * MiB - 600, 1 * MiB - 511, 1 * MiB - 1, 1 * MiB, 1 * MiB + 1, 1 * MiB + 512,
              2 * MiB, 9 * MiB, 50 * MiB]
-    _check(student, sizes, ("pool",))
+    _check(student, near(gen, sizes, [1 * MiB] * 6, 1500), ("pool",))
 
 
-def test_segment_size_bands(student):
+def test_segment_size_bands(student, gen):
     """segment_size: 2 MiB (small), 20 MiB (1-10 MiB), rounded up to 2 MiB from 10 MiB on"""
     sizes = [1, 700 * KiB, 1 * MiB, 1 * MiB + 1, 3 * MiB, 10 * MiB - 513, 10 * MiB - 512, 10 * MiB - 511,
              10 * MiB - 1, 10 * MiB, 10 * MiB + 1, 12 * MiB, 12 * MiB + 1, 19 * MiB + 7, 20 * MiB, 100 * MiB + 3]
-    _check(student, sizes, ("segment",))
+    _check(student, near(gen, sizes, [1 * MiB, 10 * MiB, 10 * MiB, 12 * MiB, 20 * MiB, 100 * MiB], 3000),
+           ("segment",))
 
 
 @settings(max_examples=20, deadline=None)

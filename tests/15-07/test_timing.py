@@ -33,18 +33,31 @@ def _measured_window(r, warmup, iters):
     return 0.98 * lo, 1.03 * hi + 1.0
 
 
+def _slept_as_asked(r, pattern, what):
+    """Each call's time stamps span at least the sleep the judge asked of that call (time.sleep never
+    returns early): the stamps belong to this run of fn, not to another."""
+    st = r.get("stamps") or []
+    expect(len(st) == len(pattern), f"{what}: fn should have been called {len(pattern)} times, it was called "
+                                    f"{len(st)} times")
+    short = [k for k, ((b, e), ms) in enumerate(zip(st, pattern)) if e - b < 0.999 * ms / 1000]
+    expect(not short, f"{what}: calls {short} of fn returned sooner than they sleep")
+
+
 def test_sleep_in_milliseconds(student, gen):
     """time_op reports the mean milliseconds per timed call for a function that sleeps"""
-    ms = int(torch.randint(15, 30, (1,), generator=gen))
-    r = student.call("time_sleep", sleep_ms=ms, warmup=1, iters=4)
-    expect(_num(r["ms"]), f"time_op(fn, warmup=1, iters=4, device='cpu') should return a number, got {r['ms']!r}")
+    pattern = torch.randint(10, 31, (5,), generator=gen).tolist()  # one warm-up call, then 4 timed ones
+    ms = sum(pattern[1:]) / 4
+    what = f"time_op(fn, warmup=1, iters=4, device='cpu') for an fn whose calls sleep {pattern} ms"
+    r = student.call("time_pattern", pattern_ms=pattern, warmup=1)
+    expect(_num(r["ms"]), f"{what}: should return a number, got {r['ms']!r}")
+    _slept_as_asked(r, pattern, what)
     win = _measured_window(r, 1, 4) or (0.85 * ms, 2.5 * ms + 10)
     expect(win[0] <= r["ms"] <= win[1],
-           f"time_op(fn, warmup=1, iters=4, device='cpu') for an fn that sleeps {ms} ms: the 4 timed calls took "
-           f"{win[0] / 0.98:.2f} ms each on average (measured around each call), so the result should be in "
-           f"[{win[0]:.2f}, {win[1]:.2f}] milliseconds per call; got {r['ms']!r}")
+           f"{what}: the 4 timed calls took {win[0] / 0.98:.2f} ms each on average (measured around each call), so "
+           f"the result should be in [{win[0]:.2f}, {win[1]:.2f}] milliseconds per call; got {r['ms']!r}")
 
 
+@pytest.mark.task("cuda_timing", weight=0.1)  # its right answer is a constant (a float): worth little
 def test_returns_float(student):
     """time_op returns a float"""
     r = student.call("time_sleep", sleep_ms=1, warmup=0, iters=2)
@@ -52,16 +65,35 @@ def test_returns_float(student):
                                    f"got {r['ms']!r} ({type(r['ms']).__name__})")
 
 
-def test_warmup_excluded_and_call_count(student):
+def test_warmup_excluded_and_call_count(student, gen):
     """time_op calls fn warmup + iters times and leaves the warm-up calls out of the average"""
-    r = student.call("time_slow_start", slow_ms=150, fast_ms=5, n_slow=3, warmup=3, iters=6)
-    expect(r["calls"] == 9, f"time_op(fn, warmup=3, iters=6): fn should be called 3 + 6 = 9 times, "
-                            f"it was called {r['calls']} times")
-    win = _measured_window(r, 3, 6) or (4, 40)
+    warmup, iters = (int(v) for v in torch.randint(2, 7, (2,), generator=gen))
+    slow = torch.randint(100, 161, (warmup,), generator=gen).tolist()  # the warm-up calls are slow
+    fast = torch.randint(3, 13, (iters,), generator=gen).tolist()
+    what = (f"time_op(fn, warmup={warmup}, iters={iters}, device=torch.device('cpu')) where the warm-up calls sleep "
+            f"{slow} ms and later ones {fast} ms")
+    r = student.call("time_pattern", pattern_ms=slow + fast, warmup=warmup, as_device=True)
+    expect(r["calls"] == warmup + iters, f"{what}: fn should be called {warmup} + {iters} = {warmup + iters} times, "
+                                         f"it was called {r['calls']} times")
+    _slept_as_asked(r, slow + fast, what)
+    win = _measured_window(r, warmup, iters) or (4, 40)
     expect(_num(r["ms"]) and win[0] <= r["ms"] <= win[1],
-           f"time_op(fn, warmup=3, iters=6) where the first 3 calls take 150 ms and later ones 5 ms: the 6 timed "
-           f"calls took {win[0] / 0.98:.2f} ms each on average, so the result should be in [{win[0]:.2f}, "
-           f"{win[1]:.2f}] (warm-up calls are not timed); got {r['ms']!r}")
+           f"{what}: the {iters} timed calls took {win[0] / 0.98:.2f} ms each on average, so the result should be in "
+           f"[{win[0]:.2f}, {win[1]:.2f}] (warm-up calls are not timed); got {r['ms']!r}")
+
+
+def test_mean_of_uneven_calls(student, gen):
+    """time_op returns the mean over the timed calls, not the median or the fastest, when call times differ"""
+    timed = torch.randint(2, 7, (4,), generator=gen).tolist() + [40]
+    slow = int(torch.randint(0, 5, (1,), generator=gen))
+    timed[slow], timed[-1] = timed[-1], timed[slow]  # the slow call at a random place
+    r = student.call("time_pattern", pattern_ms=[3] + timed, warmup=1)
+    what = f"time_op(fn, warmup=1, iters=5, device='cpu') where the timed calls sleep {timed} ms"
+    _slept_as_asked(r, [3] + timed, what)
+    win = _measured_window(r, 1, 5) or (9.0, 40.0)
+    expect(_num(r["ms"]) and win[0] <= r["ms"] <= win[1],
+           f"{what}: they took {win[0] / 0.98:.2f} ms each on average, so the mean per call should be in "
+           f"[{win[0]:.2f}, {win[1]:.2f}]; got {r['ms']!r}")
 
 
 @pytest.mark.gpu
@@ -94,11 +126,11 @@ def test_gpu_timing_synchronizes(student, gen):
 # More warm-up than timed calls: a clock started before the warm-up work is done is off by 3x.
 def test_cuda_timing_on_standin(student, gen):
     """on CUDA (stand-in), time_op waits for queued work: ms per call of an asynchronous matmul"""
-    kernel_ms = float(torch.randint(10, 20, (1,), generator=gen))
-    r = student.call("time_matmul_gpu", n=4096, warmup=8, iters=4, seed=0, standin=C.standin_source(),
-                     kernel_ms=kernel_ms)
-    expect(_num(r["ms"]) and 0.8 * kernel_ms <= r["ms"] <= 1.6 * kernel_ms + 1,
-           f"time_op(fn, warmup=8, iters=4, device='cuda') where each call of fn queues {kernel_ms:.0f} ms of GPU "
-           f"work and returns at once (CUDA stand-in): expected about {kernel_ms:.0f} ms per call, got "
-           f"{r['ms']!r} (far less: the queued work was not waited for; about 3x: the clock started before "
-           f"the warm-up work was done; about 4x: the total, not the mean)")
+    for kernel_ms in torch.randint(5, 61, (2,), generator=gen).tolist():  # two runs, other work each time
+        r = student.call("time_matmul_gpu", n=4096, warmup=8, iters=4, seed=0, standin=C.standin_source(),
+                         kernel_ms=float(kernel_ms))
+        expect(_num(r["ms"]) and 0.8 * kernel_ms <= r["ms"] <= 1.6 * kernel_ms + 1,
+               f"time_op(fn, warmup=8, iters=4, device='cuda') where each call of fn queues {kernel_ms:.0f} ms of "
+               f"GPU work and returns at once (CUDA stand-in): expected about {kernel_ms:.0f} ms per call, got "
+               f"{r['ms']!r} (far less: the queued work was not waited for; about 3x: the clock started before "
+               f"the warm-up work was done; about 4x: the total, not the mean)")

@@ -135,8 +135,14 @@ def _rank_main(ns, fn_name, rank, world, store_path, cases, op_timeout, wfd, bac
                                 "trace": "".join(traceback.format_exception_only(type(exc), exc))[-300:]}
         seconds = time.perf_counter() - t0
         log["on"] = False
+        # a returned tensor that is one of the inputs, or a view of one, is no new tensor (empty tensors
+        # may all have data_ptr 0: for them only identity and ._base count)
+        shares = isinstance(value, torch.Tensor) and any(
+            value is a or value._base is a or value._base is not None and value._base is a._base
+            or (value.numel() and a.numel() and value.untyped_storage().data_ptr() == a.untyped_storage().data_ptr())
+            for a in kept)
         _frame(wfd, {"case": i, "result": _plain(value), "error": err, "seconds": seconds,
-                     "inputs_after": [a.detach().cpu().clone() for a in kept],
+                     "shares_input": shares, "inputs_after": [a.detach().cpu().clone() for a in kept],
                      "sends": log["sends"], "recvs": log["recvs"], "collectives": log["collectives"]})
         if err is not None:
             return  # the other ranks may now wait for this one: they end at their timeout

@@ -39,6 +39,14 @@ def _names(world, tags=("f32", "i64", "f64")):
     return [f"{t}_src{s}" for s in ROOTS[world] for t in tags]
 
 
+def _check_values(runs, world, name):
+    """Every rank returned the root's tensor: the messages counted are those of this run."""
+    case, frames = runs.case(world, name)
+    for rank, f in enumerate(frames):
+        got = C.returned_tensor(f, f"{case['what']} on rank {rank} of {world}")
+        C.same(got, case["data"], f"what {case['what']} returned on rank {rank} of {world}")
+
+
 @pytest.mark.parametrize("world", tuple(ROOTS))
 def test_broadcast_returns_root_values(runs, world):
     """tree_broadcast returns the root's tensor on every rank, for several roots"""
@@ -78,6 +86,7 @@ def test_broadcast_uses_no_collective(runs):
                 names = [c["name"] for c in f["collectives"]]
                 expect(not names, f"{case['what']} on rank {rank} of {world}: send/recv only, but it called "
                                   f"the collective(s) {names[:4]}")
+            _check_values(runs, world, name)
 
 
 @pytest.mark.parametrize("world", (3, 4))
@@ -92,6 +101,7 @@ def test_broadcast_each_rank_receives_once(runs, world):
             expect(got == want, f"{case['what']} on rank {rank} of {world}: expected "
                                 f"{'no message' if not want else f'one message of {nbytes} bytes'} to be received, "
                                 f"got messages of {got[:6]} bytes")
+        _check_values(runs, world, name)
 
 
 def _hops(frames, src, world):
@@ -123,6 +133,7 @@ def test_broadcast_depth_is_logarithmic(runs, world):
         if far:
             fail(f"{case['what']} on {world} ranks: rank(s) {sorted(far)} are {max(far.values())} hops from the "
                  f"root, more than ceil(log2 {world}) = {limit} (a chain; use the binomial tree)")
+        _check_values(runs, world, name)
 
 
 @pytest.mark.parametrize("world", (3, 4))
@@ -136,3 +147,4 @@ def test_broadcast_sends_per_rank_logarithmic(runs, world):
             expect(n <= limit, f"{case['what']}: rank {rank} of {world} sent {n} messages, more than "
                                f"ceil(log2 {world}) = {limit} (a root that sends to every rank itself needs N-1 "
                                f"rounds)")
+        _check_values(runs, world, name)

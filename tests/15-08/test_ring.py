@@ -92,6 +92,7 @@ def test_ring_pass_leaves_x_unchanged(ring_pass_runs):
 def test_ring_pass_sends_one_message_right(ring_pass_runs, world):
     """ring_pass: each rank sends exactly one message, x.numel() elements to (rank + 1) % N, and no collective"""
     for name in ("f32", "big"):
+        _check_received(ring_pass_runs, world, name)  # the messages of this run carry these ranks' x
         case, frames = ring_pass_runs.case(world, name)
         for rank, f in enumerate(frames):
             x = case["args"][rank][0]
@@ -178,10 +179,14 @@ def test_all_reduce_fewer_elements_than_ranks(all_reduce_runs, world):
         _check_sum(all_reduce_runs, world, name)
 
 
-@pytest.mark.task("ring_all_reduce")
+@pytest.mark.task("ring_all_reduce", weight=0.1)  # its right answer is a constant (an empty tensor): worth little
 def test_all_reduce_empty_tensor(all_reduce_runs):
-    """ring_all_reduce of an empty tensor returns an empty tensor of its shape"""
+    """ring_all_reduce of an empty tensor returns a new empty tensor of its shape (not x itself)"""
     _check_sum(all_reduce_runs, 3, "empty")
+    case, frames = all_reduce_runs.case(3, "empty")
+    for rank, f in enumerate(frames):
+        expect(not f.get("shares_input"), f"{case['what']} on rank {rank} of 3: returned x itself (or a view of "
+                                          f"it); expected a new tensor, also when x is empty")
 
 
 @pytest.mark.task("ring_all_reduce")
@@ -200,6 +205,7 @@ def test_all_reduce_keeps_dtype(all_reduce_runs):
             got = C.returned_tensor(f, f"{case['what']} on rank {rank} of 3")
             want = case["args"][rank][0].dtype
             expect(got.dtype == want, f"{case['what']} on rank {rank} of 3: expected dtype {want}, got {got.dtype}")
+        _check_sum(all_reduce_runs, 3, name)
 
 
 @pytest.mark.task("ring_all_reduce")
@@ -224,6 +230,7 @@ def test_all_reduce_uses_no_collective(all_reduce_runs):
                 expect(not names, f"{case['what']} on rank {rank} of {world}: isend/irecv only, but it called "
                                   f"the collective(s) {names[:4]}")
                 expect(f["sends"], f"{case['what']} on rank {rank} of {world}: it sent no message at all")
+            _check_sum(all_reduce_runs, world, name)
 
 
 def _check_bandwidth(runs, world, name):
@@ -245,6 +252,7 @@ def test_all_reduce_bandwidth_optimal(all_reduce_runs, world):
     """ring_all_reduce: no rank sends more than 2(N-1)·ceil(n/N) elements"""
     for name in ("big", "f64", "i64", "few"):
         _check_bandwidth(all_reduce_runs, world, name)
+        _check_sum(all_reduce_runs, world, name)  # the bytes counted are those of this run
 
 
 @pytest.mark.gpu

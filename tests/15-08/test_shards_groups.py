@@ -46,7 +46,7 @@ def _check_gather(runs, world, tag):
         C.same(got, case["flat"], f"{case['what']} on rank {rank} of {world} (the whole flat tensor)")
 
 
-def _check_reduce_scatter(runs, world, tag, dtype_only=False):
+def _check_reduce_scatter(runs, world, tag, check_dtype=False):
     case, frames = runs.case(world, f"rs_{tag}")
     fulls = [a[0] for a in case["args"]]
     total = torch.stack([t.to(torch.float64) if t.is_floating_point() else t for t in fulls]).sum(0)
@@ -54,9 +54,8 @@ def _check_reduce_scatter(runs, world, tag, dtype_only=False):
     for rank, f in enumerate(frames):
         what = f"{case['what']} on rank {rank} of {world}"
         got = C.returned_tensor(f, what)
-        if dtype_only:
+        if check_dtype:
             expect(got.dtype == fulls[0].dtype, f"{what}: expected dtype {fulls[0].dtype}, got {got.dtype}")
-            continue
         want = torch.tensor_split(total, world)[rank]
         C.close_values(got, want, f"{what} (shard {rank} of the sum, torch.tensor_split convention)",
                        **C.tolerance(fulls[0].dtype, world, scale))
@@ -114,7 +113,7 @@ def test_reduce_scatter_keeps_dtype(shard_runs):
     """reduce_scatter_shards returns full's dtype (float64, int64, float32)"""
     for world in WORLDS:
         for tag in ("f64_7", "i64_13", "f32_10"):
-            _check_reduce_scatter(shard_runs, world, tag, dtype_only=True)
+            _check_reduce_scatter(shard_runs, world, tag, check_dtype=True)
 
 
 @pytest.mark.task("shards")
@@ -152,16 +151,15 @@ def group_runs(student, course_seed):
         student, "group_sums", [{"world": n, "cases": group_cases(gen, n)} for n in GROUPS]))
 
 
-def _check_group_sums(runs, world, name, dtype_only=False):
+def _check_group_sums(runs, world, name, check_dtype=False):
     case, frames = runs.case(world, name)
     xs = [a[0] for a in case["args"]]
     for rank, f in enumerate(frames):
         mine = next(g for g in case["groups"] if rank in g)
         what = f"{case['what']} on rank {rank} (its group {mine})"
         got = C.returned_tensor(f, what)
-        if dtype_only:
+        if check_dtype:
             expect(got.dtype == xs[rank].dtype, f"{what}: expected dtype {xs[rank].dtype}, got {got.dtype}")
-            continue
         want = torch.stack([xs[q] for q in mine]).sum(0)
         scale = float(torch.stack([xs[q].to(torch.float64).abs() for q in mine]).sum(0).max())
         C.close_values(got, want, what, **C.tolerance(want.dtype, len(mine), scale))
@@ -185,16 +183,22 @@ def test_group_sums_unordered_and_unequal_groups(group_runs):
 
 @pytest.mark.task("group_sums")
 def test_group_sums_singleton_groups(group_runs):
-    """group_sums where every rank is a group of its own returns a copy of x"""
+    """group_sums where every rank is a group of its own returns a copy of x (a new tensor, not x)"""
     for dt in ("f64", "i64"):
         _check_group_sums(group_runs, 4, f"alone_{dt}")
+    for world, name in ((4, "alone_f64"), (4, "single_i64"), (3, "pairs_f64")):
+        case, frames = group_runs.case(world, name)
+        for rank, f in enumerate(frames):
+            mine = next(g for g in case["groups"] if rank in g)
+            expect(not f.get("shares_input"), f"{case['what']} on rank {rank} (its group {mine}): returned x itself "
+                                              f"(or a view of it); expected a new tensor, e.g. x.clone()")
 
 
 @pytest.mark.task("group_sums")
 def test_group_sums_keeps_dtype(group_runs):
     """group_sums returns a tensor of x's dtype"""
     for name in ("pairs_f64", "pairs_i64", "single_i64"):
-        _check_group_sums(group_runs, 4, name, dtype_only=True)
+        _check_group_sums(group_runs, 4, name, check_dtype=True)
 
 
 @pytest.mark.task("group_sums")
@@ -220,3 +224,4 @@ def test_group_sums_all_reduce_on_own_group(group_runs):
             expect(ok, f"{case['what']} on rank {rank}: expected one all_reduce on a group of "
                                          f"{len(mine)} rank(s) (its group {mine}), got all_reduce calls on groups "
                                          f"of sizes {sizes[:6]}")
+        _check_group_sums(group_runs, 4, name)  # the calls counted are those of this run

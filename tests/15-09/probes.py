@@ -78,13 +78,18 @@ def loss_file(name):
     return f"/srv/models/losses_{name}.py"
 
 
-def make_loss(name):
+def loss_source(name, pad=0):
+    """The loss file's text, after ``pad`` comment lines (they move every line number down by pad)."""
+    return "".join(f"# loss revision {k}\n" for k in range(pad)) + LOSS_SOURCES[name]
+
+
+def make_loss(name, pad=0):
     scope = {}
-    exec(compile(LOSS_SOURCES[name], loss_file(name), "exec"), scope)
+    exec(compile(loss_source(name, pad), loss_file(name), "exec"), scope)
     return scope["loss"]
 
 
-def nan_origin_quiet(ns, name, x):
+def nan_origin_quiet(ns, name, x, pad=0):
     """find_nan_origin in a process that has turned warnings off (as many notebooks do)."""
     fn = get(ns, "find_nan_origin")
     torch.autograd.set_detect_anomaly(False)
@@ -92,14 +97,14 @@ def nan_origin_quiet(ns, name, x):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            return {"returned": fn(make_loss(name), leaf), "error": None}
+            return {"returned": fn(make_loss(name, pad), leaf), "error": None}
         except Exception as exc:
             return {"returned": None, "error": {"type": type(exc).__name__, "message": str(exc)[:300]}}
         finally:
             torch.autograd.set_detect_anomaly(False)
 
 
-def nan_origin(ns, name, x):
+def nan_origin(ns, name, x, pad=0):
     """find_nan_origin on one of the losses above; also whether anomaly mode is left on and how many
     warnings escaped the call."""
     fn = get(ns, "find_nan_origin")
@@ -109,7 +114,7 @@ def nan_origin(ns, name, x):
     with warnings.catch_warnings(record=True) as escaped:
         warnings.simplefilter("always")
         try:
-            result["returned"] = fn(make_loss(name), leaf)
+            result["returned"] = fn(make_loss(name, pad), leaf)
             result["error"] = None
         except Exception as exc:  # what find_nan_origin let through
             result["returned"] = None
@@ -297,17 +302,21 @@ class MonitorNet(nn.Module):
         return (self.head(h) ** 2).mean() * k[0] + (self.aux(x) ** 2).mean() * k[1]
 
 
-def monitor_net(state, root_param):
+def monitor_net(state, root_param, frozen=()):
+    """MonitorNet with ``state``, the parameters named in ``frozen`` frozen as well."""
     net = MonitorNet(root_param)
     net.load_state_dict(state)
+    for name, p in net.named_parameters():
+        if name in frozen:
+            p.requires_grad_(False)
     return net
 
 
-def monitor_script(ns, state, root_param, actions):
+def monitor_script(ns, state, root_param, actions, frozen=()):
     """Run a list of actions on one model and one or two monitors (0 and 1):
     ["backward", x, k], ["norms", m], ["clear", m], ["diagnose", m, low, high], ["remove", m],
     ["new", m] (create monitor m, once the model exists). Returns what each read action gave."""
-    net = monitor_net(state, root_param)
+    net = monitor_net(state, root_param, frozen)
     cls = get(ns, "GradMonitor")
     monitors = {}
     out = []
@@ -428,27 +437,33 @@ def zoo_predict(ns, state, x, start_training):
 
 
 # ---------------------------------------------------------------- leaks
-def make_step(store):
-    """One step function for find_leaks that does several things at once, each with its own shapes:
-    - appends a new (i + 1, 2) tensor to a list every iteration (a leak);
-    - keeps its temporary (3, i + 10) tensor on even iterations only (a leak there);
-    - keeps a (2, 6) view of a temporary (7, 6) tensor (a leak of both: the view keeps its base alive);
+STEP_DIMS = {"a": 2, "b": 3, "vr": 7, "vc": 6, "p": 9}  # the sizes below; the judge draws others per student
+
+
+def make_step(store, dims=None):
+    """One step function for find_leaks that does several things at once, each with its own shapes
+    (a, b, vr, vc, p from ``dims``; the defaults in STEP_DIMS):
+    - appends a new (i + 1, a) tensor to a list every iteration (a leak);
+    - keeps its temporary (b, i + 10) tensor on even iterations only (a leak there);
+    - keeps a (2, vc) view of a temporary (vr, vc) tensor (a leak of both: the view keeps its base alive);
     - a training step (SGD with momentum) that keeps its loss tensors, shape () (a leak);
     - keeps only its latest (4, i + 20) output, replacing the previous one (not a leak);
     - creates (5, 5) and (6,) state on the first call only and updates it in place (not a leak);
-    - keeps, many times, a (3, 3) tensor created before the first call (not a leak).
+    - keeps, many times, a (3, 3) tensor created before the first call (not a leak);
+    - appends a new nn.Parameter of shape (i + 1, p) (a leak of a Tensor subclass).
     Everything it keeps lives in ``store``, which the caller clears afterwards."""
+    d = {**STEP_DIMS, **(dims or {})}
     counter = {"i": 0}
     store.update(history=[], pre=torch.zeros(3, 3), kept=[])
 
     def step():
         counter["i"] += 1
         i = counter["i"]
-        store["history"].append(torch.full((i + 1, 2), float(i)))
-        tmp = torch.randn(3, i + 10)
+        store["history"].append(torch.full((i + 1, d["a"]), float(i)))
+        tmp = torch.randn(d["b"], i + 10)
         if i % 2 == 0:
             store["history"].append(tmp)
-        base = torch.randn(7, 6)
+        base = torch.randn(d["vr"], d["vc"])
         store["history"].append(base[1:3, :].T.T)
         del tmp, base
         if "model" not in store:  # (momentum SGD by hand: torch.optim's first use imports torch._dynamo, slowly)
@@ -470,17 +485,18 @@ def make_step(store):
         store["state"][0].add_(1)
         store["pre"].add_(1)
         store["kept"].append(store["pre"])
+        store["history"].append(nn.Parameter(torch.zeros(i + 1, d["p"])))
     return step
 
 
-def leaks(ns, n_iters):
+def leaks(ns, n_iters, dims=None):
     # Speed: objects that exist now go to the collector's permanent generation, which gc.collect() skips and
     # gc.get_objects() does not list. None of them can be born during the calls, so the answer is the same.
     gc.collect()
     gc.freeze()
     try:
         store = {}
-        step = make_step(store)
+        step = make_step(store, dims)
         res = get(ns, "find_leaks")(step, n_iters)
     finally:
         gc.unfreeze()

@@ -168,21 +168,38 @@ def test_verdict_agrees_with_gradcheck(student, gen, pair):
         inputs, needs = case_inputs(fn_name, opts, gen)
         verdicts.add(judge_verdict(fn_name, inputs, needs))
     assert verdicts == {True, False}, "judge: each pair holds one accepted and one rejected case"
-    for fn_name, opts in PAIRS[pair]:
-        expect_verdict(student, gen, fn_name, opts)
+    # both cases, then three more drawn from the pair, in an order drawn per student
+    picks = [0, 1] + torch.randint(0, 2, (3,), generator=gen).tolist()
+    for k in torch.randperm(5, generator=gen).tolist():
+        expect_verdict(student, gen, *PAIRS[pair][picks[k]])
 
 
 def test_tolerances_and_eps_are_used(student, gen):
     """check_gradients uses the atol, rtol and eps it is given"""
-    expect_verdict(student, gen, "factor", {}, {"rtol": 0.05})  # a 1 % error is within rtol 5 %
-    expect_verdict(student, gen, "factor", {}, {"rtol": 0.005})
-    expect_verdict(student, gen, "big_exp_off", {}, {"atol": 1e-3, "rtol": 0.0})
-    expect_verdict(student, gen, "smooth", {}, {"eps": 1e-3, "atol": 1e-9, "rtol": 1e-9})
-    expect_verdict(student, gen, "smooth", {}, {"eps": 1e-4, "atol": 1e-5, "rtol": 1e-3})
-    # the comparison is inclusive (<=, as torch.allclose): an exact match passes even with zero tolerances
+    u = torch.rand(3, generator=gen, dtype=torch.float64).tolist()  # tolerances on either side, per student
+    calls = [("factor", {"rtol": 0.02 + 0.04 * u[0]}),  # a 1 % error is within an rtol of 2 % or more
+             ("factor", {"rtol": 0.002 + 0.006 * u[1]}),
+             ("factor", {"rtol": [0.005, 0.05][int(u[2] < 0.5)]}),
+             ("big_exp_off", {"atol": 1e-3, "rtol": 0.0}),
+             ("smooth", {"eps": 1e-3, "atol": 1e-9, "rtol": 1e-9}),
+             ("smooth", {"eps": 1e-4, "atol": 1e-5, "rtol": 1e-3}),
+             # the comparison is inclusive (<=, as torch.allclose): an exact match passes even with zero tolerances
+             ("linear", {"eps": 2.0 ** -10, "atol": 0.0, "rtol": 0.0})]
     assert judge_verdict("linear", *case_inputs("linear", {}, torch.Generator().manual_seed(0)),
                          eps=2.0 ** -10, atol=0.0, rtol=0.0) is True, "judge: the equality case must pass"
-    expect_verdict(student, gen, "linear", {}, {"eps": 2.0 ** -10, "atol": 0.0, "rtol": 0.0})
+    for k in torch.randperm(len(calls), generator=gen).tolist():  # in an order drawn per student
+        expect_verdict(student, gen, calls[k][0], {}, calls[k][1])
+
+
+def test_rtol_scales_the_numeric_value(student, gen):
+    """the relative tolerance multiplies |numeric| (as in torch.allclose(analytic, numeric)), not |analytic|"""
+    # atol 0: a gradient half the true one passes rtol 0.6 (0.5 n <= 0.6 n) but would fail 0.6 * |analytic|;
+    # one 1.01 times too large fails rtol 0.00995 but would pass 0.00995 * |analytic| (1.01 * 0.00995 > 0.01)
+    for fn_name, kw, want in (("exp_half", {"rtol": 0.6, "atol": 0.0}, True),
+                              ("factor", {"rtol": 0.00995, "atol": 0.0}, False)):
+        inputs, needs = case_inputs(fn_name, {}, torch.Generator().manual_seed(0))
+        assert judge_verdict(fn_name, inputs, needs, **kw) is want, "judge: the two rules disagree here"
+        expect_verdict(student, gen, fn_name, {}, kw)
 
 
 def test_inputs_left_unchanged(student, gen):

@@ -3,6 +3,7 @@ import functools
 import gc
 import runpy
 import weakref
+import zlib
 from pathlib import Path
 
 import pytest
@@ -13,16 +14,29 @@ from course.checks import expect, expect_raises
 PROBES = runpy.run_path(str(Path(__file__).with_name("probes.py")))
 pytestmark = pytest.mark.task("leaks")
 
-N_ITERS = 4
-STEP_TEXT = ("a step that appends a new (i + 1, 2) tensor to a list, keeps its temporary (3, i + 10) tensor on even "
-             "iterations, keeps a (2, 6) view of a temporary (7, 6) tensor, keeps its () loss tensors, replaces a "
-             "(4, i + 20) 'latest' tensor, creates (5, 5) and (6,) state on the first call, and keeps a (3, 3) "
-             "tensor created before the first call")
 _CACHE = {}
 
 
-@functools.lru_cache(maxsize=None)  # deterministic (shapes only): computed once per judge process
-def judge_leaks(n_iters):
+def draw_step(course_seed):
+    """The number of iterations and the step's sizes, drawn per student (shared by the task's checks: one
+    find_leaks call serves them all). The ranges keep each family's shapes apart from the others' and from
+    the tensors that are not leaks ((3, 3), (5, 5), (6,), (3, 4), (3,), (8, 4), (4, i + 20))."""
+    gen = torch.Generator().manual_seed((int(course_seed) + zlib.crc32(b"leaks")) % 2**31)
+    pick = lambda lo, hi: int(torch.randint(lo, hi + 1, (1,), generator=gen))  # noqa: E731
+    dims = {"a": [2, 6, 7, 8][pick(0, 3)], "b": pick(2, 10), "vr": pick(7, 10), "vc": pick(17, 28), "p": pick(30, 40)}
+    return pick(4, 6), dims
+
+
+def step_text(d):
+    return (f"a step that appends a new (i + 1, {d['a']}) tensor to a list, keeps its temporary ({d['b']}, i + 10) "
+            f"tensor on even iterations, keeps a (2, {d['vc']}) view of a temporary ({d['vr']}, {d['vc']}) tensor, "
+            f"keeps its () loss tensors, replaces a (4, i + 20) 'latest' tensor, creates (5, 5) and (6,) state on the "
+            f"first call, keeps a (3, 3) tensor created before the first call, and appends a new (i + 1, {d['p']}) "
+            f"nn.Parameter")
+
+
+@functools.lru_cache(maxsize=None)  # deterministic (shapes only): computed once per judge process and sizes
+def judge_leaks(n_iters, dims=()):
     """The judge's own finder, in this process, on the same step: shapes of the tensors born in iterations
     2..n-1 that are still alive at the end."""
     def alive():
@@ -33,7 +47,7 @@ def judge_leaks(n_iters):
     gc.freeze()  # as the probe does: only objects created from here on are listed (and collected)
     try:
         store = {}
-        step = PROBES["make_step"](store)
+        step = PROBES["make_step"](store, dict(dims))
         seen = alive()
         born = []
         for _ in range(n_iters):
@@ -50,61 +64,70 @@ def judge_leaks(n_iters):
     return out
 
 
-def leak_run(student):
-    """One find_leaks call per submission (a gc scan is slow), judged by several checks."""
-    key = id(student)
+def leak_run(student, course_seed):
+    """One find_leaks call per submission and seed (a gc scan is slow), judged by several checks."""
+    n, dims = draw_step(course_seed)
+    key = (id(student), course_seed)
     if key not in _CACHE:
-        _CACHE[key] = (student, student.call("leaks", n_iters=N_ITERS), judge_leaks(N_ITERS))
+        _CACHE[key] = (student, student.call("leaks", n_iters=n, dims=dims), judge_leaks(n, tuple(sorted(dims.items()))))
     _, r, want = _CACHE[key]
-    what = f"find_leaks(step, {N_ITERS}) for {STEP_TEXT}"
+    what = f"find_leaks(step, {n}) for {step_text(dims)}"
     expect(r["kind"] == "list", f"{what} returned a {r['kind']}, expected a list of shapes")
-    return r, want, what
+    return r, want, what, families(n, dims), n
 
 
-FAMILIES = {  # which shapes belong to which behaviour of the step (i = 1..4)
-    "appended": lambda s: len(s) == 2 and s[1] == 2 and 2 <= s[0] <= N_ITERS + 1,
-    "even": lambda s: len(s) == 2 and s[0] == 3 and 11 <= s[1] <= N_ITERS + 10,
-    "view": lambda s: s in ([2, 6], [7, 6]),
-    "loss": lambda s: s == [],
-}
+def families(n, d):
+    """Which shapes belong to which behaviour of the step (i = 1..n)."""
+    return {
+        "appended": lambda s: len(s) == 2 and s[1] == d["a"] and 2 <= s[0] <= n + 1,
+        "even": lambda s: len(s) == 2 and s[0] == d["b"] and 11 <= s[1] <= n + 10,
+        "view": lambda s: s in ([2, d["vc"]], [d["vr"], d["vc"]]),
+        "loss": lambda s: s == [],
+        "param": lambda s: len(s) == 2 and s[1] == d["p"] and 2 <= s[0] <= n + 1,
+    }
 
 
-def expect_family(student, family, explain):
-    r, want, what = leak_run(student)
-    got = sorted(s for s in r["items"] if isinstance(s, list) and FAMILIES[family](s))
-    exp = [s for s in want if FAMILIES[family](s)]
+def expect_family(student, course_seed, family, explain):
+    r, want, what, fams, n = leak_run(student, course_seed)
+    got = sorted(s for s in r["items"] if isinstance(s, list) and fams[family](s))
+    exp = [s for s in want if fams[family](s)]
     assert exp, "judge: the step leaks this family"
     expect(got == exp, f"{what}: among the shapes returned, {[tuple(s) for s in got]} are {explain}; expected "
-                       f"{[tuple(s) for s in exp]} (tensors born in iterations 2 to {N_ITERS - 1} and still alive)")
+                       f"{[tuple(s) for s in exp]} (tensors born in iterations 2 to {n - 1} and still alive)")
 
 
-def test_reports_appended_tensors(student):
+def test_reports_appended_tensors(student, course_seed):
     """find_leaks reports the tensors a step appends to a list in iterations 2..n-1"""
-    expect_family(student, "appended", "appended tensors")
+    expect_family(student, course_seed, "appended", "appended tensors")
 
 
-def test_reports_tensors_kept_sometimes(student):
+def test_reports_tensors_kept_sometimes(student, course_seed):
     """find_leaks reports a tensor kept on some iterations only"""
-    expect_family(student, "even", "temporaries kept on even iterations")
+    expect_family(student, course_seed, "even", "temporaries kept on even iterations")
 
 
-def test_reports_views_and_their_bases(student):
+def test_reports_views_and_their_bases(student, course_seed):
     """find_leaks reports a kept view and the base tensor it keeps alive"""
-    expect_family(student, "view", "views and their bases")
+    expect_family(student, course_seed, "view", "views and their bases")
 
 
-def test_reports_kept_loss_tensors(student):
+def test_reports_kept_loss_tensors(student, course_seed):
     """find_leaks reports the loss tensors a training step keeps"""
-    expect_family(student, "loss", "loss tensors")
+    expect_family(student, course_seed, "loss", "loss tensors")
 
 
-def test_blames_nothing_else(student):
+def test_reports_tensor_subclasses(student, course_seed):
+    """find_leaks counts every torch.Tensor instance, subclasses such as nn.Parameter included"""
+    expect_family(student, course_seed, "param", "nn.Parameters (a torch.Tensor subclass)")
+
+
+def test_blames_nothing_else(student, course_seed):
     """find_leaks does not blame replaced values, first-iteration state, pre-existing tensors or the last iteration"""
-    r, want, what = leak_run(student)
+    r, want, what, fams, n = leak_run(student, course_seed)
     expect(all(t == "tuple" for t in r["item_types"]), f"{what}: the shapes should be tuples, got {r['item_types']}")
-    extra = [s for s in r["items"] if not (isinstance(s, list) and any(f(s) for f in FAMILIES.values()))]
+    extra = [s for s in r["items"] if not (isinstance(s, list) and any(f(s) for f in fams.values()))]
     expect(not extra, f"{what} also returned {[tuple(s) if isinstance(s, list) else s for s in extra]}: those "
-                      f"tensors were not born in iterations 2 to {N_ITERS - 1}, or are not alive at the end")
+                      f"tensors were not born in iterations 2 to {n - 1}, or are not alive at the end")
     expect(sorted(r["items"]) == want, f"{what} returned {[tuple(s) for s in sorted(r['items'])]}, expected "
                                        f"{[tuple(s) for s in want]}")
 
@@ -120,20 +143,29 @@ def fake_stats(bytes_list, allocs_list, gen):
 
 
 def growth_cases(gen):
+    """Each case's pattern, its byte counts scaled by 512 * kb and its allocation counts by ka (drawn per
+    student, so the smallest increases differ), plus an offset."""
     r = [int(v) for v in torch.randint(1, 40, (6,), generator=gen)]
     steady = [4096 + 512 * sum(r[:i]) for i in range(6)]
+    kb, ka, base = (int(v) for v in torch.randint(1, 40, (3,), generator=gen))
+
+    def scaled(b, a):
+        return [base * 512 + kb * x for x in b], [base + ka * x for x in a]
     return {
         "growing every iteration": (steady, [3 + sum(r[:i]) // 4 for i in range(6)]),
-        "a warm-up jump, then steady growth": ([1000, 90_000, 90_512, 91_024, 91_536], [1, 9, 10, 11, 12]),
-        "growth with one iteration that frees memory": ([8192, 9216, 8704, 10240], [4, 5, 4, 6]),
-        "flat after the first iteration": ([2048, 4096, 4096, 4096], [2, 3, 3, 3]),
-        "two snapshots": ([512, 1536], [1, 2]),
-        "allocations grow, bytes do not": ([65536, 65536, 65536], [7, 8, 9]),
+        "a warm-up jump, then steady growth": scaled([1000, 90_000, 90_512, 91_024, 91_536], [1, 9, 10, 11, 12]),
+        "growth with one iteration that frees memory": scaled([8192, 9216, 8704, 10240], [4, 5, 4, 6]),
+        "flat after the first iteration": scaled([2048, 4096, 4096, 4096], [2, 3, 3, 3]),
+        "two snapshots": scaled([512, 1536], [1, 2]),
+        "allocations grow, bytes do not": scaled([65536, 65536, 65536], [7, 8, 9]),
     }
 
 
+# flat after the first iteration: no growth whatever the scale (a constant answer, worth little)
 @pytest.mark.parametrize("case", ["growing every iteration", "a warm-up jump, then steady growth",
-                                  "growth with one iteration that frees memory", "flat after the first iteration",
+                                  "growth with one iteration that frees memory",
+                                  pytest.param("flat after the first iteration",
+                                               marks=pytest.mark.task("leaks", weight=0.1)),
                                   "two snapshots", "allocations grow, bytes do not"])
 def test_memory_growth_values(student, gen, case):
     """memory_growth: the smallest increase of allocated bytes and of allocations between snapshots, and leaking"""
@@ -160,7 +192,7 @@ def test_memory_growth_types(student, gen):
            f"memory_growth(...)['bytes_per_iter'] is {r['values']['bytes_per_iter']!r}")
 
 
-@pytest.mark.task("leaks", weight=0.4)  # its right answer is a constant ("raised X"): worth less
+@pytest.mark.task("leaks", weight=0.1)  # its right answer is a constant ("raised X"): worth little
 @pytest.mark.parametrize("n", [0, 1])
 def test_memory_growth_needs_two_snapshots(student, gen, n):
     """memory_growth raises ValueError for fewer than two snapshots"""

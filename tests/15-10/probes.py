@@ -258,15 +258,22 @@ def early_stopping(ns, values, patience, min_delta, mode):
     return {"stop_at": stop_at}
 
 
-def ema_updates(ns, init, updates, decay):
-    """init: dict of parameter tensors; updates: list of [advance_step(bool), new parameter values]."""
+def ema_net(batchnorm=False):
+    """The EMA tests' MLP; with batchnorm, a BatchNorm1d (three buffers) after the first layer."""
+    mid = [nn.BatchNorm1d(4)] if batchnorm else []
+    return nn.Sequential(nn.Linear(3, 4), *mid, nn.Tanh(), nn.Linear(4, 2)).double()
+
+
+def ema_updates(ns, init, updates, decay, batchnorm=False):
+    """init: the model's state_dict; updates: list of [advance_step(bool), new parameter values]. With
+    batchnorm the live BatchNorm statistics also move at every batch."""
     EMA = get(ns, "EMACallback")
-    model = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 2)).double()
+    model = ema_net(batchnorm)
     model.load_state_dict(init)
     fake = types.SimpleNamespace(model=model, global_step=0, epoch=0, should_stop=False)
     cb = EMA(decay=decay)
     # copy_to before the first update must leave the module as it is
-    untouched = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 2)).double()
+    untouched = ema_net(batchnorm)
     before = [p.detach().clone() for p in untouched.parameters()]
     early = capture_error(cb.copy_to, untouched)
     early_same = all(torch.equal(a, p.detach()) for a, p in zip(before, untouched.parameters()))
@@ -276,12 +283,15 @@ def ema_updates(ns, init, updates, decay):
             if values is not None:
                 for p, v in zip(model.parameters(), values):
                     p.copy_(v)
+            for b in model.buffers():
+                b.add_(1 + i)
         if advance:
             fake.global_step += 1
         cb.on_batch_end(fake, None, i, 0.0)
-    target = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 2)).double()
+    target = ema_net(batchnorm)
     cb.copy_to(target)
     ema = [p.detach().clone() for p in target.parameters()]
+    target_buffers = [b.detach().clone() for b in target.buffers()]
     graph = any(p.requires_grad and p.grad_fn is not None for p in target.parameters())
     shadow = getattr(cb, "shadow", None)
     shadow_graph = any(isinstance(s, torch.Tensor) and s.requires_grad for s in (shadow or []))
@@ -289,13 +299,13 @@ def ema_updates(ns, init, updates, decay):
     with torch.no_grad():
         for p in target.parameters():
             p.add_(1.0)
-    target2 = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 2)).double()
+    target2 = ema_net(batchnorm)
     cb.copy_to(target2)
     live = [p.detach().clone() for p in model.parameters()]
     return {"ema": ema, "live": live, "graph": graph, "shadow_graph": shadow_graph,
             "ema_again": [p.detach().clone() for p in target2.parameters()],
             "num_updates": cb.num_updates if isinstance(getattr(cb, "num_updates", None), int) else None,
-            "early_error": early, "early_same": early_same}
+            "early_error": early, "early_same": early_same, "target_buffers": target_buffers}
 
 
 # ------------------------------------------------------------------ checkpoint
@@ -587,9 +597,9 @@ def validation_run(ns, init, X, Y, Xv, Yv, val_batch, call_validate=False):
             "returned": returned}
 
 
-def precision_run(ns, precision, device):
+def precision_run(ns, precision, device, seed=0):
     Trainer = get(ns, "Trainer")
-    torch.manual_seed(0)
+    torch.manual_seed(seed)
     model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2))
     opt = torch.optim.SGD(model.parameters(), lr=0.1)
     X, Y = torch.randn(8, 4), torch.randint(0, 2, (8,))

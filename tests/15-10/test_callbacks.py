@@ -38,28 +38,41 @@ def judge_stop(student, values, patience, min_delta, mode, why=""):
                                      f"got {'never' if r['stop_at'] is None else '#' + str(r['stop_at'])}")
 
 
+def improving(gen, mode, step):
+    """0 to 4 values that each improve on the last by `step` (a multiple of 1/8: exact), drawn per student,
+    so that where the run stops differs from student to student; and the best of them."""
+    m = int(torch.randint(0, 5, (1,), generator=gen))
+    sign = -1 if mode == "min" else 1
+    vals = [8.0 + sign * step * k for k in range(m)]
+    return vals, (vals[-1] + sign * step if vals else 8.0)
+
+
 @pytest.mark.parametrize("mode", ["min", "max"])
-def test_early_stopping_tie_is_no_improvement(student, mode):
+def test_early_stopping_tie_is_no_improvement(student, gen, mode):
     """an improvement must be STRICTLY better: a value equal to the best is not one"""
-    values = [0.5, 0.5, 0.5] if mode == "min" else [0.25, 0.25, 0.25]
-    judge_stop(student, values, 2, 0.0, mode, "ties with the best value count as no improvement")
+    head, best = improving(gen, mode, 0.5)
+    judge_stop(student, head + [best, best, best], 2, 0.0, mode, "ties with the best value count as no improvement")
 
 
-def test_early_stopping_min_delta_min_mode(student):
+def test_early_stopping_min_delta_min_mode(student, gen):
     """mode 'min': an improvement must beat best - min_delta (strictly)"""
-    judge_stop(student, [1.0, 0.875, 0.75, 0.5], 2, 0.25, "min",
-               "0.875 and 0.75 are not below best - min_delta = 0.75")
+    head, best = improving(gen, "min", 0.5)
+    judge_stop(student, head + [best, best - 0.125, best - 0.25, best - 0.5], 2, 0.25, "min",
+               f"{best - 0.125} and {best - 0.25} are not below best - min_delta = {best - 0.25}")
 
 
-def test_early_stopping_min_delta_max_mode(student):
+def test_early_stopping_min_delta_max_mode(student, gen):
     """mode 'max': an improvement must beat best + min_delta (strictly)"""
-    judge_stop(student, [0.0, 0.125, 0.25, 0.5], 2, 0.25, "max",
-               "0.125 and 0.25 are not above best + min_delta = 0.25")
+    head, best = improving(gen, "max", 0.5)
+    judge_stop(student, head + [best, best + 0.125, best + 0.25, best + 0.5], 2, 0.25, "max",
+               f"{best + 0.125} and {best + 0.25} are not above best + min_delta = {best + 0.25}")
 
 
-def test_early_stopping_counter_resets(student):
+def test_early_stopping_counter_resets(student, gen):
     """the counter of validations without improvement resets to 0 on an improvement"""
-    judge_stop(student, [1.0, 1.5, 0.5, 1.5, 0.25, 1.5, 1.5, 1.5], 2, 0.0, "min",
+    k = int(torch.randint(2, 6, (1,), generator=gen))  # how many times a worse value is followed by a better one
+    values = [1.0] + [v for j in range(k) for v in (1.5, 2.0 ** -(j + 1))] + [1.5, 1.5, 1.5]
+    judge_stop(student, values, 2, 0.0, "min",
                "every second value improves, so the counter never reaches 2 until the end")
 
 
@@ -116,18 +129,63 @@ def test_ema_matches_averaged_model(student, gen, decay):
     expect(not r["graph"], f"{what}: the averaged weights carry an autograd graph (update under torch.no_grad())")
 
 
+def test_ema_averages_parameters_only(student, gen):
+    """with BatchNorm in the model, only the parameters are averaged: copy_to leaves the module's buffers alone"""
+    torch.manual_seed(int(torch.randint(0, 2**31 - 1, (1,), generator=gen)))
+    mid = nn.BatchNorm1d(4).double()
+    net = nn.Sequential(nn.Linear(3, 4), mid, nn.Tanh(), nn.Linear(4, 2)).double()
+    init = {k: v.clone() for k, v in net.state_dict().items()}
+    shapes = [p.shape for p in net.parameters()]
+    updates = [[i != 1, [torch.randn(s, generator=gen, dtype=torch.float64) for s in shapes]] for i in range(4)]
+    r = student.call("ema_updates", init=init, updates=updates, decay=0.7, batchnorm=True)
+    avg = AveragedModel(net, multi_avg_fn=get_ema_multi_avg_fn(0.7))  # use_buffers=False: parameters only
+    for i, (advance, values) in enumerate(updates):
+        with torch.no_grad():
+            for p, v in zip(net.parameters(), values):
+                p.copy_(v)
+            for b in net.buffers():
+                b.add_(1 + i)  # the probe moves the live statistics at every batch
+        if advance:
+            avg.update_parameters(net)
+    what = ("EMACallback(decay=0.7) on Linear-BatchNorm1d-Tanh-Linear after 3 optimizer steps (the BatchNorm "
+            "statistics change at every batch), then copy_to(a fresh model)")
+    want = list(avg.module.parameters())
+    expect(len(r["ema"]) == len(want), f"{what}: wrong number of parameters")
+    for i, (g, w) in enumerate(zip(r["ema"], want)):
+        expect_close(g, w.detach(), f"{what}: averaged parameter {i}", atol=1e-10, rtol=1e-8)
+    fresh = [b for b in nn.BatchNorm1d(4).double().buffers()]
+    for name, g, w in zip(("running_mean", "running_var", "num_batches_tracked"), r["target_buffers"], fresh):
+        expect(torch.equal(g, w), f"{what}: the fresh model's BatchNorm {name} changed to {g.tolist()}; only "
+                                  f"parameters are averaged and copied, buffers are left as they are")
+
+
 def ema_run(student, gen, decay=0.9):
+    """3 to 6 batches, each with an optimizer step or not (drawn per student, at least one step); the reply,
+    the number of steps and the judge's own average after them."""
     torch.manual_seed(int(torch.randint(0, 2**31 - 1, (1,), generator=gen)))
     net = make_net()
     init = {k: v.clone() for k, v in net.state_dict().items()}
     shapes = [p.shape for p in net.parameters()]
-    updates = [[i != 1, [torch.randn(s, generator=gen, dtype=torch.float64) for s in shapes]] for i in range(4)]
-    return student.call("ema_updates", init=init, updates=updates, decay=decay)
+    flags = [bool(f) for f in torch.rand(int(torch.randint(3, 7, (1,), generator=gen)), generator=gen) < 0.7]
+    flags[int(torch.randint(0, len(flags), (1,), generator=gen))] = True
+    updates = [[f, [torch.randn(s, generator=gen, dtype=torch.float64) for s in shapes]] for f in flags]
+    r = student.call("ema_updates", init=init, updates=updates, decay=decay)
+    ref = make_net()
+    ref.load_state_dict(init)
+    avg = AveragedModel(ref, multi_avg_fn=get_ema_multi_avg_fn(decay))
+    for advance, values in updates:
+        with torch.no_grad():
+            for p, v in zip(ref.parameters(), values):
+                p.copy_(v)
+        if advance:
+            avg.update_parameters(ref)
+    return r, sum(flags), [p.detach() for p in avg.module.parameters()]
 
 
+@pytest.mark.task("callbacks", weight=0.1)  # its right answer is a constant (no graph): worth little
 def test_ema_shadow_outside_autograd(student, gen):
     """the shadow copies are detached: no tensor in EMACallback.shadow requires grad"""
-    r = ema_run(student, gen)
+    r, _, _ = ema_run(student, gen)
     expect(not r["shadow_graph"], "EMACallback(decay=0.9) after 3 optimizer steps of a model whose parameters "
                                   "require grad: EMACallback.shadow holds tensors that require grad (a graph grows "
                                   "through them); update them under torch.no_grad() from detached weights")
@@ -135,7 +193,9 @@ def test_ema_shadow_outside_autograd(student, gen):
 
 def test_ema_copy_to_copies(student, gen):
     """copy_to writes the average INTO the module's parameters: changing that module later leaves the EMA alone"""
-    r = ema_run(student, gen)
+    r, _, want = ema_run(student, gen)
+    for i, (g, w) in enumerate(zip(r["ema"], want)):
+        expect_close(g, w, f"EMACallback.copy_to(model_a): averaged parameter {i} it wrote", atol=1e-10, rtol=1e-8)
     for i, (a, b) in enumerate(zip(r["ema_again"], r["ema"])):
         expect(torch.equal(a, b), f"EMACallback.copy_to(model_a), then model_a's parameters += 1, then "
                                   f"copy_to(model_b): parameter {i} of model_b differs from what model_a received; "
@@ -144,14 +204,15 @@ def test_ema_copy_to_copies(student, gen):
 
 def test_ema_counts_updates(student, gen):
     """num_updates counts the updates (one per optimizer step)"""
-    r = ema_run(student, gen)
-    expect(r["num_updates"] == 3, f"EMACallback after 4 batches, 3 of them with an optimizer step: num_updates "
-                                  f"should be 3, got {r['num_updates']}")
+    r, steps, _ = ema_run(student, gen)
+    expect(r["num_updates"] == steps, f"EMACallback after batches of which {steps} had an optimizer step: "
+                                      f"num_updates should be {steps}, got {r['num_updates']}")
 
 
+@pytest.mark.task("callbacks", weight=0.1)  # its right answer is a constant (unchanged): worth little
 def test_ema_copy_to_before_any_update(student, gen):
     """copy_to before the first update leaves the module unchanged"""
-    r = ema_run(student, gen)
+    r, _, _ = ema_run(student, gen)
     expect(not r["early_error"]["raised"] and r["early_same"],
            "EMACallback(decay=0.9).copy_to(model) before any update: expected no error and unchanged parameters, "
            + (f"got {r['early_error']['type']}: {r['early_error']['message'][:200]}" if r["early_error"]["raised"]

@@ -34,6 +34,7 @@ def test_atomic_save_survives_a_crash(student, gen):
     expect_equal(r["after"], old, "after a crashed atomic_save, the previous 'last.pt' contents")
 
 
+@pytest.mark.task("checkpoint", weight=0.1)  # its right answer is a constant (only last.pt): worth little
 def test_atomic_save_cleans_up_after_a_crash(student, gen):
     """a save that fails half-way deletes its temporary file"""
     old, new, r = atomic_run(student, gen)
@@ -57,25 +58,30 @@ def expected_folder(events, every, keep, mode):
     return (sorted(saved)[-keep:], last, best_step, saved, saved.get(last), best_event)
 
 
-def make_events(vals):
-    # on_batch_end twice at global_step 0 (accumulation before the first step), then steps 1..12, some seen
-    # by two batches (accumulation), with a validation after steps 3, 6, 9 and 12
+def make_events(gen, vals):
+    """on_batch_end twice at global_step 0 (accumulation before the first step), then steps 1..S (S from 10 to
+    15), each seen by one or two batches (accumulation; step S by two), and a validation after each of
+    len(vals) steps, the last after step S: drawn per student. Returns the events and a description."""
+    last = int(torch.randint(10, 16, (1,), generator=gen))
+    twice = (torch.rand(last, generator=gen) < 0.5).tolist()
+    twice[-1] = True  # the last step always: a second save of a step then shows in last.pt
+    at = sorted(torch.randperm(last - 2, generator=gen)[:len(vals) - 1].add(2).tolist()) + [last]
     events = [["step", 0], ["step", 0]]
-    for step in range(1, 13):
-        events += [["step", step]] * (1 + step % 2)
-        if step % 3 == 0:
-            events.append(["val", vals[step // 3 - 1]])
-    return events
+    for step in range(1, last + 1):
+        events += [["step", step]] * (2 if twice[step - 1] else 1)
+        if step in at:
+            events.append(["val", vals[at.index(step)]])
+    text = (f"global_step 0, 0, 1, ..., {last} (on_batch_end; steps {[s + 1 for s in range(last) if twice[s]]} seen "
+            f"by two batches) with validations {vals} after steps {at}")
+    return events, text
 
 
-def folder_run(student, gen, mode, vals, every=None, keep=None, restart_at=None):
-    every = every if every is not None else int(torch.randint(1, 3, (1,), generator=gen))
+def folder_run(student, gen, mode, vals, every=None, keep=None, restart_at=None, events=None):
+    every = every if every is not None else int(torch.randint(1, 4, (1,), generator=gen))
     keep = keep if keep is not None else int(torch.randint(1, 4, (1,), generator=gen))
-    events = make_events(vals)
+    events, text = events or make_events(gen, vals)
     r = student.call("checkpoint_folder", events=events, every=every, keep=keep, mode=mode, restart_at=restart_at)
-    what = (f"CheckpointCallback(every_n_steps={every}, keep_last={keep}, monitor='val_loss', mode='{mode}') "
-            f"over global_step 0, 0, 1, 1, 2, 3, 3, ... 12 (on_batch_end; odd steps seen by two batches) with "
-            f"validations {vals} after steps 3, 6, 9, 12")
+    what = f"CheckpointCallback(every_n_steps={every}, keep_last={keep}, monitor='val_loss', mode='{mode}') over {text}"
     if restart_at is not None:
         what += (f", the callback replaced by a new one loaded from its state_dict() (as in a resumed run) "
                  f"before step {events[restart_at][1]}")
@@ -117,7 +123,7 @@ def test_saved_once_per_step(student, gen):
                                    f"(the first batch that ended at step {s}; later batches of the same step must "
                                    f"not save again)")
     expect(r["last_event"] == last_event, f"{what}: last.pt was written at on_batch_end #{r['last_event']}, "
-                                          f"expected #{last_event} (the first batch that ended at step 12)")
+                                          f"expected #{last_event} (the first batch that ended at the last step)")
 
 
 @pytest.mark.parametrize("mode", ["min", "max"])
@@ -128,7 +134,7 @@ def test_best_checkpoint(student, gen, mode):
     r, events, every, keep, what = folder_run(student, gen, mode, vals)
     _, _, want_best, *_ = expected_folder(events, every, keep, mode)
     expect(r["best"] == want_best, f"{what}: best.pt should hold the checkpoint of step {want_best} "
-                                   f"(the best validation; the tie at step 9 is not better), got {r['best']}")
+                                   f"(the best validation; the tie after it is not better), got {r['best']}")
 
 
 def test_best_checkpoint_random(student, gen):
@@ -144,9 +150,11 @@ def test_best_checkpoint_random(student, gen):
 def test_keep_last_after_resume(student, gen):
     """old step files are found by listing the folder: a new callback object (after a resume) prunes them too"""
     vals = [0.5, 0.25, 0.75, 0.125]
-    events = make_events(vals)
-    restart = next(i for i, e in enumerate(events) if e == ["step", 7])
-    r, events, every, keep, what = folder_run(student, gen, "min", vals, every=1, keep=2, restart_at=restart)
+    events, text = make_events(gen, vals)
+    at = int(torch.randint(4, events[-2][1] - 1, (1,), generator=gen))  # a step in the middle of the run
+    restart = next(i for i, e in enumerate(events) if e == ["step", at])
+    r, events, every, keep, what = folder_run(student, gen, "min", vals, every=1, keep=2, restart_at=restart,
+                                              events=(events, text))
     want_steps, want_last, *_ = expected_folder(events, every, keep, "min")
     expect(step_files(r, what) == want_steps, f"{what}: expected step files for steps {want_steps}, "
                                               f"found {step_files(r, what)} (files: {r['names']})")
@@ -185,13 +193,15 @@ def test_folder_after_every_batch(student, gen, every, keep):
 def test_no_best_without_monitor(student, gen, monitor):
     """without a monitor, or with one the metrics do not contain, on_validation_end does nothing"""
     vals = [0.5, 0.25, 0.75, 0.125]
-    events = make_events(vals)
-    r = student.call("checkpoint_folder", events=events, every=2, keep=2, mode="min", monitor=monitor)
-    what = (f"CheckpointCallback(every_n_steps=2, keep_last=2, monitor={monitor!r}) with validations reporting only "
-            f"{{'val_loss': ...}}")
+    events, _ = make_events(gen, vals)
+    every, keep = (int(v) for v in torch.randint(1, 4, (2,), generator=gen))
+    r = student.call("checkpoint_folder", events=events, every=every, keep=keep, mode="min", monitor=monitor)
+    want_steps, want_last, *_ = expected_folder(events, every, keep, "min")
+    what = (f"CheckpointCallback(every_n_steps={every}, keep_last={keep}, monitor={monitor!r}) with validations "
+            f"reporting only {{'val_loss': ...}}")
     expect(not (isinstance(r, dict) and "error" in r and "names" not in r),
            f"{what}: raised {r.get('error') if isinstance(r, dict) else r}")
     expect("best.pt" not in r["names"], f"{what}: no best.pt should be written, found files {r['names']}")
-    expect(step_files(r, what) == [10, 12] and r["last"] == 12,
-           f"{what}: step files and last.pt should still be written as usual (steps [10, 12], last 12), got "
-           f"{step_files(r, what)} and last {r['last']}")
+    expect(step_files(r, what) == want_steps and r["last"] == want_last,
+           f"{what}: step files and last.pt should still be written as usual (steps {want_steps}, last {want_last}), "
+           f"got {step_files(r, what)} and last {r['last']}")

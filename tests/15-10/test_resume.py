@@ -4,18 +4,46 @@ Each check trains a tiny model straight through, then again for k steps, saves a
 every object away, scrambles all random generators, rebuilds model/optimizer/scheduler/loader/Trainer
 from scratch and resumes. The two final states must be bit-identical (torch.equal).
 """
+import runpy
+from pathlib import Path
+
 import pytest
 import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from torch.utils.data import DataLoader
 
 from course.checks import expect, fail
 
 pytestmark = pytest.mark.task("resume")
+P = runpy.run_path(str(Path(__file__).with_name("probes.py")))
 
 # 24 samples, batches of 4 -> 6 batches per epoch; accum 2 -> 3 optimizer steps per epoch; 3 epochs -> 9 steps
 BASE = {"n": 24, "batch_size": 4, "accum": 2, "epochs": 3}
 # 20 samples -> 5 batches per epoch: groups of 2, 2 and 1 batches, still 3 steps per epoch and 9 in all; a
 # resume after step 4 (batch 2 of epoch 1) only steps after the epoch's last batch if batch_in_epoch was restored
 ODD = {"n": 20}
+
+
+def judge_first_loss(cfg, indices):
+    """The first logged loss of the uninterrupted run (the mean loss of its first accum_steps batches, at the
+    initial weights), computed by the judge: the probe's seeds, data, model, sample noise and dropout, on the
+    first samples the run reported. Later losses are not recomputed: AdamW's first steps move a weight whose
+    gradient is near 0 by about +-lr, so rounding differences between two correct loops can change them."""
+    n, b, accum = cfg["n"], cfg["batch_size"], cfg["accum"]
+    P["_seed_all"](cfg["global_seed"])
+    g = torch.Generator().manual_seed(cfg["data_seed"])
+    X = torch.randn(n, 6, generator=g)
+    Y = torch.randint(0, 3, (n,), generator=g)
+    torch.manual_seed(cfg["init_seed"])
+    model = nn.Sequential(nn.Linear(6, 12), nn.Tanh(), nn.Dropout(0.25), nn.Linear(12, 3)).train()
+    # the same kind of loader: a private generator (make_loader) or the global one (plain_loader)
+    loader = DataLoader(P["NoisyData"](X, Y), batch_size=b, sampler=indices[:n],
+                        generator=None if cfg.get("plain_loader") else torch.Generator())
+    it = iter(loader)
+    with torch.no_grad():
+        losses = [float(F.cross_entropy(model(x), y)) for x, y, _ in (next(it) for _ in range(accum))]
+    return sum(losses) / len(losses)
 
 
 def judge(student, gen, cfg, k, label):
@@ -72,6 +100,15 @@ def judge(student, gen, cfg, k, label):
     for name, v in s["opt"].items():
         if name not in q["opt"] or not torch.equal(q["opt"][name], v):
             fail(f"{what}: optimizer state '{name}' differs from the uninterrupted run")
+    if cfg.get("device", "cpu") == "cpu":
+        # the uninterrupted run is this student's run: its first loss, recomputed by the judge
+        expect(len(s["indices"]) == cfg["n"] * cfg["epochs"] and s["losses"],
+               f"{what}: the uninterrupted run trained on {len(s['indices'])} samples and logged {len(s['losses'])} "
+               f"losses, expected {cfg['n']} samples per epoch for {cfg['epochs']} epochs")
+        want = judge_first_loss(cfg, s["indices"])
+        expect(abs(s["losses"][0] - want) <= 1e-5 * max(1.0, abs(want)),
+               f"{what}: the uninterrupted run's first logged loss is {s['losses'][0]:.8g}; the judge's own forward "
+               f"pass (same seeds, data, noise, dropout and first samples) gives {want:.8g}")
 
 
 @pytest.mark.parametrize("k", [2, 3, 7], ids=lambda k: f"k{k}")
@@ -101,6 +138,7 @@ def test_resume_with_grad_scaler_and_clipping(student, gen, k):
     judge(student, gen, cfg, k, "with GradScaler('cpu', init_scale=2**100, growth_interval=1) and max_grad_norm=0.5")
 
 
+@pytest.mark.task("resume", weight=0.1)  # its right answer is a constant (step 2, scale 256): worth little
 def test_disabled_scaler_state_is_skipped(student, gen):
     """an empty scaler state (from a disabled GradScaler) is skipped on load, also into an enabled scaler"""
     cfg = {**BASE, "data_seed": int(torch.randint(0, 10**6, (1,), generator=gen)),

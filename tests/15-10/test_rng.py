@@ -1,20 +1,46 @@
 """Hidden checks for capture_rng_state / restore_rng_state (15-10, judge side)."""
+import random
+import runpy
+from pathlib import Path
+
+import numpy as np
 import pytest
 import torch
 
 from course.checks import expect, expect_equal
 
 pytestmark = pytest.mark.task("rng")
+P = runpy.run_path(str(Path(__file__).with_name("probes.py")))
+
+
+def judge_draws(seed, warmup):
+    """The draws right after the capture, made by the judge: the probe's seeding and warm-up, in this process
+    (whose generators are put back afterwards)."""
+    saved = torch.get_rng_state(), np.random.get_state(), random.getstate()
+    try:
+        P["_seed_all"](seed)
+        for _ in range(warmup):
+            torch.rand(3); torch.randn(3); np.random.rand(2); np.random.standard_normal(2); random.random()
+            random.gauss(0, 1); random.gauss(0, 1)
+        np.random.standard_normal(1)
+        random.gauss(0, 1)
+        return P["_draws"]()
+    finally:
+        torch.set_rng_state(saved[0]); np.random.set_state(saved[1]); random.setstate(saved[2])
 
 
 def run(student, gen, via_file):
     seed = int(torch.randint(0, 2**31 - 1, (1,), generator=gen))
     warmup = int(torch.randint(0, 4, (1,), generator=gen))
-    return student.call("rng_roundtrip", seed=seed, via_file=via_file, warmup=warmup)
+    r = student.call("rng_roundtrip", seed=seed, via_file=via_file, warmup=warmup)
+    r["judge"] = judge_draws(seed, warmup)
+    return r
 
 
 def compare(r, keys, source, how):
     for key in keys:
+        expect_equal(r["first"][key], r["judge"][key], f"{source} draws ({key}) right after capture_rng_state() "
+                     f"(capturing must not draw)")
         for label in ("second", "third"):
             what = (f"{source} draws ({key}) after restore_rng_state(capture_rng_state()){how}"
                     + (" (restoring the same snapshot a second time)" if label == "third" else ""))

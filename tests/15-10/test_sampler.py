@@ -24,11 +24,18 @@ def test_epoch_orders(student, gen):
     expect(r["other_seed"] != r["orders"][-1], f"{what}: seed {seed + 1} gave the same order as seed {seed}")
 
 
+def is_epoch(order, n, what):
+    """An epoch of this sampler: each index of range(n) once."""
+    expect(sorted(order) == list(range(n)), f"{what}: expected each index in range({n}) exactly once, got {order}")
+
+
 def test_private_generator(student, gen):
     """drawing an epoch's order uses a private torch.Generator: the global torch generator is left alone"""
     n = int(torch.randint(20, 40, (1,), generator=gen))
     seed = int(torch.randint(0, 1000, (1,), generator=gen))
     r = student.call("sampler_epochs", n=n, seed=seed, epochs=[0, 1, 2, 5])
+    for e, order in zip([0, 1, 2, 5], r["orders"]):
+        is_epoch(order, n, f"ResumableRandomSampler({n}, seed={seed}), epoch {e}")
     if not torch.equal(r["rng_a"], r["rng_b"]):
         fail(f"ResumableRandomSampler({n}, seed={seed}): iterating epoch 1 and calling permutation(2) changed the "
              f"global torch random generator (torch.rand after it differs); seed a private "
@@ -44,6 +51,8 @@ def test_resume_mid_epoch(student, gen, where):
     r = student.call("sampler_resume", n=n, seed=7, epoch=epoch, cut=cut)
     what = (f"ResumableRandomSampler({n}, seed=7): after {cut} indices of epoch {epoch}, "
             f"state_dict() -> new sampler.load_state_dict(...)")
+    is_epoch(r["full"], n, f"ResumableRandomSampler({n}, seed=7), epoch {epoch}")
+    is_epoch(r["full_next"], n, f"ResumableRandomSampler({n}, seed=7), epoch {epoch + 1}")
     expect(r["head"] == r["full"][:cut], f"{what}: the first {cut} indices differ from epoch {epoch}'s order")
     expect_equal(r["tail"], r["full"][cut:], f"{what}: the resumed pass should yield the remaining indices")
     expect_equal(r["next"], r["full_next"], f"{what}: after set_epoch({epoch + 1}) the next pass should be "
@@ -58,6 +67,7 @@ def test_resume_only_next_pass(student, gen):
     r = student.call("sampler_resume", n=n, seed=7, epoch=epoch, cut=cut)
     what = (f"ResumableRandomSampler({n}, seed=7) loaded from a state_dict() taken after {cut} indices of "
             f"epoch {epoch}")
+    is_epoch(r["full"], n, f"ResumableRandomSampler({n}, seed=7), epoch {epoch}")
     expect_equal(r["again"], r["full"], f"{what}: the pass AFTER the resumed one (same epoch, no set_epoch) "
                                         f"should be the full order of epoch {epoch}")
     expect_equal(r["restarted"], r["full"], f"ResumableRandomSampler({n}, seed=7), set_epoch({epoch}), a pass "
@@ -72,6 +82,7 @@ def test_set_epoch_changes_epoch(student, gen):
     epoch = int(torch.randint(0, 4, (1,), generator=gen))
     r = student.call("sampler_resume", n=n, seed=7, epoch=epoch, cut=cut)
     what = f"ResumableRandomSampler({n}, seed=7)"
+    is_epoch(r["full_next"], n, f"{what}, epoch {epoch + 1}")
     expect_equal(r["other_epoch"], r["full_next"],
                  f"{what}: load_state_dict(state after {cut} indices of epoch {epoch}), then set_epoch({epoch + 1}): "
                  f"the pass should be epoch {epoch + 1}'s full order")
@@ -82,15 +93,17 @@ def test_set_epoch_changes_epoch(student, gen):
 
 def test_make_loader(student, gen):
     """make_loader batches the sampler's order, resumes mid-epoch, and leaves the global torch RNG alone"""
-    n, b = 22, 4
+    b = int(torch.randint(3, 7, (1,), generator=gen))
+    n = b * int(torch.randint(4, 8, (1,), generator=gen)) + int(torch.randint(1, b, (1,), generator=gen))
     seed = int(torch.randint(0, 100, (1,), generator=gen))
-    cut = int(torch.randint(1, 5, (1,), generator=gen))
+    cut = int(torch.randint(1, n // b, (1,), generator=gen))
+    sizes = [b] * (n // b) + [n % b]
     r = student.call("loader_batches", n=n, batch_size=b, seed=seed, cut_batches=cut)
     what = f"make_loader(dataset of {n}, batch_size={b}, seed={seed})"
     flat = [i for batch in r["first"] for i in batch]
     expect(sorted(flat) == list(range(n)), f"{what}: one epoch must visit every index once, got {flat}")
-    expect([len(x) for x in r["first"]] == [4, 4, 4, 4, 4, 2],
-           f"{what}: expected batches of sizes [4, 4, 4, 4, 4, 2], got {[len(x) for x in r['first']]}")
+    expect([len(x) for x in r["first"]] == sizes,
+           f"{what}: expected batches of sizes {sizes}, got {[len(x) for x in r['first']]}")
     expect_equal(r["head"] + r["tail"], r["first"],
                  f"{what}: {cut} batches, sampler.state_dict(), new loader + load_state_dict: the batches")
     if not torch.equal(r["rng_a"], r["rng_b"]):

@@ -40,14 +40,24 @@ def fmt(e):
     return e[0] + (f"(batch_idx={e[1]})" if e[1] is not None else "")
 
 
-CONFIGS = [(8, 2, 1, 2, True, None), (12, 2, 3, 1, False, None), (10, 2, 2, 2, True, None),
-           (8, 2, 2, 3, True, 3)]
+def draw_config(gen, case):
+    """A configuration of the kind the case names, with its sizes drawn per student."""
+    pick = lambda lo, hi: int(torch.randint(lo, hi + 1, (1,), generator=gen))  # noqa: E731
+    b = pick(2, 3)
+    nb, accum, epochs, with_val, max_steps = {
+        "plain_val": lambda: (pick(3, 5), 1, pick(1, 3), True, None),
+        "accum3": lambda: (3 * pick(1, 2), 3, pick(1, 2), False, None),
+        "accum_flush": lambda: (2 * pick(1, 3) + 1, 2, pick(1, 3), True, None),
+        "max_steps_mid_epoch": lambda: (2 * pick(2, 3), 2, 3, True, None)}[case]()
+    if case == "max_steps_mid_epoch":  # stop inside an epoch: steps per epoch are nb // 2
+        max_steps = pick(0, 1) * (nb // 2) + pick(1, nb // 2 - 1)
+    return (nb - 1) * b + pick(1, b), b, accum, epochs, with_val, max_steps
 
 
-@pytest.mark.parametrize("n,b,accum,epochs,with_val,max_steps", CONFIGS,
-                         ids=["plain_val", "accum3", "accum_flush", "max_steps_mid_epoch"])
-def test_lifecycle_order(student, n, b, accum, epochs, with_val, max_steps):
+@pytest.mark.parametrize("case", ["plain_val", "accum3", "accum_flush", "max_steps_mid_epoch"])
+def test_lifecycle_order(student, gen, case):
     """callbacks fire in the documented order and number"""
+    n, b, accum, epochs, with_val, max_steps = draw_config(gen, case)
     r = student.call("lifecycle", n=n, batch_size=b, accum=accum, epochs=epochs, with_val=with_val,
                      max_steps=max_steps)
     want, steps = expected_events(n, b, accum, epochs, with_val, max_steps)
@@ -157,9 +167,28 @@ def test_logging_and_clipping_match_explicit_loop(student, gen, max_norm):
         expect_close(got["params"][k], v, f"{what}: final weights '{k}'", atol=1e-9, rtol=1e-7)
 
 
-def expect_autocast(student, precision, dtype):
-    """One CPU run at ``precision``: the forward's output dtype, float32 weights, finite logged losses."""
-    r = student.call("precision_run", precision=precision, device="cpu")
+def autocast_losses(seed, dtype):
+    """The judge's own run of the probe's model and data (seed): SGD, batches of 4, the forward and the loss
+    under torch.autocast('cpu', dtype); the logged losses."""
+    torch.manual_seed(seed)
+    model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2))
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    X, Y = torch.randn(8, 4), torch.randint(0, 2, (8,))
+    out = []
+    for i in range(0, 8, 4):
+        with torch.autocast("cpu", dtype=dtype):
+            loss = F.cross_entropy(model(X[i:i + 4]), Y[i:i + 4])
+        loss.backward()
+        opt.step()
+        opt.zero_grad(set_to_none=True)
+        out.append(float(loss.detach()))
+    return out
+
+
+def expect_autocast(student, gen, precision, dtype):
+    """One CPU run at ``precision``: the forward's output dtype, float32 weights, the judge's logged losses."""
+    seed = int(torch.randint(0, 2**31 - 1, (1,), generator=gen))
+    r = student.call("precision_run", precision=precision, device="cpu", seed=seed)
     expect(r["out"] and all(d == f"torch.{dtype}" for d in r["out"]),
            f"Trainer(..., precision='{precision}') on CPU: the model's output inside loss_fn should be "
            f"torch.{dtype} (torch.autocast('cpu', dtype=torch.{dtype})), got {r['out']}")
@@ -167,28 +196,33 @@ def expect_autocast(student, precision, dtype):
            f"Trainer(..., precision='{precision}'): parameters must stay float32, got {r['final_param_dtypes']}")
     expect(r["steps"] == 2 and all(math.isfinite(x) for x in r["losses"]),
            f"Trainer(..., precision='{precision}') on CPU: expected 2 finite logged losses, got {r['losses']}")
+    want = autocast_losses(seed, getattr(torch, dtype))
+    expect(all(abs(g - w) <= 1e-4 * max(1.0, abs(w)) for g, w in zip(r["losses"], want)),
+           f"Trainer(..., precision='{precision}') on CPU: logged losses {r['losses']}, the judge's own autocast "
+           f"loop on the same model and data gives {want}")
 
 
-def test_bf16_autocast_on_cpu(student):
+def test_bf16_autocast_on_cpu(student, gen):
     """precision='bf16' runs the forward under bfloat16 autocast, keeps float32 weights; '32' does not autocast"""
-    expect_autocast(student, "bf16", "bfloat16")
+    expect_autocast(student, gen, "bf16", "bfloat16")
     r32 = student.call("precision_run", precision="32", device="cpu")
     expect(all(d == "torch.float32" for d in r32["out"]),
            f"Trainer(..., precision='32'): the model's output should stay float32 (no autocast), got {r32['out']}")
 
 
-def test_fp16_autocast_on_cpu(student):
+def test_fp16_autocast_on_cpu(student, gen):
     """precision='fp16' runs the forward under float16 autocast (here on CPU, with a disabled scaler)"""
-    expect_autocast(student, "fp16", "float16")
+    expect_autocast(student, gen, "fp16", "float16")
 
 
-def test_early_stopping_ends_the_run(student):
+def test_early_stopping_ends_the_run(student, gen):
     """when a callback sets trainer.should_stop in on_validation_end, fit ends after that epoch"""
-    r = student.call("early_stop_run", patience=2, epochs=10)
-    expect(len(r["val_history"]) == 3 and r["val_ends"] == 3 and r["epoch_ends"] == 3,
+    k = int(torch.randint(1, 6, (1,), generator=gen))  # the validation that stops the run, drawn per student
+    r = student.call("early_stop_run", patience=k - 1, epochs=10)
+    expect(len(r["val_history"]) == k and r["val_ends"] == k and r["epoch_ends"] == k,
            f"Trainer(..., val_loader=..., max_epochs=10) with lr=0 and a callback that sets "
-           f"trainer.should_stop = True in its 3rd on_validation_end: "
-           f"expected 3 validations and 3 epochs (fit stops after the epoch that set should_stop), got "
+           f"trainer.should_stop = True in on_validation_end #{k}: "
+           f"expected {k} validations and {k} epochs (fit stops after the epoch that set should_stop), got "
            f"{r['val_ends']} on_validation_end, {r['epoch_ends']} on_epoch_end, val_history {r['val_history']}")
     expect(len(set(round(v, 12) for v in r["val_history"])) == 1,
            f"with lr=0 every validation loss should be identical, got {r['val_history']}")
@@ -226,10 +260,14 @@ def expected_resumed_events(n, b, accum, epochs, epoch, start, with_val):
     return ev, step
 
 
-@pytest.mark.parametrize("start", [3, 2], ids=["mid_group", "group_boundary"])
-def test_lifecycle_resumed_mid_epoch(student, start):
+@pytest.mark.parametrize("case", ["mid_group", "group_boundary"])
+def test_lifecycle_resumed_mid_epoch(student, gen, case):
     """fit() continuing an epoch in the middle: no on_epoch_start for it, batch_idx and groups continue"""
-    n, b, accum, epochs, epoch = 12, 2, 2, 3, 1
+    pick = lambda lo, hi: int(torch.randint(lo, hi + 1, (1,), generator=gen))  # noqa: E731
+    b, accum, nb = 2, 2, pick(5, 8)
+    n, epochs = nb * b, pick(2, 4)
+    epoch = pick(0, epochs - 2)
+    start = 2 * pick(0, (nb - 2) // 2) + 1 if case == "mid_group" else 2 * pick(1, (nb - 1) // 2)
     r = student.call("lifecycle_resumed", n=n, batch_size=b, accum=accum, epochs=epochs, epoch=epoch,
                      batch_in_epoch=start, with_val=True)
     want, steps = expected_resumed_events(n, b, accum, epochs, epoch, start, True)
@@ -242,8 +280,9 @@ def test_lifecycle_resumed_mid_epoch(student, start):
         ctx = lambda seq: ", ".join(fmt(e) for e in seq[max(0, i - 2): i + 3]) or "(nothing)"
         fail(f"{what}: hook #{i} differs from the documented lifecycle. Expected ... {ctx(want)} ...; "
              f"your Trainer fired ... {ctx(got)} ... ({len(want)} hooks expected, {len(got)} fired)")
-    expect(r["set_epoch"][:2] == [1, 2], f"{what}: sampler.set_epoch should be called with 1, then 2 (once at the "
-                                         f"start of each epoch), got calls {r['set_epoch']}")
+    expect(r["set_epoch"][:2] == [epoch, epoch + 1],
+           f"{what}: sampler.set_epoch should be called with {epoch}, then {epoch + 1} (once at the start of each "
+           f"epoch), got calls {r['set_epoch']}")
 
 
 def test_grad_scaler_matches_unscaled(student, gen):
@@ -373,7 +412,8 @@ def _same_shape(g, w):
 @pytest.mark.parametrize("kind", ["tensor", "tuple", "nested"])
 def test_to_device_moves_every_tensor(student, gen, kind):
     """to_device moves every tensor (alone, in tuples, lists and dicts) to trainer.device, shown on device='meta'"""
-    a, b = torch.randn(3, 2, generator=gen), torch.randn(4, generator=gen)
+    sizes = torch.randint(1, 7, (3,), generator=gen).tolist()  # shapes drawn per student
+    a, b = torch.randn(sizes[0], sizes[1], generator=gen), torch.randn(sizes[2], generator=gen)
     t = lambda x: ["tensor", "meta", torch.zeros(x.shape, dtype=x.dtype)]
     want = {"tensor": t(a),
             "tuple": ["tuple", [t(a), ["list", [t(b), ["tuple", [t(a), ["other", "NoneType", "None"]]]]],
@@ -403,11 +443,14 @@ class FitNet(nn.Module):
 
 def fit_start(student, gen):
     """The student's run from stale gradients and eval() mode, and the judge's explicit loop from a clean start."""
-    n, b = 8, 2
+    n, b = 2 * int(torch.randint(3, 7, (1,), generator=gen)), 2
     X = torch.randn(n, 3, generator=gen, dtype=f64)
     Y = torch.randn(n, 1, generator=gen, dtype=f64)
     torch.manual_seed(int(torch.randint(0, 2**31 - 1, (1,), generator=gen)))
     model = FitNet()
+    with torch.no_grad():  # aux and unused start from values drawn per student
+        model.aux.copy_(torch.randn(2, generator=gen, dtype=f64))
+        model.unused.copy_(torch.randn(2, generator=gen, dtype=f64))
     init = {k: v.detach().clone() for k, v in model.state_dict().items()}
     stale = float(torch.randint(2, 9, (1,), generator=gen))
     got = student.call("fit_start_run", init=init, X=X, Y=Y, stale=stale, batch_size=b)
@@ -423,6 +466,7 @@ def fit_start(student, gen):
     return got, {k: v.detach() for k, v in model.state_dict().items()}, what
 
 
+@pytest.mark.task("trainer", weight=0.1)  # its right answer is a constant (True): worth little
 def test_fit_trains_in_train_mode(student, gen):
     """fit() puts the model in train() mode before the first batch"""
     got, _, what = fit_start(student, gen)
@@ -431,6 +475,7 @@ def test_fit_trains_in_train_mode(student, gen):
            f"first), got {got['training']}")
 
 
+@pytest.mark.task("trainer", weight=0.1)  # its right answer is a constant (the trainer): worth little
 def test_fit_returns_the_trainer(student, gen):
     """fit() returns the trainer itself"""
     got, _, what = fit_start(student, gen)
@@ -459,22 +504,27 @@ def test_step_sets_gradients_to_none(student, gen):
                  f"keep moving it)", atol=1e-10, rtol=1e-8)
 
 
-def test_fit_ckpt_path_loads_first(student):
+def test_fit_ckpt_path_loads_first(student, gen):
     """fit(ckpt_path) calls load_checkpoint(ckpt_path) before on_fit_start and continues from the restored point"""
-    path = "/tmp/ckpt-probe/last.pt"
-    r = student.call("fit_ckpt_path_run", n=8, batch_size=2, path=path, epoch=1, batch_in_epoch=2)
-    what = (f"Trainer(..., max_epochs=2).fit({path!r}) where load_checkpoint restores epoch=1, batch_in_epoch=2 "
-            f"(4 batches per epoch)")
+    pick = lambda lo, hi: int(torch.randint(lo, hi + 1, (1,), generator=gen))  # noqa: E731
+    nb, epoch = pick(3, 7), pick(0, 2)
+    bie = pick(1, nb - 1)
+    path = f"/tmp/ckpt-probe/step-{pick(1, 999):06d}.pt"
+    r = student.call("fit_ckpt_path_run", n=2 * nb, batch_size=2, path=path, epoch=epoch, batch_in_epoch=bie)
+    what = (f"Trainer(..., max_epochs={epoch + 1}).fit({path!r}) where load_checkpoint restores epoch={epoch}, "
+            f"batch_in_epoch={bie} ({nb} batches per epoch)")
     ev = [list(e) for e in r["events"]]
     expect(ev[:2] == [["load_checkpoint", path], ["on_fit_start", None]],
            f"{what}: the first calls should be load_checkpoint({path!r}) then on_fit_start, got "
            f"{', '.join(fmt(e) if e[0] != 'load_checkpoint' else f'load_checkpoint({e[1]!r})' for e in ev[:3])}")
     batches = [e[1] for e in ev if e[0] == "on_batch_start"]
-    expect(batches == [2, 3] and r["history_epochs"] == [1, 1],
-           f"{what}: training should continue epoch 1 at batch_idx 2 (batches [2, 3], history epochs [1, 1]), "
-           f"got batches {batches}, history epochs {r['history_epochs']}")
+    want = list(range(bie, nb))
+    expect(batches == want and r["history_epochs"] == [epoch] * len(want),
+           f"{what}: training should continue epoch {epoch} at batch_idx {bie} (batches {want}, history epochs "
+           f"{[epoch] * len(want)}), got batches {batches}, history epochs {r['history_epochs']}")
 
 
+@pytest.mark.task("trainer", weight=0.1)  # its right answer is a constant (0.0): worth little
 def test_grad_norm_without_gradients(student):
     """the logged grad_norm is 0.0 when no parameter has a gradient"""
     r = student.call("no_grad_run")
