@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup grade test test-fast release notebooks check-release sandbox student-lab mutants seeds clean
+.PHONY: setup grade test test-fast release notebooks check-release sandbox student-lab mutants seeds forgeable clean
 
 $(STAMP): requirements.txt pyproject.toml
 	@command -v bwrap >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
@@ -57,6 +57,11 @@ mutants: $(STAMP)
 seeds: $(STAMP)
 	COURSE_VERDICT_SEEDS=$${N:-20} COURSE_VERDICT_ONLY=$${ONLY:-} $(BIN)/python -m pytest tests/test_submissions.py \
 		-q --timeout 0 -k "verdicts and $${ID:?set ID=<topic>, e.g. ID=15-05}"
+
+## What a forger that replays another student's replies earns, per assignment, through the real pipeline
+## (a benchmark, not CI; about a minute a topic): make forgeable [ID=15-01] [WRITE=1]
+forgeable: $(STAMP)
+	$(BIN)/python -m course.forgeable $${ID:-} $${WRITE:+--write}
 
 clean:
 	rm -rf autograded/*/ gradebook/*/ gradebook/*.db gradebook/*.csv
