@@ -40,7 +40,12 @@ def call(student, model, lr=0.01, wd=0.05, mult=10.0, steps=0, seed=3, prefix=No
 def draw(gen, model):
     """Per-student settings: lr, weight decay, a factor for head_lr_mult, and about a third of the
     model's parameters frozen on top of the model's own frozen ones."""
-    names = [n for n, _ in P["build_pg_model"](model, 0).named_parameters()]
+    m = P["build_pg_model"](model, 0)
+    uses = {}
+    for _, p in m.named_parameters(remove_duplicate=False):
+        uses[id(p)] = uses.get(id(p), 0) + 1
+    # a weight shared by two layers is never frozen: listing it twice is the mistake the tied model catches
+    names = [n for n, p in m.named_parameters() if uses[id(p)] == 1]
     chosen = torch.randperm(len(names), generator=gen)[:len(names) // 3].tolist()
     u = torch.rand(3, generator=gen, dtype=torch.float64).tolist()
     return {"lr": 0.001 + 0.1 * u[0], "wd": 0.01 + 0.3 * u[1], "factor": 0.5 + u[2],
