@@ -186,7 +186,7 @@ class WorkerText:
                 cost = n
             else:
                 before = self._shown[key]
-                n = min(len(piece) if before is None else before, self.per_check - used)
+                n = max(0, min(len(piece), len(piece) if before is None else before, self.per_check - used))
                 cost = min(n, REPEAT_COST)
                 if piece[:n] not in self._exact:  # the same words with other numbers: the digits are new
                     cost += sum(ch.isdigit() for ch in piece[:n])
