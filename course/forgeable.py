@@ -45,6 +45,7 @@ import time
 import zlib
 from pathlib import Path
 
+from . import fstree
 from . import REPO_ROOT, TESTS_DIR
 
 RECORD = TESTS_DIR / "forgeable.md"
@@ -243,8 +244,8 @@ def grade(assignment: str, nb, students: list[str], keep: Path | None) -> dict:
     from .grading import pipeline, submissions
     root = Path(tempfile.mkdtemp(prefix=f"forgeable-{assignment}-"))
     try:
-        shutil.copy(REPO_ROOT / "nbgrader_config.py", root)
-        shutil.copytree(REPO_ROOT / "source" / assignment, root / "source" / assignment,
+        shutil.copy(REPO_ROOT / "nbgrader_config.py", root)  # safe: a repository file into a fresh temporary root
+        shutil.copytree(REPO_ROOT / "source" / assignment, root / "source" / assignment,  # safe: repository files
                         ignore=shutil.ignore_patterns("*.nb.py", "__pycache__"))
         name = submissions.release_notebook(assignment).name
         for student in students:
@@ -277,8 +278,8 @@ def grade(assignment: str, nb, students: list[str], keep: Path | None) -> dict:
     finally:
         if keep is not None:
             keep.mkdir(parents=True, exist_ok=True)
-            shutil.copytree(root, keep / assignment, dirs_exist_ok=True)
-        shutil.rmtree(root, ignore_errors=True)
+            shutil.copytree(root, keep / assignment, dirs_exist_ok=True)  # safe: this tool's own temporary root; no sandbox mounts it
+        fstree.remove(str(root))
 
 
 def measure(assignment: str, forgers: int = 3, keep: Path | None = None) -> dict:

@@ -89,7 +89,7 @@ def _writable(name: str, dir_fd: int) -> None:
     """A folder the sandbox made unreadable or read-only is opened up again (lstat-checked first)."""
     try:
         if stat.S_ISDIR(os.lstat(name, dir_fd=dir_fd).st_mode):
-            os.chmod(name, 0o700, dir_fd=dir_fd)
+            os.chmod(name, 0o700, dir_fd=dir_fd)  # safe: lstat just showed a folder, and its sandbox is gone
     except OSError:
         pass
 
@@ -135,7 +135,7 @@ def remove(path: str) -> bool:
         except OSError:
             return False
     try:
-        os.chmod(path, 0o700)
+        os.chmod(path, 0o700)  # safe: lstat above showed a folder, not a link
     except OSError:
         pass
     top = _open_dir(path)

@@ -25,6 +25,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+from . import fstree
 from . import RELEASE_DIR, REPO_ROOT
 
 
@@ -38,7 +39,7 @@ def make_student_env(home: Path) -> Path:
     """release/ copied to ``home/release`` and installed into ``home/venv``; the venv's python."""
     kit = home / "release"
     if kit.exists():
-        shutil.rmtree(kit)
+        fstree.remove(str(kit))
     shutil.copytree(RELEASE_DIR, kit)  # safe: release/ is built by trusted code, no sandbox writes it
     venv = home / "venv"
     if not (venv / "bin" / "python").exists():

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 from .. import REPO_ROOT, TESTS_DIR
-from .. import sandbox
+from .. import fstree, sandbox
 from ..build import assignments
 from . import runner, submissions
 
@@ -39,7 +39,7 @@ def place_examples(root: Path, assignment: str) -> list[str]:
     placed = []
     for student, kind in EXAMPLES.items():
         dest = root / "gradebook" / "submitted" / student / assignment
-        shutil.rmtree(dest, ignore_errors=True)
+        fstree.remove(str(dest))
         dest.mkdir(parents=True)
         if kind == "release":
             shutil.copy(submissions.release_notebook(assignment), dest / nb_name)  # safe: dest re-made just above; never sandbox-visible
@@ -49,7 +49,7 @@ def place_examples(root: Path, assignment: str) -> list[str]:
         else:
             spec = TESTS_DIR / "submissions" / assignment / f"{kind}.py"
             if not spec.exists():
-                shutil.rmtree(dest.parent)
+                fstree.remove(str(dest.parent))
                 continue
             submissions.write(spec, dest / nb_name)
         (dest / "timestamp.txt").write_text("2026-11-20 12:00:00.000000 UTC\n")

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import tempfile
 import threading
 import time
@@ -29,7 +28,7 @@ from nbformat.v4 import new_output
 from nbgrader.preprocessors import Execute, NbGraderPreprocessor
 from traitlets import Integer
 
-from .. import cgroup, plain, sandbox
+from .. import cgroup, fstree, plain, sandbox
 from .. import notebook as nbtools
 from .kernel import SandboxKernelManager
 from .output_budget import OutputBudget
@@ -199,7 +198,7 @@ def _judge(nb, student: str, timeout: float) -> dict:
     except Exception as exc:  # reported as a grading error on every test cell, never a crash of the batch
         return {"error": f"{type(exc).__name__}: {exc}", "checks": []}
     finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        fstree.remove(tmp)
 
 
 _POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="course-judge")
