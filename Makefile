@@ -35,11 +35,11 @@ test: $(STAMP)
 	$(BIN)/python -m pytest tests -q -n 2 --durations=25
 
 notebooks: $(STAMP)
-	$(BIN)/python -m course.build notebooks
+	$(BIN)/python -m course.authoring.build notebooks
 
 release: $(STAMP)
-	$(BIN)/python -m course.build notebooks
-	$(BIN)/python -m course.build release
+	$(BIN)/python -m course.authoring.build notebooks
+	$(BIN)/python -m course.authoring.build release
 
 sandbox: $(STAMP)
 	$(BIN)/python -c "from course import sandbox; r = sandbox.probe(); a = sandbox.sandbox_account(); print(('sandbox OK, running as uid %s' % a[0] if a else 'sandbox OK, running as this account') if r is None else 'sandbox NOT available: ' + r)"
@@ -47,11 +47,11 @@ sandbox: $(STAMP)
 
 ## A student's JupyterLab, set up from release/ alone, on 127.0.0.1 (PORT=8890).
 student-lab: $(STAMP)
-	$(BIN)/python -m course.studentlab --port $${PORT:-8890}
+	$(BIN)/python -m course.authoring.studentlab --port $${PORT:-8890}
 
 ## Mutation score of a hidden suite (a benchmark, not CI): make mutants ID=15-01 [WRITE=1]
 mutants: $(STAMP)
-	$(BIN)/python -m course.mutants $${ID:?set ID=<topic>, e.g. ID=15-01} $${WRITE:+--write}
+	$(BIN)/python -m course.authoring.mutants $${ID:?set ID=<topic>, e.g. ID=15-01} $${WRITE:+--write}
 
 ## Known-wrong examples judged under N seeds each (a benchmark, not CI): make seeds ID=15-05 N=30 [ONLY=wrong_tie]
 seeds: $(STAMP)
@@ -61,7 +61,7 @@ seeds: $(STAMP)
 ## What a forger that replays another student's replies earns, per assignment, through the real pipeline
 ## (a benchmark, not CI; about a minute a topic): make forgeable [ID=15-01] [WRITE=1]
 forgeable: $(STAMP)
-	$(BIN)/python -m course.forgeable $${ID:-} $${WRITE:+--write}
+	$(BIN)/python -m course.authoring.forgeable $${ID:-} $${WRITE:+--write}
 
 clean:
 	rm -rf autograded/*/ gradebook/*/ gradebook/*.db gradebook/*.csv

@@ -2,14 +2,14 @@
 
 Student side, shipped to students (``course.student``: device and run mode, data sets with a
 synthetic stand-in, the hidden-check hook, visible-check helpers). Built into
-``release/course-student/`` by ``python -m course.build release``; imports nothing else of
+``release/course-student/`` by ``python -m course.authoring.build release``; imports nothing else of
 ``course``.
 
-Grader side, never shipped and never trusted to student code: ``course.adapter`` (how hidden
-tests talk to a submission), ``course.worker``, ``course.sandbox``, ``course.sandbox_kernel``,
-``course.cgroup`` (where submission code runs), ``course.checks`` and ``course.probelib``
-(judge-side assertions and probes), ``course.pytest_plugin``, ``course.inprocess``,
-``course.check`` and ``course.judgeserver`` (running the hidden suites), and ``course.grading``
+Grader side, never shipped and never trusted to student code: ``course.judge.adapter`` (how hidden
+tests talk to a submission), ``course.judge.worker``, ``course.sandbox``, ``course.sandbox.kernel``,
+``course.sandbox.cgroup`` (where submission code runs), ``course.judge.expect`` and ``course.judge.probelib``
+(judge-side assertions and probes), ``course.judge.pytest_plugin``, ``course.judge.inprocess``,
+``course.judge.suite`` and ``course.judge.server`` (running the hidden suites), and ``course.grading``
 (nbgrader preprocessors and the grading pipeline).
 """
 from pathlib import Path

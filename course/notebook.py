@@ -4,7 +4,7 @@ Also converts the diff-friendly authoring format (``*.nb.py``, percent cells)
 into the ``.ipynb`` that nbgrader reads. Cell headers::
 
     # %% [markdown]              markdown; each line starts with "# "
-    # %% [markdown] contract=T   markdown that is part of task T's contract (course.contracts)
+    # %% [markdown] contract=T   markdown that is part of task T's contract (course.authoring.contracts)
     # %%                         plain code (imports, demos)
     # %% [solution] id=NAME      autograded answer (### BEGIN/END SOLUTION inside)
     # %% [tests] id=NAME points=N   autograded test cell (visible checks + hidden call)
@@ -107,7 +107,7 @@ def from_percent(text: str) -> nbformat.NotebookNode:
         if c.kind == "markdown":
             src = "\n".join(re.sub(r"^# ?", "", ln) for ln in c.lines)
             cell = nbformat.v4.new_markdown_cell(src)
-            if c.attrs.get("contract"):  # more text of that task's contract (course.contracts)
+            if c.attrs.get("contract"):  # more text of that task's contract (course.authoring.contracts)
                 cell.metadata["course"] = {"contract": c.attrs["contract"]}
         else:
             cell = nbformat.v4.new_code_cell("\n".join(c.lines))

@@ -1,8 +1,8 @@
-# Every hidden suite talks to submissions through course.pytest_plugin
+# Every hidden suite talks to submissions through course.judge.pytest_plugin
 # (fixtures `student` and `gen`, markers `task` and `gpu`).
 import re
 
-pytest_plugins = ["course.pytest_plugin"]
+pytest_plugins = ["course.judge.pytest_plugin"]
 
 # Under `pytest -n N` (make test) work is handed out in groups: a topic's suite, one example-submission
 # run per topic, or one module; a group stays on one worker (its module fixtures run once), and the

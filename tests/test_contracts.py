@@ -1,17 +1,17 @@
 """Every sentence of every task's instructions is enforced by a named hidden check, every check
-enforces a sentence, and the tables in tests/<id>/contract.md are current (course/contracts.py)."""
+enforces a sentence, and the tables in tests/<id>/contract.md are current (course/authoring/contracts.py)."""
 import pytest
 
-from course import contracts
+from course.authoring import contracts
 from course import notebook as nbtools
-from course.build import assignments
+from course.authoring.build import assignments
 
 
 @pytest.mark.parametrize("assignment", assignments())
 def test_every_clause_has_a_check(assignment):
     found = contracts.problems(assignment)
     assert not found, (f"{assignment}: {len(found)} problem(s) in tests/{assignment}/contract.md "
-                       f"(update with python -m course.contracts {assignment} --write):\n  " + "\n  ".join(found))
+                       f"(update with python -m course.authoring.contracts {assignment} --write):\n  " + "\n  ".join(found))
 
 
 NB = '''

@@ -1,4 +1,4 @@
-"""The forgeable-share record (written by course/forgeable.py into tests/forgeable.md): every assignment
+"""The forgeable-share record (written by course/authoring/forgeable.py into tests/forgeable.md): every assignment
 measured, each share within the limit, the totals those of the notebooks, README.md quoting the same
 figures; and the forger's matching of calls to recorded replies."""
 import re
@@ -6,9 +6,10 @@ import re
 import pytest
 import torch
 
-from course import REPO_ROOT, SOURCE_DIR, forgeable
+from course import REPO_ROOT, SOURCE_DIR
+from course.authoring import forgeable
 from course import notebook as nbtools
-from course.build import assignments
+from course.authoring.build import assignments
 
 RECORD = forgeable.read_record()
 # Assignments whose measured share is above the limit, and why; strict, so an entry must go once it is not.
@@ -24,7 +25,7 @@ def _cases():
 @pytest.mark.parametrize("assignment", _cases())
 def test_share_measured_and_within_limit(assignment):
     row = RECORD.get(assignment)
-    assert row, f"{assignment}: no row in tests/forgeable.md (run python -m course.forgeable {assignment} --write)"
+    assert row, f"{assignment}: no row in tests/forgeable.md (run python -m course.authoring.forgeable {assignment} --write)"
     forged, total, share = float(row["forged"]), float(row["total"]), float(row["share"])
     assert abs(100 * forged / total - share) < 0.1, f"{assignment}: {forged} / {total} is not {share} %"
     assert share <= forgeable.LIMIT, (f"{assignment}: a replaying forger earns {share} % of the points, more than "

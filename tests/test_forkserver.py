@@ -1,11 +1,11 @@
-"""Workers forked from the zygote (course/forkserver.py) behave like fresh worker processes:
+"""Workers forked from the zygote (course/judge/forkserver.py) behave like fresh worker processes:
 each starts from a clean state, a crash or a hang in one is reported and costs only that one,
 and the others keep answering."""
 import pytest
 
 from course import sandbox
-from course.forkserver import ForkedWorker
-from course.adapter import ProcessStudent, StudentCrashed, StudentTimeout
+from course.judge.forkserver import ForkedWorker
+from course.judge.adapter import ProcessStudent, StudentCrashed, StudentTimeout
 
 PROBES = {"t": '''
 import os

@@ -10,7 +10,8 @@ import sys
 import pytest
 import torch
 
-from course import cgroup, plain, tempdirs
+from course.sandbox import cgroup, tempdirs
+from course import plain
 from course.grading import safe_files
 
 

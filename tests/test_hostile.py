@@ -31,7 +31,7 @@ if not _torch.cuda.is_available():
     _os.environ.setdefault("COURSE_ALLOW_CPU_GRADING", "1")
 
 from course import REPO_ROOT
-from course.build import assignments
+from course.authoring.build import assignments
 from course.grading import pipeline, submissions
 
 ASSIGNMENTS = assignments()
@@ -219,7 +219,7 @@ def test_log_lines_cannot_be_forged(graded):
 def test_probe_file_not_in_the_leakers_feedback(graded):
     """probe_leak wraps the worker's probe loading, searches its memory and answers every check with
     the next 1,800 characters of what it found: the worker never holds the probes' source, and what it
-    does send is quoted within the feedback's budget (course/worker_text.py)."""
+    does send is quoted within the feedback's budget (course/judge/worker_text.py)."""
     import html
 
     root = graded[0]
@@ -259,7 +259,7 @@ def nbtools_read(path):
 def test_no_sandbox_bytes_left_on_the_host(graded):
     """Every folder the batch's sandboxes could write (kernel IPC folders, worker scratch) is gone,
     however deep a submission nested it (ipc_deep_tree)."""
-    from course import fstree, tempdirs
+    from course.sandbox import fstree, tempdirs
     _, _, _, _, started = graded
     tmp = Path(tempfile.gettempdir())
     left = []
@@ -442,7 +442,7 @@ def test_formgrader_runs_nothing_in_the_instructors_browser(graded, browser, tmp
     import time
     import urllib.request
 
-    from course import studentlab
+    from course.authoring import studentlab
     root = graded[0]
     with Gradebook(f"sqlite:///{root / 'gradebook' / 'gradebook.db'}") as gb:
         sid = gb.find_submission_notebook(submissions.release_notebook(FIRST).stem, FIRST,

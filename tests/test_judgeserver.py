@@ -1,10 +1,10 @@
-"""Autograde forks each judging session from one server (course/judgeserver.py): the verdicts
+"""Autograde forks each judging session from one server (course/judge/server.py): the verdicts
 are the ones a fresh process gives, and a session that runs past its time limit is stopped
 without taking the server down."""
-from course import judgeserver
-from course.check import run_suite
+from course.judge import server as judgeserver
+from course.judge.suite import run_suite
 from course.grading import submissions
-from course.pytest_plugin import reference_notebook
+from course.judge.pytest_plugin import reference_notebook
 
 A = "15-01"
 TASKS = ["softplus", "forward_hooks"]

@@ -1,4 +1,4 @@
-"""The mutation tool (course/mutants.py) itself: the reference survives its own checks, a plain
+"""The mutation tool (course/authoring/mutants.py) itself: the reference survives its own checks, a plain
 wrong answer is killed, equivalents are read only from their section; and every topic's recorded
 mutation score meets the bar."""
 import re
@@ -6,9 +6,9 @@ import re
 import pytest
 
 from course import SOURCE_DIR, TESTS_DIR
-from course.build import assignments
+from course.authoring.build import assignments
 from course import notebook as nbtools
-from course.mutants import _judge, equivalents, mutants
+from course.authoring.mutants import _judge, equivalents, mutants
 
 A = "15-01"
 

@@ -54,7 +54,7 @@ def test_a_broken_judge_leaves_a_grading_error_on_every_test_cell(monkeypatch):
     def broken(*args, **kwargs):
         raise OSError("no space left on device")
 
-    monkeypatch.setattr("course.check.run_suite", broken)
+    monkeypatch.setattr("course.judge.suite.run_suite", broken)
     nb = blank()
     pp.StartHiddenChecks(timeout=30).preprocess(nb, resources("broken-judge"))
     pp.JudgeHiddenChecks(timeout=30).preprocess(nb, resources("broken-judge"))

@@ -5,7 +5,7 @@ import pytest
 
 from course import RELEASE_DIR, SOURCE_DIR
 from course import notebook as nbtools
-from course.build import assignments, build_notebooks, build_release, build_student_kit
+from course.authoring.build import assignments, build_notebooks, build_release, build_student_kit
 
 ASSIGNMENTS = assignments()
 MARKERS = re.compile(r"BEGIN SOLUTION|END SOLUTION|BEGIN HIDDEN TESTS|END HIDDEN TESTS|MARK SCHEME|run_hidden\(")
@@ -13,7 +13,7 @@ MARKERS = re.compile(r"BEGIN SOLUTION|END SOLUTION|BEGIN HIDDEN TESTS|END HIDDEN
 
 def test_source_notebooks_match_their_authoring_files():
     stale = build_notebooks(check=True)
-    assert not stale, f"out of date (run python -m course.build notebooks): {stale}"
+    assert not stale, f"out of date (run python -m course.authoring.build notebooks): {stale}"
 
 
 def test_release_matches_generate_assignment():
@@ -28,13 +28,13 @@ def test_student_kit_is_current():
 
 def test_student_package_holds_no_grader_code():
     """course-student ships course/__init__.py and course/student/ only, and student code imports
-    nothing of course outside course.student (course.inprocess is looked up, optional)."""
+    nothing of course outside course.student (course.judge.inprocess is looked up, optional)."""
     pkg = RELEASE_DIR / "course-student"
     files = sorted(str(p.relative_to(pkg)) for p in pkg.rglob("*") if p.is_file())
     assert all(f in ("pyproject.toml", "course/__init__.py") or f.startswith("course/student/") for f in files), files
     for p in (pkg / "course" / "student").glob("*.py"):
         for m in re.finditer(r"^\s*(?:from|import)\s+(course\.[\w.]+|\.\.+\w*)", p.read_text(), re.M):
-            assert m.group(1).startswith(("course.student", "course.inprocess")), f"{p.name} imports {m.group(1)}"
+            assert m.group(1).startswith(("course.student", "course.judge.inprocess")), f"{p.name} imports {m.group(1)}"
 
 
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)

@@ -1,4 +1,4 @@
-"""`python -m course.build new` makes a topic that passes CI as generated.
+"""`python -m course.authoring.build new` makes a topic that passes CI as generated.
 
 Each template is scaffolded into a scratch copy of the course (the grader code, the generic example
 submissions and the CI test modules; no other topic). There its hidden suite passes against the
@@ -15,7 +15,7 @@ import sys
 import pytest
 
 from course import REPO_ROOT
-from course.scaffold import KINDS
+from course.authoring.scaffold import KINDS
 
 COPY = ["course", "nbgrader_config.py", "pytest.ini", "tests/conftest.py", "tests/test_contracts.py",
         "tests/test_submissions.py", "tests/test_mutants.py", "tests/submissions/_hostile", "tests/submissions/_honest"]
@@ -35,11 +35,11 @@ def test_scaffolded_topic_passes_ci(kind, tmp_path):
         (root / d).mkdir(exist_ok=True)
     topic = "99-01"
     env = {**os.environ, "PYTHONPATH": str(root), "COURSE_ONLY": topic, "COURSE_ALLOW_CPU_GRADING": "1"}
-    new = subprocess.run([sys.executable, "-m", "course.build", "new", topic, "--template", kind,
+    new = subprocess.run([sys.executable, "-m", "course.authoring.build", "new", topic, "--template", kind,
                           "--title", f"A {kind} topic"], cwd=root, env=env, capture_output=True, text=True)
     assert new.returncode == 0, new.stdout + new.stderr
     assert (root / "release" / topic).is_dir() and list((root / "source" / topic).glob("*.ipynb"))
-    again = subprocess.run([sys.executable, "-m", "course.build", "new", topic, "--template", kind],
+    again = subprocess.run([sys.executable, "-m", "course.authoring.build", "new", topic, "--template", kind],
                            cwd=root, env=env, capture_output=True, text=True)
     assert again.returncode != 0 and "exists already" in again.stdout + again.stderr
     ci = subprocess.run([sys.executable, "-m", "pytest", f"tests/{topic}", "tests/test_contracts.py",

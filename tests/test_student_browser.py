@@ -1,6 +1,6 @@
 """A student's JupyterLab in a real browser (Debian's chromium, driven by Playwright).
 
-The lab runs from a student environment made from release/ alone (course.studentlab) with the
+The lab runs from a student environment made from release/ alone (course.authoring.studentlab) with the
 student settings. In the browser: no instructor tools are on offer; a solved 15-01 runs top to
 bottom and Validate says "Success"; Validate on the blank notebook reports failures. Screenshots
 go to gradebook/screenshots/ (ignored by git).
@@ -14,9 +14,10 @@ import time
 import nbformat
 import pytest
 
-from course import REPO_ROOT, studentlab
+from course import REPO_ROOT
+from course.authoring import studentlab
 from course import notebook as nbtools
-from course.build import assignments
+from course.authoring.build import assignments
 from course.grading import submissions
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"

@@ -16,8 +16,8 @@ if not _torch.cuda.is_available():
     # Instructor CI on a CPU machine: GPU-marked checks are graded as skipped (and say so).
     _os.environ.setdefault("COURSE_ALLOW_CPU_GRADING", "1")
 
-from course.check import run_suite
-from course.build import assignments
+from course.judge.suite import run_suite
+from course.authoring.build import assignments
 from course.grading import submissions
 
 

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from course import TESTS_DIR
-from course.build import assignments
+from course.authoring.build import assignments
 
 FORBIDDEN = {
     r"_course_seed|config\.getoption\(\s*[\"']--seed": "reads the session's seed instead of the check's",
@@ -30,7 +30,7 @@ def test_inputs_follow_the_check_seed(assignment):
 
 @pytest.mark.parametrize("assignment", assignments())
 def test_probes_need_no_assert_or_docstring(assignment):
-    """The worker receives the probes compiled with optimize=2 (course.adapter.compile_probes), which
+    """The worker receives the probes compiled with optimize=2 (course.judge.adapter.compile_probes), which
     drops docstrings and assert statements: a probe must not depend on either."""
     import ast
     tree = ast.parse((TESTS_DIR / assignment / "probes.py").read_text())

@@ -1,4 +1,4 @@
-"""What a submission's worker can get into its feedback (course/worker_text.py, course/adapter.py):
+"""What a submission's worker can get into its feedback (course/judge/worker_text.py, course/judge/adapter.py):
 its text is quoted within a small budget per check and per submission while the judge's own words
 stay, an error repeated by every check stays readable, the worker never holds the probes' source, and
 a probe file that does not load is a grading error, not the student's."""
@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from course import TESTS_DIR, sandbox
-from course.adapter import CourseError, ProcessStudent, StudentError
-from course.worker_text import CUT, FULL, PER_CHECK, PER_SUBMISSION, WorkerText
+from course.judge.adapter import CourseError, ProcessStudent, StudentError
+from course.judge.worker_text import CUT, FULL, PER_CHECK, PER_SUBMISSION, WorkerText
 
 PROBES_15_01 = (TESTS_DIR / "15-01" / "probes.py").read_text()
 
@@ -120,7 +120,7 @@ def _student(cells, probes, **kw):
 
 SEARCH = r'''
 import re, sys
-_w = sys.modules["course.worker"]
+_w = sys.modules["course.judge.worker"]
 _seen = []
 _old = _w.Worker.add_probes
 def _keep(self, *a):
@@ -194,7 +194,7 @@ def test_a_probe_file_that_fails_to_load_is_a_course_error_not_the_students():
 
 def test_the_probe_leak_submission_through_the_judge(monkeypatch):
     """tests/submissions/_hostile/probe_leak.py judged on one task of 15-01, as autograde does."""
-    from course.check import run_suite
+    from course.judge.suite import run_suite
     from course.grading import submissions
 
     monkeypatch.setenv("COURSE_ALLOW_CPU_GRADING", "1")
@@ -228,7 +228,7 @@ def test_a_broken_probe_file_makes_the_run_a_grading_error(tmp_path):
     out = tmp_path / "results.json"
     script = f"""
 import sys, pytest
-import course.pytest_plugin as plugin
+import course.judge.pytest_plugin as plugin
 plugin.probe_sources = lambda a: {{a: "def broken(ns:\\n    return 1\\n"}}
 sys.exit(pytest.main([{str(TESTS_DIR / '15-01')!r}, "-q", "-p", "no:cacheprovider", "--sandbox=off",
                       "--notebook={submissions.release_notebook('15-01')}", "--task=softplus",

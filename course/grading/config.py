@@ -128,14 +128,15 @@ def install_sandbox_kernel(c) -> None:
     import json
     import sys
 
-    from .. import REPO_ROOT, fstree, tempdirs
+    from .. import REPO_ROOT
+    from ..sandbox import fstree, tempdirs
 
     tempdirs.sweep()
     home = tempdirs.make("kernelspec")
     spec_dir = os.path.join(home, "kernels", "course-sandbox")
     os.makedirs(spec_dir)
     with open(os.path.join(spec_dir, "kernel.json"), "w") as fh:
-        json.dump({"argv": [sys.executable, "-m", "course.sandbox_kernel", "-f", "{connection_file}"],
+        json.dump({"argv": [sys.executable, "-m", "course.sandbox.kernel", "-f", "{connection_file}"],
                    "display_name": "Python 3 (course sandbox)", "language": "python",
                    # signals do not cross into the sandbox: interrupt through the control channel
                    "interrupt_mode": "message",

@@ -16,7 +16,8 @@ import tempfile
 
 from jupyter_client.manager import AsyncKernelManager
 
-from .. import fstree, sandbox
+from ..sandbox import fstree
+from .. import sandbox
 
 
 def runtime_root() -> str:

@@ -21,8 +21,9 @@ import time
 from pathlib import Path
 
 from .. import REPO_ROOT, TESTS_DIR
-from .. import fstree, sandbox
-from ..build import assignments
+from ..sandbox import fstree
+from .. import sandbox
+from ..authoring.build import assignments
 from . import runner, submissions
 
 # Warning lines of the grading log that the run's summary repeats (one per incident).

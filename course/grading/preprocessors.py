@@ -28,7 +28,8 @@ from nbformat.v4 import new_output
 from nbgrader.preprocessors import Execute, NbGraderPreprocessor
 from traitlets import Integer
 
-from .. import cgroup, fstree, plain, sandbox
+from ..sandbox import cgroup, fstree
+from .. import plain, sandbox
 from .. import notebook as nbtools
 from .kernel import SandboxKernelManager
 from .output_budget import OutputBudget
@@ -185,7 +186,7 @@ def grading_seed(assignment: str, student: str) -> int:
 
 def _judge(nb, student: str, timeout: float) -> dict:
     """Run the hidden suite against ``nb``'s code in a fresh judge session; its results record."""
-    from ..check import run_suite
+    from ..judge.suite import run_suite
 
     assignment = _test_cells(nb)[0][1][0][0]
     mode = "on" if sandbox.resolve() else "off"

@@ -46,7 +46,7 @@ def load_spec(path: Path) -> dict:
 def release_notebook(assignment: str) -> Path:
     nbs = sorted((RELEASE_DIR / assignment).glob("*.ipynb"))
     if not nbs:
-        raise FileNotFoundError(f"no released notebook for {assignment}: run python -m course.build release")
+        raise FileNotFoundError(f"no released notebook for {assignment}: run python -m course.authoring.build release")
     return nbs[0]
 
 

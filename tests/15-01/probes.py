@@ -2,7 +2,7 @@
 import torch
 import torch.nn as nn
 
-from course.probelib import capture_error, directional, get, vjp
+from course.judge.probelib import capture_error, directional, get, vjp
 
 
 def _fn(ns, name, extra):

@@ -6,8 +6,7 @@ import torch
 import torch.nn.functional as F
 from hypothesis import given, settings, strategies as st
 
-from course.checks import (expect, expect_close, expect_none, expect_raises, fail, gradcheck_directional,
-                           jacobian_vs_reference)
+from course.judge.expect import expect, expect_close, expect_none, expect_raises, fail, gradcheck_directional, jacobian_vs_reference
 
 f64 = torch.float64
 

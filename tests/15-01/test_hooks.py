@@ -6,7 +6,7 @@ import pytest
 import torch
 import torch.nn as nn
 
-from course.checks import expect, expect_close, expect_equal, expect_raises
+from course.judge.expect import expect, expect_close, expect_equal, expect_raises
 
 PROBES = runpy.run_path(str(Path(__file__).with_name("probes.py")))
 

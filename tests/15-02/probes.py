@@ -11,7 +11,7 @@ import tempfile
 
 import torch
 
-from course.probelib import capture_error, get
+from course.judge.probelib import capture_error, get
 
 
 def _kind(batch):

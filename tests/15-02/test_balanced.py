@@ -4,7 +4,7 @@ import math
 import pytest
 import torch
 
-from course.checks import expect, expect_close, expect_equal, fail
+from course.judge.expect import expect, expect_close, expect_equal, fail
 
 pytestmark = pytest.mark.task("balanced")
 

@@ -5,7 +5,7 @@ from collections import Counter
 import pytest
 import torch
 
-from course.checks import expect, expect_equal, fail
+from course.judge.expect import expect, expect_equal, fail
 
 pytestmark = pytest.mark.task("bucket_sampler")
 

@@ -5,7 +5,7 @@ import hypothesis.configuration
 from hypothesis import given, settings, strategies as st
 from torch.nn.utils.rnn import pad_sequence
 
-from course.checks import expect, expect_close, expect_equal, expect_tensor, fail
+from course.judge.expect import expect, expect_close, expect_equal, expect_tensor, fail
 
 pytestmark = pytest.mark.task("collate")
 

@@ -2,7 +2,7 @@
 import pytest
 import torch
 
-from course.checks import expect, expect_close, expect_equal, expect_tensor
+from course.judge.expect import expect, expect_close, expect_equal, expect_tensor
 
 pytestmark = pytest.mark.task("packed_rnn")
 

@@ -7,7 +7,7 @@ side, so expected values never depend on anything the submission defines.
 import torch
 import torch.nn as nn
 
-from course.probelib import capture_error, get
+from course.judge.probelib import capture_error, get
 
 
 # ====================================================================== shared models

@@ -6,7 +6,7 @@ import pytest
 import torch
 from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 
-from course.checks import expect, expect_close, expect_equal, fail
+from course.judge.expect import expect, expect_close, expect_equal, fail
 
 pytestmark = pytest.mark.task("convert")
 P = runpy.run_path(str(Path(__file__).with_name("probes.py")))

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from course.checks import expect, expect_close, expect_equal, fail
+from course.judge.expect import expect, expect_close, expect_equal, fail
 
 pytestmark = pytest.mark.task("lazy")
 P = runpy.run_path(str(Path(__file__).with_name("probes.py")))

@@ -7,7 +7,7 @@ import pytest
 import torch
 from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 
-from course.checks import expect_close, fail
+from course.judge.expect import expect_close, fail
 
 pytestmark = pytest.mark.task("param_groups")
 P = runpy.run_path(str(Path(__file__).with_name("probes.py")))

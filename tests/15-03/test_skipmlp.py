@@ -4,7 +4,7 @@ import torch
 import torch.nn.functional as F
 from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 
-from course.checks import expect, expect_close, fail
+from course.judge.expect import expect, expect_close, fail
 
 pytestmark = pytest.mark.task("skipmlp")
 f64 = torch.float64

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from course.checks import expect, expect_close, fail
+from course.judge.expect import expect, expect_close, fail
 
 pytestmark = pytest.mark.task("trace")
 P = runpy.run_path(str(Path(__file__).with_name("probes.py")))

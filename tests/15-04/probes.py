@@ -9,7 +9,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from course.probelib import capture_error, get, vjp
+from course.judge.probelib import capture_error, get, vjp
 
 
 def _plain(x):

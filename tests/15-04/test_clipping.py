@@ -5,7 +5,7 @@ import pytest
 import torch
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from course.checks import expect, expect_close, fail
+from course.judge.expect import expect, expect_close, fail
 
 f64 = torch.float64
 CN, CV = "clip_grad_norm", "clip_grad_value"

@@ -11,7 +11,7 @@ import torch.nn.functional as F
 from hypothesis import HealthCheck, given, settings, strategies as st
 from torch.optim.swa_utils import AveragedModel, get_ema_multi_avg_fn
 
-from course.checks import expect, expect_close, expect_equal, fail
+from course.judge.expect import expect, expect_close, expect_equal, fail
 
 pytestmark = pytest.mark.task("ema")
 f64 = torch.float64

@@ -4,7 +4,7 @@ import torch
 import torch.nn.functional as F
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from course.checks import expect, expect_close, expect_raises, fail, jacobian_vs_reference
+from course.judge.expect import expect, expect_close, expect_raises, fail, jacobian_vs_reference
 
 f64 = torch.float64
 

@@ -16,7 +16,7 @@ import warnings
 import torch
 import torch.nn as nn
 
-from course.probelib import get
+from course.judge.probelib import get
 
 MODELS_FILE = "<course-15-05-models>"
 MODELS_SRC = '''

@@ -16,7 +16,7 @@ J = sys.modules["course_15_05_judge"]
 import pytest
 import torch
 
-from course.checks import expect, expect_close
+from course.judge.expect import expect, expect_close
 
 pytestmark = pytest.mark.task("export_dynamic")
 

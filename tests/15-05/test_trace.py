@@ -15,7 +15,7 @@ J = sys.modules["course_15_05_judge"]
 import pytest
 import torch
 
-from course.checks import expect
+from course.judge.expect import expect
 
 pytestmark = pytest.mark.task("trace_mismatches")
 

@@ -14,7 +14,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 from torch.nn.modules.linear import NonDynamicallyQuantizableLinear
 
-from course.probelib import capture_error, get
+from course.judge.probelib import capture_error, get
 
 
 # ====================================================================== builders

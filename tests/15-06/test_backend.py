@@ -18,7 +18,7 @@ from collections import Counter
 import pytest
 import torch
 
-from course.checks import expect, expect_close
+from course.judge.expect import expect, expect_close
 
 pytestmark = pytest.mark.task("recording_backend")
 

@@ -16,7 +16,7 @@ import torch.fx as fx
 from collections import Counter
 from hypothesis import given, strategies as st
 
-from course.checks import expect, expect_equal
+from course.judge.expect import expect, expect_equal
 
 pytestmark = pytest.mark.task("count_ops")
 

@@ -15,7 +15,7 @@ import torch.nn as nn
 from hypothesis import given, strategies as st
 from torch.nn.utils.fusion import fuse_conv_bn_eval
 
-from course.checks import expect, expect_close, expect_equal
+from course.judge.expect import expect, expect_close, expect_equal
 
 pytestmark = pytest.mark.task("fold_conv_bn")
 

@@ -21,7 +21,7 @@ import torch.nn as nn
 from hypothesis import given, strategies as st
 from torch.fx.experimental.optimization import fuse as torch_fuse
 
-from course.checks import expect, expect_close, expect_raises
+from course.judge.expect import expect, expect_close, expect_raises
 
 pytestmark = pytest.mark.task("fuse_conv_bn")
 

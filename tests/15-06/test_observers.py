@@ -16,7 +16,7 @@ import pytest
 import torch
 import torch.nn as nn
 
-from course.checks import expect, expect_close
+from course.judge.expect import expect, expect_close
 
 pytestmark = pytest.mark.task("insert_observers")
 

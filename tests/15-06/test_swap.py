@@ -13,7 +13,7 @@ import pytest
 import torch
 from hypothesis import given, strategies as st
 
-from course.checks import expect, expect_close
+from course.judge.expect import expect, expect_close
 
 pytestmark = pytest.mark.task("swap_relu")
 

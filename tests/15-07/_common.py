@@ -6,7 +6,7 @@ import json
 import random
 from pathlib import Path
 
-from course.checks import expect, fail
+from course.judge.expect import expect, fail
 
 HERE = Path(__file__).resolve().parent
 

@@ -6,7 +6,7 @@ import types
 
 import torch
 
-from course.probelib import get
+from course.judge.probelib import get
 
 
 def _plain(v):

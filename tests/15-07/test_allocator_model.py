@@ -7,7 +7,7 @@ import pytest
 import torch
 from hypothesis import given, settings, strategies as st
 
-from course.checks import fail
+from course.judge.expect import fail
 
 _spec = importlib.util.spec_from_file_location("_15_07_common_am", Path(__file__).with_name("_common.py"))
 C = importlib.util.module_from_spec(_spec)

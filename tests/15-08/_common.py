@@ -13,8 +13,8 @@ import zlib
 
 import torch
 
-from course.adapter import StudentFailure
-from course.checks import expect, fail
+from course.judge.adapter import StudentFailure
+from course.judge.expect import expect, fail
 
 OP_TIMEOUT = 5.0    # seconds a gloo operation may wait (a deadlock ends here)
 DEADLINE = 15.0     # seconds one world may take in all before its ranks are killed
@@ -165,7 +165,7 @@ def need_gpus(n: int) -> None:
 
     import pytest
 
-    from course.pytest_plugin import grading
+    from course.judge.pytest_plugin import grading
     have = torch.cuda.device_count()
     if have >= n:
         return

@@ -25,7 +25,7 @@ import traceback
 
 import torch
 
-from course.probelib import get
+from course.judge.probelib import get
 
 COLLECTIVES = ("allreduce", "allreduce_coalesced", "broadcast", "allgather", "_allgather_base",
                "allgather_coalesced", "allgather_into_tensor_coalesced", "all_gather_single",

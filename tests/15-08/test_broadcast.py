@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from course.checks import expect, fail
+from course.judge.expect import expect, fail
 
 _spec = importlib.util.spec_from_file_location("_15_08_common_bc", Path(__file__).with_name("_common.py"))
 C = importlib.util.module_from_spec(_spec)

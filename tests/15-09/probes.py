@@ -11,7 +11,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from course.probelib import capture_error, get
+from course.judge.probelib import capture_error, get
 
 # ---------------------------------------------------------------- anomaly
 # Loss functions compiled from source under their own file name, so that the line of each operation is

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from course.checks import expect, expect_close, expect_equal
+from course.judge.expect import expect, expect_close, expect_equal
 
 PROBES = runpy.run_path(str(Path(__file__).with_name("probes.py")))
 FUNCTIONS = PROBES["GRAD_FUNCTIONS"]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from course.checks import expect, expect_raises
+from course.judge.expect import expect, expect_raises
 
 PROBES = runpy.run_path(str(Path(__file__).with_name("probes.py")))
 pytestmark = pytest.mark.task("leaks")

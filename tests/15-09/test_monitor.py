@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from course.checks import expect
+from course.judge.expect import expect
 
 PROBES = runpy.run_path(str(Path(__file__).with_name("probes.py")))
 pytestmark = pytest.mark.task("monitor")

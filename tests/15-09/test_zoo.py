@@ -6,7 +6,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from course.checks import expect, expect_close, expect_equal
+from course.judge.expect import expect, expect_close, expect_equal
 
 PROBES = runpy.run_path(str(Path(__file__).with_name("probes.py")))
 pytestmark = pytest.mark.task("zoo")

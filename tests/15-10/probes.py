@@ -18,7 +18,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 from torch.utils.data import DataLoader, Dataset, TensorDataset
 
-from course.probelib import capture_error, get
+from course.judge.probelib import capture_error, get
 
 HOOKS = ["on_fit_start", "on_fit_end", "on_epoch_start", "on_epoch_end", "on_batch_start", "on_batch_end",
          "on_after_backward", "on_before_optimizer_step", "on_validation_end", "on_save_checkpoint",

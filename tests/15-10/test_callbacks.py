@@ -7,7 +7,7 @@ import torch.nn as nn
 from hypothesis import given, settings, strategies as st
 from torch.optim.swa_utils import AveragedModel, get_ema_multi_avg_fn
 
-from course.checks import expect, expect_close
+from course.judge.expect import expect, expect_close
 
 pytestmark = pytest.mark.task("callbacks")
 

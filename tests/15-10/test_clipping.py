@@ -3,7 +3,7 @@ import pytest
 import torch
 from hypothesis import given, settings, strategies as st
 
-from course.checks import expect, expect_close
+from course.judge.expect import expect, expect_close
 
 pytestmark = pytest.mark.task("clipping")
 f64 = torch.float64

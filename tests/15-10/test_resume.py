@@ -13,7 +13,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 from torch.utils.data import DataLoader
 
-from course.checks import expect, fail
+from course.judge.expect import expect, fail
 
 pytestmark = pytest.mark.task("resume")
 P = runpy.run_path(str(Path(__file__).with_name("probes.py")))

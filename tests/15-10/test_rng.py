@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import torch
 
-from course.checks import expect, expect_equal
+from course.judge.expect import expect, expect_equal
 
 pytestmark = pytest.mark.task("rng")
 P = runpy.run_path(str(Path(__file__).with_name("probes.py")))

@@ -2,7 +2,7 @@
 import pytest
 import torch
 
-from course.checks import expect, expect_equal, fail
+from course.judge.expect import expect, expect_equal, fail
 
 pytestmark = pytest.mark.task("sampler")
 

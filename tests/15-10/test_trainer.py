@@ -6,7 +6,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from course.checks import expect, expect_close, fail
+from course.judge.expect import expect, expect_close, fail
 
 pytestmark = pytest.mark.task("trainer")
 f64 = torch.float64

@@ -1,4 +1,4 @@
-"""Shared by the forge_* specs: replace the grader worker's reply loop (course.worker.Worker.call)
+"""Shared by the forge_* specs: replace the grader worker's reply loop (course.judge.worker.Worker.call)
 with a forger that runs nothing. Not a spec itself (the name starts with '_')."""
 
 FORGERS = {
@@ -29,7 +29,7 @@ FORGERS = {
 
 def spec(mode: str) -> dict:
     """The spec fields for the forger ``mode``: judged against every assignment, earning nothing."""
-    attack = ("import sys\n_w = sys.modules.get('course.worker')\n"
+    attack = ("import sys\n_w = sys.modules.get('course.judge.worker')\n"
               "def _forged(self, module, probe, kwargs):" + FORGERS[mode].replace("\n    ", "\n    ") + "\n"
               "if _w is not None:\n    _w.Worker.call = _forged\n")
 

@@ -1,5 +1,5 @@
 """Tries to copy the hidden probes (tests/<id>/probes.py) into its feedback. In the grader's worker it
-wraps the probe loading (course.worker.Worker.add_probes) to keep whatever arrives, searches its own
+wraps the probe loading (course.judge.worker.Worker.add_probes) to keep whatever arrives, searches its own
 memory for the probe file's text, and falls back to the strings and names in the loaded probe
 functions, padded with anything else it can see. It lifts the worker's 600-character cap on error
 messages, and answers every check with an error carrying the next 1,800 characters of what it found."""
@@ -7,7 +7,7 @@ EXPECT_TOTAL = 0
 BASE = "release"
 ATTACK = r'''
 import gc, re, sys
-_w = sys.modules.get("course.worker")
+_w = sys.modules.get("course.judge.worker")
 if _w is not None:
     _found = []
 

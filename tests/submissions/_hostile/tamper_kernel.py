@@ -21,11 +21,11 @@ torch.autograd.gradcheck = _ok; torch.autograd.gradgradcheck = _ok
 import pytest
 pytest.main = lambda *a, **k: 0
 try:
-    import course.student.hidden, course.checks, course.adapter, course.pytest_plugin
+    import course.student.hidden, course.judge.expect, course.judge.adapter, course.judge.pytest_plugin
     course.student.hidden.run_hidden = _none
-    for _name in dir(course.checks):
+    for _name in dir(course.judge.expect):
         if _name.startswith(("expect", "fail", "gradcheck", "jacobian")):
-            setattr(course.checks, _name, _none)
+            setattr(course.judge.expect, _name, _none)
 except Exception:
     pass
 run_hidden = _none

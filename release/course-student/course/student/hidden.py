@@ -5,7 +5,7 @@
   writes the verdict into this cell.
 - In a student's copy it says that the hidden checks run when the work is graded: the cell's
   visible checks are what Validate runs.
-- In the instructor repository (``course.inprocess`` present) it runs the task's hidden checks
+- In the instructor repository (``course.judge.inprocess`` present) it runs the task's hidden checks
   on the live namespace and raises one short error listing what failed.
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ def run_hidden(assignment: str, task: str, namespace: dict) -> None:
         print(f"Hidden checks for '{task}' run outside this notebook; their results are added below.")
         return
     try:
-        from course.inprocess import run_in_process
+        from course.judge.inprocess import run_in_process
     except ImportError:  # a student's installation: no hidden checks here
         run_in_process = None
     if run_in_process is None or not run_in_process(assignment, task, namespace):

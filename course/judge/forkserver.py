@@ -241,9 +241,9 @@ class ForkServerError(RuntimeError):
 
 class ForkServer:
     def __init__(self, sandboxed: bool, env: dict, file_limit: int, start_timeout: float = 180):
-        from . import sandbox
+        from .. import sandbox
         self.sandboxed, self.env, self.file_limit = sandboxed, env, file_limit
-        from . import tempdirs
+        from ..sandbox import tempdirs
         # root/ holds the logs and is never mounted in the sandbox: the zygote writes no host folder.
         self.root = Path(tempdirs.make("zygote"))
         self._n = 0
@@ -252,7 +252,7 @@ class ForkServer:
         env = {**env, FD_ENV: str(theirs.fileno())}
         if not sandboxed:
             (self.root / "work").mkdir()
-        argv = sandbox.worker_argv(sandboxed, entry="course.forkserver", env=env)
+        argv = sandbox.worker_argv(sandboxed, entry="course.judge.forkserver", env=env)
         self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=self._log, stderr=self._log,
                                      cwd=self.root, env=env,
                                      pass_fds=[theirs.fileno()], preexec_fn=sandbox.limits_preexec(file_limit))
@@ -302,14 +302,14 @@ class ForkServer:
         return ForkedWorker(host_pid, w_in, r_out, r_st, log_path)
 
     def close(self) -> None:
-        from . import sandbox
+        from .. import sandbox
         try:
             self.sock.close()
         except OSError:
             pass
         sandbox.kill_tree(self.proc)
         self._log.close()
-        from . import fstree
+        from ..sandbox import fstree
         fstree.remove(str(self.root))
 
 

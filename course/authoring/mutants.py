@@ -1,6 +1,6 @@
 """Mutation testing of a hidden suite: can each check fail on a plausible wrong answer?
 
-    python -m course.mutants 15-01 [--task NAME] [--timeout 60] [--write] [--limit N]
+    python -m course.authoring.mutants 15-01 [--task NAME] [--timeout 60] [--write] [--limit N]
 
 Takes the reference solution cells of ``source/<id>/`` and makes one small change at a time inside
 the ``### BEGIN/END SOLUTION`` lines (the code a student writes):
@@ -37,8 +37,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import SOURCE_DIR, TESTS_DIR
-from . import notebook as nbtools
+from .. import SOURCE_DIR, TESTS_DIR
+from .. import notebook as nbtools
 
 BIN_SWAPS = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.Div, ast.Div: ast.Mult, ast.Pow: ast.Mult,
              ast.FloorDiv: ast.Div, ast.Mod: ast.FloorDiv}
@@ -293,7 +293,7 @@ def _judge(assignment: str, task: str | list[str], cells: list[str], timeout: fl
                         exec(compile(src, "<cell>", "exec"), ns)
                     except BaseException:
                         pass
-                from .inprocess import run_in_process
+                from ..judge.inprocess import run_in_process
                 try:
                     run_in_process(assignment, task, ns)
                     status = ("survived", "")
@@ -405,7 +405,7 @@ def write_report(assignment: str, results: dict, limit: int | None = None, total
     survivors = sorted(survivors + old_surv, key=lambda ln: ln.split()[2])
     when = time.strftime("%Y-%m-%d")
     body = [f"# Mutation score of the {assignment} suite", "",
-            f"Measured with `make mutants ID={assignment}` (course/mutants.py), last on {when}"
+            f"Measured with `make mutants ID={assignment}` (course/authoring/mutants.py), last on {when}"
             + (f" for {', '.join(sorted(results))}" if partial else "")
             + (f", on the first {limit} of {total} mutants (--limit)" if limit and total and limit < total else "")
             + ".", "", "\n".join(table), "", "## Surviving mutants", "", *(survivors or ["(none)"]), ""]
@@ -445,7 +445,7 @@ def reclassify(assignment: str) -> list[str]:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m course.mutants")
+    ap = argparse.ArgumentParser(prog="python -m course.authoring.mutants")
     ap.add_argument("assignment")
     ap.add_argument("--task")
     ap.add_argument("--timeout", type=float, default=60)

@@ -1,7 +1,7 @@
 """Kernel launcher used under autograde: an ipykernel inside the bubblewrap sandbox.
 
 Started by jupyter_client from the ``course-sandbox`` kernelspec as
-``python -m course.sandbox_kernel -f CONNECTION_FILE``, where the connection file lies in a
+``python -m course.sandbox.kernel -f CONNECTION_FILE``, where the connection file lies in a
 per-kernel folder made by ``course.grading.kernel.SandboxKernelManager``:
 
     k-XXXX/connection.json   read-only inside the sandbox (at /run/kernel/connection.json)
@@ -35,7 +35,8 @@ def main() -> None:
             os.path.dirname(str(info.get("ip", ""))) != ipc or not os.path.isdir(ipc) or os.path.islink(ipc):
         refuse(f"expected a per-kernel folder k-*/ with IPC sockets in k-*/ipc, got transport="
                f"{info.get('transport')!r} ip={info.get('ip')!r}")
-    from course import REPO_ROOT, cgroup, sandbox
+    from course import REPO_ROOT, sandbox
+    from course.sandbox import cgroup
     account = sandbox.sandbox_account()
     if account is not None:  # the sandbox's own account reads its key and makes its sockets
         os.chown(conn, *account, follow_symlinks=False)

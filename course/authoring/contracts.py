@@ -1,7 +1,7 @@
 """Contract tables: every sentence of a task's instructions names the hidden checks that enforce it.
 
-    python -m course.contracts 15-04            # list the problems (what tests/test_contracts.py checks)
-    python -m course.contracts 15-04 --write    # create/update tests/15-04/contract.md (new clauses: TODO)
+    python -m course.authoring.contracts 15-04            # list the problems (what tests/test_contracts.py checks)
+    python -m course.authoring.contracts 15-04 --write    # create/update tests/15-04/contract.md (new clauses: TODO)
 
 A task's contract is read from its source notebook:
 - the markdown cells before the task's first solution cell, walking back over plain code cells, up to
@@ -24,8 +24,8 @@ import re
 import sys
 from pathlib import Path
 
-from . import SOURCE_DIR, TESTS_DIR
-from . import notebook as nbtools
+from .. import SOURCE_DIR, TESTS_DIR
+from .. import notebook as nbtools
 
 TODO = "TODO"
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
@@ -239,7 +239,7 @@ def parse_checks(cell: str) -> list[str] | None:
 def problems(assignment: str) -> list[str]:
     path = contract_path(assignment)
     if not path.exists():
-        return [f"{assignment}: no {path.relative_to(TESTS_DIR.parent)} (create it: python -m course.contracts "
+        return [f"{assignment}: no {path.relative_to(TESTS_DIR.parent)} (create it: python -m course.authoring.contracts "
                 f"{assignment} --write)"]
     return compare(notebook_contracts(assignment), suite_checks(assignment), read_table(path))
 
@@ -277,7 +277,7 @@ def render(assignment: str) -> str:
     lines = [f"# Contract of {assignment}", "",
              "Every sentence of a task's instructions (the markdown before its solution cell and the "
              "docstrings in it), and the hidden checks that enforce it; `(context: ...)` marks a sentence "
-             "that states nothing checkable. Kept in step by `python -m course.contracts "
+             "that states nothing checkable. Kept in step by `python -m course.authoring.contracts "
              f"{assignment} --write` and checked by `tests/test_contracts.py`.", ""]
     for task, clauses in contracts.items():
         rows = dict(old.get(task, []))
@@ -289,7 +289,7 @@ def render(assignment: str) -> str:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m course.contracts")
+    ap = argparse.ArgumentParser(prog="python -m course.authoring.contracts")
     ap.add_argument("assignment")
     ap.add_argument("--write", action="store_true", help="create or update tests/<id>/contract.md")
     args = ap.parse_args(argv)

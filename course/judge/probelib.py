@@ -1,6 +1,6 @@
 """Building blocks for probes (run next to the submission, return plain data).
 
-Probes live in ``tests/<assignment>/probes.py`` and may ``from course.probelib import ...``.
+Probes live in ``tests/<assignment>/probes.py`` and may ``from course.judge.probelib import ...``.
 A probe receives the submission's namespace ``ns`` and plain-data arguments,
 and returns tensors, numbers, strings, lists or dicts: never student objects.
 """

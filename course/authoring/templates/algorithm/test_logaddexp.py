@@ -2,7 +2,7 @@
 import pytest
 import torch
 
-from course.checks import expect, expect_close, expect_equal
+from course.judge.expect import expect, expect_close, expect_equal
 
 pytestmark = pytest.mark.task("logaddexp")
 f64 = torch.float64

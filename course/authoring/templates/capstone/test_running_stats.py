@@ -4,7 +4,7 @@ import math
 import pytest
 import torch
 
-from course.checks import expect, expect_close, fail
+from course.judge.expect import expect, expect_close, fail
 
 pytestmark = pytest.mark.task("running_stats")
 f64 = torch.float64

@@ -1,7 +1,7 @@
-"""A new topic from an authoring template (``python -m course.build new``).
+"""A new topic from an authoring template (``python -m course.authoring.build new``).
 
-    python -m course.build new 15-11 --template algorithm --title "Custom CUDA kernels"
-    python -m course.build new 15-12 --template capstone  --title "A mini Fabric"
+    python -m course.authoring.build new 15-11 --template algorithm --title "Custom CUDA kernels"
+    python -m course.authoring.build new 15-12 --template capstone  --title "A mini Fabric"
 
 Writes, with one placeholder task that passes every CI check as generated:
 
@@ -12,18 +12,18 @@ Writes, with one placeholder task that passes every CI check as generated:
     tests/submissions/<id>/*.py                known-wrong examples and a correct one written differently
     release/<id>/                              the student version
 
-Templates live in course/templates/<kind>/ (``algorithm``: category A, an algorithm compared with
+Templates live in course/authoring/templates/<kind>/ (``algorithm``: category A, an algorithm compared with
 PyTorch's own; ``capstone``: category E, a stateful system judged by behaviour and resumption).
-``course/templates/TEMPLATE_*.ipynb`` are the same notebooks, built for reading in JupyterLab.
+``course/authoring/templates/TEMPLATE_*.ipynb`` are the same notebooks, built for reading in JupyterLab.
 """
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-from . import REPO_ROOT, SOURCE_DIR, TESTS_DIR
+from .. import REPO_ROOT, SOURCE_DIR, TESTS_DIR
 
-TEMPLATES = REPO_ROOT / "course" / "templates"
+TEMPLATES = Path(__file__).resolve().parent / "templates"
 KINDS = ("algorithm", "capstone")
 EXAMPLE = {"__TOPIC_ID__": "15-XX", "__TOPIC_TITLE__": "Topic title"}
 
@@ -75,6 +75,6 @@ def create(assignment: str, kind: str, title: str) -> list[Path]:
 
 
 def template_notebooks() -> dict[Path, str]:
-    """course/templates/TEMPLATE_<KIND>.ipynb: {path: percent text} with example values filled in."""
+    """course/authoring/templates/TEMPLATE_<KIND>.ipynb: {path: percent text} with example values filled in."""
     return {TEMPLATES / f"TEMPLATE_{k.upper()}.ipynb": fill((TEMPLATES / k / "notebook.nb.py").read_text(), EXAMPLE)
             for k in KINDS}

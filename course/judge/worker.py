@@ -1,6 +1,6 @@
 """The process that runs submission code (untrusted side).
 
-Started by ``course.adapter`` (inside the sandbox when grading). It keeps the
+Started by ``course.judge.adapter`` (inside the sandbox when grading). It keeps the
 protocol on private copies of stdin/stdout, sends everything the submission
 prints to the log, receives the probes (compiled by the judge: code objects,
 never the source text), runs the submission's code cells once, then answers

@@ -2,7 +2,7 @@
 import copy
 import pickle
 
-from course.probelib import get
+from course.judge.probelib import get
 
 
 def _plain(v):

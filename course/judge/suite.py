@@ -1,6 +1,6 @@
 """Re-check one notebook from the command line (a grader re-checking a submission).
 
-    python -m course.check path/to/notebook.ipynb [--assignment 15-01] [--seed N] [--sandbox on|off|auto]
+    python -m course.judge.suite path/to/notebook.ipynb [--assignment 15-01] [--seed N] [--sandbox on|off|auto]
 
 Runs the assignment's hidden suite against that notebook's code (in the
 sandbox by default) and prints one line per check and a score per task.
@@ -15,7 +15,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from . import SOURCE_DIR, TESTS_DIR, judgeserver
+from .. import SOURCE_DIR, TESTS_DIR
+from . import server as judgeserver
 
 
 def guess_assignment(nb: Path) -> str | None:
@@ -36,7 +37,7 @@ def run_suite(assignment: str, notebook, *, sandbox: str = "on", seed: int | Non
     in a fresh judge process; return its results record. ``notebook_tasks`` maps a notebook path
     to the only tasks checked for it; ``notebook_seeds`` maps one to a number of seeds to judge it
     under (the run's seed and others derived from it), or to (number, [tasks]). ``use_server``:
-    fork the session from a judge that has already imported torch and pytest (course.judgeserver),
+    fork the session from a judge that has already imported torch and pytest (course.judge.server),
     as autograde does. ``first_failure`` maps a notebook to tasks whose remaining checks are skipped,
     per seed, once one has failed."""
     notebooks = [notebook] if isinstance(notebook, (str, Path)) else list(notebook)
@@ -81,7 +82,7 @@ def run_suite(assignment: str, notebook, *, sandbox: str = "on", seed: int | Non
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m course.check")
+    ap = argparse.ArgumentParser(prog="python -m course.judge.suite")
     ap.add_argument("notebook", type=Path)
     ap.add_argument("--assignment")
     ap.add_argument("--seed", type=int)

@@ -23,9 +23,9 @@ from pathlib import Path
 import pytest
 import torch
 
-from . import SOURCE_DIR, TESTS_DIR
+from .. import SOURCE_DIR, TESTS_DIR
 
-# Set by course.inprocess.run_in_process to judge a live notebook namespace in-process.
+# Set by course.judge.inprocess.run_in_process to judge a live notebook namespace in-process.
 IN_PROCESS_STUDENT = None
 
 
@@ -216,7 +216,7 @@ def student(request, course_notebook):
     cache = config._course_students
     key = (assignment, course_notebook)
     if key not in cache:
-        from . import sandbox
+        from .. import sandbox
         from .adapter import ProcessStudent
         mode = config.getoption("--sandbox") or ("on" if course_notebook else "auto")
         path = Path(course_notebook) if course_notebook else reference_notebook(assignment)
@@ -273,7 +273,7 @@ def pytest_sessionfinish(session, exitstatus):
 def short_message(report, exc=None) -> str:
     """The failure's own message, without test source or pytest decoration."""
     if exc is not None:
-        from .checks import CheckFailed
+        from .expect import CheckFailed
         from .adapter import StudentFailure
         if isinstance(exc, (CheckFailed, StudentFailure)) or type(exc) is AssertionError:
             return str(exc).strip() or "check failed"
@@ -305,11 +305,11 @@ def pytest_runtest_makereport(item, call):
         from .adapter import CourseError
         if isinstance(exc, CourseError) and not getattr(item.config, "_course_error", None):
             item.config._course_error = str(exc)
-        # What the submission's worker said is quoted within its budget (course.worker_text).
+        # What the submission's worker said is quoted within its budget (course.judge.worker_text).
         student = item.config._course_students.get((assignment_of(item.path), notebook))
         heard = getattr(student, "heard", None)
         if msg and heard is not None:
-            from .plain import cap
+            from ..plain import cap
             msg = heard.limit(cap(msg, 1_800))
             if (heard.left <= 0 or heard.full) and not heard.reported:
                 heard.reported = True  # once, in the grading log
@@ -324,7 +324,7 @@ def pytest_runtest_makereport(item, call):
                 if not hasattr(item.config, "_course_failed"):
                     item.config._course_failed = set()
                 item.config._course_failed.add(key)
-            from .plain import cap
+            from ..plain import cap
             msg = cap(msg, 2_000) + f"  [seed {seed}]"
         item.config._course_records.append({
             "nodeid": item.nodeid, "name": item.name, "notebook": notebook, "title": doc[0] if doc else item.name,

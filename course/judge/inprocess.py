@@ -11,7 +11,7 @@ import io
 import os
 import warnings
 
-from . import TESTS_DIR
+from .. import TESTS_DIR
 
 
 class HiddenChecksFailed(AssertionError):

@@ -18,8 +18,8 @@ import subprocess
 import sys
 import time
 
-# Not course.adapter: its defaults read COURSE_* limits at import, and each session brings its own env.
-PRELOAD = ("torch", "pytest", "hypothesis", "numpy", "course.pytest_plugin", "course.checks")
+# Not course.judge.adapter: its defaults read COURSE_* limits at import, and each session brings its own env.
+PRELOAD = ("torch", "pytest", "hypothesis", "numpy", "course.judge.pytest_plugin", "course.judge.expect")
 
 
 def main() -> None:
@@ -67,7 +67,7 @@ def main() -> None:
 class JudgeServer:
     def __init__(self):
         self.proc = subprocess.Popen(
-            [sys.executable, "-c", "from course.judgeserver import main; main()"], stdin=subprocess.PIPE,
+            [sys.executable, "-c", "from course.judge.server import main; main()"], stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1,
             env={**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [_repo(), os.environ.get("PYTHONPATH")]))})
         self.sessions = 0  # sessions run to completion (tests check the server was really used)
@@ -130,7 +130,7 @@ class JudgeServer:
 
 
 def _repo() -> str:
-    from . import REPO_ROOT
+    from .. import REPO_ROOT
     return str(REPO_ROOT)
 
 

@@ -31,7 +31,7 @@ import sysconfig
 import time
 from pathlib import Path
 
-from . import REPO_ROOT
+from .. import REPO_ROOT
 
 
 class SandboxUnavailable(RuntimeError):
@@ -302,9 +302,9 @@ def kill_tree(proc: subprocess.Popen) -> None:
         pass
 
 
-def worker_argv(sandboxed: bool, entry: str = "course.worker", env: dict | None = None,
+def worker_argv(sandboxed: bool, entry: str = "course.judge.worker", env: dict | None = None,
                 extra_binds: list[str] = ()) -> list[str]:
-    """Command for untrusted-side code: ``entry`` is course.worker, or course.forkserver (the zygote)."""
+    """Command for untrusted-side code: ``entry`` is course.judge.worker, or course.judge.forkserver (the zygote)."""
     py = [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(REPO_ROOT)!r}); "
           f"from {entry} import main; main()"]
     return (bwrap_argv(extra_binds=extra_binds, env=env) + py) if sandboxed else py

@@ -27,8 +27,9 @@ from pathlib import Path
 
 import torch
 
-from . import cgroup, fstree, plain, sandbox, tempdirs
-from . import notebook as nbtools
+from ..sandbox import cgroup, fstree, tempdirs
+from .. import plain, sandbox
+from .. import notebook as nbtools
 from .worker_text import WorkerText
 
 

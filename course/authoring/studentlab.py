@@ -1,6 +1,6 @@
 """A student's set-up from release/ alone, for instructors to try and for CI to test.
 
-    python -m course.studentlab [--port 8890] [--dir .student-lab]
+    python -m course.authoring.studentlab [--port 8890] [--dir .student-lab]
 
 copies release/ to a scratch folder, makes a virtual environment there, runs the student's one
 command (``pip install -r requirements.txt``) and starts JupyterLab on 127.0.0.1 with the student
@@ -25,8 +25,8 @@ import time
 import urllib.request
 from pathlib import Path
 
-from . import fstree
-from . import RELEASE_DIR, REPO_ROOT
+from ..sandbox import fstree
+from .. import RELEASE_DIR, REPO_ROOT
 
 
 def clean_env(**extra) -> dict:
@@ -90,7 +90,7 @@ def free_port() -> int:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m course.studentlab")
+    ap = argparse.ArgumentParser(prog="python -m course.authoring.studentlab")
     ap.add_argument("--port", type=int, default=8890)
     ap.add_argument("--dir", type=Path, default=REPO_ROOT / ".student-lab")
     args = ap.parse_args(argv)

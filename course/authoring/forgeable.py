@@ -1,13 +1,13 @@
 """How many points a forger that knows the task earns: measured through the real grading pipeline.
 
-    python -m course.forgeable [ID ...] [--forgers N] [--write] [--keep DIR]   (make forgeable [ID=15-01])
+    python -m course.authoring.forgeable [ID ...] [--forgers N] [--write] [--keep DIR]   (make forgeable [ID=15-01])
 
 For each assignment:
 1. record: the hidden suite runs against the reference solution under one seed (the recording
    seed), and the judge keeps every reply the worker sent, per probe, in call order;
 2. forge: a notebook whose solution cells are the reference's (so the visible checks in the
    kernel pass) plus one cell that, inside the grader's worker, puts the blank release's solution
-   cells back and replaces the worker's reply loop (``course.worker.Worker.call``) with a replay
+   cells back and replaces the worker's reply loop (``course.judge.worker.Worker.call``) with a replay
    of those recorded replies. It runs no solution code for any hidden check: it answers what the
    reference answered for another student's inputs;
 3. grade: that notebook goes through ``course.grading.pipeline.run`` (nbgrader autograde in the
@@ -45,8 +45,8 @@ import time
 import zlib
 from pathlib import Path
 
-from . import fstree
-from . import REPO_ROOT, TESTS_DIR
+from ..sandbox import fstree
+from .. import REPO_ROOT, TESTS_DIR
 
 RECORD = TESTS_DIR / "forgeable.md"
 LIMIT = 10.0  # per cent of an assignment's points, at most
@@ -107,7 +107,7 @@ def _forge_pick(entries, at, keys):
 # in the worker it undoes the solution and answers every probe call from the table.
 REPLAY = r'''
 import sys as _forge_sys
-_forge_w = _forge_sys.modules.get("course.worker")
+_forge_w = _forge_sys.modules.get("course.judge.worker")
 if _forge_w is not None and hasattr(_forge_w, "Worker"):
     import base64 as _b64, builtins as _bi, io as _io, zlib as _zlib
     import torch as _forge_torch
@@ -145,13 +145,13 @@ def replay_lib() -> dict:
 
 # ------------------------------------------------------------------ recording (a pytest plugin)
 def pytest_configure(config):
-    """Loaded into the judge with PYTEST_PLUGINS=course.forgeable while recording: keep every reply."""
+    """Loaded into the judge with PYTEST_PLUGINS=course.authoring.forgeable while recording: keep every reply."""
     out = os.environ.get("COURSE_FORGE_RECORD")
     if not out:
         return
     import torch
 
-    from .adapter import ProcessStudent, StudentError, StudentFailure
+    from ..judge.adapter import ProcessStudent, StudentError, StudentFailure
     keys, calls, real = replay_lib()["_forge_keys"], [], ProcessStudent.call
 
     def call(self, probe, /, *, module=None, timeout=None, **kwargs):
@@ -187,12 +187,12 @@ def record(assignment: str, seed: int, tmp: Path) -> tuple[list, dict]:
     import nbformat
     import torch
 
-    from .check import run_suite
-    from .grading import submissions
+    from ..judge.suite import run_suite
+    from ..grading import submissions
     ref = tmp / "reference.ipynb"
     nbformat.write(submissions.reference(assignment), ref)
     out = tmp / "replies.pt"
-    env = {"PYTEST_PLUGINS": "course.forgeable", "COURSE_FORGE_RECORD": str(out)}
+    env = {"PYTEST_PLUGINS": "course.authoring.forgeable", "COURSE_FORGE_RECORD": str(out)}
     old = {k: os.environ.get(k) for k in env}
     os.environ.update(env)
     try:
@@ -210,8 +210,8 @@ def forger_notebook(assignment: str, calls: list):
     import nbformat
     import torch
 
-    from . import notebook as nbtools
-    from .grading import submissions
+    from .. import notebook as nbtools
+    from ..grading import submissions
     table: dict = {}
     for c in calls:
         table.setdefault(f"{c['module']}:{c['probe']}", []).append({"keys": c["keys"], "ok": c["ok"],
@@ -240,8 +240,8 @@ def grade(assignment: str, nb, students: list[str], keep: Path | None) -> dict:
     import nbformat
     from nbgrader.api import Gradebook
 
-    from . import notebook as nbtools
-    from .grading import pipeline, submissions
+    from .. import notebook as nbtools
+    from ..grading import pipeline, submissions
     root = Path(tempfile.mkdtemp(prefix=f"forgeable-{assignment}-"))
     try:
         shutil.copy(REPO_ROOT / "nbgrader_config.py", root)  # safe: a repository file into a fresh temporary root
@@ -283,7 +283,7 @@ def grade(assignment: str, nb, students: list[str], keep: Path | None) -> dict:
 
 
 def measure(assignment: str, forgers: int = 3, keep: Path | None = None) -> dict:
-    from .grading.preprocessors import grading_seed
+    from ..grading.preprocessors import grading_seed
     t0 = time.monotonic()
     students = [f"{FORGER}-{i}" for i in range(1, forgers + 1)]
     seeds = {s: grading_seed(assignment, s) for s in students}
@@ -327,9 +327,9 @@ def write_record(results: list[dict]) -> None:
         rows[m["assignment"]] = {"forged": f"{m['score']:.2f}", "total": f"{m['total']:g}",
                                  "share": f"{share(m):.1f}", "passed": "; ".join(passed) or "-"}
     lines = ["# Forgeable share per assignment", "",
-             "Written by `python -m course.forgeable --write` (`make forgeable WRITE=1`): the points a forger that",
+             "Written by `python -m course.authoring.forgeable --write` (`make forgeable WRITE=1`): the points a forger that",
              "replays the reference's replies for other students' inputs earns through the real pipeline, the mean",
-             "over its forgers (see the docstring of `course/forgeable.py`). CI (`tests/test_forgeable.py`) checks",
+             "over its forgers (see the docstring of `course/authoring/forgeable.py`). CI (`tests/test_forgeable.py`) checks",
              f"every share is at most {LIMIT:g} % (the exceptions, each with its reason, are listed there) and that "
              "README.md", "quotes these figures.", "",
              "| id | forged | total | share % | checks passed by the replay (forgers that passed it, points) |",
@@ -352,7 +352,7 @@ def read_record(path: Path = RECORD) -> dict:
 
 def main(argv=None) -> int:
     from .build import assignments
-    ap = argparse.ArgumentParser(prog="python -m course.forgeable")
+    ap = argparse.ArgumentParser(prog="python -m course.authoring.forgeable")
     ap.add_argument("assignment", nargs="*", help="assignments to measure (default: all)")
     ap.add_argument("--write", action="store_true", help=f"record the results in {RECORD.relative_to(REPO_ROOT)}")
     ap.add_argument("--forgers", type=int, default=3, help="students graded with the forger notebook (default 3)")
