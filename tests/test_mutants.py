@@ -1,14 +1,18 @@
 """The mutation tool (course/authoring/mutants.py) itself: the reference survives its own checks, a plain
 wrong answer is killed, equivalents are read only from their section; and every topic's recorded
 mutation score meets the bar."""
+import json
+import os
 import re
+import subprocess
+import sys
 
 import pytest
 
-from course import SOURCE_DIR, TESTS_DIR
-from course.authoring.build import assignments
+from course import REPO_ROOT, SOURCE_DIR, TESTS_DIR
+from course import assignments
 from course import notebook as nbtools
-from course.authoring.mutants import _judge, equivalents, mutants
+from course.authoring.mutants import equivalents, mutants
 
 A = "15-01"
 
@@ -22,11 +26,23 @@ def _cells(replace: dict | None = None) -> list[str]:
     return out
 
 
-def test_reference_survives_and_a_mutant_is_killed(monkeypatch):
-    monkeypatch.setenv("COURSE_FAST", "1")
-    assert _judge(A, "softplus", _cells(), timeout=120) == ("survived", "")
+def _judge_fresh(cells: list[str]) -> tuple[str, str]:
+    """_judge forks its caller, as `make mutants` does from a process that has run no autograd. A
+    pytest worker may have run backward() in an earlier test, and autograd refuses to work in a fork
+    of such a process, so the judging here starts from a fresh interpreter."""
+    code = ("import json, sys; from course.authoring.mutants import _judge; "
+            f"print(json.dumps(_judge({A!r}, 'softplus', json.loads(sys.stdin.read()), timeout=120)))")
+    env = {**os.environ, "COURSE_FAST": "1"}
+    out = subprocess.run([sys.executable, "-c", code], input=json.dumps(cells), capture_output=True,
+                         text=True, env=env, cwd=REPO_ROOT, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return tuple(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+def test_reference_survives_and_a_mutant_is_killed():
+    assert _judge_fresh(_cells()) == ("survived", "")
     m = next(m for m in mutants(A, "softplus") if "Add -> Sub" in m.what or "dropped" in m.what)
-    status, _ = _judge(A, "softplus", _cells({m.cell: m.source}), timeout=120)
+    status, _ = _judge_fresh(_cells({m.cell: m.source}))
     assert status == "killed", m.what
 
 
