@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup grade test test-fast release notebooks check-release sandbox student-lab mutants seeds forgeable clean
+.PHONY: setup grade test test-fast release notebooks check-release sandbox student-lab mutants seeds forgeable report clean
 
 $(STAMP): requirements.txt pyproject.toml
 	@command -v bwrap >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
@@ -62,6 +62,10 @@ seeds: $(STAMP)
 ## (a benchmark, not CI; about a minute a topic): make forgeable [ID=15-01] [WRITE=1]
 forgeable: $(STAMP)
 	$(BIN)/python -m course.authoring.forgeable $${ID:-} $${WRITE:+--write}
+
+## The class report from the gradebook and the judge's records: gradebook/report/index.html [DB=<gradebook URL>]
+report: $(STAMP)
+	$(BIN)/python -m course.grading.report $${DB:+--db "$$DB"}
 
 clean:
 	rm -rf autograded/*/ gradebook/*/ gradebook/*.db gradebook/*.csv

@@ -12,7 +12,8 @@ Autograde pass:
   submission's code before the kernel runs (the checks read only the code, so judging and
   execution overlap).
 - ``JudgeHiddenChecks``: waits for those checks (or runs them, if nothing started them) and writes
-  each test cell's verdict and partial score into its outputs.
+  each test cell's verdict and partial score into its outputs, and the judge's record of the notebook
+  for the class report (``judge_records``).
 """
 from __future__ import annotations
 
@@ -26,11 +27,12 @@ from concurrent.futures import Future, ThreadPoolExecutor
 import nbformat
 from nbformat.v4 import new_output
 from nbgrader.preprocessors import Execute, NbGraderPreprocessor
-from traitlets import Integer
+from traitlets import Integer, Unicode
 
 from ..sandbox import cgroup, fstree
 from .. import plain, sandbox
 from .. import notebook as nbtools
+from . import judge_records
 from .kernel import SandboxKernelManager
 from .output_budget import OutputBudget
 from .repair_cells import RepairGradeCells  # noqa: F401  (a sanitize step, configured with the others)
@@ -185,7 +187,15 @@ def grading_seed(assignment: str, student: str) -> int:
 
 
 def _judge(nb, student: str, timeout: float) -> dict:
-    """Run the hidden suite against ``nb``'s code in a fresh judge session; its results record."""
+    """Run the hidden suite against ``nb``'s code in a fresh judge session; its results record, with
+    the judge's wall-clock seconds."""
+    started = time.monotonic()
+    res = _run_judge(nb, student, timeout)
+    res["judge_seconds"] = round(time.monotonic() - started, 3)
+    return res
+
+
+def _run_judge(nb, student: str, timeout: float) -> dict:
     from ..judge.suite import run_suite
 
     assignment = _test_cells(nb)[0][1][0][0]
@@ -221,6 +231,8 @@ class StartHiddenChecks(NbGraderPreprocessor):
 
 class JudgeHiddenChecks(NbGraderPreprocessor):
     timeout = Integer(900, help="seconds for all hidden checks of one notebook").tag(config=True)
+    records_dir = Unicode("", help="folder of the judge's records (course.grading.judge_records); empty: "
+                                   "gradebook/records in the course root of the nbgrader command").tag(config=True)
 
     def preprocess(self, nb, resources):
         student = resources.get("nbgrader", {}).get("student", "?")
@@ -244,7 +256,29 @@ class JudgeHiddenChecks(NbGraderPreprocessor):
             self.log.warning("%s: %s", student, plain.one_line(event, 500))
         for cell, task_calls in calls:
             self._write_verdict(cell, [t for _, t in task_calls], res)
+        self._save_record(resources, res)
         return nb, resources
+
+    def _save_record(self, resources, res: dict) -> None:
+        """The judge's record for the class report; a record that cannot be written never stops grading."""
+        try:
+            folder = self.records_dir or self._course_records_dir()
+            if folder:
+                judge_records.write(folder, judge_records.make(resources.get("nbgrader", {}), res))
+        except Exception as exc:
+            self.log.warning("the judge's record of this notebook was not written: %s",
+                             plain.one_line(f"{type(exc).__name__}: {exc}", 300))
+
+    def _course_records_dir(self) -> str | None:
+        """gradebook/records under the root of the nbgrader command running this step (its converter's
+        CourseDirectory); None when no nbgrader command runs it (a test driving the step directly)."""
+        owner = self.parent
+        while owner is not None:
+            coursedir = getattr(owner, "coursedir", None)
+            if coursedir is not None and getattr(coursedir, "root", None):
+                return str(judge_records.records_dir(coursedir.root))
+            owner = getattr(owner, "parent", None)
+        return None
 
     @staticmethod
     def _neutral(o):

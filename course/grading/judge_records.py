@@ -1,0 +1,112 @@
+"""The judge's record of each graded notebook, kept for the class report (``course.grading.report``).
+
+``gradebook/records/<assignment>/<student>.json``: plain data only (strings, numbers, lists), each
+check's verdict, weight and seconds, its message cut to a few hundred characters, the judge's error
+and events, and the judge's seconds. Student-controlled text in a record is data: whoever shows it
+escapes it. Written atomically (a temporary file in the same folder, then ``os.replace``), so a
+reader never sees half a record. ``gradebook/records/incidents.jsonl`` (one JSON object a line:
+assignment, student, kind, message) is written by the grading pipeline and read here too.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import tempfile
+from pathlib import Path
+
+MAX_TEXT = 300  # characters of a message, an event or an error kept in a record
+MAX_EVENTS = 20
+_SAFE_NAME = re.compile(r"[A-Za-z0-9_@+-][A-Za-z0-9_.@+-]{0,99}")
+
+
+def records_dir(root) -> Path:
+    return Path(root) / "gradebook" / "records"
+
+
+def file_name(name: str) -> str:
+    """A file name for a student or assignment id: itself where harmless, else a digest of it."""
+    name = str(name)
+    if _SAFE_NAME.fullmatch(name):
+        return name
+    return "_" + hashlib.sha256(name.encode("utf-8", "replace")).hexdigest()[:24]
+
+
+def _text(value, limit: int = MAX_TEXT) -> str:
+    text = str(value if value is not None else "")
+    return text if len(text) <= limit else text[:limit] + f" [... {len(text) - limit} characters more]"
+
+
+def _number(value) -> float:
+    try:
+        return round(float(value), 3)
+    except (TypeError, ValueError):
+        return 0.0
+
+
+def make(info: dict, res: dict) -> dict:
+    """The record of one notebook: ``info`` is nbgrader's (assignment, student, notebook), ``res``
+    the judge's results."""
+    checks = []
+    for c in res.get("checks") or []:
+        entry = {k: _text(c.get(k, ""), 200) for k in ("nodeid", "name", "title", "task", "status")}
+        entry.update(weight=_number(c.get("weight", 1.0)), seconds=_number(c.get("seconds", 0.0)),
+                     message=_text(c.get("message", "")))
+        checks.append(entry)
+    seconds = res.get("judge_seconds")
+    return {
+        "assignment": _text(info.get("assignment", ""), 200), "student": _text(info.get("student", ""), 200),
+        "notebook": _text(info.get("notebook", ""), 200),
+        "seed": res.get("seed") if isinstance(res.get("seed"), int) else None,
+        "error": _text(res["error"]) if res.get("error") else None,
+        "events": [_text(e) for e in (res.get("events") or [])[:MAX_EVENTS]],
+        "judge_seconds": _number(seconds if seconds is not None else sum(c["seconds"] for c in checks)),
+        "checks": checks,
+    }
+
+
+def write(folder, record: dict) -> Path:
+    """``<folder>/<assignment>/<student>.json``, replaced atomically."""
+    target = Path(folder) / file_name(record["assignment"]) / (file_name(record["student"]) + ".json")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".record-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(record, fh, indent=1)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return target
+
+
+def read_all(folder) -> list[dict]:
+    """Every record under ``folder`` (unreadable ones are left out)."""
+    out = []
+    for path in sorted(Path(folder).glob("*/*.json")):
+        try:
+            rec = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(rec, dict) and isinstance(rec.get("checks"), list):
+            out.append(rec)
+    return out
+
+
+def read_incidents(folder) -> list[dict]:
+    """The pipeline's incidents (``incidents.jsonl``), oldest first; lines that do not parse are skipped."""
+    path = Path(folder) / "incidents.jsonl"
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return []
+    out = []
+    for line in lines:
+        try:
+            item = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(item, dict):
+            out.append({k: _text(item.get(k, ""), 1000) for k in ("assignment", "student", "kind", "message")})
+    return out
