@@ -67,6 +67,9 @@ def make_class(root, monkeypatch, records=True):
                 c["seconds"] for c in checks)}
             judge_records.write(judge_records.records_dir(root), judge_records.make(
                 {"assignment": A, "student": student, "notebook": "nb"}, res))
+        ghost = {"seed": 1, "checks": [check("test_sometimes", "failed")]}  # no longer in the gradebook
+        judge_records.write(judge_records.records_dir(root), judge_records.make({"assignment": A, "student": "ghost"},
+                                                                                ghost))
         (judge_records.records_dir(root) / "incidents.jsonl").write_text(
             json.dumps({"assignment": A, "student": HOSTILE, "kind": "timeout", "message": "<b>ran past</b>"})
             + "\nnot json\n")

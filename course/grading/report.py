@@ -60,6 +60,13 @@ def _cell_label(gb, grade, assignment: str) -> str:
     return f"{grade.name} ({', '.join(tasks)})" if tasks else grade.name
 
 
+def current(records: list[dict], grades: dict) -> list[dict]:
+    """Records of submissions the gradebook holds (a student removed since has no say in the rates);
+    all of them for an assignment the gradebook does not know."""
+    held = {a: {s for s, _ in g["scores"]} for a, g in grades.items()}
+    return [r for r in records if r.get("assignment") not in held or r.get("student") in held[r["assignment"]]]
+
+
 def check_rates(records: list[dict]) -> dict[str, list[dict]]:
     """Per assignment, each hidden check's failures among the submissions that ran it, worst first."""
     counts = defaultdict(lambda: {"failed": 0, "ran": 0})
@@ -197,7 +204,7 @@ def write(root: Path, db_url: str | None = None) -> Path:
     db_url = db_url or default_db_url(root)
     grades, note = read_gradebook(db_url)
     folder = judge_records.records_dir(root)
-    text = page(root, db_url, grades, note, judge_records.read_all(folder), folder)
+    text = page(root, db_url, grades, note, current(judge_records.read_all(folder), grades), folder)
     out = root / "gradebook" / "report" / "index.html"
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(f".index-{os.getpid()}.tmp")
