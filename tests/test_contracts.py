@@ -4,7 +4,7 @@ import pytest
 
 from course.authoring import contracts
 from course import notebook as nbtools
-from course.authoring.build import assignments
+from course import assignments
 
 
 @pytest.mark.parametrize("assignment", assignments())

@@ -26,7 +26,7 @@ import torch
 from nbgrader.api import Gradebook
 
 from course import RELEASE_DIR, REPO_ROOT
-from course.authoring.build import assignments
+from course import assignments
 from course.grading import submissions
 
 if not torch.cuda.is_available():

@@ -15,7 +15,7 @@ import pytest
 
 from course import REPO_ROOT, sandbox
 from course.sandbox import fstree
-from course.authoring.build import assignments
+from course import assignments
 from course.grading import submissions
 
 A = "15-01" if "15-01" in assignments() else assignments()[0]

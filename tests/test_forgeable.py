@@ -9,7 +9,7 @@ import torch
 from course import REPO_ROOT, SOURCE_DIR
 from course.authoring import forgeable
 from course import notebook as nbtools
-from course.authoring.build import assignments
+from course import assignments
 
 RECORD = forgeable.read_record()
 # Assignments whose measured share is above the limit, and why; strict, so an entry must go once it is not.

@@ -31,7 +31,7 @@ if not _torch.cuda.is_available():
     _os.environ.setdefault("COURSE_ALLOW_CPU_GRADING", "1")
 
 from course import REPO_ROOT
-from course.authoring.build import assignments
+from course import assignments
 from course.grading import pipeline, submissions
 
 ASSIGNMENTS = assignments()

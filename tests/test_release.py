@@ -5,7 +5,8 @@ import pytest
 
 from course import RELEASE_DIR, SOURCE_DIR
 from course import notebook as nbtools
-from course.authoring.build import assignments, build_notebooks, build_release, build_student_kit
+from course import assignments
+from course.authoring.build import build_notebooks, build_release, build_student_kit
 
 ASSIGNMENTS = assignments()
 MARKERS = re.compile(r"BEGIN SOLUTION|END SOLUTION|BEGIN HIDDEN TESTS|END HIDDEN TESTS|MARK SCHEME|run_hidden\(")
@@ -28,13 +29,13 @@ def test_student_kit_is_current():
 
 def test_student_package_holds_no_grader_code():
     """course-student ships course/__init__.py and course/student/ only, and student code imports
-    nothing of course outside course.student (course.judge.inprocess is looked up, optional)."""
+    nothing of course outside course.student (the instructor's in-process runner is an entry point)."""
     pkg = RELEASE_DIR / "course-student"
     files = sorted(str(p.relative_to(pkg)) for p in pkg.rglob("*") if p.is_file())
     assert all(f in ("pyproject.toml", "course/__init__.py") or f.startswith("course/student/") for f in files), files
     for p in (pkg / "course" / "student").glob("*.py"):
         for m in re.finditer(r"^\s*(?:from|import)\s+(course\.[\w.]+|\.\.+\w*)", p.read_text(), re.M):
-            assert m.group(1).startswith(("course.student", "course.judge.inprocess")), f"{p.name} imports {m.group(1)}"
+            assert m.group(1).startswith("course.student"), f"{p.name} imports {m.group(1)}"
 
 
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)

@@ -20,7 +20,7 @@ if not _torch.cuda.is_available():
 
 from course import REPO_ROOT
 from course import notebook as nbtools
-from course.authoring.build import assignments
+from course import assignments
 from course.grading import pipeline, submissions
 
 ASSIGNMENTS = assignments()

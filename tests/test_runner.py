@@ -6,7 +6,7 @@ import shutil
 import pytest
 
 from course import REPO_ROOT
-from course.authoring.build import tool_env
+from course import tool_env
 from course.grading import runner, submissions
 
 A = "15-01"

@@ -23,7 +23,7 @@ import pytest
 
 from course import RELEASE_DIR
 from course import notebook as nbtools
-from course.authoring.build import assignments
+from course import assignments
 from course.grading import submissions
 
 # Runs notebooks one after the other in one process (torch is imported once), each in a fresh
@@ -111,7 +111,7 @@ def test_student_package_has_no_grader_code(student):
             "print([m for m in ('course.judge.adapter', 'course.grading', 'course.judge.inprocess', 'course.sandbox', "
             "'course.judge.pytest_plugin') if u.find_spec(m)])\n"
             "import os\n"
-            "print(any(os.path.exists(os.path.join(p or '.', 'course', 'adapter.py')) for p in sys.path))")
+            "print(any(os.path.exists(os.path.join(p or '.', 'course', 'judge')) for p in sys.path))")
     r = subprocess.run([str(py), "-c", code], capture_output=True, text=True, cwd=home, env=clean_env())
     assert r.returncode == 0, r.stderr
     where, grader, repo_on_path = r.stdout.strip().splitlines()

@@ -17,7 +17,7 @@ if not _torch.cuda.is_available():
     _os.environ.setdefault("COURSE_ALLOW_CPU_GRADING", "1")
 
 from course.judge.suite import run_suite
-from course.authoring.build import assignments
+from course import assignments
 from course.grading import submissions
 
 

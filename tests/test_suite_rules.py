@@ -9,7 +9,7 @@ import re
 import pytest
 
 from course import TESTS_DIR
-from course.authoring.build import assignments
+from course import assignments
 
 FORBIDDEN = {
     r"_course_seed|config\.getoption\(\s*[\"']--seed": "reads the session's seed instead of the check's",

@@ -16,19 +16,11 @@ import argparse
 import filecmp
 import os
 import shutil
-import sys
 import tempfile
 from pathlib import Path
 
-from .. import RELEASE_DIR, REPO_ROOT, SOURCE_DIR
+from .. import RELEASE_DIR, REPO_ROOT, SOURCE_DIR, assignments
 from .. import notebook as nbtools
-
-
-def assignments() -> list[str]:
-    """Every assignment in source/, or only those named in $COURSE_ONLY (comma-separated)."""
-    found = sorted(p.name for p in SOURCE_DIR.iterdir() if p.is_dir() and list(p.glob("*.ipynb")))
-    only = [a for a in os.environ.get("COURSE_ONLY", "").split(",") if a]
-    return [a for a in found if a in only] if only else found
 
 
 def build_notebooks(check: bool, only: list[str] | None = None) -> list[str]:
@@ -52,14 +44,6 @@ def build_notebooks(check: bool, only: list[str] | None = None) -> list[str]:
                 shutil.copyfile(tmp.name, target)  # safe: repository files
         os.unlink(tmp.name)
     return stale
-
-
-def tool_env() -> dict:
-    """Environment for nbgrader subprocesses: this venv's tools on PATH, the course importable."""
-    env = dict(os.environ)
-    env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
-    env["PYTHONPATH"] = str(REPO_ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    return env
 
 
 def generate(root: Path, assignment: str) -> None:
@@ -160,6 +144,8 @@ def main(argv=None) -> int:
         from . import scaffold
         for path in scaffold.create(args.assignment[0], args.template, args.title or args.assignment[0]):
             print(f"created: {path.relative_to(REPO_ROOT)}")
+        build_notebooks(False, args.assignment)
+        build_release(False, args.assignment)
         print(f"next: edit source/{args.assignment[0]}/*.nb.py, then python -m course.authoring.build notebooks && "
               f"python -m course.authoring.build release; see course/AUTHORING.md")
         return 0

@@ -351,7 +351,7 @@ def read_record(path: Path = RECORD) -> dict:
 
 
 def main(argv=None) -> int:
-    from .build import assignments
+    from .. import assignments
     ap = argparse.ArgumentParser(prog="python -m course.authoring.forgeable")
     ap.add_argument("assignment", nargs="*", help="assignments to measure (default: all)")
     ap.add_argument("--write", action="store_true", help=f"record the results in {RECORD.relative_to(REPO_ROOT)}")

@@ -59,7 +59,8 @@ def plan(assignment: str, kind: str, title: str) -> dict[Path, str]:
 
 
 def create(assignment: str, kind: str, title: str) -> list[Path]:
-    """Write the new topic and build its notebook and release; refuse to overwrite anything."""
+    """Write the new topic's files (``build new`` then builds its notebook and release); refuse to
+    overwrite anything."""
     files = plan(assignment, kind, title)
     taken = [d for d in (SOURCE_DIR / assignment, TESTS_DIR / assignment, TESTS_DIR / "submissions" / assignment)
              if d.exists()]
@@ -68,9 +69,6 @@ def create(assignment: str, kind: str, title: str) -> list[Path]:
     for path, text in files.items():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
-    from .build import build_notebooks, build_release
-    build_notebooks(False, [assignment])
-    build_release(False, [assignment])
     return sorted(files)
 
 

@@ -48,10 +48,15 @@ def _blank_with_note(release: str, dest: str, note: str) -> None:
         nbformat.write(nb, fh)
 
 
+def set_aside(path: str, rejected_dir: str, n: int) -> None:
+    """Move ``path`` into ``rejected_dir`` as ``<n>-<safe name>`` (a rename: nothing is read or followed)."""
+    os.makedirs(rejected_dir, exist_ok=True)
+    safe = "".join(ch if ch.isalnum() or ch in "._-" else "_" for ch in os.path.basename(path))[:100]
+    os.rename(path, os.path.join(rejected_dir, f"{n:03d}-{safe}"))
+
+
 def check(src: str, blank: dict[str, str], rejected_dir: str, log, who: str) -> list[str]:
     """Make every notebook of ``blank`` (name -> release path) present and readable in ``src``."""
-    from .safe_files import _quarantine
-
     lines: list[str] = []
     say = lambda line: (lines.append(line), log.warning("%s", line))  # noqa: E731
     student = one_line(who, 80)
@@ -60,7 +65,7 @@ def check(src: str, blank: dict[str, str], rejected_dir: str, log, who: str) -> 
         why = _readable(os.path.join(src, name))
         if why is None:
             continue
-        _quarantine(os.path.join(src, name), rejected_dir, n)
+        set_aside(os.path.join(src, name), rejected_dir, n)
         names.remove(name)
         say(f"{student}: {one_line(name, 120)} is not a readable notebook, {one_line(why, 160)}; set aside in "
             f"{one_line(rejected_dir, 200)}")

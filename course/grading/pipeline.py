@@ -23,7 +23,7 @@ from pathlib import Path
 from .. import REPO_ROOT, TESTS_DIR
 from ..sandbox import fstree
 from .. import sandbox
-from ..authoring.build import assignments
+from .. import assignments
 from . import runner, submissions
 
 # Warning lines of the grading log that the run's summary repeats (one per incident).

@@ -149,7 +149,7 @@ def shared(env: dict) -> Runner | None:
 def nbgrader(root, args: list[str], log) -> int:
     """Run ``nbgrader <args>`` for the course at ``root``, appending its output to ``log``; its
     exit code. Uses the shared runner, or a process of its own when the runner is off or fails."""
-    from ..authoring.build import tool_env
+    from .. import tool_env
 
     env = tool_env()
     full = [*args, f"--CourseDirectory.root={root}"]

@@ -80,12 +80,6 @@ def _why_rejected(path: str, st: os.stat_result, name: str) -> str | None:
     return None
 
 
-def _quarantine(path: str, rejected_dir: str, n: int) -> None:
-    os.makedirs(rejected_dir, exist_ok=True)
-    safe = "".join(ch if ch.isalnum() or ch in "._-" else "_" for ch in os.path.basename(path))[:100]
-    os.rename(path, os.path.join(rejected_dir, f"{n:03d}-{safe}"))
-
-
 def intake(src: str, rejected_dir: str, blank: dict[str, str], log, who: str = "") -> list[str]:
     """Make ``src`` (one student's submitted assignment) hold only plain files within the caps.
 
@@ -98,7 +92,7 @@ def intake(src: str, rejected_dir: str, blank: dict[str, str], log, who: str = "
         nonlocal n
         n += 1
         rel = os.path.relpath(path, src)
-        _quarantine(path, rejected_dir, n)
+        notebook_intake.set_aside(path, rejected_dir, n)
         line = f"{one_line(who, 80) + ': ' if who else ''}{one_line(rel, 120)} was set aside ({why}) in {one_line(rejected_dir, 200)}"
         lines.append(line)
         log.warning("%s", line)

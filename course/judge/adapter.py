@@ -156,7 +156,7 @@ class ProcessStudent:
             self._group = cgroup.Group.create(f"w{id(self):x}{self._seq}", self.memory_limit,
                                               int(os.environ.get("COURSE_TASK_LIMIT", "1024")))
             self.proc = subprocess.Popen(
-                sandbox.worker_argv(self.sandboxed, env=env), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                sandbox.worker_argv(self.sandboxed, "course.judge.worker", env=env), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=self._log, cwd=env["HOME"] if not self.sandboxed else self._tmp, env=env,
                 preexec_fn=sandbox.limits_preexec(self.file_limit, self._group))
         self._killed_for_memory = False

@@ -123,35 +123,6 @@ def main() -> None:
 
 # ------------------------------------------------------------------ judge side
 
-def _ns_pids(pid: int) -> list[int]:
-    try:
-        with open(f"/proc/{pid}/status") as fh:
-            for line in fh:
-                if line.startswith("NSpid:"):
-                    return [int(x) for x in line.split()[1:]]
-    except OSError:
-        pass
-    return []
-
-
-def _descendants(root: int) -> list[int]:
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as fh:
-                    ppid = int(fh.read().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            children.setdefault(ppid, []).append(int(entry))
-    out, stack = [], [root]
-    while stack:
-        for c in children.get(stack.pop(), []):
-            out.append(c)
-            stack.append(c)
-    return out
-
-
 class ForkedWorker:
     """The judge's handle on one forked worker, shaped like subprocess.Popen. Its exit code comes
     from the zygote through a pipe of its own (no host folder is writable from the sandbox)."""
@@ -196,12 +167,8 @@ class ForkedWorker:
         self.returncode = self._exit_status()
         if self.returncode is not None:
             return self.returncode
-        try:
-            with open(f"/proc/{self.pid}/stat") as fh:
-                state = fh.read().rsplit(")", 1)[1].split()[0]
-        except (OSError, IndexError):
-            state = "X"
-        if state not in ("Z", "X"):
+        from ..sandbox import procs
+        if procs.state(self.pid) not in ("Z", "X"):
             return None
         for _ in range(40):  # exited: the zygote is about to reap it and write its status
             time.sleep(0.05)
@@ -297,7 +264,8 @@ class ForkServer:
             raise
         host_pid = ns_pid
         if self.sandboxed:
-            matches = [p for p in _descendants(self.proc.pid) if (_ns_pids(p) or [None])[-1] == ns_pid]
+            from ..sandbox import procs
+            matches = [p for p in procs.descendants(self.proc.pid) if (procs.ns_pids(p) or [None])[-1] == ns_pid]
             host_pid = matches[0] if matches else -1
         return ForkedWorker(host_pid, w_in, r_out, r_st, log_path)
 

@@ -1,8 +1,8 @@
 """Instructor side of ``run_hidden``: a task's hidden checks, run in-process on a live notebook.
 
 Used when an instructor runs a source notebook (or ``nbgrader validate`` on one) inside this
-repository; never shipped to students (``course.student.hidden`` looks for it and, without it,
-says the checks run at grading time).
+repository; never shipped to students (``course.student.hidden`` finds it through the entry point
+``course.hidden_checks`` declared in pyproject.toml and, without it, says the checks run at grading time).
 """
 from __future__ import annotations
 

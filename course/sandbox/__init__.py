@@ -28,10 +28,10 @@ import signal
 import subprocess
 import sys
 import sysconfig
-import time
 from pathlib import Path
 
 from .. import REPO_ROOT
+from .procs import TreeRss
 
 
 class SandboxUnavailable(RuntimeError):
@@ -236,55 +236,6 @@ def limits_preexec(file_limit_bytes: int, group=None):
     return _apply
 
 
-def _scan_proc() -> tuple[dict[int, list[int]], dict[int, int]]:
-    """Parent pid -> child pids, and pid -> thread count, from one scan of /proc."""
-    children: dict[int, list[int]] = {}
-    threads: dict[int, int] = {}
-    for stat in glob.glob("/proc/[0-9]*/stat"):
-        try:
-            with open(stat) as fh:
-                fields = fh.read().rsplit(")", 1)[1].split()
-            pid = int(stat.split("/")[2])
-            children.setdefault(int(fields[1]), []).append(pid)
-            threads[pid] = int(fields[17])
-        except (OSError, IndexError, ValueError):
-            continue
-    return children, threads
-
-
-def _rss(pid: int) -> int:
-    try:
-        with open(f"/proc/{pid}/statm") as fh:
-            return int(fh.read().split()[1]) * resource.getpagesize()
-    except (OSError, IndexError, ValueError):
-        return 0
-
-
-class TreeRss:
-    """Resident memory of a process and all its descendants (Linux /proc), cheap enough to poll
-    several times a second: the tree is found by scanning /proc at most every ``rescan`` seconds,
-    and between scans only its known members are read. (A scan reads every process's stat file;
-    done five times a second it cost a grading process a tenth of a core.)"""
-
-    def __init__(self, root_pid: int, rescan: float = 1.0):
-        self.root, self.rescan = root_pid, rescan
-        self._pids: list[int] = [root_pid]
-        self._next = 0.0
-        self.tasks = 0  # threads of the whole tree at the last scan (a task limit where cgroups are missing)
-
-    def bytes(self) -> int:
-        now = time.monotonic()
-        if now >= self._next:
-            (children, threads), pids, stack = _scan_proc(), [], [self.root]
-            while stack:
-                pid = stack.pop()
-                pids.append(pid)
-                stack.extend(children.get(pid, []))
-            self._pids, self._next = pids, now + self.rescan
-            self.tasks = sum(threads.get(p, 0) for p in pids)
-        return sum(_rss(pid) for pid in self._pids)
-
-
 def kill_tree(proc: subprocess.Popen) -> None:
     if not proc.pid or proc.pid <= 1:
         return  # a forked worker whose pid was never known: nothing safe to signal
@@ -302,9 +253,9 @@ def kill_tree(proc: subprocess.Popen) -> None:
         pass
 
 
-def worker_argv(sandboxed: bool, entry: str = "course.judge.worker", env: dict | None = None,
-                extra_binds: list[str] = ()) -> list[str]:
-    """Command for untrusted-side code: ``entry`` is course.judge.worker, or course.judge.forkserver (the zygote)."""
+def worker_argv(sandboxed: bool, entry: str, env: dict | None = None, extra_binds: list[str] = ()) -> list[str]:
+    """Command for untrusted-side code: ``entry`` is the module whose ``main()`` runs (the judge's
+    worker, or its fork server)."""
     py = [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(REPO_ROOT)!r}); "
           f"from {entry} import main; main()"]
     return (bwrap_argv(extra_binds=extra_binds, env=env) + py) if sandboxed else py

@@ -15,7 +15,7 @@ import os
 import signal
 import time
 
-from .tempdirs import pid_alive
+from .procs import pid_alive
 
 ROOT = "/sys/fs/cgroup"
 PREFIX = "course-"

@@ -11,22 +11,13 @@ import re
 import tempfile
 
 from . import fstree
+from .procs import pid_alive
 
 _NAME = re.compile(r"^course-([a-z]+)-(\d+)-")
 
 
 def make(kind: str) -> str:
     return tempfile.mkdtemp(prefix=f"course-{kind}-{os.getpid()}-")
-
-
-def pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-        return True
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
 
 
 def sweep(root: str | None = None) -> int:

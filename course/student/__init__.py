@@ -6,5 +6,5 @@
 - ``course.student.checks``: visible checks with messages that name the input, what was
   expected and what came back.
 
-Nothing here imports the grader (``course.judge.adapter``, ``course.grading`` ...).
+Nothing here imports anything else of ``course`` (checked by import-linter, see pyproject.toml).
 """

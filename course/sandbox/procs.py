@@ -1,0 +1,98 @@
+"""What /proc says about processes: alive or not, parents and threads, descendants, resident memory."""
+from __future__ import annotations
+
+import glob
+import os
+import resource
+import time
+
+
+def pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+        return True
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+
+
+def scan() -> tuple[dict[int, list[int]], dict[int, int]]:
+    """Parent pid -> child pids, and pid -> thread count, from one scan of /proc."""
+    children: dict[int, list[int]] = {}
+    threads: dict[int, int] = {}
+    for stat in glob.glob("/proc/[0-9]*/stat"):
+        try:
+            with open(stat) as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+            pid = int(stat.split("/")[2])
+            children.setdefault(int(fields[1]), []).append(pid)
+            threads[pid] = int(fields[17])
+        except (OSError, IndexError, ValueError):
+            continue
+    return children, threads
+
+
+def rss(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/statm") as fh:
+            return int(fh.read().split()[1]) * resource.getpagesize()
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
+class TreeRss:
+    """Resident memory of a process and all its descendants (Linux /proc), cheap enough to poll
+    several times a second: the tree is found by scanning /proc at most every ``rescan`` seconds,
+    and between scans only its known members are read. (A scan reads every process's stat file;
+    done five times a second it cost a grading process a tenth of a core.)"""
+
+    def __init__(self, root_pid: int, rescan: float = 1.0):
+        self.root, self.rescan = root_pid, rescan
+        self._pids: list[int] = [root_pid]
+        self._next = 0.0
+        self.tasks = 0  # threads of the whole tree at the last scan (a task limit where cgroups are missing)
+
+    def bytes(self) -> int:
+        now = time.monotonic()
+        if now >= self._next:
+            (children, threads), pids, stack = scan(), [], [self.root]
+            while stack:
+                pid = stack.pop()
+                pids.append(pid)
+                stack.extend(children.get(pid, []))
+            self._pids, self._next = pids, now + self.rescan
+            self.tasks = sum(threads.get(p, 0) for p in pids)
+        return sum(rss(pid) for pid in self._pids)
+
+
+def descendants(root: int, children: dict[int, list[int]] | None = None) -> list[int]:
+    """Every descendant of ``root`` (not ``root`` itself), from one scan of /proc."""
+    children = scan()[0] if children is None else children
+    out, stack = [], [root]
+    while stack:
+        for c in children.get(stack.pop(), []):
+            out.append(c)
+            stack.append(c)
+    return out
+
+
+def ns_pids(pid: int) -> list[int]:
+    """The pid of ``pid`` in each nested pid namespace, outermost first ([] if unknown)."""
+    try:
+        with open(f"/proc/{pid}/status") as fh:
+            for line in fh:
+                if line.startswith("NSpid:"):
+                    return [int(x) for x in line.split()[1:]]
+    except OSError:
+        pass
+    return []
+
+
+def state(pid: int) -> str:
+    """The one-letter state of ``pid`` ("R", "S", "Z" ...); "X" when it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return "X"
