@@ -1,22 +1,27 @@
-"""The grading pipeline, end to end, on the bundled example submissions.
+"""The grading pipeline, end to end, on the bundled example submissions or a class.
 
-    python -m course.grading.pipeline [--root DIR] [--assignment A ...] [--examples | --no-examples]
+    python -m course.grading.pipeline [--root DIR] [--assignment A ...] [--no-examples]
+        [--steps generate,autograde,feedback,export,report] [--workers N] [--shard K/N] [--db URL]
 
-Steps (each one nbgrader command, logged under gradebook/logs/):
+Steps (nbgrader's own commands, logged under gradebook/logs/):
 1. refuse to start when the sandbox cannot be set up (unless COURSE_SANDBOX=off);
-2. generate_assignment: release/ and the gradebook's copy of every test cell;
-3. put the example submissions in gradebook/submitted/ (complete, blank, partly wrong);
-4. autograde (which sets aside unreadable notebooks and grades the blank release in their place,
-   see course.grading.notebook_intake), generate_feedback, export to gradebook/grades.csv;
-5. print a table of students x assignments.
-Re-running is safe: every step overwrites its own output, and grading seeds are derived from
-(assignment, student), so the same submission gets the same checks.
+2. generate: generate_assignment (release/ and the gradebook's copy of every test cell), and the
+   example submissions put in gradebook/submitted/ (complete, blank, partly wrong);
+3. autograde: every submission, N at a time (course.grading.batch: one progress bar, one line per
+   incident, also written to gradebook/records/incidents.jsonl; a re-run grades only what is new,
+   changed or unfinished). Autograde itself sets aside unreadable notebooks and grades the blank
+   release in their place (course.grading.notebook_intake);
+4. feedback, export (gradebook/grades.csv) and the class report; then a table of students x assignments.
+Grading seeds are derived from (assignment, student), so the same submission gets the same checks
+whatever the number of workers, the shard, or a resume.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
+import sys
 import time
 from pathlib import Path
 
@@ -24,10 +29,8 @@ from .. import REPO_ROOT, TESTS_DIR
 from ..sandbox import fstree
 from .. import sandbox
 from .. import assignments
-from . import runner, submissions
+from . import batch, runner, submissions
 
-# Warning lines of the grading log that the run's summary repeats (one per incident).
-INCIDENT_WORDS = ("restored", "stopped", "timeout", "died", "demoted", "set aside", "graded as", "is missing")
 EXAMPLES = {"ex-complete": "reference", "ex-blank": "release", "ex-partly-wrong": "partly_wrong"}
 
 
@@ -58,9 +61,9 @@ def place_examples(root: Path, assignment: str) -> list[str]:
     return placed
 
 
-def score_table(root: Path, assignment_ids: list[str]) -> str:
+def score_table(root: Path, assignment_ids: list[str], db: str | None = None) -> str:
     from nbgrader.api import Gradebook, MissingEntry
-    db = f"sqlite:///{root / 'gradebook' / 'gradebook.db'}"
+    db = db or f"sqlite:///{root / 'gradebook' / 'gradebook.db'}"
     with Gradebook(db) as gb:
         students = sorted(s.id for s in gb.students)
         width = max([len(s) for s in students] + [8])
@@ -78,8 +81,10 @@ def score_table(root: Path, assignment_ids: list[str]) -> str:
     return "\n".join(rows)
 
 
-def run(root: Path, only: list[str] | None, examples: bool) -> int:
-    t0 = time.monotonic()
+STEPS = ("generate", "autograde", "feedback", "export", "report")
+
+
+def _preflight() -> int | None:
     try:
         isolated = sandbox.resolve()
     except sandbox.SandboxUnavailable as exc:
@@ -87,43 +92,138 @@ def run(root: Path, only: list[str] | None, examples: bool) -> int:
         return 2
     if not isolated:
         print("WARNING: COURSE_SANDBOX=off: submissions run WITHOUT isolation and could read solutions.")
+    return None
+
+
+def _gpus() -> int:
     import torch
-    if not torch.cuda.is_available():
-        if os.environ.get("COURSE_ALLOW_CPU_GRADING", "") in ("", "0"):
-            print("NOTE: no CUDA GPU here: GPU-marked checks fail (grade on a GPU node, or set "
-                  "COURSE_ALLOW_CPU_GRADING=1 to skip them and report them as skipped).")
-        else:
-            print("NOTE: no CUDA GPU here: GPU-marked checks are skipped (COURSE_ALLOW_CPU_GRADING=1).")
+    if torch.cuda.is_available():
+        return torch.cuda.device_count()
+    if os.environ.get("COURSE_ALLOW_CPU_GRADING", "") in ("", "0"):
+        print("NOTE: no CUDA GPU here: GPU-marked checks fail (grade on a GPU node, or set "
+              "COURSE_ALLOW_CPU_GRADING=1 to skip them and report them as skipped).")
+    else:
+        print("NOTE: no CUDA GPU here: GPU-marked checks are skipped (COURSE_ALLOW_CPU_GRADING=1).")
+    return 0
+
+
+def _autograde_all(root: Path, ids: list[str], students_shard: str | None, workers: int, gpus: int,
+                   extra: list[str], progress: bool) -> int:
+    """Autograde every submission of ``ids`` (this shard's students) on ``workers``; failures."""
+    from tqdm.auto import tqdm
+
+    everyone = sorted({s for a in ids for s in batch.submitted_students(root, a)})
+    mine = set(batch.shard(everyone, students_shard))
+    todo = [(a, s) for a in ids for s in batch.submitted_students(root, a) if s in mine]
+    incidents = root / "gradebook" / "records" / "incidents.jsonl"
+    _forget_incidents(incidents, batch.pending(root, todo))
+    bar = tqdm(total=len(todo), desc=f"autograde ({workers} worker{'s' * (workers > 1)})", unit="sub",
+               disable=not progress or not todo, dynamic_ncols=True)
+    counts = {"graded": 0, "resumed": 0, "failed": 0}
+
+    def done(res: batch.Result) -> None:
+        counts["resumed" if res.skipped else "failed" if res.code else "graded"] += 1
+        lines = list(res.incidents) + ([f"{res.student}: could not be graded (exit {res.code}; see "
+                                        f"gradebook/logs/{res.assignment}/{res.student}.log)"] if res.code else [])
+        with open(incidents, "a") as fh:
+            for ln in lines:
+                fh.write(json.dumps({"assignment": res.assignment, "student": res.student,
+                                     "kind": "failed" if res.code and ln == lines[-1] else "incident",
+                                     "message": ln}) + "\n")
+        for ln in lines:
+            bar.write(f"  {res.assignment}: {ln}")
+        bar.update(1)
+
+    t0 = time.monotonic()
+    batch.autograde(root, todo, workers=workers, gpus=gpus, extra=extra, on_result=done)
+    bar.close()
+    print(f"autograde: {counts['graded']} graded, {counts['resumed']} unchanged since an earlier run, "
+          f"{counts['failed']} failed, in {time.monotonic() - t0:.0f} s on {workers} worker(s)")
+    return counts["failed"]
+
+
+def _forget_incidents(path: Path, regraded: set) -> None:
+    """Incidents of submissions about to be graded again are dropped; the others' stay."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists():
+        return
+    keep = []
+    for ln in path.read_text(errors="replace").splitlines():
+        try:
+            rec = json.loads(ln)
+            if (rec["assignment"], rec["student"]) in regraded:
+                continue
+        except (ValueError, KeyError, TypeError):
+            continue
+        keep.append(ln + "\n")
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text("".join(keep))
+    os.replace(tmp, path)
+
+
+def run(root: Path, only: list[str] | None, examples: bool, *, steps=STEPS, workers: int | None = None,
+        shard: str | None = None, db: str | None = None, progress: bool | None = None) -> int:
+    refused = _preflight()
+    if refused is not None:
+        return refused
+    gpus = _gpus()
+    workers = workers or batch.default_workers(gpus)
+    progress = sys.stderr.isatty() if progress is None else progress
+    extra = [f"--CourseDirectory.db_url={db}"] if db else []
     logs = root / "gradebook" / "logs"
     logs.mkdir(parents=True, exist_ok=True)
-    ids = only or assignments()
+    ids = list(only or assignments())
     failures = 0
-    for a in ids:
-        log = logs / f"{a}.log"
-        log.write_text("")
-        if nbgrader(root, "generate_assignment", a, "--force", log=log):
-            print(f"{a}: generate_assignment failed (see {log})")
-            failures += 1
-            continue
-        if examples:
-            place_examples(root, a)
-        rc = nbgrader(root, "autograde", a, "--force", log=log)
-        rc |= nbgrader(root, "generate_feedback", a, "--force", log=log)
-        incidents = [ln.strip() for ln in log.read_text().splitlines()
-                     if "WARNING" in ln and (": " in ln) and any(w in ln for w in INCIDENT_WORDS)
-                     or "hidden checks could not run" in ln]
-        for ln in incidents:
-            print(f"  {a}: {ln.split('] ', 1)[-1].strip()}")
-        if rc:
-            print(f"{a}: some submissions could not be graded (see {log}); the rest were")
-            failures += 1
-        print(f"{a}: graded ({time.monotonic() - t0:.0f} s so far)")
-    nbgrader(root, "export", "--to", str(root / "gradebook" / "grades.csv"), log=logs / "export.log")
-    print()
-    print(score_table(root, ids))
-    print(f"\ngradebook: {root / 'gradebook' / 'gradebook.db'}   grades: {root / 'gradebook' / 'grades.csv'}   "
-          f"feedback: {root / 'gradebook' / 'feedback'}")
+    if "generate" in steps:
+        for a in list(ids):
+            log = logs / f"{a}.log"
+            log.write_text("")
+            if nbgrader(root, "generate_assignment", a, "--force", *extra, log=log):
+                print(f"{a}: generate_assignment failed (see {log})")
+                failures += 1
+                ids.remove(a)
+            elif examples:
+                place_examples(root, a)
+    if "autograde" in steps:
+        _sqlite_wal(root, db)
+        failures += _autograde_all(root, ids, shard, workers, gpus, extra, progress)
+    if "feedback" in steps:
+        for a in ids:
+            if nbgrader(root, "generate_feedback", a, "--force", *extra, log=logs / f"{a}.log"):
+                print(f"{a}: generate_feedback failed (see {logs / f'{a}.log'})")
+                failures += 1
+    if "export" in steps:
+        nbgrader(root, "export", "--to", str(root / "gradebook" / "grades.csv"), *extra, log=logs / "export.log")
+    if "report" in steps:
+        _report(root, db)
+    if "export" in steps:
+        print()
+        print(score_table(root, ids, db))
+        print(f"\ngradebook: {db or root / 'gradebook' / 'gradebook.db'}   grades: {root / 'gradebook' / 'grades.csv'}"
+              f"   feedback: {root / 'gradebook' / 'feedback'}")
     return 1 if failures else 0
+
+
+def _sqlite_wal(root: Path, db: str | None) -> None:
+    """Several autograde processes write the SQLite gradebook at once: WAL lets readers go on during
+    a write, and each writer waits its turn (nbgrader's transactions are short)."""
+    if db and not db.startswith("sqlite"):
+        return
+    import sqlite3
+    path = db.split("sqlite:///", 1)[1] if db else str(root / "gradebook" / "gradebook.db")
+    with sqlite3.connect(path, timeout=60) as con:
+        con.execute("PRAGMA journal_mode=WAL")
+
+
+def _report(root: Path, db: str | None) -> None:
+    try:
+        from . import report
+    except ImportError:
+        return
+    try:
+        print(f"class report: {report.write(root, db)}")
+    except Exception as exc:  # the grades are already safe in the gradebook
+        print(f"class report could not be written: {type(exc).__name__}: {exc}")
 
 
 def main(argv=None) -> int:
@@ -132,9 +232,27 @@ def main(argv=None) -> int:
     ap.add_argument("--assignment", action="append", help="only these assignments")
     ap.add_argument("--no-examples", dest="examples", action="store_false",
                     help="grade what is in gradebook/submitted/ without adding the bundled examples")
+    ap.add_argument("--steps", default=",".join(STEPS),
+                    help=f"comma-separated steps to run, of {','.join(STEPS)} (default: all)")
+    ap.add_argument("--workers", type=int, default=None,
+                    help="submissions graded at once (default: the cores, or GPUs x COURSE_SLOTS_PER_GPU)")
+    ap.add_argument("--shard", default=None, metavar="K/N",
+                    help="autograde only the students whose index in the sorted class list is K mod N")
+    ap.add_argument("--db", default=None, help="gradebook URL (default: sqlite:///<root>/gradebook/gradebook.db)")
+    ap.add_argument("--no-progress", dest="progress", action="store_false", default=None,
+                    help="no progress bar (it is shown only on a terminal anyway)")
     args = ap.parse_args(argv)
+    steps = [s.strip() for s in args.steps.split(",") if s.strip()]
+    unknown = [s for s in steps if s not in STEPS]
+    if unknown:
+        ap.error(f"unknown step(s) {unknown}; choose from {','.join(STEPS)}")
+    try:
+        batch.shard([], args.shard)
+    except ValueError as exc:
+        ap.error(str(exc))
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
-    return run(args.root.resolve(), args.assignment, args.examples)
+    return run(args.root.resolve(), args.assignment, args.examples, steps=steps, workers=args.workers,
+               shard=args.shard, db=args.db, progress=args.progress)
 
 
 if __name__ == "__main__":

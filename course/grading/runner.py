@@ -146,16 +146,17 @@ def shared(env: dict) -> Runner | None:
     return _RUNNER
 
 
-def nbgrader(root, args: list[str], log) -> int:
+def nbgrader(root, args: list[str], log, *, env: dict | None = None, use: Runner | None | bool = None) -> int:
     """Run ``nbgrader <args>`` for the course at ``root``, appending its output to ``log``; its
-    exit code. Uses the shared runner, or a process of its own when the runner is off or fails."""
-    from .. import tool_env
-
-    env = tool_env()
+    exit code. Uses ``use`` (a runner; False: none), else the shared runner, or a process of its own
+    when the runner is off or fails."""
+    if env is None:
+        from .. import tool_env
+        env = tool_env()
     full = [*args, f"--CourseDirectory.root={root}"]
     with open(log, "a") as fh:
         fh.write(f"$ nbgrader {' '.join(args)}\n")
-    runner = shared(env)
+    runner = (use or None) if use is not None else shared(env)
     if runner is not None:
         try:
             return runner.run(full, cwd=str(root), env=env, log=str(log))
