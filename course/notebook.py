@@ -28,6 +28,14 @@ class NotebookError(ValueError):
     """A notebook file that cannot be read as a notebook."""
 
 
+def first_in(folder: str | Path, hint: str = "") -> Path:
+    """The notebook of ``folder`` (the first ``*.ipynb`` by name); FileNotFoundError if it has none."""
+    nbs = sorted(Path(folder).glob("*.ipynb"))
+    if not nbs:
+        raise FileNotFoundError(f"no notebook in {folder}" + (f": {hint}" if hint else ""))
+    return nbs[0]
+
+
 def read(path: str | Path) -> nbformat.NotebookNode:
     """Read a notebook or raise NotebookError with one clear line."""
     path = Path(path)

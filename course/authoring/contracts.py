@@ -127,10 +127,7 @@ def docstring_clauses(source: str) -> list[str]:
 
 
 def source_notebook(assignment: str) -> Path:
-    nbs = sorted((SOURCE_DIR / assignment).glob("*.ipynb"))
-    if not nbs:
-        raise FileNotFoundError(f"no notebook in source/{assignment}")
-    return nbs[0]
+    return nbtools.first_in(SOURCE_DIR / assignment)
 
 
 def notebook_contracts(assignment: str) -> dict[str, list[str]]:

@@ -262,7 +262,7 @@ def grade(assignment: str, nb, students: list[str], keep: Path | None) -> dict:
             with Gradebook(f"sqlite:///{root / 'gradebook' / 'gradebook.db'}") as gb:
                 sub = gb.find_submission(assignment, student)
                 score, total = float(sub.score), float(sub.max_score)
-            graded = nbtools.read(next((root / "autograded" / student / assignment).glob("*.ipynb")))
+            graded = nbtools.read(nbtools.first_in(root / "autograded" / student / assignment))
             checks, seeds = [], set()
             for c in graded.cells:
                 if not nbtools.is_test_cell(c):

@@ -249,7 +249,7 @@ def tasks_of_cells(nb) -> dict[str, str]:
 
 
 def mutants(assignment: str, only_task: str | None = None) -> list[Mutant]:
-    nb = nbtools.read(next((SOURCE_DIR / assignment).glob("*.ipynb")))
+    nb = nbtools.read(nbtools.first_in(SOURCE_DIR / assignment))
     task_of = tasks_of_cells(nb)
     out, seen = [], set()
     for c in nb.cells:
@@ -340,7 +340,7 @@ def run(assignment: str, only_task: str | None, timeout: float, limit: int | Non
     warnings.simplefilter("ignore")
     import torch  # noqa: F401  (imported once, before forking)
     import pytest  # noqa: F401
-    nb = nbtools.read(next((SOURCE_DIR / assignment).glob("*.ipynb")))
+    nb = nbtools.read(nbtools.first_in(SOURCE_DIR / assignment))
     base = [(nbtools.nbgrader_meta(c).get("grade_id"), c.source) for c in nb.cells
             if c.cell_type == "code" and not nbtools.is_test_cell(c)]
     equiv = equivalents(assignment)

@@ -44,16 +44,13 @@ def load_spec(path: Path) -> dict:
 
 
 def release_notebook(assignment: str) -> Path:
-    nbs = sorted((RELEASE_DIR / assignment).glob("*.ipynb"))
-    if not nbs:
-        raise FileNotFoundError(f"no released notebook for {assignment}: run python -m course.authoring.build release")
-    return nbs[0]
+    return nbtools.first_in(RELEASE_DIR / assignment, "run python -m course.authoring.build release")
 
 
 def reference(assignment: str):
     """The release notebook with every solution cell replaced by the source's solution."""
     rel = nbtools.read(release_notebook(assignment))
-    src = nbtools.read(next((SOURCE_DIR / assignment).glob("*.ipynb")))
+    src = nbtools.read(nbtools.first_in(SOURCE_DIR / assignment))
     solutions = {nbtools.nbgrader_meta(c).get("grade_id"): c.source for c in src.cells
                  if nbtools.nbgrader_meta(c).get("solution")}
     nb = copy.deepcopy(rel)

@@ -27,10 +27,6 @@ def _fmt(t, n: int = 6) -> str:
     return repr(t)[:200]
 
 
-def shape_str(t) -> str:
-    return f"{tuple(t.shape)} {str(t.dtype).replace('torch.', '')}" if isinstance(t, torch.Tensor) else type(t).__name__
-
-
 def expect(cond: bool, msg: str) -> None:
     if not cond:
         fail(msg)

@@ -30,10 +30,6 @@ def capture_error(fn, *args, **kwargs) -> dict:
     return {"raised": False, "type": "", "message": "", "mro": []}
 
 
-def _as_list(y):
-    return list(y) if isinstance(y, (tuple, list)) else [y]
-
-
 def _flat_dot(a_list, b_list) -> float:
     return float(sum((a.double() * b.double()).sum() for a, b in zip(a_list, b_list) if a is not None and b is not None))
 

@@ -24,6 +24,7 @@ import pytest
 import torch
 
 from .. import SOURCE_DIR, TESTS_DIR
+from .. import notebook as nbtools
 
 # Set by course.judge.inprocess.run_in_process to judge a live notebook namespace in-process.
 IN_PROCESS_STUDENT = None
@@ -102,17 +103,27 @@ def _notebook_seeds(config) -> dict[str, tuple[int, set | None]]:
     return out
 
 
-def _notebook_tasks(config) -> dict[str, set]:
+def _tasks_by_notebook(config, option: str) -> dict[str, set]:
+    """PATH=TASK,TASK specs of ``option`` (--notebook-tasks, --notebook-first-failure): path -> tasks."""
     out = {}
-    for spec in config.getoption("--notebook-tasks"):
+    for spec in config.getoption(option):
         path, _, tasks = spec.rpartition("=")
         out[path] = set(filter(None, tasks.split(",")))
     return out
 
 
+def _notebook_of(item) -> str | None:
+    """The notebook this test item judges: its parameter, or the run's only --notebook."""
+    callspec = getattr(item, "callspec", None)
+    nb = callspec.params.get("course_notebook") if callspec else None
+    if nb is None and len(item.config.getoption("--notebook")) == 1:
+        nb = item.config.getoption("--notebook")[0]
+    return nb
+
+
 def pytest_collection_modifyitems(config, items):
     wanted = set(config.getoption("--task"))
-    per_nb = _notebook_tasks(config)
+    per_nb = _tasks_by_notebook(config, "--notebook-tasks")
     seeds = _notebook_seeds(config)
     if not wanted and not per_nb and not seeds:
         return
@@ -121,9 +132,7 @@ def pytest_collection_modifyitems(config, items):
         if wanted and task_of(it) not in wanted:
             return False
         callspec = getattr(it, "callspec", None)
-        nb = callspec.params.get("course_notebook") if callspec else None
-        if nb is None and len(config.getoption("--notebook")) == 1:
-            nb = config.getoption("--notebook")[0]
+        nb = _notebook_of(it)
         n, only = seeds.get(nb, (1, None))
         if callspec and callspec.params.get("course_seed", 0) >= (n if only is None or task_of(it) in only else 1):
             return False
@@ -143,19 +152,9 @@ def grading() -> bool:
 
 def _run_key(item):
     callspec = getattr(item, "callspec", None)
-    nb = callspec.params.get("course_notebook") if callspec else None
-    if nb is None and len(item.config.getoption("--notebook")) == 1:
-        nb = item.config.getoption("--notebook")[0]
+    nb = _notebook_of(item)
     seed = callspec.params.get("course_seed", 0) if callspec else 0
     return nb, seed, task_of(item)
-
-
-def _first_failure_tasks(config) -> dict[str, set]:
-    out = {}
-    for spec in config.getoption("--notebook-first-failure"):
-        path, _, tasks = spec.rpartition("=")
-        out[path] = set(filter(None, tasks.split(",")))
-    return out
 
 
 def pytest_runtest_setup(item):
@@ -170,10 +169,7 @@ def pytest_runtest_setup(item):
 
 
 def reference_notebook(assignment: str) -> Path:
-    nbs = sorted((SOURCE_DIR / assignment).glob("*.ipynb"))
-    if not nbs:
-        raise FileNotFoundError(f"no source notebook in {SOURCE_DIR / assignment}")
-    return nbs[0]
+    return nbtools.first_in(SOURCE_DIR / assignment)
 
 
 def probe_sources(assignment: str) -> dict[str, str]:
@@ -292,9 +288,7 @@ def pytest_runtest_makereport(item, call):
     if rep.when == "call" or (rep.when == "setup" and rep.outcome != "passed"):
         doc = (item.function.__doc__ or "").strip().splitlines() if hasattr(item, "function") else []
         callspec = getattr(item, "callspec", None)
-        notebook = callspec.params.get("course_notebook") if callspec else None
-        if notebook is None and len(item.config.getoption("--notebook")) == 1:
-            notebook = item.config.getoption("--notebook")[0]
+        notebook = _notebook_of(item)
         param_id = check_key(f"[{callspec.id}]")[1:-1] if callspec else ""
         if doc and param_id:
             doc[0] = f"{doc[0]} [{param_id}]"
@@ -320,7 +314,7 @@ def pytest_runtest_makereport(item, call):
             seed = derived_seed(item.config._course_seed, callspec.params.get("course_seed", 0) if callspec else 0)
         if status == "failed":
             key = _run_key(item)
-            if key[2] in _first_failure_tasks(item.config).get(key[0], ()):
+            if key[2] in _tasks_by_notebook(item.config, "--notebook-first-failure").get(key[0], ()):
                 if not hasattr(item.config, "_course_failed"):
                     item.config._course_failed = set()
                 item.config._course_failed.add(key)

@@ -95,10 +95,6 @@ class Group:
         return cls([(kind, os.path.join(base, name)) for kind, base in _bases()
                     if os.path.isdir(os.path.join(base, name))])
 
-    @property
-    def name(self) -> str:
-        return os.path.basename(self.dirs[0][1]) if self.dirs else ""
-
     def add(self, pid: int = 0) -> None:
         """Move ``pid`` (0: the calling process) into the group; its children follow."""
         for _, d in self.dirs:
