@@ -67,5 +67,25 @@ forgeable: $(STAMP)
 report: $(STAMP)
 	$(BIN)/python -m course.grading.report $${DB:+--db "$$DB"}
 
+## Grade a class on a Slurm cluster (README, "Grading on a Slurm cluster"): generate here, then an array
+## of TASKS jobs over shards of students and a closing job (feedback, export, report):
+## make grade-cluster TASKS=8 DB=postgresql+psycopg2://user@host:5432/gradebook [GPUS=1] [PARTITION=gpu] [DRY=1]
+.PHONY: grade-cluster test-cluster
+grade-cluster: $(STAMP)
+	$(BIN)/python -m course.grading.cluster submit --tasks $${TASKS:-2} $${DB:+--db "$$DB"} \
+		$${GPUS:+--gpus-per-task $$GPUS} $${PARTITION:+--partition $$PARTITION} $${DRY:+--dry-run}
+
+## The Slurm + PostgreSQL test, for real (installs slurmctld, slurmd, munge and postgresql with apt-get as root,
+## starts them in a temporary folder, grades a class as a 2-task array): not part of make test.
+test-cluster: $(STAMP)
+	COURSE_TEST_CLUSTER=1 $(BIN)/python -m pytest tests/test_cluster.py -q -s --durations=5
+
+## The grading benchmark (README, "Speed"): a 60-submission class built from the example submissions, graded
+## on 1 and 2 workers, against the cold-kernel floor and plain nbgrader; one table. Not a test: tens of
+## minutes on 2 cores. make bench [ARGS="--assignment 15-01 --per-topic 2"]; ARGS=--profile: phase by phase
+.PHONY: bench
+bench: $(STAMP)
+	$(BIN)/python -m course.grading.bench $${ARGS:-}
+
 clean:
 	rm -rf autograded/*/ gradebook/*/ gradebook/*.db gradebook/*.csv
