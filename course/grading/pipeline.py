@@ -251,6 +251,7 @@ def main(argv=None) -> int:
     except ValueError as exc:
         ap.error(str(exc))
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
+    sys.stdout.reconfigure(line_buffering=True)  # each line as it comes, also into a log file
     return run(args.root.resolve(), args.assignment, args.examples, steps=steps, workers=args.workers,
                shard=args.shard, db=args.db, progress=args.progress)
 

@@ -362,12 +362,16 @@ class InProcessStudent:
         pass
 
     def call(self, probe: str, /, *, module: str | None = None, timeout: float | None = None, **kwargs):
-        from .worker import describe
+        from .worker import describe, global_settings, settings_leak
         mod = self.modules[module or next(iter(self.modules))]
+        before = global_settings()
         try:
             value = getattr(mod, probe)(self.ns, **copy.deepcopy(kwargs))
         except Exception as exc:
             raise StudentError(probe, describe(exc)) from None
+        leak = settings_leak(before, global_settings())
+        if leak:
+            raise StudentError(probe, leak)
         # Same contract as the worker: only plain data crosses back.
         bio = io.BytesIO()
         torch.save(value, bio)

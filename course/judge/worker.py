@@ -77,6 +77,38 @@ def reset_globals() -> None:
     torch.use_deterministic_algorithms(False)
 
 
+# Process-wide settings no task may leave changed: (what the student reads, how to read it).
+GLOBAL_SETTINGS = (
+    ("torch.is_grad_enabled()", lambda t: t.is_grad_enabled()),
+    ("torch.is_inference_mode_enabled()", lambda t: t.is_inference_mode_enabled()),
+    ("torch.get_default_dtype()", lambda t: t.get_default_dtype()),
+    ("torch.is_anomaly_enabled()", lambda t: t.is_anomaly_enabled()),
+    ("torch.are_deterministic_algorithms_enabled()", lambda t: t.are_deterministic_algorithms_enabled()),
+)
+
+
+def global_settings() -> tuple:
+    import torch
+    return tuple(read(torch) for _, read in GLOBAL_SETTINGS)
+
+
+def settings_leak(before: tuple, after: tuple) -> dict | None:
+    """The error a call reports when it left a process-wide setting changed (it fails the check)."""
+    changed = [f"{name} was {b} before the call and {a} after it"
+               for (name, _), b, a in zip(GLOBAL_SETTINGS, before, after) if b != a]
+    if not changed:
+        return None
+    return {"type": "GlobalStateLeak", "trace": "",
+            "message": "a global setting was left changed: " + "; ".join(changed) +
+                       " (change such settings inside a `with` block, which restores them)"}
+
+
+class GlobalStateLeak(Exception):
+    def __init__(self, err: dict):
+        super().__init__(err["message"])
+        self.err = err
+
+
 class Worker:
     def __init__(self, fd_in: int, fd_out: int):
         self.fd_in, self.fd_out = fd_in, fd_out
@@ -120,7 +152,12 @@ class Worker:
     def call(self, module: str, probe: str, kwargs: dict):
         fn = getattr(self.probes[module], probe)
         reset_globals()
-        return fn(self.ns, **kwargs)
+        before = global_settings()
+        value = fn(self.ns, **kwargs)
+        leak = settings_leak(before, global_settings())
+        if leak:
+            raise GlobalStateLeak(leak)
+        return value
 
     def serve(self) -> None:
         while True:
@@ -141,6 +178,8 @@ class Worker:
                     return
                 else:
                     reply = {"ok": False, "error": {"type": "ProtocolError", "message": f"unknown op {op!r}", "trace": ""}}
+            except GlobalStateLeak as exc:
+                reply = {"ok": False, "error": exc.err}
             except BaseException as exc:
                 reply = {"ok": False, "error": describe(exc)}
             sys.stdout.flush()
