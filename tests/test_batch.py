@@ -60,6 +60,12 @@ def test_fingerprint_follows_the_submission_and_the_grading_code(tmp_path):
     assert batch.fingerprint(tmp_path, A, "amy", key) != plain
 
 
+def test_gradebook_url_printed_without_its_password():
+    from course.grading import db_url
+    assert db_url.shown("postgresql+psycopg2://grader:s3cret@db:5432/gb") == "postgresql+psycopg2://grader:***@db:5432/gb"
+    assert db_url.normalize("postgresql://u@h/gb") in ("postgresql+psycopg2://u@h/gb", "postgresql://u@h/gb")
+
+
 def test_incident_lines_are_found():
     log = ("[AutogradeApp | WARNING] hostile-x: kernel stopped: memory over 2048 MB\n"
            "[AutogradeApp | INFO] amy: fine\n[AutogradeApp | ERROR] bob: hidden checks could not run: boom\n")

@@ -32,6 +32,8 @@ import sys
 import time
 from pathlib import Path
 
+from . import db_url
+
 PIPELINE = "course.grading.pipeline"
 CLOSING_STEPS = "feedback,export,report"
 
@@ -42,17 +44,6 @@ class ClusterError(RuntimeError):
 
 def cluster_dir(root: Path) -> Path:
     return root / "gradebook" / "cluster"
-
-
-def normalize_db(url: str | None) -> str | None:
-    """``postgresql://`` means the psycopg (3) driver in SQLAlchemy 2.1, psycopg2 before it; the
-    course installs psycopg2 (requirements.txt), so a bare ``postgresql://`` is pinned to it."""
-    if url and url.startswith("postgresql://"):
-        try:
-            import psycopg  # noqa: F401
-        except ImportError:
-            return "postgresql+psycopg2://" + url[len("postgresql://"):]
-    return url
 
 
 def _pipeline(python: str, root: Path, steps: str, args, *, shard: str | None = None,
@@ -148,7 +139,7 @@ def sbatch(*args: str) -> str:
 def submit(args) -> int:
     root = args.root.resolve()
     python = args.python or sys.executable
-    args.db = normalize_db(args.db)
+    args.db = db_url.normalize(args.db)
     submitted = root / "gradebook" / "submitted"
     if args.tasks < 1:
         raise ClusterError("--tasks must be at least 1")

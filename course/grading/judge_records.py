@@ -95,12 +95,14 @@ def read_all(folder) -> list[dict]:
 
 
 def read_incidents(folder) -> list[dict]:
-    """The pipeline's incidents (``incidents.jsonl``), oldest first; lines that do not parse are skipped."""
-    path = Path(folder) / "incidents.jsonl"
-    try:
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
-        return []
+    """The pipeline's incidents (``incidents.jsonl``, and ``incidents-K-of-N.jsonl`` of a sharded run),
+    oldest first; lines that do not parse are skipped."""
+    lines = []
+    for path in sorted(Path(folder).glob("incidents*.jsonl")):
+        try:
+            lines += path.read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            continue
     out = []
     for line in lines:
         try:

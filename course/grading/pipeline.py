@@ -29,7 +29,7 @@ from .. import REPO_ROOT, TESTS_DIR
 from ..sandbox import fstree
 from .. import sandbox
 from .. import assignments
-from . import batch, runner, submissions
+from . import batch, db_url, runner, submissions
 
 EXAMPLES = {"ex-complete": "reference", "ex-blank": "release", "ex-partly-wrong": "partly_wrong"}
 
@@ -115,7 +115,9 @@ def _autograde_all(root: Path, ids: list[str], students_shard: str | None, worke
     everyone = sorted({s for a in ids for s in batch.submitted_students(root, a)})
     mine = set(batch.shard(everyone, students_shard))
     todo = [(a, s) for a in ids for s in batch.submitted_students(root, a) if s in mine]
-    incidents = root / "gradebook" / "records" / "incidents.jsonl"
+    # one file per shard: array tasks on several nodes never append to one file
+    name = f"incidents-{students_shard.replace('/', '-of-')}.jsonl" if students_shard else "incidents.jsonl"
+    incidents = root / "gradebook" / "records" / name
     _forget_incidents(incidents, batch.pending(root, todo))
     bar = tqdm(total=len(todo), desc=f"autograde ({workers} worker{'s' * (workers > 1)})", unit="sub",
                disable=not progress or not todo, dynamic_ncols=True)
@@ -167,6 +169,7 @@ def run(root: Path, only: list[str] | None, examples: bool, *, steps=STEPS, work
     if refused is not None:
         return refused
     gpus = _gpus()
+    db = db_url.normalize(db)
     workers = workers or batch.default_workers(gpus)
     progress = sys.stderr.isatty() if progress is None else progress
     extra = [f"--CourseDirectory.db_url={db}"] if db else []
@@ -199,7 +202,7 @@ def run(root: Path, only: list[str] | None, examples: bool, *, steps=STEPS, work
     if "export" in steps:
         print()
         print(score_table(root, ids, db))
-        print(f"\ngradebook: {db or root / 'gradebook' / 'gradebook.db'}   grades: {root / 'gradebook' / 'grades.csv'}"
+        print(f"\ngradebook: {db_url.shown(db) if db else root / 'gradebook' / 'gradebook.db'}   grades: {root / 'gradebook' / 'grades.csv'}"
               f"   feedback: {root / 'gradebook' / 'feedback'}")
     return 1 if failures else 0
 
