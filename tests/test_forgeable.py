@@ -13,8 +13,7 @@ from course import assignments
 
 RECORD = forgeable.read_record()
 # Assignments whose measured share is above the limit, and why; strict, so an entry must go once it is not.
-OVER = {"15-09": "check_gradients' verdicts are fixed by which of the judge's functions is checked (correct or "
-                 "not), whatever the inputs: a forger that maps function names to verdicts passes them"}
+OVER: dict[str, str] = {}
 
 
 def _cases():

@@ -126,117 +126,103 @@ def nan_origin(ns, name, x, pad=0):
 
 
 # ---------------------------------------------------------------- gradient checker
+# The functions whose gradients check_gradients judges. Each family is one function whose backward carries
+# a float64 ``defect`` drawn by the judge for each case: all zeros, the gradient is correct; otherwise it is
+# wrong in that family's way, by an amount that grows with the defect. Whether a case should be accepted is
+# therefore decided by the drawn values (and torch.autograd.gradcheck, judge side), never by a name or a flag.
 class Smooth(torch.autograd.Function):
-    """f(x, y) = x * sin(y) + x**2 / 2 (elementwise, broadcasting y over x's rows)."""
-
-    # subclasses change one factor of the gradient
-    fx = staticmethod(lambda x, y, g: g * (torch.sin(y) + x))
-    fy = staticmethod(lambda x, y, g: g * x * torch.cos(y))
+    """f(x, y) = x * sin(y) + x**2 / 2 (elementwise, broadcasting y over x's rows). Defect
+    (scale, missing, sign, points): the x-gradient is (1 + scale) * (sin(y) + (1 - missing) * x), plus points
+    where x > 1.5; the y-gradient is multiplied by (1 - 2 * sign)."""
 
     @staticmethod
-    def forward(ctx, x, y):
+    def forward(ctx, x, y, d):
         ctx.save_for_backward(x, y)
+        ctx.d = d
         return x * torch.sin(y) + x * x / 2
 
-    @classmethod
-    def backward(cls, ctx, g):
+    @staticmethod
+    def backward(ctx, g):
         x, y = ctx.saved_tensors
-        gx = cls.fx(x, y, g) if ctx.needs_input_grad[0] else None
-        gy = cls.fy(x, y, g).sum_to_size(y.shape) if ctx.needs_input_grad[1] else None
-        return gx, gy
+        scale, missing, sign, points = ctx.d
+        gx = gy = None
+        if ctx.needs_input_grad[0]:
+            gx = (1 + scale) * g * (torch.sin(y) + (1 - missing) * x) + points * g * (x > 1.5).to(x.dtype)
+        if ctx.needs_input_grad[1]:
+            gy = ((1 - 2 * sign) * g * x * torch.cos(y)).sum_to_size(y.shape)
+        return gx, gy, None
 
 
-class SmoothFactor(Smooth):
-    fx = staticmethod(lambda x, y, g: 1.01 * g * (torch.sin(y) + x))
-
-
-class SmoothTinyFactor(Smooth):  # within gradcheck's rtol: it passes
-    fx = staticmethod(lambda x, y, g: 1.0004 * g * (torch.sin(y) + x))
-
-
-class SmoothMissingTerm(Smooth):
-    fx = staticmethod(lambda x, y, g: g * torch.sin(y))
-
-
-class SmoothSignY(Smooth):
-    fy = staticmethod(lambda x, y, g: -g * x * torch.cos(y))
-
-
-class SmoothSomePoints(Smooth):  # wrong only where x > 1.5
-    fx = staticmethod(lambda x, y, g: g * (torch.sin(y) + x + (x > 1.5).to(x.dtype) * 0.5))
-
-
-class BigExp(torch.autograd.Function):
-    """exp(x), correct, used at x near 14 where finite differences carry an absolute error > atol."""
+class Exp(torch.autograd.Function):
+    """exp(x) whose gradient is (1 + scale) times the true one (defect (scale,)); at x near 14 finite
+    differences carry an absolute error larger than atol."""
 
     @staticmethod
-    def forward(ctx, x):
+    def forward(ctx, x, d):
         y = torch.exp(x)
         ctx.save_for_backward(y)
+        ctx.d = d
         return y
 
     @staticmethod
     def backward(ctx, g):
         (y,) = ctx.saved_tensors
-        return g * y
+        return g * y * (1 + ctx.d[0]), None
 
 
 class Mix(torch.autograd.Function):
-    """out = A @ B (matrices)."""
+    """out = A @ B (matrices). Defect (t,): A's gradient is g @ ((1 - t) * B.T + t * B) (t = 1: B not
+    transposed; the shapes fit only because B is square)."""
 
     @staticmethod
-    def forward(ctx, a, b):
+    def forward(ctx, a, b, d):
         ctx.save_for_backward(a, b)
+        ctx.d = d
         return a @ b
 
     @staticmethod
     def backward(ctx, g):
         a, b = ctx.saved_tensors
-        return g @ b.T, a.T @ g
+        t = ctx.d[0]
+        return g @ ((1 - t) * b.T + t * b), a.T @ g, None
 
 
-class MixWrong(Mix):
+class Square(torch.autograd.Function):
+    """f(x, y) = x**2, y unused. Defect (scale, extra): the x-gradient is (1 + scale) times the true one;
+    with extra == 0, y is not an input of the graph (no gradient flows to it), otherwise backward gives y
+    the gradient extra * g (summed to y's shape) although f does not depend on y."""
+
     @staticmethod
-    def backward(ctx, g):
-        a, b = ctx.saved_tensors
-        return g @ b, a.T @ g  # b not transposed: shapes fit only because b is square
-
-
-class BigExpOff(BigExp):
-    @staticmethod
-    def backward(ctx, g):
-        (y,) = ctx.saved_tensors
-        return g * y * 1.002
-
-
-class ExpHalf(BigExp):
-    """exp(x) whose gradient is half the true one: too SMALL, so only |analytic - numeric| catches it."""
+    def forward(ctx, x, y, d):
+        ctx.save_for_backward(x)
+        ctx.d = d
+        ctx.y_shape = None if y is None else y.shape
+        return x * x
 
     @staticmethod
     def backward(ctx, g):
-        (y,) = ctx.saved_tensors
-        return g * y * 0.5
+        (x,) = ctx.saved_tensors
+        scale, extra = ctx.d
+        gy = None if ctx.y_shape is None else (extra * g).sum_to_size(ctx.y_shape)
+        return 2 * g * x * (1 + scale), gy, None
 
 
 class Three(torch.autograd.Function):
-    """f(x, y, z) = x * y + z**2 (elementwise): three inputs that all need a gradient."""
+    """f(x, y, z) = x * y + z**2 (elementwise): three inputs that all need a gradient. Defect (sx, my, sz):
+    x's gradient times (1 + sx), y's gradient g * (x + my * (y - x)) (my = 1: y instead of x), z's times
+    (1 + sz)."""
 
     @staticmethod
-    def forward(ctx, x, y, z):
+    def forward(ctx, x, y, z, d):
         ctx.save_for_backward(x, y, z)
+        ctx.d = d
         return x * y + z * z
 
     @staticmethod
     def backward(ctx, g):
         x, y, z = ctx.saved_tensors
-        return g * y, g * x, 2 * g * z
-
-
-class ThreeWrongY(Three):
-    @staticmethod
-    def backward(ctx, g):
-        x, y, z = ctx.saved_tensors
-        return g * y, g * y, 2 * g * z  # the y-gradient uses y instead of x
+        sx, my, sz = ctx.d
+        return g * y * (1 + sx), g * (x + my * (y - x)), 2 * g * z * (1 + sz), None
 
 
 def linear(x):
@@ -244,33 +230,41 @@ def linear(x):
     return 3 * x
 
 
-def only_first(x, y):
-    """y is an input that requires a gradient and is not used at all (no gradient flows to it)."""
-    return x ** 2 + 0 * x
+DEFECT_SIZE = {"smooth": 4, "exp": 1, "mix": 1, "unused": 2, "three": 3, "linear": 1}
 
 
-GRAD_FUNCTIONS = {
-    "smooth": Smooth.apply, "factor": SmoothFactor.apply, "tiny_factor": SmoothTinyFactor.apply,
-    "missing_term": SmoothMissingTerm.apply, "sign_y": SmoothSignY.apply, "some_points": SmoothSomePoints.apply,
-    "big_exp": BigExp.apply, "big_exp_off": BigExpOff.apply, "mix": Mix.apply, "mix_wrong": MixWrong.apply, "unused": only_first,
-    "exp": BigExp.apply, "exp_half": ExpHalf.apply, "three": Three.apply, "three_wrong_y": ThreeWrongY.apply, "linear": linear,
-}
+def grad_function(family, defect):
+    """The function of ``family`` with this defect (a float64 tensor of DEFECT_SIZE[family] values)."""
+    d = [float(v) for v in defect.reshape(-1).tolist()]
+    if len(d) != DEFECT_SIZE[family]:
+        raise ValueError(f"{family}: defect of {len(d)} values, expected {DEFECT_SIZE[family]}")
+    if family == "smooth":
+        return lambda x, y: Smooth.apply(x, y, d)
+    if family == "exp":
+        return lambda x: Exp.apply(x, d)
+    if family == "mix":
+        return lambda a, b: Mix.apply(a, b, d)
+    if family == "unused":
+        return lambda x, y: Square.apply(x, y if d[1] != 0 else None, d)
+    if family == "three":
+        return lambda x, y, z: Three.apply(x, y, z, d)
+    return linear
 
 
 def _inputs(inputs, needs):
     return [t.detach().clone().requires_grad_(bool(n)) for t, n in zip(inputs, needs)]
 
 
-def numeric_jac(ns, fn_name, inputs, needs, eps):
+def numeric_jac(ns, family, defect, inputs, needs, eps):
     xs = _inputs(inputs, needs)
-    jac = get(ns, "numeric_jacobian")(GRAD_FUNCTIONS[fn_name], xs, eps)
+    jac = get(ns, "numeric_jacobian")(grad_function(family, defect), xs, eps)
     return {"jac": list(jac) if isinstance(jac, (list, tuple)) else jac,
             "inputs_after": [x.detach().clone() for x in xs]}
 
 
-def verdict(ns, fn_name, inputs, needs, kwargs):
+def verdict(ns, family, defect, inputs, needs, kwargs):
     xs = _inputs(inputs, needs)
-    v = get(ns, "check_gradients")(GRAD_FUNCTIONS[fn_name], xs, **kwargs)
+    v = get(ns, "check_gradients")(grad_function(family, defect), xs, **kwargs)
     return {"verdict": v if isinstance(v, (bool, int, float, str)) or v is None else repr(v)[:100],
             "type": type(v).__name__, "inputs_after": [x.detach().clone() for x in xs]}
 

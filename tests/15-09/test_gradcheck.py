@@ -1,4 +1,11 @@
-"""Hidden checks for numeric_jacobian and check_gradients (15-09, judge side)."""
+"""Hidden checks for numeric_jacobian and check_gradients (15-09, judge side).
+
+Each verdict case is one function family of the probes with a float64 ``defect`` drawn here per student
+(all zeros: a correct gradient; otherwise wrong in the family's way), inputs drawn per student, and, where
+the check is about them, drawn flags and tolerances. The right verdict is torch.autograd.gradcheck's on the
+same function and inputs, computed here; it is decided by the drawn values, not by which family or flags a
+case names, so answers copied from another student's run (or a table per family) do not carry over.
+"""
 import runpy
 import warnings
 from pathlib import Path
@@ -9,7 +16,7 @@ import torch
 from course.judge.expect import expect, expect_close, expect_equal
 
 PROBES = runpy.run_path(str(Path(__file__).with_name("probes.py")))
-FUNCTIONS = PROBES["GRAD_FUNCTIONS"]
+grad_function = PROBES["grad_function"]
 pytestmark = pytest.mark.task("gradcheck")
 
 
@@ -17,9 +24,10 @@ def leaves(inputs, needs):
     return [t.detach().clone().requires_grad_(bool(n)) for t, n in zip(inputs, needs)]
 
 
-def judge_central(fn_name, inputs, needs, eps):
+def judge_central(case, eps):
     """The judge's own central differences, column by column."""
-    fn = FUNCTIONS[fn_name]
+    fn = grad_function(case["family"], case["defect"])
+    inputs, needs = case["inputs"], case["needs"]
     base = [t.detach().clone(memory_format=torch.contiguous_format) for t in inputs]
     with torch.no_grad():
         n_out = fn(*base).numel()
@@ -39,11 +47,26 @@ def judge_central(fn_name, inputs, needs, eps):
     return out
 
 
-def judge_verdict(fn_name, inputs, needs, **kwargs):
+def judge_verdict(case, **kwargs):
+    """torch.autograd.gradcheck's verdict on the case's function and inputs (the yardstick)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return torch.autograd.gradcheck(FUNCTIONS[fn_name], tuple(leaves(inputs, needs)), raise_exception=False,
+        return torch.autograd.gradcheck(grad_function(case["family"], case["defect"]),
+                                        tuple(leaves(case["inputs"], case["needs"])), raise_exception=False,
                                         **kwargs)
+
+
+# ------------------------------------------------------------------ cases: a family, a defect, inputs
+def uniform(gen, lo, hi):
+    return lo + (hi - lo) * torch.rand((), generator=gen, dtype=torch.float64).item()
+
+
+def coin(gen):
+    return bool(torch.randint(0, 2, (), generator=gen))
+
+
+def signed(gen, lo, hi):
+    return uniform(gen, lo, hi) * (1 if coin(gen) else -1)
 
 
 def smooth_inputs(gen, safe=False, big=False):
@@ -52,50 +75,113 @@ def smooth_inputs(gen, safe=False, big=False):
         x = x.clamp(-1.4, 1.4)
     elif big:
         x = x.clone()
-        x[1, 2] = 2.0  # at least one point where SmoothSomePoints is wrong
+        x[1, 2] = 2.0  # at least one point where the `points` defect is wrong
     y = torch.randn(4, generator=gen, dtype=torch.float64)
     return [x, y]
 
 
-def describe(fn_name):
-    return {"smooth": "a correct Function f(x, y) = x sin(y) + x²/2",
-            "factor": "a Function whose x-gradient is 1.01 times too large",
-            "tiny_factor": "a Function whose x-gradient is 1.0004 times too large (within rtol 1e-3)",
-            "missing_term": "a Function whose x-gradient misses the term x",
-            "sign_y": "a Function whose y-gradient has the wrong sign",
-            "some_points": "a Function whose x-gradient is wrong only where x > 1.5",
-            "big_exp": "a correct exp(x) at x near 14 (large values)",
-            "big_exp_off": "exp(x) at x near 14 with a gradient 1.002 times too large",
-            "mix": "a correct matrix product A @ B",
-            "mix_wrong": "A @ B whose A-gradient uses B instead of B.T",
-            "unused": "a correct function of (x, y) that ignores y (no gradient flows to y)",
-            "exp": "a correct exp(x) at x in [0.5, 1.5)",
-            "linear": "a correct 3x whose central differences are exact (every entry has |analytic - numeric| = 0)",
-            "exp_half": "exp(x) whose gradient is half the true one (too small, not too large)",
-            "three": "a correct f(x, y, z) = x*y + z**2 of three inputs",
-            "three_wrong_y": "f(x, y, z) = x*y + z**2 whose y-gradient uses y instead of x (three inputs)"}[fn_name]
+def case(family, defect, inputs, needs=None, note=""):
+    return {"family": family, "defect": torch.tensor(defect, dtype=torch.float64), "inputs": inputs,
+            "needs": list(needs) if needs is not None else [True] * len(inputs), "note": note}
+
+
+def smooth(gen, scale=0.0, missing=0.0, sign=0.0, points=0.0, needs=(True, True), safe=False, big=False):
+    note = " (x clamped to [-1.4, 1.4]: no x > 1.5)" if safe else " (x[1, 2] = 2.0 > 1.5)" if big else ""
+    return case("smooth", [scale, missing, sign, points], smooth_inputs(gen, safe=safe, big=big), needs, note)
+
+
+def exp_case(gen, scale=0.0, big=False):
+    x = torch.rand(5, generator=gen, dtype=torch.float64) + (14.0 if big else 0.5)
+    return case("exp", [scale], [x], note=" at x in [14, 15) (large values)" if big else " at x in [0.5, 1.5)")
+
+
+def mix_case(gen, t=0.0):
+    return case("mix", [t], [torch.randn(2, 3, generator=gen, dtype=torch.float64),
+                             torch.randn(3, 3, generator=gen, dtype=torch.float64)])
+
+
+def unused_case(gen, scale=0.0, extra=0.0):
+    return case("unused", [scale, extra], smooth_inputs(gen))
+
+
+def three_case(gen, d=(0.0, 0.0, 0.0)):
+    return case("three", list(d), [torch.randn(2, 3, generator=gen, dtype=torch.float64) for _ in range(3)])
+
+
+def linear_case(gen):  # multiples of 1/256: x +- 2**-10 and 3 times it are exact in float64
+    return case("linear", [0.0], [torch.randint(-512, 512, (6,), generator=gen).to(torch.float64) / 256])
+
+
+def describe(c):
+    """The case's function in words, with its drawn defect."""
+    fam, d = c["family"], c["defect"].tolist()
+    if fam == "smooth":
+        scale, missing, sign, points = d
+        wrong = ([f"x-gradient is {1 + scale:.6g} times the true one"] if scale else []) + \
+                ([f"x-gradient weights its term x by {1 - missing:.4g} instead of 1"] if missing else []) + \
+                (["y-gradient has the wrong sign"] if sign else []) + \
+                ([f"x-gradient is {points:.4g} too large where x > 1.5"] if points else [])
+        what = "f(x, y) = x sin(y) + x²/2"
+    elif fam == "exp":
+        wrong = [f"gradient is {1 + d[0]:.6g} times the true one"] if d[0] else []
+        what = "exp(x)"
+    elif fam == "mix":
+        wrong = [f"A-gradient is g @ ({1 - d[0]:.4g} B.T + {d[0]:.4g} B) instead of g @ B.T"] if d[0] else []
+        what = "A @ B (a matrix product)"
+    elif fam == "unused":
+        wrong = ([f"x-gradient is {1 + d[0]:.6g} times the true one"] if d[0] else []) + \
+                ([f"backward gives y a gradient of {d[1]:.4g} per output element"] if d[1] else [])
+        what = "f(x, y) = x² that ignores y" + ("" if d[1] else " (no gradient flows to y)")
+    elif fam == "three":
+        wrong = ([f"x-gradient is {1 + d[0]:.6g} times the true one"] if d[0] else []) + \
+                ([f"y-gradient is g·(x + {d[1]:.4g}·(y - x)) instead of g·x"] if d[1] else []) + \
+                ([f"z-gradient is {1 + d[2]:.6g} times the true one"] if d[2] else [])
+        what = "f(x, y, z) = x*y + z² of three inputs"
+    else:
+        wrong, what = [], "3x, whose central differences are exact (every entry has |analytic - numeric| = 0)"
+    kind = "function" if fam == "linear" else "Function"
+    text = (f"a {kind} {what}{c['note']} whose " + " and whose ".join(wrong)) if wrong else \
+        f"a correct {kind} {what}{c['note']}"
+    shapes = ", ".join(str(tuple(t.shape)) for t in c["inputs"])
+    names = "xyz" if len(c["inputs"]) == 3 else "xy" if fam != "mix" else "AB"
+    frozen = [names[k] for k, n in enumerate(c["needs"]) if not n]
+    frozen = f", {' and '.join(frozen)} not requiring a gradient" if frozen else ""
+    return f"{text}, inputs of shapes {shapes}{frozen}"
+
+
+def expect_verdict(student, c, kwargs=None, want=None):
+    kwargs = kwargs or {}
+    want = judge_verdict(c, **kwargs) if want is None else want
+    r = student.call("verdict", family=c["family"], defect=c["defect"], inputs=c["inputs"], needs=c["needs"],
+                     kwargs=kwargs)
+    args = "".join(f", {k}={v:.6g}" if isinstance(v, float) else f", {k}={v}" for k, v in kwargs.items())
+    expect(r["type"] == "bool", f"check_gradients(fn, inputs{args}) for {describe(c)} returned a "
+                                f"{r['type']}, expected a Python bool")
+    expect(r["verdict"] is want, f"check_gradients(fn, inputs{args}) for {describe(c)} returned "
+                                 f"{r['verdict']}; torch.autograd.gradcheck(fn, inputs{args}) says {want}")
+    return r
 
 
 # ------------------------------------------------------------------ numeric_jacobian
-@pytest.mark.parametrize("case", ["smooth", "mix", "big_exp"])
-def test_numeric_jacobian_is_central_difference(student, gen, case):
+@pytest.mark.parametrize("case_name", ["smooth", "mix", "big_exp"])
+def test_numeric_jacobian_is_central_difference(student, gen, case_name):
     """numeric_jacobian returns float64 (out.numel(), inp.numel()) central differences per input"""
-    if case == "smooth":
-        inputs, needs, eps = smooth_inputs(gen), [True, True], 1e-6
-    elif case == "mix":
-        inputs = [torch.randn(2, 3, generator=gen, dtype=torch.float64),
-                  torch.randn(3, 3, generator=gen, dtype=torch.float64)]
-        needs, eps = [True, True], 1e-4
+    if case_name == "smooth":
+        c, eps = smooth(gen), 1e-6
+    elif case_name == "mix":
+        c, eps = mix_case(gen), 1e-4
     else:
-        inputs, needs, eps = [torch.rand(5, generator=gen, dtype=torch.float64) + 1.0], [True], 1e-3
-    r = student.call("numeric_jac", fn_name=case, inputs=inputs, needs=needs, eps=eps)
-    want = judge_central(case, inputs, needs, eps)
+        c, eps = case("exp", [0.0], [torch.rand(5, generator=gen, dtype=torch.float64) + 1.0],
+                      note=" at x in [1, 2)"), 1e-3
+    r = student.call("numeric_jac", family=c["family"], defect=c["defect"], inputs=c["inputs"], needs=c["needs"],
+                     eps=eps)
+    want = judge_central(c, eps)
     jac = r["jac"]
     expect(isinstance(jac, list) and len(jac) == len(want),
-           f"numeric_jacobian(fn, inputs, eps={eps}) for {describe(case)} should return a list of {len(want)} "
+           f"numeric_jacobian(fn, inputs, eps={eps}) for {describe(c)} should return a list of {len(want)} "
            f"entries (one per input), got {type(jac).__name__}")
     for k, (g, w) in enumerate(zip(jac, want)):
-        what = f"numeric_jacobian(fn, inputs, eps={eps})[{k}] for {describe(case)}, input shape {tuple(inputs[k].shape)}"
+        what = f"numeric_jacobian(fn, inputs, eps={eps})[{k}] for {describe(c)}, input shape {tuple(c['inputs'][k].shape)}"
         expect(isinstance(g, torch.Tensor), f"{what}: expected a tensor, got {type(g).__name__}")
         expect(g.dtype == torch.float64, f"{what}: expected dtype float64, got {g.dtype}")
         expect(not g.requires_grad, f"{what}: the result requires grad (it has a graph): compute it with autograd "
@@ -105,108 +191,171 @@ def test_numeric_jacobian_is_central_difference(student, gen, case):
 
 def test_numeric_jacobian_none_for_inputs_without_grad(student, gen):
     """numeric_jacobian gives None for an input that does not require a gradient"""
-    inputs = smooth_inputs(gen)
-    r = student.call("numeric_jac", fn_name="smooth", inputs=inputs, needs=[False, True], eps=1e-6)
+    c = smooth(gen, needs=(False, True))
+    r = student.call("numeric_jac", family=c["family"], defect=c["defect"], inputs=c["inputs"], needs=c["needs"],
+                     eps=1e-6)
     jac = r["jac"]
     expect(isinstance(jac, list) and len(jac) == 2, f"numeric_jacobian should return a list of 2 entries, got {jac!r}"[:300])
     expect(jac[0] is None, f"numeric_jacobian(fn, [x, y]) with x.requires_grad False: entry 0 should be None, "
                            f"got {type(jac[0]).__name__}")
-    expect_close(jac[1], judge_central("smooth", inputs, [False, True], 1e-6)[1],
+    expect_close(jac[1], judge_central(c, 1e-6)[1],
                  "numeric_jacobian(fn, [x, y])[1] (y requires grad)", atol=1e-8, rtol=1e-7)
 
 
 # ------------------------------------------------------------------ check_gradients verdicts
-PAIRS = {
-    # name: (case A, case B); a check passes only if both verdicts agree with gradcheck
-    "factor": (("smooth", {}), ("factor", {})),
-    "within_rtol": (("tiny_factor", {}), ("factor", {})),
-    "missing_term": (("smooth", {}), ("missing_term", {})),
-    "wrong_sign_one_input": (("sign_y", {"needs": [True, False]}), ("sign_y", {})),
-    "wrong_at_some_points": (("some_points", {"safe": True}), ("some_points", {"big": True})),
-    "matrix": (("mix", {}), ("mix_wrong", {})),
-    "large_values": (("big_exp", {}), ("big_exp_off", {})),
-    "unused_input": (("unused", {}), ("missing_term", {})),
-    "gradient_too_small": (("exp", {}), ("exp_half", {})),
-    "three_inputs": (("three", {}), ("three_wrong_y", {})),
+# Per check: draw(gen, accept, key) gives a case meant to be accepted (or rejected) by gradcheck, its defect,
+# inputs and flags drawn from gen. `key` names a variant every student gets (the mistakes the check is
+# about); None draws one. The right verdict is always gradcheck's, computed by the judge.
+TF, TT, FT = (True, False), (True, True), (False, True)
+
+
+def draw_factor(gen, accept, key=None):
+    return smooth(gen) if accept else smooth(gen, scale=signed(gen, 0.005, 0.05))
+
+
+def draw_within_rtol(gen, accept, key=None):  # within rtol 1e-3: accepted although not exact
+    return smooth(gen, scale=signed(gen, 1e-4, 5e-4) if accept else signed(gen, 0.003, 0.03))
+
+
+def draw_missing_term(gen, accept, key=None):
+    return smooth(gen) if accept else smooth(gen, missing=uniform(gen, 0.5, 1.0))
+
+
+def draw_wrong_sign(gen, accept, key=None):
+    """Defects on x (a scale) and y (the sign) crossed with which inputs require a gradient: only the
+    defects of the inputs that are checked decide."""
+    needs = key or [TF, TT, FT][int(torch.randint(0, 3, (), generator=gen))]
+    bad = lambda: signed(gen, 0.005, 0.05)  # noqa: E731
+    if key == TF:  # y's gradient is wrong, but y does not require a gradient: accepted
+        return smooth(gen, sign=1.0, needs=TF)
+    if key == TT:  # the same function with y checked: rejected
+        return smooth(gen, sign=1.0, needs=TT)
+    if needs == TF:
+        return smooth(gen, scale=0.0 if accept else bad(), sign=float(coin(gen)), needs=TF)
+    if needs == FT:
+        return smooth(gen, scale=bad() if coin(gen) else 0.0, sign=0.0 if accept else 1.0, needs=FT)
+    if accept:
+        return smooth(gen, needs=TT)
+    which = int(torch.randint(0, 3, (), generator=gen))  # x, y or both wrong
+    return smooth(gen, scale=bad() if which != 1 else 0.0, sign=1.0 if which != 0 else 0.0, needs=TT)
+
+
+def draw_some_points(gen, accept, key=None):
+    """A gradient wrong only where x > 1.5: accepted on inputs that never get there."""
+    if key == "safe":
+        return smooth(gen, points=uniform(gen, 0.3, 1.0), safe=True)
+    if not accept:
+        return smooth(gen, points=uniform(gen, 0.3, 1.0), big=True)
+    return smooth(gen, points=uniform(gen, 0.3, 1.0), safe=True) if coin(gen) else smooth(gen, big=True)
+
+
+def draw_matrix(gen, accept, key=None):
+    return mix_case(gen, 0.0 if accept else uniform(gen, 0.5, 1.0))
+
+
+def draw_large_values(gen, accept, key=None):
+    return exp_case(gen, 0.0 if accept else signed(gen, 0.002, 0.02), big=True)
+
+
+def draw_unused(gen, accept, key=None):
+    """y is not used: correct when no gradient flows to it; wrong when x's gradient is off (y still unused)
+    or when backward gives y a gradient."""
+    if accept:
+        return unused_case(gen)
+    if key == "x_wrong" or (key is None and coin(gen)):
+        return unused_case(gen, scale=signed(gen, 0.01, 0.1))
+    return unused_case(gen, extra=signed(gen, 0.5, 2.0))
+
+
+def draw_too_small(gen, accept, key=None):  # too SMALL: only |analytic - numeric| catches it
+    return exp_case(gen, 0.0 if accept else -uniform(gen, 0.3, 0.7))
+
+
+def draw_three(gen, accept, key=None):
+    if accept:
+        return three_case(gen)
+    which = 1 if key == "y" else int(torch.randint(0, 3, (), generator=gen))
+    d = [0.0, 0.0, 0.0]
+    d[which] = uniform(gen, 0.5, 1.0) if which == 1 else signed(gen, 0.01, 0.1)
+    return three_case(gen, d)
+
+
+# check: (drawer, the cases every student gets as (accept, key)); three more are drawn per student
+CHECKS = {
+    "factor": (draw_factor, [(True, None), (False, None)]),
+    "within_rtol": (draw_within_rtol, [(True, None), (False, None)]),
+    "missing_term": (draw_missing_term, [(True, None), (False, None)]),
+    "wrong_sign_one_input": (draw_wrong_sign, [(True, TF), (False, TT)]),
+    "wrong_at_some_points": (draw_some_points, [(True, "safe"), (False, None)]),
+    "matrix": (draw_matrix, [(True, None), (False, None)]),
+    "large_values": (draw_large_values, [(True, None), (False, None)]),
+    "unused_input": (draw_unused, [(True, None), (False, "x_wrong"), (False, "y_gets_one")]),
+    "gradient_too_small": (draw_too_small, [(True, None), (False, None)]),
+    "three_inputs": (draw_three, [(True, None), (False, "y")]),
 }
 
 
-def case_inputs(fn_name, opts, gen):
-    if fn_name in ("mix", "mix_wrong"):
-        return [torch.randn(2, 3, generator=gen, dtype=torch.float64),
-                torch.randn(3, 3, generator=gen, dtype=torch.float64)], [True, True]
-    if fn_name.startswith("big_exp"):
-        return [torch.rand(5, generator=gen, dtype=torch.float64) + 14.0], [True]
-    if fn_name == "linear":  # multiples of 1/256: x +- 2**-10 and 3 times it are exact in float64
-        return [torch.randint(-512, 512, (6,), generator=gen).to(torch.float64) / 256], [True]
-    if fn_name in ("exp", "exp_half"):
-        return [torch.rand(5, generator=gen, dtype=torch.float64) + 0.5], [True]
-    if fn_name.startswith("three"):
-        return [torch.randn(2, 3, generator=gen, dtype=torch.float64) for _ in range(3)], [True, True, True]
-    return smooth_inputs(gen, safe=opts.get("safe", False), big=opts.get("big", False)), opts.get("needs", [True, True])
+def draw_cases(gen, check, n=5):
+    """The check's fixed cases and more drawn per student (each accepted or rejected by a coin), shuffled."""
+    draw, fixed = CHECKS[check]
+    plan = list(fixed) + [(coin(gen), None) for _ in range(n - len(fixed))]
+    cases = [draw(gen, accept, key) for accept, key in plan]
+    return [cases[k] for k in torch.randperm(len(cases), generator=gen).tolist()]
 
 
-def expect_verdict(student, gen, fn_name, opts, kwargs=None):
-    kwargs = kwargs or {}
-    inputs, needs = case_inputs(fn_name, opts, gen)
-    want = judge_verdict(fn_name, inputs, needs, **kwargs)
-    r = student.call("verdict", fn_name=fn_name, inputs=inputs, needs=needs, kwargs=kwargs)
-    frozen = "" if all(needs) else " (with y not requiring a gradient)"
-    args = "".join(f", {k}={v}" for k, v in kwargs.items())
-    expect(r["type"] == "bool", f"check_gradients(fn, inputs{args}) for {describe(fn_name)}{frozen} returned a "
-                                f"{r['type']}, expected a Python bool")
-    expect(r["verdict"] is want, f"check_gradients(fn, inputs{args}) for {describe(fn_name)}{frozen} returned "
-                                 f"{r['verdict']}; torch.autograd.gradcheck says {want}")
-    return r
-
-
-@pytest.mark.parametrize("pair", list(PAIRS))
+@pytest.mark.parametrize("pair", list(CHECKS))
 def test_verdict_agrees_with_gradcheck(student, gen, pair):
     """check_gradients accepts and rejects exactly what torch.autograd.gradcheck accepts and rejects"""
-    verdicts = set()
-    for fn_name, opts in PAIRS[pair]:
-        inputs, needs = case_inputs(fn_name, opts, gen)
-        verdicts.add(judge_verdict(fn_name, inputs, needs))
-    assert verdicts == {True, False}, "judge: each pair holds one accepted and one rejected case"
-    # both cases, then three more drawn from the pair, in an order drawn per student
-    picks = [0, 1] + torch.randint(0, 2, (3,), generator=gen).tolist()
-    for k in torch.randperm(5, generator=gen).tolist():
-        expect_verdict(student, gen, *PAIRS[pair][picks[k]])
+    cases = draw_cases(gen, pair)
+    wants = [judge_verdict(c) for c in cases]
+    assert set(wants) == {True, False}, "judge: each check holds an accepted and a rejected case"
+    for c, want in zip(cases, wants):
+        expect_verdict(student, c, want=want)
 
 
 def test_tolerances_and_eps_are_used(student, gen):
     """check_gradients uses the atol, rtol and eps it is given"""
     u = torch.rand(3, generator=gen, dtype=torch.float64).tolist()  # tolerances on either side, per student
-    calls = [("factor", {"rtol": 0.02 + 0.04 * u[0]}),  # a 1 % error is within an rtol of 2 % or more
-             ("factor", {"rtol": 0.002 + 0.006 * u[1]}),
-             ("factor", {"rtol": [0.005, 0.05][int(u[2] < 0.5)]}),
-             ("big_exp_off", {"atol": 1e-3, "rtol": 0.0}),
-             ("smooth", {"eps": 1e-3, "atol": 1e-9, "rtol": 1e-9}),
-             ("smooth", {"eps": 1e-4, "atol": 1e-5, "rtol": 1e-3}),
+    calls = [(smooth(gen, scale=0.01), {"rtol": 0.02 + 0.04 * u[0]}),  # a 1 % error is within an rtol of 2 % or more
+             (smooth(gen, scale=0.01), {"rtol": 0.002 + 0.006 * u[1]}),
+             (smooth(gen, scale=0.01), {"rtol": [0.005, 0.05][int(u[2] < 0.5)]}),
+             (exp_case(gen, 0.002, big=True), {"atol": 1e-3, "rtol": 0.0}),
+             (smooth(gen), {"eps": 1e-3, "atol": 1e-9, "rtol": 1e-9}),
+             (smooth(gen), {"eps": 1e-4, "atol": 1e-5, "rtol": 1e-3}),
              # the comparison is inclusive (<=, as torch.allclose): an exact match passes even with zero tolerances
-             ("linear", {"eps": 2.0 ** -10, "atol": 0.0, "rtol": 0.0})]
-    assert judge_verdict("linear", *case_inputs("linear", {}, torch.Generator().manual_seed(0)),
-                         eps=2.0 ** -10, atol=0.0, rtol=0.0) is True, "judge: the equality case must pass"
+             (linear_case(gen), {"eps": 2.0 ** -10, "atol": 0.0, "rtol": 0.0})]
+    assert judge_verdict(linear_case(torch.Generator().manual_seed(0)), eps=2.0 ** -10, atol=0.0,
+                         rtol=0.0) is True, "judge: the equality case must pass"
     for k in torch.randperm(len(calls), generator=gen).tolist():  # in an order drawn per student
-        expect_verdict(student, gen, calls[k][0], {}, calls[k][1])
+        expect_verdict(student, calls[k][0], calls[k][1])
+
+
+def draw_rtol_case(gen, accept):
+    """exp(x) whose gradient is s times the true one, atol 0 and an rtol r drawn per case, where the two rules
+    disagree: s = 1 - d with r/(1+r) < d <= r is within r|numeric| (accepted) but not r|analytic|; s = 1 + d
+    with r < d <= r/(1-r) is within r|analytic| but not r|numeric| (rejected)."""
+    r = uniform(gen, 0.2, 0.8)
+    lo, hi = (r / (1 + r), r) if accept else (r, r / (1 - r))
+    d = lo + (hi - lo) * uniform(gen, 0.2, 0.8)
+    return exp_case(gen, -d if accept else d), {"rtol": r, "atol": 0.0}
 
 
 def test_rtol_scales_the_numeric_value(student, gen):
     """the relative tolerance multiplies |numeric| (as in torch.allclose(analytic, numeric)), not |analytic|"""
-    # atol 0: a gradient half the true one passes rtol 0.6 (0.5 n <= 0.6 n) but would fail 0.6 * |analytic|;
-    # one 1.01 times too large fails rtol 0.00995 but would pass 0.00995 * |analytic| (1.01 * 0.00995 > 0.01)
-    for fn_name, kw, want in (("exp_half", {"rtol": 0.6, "atol": 0.0}, True),
-                              ("factor", {"rtol": 0.00995, "atol": 0.0}, False)):
-        inputs, needs = case_inputs(fn_name, {}, torch.Generator().manual_seed(0))
-        assert judge_verdict(fn_name, inputs, needs, **kw) is want, "judge: the two rules disagree here"
-        expect_verdict(student, gen, fn_name, {}, kw)
+    plan = [True, False] + [coin(gen) for _ in range(3)]
+    cases = [draw_rtol_case(gen, accept) for accept in plan]
+    wants = [judge_verdict(c, **kw) for c, kw in cases]
+    assert wants == plan, "judge: the two rules disagree on every case, and gradcheck follows |numeric|"
+    for k in torch.randperm(len(cases), generator=gen).tolist():
+        expect_verdict(student, cases[k][0], cases[k][1], want=wants[k])
 
 
 def test_inputs_left_unchanged(student, gen):
     """numeric_jacobian and check_gradients leave the input tensors' values unchanged"""
-    inputs = smooth_inputs(gen)
+    c = smooth(gen)
     for probe, extra in [("numeric_jac", {"eps": 1e-3}), ("verdict", {"kwargs": {"eps": 1e-3}})]:
-        r = student.call(probe, fn_name="smooth", inputs=inputs, needs=[True, True], **extra)
+        r = student.call(probe, family=c["family"], defect=c["defect"], inputs=c["inputs"], needs=c["needs"],
+                         **extra)
         name = "numeric_jacobian" if probe == "numeric_jac" else "check_gradients"
-        for k, (after, before) in enumerate(zip(r["inputs_after"], inputs)):
+        for k, (after, before) in enumerate(zip(r["inputs_after"], c["inputs"])):
             expect_equal(after, before, f"input {k} after {name}(fn, inputs, eps=1e-3) (it must not change)")
