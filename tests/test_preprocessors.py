@@ -38,12 +38,12 @@ def test_started_early_gives_the_same_verdicts_as_judged_after(monkeypatch):
     early, late = blank(), blank()
     res = resources("same-student")
     pp.StartHiddenChecks(timeout=300).preprocess(early, res)
-    assert pp._judge_key(res) in pp._STARTED, "StartHiddenChecks did not start the checks"
+    assert pp.STARTED in res, "StartHiddenChecks did not start the checks (nothing handed on in resources)"
     for c in early.cells:  # the kernel's run would change outputs and metadata, never the code judged
         if nbtools.is_test_cell(c):
             c.outputs = [nbformat.v4.new_output("stream", name="stderr", text="noise\n")]
     pp.JudgeHiddenChecks(timeout=300).preprocess(early, res)
-    assert pp._judge_key(res) not in pp._STARTED
+    assert pp.STARTED not in res, "the running checks were not taken by JudgeHiddenChecks"
     pp.JudgeHiddenChecks(timeout=300).preprocess(late, resources("same-student"))
     got, want = verdicts(early), verdicts(late)
     assert len(got) >= 5 and all("Score for this cell: 0.00" in v for v in want), want

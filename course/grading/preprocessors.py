@@ -22,7 +22,7 @@ import os
 import tempfile
 import threading
 import time
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 
 import nbformat
 from nbformat.v4 import new_output
@@ -213,7 +213,7 @@ def _run_judge(nb, student: str, timeout: float) -> dict:
 
 
 _POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="course-judge")
-_STARTED: dict[tuple, Future] = {}  # submissions whose hidden checks are already running
+STARTED = "course_hidden_checks"  # resources key: the Future of this notebook's running hidden checks
 
 
 class StartHiddenChecks(NbGraderPreprocessor):
@@ -225,7 +225,7 @@ class StartHiddenChecks(NbGraderPreprocessor):
         if _test_cells(nb):
             student = resources.get("nbgrader", {}).get("student", "?")
             snapshot = nbformat.from_dict(json.loads(json.dumps(nb)))  # later steps edit nb in place
-            _STARTED[_judge_key(resources)] = _POOL.submit(_judge, snapshot, student, self.timeout)
+            resources[STARTED] = (_judge_key(resources), _POOL.submit(_judge, snapshot, student, self.timeout))
         return nb, resources
 
 
@@ -240,7 +240,9 @@ class JudgeHiddenChecks(NbGraderPreprocessor):
         for c in cells:
             c.outputs = [self._neutral(o) for o in c.get("outputs", [])]
         calls = _test_cells(nb)
-        started = _STARTED.pop(_judge_key(resources), None)
+        key, started = resources.pop(STARTED, (None, None))
+        if key != _judge_key(resources):  # another notebook's run: never used for this one
+            started = None
         if not calls:
             return nb, resources
         if started is not None:
