@@ -80,5 +80,12 @@ grade-cluster: $(STAMP)
 test-cluster: $(STAMP)
 	COURSE_TEST_CLUSTER=1 $(BIN)/python -m pytest tests/test_cluster.py -q -s --durations=5
 
+## The grading benchmark (README, "Speed"): a 60-submission class built from the example submissions, graded
+## on 1 and 2 workers, against the cold-kernel floor and plain nbgrader; one table. Not a test: tens of
+## minutes on 2 cores. make bench [ARGS="--assignment 15-01 --per-topic 2"]; ARGS=--profile: phase by phase
+.PHONY: bench
+bench: $(STAMP)
+	$(BIN)/python -m course.grading.bench $${ARGS:-}
+
 clean:
 	rm -rf autograded/*/ gradebook/*/ gradebook/*.db gradebook/*.csv
