@@ -18,6 +18,7 @@ Autograde pass:
 from __future__ import annotations
 
 import json
+import math
 import os
 import tempfile
 import threading
@@ -26,6 +27,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import nbformat
 from nbformat.v4 import new_output
+from nbclient.util import run_sync
 from nbgrader.preprocessors import Execute, NbGraderPreprocessor
 from traitlets import Integer, Unicode
 
@@ -103,8 +105,9 @@ class SafeExecute(OutputBudget, Execute):
             return f"the notebook started more than {self.task_limit} processes or threads and its kernel was stopped"
         if self._killed_for == "ipc":
             return "the notebook wrote files where the grader talks to its kernel, and its kernel was stopped"
-        if isinstance(exc, SubmissionTimeout):
-            return str(exc)
+        if isinstance(exc, SubmissionTimeout) or (type(exc).__name__ == "CellTimeoutError" and
+                                                   time.monotonic() - self._started >= self.submission_timeout - 1):
+            return str(self._over_time())
         name = type(exc).__name__
         if name == "DeadKernelError":
             return "the notebook's kernel died (the code ended the Python process or crashed it)"
@@ -154,10 +157,26 @@ class SafeExecute(OutputBudget, Execute):
         if isinstance(self.km, SandboxKernelManager):
             self.km.lock_ipc()
 
+    def _over_time(self) -> SubmissionTimeout:
+        return SubmissionTimeout(f"the notebook ran past the {self.submission_timeout} s limit per submission")
+
+    def _get_timeout(self, cell):
+        """A cell may run until the cell limit or the submission's deadline, whichever comes first."""
+        limit = super()._get_timeout(cell)
+        left = self.submission_timeout - (time.monotonic() - self._started)
+        if left <= 0:
+            raise self._over_time()
+        left = max(1, math.ceil(left))
+        return left if limit is None else min(limit, left)
+
     async def async_execute_cell(self, cell, cell_index, execution_count=None, store_history=True):
         if time.monotonic() - self._started > self.submission_timeout:
-            raise SubmissionTimeout(f"the notebook ran past the {self.submission_timeout} s limit per submission")
+            raise self._over_time()
         return await super().async_execute_cell(cell, cell_index, execution_count, store_history)
+
+    # nbclient binds execute_cell to its own async_execute_cell: without this, the sync path that
+    # nbconvert's preprocess() takes would never check the deadline above
+    execute_cell = run_sync(async_execute_cell)
 
 
 MAX_MESSAGE = 2_000  # characters of one check's message in the feedback
