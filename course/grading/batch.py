@@ -125,13 +125,21 @@ class Worker:
             self.env["CUDA_VISIBLE_DEVICES"] = str(index % gpus)
         self.runner: runner.Runner | None = None
 
-    def nbgrader(self, root: Path, args: list[str], log: Path) -> int:
-        if os.environ.get("COURSE_NBGRADER_RUNNER", "1") not in ("0", "off") and \
-                (self.runner is None or not self.runner.alive()):
+    def start(self) -> None:
+        """Start the runner and its judge server before the first submission (the first of a batch is
+        then no slower than the rest); restart them if they died."""
+        if os.environ.get("COURSE_NBGRADER_RUNNER", "1") in ("0", "off"):
+            return
+        if self.runner is None or not self.runner.alive():
             try:
                 self.runner = runner.Runner(self.env)
             except Exception:
                 self.runner = None
+                return
+            self.runner.warm(self.env)
+
+    def nbgrader(self, root: Path, args: list[str], log: Path) -> int:
+        self.start()
         return runner.nbgrader(root, args, log, env=self.env, use=self.runner or False)
 
     def close(self) -> None:
@@ -145,14 +153,20 @@ def autograde(root: Path, todo: list[tuple[str, str]], *, workers: int, gpus: in
     ``on_result(result)`` is called (under a lock) as each one finishes."""
     keys = {a: grading_key(a) for a in {a for a, _ in todo}}
     jobs: queue.Queue = queue.Queue()
-    for i, item in enumerate(todo):
-        jobs.put((i, item))
     results: list[Result | None] = [None] * len(todo)
     lock = threading.Lock()
+    for i, (a, s) in enumerate(todo):
+        if graded_before(root, a, s, fingerprint(root, a, s, keys[a])):
+            results[i] = Result(a, s, skipped=True)  # graded by an earlier run, unchanged since
+            if on_result is not None:
+                on_result(results[i])
+        else:
+            jobs.put((i, (a, s)))
 
     def work(index: int) -> None:
         worker = Worker(index, gpus)
         try:
+            worker.start()
             while True:
                 try:
                     i, (a, s) = jobs.get_nowait()
@@ -168,7 +182,7 @@ def autograde(root: Path, todo: list[tuple[str, str]], *, workers: int, gpus: in
             worker.close()
 
     threads = [threading.Thread(target=work, args=(k,), name=f"course-grader-{k}", daemon=True)
-               for k in range(max(1, min(workers, len(todo))))]
+               for k in range(min(workers, jobs.qsize()))]
     for t in threads:
         t.start()
     for t in threads:

@@ -27,7 +27,21 @@ def serve() -> None:
     from nbgrader.apps.nbgraderapp import NbGraderApp  # noqa: F401  (the import this process is for)
     out.write(json.dumps({"ready": True}) + "\n")
     for line in sys.stdin:
-        out.write(json.dumps({"code": _run_one(json.loads(line))}) + "\n")
+        req = json.loads(line)
+        out.write(json.dumps({"code": _warm(req) if req.get("warm") else _run_one(req)}) + "\n")
+
+
+def _warm(req: dict) -> int:
+    """Before the first submission: import the grading steps and start the judge server, so that the
+    first submission of a batch waits no longer than the others."""
+    try:
+        os.environ.clear()
+        os.environ.update(req["env"])
+        from . import preprocessors  # noqa: F401  (nbgrader's and nbclient's imports come with it)
+        from ..judge import server
+        return 0 if server.shared() is not None else 1
+    except Exception:
+        return 1
 
 
 def _run_one(req: dict) -> int:
@@ -114,6 +128,16 @@ class Runner:
             raise RunnerError(f"the nbgrader runner failed ({why})")
         self.commands += 1
         return reply["code"]
+
+    def warm(self, env: dict, timeout: float = 300) -> bool:
+        """Start what the first command would start (the judge server); False if that failed."""
+        try:
+            self.proc.stdin.write(json.dumps({"warm": True, "env": env}) + "\n")
+            self.proc.stdin.flush()
+            reply = self._line(timeout)
+        except (OSError, ValueError):
+            return False
+        return bool(reply) and reply.get("code") == 0
 
     def close(self) -> None:
         try:
