@@ -49,9 +49,9 @@ sandbox: $(STAMP)
 student-lab: $(STAMP)
 	$(BIN)/python -m course.authoring.studentlab --port $${PORT:-8890}
 
-## Mutation score of a hidden suite (a benchmark, not CI): make mutants ID=15-01 [WRITE=1]
+## Mutation score of a hidden suite (a benchmark, not CI): make mutants ID=15-01 [WRITE=1] [MISTAKES=1: only the mistake-shaped ones]
 mutants: $(STAMP)
-	$(BIN)/python -m course.authoring.mutants $${ID:?set ID=<topic>, e.g. ID=15-01} $${WRITE:+--write}
+	$(BIN)/python -m course.authoring.mutants $${ID:?set ID=<topic>, e.g. ID=15-01} $${WRITE:+--write} $${MISTAKES:+--mistakes}
 
 ## Known-wrong examples judged under N seeds each (a benchmark, not CI): make seeds ID=15-05 N=30 [ONLY=wrong_tie]
 seeds: $(STAMP)

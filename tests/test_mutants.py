@@ -12,7 +12,7 @@ import pytest
 from course import REPO_ROOT, SOURCE_DIR, TESTS_DIR
 from course import assignments
 from course import notebook as nbtools
-from course.authoring.mutants import equivalents, mutants
+from course.authoring.mutants import MISTAKE, MISTAKES_HEAD, equivalents, mutants
 
 A = "15-01"
 
@@ -89,3 +89,23 @@ def test_recorded_scores_meet_the_bar(assignment):
     listed = re.findall(r"^- `[0-9a-f]{8}` ([\w.-]+) ", text.split("## Surviving mutants")[1].split("## Equivalent")[0], re.M)
     for t, (_, _, s) in rows.items():
         assert listed.count(t) == s, f"{assignment}: {t} has {s} survivors counted, {listed.count(t)} listed"
+
+
+@pytest.mark.parametrize("assignment", assignments())
+def test_mistake_shaped_mutants_recorded_and_killed(assignment):
+    """tests/<id>/mutants.md records a verdict for every current mistake-shaped mutant (a copy not
+    made, view for reshape, equal for allclose, children for modules, a scoping `with` removed) that is
+    not explained as equivalent, and each task kills at least BAR % of them."""
+    text = (TESTS_DIR / assignment / "mutants.md").read_text()
+    assert MISTAKES_HEAD in text, f"{assignment}: no mistake-shaped record (make mutants ID={assignment} MISTAKES=1 WRITE=1)"
+    section = text.split(MISTAKES_HEAD, 1)[1]
+    recorded = {m.group(2): (m.group(1), m.group(3)) for m in
+                re.finditer(r"^\* (killed|survived) ([0-9a-f]{8}) ([\w.-]+):", section, re.M)}
+    equiv = equivalents(assignment)
+    current = {m.id: m.task for m in mutants(assignment) if m.what.startswith(MISTAKE) and m.id not in equiv}
+    assert set(recorded) == set(current), (f"{assignment}: the record is stale: not judged {sorted(set(current) - set(recorded))}, "
+                                           f"no longer made {sorted(set(recorded) - set(current))}")
+    for task in set(current.values()):
+        verdicts = [v for v, t in recorded.values() if t == task]
+        killed = verdicts.count("killed")
+        assert 100 * killed >= BAR * len(verdicts), f"{assignment} {task}: {killed} of {len(verdicts)} killed"

@@ -11,7 +11,10 @@ the ``### BEGIN/END SOLUTION`` lines (the code a student writes):
 - a dropped statement (replaced by ``pass``), swapped positional arguments;
 - a removed ``.detach()`` / ``.clone()`` / ``.sum_to_size(...)`` / ``.abs()`` ..., ``torch.no_grad()`` / ``enable_grad()`` blocks run as plain
   blocks, in-place methods made out-of-place (``add_ -> add``) and the reverse;
-- dtype changes (``float64 -> float32``, ``long -> int32``).
+- dtype changes (``float64 -> float32``, ``long -> int32``);
+- mistake-shaped changes (``--mistakes``): a copy not made (``list(x)``, ``dict(x)``, ``deepcopy(x)`` ->
+  ``x``), ``reshape -> view``, ``allclose -> equal``, ``modules -> children``, ``deepcopy -> copy``,
+  a scoping ``with`` (``catch_warnings``, ``detect_anomaly``, ``autocast`` ...) removed with its body kept.
 
 Each mutant replaces one solution cell; the notebook's code is loaded in a forked child (the
 parent has imported torch and the suite once) and the task's hidden checks run in-process against
@@ -48,6 +51,12 @@ CMP_SWAPS = {ast.Lt: [ast.LtE, ast.Gt], ast.LtE: [ast.Lt, ast.GtE], ast.Gt: [ast
 DTYPES = {"float64": "float32", "double": "float32", "float32": "float64", "long": "int32", "int64": "int32"}
 DROP_CALLS = {"detach", "clone", "contiguous", "sum_to_size", "abs", "float", "double", "item", "t"}
 GRAD_BLOCKS = {"no_grad", "enable_grad", "inference_mode"}
+# Mistake-shaped operators (their descriptions start with MISTAKE): the design choices students make
+# that break one promise of the text, rather than one-token slips.
+MISTAKE = "mistake: "
+RENAMES = {"reshape": "view", "allclose": "equal", "isclose": "eq", "modules": "children",
+           "named_modules": "named_children", "deepcopy": "copy", "flatten": "view"}
+COPIES = {"deepcopy", "copy", "clone", "list", "dict", "tuple", "contiguous", "copy_"}
 
 
 @dataclass
@@ -139,11 +148,26 @@ class _Sites(ast.NodeVisitor):
                 self.add(f, "attr", f.attr[:-1], f"in-place .{f.attr} -> .{f.attr[:-1]}")
             elif isinstance(f, ast.Attribute) and f.attr in ("add", "mul", "sub", "div", "clamp", "zero", "copy"):
                 self.add(f, "attr", f.attr + "_", f".{f.attr} -> in-place .{f.attr}_")
+            self._mistakes_in_call(node)
             if len(node.args) >= 2:
                 args = list(node.args)
                 args[0], args[1] = args[1], args[0]
                 self.add(node, "args", args, "swapped the first two arguments")
         self.generic_visit(node)
+
+    def _mistakes_in_call(self, node):
+        """A copy that is not made (the input itself is returned or kept), a method or function that
+        does almost the same (view for reshape, equal for allclose, children for modules)."""
+        f = node.func
+        name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else None
+        if name in COPIES and len(node.args) == 1 and not node.keywords and not isinstance(f, ast.Attribute) \
+                or name in COPIES and isinstance(f, ast.Attribute) and f.attr in ("deepcopy", "copy", "clone") \
+                and isinstance(f.value, ast.Name) and f.value.id in ("copy", "torch") and len(node.args) == 1:
+            self.add(node, None, node.args[0], f"{MISTAKE}{name}(x) -> x (no copy: the input itself)")
+        if isinstance(f, ast.Attribute) and f.attr in RENAMES:
+            two_args = f.attr not in ("allclose", "isclose") or (len(node.args) == 2 and not node.keywords)
+            if two_args:
+                self.add(f, "attr", RENAMES[f.attr], f"{MISTAKE}.{f.attr} -> .{RENAMES[f.attr]}")
 
     def visit_Attribute(self, node):
         if self._in(node) and isinstance(node.value, ast.Name) and node.value.id == "torch" and node.attr in DTYPES:
@@ -157,6 +181,10 @@ class _Sites(ast.NodeVisitor):
                 name = c.func.attr if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) else None
                 if name in GRAD_BLOCKS:
                     self.add(node, "unwrap", node.body, f"`with torch.{name}()` removed")
+                elif isinstance(c, ast.Call) and item.optional_vars is None and len(node.items) == 1:
+                    # scoped state made global: catch_warnings, detect_anomaly, fork_rng, autocast ...
+                    self.add(node, "unwrap", node.body, f"{MISTAKE}`with {ast.unparse(c.func)}(...)` removed, "
+                                                        f"its body kept")
         self.generic_visit(node)
 
     def generic_visit(self, node):
@@ -333,7 +361,8 @@ def equivalents(assignment: str) -> dict[str, str]:
     return dict(re.findall(r"^- `([0-9a-f]{8})`[^:]*: (.+)$", section, re.M))
 
 
-def run(assignment: str, only_task: str | None, timeout: float, limit: int | None, log=print) -> dict:
+def run(assignment: str, only_task: str | None, timeout: float, limit: int | None, log=print,
+        mistakes: bool = False) -> dict:
     os.environ.setdefault("COURSE_FAST", "1")
     os.environ.setdefault("MPLBACKEND", "Agg")
     import warnings
@@ -345,6 +374,8 @@ def run(assignment: str, only_task: str | None, timeout: float, limit: int | Non
             if c.cell_type == "code" and not nbtools.is_test_cell(c)]
     equiv = equivalents(assignment)
     ms = mutants(assignment, only_task)
+    if mistakes:
+        ms = [m for m in ms if m.what.startswith(MISTAKE)]
     # every task with hidden checks (a task may own no solution cell: 15-07's empty_cache is a method
     # written in the allocator's cell)
     all_tasks = sorted({t for c in nb.cells if nbtools.is_test_cell(c) for _, t in nbtools.hidden_calls(c.source)})
@@ -363,6 +394,7 @@ def run(assignment: str, only_task: str | None, timeout: float, limit: int | Non
                 detail = f"by another task's checks: {detail}"
         r = results.setdefault(m.task, {"killed": 0, "survived": 0, "equivalent": 0, "survivors": []})
         r[status] += 1
+        r.setdefault("all", []).append({"id": m.id, "status": status, "what": m.what})
         if status == "survived":
             r["survivors"].append({"id": m.id, "cell": m.cell, "line": m.line, "what": m.what})
         log(f"[{k}/{len(ms)} {time.monotonic() - t0:5.0f}s] {m.task:16} {m.id} {status:10} {m.cell}:{m.line} "
@@ -413,6 +445,30 @@ def write_report(assignment: str, results: dict, limit: int | None = None, total
     return path
 
 
+MISTAKES_HEAD = "## Mistake-shaped mutants"
+
+
+def write_mistakes(assignment: str, results: dict) -> Path:
+    """Write (or replace) the mistake-shaped section at the end of tests/<id>/mutants.md: one line per
+    mutant with its verdict, and a score per task. Its lines are never read as the main table's."""
+    path = TESTS_DIR / assignment / "mutants.md"
+    text = path.read_text() if path.exists() else "## Equivalent mutants\n\n(none yet)\n"
+    text = text.split(MISTAKES_HEAD)[0].rstrip() + "\n\n"
+    rows = ["| task | mistake-shaped mutants killed |", "|---|---|"]
+    lines = []
+    for task, r in sorted(results.items()):
+        live = r["killed"] + r["survived"]
+        rows.append(f"| {task} | killed {r['killed']} of {live}" + (f" ({100 * r['killed'] / live:.0f} %)" if live else "")
+                    + (f", {r['equivalent']} equivalent" if r["equivalent"] else "") + " |")
+        lines += [f"* {m['status']} {m['id']} {task}: {m['what'][len(MISTAKE):]}" for m in r.get("all", [])]
+    body = [MISTAKES_HEAD, "", f"Measured with `make mutants ID={assignment} MISTAKES=1` on {time.strftime('%Y-%m-%d')}: "
+            "the mistakes students make rather than one-token slips (a copy not made, `view` for `reshape`, "
+            "`equal` for `allclose`, `children` for `modules`, a scoping `with` removed with its body kept).", "",
+            *(rows if results else ["(this topic's solutions hold none of these patterns)"]), "", *lines, ""]
+    path.write_text(text + "\n".join(body))
+    return path
+
+
 def reclassify(assignment: str) -> list[str]:
     """Move survivors that have since been explained under "## Equivalent mutants" out of the survivors
     and into the equivalent column (no mutant is judged again). Returns the ids moved."""
@@ -452,6 +508,8 @@ def main(argv=None) -> int:
     ap.add_argument("--limit", type=int)
     ap.add_argument("--write", action="store_true", help="rewrite tests/<id>/mutants.md")
     ap.add_argument("--list", action="store_true", help="only list the mutants")
+    ap.add_argument("--mistakes", action="store_true",
+                    help="only the mistake-shaped mutants; --write records them in their own section")
     ap.add_argument("--reclassify", action="store_true",
                     help="count survivors explained since the run as equivalent (judges nothing)")
     args = ap.parse_args(argv)
@@ -463,10 +521,12 @@ def main(argv=None) -> int:
         for m in mutants(args.assignment, args.task):
             print(f"{m.id} {m.task:16} {m.cell}:{m.line} {m.what}")
         return 0
-    results = run(args.assignment, args.task, args.timeout, args.limit)
+    results = run(args.assignment, args.task, args.timeout, args.limit, mistakes=args.mistakes)
     print()
     print(score_table(results))
-    if args.write:
+    if args.write and args.mistakes:
+        print(f"written: {write_mistakes(args.assignment, results)}")
+    elif args.write:
         total = len(mutants(args.assignment, args.task))
         print(f"written: {write_report(args.assignment, results, args.limit, total, partial=bool(args.task))}")
     return 0

@@ -80,7 +80,10 @@ def _install_log(log: dict) -> None:
 
 
 def _noncontiguous(t: torch.Tensor) -> torch.Tensor:
-    """A non-contiguous view with t's shape, dtype and values."""
+    """A non-contiguous tensor with t's shape, dtype and values; from 2-D on its memory is transposed,
+    so not even ``view(-1)`` can flatten it (a strided 1-D slice can be viewed whole)."""
+    if t.dim() >= 2:
+        return t.transpose(-1, -2).contiguous().transpose(-1, -2)
     return torch.stack([t, torch.zeros_like(t)], dim=-1).select(-1, 0)
 
 

@@ -171,20 +171,21 @@ class Exp(torch.autograd.Function):
 
 
 class Mix(torch.autograd.Function):
-    """out = A @ B (matrices). Defect (t,): A's gradient is g @ ((1 - t) * B.T + t * B) (t = 1: B not
-    transposed; the shapes fit only because B is square)."""
+    """out = A @ B (matrices), its output and gradients non-contiguous. Defect (t,): A's gradient is
+    g @ ((1 - t) * B.T + t * B) (t = 1: B not transposed; the shapes fit only because B is square)."""
 
     @staticmethod
     def forward(ctx, a, b, d):
         ctx.save_for_backward(a, b)
         ctx.d = d
-        return a @ b
+        return (b.T @ a.T).T  # A @ B, laid out transposed: a function's output need not be contiguous
 
     @staticmethod
     def backward(ctx, g):
         a, b = ctx.saved_tensors
         t = ctx.d[0]
-        return g @ ((1 - t) * b.T + t * b), a.T @ g, None
+        # the gradients come back non-contiguous too (transposed products), as autograd allows
+        return (((1 - t) * b + t * b.T) @ g.T).T, (g.T @ a).T, None
 
 
 class Square(torch.autograd.Function):

@@ -603,18 +603,22 @@ def precision_run(ns, precision, device, seed=0):
     model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2))
     opt = torch.optim.SGD(model.parameters(), lr=0.1)
     X, Y = torch.randn(8, 4), torch.randint(0, 2, (8,))
-    seen = {"out": [], "x_device": [], "param_dtype": []}
+    seen = {"out": [], "x_device": [], "param_dtype": [], "val_out": []}
 
     def loss_fn(m, batch):
         x, y = batch
         out = m(x)
+        if not m.training:  # validate(): eval mode
+            seen["val_out"].append(str(out.dtype))
+            return F.cross_entropy(out, y)
         seen["out"].append(str(out.dtype))
         seen["x_device"].append(x.device.type)
         seen["param_dtype"].append(str(next(m.parameters()).dtype))
         return F.cross_entropy(out, y)
 
     loader = DataLoader(TensorDataset(X, Y), batch_size=4)
-    t = Trainer(model, opt, loader, loss_fn, max_epochs=1, precision=precision, device=device)
+    val = DataLoader(TensorDataset(X[:4], Y[:4]), batch_size=4)
+    t = Trainer(model, opt, loader, loss_fn, val_loader=val, max_epochs=1, precision=precision, device=device)
     t.fit()
     scaler = getattr(t, "scaler", None)
     return {**seen, "final_param_dtypes": sorted({str(p.dtype) for p in model.parameters()}),

@@ -192,6 +192,9 @@ def expect_autocast(student, gen, precision, dtype):
     expect(r["out"] and all(d == f"torch.{dtype}" for d in r["out"]),
            f"Trainer(..., precision='{precision}') on CPU: the model's output inside loss_fn should be "
            f"torch.{dtype} (torch.autocast('cpu', dtype=torch.{dtype})), got {r['out']}")
+    expect(r["val_out"] and all(d == f"torch.{dtype}" for d in r["val_out"]),
+           f"Trainer(..., precision='{precision}', val_loader=...) on CPU: validate() should run the forward under "
+           f"the same autocast as training (torch.{dtype}), the model's outputs there were {r['val_out']}")
     expect(r["final_param_dtypes"] == ["torch.float32"],
            f"Trainer(..., precision='{precision}'): parameters must stay float32, got {r['final_param_dtypes']}")
     expect(r["steps"] == 2 and all(math.isfinite(x) for x in r["losses"]),
