@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup grade test test-fast release notebooks check-release sandbox student-lab mutants seeds forgeable report clean
+.PHONY: setup grade test test-suites test-fast release notebooks check-release sandbox student-lab mutants seeds forgeable report clean
 
 $(STAMP): requirements.txt pyproject.toml
 	@command -v bwrap >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
@@ -32,7 +32,13 @@ grade: $(STAMP)
 
 ## The instructor test suite (what CI runs).
 test: $(STAMP)
-	$(BIN)/python -m pytest tests -q -n 2 --durations=25
+	$(BIN)/python -m pytest tests -q -n 2 --durations=25 --ignore-glob='tests/15-*'
+
+## Each hidden suite run directly against its reference (the round trips in `make test` already grade the
+## reference through nbgrader with the same suites; this reports every check by name), and the tiny bench.
+test-suites: $(STAMP)
+	$(BIN)/python -m pytest tests/15-* -q -n 2
+	COURSE_TEST_BENCH=1 $(BIN)/python -m pytest tests/test_bench.py -q
 
 notebooks: $(STAMP)
 	$(BIN)/python -m course.authoring.build notebooks

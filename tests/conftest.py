@@ -8,12 +8,12 @@ pytest_plugins = ["course.judge.pytest_plugin"]
 # run per topic, or one module; a group stays on one worker (its module fixtures run once), and the
 # longest groups go out first.
 LONGEST_FIRST = ["test_hostile", "test_submissions-15-10", "test_submissions-15-05", "test_submissions-15-08",
-                 "test_scaffold-algorithm", "test_scaffold-capstone", "test_round_trip-15-10",
+                 "test_submissions-15-06", "test_batch", "test_scaffold-algorithm", "test_scaffold-capstone", "test_round_trip-15-10",
                  "test_submissions-15-09", "test_submissions-15-01", "test_round_trip-15-05", "test_round_trip-15-09",
                  "test_round_trip-15-08", "test_student_browser", "test_student_release", "test_exchange",
                  "test_round_trip-15-02", "test_round_trip-15-06", "test_round_trip-15-04", "test_round_trip-15-03",
                  "test_round_trip-15-07", "test_round_trip-15-01", "test_submissions-15-07", "test_submissions-15-02",
-                 "test_submissions-15-03", "test_submissions-15-04", "test_submissions-15-06"]
+                 "test_submissions-15-03", "test_submissions-15-04"]
 
 
 def group_of(nodeid: str) -> str:

@@ -75,7 +75,7 @@ def test_incident_lines_are_found():
 
 # -- a small class, graded for real --------------------------------------------------------------
 
-CLASS = {"s1-ref": "reference", "s2-blank": "release", "s3-wrong": "partly_wrong", "s4-ref": "reference"}
+CLASS = {"s1-ref": "reference", "s2-blank": "release", "s3-wrong": "partly_wrong"}
 
 
 def _course(root):
@@ -120,12 +120,12 @@ def test_killed_batch_resumes_with_the_same_scores_as_a_serial_run(tmp_path):
     one = _pipeline(serial, 1)  # the serial run goes on while the parallel one is killed and resumed
     two = _pipeline(parallel, 2)
     deadline = time.monotonic() + 600
-    while len(_markers(parallel)) < 2 and time.monotonic() < deadline and two.poll() is None:
+    while not _markers(parallel) and time.monotonic() < deadline and two.poll() is None:
         time.sleep(0.5)
     os.killpg(two.pid, signal.SIGKILL)  # no clean-up at all, as when a node goes away
     two.wait()
     before = _markers(parallel)
-    assert 2 <= len(before) < len(CLASS), f"the kill came too late to test a resume: {before}"
+    assert 1 <= len(before) < len(CLASS), f"the kill came too late to test a resume: {before}"
     again = _pipeline(parallel, 2, steps="autograde")
     out, _ = again.communicate(timeout=900)
     assert again.returncode == 0, out
@@ -139,9 +139,9 @@ def test_killed_batch_resumes_with_the_same_scores_as_a_serial_run(tmp_path):
     assert _scores(serial)["s1-ref"] and all(v == 0 for v in _scores(serial)["s2-blank"].values())
 
     # a changed submission is graded again, the others are not
-    wrong = parallel / "gradebook" / "submitted" / "s4-ref" / A / NAME
+    wrong = parallel / "gradebook" / "submitted" / "s1-ref" / A / NAME
     shutil.copy(parallel / "gradebook" / "submitted" / "s3-wrong" / A / NAME, wrong)  # safe: test's own files
     third = _pipeline(parallel, 2, steps="autograde")
     out, _ = third.communicate(timeout=900)
     assert f"1 graded, {len(CLASS) - 1} unchanged" in out, out
-    assert _scores(parallel)["s4-ref"] == _scores(serial)["s3-wrong"]
+    assert _scores(parallel)["s1-ref"] == _scores(serial)["s3-wrong"]

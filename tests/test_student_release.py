@@ -108,8 +108,8 @@ def test_student_package_has_no_grader_code(student):
     code = ("import sys, course, course.student.env, course.student.data, course.student.hidden, "
             "course.student.checks, importlib.util as u\n"
             "print(course.__file__)\n"
-            "print([m for m in ('course.judge.adapter', 'course.grading', 'course.judge.inprocess', 'course.sandbox', "
-            "'course.judge.pytest_plugin') if u.find_spec(m)])\n"
+            "print([m for m in ('course.judge', 'course.grading', 'course.sandbox', 'course.authoring') "
+            "if u.find_spec(m)])\n"
             "import os\n"
             "print(any(os.path.exists(os.path.join(p or '.', 'course', 'judge')) for p in sys.path))")
     r = subprocess.run([str(py), "-c", code], capture_output=True, text=True, cwd=home, env=clean_env())

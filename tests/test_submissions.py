@@ -37,7 +37,7 @@ GENERIC = [p for kind in ("hostile", "honest") for p in submissions.generic_spec
 
 # Every known-wrong example must fail under each of these seeds (the run's seed and SEEDS-1 derived).
 # `make seeds ID=15-05 N=30 [ONLY=wrong_tie]` sweeps more of them (a benchmark: minutes per topic).
-SEEDS = int(_os.environ.get("COURSE_VERDICT_SEEDS", "3"))
+SEEDS = int(_os.environ.get("COURSE_VERDICT_SEEDS", "2"))
 ONLY = _os.environ.get("COURSE_VERDICT_ONLY", "")  # judge only the specs whose name contains this
 
 
