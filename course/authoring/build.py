@@ -21,6 +21,7 @@ from pathlib import Path
 
 from .. import RELEASE_DIR, REPO_ROOT, SOURCE_DIR, assignments
 from .. import notebook as nbtools
+from ..sandbox import fstree
 
 
 def build_notebooks(check: bool, only: list[str] | None = None) -> list[str]:
@@ -70,7 +71,7 @@ def build_release(check: bool, only: list[str] | None = None) -> list[str]:
             if not committed.exists() or _differs(built, committed):
                 stale.append(f"release/{a}")
                 if not check:
-                    shutil.rmtree(committed, ignore_errors=True)
+                    fstree.remove(str(committed))
                     shutil.copytree(built, committed)  # safe: repository files
     return stale
 
@@ -118,7 +119,7 @@ def build_student_kit(check: bool) -> list[str]:
             if not same:
                 stale.append(f"release/{entry.name}")
                 if not check:
-                    shutil.rmtree(committed, ignore_errors=True) if committed.is_dir() else committed.unlink(missing_ok=True)
+                    fstree.remove(str(committed)) if committed.is_dir() else committed.unlink(missing_ok=True)
                     (shutil.copytree if entry.is_dir() else shutil.copy)(entry, committed)  # safe: repository files
     return stale
 

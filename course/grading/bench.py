@@ -78,7 +78,8 @@ def build_root(root: Path, ids: list[str], per_topic: int) -> dict[str, list[str
     shutil.copy(REPO_ROOT / "nbgrader_config.py", root)  # safe: a fresh temporary root of ours
     students: dict[str, list[str]] = {}
     for a in ids:
-        shutil.copytree(SOURCE_DIR / a, root / "source" / a, ignore=shutil.ignore_patterns("*.nb.py"))
+        shutil.copytree(SOURCE_DIR / a, root / "source" / a,  # safe: the repository's own source/, into a fresh root
+                        ignore=shutil.ignore_patterns("*.nb.py"))
         name = submissions.release_notebook(a).name
         for i, (kind, spec) in enumerate(class_specs(a, per_topic), 1):
             s = student_id(a, i, kind)
@@ -226,7 +227,8 @@ def _plain_main(jobs: list[list[str]]) -> None:
     for a, folder in jobs:
         with tempfile.TemporaryDirectory() as tmp:
             work = Path(tmp) / a
-            shutil.copytree(folder, work, ignore=shutil.ignore_patterns("*.nb.py"))
+            shutil.copytree(folder, work,  # safe: folder is the repository's source/<id> (plain_nbgrader)
+                            ignore=shutil.ignore_patterns("*.nb.py"))
             path = nbtools.first_in(work)
             nb = nbformat.read(path, as_version=4)
             ep = Execute(timeout=600, kernel_name="python3")
