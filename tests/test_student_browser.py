@@ -184,11 +184,16 @@ def test_progress_bars_survive_reopening(lab):
     again = open_notebook(browser, base, token, f"{A}/bars/bars.ipynb")
     # The saved bar is drawn once the widget manager has restored its state: poll for it (under a
     # loaded CI machine that takes a while), then judge what is on the page.
-    deadline, text = time.monotonic() + 90, []
+    deadline, text, reloaded = time.monotonic() + 120, [], False
     while time.monotonic() < deadline:
         text = again.locator(".jp-OutputArea-output").all_inner_texts()
         if any("5/5" in t or "Error displaying widget" in t for t in text):
             break
+        if not text and not reloaded and time.monotonic() > deadline - 75:
+            # a loaded machine sometimes draws the panel without its outputs: open it once more
+            again.reload()
+            again.wait_for_selector(".jp-NotebookPanel-toolbar", timeout=60_000)
+            reloaded = True
         time.sleep(1)
     again.screenshot(path=str(SHOTS / "bars-reopened.png"))
     assert text, "the reopened notebook shows no output at all: " + again.locator("body").inner_text()[:600]
