@@ -161,6 +161,18 @@ def test_validate_does_not_freeze_the_server(lab):
     assert result["seconds"] < 120, result
 
 
+def _bar_saved(path):
+    """The file holds the executed cell, its widget view, and a non-empty widget state."""
+    try:
+        nb = nbformat.read(path, as_version=4)
+    except Exception:  # caught mid-write
+        return False
+    cell = nb.cells[0]
+    views = [o for o in cell.get("outputs", []) if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
+    state = nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
+    return bool(cell.get("execution_count") and views and state)
+
+
 def test_progress_bars_survive_reopening(lab):
     """tqdm's bars are widgets: run, save, open again, and the bar is still drawn (the kit turns on
     the widget manager's saveState), not "Error displaying widget"."""
@@ -175,11 +187,20 @@ def test_progress_bars_survive_reopening(lab):
     page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
     page.get_by_text("Run All Cells", exact=True).click()
     page.wait_for_selector(".jp-OutputArea-output .widget-html-content", timeout=60_000)
-    page.keyboard.press("Control+s")
-    deadline = time.monotonic() + 30
-    while "widget-state" not in (folder / "bars.ipynb").read_text() and time.monotonic() < deadline:
-        time.sleep(0.5)
-    assert "widget-state" in (folder / "bars.ipynb").read_text(), "the saved notebook holds no widget state"
+    page.wait_for_function("() => Array.from(document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) "
+                           ".jp-CodeCell .jp-InputPrompt')).some(e => /\\[\\d+\\]/.test(e.textContent))",
+                           timeout=60_000)
+    # An autosave may already have written an empty widget state before the cell ran: wait for the
+    # file to hold the run cell, its bar and the bar's state, saving again until it does.
+    deadline, saved = time.monotonic() + 60, False
+    while not saved and time.monotonic() < deadline:
+        page.keyboard.press("Control+s")
+        for _ in range(20):
+            saved = _bar_saved(folder / "bars.ipynb")
+            if saved:
+                break
+            time.sleep(0.5)
+    assert saved, "the saved notebook holds no run bar with its widget state: " + (folder / "bars.ipynb").read_text()[:800]
     page.close()
     again = open_notebook(browser, base, token, f"{A}/bars/bars.ipynb")
     # The saved bar is drawn once the widget manager has restored its state: poll for it (under a
@@ -196,7 +217,8 @@ def test_progress_bars_survive_reopening(lab):
             reloaded = True
         time.sleep(1)
     again.screenshot(path=str(SHOTS / "bars-reopened.png"))
-    assert text, "the reopened notebook shows no output at all: " + again.locator("body").inner_text()[:600]
+    assert text, ("the reopened notebook shows no output at all: " + again.locator("body").inner_text()[:600]
+                  + "\nthe file holds: " + (folder / "bars.ipynb").read_text()[:800])
     assert not any("Error displaying widget" in t for t in text), text
     assert any("steps" in t and "5/5" in t for t in text), text
     again.close()
