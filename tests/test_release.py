@@ -28,11 +28,14 @@ def test_student_kit_is_current():
 
 
 def test_student_package_holds_no_grader_code():
-    """course-student ships course/__init__.py and course/student/ only, and student code imports
-    nothing of course outside course.student (the instructor's in-process runner is an entry point)."""
+    """course-student ships course/__init__.py, course/student/ and the Validate wording's JupyterLab
+    extension only, and student code imports nothing of course outside course.student (the
+    instructor's in-process runner is an entry point)."""
     pkg = RELEASE_DIR / "course-student"
     files = sorted(str(p.relative_to(pkg)) for p in pkg.rglob("*") if p.is_file())
-    assert all(f in ("pyproject.toml", "course/__init__.py") or f.startswith("course/student/") for f in files), files
+    extension = ("labextension/package.json", "labextension/install.json", "labextension/static/remoteEntry.js")
+    assert all(f in ("pyproject.toml", "course/__init__.py", *extension) or f.startswith("course/student/")
+               for f in files), files
     for p in (pkg / "course" / "student").glob("*.py"):
         for m in re.finditer(r"^\s*(?:from|import)\s+(course\.[\w.]+|\.\.+\w*)", p.read_text(), re.M):
             assert m.group(1).startswith("course.student"), f"{p.name} imports {m.group(1)}"

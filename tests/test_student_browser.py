@@ -2,14 +2,21 @@
 
 The lab runs from a student environment made from release/ alone (course.authoring.studentlab) with the
 student settings. In the browser: no instructor tools are on offer; a solved 15-01 runs top to
-bottom and Validate says "Success"; Validate on the blank notebook reports failures. Screenshots
-go to gradebook/screenshots/ (ignored by git).
+bottom and Validate says that its visible checks pass (not nbgrader's "passes all the tests": the
+hidden tests run at grading), in a measured time while the server keeps answering; Validate on the
+blank notebook reports failures. Screenshots go to gradebook/screenshots/ (ignored by git).
+
+``COURSE_TEST_BROWSER_TOPICS=1`` (``make test-browser-topics``) adds a slow test, not part of
+``make test``: every topic's blank notebook run in the browser, checked and photographed.
 """
+import json
 import os
 import re
 import secrets
 import shutil
+import threading
 import time
+import urllib.request
 
 import nbformat
 import pytest
@@ -75,7 +82,7 @@ def validate(page, timeout_ms=120_000) -> str:
         text = body.inner_text()
         if re.search(r"Success|fail|error|Error|Tests", text):
             return text
-        time.sleep(0.5)
+        time.sleep(0.1)
     return body.inner_text()
 
 
@@ -96,7 +103,45 @@ def test_no_instructor_tools(lab):
     page.close()
 
 
+class ServerWatch:
+    """Asks the server for /api/status every 0.25 s on a thread while in the with-block; ``slowest``
+    is its longest answer in seconds (inf when a request failed: ``error`` says why)."""
+
+    def __init__(self, base, token):
+        self.request = urllib.request.Request(f"{base}/api/status", headers={"Authorization": f"token {token}"})
+        self.slowest, self.error, self._stop = 0.0, None, threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self):
+        while not self._stop.is_set():
+            t0 = time.monotonic()
+            try:
+                with urllib.request.urlopen(self.request, timeout=60) as r:
+                    r.read()
+            except OSError as e:
+                self.slowest, self.error = float("inf"), repr(e)
+                return
+            self.slowest = max(self.slowest, time.monotonic() - t0)
+            self._stop.wait(0.25)
+
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join(timeout=90)
+
+
+VISIBLE_ONLY = "Success! The visible checks pass. Hidden tests run when your work is graded."
+
+
 def test_solved_notebook_runs_and_validates(lab):
+    """Validate's dialog on the solved notebook says that the visible checks pass and that the hidden
+    tests run at grading (the kit's labextension rewrites nbgrader's "passes all the tests"). Its wall
+    time, click to dialog, is printed and kept in gradebook/screenshots/validate-timing.json with the
+    machine's load (the issue's aim is 10 s on a quiet machine; asserted only at 60 s), and the server
+    answers other requests meanwhile."""
     browser, base, token, name, _ = lab
     page = open_notebook(browser, base, token, f"{A}/solved/{name}")
     page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
@@ -107,9 +152,21 @@ def test_solved_notebook_runs_and_validates(lab):
                            timeout=120_000)
     errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']").all_inner_texts()
     assert not [e for e in errors if "Error" in e], errors[:3]
-    text = validate(page)
+    load_before = os.getloadavg()[0]
+    with ServerWatch(base, token) as server:
+        t0 = time.monotonic()
+        text = validate(page)
+        seconds = time.monotonic() - t0
     page.screenshot(path=str(SHOTS / "validate-success.png"))
-    assert "Success" in text, text
+    record = {"assignment": A, "validate_seconds": round(seconds, 1), "slowest_other_request_s": round(server.slowest, 2),
+              "load_before": round(load_before, 1), "load_after": round(os.getloadavg()[0], 1), "cpus": os.cpu_count()}
+    (SHOTS / "validate-timing.json").write_text(json.dumps(record) + "\n")
+    print(f"\nValidate on the solved {A}: {record}")
+    assert VISIBLE_ONLY in text, text
+    assert "passes all the tests" not in text, text
+    assert seconds < 60, record
+    assert server.slowest < 1.0, f"the server took {server.slowest:.1f} s to answer while Validate ran " \
+                                 f"({server.error or record})"
     page.close()
 
 
@@ -119,6 +176,7 @@ def test_blank_notebook_fails_validation(lab):
     text = validate(page)
     page.screenshot(path=str(SHOTS / "validate-blank.png"))
     assert "Success" not in text and ("NotImplementedError" in text or "failed" in text.lower()), text
+    assert "The following cell failed" in text, text  # nbgrader's own failure report, left as it is
     page.close()
 
 

@@ -105,6 +105,7 @@ def student_kit(dest: Path) -> None:
     (pkg / "course" / "__init__.py").write_text(mark + (KIT / "course_init.py").read_text())
     for src in sorted((REPO_ROOT / "course" / "student").glob("*.py")):
         shutil.copy(src, pkg / "course" / "student" / src.name)  # safe: repository files
+    shutil.copytree(KIT / "labextension", pkg / "labextension")  # safe: repository files (Validate's wording)
 
 
 def build_student_kit(check: bool) -> list[str]:
