@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import torch
 
+from .pristine import run_fresh  # noqa: F401  (for probes: a fresh interpreter, cheaply)
+
 
 class Missing(NameError):
     pass

@@ -195,6 +195,9 @@ def serve(fd_in: int, fd_out: int) -> None:
     """Answer the judge on these descriptors until it says exit (stdout/stderr already go to the log)."""
     sys.stdin = open(os.devnull)
     os.environ.setdefault("MPLBACKEND", "Agg")
+    import torch  # noqa: F401  (the protocol needs it; the clean copy below then has it too)
+    from . import pristine
+    pristine.start()  # a clean copy for "fresh process" checks, forked before any submission code runs
     import warnings
     warnings.simplefilter("default")
     Worker(fd_in, fd_out).serve()

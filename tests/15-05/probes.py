@@ -8,7 +8,6 @@ source of the classes it compiles, and inside the sandbox this file's path is no
 """
 import linecache
 import os
-import subprocess
 import sys
 import tempfile
 import warnings
@@ -16,7 +15,7 @@ import warnings
 import torch
 import torch.nn as nn
 
-from course.judge.probelib import get
+from course.judge.probelib import get, run_fresh
 
 MODELS_FILE = "<course-15-05-models>"
 MODELS_SRC = '''
@@ -290,8 +289,9 @@ def op_inventory(ns, kind, hidden, state, example, decompose, supported, repeats
 
 
 # ====================================================================== exercise 5: save and load in a fresh process
-# The fresh interpreter imports torch and nothing else: not the notebook, not probes.py, not any class.
-# One interpreter loads both files (importing torch is the expensive part).
+# The fresh interpreter has torch and nothing else: not the notebook, not probes.py, not any class
+# (course.judge.pristine: a copy of the worker forked before the submission's code ran).
+# One interpreter loads both files.
 FRESH_LOADER = r'''
 import sys, warnings
 warnings.filterwarnings("ignore")
@@ -350,13 +350,11 @@ def fresh_load(ns, hidden, state, example, script_inputs, export_inputs):
             return out
         job_file, result_file = os.path.join(folder, "jobs.pt"), os.path.join(folder, "results.pt")
         torch.save(jobs, job_file)
-        env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
-        env.update(OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
-        done = subprocess.run([sys.executable, "-I", "-c", FRESH_LOADER, job_file, result_file], cwd=folder,
-                              env=env, capture_output=True, text=True, timeout=55)
+        code, output = run_fresh(FRESH_LOADER, [job_file, result_file], cwd=folder, timeout=55)
         if not os.path.exists(result_file):
+            why = "it ran past 55 s" if code is None else f"exit code {code}"
             for kind in jobs:
-                out[kind] = {"process_error": f"exit code {done.returncode}: {done.stderr[-400:]}"}
+                out[kind] = {"process_error": f"{why}: {output[-400:]}"}
             return out
         results = torch.load(result_file, weights_only=True)
         for kind in jobs:
