@@ -121,7 +121,28 @@ def _notebook_of(item) -> str | None:
     return nb
 
 
+@pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config, items):
+    _filter_items(config, items)
+    notebooks = config.getoption("--notebook")
+    if len(notebooks) > 1:
+        # One notebook after another (pytest's order is module by module), so that each notebook's worker
+        # is closed once its last check has run instead of all of them living until the end of the session.
+        rank = {nb: i for i, nb in enumerate(notebooks)}
+        items.sort(key=lambda it: rank.get(_notebook_of(it), -1))  # stable: each notebook keeps its order
+        config._course_last_item = {_notebook_of(it): it.nodeid for it in items}
+
+
+def pytest_runtest_teardown(item, nextitem):
+    last = getattr(item.config, "_course_last_item", {})
+    nb = _notebook_of(item)
+    if last.get(nb) == item.nodeid:
+        student = item.config._course_students.get((assignment_of(item.path), nb))
+        if student is not None:
+            student.close()
+
+
+def _filter_items(config, items):
     wanted = set(config.getoption("--task"))
     per_nb = _tasks_by_notebook(config, "--notebook-tasks")
     seeds = _notebook_seeds(config)
