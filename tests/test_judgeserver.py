@@ -40,3 +40,30 @@ def test_session_past_its_limit_is_stopped_and_the_server_goes_on():
     again = verdicts(run_suite(A, reference_notebook(A), sandbox="auto", seed=5, tasks=TASKS, use_server=True))
     assert again and all(s == "passed" for _, s in again)
     assert sessions() == before + 1, "the server did not survive the stopped session"
+
+
+def test_each_session_gets_a_fresh_zygote_started_ahead(tmp_path):
+    """The server starts the next session's worker zygote while the current one runs
+    (course.judge.spare): each session is handed one, and it is fresh. A notebook that leaves a
+    file in its sandbox's /tmp and turns wrong when it finds one passes twice in a row."""
+    import nbformat
+    import pytest
+    from course import sandbox
+    from course.judge.suite import session_env
+    if sandbox.probe() is not None:
+        pytest.skip("needs the sandbox (bwrap): without it /tmp is the host's")
+    marker = "/tmp/course-spare-marker"
+    nb = nbformat.read(reference_notebook(A), as_version=4)
+    nb.cells.append(nbformat.v4.new_code_cell(
+        f"import os as _os\nif _os.path.exists({marker!r}):\n    softplus = None\n"
+        f"open({marker!r}, 'w').write('an earlier submission was here')"))
+    path = tmp_path / "leaves_a_file.ipynb"
+    nbformat.write(nb, path)
+    server = judgeserver.shared()
+    assert server is not None and server.prestart(session_env())
+    before = server.spares
+    for _ in range(2):
+        res = verdicts(run_suite(A, path, sandbox="on", seed=5, tasks=TASKS, use_server=True))
+        assert res and all(s == "passed" for _, s in res), res
+    assert server.spares == before + 2, "the sessions were not handed a zygote started ahead"
+    assert not __import__("os").path.exists(marker), "the sandbox's /tmp reached the host"

@@ -156,12 +156,13 @@ def autograde(root: Path, todo: list[tuple[str, str]], *, workers: int, gpus: in
     results: list[Result | None] = [None] * len(todo)
     lock = threading.Lock()
     for i, (a, s) in enumerate(todo):
-        if graded_before(root, a, s, fingerprint(root, a, s, keys[a])):
+        fp = fingerprint(root, a, s, keys[a])
+        if graded_before(root, a, s, fp):
             results[i] = Result(a, s, skipped=True)  # graded by an earlier run, unchanged since
             if on_result is not None:
                 on_result(results[i])
         else:
-            jobs.put((i, (a, s)))
+            jobs.put((i, (a, s), fp))
 
     def work(index: int) -> None:
         worker = Worker(index, gpus)
@@ -169,10 +170,10 @@ def autograde(root: Path, todo: list[tuple[str, str]], *, workers: int, gpus: in
             worker.start()
             while True:
                 try:
-                    i, (a, s) = jobs.get_nowait()
+                    i, (a, s), fp = jobs.get_nowait()
                 except queue.Empty:
                     return
-                res = _grade_one(worker, root, a, s, keys[a], list(extra))
+                res = _grade_one(worker, root, a, s, fp, list(extra))
                 with lock:
                     results[i] = res
                     _append_log(root, a, s)
@@ -190,10 +191,9 @@ def autograde(root: Path, todo: list[tuple[str, str]], *, workers: int, gpus: in
     return [r for r in results if r is not None]
 
 
-def _grade_one(worker: Worker, root: Path, a: str, s: str, key: str, extra: list[str]) -> Result:
-    fp = fingerprint(root, a, s, key)
-    if graded_before(root, a, s, fp):
-        return Result(a, s, skipped=True)
+def _grade_one(worker: Worker, root: Path, a: str, s: str, fp: str, extra: list[str]) -> Result:
+    """Grade one submission; ``fp`` is its fingerprint when it was queued (a file changed since then
+    leaves a marker that does not match it, so the next run grades it again)."""
     _marker(root, a, s).unlink(missing_ok=True)
     log = root / "gradebook" / "logs" / a / f"{s}.log"
     log.parent.mkdir(parents=True, exist_ok=True)

@@ -38,8 +38,12 @@ def _warm(req: dict) -> int:
         os.environ.clear()
         os.environ.update(req["env"])
         from . import preprocessors  # noqa: F401  (nbgrader's and nbclient's imports come with it)
-        from ..judge import server
-        return 0 if server.shared() is not None else 1
+        from ..judge import server, suite
+        judge = server.shared()
+        if judge is None:
+            return 1
+        judge.prestart(suite.session_env())  # the first submission's worker zygote: started now
+        return 0
     except Exception:
         return 1
 

@@ -30,6 +30,7 @@ import torch
 from ..sandbox import cgroup, fstree, tempdirs
 from .. import plain, sandbox
 from .. import notebook as nbtools
+from . import spare
 from .worker_text import WorkerText
 
 
@@ -142,8 +143,8 @@ class ProcessStudent:
     def _start(self) -> None:
         # An allow-listed environment: no salt, no grader paths. Sandboxed, the worker writes only to
         # its private tmpfs; its log is a file of ours it never sees (it only has the descriptor).
-        env = sandbox.clean_env(COURSE_FAST="1", COURSE_GRADING="1", NBGRADER_EXECUTION="autograde")
-        self.proc = self._fork(env)
+        env = spare.worker_env()
+        self.proc = self._from_spare(env) or self._fork(env)
         if self.proc is not None:
             self._tmp = None
             self._log = open(self.proc.log_path, "rb")
@@ -175,6 +176,32 @@ class ProcessStudent:
                                   f"fresh worker: {plain.one_line(why, 400)}") from None
         reply = self._request({"op": "load", "cells": self.cells}, self.load_timeout, what="loading your notebook")
         self.load_report = reply
+
+    def _from_spare(self, env: dict):
+        """The worker forked from the zygote the judge server started ahead for this session (a fresh
+        sandbox and cgroup, used by this worker only), or None."""
+        if self.fork or not spare.enabled():
+            return None
+        tasks = int(os.environ.get("COURSE_TASK_LIMIT", "1024"))
+        took = spare.take(spare.key(self.sandboxed, self.file_limit, self.memory_limit, tasks, env))
+        if took is None:
+            return None
+        self._zygote, self._group = took
+        try:
+            return self._zygote.spawn()
+        except Exception as exc:
+            self.events.append(f"the zygote started ahead failed ({plain.one_line(str(exc), 200)}); "
+                               "starting a fresh worker process instead")
+            self._close_zygote()
+            return None
+
+    def _close_zygote(self) -> None:
+        zygote, self._zygote = getattr(self, "_zygote", None), None
+        if zygote is not None:
+            zygote.close()
+        group, self._group = getattr(self, "_group", None), None
+        if group is not None:
+            group.remove()
 
     def _fork(self, env: dict):
         """A worker forked from this judge's zygote, or None to start a fresh process instead."""
@@ -214,6 +241,9 @@ class ProcessStudent:
                 self.proc.close_pipes()
             self.proc = None
             self._log.close()
+            zygote, self._zygote = getattr(self, "_zygote", None), None
+            if zygote is not None:  # a spare's zygote serves this one worker
+                zygote.close()
             group, self._group = getattr(self, "_group", None), None
             if group is not None:
                 if group.oom_killed():

@@ -207,9 +207,13 @@ class ForkServerError(RuntimeError):
 
 
 class ForkServer:
-    def __init__(self, sandboxed: bool, env: dict, file_limit: int, start_timeout: float = 180):
+    def __init__(self, sandboxed: bool, env: dict, file_limit: int, start_timeout: float = 180, *,
+                 wait: bool = True, group=None):
+        """``wait=False``: return at once; the first ``spawn`` waits for the zygote to be ready.
+        ``group``: the cgroup the zygote (and so every worker it forks) runs in."""
         from .. import sandbox
         self.sandboxed, self.env, self.file_limit = sandboxed, env, file_limit
+        self._owner, self._start_timeout, self._ready = os.getpid(), start_timeout, False
         from ..sandbox import tempdirs
         # root/ holds the logs and is never mounted in the sandbox: the zygote writes no host folder.
         self.root = Path(tempdirs.make("zygote"))
@@ -222,10 +226,16 @@ class ForkServer:
         argv = sandbox.worker_argv(sandboxed, entry="course.judge.forkserver", env=env)
         self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=self._log, stderr=self._log,
                                      cwd=self.root, env=env,
-                                     pass_fds=[theirs.fileno()], preexec_fn=sandbox.limits_preexec(file_limit))
+                                     pass_fds=[theirs.fileno()], preexec_fn=sandbox.limits_preexec(file_limit, group))
         theirs.close()
         self.sock = ours
-        self._reply(start_timeout, "starting")
+        if wait:
+            self._await_ready()
+
+    def _await_ready(self) -> None:
+        if not self._ready:
+            self._reply(self._start_timeout, "starting")
+            self._ready = True
 
     def _reply(self, timeout: float, what: str) -> dict:
         self.sock.settimeout(timeout)
@@ -238,9 +248,22 @@ class ForkServer:
         return json.loads(data)
 
     def alive(self) -> bool:
-        return self.proc.poll() is None
+        if os.getpid() == self._owner:
+            return self.proc.poll() is None
+        from ..sandbox import procs  # a session that took over a spare: the zygote is not its child
+        return procs.pid_alive(self.proc.pid) and procs.state(self.proc.pid) not in ("Z", "X")
+
+    def release(self) -> None:
+        """The process that started the zygote gives it away (to a session it forked): close its own
+        ends, leave the zygote running (``proc`` stays, to reap it)."""
+        for f in (self.sock, self._log):
+            try:
+                f.close()
+            except OSError:
+                pass
 
     def spawn(self, timeout: float = 60) -> ForkedWorker:
+        self._await_ready()
         self._n += 1
         inner_dir = f"/tmp/work/w{self._n}" if self.sandboxed else str(self.root / "work" / f"w{self._n}")
         log_path = self.root / f"w{self._n}.log"

@@ -278,6 +278,8 @@ def pytest_runtest_call(item):
 def pytest_sessionfinish(session, exitstatus):
     for s in session.config._course_students.values():
         s.close()
+    from . import spare
+    spare.discard()  # a zygote started ahead for this session that no worker used
     out = session.config.getoption("--results-json")
     if out:
         events = [e for s in session.config._course_students.values() for e in s.events]

@@ -33,9 +33,16 @@ def main() -> None:
         warnings.simplefilter("ignore")
         for name in PRELOAD:
             importlib.import_module(name)
+    from . import spare
+    import atexit
+    atexit.register(spare.discard)
     out.write(json.dumps({"ready": True}) + "\n")
     for line in sys.stdin:
         req = json.loads(line)
+        if req.get("prestart"):  # before the first session: start its worker's zygote now
+            spare.prestart(req["env"])
+            out.write(json.dumps({"code": 0}) + "\n")
+            continue
         sys.stdout.flush()
         sys.stderr.flush()
         pid = os.fork()
@@ -60,8 +67,10 @@ def main() -> None:
         except OSError:
             pass
         out.write(json.dumps({"pid": pid}) + "\n")
+        handed = spare.handed_off()  # the session owns the spare now; start the next one while it runs
+        spare.prestart(req["env"])
         _, status = os.waitpid(pid, 0)
-        out.write(json.dumps({"code": os.waitstatus_to_exitcode(status)}) + "\n")
+        out.write(json.dumps({"code": os.waitstatus_to_exitcode(status), "spare": handed}) + "\n")
 
 
 class JudgeServer:
@@ -71,6 +80,7 @@ class JudgeServer:
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1,
             env={**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [_repo(), os.environ.get("PYTHONPATH")]))})
         self.sessions = 0  # sessions run to completion (tests check the server was really used)
+        self.spares = 0  # sessions that were handed a worker zygote started ahead (course.judge.spare)
         if self._line(120) != {"ready": True}:
             self.close()
             raise RuntimeError("the judge server did not start")
@@ -107,6 +117,7 @@ class JudgeServer:
         while True:
             done = self._line(max(0.1, min(5.0, deadline - time.monotonic())))
             if done is not None:
+                self.spares += bool(done.get("spare"))
                 return done["code"]
             if not self.alive():
                 raise RuntimeError("the judge server exited")
@@ -118,6 +129,15 @@ class JudgeServer:
                         pass
                 self._line(30)  # the server reports the killed session
                 return None
+
+    def prestart(self, env: dict, timeout: float = 60) -> bool:
+        """Start the zygote of the next session's worker now (before the first submission of a batch)."""
+        try:
+            self.proc.stdin.write(json.dumps({"prestart": True, "env": env}) + "\n")
+            self.proc.stdin.flush()
+            return self._line(timeout) == {"code": 0}
+        except (OSError, ValueError):
+            return False
 
     def close(self) -> None:
         try:

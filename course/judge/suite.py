@@ -29,6 +29,11 @@ def guess_assignment(nb: Path) -> str | None:
     return None
 
 
+def session_env() -> dict:
+    """The environment a judge session runs with."""
+    return {**os.environ, "COURSE_JUDGE": "1", "PYTHONPATH": str(TESTS_DIR.parent)}
+
+
 def run_suite(assignment: str, notebook, *, sandbox: str = "on", seed: int | None = None,
               timeout: float = 900, tasks: list[str] = (), notebook_tasks: dict | None = None,
               notebook_seeds: dict | None = None, first_failure: dict | None = None,
@@ -57,7 +62,7 @@ def run_suite(assignment: str, notebook, *, sandbox: str = "on", seed: int | Non
         for nb, n in (notebook_seeds or {}).items():  # n, or (n, [task, ...])
             n, ts = n if isinstance(n, tuple) else (n, ())
             cmd.append(f"--notebook-seeds={nb}={int(n)}" + (f"@{','.join(ts)}" if ts else ""))
-        env = {**os.environ, "COURSE_JUDGE": "1", "PYTHONPATH": str(TESTS_DIR.parent)}
+        env = session_env()
         server = judgeserver.shared() if use_server else None
         if server is not None:
             log = Path(tmp) / "judge.log"
