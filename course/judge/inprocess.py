@@ -33,7 +33,12 @@ def run_in_process(assignment: str, task: str | list[str], namespace: dict) -> b
     tasks = [task] if isinstance(task, str) else list(task)
     task = ", ".join(tasks)
     captured = io.StringIO()
-    pytest_plugin.IN_PROCESS_STUDENT = InProcessStudent(namespace, probe_sources(assignment))
+    student = InProcessStudent(namespace, probe_sources(assignment))
+
+    class InProcess:  # this session's student: the live namespace
+        @staticmethod
+        def pytest_configure(config):
+            config.stash[pytest_plugin.IN_PROCESS] = student
     import json
     import tempfile
     with tempfile.TemporaryDirectory() as tmp:
@@ -47,10 +52,9 @@ def run_in_process(assignment: str, task: str | list[str], namespace: dict) -> b
                 pytest.main([str(suite), "-q", "--assert=plain", "--color=no", "-p", "no:cacheprovider",
                              "--import-mode=importlib", *(a for t in tasks for a in ("--task", t)),
                              "--results-json", out,
-                             "-o", "addopts=", "-W", "ignore"])
+                             "-o", "addopts=", "-W", "ignore"], plugins=[InProcess()])
         finally:
             os.chdir(cwd)
-            pytest_plugin.IN_PROCESS_STUDENT = None
         data = json.load(open(out)) if os.path.exists(out) else {"checks": []}
     checks = [c for c in data["checks"] if c["task"] in tasks]
     if not checks:

@@ -26,8 +26,9 @@ import torch
 from .. import SOURCE_DIR, TESTS_DIR
 from .. import notebook as nbtools
 
-# Set by course.judge.inprocess.run_in_process to judge a live notebook namespace in-process.
-IN_PROCESS_STUDENT = None
+# The live notebook namespace a session judges in-process (course.judge.inprocess puts it in the
+# session's config.stash through a plugin of its own); sessions without it load a worker.
+IN_PROCESS = pytest.StashKey()
 
 
 def pytest_addoption(parser):
@@ -224,9 +225,10 @@ def course_notebook(request):
 
 @pytest.fixture(scope="module")
 def student(request, course_notebook):
-    if IN_PROCESS_STUDENT is not None:
-        return IN_PROCESS_STUDENT
     config = request.config
+    in_process = config.stash.get(IN_PROCESS, None)
+    if in_process is not None:
+        return in_process
     assignment = assignment_of(request.path)
     if assignment is None:
         pytest.fail("the 'student' fixture is only for tests under tests/<assignment>/ next to a probes.py")
