@@ -55,6 +55,15 @@ sandbox: $(STAMP)
 student-lab: $(STAMP)
 	$(BIN)/python -m course.authoring.studentlab --port $${PORT:-8890}
 
+## Every topic's blank notebook run in the student's JupyterLab (the browser test's lab, demos on): the only
+## error allowed is the one line "X is not written yet" of an unfinished exercise, no traceback; one screenshot
+## per topic in gradebook/screenshots/blank-<id>.png. Not part of make test (about 4 min on 2 cores):
+## make test-browser-topics [ID=15-09]
+.PHONY: test-browser-topics
+test-browser-topics: $(STAMP)
+	COURSE_TEST_BROWSER_TOPICS=1 $(BIN)/python -m pytest tests/test_student_browser.py -q -s --durations=0 \
+		-k "blank_run_in_the_browser$${ID:+ and $$ID}"
+
 ## Mutation score of a hidden suite (a benchmark, not CI): make mutants ID=15-01 [WRITE=1] [MISTAKES=1: only the mistake-shaped ones]
 mutants: $(STAMP)
 	$(BIN)/python -m course.authoring.mutants $${ID:?set ID=<topic>, e.g. ID=15-01} $${WRITE:+--write} $${MISTAKES:+--mistakes}

@@ -280,3 +280,137 @@ def test_progress_bars_survive_reopening(lab):
     assert not any("Error displaying widget" in t for t in text), text
     assert any("steps" in t and "5/5" in t for t in text), text
     again.close()
+
+
+# ---- Every topic's blank notebook, run in the browser (opt-in: make test-browser-topics) ----------------
+
+needs_topics = pytest.mark.skipif(not os.environ.get("COURSE_TEST_BROWSER_TOPICS"),
+                                  reason="runs every topic's blank notebook in the browser (minutes): "
+                                         "make test-browser-topics (COURSE_TEST_BROWSER_TOPICS=1)")
+CODE_CELLS = ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell"
+PROMPTS_JS = f"() => Array.from(document.querySelectorAll('{CODE_CELLS} .jp-InputPrompt')).map(e => e.textContent.trim())"
+
+
+def _run_menu(page, item):
+    page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+    page.get_by_text(item, exact=True).click()
+
+
+def run_every_cell(page, timeout_s=900) -> int:
+    """Run All Cells, as a student does; JupyterLab stops at a failing cell (an unfinished exercise's
+    checks), so go on from the first cell that did not run with "Run Selected Cell and All Below" (or
+    "Run Selected Cell and Do not Advance" for the last one) until every code cell has run. Returns how
+    many runs that took."""
+    deadline, target, runs = time.monotonic() + timeout_s, 0, 0
+    _run_menu(page, "Run All Cells")
+    while True:
+        runs += 1
+        left_ms = max(1, int((deadline - time.monotonic()) * 1000))
+        # the run has reached the cell it started from, and then nothing is queued or running
+        page.wait_for_function("([js, i]) => { const p = eval(js)(); return p.length > i && p[i] !== '[ ]:'; }",
+                               arg=[PROMPTS_JS, target], timeout=left_ms)
+        page.wait_for_function("js => !eval(js)().some(t => t.includes('*')) && "
+                               "document.body.innerText.includes('| Idle')", arg=PROMPTS_JS, timeout=left_ms)
+        prompts = page.evaluate(PROMPTS_JS)
+        unrun = [i for i, t in enumerate(prompts) if not re.search(r"\[\d+\]", t)]
+        if not unrun:
+            return runs
+        assert unrun[0] > target or runs == 1, f"cell {unrun[0]} did not run twice in a row: {prompts}"
+        target = unrun[0]
+        print(f"  run {runs + 1}: from code cell {target}", flush=True)
+        page.locator(CODE_CELLS).nth(target).locator(".jp-InputPrompt").click()
+        # JupyterLab offers "and All Below" only above the notebook's last cell
+        _run_menu(page, "Run Selected Cell and Do not Advance" if target == len(prompts) - 1
+                  else "Run Selected Cell and All Below")
+
+
+def _cell_outputs(page) -> list[list[dict]]:
+    """Per code cell on the page: its outputs as (mime type, text)."""
+    return page.evaluate(f"""() => Array.from(document.querySelectorAll('{CODE_CELLS}')).map(c =>
+        Array.from(c.querySelectorAll('.jp-OutputArea-output')).map(o => ({{
+            mime: o.getAttribute('data-mime-type') || '', text: o.innerText,
+            image: !!o.querySelector('img, canvas, svg')}})))""")
+
+
+def _shoot_whole_notebook(page, path):
+    """One picture of the whole notebook: the window is made as tall as the notebook (Chromium draws at
+    most 16384 px, so a taller notebook is scaled down to fit)."""
+    outer = ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-WindowedPanel-outer"
+    height = page.evaluate(f"() => document.querySelector('{outer}').scrollHeight")
+    chrome = 150  # menus, tab bar, toolbar, status bar
+    scale = min(1.0, 16000 / (height + chrome))
+    if scale < 1.0:
+        page.evaluate(f"() => {{ document.body.style.zoom = '{scale:.3f}'; }}")
+    page.set_viewport_size({"width": 1400, "height": int((height + chrome) * scale) + 50})
+    time.sleep(1)
+    page.evaluate(f"() => {{ document.querySelector('{outer}').scrollTop = 0; }}")  # the run left it at the end
+    time.sleep(0.5)
+    page.screenshot(path=str(path))
+
+
+NOT_WRITTEN = re.compile(r"^NotImplementedError: .*\bis not written yet\b")
+
+
+@needs_topics
+@pytest.mark.parametrize("assignment", assignments())
+def test_blank_run_in_the_browser(lab, assignment):
+    """A topic's blank notebook from release/, every cell run in the browser with the demos on (as a
+    student runs it, not as Validate does). The only error allowed is the one line course.student.checks
+    makes of an exercise's stub ("ScaledMul.forward is not written yet (line 3 of this cell needs it)"):
+    every check cell of an exercise shows it, and a demo that calls an exercise not written yet may show
+    it too (one line, no traceback). Any other error or traceback fails, and so does a picture drawn
+    next to an error (an empty plot). The page is kept as gradebook/screenshots/blank-<id>.png."""
+    browser, base, token, _, home = lab
+    blank = next((home / "release" / assignment).glob("*.ipynb"))
+    cells = [c for c in nbtools.read(blank).cells if c.cell_type == "code"]
+    is_test = [bool(c.metadata.get("nbgrader", {}).get("grade")) and not c.metadata.get("nbgrader", {}).get("solution")
+               for c in cells]
+    page = open_notebook(browser, base, token, f"{assignment}/{blank.name}")
+    t0 = time.monotonic()
+    try:
+        runs = run_every_cell(page)
+        seconds = time.monotonic() - t0
+        outputs = _cell_outputs(page)
+    finally:
+        _shoot_whole_notebook(page, SHOTS / f"blank-{assignment}.png")
+        page.close()
+        _shut_down_kernels(base, token)
+    assert len(outputs) == len(cells), (len(outputs), len(cells))
+    problems, demo_lines = [], []
+    for i, (outs, test) in enumerate(zip(outputs, is_test)):
+        errors = [o["text"].strip() for o in outs if o["mime"] == "application/vnd.jupyter.stderr"
+                  and _exception_of(o["text"])]
+        first_line = cells[i].source.strip().splitlines()[0][:80] if cells[i].source.strip() else ""
+        if test and not errors:
+            problems.append(f"check cell {i} ({first_line}): the checks of a blank exercise raised nothing")
+        for text in errors:
+            if NOT_WRITTEN.match(text) and "\n" not in text:
+                if not test:
+                    demo_lines.append(f"  demo cell {i}: {text}")
+            else:
+                problems.append(f"{'check' if test else 'demo'} cell {i} ({first_line}):\n{text[-800:]}")
+        for o in outs:
+            if o["mime"] != "application/vnd.jupyter.stderr" and "Traceback (most recent call last)" in o["text"]:
+                problems.append(f"cell {i} ({first_line}) prints a traceback:\n{o['text'][-800:]}")
+        if errors and any(o["image"] for o in outs):
+            problems.append(f"cell {i} ({first_line}): a picture drawn next to an error")
+    print(f"\n{assignment}: every cell of the blank notebook ran in {seconds:.0f} s ({runs} runs; load "
+          f"{os.getloadavg()[0]:.1f}); {sum(is_test)} check cells; demos that need an unwritten exercise:\n"
+          + ("\n".join(demo_lines) or "  none"))
+    assert not problems, "\n".join(problems)
+
+
+def _exception_of(text):
+    """The exception a stderr output shows (its last "SomeError" line), or None for plain stderr."""
+    names = re.findall(r"^\s*([A-Za-z_][\w.]*(?:Error|Exception|Failed|Interrupt|Exit))\b", text, re.M)
+    return names[-1] if names else ("Traceback" if "Traceback (most recent call last)" in text else None)
+
+
+def _shut_down_kernels(base, token):
+    """Each topic's kernel holds torch: end them between topics."""
+    auth = {"Authorization": f"token {token}"}
+    with urllib.request.urlopen(urllib.request.Request(f"{base}/api/sessions", headers=auth), timeout=60) as r:
+        sessions = json.loads(r.read())
+    for s in sessions:
+        urllib.request.urlopen(urllib.request.Request(f"{base}/api/sessions/{s['id']}", method="DELETE",
+                                                      headers=auth), timeout=60).read()

@@ -56,10 +56,13 @@ def make_student_env(home: Path) -> Path:
 
 
 def lab_env(home: Path, config: str = "jupyter") -> dict:
-    """The student's Jupyter settings; JupyterLab's own files come from this environment's share/."""
+    """The student's Jupyter settings; JupyterLab's own files come from this environment's share/. No
+    MPLBACKEND: the kernels draw plots inline, as a student's do."""
     data = [str(Path(sys.prefix) / "share" / "jupyter")]
-    return clean_env(HOME=str(home), JUPYTER_CONFIG_DIR=str(home / "release" / config),
-                     JUPYTER_PATH=os.pathsep.join(data), JUPYTER_RUNTIME_DIR=str(home / "runtime"))
+    env = clean_env(HOME=str(home), JUPYTER_CONFIG_DIR=str(home / "release" / config),
+                    JUPYTER_PATH=os.pathsep.join(data), JUPYTER_RUNTIME_DIR=str(home / "runtime"))
+    env.pop("MPLBACKEND")
+    return env
 
 
 def start_lab(home: Path, py: Path, port: int, token: str, config: str = "jupyter") -> subprocess.Popen:

@@ -5,9 +5,15 @@ what came back, and shows only the line of your cell that failed (no library int
     expect_equal(clamp_grad, torch.tensor([0., 0., 1., 0., 0.]), "x.grad after Clamp")
     expect(all(len(m._forward_hooks) == 0 for m in net.modules()), "hooks are removed afterwards")
     expect_raises(RuntimeError, lambda: run_broken(x), "run_broken(x)", match="inplace")
+
+Importing this module in a notebook (every setup cell does) also makes IPython show an exercise that is
+not written yet, the ``raise NotImplementedError()`` under ``# YOUR CODE HERE``, as one line that names
+it ("ScaledMul.forward is not written yet (line 3 of this cell needs it)"), wherever it is called from,
+instead of a traceback through its stub. Any other error keeps its full traceback.
 """
 from __future__ import annotations
 
+import sys
 import traceback
 
 import torch
@@ -106,5 +112,43 @@ def expect_gradcheck(fn, inputs: tuple, what: str, second_order: bool = False) -
         if not ok:
             _fail(f"{what}: your backward's {label} disagree with finite differences")
 
+
+def _not_written_yet(shell, etype, value, tb, tb_offset=None):
+    """IPython's handler for NotImplementedError: an exercise's bare stub (raised without a message in a
+    notebook cell), or one whose message already says "... is not written yet" (a helper relaying it
+    from another process), becomes one line; anything else gets IPython's usual traceback."""
+    cells = getattr(shell.compile, "_filename_map", {})  # the file name IPython gives each cell it ran
+    frames = list(traceback.walk_tb(tb))
+    in_cells = [(f, line) for f, line in frames if f.f_code.co_filename in cells]
+    stub = not value.args and in_cells and frames[-1][0] is in_cells[-1][0]
+    relayed = len(value.args) == 1 and "is not written yet" in str(value.args[0]) and in_cells
+    if not (stub or relayed):
+        stb = shell.InteractiveTB.structured_traceback(etype, value, tb, tb_offset=tb_offset)
+    else:
+        here, line = in_cells[0]
+        if stub:
+            code = frames[-1][0].f_code
+            name = getattr(code, "co_qualname", code.co_name)
+            what = "this cell is not written yet" if name == "<module>" else f"{name} is not written yet"
+        else:
+            what = str(value.args[0])
+        where = "" if here is frames[-1][0] else f" (line {line} of this cell needs it)"
+        stb = [f"\x1b[0;31mNotImplementedError\x1b[0m: {what}{where}"]
+    sys.last_type, sys.last_value, sys.last_traceback = etype, value, tb  # %debug still works
+    shell._showtraceback(etype, value, stb)
+    return stb
+
+
+def _install_in_ipython() -> None:
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return
+    shell = get_ipython()
+    if shell is not None and not shell.custom_exceptions:
+        shell.set_custom_exc((NotImplementedError,), _not_written_yet)
+
+
+_install_in_ipython()
 
 __all__ = ["CheckFailed", "expect", "expect_close", "expect_equal", "expect_raises", "expect_gradcheck"]

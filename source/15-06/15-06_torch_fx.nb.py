@@ -408,13 +408,18 @@ if run_demos():
     plt.ylabel("training loss")
     plt.title("FashionNet, a short run")
     plt.show()
-    fused_net = fuse_conv_bn(net)
     xb, _ = next(iter(test_loader))
     xb = xb.to(DEVICE)
-    with torch.no_grad():
-        diff = (fused_net(xb) - net(xb)).abs().max().item()
-    print(f"accuracy unfused {accuracy(net, test_loader):.3f}, fused {accuracy(fused_net, test_loader):.3f}; "
-          f"max |logit difference| {diff:.2e}")
+    try:
+        fused_net = fuse_conv_bn(net)
+    except NotImplementedError:
+        fused_net = None
+        print("fuse_conv_bn is not written yet: the fused model is compared, timed and quantised once it is.")
+    if fused_net is not None:
+        with torch.no_grad():
+            diff = (fused_net(xb) - net(xb)).abs().max().item()
+        print(f"accuracy unfused {accuracy(net, test_loader):.3f}, fused {accuracy(fused_net, test_loader):.3f}; "
+              f"max |logit difference| {diff:.2e}")
 
 # %%
 def time_inference(net, x, repeats=30):
@@ -434,7 +439,7 @@ def time_inference(net, x, repeats=30):
     return sorted(times)[len(times) // 2]
 
 
-if run_demos():
+if run_demos() and fused_net is not None:  # None: fuse_conv_bn is not written yet
     t_unfused = time_inference(net, xb)
     t_fused = time_inference(fused_net, xb)
     print(f"batch of {len(xb)}: unfused {t_unfused * 1e3:.2f} ms, fused {t_fused * 1e3:.2f} ms, "
@@ -557,7 +562,7 @@ def observers_to_fake_quant(gm: fx.GraphModule, bits: int) -> fx.GraphModule:
     return gm
 
 
-if run_demos():
+if run_demos() and fused_net is not None:  # None: fuse_conv_bn is not written yet
     calib = insert_observers(fused_net.cpu(), (nn.Conv2d, nn.Linear))
     with torch.no_grad():
         for i, (xb_c, _) in enumerate(tqdm(train_loader, total=10, desc="calibrating observers")):

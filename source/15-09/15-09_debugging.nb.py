@@ -93,7 +93,10 @@ with warnings.catch_warnings(record=True) as caught:
     except RuntimeError as err:
         print("anomaly mode raised:", err)
 print("the warnings it issued:", len(caught))
-print(str(caught[-1].message).split("(Triggered")[0])
+# Its message holds the traceback of the forward call that made the node: its last frames are the lines of
+# this cell (the frames above them are Jupyter's own machinery, left out here).
+report = str(caught[-1].message).split("(Triggered")[0].rstrip().splitlines()
+print("\n".join([report[0], "  ...", *report[-4:]]))
 
 # %% [markdown]
 # ### Exercise 1 · `find_nan_origin` (3 points)
@@ -715,7 +718,11 @@ if run_demos():
 
     for keep in (True, False):
         kept.clear()
-        leaked = find_leaks(lambda: train_step(keep), 6)
+        try:
+            leaked = find_leaks(lambda: train_step(keep), 6)
+        except NotImplementedError:
+            print("find_leaks is not written yet (exercise 5): the leaked tensors are listed once it is.")
+            break
         print(f"keeping {'loss tensors' if keep else 'loss.item()'}: {len(leaked)} tensors leaked: {leaked}")
     if DEVICE.type == "cuda":
         for keep in (True, False):
@@ -724,7 +731,12 @@ if run_demos():
             for _ in tqdm(range(20), desc="cuda steps"):
                 train_step(keep)
                 snaps.append(torch.cuda.memory_stats())
-            print(f"keeping {'loss tensors' if keep else 'floats'}: {memory_growth(snaps)}")
+            try:
+                growth = memory_growth(snaps)
+            except NotImplementedError:
+                print("memory_growth is not written yet (exercise 5): the growth per step appears once it is.")
+                break
+            print(f"keeping {'loss tensors' if keep else 'floats'}: {growth}")
 
 # %% [markdown]
 # ## 6. Checklist

@@ -1025,17 +1025,23 @@ def fashion_setup(workdir, *, n_train=3000, n_val=500, max_epochs=3, max_steps=N
 if run_demos():
     demo_dir = tempfile.mkdtemp(prefix="mini-trainer-")
     t0 = time.perf_counter()
-    demo = fashion_setup(demo_dir, device=DEVICE).fit()
-    print(f"{demo.global_step} steps in {time.perf_counter() - t0:.1f} s; validation: "
-          + ", ".join(f"{r['val_loss']:.3f}" for r in demo.val_history))
-    print("checkpoint folder:", sorted(os.listdir(demo_dir)))
+    try:
+        demo = fashion_setup(demo_dir, device=DEVICE).fit()
+    except NotImplementedError:
+        demo = None  # the demos below wait for it
+        print("The Trainer is not complete yet (a cell above still says YOUR CODE HERE): this demo and the two "
+              "below run once it is.")
+    if demo is not None:
+        print(f"{demo.global_step} steps in {time.perf_counter() - t0:.1f} s; validation: "
+              + ", ".join(f"{r['val_loss']:.3f}" for r in demo.val_history))
+        print("checkpoint folder:", sorted(os.listdir(demo_dir)))
 
 # %% [markdown]
 # The logged curves: loss per step (and its running mean), the learning-rate schedule (warm-up, then
 # cosine decay), and the gradient norm before clipping (the dashed line is `max_grad_norm`).
 
 # %%
-if run_demos():
+if run_demos() and demo is not None:  # None: the Trainer is not written yet
     import matplotlib.pyplot as plt
 
     steps = [r["step"] for r in demo.history]
@@ -1095,7 +1101,7 @@ def _child(kind, workdir, out):
     torch.save({"model": t.model.state_dict(), "steps": t.global_step, "history": t.history}, out)
 
 
-if run_demos():
+if run_demos() and demo is not None:  # None: the Trainer is not written yet
     ctx = mp.get_context("fork")
     base = tempfile.mkdtemp(prefix="kill-demo-")
     straight_dir, victim_dir = os.path.join(base, "straight"), os.path.join(base, "victim")
