@@ -67,3 +67,7 @@ def test_each_session_gets_a_fresh_zygote_started_ahead(tmp_path):
         assert res and all(s == "passed" for _, s in res), res
     assert server.spares == before + 2, "the sessions were not handed a zygote started ahead"
     assert not __import__("os").path.exists(marker), "the sandbox's /tmp reached the host"
+    import glob
+    import tempfile
+    folders = glob.glob(f"{tempfile.gettempdir()}/course-zygote-{server.proc.pid}-*")
+    assert len(folders) <= 1, f"zygotes of finished sessions left their folders: {folders}"  # 1: the next spare

@@ -144,7 +144,9 @@ class JudgeServer:
             self.proc.stdin.close()
         except OSError:
             pass
-        if self.proc.poll() is None:
+        try:
+            self.proc.wait(timeout=10)  # at end of input it discards its spare zygote (folder, cgroup)
+        except subprocess.TimeoutExpired:
             self.proc.kill()
         self.proc.wait()
 
