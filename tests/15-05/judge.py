@@ -69,8 +69,11 @@ def eager(model, inputs):
         return [model(x) for x in inputs]
 
 
-def trace_flags(model, example, inputs):
-    """The reference answer of trace_mismatches, computed on the judge's own model."""
+def trace_flags(model, example, inputs, train=False):
+    """The reference answer of trace_mismatches, computed on the judge's own model (in training mode if
+    ``train``: dropout then draws different masks in the trace and in the eager call)."""
+    if train:
+        model.train()
     with quiet(), torch.no_grad():
         traced = torch.jit.trace(model, example)
         return [not torch.allclose(traced(x), model(x)) for x in inputs]

@@ -94,6 +94,20 @@ class PlainNet(nn.Module):
         return self.fc2(torch.sigmoid(self.fc1(x.flatten(1))))
 
 
+class DropNet(nn.Module):
+    """PlainNet with dropout: in training mode each forward call draws its own mask, so a trace and the
+    eager model disagree on every input (and agree on none in eval mode)."""
+
+    def __init__(self, hidden: int = 32):
+        super().__init__()
+        self.fc1 = nn.Linear(28 * 28, hidden)
+        self.drop = nn.Dropout(0.5)
+        self.fc2 = nn.Linear(hidden, 10)
+
+    def forward(self, x):
+        return self.fc2(self.drop(torch.sigmoid(self.fc1(x.flatten(1)))))
+
+
 class ConvNet(nn.Module):
     """A small CNN whose exported graph repeats operators (conv, batch norm, relu twice, or more: its second
     block runs `repeats` times)."""
@@ -140,7 +154,7 @@ class CondConvNet(nn.Module):
         return self.net(x)
 '''
 
-KINDS = ("BranchyNet", "CondNet", "SubtleNet", "RoundingNet", "PlainNet", "ConvNet", "CondConvNet")
+KINDS = ("BranchyNet", "CondNet", "SubtleNet", "RoundingNet", "PlainNet", "DropNet", "ConvNet", "CondConvNet")
 
 
 def _models() -> dict:
@@ -176,11 +190,14 @@ def _plain_item(v):
 
 
 # ====================================================================== exercise 1: trace_mismatches
-def trace_flags(ns, kind, hidden, state, example, inputs):
-    """Call trace_mismatches on the judge's model; report what it returned, the warnings that escaped it,
-    and whether gradients were enabled in each forward call of the model."""
+def trace_flags(ns, kind, hidden, state, example, inputs, train=False):
+    """Call trace_mismatches on the judge's model (in training mode if ``train``); report what it returned,
+    the warnings that escaped it, whether gradients were enabled in each forward call of the model, and the
+    train/eval mode of its modules after the call."""
     fn = get(ns, "trace_mismatches")
     model = build(kind, hidden, state)
+    if train:
+        model.train()
     grad_seen = []
     model.register_forward_pre_hook(lambda m, args: grad_seen.append(torch.is_grad_enabled()))
     with warnings.catch_warnings(record=True) as caught:
@@ -197,7 +214,7 @@ def trace_flags(ns, kind, hidden, state, example, inputs):
     else:
         flags = f"<{type(result).__name__}>"
     return {"flags": flags, "container": type(result).__name__, "escaped": escaped, "grad_enabled": grad_seen,
-            "filters_left": left}
+            "filters_left": left, "training_after": [name for name, m in model.named_modules() if m.training]}
 
 
 # ====================================================================== exercise 2: CondBranchyNet

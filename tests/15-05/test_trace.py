@@ -20,11 +20,14 @@ from course.judge.expect import expect
 pytestmark = pytest.mark.task("trace_mismatches")
 
 
-def _run(student, kind, hidden, gen, example, inputs, names):
+def _run(student, kind, hidden, gen, example, inputs, names, train=False):
     state = J.random_state(kind, hidden, gen)
-    want = J.trace_flags(J.P.build(kind, hidden, state), example, inputs)
-    res = student.call("trace_flags", kind=kind, hidden=hidden, state=state, example=example, inputs=inputs)
-    what = f"trace_mismatches({kind}(hidden={hidden}), example={names[0]}, inputs=[{', '.join(names[1:])}])"
+    want = J.trace_flags(J.P.build(kind, hidden, state), example, inputs, train=train)
+    res = student.call("trace_flags", kind=kind, hidden=hidden, state=state, example=example, inputs=inputs,
+                       train=train)
+    mode = ".train()" if train else ""
+    what = (f"trace_mismatches({kind}(hidden={hidden}){mode}, example={names[0]}, "
+            f"inputs=[{', '.join(names[1:])}])")
     return res, want, what
 
 
@@ -124,3 +127,17 @@ def test_no_grad(student, gen):
     expect(len(seen) > 0, f"{what}: the model's forward was never called")
     expect(not any(seen), f"{what}: gradients were enabled in {sum(map(bool, seen))} of the model's "
                           f"{len(seen)} forward calls; run the trace and the comparisons under torch.no_grad()")
+
+
+@pytest.mark.task("trace_mismatches", weight=0.1)  # its right answer is a constant (every flag): worth little
+def test_model_run_as_given(student, gen):
+    """a model in training mode is traced and run as given (not switched to eval()): with dropout the trace and
+    the eager call draw different masks, so every input is flagged, and the model is still in training mode"""
+    inputs, names = _mixed(gen, ["dark", "bright"], 4)
+    res, want, what = _run(student, "DropNet", 64, gen, J.dark(3, gen), inputs, ["a dark batch"] + names,
+                           train=True)
+    _flags_equal(res, want, what)
+    all_modules = ["", "fc1", "drop", "fc2"]
+    expect(res["training_after"] == all_modules,
+           f"{what}: after the call, only {res['training_after']} of the modules {all_modules} are in training "
+           f"mode; the function must run the model in the mode it was given and leave that mode as it found it")
