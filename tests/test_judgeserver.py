@@ -61,6 +61,9 @@ def test_each_session_gets_a_fresh_zygote_started_ahead(tmp_path):
     nbformat.write(nb, path)
     server = judgeserver.shared()
     assert server is not None and server.prestart(session_env())
+    # a session killed at its time limit cannot close its zygote: the server removes what it leaves
+    assert "did not finish" in run_suite(A, path, sandbox="on", seed=5, tasks=TASKS, use_server=True,
+                                         timeout=1).get("error", "")
     before = server.spares
     for _ in range(2):
         res = verdicts(run_suite(A, path, sandbox="on", seed=5, tasks=TASKS, use_server=True))

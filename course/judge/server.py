@@ -35,7 +35,7 @@ def main() -> None:
             importlib.import_module(name)
     from . import spare
     import atexit
-    atexit.register(spare.discard)
+    atexit.register(spare.shutdown)
     out.write(json.dumps({"ready": True}) + "\n")
     for line in sys.stdin:
         req = json.loads(line)
@@ -70,6 +70,7 @@ def main() -> None:
         handed = spare.handed_off()  # the session owns the spare now; start the next one while it runs
         spare.prestart(req["env"])
         _, status = os.waitpid(pid, 0)
+        spare.session_ended()  # its zygote, if the session could not close it (killed at its limit)
         out.write(json.dumps({"code": os.waitstatus_to_exitcode(status), "spare": handed}) + "\n")
 
 

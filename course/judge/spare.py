@@ -86,10 +86,33 @@ def handed_off() -> bool:
     handed = _SPARE is not None
     if handed:
         _SPARE[1].release()
-        _HANDED.append(_SPARE[1].proc)
+        _HANDED.append(_SPARE[1:])
         _SPARE = None
-    _HANDED[:] = [p for p in _HANDED if p.poll() is None]  # reaps the zygotes of finished sessions
+    _tidy_handed()
     return handed
+
+
+def session_ended() -> None:
+    """In the judge server, once the session has exited: its zygote (and any earlier) goes too."""
+    _tidy_handed(wait=True)
+
+
+def _tidy_handed(wait: bool = False) -> None:
+    """Reap the zygotes of finished sessions and remove what they leave (a session killed at its time
+    limit cannot: its zygote's folder and cgroup are the server's to remove)."""
+    from ..sandbox import fstree
+    keep = []
+    for server, group in _HANDED:
+        if server.proc.poll() is None and not wait:
+            keep.append((server, group))
+            continue
+        if server.proc.poll() is None:
+            server.proc.kill()
+            server.proc.wait()
+        fstree.remove(str(server.root))
+        if group is not None:
+            group.remove()
+    _HANDED[:] = keep
 
 
 def take(wanted: tuple):
@@ -106,10 +129,17 @@ def take(wanted: tuple):
 
 
 def discard() -> None:
+    """Close the spare, if any."""
     global _SPARE
     spare, _SPARE = _SPARE, None
     if spare is not None:
         _close(spare)
+
+
+def shutdown() -> None:
+    """In the judge server, at its end: the spare, and whatever the zygotes it handed out left."""
+    discard()
+    _tidy_handed(wait=True)
 
 
 def _close(spare) -> None:
