@@ -118,7 +118,7 @@ class ProcessStudent:
                  load_timeout: float = float(os.environ.get("COURSE_LOAD_TIMEOUT", "120")),
                  call_timeout: float = float(os.environ.get("COURSE_CALL_TIMEOUT", "60")),
                  memory_limit: int = int(os.environ.get("COURSE_MEMORY_LIMIT_MB", "6144")) * 2**20,
-                 file_limit: int = 64 * 2**20, fork: bool = False):
+                 file_limit: int = spare.FILE_LIMIT, fork: bool = False):
         self.cells, self.probe_sources, self.label = cells, probes, label
         self.probe_code = {name: compile_probes(name, src) for name, src in probes.items()}
         self.heard = WorkerText()  # what the worker sent, and how much of it feedback has shown
@@ -196,11 +196,15 @@ class ProcessStudent:
             return None
 
     def _close_zygote(self) -> None:
+        """Close what this worker had of its own: a spare's zygote (it served this worker only) and the
+        cgroup (noting whether the kernel killed something in it for memory)."""
         zygote, self._zygote = getattr(self, "_zygote", None), None
         if zygote is not None:
             zygote.close()
         group, self._group = getattr(self, "_group", None), None
         if group is not None:
+            if group.oom_killed():
+                self._killed_for_memory = True
             group.remove()
 
     def _fork(self, env: dict):
@@ -241,14 +245,7 @@ class ProcessStudent:
                 self.proc.close_pipes()
             self.proc = None
             self._log.close()
-            zygote, self._zygote = getattr(self, "_zygote", None), None
-            if zygote is not None:  # a spare's zygote serves this one worker
-                zygote.close()
-            group, self._group = getattr(self, "_group", None), None
-            if group is not None:
-                if group.oom_killed():
-                    self._killed_for_memory = True
-                group.remove()
+            self._close_zygote()
             if getattr(self, "_tmp", None):
                 fstree.remove(self._tmp)
                 self._tmp = None

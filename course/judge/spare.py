@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 
-FILE_LIMIT = 64 * 2**20  # bytes a worker may write to one file (ProcessStudent's default)
+FILE_LIMIT = 64 * 2**20  # bytes a worker may write to one file (ProcessStudent's default too)
 
 _SPARE: tuple | None = None  # (key, ForkServer, cgroup Group or None)
 _HANDED: list = []  # the server's handles on zygotes it gave away, reaped when they exit
