@@ -109,3 +109,127 @@ def _vjp_list(fn, xs, v, create_graph):
         else:
             out.append(None)
     return out
+
+
+# ---------------------------------------------------------------- checks after the call
+def global_state(rng: bool = False) -> dict:
+    """The process-wide settings a task might change and forget to restore (plain data).
+    ``rng``: include the global torch RNG state (leave out where the task may draw random numbers)."""
+    import warnings
+    state = {
+        "warning filters": [repr(f) for f in warnings.filters],
+        "grad mode (torch.is_grad_enabled())": torch.is_grad_enabled(),
+        "inference mode": torch.is_inference_mode_enabled(),
+        "default dtype (torch.get_default_dtype())": str(torch.get_default_dtype()),
+        "anomaly detection": torch.is_anomaly_enabled(),
+        "deterministic algorithms": torch.are_deterministic_algorithms_enabled(),
+        "global module hooks": _global_hook_counts(),
+    }
+    if rng:
+        state["global RNG state (torch.get_rng_state())"] = torch.get_rng_state().tolist()
+    return state
+
+
+def _global_hook_counts() -> list:
+    from torch.nn.modules import module as m
+    names = ("_global_forward_hooks", "_global_forward_pre_hooks", "_global_backward_hooks",
+             "_global_backward_pre_hooks", "_global_module_registration_hooks")
+    return [len(getattr(m, n, {})) for n in names]
+
+
+def module_state(model: torch.nn.Module) -> dict:
+    """Per submodule: train/eval mode, how many hooks of each kind are registered, and which
+    parameters require grad (plain data, to compare before and after a call)."""
+    kinds = ("_forward_hooks", "_forward_pre_hooks", "_backward_hooks", "_backward_pre_hooks",
+             "_state_dict_hooks", "_load_state_dict_pre_hooks")
+    return {name or "(the model)": {"training": mod.training,
+                                    "hooks": {k.strip("_"): len(getattr(mod, k, {})) for k in kinds},
+                                    "requires_grad": [p.requires_grad for p in mod.parameters(recurse=False)]}
+            for name, mod in model.named_modules()}
+
+
+def changes(before: dict, after: dict) -> list[str]:
+    """What differs between two snapshots of global_state() or module_state(), one line each."""
+    out = []
+    for key in before.keys() | after.keys():
+        b, a = before.get(key), after.get(key)
+        if b == a:
+            continue
+        if key == "warning filters":
+            added = [f for f in a if f not in b]
+            out.append(f"warning filters: {len(added)} added and not removed ({'; '.join(added[:2])})"
+                       if added else "warning filters: changed")
+        elif isinstance(b, dict) and isinstance(a, dict):
+            out += [f"{key}: {line}" for line in changes(b, a)]
+        else:
+            out.append(f"{key}: {b!r} before the call, {a!r} after" if len(repr(b)) < 80 else f"{key}: changed")
+    return sorted(out)
+
+
+def aliases(a, b) -> bool:
+    """Whether two tensors share memory (the same object, or views of one storage)."""
+    if a is b:
+        return True
+    if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)):
+        return False
+    if a.numel() == 0 or b.numel() == 0:
+        return False
+    return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
+
+
+# ---------------------------------------------------------------- models from plain descriptions
+MODEL_ARG_NAMES = ("x", "inputs", "batch", "features", "data", "input")
+_MODEL_SOURCE = '''
+class SpecNet(nn.Module):
+    """A small MLP built from a plain description: body -> blocks -> layers, a head and a buffer."""
+
+    def __init__(self, spec: dict):
+        super().__init__()
+        widths = [spec["in"]] + list(spec["hidden"])
+        blocks = []
+        for a, b in zip(widths, widths[1:]):
+            layers = [nn.Linear(a, b)]
+            if spec["norm"]:
+                layers.append(nn.BatchNorm1d(b))
+            layers.append(nn.ReLU())
+            if spec["dropout"]:
+                layers.append(nn.Dropout(0.25))
+            blocks.append(nn.Sequential(*layers))
+        self.body = nn.Sequential(*blocks)
+        self.head = nn.Linear(widths[-1], spec["out"])
+        self.register_buffer("scale", torch.tensor(1.5))
+
+    def forward(self, ARG):
+        return self.head(self.body(ARG)) * self.scale
+'''
+_model_classes: dict = {}
+
+
+def _model_class(arg: str):
+    """The SpecNet class whose forward argument is called ``arg``; its source is registered in
+    linecache, so torch.jit.script and inspect can read it (the sandbox cannot read this file)."""
+    if arg not in MODEL_ARG_NAMES:
+        raise ValueError(f"model argument name {arg!r} is not one of {MODEL_ARG_NAMES}")
+    if arg not in _model_classes:
+        import linecache
+        from torch import nn
+        filename = f"<course-specnet-{arg}>"
+        source = _MODEL_SOURCE.replace("ARG", arg)
+        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+        ns = {"nn": nn, "torch": torch, "__name__": "course_specnet"}
+        exec(compile(source, filename, "exec"), ns)
+        _model_classes[arg] = ns["SpecNet"]
+    return _model_classes[arg]
+
+
+def build_model(spec: dict) -> torch.nn.Module:
+    """The model a ``strategies.model_specs()`` description stands for, with weights from its seed
+    (the same on the judge and next to the submission; the global RNG is left as it was)."""
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(spec["seed"])
+        model = _model_class(spec["arg"])(spec)
+        with torch.no_grad():
+            for bn in (m for m in model.modules() if isinstance(m, torch.nn.BatchNorm1d)):
+                bn.running_mean.normal_(0, 0.5)
+                bn.running_var.uniform_(0.5, 2.0)
+    return model.double() if spec.get("double") else model
