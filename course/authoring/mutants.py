@@ -14,7 +14,10 @@ the ``### BEGIN/END SOLUTION`` lines (the code a student writes):
 - dtype changes (``float64 -> float32``, ``long -> int32``);
 - mistake-shaped changes (``--mistakes``): a copy not made (``list(x)``, ``dict(x)``, ``deepcopy(x)`` ->
   ``x``), ``reshape -> view``, ``allclose -> equal``, ``modules -> children``, ``deepcopy -> copy``,
-  a scoping ``with`` (``catch_warnings``, ``detect_anomaly``, ``autocast`` ...) removed with its body kept.
+  a scoping ``with`` (``catch_warnings``, ``detect_anomaly``, ``autocast`` ...) removed with its body kept,
+  a looser tolerance (``atol=``/``rtol=``/``eps=`` ten times larger, ``allclose`` given ``atol=1e-4``), and
+  an early return of the first argument for the "trivial" case (a tensor of at most one element, or an
+  empty or one-item list, tuple or dict).
 
 Each mutant replaces one solution cell; the notebook's code is loaded in a forked child (the
 parent has imported torch and the suite once) and the task's hidden checks run in-process against
@@ -57,6 +60,10 @@ MISTAKE = "mistake: "
 RENAMES = {"reshape": "view", "allclose": "equal", "isclose": "eq", "modules": "children",
            "named_modules": "named_children", "deepcopy": "copy", "flatten": "view"}
 COPIES = {"deepcopy", "copy", "clone", "list", "dict", "tuple", "contiguous", "copy_"}
+TOLERANCES = {"atol", "rtol", "eps", "tol", "tolerance"}
+# The "trivial case" a student returns early for: one element, or an empty or one-item container.
+TRIVIAL = ("(len({a}) if isinstance({a}, (list, tuple, dict)) else {a}.numel() "
+           "if isinstance({a}, torch.Tensor) else 2) <= 1")
 
 
 @dataclass
@@ -168,6 +175,29 @@ class _Sites(ast.NodeVisitor):
             two_args = f.attr not in ("allclose", "isclose") or (len(node.args) == 2 and not node.keywords)
             if two_args:
                 self.add(f, "attr", RENAMES[f.attr], f"{MISTAKE}.{f.attr} -> .{RENAMES[f.attr]}")
+        if name in ("allclose", "isclose") and not any(k.arg in ("atol", "rtol") for k in node.keywords):
+            looser = node.keywords + [ast.keyword(arg="atol", value=ast.Constant(1e-4))]
+            self.add(node, "keywords", looser, f"{MISTAKE}{name}(...) -> {name}(..., atol=1e-4) (a looser tolerance)")
+        for k, kw in enumerate(node.keywords):
+            if kw.arg in TOLERANCES and isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, float):
+                kws = copy.deepcopy(node.keywords)
+                kws[k].value = ast.Constant(kw.value.value * 10)
+                self.add(node, "keywords", kws, f"{MISTAKE}{kw.arg}={kw.value.value!r} -> {kw.value.value * 10!r} "
+                                                f"(a looser tolerance)")
+
+    def visit_FunctionDef(self, node):
+        """An early return of the first argument for the trivial case (one element, an empty batch)."""
+        args = [a.arg for a in node.args.args if a.arg not in ("self", "cls")]
+        body = node.body
+        k = 1 if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) else 0
+        generator = any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(node))
+        if args and k < len(body) and self._in(body[k]) and node.name != "__init__" and not generator:
+            a = args[0]
+            stmt = ast.parse(f"if {TRIVIAL.format(a=a)}:\n    return {a}").body[0]
+            self.add(node, ("insert", "body", k), stmt,
+                     f"{MISTAKE}{node.name}() returns {a} itself early for the trivial case (one element, "
+                     f"empty or one item)")
+        self.generic_visit(node)
 
     def visit_Attribute(self, node):
         if self._in(node) and isinstance(node.value, ast.Name) and node.value.id == "torch" and node.attr in DTYPES:
@@ -205,7 +235,10 @@ def _apply(tree, site) -> ast.AST:
     path = _path_to(tree, node)
     tree2 = copy.deepcopy(tree)
     target = _follow(tree2, path)
-    if isinstance(field, tuple) and field[0] == "drop":
+    if isinstance(field, tuple) and field[0] == "insert":
+        _, name, k = field
+        getattr(target, name).insert(k, copy.deepcopy(new))
+    elif isinstance(field, tuple) and field[0] == "drop":
         _, name, k = field
         body = getattr(target, name)
         body[k] = ast.copy_location(ast.Pass(), body[k])
@@ -449,11 +482,14 @@ MISTAKES_HEAD = "## Mistake-shaped mutants"
 
 
 def write_mistakes(assignment: str, results: dict) -> Path:
-    """Write (or replace) the mistake-shaped section at the end of tests/<id>/mutants.md: one line per
-    mutant with its verdict, and a score per task. Its lines are never read as the main table's."""
+    """Write (or replace) the mistake-shaped section of tests/<id>/mutants.md: one line per mutant with
+    its verdict, and a score per task. Its lines are never read as the main table's. Sections after it
+    (a "## ..." heading) are kept."""
     path = TESTS_DIR / assignment / "mutants.md"
     text = path.read_text() if path.exists() else "## Equivalent mutants\n\n(none yet)\n"
-    text = text.split(MISTAKES_HEAD)[0].rstrip() + "\n\n"
+    text, _, old = text.partition(MISTAKES_HEAD)
+    after = re.search(r"^## ", old, re.M)
+    text, tail = text.rstrip() + "\n\n", ("\n" + old[after.start():]) if after else ""
     rows = ["| task | mistake-shaped mutants killed |", "|---|---|"]
     lines = []
     for task, r in sorted(results.items()):
@@ -463,9 +499,10 @@ def write_mistakes(assignment: str, results: dict) -> Path:
         lines += [f"* {m['status']} {m['id']} {task}: {m['what'][len(MISTAKE):]}" for m in r.get("all", [])]
     body = [MISTAKES_HEAD, "", f"Measured with `make mutants ID={assignment} MISTAKES=1` on {time.strftime('%Y-%m-%d')}: "
             "the mistakes students make rather than one-token slips (a copy not made, `view` for `reshape`, "
-            "`equal` for `allclose`, `children` for `modules`, a scoping `with` removed with its body kept).", "",
+            "`equal` for `allclose`, `children` for `modules`, a scoping `with` removed with its body kept, a looser "
+            "tolerance, the first argument returned early for the trivial case).", "",
             *(rows if results else ["(this topic's solutions hold none of these patterns)"]), "", *lines, ""]
-    path.write_text(text + "\n".join(body))
+    path.write_text(text + "\n".join(body) + tail)
     return path
 
 
