@@ -62,6 +62,11 @@ RENAMES = {"reshape": "view", "allclose": "equal", "isclose": "eq", "modules": "
 COPIES = {"deepcopy", "copy", "clone", "list", "dict", "tuple", "contiguous", "copy_"}
 TOLERANCES = {"atol", "rtol", "eps", "tol", "tolerance"}
 # The "trivial case" a student returns early for: one element, or an empty or one-item container.
+# Only for a first argument that may be a tensor or a container: not a module, a name, a callback ...
+NOT_DATA = {"ctx", "self", "cls", "model", "module", "mod", "m", "net", "gm", "graph", "name", "fn", "func",
+            "hook", "path", "optimizer", "opt", "trainer", "sampler", "dataset", "loader", "config", "cfg",
+            "callback", "state", "engine", "device", "dtype", "rnn", "ep", "step"}
+DATA_ANNOTATIONS = ("Tensor", "list", "tuple", "dict", "Sequence", "Iterable", "List", "Tuple", "Dict", "Mapping")
 TRIVIAL = ("(len({a}) if isinstance({a}, (list, tuple, dict)) else {a}.numel() "
            "if isinstance({a}, torch.Tensor) else 2) <= 1")
 
@@ -187,7 +192,11 @@ class _Sites(ast.NodeVisitor):
 
     def visit_FunctionDef(self, node):
         """An early return of the first argument for the trivial case (one element, an empty batch)."""
-        args = [a.arg for a in node.args.args if a.arg not in ("self", "cls")]
+        first = next((a for a in node.args.args if a.arg not in ("self", "cls", "ctx")), None)
+        note = ast.unparse(first.annotation) if first is not None and first.annotation is not None else ""
+        data = first is not None and first.arg not in NOT_DATA and not first.arg.endswith(("_fn", "_path")) \
+            and not first.arg.startswith("num_") and (not note or any(w in note for w in DATA_ANNOTATIONS))
+        args = [first.arg] if data else []
         body = node.body
         k = 1 if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) else 0
         generator = any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(node))
