@@ -23,11 +23,12 @@ def test_deadline_stops_the_cell_that_crosses_it():
                                                             "language": "python"}})
     c = Config()
     install_sandbox_kernel(c)
-    ex = SafeExecute(config=c, submission_timeout=4, timeout=60)  # each cell alone is under 60 s
+    # the kernel boots (and imports torch) within the limit too; each cell alone is under 60 s
+    ex = SafeExecute(config=c, submission_timeout=10, timeout=60)
     t0 = time.monotonic()
     nb, _ = ex.preprocess(nb, {"nbgrader": {"student": "slow"}})
     took = time.monotonic() - t0
-    assert took < 25, f"the 30 s cell ran on past the 4 s submission limit ({took:.0f} s)"
+    assert took < 28, f"the 30 s cell ran on past the 10 s submission limit ({took:.0f} s)"
     assert nb.cells[0].outputs[0]["text"] == "one\n"
     assert not any("two" in (o.get("text") or "") for o in nb.cells[1].outputs)
-    assert nb.cells[2].outputs[0]["evalue"] == "the notebook ran past the 4 s limit per submission"
+    assert nb.cells[2].outputs[0]["evalue"] == "the notebook ran past the 10 s limit per submission"

@@ -28,6 +28,21 @@ def runtime_root() -> str:
 
 class SandboxKernelManager(AsyncKernelManager):
     kernel_dir: str | None = None
+    adopted = None  # a spare_kernel.Spare this manager runs instead of launching a kernel
+
+    def adopt(self, spare) -> None:
+        """Run ``spare`` (a kernel started ahead, in a folder of its own) instead of launching one."""
+        self.adopted, self.kernel_dir, self.connection_file = spare, spare.kernel_dir, spare.connection_file
+        self.load_connection_file(spare.connection_file)
+        self._connection_file_written = True  # the spare has read it: it is not written again
+
+    async def _async_launch_kernel(self, kernel_cmd, **kw):
+        spare, p = self.adopted, self.provisioner
+        if spare is None:
+            return await super()._async_launch_kernel(kernel_cmd, **kw)
+        p.process, p.pid, p.cwd = spare.proc, spare.proc.pid, kw.get("cwd")
+        p.pgid = spare.proc.pid  # started as the leader of a new session
+        self._reconcile_connection_info(p.connection_info)
 
     async def _async_pre_start_kernel(self, **kw):
         if self.kernel_dir is None:
@@ -60,6 +75,8 @@ class SandboxKernelManager(AsyncKernelManager):
         return True
 
     def remove_folder(self) -> None:
+        if self.adopted is not None:
+            self.adopted.discard()  # its process (if still running) and its folder
         if self.kernel_dir:
             fstree.remove(self.kernel_dir)
 

@@ -34,8 +34,8 @@ from traitlets import Integer, Unicode
 from ..sandbox import cgroup, fstree
 from .. import plain, sandbox
 from .. import notebook as nbtools
-from . import judge_records
-from .kernel import SandboxKernelManager
+from . import judge_records, spare_kernel
+from .kernel import SandboxKernelManager, runtime_root
 from .output_budget import OutputBudget
 from .repair_cells import RepairGradeCells  # noqa: F401  (a sanitize step, configured with the others)
 
@@ -83,6 +83,25 @@ class SafeExecute(OutputBudget, Execute):
         finally:
             stop.set()
             self._cleanup_kernel()
+            self._prestart_next()
+
+    def create_kernel_manager(self):
+        """A kernel started ahead is used when it fits (course.grading.spare_kernel)."""
+        km = super().create_kernel_manager()
+        if isinstance(km, SandboxKernelManager) and self.kernel_name == "course-sandbox":
+            spare = spare_kernel.take(self.kernel_name)
+            if spare is not None:
+                km.adopt(spare)
+        return km
+
+    def _prestart_next(self) -> None:
+        """Start the next notebook's kernel while this submission's checks and feedback finish."""
+        if self.kernel_name != "course-sandbox":
+            return
+        try:
+            spare_kernel.prestart(self.kernel_name, runtime_root())
+        except Exception as exc:  # the next notebook starts its own kernel
+            self.log.warning("no kernel started ahead: %s: %s", type(exc).__name__, exc)
 
     def _cleanup_kernel(self) -> None:
         """The kernel's folder and cgroup go, whatever happened (a crashed run is swept later)."""

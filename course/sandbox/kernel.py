@@ -9,7 +9,8 @@ per-kernel folder made by ``course.grading.kernel.SandboxKernelManager``:
                              only until its sockets exist (see SandboxKernelManager.lock_ipc)
 
 The kernel's working folder is the sandbox's private tmpfs (/tmp/work), not the graded folder:
-nothing it writes is ever read, copied or followed by the grader. Its environment is an
+nothing it writes is ever read, copied or followed by the grader. It imports torch as it boots
+(``COURSE_KERNEL_PRELOAD``), before any notebook cell. Its environment is an
 allow-list, its memory (tmpfs included) and task count are capped by a cgroup where the machine
 allows it, and it is killed with its whole process tree when the launcher dies.
 """
@@ -46,6 +47,11 @@ def main() -> None:
                                if k in os.environ})
     argv = sandbox.bwrap_argv(extra_binds=[ipc], ro_files=[(conn, CONN_INSIDE)], env=env)
     argv += [sys.executable, "-m", "ipykernel_launcher", "-f", CONN_INSIDE, "--HistoryManager.hist_file=:memory:"]
+    # torch is imported while the kernel boots (every notebook's first cell imports it), so that a
+    # kernel started ahead (course.grading.spare_kernel) has done it; no name is left behind
+    for module in filter(None, os.environ.get("COURSE_KERNEL_PRELOAD", "torch").split(",")):
+        if module.replace(".", "").replace("_", "").isalnum():
+            argv.append(f"--IPKernelApp.exec_lines=import {module} as _course_preload; del _course_preload")
     import resource
     import signal
     cap = int(os.environ.get("COURSE_FILE_LIMIT_MB", "64")) * 2**20  # an oversized write fails

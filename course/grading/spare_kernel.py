@@ -1,0 +1,117 @@
+"""A sandboxed kernel started ahead, so the next notebook does not wait for one to boot.
+
+Starting the ``course-sandbox`` kernel and importing torch in it takes about 2 s of a submission's
+time. When a notebook has run, ``prestart`` launches the next kernel the same way jupyter_client
+would (its own ``k-XXXX/`` folder, connection file and key, the kernelspec's command, a new process
+group), while the judge and nbgrader finish the current submission. The next notebook's kernel
+manager adopts it (``SandboxKernelManager.adopt``) when it was started for the same kernelspec and
+the same environment; otherwise it is discarded. Each spare serves one notebook: it is never reused,
+and no code but the launcher's and the kernel's own start-up has run in it. Off with
+``COURSE_SPARE_KERNEL=0``.
+"""
+from __future__ import annotations
+
+import atexit
+import os
+import subprocess
+import tempfile
+import threading
+from dataclasses import dataclass
+
+from .. import sandbox
+from ..sandbox import cgroup, fstree
+
+# Left out of the key: where this nbgrader command found the kernelspec and keeps kernel folders (new
+# folders for each command that loads the configuration), and what jupyter_client sets per kernel.
+# The kernelspec's content is in the key instead.
+VOLATILE = ("JPY_SESSION_NAME", "JUPYTER_PATH", "JUPYTER_RUNTIME_DIR", "COURSE_KERNEL_ROOT")
+
+
+@dataclass
+class Spare:
+    key: tuple
+    kernel_dir: str
+    connection_file: str
+    proc: subprocess.Popen
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def discard(self) -> None:
+        """Its process tree, its cgroup (made by the launcher, named by its pid) and its folder."""
+        pid = self.proc.pid
+        sandbox.kill_tree(self.proc)
+        cgroup.Group.named(f"{cgroup.PREFIX}{pid}-kernel").remove()
+        fstree.remove(self.kernel_dir)
+
+
+_lock = threading.Lock()
+_spare: Spare | None = None
+started = 0  # how many spares this process has started (for tests and the benchmark)
+
+
+def enabled() -> bool:
+    return os.environ.get("COURSE_SPARE_KERNEL", "1") != "0"
+
+
+def _spec(kernel_name: str):
+    from jupyter_client.kernelspec import KernelSpecManager
+    return KernelSpecManager().get_kernel_spec(kernel_name)
+
+
+def _key(kernel_name: str, spec) -> tuple:
+    env = tuple(sorted((k, v) for k, v in os.environ.items() if k not in VOLATILE))
+    return kernel_name, tuple(spec.argv), tuple(sorted(spec.env.items())), env
+
+
+def prestart(kernel_name: str, runtime_root: str) -> None:
+    """Start the next notebook's kernel now (replacing a spare that was not used)."""
+    global _spare, started
+    if not enabled():
+        return
+    from jupyter_client.connect import write_connection_file
+
+    spec = _spec(kernel_name)
+    kernel_dir = tempfile.mkdtemp(prefix="k-", dir=runtime_root)
+    try:
+        os.mkdir(os.path.join(kernel_dir, "ipc"), 0o700)
+        conn = os.path.join(kernel_dir, "connection.json")
+        write_connection_file(conn, ip=os.path.join(kernel_dir, "ipc", "kernel"), transport="ipc",
+                              kernel_name=kernel_name)
+        argv = [a.replace("{connection_file}", conn) for a in spec.argv]
+        env = {**os.environ, **spec.env}
+        proc = subprocess.Popen(argv, env=env, cwd=kernel_dir, stdin=subprocess.DEVNULL,
+                                start_new_session=True)
+    except Exception:
+        fstree.remove(kernel_dir)
+        raise
+    with _lock:
+        old, _spare = _spare, Spare(_key(kernel_name, spec), kernel_dir, conn, proc)
+        started += 1
+    if old is not None:
+        old.discard()
+
+
+def take(kernel_name: str) -> Spare | None:
+    """The spare, if it was started for this kernelspec and environment and is still running; it is
+    then the caller's. A spare that does not fit is discarded."""
+    global _spare
+    with _lock:
+        spare, _spare = _spare, None
+    if spare is None:
+        return None
+    if spare.key == _key(kernel_name, _spec(kernel_name)) and spare.alive():
+        return spare
+    spare.discard()
+    return None
+
+
+def discard() -> None:
+    global _spare
+    with _lock:
+        spare, _spare = _spare, None
+    if spare is not None:
+        spare.discard()
+
+
+atexit.register(discard)
