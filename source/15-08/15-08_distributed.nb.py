@@ -379,8 +379,8 @@ if run_demos():
 # %% [markdown]
 # ### Exercise 3 · `tree_broadcast` (3 points)
 #
-# `tree_broadcast(x, src)` runs on every rank of the default group. On rank `src`, `x` holds the data; on
-# every other rank `x` is a contiguous tensor of the same shape and dtype with arbitrary contents.
+# `tree_broadcast(x, src)` runs on every rank of the default group. On every rank `x` is a contiguous
+# tensor of the same shape and dtype: on rank `src` it holds the data, on every other rank arbitrary contents.
 #
 # * Overwrite `x` in place with the root's values on every rank, and return `x`.
 # * Use `dist.send` / `dist.recv` (or `isend` / `irecv`) only: no collective.

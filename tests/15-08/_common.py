@@ -79,8 +79,10 @@ class Runs:
             fail(self._why_missing(world, rank, idx, case, rec))
         errors = [(r, f["error"]) for r, f in enumerate(out) if f["error"]]
         if errors:
-            # a rank that timed out is the cause; the others only saw it leave ("connection closed")
-            rank, err = min(errors, key=lambda e: (not deadlock_hint(e[1]).startswith(" (a gloo"), e[0]))
+            # a rank that timed out is the cause; the others only saw it leave ("connection closed"), so a
+            # rank's own error comes before theirs
+            rank, err = min(errors, key=lambda e: (not deadlock_hint(e[1]).startswith(" (a gloo"),
+                                                   deadlock_hint(e[1]).startswith(" (another rank"), e[0]))
             hint = deadlock_hint(err)
             fail(f"{case['what']} on {world} ranks: rank {rank} raised {err['type']}: "
                  f"{err['message'][:240]}{hint}")
@@ -107,7 +109,7 @@ def deadlock_hint(err: dict) -> str:
     if "timed out" in msg or "timeout" in msg:
         return (f" (a gloo operation waited {OP_TIMEOUT:.0f} s for its partner: a deadlock, e.g. every rank "
                 f"sending before anyone receives, or ranks that disagree on the order of their messages)")
-    if "connection closed" in msg:
+    if "connection closed" in msg or "connection reset" in msg:
         return " (another rank stopped while this one was waiting for it)"
     return ""
 
