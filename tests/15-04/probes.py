@@ -9,7 +9,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from course.judge.probelib import capture_error, get, vjp
+from course.judge.probelib import build_model, capture_error, get, vjp
 
 
 def _plain(x):
@@ -210,20 +210,22 @@ def metrics_reset_and_independence(ns, num_classes, batches_a, batches_b):
 
 
 # ---------------------------------------------------------- gradient clipping
-def _params(shapes, grads, frozen):
+def _params(shapes, grads, frozen, keep_layout=False):
+    """Fresh parameters with the given gradients; keep_layout: the gradients arrive as the judge laid them
+    out (transposed, strided, offset, ...) and are used as they are, where clone() could make them dense."""
     ps = []
     for i, (s, g) in enumerate(zip(shapes, grads)):
         dtype = g.dtype if g is not None else torch.float64
         p = torch.zeros(s, dtype=dtype, requires_grad=i not in frozen)
         if g is not None:
-            p.grad = g.clone()
+            p.grad = g if keep_layout else g.clone()
         ps.append(p)
     return ps
 
 
-def clip_norm_run(ns, shapes, grads, max_norm, norm_type=2.0, frozen=(), how="generator"):
+def clip_norm_run(ns, shapes, grads, max_norm, norm_type=2.0, frozen=(), how="generator", keep_layout=False):
     fn = get(ns, "clip_grad_norm")
-    ps = _params(shapes, grads, set(frozen))
+    ps = _params(shapes, grads, set(frozen), keep_layout)
     if how == "generator":
         arg = (p for p in ps)
     elif how == "single":
@@ -368,3 +370,18 @@ def ema_training(ns, init, xs, ys, lr, decay, average_buffers=False):
     mod = _ema_module(ema)
     graph = [p or "(object)" for p, t in _tensors_in(ema) if t.grad_fn is not None]
     return {"ema": _state(mod), "graph": graph, "live": _state(model)}
+
+
+def ema_spec_states(ns, spec, states, decay, average_buffers):
+    """Like ema_states, on a nested model from a strategies.model_specs() description (BatchNorm inside
+    blocks, a buffer of its own)."""
+    cls = get(ns, "EMA")
+    model = build_model(spec)
+    model.load_state_dict(states[0])
+    ema = cls(model, decay=decay, average_buffers=average_buffers)
+    history = []
+    for s in states[1:]:
+        model.load_state_dict(s)
+        ema.update(model)
+        history.append(_state(_ema_module(ema)))
+    return {"history": history}

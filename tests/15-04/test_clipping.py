@@ -6,6 +6,7 @@ import torch
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from course.judge.expect import expect, expect_close, fail
+from course.judge.strategies import relayout
 
 f64 = torch.float64
 CN, CV = "clip_grad_norm", "clip_grad_value"
@@ -147,6 +148,43 @@ def test_clip_norm_in_place(student, gen):
     check_grads(r["grads"], torch_clip_norm(SHAPES, grads, 0.5, 2.0)[1], what)
 
 
+LAYOUT_SHAPES = [((3, 4), "transposed"), ((5, 6), "strided"), ((2, 2, 3), "offset"), ((2, 3, 4, 5), "channels_last")]
+
+
+@pytest.mark.task("clip_grad_norm")
+def test_clip_norm_any_layout(student, gen):
+    """clip_grad_norm accepts gradients in any memory layout (transposed, strided, offset, channels-last), as
+    clip_grad_norm_ does"""
+    shapes = [s for s, _ in LAYOUT_SHAPES]
+    grads = [relayout(3 * torch.randn(s, generator=gen, dtype=f64), lay) for s, lay in LAYOUT_SHAPES]
+    total, want = torch_clip_norm(shapes, grads, 1.0, 2.0)
+    what = (f"{CN}(params, max_norm=1.0) on parameters whose .grad tensors are not contiguous ("
+            + ", ".join(f"{s}: {lay}" for s, lay in LAYOUT_SHAPES) + "; a Parameter made from a transposed "
+            "tensor gets such a gradient, so flatten with reshape, not view)")
+    r = student.call("clip_norm_run", shapes=shapes, grads=grads, max_norm=1.0, norm_type=2.0, how="list",
+                     keep_layout=True)
+    check_in_place(r, what)
+    check_grads(r["grads"], want, what)
+    got = returned_norm(r, what)
+    expect(abs(got - total) <= 1e-9 * max(1.0, total),
+           f"{what}: must return the total norm before clipping, {total:.6g}, returned {got:.6g}")
+
+
+@pytest.mark.task("clip_grad_norm")
+@pytest.mark.parametrize("case", ["one-item list", "one-element tensor"])
+def test_clip_norm_one_parameter(student, gen, case):
+    """clip_grad_norm with a single parameter: a one-item list, or a single tensor of one element"""
+    shapes, how = ONE_PARAM[case]
+    grads = make_grads(gen, shapes, scale=4.0)
+    total, want = torch_clip_norm(shapes, grads, 0.5, 2.0)
+    what = f"{CN}(params, max_norm=0.5) with params given as a {case} of shape {shapes[0]} (total norm {total:.4g})"
+    r = student.call("clip_norm_run", shapes=shapes, grads=grads, max_norm=0.5, norm_type=2.0, how=how)
+    check_grads(r["grads"], want, what)
+    got = returned_norm(r, what)
+    expect(abs(got - total) <= 1e-9 * max(1.0, total),
+           f"{what}: must return the total norm before clipping, {total:.6g}, returned {got:.6g}")
+
+
 @pytest.mark.task("clip_grad_norm")
 def test_clip_norm_return_type(student, gen):
     """clip_grad_norm returns the total norm as a 0-dim tensor or a Python float"""
@@ -167,26 +205,33 @@ def test_clip_norm_return_type(student, gen):
 
 @pytest.mark.task("clip_grad_norm", weight=0.1)  # its right answer is a constant (0, nothing changed): worth little
 def test_clip_norm_without_gradients(student, gen):
-    """clip_grad_norm with parameters without any .grad returns 0 (a 0-dim tensor or a number) and changes nothing"""
-    what = f"{CN}(params, max_norm=1.0) with no gradients at all"
-    r = student.call("clip_norm_run", shapes=[(3,), (2,)], grads=[None, None], max_norm=1.0, norm_type=2.0,
-                     how="list")
-    check_grads(r["grads"], [None, None], what)
-    ret = r["ret"]
-    if isinstance(ret, torch.Tensor):
-        expect(ret.dim() == 0 and float(ret) == 0, f"{what}: must return 0, returned a tensor {str(ret)[:80]}")
-    else:
-        expect(isinstance(ret, (int, float)) and not isinstance(ret, bool) and ret == 0,
-               f"{what}: must return 0 (a 0-dim tensor or a number), returned {r['ret_type']} {str(ret)[:80]}")
+    """clip_grad_norm with parameters without any .grad (or none at all) returns 0 (a 0-dim tensor or a number) and
+    changes nothing"""
+    for shapes, label in (([(3,), (2,)], "no gradients at all"), ([], "an empty list of parameters")):
+        what = f"{CN}(params, max_norm=1.0) with {label}"
+        r = student.call("clip_norm_run", shapes=shapes, grads=[None] * len(shapes), max_norm=1.0, norm_type=2.0,
+                         how="list")
+        check_grads(r["grads"], [None] * len(shapes), what)
+        ret = r["ret"]
+        if isinstance(ret, torch.Tensor):
+            expect(ret.dim() == 0 and float(ret) == 0, f"{what}: must return 0, returned a tensor {str(ret)[:80]}")
+        else:
+            expect(isinstance(ret, (int, float)) and not isinstance(ret, bool) and ret == 0,
+                   f"{what}: must return 0 (a 0-dim tensor or a number), returned {r['ret_type']} {str(ret)[:80]}")
 
 
 # ------------------------------------------------------------------------- by value
+ONE_PARAM = {"one-item list": ([(3, 4)], "list"), "one-element tensor": ([(1,)], "single")}
+
+
 @pytest.mark.task("clip_grad_value")
-@pytest.mark.parametrize("how", ["generator", "list", "single"])
+@pytest.mark.parametrize("how", ["generator", "list", "single", "one-item list", "one-element tensor"])
 def test_clip_value_matches_torch(student, gen, how):
-    """clip_grad_value matches torch.nn.utils.clip_grad_value_ (generator, list or a single tensor)"""
-    shapes = SHAPES if how != "single" else SHAPES[:1]
-    none_at = (1, 3) if how != "single" else ()
+    """clip_grad_value matches torch.nn.utils.clip_grad_value_ (generator, list or a single tensor, one
+    parameter included)"""
+    label = how
+    shapes, how = ONE_PARAM.get(label, (SHAPES if label != "single" else SHAPES[:1], label))
+    none_at = (1, 3) if len(shapes) > 1 else ()
     grads = make_grads(gen, shapes, none_at, scale=2.0)
     clip = float(torch.empty(()).uniform_(0.1, 1.5, generator=gen))
     ps = []
@@ -197,7 +242,8 @@ def test_clip_value_matches_torch(student, gen, how):
     torch.nn.utils.clip_grad_value_(ps, clip)
     want = [p.grad for p in ps]
     r = student.call("clip_value_run", shapes=shapes, grads=grads, clip_value=clip, how=how)
-    what = f"{CV}(params, clip_value={clip:.3f}) with params given as a {how}" + \
+    what = f"{CV}(params, clip_value={clip:.3f}) with params given as a {label}" + \
+        (f" (shape {shapes[0]})" if len(shapes) == 1 else "") + \
         (", some without .grad" if none_at else "")
     check_grads(r["grads"], want, what, atol=0, rtol=0)
 

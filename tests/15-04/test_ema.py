@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from torch.optim.swa_utils import AveragedModel, get_ema_multi_avg_fn
 
 from course.judge.expect import expect, expect_close, expect_equal, fail
+from course.judge.strategies import build_model, model_specs
 
 pytestmark = pytest.mark.task("ema")
 f64 = torch.float64
@@ -86,6 +87,47 @@ def test_matches_averaged_model(student, seed, k, decay, average_buffers):
     for step, (got, w, live) in enumerate(zip(r["history"], want, states[1:]), start=1):
         compare_state(got, w, live, f"EMA(model, decay={decay}, average_buffers={average_buffers}) after update "
                                     f"{step} of {k}", average_buffers=average_buffers)
+
+
+def random_states_like(template, gen, k):
+    """k+1 random states with the keys, shapes and dtypes of ``template`` (counters increase)."""
+    states = []
+    for step in range(k + 1):
+        s = {}
+        for name, t in template.items():
+            if not t.is_floating_point():
+                s[name] = torch.full_like(t, 3 * step + 1)
+            elif name.endswith("running_var"):
+                s[name] = torch.rand(t.shape, generator=gen, dtype=t.dtype) + 0.5
+            else:
+                s[name] = torch.randn(t.shape, generator=gen, dtype=t.dtype)
+        states.append(s)
+    return states
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(spec=model_specs(norm=True), seed=st.integers(0, 2**31 - 1), k=st.integers(2, 4),
+       decay=st.sampled_from([0.5, 0.9]), average_buffers=st.booleans())
+def test_nested_model_every_buffer(student, spec, seed, k, decay, average_buffers):
+    """EMA on a nested model (BatchNorm inside blocks, a buffer of the model's own): every parameter and every
+    buffer follows AveragedModel, not only those of top-level layers"""
+    spec = dict(spec, double=True)
+    gen = torch.Generator().manual_seed(seed)
+    states = random_states_like(build_model(spec).state_dict(), gen, k)
+    model = build_model(spec)
+    model.load_state_dict(states[0])
+    avg = AveragedModel(model, multi_avg_fn=get_ema_multi_avg_fn(decay), use_buffers=average_buffers)
+    want = []
+    for s in states[1:]:
+        model.load_state_dict(s)
+        avg.update_parameters(model)
+        want.append({n: v.detach().clone() for n, v in avg.module.state_dict().items()})
+    r = student.call("ema_spec_states", spec=spec, states=states, decay=decay, average_buffers=average_buffers)
+    for step, (got, w, live) in enumerate(zip(r["history"], want, states[1:]), start=1):
+        compare_state(got, w, live, f"EMA(model, decay={decay}, average_buffers={average_buffers}) on a nested "
+                                    f"model (Linear/BatchNorm1d blocks inside nn.Sequential inside the model, hidden "
+                                    f"widths {spec['hidden']}, a float buffer 'scale') after update {step} of {k}",
+                      average_buffers=average_buffers)
 
 
 def test_first_update_copies(student, gen):

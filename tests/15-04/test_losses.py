@@ -91,6 +91,23 @@ def test_ls_smoothing_at_the_ends(student, gen, smoothing):
                  atol=1e-10, rtol=1e-8)
 
 
+@pytest.mark.task("label_smoothing")
+@pytest.mark.parametrize("case", ["one sample, one class", "empty batch"])
+def test_ls_edge_shapes(student, gen, case):
+    """label_smoothing_cross_entropy on the smallest (N, C) the text allows: one sample of one class, and an
+    empty batch (N = 0; reductions 'sum' and 'none')"""
+    n, c = (1, 1) if case == "one sample, one class" else (0, 5)
+    logits = 3 * torch.randn(n, c, generator=gen, dtype=f64)
+    target = torch.randint(0, c, (n,), generator=gen)
+    for reduction in ("mean", "sum", "none") if n else ("sum", "none"):
+        got = student.call("ls_ce", logits=logits, target=target, smoothing=0.1, reduction=reduction)
+        want = F.cross_entropy(logits, target, label_smoothing=0.1, reduction=reduction)
+        expect_close(_scalar(got, LS), want,
+                     f"{LS}(logits of shape ({n}, {c}), target of shape ({n},), smoothing=0.1, reduction="
+                     f"'{reduction}') ({case}: the loss has the same shape and meaning as for any other N, C)",
+                     atol=1e-10, rtol=1e-8)
+
+
 @pytest.mark.task("label_smoothing", weight=0.1)  # its right answer is a constant ("raised X"): worth little
 def test_ls_rejects_bad_arguments(student, gen):
     """label_smoothing_cross_entropy raises ValueError for smoothing outside [0, 1] or an unknown reduction"""
@@ -145,13 +162,24 @@ def test_nt_xent_matches_reference(student, seed, n, d, temperature):
 
 @pytest.mark.task("nt_xent", weight=0.1)  # its right answer is a constant (0): worth little
 def test_nt_xent_single_pair_is_zero(student, gen):
-    """nt_xent_loss: with one pair (N=1) every anchor has only its positive, so the loss is exactly 0"""
-    z1 = torch.randn(1, 8, generator=gen, dtype=f64)
-    z2 = torch.randn(1, 8, generator=gen, dtype=f64)
-    got = student.call("nt_xent", z1=z1, z2=z2, temperature=0.5)
-    expect_close(_loss_value(got, NT), torch.tensor(0.0, dtype=f64),
-                 f"{NT}(z1, z2, 0.5) with a single pair (did you leave each embedding's similarity with itself "
-                 f"among the candidates?)", atol=1e-10, rtol=0)
+    """nt_xent_loss: with one pair (N=1) every anchor has only its positive, so the loss is exactly 0 (a 0-dim
+    tensor in the inputs' dtype)"""
+    for d in (8, 1):  # any embedding size, one number per embedding included
+        z1 = torch.randn(1, d, generator=gen, dtype=f64)
+        z2 = torch.randn(1, d, generator=gen, dtype=f64)
+        got = student.call("nt_xent", z1=z1, z2=z2, temperature=0.5)
+        if isinstance(got, torch.Tensor) and got.numel() != 1:
+            fail(f"{NT}(z1, z2, 0.5) with a single pair of shape (1, {d}) returned a tensor of shape "
+                 f"{tuple(got.shape)}; the loss is one number (a 0-dim tensor)")
+        expect_close(_loss_value(got, NT), torch.tensor(0.0, dtype=f64),
+                     f"{NT}(z1, z2, 0.5) with a single pair of shape (1, {d}) (did you leave each embedding's "
+                     f"similarity with itself among the candidates?)", atol=1e-10, rtol=0)
+        kind = (f"a tensor of shape {tuple(got.shape)} and dtype {got.dtype}" if isinstance(got, torch.Tensor)
+                else f"a {type(got).__name__}")
+        expect(isinstance(got, torch.Tensor) and got.dim() == 0 and got.dtype == f64,
+               f"{NT}(z1, z2, 0.5) with a single float64 pair of shape (1, {d}) returned {kind}: the loss is a "
+               f"0-dim tensor in the dtype of z1 and z2 for every N >= 1, the one-pair case included (a shortcut "
+               f"such as torch.tensor(0.0) is float32)")
 
 
 @pytest.mark.task("nt_xent")
@@ -170,6 +198,33 @@ def test_nt_xent_extreme(student, gen, case):
         expect_close(_loss_value(got, NT), nt_xent_reference(z1.double(), z2.double(), t),
                      f"{NT}(z1, z2, temperature={t}) with {case}, {str(dtype).replace('torch.', '')} "
                      f"(similarities / temperature reach +-1000 here: use logsumexp)", atol=tol, rtol=tol)
+
+
+def simplex_views(n, d, gen, jitter):
+    """Two views whose 2n rows point at the corners of a regular simplex (every pairwise cosine -1/(2n-1)),
+    slightly jittered, turned by a random rotation and scaled per row: no similarity is positive."""
+    m = 2 * n
+    corners = torch.eye(m, dtype=f64) - 1.0 / m
+    corners = torch.cat([corners, torch.zeros(m, d - m, dtype=f64)], dim=1)
+    q, _ = torch.linalg.qr(torch.randn(d, d, generator=gen, dtype=f64))
+    z = (corners + jitter * torch.randn(m, d, generator=gen, dtype=f64)) @ q
+    z = z * (0.5 + 2.5 * torch.rand(m, 1, generator=gen, dtype=f64))
+    return z[:n], z[n:]
+
+
+@pytest.mark.task("nt_xent")
+@pytest.mark.parametrize("n", [1, 2, 4])
+def test_nt_xent_any_temperature(student, gen, n):
+    """nt_xent_loss at temperature 1e-8 with all similarities negative: the self-similarity must be masked
+    with -inf, not a large finite number"""
+    t = 1e-8
+    z1, z2 = simplex_views(n, 2 * n + 1, gen, 0.5 * t)
+    got = student.call("nt_xent", z1=z1, z2=z2, temperature=t)
+    expect_close(_loss_value(got, NT), nt_xent_reference(z1, z2, t),
+                 f"{NT}(z1, z2, temperature=1e-8) with N={n}, float64, every cosine similarity between different "
+                 f"rows close to {-1 / (2 * n - 1):.3g} (similarities / temperature near -1e8: a diagonal masked "
+                 f"with a finite value such as -1e4 or -1e6 then outweighs every real candidate; any positive "
+                 f"temperature is allowed, so mask with -inf)", atol=1e-6, rtol=1e-6)
 
 
 @pytest.mark.task("nt_xent")
