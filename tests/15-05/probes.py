@@ -82,6 +82,22 @@ class RoundingNet(nn.Module):
         return y
 
 
+class NudgeNet(nn.Module):
+    """A branch that shifts every logit by 3e-5: beyond allclose's default tolerance (1e-8 + 1e-5 * |logit|)
+    for logits under 3 in size, within a looser atol=1e-4."""
+
+    def __init__(self, hidden: int = 32):
+        super().__init__()
+        self.fc1 = nn.Linear(28 * 28, hidden)
+        self.fc2 = nn.Linear(hidden, 10)
+
+    def forward(self, x):
+        y = self.fc2(torch.tanh(self.fc1(x.flatten(1))))
+        if x.mean() > 0.5:
+            y = y + 3e-5
+        return y
+
+
 class PlainNet(nn.Module):
     """No branch at all: a trace is faithful on every input."""
 
@@ -154,7 +170,7 @@ class CondConvNet(nn.Module):
         return self.net(x)
 '''
 
-KINDS = ("BranchyNet", "CondNet", "SubtleNet", "RoundingNet", "PlainNet", "DropNet", "ConvNet", "CondConvNet")
+KINDS = ("BranchyNet", "CondNet", "SubtleNet", "RoundingNet", "NudgeNet", "PlainNet", "DropNet", "ConvNet", "CondConvNet")
 
 
 def _models() -> dict:

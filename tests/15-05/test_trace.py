@@ -78,6 +78,14 @@ def test_small_difference_counts(student, gen):
     _flags_equal(*_run(student, "SubtleNet", 16, gen, J.dark(4, gen), inputs, names))
 
 
+def test_default_tolerances(student, gen):
+    """a branch that shifts every logit by 3e-5 is a disagreement: torch.allclose with its default
+    tolerances (atol=1e-8, rtol=1e-5), not a looser one"""
+    inputs, names = _mixed(gen, ["dark", "bright"], 5)
+    names = ["a dark batch"] + [n + " (logits shifted by 3e-5)" if "bright" in n else n for n in names]
+    _flags_equal(*_run(student, "NudgeNet", 12, gen, J.dark(3, gen), inputs, names))
+
+
 @pytest.mark.task("trace_mismatches", weight=0.1)  # its right answer is a constant (no flag): worth little
 def test_rounding_difference_is_no_mismatch(student, gen):
     """outputs that differ by about 1e-6 relative (within torch.allclose's default rtol) are not flagged"""
