@@ -43,6 +43,16 @@ def apply_then_inputs(ns, name, inputs, extra=()):
     return [x.detach() for x in xs]
 
 
+def apply_shares_input(ns, name, inputs, extra=()):
+    """Whether ``name.apply(*inputs, *extra)`` returns a tensor in the memory of one of its inputs."""
+    xs = [x.detach().clone().requires_grad_(x.requires_grad) for x in inputs]
+    out = get(ns, name).apply(*xs, *extra)
+    if not isinstance(out, torch.Tensor):
+        raise TypeError(f"expected {name}.apply to return a tensor, got {type(out).__name__}")
+    mem = out.untyped_storage().data_ptr()
+    return any(x.untyped_storage().data_ptr() == mem for x in xs)
+
+
 def modify_saved_then_backward(ns, name, inputs, extra=()):
     """Change the inputs in place after forward; backward should notice (save_for_backward)."""
     xs = [x.detach().clone().requires_grad_(True) for x in inputs]
@@ -152,7 +162,7 @@ def capture_unknown(ns, state):
 
 def clipped_grads(ns, state, frozen, max_norm, batches, remove_after=False):
     """Run backward on each batch (gradient accumulation) with the student's clipping hooks attached."""
-    model = nn.Sequential(nn.Linear(6, 5), nn.Tanh(), nn.Linear(5, 3))
+    model = nn.Sequential(nn.Linear(6, 5), nn.Tanh(), nn.Linear(5, 1))
     model.load_state_dict(state)
     for name, p in model.named_parameters():
         if name in frozen:

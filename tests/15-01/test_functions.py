@@ -7,6 +7,7 @@ import torch.nn.functional as F
 from hypothesis import given, settings, strategies as st
 
 from course.judge.expect import expect, expect_close, expect_none, expect_raises, fail, gradcheck_directional, jacobian_vs_reference
+from course.judge.strategies import relayout
 
 f64 = torch.float64
 
@@ -24,7 +25,8 @@ def scaled_mul_grads(x, y, alpha, g):
     return [next(got) if t.requires_grad else None for t in (xr, yr)]
 
 
-BROADCAST_SHAPES = [((5,), (5,)), ((3, 1), (4,)), ((2, 3, 4), (3, 1)), ((1, 4), (3, 1)), ((), (2, 3))]
+BROADCAST_SHAPES = [((5,), (5,)), ((3, 1), (4,)), ((2, 3, 4), (3, 1)), ((1, 4), (3, 1)), ((), (2, 3)),
+                    ((), ()), ((0, 3), (3,))]  # a one-element output and a zero-size one are no special case
 
 
 @pytest.mark.task("scaled_mul")
@@ -116,7 +118,7 @@ def test_scaled_mul_detects_inplace_change_of_saved_inputs(student, gen):
 
 # ------------------------------------------------------------------ StableSoftplus
 @pytest.mark.task("softplus")
-@pytest.mark.parametrize("shape", [(7,), (3, 5), (2, 3, 4)])
+@pytest.mark.parametrize("shape", [(7,), (3, 5), (2, 3, 4), (), (1,)])  # (), (1,): one element is no special case
 def test_softplus_matches_torch(student, gen, shape):
     """StableSoftplus matches F.softplus and its gradient sigmoid(x) on random float64 inputs"""
     x = (rand(gen, *shape, grad=False) * 8).requires_grad_(True)
@@ -204,6 +206,18 @@ def test_softplus_keeps_dtype(student, gen):
         expect_close(r["grad"], torch.sigmoid(x), f"the gradient of StableSoftplus for a {dtype} x", **tol)
 
 
+@pytest.mark.task("softplus")
+@pytest.mark.parametrize("shape,layout", [((5, 4), "transposed"), ((2, 3, 4, 5), "channels_last")],
+                         ids=["transposed", "channels_last"])
+def test_softplus_non_contiguous(student, gen, shape, layout):
+    """StableSoftplus matches F.softplus and sigmoid(x) on non-contiguous inputs (transposed, channels-last)"""
+    x = relayout(torch.randn(shape, generator=gen, dtype=f64) * 8, layout).requires_grad_(True)
+    jacobian_vs_reference(student, "function_vjp", [x], F.softplus, f"StableSoftplus.apply(x) for a {layout} "
+                          f"(non-contiguous) x of shape {shape}, stride {x.stride()}: x.view(...) raises on such "
+                          f"inputs, reshape or elementwise ops do not", gen=gen, name="StableSoftplus",
+                          atol=1e-10, rtol=1e-8)
+
+
 # ------------------------------------------------------------------ LogCosh
 def _logcosh(x):
     return x + torch.nn.functional.softplus(-2 * x) - math.log(2.0)  # log(cosh(x)), stable
@@ -218,6 +232,16 @@ def test_logcosh_value_and_gradient(student, gen):
     x = torch.cat([torch.randn(20, generator=gen, dtype=f64) * 3, torch.tensor([-500.0, -60.0, 0.0, 60.0, 500.0],
                                                                                 dtype=f64)]).requires_grad_(True)
     jacobian_vs_reference(student, "function_vjp", [x], logcosh_ref, "LogCosh.apply(x)", gen=gen, name="LogCosh",
+                          atol=1e-10, rtol=1e-8)
+
+
+@pytest.mark.task("logcosh")
+@pytest.mark.parametrize("shape", [(), (1,)], ids=["0-dim", "one"])
+def test_logcosh_single_element(student, gen, shape):
+    """LogCosh matches log(cosh(x)) and tanh(x) for a one-element x (0-dim or shape (1,)) too"""
+    x = (torch.randn(shape, generator=gen, dtype=f64) * 3).requires_grad_(True)
+    jacobian_vs_reference(student, "function_vjp", [x], logcosh_ref, f"LogCosh.apply(x) for x = {x.tolist()} "
+                          f"(shape {shape}: a one-element input is no special case)", gen=gen, name="LogCosh",
                           atol=1e-10, rtol=1e-8)
 
 
@@ -258,6 +282,17 @@ def test_clamp_matches_torch_including_kinks(student, gen):
 
 
 @pytest.mark.task("clamp")
+@pytest.mark.parametrize("shape", [(), (1,)], ids=["0-dim", "one"])
+def test_clamp_single_element(student, gen, shape):
+    """Clamp matches torch.clamp in value and gradient for a one-element x (0-dim or shape (1,)) beyond a bound"""
+    sign = 1.0 if float(torch.rand((), generator=gen)) < 0.5 else -1.0
+    x = torch.full(shape, sign * (1.5 + float(torch.rand((), generator=gen))), dtype=f64).requires_grad_(True)
+    jacobian_vs_reference(student, "function_vjp", [x], lambda t: torch.clamp(t, -0.3, 0.7),
+                          f"Clamp.apply(x, -0.3, 0.7) for x = {x.tolist()} (shape {shape}: a one-element input is "
+                          f"no special case)", gen=gen, name="Clamp", extra=(-0.3, 0.7), atol=0, rtol=0)
+
+
+@pytest.mark.task("clamp")
 def test_clamp_returns_none_for_bounds(student, gen):
     """Clamp.backward returns three values: the input gradient and None for lo and hi"""
     x = rand(gen, 6)
@@ -279,6 +314,30 @@ def test_clamp_leaves_its_input_unchanged(student, gen):
                          extra=(-0.5, 0.5))
     expect_close(after[0], x, "x after Clamp.apply(x, -0.5, 0.5): your forward changed its input (clamp_ works "
                  "in place; use x.clamp(lo, hi))", atol=0, rtol=0)
+    # nothing to clamp (every value strictly inside), with and without requires_grad: still a new tensor
+    inside = torch.rand(8, generator=gen, dtype=f64) * 0.8 - 0.4
+    for needs_grad in (True, False):
+        shared = student.call("apply_shares_input", name="Clamp", inputs=[inside.clone().requires_grad_(needs_grad)],
+                              extra=(-0.5, 0.5))
+        expect(not shared, f"Clamp.apply(x, -0.5, 0.5) for x = {[round(v, 3) for v in inside.tolist()]} (all inside "
+                           f"the bounds, requires_grad={needs_grad}) returned a tensor in x's own memory; torch.clamp "
+                           f"returns a new tensor, so an in-place change of the result must not reach x (do not return "
+                           f"x itself when nothing needs clamping)")
+
+
+@pytest.mark.task("clamp")
+def test_clamp_nan_gets_no_gradient(student, gen):
+    """Clamp passes no gradient through NaN inputs, like torch.clamp (NaN is not strictly between lo and hi)"""
+    x = torch.randn(10, generator=gen, dtype=f64).clamp(-0.9, 0.9)  # values strictly inside (-1, 1)
+    x[torch.randperm(10, generator=gen)[:3]] = float("nan")
+    xr = x.clone().requires_grad_(True)
+    (want,) = torch.autograd.grad(torch.clamp(xr, -1.0, 1.0).sum(), xr)
+    r = student.call("single_backward", name="Clamp", x=x, extra=(-1.0, 1.0))
+    shown = [round(v, 3) for v in x.tolist()]
+    expect(bool((r["out"].isnan() == x.isnan()).all()), f"Clamp.apply(x, -1.0, 1.0) for x = {shown}: NaN where "
+           f"torch.clamp gives NaN (at {x.isnan().nonzero().flatten().tolist()}), got {r['out'].tolist()}")
+    expect_close(r["grad"], want, f"gradient of Clamp.apply(x, -1.0, 1.0) for x = {shown}: torch.clamp passes no "
+                 f"gradient where x is NaN, since the mask is lo < x < hi, strictly", atol=0, rtol=0)
 
 
 @pytest.mark.task("clamp", weight=0.1)  # its right answer is a constant ("raised X"): worth little

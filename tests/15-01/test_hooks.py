@@ -123,12 +123,13 @@ def test_capture_unknown_name_runs_nothing(student):
 
 # ------------------------------------------------------------------ gradient hooks
 def grad_model_state(seed):
+    # the last layer's bias has one element: a one-element parameter is clipped like any other
     torch.manual_seed(seed)
-    return nn.Sequential(nn.Linear(6, 5), nn.Tanh(), nn.Linear(5, 3)).state_dict()
+    return nn.Sequential(nn.Linear(6, 5), nn.Tanh(), nn.Linear(5, 1)).state_dict()
 
 
 def expected_clipped(state, frozen, max_norm, batches, clip=True):
-    model = nn.Sequential(nn.Linear(6, 5), nn.Tanh(), nn.Linear(5, 3))
+    model = nn.Sequential(nn.Linear(6, 5), nn.Tanh(), nn.Linear(5, 1))
     model.load_state_dict(state)
     for name, p in model.named_parameters():
         p.requires_grad_(name not in frozen)
@@ -204,17 +205,18 @@ def test_clipping_rescales_grad_in_place(student, gen):
 
 # ------------------------------------------------------------------ version counter
 @pytest.mark.task("inplace", weight=0.1)  # its right answer is a constant ("raised X"): worth little
-def test_run_broken_raises_version_error(student, gen):
+@pytest.mark.parametrize("shape", [(5,), ()])  # a 0-dim x is no special case
+def test_run_broken_raises_version_error(student, gen, shape):
     """run_broken raises autograd's 'modified by an inplace operation' RuntimeError"""
-    r = student.call("broken", x=torch.randn(5, generator=gen))
-    expect_raises(r, "RuntimeError", "run_broken(x)", match="modified by an inplace operation")
+    r = student.call("broken", x=torch.randn(shape, generator=gen))
+    expect_raises(r, "RuntimeError", f"run_broken(x) for x of shape {shape}", match="modified by an inplace operation")
 
 
 @pytest.mark.task("inplace")
-@pytest.mark.parametrize("shape", [(5,), (2, 3)])
+@pytest.mark.parametrize("shape", [(5,), (2, 3), ()])  # a 0-dim x is no special case
 def test_run_fixed_gradient(student, gen, shape):
     """run_fixed returns d/dx sum(exp(x) + 1) = exp(x) without error"""
-    x = torch.randn(*shape, generator=gen, dtype=torch.float64)
+    x = torch.randn(shape, generator=gen, dtype=torch.float64)
     r = student.call("fixed", x=x)
     expect(r["returned"] is not None, "run_fixed should return x.grad (a tensor)")
     expect_close(r["returned"], torch.exp(x), f"run_fixed(x) for x of shape {shape}", atol=1e-12, rtol=1e-10)
