@@ -125,7 +125,7 @@ class Worker:
             self.env["CUDA_VISIBLE_DEVICES"] = str(index % gpus)
         self.runner: runner.Runner | None = None
 
-    def start(self) -> None:
+    def start(self, root: Path | None = None) -> None:
         """Start the runner and its judge server before the first submission (the first of a batch is
         then no slower than the rest); restart them if they died."""
         if os.environ.get("COURSE_NBGRADER_RUNNER", "1") in ("0", "off"):
@@ -136,10 +136,10 @@ class Worker:
             except Exception:
                 self.runner = None
                 return
-            self.runner.warm(self.env)
+            self.runner.warm(self.env, cwd=str(root) if root else None)
 
     def nbgrader(self, root: Path, args: list[str], log: Path) -> int:
-        self.start()
+        self.start(root)
         return runner.nbgrader(root, args, log, env=self.env, use=self.runner or False)
 
     def close(self) -> None:
@@ -167,7 +167,7 @@ def autograde(root: Path, todo: list[tuple[str, str]], *, workers: int, gpus: in
     def work(index: int) -> None:
         worker = Worker(index, gpus)
         try:
-            worker.start()
+            worker.start(root)
             while True:
                 try:
                     i, (a, s), fp = jobs.get_nowait()

@@ -43,9 +43,34 @@ def _warm(req: dict) -> int:
         if judge is None:
             return 1
         judge.prestart(suite.session_env())  # the first submission's worker zygote: started now
+        if req.get("cwd"):
+            _prestart_kernel(req["cwd"])
         return 0
     except Exception:
         return 1
+
+
+def _prestart_kernel(root: str) -> None:
+    """The first notebook's kernel, started the way autograde will start it (the course's configuration
+    loaded, nbgrader's execution flag and the kernel limits set), so that it is adopted."""
+    from traitlets.config.loader import PyFileConfigLoader
+
+    from .. import sandbox
+    from . import spare_kernel
+    from .kernel import runtime_root
+    from .preprocessors import SafeExecute
+
+    if not os.path.exists(os.path.join(root, "nbgrader_config.py")) or not sandbox.resolve():
+        return
+    saved = dict(os.environ)
+    try:
+        ex = SafeExecute(config=PyFileConfigLoader("nbgrader_config.py", path=root).load_config())
+        os.environ.update(NBGRADER_EXECUTION="autograde", COURSE_MEMORY_LIMIT_MB=str(ex.memory_limit_mb),
+                          COURSE_TASK_LIMIT=str(ex.task_limit))
+        spare_kernel.prestart("course-sandbox", runtime_root())
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
 
 
 def _run_one(req: dict) -> int:
@@ -133,10 +158,11 @@ class Runner:
         self.commands += 1
         return reply["code"]
 
-    def warm(self, env: dict, timeout: float = 300) -> bool:
-        """Start what the first command would start (the judge server); False if that failed."""
+    def warm(self, env: dict, timeout: float = 300, cwd: str | None = None) -> bool:
+        """Start what the first command would start (the judge server, and for the course at ``cwd``
+        the first notebook's kernel); False if that failed."""
         try:
-            self.proc.stdin.write(json.dumps({"warm": True, "env": env}) + "\n")
+            self.proc.stdin.write(json.dumps({"warm": True, "env": env, "cwd": cwd}) + "\n")
             self.proc.stdin.flush()
             reply = self._line(timeout)
         except (OSError, ValueError):

@@ -21,10 +21,12 @@ from dataclasses import dataclass
 from .. import sandbox
 from ..sandbox import cgroup, fstree
 
-# Left out of the key: where this nbgrader command found the kernelspec and keeps kernel folders (new
-# folders for each command that loads the configuration), and what jupyter_client sets per kernel.
-# The kernelspec's content is in the key instead.
-VOLATILE = ("JPY_SESSION_NAME", "JUPYTER_PATH", "JUPYTER_RUNTIME_DIR", "COURSE_KERNEL_ROOT")
+# The key holds every variable the launcher, the sandbox or the kernel's Python can read (course and
+# nbgrader settings, what the sandbox passes in, Python's and the loader's own), except where this
+# nbgrader command found the kernelspec and keeps kernel folders (new folders for each command that
+# loads the configuration): the kernelspec's content is in the key instead.
+PREFIXES = ("COURSE_", "NBGRADER_", "LC_", "PYTHON", "LD_")
+VOLATILE = ("JUPYTER_PATH", "JUPYTER_RUNTIME_DIR", "COURSE_KERNEL_ROOT")
 
 
 @dataclass
@@ -60,7 +62,8 @@ def _spec(kernel_name: str):
 
 
 def _key(kernel_name: str, spec) -> tuple:
-    env = tuple(sorted((k, v) for k, v in os.environ.items() if k not in VOLATILE))
+    env = tuple(sorted((k, v) for k, v in os.environ.items() if k not in VOLATILE and
+                       (k.startswith(PREFIXES) or k in sandbox.ENV_ALLOW)))
     return kernel_name, tuple(spec.argv), tuple(sorted(spec.env.items())), env
 
 
