@@ -92,6 +92,7 @@ class SafeExecute(OutputBudget, Execute):
             spare = spare_kernel.take(self.kernel_name)
             if spare is not None:
                 km.adopt(spare)
+                self.log.debug("running the notebook in a kernel started ahead (pid %s)", spare.proc.pid)
         return km
 
     def _prestart_next(self) -> None:
