@@ -211,7 +211,8 @@ class Square(torch.autograd.Function):
 class Three(torch.autograd.Function):
     """f(x, y, z) = x * y + z**2 (elementwise): three inputs that all need a gradient. Defect (sx, my, sz):
     x's gradient times (1 + sx), y's gradient g * (x + my * (y - x)) (my = 1: y instead of x), z's times
-    (1 + sz)."""
+    (1 + sz); sz = -1 exactly: no gradient for z at all (None, as a backward that forgets an input returns),
+    although f depends on z."""
 
     @staticmethod
     def forward(ctx, x, y, z, d):
@@ -223,7 +224,8 @@ class Three(torch.autograd.Function):
     def backward(ctx, g):
         x, y, z = ctx.saved_tensors
         sx, my, sz = ctx.d
-        return g * y * (1 + sx), g * (x + my * (y - x)), 2 * g * z * (1 + sz), None
+        gz = None if sz == -1 else 2 * g * z * (1 + sz)
+        return g * y * (1 + sx), g * (x + my * (y - x)), gz, None
 
 
 def linear(x):
@@ -309,8 +311,8 @@ def monitor_net(state, root_param, frozen=()):
 
 def monitor_script(ns, state, root_param, actions, frozen=()):
     """Run a list of actions on one model and one or two monitors (0 and 1):
-    ["backward", x, k], ["norms", m], ["clear", m], ["diagnose", m, low, high], ["remove", m],
-    ["new", m] (create monitor m, once the model exists). Returns what each read action gave."""
+    ["backward", x, k], ["inject", {parameter name: gradient}], ["norms", m], ["clear", m],
+    ["diagnose", m, low, high], ["remove", m], ["new", m] (create monitor m, once the model exists). Returns what each read action gave."""
     net = monitor_net(state, root_param, frozen)
     cls = get(ns, "GradMonitor")
     monitors = {}
@@ -321,6 +323,9 @@ def monitor_script(ns, state, root_param, actions, frozen=()):
             monitors[act[1]] = cls(net)
         elif kind == "backward":
             net.loss(act[1], act[2]).backward()
+        elif kind == "inject":  # chosen gradients delivered straight to the named parameters (hooks fire)
+            params = dict(net.named_parameters())
+            torch.autograd.backward([params[n] for n in act[1]], [act[1][n] for n in act[1]])
         elif kind == "clear":
             monitors[act[1]].clear()
         elif kind == "remove":

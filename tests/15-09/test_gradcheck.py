@@ -135,7 +135,8 @@ def describe(c):
     elif fam == "three":
         wrong = ([f"x-gradient is {1 + d[0]:.6g} times the true one"] if d[0] else []) + \
                 ([f"y-gradient is g·(x + {d[1]:.4g}·(y - x)) instead of g·x"] if d[1] else []) + \
-                ([f"z-gradient is {1 + d[2]:.6g} times the true one"] if d[2] else [])
+                (["backward returns None for z (no gradient flows to it, although f depends on z)"]
+                 if d[2] == -1 else [f"z-gradient is {1 + d[2]:.6g} times the true one"] if d[2] else [])
         what = "f(x, y, z) = x*y + z² of three inputs"
     else:
         wrong, what = [], "3x, whose central differences are exact (every entry has |analytic - numeric| = 0)"
@@ -274,8 +275,11 @@ def draw_too_small(gen, accept, key=None):  # too SMALL: only |analytic - numeri
 def draw_three(gen, accept, key=None):
     if accept:
         return three_case(gen)
-    which = 1 if key == "y" else int(torch.randint(0, 3, (), generator=gen))
     d = [0.0, 0.0, 0.0]
+    if key == "z_none":  # backward returns None for z although f depends on it: its analytic rows are zero
+        d[2] = -1.0
+        return three_case(gen, d)
+    which = 1 if key == "y" else int(torch.randint(0, 3, (), generator=gen))
     d[which] = uniform(gen, 0.5, 1.0) if which == 1 else signed(gen, 0.01, 0.1)
     return three_case(gen, d)
 
@@ -291,7 +295,7 @@ CHECKS = {
     "large_values": (draw_large_values, [(True, None), (False, None)]),
     "unused_input": (draw_unused, [(True, None), (False, "x_wrong"), (False, "y_gets_one")]),
     "gradient_too_small": (draw_too_small, [(True, None), (False, None)]),
-    "three_inputs": (draw_three, [(True, None), (False, "y")]),
+    "three_inputs": (draw_three, [(True, None), (False, "y"), (False, "z_none")]),
 }
 
 

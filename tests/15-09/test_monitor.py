@@ -55,6 +55,14 @@ def judge_script(state, root_param, actions, frozen=()):
                     for p, g in zip(trainable, grads):
                         if g is not None:
                             sums[m][id(p)] = g if id(p) not in sums[m] else sums[m][id(p)] + g
+        elif kind == "inject":  # gradients delivered to the named parameters themselves
+            params = dict(net.named_parameters())
+            for n, g in act[1].items():
+                p = params[n]
+                accumulated[id(p)] = g if id(p) not in accumulated else accumulated[id(p)] + g
+                for m in sums:
+                    if active[m]:
+                        sums[m][id(p)] = g if id(p) not in sums[m] else sums[m][id(p)] + g
         elif kind == "clear":
             sums[act[1]] = {}
         elif kind == "remove":
@@ -245,4 +253,61 @@ def test_diagnose_nonfinite(student, gen, k):
     diag = [["diagnose", 0, 1e-9, 1e3], ["diagnose", 0, 1e3, 1e6]]
     got, want = run(student, state, False, base + diag, frozen)
     assert want[0][0] == "nonfinite"
+    expect_diagnoses(got, want, norms, [(a[2], a[3]) for a in diag])
+
+
+def injected_grads(gen, state, root_param, scale=None, fill_inf=None):
+    """Chosen gradients for every trainable parameter (delivered by backward on the parameters themselves,
+    so the hooks fire as usual): random, times scale[module] for the parameters of the listed modules; all
+    of ``fill_inf``'s parameters infinite."""
+    net = PROBES["monitor_net"](state, root_param)
+    grads = {}
+    for name, p in net.named_parameters():
+        if p.requires_grad:
+            module = name.rpartition(".")[0]
+            g = torch.randn(p.shape, generator=gen) * (0.5 + torch.rand((), generator=gen))
+            grads[name] = g * (scale or {}).get(module, 1.0)
+            if module == fill_inf:
+                grads[name] = torch.full(p.shape, float("inf"))
+    return grads
+
+
+def lone_modules(state, root_param):
+    """Modules whose trainable parameters no other module holds, in named_modules() order after the first
+    reporting module (the tied proj/head always report equal norms)."""
+    net = PROBES["monitor_net"](state, root_param)
+    owners = [(n, [p for p in m.parameters(recurse=False) if p.requires_grad]) for n, m in net.named_modules()]
+    owners = [(n, ps) for n, ps in owners if ps]
+    count = {}
+    for _, ps in owners:
+        for p in ps:
+            count[id(p)] = count.get(id(p), 0) + 1
+    return [n for n, ps in owners[1:] if all(count[id(p)] == 1 for p in ps)]
+
+
+@pytest.mark.parametrize("root_param", [False, True], ids=["plain", "root_parameter"])
+def test_diagnose_vanishing_picks_smallest(student, gen, root_param):
+    """diagnose: with several norms below low, 'vanishing' names the smallest one, not the first"""
+    state = fresh_state(int(torch.randint(0, 10_000, (1,), generator=gen)), root_param)
+    names = lone_modules(state, root_param)
+    target = names[int(torch.randint(0, len(names), (), generator=gen))]
+    base = [["new", 0], ["inject", injected_grads(gen, state, root_param, scale={target: 1e-3})]]
+    norms = judge_script(state, root_param, base + [["norms", 0]])[0]
+    top = max(norms.values())
+    diag = [["diagnose", 0, 2 * top, 4 * top]]  # every norm is below low; none above high
+    got, want = run(student, state, root_param, base + diag)
+    assert want[0] == ["vanishing", target]
+    expect_diagnoses(got, want, norms, [(a[2], a[3]) for a in diag])
+
+
+def test_diagnose_infinite_norm_is_nonfinite(student, gen):
+    """diagnose: an infinite norm (not NaN) is 'nonfinite', not 'exploding'"""
+    state = fresh_state(int(torch.randint(0, 10_000, (1,), generator=gen)), False)
+    names = lone_modules(state, False)
+    target = names[int(torch.randint(0, len(names), (), generator=gen))]
+    base = [["new", 0], ["inject", injected_grads(gen, state, False, fill_inf=target)]]
+    norms = judge_script(state, False, base + [["norms", 0]])[0]
+    diag = [["diagnose", 0, 1e-9, 1e3]]
+    got, want = run(student, state, False, base + diag)
+    assert want[0] == ["nonfinite", target] and norms[target] == float("inf")
     expect_diagnoses(got, want, norms, [(a[2], a[3]) for a in diag])

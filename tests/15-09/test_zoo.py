@@ -44,6 +44,25 @@ def test_two_layer_gradients_reach_both_weights(student, gen):
     expect_close(r["g2"], g2, "w2.grad after fixed_two_layer_loss(x, w1, w2).backward()", atol=1e-12, rtol=1e-10)
 
 
+def test_losses_of_one_example_with_one_feature(student, gen):
+    """fixed_tanh_loss and fixed_two_layer_loss for x of shape (1, 1): one example with one feature is no
+    special case (the loss, not x, comes back)"""
+    x = torch.randn(1, 1, generator=gen, dtype=torch.float64)
+    w = torch.randn(1, 3, generator=gen, dtype=torch.float64)
+    w1 = torch.randn(1, 4, generator=gen, dtype=torch.float64)
+    w2 = torch.randn(4, 2, generator=gen, dtype=torch.float64)
+    r = student.call("zoo_tanh", x=x, w=w)
+    expect(isinstance(r["loss"], torch.Tensor), f"fixed_tanh_loss(x, w) for x (1, 1), w (1, 3) returned "
+                                                 f"{r['loss']}, expected a tensor")
+    expect_close(r["loss"], ((torch.tanh(x @ w) + 1) ** 2).mean(), "fixed_tanh_loss(x, w) for x (1, 1), w (1, 3)",
+                 atol=1e-12, rtol=1e-10)
+    r = student.call("zoo_two_layer", x=x, w1=w1, w2=w2)
+    expect(isinstance(r["loss"], torch.Tensor), f"fixed_two_layer_loss(x, w1, w2) for x (1, 1) returned "
+                                                 f"{r['loss']}, expected a tensor")
+    expect_close(r["loss"], ((torch.relu(x @ w1) @ w2) ** 2).mean(),
+                 "fixed_two_layer_loss(x, w1, w2) for x (1, 1), w1 (1, 4), w2 (4, 2)", atol=1e-12, rtol=1e-10)
+
+
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float64"])
 def test_add_positions_on_meta(student, gen, dtype):
     """fixed_add_positions keeps x's device and dtype (checked with meta tensors)"""
