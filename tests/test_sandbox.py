@@ -115,3 +115,31 @@ def test_etc_is_an_allow_list_and_root_is_dropped():
         r = subprocess.run(sandbox.bwrap_argv(ro_files=[("/etc/shadow", "/run/shadow")]) + ["/bin/cat", "/run/shadow"],
                            capture_output=True, text=True, timeout=60)
         assert r.returncode != 0 and "Permission denied" in r.stderr, r.stdout[:80]
+
+
+def test_course_package_shows_only_the_student_package_and_the_worker():
+    seen = inside(f"""
+        import os, sys
+        sys.path.insert(0, {str(REPO_ROOT)!r})
+        import course.student.checks, course.student.hidden, course.judge.worker, course.judge.probelib
+        found = sorted(os.path.relpath(os.path.join(d, f), {str(REPO_ROOT / 'course')!r})
+                       for d, _, fs in os.walk({str(REPO_ROOT / 'course')!r}) for f in fs if f.endswith(".py"))
+        missing = []
+        for name in ("course.grading", "course.authoring", "course.sandbox", "course.judge.adapter",
+                     "course.judge.pytest_plugin", "course.judge.inprocess", "course.notebook"):
+            try:
+                __import__(name)
+            except ImportError:
+                missing.append(name)
+        try:
+            open({str(REPO_ROOT / 'course' / 'judge' / 'x.py')!r}, "w")
+            writable = True
+        except OSError:
+            writable = False
+        print(dict(found=found, missing=missing, writable=writable))
+    """)
+    student = sorted(f"student/{f}" for f in os.listdir(REPO_ROOT / "course" / "student") if f.endswith(".py"))
+    assert seen["found"] == sorted(["__init__.py", "judge/__init__.py", "judge/forkserver.py", "judge/worker.py",
+                                    "judge/pristine.py", "judge/probelib.py", *student]), seen["found"]
+    assert len(seen["missing"]) == 7, f"the grader's own code is importable in the sandbox: {seen['missing']}"
+    assert not seen["writable"], "course/ is writable inside the sandbox"

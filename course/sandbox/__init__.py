@@ -89,8 +89,42 @@ def hidden_paths() -> list[str]:
     return _existing([str(REPO_ROOT), "/tmp", "/var/tmp", *extra])
 
 
+# What of course/ a sandbox sees: the student package (notebooks import it) and the worker side of the
+# judge (the fork server, the worker, its clean copy, the probes' helpers). The grader, the judge's own
+# side and the authoring tools are absent.
+SANDBOX_COURSE = ("__init__.py", "student", "judge/__init__.py", "judge/forkserver.py", "judge/worker.py",
+                  "judge/pristine.py", "judge/probelib.py")
+_VIEW: str | None = None
+
+
+def course_view(dest: str | None = None) -> str:
+    """A copy of the SANDBOX_COURSE files, mounted read-only as ``course/`` in every sandbox. Made in
+    ``dest`` (a kernel's own folder, removed with it), or once per process in a temporary folder."""
+    global _VIEW
+    if dest is None and _VIEW and os.path.isdir(_VIEW):
+        return _VIEW
+    from . import fstree, tempdirs
+    root = dest or tempdirs.make("courseview")
+    os.makedirs(root, exist_ok=True)
+    os.chmod(root, 0o755)  # safe: a folder this process just made, read by the sandbox's account
+    src = REPO_ROOT / "course"
+    for rel in SANDBOX_COURSE:
+        if (src / rel).is_dir():
+            shutil.copytree(src / rel, os.path.join(root, rel),  # safe: the course's own files, our own folder
+                            ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            os.makedirs(os.path.dirname(os.path.join(root, rel)), exist_ok=True)
+            shutil.copyfile(src / rel, os.path.join(root, rel))  # safe: as above
+    if dest is None:
+        import atexit
+        atexit.register(fstree.remove, root)
+        _VIEW = root
+    return root
+
+
 def visible_paths() -> list[str]:
-    """Read-only paths the submission may see: Python, its packages, the course package."""
+    """Read-only paths the submission may see: Python, its packages, the course package (as the
+    view of it that ``course_view`` makes)."""
     paths = [sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable)),
              sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"], str(REPO_ROOT / "course")]
     paths += [p for p in sys.path if p and os.path.isdir(p) and "site-packages" in p]
@@ -153,10 +187,11 @@ def _parent_dirs(dests) -> list[str]:
 
 
 def bwrap_argv(extra_binds: list[str] = (), ro_files: list[tuple[str, str]] = (), env: dict | None = None,
-               tmp_mb: int | None = None, shm_mb: int | None = None) -> list[str]:
+               tmp_mb: int | None = None, shm_mb: int | None = None, view: str | None = None) -> list[str]:
     """bwrap command prefix. Writable: the private tmpfs /tmp (work folder /tmp/work) and /dev/shm,
     plus ``extra_binds`` (host folders made by trusted code that it never reads back through).
-    ``ro_files``: (host file, path inside) pairs, read-only. ``env``: the whole environment inside."""
+    ``ro_files``: (host file, path inside) pairs, read-only. ``env``: the whole environment inside.
+    ``course/`` is ``view`` (see ``course_view``), made for this process if not given."""
     bwrap = shutil.which("bwrap")
     if not bwrap:
         raise SandboxUnavailable("bubblewrap (bwrap) is not installed: apt-get install bubblewrap")
@@ -176,13 +211,15 @@ def bwrap_argv(extra_binds: list[str] = (), ro_files: list[tuple[str, str]] = ()
     under = lambda p, q: p.startswith(q.rstrip("/") + "/")
     masked = [h for h in sorted(hidden_paths(), key=len) if any(under(h, v) for v in visible)]
     argv += _parent_dirs([*visible, *masked, *extra_binds, *(inner for _, inner in ro_files)])
+    course = str(REPO_ROOT / "course")
+    source = lambda p: (view or course_view()) if p == course else p  # noqa: E731
     for p in visible:
-        argv += ["--ro-bind", p, p]
+        argv += ["--ro-bind", source(p), p]
     for p in masked:  # mask what a visible folder happens to contain ...
         argv += ["--tmpfs", p]
     for p in visible:  # ... then re-expose the visible folders inside the mask
         if any(under(p, m) for m in masked):
-            argv += ["--ro-bind", p, p]
+            argv += ["--ro-bind", source(p), p]
     for p in extra_binds:
         argv += ["--bind", p, p]
     for host, inner in ro_files:

@@ -45,7 +45,8 @@ def main() -> None:
     env = sandbox.clean_env(PYTHONPATH=str(REPO_ROOT), JPY_PARENT_PID="1",
                             **{k: os.environ[k] for k in ("NBGRADER_EXECUTION", "NBGRADER_VALIDATING")
                                if k in os.environ})
-    argv = sandbox.bwrap_argv(extra_binds=[ipc], ro_files=[(conn, CONN_INSIDE)], env=env)
+    view = sandbox.course_view(os.path.join(kdir, "course"))  # removed with the kernel's folder
+    argv = sandbox.bwrap_argv(extra_binds=[ipc], ro_files=[(conn, CONN_INSIDE)], env=env, view=view)
     argv += [sys.executable, "-m", "ipykernel_launcher", "-f", CONN_INSIDE, "--HistoryManager.hist_file=:memory:"]
     # torch is imported while the kernel boots (every notebook's first cell imports it), so that a
     # kernel started ahead (course.grading.spare_kernel) has done it; no name is left behind
