@@ -17,8 +17,8 @@ def sessions() -> int:
 
 
 def verdicts(res):
-    assert not res.get("error"), res.get("error")
-    return sorted((c["name"], c["status"]) for c in res["checks"])
+    assert not res.error, res.error
+    return sorted((c.name, c.status) for c in res.checks)
 
 
 def test_forked_session_matches_a_fresh_process(monkeypatch):
@@ -35,7 +35,7 @@ def test_forked_session_matches_a_fresh_process(monkeypatch):
 
 def test_session_past_its_limit_is_stopped_and_the_server_goes_on():
     res = run_suite(A, reference_notebook(A), sandbox="auto", seed=5, tasks=TASKS, use_server=True, timeout=1)
-    assert "did not finish within 1 s" in res.get("error", "")
+    assert "did not finish within 1 s" in (res.error or "")
     before = sessions()
     again = verdicts(run_suite(A, reference_notebook(A), sandbox="auto", seed=5, tasks=TASKS, use_server=True))
     assert again and all(s == "passed" for _, s in again)
@@ -63,7 +63,7 @@ def test_each_session_gets_a_fresh_zygote_started_ahead(tmp_path):
     assert server is not None and server.prestart(session_env())
     # a session killed at its time limit cannot close its zygote: the server removes what it leaves
     assert "did not finish" in run_suite(A, path, sandbox="on", seed=5, tasks=TASKS, use_server=True,
-                                         timeout=1).get("error", "")
+                                         timeout=1).error
     before = server.spares
     for _ in range(2):
         res = verdicts(run_suite(A, path, sandbox="on", seed=5, tasks=TASKS, use_server=True))

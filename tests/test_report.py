@@ -20,6 +20,7 @@ from traitlets.config import Configurable
 from course import REPO_ROOT
 from course.grading import judge_records, report
 from course.grading import preprocessors as pp
+from course.judge.results import Results
 
 A = "15-01"
 HOSTILE = '<script>alert("id")</script>'
@@ -63,11 +64,11 @@ def make_class(root, monkeypatch, records=True):
         gb.db.commit()
     if records:
         for student, (_, checks) in CLASS.items():
-            res = {"seed": 7, "checks": checks, "events": [f"event of {student}"], "judge_seconds": sum(
-                c["seconds"] for c in checks)}
+            res = Results.from_dict({"seed": 7, "checks": checks, "events": [f"event of {student}"],
+                                     "judge_seconds": sum(c["seconds"] for c in checks)})
             judge_records.write(judge_records.records_dir(root), judge_records.make(
                 {"assignment": A, "student": student, "notebook": "nb"}, res))
-        ghost = {"seed": 1, "checks": [check("test_sometimes", "failed")]}  # no longer in the gradebook
+        ghost = Results.from_dict({"seed": 1, "checks": [check("test_sometimes", "failed")]})  # no longer graded
         judge_records.write(judge_records.records_dir(root), judge_records.make({"assignment": A, "student": "ghost"},
                                                                                 ghost))
         (judge_records.records_dir(root) / "incidents.jsonl").write_text(
@@ -125,7 +126,7 @@ class Converter(Configurable):
 def test_judge_step_writes_one_record_per_notebook(tmp_path, monkeypatch, caplog):
     res = {"seed": 3, "checks": [check("test_often", "failed", message="m" * 5000)], "events": [], "judge_seconds": 2.5}
     monkeypatch.setattr(pp, "_test_cells", lambda nb: [(None, [(A, "softplus")])])
-    monkeypatch.setattr(pp, "_judge", lambda *a: dict(res))
+    monkeypatch.setattr(pp, "_judge", lambda *a: Results.from_dict(res))
     monkeypatch.setattr(pp.JudgeHiddenChecks, "_write_verdict", lambda *a: None)
     nb = type("Nb", (), {"cells": []})()
     resources = {"nbgrader": {"assignment": A, "student": "../../carol", "notebook": "nb"}}

@@ -16,6 +16,7 @@ if not _torch.cuda.is_available():
     # Instructor CI on a CPU machine: GPU-marked checks are graded as skipped (and say so).
     _os.environ.setdefault("COURSE_ALLOW_CPU_GRADING", "1")
 
+from course.judge.results import Check
 from course.judge.suite import run_suite
 from course import assignments
 from course.grading import submissions
@@ -45,13 +46,13 @@ def known_wrong(spec: dict) -> bool:
     return any(v in ("fail", "zero") for v in (spec.get("EXPECT") or {}).values())
 
 
-def verdict_problems(spec: dict, checks: list) -> list[str]:
-    checks = [c for c in checks if c["status"] != "skipped"]
+def verdict_problems(spec: dict, checks: list[Check]) -> list[str]:
+    checks = [c for c in checks if not c.skipped]
     if not checks:
         return ["no check ran"]
     if "EXPECT_TOTAL" in spec:  # generic specs: hostile ones earn nothing, honest ones everything
-        passed = [c["name"] for c in checks if c["status"] == "passed"]
-        failed = [f"{c['name']}: {c['message']}" for c in checks if c["status"] == "failed"]
+        passed = [c.name for c in checks if c.passed]
+        failed = [f"{c.name}: {c.message}" for c in checks if c.failed]
         if spec["EXPECT_TOTAL"] == 0 and passed:
             return [f"hostile submission passed {passed}"]
         if spec["EXPECT_TOTAL"] == "full" and failed:
@@ -59,32 +60,32 @@ def verdict_problems(spec: dict, checks: list) -> list[str]:
         return []
     by_task = {}
     for c in checks:
-        by_task.setdefault(c["task"], {}).setdefault(c.get("seed"), []).append(c)
+        by_task.setdefault(c.task, {}).setdefault(c.seed, []).append(c)
     problems = []
     for task, want in spec["EXPECT"].items():
         runs = by_task.get(task, {})
         if not runs:
             problems.append(f"{task}: no check ran")
         for seed, ran in sorted(runs.items(), key=lambda kv: str(kv[0])):
-            passed = [c for c in ran if c["status"] == "passed"]
+            passed = [c for c in ran if c.passed]
             if want == "pass" and len(passed) != len(ran):
                 problems.append(f"{task} [seed {seed}]: expected all to pass, failed: " +
-                                "; ".join(f"{c['name']}: {c['message']}" for c in ran if c["status"] == "failed"))
+                                "; ".join(f"{c.name}: {c.message}" for c in ran if c.failed))
             elif want == "fail" and len(passed) == len(ran):
                 problems.append(f"{task} [seed {seed}]: expected at least one failure, all {len(ran)} passed")
             elif want == "zero" and passed:
-                problems.append(f"{task} [seed {seed}]: expected none to pass, passed: {[c['name'] for c in passed]}")
+                problems.append(f"{task} [seed {seed}]: expected none to pass, passed: {[c.name for c in passed]}")
     return problems
 
 
 def test_verdicts_are_judged_per_seed():
     """A wrong answer caught under one seed but not another is reported with the seed that missed it."""
     spec = {"EXPECT": {"t": "fail", "u": "pass"}}
-    checks = [{"task": "t", "seed": 1, "status": "failed", "name": "a", "message": "m"},
-              {"task": "t", "seed": 2, "status": "passed", "name": "a", "message": ""},
-              {"task": "u", "seed": 1, "status": "passed", "name": "b", "message": ""}]
+    check = lambda task, seed, status, name, message="": Check(  # noqa: E731
+        nodeid=name, name=name, title=name, task=task, status=status, message=message, seed=seed)
+    checks = [check("t", 1, "failed", "a", "m"), check("t", 2, "passed", "a"), check("u", 1, "passed", "b")]
     assert verdict_problems(spec, checks) == ["t [seed 2]: expected at least one failure, all 1 passed"]
-    checks[1]["status"] = "failed"
+    checks[1] = check("t", 2, "failed", "a", "m")
     assert verdict_problems(spec, checks) == []
 
 
@@ -109,10 +110,10 @@ def test_example_submission_verdicts(assignment, tmp_path):
              for nb, spec in zip(notebooks, specs) if known_wrong(spec)}
     res = run_suite(assignment, notebooks, sandbox="auto", notebook_tasks=only, notebook_seeds=seeds,
                     first_failure=first, use_server=True, timeout=max(900, 12 * SEEDS * len(notebooks)))
-    assert not res.get("error"), res.get("error")
+    assert not res.error, res.error
     report = []
     for (p, _), nb, spec in zip(todo, notebooks, specs):
-        problems = verdict_problems(spec, [c for c in res["checks"] if c.get("notebook") == str(nb)])
+        problems = verdict_problems(spec, res.for_notebook(str(nb)))
         if problems:
             report.append(f"{p.parent.name}/{p.name}:\n  " + "\n  ".join(problems))
-    assert not report, f"seed {res['seed']}\n" + "\n".join(report)
+    assert not report, f"seed {res.seed}\n" + "\n".join(report)

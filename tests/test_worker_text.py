@@ -10,6 +10,7 @@ import pytest
 from course import TESTS_DIR, sandbox
 from course.judge.adapter import CourseError, ProcessStudent, StudentError
 from course.judge.worker_text import CUT, FULL, PER_CHECK, PER_SUBMISSION, WorkerText
+from course.judge.results import Results
 
 PROBES_15_01 = (TESTS_DIR / "15-01" / "probes.py").read_text()
 
@@ -203,22 +204,21 @@ def test_the_probe_leak_submission_through_the_judge(monkeypatch):
         submissions.write(TESTS_DIR / "submissions" / "_hostile" / "probe_leak.py", nb, assignment="15-01")
         res = run_suite("15-01", str(nb), sandbox="auto", seed=5, tasks=["softplus", "forward_hooks"],
                         use_server=True)
-    assert not res.get("error"), res["error"]
-    messages = [c["message"] for c in res["checks"]]
-    assert messages and all(c["status"] == "failed" for c in res["checks"])
+    assert not res.error, res.error
+    messages = [c.message for c in res.checks]
+    assert messages and all(c.failed for c in res.checks)
     text = "\n".join(messages)
     assert "LEAK" in text, "the attack did not run in the worker, so this proves nothing"
     leaked = sorted(ln for ln in distinctive_lines(PROBES_15_01) if ln in text)
     assert len(leaked) <= 3, leaked
     assert "characters of text from your code" in text
-    assert any("reached the budget" in e for e in res.get("events", [])), res.get("events")
+    assert any("reached the budget" in e for e in res.events), res.events
 
 
 def test_a_broken_probe_file_makes_the_run_a_grading_error(tmp_path):
     """Through the hidden-suite plugin: the results record carries an error naming the probe file
     (autograde then writes a grading error on every test cell and logs it), instead of failing the
     student's checks."""
-    import json
     import subprocess
     import sys
 
@@ -236,5 +236,5 @@ sys.exit(pytest.main([{str(TESTS_DIR / '15-01')!r}, "-q", "-p", "no:cacheprovide
 """
     r = subprocess.run([sys.executable, "-c", script], cwd=REPO_ROOT, capture_output=True, text=True, timeout=300)
     assert out.exists(), r.stdout[-2000:] + r.stderr[-2000:]
-    res = json.loads(out.read_text())
-    assert "tests/15-01/probes.py) do not compile: line 1" in res.get("error", ""), res.get("error")
+    res = Results.load(out)
+    assert "tests/15-01/probes.py) do not compile: line 1" in (res.error or ""), res.error

@@ -182,7 +182,7 @@ def pytest_unconfigure(config):
         torch.save(rec[1], rec[0])
 
 
-def record(assignment: str, seed: int, tmp: Path) -> tuple[list, dict]:
+def record(assignment: str, seed: int, tmp: Path) -> tuple[list, "Results"]:
     """Every probe reply of the reference under ``seed`` (in call order), and the suite's results."""
     import nbformat
     import torch
@@ -200,8 +200,8 @@ def record(assignment: str, seed: int, tmp: Path) -> tuple[list, dict]:
     finally:
         for k, v in old.items():
             os.environ.pop(k) if v is None else os.environ.__setitem__(k, v)
-    if res.get("error") or not out.exists():
-        raise RuntimeError(f"{assignment}: recording the reference failed: {res.get('error', 'no replies written')}")
+    if res.error or not out.exists():
+        raise RuntimeError(f"{assignment}: recording the reference failed: {res.error or 'no replies written'}")
     return torch.load(out, weights_only=False), res
 
 
@@ -294,7 +294,7 @@ def measure(assignment: str, forgers: int = 3, keep: Path | None = None) -> dict
         raise RuntimeError(f"{assignment}: two forgers share a grading seed ({seeds})")
     with tempfile.TemporaryDirectory() as tmp:
         calls, res = record(assignment, rec_seed, Path(tmp))
-    bad = [c["name"] for c in res["checks"] if c["status"] == "failed"]
+    bad = [c.name for c in res.checks if c.failed]
     if bad:
         raise RuntimeError(f"{assignment}: the reference fails {bad} under the recording seed {rec_seed}")
     nb, size = forger_notebook(assignment, calls)

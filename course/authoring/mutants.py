@@ -368,8 +368,8 @@ def _judge(assignment: str, task: str | list[str], cells: list[str], timeout: fl
                     run_in_process(assignment, task, ns)
                     status = ("survived", "")
                 except AssertionError as exc:
-                    first = [ln for ln in str(exc).splitlines() if ln.startswith("- ")][:1]
-                    status = ("killed", first[0][2:160] if first else str(exc)[:160])
+                    failed = getattr(exc, "failed", [])  # inprocess.HiddenChecksFailed: the failed checks
+                    status = ("killed", (f"{failed[0].title}: {failed[0].message}" if failed else str(exc))[:160])
         except BaseException as exc:
             status = ("killed", f"{type(exc).__name__}")
         os.write(w, json.dumps(status).encode())

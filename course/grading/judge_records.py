@@ -16,6 +16,8 @@ import re
 import tempfile
 from pathlib import Path
 
+from ..judge.results import Results
+
 MAX_TEXT = 300  # characters of a message, an event or an error kept in a record
 MAX_EVENTS = 20
 _SAFE_NAME = re.compile(r"[A-Za-z0-9_@+-][A-Za-z0-9_.@+-]{0,99}")
@@ -45,22 +47,19 @@ def _number(value) -> float:
         return 0.0
 
 
-def make(info: dict, res: dict) -> dict:
+def make(info: dict, res: Results) -> dict:
     """The record of one notebook: ``info`` is nbgrader's (assignment, student, notebook), ``res``
     the judge's results."""
-    checks = []
-    for c in res.get("checks") or []:
-        entry = {k: _text(c.get(k, ""), 200) for k in ("nodeid", "name", "title", "task", "status")}
-        entry.update(weight=_number(c.get("weight", 1.0)), seconds=_number(c.get("seconds", 0.0)),
-                     message=_text(c.get("message", "")))
-        checks.append(entry)
-    seconds = res.get("judge_seconds")
+    checks = [{"nodeid": _text(c.nodeid, 200), "name": _text(c.name, 200), "title": _text(c.title, 200),
+               "task": _text(c.task or "", 200), "status": _text(c.status, 200), "weight": _number(c.weight),
+               "seconds": _number(c.seconds), "message": _text(c.message)} for c in res.checks]
+    seconds = res.judge_seconds
     return {
         "assignment": _text(info.get("assignment", ""), 200), "student": _text(info.get("student", ""), 200),
         "notebook": _text(info.get("notebook", ""), 200),
-        "seed": res.get("seed") if isinstance(res.get("seed"), int) else None,
-        "error": _text(res["error"]) if res.get("error") else None,
-        "events": [_text(e) for e in (res.get("events") or [])[:MAX_EVENTS]],
+        "seed": res.seed if isinstance(res.seed, int) else None,
+        "error": _text(res.error) if res.error else None,
+        "events": [_text(e) for e in res.events[:MAX_EVENTS]],
         "judge_seconds": _number(seconds if seconds is not None else sum(c["seconds"] for c in checks)),
         "checks": checks,
     }

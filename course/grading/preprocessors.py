@@ -34,6 +34,7 @@ from traitlets import Integer, Unicode
 from ..sandbox import cgroup, fstree
 from .. import plain, sandbox
 from .. import notebook as nbtools
+from ..judge.results import Results
 from . import judge_records, spare_kernel
 from .kernel import SandboxKernelManager, runtime_root
 from .output_budget import OutputBudget
@@ -225,16 +226,16 @@ def grading_seed(assignment: str, student: str) -> int:
     return int.from_bytes(digest[:8], "big") % 2**31
 
 
-def _judge(nb, student: str, timeout: float) -> dict:
-    """Run the hidden suite against ``nb``'s code in a fresh judge session; its results record, with
-    the judge's wall-clock seconds."""
+def _judge(nb, student: str, timeout: float) -> Results:
+    """Run the hidden suite against ``nb``'s code in a fresh judge session; its results, with the
+    judge's wall-clock seconds."""
     started = time.monotonic()
     res = _run_judge(nb, student, timeout)
-    res["judge_seconds"] = round(time.monotonic() - started, 3)
+    res.judge_seconds = round(time.monotonic() - started, 3)
     return res
 
 
-def _run_judge(nb, student: str, timeout: float) -> dict:
+def _run_judge(nb, student: str, timeout: float) -> Results:
     from ..judge.suite import run_suite
 
     assignment = _test_cells(nb)[0][1][0][0]
@@ -246,7 +247,7 @@ def _run_judge(nb, student: str, timeout: float) -> dict:
         seed = grading_seed(assignment, student)
         return run_suite(assignment, path, sandbox=mode, timeout=timeout, seed=seed, use_server=True)
     except Exception as exc:  # reported as a grading error on every test cell, never a crash of the batch
-        return {"error": f"{type(exc).__name__}: {exc}", "checks": []}
+        return Results.failure(f"{type(exc).__name__}: {exc}")
     finally:
         fstree.remove(tmp)
 
@@ -288,19 +289,19 @@ class JudgeHiddenChecks(NbGraderPreprocessor):
             try:
                 res = started.result(timeout=self.timeout + 120)
             except Exception as exc:  # the run outlived its own limit: treat like a judge that hung
-                res = {"error": f"the hidden checks did not finish ({type(exc).__name__})", "checks": []}
+                res = Results.failure(f"the hidden checks did not finish ({type(exc).__name__})")
         else:
             res = _judge(nb, student, self.timeout)
-        if res.get("error"):
-            self.log.error("%s: hidden checks could not run: %s (regrade this submission)", student, res["error"])
-        for event in res.get("events", []):
+        if res.error:
+            self.log.error("%s: hidden checks could not run: %s (regrade this submission)", student, res.error)
+        for event in res.events:
             self.log.warning("%s: %s", student, plain.one_line(event, 500))
         for cell, task_calls in calls:
             self._write_verdict(cell, [t for _, t in task_calls], res)
         self._save_record(resources, res)
         return nb, resources
 
-    def _save_record(self, resources, res: dict) -> None:
+    def _save_record(self, resources, res: Results) -> None:
         """The judge's record for the class report; a record that cannot be written never stops grading."""
         try:
             folder = self.records_dir or self._course_records_dir()
@@ -330,27 +331,27 @@ class JudgeHiddenChecks(NbGraderPreprocessor):
             return new_output("display_data", data=o.get("data", {}), metadata=o.get("metadata", {}))
         return o
 
-    def _write_verdict(self, cell, tasks: list[str], res: dict) -> None:
+    def _write_verdict(self, cell, tasks: list[str], res: Results) -> None:
         points = float(_meta(cell).get("points", 0))
         kernel_error = any(o.get("output_type") == "error" for o in cell.outputs)
-        if res.get("error"):
+        if res.error:
             # the full text is in the grading log; the student sees its first line, capped
-            shown = plain.cap((str(res["error"]).strip().splitlines() or ["?"])[0], MAX_ERROR)
+            shown = plain.cap((str(res.error).strip().splitlines() or ["?"])[0], MAX_ERROR)
             cell.outputs.append(new_output("error", ename="GradingError", evalue=shown,
                                            traceback=[f"GradingError: hidden checks could not run: {shown}"]))
             return
-        checks = [c for c in res["checks"] if c["task"] in tasks]
-        ran = [c for c in checks if c["status"] != "skipped"]
-        total_w = sum(c["weight"] for c in ran)
-        got_w = sum(c["weight"] for c in ran if c["status"] == "passed")
+        checks = res.for_tasks(tasks)
+        ran = [c for c in checks if not c.skipped]
+        total_w = sum(c.weight for c in ran)
+        got_w = sum(c.weight for c in ran if c.passed)
         score = points * got_w / total_w if total_w else 0.0
         lines = [f"Hidden checks for {', '.join(tasks)} ({len(ran)} run, {points:g} points):"]
         for c in checks:
-            share = points * c["weight"] / total_w if total_w and c["status"] != "skipped" else 0.0
-            mark = {"passed": "PASS", "failed": "FAIL", "skipped": "SKIP"}[c["status"]]
-            lines.append(f"  {mark}  {c['title']}  ({share if c['status'] == 'passed' else 0:.2f}/{share:.2f})")
-            if c["status"] != "passed" and c["message"]:
-                lines += [f"        {ln}" for ln in plain.cap(c["message"], MAX_MESSAGE).splitlines()]
+            share = points * c.weight / total_w if total_w and not c.skipped else 0.0
+            mark = {"passed": "PASS", "failed": "FAIL", "skipped": "SKIP"}[c.status]
+            lines.append(f"  {mark}  {c.title}  ({share if c.passed else 0:.2f}/{share:.2f})")
+            if not c.passed and c.message:
+                lines += [f"        {ln}" for ln in plain.cap(c.message, MAX_MESSAGE).splitlines()]
         if not checks:
             lines.append("  (no hidden checks were found for this cell: tell your instructor)")
         if checks and not ran:

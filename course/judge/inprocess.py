@@ -12,10 +12,13 @@ import os
 import warnings
 
 from .. import TESTS_DIR
+from .results import Check, Results
 
 
 class HiddenChecksFailed(AssertionError):
-    pass
+    def __init__(self, text: str, failed: list[Check] = ()):
+        super().__init__(text)
+        self.failed = list(failed)  # the checks that failed (empty: no check was found)
 
 
 def run_in_process(assignment: str, task: str | list[str], namespace: dict) -> bool:
@@ -39,7 +42,6 @@ def run_in_process(assignment: str, task: str | list[str], namespace: dict) -> b
         @staticmethod
         def pytest_configure(config):
             config.stash[pytest_plugin.IN_PROCESS] = student
-    import json
     import tempfile
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "results.json")
@@ -55,16 +57,16 @@ def run_in_process(assignment: str, task: str | list[str], namespace: dict) -> b
                              "-o", "addopts=", "-W", "ignore"], plugins=[InProcess()])
         finally:
             os.chdir(cwd)
-        data = json.load(open(out)) if os.path.exists(out) else {"checks": []}
-    checks = [c for c in data["checks"] if c["task"] in tasks]
+        res = Results.load(out) if os.path.exists(out) else Results()
+    checks = res.for_tasks(tasks)
     if not checks:
         raise HiddenChecksFailed(f"no hidden checks found for task '{task}' in {suite}")
-    failed = [c for c in checks if c["status"] == "failed"]
-    skipped = [c for c in checks if c["status"] == "skipped"]
+    failed = [c for c in checks if c.failed]
+    skipped = [c for c in checks if c.skipped]
     if failed:
         lines = [f"{len(failed)} of {len(checks)} hidden checks for '{task}' failed:"]
-        lines += [f"- {c['title']}: {c['message']}" for c in failed]
-        raise HiddenChecksFailed("\n".join(lines))
+        lines += [f"- {c.title}: {c.message}" for c in failed]
+        raise HiddenChecksFailed("\n".join(lines), failed)
     note = f" ({len(skipped)} skipped: need a GPU)" if skipped else ""
     print(f"All {len(checks) - len(skipped)} hidden checks for '{task}' passed{note}.")
     return True

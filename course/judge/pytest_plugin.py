@@ -13,7 +13,6 @@ reference in ``source/<assignment>/``. Results per test go to
 """
 from __future__ import annotations
 
-import json
 import os
 import random
 import re
@@ -25,6 +24,7 @@ import torch
 
 from .. import SOURCE_DIR, TESTS_DIR
 from .. import notebook as nbtools
+from .results import Check, Results
 
 # The live notebook namespace a session judges in-process (course.judge.inprocess puts it in the
 # session's config.stash through a plugin of its own); sessions without it load a worker.
@@ -285,10 +285,10 @@ def pytest_sessionfinish(session, exitstatus):
     out = session.config.getoption("--results-json")
     if out:
         events = [e for s in session.config._course_students.values() for e in s.events]
-        record = {"seed": session.config._course_seed, "events": events, "checks": session.config._course_records}
-        if getattr(session.config, "_course_error", None):  # the checks could not run: a grading error
-            record["error"] = session.config._course_error
-        Path(out).write_text(json.dumps(record, indent=1))
+        # the checks could not run: a grading error
+        record = Results(checks=session.config._course_records, seed=session.config._course_seed, events=events,
+                         error=getattr(session.config, "_course_error", None))
+        Path(out).write_text(record.dumps())
 
 
 def short_message(report, exc=None) -> str:
@@ -345,11 +345,9 @@ def pytest_runtest_makereport(item, call):
                 item.config._course_failed.add(key)
             from ..plain import cap
             msg = cap(msg, 2_000) + f"  [seed {seed}]"
-        item.config._course_records.append({
-            "nodeid": item.nodeid, "name": item.name, "notebook": notebook, "title": doc[0] if doc else item.name,
-            "assignment": assignment_of(item.path), "task": task_of(item), "status": status, "message": msg,
-            "seed": seed,
-            "weight": float((item.get_closest_marker("task").kwargs.get("weight", 1.0))
-                            if item.get_closest_marker("task") else 1.0),
-            "seconds": round(float(getattr(rep, "duration", 0.0)), 3),
-        })
+        item.config._course_records.append(Check(
+            nodeid=item.nodeid, name=item.name, notebook=notebook, title=doc[0] if doc else item.name,
+            assignment=assignment_of(item.path), task=task_of(item), status=status, message=msg, seed=seed,
+            weight=float((item.get_closest_marker("task").kwargs.get("weight", 1.0))
+                         if item.get_closest_marker("task") else 1.0),
+            seconds=round(float(getattr(rep, "duration", 0.0)), 3)))

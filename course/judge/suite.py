@@ -8,7 +8,6 @@ sandbox by default) and prints one line per check and a score per task.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import subprocess
 import sys
@@ -17,6 +16,7 @@ from pathlib import Path
 
 from .. import SOURCE_DIR, TESTS_DIR
 from . import server as judgeserver
+from .results import Results
 
 
 def guess_assignment(nb: Path) -> str | None:
@@ -37,9 +37,9 @@ def session_env() -> dict:
 def run_suite(assignment: str, notebook, *, sandbox: str = "on", seed: int | None = None,
               timeout: float = 900, tasks: list[str] = (), notebook_tasks: dict | None = None,
               notebook_seeds: dict | None = None, first_failure: dict | None = None,
-              use_server: bool = False) -> dict:
+              use_server: bool = False) -> Results:
     """Run tests/<assignment> against ``notebook`` (a path, or a list of paths judged in one run)
-    in a fresh judge process; return its results record. ``notebook_tasks`` maps a notebook path
+    in a fresh judge process; return its results (course.judge.results). ``notebook_tasks`` maps a notebook path
     to the only tasks checked for it; ``notebook_seeds`` maps one to a number of seeds to judge it
     under (the run's seed and others derived from it), or to (number, [tasks]). ``use_server``:
     fork the session from a judge that has already imported torch and pytest (course.judge.server),
@@ -72,18 +72,18 @@ def run_suite(assignment: str, notebook, *, sandbox: str = "on", seed: int | Non
                 code, server = None, None  # fall back to a plain process below
             else:
                 if code is None:
-                    return {"error": f"the hidden checks did not finish within {timeout:.0f} s", "checks": []}
+                    return Results.failure(f"the hidden checks did not finish within {timeout:.0f} s")
                 output = log.read_text(errors="replace") if log.exists() else ""
         if server is None:
             try:
                 r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env, cwd=tmp)
             except subprocess.TimeoutExpired:
-                return {"error": f"the hidden checks did not finish within {timeout:.0f} s", "checks": []}
+                return Results.failure(f"the hidden checks did not finish within {timeout:.0f} s")
             output = r.stdout + r.stderr
         if not out.exists():
             tail = output.strip().splitlines()[-5:]
-            return {"error": "the hidden-check runner failed: " + " | ".join(tail), "checks": []}
-        return json.loads(out.read_text())
+            return Results.failure("the hidden-check runner failed: " + " | ".join(tail))
+        return Results.load(out)
 
 
 def main(argv=None) -> int:
@@ -98,22 +98,21 @@ def main(argv=None) -> int:
         print(f"cannot tell which assignment {args.notebook} belongs to; pass --assignment")
         return 2
     res = run_suite(assignment, args.notebook.resolve(), sandbox=args.sandbox, seed=args.seed)
-    if res.get("error"):
-        print(f"ERROR {res['error']}")
+    if res.error:
+        print(f"ERROR {res.error}")
         return 2
     by_task: dict[str, list] = {}
-    for c in res["checks"]:
-        by_task.setdefault(c["task"] or "-", []).append(c)
-        print(f"{c['status'].upper():7} {c['task'] or '-':18} {c['title']}")
-        if c["status"] != "passed" and c["message"]:
-            print(f"        {c['message']}")
-    print(f"seed {res['seed']}")
+    for c in res.checks:
+        by_task.setdefault(c.task or "-", []).append(c)
+        print(f"{c.status.upper():7} {c.task or '-':18} {c.title}")
+        if not c.passed and c.message:
+            print(f"        {c.message}")
+    print(f"seed {res.seed}")
     for task, cs in by_task.items():
-        ok = sum(c["status"] == "passed" for c in cs)
-        print(f"  {task:18} {ok}/{len(cs)} checks passed")
-    for e in res.get("events", []):
+        print(f"  {task:18} {sum(c.passed for c in cs)}/{len(cs)} checks passed")
+    for e in res.events:
         print(f"  incident: {e}")
-    return 0 if all(c["status"] != "failed" for c in res["checks"]) else 1
+    return 0 if not any(c.failed for c in res.checks) else 1
 
 
 if __name__ == "__main__":
