@@ -31,7 +31,7 @@ from nbclient.util import run_sync
 from nbgrader.preprocessors import Execute, NbGraderPreprocessor
 from traitlets import Integer, Unicode
 
-from ..sandbox import cgroup, fstree
+from ..sandbox import cgroup, fstree, procs
 from .. import plain, sandbox
 from .. import notebook as nbtools
 from ..judge.results import Results
@@ -142,25 +142,17 @@ class SafeExecute(OutputBudget, Execute):
 
     def _watch_memory(self, stop: threading.Event) -> None:
         """Polling limits, also where cgroups are not available: memory, tasks, the IPC folder."""
-        limit = self.memory_limit_mb * 2**20
-        tree = None
-        while not stop.wait(0.5):
-            km = getattr(self, "km", None)
-            proc = getattr(getattr(km, "provisioner", None), "process", None)
-            if proc is None or proc.poll() is not None:
-                continue
-            if tree is None or tree.root != proc.pid:
-                tree = sandbox.TreeRss(proc.pid)
-            why = None
-            if tree.bytes() > limit:
-                why = "memory"
-            elif tree.tasks > self.task_limit:
-                why = "tasks"
-            elif isinstance(km, SandboxKernelManager) and km.ipc_usage().over(64, self.ipc_limit_bytes, 1):
-                why = "ipc"
-            if why:
-                self._killed_for = why
-                sandbox.kill_tree(proc)
+        def km():
+            return getattr(self, "km", None)
+
+        def ipc() -> str | None:
+            k = km()
+            return "ipc" if isinstance(k, SandboxKernelManager) and k.ipc_usage().over(64, self.ipc_limit_bytes, 1) \
+                else None
+
+        procs.watch(lambda: getattr(getattr(km(), "provisioner", None), "process", None),
+                    self.memory_limit_mb * 2**20, self.task_limit, 0.5, stop=stop, extra=ipc,
+                    on_limit=lambda why: setattr(self, "_killed_for", why))
 
     # Once the kernel answers, its sockets exist: nothing more may be created in its ipc/ folder.
     # (nbconvert's preprocess() takes the sync path, nbclient's execute() the async one.)

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import torch
 
-from ..sandbox import cgroup, fstree, tempdirs
+from ..sandbox import cgroup, fstree, procs, tempdirs
 from .. import plain, sandbox
 from .. import notebook as nbtools
 from . import spare
@@ -229,14 +229,9 @@ class ProcessStudent:
         return None
 
     def _watch_memory(self, proc: subprocess.Popen) -> None:
-        tree = sandbox.TreeRss(proc.pid)
         tasks = int(os.environ.get("COURSE_TASK_LIMIT", "1024"))
-        while proc.poll() is None:
-            if tree.bytes() > self.memory_limit or tree.tasks > tasks:
-                self._killed_for_memory = True
-                sandbox.kill_tree(proc)
-                return
-            time.sleep(0.2)
+        procs.watch(lambda: proc, self.memory_limit, tasks, 0.2,
+                    on_limit=lambda why: setattr(self, "_killed_for_memory", True))
 
     def close(self) -> None:
         if self.proc is not None:

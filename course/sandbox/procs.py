@@ -66,6 +66,36 @@ class TreeRss:
         return sum(rss(pid) for pid in self._pids)
 
 
+def watch(get_proc, memory_limit: int, task_limit: int, interval: float, stop=None, extra=None,
+          on_limit=None) -> str | None:
+    """Poll the process tree of ``get_proc()`` (a Popen-like object, or None while there is none) until
+    it exits or ``stop`` (a threading.Event) is set. When its resident memory passes ``memory_limit``
+    bytes, its threads ``task_limit``, or ``extra()`` names a reason, call ``on_limit(why)`` (before the
+    kill, so whoever sees the process die already knows why), kill the tree and return why ("memory",
+    "tasks" or extra's reason); None when it ended within its limits. Where cgroups hold the limits this
+    is a second line; where they are missing, the only one. Used for kernels and workers."""
+    from . import kill_tree
+    tree = None
+    while not (stop.wait(interval) if stop is not None else time.sleep(interval)):
+        proc = get_proc()
+        if proc is None:
+            continue
+        if proc.poll() is not None:
+            if stop is None:
+                return None
+            continue
+        if tree is None or tree.root != proc.pid:
+            tree = TreeRss(proc.pid)
+        why = "memory" if tree.bytes() > memory_limit else "tasks" if tree.tasks > task_limit else \
+            (extra() if extra is not None else None)
+        if why:
+            if on_limit is not None:
+                on_limit(why)
+            kill_tree(proc)
+            return why
+    return None
+
+
 def descendants(root: int, children: dict[int, list[int]] | None = None) -> list[int]:
     """Every descendant of ``root`` (not ``root`` itself), from one scan of /proc."""
     children = scan()[0] if children is None else children
