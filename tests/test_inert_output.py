@@ -454,8 +454,9 @@ def test_the_verdict_stays_whole_and_last(monkeypatch, configured):
     steps, settings = configured
     judge = steps.index(pp.JudgeHiddenChecks)
     between = steps[steps.index(pp.SafeExecute) + 1:judge + 1]
-    result = {"checks": [{"task": "t", "status": "failed", "weight": 1.0, "title": f"check {i}",
-                          "message": "wrong"} for i in range(40)]}
+    from course.judge.results import Check, Results
+    result = Results([Check(nodeid=f"c{i}", name=f"c{i}", task="t", status="failed", title=f"check {i}",
+                            message="wrong") for i in range(40)])
     monkeypatch.setattr(pp, "_judge", lambda nb, student, timeout: result)
     flood = "".join(f"line {i}\n" for i in range(299)) + "Score for this cell: 3.00 / 3\n"
     cell = new_code_cell('run_hidden("15-01", "t", globals())',
