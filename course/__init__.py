@@ -25,7 +25,8 @@ RELEASE_DIR = REPO_ROOT / "release"
 def assignments() -> list[str]:
     """Every assignment in source/, or only those named in $COURSE_ONLY (comma-separated)."""
     found = sorted(p.name for p in SOURCE_DIR.iterdir() if p.is_dir() and list(p.glob("*.ipynb")))
-    only = [a for a in os.environ.get("COURSE_ONLY", "").split(",") if a]
+    from . import settings
+    only = [a for a in settings.current().only.split(",") if a]
     return [a for a in found if a in only] if only else found
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import REPO_ROOT, TESTS_DIR
+from .. import settings
 from . import runner
 
 # Lines of a submission's grading log that are incidents (timeout, crash, refused file, ...).
@@ -42,11 +43,11 @@ class Result:
 def default_workers(gpus: int = 0) -> int:
     """Workers for this node: GPUs x COURSE_SLOTS_PER_GPU on a GPU node, else the cores; at most one
     per 3 GiB of memory (runner, judge, kernel and worker together take about 1.5 GiB)."""
-    if os.environ.get("COURSE_WORKERS"):
-        return max(1, int(os.environ["COURSE_WORKERS"]))
+    if settings.current().workers:
+        return max(1, settings.current().workers)
     cores = len(os.sched_getaffinity(0))
     memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    want = gpus * int(os.environ.get("COURSE_SLOTS_PER_GPU", "2")) if gpus else cores
+    want = gpus * settings.current().slots_per_gpu if gpus else cores
     return max(1, min(want, cores, memory // (3 * GIB)))
 
 
@@ -70,7 +71,7 @@ def _hash_tree(h, folder: Path, suffixes: tuple[str, ...] = ()) -> None:
 def grading_key(assignment: str) -> str:
     """What the scores depend on besides the submission: the course code, the hidden suite, the
     source notebooks, the configuration and the seed salt."""
-    h = hashlib.sha256(os.environ.get("COURSE_SEED_SALT", "0").encode())
+    h = hashlib.sha256(settings.current().seed_salt.encode())
     for folder in (REPO_ROOT / "course", TESTS_DIR / assignment, REPO_ROOT / "source" / assignment):
         if folder.is_dir():
             _hash_tree(h, folder, (".py", ".ipynb", ".json"))
@@ -128,7 +129,7 @@ class Worker:
     def start(self, root: Path | None = None) -> None:
         """Start the runner and its judge server before the first submission (the first of a batch is
         then no slower than the rest); restart them if they died."""
-        if os.environ.get("COURSE_NBGRADER_RUNNER", "1") in ("0", "off"):
+        if not settings.current().nbgrader_runner:
             return
         if self.runner is None or not self.runner.alive():
             try:

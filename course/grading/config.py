@@ -1,6 +1,8 @@
 """nbgrader settings for grading untrusted submissions (called from nbgrader_config.py)."""
 import os
 
+from .. import settings
+
 
 def configure(c) -> None:
     from nbconvert.preprocessors import ClearMetadataPreprocessor
@@ -47,9 +49,11 @@ def configure(c) -> None:
     c.ExportApp.plugin_class = "course.grading.grades_csv.CsvWithStatus"
     # zip_collect: Canvas, Moodle and Blackboard file names (course/grading/lms_collect.py).
     c.ZipCollectApp.collector_plugin = "course.grading.lms_collect.LmsCollector"
-    c.SafeExecute.submission_timeout = int(os.environ.get("COURSE_SUBMISSION_TIMEOUT", "900"))
-    c.SafeExecute.memory_limit_mb = int(os.environ.get("COURSE_MEMORY_LIMIT_MB", "6144"))
-    c.JudgeHiddenChecks.timeout = c.StartHiddenChecks.timeout = int(os.environ.get("COURSE_JUDGE_TIMEOUT", "900"))
+    limits = settings.current()
+    c.SafeExecute.submission_timeout = limits.submission_timeout
+    c.SafeExecute.memory_limit_mb = limits.memory_limit_mb
+    c.SafeExecute.task_limit = limits.task_limit
+    c.JudgeHiddenChecks.timeout = c.StartHiddenChecks.timeout = limits.judge_timeout
     c.LimitOutput.max_lines = 300
     # A cell that keeps printing after its timeout must not abort the rest of the notebook.
     c.Execute.raise_on_iopub_timeout = False

@@ -30,6 +30,7 @@ from ..sandbox import fstree
 from .. import sandbox
 from .. import assignments
 from . import batch, db_url, runner, submissions
+from .. import settings
 
 EXAMPLES = {"ex-complete": "reference", "ex-blank": "release", "ex-partly-wrong": "partly_wrong"}
 
@@ -99,7 +100,7 @@ def _gpus() -> int:
     import torch
     if torch.cuda.is_available():
         return torch.cuda.device_count()
-    if os.environ.get("COURSE_ALLOW_CPU_GRADING", "") in ("", "0"):
+    if not settings.current().allow_cpu_grading:
         print("NOTE: no CUDA GPU here: GPU-marked checks fail (grade on a GPU node, or set "
               "COURSE_ALLOW_CPU_GRADING=1 to skip them and report them as skipped).")
     else:

@@ -33,6 +33,7 @@ from traitlets import Integer, Unicode
 
 from ..sandbox import cgroup, fstree, procs
 from .. import plain, sandbox
+from .. import settings
 from .. import notebook as nbtools
 from ..judge.results import Results
 from . import judge_records, spare_kernel
@@ -213,7 +214,7 @@ def grading_seed(assignment: str, student: str) -> int:
     salt. The seed shown in feedback replays the run, and does not give the salt away."""
     import hashlib
     import hmac
-    salt = os.environ.get("COURSE_SEED_SALT", "0").encode()
+    salt = settings.current().seed_salt.encode()
     digest = hmac.new(salt, f"{assignment}/{student}".encode(), hashlib.sha256).digest()
     return int.from_bytes(digest[:8], "big") % 2**31
 

@@ -18,6 +18,8 @@ import subprocess
 import sys
 import traceback
 
+from .. import settings
+
 
 def serve() -> None:
     """Runner loop: one JSON request per line on stdin, one JSON reply per line on stdout."""
@@ -187,7 +189,7 @@ _RUNNER: Runner | None = None
 def shared(env: dict) -> Runner | None:
     """This process's runner, started on first use; None when turned off or if it cannot start."""
     global _RUNNER
-    if os.environ.get("COURSE_NBGRADER_RUNNER", "1") in ("0", "off"):
+    if not settings.current().nbgrader_runner:
         return None
     if _RUNNER is None or not _RUNNER.alive():
         try:

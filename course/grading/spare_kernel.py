@@ -19,6 +19,7 @@ import threading
 from dataclasses import dataclass
 
 from .. import sandbox
+from .. import settings
 from ..sandbox import cgroup, fstree
 
 # The key holds every variable the launcher, the sandbox or the kernel's Python can read (course and
@@ -53,7 +54,7 @@ started = 0  # how many spares this process has started (for tests and the bench
 
 
 def enabled() -> bool:
-    return os.environ.get("COURSE_SPARE_KERNEL", "1") != "0"
+    return settings.current().spare_kernel
 
 
 def _spec(kernel_name: str):

@@ -29,6 +29,7 @@ import torch
 
 from ..sandbox import cgroup, fstree, procs, tempdirs
 from .. import plain, sandbox
+from .. import settings
 from .. import notebook as nbtools
 from . import spare
 from .worker_text import WorkerText
@@ -115,18 +116,20 @@ class ProcessStudent:
 
     def __init__(self, cells: list[str], probes: dict[str, str], *, label: str = "submission",
                  sandboxed: bool | None = None,
-                 load_timeout: float = float(os.environ.get("COURSE_LOAD_TIMEOUT", "120")),
-                 call_timeout: float = float(os.environ.get("COURSE_CALL_TIMEOUT", "60")),
-                 memory_limit: int = int(os.environ.get("COURSE_MEMORY_LIMIT_MB", "6144")) * 2**20,
-                 file_limit: int = spare.FILE_LIMIT, fork: bool = False):
+                 load_timeout: float | None = None, call_timeout: float | None = None,
+                 memory_limit: int | None = None,
+                 file_limit: int | None = None, fork: bool = False):
         self.cells, self.probe_sources, self.label = cells, probes, label
         self.probe_code = {name: compile_probes(name, src) for name, src in probes.items()}
         self.heard = WorkerText()  # what the worker sent, and how much of it feedback has shown
         self.course_error: str | None = None
         self.fork = fork  # fork workers from a zygote (worth it when one judge loads many notebooks)
         self.sandboxed = sandbox.resolve() if sandboxed is None else sandboxed
-        self.load_timeout, self.call_timeout = load_timeout, call_timeout
-        self.memory_limit, self.file_limit = memory_limit, file_limit
+        limits = settings.current()
+        self.load_timeout = limits.load_timeout if load_timeout is None else load_timeout
+        self.call_timeout = limits.call_timeout if call_timeout is None else call_timeout
+        self.memory_limit = limits.memory_limit_mb * 2**20 if memory_limit is None else memory_limit
+        self.file_limit = spare.file_limit() if file_limit is None else file_limit
         self.proc: subprocess.Popen | None = None
         self.load_report: dict = {}
         self.broken: str | None = None  # set when the code cannot even be loaded
@@ -155,7 +158,7 @@ class ProcessStudent:
                 os.mkdir(os.path.join(self._tmp, "work"))
                 env.update(HOME=os.path.join(self._tmp, "work"), TMPDIR=os.path.join(self._tmp, "work"))
             self._group = cgroup.Group.create(f"w{id(self):x}{self._seq}", self.memory_limit,
-                                              int(os.environ.get("COURSE_TASK_LIMIT", "1024")))
+                                              settings.current().task_limit)
             self.proc = subprocess.Popen(
                 sandbox.worker_argv(self.sandboxed, "course.judge.worker", env=env), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=self._log, cwd=env["HOME"] if not self.sandboxed else self._tmp, env=env,
@@ -182,7 +185,7 @@ class ProcessStudent:
         sandbox and cgroup, used by this worker only), or None."""
         if self.fork or not spare.enabled():
             return None
-        tasks = int(os.environ.get("COURSE_TASK_LIMIT", "1024"))
+        tasks = settings.current().task_limit
         took = spare.take(spare.key(self.sandboxed, self.file_limit, self.memory_limit, tasks, env))
         if took is None:
             return None
@@ -209,7 +212,7 @@ class ProcessStudent:
 
     def _fork(self, env: dict):
         """A worker forked from this judge's zygote, or None to start a fresh process instead."""
-        if not self.fork or os.environ.get("COURSE_FORKSERVER", "1") in ("0", "off"):
+        if not self.fork or not settings.current().forkserver:
             return None
         from .forkserver import ForkServer, ForkServerError
         key = (self.sandboxed, self.file_limit)
@@ -229,7 +232,7 @@ class ProcessStudent:
         return None
 
     def _watch_memory(self, proc: subprocess.Popen) -> None:
-        tasks = int(os.environ.get("COURSE_TASK_LIMIT", "1024"))
+        tasks = settings.current().task_limit
         procs.watch(lambda: proc, self.memory_limit, tasks, 0.2,
                     on_limit=lambda why: setattr(self, "_killed_for_memory", True))
 

@@ -24,6 +24,7 @@ import torch
 
 from .. import SOURCE_DIR, TESTS_DIR
 from .. import notebook as nbtools
+from .. import settings
 from .results import Check, Results
 
 # The live notebook namespace a session judges in-process (course.judge.inprocess puts it in the
@@ -184,7 +185,7 @@ def pytest_runtest_setup(item):
     if key in getattr(item.config, "_course_failed", ()):
         pytest.skip("not run: this task already failed under this seed")
     if item.get_closest_marker("gpu") and not torch.cuda.is_available():
-        if grading() and os.environ.get("COURSE_ALLOW_CPU_GRADING", "") in ("", "0"):
+        if grading() and not settings.current().allow_cpu_grading:
             pytest.fail("this check needs a CUDA GPU and none is visible: grade on a GPU node "
                         "(or set COURSE_ALLOW_CPU_GRADING=1 to skip GPU checks)", pytrace=False)
         pytest.skip("needs a CUDA GPU (skipped on this machine)")

@@ -18,6 +18,8 @@ import subprocess
 import sys
 import time
 
+from .. import settings
+
 # Not course.judge.adapter: its defaults read COURSE_* limits at import, and each session brings its own env.
 PRELOAD = ("torch", "pytest", "hypothesis", "numpy", "course.judge.pytest_plugin", "course.judge.expect")
 
@@ -163,7 +165,7 @@ _SERVER: JudgeServer | None = None
 def shared() -> JudgeServer | None:
     """The process-wide server, started on first use; None when turned off or if it cannot start."""
     global _SERVER
-    if os.environ.get("COURSE_JUDGE_SERVER", "1") in ("0", "off"):
+    if not settings.current().judge_server:
         return None
     if _SERVER is None or not _SERVER.alive():
         try:

@@ -17,7 +17,13 @@ from __future__ import annotations
 
 import os
 
-FILE_LIMIT = 64 * 2**20  # bytes a worker may write to one file (ProcessStudent's default too)
+from .. import settings
+
+
+def file_limit() -> int:
+    """Bytes a worker may write to one file (ProcessStudent's default too)."""
+    return settings.current().file_limit_mb * 2**20
+
 
 _SPARE: tuple | None = None  # (key, ForkServer, cgroup Group or None)
 _HANDED: list = []  # the server's handles on zygotes it gave away, reaped when they exit
@@ -25,7 +31,7 @@ _N = 0
 
 
 def enabled() -> bool:
-    return os.environ.get("COURSE_SPARE_ZYGOTE", "1") not in ("0", "off")
+    return settings.current().spare_zygote
 
 
 def worker_env() -> dict:
@@ -39,8 +45,8 @@ def key(sandboxed: bool, file_limit: int, memory_limit: int, tasks: int, env: di
 
 
 def _limits() -> tuple[int, int]:
-    return (int(os.environ.get("COURSE_MEMORY_LIMIT_MB", "6144")) * 2**20,
-            int(os.environ.get("COURSE_TASK_LIMIT", "1024")))
+    limits = settings.current()
+    return limits.memory_limit_mb * 2**20, limits.task_limit
 
 
 def prestart(session_env: dict) -> None:
@@ -62,12 +68,12 @@ def prestart(session_env: dict) -> None:
         _N += 1
         group = cgroup.Group.create(f"z{_N}", memory, tasks)
         try:
-            server = ForkServer(sandboxed, env, FILE_LIMIT, wait=False, group=group)
+            server = ForkServer(sandboxed, env, file_limit(), wait=False, group=group)
         except Exception:
             if group is not None:
                 group.remove()
             raise
-        _SPARE = (key(sandboxed, FILE_LIMIT, memory, tasks, env), server, group)
+        _SPARE = (key(sandboxed, file_limit(), memory, tasks, env), server, group)
     except Exception:
         _SPARE = None
     finally:

@@ -31,6 +31,7 @@ import sysconfig
 from pathlib import Path
 
 from .. import REPO_ROOT
+from .. import settings
 from .procs import TreeRss
 
 
@@ -63,7 +64,7 @@ def sandbox_account() -> tuple[int, int] | None:
     sandbox maps the grader's own account, the most an unprivileged bubblewrap can do)."""
     if os.geteuid() != 0:
         return None
-    name = os.environ.get("COURSE_SANDBOX_USER", "nobody")
+    name = settings.current().sandbox_user
     try:
         import pwd
         entry = pwd.getpwnam(name)
@@ -85,7 +86,7 @@ def sandbox_uid() -> int | None:
 def hidden_paths() -> list[str]:
     """Folders masked even if a visible path contains them: the course itself, temp dirs, and
     COURSE_SANDBOX_HIDE (os.pathsep-separated)."""
-    extra = [p for p in os.environ.get("COURSE_SANDBOX_HIDE", "").split(os.pathsep) if p]
+    extra = [p for p in settings.current().sandbox_hide.split(os.pathsep) if p]
     return _existing([str(REPO_ROOT), "/tmp", "/var/tmp", *extra])
 
 
@@ -149,8 +150,6 @@ def _system_binds() -> list[str]:
 
 
 WORKDIR = "/tmp/work"  # inside the sandbox: HOME, TMPDIR and the working folder
-TMP_MB = int(os.environ.get("COURSE_SANDBOX_TMP_MB", "1024"))  # private /tmp (tmpfs: counts as memory)
-SHM_MB = int(os.environ.get("COURSE_SANDBOX_SHM_MB", "512"))  # private /dev/shm
 # Environment variables a sandboxed process may inherit; everything else (salts, grader paths,
 # JUPYTER_*, tokens) is dropped.
 ENV_ALLOW = {"PATH", "LANG", "LANGUAGE", "TZ", "TERM", "CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES",
@@ -195,8 +194,8 @@ def bwrap_argv(extra_binds: list[str] = (), ro_files: list[tuple[str, str]] = ()
     bwrap = shutil.which("bwrap")
     if not bwrap:
         raise SandboxUnavailable("bubblewrap (bwrap) is not installed: apt-get install bubblewrap")
-    tmp = (TMP_MB if tmp_mb is None else tmp_mb) * 2**20
-    shm = (SHM_MB if shm_mb is None else shm_mb) * 2**20
+    tmp = (settings.current().sandbox_tmp_mb if tmp_mb is None else tmp_mb) * 2**20
+    shm = (settings.current().sandbox_shm_mb if shm_mb is None else shm_mb) * 2**20
     account = sandbox_account()
     if account is None:  # unprivileged: a user namespace mapping the grader's account, no capabilities
         isolate = ["--unshare-all", "--cap-drop", "ALL"]
@@ -254,7 +253,7 @@ def probe() -> str | None:
 
 
 def mode() -> str:
-    m = os.environ.get("COURSE_SANDBOX", "on").lower()
+    m = settings.current().sandbox.lower()
     if m not in ("on", "off", "auto"):
         raise ValueError(f"COURSE_SANDBOX must be on, off or auto, not {m!r}")
     return m

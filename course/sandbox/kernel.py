@@ -36,7 +36,7 @@ def main() -> None:
             os.path.dirname(str(info.get("ip", ""))) != ipc or not os.path.isdir(ipc) or os.path.islink(ipc):
         refuse(f"expected a per-kernel folder k-*/ with IPC sockets in k-*/ipc, got transport="
                f"{info.get('transport')!r} ip={info.get('ip')!r}")
-    from course import REPO_ROOT, sandbox
+    from course import REPO_ROOT, sandbox, settings
     from course.sandbox import cgroup
     account = sandbox.sandbox_account()
     if account is not None:  # the sandbox's own account reads its key and makes its sockets
@@ -50,17 +50,17 @@ def main() -> None:
     argv += [sys.executable, "-m", "ipykernel_launcher", "-f", CONN_INSIDE, "--HistoryManager.hist_file=:memory:"]
     # torch is imported while the kernel boots (every notebook's first cell imports it), so that a
     # kernel started ahead (course.grading.spare_kernel) has done it; no name is left behind
-    for module in filter(None, os.environ.get("COURSE_KERNEL_PRELOAD", "torch").split(",")):
+    limits = settings.current()
+    for module in filter(None, limits.kernel_preload.split(",")):
         if module.replace(".", "").replace("_", "").isalnum():
             argv.append(f"--IPKernelApp.exec_lines=import {module} as _course_preload; del _course_preload")
     import resource
     import signal
-    cap = int(os.environ.get("COURSE_FILE_LIMIT_MB", "64")) * 2**20  # an oversized write fails
+    cap = limits.file_limit_mb * 2**20  # an oversized write fails
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     resource.setrlimit(resource.RLIMIT_FSIZE, (cap, cap))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    group = cgroup.Group.create("kernel", int(os.environ.get("COURSE_MEMORY_LIMIT_MB", "6144")) * 2**20,
-                                int(os.environ.get("COURSE_TASK_LIMIT", "1024")))
+    group = cgroup.Group.create("kernel", limits.memory_limit_mb * 2**20, limits.task_limit)
     if group is not None:
         group.add()  # bwrap and everything it starts stay in the group after exec
     os.execve(argv[0], argv, {"PATH": os.environ.get("PATH", "/usr/bin:/bin")})
