@@ -38,7 +38,9 @@ try:
 
     # Time limits (seconds). Per cell in the notebook kernel, and per check / per
     # submission load in the hidden-check judge.
-    c.Execute.timeout = int(os.environ.get("COURSE_CELL_TIMEOUT", "60"))
+    from course import settings
+
+    c.Execute.timeout = settings.current().cell_timeout
     c.Execute.interrupt_on_timeout = True
 
     # The grading pipeline: untrusted code runs in a sandboxed kernel, hidden checks

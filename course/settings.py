@@ -18,6 +18,7 @@ class Settings:
     memory_limit_mb: int = 6144      # memory of one kernel or judge worker (RSS and tmpfs, whole tree)
     task_limit: int = 1024           # processes and threads of one sandbox
     file_limit_mb: int = 64          # largest file a sandboxed process may write
+    cell_timeout: int = 60           # seconds for one notebook cell under autograde
     submission_timeout: int = 900    # seconds for a whole notebook under autograde
     judge_timeout: int = 900         # seconds for the hidden checks of one notebook
     load_timeout: int = 120          # seconds for the judge's worker to load a submission's code
