@@ -70,9 +70,10 @@ def _seed_all(seed):
 
 
 # ------------------------------------------------------------------ clipping
-def clip(ns, grads, max_norm, graph_grads=False):
+def clip(ns, grads, max_norm, graph_grads=False, as_list=False):
     """grads: list of tensors or None; returns the returned norm and the clipped grads.
 
+    as_list: the parameters are passed as a list (otherwise as an iterator).
     graph_grads: the gradients are non-leaf tensors with an autograd history (as after
     backward(create_graph=True)); the history's last node is returned, to see whether clipping was recorded.
     """
@@ -88,7 +89,7 @@ def clip(ns, grads, max_norm, graph_grads=False):
             p.grad = g.clone()
         params.append(p)
         originals.append(p.grad)
-    norm = get(ns, "clip_grad_norm")(iter(params), max_norm)
+    norm = get(ns, "clip_grad_norm")(list(params) if as_list else iter(params), max_norm)
     return {"norm": float(norm) if isinstance(norm, (torch.Tensor, float, int)) else float("nan"),
             "is_tensor": isinstance(norm, torch.Tensor),
             "norm_shape": list(norm.shape) if isinstance(norm, torch.Tensor) else None,
@@ -334,6 +335,31 @@ def atomic(ns, old, new):
         return {"listing": listing_ok, "listing_crash": listing_crash, "loaded": loaded["w"], "crash": crash,
                 "after": after_w,
                 "after_err": after_err, "final": final["w"]}
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def atomic_system_tmp_unusable(ns, obj):
+    """atomic_save while the system's temporary folder does not exist (as when /tmp is another, full file
+    system): a temporary file in the target's own folder never needs it."""
+    save = get(ns, "atomic_save")
+    d = tempfile.mkdtemp(dir=".")
+    old_dir, old_env = tempfile.tempdir, os.environ.get("TMPDIR")
+    try:
+        tempfile.tempdir = os.path.join(os.path.abspath(d), "no-such-tmp")
+        os.environ["TMPDIR"] = tempfile.tempdir
+        path = os.path.join(d, "last.pt")
+        err = capture_error(save, {"w": obj}, path)
+    finally:
+        tempfile.tempdir = old_dir
+        if old_env is None:
+            os.environ.pop("TMPDIR", None)
+        else:
+            os.environ["TMPDIR"] = old_env
+    try:
+        listing = sorted(os.listdir(d))
+        loaded = torch.load(path, weights_only=False)["w"] if os.path.exists(path) else None
+        return {"error": err, "listing": listing, "loaded": loaded}
     finally:
         shutil.rmtree(d, ignore_errors=True)
 

@@ -43,6 +43,22 @@ def test_atomic_save_cleans_up_after_a_crash(student, gen):
            f"['last.pt'], found {r['listing_crash']}: delete the temporary file before re-raising")
 
 
+def test_atomic_save_temp_file_in_target_folder(student, gen):
+    """atomic_save writes its temporary file in the target's folder (it works while the system's temporary
+    folder is unusable)"""
+    obj = torch.randn(5, generator=gen)
+    r = student.call("atomic_system_tmp_unusable", obj=obj)
+    err = r["error"]
+    expect(not err["raised"], f"atomic_save(obj, 'dir/last.pt') raised {err['type']}: {err['message'][:200]} while "
+                              f"the system's temporary folder (tempfile.gettempdir()) did not exist: write the "
+                              f"temporary file in the folder of the target, so that the rename never crosses file "
+                              f"systems")
+    expect(r["listing"] == ["last.pt"], f"atomic_save(obj, 'dir/last.pt') into an empty folder should leave exactly "
+                                        f"['last.pt'] there, found {r['listing']}")
+    expect_equal(r["loaded"], obj, "torch.load of a file written by atomic_save while the system's temporary folder "
+                                   "did not exist")
+
+
 def expected_folder(events, every, keep, mode):
     """(kept step numbers, step in last.pt, step in best.pt, event of each saved step, event of last, of best)."""
     saved, best_val, best_step, best_event, step = {}, None, None, None, 0

@@ -52,6 +52,18 @@ def test_matches_torch_clip_grad_norm(student, gen, shapes):
     judge(student, grads, 0.5, f"clip_grad_norm on gradients of shapes {shapes} with max_norm=0.5")
 
 
+def test_list_of_one_parameter(student, gen):
+    """clip_grad_norm given a list (any iterable) holding one parameter clips it like torch.nn.utils.clip_grad_norm_"""
+    grads = [5 * torch.randn(4, 3, generator=gen, dtype=f64)]
+    got = student.call("clip", grads=grads, max_norm=0.5, as_list=True)
+    want_norm, want_grads = reference(grads, 0.5)
+    what = "clip_grad_norm([p], 0.5) for one parameter in a list, with a gradient of norm about 17"
+    expect(got["is_tensor"] and got["norm_shape"] == [], f"{what}: expected a 0-dim tensor to be returned, got "
+                                                         f"{'a tensor of shape ' + str(got['norm_shape']) if got['is_tensor'] else 'no tensor'}")
+    judge_norm(got, want_norm, what)
+    judge_grads(got, want_grads, what)
+
+
 def test_returns_norm_before_clipping(student, gen):
     """the returned value is the total norm BEFORE clipping, as a 0-dim tensor"""
     grads = [10 * torch.randn(4, 3, generator=gen, dtype=f64), 10 * torch.randn(6, generator=gen, dtype=f64)]
