@@ -142,6 +142,11 @@ def group_cases(gen, world):
             xs = [C.rand(gen, shape, dtype) for _ in range(world)]
             cases.append({"name": f"{tag}_{dt}", "groups": groups, "what": f"group_sums(x, {groups}) with x "
                           f"{C.describe(xs[0])}", "args": [(xs[r], groups) for r in range(world)]})
+    if world == 4:  # one element is no trivial case: still a sum over the group (last, so it shifts no input)
+        groups = GROUPS[4]["pairs"]
+        xs = [C.rand(gen, (), torch.float64) for _ in range(world)]
+        cases.append({"name": "pairs_scalar", "groups": groups, "what": f"group_sums(x, {groups}) with a 0-d "
+                      f"float64 x", "args": [(xs[r], groups) for r in range(world)]})
     return cases
 
 
@@ -225,3 +230,13 @@ def test_group_sums_all_reduce_on_own_group(group_runs):
                                          f"{len(mine)} rank(s) (its group {mine}), got all_reduce calls on groups "
                                          f"of sizes {sizes[:6]}")
         _check_group_sums(group_runs, 4, name)  # the calls counted are those of this run
+
+
+@pytest.mark.task("group_sums")
+def test_group_sums_one_element(group_runs):
+    """group_sums of a 0-d x (one element) returns the sum over the group as a new tensor"""
+    _check_group_sums(group_runs, 4, "pairs_scalar", check_dtype=True)
+    case, frames = group_runs.case(4, "pairs_scalar")
+    for rank, f in enumerate(frames):
+        expect(not f.get("shares_input"), f"{case['what']} on rank {rank}: returned x itself (or a view of it), "
+                                          f"expected a new tensor")
