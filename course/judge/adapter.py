@@ -101,6 +101,36 @@ def _read_exact(fd: int, n: int, deadline: float, proc: subprocess.Popen) -> byt
     return buf
 
 
+def _write_all(fd: int, data: bytes, deadline: float, proc: subprocess.Popen, fd_back: int) -> int:
+    """Write a request by the deadline; return how many bytes came back meanwhile (dropped). Nothing
+    the worker sends before it has read the whole request can answer it: an honest worker sends
+    nothing then, but a submission can write frames of its own until the pipe back is full, and then
+    the worker never reads; draining that pipe, and the deadline, keep the judge from waiting forever."""
+    os.set_blocking(fd, False)
+    view, dropped = memoryview(data), 0
+    while view:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError
+        r, w, _ = select.select([fd_back], [fd], [], min(left, 0.5))
+        if r:
+            chunk = os.read(fd_back, 1 << 16)
+            if not chunk:
+                raise EOFError
+            dropped += len(chunk)
+        if not w:
+            if not r and proc.poll() is not None:
+                raise EOFError
+            continue
+        try:
+            view = view[os.write(fd, view):]
+        except BlockingIOError:
+            continue
+        except (BrokenPipeError, OSError):
+            raise EOFError from None
+    return dropped
+
+
 _SERVERS: dict = {}  # (sandboxed, file limit) -> ForkServer, one per judge process
 
 
@@ -265,15 +295,17 @@ class ProcessStudent:
         bio = io.BytesIO()
         torch.save(msg, bio)
         data = bio.getvalue()
-        try:
-            self.proc.stdin.write(struct.pack(">Q", len(data)) + data)
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError):
-            return self._died(what)
         deadline = time.monotonic() + timeout
         fd = self.proc.stdout.fileno()
+        sent = False
         while True:
             try:
+                if not sent:
+                    note = "its worker sent data nobody asked for (dropped)"
+                    if _write_all(self.proc.stdin.fileno(), struct.pack(">Q", len(data)) + data, deadline, self.proc,
+                                  fd) and note not in self.events:
+                        self.events.append(note)
+                    sent = True
                 (n,) = struct.unpack(">Q", _read_exact(fd, 8, deadline, self.proc))
                 if n > 512 * 2**20:
                     raise StudentCrashed(f"{what}: your code sent back an impossibly large result")
