@@ -22,6 +22,11 @@ CELL = ("import os, sys\n"
         "print('pid', os.getpid(), 'ppid', os.getppid())")
 
 
+def test_a_one_off_command_starts_no_kernel_ahead():
+    assert not spare_kernel._wanted, "only the nbgrader runner asks for kernels started ahead"
+    assert not spare_kernel.enabled()
+
+
 def _run(ex):
     nb = new_notebook(cells=[new_code_cell(CELL, metadata={"nbgrader": {"grade": False, "solution": False,
                                                                         "grade_id": "a", "locked": False,
@@ -36,6 +41,7 @@ def test_the_next_notebook_runs_in_a_fresh_kernel_started_ahead(monkeypatch):
     take = spare_kernel.take
     monkeypatch.setattr(spare_kernel, "take", lambda name: taken.append(take(name)) or taken[-1])
     monkeypatch.setenv("COURSE_SPARE_KERNEL", "1")
+    monkeypatch.setattr(spare_kernel, "_wanted", True)  # as in the nbgrader runner
     c = Config()
     install_sandbox_kernel(c)
     spare_kernel.discard()
@@ -64,6 +70,8 @@ def test_the_next_notebook_runs_in_a_fresh_kernel_started_ahead(monkeypatch):
 
 def test_a_spare_started_for_other_settings_is_not_used(monkeypatch):
     monkeypatch.setenv("COURSE_SPARE_KERNEL", "1")
+    monkeypatch.setattr(spare_kernel, "_wanted", True)
+    monkeypatch.setattr(spare_kernel, "_wanted", True)  # as in the nbgrader runner
     c = Config()
     install_sandbox_kernel(c)
     spare_kernel.discard()

@@ -27,6 +27,8 @@ def serve() -> None:
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)  # nothing printed between commands can reach the protocol
     from nbgrader.apps.nbgraderapp import NbGraderApp  # noqa: F401  (the import this process is for)
+    from . import spare_kernel
+    spare_kernel.use_in_this_process()  # notebook follows notebook here: start each next kernel ahead
     out.write(json.dumps({"ready": True}) + "\n")
     for line in sys.stdin:
         req = json.loads(line)

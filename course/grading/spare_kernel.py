@@ -6,7 +6,8 @@ would (its own ``k-XXXX/`` folder, connection file and key, the kernelspec's com
 group), while the judge and nbgrader finish the current submission. The next notebook's kernel
 manager adopts it (``SandboxKernelManager.adopt``) when it was started for the same kernelspec and
 the same environment; otherwise it is discarded. Each spare serves one notebook: it is never reused,
-and no code but the launcher's and the kernel's own start-up has run in it. Off with
+and no code but the launcher's and the kernel's own start-up has run in it. Used in the nbgrader
+runner (``make grade``, batches, the benchmark), where notebook follows notebook; off with
 ``COURSE_SPARE_KERNEL=0``.
 """
 from __future__ import annotations
@@ -53,8 +54,18 @@ _spare: Spare | None = None
 started = 0  # how many spares this process has started (for tests and the benchmark)
 
 
+_wanted = False  # this process grades notebook after notebook (the nbgrader runner)
+
+
+def use_in_this_process() -> None:
+    """Called by a process that runs many nbgrader commands (course.grading.runner): there a kernel
+    started ahead is used by the next notebook; in a one-off nbgrader command it would be wasted."""
+    global _wanted
+    _wanted = True
+
+
 def enabled() -> bool:
-    return settings.current().spare_kernel
+    return _wanted and settings.current().spare_kernel
 
 
 def _spec(kernel_name: str):
