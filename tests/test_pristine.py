@@ -44,3 +44,19 @@ def test_fresh_interpreter_has_nothing_of_the_submission():
     assert out["after"] == [0, "still serving\n"], out["after"]
     code, text = out["fallback"]
     assert code == 0 and "sees class False False" in text, out["fallback"]
+
+
+def test_the_clean_copy_does_not_hold_the_judges_protocol():
+    script = textwrap.dedent(r'''
+        import os, sys
+        sys.path.insert(0, sys.argv[1])
+        from course.judge import pristine
+        r, w = os.pipe()                  # stands for the worker's pipe back to the judge
+        pristine.start(close=(w,))
+        os.close(w)                       # the worker's own end gone: the reader must see the end now
+        import select
+        ready, _, _ = select.select([r], [], [], 10)
+        print("eof" if ready and os.read(r, 1) == b"" else "held open")
+    ''')
+    done = subprocess.run([sys.executable, "-c", script, str(REPO_ROOT)], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip().endswith("eof"), done.stdout + done.stderr

@@ -27,8 +27,10 @@ import time
 _CHANNEL: tuple[int, int] | None = None  # (requests to the pristine copy, its replies)
 
 
-def start() -> None:
-    """Fork the pristine copy (call before the submission's code runs)."""
+def start(close: tuple[int, ...] = ()) -> None:
+    """Fork the pristine copy (call before the submission's code runs). ``close``: descriptors the
+    copy must not hold (the worker's protocol with the judge: nothing run in a fresh copy may write
+    a frame there)."""
     global _CHANNEL
     req_r, req_w = os.pipe()
     rep_r, rep_w = os.pipe()
@@ -38,6 +40,8 @@ def start() -> None:
     if pid == 0:
         os.close(req_w)
         os.close(rep_r)
+        for fd in close:
+            os.close(fd)
         code = 0
         try:
             _serve(req_r, rep_w)

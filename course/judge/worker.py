@@ -197,7 +197,8 @@ def serve(fd_in: int, fd_out: int) -> None:
     os.environ.setdefault("MPLBACKEND", "Agg")
     import torch  # noqa: F401  (the protocol needs it; the clean copy below then has it too)
     from . import pristine
-    pristine.start()  # a clean copy for "fresh process" checks, forked before any submission code runs
+    pristine.start(close=(fd_in, fd_out))  # a clean copy for "fresh process" checks, forked before any
+    # submission code runs, without the judge's protocol
     import warnings
     warnings.simplefilter("default")
     Worker(fd_in, fd_out).serve()
