@@ -66,11 +66,24 @@ def test_gradebook_url_printed_without_its_password():
     assert db_url.normalize("postgresql://u@h/gb") in ("postgresql+psycopg2://u@h/gb", "postgresql://u@h/gb")
 
 
-def test_incident_lines_are_found():
-    log = ("[AutogradeApp | WARNING] hostile-x: kernel stopped: memory over 2048 MB\n"
-           "[AutogradeApp | INFO] amy: fine\n[AutogradeApp | ERROR] bob: hidden checks could not run: boom\n")
-    assert batch.incidents_in(log) == ["hostile-x: kernel stopped: memory over 2048 MB",
-                                       "bob: hidden checks could not run: boom"]
+def test_incidents_are_records_taken_once(tmp_path):
+    from course.grading import incidents
+
+    class Log:
+        lines = []
+
+        def warning(self, fmt, *args):
+            self.lines.append(fmt % args)
+
+    log = Log()
+    incidents.report(log, tmp_path, "15-01", "../x", incidents.KERNEL, "notebook execution stopped early: memory")
+    incidents.record(tmp_path, "15-01", "../x", incidents.INTAKE, "../x: a.ipynb was set aside (a link)")
+    assert log.lines == ["../x: notebook execution stopped early: memory"]
+    assert incidents.take(tmp_path, "15-01", "../x") == [
+        {"kind": "kernel", "message": "notebook execution stopped early: memory"},
+        {"kind": "intake", "message": "a.ipynb was set aside (a link)"}]
+    assert incidents.take(tmp_path, "15-01", "../x") == []
+    assert list((tmp_path / "gradebook" / "records").rglob("*")) == [tmp_path / "gradebook" / "records" / "15-01"]
 
 
 # -- a small class, graded for real --------------------------------------------------------------

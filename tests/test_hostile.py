@@ -137,6 +137,9 @@ def test_incident_is_logged(graded, name):
     lines = [ln for ln in log.splitlines() if student in ln and ("WARNING" in ln or "graded as a blank" in ln
                                                                  or ln.strip().startswith(FIRST))]
     assert lines, f"no line about {student} in the grading log"
+    from course.grading import judge_records
+    found = [i for i in judge_records.read_incidents(judge_records.records_dir(root)) if i["student"] == student]
+    assert found, f"no incident of {student} in gradebook/records/incidents.jsonl"
 
 
 def test_gradebook_and_solutions_out_of_reach(graded):

@@ -23,10 +23,8 @@ from pathlib import Path
 
 from .. import REPO_ROOT, TESTS_DIR
 from .. import settings
-from . import runner
+from . import incidents, runner
 
-# Lines of a submission's grading log that are incidents (timeout, crash, refused file, ...).
-INCIDENT_WORDS = ("restored", "stopped", "timeout", "died", "demoted", "set aside", "graded as", "is missing")
 GIB = 1 << 30
 
 
@@ -37,7 +35,7 @@ class Result:
     code: int = 0
     seconds: float = 0.0
     skipped: bool = False  # graded by an earlier run, unchanged since
-    incidents: list[str] = field(default_factory=list)
+    incidents: list[dict] = field(default_factory=list)  # {"kind", "message"} (course.grading.incidents)
 
 
 def default_workers(gpus: int = 0) -> int:
@@ -108,12 +106,6 @@ def _mark_done(root: Path, assignment: str, student: str, fp: str, seconds: floa
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps({"fingerprint": fp, "seconds": round(seconds, 2), "at": time.time()}))
     os.replace(tmp, path)
-
-
-def incidents_in(log_text: str) -> list[str]:
-    return [ln.split("] ", 1)[-1].strip() for ln in log_text.splitlines()
-            if ("WARNING" in ln and ": " in ln and any(w in ln for w in INCIDENT_WORDS))
-            or "hidden checks could not run" in ln]
 
 
 class Worker:
@@ -199,10 +191,10 @@ def _grade_one(worker: Worker, root: Path, a: str, s: str, fp: str, extra: list[
     log = root / "gradebook" / "logs" / a / f"{s}.log"
     log.parent.mkdir(parents=True, exist_ok=True)
     log.write_text("")
+    incidents.take(root, a, s)  # those of an earlier, interrupted run
     t0 = time.monotonic()
     code = worker.nbgrader(root, ["autograde", a, f"--student={s}", "--force", *extra], log)
-    res = Result(a, s, code=code, seconds=time.monotonic() - t0,
-                 incidents=incidents_in(log.read_text(errors="replace")))
+    res = Result(a, s, code=code, seconds=time.monotonic() - t0, incidents=incidents.take(root, a, s))
     if code == 0:
         _mark_done(root, a, s, fp, res.seconds)
     return res

@@ -126,15 +126,13 @@ def _autograde_all(root: Path, ids: list[str], students_shard: str | None, worke
 
     def done(res: batch.Result) -> None:
         counts["resumed" if res.skipped else "failed" if res.code else "graded"] += 1
-        lines = list(res.incidents) + ([f"{res.student}: could not be graded (exit {res.code}; see "
-                                        f"gradebook/logs/{res.assignment}/{res.student}.log)"] if res.code else [])
+        found = list(res.incidents) + ([{"kind": "failed", "message": f"could not be graded (exit {res.code}; see "
+                                         f"gradebook/logs/{res.assignment}/{res.student}.log)"}] if res.code else [])
         with open(incidents, "a") as fh:
-            for ln in lines:
-                fh.write(json.dumps({"assignment": res.assignment, "student": res.student,
-                                     "kind": "failed" if res.code and ln == lines[-1] else "incident",
-                                     "message": ln}) + "\n")
-        for ln in lines:
-            bar.write(f"  {res.assignment}: {ln}")
+            for i in found:
+                fh.write(json.dumps({"assignment": res.assignment, "student": res.student, **i}) + "\n")
+        for i in found:
+            bar.write(f"  {res.assignment}: {res.student}: {i['message']}")
         bar.update(1)
 
     t0 = time.monotonic()

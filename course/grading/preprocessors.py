@@ -36,7 +36,7 @@ from .. import plain, sandbox
 from .. import settings
 from .. import notebook as nbtools
 from ..judge.results import Results
-from . import judge_records, spare_kernel
+from . import incidents, judge_records, spare_kernel
 from .kernel import SandboxKernelManager, runtime_root
 from .output_budget import OutputBudget
 from .repair_cells import RepairGradeCells  # noqa: F401  (a sanitize step, configured with the others)
@@ -79,7 +79,9 @@ class SafeExecute(OutputBudget, Execute):
             return super().preprocess(nb, resources, km=km)
         except Exception as exc:  # dead kernel, submission timeout, kernel that never started
             reason = self._reason(exc)
-            self.log.warning("%s: notebook execution stopped early: %s", student, reason)
+            info = resources.get("nbgrader", {})
+            incidents.report(self.log, incidents.course_root(self), info.get("assignment", ""), student,
+                             incidents.KERNEL, f"notebook execution stopped early: {reason}")
             self._mark_unrun(nb, reason)
             return nb, resources
         finally:
@@ -285,10 +287,13 @@ class JudgeHiddenChecks(NbGraderPreprocessor):
                 res = Results.failure(f"the hidden checks did not finish ({type(exc).__name__})")
         else:
             res = _judge(nb, student, self.timeout)
+        root, assignment = incidents.course_root(self), resources.get("nbgrader", {}).get("assignment", "")
         if res.error:
             self.log.error("%s: hidden checks could not run: %s (regrade this submission)", student, res.error)
+            incidents.record(root, assignment, student, incidents.JUDGE,
+                             f"hidden checks could not run: {res.error} (regrade this submission)", self.log)
         for event in res.events:
-            self.log.warning("%s: %s", student, plain.one_line(event, 500))
+            incidents.report(self.log, root, assignment, student, incidents.JUDGE, plain.one_line(event, 500))
         for cell, task_calls in calls:
             self._write_verdict(cell, [t for _, t in task_calls], res)
         self._save_record(resources, res)
@@ -305,15 +310,10 @@ class JudgeHiddenChecks(NbGraderPreprocessor):
                              plain.one_line(f"{type(exc).__name__}: {exc}", 300))
 
     def _course_records_dir(self) -> str | None:
-        """gradebook/records under the root of the nbgrader command running this step (its converter's
-        CourseDirectory); None when no nbgrader command runs it (a test driving the step directly)."""
-        owner = self.parent
-        while owner is not None:
-            coursedir = getattr(owner, "coursedir", None)
-            if coursedir is not None and getattr(coursedir, "root", None):
-                return str(judge_records.records_dir(coursedir.root))
-            owner = getattr(owner, "parent", None)
-        return None
+        """gradebook/records under the root of the nbgrader command running this step; None when no
+        nbgrader command runs it (a test driving the step directly)."""
+        root = incidents.course_root(self)
+        return str(judge_records.records_dir(root)) if root else None
 
     @staticmethod
     def _neutral(o):

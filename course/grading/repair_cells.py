@@ -21,6 +21,7 @@ from nbgrader.preprocessors import ClearHiddenTests, NbGraderPreprocessor
 
 from .. import notebook as nbtools
 from ..plain import one_line
+from . import incidents
 
 FLAGS = ("grade", "solution", "locked", "task")
 
@@ -72,6 +73,7 @@ class RepairGradeCells(NbGraderPreprocessor):
     def preprocess(self, nb, resources):
         info = resources["nbgrader"]
         self._student = one_line(info.get("student", "?"), 80)
+        self._who = (incidents.course_root(self), info.get("assignment", ""), info.get("student", ""))
         with Gradebook(info["db_url"]) as gb:
             book = _Assignment(gb, info["notebook"], info["assignment"])
         present = set()
@@ -101,6 +103,7 @@ class RepairGradeCells(NbGraderPreprocessor):
 
     def _warn(self, what: str) -> None:
         self.log.warning("%s: %s", self._student, what)
+        incidents.record(*self._who, incidents.REPAIRED, what, self.log)
 
     def _restore(self, cell, gid: str, book: _Assignment) -> list[str]:
         """Give ``cell`` the gradebook's metadata, type and (if locked) source; say what differed."""

@@ -87,10 +87,14 @@ def check_rates(records: list[dict]) -> dict[str, list[dict]]:
 
 
 def incidents(records: list[dict], folder: Path) -> list[dict]:
-    """The pipeline's incidents, then each record's judge error and events."""
+    """The pipeline's incidents, then each record's judge error and events (where the pipeline did not
+    already list the judge's incidents of that submission: a run of plain nbgrader writes only records)."""
     out = judge_records.read_incidents(folder)
+    listed = {(i["assignment"], i["student"]) for i in out if i.get("kind") == "judge"}
     for rec in records:
         who = {"assignment": rec.get("assignment", ""), "student": rec.get("student", "")}
+        if (who["assignment"], who["student"]) in listed:
+            continue
         if rec.get("error"):
             out.append({**who, "kind": "judge error", "message": rec["error"]})
         out += [{**who, "kind": "judge event", "message": e} for e in rec.get("events") or []]

@@ -24,7 +24,7 @@ import os
 import stat
 
 from ..plain import one_line
-from . import notebook_intake
+from . import incidents, notebook_intake
 
 MAX_FILE = 64 * 2**20
 MAX_TOTAL = 256 * 2**20
@@ -167,12 +167,14 @@ def install() -> None:
         blank = {}
         if os.path.isdir(release):
             blank = {n: os.path.join(release, n) for n in os.listdir(release) if n.endswith(".ipynb")}
-        intake(src, rejected, blank, self.log, who=student_id)
+        lines = intake(src, rejected, blank, self.log, who=student_id)
         if blank and os.path.isdir(src) and not os.path.islink(src):
-            notebook_intake.check(src, blank, rejected, self.log, who=student_id)
+            lines += notebook_intake.check(src, blank, rejected, self.log, who=student_id)
             # grade the assignment's notebooks as they are now (renamed, replaced); other notebooks
             # stay in the folder but are not graded (nbgrader would call each one "unknown")
             self.notebooks = [os.path.join(src, n) for n in sorted(blank) if os.path.isfile(os.path.join(src, n))]
+        for line in lines:  # logged already: recorded for the batch too
+            incidents.record(self.coursedir.root, assignment_id, student_id, incidents.INTAKE, line, self.log)
         return original_autograde_init(self, assignment_id, student_id)
 
     def safe_set_permissions(self, assignment_id, student_id):
