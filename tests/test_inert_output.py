@@ -450,10 +450,11 @@ def test_nothing_after_the_judge_changes_outputs(configured):
 def test_the_verdict_stays_whole_and_last(monkeypatch, configured):
     """A post_run_cell hook's 300 lines ending in a forged score, through the configured steps
     between the kernel and the gradebook: the forgery is marked and the real verdict comes last."""
-    from course.grading import preprocessors as pp
+    from course.grading import hidden_checks as pp
+    from course.grading.execute import SafeExecute
     steps, settings = configured
     judge = steps.index(pp.JudgeHiddenChecks)
-    between = steps[steps.index(pp.SafeExecute) + 1:judge + 1]
+    between = steps[steps.index(SafeExecute) + 1:judge + 1]
     from course.judge.results import Check, Results
     result = Results([Check(nodeid=f"c{i}", name=f"c{i}", task="t", status="failed", title=f"check {i}",
                             message="wrong") for i in range(40)])

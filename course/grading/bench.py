@@ -352,7 +352,10 @@ def table(ids, students, runs, floor, plain, before, after) -> str:
 def _profile_main(root: str, items: list[list[str]], times: str) -> None:
     """(in a process of its own) autograde + generate_feedback per (assignment, student), timed."""
     from ..judge import server as judgeserver
-    from . import preprocessors as pp
+    from . import hidden_checks, spare_kernel
+    from .execute import SafeExecute
+
+    spare_kernel.use_in_this_process()  # as in the nbgrader runner: the next kernel is started ahead
     from . import runner
 
     events: list[dict] = []
@@ -378,15 +381,15 @@ def _profile_main(root: str, items: list[list[str]], times: str) -> None:
                     emit(name, t0, time.time())
         setattr(owner, method, w)
 
-    wrap(pp.SafeExecute, "preprocess", "kernel: execute (start to stop)")
-    wrap(pp.SafeExecute, "start_new_kernel_client", "kernel: start")
-    wrap(pp.SafeExecute, "async_start_new_kernel_client", "kernel: start")
-    wrap(pp.SafeExecute, "async_execute_cell", "kernel: cell")
-    wrap(pp.SafeExecute, "execute_cell", "kernel: cell")  # nbconvert's sync path (run_sync of the base class)
-    wrap(pp.SafeExecute, "_cleanup_kernel", "kernel: stop")
-    wrap(pp, "_judge", "judge: total")
+    wrap(SafeExecute, "preprocess", "kernel: execute (start to stop)")
+    wrap(SafeExecute, "start_new_kernel_client", "kernel: start")
+    wrap(SafeExecute, "async_start_new_kernel_client", "kernel: start")
+    wrap(SafeExecute, "async_execute_cell", "kernel: cell")
+    wrap(SafeExecute, "execute_cell", "kernel: cell")  # nbconvert's sync path (run_sync of the base class)
+    wrap(SafeExecute, "_cleanup_kernel", "kernel: stop")
+    wrap(hidden_checks, "_judge", "judge: total")
     wrap(judgeserver.JudgeServer, "run", "judge: session (fork to exit)")
-    wrap(pp.JudgeHiddenChecks, "preprocess", "verdicts: wait and write")
+    wrap(hidden_checks.JudgeHiddenChecks, "preprocess", "verdicts: wait and write")
     env = tool_env()
     env.update(COURSE_BENCH_TIMES=times, PYTEST_PLUGINS="course.grading.bench_timing")
     log = os.path.join(root, "gradebook", "logs", "profile.log")

@@ -1,0 +1,175 @@
+"""``SafeExecute``: nbgrader's Execute in the sandboxed kernel, with a per-submission time limit, output
+caps on every kernel message (``output_budget``), a memory watchdog and the next kernel started ahead
+(``spare_kernel``); a dead or killed kernel marks the cells it did not reach instead of failing the whole
+submission, and records why (``incidents``)."""
+from __future__ import annotations
+
+import math
+import os
+import threading
+import time
+
+from nbformat.v4 import new_output
+from nbclient.util import run_sync
+from nbgrader.preprocessors import Execute
+from traitlets import Integer
+
+from ..sandbox import cgroup, procs
+from .. import notebook as nbtools
+from .. import sandbox
+from . import incidents, spare_kernel
+from .kernel import SandboxKernelManager, runtime_root
+from .output_budget import OutputBudget
+
+
+def _meta(cell) -> dict:
+    return nbtools.nbgrader_meta(cell)
+
+
+class SubmissionTimeout(RuntimeError):
+    pass
+
+
+class SafeExecute(OutputBudget, Execute):
+    submission_timeout = Integer(900, help="seconds for the whole notebook").tag(config=True)
+    memory_limit_mb = Integer(6144, help="kernel memory (RSS and tmpfs, whole process tree) before it is "
+                                         "killed").tag(config=True)
+    task_limit = Integer(1024, help="processes and threads of one kernel's sandbox").tag(config=True)
+    ipc_limit_bytes = Integer(1_000_000, help="bytes a kernel may leave in its IPC folder").tag(config=True)
+
+    def __init__(self, *args, **kwargs):
+        # nbgrader's Execute passes its own manager class; every kernel here gets a folder of its own
+        kwargs["kernel_manager_class"] = SandboxKernelManager
+        super().__init__(*args, **kwargs)
+
+    def preprocess(self, nb, resources, km=None):
+        if sandbox.resolve():  # whatever kernel another configuration file names
+            self.kernel_name = "course-sandbox"
+        # read by the kernel launcher (the cgroup's limits), which inherits this environment
+        os.environ["COURSE_MEMORY_LIMIT_MB"] = str(self.memory_limit_mb)
+        os.environ["COURSE_TASK_LIMIT"] = str(self.task_limit)
+        self._started = time.monotonic()
+        self._out_bytes, self._capped, self._total_out = {}, set(), 0
+        self._killed_for = None
+        stop = threading.Event()
+        watcher = threading.Thread(target=self._watch_memory, args=(stop,), daemon=True)
+        watcher.start()
+        student = resources.get("nbgrader", {}).get("student", "?")
+        try:
+            return super().preprocess(nb, resources, km=km)
+        except Exception as exc:  # dead kernel, submission timeout, kernel that never started
+            reason = self._reason(exc)
+            info = resources.get("nbgrader", {})
+            incidents.report(self.log, incidents.course_root(self), info.get("assignment", ""), student,
+                             incidents.KERNEL, f"notebook execution stopped early: {reason}")
+            self._mark_unrun(nb, reason)
+            return nb, resources
+        finally:
+            stop.set()
+            self._cleanup_kernel()
+            self._prestart_next()
+
+    def create_kernel_manager(self):
+        """A kernel started ahead is used when it fits (course.grading.spare_kernel)."""
+        km = super().create_kernel_manager()
+        if isinstance(km, SandboxKernelManager) and self.kernel_name == "course-sandbox":
+            spare = spare_kernel.take(self.kernel_name)
+            if spare is not None:
+                km.adopt(spare)
+                self.log.debug("running the notebook in a kernel started ahead (pid %s)", spare.proc.pid)
+        return km
+
+    def _prestart_next(self) -> None:
+        """Start the next notebook's kernel while this submission's checks and feedback finish."""
+        if self.kernel_name != "course-sandbox":
+            return
+        try:
+            spare_kernel.prestart(self.kernel_name, runtime_root())
+        except Exception as exc:  # the next notebook starts its own kernel
+            self.log.warning("no kernel started ahead: %s: %s", type(exc).__name__, exc)
+
+    def _cleanup_kernel(self) -> None:
+        """The kernel's folder and cgroup go, whatever happened (a crashed run is swept later)."""
+        km = getattr(self, "km", None)
+        proc = getattr(getattr(km, "provisioner", None), "process", None)
+        if proc is not None and proc.pid:
+            if proc.poll() is None:
+                sandbox.kill_tree(proc)
+            group = cgroup.Group.named(f"{cgroup.PREFIX}{proc.pid}-kernel")
+            if group.oom_killed() and self._killed_for is None:
+                self._killed_for = "memory"
+            group.remove()
+        if isinstance(km, SandboxKernelManager):
+            km.remove_folder()
+
+    def _reason(self, exc) -> str:
+        if self._killed_for == "memory":
+            return f"the notebook used more than {self.memory_limit_mb} MiB of memory and its kernel was stopped"
+        if self._killed_for == "tasks":
+            return f"the notebook started more than {self.task_limit} processes or threads and its kernel was stopped"
+        if self._killed_for == "ipc":
+            return "the notebook wrote files where the grader talks to its kernel, and its kernel was stopped"
+        if isinstance(exc, SubmissionTimeout) or (type(exc).__name__ == "CellTimeoutError" and
+                                                   time.monotonic() - self._started >= self.submission_timeout - 1):
+            return str(self._over_time())
+        name = type(exc).__name__
+        if name == "DeadKernelError":
+            return "the notebook's kernel died (the code ended the Python process or crashed it)"
+        return f"{name}: {str(exc).splitlines()[0][:200] if str(exc) else ''}"
+
+    def _mark_unrun(self, nb, reason: str) -> None:
+        for cell in nb.cells:
+            if cell.cell_type == "code" and cell.get("execution_count") is None and _meta(cell).get("grade"):
+                cell.outputs = [new_output("error", ename="NotRun", evalue=reason,
+                                           traceback=[f"NotRun: this cell did not run: {reason}"])]
+
+    def _watch_memory(self, stop: threading.Event) -> None:
+        """Polling limits, also where cgroups are not available: memory, tasks, the IPC folder."""
+        def km():
+            return getattr(self, "km", None)
+
+        def ipc() -> str | None:
+            k = km()
+            return "ipc" if isinstance(k, SandboxKernelManager) and k.ipc_usage().over(64, self.ipc_limit_bytes, 1) \
+                else None
+
+        procs.watch(lambda: getattr(getattr(km(), "provisioner", None), "process", None),
+                    self.memory_limit_mb * 2**20, self.task_limit, 0.5, stop=stop, extra=ipc,
+                    on_limit=lambda why: setattr(self, "_killed_for", why))
+
+    # Once the kernel answers, its sockets exist: nothing more may be created in its ipc/ folder.
+    # (nbconvert's preprocess() takes the sync path, nbclient's execute() the async one.)
+    def start_new_kernel_client(self):
+        kc = super().start_new_kernel_client()
+        self._lock_ipc()
+        return kc
+
+    async def async_start_new_kernel_client(self):
+        kc = await super().async_start_new_kernel_client()
+        self._lock_ipc()
+        return kc
+
+    def _lock_ipc(self) -> None:
+        if isinstance(self.km, SandboxKernelManager):
+            self.km.lock_ipc()
+
+    def _over_time(self) -> SubmissionTimeout:
+        return SubmissionTimeout(f"the notebook ran past the {self.submission_timeout} s limit per submission")
+
+    def _get_timeout(self, cell):
+        """A cell may run until the cell limit or the submission's deadline, whichever comes first."""
+        limit = super()._get_timeout(cell)
+        left = self.submission_timeout - (time.monotonic() - self._started)
+        if left <= 0:
+            raise self._over_time()
+        left = max(1, math.ceil(left))
+        return left if limit is None else min(limit, left)
+
+    async def async_execute_cell(self, cell, cell_index, execution_count=None, store_history=True):
+        if time.monotonic() - self._started > self.submission_timeout:
+            raise self._over_time()
+        return await super().async_execute_cell(cell, cell_index, execution_count, store_history)
+
+    # nbclient binds execute_cell to its own async_execute_cell: without this, the sync path that
+    # nbconvert's preprocess() takes would never check the deadline above
+    execute_cell = run_sync(async_execute_cell)

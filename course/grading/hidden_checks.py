@@ -1,0 +1,194 @@
+"""The hidden checks as two preprocessors: ``StartHiddenChecks`` starts the assignment's hidden suite,
+outside the kernel, against the submission's code before the kernel runs (the checks read only the
+code, so judging and execution overlap); ``JudgeHiddenChecks`` waits for them (or runs them, if nothing
+started them), writes each test cell's verdict and partial score into its outputs, records the judge's
+incidents and keeps the judge's record of the notebook for the class report (``judge_records``)."""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import nbformat
+from nbformat.v4 import new_output
+from nbgrader.preprocessors import NbGraderPreprocessor
+from traitlets import Integer, Unicode
+
+from ..sandbox import fstree
+from .. import plain, sandbox
+from .. import settings
+from .. import notebook as nbtools
+from ..judge.results import Results
+from . import incidents, judge_records
+
+
+def _meta(cell) -> dict:
+    return nbtools.nbgrader_meta(cell)
+
+
+MAX_MESSAGE = 2_000  # characters of one check's message in the feedback
+MAX_VERDICT = 40_000  # characters of one test cell's verdict
+MAX_ERROR = 300  # characters of a grading error shown to the student
+
+
+def _test_cells(nb) -> list:
+    """(cell, hidden calls) for every test cell that calls into the hidden suite."""
+    cells = [(c, nbtools.hidden_calls(c.source)) for c in nb.cells if nbtools.is_test_cell(c)]
+    return [(c, calls) for c, calls in cells if calls]
+
+
+def _judge_key(resources) -> tuple:
+    info = resources.get("nbgrader", {})
+    return info.get("assignment"), info.get("student"), info.get("notebook")
+
+
+def grading_seed(assignment: str, student: str) -> int:
+    """Same submission, same checks: an HMAC of (assignment, student) keyed with the course's secret
+    salt. The seed shown in feedback replays the run, and does not give the salt away."""
+    import hashlib
+    import hmac
+    salt = settings.current().seed_salt.encode()
+    digest = hmac.new(salt, f"{assignment}/{student}".encode(), hashlib.sha256).digest()
+    return int.from_bytes(digest[:8], "big") % 2**31
+
+
+def _judge(nb, student: str, timeout: float) -> Results:
+    """Run the hidden suite against ``nb``'s code in a fresh judge session; its results, with the
+    judge's wall-clock seconds."""
+    started = time.monotonic()
+    res = _run_judge(nb, student, timeout)
+    res.judge_seconds = round(time.monotonic() - started, 3)
+    return res
+
+
+def _run_judge(nb, student: str, timeout: float) -> Results:
+    from ..judge.suite import run_suite
+
+    assignment = _test_cells(nb)[0][1][0][0]
+    mode = "on" if sandbox.resolve() else "off"
+    tmp = tempfile.mkdtemp(prefix="course-judge-")
+    try:
+        path = os.path.join(tmp, "submission.ipynb")
+        nbformat.write(nb, path)
+        seed = grading_seed(assignment, student)
+        return run_suite(assignment, path, sandbox=mode, timeout=timeout, seed=seed, use_server=True)
+    except Exception as exc:  # reported as a grading error on every test cell, never a crash of the batch
+        return Results.failure(f"{type(exc).__name__}: {exc}")
+    finally:
+        fstree.remove(tmp)
+
+
+_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="course-judge")
+STARTED = "course_hidden_checks"  # resources key: the Future of this notebook's running hidden checks
+
+
+class StartHiddenChecks(NbGraderPreprocessor):
+    """Start the hidden checks before the notebook executes. They load the submission's code in
+    their own sandboxed worker and never see the kernel, so both can run at once."""
+    timeout = Integer(900, help="seconds for all hidden checks of one notebook").tag(config=True)
+
+    def preprocess(self, nb, resources):
+        if _test_cells(nb):
+            student = resources.get("nbgrader", {}).get("student", "?")
+            snapshot = nbformat.from_dict(json.loads(json.dumps(nb)))  # later steps edit nb in place
+            resources[STARTED] = (_judge_key(resources), _POOL.submit(_judge, snapshot, student, self.timeout))
+        return nb, resources
+
+
+class JudgeHiddenChecks(NbGraderPreprocessor):
+    timeout = Integer(900, help="seconds for all hidden checks of one notebook").tag(config=True)
+    records_dir = Unicode("", help="folder of the judge's records (course.grading.judge_records); empty: "
+                                   "gradebook/records in the course root of the nbgrader command").tag(config=True)
+
+    def preprocess(self, nb, resources):
+        student = resources.get("nbgrader", {}).get("student", "?")
+        cells = [c for c in nb.cells if nbtools.is_test_cell(c)]
+        for c in cells:
+            c.outputs = [self._neutral(o) for o in c.get("outputs", [])]
+        calls = _test_cells(nb)
+        key, started = resources.pop(STARTED, (None, None))
+        if key != _judge_key(resources):  # another notebook's run: never used for this one
+            started = None
+        if not calls:
+            return nb, resources
+        if started is not None:
+            try:
+                res = started.result(timeout=self.timeout + 120)
+            except Exception as exc:  # the run outlived its own limit: treat like a judge that hung
+                res = Results.failure(f"the hidden checks did not finish ({type(exc).__name__})")
+        else:
+            res = _judge(nb, student, self.timeout)
+        root, assignment = incidents.course_root(self), resources.get("nbgrader", {}).get("assignment", "")
+        if res.error:
+            self.log.error("%s: hidden checks could not run: %s (regrade this submission)", student, res.error)
+            incidents.record(root, assignment, student, incidents.JUDGE,
+                             f"hidden checks could not run: {res.error} (regrade this submission)", self.log)
+        for event in res.events:
+            incidents.report(self.log, root, assignment, student, incidents.JUDGE, plain.one_line(event, 500))
+        for cell, task_calls in calls:
+            self._write_verdict(cell, [t for _, t in task_calls], res)
+        self._save_record(resources, res)
+        return nb, resources
+
+    def _save_record(self, resources, res: Results) -> None:
+        """The judge's record for the class report; a record that cannot be written never stops grading."""
+        try:
+            folder = self.records_dir or self._course_records_dir()
+            if folder:
+                judge_records.write(folder, judge_records.make(resources.get("nbgrader", {}), res))
+        except Exception as exc:
+            self.log.warning("the judge's record of this notebook was not written: %s",
+                             plain.one_line(f"{type(exc).__name__}: {exc}", 300))
+
+    def _course_records_dir(self) -> str | None:
+        """gradebook/records under the root of the nbgrader command running this step; None when no
+        nbgrader command runs it (a test driving the step directly)."""
+        root = incidents.course_root(self)
+        return str(judge_records.records_dir(root)) if root else None
+
+    @staticmethod
+    def _neutral(o):
+        """Test-cell output that cannot decide the grade: stderr becomes stdout, results become displays."""
+        if o.get("output_type") == "stream" and o.get("name") == "stderr":
+            return new_output("stream", name="stdout", text=o.get("text", ""))
+        if o.get("output_type") == "execute_result":
+            return new_output("display_data", data=o.get("data", {}), metadata=o.get("metadata", {}))
+        return o
+
+    def _write_verdict(self, cell, tasks: list[str], res: Results) -> None:
+        points = float(_meta(cell).get("points", 0))
+        kernel_error = any(o.get("output_type") == "error" for o in cell.outputs)
+        if res.error:
+            # the full text is in the grading log; the student sees its first line, capped
+            shown = plain.cap((str(res.error).strip().splitlines() or ["?"])[0], MAX_ERROR)
+            cell.outputs.append(new_output("error", ename="GradingError", evalue=shown,
+                                           traceback=[f"GradingError: hidden checks could not run: {shown}"]))
+            return
+        checks = res.for_tasks(tasks)
+        ran = [c for c in checks if not c.skipped]
+        total_w = sum(c.weight for c in ran)
+        got_w = sum(c.weight for c in ran if c.passed)
+        score = points * got_w / total_w if total_w else 0.0
+        lines = [f"Hidden checks for {', '.join(tasks)} ({len(ran)} run, {points:g} points):"]
+        for c in checks:
+            share = points * c.weight / total_w if total_w and not c.skipped else 0.0
+            mark = {"passed": "PASS", "failed": "FAIL", "skipped": "SKIP"}[c.status]
+            lines.append(f"  {mark}  {c.title}  ({share if c.passed else 0:.2f}/{share:.2f})")
+            if not c.passed and c.message:
+                lines += [f"        {ln}" for ln in plain.cap(c.message, MAX_MESSAGE).splitlines()]
+        if not checks:
+            lines.append("  (no hidden checks were found for this cell: tell your instructor)")
+        if checks and not ran:
+            lines.append("  None of these checks could run on the grading machine, so this cell scores 0: "
+                         "it must be graded on a GPU node.")
+        if kernel_error:
+            score = 0.0
+            lines.append("The visible checks in this cell raised an error (above), so this cell scores 0.")
+        lines.append(f"Score for this cell: {score:.2f} / {points:g}")
+        text = plain.cap("\n".join(lines[:-1]), MAX_VERDICT) + "\n" + lines[-1] + "\n"
+        cell.outputs.append(new_output("stream", name="stdout", text=text))
+        if not kernel_error:
+            cell.outputs.append(new_output("execute_result", data={"text/plain": repr(round(score, 4))},
+                                           execution_count=cell.get("execution_count")))
