@@ -194,8 +194,10 @@ def _collect(loader, batched=True):
     return {"x": torch.cat(xs), "y": torch.cat(ys), "kinds": kinds}
 
 
-def stream_collect(ns, shards, num_workers, batch_size=4, passes=1):
-    """Write the shards, stream them through DataLoader(num_workers=...) `passes` times."""
+def stream_collect(ns, shards, num_workers, batch_size=4, passes=1, persistent=False):
+    """Write the shards, stream them through DataLoader(num_workers=...) `passes` times. ``persistent``:
+    one loader with persistent_workers=True, iterated `passes` times (each worker keeps its copy of the
+    data set from one epoch to the next)."""
     from torch.utils.data import DataLoader
 
     folder = tempfile.mkdtemp(prefix="shards-")
@@ -203,8 +205,11 @@ def stream_collect(ns, shards, num_workers, batch_size=4, passes=1):
         paths = _write_shards(folder, shards)
         ds = get(ns, "ShardedFileStream")(list(paths))
         out = []
+        loader = DataLoader(ds, batch_size=batch_size, num_workers=num_workers, persistent_workers=True) \
+            if persistent else None
         for _ in range(passes):
-            loader = DataLoader(ds, batch_size=batch_size, num_workers=num_workers, persistent_workers=False)
+            if not persistent:
+                loader = DataLoader(ds, batch_size=batch_size, num_workers=num_workers, persistent_workers=False)
             out.append(_collect(loader, batched=batch_size is not None))
         return out
     finally:

@@ -130,3 +130,12 @@ def test_reproducible_from_generator(student, gen):
                               f"(pass the generator to the sampler; do not use the global RNG)")
     expect(not torch.equal(a, c), f"{what}: seeds 7 and 8 drew identical indices (is the generator used?)")
     check_balanced(a, targets, 300, f"{what} with seed 7")
+
+
+def test_one_sample_dataset(student, gen):
+    """a data set of one sample (one class) still gives num_samples draws, all of index 0"""
+    targets = torch.tensor([int(torch.randint(0, 10, (1,), generator=gen))])
+    res = student.call("balanced_draws", targets=targets, num_samples=7, seed=3)
+    what = f"make_balanced_sampler({targets.tolist()}, 7) (one sample: no special case, it is drawn 7 times)"
+    expect_equal(res["len"], 7, f"len({what})")
+    check_balanced(res["draws"], targets, 7, what)

@@ -80,6 +80,16 @@ def test_second_pass_yields_everything_again(student, gen):
         check_all_once(data, x, ids, f"pass {k + 1} over the same ShardedFileStream (2 files, num_workers=0)")
 
 
+def test_second_epoch_with_persistent_workers(student, gen):
+    """with persistent_workers=True each worker iterates its same copy again: the second epoch is complete too"""
+    shards, x, ids = make_shards(gen, [3, 4, 2, 5])
+    passes = student.call("stream_collect", shards=shards, num_workers=2, batch_size=None, passes=2, persistent=True)
+    for k, data in enumerate(passes):
+        check_all_once(data, x, ids, f"epoch {k + 1} of DataLoader(ShardedFileStream(4 files with 3, 4, 2, 5 records), "
+                                     f"num_workers=2, persistent_workers=True): each worker keeps its copy of the data "
+                                     f"set between epochs, so __iter__ must not narrow the copy's own list of files")
+
+
 def test_streams_lazily(student, gen):
     """files are read during iteration, not in __init__ (the data set is built before the files exist)"""
     shards, x, ids = make_shards(gen, [4, 3, 5])
