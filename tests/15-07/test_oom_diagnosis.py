@@ -185,6 +185,23 @@ def test_exact_fit_is_reused(student, gen):
     _check_oom(student, cases, f"a free {k} MiB hole and a free 1024-byte small block, nothing else free", gen)
 
 
+def test_pending_free_blocks_not_reused(student, gen):
+    """will_oom: 'active_pending_free' blocks are neither reused (step 1) nor released (step 3)"""
+    k = int(torch.randint(2, 9, (1,), generator=gen))              # size of the pending large hole, MiB
+    n = int(torch.randint(1, 2048, (1,), generator=gen)) * 512     # a small-pool request, 512 B .. 1 MiB
+    segs = [{"segment_type": "large", "total_size": 20 * MiB, "allocated_size": (20 - k) * MiB,
+             "blocks": [{"size": k * MiB, "state": "active_pending_free"},
+                        {"size": (20 - k) * MiB, "state": "active_allocated"}]},
+            {"segment_type": "small", "total_size": 2 * MiB, "allocated_size": 0,  # nothing allocated, yet busy
+             "blocks": [{"size": 2 * MiB, "state": "active_pending_free"}]}]
+    cases = [{"segments": segs, "device_free": 0, "nbytes": k * MiB - 512},   # only the pending hole would fit
+             {"segments": segs, "device_free": 0, "nbytes": n},               # only the pending small segment
+             {"segments": segs, "device_free": 19 * MiB, "nbytes": k * MiB},  # 20 MiB segment; 19 + 0 releasable
+             {"segments": segs, "device_free": 20 * MiB, "nbytes": k * MiB}]  # a new segment fits: no OOM
+    _check_oom(student, cases, "only 'inactive' blocks can be reused and only segments of 'inactive' blocks "
+                               "released; here every free-looking block is 'active_pending_free'", gen)
+
+
 @pytest.mark.task("oom_diagnosis", weight=0.1)  # its right answer is a constant (False): worth little
 def test_zero_byte_request_never_fails(student, gen):
     """will_oom: a 0-byte request never fails, even with nothing cached and no device memory"""
