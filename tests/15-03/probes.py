@@ -449,8 +449,10 @@ def trace_run(ns, model, seed, x, user_hook=False):
                      "std": float(r["std"]) if "std" in r else None,
                      "finite": bool(r["finite"]) if "finite" in r else None})
     fired_during = len(fired)
-    m(x.clone())  # a later plain forward: only the user's own hook may still fire
+    plain = m(x.clone())  # a later plain forward: only the user's own hook may still fire
     return {"out": out.detach() if isinstance(out, torch.Tensor) else None, "records": recs,
+            "out_requires_grad": bool(getattr(out, "requires_grad", False)),
+            "plain_requires_grad": bool(plain.requires_grad) if isinstance(plain, torch.Tensor) else None,
             "counts_before": counts_before, "counts_after": counts_after,
             "glob_before": glob_before, "glob_after": glob_after,
             "user_fired_during": fired_during, "user_fired_later": len(fired) - fired_during}

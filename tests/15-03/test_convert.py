@@ -49,6 +49,9 @@ def convert_and_load(student, sizes, seed, dtype=f64):
     for k, v in want.items():
         if tuple(new_sd[k].shape) != tuple(v.shape):
             fail(f"{what}: '{k}' has shape {tuple(new_sd[k].shape)}, NewNet{sizes} needs {tuple(v.shape)}")
+        if new_sd[k].dtype != v.dtype:
+            fail(f"{what}: '{k}' came back as {new_sd[k].dtype}, the checkpoint's tensor is {v.dtype}; keep the "
+                 f"checkpoint's dtypes")
     try:
         new.load_state_dict(new_sd, strict=True)
     except Exception as exc:  # noqa: BLE001 - reported to the student

@@ -79,6 +79,11 @@ def test_output_is_the_models_output(student, gen, model):
     if r["out"] is None:
         fail(f"{what}: the first element of the returned pair is not a tensor")
     expect_close(r["out"], out, f"{what}, returned output", atol=1e-12, rtol=1e-10)
+    expect(r["out_requires_grad"] == r["plain_requires_grad"],
+           f"{what}: the returned output has requires_grad={r['out_requires_grad']}, a plain model(x) on the same "
+           f"model gives requires_grad={r['plain_requires_grad']}: output must be what model(x) returned, graph "
+           f"included (do not run "
+           f"the model under torch.no_grad())")
 
 
 def test_record_value_types(student, gen):
