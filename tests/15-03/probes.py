@@ -127,12 +127,13 @@ class NormZoo(nn.Module):
         self.gn = nn.GroupNorm(2, 4)
         self.bn1 = nn.BatchNorm1d(4)
         self.sln = ScaledLayerNorm(4)
+        self.bias_proj = nn.Linear(4, 4)  # a weight whose name contains "bias": it is not a bias
         self.head = nn.Linear(4, 3)
 
     def forward(self, x):
         h = self.bn3(self.conv(x)).mean((3, 4))
         h = self.gn(self.inorm(h)).mean(2)
-        return self.head(self.sln(self.bn1(h)))
+        return self.head(self.bias_proj(self.sln(self.bn1(h))))
 
 
 PG_MODELS = {"tiny": TinyConvNet, "frozen": FrozenStemNet, "tied": TiedNet, "prefix": PrefixNet, "norms": NormZoo}
@@ -192,6 +193,8 @@ def build_hook_model(name, seed):
         m = Twice()
     elif name == "nan":
         m = nn.Sequential(nn.Linear(4, 6), Blowup(400.0), nn.Linear(6, 3), nn.Softmax(-1))
+    elif name == "leaf":
+        m = nn.Linear(7, 4)  # a model that is itself a leaf module: named_modules() names it ""
     elif name == "raises":
         m = nn.Sequential(nn.Linear(4, 4), nn.ReLU(), Raiser(), nn.Linear(4, 2))
     else:

@@ -14,7 +14,8 @@ P = runpy.run_path(str(Path(__file__).with_name("probes.py")))
 MODELS = {"tiny": "a small CNN with BatchNorm, GroupNorm and LayerNorm", "frozen": "the same CNN with a frozen stem and BatchNorm",
           "tied": "an MLP whose two body layers share one weight",
           "prefix": "a model with modules 'head', 'header', 'head2' and 'body.head'",
-          "norms": "a model with BatchNorm1d/3d, InstanceNorm1d(affine), GroupNorm and a LayerNorm subclass"}
+          "norms": "a model with BatchNorm1d/3d, InstanceNorm1d(affine), GroupNorm, a LayerNorm subclass and a "
+                   "Linear named bias_proj (its weight is not a bias)"}
 
 
 def expected(model, seed, lr, wd, mult, prefix="head", freeze=()):

@@ -11,9 +11,10 @@ from course.judge.expect import expect, expect_close, fail
 pytestmark = pytest.mark.task("trace")
 P = runpy.run_path(str(Path(__file__).with_name("probes.py")))
 f64 = torch.float64
-INPUTS = {"seq": (6, 7), "twice": (3, 1, 6, 6), "nan": (5, 4)}
+INPUTS = {"seq": (6, 7), "twice": (3, 1, 6, 6), "nan": (5, 4), "leaf": (6, 7)}
 DESC = {"seq": "nested nn.Sequential", "twice": "a model that calls its ReLU module twice",
-        "nan": "a model whose middle layer overflows"}
+        "nan": "a model whose middle layer overflows",
+        "leaf": "a model that is itself one leaf module (an nn.Linear, named '' by named_modules())"}
 
 
 def make_input(model, gen):
@@ -65,7 +66,7 @@ def run(student, model, gen, user_hook=False):
     return r, reference(model, seed, x), f"trace_activations({DESC[model]}, x of shape {tuple(x.shape)})"
 
 
-@pytest.mark.parametrize("model", ["seq", "twice"])
+@pytest.mark.parametrize("model", ["seq", "twice", "leaf"])
 def test_records_match_reference(student, gen, model):
     """One record per leaf-module call, in call order, with the right name, shape, mean, std and finite flag"""
     r, (_, want), what = run(student, model, gen)
