@@ -46,8 +46,7 @@ class SafeExecute(OutputBudget, Execute):
         if sandbox.resolve():  # whatever kernel another configuration file names
             self.kernel_name = "course-sandbox"
         # read by the kernel launcher (the cgroup's limits), which inherits this environment
-        os.environ["COURSE_MEMORY_LIMIT_MB"] = str(self.memory_limit_mb)
-        os.environ["COURSE_TASK_LIMIT"] = str(self.task_limit)
+        os.environ.update(self.launcher_env())
         self._started = time.monotonic()
         self._out_bytes, self._capped, self._total_out = {}, set(), 0
         self._killed_for = None
@@ -68,6 +67,10 @@ class SafeExecute(OutputBudget, Execute):
             stop.set()
             self._cleanup_kernel()
             self._prestart_next()
+
+    def launcher_env(self) -> dict:
+        """What the kernel launcher reads of this step's limits (its cgroup), through its environment."""
+        return {"COURSE_MEMORY_LIMIT_MB": str(self.memory_limit_mb), "COURSE_TASK_LIMIT": str(self.task_limit)}
 
     def create_kernel_manager(self):
         """A kernel started ahead is used when it fits (course.grading.spare_kernel)."""

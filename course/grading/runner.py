@@ -69,8 +69,7 @@ def _prestart_kernel(root: str) -> None:
     saved = dict(os.environ)
     try:
         ex = SafeExecute(config=PyFileConfigLoader("nbgrader_config.py", path=root).load_config())
-        os.environ.update(NBGRADER_EXECUTION="autograde", COURSE_MEMORY_LIMIT_MB=str(ex.memory_limit_mb),
-                          COURSE_TASK_LIMIT=str(ex.task_limit))
+        os.environ.update(NBGRADER_EXECUTION="autograde", **ex.launcher_env())
         spare_kernel.prestart("course-sandbox", runtime_root())
     finally:
         os.environ.clear()
