@@ -7,12 +7,10 @@ pytest_plugins = ["course.judge.pytest_plugin"]
 # Under `pytest -n N` (make test) work is handed out in groups: a topic's suite, one example-submission
 # run per topic, or one module; a group stays on one worker (its module fixtures run once), and the
 # longest groups go out first.
-LONGEST_FIRST = ["test_hostile", "test_submissions-15-10", "test_submissions-15-05", "test_submissions-15-08",
-                 "test_submissions-15-06", "test_batch", "test_scaffold-algorithm", "test_scaffold-capstone", "test_round_trip-15-10",
-                 "test_submissions-15-09", "test_submissions-15-01", "test_round_trip-15-05", "test_round_trip-15-09",
-                 "test_round_trip-15-08", "test_student_browser", "test_student_release", "test_exchange",
-                 "test_round_trip-15-02", "test_round_trip-15-06", "test_round_trip-15-04", "test_round_trip-15-03",
-                 "test_round_trip-15-07", "test_round_trip-15-01", "test_submissions-15-07", "test_submissions-15-02",
+LONGEST_FIRST = ["test_hostile", "test_round_trip", "test_submissions-15-10", "test_submissions-15-05",
+                 "test_submissions-15-08", "test_submissions-15-06", "test_batch", "test_scaffold-algorithm",
+                 "test_scaffold-capstone", "test_submissions-15-09", "test_submissions-15-01", "test_student_browser",
+                 "test_student_release", "test_exchange", "test_submissions-15-07", "test_submissions-15-02",
                  "test_submissions-15-03", "test_submissions-15-04"]
 
 
@@ -25,7 +23,7 @@ def group_of(nodeid: str) -> str:
         return parts[0]  # tests/<topic>/...: the topic's suite shares one judge worker
     module = parts[0].removesuffix(".py")
     param = re.search(r"\[([\w\-.]+)\]$", rest)
-    if module in ("test_submissions", "test_round_trip", "test_scaffold") and param:
+    if module in ("test_submissions", "test_scaffold") and param:
         return f"{module}-{param.group(1)}"  # one group per assignment
     return module
 

@@ -26,15 +26,16 @@ from course.grading import pipeline, submissions
 ASSIGNMENTS = assignments()
 
 
-_GRADED: dict = {}
+# One scratch course for every assignment, graded by one pipeline run on its own workers: a warm
+# worker grades the next submission without paying the runner's start again (one course per topic
+# cost about twice the CPU). Under `pytest -n` the module is one group on one worker (tests/conftest.py).
 
 
-@pytest.fixture(scope="module")
-def graded_course(assignment, tmp_path_factory):
-    """One scratch course per assignment (so topics can be graded in parallel under pytest -n)."""
-    if assignment not in _GRADED:
-        root = tmp_path_factory.mktemp(f"course-{assignment}")
-        shutil.copy(REPO_ROOT / "nbgrader_config.py", root)
+@pytest.fixture(scope="session")
+def graded_all(tmp_path_factory):
+    root = tmp_path_factory.mktemp("course")
+    shutil.copy(REPO_ROOT / "nbgrader_config.py", root)
+    for assignment in ASSIGNMENTS:
         shutil.copytree(REPO_ROOT / "source" / assignment, root / "source" / assignment,
                         ignore=shutil.ignore_patterns("*.nb.py", "__pycache__"))
         name = submissions.release_notebook(assignment).name
@@ -43,11 +44,15 @@ def graded_course(assignment, tmp_path_factory):
             dest = root / "gradebook" / "submitted" / student / assignment
             dest.mkdir(parents=True)
             nbformat.write(nb, dest / name)
-        _GRADED[assignment] = (root, pipeline.run(root, [assignment], examples=False))
-    return _GRADED[assignment]
+    return root, pipeline.run(root, ASSIGNMENTS, examples=False)
 
 
-per_assignment = pytest.mark.parametrize("assignment", ASSIGNMENTS, scope="module")
+@pytest.fixture
+def graded_course(graded_all, assignment):
+    return graded_all
+
+
+per_assignment = pytest.mark.parametrize("assignment", ASSIGNMENTS)
 
 
 def cell_scores(root, assignment, student):
