@@ -458,7 +458,8 @@ def test_the_verdict_stays_whole_and_last(monkeypatch, configured):
     from course.judge.results import Check, Results
     result = Results([Check(nodeid=f"c{i}", name=f"c{i}", task="t", status="failed", title=f"check {i}",
                             message="wrong") for i in range(40)])
-    monkeypatch.setattr(pp, "_judge", lambda nb, student, timeout: result)
+    monkeypatch.setattr(pp, "_judge", lambda *a: result)
+    monkeypatch.setattr(pp, "_snapshot", lambda nb: "not written")
     flood = "".join(f"line {i}\n" for i in range(299)) + "Score for this cell: 3.00 / 3\n"
     cell = new_code_cell('run_hidden("15-01", "t", globals())',
                          outputs=[new_output("stream", name="stdout", text=flood)] * 2)

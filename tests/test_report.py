@@ -127,6 +127,7 @@ def test_judge_step_writes_one_record_per_notebook(tmp_path, monkeypatch, caplog
     res = {"seed": 3, "checks": [check("test_often", "failed", message="m" * 5000)], "events": [], "judge_seconds": 2.5}
     monkeypatch.setattr(pp, "_test_cells", lambda nb: [(None, [(A, "softplus")])])
     monkeypatch.setattr(pp, "_judge", lambda *a: Results.from_dict(res))
+    monkeypatch.setattr(pp, "_snapshot", lambda nb: "not written")
     monkeypatch.setattr(pp.JudgeHiddenChecks, "_write_verdict", lambda *a: None)
     nb = type("Nb", (), {"cells": []})()
     resources = {"nbgrader": {"assignment": A, "student": "../../carol", "notebook": "nb"}}

@@ -5,11 +5,11 @@ started them), writes each test cell's verdict and partial score into its output
 incidents and keeps the judge's record of the notebook for the class report (``judge_records``)."""
 from __future__ import annotations
 
-import json
 import os
 import tempfile
 import time
-from concurrent.futures import ThreadPoolExecutor
+import threading
+from concurrent.futures import Future
 
 import nbformat
 from nbformat.v4 import new_output
@@ -54,33 +54,51 @@ def grading_seed(assignment: str, student: str) -> int:
     return int.from_bytes(digest[:8], "big") % 2**31
 
 
-def _judge(nb, student: str, timeout: float) -> Results:
-    """Run the hidden suite against ``nb``'s code in a fresh judge session; its results, with the
-    judge's wall-clock seconds."""
+def _assignment(nb, resources) -> str:
+    """The assignment being graded: nbgrader's own record of it; the id the test cells call into only
+    where no nbgrader command drives the step (a test calling the preprocessor directly)."""
+    return resources.get("nbgrader", {}).get("assignment") or _test_cells(nb)[0][1][0][0]
+
+
+def _judge(path: str, assignment: str, student: str, timeout: float) -> Results:
+    """Run the hidden suite against the notebook at ``path`` in a fresh judge session, then remove
+    the folder holding it; its results, with the judge's wall-clock seconds."""
+    from ..judge.suite import run_suite
+
     started = time.monotonic()
-    res = _run_judge(nb, student, timeout)
+    try:
+        mode = "on" if sandbox.resolve() else "off"
+        res = run_suite(assignment, path, sandbox=mode, timeout=timeout, seed=grading_seed(assignment, student),
+                        use_server=True)
+    except Exception as exc:  # reported as a grading error on every test cell, never a crash of the batch
+        res = Results.failure(f"{type(exc).__name__}: {exc}")
+    finally:
+        fstree.remove(os.path.dirname(path))
     res.judge_seconds = round(time.monotonic() - started, 3)
     return res
 
 
-def _run_judge(nb, student: str, timeout: float) -> Results:
-    from ..judge.suite import run_suite
-
-    assignment = _test_cells(nb)[0][1][0][0]
-    mode = "on" if sandbox.resolve() else "off"
-    tmp = tempfile.mkdtemp(prefix="course-judge-")
-    try:
-        path = os.path.join(tmp, "submission.ipynb")
-        nbformat.write(nb, path)
-        seed = grading_seed(assignment, student)
-        return run_suite(assignment, path, sandbox=mode, timeout=timeout, seed=seed, use_server=True)
-    except Exception as exc:  # reported as a grading error on every test cell, never a crash of the batch
-        return Results.failure(f"{type(exc).__name__}: {exc}")
-    finally:
-        fstree.remove(tmp)
+def _snapshot(nb) -> str:
+    """The notebook as it is now, written once for the judge (later steps edit ``nb`` in place)."""
+    path = os.path.join(tempfile.mkdtemp(prefix="course-judge-"), "submission.ipynb")
+    nbformat.write(nb, path)
+    return path
 
 
-_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="course-judge")
+def _in_background(fn, *args) -> Future:
+    """``fn(*args)`` on a thread of its own; its Future travels in nbgrader's resources."""
+    future = Future()
+
+    def run():
+        try:
+            future.set_result(fn(*args))
+        except BaseException as exc:  # noqa: BLE001 - handed to whoever waits on the Future
+            future.set_exception(exc)
+
+    threading.Thread(target=run, name="course-judge", daemon=True).start()
+    return future
+
+
 STARTED = "course_hidden_checks"  # resources key: the Future of this notebook's running hidden checks
 
 
@@ -92,8 +110,8 @@ class StartHiddenChecks(NbGraderPreprocessor):
     def preprocess(self, nb, resources):
         if _test_cells(nb):
             student = resources.get("nbgrader", {}).get("student", "?")
-            snapshot = nbformat.from_dict(json.loads(json.dumps(nb)))  # later steps edit nb in place
-            resources[STARTED] = (_judge_key(resources), _POOL.submit(_judge, snapshot, student, self.timeout))
+            job = _in_background(_judge, _snapshot(nb), _assignment(nb, resources), student, self.timeout)
+            resources[STARTED] = (_judge_key(resources), job)
         return nb, resources
 
 
@@ -119,7 +137,7 @@ class JudgeHiddenChecks(NbGraderPreprocessor):
             except Exception as exc:  # the run outlived its own limit: treat like a judge that hung
                 res = Results.failure(f"the hidden checks did not finish ({type(exc).__name__})")
         else:
-            res = _judge(nb, student, self.timeout)
+            res = _judge(_snapshot(nb), _assignment(nb, resources), student, self.timeout)
         root, assignment = incidents.course_root(self), resources.get("nbgrader", {}).get("assignment", "")
         if res.error:
             self.log.error("%s: hidden checks could not run: %s (regrade this submission)", student, res.error)
