@@ -12,7 +12,7 @@ from course import TESTS_DIR
 from course import assignments
 
 FORBIDDEN = {
-    r"_course_seed|config\.getoption\(\s*[\"']--seed": "reads the session's seed instead of the check's",
+    r"_course_seed|state\([^)]*\)\.seed|STATE\]|config\.getoption\(\s*[\"']--seed": "reads the session's seed instead of the check's",
     r"scope\s*=\s*[\"'](module|session|package|class)[\"']": "a fixture shared across checks (and seeds)",
 }
 

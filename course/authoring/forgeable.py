@@ -45,6 +45,8 @@ import time
 import zlib
 from pathlib import Path
 
+import pytest
+
 from ..sandbox import fstree
 from .. import REPO_ROOT, TESTS_DIR
 
@@ -172,11 +174,14 @@ def pytest_configure(config):
         return value
 
     ProcessStudent.call = call
-    config._course_forge = (out, calls)
+    config.stash[_RECORDING] = (out, calls)
+
+
+_RECORDING = pytest.StashKey()  # (file, probe replies in call order)
 
 
 def pytest_unconfigure(config):
-    rec = getattr(config, "_course_forge", None)
+    rec = config.stash.get(_RECORDING, None)
     if rec:
         import torch
         torch.save(rec[1], rec[0])

@@ -17,6 +17,7 @@ import os
 import random
 import re
 import zlib
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -30,6 +31,25 @@ from .results import Check, Results
 # The live notebook namespace a session judges in-process (course.judge.inprocess puts it in the
 # session's config.stash through a plugin of its own); sessions without it load a worker.
 IN_PROCESS = pytest.StashKey()
+
+
+@dataclass
+class SessionState:
+    """What one judge session keeps between hooks (in ``config.stash[STATE]``)."""
+    seed: int                                       # the run's seed
+    records: list = field(default_factory=list)     # one Check per finished check
+    students: dict = field(default_factory=dict)    # (assignment, notebook) -> its worker
+    last_item: dict = field(default_factory=dict)   # notebook -> nodeid of its last check
+    failed: set = field(default_factory=set)        # (notebook, seed, task) already failed (--notebook-first-failure)
+    error: str | None = None                        # the grading error that kept checks from running
+
+
+STATE = pytest.StashKey[SessionState]()
+CHECK_SEED = pytest.StashKey[int]()  # an item's own run seed, set by the course_seed fixture
+
+
+def state(config) -> SessionState:
+    return config.stash[STATE]
 
 
 def pytest_addoption(parser):
@@ -55,13 +75,10 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "task(name): the notebook task (hidden-block call) a check belongs to")
     config.addinivalue_line("markers", "gpu: needs CUDA (skipped without it; fails under autograde unless "
                                        "COURSE_ALLOW_CPU_GRADING=1)")
-    config._course_seed = config.getoption("--seed")
-    if config._course_seed is None:
-        config._course_seed = random.SystemRandom().randrange(2**31)
-    config._course_records = []
-    config._course_students = {}
+    seed = config.getoption("--seed")
+    config.stash[STATE] = SessionState(seed=random.SystemRandom().randrange(2**31) if seed is None else seed)
     if config.getoption("hypothesis_seed", None) is None:
-        _hypothesis_profile(config._course_seed)
+        _hypothesis_profile(state(config).seed)
 
 
 def _hypothesis_profile(seed: int) -> None:
@@ -132,14 +149,13 @@ def pytest_collection_modifyitems(config, items):
         # is closed once its last check has run instead of all of them living until the end of the session.
         rank = {nb: i for i, nb in enumerate(notebooks)}
         items.sort(key=lambda it: rank.get(_notebook_of(it), -1))  # stable: each notebook keeps its order
-        config._course_last_item = {_notebook_of(it): it.nodeid for it in items}
+        state(config).last_item = {_notebook_of(it): it.nodeid for it in items}
 
 
 def pytest_runtest_teardown(item, nextitem):
-    last = getattr(item.config, "_course_last_item", {})
     nb = _notebook_of(item)
-    if last.get(nb) == item.nodeid:
-        student = item.config._course_students.get((assignment_of(item.path), nb))
+    if state(item.config).last_item.get(nb) == item.nodeid:
+        student = state(item.config).students.get((assignment_of(item.path), nb))
         if student is not None:
             student.close()
 
@@ -182,7 +198,7 @@ def _run_key(item):
 
 def pytest_runtest_setup(item):
     key = _run_key(item)
-    if key in getattr(item.config, "_course_failed", ()):
+    if key in state(item.config).failed:
         pytest.skip("not run: this task already failed under this seed")
     if item.get_closest_marker("gpu") and not torch.cuda.is_available():
         if grading() and not settings.current().allow_cpu_grading:
@@ -233,7 +249,7 @@ def student(request, course_notebook):
     assignment = assignment_of(request.path)
     if assignment is None:
         pytest.fail("the 'student' fixture is only for tests under tests/<assignment>/ next to a probes.py")
-    cache = config._course_students
+    cache = state(config).students
     key = (assignment, course_notebook)
     if key not in cache:
         from .. import sandbox
@@ -249,8 +265,8 @@ def student(request, course_notebook):
 @pytest.fixture(autouse=True)
 def course_seed(request):
     """This check's run seed: the session's, or one derived from it under --notebook-seeds."""
-    seed = derived_seed(request.config._course_seed, getattr(request, "param", 0))
-    request.node._course_seed = seed
+    seed = derived_seed(state(request.config).seed, getattr(request, "param", 0))
+    request.node.stash[CHECK_SEED] = seed
     return seed
 
 
@@ -262,8 +278,8 @@ def gen(request, course_seed):
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_call(item):
-    seed = getattr(item, "_course_seed", None)
-    if seed is not None and seed != item.config._course_seed and item.config.getoption("hypothesis_seed", None) is None:
+    seed = item.stash.get(CHECK_SEED, None)
+    if seed is not None and seed != state(item.config).seed and item.config.getoption("hypothesis_seed", None) is None:
         try:
             from hypothesis import core
         except ImportError:
@@ -273,22 +289,21 @@ def pytest_runtest_call(item):
             try:
                 yield
             finally:
-                core.global_force_seed = item.config._course_seed
+                core.global_force_seed = state(item.config).seed
             return
     yield
 
 
 def pytest_sessionfinish(session, exitstatus):
-    for s in session.config._course_students.values():
+    st = state(session.config)
+    for s in st.students.values():
         s.close()
     from . import spare
     spare.discard()  # a zygote started ahead for this session that no worker used
     out = session.config.getoption("--results-json")
     if out:
-        events = [e for s in session.config._course_students.values() for e in s.events]
-        # the checks could not run: a grading error
-        record = Results(checks=session.config._course_records, seed=session.config._course_seed, events=events,
-                         error=getattr(session.config, "_course_error", None))
+        events = [e for s in st.students.values() for e in s.events]
+        record = Results(checks=st.records, seed=st.seed, events=events, error=st.error)
         Path(out).write_text(record.dumps())
 
 
@@ -323,10 +338,11 @@ def pytest_runtest_makereport(item, call):
         if status == "skipped" and isinstance(rep.longrepr, tuple):
             msg = str(rep.longrepr[2]).replace("Skipped: ", "")
         from .adapter import CourseError
-        if isinstance(exc, CourseError) and not getattr(item.config, "_course_error", None):
-            item.config._course_error = str(exc)
+        st = state(item.config)
+        if isinstance(exc, CourseError) and not st.error:
+            st.error = str(exc)  # the checks could not run: a grading error
         # What the submission's worker said is quoted within its budget (course.judge.worker_text).
-        student = item.config._course_students.get((assignment_of(item.path), notebook))
+        student = st.students.get((assignment_of(item.path), notebook))
         heard = getattr(student, "heard", None)
         if msg and heard is not None:
             from ..plain import cap
@@ -335,18 +351,16 @@ def pytest_runtest_makereport(item, call):
                 heard.reported = True  # once, in the grading log
                 student.events.append(f"its worker's text in the feedback reached the budget of "
                                       f"{heard.per_submission} characters; later quotes are cut")
-        seed = getattr(item, "_course_seed", None)
+        seed = item.stash.get(CHECK_SEED, None)
         if seed is None:  # not set up (skipped before its fixtures ran)
-            seed = derived_seed(item.config._course_seed, callspec.params.get("course_seed", 0) if callspec else 0)
+            seed = derived_seed(st.seed, callspec.params.get("course_seed", 0) if callspec else 0)
         if status == "failed":
             key = _run_key(item)
             if key[2] in _tasks_by_notebook(item.config, "--notebook-first-failure").get(key[0], ()):
-                if not hasattr(item.config, "_course_failed"):
-                    item.config._course_failed = set()
-                item.config._course_failed.add(key)
+                st.failed.add(key)
             from ..plain import cap
             msg = cap(msg, 2_000) + f"  [seed {seed}]"
-        item.config._course_records.append(Check(
+        st.records.append(Check(
             nodeid=item.nodeid, name=item.name, notebook=notebook, title=doc[0] if doc else item.name,
             assignment=assignment_of(item.path), task=task_of(item), status=status, message=msg, seed=seed,
             weight=float((item.get_closest_marker("task").kwargs.get("weight", 1.0))
