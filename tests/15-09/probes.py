@@ -260,9 +260,16 @@ def _inputs(inputs, needs):
 
 def numeric_jac(ns, family, defect, inputs, needs, eps):
     xs = _inputs(inputs, needs)
-    jac = get(ns, "numeric_jacobian")(grad_function(family, defect), xs, eps)
+    f = grad_function(family, defect)
+    grad_mode = []  # torch.is_grad_enabled() at each call of fn: "compute it with autograd off"
+
+    def fn(*args):
+        grad_mode.append(torch.is_grad_enabled())
+        return f(*args)
+    jac = get(ns, "numeric_jacobian")(fn, xs, eps)
     return {"jac": list(jac) if isinstance(jac, (list, tuple)) else jac,
-            "inputs_after": [x.detach().clone() for x in xs]}
+            "inputs_after": [x.detach().clone() for x in xs],
+            "calls": len(grad_mode), "calls_with_grad": sum(grad_mode)}
 
 
 def verdict(ns, family, defect, inputs, needs, kwargs):
@@ -388,8 +395,9 @@ def zoo_positions_meta(ns, shape, dtype):
 
 
 def zoo_positions_values(ns, x):
-    out = get(ns, "fixed_add_positions")(x.clone())
-    return out
+    arg = x.clone()  # same (non-contiguous) layout as x
+    out = get(ns, "fixed_add_positions")(arg)
+    return {"out": out, "x_changed": not torch.equal(arg, x)}
 
 
 def zoo_model(seed):
@@ -397,9 +405,11 @@ def zoo_model(seed):
     return nn.Sequential(nn.Linear(6, 8), nn.Tanh(), nn.Linear(8, 3))
 
 
-def zoo_train(ns, state, batches, lr):
+def zoo_train(ns, state, batches, lr, stale=None):
     model = zoo_model(0)
     model.load_state_dict(state)
+    for p, g in zip(model.parameters(), stale or []):
+        p.grad = g.clone()  # what an earlier backward left behind
     losses = get(ns, "fixed_train")(model, [(x, y) for x, y in batches], lr)
     if not isinstance(losses, list):
         return {"kind": type(losses).__name__, "types": [], "values": [], "state": model.state_dict()}

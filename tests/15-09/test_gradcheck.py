@@ -188,6 +188,10 @@ def test_numeric_jacobian_is_central_difference(student, gen, case_name):
         expect(not g.requires_grad, f"{what}: the result requires grad (it has a graph): compute it with autograd "
                                     f"off (torch.no_grad())")
         expect_close(g, w, what, atol=1e-8, rtol=1e-7)
+    expect(r["calls_with_grad"] == 0,
+           f"numeric_jacobian(fn, inputs, eps={eps}) for {describe(c)} called fn {r['calls_with_grad']} of "
+           f"{r['calls']} times with grad mode on (torch.is_grad_enabled() was True inside fn), expected 0: "
+           f"'compute it with autograd off' (torch.no_grad())")
 
 
 def test_numeric_jacobian_none_for_inputs_without_grad(student, gen):

@@ -155,6 +155,8 @@ def growth_cases(gen):
         "growing every iteration": (steady, [3 + sum(r[:i]) // 4 for i in range(6)]),
         "a warm-up jump, then steady growth": scaled([1000, 90_000, 90_512, 91_024, 91_536], [1, 9, 10, 11, 12]),
         "growth with one iteration that frees memory": scaled([8192, 9216, 8704, 10240], [4, 5, 4, 6]),
+        "the smallest increase between the first two snapshots": scaled([4096, 4608, 6144, 7680, 9216],
+                                                                        [2, 3, 5, 7, 9]),
         "flat after the first iteration": scaled([2048, 4096, 4096, 4096], [2, 3, 3, 3]),
         "two snapshots": scaled([512, 1536], [1, 2]),
         "allocations grow, bytes do not": scaled([65536, 65536, 65536], [7, 8, 9]),
@@ -164,6 +166,7 @@ def growth_cases(gen):
 # flat after the first iteration: no growth whatever the scale (a constant answer, worth little)
 @pytest.mark.parametrize("case", ["growing every iteration", "a warm-up jump, then steady growth",
                                   "growth with one iteration that frees memory",
+                                  "the smallest increase between the first two snapshots",
                                   pytest.param("flat after the first iteration",
                                                marks=pytest.mark.task("leaks", weight=0.1)),
                                   "two snapshots", "allocations grow, bytes do not"])

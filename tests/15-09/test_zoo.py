@@ -79,8 +79,12 @@ def test_add_positions_values(student, gen, dtype):
     """fixed_add_positions adds k / seq to every feature of position k"""
     seq = int(torch.randint(3, 12, (1,), generator=gen))
     x = torch.randn(2, 4, seq, generator=gen, dtype=dtype).transpose(1, 2)  # (2, seq, 4), non-contiguous
-    got = student.call("zoo_positions_values", x=x)
+    r = student.call("zoo_positions_values", x=x)
+    got = r["out"]
     want = x + (torch.arange(seq, dtype=torch.float64) / seq).to(dtype).view(seq, 1)
+    expect(not r["x_changed"], f"fixed_add_positions(x) for a {dtype} x of shape (2, {seq}, 4) changed x itself "
+                               f"(an in-place add); expected x left as it was (the result is x + k / seq, "
+                               f"computed out of place)")
     expect(isinstance(got, torch.Tensor) and got.dtype == dtype,
            f"fixed_add_positions(x) for a {dtype} x should return a {dtype} tensor, got "
            f"{getattr(got, 'dtype', type(got).__name__)}")
@@ -107,14 +111,16 @@ def judge_train(state, batches, lr):
 
 
 def test_train_matches_sgd(student, gen):
-    """fixed_train takes one SGD step per batch on that batch's cross-entropy alone"""
+    """fixed_train takes one SGD step per batch on that batch's cross-entropy alone (stale .grad or not)"""
     state = PROBES["zoo_model"](int(torch.randint(0, 10_000, (1,), generator=gen))).state_dict()
     batches = train_batches(gen, 4)
-    r = student.call("zoo_train", state=state, batches=batches, lr=0.5)
+    stale = [torch.randn(v.shape, generator=gen) for v in state.values()]  # weight, bias, weight, bias
+    r = student.call("zoo_train", state=state, batches=batches, lr=0.5, stale=stale)
     want_losses, want_state = judge_train(state, batches, 0.5)
     for name, w in want_state.items():
-        expect_close(r["state"][name], w, f"parameter '{name}' after fixed_train(model, 4 batches, lr=0.5)",
-                     atol=1e-6, rtol=1e-5)
+        expect_close(r["state"][name], w, f"parameter '{name}' after fixed_train(model, 4 batches, lr=0.5) for a "
+                     f"model whose .grad an earlier backward had already set (each step must use the gradient of "
+                     f"its own batch alone)", atol=1e-6, rtol=1e-5)
 
 
 def test_train_returns_float_losses(student, gen):
