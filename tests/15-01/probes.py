@@ -195,3 +195,42 @@ def fixed(ns, x):
     return {"returned": g if isinstance(g, torch.Tensor) else None, "x_grad": x.grad,
             "returned_ptr": g.data_ptr() if isinstance(g, torch.Tensor) else None,
             "x_grad_ptr": x.grad.data_ptr() if isinstance(x.grad, torch.Tensor) else None}
+
+
+def capture_observed(ns, state, names, x):
+    """What each module inside a Sequential received from the one before it, while capture_activations runs
+    with grad mode on: hooks registered here first see each submodule's own output; a student's hook that
+    returns a value replaces what the next module (or the model's caller, for the last one) gets."""
+    model = make_net(0)
+    model.load_state_dict(state)
+    model.eval()
+    mine, own, passed = [], {}, {}
+    for cname, container in model.named_modules():
+        if not isinstance(container, nn.Sequential):
+            continue
+        kids = list(container.named_children())
+        for (a, ma), (_, mb) in zip(kids, kids[1:]):
+            key = f"{cname}.{a}" if cname else a
+            mine.append(ma.register_forward_hook(lambda m, i, o, key=key: own.__setitem__(key, o)))
+            mine.append(mb.register_forward_pre_hook(lambda m, i, key=key: passed.__setitem__(key, i[0])))
+    last = list(model.named_children())[-1][0]
+    mine.append(model[-1].register_forward_hook(lambda m, i, o: own.__setitem__(last, o)))
+    mine.append(model.register_forward_hook(lambda m, i, o: passed.__setitem__(last, o)))
+    try:
+        with torch.enable_grad():
+            get(ns, "capture_activations")(model, list(names), x)
+    finally:
+        for h in mine:
+            h.remove()
+    changed = {}
+    for n in names:
+        if n not in own or n not in passed or passed[n] is own[n]:
+            continue
+        a, b = own[n], passed[n]
+        if not isinstance(b, torch.Tensor):
+            changed[n] = f"a {type(b).__name__}"
+        elif b.requires_grad != a.requires_grad:
+            changed[n] = f"requires_grad={b.requires_grad} where the submodule returned {a.requires_grad}"
+        elif b.shape != a.shape or not torch.equal(b.detach(), a.detach()):
+            changed[n] = "other values than the submodule returned"
+    return {"changed": changed}

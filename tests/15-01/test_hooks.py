@@ -121,6 +121,20 @@ def test_capture_unknown_name_runs_nothing(student):
            f"KeyError, raised before the model runs)")
 
 
+@pytest.mark.task("forward_hooks")
+def test_capture_hooks_leave_outputs_alone(student, gen):
+    """while capture_activations runs (grad mode on), each hooked submodule's output reaches the next module as
+    it was: a forward hook that returns a value (output.detach(), a copy) replaces the model's output"""
+    state = fresh_state(int(torch.randint(0, 10_000, (1,), generator=gen)))
+    x = torch.randn(2, 1, 8, 8, generator=gen)
+    names = ["0", "3.0", "5"]
+    r = student.call("capture_observed", state=state, names=names, x=x)
+    first = next(iter(r["changed"].items()), ("", ""))
+    expect(not r["changed"], f"capture_activations(model, {names}, x), grad mode on: after submodule '{first[0]}' "
+                             f"(changed: {sorted(r['changed'])}) the model went on with {first[1]}. The model's "
+                             f"output must be unchanged by your hooks: return nothing from the hook")
+
+
 # ------------------------------------------------------------------ gradient hooks
 def grad_model_state(seed):
     # the last layer's bias has one element: a one-element parameter is clipped like any other
@@ -201,6 +215,16 @@ def test_clipping_rescales_grad_in_place(student, gen):
     expect(not moved, f"after two backward calls with max_norm=0.05, param.grad of {moved} is a new tensor, not "
                       f"the accumulated one rescaled in place (use p.grad.mul_(...), not p.grad = ...)")
     compare_grads(r, expected_clipped(state, [], 0.05, batches), "two backward calls with max_norm=0.05")
+
+
+@pytest.mark.task("grad_hooks")
+def test_clipping_leaves_zero_gradient_alone(student, gen):
+    """a gradient whose norm is 0 is at most max_norm: the hook leaves it alone (no division by zero)"""
+    state = grad_model_state(int(torch.randint(0, 10_000, (1,), generator=gen)))
+    batches = [(torch.randn(8, 6, generator=gen), 0.0)]   # loss * 0: every gradient is exactly zero
+    r = student.call("clipped_grads", state=state, frozen=[], max_norm=0.5, batches=batches)
+    compare_grads(r, expected_clipped(state, [], 0.5, batches),
+                  "max_norm=0.5 and a loss multiplied by 0 (every gradient all zeros, norm 0 <= max_norm)")
 
 
 # ------------------------------------------------------------------ version counter
