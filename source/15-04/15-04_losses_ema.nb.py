@@ -585,7 +585,9 @@ print("live num_batches_tracked:", _net[1].num_batches_tracked.item(),
 # * `update(model)`: the first call copies `model`'s parameters and buffers into `self.module`; every later
 #   call sets each parameter to `decay * ema + (1 - decay) * live`. Buffers: with `average_buffers=False` copy
 #   every buffer from `model`; with `average_buffers=True` average floating-point buffers like parameters
-#   (after the first update) and copy integer buffers. Build no autograd graph and never modify `model`.
+#   (after the first update) and copy integer buffers. "Every buffer" means all of `model.buffers()`, those
+#   registered with `persistent=False` included (`state_dict()` leaves them out). Build no autograd graph and
+#   never modify `model`.
 # * After `k` updates, `self.module`'s parameters (and buffers) equal those of
 #   `AveragedModel(model, multi_avg_fn=get_ema_multi_avg_fn(decay), use_buffers=average_buffers)` after `k`
 #   calls of `update_parameters` (except integer buffers, as explained above).

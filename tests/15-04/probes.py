@@ -35,9 +35,13 @@ def _plain(x):
 
 
 # ------------------------------------------------------------ label smoothing
-def ls_ce(ns, logits, target, smoothing, reduction="mean"):
+def ls_ce(ns, logits, target, smoothing, reduction="mean", keep_layout=False):
+    """keep_layout: pass logits and target in the layout the judge gave them (clone() could make a strided or
+    offset tensor dense); the judge sends fresh tensors, so nothing of its own can be changed."""
     fn = get(ns, "label_smoothing_cross_entropy")
-    return _plain(fn(logits.clone(), target.clone(), smoothing=smoothing, reduction=reduction))
+    if not keep_layout:
+        logits, target = logits.clone(), target.clone()
+    return _plain(fn(logits, target, smoothing=smoothing, reduction=reduction))
 
 
 def ls_ce_vjp(ns, inputs, v, target, smoothing, reduction="mean"):
@@ -384,4 +388,34 @@ def ema_spec_states(ns, spec, states, decay, average_buffers):
         model.load_state_dict(s)
         ema.update(model)
         history.append(_state(_ema_module(ema)))
+    return {"history": history}
+
+
+def ema_model_with_scratch():
+    """ema_model() plus two buffers registered with persistent=False, so they are missing from state_dict():
+    a float one ('shift') and an integer one ('tick'). The judge builds the same model."""
+    model = ema_model()
+    model.register_buffer("shift", torch.zeros(3, dtype=torch.float64), persistent=False)
+    model.register_buffer("tick", torch.zeros((), dtype=torch.long), persistent=False)
+    return model
+
+
+def ema_scratch_buffers(ns, states, shifts, decay, average_buffers):
+    """Like ema_states on ema_model_with_scratch(): before each update the live model's non-persistent buffers
+    are set too (shift <- shifts[i], tick <- i). Returns every buffer of the EMA module after each update,
+    read with named_buffers() (state_dict() would leave the non-persistent ones out)."""
+    cls = get(ns, "EMA")
+    model = ema_model_with_scratch()
+    model.load_state_dict(states[0])
+    with torch.no_grad():
+        model.shift.copy_(shifts[0])
+    ema = cls(model, decay=decay, average_buffers=average_buffers)
+    history = []
+    for i, (s, shift) in enumerate(zip(states[1:], shifts[1:]), start=1):
+        model.load_state_dict(s)
+        with torch.no_grad():
+            model.shift.copy_(shift)
+            model.tick.fill_(10 * i + 1)
+        ema.update(model)
+        history.append({n: b.detach().cpu().clone() for n, b in _ema_module(ema).named_buffers()})
     return {"history": history}

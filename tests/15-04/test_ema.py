@@ -130,6 +130,49 @@ def test_nested_model_every_buffer(student, spec, seed, k, decay, average_buffer
                       average_buffers=average_buffers)
 
 
+def ema_model_with_scratch():
+    """Same as probes.ema_model_with_scratch: ema_model() plus the non-persistent buffers 'shift' (float64)
+    and 'tick' (long), which state_dict() leaves out."""
+    model = ema_model()
+    model.register_buffer("shift", torch.zeros(3, dtype=f64), persistent=False)
+    model.register_buffer("tick", torch.zeros((), dtype=torch.long), persistent=False)
+    return model
+
+
+@pytest.mark.parametrize("average_buffers", [False, True])
+def test_non_persistent_buffers(student, gen, average_buffers):
+    """EMA: buffers registered with persistent=False (absent from state_dict()) are copied or averaged like
+    every other buffer, as AveragedModel does"""
+    states = random_states(gen, 3)
+    shifts = [torch.randn(3, generator=gen, dtype=f64) for _ in states]
+    model = ema_model_with_scratch()
+    model.load_state_dict(states[0])
+    with torch.no_grad():
+        model.shift.copy_(shifts[0])
+    avg = AveragedModel(model, multi_avg_fn=get_ema_multi_avg_fn(0.5), use_buffers=average_buffers)
+    want = []
+    for i, (s, shift) in enumerate(zip(states[1:], shifts[1:]), start=1):
+        model.load_state_dict(s)
+        with torch.no_grad():
+            model.shift.copy_(shift)
+            model.tick.fill_(10 * i + 1)
+        avg.update_parameters(model)
+        want.append({"shift": avg.module.shift.detach().clone(), "tick": torch.tensor(10 * i + 1)})
+    r = student.call("ema_scratch_buffers", states=states, shifts=shifts, decay=0.5, average_buffers=average_buffers)
+    how = ("averaged like the parameters (average_buffers=True)" if average_buffers
+           else "copied from the live model (average_buffers=False)")
+    for step, (got, w) in enumerate(zip(r["history"], want), start=1):
+        what = (f"EMA(model, decay=0.5, average_buffers={average_buffers}) after update {step} of 3, on a model "
+                f"with buffers registered with persistent=False")
+        for name in ("shift", "tick"):
+            if name not in got:
+                fail(f"{what}: ema.module has no buffer '{name}' (named_buffers() gives {sorted(got)})")
+            why = (f"a float buffer, {how}" if name == "shift" else "an integer buffer (a counter), copied")
+            expect_close(got[name].double(), w[name].double(),
+                         f"{what}, buffer '{name}' ({why}; such buffers are missing from state_dict(), so walk "
+                         f"named_buffers() / buffers(), as AveragedModel does)", atol=1e-10, rtol=1e-10)
+
+
 def test_first_update_copies(student, gen):
     """EMA: the first update() copies the live weights; the weights at construction do not enter the average"""
     states = random_states(gen, 1)

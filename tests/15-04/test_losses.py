@@ -5,6 +5,7 @@ import torch.nn.functional as F
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from course.judge.expect import expect, expect_close, expect_raises, fail, jacobian_vs_reference
+from course.judge.strategies import relayout
 
 f64 = torch.float64
 
@@ -106,6 +107,23 @@ def test_ls_edge_shapes(student, gen, case):
                      f"{LS}(logits of shape ({n}, {c}), target of shape ({n},), smoothing=0.1, reduction="
                      f"'{reduction}') ({case}: the loss has the same shape and meaning as for any other N, C)",
                      atol=1e-10, rtol=1e-8)
+
+
+@pytest.mark.task("label_smoothing")
+def test_ls_any_layout(student, gen):
+    """label_smoothing_cross_entropy accepts logits and targets in any memory layout (transposed, strided,
+    offset), as F.cross_entropy does"""
+    for layout, reduction in (("transposed", "none"), ("strided", "mean"), ("offset", "sum")):
+        logits = relayout(3 * torch.randn(6, 5, generator=gen, dtype=f64), layout)
+        target = relayout(torch.randint(0, 5, (6,), generator=gen), "strided" if layout != "offset" else layout)
+        got = student.call("ls_ce", logits=logits, target=target, smoothing=0.2, reduction=reduction,
+                           keep_layout=True)
+        want = F.cross_entropy(logits, target, label_smoothing=0.2, reduction=reduction)
+        expect_close(_scalar(got, LS), want,
+                     f"{LS}(logits of shape (6, 5) in a {layout} layout (not contiguous: a slice or a transpose "
+                     f"of a bigger tensor), target of shape (6,), smoothing=0.2, reduction='{reduction}') (the "
+                     f"text allows any (N, C) tensor: index with gather or [rows, target], or flatten with "
+                     f"reshape, never view)", atol=1e-10, rtol=1e-8)
 
 
 @pytest.mark.task("label_smoothing", weight=0.1)  # its right answer is a constant ("raised X"): worth little
@@ -215,16 +233,20 @@ def simplex_views(n, d, gen, jitter):
 @pytest.mark.task("nt_xent")
 @pytest.mark.parametrize("n", [1, 2, 4])
 def test_nt_xent_any_temperature(student, gen, n):
-    """nt_xent_loss at temperature 1e-8 with all similarities negative: the self-similarity must be masked
-    with -inf, not a large finite number"""
-    t = 1e-8
-    z1, z2 = simplex_views(n, 2 * n + 1, gen, 0.5 * t)
-    got = student.call("nt_xent", z1=z1, z2=z2, temperature=t)
-    expect_close(_loss_value(got, NT), nt_xent_reference(z1, z2, t),
-                 f"{NT}(z1, z2, temperature=1e-8) with N={n}, float64, every cosine similarity between different "
-                 f"rows close to {-1 / (2 * n - 1):.3g} (similarities / temperature near -1e8: a diagonal masked "
-                 f"with a finite value such as -1e4 or -1e6 then outweighs every real candidate; any positive "
-                 f"temperature is allowed, so mask with -inf)", atol=1e-6, rtol=1e-6)
+    """nt_xent_loss at temperatures 1e-8 and 1e-12 with all similarities negative: the self-similarity must be
+    masked with -inf, not a large finite number"""
+    # 1e-12: a correct loss differs from the reference by up to ~1e-4 here (float64 rounding of a cosine,
+    # about 1e-16, is multiplied by 1 / t), so its tolerance is looser; a finite mask such as -1e9 is off
+    # by ~1e11.
+    for t, tol in ((1e-8, 1e-6), (1e-12, 1e-3)):
+        z1, z2 = simplex_views(n, 2 * n + 1, gen, 0.5 * t)
+        got = student.call("nt_xent", z1=z1, z2=z2, temperature=t)
+        expect_close(_loss_value(got, NT), nt_xent_reference(z1, z2, t),
+                     f"{NT}(z1, z2, temperature={t:g}) with N={n}, float64, every cosine similarity between "
+                     f"different rows close to {-1 / (2 * n - 1):.3g} (similarities / temperature near "
+                     f"{-1 / ((2 * n - 1) * t):.1g}: a diagonal masked with a finite value such as -1e4, -1e6 or "
+                     f"-1e9 then outweighs every real candidate; any positive temperature is allowed, so mask "
+                     f"with -inf)", atol=tol, rtol=tol)
 
 
 @pytest.mark.task("nt_xent")

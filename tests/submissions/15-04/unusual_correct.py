@@ -1,7 +1,9 @@
 """Correct answers written very differently from the reference, for every task:
 an explicit smoothed target distribution, NT-Xent as two cross-view blocks, a metric kept in float64
 counters with index_put_, clipping that scales through p.grad.mul_ and returns a Python float, value clipping
-with torch.where, and an EMA that works on detached state_dict() aliases without torch.no_grad()."""
+with torch.where, and an EMA that works on detached state_dict() aliases without torch.no_grad() (plus the
+buffers registered with persistent=False, which state_dict() leaves out; added in the third blind round of
+issue #19, when the text was made explicit that every buffer is copied)."""
 EXPECT = {"label_smoothing": "pass", "nt_xent": "pass", "running_metrics": "pass", "clip_grad_norm": "pass",
           "clip_grad_value": "pass", "ema": "pass"}
 CELLS = {
@@ -88,9 +90,18 @@ class EMA:
         self.n_averaged = 0
         self._buffer_names = {name for name, _ in self.module.named_buffers()}
 
+    @staticmethod
+    def _aliases(module):
+        """Detached aliases of every parameter and buffer: state_dict() has all of them except the
+        non-persistent buffers, which are added by name."""
+        state = module.state_dict()
+        for name, b in module.named_buffers():
+            state.setdefault(name, b.detach())
+        return state
+
     def update(self, model):
-        ema_state = self.module.state_dict()      # detached aliases of self.module's tensors
-        live_state = model.state_dict()           # detached aliases of the live tensors (read only)
+        ema_state = self._aliases(self.module)    # detached aliases of self.module's tensors
+        live_state = self._aliases(model)         # detached aliases of the live tensors (read only)
         for name, target in ema_state.items():
             source = live_state[name]
             is_buffer = name in self._buffer_names
