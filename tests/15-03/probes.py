@@ -188,7 +188,10 @@ class Raiser(nn.Module):
 def build_hook_model(name, seed):
     torch.manual_seed(seed)
     if name == "seq":
-        m = nn.Sequential(nn.Linear(7, 9), nn.ReLU(), nn.Sequential(nn.Linear(9, 5), nn.GELU()), nn.Linear(5, 3))
+        # in training mode with a BatchNorm: its output uses the batch's statistics, so a trace that
+        # switches the model to eval() returns something other than model(x)
+        m = nn.Sequential(nn.Linear(7, 9), nn.ReLU(), nn.Sequential(nn.Linear(9, 5), nn.BatchNorm1d(5), nn.GELU()),
+                          nn.Linear(5, 3))
     elif name == "twice":
         m = Twice()
     elif name == "nan":
@@ -436,8 +439,10 @@ def trace_run(ns, model, seed, x, user_hook=False):
         m[0].register_forward_hook(lambda mod, i, o: fired.append(1)) if isinstance(m, nn.Sequential) else \
             m.conv.register_forward_hook(lambda mod, i, o: fired.append(1))
     counts_before, glob_before = _hook_counts(m)
+    modes_before = [bool(mod.training) for mod in m.modules()]
     res = fn(m, x.clone())
     counts_after, glob_after = _hook_counts(m)
+    modes_after = [bool(mod.training) for mod in m.modules()]
     if not (isinstance(res, tuple) and len(res) == 2):
         raise TypeError("trace_activations must return a pair (output, records)")
     out, records = res
@@ -457,6 +462,7 @@ def trace_run(ns, model, seed, x, user_hook=False):
             "out_requires_grad": bool(getattr(out, "requires_grad", False)),
             "plain_requires_grad": bool(plain.requires_grad) if isinstance(plain, torch.Tensor) else None,
             "counts_before": counts_before, "counts_after": counts_after,
+            "modes_before": modes_before, "modes_after": modes_after,
             "glob_before": glob_before, "glob_after": glob_after,
             "user_fired_during": fired_during, "user_fired_later": len(fired) - fired_during}
 

@@ -70,22 +70,26 @@ def test_make_lazy_net_layers(student, gen, shape):
                                  f"output", atol=1e-5, rtol=1e-4)
 
 
-def prepare(student, gen, train_mode=True, lr=0.05, steps=1):
-    x = torch.randn(3, 2, 8, 8, generator=gen, dtype=f64)
+def prepare(student, gen, train_mode=True, lr=0.05, steps=1, dtype=f64):
+    x = torch.randn(3, 2, 8, 8, generator=gen, dtype=dtype)
     r = student.call("prepare_lazy_run", x=x, lr=lr, train_mode=train_mode, steps=steps,
                      seed=int(torch.randint(0, 10**6, (1,), generator=gen)))
     mode = "mixed" if isinstance(train_mode, list) else {True: "train", False: "eval"}.get(train_mode, train_mode)
-    what = f"prepare_lazy(lazy model in {mode} mode, example of shape {tuple(x.shape)} float64, lr={lr})"
+    what = (f"prepare_lazy(lazy model in {mode} mode, example of shape {tuple(x.shape)} "
+            f"{str(dtype).replace('torch.', '')}, lr={lr})")
     return r, x, what
 
 
-def test_prepare_materializes_in_example_dtype(student, gen):
+# float32 too: casting to a fixed dtype (e.g. .double(), the visible example's) instead of example.dtype
+@pytest.mark.parametrize("dtype", [f64, torch.float32], ids=["float64", "float32"])
+def test_prepare_materializes_in_example_dtype(student, gen, dtype):
     """prepare_lazy materializes every parameter, in the example's dtype, and returns an optimizer over all of them"""
     lr = float(torch.empty(()).uniform_(0.01, 0.2, generator=gen))
-    r, _, what = prepare(student, gen, lr=lr)
+    r, _, what = prepare(student, gen, lr=lr, dtype=dtype)
     expect(not r["uninitialized"], f"{what}: still uninitialized afterwards: {r['uninitialized'][:4]} (no dry run?)")
-    bad = {n: d for n, d in r["dtypes"].items() if d != "torch.float64"}
-    expect(not bad, f"{what}: parameters should be float64 like the example, got {bad}")
+    bad = {n: d for n, d in r["dtypes"].items() if d != str(dtype)}
+    expect(not bad, f"{what}: the clause 'casts the model to example's dtype': parameters should be {dtype} "
+                    f"like the example, got {bad}")
     expect(r["is_optimizer"], f"{what}: did not return a torch.optim.Optimizer")
     names = r["opt_names"]
     expect(len(names) == len(set(names)), f"{what}: the optimizer holds some parameters twice: {names}")

@@ -45,8 +45,9 @@ def draw(gen, model):
     uses = {}
     for _, p in m.named_parameters(remove_duplicate=False):
         uses[id(p)] = uses.get(id(p), 0) + 1
-    # a weight shared by two layers is never frozen: listing it twice is the mistake the tied model catches
-    names = [n for n, p in m.named_parameters() if uses[id(p)] == 1]
+    # a weight shared by two layers is never frozen: listing it twice is the mistake the tied model catches;
+    # nor is a weight whose name contains "bias" (bias_proj.weight): frozen, it would hide a substring test
+    names = [n for n, p in m.named_parameters() if uses[id(p)] == 1 and not ("bias" in n and p.ndim > 1)]
     chosen = torch.randperm(len(names), generator=gen)[:len(names) // 3].tolist()
     u = torch.rand(3, generator=gen, dtype=torch.float64).tolist()
     return {"lr": 0.001 + 0.1 * u[0], "wd": 0.01 + 0.3 * u[1], "factor": 0.5 + u[2],

@@ -12,7 +12,7 @@ pytestmark = pytest.mark.task("trace")
 P = runpy.run_path(str(Path(__file__).with_name("probes.py")))
 f64 = torch.float64
 INPUTS = {"seq": (6, 7), "twice": (3, 1, 6, 6), "nan": (5, 4), "leaf": (6, 7)}
-DESC = {"seq": "nested nn.Sequential", "twice": "a model that calls its ReLU module twice",
+DESC = {"seq": "nested nn.Sequential with a BatchNorm1d, in training mode", "twice": "a model that calls its ReLU module twice",
         "nan": "a model whose middle layer overflows",
         "leaf": "a model that is itself one leaf module (an nn.Linear, named '' by named_modules())"}
 
@@ -79,7 +79,10 @@ def test_output_is_the_models_output(student, gen, model):
     r, (out, _), what = run(student, model, gen)
     if r["out"] is None:
         fail(f"{what}: the first element of the returned pair is not a tensor")
-    expect_close(r["out"], out, f"{what}, returned output", atol=1e-12, rtol=1e-10)
+    note = "" if r["modes_after"] == r["modes_before"] else (
+        f" (module training flags were {r['modes_before']} before the call and {r['modes_after']} after: "
+        f"output must be what model(x) returns as the model is; eval() changes what a BatchNorm computes)")
+    expect_close(r["out"], out, f"{what}, returned output{note}", atol=1e-12, rtol=1e-10)
     expect(r["out_requires_grad"] == r["plain_requires_grad"],
            f"{what}: the returned output has requires_grad={r['out_requires_grad']}, a plain model(x) on the same "
            f"model gives requires_grad={r['plain_requires_grad']}: output must be what model(x) returned, graph "
