@@ -19,6 +19,20 @@ def scoped(ns):
 def leave_dtype(ns):
     torch.set_default_dtype(torch.float64)
     return 3
+def leave_filter(ns):
+    import warnings
+    warnings.simplefilter("always")
+    return 4
+def scoped_filter(ns):
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warnings.filterwarnings("ignore", category=UserWarning)
+    return 5
+def narrow_filter(ns):  # what libraries do when imported: one message, not every warning
+    import warnings
+    warnings.filterwarnings("ignore", message="this one message")
+    return 6
 '''}
 
 
@@ -35,7 +49,8 @@ def test_leak_names_the_setting_before_and_after():
 
 
 @pytest.mark.parametrize("probe,setting", [("leave_no_grad", "torch.is_grad_enabled()"),
-                                           ("leave_dtype", "torch.get_default_dtype()")])
+                                           ("leave_dtype", "torch.get_default_dtype()"),
+                                           ("leave_filter", "the warning filters for all warnings")])
 def test_in_process_call_fails_on_a_leak(probe, setting):
     student = InProcessStudent({}, PROBES)
     try:
@@ -45,3 +60,18 @@ def test_in_process_call_fails_on_a_leak(probe, setting):
         torch.set_grad_enabled(True)
         torch.set_default_dtype(torch.float32)
     assert student.call("scoped") == 2
+
+
+def test_warning_filters_changed_for_every_warning_are_a_leak():
+    """A broad filter set outside `warnings.catch_warnings()` stays for the rest of the process; one
+    set inside it, or a filter for one message, is no leak."""
+    import warnings
+    student = InProcessStudent({}, PROBES)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(StudentError, match=r"warning filters for all warnings.*was \[ignore:Warning.* before the call "
+                                               r"and \[always:Warning, ignore:Warning"):
+            student.call("leave_filter")
+    with warnings.catch_warnings():
+        assert student.call("scoped_filter") == 5
+        assert student.call("narrow_filter") == 6

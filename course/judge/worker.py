@@ -77,6 +77,16 @@ def reset_globals() -> None:
     torch.use_deterministic_algorithms(False)
 
 
+def broad_warning_filters() -> str:
+    """The warning filters that match every message from every module (``simplefilter``, or
+    ``filterwarnings`` with no message or module pattern), first first; the narrow ones libraries add
+    when imported are left out."""
+    import warnings
+    broad = [f"{action}:{category.__name__}" for action, message, category, module, lineno in warnings.filters
+             if message is None and module is None and not lineno]
+    return "[" + ", ".join(broad[:4] + (["..."] if len(broad) > 4 else [])) + "]"
+
+
 # Process-wide settings no task may leave changed: (what the student reads, how to read it).
 GLOBAL_SETTINGS = (
     ("torch.is_grad_enabled()", lambda t: t.is_grad_enabled()),
@@ -84,6 +94,7 @@ GLOBAL_SETTINGS = (
     ("torch.get_default_dtype()", lambda t: t.get_default_dtype()),
     ("torch.is_anomaly_enabled()", lambda t: t.is_anomaly_enabled()),
     ("torch.are_deterministic_algorithms_enabled()", lambda t: t.are_deterministic_algorithms_enabled()),
+    ("the warning filters for all warnings (warnings.filters)", lambda t: broad_warning_filters()),
 )
 
 

@@ -12,6 +12,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 from course.judge.probelib import capture_error, get
+from course.judge.worker import broad_warning_filters
 
 # ---------------------------------------------------------------- anomaly
 # Loss functions compiled from source under their own file name, so that the line of each operation is
@@ -96,12 +97,15 @@ def nan_origin_quiet(ns, name, x, pad=0):
     leaf = x.detach().clone().requires_grad_(True)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
+        before = broad_warning_filters()
         try:
-            return {"returned": fn(make_loss(name, pad), leaf), "error": None}
+            out = {"returned": fn(make_loss(name, pad), leaf), "error": None}
         except Exception as exc:
-            return {"returned": None, "error": {"type": type(exc).__name__, "message": str(exc)[:300]}}
+            out = {"returned": None, "error": {"type": type(exc).__name__, "message": str(exc)[:300]}}
         finally:
             torch.autograd.set_detect_anomaly(False)
+        out["filters"] = [before, broad_warning_filters()]  # this block restores them for the worker
+        return out
 
 
 def nan_origin(ns, name, x, pad=0):
@@ -113,12 +117,14 @@ def nan_origin(ns, name, x, pad=0):
     result = {}
     with warnings.catch_warnings(record=True) as escaped:
         warnings.simplefilter("always")
+        before = broad_warning_filters()
         try:
             result["returned"] = fn(make_loss(name, pad), leaf)
             result["error"] = None
         except Exception as exc:  # what find_nan_origin let through
             result["returned"] = None
             result["error"] = {"type": type(exc).__name__, "message": str(exc)[:300]}
+        result["filters"] = [before, broad_warning_filters()]  # this block restores them for the worker
     result["anomaly_on_after"] = bool(torch.is_anomaly_enabled())
     result["escaped_warnings"] = len(escaped)
     torch.autograd.set_detect_anomaly(False)

@@ -62,6 +62,10 @@ def check_report(r, want, name, x, pad=0):
     src = PROBES["loss_source"](name, pad)
     expect(r["error"] is None, f"{call} raised {r['error'] and r['error']['type']}: "
                                f"{r['error'] and r['error']['message']}\n{src}")
+    if "filters" in r:
+        before, after = r["filters"]
+        expect(before == after, f"{call} left the caller's warning filters changed ({before} before the call, {after} "
+                                f"after it): set filters inside `with warnings.catch_warnings():`, which restores them\n{src}")
     got = r["returned"]
     expect(isinstance(got, dict), f"{call} returned {got!r}, expected a dict with 'op' and 'lineno'\n{src}")
     expect(got.get("op") == want["op"], f"{call}: 'op' is {got.get('op')!r}, expected {want['op']!r} (the backward "

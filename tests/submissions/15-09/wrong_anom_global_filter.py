@@ -1,0 +1,6 @@
+"""anomaly: works whatever filters are active and no warning escapes; this calls warnings.simplefilter('always') before entering catch_warnings, so the caller's warning filters are replaced for good (global state changed)."""
+EXPECT = {'anomaly': 'fail', 'gradcheck': 'pass', 'monitor': 'pass', 'zoo': 'pass', 'leaks': 'pass'}
+
+CELLS = {
+    'anomaly_impl': '\ndef find_nan_origin(loss_fn, x: torch.Tensor):\n    target = loss_fn.__code__.co_filename\n    try:\n        warnings.simplefilter("always")\n        with warnings.catch_warnings(record=True) as seen:\n            with torch.autograd.detect_anomaly():\n                loss = loss_fn(x)\n                loss.backward()\n    except RuntimeError as err:\n        found = re.search(r"Function \'(\\w+)\' returned nan values", str(err))\n        if found is None:\n            raise\n        op = found.group(1)\n        lineno = None\n        for w in reversed(seen):\n            hits = re.findall(r\'File "([^"]+)", line (\\d+)\', str(w.message))\n            mine = [int(n) for f, n in hits if f == target]\n            if mine:\n                lineno = mine[-1]\n                break\n        return {"op": op, "lineno": lineno}\n    finally:\n        torch.autograd.set_detect_anomaly(False)\n    return None\n',
+}
