@@ -38,9 +38,12 @@ def test_shard_splits_the_class_without_overlap():
 def test_default_workers(monkeypatch):
     monkeypatch.delenv("COURSE_WORKERS", raising=False)
     cores = len(os.sched_getaffinity(0))
-    assert 1 <= batch.default_workers() <= cores
+    assert batch.default_workers() == max(1, min(cores // 2, batch.default_workers(gpus=10**6)))
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(16)))  # a 16-core GPU node
+    assert batch.default_workers() == min(8, batch.default_workers(gpus=10**6))  # one worker per two cores
     monkeypatch.setenv("COURSE_SLOTS_PER_GPU", "3")
-    assert batch.default_workers(gpus=1) == min(3, cores, batch.default_workers(gpus=64))
+    assert batch.default_workers(gpus=1) == min(3, batch.default_workers(gpus=64))
+    assert batch.default_workers(gpus=64) <= 8
     monkeypatch.setenv("COURSE_WORKERS", "5")
     assert batch.default_workers() == 5
 

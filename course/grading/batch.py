@@ -39,14 +39,16 @@ class Result:
 
 
 def default_workers(gpus: int = 0) -> int:
-    """Workers for this node: GPUs x COURSE_SLOTS_PER_GPU on a GPU node, else the cores; at most one
-    per 3 GiB of memory (runner, judge, kernel and worker together take about 1.5 GiB)."""
+    """Workers for this node: GPUs x COURSE_SLOTS_PER_GPU on a GPU node, else one per two cores (a
+    submission's kernel and judge run side by side, so one worker keeps two cores busy: on 2 cores a
+    second worker measured 0.95x); at most one per 3 GiB of memory (runner, judge, kernel and worker
+    together take about 1.5 GiB)."""
     if settings.current().workers:
         return max(1, settings.current().workers)
     cores = len(os.sched_getaffinity(0))
     memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    want = gpus * settings.current().slots_per_gpu if gpus else cores
-    return max(1, min(want, cores, memory // (3 * GIB)))
+    want = gpus * settings.current().slots_per_gpu if gpus else cores // 2
+    return max(1, min(want, cores // 2, memory // (3 * GIB)))
 
 
 def _hash_tree(h, folder: Path, suffixes: tuple[str, ...] = ()) -> None:
