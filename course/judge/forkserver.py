@@ -29,11 +29,7 @@ from pathlib import Path
 FD_ENV = "COURSE_ZYGOTE_FD"
 PRELOAD = ("torch", "torch.nn", "torch.nn.functional", "torch.optim", "torch.utils.data", "numpy",
            "torch._dynamo", "torch.fx", "torchvision", "matplotlib.pyplot", "tqdm.auto",
-           "IPython.core.interactiveshell", "IPython.core.inputtransformer2",
-           # what the first torch.cond, torch.export or FX pass imports lazily (about 0.4 s per worker)
-           "torch.export", "torch._functorch.aot_autograd", "torch._higher_order_ops.cond", "torch._inductor.ir",
-           "torch._dynamo.backends.registry", "torch._export.passes", "torch.utils.flop_counter",
-           "torch._dynamo.repro.after_aot")
+           "IPython.core.interactiveshell", "IPython.core.inputtransformer2")
 
 
 # ----------------------------------------------------------------- zygote side
