@@ -349,7 +349,7 @@ def test_graded_notebooks_and_feedback_stay_under_the_output_cap(graded):
 
 def test_the_verdict_is_whole_and_last_in_every_test_cell(graded):
     from course import notebook as nbtools
-    from course.grading.forged_verdicts import MARK, looks_like_verdict
+    from course.grading.preprocessors.forged_verdicts import MARK, looks_like_verdict
 
     root = graded[0]
     bad = []

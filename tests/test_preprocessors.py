@@ -7,7 +7,7 @@ import nbformat
 
 from course import REPO_ROOT
 from course import notebook as nbtools
-from course.grading import hidden_checks as pp
+from course.grading.preprocessors import hidden_checks as pp
 from course.grading import submissions
 
 A = "15-01"

@@ -18,7 +18,7 @@ from nbgrader.preprocessors import (CheckCellMetadata, ClearHiddenTests, ClearOu
 from course import REPO_ROOT
 from course import notebook as nbtools
 from course.grading import submissions
-from course.grading.repair_cells import RepairGradeCells
+from course.grading.preprocessors.repair_cells import RepairGradeCells
 
 A = "15-01"
 NAME = submissions.release_notebook(A).stem

@@ -19,7 +19,7 @@ from traitlets.config import Configurable
 
 from course import REPO_ROOT
 from course.grading import judge_records, report
-from course.grading import hidden_checks as pp
+from course.grading.preprocessors import hidden_checks as pp
 from course.judge.results import Results
 
 A = "15-01"

@@ -352,8 +352,9 @@ def table(ids, students, runs, floor, plain, before, after) -> str:
 def _profile_main(root: str, items: list[list[str]], times: str) -> None:
     """(in a process of its own) autograde + generate_feedback per (assignment, student), timed."""
     from ..judge import server as judgeserver
-    from . import hidden_checks, spare_kernel
-    from .execute import SafeExecute
+    from . import spare_kernel
+    from .preprocessors import hidden_checks
+    from .preprocessors.execute import SafeExecute
 
     spare_kernel.use_in_this_process()  # as in the nbgrader runner: the next kernel is started ahead
     from . import runner

@@ -10,11 +10,8 @@ def configure(c) -> None:
                                         LimitOutput, OverwriteCells, OverwriteKernelspec, SaveAutoGrades)
 
     from . import lms_feedback, safe_files
-    from .forged_verdicts import MarkForgedVerdicts
-    from .inert_output import InertOutput
-    from .output_caps import CapOutputSize
-    from .preprocessors import JudgeHiddenChecks, RepairGradeCells, SafeExecute, StartHiddenChecks
-    from .student_cells import SanitizeStudentCells
+    from .preprocessors import (CapOutputSize, InertOutput, JudgeHiddenChecks, MarkForgedVerdicts, RepairGradeCells,
+                                SafeExecute, SanitizeStudentCells, StartHiddenChecks)
 
     # Sandbox settings that cannot be read stop the command now (nbgrader_config.py refuses), not
     # in the middle of a batch.

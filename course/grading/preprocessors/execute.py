@@ -14,11 +14,11 @@ from nbclient.util import run_sync
 from nbgrader.preprocessors import Execute
 from traitlets import Integer
 
-from ..sandbox import cgroup, procs
-from .. import notebook as nbtools
-from .. import sandbox
-from . import incidents, spare_kernel
-from .kernel import SandboxKernelManager, runtime_root
+from ...sandbox import cgroup, procs
+from ... import notebook as nbtools
+from ... import sandbox
+from .. import incidents, spare_kernel
+from ..kernel import SandboxKernelManager, runtime_root
 from .output_budget import OutputBudget
 
 

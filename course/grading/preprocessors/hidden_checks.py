@@ -16,12 +16,12 @@ from nbformat.v4 import new_output
 from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Integer, Unicode
 
-from ..sandbox import fstree
-from .. import plain, sandbox
-from .. import settings
-from .. import notebook as nbtools
-from ..judge.results import Results
-from . import incidents, judge_records
+from ...sandbox import fstree
+from ... import plain, sandbox
+from ... import settings
+from ... import notebook as nbtools
+from ...judge.results import Results
+from .. import incidents, judge_records
 
 
 def _meta(cell) -> dict:
@@ -63,7 +63,7 @@ def _assignment(nb, resources) -> str:
 def _judge(path: str, assignment: str, student: str, timeout: float) -> Results:
     """Run the hidden suite against the notebook at ``path`` in a fresh judge session, then remove
     the folder holding it; its results, with the judge's wall-clock seconds."""
-    from ..judge.suite import run_suite
+    from ...judge.suite import run_suite
 
     started = time.monotonic()
     try:

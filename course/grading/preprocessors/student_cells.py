@@ -10,8 +10,8 @@ from __future__ import annotations
 from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.preprocessors import NbGraderPreprocessor
 
-from .. import notebook as nbtools
-from . import safe_html
+from ... import notebook as nbtools
+from .. import safe_html
 
 
 def instructor_cells(resources) -> dict:
