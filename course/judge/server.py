@@ -21,7 +21,7 @@ import time
 from .. import settings
 
 # Not course.judge.adapter: its defaults read COURSE_* limits at import, and each session brings its own env.
-PRELOAD = ("torch", "pytest", "hypothesis", "numpy", "course.judge.pytest_plugin", "course.judge.expect")
+PRELOAD = ("torch", "torch._dynamo", "pytest", "hypothesis", "numpy", "course.judge.pytest_plugin", "course.judge.expect")
 
 
 def main() -> None:
