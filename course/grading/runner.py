@@ -42,13 +42,18 @@ def _warm(req: dict) -> int:
         os.environ.clear()
         os.environ.update(req["env"])
         from . import preprocessors  # noqa: F401  (nbgrader's and nbclient's imports come with it)
+        from . import spare_kernel
         from ..judge import server, suite
+        if req.get("cwd"):
+            _prestart_kernel(req["cwd"])  # boots while the judge server and the zygote start
         judge = server.shared()
         if judge is None:
             return 1
-        judge.prestart(suite.session_env())  # the first submission's worker zygote: started now
+        # The first submission's worker zygote and kernel, ready before its clock starts: a cold start
+        # charged to one student would bring that student nearer the time limit than the others.
+        judge.prestart(suite.session_env(), wait=True)
         if req.get("cwd"):
-            _prestart_kernel(req["cwd"])
+            spare_kernel.wait_ready()
         return 0
     except Exception:
         return 1

@@ -107,6 +107,26 @@ def prestart(kernel_name: str, runtime_root: str) -> None:
         old.discard()
 
 
+def wait_ready(timeout: float = 60) -> bool:
+    """Block until the kernel started ahead answers (its preloads done), so that a batch's first
+    notebook does not wait for it to boot; False if it did not answer in time."""
+    with _lock:
+        spare = _spare
+    if spare is None:
+        return False
+    from jupyter_client import BlockingKernelClient
+    client = BlockingKernelClient(connection_file=spare.connection_file)
+    client.load_connection_file()
+    client.start_channels()
+    try:
+        client.wait_for_ready(timeout=timeout)
+        return True
+    except RuntimeError:
+        return False
+    finally:
+        client.stop_channels()
+
+
 def take(kernel_name: str) -> Spare | None:
     """The spare, if it was started for this kernelspec and environment and is still running; it is
     then the caller's. A spare that does not fit is discarded."""

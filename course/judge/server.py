@@ -47,6 +47,8 @@ def main() -> None:
         req = json.loads(line)
         if req.get("prestart"):  # before the first session: start its worker's zygote now
             spare.prestart(req["env"])
+            if req.get("wait"):
+                spare.wait_ready()
             out.write(json.dumps({"code": 0}) + "\n")
             continue
         sys.stdout.flush()
@@ -139,10 +141,11 @@ class JudgeServer:
                 self._line(30)  # the server reports the killed session
                 return None
 
-    def prestart(self, env: dict, timeout: float = 60) -> bool:
-        """Start the zygote of the next session's worker now (before the first submission of a batch)."""
+    def prestart(self, env: dict, timeout: float = 60, wait: bool = False) -> bool:
+        """Start the zygote of the next session's worker now (before the first submission of a batch);
+        ``wait``: return once it has preloaded."""
         try:
-            self.proc.stdin.write(json.dumps({"prestart": True, "env": env}) + "\n")
+            self.proc.stdin.write(json.dumps({"prestart": True, "env": env, "wait": wait}) + "\n")
             self.proc.stdin.flush()
             return self._line(timeout) == {"code": 0}
         except (OSError, ValueError):

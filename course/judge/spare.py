@@ -81,6 +81,20 @@ def prestart(session_env: dict) -> None:
         os.environ.update(saved)
 
 
+def wait_ready() -> bool:
+    """Block until the zygote started ahead has preloaded (before a batch's first submission, so that
+    it does not wait for it); False, and no spare, if it failed to start."""
+    spare = _SPARE
+    if spare is None:
+        return False
+    try:
+        spare[1]._await_ready()
+        return True
+    except Exception:
+        discard()
+        return False
+
+
 def _enabled_in(env: dict) -> bool:
     return env.get("COURSE_SPARE_ZYGOTE", "1") not in ("0", "off")
 
