@@ -308,11 +308,15 @@ def ema_states(ns, states, decay, average_buffers=False):
     return {"history": history, "live": _state(model)}
 
 
-def ema_requires_grad(ns, states, decay):
-    """requires_grad of each averaged parameter, after construction and after two updates."""
+def ema_requires_grad(ns, states, decay, frozen=()):
+    """requires_grad of each averaged parameter, after construction and after two updates; the live
+    parameters named in `frozen` are frozen (requires_grad=False) before the EMA is built."""
     cls = get(ns, "EMA")
     model = ema_model()
     model.load_state_dict(states[0])
+    for name, p in model.named_parameters():
+        if name in frozen:
+            p.requires_grad_(False)
     ema = cls(model, decay=decay)
     flags = {"init": {n: bool(p.requires_grad) for n, p in _ema_module(ema).named_parameters()}}
     for s in states[1:3]:

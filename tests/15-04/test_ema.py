@@ -202,18 +202,23 @@ def test_decay_direction(student, gen):
 
 def test_averaged_parameters_do_not_require_grad(student, gen):
     """EMA: the averaged parameters do not require gradients (after construction and after updates); the live
-    model's still do"""
+    model's flags stay as they were (a frozen live parameter stays frozen)"""
     states = random_states(gen, 2)
-    r = student.call("ema_requires_grad", states=states, decay=0.9)
+    frozen = ["0.bias"]  # a frozen layer of the live model: EMA must not turn it back on
+    r = student.call("ema_requires_grad", states=states, decay=0.9, frozen=frozen)
     for when, label in (("init", "after EMA(model, 0.9)"), ("updated", "after two update() calls")):
         flags = r[when]
         expect(bool(flags), f"EMA.module has no parameters {label}")
         on = sorted(n for n, f in flags.items() if f is not False)
         expect(not on, f"{label}, these averaged parameters of EMA.module still require gradients: {on} "
                        f"(call requires_grad_(False) on the copy's parameters)")
-    off = sorted(n for n, f in r["live"].items() if f is not True)
+    off = sorted(n for n, f in r["live"].items() if f is not True and n not in frozen)
     expect(not off, f"the live model's parameters {off} no longer require gradients: EMA must not change the "
                     f"model it averages")
+    thawed = sorted(n for n in frozen if r["live"].get(n) is not False)
+    expect(not thawed, f"EMA(model, 0.9) on a model whose {thawed} had requires_grad=False: afterwards the live "
+                       f"parameters {thawed} require gradients again (expected False, got True); EMA must never "
+                       f"modify the model it averages, frozen layers included")
     want = reference_history(states, 0.9, False)[-1]
     for name in (n for n in want if is_param(n)):
         expect_close(r["ema"].get(name), want[name], f"EMA(model, 0.9) after two update() calls, parameter '{name}'",
