@@ -1,0 +1,154 @@
+"""Probes for 00-03 (run next to the submission; return plain data only)."""
+import torch
+import torch.nn.functional as F
+
+from course.judge.probelib import aliases, build_model, capture_error, changes, get, global_state, module_state
+
+LOSSES = {"mse": F.mse_loss, "cross_entropy": F.cross_entropy, "smooth_l1": F.smooth_l1_loss}
+
+
+def _raw(v):
+    """A returned value as plain data: tensors and numbers as they are, anything else as its type's name."""
+    if isinstance(v, (int, float, bool, str, type(None), torch.Tensor)):
+        return v
+    return f"<{type(v).__name__}>"
+
+
+# ---------------------------------------------------------------- accumulate_grads
+def accumulate_run(ns, spec, loss, x, y, micro_batches, pre_grads, mode):
+    """Build the judge's model, set some .grad beforehand, call accumulate_grads once and report the
+    gradients, the forward batch sizes, the returned loss, and what changed around the call."""
+    fn = get(ns, "accumulate_grads")
+    model = build_model(spec)
+    model.train(mode == "train")
+    for (name, p), g in zip(model.named_parameters(), pre_grads):
+        p.grad = None if g is None else g.clone()
+    params_before = {n: p.detach().clone() for n, p in model.named_parameters()}
+    seen = []
+    handle = model.register_forward_pre_hook(lambda m, args, kwargs: seen.append(
+        (list(args) + list(kwargs.values()))[0].detach()[:, 0].clone()), with_kwargs=True)
+    g_before, m_before = global_state(), module_state(model)
+    result = fn(model, LOSSES[loss], (x, y), micro_batches)
+    g_after, m_after = global_state(), module_state(model)
+    handle.remove()
+    return {
+        "loss": _raw(result),
+        "grads": {n: (None if p.grad is None else p.grad.detach().clone()) for n, p in model.named_parameters()},
+        "params_changed": [n for n, p in model.named_parameters() if not torch.equal(p.detach(), params_before[n])],
+        "sizes": [int(t.shape[0]) for t in seen],
+        "first_column": [t.tolist() for t in seen],
+        "changes": changes(g_before, g_after) + changes(m_before, m_after),
+        "x_after": x, "y_after": y,
+    }
+
+
+# ---------------------------------------------------------------- MomentumSGD
+def _make_params(values):
+    return [torch.nn.Parameter(v.clone()) for v in values]
+
+
+def _groups(params, groups):
+    return [dict(g["hyper"], params=[params[i] for i in g["idx"]]) for g in groups]
+
+
+def _set_grads(params, grads):
+    for p, g in zip(params, grads):
+        p.grad = None if g is None else g.clone()
+
+
+def sgd_run(ns, values, groups, grads, resume_at=None, via=None):
+    """Run MomentumSGD over the given gradients (one list per step, None for 'no grad'). With resume_at=k,
+    after step k the optimizer is rebuilt from state_dict(): a fresh MomentumSGD (via 'mine'), or
+    torch.optim.SGD that saved / continues (via 'from_torch' / 'to_torch'). Reports every step."""
+    cls = get(ns, "MomentumSGD")
+    params = _make_params(values)
+    if via == "from_torch" and resume_at is not None:
+        opt = torch.optim.SGD(_groups(params, groups), lr=groups[0]["hyper"]["lr"], foreach=False)
+    else:
+        opt = cls(_groups(params, groups), lr=groups[0]["hyper"]["lr"])
+    out = {"params": [], "grads_after": [], "stateless": []}
+    for step, gs in enumerate(grads):
+        _set_grads(params, gs)
+        opt.step()
+        out["params"].append([p.detach().clone() for p in params])
+        out["grads_after"].append([None if p.grad is None else p.grad.detach().clone() for p in params])
+        out["stateless"].append([i for i, p in enumerate(params) if len(opt.state.get(p, {})) == 0])
+        if resume_at == step:
+            saved = torch.load(_to_bytes(opt.state_dict()), weights_only=False)
+            target = torch.optim.SGD if via == "to_torch" else cls
+            kwargs = {"foreach": False} if via == "to_torch" else {}
+            opt = target(_groups(params, groups), lr=groups[0]["hyper"]["lr"], **kwargs)
+            opt.load_state_dict(saved)
+    return out
+
+
+def sgd_repeat(ns, values, groups, grads, steps):
+    """Set the gradients once, then call step() several times without touching .grad again."""
+    params = _make_params(values)
+    opt = get(ns, "MomentumSGD")(_groups(params, groups), lr=groups[0]["hyper"]["lr"])
+    _set_grads(params, grads)
+    out = {"params": [], "grads_after": []}
+    for _ in range(steps):
+        opt.step()
+        out["params"].append([p.detach().clone() for p in params])
+        out["grads_after"].append([None if p.grad is None else p.grad.detach().clone() for p in params])
+    return out
+
+
+def _to_bytes(obj):
+    import io
+    buf = io.BytesIO()
+    torch.save(obj, buf)
+    buf.seek(0)
+    return buf
+
+
+def sgd_state_keys(ns, values, hyper, steps):
+    """The keys MomentumSGD keeps in state[p] after some steps with a gradient of ones."""
+    params = _make_params(values)
+    opt = get(ns, "MomentumSGD")(params, **hyper)
+    for _ in range(steps):
+        _set_grads(params, [torch.ones_like(p) for p in params])
+        opt.step()
+    return [sorted(opt.state.get(p, {})) for p in params]
+
+
+def sgd_rejects(ns, kwargs):
+    p = torch.nn.Parameter(torch.zeros(2))
+    return capture_error(lambda: get(ns, "MomentumSGD")([p], **kwargs))
+
+
+# ---------------------------------------------------------------- warmup_cosine_lr
+def schedule_values(ns, steps, base_lr, warmup_steps, total_steps, start_factor, eta_min):
+    fn = get(ns, "warmup_cosine_lr")
+    return [_raw(fn(s, base_lr, warmup_steps, total_steps, start_factor=start_factor, eta_min=eta_min))
+            for s in steps]
+
+
+# ---------------------------------------------------------------- pad_collate
+def _label(v):
+    kind, value = v
+    return int(value) if kind == "int" else torch.tensor(value, dtype=getattr(torch, kind))
+
+
+def collate_run(ns, seqs, labels, padding_value=None):
+    """Call pad_collate on (seq, label) pairs; labels are (kind, value): ('int', 3) or ('int32', 3) ...
+    Reports the returned dict, whether 'inputs' shares memory with a sample, and the samples afterwards."""
+    fn = get(ns, "pad_collate")
+    samples = [(s, _label(lb)) for s, lb in zip(seqs, labels)]
+    before = [s.clone() for s in seqs]
+    out = fn(samples) if padding_value is None else fn(samples, padding_value)
+    if not isinstance(out, dict):
+        return {"type": type(out).__name__}
+    res = {"type": "dict", "keys": sorted(str(k) for k in out)}
+    for key in ("inputs", "lengths", "mask", "labels"):
+        res[key] = _raw(out.get(key))
+    inputs = out.get("inputs")
+    res["aliases"] = [i for i, s in enumerate(seqs) if isinstance(inputs, torch.Tensor) and aliases(inputs, s)]
+    res["samples_changed"] = [i for i, (s, b) in enumerate(zip(seqs, before))
+                              if s.shape != b.shape or not torch.equal(s, b)]
+    return res
+
+
+def collate_empty(ns):
+    return capture_error(get(ns, "pad_collate"), [])

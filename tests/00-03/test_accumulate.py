@@ -1,0 +1,153 @@
+"""Hidden checks of accumulate_grads (exercise 1): the judge's own full-batch backward on the same model."""
+import math
+
+import pytest
+import torch
+import torch.nn.functional as F
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from course.judge.expect import expect, expect_close, expect_equal, fail
+from course.judge.strategies import build_model, model_specs, relayout
+
+pytestmark = pytest.mark.task("accumulate")
+f64 = torch.float64
+FN = "accumulate_grads"
+LOSSES = {"mse": F.mse_loss, "cross_entropy": F.cross_entropy, "smooth_l1": F.smooth_l1_loss}
+
+
+def make_batch(spec, loss, n, gen, layout="contiguous"):
+    x = relayout(torch.randn(n, spec["in"], generator=gen, dtype=f64), layout)
+    if loss == "cross_entropy":
+        y = torch.randint(0, spec["out"], (n,), generator=gen)
+    else:
+        y = torch.randn(n, spec["out"], generator=gen, dtype=f64) * 2
+    return x, y
+
+
+def expected(spec, loss, x, y, pre_grads):
+    model = build_model(spec)
+    for p, g in zip(model.parameters(), pre_grads):
+        p.grad = None if g is None else g.clone()
+    value = LOSSES[loss](model(x), y)
+    value.backward()
+    return value.item(), {n: p.grad for n, p in model.named_parameters()}
+
+
+def no_pre(spec):
+    return [None] * len(list(build_model(spec).parameters()))
+
+
+def run(student, spec, loss, x, y, k, pre_grads=None, mode="train"):
+    pre = pre_grads if pre_grads is not None else no_pre(spec)
+    return student.call("accumulate_run", spec=spec, loss=loss, x=x, y=y, micro_batches=k, pre_grads=pre,
+                        mode=mode)
+
+
+def check_grads(res, want, what):
+    for name, g in want.items():
+        got = res["grads"].get(name)
+        if got is None:
+            fail(f"{what}: parameter '{name}' has .grad None afterwards; expected the full-batch gradient")
+        expect_close(got, g, f"{what}: .grad of parameter '{name}'", atol=1e-10, rtol=1e-8)
+
+
+def check_loss(res, want, what):
+    got = res["loss"]
+    expect(isinstance(got, float), f"{what} returned {got!r} ({type(got).__name__}), not a Python float")
+    expect_close(torch.tensor(got, dtype=f64), torch.tensor(want, dtype=f64),
+                 f"the loss {what} returns (the full batch's loss)", atol=1e-10, rtol=1e-8)
+
+
+def describe(spec, loss, n, k, layout="contiguous"):
+    return (f"{FN}(model, F.{loss}_loss, (inputs, targets), micro_batches={k}) with N={n} samples "
+            f"(a nested model, forward argument '{spec['arg']}', hidden widths {spec['hidden']}, inputs {layout})"
+            ).replace("F.cross_entropy_loss", "F.cross_entropy")
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(spec=model_specs(out_features=(2, 4), norm=False, dropout=False), loss=st.sampled_from(sorted(LOSSES)),
+       n=st.integers(2, 11), k=st.integers(2, 5), layout=st.sampled_from(["contiguous", "transposed", "strided",
+                                                                          "offset"]),
+       seed=st.integers(0, 2**31 - 1))
+def test_matches_full_batch(student, spec, loss, n, k, layout, seed):
+    """the accumulated .grad of every parameter and the returned loss equal one full-batch backward"""
+    spec = dict(spec, double=True)
+    x, y = make_batch(spec, loss, n, torch.Generator().manual_seed(seed), layout)
+    res = run(student, spec, loss, x, y, k)
+    want_loss, want = expected(spec, loss, x, y, no_pre(spec))
+    what = describe(spec, loss, n, k, layout)
+    check_grads(res, want, what)
+    check_loss(res, want_loss, what)
+
+
+@pytest.mark.parametrize("n,k", [(10, 4), (7, 2), (5, 3)])
+def test_uneven_last_micro_batch(student, gen, n, k):
+    """a smaller last micro-batch is weighted by its share of the samples, not by 1/micro_batches"""
+    spec = {"arg": "inputs", "in": 3, "out": 2, "hidden": [4], "norm": False, "dropout": False, "seed": 7,
+            "double": True}
+    x, y = make_batch(spec, "mse", n, gen)
+    y[-1] += 25.0  # the last sample's loss dominates: a wrong weight of the last micro-batch shows at once
+    res = run(student, spec, "mse", x, y, k)
+    want_loss, want = expected(spec, "mse", x, y, no_pre(spec))
+    what = describe(spec, "mse", n, k) + f" (last micro-batch of {n - (k - 1) * math.ceil(n / k)} sample(s))"
+    check_grads(res, want, what)
+    check_loss(res, want_loss, what)
+
+
+def test_adds_to_existing_grads(student, gen):
+    """the call adds the full-batch gradient to what .grad held before, as backward() does"""
+    spec = {"arg": "features", "in": 4, "out": 3, "hidden": [5, 3], "norm": False, "dropout": False, "seed": 3,
+            "double": True}
+    x, y = make_batch(spec, "cross_entropy", 8, gen)
+    shapes = [p.shape for p in build_model(spec).parameters()]
+    pre = [torch.randn(s, generator=gen, dtype=f64) for s in shapes]
+    pre[1] = None
+    res = run(student, spec, "cross_entropy", x, y, 3, pre_grads=pre)
+    _, want = expected(spec, "cross_entropy", x, y, pre)
+    check_grads(res, want, describe(spec, "cross_entropy", 8, 3) +
+                " on a model whose parameters already held a .grad (all but the second)")
+
+
+@pytest.mark.parametrize("n,k", [(3, 5), (1, 3), (1, 1), (6, 6)])
+def test_micro_batch_sizes(student, gen, n, k):
+    """the model sees consecutive micro-batches in order, each sample once, none empty, none above ceil(N/k)"""
+    spec = {"arg": "data", "in": 3, "out": 1, "hidden": [3], "norm": False, "dropout": False, "seed": 11,
+            "double": True}
+    x, y = make_batch(spec, "mse", n, gen)
+    res = run(student, spec, "mse", x, y, k)
+    what = describe(spec, "mse", n, k)
+    sizes, cap = res["sizes"], math.ceil(n / k)
+    expect(all(isinstance(s, int) and 0 < s <= cap for s in sizes),
+           f"{what}: the model was called on micro-batches of sizes {sizes}; each must hold 1 to {cap} samples")
+    expect_equal(sum(sizes), n, f"{what}: the number of samples the model saw over all its calls")
+    want_loss, want = expected(spec, "mse", x, y, no_pre(spec))
+    check_grads(res, want, what)
+    check_loss(res, want_loss, what)
+
+
+def test_consecutive_in_order(student, gen):
+    """micro-batches are consecutive slices of the batch, in order"""
+    spec = {"arg": "x", "in": 2, "out": 1, "hidden": [2], "norm": False, "dropout": False, "seed": 5,
+            "double": True}
+    x, y = make_batch(spec, "mse", 9, gen)
+    x[:, 0] = torch.arange(9, dtype=f64)
+    res = run(student, spec, "mse", x, y, 3)
+    order = [v for piece in res["first_column"] for v in piece]
+    expect(order == [float(i) for i in range(9)],
+           f"{describe(spec, 'mse', 9, 3)} with the samples numbered 0..8: the model saw them as "
+           f"{res['first_column']}; expected consecutive pieces covering 0..8 once, in order")
+
+
+def test_leaves_model_and_globals(student, gen):
+    """parameters, train/eval mode, grad mode and the inputs are as before the call"""
+    spec = {"arg": "batch", "in": 3, "out": 2, "hidden": [4, 2], "norm": False, "dropout": False, "seed": 1,
+            "double": True}
+    x, y = make_batch(spec, "smooth_l1", 6, gen)
+    x0, y0 = x.clone(), y.clone()
+    for mode in ("eval", "train"):
+        res = run(student, spec, "smooth_l1", x, y, 4, mode=mode)
+        what = describe(spec, "smooth_l1", 6, 4) + f" on a model in {mode} mode"
+        expect(not res["params_changed"], f"{what} changed the values of parameters {res['params_changed']}")
+        expect(not res["changes"], f"{what} left changes behind: {'; '.join(res['changes'])}")
+        expect(torch.equal(res["x_after"], x0) and torch.equal(res["y_after"], y0),
+               f"{what} changed the inputs or targets it was given")

@@ -1,0 +1,127 @@
+"""Hidden checks of pad_collate (exercise 4) against torch.nn.utils.rnn.pad_sequence and the judge's own masks."""
+import pytest
+import torch
+from hypothesis import HealthCheck, given, settings, strategies as st
+from torch.nn.utils.rnn import pad_sequence
+
+from course.judge.expect import expect, expect_equal, expect_raises, fail
+from course.judge.strategies import relayout
+
+pytestmark = pytest.mark.task("collate")
+LABEL_KINDS = ["int", "int64", "int32", "int16", "uint8", "int8"]
+
+
+def make(gen, lengths, features, dtype, layout):
+    seqs = []
+    for n in lengths:
+        t = torch.randn((n, *features), generator=gen, dtype=torch.float64) * 5
+        seqs.append(relayout(t.to(dtype), layout))
+    return seqs
+
+
+def expected(seqs, lengths, labels, padding_value):
+    longest = max(lengths)
+    if longest == 0:
+        inputs = torch.empty((len(seqs), 0, *seqs[0].shape[1:]), dtype=seqs[0].dtype)
+    else:
+        inputs = pad_sequence([s.contiguous() for s in seqs], batch_first=True, padding_value=padding_value)
+    mask = torch.tensor([[j < n for j in range(longest)] for n in lengths], dtype=torch.bool).reshape(len(seqs),
+                                                                                                      longest)
+    return {"inputs": inputs, "lengths": torch.tensor(lengths, dtype=torch.int64), "mask": mask,
+            "labels": torch.tensor([v for _, v in labels], dtype=torch.int64)}
+
+
+def check(res, want, what):
+    if res.get("type") != "dict":
+        fail(f"{what} returned a {res.get('type')}, not a dict")
+    for key in ("inputs", "lengths", "mask", "labels"):
+        got, w = res.get(key), want[key]
+        if not isinstance(got, torch.Tensor):
+            fail(f"{what}['{key}'] is {got!r}, not a tensor (is the key '{key}' there? keys: {res['keys']})")
+        expect_equal(got.dtype, w.dtype, f"the dtype of {what}['{key}']")
+        expect_equal(tuple(got.shape), tuple(w.shape), f"the shape of {what}['{key}']")
+        if not torch.equal(got, w):
+            fail(f"{what}['{key}']: expected {w.tolist()}, got {got.tolist()}")
+
+
+def run(student, seqs, labels, padding_value=None):
+    kwargs = {} if padding_value is None else {"padding_value": padding_value}
+    return student.call("collate_run", seqs=seqs, labels=labels, **kwargs)
+
+
+def describe(lengths, features, dtype, layout, labels, padding_value):
+    pv = "" if padding_value is None else f", padding_value={padding_value}"
+    return (f"pad_collate(samples{pv}) with sequence lengths {lengths}, features {features}, {dtype}, "
+            f"{layout} sequences, labels {[k for k, _ in labels]}")
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lengths=st.lists(st.integers(0, 5), min_size=1, max_size=5), features=st.sampled_from([(), (3,), (2, 2)]),
+       dtype=st.sampled_from([torch.float32, torch.float64, torch.int64]),
+       layout=st.sampled_from(["contiguous", "transposed", "strided", "offset"]),
+       label_kinds=st.lists(st.sampled_from(LABEL_KINDS), min_size=5, max_size=5),
+       padding_value=st.sampled_from([None, -1.0, 7.0]), seed=st.integers(0, 2**31 - 1))
+def test_matches_pad_sequence(student, lengths, features, dtype, layout, label_kinds, padding_value, seed):
+    """inputs equal pad_sequence(batch_first=True), lengths/mask/labels int64/bool of shape (B,)/(B, L_max)"""
+    gen = torch.Generator().manual_seed(seed)
+    seqs = make(gen, lengths, features, dtype, layout)
+    labels = [(k, int(torch.randint(0, 100, (), generator=gen))) for k in label_kinds[:len(lengths)]]
+    res = run(student, seqs, labels, padding_value)
+    check(res, expected(seqs, lengths, labels, 0.0 if padding_value is None else padding_value),
+          describe(lengths, features, dtype, layout, labels, padding_value))
+
+
+def test_labels_int64_whatever_dtype(student, gen):
+    """labels come back as int64 from Python ints and 0-dim tensors of any integer dtype"""
+    lengths = [2, 3, 1, 2, 1, 3]
+    seqs = make(gen, lengths, (2,), torch.float32, "contiguous")
+    labels = [(k, v) for k, v in zip(LABEL_KINDS, [3, 9, 250, 7, 200, 0])]
+    res = run(student, seqs, labels)
+    check(res, expected(seqs, lengths, labels, 0.0), describe(lengths, (2,), torch.float32, "contiguous", labels,
+                                                              None))
+
+
+@pytest.mark.parametrize("layout", ["contiguous", "transposed"])
+def test_batch_of_one_is_a_copy(student, gen, layout):
+    """a batch of one sample: shape (1, L, *features), a new tensor sharing no memory with the sample"""
+    seqs = make(gen, [4], (3,), torch.float64, layout)
+    labels = [("int32", 2)]
+    res = run(student, seqs, labels, 0.5)
+    what = describe([4], (3,), torch.float64, layout, labels, 0.5)
+    check(res, expected(seqs, [4], labels, 0.5), what)
+    expect(not res["aliases"], f"{what}['inputs'] shares memory with the sample (a view, not a new tensor)")
+
+
+def test_no_memory_shared(student, gen):
+    """inputs never shares memory with a sample, even when all have the same length"""
+    seqs = make(gen, [3, 3, 3], (2,), torch.float32, "contiguous")
+    labels = [("int", 1), ("int", 0), ("int", 2)]
+    res = run(student, seqs, labels)
+    what = describe([3, 3, 3], (2,), torch.float32, "contiguous", labels, None)
+    check(res, expected(seqs, [3, 3, 3], labels, 0.0), what)
+    expect(not res["aliases"], f"{what}['inputs'] shares memory with samples {res['aliases']}")
+
+
+@pytest.mark.parametrize("lengths", [[0, 0], [0], [0, 3, 0]])
+def test_empty_sequences(student, gen, lengths):
+    """sequences of length 0: L_max is the longest length (0 when all are empty)"""
+    seqs = make(gen, lengths, (3,), torch.float64, "contiguous")
+    labels = [("int", i) for i in range(len(lengths))]
+    res = run(student, seqs, labels, -2.0)
+    check(res, expected(seqs, lengths, labels, -2.0), describe(lengths, (3,), torch.float64, "contiguous", labels,
+                                                               -2.0))
+
+
+def test_samples_unchanged(student, gen):
+    """the samples are left unchanged"""
+    lengths = [1, 4, 2]
+    seqs = make(gen, lengths, (), torch.float64, "strided")
+    labels = [("int64", 1), ("int", 5), ("uint8", 3)]
+    res = run(student, seqs, labels, 9.0)
+    expect(not res["samples_changed"], f"{describe(lengths, (), torch.float64, 'strided', labels, 9.0)} "
+                                       f"changed samples {res['samples_changed']}")
+
+
+def test_empty_list_raises(student):
+    """an empty list of samples raises ValueError"""
+    expect_raises(student.call("collate_empty"), "ValueError", "pad_collate([])")

@@ -1,0 +1,67 @@
+"""Hidden checks of warmup_cosine_lr (exercise 3) against SequentialLR(LinearLR, CosineAnnealingLR)."""
+import pytest
+import torch
+from hypothesis import HealthCheck, given, settings, strategies as st
+from torch.optim.lr_scheduler import CosineAnnealingLR, LinearLR, SequentialLR
+
+from course.judge.expect import expect, expect_close
+
+pytestmark = pytest.mark.task("schedule")
+f64 = torch.float64
+
+
+def torch_lrs(base_lr, warmup, total, start_factor, eta_min):
+    """The rate PyTorch's chained schedulers give after 0, 1, ..., total scheduler steps."""
+    opt = torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=base_lr)
+    cosine = CosineAnnealingLR(opt, total - warmup, eta_min)
+    sched = cosine if warmup == 0 else SequentialLR(opt, [LinearLR(opt, start_factor, 1.0, warmup), cosine],
+                                                    milestones=[warmup])
+    out = []
+    for _ in range(total + 1):
+        out.append(opt.param_groups[0]["lr"])
+        opt.step()
+        sched.step()
+    return out
+
+
+def check(student, steps, want, base_lr, warmup, total, start_factor, eta_min, note=""):
+    got = student.call("schedule_values", steps=steps, base_lr=base_lr, warmup_steps=warmup, total_steps=total,
+                       start_factor=start_factor, eta_min=eta_min)
+    for s, g, w in zip(steps, got, want):
+        what = (f"warmup_cosine_lr({s}, base_lr={base_lr:.4g}, warmup_steps={warmup}, total_steps={total}, "
+                f"start_factor={start_factor:.4g}, eta_min={eta_min:.4g}){note}")
+        expect(isinstance(g, float), f"{what} returned {g!r} ({type(g).__name__}), not a Python float")
+        expect_close(torch.tensor(g, dtype=f64), torch.tensor(w, dtype=f64), what, atol=1e-15, rtol=1e-9)
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(warmup=st.integers(1, 8), extra=st.integers(1, 20), start_factor=st.sampled_from([0.01, 0.1, 0.5, 1.0]),
+       base_lr=st.floats(1e-3, 1.0), eta_frac=st.sampled_from([0.0, 0.01, 0.3]))
+def test_matches_sequential_lr(student, warmup, extra, start_factor, base_lr, eta_frac):
+    """every step from 0 to total_steps equals SequentialLR(LinearLR, CosineAnnealingLR)"""
+    total, eta_min = warmup + extra, base_lr * eta_frac
+    want = torch_lrs(base_lr, warmup, total, start_factor, eta_min)
+    check(student, list(range(total + 1)), want, base_lr, warmup, total, start_factor, eta_min,
+          " (PyTorch's SequentialLR gives the expected value)")
+
+
+@pytest.mark.parametrize("warmup,total", [(1, 2), (5, 6), (4, 40), (10, 11)])
+def test_boundaries(student, warmup, total):
+    """the boundaries step = warmup_steps - 1, warmup_steps, warmup_steps + 1 and total_steps"""
+    want = torch_lrs(0.2, warmup, total, 0.25, 0.002)
+    steps = sorted({warmup - 1, warmup, min(warmup + 1, total), total})
+    check(student, steps, [want[s] for s in steps], 0.2, warmup, total, 0.25, 0.002, " (a boundary step)")
+
+
+@pytest.mark.parametrize("total", [1, 7])
+def test_no_warmup(student, total):
+    """with warmup_steps = 0 the cosine starts at base_lr at step 0"""
+    want = torch_lrs(0.3, 0, total, 0.1, 0.01)
+    check(student, list(range(total + 1)), want, 0.3, 0, total, 0.1, 0.01, " (no warm-up: CosineAnnealingLR)")
+
+
+def test_after_total_steps(student):
+    """past total_steps the rate stays at eta_min"""
+    for eta_min in (0.0, 0.004):
+        steps = [13, 14, 20, 27, 1000]
+        check(student, steps, [eta_min] * len(steps), 0.1, 3, 12, 0.1, eta_min, " (past total_steps: eta_min)")

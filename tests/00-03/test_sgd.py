@@ -1,0 +1,155 @@
+"""Hidden checks of MomentumSGD (exercise 2) against torch.optim.SGD (foreach=False) on the judge."""
+import pytest
+import torch
+
+from course.judge.expect import expect, expect_close, expect_equal, expect_raises, fail
+
+pytestmark = pytest.mark.task("sgd")
+f64 = torch.float64
+
+CONFIGS = {
+    "momentum with dampening and weight decay": [
+        {"idx": [0, 1], "hyper": {"lr": 0.1, "momentum": 0.9, "dampening": 0.3, "weight_decay": 0.05}},
+        {"idx": [2], "hyper": {"lr": 0.03, "momentum": 0.5, "dampening": 0.0, "weight_decay": 0.0}}],
+    "nesterov": [
+        {"idx": [0, 2], "hyper": {"lr": 0.05, "momentum": 0.8, "weight_decay": 0.1, "nesterov": True}},
+        {"idx": [1], "hyper": {"lr": 0.2, "momentum": 0.0, "weight_decay": 0.2}}],
+    "no momentum, weight decay 1": [{"idx": [0, 1, 2], "hyper": {"lr": 0.07, "weight_decay": 1.0}}],
+    "nesterov and momentum without weight decay": [
+        {"idx": [0], "hyper": {"lr": 0.05, "momentum": 0.9, "nesterov": True}},
+        {"idx": [1, 2], "hyper": {"lr": 0.1, "momentum": 0.7, "dampening": 0.2}}],
+}
+
+
+def torch_groups(params, groups):
+    return [dict(g["hyper"], params=[params[i] for i in g["idx"]]) for g in groups]
+
+
+def draw(gen, steps=4, none_at=()):
+    shapes = [(3, 2), (4,), ()]
+    values = [torch.randn(s, generator=gen, dtype=f64) for s in shapes]
+    grads = [[None if (step, i) in none_at else torch.randn(s, generator=gen, dtype=f64) * 3
+              for i, s in enumerate(shapes)] for step in range(steps)]
+    return values, grads
+
+
+def reference(values, groups, grads):
+    params = [torch.nn.Parameter(v.clone()) for v in values]
+    opt = torch.optim.SGD(torch_groups(params, groups), lr=groups[0]["hyper"]["lr"], foreach=False)
+    out = []
+    for gs in grads:
+        for p, g in zip(params, gs):
+            p.grad = None if g is None else g.clone()
+        opt.step()
+        out.append([p.detach().clone() for p in params])
+    return out
+
+
+def compare(res, want, what):
+    if len(res["params"]) != len(want):
+        fail(f"{what}: {len(res['params'])} steps reported, expected {len(want)}")
+    for step, (got, exp) in enumerate(zip(res["params"], want), start=1):
+        for i, (g, e) in enumerate(zip(got, exp)):
+            expect_close(g, e, f"{what}: parameter {i} after step {step} (torch.optim.SGD gives the expected "
+                               f"value)", atol=1e-14, rtol=1e-12)
+
+
+def describe(name, groups):
+    return f"MomentumSGD with param groups {[g['hyper'] for g in groups]} ({name})"
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+def test_matches_torch_sgd(student, gen, name):
+    """every parameter follows torch.optim.SGD step for step, over several param groups"""
+    groups = CONFIGS[name]
+    values, grads = draw(gen)
+    res = student.call("sgd_run", values=values, groups=groups, grads=grads)
+    compare(res, reference(values, groups, grads), describe(name, groups))
+
+
+def test_grad_none_skipped(student, gen):
+    """a parameter whose .grad is None is not changed and gets no state"""
+    groups = CONFIGS["momentum with dampening and weight decay"]
+    none_at = {(0, 0), (1, 0), (0, 2), (2, 2)}
+    values, grads = draw(gen, steps=4, none_at=none_at)
+    res = student.call("sgd_run", values=values, groups=groups, grads=grads)
+    what = describe("some gradients None", groups)
+    expect_equal(res["stateless"][0], [0, 2], f"{what}: the parameters without any state after step 1 "
+                                              "(parameters 0 and 2 had .grad None)")
+    expect_equal(res["stateless"][1], [0], f"{what}: the parameters without any state after step 2")
+    expect_close(res["params"][1][0], values[0], f"{what}: parameter 0 after two steps with .grad None",
+                 atol=0, rtol=0)
+    compare(res, reference(values, groups, grads), what)
+
+
+def test_grad_left_unchanged(student, gen):
+    """step() never changes a .grad"""
+    for name in ("momentum with dampening and weight decay", "nesterov", "nesterov and momentum without weight decay"):
+        groups = CONFIGS[name]
+        values, grads = draw(gen, steps=3)
+        res = student.call("sgd_run", values=values, groups=groups, grads=grads)
+        for step, (got, given) in enumerate(zip(res["grads_after"], grads), start=1):
+            for i, (g, e) in enumerate(zip(got, given)):
+                expect_close(g, e, f"{describe(name, groups)}: .grad of parameter {i} after step {step} "
+                                   "(step() must leave it as it was)", atol=0, rtol=0)
+
+
+def test_no_state_without_momentum(student, gen):
+    """the momentum buffer is state[p]['momentum_buffer'], kept only when momentum is not 0"""
+    values = [torch.randn(3, generator=gen, dtype=f64)]
+    got = student.call("sgd_state_keys", values=values, hyper={"lr": 0.1, "momentum": 0.9}, steps=2)
+    expect_equal(got, [["momentum_buffer"]], "the keys of state[p] after 2 steps of MomentumSGD(momentum=0.9)")
+    got = student.call("sgd_state_keys", values=values, hyper={"lr": 0.1, "weight_decay": 0.1}, steps=2)
+    expect_equal(got, [[]], "the keys of state[p] after 2 steps of MomentumSGD(momentum=0)")
+
+
+@pytest.mark.parametrize("resume_at", range(4))
+def test_resume_every_step(student, gen, resume_at):
+    """state_dict() loaded into a fresh MomentumSGD continues exactly"""
+    groups = CONFIGS["momentum with dampening and weight decay"]
+    values, grads = draw(gen, steps=5)
+    res = student.call("sgd_run", values=values, groups=groups, grads=grads, resume_at=resume_at, via="mine")
+    compare(res, reference(values, groups, grads),
+            describe("saved with state_dict() after step %d, loaded into a fresh MomentumSGD" % (resume_at + 1),
+                     groups))
+
+
+@pytest.mark.parametrize("via", ["from_torch", "to_torch"])
+def test_state_dict_shared_with_torch(student, gen, via):
+    """a state_dict of torch.optim.SGD loads into MomentumSGD, and the other way round"""
+    groups = CONFIGS["nesterov"]
+    values, grads = draw(gen, steps=4)
+    res = student.call("sgd_run", values=values, groups=groups, grads=grads, resume_at=1, via=via)
+    how = ("torch.optim.SGD for 2 steps, then its state_dict() loaded into a fresh MomentumSGD"
+           if via == "from_torch" else "MomentumSGD for 2 steps, then its state_dict() loaded into torch.optim.SGD")
+    compare(res, reference(values, groups, grads), describe(how, groups))
+
+
+REJECT = [{"lr": -0.1}, {"lr": 0.1, "momentum": -0.5}, {"lr": 0.1, "weight_decay": -1e-4},
+          {"lr": 0.1, "nesterov": True}, {"lr": 0.1, "momentum": 0.9, "dampening": 0.1, "nesterov": True}]
+ACCEPT = [{"lr": 0.0}, {"lr": 0.1, "momentum": 0.9, "nesterov": True}, {"lr": 0.1, "momentum": 0.9, "dampening": 1.0}]
+
+
+def test_rejects_bad_arguments(student):
+    """ValueError for a negative lr, momentum or weight_decay, and for nesterov without momentum > 0 and
+    dampening == 0; valid arguments are accepted"""
+    for kwargs in REJECT:
+        expect_raises(student.call("sgd_rejects", kwargs=kwargs), "ValueError", f"MomentumSGD([p], **{kwargs})")
+    for kwargs in ACCEPT:
+        r = student.call("sgd_rejects", kwargs=kwargs)
+        expect(not r["raised"], f"MomentumSGD([p], **{kwargs}) raised {r['type']}: {r['message']}; "
+                                "these arguments are valid")
+
+
+def test_same_grad_stepped_twice(student, gen):
+    """step() twice on the same .grad tensors (no new backward in between) matches torch.optim.SGD, and the
+    .grad is still unchanged: the momentum buffer is a copy, not the gradient itself"""
+    groups = CONFIGS["nesterov and momentum without weight decay"]
+    values, grads = draw(gen, steps=1)
+    res = student.call("sgd_repeat", values=values, groups=groups, grads=grads[0], steps=3)
+    what = describe("nesterov and momentum without weight decay", groups) + \
+        ", step() called 3 times on the same .grad tensors"
+    compare(res, reference(values, groups, grads * 3), what)
+    for i, (g, e) in enumerate(zip(res["grads_after"][-1], grads[0])):
+        expect_close(g, e, f"{what}: .grad of parameter {i} afterwards (step() must leave it as it was)",
+                     atol=0, rtol=0)
