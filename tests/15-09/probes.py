@@ -6,6 +6,7 @@ the leaking steps it describes; what the student's code returns is judged in the
 import gc
 import math
 import warnings
+import weakref
 
 import torch
 import torch.nn as nn
@@ -467,10 +468,12 @@ def make_step(store, dims=None):
     - creates (5, 5) and (6,) state on the first call only and updates it in place (not a leak);
     - keeps, many times, a (3, 3) tensor created before the first call (not a leak);
     - appends a new nn.Parameter of shape (i + 1, p) (a leak of a Tensor subclass).
+    It also notes in ``store["held"]`` each iteration where the 'latest' tensor it just replaced is still alive
+    (only a finder holding strong references between calls can keep it).
     Everything it keeps lives in ``store``, which the caller clears afterwards."""
     d = {**STEP_DIMS, **(dims or {})}
     counter = {"i": 0}
-    store.update(history=[], pre=torch.zeros(3, 3), kept=[])
+    store.update(history=[], pre=torch.zeros(3, 3), kept=[], held=[])
 
     def step():
         counter["i"] += 1
@@ -497,7 +500,10 @@ def make_step(store, dims=None):
                 buf.mul_(0.9).add_(p.grad)
                 p.sub_(0.1 * buf)
         store["history"].append(loss)
+        old = weakref.ref(store["last"]) if "last" in store else None
         store["last"] = torch.randn(4, i + 20)
+        if old is not None and old() is not None:  # nothing else refers to it: only the finder can keep it
+            store["held"].append(i)
         store["state"][0].add_(1)
         store["pre"].add_(1)
         store["kept"].append(store["pre"])
@@ -519,7 +525,8 @@ def leaks(ns, n_iters, dims=None):
     out = {"kind": type(res).__name__,
            "items": [list(s) if isinstance(s, tuple) else repr(s)[:60] for s in res]
            if isinstance(res, (list, tuple)) else [],
-           "item_types": [type(s).__name__ for s in res] if isinstance(res, (list, tuple)) else []}
+           "item_types": [type(s).__name__ for s in res] if isinstance(res, (list, tuple)) else [],
+           "held": list(store["held"])}
     del res
     store.clear()
     gc.collect()

@@ -132,6 +132,15 @@ def test_blames_nothing_else(student, course_seed):
                                        f"{[tuple(s) for s in want]}")
 
 
+def test_holds_no_tensor_between_calls(student, course_seed):
+    """find_leaks holds no strong reference to a tensor between calls of step (a replaced tensor dies at once)"""
+    r, want, what, fams, n = leak_run(student, course_seed)
+    held = r.get("held", [])
+    expect(not held, f"{what}: in iteration(s) {held} the (4, i + 20) tensor the step had just replaced was still "
+                     f"alive (expected it to be freed at once: nothing but find_leaks could refer to it). "
+                     f"find_leaks keeps tensors between calls of step; keep weakref.ref objects and ids only")
+
+
 def fake_stats(bytes_list, allocs_list, gen):
     out = []
     for b, a in zip(bytes_list, allocs_list):
