@@ -1,0 +1,116 @@
+"""Probes for 00-01: run next to the submission, return plain data only."""
+import torch
+from torch.overrides import TorchFunctionMode
+
+from course.judge.probelib import capture_error, changes, get, global_state
+
+
+def _plain(v):
+    """Tuples, lists, ints and bools as they are; anything else as its repr (never a student object)."""
+    if isinstance(v, (tuple, list)):
+        return type(v)(_plain(x) for x in v)
+    if isinstance(v, (bool, int)) or v is None:
+        return v
+    return "<" + type(v).__name__ + "> " + repr(v)[:80]
+
+
+def _one(fn, *args):
+    try:
+        return {"value": _plain(fn(*args))}
+    except NotImplementedError:
+        raise  # not written yet: the judge says so in its own words
+    except Exception as exc:
+        return {"error": type(exc).__name__, "mro": [c.__name__ for c in type(exc).__mro__],
+                "message": str(exc)[:200]}
+
+
+class _Count(TorchFunctionMode):
+    def __init__(self):
+        super().__init__()
+        self.seen = []
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        self.seen.append(getattr(func, "__name__", str(func)))
+        return func(*args, **(kwargs or {}))
+
+
+def view_meta_cases(ns, cases):
+    """view_meta on each (shape, stride, offset, op, args); the torch functions it called on the way."""
+    fn = get(ns, "view_meta")
+    counter = _Count()
+    with counter:
+        out = [_one(fn, *case) for case in cases]
+    return {"results": out, "torch_calls": sorted(set(counter.seen))[:5]}
+
+
+def windows_cases(ns, cases):
+    """windows(x, size, step) for each case: the result's header and values, whether it shares x's
+    storage, and x's values before and after the call."""
+    fn = get(ns, "windows")
+    out = []
+    counter = _Count()
+    for x, size, step in cases:
+        before, header = x.clone(), (tuple(x.shape), x.stride(), x.storage_offset())
+        try:
+            with counter:
+                w = fn(x, size, step)
+        except NotImplementedError:
+            raise
+        except Exception as exc:
+            out.append({"error": type(exc).__name__, "mro": [c.__name__ for c in type(exc).__mro__],
+                        "message": str(exc)[:200]})
+            continue
+        if not isinstance(w, torch.Tensor):
+            out.append({"value": _plain(w)})
+            continue
+        out.append({"shape": tuple(w.shape), "stride": tuple(w.stride()), "offset": w.storage_offset(),
+                    "values": w.detach().clone(), "dtype": str(w.dtype),
+                    "same_storage": w.untyped_storage().data_ptr() == x.untyped_storage().data_ptr(),
+                    "x_unchanged": bool(torch.equal(before, x)) and header == (tuple(x.shape), x.stride(), x.storage_offset()),
+                    "torch_calls": sorted(set(counter.seen))[:8]})
+    return out
+
+
+def windows_error(ns, x, size, step):
+    return capture_error(get(ns, "windows"), x, size, step)
+
+
+def reshape_view_cases(ns, cases):
+    fn = get(ns, "reshape_is_view")
+    return [_one(fn, *case) for case in cases]
+
+
+def _operand(spec):
+    kind, value = spec
+    if kind == "dim":
+        return torch.zeros(2, dtype=getattr(torch, value))
+    if kind == "zero":
+        return torch.zeros((), dtype=getattr(torch, value))
+    return {"bool": True, "int": 3, "float": 0.5, "complex": 1j}[value]
+
+
+def result_dtype_cases(ns, pairs, default="float32"):
+    """result_dtype on operands built from plain specs, under a default dtype; what the calls changed."""
+    fn = get(ns, "result_dtype")
+    saved = torch.get_default_dtype()
+    torch.set_default_dtype(getattr(torch, default))
+    try:
+        before = global_state()
+        out = []
+        for a, b in pairs:
+            x, y = _operand(a), _operand(b)
+            keep = [v.clone() if isinstance(v, torch.Tensor) else v for v in (x, y)]
+            try:
+                got = fn(x, y)
+                got = str(got) if isinstance(got, torch.dtype) else _plain(got)
+            except NotImplementedError:
+                raise
+            except Exception as exc:
+                got = "raised " + type(exc).__name__ + ": " + str(exc)[:120]
+            same = all((torch.equal(k, v) and k.dtype == v.dtype and k.shape == v.shape)
+                       if isinstance(v, torch.Tensor) else k == v for k, v in zip(keep, (x, y)))
+            out.append({"dtype": got, "inputs_unchanged": same})
+        left = changes(before, global_state())
+    finally:
+        torch.set_default_dtype(saved)
+    return {"results": out, "changes": left}

@@ -1,0 +1,73 @@
+"""Hidden checks of result_dtype (exercise 4): the whole table compared with torch.result_type."""
+import pytest
+import torch
+
+from course.judge.expect import expect, fail
+
+pytestmark = pytest.mark.task("result_dtype")
+DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64",
+          "complex64", "complex128"]
+SCALARS = ["bool", "int", "float", "complex"]
+HALF_COMPLEX = {str(getattr(torch, n)) for n in ("complex32", "bcomplex32") if hasattr(torch, n)}
+
+
+def operand(spec):
+    kind, value = spec
+    if kind == "dim":
+        return torch.zeros(2, dtype=getattr(torch, value))
+    if kind == "zero":
+        return torch.zeros((), dtype=getattr(torch, value))
+    return {"bool": True, "int": 3, "float": 0.5, "complex": 1j}[value]
+
+
+def show(spec):
+    kind, value = spec
+    return {"dim": f"a {value} tensor of shape (2,)", "zero": f"a 0-dim {value} tensor",
+            "scalar": f"the Python {value} {operand(spec)!r}"}[kind]
+
+
+def judge(student, pairs, default="float32"):
+    saved = torch.get_default_dtype()
+    torch.set_default_dtype(getattr(torch, default))
+    try:
+        wanted = [str(torch.result_type(operand(a), operand(b))) for a, b in pairs]
+    finally:
+        torch.set_default_dtype(saved)
+    keep = [(p, w) for p, w in zip(pairs, wanted) if w not in HALF_COMPLEX]
+    res = student.call("result_dtype_cases", pairs=[p for p, _ in keep], default=default)
+    expect(isinstance(res, dict) and len(res["results"]) == len(keep), f"result_dtype: the probe returned {res!r:.200}")
+    wrong = [(p, w, g["dtype"]) for (p, w), g in zip(keep, res["results"]) if g["dtype"] != w]
+    if wrong:
+        (a, b), w, g = wrong[0]
+        fail(f"result_dtype(a, b) for a = {show(a)}, b = {show(b)} (default dtype {default}): torch.result_type "
+             f"gives {w}, yours returned {g} ({len(wrong)} of {len(keep)} pairs differ)")
+    changed = [(p, g) for (p, _), g in zip(keep, res["results"]) if not g["inputs_unchanged"]]
+    expect(not changed, f"result_dtype changed its inputs (clause: leave a and b unchanged), e.g. for {changed[:1]}")
+    expect(not res["changes"], f"result_dtype left global state changed: {res['changes']}")
+
+
+def test_dimensioned_pairs(student, gen):
+    """two tensors with dimensions: every pair of the twelve dtypes (the within-tier promotion table)"""
+    judge(student, [(("dim", a), ("dim", b)) for a in DTYPES for b in DTYPES])
+
+
+def test_zero_dim_pairs(student, gen):
+    """two 0-dim tensors: the same table one tier lower"""
+    judge(student, [(("zero", a), ("zero", b)) for a in DTYPES for b in DTYPES])
+
+
+def test_dim_with_zero_dim(student, gen):
+    """a dimensioned tensor with a 0-dim tensor, both orders: the lower tier wins only with a higher category"""
+    judge(student, [p for a in DTYPES for b in DTYPES for p in ((("dim", a), ("zero", b)), (("zero", b), ("dim", a)))])
+
+
+def test_python_numbers(student, gen):
+    """Python bool, int, float, complex with tensors of every dtype and tier, both orders (default float32)"""
+    judge(student, [p for kind in ("dim", "zero") for a in DTYPES for s in SCALARS
+                    for p in (((kind, a), ("scalar", s)), (("scalar", s), (kind, a)))])
+
+
+def test_default_float64(student, gen):
+    """a Python float follows the default dtype, and a complex its complex type, under default float64"""
+    judge(student, [p for kind in ("dim", "zero") for a in DTYPES for s in ("float", "complex", "int")
+                    for p in (((kind, a), ("scalar", s)), (("scalar", s), (kind, a)))], default="float64")

@@ -1,0 +1,85 @@
+"""Hidden checks of windows (exercise 2): compared with x.unfold(-1, size, step) on the judge."""
+import pytest
+import torch
+
+from course.judge.expect import expect, expect_close, expect_raises, fail
+from course.judge.strategies import LAYOUTS, relayout
+
+pytestmark = pytest.mark.task("windows")
+
+
+def expected(x, size, step):
+    if size > x.shape[-1]:
+        return None
+    return x.unfold(-1, size, step)
+
+
+def judge(student, cases, what):
+    res = student.call("windows_cases", cases=cases)
+    expect(isinstance(res, list) and len(res) == len(cases), f"{what}: the probe returned {res!r:.200}")
+    for (x, size, step), got in zip(cases, res):
+        call = (f"windows(x, {size}, {step}) for x of shape {tuple(x.shape)}, stride {x.stride()}, "
+                f"offset {x.storage_offset()}, {x.dtype}")
+        if "error" in got:
+            fail(f"{call}: raised {got['error']}: {got['message']}")
+        if "value" in got:
+            fail(f"{call}: returned {got['value']}, not a tensor")
+        want = expected(x, size, step)
+        want_shape = tuple(x.shape[:-1]) + (0, size) if want is None else tuple(want.shape)
+        expect(got["shape"] == want_shape, f"{call}: expected shape {want_shape}, got {got['shape']}")
+        expect(got["dtype"] == str(x.dtype), f"{call}: expected dtype {x.dtype}, got {got['dtype']}")
+        expect("unfold" not in got["torch_calls"], f"{call}: your windows called unfold (clause: with as_strided, "
+               "not unfold)")
+        expect(got["x_unchanged"], f"{call}: x was changed by the call (clause: x is left unchanged)")
+        if want is None or want.numel() == 0:
+            continue
+        bad = [d for d, n in enumerate(want_shape) if n != 1 and got["stride"][d] != want.stride(d)]
+        expect(not bad, f"{call}: expected strides {want.stride()} (as x.unfold gives), got {got['stride']}")
+        expect(got["same_storage"], f"{call}: the result does not share x's storage (clause: a view of x), "
+               "so it is a copy")
+        expect_close(got["values"].double() if got["values"].dtype != torch.bool else got["values"].double(),
+                     want.double(), f"{call}: the values", atol=0, rtol=0)
+
+
+def test_matches_unfold(student, gen):
+    """shape, strides and values equal x.unfold(-1, size, step), for x in every layout"""
+    cases = []
+    for k, layout in enumerate(LAYOUTS):
+        shape = [(3, 9), (2, 3, 8), (4, 7), (2, 5, 6), (5, 10), (2, 3, 4, 6)][k]
+        x = relayout(torch.randn(shape, generator=gen, dtype=torch.float64), layout)
+        size = int(torch.randint(1, shape[-1] + 1, (1,), generator=gen))
+        step = int(torch.randint(1, 4, (1,), generator=gen))
+        cases.append((x, size, step))
+    x1 = torch.randn(12, generator=gen, dtype=torch.float64)
+    cases += [(x1, 1, 1), (x1, 12, 1), (x1, 5, 7), (x1, 3, 3), (x1[2:], 4, 2), (x1.view(3, 4).t(), 2, 1)]
+    judge(student, cases, "windows")
+
+
+def test_is_a_view(student, gen):
+    """the result shares x's storage (a view, not a copy), even for an x with an offset"""
+    base = torch.randn(40, generator=gen, dtype=torch.float32)
+    cases = [(base[5:35], 4, 2), (base.view(5, 8)[1:, 2:], 3, 1), (base.view(8, 5).t(), 2, 2)]
+    judge(student, cases, "windows")
+
+
+def test_other_dtypes(student, gen):
+    """any dtype: integers, bools and float16 come back in their own dtype"""
+    cases = [(torch.randint(-9, 9, (3, 7), generator=gen), 3, 2),
+             (torch.randint(0, 2, (2, 9), generator=gen).bool(), 4, 1),
+             (torch.randn(6, generator=gen).half(), 2, 3),
+             (torch.randint(0, 255, (2, 2, 5), generator=gen).to(torch.uint8), 5, 1)]
+    judge(student, cases, "windows")
+
+
+def test_size_larger_than_length(student, gen):
+    """size larger than the last dimension gives an empty result of shape x.shape[:-1] + (0, size)"""
+    x = torch.randn(3, 4, generator=gen, dtype=torch.float64)
+    judge(student, [(x, 5, 1), (x, 9, 3), (x.t(), 4, 2), (torch.randn(0, generator=gen), 1, 1)], "windows")
+
+
+@pytest.mark.parametrize("size,step,shape", [(1, 1, ()), (0, 1, (5,)), (2, 0, (5,)), (-1, 2, (3, 4))])
+def test_bad_arguments(student, gen, size, step, shape):
+    """ValueError for a 0-dim x, and for size or step below 1"""
+    x = torch.randn(shape, generator=gen)
+    res = student.call("windows_error", x=x, size=size, step=step)
+    expect_raises(res, "ValueError", f"windows(x, {size}, {step}) for x of shape {shape}")
