@@ -13,6 +13,7 @@
 # 2. `windows`: sliding windows over the last dimension as a view, with `as_strided`.
 # 3. `reshape_is_view`: whether `reshape` can return a view or must copy.
 # 4. `result_dtype`: the dtype PyTorch picks when two operands of different dtypes meet.
+# 5. `stale_nodes`: the nodes of a backward graph whose saved tensors were overwritten in place.
 #
 # **How this notebook is graded.** Each exercise has a cell of visible checks you can run now, and
 # **Validate runs only those visible examples**: "Success!" means they pass, not that you have full
@@ -491,6 +492,80 @@ run_hidden("00-01", "result_dtype", globals())
 ### END HIDDEN TESTS
 
 # %% [markdown]
+# ## 5. The version counter
+#
+# Every tensor carries a counter, `t._version`, shared by all views of one storage, that goes up with
+# each in-place write. When autograd saves a tensor for backward (the input of `sin`, the *output* of
+# `exp`, both factors of a `mul`) it notes the counter. If backward later finds a different number,
+# the saved values are no longer the ones the forward pass used, and it refuses with "one of the
+# variables needed for gradient computation has been modified by an inplace operation". The saved
+# tensors are visible as the node's attributes named `_saved_...`; reading a stale one raises the
+# same error, so you can find the culprit before calling backward.
+
+# %%
+x = torch.randn(3, requires_grad=True)
+y = x.exp()          # ExpBackward0 saves its result y
+z = (y * 2).sin()    # MulBackward0 saves nothing tensor-like for a number; SinBackward0 saves y * 2
+print("versions before:", y._version, [n for n in dir(y.grad_fn) if n.startswith("_saved_")])
+y.add_(1)
+print("version after y.add_(1):", y._version)
+try:
+    z.sum().backward()
+except RuntimeError as err:
+    print("backward fails:", str(err)[:80], "...")
+
+# %% [markdown]
+# ### Exercise 5 · `stale_nodes` (2 points)
+#
+# Write `stale_nodes(out)`: the names (`type(node).__name__`, such as `"ExpBackward0"`) of the nodes in
+# `out`'s backward graph that hold a saved tensor modified in place after it was saved.
+#
+# * Visit every node reachable from `out.grad_fn` through `next_functions`, each node once even when
+#   several paths lead to it; skip the `None` entries of `next_functions`.
+# * A node is stale when reading one of its `_saved_...` attributes raises `RuntimeError`.
+# * Return a sorted list with one name per stale node (two stale `ExpBackward0` nodes give the name
+#   twice); return `[]` when `out` has no `grad_fn`. The list is empty exactly when `out.sum().backward()`
+#   would succeed.
+# * Only inspect: do not run backward and do not write to any tensor (no `.grad` appears, no
+#   `_version` changes).
+
+# %% [solution] id=stale_nodes_impl
+def stale_nodes(out):
+    """Sorted names of the graph nodes of out whose saved tensors were changed in place."""
+    ### BEGIN SOLUTION
+    stale, seen = [], set()
+    todo = [out.grad_fn] if out.grad_fn is not None else []
+    while todo:
+        node = todo.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        for attr in dir(node):
+            if attr.startswith("_saved_"):
+                try:
+                    getattr(node, attr)
+                except RuntimeError:
+                    stale.append(type(node).__name__)
+                    break
+        todo.extend(nxt for nxt, _ in node.next_functions if nxt is not None)
+    return sorted(stale)
+    ### END SOLUTION
+
+
+# %% [tests] id=stale_nodes_tests points=2
+_x = torch.randn(4, requires_grad=True)
+_y = _x.exp()
+_z = (_y * _y).sin()
+expect_equal(stale_nodes(_z), [], "stale_nodes(out) before any in-place write")
+_y.mul_(2)
+expect_equal(stale_nodes(_z), ["ExpBackward0", "MulBackward0"], "stale_nodes(out) after y.mul_(2), y = x.exp()")
+expect_equal(stale_nodes(_x.detach() * 2), [], "stale_nodes of a tensor without grad_fn")
+expect(_x.grad is None, "stale_nodes does not run backward")
+### BEGIN HIDDEN TESTS
+run_hidden("00-01", "stale_nodes", globals())
+### END HIDDEN TESTS
+
+# %% [markdown]
 # ## What to remember
 #
 # * A tensor is a header (shape, stride, offset) over flat storage; transpose, slice, select, expand
@@ -499,3 +574,5 @@ run_hidden("00-01", "result_dtype", globals())
 #   so writing into its result may or may not change the original.
 # * A result's dtype comes from categories and tiers: a Python number or a 0-dim tensor never widens a
 #   tensor of its own category, but a higher category always wins.
+# * Autograd notes each saved tensor's version; an in-place write after that makes backward refuse,
+#   and the node's `_saved_...` attributes tell you which one.

@@ -6,10 +6,10 @@ from course.judge.probelib import capture_error, changes, get, global_state
 
 
 def _plain(v):
-    """Tuples, lists, ints and bools as they are; anything else as its repr (never a student object)."""
+    """Tuples, lists, ints, bools and strings as they are; anything else as its repr (never a student object)."""
     if isinstance(v, (tuple, list)):
         return type(v)(_plain(x) for x in v)
-    if isinstance(v, (bool, int)) or v is None:
+    if isinstance(v, (bool, int, str)) or v is None:
         return v
     return "<" + type(v).__name__ + "> " + repr(v)[:80]
 
@@ -114,3 +114,43 @@ def result_dtype_cases(ns, pairs, default="float32"):
     finally:
         torch.set_default_dtype(saved)
     return {"results": out, "changes": left}
+
+
+_UNARY = {"exp": torch.exp, "sin": torch.sin, "sigmoid": torch.sigmoid, "tanh": torch.tanh, "square": torch.square}
+
+
+def build_graph(spec):
+    """A small autograd graph from a plain description (the judge builds the same one on its side).
+
+    spec: {"seed", "shape", "steps"}; registers start as [x (a leaf with requires_grad), c (a constant)];
+    steps: ["unary", name, i] / ["mul", i, j] / ["add", i, j] append a result; ["write", i] adds 1 in
+    place to register i; ["write_view", i] adds 1 in place to the first element of a view of it.
+    Returns the registers (the last one is the output)."""
+    g = torch.Generator().manual_seed(spec["seed"])
+    x = torch.randn(spec["shape"], generator=g, dtype=torch.float64).requires_grad_(True)
+    regs = [x, torch.randn(spec["shape"], generator=g, dtype=torch.float64)]
+    for step in spec["steps"]:
+        kind = step[0]
+        if kind == "unary":
+            regs.append(_UNARY[step[1]](regs[step[2]]))
+        elif kind == "mul":
+            regs.append(regs[step[1]] * regs[step[2]])
+        elif kind == "add":
+            regs.append(regs[step[1]] + regs[step[2]])
+        elif kind == "write":
+            regs[step[1]].add_(1)
+        elif kind == "write_view":
+            regs[step[1]].view(-1)[:1].add_(1)
+        else:
+            raise ValueError(kind)
+    return regs
+
+
+def stale_nodes_case(ns, spec):
+    """stale_nodes on the graph of spec; whether it ran backward or wrote to any tensor."""
+    regs = build_graph(spec)
+    versions = [t._version for t in regs]
+    got = get(ns, "stale_nodes")(regs[-1])
+    got = _plain(got)
+    return {"names": got, "grad_made": regs[0].grad is not None,
+            "versions_kept": versions == [t._version for t in regs]}

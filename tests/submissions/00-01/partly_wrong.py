@@ -1,5 +1,5 @@
 """Realistic mistakes in two tasks: windows forgets the storage offset of x (windows of x[2:] start at x's base), and uint8 with int8 is promoted to the wider of the two by size (int8) instead of int16."""
-EXPECT = {'view_meta': 'pass', 'windows': 'fail', 'reshape_view': 'pass', 'result_dtype': 'fail'}
+EXPECT = {'view_meta': 'pass', 'windows': 'fail', 'reshape_view': 'pass', 'result_dtype': 'fail', 'stale_nodes': 'pass'}
 CELLS = {
     'windows_impl': '''
 def windows(x, size, step):

@@ -1,7 +1,7 @@
 """Correct, written differently: reshape_is_view on its own (merge runs of evenly spaced dimensions, then check that
 every run's element count is a product of consecutive new sizes), windows through Tensor.as_strided with sizes built
 by tuple arithmetic, and result_dtype computing a promotion by bit widths."""
-EXPECT = {"view_meta": "pass", "windows": "pass", "reshape_view": "pass", "result_dtype": "pass"}
+EXPECT = {"view_meta": "pass", "windows": "pass", "reshape_view": "pass", "result_dtype": "pass", "stale_nodes": "pass"}
 CELLS = {
     "reshape_view_impl": '''
 def reshape_is_view(shape, stride, new_shape):

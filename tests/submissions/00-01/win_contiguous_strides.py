@@ -1,5 +1,5 @@
 """windows: computes the strides as if x were contiguous (from its shape) instead of reading x.stride(); right for the demo's fresh tensor, wrong for a transposed or sliced x."""
-EXPECT = {'view_meta': 'pass', 'windows': 'fail', 'reshape_view': 'pass', 'result_dtype': 'pass'}
+EXPECT = {'view_meta': 'pass', 'windows': 'fail', 'reshape_view': 'pass', 'result_dtype': 'pass', 'stale_nodes': 'pass'}
 CELLS = {
     'windows_impl': '''
 def windows(x, size, step):

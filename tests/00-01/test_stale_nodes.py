@@ -1,0 +1,99 @@
+"""Hidden checks of stale_nodes (exercise 5): the judge builds the same graph, walks it itself and runs
+PyTorch's backward to confirm which graphs fail."""
+import importlib.util
+import sys
+from pathlib import Path
+
+for _name, _file in (("course_00_01_layouts", "layouts.py"), ("course_00_01_graphs", "probes.py")):
+    if _name not in sys.modules:
+        _s = importlib.util.spec_from_file_location(_name, Path(__file__).with_name(_file))
+        sys.modules[_name] = importlib.util.module_from_spec(_s)
+        _s.loader.exec_module(sys.modules[_name])
+L, G = sys.modules["course_00_01_layouts"], sys.modules["course_00_01_graphs"]
+
+import pytest  # noqa: E402
+
+from course.judge.expect import expect, fail  # noqa: E402
+
+pytestmark = pytest.mark.task("stale_nodes")
+
+
+def expected(spec):
+    """The judge's own walk, and whether PyTorch's backward fails on the same graph."""
+    regs = G.build_graph(spec)
+    out = regs[-1]
+    names, seen, todo = [], set(), [out.grad_fn] if out.grad_fn is not None else []
+    while todo:
+        node = todo.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        bad = False
+        for attr in dir(node):
+            if attr.startswith("_saved_"):
+                try:
+                    getattr(node, attr)
+                except RuntimeError:
+                    bad = True
+        if bad:
+            names.append(type(node).__name__)
+        todo += [n for n, _ in node.next_functions if n is not None]
+    fails = False
+    if out.requires_grad:
+        try:
+            out.sum().backward()
+        except RuntimeError:
+            fails = True
+    return sorted(names), fails
+
+
+def judge(student, specs):
+    for spec in specs:
+        want, fails = expected(spec)
+        if bool(want) != fails:
+            raise RuntimeError(f"judge: backward {'fails' if fails else 'works'} on {spec} but the walk says {want}")
+        what = f"stale_nodes(out) for the graph {spec['steps']} (register 0: x, 1: a constant; shape {spec['shape']})"
+        got = student.call("stale_nodes_case", spec=spec)
+        if got["names"] != want:
+            fail(f"{what}: expected {want} (backward {'fails' if fails else 'succeeds'} there), got {got['names']!r}")
+        expect(not got["grad_made"], f"{what}: x.grad appeared (clause: do not run backward)")
+        expect(got["versions_kept"], f"{what}: a tensor's _version changed (clause: do not write to any tensor)")
+
+
+def test_named_cases(student, gen):
+    """the nodes that saved a tensor later written in place, each node once, sorted; [] without a grad_fn"""
+    s = int(L.rng(gen).randint(0, 10**6))
+    judge(student, [
+        {"seed": s, "shape": [3], "steps": [["unary", "exp", 0], ["unary", "sin", 2], ["write", 2]]},
+        {"seed": s, "shape": [2, 3], "steps": [["unary", "exp", 0], ["mul", 2, 2], ["unary", "sin", 3], ["write", 2]]},
+        {"seed": s, "shape": [4], "steps": [["mul", 0, 1], ["unary", "tanh", 2], ["write", 1]]},
+        {"seed": s, "shape": [4], "steps": [["add", 0, 1], ["unary", "sigmoid", 2], ["write", 2]]},
+        {"seed": s, "shape": [4], "steps": [["unary", "exp", 0], ["unary", "exp", 0], ["add", 2, 3],
+                                            ["write", 2], ["write", 3]]},
+        {"seed": s, "shape": [2, 2], "steps": [["unary", "square", 0], ["unary", "sin", 2], ["write_view", 2]]},
+        {"seed": s, "shape": [3], "steps": [["add", 0, 1], ["unary", "exp", 2], ["add", 3, 3]]},
+        {"seed": s, "shape": [3], "steps": [["add", 1, 1]]},
+        {"seed": s, "shape": [3], "steps": [["unary", "exp", 0], ["unary", "sin", 2], ["unary", "tanh", 2],
+                                            ["add", 3, 4], ["write", 2]]},
+    ])
+
+
+def test_random_graphs(student, gen):
+    """random graphs of exp, sin, sigmoid, tanh, square, mul and add with writes through views: one name per stale node"""
+    r = L.rng(gen)
+    specs = []
+    for _ in range(8):
+        steps, n = [], 2
+        for _ in range(r.randint(3, 7)):
+            kind = r.choice(["unary", "unary", "mul", "add", "write", "write_view"])
+            if kind == "unary":
+                steps.append(["unary", r.choice(sorted(G._UNARY)), r.randrange(n)])
+                n += 1
+            elif kind in ("mul", "add"):
+                steps.append([kind, r.randrange(n), r.randrange(n)])
+                n += 1
+            elif n > 2:
+                steps.append([kind, r.randrange(1, n)])
+        steps.append(["add", n - 1, r.randrange(n)])
+        specs.append({"seed": r.randint(0, 10**6), "shape": [r.randint(1, 3), r.randint(1, 3)], "steps": steps})
+    judge(student, specs)
