@@ -61,6 +61,19 @@ def test_scores_recorded_and_equivalents_parsed_from_their_section():
     assert not survivors & set(equivalents(A)), "a surviving mutant was read as equivalent"
 
 
+def test_one_line_may_explain_several_equivalent_mutants(tmp_path, monkeypatch):
+    from course.authoring import mutants as mod
+    (tmp_path / "T").mkdir()
+    (tmp_path / "T" / "mutants.md").write_text(
+        "## Surviving mutants\n\n- `0000000a` t · c line 1: not here\n\n## Equivalent mutants\n\n"
+        "- `1a2b3c4d` / `5e6f7a8b` t · c lines 3, 4: min and max of a symmetric pair\n"
+        "- `9c9c9c9c` t · c line 9: an error message's wording\n")
+    monkeypatch.setattr(mod, "TESTS_DIR", tmp_path)
+    assert mod.equivalents("T") == {"1a2b3c4d": "min and max of a symmetric pair",
+                                    "5e6f7a8b": "min and max of a symmetric pair",
+                                    "9c9c9c9c": "an error message's wording"}
+
+
 BAR = 90  # per cent of non-equivalent mutants killed, per task (issue: "at least 90 % in every task")
 # Topics whose recorded run is not complete yet, and why. Each is an expected failure (reported as
 # xfailed, never as passed); strict, so the entry must go once the record is complete.

@@ -400,7 +400,12 @@ def equivalents(assignment: str) -> dict[str, str]:
         return {}
     text = path.read_text()
     section = text[text.index("## Equivalent mutants"):] if "## Equivalent mutants" in text else ""
-    return dict(re.findall(r"^- `([0-9a-f]{8})`[^:]*: (.+)$", section, re.M))
+    out = {}  # a line may explain several: "- `1a2b3c4d` / `5e6f7a8b` task · ...: why"
+    for line in section.splitlines():
+        head, sep, why = line.partition(": ")
+        if line.startswith("- `") and sep:
+            out.update((i, why) for i in re.findall(r"`([0-9a-f]{8})`", head))
+    return out
 
 
 def run(assignment: str, only_task: str | None, timeout: float, limit: int | None, log=print,
