@@ -1,0 +1,340 @@
+"""Probes for 00-02: run next to the submission, return plain data only."""
+import torch
+import torch.nn as nn
+
+from course.judge.probelib import aliases, build_model, capture_error, changes, get, global_state, module_state
+
+
+# ---------------------------------------------------------------- graphs from plain recipes
+def build_graph(recipe, seed):
+    """The output tensor of a small graph described by ``recipe``, and the leaves that require grad.
+
+    Recipes: "mlp", "diamond", "reused", "several_outputs", "detached", "constant_leaf", "leaf",
+    "no_graph", "random:<n>" (n random operations over three leaves)."""
+    gen = torch.Generator().manual_seed(seed)
+    r = lambda *s: torch.randn(*s, generator=gen, dtype=torch.float64)  # noqa: E731
+    a, b = r(3, 4).requires_grad_(True), r(4).requires_grad_(True)
+    if recipe == "mlp":
+        w1, w2 = r(4, 5).requires_grad_(True), r(5, 2).requires_grad_(True)
+        out = ((a @ w1).relu() @ w2).log_softmax(-1).sum()
+        return out, [a, w1, w2]
+    if recipe == "diamond":
+        y = a * b
+        return (y.exp() + y.sin() * y.cos()).sum(), [a, b]
+    if recipe == "reused":
+        return (a * a + a - a.exp() * a).sum(), [a]
+    if recipe == "several_outputs":
+        p, q, s = a.unbind(0)
+        return (p * q + s.tanh() * p).sum(), [a]
+    if recipe == "detached":
+        y = a * b
+        return (y * y.detach() + y.detach().exp()).sum(), [a, b]
+    if recipe == "constant_leaf":
+        c = r(3, 4)  # requires no grad: None in next_functions
+        return (a * c + c.exp() * b).sum(), [a, b]
+    if recipe == "leaf":
+        return a, [a]
+    if recipe == "no_graph":
+        with torch.no_grad():
+            return a * b, [a, b]
+    if recipe.startswith("random:"):
+        n = int(recipe.split(":")[1])
+        c = r(3, 4)
+        slots = [a, b, c]
+        for _ in range(n):
+            op = int(torch.randint(0, 6, (1,), generator=gen))
+            i, j = (int(v) for v in torch.randint(0, len(slots), (2,), generator=gen))
+            x, y = slots[i], slots[j]
+            slots.append([lambda: x + y, lambda: x * y, lambda: x.tanh(), lambda: x - y,
+                          lambda: x.sin() * y, lambda: x.detach() * y][op]())
+        out = sum((s.sum() for s in slots[3:] if s.requires_grad), (a * b).sum())
+        return out, [a, b]
+    raise ValueError(f"unknown recipe {recipe}")
+
+
+def _walk(t):
+    """The probe's own walk: the nodes, and the edges (i, j) for node j in node i's next_functions."""
+    if t.grad_fn is None:
+        return [], []
+    index, nodes, stack = {t.grad_fn: 0}, [t.grad_fn], [t.grad_fn]
+    while stack:
+        n = stack.pop()
+        for m, _ in n.next_functions:
+            if m is not None and m not in index:
+                index[m] = len(nodes)
+                nodes.append(m)
+                stack.append(m)
+    edges = sorted({(index[n], index[m]) for n in nodes for m, _ in n.next_functions if m is not None})
+    return nodes, edges
+
+
+def _describe(result, index):
+    """A returned list as plain data: the index of each node in the probe's walk, or a description."""
+    if not isinstance(result, (list, tuple)):
+        return f"not a list but {type(result).__name__}"
+    out = []
+    for item in result:
+        try:
+            out.append(index.get(item, f"an object not in the graph ({type(item).__name__})"))
+        except TypeError:
+            out.append(f"an unhashable {type(item).__name__}")
+    return out
+
+
+def graph_walk(ns, fn_name, recipe, seed):
+    """What ``fn_name(t)`` returns for the graph of ``recipe``, as indices into the probe's own walk,
+    with the walk's node names and edges, and whether backward still works afterwards."""
+    out, leaves = build_graph(recipe, seed)
+    nodes, edges = _walk(out)
+    index = {n: i for i, n in enumerate(nodes)}
+    result = get(ns, fn_name)(out)
+    got = _describe(result, index)
+    nodes_after, edges_after = _walk(out)
+    backward = None
+    if out.requires_grad and out.dim() == 0:
+        backward = capture_error(out.backward)
+    ref_out, ref_leaves = build_graph(recipe, seed)  # the same graph again, never shown to the student
+    if backward is not None:
+        ref_out.backward()
+    return {"got": got, "names": [type(n).__name__ for n in nodes], "edges": [list(e) for e in edges],
+            "unchanged": len(nodes_after) == len(nodes) and edges_after == edges,
+            "backward": backward, "grads": [None if x.grad is None else x.grad.clone() for x in leaves],
+            "expected_grads": [None if x.grad is None else x.grad.clone() for x in ref_leaves]}
+
+
+# ---------------------------------------------------------------- the engine
+def _run_program(make_leaf, leaves, program, out_index):
+    slots = [make_leaf(t) for t in leaves]
+    for op, i, j in program:
+        x, y = slots[i], (slots[j] if j is not None else None)
+        if op == "add":
+            slots.append(x + y)
+        elif op == "sub":
+            slots.append(x - y)
+        elif op == "mul":
+            slots.append(x * y)
+        elif op == "matmul":
+            slots.append(x @ y)
+        elif op == "neg":
+            slots.append(-x)
+        elif op in ("exp", "log", "tanh", "relu", "sum"):
+            slots.append(getattr(x, op)())
+        else:
+            raise ValueError(f"unknown op {op}")
+    return slots, slots[out_index if out_index is not None else -1]
+
+
+def _data(v):
+    d = getattr(v, "data", None)
+    return d.detach().clone() if isinstance(d, torch.Tensor) else f"not a tensor but {type(d).__name__}"
+
+
+def _grad(v):
+    g = getattr(v, "grad", "missing")
+    if g is None or isinstance(g, str):
+        return g
+    return g.detach().clone() if isinstance(g, torch.Tensor) else f"not a tensor but {type(g).__name__}"
+
+
+def engine_run(ns, leaves, program, times=1, no_grad=True, out_index=None):
+    """Build the program's expression with the student's Value, call backward ``times`` times on its
+    (0-dim) output, and return every slot's data and the leaves' grads after each call."""
+    Value = get(ns, "Value")
+    leaves = [t.clone() for t in leaves]
+    ctx = torch.no_grad() if no_grad else torch.enable_grad()
+    with ctx:
+        slots, out = _run_program(Value, leaves, program, out_index)
+        data = [_data(s) for s in slots]
+        grads = []
+        for _ in range(times):
+            out.backward()
+            grads.append([_grad(s) for s in slots[:len(leaves)]])
+    shared = []
+    mine = slots[:len(leaves)]
+    for i, v in enumerate(mine):
+        g = getattr(v, "grad", None)
+        if not isinstance(g, torch.Tensor):
+            continue
+        for j, w in enumerate(mine):
+            for attr in ("grad", "data"):
+                other = getattr(w, attr, None)
+                if (i, attr) != (j, "grad") and isinstance(other, torch.Tensor) and aliases(g, other):
+                    shared.append([i, j, attr])
+    return {"data": data, "grads": grads, "shared": shared}
+
+
+# ---------------------------------------------------------------- saved tensors in bfloat16
+def _fields(obj):
+    """The values an object holds: its __dict__ and its __slots__ (a packed form may be any small object)."""
+    if isinstance(obj, type):
+        return []
+    out = list(vars(obj).values()) if hasattr(obj, "__dict__") else []
+    for cls in type(obj).__mro__:
+        for name in getattr(cls, "__slots__", ()):
+            if hasattr(obj, name):
+                out.append(getattr(obj, name))
+    return out
+
+
+def _tensor_bytes(obj, seen=None):
+    """Bytes of the distinct tensors reachable in a packed object (tuples, lists, dicts, attributes)."""
+    seen = set() if seen is None else seen
+    if id(obj) in seen:
+        return 0, []
+    seen.add(id(obj))
+    if isinstance(obj, torch.Tensor):
+        return obj.numel() * obj.element_size(), [str(obj.dtype)]
+    items = []
+    if isinstance(obj, (tuple, list, set, frozenset)):
+        items = list(obj)
+    elif isinstance(obj, dict):
+        items = list(obj.values())
+    else:
+        items = _fields(obj)
+    total, dtypes = 0, []
+    for it in items:
+        b, d = _tensor_bytes(it, seen)
+        total, dtypes = total + b, dtypes + d
+    return total, dtypes
+
+
+def pack_roundtrip(ns, t):
+    """pack_compressed(t) and unpack_compressed of it: the bytes and dtypes held, what came back, and t after."""
+    orig = t.clone()
+    packed = get(ns, "pack_compressed")(t)
+    nbytes, dtypes = _tensor_bytes(packed)
+    holds_t = _holds(packed, t)
+    back = get(ns, "unpack_compressed")(packed)
+    return {"bytes": nbytes, "dtypes": dtypes, "holds_input": holds_t,
+            "back": back.detach().clone() if isinstance(back, torch.Tensor) else f"not a tensor: {type(back).__name__}",
+            "input_unchanged": bool(torch.equal(t, orig)) and t.dtype == orig.dtype}
+
+
+def _holds(obj, t, seen=None):
+    seen = set() if seen is None else seen
+    if id(obj) in seen:
+        return False
+    seen.add(id(obj))
+    if isinstance(obj, torch.Tensor):
+        return obj.numel() > 0 and obj.untyped_storage().data_ptr() == t.untyped_storage().data_ptr()
+    if isinstance(obj, (tuple, list)):
+        return any(_holds(o, t, seen) for o in obj)
+    if isinstance(obj, dict):
+        return any(_holds(o, t, seen) for o in obj.values())
+    return any(_holds(o, t, seen) for o in _fields(obj))
+
+
+def make_net(kind, seed, dtype):
+    torch.manual_seed(seed)
+    if kind == "mlp":
+        net = nn.Sequential(nn.Flatten(), nn.Linear(784, 64), nn.ReLU(), nn.Linear(64, 10))
+    elif kind == "pool":  # max-pooling saves int64 indices
+        net = nn.Sequential(nn.Conv2d(1, 4, 3, padding=1), nn.Tanh(), nn.MaxPool2d(2), nn.Flatten(),
+                            nn.Linear(4 * 14 * 14, 10))
+    else:
+        raise ValueError(kind)
+    return net.to(dtype)
+
+
+def _grads(net, x, hooks):
+    ctx = hooks() if hooks is not None else torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t)
+    with ctx:
+        loss = net(x).square().mean()
+    return [g.detach().clone() for g in torch.autograd.grad(loss, list(net.parameters()))]
+
+
+def hooked_grads(ns, kind, seed, dtype_name, x):
+    """Parameter gradients of net(x).square().mean() with the student's hooks installed by the judge's own
+    saved_tensors_hooks (counting the bytes each pack keeps and the dtype each unpack returns)."""
+    dtype = getattr(torch, dtype_name)
+    net = make_net(kind, seed, dtype)
+    pack, unpack = get(ns, "pack_compressed"), get(ns, "unpack_compressed")
+    log = {"raw_bytes": 0, "packed_bytes": 0, "unpacked": [], "n": 0}
+
+    def counting_pack(t):
+        log["raw_bytes"] += t.numel() * t.element_size()
+        log["n"] += 1
+        p = pack(t)
+        log["packed_bytes"] += _tensor_bytes(p)[0]
+        return (p, str(t.dtype), tuple(t.shape))
+
+    def checking_unpack(p):
+        inner, dt, shape = p
+        back = unpack(inner)
+        if isinstance(back, torch.Tensor):
+            log["unpacked"].append([dt, str(back.dtype), list(shape), list(back.shape)])
+        return back
+
+    x = x.to(dtype)
+    with torch.autograd.graph.saved_tensors_hooks(counting_pack, checking_unpack):
+        loss = net(x).square().mean()
+    grads = [g.detach().clone() for g in torch.autograd.grad(loss, list(net.parameters()))]
+    return {"grads": grads, **log}
+
+
+def context_grads(ns, kind, seed, dtype_name, x):
+    """Parameter gradients through compressed_saved_tensors(), the hooks installed inside and after."""
+    dtype = getattr(torch, dtype_name)
+    net = make_net(kind, seed, dtype)
+    top = torch._C._autograd._top_saved_tensors_default_hooks
+    before = top(False)
+    inside = {}
+    with get(ns, "compressed_saved_tensors")():
+        loss = net(x.to(dtype)).square().mean()
+        hooks = top(False)
+        if hooks is not None:
+            p = hooks[0](torch.ones(64, 64, dtype=torch.float32))
+            inside = {"bytes": _tensor_bytes(p)[0]}
+            back = hooks[1](p)
+            inside["dtype"] = str(back.dtype) if isinstance(back, torch.Tensor) else type(back).__name__
+    after = top(False)
+    grads = [g.detach().clone() for g in torch.autograd.grad(loss, list(net.parameters()))]
+    return {"grads": grads, "inside": inside, "left_after": after is not None and after != before}
+
+
+def context_raises(ns):
+    """An exception inside the block: the hooks must be gone afterwards."""
+    top = torch._C._autograd._top_saved_tensors_default_hooks
+    state = {}
+
+    def go():
+        with get(ns, "compressed_saved_tensors")():
+            state["inside"] = top(False) is not None
+            raise KeyError("raised inside the block by the judge")
+    err = capture_error(go)
+    left = top(False)
+    while torch._C._autograd._top_saved_tensors_default_hooks(False) is not None:
+        torch._C._autograd._pop_saved_tensors_default_hooks()
+    return {"error": err, "left_after": left is not None, "inside": state.get("inside")}
+
+
+# ---------------------------------------------------------------- evaluate
+def run_evaluate(ns, spec, x, keep, train_modes, fail=False):
+    """evaluate(model, x, keep_for_autograd=keep) on the model of ``spec`` with the given per-submodule
+    training flags; what it returned, what happens when it is used later, and what it left behind."""
+    model = build_model(spec)
+    for (name, m), mode in zip(model.named_modules(), train_modes):
+        m.training = mode
+    if fail:  # a model whose forward raises
+        x = torch.randn(2, spec["in"] + 1, dtype=x.dtype)
+    before, mbefore = global_state(), module_state(model)
+    grad_mode_inside = []
+    hook = model.head.register_forward_hook(
+        lambda m, a, o: grad_mode_inside.append([torch.is_grad_enabled(), torch.is_inference_mode_enabled()]))
+    err = None
+    try:
+        out = get(ns, "evaluate")(model, x, keep_for_autograd=keep)
+    except Exception as exc:  # noqa: BLE001
+        err, out = f"{type(exc).__name__}: {str(exc)[:200]}", None
+    hook.remove()
+    res = {"error": err, "global_changes": changes(before, global_state()),
+           "module_changes": changes(mbefore, module_state(model)), "inside": grad_mode_inside}
+    if not isinstance(out, torch.Tensor):
+        res["out"] = None if out is None else f"not a tensor: {type(out).__name__}"
+        return res
+    res.update(out=out.clone() if not out.is_inference() else out.clone(), is_inference=out.is_inference(),
+               requires_grad=out.requires_grad, has_grad_fn=out.grad_fn is not None)
+    w = torch.randn(out.shape[-1], dtype=out.dtype, requires_grad=True)
+    res["later_autograd"] = capture_error(lambda: torch.autograd.grad((out * w).sum(), w))
+    res["later_inplace"] = capture_error(lambda: out.mul_(2))
+    return res

@@ -1,0 +1,122 @@
+"""Hidden checks of pack_compressed / unpack_compressed / compressed_saved_tensors (exercise 3): the judge
+installs the student's hooks inside its own saved_tensors_hooks to count the bytes each pack keeps."""
+import pytest
+import torch
+from hypothesis import given, settings, strategies as st
+
+from course.judge.expect import expect, expect_close, expect_equal, fail
+from course.judge.strategies import tensors
+
+pytestmark = pytest.mark.task("compress")
+
+
+def exact_grads(kind, seed, dtype, x):
+    """The judge's gradients of the same net with nothing compressed (same weights as the probe's make_net)."""
+    torch.manual_seed(seed)
+    if kind == "mlp":
+        net = torch.nn.Sequential(torch.nn.Flatten(), torch.nn.Linear(784, 64), torch.nn.ReLU(),
+                                  torch.nn.Linear(64, 10))
+    else:
+        net = torch.nn.Sequential(torch.nn.Conv2d(1, 4, 3, padding=1), torch.nn.Tanh(), torch.nn.MaxPool2d(2),
+                                  torch.nn.Flatten(), torch.nn.Linear(4 * 14 * 14, 10))
+    net = net.to(dtype)
+    loss = net(x.to(dtype)).square().mean()
+    return torch.autograd.grad(loss, list(net.parameters()))
+
+
+def check_grads(got, want, what, tol=0.02):
+    expect(isinstance(got, list) and len(got) == len(want), f"{what}: expected {len(want)} gradients")
+    for k, (g, w) in enumerate(zip(got, want)):
+        expect(g.dtype == w.dtype, f"{what}: gradient {k} has dtype {g.dtype}, expected {w.dtype}")
+        err = ((g.double() - w.double()).norm() / w.double().norm().clamp_min(1e-30)).item()
+        expect(err <= tol, f"{what}: gradient {k} (shape {tuple(w.shape)}) is {100 * err:.2f} % away from the "
+                           f"uncompressed one in norm; at most {100 * tol:.0f} % allowed")
+
+
+def _seed(gen):
+    return int(torch.randint(0, 2**31 - 1, (1,), generator=gen))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_bytes_shrink(student, gen, dtype):
+    """what the graph keeps is the bfloat16 copy only: a half (float32) or a quarter (float64) of the bytes"""
+    seed, x = _seed(gen), torch.rand(16, 1, 28, 28, generator=gen)
+    res = student.call("hooked_grads", kind="mlp", seed=seed, dtype_name=dtype, x=x)
+    what = f"an MLP 784-64-10 in {dtype} on a batch of 16 with your hooks installed"
+    expect(res["n"] > 0, f"{what}: nothing was saved")
+    ratio = res["packed_bytes"] / res["raw_bytes"]
+    limit = {"float32": 0.5, "float64": 0.25}[dtype]
+    expect(ratio <= limit + 1e-9, f"{what}: the packed objects hold {res['packed_bytes']} bytes of tensors for "
+                                  f"{res['raw_bytes']} bytes saved ({ratio:.2f}); bfloat16 copies alone would "
+                                  f"hold {limit:.2f} of them")
+    expect(ratio >= limit - 1e-9, f"{what}: the packed objects hold only {res['packed_bytes']} bytes of tensors "
+                                  f"for {res['raw_bytes']} bytes saved; the bfloat16 copy should be all of it")
+    bad = [u for u in res["unpacked"] if u[0] != u[1] or u[2] != u[3]]
+    if bad:
+        fail(f"{what}: unpack_compressed returned dtype {bad[0][1]} and shape {tuple(bad[0][3])} for a tensor "
+             f"saved as {bad[0][0]} of shape {tuple(bad[0][2])}")
+    check_grads(res["grads"], exact_grads("mlp", seed, getattr(torch, dtype), x), what)
+
+
+@settings(max_examples=8, deadline=None)
+@given(t=tensors(dtype=torch.float32))
+def test_roundtrip_any_tensor(student, t):
+    """a float32 tensor of any shape and layout comes back in float32 within bfloat16 rounding"""
+    of = f"float32 t of shape {tuple(t.shape)}, strides {t.stride()}"
+    what = f"unpack_compressed(pack_compressed(t)) for {of}"
+    res = student.call("pack_roundtrip", t=t)
+    back = res["back"]
+    if not isinstance(back, torch.Tensor):
+        fail(f"{what}: {back}")
+    expect_equal(back.dtype, torch.float32, f"the dtype of {what}")
+    expect_close(back, t.to(torch.bfloat16).float(), what, atol=0, rtol=0)
+    expect(not res["holds_input"], f"pack_compressed(t) for {of}: what it returns still holds t")
+    expect(res["input_unchanged"], f"pack_compressed(t): t changed ({of})")
+    expect(res["bytes"] == t.numel() * 2, f"pack_compressed(t) for {of}: holds {res['bytes']} bytes of "
+                                           f"tensors, expected {t.numel() * 2} (the bfloat16 copy)")
+
+
+@pytest.mark.parametrize("dtype", [torch.int64, torch.bool, torch.float16])
+def test_other_dtypes_kept(student, gen, dtype):
+    """tensors of other dtypes come back exactly, in their own dtype"""
+    t = (torch.randn(5, 7, generator=gen) * 1000).to(dtype)
+    t[0, 0] = 1 if dtype == torch.bool else 2049  # 2049 is not representable in bfloat16
+    what = f"unpack_compressed(pack_compressed(t)) for {dtype} t of shape (5, 7)"
+    back = student.call("pack_roundtrip", t=t)["back"]
+    if not isinstance(back, torch.Tensor):
+        fail(f"{what}: {back}")
+    expect_equal(back.dtype, dtype, f"the dtype of {what}")
+    expect_equal(back, t, what)
+
+
+def test_pool_indices(student, gen):
+    """a net with max-pooling (int64 indices saved) gets the right gradients through the hooks"""
+    seed, x = _seed(gen), torch.rand(4, 1, 28, 28, generator=gen)
+    res = student.call("hooked_grads", kind="pool", seed=seed, dtype_name="float32", x=x)
+    check_grads(res["grads"], exact_grads("pool", seed, torch.float32, x),
+                "a conv-tanh-maxpool-linear net in float32 with your hooks installed")
+
+
+@pytest.mark.parametrize("kind", ["mlp", "pool"])
+def test_context_manager(student, gen, kind):
+    """compressed_saved_tensors() installs the two hooks, and removes them when the block ends"""
+    seed, x = _seed(gen), torch.rand(8, 1, 28, 28, generator=gen)
+    res = student.call("context_grads", kind=kind, seed=seed, dtype_name="float32", x=x)
+    what = f"with compressed_saved_tensors(): a {kind} net in float32"
+    inside = res["inside"]
+    expect(inside, f"{what}: no saved-tensor hooks were installed inside the block")
+    expect(inside["bytes"] == 64 * 64 * 2, f"{what}: the hooks installed inside the block packed a float32 "
+                                           f"(64, 64) tensor into {inside['bytes']} bytes, not {64 * 64 * 2}")
+    expect(inside["dtype"] == "torch.float32", f"{what}: the installed unpack hook returned {inside['dtype']}")
+    expect(not res["left_after"], f"{what}: saved-tensor hooks are still installed after the block")
+    check_grads(res["grads"], exact_grads(kind, seed, torch.float32, x), what)
+
+
+def test_exception_in_block(student):
+    """no hooks are left after an exception inside the block, and the exception goes through"""
+    res = student.call("context_raises")
+    expect(res["inside"], "with compressed_saved_tensors(): no hooks were installed inside the block")
+    expect(res["error"]["type"] == "KeyError", f"an exception raised inside compressed_saved_tensors() came out "
+                                               f"as {res['error']['type'] or 'nothing'}, not the KeyError raised")
+    expect(not res["left_after"], "after a KeyError inside compressed_saved_tensors(), saved-tensor hooks are "
+                                  "still installed")

@@ -1,0 +1,199 @@
+"""Hidden checks of Value (exercise 2): the student's engine against torch.autograd.grad on the same
+expressions, built by the judge from plain programs of (op, i, j) over slots (leaves first)."""
+import pytest
+import torch
+from hypothesis import given, settings, strategies as st
+
+from course.judge.expect import expect, expect_close, fail
+
+pytestmark = pytest.mark.task("engine")
+f64 = torch.float64
+BINARY = {"add": lambda x, y: x + y, "sub": lambda x, y: x - y, "mul": lambda x, y: x * y,
+          "matmul": lambda x, y: x @ y}
+UNARY = {"neg": lambda x: -x, "exp": torch.exp, "log": torch.log, "tanh": torch.tanh, "relu": torch.relu,
+         "sum": torch.sum}
+SYMBOL = {"add": "+", "sub": "-", "mul": "*", "matmul": "@"}
+
+
+def torch_run(leaves, program):
+    """The judge's own values and leaf gradients for a program (torch.autograd)."""
+    xs = [t.clone().requires_grad_(True) for t in leaves]
+    slots = list(xs)
+    for op, i, j in program:
+        slots.append(BINARY[op](slots[i], slots[j]) if j is not None else UNARY[op](slots[i]))
+    grads = torch.autograd.grad(slots[-1], xs, allow_unused=True)
+    return [s.detach() for s in slots], list(grads)
+
+
+def describe(leaves, program, upto=None):
+    names = [f"L{k}{tuple(t.shape)}" for k, t in enumerate(leaves)]
+    for op, i, j in program[:upto]:
+        names.append(f"({names[i]} {SYMBOL[op]} {names[j]})" if j is not None else f"{names[i]}.{op}()")
+    return names[-1] if len(names[-1]) < 300 else names[-1][:300] + "..."
+
+
+def random_program(gen, n_ops, dtype=f64):
+    """Leaves of broadcast-compatible shapes, then n_ops random operations, then a sum."""
+    shapes = [(3, 4), (4,), (3, 1), (4, 2), (), (1, 4)]
+    leaves = [torch.randn(s, generator=gen, dtype=dtype) for s in shapes]
+    info = [{"shape": s, "bounded": True, "positive": False} for s in shapes]
+    program = []
+    pick = lambda seq: seq[int(torch.randint(0, len(seq), (1,), generator=gen))]  # noqa: E731
+
+    def fits(a, b):
+        try:
+            return len(torch.broadcast_shapes(a, b)) <= 2
+        except RuntimeError:
+            return False
+    for _ in range(n_ops):
+        i = pick(range(len(info)))
+        a = info[i]
+        kind = pick(["binary", "binary", "matmul", "unary"])
+        if kind == "matmul":
+            js = [j for j, b in enumerate(info) if len(a["shape"]) == 2 and len(b["shape"]) == 2
+                  and a["shape"][1] == b["shape"][0]]
+            if js:
+                j = pick(js)
+                program.append(("matmul", i, j))
+                info.append({"shape": (a["shape"][0], info[j]["shape"][1]), "bounded": False, "positive": False})
+                continue
+            kind = "binary"
+        if kind == "binary":
+            j = pick([j for j, b in enumerate(info) if fits(a["shape"], b["shape"])])
+            op = pick(["add", "sub", "mul"])
+            program.append((op, i, j))
+            info.append({"shape": torch.broadcast_shapes(a["shape"], info[j]["shape"]),
+                         "bounded": a["bounded"] and info[j]["bounded"], "positive": False})
+            continue
+        ops = ["neg", "tanh", "relu", "sum"] + (["exp"] if a["bounded"] else []) + (["log"] if a["positive"] else [])
+        op = pick(ops)
+        program.append((op, i, None))
+        info.append({"shape": () if op == "sum" else a["shape"], "bounded": op in ("tanh",),
+                     "positive": op == "exp"})
+    # make the last slot depend on several earlier ones, then reduce it
+    for k in range(len(info) - 2, len(info) - 4, -1):
+        if fits(info[-1]["shape"], info[k]["shape"]):
+            program.append(("add", len(info) - 1, k))
+            info.append({"shape": torch.broadcast_shapes(info[-1]["shape"], info[k]["shape"]),
+                         "bounded": False, "positive": False})
+    program.append(("sum", len(info) - 1, None))
+    return leaves, program
+
+
+def compare(student, leaves, program, *, times=1, what=None):
+    res = student.call("engine_run", leaves=leaves, program=program, times=times)
+    slots, grads = torch_run(leaves, program)
+    what = what or f"the expression {describe(leaves, program)}"
+    for k, (got, want) in enumerate(zip(res["data"], slots)):
+        if isinstance(got, str):
+            fail(f"{what}: .data of {describe(leaves, program, k - len(leaves)) if k >= len(leaves) else f'L{k}'} "
+                 f"is {got}")
+        expect_close(got, want, f"{what}: .data of the Value for "
+                     f"{describe(leaves, program, k - len(leaves)) if k >= len(leaves) else f'leaf L{k}'}",
+                     atol=1e-10, rtol=1e-9)
+    for call, got_grads in enumerate(res["grads"], start=1):
+        for k, (got, want) in enumerate(zip(got_grads, grads)):
+            where = f"{what}: L{k}.grad after {call} call(s) of out.backward()"
+            if want is None:
+                expect(got is None, f"{where}: the output does not depend on L{k}, so its .grad must stay None; "
+                                    f"got {got if isinstance(got, str) else 'a tensor'}")
+                continue
+            if not isinstance(got, torch.Tensor):
+                fail(f"{where}: expected a tensor of shape {tuple(want.shape)}, got {got}")
+            expect(got.dtype == want.dtype, f"{where}: expected dtype {want.dtype}, got {got.dtype}")
+            expect_close(got, want * call, where, atol=1e-9, rtol=1e-8)
+    return res
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), n=st.integers(2, 10))
+def test_random_expressions(student, seed, n):
+    """values and leaf gradients match torch.autograd.grad on random expressions with broadcasting"""
+    leaves, program = random_program(torch.Generator().manual_seed(seed), n)
+    compare(student, leaves, program)
+
+
+@pytest.mark.parametrize("op", ["add", "sub", "mul", "matmul", "neg", "exp", "log", "tanh", "relu"])
+def test_each_operation(student, gen, op):
+    """each operation alone: value and gradient"""
+    a = torch.randn(3, 4, generator=gen, dtype=f64)
+    b = torch.randn(4, 2, generator=gen, dtype=f64) if op == "matmul" else torch.randn(3, 4, generator=gen, dtype=f64)
+    if op == "log":
+        a = a.abs() + 0.1
+    program = [(op, 0, 1 if op in BINARY else None), ("sum", 2, None)]
+    compare(student, [a, b], program)
+
+
+@pytest.mark.parametrize("sa,sb", [((3, 1), (4,)), ((), (2, 3)), ((1, 4), (3, 1)), ((2, 3), (2, 3)), ((), (1, 1)),
+                                   ((1, 3), (0, 3))])
+@pytest.mark.parametrize("op", ["add", "sub", "mul"])
+def test_broadcasting(student, gen, op, sa, sb):
+    """gradients of broadcast operands are summed back to each leaf's shape"""
+    a, b = torch.randn(sa, generator=gen, dtype=f64), torch.randn(sb, generator=gen, dtype=f64)
+    compare(student, [a, b], [(op, 0, 1), ("tanh", 2, None), ("sum", 3, None)])
+
+
+def test_variable_used_several_times(student, gen):
+    """a leaf used several times receives the sum of every path's gradient"""
+    x, y = torch.randn(2, 3, generator=gen, dtype=f64), torch.randn(3, generator=gen, dtype=f64)
+    # ((x * x) * x + x.tanh() * y - x).sum(): x feeds five operations
+    program = [("mul", 0, 0), ("mul", 2, 0), ("tanh", 0, None), ("mul", 4, 1), ("add", 3, 5), ("sub", 6, 0),
+               ("sum", 7, None)]
+    compare(student, [x, y], program)
+
+
+def test_diamond_inside(student, gen):
+    """an intermediate used twice is differentiated through both uses before its inputs"""
+    x = torch.randn(4, generator=gen, dtype=f64)
+    # h = x.tanh(); ((h * h).exp() + h.relu() - h).sum()
+    program = [("tanh", 0, None), ("mul", 1, 1), ("exp", 2, None), ("relu", 1, None), ("add", 3, 4),
+               ("sub", 5, 1), ("sum", 6, None)]
+    compare(student, [x], program)
+
+
+def test_two_backward_calls_accumulate(student, gen):
+    """a second backward() adds the same gradients again to the leaves"""
+    x, w = torch.randn(3, 4, generator=gen, dtype=f64), torch.randn(4, 2, generator=gen, dtype=f64)
+    b = torch.randn(2, generator=gen, dtype=f64)
+    # ((x @ w + b).tanh() * (x @ w + b)).sum(): intermediates shared, then two backward calls
+    program = [("matmul", 0, 1), ("add", 3, 2), ("tanh", 4, None), ("mul", 5, 4), ("sum", 6, None)]
+    compare(student, [x, w, b], program, times=2)
+
+
+def test_unused_leaf_keeps_none(student, gen):
+    """a leaf the output does not depend on keeps grad None"""
+    x, unused = torch.randn(3, generator=gen, dtype=f64), torch.randn(3, generator=gen, dtype=f64)
+    compare(student, [x, unused], [("exp", 0, None), ("sum", 2, None)])
+
+
+def test_relu_at_zero(student, gen):
+    """the derivative of relu at exactly 0 is 0"""
+    x = torch.tensor([-1.0, 0.0, 0.0, 2.0, -0.0], dtype=f64)
+    y = torch.randn(5, generator=gen, dtype=f64)
+    compare(student, [x, y], [("relu", 0, None), ("mul", 2, 1), ("sum", 3, None)],
+            what="(L0.relu() * L1).sum() for L0 = [-1, 0, 0, 2, -0]")
+
+
+def test_float32_leaves(student, gen):
+    """gradients have the leaf's dtype"""
+    a, b = torch.randn(3, 1, generator=gen), torch.randn(4, generator=gen)
+    res = student.call("engine_run", leaves=[a, b], program=[("mul", 0, 1), ("exp", 2, None), ("sum", 3, None)])
+    _, grads = torch_run([a, b], [("mul", 0, 1), ("exp", 2, None), ("sum", 3, None)])
+    for k, (got, want) in enumerate(zip(res["grads"][0], grads)):
+        what = f"L{k}.grad for (L0 * L1).exp().sum() with float32 L0 (3, 1), L1 (4,)"
+        if not isinstance(got, torch.Tensor):
+            fail(f"{what}: expected a tensor, got {got}")
+        expect(got.dtype == torch.float32, f"{what}: expected dtype torch.float32, got {got.dtype}")
+        expect_close(got, want, what, atol=1e-5, rtol=1e-4)
+
+
+@pytest.mark.parametrize("op", ["add", "sub", "mul"])
+def test_grads_are_own_tensors(student, gen, op):
+    """each leaf's grad shares memory with no other leaf's grad or data"""
+    a, b = torch.randn(2, 3, generator=gen, dtype=f64), torch.randn(2, 3, generator=gen, dtype=f64)
+    program = [(op, 0, 1), ("sum", 2, None)]
+    res = compare(student, [a, b], program)
+    if res["shared"]:
+        i, j, attr = res["shared"][0]
+        fail(f"the expression {describe([a, b], program)}: after out.backward(), L{i}.grad shares memory with "
+             f"L{j}.{attr}; each leaf's .grad must be a tensor of its own")

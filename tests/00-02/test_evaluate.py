@@ -1,0 +1,91 @@
+"""Hidden checks of evaluate (exercise 4): values against the judge's own eval-mode run of the same model,
+the real behaviours of inference tensors and no_grad outputs, and what the call leaves behind."""
+import pytest
+import torch
+from hypothesis import given, settings, strategies as st
+
+from course.judge.expect import expect, expect_close, fail
+from course.judge.strategies import build_model, model_specs
+
+pytestmark = pytest.mark.task("evaluate")
+
+
+def modes_for(model, gen):
+    """Mixed per-submodule train/eval flags (the model itself in training mode)."""
+    n = len(list(model.modules()))
+    return [True] + [bool(v) for v in torch.randint(0, 2, (n - 1,), generator=gen)]
+
+
+def run(student, spec, gen, keep, fail_call=False):
+    model = build_model(spec)
+    modes = modes_for(model, gen)
+    x = torch.randn(int(torch.randint(1, 5, (1,), generator=gen)), spec["in"], generator=gen)
+    res = student.call("run_evaluate", spec=spec, x=x, keep=keep, train_modes=modes, fail=fail_call)
+    model.eval()
+    with torch.no_grad():
+        want = model(x)
+    return res, want, x
+
+
+def check_common(res, want, what):
+    if res["error"]:
+        fail(f"{what} raised {res['error']}")
+    if not isinstance(res["out"], torch.Tensor):
+        fail(f"{what}: expected a tensor, got {res['out']}")
+    expect_close(res["out"], want, f"{what} (compared with model.eval(); model(x))", atol=1e-6, rtol=1e-5)
+    expect(not res["requires_grad"] and not res["has_grad_fn"], f"{what}: the output requires grad or has a grad_fn")
+    expect(not res["module_changes"], f"{what} left the model changed: {'; '.join(res['module_changes'][:3])}")
+    expect(not res["global_changes"], f"{what} left global state changed: {'; '.join(res['global_changes'][:3])}")
+
+
+def spec_text(spec):
+    return (f"a model of widths {spec['in']}-{'-'.join(map(str, spec['hidden']))}-{spec['out']} "
+            f"(BatchNorm {spec['norm']}, dropout {spec['dropout']}, forward argument '{spec['arg']}')")
+
+
+@settings(max_examples=5, deadline=None)
+@given(spec=model_specs(), seed=st.integers(0, 2**31 - 1))
+def test_inference_mode(student, spec, seed):
+    """keep_for_autograd=False: eval-mode values, an inference tensor, unusable in autograd later"""
+    gen = torch.Generator().manual_seed(seed)
+    res, want, x = run(student, spec, gen, keep=False)
+    what = f"evaluate(model, x) for {spec_text(spec)} and x of shape {tuple(x.shape)}"
+    check_common(res, want, what)
+    expect(res["is_inference"], f"{what}: the output is not an inference tensor (run it under torch.inference_mode())")
+    expect(res["inside"] and res["inside"][0] == [False, True],
+           f"{what}: during model(x), (grad mode, inference mode) were {res['inside'][:1]}, expected [False, True]")
+    expect(res["later_autograd"]["raised"], f"{what}: the output could be saved for backward later; an inference "
+                                            f"tensor cannot")
+
+
+@settings(max_examples=5, deadline=None)
+@given(spec=model_specs(), seed=st.integers(0, 2**31 - 1))
+def test_no_grad(student, spec, seed):
+    """keep_for_autograd=True: eval-mode values, an ordinary tensor, usable in autograd and in place"""
+    gen = torch.Generator().manual_seed(seed)
+    res, want, x = run(student, spec, gen, keep=True)
+    what = f"evaluate(model, x, keep_for_autograd=True) for {spec_text(spec)} and x of shape {tuple(x.shape)}"
+    check_common(res, want, what)
+    expect(not res["is_inference"], f"{what}: the output is an inference tensor; run it under torch.no_grad()")
+    expect(res["inside"] and res["inside"][0] == [False, False],
+           f"{what}: during model(x), (grad mode, inference mode) were {res['inside'][:1]}, expected [False, False]")
+    for key, use in (("later_autograd", "used in autograd later"), ("later_inplace", "modified in place")):
+        err = res[key]
+        expect(not err["raised"], f"{what}: the output cannot be {use}: {err['type']}: {err['message'][:150]}")
+
+
+@pytest.mark.parametrize("keep", [False, True])
+def test_restores_after_error(student, gen, keep):
+    """modes are restored when model(x) raises"""
+    spec = {"arg": "features", "in": 5, "out": 3, "hidden": [4, 3], "norm": True, "dropout": True,
+            "seed": int(torch.randint(0, 2**31 - 1, (1,), generator=gen))}
+    res, _, _ = run(student, spec, gen, keep=keep, fail_call=True)
+    what = (f"evaluate(model, x, keep_for_autograd={keep}) for {spec_text(spec)} and an x of the wrong width "
+            f"(model(x) raises)")
+    expect(res["error"] is not None, f"{what}: expected the model's error to come out, the call returned normally")
+    if res["error"].startswith("NotImplementedError"):
+        fail(f"{what}: your code raised NotImplementedError (not implemented yet?), expected the model's RuntimeError")
+    expect(res["error"].startswith("RuntimeError"), f"{what}: expected the model's RuntimeError to come out, got "
+                                                    f"{res['error'][:200]}")
+    expect(not res["module_changes"], f"{what} left the model changed: {'; '.join(res['module_changes'][:3])}")
+    expect(not res["global_changes"], f"{what} left global state changed: {'; '.join(res['global_changes'][:3])}")

@@ -1,0 +1,95 @@
+"""Hidden checks of graph_nodes and topo_order (exercise 1), against the judge's own walk of next_functions."""
+import pytest
+import torch
+from hypothesis import given, settings, strategies as st
+
+from course.judge.expect import expect, fail
+
+pytestmark = pytest.mark.task("graph")
+RECIPES = {
+    "mlp": "((a @ w1).relu() @ w2).log_softmax(-1).sum() (three weight leaves)",
+    "diamond": "y = a * b; (y.exp() + y.sin() * y.cos()).sum() (y feeds three nodes)",
+    "reused": "(a * a + a - a.exp() * a).sum() (one leaf used five times)",
+    "several_outputs": "p, q, s = a.unbind(0); (p * q + s.tanh() * p).sum() (an op with three outputs)",
+    "detached": "y = a * b; (y * y.detach() + y.detach().exp()).sum() (a detached branch)",
+    "constant_leaf": "(a * c + c.exp() * b).sum() with c not requiring grad (None in next_functions)",
+}
+
+
+def _seed(gen):
+    return int(torch.randint(0, 2**31 - 1, (1,), generator=gen))
+
+
+def check_nodes(res, fn, what):
+    """The returned list holds each node of the judge's walk exactly once and nothing else."""
+    got, names = res["got"], res["names"]
+    if isinstance(got, str):
+        fail(f"{fn}(t) for {what}: expected a list of nodes, got {got}")
+    foreign = [g for g in got if isinstance(g, str)]
+    if foreign:
+        fail(f"{fn}(t) for {what}: returned {foreign[0]}; expected only the graph's nodes")
+    dup = sorted({names[i] for i in got if got.count(i) > 1})
+    expect(not dup, f"{fn}(t) for {what}: {', '.join(dup)} appear more than once; each node must appear exactly "
+                    f"once, even when several paths reach it")
+    missing = sorted(names[i] for i in set(range(len(names))) - set(got))
+    expect(not missing, f"{fn}(t) for {what}: {len(got)} nodes returned, {len(names)} expected; missing "
+                        f"{', '.join(missing)} (AccumulateGrad nodes of leaves count too)")
+
+
+def check_order(res, what):
+    got, names = res["got"], res["names"]
+    pos = {n: k for k, n in enumerate(got)}
+    for i, j in res["edges"]:
+        if pos[i] > pos[j]:
+            fail(f"topo_order(t) for {what}: {names[j]} (position {pos[j]}) comes before {names[i]} (position "
+                 f"{pos[i]}), which feeds it gradient; every node must come before the nodes in its next_functions")
+
+
+@pytest.mark.parametrize("recipe", list(RECIPES))
+def test_graph_nodes(student, gen, recipe):
+    """graph_nodes returns every reachable node once, AccumulateGrad included, None skipped"""
+    res = student.call("graph_walk", fn_name="graph_nodes", recipe=recipe, seed=_seed(gen))
+    check_nodes(res, "graph_nodes", RECIPES[recipe])
+
+
+@pytest.mark.parametrize("recipe", list(RECIPES))
+def test_topo_order(student, gen, recipe):
+    """topo_order returns the same nodes, each before the nodes it feeds"""
+    res = student.call("graph_walk", fn_name="topo_order", recipe=recipe, seed=_seed(gen))
+    check_nodes(res, "topo_order", RECIPES[recipe])
+    check_order(res, RECIPES[recipe])
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), n=st.integers(3, 12))
+def test_random_graphs(student, seed, n):
+    """both functions on random graphs of adds, products, tanh, sin and detached operands"""
+    what = f"a random graph of {n} operations (recipe seed {seed})"
+    for fn in ("graph_nodes", "topo_order"):
+        res = student.call("graph_walk", fn_name=fn, recipe=f"random:{n}", seed=seed)
+        check_nodes(res, fn, what)
+        if fn == "topo_order":
+            check_order(res, what)
+
+
+@pytest.mark.parametrize("fn", ["graph_nodes", "topo_order"])
+@pytest.mark.parametrize("recipe", ["leaf", "no_graph"])
+def test_no_grad_fn(student, gen, fn, recipe):
+    """a tensor without grad_fn gives an empty list"""
+    what = {"leaf": "a leaf tensor that requires grad", "no_graph": "a * b computed under torch.no_grad()"}[recipe]
+    res = student.call("graph_walk", fn_name=fn, recipe=recipe, seed=_seed(gen))
+    expect(res["got"] == [], f"{fn}(t) for {what}: expected [], got {res['got']}")
+
+
+@pytest.mark.parametrize("fn", ["graph_nodes", "topo_order"])
+def test_graph_left_usable(student, gen, fn):
+    """neither function runs backward or changes the graph"""
+    res = student.call("graph_walk", fn_name=fn, recipe="diamond", seed=_seed(gen))
+    what = f"after {fn}(t) for {RECIPES['diamond']}"
+    expect(res["unchanged"], f"{what}: the graph's nodes or edges changed")
+    err = res["backward"]
+    expect(not err["raised"], f"{what}: t.backward() raised {err['type']}: {err['message'][:150]}")
+    for k, (g, e) in enumerate(zip(res["grads"], res["expected_grads"])):
+        expect(g is not None and torch.allclose(g, e, rtol=1e-10, atol=1e-12),
+               f"{what}: one t.backward() gave leaf {k} a .grad different from a fresh graph's (was backward run "
+               f"inside {fn}?)")

@@ -1,0 +1,122 @@
+"""Correct, written differently: a recursive post-order for both walks, an engine that records a tape of closures
+in creation order and replays it backwards, a dict as the packed form, and evaluate with set_grad_enabled."""
+EXPECT = {"graph": "pass", "engine": "pass", "compress": "pass", "evaluate": "pass"}
+CELLS = {"graph_impl": '''
+def _post(t):
+    out, seen = [], set()
+
+    def go(n):
+        seen.add(n)
+        for m, _ in n.next_functions:
+            if m is not None and m not in seen:
+                go(m)
+        out.append(n)
+    if t.grad_fn is not None:
+        go(t.grad_fn)
+    return out
+
+
+def graph_nodes(t):
+    return _post(t)
+
+
+def topo_order(t):
+    return list(reversed(_post(t)))
+''', "engine_impl": '''
+import itertools
+
+_counter = itertools.count()
+
+
+class Value:
+    def __init__(self, data, parents=(), rules=()):
+        self.data = data
+        self.grad = None
+        self.parents = parents
+        self.rules = rules
+        self.stamp = next(_counter)  # creation order is a topological order
+
+    def _make(self, data, parents, rules):
+        return Value(data, parents, rules)
+
+    def __add__(self, o):
+        return self._make(self.data + o.data, (self, o),
+                          (lambda g: g.sum_to_size(self.data.shape), lambda g: g.sum_to_size(o.data.shape)))
+
+    def __sub__(self, o):
+        return self + (-o)
+
+    def __mul__(self, o):
+        return self._make(self.data * o.data, (self, o),
+                          (lambda g: (g * o.data).sum_to_size(self.data.shape),
+                           lambda g: (g * self.data).sum_to_size(o.data.shape)))
+
+    def __neg__(self):
+        return self._make(-self.data, (self,), (lambda g: -g,))
+
+    def __matmul__(self, o):
+        return self._make(self.data @ o.data, (self, o), (lambda g: g @ o.data.mT, lambda g: self.data.mT @ g))
+
+    def exp(self):
+        return self._make(self.data.exp(), (self,), (lambda g: g * self.data.exp(),))
+
+    def log(self):
+        return self._make(self.data.log(), (self,), (lambda g: g / self.data,))
+
+    def tanh(self):
+        return self._make(self.data.tanh(), (self,), (lambda g: g / self.data.cosh() ** 2,))
+
+    def relu(self):
+        return self._make(torch.relu(self.data), (self,), (lambda g: torch.where(self.data > 0, g, 0.0),))
+
+    def sum(self):
+        return self._make(self.data.sum(), (self,), (lambda g: g.expand_as(self.data).clone(),))
+
+    def backward(self):
+        found, todo = {}, [self]
+        while todo:
+            v = todo.pop()
+            if id(v) not in found:
+                found[id(v)] = v
+                todo.extend(v.parents)
+        grads = {id(self): torch.ones_like(self.data)}
+        for v in sorted(found.values(), key=lambda v: -v.stamp):
+            g = grads.get(id(v))
+            if g is None:
+                continue
+            if not v.parents:
+                v.grad = g.clone() if v.grad is None else v.grad + g
+            for p, rule in zip(v.parents, v.rules):
+                grads[id(p)] = grads.get(id(p), 0) + rule(g)
+''', "compress_impl": '''
+def pack_compressed(t):
+    if t.dtype not in (torch.float32, torch.float64):
+        return {"kept": t}
+    return {"bf16": t.bfloat16(), "dtype": t.dtype}
+
+
+def unpack_compressed(packed):
+    if "kept" in packed:
+        return packed["kept"]
+    return packed["bf16"].to(packed["dtype"])
+
+
+class compressed_saved_tensors(torch.autograd.graph.saved_tensors_hooks):
+    def __init__(self):
+        super().__init__(pack_compressed, unpack_compressed)
+''', "evaluate_impl": '''
+def evaluate(model, x, keep_for_autograd=False):
+    flags = {name: m.training for name, m in model.named_modules()}
+    model.eval()
+    try:
+        if keep_for_autograd:
+            with torch.set_grad_enabled(False):
+                out = model(x)
+        else:
+            with torch.inference_mode():
+                out = model(x)
+    finally:
+        for name, m in model.named_modules():
+            m.training = flags[name]
+    return out
+'''}
