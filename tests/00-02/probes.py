@@ -332,7 +332,7 @@ def run_evaluate(ns, spec, x, keep, train_modes, fail=False):
     if not isinstance(out, torch.Tensor):
         res["out"] = None if out is None else f"not a tensor: {type(out).__name__}"
         return res
-    res.update(out=out.clone() if not out.is_inference() else out.clone(), is_inference=out.is_inference(),
+    res.update(out=out.clone(), is_inference=out.is_inference(),
                requires_grad=out.requires_grad, has_grad_fn=out.grad_fn is not None)
     w = torch.randn(out.shape[-1], dtype=out.dtype, requires_grad=True)
     res["later_autograd"] = capture_error(lambda: torch.autograd.grad((out * w).sum(), w))
