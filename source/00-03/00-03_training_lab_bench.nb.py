@@ -514,7 +514,8 @@ run_hidden("00-03", "collate", globals())
 # inductor, generates fused kernels (slow to compile, fast to run); `backend="aot_eager"` traces forward and
 # backward but runs them with ordinary PyTorch kernels, a cheap way to check that a model compiles at all.
 # Compiled and eager results agree to rounding, not bit for bit, because fused kernels add in another order.
-# `torch.profiler` records every operator a step runs; its table, sorted by total CPU time, tells you which
+# `torch.profiler` records every operator a step runs; its table, sorted by self CPU time (time spent in the
+# operator itself, not in what it calls), tells you which
 # operator to optimise first. The demo (about 30 seconds, most of it inductor's compilation) does both.
 
 # %%
@@ -530,7 +531,7 @@ if run_demos():
     with profile(activities=[ProfilerActivity.CPU]) as prof:
         for _ in range(20):
             _model(_x).sum().backward()
-    print(prof.key_averages().table(sort_by="cpu_time_total", row_limit=8))
+    print(prof.key_averages().table(sort_by="self_cpu_time_total", row_limit=8))
 
 # %% [markdown]
 # ## What to remember

@@ -104,18 +104,33 @@ def _to_bytes(obj):
 
 
 def sgd_state_keys(ns, values, hyper, steps):
-    """The keys MomentumSGD keeps in state[p] after some steps with a gradient of ones."""
+    """The keys MomentumSGD keeps in state[p], and its momentum buffers, after steps with a gradient of ones."""
     params = _make_params(values)
     opt = get(ns, "MomentumSGD")(params, **hyper)
     for _ in range(steps):
         _set_grads(params, [torch.ones_like(p) for p in params])
         opt.step()
-    return [sorted(opt.state.get(p, {})) for p in params]
+    states = [opt.state.get(p, {}) for p in params]
+    return {"keys": [sorted(str(k) for k in st) for st in states],
+            "buffers": [_raw(st.get("momentum_buffer")) for st in states]}
 
 
-def sgd_rejects(ns, kwargs):
-    p = torch.nn.Parameter(torch.zeros(2))
-    return capture_error(lambda: get(ns, "MomentumSGD")([p], **kwargs))
+def sgd_rejects(ns, reject, accept, value, grad):
+    """capture_error for each rejected argument set; for each accepted one, whether it raised and the
+    parameter after one step with the given gradient."""
+    cls = get(ns, "MomentumSGD")
+    out = {"rejected": [], "accepted": [], "stepped": []}
+    for kwargs in reject:
+        out["rejected"].append(capture_error(cls, [torch.nn.Parameter(value.clone())], **kwargs))
+    for kwargs in accept:
+        p = torch.nn.Parameter(value.clone())
+        holder = []
+        out["accepted"].append(capture_error(lambda: holder.append(cls([p], **kwargs))))
+        if holder:
+            p.grad = grad.clone()
+            holder[0].step()
+        out["stepped"].append(p.detach().clone())
+    return out
 
 
 # ---------------------------------------------------------------- warmup_cosine_lr
@@ -150,5 +165,6 @@ def collate_run(ns, seqs, labels, padding_value=None):
     return res
 
 
-def collate_empty(ns):
-    return capture_error(get(ns, "pad_collate"), [])
+def collate_empty(ns, seqs, labels):
+    """pad_collate([]) (must raise), then an ordinary call."""
+    return {"empty": capture_error(get(ns, "pad_collate"), []), "after": collate_run(ns, seqs, labels)}

@@ -75,7 +75,8 @@ def test_labels_int64_whatever_dtype(student, gen):
     """labels come back as int64 from Python ints and 0-dim tensors of any integer dtype"""
     lengths = [2, 3, 1, 2, 1, 3]
     seqs = make(gen, lengths, (2,), torch.float32, "contiguous")
-    labels = [(k, v) for k, v in zip(LABEL_KINDS, [3, 9, 250, 7, 200, 0])]
+    highs = {"int": 10**6, "int64": 10**6, "int32": 10**6, "int16": 30000, "uint8": 256, "int8": 128}
+    labels = [(k, int(torch.randint(0, highs[k], (), generator=gen))) for k in LABEL_KINDS]
     res = run(student, seqs, labels)
     check(res, expected(seqs, lengths, labels, 0.0), describe(lengths, (2,), torch.float32, "contiguous", labels,
                                                               None))
@@ -106,22 +107,30 @@ def test_no_memory_shared(student, gen):
 def test_empty_sequences(student, gen, lengths):
     """sequences of length 0: L_max is the longest length (0 when all are empty)"""
     seqs = make(gen, lengths, (3,), torch.float64, "contiguous")
-    labels = [("int", i) for i in range(len(lengths))]
-    res = run(student, seqs, labels, -2.0)
-    check(res, expected(seqs, lengths, labels, -2.0), describe(lengths, (3,), torch.float64, "contiguous", labels,
-                                                               -2.0))
+    labels = [("int", int(torch.randint(0, 1000, (), generator=gen))) for _ in lengths]
+    pad = float(torch.randint(-9, 10, (), generator=gen))
+    res = run(student, seqs, labels, pad)
+    check(res, expected(seqs, lengths, labels, pad), describe(lengths, (3,), torch.float64, "contiguous", labels,
+                                                              pad))
 
 
 def test_samples_unchanged(student, gen):
     """the samples are left unchanged"""
-    lengths = [1, 4, 2]
+    lengths = [int(n) for n in torch.randint(1, 6, (3,), generator=gen)]
     seqs = make(gen, lengths, (), torch.float64, "strided")
     labels = [("int64", 1), ("int", 5), ("uint8", 3)]
-    res = run(student, seqs, labels, 9.0)
-    expect(not res["samples_changed"], f"{describe(lengths, (), torch.float64, 'strided', labels, 9.0)} "
-                                       f"changed samples {res['samples_changed']}")
+    pad = float(torch.randint(-9, 10, (), generator=gen))
+    res = run(student, seqs, labels, pad)
+    what = describe(lengths, (), torch.float64, "strided", labels, pad)
+    expect(not res["samples_changed"], f"{what} changed samples {res['samples_changed']}")
+    check(res, expected(seqs, lengths, labels, pad), what)
 
 
-def test_empty_list_raises(student):
+def test_empty_list_raises(student, gen):
     """an empty list of samples raises ValueError"""
-    expect_raises(student.call("collate_empty"), "ValueError", "pad_collate([])")
+    seqs = make(gen, [2, 1], (2,), torch.float32, "contiguous")
+    labels = [("int", int(torch.randint(0, 1000, (), generator=gen))) for _ in range(2)]
+    res = student.call("collate_empty", seqs=seqs, labels=labels)
+    expect_raises(res["empty"], "ValueError", "pad_collate([])")
+    check(res["after"], expected(seqs, [2, 1], labels, 0.0),
+          describe([2, 1], (2,), torch.float32, "contiguous", labels, None) + " called right after pad_collate([])")

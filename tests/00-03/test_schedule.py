@@ -45,23 +45,37 @@ def test_matches_sequential_lr(student, warmup, extra, start_factor, base_lr, et
           " (PyTorch's SequentialLR gives the expected value)")
 
 
+def draw_args(gen):
+    """base_lr, start_factor and eta_min drawn from the check's seed."""
+    base_lr = float(torch.empty((), dtype=f64).uniform_(0.01, 1.0, generator=gen))
+    start_factor = float(torch.empty((), dtype=f64).uniform_(0.05, 0.9, generator=gen))
+    eta_min = base_lr * float(torch.empty((), dtype=f64).uniform_(0.001, 0.2, generator=gen))
+    return base_lr, start_factor, eta_min
+
+
 @pytest.mark.parametrize("warmup,total", [(1, 2), (5, 6), (4, 40), (10, 11)])
-def test_boundaries(student, warmup, total):
+def test_boundaries(student, gen, warmup, total):
     """the boundaries step = warmup_steps - 1, warmup_steps, warmup_steps + 1 and total_steps"""
-    want = torch_lrs(0.2, warmup, total, 0.25, 0.002)
+    base_lr, start_factor, eta_min = draw_args(gen)
+    want = torch_lrs(base_lr, warmup, total, start_factor, eta_min)
     steps = sorted({warmup - 1, warmup, min(warmup + 1, total), total})
-    check(student, steps, [want[s] for s in steps], 0.2, warmup, total, 0.25, 0.002, " (a boundary step)")
+    check(student, steps, [want[s] for s in steps], base_lr, warmup, total, start_factor, eta_min,
+          " (a boundary step)")
 
 
 @pytest.mark.parametrize("total", [1, 7])
-def test_no_warmup(student, total):
+def test_no_warmup(student, gen, total):
     """with warmup_steps = 0 the cosine starts at base_lr at step 0"""
-    want = torch_lrs(0.3, 0, total, 0.1, 0.01)
-    check(student, list(range(total + 1)), want, 0.3, 0, total, 0.1, 0.01, " (no warm-up: CosineAnnealingLR)")
+    base_lr, start_factor, eta_min = draw_args(gen)
+    want = torch_lrs(base_lr, 0, total, start_factor, eta_min)
+    check(student, list(range(total + 1)), want, base_lr, 0, total, start_factor, eta_min,
+          " (no warm-up: CosineAnnealingLR)")
 
 
-def test_after_total_steps(student):
+def test_after_total_steps(student, gen):
     """past total_steps the rate stays at eta_min"""
-    for eta_min in (0.0, 0.004):
-        steps = [13, 14, 20, 27, 1000]
-        check(student, steps, [eta_min] * len(steps), 0.1, 3, 12, 0.1, eta_min, " (past total_steps: eta_min)")
+    base_lr, start_factor, eta_min = draw_args(gen)
+    total = int(torch.randint(5, 15, (), generator=gen))
+    for eta in (0.0, eta_min):
+        steps = [total + 1, total + 2, total + 8, 2 * total, 1000]
+        check(student, steps, [eta] * len(steps), base_lr, 3, total, start_factor, eta, " (past total_steps: eta_min)")

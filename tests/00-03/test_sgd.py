@@ -97,10 +97,19 @@ def test_grad_left_unchanged(student, gen):
 def test_no_state_without_momentum(student, gen):
     """the momentum buffer is state[p]['momentum_buffer'], kept only when momentum is not 0"""
     values = [torch.randn(3, generator=gen, dtype=f64)]
-    got = student.call("sgd_state_keys", values=values, hyper={"lr": 0.1, "momentum": 0.9}, steps=2)
-    expect_equal(got, [["momentum_buffer"]], "the keys of state[p] after 2 steps of MomentumSGD(momentum=0.9)")
-    got = student.call("sgd_state_keys", values=values, hyper={"lr": 0.1, "weight_decay": 0.1}, steps=2)
-    expect_equal(got, [[]], "the keys of state[p] after 2 steps of MomentumSGD(momentum=0)")
+    mu = float(torch.empty(()).uniform_(0.3, 0.95, generator=gen))
+    for hyper in ({"lr": 0.1, "momentum": mu, "dampening": 0.25}, {"lr": 0.1, "weight_decay": 0.1}):
+        got = student.call("sgd_state_keys", values=values, hyper=hyper, steps=2)
+        what = f"state[p] after 2 steps of MomentumSGD([p], **{hyper}) with a gradient of ones"
+        expect_equal(got["keys"], [["momentum_buffer"] if hyper.get("momentum") else []], f"the keys of {what}")
+        if hyper.get("momentum"):
+            p = torch.nn.Parameter(values[0].clone())
+            ref = torch.optim.SGD([p], foreach=False, **hyper)
+            for _ in range(2):
+                p.grad = torch.ones_like(p)
+                ref.step()
+            expect_close(got["buffers"][0], ref.state[p]["momentum_buffer"], f"{what}: state[p]['momentum_buffer']",
+                         atol=1e-14, rtol=1e-12)
 
 
 @pytest.mark.parametrize("resume_at", range(4))
@@ -130,20 +139,26 @@ REJECT = [{"lr": -0.1}, {"lr": 0.1, "momentum": -0.5}, {"lr": 0.1, "weight_decay
 ACCEPT = [{"lr": 0.0}, {"lr": 0.1, "momentum": 0.9, "nesterov": True}, {"lr": 0.1, "momentum": 0.9, "dampening": 1.0}]
 
 
-def test_rejects_bad_arguments(student):
+def test_rejects_bad_arguments(student, gen):
     """ValueError for a negative lr, momentum or weight_decay, and for nesterov without momentum > 0 and
     dampening == 0; valid arguments are accepted"""
-    for kwargs in REJECT:
-        expect_raises(student.call("sgd_rejects", kwargs=kwargs), "ValueError", f"MomentumSGD([p], **{kwargs})")
-    for kwargs in ACCEPT:
-        r = student.call("sgd_rejects", kwargs=kwargs)
+    value, grad = torch.randn(4, generator=gen, dtype=f64), torch.randn(4, generator=gen, dtype=f64)
+    res = student.call("sgd_rejects", reject=REJECT, accept=ACCEPT, value=value, grad=grad)
+    for kwargs, r in zip(REJECT, res["rejected"]):
+        expect_raises(r, "ValueError", f"MomentumSGD([p], **{kwargs})")
+    for kwargs, r, got in zip(ACCEPT, res["accepted"], res["stepped"]):
         expect(not r["raised"], f"MomentumSGD([p], **{kwargs}) raised {r['type']}: {r['message']}; "
                                 "these arguments are valid")
+        p = torch.nn.Parameter(value.clone())
+        opt = torch.optim.SGD([p], foreach=False, **kwargs)
+        p.grad = grad.clone()
+        opt.step()
+        expect_close(got, p.detach(), f"p after one step of MomentumSGD([p], **{kwargs})", atol=1e-14, rtol=1e-12)
 
 
 def test_same_grad_stepped_twice(student, gen):
-    """step() twice on the same .grad tensors (no new backward in between) matches torch.optim.SGD, and the
-    .grad is still unchanged: the momentum buffer is a copy, not the gradient itself"""
+    """step() several times on the same .grad tensors (no new backward in between) matches torch.optim.SGD, and
+    the .grad is still unchanged: the momentum buffer is a copy, not the gradient itself"""
     groups = CONFIGS["nesterov and momentum without weight decay"]
     values, grads = draw(gen, steps=1)
     res = student.call("sgd_repeat", values=values, groups=groups, grads=grads[0], steps=3)
