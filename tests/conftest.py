@@ -10,7 +10,8 @@ pytest_plugins = ["course.judge.pytest_plugin"]
 LONGEST_FIRST = ["test_hostile", "test_round_trip", "test_submissions-15-10", "test_submissions-15-05",
                  "test_submissions-15-08", "test_submissions-15-06", "test_batch", "test_scaffold-algorithm",
                  "test_scaffold-capstone", "test_submissions-15-09", "test_submissions-15-01", "test_student_browser",
-                 "test_student_release", "test_exchange", "test_submissions-15-07", "test_submissions-15-02",
+                 "test_student_release", "test_exchange", "test_submissions-00-03", "test_submissions-00-02",
+                 "test_submissions-00-01", "test_submissions-15-07", "test_submissions-15-02",
                  "test_submissions-15-03", "test_submissions-15-04"]
 
 
