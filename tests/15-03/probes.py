@@ -379,9 +379,20 @@ def prepare_lazy_run(ns, x, lr, train_mode, seed, steps=1):
 
     handle = m[-1].register_forward_hook(watch)  # the last layer: called through __call__ in any dry run
     x_in = x.clone()
+    built_on = []  # for each torch.optim.SGD built during the call: did it get placeholder parameters?
+    real_sgd = torch.optim.SGD
+
+    class _WatchedSGD(real_sgd):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            built_on.append(any(isinstance(q, nn.parameter.UninitializedParameter)
+                                for g in self.param_groups for q in g["params"]))
+
+    torch.optim.SGD = _WatchedSGD
     try:
         opt = fn(m, x_in, lr)
     finally:
+        torch.optim.SGD = real_sgd
         handle.remove()
     uninit = [n for n, p in m.named_parameters() if isinstance(p, nn.parameter.UninitializedParameter)]
     info = {"uninitialized": uninit, "training": bool(m.training), "modes_before": modes_before,
@@ -390,7 +401,8 @@ def prepare_lazy_run(ns, x, lr, train_mode, seed, steps=1):
                                  if not isinstance(p, nn.parameter.UninitializedParameter) and p.is_inference()],
             "grads_set": [n for n, p in m.named_parameters() if p.grad is not None],
             "x_after": x_in.detach().clone() if isinstance(x_in, torch.Tensor) else None,
-            "is_optimizer": isinstance(opt, torch.optim.Optimizer)}
+            "is_optimizer": isinstance(opt, torch.optim.Optimizer),
+            "opt_on_placeholders": any(built_on)}
     info["buffers"] = {k: v.detach().clone() for k, v in m.named_buffers()}
     info["dtypes"] = {n: str(p.dtype) for n, p in m.named_parameters()}
     if uninit or not info["is_optimizer"]:
