@@ -14,6 +14,7 @@
 # 3. `pack_compressed`, `unpack_compressed` and `compressed_saved_tensors`: activations saved for backward
 #    in bfloat16, restored on use.
 # 4. `evaluate`: a model run without a graph, with `no_grad` or `inference_mode` as the caller needs.
+# 5. `checkpoint`: activation checkpointing as an `autograd.Function` that recomputes its block in backward.
 #
 # **How this notebook is graded.** Each exercise has a cell of visible checks you can run now, and
 # **Validate runs only those visible examples**: "Success!" means they pass, not that you have full
@@ -535,6 +536,131 @@ run_hidden("00-02", "evaluate", globals())
 ### END HIDDEN TESTS
 
 # %% [markdown]
+# ## 5. Trading compute for memory: checkpointing
+#
+# Compression makes saved tensors smaller; *checkpointing* does not keep them at all. Run a block under
+# `torch.no_grad()` in forward (nothing inside it is saved), keep only its input, and in backward run the
+# block again with grad enabled to rebuild its graph, then differentiate that. Memory for the block's
+# activations is paid only during its own backward, at the price of a second forward.
+#
+# One trap: a block with dropout draws random numbers. The recomputation must draw the *same* ones, or the
+# gradient belongs to a different mask than the output. So forward records the RNG state before running the
+# block, and backward runs the block again from that state inside `torch.random.fork_rng()`, which puts the
+# global RNG back afterwards. PyTorch ships this as `torch.utils.checkpoint.checkpoint`.
+
+# %%
+def count_saved(fn):
+    """How many tensors autograd saves while fn() runs."""
+    n = [0]
+
+    def pack(t):
+        n[0] += 1
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        out = fn()
+    return out, n[0]
+
+
+from torch.utils.checkpoint import checkpoint as torch_checkpoint
+
+block = nn.Sequential(nn.Linear(32, 64), nn.ReLU(), nn.Dropout(0.2), nn.Linear(64, 32))
+xin = torch.randn(8, 32)
+print("plain:          ", count_saved(lambda: block(xin))[1], "tensors saved")
+print("torch checkpoint:", count_saved(lambda: torch_checkpoint(block, xin, use_reentrant=False))[1], "tensors saved")
+
+# %% [markdown]
+# ### Exercise 5 · `checkpoint` (3 points)
+#
+# Implement `Checkpoint`, a `torch.autograd.Function`, and `checkpoint(block, x)`, which returns
+# `Checkpoint.apply(block, x, *block.parameters())`.
+#
+# * `block` is an `nn.Module` (without BatchNorm) called with one tensor; `checkpoint(block, x)` returns a tensor
+#   equal to `block(x)` computed with the global RNG as it was at the call.
+# * Forward runs `block` without recording a graph and saves only `x` for backward.
+# * Backward runs `block` again from the RNG state forward started from, so dropout draws the same mask, and returns
+#   the gradients of `x` and of every parameter: they match those of a plain `block(x)` with the same RNG state.
+# * A parameter the block never uses gets `None` (or zeros); a batch of one sample works like any other.
+# * `x` may or may not require grad (a batch of data does not); the parameters' gradients are right either way.
+# * The global RNG state after forward is the one a plain `block(x)` leaves, and backward does not change it.
+
+# %% [solution] id=checkpoint_impl
+class Checkpoint(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, block, x, *params):
+        ### BEGIN SOLUTION
+        ctx.block = block
+        ctx.rng = torch.get_rng_state()
+        ctx.save_for_backward(x)
+        with torch.no_grad():
+            return block(x)
+        ### END SOLUTION
+
+    @staticmethod
+    def backward(ctx, grad_out):
+        ### BEGIN SOLUTION
+        (x,) = ctx.saved_tensors
+        params = list(ctx.block.parameters())
+        with torch.random.fork_rng(devices=[]), torch.enable_grad():
+            torch.set_rng_state(ctx.rng)
+            xd = x.detach().requires_grad_(ctx.needs_input_grad[1])
+            out = ctx.block(xd)
+            wrt = ([xd] if xd.requires_grad else []) + [p for p in params if p.requires_grad]
+            grads = iter(torch.autograd.grad(out, wrt, grad_out, allow_unused=True))
+        gx = next(grads) if xd.requires_grad else None
+        return (None, gx, *[next(grads) if p.requires_grad else None for p in params])
+        ### END SOLUTION
+
+
+def checkpoint(block, x):
+    """block(x), recomputed in backward instead of saved."""
+    return Checkpoint.apply(block, x, *block.parameters())
+
+
+# %% [tests] id=checkpoint_tests points=3
+_blk = nn.Sequential(nn.Linear(6, 5), nn.Tanh(), nn.Dropout(0.3), nn.Linear(5, 2)).double()
+_xc = torch.randn(4, 6, dtype=torch.float64, requires_grad=True)
+torch.manual_seed(1)
+_ref = _blk(_xc)
+_gref = torch.autograd.grad(_ref.sum(), [_xc, *_blk.parameters()])
+torch.manual_seed(1)
+_out, _n = count_saved(lambda: checkpoint(_blk, _xc))
+expect_close(_out, _ref, "checkpoint(block, x) against block(x) from the same seed")
+expect_equal(_n, 1, "the number of tensors saved by checkpoint(block, x)")
+for _g, _w in zip(torch.autograd.grad(_out.sum(), [_xc, *_blk.parameters()]), _gref):
+    expect_close(_g, _w, "a gradient through checkpoint(block, x)")
+### BEGIN HIDDEN TESTS
+run_hidden("00-02", "checkpoint", globals())
+### END HIDDEN TESTS
+
+# %%
+# Demo: tensors and bytes saved for backward by a deeper MLP on FashionMNIST, plain and checkpointed per block.
+if run_demos():
+    import matplotlib.pyplot as plt
+    from torch.utils.data import DataLoader
+
+    from course.student.data import load
+
+    xb, _ = next(iter(DataLoader(load("fashionmnist", train=False), batch_size=256)))
+    xb = xb.flatten(1)
+    torch.manual_seed(0)
+    blocks = nn.ModuleList(nn.Sequential(nn.Linear(784 if i == 0 else 256, 256), nn.ReLU(), nn.Dropout(0.1))
+                           for i in range(4))
+
+    def run(use_ckpt):
+        h = xb
+        for b in blocks:
+            h = checkpoint(b, h) if use_ckpt else b(h)
+        return h.sum()
+
+    sizes = {name: count_saved_bytes(lambda: run(flag))[1] / 1024 for name, flag in (("plain", False),
+                                                                                    ("checkpointed", True))}
+    plt.bar(list(sizes), list(sizes.values()), color=["tab:blue", "tab:green"])
+    plt.ylabel("KiB saved for backward")
+    plt.title("Four 256-wide blocks on 256 FashionMNIST images")
+    plt.show()
+
+# %% [markdown]
 # ## What to remember
 #
 # * The graph is a DAG of nodes linked by `next_functions`; leaves end in `AccumulateGrad`, and backward runs
@@ -542,3 +668,4 @@ run_hidden("00-02", "evaluate", globals())
 # * Reverse mode is one vector-Jacobian rule per operation plus that walk; broadcasting is undone by summing.
 # * What the graph costs in memory is its saved tensors, and `saved_tensors_hooks` decides how they are kept.
 # * Evaluate under `inference_mode` unless the outputs will meet autograd again; then use `no_grad`.
+# * Checkpointing keeps a block's input instead of its activations and replays the block, RNG state included.

@@ -338,3 +338,42 @@ def run_evaluate(ns, spec, x, keep, train_modes, fail=False):
     res["later_autograd"] = capture_error(lambda: torch.autograd.grad((out * w).sum(), w))
     res["later_inplace"] = capture_error(lambda: out.mul_(2))
     return res
+
+
+# ---------------------------------------------------------------- checkpoint
+def run_checkpoint(ns, spec, x, x_grad, seed, v, unused=False):
+    """checkpoint(model, x) from RNG seed ``seed``: the output, the count and bytes of tensors saved while it ran,
+    the RNG state after forward and after backward, and the gradients of <v, out> for x and every parameter."""
+    model = build_model(spec)
+    if unused:  # a parameter the forward never uses
+        model.spare = nn.Parameter(torch.ones(3))
+    model.train()
+    x = x.clone().requires_grad_(x_grad)
+    n, nbytes = [0], [0]
+
+    def pack(t):
+        n[0] += 1
+        nbytes[0] += t.numel() * t.element_size()
+        return t
+
+    torch.manual_seed(seed)
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        out = get(ns, "checkpoint")(model, x)
+    rng_forward = torch.get_rng_state()
+    if not isinstance(out, torch.Tensor):
+        return {"out": f"not a tensor: {type(out).__name__}"}
+    params = [p for p in model.parameters()]
+    wrt = ([x] if x_grad else []) + params
+    err = None
+    grads = []
+    if out.requires_grad:
+        try:
+            grads = list(torch.autograd.grad((out * v).sum(), wrt, allow_unused=True))
+        except Exception as exc:  # noqa: BLE001
+            err = f"{type(exc).__name__}: {str(exc)[:200]}"
+    else:
+        err = "the output does not require grad"
+    rng_backward = torch.get_rng_state()
+    return {"out": out.detach().clone(), "saved": n[0], "saved_bytes": nbytes[0], "error": err,
+            "grads": [None if g is None else g.detach().clone() for g in grads],
+            "rng_forward": rng_forward, "rng_backward_same": bool(torch.equal(rng_forward, rng_backward))}

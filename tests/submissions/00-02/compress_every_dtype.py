@@ -1,6 +1,6 @@
 """Casts every saved tensor to bfloat16, integer indices and masks included, and back: max-pooling's int64
 indices come back rounded, so the gradient lands on the wrong pixels."""
-EXPECT = {"graph": "pass", "engine": "pass", "compress": "fail", "evaluate": "pass"}
+EXPECT = {"graph": "pass", "engine": "pass", "compress": "fail", "evaluate": "pass", "checkpoint": "pass"}
 CELLS = {"compress_impl": '''
 def pack_compressed(t):
     return t.to(torch.bfloat16), t.dtype

@@ -1,6 +1,7 @@
 """Correct, written differently: a recursive post-order for both walks, an engine that records a tape of closures
-in creation order and replays it backwards, a dict as the packed form, and evaluate with set_grad_enabled."""
-EXPECT = {"graph": "pass", "engine": "pass", "compress": "pass", "evaluate": "pass"}
+in creation order and replays it backwards, a dict as the packed form, evaluate with set_grad_enabled, and a
+checkpoint that restores the RNG by hand (no fork_rng) and differentiates through detached parameter copies."""
+EXPECT = {"graph": "pass", "engine": "pass", "compress": "pass", "evaluate": "pass", "checkpoint": "pass"}
 CELLS = {"graph_impl": '''
 def _post(t):
     out, seen = [], set()
@@ -119,4 +120,37 @@ def evaluate(model, x, keep_for_autograd=False):
         for name, m in model.named_modules():
             m.training = flags[name]
     return out
+''', "checkpoint_impl": '''
+class Checkpoint(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, block, x, *params):
+        ctx.state_before = torch.random.get_rng_state()
+        ctx.block = block
+        ctx.save_for_backward(x)
+        with torch.no_grad():
+            y = block(x)
+        return y
+
+    @staticmethod
+    def backward(ctx, grad_out):
+        x = ctx.saved_tensors[0]
+        now = torch.random.get_rng_state()
+        torch.random.set_rng_state(ctx.state_before)
+        try:
+            with torch.enable_grad():
+                xd = x.detach().requires_grad_()
+                y = ctx.block(xd)
+                y.backward(grad_out, inputs=[xd] + [p for p in ctx.block.parameters() if p.requires_grad])
+        finally:
+            torch.random.set_rng_state(now)
+        out = [None, xd.grad]
+        for p in ctx.block.parameters():
+            g = p.grad
+            p.grad = None
+            out.append(g)
+        return tuple(out)
+
+
+def checkpoint(block, x):
+    return Checkpoint.apply(block, x, *block.parameters())
 '''}

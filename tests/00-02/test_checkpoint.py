@@ -1,0 +1,103 @@
+"""Hidden checks of Checkpoint / checkpoint (exercise 5): values, gradients and RNG state against a plain run of the
+same model from the same seed on the judge, and the tensors saved counted with saved_tensors_hooks."""
+import torch
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from course.judge.expect import expect, expect_close, fail
+from course.judge.strategies import build_model, model_specs
+
+pytestmark = pytest.mark.task("checkpoint")
+
+
+def plain(spec, x, x_grad, seed, v, unused=False):
+    model = build_model(spec)
+    if unused:
+        model.spare = torch.nn.Parameter(torch.ones(3))
+    model.train()
+    x = x.clone().requires_grad_(x_grad)
+    torch.manual_seed(seed)
+    out = model(x)
+    rng = torch.get_rng_state()
+    wrt = ([x] if x_grad else []) + list(model.parameters())
+    return out.detach(), list(torch.autograd.grad((out * v).sum(), wrt, allow_unused=True)), rng
+
+
+def judge(student, spec, gen, x_grad, batch=None, unused=False):
+    seed = int(torch.randint(0, 2**31 - 1, (1,), generator=gen))
+    x = torch.randn(batch or int(torch.randint(2, 6, (1,), generator=gen)), spec["in"], generator=gen)
+    model = build_model(spec)
+    with torch.no_grad():
+        v = torch.randn(model(x).shape, generator=gen)
+    what = (f"checkpoint(block, x) for a block of widths {spec['in']}-{'-'.join(map(str, spec['hidden']))}-"
+            f"{spec['out']} (dropout {spec['dropout']}, forward argument '{spec['arg']}'), x of shape "
+            f"{tuple(x.shape)}{' requiring grad' if x_grad else ''}, torch.manual_seed({seed}) before the call"
+            f"{' and a parameter the block never uses' if unused else ''}")
+    res = student.call("run_checkpoint", spec=spec, x=x, x_grad=x_grad, seed=seed, v=v, unused=unused)
+    want, grads, rng = plain(spec, x, x_grad, seed, v, unused)
+    if isinstance(res["out"], str):
+        fail(f"{what}: returned {res['out']}")
+    return res, want, grads, rng, what, x
+
+
+def check_values_and_grads(res, want, grads, what, x_grad):
+    expect_close(res["out"], want, f"{what}: the output, against block(x) from the same seed", atol=1e-5, rtol=1e-5)
+    if res["error"]:
+        fail(f"{what}: differentiating <v, output> failed: {res['error']}")
+    names = (["x"] if x_grad else []) + [f"parameter {k}" for k in range(len(grads) - x_grad)]
+    expect(len(res["grads"]) == len(grads), f"{what}: expected {len(grads)} gradients")
+    for name, g, w in zip(names, res["grads"], grads):
+        if w is None:  # a parameter the output does not depend on: None or zeros
+            expect(g is None or not bool(g.any()), f"{what}: {name} does not affect the output, yet got a nonzero "
+                                                   f"gradient")
+            continue
+        if g is None:
+            fail(f"{what}: no gradient reached {name}")
+        expect_close(g, w, f"{what}: the gradient of {name} of <v, output>, against a plain block(x)",
+                     atol=1e-5, rtol=1e-4)
+
+
+@settings(max_examples=4, deadline=None)
+@given(spec=model_specs(norm=False, dropout=True), x_grad=st.booleans(), seed=st.integers(0, 2**31 - 1))
+def test_matches_plain_block(student, spec, x_grad, seed):
+    """values and gradients match a plain block(x) from the same RNG state, dropout included"""
+    res, want, grads, _, what, _ = judge(student, spec, torch.Generator().manual_seed(seed), x_grad)
+    check_values_and_grads(res, want, grads, what, x_grad)
+
+
+@pytest.mark.parametrize("x_grad", [False, True])
+def test_saves_only_the_input(student, gen, x_grad):
+    """forward saves only x"""
+    spec = {"arg": "inputs", "in": 6, "out": 3, "hidden": [5, 4], "norm": False, "dropout": True,
+            "seed": int(torch.randint(0, 2**31 - 1, (1,), generator=gen))}
+    res, want, grads, _, what, x = judge(student, spec, gen, x_grad)
+    expect(res["saved"] == 1 and res["saved_bytes"] == x.numel() * x.element_size(),
+           f"{what}: {res['saved']} tensors ({res['saved_bytes']} bytes) were saved for backward; only x "
+           f"({x.numel() * x.element_size()} bytes) should be")
+    check_values_and_grads(res, want, grads, what, x_grad)
+
+
+def test_rng_state(student, gen):
+    """the RNG state after forward is that of a plain block(x), and backward leaves it unchanged"""
+    spec = {"arg": "x", "in": 5, "out": 2, "hidden": [6], "norm": False, "dropout": True,
+            "seed": int(torch.randint(0, 2**31 - 1, (1,), generator=gen))}
+    res, _, _, rng, what, _ = judge(student, spec, gen, True)
+    expect(torch.equal(res["rng_forward"], rng), f"{what}: the global RNG state after the call differs from the "
+                                                 f"one a plain block(x) leaves")
+    expect(res["rng_backward_same"], f"{what}: backward changed the global RNG state")
+
+
+def test_batch_of_one(student, gen):
+    """a batch of one sample with one output: still a gradient per parameter"""
+    spec = {"arg": "batch", "in": 4, "out": 1, "hidden": [3], "norm": False, "dropout": True,
+            "seed": int(torch.randint(0, 2**31 - 1, (1,), generator=gen))}
+    res, want, grads, _, what, _ = judge(student, spec, gen, True, batch=1)
+    check_values_and_grads(res, want, grads, what, True)
+
+
+def test_unused_parameter(student, gen):
+    """a block with a parameter its forward never uses"""
+    spec = {"arg": "data", "in": 4, "out": 2, "hidden": [3, 3], "norm": False, "dropout": False,
+            "seed": int(torch.randint(0, 2**31 - 1, (1,), generator=gen))}
+    res, want, grads, _, what, _ = judge(student, spec, gen, False, unused=True)
+    check_values_and_grads(res, want, grads, what, False)
