@@ -12,11 +12,12 @@
 #    batch, even when the last micro-batch is smaller.
 # 2. `MomentumSGD`: SGD with momentum, dampening, Nesterov and weight decay, matching `torch.optim.SGD` step
 #    for step and sharing its saved state format.
-# 3. `warmup_cosine_lr`: a linear warm-up followed by cosine decay, equal to PyTorch's chained schedulers.
-# 4. `pad_collate`: a collate function that turns sequences of different lengths into one padded batch.
+# 3. `ScratchAdamW`: Adam with decoupled weight decay and bias correction, matching `torch.optim.AdamW` step
+#    for step, state included.
+# 4. `warmup_cosine_lr`: a linear warm-up followed by cosine decay, equal to PyTorch's chained schedulers.
+# 5. `pad_collate`: a collate function that turns sequences of different lengths into one padded batch.
 #
-# Along the way (taught, not graded): parameters versus buffers and what `.to(dtype)` converts, AdamW's
-# decoupled weight decay, `GradScaler`'s skip-on-overflow rule, `torch.compile` against eager, and reading a
+# Along the way (taught, not graded): parameters versus buffers and what `.to(dtype)` converts, `GradScaler`'s skip-on-overflow rule, `torch.compile` against eager, and reading a
 # profiler table. The demos use CIFAR-10 (a synthetic stand-in is used when the data is not on disk).
 #
 # **How this notebook is graded.** Each exercise has a cell of visible checks you can run now, and
@@ -228,36 +229,6 @@ _opt.step()
 print(_w)  # each weight moved by -0.1 * 2w
 
 # %% [markdown]
-# **AdamW**, for comparison (taught, not graded). Adam keeps two buffers per parameter, $m_t = \beta_1 m_{t-1} +
-# (1-\beta_1) g$ and $v_t = \beta_2 v_{t-1} + (1-\beta_2) g^2$, divides them by $1-\beta_1^t$ and $1-\beta_2^t$ (the
-# *bias correction*: both start at zero and would otherwise be too small in early steps) and steps by
-# $\eta\, \hat m_t / (\sqrt{\hat v_t} + \epsilon)$. AdamW's *decoupled* weight decay shrinks the weight directly,
-# $p \leftarrow p(1 - \eta\lambda)$, instead of adding $\lambda p$ to the gradient, where Adam's division by
-# $\sqrt{\hat v}$ would rescale it. The cell compares a hand-written step with `torch.optim.AdamW`.
-
-# %%
-def adamw_steps(p0, grads, lr=1e-2, betas=(0.9, 0.999), eps=1e-8, wd=0.1):
-    p, m, v = p0.clone(), torch.zeros_like(p0), torch.zeros_like(p0)
-    for t, g in enumerate(grads, start=1):
-        p = p * (1 - lr * wd)
-        m = betas[0] * m + (1 - betas[0]) * g
-        v = betas[1] * v + (1 - betas[1]) * g * g
-        m_hat, v_hat = m / (1 - betas[0] ** t), v / (1 - betas[1] ** t)
-        p = p - lr * m_hat / (v_hat.sqrt() + eps)
-    return p
-
-
-_p0 = torch.randn(5, dtype=torch.float64)
-_gs = [torch.randn(5, dtype=torch.float64) for _ in range(4)]
-_pt = _p0.clone().requires_grad_()
-_adamw = torch.optim.AdamW([_pt], lr=1e-2, weight_decay=0.1)
-for _g in _gs:
-    _pt.grad = _g.clone()
-    _adamw.step()
-print("AdamW by hand vs torch.optim.AdamW, max difference:",
-      (adamw_steps(_p0, _gs) - _pt.detach()).abs().max().item())
-
-# %% [markdown]
 # ### Exercise 2 · `MomentumSGD` (4 points)
 #
 # Write `MomentumSGD(params, lr, momentum=0.0, dampening=0.0, weight_decay=0.0, nesterov=False)` as a subclass
@@ -332,6 +303,115 @@ run_hidden("00-03", "sgd", globals())
 ### END HIDDEN TESTS
 
 # %% [markdown]
+# ### AdamW: two moments per parameter, and weight decay kept out of them
+#
+# Adam keeps two running averages per parameter $p$, both starting at zero: the mean of the gradients
+# $m_t = \beta_1 m_{t-1} + (1-\beta_1)\, g$ and the mean of their squares $v_t = \beta_2 v_{t-1} + (1-\beta_2)\, g^2$
+# (elementwise). Because both start at zero they are too small in the first steps, so Adam divides them by
+# $1-\beta_1^t$ and $1-\beta_2^t$ (the *bias correction*), where $t$ counts the steps *this parameter* has taken,
+# starting at 1. The step is $\eta\, \hat m_t / (\sqrt{\hat v_t} + \epsilon)$: $\epsilon$ is added *after* the square
+# root, and it keeps the division finite where $v$ is tiny.
+#
+# Plain Adam with weight decay adds $\lambda p$ to the gradient, like SGD above, but then the division by
+# $\sqrt{\hat v}$ rescales the decay differently for every weight. AdamW *decouples* it: before the Adam update it
+# shrinks the weight directly, $p \leftarrow p - \eta\lambda\, p$, and the moments see only the gradient. One
+# AdamW step for a parameter with gradient $g$ is therefore:
+#
+# 1. $t \leftarrow t + 1$;
+# 2. $p \leftarrow p\,(1 - \eta\lambda)$;
+# 3. $m \leftarrow \beta_1 m + (1-\beta_1)\, g$ and $v \leftarrow \beta_2 v + (1-\beta_2)\, g^2$;
+# 4. $p \leftarrow p - \eta\, \dfrac{m / (1-\beta_1^t)}{\sqrt{v / (1-\beta_2^t)} + \epsilon}$.
+#
+# `torch.optim.AdamW` keeps $m$, $v$ and $t$ in `state[p]["exp_avg"]`, `state[p]["exp_avg_sq"]` and
+# `state[p]["step"]`. As for SGD, "equal to torch" means equal to float64 rounding (relative 1e-12), not bit
+# for bit: PyTorch writes these lines as fused in-place calls (`lerp_`, `addcmul_`, `addcdiv_`) whose last bit
+# can differ from the same formula written with `*` and `+`, and asking for `torch.equal` would only test
+# whether you copied those exact calls. Every mistake in the formulas (a missing correction, $t$ off by one,
+# $\epsilon$ inside the root, the decay in the gradient) moves the result far more than 1e-12.
+
+# %%
+# Worked example: the first Adam step, from zero moments, with betas (0.9, 0.999).
+_g = torch.tensor([0.5, -2.0, 1e-3], dtype=torch.float64)
+_m1, _v1 = (1 - 0.9) * _g, (1 - 0.999) * _g ** 2
+print("m_1 without correction:", _m1.tolist(), "  corrected:", (_m1 / (1 - 0.9 ** 1)).tolist())
+# With the correction the first step is lr * g / (|g| + eps): every weight moves by about lr, whatever |g| is.
+print("first step / lr:", ((_m1 / (1 - 0.9)) / ((_v1 / (1 - 0.999)).sqrt() + 1e-8)).tolist())
+
+# %% [markdown]
+# ### Exercise 3 · `ScratchAdamW` (3 points)
+#
+# Write `ScratchAdamW(params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2)` as a subclass of
+# `torch.optim.Optimizer`, following the four lines above (without `amsgrad`, `maximize` and the other options).
+#
+# * After any number of `step()` calls, every parameter equals what `torch.optim.AdamW` with the same arguments
+#   gives from the same start and the same gradients, to float64 rounding (relative 1e-12), including several
+#   parameter groups with different hyperparameters and groups that leave some of them to the defaults.
+# * A parameter whose `.grad` is `None` is not changed, gets no state and does not count the step;
+#   `step()` never changes a `.grad`.
+# * `self.state[p]` holds `"exp_avg"`, `"exp_avg_sq"` and `"step"` with the values `torch.optim.AdamW` keeps
+#   (`"step"` as a number or a 0-dim tensor), so that `state_dict()` loaded into a fresh `ScratchAdamW`
+#   continues exactly, whichever step it was saved after.
+# * Raise `ValueError` for a negative `lr`, `eps` or `weight_decay`, and for a beta outside `[0, 1)`.
+
+# %% [solution] id=adamw_impl
+class ScratchAdamW(torch.optim.Optimizer):
+    """Adam with bias correction and decoupled weight decay, as torch.optim.AdamW."""
+
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2):
+        ### BEGIN SOLUTION
+        if lr < 0 or eps < 0 or weight_decay < 0:
+            raise ValueError("lr, eps and weight_decay must be >= 0")
+        if not all(0.0 <= b < 1.0 for b in betas):
+            raise ValueError("each beta must lie in [0, 1)")
+        super().__init__(params, dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay))
+        ### END SOLUTION
+
+    @torch.no_grad()
+    def step(self):
+        ### BEGIN SOLUTION
+        for group in self.param_groups:
+            lr, (b1, b2), eps, wd = group["lr"], group["betas"], group["eps"], group["weight_decay"]
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                g = p.grad
+                state = self.state[p]
+                if not state:
+                    state["step"] = 0
+                    state["exp_avg"] = torch.zeros_like(p)
+                    state["exp_avg_sq"] = torch.zeros_like(p)
+                t = int(state["step"]) + 1
+                state["step"] = t
+                p.mul_(1 - lr * wd)
+                m, v = state["exp_avg"], state["exp_avg_sq"]
+                m.mul_(b1).add_(g, alpha=1 - b1)
+                v.mul_(b2).addcmul_(g, g, value=1 - b2)
+                denom = (v / (1 - b2 ** t)).sqrt() + eps
+                p.addcdiv_(m, denom, value=-lr / (1 - b1 ** t))
+        ### END SOLUTION
+
+
+# %% [tests] id=adamw_tests points=3
+_a = torch.tensor([1.0, -2.0, 0.5], dtype=torch.float64, requires_grad=True)
+_b = _a.detach().clone().requires_grad_()
+_mine = ScratchAdamW([_a], lr=0.05, betas=(0.8, 0.99), eps=1e-6, weight_decay=0.1)
+_ref = torch.optim.AdamW([_b], lr=0.05, betas=(0.8, 0.99), eps=1e-6, weight_decay=0.1, foreach=False)
+for _step in range(3):
+    for _p, _o in ((_a, _mine), (_b, _ref)):
+        _o.zero_grad()
+        (_p ** 3).sum().backward()
+        _o.step()
+expect_close(_a.detach(), _b.detach(), "the parameter after 3 steps of ScratchAdamW vs torch.optim.AdamW",
+             atol=1e-12, rtol=1e-12)
+expect(sorted(_mine.state[_a]) == ["exp_avg", "exp_avg_sq", "step"],
+       "state[p] holds exactly 'exp_avg', 'exp_avg_sq' and 'step'")
+expect_raises(ValueError, lambda: ScratchAdamW([_a], lr=0.1, betas=(1.0, 0.999)), "ScratchAdamW(..., betas=(1.0, "
+              "0.999))")
+### BEGIN HIDDEN TESTS
+run_hidden("00-03", "adamw", globals())
+### END HIDDEN TESTS
+
+# %% [markdown]
 # ## 3. Warm-up, then cosine decay
 #
 # Early in training the weights are random and the gradients large and noisy; a full learning rate can throw
@@ -374,7 +454,7 @@ if run_demos():
     plt.show()
 
 # %% [markdown]
-# ### Exercise 3 · `warmup_cosine_lr` (2 points)
+# ### Exercise 4 · `warmup_cosine_lr` (2 points)
 #
 # `warmup_cosine_lr(step, base_lr, warmup_steps, total_steps, start_factor=0.1, eta_min=0.0)` returns the
 # learning rate (a Python float) for step number `step >= 0`, by the formula above.
@@ -461,7 +541,7 @@ _seqs = [torch.arange(3.0), torch.arange(5.0), torch.arange(1.0)]
 print(torch.nn.utils.rnn.pad_sequence(_seqs, batch_first=True, padding_value=-1.0))
 
 # %% [markdown]
-# ### Exercise 4 · `pad_collate` (3 points)
+# ### Exercise 5 · `pad_collate` (3 points)
 #
 # `pad_collate(samples, padding_value=0.0)` takes a list of `(sequence, label)` pairs. Each `sequence` is a
 # tensor of shape `(L_i, *features)` (the same `features` shape and dtype for all samples; `L_i` may be 0 and

@@ -168,3 +168,64 @@ def collate_run(ns, seqs, labels, padding_value=None):
 def collate_empty(ns, seqs, labels):
     """pad_collate([]) (must raise), then an ordinary call."""
     return {"empty": capture_error(get(ns, "pad_collate"), []), "after": collate_run(ns, seqs, labels)}
+
+
+# ---------------------------------------------------------------- ScratchAdamW
+def _number(v):
+    """A state's step as a float, whether kept as a Python number or a 0-dim tensor; anything else by type."""
+    if isinstance(v, torch.Tensor) and v.numel() == 1:
+        return float(v.item())
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return float(v)
+    return _raw(v)
+
+
+def _adam_state(opt, params):
+    """Per parameter: the sorted keys of opt.state[p] and its exp_avg, exp_avg_sq and step (None when absent)."""
+    out = []
+    for p in params:
+        st = opt.state.get(p, {})
+        copy = {k: (v.detach().clone() if isinstance(v, torch.Tensor) else v) for k, v in st.items()}
+        out.append({"keys": sorted(str(k) for k in st), "exp_avg": _raw(copy.get("exp_avg")),
+                    "exp_avg_sq": _raw(copy.get("exp_avg_sq")), "step": _number(copy.get("step"))})
+    return out
+
+
+def adamw_run(ns, values, groups, grads, resume_at=None, repeat=False):
+    """Run ScratchAdamW over the given gradients (one list per step, None for 'no grad'; with repeat=True the
+    first list is set once and step() is called len(grads) times). With resume_at=k, after step k the optimizer
+    is rebuilt from its torch.save'd state_dict() in a fresh ScratchAdamW. Reports every step."""
+    cls = get(ns, "ScratchAdamW")
+    params = _make_params(values)
+    opt = cls(_groups(params, groups), lr=groups[0]["hyper"]["lr"])
+    out = {"params": [], "grads_after": [], "state": []}
+    for step, gs in enumerate(grads):
+        if step == 0 or not repeat:
+            _set_grads(params, gs)
+        opt.step()
+        out["params"].append([p.detach().clone() for p in params])
+        out["grads_after"].append([None if p.grad is None else p.grad.detach().clone() for p in params])
+        out["state"].append(_adam_state(opt, params))
+        if resume_at == step:
+            saved = torch.load(_to_bytes(opt.state_dict()), weights_only=False)
+            opt = cls(_groups(params, groups), lr=groups[0]["hyper"]["lr"])
+            opt.load_state_dict(saved)
+    return out
+
+
+def adamw_rejects(ns, reject, accept, value, grad):
+    """capture_error for each rejected argument set; for each accepted one, whether it raised and the
+    parameter after one step with the given gradient."""
+    cls = get(ns, "ScratchAdamW")
+    out = {"rejected": [], "accepted": [], "stepped": []}
+    for kwargs in reject:
+        out["rejected"].append(capture_error(cls, [torch.nn.Parameter(value.clone())], **kwargs))
+    for kwargs in accept:
+        p = torch.nn.Parameter(value.clone())
+        holder = []
+        out["accepted"].append(capture_error(lambda: holder.append(cls([p], **kwargs))))
+        if holder:
+            p.grad = grad.clone()
+            holder[0].step()
+        out["stepped"].append(p.detach().clone())
+    return out

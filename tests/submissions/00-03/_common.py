@@ -20,7 +20,7 @@ def edited(grade_id: str, old: str, new: str) -> str:
     return src.replace(old, new)
 
 
-TASKS = ("accumulate", "sgd", "schedule", "collate")
+TASKS = ("accumulate", "sgd", "adamw", "schedule", "collate")
 
 
 def expect_only(*failing: str) -> dict:

@@ -1,5 +1,5 @@
 """Correct, written differently: autograd.grad summed into .grad by hand, foreach-free SGD with explicit
-formulas, the schedule as a factor times base_lr with cos^2, and a collate built from boolean-mask assignment."""
+formulas, AdamW out of place with the step kept as a 0-dim tensor (as torch does), the schedule as a factor times base_lr with cos^2, and a collate built from boolean-mask assignment."""
 import runpy
 from pathlib import Path
 
@@ -70,5 +70,30 @@ CELLS = {
         inputs[mask] = torch.cat([t.reshape(t.shape) for t in seqs])
     return {"labels": torch.tensor([int(torch.as_tensor(y)) for y in labels]).to(torch.int64),
             "mask": mask, "lengths": lengths, "inputs": inputs}
+''',
+    "adamw_impl": '''class ScratchAdamW(torch.optim.Optimizer):
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2):
+        for name, value in (("lr", lr), ("eps", eps), ("weight_decay", weight_decay)):
+            if not value >= 0:
+                raise ValueError(f"invalid {name}: {value}")
+        if not (0 <= betas[0] < 1 and 0 <= betas[1] < 1):
+            raise ValueError(f"invalid betas: {betas}")
+        super().__init__(params, {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay})
+
+    def step(self):
+        with torch.no_grad():
+            for group in self.param_groups:
+                beta1, beta2 = group["betas"]
+                for p in (q for q in group["params"] if q.grad is not None):
+                    st = self.state[p]
+                    if len(st) == 0:
+                        st.update(step=torch.tensor(0.0), exp_avg=torch.zeros_like(p), exp_avg_sq=torch.zeros_like(p))
+                    st["step"] = st["step"] + 1
+                    n = st["step"].item()
+                    st["exp_avg"] = beta1 * st["exp_avg"] + (1 - beta1) * p.grad
+                    st["exp_avg_sq"] = beta2 * st["exp_avg_sq"] + (1 - beta2) * p.grad * p.grad
+                    shrunk = p * (1 - group["lr"] * group["weight_decay"])
+                    denom = st["exp_avg_sq"].sqrt() / (1 - beta2 ** n) ** 0.5 + group["eps"]
+                    p.copy_(shrunk - group["lr"] / (1 - beta1 ** n) * st["exp_avg"] / denom)
 ''',
 }

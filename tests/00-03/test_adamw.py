@@ -1,0 +1,158 @@
+"""Hidden checks of ScratchAdamW (exercise 3) against torch.optim.AdamW (foreach=False) run on the judge.
+
+Tolerance: relative 1e-12 (atol 1e-14) in float64, as for MomentumSGD: torch writes the update with fused
+in-place calls (lerp_, addcmul_, addcdiv_) whose last bit a plain formula need not reproduce, while every
+algorithmic slip (bias correction, eps, decay, betas, step count) moves the result by far more."""
+import pytest
+import torch
+
+from course.judge.expect import expect, expect_close, expect_equal, expect_raises, fail
+
+pytestmark = pytest.mark.task("adamw")
+f64 = torch.float64
+TOL = dict(atol=1e-14, rtol=1e-12)
+
+CONFIGS = {
+    "two groups, decay in one": [
+        {"idx": [0, 1], "hyper": {"lr": 0.1, "betas": (0.8, 0.95), "eps": 1e-3, "weight_decay": 0.3}},
+        {"idx": [2], "hyper": {"lr": 0.03, "betas": (0.6, 0.9), "eps": 1e-8, "weight_decay": 0.0}}],
+    "defaults in one group": [
+        {"idx": [0], "hyper": {"lr": 0.05}},
+        {"idx": [1, 2], "hyper": {"lr": 0.2, "betas": (0.5, 0.7), "eps": 0.05, "weight_decay": 1.0}}],
+    "one group, beta1 0": [{"idx": [0, 1, 2], "hyper": {"lr": 0.07, "betas": (0.0, 0.99), "eps": 1e-2,
+                                                        "weight_decay": 0.2}}],
+}
+
+
+def torch_groups(params, groups):
+    return [dict(g["hyper"], params=[params[i] for i in g["idx"]]) for g in groups]
+
+
+def draw(gen, steps=4, none_at=()):
+    shapes = [(3, 2), (4,), ()]
+    values = [torch.randn(s, generator=gen, dtype=f64) for s in shapes]
+    grads = [[None if (step, i) in none_at else torch.randn(s, generator=gen, dtype=f64) * 0.3
+              for i, s in enumerate(shapes)] for step in range(steps)]
+    return values, grads
+
+
+def reference(values, groups, grads, repeat=False):
+    """torch.optim.AdamW's parameters and state after every step."""
+    params = [torch.nn.Parameter(v.clone()) for v in values]
+    opt = torch.optim.AdamW(torch_groups(params, groups), lr=groups[0]["hyper"]["lr"], foreach=False)
+    out = {"params": [], "state": []}
+    for step, gs in enumerate(grads):
+        if step == 0 or not repeat:
+            for p, g in zip(params, gs):
+                p.grad = None if g is None else g.clone()
+        opt.step()
+        out["params"].append([p.detach().clone() for p in params])
+        out["state"].append([opt.state.get(p, {}) and {k: v.clone() for k, v in opt.state[p].items()}
+                             for p in params])
+    return out
+
+
+def compare(res, want, what, state=False):
+    if len(res["params"]) != len(want["params"]):
+        fail(f"{what}: {len(res['params'])} steps reported, expected {len(want['params'])}")
+    for step, (got, exp) in enumerate(zip(res["params"], want["params"]), start=1):
+        for i, (g, e) in enumerate(zip(got, exp)):
+            expect_close(g, e, f"{what}: parameter {i} after step {step} (torch.optim.AdamW gives the expected "
+                               "value)", **TOL)
+        if not state:
+            continue
+        for i, (g, e) in enumerate(zip(res["state"][step - 1], want["state"][step - 1])):
+            if not e:
+                expect_equal(g["keys"], [], f"{what}: the keys of state[p] of parameter {i} after step {step} "
+                                            "(it has had no gradient yet)")
+                continue
+            expect_equal(g["keys"], ["exp_avg", "exp_avg_sq", "step"],
+                         f"{what}: the keys of state[p] of parameter {i} after step {step}")
+            expect_equal(g["step"], float(e["step"]), f"{what}: state[p]['step'] of parameter {i} after step "
+                                                      f"{step} (the steps this parameter has taken)")
+            for key in ("exp_avg", "exp_avg_sq"):
+                expect_close(g[key], e[key], f"{what}: state[p]['{key}'] of parameter {i} after step {step}", **TOL)
+
+
+def describe(name, groups):
+    return f"ScratchAdamW with param groups {[g['hyper'] for g in groups]} ({name})"
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+def test_matches_torch_adamw(student, gen, name):
+    """every parameter and its exp_avg, exp_avg_sq and step follow torch.optim.AdamW step for step"""
+    groups = CONFIGS[name]
+    values, grads = draw(gen, steps=5)
+    res = student.call("adamw_run", values=values, groups=groups, grads=grads)
+    compare(res, reference(values, groups, grads), describe(name, groups), state=True)
+
+
+def test_grad_none_skipped(student, gen):
+    """a parameter whose .grad is None is not changed, gets no state and does not count the step"""
+    groups = CONFIGS["two groups, decay in one"]
+    none_at = {(0, 0), (1, 0), (0, 2), (2, 2), (3, 1)}
+    values, grads = draw(gen, steps=5, none_at=none_at)
+    res = student.call("adamw_run", values=values, groups=groups, grads=grads)
+    what = describe("some gradients None", groups)
+    expect_close(res["params"][1][0], values[0], f"{what}: parameter 0 after two steps with .grad None",
+                 atol=0, rtol=0)
+    compare(res, reference(values, groups, grads), what, state=True)
+
+
+def test_grad_left_unchanged(student, gen):
+    """step() never changes a .grad"""
+    for name in sorted(CONFIGS):
+        groups = CONFIGS[name]
+        values, grads = draw(gen, steps=3)
+        res = student.call("adamw_run", values=values, groups=groups, grads=grads)
+        for step, (got, given) in enumerate(zip(res["grads_after"], grads), start=1):
+            for i, (g, e) in enumerate(zip(got, given)):
+                expect_close(g, e, f"{describe(name, groups)}: .grad of parameter {i} after step {step} "
+                                   "(step() must leave it as it was)", atol=0, rtol=0)
+
+
+def test_same_grad_stepped_twice(student, gen):
+    """step() several times on the same .grad tensors matches torch.optim.AdamW, and the .grad is unchanged"""
+    groups = CONFIGS["defaults in one group"]
+    values, grads = draw(gen, steps=3)
+    res = student.call("adamw_run", values=values, groups=groups, grads=grads, repeat=True)
+    what = describe("defaults in one group", groups) + ", step() called 3 times on the same .grad tensors"
+    compare(res, reference(values, groups, grads, repeat=True), what, state=True)
+    for i, (g, e) in enumerate(zip(res["grads_after"][-1], grads[0])):
+        expect_close(g, e, f"{what}: .grad of parameter {i} afterwards (step() must leave it as it was)",
+                     atol=0, rtol=0)
+
+
+@pytest.mark.parametrize("resume_at", range(4))
+def test_resume_every_step(student, gen, resume_at):
+    """state_dict() loaded into a fresh ScratchAdamW continues exactly"""
+    groups = CONFIGS["two groups, decay in one"]
+    values, grads = draw(gen, steps=5, none_at={(0, 1)})
+    res = student.call("adamw_run", values=values, groups=groups, grads=grads, resume_at=resume_at)
+    compare(res, reference(values, groups, grads),
+            describe("saved with state_dict() after step %d, loaded into a fresh ScratchAdamW" % (resume_at + 1),
+                     groups), state=True)
+
+
+REJECT = [{"lr": -0.1}, {"lr": 0.1, "eps": -1e-8}, {"lr": 0.1, "weight_decay": -1e-4},
+          {"lr": 0.1, "betas": (1.0, 0.9)}, {"lr": 0.1, "betas": (0.9, 1.0)}, {"lr": 0.1, "betas": (-0.1, 0.9)},
+          {"lr": 0.1, "betas": (0.9, -0.5)}]
+ACCEPT = [{"lr": 0.0}, {"lr": 0.1, "betas": (0.0, 0.0), "eps": 0.0}, {"lr": 0.1, "weight_decay": 0.0}]
+
+
+def test_rejects_bad_arguments(student, gen):
+    """ValueError for a negative lr, eps or weight_decay and for a beta outside [0, 1); valid arguments are
+    accepted and step like torch.optim.AdamW"""
+    value = torch.randn(4, generator=gen, dtype=f64)
+    grad = torch.randn(4, generator=gen, dtype=f64) + 3.0
+    res = student.call("adamw_rejects", reject=REJECT, accept=ACCEPT, value=value, grad=grad)
+    for kwargs, r in zip(REJECT, res["rejected"]):
+        expect_raises(r, "ValueError", f"ScratchAdamW([p], **{kwargs})")
+    for kwargs, r, got in zip(ACCEPT, res["accepted"], res["stepped"]):
+        expect(not r["raised"], f"ScratchAdamW([p], **{kwargs}) raised {r['type']}: {r['message']}; "
+                                "these arguments are valid")
+        p = torch.nn.Parameter(value.clone())
+        opt = torch.optim.AdamW([p], foreach=False, **kwargs)
+        p.grad = grad.clone()
+        opt.step()
+        expect_close(got, p.detach(), f"p after one step of ScratchAdamW([p], **{kwargs})", **TOL)
