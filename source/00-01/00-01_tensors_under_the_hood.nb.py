@@ -14,6 +14,8 @@
 # 3. `reshape_is_view`: whether `reshape` can return a view or must copy.
 # 4. `result_dtype`: the dtype PyTorch picks when two operands of different dtypes meet.
 # 5. `stale_nodes`: the nodes of a backward graph whose saved tensors were overwritten in place.
+# 6. `OpLogger`: a dispatch mode that logs the aten operators of a forward and backward pass and counts
+#    the FLOPs of matrix products and convolutions as `FlopCounterMode` does.
 #
 # **How this notebook is graded.** Each exercise has a cell of visible checks you can run now, and
 # **Validate runs only those visible examples**: "Success!" means they pass, not that you have full
@@ -566,6 +568,148 @@ run_hidden("00-01", "stale_nodes", globals())
 ### END HIDDEN TESTS
 
 # %% [markdown]
+# ## 6. What reaches the dispatcher
+#
+# Every PyTorch call ends up in the **dispatcher**, which picks a kernel for a concrete *aten* operator.
+# Python-level helpers such as `nn.Linear` or `F.conv2d` are first broken into these operators: a
+# `Linear` becomes `aten.t` of its weight and `aten.addmm` (`aten.mm` when it has no bias), with views
+# around them for inputs of more than two dimensions; a `Conv2d` becomes `aten.convolution`. An operator has
+# **overloads**, one per signature: `aten.add.Tensor` and `aten.add.Scalar` are two overloads of the
+# packet `aten.add`; `aten.mm.default` is the only overload of `aten.mm`. `str(func)` gives
+# `"aten.mm.default"` and `str(func.overloadpacket)` gives `"aten.mm"`.
+#
+# A `TorchDispatchMode` (from `torch.utils._python_dispatch`) sees every operator call made while it is
+# active, forward and backward alike (backward runs the derivative formulas, themselves aten calls such
+# as `aten.mm` or `aten.convolution_backward`). Its method `__torch_dispatch__(self, func, types, args,
+# kwargs)` receives the overload and its arguments, and must return what the call would return;
+# calling `func(*args, **kwargs)` inside it runs the operator with the mode switched off, so the inner
+# call is not seen a second time.
+#
+# **Counting FLOPs.** A matrix product of an (m, k) matrix by a (k, n) matrix does m·n·k
+# multiply-adds, counted as **2·m·k·n** floating-point operations; `addmm(c, a, b)` counts only the
+# product (the added `c` is free), `bmm` multiplies by the batch size, `baddbmm(c, a, b)` counts as the
+# `bmm` of `a` and `b`. A convolution with input `x` of shape (N, C_in, ...), weight `w` of shape
+# (C_out, C_in/groups, k...) and output of spatial shape `out`, counts **2·N·prod(out)·prod(w.shape)**:
+# each output value is a dot product over `C_in/groups · prod(k)` inputs. The bias is not counted, and
+# stride, padding, dilation and groups enter only through the shapes. This is the convention of
+# `torch.utils.flop_counter.FlopCounterMode`.
+#
+# For `aten.convolution_backward(grad_out, x, w, ..., output_mask)` the count is the sum of two parts,
+# each only when its entry of `output_mask` is true: the input gradient `output_mask[0]` costs as much
+# as the forward convolution, `2·N·prod(grad_out spatial)·prod(w.shape)`; the weight gradient
+# `output_mask[1]` is counted by `FlopCounterMode` as `2·N·C_in·C_out·prod(grad_out spatial)·prod(k)`
+# with the input's full `C_in = x.shape[1]` (so for a grouped convolution it counts `groups` times the
+# work actually done; we follow its convention). The bias gradient (`output_mask[2]`) is not counted.
+
+# %%
+from torch.utils._python_dispatch import TorchDispatchMode
+from torch.utils.flop_counter import FlopCounterMode
+
+
+class PrintOps(TorchDispatchMode):
+    """Prints each aten overload that reaches the dispatcher, then runs it unchanged."""
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        print("  ", func, "->", func.overloadpacket)
+        return func(*args, **(kwargs or {}))
+
+
+_lin = torch.nn.Linear(3, 2)
+_xin = torch.randn(4, 3)
+with PrintOps():  # backward: an mm for the weight's gradient (x needs none) and a sum for the bias
+    _lin(_xin).sum().backward()
+with FlopCounterMode(display=False) as _fc:
+    _lin(_xin).sum().backward()
+print({str(k): v for k, v in _fc.get_flop_counts()["Global"].items()},
+      "forward addmm: 2*4*3*2 =", 2 * 4 * 3 * 2)
+
+# %% [markdown]
+# ### Exercise 6 · `OpLogger` (2 points)
+#
+# Write `class OpLogger(TorchDispatchMode)`, used as `with OpLogger() as log:`, that records the aten
+# operators run inside the block and counts the FLOPs of matrix products and convolutions.
+#
+# * `log.ops` is a list of `str(func)` (such as `"aten.addmm.default"`) for every call that reaches
+#   `__torch_dispatch__`, in call order, forward and backward.
+# * `log.flops` is a dict from the packet name (`str(func.overloadpacket)`, such as `"aten.mm"`) to the
+#   total FLOPs of all its calls, for `aten.mm`, `aten.addmm`, `aten.bmm`, `aten.baddbmm`,
+#   `aten.convolution` and `aten.convolution_backward`, by the formulas above; other operators and
+#   operators that never ran have no entry. The dict must equal what `FlopCounterMode` reports for
+#   the same code (convolutions are not transposed here).
+# * A new `OpLogger()` starts with an empty list and an empty dict.
+# * Run every call unchanged: the block's results and gradients must be the same as without the mode.
+# * An exception raised inside the block goes through to the caller, and the mode is off afterwards
+#   (`TorchDispatchMode` already does this in its `__enter__`/`__exit__`; keep it that way).
+
+# %% [solution] id=op_logger_impl
+class OpLogger(TorchDispatchMode):
+    """Logs aten overloads in call order and counts matmul and convolution FLOPs per packet."""
+
+    def __init__(self):
+        super().__init__()
+        ### BEGIN SOLUTION
+        self.ops = []
+        self.flops = {}
+        ### END SOLUTION
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        ### BEGIN SOLUTION
+        out = func(*args, **(kwargs or {}))
+        self.ops.append(str(func))
+        name = str(func.overloadpacket)
+        count = None
+        if name in ("aten.mm", "aten.addmm"):
+            a, b = args[-2], args[-1]
+            count = 2 * a.shape[0] * a.shape[1] * b.shape[1]
+        elif name in ("aten.bmm", "aten.baddbmm"):
+            a, b = (args[0], args[1]) if name == "aten.bmm" else (args[1], args[2])
+            count = 2 * a.shape[0] * a.shape[1] * a.shape[2] * b.shape[2]
+        elif name == "aten.convolution":
+            x, w = args[0], args[1]
+            count = 2 * x.shape[0] * math.prod(out.shape[2:]) * math.prod(w.shape)
+        elif name == "aten.convolution_backward":
+            grad_out, x, w, mask = args[0], args[1], args[2], args[10]
+            spatial = math.prod(grad_out.shape[2:])
+            count = 0
+            if mask[0]:
+                count += 2 * x.shape[0] * spatial * math.prod(w.shape)
+            if mask[1]:
+                count += 2 * x.shape[0] * x.shape[1] * w.shape[0] * spatial * math.prod(w.shape[2:])
+        if count is not None:
+            self.flops[name] = self.flops.get(name, 0) + count
+        return out
+        ### END SOLUTION
+
+
+# %% [tests] id=op_logger_tests points=2
+_a, _b = torch.randn(3, 4), torch.randn(4, 5)
+with OpLogger() as _log:
+    _ab = _a @ _b
+expect_equal(_log.ops, ["aten.mm.default"], "OpLogger().ops for a @ b with 2-d a and b")
+expect_equal(_log.flops, {"aten.mm": 2 * 3 * 4 * 5}, "OpLogger().flops for a (3, 4) @ b (4, 5)")
+expect_close(_ab, _a @ _b, "a @ b computed under OpLogger")
+_conv = torch.nn.Conv2d(2, 4, 3, padding=1)
+_img = torch.randn(1, 2, 5, 5, requires_grad=True)
+with OpLogger() as _log:
+    _conv(_img).sum().backward()
+with FlopCounterMode(display=False) as _fc:
+    _conv(_img).sum().backward()
+expect_equal(_log.flops, {str(k): v for k, v in _fc.get_flop_counts()["Global"].items()},
+             "OpLogger().flops for a Conv2d forward and backward (FlopCounterMode's numbers)")
+
+
+def _fails_inside_logger():
+    with OpLogger():
+        raise ValueError("raised inside the block")
+
+
+expect_raises(ValueError, _fails_inside_logger, "an error raised inside `with OpLogger():`")
+expect_close(torch.ones(2) * 2, torch.full((2,), 2.0), "ops after the with block (the mode is off again)")
+### BEGIN HIDDEN TESTS
+run_hidden("00-01", "op_logger", globals())
+### END HIDDEN TESTS
+
+# %% [markdown]
 # ## What to remember
 #
 # * A tensor is a header (shape, stride, offset) over flat storage; transpose, slice, select, expand
@@ -576,3 +720,5 @@ run_hidden("00-01", "stale_nodes", globals())
 #   tensor of its own category, but a higher category always wins.
 # * Autograd notes each saved tensor's version; an in-place write after that makes backward refuse,
 #   and the node's `_saved_...` attributes tell you which one.
+# * Everything, forward and backward, reaches the dispatcher as aten overloads; a `TorchDispatchMode`
+#   sees each one and can log or count it, as `FlopCounterMode` does (2 FLOPs per multiply-add).

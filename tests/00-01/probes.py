@@ -154,3 +154,111 @@ def stale_nodes_case(ns, spec):
     got = _plain(got)
     return {"names": got, "grad_made": regs[0].grad is not None,
             "versions_kept": versions == [t._version for t in regs]}
+
+
+def build_oplog_case(spec):
+    """The leaves and the computation of an OpLogger case from a plain spec (the judge builds the same).
+
+    spec: {"kind": "linear" | "conv" | "mm_ops", "seed", "backward", ...}; returns (leaves, run) where
+    run() does the forward (and backward when spec["backward"]) and returns the output."""
+    g = torch.Generator().manual_seed(spec["seed"])
+
+    def rnd(*shape, grad=False):
+        return torch.randn(*shape, generator=g, dtype=torch.float64).requires_grad_(grad)
+
+    kind = spec["kind"]
+    if kind == "linear":
+        d_in, hidden, d_out = spec["dims"]
+        model = torch.nn.Sequential(torch.nn.Linear(d_in, hidden, bias=spec["bias"][0]), torch.nn.Tanh(),
+                                    torch.nn.Linear(hidden, d_out, bias=spec["bias"][1])).double()
+        with torch.no_grad():
+            for p in model.parameters():
+                p.copy_(rnd(*p.shape))
+        x = rnd(*spec["batch"], d_in, grad=spec["input_grad"])
+        leaves = list(model.parameters()) + ([x] if spec["input_grad"] else [])
+
+        def forward():
+            return model(x)
+    elif kind == "conv":
+        c_in, c_out, k = spec["channels"][0], spec["channels"][1], spec["kernel"]
+        model = torch.nn.Conv2d(c_in, c_out, k, stride=spec["stride"], padding=spec["padding"],
+                                dilation=spec["dilation"], groups=spec["groups"], bias=spec["bias"]).double()
+        with torch.no_grad():
+            for p in model.parameters():
+                p.copy_(rnd(*p.shape))
+        x = rnd(spec["n"], c_in, *spec["hw"], grad=spec["input_grad"])
+        leaves = list(model.parameters()) + ([x] if spec["input_grad"] else [])
+
+        def forward():
+            return model(x)
+    elif kind == "mm_ops":
+        b, m, k, n = spec["bmkn"]
+        a3, b3, c3 = rnd(b, m, k, grad=True), rnd(b, k, n, grad=True), rnd(b, m, n, grad=True)
+        a2, b2, c2 = rnd(m, k, grad=True), rnd(k, n, grad=True), rnd(n, grad=True)
+        leaves = [a3, b3, c3, a2, b2, c2]
+
+        def forward():
+            y = torch.bmm(a3, b3) + torch.baddbmm(c3, a3, b3, beta=spec["beta"], alpha=spec["alpha"])
+            z = torch.addmm(c2, a2, b2) + torch.mm(a2, b2)
+            return y.sum(0) * z.tanh()
+    else:
+        raise ValueError(kind)
+
+    def run():
+        out = forward()
+        if spec["backward"]:
+            (out * out).sum().backward()
+        return out
+    return leaves, run
+
+
+def op_logger_case(ns, spec):
+    """The case run under the submission's OpLogger: its log and counts, the output and the gradients."""
+    cls = get(ns, "OpLogger")
+    leaves, run = build_oplog_case(spec)
+    log = cls()
+    with log:
+        out = run()
+    ops = log.ops
+    flops = log.flops
+    return {"ops": [o if isinstance(o, str) else _plain(o) for o in ops] if isinstance(ops, list) else _plain(ops),
+            "flops": {(k if isinstance(k, str) else _plain(k)): (v if type(v) is int else _plain(v))
+                      for k, v in flops.items()} if isinstance(flops, dict) else _plain(flops),
+            "ops_type": "list" if isinstance(ops, list) else type(ops).__name__,
+            "flops_type": "dict" if isinstance(flops, dict) else type(flops).__name__,
+            "out": out.detach().clone(),
+            "grads": [None if t.grad is None else t.grad.clone() for t in leaves]}
+
+
+def op_logger_fresh(ns):
+    """What a new OpLogger holds before it is used."""
+    log = get(ns, "OpLogger")()
+    flops = log.flops
+    return {"ops": _plain(log.ops),
+            "flops": {str(k): _plain(v) for k, v in flops.items()} if isinstance(flops, dict) else _plain(flops)}
+
+
+def op_logger_raises(ns):
+    """An error raised inside the block: does it reach the caller, is the mode stack as before, and what
+    does the logger see of an op run after the block."""
+    cls = get(ns, "OpLogger")
+    depth = torch._C._len_torch_dispatch_stack()
+    log = cls()
+    seen = "nothing"
+    try:
+        with log:
+            torch.ones(2) + 1
+            raise KeyError("from the block")
+    except KeyError:
+        seen = "KeyError"
+    except NotImplementedError:
+        raise
+    except Exception as exc:
+        seen = type(exc).__name__
+    after = torch._C._len_torch_dispatch_stack()
+    while torch._C._len_torch_dispatch_stack() > depth:
+        torch._C._pop_torch_dispatch_stack()
+    n = len(log.ops)
+    torch.ones(2) * 3
+    return {"seen": seen, "depth_before": depth, "depth_after": after,
+            "logged_inside": n, "logged_after_exit": len(log.ops) - n}

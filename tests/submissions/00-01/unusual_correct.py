@@ -1,7 +1,9 @@
 """Correct, written differently: view matched left to right by splitting and merging (size, stride) pairs, slices
 through Python's own slice.indices, windows with torch.as_strided as a function and strides from a list, and
-result_dtype from rank tables instead of nested rules."""
-EXPECT = {"view_meta": "pass", "windows": "pass", "reshape_view": "pass", "result_dtype": "pass", "stale_nodes": "pass"}
+result_dtype from rank tables instead of nested rules; OpLogger with a table of formula functions that read
+the output's shape (and, for convolution_backward, which gradients came back instead of output_mask) and a
+collections.Counter for the totals."""
+EXPECT = {"view_meta": "pass", "windows": "pass", "reshape_view": "pass", "result_dtype": "pass", "stale_nodes": "pass", "op_logger": "pass"}
 CELLS = {
     "view_meta_impl": '''
 def _norm(d, n):
@@ -137,5 +139,52 @@ def result_dtype(a, b):
     if _KIND[top] == 2 and _KIND[low] == 3:
         return torch.complex128 if top == torch.float64 else torch.complex64
     return low
+''',
+    "op_logger_impl": '''
+import collections
+
+
+def _matmul_cost(args, out):
+    inner = args[-1].shape[-2]          # k: the rows of the right-hand matrix
+    return 2 * out.numel() * inner      # each output element is k multiply-adds
+
+
+def _conv_cost(args, out):
+    weight = args[1]
+    per_output = 1
+    for size in weight.shape[1:]:
+        per_output *= size              # C_in/groups times the kernel
+    return 2 * out.numel() * per_output
+
+
+def _conv_backward_cost(args, out):
+    grad_out, inp, weight = args[0], args[1], args[2]
+    total = 0
+    if out[0] is not None:              # grad_input came back: as costly as the forward
+        total += _conv_cost((inp, weight), grad_out)
+    if out[1] is not None:              # grad_weight: FlopCounterMode counts the full input channels
+        kernel = 1
+        for size in weight.shape[2:]:
+            kernel *= size
+        total += 2 * grad_out.numel() * inp.shape[1] * kernel
+    return total
+
+
+_COSTS = {"mm": _matmul_cost, "addmm": _matmul_cost, "bmm": _matmul_cost, "baddbmm": _matmul_cost,
+          "convolution": _conv_cost, "convolution_backward": _conv_backward_cost}
+
+
+class OpLogger(TorchDispatchMode):
+    def __init__(self):
+        super().__init__()
+        self.ops, self.flops = [], collections.Counter()
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        result = func(*args, **(kwargs or {}))
+        self.ops += [f"{func.namespace}.{func._opname}.{func._overloadname}"]
+        cost = _COSTS.get(func._opname) if func.namespace == "aten" else None
+        if cost is not None:
+            self.flops["aten." + func._opname] += cost(args, result)
+        return result
 ''',
 }

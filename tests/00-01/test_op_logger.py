@@ -1,0 +1,129 @@
+"""Hidden checks of OpLogger (exercise 6): the judge runs the same computation without a mode, under
+FlopCounterMode and under its own dispatch mode, and compares outputs, gradients, FLOPs and the op log."""
+import importlib.util
+import sys
+from pathlib import Path
+
+for _name, _file in (("course_00_01_layouts", "layouts.py"), ("course_00_01_graphs", "probes.py")):
+    if _name not in sys.modules:
+        _s = importlib.util.spec_from_file_location(_name, Path(__file__).with_name(_file))
+        sys.modules[_name] = importlib.util.module_from_spec(_s)
+        _s.loader.exec_module(sys.modules[_name])
+L, G = sys.modules["course_00_01_layouts"], sys.modules["course_00_01_graphs"]
+
+import pytest  # noqa: E402
+import torch  # noqa: E402
+from torch.utils._python_dispatch import TorchDispatchMode  # noqa: E402
+from torch.utils.flop_counter import FlopCounterMode  # noqa: E402
+
+from course.judge.expect import expect, expect_close, fail  # noqa: E402
+
+pytestmark = pytest.mark.task("op_logger")
+
+
+class _Names(TorchDispatchMode):
+    def __init__(self):
+        super().__init__()
+        self.ops = []
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        self.ops.append(str(func))
+        return func(*args, **(kwargs or {}))
+
+
+def expected(spec):
+    leaves, run = G.build_oplog_case(spec)
+    out = run().detach().clone()
+    grads = [None if t.grad is None else t.grad.clone() for t in leaves]
+    _, run = G.build_oplog_case(spec)
+    with FlopCounterMode(display=False) as counter:
+        run()
+    flops = {str(k): int(v) for k, v in counter.get_flop_counts()["Global"].items()}
+    _, run = G.build_oplog_case(spec)
+    names = _Names()
+    with names:
+        run()
+    return out, grads, flops, names.ops
+
+
+def judge(student, specs):
+    for spec in specs:
+        out, grads, flops, ops = expected(spec)
+        what = f"for `with OpLogger() as log:` around the case {spec}"
+        got = student.call("op_logger_case", spec=spec)
+        expect_close(got["out"], out, f"the block's output (clause: run every call unchanged), {what}", atol=0, rtol=0)
+        for i, (g, w) in enumerate(zip(got["grads"], grads)):
+            if (g is None) != (w is None):
+                fail(f"leaf {i} has grad {'None' if g is None else 'set'}, expected "
+                     f"{'None' if w is None else 'a gradient'} (clause: gradients the same as without the mode), {what}")
+            if w is not None:
+                expect_close(g, w, f"gradient of leaf {i} (clause: gradients the same as without the mode), {what}",
+                             atol=0, rtol=0)
+        if got["flops_type"] != "dict" or got["flops"] != flops:
+            fail(f"log.flops should be {flops} (FlopCounterMode's count), got {got['flops']!r}, {what}")
+        if got["ops_type"] != "list" or got["ops"] != ops:
+            first = next((i for i, (a, b) in enumerate(zip(got["ops"], ops)) if a != b), min(len(got["ops"]), len(ops)))
+            fail(f"log.ops should list {len(ops)} overloads in call order; first difference at "
+                 f"position {first}: expected {ops[first:first + 3]}, got {list(got['ops'])[first:first + 3]!r}, {what}")
+
+
+def _conv(r, **fixed):
+    groups = fixed.get("groups", r.choice([1, 2]))
+    spec = {"kind": "conv", "seed": r.randint(0, 10**6), "backward": fixed.get("backward", True),
+            "channels": [2 * groups * r.randint(1, 2), 2 * groups * r.randint(1, 2)],
+            "kernel": r.choice([1, 2, 3]), "stride": r.choice([1, 2]), "padding": r.choice([0, 1, 2]),
+            "dilation": r.choice([1, 2]), "groups": groups, "bias": r.random() < 0.5, "n": r.randint(1, 3),
+            "hw": [r.randint(6, 9), r.randint(6, 9)], "input_grad": r.random() < 0.7}
+    spec.update(fixed)
+    return spec
+
+
+def _linear(r, **fixed):
+    spec = {"kind": "linear", "seed": r.randint(0, 10**6), "backward": True,
+            "dims": [r.randint(1, 6), r.randint(1, 6), r.randint(1, 6)], "bias": [r.random() < 0.5, r.random() < 0.5],
+            "batch": r.choice([[r.randint(1, 5)], [r.randint(1, 3), r.randint(1, 4)]]), "input_grad": r.random() < 0.5}
+    spec.update(fixed)
+    return spec
+
+
+def test_linear(student, gen):
+    """Linear layers with and without bias, 2-d and 3-d inputs, forward and backward: FLOPs equal FlopCounterMode's, ops logged in order, outputs and gradients unchanged"""
+    r = L.rng(gen)
+    judge(student, [_linear(r, bias=[True, False], batch=[4], input_grad=True),
+                    _linear(r, bias=[False, True], batch=[2, 3]),
+                    _linear(r, backward=False)] + [_linear(r) for _ in range(2)])
+
+
+def test_conv(student, gen):
+    """Conv2d with stride, padding, dilation, groups and bias or not, forward and backward (with and without the input's gradient): FLOPs equal FlopCounterMode's"""
+    r = L.rng(gen)
+    judge(student, [_conv(r, groups=1, bias=True, input_grad=True), _conv(r, groups=2, bias=False, input_grad=True),
+                    _conv(r, groups=2, input_grad=False), _conv(r, backward=False)] + [_conv(r) for _ in range(2)])
+
+
+def test_matmul_ops(student, gen):
+    """bmm, baddbmm (beta, alpha), addmm and mm called directly, forward and backward"""
+    r = L.rng(gen)
+    judge(student, [{"kind": "mm_ops", "seed": r.randint(0, 10**6), "backward": back,
+                     "bmkn": [r.randint(1, 3), r.randint(1, 4), r.randint(1, 5), r.randint(1, 4)],
+                     "beta": r.choice([0.0, 0.5, 1.0]), "alpha": r.choice([1.0, 2.0])} for back in (False, True, True)])
+
+
+def test_fresh_logger(student):
+    """a new OpLogger starts with an empty list and an empty dict"""
+    got = student.call("op_logger_fresh")
+    expect(got["ops"] == [] and got["flops"] == {},
+           f"OpLogger() before use: expected ops [] and flops {{}}, got ops {got['ops']!r} and flops {got['flops']!r}")
+
+
+def test_error_in_block(student):
+    """an error raised inside the with block reaches the caller and the mode is off afterwards"""
+    got = student.call("op_logger_raises")
+    expect(got["seen"] == "KeyError",
+           f"a KeyError raised inside `with OpLogger():` should reach the caller; the caller saw {got['seen']}")
+    expect(got["depth_after"] == got["depth_before"],
+           f"after an error inside `with OpLogger():` the dispatch mode stack should be back to depth "
+           f"{got['depth_before']}, it is {got['depth_after']} (the mode stays on)")
+    expect(got["logged_inside"] >= 1 and got["logged_after_exit"] == 0,
+           f"the logger should see the op run inside the block ({got['logged_inside']} logged) and none after it "
+           f"({got['logged_after_exit']} logged after the block ended)")
