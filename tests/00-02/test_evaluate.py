@@ -21,6 +21,9 @@ def run(student, spec, gen, keep, fail_call=False):
     modes = modes_for(model, gen)
     x = torch.randn(int(torch.randint(1, 5, (1,), generator=gen)), spec["in"], generator=gen)
     res = student.call("run_evaluate", spec=spec, x=x, keep=keep, train_modes=modes, fail=fail_call)
+    what = f"evaluate(model, x, keep_for_autograd={keep}) for {spec_text(spec)}"
+    expect(res.get("modes_after") == modes, f"{what}: afterwards the train/eval flags of model.modules() were "
+                                           f"{res.get('modes_after')}, expected them as before the call: {modes}")
     model.eval()
     with torch.no_grad():
         want = model(x)

@@ -1,9 +1,19 @@
 """Hidden checks of graph_nodes and topo_order (exercise 1), against the judge's own walk of next_functions."""
+import importlib.util
+import sys
+from pathlib import Path
+
 import pytest
 import torch
 from hypothesis import given, settings, strategies as st
 
 from course.judge.expect import expect, fail
+
+if "course_00_02_graphs" not in sys.modules:  # the same graph recipes, built and walked here by the judge
+    _s = importlib.util.spec_from_file_location("course_00_02_graphs", Path(__file__).with_name("probes.py"))
+    sys.modules["course_00_02_graphs"] = importlib.util.module_from_spec(_s)
+    _s.loader.exec_module(sys.modules["course_00_02_graphs"])
+G = sys.modules["course_00_02_graphs"]
 
 pytestmark = pytest.mark.task("graph")
 RECIPES = {
@@ -14,6 +24,19 @@ RECIPES = {
     "detached": "y = a * b; (y * y.detach() + y.detach().exp()).sum() (a detached branch)",
     "constant_leaf": "(a * c + c.exp() * b).sum() with c not requiring grad (None in next_functions)",
 }
+TAIL = ", then 1-4 more operations (* 0.5, tanh, + a.sum()) chosen by the check's seed"
+RECIPES = {k: v + TAIL for k, v in RECIPES.items()}
+
+
+def judged(student, fn, recipe, seed):
+    """The probe's reply for ``fn`` on the graph of (recipe, seed), after checking that the reply describes
+    the graph the judge builds itself from the same recipe and seed."""
+    res = student.call("graph_walk", fn_name=fn, recipe=recipe, seed=seed)
+    nodes, edges = G._walk(G.build_graph(recipe, seed)[0])
+    expect(res["names"] == [type(n).__name__ for n in nodes] and res["edges"] == [list(e) for e in edges],
+           f"{fn}(t) for the graph of recipe {recipe!r} (seed {seed}): the reply does not describe the graph the "
+           f"check built")
+    return res
 
 
 def _seed(gen):
@@ -48,14 +71,14 @@ def check_order(res, what):
 @pytest.mark.parametrize("recipe", list(RECIPES))
 def test_graph_nodes(student, gen, recipe):
     """graph_nodes returns every reachable node once, AccumulateGrad included, None skipped"""
-    res = student.call("graph_walk", fn_name="graph_nodes", recipe=recipe, seed=_seed(gen))
+    res = judged(student, "graph_nodes", recipe, _seed(gen))
     check_nodes(res, "graph_nodes", RECIPES[recipe])
 
 
 @pytest.mark.parametrize("recipe", list(RECIPES))
 def test_topo_order(student, gen, recipe):
     """topo_order returns the same nodes, each before the nodes it feeds"""
-    res = student.call("graph_walk", fn_name="topo_order", recipe=recipe, seed=_seed(gen))
+    res = judged(student, "topo_order", recipe, _seed(gen))
     check_nodes(res, "topo_order", RECIPES[recipe])
     check_order(res, RECIPES[recipe])
 
@@ -66,7 +89,7 @@ def test_random_graphs(student, seed, n):
     """both functions on random graphs of adds, products, tanh, sin and detached operands"""
     what = f"a random graph of {n} operations (recipe seed {seed})"
     for fn in ("graph_nodes", "topo_order"):
-        res = student.call("graph_walk", fn_name=fn, recipe=f"random:{n}", seed=seed)
+        res = judged(student, fn, f"random:{n}", seed)
         check_nodes(res, fn, what)
         if fn == "topo_order":
             check_order(res, what)
@@ -84,12 +107,15 @@ def test_no_grad_fn(student, gen, fn, recipe):
 @pytest.mark.parametrize("fn", ["graph_nodes", "topo_order"])
 def test_graph_left_usable(student, gen, fn):
     """neither function runs backward or changes the graph"""
-    res = student.call("graph_walk", fn_name=fn, recipe="diamond", seed=_seed(gen))
+    seed = _seed(gen)
+    res = judged(student, fn, "diamond", seed)
     what = f"after {fn}(t) for {RECIPES['diamond']}"
     expect(res["unchanged"], f"{what}: the graph's nodes or edges changed")
     err = res["backward"]
     expect(not err["raised"], f"{what}: t.backward() raised {err['type']}: {err['message'][:150]}")
-    for k, (g, e) in enumerate(zip(res["grads"], res["expected_grads"])):
+    out, leaves = G.build_graph("diamond", seed)  # the judge's own fresh graph and its gradients
+    out.backward()
+    for k, (g, e) in enumerate(zip(res["grads"], [x.grad for x in leaves])):
         expect(g is not None and torch.allclose(g, e, rtol=1e-10, atol=1e-12),
                f"{what}: one t.backward() gave leaf {k} a .grad different from a fresh graph's (was backward run "
                f"inside {fn}?)")
