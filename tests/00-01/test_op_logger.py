@@ -109,6 +109,7 @@ def test_matmul_ops(student, gen):
                      "beta": r.choice([0.0, 0.5, 1.0]), "alpha": r.choice([1.0, 2.0])} for back in (False, True, True)])
 
 
+@pytest.mark.task("op_logger", weight=0.1)  # its right answer is the same for every student: worth little
 def test_fresh_logger(student):
     """a new OpLogger starts with an empty list and an empty dict"""
     got = student.call("op_logger_fresh")
@@ -116,6 +117,7 @@ def test_fresh_logger(student):
            f"OpLogger() before use: expected ops [] and flops {{}}, got ops {got['ops']!r} and flops {got['flops']!r}")
 
 
+@pytest.mark.task("op_logger", weight=0.1)  # its right answer is the same for every student: worth little
 def test_error_in_block(student):
     """an error raised inside the with block reaches the caller and the mode is off afterwards"""
     got = student.call("op_logger_raises")

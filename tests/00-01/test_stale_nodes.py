@@ -12,6 +12,7 @@ for _name, _file in (("course_00_01_layouts", "layouts.py"), ("course_00_01_grap
 L, G = sys.modules["course_00_01_layouts"], sys.modules["course_00_01_graphs"]
 
 import pytest  # noqa: E402
+import torch  # noqa: E402
 
 from course.judge.expect import expect, fail  # noqa: E402
 
@@ -60,10 +61,27 @@ def judge(student, specs):
         expect(got["versions_kept"], f"{what}: a tensor's _version changed (clause: do not write to any tensor)")
 
 
+def vary(case, gen):
+    """The case with 0-2 more branches, chosen by the check's seed, that read the register written later
+    and join the output (sin and square save that input, so they become stale too; exp and tanh save their
+    own output, so they do not): each student's answer differs."""
+    steps = case["steps"]
+    k = next((i for i, st in enumerate(steps) if st[0].startswith("write")), None)
+    if k is None:
+        return case
+    w, last = steps[k][1], 1 + sum(1 for st in steps[:k] if st[0] in ("unary", "mul", "add"))
+    extra = []
+    for _ in range(int(torch.randint(0, 3, (1,), generator=gen))):
+        op = ["sin", "square", "exp", "tanh"][int(torch.randint(0, 4, (1,), generator=gen))]
+        extra += [["unary", op, w], ["add", last, last + 1]]
+        last += 2
+    return {**case, "steps": steps[:k] + extra + steps[k:]}
+
+
 def test_named_cases(student, gen):
     """the nodes that saved a tensor later written in place, each node once, sorted; [] without a grad_fn"""
     s = int(L.rng(gen).randint(0, 10**6))
-    judge(student, [
+    judge(student, [vary(c, gen) for c in [
         {"seed": s, "shape": [3], "steps": [["unary", "exp", 0], ["unary", "sin", 2], ["write", 2]]},
         {"seed": s, "shape": [2, 3], "steps": [["unary", "exp", 0], ["mul", 2, 2], ["unary", "sin", 3], ["write", 2]]},
         {"seed": s, "shape": [4], "steps": [["mul", 0, 1], ["unary", "tanh", 2], ["write", 1]]},
@@ -75,7 +93,7 @@ def test_named_cases(student, gen):
         {"seed": s, "shape": [3], "steps": [["add", 1, 1]]},
         {"seed": s, "shape": [3], "steps": [["unary", "exp", 0], ["unary", "sin", 2], ["unary", "tanh", 2],
                                             ["add", 3, 4], ["write", 2]]},
-    ])
+    ]])
 
 
 def test_random_graphs(student, gen):

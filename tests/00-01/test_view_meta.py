@@ -124,6 +124,7 @@ def test_view_raises(student, gen):
     judge(student, cases, "view_meta(..., 'view', ...) where PyTorch may refuse")
 
 
+@pytest.mark.task("view_meta", weight=0.1)  # its right answer is the same for every student: worth little
 def test_errors(student, gen):
     """dimensions and select indices out of range raise IndexError; impossible expands raise RuntimeError"""
     cases = [((3, 4), (4, 1), 0, "transpose", (0, 2)), ((3, 4), (4, 1), 0, "transpose", (-3, 0)),
@@ -135,6 +136,7 @@ def test_errors(student, gen):
     judge(student, cases, "view_meta(...) on arguments PyTorch rejects")
 
 
+@pytest.mark.task("view_meta", weight=0.1)  # its right answer is the same for every student: worth little
 def test_integers_only(student, gen):
     """computed with integers alone: no torch calls, and huge sizes cost nothing"""
     big = 10**7

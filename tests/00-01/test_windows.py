@@ -71,12 +71,14 @@ def test_other_dtypes(student, gen):
     judge(student, cases, "windows")
 
 
+@pytest.mark.task("windows", weight=0.1)  # its right answer is the same for every student: worth little
 def test_size_larger_than_length(student, gen):
     """size larger than the last dimension gives an empty result of shape x.shape[:-1] + (0, size)"""
     x = torch.randn(3, 4, generator=gen, dtype=torch.float64)
     judge(student, [(x, 5, 1), (x, 9, 3), (x.t(), 4, 2), (torch.randn(0, generator=gen), 1, 1)], "windows")
 
 
+@pytest.mark.task("windows", weight=0.1)  # its right answer is the same for every student: worth little
 @pytest.mark.parametrize("size,step,shape", [(1, 1, ()), (0, 1, (5,)), (2, 0, (5,)), (-1, 2, (3, 4))])
 def test_bad_arguments(student, gen, size, step, shape):
     """ValueError for a 0-dim x, and for size or step below 1"""
