@@ -74,6 +74,19 @@ def test_one_line_may_explain_several_equivalent_mutants(tmp_path, monkeypatch):
                                     "9c9c9c9c": "an error message's wording"}
 
 
+def test_a_task_run_keeps_the_other_tasks_mistake_shaped_records(tmp_path, monkeypatch):
+    from course.authoring import mutants as mod
+    (tmp_path / "T").mkdir()
+    monkeypatch.setattr(mod, "TESTS_DIR", tmp_path)
+    one = lambda i: {"killed": 1, "survived": 0, "equivalent": 0,  # noqa: E731
+                     "all": [{"status": "killed", "id": i, "what": MISTAKE + "a copy not made"}]}
+    mod.write_mistakes("T", {"a": one("0000000a"), "b": one("0000000b")})
+    mod.write_mistakes("T", {"b": one("0000000c")}, partial=True)
+    text = (tmp_path / "T" / "mutants.md").read_text()
+    assert "| a | killed 1 of 1" in text and "0000000a a:" in text and "0000000c b:" in text
+    assert "0000000b" not in text and text.count("| b | killed") == 1
+
+
 BAR = 90  # per cent of non-equivalent mutants killed, per task (issue: "at least 90 % in every task")
 # Topics whose recorded run is not complete yet, and why. Each is an expected failure (reported as
 # xfailed, never as passed); strict, so the entry must go once the record is complete.

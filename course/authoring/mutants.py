@@ -495,17 +495,22 @@ def write_report(assignment: str, results: dict, limit: int | None = None, total
 MISTAKES_HEAD = "## Mistake-shaped mutants"
 
 
-def write_mistakes(assignment: str, results: dict) -> Path:
+def write_mistakes(assignment: str, results: dict, partial: bool = False) -> Path:
     """Write (or replace) the mistake-shaped section of tests/<id>/mutants.md: one line per mutant with
     its verdict, and a score per task. Its lines are never read as the main table's. Sections after it
-    (a "## ..." heading) are kept."""
+    (a "## ..." heading) are kept; ``partial`` (a --task run): so are the other tasks' rows and lines."""
     path = TESTS_DIR / assignment / "mutants.md"
     text = path.read_text() if path.exists() else "## Equivalent mutants\n\n(none yet)\n"
     text, _, old = text.partition(MISTAKES_HEAD)
     after = re.search(r"^## ", old, re.M)
     text, tail = text.rstrip() + "\n\n", ("\n" + old[after.start():]) if after else ""
-    rows = ["| task | mistake-shaped mutants killed |", "|---|---|"]
-    lines = []
+    section = old[:after.start()] if after else old
+    kept_rows = [ln for ln in section.splitlines() if partial and re.match(r"\| [\w.-]+ \| killed ", ln)
+                 and ln.split("|")[1].strip() not in results]
+    kept_lines = [ln for ln in section.splitlines() if partial and re.match(r"\* \w+ \w+ [\w.-]+: ", ln)
+                  and ln.split()[3].rstrip(":") not in results]
+    rows = ["| task | mistake-shaped mutants killed |", "|---|---|"] + kept_rows
+    lines = list(kept_lines)
     for task, r in sorted(results.items()):
         live = r["killed"] + r["survived"]
         rows.append(f"| {task} | killed {r['killed']} of {live}" + (f" ({100 * r['killed'] / live:.0f} %)" if live else "")
@@ -515,7 +520,7 @@ def write_mistakes(assignment: str, results: dict) -> Path:
             "the mistakes students make rather than one-token slips (a copy not made, `view` for `reshape`, "
             "`equal` for `allclose`, `children` for `modules`, a scoping `with` removed with its body kept, a looser "
             "tolerance, the first argument returned early for the trivial case).", "",
-            *(rows if results else ["(this topic's solutions hold none of these patterns)"]), "", *lines, ""]
+            *(rows if results or kept_rows else ["(this topic's solutions hold none of these patterns)"]), "", *lines, ""]
     path.write_text(text + "\n".join(body) + tail)
     return path
 
@@ -576,7 +581,7 @@ def main(argv=None) -> int:
     print()
     print(score_table(results))
     if args.write and args.mistakes:
-        print(f"written: {write_mistakes(args.assignment, results)}")
+        print(f"written: {write_mistakes(args.assignment, results, partial=bool(args.task))}")
     elif args.write:
         total = len(mutants(args.assignment, args.task))
         print(f"written: {write_report(args.assignment, results, args.limit, total, partial=bool(args.task))}")
