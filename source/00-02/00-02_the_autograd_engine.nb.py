@@ -253,58 +253,82 @@ print("torch: ", torch.autograd.grad(ta * ta * 2.0, ta)[0].item())
 class Value:
     """A tensor that records the operations that made it, for reverse-mode differentiation."""
 
-    ### BEGIN SOLUTION
     def __init__(self, data, _parents=(), _rule=None):
+        ### BEGIN SOLUTION
         self.data = data
         self.grad = None
         self._parents = _parents
         self._rule = _rule  # grad_out -> one gradient per parent
+        ### END SOLUTION
 
     @staticmethod
     def _unbroadcast(g, like):
+        ### BEGIN SOLUTION
         return g.sum_to_size(like.shape) if g.shape != like.shape else g
+        ### END SOLUTION
 
     def __add__(self, other):
+        ### BEGIN SOLUTION
         a, b = self.data, other.data
         return Value(a + b, (self, other), lambda g: (self._unbroadcast(g, a), self._unbroadcast(g, b)))
+        ### END SOLUTION
 
     def __sub__(self, other):
+        ### BEGIN SOLUTION
         a, b = self.data, other.data
         return Value(a - b, (self, other), lambda g: (self._unbroadcast(g, a), self._unbroadcast(-g, b)))
+        ### END SOLUTION
 
     def __mul__(self, other):
+        ### BEGIN SOLUTION
         a, b = self.data, other.data
         return Value(a * b, (self, other),
                      lambda g: (self._unbroadcast(g * b, a), self._unbroadcast(g * a, b)))
+        ### END SOLUTION
 
     def __neg__(self):
+        ### BEGIN SOLUTION
         return Value(-self.data, (self,), lambda g: (-g,))
+        ### END SOLUTION
 
     def __matmul__(self, other):
+        ### BEGIN SOLUTION
         a, b = self.data, other.data
         return Value(a @ b, (self, other), lambda g: (g @ b.T, a.T @ g))
+        ### END SOLUTION
 
     def exp(self):
+        ### BEGIN SOLUTION
         e = self.data.exp()
         return Value(e, (self,), lambda g: (g * e,))
+        ### END SOLUTION
 
     def log(self):
+        ### BEGIN SOLUTION
         a = self.data
         return Value(a.log(), (self,), lambda g: (g / a,))
+        ### END SOLUTION
 
     def tanh(self):
+        ### BEGIN SOLUTION
         t = self.data.tanh()
         return Value(t, (self,), lambda g: (g * (1 - t * t),))
+        ### END SOLUTION
 
     def relu(self):
+        ### BEGIN SOLUTION
         a = self.data
         return Value(a.clamp(min=0), (self,), lambda g: (g * (a > 0).to(g.dtype),))
+        ### END SOLUTION
 
     def sum(self):
+        ### BEGIN SOLUTION
         a = self.data
         return Value(a.sum(), (self,), lambda g: (g.expand(a.shape),))
+        ### END SOLUTION
 
     def backward(self):
+        ### BEGIN SOLUTION
         order, seen = [], set()
         stack = [(self, False)]
         while stack:
@@ -327,7 +351,7 @@ class Value:
                 continue
             for p, gp in zip(v._parents, v._rule(g)):
                 grads[id(p)] = gp if id(p) not in grads else grads[id(p)] + gp
-    ### END SOLUTION
+        ### END SOLUTION
 
 
 # %% [tests] id=engine_tests points=4
