@@ -45,3 +45,29 @@ def test_forked_workers_are_isolated_and_survive_each_other():
     finally:
         for s in (tamper, honest, crash, hang):
             s.close()
+
+
+def test_zygote_imports_ahead_what_the_assignment_imports(monkeypatch):
+    """The zygote preloads the assignment's own imports (15-05 imports torch.export), and not the heavy
+    modules no notebook of that assignment imports (torchvision, torch._dynamo cost ~3 s CPU each time)."""
+    from course.judge import adapter
+    from course.judge.forkserver import PRELOAD, PRELOAD_ENV, preload_for
+    assert "torch.export" in preload_for("15-05").split(",")
+    plain = preload_for("15-01").split(",")
+    assert "torchvision" not in plain and "torch._dynamo" not in plain and "torch" in plain
+    assert preload_for(None) == ",".join(PRELOAD)  # an unknown assignment: everything, as before
+    monkeypatch.setenv(PRELOAD_ENV, "torch,numpy")
+    for server in adapter._SERVERS.values():  # a zygote of this test's own, with the list above
+        server.close()
+    adapter._SERVERS.clear()
+    s = ProcessStudent(["value = lambda: 1"], {"t": "import sys\ndef loaded(ns):\n    return sorted("
+                       "m for m in ('torchvision', 'numpy', 'matplotlib.pyplot') if m in sys.modules)\n"},
+                       sandboxed=sandbox.probe() is None, fork=True, call_timeout=5)
+    try:
+        assert s.call("loaded") == ["numpy"]
+        assert isinstance(s.proc, ForkedWorker), "the worker was not forked from the zygote"
+    finally:
+        s.close()
+        for server in adapter._SERVERS.values():
+            server.close()
+        adapter._SERVERS.clear()

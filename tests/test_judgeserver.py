@@ -74,3 +74,13 @@ def test_each_session_gets_a_fresh_zygote_started_ahead(tmp_path):
     import tempfile
     folders = glob.glob(f"{tempfile.gettempdir()}/course-zygote-{server.proc.pid}-*")
     assert len(folders) <= 1, f"zygotes of finished sessions left their folders: {folders}"  # 1: the next spare
+    # the last session of a batch (the caller says none follows): it uses the spare, starts none
+    server.next_expected = False
+    try:
+        res = verdicts(run_suite(A, path, sandbox="on", seed=5, tasks=TASKS, use_server=True))
+    finally:
+        server.next_expected = True
+    assert res and all(s == "passed" for _, s in res), res
+    assert server.spares == before + 3, "the last session was not handed the zygote started ahead"
+    left = glob.glob(f"{tempfile.gettempdir()}/course-zygote-{server.proc.pid}-*")
+    assert left == [], f"a zygote was started ahead for a session that will not come: {left}"

@@ -66,6 +66,11 @@ def test_the_next_notebook_runs_in_a_fresh_kernel_started_ahead(monkeypatch):
     spare_kernel.discard()
     assert not os.path.exists(third.kernel_dir) and third.proc.poll() is not None
     assert [n for n in os.listdir(runtime_root()) if n.startswith("k-")] == []
+    # a batch's last notebook (the runner was told no command follows): no kernel is started after it
+    spare_kernel.use_in_this_process(False)
+    count = spare_kernel.started
+    assert "torch before the first cell: True" in _run(SafeExecute(config=c, timeout=120))
+    assert spare_kernel.started == count and spare_kernel._spare is None, "a kernel was started for no notebook"
 
 
 def test_a_spare_started_for_other_settings_is_not_used(monkeypatch):

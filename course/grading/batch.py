@@ -120,9 +120,9 @@ class Worker:
             self.env["CUDA_VISIBLE_DEVICES"] = str(index % gpus)
         self.runner: runner.Runner | None = None
 
-    def start(self, root: Path | None = None) -> None:
+    def start(self, root: Path | None = None, assignment: str | None = None) -> None:
         """Start the runner and its judge server before the first submission (the first of a batch is
-        then no slower than the rest); restart them if they died."""
+        then no slower than the rest; ``assignment``: the first one's); restart them if they died."""
         if not settings.current().nbgrader_runner:
             return
         if self.runner is None or not self.runner.alive():
@@ -131,11 +131,11 @@ class Worker:
             except Exception:
                 self.runner = None
                 return
-            self.runner.warm(self.env, cwd=str(root) if root else None)
+            self.runner.warm(self.env, cwd=str(root) if root else None, assignment=assignment)
 
-    def nbgrader(self, root: Path, args: list[str], log: Path) -> int:
-        self.start(root)
-        return runner.nbgrader(root, args, log, env=self.env, use=self.runner or False)
+    def nbgrader(self, root: Path, args: list[str], log: Path, more: bool = True) -> int:
+        self.start(root, args[1] if args[:1] == ["autograde"] and len(args) > 1 else None)
+        return runner.nbgrader(root, args, log, env=self.env, use=self.runner or False, more=more)
 
     def close(self) -> None:
         if self.runner is not None:
@@ -162,13 +162,15 @@ def autograde(root: Path, todo: list[tuple[str, str]], *, workers: int, gpus: in
     def work(index: int) -> None:
         worker = Worker(index, gpus)
         try:
-            worker.start(root)
+            with jobs.mutex:  # the assignment this worker will most likely grade first
+                first = jobs.queue[0][1][0] if jobs.queue else None
+            worker.start(root, first)
             while True:
                 try:
                     i, (a, s), fp = jobs.get_nowait()
                 except queue.Empty:
                     return
-                res = _grade_one(worker, root, a, s, fp, list(extra))
+                res = _grade_one(worker, root, a, s, fp, list(extra), more=not jobs.empty())
                 with lock:
                     results[i] = res
                     _append_log(root, a, s)
@@ -186,7 +188,7 @@ def autograde(root: Path, todo: list[tuple[str, str]], *, workers: int, gpus: in
     return [r for r in results if r is not None]
 
 
-def _grade_one(worker: Worker, root: Path, a: str, s: str, fp: str, extra: list[str]) -> Result:
+def _grade_one(worker: Worker, root: Path, a: str, s: str, fp: str, extra: list[str], more: bool = True) -> Result:
     """Grade one submission; ``fp`` is its fingerprint when it was queued (a file changed since then
     leaves a marker that does not match it, so the next run grades it again)."""
     _marker(root, a, s).unlink(missing_ok=True)
@@ -195,7 +197,7 @@ def _grade_one(worker: Worker, root: Path, a: str, s: str, fp: str, extra: list[
     log.write_text("")
     incidents.take(root, a, s)  # those of an earlier, interrupted run
     t0 = time.monotonic()
-    code = worker.nbgrader(root, ["autograde", a, f"--student={s}", "--force", *extra], log)
+    code = worker.nbgrader(root, ["autograde", a, f"--student={s}", "--force", *extra], log, more=more)
     res = Result(a, s, code=code, seconds=time.monotonic() - t0, incidents=incidents.take(root, a, s))
     if code == 0:
         _mark_done(root, a, s, fp, res.seconds)

@@ -51,7 +51,7 @@ def _warm(req: dict) -> int:
             return 1
         # The first submission's worker zygote and kernel, ready before its clock starts: a cold start
         # charged to one student would bring that student nearer the time limit than the others.
-        judge.prestart(suite.session_env(), wait=True)
+        judge.prestart(suite.session_env(req.get("assignment")), wait=True)
         if req.get("cwd"):
             spare_kernel.wait_ready()
         return 0
@@ -81,6 +81,17 @@ def _prestart_kernel(root: str) -> None:
         os.environ.update(saved)
 
 
+def _expect_more(more: bool) -> None:
+    """Whether another command follows this one: if not, nothing is started ahead for it (a kernel
+    and a worker zygote cost about 5 s of CPU that a batch's last submission would waste)."""
+    from . import spare_kernel
+    from ..judge import server
+    spare_kernel.use_in_this_process(more)
+    judge = server._SERVER
+    if judge is not None:
+        judge.next_expected = more
+
+
 def _run_one(req: dict) -> int:
     from jupyter_core.application import NoStart
     from nbgrader.apps.nbgraderapp import NbGraderApp
@@ -95,6 +106,7 @@ def _run_one(req: dict) -> int:
     cwd = os.getcwd()
     os.environ.clear()
     os.environ.update(req["env"])
+    _expect_more(req.get("more", True))
     app = None
     try:
         os.chdir(req["cwd"])
@@ -149,11 +161,13 @@ class Runner:
     def alive(self) -> bool:
         return self.proc.poll() is None
 
-    def run(self, args: list[str], *, cwd: str, env: dict, log: str) -> int:
+    def run(self, args: list[str], *, cwd: str, env: dict, log: str, more: bool = True) -> int:
         """Run ``nbgrader <args>``; its exit code. Raises RunnerError (and stops the runner) if the
-        runner itself fails, so the caller can run the command in a process of its own."""
+        runner itself fails, so the caller can run the command in a process of its own. ``more``: another
+        command follows (else nothing is started ahead for one)."""
         try:
-            self.proc.stdin.write(json.dumps({"args": args, "cwd": cwd, "env": env, "log": log}) + "\n")
+            self.proc.stdin.write(json.dumps({"args": args, "cwd": cwd, "env": env, "log": log,
+                                              "more": more}) + "\n")
             self.proc.stdin.flush()
             reply = self._line(None)  # autograde sets its own time limits, per cell and per submission
         except (OSError, ValueError) as exc:
@@ -166,11 +180,11 @@ class Runner:
         self.commands += 1
         return reply["code"]
 
-    def warm(self, env: dict, timeout: float = 300, cwd: str | None = None) -> bool:
-        """Start what the first command would start (the judge server, and for the course at ``cwd``
-        the first notebook's kernel); False if that failed."""
+    def warm(self, env: dict, timeout: float = 300, cwd: str | None = None, assignment: str | None = None) -> bool:
+        """Start what the first command would start (the judge server, its worker zygote for
+        ``assignment``, and for the course at ``cwd`` the first notebook's kernel); False if that failed."""
         try:
-            self.proc.stdin.write(json.dumps({"warm": True, "env": env, "cwd": cwd}) + "\n")
+            self.proc.stdin.write(json.dumps({"warm": True, "env": env, "cwd": cwd, "assignment": assignment}) + "\n")
             self.proc.stdin.flush()
             reply = self._line(timeout)
         except (OSError, ValueError):
@@ -208,10 +222,11 @@ def shared(env: dict) -> Runner | None:
     return _RUNNER
 
 
-def nbgrader(root, args: list[str], log, *, env: dict | None = None, use: Runner | None | bool = None) -> int:
+def nbgrader(root, args: list[str], log, *, env: dict | None = None, use: Runner | None | bool = None,
+             more: bool = True) -> int:
     """Run ``nbgrader <args>`` for the course at ``root``, appending its output to ``log``; its
     exit code. Uses ``use`` (a runner; False: none), else the shared runner, or a process of its own
-    when the runner is off or fails."""
+    when the runner is off or fails. ``more=False``: the runner's last command of a batch."""
     if env is None:
         from .. import tool_env
         env = tool_env()
@@ -221,7 +236,7 @@ def nbgrader(root, args: list[str], log, *, env: dict | None = None, use: Runner
     runner = (use or None) if use is not None else shared(env)
     if runner is not None:
         try:
-            return runner.run(full, cwd=str(root), env=env, log=str(log))
+            return runner.run(full, cwd=str(root), env=env, log=str(log), more=more)
         except RunnerError as exc:
             with open(log, "a") as fh:
                 fh.write(f"{exc}; running the command in a process of its own\n")

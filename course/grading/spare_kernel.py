@@ -57,11 +57,12 @@ started = 0  # how many spares this process has started (for tests and the bench
 _wanted = False  # this process grades notebook after notebook (the nbgrader runner)
 
 
-def use_in_this_process() -> None:
+def use_in_this_process(wanted: bool = True) -> None:
     """Called by a process that runs many nbgrader commands (course.grading.runner): there a kernel
-    started ahead is used by the next notebook; in a one-off nbgrader command it would be wasted."""
+    started ahead is used by the next notebook; in a one-off nbgrader command, or after a batch's last
+    notebook, it would be wasted (``wanted=False``)."""
     global _wanted
-    _wanted = True
+    _wanted = wanted
 
 
 def enabled() -> bool:

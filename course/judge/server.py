@@ -78,7 +78,8 @@ def main() -> None:
             pass
         out.write(json.dumps({"pid": pid}) + "\n")
         handed = spare.handed_off()  # the session owns the spare now; start the next one while it runs
-        spare.prestart(req["env"])
+        if req.get("next", True):  # unless the caller knows no session follows (a batch's last submission)
+            spare.prestart(req["env"])
         _, status = os.waitpid(pid, 0)
         spare.session_ended()  # its zygote, if the session could not close it (killed at its limit)
         out.write(json.dumps({"code": os.waitstatus_to_exitcode(status), "spare": handed}) + "\n")
@@ -92,6 +93,7 @@ class JudgeServer:
             env={**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [_repo(), os.environ.get("PYTHONPATH")]))})
         self.sessions = 0  # sessions run to completion (tests check the server was really used)
         self.spares = 0  # sessions that were handed a worker zygote started ahead (course.judge.spare)
+        self.next_expected = True  # False: the next session run is the last one (no zygote started ahead)
         if self._line(120) != {"ready": True}:
             self.close()
             raise RuntimeError("the judge server did not start")
@@ -119,7 +121,8 @@ class JudgeServer:
         return code
 
     def _run(self, args, env, cwd, log, timeout):
-        self.proc.stdin.write(json.dumps({"args": args, "env": env, "cwd": cwd, "log": log}) + "\n")
+        self.proc.stdin.write(json.dumps({"args": args, "env": env, "cwd": cwd, "log": log,
+                                          "next": self.next_expected}) + "\n")
         self.proc.stdin.flush()
         started = self._line(30)
         if not started:

@@ -37,7 +37,9 @@ def enabled() -> bool:
 def worker_env() -> dict:
     """The allow-listed environment of a submission's worker (and of its zygote)."""
     from .. import sandbox
-    return sandbox.clean_env(COURSE_FAST="1", COURSE_GRADING="1", NBGRADER_EXECUTION="autograde")
+    from .forkserver import PRELOAD_ENV
+    preload = {PRELOAD_ENV: os.environ[PRELOAD_ENV]} if os.environ.get(PRELOAD_ENV) else {}
+    return sandbox.clean_env(COURSE_FAST="1", COURSE_GRADING="1", NBGRADER_EXECUTION="autograde", **preload)
 
 
 def key(sandboxed: bool, file_limit: int, memory_limit: int, tasks: int, env: dict) -> tuple:

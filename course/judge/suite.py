@@ -29,9 +29,12 @@ def guess_assignment(nb: Path) -> str | None:
     return None
 
 
-def session_env() -> dict:
-    """The environment a judge session runs with."""
-    return {**os.environ, "COURSE_JUDGE": "1", "PYTHONPATH": str(TESTS_DIR.parent)}
+def session_env(assignment: str | None = None) -> dict:
+    """The environment a judge session for ``assignment`` runs with (its workers' zygote imports ahead
+    what that assignment's notebook imports: ``forkserver.preload_for``)."""
+    from .forkserver import PRELOAD_ENV, preload_for
+    return {**os.environ, "COURSE_JUDGE": "1", "PYTHONPATH": str(TESTS_DIR.parent),
+            PRELOAD_ENV: os.environ.get(PRELOAD_ENV) or preload_for(assignment)}  # set by hand: a benchmark's A/B
 
 
 def run_suite(assignment: str, notebook, *, sandbox: str = "on", seed: int | None = None,
@@ -62,7 +65,7 @@ def run_suite(assignment: str, notebook, *, sandbox: str = "on", seed: int | Non
         for nb, n in (notebook_seeds or {}).items():  # n, or (n, [task, ...])
             n, ts = n if isinstance(n, tuple) else (n, ())
             cmd.append(f"--notebook-seeds={nb}={int(n)}" + (f"@{','.join(ts)}" if ts else ""))
-        env = session_env()
+        env = session_env(assignment)
         server = judgeserver.shared() if use_server else None
         if server is not None:
             log = Path(tmp) / "judge.log"
