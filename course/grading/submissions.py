@@ -61,6 +61,26 @@ def reference(assignment: str):
     return nb
 
 
+def solution(assignment: str, grade_id: str) -> str:
+    """The instructor's source of one solution cell (markers included), for specs that edit it."""
+    for c in nbtools.read(nbtools.first_in(SOURCE_DIR / assignment)).cells:
+        meta = nbtools.nbgrader_meta(c)
+        if meta.get("solution") and meta.get("grade_id") == grade_id:
+            return c.source
+    raise KeyError(f"{assignment}: no solution cell with grade_id {grade_id!r}")
+
+
+def edited(assignment: str, grade_id: str, *edits: tuple[str, str]) -> str:
+    """The reference's solution cell with each (old, new) replaced; every ``old`` must occur exactly
+    once, so that a spec fails loudly when the reference it edits has changed."""
+    src = solution(assignment, grade_id)
+    for old, new in edits:
+        if src.count(old) != 1:
+            raise ValueError(f"{assignment}/{grade_id}: {old!r} occurs {src.count(old)} times in the reference")
+        src = src.replace(old, new)
+    return src
+
+
 def build(path: Path, assignment: str | None = None) -> tuple[str | bytes, dict]:
     """Return (notebook text, spec) for one spec file (generic specs need ``assignment``)."""
     spec = load_spec(path)
