@@ -135,3 +135,22 @@ def test_mistake_shaped_mutants_recorded_and_killed(assignment):
         verdicts = [v for v, t in recorded.values() if t == task]
         killed = verdicts.count("killed")
         assert 100 * killed >= BAR * len(verdicts), f"{assignment} {task}: {killed} of {len(verdicts)} killed"
+
+
+def test_a_running_total_that_keeps_only_the_last_value_is_a_mistake_shaped_mutant():
+    """`+=` and `d[k] = d.get(k, 0) + v` / `t = t + v` each get a mutant that keeps only the last value;
+    other additions and other augmented operators do not."""
+    import ast
+    from course.authoring.mutants import _Sites, _apply
+    src = ("def f(xs, d):\n    total = 0\n    for x in xs:\n        total += x\n        d['n'] = d.get('n', 0) + x\n"
+           "        s = total + x\n        total = total + 1\n        total *= 2\n    return total\n")
+    tree = ast.parse(src)
+    sites = _Sites(set(range(1, 10)))
+    sites.visit(tree)
+    before = ast.unparse(tree).splitlines()
+    changed = []
+    for site in sites.sites:
+        if "running total" in site[3]:
+            after = ast.unparse(_apply(tree, site)).splitlines()
+            changed += [b.strip() for a, b in zip(before, after) if a != b]
+    assert sorted(changed) == ["d['n'] = x", "total = 1", "total = x"]

@@ -118,6 +118,25 @@ class _Sites(ast.NodeVisitor):
         if self._in(node) and type(node.op) in BIN_SWAPS:
             new = BIN_SWAPS[type(node.op)]()
             self.add(node, "op", new, f"augmented {type(node.op).__name__} -> {type(new).__name__}")
+        if self._in(node) and isinstance(node.op, ast.Add):
+            plain = ast.copy_location(ast.Assign(targets=[node.target], value=node.value), node)
+            self.add(node, None, plain, f"{MISTAKE}`{ast.unparse(node.target)} += ...` -> `= ...` "
+                                        f"(the last value kept, not the running total)")
+        self.generic_visit(node)
+
+    def visit_Assign(self, node):
+        """``d[k] = d.get(k, 0) + v`` or ``total = total + v`` written as ``= v``: a count or sum that keeps
+        only the last value."""
+        v = node.value
+        if self._in(node) and len(node.targets) == 1 and isinstance(v, ast.BinOp) and isinstance(v.op, ast.Add):
+            target, left = ast.unparse(node.targets[0]), v.left
+            running = ast.unparse(left) == target or isinstance(left, ast.Call) and \
+                isinstance(left.func, ast.Attribute) and left.func.attr == "get" and left.args and \
+                isinstance(node.targets[0], ast.Subscript) and \
+                ast.unparse(left.func.value) == ast.unparse(node.targets[0].value)
+            if running:
+                self.add(node, "value", v.right, f"{MISTAKE}`{target} = {ast.unparse(left)} + ...` -> "
+                                                 f"`{target} = ...` (the last value kept, not the running total)")
         self.generic_visit(node)
 
     def visit_Compare(self, node):
