@@ -84,7 +84,9 @@ def test_rng_state(student, gen):
     res, _, _, rng, what, _ = judge(student, spec, gen, True)
     expect(torch.equal(res["rng_forward"], rng), f"{what}: the global RNG state after the call differs from the "
                                                  f"one a plain block(x) leaves")
-    expect(res["rng_backward_same"], f"{what}: backward changed the global RNG state")
+    expect(res["rng_backward_same"], f"{what}, then torch.rand(5) drawn before backward (as a later dropout would): "
+                                     f"the global RNG state after backward differs from the one just before it; "
+                                     f"backward must not change it (restore it, e.g. with torch.random.fork_rng())")
 
 
 def test_batch_of_one(student, gen):
