@@ -98,6 +98,25 @@ def test_snapshots_name_what_a_call_left_changed():
     handle.remove()
 
 
+def test_snapshots_see_modes_and_hooks_left_active():
+    """A hook or mode entered and never exited (``__enter__`` called by hand) shows after the call."""
+    from torch.utils._python_dispatch import TorchDispatchMode
+    before = probelib.global_state()
+    hooks = torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t)
+    mode, cast = TorchDispatchMode(), torch.autocast("cpu", dtype=torch.bfloat16)
+    for cm in (hooks, mode, cast):
+        cm.__enter__()
+    try:
+        found = probelib.changes(before, probelib.global_state())
+    finally:
+        for cm in (cast, mode, hooks):
+            cm.__exit__(None, None, None)
+    assert [line.split(":")[0] for line in found] == [
+        "autocast on CPU", "saved-tensor hooks (torch.autograd.graph.saved_tensors_hooks)",
+        "torch dispatch modes active (TorchDispatchMode)"], found
+    assert probelib.changes(before, probelib.global_state()) == []
+
+
 def test_aliases():
     x = torch.randn(4, 3)
     assert probelib.aliases(x, x) and probelib.aliases(x, x.t()) and probelib.aliases(x, x[1:])

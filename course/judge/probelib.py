@@ -124,6 +124,13 @@ def global_state(rng: bool = False) -> dict:
         "anomaly detection": torch.is_anomaly_enabled(),
         "deterministic algorithms": torch.are_deterministic_algorithms_enabled(),
         "global module hooks": _global_hook_counts(),
+        "saved-tensor hooks (torch.autograd.graph.saved_tensors_hooks)":
+            torch._C._autograd._top_saved_tensors_default_hooks(False) is not None,
+        "torch function modes active": torch._C._len_torch_function_stack(),
+        "torch dispatch modes active (TorchDispatchMode)": torch._C._len_torch_dispatch_stack(),
+        "autocast on CPU": torch.is_autocast_enabled("cpu"),
+        "default device (torch.get_default_device())": str(torch.get_default_device()),
+        "float32 matmul precision": torch.get_float32_matmul_precision(),
     }
     if rng:
         state["global RNG state (torch.get_rng_state())"] = torch.get_rng_state().tolist()
