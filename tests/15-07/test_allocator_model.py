@@ -121,13 +121,16 @@ def test_split_of_a_reused_hole_keeps_block_order(student, gen):
 def test_tie_oldest_segment_first(student, gen):
     """best fit: of two equal free blocks in different segments, the one in the older segment is taken"""
     j = int(torch.randint(0, 4, (1,), generator=gen)) * MiB
-    # segment 0 (30 MiB): [X 22 | free 8] ; segment 1 (28 MiB): [Y 20 | free 8], at a LOWER offset.
-    # Z must go to segment 0; then only segment 1 frees up to one 28 MiB block, which W fills whole.
-    ops = [("alloc", "A", 30 * MiB), ("free", "A"), ("alloc", "X", 22 * MiB), ("alloc", "B", 28 * MiB),
-           ("free", "B"), ("alloc", "Y", 20 * MiB), ("alloc", "Z", 8 * MiB - j), ("free", "X"), ("free", "Y"),
-           ("alloc", "W", 28 * MiB - 512 * KiB)]
-    C.compare_with_tail(student, ops, ref.simulate(ops), gen, "two equal 8 MiB holes in a 30 MiB and a newer 28 MiB "
-                        "segment (the older segment's hole must be taken)")
+    # segment 0 (26 MiB): [P 26], full, so that the tie is between the 2nd and 3rd segments ever created
+    # (creation numbers 1 and 2: a counter stuck after the first segment would number both 1);
+    # segment 1 (30 MiB): [X 22 | free 8] ; segment 2 (28 MiB): [Y 20 | free 8], at a LOWER offset.
+    # Z must go to segment 1; then only segment 2 frees up to one 28 MiB block, which W fills whole.
+    ops = [("alloc", "P", 26 * MiB), ("alloc", "A", 30 * MiB), ("free", "A"), ("alloc", "X", 22 * MiB),
+           ("alloc", "B", 28 * MiB), ("free", "B"), ("alloc", "Y", 20 * MiB), ("alloc", "Z", 8 * MiB - j),
+           ("free", "X"), ("free", "Y"), ("alloc", "W", 28 * MiB - 512 * KiB)]
+    C.compare_with_tail(student, ops, ref.simulate(ops), gen, "a full 26 MiB segment, then two equal 8 MiB holes in "
+                        "a 30 MiB (2nd created) and a 28 MiB (3rd created) segment: the older segment's hole must be "
+                        "taken, by creation order")
 
 
 def test_tie_lowest_offset_first(student, gen):

@@ -875,7 +875,7 @@ def to_device_structure(ns, batch_kind, a, b, device="cpu"):
     On device="meta" every tensor that was moved shows as a meta tensor: moving is visible without a GPU."""
     Trainer = get(ns, "Trainer")
     model = nn.Linear(2, 1)
-    t = Trainer(model, torch.optim.SGD(model.parameters(), lr=0.1), DataLoader(TensorDataset(a), batch_size=2),
+    t = Trainer(model, torch.optim.SGD(model.parameters(), lr=0.1), DataLoader(TensorDataset(b), batch_size=2),
                 _mse, device=device)
     batch = {"x": a, "pair": (a, b), "items": [b, 3, "text"], "meta": {"id": 7, "mask": b > 0}, "name": "batch"}
     if batch_kind == "tensor":

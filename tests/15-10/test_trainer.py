@@ -412,11 +412,14 @@ def _same_shape(g, w):
     return list(g[1:]) == list(w[1:])
 
 
-@pytest.mark.parametrize("kind", ["tensor", "tuple", "nested"])
+@pytest.mark.parametrize("kind", ["tensor", "tuple", "nested", "0-dim"])
 def test_to_device_moves_every_tensor(student, gen, kind):
-    """to_device moves every tensor (alone, in tuples, lists and dicts) to trainer.device, shown on device='meta'"""
+    """to_device moves every tensor (alone, in tuples, lists and dicts; a 0-dim one too) to trainer.device,
+    shown on device='meta'"""
     sizes = torch.randint(1, 7, (3,), generator=gen).tolist()  # shapes drawn per student
     a, b = torch.randn(sizes[0], sizes[1], generator=gen), torch.randn(sizes[2], generator=gen)
+    if kind == "0-dim":  # a one-element tensor is a tensor like any other (no early return for it)
+        a, kind = torch.randn((), generator=gen), "tensor"
     t = lambda x: ["tensor", "meta", torch.zeros(x.shape, dtype=x.dtype)]
     want = {"tensor": t(a),
             "tuple": ["tuple", [t(a), ["list", [t(b), ["tuple", [t(a), ["other", "NoneType", "None"]]]]],
