@@ -15,6 +15,7 @@ Zygote side: ``main()``, started by the judge, never imported there.
 """
 from __future__ import annotations
 
+import ast
 import json
 import os
 import signal
@@ -33,30 +34,54 @@ BASE = ("torch", "torch.nn", "torch.nn.functional", "torch.optim", "torch.utils.
         "IPython.core.interactiveshell", "IPython.core.inputtransformer2")
 PRELOAD = BASE + ("torch._dynamo", "torch.fx", "torchvision", "matplotlib.pyplot", "tqdm.auto")  # unknown assignment
 HEAVY = ("torch", "torchvision", "numpy", "matplotlib", "tqdm")  # packages worth importing ahead
+# Calls that import a heavy module on first use (gradcheck: sympy through symbolic_shapes, ~1 s).
+LAZY = {"gradcheck": "torch.fx.experimental.symbolic_shapes", "gradgradcheck": "torch.fx.experimental.symbolic_shapes",
+        "compile": "torch._dynamo", "cond": "torch._dynamo", "export": "torch._dynamo"}
+
+
+def _graded_code(tree):
+    """The nodes of ``tree`` that run under grading: not inside an ``if run_demos():`` block."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        yield node
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and "run_demos" in ast.unparse(child.test):
+                stack.extend(child.orelse)
+            else:
+                stack.append(child)
 
 
 def preload_for(assignment: str | None) -> str:
-    """The modules a worker zygote for ``assignment`` imports ahead: BASE and what the student's notebook
-    imports from HEAVY packages. A zygote is started ahead on a spare core, but a 2-core grader has no
-    spare core: torch._dynamo and torchvision alone cost about 3 s of CPU per submission, wasted on the
-    topics that never import them (a module imported later by the submission costs only that worker)."""
-    import ast
-    from .. import RELEASE_DIR
+    """The modules a worker zygote for ``assignment`` imports ahead: BASE, what the student's notebook
+    imports from HEAVY packages, and what the calls it or the topic's probes make outside demo blocks import
+    on first use (LAZY). A zygote is started ahead on a spare core, but a 2-core grader has no spare
+    core: torch._dynamo and torchvision alone cost about 3 s of CPU per submission, wasted on the topics
+    that never use them (a module imported later by the submission costs only that worker)."""
+    from .. import RELEASE_DIR, TESTS_DIR
     found = sorted((RELEASE_DIR / assignment).glob("*.ipynb")) if assignment else []
     if not found:
         return ",".join(PRELOAD)
+    sources = ["".join(c.get("source", "")) for c in json.loads(found[0].read_text()).get("cells", [])
+               if c.get("cell_type") == "code"]
+    probes = TESTS_DIR / assignment / "probes.py"
+    sources += [probes.read_text()] if probes.exists() else []
     names = list(BASE)
-    for cell in json.loads(found[0].read_text()).get("cells", []):
-        if cell.get("cell_type") != "code":
-            continue
+    for src in sources:
         try:
-            tree = ast.parse("".join(cell.get("source", "")))
+            tree = ast.parse(src)
         except SyntaxError:  # magics: the worker's transformer handles them; nothing to learn here
             continue
-        for node in ast.walk(tree):
+        for node in _graded_code(tree):
             mods = [a.name for a in node.names] if isinstance(node, ast.Import) else \
                 [node.module] if isinstance(node, ast.ImportFrom) and node.module and not node.level else []
-            names += [m for m in mods if m.split(".")[0] in HEAVY and m not in names]
+            mods = [m for m in mods if m.split(".")[0] in HEAVY]
+            if isinstance(node, ast.Call):
+                f = node.func
+                called = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+                if called in LAZY and (called.startswith("grad") or ast.unparse(f).startswith("torch.")):
+                    mods.append(LAZY[called])  # torch.compile(...), torch.cond(...), any gradcheck(...)
+            names += [m for m in mods if m not in names]
     return ",".join(names)
 
 
