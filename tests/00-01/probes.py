@@ -123,8 +123,9 @@ def build_graph(spec):
     """A small autograd graph from a plain description (the judge builds the same one on its side).
 
     spec: {"seed", "shape", "steps"}; registers start as [x (a leaf with requires_grad), c (a constant)];
-    steps: ["unary", name, i] / ["mul", i, j] / ["add", i, j] append a result; ["write", i] adds 1 in
-    place to register i; ["write_view", i] adds 1 in place to the first element of a view of it.
+    steps: ["unary", name, i] / ["mul", i, j] / ["add", i, j] / ["addcmul", i, j, k] (i + j * k, whose node
+    saves j and k as _saved_tensor1/_saved_tensor2) append a result; ["write", i] adds 1 in place to
+    register i; ["write_view", i] adds 1 in place to the first element of a view of it.
     Returns the registers (the last one is the output)."""
     g = torch.Generator().manual_seed(spec["seed"])
     x = torch.randn(spec["shape"], generator=g, dtype=torch.float64).requires_grad_(True)
@@ -137,6 +138,8 @@ def build_graph(spec):
             regs.append(regs[step[1]] * regs[step[2]])
         elif kind == "add":
             regs.append(regs[step[1]] + regs[step[2]])
+        elif kind == "addcmul":
+            regs.append(torch.addcmul(regs[step[1]], regs[step[2]], regs[step[3]]))
         elif kind == "write":
             regs[step[1]].add_(1)
         elif kind == "write_view":
@@ -159,7 +162,8 @@ def stale_nodes_case(ns, spec):
 def build_oplog_case(spec):
     """The leaves and the computation of an OpLogger case from a plain spec (the judge builds the same).
 
-    spec: {"kind": "linear" | "conv" | "mm_ops", "seed", "backward", ...}; returns (leaves, run) where
+    spec: {"kind": "linear" | "conv" | "mm_ops", "seed", "backward", ...}; for mm_ops, "c3" (optional) is the
+    shape of baddbmm's added tensor, which may broadcast to (b, m, n); returns (leaves, run) where
     run() does the forward (and backward when spec["backward"]) and returns the output."""
     g = torch.Generator().manual_seed(spec["seed"])
 
@@ -193,7 +197,7 @@ def build_oplog_case(spec):
             return model(x)
     elif kind == "mm_ops":
         b, m, k, n = spec["bmkn"]
-        a3, b3, c3 = rnd(b, m, k, grad=True), rnd(b, k, n, grad=True), rnd(b, m, n, grad=True)
+        a3, b3, c3 = rnd(b, m, k, grad=True), rnd(b, k, n, grad=True), rnd(*spec.get("c3", [b, m, n]), grad=True)
         a2, b2, c2 = rnd(m, k, grad=True), rnd(k, n, grad=True), rnd(n, grad=True)
         leaves = [a3, b3, c3, a2, b2, c2]
 

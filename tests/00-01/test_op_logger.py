@@ -102,11 +102,16 @@ def test_conv(student, gen):
 
 
 def test_matmul_ops(student, gen):
-    """bmm, baddbmm (beta, alpha), addmm and mm called directly, forward and backward"""
+    """bmm, baddbmm (beta, alpha, a full or broadcast added tensor), addmm and mm called directly, forward and backward"""
     r = L.rng(gen)
-    judge(student, [{"kind": "mm_ops", "seed": r.randint(0, 10**6), "backward": back,
-                     "bmkn": [r.randint(1, 3), r.randint(1, 4), r.randint(1, 5), r.randint(1, 4)],
-                     "beta": r.choice([0.0, 0.5, 1.0]), "alpha": r.choice([1.0, 2.0])} for back in (False, True, True)])
+    specs = []
+    for back, c3 in ((False, "full"), (True, "row"), (True, r.choice(["mat", "col"]))):
+        b, m, k, n = r.randint(1, 3), r.randint(1, 4), r.randint(1, 5), r.randint(1, 4)
+        # baddbmm's added tensor also comes broadcast: its shape must not enter the count of the bmm of a and b
+        shape = {"full": [b, m, n], "row": [n], "mat": [m, n], "col": [m, 1]}[c3]
+        specs.append({"kind": "mm_ops", "seed": r.randint(0, 10**6), "backward": back, "bmkn": [b, m, k, n],
+                      "c3": shape, "beta": r.choice([0.0, 0.5, 1.0]), "alpha": r.choice([1.0, 2.0])})
+    judge(student, specs)
 
 
 @pytest.mark.task("op_logger", weight=0.1)  # its right answer is the same for every student: worth little

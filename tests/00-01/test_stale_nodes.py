@@ -69,7 +69,7 @@ def vary(case, gen):
     k = next((i for i, st in enumerate(steps) if st[0].startswith("write")), None)
     if k is None:
         return case
-    w, last = steps[k][1], 1 + sum(1 for st in steps[:k] if st[0] in ("unary", "mul", "add"))
+    w, last = steps[k][1], 1 + sum(1 for st in steps[:k] if st[0] in ("unary", "mul", "add", "addcmul"))
     extra = []
     for _ in range(int(torch.randint(0, 3, (1,), generator=gen))):
         op = ["sin", "square", "exp", "tanh"][int(torch.randint(0, 4, (1,), generator=gen))]
@@ -91,24 +91,29 @@ def test_named_cases(student, gen):
         {"seed": s, "shape": [2, 2], "steps": [["unary", "square", 0], ["unary", "sin", 2], ["write_view", 2]]},
         {"seed": s, "shape": [3], "steps": [["add", 0, 1], ["unary", "exp", 2], ["add", 3, 3]]},
         {"seed": s, "shape": [3], "steps": [["add", 1, 1]]},
+        # only addcmul's _saved_tensor1 (the constant) goes stale: every _saved_ name counts, not just self/other/result
+        {"seed": s, "shape": [2, 3], "steps": [["addcmul", 0, 1, 0], ["write", 1]]},
         {"seed": s, "shape": [3], "steps": [["unary", "exp", 0], ["unary", "sin", 2], ["unary", "tanh", 2],
                                             ["add", 3, 4], ["write", 2]]},
     ]])
 
 
 def test_random_graphs(student, gen):
-    """random graphs of exp, sin, sigmoid, tanh, square, mul and add with writes through views: one name per stale node"""
+    """random graphs of exp, sin, sigmoid, tanh, square, mul, add and addcmul with writes through views: one name per stale node"""
     r = L.rng(gen)
     specs = []
     for _ in range(8):
         steps, n = [], 2
         for _ in range(r.randint(3, 7)):
-            kind = r.choice(["unary", "unary", "mul", "add", "write", "write_view"])
+            kind = r.choice(["unary", "unary", "mul", "add", "addcmul", "write", "write_view"])
             if kind == "unary":
                 steps.append(["unary", r.choice(sorted(G._UNARY)), r.randrange(n)])
                 n += 1
             elif kind in ("mul", "add"):
                 steps.append([kind, r.randrange(n), r.randrange(n)])
+                n += 1
+            elif kind == "addcmul":
+                steps.append([kind, r.randrange(n), r.randrange(n), r.randrange(n)])
                 n += 1
             elif n > 2:
                 steps.append([kind, r.randrange(1, n)])
