@@ -7,7 +7,7 @@ side, so expected values never depend on anything the submission defines.
 import torch
 import torch.nn as nn
 
-from course.judge.probelib import capture_error, get
+from course.judge.probelib import capture_error, changes, get, global_state
 
 
 # ====================================================================== shared models
@@ -197,7 +197,9 @@ def build_hook_model(name, seed):
     elif name == "nan":
         m = nn.Sequential(nn.Linear(4, 6), Blowup(400.0), nn.Linear(6, 3), nn.Softmax(-1))
     elif name == "leaf":
-        m = nn.Linear(7, 4)  # a model that is itself a leaf module: named_modules() names it ""
+        # a model that is itself a leaf module (named_modules() names it ""), here a one-value regressor that
+        # the test calls on one example: its output has one element, so output.std() is nan (correction 1)
+        m = nn.Linear(7, 1)
     elif name == "raises":
         m = nn.Sequential(nn.Linear(4, 4), nn.ReLU(), Raiser(), nn.Linear(4, 2))
     else:
@@ -362,11 +364,18 @@ def _modes_pattern(m, pattern):
             pattern == "train" or (pattern == "mixed" and k % 2 == 1)
 
 
-def prepare_lazy_run(ns, x, lr, train_mode, seed, steps=1):
-    """prepare_lazy on a fresh lazy model; report what the dry run left behind, then take SGD steps."""
+def prepare_lazy_run(ns, x, lr, train_mode, seed, steps=1, caller_no_grad=False, frozen_first=False):
+    """prepare_lazy on a fresh lazy model; report what the dry run left behind (on the model and in the
+    process-wide settings; ``caller_no_grad``: the call is made inside the caller's torch.no_grad() block;
+    ``frozen_first``: the model starts with a frozen, already materialised 1x1 conv, like a pretrained stem),
+    then take SGD steps (outside any such block)."""
     fn = get(ns, "prepare_lazy")
     torch.manual_seed(seed)
     m = build_lazy_model()
+    if frozen_first:
+        stem = nn.Conv2d(x.shape[1], x.shape[1], 1).requires_grad_(False)
+        m = nn.Sequential(stem, *m)
+    trainable_before = {n: bool(p.requires_grad) for n, p in m.named_parameters()}
     pattern = train_mode if isinstance(train_mode, (str, list)) else ("train" if train_mode else "eval")
     _modes_pattern(m, pattern)
     modes_before = [bool(mod.training) for mod in m.modules()]
@@ -390,7 +399,10 @@ def prepare_lazy_run(ns, x, lr, train_mode, seed, steps=1):
 
     torch.optim.SGD = _WatchedSGD
     try:
-        opt = fn(m, x_in, lr)
+        with torch.set_grad_enabled(not caller_no_grad):
+            glob_before = global_state()
+            opt = fn(m, x_in, lr)
+            glob_left = changes(glob_before, global_state())
     finally:
         torch.optim.SGD = real_sgd
         handle.remove()
@@ -402,7 +414,10 @@ def prepare_lazy_run(ns, x, lr, train_mode, seed, steps=1):
             "grads_set": [n for n, p in m.named_parameters() if p.grad is not None],
             "x_after": x_in.detach().clone() if isinstance(x_in, torch.Tensor) else None,
             "is_optimizer": isinstance(opt, torch.optim.Optimizer),
-            "opt_on_placeholders": any(built_on)}
+            "opt_on_placeholders": any(built_on), "global_changes": glob_left,
+            "requires_grad_changed": sorted(
+                f"{n}: requires_grad {trainable_before[n]} before the call, {p.requires_grad} after"
+                for n, p in m.named_parameters() if n in trainable_before and p.requires_grad != trainable_before[n])}
     info["buffers"] = {k: v.detach().clone() for k, v in m.named_buffers()}
     info["dtypes"] = {n: str(p.dtype) for n, p in m.named_parameters()}
     if uninit or not info["is_optimizer"]:

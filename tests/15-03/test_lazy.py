@@ -70,13 +70,17 @@ def test_make_lazy_net_layers(student, gen, shape):
                                  f"output", atol=1e-5, rtol=1e-4)
 
 
-def prepare(student, gen, train_mode=True, lr=0.05, steps=1, dtype=f64):
+def prepare(student, gen, train_mode=True, lr=0.05, steps=1, dtype=f64, caller_no_grad=False, frozen_first=False):
     x = torch.randn(3, 2, 8, 8, generator=gen, dtype=dtype)
     r = student.call("prepare_lazy_run", x=x, lr=lr, train_mode=train_mode, steps=steps,
-                     seed=int(torch.randint(0, 10**6, (1,), generator=gen)))
+                     seed=int(torch.randint(0, 10**6, (1,), generator=gen)), caller_no_grad=caller_no_grad,
+                     frozen_first=frozen_first)
     mode = "mixed" if isinstance(train_mode, list) else {True: "train", False: "eval"}.get(train_mode, train_mode)
-    what = (f"prepare_lazy(lazy model in {mode} mode, example of shape {tuple(x.shape)} "
+    model = "lazy model after a frozen 1x1 conv" if frozen_first else "lazy model"
+    what = (f"prepare_lazy({model} in {mode} mode, example of shape {tuple(x.shape)} "
             f"{str(dtype).replace('torch.', '')}, lr={lr})")
+    if caller_no_grad:
+        what += " called inside the caller's `with torch.no_grad():` block"
     return r, x, what
 
 
@@ -153,9 +157,27 @@ def test_dry_run_builds_no_graph(student, gen):
            f"{what}: during the dry run gradient recording was on (output requires grad: {seen['requires_grad']}); "
            f"run it under torch.no_grad()")
     expect(not r["grads_set"], f"{what}: the dry run left gradients on {r['grads_set'][:4]}")
+    expect(not r["global_changes"], f"{what}: the clause 'without leaving a trace': process-wide settings "
+                                    f"changed by the call: {r['global_changes']}")
     x_after = r["x_after"]
     expect(isinstance(x_after, torch.Tensor) and x_after.shape == x.shape and torch.equal(x_after, x),
            f"{what}: the example batch was modified")
+
+
+# a caller that builds models under no_grad, with a frozen (pretrained) first layer: switching grad mode off
+# and then unconditionally on again (instead of a `with torch.no_grad():` block) hands it back with grad mode
+# enabled; requires_grad set to True on every parameter after the dry run un-freezes the frozen layer
+@pytest.mark.task("lazy", weight=0.1)  # its right answer is a constant (nothing changed): worth little
+def test_dry_run_leaves_callers_grad_state(student, gen):
+    """Called inside torch.no_grad(), prepare_lazy leaves grad mode, global settings and frozen parameters as they were"""
+    r, _, what = prepare(student, gen, caller_no_grad=True, frozen_first=True)
+    expect(not r["global_changes"], f"{what}: the clause 'without leaving a trace': expected grad mode still "
+                                    f"disabled (as the caller set it) and no other process-wide setting changed, "
+                                    f"got: {r['global_changes']} (restore the previous mode, e.g. with a "
+                                    f"`with torch.no_grad():` block, not set_grad_enabled(True))")
+    expect(not r["requires_grad_changed"], f"{what}: the clause 'without leaving a trace': parameters changed "
+                                           f"requires_grad: {r['requires_grad_changed'][:4]} (frozen ones must "
+                                           f"stay frozen)")
 
 
 def test_parameters_are_not_inference_tensors(student, gen):
