@@ -9,11 +9,11 @@ from course.judge.probelib import aliases, build_model, capture_error, changes, 
 def build_graph(recipe, seed):
     """The output tensor of a small graph described by ``recipe``, and the leaves that require grad.
 
-    Recipes: "mlp", "diamond", "reused", "several_outputs", "detached", "constant_leaf", "leaf",
+    Recipes: "mlp", "diamond", "reused", "several_outputs", "detached", "constant_leaf", "siblings", "leaf",
     "no_graph", "random:<n>" (n random operations over three leaves). The named graphs end in one to four
     more operations chosen by ``seed`` (so each student's graph has a shape of its own)."""
     out, leaves, gen = _recipe(recipe, seed)
-    if recipe in ("mlp", "diamond", "reused", "several_outputs", "detached", "constant_leaf"):
+    if recipe in ("mlp", "diamond", "reused", "several_outputs", "detached", "constant_leaf", "siblings"):
         for _ in range(int(torch.randint(1, 5, (1,), generator=gen))):
             op = int(torch.randint(0, 3, (1,), generator=gen))
             out = out * 0.5 if op == 0 else out.tanh() if op == 1 else out + leaves[0].sum()
@@ -31,6 +31,9 @@ def _recipe(recipe, seed):
     if recipe == "diamond":
         y = a * b
         return (y.exp() + y.sin() * y.cos()).sum(), [a, b], gen
+    if recipe == "siblings":  # y and a node made from y feed one node, once in each order of next_functions
+        y = a * b
+        return ((y.exp() + y) + (y + y.sin())).sum(), [a, b], gen
     if recipe == "reused":
         return (a * a + a - a.exp() * a).sum(), [a], gen
     if recipe == "several_outputs":
@@ -315,27 +318,29 @@ def context_raises(ns):
 
 
 # ---------------------------------------------------------------- evaluate
-def run_evaluate(ns, spec, x, keep, train_modes, fail=False):
+def run_evaluate(ns, spec, x, keep, train_modes, fail=False, grad_enabled=True):
     """evaluate(model, x, keep_for_autograd=keep) on the model of ``spec`` with the given per-submodule
-    training flags; what it returned, what happens when it is used later, and what it left behind."""
+    training flags, called with grad mode ``grad_enabled``; what it returned, what happens when it is used
+    later, and what it left behind."""
     model = build_model(spec)
     for (name, m), mode in zip(model.named_modules(), train_modes):
         m.training = mode
     if fail:  # a model whose forward raises
         x = torch.randn(2, spec["in"] + 1, dtype=x.dtype)
-    before, mbefore = global_state(), module_state(model)
     grad_mode_inside = []
-    hook = model.head.register_forward_hook(
-        lambda m, a, o: grad_mode_inside.append([torch.is_grad_enabled(), torch.is_inference_mode_enabled()]))
-    err = None
-    try:
-        out = get(ns, "evaluate")(model, x, keep_for_autograd=keep)
-    except Exception as exc:  # noqa: BLE001
-        err, out = f"{type(exc).__name__}: {str(exc)[:200]}", None
-    hook.remove()
-    res = {"error": err, "global_changes": changes(before, global_state()),
-           "module_changes": changes(mbefore, module_state(model)), "inside": grad_mode_inside,
-           "modes_after": [m.training for m in model.modules()]}
+    with torch.set_grad_enabled(grad_enabled):  # the caller's grad mode; the snapshots are taken inside it
+        before, mbefore = global_state(), module_state(model)
+        hook = model.head.register_forward_hook(
+            lambda m, a, o: grad_mode_inside.append([torch.is_grad_enabled(), torch.is_inference_mode_enabled()]))
+        err = None
+        try:
+            out = get(ns, "evaluate")(model, x, keep_for_autograd=keep)
+        except Exception as exc:  # noqa: BLE001
+            err, out = f"{type(exc).__name__}: {str(exc)[:200]}", None
+        hook.remove()
+        res = {"error": err, "global_changes": changes(before, global_state()),
+               "module_changes": changes(mbefore, module_state(model)), "inside": grad_mode_inside,
+               "modes_after": [m.training for m in model.modules()]}
     if not isinstance(out, torch.Tensor):
         res["out"] = None if out is None else f"not a tensor: {type(out).__name__}"
         return res
@@ -388,3 +393,21 @@ def run_checkpoint(ns, spec, x, x_grad, seed, v, unused=False):
     return {"out": out.detach().clone(), "saved": n[0], "saved_bytes": nbytes[0], "error": err,
             "grads": [None if g is None else g.detach().clone() for g in grads],
             "rng_forward": rng_forward, "rng_backward_same": bool(torch.equal(rng_before_backward, rng_backward))}
+
+
+def run_checkpoint_chain(ns, specs, x, seed, v):
+    """Blocks checkpointed one after the other from RNG seed ``seed``, then ``backward()`` on <v, out>:
+    the output and the .grad left on x and on every parameter of every block."""
+    blocks = [build_model(s) for s in specs]
+    x = x.clone().requires_grad_(True)
+    torch.manual_seed(seed)
+    h = x
+    for b in blocks:
+        b.train()
+        h = get(ns, "checkpoint")(b, h)
+    if not isinstance(h, torch.Tensor):
+        return {"out": f"not a tensor: {type(h).__name__}"}
+    err = capture_error(lambda: (h * v).sum().backward())
+    grads = [x.grad] + [p.grad for b in blocks for p in b.parameters()]
+    return {"out": h.detach().clone(), "error": err if err["raised"] else None,
+            "grads": [None if g is None else g.detach().clone() for g in grads]}

@@ -103,3 +103,40 @@ def test_unused_parameter(student, gen):
             "seed": int(torch.randint(0, 2**31 - 1, (1,), generator=gen))}
     res, want, grads, _, what, _ = judge(student, spec, gen, False, unused=True)
     check_values_and_grads(res, want, grads, what, False)
+
+
+def test_two_blocks_backward(student, gen):
+    """two checkpointed blocks in a row, then backward(): each block replays its own RNG state and every .grad
+    equals a plain run's"""
+    seeds = [int(v) for v in torch.randint(0, 2**31 - 1, (3,), generator=gen)]
+    specs = [{"arg": "x", "in": 5, "out": 6, "hidden": [8], "norm": False, "dropout": True, "seed": seeds[0]},
+             {"arg": "inputs", "in": 6, "out": 3, "hidden": [8], "norm": False, "dropout": True, "seed": seeds[1]}]
+    x = torch.randn(4, 5, generator=gen)
+    v = torch.randn(4, 3, generator=gen)
+    what = (f"h = checkpoint(block1, x); out = checkpoint(block2, h) for two blocks of widths 5-8-6 and 6-8-3 with "
+            f"dropout, x of shape (4, 5) requiring grad, torch.manual_seed({seeds[2]}) before, then "
+            f"(out * v).sum().backward() with every .grad None before")
+    res = student.call("run_checkpoint_chain", specs=specs, x=x, seed=seeds[2], v=v)
+    if isinstance(res["out"], str):
+        fail(f"{what}: returned {res['out']}")
+    blocks = [build_model(s) for s in specs]  # the judge's plain run from the same seed
+    xp = x.clone().requires_grad_(True)
+    torch.manual_seed(seeds[2])
+    h = xp
+    for b in blocks:
+        b.train()
+        h = b(h)
+    (h * v).sum().backward()
+    want = [xp.grad] + [p.grad for b in blocks for p in b.parameters()]
+    expect_close(res["out"], h.detach(), f"{what}: the output, against the plain blocks from the same seed",
+                 atol=1e-5, rtol=1e-5)
+    if res["error"]:
+        fail(f"{what}: backward() raised {res['error']['type']}: {res['error']['message'][:150]}")
+    n1 = len(list(blocks[0].parameters()))
+    names = ["x"] + [f"parameter {k} of block{1 if k < n1 else 2}" for k in range(len(want) - 1)]
+    for name, g, w in zip(names, res["grads"], want):
+        if g is None:
+            fail(f"{what}: {name}.grad is None after backward()")
+        expect_close(g, w, f"{what}: {name}.grad, against the plain blocks (each block's backward must replay the "
+                           f"dropout mask of its own forward, and its gradients must reach .grad once)",
+                     atol=1e-5, rtol=1e-4)

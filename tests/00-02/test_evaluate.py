@@ -16,11 +16,12 @@ def modes_for(model, gen):
     return [True] + [bool(v) for v in torch.randint(0, 2, (n - 1,), generator=gen)]
 
 
-def run(student, spec, gen, keep, fail_call=False):
+def run(student, spec, gen, keep, fail_call=False, grad_enabled=True):
     model = build_model(spec)
     modes = modes_for(model, gen)
     x = torch.randn(int(torch.randint(1, 5, (1,), generator=gen)), spec["in"], generator=gen)
-    res = student.call("run_evaluate", spec=spec, x=x, keep=keep, train_modes=modes, fail=fail_call)
+    res = student.call("run_evaluate", spec=spec, x=x, keep=keep, train_modes=modes, fail=fail_call,
+                       grad_enabled=grad_enabled)
     what = f"evaluate(model, x, keep_for_autograd={keep}) for {spec_text(spec)}"
     expect(res.get("modes_after") == modes, f"{what}: afterwards the train/eval flags of model.modules() were "
                                            f"{res.get('modes_after')}, expected them as before the call: {modes}")
@@ -92,3 +93,14 @@ def test_restores_after_error(student, gen, keep):
                                                     f"{res['error'][:200]}")
     expect(not res["module_changes"], f"{what} left the model changed: {'; '.join(res['module_changes'][:3])}")
     expect(not res["global_changes"], f"{what} left global state changed: {'; '.join(res['global_changes'][:3])}")
+
+
+@pytest.mark.parametrize("keep", [False, True])
+def test_called_with_grad_off(student, gen, keep):
+    """grad mode off before the call is still off after it"""
+    spec = {"arg": "input", "in": 4, "out": 2, "hidden": [3], "norm": False, "dropout": True,
+            "seed": int(torch.randint(0, 2**31 - 1, (1,), generator=gen))}
+    res, want, x = run(student, spec, gen, keep=keep, grad_enabled=False)
+    what = (f"evaluate(model, x, keep_for_autograd={keep}) called inside torch.no_grad() (grad mode off) for "
+            f"{spec_text(spec)} and x of shape {tuple(x.shape)}")
+    check_common(res, want, what)

@@ -23,6 +23,7 @@ RECIPES = {
     "several_outputs": "p, q, s = a.unbind(0); (p * q + s.tanh() * p).sum() (an op with three outputs)",
     "detached": "y = a * b; (y * y.detach() + y.detach().exp()).sum() (a detached branch)",
     "constant_leaf": "(a * c + c.exp() * b).sum() with c not requiring grad (None in next_functions)",
+    "siblings": "y = a * b; ((y.exp() + y) + (y + y.sin())).sum() (a node's two inputs where one feeds the other)",
 }
 TAIL = ", then 1-4 more operations (* 0.5, tanh, + a.sum()) chosen by the check's seed"
 RECIPES = {k: v + TAIL for k, v in RECIPES.items()}
