@@ -87,6 +87,16 @@ def _noncontiguous(t: torch.Tensor) -> torch.Tensor:
     return torch.stack([t, torch.zeros_like(t)], dim=-1).select(-1, 0)
 
 
+def _groups_made():
+    """How many process groups this rank has asked torch.distributed to create so far: the counter that
+    every new_group call advances on every rank of the world, members or not (None if it is not there)."""
+    try:
+        from torch.distributed import distributed_c10d
+        return int(distributed_c10d._world.group_count)
+    except Exception:
+        return None
+
+
 def _frame(fd: int, obj) -> None:
     bio = io.BytesIO()
     torch.save(obj, bio)
@@ -127,6 +137,7 @@ def _rank_main(ns, fn_name, rank, world, store_path, cases, op_timeout, wfd, bac
             args[j] = _noncontiguous(args[j])
         kept = [a for a in args if isinstance(a, torch.Tensor)]
         log.update(on=True, sends=[], recvs=[], collectives=[])
+        groups_before = _groups_made()
         t0 = time.perf_counter()
         try:
             value = fn(*args)
@@ -138,6 +149,8 @@ def _rank_main(ns, fn_name, rank, world, store_path, cases, op_timeout, wfd, bac
                                 "trace": "".join(traceback.format_exception_only(type(exc), exc))[-300:]}
         seconds = time.perf_counter() - t0
         log["on"] = False
+        groups_after = _groups_made()
+        new_groups = None if groups_before is None or groups_after is None else groups_after - groups_before
         # a returned tensor that is one of the inputs, or a view of one, is no new tensor (empty tensors
         # may all have data_ptr 0: for them only identity and ._base count)
         shares = isinstance(value, torch.Tensor) and any(
@@ -146,7 +159,8 @@ def _rank_main(ns, fn_name, rank, world, store_path, cases, op_timeout, wfd, bac
             for a in kept)
         _frame(wfd, {"case": i, "result": _plain(value), "error": err, "seconds": seconds,
                      "shares_input": shares, "inputs_after": [a.detach().cpu().clone() for a in kept],
-                     "sends": log["sends"], "recvs": log["recvs"], "collectives": log["collectives"]})
+                     "sends": log["sends"], "recvs": log["recvs"], "collectives": log["collectives"],
+                     "new_groups": new_groups})
         if err is not None:
             return  # the other ranks may now wait for this one: they end at their timeout
         dist.barrier()  # not logged: keeps one case's messages out of the next

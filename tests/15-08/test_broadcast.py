@@ -77,6 +77,17 @@ def test_broadcast_fills_x_in_place(runs):
                        f"x itself on rank {rank} of {world} after {case['what']}")
 
 
+def test_broadcast_returns_x_itself(runs):
+    """tree_broadcast returns x itself (the tensor it filled in place), not a copy"""
+    for world in ROOTS:
+        for name in _names(world, ("f32", "i64")):
+            case, frames = runs.case(world, name)
+            for rank, f in enumerate(frames):
+                expect(f.get("shares_input"), f"{case['what']} on rank {rank} of {world}: returned a new tensor; "
+                                              f"the text says to fill x in place and return x itself")
+            _check_values(runs, world, name)
+
+
 def test_broadcast_uses_no_collective(runs):
     """tree_broadcast uses point-to-point messages only: no collective call"""
     for world in ROOTS:

@@ -240,3 +240,19 @@ def test_group_sums_one_element(group_runs):
     for rank, f in enumerate(frames):
         expect(not f.get("shares_input"), f"{case['what']} on rank {rank}: returned x itself (or a view of it), "
                                           f"expected a new tensor")
+
+
+@pytest.mark.task("group_sums")
+def test_group_sums_new_group_per_entry(group_runs):
+    """group_sums makes one group per entry of groups with dist.new_group on every rank (groups of one rank too)"""
+    # the first case of each groups list in its world: a solution that caches its groups may reuse them later
+    for world, name in ((4, "pairs_f64"), (4, "single_f64"), (4, "alone_f64"), (3, "rev_f64")):
+        case, frames = group_runs.case(world, name)
+        for rank, f in enumerate(frames):
+            made = f.get("new_groups")
+            if made is None:
+                continue  # this PyTorch has no group counter to read
+            expect(made == len(case["groups"]), f"{case['what']} on rank {rank} of {world}: expected "
+                   f"{len(case['groups'])} dist.new_group calls (one per entry of groups, on every rank, groups "
+                   f"of one rank and groups it is not in included), got {made}")
+        _check_group_sums(group_runs, world, name)
