@@ -162,7 +162,8 @@ def stale_nodes_case(ns, spec):
 def build_oplog_case(spec):
     """The leaves and the computation of an OpLogger case from a plain spec (the judge builds the same).
 
-    spec: {"kind": "linear" | "conv" | "mm_ops", "seed", "backward", ...}; for mm_ops, "c3" (optional) is the
+    spec: {"kind": "linear" | "conv" | "mm_ops", "seed", "backward", ...}; for conv, "hw" lists the spatial sizes
+    (its length, 1 to 3, picks Conv1d/2d/3d); for mm_ops, "c3" (optional) is the
     shape of baddbmm's added tensor, which may broadcast to (b, m, n); returns (leaves, run) where
     run() does the forward (and backward when spec["backward"]) and returns the output."""
     g = torch.Generator().manual_seed(spec["seed"])
@@ -185,8 +186,10 @@ def build_oplog_case(spec):
             return model(x)
     elif kind == "conv":
         c_in, c_out, k = spec["channels"][0], spec["channels"][1], spec["kernel"]
-        model = torch.nn.Conv2d(c_in, c_out, k, stride=spec["stride"], padding=spec["padding"],
-                                dilation=spec["dilation"], groups=spec["groups"], bias=spec["bias"]).double()
+        # "hw" holds one spatial size per dimension: 1, 2 or 3 of them give Conv1d, Conv2d or Conv3d
+        conv = {1: torch.nn.Conv1d, 2: torch.nn.Conv2d, 3: torch.nn.Conv3d}[len(spec["hw"])]
+        model = conv(c_in, c_out, k, stride=spec["stride"], padding=spec["padding"],
+                     dilation=spec["dilation"], groups=spec["groups"], bias=spec["bias"]).double()
         with torch.no_grad():
             for p in model.parameters():
                 p.copy_(rnd(*p.shape))
