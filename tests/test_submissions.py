@@ -46,6 +46,36 @@ def known_wrong(spec: dict) -> bool:
     return any(v in ("fail", "zero") for v in (spec.get("EXPECT") or {}).values())
 
 
+def judged_expectations(path, spec: dict) -> dict:
+    """``spec`` with EXPECT cut to the tasks judged here. A known-wrong example is judged on the tasks it
+    is meant to fail: its other tasks run the reference's own cells (every known-wrong spec changes only
+    the cells of the tasks it breaks), and running them again for each example cost about a third of
+    these runs. Whether a mistake in one task costs points in another is judged on each topic's
+    ``partly_wrong`` example (and any spec with ``JUDGE_PASS = True``), on every task it lists."""
+    if not known_wrong(spec) or path.stem == "partly_wrong" or spec.get("JUDGE_PASS") or \
+            spec.get("APPEND") or "mutate" in spec:  # code beyond solution cells: judged everywhere
+        return spec
+    return {**spec, "EXPECT": {t: v for t, v in spec["EXPECT"].items() if v != "pass"}}
+
+
+@pytest.mark.parametrize("assignment", assignments())
+def test_known_wrong_examples_change_only_the_tasks_they_break(assignment):
+    """What judged_expectations relies on: no known-wrong spec changes a cell of a task it expects to pass
+    (else that expectation would go unjudged)."""
+    from course import notebook as nbtools
+    from course.authoring.mutants import tasks_of_cells
+    from course import SOURCE_DIR
+    task_of = tasks_of_cells(nbtools.read(nbtools.first_in(SOURCE_DIR / assignment)))
+    wrong = []
+    for p in graded_specs(assignment):
+        spec = submissions.load_spec(p)
+        if judged_expectations(p, spec) is spec:
+            continue
+        passing = {t for t, v in spec["EXPECT"].items() if v == "pass"}
+        wrong += [f"{p.name}: cell {g} ({task_of.get(g)})" for g in spec.get("CELLS", {}) if task_of.get(g) in passing]
+    assert not wrong, f"known-wrong specs change cells of tasks they expect to pass (add JUDGE_PASS = True): {wrong}"
+
+
 def verdict_problems(spec: dict, checks: list[Check]) -> list[str]:
     checks = [c for c in checks if not c.skipped]
     if not checks:
@@ -93,13 +123,14 @@ def test_verdicts_are_judged_per_seed():
 def test_example_submission_verdicts(assignment, tmp_path):
     """Each topic's wrong and unusual-but-correct examples, plus the generic attacks on the checks
     (reading solutions, patching comparisons) and a noisy correct answer, judged in one run; every
-    known-wrong example under SEEDS seeds, each of which must catch it."""
+    known-wrong example under SEEDS seeds, each of which must catch it, on the tasks it is meant to fail
+    (see judged_expectations)."""
     todo = [(p, None) for p in graded_specs(assignment)] + [(p, assignment) for p in GENERIC]
     todo = [(p, g) for p, g in todo if ONLY in p.stem]
     notebooks, specs = [], []
     for p, generic_for in todo:
         nb = tmp_path / f"{p.parent.name.strip('_')}-{p.stem}.ipynb"
-        specs.append(submissions.write(p, nb, assignment=generic_for))
+        specs.append(judged_expectations(p, submissions.write(p, nb, assignment=generic_for)))
         notebooks.append(nb)
     # A topic spec is judged only on the tasks its EXPECT names; generic specs on every task.
     only = {str(nb): list(spec["EXPECT"]) for nb, spec in zip(notebooks, specs) if "EXPECT" in spec}

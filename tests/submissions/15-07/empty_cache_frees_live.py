@@ -13,5 +13,7 @@ def _patch(gid, old, new):
 CELLS = {"allocator_impl": _patch("allocator_impl",
                                   "        self.segments = [s for s in self.segments if not (len(s.blocks) == 1 and s.blocks[0].owner is None)]",
                                   "        self.segments = []\n        self.where = {k: None for k in self.where}")}
+# empty_cache lives in the allocator's cell: the other allocator checks must still pass with this change
+JUDGE_PASS = True
 EXPECT = {"size_rules": "pass", "allocator_model": "pass", "empty_cache": "zero", "oom_diagnosis": "pass",
           "cuda_timing": "pass"}
