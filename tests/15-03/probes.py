@@ -364,10 +364,12 @@ def _modes_pattern(m, pattern):
             pattern == "train" or (pattern == "mixed" and k % 2 == 1)
 
 
-def prepare_lazy_run(ns, x, lr, train_mode, seed, steps=1, caller_no_grad=False, frozen_first=False):
+def prepare_lazy_run(ns, x, lr, train_mode, seed, steps=1, caller_no_grad=False, frozen_first=False,
+                     ready=False):
     """prepare_lazy on a fresh lazy model; report what the dry run left behind (on the model and in the
     process-wide settings; ``caller_no_grad``: the call is made inside the caller's torch.no_grad() block;
-    ``frozen_first``: the model starts with a frozen, already materialised 1x1 conv, like a pretrained stem),
+    ``frozen_first``: the model starts with a frozen, already materialised 1x1 conv, like a pretrained stem;
+    ``ready``: the model is already materialised, in float32, before the call: 'possibly lazy'),
     then take SGD steps (outside any such block)."""
     fn = get(ns, "prepare_lazy")
     torch.manual_seed(seed)
@@ -375,6 +377,9 @@ def prepare_lazy_run(ns, x, lr, train_mode, seed, steps=1, caller_no_grad=False,
     if frozen_first:
         stem = nn.Conv2d(x.shape[1], x.shape[1], 1).requires_grad_(False)
         m = nn.Sequential(stem, *m)
+    if ready:  # materialise it here, in float32, in eval mode (BatchNorm statistics stay fresh)
+        with torch.no_grad():
+            m.float().eval()(x.detach().float())
     trainable_before = {n: bool(p.requires_grad) for n, p in m.named_parameters()}
     pattern = train_mode if isinstance(train_mode, (str, list)) else ("train" if train_mode else "eval")
     _modes_pattern(m, pattern)
@@ -421,6 +426,9 @@ def prepare_lazy_run(ns, x, lr, train_mode, seed, steps=1, caller_no_grad=False,
     info["buffers"] = {k: v.detach().clone() for k, v in m.named_buffers()}
     info["dtypes"] = {n: str(p.dtype) for n, p in m.named_parameters()}
     if uninit or not info["is_optimizer"]:
+        return info
+    if any(p.dtype != x.dtype for p in m.parameters()):  # not cast: no training step (the test names the dtypes)
+        info["opt_names"] = info["opt_lrs"] = []
         return info
     ids = {id(p): n for n, p in m.named_parameters()}
     opt_params = [p for g in opt.param_groups for p in g["params"]]

@@ -70,13 +70,16 @@ def test_make_lazy_net_layers(student, gen, shape):
                                  f"output", atol=1e-5, rtol=1e-4)
 
 
-def prepare(student, gen, train_mode=True, lr=0.05, steps=1, dtype=f64, caller_no_grad=False, frozen_first=False):
+def prepare(student, gen, train_mode=True, lr=0.05, steps=1, dtype=f64, caller_no_grad=False, frozen_first=False,
+            ready=False):
     x = torch.randn(3, 2, 8, 8, generator=gen, dtype=dtype)
     r = student.call("prepare_lazy_run", x=x, lr=lr, train_mode=train_mode, steps=steps,
                      seed=int(torch.randint(0, 10**6, (1,), generator=gen)), caller_no_grad=caller_no_grad,
-                     frozen_first=frozen_first)
+                     frozen_first=frozen_first, ready=ready)
     mode = "mixed" if isinstance(train_mode, list) else {True: "train", False: "eval"}.get(train_mode, train_mode)
     model = "lazy model after a frozen 1x1 conv" if frozen_first else "lazy model"
+    if ready:
+        model = "model already materialised in float32 (not lazy any more)"
     what = (f"prepare_lazy({model} in {mode} mode, example of shape {tuple(x.shape)} "
             f"{str(dtype).replace('torch.', '')}, lr={lr})")
     if caller_no_grad:
@@ -84,12 +87,15 @@ def prepare(student, gen, train_mode=True, lr=0.05, steps=1, dtype=f64, caller_n
     return r, x, what
 
 
-# float32 too: casting to a fixed dtype (e.g. .double(), the visible example's) instead of example.dtype
-@pytest.mark.parametrize("dtype", [f64, torch.float32], ids=["float64", "float32"])
-def test_prepare_materializes_in_example_dtype(student, gen, dtype):
+# float32 too: casting to a fixed dtype (e.g. .double(), the visible example's) instead of example.dtype;
+# "ready": a model that is already materialised (float32) must still be cast ("a (possibly lazy) model"): an
+# early return for a model with nothing left to materialise skips the cast
+@pytest.mark.parametrize("dtype,ready", [(f64, False), (torch.float32, False), (f64, True)],
+                         ids=["float64", "float32", "float64-materialised-float32-model"])
+def test_prepare_materializes_in_example_dtype(student, gen, dtype, ready):
     """prepare_lazy materializes every parameter, in the example's dtype, and returns an optimizer over all of them"""
     lr = float(torch.empty(()).uniform_(0.01, 0.2, generator=gen))
-    r, _, what = prepare(student, gen, lr=lr, dtype=dtype)
+    r, _, what = prepare(student, gen, lr=lr, dtype=dtype, ready=ready)
     expect(not r["uninitialized"], f"{what}: still uninitialized afterwards: {r['uninitialized'][:4]} (no dry run?)")
     bad = {n: d for n, d in r["dtypes"].items() if d != str(dtype)}
     expect(not bad, f"{what}: the clause 'casts the model to example's dtype': parameters should be {dtype} "
