@@ -9,11 +9,12 @@ from course.judge.probelib import aliases, build_model, capture_error, changes, 
 def build_graph(recipe, seed):
     """The output tensor of a small graph described by ``recipe``, and the leaves that require grad.
 
-    Recipes: "mlp", "diamond", "reused", "several_outputs", "detached", "constant_leaf", "siblings", "leaf",
+    Recipes: "mlp", "diamond", "reused", "several_outputs", "detached", "constant_leaf", "siblings", "long_short",
+    "leaf",
     "no_graph", "random:<n>" (n random operations over three leaves). The named graphs end in one to four
     more operations chosen by ``seed`` (so each student's graph has a shape of its own)."""
     out, leaves, gen = _recipe(recipe, seed)
-    if recipe in ("mlp", "diamond", "reused", "several_outputs", "detached", "constant_leaf", "siblings"):
+    if recipe in ("mlp", "diamond", "reused", "several_outputs", "detached", "constant_leaf", "siblings", "long_short"):
         for _ in range(int(torch.randint(1, 5, (1,), generator=gen))):
             op = int(torch.randint(0, 3, (1,), generator=gen))
             out = out * 0.5 if op == 0 else out.tanh() if op == 1 else out + leaves[0].sum()
@@ -34,6 +35,10 @@ def _recipe(recipe, seed):
     if recipe == "siblings":  # y and a node made from y feed one node, once in each order of next_functions
         y = a * b
         return ((y.exp() + y) + (y + y.sin())).sum(), [a, b], gen
+    if recipe == "long_short":  # y reaches the sum by a one-step path and by a five-step chain, in both orders
+        y = a * b
+        chain = y.exp().tanh().sin().cos().exp()
+        return ((y + chain) + (chain + y)).sum(), [a, b], gen
     if recipe == "reused":
         return (a * a + a - a.exp() * a).sum(), [a], gen
     if recipe == "several_outputs":
@@ -318,11 +323,11 @@ def context_raises(ns):
 
 
 # ---------------------------------------------------------------- evaluate
-def run_evaluate(ns, spec, x, keep, train_modes, fail=False, grad_enabled=True):
+def run_evaluate(ns, spec, x, keep, train_modes, fail=False, grad_enabled=True, variant=None):
     """evaluate(model, x, keep_for_autograd=keep) on the model of ``spec`` with the given per-submodule
     training flags, called with grad mode ``grad_enabled``; what it returned, what happens when it is used
     later, and what it left behind."""
-    model = build_model(spec)
+    model = vary_model(build_model(spec), variant)
     for (name, m), mode in zip(model.named_modules(), train_modes):
         m.training = mode
     if fail:  # a model whose forward raises
@@ -352,11 +357,26 @@ def run_evaluate(ns, spec, x, keep, train_modes, fail=False, grad_enabled=True):
     return res
 
 
+def vary_model(model, variant=None):
+    """A spec's model changed in ways the plain SpecNet does not cover (the same change on the judge and here).
+    "alpha": every nn.Dropout becomes an nn.AlphaDropout (a random layer that is not an nn.Dropout);
+    "frozen_alpha": that, and the first Linear layer's parameters frozen (requires_grad False), so a frozen
+    parameter comes before trainable ones in model.parameters()."""
+    if variant in ("alpha", "frozen_alpha"):
+        for parent in list(model.modules()):
+            for name, child in list(parent.named_children()):
+                if isinstance(child, nn.Dropout):
+                    setattr(parent, name, nn.AlphaDropout(child.p))
+    if variant == "frozen_alpha":
+        next(m for m in model.modules() if isinstance(m, nn.Linear)).requires_grad_(False)
+    return model
+
+
 # ---------------------------------------------------------------- checkpoint
-def run_checkpoint(ns, spec, x, x_grad, seed, v, unused=False):
+def run_checkpoint(ns, spec, x, x_grad, seed, v, unused=False, variant=None):
     """checkpoint(model, x) from RNG seed ``seed``: the output, the count and bytes of tensors saved while it ran,
     the RNG state after forward and after backward, and the gradients of <v, out> for x and every parameter."""
-    model = build_model(spec)
+    model = vary_model(build_model(spec), variant)
     if unused:  # a parameter the forward never uses
         model.spare = nn.Parameter(torch.ones(3))
     model.train()
@@ -378,7 +398,7 @@ def run_checkpoint(ns, spec, x, x_grad, seed, v, unused=False):
     # forward's start and replays the block (ending where forward ended) shows as a change too
     torch.rand(5)
     rng_before_backward = torch.get_rng_state()
-    params = [p for p in model.parameters()]
+    params = [p for p in model.parameters() if p.requires_grad]  # frozen ones have no gradient to ask for
     wrt = ([x] if x_grad else []) + params
     err = None
     grads = []

@@ -1,5 +1,9 @@
 """Hidden checks of Checkpoint / checkpoint (exercise 5): values, gradients and RNG state against a plain run of the
 same model from the same seed on the judge, and the tensors saved counted with saved_tensors_hooks."""
+import importlib.util
+import sys
+from pathlib import Path
+
 import torch
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -7,11 +11,18 @@ from hypothesis import given, settings, strategies as st
 from course.judge.expect import expect, expect_close, fail
 from course.judge.strategies import build_model, model_specs
 
+
+if "course_00_02_graphs" not in sys.modules:  # the probes' vary_model, applied here by the judge too
+    _s = importlib.util.spec_from_file_location("course_00_02_graphs", Path(__file__).with_name("probes.py"))
+    sys.modules["course_00_02_graphs"] = importlib.util.module_from_spec(_s)
+    _s.loader.exec_module(sys.modules["course_00_02_graphs"])
+G = sys.modules["course_00_02_graphs"]
+
 pytestmark = pytest.mark.task("checkpoint")
 
 
-def plain(spec, x, x_grad, seed, v, unused=False):
-    model = build_model(spec)
+def plain(spec, x, x_grad, seed, v, unused=False, variant=None):
+    model = G.vary_model(build_model(spec), variant)
     if unused:
         model.spare = torch.nn.Parameter(torch.ones(3))
     model.train()
@@ -19,11 +30,16 @@ def plain(spec, x, x_grad, seed, v, unused=False):
     torch.manual_seed(seed)
     out = model(x)
     rng = torch.get_rng_state()
-    wrt = ([x] if x_grad else []) + list(model.parameters())
+    wrt = ([x] if x_grad else []) + [p for p in model.parameters() if p.requires_grad]
     return out.detach(), list(torch.autograd.grad((out * v).sum(), wrt, allow_unused=True)), rng
 
 
-def judge(student, spec, gen, x_grad, batch=None, unused=False):
+VARIANTS = {None: "", "frozen_alpha": ", nn.AlphaDropout instead of nn.Dropout and the first Linear layer frozen "
+                                       "(requires_grad False; the gradients asked for are those of x and the "
+                                       "trainable parameters)"}
+
+
+def judge(student, spec, gen, x_grad, batch=None, unused=False, variant=None):
     seed = int(torch.randint(0, 2**31 - 1, (1,), generator=gen))
     x = torch.randn(batch or int(torch.randint(2, 6, (1,), generator=gen)), spec["in"], generator=gen)
     model = build_model(spec)
@@ -32,9 +48,10 @@ def judge(student, spec, gen, x_grad, batch=None, unused=False):
     what = (f"checkpoint(block, x) for a block of widths {spec['in']}-{'-'.join(map(str, spec['hidden']))}-"
             f"{spec['out']} (dropout {spec['dropout']}, forward argument '{spec['arg']}'), x of shape "
             f"{tuple(x.shape)}{' requiring grad' if x_grad else ''}, torch.manual_seed({seed}) before the call"
-            f"{' and a parameter the block never uses' if unused else ''}")
-    res = student.call("run_checkpoint", spec=spec, x=x, x_grad=x_grad, seed=seed, v=v, unused=unused)
-    want, grads, rng = plain(spec, x, x_grad, seed, v, unused)
+            f"{' and a parameter the block never uses' if unused else ''}{VARIANTS[variant]}")
+    res = student.call("run_checkpoint", spec=spec, x=x, x_grad=x_grad, seed=seed, v=v, unused=unused,
+                       **({"variant": variant} if variant else {}))
+    want, grads, rng = plain(spec, x, x_grad, seed, v, unused, variant)
     if isinstance(res["out"], str):
         fail(f"{what}: returned {res['out']}")
     return res, want, grads, rng, what, x
@@ -95,6 +112,19 @@ def test_batch_of_one(student, gen):
             "seed": int(torch.randint(0, 2**31 - 1, (1,), generator=gen))}
     res, want, grads, _, what, _ = judge(student, spec, gen, True, batch=1)
     check_values_and_grads(res, want, grads, what, True)
+
+
+@pytest.mark.parametrize("x_grad", [False, True])
+def test_other_random_layer_frozen_first(student, gen, x_grad):
+    """a block whose random layer is not an nn.Dropout and whose first layer is frozen: same values, gradients
+    and RNG state as a plain block(x)"""
+    spec = {"arg": "x", "in": 5, "out": 3, "hidden": [6, 4], "norm": False, "dropout": True,
+            "seed": int(torch.randint(0, 2**31 - 1, (1,), generator=gen))}
+    res, want, grads, rng, what, _ = judge(student, spec, gen, x_grad, variant="frozen_alpha")
+    check_values_and_grads(res, want, grads, what, x_grad)
+    expect(torch.equal(res["rng_forward"], rng), f"{what}: the global RNG state after the call differs from the "
+                                                 f"one a plain block(x) leaves")
+    expect(res["rng_backward_same"], f"{what}: backward changed the global RNG state")
 
 
 def test_unused_parameter(student, gen):

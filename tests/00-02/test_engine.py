@@ -174,17 +174,20 @@ def test_relu_at_zero(student, gen):
             what="(L0.relu() * L1).sum() for L0 = [-1, 0, 0, 2, -0]")
 
 
-def test_float32_leaves(student, gen):
-    """gradients have the leaf's dtype"""
-    a, b = torch.randn(3, 1, generator=gen), torch.randn(4, generator=gen)
-    res = student.call("engine_run", leaves=[a, b], program=[("mul", 0, 1), ("exp", 2, None), ("sum", 3, None)])
-    _, grads = torch_run([a, b], [("mul", 0, 1), ("exp", 2, None), ("sum", 3, None)])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
+def test_float32_leaves(student, gen, dtype):
+    """gradients have the leaf's dtype (float32, float16, bfloat16), relu included"""
+    a, b = torch.randn(3, 1, generator=gen).to(dtype), torch.randn(4, generator=gen).to(dtype)
+    program = [("mul", 0, 1), ("relu", 2, None), ("tanh", 3, None), ("exp", 4, None), ("sum", 5, None)]
+    res = student.call("engine_run", leaves=[a, b], program=program)
+    _, grads = torch_run([a, b], program)
+    tol = 1e-4 if dtype == torch.float32 else 3e-2
     for k, (got, want) in enumerate(zip(res["grads"][0], grads)):
-        what = f"L{k}.grad for (L0 * L1).exp().sum() with float32 L0 (3, 1), L1 (4,)"
+        what = f"L{k}.grad for (L0 * L1).relu().tanh().exp().sum() with {dtype} leaves L0 (3, 1), L1 (4,)"
         if not isinstance(got, torch.Tensor):
             fail(f"{what}: expected a tensor, got {got}")
-        expect(got.dtype == torch.float32, f"{what}: expected dtype torch.float32, got {got.dtype}")
-        expect_close(got, want, what, atol=1e-5, rtol=1e-4)
+        expect(got.dtype == dtype, f"{what}: expected dtype {dtype} (the leaf's), got {got.dtype}")
+        expect_close(got.double(), want.double(), what, atol=tol, rtol=tol)
 
 
 @pytest.mark.parametrize("op", ["add", "sub", "mul"])

@@ -1,11 +1,22 @@
 """Hidden checks of evaluate (exercise 4): values against the judge's own eval-mode run of the same model,
 the real behaviours of inference tensors and no_grad outputs, and what the call leaves behind."""
+import importlib.util
+import sys
+from pathlib import Path
+
 import pytest
 import torch
 from hypothesis import given, settings, strategies as st
 
 from course.judge.expect import expect, expect_close, fail
 from course.judge.strategies import build_model, model_specs
+
+
+if "course_00_02_graphs" not in sys.modules:  # the probes' vary_model, applied here by the judge too
+    _s = importlib.util.spec_from_file_location("course_00_02_graphs", Path(__file__).with_name("probes.py"))
+    sys.modules["course_00_02_graphs"] = importlib.util.module_from_spec(_s)
+    _s.loader.exec_module(sys.modules["course_00_02_graphs"])
+G = sys.modules["course_00_02_graphs"]
 
 pytestmark = pytest.mark.task("evaluate")
 
@@ -104,3 +115,23 @@ def test_called_with_grad_off(student, gen, keep):
     what = (f"evaluate(model, x, keep_for_autograd={keep}) called inside torch.no_grad() (grad mode off) for "
             f"{spec_text(spec)} and x of shape {tuple(x.shape)}")
     check_common(res, want, what)
+
+
+@pytest.mark.parametrize("keep", [False, True])
+def test_other_train_dependent_layer(student, gen, keep):
+    """a random layer that is not an nn.Dropout (nn.AlphaDropout), every submodule in training mode: the values
+    of model.eval(); model(x)"""
+    spec = {"arg": "inputs", "in": 5, "out": 3, "hidden": [6, 4], "norm": False, "dropout": True,
+            "seed": int(torch.randint(0, 2**31 - 1, (1,), generator=gen))}
+    model = G.vary_model(build_model(spec), "alpha")
+    modes = [True] * len(list(model.modules()))
+    x = torch.randn(4, spec["in"], generator=gen)
+    res = student.call("run_evaluate", spec=spec, x=x, keep=keep, train_modes=modes, variant="alpha")
+    what = (f"evaluate(model, x, keep_for_autograd={keep}) for {spec_text(spec)} with nn.AlphaDropout in place of "
+            f"each nn.Dropout, every submodule in training mode, x of shape {tuple(x.shape)}")
+    model.eval()
+    with torch.no_grad():
+        want = model(x)
+    check_common(res, want, what)
+    expect(res.get("modes_after") == modes, f"{what}: afterwards the train/eval flags of model.modules() were "
+                                           f"{res.get('modes_after')}, expected them all True as before the call")

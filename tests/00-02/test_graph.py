@@ -24,6 +24,8 @@ RECIPES = {
     "detached": "y = a * b; (y * y.detach() + y.detach().exp()).sum() (a detached branch)",
     "constant_leaf": "(a * c + c.exp() * b).sum() with c not requiring grad (None in next_functions)",
     "siblings": "y = a * b; ((y.exp() + y) + (y + y.sin())).sum() (a node's two inputs where one feeds the other)",
+    "long_short": "y = a * b; c = y.exp().tanh().sin().cos().exp(); ((y + c) + (c + y)).sum() (y reached by a "
+                  "one-step and a five-step path)",
 }
 TAIL = ", then 1-4 more operations (* 0.5, tanh, + a.sum()) chosen by the check's seed"
 RECIPES = {k: v + TAIL for k, v in RECIPES.items()}
