@@ -79,6 +79,22 @@ def _install_log(log: dict) -> None:
                 setattr(cls, name, wrap_coll(name, getattr(cls, name)))
 
 
+def _log_new_groups(log: dict, world: int) -> None:
+    """Record the ranks of every group this (child) process creates, in creation order. dist.new_group,
+    however it was imported, goes through the module-level _new_group_with_tag, looked up at call time."""
+    try:
+        from torch.distributed import distributed_c10d as c10d
+        orig = c10d._new_group_with_tag
+    except Exception:
+        return
+
+    def made(ranks=None, *args, **kwargs):
+        if log["on"]:
+            log["group_ranks"].append(sorted(int(r) for r in ranks) if ranks is not None else list(range(world)))
+        return orig(ranks, *args, **kwargs)
+    c10d._new_group_with_tag = made
+
+
 def _noncontiguous(t: torch.Tensor) -> torch.Tensor:
     """A non-contiguous tensor with t's shape, dtype and values; from 2-D on its memory is transposed,
     so not even ``view(-1)`` can flatten it (a strided 1-D slice can be viewed whole)."""
@@ -126,8 +142,9 @@ def _rank_main(ns, fn_name, rank, world, store_path, cases, op_timeout, wfd, bac
     if backend == "nccl":  # one GPU per rank
         device = torch.device("cuda", rank)
         torch.cuda.set_device(device)
-    log = {"on": False, "sends": [], "recvs": [], "collectives": []}
+    log = {"on": False, "sends": [], "recvs": [], "collectives": [], "group_ranks": []}
     _install_log(log)
+    _log_new_groups(log, world)
     dist.init_process_group(backend, store=dist.FileStore(store_path, world), rank=rank, world_size=world,
                             timeout=datetime.timedelta(seconds=op_timeout))
     for i, case in enumerate(cases):
@@ -136,7 +153,7 @@ def _rank_main(ns, fn_name, rank, world, store_path, cases, op_timeout, wfd, bac
         for j in case.get("noncontig", ()):
             args[j] = _noncontiguous(args[j])
         kept = [a for a in args if isinstance(a, torch.Tensor)]
-        log.update(on=True, sends=[], recvs=[], collectives=[])
+        log.update(on=True, sends=[], recvs=[], collectives=[], group_ranks=[])
         groups_before = _groups_made()
         t0 = time.perf_counter()
         try:
@@ -160,7 +177,7 @@ def _rank_main(ns, fn_name, rank, world, store_path, cases, op_timeout, wfd, bac
         _frame(wfd, {"case": i, "result": _plain(value), "error": err, "seconds": seconds,
                      "shares_input": shares, "inputs_after": [a.detach().cpu().clone() for a in kept],
                      "sends": log["sends"], "recvs": log["recvs"], "collectives": log["collectives"],
-                     "new_groups": new_groups})
+                     "new_groups": new_groups, "group_ranks": log["group_ranks"]})
         if err is not None:
             return  # the other ranks may now wait for this one: they end at their timeout
         dist.barrier()  # not logged: keeps one case's messages out of the next

@@ -14,23 +14,31 @@ _spec.loader.exec_module(C)
 WORLDS = (2, 3, 4)
 # (tag, numel, dtype): lengths N does not divide, fewer elements than ranks, one element, divisible
 SHARD_CASES = (("f32_10", 10, torch.float32), ("f64_7", 7, torch.float64), ("i64_13", 13, torch.int64),
-               ("f32_12", 12, torch.float32), ("f32_2", 2, torch.float32), ("i64_1", 1, torch.int64))
+               ("f32_12", 12, torch.float32), ("f32_2", 2, torch.float32), ("i64_1", 1, torch.int64),
+               ("i32_9", 9, torch.int32))
+# length 0: run last (reduce_scatter first), so that a solution failing it loses only the empty-shard checks
+ZERO = ("f32_0", 0, torch.float32)
+
+
+def _gather_case(gen, world, tag, numel, dtype):
+    flat = C.rand(gen, (numel,), dtype)
+    shards = [s.clone() for s in torch.tensor_split(flat, world)]
+    return {"name": f"gather_{tag}", "fn": "gather_shards", "flat": flat,
+            "what": f"gather_shards(shard, {numel}) for a {C.describe(flat)} tensor",
+            "args": [(shards[r], numel) for r in range(world)]}
+
+
+def _rs_case(gen, world, tag, numel, dtype):
+    fulls = [C.rand(gen, (numel,), dtype) for _ in range(world)]
+    return {"name": f"rs_{tag}", "fn": "reduce_scatter_shards",
+            "what": f"reduce_scatter_shards(full) with full {C.describe(fulls[0])}",
+            "args": [(fulls[r],) for r in range(world)]}
 
 
 def shard_cases(gen, world):
-    cases = []
-    for tag, numel, dtype in SHARD_CASES:
-        flat = C.rand(gen, (numel,), dtype)
-        shards = [s.clone() for s in torch.tensor_split(flat, world)]
-        cases.append({"name": f"gather_{tag}", "fn": "gather_shards", "flat": flat,
-                      "what": f"gather_shards(shard, {numel}) for a {C.describe(flat)} tensor",
-                      "args": [(shards[r], numel) for r in range(world)]})
-    for tag, numel, dtype in SHARD_CASES:
-        fulls = [C.rand(gen, (numel,), dtype) for _ in range(world)]
-        cases.append({"name": f"rs_{tag}", "fn": "reduce_scatter_shards",
-                      "what": f"reduce_scatter_shards(full) with full {C.describe(fulls[0])}",
-                      "args": [(fulls[r],) for r in range(world)]})
-    return cases
+    cases = [_gather_case(gen, world, *c) for c in SHARD_CASES]
+    cases += [_rs_case(gen, world, *c) for c in SHARD_CASES]
+    return cases + [_rs_case(gen, world, *ZERO), _gather_case(gen, world, *ZERO)]
 
 
 @pytest.fixture
@@ -50,7 +58,7 @@ def _check_reduce_scatter(runs, world, tag, check_dtype=False):
     case, frames = runs.case(world, f"rs_{tag}")
     fulls = [a[0] for a in case["args"]]
     total = torch.stack([t.to(torch.float64) if t.is_floating_point() else t for t in fulls]).sum(0)
-    scale = float(torch.stack([t.to(torch.float64).abs() for t in fulls]).sum(0).max())
+    scale = float(torch.stack([t.to(torch.float64).abs() for t in fulls]).sum(0).max()) if total.numel() else 0.0
     for rank, f in enumerate(frames):
         what = f"{case['what']} on rank {rank} of {world}"
         got = C.returned_tensor(f, what)
@@ -72,16 +80,16 @@ def test_gather_shards_uneven(shard_runs, world):
 @pytest.mark.task("shards")
 @pytest.mark.parametrize("world", (3, 4))
 def test_gather_shards_empty_shards(shard_runs, world):
-    """gather_shards when numel is smaller than N (some shards are empty)"""
-    for tag in ("f32_2", "i64_1"):
+    """gather_shards when numel is smaller than N (some shards are empty; numel = 0 too)"""
+    for tag in ("f32_2", "i64_1", "f32_0"):
         _check_gather(shard_runs, world, tag)
 
 
 @pytest.mark.task("shards")
 def test_gather_shards_keeps_dtype(shard_runs):
-    """gather_shards returns the shards' dtype (int64, float64) exactly"""
+    """gather_shards returns the shards' dtype (int64, int32, float64) exactly"""
     for world in WORLDS:
-        for tag in ("i64_13", "f64_7"):
+        for tag in ("i64_13", "i32_9", "f64_7"):
             _check_gather(shard_runs, world, tag)
 
 
@@ -96,8 +104,8 @@ def test_reduce_scatter_uneven(shard_runs, world):
 @pytest.mark.task("shards")
 @pytest.mark.parametrize("world", (3, 4))
 def test_reduce_scatter_empty_shards(shard_runs, world):
-    """reduce_scatter_shards when the length is smaller than N (empty shards)"""
-    for tag in ("f32_2", "i64_1"):
+    """reduce_scatter_shards when the length is smaller than N (empty shards; length 0 too)"""
+    for tag in ("f32_2", "i64_1", "f32_0"):
         _check_reduce_scatter(shard_runs, world, tag)
 
 
@@ -110,9 +118,9 @@ def test_reduce_scatter_integers_exact(shard_runs):
 
 @pytest.mark.task("shards")
 def test_reduce_scatter_keeps_dtype(shard_runs):
-    """reduce_scatter_shards returns full's dtype (float64, int64, float32)"""
+    """reduce_scatter_shards returns full's dtype (float64, int64, int32, float32)"""
     for world in WORLDS:
-        for tag in ("f64_7", "i64_13", "f32_10"):
+        for tag in ("f64_7", "i64_13", "i32_9", "f32_10"):
             _check_reduce_scatter(shard_runs, world, tag, check_dtype=True)
 
 
@@ -255,4 +263,8 @@ def test_group_sums_new_group_per_entry(group_runs):
             expect(made == len(case["groups"]), f"{case['what']} on rank {rank} of {world}: expected "
                    f"{len(case['groups'])} dist.new_group calls (one per entry of groups, on every rank, groups "
                    f"of one rank and groups it is not in included), got {made}")
+            order = f.get("group_ranks")
+            want = [sorted(g) for g in case["groups"]]
+            expect(order is None or order == want, f"{case['what']} on rank {rank} of {world}: expected the "
+                   f"groups to be created in the order of groups, {want}; dist.new_group was called with {order}")
         _check_group_sums(group_runs, world, name)
