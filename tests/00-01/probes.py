@@ -86,6 +86,8 @@ def _operand(spec):
         return torch.zeros(2, dtype=getattr(torch, value))
     if kind == "zero":
         return torch.zeros((), dtype=getattr(torch, value))
+    if kind == "one":
+        return torch.zeros(1, dtype=getattr(torch, value))
     return {"bool": True, "int": 3, "float": 0.5, "complex": 1j}[value]
 
 
@@ -153,9 +155,14 @@ def stale_nodes_case(ns, spec):
     """stale_nodes on the graph of spec; whether it ran backward or wrote to any tensor."""
     regs = build_graph(spec)
     versions = [t._version for t in regs]
-    got = get(ns, "stale_nodes")(regs[-1])
+    reached = []  # a hook on x sees any backward pass that reaches it, autograd.grad included (no .grad made)
+    handle = regs[0].register_hook(lambda grad: reached.append(1))
+    try:
+        got = get(ns, "stale_nodes")(regs[-1])
+    finally:
+        handle.remove()
     got = _plain(got)
-    return {"names": got, "grad_made": regs[0].grad is not None,
+    return {"names": got, "grad_made": regs[0].grad is not None, "backward_ran": bool(reached),
             "versions_kept": versions == [t._version for t in regs]}
 
 

@@ -17,12 +17,15 @@ def operand(spec):
         return torch.zeros(2, dtype=getattr(torch, value))
     if kind == "zero":
         return torch.zeros((), dtype=getattr(torch, value))
+    if kind == "one":
+        return torch.zeros(1, dtype=getattr(torch, value))
     return {"bool": True, "int": 3, "float": 0.5, "complex": 1j}[value]
 
 
 def show(spec):
     kind, value = spec
     return {"dim": f"a {value} tensor of shape (2,)", "zero": f"a 0-dim {value} tensor",
+            "one": f"a {value} tensor of shape (1,) (one element, one dimension)",
             "scalar": f"the Python {value} {operand(spec)!r}"}[kind]
 
 
@@ -60,7 +63,9 @@ def test_zero_dim_pairs(student, gen):
 
 def test_dim_with_zero_dim(student, gen):
     """a dimensioned tensor with a 0-dim tensor, both orders: the lower tier wins only with a higher category"""
-    judge(student, [p for a in DTYPES for b in DTYPES for p in ((("dim", a), ("zero", b)), (("zero", b), ("dim", a)))], gen=gen)
+    # a tensor of shape (1,) has one element but one dimension: it sits in the dimensioned tier, not the 0-dim one
+    judge(student, [p for a in DTYPES for b in DTYPES for kind in ("dim", "one")
+                    for p in (((kind, a), ("zero", b)), (("zero", b), (kind, a)))], gen=gen)
 
 
 def test_python_numbers(student, gen):

@@ -58,6 +58,8 @@ def judge(student, specs):
         if got["names"] != want:
             fail(f"{what}: expected {want} (backward {'fails' if fails else 'succeeds'} there), got {got['names']!r}")
         expect(not got["grad_made"], f"{what}: x.grad appeared (clause: do not run backward)")
+        expect(not got.get("backward_ran"), f"{what}: a backward pass reached x (a hook on x saw a gradient, "
+               "e.g. from torch.autograd.grad) although no .grad appeared (clause: do not run backward)")
         expect(got["versions_kept"], f"{what}: a tensor's _version changed (clause: do not write to any tensor)")
 
 

@@ -128,6 +128,8 @@ def test_view_raises(student, gen):
 def test_errors(student, gen):
     """dimensions and select indices out of range raise IndexError; impossible expands raise RuntimeError"""
     cases = [((3, 4), (4, 1), 0, "transpose", (0, 2)), ((3, 4), (4, 1), 0, "transpose", (-3, 0)),
+             # the same dimension twice is still checked: transpose(d, d) with d out of range raises
+             ((3, 4), (4, 1), 0, "transpose", (2, 2)), ((5,), (1,), 0, "transpose", (-2, -2)),
              ((3, 4), (4, 1), 0, "select", (2, 0)), ((3, 4), (4, 1), 0, "select", (1, 4)),
              ((3, 4), (4, 1), 0, "select", (0, -4)), ((3, 0), (1, 1), 0, "select", (1, 0)),
              ((3, 4), (4, 1), 0, "slice", (-3, 0, 2, 1)), ((3, 4), (4, 1), 0, "slice", (2, None, None, 1)),
