@@ -129,11 +129,13 @@ class NormZoo(nn.Module):
         self.sln = ScaledLayerNorm(4)
         self.bias_proj = nn.Linear(4, 4)  # a weight whose name contains "bias": it is not a bias
         self.head = nn.Linear(4, 3)
+        # a bias owned by the model itself: its qualified name is plain "bias", with no "." before it
+        self.bias = nn.Parameter(torch.linspace(-0.1, 0.1, 3))
 
     def forward(self, x):
         h = self.bn3(self.conv(x)).mean((3, 4))
         h = self.gn(self.inorm(h)).mean(2)
-        return self.head(self.bias_proj(self.sln(self.bn1(h))))
+        return self.head(self.bias_proj(self.sln(self.bn1(h)))) + self.bias
 
 
 PG_MODELS = {"tiny": TinyConvNet, "frozen": FrozenStemNet, "tied": TiedNet, "prefix": PrefixNet, "norms": NormZoo}

@@ -15,7 +15,7 @@ MODELS = {"tiny": "a small CNN with BatchNorm, GroupNorm and LayerNorm", "frozen
           "tied": "an MLP whose two body layers share one weight",
           "prefix": "a model with modules 'head', 'header', 'head2' and 'body.head'",
           "norms": "a model with BatchNorm1d/3d, InstanceNorm1d(affine), GroupNorm, a LayerNorm subclass and a "
-                   "Linear named bias_proj (its weight is not a bias)"}
+                   "Linear named bias_proj (its weight is not a bias), and a bias Parameter of its own named plain 'bias'"}
 
 
 def expected(model, seed, lr, wd, mult, prefix="head", freeze=()):
@@ -46,8 +46,10 @@ def draw(gen, model):
     for _, p in m.named_parameters(remove_duplicate=False):
         uses[id(p)] = uses.get(id(p), 0) + 1
     # a weight shared by two layers is never frozen: listing it twice is the mistake the tied model catches;
-    # nor is a weight whose name contains "bias" (bias_proj.weight): frozen, it would hide a substring test
-    names = [n for n, p in m.named_parameters() if uses[id(p)] == 1 and not ("bias" in n and p.ndim > 1)]
+    # nor is a weight whose name contains "bias" (bias_proj.weight): frozen, it would hide a substring test;
+    # nor the model's own top-level "bias" (NormZoo): frozen, it would hide a test for the suffix ".bias"
+    names = [n for n, p in m.named_parameters()
+             if uses[id(p)] == 1 and not ("bias" in n and p.ndim > 1) and n != "bias"]
     chosen = torch.randperm(len(names), generator=gen)[:len(names) // 3].tolist()
     u = torch.rand(3, generator=gen, dtype=torch.float64).tolist()
     return {"lr": 0.001 + 0.1 * u[0], "wd": 0.01 + 0.3 * u[1], "factor": 0.5 + u[2],
