@@ -169,7 +169,10 @@ def view_meta(shape, stride, offset, op, args):
             raise IndexError(f"dimension {d} is out of range for a {n}-dim tensor")
         return d % n
 
-    if op == "transpose":
+    if op == "transpose" and n == 0:  # PyTorch lets a 0-dim tensor name dimension 0 (or -1): nothing moves
+        if not all(d in (-1, 0) for d in args[:2]):
+            raise IndexError(f"dimension out of range for a 0-dim tensor: {args[:2]}")
+    elif op == "transpose":
         d0, d1 = wrap(args[0]), wrap(args[1])
         shape[d0], shape[d1] = shape[d1], shape[d0]
         stride[d0], stride[d1] = stride[d1], stride[d0]
@@ -654,8 +657,8 @@ class OpLogger(TorchDispatchMode):
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         ### BEGIN SOLUTION
+        self.ops.append(str(func))  # before the call: an op that raises was still dispatched
         out = func(*args, **(kwargs or {}))
-        self.ops.append(str(func))
         name = str(func.overloadpacket)
         count = None
         if name in ("aten.mm", "aten.addmm"):

@@ -274,5 +274,12 @@ def op_logger_raises(ns):
         torch._C._pop_torch_dispatch_stack()
     n = len(log.ops)
     torch.ones(2) * 3
+    failing = cls()  # an op that raises inside aten was still dispatched: it belongs in the log
+    with failing:
+        try:
+            torch.mm(torch.ones(2, 3), torch.ones(2, 3))
+        except RuntimeError:
+            pass
     return {"seen": seen, "depth_before": depth, "depth_after": after,
-            "logged_inside": n, "logged_after_exit": len(log.ops) - n}
+            "logged_inside": n, "logged_after_exit": len(log.ops) - n,
+            "raising_op_logged": "aten.mm.default" in [str(o) for o in failing.ops]}

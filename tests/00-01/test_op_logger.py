@@ -129,7 +129,8 @@ def test_fresh_logger(student):
 
 @pytest.mark.task("op_logger", weight=0.1)  # its right answer is the same for every student: worth little
 def test_error_in_block(student):
-    """an error raised inside the with block reaches the caller and the mode is off afterwards"""
+    """an error raised inside the with block reaches the caller and the mode is off afterwards; an op that raises
+    is still logged"""
     got = student.call("op_logger_raises")
     expect(got["seen"] == "KeyError",
            f"a KeyError raised inside `with OpLogger():` should reach the caller; the caller saw {got['seen']}")
@@ -139,3 +140,7 @@ def test_error_in_block(student):
     expect(got["logged_inside"] >= 1 and got["logged_after_exit"] == 0,
            f"the logger should see the op run inside the block ({got['logged_inside']} logged) and none after it "
            f"({got['logged_after_exit']} logged after the block ended)")
+    expect(got["raising_op_logged"],
+           "inside `with OpLogger():`, torch.mm(ones(2, 3), ones(2, 3)) reaches __torch_dispatch__ and raises a shape "
+           "error there; every call that reaches __torch_dispatch__ belongs in ops, so 'aten.mm.default' should be "
+           "logged (log it before calling func, not after it returns)")

@@ -51,6 +51,8 @@ def test_transpose(student, gen):
         shape, stride, off = L.layout(r, min_dims=1)
         n = len(shape)
         cases.append((shape, stride, off, "transpose", (r.randint(-n, n - 1), r.randint(-n, n - 1))))
+    # a 0-dim header: PyTorch accepts dimension 0 or -1 and moves nothing
+    cases += [((), (), r.randint(0, 9), "transpose", (0, -1)), ((), (), 0, "transpose", (-1, -1))]
     judge(student, cases, "view_meta(..., 'transpose', ...)")
 
 
@@ -130,6 +132,7 @@ def test_errors(student, gen):
     cases = [((3, 4), (4, 1), 0, "transpose", (0, 2)), ((3, 4), (4, 1), 0, "transpose", (-3, 0)),
              # the same dimension twice is still checked: transpose(d, d) with d out of range raises
              ((3, 4), (4, 1), 0, "transpose", (2, 2)), ((5,), (1,), 0, "transpose", (-2, -2)),
+             ((), (), 0, "transpose", (0, 1)),
              ((3, 4), (4, 1), 0, "select", (2, 0)), ((3, 4), (4, 1), 0, "select", (1, 4)),
              ((3, 4), (4, 1), 0, "select", (0, -4)), ((3, 0), (1, 1), 0, "select", (1, 0)),
              ((3, 4), (4, 1), 0, "slice", (-3, 0, 2, 1)), ((3, 4), (4, 1), 0, "slice", (2, None, None, 1)),

@@ -16,8 +16,9 @@ def view_meta(shape, stride, offset, op, args):
     dims = [[s, st] for s, st in zip(shape, stride)]
     n = len(dims)
     if op == "transpose":
-        a, b = (_norm(d, n) for d in args)
-        dims[a], dims[b] = dims[b], dims[a]
+        a, b = (_norm(d, max(n, 1)) for d in args)  # a 0-dim header names dimension 0 (or -1)
+        if n:
+            dims[a], dims[b] = dims[b], dims[a]
     elif op == "select":
         d = _norm(args[0], n)
         size, st = dims.pop(d)
@@ -180,8 +181,8 @@ class OpLogger(TorchDispatchMode):
         self.ops, self.flops = [], collections.Counter()
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        result = func(*args, **(kwargs or {}))
         self.ops += [f"{func.namespace}.{func._opname}.{func._overloadname}"]
+        result = func(*args, **(kwargs or {}))
         cost = _COSTS.get(func._opname) if func.namespace == "aten" else None
         if cost is not None:
             self.flops["aten." + func._opname] += cost(args, result)
