@@ -30,14 +30,17 @@ setup: $(STAMP)
 grade: $(STAMP)
 	$(BIN)/python -m course.grading.pipeline
 
-## The instructor test suite (what CI runs).
+## The instructor test suite (what CI runs). Known-wrong examples are judged under the run's seed (fresh each
+## run); `make test-suites` judges each under 2 seeds, `make seeds` under N.
 test: $(STAMP)
-	$(BIN)/python -m pytest tests -q -n 2 --durations=25 --ignore-glob='tests/[0-9][0-9]-*'
+	COURSE_VERDICT_SEEDS=1 $(BIN)/python -m pytest tests -q -n 2 --durations=25 --ignore-glob='tests/[0-9][0-9]-*'
 
 ## Each hidden suite run directly against its reference (the round trips in `make test` already grade the
-## reference through nbgrader with the same suites; this reports every check by name), and the tiny bench.
+## reference through nbgrader with the same suites; this reports every check by name), every known-wrong
+## example under 2 seeds, and the tiny bench.
 test-suites: $(STAMP)
 	$(BIN)/python -m pytest tests/[0-9][0-9]-* -q -n 2
+	COURSE_VERDICT_SEEDS=2 $(BIN)/python -m pytest tests/test_submissions.py -q -n 2 -k verdicts
 	COURSE_TEST_BENCH=1 $(BIN)/python -m pytest tests/test_bench.py -q
 
 notebooks: $(STAMP)
