@@ -15,7 +15,7 @@ import warnings
 import torch
 import torch.nn as nn
 
-from course.judge.probelib import get, run_fresh
+from course.judge.probelib import build_model, get, run_fresh
 
 MODELS_FILE = "<course-15-05-models>"
 MODELS_SRC = '''
@@ -288,6 +288,22 @@ def export_dynamic(ns, kind, hidden, state, example, min_batch, max_batch, input
                 res["outputs"].append(runner(x.clone()))
             except Exception as exc:
                 res["outputs"].append(_err(exc))
+    return res
+
+
+def export_dynamic_spec(ns, spec, example, min_batch, max_batch, inputs):
+    """export_dynamic_batch on a model from a strategies.model_specs() description (its forward argument
+    is not always called x; in eval mode); the program's module run on each input."""
+    ep = get(ns, "export_dynamic_batch")(build_model(spec).eval(), example.clone(), min_batch, max_batch)
+    res = {"type": type(ep).__name__, "outputs": []}
+    if isinstance(ep, torch.export.ExportedProgram):
+        runner = ep.module()
+        with torch.no_grad():
+            for x in inputs:
+                try:
+                    res["outputs"].append(runner(x.clone()))
+                except Exception as exc:
+                    res["outputs"].append(_err(exc))
     return res
 
 

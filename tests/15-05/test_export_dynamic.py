@@ -15,8 +15,10 @@ J = sys.modules["course_15_05_judge"]
 
 import pytest
 import torch
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from course.judge.expect import expect, expect_close
+from course.judge.strategies import build_model, model_specs
 
 pytestmark = pytest.mark.task("export_dynamic")
 
@@ -82,3 +84,28 @@ def test_range_constraints(student, gen, course_seed):
     expect(res["type"] == "ExportedProgram", f"{what}: expected an ExportedProgram, got a {res['type']}")
     expect(res["ranges"] == [[str(lo), str(hi)]],
            f"{what}: expected ep.range_constraints to hold one range [{lo}, {hi}], got {res['ranges']}")
+
+
+@settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(spec=model_specs(arg_names=("inputs", "batch", "features", "data", "input")), lo=st.integers(3, 6),
+       span=st.integers(2, 20), seed=st.integers(0, 2**31 - 1))
+def test_any_model_and_argument_name(student, spec, lo, span, seed):
+    """any one-tensor model, whatever its forward argument is called (nested blocks, BatchNorm and Dropout in
+    eval mode): the program accepts min_batch..max_batch and rejects max_batch + 1"""
+    gen = torch.Generator().manual_seed(seed)
+    hi = lo + span
+    ex_batch = int(torch.randint(lo, hi + 1, (1,), generator=gen))
+    sizes = [lo, hi, hi + 1]
+    inputs = [torch.randn(n, spec["in"], generator=gen) for n in sizes]
+    example = torch.randn(ex_batch, spec["in"], generator=gen)
+    res = student.call("export_dynamic_spec", spec=spec, example=example, min_batch=lo, max_batch=hi, inputs=inputs)
+    model = build_model(spec).eval()
+    what = (f"export_dynamic_batch(a model whose forward is `forward(self, {spec['arg']})`, nested blocks, "
+            f"example of batch {ex_batch}, min_batch={lo}, max_batch={hi})")
+    expect(res["type"] == "ExportedProgram", f"{what}: expected an ExportedProgram, got a {res['type']}")
+    with torch.no_grad():
+        for n, x, g in zip(sizes[:2], inputs, res["outputs"]):
+            expect(isinstance(g, torch.Tensor), f"{what}: .module() on a batch of {n}: expected logits, got {J.show(g)}")
+            expect_close(g, model(x), f"{what}: .module() on a batch of {n} (vs the eager model)", atol=1e-5, rtol=1e-4)
+    expect(J.is_error(res["outputs"][2]), f"{what}: .module() on a batch of {hi + 1} (above max_batch) should "
+                                         f"raise, but returned {J.show(res['outputs'][2])}")

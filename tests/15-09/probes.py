@@ -12,7 +12,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from course.judge.probelib import capture_error, get
+from course.judge.probelib import build_model, capture_error, get
 from course.judge.worker import broad_warning_filters
 
 # ---------------------------------------------------------------- anomaly
@@ -262,7 +262,9 @@ def grad_function(family, defect):
 
 
 def _inputs(inputs, needs):
-    return [t.detach().clone().requires_grad_(bool(n)) for t, n in zip(inputs, needs)]
+    """Fresh leaves in the inputs' own memory layouts (each call unpickles its own copies; clone() would
+    make strided slices contiguous)."""
+    return [t.detach().requires_grad_(bool(n)) for t, n in zip(inputs, needs)]
 
 
 def numeric_jac(ns, family, defect, inputs, needs, eps):
@@ -451,6 +453,21 @@ def zoo_predict(ns, state, x, start_training):
             "requires_grad": bool(p1.requires_grad), "training_after": bool(model.training),
             "children_training": [bool(m.training) for m in model.children()],
             "running_mean": model.bn.running_mean.clone()}
+
+
+def zoo_predict_spec(ns, spec, x, start_training):
+    """fixed_predict_proba twice on a nested model from a strategies.model_specs() description; the mode of
+    every module afterwards."""
+    model = build_model(spec)
+    model.train(start_training)
+    fn = get(ns, "fixed_predict_proba")
+    p1 = fn(model, x)
+    p2 = fn(model, x)
+    if not isinstance(p1, torch.Tensor) or not isinstance(p2, torch.Tensor):
+        return {"error": "fixed_predict_proba returned something other than a tensor"}
+    return {"error": None, "p1": p1.detach().clone(), "p2": p2.detach().clone(),
+            "modes": {name: bool(m.training) for name, m in model.named_modules()},
+            "buffers": {n: b.detach().clone() for n, b in model.named_buffers()}}
 
 
 # ---------------------------------------------------------------- leaks

@@ -12,8 +12,10 @@ from pathlib import Path
 
 import pytest
 import torch
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from course.judge.expect import expect, expect_close, expect_equal
+from course.judge.strategies import WRITABLE_LAYOUTS, shapes, tensors
 
 PROBES = runpy.run_path(str(Path(__file__).with_name("probes.py")))
 grad_function = PROBES["grad_function"]
@@ -192,6 +194,45 @@ def test_numeric_jacobian_is_central_difference(student, gen, case_name):
            f"numeric_jacobian(fn, inputs, eps={eps}) for {describe(c)} called fn {r['calls_with_grad']} of "
            f"{r['calls']} times with grad mode on (torch.is_grad_enabled() was True inside fn), expected 0: "
            f"'compute it with autograd off' (torch.no_grad())")
+
+
+def layout_note(x):
+    return (f" at an x of shape {tuple(x.shape)} laid out with strides {x.stride()} and storage offset "
+            f"{x.storage_offset()}{'' if x.is_contiguous() else ' (non-contiguous)'}")
+
+
+ANY_INPUT = settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+@ANY_INPUT
+@given(x=tensors(shape=shapes(0, 3, 1, 4), layouts=WRITABLE_LAYOUTS, values=("normal", "ties")),
+       eps=st.sampled_from([1e-6, 1e-4]))
+@example(x=torch.tensor(0.7, dtype=torch.float64), eps=1e-6)  # 0-dim
+@example(x=torch.linspace(-1, 1, 12, dtype=torch.float64).view(3, 4)[:, ::2], eps=1e-6)  # a strided slice
+def test_numeric_jacobian_any_shape_and_layout(student, x, eps):
+    """numeric_jacobian on an input of any rank (0-dim included) and memory layout: column j perturbs the
+    j-th element in reshape(-1) order (a gradient check of a zero-size input is not asked for)"""
+    c = case("exp", [0.0], [x], note=layout_note(x))
+    r = student.call("numeric_jac", family=c["family"], defect=c["defect"], inputs=c["inputs"], needs=c["needs"],
+                     eps=eps)
+    want = judge_central(c, eps)[0]
+    what = f"numeric_jacobian(fn, [x], eps={eps}) for {describe(c)}"
+    jac = r["jac"]
+    expect(isinstance(jac, list) and len(jac) == 1, f"{what}: expected a list of 1 entry, got {type(jac).__name__}")
+    expect(isinstance(jac[0], torch.Tensor), f"{what}: expected a tensor of shape {tuple(want.shape)}, "
+                                             f"got {type(jac[0]).__name__}")
+    expect(tuple(jac[0].shape) == tuple(want.shape), f"{what}: expected shape {tuple(want.shape)} "
+                                                     f"(out.numel(), x.numel()), got {tuple(jac[0].shape)}")
+    expect_close(jac[0], want, what, atol=1e-8, rtol=1e-7)
+    expect_equal(r["inputs_after"][0], x, f"x after {what} (it must not change)")
+
+
+@ANY_INPUT
+@given(x=tensors(shape=shapes(0, 3, 1, 4), layouts=WRITABLE_LAYOUTS, values=("normal",)),
+       scale=st.sampled_from([0.0, 0.0, 1e-6, 0.05, -0.3]))
+def test_verdict_any_layout(student, x, scale):
+    """check_gradients agrees with gradcheck on inputs of any rank and memory layout"""
+    expect_verdict(student, case("exp", [scale], [x], note=layout_note(x)))
 
 
 def test_numeric_jacobian_none_for_inputs_without_grad(student, gen):

@@ -5,8 +5,10 @@ from pathlib import Path
 import pytest
 import torch
 import torch.nn.functional as F
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from course.judge.expect import expect, expect_close, expect_equal
+from course.judge.strategies import build_model, model_specs
 
 PROBES = runpy.run_path(str(Path(__file__).with_name("probes.py")))
 pytestmark = pytest.mark.task("zoo")
@@ -184,3 +186,27 @@ def test_predict_restores_mode(student, gen, start_training):
     expect(r["training_after"] == start_training and all(t == start_training for t in r["children_training"]),
            f"after fixed_predict_proba the model's training flag is {r['training_after']} (children "
            f"{r['children_training']}); it was {start_training} before")
+
+
+@pytest.mark.parametrize("start_training", [True, False], ids=["from_train", "from_eval"])
+@settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(spec=model_specs(norm=True, dropout=True), seed=st.integers(0, 2**31 - 1))
+def test_predict_nested_model(student, spec, start_training, seed):
+    """fixed_predict_proba on any model: dropout and batch norm nested inside blocks are in evaluation mode
+    too, and every module is left in the mode it was in"""
+    x = torch.randn(5, spec["in"], generator=torch.Generator().manual_seed(seed))
+    model = build_model(spec).eval()
+    with torch.no_grad():
+        want = F.softmax(model(x), dim=1)
+    buffers = {n: b.clone() for n, b in model.named_buffers()}
+    r = student.call("zoo_predict_spec", spec=spec, x=x, start_training=start_training)
+    expect(r["error"] is None, str(r["error"]))
+    mode = "training" if start_training else "evaluation"
+    what = (f"fixed_predict_proba(model, x) for a model in {mode} mode whose Dropout and BatchNorm1d layers sit "
+            f"two levels down (model.body[i][j], hidden widths {spec['hidden']})")
+    expect_close(r["p1"], want, f"{what} (every dropout and batch norm in eval mode)", atol=1e-6, rtol=1e-5)
+    expect_close(r["p2"], want, f"a second {what}", atol=1e-6, rtol=1e-5)
+    wrong = sorted(n or "(the model itself)" for n, t in r["modes"].items() if t != start_training)
+    expect(not wrong, f"after {what}, these modules are no longer in {mode} mode: {wrong}")
+    for n, b in buffers.items():
+        expect_equal(r["buffers"][n], b, f"buffer {n!r} after {what} (it must not be updated)")
