@@ -33,6 +33,35 @@ def narrow_filter(ns):  # what libraries do when imported: one message, not ever
     import warnings
     warnings.filterwarnings("ignore", message="this one message")
     return 6
+def leave_device(ns):
+    torch.set_default_device("meta")
+    return 7
+def leave_precision(ns):
+    torch.set_float32_matmul_precision("medium")
+    return 8
+def leave_dispatch_mode(ns):
+    from torch.utils._python_dispatch import TorchDispatchMode
+    class Log(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            return func(*args, **(kwargs or {}))
+    Log().__enter__()
+    return 9
+def leave_saved_hooks(ns):
+    torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t).__enter__()
+    return 10
+def leave_module_hook(ns):
+    torch.nn.modules.module.register_module_forward_hook(lambda m, i, o: None)
+    return 11
+def scoped_everything(ns):
+    from torch.utils._python_dispatch import TorchDispatchMode
+    class Log(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            return func(*args, **(kwargs or {}))
+    with torch.device("meta"), Log(), torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+        torch.ones(2) * 2
+    handle = torch.nn.modules.module.register_module_forward_hook(lambda m, i, o: None)
+    handle.remove()
+    return 12
 '''}
 
 
@@ -48,18 +77,35 @@ def test_leak_names_the_setting_before_and_after():
     assert "torch.is_grad_enabled() was True before the call and False after it" in err["message"]
 
 
+def _undo_leaks():
+    """Put back what the leaking probes left (this test process goes on)."""
+    from torch.nn.modules import module as m
+    from course.judge.worker import reset_globals
+    reset_globals()
+    while torch._C._len_torch_dispatch_stack():
+        torch.utils._python_dispatch._pop_mode()
+    while torch._C._autograd._top_saved_tensors_default_hooks(False) is not None:
+        torch._C._autograd._pop_saved_tensors_default_hooks()
+    m._global_forward_hooks.clear()
+
+
 @pytest.mark.parametrize("probe,setting", [("leave_no_grad", "torch.is_grad_enabled()"),
                                            ("leave_dtype", "torch.get_default_dtype()"),
-                                           ("leave_filter", "the warning filters for all warnings")])
+                                           ("leave_filter", "the warning filters for all warnings"),
+                                           ("leave_device", "torch.get_default_device()"),
+                                           ("leave_precision", "torch.get_float32_matmul_precision()"),
+                                           ("leave_dispatch_mode", "the number of active TorchDispatchModes"),
+                                           ("leave_saved_hooks", "saved-tensor hooks"),
+                                           ("leave_module_hook", "the number of global module hooks")])
 def test_in_process_call_fails_on_a_leak(probe, setting):
     student = InProcessStudent({}, PROBES)
     try:
         with pytest.raises(StudentError, match=setting.replace("(", r"\(").replace(")", r"\)")):
             student.call(probe)
     finally:
-        torch.set_grad_enabled(True)
-        torch.set_default_dtype(torch.float32)
+        _undo_leaks()
     assert student.call("scoped") == 2
+    assert student.call("scoped_everything") == 12
 
 
 def test_warning_filters_changed_for_every_warning_are_a_leak():

@@ -75,6 +75,9 @@ def reset_globals() -> None:
     torch.set_grad_enabled(True)
     torch.autograd.set_detect_anomaly(False)
     torch.use_deterministic_algorithms(False)
+    torch.set_default_device(None)
+    torch.set_float32_matmul_precision("highest")
+    torch.set_autocast_enabled("cpu", False)
 
 
 def broad_warning_filters() -> str:
@@ -87,6 +90,15 @@ def broad_warning_filters() -> str:
     return "[" + ", ".join(broad[:4] + (["..."] if len(broad) > 4 else [])) + "]"
 
 
+def global_module_hooks() -> int:
+    """How many global module hooks (torch.nn.modules.module.register_module_*_hook) are registered."""
+    from torch.nn.modules import module as m
+    names = ("_global_forward_hooks", "_global_forward_pre_hooks", "_global_backward_hooks",
+             "_global_backward_pre_hooks", "_global_module_registration_hooks", "_global_parameter_registration_hooks",
+             "_global_buffer_registration_hooks")
+    return sum(len(getattr(m, n, {})) for n in names)
+
+
 # Process-wide settings no task may leave changed: (what the student reads, how to read it).
 GLOBAL_SETTINGS = (
     ("torch.is_grad_enabled()", lambda t: t.is_grad_enabled()),
@@ -95,6 +107,15 @@ GLOBAL_SETTINGS = (
     ("torch.is_anomaly_enabled()", lambda t: t.is_anomaly_enabled()),
     ("torch.are_deterministic_algorithms_enabled()", lambda t: t.are_deterministic_algorithms_enabled()),
     ("the warning filters for all warnings (warnings.filters)", lambda t: broad_warning_filters()),
+    ("torch.get_default_device()", lambda t: t.get_default_device()),
+    ("torch.get_float32_matmul_precision()", lambda t: t.get_float32_matmul_precision()),
+    ("torch.is_autocast_enabled('cpu')", lambda t: t.is_autocast_enabled("cpu")),
+    ("the number of active saved-tensor hooks (torch.autograd.graph.saved_tensors_hooks)",
+     lambda t: t._C._autograd._top_saved_tensors_default_hooks(False) is not None),
+    ("the number of active TorchFunctionModes", lambda t: t._C._len_torch_function_stack()),
+    ("the number of active TorchDispatchModes", lambda t: t._C._len_torch_dispatch_stack()),
+    ("the number of global module hooks (register_module_forward_hook and the like)",
+     lambda t: global_module_hooks()),
 )
 
 
