@@ -51,8 +51,8 @@ def judged_expectations(path, spec: dict) -> dict:
     is meant to fail: its other tasks run the reference's own cells (every known-wrong spec changes only
     the cells of the tasks it breaks), and running them again for each example cost about a third of
     these runs. Whether a mistake in one task costs points in another is judged on each topic's
-    ``partly_wrong`` example (and any spec with ``JUDGE_PASS = True``), on every task it lists."""
-    if not known_wrong(spec) or path.stem == "partly_wrong" or spec.get("JUDGE_PASS") or \
+    ``partly_wrong`` example and any other spec with ``JUDGE_PASS = True``, on every task it lists."""
+    if not known_wrong(spec) or spec.get("JUDGE_PASS") or \
             spec.get("APPEND") or "mutate" in spec:  # code beyond solution cells: judged everywhere
         return spec
     return {**spec, "EXPECT": {t: v for t, v in spec["EXPECT"].items() if v != "pass"}}
@@ -61,7 +61,7 @@ def judged_expectations(path, spec: dict) -> dict:
 @pytest.mark.parametrize("assignment", assignments())
 def test_known_wrong_examples_change_only_the_tasks_they_break(assignment):
     """What judged_expectations relies on: no known-wrong spec changes a cell of a task it expects to pass
-    (else that expectation would go unjudged)."""
+    (else that expectation would go unjudged), and partly_wrong is judged on its passing tasks."""
     from course import notebook as nbtools
     from course.authoring.mutants import tasks_of_cells
     from course import SOURCE_DIR
@@ -69,6 +69,9 @@ def test_known_wrong_examples_change_only_the_tasks_they_break(assignment):
     wrong = []
     for p in graded_specs(assignment):
         spec = submissions.load_spec(p)
+        if p.stem == "partly_wrong" and not spec.get("JUDGE_PASS"):
+            wrong.append(f"{p.name}: the pipeline's ex-partly-wrong example must set JUDGE_PASS = True (points "
+                         f"lost in one task and kept in the others are judged on it)")
         if judged_expectations(p, spec) is spec:
             continue
         passing = {t for t, v in spec["EXPECT"].items() if v == "pass"}

@@ -2,6 +2,7 @@
 from course.grading.submissions import edited
 
 EXPECT = {'view_meta': 'pass', 'windows': 'fail', 'reshape_view': 'pass', 'result_dtype': 'fail', 'stale_nodes': 'pass', 'op_logger': 'fail'}
+JUDGE_PASS = True  # judged on its passing tasks too: a mistake in one task costs no points in another
 CELLS = {
     'windows_impl': edited("00-01", "windows_impl",
     ('                        x.storage_offset())\n',

@@ -1,6 +1,7 @@
 """Two realistic mistakes and two right answers: the engine never sums broadcast gradients back to the leaf's shape,
 and evaluate ends with model.train(), which puts submodules that were in eval mode into training mode."""
 EXPECT = {"graph": "pass", "engine": "fail", "compress": "pass", "evaluate": "fail", "checkpoint": "pass"}
+JUDGE_PASS = True  # judged on its passing tasks too: a mistake in one task costs no points in another
 CELLS = {"engine_impl": '''
 class Value:
     def __init__(self, data, _parents=(), _rule=None):

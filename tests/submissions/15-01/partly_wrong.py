@@ -1,6 +1,7 @@
 """Realistic mistakes: gradients not reduced over broadcast dims, naive softplus, hooks never removed."""
 EXPECT = {"scaled_mul": "fail", "softplus": "fail", "forward_hooks": "fail",
           "logcosh": "pass", "clamp": "pass", "grad_hooks": "pass", "inplace": "pass"}
+JUDGE_PASS = True  # judged on its passing tasks too: a mistake in one task costs no points in another
 CELLS = {
     "scaled_mul_impl": '''
 class ScaledMul(torch.autograd.Function):

@@ -1,5 +1,6 @@
 """Three realistic mistakes in different tasks; the other tasks are correct."""
 EXPECT = {"bucket_sampler": "fail", "balanced": "fail", "collate": "pass", "packed_rnn": "fail", "stream": "pass"}
+JUDGE_PASS = True  # judged on its passing tasks too: a mistake in one task costs no points in another
 
 CELLS = {
     # Batches are never shuffled: every epoch (and every seed) gives the sorted order.

@@ -8,6 +8,7 @@
   strict load fails.
 """
 EXPECT = {"skipmlp": "fail", "param_groups": "fail", "convert": "fail", "lazy": "pass", "trace": "pass"}
+JUDGE_PASS = True  # judged on its passing tasks too: a mistake in one task costs no points in another
 
 CELLS = {
     "skipmlp_impl": '''

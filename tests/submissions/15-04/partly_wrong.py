@@ -6,6 +6,7 @@
 """
 EXPECT = {"label_smoothing": "fail", "running_metrics": "fail", "ema": "fail",
           "nt_xent": "pass", "clip_grad_norm": "pass", "clip_grad_value": "pass"}
+JUDGE_PASS = True  # judged on its passing tasks too: a mistake in one task costs no points in another
 CELLS = {
     "label_smoothing_impl": '''
 def label_smoothing_cross_entropy(logits, target, smoothing=0.0, reduction="mean"):

@@ -7,6 +7,7 @@
 """
 EXPECT = {"trace_mismatches": "fail", "cond_net": "fail", "export_dynamic": "pass", "op_inventory": "pass",
           "save_load": "pass"}
+JUDGE_PASS = True  # judged on its passing tasks too: a mistake in one task costs no points in another
 
 CELLS = {
     "trace_mismatches_impl": '''

@@ -7,6 +7,7 @@
 """
 EXPECT = {"count_ops": "fail", "fold_conv_bn": "fail", "swap_relu": "fail",
           "insert_observers": "pass", "recording_backend": "pass"}
+JUDGE_PASS = True  # judged on its passing tasks too: a mistake in one task costs no points in another
 
 CELLS = {
     "count_ops_impl": '''

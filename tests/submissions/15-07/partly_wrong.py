@@ -27,3 +27,4 @@ CELLS = {
 }
 EXPECT = {"size_rules": "pass", "allocator_model": "pass", "empty_cache": "fail", "oom_diagnosis": "fail",
           "cuda_timing": "fail"}
+JUDGE_PASS = True  # judged on its passing tasks too: a mistake in one task costs no points in another

@@ -1,6 +1,7 @@
 """Realistic mistakes: every rank sends first (deadlock), and an all-reduce that gathers at rank 0."""
 EXPECT = {"ring_pass": "fail", "ring_all_reduce": "fail",
           "tree_broadcast": "pass", "shards": "pass", "group_sums": "pass"}
+JUDGE_PASS = True  # judged on its passing tasks too: a mistake in one task costs no points in another
 CELLS = {
     "ring_pass_impl": '''
 def ring_pass(x):

@@ -1,6 +1,7 @@
 """Realistic mistakes: the first forward frame instead of the innermost one; a monitor that reads .grad
 (which accumulates) instead of what each backward delivered."""
 EXPECT = {"anomaly": "fail", "gradcheck": "pass", "monitor": "fail", "zoo": "pass", "leaks": "pass"}
+JUDGE_PASS = True  # judged on its passing tasks too: a mistake in one task costs no points in another
 CELLS = {
     "anomaly_impl": '''
 def find_nan_origin(loss_fn, x):

@@ -42,3 +42,4 @@ CELLS = {
 }
 EXPECT = {"clipping": "fail", "callbacks": "fail", "checkpoint": "fail", "sampler": "pass", "rng": "pass",
           "trainer": "pass", "resume": "pass"}
+JUDGE_PASS = True  # judged on its passing tasks too: a mistake in one task costs no points in another
