@@ -126,8 +126,10 @@ def build_graph(spec):
 
     spec: {"seed", "shape", "steps"}; registers start as [x (a leaf with requires_grad), c (a constant)];
     steps: ["unary", name, i] / ["mul", i, j] / ["add", i, j] / ["addcmul", i, j, k] (i + j * k, whose node
-    saves j and k as _saved_tensor1/_saved_tensor2) append a result; ["write", i] adds 1 in place to
-    register i; ["write_view", i] adds 1 in place to the first element of a view of it.
+    saves j and k as _saved_tensor1/_saved_tensor2) / ["neg", i] (a node with no _saved_ attribute at all)
+    append a result; ["var_mean", i] appends two, the variance and the mean of register i (one node with two
+    outputs, which saves i); ["write", i] adds 1 in place to register i; ["write_view", i] adds 1 in place
+    to the first element of a view of it.
     Returns the registers (the last one is the output)."""
     g = torch.Generator().manual_seed(spec["seed"])
     x = torch.randn(spec["shape"], generator=g, dtype=torch.float64).requires_grad_(True)
@@ -142,6 +144,10 @@ def build_graph(spec):
             regs.append(regs[step[1]] + regs[step[2]])
         elif kind == "addcmul":
             regs.append(torch.addcmul(regs[step[1]], regs[step[2]], regs[step[3]]))
+        elif kind == "neg":
+            regs.append(-regs[step[1]])
+        elif kind == "var_mean":
+            regs.extend(torch.var_mean(regs[step[1]]))
         elif kind == "write":
             regs[step[1]].add_(1)
         elif kind == "write_view":
@@ -171,12 +177,17 @@ def build_oplog_case(spec):
 
     spec: {"kind": "linear" | "conv" | "mm_ops", "seed", "backward", ...}; for conv, "hw" lists the spatial sizes
     (its length, 1 to 3, picks Conv1d/2d/3d); for mm_ops, "c3" (optional) is the
-    shape of baddbmm's added tensor, which may broadcast to (b, m, n); returns (leaves, run) where
+    shape of baddbmm's added tensor, which may broadcast to (b, m, n), and "dtype" (optional, float64 when
+    absent) an integer dtype for a forward-only case (FlopCounterMode counts integer products too); returns
+    (leaves, run) where
     run() does the forward (and backward when spec["backward"]) and returns the output."""
     g = torch.Generator().manual_seed(spec["seed"])
+    dtype = getattr(torch, spec.get("dtype", "float64"))
 
     def rnd(*shape, grad=False):
-        return torch.randn(*shape, generator=g, dtype=torch.float64).requires_grad_(grad)
+        if not dtype.is_floating_point:  # integers: no gradients, small values
+            return torch.randint(-3, 4, shape, generator=g, dtype=dtype)
+        return torch.randn(*shape, generator=g, dtype=dtype).requires_grad_(grad)
 
     kind = spec["kind"]
     if kind == "linear":
@@ -214,7 +225,7 @@ def build_oplog_case(spec):
         def forward():
             y = torch.bmm(a3, b3) + torch.baddbmm(c3, a3, b3, beta=spec["beta"], alpha=spec["alpha"])
             z = torch.addmm(c2, a2, b2) + torch.mm(a2, b2)
-            return y.sum(0) * z.tanh()
+            return y.sum(0) * (z.tanh() if z.is_floating_point() else z)
     else:
         raise ValueError(kind)
 

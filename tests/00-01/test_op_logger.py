@@ -105,7 +105,7 @@ def test_conv(student, gen):
 
 
 def test_matmul_ops(student, gen):
-    """bmm, baddbmm (beta, alpha, a full or broadcast added tensor), addmm and mm called directly, forward and backward"""
+    """bmm, baddbmm (beta, alpha, a full or broadcast added tensor), addmm and mm called directly, forward and backward, and on integer tensors"""
     r = L.rng(gen)
     specs = []
     for back, c3 in ((False, "full"), (True, "row"), (True, r.choice(["mat", "col"]))):
@@ -116,6 +116,9 @@ def test_matmul_ops(student, gen):
         shape = {"full": [b, m, n], "row": [n], "mat": [m, n], "col": [m, 1]}[c3]
         specs.append({"kind": "mm_ops", "seed": r.randint(0, 10**6), "backward": back, "bmkn": [b, m, k, n],
                       "c3": shape, "beta": r.choice([0.0, 0.5, 1.0]), "alpha": r.choice([1.0, 2.0])})
+    # integer products, forward only: FlopCounterMode counts them by the same formulas, so OpLogger must too
+    specs.append({"kind": "mm_ops", "seed": r.randint(0, 10**6), "backward": False, "dtype": "int64",
+                  "bmkn": [r.randint(1, 3), r.randint(1, 4), r.randint(1, 5), r.randint(1, 4)], "beta": 1, "alpha": 2})
     judge(student, specs)
 
 

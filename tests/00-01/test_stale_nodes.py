@@ -71,7 +71,8 @@ def vary(case, gen):
     k = next((i for i, st in enumerate(steps) if st[0].startswith("write")), None)
     if k is None:
         return case
-    w, last = steps[k][1], 1 + sum(1 for st in steps[:k] if st[0] in ("unary", "mul", "add", "addcmul"))
+    made = {"unary": 1, "mul": 1, "add": 1, "addcmul": 1, "neg": 1, "var_mean": 2}  # registers each step appends
+    w, last = steps[k][1], 1 + sum(made.get(st[0], 0) for st in steps[:k])
     extra = []
     for _ in range(int(torch.randint(0, 3, (1,), generator=gen))):
         op = ["sin", "square", "exp", "tanh"][int(torch.randint(0, 4, (1,), generator=gen))]
@@ -97,6 +98,11 @@ def test_named_cases(student, gen):
         {"seed": s, "shape": [2, 3], "steps": [["addcmul", 0, 1, 0], ["write", 1]]},
         {"seed": s, "shape": [3], "steps": [["unary", "exp", 0], ["unary", "sin", 2], ["unary", "tanh", 2],
                                             ["add", 3, 4], ["write", 2]]},
+        # NegBackward0 saves nothing: the walk must still go through it to the stale SinBackward0 behind it (the
+        # only path to that node, whatever branches vary() adds on the written register)
+        {"seed": s, "shape": [3], "steps": [["add", 0, 1], ["unary", "sin", 2], ["neg", 3], ["write", 2]]},
+        # var_mean's one node has two outputs, both reaching the output: it is one node, named once
+        {"seed": s, "shape": [2, 3], "steps": [["unary", "exp", 0], ["var_mean", 2], ["add", 3, 4], ["write", 2]]},
     ]])
 
 

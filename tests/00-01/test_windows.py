@@ -31,12 +31,13 @@ def judge(student, cases, what):
         expect("unfold" not in got["torch_calls"], f"{call}: your windows called unfold (clause: with as_strided, "
                "not unfold)")
         expect(got["x_unchanged"], f"{call}: x was changed by the call (clause: x is left unchanged)")
+        # an empty result is a view of x too (as_strided with a count of 0 still shares x's storage)
+        expect(got["same_storage"], f"{call}: the result does not share x's storage (clause: the result is a view "
+               f"of x{', the empty one included' if want is None or want.numel() == 0 else ''}), so it is a copy")
         if want is None or want.numel() == 0:
             continue
         bad = [d for d, n in enumerate(want_shape) if n != 1 and got["stride"][d] != want.stride(d)]
         expect(not bad, f"{call}: expected strides {want.stride()} (as x.unfold gives), got {got['stride']}")
-        expect(got["same_storage"], f"{call}: the result does not share x's storage (clause: a view of x), "
-               "so it is a copy")
         expect_close(got["values"].double() if got["values"].dtype != torch.bool else got["values"].double(),
                      want.double(), f"{call}: the values", atol=0, rtol=0)
 
@@ -52,6 +53,8 @@ def test_matches_unfold(student, gen):
         cases.append((x, size, step))
     x1 = torch.randn(12, generator=gen, dtype=torch.float64)
     cases += [(x1, 1, 1), (x1, 12, 1), (x1, 5, 7), (x1, 3, 3), (x1[2:], 4, 2), (x1.view(3, 4).t(), 2, 1)]
+    # no elements, but a last dimension long enough: unfold still gives its windows dimension, (0, 4, 2) here
+    cases += [(torch.randn(0, 5, generator=gen, dtype=torch.float64), 2, 1)]
     judge(student, cases, "windows")
 
 
@@ -79,7 +82,7 @@ def test_size_larger_than_length(student, gen):
 
 
 @pytest.mark.task("windows", weight=0.1)  # its right answer is the same for every student: worth little
-@pytest.mark.parametrize("size,step,shape", [(1, 1, ()), (0, 1, (5,)), (2, 0, (5,)), (-1, 2, (3, 4))])
+@pytest.mark.parametrize("size,step,shape", [(1, 1, ()), (0, 1, (5,)), (2, 0, (5,)), (-1, 2, (3, 4)), (7, 0, (2, 5))])
 def test_bad_arguments(student, gen, size, step, shape):
     """ValueError for a 0-dim x, and for size or step below 1"""
     x = torch.randn(shape, generator=gen)
