@@ -147,6 +147,7 @@ def _rank_main(ns, fn_name, rank, world, store_path, cases, op_timeout, wfd, bac
     _log_new_groups(log, world)
     dist.init_process_group(backend, store=dist.FileStore(store_path, world), rank=rank, world_size=world,
                             timeout=datetime.timedelta(seconds=op_timeout))
+    earlier = []  # tensors this rank's earlier cases returned, kept alive so that their memory is not reused
     for i, case in enumerate(cases):
         fn = get(ns, case.get("fn", fn_name))
         args = [a.to(device) if isinstance(a, torch.Tensor) else a for a in case["args"][rank]]
@@ -155,6 +156,7 @@ def _rank_main(ns, fn_name, rank, world, store_path, cases, op_timeout, wfd, bac
         kept = [a for a in args if isinstance(a, torch.Tensor)]
         log.update(on=True, sends=[], recvs=[], collectives=[], group_ranks=[])
         groups_before = _groups_made()
+        where_before = [a.data_ptr() if a.numel() else None for a in kept]
         t0 = time.perf_counter()
         try:
             value = fn(*args)
@@ -174,8 +176,16 @@ def _rank_main(ns, fn_name, rank, world, store_path, cases, op_timeout, wfd, bac
             value is a or value._base is a or value._base is not None and value._base is a._base
             or (value.numel() and a.numel() and value.untyped_storage().data_ptr() == a.untyped_storage().data_ptr())
             for a in kept)
+        # the result lies in the memory of a tensor an earlier case returned (a buffer kept between calls)
+        shares_earlier = isinstance(value, torch.Tensor) and value.numel() > 0 and any(
+            value is e or value.untyped_storage().data_ptr() == e.untyped_storage().data_ptr() for e in earlier)
+        if isinstance(value, torch.Tensor) and value.numel():
+            earlier.append(value)
+        # an argument that now points at other memory (x.set_(...), x.data = ...) was not written in place
+        moved = [b is not None and a.data_ptr() != b for a, b in zip(kept, where_before)]
         _frame(wfd, {"case": i, "result": _plain(value), "error": err, "seconds": seconds,
-                     "shares_input": shares, "inputs_after": [a.detach().cpu().clone() for a in kept],
+                     "shares_input": shares, "shares_earlier_result": shares_earlier, "inputs_moved": moved,
+                     "inputs_after": [a.detach().cpu().clone() for a in kept],
                      "sends": log["sends"], "recvs": log["recvs"], "collectives": log["collectives"],
                      "new_groups": new_groups, "group_ranks": log["group_ranks"]})
         if err is not None:

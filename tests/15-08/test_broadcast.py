@@ -26,6 +26,11 @@ def broadcast_cases(gen, world):
             args = [(data.clone() if r == src else C.rand(gen, shape, dtype), src) for r in range(world)]
             cases.append({"name": f"{tag}_src{src}", "what": f"tree_broadcast(x, src={src}) with x {C.describe(data)}",
                           "args": args, "src": src, "data": data})
+    # an empty x, from the last root (added last, so it shifts no other case's input)
+    src = ROOTS[world][-1]
+    data = torch.zeros(0, 4)
+    cases.append({"name": f"empty_src{src}", "what": f"tree_broadcast(x, src={src}) with an empty x float32 (0, 4)",
+                  "args": [(torch.zeros(0, 4), src) for _ in range(world)], "src": src, "data": data})
     return cases
 
 
@@ -75,6 +80,11 @@ def test_broadcast_fills_x_in_place(runs):
             for rank, f in enumerate(frames):
                 C.same(f["inputs_after"][0], case["data"],
                        f"x itself on rank {rank} of {world} after {case['what']}")
+                moved = f.get("inputs_moved") or [False]
+                expect(not moved[0], f"x on rank {rank} of {world} after {case['what']}: x now points at other "
+                       f"memory than before the call (x.set_(...) or x.data = ...), so x's own memory, which every "
+                       f"view of x shares (a parameter behind p.data), never got the root's values; the text says "
+                       f"to overwrite x in place (receive into x, or x.copy_(...))")
 
 
 def test_broadcast_returns_x_itself(runs):
@@ -103,14 +113,15 @@ def test_broadcast_uses_no_collective(runs):
 @pytest.mark.parametrize("world", (3, 4))
 def test_broadcast_each_rank_receives_once(runs, world):
     """tree_broadcast: every rank except src receives exactly one message (the whole tensor), src none"""
-    for name in _names(world, ("f32", "i64")):
+    for name in _names(world, ("f32", "i64")) + [f"empty_src{ROOTS[world][-1]}"]:
         case, frames = runs.case(world, name)
         nbytes = case["data"].numel() * case["data"].element_size()
         for rank, f in enumerate(frames):
             got = [r["bytes"] for r in f["recvs"]]
             want = [] if rank == case["src"] else [nbytes]
             expect(got == want, f"{case['what']} on rank {rank} of {world}: expected "
-                                f"{'no message' if not want else f'one message of {nbytes} bytes'} to be received, "
+                                f"{'no message' if not want else f'one message of {nbytes} bytes'} to be received "
+                                f"(the whole tensor, also when it is empty), "
                                 f"got messages of {got[:6]} bytes")
         _check_values(runs, world, name)
 

@@ -30,6 +30,9 @@ def ring_pass_cases(gen, world):
         {"name": "big", "what": "ring_pass(x) with x float32 (256, 256)", "args": per_rank((256, 256), torch.float32)},
         {"name": "noncontig", "what": "ring_pass(x) with a non-contiguous x float32 (4, 6)",
          "args": per_rank((4, 6), torch.float32), "noncontig": [0]},
+        # the shape and dtype of "f32" again, in the same group: a receive buffer kept between calls shows here
+        {"name": "again", "what": "a second ring_pass(x) with x float32 (3, 5) in the same group",
+         "args": per_rank((3, 5), torch.float32)},
     ]
     return cases
 
@@ -88,10 +91,23 @@ def test_ring_pass_leaves_x_unchanged(ring_pass_runs):
 
 
 @pytest.mark.task("ring_pass")
+def test_ring_pass_new_tensor_each_call(ring_pass_runs):
+    """ring_pass returns a new tensor on every call, not memory that an earlier call returned"""
+    for world in (2, 3):
+        _check_received(ring_pass_runs, world, "again")
+        case, frames = ring_pass_runs.case(world, "again")
+        for rank, f in enumerate(frames):
+            expect(not f.get("shares_earlier_result"), f"{case['what']} on rank {rank} of {world}: the tensor it "
+                   f"returned lies in the memory of a tensor that an earlier ring_pass call on this rank returned "
+                   f"(a receive buffer kept between calls), so that earlier result now holds this call's values; "
+                   f"the text asks for a new tensor on every call")
+
+
+@pytest.mark.task("ring_pass")
 @pytest.mark.parametrize("world", (3, 4))
 def test_ring_pass_sends_one_message_right(ring_pass_runs, world):
     """ring_pass: each rank sends exactly one message, x.numel() elements to (rank + 1) % N, and no collective"""
-    for name in ("f32", "big"):
+    for name in ("f32", "big", "empty"):  # an empty x is still one message (of 0 bytes)
         _check_received(ring_pass_runs, world, name)  # the messages of this run carry these ranks' x
         case, frames = ring_pass_runs.case(world, name)
         for rank, f in enumerate(frames):
@@ -99,7 +115,8 @@ def test_ring_pass_sends_one_message_right(ring_pass_runs, world):
             sends = [(s["dst"], s["bytes"]) for s in f["sends"]]
             want = [((rank + 1) % world, x.numel() * x.element_size())]
             expect(sends == want, f"{case['what']} on rank {rank} of {world}: expected exactly one message of "
-                                  f"{want[0][1]} bytes to rank {want[0][0]}, got (destination, bytes) {sends[:6]}")
+                                  f"{want[0][1]} bytes to rank {want[0][0]} (one per call, also when x is empty), "
+                                  f"got (destination, bytes) {sends[:6]}")
             names = [c["name"] for c in f["collectives"]]
             expect(not names, f"{case['what']} on rank {rank} of {world}: point-to-point calls only, but it "
                               f"called the collective(s) {names[:4]}")
@@ -127,6 +144,9 @@ def all_reduce_cases(gen, world):
          "args": per_rank((0,), torch.float32)},
         {"name": "noncontig", "what": "ring_all_reduce(x) with a non-contiguous x float64 (4, 6)",
          "args": per_rank((4, 6), torch.float64), "noncontig": [0]},
+        # n = N: N divides n and there are no more elements than ranks (the bandwidth bound is 2(N-1))
+        {"name": "per_rank", "what": f"ring_all_reduce(x) with x float32 ({world},), one element per rank",
+         "args": per_rank((world,), torch.float32)},
     ]
 
 
@@ -249,8 +269,8 @@ def _check_bandwidth(runs, world, name):
 @pytest.mark.task("ring_all_reduce")
 @pytest.mark.parametrize("world", (3, 4))
 def test_all_reduce_bandwidth_optimal(all_reduce_runs, world):
-    """ring_all_reduce: no rank sends more than 2(N-1)·ceil(n/N) elements"""
-    for name in ("big", "f64", "i64", "few"):
+    """ring_all_reduce: no rank sends more than 2(N-1)·ceil(n/N) elements (N dividing n, n = N and n = 0 too)"""
+    for name in ("big", "f64", "i64", "few", "per_rank", "empty"):
         _check_bandwidth(all_reduce_runs, world, name)
         _check_sum(all_reduce_runs, world, name)  # the bytes counted are those of this run
 
