@@ -453,7 +453,8 @@ print([s.tolist() for s in torch.tensor_split(_flat, 4)])
 # * `reduce_scatter_shards(full)`: `full` is a 1-D tensor of the same length and dtype on every rank.
 #   Return this rank's shard, `torch.tensor_split(total, N)[rank]`, of the sum `total` of `full` over all
 #   ranks, with `full`'s dtype.
-# * Neither function modifies its input.
+# * Neither function modifies its input, and each call returns a new tensor (not memory that an earlier call
+#   returned: a workspace kept between calls would be overwritten by the next call).
 
 # %% [solution] id=shards_impl
 def _shard_sizes(numel: int, world: int) -> list[int]:

@@ -35,9 +35,13 @@ def _rs_case(gen, world, tag, numel, dtype):
             "args": [(fulls[r],) for r in range(world)]}
 
 
+AGAIN = ("f32_10_again", 10, torch.float32)  # the length of f32_10 again: a workspace kept per length is reused
+
+
 def shard_cases(gen, world):
     cases = [_gather_case(gen, world, *c) for c in SHARD_CASES]
     cases += [_rs_case(gen, world, *c) for c in SHARD_CASES]
+    cases += [_gather_case(gen, world, *AGAIN), _rs_case(gen, world, *AGAIN)]
     return cases + [_rs_case(gen, world, *ZERO), _gather_case(gen, world, *ZERO)]
 
 
@@ -67,6 +71,22 @@ def _check_reduce_scatter(runs, world, tag, check_dtype=False):
         want = torch.tensor_split(total, world)[rank]
         C.close_values(got, want, f"{what} (shard {rank} of the sum, torch.tensor_split convention)",
                        **C.tolerance(fulls[0].dtype, world, scale))
+
+
+@pytest.mark.task("shards")
+def test_shards_new_tensor_each_call(shard_runs):
+    """gather_shards and reduce_scatter_shards return a new tensor on every call, not memory an earlier call returned"""
+    for world in (2, 3):
+        _check_gather(shard_runs, world, AGAIN[0])
+        _check_reduce_scatter(shard_runs, world, AGAIN[0])
+        for fn in ("gather", "rs"):
+            case, frames = shard_runs.case(world, f"{fn}_{AGAIN[0]}")
+            for rank, f in enumerate(frames):
+                expect(not f.get("shares_earlier_result"),
+                       f"{case['what']} (a second call of this length) on rank {rank} of {world}: the tensor it "
+                       f"returned lies in the memory of a tensor an earlier call on this rank returned (a buffer "
+                       f"kept between calls), so that earlier result now holds this call's values; the text asks "
+                       f"for a new tensor on every call")
 
 
 @pytest.mark.task("shards")
