@@ -11,7 +11,7 @@ def build_graph(recipe, seed):
 
     Recipes: "mlp", "diamond", "reused", "several_outputs", "detached", "constant_leaf", "siblings", "long_short",
     "leaf",
-    "no_graph", "random:<n>" (n random operations over three leaves). The named graphs end in one to four
+    "no_graph", "random:<n>" (n random operations over three leaves), "ladder:<k>" (k residual blocks in a chain). The named graphs end in one to four
     more operations chosen by ``seed`` (so each student's graph has a shape of its own)."""
     out, leaves, gen = _recipe(recipe, seed)
     if recipe in ("mlp", "diamond", "reused", "several_outputs", "detached", "constant_leaf", "siblings", "long_short"):
@@ -50,6 +50,11 @@ def _recipe(recipe, seed):
     if recipe == "constant_leaf":
         c = r(3, 4)  # requires no grad: None in next_functions
         return (a * c + c.exp() * b).sum(), [a, b], gen
+    if recipe.startswith("ladder:"):  # y = y + y.tanh() k times: 2**k paths from the output down to a and b
+        y = a * b
+        for _ in range(int(recipe.split(":")[1])):
+            y = y + y.tanh()
+        return y.sum(), [a, b], gen
     if recipe == "leaf":
         return a, [a], gen
     if recipe == "no_graph":
@@ -99,19 +104,21 @@ def _describe(result, index):
     return out
 
 
-def graph_walk(ns, fn_name, recipe, seed):
+def graph_walk(ns, fn_name, recipe, seed, twice=False):
     """What ``fn_name(t)`` returns for the graph of ``recipe``, as indices into the probe's own walk,
-    with the walk's node names and edges, and whether backward still works afterwards."""
+    with the walk's node names and edges, and whether backward still works afterwards; with ``twice``,
+    also what a second call on the same tensor returns ("again")."""
     out, leaves = build_graph(recipe, seed)
     nodes, edges = _walk(out)
     index = {n: i for i, n in enumerate(nodes)}
     result = get(ns, fn_name)(out)
     got = _describe(result, index)
+    again = _describe(get(ns, fn_name)(out), index) if twice else None
     nodes_after, edges_after = _walk(out)
     backward = None
     if out.requires_grad and out.dim() == 0:
         backward = capture_error(out.backward)
-    return {"got": got, "names": [type(n).__name__ for n in nodes], "edges": [list(e) for e in edges],
+    return {"got": got, "again": again, "names": [type(n).__name__ for n in nodes], "edges": [list(e) for e in edges],
             "unchanged": len(nodes_after) == len(nodes) and edges_after == edges,
             "backward": backward, "grads": [None if x.grad is None else x.grad.clone() for x in leaves]}
 
@@ -372,6 +379,18 @@ def vary_model(model, variant=None):
     return model
 
 
+def evaluate_parameterless(ns, x, keep):
+    """evaluate on nn.Sequential(nn.Dropout(0.5), nn.Tanh()) in training mode, a model with no parameters:
+    what it returned (or raised) and the train flags of model.modules() afterwards."""
+    model = nn.Sequential(nn.Dropout(0.5), nn.Tanh())
+    try:
+        out = get(ns, "evaluate")(model, x, keep_for_autograd=keep)
+    except Exception as exc:  # noqa: BLE001
+        return {"error": f"{type(exc).__name__}: {str(exc)[:200]}"}
+    return {"error": None, "out": out.clone() if isinstance(out, torch.Tensor) else f"not a tensor: {type(out).__name__}",
+            "modes_after": [m.training for m in model.modules()]}
+
+
 # ---------------------------------------------------------------- checkpoint
 def run_checkpoint(ns, spec, x, x_grad, seed, v, unused=False, variant=None):
     """checkpoint(model, x) from RNG seed ``seed``: the output, the count and bytes of tensors saved while it ran,
@@ -415,14 +434,16 @@ def run_checkpoint(ns, spec, x, x_grad, seed, v, unused=False, variant=None):
             "rng_forward": rng_forward, "rng_backward_same": bool(torch.equal(rng_before_backward, rng_backward))}
 
 
-def run_checkpoint_chain(ns, specs, x, seed, v):
-    """Blocks checkpointed one after the other from RNG seed ``seed``, then ``backward()`` on <v, out>:
-    the output and the .grad left on x and on every parameter of every block."""
+def run_checkpoint_chain(ns, specs, x, seed, v, order=None):
+    """Blocks checkpointed one after the other from RNG seed ``seed`` (block ``order[k]`` k-th, so one block may
+    come several times; by default each once, in turn), then ``backward()`` on <v, out>: the output and the .grad
+    left on x and on every parameter of every block."""
     blocks = [build_model(s) for s in specs]
     x = x.clone().requires_grad_(True)
     torch.manual_seed(seed)
     h = x
-    for b in blocks:
+    for k in (range(len(blocks)) if order is None else order):
+        b = blocks[k]
         b.train()
         h = get(ns, "checkpoint")(b, h)
     if not isinstance(h, torch.Tensor):

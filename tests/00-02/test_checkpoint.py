@@ -135,27 +135,19 @@ def test_unused_parameter(student, gen):
     check_values_and_grads(res, want, grads, what, False)
 
 
-def test_two_blocks_backward(student, gen):
-    """two checkpointed blocks in a row, then backward(): each block replays its own RNG state and every .grad
-    equals a plain run's"""
-    seeds = [int(v) for v in torch.randint(0, 2**31 - 1, (3,), generator=gen)]
-    specs = [{"arg": "x", "in": 5, "out": 6, "hidden": [8], "norm": False, "dropout": True, "seed": seeds[0]},
-             {"arg": "inputs", "in": 6, "out": 3, "hidden": [8], "norm": False, "dropout": True, "seed": seeds[1]}]
-    x = torch.randn(4, 5, generator=gen)
-    v = torch.randn(4, 3, generator=gen)
-    what = (f"h = checkpoint(block1, x); out = checkpoint(block2, h) for two blocks of widths 5-8-6 and 6-8-3 with "
-            f"dropout, x of shape (4, 5) requiring grad, torch.manual_seed({seeds[2]}) before, then "
-            f"(out * v).sum().backward() with every .grad None before")
-    res = student.call("run_checkpoint_chain", specs=specs, x=x, seed=seeds[2], v=v)
+def check_chain(student, specs, order, x, v, seed, what):
+    """checkpoint(...) over ``specs``' blocks in ``order`` from ``seed``, then backward(), against the judge's plain run
+    of the same blocks in the same order from the same seed: the output and every .grad."""
+    res = student.call("run_checkpoint_chain", specs=specs, x=x, seed=seed, v=v, order=order)
     if isinstance(res["out"], str):
         fail(f"{what}: returned {res['out']}")
     blocks = [build_model(s) for s in specs]  # the judge's plain run from the same seed
     xp = x.clone().requires_grad_(True)
-    torch.manual_seed(seeds[2])
+    torch.manual_seed(seed)
     h = xp
-    for b in blocks:
-        b.train()
-        h = b(h)
+    for k in order:
+        blocks[k].train()
+        h = blocks[k](h)
     (h * v).sum().backward()
     want = [xp.grad] + [p.grad for b in blocks for p in b.parameters()]
     expect_close(res["out"], h.detach(), f"{what}: the output, against the plain blocks from the same seed",
@@ -167,6 +159,35 @@ def test_two_blocks_backward(student, gen):
     for name, g, w in zip(names, res["grads"], want):
         if g is None:
             fail(f"{what}: {name}.grad is None after backward()")
-        expect_close(g, w, f"{what}: {name}.grad, against the plain blocks (each block's backward must replay the "
+        expect_close(g, w, f"{what}: {name}.grad, against the plain blocks (each call's backward must replay the "
                            f"dropout mask of its own forward, and its gradients must reach .grad once)",
                      atol=1e-5, rtol=1e-4)
+
+
+def test_two_blocks_backward(student, gen):
+    """two checkpointed blocks in a row, then backward(): each block replays its own RNG state and every .grad
+    equals a plain run's"""
+    seeds = [int(v) for v in torch.randint(0, 2**31 - 1, (3,), generator=gen)]
+    specs = [{"arg": "x", "in": 5, "out": 6, "hidden": [8], "norm": False, "dropout": True, "seed": seeds[0]},
+             {"arg": "inputs", "in": 6, "out": 3, "hidden": [8], "norm": False, "dropout": True, "seed": seeds[1]}]
+    x = torch.randn(4, 5, generator=gen)
+    v = torch.randn(4, 3, generator=gen)
+    what = (f"h = checkpoint(block1, x); out = checkpoint(block2, h) for two blocks of widths 5-8-6 and 6-8-3 with "
+            f"dropout, x of shape (4, 5) requiring grad, torch.manual_seed({seeds[2]}) before, then "
+            f"(out * v).sum().backward() with every .grad None before")
+    check_chain(student, specs, [0, 1], x, v, seeds[2], what)
+
+
+def test_same_block_twice(student, gen):
+    """one block checkpointed twice in a row (a shared layer), then backward(): each call replays the RNG state its
+    own forward started from"""
+    seeds = [int(v) for v in torch.randint(0, 2**31 - 1, (2,), generator=gen)]
+    # 32 hidden units and 6 rows: with 8 and 4, every place where the two masks differ could fall on a unit the ReLU
+    # had already zeroed (seen for one seed), and the wrong mask went unnoticed
+    specs = [{"arg": "x", "in": 5, "out": 5, "hidden": [32], "norm": False, "dropout": True, "seed": seeds[0]}]
+    x = torch.randn(6, 5, generator=gen)
+    v = torch.randn(6, 5, generator=gen)
+    what = (f"out = checkpoint(block, checkpoint(block, x)) for one block of widths 5-32-5 with dropout used twice, "
+            f"x of shape (6, 5) requiring grad, torch.manual_seed({seeds[1]}) before, then (out * v).sum().backward() "
+            f"with every .grad None before")
+    check_chain(student, specs, [0, 0], x, v, seeds[1], what)

@@ -135,3 +135,20 @@ def test_other_train_dependent_layer(student, gen, keep):
     check_common(res, want, what)
     expect(res.get("modes_after") == modes, f"{what}: afterwards the train/eval flags of model.modules() were "
                                            f"{res.get('modes_after')}, expected them all True as before the call")
+
+
+def test_model_without_parameters(student, gen):
+    """a model with no parameters (dropout then tanh, in training mode): the values of model.eval(); model(x)"""
+    x = torch.randn(3, 4, generator=gen)
+    for keep in (False, True):
+        what = (f"evaluate(nn.Sequential(nn.Dropout(0.5), nn.Tanh()), x, keep_for_autograd={keep}) for a model "
+                f"with no parameters in training mode and x of shape (3, 4)")
+        res = student.call("evaluate_parameterless", x=x, keep=keep)
+        if res["error"]:
+            fail(f"{what} raised {res['error']}; a model need not have parameters")
+        if not isinstance(res["out"], torch.Tensor):
+            fail(f"{what}: expected a tensor, got {res['out']}")
+        expect_close(res["out"], x.tanh(), f"{what} (compared with model.eval(); model(x), which is x.tanh())",
+                     atol=1e-6, rtol=1e-5)
+        expect(res["modes_after"] == [True, True, True], f"{what}: afterwards the train flags of model.modules() "
+                                                         f"were {res['modes_after']}, expected [True, True, True]")

@@ -31,10 +31,10 @@ TAIL = ", then 1-4 more operations (* 0.5, tanh, + a.sum()) chosen by the check'
 RECIPES = {k: v + TAIL for k, v in RECIPES.items()}
 
 
-def judged(student, fn, recipe, seed):
+def judged(student, fn, recipe, seed, **kw):
     """The probe's reply for ``fn`` on the graph of (recipe, seed), after checking that the reply describes
     the graph the judge builds itself from the same recipe and seed."""
-    res = student.call("graph_walk", fn_name=fn, recipe=recipe, seed=seed)
+    res = student.call("graph_walk", fn_name=fn, recipe=recipe, seed=seed, **kw)
     nodes, edges = G._walk(G.build_graph(recipe, seed)[0])
     expect(res["names"] == [type(n).__name__ for n in nodes] and res["edges"] == [list(e) for e in edges],
            f"{fn}(t) for the graph of recipe {recipe!r} (seed {seed}): the reply does not describe the graph the "
@@ -111,9 +111,14 @@ def test_no_grad_fn(student, gen, fn, recipe):
 def test_graph_left_usable(student, gen, fn):
     """neither function runs backward or changes the graph"""
     seed = _seed(gen)
-    res = judged(student, fn, "diamond", seed)
+    res = judged(student, fn, "diamond", seed, twice=True)
     what = f"after {fn}(t) for {RECIPES['diamond']}"
     expect(res["unchanged"], f"{what}: the graph's nodes or edges changed")
+    again = dict(res, got=res["again"])  # a second call on the same tensor must find the same nodes
+    check_nodes(again, fn, f"a second call on the same tensor ({RECIPES['diamond']}; state kept from the first "
+                           f"call, such as a shared seen set?)")
+    if fn == "topo_order":
+        check_order(again, f"a second call on the same tensor ({RECIPES['diamond']})")
     err = res["backward"]
     expect(not err["raised"], f"{what}: t.backward() raised {err['type']}: {err['message'][:150]}")
     out, leaves = G.build_graph("diamond", seed)  # the judge's own fresh graph and its gradients
@@ -122,3 +127,14 @@ def test_graph_left_usable(student, gen, fn):
         expect(g is not None and torch.allclose(g, e, rtol=1e-10, atol=1e-12),
                f"{what}: one t.backward() gave leaf {k} a .grad different from a fresh graph's (was backward run "
                f"inside {fn}?)")
+
+
+@pytest.mark.parametrize("fn", ["graph_nodes", "topo_order"])
+def test_residual_chain(student, gen, fn):
+    """a chain of 40 residual blocks (2**40 paths): every node once, in order, each node's inputs visited once"""
+    what = ("y = a * b, then y = y + y.tanh() forty times, then y.sum() (a chain of residual blocks: 2**40 paths "
+            "from the output down to a; a walk must visit each node's inputs once, not once per path)")
+    res = judged(student, fn, "ladder:40", _seed(gen), timeout=15)
+    check_nodes(res, fn, what)
+    if fn == "topo_order":
+        check_order(res, what)
