@@ -264,7 +264,8 @@ class Value:
     @staticmethod
     def _unbroadcast(g, like):
         ### BEGIN SOLUTION
-        return g.sum_to_size(like.shape) if g.shape != like.shape else g
+        g = g.sum_to_size(like.shape) if g.shape != like.shape else g
+        return g.to(like.dtype)  # mixed dtypes: the result was promoted, the gradient is the leaf's
         ### END SOLUTION
 
     def __add__(self, other):

@@ -191,6 +191,24 @@ def test_float32_leaves(student, gen, dtype):
 
 
 @pytest.mark.parametrize("op", ["add", "sub", "mul"])
+def test_mixed_dtype_leaves(student, gen, op):
+    """with operands of two dtypes the result is promoted, but each leaf's grad has that leaf's dtype"""
+    for a, b in [(torch.randn(3, 1, generator=gen), torch.randn(4, generator=gen, dtype=f64)),
+                 (torch.randn((), generator=gen, dtype=f64), torch.randn(2, 3, generator=gen))]:
+        program = [(op, 0, 1), ("tanh", 2, None), ("sum", 3, None)]
+        res = student.call("engine_run", leaves=[a, b], program=program)
+        _, grads = torch_run([a, b], program)
+        for k, (got, want) in enumerate(zip(res["grads"][0], grads)):
+            what = (f"L{k}.grad for {describe([a, b], program)} with L0 {a.dtype} {tuple(a.shape)} and "
+                    f"L1 {b.dtype} {tuple(b.shape)}")
+            if not isinstance(got, torch.Tensor):
+                fail(f"{what}: expected a tensor, got {got}")
+            expect(got.dtype == want.dtype, f"{what}: expected dtype {want.dtype} (the leaf's; the result was "
+                                            f"promoted to float64), got {got.dtype}")
+            expect_close(got.double(), want.double(), what, atol=1e-5, rtol=1e-5)
+
+
+@pytest.mark.parametrize("op", ["add", "sub", "mul"])
 def test_grads_are_own_tensors(student, gen, op):
     """each leaf's grad shares memory with no other leaf's grad or data"""
     a, b = torch.randn(2, 3, generator=gen, dtype=f64), torch.randn(2, 3, generator=gen, dtype=f64)

@@ -41,19 +41,20 @@ class _Op:
 class _Add(_Op):
     def vjp(self, g):
         a, b = self.inputs
-        return [g.sum_to_size(a.data.shape), g.sum_to_size(b.data.shape)]
+        return [g.sum_to_size(a.data.shape).to(a.data.dtype), g.sum_to_size(b.data.shape).to(b.data.dtype)]
 
 
 class _Sub(_Op):
     def vjp(self, g):
         a, b = self.inputs
-        return [g.sum_to_size(a.data.shape), (-g).sum_to_size(b.data.shape)]
+        return [g.sum_to_size(a.data.shape).to(a.data.dtype), (-g).sum_to_size(b.data.shape).to(b.data.dtype)]
 
 
 class _Mul(_Op):
     def vjp(self, g):
         a, b = self.inputs
-        return [(g * b.data).sum_to_size(a.data.shape), (g * a.data).sum_to_size(b.data.shape)]
+        return [(g * b.data).sum_to_size(a.data.shape).to(a.data.dtype),
+                (g * a.data).sum_to_size(b.data.shape).to(b.data.dtype)]
 
 
 class _MatMul(_Op):

@@ -42,15 +42,16 @@ class Value:
 
     def __add__(self, o):
         return self._make(self.data + o.data, (self, o),
-                          (lambda g: g.sum_to_size(self.data.shape), lambda g: g.sum_to_size(o.data.shape)))
+                          (lambda g: g.sum_to_size(self.data.shape).type(self.data.dtype),
+                           lambda g: g.sum_to_size(o.data.shape).type(o.data.dtype)))
 
     def __sub__(self, o):
         return self + (-o)
 
     def __mul__(self, o):
         return self._make(self.data * o.data, (self, o),
-                          (lambda g: (g * o.data).sum_to_size(self.data.shape),
-                           lambda g: (g * self.data).sum_to_size(o.data.shape)))
+                          (lambda g: (g * o.data).sum_to_size(self.data.shape).type(self.data.dtype),
+                           lambda g: (g * self.data).sum_to_size(o.data.shape).type(o.data.dtype)))
 
     def __neg__(self):
         return self._make(-self.data, (self,), (lambda g: -g,))

@@ -23,7 +23,7 @@ class Value:
         for i, n in enumerate(shape):
             if n == 1 and g.shape[i] != 1:
                 g = g.sum(i, keepdim=True)
-        return g
+        return g.to(like.dtype)
 
     def _make(self, data, parents, rule):
         return Value(data, parents, rule)
