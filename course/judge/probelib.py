@@ -111,6 +111,34 @@ def _vjp_list(fn, xs, v, create_graph):
     return out
 
 
+# ---------------------------------------------------------------- memory layouts
+def relayout(t: torch.Tensor, layout: str) -> torch.Tensor:
+    """A tensor equal to ``t`` (same shape, dtype and values) whose memory is laid out as ``layout``.
+
+    Where a layout cannot apply (a transpose of a 1-D tensor, channels-last of a 3-D one, a broadcast
+    of values that differ), the strided one is used instead. 0-dim tensors are always contiguous.
+    Layouts: contiguous, transposed, strided, offset, broadcast, channels_last (strategies.LAYOUTS).
+    """
+    shape = tuple(t.shape)
+    if layout == "contiguous" or t.dim() == 0:
+        return t.detach().clone().contiguous()
+    if layout == "transposed" and t.dim() >= 2 and shape[-1] > 1 and shape[-2] > 1:
+        return t.detach().transpose(-1, -2).contiguous().transpose(-1, -2)
+    if layout == "offset":
+        flat = torch.cat([torch.zeros(3, dtype=t.dtype, device=t.device), t.detach().reshape(-1)])
+        return flat[3:].view(shape)
+    if layout == "broadcast" and shape[0] > 1 and bool((t == t[:1]).all()):
+        return t.detach()[:1].clone().expand(shape)
+    if layout == "channels_last" and t.dim() == 4:
+        return t.detach().contiguous(memory_format=torch.channels_last)
+    # strided: every other element along the last dimension over 1 (torch ignores size-1 dimensions)
+    d = max((i for i, n in enumerate(shape) if n > 1), default=t.dim() - 1)
+    wide = torch.zeros(shape[:d] + (2 * shape[d],) + shape[d + 1:], dtype=t.dtype, device=t.device)
+    index = (slice(None),) * d + (slice(None, None, 2),)
+    wide[index] = t.detach()
+    return wide[index]
+
+
 # ---------------------------------------------------------------- checks after the call
 def global_state(rng: bool = False) -> dict:
     """The process-wide settings a task might change and forget to restore (plain data).

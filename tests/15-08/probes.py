@@ -25,7 +25,7 @@ import traceback
 
 import torch
 
-from course.judge.probelib import get
+from course.judge.probelib import get, relayout
 
 COLLECTIVES = ("allreduce", "allreduce_coalesced", "broadcast", "allgather", "_allgather_base",
                "allgather_coalesced", "allgather_into_tensor_coalesced", "all_gather_single",
@@ -95,14 +95,6 @@ def _log_new_groups(log: dict, world: int) -> None:
     c10d._new_group_with_tag = made
 
 
-def _noncontiguous(t: torch.Tensor) -> torch.Tensor:
-    """A non-contiguous tensor with t's shape, dtype and values; from 2-D on its memory is transposed,
-    so not even ``view(-1)`` can flatten it (a strided 1-D slice can be viewed whole)."""
-    if t.dim() >= 2:
-        return t.transpose(-1, -2).contiguous().transpose(-1, -2)
-    return torch.stack([t, torch.zeros_like(t)], dim=-1).select(-1, 0)
-
-
 def _groups_made():
     """How many process groups this rank has asked torch.distributed to create so far: the counter that
     every new_group call advances on every rank of the world, members or not (None if it is not there)."""
@@ -151,8 +143,8 @@ def _rank_main(ns, fn_name, rank, world, store_path, cases, op_timeout, wfd, bac
     for i, case in enumerate(cases):
         fn = get(ns, case.get("fn", fn_name))
         args = [a.to(device) if isinstance(a, torch.Tensor) else a for a in case["args"][rank]]
-        for j in case.get("noncontig", ()):
-            args[j] = _noncontiguous(args[j])
+        for j, layout in case.get("layouts", {}).items():  # drawn by the judge (strategies.LAYOUTS)
+            args[j] = relayout(args[j], layout)
         kept = [a for a in args if isinstance(a, torch.Tensor)]
         log.update(on=True, sends=[], recvs=[], collectives=[], group_ranks=[])
         groups_before = _groups_made()

@@ -12,6 +12,17 @@ C = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(C)
 
 WORLDS = (2, 3, 4)
+NONCONTIG = ("transposed", "strided", "channels_last")  # strategies.LAYOUTS that are not contiguous in 4-D
+
+
+def noncontig_case(fn, gen, per_rank, dtype):
+    """x in a non-contiguous memory layout drawn per student (the same on every rank), built next to the
+    submission with probelib.relayout (the judge's strategies use it too)."""
+    layout = NONCONTIG[int(torch.randint(len(NONCONTIG), (1,), generator=gen))]
+    shape = (2, 3, 2, 4)
+    return {"name": "noncontig", "what": f"{fn}(x) with x {str(dtype).replace('torch.', '')} {shape} laid out "
+                                         f"non-contiguously ({layout.replace('_', '-')} memory)",
+            "args": per_rank(shape, dtype), "layouts": {0: layout}}
 
 
 # ------------------------------------------------------------------------------ ring_pass
@@ -28,8 +39,7 @@ def ring_pass_cases(gen, world):
         {"name": "scalar", "what": "ring_pass(x) with a 0-d float64 x", "args": per_rank((), torch.float64)},
         {"name": "empty", "what": "ring_pass(x) with an empty x of shape (0, 3)", "args": per_rank((0, 3), torch.float32)},
         {"name": "big", "what": "ring_pass(x) with x float32 (256, 256)", "args": per_rank((256, 256), torch.float32)},
-        {"name": "noncontig", "what": "ring_pass(x) with a non-contiguous x float32 (4, 6)",
-         "args": per_rank((4, 6), torch.float32), "noncontig": [0]},
+        noncontig_case("ring_pass", gen, per_rank, torch.float32),
         # the shape and dtype of "f32" again, in the same group: a receive buffer kept between calls shows here
         {"name": "again", "what": "a second ring_pass(x) with x float32 (3, 5) in the same group",
          "args": per_rank((3, 5), torch.float32)},
@@ -142,8 +152,7 @@ def all_reduce_cases(gen, world):
         {"name": "scalar", "what": "ring_all_reduce(x) with a 0-d float32 x", "args": per_rank((), torch.float32)},
         {"name": "empty", "what": "ring_all_reduce(x) with an empty float32 x of shape (0,)",
          "args": per_rank((0,), torch.float32)},
-        {"name": "noncontig", "what": "ring_all_reduce(x) with a non-contiguous x float64 (4, 6)",
-         "args": per_rank((4, 6), torch.float64), "noncontig": [0]},
+        noncontig_case("ring_all_reduce", gen, per_rank, torch.float64),
         # n = N: N divides n and there are no more elements than ranks (the bandwidth bound is 2(N-1))
         {"name": "per_rank", "what": f"ring_all_reduce(x) with x float32 ({world},), one element per rank",
          "args": per_rank((world,), torch.float32)},
