@@ -98,6 +98,25 @@ class NudgeNet(nn.Module):
         return y
 
 
+class EdgeNet(nn.Module):
+    """float64 logits near 1000 and a branch that scales them by f = 1 + 1.000005e-5, so that the difference
+    d = (f - 1) |y| lies between 1e-8 + 1e-5 |y| and 1e-8 + 1e-5 |f y| (margins about 5e-8, far above float64
+    rounding): allclose(a, b) and allclose(b, a) disagree, and which one is asked decides the flag. A trace on
+    the scaling branch is flagged on the other inputs, a trace on the other branch is not flagged."""
+
+    def __init__(self, hidden: int = 32):
+        super().__init__()
+        self.fc1 = nn.Linear(28 * 28, hidden)
+        self.fc2 = nn.Linear(hidden, 10)
+        self.double()
+
+    def forward(self, x):
+        y = self.fc2(torch.tanh(self.fc1(x.flatten(1)))) + 1000.0
+        if x.mean() > 0.5:
+            y = y * (1.0 + 1.000005e-5)
+        return y
+
+
 class PlainNet(nn.Module):
     """No branch at all: a trace is faithful on every input."""
 
@@ -155,7 +174,10 @@ def _inner_false(t, s):
 
 class CondConvNet(nn.Module):
     """A branch with several operators on each side, then the CNN: subgraphs hold real work. The true
-    side holds a second cond, whose branches are submodules of a branch (not children of the root)."""
+    side holds a second cond, whose branches are submodules of a branch (not children of the root).
+    The no_grad block is a higher-order operator of another kind (wrap_with_set_grad_enabled, its body
+    a submodule called submod_*, not *_graph_*). Exported with a dynamic batch, the final reshape's size
+    is computed on the batch's symbol by operator.mul, a Python function that is not an operator."""
 
     def __init__(self, hidden: int = 4, repeats: int = 1):
         super().__init__()
@@ -163,14 +185,17 @@ class CondConvNet(nn.Module):
         self.scale = nn.Parameter(torch.ones(1))
 
     def forward(self, x):
+        with torch.no_grad():
+            x = x * self.scale
         x = torch.cond(x.mean() > 0.5,
                        lambda t, s: torch.cond(t.amax() > 0.9, _inner_true, _inner_false, (t, s)),
                        lambda t, s: torch.tanh(t) + torch.tanh(t * s),
                        (x, self.scale))
-        return self.net(x)
+        out = self.net(x)
+        return out.reshape(out.shape[0] * out.shape[1])
 '''
 
-KINDS = ("BranchyNet", "CondNet", "SubtleNet", "RoundingNet", "NudgeNet", "PlainNet", "DropNet", "ConvNet", "CondConvNet")
+KINDS = ("BranchyNet", "CondNet", "SubtleNet", "RoundingNet", "NudgeNet", "EdgeNet", "PlainNet", "DropNet", "ConvNet", "CondConvNet")
 
 
 def _models() -> dict:
@@ -309,7 +334,10 @@ def export_dynamic_spec(ns, spec, example, min_batch, max_batch, inputs):
 
 # ====================================================================== exercise 4: aten_ops / unsupported_ops
 def _program(kind, hidden, state, example, decompose, repeats=1):
-    ep = torch.export.export(build(kind, hidden, state, repeats), (example,))
+    # CondConvNet: a dynamic batch (its symbolic size arithmetic) and grad mode on (its no_grad block is kept)
+    dynamic = ({0: torch.export.Dim("batch", min=2, max=64)},) if kind == "CondConvNet" else None
+    with torch.enable_grad():
+        ep = torch.export.export(build(kind, hidden, state, repeats), (example,), dynamic_shapes=dynamic)
     return ep.run_decompositions() if decompose else ep
 
 
@@ -385,12 +413,15 @@ def _save(fn, args, path) -> dict:
 
 
 def fresh_load(ns, hidden, state, example, script_inputs, export_inputs):
-    """save_scripted(the judge's BranchyNet, path1) and save_exported(the judge's CondNet, example, path2),
+    """save_scripted(the judge's BranchyNet in training mode, path1) and save_exported(the judge's CondNet, example, path2),
     then torch.jit.load(path1) and torch.export.load(path2).module() in one fresh interpreter, each run on
     its inputs."""
     with tempfile.TemporaryDirectory() as folder:
         paths = {"script": os.path.join(folder, "model.pt"), "export": os.path.join(folder, "model.pt2")}
-        out = {"script": _save(get(ns, "save_scripted"), (build("BranchyNet", hidden, state),), paths["script"]),
+        # the BranchyNet is handed over in training mode, as a caller may: it has no dropout or BatchNorm, so its
+        # logits are those of eval mode, and scripting it must not need eval() (torch.jit.freeze does)
+        out = {"script": _save(get(ns, "save_scripted"), (build("BranchyNet", hidden, state).train(),),
+                               paths["script"]),
                "export": _save(get(ns, "save_exported"), (build("CondNet", hidden, state), example.clone()),
                                paths["export"])}
         jobs = {kind: {"path": paths[kind], "inputs": [x.clone() for x in inputs]}

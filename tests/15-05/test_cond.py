@@ -53,15 +53,18 @@ def test_eager_threshold(student, gen):
 
 
 def test_eager_any_batch(student, gen):
-    """the same logits as BranchyNet on normalised pixels (below 0 and above 1) and on a non-contiguous batch"""
+    """the same logits as BranchyNet on normalised pixels (below 0 and above 1), on a non-contiguous batch and on a
+    batch mixing bright and dark images (the whole batch's mean decides)"""
     hidden = 10
     state = J.random_state("BranchyNet", hidden, gen)
     inputs = [J.dark(3, gen) - 0.3,                   # pixels in [-0.3, 0.15]: kept as they are
               J.bright(3, gen) * 2.0 - 0.3,           # pixels in [0.8, 1.7]: inverted to 1 - x
               J.bright(2, gen) * 3.0 - 1.5,           # pixels in [0.15, 1.5], mean above 0.5
-              J.bright(4, gen).transpose(2, 3)]       # a transposed view: not contiguous
+              J.bright(4, gen).transpose(2, 3),       # a transposed view: not contiguous
+              torch.cat([J.bright(1, gen), J.dark(3, gen)])]  # mixed: the batch's mean decides, not one image's
     names = ["a dark batch shifted to pixels in [-0.3, 0.15]", "a bright batch scaled to pixels in [0.8, 1.7]",
-             "a bright batch with pixels in [0.15, 1.5]", "a non-contiguous bright batch (x.transpose(2, 3))"]
+             "a bright batch with pixels in [0.15, 1.5]", "a non-contiguous bright batch (x.transpose(2, 3))",
+             "a batch of one bright image then three dark ones (batch mean below 0.5: not inverted)"]
     got = student.call("cond_eager", hidden=hidden, state=state, inputs=inputs)
     _outputs_match(got, J.eager(J.P.build("BranchyNet", hidden, state), inputs), names,
                    f"CondBranchyNet(hidden={hidden}) with BranchyNet's weights")

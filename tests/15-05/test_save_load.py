@@ -44,7 +44,8 @@ def _case(student, gen, course_seed):
         ref = J.P.build("BranchyNet", hidden, state)
         _CACHE[key] = {
             "script": (res["script"], ref, script_inputs, script_names,
-                       f"save_scripted(BranchyNet(hidden={hidden}), path); torch.jit.load(path) in a fresh process"),
+                       f"save_scripted(BranchyNet(hidden={hidden}) in training mode, path); torch.jit.load(path) "
+                       f"in a fresh process"),
             "export": (res["export"], ref, export_inputs, export_names,
                        f"save_exported(a CondBranchyNet(hidden={hidden}) whose forward argument is named `images`, "
                        f"a dark example of batch 5, path); "

@@ -86,6 +86,21 @@ def test_default_tolerances(student, gen):
     _flags_equal(*_run(student, "NudgeNet", 12, gen, J.dark(3, gen), inputs, names))
 
 
+def test_tolerance_relative_to_eager_output(student, gen):
+    """torch.allclose(traced_output, eager_output) in that order: its relative tolerance comes from the eager
+    output (float64 logits near 1000 that a branch scales by 1 + 1.000005e-5: only one order flags them)"""
+    # either side of the trace tells the two orders apart (each flags where the other does not): one trace per student
+    example_side = ("dark", "bright")[int(torch.randint(0, 2, (1,), generator=gen))]
+    make = J.dark if example_side == "dark" else J.bright
+    inputs, names = _mixed(gen, ["dark", "bright"], 4)
+    inputs = [x.double() for x in inputs]
+    names = [f"a float64 {example_side} batch"] + [n.replace("a ", "a float64 ", 1) for n in names]
+    res, want, what = _run(student, "EdgeNet", 8, gen, make(3, gen).double(), inputs, names)
+    _flags_equal(res, want, what + " (logits near 1000 that the two branches give a factor 1 + 1.000005e-5 apart: "
+                                   "within rtol=1e-5 of the larger, beyond it of the smaller, so the eager output "
+                                   "must be allclose's second argument)")
+
+
 @pytest.mark.task("trace_mismatches", weight=0.1)  # its right answer is a constant (no flag): worth little
 def test_rounding_difference_is_no_mismatch(student, gen):
     """outputs that differ by about 1e-6 relative (within torch.allclose's default rtol) are not flagged"""
