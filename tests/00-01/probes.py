@@ -88,6 +88,8 @@ def _operand(spec):
         return torch.zeros((), dtype=getattr(torch, value))
     if kind == "one":
         return torch.zeros(1, dtype=getattr(torch, value))
+    if kind == "mat":
+        return torch.zeros(2, 2, dtype=getattr(torch, value))
     return {"bool": True, "int": 3, "float": 0.5, "complex": 1j}[value]
 
 
@@ -128,7 +130,8 @@ def build_graph(spec):
     steps: ["unary", name, i] / ["mul", i, j] / ["add", i, j] / ["addcmul", i, j, k] (i + j * k, whose node
     saves j and k as _saved_tensor1/_saved_tensor2) / ["neg", i] (a node with no _saved_ attribute at all)
     append a result; ["var_mean", i] appends two, the variance and the mean of register i (one node with two
-    outputs, which saves i); ["write", i] adds 1 in place to register i; ["write_view", i] adds 1 in place
+    outputs, which saves i); ["reg", i] appends register i itself (no new node: ["reg", 0] makes the
+    output the leaf x); ["write", i] adds 1 in place to register i; ["write_view", i] adds 1 in place
     to the first element of a view of it.
     Returns the registers (the last one is the output)."""
     g = torch.Generator().manual_seed(spec["seed"])
@@ -148,6 +151,8 @@ def build_graph(spec):
             regs.append(-regs[step[1]])
         elif kind == "var_mean":
             regs.extend(torch.var_mean(regs[step[1]]))
+        elif kind == "reg":
+            regs.append(regs[step[1]])
         elif kind == "write":
             regs[step[1]].add_(1)
         elif kind == "write_view":
@@ -164,10 +169,13 @@ def stale_nodes_case(ns, spec):
     reached = []  # a hook on x sees any backward pass that reaches it, autograd.grad included (no .grad made)
     handle = regs[0].register_hook(lambda grad: reached.append(1))
     try:
-        got = get(ns, "stale_nodes")(regs[-1])
+        got = _plain(get(ns, "stale_nodes")(regs[-1]))
+    except NotImplementedError:
+        raise
+    except Exception as exc:  # reported with the graph it happened on
+        got = {"error": type(exc).__name__, "message": str(exc)[:200]}
     finally:
         handle.remove()
-    got = _plain(got)
     return {"names": got, "grad_made": regs[0].grad is not None, "backward_ran": bool(reached),
             "versions_kept": versions == [t._version for t in regs]}
 
@@ -178,7 +186,10 @@ def build_oplog_case(spec):
     spec: {"kind": "linear" | "conv" | "mm_ops", "seed", "backward", ...}; for conv, "hw" lists the spatial sizes
     (its length, 1 to 3, picks Conv1d/2d/3d); for mm_ops, "c3" (optional) is the
     shape of baddbmm's added tensor, which may broadcast to (b, m, n), and "dtype" (optional, float64 when
-    absent) an integer dtype for a forward-only case (FlopCounterMode counts integer products too); returns
+    absent) an integer dtype for a forward-only case (FlopCounterMode counts integer products too), "out"
+    (optional, only without gradients) makes addmm and mm write through out= (the aten.addmm.out and aten.mm.out
+    overloads, same packets); for every kind "grad0" (optional) gives each leaf a zero .grad first, so backward
+    adds into it in place (aten.add_ inside the block, which must run exactly once); returns
     (leaves, run) where
     run() does the forward (and backward when spec["backward"]) and returns the output."""
     g = torch.Generator().manual_seed(spec["seed"])
@@ -224,10 +235,17 @@ def build_oplog_case(spec):
 
         def forward():
             y = torch.bmm(a3, b3) + torch.baddbmm(c3, a3, b3, beta=spec["beta"], alpha=spec["alpha"])
-            z = torch.addmm(c2, a2, b2) + torch.mm(a2, b2)
+            if spec.get("out"):
+                z = (torch.addmm(c2, a2, b2, out=torch.empty(m, n, dtype=dtype))
+                     + torch.mm(a2, b2, out=torch.empty(m, n, dtype=dtype)))
+            else:
+                z = torch.addmm(c2, a2, b2) + torch.mm(a2, b2)
             return y.sum(0) * (z.tanh() if z.is_floating_point() else z)
     else:
         raise ValueError(kind)
+    if spec.get("grad0"):
+        for t in leaves:
+            t.grad = torch.zeros_like(t)
 
     def run():
         out = forward()

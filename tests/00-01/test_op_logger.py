@@ -105,7 +105,7 @@ def test_conv(student, gen):
 
 
 def test_matmul_ops(student, gen):
-    """bmm, baddbmm (beta, alpha, a full or broadcast added tensor), addmm and mm called directly, forward and backward, and on integer tensors"""
+    """bmm, baddbmm (beta, alpha, a full or broadcast added tensor), addmm and mm called directly, forward and backward (once into existing .grad), on integer tensors and through out="""
     r = L.rng(gen)
     specs = []
     for back, c3 in ((False, "full"), (True, "row"), (True, r.choice(["mat", "col"]))):
@@ -114,10 +114,13 @@ def test_matmul_ops(student, gen):
             k = 0
         # baddbmm's added tensor also comes broadcast: its shape must not enter the count of the bmm of a and b
         shape = {"full": [b, m, n], "row": [n], "mat": [m, n], "col": [m, 1]}[c3]
+        # grad0 on the last case: backward adds into existing .grad in place, which a mode must run exactly once
         specs.append({"kind": "mm_ops", "seed": r.randint(0, 10**6), "backward": back, "bmkn": [b, m, k, n],
-                      "c3": shape, "beta": r.choice([0.0, 0.5, 1.0]), "alpha": r.choice([1.0, 2.0])})
-    # integer products, forward only: FlopCounterMode counts them by the same formulas, so OpLogger must too
-    specs.append({"kind": "mm_ops", "seed": r.randint(0, 10**6), "backward": False, "dtype": "int64",
+                      "c3": shape, "beta": r.choice([0.0, 0.5, 1.0]), "alpha": r.choice([1.0, 2.0]),
+                      "grad0": c3 in ("mat", "col")})
+    # integer products, forward only: FlopCounterMode counts them by the same formulas, so OpLogger must too; addmm
+    # and mm write through out= here, whose overloads (aten.addmm.out, aten.mm.out) count under the same packets
+    specs.append({"kind": "mm_ops", "seed": r.randint(0, 10**6), "backward": False, "dtype": "int64", "out": True,
                   "bmkn": [r.randint(1, 3), r.randint(1, 4), r.randint(1, 5), r.randint(1, 4)], "beta": 1, "alpha": 2})
     judge(student, specs)
 

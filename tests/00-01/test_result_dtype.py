@@ -19,6 +19,8 @@ def operand(spec):
         return torch.zeros((), dtype=getattr(torch, value))
     if kind == "one":
         return torch.zeros(1, dtype=getattr(torch, value))
+    if kind == "mat":
+        return torch.zeros(2, 2, dtype=getattr(torch, value))
     return {"bool": True, "int": 3, "float": 0.5, "complex": 1j}[value]
 
 
@@ -26,6 +28,7 @@ def show(spec):
     kind, value = spec
     return {"dim": f"a {value} tensor of shape (2,)", "zero": f"a 0-dim {value} tensor",
             "one": f"a {value} tensor of shape (1,) (one element, one dimension)",
+            "mat": f"a {value} tensor of shape (2, 2)",
             "scalar": f"the Python {value} {operand(spec)!r}"}[kind]
 
 
@@ -52,8 +55,9 @@ def judge(student, pairs, default="float32", gen=None):
 
 
 def test_dimensioned_pairs(student, gen):
-    """two tensors with dimensions: every pair of the twelve dtypes (the within-tier promotion table)"""
-    judge(student, [(("dim", a), ("dim", b)) for a in DTYPES for b in DTYPES], gen=gen)
+    """two tensors with dimensions: every pair of the twelve dtypes (the within-tier promotion table), of equal and of different ndim"""
+    # a 2-d and a 1-d tensor are one tier ("tensors with at least one dimension"): the number of dimensions ranks nothing
+    judge(student, [((kind, a), ("dim", b)) for a in DTYPES for b in DTYPES for kind in ("dim", "mat")], gen=gen)
 
 
 def test_zero_dim_pairs(student, gen):

@@ -55,6 +55,8 @@ def judge(student, specs):
             raise RuntimeError(f"judge: backward {'fails' if fails else 'works'} on {spec} but the walk says {want}")
         what = f"stale_nodes(out) for the graph {spec['steps']} (register 0: x, 1: a constant; shape {spec['shape']})"
         got = student.call("stale_nodes_case", spec=spec)
+        if isinstance(got["names"], dict) and "error" in got["names"]:
+            fail(f"{what}: expected {want}, your stale_nodes raised {got['names']['error']}: {got['names']['message']}")
         if got["names"] != want:
             fail(f"{what}: expected {want} (backward {'fails' if fails else 'succeeds'} there), got {got['names']!r}")
         expect(not got["grad_made"], f"{what}: x.grad appeared (clause: do not run backward)")
@@ -71,7 +73,7 @@ def vary(case, gen):
     k = next((i for i, st in enumerate(steps) if st[0].startswith("write")), None)
     if k is None:
         return case
-    made = {"unary": 1, "mul": 1, "add": 1, "addcmul": 1, "neg": 1, "var_mean": 2}  # registers each step appends
+    made = {"unary": 1, "mul": 1, "add": 1, "addcmul": 1, "neg": 1, "var_mean": 2, "reg": 1}  # registers each step appends
     w, last = steps[k][1], 1 + sum(made.get(st[0], 0) for st in steps[:k])
     extra = []
     for _ in range(int(torch.randint(0, 3, (1,), generator=gen))):
@@ -94,6 +96,10 @@ def test_named_cases(student, gen):
         {"seed": s, "shape": [2, 2], "steps": [["unary", "square", 0], ["unary", "sin", 2], ["write_view", 2]]},
         {"seed": s, "shape": [3], "steps": [["add", 0, 1], ["unary", "exp", 2], ["add", 3, 3]]},
         {"seed": s, "shape": [3], "steps": [["add", 1, 1]]},
+        # out is the leaf x itself: it requires grad but has no grad_fn, so the answer is []
+        {"seed": s, "shape": [3], "steps": [["reg", 0]]},
+        # a one-element graph is walked like any other (no shortcut for a "trivial" output)
+        {"seed": s, "shape": [1], "steps": [["unary", "exp", 0], ["unary", "sin", 2], ["write", 2]]},
         # only addcmul's _saved_tensor1 (the constant) goes stale: every _saved_ name counts, not just self/other/result
         {"seed": s, "shape": [2, 3], "steps": [["addcmul", 0, 1, 0], ["write", 1]]},
         {"seed": s, "shape": [3], "steps": [["unary", "exp", 0], ["unary", "sin", 2], ["unary", "tanh", 2],

@@ -117,7 +117,9 @@ def test_view_raises(student, gen):
              ((2, 3), (3, 1), 0, "view", ((-1, -1),)), ((0, 3), (3, 1), 0, "view", ((0, -1),)),
              ((2, 3), (3, 1), 0, "view", ((4, -1),)), ((4, 3), (6, 2), 0, "view", ((3, 4),)),
              ((2, 2), (0, 1), 0, "view", ((4,),)), ((0, 3), (3, 1), 0, "view", ((-1, -1),)),
-             ((2, 0), (1, 1), 0, "view", ((-1, 0, -1),))]
+             ((2, 0), (1, 1), 0, "view", ((-1, 0, -1),)),
+             # no elements, but the new shape has some: the size check applies to empty tensors too
+             ((0, 3), (3, 1), 0, "view", ((5,),)), ((2, 0), (1, 1), 2, "view", ((1, 2),))]
     while len(cases) < 50:
         shape, stride, off = L.layout(r, min_dims=2)
         if L.torch_op(shape, stride, off, "view", ((-1,),))[0] == "ok":
