@@ -523,11 +523,13 @@ except RuntimeError as err:
 # ### Exercise 5 · `stale_nodes` (2 points)
 #
 # Write `stale_nodes(out)`: the names (`type(node).__name__`, such as `"ExpBackward0"`) of the nodes in
-# `out`'s backward graph that hold a saved tensor modified in place after it was saved.
+# `out`'s backward graph that hold a saved tensor modified in place after it was saved (or already freed by
+# an earlier backward).
 #
 # * Visit every node reachable from `out.grad_fn` through `next_functions`, each node once even when
 #   several paths lead to it; skip the `None` entries of `next_functions`.
-# * A node is stale when reading one of its `_saved_...` attributes raises `RuntimeError`.
+# * A node is stale when reading one of its `_saved_...` attributes raises `RuntimeError` (a saved tensor
+#   modified in place, or one freed by an earlier backward without `retain_graph=True`).
 # * Return a sorted list with one name per stale node (two stale `ExpBackward0` nodes give the name
 #   twice); return `[]` when `out` has no `grad_fn`. The list is empty exactly when `out.sum().backward()`
 #   would succeed.

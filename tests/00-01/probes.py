@@ -132,7 +132,8 @@ def build_graph(spec):
     append a result; ["var_mean", i] appends two, the variance and the mean of register i (one node with two
     outputs, which saves i); ["reg", i] appends register i itself (no new node: ["reg", 0] makes the
     output the leaf x); ["write", i] adds 1 in place to register i; ["write_view", i] adds 1 in place
-    to the first element of a view of it.
+    to the first element of a view of it; ["freed", i] runs torch.autograd.grad(register i summed, x), which
+    frees the saved tensors of i's graph (no .grad is made).
     Returns the registers (the last one is the output)."""
     g = torch.Generator().manual_seed(spec["seed"])
     x = torch.randn(spec["shape"], generator=g, dtype=torch.float64).requires_grad_(True)
@@ -157,6 +158,8 @@ def build_graph(spec):
             regs[step[1]].add_(1)
         elif kind == "write_view":
             regs[step[1]].view(-1)[:1].add_(1)
+        elif kind == "freed":
+            torch.autograd.grad(regs[step[1]].sum(), [regs[0]])
         else:
             raise ValueError(kind)
     return regs

@@ -107,6 +107,8 @@ def test_named_cases(student, gen):
         # NegBackward0 saves nothing: the walk must still go through it to the stale SinBackward0 behind it (the
         # only path to that node, whatever branches vary() adds on the written register)
         {"seed": s, "shape": [3], "steps": [["add", 0, 1], ["unary", "sin", 2], ["neg", 3], ["write", 2]]},
+        # a graph whose saved tensors an earlier backward freed: reading them raises too, and backward fails
+        {"seed": s, "shape": [3], "steps": [["unary", "exp", 0], ["unary", "sin", 2], ["mul", 3, 1], ["freed", 4]]},
         # var_mean's one node has two outputs, both reaching the output: it is one node, named once
         {"seed": s, "shape": [2, 3], "steps": [["unary", "exp", 0], ["var_mean", 2], ["add", 3, 4], ["write", 2]]},
     ]])
