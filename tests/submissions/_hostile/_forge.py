@@ -28,7 +28,7 @@ FORGERS = {
 
 
 def spec(mode: str) -> dict:
-    """The spec fields for the forger ``mode``: judged against every assignment, earning nothing."""
+    """The spec fields for the forger ``mode``, earning nothing."""
     attack = ("import sys\n_w = sys.modules.get('course.judge.worker')\n"
               "def _forged(self, module, probe, kwargs):" + FORGERS[mode].replace("\n    ", "\n    ") + "\n"
               "if _w is not None:\n    _w.Worker.call = _forged\n")
@@ -37,4 +37,6 @@ def spec(mode: str) -> dict:
         import nbformat
         nb.cells.append(nbformat.v4.new_code_cell(attack))
 
-    return {"EXPECT_TOTAL": 0, "BASE": "release", "JUDGE_ALL": True, "ATTACK": attack, "mutate": mutate}
+    # JUDGE_ALL: judged against every assignment by tests/test_submissions.py. The bomb is stopped by the
+    # judge's reply decoder, the same for every assignment: tests/test_hostile.py grades it on one.
+    return {"EXPECT_TOTAL": 0, "BASE": "release", "JUDGE_ALL": mode != "bomb", "ATTACK": attack, "mutate": mutate}
