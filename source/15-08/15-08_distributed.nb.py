@@ -284,7 +284,8 @@ if run_demos():
 # group, computed with the ring above.
 #
 # * `x` has the same shape and dtype on every rank: any shape (a 0-d tensor, an empty one, lengths that
-#   N does not divide, fewer elements than ranks) and a float or integer dtype.
+#   N does not divide, fewer elements than ranks), any memory layout (it may be non-contiguous), and a float
+#   or integer dtype.
 # * Return a new tensor of `x`'s shape and dtype; leave `x` unchanged.
 # * Use point-to-point messages only (`dist.isend` / `dist.irecv`, or `send` / `recv` ordered so that they cannot deadlock): no collective (`all_reduce`, `all_gather`, `broadcast`, ...).
 # * Bandwidth: no rank may send more than 2(N-1)·⌈n/N⌉ elements for n = `x.numel()` (gathering
