@@ -38,7 +38,7 @@ ASSIGNMENTS = assignments()
 FIRST = "15-01" if "15-01" in ASSIGNMENTS else ASSIGNMENTS[0]
 CRASHES = {"kill_kernel", "segfault", "endless_loop", "print_flood", "memory_bomb", "truncated", "not_json"}
 SALT = str(secrets.randbelow(10**12) + 10**11)  # a fresh secret per run: it must reach no student
-LIMITS = {"COURSE_CELL_TIMEOUT": "10", "COURSE_LOAD_TIMEOUT": "15", "COURSE_CALL_TIMEOUT": "30",
+LIMITS = {"COURSE_CELL_TIMEOUT": "15", "COURSE_LOAD_TIMEOUT": "30", "COURSE_CALL_TIMEOUT": "30",
           "COURSE_MEMORY_LIMIT_MB": "2048", "COURSE_SEED_SALT": SALT}
 MARKER = Path("/tmp/COURSE_HOSTILE_PWNED")  # what link_swap's payload would write if it ever ran on the host
 TRUSTED = ("course", "tests", "source", "release", "nbgrader_config.py", "Makefile", "requirements.txt", "pyproject.toml")
