@@ -306,30 +306,28 @@ def export_dynamic(ns, kind, hidden, state, example, min_batch, max_batch, input
     if not isinstance(ep, torch.export.ExportedProgram):
         return res
     res["ranges"] = [[str(vr.lower), str(vr.upper)] for vr in ep.range_constraints.values()]
-    runner = ep.module()
+    res["outputs"] = _run_program(ep, inputs)
+    return res
+
+
+def _run_program(ep, inputs) -> list:
+    """The program's module on each input: its output, or the error it raised."""
+    runner, out = ep.module(), []
     with torch.no_grad():
         for x in inputs:
             try:
-                res["outputs"].append(runner(x.clone()))
+                out.append(runner(x.clone()))
             except Exception as exc:
-                res["outputs"].append(_err(exc))
-    return res
+                out.append(_err(exc))
+    return out
 
 
 def export_dynamic_spec(ns, spec, example, min_batch, max_batch, inputs):
     """export_dynamic_batch on a model from a strategies.model_specs() description (its forward argument
     is not always called x; in eval mode); the program's module run on each input."""
     ep = get(ns, "export_dynamic_batch")(build_model(spec).eval(), example.clone(), min_batch, max_batch)
-    res = {"type": type(ep).__name__, "outputs": []}
-    if isinstance(ep, torch.export.ExportedProgram):
-        runner = ep.module()
-        with torch.no_grad():
-            for x in inputs:
-                try:
-                    res["outputs"].append(runner(x.clone()))
-                except Exception as exc:
-                    res["outputs"].append(_err(exc))
-    return res
+    ok = isinstance(ep, torch.export.ExportedProgram)
+    return {"type": type(ep).__name__, "outputs": _run_program(ep, inputs) if ok else []}
 
 
 # ====================================================================== exercise 4: aten_ops / unsupported_ops

@@ -439,10 +439,8 @@ class PredictNet(nn.Module):
         return self.out(self.drop(torch.relu(self.bn(self.lin(x)))))
 
 
-def zoo_predict(ns, state, x, start_training):
-    torch.manual_seed(1234)
-    model = PredictNet()
-    model.load_state_dict(state)
+def _predict_twice(ns, model, x, start_training) -> dict:
+    """fixed_predict_proba(model, x) twice, the model put in the given mode first."""
     model.train(start_training)
     fn = get(ns, "fixed_predict_proba")
     p1 = fn(model, x)
@@ -450,7 +448,17 @@ def zoo_predict(ns, state, x, start_training):
     if not isinstance(p1, torch.Tensor) or not isinstance(p2, torch.Tensor):
         return {"error": "fixed_predict_proba returned something other than a tensor"}
     return {"error": None, "p1": p1.detach().clone(), "p2": p2.detach().clone(),
-            "requires_grad": bool(p1.requires_grad), "training_after": bool(model.training),
+            "requires_grad": bool(p1.requires_grad)}
+
+
+def zoo_predict(ns, state, x, start_training):
+    torch.manual_seed(1234)
+    model = PredictNet()
+    model.load_state_dict(state)
+    res = _predict_twice(ns, model, x, start_training)
+    if res["error"]:
+        return res
+    return {**res, "training_after": bool(model.training),
             "children_training": [bool(m.training) for m in model.children()],
             "running_mean": model.bn.running_mean.clone()}
 
@@ -459,14 +467,10 @@ def zoo_predict_spec(ns, spec, x, start_training):
     """fixed_predict_proba twice on a nested model from a strategies.model_specs() description; the mode of
     every module afterwards."""
     model = build_model(spec)
-    model.train(start_training)
-    fn = get(ns, "fixed_predict_proba")
-    p1 = fn(model, x)
-    p2 = fn(model, x)
-    if not isinstance(p1, torch.Tensor) or not isinstance(p2, torch.Tensor):
-        return {"error": "fixed_predict_proba returned something other than a tensor"}
-    return {"error": None, "p1": p1.detach().clone(), "p2": p2.detach().clone(),
-            "modes": {name: bool(m.training) for name, m in model.named_modules()},
+    res = _predict_twice(ns, model, x, start_training)
+    if res["error"]:
+        return res
+    return {**res, "modes": {name: bool(m.training) for name, m in model.named_modules()},
             "buffers": {n: b.detach().clone() for n, b in model.named_buffers()}}
 
 
