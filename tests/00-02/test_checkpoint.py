@@ -168,12 +168,13 @@ def test_two_blocks_backward(student, gen):
     """two checkpointed blocks in a row, then backward(): each block replays its own RNG state and every .grad
     equals a plain run's"""
     seeds = [int(v) for v in torch.randint(0, 2**31 - 1, (3,), generator=gen)]
-    specs = [{"arg": "x", "in": 5, "out": 6, "hidden": [8], "norm": False, "dropout": True, "seed": seeds[0]},
-             {"arg": "inputs", "in": 6, "out": 3, "hidden": [8], "norm": False, "dropout": True, "seed": seeds[1]}]
-    x = torch.randn(4, 5, generator=gen)
-    v = torch.randn(4, 3, generator=gen)
-    what = (f"h = checkpoint(block1, x); out = checkpoint(block2, h) for two blocks of widths 5-8-6 and 6-8-3 with "
-            f"dropout, x of shape (4, 5) requiring grad, torch.manual_seed({seeds[2]}) before, then "
+    # 32 hidden units and 6 rows, as in test_same_block_twice: a wrong mask must not hide behind the ReLU's zeros
+    specs = [{"arg": "x", "in": 5, "out": 6, "hidden": [32], "norm": False, "dropout": True, "seed": seeds[0]},
+             {"arg": "inputs", "in": 6, "out": 3, "hidden": [32], "norm": False, "dropout": True, "seed": seeds[1]}]
+    x = torch.randn(6, 5, generator=gen)
+    v = torch.randn(6, 3, generator=gen)
+    what = (f"h = checkpoint(block1, x); out = checkpoint(block2, h) for two blocks of widths 5-32-6 and 6-32-3 with "
+            f"dropout, x of shape (6, 5) requiring grad, torch.manual_seed({seeds[2]}) before, then "
             f"(out * v).sum().backward() with every .grad None before")
     check_chain(student, specs, [0, 1], x, v, seeds[2], what)
 
