@@ -24,7 +24,7 @@ class Settings:
     load_timeout: int = 120          # seconds for the judge's worker to load a submission's code
     call_timeout: int = 60           # seconds for one probe call into the submission's code
     sandbox: str = "on"              # on (refuse to grade without bubblewrap), off, or auto
-    sandbox_user: str = "nobody"     # the account sandboxed code runs as when grading as root
+    sandbox_uids: str = "1800000000-1899999999"  # uids drawn from, one per sandbox, when grading as root (none an account)
     sandbox_hide: str = ""           # more folders to mask inside the sandbox (os.pathsep-separated)
     sandbox_tmp_mb: int = 1024       # the sandbox's private /tmp (a tmpfs: counts as memory)
     sandbox_shm_mb: int = 512        # the sandbox's private /dev/shm

@@ -10,14 +10,15 @@ def configure(c) -> None:
                                         LimitOutput, OverwriteCells, OverwriteKernelspec, SaveAutoGrades)
 
     from . import lms_feedback, safe_files
-    from .preprocessors import (CapOutputSize, InertOutput, JudgeHiddenChecks, MarkForgedVerdicts, RepairGradeCells,
-                                SafeExecute, SanitizeStudentCells, StartHiddenChecks)
+    from .preprocessors import (CapOutputSize, InertOutput, JudgeHiddenChecks, MarkForgedVerdicts, NoteIncidents,
+                                RepairGradeCells, SafeExecute, SanitizeStudentCells, StartHiddenChecks)
 
     # Sandbox settings that cannot be read stop the command now (nbgrader_config.py refuses), not
     # in the middle of a batch.
     from .. import sandbox
     sandbox.mode()
-    sandbox.sandbox_account()
+    if sandbox.separate_account():
+        sandbox.uid_range()
 
     # nbgrader's own copy and chmod steps follow links: route them through checked versions.
     safe_files.install()
@@ -35,9 +36,10 @@ def configure(c) -> None:
     # Before the verdicts: only inert output (text, PNG, JPEG), measured as written and capped, lines
     # that imitate a verdict marked, the lines of each cell capped, and the student's markdown and raw
     # cells made inert. Nothing after JudgeHiddenChecks changes outputs: the verdict stays whole and last.
+    # NoteIncidents then puts what went wrong while grading in a note at the top (a markdown cell).
     c.Autograde.autograde_preprocessors = [StartHiddenChecks, SafeExecute, InertOutput, CapOutputSize,
                                            MarkForgedVerdicts, LimitOutput, SanitizeStudentCells, JudgeHiddenChecks,
-                                           ClearMetadataPreprocessor, SaveAutoGrades,
+                                           NoteIncidents, ClearMetadataPreprocessor, SaveAutoGrades,
                                            AssignLatePenalties, CheckCellMetadata]
     c.SafeExecute.max_output_bytes = c.CapOutputSize.max_output_bytes = 2_000_000
     c.SafeExecute.max_total_output_bytes = c.CapOutputSize.max_total_output_bytes = 8_000_000

@@ -63,7 +63,7 @@ class SandboxKernelManager(AsyncKernelManager):
         """Once the kernel's sockets exist, take ``ipc/`` back from the sandbox's account: the
         sockets stay usable, but nothing new can be created there. False where the sandbox runs
         as the grader's own account (then only watching is possible)."""
-        if not self.kernel_dir or sandbox.sandbox_uid() is None:
+        if not self.kernel_dir or not sandbox.separate_account():
             return False
         ipc = os.path.join(self.kernel_dir, "ipc")
         fd = os.open(ipc, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)

@@ -2,8 +2,8 @@
 
 Inside the sandbox a submission sees the operating system (/usr, /sys and an
 allow-list of /etc: no keys, no shadow file) read-only, the Python installation
-and the ``course`` package. Graded as root, it runs as an account of its own
-(``COURSE_SANDBOX_USER``, default ``nobody``) with no capabilities, so root-only
+and the ``course`` package. Graded as root, each sandbox runs as a uid of its own,
+drawn from ``COURSE_SANDBOX_UIDS``, with no capabilities, so root-only
 files stay closed to it even where they are visible. It can write only
 to private, size-capped tmpfs mounts (/tmp, whose /tmp/work is its HOME and
 working folder, and /dev/shm): they exist in the sandbox's mount namespace and
@@ -11,7 +11,10 @@ nowhere else, vanish with it, and trusted code never reads them. Nothing else on
 the machine is mounted: not the course folder (solutions, tests, gradebook,
 other students), other copies of it, home folders or data disks; there is no
 network; it can still use a GPU (the /dev/nvidia* devices are passed through).
-Its environment is an allow-list (no grader secrets or paths). Works without
+Its environment is an allow-list (no grader secrets or paths). Each sandbox has
+its own IPC, PID, network and UTS namespaces (message queues, SysV IPC, abstract
+sockets and process lists are its own) and a seccomp filter (``seccomp.py``:
+no keyring, ptrace, bpf, perf, mounts or new namespaces). Works without
 root where unprivileged user namespaces are allowed (Debian's bubblewrap does).
 
 ``COURSE_SANDBOX``: ``on`` (default when grading; refuse if unavailable),
@@ -59,28 +62,57 @@ ETC_ALLOW = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "timezone
              "ssl/certs", "ssl/openssl.cnf", "fonts", "matplotlibrc", "python3", "python3.11")
 
 
-def sandbox_account() -> tuple[int, int] | None:
-    """(uid, gid) that sandboxed code runs as when the grader is root; None otherwise (then the
-    sandbox maps the grader's own account, the most an unprivileged bubblewrap can do)."""
+def uid_range() -> tuple[int, int]:
+    """The uids sandboxes are drawn from when grading as root (``COURSE_SANDBOX_UIDS``, ``first-last``)."""
+    raw = settings.current().sandbox_uids
+    try:
+        lo, hi = (int(x) for x in raw.split("-", 1))
+    except ValueError:
+        raise SandboxUnavailable(f"COURSE_SANDBOX_UIDS={raw!r} is not a range first-last of uids") from None
+    if not 0 < lo <= hi < 2**32 - 1 or hi - lo < 1000:
+        raise SandboxUnavailable(f"COURSE_SANDBOX_UIDS={raw!r}: give at least 1000 uids above 0 and below 2**32-1")
+    return lo, hi
+
+
+def _uids_in_use() -> set[int]:
+    out = set()
+    for e in os.listdir("/proc"):
+        if e.isdigit():
+            try:
+                out.add(os.stat(f"/proc/{e}").st_uid)
+            except OSError:
+                pass
+    return out
+
+
+def new_account() -> tuple[int, int] | None:
+    """A (uid, gid) of its own for one sandbox when the grader is root: drawn at random from
+    ``uid_range()``, no account of this machine and no live process's, so that nothing the kernel
+    keeps per uid (keyring, inotify and message-queue quotas, pipe buffers, process counts) is shared
+    by two sandboxes, this run's or a later one's (as IOI's isolate gives each box its own uid).
+    None when not root: the sandbox then maps the grader's own account into a user namespace of its
+    own, the most an unprivileged bubblewrap can do."""
     if os.geteuid() != 0:
         return None
-    name = settings.current().sandbox_user
-    try:
-        import pwd
-        entry = pwd.getpwnam(name)
-        uid, gid = entry.pw_uid, entry.pw_gid
-    except KeyError:
-        if not name.isdigit():
-            raise SandboxUnavailable(f"COURSE_SANDBOX_USER={name!r} is not an account on this machine")
-        uid = gid = int(name)
-    if uid == 0:
-        raise SandboxUnavailable("COURSE_SANDBOX_USER must not be root")
-    return uid, gid
+    import pwd
+    import secrets
+    lo, hi = uid_range()
+    busy = _uids_in_use()
+    for _ in range(100):
+        uid = lo + secrets.randbelow(hi - lo + 1)
+        if uid in busy:
+            continue
+        try:
+            pwd.getpwuid(uid)
+            continue
+        except KeyError:
+            return uid, uid
+    raise SandboxUnavailable(f"no free uid found in COURSE_SANDBOX_UIDS={settings.current().sandbox_uids}")
 
 
-def sandbox_uid() -> int | None:
-    account = sandbox_account()
-    return None if account is None else account[0]
+def separate_account() -> bool:
+    """Whether sandboxes run as accounts of their own (the grader is root)."""
+    return os.geteuid() == 0
 
 
 def hidden_paths() -> list[str]:
@@ -162,7 +194,7 @@ def clean_env(**extra: str) -> dict[str, str]:
     """The environment of a sandboxed process: allow-listed variables, private HOME/TMPDIR and caches."""
     env = {k: v for k, v in os.environ.items() if k in ENV_ALLOW or k.startswith("LC_")}
     env.setdefault("PATH", "/usr/local/bin:/usr/bin:/bin")
-    env.update(HOME=WORKDIR, TMPDIR=WORKDIR, PYTHONDONTWRITEBYTECODE="1", MPLBACKEND="Agg",
+    env.update(HOME=WORKDIR, TMPDIR=WORKDIR, USER="student", LOGNAME="student", PYTHONDONTWRITEBYTECODE="1", MPLBACKEND="Agg",
                IPYTHONDIR="/tmp/.ipython", MPLCONFIGDIR="/tmp/.matplotlib", XDG_CACHE_HOME="/tmp/.cache",
                XDG_CONFIG_HOME="/tmp/.config")
     env.update(extra)
@@ -186,17 +218,20 @@ def _parent_dirs(dests) -> list[str]:
 
 
 def bwrap_argv(extra_binds: list[str] = (), ro_files: list[tuple[str, str]] = (), env: dict | None = None,
-               tmp_mb: int | None = None, shm_mb: int | None = None, view: str | None = None) -> list[str]:
+               tmp_mb: int | None = None, shm_mb: int | None = None, view: str | None = None,
+               account: tuple[int, int] | None = None) -> list[str]:
     """bwrap command prefix. Writable: the private tmpfs /tmp (work folder /tmp/work) and /dev/shm,
     plus ``extra_binds`` (host folders made by trusted code that it never reads back through).
     ``ro_files``: (host file, path inside) pairs, read-only. ``env``: the whole environment inside.
-    ``course/`` is ``view`` (see ``course_view``), made for this process if not given."""
+    ``course/`` is ``view`` (see ``course_view``), made for this process if not given. ``account``: the
+    (uid, gid) to run as when root (``new_account()``, drawn here if not given). Every sandbox loads the
+    seccomp filter of ``seccomp.py``."""
     bwrap = shutil.which("bwrap")
     if not bwrap:
         raise SandboxUnavailable("bubblewrap (bwrap) is not installed: apt-get install bubblewrap")
     tmp = (settings.current().sandbox_tmp_mb if tmp_mb is None else tmp_mb) * 2**20
     shm = (settings.current().sandbox_shm_mb if shm_mb is None else shm_mb) * 2**20
-    account = sandbox_account()
+    account = account or new_account()
     if account is None:  # unprivileged: a user namespace mapping the grader's account, no capabilities
         isolate = ["--unshare-all", "--cap-drop", "ALL"]
     else:  # root: no user namespace (its root would own root's files); setpriv drops to the account below
@@ -233,7 +268,11 @@ def bwrap_argv(extra_binds: list[str] = (), ro_files: list[tuple[str, str]] = ()
             raise SandboxUnavailable("setpriv (util-linux) is needed to drop root in the sandbox")
         argv += [setpriv, f"--reuid={account[0]}", f"--regid={account[1]}", "--clear-groups",
                  "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs"]
-    return argv
+    from . import seccomp
+    try:
+        return seccomp.wrap(argv)
+    except seccomp.SeccompUnavailable as exc:
+        raise SandboxUnavailable(str(exc)) from None
 
 
 @functools.lru_cache(maxsize=1)

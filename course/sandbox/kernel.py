@@ -38,15 +38,15 @@ def main() -> None:
                f"{info.get('transport')!r} ip={info.get('ip')!r}")
     from course import REPO_ROOT, sandbox, settings
     from course.sandbox import cgroup
-    account = sandbox.sandbox_account()
-    if account is not None:  # the sandbox's own account reads its key and makes its sockets
+    account = sandbox.new_account()
+    if account is not None:  # the sandbox's own uid reads its key and makes its sockets
         os.chown(conn, *account, follow_symlinks=False)
         os.chown(ipc, *account, follow_symlinks=False)
     env = sandbox.clean_env(PYTHONPATH=str(REPO_ROOT), JPY_PARENT_PID="1",
                             **{k: os.environ[k] for k in ("NBGRADER_EXECUTION", "NBGRADER_VALIDATING")
                                if k in os.environ})
     view = sandbox.course_view(os.path.join(kdir, "course"))  # removed with the kernel's folder
-    argv = sandbox.bwrap_argv(extra_binds=[ipc], ro_files=[(conn, CONN_INSIDE)], env=env, view=view)
+    argv = sandbox.bwrap_argv(extra_binds=[ipc], ro_files=[(conn, CONN_INSIDE)], env=env, view=view, account=account)
     argv += [sys.executable, "-m", "ipykernel_launcher", "-f", CONN_INSIDE, "--HistoryManager.hist_file=:memory:"]
     # torch is imported while the kernel boots (every notebook's first cell imports it), so that a
     # kernel started ahead (course.grading.spare_kernel) has done it; no name is left behind
