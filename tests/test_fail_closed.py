@@ -57,7 +57,7 @@ def submit(root: Path, student: str, marker: Path) -> Path:
     return dest
 
 
-@pytest.mark.parametrize("breakage", [{"COURSE_MEMORY_LIMIT_MB": "lots"}, {"COURSE_SANDBOX_USER": "no-such-user"},
+@pytest.mark.parametrize("breakage", [{"COURSE_MEMORY_LIMIT_MB": "lots"}, {"COURSE_SANDBOX_UIDS": "0-5000"},
                                       {"COURSE_CELL_TIMEOUT": "1O"}], ids=["setting", "account", "timeout"])
 def test_broken_configuration_refuses_before_running_anything(course, breakage, tmp_path):
     """A setting that fails to parse: the command stops with one line; no notebook is executed."""
