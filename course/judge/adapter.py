@@ -27,7 +27,7 @@ from pathlib import Path
 
 import torch
 
-from ..sandbox import cgroup, fstree, procs, tempdirs
+from ..sandbox import cgroup, cputime, fstree, procs, tempdirs
 from .. import plain, sandbox
 from .. import settings
 from .. import notebook as nbtools
@@ -164,6 +164,7 @@ class ProcessStudent:
         self.load_report: dict = {}
         self.broken: str | None = None  # set when the code cannot even be loaded
         self.events: list[str] = []  # one line per incident, for the grading log
+        self.starved: list[str] = []  # time-outs while the machine was overloaded (graded again alone)
         self._seq = 0
         self._killed_for_memory = False
 
@@ -296,6 +297,7 @@ class ProcessStudent:
         torch.save(msg, bio)
         data = bio.getvalue()
         deadline = time.monotonic() + timeout
+        started = cputime.sample(getattr(self, "_group", None))
         fd = self.proc.stdout.fileno()
         sent = False
         while True:
@@ -311,10 +313,14 @@ class ProcessStudent:
                     raise StudentCrashed(f"{what}: your code sent back an impossibly large result")
                 payload = _read_exact(fd, n, deadline, self.proc)
             except TimeoutError:
-                self.events.append(f"timeout after {timeout:.0f} s while {what}")
+                spent = started.spent(getattr(self, "_group", None))
+                self.events.append(cputime.verdict_text(f"timeout after {timeout:.0f} s while {what}", spent))
+                message = cputime.verdict_text(f"your code did not finish within {timeout:.0f} s while {what} "
+                                               f"(an endless loop, or far too slow)", spent)
+                if spent.starved:
+                    self.starved.append(message)
                 self.close()
-                raise StudentTimeout(f"your code did not finish within {timeout:.0f} s while {what} "
-                                     f"(an endless loop, or far too slow)") from None
+                raise StudentTimeout(message) from None
             except EOFError:
                 return self._died(what)
             try:

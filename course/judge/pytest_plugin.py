@@ -311,7 +311,8 @@ def pytest_sessionfinish(session, exitstatus):
     out = session.config.getoption("--results-json")
     if out:
         events = [e for s in st.students.values() for e in s.events]
-        record = Results(checks=st.records, seed=st.seed, events=events, error=st.error)
+        starved = [e for s in st.students.values() for e in getattr(s, "starved", [])]
+        record = Results(checks=st.records, seed=st.seed, events=events, error=st.error, starved=starved)
         Path(out).write_text(record.dumps())
     st.session = session
 

@@ -47,6 +47,7 @@ class Results:
     events: list[str] = field(default_factory=list)
     error: str | None = None
     judge_seconds: float | None = None  # wall-clock seconds of the whole judge run, where measured
+    starved: list[str] = field(default_factory=list)  # time-outs while the machine was overloaded
 
     @classmethod
     def failure(cls, error: str) -> "Results":
@@ -65,6 +66,8 @@ class Results:
             d["error"] = self.error
         if self.judge_seconds is not None:
             d["judge_seconds"] = self.judge_seconds
+        if self.starved:
+            d["starved"] = list(self.starved)
         return d
 
     def dumps(self) -> str:
@@ -75,7 +78,7 @@ class Results:
         known = {f.name for f in fields(Check)}
         return cls(checks=[Check(**{k: v for k, v in c.items() if k in known}) for c in d.get("checks", [])],
                    seed=d.get("seed"), events=list(d.get("events", [])), error=d.get("error") or None,
-                   judge_seconds=d.get("judge_seconds"))
+                   judge_seconds=d.get("judge_seconds"), starved=list(d.get("starved", [])))
 
     @classmethod
     def load(cls, path: str | Path) -> "Results":

@@ -14,7 +14,7 @@ from nbclient.util import run_sync
 from nbgrader.preprocessors import Execute
 from traitlets import Integer
 
-from ...sandbox import cgroup, procs
+from ...sandbox import cgroup, cputime, procs
 from ... import notebook as nbtools
 from ... import sandbox
 from .. import incidents, spare_kernel
@@ -50,6 +50,7 @@ class SafeExecute(OutputBudget, Execute):
         self._started = time.monotonic()
         self._out_bytes, self._capped, self._total_out = {}, set(), 0
         self._killed_for = None
+        self._cpu_notebook = self._cpu_cell = None  # cputime samples at the first and the latest cell
         stop = threading.Event()
         watcher = threading.Thread(target=self._watch_memory, args=(stop,), daemon=True)
         watcher.start()
@@ -57,10 +58,14 @@ class SafeExecute(OutputBudget, Execute):
         try:
             return super().preprocess(nb, resources, km=km)
         except Exception as exc:  # dead kernel, submission timeout, kernel that never started
-            reason = self._reason(exc)
+            reason, spent = self._reason(exc), self._time_spent(exc)
+            reason = cputime.verdict_text(reason, spent)
             info = resources.get("nbgrader", {})
             incidents.report(self.log, incidents.course_root(self), info.get("assignment", ""), student,
                              incidents.KERNEL, f"notebook execution stopped early: {reason}")
+            if spent is not None and spent.starved:  # the batch grades it again alone (course.grading.batch)
+                incidents.record(incidents.course_root(self), info.get("assignment", ""), student,
+                                 incidents.STARVED, f"notebook execution stopped early: {reason}", self.log)
             self._mark_unrun(nb, reason)
             return nb, resources
         finally:
@@ -120,6 +125,19 @@ class SafeExecute(OutputBudget, Execute):
             return "the notebook's kernel died (the code ended the Python process or crashed it)"
         return f"{name}: {str(exc).splitlines()[0][:200] if str(exc) else ''}"
 
+    def _kernel_group(self):
+        proc = getattr(getattr(getattr(self, "km", None), "provisioner", None), "process", None)
+        return cgroup.Group.named(f"{cgroup.PREFIX}{proc.pid}-kernel") if proc is not None and proc.pid else None
+
+    def _time_spent(self, exc) -> "cputime.Spent | None":
+        """CPU beside wall time over the limit ``exc`` reports (the notebook's, or the cell's); None when
+        ``exc`` is not a time-out."""
+        whole = isinstance(exc, SubmissionTimeout) or (type(exc).__name__ == "CellTimeoutError" and
+                                                       time.monotonic() - self._started >= self.submission_timeout - 1)
+        cell = type(exc).__name__ == "CellTimeoutError"
+        start = getattr(self, "_cpu_notebook" if whole else "_cpu_cell", None) if whole or cell else None
+        return start.spent(self._kernel_group()) if start is not None else None
+
     def _mark_unrun(self, nb, reason: str) -> None:
         for cell in nb.cells:
             if cell.cell_type == "code" and cell.get("execution_count") is None and _meta(cell).get("grade"):
@@ -171,6 +189,8 @@ class SafeExecute(OutputBudget, Execute):
     async def async_execute_cell(self, cell, cell_index, execution_count=None, store_history=True):
         if time.monotonic() - self._started > self.submission_timeout:
             raise self._over_time()
+        self._cpu_cell = cputime.sample(self._kernel_group())
+        self._cpu_notebook = getattr(self, "_cpu_notebook", None) or self._cpu_cell
         return await super().async_execute_cell(cell, cell_index, execution_count, store_history)
 
     # nbclient binds execute_cell to its own async_execute_cell: without this, the sync path that

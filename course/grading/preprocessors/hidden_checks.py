@@ -16,7 +16,7 @@ from nbformat.v4 import new_output
 from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Integer, Unicode
 
-from ...sandbox import fstree
+from ...sandbox import cputime, fstree
 from ... import plain, sandbox
 from ... import settings
 from ... import notebook as nbtools
@@ -65,7 +65,7 @@ def _judge(path: str, assignment: str, student: str, timeout: float) -> Results:
     the folder holding it; its results, with the judge's wall-clock seconds."""
     from ...judge.suite import run_suite
 
-    started = time.monotonic()
+    started, cpu = time.monotonic(), cputime.sample()
     try:
         mode = "on" if sandbox.resolve() else "off"
         res = run_suite(assignment, path, sandbox=mode, timeout=timeout, seed=grading_seed(assignment, student),
@@ -75,6 +75,11 @@ def _judge(path: str, assignment: str, student: str, timeout: float) -> Results:
     finally:
         fstree.remove(os.path.dirname(path))
     res.judge_seconds = round(time.monotonic() - started, 3)
+    if res.error and res.judge_seconds >= timeout:  # the judge's own limit: say what CPU it had
+        spent = cpu.spent()
+        res.error = cputime.verdict_text(res.error, spent)
+        if spent.starved:
+            res.starved.append(res.error)
     return res
 
 
@@ -145,6 +150,8 @@ class JudgeHiddenChecks(NbGraderPreprocessor):
                              f"hidden checks could not run: {res.error} (regrade this submission)", self.log)
         for event in res.events:
             incidents.report(self.log, root, assignment, student, incidents.JUDGE, plain.one_line(event, 500))
+        for why in res.starved:  # the batch grades this submission again alone (course.grading.batch)
+            incidents.record(root, assignment, student, incidents.STARVED, plain.one_line(why, 500), self.log)
         for cell, task_calls in calls:
             self._write_verdict(cell, [t for _, t in task_calls], res)
         self._save_record(resources, res)

@@ -1,0 +1,228 @@
+"""CPU is part of the limits (issue 30): each grading worker's sandboxes share a CPU quota (a cgroup
+slice), a time-out counts CPU time beside wall time, and a submission that timed out while starved is
+graded again alone after the batch.
+
+The race test (a hog of 40 busy loops, each in its own session, in one worker's slice beside a victim
+that needs 0.3 s of CPU in the other's) takes about 4 s. Its control, the same race without slices
+(the victim misses its limit), runs with COURSE_CPU_CONTROL=1 (by hand: it loads the machine)."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from course.grading import batch, incidents
+from course.sandbox import cgroup, cputime
+from course import sandbox
+
+CPU_REASON = cgroup.cpu_available()
+needs_cpu_cgroup = pytest.mark.skipif(CPU_REASON is not None, reason=f"no CPU cgroup here: {CPU_REASON}")
+
+HOG = """
+import os, time
+end = time.monotonic() + float(os.environ["HOG_SECONDS"])
+for _ in range(int(os.environ["HOG_LOOPS"])):
+    if os.fork() == 0:
+        os.setsid()
+        while time.monotonic() < end:
+            pass
+        os._exit(0)
+while time.monotonic() < end:
+    time.sleep(0.1)
+"""
+# a fixed amount of CPU work: 0.3 s of this process's own CPU time, however long that takes
+VICTIM = "import time\nwhile time.process_time() < 0.3:\n    pass\n"
+VICTIM_LIMIT = 2.5  # seconds of wall time, like a call's time-out
+
+
+def _in_group(group, argv, env=None):
+    return subprocess.Popen(argv, env={**os.environ, **(env or {})},
+                            preexec_fn=sandbox.limits_preexec(64 * 2**20, group))
+
+
+def _race(slices: bool) -> tuple[float, cputime.Spent | None]:
+    """The hog in worker A, then the victim in worker B (each worker's slice gets half the cores when
+    ``slices``); the victim's wall seconds, and what it spent when it ran out of time (None if it did
+    not)."""
+    cores = len(os.sched_getaffinity(0))
+    made, groups, hog = [], [], None
+    saved = os.environ.get(cgroup.SLICE_ENV)
+    try:
+        def group(tag):
+            if slices:
+                sl = cgroup.Slice.create(f"slicetest{tag}", cores / 2)
+                assert sl is not None
+                made.append(sl)
+                os.environ.update(sl.env())
+            g = cgroup.Group.create(f"cputest{tag}", 2**30, 256)
+            groups.append(g)
+            return g
+
+        hog = _in_group(group("a"), [sys.executable, "-c", HOG], {"HOG_SECONDS": "15", "HOG_LOOPS": "40"})
+        time.sleep(1.0)  # every loop running
+        victim_group = group("b")
+        start = cputime.sample(victim_group)
+        victim = _in_group(victim_group, [sys.executable, "-c", VICTIM])
+        try:
+            victim.wait(timeout=VICTIM_LIMIT)
+            return time.monotonic() - start.wall, None
+        except subprocess.TimeoutExpired:  # as the judge does at a time-out: what did it get?
+            spent = start.spent(victim_group)
+            victim.kill()
+            victim.wait()
+            return spent.wall, spent
+    finally:
+        for g in groups:
+            if g is not None:
+                g.remove()
+        if hog is not None:
+            hog.kill()
+            hog.wait()
+        for sl in made:
+            sl.remove()
+        if saved is None:
+            os.environ.pop(cgroup.SLICE_ENV, None)
+        else:
+            os.environ[cgroup.SLICE_ENV] = saved
+
+
+@needs_cpu_cgroup
+def test_a_hog_in_one_workers_slice_leaves_the_other_its_share():
+    wall, timed_out = _race(slices=True)
+    assert timed_out is None, f"the victim ran out of its {VICTIM_LIMIT} s beside the hog: {timed_out}"
+
+
+@pytest.mark.skipif(not os.environ.get("COURSE_CPU_CONTROL"), reason="the control race loads the machine for "
+                    "~10 s: run it by hand with COURSE_CPU_CONTROL=1")
+def test_control_without_cpu_groups_the_hog_starves_the_victim(monkeypatch):
+    """As before issue 30: sandbox groups cap memory and tasks only (no cpu, cpuacct)."""
+    bases = cgroup._bases
+    monkeypatch.setattr(cgroup, "_bases", lambda *a, **k: [b for b in bases(*a, **k) if b[0] in ("memory", "pids")])
+    wall, timed_out = _race(slices=False)
+    assert timed_out is not None, f"without CPU groups the victim still finished in {wall:.1f} s"
+    assert timed_out.starved, timed_out  # so it would be graded again alone
+
+
+@needs_cpu_cgroup
+def test_slice_holds_the_quota_and_sandbox_groups_go_inside(monkeypatch):
+    sl = cgroup.Slice.create("slicequota", 0.5)
+    assert sl is not None
+    monkeypatch.setenv(cgroup.SLICE_ENV, sl.name)
+    g = cgroup.Group.create("quotatest", 2**30, 64)
+    try:
+        files = {}
+        for kind, d in sl.dirs:
+            for f in ("cpu.max", "cpu.cfs_quota_us", "cpu.cfs_period_us"):
+                if os.path.exists(os.path.join(d, f)):
+                    files[f] = open(os.path.join(d, f)).read().strip()
+        assert files.get("cpu.max") == "50000 100000" or \
+            (files.get("cpu.cfs_quota_us"), files.get("cpu.cfs_period_us")) == ("50000", "100000"), files
+        cpu_dirs = [d for k, d in g.dirs if k in ("v2", "cpu")]
+        assert cpu_dirs and all(any(d.startswith(s + os.sep) for _, s in sl.dirs) for d in cpu_dirs), g.dirs
+        p = _in_group(g, [sys.executable, "-c", VICTIM])
+        assert p.wait(timeout=30) == 0
+        assert 0.25 <= g.cpu_seconds() <= 5, g.cpu_seconds()
+        assert sl.cpu_seconds() >= g.cpu_seconds() - 0.01
+        assert cgroup.slice_cpu_seconds() == pytest.approx(sl.cpu_seconds(), abs=0.05)
+    finally:
+        g.remove()
+        sl.remove()
+    assert not any(os.path.exists(d) for _, d in sl.dirs + g.dirs)
+
+
+def test_cgroup_v2_slice_writes_cpu_max_and_enables_controllers(tmp_path, monkeypatch):
+    """The v2 layout, on a folder shaped like /sys/fs/cgroup (this machine may only have v1)."""
+    monkeypatch.setattr(cgroup, "ROOT", str(tmp_path))
+    monkeypatch.setattr(cgroup, "_own_paths", lambda: {"": "/"})
+    monkeypatch.delenv(cgroup.SLICE_ENV, raising=False)
+    (tmp_path / "cgroup.subtree_control").write_text("cpu memory pids\n")
+    name = f"{cgroup.PREFIX}{os.getpid()}-slicev2"
+    (tmp_path / name).mkdir()
+    (tmp_path / name / "cgroup.subtree_control").write_text("")  # what the kernel makes in a new group
+    sl = cgroup.Slice.create("slicev2", 1.5)
+    assert sl is not None and sl.dirs == [("v2", str(tmp_path / name))]
+    assert (tmp_path / name / "cpu.max").read_text() == "150000 100000"
+    assert (tmp_path / name / "cgroup.subtree_control").read_text() == "+cpu +memory +pids"
+    monkeypatch.setenv(cgroup.SLICE_ENV, sl.name)
+    g = cgroup.Group.create("kernel", 2**30, 64)
+    inner = tmp_path / name / f"{cgroup.PREFIX}{os.getpid()}-kernel"
+    assert g is not None and g.dirs == [("v2", str(inner))]
+    assert (inner / "memory.max").read_text() == str(2**30) and (inner / "pids.max").read_text() == "64"
+    (inner / "cpu.stat").write_text("usage_usec 1500000\nuser_usec 1000000\n")
+    assert g.cpu_seconds() == 1.5
+
+
+@pytest.mark.parametrize("spent, starved", [
+    (cputime.Spent(wall=10, cpu=0.3, slice_cpu=0.4, idle=0.2, share=1), True),   # wanted CPU, none free
+    (cputime.Spent(wall=10, cpu=9.5, slice_cpu=9.8, idle=0.1, share=1), False),  # used its share
+    (cputime.Spent(wall=10, cpu=0.0, slice_cpu=0.1, idle=9.0, share=1), False),  # slept, CPU was free
+    (cputime.Spent(wall=10, cpu=3.0, slice_cpu=6.0, idle=0.0, share=2), False),  # its worker's sandboxes ran
+    (cputime.Spent(wall=10, cpu=None, slice_cpu=None, idle=0.5, share=1), True),  # no accounting, busy machine
+    (cputime.Spent(wall=10, cpu=None, slice_cpu=None, idle=None, share=1), False),  # cannot tell
+])
+def test_starved_means_less_than_its_share_while_no_cpu_was_idle(spent, starved):
+    assert spent.starved is starved
+
+
+def test_timeout_messages_say_which_limit(monkeypatch):
+    monkeypatch.delenv(cputime.ALONE_ENV, raising=False)
+    own = cputime.verdict_text("did not finish within 10 s", cputime.Spent(10, 9.6, 9.7, 0.1, 1))
+    assert own == "did not finish within 10 s; it used 9.6 s of CPU in 10 s of wall time"
+    starved = cputime.Spent(10, 0.2, 0.3, 0.1, 1)
+    assert "overloaded (your code got only 0.3 s of CPU in 10 s of wall time), so it is graded again" in \
+        cputime.verdict_text("x", starved)
+    monkeypatch.setenv(cputime.ALONE_ENV, "1")
+    assert "even graded with nothing beside it" in cputime.verdict_text("x", starved)
+
+
+def test_batch_grades_a_starved_timeout_again_alone_after_the_others(tmp_path, monkeypatch):
+    """Two workers; 'victim' times out starved on its first grading: it is graded again on a worker of
+    its own (the whole machine, COURSE_GRADED_ALONE) once nothing else runs, its result replaces the
+    first, and one starved again alone is not graded a third time."""
+    running, log, lock = set(), [], threading.Lock()
+
+    class FakeWorker:
+        def __init__(self, index, gpus, cores=None, alone=False):
+            self.env = {cputime.ALONE_ENV: "1"} if alone else {}
+            self.cores = cores
+
+        def start(self, *args):
+            pass
+
+        def close(self):
+            pass
+
+    def grade_one(worker, root, a, s, fp, extra, more=True, *, db):
+        alone = bool(worker.env.get(cputime.ALONE_ENV))
+        with lock:
+            log.append((s, alone, set(running)))
+            running.add(s)
+        time.sleep(0.05)
+        with lock:
+            running.discard(s)
+        found = []
+        if s == "victim" and not alone or s == "always":
+            found = [{"kind": incidents.STARVED, "message": f"{s} timed out starved"}]
+        return batch.Result(a, s, incidents=found)
+
+    monkeypatch.setattr(batch, "Worker", FakeWorker)
+    monkeypatch.setattr(batch, "_grade_one", grade_one)
+    monkeypatch.setattr(batch.graded_record, "forget", lambda *a: None)
+    todo = [("15-01", s) for s in ("a", "victim", "b", "always", "c")]
+    plan = batch.Plan("sqlite://", {p: "fp" for p in todo}, {p: "new" for p in todo})
+    seen = []
+    results = batch.autograde(tmp_path, todo, workers=2, plan=plan, on_result=lambda r: seen.append(r.student))
+    assert sorted(seen) == sorted(s for _, s in todo)  # each reported once, with its final result
+    again = [(s, others) for s, alone, others in log if alone]
+    assert [s for s, _ in again] == ["victim", "always"] and all(not others for _, others in again)
+    first_pass = [s for s, alone, _ in log if not alone]
+    assert sorted(first_pass) == sorted(s for _, s in todo)
+    assert log.index(("victim", True, set())) > max(i for i, (_, alone, _) in enumerate(log) if not alone)
+    by = {r.student: r for r in results}
+    assert by["victim"].incidents[0]["kind"] == "regraded" and "victim timed out starved" in \
+        by["victim"].incidents[0]["message"] and not batch.starved(by["victim"])
+    assert batch.starved(by["always"])  # graded alone twice at most: its second result stands
