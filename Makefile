@@ -99,6 +99,17 @@ grade-cluster: $(STAMP)
 test-cluster: $(STAMP)
 	COURSE_TEST_CLUSTER=1 $(BIN)/python -m pytest tests/test_cluster.py -q -s --durations=5
 
+## Every GPU-marked hidden check on a GPU machine, against each reference and the EXPECT_GPU examples; one
+## table (docs/gpu.md). Not part of make test. It sets nothing up: .venv's Python where there is one, else
+## python3 (a lent GPU machine's own PyTorch), with .whl/gpu-check/ from `make gpu-wheels` for what it lacks.
+## make test-gpu [ARGS="--topic 15-07 --seed N"]; on a machine without CUDA: ARGS=--standin (CPU twins)
+.PHONY: test-gpu gpu-wheels
+test-gpu:
+	$(if $(wildcard $(BIN)/python),$(BIN)/python,$(PY)) -m course.authoring.gpu_check $${ARGS:-}
+
+gpu-wheels: $(STAMP)
+	$(BIN)/python -m course.authoring.gpu_check --download-wheels
+
 ## The grading benchmark (README, "Speed"): a 60-submission class built from the example submissions, graded
 ## on 1 and 2 workers, against the cold-kernel floor and plain nbgrader; one table. Not a test: tens of
 ## minutes on 2 cores. make bench [ARGS="--assignment 15-01 --per-topic 2"]; ARGS=--profile: phase by phase

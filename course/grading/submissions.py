@@ -3,6 +3,8 @@
 A spec is ``tests/submissions/<assignment>/<name>.py`` with:
 
     EXPECT = {"task": "pass" | "fail" | "zero", ...}   # what grading must give each task
+    EXPECT_GPU = {"task": "fail", ...}  # what the task's GPU-marked checks give on a GPU (make test-gpu);
+                                        # a spec with no EXPECT is a mistake that no CPU check can see
     BASE = "reference"          # or "release" (the untouched student version)
     CELLS = {"solution_grade_id": "new source", ...}   # replace solution cells
     APPEND = ["code", ...]      # extra code cells at the end (optional)

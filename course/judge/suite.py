@@ -40,14 +40,14 @@ def session_env(assignment: str | None = None) -> dict:
 def run_suite(assignment: str, notebook, *, sandbox: str = "on", seed: int | None = None,
               timeout: float = 900, tasks: list[str] = (), notebook_tasks: dict | None = None,
               notebook_seeds: dict | None = None, first_failure: dict | None = None,
-              use_server: bool = False) -> Results:
+              use_server: bool = False, pytest_args: tuple = ()) -> Results:
     """Run tests/<assignment> against ``notebook`` (a path, or a list of paths judged in one run)
     in a fresh judge process; return its results (course.judge.results). ``notebook_tasks`` maps a notebook path
     to the only tasks checked for it; ``notebook_seeds`` maps one to a number of seeds to judge it
     under (the run's seed and others derived from it), or to (number, [tasks]). ``use_server``:
     fork the session from a judge that has already imported torch and pytest (course.judge.server),
     as autograde does. ``first_failure`` maps a notebook to tasks whose remaining checks are skipped,
-    per seed, once one has failed."""
+    per seed, once one has failed. ``pytest_args``: more of pytest's options (``-m gpu``: only those checks)."""
     notebooks = [notebook] if isinstance(notebook, (str, Path)) else list(notebook)
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "results.json"
@@ -56,6 +56,7 @@ def run_suite(assignment: str, notebook, *, sandbox: str = "on", seed: int | Non
                f"--results-json={out}", "-o", "addopts=--import-mode=importlib", "-W", "ignore::DeprecationWarning"]
         if seed is not None:
             cmd.append(f"--seed={seed}")
+        cmd += list(pytest_args)
         for t in tasks:
             cmd.append(f"--task={t}")
         for nb, ts in (notebook_tasks or {}).items():

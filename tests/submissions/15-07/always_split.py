@@ -15,3 +15,4 @@ CELLS = {"allocator_impl": _patch("allocator_impl",
                                   'split = remainder >= MIN_BLOCK if pool == "small" else remainder > SMALL_SIZE',
                                   "split = remainder >= MIN_BLOCK")}
 EXPECT = {"size_rules": "pass", "allocator_model": "fail", "cuda_timing": "pass"}
+EXPECT_GPU = {"allocator_model": "fail"}  # its GPU-marked checks, on a GPU (make test-gpu)

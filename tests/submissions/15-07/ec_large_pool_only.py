@@ -14,3 +14,4 @@ def _patch(gid, old, new):
 CELLS = {"allocator_impl": _patch("allocator_impl", "if not (len(s.blocks) == 1 and s.blocks[0].owner is None)]",
                                      "if not (s.pool == \"large\" and len(s.blocks) == 1 and s.blocks[0].owner is None)]")}
 EXPECT = {"empty_cache": "fail"}
+EXPECT_GPU = {"empty_cache": "fail"}  # its GPU-marked checks, on a GPU (make test-gpu)

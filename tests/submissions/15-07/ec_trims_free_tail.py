@@ -17,3 +17,4 @@ CELLS = {"allocator_impl": _patch("allocator_impl", "        self.segments = [s 
                                      "            if s.blocks[-1].owner is None:\n"
                                      "                s.size -= s.blocks.pop().size")}
 EXPECT = {"empty_cache": "fail"}
+EXPECT_GPU = {"empty_cache": "fail"}  # its GPU-marked checks, on a GPU (make test-gpu)

@@ -15,3 +15,4 @@ CELLS = {"allocator_impl": _patch("allocator_impl",
                                   "        i = seg.blocks.index(blk)\n        if False and i + 1 < len(seg.blocks)")
          .replace("        if i > 0 and seg.blocks[i - 1].owner is None:", "        if False:")}
 EXPECT = {"size_rules": "pass", "allocator_model": "fail", "empty_cache": "fail", "cuda_timing": "pass"}
+EXPECT_GPU = {"allocator_model": "fail"}  # its GPU-marked checks, on a GPU (make test-gpu)

@@ -13,3 +13,4 @@ def _patch(gid, old, new):
 CELLS = {"allocator_impl": _patch("allocator_impl", "        best = None\n        for seg in self.segments:",
                                   "        best = None\n        for seg in []:")}
 EXPECT = {"size_rules": "pass", "allocator_model": "fail", "oom_diagnosis": "pass", "cuda_timing": "pass"}
+EXPECT_GPU = {"allocator_model": "fail"}  # its GPU-marked checks, on a GPU (make test-gpu)

@@ -13,3 +13,4 @@ def _patch(gid, old, new):
 
 CELLS = {"timing_impl": _patch("timing_impl", "    if device.type == \"cuda\":", "    if False:")}
 EXPECT = {"cuda_timing": "fail"}
+EXPECT_GPU = {"cuda_timing": "fail"}  # its GPU-marked checks, on a GPU (make test-gpu)

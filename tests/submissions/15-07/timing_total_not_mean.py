@@ -14,3 +14,4 @@ def _patch(gid, old, new):
 CELLS = {"timing_impl": _patch("timing_impl", "return (time.perf_counter() - t0) * 1000 / iters", "return (time.perf_counter() - t0) * 1000")
          .replace("return start.elapsed_time(end) / iters", "return start.elapsed_time(end)")}
 EXPECT = {"cuda_timing": "fail"}
+EXPECT_GPU = {"cuda_timing": "fail"}  # its GPU-marked checks, on a GPU (make test-gpu)
