@@ -1,5 +1,5 @@
 """The forgeable-share record (written by course/authoring/forgeable.py into tests/forgeable.md): every assignment
-measured, each share within the limit, the totals those of the notebooks, README.md quoting the same
+measured, each share within the limit, the totals those of the notebooks, docs/security.md quoting the same
 figures; and the forger's matching of calls to recorded replies."""
 import re
 
@@ -41,12 +41,12 @@ def test_recorded_total_is_the_notebooks(assignment):
     assert row and float(row["total"]) == points, f"{assignment}: recorded total {row and row['total']}, notebook {points}"
 
 
-def test_readme_quotes_the_record():
-    text = (REPO_ROOT / "README.md").read_text()
+def test_security_model_quotes_the_record():
+    text = (REPO_ROOT / "docs" / "security.md").read_text()
     item = re.split(r"\n\s*\n|\n- ", text.split("**Forgeable share.**", 1)[-1])[0]  # that bullet only
     quoted = dict(re.findall(r"\b(\d\d-\d\d) (\d+\.\d) %", item))
     assert quoted == {a: r["share"] for a, r in RECORD.items()}, (
-        f"README.md's forgeable-share sentence quotes {quoted}; tests/forgeable.md records "
+        f"docs/security.md's forgeable-share sentence quotes {quoted}; tests/forgeable.md records "
         f"{ {a: r['share'] for a, r in RECORD.items()} }")
 
 

@@ -336,7 +336,7 @@ def write_record(results: list[dict]) -> None:
              "replays the reference's replies for other students' inputs earns through the real pipeline, the mean",
              "over its forgers (see the docstring of `course/authoring/forgeable.py`). CI (`tests/test_forgeable.py`) checks",
              f"every share is at most {LIMIT:g} % (the exceptions, each with its reason, are listed there) and that "
-             "README.md", "quotes these figures.", "",
+             "docs/security.md", "quotes these figures.", "",
              "| id | forged | total | share % | checks passed by the replay (forgers that passed it, points) |",
              "|---|---|---|---|---|"]
     for a in sorted(rows):

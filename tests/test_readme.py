@@ -1,0 +1,242 @@
+"""The README's promises, checked: short enough to read in ten minutes, every command, setting, link
+and path it names exists, its CPU-only score table is what the suites and notebooks give, and each
+behaviour it promises maps to a test that exists (docs/readme-promises.md)."""
+import json
+import os
+import re
+import subprocess
+import sys
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+
+from course import REPO_ROOT, SOURCE_DIR, TESTS_DIR, assignments, settings
+from course import notebook as nbtools
+
+README = REPO_ROOT / "README.md"
+PROMISES = REPO_ROOT / "docs" / "readme-promises.md"
+MAX_LINES = 250
+TABLE_HEAD = "| id | topic | points | `ex-complete` | `ex-blank` |"
+
+
+def text() -> str:
+    return README.read_text()
+
+
+def sections(md: str) -> dict[str, str]:
+    """'## ' heading -> its text, up to the next '## ' heading."""
+    parts = re.split(r"^## (.+)$", md, flags=re.M)
+    return {parts[i].strip(): parts[i + 1] for i in range(1, len(parts), 2)}
+
+
+def slug(heading: str) -> str:
+    """GitHub's anchor for a heading."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def test_short_enough_to_read_in_ten_minutes():
+    n = len(text().splitlines())
+    assert n <= MAX_LINES, f"README.md has {n} lines, more than {MAX_LINES}: move detail to a docs/ file"
+
+
+def test_every_make_target_it_names_exists():
+    targets = set(re.findall(r"^([A-Za-z][\w-]*):", (REPO_ROOT / "Makefile").read_text(), flags=re.M))
+    named = set(re.findall(r"(?:`|^)make ([a-z][\w-]*)", text(), flags=re.M))
+    assert named, "the README names no make target"
+    assert named <= targets, f"README names make targets the Makefile lacks: {sorted(named - targets)}"
+
+
+def test_every_setting_it_names_exists():
+    known = {settings.env_name(f.name) for f in fields(settings.Settings)}
+    named = set(re.findall(r"\bCOURSE_[A-Z0-9_]+", text()))
+    assert named <= known, f"README names variables course/settings.py does not have: {sorted(named - known)}"
+
+
+@pytest.mark.parametrize("doc", ["README.md"] + sorted(str(p.relative_to(REPO_ROOT))
+                                                       for p in (REPO_ROOT / "docs").glob("*.md")))
+def test_every_link_resolves(doc):
+    path = REPO_ROOT / doc
+    broken = []
+    for target, anchor in re.findall(r"\]\(([^)#\s]*)(?:#([^)\s]*))?\)", path.read_text()):
+        if re.match(r"[a-z]+:", target):
+            continue  # a web address
+        dest = (path.parent / target).resolve() if target else path
+        if not dest.exists():
+            broken.append(f"{target} (no such file)")
+        elif anchor and anchor not in {slug(h) for h in re.findall(r"^#+ (.+)$", dest.read_text(), flags=re.M)}:
+            broken.append(f"{target}#{anchor} (no such heading)")
+    assert not broken, f"{doc} links to what is not there: {broken}"
+
+
+def test_every_docs_file_is_linked_from_the_readme():
+    linked = {Path(t).name for t in re.findall(r"\]\(docs/([^)#\s]+)", text())}
+    unlinked = sorted(p.name for p in (REPO_ROOT / "docs").glob("*.md") if p.name not in linked)
+    assert not unlinked, f"docs/ files the README does not link to: {unlinked}"
+
+
+def test_every_path_in_its_layout_exists():
+    layout = sections(text()).get("Layout", "")
+    paths = [p for row in re.findall(r"^\| ([^|]+) \|", layout, flags=re.M) for p in re.findall(r"`([^`]+)`", row)]
+    assert paths, "the README's Layout section has no table of paths"
+    missing = [p for p in paths if not list(REPO_ROOT.glob(re.sub(r"<[^>]+>", "*", p).rstrip("/")))]
+    assert not missing, f"the README's Layout names paths that do not exist: {missing}"
+
+
+def test_every_promise_names_tests_that_exist():
+    rows = [r for r in re.findall(r"^\|(.+)\|$", PROMISES.read_text(), flags=re.M)
+            if not set(r) <= set("-| ") and not r.strip().startswith("README section")]
+    assert rows, "docs/readme-promises.md has no table"
+    missing, covered = [], set()
+    for row in rows:
+        section, _, tests = [c.strip() for c in row.split("|")]
+        named = re.findall(r"`(tests/[\w/.-]+\.py)::(\w+)`", tests)
+        if not named:
+            missing.append(f"{section}: no test named")
+        for file, name in named:
+            src = REPO_ROOT / file
+            if not src.exists() or not re.search(rf"^(async )?def {name}\(", src.read_text(), flags=re.M):
+                missing.append(f"{file}::{name}")
+        covered.add(section)
+    assert not missing, f"docs/readme-promises.md names tests that do not exist: {missing}"
+    uncovered = sorted(set(sections(text())) - covered)
+    assert not uncovered, f"README sections with no row in docs/readme-promises.md: {uncovered}"
+
+
+# ------------------------------------------------------------------ the CPU-only score table
+COLLECT = """
+import json, sys, pytest
+class Checks:
+    found = []
+    def pytest_collection_modifyitems(self, items):
+        for it in items:
+            t = it.get_closest_marker("task")
+            self.found.append([it.path.parent.name, t.args[0] if t else None,
+                               float(t.kwargs.get("weight", 1.0)) if t else 1.0, bool(it.get_closest_marker("gpu"))])
+c = Checks()
+rc = pytest.main(sys.argv[1:] + ["--collect-only", "-q", "-p", "no:randomly", "-p", "no:cacheprovider"], plugins=[c])
+print("CHECKS " + json.dumps(c.found))
+sys.exit(rc)
+"""
+
+
+def gpu_topics() -> list[str]:
+    """Topics whose suite holds a GPU check (the others lose nothing without a GPU)."""
+    return [a for a in assignments()
+            if any("mark.gpu" in p.read_text() for p in (TESTS_DIR / a).glob("*.py"))]
+
+
+def collected_checks(topics: list[str]) -> dict[str, list]:
+    """topic -> [task, weight, needs a GPU] of every check, as the grading run collects them."""
+    if not topics:
+        return {}
+    r = subprocess.run([sys.executable, "-c", COLLECT, *(str(TESTS_DIR / a) for a in topics)], cwd=REPO_ROOT,
+                       capture_output=True, text=True, timeout=300, env={**os.environ, "CUDA_VISIBLE_DEVICES": ""})
+    line = [ln for ln in r.stdout.splitlines() if ln.startswith("CHECKS ")]
+    assert r.returncode == 0 and line, f"collecting {topics} failed:\n{r.stdout[-2000:]}\n{r.stderr[-2000:]}"
+    out = {a: [] for a in topics}
+    for topic, task, weight, gpu in json.loads(line[0][7:]):
+        out[topic].append((task, weight, gpu))
+    return out
+
+
+def cpu_only_score(assignment: str, checks: list | None) -> tuple[float, float]:
+    """(points, the reference's score without a GPU): each test cell earns its points times the share of
+    its tasks' check weight that needs no GPU (course/grading/preprocessors/hidden_checks.py: failed
+    checks count, skipped ones do not; under grading without a GPU the GPU checks fail). ``checks``
+    None: a topic without GPU checks."""
+    nb = nbtools.read(next((SOURCE_DIR / assignment).glob("*.ipynb")))
+    total = score = 0.0
+    for cell in nb.cells:
+        meta = nbtools.nbgrader_meta(cell)
+        if not meta.get("grade"):
+            continue
+        points = float(meta.get("points", 0))
+        tasks = [m[1] for m in re.findall(r"run_hidden\(\s*['\"][^'\"]+['\"]\s*,\s*(['\"])(.+?)\1", cell.source)]
+        weights = [(w, gpu) for task, w, gpu in checks if task in tasks] if checks is not None else [(1.0, False)]
+        all_w = sum(w for w, _ in weights)
+        total += points
+        score += round(points * sum(w for w, gpu in weights if not gpu) / all_w, 4) if all_w else 0.0
+    return total, score
+
+
+def test_cpu_only_score_table():
+    rows = {}
+    body = text().split(TABLE_HEAD, 1)
+    assert len(body) == 2, f"the README has no CPU-only score table headed {TABLE_HEAD}"
+    for line in body[1].splitlines()[2:]:  # after the header's end and its |---| row
+        if not line.startswith("|"):
+            break
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        rows[cells[0]] = (cells[2], cells[3], cells[4])
+    gpu = set(gpu_topics())
+    checks = collected_checks(sorted(gpu))
+    expected = {}
+    for a in assignments():
+        points, ref = cpu_only_score(a, checks.get(a))
+        expected[a] = (f"{points:g}", f"{ref:.2f}", "0.00")
+    wrong = {a: (rows.get(a), e) for a, e in expected.items() if rows.get(a) != e}
+    assert not wrong and set(rows) == set(expected), (
+        "the README's CPU-only score table is out of date; (README row, expected points/ex-complete/ex-blank): "
+        f"{wrong}; rows for topics that do not exist: {sorted(set(rows) - set(expected))}")
+    graded = re.search(r"^autograde: (\d+) graded", text(), flags=re.M)
+    assert graded and int(graded.group(1)) == 3 * len(expected), \
+        f"the README's make grade output says {graded and graded.group(1)} graded; 3 examples x {len(expected)} topics"
+
+
+# ------------------------------------------------------------------ behaviour the README promises
+GPU_SUITE = '''
+import os
+import pytest
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):  # each check runs as one kind of run (before the plugin's own hook)
+    os.environ.pop("COURSE_JUDGE", None)
+    os.environ.pop("COURSE_ALLOW_CPU_GRADING", None)
+    if "grading" in item.name:
+        os.environ["COURSE_JUDGE"] = "1"
+    if "allowed" in item.name:
+        os.environ["COURSE_ALLOW_CPU_GRADING"] = "1"
+'''
+GPU_TESTS = '''
+import pytest
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("run", ["grading", "grading_allowed", "student"])
+def test_needs_cuda(run):
+    pass
+'''
+
+
+def test_gpu_checks_fail_when_grading_without_a_gpu(tmp_path):
+    """A GPU check on a machine without CUDA: failed under grading ("grade on a GPU node"), skipped
+    with COURSE_ALLOW_CPU_GRADING=1, skipped for a student; never passed."""
+    (tmp_path / "conftest.py").write_text(GPU_SUITE)
+    (tmp_path / "test_gpu.py").write_text(GPU_TESTS)
+    report = tmp_path / "report.xml"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("COURSE_", "NBGRADER_"))}
+    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "course.judge.pytest_plugin", "-p", "no:randomly",
+                        "-p", "no:cacheprovider", f"--junitxml={report}", "--rootdir", str(tmp_path), str(tmp_path)],
+                       cwd=tmp_path, env={**env, "CUDA_VISIBLE_DEVICES": "", "PYTHONPATH": str(REPO_ROOT)},
+                       capture_output=True, text=True, timeout=300)
+    assert report.exists(), r.stdout[-2000:] + r.stderr[-2000:]
+    xml = report.read_text()
+    cases = dict(re.findall(r'<testcase [^>]*name="test_needs_cuda\[(\w+)\]"[^>]*?(?:/>|>(.*?)</testcase>)', xml, re.S))
+    assert set(cases) == {"grading", "grading_allowed", "student"}, xml
+    assert "<error" in cases["grading"] or "<failure" in cases["grading"], f"passed or skipped under grading: {xml}"
+    assert "grade on a GPU node" in cases["grading"], cases["grading"]
+    for run in ("grading_allowed", "student"):
+        assert "<skipped" in cases[run], f"{run}: not skipped: {cases[run]!r}"
+
+
+def test_grading_refuses_without_bubblewrap(tmp_path):
+    """No bwrap on PATH: make grade's pipeline stops with one line before it touches the course."""
+    root = tmp_path / "course"
+    root.mkdir()
+    env = {"HOME": str(tmp_path), "PATH": str(tmp_path / "no-bwrap-here"), "COURSE_SANDBOX": "on", "LANG": "C.UTF-8"}
+    r = subprocess.run([sys.executable, "-m", "course.grading.pipeline", "--root", str(root)], cwd=REPO_ROOT, env=env,
+                       capture_output=True, text=True, timeout=300)
+    out = (r.stdout + r.stderr).strip()
+    assert r.returncode != 0 and out.startswith("REFUSING TO GRADE:") and "bubblewrap" in out, out[-2000:]
+    assert len(out.splitlines()) == 1, f"more than one line:\n{out[-2000:]}"
+    assert not any(root.iterdir()), f"it wrote into the course root: {list(root.iterdir())}"
