@@ -46,7 +46,9 @@ def configure(c) -> None:
     html_sanitizing(c)
     # export: a status column, so "not submitted" and "not graded" are not read as 0.
     c.ExportApp.plugin_class = "course.grading.grades_csv.CsvWithStatus"
-    # zip_collect: Canvas, Moodle and Blackboard file names (course/grading/lms_collect.py).
+    # zip_collect: Canvas, Moodle and Blackboard downloads; a file belongs to whoever uploaded it
+    # (course/grading/lms_collect.py).
+    c.ZipCollectApp.extractor_plugin = "course.grading.lms_collect.LmsExtractor"
     c.ZipCollectApp.collector_plugin = "course.grading.lms_collect.LmsCollector"
     limits = settings.current()
     c.SafeExecute.submission_timeout = limits.submission_timeout

@@ -1,70 +1,284 @@
-"""``nbgrader zip_collect`` for downloads from Canvas, Moodle and Blackboard.
+"""``nbgrader zip_collect`` for downloads from Canvas, Moodle and Blackboard: a file belongs to whoever
+uploaded it.
 
-nbgrader's collector applies one regular expression to each file; LMS downloads come in several
-shapes, and a student id that holds ``_``, a space or ``@`` was cut short or skipped. Each shape
-below is recognised by what the LMS itself puts around the name (``_<digits>_<digits>_``,
-``_assignsubmission_file_``, ``_attempt_<date>_``), so the student id may hold any character:
+``LmsExtractor`` (nbgrader's extractor step) reads ``downloaded/<a>/archive/``: the LMS's download
+as a zip, or its entries. Only an entry's OUTER name (``lms_names``) names a student; everything
+inside one upload (a zip they uploaded, folders) is theirs, whatever it is called. Then, per student:
 
-    Canvas      <student>_[LATE_]<user id>_<submission id>_<notebook>.ipynb
-    Moodle      <First Last>_<id>_assignsubmission_file_/<notebook>.ipynb  (a folder, or flat)
-    Blackboard  <assignment>_<student>_attempt_<YYYY-MM-DD-HH-MM-SS>_<notebook>.ipynb
-    a zip       <student>.zip holding <notebook>.ipynb
-    generic     <student>_<notebook>.ipynb
+- the latest attempt is collected whole (Blackboard's attempt time; on Canvas a LATE file is later
+  than one that is not); earlier attempts are skipped;
+- the student's own zip is opened, one level: an archive inside it is not opened (one line);
+- an upload that is not a readable, safe zip (corrupt, too large unpacked, links, absolute or ``..``
+  paths, encrypted) is refused whole; two different notebooks of the same name in the attempt, or
+  one id that two uploaders share, are refused;
+- an unusable id (``..``, separators, control characters, too long) is refused.
 
-Whatever the shape, the notebook is the assignment's notebook name at the end of the file name
-(browser and LMS suffixes such as "-1" or " (1)" are matched at autograde). A file that fits no
-shape is skipped with one line that says why. Spaces in a Moodle name become "-".
+Each refusal is one log line and an incident (``lms_incidents``: the class report lists it, and so
+does the student's feedback when they are graded), and touches no one else: the rest of the class is
+collected as if it were not there. What is collected is written as ``extracted/<student>/<notebook>``; ``LmsCollector``
+hands nbgrader exactly those files and nothing else that is found in ``extracted/``.
 """
 from __future__ import annotations
 
+import hashlib
+import itertools
 import os
-import re
+import shutil
+import stat
+import tempfile
+from collections import defaultdict
+from dataclasses import dataclass, field
 
-from nbgrader.plugins.zipcollect import FileNameCollectorPlugin
+from nbgrader.plugins.zipcollect import ExtractorPlugin, FileNameCollectorPlugin
 
-NOTEBOOK = r"(?P<file_id>\d\d-\d\d_[^/]+?\.ipynb)"
-SHAPES = [
-    ("Canvas", re.compile(rf"^(?P<student_id>[^/]+?)_(?:LATE_)?\d+_\d+_{NOTEBOOK}$")),
-    ("Moodle", re.compile(rf"^(?P<student_id>[^/]+?)_\d+_assignsubmission_file_/?{NOTEBOOK}$")),
-    ("Blackboard", re.compile(rf"^[^/]+?_(?P<student_id>[^/]+?)_attempt_"
-                              rf"(?P<timestamp>\d{{4}}-\d\d-\d\d-\d\d-\d\d-\d\d)_{NOTEBOOK}$")),
-    ("zip of the notebook", re.compile(rf"^(?P<student_id>[^/]+)/{NOTEBOOK}$")),
-    ("generic", re.compile(rf"^(?P<student_id>[^/]+?)_{NOTEBOOK}$")),
-]
-STUDENT_ID = re.compile(r"^[\w.@+\-]{1,100}$")
+from ..plain import one_line
+from . import lms_incidents
+from .lms_archive import Member, Refused, copy_capped, folder_members, is_archive, zip_members
+from .lms_names import SHAPES, Outer, file_name_ok, parse
+from .safe_files import MAX_FILE, MAX_TOTAL
+
+MAX_MEMBERS = 10_000      # entries in a student's zip
+MAX_DOWNLOAD = 200_000    # entries in an LMS's download
+KINDS = {"unsafe": "a path outside the archive", "link": "a link", "other": "not a plain file",
+         "encrypted": "encrypted"}
+NAMES = ("Canvas <name>_<user id>_<file id>_<file>, Moodle <name>_<id>_assignsubmission_file_<file>, "
+         "Blackboard <assignment>_<user>_attempt_<time>_<file>, <student id>_{a}_<notebook>.ipynb "
+         "or a folder <student id>/")
 
 
-def student_id(raw: str) -> str:
-    return re.sub(r"\s+", "-", raw.strip())
+@dataclass
+class Upload:
+    who: Outer
+    label: str                                   # its outer name, for messages
+    notebooks: list = field(default_factory=list)  # (name, where in the upload, staged path, sha256)
+    refused: str = ""
+    notes: list = field(default_factory=list)
+    total: int = 0
 
 
-def recognise(relpath: str) -> tuple[str, dict] | tuple[None, str]:
-    """(shape, fields) for a path relative to the extracted folder, or (None, why)."""
-    tail = "/".join(relpath.split("/")[-2:])  # the file and the folder it came in (zip or Moodle)
-    for shape, pattern in SHAPES:
-        for candidate in (os.path.basename(relpath), tail):
-            m = pattern.match(candidate)
-            if m:
-                fields = m.groupdict()
-                fields["student_id"] = student_id(fields["student_id"])
-                if not STUDENT_ID.match(fields["student_id"]):
-                    return None, f"the student id {fields['student_id']!r} ({shape}) has characters nbgrader cannot use"
-                if fields.get("timestamp"):
-                    d, t = fields["timestamp"][:10], fields["timestamp"][11:].replace("-", ":")
-                    fields["timestamp"] = f"{d} {t}"
-                return shape, fields
-    return None, "its name fits no LMS's pattern (<student>_..._<assignment notebook>.ipynb)"
+def _q(name: str) -> str:
+    return one_line(repr(name), 160)
+
+
+class Intake:
+    def __init__(self, assignment: str, staging: str, log):
+        self.a, self.staging, self.log = assignment, staging, log
+        self.uploads: list[Upload] = []
+        self.count = itertools.count()
+        self.incidents: list[tuple[str, str]] = []  # (student or "", message)
+
+    def incident(self, student: str, message: str) -> None:
+        self.incidents.append((student, message))
+        self.log.warning("zip_collect: %s%s", f"{student}: " if student else "", one_line(message, 500))
+
+    # the outer level: the archive folder, or an LMS download zip in it
+    def top(self, archive_path: str) -> None:
+        for name in sorted(os.listdir(archive_path)):
+            full = os.path.join(archive_path, name)
+            st = os.lstat(full)
+            if stat.S_ISDIR(st.st_mode):
+                if not _skipped(name):
+                    self.folder(name, folder_members(full))
+            elif stat.S_ISREG(st.st_mode):
+                self.file(name, Member(name, "file", st.st_size,
+                                       lambda full=full: open(full, "rb")), container_ok=True)
+            else:
+                self.incident("", f"{_q(name)} is not a plain file or folder: not collected")
+
+    def container(self, name: str, member: Member) -> None:
+        """An LMS's download: its top-level entries are outer names (no download inside a download)."""
+        try:
+            fh = member.open()
+            members = zip_members(fh, MAX_DOWNLOAD)
+        except (Refused, OSError) as exc:
+            self.incident("", f"the download {_q(name)} {_why(exc)}: nothing in it was collected")
+            return
+        with fh:
+            groups: dict[str, list[Member]] = defaultdict(list)
+            for m in members:
+                first, _, rest = m.path.partition("/")
+                if m.kind in ("unsafe", "link", "other", "encrypted"):
+                    self.incident("", f"{_q(m.path)} in the download {_q(name)} is {KINDS[m.kind]}: not collected")
+                elif rest or m.kind == "dir":
+                    groups[first] += [Member(rest, m.kind, m.size, m.open)] if rest else []
+                else:
+                    self.file(first, m, container_ok=False)
+            for first, inner in groups.items():
+                if not _skipped(first):
+                    self.folder(first, inner)
+
+    def file(self, name: str, member: Member, container_ok: bool) -> None:
+        who = parse(name, self.a, folder=False)
+        if who is None and container_ok and name.lower().endswith(".zip"):
+            return self.container(name, member)
+        if who is None:
+            if name.endswith(".ipynb") or is_archive(name):
+                self.incident("", f"{_q(name)} names no student (names: {NAMES.format(a=self.a)}): not collected")
+            else:
+                self.log.info("zip_collect: skipped %s (not a notebook)", _q(name))
+            return
+        if isinstance(who, str):
+            return self.incident("", f"{_q(name)}: {who}: not collected")
+        up = Upload(who, name)
+        self.uploads.append(up)
+        try:
+            if who.file.endswith(".ipynb"):
+                self.notebook(up, who.file, "", member)
+            elif is_archive(who.file):
+                self.archive(up, who.file, Member("", "file", member.size, member.open))
+        except (Refused, OSError) as exc:
+            up.refused = _why(exc)
+
+    def folder(self, name: str, members: list[Member]) -> None:
+        who = parse(name, self.a, folder=True)
+        if isinstance(who, str):
+            return self.incident("", f"the folder {_q(name)}: {who}: not collected")
+        up = Upload(who, name + "/")
+        self.uploads.append(up)
+        if not who.files:
+            return
+        try:
+            self.walk(up, members, depth=0)
+        except (Refused, OSError) as exc:
+            up.refused = _why(exc)
+
+    # inside one upload: everything is the uploader's
+    def walk(self, up: Upload, members: list[Member], depth: int) -> None:
+        for m in members:
+            if m.kind == "dir":
+                continue
+            if m.kind != "file":
+                raise Refused(f"holds {_q(m.path)}, which is {KINDS[m.kind]}")
+            parts = m.path.split("/")
+            if any(_skipped(p) for p in parts):
+                continue
+            base = parts[-1]
+            if base.endswith(".ipynb"):
+                if up.who.lms == "plain" and depth == 0 and _lms_named(base):
+                    raise Refused(f"holds LMS-named files such as {_q(base)}: put the LMS's download itself "
+                                  "(its zip, or its files) in archive/, not in a folder of its own")
+                self.notebook(up, base, m.path, m)
+            elif is_archive(base):
+                if depth == 0:
+                    self.archive(up, base, m)
+                else:
+                    up.notes.append(f"{_q(m.path)} is an archive inside an archive: not opened")
+
+    def archive(self, up: Upload, name: str, m: Member) -> None:
+        """The student's own archive, opened one level."""
+        if not name.lower().endswith(".zip"):
+            up.notes.append(f"{_q(name)} is not a .zip: not opened (upload the notebook, or a .zip of it)")
+            return
+        with tempfile.TemporaryFile(dir=self.staging) as tmp:
+            self.count_in(up, copy_capped(m, tmp, MAX_TOTAL))
+            tmp.seek(0)
+            inner = zip_members(tmp, MAX_MEMBERS)
+            prefix = f"{m.path}/" if m.path else ""
+            self.walk(up, [Member(prefix + x.path, x.kind, x.size, x.open) for x in inner], depth=1)
+
+    def notebook(self, up: Upload, name: str, where: str, m: Member) -> None:
+        if not file_name_ok(name):
+            up.notes.append(f"the notebook name {_q(name)} is not usable: not collected")
+            return
+        staged = os.path.join(self.staging, str(next(self.count)))
+        with open(staged, "xb") as out:
+            self.count_in(up, copy_capped(m, out, MAX_FILE))
+        with open(staged, "rb") as fh:
+            digest = hashlib.file_digest(fh, "sha256").hexdigest()
+        up.notebooks.append((name, where, staged, digest))
+
+    @staticmethod
+    def count_in(up: Upload, size: int) -> None:
+        up.total += size
+        if up.total > MAX_TOTAL:
+            raise Refused(f"is larger than {MAX_TOTAL // 2**20} MiB unpacked in all")
+
+    # per student: one uploader, the latest attempt, one file per notebook name
+    def place(self, extracted: str) -> dict[str, dict]:
+        by_student: dict[str, list[Upload]] = defaultdict(list)
+        for up in self.uploads:
+            by_student[up.who.student].append(up)
+        placed = {}
+        for sid, ups in sorted(by_student.items()):
+            uploaders = sorted({up.who.identity for up in ups})
+            if len(uploaders) > 1:
+                self.incident(sid, f"{len(uploaders)} different uploaders have this id "
+                                   f"({', '.join(_q(u.label) for u in ups[:3])}): none collected; "
+                                   "collect each by hand under an id of their own")
+                continue
+            latest = max(up.who.attempt for up in ups)
+            for up in ups:
+                if up.who.attempt != latest:
+                    self.log.info("zip_collect: %s: skipped %s (an earlier attempt)", sid, _q(up.label))
+            chosen = [up for up in ups if up.who.attempt == latest]
+            files = defaultdict(list)
+            for up in chosen:
+                for note in up.notes:
+                    self.incident(sid, f"{_q(up.label)}: {note}")
+                if up.refused:
+                    self.incident(sid, f"{_q(up.label)} {up.refused}: nothing in it was collected")
+                    continue
+                for name, where, staged, digest in up.notebooks:
+                    files[name].append((f"{up.label} > {where}" if where else up.label, staged, digest))
+            for name, copies in sorted(files.items()):
+                if len({d for _, _, d in copies}) > 1:
+                    self.incident(sid, f"{len(copies)} different notebooks named {_q(name)} in one attempt "
+                                       f"({', '.join(_q(w) for w, _, _ in copies[:3])}): none collected; "
+                                       "collect the right one by hand")
+                    continue
+                dest = os.path.join(extracted, sid, name)
+                os.makedirs(os.path.dirname(dest), exist_ok=True)
+                os.rename(copies[0][1], dest)
+                stamp = {"timestamp": chosen[0].who.timestamp} if chosen[0].who.timestamp else {}
+                placed[os.path.normpath(dest)] = {"student_id": sid, "file_id": name, **stamp}
+        return placed
+
+
+def _why(exc: Exception) -> str:
+    return str(exc) if isinstance(exc, Refused) else f"could not be read ({one_line(exc, 200)})"
+
+
+def _skipped(name: str) -> bool:
+    """Hidden folders and files (.ipynb_checkpoints, .DS_Store) and macOS's __MACOSX, inside an upload
+    or as folders of the download; a hidden FILE of the download is still read (".._1_2_x" is refused)."""
+    return name.startswith(".") or name == "__MACOSX"
+
+
+def _lms_named(name: str) -> bool:
+    return any(pattern.fullmatch(name) for _, pattern in SHAPES)
+
+
+class LmsExtractor(ExtractorPlugin):
+    collected: dict | None = None
+
+    def extract(self, archive_path: str, extracted_path: str) -> None:
+        app = self.parent
+        assignment, root = app.coursedir.assignment_id, app.coursedir.root
+        staging = tempfile.mkdtemp(dir=os.path.dirname(os.path.normpath(extracted_path)), prefix=".intake-")
+        try:
+            intake = Intake(assignment, staging, self.log)
+            intake.top(archive_path)
+            self.collected = intake.place(extracted_path)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+        where = lms_incidents.write(root, assignment, intake.incidents)
+        students = len({v["student_id"] for v in self.collected.values()})
+        self.log.info("zip_collect: %d notebook(s) of %d student(s) unpacked; %d problem(s)%s", len(self.collected),
+                      students, len(intake.incidents), f", recorded in {where}" if intake.incidents else "")
 
 
 class LmsCollector(FileNameCollectorPlugin):
+    _told = False
+
     def collect(self, submitted_file: str):
-        if os.path.splitext(submitted_file)[1] not in self.valid_ext:
+        placed = getattr(getattr(self.parent, "extractor_plugin_inst", None), "collected", None)
+        if placed is None:
+            if not self._told:
+                self._told = True
+                self.log.warning("zip_collect: nothing was unpacked by this run: put the LMS's download in "
+                                 "downloaded/<assignment>/archive/ (files in extracted/ are not collected)")
             return None
-        rel = submitted_file.replace(os.sep, "/")
-        rel = rel.split("/extracted/", 1)[-1] if "/extracted/" in rel else os.path.basename(rel)
-        shape, fields = recognise(rel)
-        if shape is None:
-            self.log.warning("zip_collect: skipped %s: %s", rel, fields)
-            return None
-        self.log.info("zip_collect: %s is %s's (%s download)", rel, fields["student_id"], shape)
-        return {k: v for k, v in fields.items() if v is not None}
+        info = placed.get(os.path.normpath(submitted_file))
+        if info is None:
+            self.log.warning("zip_collect: skipped %s: not unpacked by this run", one_line(submitted_file, 200))
+        return dict(info) if info else None

@@ -1,0 +1,92 @@
+"""The members of a zip or a folder, read without trusting them (zip_collect's intake).
+
+Nothing is extracted by path: each member is checked (no absolute or ``..`` path, no link or
+device, not encrypted) and read through size caps that count the bytes actually produced, so a
+zip bomb stops at the cap. A problem raises ``Refused`` with one line saying what it was.
+"""
+from __future__ import annotations
+
+import os
+import stat
+import zipfile
+import zlib
+
+ARCHIVES = (".zip", ".gz", ".tgz", ".tar", ".bz2", ".xz", ".rar", ".7z")
+
+
+class Refused(Exception):
+    pass
+
+
+class Member:
+    """One member: ``path`` relative to the archive or folder ("/"-separated), ``kind`` "file",
+    "dir", "link", "other", "unsafe" or "encrypted"; ``open()`` gives a binary stream."""
+
+    def __init__(self, path: str, kind: str, size: int, opener):
+        self.path, self.kind, self.size, self.open = path, kind, size, opener
+
+
+def is_archive(name: str) -> bool:
+    return name.lower().endswith(ARCHIVES)
+
+
+def unsafe(path: str) -> bool:
+    """An absolute path, a drive, or one that climbs out (``..``)."""
+    parts = path.split("/")
+    return path.startswith("/") or (len(parts[0]) == 2 and parts[0][1] == ":") or ".." in parts or "\0" in path
+
+
+def zip_members(source, max_members: int) -> list[Member]:
+    """``source`` (a path or a binary file) as a zip; Refused when it cannot be read. A member whose
+    path is unsafe has the kind "unsafe", an encrypted one "encrypted": each caller decides."""
+    try:
+        zf = zipfile.ZipFile(source)
+        infos = zf.infolist()
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError) as exc:
+        raise Refused(f"is not a readable zip ({exc})") from None
+    if len(infos) > max_members:
+        raise Refused(f"has more than {max_members} entries")
+    out = []
+    for info in infos:
+        path = info.filename.replace("\\", "/")
+        mode = info.external_attr >> 16
+        kind = ("unsafe" if unsafe(path) else "encrypted" if info.flag_bits & 0x1
+                else "dir" if info.is_dir() or stat.S_ISDIR(mode) else "link" if stat.S_ISLNK(mode)
+                else "file" if stat.S_IFMT(mode) in (0, stat.S_IFREG) else "other")
+        out.append(Member(path.rstrip("/"), kind, info.file_size, lambda info=info: zf.open(info)))
+    return out
+
+
+def folder_members(top: str) -> list[Member]:
+    """Everything under the folder ``top`` (links are reported as links, never followed)."""
+    out = []
+    for root, dirs, files in os.walk(top):
+        for name in sorted(dirs + files):
+            full = os.path.join(root, name)
+            st = os.lstat(full)
+            kind = ("link" if stat.S_ISLNK(st.st_mode) else "dir" if stat.S_ISDIR(st.st_mode)
+                    else "file" if stat.S_ISREG(st.st_mode) else "other")
+            out.append(Member(os.path.relpath(full, top).replace(os.sep, "/"), kind, st.st_size,
+                              lambda full=full: open(full, "rb", opener=_nofollow)))
+    return out
+
+
+def _nofollow(path, flags):
+    return os.open(path, flags | os.O_NOFOLLOW)
+
+
+def copy_capped(member: Member, out, limit: int) -> int:
+    """Copy ``member`` into the binary file ``out``; its size, or Refused past ``limit`` bytes."""
+    if member.size > limit:
+        raise Refused(f"holds {member.path[:120]!r}, larger than {limit // 2**20} MiB")
+    n = 0
+    try:
+        with member.open() as src:
+            while chunk := src.read(2**20):
+                n += len(chunk)
+                if n > limit:
+                    raise Refused(f"holds {member.path[:120]!r}, larger than {limit // 2**20} MiB unpacked")
+                out.write(chunk)
+    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError, OSError) as exc:
+        raise Refused(f"could not be read at {member.path[:120]!r} ({exc})") from None
+    return n
