@@ -69,7 +69,7 @@ def test_gradebook_url_printed_without_its_password():
     assert db_url.normalize("postgresql://u@h/gb") in ("postgresql+psycopg2://u@h/gb", "postgresql://u@h/gb")
 
 
-def test_incidents_are_records_taken_once(tmp_path):
+def test_incidents_are_records_of_the_latest_grading(tmp_path):
     from course.grading import incidents
 
     class Log:
@@ -85,8 +85,10 @@ def test_incidents_are_records_taken_once(tmp_path):
     assert incidents.take(tmp_path, "15-01", "../x") == [
         {"kind": "kernel", "message": "notebook execution stopped early: memory"},
         {"kind": "intake", "message": "a.ipynb was set aside (a link)"}]
+    incidents.clear(tmp_path, "15-01", "../x")  # the next grading starts
     assert incidents.take(tmp_path, "15-01", "../x") == []
-    assert list((tmp_path / "gradebook" / "records").rglob("*")) == [tmp_path / "gradebook" / "records" / "15-01"]
+    assert [p.parent for p in (tmp_path / "gradebook" / "records").rglob("*.jsonl")] == [
+        tmp_path / "gradebook" / "records" / "15-01"]  # the id "../x" cannot lead out of its folder
 
 
 # -- a small class, graded for real --------------------------------------------------------------

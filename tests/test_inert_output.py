@@ -439,10 +439,11 @@ def test_nothing_after_the_judge_changes_outputs(configured):
     from nbconvert.preprocessors import ClearMetadataPreprocessor
     from nbgrader.preprocessors import AssignLatePenalties, CheckCellMetadata, LimitOutput, SaveAutoGrades
 
-    from course.grading.preprocessors import JudgeHiddenChecks, SafeExecute
+    from course.grading.preprocessors import JudgeHiddenChecks, NoteIncidents, SafeExecute
     steps, _ = configured
     judge = steps.index(JudgeHiddenChecks)
-    assert set(steps[judge + 1:]) <= {ClearMetadataPreprocessor, SaveAutoGrades, AssignLatePenalties, CheckCellMetadata}
+    assert set(steps[judge + 1:]) <= {NoteIncidents, ClearMetadataPreprocessor, SaveAutoGrades, AssignLatePenalties,
+                                      CheckCellMetadata}  # NoteIncidents adds a markdown cell, no output
     for step in (InertOutput, CapOutputSize, MarkForgedVerdicts, LimitOutput, SanitizeStudentCells):
         assert steps.index(SafeExecute) < steps.index(step) < judge, step
 

@@ -1,11 +1,16 @@
 """What went wrong while one submission was graded, as records: a file set aside, a notebook graded as
-blank, a graded cell restored or demoted, a kernel stopped, the hidden checks' error and events.
+blank or under another name, a graded cell restored or demoted, a kernel stopped, the hidden checks'
+error and events.
 
 Each grading step that meets one calls ``report`` (or ``record`` when it has logged the line
 itself): the grading log gets the line for people, and
-``gradebook/records/<assignment>/<student>.incidents.jsonl`` gets ``{"kind", "message"}`` for the
-batch, which takes them after the submission's command (``take``) into the class's incident list and
-report. Nothing here ever stops grading: a record that cannot be written is only logged.
+``gradebook/records/<assignment>/<student>.incidents.jsonl`` gets ``{"assignment", "student", "kind",
+"message"}``. That file holds the incidents of the submission's latest grading, whichever command
+graded it (``nbgrader autograde`` itself or the pipeline): autograde empties it when it starts on the
+submission (``clear``), the student's feedback lists them (``preprocessors.incident_notes``), and the
+class report reads every such file (``judge_records.read_incidents``). ``noted``: the step has already
+told the student in the notebook. Nothing here ever stops grading: a record that cannot be written is
+only logged.
 """
 from __future__ import annotations
 
@@ -17,6 +22,7 @@ from ..plain import one_line
 from . import judge_records
 
 INTAKE, REPAIRED, KERNEL, JUDGE = "intake", "repaired", "kernel", "judge"
+STARVED = "starved"  # a time-out while the machine was overloaded: the batch grades it again alone
 
 
 def path(root, assignment: str, student: str) -> Path:
@@ -36,16 +42,17 @@ def course_root(step) -> str | None:
     return None
 
 
-def record(root, assignment: str, student: str, kind: str, message: str, log=None) -> None:
+def record(root, assignment: str, student: str, kind: str, message: str, log=None, noted: bool = False) -> None:
     if not root or not assignment or not student:
         return
     if message.startswith(f"{student}: "):
         message = message[len(student) + 2:]
+    rec = {"assignment": assignment, "student": student, "kind": kind, "message": one_line(message, 500)}
     try:
         target = path(root, assignment, student)
         target.parent.mkdir(parents=True, exist_ok=True)
         with open(target, "a", encoding="utf-8") as fh:
-            fh.write(json.dumps({"kind": kind, "message": one_line(message, 500)}) + "\n")
+            fh.write(json.dumps({**rec, "noted": True} if noted else rec) + "\n")
     except OSError as exc:
         if log is not None:
             log.warning("an incident of %s was not recorded: %s", one_line(student, 80), exc)
@@ -57,18 +64,24 @@ def report(log, root, assignment: str, student: str, kind: str, message: str) ->
     record(root, assignment, student, kind, message, log)
 
 
-def take(root, assignment: str, student: str) -> list[dict]:
-    """The submission's incidents since the last ``take`` (the file is removed); unreadable lines are
-    skipped."""
-    target = path(root, assignment, student)
+def clear(root, assignment: str, student: str) -> None:
+    """A grading of the submission starts: its file is emptied (and kept: it now says "graded, nothing
+    went wrong" until a step records something)."""
     try:
-        lines = target.read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
-        return []
-    try:
-        os.unlink(target)
+        target = path(root, assignment, student)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text("", encoding="utf-8")
     except OSError:
         pass
+
+
+def read(root, assignment: str, student: str) -> list[dict] | None:
+    """The submission's incidents of its latest grading, ``{"kind", "message"}`` (+ ``"noted"``);
+    None when no grading since this file existed left one; unreadable lines are skipped."""
+    try:
+        lines = path(root, assignment, student).read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
     out = []
     for line in lines:
         try:
@@ -76,5 +89,33 @@ def take(root, assignment: str, student: str) -> list[dict]:
         except ValueError:
             continue
         if isinstance(rec, dict) and isinstance(rec.get("message"), str):
-            out.append({"kind": str(rec.get("kind", "incident")), "message": rec["message"]})
+            out.append({"kind": str(rec.get("kind", "incident")), "message": rec["message"],
+                        **({"noted": True} if rec.get("noted") is True else {})})
     return out
+
+
+def read_all(root) -> dict[tuple[str, str], list[dict]]:
+    """Every submission's incident file under ``root``'s records: {(assignment, student): incidents}."""
+    out = {}
+    for target in sorted(judge_records.records_dir(root).glob("*/*.incidents.jsonl")):
+        try:
+            lines = target.read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            continue
+        who = (target.parent.name, target.name[:-len(".incidents.jsonl")])
+        found = []
+        for line in lines:
+            try:
+                rec = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(rec, dict) and isinstance(rec.get("message"), str):
+                who = (str(rec.get("assignment") or who[0]), str(rec.get("student") or who[1]))
+                found.append({"kind": str(rec.get("kind", "incident")), "message": rec["message"]})
+        out[who] = found
+    return out
+
+
+def take(root, assignment: str, student: str) -> list[dict]:
+    """The submission's incidents (``read``; the file stays for the feedback and the report)."""
+    return read(root, assignment, student) or []

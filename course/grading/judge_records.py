@@ -94,8 +94,20 @@ def read_all(folder) -> list[dict]:
 
 
 def read_incidents(folder) -> list[dict]:
-    """The pipeline's incidents (``incidents.jsonl``, and ``incidents-K-of-N.jsonl`` of a sharded run),
-    oldest first; lines that do not parse are skipped."""
+    """Every submission's incidents of its latest grading, whichever command graded it (its
+    ``<assignment>/<student>.incidents.jsonl``, course.grading.incidents), and those only the pipeline
+    knows (a submission it could not grade: ``incidents.jsonl``, ``incidents-K-of-N.jsonl`` of a
+    sharded run, where also the lines of submissions without a file of their own are kept); lines
+    that do not parse are skipped."""
+    from . import incidents
+    latest = incidents.read_all(Path(folder).parent.parent)
+    out = [{k: _text(v, 1000) for k, v in {"assignment": a, "student": s, **i}.items()}
+           for (a, s), found in latest.items() for i in found]
+    return [i for i in _pipeline_incidents(folder)
+            if i["kind"] == "failed" or (i["assignment"], i["student"]) not in latest] + out
+
+
+def _pipeline_incidents(folder) -> list[dict]:
     lines = []
     for path in sorted(Path(folder).glob("incidents*.jsonl")):
         try:

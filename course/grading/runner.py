@@ -147,7 +147,8 @@ class Runner:
     def __init__(self, env: dict, start_timeout: float = 120):
         self.proc = subprocess.Popen([sys.executable, "-c", "from course.grading.runner import serve; serve()"],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                     text=True, bufsize=1, env=env)
+                                     text=True, bufsize=1, env=env,
+                                     start_new_session=True)  # Ctrl-C reaches the pipeline, which ends it
         self.commands = 0  # commands run to completion (tests check the runner was really used)
         if self._line(start_timeout) != {"ready": True}:
             self.close()
@@ -227,6 +228,9 @@ def nbgrader(root, args: list[str], log, *, env: dict | None = None, use: Runner
     """Run ``nbgrader <args>`` for the course at ``root``, appending its output to ``log``; its
     exit code. Uses ``use`` (a runner; False: none), else the shared runner, or a process of its own
     when the runner is off or fails. ``more=False``: the runner's last command of a batch."""
+    from . import stopping
+    if stopping.requested():  # the run is stopping: nothing new starts
+        return stopping.exit_code()
     if env is None:
         from .. import tool_env
         env = tool_env()
@@ -238,8 +242,11 @@ def nbgrader(root, args: list[str], log, *, env: dict | None = None, use: Runner
         try:
             return runner.run(full, cwd=str(root), env=env, log=str(log), more=more)
         except RunnerError as exc:
+            if stopping.requested():  # killed by the stop, not a failure to retry
+                return stopping.exit_code()
             with open(log, "a") as fh:
                 fh.write(f"{exc}; running the command in a process of its own\n")
     with open(log, "a") as fh:
-        return subprocess.run([sys.executable, "-m", "nbgrader", *full], cwd=root, stdout=fh,
+        code = subprocess.run([sys.executable, "-m", "nbgrader", *full], cwd=root, stdout=fh,
                               stderr=subprocess.STDOUT, env=env).returncode
+    return stopping.exit_code() if stopping.requested() else code

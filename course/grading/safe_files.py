@@ -10,8 +10,9 @@ config) replaces those steps:
   file (links, FIFOs, devices, hard links to elsewhere), has an unprintable name, or is over the
   size caps is moved to ``gradebook/rejected/<student>/<assignment>/`` (a rename: nothing is
   followed) with one log line each. A notebook moved away is replaced by the blank release, so
-  that student is graded as blank and the batch goes on. Then ``notebook_intake`` makes every
-  notebook of the assignment present and readable (unreadable, renamed or missing notebooks).
+  that student is graded as blank and the batch goes on. Then ``notebook_intake`` writes the
+  notebooks to grade into ``gradebook/intake/<student>/<assignment>/`` (unreadable, renamed or
+  missing notebooks handled there), and autograde reads those copies.
 - ``set_permissions``: chmod of regular files only, through a descriptor opened without
   following links.
 - feedback: ``feedback/`` gets the feedback page and the two small files the exchange needs
@@ -24,7 +25,8 @@ import os
 import stat
 
 from ..plain import one_line
-from . import incidents, notebook_intake
+from ..sandbox import fstree
+from . import incidents, lms_incidents, notebook_intake
 
 MAX_FILE = 64 * 2**20
 MAX_TOTAL = 256 * 2**20
@@ -158,6 +160,7 @@ def install() -> None:
     if getattr(BaseConverter, "_course_safe_files", False):
         return
     original_autograde_init = Autograde.init_assignment
+    original_resources = Autograde.init_single_notebook_resources
 
     def autograde_init(self, assignment_id, student_id):
         src = self._format_source(assignment_id, student_id)
@@ -167,15 +170,29 @@ def install() -> None:
         blank = {}
         if os.path.isdir(release):
             blank = {n: os.path.join(release, n) for n in os.listdir(release) if n.endswith(".ipynb")}
-        lines = intake(src, rejected, blank, self.log, who=student_id)
+        incidents.clear(self.coursedir.root, assignment_id, student_id)  # this grading's incidents start here
+        lines = lms_incidents.for_student(self.coursedir.root, assignment_id, student_id)  # zip_collect's
+        lines += intake(src, rejected, blank, self.log, who=student_id)
+        self._course_staged = {}
         if blank and os.path.isdir(src) and not os.path.islink(src):
-            lines += notebook_intake.check(src, blank, rejected, self.log, who=student_id)
-            # grade the assignment's notebooks as they are now (renamed, replaced); other notebooks
-            # stay in the folder but are not graded (nbgrader would call each one "unknown")
-            self.notebooks = [os.path.join(src, n) for n in sorted(blank) if os.path.isfile(os.path.join(src, n))]
-        for line in lines:  # logged already: recorded for the batch too
-            incidents.record(self.coursedir.root, assignment_id, student_id, incidents.INTAKE, line, self.log)
+            # the assignment's notebooks are graded from copies (renamed, or the blank for an unreadable
+            # or missing one); the submitted folder keeps what was handed in
+            stage = os.path.join(os.path.dirname(submitted_root), "intake", student_id, assignment_id)
+            fstree.remove(stage)
+            os.makedirs(stage)
+            lines += notebook_intake.check(src, stage, blank, self.log, who=student_id)
+            self._course_staged = {os.path.join(stage, n): os.path.join(src, n) for n in sorted(blank)
+                                   if os.path.isfile(os.path.join(stage, n))}
+            self.notebooks = sorted(self._course_staged)
+        for line in lines:  # logged already: recorded for the batch, the feedback and the report too
+            incidents.record(self.coursedir.root, assignment_id, student_id, incidents.INTAKE, line, self.log,
+                             noted=isinstance(line, notebook_intake.Noted))
         return original_autograde_init(self, assignment_id, student_id)
+
+    def staged_resources(self, notebook_filename):
+        """A copy in the intake folder is named after the submitted notebook it stands for."""
+        staged = getattr(self, "_course_staged", {})
+        return original_resources(self, staged.get(notebook_filename, notebook_filename))
 
     def safe_set_permissions(self, assignment_id, student_id):
         dest = os.path.normpath(self._format_dest(assignment_id, student_id))
@@ -190,6 +207,7 @@ def install() -> None:
             safe_copy(os.path.join(src, name), os.path.join(dest, name), limit=4096)
 
     Autograde.init_assignment = autograde_init
+    Autograde.init_single_notebook_resources = staged_resources
     BaseConverter.set_permissions = safe_set_permissions
     GenerateFeedback.init_assignment = feedback_init
     BaseConverter._course_safe_files = True

@@ -14,10 +14,12 @@ Autograde pass:
 - ``MarkForgedVerdicts`` (``forged_verdicts.py``): printed lines that imitate a verdict, marked.
 - ``SanitizeStudentCells`` (``student_cells.py``): the student's markdown and raw cells made inert.
 - ``JudgeHiddenChecks`` (``hidden_checks.py``): each test cell's verdict from the hidden suite.
+- ``NoteIncidents`` (``incident_notes.py``): what went wrong while grading, in a note at the top.
 """
 from .execute import SafeExecute, SubmissionTimeout  # noqa: F401
 from .forged_verdicts import MarkForgedVerdicts  # noqa: F401
 from .hidden_checks import JudgeHiddenChecks, StartHiddenChecks, grading_seed  # noqa: F401
+from .incident_notes import NoteIncidents  # noqa: F401
 from .inert_output import InertOutput  # noqa: F401
 from .output_caps import CapOutputSize  # noqa: F401
 from .repair_cells import RepairGradeCells  # noqa: F401
