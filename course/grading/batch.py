@@ -5,10 +5,13 @@ Each worker is a thread that owns one nbgrader runner process (and so one judge 
 submission still gets its own fresh kernel sandbox and judge session. On a GPU node worker i sees
 one GPU (``CUDA_VISIBLE_DEVICES``), several workers sharing a GPU when slots per GPU > 1.
 
-Resume: when a submission's command succeeds, ``gradebook/progress/<a>/<student>.json`` records a
-fingerprint of what was graded (the submitted files and the grading code). A later run skips a
-submission whose fingerprint is unchanged, and grades again one that changed or never finished.
-Seeds are derived from (assignment, student), so a resumed class gets the same scores.
+Resume: the gradebook is the truth. When a submission's command succeeds, the gradebook it went
+into records its fingerprint (the submitted files, the grading code, every setting that changes a
+score: course/grading/graded_record.py). A later run skips a submission only when the gradebook it
+writes into holds its grade for the same fingerprint and its autograded files are the ones that
+grading left; ``force`` grades all. ``gradebook/progress/<a>/<student>.json`` only records how long
+the grading took (make bench reads it). Seeds are derived from (assignment, student), so a resumed
+class gets the same scores.
 """
 from __future__ import annotations
 
@@ -16,14 +19,17 @@ import hashlib
 import json
 import os
 import queue
+import sys
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from importlib import metadata
 from pathlib import Path
 
 from .. import REPO_ROOT, TESTS_DIR
 from .. import settings
-from . import incidents, runner
+from ..sandbox import cgroup, cputime
+from . import graded_record, incidents, runner, stopping
 
 GIB = 1 << 30
 
@@ -68,10 +74,33 @@ def _hash_tree(h, folder: Path, suffixes: tuple[str, ...] = ()) -> None:
                     h.update(block)
 
 
-def grading_key(assignment: str) -> str:
+# Settings that change only how fast or how parallel grading goes, never a score. Every other
+# setting is part of the fingerprint, so a new one counts until it is listed here.
+NOT_SCORING = frozenset({"workers", "slots_per_gpu", "only", "spare_kernel", "spare_zygote", "forkserver",
+                         "judge_server", "nbgrader_runner"})
+
+
+def scoring_settings(gpus: int = 0) -> str:
+    """Besides the code, what a score depends on: each setting not in NOT_SCORING (time-outs,
+    limits, sandbox, CPU grading, seed salt, ...), whether a GPU graded it, and the versions of
+    Python, PyTorch and nbgrader."""
+    now = settings.current()
+    parts = {f.name: getattr(now, f.name) for f in fields(now) if f.name not in NOT_SCORING}
+    parts["cuda"] = bool(gpus)
+    parts["python"] = sys.version
+    for package in ("torch", "nbgrader"):
+        try:
+            parts[package] = metadata.version(package)
+        except metadata.PackageNotFoundError:
+            parts[package] = None
+    return json.dumps(parts, sort_keys=True)
+
+
+def grading_key(assignment: str, gpus: int = 0) -> str:
     """What the scores depend on besides the submission: the course code, the hidden suite, the
-    source notebooks, the configuration and the seed salt."""
+    source notebooks, the configuration and the settings that change scores."""
     h = hashlib.sha256(settings.current().seed_salt.encode())
+    h.update(scoring_settings(gpus).encode())
     for folder in (REPO_ROOT / "course", TESTS_DIR / assignment, REPO_ROOT / "source" / assignment):
         if folder.is_dir():
             _hash_tree(h, folder, (".py", ".ipynb", ".json"))
@@ -89,17 +118,70 @@ def _marker(root: Path, assignment: str, student: str) -> Path:
     return root / "gradebook" / "progress" / assignment / f"{student}.json"
 
 
-def graded_before(root: Path, assignment: str, student: str, fp: str) -> bool:
-    try:
-        return json.loads(_marker(root, assignment, student).read_text()).get("fingerprint") == fp
-    except (OSError, ValueError, AttributeError):
-        return False
+def autograded_hash(root: Path, assignment: str, student: str) -> str | None:
+    """What ``nbgrader autograde`` left in autograded/<student>/<assignment>/ (None: nothing)."""
+    folder = root / "autograded" / student / assignment
+    if not folder.is_dir():
+        return None
+    h = hashlib.sha256()
+    _hash_tree(h, folder)
+    return h.hexdigest()
 
 
-def pending(root: Path, todo: list[tuple[str, str]]) -> set[tuple[str, str]]:
-    """The submissions of ``todo`` that a run would grade (new, changed, or never finished)."""
-    keys = {a: grading_key(a) for a in {a for a, _ in todo}}
-    return {(a, s) for a, s in todo if not graded_before(root, a, s, fingerprint(root, a, s, keys[a]))}
+NEW, CHANGED, NO_COPY, FORCED = ("not graded in this gradebook", "changed since (submission, code or settings)",
+                                 "autograded copy missing or replaced", "--force")
+
+
+@dataclass
+class Plan:
+    """A run's decision: each submission's fingerprint, and why it is graded (None: skipped)."""
+    db: str
+    fingerprints: dict
+    why: dict
+
+    def pending(self) -> set:
+        return {p for p, reason in self.why.items() if reason is not None}
+
+    def line(self) -> str:
+        """The decision in one line: how many are skipped and why, and why the others are graded."""
+        from . import db_url
+        skipped = sum(reason is None for reason in self.why.values())
+        counts: dict[str, int] = {}
+        for reason in self.why.values():
+            if reason is not None:
+                counts[reason] = counts.get(reason, 0) + 1
+        grading = f"grading {len(self.why) - skipped}" + (
+            ": " + ", ".join(f"{n} {reason}" for reason, n in counts.items()) if counts else "")
+        if not skipped:
+            return f"autograde: {grading}"
+        return (f"autograde: skipped {skipped} of {len(self.why)} already graded in {db_url.shown(self.db)} with "
+                f"the same submission, code and settings (--force regrades them); {grading}")
+
+
+def decide(root: Path, todo: list[tuple[str, str]], db: str, *, gpus: int = 0, force: bool = False) -> Plan:
+    """Which of ``todo`` to grade: all with ``force``; else those whose grade the gradebook ``db``
+    does not hold for the same fingerprint, or whose autograded files are not the ones it left."""
+    from nbgrader.api import Gradebook, MissingEntry
+    keys = {a: grading_key(a, gpus) for a in {a for a, _ in todo}}
+    fps = {(a, s): fingerprint(root, a, s, keys[a]) for a, s in todo}
+    if force or not todo:
+        return Plan(db, fps, {p: FORCED for p in todo})
+    if "submitted_assignment" not in graded_record.tables(db):  # a new gradebook: nothing graded in it
+        return Plan(db, fps, {p: NEW for p in todo})
+    why = {}
+    held = graded_record.rows(db, todo)
+    with Gradebook(db) as gb:
+        for a, s in todo:
+            row = held.get((a, s))
+            try:
+                sub = gb.find_submission(a, s)
+                whole = {nb.name for nb in sub.notebooks} == {nb.name for nb in sub.assignment.notebooks}
+                holds = row is not None and row["submission_id"] == sub.id and whole
+            except MissingEntry:
+                holds = False
+            why[(a, s)] = (NEW if not holds else CHANGED if row["fingerprint"] != fps[(a, s)]
+                           else NO_COPY if row["autograded"] != autograded_hash(root, a, s) else None)
+    return Plan(db, fps, why)
 
 
 def _mark_done(root: Path, assignment: str, student: str, fp: str, seconds: float) -> None:
@@ -113,17 +195,25 @@ def _mark_done(root: Path, assignment: str, student: str, fp: str, seconds: floa
 class Worker:
     """One thread's nbgrader runner (started on first use, restarted if it dies) and environment."""
 
-    def __init__(self, index: int, gpus: int):
+    def __init__(self, index, gpus: int, cores: float | None = None, alone: bool = False):
+        """``cores``: the CPU its sandboxes share (a cgroup slice with that quota, where cgroups allow
+        it; default: all); ``alone``: it grades submissions again with nothing beside them."""
         from .. import tool_env
         self.env = tool_env()
         if gpus:
-            self.env["CUDA_VISIBLE_DEVICES"] = str(index % gpus)
+            self.env["CUDA_VISIBLE_DEVICES"] = str(index % gpus) if isinstance(index, int) else "0"
+        cores = cores or float(len(os.sched_getaffinity(0)))
+        self.slice = cgroup.Slice.create(f"slice{index}", cores)
+        self.env[cputime.SHARE_ENV] = f"{cores:g}"
+        self.env.update(self.slice.env() if self.slice is not None else {})
+        if alone:
+            self.env[cputime.ALONE_ENV] = "1"
         self.runner: runner.Runner | None = None
 
     def start(self, root: Path | None = None, assignment: str | None = None) -> None:
         """Start the runner and its judge server before the first submission (the first of a batch is
         then no slower than the rest; ``assignment``: the first one's); restart them if they died."""
-        if not settings.current().nbgrader_runner:
+        if not settings.current().nbgrader_runner or stopping.requested():
             return
         if self.runner is None or not self.runner.alive():
             try:
@@ -140,27 +230,36 @@ class Worker:
     def close(self) -> None:
         if self.runner is not None:
             self.runner.close()
+        if self.slice is not None:
+            self.slice.remove()
 
 
 def autograde(root: Path, todo: list[tuple[str, str]], *, workers: int, gpus: int = 0,
-              extra: list[str] = (), on_result=None) -> list[Result]:
-    """Grade each (assignment, student) of ``todo`` on ``workers`` threads; results in ``todo``'s order.
-    ``on_result(result)`` is called (under a lock) as each one finishes."""
-    keys = {a: grading_key(a) for a in {a for a, _ in todo}}
+              extra: list[str] = (), on_result=None, db: str | None = None, force: bool = False,
+              plan: Plan | None = None) -> list[Result]:
+    """Grade each (assignment, student) of ``todo`` on ``workers`` threads into the gradebook ``db``
+    (default: the root's SQLite one), skipping what ``plan`` (default: ``decide``) skips; results in
+    ``todo``'s order. ``on_result(result)`` is called (under a lock) as each one finishes."""
+    from . import db_url
+    db = db or db_url.default(root)
+    plan = plan or decide(root, todo, db, gpus=gpus, force=force)
     jobs: queue.Queue = queue.Queue()
     results: list[Result | None] = [None] * len(todo)
     lock = threading.Lock()
     for i, (a, s) in enumerate(todo):
-        fp = fingerprint(root, a, s, keys[a])
-        if graded_before(root, a, s, fp):
-            results[i] = Result(a, s, skipped=True)  # graded by an earlier run, unchanged since
+        fp = plan.fingerprints[(a, s)]
+        if plan.why[(a, s)] is None:
+            results[i] = Result(a, s, skipped=True)  # this gradebook holds its grade, unchanged since
             if on_result is not None:
                 on_result(results[i])
         else:
             jobs.put((i, (a, s), fp))
+    n_threads = min(workers, jobs.qsize())
+    cores = float(len(os.sched_getaffinity(0)))
+    again: list[tuple] = []  # timed out while the machine was overloaded: graded again alone below
 
     def work(index: int) -> None:
-        worker = Worker(index, gpus)
+        worker = Worker(index, gpus, cores=cores / max(1, n_threads))
         try:
             with jobs.mutex:  # the assignment this worker will most likely grade first
                 first = jobs.queue[0][1][0] if jobs.queue else None
@@ -170,7 +269,17 @@ def autograde(root: Path, todo: list[tuple[str, str]], *, workers: int, gpus: in
                     i, (a, s), fp = jobs.get_nowait()
                 except queue.Empty:
                     return
-                res = _grade_one(worker, root, a, s, fp, list(extra), more=not jobs.empty())
+                if stopping.requested():
+                    return
+                res = _grade_one(worker, root, a, s, fp, list(extra), more=not jobs.empty(), db=db)
+                if res.code and stopping.requested():
+                    return  # cut short by the stop: left for the next run, not a failure
+                if starved(res):  # not a grade to keep: a run stopped before the regrade grades it again
+                    graded_record.forget(db, a, s)
+                    _marker(root, a, s).unlink(missing_ok=True)
+                    with lock:
+                        again.append((i, (a, s), fp, res))
+                    continue
                 with lock:
                     results[i] = res
                     _append_log(root, a, s)
@@ -180,28 +289,74 @@ def autograde(root: Path, todo: list[tuple[str, str]], *, workers: int, gpus: in
             worker.close()
 
     threads = [threading.Thread(target=work, args=(k,), name=f"course-grader-{k}", daemon=True)
-               for k in range(min(workers, jobs.qsize()))]
+               for k in range(n_threads)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
+    if again:
+        _grade_alone(root, sorted(again, key=lambda job: job[0]), results, gpus, list(extra), db, on_result)
     return [r for r in results if r is not None]
 
 
-def _grade_one(worker: Worker, root: Path, a: str, s: str, fp: str, extra: list[str], more: bool = True) -> Result:
-    """Grade one submission; ``fp`` is its fingerprint when it was queued (a file changed since then
-    leaves a marker that does not match it, so the next run grades it again)."""
+def starved(res: Result) -> bool:
+    """Did ``res`` time out while the machine was overloaded (course.sandbox.cputime)?"""
+    return any(i.get("kind") == incidents.STARVED for i in res.incidents or [])
+
+
+def _grade_alone(root: Path, jobs: list[tuple], results: list, gpus: int, extra: list[str], db: str,
+                 on_result) -> None:
+    """Grade again, one at a time on one worker with the whole machine and nothing beside it, each
+    submission that timed out while starved; its result replaces the first one (one line says why)."""
+    worker = Worker("alone", gpus, alone=True)
+    try:
+        for n, (i, (a, s), fp, first) in enumerate(jobs):
+            if stopping.requested():
+                return
+            why = next(x["message"] for x in first.incidents if x.get("kind") == incidents.STARVED)
+            res = _grade_one(worker, root, a, s, fp, extra, more=False, db=db)
+            res.incidents = [{"kind": "regraded", "message": f"graded again with nothing beside it, because its "
+                              f"first grading timed out while the machine was overloaded: {why}"}, *(res.incidents or [])]
+            results[i] = res
+            _append_log(root, a, s)
+            if on_result is not None:
+                on_result(res)
+    finally:
+        worker.close()
+
+
+def _grade_one(worker: Worker, root: Path, a: str, s: str, fp: str, extra: list[str], more: bool = True,
+               *, db: str) -> Result:
+    """Grade one submission into ``db``; ``fp`` is its fingerprint when it was queued (a file changed
+    since then leaves a record that does not match it, so the next run grades it again)."""
+    graded_record.forget(db, a, s)  # a grading that fails or is killed leaves no record
     _marker(root, a, s).unlink(missing_ok=True)
     log = root / "gradebook" / "logs" / a / f"{s}.log"
     log.parent.mkdir(parents=True, exist_ok=True)
     log.write_text("")
-    incidents.take(root, a, s)  # those of an earlier, interrupted run
+    incidents.clear(root, a, s)  # those of an earlier, interrupted run
     t0 = time.monotonic()
     code = worker.nbgrader(root, ["autograde", a, f"--student={s}", "--force", *extra], log, more=more)
-    res = Result(a, s, code=code, seconds=time.monotonic() - t0, incidents=incidents.take(root, a, s))
-    if code == 0:
+    res = Result(a, s, code=code, seconds=time.monotonic() - t0, incidents=incidents.read(root, a, s))
+    if code == 0 and not stopping.requested():  # a process killed by the stop can look like a success
         _mark_done(root, a, s, fp, res.seconds)
+        _record(db, root, a, s, fp, res.seconds, log)
     return res
+
+
+def _record(db: str, root: Path, a: str, s: str, fp: str, seconds: float, log: Path) -> None:
+    """The gradebook's record that it holds this grade (when it cannot be written, the next run
+    grades the submission again, and its log says why)."""
+    from nbgrader.api import Gradebook
+    try:
+        with Gradebook(db) as gb:
+            sub_id = gb.find_submission(a, s).id
+        graded_record.record(db, a, s, submission_id=sub_id, fingerprint=fp,
+                             autograded=autograded_hash(root, a, s) or "", seconds=seconds)
+    except Exception as exc:
+        with open(log, "a") as fh:
+            fh.write(f"course: the gradebook's record of this grade was not written ({type(exc).__name__}: "
+                     f"{exc}); the next run grades this submission again\n")
 
 
 def _append_log(root: Path, a: str, s: str) -> None:

@@ -1,6 +1,13 @@
 """The gradebook's database URL: which driver a bare ``postgresql://`` means, and how to print it."""
 from __future__ import annotations
 
+from pathlib import Path
+
+
+def default(root: Path) -> str:
+    """The course root's own gradebook (nbgrader_config.py's ``db_url``)."""
+    return f"sqlite:///{Path(root) / 'gradebook' / 'gradebook.db'}"
+
 
 def normalize(url: str | None) -> str | None:
     """``postgresql://`` means the psycopg (3) driver in SQLAlchemy 2.1, psycopg2 before it; the
