@@ -27,8 +27,9 @@ $(STAMP): requirements.txt pyproject.toml
 setup: $(STAMP)
 
 ## The main job: build the release, autograde the bundled examples, feedback, CSV, score table.
+## A rerun skips what the gradebook holds unchanged; FORCE=1 grades everything again.
 grade: $(STAMP)
-	$(BIN)/python -m course.grading.pipeline
+	$(BIN)/python -m course.grading.pipeline $${FORCE:+--force}
 
 ## The instructor test suite (what CI runs). Known-wrong examples are judged under the run's seed (fresh each
 ## run); `make test-suites` judges each under 2 seeds, `make seeds` under N.
