@@ -1,7 +1,6 @@
 """The README's promises, checked: short enough to read in ten minutes, every command, setting, link
 and path it names exists, its CPU-only score table is what the suites and notebooks give, and each
 behaviour it promises maps to a test that exists (docs/readme-promises.md)."""
-import json
 import os
 import re
 import subprocess
@@ -104,20 +103,17 @@ def test_every_promise_names_tests_that_exist():
 
 
 # ------------------------------------------------------------------ the CPU-only score table
-COLLECT = """
-import json, sys, pytest
 class Checks:
-    found = []
+    """A pytest plugin that keeps [topic, task, weight, needs a GPU] of every collected check."""
+
+    def __init__(self):
+        self.found = []
+
     def pytest_collection_modifyitems(self, items):
         for it in items:
             t = it.get_closest_marker("task")
-            self.found.append([it.path.parent.name, t.args[0] if t else None,
-                               float(t.kwargs.get("weight", 1.0)) if t else 1.0, bool(it.get_closest_marker("gpu"))])
-c = Checks()
-rc = pytest.main(sys.argv[1:] + ["--collect-only", "-q", "-p", "no:randomly", "-p", "no:cacheprovider"], plugins=[c])
-print("CHECKS " + json.dumps(c.found))
-sys.exit(rc)
-"""
+            self.found.append((it.path.parent.name, t.args[0] if t else None,
+                               float(t.kwargs.get("weight", 1.0)) if t else 1.0, bool(it.get_closest_marker("gpu"))))
 
 
 def gpu_topics() -> list[str]:
@@ -127,15 +123,16 @@ def gpu_topics() -> list[str]:
 
 
 def collected_checks(topics: list[str]) -> dict[str, list]:
-    """topic -> [task, weight, needs a GPU] of every check, as the grading run collects them."""
+    """topic -> [(task, weight, needs a GPU)] of every check, as a grading run collects them (in this
+    process: this session has torch and the judge's plugin loaded already)."""
     if not topics:
         return {}
-    r = subprocess.run([sys.executable, "-c", COLLECT, *(str(TESTS_DIR / a) for a in topics)], cwd=REPO_ROOT,
-                       capture_output=True, text=True, timeout=300, env={**os.environ, "CUDA_VISIBLE_DEVICES": ""})
-    line = [ln for ln in r.stdout.splitlines() if ln.startswith("CHECKS ")]
-    assert r.returncode == 0 and line, f"collecting {topics} failed:\n{r.stdout[-2000:]}\n{r.stderr[-2000:]}"
+    plugin = Checks()
+    rc = pytest.main([*(str(TESTS_DIR / a) for a in topics), "--collect-only", "-q", "-p", "no:randomly",
+                      "--rootdir", str(REPO_ROOT), "-c", str(REPO_ROOT / "pytest.ini")], plugins=[plugin])
+    assert rc == 0, f"collecting the suites of {topics} failed (exit {rc}); run pytest --collect-only on them"
     out = {a: [] for a in topics}
-    for topic, task, weight, gpu in json.loads(line[0][7:]):
+    for topic, task, weight, gpu in plugin.found:
         out[topic].append((task, weight, gpu))
     return out
 
@@ -185,48 +182,57 @@ def test_cpu_only_score_table():
 
 
 # ------------------------------------------------------------------ behaviour the README promises
-GPU_SUITE = '''
-import os
-import pytest
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_runtest_setup(item):  # each check runs as one kind of run (before the plugin's own hook)
-    os.environ.pop("COURSE_JUDGE", None)
-    os.environ.pop("COURSE_ALLOW_CPU_GRADING", None)
-    if "grading" in item.name:
-        os.environ["COURSE_JUDGE"] = "1"
-    if "allowed" in item.name:
-        os.environ["COURSE_ALLOW_CPU_GRADING"] = "1"
-'''
-GPU_TESTS = '''
+GPU_TESTS = """
 import pytest
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("run", ["grading", "grading_allowed", "student"])
 def test_needs_cuda(run):
     pass
-'''
+"""
 
 
-def test_gpu_checks_fail_when_grading_without_a_gpu(tmp_path):
+class RunAs:
+    """Before the judge's plugin decides, set the environment of the run each check stands for, and
+    keep each check's outcome."""
+
+    def __init__(self):
+        self.outcomes = {}
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_setup(self, item):
+        run = item.callspec.params["run"]
+        os.environ.pop("COURSE_JUDGE", None)
+        os.environ.pop("NBGRADER_EXECUTION", None)
+        os.environ.pop("COURSE_ALLOW_CPU_GRADING", None)
+        if run.startswith("grading"):
+            os.environ["COURSE_JUDGE"] = "1"
+        if run == "grading_allowed":
+            os.environ["COURSE_ALLOW_CPU_GRADING"] = "1"
+
+    def pytest_runtest_logreport(self, report):
+        if report.when == "setup" and not report.passed or report.when == "call":
+            self.outcomes[report.nodeid.rsplit("[", 1)[1].rstrip("]")] = (report.outcome, str(report.longrepr))
+
+
+def test_gpu_checks_fail_when_grading_without_a_gpu(tmp_path, monkeypatch):
     """A GPU check on a machine without CUDA: failed under grading ("grade on a GPU node"), skipped
     with COURSE_ALLOW_CPU_GRADING=1, skipped for a student; never passed."""
-    (tmp_path / "conftest.py").write_text(GPU_SUITE)
-    (tmp_path / "test_gpu.py").write_text(GPU_TESTS)
-    report = tmp_path / "report.xml"
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("COURSE_", "NBGRADER_"))}
-    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "course.judge.pytest_plugin", "-p", "no:randomly",
-                        "-p", "no:cacheprovider", f"--junitxml={report}", "--rootdir", str(tmp_path), str(tmp_path)],
-                       cwd=tmp_path, env={**env, "CUDA_VISIBLE_DEVICES": "", "PYTHONPATH": str(REPO_ROOT)},
-                       capture_output=True, text=True, timeout=300)
-    assert report.exists(), r.stdout[-2000:] + r.stderr[-2000:]
-    xml = report.read_text()
-    cases = dict(re.findall(r'<testcase [^>]*name="test_needs_cuda\[(\w+)\]"[^>]*?(?:/>|>(.*?)</testcase>)', xml, re.S))
-    assert set(cases) == {"grading", "grading_allowed", "student"}, xml
-    assert "<error" in cases["grading"] or "<failure" in cases["grading"], f"passed or skipped under grading: {xml}"
-    assert "grade on a GPU node" in cases["grading"], cases["grading"]
+    import torch
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    (tmp_path / "test_readme_gpu_probe.py").write_text(GPU_TESTS)
+    saved, plugin = dict(os.environ), RunAs()
+    try:
+        pytest.main([str(tmp_path), "-q", "-p", "course.judge.pytest_plugin", "-p", "no:randomly", "-p",
+                     "no:cacheprovider", "--import-mode=importlib", "--rootdir", str(tmp_path)], plugins=[plugin])
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    got = plugin.outcomes
+    assert set(got) == {"grading", "grading_allowed", "student"}, got
+    assert got["grading"][0] == "failed" and "grade on a GPU node" in got["grading"][1], got["grading"]
     for run in ("grading_allowed", "student"):
-        assert "<skipped" in cases[run], f"{run}: not skipped: {cases[run]!r}"
+        assert got[run][0] == "skipped", f"{run}: {got[run]}"
 
 
 def test_grading_refuses_without_bubblewrap(tmp_path):
