@@ -186,7 +186,7 @@ GPU_TESTS = """
 import pytest
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("run", ["grading", "grading_allowed", "student"])
+@pytest.mark.parametrize("run", ["grading", "grading_allowed", "outside_grading"])
 def test_needs_cuda(run):
     pass
 """
@@ -217,7 +217,7 @@ class RunAs:
 
 def test_gpu_checks_fail_when_grading_without_a_gpu(tmp_path, monkeypatch):
     """A GPU check on a machine without CUDA: failed under grading ("grade on a GPU node"), skipped
-    with COURSE_ALLOW_CPU_GRADING=1, skipped for a student; never passed."""
+    with COURSE_ALLOW_CPU_GRADING=1, skipped outside grading; never passed."""
     import torch
     monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
     (tmp_path / "test_readme_gpu_probe.py").write_text(GPU_TESTS)
@@ -229,9 +229,9 @@ def test_gpu_checks_fail_when_grading_without_a_gpu(tmp_path, monkeypatch):
         os.environ.clear()
         os.environ.update(saved)
     got = plugin.outcomes
-    assert set(got) == {"grading", "grading_allowed", "student"}, got
+    assert set(got) == {"grading", "grading_allowed", "outside_grading"}, got
     assert got["grading"][0] == "failed" and "grade on a GPU node" in got["grading"][1], got["grading"]
-    for run in ("grading_allowed", "student"):
+    for run in ("grading_allowed", "outside_grading"):
         assert got[run][0] == "skipped", f"{run}: {got[run]}"
 
 
