@@ -189,6 +189,13 @@ def test_an_unzipped_download_in_a_folder_of_its_own_is_refused_with_the_fix(tmp
     assert [i["student"] for i in found] == ["submissions"] and "LMS-named files" in found[0]["message"]
 
 
+def test_a_zip_in_archive_is_an_lms_download_so_its_names_must_be_lms_names(tmp_path):
+    got, found = run_zip_collect(tmp_path, {"alice.zip": zipped({NB: work("alice")}),
+                                            "bob": {"bob.zip": zipped({NB: work("bob")})}})
+    assert got == {"bob": {NB: work("bob")}}, got
+    assert len(found) == 1 and "a student's own zip goes in a folder named after them" in found[0]["message"]
+
+
 def test_files_left_in_extracted_are_not_collected(tmp_path):
     (tmp_path / "downloaded" / A / "extracted" / "eve").mkdir(parents=True)
     (tmp_path / "downloaded" / A / "extracted" / "eve" / NB).write_bytes(work("eve"))

@@ -102,18 +102,22 @@ class Intake:
                 elif rest or m.kind == "dir":
                     groups[first] += [Member(rest, m.kind, m.size, m.open)] if rest else []
                 else:
-                    self.file(first, m, container_ok=False)
+                    self.file(first, m, container_ok=False, within=name)
             for first, inner in groups.items():
                 if not _skipped(first):
                     self.folder(first, inner)
 
-    def file(self, name: str, member: Member, container_ok: bool) -> None:
+    def file(self, name: str, member: Member, container_ok: bool, within: str = "") -> None:
         who = parse(name, self.a, folder=False)
         if who is None and container_ok and name.lower().endswith(".zip"):
             return self.container(name, member)
         if who is None:
             if name.endswith(".ipynb") or is_archive(name):
-                self.incident("", f"{_q(name)} names no student (names: {NAMES.format(a=self.a)}): not collected")
+                where = f" in the download {_q(within)}" if within else ""
+                hint = "; a zip in archive/ is read as an LMS's download: a student's own zip goes in a folder " \
+                       "named after them" if within else ""
+                self.incident("", f"{_q(name)}{where} names no student (names: {NAMES.format(a=self.a)}): "
+                                  f"not collected{hint}")
             else:
                 self.log.info("zip_collect: skipped %s (not a notebook)", _q(name))
             return
