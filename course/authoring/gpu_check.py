@@ -376,7 +376,7 @@ def main(argv=None) -> int:
     t0 = time.perf_counter()
     installed = install_wheels(args.wheels) if missing_modules() else []
     if installed:
-        print(f"installed from {args.wheels}: {', '.join(installed)}")
+        print(f"installed {len(installed)} wheels from {args.wheels}: {', '.join(w.split('-')[0] for w in installed)}")
     missing = missing_modules()
     if missing:
         print(f"cannot judge: this Python lacks {', '.join(missing)}; run `make gpu-wheels` on a machine with "
