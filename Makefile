@@ -111,7 +111,7 @@ test-gpu:
 gpu-wheels: $(STAMP)
 	$(BIN)/python -m course.authoring.gpu_check --download-wheels
 
-## The grading benchmark (README, "Speed"): a 60-submission class built from the example submissions, graded
+## The grading benchmark (docs/performance.md, "Grading speed"): a 60-submission class built from the example submissions, graded
 ## on 1 and 2 workers, against the cold-kernel floor and plain nbgrader; one table. Not a test: tens of
 ## minutes on 2 cores. make bench [ARGS="--assignment 15-01 --per-topic 2"]; ARGS=--profile: phase by phase
 .PHONY: bench

@@ -439,7 +439,7 @@ PROFILE_COLUMNS = ["topic", "autograde", "setup", "kernel start", "cells", "kern
 
 
 def profile_rows(results: list[dict]) -> list[list[str]]:
-    """One row per profiled submission: seconds of each phase (see PROFILE_COLUMNS and README, "Speed")."""
+    """One row per profiled submission: seconds of each phase (see PROFILE_COLUMNS and docs/performance.md, "Grading speed")."""
     rows = []
     for r in results:
         ev = r["events"]
