@@ -1,7 +1,7 @@
 """A student with only release/ can install and run it.
 
-release/ is copied away from the repository; a fresh virtual environment gets the one command of
-release/README.md (``python3 -m pip install -r requirements.txt``, run in that folder). To keep CI
+release/ is copied away from the repository and release/README.md's set-up block runs there as written
+(``python3 -m venv .venv``, activate, ``python -m pip install -r requirements.txt``). To keep CI
 from reinstalling 6 GB of CUDA wheels, the fresh environment sees the instructor environment's
 site-packages as a plain path (third-party packages only: that folder's .pth files, the editable
 install of this repository among them, are not processed). pip still resolves every pinned
@@ -11,6 +11,7 @@ NotImplementedError, and the reference solutions pass every visible check.
 """
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -57,22 +58,33 @@ def clean_env(**extra) -> dict:
     return env
 
 
+def setup_block() -> tuple[str, str]:
+    """release/README.md's first bash block, split after its venv line: (venv line, the rest)."""
+    block = re.search(r"```bash\n(.*?)```", (RELEASE_DIR / "README.md").read_text(), flags=re.S).group(1)
+    lines = block.splitlines()
+    made = [i for i, ln in enumerate(lines) if re.match(r"python3 -m venv \.venv\b", ln)]
+    assert made, f"release/README.md's set-up makes no venv (python3 -m venv .venv): pip refuses the system " \
+                 f"Python on Debian and Ubuntu (PEP 668):\n{block}"
+    return lines[made[0]], "\n".join(lines[made[0] + 1:])
+
+
 @pytest.fixture(scope="module")
 def student(tmp_path_factory):
+    """release/README.md's set-up block run as written in a copy of release/; python3 is this venv's."""
     home = tmp_path_factory.mktemp("student")
     kit = home / "release"
     shutil.copytree(RELEASE_DIR, kit)
-    venv = home / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True)
-    py = venv / "bin" / "python"
+    make_venv, rest = setup_block()
+    env = clean_env(PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    subprocess.run(["bash", "-ec", make_venv], cwd=kit, env=env, check=True, capture_output=True)
+    py = kit / ".venv" / "bin" / "python"
     purelib = subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                              capture_output=True, text=True, check=True).stdout.strip()
     Path(purelib, "instructor-deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     probe = subprocess.run([str(py), "-c", "import course"], capture_output=True, text=True, cwd=home,
                            env=clean_env())
     assert probe.returncode != 0, "the instructor's course package is importable before the student installs"
-    r = subprocess.run([str(py), "-m", "pip", "install", "-q", "-r", "requirements.txt"], cwd=kit,
-                       capture_output=True, text=True, env=clean_env(), timeout=600)
+    r = subprocess.run(["bash", "-ec", rest], cwd=kit, capture_output=True, text=True, env=env, timeout=600)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     return home, kit, py
 
@@ -115,7 +127,7 @@ def test_student_package_has_no_grader_code(student):
     r = subprocess.run([str(py), "-c", code], capture_output=True, text=True, cwd=home, env=clean_env())
     assert r.returncode == 0, r.stderr
     where, grader, repo_on_path = r.stdout.strip().splitlines()
-    assert where.startswith(str(home / "venv")), where
+    assert where.startswith(str(home / "release" / ".venv")), f"pip did not install into the venv: {where}"
     assert grader == "[]", f"grader modules installed for students: {grader}"
     assert repo_on_path == "False", "the instructor repository's course package is on the student's path"
 

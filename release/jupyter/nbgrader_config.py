@@ -1,9 +1,13 @@
 # nbgrader settings for students of Advanced PyTorch Internals. nbgrader finds this file in the
-# Jupyter config folder (JUPYTER_CONFIG_DIR, or the hub image's /etc/jupyter), so fetch, submit and
-# fetch_feedback need no --course or --Exchange.root.
+# Jupyter config folders (JUPYTER_CONFIG_PATH or JUPYTER_CONFIG_DIR, or the hub image's /etc/jupyter),
+# so fetch, submit and fetch_feedback need no --course or --Exchange.root.
 import os
+
+from course.student.validate import use_in_terminal
 
 c = get_config()  # noqa: F821  (provided by nbgrader)
 c.CourseDirectory.course_id = "advanced-pytorch-internals"
 # The folder your instructor shares with the class; NBGRADER_EXCHANGE overrides it.
 c.Exchange.root = os.environ.get("NBGRADER_EXCHANGE", "/srv/nbgrader/exchange")
+# `nbgrader validate` in a terminal says what Validate says in JupyterLab, failures in full.
+use_in_terminal()
