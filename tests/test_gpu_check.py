@@ -67,7 +67,14 @@ def fake_judge(verdicts: dict, calls: list):
     return runner
 
 
-def test_table_and_verdicts_from_a_gpu_like_judge():
+@pytest.fixture
+def no_notebooks(monkeypatch):
+    """The stand-in judge reads no notebook: skip building the examples' (the first test builds their specs)."""
+    from course.grading import submissions
+    monkeypatch.setattr(submissions, "write", lambda spec, dest, assignment=None: dest.write_text("{}"))
+
+
+def test_table_and_verdicts_from_a_gpu_like_judge(no_notebooks):
     """Only the GPU-marked checks are asked for; a reference passing and an example failing its GPU task are
     as expected; a reference failure, an example passing, or a check with no result are not; skipped is
     not a pass."""
@@ -95,12 +102,12 @@ def test_table_and_verdicts_from_a_gpu_like_judge():
     assert [r.result for r in silent if r.ok is False] == ["NO RESULT: the check did not run"] * 2
 
 
-def test_main_prints_one_table_and_fails_on_a_failing_check(monkeypatch, capsys):
+def test_main_prints_one_table_and_fails_on_a_failing_check(monkeypatch, capsys, no_notebooks):
     """python -m course.authoring.gpu_check --standin, end to end with a judge that answers as a GPU would."""
     import course.judge.suite as suite
     monkeypatch.setattr(G, "sandbox_state", lambda: (False, "sandbox: unavailable here (test)"))
     monkeypatch.setattr(suite, "run_suite", fake_judge(as_a_gpu_should("15-07"), []))
-    assert G.main(["--standin", "--jobs", "2"]) == 0
+    assert G.main(["--standin", "--jobs", "2", "--topic", "15-07", "--topic", "15-09"]) == 0
     out = capsys.readouterr().out
     assert "| check " in out and "| expected |" in out and "not run: no CUDA stand-in twin" in out
     assert "15-07 timing_cuda_no_sync: cuda_timing GPU checks (stand-in)" in out
