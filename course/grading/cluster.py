@@ -138,6 +138,10 @@ def sbatch(*args: str) -> str:
 
 def submit(args) -> int:
     root = args.root.resolve()
+    if args.examples:  # the bundled examples are a class of their own, in their own course root
+        from .. import assignments
+        from . import pipeline
+        root = pipeline.prepare_examples_root(root, args.assignment or assignments())
     python = args.python or sys.executable
     args.db = db_url.normalize(args.db)
     submitted = root / "gradebook" / "submitted"
