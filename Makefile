@@ -38,11 +38,12 @@ test: $(STAMP)
 
 ## Each hidden suite run directly against its reference (the round trips in `make test` already grade the
 ## reference through nbgrader with the same suites; this reports every check by name), every known-wrong
-## example under 2 seeds, and the tiny bench.
+## example under 2 seeds, the tiny bench, and a real regrade into a second gradebook.
 test-suites: $(STAMP)
 	$(BIN)/python -m pytest tests/[0-9][0-9]-* -q -n 2
 	COURSE_VERDICT_SEEDS=2 $(BIN)/python -m pytest tests/test_submissions.py -q -n 2 -k verdicts
 	COURSE_TEST_BENCH=1 $(BIN)/python -m pytest tests/test_bench.py -q
+	COURSE_TEST_REAL_RESUME=1 $(BIN)/python -m pytest tests/test_resume_truth.py -q -k real
 
 notebooks: $(STAMP)
 	$(BIN)/python -m course.authoring.build notebooks

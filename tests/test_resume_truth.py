@@ -196,3 +196,54 @@ def test_every_setting_counts_unless_listed_as_not_changing_scores(monkeypatch, 
         assert changed == (f.name not in batch.NOT_SCORING), f"{f.name}: fingerprint changed={changed}"
         monkeypatch.delenv(settings.env_name(f.name))
     assert re.fullmatch(r"[0-9a-f]{64}", base)
+
+
+# -- the real thing: nbgrader autograde of a one-cell assignment, into two gradebooks --------------
+
+@pytest.mark.skipif(not os.environ.get("COURSE_TEST_REAL_RESUME"),
+                    reason="a real nbgrader run into two gradebooks (about a minute): make test-suites "
+                           "(COURSE_TEST_REAL_RESUME=1); the tests above drive the same decision")
+def test_real_rerun_into_another_gradebook_gives_the_same_score(tmp_path):
+    import subprocess
+
+    import nbformat
+
+    from course import REPO_ROOT
+    from tests import tiny_course as tc
+
+    def check(grade_id, code, points):
+        cell = nbformat.v4.new_code_cell(code)
+        cell.metadata["nbgrader"] = {"solution": False, "grade": True, "locked": True, "grade_id": grade_id,
+                                     "points": points, "schema_version": 3}
+        return cell
+
+    root = tc.make(tmp_path / "course")
+    checks = [check("right", "assert answer == 42", 2), check("wrong", "assert answer == 43", 3)]
+    source = tc.source_notebook()
+    source.cells += checks
+    nbformat.write(source, root / "source" / tc.A / tc.NAME)
+    submitted = nbformat.read(tc.submit(root, "amy"), 4)
+    submitted.cells += checks
+    nbformat.write(submitted, root / "gradebook" / "submitted" / "amy" / tc.A / tc.NAME)
+    other = f"sqlite:///{root / 'other.db'}"
+
+    def run(*more):
+        env = {k: v for k, v in os.environ.items() if not k.startswith("COURSE_")}
+        proc = subprocess.run([sys.executable, "-m", "course.grading.pipeline", "--root", str(root), "--assignment",
+                               tc.A, "--no-examples", "--workers", "1", "--no-progress", *more], cwd=REPO_ROOT,
+                              env=dict(env, COURSE_ALLOW_CPU_GRADING="1"), capture_output=True, text=True, timeout=600)
+        assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+        return proc.stdout
+
+    def score(db):
+        with Gradebook(db) as gb:
+            return gb.find_submission(tc.A, "amy").score
+
+    out = run("--steps", "generate,autograde")
+    assert "1 graded, 0 unchanged" in out, out
+    assert score(default_db(root)) == 2
+    out = run("--steps", "generate,autograde", "--db", other)
+    assert "autograde: grading 1: 1 not graded in this gradebook" in out and "1 graded, 0 unchanged" in out, out
+    assert score(other) == 2
+    out = run("--steps", "autograde", "--db", other)
+    assert "autograde: skipped 1 of 1 already graded in" in out and "0 graded, 1 unchanged" in out, out
