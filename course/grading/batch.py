@@ -129,7 +129,7 @@ def autograded_hash(root: Path, assignment: str, student: str) -> str | None:
 
 
 NEW, CHANGED, NO_COPY, FORCED = ("not graded in this gradebook", "changed since (submission, code or settings)",
-                                 "autograded copy missing or replaced", "--force")
+                                 "autograded copy missing or replaced", "forced (--force)")
 
 
 @dataclass
