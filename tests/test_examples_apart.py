@@ -10,6 +10,8 @@ from course import tool_env
 from course.grading import pipeline
 from tests import tiny_course as tc
 
+STAMP = "2026-11-20 12:00:00.000000 UTC\n"  # the examples' timestamp.txt (pipeline.EXAMPLE_TIMESTAMP), as before
+
 
 def students(root):
     with Gradebook(f"sqlite:///{root / 'gradebook' / 'gradebook.db'}") as gb:
@@ -24,15 +26,14 @@ def test_examples_grade_apart_and_the_class_shows_only_its_students(tmp_path, mo
     root = tc.make(tmp_path / "course")
     tc.submit(root, "ann")
     old = tc.submit(root, "ex-blank")  # what `make grade` used to leave in the class
-    (old.parent / "timestamp.txt").write_text(pipeline.EXAMPLE_TIMESTAMP + "\n")
+    (old.parent / "timestamp.txt").write_text(STAMP)
     with Gradebook(f"sqlite:///{root / 'gradebook' / 'gradebook.db'}") as gb:
         gb.add_student("ex-blank")
 
     def place(course, assignment):
         for student in ("ex-complete", "ex-blank"):
             tc.submit(course, student, "answer = 42" if student == "ex-complete" else "raise NotImplementedError")
-            (course / "gradebook" / "submitted" / student / assignment / "timestamp.txt").write_text(
-                pipeline.EXAMPLE_TIMESTAMP + "\n")
+            (course / "gradebook" / "submitted" / student / assignment / "timestamp.txt").write_text(STAMP)
         return ["ex-complete", "ex-blank"]
 
     monkeypatch.setattr(pipeline, "place_examples", place)

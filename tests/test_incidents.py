@@ -9,6 +9,7 @@ import sys
 
 import nbformat
 import pytest
+from nbgrader.api import Gradebook
 
 from tests import tiny_course as tc
 from course import tool_env
@@ -50,6 +51,8 @@ def test_originals_stay_where_they_were_submitted(plain):
     for path, data in kept.items():
         assert path.exists() and path.read_bytes() == data, f"{path} was changed or moved by autograde"
     assert not (root / "gradebook" / "submitted" / "renamed" / tc.A / tc.NAME).exists()
+    with Gradebook(f"sqlite:///{root / 'gradebook' / 'gradebook.db'}") as gb:  # graded from the copies
+        assert {s: gb.find_submission(tc.A, s).score for s in ("corrupt", "renamed")} == {"corrupt": 0, "renamed": 1}
 
 
 def test_every_incident_reaches_the_students_feedback(plain):

@@ -1,4 +1,4 @@
-"""A course of one tiny assignment (no hidden checks, a one-cell notebook), for tests of what the
+"""A course of one tiny assignment (no hidden checks; an answer cell and a 1-point visible check), for tests of what the
 pipeline and nbgrader do around grading (intake, incidents, examples, stopping) at a few seconds a
 submission."""
 import shutil
@@ -16,7 +16,10 @@ def source_notebook(body: str = "answer = 42"):
     cell = nbformat.v4.new_code_cell(f"### BEGIN SOLUTION\n{body}\n### END SOLUTION")
     cell.metadata["nbgrader"] = {"solution": True, "grade": False, "locked": False, "grade_id": "answer",
                                  "schema_version": 3}
-    return nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# Tiny"), cell])
+    check = nbformat.v4.new_code_cell("assert answer == 42")
+    check.metadata["nbgrader"] = {"solution": False, "grade": True, "locked": True, "grade_id": "check",
+                                  "points": 1, "schema_version": 3}
+    return nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# Tiny"), cell, check])
 
 
 def make(root: Path) -> Path:

@@ -199,6 +199,8 @@ def _autograde_all(root: Path, ids: list[str], students_shard: str | None, worke
     t0 = time.monotonic()
     batch.autograde(root, todo, workers=workers, gpus=gpus, extra=extra, on_result=done, db=db, plan=plan)
     bar.close()
+    if stopping.requested():  # the stop's own line says what is left
+        return 0
     print(f"autograde: {counts['graded']} graded, {counts['resumed']} unchanged since an earlier run, "
           f"{counts['failed']} failed, in {time.monotonic() - t0:.0f} s on {workers} worker(s)")
     return counts["failed"]
@@ -255,6 +257,7 @@ def _grade(root: Path, ids: list[str], place: bool, *, steps, workers: int, shar
     logs = root / "gradebook" / "logs"
     logs.mkdir(parents=True, exist_ok=True)
     failures = 0
+    gone = []
     if not place and "autograde" in steps:
         gone = forget_old_examples(root, db)
         if gone:
@@ -276,6 +279,9 @@ def _grade(root: Path, ids: list[str], place: bool, *, steps, workers: int, shar
         return _stopped(root, ids, shard, db, gpus)
     if not place and not any(batch.submitted_students(root, a) for a in ids) and "generate" in steps:
         print(f"class: no submissions in {root / 'gradebook' / 'submitted'} yet (release/ holds what students get)")
+        if gone:  # the export and report the old examples were in, renewed without them
+            nbgrader(root, "export", "--to", str(root / "gradebook" / "grades.csv"), *extra, log=logs / "export.log")
+            _report(root, db)
         return 1 if failures else 0
     if "autograde" in steps:
         _sqlite_wal(root, db)
