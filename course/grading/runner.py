@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import select
+import signal
 import subprocess
 import sys
 import traceback
@@ -23,6 +24,9 @@ from .. import settings
 
 def serve() -> None:
     """Runner loop: one JSON request per line on stdin, one JSON reply per line on stdout."""
+    # Ctrl-C in a terminal reaches the whole job; the pipeline ends this process and everything below it
+    # (course.grading.stopping), which inherit the ignore: no KeyboardInterrupt half way through a command
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     out = os.fdopen(os.dup(1), "w", buffering=1)
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)  # nothing printed between commands can reach the protocol
@@ -147,8 +151,7 @@ class Runner:
     def __init__(self, env: dict, start_timeout: float = 120):
         self.proc = subprocess.Popen([sys.executable, "-c", "from course.grading.runner import serve; serve()"],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                     text=True, bufsize=1, env=env,
-                                     start_new_session=True)  # Ctrl-C reaches the pipeline, which ends it
+                                     text=True, bufsize=1, env=env)
         self.commands = 0  # commands run to completion (tests check the runner was really used)
         if self._line(start_timeout) != {"ready": True}:
             self.close()
