@@ -104,7 +104,7 @@ def test_control_without_cpu_groups_the_hog_starves_the_victim(monkeypatch):
     monkeypatch.setattr(cgroup, "_bases", lambda *a, **k: [b for b in bases(*a, **k) if b[0] in ("memory", "pids")])
     wall, timed_out = _race(slices=False)
     assert timed_out is not None, f"without CPU groups the victim still finished in {wall:.1f} s"
-    assert timed_out.starved, timed_out  # so it would be graded again alone
+    assert timed_out.starved and timed_out.waited > 1, timed_out  # so it would be graded again alone
 
 
 @needs_cpu_cgroup
@@ -157,7 +157,9 @@ def test_cgroup_v2_slice_writes_cpu_max_and_enables_controllers(tmp_path, monkey
 
 
 @pytest.mark.parametrize("spent, starved", [
-    (cputime.Spent(wall=10, cpu=0.3, slice_cpu=0.4, idle=0.2, share=1), True),   # wanted CPU, none free
+    (cputime.Spent(wall=10, cpu=0.3, slice_cpu=0.4, idle=0.2, share=1, waited=9.0), True),  # wanted CPU, none free
+    (cputime.Spent(wall=10, cpu=0.3, slice_cpu=0.4, idle=0.2, share=1), True),  # (its waits not measured)
+    (cputime.Spent(wall=10, cpu=0.0, slice_cpu=0.1, idle=0.2, share=1, waited=0.1), False),  # slept on a busy machine
     (cputime.Spent(wall=10, cpu=9.5, slice_cpu=9.8, idle=0.1, share=1), False),  # used its share
     (cputime.Spent(wall=10, cpu=0.0, slice_cpu=0.1, idle=9.0, share=1), False),  # slept, CPU was free
     (cputime.Spent(wall=10, cpu=3.0, slice_cpu=6.0, idle=0.0, share=2), False),  # its worker's sandboxes ran
@@ -226,3 +228,101 @@ def test_batch_grades_a_starved_timeout_again_alone_after_the_others(tmp_path, m
     assert by["victim"].incidents[0]["kind"] == "regraded" and "victim timed out starved" in \
         by["victim"].incidents[0]["message"] and not batch.starved(by["victim"])
     assert batch.starved(by["always"])  # graded alone twice at most: its second result stands
+
+
+def test_a_cell_time_out_says_the_cpu_it_used(monkeypatch):
+    """A busy cell past its limit, in a real sandboxed kernel: its error says the limit was wall time
+    and how much CPU the kernel's cgroup counted meanwhile (used, or starved); the next cell runs."""
+    from nbformat.v4 import new_code_cell, new_notebook
+    from traitlets.config import Config
+    from course.grading.config import install_sandbox_kernel
+    from course.grading.preprocessors import SafeExecute
+
+    monkeypatch.setenv("COURSE_KERNEL_PRELOAD", "")  # no torch: the kernel boots in about a second
+    meta = lambda gid, grade: {"nbgrader": {"grade": grade, "solution": False, "grade_id": gid,  # noqa: E731
+                                            "locked": grade, "schema_version": 3, **({"points": 1} if grade else {})}}
+    nb = new_notebook(cells=[new_code_cell("x = 0\nwhile True:\n    x += 1", metadata=meta("busy", False)),
+                             new_code_cell("print('after')", metadata=meta("t", True))],
+                      metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})
+    c = Config()
+    install_sandbox_kernel(c)
+    nb, _ = SafeExecute(config=c, submission_timeout=60, timeout=2).preprocess(nb, {"nbgrader": {"student": "busy"}})
+    errors = [o for o in nb.cells[0].outputs if o.get("output_type") == "error"]
+    assert errors and errors[-1]["ename"] == "CellTimeoutError", nb.cells[0].outputs
+    why = errors[-1]["evalue"]
+    assert why.startswith("the cell ran past its 2 s limit; ") and "s of CPU in 2 s of wall time" in why, why
+    if "it used" in why:  # not starved: the busy loop had its core
+        assert float(why.split("it used ")[1].split(" s")[0]) >= 0.7, why
+    assert nb.cells[1].outputs[0]["text"] == "after\n"
+
+
+def test_a_call_time_out_says_the_cpu_it_used():
+    """The judge's call limit, in a fresh sandboxed worker with its own cgroup: the failure says the CPU
+    the worker used meanwhile (or that it was starved, and then the judge's results say so)."""
+    from course.judge.adapter import ProcessStudent, StudentTimeout
+    s = ProcessStudent(["value = 1"], {"t": "def spin(ns):\n    while True:\n        pass\n"},
+                       sandboxed=sandbox.probe() is None, fork=False, call_timeout=2)
+    try:
+        with pytest.raises(StudentTimeout) as caught:
+            s.call("spin")
+    finally:
+        s.close()
+    why = str(caught.value)
+    assert "while running check 'spin'" in why and "s of CPU in 2 s of wall time" in why, why
+    if "it used" in why:
+        assert float(why.split("it used ")[1].split(" s")[0]) >= 0.7 and not s.starved, why
+    else:
+        assert s.starved == [why]
+
+
+HOG_CELL = """import subprocess, sys, time
+loop = "import time\\nend = time.monotonic() + 18\\nwhile time.monotonic() < end:\\n    pass"
+hogs = [subprocess.Popen([sys.executable, "-c", loop], start_new_session=True) for _ in range(40)]
+time.sleep(18)
+answer = 42"""
+VICTIM_CELL = """import time
+time.sleep(4)
+t = time.process_time()
+while time.process_time() - t < 1.5:
+    pass
+answer = 42"""
+
+
+@pytest.mark.skipif(not os.environ.get("COURSE_CPU_E2E"), reason="two workers grading a hog beside a victim "
+                    "(~1-2 min): run it by hand with COURSE_CPU_E2E=1")
+def test_end_to_end_a_hog_beside_a_victim_on_two_workers(tmp_path, monkeypatch):
+    """The whole chain: batch slices -> runner -> kernel launcher groups -> cell time-out -> regrade alone.
+    With CPU slices the victim's cell finishes within the 20 s cell limit; with them switched off by
+    hand (the control), it times out starved and is graded again alone."""
+    import nbformat
+    from tests import tiny_course as tc
+    from course import tool_env
+    root = tc.make(tmp_path / "course")
+    tc.submit(root, "hog", body=HOG_CELL)
+    tc.submit(root, "victim", body=VICTIM_CELL)
+    env = dict(tool_env(), COURSE_ALLOW_CPU_GRADING="1")
+    subprocess.run([sys.executable, "-m", "nbgrader", "generate_assignment", tc.A, "--force"], cwd=root, env=env,
+                   check=True, capture_output=True, timeout=300)
+    monkeypatch.setenv("COURSE_CELL_TIMEOUT", "20")
+    monkeypatch.setenv("COURSE_ALLOW_CPU_GRADING", "1")
+    monkeypatch.setenv("COURSE_KERNEL_PRELOAD", "")
+    monkeypatch.chdir(root)
+    both_ready, start = threading.Barrier(2), batch.Worker.start
+
+    def start_together(self, *args):  # the two workers take their first submission at the same time
+        start(self, *args)
+        if cputime.ALONE_ENV not in self.env and not getattr(self, "synced", False):
+            self.synced = True
+            both_ready.wait(timeout=600)
+
+    monkeypatch.setattr(batch.Worker, "start", start_together)
+    results = batch.autograde(root, [(tc.A, "hog"), (tc.A, "victim")], workers=2)
+    by = {r.student: r for r in results}
+    print({s: (r.code, r.seconds, r.incidents) for s, r in by.items()})
+    nb = nbformat.read(root / "autograded" / "victim" / tc.A / tc.NAME, as_version=4)
+    errors = [o for c in nb.cells for o in c.get("outputs", []) if o.get("output_type") == "error"]
+    if os.environ.get("COURSE_CPU_E2E") == "control":
+        assert any(i["kind"] == "regraded" for i in by["victim"].incidents), by["victim"].incidents
+    else:
+        assert not errors and not any(i["kind"] in ("regraded", incidents.STARVED) for i in by["victim"].incidents), \
+            (errors, by["victim"].incidents)

@@ -31,4 +31,4 @@ def test_deadline_stops_the_cell_that_crosses_it():
     assert took < 28, f"the 30 s cell ran on past the 10 s submission limit ({took:.0f} s)"
     assert nb.cells[0].outputs[0]["text"] == "one\n"
     assert not any("two" in (o.get("text") or "") for o in nb.cells[1].outputs)
-    assert nb.cells[2].outputs[0]["evalue"] == "the notebook ran past the 10 s limit per submission"
+    assert nb.cells[2].outputs[0]["evalue"].startswith("the notebook ran past the 10 s limit per submission")

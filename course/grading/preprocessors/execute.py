@@ -55,6 +55,7 @@ class SafeExecute(OutputBudget, Execute):
         watcher = threading.Thread(target=self._watch_memory, args=(stop,), daemon=True)
         watcher.start()
         student = resources.get("nbgrader", {}).get("student", "?")
+        self._who = (incidents.course_root(self), resources.get("nbgrader", {}).get("assignment", ""), student)
         try:
             return super().preprocess(nb, resources, km=km)
         except Exception as exc:  # dead kernel, submission timeout, kernel that never started
@@ -137,6 +138,20 @@ class SafeExecute(OutputBudget, Execute):
         cell = type(exc).__name__ == "CellTimeoutError"
         start = getattr(self, "_cpu_notebook" if whole else "_cpu_cell", None) if whole or cell else None
         return start.spent(self._kernel_group()) if start is not None else None
+
+    async def _async_handle_timeout(self, timeout, cell=None):
+        """A cell past its limit: its error says what CPU the kernel had meanwhile (measured before the
+        interrupt), and a starved one is recorded for the batch to grade again alone."""
+        start = getattr(self, "_cpu_cell", None)
+        spent = start.spent(self._kernel_group()) if start is not None else None
+        reply = await super()._async_handle_timeout(timeout, cell)
+        why = cputime.verdict_text(f"the cell ran past its {timeout} s limit", spent)
+        if reply is not None:  # interrupted, and the notebook goes on: the cell's error says why
+            reply["content"] = {**reply["content"], "evalue": why, "traceback": [f"CellTimeoutError: {why}"]}
+        root, assignment, student = getattr(self, "_who", (None, "", "?"))
+        if spent is not None and spent.starved:
+            incidents.record(root, assignment, student, incidents.STARVED, f"a cell timed out: {why}", self.log)
+        return reply
 
     def _mark_unrun(self, nb, reason: str) -> None:
         for cell in nb.cells:
