@@ -145,6 +145,11 @@ def _preflight() -> int | None:
         return 2
     if not isolated:
         print("WARNING: COURSE_SANDBOX=off: submissions run WITHOUT isolation and could read solutions.")
+    from ..sandbox import cgroup
+    cpu = cgroup.cpu_available()
+    if cpu is not None:
+        print(f"NOTE: CPU limits NOT enforced ({cpu}): a busy submission can slow the one graded beside it; "
+              "a time-out while the machine was busy is graded again alone.")
     return None
 
 
