@@ -2,9 +2,11 @@
 slice), a time-out counts CPU time beside wall time, and a submission that timed out while starved is
 graded again alone after the batch.
 
-The race test (a hog of 40 busy loops, each in its own session, in one worker's slice beside a victim
-that needs 0.3 s of CPU in the other's) takes about 4 s. Its control, the same race without slices
-(the victim misses its limit), runs with COURSE_CPU_CONTROL=1 (by hand: it loads the machine)."""
+The race test (a hog of 50 busy loops, each in its own session, in one worker's slice beside a victim
+that needs 0.4 s of CPU within 5 s in the other's) takes about 2-3 s. Its control, the same race with
+sandbox groups as before (memory and tasks only: the victim misses its limit), runs with
+COURSE_CPU_CONTROL=1 (by hand: it loads the machine); so does the whole chain on two workers
+(COURSE_CPU_E2E=1, and =control with CPU groups switched off by hand)."""
 from __future__ import annotations
 
 import os
@@ -34,9 +36,9 @@ for _ in range(int(os.environ["HOG_LOOPS"])):
 while time.monotonic() < end:
     time.sleep(0.1)
 """
-# a fixed amount of CPU work: 0.3 s of this process's own CPU time, however long that takes
-VICTIM = "import time\nwhile time.process_time() < 0.3:\n    pass\n"
-VICTIM_LIMIT = 2.5  # seconds of wall time, like a call's time-out
+# a fixed amount of CPU work: 0.4 s of this process's own CPU time, however long that takes
+VICTIM = "import time\nwhile time.process_time() < 0.4:\n    pass\n"
+VICTIM_LIMIT = 5.0  # seconds of wall time, like a call's time-out (the victim alone: ~0.5 s)
 
 
 def _in_group(group, argv, env=None):
@@ -62,7 +64,7 @@ def _race(slices: bool) -> tuple[float, cputime.Spent | None]:
             groups.append(g)
             return g
 
-        hog = _in_group(group("a"), [sys.executable, "-c", HOG], {"HOG_SECONDS": "15", "HOG_LOOPS": "40"})
+        hog = _in_group(group("a"), [sys.executable, "-c", HOG], {"HOG_SECONDS": "15", "HOG_LOOPS": "50"})
         time.sleep(1.0)  # every loop running
         victim_group = group("b")
         start = cputime.sample(victim_group)
@@ -293,7 +295,8 @@ answer = 42"""
 def test_end_to_end_a_hog_beside_a_victim_on_two_workers(tmp_path, monkeypatch):
     """The whole chain: batch slices -> runner -> kernel launcher groups -> cell time-out -> regrade alone.
     With CPU slices the victim's cell finishes within the 20 s cell limit; with them switched off by
-    hand (the control), it times out starved and is graded again alone."""
+    hand (the control: COURSE_CPU_E2E=control, with cgroup._bases temporarily keeping only memory and
+    pids), it times out starved and is graded again alone."""
     import nbformat
     from tests import tiny_course as tc
     from course import tool_env

@@ -5,6 +5,12 @@ Each worker is a thread that owns one nbgrader runner process (and so one judge 
 submission still gets its own fresh kernel sandbox and judge session. On a GPU node worker i sees
 one GPU (``CUDA_VISIBLE_DEVICES``), several workers sharing a GPU when slots per GPU > 1.
 
+CPU: each worker's sandboxes (kernels, judge workers, zygotes) share one cgroup slice with a quota of
+cores/workers (``cgroup.Slice``), so a submission that starts many busy processes slows only its own
+worker. A submission that timed out while starved (``course.sandbox.cputime``: it wanted CPU, got less
+than its share, and none was idle) is graded again after the batch, one at a time, on a worker of its
+own with the whole machine; that result replaces the first, and the first's time-out is one line.
+
 Resume: the gradebook is the truth. When a submission's command succeeds, the gradebook it went
 into records its fingerprint (the submitted files, the grading code, every setting that changes a
 score: course/grading/graded_record.py). A later run skips a submission only when the gradebook it
