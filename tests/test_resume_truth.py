@@ -237,13 +237,15 @@ def test_real_rerun_into_another_gradebook_gives_the_same_score(tmp_path):
 
     def score(db):
         with Gradebook(db) as gb:
-            return gb.find_submission(tc.A, "amy").score
+            sub = gb.find_submission(tc.A, "amy")
+            return sub.score, sub.max_score
 
     out = run("--steps", "generate,autograde")
     assert "1 graded, 0 unchanged" in out, out
-    assert score(default_db(root)) == 2
+    first = score(default_db(root))
+    assert 2 <= first[0] <= first[1] - 3, first  # "right" passed, "wrong" failed
     out = run("--steps", "generate,autograde", "--db", other)
     assert "autograde: grading 1: 1 not graded in this gradebook" in out and "1 graded, 0 unchanged" in out, out
-    assert score(other) == 2
+    assert score(other) == first
     out = run("--steps", "autograde", "--db", other)
     assert "autograde: skipped 1 of 1 already graded in" in out and "0 graded, 1 unchanged" in out, out
