@@ -241,6 +241,7 @@ def test_a_cell_time_out_says_the_cpu_it_used(monkeypatch):
     from course.grading.preprocessors import SafeExecute
 
     monkeypatch.setenv("COURSE_KERNEL_PRELOAD", "")  # no torch: the kernel boots in about a second
+    monkeypatch.setenv("COURSE_SPARE_KERNEL", "0")  # and no next kernel is started after it
     meta = lambda gid, grade: {"nbgrader": {"grade": grade, "solution": False, "grade_id": gid,  # noqa: E731
                                             "locked": grade, "schema_version": 3, **({"points": 1} if grade else {})}}
     nb = new_notebook(cells=[new_code_cell("x = 0\nwhile True:\n    x += 1", metadata=meta("busy", False)),
