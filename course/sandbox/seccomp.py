@@ -12,6 +12,12 @@ outlives every process, so without this one submission could leave a key that an
     file systems     mount, umount2, pivot_root, chroot, fsopen, fsmount, fsconfig, fspick, move_mount,
                      open_tree, mount_setattr, name_to_handle_at, open_by_handle_at, fanotify_init
     clocks           settimeofday, clock_settime, clock_adjtime, adjtimex
+    watching files   inotify_add_watch, fcntl F_NOTIFY (the files a sandbox sees are every sandbox's)
+
+File locks (``flock``, fcntl's record and open-file-description locks) are kept on the file, and the
+read-only files a sandbox sees (Python, /usr) are the same files in every sandbox: a lock one sandbox
+takes another can test, a channel. They succeed without effect (errno 0), so code that locks its own
+files (torch.compile's caches, filelock) runs as if it held the lock.
 
 Calls of another architecture (32-bit ``int 0x80``, x32) kill the process (libseccomp's default for a
 foreign architecture). The filter is compiled once per process with libseccomp (``pyseccomp``).
@@ -33,7 +39,10 @@ DENIED = (
     "mount", "umount2", "pivot_root", "chroot", "fsopen", "fsmount", "fsconfig", "fspick", "move_mount",
     "open_tree", "mount_setattr", "name_to_handle_at", "open_by_handle_at", "fanotify_init",
     "settimeofday", "clock_settime", "clock_adjtime", "adjtimex",
+    "inotify_add_watch",
 )
+F_NOTIFY = 1026
+LOCK_CMDS = (5, 6, 7, 36, 37, 38)  # F_GETLK, F_SETLK, F_SETLKW, F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW
 CLONE_NEW = 0x7E020000  # CLONE_NEWNS | NEWCGROUP | NEWUTS | NEWIPC | NEWUSER | NEWPID | NEWNET (| NEWTIME below)
 CLONE_NEWTIME = 0x80
 
@@ -59,6 +68,10 @@ def program() -> bytes:
     for flag in [1 << b for b in range(32) if (CLONE_NEW | CLONE_NEWTIME) >> b & 1]:
         f.add_rule(sc.ERRNO(errno.EPERM), "clone", sc.Arg(0, sc.MASKED_EQ, flag, flag))
     f.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")  # its flags are in memory a filter cannot read
+    f.add_rule(sc.ERRNO(errno.EPERM), "fcntl", sc.Arg(1, sc.EQ, F_NOTIFY))
+    f.add_rule(sc.ERRNO(0), "flock")  # locks: done, without effect (see the docstring)
+    for cmd in LOCK_CMDS:
+        f.add_rule(sc.ERRNO(0), "fcntl", sc.Arg(1, sc.EQ, cmd))
     import tempfile
     with tempfile.TemporaryFile() as fh:
         f.export_bpf(fh)

@@ -1,0 +1,95 @@
+"""Red team (issue 30): two sandboxes alive at once cannot meet through what they both see. The read-only
+files every sandbox sees (Python, /usr) are the same inodes: a lock one takes on them another could test
+(F_GETLK reads back a lock's byte range: any message), an inotify watch on them sees another's opens, and
+/sys/fs/cgroup shows every sandbox's task and memory counters, which a sandbox sets exactly by starting
+threads. Each of these carried a message from one sandbox to another before it was closed."""
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from course import sandbox
+from course.sandbox import cgroup
+
+pytestmark = pytest.mark.skipif(sandbox.probe() is not None, reason=f"no sandbox here: {sandbox.probe()}")
+
+SHARED = os.path.realpath(sys.executable)  # a file every sandbox sees, read-only
+
+SENDER = r"""
+import fcntl, os, sys, threading
+f = os.open(sys.argv[1], os.O_RDONLY)
+out = {}
+try:
+    for i, b in enumerate(b"HELLO"):  # the message, as the offsets of read locks
+        fcntl.lockf(f, fcntl.LOCK_SH | fcntl.LOCK_NB, 1, 1000 * i + b)
+    fcntl.flock(f, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    out["locked"] = True
+except OSError as exc:
+    out["locked"] = exc.errno
+stop = threading.Event()
+for _ in range(37):  # the message, as a task count
+    threading.Thread(target=stop.wait, daemon=True).start()
+own = open("/tmp/work/own.lock", "w")  # locking its own file still works, as filelock does
+fcntl.flock(own, fcntl.LOCK_EX | fcntl.LOCK_NB)
+fcntl.lockf(own, fcntl.LOCK_EX)
+print("ready", out["locked"], flush=True)
+sys.stdin.read()
+"""
+
+RECEIVER = r"""
+import ctypes, fcntl, glob, json, os, struct, sys
+out = {}
+f = os.open(sys.argv[1], os.O_RDONLY)
+got, start = [], 0
+for _ in range(8):
+    r = fcntl.fcntl(f, fcntl.F_GETLK, struct.pack("hh4xqqi4x", fcntl.F_WRLCK, 0, start, 0, 0))
+    kind, _, s, _, _ = struct.unpack("hh4xqqi4x", r)
+    if kind == fcntl.F_UNLCK or s < start:
+        break
+    got.append(s)
+    start = s + 1
+out["locks"] = bytes(s % 1000 for s in got).decode("latin-1")
+try:
+    fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    out["flock"] = 0
+except OSError as exc:
+    out["flock"] = exc.errno
+libc = ctypes.CDLL(None, use_errno=True)
+fd = libc.inotify_init1(0)
+out["watch"] = 0 if libc.inotify_add_watch(fd, sys.argv[1].encode(), 0x20) >= 0 else ctypes.get_errno()
+out["cgroups"] = sorted(glob.glob(f"/sys/fs/cgroup/**/{sys.argv[2]}", recursive=True))
+out["cgroup_entries"] = len(os.listdir("/sys/fs/cgroup")) if os.path.isdir("/sys/fs/cgroup") else 0
+print(json.dumps(out))
+"""
+
+
+def _python(code: str, *args: str) -> list[str]:
+    return [sys.executable, "-I", "-c", textwrap.dedent(code), *args]
+
+
+def test_locks_watches_and_cgroup_counters_carry_nothing_between_sandboxes():
+    group = cgroup.Group.create("rt-sender", 2**30, 256)
+    name = os.path.basename(group.dirs[0][1]) if group else "course-none"
+    sender = subprocess.Popen(sandbox.bwrap_argv() + _python(SENDER, SHARED), stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              preexec_fn=group.add if group else None)
+    try:
+        line = sender.stdout.readline()
+        assert line.startswith("ready True"), line + sender.stderr.read()[-2000:]
+        r = subprocess.run(sandbox.bwrap_argv() + _python(RECEIVER, SHARED, name), capture_output=True, text=True,
+                           timeout=120)
+        assert r.returncode == 0, r.stderr[-2000:]
+        found = json.loads(r.stdout.strip().splitlines()[-1])
+    finally:
+        sender.stdin.close()
+        sender.wait(timeout=30)
+        if group:
+            group.remove()
+    assert "HELLO" not in found["locks"], "a sandbox read another's message from the locks on a shared file"
+    assert found["flock"] == 0, f"a sandbox saw another's flock on a shared file (errno {found['flock']})"
+    assert found["watch"] != 0, "a sandbox could watch a shared file for another sandbox's opens (inotify)"
+    assert not found["cgroups"] and found["cgroup_entries"] == 0, \
+        f"a sandbox sees the cgroups of others under /sys/fs/cgroup: {found['cgroups'] or found['cgroup_entries']}"
