@@ -80,10 +80,11 @@ def _hash_tree(h, folder: Path, suffixes: tuple[str, ...] = ()) -> None:
                     h.update(block)
 
 
-# Settings that change only how fast or how parallel grading goes, never a score. Every other
-# setting is part of the fingerprint, so a new one counts until it is listed here.
+# Settings that change only how fast or how parallel grading goes, or which uid a sandbox gets,
+# never a score. Every other setting is part of the fingerprint, so a new one counts until it is
+# listed here.
 NOT_SCORING = frozenset({"workers", "slots_per_gpu", "only", "spare_kernel", "spare_zygote", "forkserver",
-                         "judge_server", "nbgrader_runner"})
+                         "judge_server", "nbgrader_runner", "sandbox_uids"})
 
 
 def scoring_settings(gpus: int = 0) -> str:
