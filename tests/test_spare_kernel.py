@@ -85,3 +85,62 @@ def test_a_spare_started_for_other_settings_is_not_used(monkeypatch):
     monkeypatch.setenv("COURSE_MEMORY_LIMIT_MB", "1234")  # what the launcher reads differs
     assert spare_kernel.take("course-sandbox") is None
     assert spare.proc.poll() is not None and not os.path.exists(spare.kernel_dir)
+
+
+FORGE = ("import os, stat\n"
+         "hit = []\n"
+         "for fd in range(64):\n"
+         "    try:\n"
+         "        if stat.S_ISREG(os.fstat(fd).st_mode):\n"
+         "            os.write(fd, b'FORGED by the next student\\n'); hit.append(fd)\n"
+         "    except OSError:\n"
+         "        pass\n"
+         "print('wrote to', hit)")
+
+
+def test_a_kernel_started_ahead_cannot_write_to_the_log_of_the_command_that_started_it(monkeypatch, tmp_path):
+    """Red team (issue 30): the runner points its output at the current submission's log while it runs it,
+    and the kernel started ahead then for the next submission inherited it: the next student's code wrote
+    into the previous student's log (unescaped, up to the file-size cap)."""
+    from jupyter_client import BlockingKernelClient
+    monkeypatch.setenv("COURSE_SPARE_KERNEL", "1")
+    monkeypatch.setenv("COURSE_KERNEL_PRELOAD", "")  # no torch: a fast boot
+    monkeypatch.setattr(spare_kernel, "_wanted", True)
+    c = Config()
+    install_sandbox_kernel(c)
+    spare_kernel.discard()
+    log = tmp_path / "previous-student.log"
+    saved = os.dup(1), os.dup(2)
+    fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    os.dup2(fd, 1)  # as course.grading.runner does during a command
+    os.dup2(fd, 2)
+    os.close(fd)
+    try:
+        spare_kernel.prestart("course-sandbox", runtime_root())
+    finally:
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+        for f in saved:
+            os.close(f)
+    spare = spare_kernel.take("course-sandbox")
+    assert spare is not None
+    import time
+    for _ in range(600):  # its five sockets, before a client connects
+        if len(os.listdir(os.path.join(spare.kernel_dir, "ipc"))) >= 5 or not spare.alive():
+            break
+        time.sleep(0.1)
+    client = BlockingKernelClient(connection_file=spare.connection_file)
+    client.load_connection_file()
+    client.start_channels()
+    out = []
+    try:
+        try:
+            client.wait_for_ready(timeout=90)
+        except RuntimeError:
+            pytest.fail(f"the kernel started ahead did not boot: {log.read_text()[-2000:]}")
+        client.execute_interactive(FORGE, timeout=60, output_hook=lambda m: out.append(m["content"].get("text", "")))
+    finally:
+        client.stop_channels()
+        spare.discard()
+    assert "wrote to" in "".join(out), out
+    assert b"FORGED" not in log.read_bytes(), "the next student's kernel wrote into the previous student's log"

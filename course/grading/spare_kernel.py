@@ -96,8 +96,10 @@ def prestart(kernel_name: str, runtime_root: str) -> None:
                               kernel_name=kernel_name)
         argv = [a.replace("{connection_file}", conn) for a in spec.argv]
         env = {**os.environ, **spec.env}
-        proc = subprocess.Popen(argv, env=env, cwd=kernel_dir, stdin=subprocess.DEVNULL,
-                                start_new_session=True)
+        # not this command's output: the runner points it at the current submission's log, and the
+        # next submission's code would write there
+        proc = subprocess.Popen(argv, env=env, cwd=kernel_dir, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, start_new_session=True)
     except Exception:
         fstree.remove(kernel_dir)
         raise
