@@ -50,6 +50,8 @@ def configure(c) -> None:
     # (course/grading/lms_collect.py).
     c.ZipCollectApp.extractor_plugin = "course.grading.lms_collect.LmsExtractor"
     c.ZipCollectApp.collector_plugin = "course.grading.lms_collect.LmsCollector"
+    # collect: an inbound submission belongs to the account that made it, whatever name it gives
+    c.ExchangeFactory.collect = "course.grading.exchange_collect.OwnedCollect"
     limits = settings.current()
     c.SafeExecute.submission_timeout = limits.submission_timeout
     c.SafeExecute.memory_limit_mb = limits.memory_limit_mb
