@@ -227,11 +227,11 @@ def test_real_rerun_into_another_gradebook_gives_the_same_score(tmp_path):
     nbformat.write(submitted, root / "gradebook" / "submitted" / "amy" / tc.A / tc.NAME)
     other = f"sqlite:///{root / 'other.db'}"
 
-    def run(*more):
+    def run(*more, cpu="1"):
         env = {k: v for k, v in os.environ.items() if not k.startswith("COURSE_")}
         proc = subprocess.run([sys.executable, "-m", "course.grading.pipeline", "--root", str(root), "--assignment",
                                tc.A, "--no-examples", "--workers", "1", "--no-progress", *more], cwd=REPO_ROOT,
-                              env=dict(env, COURSE_ALLOW_CPU_GRADING="1"), capture_output=True, text=True, timeout=600)
+                              env=dict(env, COURSE_ALLOW_CPU_GRADING=cpu), capture_output=True, text=True, timeout=600)
         assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
         return proc.stdout
 
@@ -247,5 +247,8 @@ def test_real_rerun_into_another_gradebook_gives_the_same_score(tmp_path):
     out = run("--steps", "generate,autograde", "--db", other)
     assert "autograde: grading 1: 1 not graded in this gradebook" in out and "1 graded, 0 unchanged" in out, out
     assert score(other) == first
-    out = run("--steps", "autograde", "--db", other)
+    out = run("--steps", "generate,autograde", "--db", other)  # as make grade reruns: generate again first
     assert "autograde: skipped 1 of 1 already graded in" in out and "0 graded, 1 unchanged" in out, out
+    out = run("--steps", "autograde", "--db", other, cpu="0")  # a setting that changes scores (not this one's)
+    assert "autograde: grading 1: 1 changed since (submission, code or settings)" in out, out
+    assert score(other) == first
