@@ -2,7 +2,8 @@
 files every sandbox sees (Python, /usr) are the same inodes: a lock one takes on them another could test
 (F_GETLK reads back a lock's byte range: any message), an inotify watch on them sees another's opens, and
 /sys/fs/cgroup shows every sandbox's task and memory counters, which a sandbox sets exactly by starting
-threads. Each of these carried a message from one sandbox to another before it was closed."""
+threads; which pages of such a file are cached one sandbox sets (posix_fadvise, a read) and another tests
+(a read with RWF_NOWAIT). Each of these carried a message from one sandbox to another before it was closed."""
 import json
 import os
 import subprocess
@@ -93,3 +94,59 @@ def test_locks_watches_and_cgroup_counters_carry_nothing_between_sandboxes():
     assert found["watch"] != 0, "a sandbox could watch a shared file for another sandbox's opens (inotify)"
     assert not found["cgroups"] and found["cgroup_entries"] == 0, \
         f"a sandbox sees the cgroups of others under /sys/fs/cgroup: {found['cgroups'] or found['cgroup_entries']}"
+
+
+PAGE_SENDER = r"""
+import os, sys
+STRIDE = 1 << 16
+f = os.open(sys.argv[1], os.O_RDONLY)
+os.posix_fadvise(f, 0, 0, os.POSIX_FADV_RANDOM)  # no read-ahead into the next bit's page
+for i, bit in enumerate((b >> k) & 1 for b in b"HELLO" for k in range(8)):  # a page cached or not per bit
+    os.posix_fadvise(f, STRIDE * i, 4096, os.POSIX_FADV_DONTNEED)
+    if bit:
+        os.pread(f, 1, STRIDE * i)
+print("sent", flush=True)
+sys.stdin.read()
+"""
+
+PAGE_RECEIVER = r"""
+import json, os, sys
+STRIDE = 1 << 16
+f = os.open(sys.argv[1], os.O_RDONLY)
+bits, err = [], 0
+for i in range(40):
+    try:
+        os.preadv(f, [bytearray(1)], STRIDE * i, os.RWF_NOWAIT)  # fails when the page is not cached
+        bits.append(1)
+    except BlockingIOError:
+        bits.append(0)
+    except OSError as exc:
+        err = exc.errno
+        break
+print(json.dumps({"msg": bytes(sum(bits[8 * j + k] << k for k in range(8)) for j in range(len(bits) // 8)).decode("latin-1"),
+                  "err": err}))
+"""
+
+
+def test_the_page_cache_of_shared_files_carries_nothing_between_sandboxes():
+    # a file every sandbox sees that no process maps or reads: the largest of Python's own that is no library
+    import glob
+    import sysconfig
+    files = glob.glob(os.path.join(sysconfig.get_config_var("LIBPL") or "/nonexistent", "*.a"))
+    for d, dirs, names in ([] if files else os.walk(sysconfig.get_paths()["stdlib"])):
+        dirs[:] = [x for x in dirs if x not in ("site-packages", "dist-packages")]
+        files += [os.path.join(d, n) for n in names if ".so" not in n]
+    shared = max((f for f in files if os.path.isfile(f) and not os.path.islink(f)), key=os.path.getsize)
+    assert os.path.getsize(shared) > 40 << 16, shared
+    sender = subprocess.Popen(sandbox.bwrap_argv() + _python(PAGE_SENDER, shared), stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert sender.stdout.readline().startswith("sent"), sender.stderr.read()[-2000:]
+        r = subprocess.run(sandbox.bwrap_argv() + _python(PAGE_RECEIVER, shared), capture_output=True, text=True,
+                           timeout=120)
+        assert r.returncode == 0, r.stderr[-2000:]
+        found = json.loads(r.stdout.strip().splitlines()[-1])
+    finally:
+        sender.stdin.close()
+        sender.wait(timeout=30)
+    assert found["msg"] != "HELLO", "a sandbox read another's message from which pages of a shared file were cached"

@@ -17,7 +17,9 @@ outlives every process, so without this one submission could leave a key that an
 File locks (``flock``, fcntl's record and open-file-description locks) are kept on the file, and the
 read-only files a sandbox sees (Python, /usr) are the same files in every sandbox: a lock one sandbox
 takes another can test, a channel. They succeed without effect (errno 0), so code that locks its own
-files (torch.compile's caches, filelock) runs as if it held the lock.
+files (torch.compile's caches, filelock) runs as if it held the lock. The page cache of those files is
+shared too: ``posix_fadvise`` (which could evict a page another sandbox then tests) succeeds without
+effect, and a read that only says whether a page is cached (``RWF_NOWAIT``) is refused (EOPNOTSUPP).
 
 Calls of another architecture (32-bit ``int 0x80``, x32) kill the process (libseccomp's default for a
 foreign architecture). The filter is compiled once per process with libseccomp (``pyseccomp``).
@@ -42,6 +44,7 @@ DENIED = (
     "inotify_add_watch",
 )
 F_NOTIFY = 1026
+RWF_NOWAIT = 8
 LOCK_CMDS = (5, 6, 7, 36, 37, 38)  # F_GETLK, F_SETLK, F_SETLKW, F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW
 CLONE_NEW = 0x7E020000  # CLONE_NEWNS | NEWCGROUP | NEWUTS | NEWIPC | NEWUSER | NEWPID | NEWNET (| NEWTIME below)
 CLONE_NEWTIME = 0x80
@@ -70,6 +73,9 @@ def program() -> bytes:
     f.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")  # its flags are in memory a filter cannot read
     f.add_rule(sc.ERRNO(errno.EPERM), "fcntl", sc.Arg(1, sc.EQ, F_NOTIFY))
     f.add_rule(sc.ERRNO(0), "flock")  # locks: done, without effect (see the docstring)
+    f.add_rule(sc.ERRNO(0), "fadvise64")
+    for name in ("preadv2", "pwritev2"):  # (fd, iov, iovcnt, pos_l, pos_h, flags)
+        f.add_rule(sc.ERRNO(errno.EOPNOTSUPP), name, sc.Arg(5, sc.MASKED_EQ, RWF_NOWAIT, RWF_NOWAIT))
     for cmd in LOCK_CMDS:
         f.add_rule(sc.ERRNO(0), "fcntl", sc.Arg(1, sc.EQ, cmd))
     import tempfile
