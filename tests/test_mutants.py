@@ -90,7 +90,10 @@ def test_a_task_run_keeps_the_other_tasks_mistake_shaped_records(tmp_path, monke
 BAR = 90  # per cent of non-equivalent mutants killed, per task (issue: "at least 90 % in every task")
 # Topics whose recorded run is not complete yet, and why. Each is an expected failure (reported as
 # xfailed, never as passed); strict, so the entry must go once the record is complete.
-INCOMPLETE: dict[str, str] = {}
+INCOMPLETE: dict[str, str] = {
+    "16-03": "the full run (354 mutants, about 3 h at the 2026-11-29 load) is not recorded yet; its mistake-shaped "
+             "run is (tests/16-03/mutants.md)",
+}
 
 
 def _bar_params():

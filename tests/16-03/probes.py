@@ -1,0 +1,244 @@
+"""Probes for 16-03: run next to the submission, return plain data only (nothing is compared here)."""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from torch.utils._python_dispatch import TorchDispatchMode
+
+from course.judge.probelib import capture_error, get, vjp
+
+
+class _OpLog(TorchDispatchMode):
+    """Names every aten op that runs, and the largest tensor any op creates (numel and op name)."""
+
+    def __init__(self):
+        super().__init__()
+        self.names = set()
+        self.largest = (0, "")
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        out = func(*args, **(kwargs or {}))
+        name = str(func.overloadpacket.__name__)
+        self.names.add(name)
+        for t in out if isinstance(out, (list, tuple)) else [out]:
+            if isinstance(t, torch.Tensor) and t.numel() > self.largest[0]:
+                self.largest = (t.numel(), name)
+        return out
+
+
+def _tensor(x):
+    return x.detach().clone() if isinstance(x, torch.Tensor) else f"<{type(x).__name__}>"
+
+
+def _gen(seed):
+    return None if seed is None else torch.Generator().manual_seed(seed)
+
+
+# ------------------------------------------------------------------ exercise 1: sdpa
+def sdpa(ns, q, k, v, attn_mask=None, is_causal=False, scale=None, dropout_p=0.0, seed=None, after=4):
+    """The output, and `after` draws the generator gives once the call returns (what the call left of it)."""
+    fn = get(ns, "scaled_dot_product_attention")
+    g = _gen(seed)
+    kwargs = {"attn_mask": attn_mask, "is_causal": is_causal, "dropout_p": dropout_p, "generator": g}
+    if scale is not None:
+        kwargs["scale"] = scale
+    with _OpLog() as log:
+        out = fn(q, k, v, **kwargs)
+    nxt = torch.rand(after, generator=g, dtype=torch.float64) if g is not None else None
+    return {"out": _tensor(out), "next": nxt, "ops": sorted(log.names)}
+
+
+def sdpa_vjp(ns, inputs, v, is_causal=False, scale=None):
+    """Gradients of <v, attention(q, k, v, mask)> (v: the cotangent) for inputs [q, k, v] or [q, k, v, mask]."""
+    fn = get(ns, "scaled_dot_product_attention")
+    extra = {} if scale is None else {"scale": scale}
+
+    def call(q, k, values, mask=None):
+        return fn(q, k, values, attn_mask=mask, is_causal=is_causal, **extra)
+    return vjp(call, inputs, v)
+
+
+def sdpa_both_masks(ns, q, k, v, mask):
+    return capture_error(get(ns, "scaled_dot_product_attention"), q, k, v, attn_mask=mask, is_causal=True)
+
+
+# ------------------------------------------------------------------ exercise 2: MultiHeadAttention
+def _params(m):
+    return {n: p for n, p in m.named_parameters()}
+
+
+def mha_layout(ns, cfg):
+    """State dict keys and shapes of a fresh MultiHeadAttention(**cfg)."""
+    m = get(ns, "MultiHeadAttention")(**cfg)
+    return {k: list(t.shape) for k, t in m.state_dict().items()}
+
+
+def mha_bad_heads(ns, embed_dim, num_heads):
+    return capture_error(get(ns, "MultiHeadAttention"), embed_dim, num_heads)
+
+
+def mha_run(ns, cfg, state, query, key=None, value=None, key_padding_mask=None, attn_mask=None, v_out=None):
+    """Output of a MultiHeadAttention loaded with state; key None means self attention (the same tensor thrice).
+
+    With v_out, also the gradients of <v_out, output> with respect to the query input and each parameter."""
+    m = get(ns, "MultiHeadAttention")(**cfg).double()
+    m.load_state_dict(state)
+    query = query.clone().requires_grad_(v_out is not None)
+    if key is None:
+        key = value = query
+    kwargs = {}
+    if key_padding_mask is not None:
+        kwargs["key_padding_mask"] = key_padding_mask
+    if attn_mask is not None:
+        kwargs["attn_mask"] = attn_mask
+    calls = []
+    spied = [(nn.MultiheadAttention, "forward"), (F, "multi_head_attention_forward")]
+    originals = [getattr(o, a) for o, a in spied]
+    for (owner, attr), orig in zip(spied, originals):
+        setattr(owner, attr, (lambda o, nm: lambda *a, **k: (calls.append(nm), o(*a, **k))[1])(orig, attr))
+    try:
+        with _OpLog() as log:
+            out = m(query, key, value, **kwargs)
+    finally:
+        for (owner, attr), orig in zip(spied, originals):
+            setattr(owner, attr, orig)
+    res = {"out": _tensor(out), "calls": sorted(set(calls)), "ops": sorted(log.names)}
+    if v_out is not None and isinstance(out, torch.Tensor):
+        params = _params(m)
+        names = list(params)
+        grads = torch.autograd.grad(out, [query] + [params[n] for n in names], v_out, allow_unused=True)
+        res["grad_query"] = grads[0]
+        res["param_grads"] = {n: g for n, g in zip(names, grads[1:])}
+    return res
+
+
+# ------------------------------------------------------------------ exercise 3: PreNormBlock
+def block_layout(ns, cfg):
+    m = get(ns, "PreNormBlock")(**cfg)
+    return {k: list(t.shape) for k, t in m.state_dict().items()}
+
+
+def block_run(ns, cfg, state, src, src_mask=None, src_key_padding_mask=None, v_out=None):
+    m = get(ns, "PreNormBlock")(**cfg).double()
+    m.load_state_dict(state)
+    src = src.clone().requires_grad_(v_out is not None)
+    kwargs = {}
+    if src_mask is not None:
+        kwargs["src_mask"] = src_mask
+    if src_key_padding_mask is not None:
+        kwargs["src_key_padding_mask"] = src_key_padding_mask
+    calls = []
+    spied = [(nn.TransformerEncoderLayer, "forward"), (nn.TransformerEncoder, "forward"),
+             (nn.TransformerEncoderLayer, "_sa_block"), (nn.TransformerEncoderLayer, "_ff_block")]
+    originals = [getattr(o, a) for o, a in spied]
+    for (owner, attr), orig in zip(spied, originals):
+        setattr(owner, attr, (lambda o, nm: lambda *a, **k: (calls.append(nm), o(*a, **k))[1])(orig, attr))
+    try:
+        out = m(src, **kwargs)
+    finally:
+        for (owner, attr), orig in zip(spied, originals):
+            setattr(owner, attr, orig)
+    builtin = [type(s).__name__ for s in m.modules() if isinstance(s, (nn.TransformerEncoderLayer, nn.TransformerEncoder))]
+    res = {"out": _tensor(out), "calls": sorted(set(calls)) + builtin}
+    if v_out is not None and isinstance(out, torch.Tensor):
+        params = _params(m)
+        names = list(params)
+        grads = torch.autograd.grad(out, [src] + [params[n] for n in names], v_out, allow_unused=True)
+        res["grad_src"] = grads[0]
+        res["param_grads"] = {n: g for n, g in zip(names, grads[1:])}
+    return res
+
+
+# ------------------------------------------------------------------ exercise 4: positions and patches
+def positions(ns, length, d_model, base=None, dtype=None):
+    kwargs = {}
+    if base is not None:
+        kwargs["base"] = base
+    if dtype is not None:
+        kwargs["dtype"] = dtype
+    return _tensor(get(ns, "sinusoidal_positions")(length, d_model, **kwargs))
+
+
+def positions_odd(ns, d_model):
+    return capture_error(get(ns, "sinusoidal_positions"), 4, d_model)
+
+
+def patches(ns, images, weight, bias, v_out):
+    """patch_embed's output, the gradients of <v_out, output>, and the aten ops it ran."""
+    fn = get(ns, "patch_embed")
+    with _OpLog() as log:
+        if bias is None:
+            res = vjp(lambda x, w: fn(x, w, None), [images, weight], v_out)
+        else:
+            res = vjp(lambda x, w, b: fn(x, w, b), [images, weight, bias], v_out)
+    res["ops"] = sorted(log.names)
+    return res
+
+
+def patches_keep_layout(ns, images, weight, bias):
+    """patch_embed on the images exactly as sent (their layout kept: no clone)."""
+    return _tensor(get(ns, "patch_embed")(images, weight, bias))
+
+
+# ------------------------------------------------------------------ exercise 5: KV cache
+def cache_alone(ns, chunks):
+    """A fresh KVCache fed (k, v) chunks: its length and contents before and after each update."""
+    cache = get(ns, "KVCache")()
+    res = {"empty_len": len(cache), "empty_k": repr(getattr(cache, "k", "<missing>")),
+           "empty_v": repr(getattr(cache, "v", "<missing>")), "steps": []}
+    for k, v in chunks:
+        got = cache.update(k, v)
+        got = list(got) if isinstance(got, (tuple, list)) else [got]
+        res["steps"].append({"returned": [_tensor(t) for t in got], "len": len(cache),
+                             "k": _tensor(cache.k), "v": _tensor(cache.v)})
+    return res
+
+
+def _attention(ns, embed_dim, num_heads, state):
+    m = get(ns, "CausalSelfAttention")(embed_dim, num_heads).double()
+    m.load_state_dict(state)
+    return m
+
+
+def kv_decode(ns, embed_dim, num_heads, state, x, splits):
+    """forward(x) on the whole sequence, then the same sequence in steps of the given sizes through a cache."""
+    m = _attention(ns, embed_dim, num_heads, state)
+    with torch.no_grad():
+        full = m(x)
+        cache = get(ns, "KVCache")()
+        steps, lens, start = [], [], 0
+        for size in splits:
+            steps.append(_tensor(m(x[:, start:start + size], cache)))
+            start += size
+            lens.append(len(cache))
+    return {"full": _tensor(full), "steps": steps, "lens": lens, "k": _tensor(cache.k), "v": _tensor(cache.v)}
+
+
+def kv_interleaved(ns, embed_dim, num_heads, state, xs, splits):
+    """Several sequences decoded in turn, each with its own cache, one chunk of each per round."""
+    m = _attention(ns, embed_dim, num_heads, state)
+    cls = get(ns, "KVCache")
+    caches = [cls() for _ in xs]
+    outs = [[] for _ in xs]
+    with torch.no_grad():
+        start = 0
+        for size in splits:
+            for i, x in enumerate(xs):
+                outs[i].append(_tensor(m(x[:, start:start + size], caches[i])))
+            start += size
+    return outs
+
+
+# ------------------------------------------------------------------ exercise 6: blocked attention
+def blocked(ns, q, k, v, block_size, is_causal=False, scale=None):
+    fn = get(ns, "blocked_attention")
+    kwargs = {"is_causal": is_causal}
+    if scale is not None:
+        kwargs["scale"] = scale
+    with _OpLog() as log:
+        out = fn(q, k, v, block_size, **kwargs)
+    return {"out": _tensor(out), "largest": list(log.largest), "ops": sorted(log.names)}
+
+
+def blocked_vjp(ns, inputs, v, block_size, is_causal=False):
+    fn = get(ns, "blocked_attention")
+    return vjp(lambda q, k, values: fn(q, k, values, block_size, is_causal=is_causal), inputs, v)

@@ -1,0 +1,125 @@
+"""Hidden checks of PreNormBlock (exercise 3), against nn.TransformerEncoderLayer(norm_first=True, dropout=0)."""
+import pytest
+import torch
+import torch.nn as nn
+
+from course.judge.expect import expect, expect_close, expect_equal, fail
+
+pytestmark = pytest.mark.task("block")
+f64 = torch.float64
+TOL = {"atol": 1e-10, "rtol": 1e-8}
+
+
+def torch_layer(gen, cfg):
+    """PyTorch's pre-norm layer in float64, every parameter random (LayerNorm affine and biases included)."""
+    layer = nn.TransformerEncoderLayer(cfg["d_model"], cfg["nhead"], cfg["dim_feedforward"], dropout=0.0,
+                                       activation=cfg.get("activation", "relu"),
+                                       layer_norm_eps=cfg.get("layer_norm_eps", 1e-5),
+                                       batch_first=cfg.get("batch_first", False), norm_first=True, dtype=f64)
+    with torch.no_grad():
+        for name, p in layer.named_parameters():
+            base = 1.0 if name.startswith("norm") and name.endswith("weight") else 0.0
+            p.copy_(base + torch.randn(p.shape, generator=gen, dtype=f64) / p.shape[-1] ** 0.5)
+    return layer.train()  # train mode with dropout 0: the plain path, never the fused inference kernel
+
+
+def describe(cfg):
+    return "PreNormBlock(" + ", ".join(f"{k}={v!r}" for k, v in cfg.items()) + ")"
+
+
+def run(student, gen, cfg, src, grads=False, **masks):
+    ref = torch_layer(gen, cfg)
+    state = {k: v.detach().clone() for k, v in ref.state_dict().items()}
+    src_ref = src.clone().requires_grad_(grads)
+    want = ref(src_ref, **masks)
+    v_out = torch.randn(want.shape, generator=gen, dtype=f64) if grads else None
+    res = student.call("block_run", cfg=cfg, state=state, src=src, v_out=v_out, **masks)
+    if not isinstance(res["out"], torch.Tensor):
+        fail(f"{describe(cfg)}(src) returned {res['out']}, not a tensor")
+    expected = {"out": want.detach()}
+    if grads:
+        params = dict(ref.named_parameters())
+        names = list(params)
+        g = torch.autograd.grad(want, [src_ref] + [params[n] for n in names], v_out)
+        expected["grad_src"] = g[0]
+        expected["param_grads"] = dict(zip(names, g[1:]))
+    return res, expected
+
+
+def seq(gen, n, length, d, batch_first):
+    return torch.randn((n, length, d) if batch_first else (length, n, d), generator=gen, dtype=f64)
+
+
+def test_state_dict_layout(student, gen):
+    """sub-modules and state dict keys are nn.TransformerEncoderLayer's"""
+    cfg = {"d_model": 12, "nhead": 3, "dim_feedforward": 20}
+    got = student.call("block_layout", cfg=cfg)
+    want = {k: list(v.shape) for k, v in nn.TransformerEncoderLayer(12, 3, 20, norm_first=True).state_dict().items()}
+    expect_equal(got, want, f"the state dict keys and shapes of {describe(cfg)}")
+
+
+CONFIGS = [
+    {"d_model": 8, "nhead": 2, "dim_feedforward": 16, "batch_first": True},
+    {"d_model": 8, "nhead": 2, "dim_feedforward": 16},
+    {"d_model": 12, "nhead": 4, "dim_feedforward": 7, "activation": "gelu", "batch_first": True},
+    {"d_model": 6, "nhead": 1, "dim_feedforward": 10, "layer_norm_eps": 0.5, "batch_first": True},
+]
+
+
+@pytest.mark.parametrize("cfg", CONFIGS, ids=[describe(c) for c in CONFIGS])
+def test_matches_torch(student, gen, cfg):
+    """equals nn.TransformerEncoderLayer(norm_first=True, dropout=0.0) with the same state dict"""
+    x = seq(gen, 3, 5, cfg["d_model"], cfg.get("batch_first", False))
+    if cfg.get("layer_norm_eps", 1e-5) > 0.1:
+        x = 0.2 * x  # small variance: the eps term matters
+    res, want = run(student, gen, cfg, x)
+    expect_close(res["out"], want["out"], f"{describe(cfg)}(src {tuple(x.shape)}) (pre-norm: "
+                 f"x + attn(norm1(x)), then x + linear2(act(linear1(norm2(x)))))", **TOL)
+
+
+@pytest.mark.parametrize("kind", ["causal src_mask", "float src_mask", "src_key_padding_mask"])
+@pytest.mark.parametrize("bf", [True, False])
+def test_masks(student, gen, kind, bf):
+    """src_mask and src_key_padding_mask follow nn.MultiheadAttention's conventions"""
+    cfg = {"d_model": 8, "nhead": 2, "dim_feedforward": 16, "batch_first": bf}
+    x = seq(gen, 2, 5, 8, bf)
+    if kind == "causal src_mask":
+        masks = {"src_mask": torch.ones(5, 5, dtype=torch.bool).triu(1)}
+    elif kind == "float src_mask":
+        masks = {"src_mask": torch.randn(5, 5, generator=gen, dtype=f64)}
+    else:
+        masks = {"src_key_padding_mask": torch.tensor([[False] * 5, [False, False, True, True, True]])}
+    res, want = run(student, gen, cfg, x, **masks)
+    expect_close(res["out"], want["out"], f"{describe(cfg)}(src, {kind}) (True = not allowed / ignore)", **TOL)
+
+
+def test_gradients(student, gen):
+    """gradients reach the input and every parameter, and equal PyTorch's"""
+    cfg = {"d_model": 8, "nhead": 2, "dim_feedforward": 12, "activation": "gelu", "batch_first": True}
+    x = seq(gen, 2, 4, 8, True)
+    res, want = run(student, gen, cfg, x, grads=True, src_mask=torch.ones(4, 4, dtype=torch.bool).triu(1))
+    what = f"the gradients of <g, {describe(cfg)}(src, causal src_mask)>"
+    expect_close(res["grad_src"], want["grad_src"], f"{what} with respect to src", **TOL)
+    got = res["param_grads"]
+    expect_equal(sorted(got), sorted(want["param_grads"]), f"the parameter names of {describe(cfg)}")
+    for name, g in want["param_grads"].items():
+        if got[name] is None:
+            fail(f"{what}: no gradient reached the parameter {name}")
+        expect_close(got[name], g, f"{what} with respect to {name}", **TOL)
+
+
+def test_does_not_use_torch_layer(student, gen):
+    """nn.TransformerEncoderLayer and nn.TransformerEncoder are not used"""
+    cfg = {"d_model": 8, "nhead": 2, "dim_feedforward": 16, "batch_first": True}
+    res, want = run(student, gen, cfg, seq(gen, 2, 3, 8, True))
+    expect(not res["calls"], f"{describe(cfg)} used PyTorch's layer ({', '.join(res['calls'])}): compose it from "
+           f"attention, nn.Linear and nn.LayerNorm")
+    expect_close(res["out"], want["out"], f"{describe(cfg)}(src)", **TOL)
+
+
+def test_one_token_one_feature(student, gen):
+    """the smallest input: d_model 1, one head, one sequence of one token"""
+    cfg = {"d_model": 1, "nhead": 1, "dim_feedforward": 3, "batch_first": True}
+    x = seq(gen, 1, 1, 1, True)
+    res, want = run(student, gen, cfg, x)
+    expect_close(res["out"], want["out"], f"{describe(cfg)}(src of shape (1, 1, 1))", **TOL)

@@ -1,0 +1,116 @@
+"""Hidden checks of blocked_attention (exercise 6): F.scaled_dot_product_attention's values and gradients within
+the stated tolerances, and no tensor as large as the score matrix."""
+import pytest
+import torch
+import torch.nn.functional as F
+
+from course.judge.expect import expect, expect_close, expect_equal, fail, jacobian_vs_reference
+
+pytestmark = pytest.mark.task("blocked")
+f64 = torch.float64
+FN = "blocked_attention"
+TOL64 = {"atol": 1e-10, "rtol": 1e-10}
+TOL32 = {"atol": 1e-4, "rtol": 1e-4}
+
+
+def run(student, what, q, k, v, block_size, **kw):
+    res = student.call("blocked", q=q, k=k, v=v, block_size=block_size, **kw)
+    if not isinstance(res["out"], torch.Tensor):
+        fail(f"{what} returned {res['out']}, not a tensor")
+    return res
+
+
+CASES = [  # leading dims, L, S, E, Ev, block sizes
+    ((), 4, 9, 3, 2, (1, 2, 9)),
+    ((2,), 5, 11, 4, 3, (3, 4, 16)),
+    ((2, 3), 6, 8, 5, 4, (4, 5)),
+    ((1,), 1, 1, 2, 2, (1, 3)),
+    ((3,), 7, 2, 4, 6, (1, 2)),
+    ((), 1, 3, 1, 2, (1, 2)),
+]
+
+
+@pytest.mark.parametrize("lead,L,S,E,Ev,blocks", CASES, ids=[f"{c[0]}-L{c[1]}-S{c[2]}" for c in CASES])
+def test_matches_torch(student, gen, lead, L, S, E, Ev, blocks):
+    """equals F.scaled_dot_product_attention for tiles that divide S, do not, are 1 or exceed S"""
+    q, k, v = (torch.randn(*lead, n, d, generator=gen, dtype=f64) for n, d in ((L, E), (S, E), (S, Ev)))
+    want = F.scaled_dot_product_attention(q, k, v)
+    for b in blocks:
+        what = f"{FN}(q {tuple(q.shape)}, k {tuple(k.shape)}, v {tuple(v.shape)}, block_size={b})"
+        expect_close(run(student, what, q, k, v, b)["out"], want, what, **TOL64)
+
+
+@pytest.mark.parametrize("ls", [(5, 5), (3, 10), (8, 3)], ids=["L=S", "L<S", "L>S"])
+def test_causal(student, gen, ls):
+    """is_causal=True is PyTorch's top-left triangle, across tile boundaries"""
+    L, S = ls
+    q, k, v = torch.randn(2, L, 4, generator=gen, dtype=f64), torch.randn(2, S, 4, generator=gen, dtype=f64), \
+        torch.randn(2, S, 3, generator=gen, dtype=f64)
+    want = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+    for b in (1, 2, 4):
+        what = f"{FN}(q (2, {L}, 4), k (2, {S}, 4), v, block_size={b}, is_causal=True)"
+        expect_close(run(student, what, q, k, v, b, is_causal=True)["out"], want, what, **TOL64)
+
+
+@pytest.mark.parametrize("scale", [0.0, 0.3, 3.0])
+def test_custom_scale(student, gen, scale):
+    """a given scale replaces 1/sqrt(E)"""
+    q, k, v = (torch.randn(2, n, 4, generator=gen, dtype=f64) for n in (3, 7, 7))
+    what = f"{FN}(q (2, 3, 4), k (2, 7, 4), v (2, 7, 4), block_size=3, scale={scale})"
+    expect_close(run(student, what, q, k, v, 3, scale=scale)["out"],
+                 F.scaled_dot_product_attention(q, k, v, scale=scale), what, **TOL64)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, f64])
+@pytest.mark.parametrize("case", ["rising max", "all very negative", "hundreds"])
+def test_large_scores(student, gen, dtype, case):
+    """scores in the hundreds, a maximum that keeps rising from tile to tile, and rows whose scores are all far
+    below zero: finite, within 1e-10 (float64) or 1e-4 (float32)"""
+    L, S, E = 4, 12, 4
+    q = torch.randn(2, L, E, generator=gen, dtype=f64)
+    k = torch.randn(2, S, E, generator=gen, dtype=f64)
+    u = torch.randn(2, 1, E, generator=gen, dtype=f64)
+    u = u / u.norm(dim=-1, keepdim=True)  # one direction per batch element that every query shares
+    if case == "rising max":  # key j points along the queries more and more: the running max grows in every tile
+        q = 3 * u + 0.2 * q
+        k = u * torch.linspace(0.5, 8.0, S, dtype=f64)[:, None] + 0.1 * k
+    elif case == "all very negative":  # every score is around -500 (-250 after scaling): exp underflows in float32
+        q = 20 * u + 0.3 * q
+        k = -25 * u + 0.3 * k
+    else:
+        q = 15 * q
+        k = 15 * k
+    v = torch.randn(2, S, 3, generator=gen, dtype=f64)
+    q, k, v = q.to(dtype), k.to(dtype), v.to(dtype)
+    want = F.scaled_dot_product_attention(q.double(), k.double(), v.double())
+    for b in (1, 5):
+        what = f"{FN}(q, k, v, block_size={b}) in {dtype} with {case} scores (from {(q @ k.mT).min().item():.4g} " \
+               f"to {(q @ k.mT).max().item():.4g} before scaling)"
+        out = run(student, what, q, k, v, b)["out"]
+        expect_equal(out.dtype, dtype, f"the dtype of {what}")
+        expect_close(out, want, what + " (rescale l and acc by exp(m_old - m_new) when the maximum grows)",
+                     **(TOL64 if dtype == f64 else TOL32))
+
+
+def test_memory_independent_of_length(student, gen):
+    """no tensor with L * S or more elements is created (nothing as large as one head's score matrix)"""
+    L, S = 40, 96
+    q, k, v = torch.randn(2, L, 4, generator=gen, dtype=f64), torch.randn(2, S, 4, generator=gen, dtype=f64), \
+        torch.randn(2, S, 4, generator=gen, dtype=f64)
+    for causal in (False, True):
+        what = f"{FN}(q (2, {L}, 4), k (2, {S}, 4), v (2, {S}, 4), block_size=8, is_causal={causal})"
+        res = run(student, what, q, k, v, 8, is_causal=causal)
+        n, op = res["largest"]
+        expect(n < L * S, f"{what} created a tensor of {n} elements (by aten.{op}); one head's full score matrix "
+               f"has L * S = {L * S}: keep only one (L, block_size) tile of scores at a time")
+        expect_close(res["out"], F.scaled_dot_product_attention(q, k, v, is_causal=causal), what, **TOL64)
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_gradients(student, gen, causal):
+    """gradients with respect to q, k and v are PyTorch's"""
+    inputs = [torch.randn(2, n, d, generator=gen, dtype=f64).requires_grad_(True) for n, d in ((5, 3), (7, 3), (7, 2))]
+    what = f"the gradients of <g, {FN}(q (2, 5, 3), k (2, 7, 3), v (2, 7, 2), block_size=3, is_causal={causal})>"
+    jacobian_vs_reference(student, "blocked_vjp", inputs,
+                          lambda a, b, c: F.scaled_dot_product_attention(a, b, c, is_causal=causal), what, gen=gen,
+                          block_size=3, is_causal=causal, atol=1e-10, rtol=1e-8)

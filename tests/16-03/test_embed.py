@@ -1,0 +1,120 @@
+"""Hidden checks of sinusoidal_positions and patch_embed (exercise 4): the judge's own table, and a strided
+convolution."""
+import pytest
+import torch
+import torch.nn.functional as F
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from course.judge.expect import expect, expect_close, expect_equal, expect_raises, fail
+from course.judge.strategies import WRITABLE_LAYOUTS, relayout
+
+pytestmark = pytest.mark.task("embed")
+f64 = torch.float64
+TOL = {"atol": 1e-10, "rtol": 1e-8}
+
+
+def table(length, d, base=10000.0):
+    """PE[p, 2i] = sin(p / base^(2i/d)), PE[p, 2i+1] = cos(...), in float64."""
+    pos = torch.arange(length, dtype=f64)[:, None]
+    angle = pos / base ** (torch.arange(0, d, 2, dtype=f64) / d)
+    out = torch.empty(length, d, dtype=f64)
+    out[:, 0::2], out[:, 1::2] = torch.sin(angle), torch.cos(angle)
+    return out
+
+
+def positions(student, what, **kw):
+    got = student.call("positions", **kw)
+    if not isinstance(got, torch.Tensor):
+        fail(f"{what} returned {got}, not a tensor")
+    return got
+
+
+CASES = [(7, 4, None), (5, 2, None), (33, 16, None), (9, 10, 100.0), (1, 6, 2.0)]
+
+
+@pytest.mark.parametrize("length,d,base", CASES, ids=[f"{a}x{b}-base{c}" for a, b, c in CASES])
+def test_positions_match(student, length, d, base):
+    """sinusoidal_positions: sines in even columns, cosines in odd ones, frequencies base^(-2i/d)"""
+    what = f"sinusoidal_positions({length}, {d}" + (f", base={base}" if base else "") + ", dtype=torch.float64)"
+    got = positions(student, what, length=length, d_model=d, base=base, dtype=f64)
+    expect_equal(got.dtype, f64, f"the dtype of {what}")
+    expect_close(got, table(length, d, base or 10000.0), what, **TOL)
+
+
+def test_positions_default_dtype_and_long_sequences(student):
+    """float32 by default, angles computed in float64 (accurate for positions in the thousands)"""
+    what = "sinusoidal_positions(6000, 8)"
+    got = positions(student, what, length=6000, d_model=8)
+    expect_equal(got.dtype, torch.float32, f"the dtype of {what} (float32 by default)")
+    expect_close(got, table(6000, 8).float(), what + " (compute the angles in float64, then cast)",
+                 atol=1e-6, rtol=0)
+
+
+@pytest.mark.task("embed", weight=0.1)  # the right answer is a constant ("raised X"): worth little
+def test_positions_reject_odd_width(student):
+    """an odd d_model raises ValueError"""
+    expect_raises(student.call("positions_odd", d_model=5), "ValueError", "sinusoidal_positions(4, 5)")
+
+
+def conv_reference(images, weight, bias):
+    ph, pw = weight.shape[-2:]
+    return F.conv2d(images, weight, bias, stride=(ph, pw)).flatten(2).transpose(1, 2)
+
+
+def check_patches(student, gen, images, weight, bias, what):
+    inputs = [t.detach().clone().requires_grad_(True) for t in (images, weight) + ((bias,) if bias is not None else ())]
+    want = conv_reference(*inputs, *(() if bias is not None else (None,)))
+    v = torch.randn(want.shape, generator=gen, dtype=f64)
+    grads = torch.autograd.grad(want, inputs, v)
+    res = student.call("patches", images=inputs[0], weight=inputs[1], bias=inputs[2] if bias is not None else None,
+                       v_out=v)
+    expect_close(res["out"], want.detach(), what, **TOL)
+    for name, g, w in zip(("images", "weight", "bias"), res["grads"], grads):
+        if g is None:
+            fail(f"the gradient of <g, {what}> with respect to the {name}: none reached it")
+        expect_close(g, w, f"the gradient of <g, {what}> with respect to the {name}", **TOL)
+    return res
+
+
+PATCH_CASES = [  # images (N, C, H, W), weight (E, C, ph, pw), bias?
+    ((2, 3, 8, 8), (5, 3, 4, 4), True),
+    ((1, 2, 6, 9), (4, 2, 2, 3), True),
+    ((2, 1, 7, 10), (3, 1, 3, 4), False),
+    ((3, 4, 5, 5), (1, 4, 5, 5), True),
+    ((1, 2, 4, 6), (6, 2, 1, 1), False),
+    ((1, 1, 1, 1), (3, 1, 1, 1), True),
+]
+
+
+@pytest.mark.parametrize("images,weight,bias", PATCH_CASES, ids=[f"{a}-{b}-{c}" for a, b, c in PATCH_CASES])
+def test_patches_match_conv(student, gen, images, weight, bias):
+    """patch_embed equals a convolution with stride = kernel = patch size, flattened row-major, with gradients"""
+    x = torch.randn(images, generator=gen, dtype=f64)
+    w = torch.randn(weight, generator=gen, dtype=f64)
+    b = torch.randn(weight[0], generator=gen, dtype=f64) if bias else None
+    what = f"patch_embed(images {images}, weight {weight}, {'bias' if bias else 'None'})"
+    check_patches(student, gen, x, w, b, what + " (patches in row-major order, each flattened as (C, ph, pw); "
+                  "leftover rows and columns dropped)")
+
+
+def test_patches_compute_no_convolution(student, gen):
+    """patch_embed runs no convolution (conv2d, nn.Conv2d or F.unfold's im2col)"""
+    x, w, b = (torch.randn(s, generator=gen, dtype=f64) for s in ((2, 3, 8, 8), (4, 3, 4, 4), (4,)))
+    res = check_patches(student, gen, x, w, b, "patch_embed(images (2, 3, 8, 8), weight (4, 3, 4, 4), bias)")
+    used = [op for op in res["ops"] if "conv" in op or "im2col" in op or "col2im" in op]
+    expect(not used, f"patch_embed ran a convolution ({', '.join(used)}): cut the patches with reshape and "
+           f"permute and project them with one matrix multiply")
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(layout=st.sampled_from(WRITABLE_LAYOUTS), seed=st.integers(0, 2**31 - 1), with_bias=st.booleans())
+def test_patches_any_layout(student, layout, seed, with_bias):
+    """images and weights in any memory layout (transposed, strided, offset, channels-last)"""
+    g = torch.Generator().manual_seed(seed)
+    x = relayout(torch.randn(2, 3, 6, 8, generator=g, dtype=f64), layout)
+    w = relayout(torch.randn(5, 3, 2, 4, generator=g, dtype=f64), layout)
+    b = torch.randn(5, generator=g, dtype=f64) if with_bias else None
+    got = student.call("patches_keep_layout", images=x, weight=w, bias=b)
+    expect_close(got, conv_reference(x, w, b), f"patch_embed(images (2, 3, 6, 8) and weight (5, 3, 2, 4) in a {layout} "
+                 f"layout, strides {x.stride()} and {w.stride()}, {'bias' if with_bias else 'None'}) (use reshape, "
+                 f"not view)", **TOL)

@@ -1,0 +1,155 @@
+"""Hidden checks of MultiHeadAttention (exercise 2), against nn.MultiheadAttention loaded with the same state."""
+import pytest
+import torch
+import torch.nn as nn
+
+from course.judge.expect import expect, expect_close, expect_equal, expect_raises, fail
+
+pytestmark = pytest.mark.task("mha")
+f64 = torch.float64
+TOL = {"atol": 1e-10, "rtol": 1e-8}
+
+
+def torch_mha(gen, embed_dim, num_heads, bias=True, batch_first=False):
+    """nn.MultiheadAttention in float64 with every parameter random (biases too: they start at zero)."""
+    m = nn.MultiheadAttention(embed_dim, num_heads, bias=bias, batch_first=batch_first, dtype=f64)
+    with torch.no_grad():
+        for p in m.parameters():
+            p.copy_(torch.randn(p.shape, generator=gen, dtype=f64) / embed_dim ** 0.5)
+    return m.train()  # train mode with dropout 0: the plain path, never the fused inference kernel
+
+
+def describe(cfg):
+    return "MultiHeadAttention(" + ", ".join(f"{k}={v}" for k, v in cfg.items()) + ")"
+
+
+def run(student, gen, cfg, query, key=None, value=None, grads=False, **masks):
+    ref = torch_mha(gen, **cfg)
+    state = {k: v.detach().clone() for k, v in ref.state_dict().items()}
+    k_in = query if key is None else key
+    v_in = query if value is None else value
+    q_ref = query.clone().requires_grad_(grads)
+    want = ref(q_ref, q_ref if key is None else k_in, q_ref if value is None else v_in, need_weights=False,
+               **masks)[0]
+    v_out = torch.randn(want.shape, generator=gen, dtype=f64) if grads else None
+    res = student.call("mha_run", cfg=cfg, state=state, query=query, key=key, value=value, v_out=v_out, **masks)
+    what = describe(cfg)
+    if not isinstance(res["out"], torch.Tensor):
+        fail(f"{what}(query, key, value) returned {res['out']}, not a tensor (return only the output)")
+    expected = {"out": want.detach()}
+    if grads:
+        params = dict(ref.named_parameters())
+        names = list(params)
+        g = torch.autograd.grad(want, [q_ref] + [params[n] for n in names], v_out)
+        expected["grad_query"] = g[0]
+        expected["param_grads"] = dict(zip(names, g[1:]))
+    return res, expected
+
+
+def batch(gen, n, length, e, batch_first):
+    return torch.randn((n, length, e) if batch_first else (length, n, e), generator=gen, dtype=f64)
+
+
+@pytest.mark.parametrize("bias", [True, False])
+def test_state_dict_layout(student, gen, bias):
+    """parameters and state dict keys are nn.MultiheadAttention's (in_proj_weight (3E, E), in_proj_bias, out_proj)"""
+    cfg = {"embed_dim": 12, "num_heads": 3, "bias": bias}
+    got = student.call("mha_layout", cfg=cfg)
+    want = {k: list(v.shape) for k, v in nn.MultiheadAttention(12, 3, bias=bias).state_dict().items()}
+    expect_equal(got, want, f"the state dict keys and shapes of {describe(cfg)}")
+
+
+CONFIGS = [(8, 2, True), (8, 2, False), (12, 3, True), (6, 1, False), (6, 6, True)]
+
+
+@pytest.mark.parametrize("e,h,bf", CONFIGS, ids=[f"E{e}-H{h}-bf{bf}" for e, h, bf in CONFIGS])
+def test_self_attention(student, gen, e, h, bf):
+    """self attention (query is key is value) equals nn.MultiheadAttention, in either layout"""
+    cfg = {"embed_dim": e, "num_heads": h, "batch_first": bf}
+    x = batch(gen, 3, 5, e, bf)
+    res, want = run(student, gen, cfg, x)
+    expect_close(res["out"], want["out"], f"{describe(cfg)}(x, x, x) for x {tuple(x.shape)}", **TOL)
+
+
+@pytest.mark.parametrize("bf", [True, False])
+def test_cross_attention(student, gen, bf):
+    """cross attention: keys and values from a sequence of another length S"""
+    cfg = {"embed_dim": 8, "num_heads": 4, "batch_first": bf}
+    q, kv, val = batch(gen, 2, 3, 8, bf), batch(gen, 2, 7, 8, bf), batch(gen, 2, 7, 8, bf)
+    res, want = run(student, gen, cfg, q, kv, val)
+    expect_close(res["out"], want["out"],
+                 f"{describe(cfg)}(query {tuple(q.shape)}, key {tuple(kv.shape)}, value {tuple(val.shape)})", **TOL)
+
+
+@pytest.mark.parametrize("kind", ["bool", "float"])
+@pytest.mark.parametrize("bf", [True, False])
+def test_key_padding_mask(student, gen, kind, bf):
+    """key_padding_mask (N, S): True (or a float added to the scores) marks keys to ignore"""
+    cfg = {"embed_dim": 8, "num_heads": 2, "batch_first": bf}
+    q, kv = batch(gen, 3, 4, 8, bf), batch(gen, 3, 6, 8, bf)
+    pad = torch.zeros(3, 6, dtype=torch.bool)
+    pad[0, 4:] = True
+    pad[1, 1:] = True  # only key 0 left
+    pad[2, ::2] = True
+    mask = pad if kind == "bool" else torch.randn(3, 6, generator=gen, dtype=f64).masked_fill(pad, float("-inf"))
+    res, want = run(student, gen, cfg, q, kv, kv, key_padding_mask=mask)
+    expect_close(res["out"], want["out"], f"{describe(cfg)}(query, key, value, key_padding_mask={kind} (3, 6)) "
+                 f"(True = ignore that key: the opposite of the boolean attn_mask of exercise 1)", **TOL)
+
+
+@pytest.mark.parametrize("kind", ["causal bool (L, S)", "float (L, S)", "bool per head (N*H, L, S)"])
+def test_attn_mask(student, gen, kind):
+    """attn_mask (L, S) or (N * H, L, S): True marks a pair that is not allowed; a float one is added"""
+    cfg = {"embed_dim": 8, "num_heads": 2, "batch_first": True}
+    x = batch(gen, 3, 5, 8, True)
+    if kind.startswith("causal"):
+        mask = torch.ones(5, 5, dtype=torch.bool).triu(1)
+    elif kind.startswith("float"):
+        mask = torch.randn(5, 5, generator=gen, dtype=f64)
+    else:
+        mask = torch.rand(6, 5, 5, generator=gen) < 0.4
+        mask[..., 0] = False  # every query keeps a key
+    res, want = run(student, gen, cfg, x, attn_mask=mask)
+    expect_close(res["out"], want["out"], f"{describe(cfg)}(x, x, x, attn_mask={kind}) (in the per-head mask, "
+                 f"entry b * H + h belongs to batch element b and head h)", **TOL)
+
+
+@pytest.mark.parametrize("bf", [True, False])
+def test_gradients(student, gen, bf):
+    """gradients reach the query input and every parameter, and equal PyTorch's"""
+    cfg = {"embed_dim": 8, "num_heads": 2, "batch_first": bf}
+    x = batch(gen, 2, 4, 8, bf)
+    res, want = run(student, gen, cfg, x, grads=True, key_padding_mask=torch.tensor([[False] * 3 + [True]] * 2))
+    what = f"the gradients of <g, {describe(cfg)}(x, x, x, key_padding_mask)>"
+    expect_close(res["grad_query"], want["grad_query"], f"{what} with respect to x", **TOL)
+    got = res["param_grads"]
+    expect_equal(sorted(got), sorted(want["param_grads"]), f"the parameter names of {describe(cfg)}")
+    for name, g in want["param_grads"].items():
+        if got[name] is None:
+            fail(f"{what}: no gradient reached the parameter {name} (is it used in forward, as a Parameter?)")
+        expect_close(got[name], g, f"{what} with respect to {name}", **TOL)
+
+
+@pytest.mark.task("mha", weight=0.1)  # the right answer is a constant ("raised X"): worth little
+def test_rejects_indivisible_heads(student, gen):
+    """embed_dim not a multiple of num_heads raises ValueError"""
+    expect_raises(student.call("mha_bad_heads", embed_dim=10, num_heads=3), "ValueError", "MultiHeadAttention(10, 3)")
+
+
+def test_does_not_call_torch_mha(student, gen):
+    """built from tensor operations: nn.MultiheadAttention and F.multi_head_attention_forward are not called"""
+    cfg = {"embed_dim": 8, "num_heads": 2, "batch_first": True}
+    res, want = run(student, gen, cfg, batch(gen, 2, 3, 8, True))
+    used = res["calls"] + [op for op in res["ops"] if "multi_head" in op]
+    expect(not used, f"{describe(cfg)} called PyTorch's multi-head attention ({', '.join(used)}): build it from "
+           f"the projections, a reshape into heads and attention")
+    expect_close(res["out"], want["out"], f"{describe(cfg)}(x, x, x)", **TOL)
+
+
+@pytest.mark.parametrize("bf", [True, False])
+def test_one_token_one_feature(student, gen, bf):
+    """the smallest input: embed_dim 1, one head, one sequence of one token"""
+    cfg = {"embed_dim": 1, "num_heads": 1, "batch_first": bf}
+    x = batch(gen, 1, 1, 1, bf)
+    res, want = run(student, gen, cfg, x)
+    expect_close(res["out"], want["out"], f"{describe(cfg)}(x, x, x) for x of shape (1, 1, 1)", **TOL)

@@ -1,0 +1,212 @@
+"""Hidden checks of scaled_dot_product_attention (exercise 1), against F.scaled_dot_product_attention and,
+for dropout, the judge's own computation with the draw order the notebook fixes."""
+import math
+
+import pytest
+import torch
+import torch.nn.functional as F
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from course.judge.expect import expect, expect_close, expect_equal, expect_raises, jacobian_vs_reference
+from course.judge.strategies import tensors
+
+pytestmark = pytest.mark.task("sdpa")
+f64 = torch.float64
+FN = "scaled_dot_product_attention"
+TOL = {"atol": 1e-10, "rtol": 1e-8}
+
+
+def reference(q, k, v, mask=None, is_causal=False, scale=None):
+    """PyTorch's function on inputs expanded to their common leading shape."""
+    lead = torch.broadcast_shapes(q.shape[:-2], k.shape[:-2], v.shape[:-2])
+    q, k, v = (t.expand(lead + t.shape[-2:]) for t in (q, k, v))
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=mask, is_causal=is_causal, scale=scale)
+
+
+def run(student, what, q, k, v, **kw):
+    res = student.call("sdpa", q=q, k=k, v=v, **kw)
+    expect(isinstance(res["out"], torch.Tensor), f"{what} returned {res['out']}, not a tensor")
+    return res
+
+
+def rand(gen, *shape, scale=1.0, dtype=f64):
+    return scale * torch.randn(*shape, generator=gen, dtype=dtype)
+
+
+SHAPES = [  # q, k, v: leading dimensions that broadcast as in torch.matmul
+    ((3, 4), (5, 4), (5, 2)),
+    ((2, 3, 4), (2, 6, 4), (2, 6, 5)),
+    ((2, 3, 4, 8), (3, 7, 8), (1, 3, 7, 2)),
+    ((2, 1, 5, 3), (1, 4, 5, 3), (2, 4, 5, 6)),
+    ((1, 1, 1), (1, 1, 1), (1, 1, 1)),
+]
+
+
+@pytest.mark.parametrize("shapes", SHAPES, ids=[f"q{a}-k{b}-v{c}" for a, b, c in SHAPES])
+def test_matches_torch(student, gen, shapes):
+    """values match F.scaled_dot_product_attention for broadcasting leading dimensions, scores in the hundreds
+    included"""
+    for size in (1.0, 12.0):
+        q, k, v = (rand(gen, *s, scale=size) for s in shapes)
+        what = f"{FN}(q {tuple(q.shape)}, k {tuple(k.shape)}, v {tuple(v.shape)}) with entries of size ~{size:g}"
+        out = run(student, what, q, k, v)["out"]
+        expect_close(out, reference(q, k, v), what, **TOL)
+
+
+@pytest.mark.parametrize("scale", [0.0, 0.37, 2.0])
+def test_custom_scale(student, gen, scale):
+    """a given scale replaces 1/sqrt(E)"""
+    q, k, v = rand(gen, 2, 4, 6), rand(gen, 2, 5, 6), rand(gen, 2, 5, 3)
+    what = f"{FN}(q (2, 4, 6), k (2, 5, 6), v (2, 5, 3), scale={scale})"
+    expect_close(run(student, what, q, k, v, scale=scale)["out"], reference(q, k, v, scale=scale), what, **TOL)
+
+
+MASK_SHAPES = [(4, 5), (1, 5), (4, 1), (2, 1, 4, 5), (3, 4, 5)]
+
+
+@pytest.mark.parametrize("mshape", MASK_SHAPES, ids=[str(m) for m in MASK_SHAPES])
+def test_boolean_mask(student, gen, mshape):
+    """a boolean mask (True = takes part) broadcasts against (..., L, S)"""
+    q, k, v = rand(gen, 2, 3, 4, 6), rand(gen, 2, 3, 5, 6), rand(gen, 2, 3, 5, 2)
+    mask = torch.rand(mshape, generator=gen) > 0.35
+    what = f"{FN}(q (2, 3, 4, 6), k (2, 3, 5, 6), v, attn_mask=bool {mshape} with {int(mask.sum())} True)"
+    expect_close(run(student, what, q, k, v, attn_mask=mask)["out"], reference(q, k, v, mask), what, **TOL)
+
+
+@pytest.mark.parametrize("mshape", MASK_SHAPES[:4], ids=[str(m) for m in MASK_SHAPES[:4]])
+def test_float_mask(student, gen, mshape):
+    """a float mask is added to the scores (any values, -inf removes a pair) and broadcasts"""
+    q, k, v = rand(gen, 2, 3, 4, 6), rand(gen, 2, 3, 5, 6), rand(gen, 2, 3, 5, 2)
+    mask = rand(gen, *mshape, scale=2.0)
+    mask = mask.masked_fill(torch.rand(mshape, generator=gen) < 0.3, float("-inf"))
+    what = f"{FN}(q (2, 3, 4, 6), k (2, 3, 5, 6), v, attn_mask=float {mshape} (random biases and some -inf))"
+    expect_close(run(student, what, q, k, v, attn_mask=mask)["out"], reference(q, k, v, mask), what, **TOL)
+
+
+@pytest.mark.parametrize("ls", [(4, 4), (3, 7), (6, 2), (1, 5)], ids=["L=S", "L<S", "L>S", "L=1"])
+def test_causal(student, gen, ls):
+    """is_causal=True: query i sees keys j <= i, the top-left triangle also when L != S"""
+    L, S = ls
+    q, k, v = rand(gen, 2, L, 4), rand(gen, 2, S, 4), rand(gen, 2, S, 3)
+    what = f"{FN}(q (2, {L}, 4), k (2, {S}, 4), v (2, {S}, 3), is_causal=True)"
+    expect_close(run(student, what, q, k, v, is_causal=True)["out"], reference(q, k, v, is_causal=True),
+                 what + " (the allowed pairs are torch.ones(L, S).tril())", **TOL)
+
+
+@pytest.mark.parametrize("kind", ["bool", "float -inf"])
+def test_fully_masked_rows(student, gen, kind):
+    """a query with no key left gives zeros, and zero (finite) gradients, as PyTorch 2.14 does"""
+    q, k, v = rand(gen, 2, 4, 3), rand(gen, 2, 6, 3), rand(gen, 2, 6, 2)
+    keep = torch.rand(2, 4, 6, generator=gen) > 0.3
+    keep[0, 1] = False
+    keep[1, 3] = False
+    keep[:, 0, 2] = True  # rows 0 keep at least one key
+    mask = keep if kind == "bool" else torch.zeros(2, 4, 6, dtype=f64).masked_fill(~keep, float("-inf"))
+    what = f"{FN}(q (2, 4, 3), k, v, attn_mask={kind} (2, 4, 6)) where query 1 of batch 0 and query 3 of batch 1 " \
+           f"have every key masked"
+    out = run(student, what, q, k, v, attn_mask=mask)["out"]
+    expect_close(out, reference(q, k, v, mask), what + " (those rows are zeros, as PyTorch returns)", **TOL)
+    inputs = [t.clone().requires_grad_(True) for t in (q, k, v)]
+    jacobian_vs_reference(student, "sdpa_vjp", inputs + [mask],
+                          lambda a, b, c, m: F.scaled_dot_product_attention(a, b, c, attn_mask=m),
+                          what + " (gradients must be finite: zero where a row has no key)", gen=gen, **TOL)
+
+
+@pytest.mark.parametrize("case", ["plain", "causal", "float mask", "broadcast"])
+def test_gradients(student, gen, case):
+    """gradients with respect to q, k, v and a float mask are PyTorch's"""
+    q, k, v = rand(gen, 2, 4, 3), rand(gen, 2, 5, 3), rand(gen, 2, 5, 2)
+    if case == "broadcast":
+        q = rand(gen, 3, 1, 4, 3)
+    inputs = [t.requires_grad_(True) for t in (q, k, v)]
+    causal = case == "causal"
+    if case == "float mask":
+        inputs.append(rand(gen, 4, 5).requires_grad_(True))
+    what = f"the gradients of <g, {FN}(q {tuple(q.shape)}, k (2, 5, 3), v (2, 5, 2)" + \
+        (", attn_mask=float (4, 5) requiring grad" if case == "float mask" else "") + \
+        (", is_causal=True" if causal else "") + ")>"
+    jacobian_vs_reference(student, "sdpa_vjp", inputs, lambda *t: reference(*t, is_causal=causal), what, gen=gen,
+                          is_causal=causal, **TOL)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, f64])
+def test_keeps_dtype(student, gen, dtype):
+    """the result has q's dtype (and PyTorch's values)"""
+    q, k, v = (rand(gen, 2, 3, 4, dtype=dtype) for _ in range(3))
+    what = f"{FN}(q, k, v) for {dtype} inputs of shape (2, 3, 4)"
+    out = run(student, what, q, k, v)["out"]
+    expect_equal(out.dtype, dtype, f"the dtype of {what}")
+    expect_close(out, reference(q, k, v), what, atol=1e-5, rtol=1e-5)
+
+
+def dropout_reference(q, k, v, p, seed, mask=None, is_causal=False):
+    """The notebook's rule: one torch.rand of the weights' shape and dtype from the generator, keep u >= p."""
+    scores = (q @ k.transpose(-2, -1)) / math.sqrt(q.shape[-1])
+    if is_causal:
+        mask = torch.ones(q.shape[-2], k.shape[-2], dtype=torch.bool).tril()
+    if mask is not None:
+        scores = scores.masked_fill(~mask, float("-inf")) if mask.dtype == torch.bool else scores + mask
+    w = torch.softmax(scores, dim=-1)
+    g = torch.Generator().manual_seed(seed)
+    u = torch.rand(w.shape, generator=g, dtype=w.dtype)
+    out = (w * (u >= p) / (1 - p)) @ v
+    return out, torch.rand(4, generator=g, dtype=f64)
+
+
+@pytest.mark.parametrize("case", ["plain", "causal", "broadcast", "float32"])
+def test_dropout_from_generator(student, gen, case):
+    """dropout_p > 0: one uniform draw of the weights' shape from the generator, keep u >= p, scale 1/(1-p)"""
+    dtype = torch.float32 if case == "float32" else f64
+    q, k, v = rand(gen, 2, 5, 4, dtype=dtype), rand(gen, 2, 6, 4, dtype=dtype), rand(gen, 2, 6, 3, dtype=dtype)
+    if case == "broadcast":
+        q = rand(gen, 3, 1, 5, 4)
+    seed = int(torch.randint(0, 2**31 - 1, (), generator=gen))
+    for p in (0.3, 0.75):
+        causal = case == "causal"
+        what = f"{FN}(q {tuple(q.shape)}, k (2, 6, 4), v (2, 6, 3), dropout_p={p}" + \
+            (", is_causal=True" if causal else "") + f", generator seeded {seed}) ({dtype})"
+        res = run(student, what, q, k, v, dropout_p=p, is_causal=causal, seed=seed)
+        want, nxt = dropout_reference(q, k, v, p, seed, is_causal=causal)
+        tol = TOL if dtype == f64 else {"atol": 1e-5, "rtol": 1e-5}
+        expect_close(res["out"], want, what + " (draw u = torch.rand(w.shape, generator=generator, dtype=w.dtype) "
+                     "once, after the softmax; keep u >= p and divide by 1 - p)", **tol)
+        expect_close(res["next"], nxt, f"the generator's next draws after {what} (exactly one draw of the "
+                     f"weights' shape, no other)", atol=0, rtol=0)
+
+
+def test_no_draw_without_dropout(student, gen):
+    """dropout_p == 0 draws nothing from the generator"""
+    q, k, v = rand(gen, 2, 3, 4), rand(gen, 2, 5, 4), rand(gen, 2, 5, 2)
+    what = f"{FN}(q, k, v, dropout_p=0.0, generator=g)"
+    res = run(student, what, q, k, v, dropout_p=0.0, seed=7)
+    expect_close(res["out"], reference(q, k, v), what, **TOL)
+    fresh = torch.rand(4, generator=torch.Generator().manual_seed(7), dtype=f64)
+    expect_close(res["next"], fresh, f"the generator's draws after {what} (it must be left untouched)",
+                 atol=0, rtol=0)
+
+
+@pytest.mark.task("sdpa", weight=0.1)  # the right answer is a constant ("raised X"): worth little
+def test_rejects_mask_with_causal(student, gen):
+    """passing attn_mask and is_causal=True together raises ValueError"""
+    q = rand(gen, 2, 3, 4)
+    res = student.call("sdpa_both_masks", q=q, k=q, v=q, mask=torch.ones(3, 3, dtype=torch.bool))
+    expect_raises(res, "ValueError", f"{FN}(q, k, v, attn_mask=mask, is_causal=True)")
+
+
+def test_does_not_call_pytorch_attention(student, gen):
+    """written from tensor operations: no scaled_dot_product_attention op runs inside"""
+    q, k, v = rand(gen, 2, 3, 4), rand(gen, 2, 5, 4), rand(gen, 2, 5, 2)
+    res = run(student, f"{FN}(q, k, v)", q, k, v, is_causal=False)
+    used = [op for op in res["ops"] if "scaled_dot_product" in op or "multi_head" in op]
+    expect(not used, f"{FN} ran PyTorch's own attention ({', '.join(used)}): write it from @, softmax and masks")
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(q=tensors(shape=(2, 3, 4)), k=tensors(shape=(2, 5, 4)), v=tensors(shape=(2, 5, 3)),
+       causal=st.booleans())
+def test_any_layout_and_values(student, q, k, v, causal):
+    """any memory layout (transposed, strided, offset, stride 0) and values (wide, many ties) of q, k, v"""
+    what = (f"{FN}(q, k, v, is_causal={causal}) with q strides {q.stride()}, k strides {k.stride()}, v strides "
+            f"{v.stride()}, max |q| {q.abs().max().item():.3g}")
+    out = run(student, what, q, k, v, is_causal=causal)["out"]
+    expect_close(out, reference(q, k, v, is_causal=causal), what, atol=1e-9, rtol=1e-8)
