@@ -330,3 +330,52 @@ def test_end_to_end_a_hog_beside_a_victim_on_two_workers(tmp_path, monkeypatch):
     else:
         assert not errors and not any(i["kind"] in ("regraded", incidents.STARVED) for i in by["victim"].incidents), \
             (errors, by["victim"].incidents)
+
+
+def test_a_workers_sandboxes_together_stay_inside_its_memory_share(monkeypatch):
+    """Two sandboxes of one worker, each under its own 1 GiB cap, together hold no more than the
+    worker's slice (here 256 MiB): hostile submissions on every worker at once cannot push the node
+    into its own out-of-memory killer, which could stop another worker's grading."""
+    sl = cgroup.Slice.create("slicemem", 1.0, 256 * 2**20)
+    assert sl is not None
+    if not sl.memory_capped():
+        sl.remove()
+        pytest.skip("no memory controller for the slice here")
+    monkeypatch.setenv(cgroup.SLICE_ENV, sl.name)
+    hold = "import sys, time\nb = bytearray(160 * 2**20)\nb[::4096] = b'x' * len(b[::4096])\nprint('held', flush=True)\ntime.sleep(3)\n"
+    groups = [cgroup.Group.create(f"memtest{k}", 2**30, 64) for k in range(2)]
+    procs = []
+    try:
+        assert all(g is not None for g in groups)
+        mem_dirs = [d for g in groups for k, d in g.dirs if k in ("v2", "memory")]
+        assert mem_dirs and all(any(d.startswith(s + os.sep) for _, s in sl.dirs) for d in mem_dirs), mem_dirs
+        first = subprocess.Popen([sys.executable, "-c", hold], stdout=subprocess.PIPE, text=True,
+                                 preexec_fn=sandbox.limits_preexec(64 * 2**20, groups[0]))
+        procs.append(first)
+        assert first.stdout.readline().strip() == "held"
+        second = subprocess.Popen([sys.executable, "-c", hold], stdout=subprocess.PIPE, text=True,
+                                  preexec_fn=sandbox.limits_preexec(64 * 2**20, groups[1]))
+        procs.append(second)
+        codes = [p.wait(timeout=60) for p in procs]
+        assert codes.count(0) <= 1, "both sandboxes held 160 MiB inside a 256 MiB worker slice"
+        assert any(g.oom_killed() for g in groups), codes
+    finally:
+        for p in procs:
+            p.kill()
+            p.wait()
+        for g in groups:
+            if g is not None:
+                g.remove()
+        sl.remove()
+
+
+def test_worker_memory_leaves_the_grader_room_and_never_undercuts_one_sandbox(monkeypatch):
+    node = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    for n in (1, 2, 4, 8):
+        share = batch.worker_memory(1 / n)
+        assert share >= sandbox_cap() and (n * share <= node - 2 * 2**30 or share == sandbox_cap()), (n, share)
+
+
+def sandbox_cap() -> int:
+    from course import settings
+    return settings.current().memory_limit_mb * 2**20

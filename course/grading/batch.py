@@ -63,6 +63,17 @@ def default_workers(gpus: int = 0) -> int:
     return max(1, min(want, cores // 2, memory // (3 * GIB)))
 
 
+def worker_memory(share: float) -> int:
+    """The memory all sandboxes of one worker may hold together: its ``share`` of the node's memory
+    less what the grader itself keeps (runner and judge server, about 1.5 GiB a worker), so that hostile
+    submissions on every worker at once cannot push the node into its own out-of-memory killer (which
+    could stop another worker's grading); never below one sandbox's cap."""
+    memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    reserve = 2 * GIB + int(1.5 * GIB / max(share, 1e-3))
+    one = settings.current().memory_limit_mb * 2**20
+    return max(one, int((memory - reserve) * share))
+
+
 def _hash_tree(h, folder: Path, suffixes: tuple[str, ...] = ()) -> None:
     """Names and contents of the files under ``folder`` (only ``suffixes`` when given; caches never)."""
     for dirpath, dirnames, filenames in os.walk(folder, followlinks=False):
@@ -209,8 +220,9 @@ class Worker:
         self.env = tool_env()
         if gpus:
             self.env["CUDA_VISIBLE_DEVICES"] = str(index % gpus) if isinstance(index, int) else "0"
-        cores = cores or float(len(os.sched_getaffinity(0)))
-        self.slice = cgroup.Slice.create(f"slice{index}", cores)
+        total = float(len(os.sched_getaffinity(0)))
+        cores = cores or total
+        self.slice = cgroup.Slice.create(f"slice{index}", cores, worker_memory(cores / total))
         self.env[cputime.SHARE_ENV] = f"{cores:g}"
         self.env.update(self.slice.env() if self.slice is not None else {})
         if alone:

@@ -70,7 +70,7 @@ def _bases(in_slice: bool = True) -> list[tuple[str, str]]:
         if d is None or d in seen:  # cpu and cpuacct may be one hierarchy
             continue
         seen.add(d)
-        inside = os.path.join(d, slice_name) if slice_name and ctrl in ("cpu", "cpuacct") else d
+        inside = os.path.join(d, slice_name) if slice_name and ctrl in ("cpu", "cpuacct", "memory") else d
         out.append((ctrl, inside if os.path.isdir(inside) else d))
     return out
 
@@ -191,15 +191,17 @@ def _remove_dirs(dirs: list[tuple[str, str]]) -> None:
 
 
 class Slice:
-    """One grading worker's CPU: a cgroup with a quota of ``cores`` CPUs that every sandbox group made
-    under ``env()`` joins (see the module's docstring)."""
+    """One grading worker's CPU and memory: a cgroup with a quota of ``cores`` CPUs and, when given, a
+    cap of ``memory_bytes`` on all its sandboxes together, that every sandbox group made under ``env()``
+    joins (see the module's docstring)."""
 
     def __init__(self, name: str, dirs: list[tuple[str, str]], cores: float):
         self.name, self.dirs, self.cores = name, dirs, cores
 
     @classmethod
-    def create(cls, tag: str, cores: float) -> "Slice | None":
-        """A slice limited to ``cores`` CPUs, or None where no CPU controller can be written here."""
+    def create(cls, tag: str, cores: float, memory_bytes: int | None = None) -> "Slice | None":
+        """A slice limited to ``cores`` CPUs (and ``memory_bytes`` in all), or None where no CPU
+        controller can be written here."""
         name = f"{PREFIX}{os.getpid()}-{tag}"
         quota = max(1000, int(cores * PERIOD_US))
         dirs: list[tuple[str, str]] = []
@@ -211,7 +213,14 @@ class Slice:
                     os.makedirs(d, exist_ok=True)
                     dirs.append((kind, d))
                     _write(os.path.join(d, "cpu.max"), f"{quota} {PERIOD_US}")
+                    if memory_bytes:
+                        _write(os.path.join(d, "memory.max"), str(memory_bytes))
                     _enable(d, "cpu", "memory", "pids")
+                elif kind == "memory" and memory_bytes:
+                    d = os.path.join(base, name)
+                    os.makedirs(d, exist_ok=True)
+                    dirs.append((kind, d))
+                    _write(os.path.join(d, "memory.limit_in_bytes"), str(memory_bytes))
                 elif kind in ("cpu", "cpuacct"):
                     d = os.path.join(base, name)
                     os.makedirs(d, exist_ok=True)
@@ -232,6 +241,9 @@ class Slice:
 
     def cpu_seconds(self) -> float | None:
         return _cpu_seconds(self.dirs)
+
+    def memory_capped(self) -> bool:
+        return any(kind == "memory" or os.path.exists(os.path.join(d, "memory.max")) for kind, d in self.dirs)
 
     def remove(self) -> None:
         """Remove the groups left inside (killing what runs in them), then the slice."""
