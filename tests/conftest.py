@@ -8,12 +8,13 @@ pytest_plugins = ["course.judge.pytest_plugin"]
 # run per topic, or one module; a group stays on one worker (its module fixtures run once), and the
 # longest groups go out first.
 LONGEST_FIRST = [  # by the last clean-clone run's durations (seconds on 2 cores)
-    "test_round_trip", "test_hostile",  # 395, 272
+    "test_round_trip", "test_hostile", "test_exchange",  # 395, 272, new
+    "test_examples_apart", "test_incidents", "test_submissions-16-03", "test_pipeline_stop",  # new this session
     "test_submissions-15-10", "test_submissions-15-08", "test_batch", "test_submissions-15-03",  # 159, 130, 93, 92
     "test_submissions-15-04", "test_submissions-15-06", "test_submissions-15-07", "test_submissions-00-02",  # 89-78
     "test_submissions-15-01", "test_submissions-15-05", "test_submissions-15-09", "test_submissions-00-01",  # 66-59
     "test_submissions-00-03", "test_scaffold-algorithm", "test_scaffold-capstone", "test_submissions-15-02",  # 57-46
-    "test_exchange", "test_student_browser", "test_student_release"]
+    "test_student_browser", "test_student_release"]
 
 
 def group_of(nodeid: str) -> str:
