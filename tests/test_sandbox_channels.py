@@ -3,7 +3,10 @@ files every sandbox sees (Python, /usr) are the same inodes: a lock one takes on
 (F_GETLK reads back a lock's byte range: any message), an inotify watch on them sees another's opens, and
 /sys/fs/cgroup shows every sandbox's task and memory counters, which a sandbox sets exactly by starting
 threads; which pages of such a file are cached one sandbox sets (posix_fadvise, a read) and another tests
-(a read with RWF_NOWAIT). Each of these carried a message from one sandbox to another before it was closed."""
+(a read with RWF_NOWAIT). Each of these but the locks carried a message from one sandbox to another before it was closed. Locks stay
+real (gloo's FileStore, SQLite and filelock need them on a sandbox's own files, and a seccomp filter cannot
+tell which file a lock is on): the lock channel is open, as docs/security.md says, and a test below shows it
+so that closing it one day is noticed."""
 import json
 import os
 import subprocess
@@ -71,7 +74,7 @@ def _python(code: str, *args: str) -> list[str]:
     return [sys.executable, "-I", "-c", textwrap.dedent(code), *args]
 
 
-def test_locks_watches_and_cgroup_counters_carry_nothing_between_sandboxes():
+def test_watches_and_cgroup_counters_carry_nothing_between_sandboxes():
     group = cgroup.Group.create("rt-sender", 2**30, 256)
     name = os.path.basename(group.dirs[0][1]) if group else "course-none"
     sender = subprocess.Popen(sandbox.bwrap_argv() + _python(SENDER, SHARED), stdin=subprocess.PIPE,
@@ -89,11 +92,55 @@ def test_locks_watches_and_cgroup_counters_carry_nothing_between_sandboxes():
         sender.wait(timeout=30)
         if group:
             group.remove()
-    assert "HELLO" not in found["locks"], "a sandbox read another's message from the locks on a shared file"
-    assert found["flock"] == 0, f"a sandbox saw another's flock on a shared file (errno {found['flock']})"
     assert found["watch"] != 0, "a sandbox could watch a shared file for another sandbox's opens (inotify)"
     assert not found["cgroups"] and found["cgroup_entries"] == 0, \
         f"a sandbox sees the cgroups of others under /sys/fs/cgroup: {found['cgroups'] or found['cgroup_entries']}"
+
+
+@pytest.mark.xfail(strict=True, reason="open channel (docs/security.md): locks on the read-only files every "
+                   "sandbox sees are shared, and locks must stay real for a sandbox's own files")
+def test_locks_on_shared_files_carry_nothing_between_sandboxes():
+    sender = subprocess.Popen(sandbox.bwrap_argv() + _python(SENDER, SHARED), stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert sender.stdout.readline().startswith("ready True")
+        r = subprocess.run(sandbox.bwrap_argv() + _python(RECEIVER, SHARED, "course-none"), capture_output=True,
+                           text=True, timeout=120)
+        found = json.loads(r.stdout.strip().splitlines()[-1])
+    finally:
+        sender.stdin.close()
+        sender.wait(timeout=30)
+    assert "HELLO" not in found["locks"], "a sandbox read another's message from the locks on a shared file"
+
+
+OWN_LOCKS = r"""
+import fcntl, os
+path = "/tmp/work/own.lock"
+held = open(path, "w")
+fcntl.flock(held, fcntl.LOCK_EX)
+fcntl.lockf(held, fcntl.LOCK_EX)
+if os.fork() == 0:  # another process of the same sandbox must wait for both locks
+    other = open(path, "w")
+    codes = []
+    for take in (lambda: fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB),
+                 lambda: fcntl.lockf(other, fcntl.LOCK_EX | fcntl.LOCK_NB)):
+        try:
+            take(); codes.append(0)
+        except OSError as exc:
+            codes.append(exc.errno)
+    print(codes, flush=True)
+    os._exit(0)
+os.wait()
+"""
+
+
+def test_locks_on_a_sandboxs_own_files_are_real():
+    """gloo's FileStore (15-08), SQLite and filelock serialise a sandbox's own processes with locks."""
+    import errno
+    r = subprocess.run(sandbox.bwrap_argv() + _python(OWN_LOCKS), capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.strip() == str([errno.EWOULDBLOCK, errno.EAGAIN]), \
+        f"a second process took locks the first held (errnos {r.stdout.strip()}; 0 = taken)"
 
 
 PAGE_SENDER = r"""

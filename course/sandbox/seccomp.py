@@ -14,12 +14,12 @@ outlives every process, so without this one submission could leave a key that an
     clocks           settimeofday, clock_settime, clock_adjtime, adjtimex
     watching files   inotify_add_watch, fcntl F_NOTIFY (the files a sandbox sees are every sandbox's)
 
-File locks (``flock``, fcntl's record and open-file-description locks) are kept on the file, and the
-read-only files a sandbox sees (Python, /usr) are the same files in every sandbox: a lock one sandbox
-takes another can test, a channel. They succeed without effect (errno 0), so code that locks its own
-files (torch.compile's caches, filelock) runs as if it held the lock. The page cache of those files is
-shared too: ``posix_fadvise`` (which could evict a page another sandbox then tests) succeeds without
+The read-only files a sandbox sees (Python, /usr) are the same files in every sandbox. Their page cache
+is shared: ``posix_fadvise`` (which could evict a page another sandbox then tests) succeeds without
 effect, and a read that only says whether a page is cached (``RWF_NOWAIT``) is refused (EOPNOTSUPP).
+File locks on them are shared too, a channel between two sandboxes alive at once; locks stay real
+all the same (docs/security.md): gloo's FileStore, SQLite and filelock need them on a sandbox's own files,
+and a seccomp filter cannot tell which file a lock is on.
 
 Calls of another architecture (32-bit ``int 0x80``, x32) kill the process (libseccomp's default for a
 foreign architecture). The filter is compiled once per process with libseccomp (``pyseccomp``).
@@ -45,7 +45,6 @@ DENIED = (
 )
 F_NOTIFY = 1026
 RWF_NOWAIT = 8
-LOCK_CMDS = (5, 6, 7, 36, 37, 38)  # F_GETLK, F_SETLK, F_SETLKW, F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW
 CLONE_NEW = 0x7E020000  # CLONE_NEWNS | NEWCGROUP | NEWUTS | NEWIPC | NEWUSER | NEWPID | NEWNET (| NEWTIME below)
 CLONE_NEWTIME = 0x80
 
@@ -72,12 +71,9 @@ def program() -> bytes:
         f.add_rule(sc.ERRNO(errno.EPERM), "clone", sc.Arg(0, sc.MASKED_EQ, flag, flag))
     f.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")  # its flags are in memory a filter cannot read
     f.add_rule(sc.ERRNO(errno.EPERM), "fcntl", sc.Arg(1, sc.EQ, F_NOTIFY))
-    f.add_rule(sc.ERRNO(0), "flock")  # locks: done, without effect (see the docstring)
     f.add_rule(sc.ERRNO(0), "fadvise64")
     for name in ("preadv2", "pwritev2"):  # (fd, iov, iovcnt, pos_l, pos_h, flags)
         f.add_rule(sc.ERRNO(errno.EOPNOTSUPP), name, sc.Arg(5, sc.MASKED_EQ, RWF_NOWAIT, RWF_NOWAIT))
-    for cmd in LOCK_CMDS:
-        f.add_rule(sc.ERRNO(0), "fcntl", sc.Arg(1, sc.EQ, cmd))
     import tempfile
     with tempfile.TemporaryFile() as fh:
         f.export_bpf(fh)
@@ -88,20 +84,54 @@ def program() -> bytes:
 _FILE: str | None = None
 
 
+def _usable(path: str, data: bytes) -> bool:
+    """``path`` is a plain file of this account's, writable by no one else, holding exactly ``data``."""
+    import stat
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    except OSError:
+        return False
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o022:
+            return False
+        return os.read(fd, len(data) + 1) == data
+    finally:
+        os.close(fd)
+
+
 def program_file() -> str:
-    """A file holding ``program()``, written once per process (read by the shell that starts bwrap)."""
+    """A file holding ``program()``, read by the shell that starts bwrap: one per filter, named by its
+    hash in the temporary folder and shared by every process of this account (so none is left behind by a
+    process that dies), used only while it is this account's, unwritable by others and holds exactly
+    the program; otherwise a private copy in a folder of this process's own."""
     global _FILE
-    if _FILE and os.path.isfile(_FILE):
+    data = program()
+    if _FILE and _usable(_FILE, data):
         return _FILE
-    from . import tempdirs
-    folder = tempdirs.make("seccomp")
-    path = os.path.join(folder, "filter.bpf")
-    with open(path, "wb") as fh:
-        fh.write(program())
-    os.chmod(path, 0o444)
-    import atexit
-    from . import fstree
-    atexit.register(fstree.remove, folder)
+    import hashlib
+    import tempfile
+    tmp = tempfile.gettempdir()
+    path = os.path.join(tmp, f"course-seccomp.{hashlib.sha256(data).hexdigest()[:24]}.{os.geteuid()}.bpf")
+    if not _usable(path, data):
+        fd, fresh = tempfile.mkstemp(prefix="course-seccomp.", dir=tmp)
+        try:
+            os.write(fd, data)
+            os.fchmod(fd, 0o444)
+        finally:
+            os.close(fd)
+        try:
+            os.replace(fresh, path)  # atomic: a reader sees the old file or the whole new one
+        except OSError:
+            os.unlink(fresh)
+        if not _usable(path, data):  # someone else's file in the way: a private copy instead
+            from . import fstree, tempdirs
+            import atexit
+            folder = tempdirs.make("seccomp")
+            path = os.path.join(folder, "filter.bpf")
+            with open(path, "wb") as fh:
+                fh.write(data)
+            atexit.register(fstree.remove, folder)
     _FILE = path
     return path
 
