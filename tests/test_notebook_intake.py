@@ -6,7 +6,7 @@ import logging
 import nbformat
 import pytest
 
-from course.grading import notebook_intake
+from course.grading import notebook_intake, safe_files
 
 NAME = "15-01_custom_autograd.ipynb"
 
@@ -30,7 +30,8 @@ def run(folders, caplog):
     src, stage, blank = folders
     before = {p.name: p.read_bytes() for p in src.iterdir()}
     with caplog.at_level(logging.WARNING):
-        lines = notebook_intake.check(str(src), str(stage), blank, logging.getLogger("t"), "alice")
+        lines = notebook_intake.check(str(src), str(stage), blank, logging.getLogger("t"), "alice",
+                                      copy=safe_files.safe_copy)
     assert {p.name: p.read_bytes() for p in src.iterdir()} == before, "the submitted folder was changed"
     return lines
 

@@ -96,24 +96,7 @@ def read(root, assignment: str, student: str) -> list[dict] | None:
 
 def read_all(root) -> dict[tuple[str, str], list[dict]]:
     """Every submission's incident file under ``root``'s records: {(assignment, student): incidents}."""
-    out = {}
-    for target in sorted(judge_records.records_dir(root).glob("*/*.incidents.jsonl")):
-        try:
-            lines = target.read_text(encoding="utf-8", errors="replace").splitlines()
-        except OSError:
-            continue
-        who = (target.parent.name, target.name[:-len(".incidents.jsonl")])
-        found = []
-        for line in lines:
-            try:
-                rec = json.loads(line)
-            except ValueError:
-                continue
-            if isinstance(rec, dict) and isinstance(rec.get("message"), str):
-                who = (str(rec.get("assignment") or who[0]), str(rec.get("student") or who[1]))
-                found.append({"kind": str(rec.get("kind", "incident")), "message": rec["message"]})
-        out[who] = found
-    return out
+    return judge_records.submission_incidents(root)
 
 
 def take(root, assignment: str, student: str) -> list[dict]:

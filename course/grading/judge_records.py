@@ -99,12 +99,34 @@ def read_incidents(folder) -> list[dict]:
     knows (a submission it could not grade: ``incidents.jsonl``, ``incidents-K-of-N.jsonl`` of a
     sharded run, where also the lines of submissions without a file of their own are kept); lines
     that do not parse are skipped."""
-    from . import incidents
-    latest = incidents.read_all(Path(folder).parent.parent)
+    latest = submission_incidents(Path(folder).parent.parent)
     out = [{k: _text(v, 1000) for k, v in {"assignment": a, "student": s, **i}.items()}
            for (a, s), found in latest.items() for i in found]
     return [i for i in _pipeline_incidents(folder)
             if i["kind"] == "failed" or (i["assignment"], i["student"]) not in latest] + out
+
+
+def submission_incidents(root) -> dict[tuple[str, str], list[dict]]:
+    """Every submission's incident file under ``root``'s records: {(assignment, student): incidents}."""
+    out = {}
+    for target in sorted(records_dir(root).glob("*/*.incidents.jsonl")):
+        try:
+            lines = target.read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            continue
+        who = (target.parent.name, target.name[:-len(".incidents.jsonl")])
+        found = []
+        for line in lines:
+            try:
+                rec = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(rec, dict) and isinstance(rec.get("message"), str):
+                who = (str(rec.get("assignment") or who[0]), str(rec.get("student") or who[1]))
+                found.append({"kind": str(rec.get("kind", "incident")), "message": rec["message"]})
+        out[who] = found
+    return out
+
 
 
 def _pipeline_incidents(folder) -> list[dict]:

@@ -62,7 +62,7 @@ def _write_new(dest: str, nb) -> None:
         nbformat.write(nb, fh)
 
 
-def check(src: str, stage: str, blank: dict[str, str], log, who: str) -> list[str]:
+def check(src: str, stage: str, blank: dict[str, str], log, who: str, copy=None) -> list[str]:
     """Write into ``stage`` every notebook of ``blank`` (name -> release path) as it will be graded,
     from what ``src`` holds (never changed); one line per case met."""
     lines: list[str] = []
@@ -91,7 +91,7 @@ def check(src: str, stage: str, blank: dict[str, str], log, who: str) -> list[st
         if os.path.lexists(os.path.join(stage, expected)):
             continue
         if expected in names:
-            _copy_plain(os.path.join(src, expected), os.path.join(stage, expected))
+            _copy_plain(os.path.join(src, expected), os.path.join(stage, expected), copy)
             continue
         alike = [n for n in unknown if _stem(n) == _stem(expected)]
         missing = [e for e in blank if e not in names]
@@ -111,10 +111,10 @@ def check(src: str, stage: str, blank: dict[str, str], log, who: str) -> list[st
     return lines
 
 
-def _copy_plain(src: str, dest: str) -> None:
-    """The submitted notebook's bytes, unchanged (the file intake made it a plain file within the caps)."""
-    from .safe_files import safe_copy
-    if not safe_copy(src, dest):
+def _copy_plain(src: str, dest: str, copy) -> None:
+    """The submitted notebook's bytes, unchanged (the file intake made it a plain file within the caps),
+    copied by ``copy`` (safe_files.safe_copy: no link followed)."""
+    if copy is None or not copy(src, dest):
         raise OSError(f"{src} could not be copied for grading")
 
 

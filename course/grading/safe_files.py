@@ -180,7 +180,7 @@ def install() -> None:
             stage = os.path.join(os.path.dirname(submitted_root), "intake", student_id, assignment_id)
             fstree.remove(stage)
             os.makedirs(stage)
-            lines += notebook_intake.check(src, stage, blank, self.log, who=student_id)
+            lines += notebook_intake.check(src, stage, blank, self.log, who=student_id, copy=safe_copy)
             self._course_staged = {os.path.join(stage, n): os.path.join(src, n) for n in sorted(blank)
                                    if os.path.isfile(os.path.join(stage, n))}
             self.notebooks = sorted(self._course_staged)
