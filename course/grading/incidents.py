@@ -78,20 +78,11 @@ def clear(root, assignment: str, student: str) -> None:
 def read(root, assignment: str, student: str) -> list[dict] | None:
     """The submission's incidents of its latest grading, ``{"kind", "message"}`` (+ ``"noted"``);
     None when no grading since this file existed left one; unreadable lines are skipped."""
-    try:
-        lines = path(root, assignment, student).read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
+    records = judge_records.message_lines(path(root, assignment, student))
+    if records is None:
         return None
-    out = []
-    for line in lines:
-        try:
-            rec = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(rec, dict) and isinstance(rec.get("message"), str):
-            out.append({"kind": str(rec.get("kind", "incident")), "message": rec["message"],
-                        **({"noted": True} if rec.get("noted") is True else {})})
-    return out
+    return [{"kind": str(rec.get("kind", "incident")), "message": rec["message"],
+             **({"noted": True} if rec.get("noted") is True else {})} for rec in records]
 
 
 def read_all(root) -> dict[tuple[str, str], list[dict]]:

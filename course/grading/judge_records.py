@@ -106,24 +106,36 @@ def read_incidents(folder) -> list[dict]:
             if i["kind"] == "failed" or (i["assignment"], i["student"]) not in latest] + out
 
 
+def message_lines(path) -> list[dict] | None:
+    """The records of a JSON-lines incident file that are objects with a text ``message``; None when the file
+    cannot be read. Lines that do not parse are skipped."""
+    try:
+        lines = Path(path).read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+    out = []
+    for line in lines:
+        try:
+            rec = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(rec, dict) and isinstance(rec.get("message"), str):
+            out.append(rec)
+    return out
+
+
 def submission_incidents(root) -> dict[tuple[str, str], list[dict]]:
     """Every submission's incident file under ``root``'s records: {(assignment, student): incidents}."""
     out = {}
     for target in sorted(records_dir(root).glob("*/*.incidents.jsonl")):
-        try:
-            lines = target.read_text(encoding="utf-8", errors="replace").splitlines()
-        except OSError:
+        records = message_lines(target)
+        if records is None:
             continue
         who = (target.parent.name, target.name[:-len(".incidents.jsonl")])
         found = []
-        for line in lines:
-            try:
-                rec = json.loads(line)
-            except ValueError:
-                continue
-            if isinstance(rec, dict) and isinstance(rec.get("message"), str):
-                who = (str(rec.get("assignment") or who[0]), str(rec.get("student") or who[1]))
-                found.append({"kind": str(rec.get("kind", "incident")), "message": rec["message"]})
+        for rec in records:
+            who = (str(rec.get("assignment") or who[0]), str(rec.get("student") or who[1]))
+            found.append({"kind": str(rec.get("kind", "incident")), "message": rec["message"]})
         out[who] = found
     return out
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 import hashlib
 import itertools
 import os
-import shutil
 import stat
 import tempfile
 from collections import defaultdict
@@ -32,6 +31,7 @@ from dataclasses import dataclass, field
 from nbgrader.plugins.zipcollect import ExtractorPlugin, FileNameCollectorPlugin
 
 from ..plain import one_line
+from ..sandbox import fstree
 from . import lms_incidents
 from .lms_archive import Member, Refused, copy_capped, folder_members, is_archive, zip_members
 from .lms_names import SHAPES, Outer, file_name_ok, parse
@@ -264,7 +264,7 @@ class LmsExtractor(ExtractorPlugin):
             intake.top(archive_path)
             self.collected = intake.place(extracted_path)
         finally:
-            shutil.rmtree(staging, ignore_errors=True)
+            fstree.remove(staging)  # unpacked from an upload: any depth
         where = lms_incidents.write(root, assignment, intake.incidents)
         students = len({v["student_id"] for v in self.collected.values()})
         self.log.info("zip_collect: %d notebook(s) of %d student(s) unpacked; %d problem(s)%s", len(self.collected),

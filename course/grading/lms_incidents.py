@@ -38,16 +38,5 @@ def write(root, assignment: str, found: list[tuple[str, str]]) -> Path:
 
 def for_student(root, assignment: str, student: str) -> list[str]:
     """The messages zip_collect recorded for this student's upload of ``assignment``."""
-    try:
-        lines = path(root, assignment).read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
-        return []
-    out = []
-    for line in lines:
-        try:
-            rec = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(rec, dict) and rec.get("student") == student and isinstance(rec.get("message"), str):
-            out.append(f"zip_collect: {rec['message']}")
-    return out
+    return [f"zip_collect: {rec['message']}" for rec in judge_records.message_lines(path(root, assignment)) or []
+            if rec.get("student") == student]
