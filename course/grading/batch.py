@@ -300,10 +300,7 @@ def autograde(root: Path, todo: list[tuple[str, str]], *, workers: int, gpus: in
                         again.append((i, (a, s), fp, res))
                     continue
                 with lock:
-                    results[i] = res
-                    _append_log(root, a, s)
-                    if on_result is not None:
-                        on_result(res)
+                    _keep(root, results, i, res, on_result)
         finally:
             worker.close()
 
@@ -316,6 +313,14 @@ def autograde(root: Path, todo: list[tuple[str, str]], *, workers: int, gpus: in
     if again:
         _grade_alone(root, sorted(again, key=lambda job: job[0]), results, gpus, list(extra), db, on_result)
     return [r for r in results if r is not None]
+
+
+def _keep(root: Path, results: list, i: int, res: Result, on_result) -> None:
+    """``res`` is the grade of job ``i``: keep it, append its log to the assignment's, report it."""
+    results[i] = res
+    _append_log(root, res.assignment, res.student)
+    if on_result is not None:
+        on_result(res)
 
 
 def starved(res: Result) -> bool:
@@ -336,10 +341,7 @@ def _grade_alone(root: Path, jobs: list[tuple], results: list, gpus: int, extra:
             res = _grade_one(worker, root, a, s, fp, extra, more=False, db=db)
             res.incidents = [{"kind": "regraded", "message": f"graded again with nothing beside it, because its "
                               f"first grading timed out while the machine was overloaded: {why}"}, *(res.incidents or [])]
-            results[i] = res
-            _append_log(root, a, s)
-            if on_result is not None:
-                on_result(res)
+            _keep(root, results, i, res, on_result)
     finally:
         worker.close()
 
