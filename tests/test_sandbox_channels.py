@@ -74,22 +74,29 @@ def _python(code: str, *args: str) -> list[str]:
     return [sys.executable, "-I", "-c", textwrap.dedent(code), *args]
 
 
+def _meet(sender: str, receiver: str, ready: str, shared: str, *receiver_args: str, preexec_fn=None) -> dict:
+    """Start ``sender`` in one sandbox, wait for its ``ready`` line, run ``receiver`` in another while the
+    sender lives, and return what the receiver found (its last line, JSON)."""
+    proc = subprocess.Popen(sandbox.bwrap_argv() + _python(sender, shared), stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=preexec_fn)
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith(ready), line + proc.stderr.read()[-2000:]
+        r = subprocess.run(sandbox.bwrap_argv() + _python(receiver, shared, *receiver_args), capture_output=True,
+                           text=True, timeout=120)
+        assert r.returncode == 0, r.stderr[-2000:]
+        return json.loads(r.stdout.strip().splitlines()[-1])
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=30)
+
+
 def test_watches_and_cgroup_counters_carry_nothing_between_sandboxes():
     group = cgroup.Group.create("rt-sender", 2**30, 256)
     name = os.path.basename(group.dirs[0][1]) if group else "course-none"
-    sender = subprocess.Popen(sandbox.bwrap_argv() + _python(SENDER, SHARED), stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                              preexec_fn=group.add if group else None)
     try:
-        line = sender.stdout.readline()
-        assert line.startswith("ready True"), line + sender.stderr.read()[-2000:]
-        r = subprocess.run(sandbox.bwrap_argv() + _python(RECEIVER, SHARED, name), capture_output=True, text=True,
-                           timeout=120)
-        assert r.returncode == 0, r.stderr[-2000:]
-        found = json.loads(r.stdout.strip().splitlines()[-1])
+        found = _meet(SENDER, RECEIVER, "ready True", SHARED, name, preexec_fn=group.add if group else None)
     finally:
-        sender.stdin.close()
-        sender.wait(timeout=30)
         if group:
             group.remove()
     assert found["watch"] != 0, "a sandbox could watch a shared file for another sandbox's opens (inotify)"
@@ -100,16 +107,7 @@ def test_watches_and_cgroup_counters_carry_nothing_between_sandboxes():
 @pytest.mark.xfail(strict=True, reason="open channel (docs/security.md): locks on the read-only files every "
                    "sandbox sees are shared, and locks must stay real for a sandbox's own files")
 def test_locks_on_shared_files_carry_nothing_between_sandboxes():
-    sender = subprocess.Popen(sandbox.bwrap_argv() + _python(SENDER, SHARED), stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        assert sender.stdout.readline().startswith("ready True")
-        r = subprocess.run(sandbox.bwrap_argv() + _python(RECEIVER, SHARED, "course-none"), capture_output=True,
-                           text=True, timeout=120)
-        found = json.loads(r.stdout.strip().splitlines()[-1])
-    finally:
-        sender.stdin.close()
-        sender.wait(timeout=30)
+    found = _meet(SENDER, RECEIVER, "ready True", SHARED, "course-none")
     assert "HELLO" not in found["locks"], "a sandbox read another's message from the locks on a shared file"
 
 
@@ -185,15 +183,5 @@ def test_the_page_cache_of_shared_files_carries_nothing_between_sandboxes():
         files += [os.path.join(d, n) for n in names if ".so" not in n]
     shared = max((f for f in files if os.path.isfile(f) and not os.path.islink(f)), key=os.path.getsize)
     assert os.path.getsize(shared) > 40 << 16, shared
-    sender = subprocess.Popen(sandbox.bwrap_argv() + _python(PAGE_SENDER, shared), stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        assert sender.stdout.readline().startswith("sent"), sender.stderr.read()[-2000:]
-        r = subprocess.run(sandbox.bwrap_argv() + _python(PAGE_RECEIVER, shared), capture_output=True, text=True,
-                           timeout=120)
-        assert r.returncode == 0, r.stderr[-2000:]
-        found = json.loads(r.stdout.strip().splitlines()[-1])
-    finally:
-        sender.stdin.close()
-        sender.wait(timeout=30)
+    found = _meet(PAGE_SENDER, PAGE_RECEIVER, "sent", shared)
     assert found["msg"] != "HELLO", "a sandbox read another's message from which pages of a shared file were cached"
