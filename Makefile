@@ -117,7 +117,7 @@ gpu-wheels: $(STAMP)
 ## minutes on 2 cores. make bench [ARGS="--assignment 15-01 --per-topic 2"]; ARGS=--profile: phase by phase
 .PHONY: bench
 bench: $(STAMP)
-	$(BIN)/python -m course.grading.bench $${ARGS:-}
+	$(BIN)/python -m course.authoring.bench $${ARGS:-}
 
 clean:
 	rm -rf autograded/*/ gradebook/*/ gradebook/*.db gradebook/*.csv

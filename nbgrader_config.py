@@ -34,7 +34,7 @@ try:
         c.Exchange.root = os.environ["NBGRADER_EXCHANGE"]
 
     # zip_collect (downloads from Canvas, Moodle or Blackboard in downloaded/<assignment>/archive/) knows
-    # each LMS's file names: see course/grading/lms_collect.py, installed by configure() below.
+    # each LMS's file names: see course/grading/intake/lms_collect.py, installed by configure() below.
 
     # Time limits (seconds). Per cell in the notebook kernel, and per check / per
     # submission load in the hidden-check judge.

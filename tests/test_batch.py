@@ -1,4 +1,4 @@
-"""Grading a class on several workers (course/grading/batch.py through the pipeline): the scores do
+"""Grading a class on several workers (course/grading/class_run/batch.py through the pipeline): the scores do
 not depend on the number of workers, a batch killed half way is finished by the next run without
 grading anything twice, and a changed submission is graded again."""
 import json
@@ -20,7 +20,7 @@ if not _torch.cuda.is_available():
 
 from course import REPO_ROOT
 from course import notebook as nbtools
-from course.grading import batch, submissions
+from course.grading.class_run import batch, submissions
 
 A = "15-01"
 NAME = submissions.release_notebook(A).name
@@ -64,13 +64,13 @@ def test_fingerprint_follows_the_submission_and_the_grading_code(tmp_path):
 
 
 def test_gradebook_url_printed_without_its_password():
-    from course.grading import db_url
+    from course.grading.class_run import db_url
     assert db_url.shown("postgresql+psycopg2://grader:s3cret@db:5432/gb") == "postgresql+psycopg2://grader:***@db:5432/gb"
     assert db_url.normalize("postgresql://u@h/gb") in ("postgresql+psycopg2://u@h/gb", "postgresql://u@h/gb")
 
 
 def test_incidents_are_records_of_the_latest_grading(tmp_path):
-    from course.grading import incidents
+    from course.grading.records import incidents
 
     class Log:
         lines = []

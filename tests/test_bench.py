@@ -1,4 +1,4 @@
-"""The grading benchmark (course/grading/bench.py, make bench) in a tiny configuration: one topic, two
+"""The grading benchmark (course/authoring/bench.py, make bench) in a tiny configuration: one topic, two
 submissions, one worker. Checks the table's columns and that its numbers are there and positive, not
 how fast anything is (about 100 s on the shared 2-core machine at a load average of 3)."""
 import os
@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from course import REPO_ROOT
-from course.grading import bench
+from course.authoring import bench
 
 
 def test_class_per_topic_starts_with_reference_blank_and_partly_wrong():
@@ -22,7 +22,7 @@ def test_class_per_topic_starts_with_reference_blank_and_partly_wrong():
 @pytest.mark.skipif(not os.environ.get("COURSE_TEST_BENCH"),
                     reason="runs the bench (about a minute): make test-suites (COURSE_TEST_BENCH=1)")
 def test_tiny_bench_prints_the_table():
-    r = subprocess.run([sys.executable, "-m", "course.grading.bench", "--assignment", "15-01", "--per-topic", "2",
+    r = subprocess.run([sys.executable, "-m", "course.authoring.bench", "--assignment", "15-01", "--per-topic", "2",
                         "--workers", "1"], cwd=REPO_ROOT, capture_output=True, text=True, timeout=600)
     out = r.stdout
     assert r.returncode == 0, out[-3000:] + r.stderr[-3000:]

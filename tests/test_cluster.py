@@ -30,7 +30,7 @@ needs_cluster = pytest.mark.skipif(not os.environ.get("COURSE_TEST_CLUSTER"),
                                    reason="installs and starts Slurm and PostgreSQL: run with make test-cluster")
 
 ASSIGNMENT = "15-01"
-# student -> how the submission is made (course.grading.submissions)
+# student -> how the submission is made (course.grading.class_run.submissions)
 CLASS = {"alice": "reference", "bob": "partly_wrong", "carol": "release", "dave": "sp_log_not_log1p",
          "erin": "unusual_correct"}
 TASKS = 2
@@ -204,7 +204,7 @@ def slurm(base: Path):
 def build_class(root: Path) -> None:
     """A course root as tests/test_hostile.py builds one, with one submission per student of CLASS."""
     import nbformat
-    from course.grading import submissions
+    from course.grading.class_run import submissions
 
     shutil.copy(REPO_ROOT / "nbgrader_config.py", root)
     shutil.copytree(REPO_ROOT / "source", root / "source", ignore=shutil.ignore_patterns("*.nb.py", "__pycache__"))
@@ -252,7 +252,7 @@ def test_slurm_array_grades_like_serial(base):
     env_common = {"PATH": VENV_BIN + os.pathsep + os.environ.get("PATH", ""), "COURSE_ALLOW_CPU_GRADING": "1",
                   "PYTHONUNBUFFERED": "1"}
     timings = {}
-    from course.grading import batch
+    from course.grading.class_run import batch
     key = batch.grading_key(ASSIGNMENT)  # what resume compares, besides the submission
     with postgres(base) as db, slurm(base) as slurm_env:
         env = dict(slurm_env, **env_common)
@@ -333,7 +333,7 @@ def test_slurm_array_grades_like_serial(base):
 # Without Slurm (these run in make test): the scripts --dry-run writes, and the one-line error.
 
 def test_dry_run_writes_the_array_and_closing_scripts(tmp_path):
-    from course.grading import cluster
+    from course.grading.class_run import cluster
     rc = cluster.main(["submit", "--root", str(tmp_path), "--tasks", "3", "--gpus-per-task", "1", "--partition", "gpu",
                        "--db", "postgresql://grader@db:5432/gradebook", "--assignment", ASSIGNMENT, "--dry-run"])
     assert rc == 0
@@ -349,7 +349,7 @@ def test_dry_run_writes_the_array_and_closing_scripts(tmp_path):
 
 
 def test_without_sbatch_one_line(tmp_path, monkeypatch, capsys):
-    from course.grading import cluster
+    from course.grading.class_run import cluster
     monkeypatch.setenv("PATH", str(tmp_path / "nothing-here"))
     assert cluster.main(["submit", "--root", str(tmp_path), "--tasks", "2", "--db", "postgresql://u@h/g"]) == 1
     err = capsys.readouterr().err.strip().splitlines()

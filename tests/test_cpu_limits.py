@@ -17,7 +17,8 @@ import time
 
 import pytest
 
-from course.grading import batch, incidents
+from course.grading.class_run import batch
+from course.grading.records import incidents
 from course.sandbox import cgroup, cputime
 from course import sandbox
 
@@ -238,7 +239,7 @@ def test_a_cell_time_out_says_the_cpu_it_used(monkeypatch):
     from nbformat.v4 import new_code_cell, new_notebook
     from traitlets.config import Config
     from course.grading.config import install_sandbox_kernel
-    from course.grading.preprocessors import SafeExecute
+    from course.grading.autograde.preprocessors import SafeExecute
 
     monkeypatch.setenv("COURSE_KERNEL_PRELOAD", "")  # no torch: the kernel boots in about a second
     monkeypatch.setenv("COURSE_SPARE_KERNEL", "0")  # and no next kernel is started after it

@@ -7,7 +7,7 @@ import re
 from nbgrader.api import Gradebook
 
 from course import tool_env
-from course.grading import pipeline
+from course.grading.class_run import pipeline
 from tests import tiny_course as tc
 
 STAMP = "2026-11-20 12:00:00.000000 UTC\n"  # the examples' timestamp.txt (pipeline.EXAMPLE_TIMESTAMP), as before

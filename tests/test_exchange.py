@@ -34,7 +34,7 @@ from nbgrader.api import Gradebook
 
 from course import RELEASE_DIR, REPO_ROOT
 from course import assignments
-from course.grading import submissions
+from course.grading.class_run import submissions
 from course.student.validate import SUCCESS
 
 if not torch.cuda.is_available():

@@ -1,7 +1,7 @@
 """Red team (issue 30): through nbgrader's exchange, a student submits only as themselves. nbgrader names the
 student by the inbound folder's name, which the submitter picks (``nbgrader submit --student=bob``, or a
 folder made by hand with a later time), and only warns when its owner is someone else: one student's folder
-replaced another's submission. The course's collect (course/grading/exchange_collect.py) refuses it."""
+replaced another's submission. The course's collect (course/grading/intake/exchange_collect.py) refuses it."""
 import os
 import subprocess
 import sys

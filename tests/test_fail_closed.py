@@ -14,9 +14,9 @@ import nbformat
 import pytest
 
 from course import REPO_ROOT, sandbox
-from course.sandbox import fstree
+from course import fstree
 from course import assignments
-from course.grading import submissions
+from course.grading.class_run import submissions
 
 A = "15-01" if "15-01" in assignments() else assignments()[0]
 REFUSAL = "the course's grading configuration failed to load"

@@ -70,7 +70,7 @@ def fake_judge(verdicts: dict, calls: list):
 @pytest.fixture
 def no_notebooks(monkeypatch):
     """The stand-in judge reads no notebook: skip building the examples' (the first test builds their specs)."""
-    from course.grading import submissions
+    from course.grading.class_run import submissions
     monkeypatch.setattr(submissions, "write", lambda spec, dest, assignment=None: dest.write_text("{}"))
 
 

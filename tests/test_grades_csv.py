@@ -1,11 +1,11 @@
-"""grades.csv tells "not submitted" from a score of 0 (course.grading.grades_csv)."""
+"""grades.csv tells "not submitted" from a score of 0 (course.grading.report.grades_csv)."""
 import csv
 import os
 import sys
 
 from nbgrader.api import Gradebook
 
-from course.grading.grades_csv import CsvWithStatus
+from course.grading.report.grades_csv import CsvWithStatus
 
 
 def test_status_column(tmp_path, monkeypatch):

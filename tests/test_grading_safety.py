@@ -12,7 +12,7 @@ import torch
 
 from course.sandbox import cgroup, tempdirs
 from course import plain
-from course.grading import safe_files
+from course.grading.intake import safe_files
 
 
 class Log:
@@ -131,7 +131,7 @@ def test_log_messages_are_one_line():
 
 
 def test_seed_is_stable_and_does_not_reveal_the_salt(monkeypatch):
-    from course.grading.preprocessors import grading_seed
+    from course.grading.autograde.preprocessors import grading_seed
     monkeypatch.setenv("COURSE_SEED_SALT", "271828")
     a, b = grading_seed("15-01", "alice"), grading_seed("15-01", "alice")
     assert a == b and a != grading_seed("15-01", "bob")

@@ -32,7 +32,7 @@ if not _torch.cuda.is_available():
 
 from course import REPO_ROOT
 from course import assignments
-from course.grading import pipeline, submissions
+from course.grading.class_run import pipeline, submissions
 
 ASSIGNMENTS = assignments()
 FIRST = "15-01" if "15-01" in ASSIGNMENTS else ASSIGNMENTS[0]
@@ -138,7 +138,7 @@ def test_incident_is_logged(graded, name):
     lines = [ln for ln in log.splitlines() if student in ln and ("WARNING" in ln or "graded as a blank" in ln
                                                                  or ln.strip().startswith(FIRST))]
     assert lines, f"no line about {student} in the grading log"
-    from course.grading import judge_records
+    from course.grading.records import judge_records
     found = [i for i in judge_records.read_incidents(judge_records.records_dir(root)) if i["student"] == student]
     assert found, f"no incident of {student} in gradebook/records/incidents.jsonl"
 
@@ -263,7 +263,8 @@ def nbtools_read(path):
 def test_no_sandbox_bytes_left_on_the_host(graded):
     """Every folder the batch's sandboxes could write (kernel IPC folders, worker scratch) is gone,
     however deep a submission nested it (ipc_deep_tree)."""
-    from course.sandbox import fstree, tempdirs
+    from course import fstree
+    from course.sandbox import tempdirs
     _, _, _, _, started = graded
     tmp = Path(tempfile.gettempdir())
     left = []
@@ -349,7 +350,7 @@ def test_graded_notebooks_and_feedback_stay_under_the_output_cap(graded):
 
 def test_the_verdict_is_whole_and_last_in_every_test_cell(graded):
     from course import notebook as nbtools
-    from course.grading.preprocessors.forged_verdicts import MARK, looks_like_verdict
+    from course.grading.autograde.preprocessors.forged_verdicts import MARK, looks_like_verdict
 
     root = graded[0]
     bad = []

@@ -13,7 +13,8 @@ from nbgrader.api import Gradebook
 
 from tests import tiny_course as tc
 from course import tool_env
-from course.grading import incidents, judge_records, report
+from course.grading.records import incidents, judge_records
+from course.grading.report import page as report
 
 CORRUPT = b'{"cells": [{"cell_type": "code", "sou'
 RENAMED = "tiny (1).ipynb"
@@ -107,7 +108,7 @@ def test_a_submissions_file_holds_its_latest_grading_and_outranks_the_pipelines_
 
 
 def test_the_note_lists_what_the_notebook_does_not_already_say(tmp_path):
-    from course.grading.preprocessors import incident_notes
+    from course.grading.autograde.preprocessors import incident_notes
     found = [{"kind": "intake", "message": f"x.txt was set aside (a link) in {tmp_path}/gradebook/rejected/amy"},
              {"kind": "intake", "message": "a.ipynb graded as a blank submission", "noted": True},
              {"kind": "judge", "message": "```\n![x](http://example.org/x.png)"}]
@@ -120,7 +121,7 @@ def test_the_note_lists_what_the_notebook_does_not_already_say(tmp_path):
 
 
 def test_the_note_is_the_first_cell_of_the_graded_notebook(tmp_path, monkeypatch):
-    from course.grading.preprocessors import incident_notes
+    from course.grading.autograde.preprocessors import incident_notes
     incidents.record(tmp_path, "a1", "amy", incidents.REPAIRED, "cell t1: source changed; restored from the gradebook")
     monkeypatch.setattr(incidents, "course_root", lambda step: str(tmp_path))  # as under an nbgrader command
     step = incident_notes.NoteIncidents()

@@ -13,12 +13,12 @@ import pytest
 from nbclient import NotebookClient
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output, new_raw_cell
 
-from course.grading import safe_html
-from course.grading.preprocessors.forged_verdicts import MARK, MarkForgedVerdicts, looks_like_verdict
-from course.grading.preprocessors.inert_output import InertOutput
-from course.grading.preprocessors.output_budget import OutputBudget
-from course.grading.preprocessors.output_caps import CapOutputSize, output_cost
-from course.grading.preprocessors.student_cells import SanitizeStudentCells
+from course.grading.autograde import safe_html
+from course.grading.autograde.preprocessors.forged_verdicts import MARK, MarkForgedVerdicts, looks_like_verdict
+from course.grading.autograde.preprocessors.inert_output import InertOutput
+from course.grading.autograde.preprocessors.output_budget import OutputBudget
+from course.grading.autograde.preprocessors.output_caps import CapOutputSize, output_cost
+from course.grading.autograde.preprocessors.student_cells import SanitizeStudentCells
 from tests.html_scan import active, page_scripts
 
 
@@ -439,7 +439,7 @@ def test_nothing_after_the_judge_changes_outputs(configured):
     from nbconvert.preprocessors import ClearMetadataPreprocessor
     from nbgrader.preprocessors import AssignLatePenalties, CheckCellMetadata, LimitOutput, SaveAutoGrades
 
-    from course.grading.preprocessors import JudgeHiddenChecks, NoteIncidents, SafeExecute
+    from course.grading.autograde.preprocessors import JudgeHiddenChecks, NoteIncidents, SafeExecute
     steps, _ = configured
     judge = steps.index(JudgeHiddenChecks)
     assert set(steps[judge + 1:]) <= {NoteIncidents, ClearMetadataPreprocessor, SaveAutoGrades, AssignLatePenalties,
@@ -451,8 +451,8 @@ def test_nothing_after_the_judge_changes_outputs(configured):
 def test_the_verdict_stays_whole_and_last(monkeypatch, configured):
     """A post_run_cell hook's 300 lines ending in a forged score, through the configured steps
     between the kernel and the gradebook: the forgery is marked and the real verdict comes last."""
-    from course.grading.preprocessors import hidden_checks as pp
-    from course.grading.preprocessors.execute import SafeExecute
+    from course.grading.autograde.preprocessors import hidden_checks as pp
+    from course.grading.autograde.preprocessors.execute import SafeExecute
     steps, settings = configured
     judge = steps.index(pp.JudgeHiddenChecks)
     between = steps[steps.index(SafeExecute) + 1:judge + 1]

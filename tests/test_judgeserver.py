@@ -3,7 +3,7 @@ are the ones a fresh process gives, and a session that runs past its time limit 
 without taking the server down."""
 from course.judge import server as judgeserver
 from course.judge.suite import run_suite
-from course.grading import submissions
+from course.grading.class_run import submissions
 from course.judge.pytest_plugin import reference_notebook
 
 A = "15-01"

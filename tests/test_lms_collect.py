@@ -1,4 +1,4 @@
-"""zip_collect with Canvas, Moodle and Blackboard downloads (course.grading.lms_collect): a file belongs
+"""zip_collect with Canvas, Moodle and Blackboard downloads (course.grading.intake.lms_collect): a file belongs
 to whoever uploaded it. Each case runs nbgrader's own ZipCollectApp (extract, collect, transfer) with
 the course's two plugins on real-shaped downloads, and checks gradebook/submitted/ and the incidents."""
 import io
@@ -12,8 +12,9 @@ from nbgrader.apps.zipcollectapp import ZipCollectApp
 from nbgrader.coursedir import CourseDirectory
 from traitlets.config import Config
 
-from course.grading import judge_records, lms_collect, lms_incidents
-from course.grading.lms_names import parse
+from course.grading.records import judge_records, lms_incidents
+from course.grading.intake import lms_collect
+from course.grading.intake.lms_names import parse
 
 A = "15-01"
 NB = "15-01_custom_autograd.ipynb"
@@ -55,8 +56,8 @@ def run_zip_collect(root, archive: dict | None = None) -> tuple[dict, list]:
     c.CourseDirectory.root = str(root)
     c.CourseDirectory.submitted_directory = "gradebook/submitted"
     c.ZipCollectApp.force = c.ExtractorPlugin.force = True
-    c.ZipCollectApp.extractor_plugin = "course.grading.lms_collect.LmsExtractor"
-    c.ZipCollectApp.collector_plugin = "course.grading.lms_collect.LmsCollector"
+    c.ZipCollectApp.extractor_plugin = "course.grading.intake.lms_collect.LmsExtractor"
+    c.ZipCollectApp.collector_plugin = "course.grading.intake.lms_collect.LmsCollector"
     app = ZipCollectApp(config=c)
     app.coursedir = CourseDirectory(parent=app)
     app.coursedir.assignment_id = A

@@ -13,7 +13,7 @@ import nbformat
 import pytest
 
 from course import tool_env
-from course.grading import judge_records
+from course.grading.records import judge_records
 from tests import tiny_course as tc
 
 pytestmark = pytest.mark.skipif(not os.environ.get("COURSE_TEST_LMS_E2E"),

@@ -1,4 +1,4 @@
-"""course.grading.notebook_intake on its own (the end-to-end cases are in tests/test_hostile.py:
+"""course.grading.intake.notebook_intake on its own (the end-to-end cases are in tests/test_hostile.py:
 truncated, not_json, two_unnamed_notebooks, and _honest/renamed_by_browser; plain nbgrader autograde's
 in tests/test_incidents.py). The submitted folder is only read: what is graded is written to a stage."""
 import logging
@@ -6,7 +6,7 @@ import logging
 import nbformat
 import pytest
 
-from course.grading import notebook_intake, safe_files
+from course.grading.intake import notebook_intake, safe_files
 
 NAME = "15-01_custom_autograd.ipynb"
 

@@ -7,8 +7,8 @@ import nbformat
 
 from course import REPO_ROOT
 from course import notebook as nbtools
-from course.grading.preprocessors import hidden_checks as pp
-from course.grading import submissions
+from course.grading.autograde.preprocessors import hidden_checks as pp
+from course.grading.class_run import submissions
 
 A = "15-01"
 

@@ -139,7 +139,7 @@ def collected_checks(topics: list[str]) -> dict[str, list]:
 
 def cpu_only_score(assignment: str, checks: list | None) -> tuple[float, float]:
     """(points, the reference's score without a GPU): each test cell earns its points times the share of
-    its tasks' check weight that needs no GPU (course/grading/preprocessors/hidden_checks.py: failed
+    its tasks' check weight that needs no GPU (course/grading/autograde/preprocessors/hidden_checks.py: failed
     checks count, skipped ones do not; under grading without a GPU the GPU checks fail). ``checks``
     None: a topic without GPU checks."""
     nb = nbtools.read(next((SOURCE_DIR / assignment).glob("*.ipynb")))

@@ -17,8 +17,8 @@ from nbgrader.preprocessors import (CheckCellMetadata, ClearHiddenTests, ClearOu
 
 from course import REPO_ROOT
 from course import notebook as nbtools
-from course.grading import submissions
-from course.grading.preprocessors.repair_cells import RepairGradeCells
+from course.grading.class_run import submissions
+from course.grading.autograde.preprocessors.repair_cells import RepairGradeCells
 
 A = "15-01"
 NAME = submissions.release_notebook(A).stem

@@ -1,5 +1,5 @@
 """The class report (course.grading.report) and the judge's records it reads
-(course.grading.judge_records, written by JudgeHiddenChecks).
+(course.grading.records.judge_records, written by JudgeHiddenChecks).
 
 A synthetic class: a gradebook made with nbgrader's API and one judge record per student. The page
 shows the gradebook's and the records' numbers, escapes what students chose, says what is missing
@@ -18,8 +18,9 @@ from nbgrader.api import Gradebook
 from traitlets.config import Configurable
 
 from course import REPO_ROOT
-from course.grading import judge_records, report
-from course.grading.preprocessors import hidden_checks as pp
+from course.grading.records import judge_records
+from course.grading.report import page as report
+from course.grading.autograde.preprocessors import hidden_checks as pp
 from course.judge.results import Results
 
 A = "15-01"

@@ -1,4 +1,4 @@
-"""The gradebook is the truth (course/grading/batch.py, graded_record.py): a run skips a submission
+"""The gradebook is the truth (course/grading/class_run/batch.py, graded_record.py): a run skips a submission
 only when the gradebook it writes into holds its grade for the same submission, code and settings,
 and its autograded copy is the one that grading left. The pipeline's own decision runs on a real
 nbgrader gradebook; only ``nbgrader autograde`` is replaced, by a grader that writes a score through
@@ -16,7 +16,7 @@ import pytest
 from nbgrader.api import Gradebook
 
 from course import settings
-from course.grading import batch, pipeline
+from course.grading.class_run import batch, pipeline
 
 A = "15-01"
 NB = "graded"

@@ -21,7 +21,7 @@ if not _torch.cuda.is_available():
 from course import REPO_ROOT
 from course import notebook as nbtools
 from course import assignments
-from course.grading import pipeline, submissions
+from course.grading.class_run import pipeline, submissions
 
 ASSIGNMENTS = assignments()
 

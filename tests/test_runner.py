@@ -1,4 +1,4 @@
-"""nbgrader commands run in one long-lived process (course/grading/runner.py): output lands in the
+"""nbgrader commands run in one long-lived process (course/grading/class_run/runner.py): output lands in the
 command's log, a failing command reports its exit code without stopping the runner, and a runner
 that dies costs nothing: the command runs in a process of its own instead."""
 import shutil
@@ -7,7 +7,7 @@ import pytest
 
 from course import REPO_ROOT
 from course import tool_env
-from course.grading import runner, submissions
+from course.grading.class_run import runner, submissions
 
 A = "15-01"
 

@@ -1,4 +1,4 @@
-"""A kernel started ahead (course.grading.spare_kernel): the next notebook runs in it, it is fresh
+"""A kernel started ahead (course.grading.autograde.spare_kernel): the next notebook runs in it, it is fresh
 (nothing of the notebook before), it has imported torch already, and nothing is left behind."""
 import os
 
@@ -7,10 +7,10 @@ from nbformat.v4 import new_code_cell, new_notebook
 from traitlets.config import Config
 
 from course import sandbox
-from course.grading import spare_kernel
+from course.grading.autograde import spare_kernel
 from course.grading.config import install_sandbox_kernel
-from course.grading.kernel import runtime_root
-from course.grading.preprocessors import SafeExecute
+from course.grading.autograde.kernel import runtime_root
+from course.grading.autograde.preprocessors import SafeExecute
 
 pytestmark = pytest.mark.skipif(not sandbox.resolve(), reason="needs the bubblewrap sandbox")
 
@@ -112,7 +112,7 @@ def test_a_kernel_started_ahead_cannot_write_to_the_log_of_the_command_that_star
     log = tmp_path / "previous-student.log"
     saved = os.dup(1), os.dup(2)
     fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-    os.dup2(fd, 1)  # as course.grading.runner does during a command
+    os.dup2(fd, 1)  # as course.grading.class_run.runner does during a command
     os.dup2(fd, 2)
     os.close(fd)
     try:

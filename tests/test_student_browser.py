@@ -25,7 +25,7 @@ from course import REPO_ROOT
 from course.authoring import studentlab
 from course import notebook as nbtools
 from course import assignments
-from course.grading import submissions
+from course.grading.class_run import submissions
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 A = "15-01" if "15-01" in assignments() else assignments()[0]

@@ -25,7 +25,7 @@ import pytest
 from course import RELEASE_DIR
 from course import notebook as nbtools
 from course import assignments
-from course.grading import submissions
+from course.grading.class_run import submissions
 
 # Runs notebooks one after the other in one process (torch is imported once), each in a fresh
 # namespace and its own folder, and prints one JSON record per notebook.

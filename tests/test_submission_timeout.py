@@ -7,7 +7,7 @@ from nbformat.v4 import new_code_cell, new_notebook
 from traitlets.config import Config
 
 from course.grading.config import install_sandbox_kernel
-from course.grading.preprocessors import SafeExecute
+from course.grading.autograde.preprocessors import SafeExecute
 
 
 def _meta(grade_id, grade=False):

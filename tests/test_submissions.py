@@ -1,6 +1,6 @@
 """Every example submission gets the verdict its spec expects, per task.
 
-Specs live in tests/submissions/<assignment>/<name>.py (see course/grading/submissions.py).
+Specs live in tests/submissions/<assignment>/<name>.py (see course/grading/class_run/submissions.py).
 This is where each suite proves that it rejects known-wrong answers and accepts correct
 answers written differently. All specs of one assignment are judged in one run.
 """
@@ -19,7 +19,7 @@ if not _torch.cuda.is_available():
 from course.judge.results import Check
 from course.judge.suite import run_suite
 from course import assignments
-from course.grading import submissions
+from course.grading.class_run import submissions
 
 
 def graded_specs(assignment):

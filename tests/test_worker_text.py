@@ -196,7 +196,7 @@ def test_a_probe_file_that_fails_to_load_is_a_course_error_not_the_students():
 def test_the_probe_leak_submission_through_the_judge(monkeypatch):
     """tests/submissions/_hostile/probe_leak.py judged on one task of 15-01, as autograde does."""
     from course.judge.suite import run_suite
-    from course.grading import submissions
+    from course.grading.class_run import submissions
 
     monkeypatch.setenv("COURSE_ALLOW_CPU_GRADING", "1")
     with tempfile.TemporaryDirectory() as tmp:
@@ -223,7 +223,7 @@ def test_a_broken_probe_file_makes_the_run_a_grading_error(tmp_path):
     import sys
 
     from course import REPO_ROOT
-    from course.grading import submissions
+    from course.grading.class_run import submissions
 
     out = tmp_path / "results.json"
     script = f"""

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from .. import RELEASE_DIR, REPO_ROOT, SOURCE_DIR, assignments
 from .. import notebook as nbtools
-from ..sandbox import fstree
+from .. import fstree
 
 
 def build_notebooks(check: bool, only: list[str] | None = None) -> list[str]:
@@ -49,7 +49,7 @@ def build_notebooks(check: bool, only: list[str] | None = None) -> list[str]:
 
 def generate(root: Path, assignment: str) -> None:
     """Run nbgrader generate_assignment for one assignment in course root ``root``."""
-    from ..grading import runner
+    from ..grading.class_run import runner
     log = root / f".generate-{assignment}.log"
     if runner.nbgrader(root, ["generate_assignment", assignment, "--force", "--log-level=WARN"], log) != 0:
         raise SystemExit(f"generate_assignment {assignment} failed:\n{log.read_text(errors='replace')}")

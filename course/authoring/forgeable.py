@@ -10,7 +10,7 @@ For each assignment:
    cells back and replaces the worker's reply loop (``course.judge.worker.Worker.call``) with a replay
    of those recorded replies. It runs no solution code for any hidden check: it answers what the
    reference answered for another student's inputs;
-3. grade: that notebook goes through ``course.grading.pipeline.run`` (nbgrader autograde in the
+3. grade: that notebook goes through ``course.grading.class_run.pipeline.run`` (nbgrader autograde in the
    sandbox, on a scratch course) as N students ``forger-1`` ... (3 by default), whose grading seeds
    differ from the recording seed and from each other;
 4. report the forged points out of the total (the mean over the forgers: a check whose inputs are
@@ -47,7 +47,7 @@ from pathlib import Path
 
 import pytest
 
-from ..sandbox import fstree
+from .. import fstree
 from .. import REPO_ROOT, TESTS_DIR
 
 RECORD = TESTS_DIR / "forgeable.md"
@@ -193,7 +193,7 @@ def record(assignment: str, seed: int, tmp: Path) -> tuple[list, "Results"]:
     import torch
 
     from ..judge.suite import run_suite
-    from ..grading import submissions
+    from ..grading.class_run import submissions
     ref = tmp / "reference.ipynb"
     nbformat.write(submissions.reference(assignment), ref)
     out = tmp / "replies.pt"
@@ -216,7 +216,7 @@ def forger_notebook(assignment: str, calls: list):
     import torch
 
     from .. import notebook as nbtools
-    from ..grading import submissions
+    from ..grading.class_run import submissions
     table: dict = {}
     for c in calls:
         table.setdefault(f"{c['module']}:{c['probe']}", []).append({"keys": c["keys"], "ok": c["ok"],
@@ -246,7 +246,7 @@ def grade(assignment: str, nb, students: list[str], keep: Path | None) -> dict:
     from nbgrader.api import Gradebook
 
     from .. import notebook as nbtools
-    from ..grading import pipeline, submissions
+    from ..grading.class_run import pipeline, submissions
     root = Path(tempfile.mkdtemp(prefix=f"forgeable-{assignment}-"))
     try:
         shutil.copy(REPO_ROOT / "nbgrader_config.py", root)  # safe: a repository file into a fresh temporary root
@@ -288,7 +288,7 @@ def grade(assignment: str, nb, students: list[str], keep: Path | None) -> dict:
 
 
 def measure(assignment: str, forgers: int = 3, keep: Path | None = None) -> dict:
-    from ..grading.preprocessors import grading_seed
+    from ..grading.autograde.preprocessors import grading_seed
     t0 = time.monotonic()
     students = [f"{FORGER}-{i}" for i in range(1, forgers + 1)]
     seeds = {s: grading_seed(assignment, s) for s in students}

@@ -252,7 +252,7 @@ def judge_topic(topic: str, checks: list[GpuCheck], judged: list[Case], *, sandb
     refuse_unsandboxed(judged, sandboxed)  # again here: every path to the judge passes the guard
     if runner is None:
         from ..judge.suite import run_suite as runner
-    from ..grading import submissions
+    from ..grading.class_run import submissions
     mine = [c for c in checks if c.topic == topic]
     if standin:
         twins = sorted({c.twin for c in mine if c.twin})

@@ -25,7 +25,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from ..sandbox import fstree
+from .. import fstree
 from .. import RELEASE_DIR, REPO_ROOT
 
 

@@ -9,8 +9,8 @@ def configure(c) -> None:
     from nbgrader.preprocessors import (AssignLatePenalties, CheckCellMetadata, ClearOutput, DeduplicateIds,
                                         LimitOutput, OverwriteCells, OverwriteKernelspec, SaveAutoGrades)
 
-    from . import lms_feedback, safe_files
-    from .preprocessors import (CapOutputSize, InertOutput, JudgeHiddenChecks, MarkForgedVerdicts, NoteIncidents,
+    from .intake import lms_feedback, safe_files
+    from .autograde.preprocessors import (CapOutputSize, InertOutput, JudgeHiddenChecks, MarkForgedVerdicts, NoteIncidents,
                                 RepairGradeCells, SafeExecute, SanitizeStudentCells, StartHiddenChecks)
 
     # Sandbox settings that cannot be read stop the command now (nbgrader_config.py refuses), not
@@ -45,13 +45,13 @@ def configure(c) -> None:
     c.SafeExecute.max_total_output_bytes = c.CapOutputSize.max_total_output_bytes = 8_000_000
     html_sanitizing(c)
     # export: a status column, so "not submitted" and "not graded" are not read as 0.
-    c.ExportApp.plugin_class = "course.grading.grades_csv.CsvWithStatus"
+    c.ExportApp.plugin_class = "course.grading.report.grades_csv.CsvWithStatus"
     # zip_collect: Canvas, Moodle and Blackboard downloads; a file belongs to whoever uploaded it
-    # (course/grading/lms_collect.py).
-    c.ZipCollectApp.extractor_plugin = "course.grading.lms_collect.LmsExtractor"
-    c.ZipCollectApp.collector_plugin = "course.grading.lms_collect.LmsCollector"
+    # (course/grading/intake/lms_collect.py).
+    c.ZipCollectApp.extractor_plugin = "course.grading.intake.lms_collect.LmsExtractor"
+    c.ZipCollectApp.collector_plugin = "course.grading.intake.lms_collect.LmsCollector"
     # collect: an inbound submission belongs to the account that made it, whatever name it gives
-    c.ExchangeFactory.collect = "course.grading.exchange_collect.OwnedCollect"
+    c.ExchangeFactory.collect = "course.grading.intake.exchange_collect.OwnedCollect"
     limits = settings.current()
     c.SafeExecute.submission_timeout = limits.submission_timeout
     c.SafeExecute.memory_limit_mb = limits.memory_limit_mb
@@ -77,7 +77,7 @@ def sandbox_validate() -> None:
     from nbgrader import validator
     from nbgrader.preprocessors import Execute
 
-    from .preprocessors import SafeExecute
+    from .autograde.preprocessors import SafeExecute
 
     trait = validator.Validator.preprocessors
     steps = [SafeExecute if p is Execute else p for p in trait.make_dynamic_default()]
@@ -92,8 +92,8 @@ def html_sanitizing(c) -> None:
     (bleach, a short allow-list) would escape headings, paragraphs and images, and nbgrader's
     templates render markdown without it, so both filters are replaced."""
     c.HTMLExporter.sanitize_html = True
-    c.HTMLExporter.filters = {"clean_html": "course.grading.safe_html.clean_html",
-                              "markdown2html": "course.grading.safe_html.markdown2html"}
+    c.HTMLExporter.filters = {"clean_html": "course.grading.autograde.safe_html.clean_html",
+                              "markdown2html": "course.grading.autograde.safe_html.markdown2html"}
 
 
 def escape_log_records() -> None:
@@ -136,7 +136,8 @@ def install_sandbox_kernel(c) -> None:
     import sys
 
     from .. import REPO_ROOT
-    from ..sandbox import fstree, tempdirs
+    from .. import fstree
+    from ..sandbox import tempdirs
 
     tempdirs.sweep()
     home = tempdirs.make("kernelspec")

@@ -27,7 +27,8 @@ from pathlib import Path
 
 import torch
 
-from ..sandbox import cgroup, cputime, fstree, procs, tempdirs
+from ..sandbox import cgroup, cputime, procs, tempdirs
+from .. import fstree
 from .. import plain, sandbox
 from .. import settings
 from .. import notebook as nbtools

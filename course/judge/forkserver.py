@@ -355,7 +355,7 @@ class ForkServer:
             pass
         sandbox.kill_tree(self.proc)
         self._log.close()
-        from ..sandbox import fstree
+        from .. import fstree
         fstree.remove(str(self.root))
 
 

@@ -122,7 +122,7 @@ def session_ended() -> None:
 def _tidy_handed(wait: bool = False) -> None:
     """Reap the zygotes of finished sessions and remove what they leave (a session killed at its time
     limit cannot: its zygote's folder and cgroup are the server's to remove)."""
-    from ..sandbox import fstree
+    from .. import fstree
     keep = []
     for server, group in _HANDED:
         if server.proc.poll() is None and not wait:

@@ -136,7 +136,8 @@ def course_view(dest: str | None = None) -> str:
     global _VIEW
     if dest is None and _VIEW and os.path.isdir(_VIEW):
         return _VIEW
-    from . import fstree, tempdirs
+    from .. import fstree
+    from . import tempdirs
     root = dest or tempdirs.make("courseview")
     os.makedirs(root, exist_ok=True)
     os.chmod(root, 0o755)  # safe: a folder this process just made, read by the sandbox's account

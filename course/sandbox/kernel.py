@@ -2,7 +2,7 @@
 
 Started by jupyter_client from the ``course-sandbox`` kernelspec as
 ``python -m course.sandbox.kernel -f CONNECTION_FILE``, where the connection file lies in a
-per-kernel folder made by ``course.grading.kernel.SandboxKernelManager``:
+per-kernel folder made by ``course.grading.autograde.kernel.SandboxKernelManager``:
 
     k-XXXX/connection.json   read-only inside the sandbox (at /run/kernel/connection.json)
     k-XXXX/ipc/              the kernel's IPC sockets: the only host folder it can write, and
@@ -49,7 +49,7 @@ def main() -> None:
     argv = sandbox.bwrap_argv(extra_binds=[ipc], ro_files=[(conn, CONN_INSIDE)], env=env, view=view, account=account)
     argv += [sys.executable, "-m", "ipykernel_launcher", "-f", CONN_INSIDE, "--HistoryManager.hist_file=:memory:"]
     # torch is imported while the kernel boots (every notebook's first cell imports it), so that a
-    # kernel started ahead (course.grading.spare_kernel) has done it; no name is left behind
+    # kernel started ahead (course.grading.autograde.spare_kernel) has done it; no name is left behind
     limits = settings.current()
     for module in filter(None, limits.kernel_preload.split(",")):
         if module.replace(".", "").replace("_", "").isalnum():

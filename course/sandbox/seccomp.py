@@ -125,7 +125,8 @@ def program_file() -> str:
         except OSError:
             os.unlink(fresh)
         if not _usable(path, data):  # someone else's file in the way: a private copy instead
-            from . import fstree, tempdirs
+            from .. import fstree
+            from . import tempdirs
             import atexit
             folder = tempdirs.make("seccomp")
             path = os.path.join(folder, "filter.bpf")

@@ -10,7 +10,7 @@ import os
 import re
 import tempfile
 
-from . import fstree
+from .. import fstree
 from .procs import pid_alive
 
 _NAME = re.compile(r"^course-([a-z]+)-(\d+)-")

@@ -1,5 +1,5 @@
 """Realistic mistakes in three tasks: windows forgets the storage offset of x (windows of x[2:] start at x's base), uint8 with int8 is promoted to the wider of the two by size (int8) instead of int16, and OpLogger keeps its list and dict as class attributes, so every logger shares them and a new one is not empty."""
-from course.grading.submissions import edited
+from course.grading.class_run.submissions import edited
 
 EXPECT = {'view_meta': 'pass', 'windows': 'fail', 'reshape_view': 'pass', 'result_dtype': 'fail', 'stale_nodes': 'pass', 'op_logger': 'fail'}
 JUDGE_PASS = True  # judged on its passing tasks too: a mistake in one task costs no points in another

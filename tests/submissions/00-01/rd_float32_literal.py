@@ -1,5 +1,5 @@
 """result_dtype: a Python float is always float32 and a complex always complex64 (read from the demo's output), instead of following torch.get_default_dtype()."""
-from course.grading.submissions import edited
+from course.grading.class_run.submissions import edited
 
 EXPECT = {'view_meta': 'pass', 'windows': 'pass', 'reshape_view': 'pass', 'result_dtype': 'fail', 'stale_nodes': 'pass'}
 CELLS = {

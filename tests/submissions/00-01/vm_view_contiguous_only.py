@@ -1,5 +1,5 @@
 """view_meta: allows a view only when the input is contiguous, a plausible weaker rule. A (4, 3) tensor with strides (6, 2) (every other column of a wider one) can still be viewed as (2, 2, 3); PyTorch allows it, this answer raises. Breaks 'the result must equal what PyTorch's own operation gives'."""
-from course.grading.submissions import edited
+from course.grading.class_run.submissions import edited
 
 EXPECT = {'view_meta': 'fail', 'windows': 'pass', 'reshape_view': 'fail', 'result_dtype': 'pass', 'stale_nodes': 'pass'}
 CELLS = {"view_meta_impl": edited("00-01", "view_meta_impl",

@@ -2,7 +2,7 @@
 a tier of its own, so a (2, 2) int8 tensor with a (2,) int64 tensor gives int8 instead of int64. Breaks 'tensors
 with at least one dimension' being one tier (rule 1 promotes within it). Caught by the dimensioned table, which
 pairs a 2-d tensor with a 1-d one as well as two 1-d ones."""
-from course.grading.submissions import edited
+from course.grading.class_run.submissions import edited
 
 EXPECT = {'view_meta': 'pass', 'windows': 'pass', 'reshape_view': 'pass', 'result_dtype': 'fail',
           'stale_nodes': 'pass', 'op_logger': 'pass'}

@@ -3,7 +3,7 @@ w.shape[2] * w.shape[3] (forward, input gradient and weight gradient alike), whi
 raises IndexError inside __torch_dispatch__ and a Conv3d is under-counted. Breaks 'x of shape (N, C_in, ...)
 ... counts 2*N*prod(out)*prod(w.shape)' and 'the dict must equal what FlopCounterMode reports'. Found by the
 second blind round (issue #19); closed by test_conv's Conv1d and Conv3d cases."""
-from course.grading.submissions import edited
+from course.grading.class_run.submissions import edited
 
 EXPECT = {'view_meta': 'pass', 'windows': 'pass', 'reshape_view': 'pass', 'result_dtype': 'pass', 'stale_nodes': 'pass', 'op_logger': 'fail'}
 CELLS = {"op_logger_impl": edited("00-01", "op_logger_impl",

@@ -2,7 +2,7 @@
 operations'), so integer mm/addmm/bmm/baddbmm get no entry, while FlopCounterMode counts them by the same
 formulas. Breaks 'The dict must equal what FlopCounterMode reports for the same code'. Caught by
 test_matmul_ops' int64 forward case."""
-from course.grading.submissions import edited
+from course.grading.class_run.submissions import edited
 
 EXPECT = {'view_meta': 'pass', 'windows': 'pass', 'reshape_view': 'pass', 'result_dtype': 'pass',
           'stale_nodes': 'pass', 'op_logger': 'fail'}

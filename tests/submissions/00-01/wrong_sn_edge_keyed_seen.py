@@ -2,7 +2,7 @@
 two outputs that both lead to the output (var_mean's one node) is walked twice and, when stale, named twice.
 Breaks 'each node once even when several paths lead to it' and 'one name per stale node'. Caught by the named
 case exp, then var_mean of it, var + mean, with exp's result written afterwards."""
-from course.grading.submissions import edited
+from course.grading.class_run.submissions import edited
 
 EXPECT = {'view_meta': 'pass', 'windows': 'pass', 'reshape_view': 'pass', 'result_dtype': 'pass',
           'stale_nodes': 'fail', 'op_logger': 'pass'}

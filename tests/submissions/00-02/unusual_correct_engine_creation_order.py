@@ -4,7 +4,7 @@ behind the output by that number, largest first, instead of walking them depth-f
 exists before the result made from it, so creation order is a topological order; this keeps any check from
 requiring one particular walk (or forbidding state kept outside the Values).
 """
-from course.grading.submissions import edited
+from course.grading.class_run.submissions import edited
 
 EXPECT = {'graph': 'pass', 'engine': 'pass', 'compress': 'pass', 'evaluate': 'pass', 'checkpoint': 'pass'}
 CELLS = {"engine_impl": edited("00-02", "engine_impl",

@@ -7,7 +7,7 @@ call's backward replays the wrong dropout mask. Two different blocks in a row do
 attribute). The hidden check test_same_block_twice checkpoints one dropout block twice and compares every
 .grad after backward() with a plain run from the same seed.
 """
-from course.grading.submissions import edited
+from course.grading.class_run.submissions import edited
 
 EXPECT = {'graph': 'pass', 'engine': 'pass', 'compress': 'pass', 'evaluate': 'pass', 'checkpoint': 'fail'}
 CELLS = {"checkpoint_impl": edited("00-02", "checkpoint_impl",

@@ -8,7 +8,7 @@ The hidden check test_two_blocks_backward checkpoints two dropout blocks in a ro
 .grad after backward() with a plain run from the same seed (the same check catches a backward that returns
 the parameters' .grad after an inner autograd.backward, which reaches .grad twice).
 """
-from course.grading.submissions import edited
+from course.grading.class_run.submissions import edited
 
 EXPECT = {'graph': 'pass', 'engine': 'pass', 'compress': 'pass', 'evaluate': 'pass', 'checkpoint': 'fail'}
 CELLS = {"checkpoint_impl": edited("00-02", "checkpoint_impl",

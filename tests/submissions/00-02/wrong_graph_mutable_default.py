@@ -6,7 +6,7 @@ anything): the first call on a graph is right, but a second call on the same ten
 seen and returns only t.grad_fn. The hidden check test_graph_left_usable now calls each function twice on the
 same graph and judges the second answer like the first.
 """
-from course.grading.submissions import edited
+from course.grading.class_run.submissions import edited
 
 EXPECT = {'graph': 'fail', 'engine': 'pass', 'compress': 'pass', 'evaluate': 'pass', 'checkpoint': 'pass'}
 CELLS = {"graph_impl": edited("00-02", "graph_impl",

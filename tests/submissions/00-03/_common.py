@@ -1,5 +1,5 @@
 """Shared by the 00-03 example specs: the reference's solution cells, and one of them with a line edited."""
-from course.grading import submissions
+from course.grading.class_run import submissions
 
 
 def solution(grade_id: str) -> str:

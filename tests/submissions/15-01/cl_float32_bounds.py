@@ -1,7 +1,7 @@
 """Known-wrong Clamp: the bounds are turned into default-dtype (float32) tensors, so for float64 inputs the
 clamped values and the kink positions are float32-rounded lo and hi."""
 from course import notebook as _nb
-from course.grading import submissions as _subs
+from course.grading.class_run import submissions as _subs
 
 _SRC = {_nb.nbgrader_meta(c).get("grade_id"): c.source for c in _subs.reference("15-01").cells}
 

@@ -1,7 +1,7 @@
 """Known-wrong Clamp: backward returns the 0/1 mask itself and forgets to multiply by grad_out (right only
 when the upstream gradient is all ones, as for .sum())."""
 from course import notebook as _nb
-from course.grading import submissions as _subs
+from course.grading.class_run import submissions as _subs
 
 _SRC = {_nb.nbgrader_meta(c).get("grade_id"): c.source for c in _subs.reference("15-01").cells}
 

@@ -1,7 +1,7 @@
 """Known-wrong capture_activations: hooks the names it finds, runs the model, and only then raises
 KeyError for a missing name (the model has already run)."""
 from course import notebook as _nb
-from course.grading import submissions as _subs
+from course.grading.class_run import submissions as _subs
 
 _SRC = {_nb.nbgrader_meta(c).get("grade_id"): c.source for c in _subs.reference("15-01").cells}
 

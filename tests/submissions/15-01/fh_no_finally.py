@@ -1,7 +1,7 @@
 """Known-wrong capture_activations: handles are removed after model(x) returns, without try/finally, so
 they stay on the modules when the forward pass raises."""
 from course import notebook as _nb
-from course.grading import submissions as _subs
+from course.grading.class_run import submissions as _subs
 
 _SRC = {_nb.nbgrader_meta(c).get("grade_id"): c.source for c in _subs.reference("15-01").cells}
 

@@ -1,6 +1,6 @@
 """Known-wrong attach_grad_clipping: assigns a new tensor to param.grad instead of rescaling it in place."""
 from course import notebook as _nb
-from course.grading import submissions as _subs
+from course.grading.class_run import submissions as _subs
 
 _SRC = {_nb.nbgrader_meta(c).get("grade_id"): c.source for c in _subs.reference("15-01").cells}
 

@@ -1,7 +1,7 @@
 """Known-wrong attach_grad_clipping: multiplies by max_norm / norm unconditionally, so small gradients are
 scaled UP to norm max_norm."""
 from course import notebook as _nb
-from course.grading import submissions as _subs
+from course.grading.class_run import submissions as _subs
 
 _SRC = {_nb.nbgrader_meta(c).get("grade_id"): c.source for c in _subs.reference("15-01").cells}
 

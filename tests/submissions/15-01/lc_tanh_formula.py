@@ -1,7 +1,7 @@
 """Known-wrong LogCosh: backward writes tanh as (1 - exp(-2x)) / (1 + exp(-2x)), which is inf / inf = nan
 for very negative x."""
 from course import notebook as _nb
-from course.grading import submissions as _subs
+from course.grading.class_run import submissions as _subs
 
 _SRC = {_nb.nbgrader_meta(c).get("grade_id"): c.source for c in _subs.reference("15-01").cells}
 

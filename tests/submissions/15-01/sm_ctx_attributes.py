@@ -1,7 +1,7 @@
 """Known-wrong ScaledMul: x and y are kept as ctx attributes instead of ctx.save_for_backward, so an
 in-place change after forward goes unnoticed and the gradients silently use the new values."""
 from course import notebook as _nb
-from course.grading import submissions as _subs
+from course.grading.class_run import submissions as _subs
 
 _SRC = {_nb.nbgrader_meta(c).get("grade_id"): c.source for c in _subs.reference("15-01").cells}
 

@@ -1,7 +1,7 @@
 """Known-wrong ScaledMul: backward always computes both gradients, ignoring ctx.needs_input_grad
 (autograd silently drops a gradient for an input that needs none, so the values still look right)."""
 from course import notebook as _nb
-from course.grading import submissions as _subs
+from course.grading.class_run import submissions as _subs
 
 _SRC = {_nb.nbgrader_meta(c).get("grade_id"): c.source for c in _subs.reference("15-01").cells}
 

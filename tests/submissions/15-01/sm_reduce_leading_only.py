@@ -1,7 +1,7 @@
 """Known-wrong ScaledMul: gradients are reduced only over the leading dimensions broadcasting added,
 not over dimensions of size 1 that were expanded."""
 from course import notebook as _nb
-from course.grading import submissions as _subs
+from course.grading.class_run import submissions as _subs
 
 _SRC = {_nb.nbgrader_meta(c).get("grade_id"): c.source for c in _subs.reference("15-01").cells}
 

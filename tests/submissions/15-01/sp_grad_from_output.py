@@ -1,7 +1,7 @@
 """Known-wrong StableSoftplus: backward reuses the output, sigmoid(x) = 1 - exp(-softplus(x)); the
 subtraction cancels for very negative x and returns 0 instead of a tiny positive gradient."""
 from course import notebook as _nb
-from course.grading import submissions as _subs
+from course.grading.class_run import submissions as _subs
 
 _SRC = {_nb.nbgrader_meta(c).get("grade_id"): c.source for c in _subs.reference("15-01").cells}
 

@@ -1,7 +1,7 @@
 """Known-wrong StableSoftplus: log(1 + exp(-|x|)) instead of log1p, so for very negative x the tiny
 true value (about exp(x)) is lost."""
 from course import notebook as _nb
-from course.grading import submissions as _subs
+from course.grading.class_run import submissions as _subs
 
 _SRC = {_nb.nbgrader_meta(c).get("grade_id"): c.source for c in _subs.reference("15-01").cells}
 

@@ -1,7 +1,7 @@
 """Known-wrong StableSoftplus: the naive formula, guarded only above x = 710, where the student believed
 exp overflows; float64 overflows from about 709.8 and float32 from about 88.7."""
 from course import notebook as _nb
-from course.grading import submissions as _subs
+from course.grading.class_run import submissions as _subs
 
 _SRC = {_nb.nbgrader_meta(c).get("grade_id"): c.source for c in _subs.reference("15-01").cells}
 

@@ -1,7 +1,7 @@
 """Correct: CondBranchyNet chooses the side with arithmetic instead of torch.cond or torch.where: the strict
 comparison of the batch mean is cast to a 0/1 float s, and the input becomes s * (1 - x) + (1 - s) * x, so
 both sides are always computed and the one multiplied by zero drops out exactly (finite pixels)."""
-from course.grading.submissions import edited
+from course.grading.class_run.submissions import edited
 
 EXPECT = {"trace_mismatches": "pass", "cond_net": "pass", "export_dynamic": "pass", "op_inventory": "pass",
           "save_load": "pass"}

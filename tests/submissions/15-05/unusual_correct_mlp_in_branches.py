@@ -1,7 +1,7 @@
 """Correct: CondBranchyNet's torch.cond branches each run the whole MLP (on 1 - t and on t) and return logits,
 instead of choosing the input and running the MLP once after the cond: the branch subgraphs call the
 module's own Linear layers (parameters lifted into the subgraphs), and nothing is cloned."""
-from course.grading.submissions import edited
+from course.grading.class_run.submissions import edited
 
 EXPECT = {"trace_mismatches": "pass", "cond_net": "pass", "export_dynamic": "pass", "op_inventory": "pass",
           "save_load": "pass"}

@@ -4,7 +4,7 @@ operator (a no_grad block's wrap_with_set_grad_enabled, held in submod_1) is nev
 only operator.getitem, so the SymInt arithmetic of a program exported with a dynamic batch (operator.mul) is
 counted as an operator. Breaks 'Count a node when its target is a torch._ops.OpOverload or a
 torch._ops.HigherOrderOperator, and nothing else' and 'Count the nodes of every graph in the program'."""
-from course.grading.submissions import edited
+from course.grading.class_run.submissions import edited
 
 EXPECT = {"trace_mismatches": "pass", "cond_net": "pass", "export_dynamic": "pass", "op_inventory": "fail",
           "save_load": "pass"}

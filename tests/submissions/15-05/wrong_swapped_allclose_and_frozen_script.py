@@ -8,7 +8,7 @@
   in eval mode, so a model handed over in training mode makes the call raise and no file is written. Breaks
   'script model with torch.jit.script and save it with torch.jit.save to path' (the text asks for no eval mode).
 """
-from course.grading.submissions import edited
+from course.grading.class_run.submissions import edited
 
 EXPECT = {"trace_mismatches": "fail", "cond_net": "pass", "export_dynamic": "pass", "op_inventory": "pass",
           "save_load": "fail"}

@@ -1,7 +1,7 @@
 """Known-wrong: stats() reports the segment total as 'allocated' (confuses memory_allocated with
 memory_reserved)."""
 from course import notebook as _nb
-from course.grading import submissions as _subs
+from course.grading.class_run import submissions as _subs
 
 _SRC = {_nb.nbgrader_meta(c).get("grade_id"): c.source for c in _subs.reference("15-07").cells}
 

@@ -1,7 +1,7 @@
 """Known-wrong: the large pool splits off any remainder of at least 512 bytes (the > 1 MiB rule for the
 large pool is missing)."""
 from course import notebook as _nb
-from course.grading import submissions as _subs
+from course.grading.class_run import submissions as _subs
 
 _SRC = {_nb.nbgrader_meta(c).get("grade_id"): c.source for c in _subs.reference("15-07").cells}
 

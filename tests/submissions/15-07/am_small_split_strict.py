@@ -1,7 +1,7 @@
 """Known-wrong split rule: the small pool keeps the remainder only if it is MORE than 512 bytes (the
 student copied the large pool's strict comparison)."""
 from course import notebook as _nb
-from course.grading import submissions as _subs
+from course.grading.class_run import submissions as _subs
 
 _SRC = {_nb.nbgrader_meta(c).get("grade_id"): c.source for c in _subs.reference("15-07").cells}
 

@@ -1,7 +1,7 @@
 """Known-wrong best fit: ties on size go to the newest segment (<= in the comparison keeps the last
 candidate), not to the oldest segment / lowest offset as rule 4 says."""
 from course import notebook as _nb
-from course.grading import submissions as _subs
+from course.grading.class_run import submissions as _subs
 
 _SRC = {_nb.nbgrader_meta(c).get("grade_id"): c.source for c in _subs.reference("15-07").cells}
 

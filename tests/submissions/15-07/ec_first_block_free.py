@@ -1,7 +1,7 @@
 """Known-wrong empty_cache: a segment is released when its FIRST block is free, even if a later block is
 still in use."""
 from course import notebook as _nb
-from course.grading import submissions as _subs
+from course.grading.class_run import submissions as _subs
 
 _SRC = {_nb.nbgrader_meta(c).get("grade_id"): c.source for c in _subs.reference("15-07").cells}
 

@@ -1,7 +1,7 @@
 """Known-wrong empty_cache: besides releasing wholly free segments, it gives back the free tail of a
 segment whose live blocks are all at the front (segments shrink), which the real allocator cannot do."""
 from course import notebook as _nb
-from course.grading import submissions as _subs
+from course.grading.class_run import submissions as _subs
 
 _SRC = {_nb.nbgrader_meta(c).get("grade_id"): c.source for c in _subs.reference("15-07").cells}
 

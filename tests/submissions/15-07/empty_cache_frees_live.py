@@ -1,6 +1,6 @@
 """Known-wrong: empty_cache releases every segment, live tensors included (and forgets them)."""
 from course import notebook as _nb
-from course.grading import submissions as _subs
+from course.grading.class_run import submissions as _subs
 
 _SRC = {_nb.nbgrader_meta(c).get("grade_id"): c.source for c in _subs.reference("15-07").cells}
 

@@ -1,7 +1,7 @@
 """Known-wrong snapshot summary: largest_free_block is the largest block of any state (a big live tensor
 counts as a hole), so fragmentation is wrong too."""
 from course import notebook as _nb
-from course.grading import submissions as _subs
+from course.grading.class_run import submissions as _subs
 
 _SRC = {_nb.nbgrader_meta(c).get("grade_id"): c.source for c in _subs.reference("15-07").cells}
 

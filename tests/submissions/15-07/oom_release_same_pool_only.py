@@ -1,7 +1,7 @@
 """Known-wrong OOM prediction: step 3 releases only the wholly free segments of the request's own pool,
 although the allocator frees every fully free cached segment, small and large."""
 from course import notebook as _nb
-from course.grading import submissions as _subs
+from course.grading.class_run import submissions as _subs
 
 _SRC = {_nb.nbgrader_meta(c).get("grade_id"): c.source for c in _subs.reference("15-07").cells}
 

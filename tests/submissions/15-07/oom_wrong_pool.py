@@ -1,7 +1,7 @@
 """Known-wrong OOM prediction: any free cached block of sufficient size is considered usable, whatever its
 pool, and fully free segments are never released before giving up."""
 from course import notebook as _nb
-from course.grading import submissions as _subs
+from course.grading.class_run import submissions as _subs
 
 _SRC = {_nb.nbgrader_meta(c).get("grade_id"): c.source for c in _subs.reference("15-07").cells}
 

@@ -1,7 +1,7 @@
 """Known-wrong rounding: requests of 10 MiB and more get a segment of exactly their rounded size
 (the 2 MiB rounding of kRoundLarge is forgotten), and the small/large boundary uses < instead of <=."""
 from course import notebook as _nb
-from course.grading import submissions as _subs
+from course.grading.class_run import submissions as _subs
 
 _SRC = {_nb.nbgrader_meta(c).get("grade_id"): c.source for c in _subs.reference("15-07").cells}
 

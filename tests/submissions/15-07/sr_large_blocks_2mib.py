@@ -1,7 +1,7 @@
 """Known-wrong size rule: round_size mixes up rule 1 and rule 3 and rounds large requests (over 1 MiB)
 to a multiple of 2 MiB instead of 512 bytes. Pools are still right at the 1 MiB edge."""
 from course import notebook as _nb
-from course.grading import submissions as _subs
+from course.grading.class_run import submissions as _subs
 
 _SRC = {_nb.nbgrader_meta(c).get("grade_id"): c.source for c in _subs.reference("15-07").cells}
 

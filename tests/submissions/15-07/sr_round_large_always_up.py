@@ -1,7 +1,7 @@
 """Known-wrong size rule: big segments are rounded with floor division plus one, so a size that is
 already a multiple of 2 MiB gets 2 MiB too much (12 MiB -> 14 MiB); 11 MiB -> 12 MiB still looks right."""
 from course import notebook as _nb
-from course.grading import submissions as _subs
+from course.grading.class_run import submissions as _subs
 
 _SRC = {_nb.nbgrader_meta(c).get("grade_id"): c.source for c in _subs.reference("15-07").cells}
 

@@ -1,7 +1,7 @@
 """Known-wrong size rule: a rounded size of exactly 10 MiB still gets a shared 20 MiB segment
 (the student read rule 3 as 'up to and including 10 MiB')."""
 from course import notebook as _nb
-from course.grading import submissions as _subs
+from course.grading.class_run import submissions as _subs
 
 _SRC = {_nb.nbgrader_meta(c).get("grade_id"): c.source for c in _subs.reference("15-07").cells}
 

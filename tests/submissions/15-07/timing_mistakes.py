@@ -1,7 +1,7 @@
 """Known-wrong timing: seconds instead of milliseconds on the CPU path (the CUDA path is right); and a summary that counts pending-free blocks
 as free (cached_free / releasable wrong)."""
 from course import notebook as _nb
-from course.grading import submissions as _subs
+from course.grading.class_run import submissions as _subs
 
 _SRC = {_nb.nbgrader_meta(c).get("grade_id"): c.source for c in _subs.reference("15-07").cells}
 

@@ -1,7 +1,7 @@
 """Known-wrong timing: returns the total milliseconds of the timed loop, not the mean per call (the
 visible 10 ms x 3 example still lands inside its tolerance)."""
 from course import notebook as _nb
-from course.grading import submissions as _subs
+from course.grading.class_run import submissions as _subs
 
 _SRC = {_nb.nbgrader_meta(c).get("grade_id"): c.source for c in _subs.reference("15-07").cells}
 

@@ -3,7 +3,7 @@
 stream) serves a request, and a segment of pending blocks counts as releasable. The text: "Only
 "inactive" blocks can be reused"; step 3 releases fully free segments only."""
 from course import notebook as _nb
-from course.grading import submissions as _subs
+from course.grading.class_run import submissions as _subs
 
 _SRC = {_nb.nbgrader_meta(c).get("grade_id"): c.source for c in _subs.reference("15-07").cells}
 _OLD_FIT = 'any(b["state"] == "inactive" and b["size"] >= size'

@@ -1,6 +1,6 @@
 """ring_all_reduce returns x itself for an empty x (an early return for the trivial case), though the text
 asks for a new tensor; every other input goes round the ring as in the reference."""
-from course.grading.submissions import edited
+from course.grading.class_run.submissions import edited
 
 EXPECT = {"ring_all_reduce": "fail"}
 CELLS = {

@@ -2,7 +2,7 @@
 with the blocking dist.send / dist.recv that the exercise also allows, ordered even/odd so that no step
 deadlocks (even ranks send then receive, odd ranks receive then send), in both phases and for empty
 chunks too. The other unusual-correct examples use isend/irecv or batch_isend_irecv. Every task must pass."""
-from course.grading.submissions import edited
+from course.grading.class_run.submissions import edited
 
 EXPECT = {t: "pass" for t in ["ring_pass", "ring_all_reduce", "tree_broadcast", "shards", "group_sums"]}
 CELLS = {"ring_all_reduce_impl": edited("15-08", "ring_all_reduce_impl",

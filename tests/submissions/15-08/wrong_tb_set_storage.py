@@ -6,7 +6,7 @@ its old values: not "overwrite x in place".
 Caught by test_broadcast_fills_x_in_place: the probe records whether an argument's data_ptr changed during the
 call.
 """
-from course.grading.submissions import edited
+from course.grading.class_run.submissions import edited
 
 EXPECT = {"ring_pass": "pass", "ring_all_reduce": "pass", "tree_broadcast": "fail", "shards": "pass",
           "group_sums": "pass"}

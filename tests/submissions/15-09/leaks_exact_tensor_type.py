@@ -1,6 +1,6 @@
 """find_leaks lists only objects whose type is exactly torch.Tensor, so a leaked nn.Parameter (a Tensor
 subclass) born in a step is never reported."""
-from course.grading.submissions import edited
+from course.grading.class_run.submissions import edited
 
 EXPECT = {"leaks": "fail"}
 CELLS = {

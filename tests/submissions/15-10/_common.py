@@ -1,5 +1,5 @@
 """Helpers for the 15-10 specs: the reference solution cells, with small textual edits."""
-from course.grading import submissions
+from course.grading.class_run import submissions
 
 
 def reference_cell(grade_id: str) -> str:

@@ -4,7 +4,7 @@
 - PreNormBlock normalises after each residual addition (post-norm);
 - CausalSelfAttention asks F.scaled_dot_product_attention for is_causal=True also with a cache (top-left triangle).
 """
-from course.grading.submissions import edited
+from course.grading.class_run.submissions import edited
 
 EXPECT = {"sdpa": "fail", "block": "fail", "kv_cache": "fail", "mha": "pass", "embed": "pass", "blocked": "pass"}
 JUDGE_PASS = True  # judged on its passing tasks too: a mistake in one task costs no points in another

@@ -1,5 +1,5 @@
 """The causal mask built with a strict comparison: query i sees keys j < i, never itself (query 0 sees nothing)."""
-from course.grading.submissions import edited
+from course.grading.class_run.submissions import edited
 
 EXPECT = {"sdpa": "fail"}
 CELLS = {"sdpa_impl": edited("16-03", "sdpa_impl", (

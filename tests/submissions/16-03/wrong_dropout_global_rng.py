@@ -1,5 +1,5 @@
 """Dropout drawn with torch.rand_like: right shape and rule, but from the global generator, not the one passed in."""
-from course.grading.submissions import edited
+from course.grading.class_run.submissions import edited
 
 EXPECT = {"sdpa": "fail"}
 CELLS = {"sdpa_impl": edited("16-03", "sdpa_impl", (

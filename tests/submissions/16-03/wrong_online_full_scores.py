@@ -1,6 +1,6 @@
 """Computes the whole score matrix first and only then walks it in tiles: right values, but it holds the
 L x S scores that the online softmax exists to avoid."""
-from course.grading.submissions import edited
+from course.grading.class_run.submissions import edited
 
 EXPECT = {"blocked": "fail"}
 CELLS = {"blocked_impl": edited("16-03", "blocked_impl", (

@@ -1,5 +1,5 @@
 """The online softmax without the rescale: l and acc keep terms relative to an old maximum when it grows."""
-from course.grading.submissions import edited
+from course.grading.class_run.submissions import edited
 
 EXPECT = {"blocked": "fail"}
 CELLS = {"blocked_impl": edited("16-03", "blocked_impl", (

@@ -1,6 +1,6 @@
 """key_padding_mask read with the boolean convention of exercise 1 (True = keep): the padding keys are the only
 ones attended to."""
-from course.grading.submissions import edited
+from course.grading.class_run.submissions import edited
 
 EXPECT = {"mha": "fail"}
 CELLS = {"mha_impl": edited("16-03", "mha_impl", (

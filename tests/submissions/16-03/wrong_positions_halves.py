@@ -1,6 +1,6 @@
 """Sines in the first half of the columns and cosines in the second (a common variant), where the text asks for
 them interleaved."""
-from course.grading.submissions import edited
+from course.grading.class_run.submissions import edited
 
 EXPECT = {"embed": "fail"}
 CELLS = {"embed_impl": edited("16-03", "embed_impl",

@@ -1,5 +1,5 @@
 """The original paper's post-norm block, norm(x + sublayer(x)), where the text asks for pre-norm."""
-from course.grading.submissions import edited
+from course.grading.class_run.submissions import edited
 
 EXPECT = {"block": "fail"}
 CELLS = {"block_impl": edited("16-03", "block_impl", (

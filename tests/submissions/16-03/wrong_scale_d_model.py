@@ -1,6 +1,6 @@
 """Scales every head's scores by 1/sqrt(embed_dim), the model width, instead of 1/sqrt(embed_dim / num_heads), the
 width of the vectors each head multiplies: right only with one head."""
-from course.grading.submissions import edited
+from course.grading.class_run.submissions import edited
 
 EXPECT = {"mha": "fail"}
 CELLS = {"mha_impl": edited("16-03", "mha_impl", (

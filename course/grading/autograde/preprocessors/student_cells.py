@@ -10,7 +10,7 @@ from __future__ import annotations
 from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.preprocessors import NbGraderPreprocessor
 
-from ... import notebook as nbtools
+from .... import notebook as nbtools
 from .. import safe_html
 
 

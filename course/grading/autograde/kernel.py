@@ -16,8 +16,8 @@ import tempfile
 
 from jupyter_client.manager import AsyncKernelManager
 
-from ..sandbox import fstree
-from .. import sandbox
+from ... import fstree
+from ... import sandbox
 
 
 def runtime_root() -> str:

@@ -4,7 +4,7 @@
 
 writes ``<root>/gradebook/report/index.html``: per assignment the score distribution and each task's
 mean score (from nbgrader's gradebook), each hidden check's failure rate across the class, worst
-first (from the judge's records, ``course.grading.judge_records``), incidents, and the slowest
+first (from the judge's records, ``course.grading.records.judge_records``), incidents, and the slowest
 submissions. Every string that a student could have chosen (ids, messages) is escaped.
 """
 from __future__ import annotations
@@ -17,7 +17,8 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from . import judge_records, report_plots
+from ..records import judge_records
+from . import plots as report_plots
 
 WORST_PLOTTED = 20  # checks in each failure-rate plot (the table lists them all)
 SLOWEST = 15
@@ -52,7 +53,7 @@ def read_gradebook(db_url: str) -> tuple[dict, str | None]:
 def _cell_label(gb, grade, assignment: str) -> str:
     """A grade cell's name, with the hidden tasks its test cell checks."""
     try:
-        from .. import notebook as nbtools
+        from ... import notebook as nbtools
         source = gb.find_source_cell(grade.name, grade.notebook.name, assignment).source
         tasks = [t for _, t in nbtools.hidden_calls(source)]
     except Exception:

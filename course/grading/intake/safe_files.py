@@ -24,9 +24,10 @@ from __future__ import annotations
 import os
 import stat
 
-from ..plain import one_line
-from ..sandbox import fstree
-from . import incidents, lms_incidents, notebook_intake
+from ...plain import one_line
+from ... import fstree
+from ..records import incidents, lms_incidents
+from . import notebook_intake
 
 MAX_FILE = 64 * 2**20
 MAX_TOTAL = 256 * 2**20

@@ -30,9 +30,9 @@ from dataclasses import dataclass, field
 
 from nbgrader.plugins.zipcollect import ExtractorPlugin, FileNameCollectorPlugin
 
-from ..plain import one_line
-from ..sandbox import fstree
-from . import lms_incidents
+from ...plain import one_line
+from ... import fstree
+from ..records import lms_incidents
 from .lms_archive import Member, Refused, copy_capped, folder_members, is_archive, zip_members
 from .lms_names import SHAPES, Outer, file_name_ok, parse
 from .safe_files import MAX_FILE, MAX_TOTAL

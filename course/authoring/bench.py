@@ -1,12 +1,12 @@
 """Grading benchmark (``make bench``) and per-submission profile (``--profile``).
 
-    python -m course.grading.bench [--assignment A ...] [--per-topic K] [--workers 1,2] [--keep]
-    python -m course.grading.bench --profile [--assignment A ...]
+    python -m course.authoring.bench [--assignment A ...] [--per-topic K] [--workers 1,2] [--keep]
+    python -m course.authoring.bench --profile [--assignment A ...]
 
 The benchmark builds a synthetic class from the example submissions in a temporary course root:
 per topic, the reference, the blank release, ``partly_wrong``, ``unusual_correct`` when present,
 then known-wrong specs of ``tests/submissions/<topic>/`` until there are K (default 6: 60 over the
-ten topics). It grades that class with the pipeline's autograde (``course.grading.batch``) once per
+ten topics). It grades that class with the pipeline's autograde (``course.grading.class_run.batch``) once per
 worker count, each in a course root of its own, and prints one table:
 
 - per topic, the median seconds per submission (the progress markers' ``seconds``: one
@@ -24,7 +24,7 @@ worker count, each in a course root of its own, and prints one table:
 
 ``--profile`` grades one reference submission per topic (after one warm-up submission that starts
 the judge server) in one process, with timing wrappers around the grading steps and
-``course.grading.bench_timing`` in the judge session, and prints where the time goes. The
+``course.authoring.bench_timing`` in the judge session, and prints where the time goes. The
 wrappers only take timestamps; the grading itself is unchanged.
 """
 from __future__ import annotations
@@ -54,7 +54,7 @@ GIB = 1 << 30
 def class_specs(assignment: str, per_topic: int) -> list[tuple[str, Path | None]]:
     """(kind, spec path) for the topic's submissions: reference, blank release, partly_wrong,
     unusual_correct (when present), then known-wrong specs in name order, ``per_topic`` in all."""
-    from . import submissions
+    from ..grading.class_run import submissions
     specs = {p.stem: p for p in submissions.specs(assignment)}
     chosen: list[tuple[str, Path | None]] = [("reference", None), ("release", None)]
     for name in ("partly_wrong", "unusual_correct"):
@@ -73,7 +73,7 @@ def build_root(root: Path, ids: list[str], per_topic: int) -> dict[str, list[str
     """A course root with the source notebooks and the class in gradebook/submitted/; students per topic."""
     import nbformat
 
-    from . import submissions
+    from ..grading.class_run import submissions
     root.mkdir(parents=True)
     shutil.copy(REPO_ROOT / "nbgrader_config.py", root)  # safe: a fresh temporary root of ours
     students: dict[str, list[str]] = {}
@@ -159,7 +159,7 @@ class TreeSampler:
         while not self._stop.wait(self.period):
             children, _ = scan()
             for r in children.get(me, []):
-                if "course.grading.runner" not in _cmdline(r):
+                if "course.grading.class_run.runner" not in _cmdline(r):
                     continue
                 tree = [r, *descendants(r, children)]
                 rss = sum(_status_kib(p, "VmRSS") for p in tree)
@@ -175,7 +175,7 @@ class TreeSampler:
 def grade_class(root: Path, ids: list[str], workers: int) -> dict:
     """Autograde the class in ``root`` on ``workers``: wall seconds, seconds per submission (from the
     progress markers), the order graded, failures, and the sampled memory peaks."""
-    from . import batch, pipeline
+    from ..grading.class_run import batch, pipeline
     out = io.StringIO()
     with TreeSampler() as sampler, contextlib.redirect_stdout(out):
         t0 = time.monotonic()
@@ -201,7 +201,7 @@ def _floor_main(root: str, jobs: list[list[str]]) -> None:
 
     os.environ["NBGRADER_EXECUTION"] = "autograde"
     config = PyFileConfigLoader("nbgrader_config.py", path=root).load_config()
-    from .preprocessors import SafeExecute
+    from ..grading.autograde.preprocessors import SafeExecute
     out = {}
     for a, path in jobs:
         nb = nbformat.read(path, as_version=4)
@@ -246,7 +246,7 @@ def _errors(nb) -> int:
 
 def _helper(kind: str, payload: dict) -> dict:
     env = tool_env()
-    r = subprocess.run([sys.executable, "-m", "course.grading.bench", f"--_{kind}", json.dumps(payload)],
+    r = subprocess.run([sys.executable, "-m", "course.authoring.bench", f"--_{kind}", json.dumps(payload)],
                        cwd=REPO_ROOT, capture_output=True, text=True, env=env)
     lines = [ln for ln in r.stdout.splitlines() if ln.startswith("{")]
     if r.returncode or not lines:
@@ -255,7 +255,7 @@ def _helper(kind: str, payload: dict) -> dict:
 
 
 def cold_floor(root: Path, ids: list[str]) -> dict:
-    from . import submissions
+    from ..grading.class_run import submissions
     import nbformat
     jobs = []
     for a in ids:
@@ -352,12 +352,12 @@ def table(ids, students, runs, floor, plain, before, after) -> str:
 def _profile_main(root: str, items: list[list[str]], times: str) -> None:
     """(in a process of its own) autograde + generate_feedback per (assignment, student), timed."""
     from ..judge import server as judgeserver
-    from . import spare_kernel
-    from .preprocessors import hidden_checks
-    from .preprocessors.execute import SafeExecute
+    from ..grading.autograde import spare_kernel
+    from ..grading.autograde.preprocessors import hidden_checks
+    from ..grading.autograde.preprocessors.execute import SafeExecute
 
     spare_kernel.use_in_this_process()  # as in the nbgrader runner: the next kernel is started ahead
-    from . import runner
+    from ..grading.class_run import runner
 
     events: list[dict] = []
 
@@ -392,7 +392,7 @@ def _profile_main(root: str, items: list[list[str]], times: str) -> None:
     wrap(judgeserver.JudgeServer, "run", "judge: session (fork to exit)")
     wrap(hidden_checks.JudgeHiddenChecks, "preprocess", "verdicts: wait and write")
     env = tool_env()
-    env.update(COURSE_BENCH_TIMES=times, PYTEST_PLUGINS="course.grading.bench_timing")
+    env.update(COURSE_BENCH_TIMES=times, PYTEST_PLUGINS="course.authoring.bench_timing")
     log = os.path.join(root, "gradebook", "logs", "profile.log")
     os.makedirs(os.path.dirname(log), exist_ok=True)
     results = []
@@ -483,7 +483,7 @@ def run_profile(ids: list[str], keep: bool) -> int:
         root = tmp / "course"
         students = build_root(root, ids, 1)  # the reference of each topic
         warm = student_id(ids[0], 0, "warmup")
-        from . import submissions
+        from ..grading.class_run import submissions
         import nbformat
         dest = root / "gradebook" / "submitted" / warm / ids[0] / submissions.release_notebook(ids[0]).name
         dest.parent.mkdir(parents=True)
@@ -494,7 +494,7 @@ def run_profile(ids: list[str], keep: bool) -> int:
             return 1
         items = [[ids[0], warm]] + [[a, students[a][0]] for a in ids]
         env = tool_env()
-        proc = subprocess.run([sys.executable, "-m", "course.grading.bench", "--_profile",
+        proc = subprocess.run([sys.executable, "-m", "course.authoring.bench", "--_profile",
                                json.dumps({"root": str(root), "items": items, "times": str(tmp / "times.jsonl")})],
                               cwd=REPO_ROOT, capture_output=True, text=True, env=env)
         lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("[")]
@@ -520,7 +520,7 @@ def run_profile(ids: list[str], keep: bool) -> int:
         if keep:
             print(f"kept: {tmp}")
         else:
-            from ..sandbox import fstree
+            from .. import fstree
             fstree.remove(str(tmp))
 
 
@@ -564,12 +564,12 @@ def run_bench(ids: list[str], per_topic: int, workers: list[int], keep: bool) ->
         if keep:
             print(f"kept: {tmp}")
         else:
-            from ..sandbox import fstree
+            from .. import fstree
             fstree.remove(str(tmp))
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m course.grading.bench")
+    ap = argparse.ArgumentParser(prog="python -m course.authoring.bench")
     ap.add_argument("--assignment", action="append", help="only these topics (default: all)")
     ap.add_argument("--per-topic", type=int, default=6, help="submissions per topic (default 6)")
     ap.add_argument("--workers", default="1,2", help="worker counts to compare (default 1,2)")

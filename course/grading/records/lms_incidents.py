@@ -13,7 +13,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from ..plain import one_line
+from ...plain import one_line
 from . import judge_records
 
 KIND = "intake"

@@ -13,7 +13,7 @@ own with the whole machine; that result replaces the first, and the first's time
 
 Resume: the gradebook is the truth. When a submission's command succeeds, the gradebook it went
 into records its fingerprint (the submitted files, the grading code, every setting that changes a
-score: course/grading/graded_record.py). A later run skips a submission only when the gradebook it
+score: course/grading/class_run/graded_record.py). A later run skips a submission only when the gradebook it
 writes into holds its grade for the same fingerprint and its autograded files are the ones that
 grading left; ``force`` grades all. ``gradebook/progress/<a>/<student>.json`` only records how long
 the grading took (make bench reads it). Seeds are derived from (assignment, student), so a resumed
@@ -32,10 +32,11 @@ from dataclasses import dataclass, field, fields
 from importlib import metadata
 from pathlib import Path
 
-from .. import REPO_ROOT, TESTS_DIR
-from .. import settings
-from ..sandbox import cgroup, cputime
-from . import graded_record, incidents, runner, stopping
+from ... import REPO_ROOT, TESTS_DIR
+from ... import settings
+from ...sandbox import cgroup, cputime
+from . import graded_record, runner, stopping
+from ..records import incidents
 
 GIB = 1 << 30
 
@@ -47,7 +48,7 @@ class Result:
     code: int = 0
     seconds: float = 0.0
     skipped: bool = False  # graded by an earlier run, unchanged since
-    incidents: list[dict] = field(default_factory=list)  # {"kind", "message"} (course.grading.incidents)
+    incidents: list[dict] = field(default_factory=list)  # {"kind", "message"} (course.grading.records.incidents)
 
 
 def default_workers(gpus: int = 0) -> int:
@@ -216,7 +217,7 @@ class Worker:
     def __init__(self, index, gpus: int, cores: float | None = None, alone: bool = False):
         """``cores``: the CPU its sandboxes share (a cgroup slice with that quota, where cgroups allow
         it; default: all); ``alone``: it grades submissions again with nothing beside them."""
-        from .. import tool_env
+        from ... import tool_env
         self.env = tool_env()
         if gpus:
             self.env["CUDA_VISIBLE_DEVICES"] = str(index % gpus) if isinstance(index, int) else "0"

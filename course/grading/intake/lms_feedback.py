@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 
-from ..plain import one_line
+from ...plain import one_line
 
 
 def install() -> None:

@@ -21,8 +21,8 @@ import re
 
 import nbformat
 
-from .. import notebook as nbtools
-from ..plain import one_line
+from ... import notebook as nbtools
+from ...plain import one_line
 
 NOTE = "**Note from the grader:** {what} The blank notebook was graded in its place, so this assignment scores 0."
 RENAMED = ("**Note from the grader:** you submitted this notebook as `{name}`; it was graded as `{expected}`, "

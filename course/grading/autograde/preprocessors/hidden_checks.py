@@ -16,12 +16,13 @@ from nbformat.v4 import new_output
 from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Integer, Unicode
 
-from ...sandbox import cputime, fstree
-from ... import plain, sandbox
-from ... import settings
-from ... import notebook as nbtools
-from ...judge.results import Results
-from .. import incidents, judge_records
+from ....sandbox import cputime
+from .... import fstree
+from .... import plain, sandbox
+from .... import settings
+from .... import notebook as nbtools
+from ....judge.results import Results
+from ...records import incidents, judge_records
 
 
 def _meta(cell) -> dict:
@@ -63,7 +64,7 @@ def _assignment(nb, resources) -> str:
 def _judge(path: str, assignment: str, student: str, timeout: float) -> Results:
     """Run the hidden suite against the notebook at ``path`` in a fresh judge session, then remove
     the folder holding it; its results, with the judge's wall-clock seconds."""
-    from ...judge.suite import run_suite
+    from ....judge.suite import run_suite
 
     started, cpu = time.monotonic(), cputime.sample()
     try:
@@ -122,7 +123,7 @@ class StartHiddenChecks(NbGraderPreprocessor):
 
 class JudgeHiddenChecks(NbGraderPreprocessor):
     timeout = Integer(900, help="seconds for all hidden checks of one notebook").tag(config=True)
-    records_dir = Unicode("", help="folder of the judge's records (course.grading.judge_records); empty: "
+    records_dir = Unicode("", help="folder of the judge's records (course.grading.records.judge_records); empty: "
                                    "gradebook/records in the course root of the nbgrader command").tag(config=True)
 
     def preprocess(self, nb, resources):
@@ -150,7 +151,7 @@ class JudgeHiddenChecks(NbGraderPreprocessor):
                              f"hidden checks could not run: {res.error} (regrade this submission)", self.log)
         for event in res.events:
             incidents.report(self.log, root, assignment, student, incidents.JUDGE, plain.one_line(event, 500))
-        for why in res.starved:  # the batch grades this submission again alone (course.grading.batch)
+        for why in res.starved:  # the batch grades this submission again alone (course.grading.class_run.batch)
             incidents.record(root, assignment, student, incidents.STARVED, plain.one_line(why, 500), self.log)
         for cell, task_calls in calls:
             self._write_verdict(cell, [t for _, t in task_calls], res)

@@ -14,10 +14,11 @@ from nbclient.util import run_sync
 from nbgrader.preprocessors import Execute
 from traitlets import Integer
 
-from ...sandbox import cgroup, cputime, procs
-from ... import notebook as nbtools
-from ... import sandbox
-from .. import incidents, spare_kernel
+from ....sandbox import cgroup, cputime, procs
+from .... import notebook as nbtools
+from .... import sandbox
+from ...records import incidents
+from .. import spare_kernel
 from ..kernel import SandboxKernelManager, runtime_root
 from .output_budget import OutputBudget
 
@@ -64,7 +65,7 @@ class SafeExecute(OutputBudget, Execute):
             info = resources.get("nbgrader", {})
             incidents.report(self.log, incidents.course_root(self), info.get("assignment", ""), student,
                              incidents.KERNEL, f"notebook execution stopped early: {reason}")
-            if spent is not None and spent.starved:  # the batch grades it again alone (course.grading.batch)
+            if spent is not None and spent.starved:  # the batch grades it again alone (course.grading.class_run.batch)
                 incidents.record(incidents.course_root(self), info.get("assignment", ""), student,
                                  incidents.STARVED, f"notebook execution stopped early: {reason}", self.log)
             self._mark_unrun(nb, reason)
@@ -79,7 +80,7 @@ class SafeExecute(OutputBudget, Execute):
         return {"COURSE_MEMORY_LIMIT_MB": str(self.memory_limit_mb), "COURSE_TASK_LIMIT": str(self.task_limit)}
 
     def create_kernel_manager(self):
-        """A kernel started ahead is used when it fits (course.grading.spare_kernel)."""
+        """A kernel started ahead is used when it fits (course.grading.autograde.spare_kernel)."""
         km = super().create_kernel_manager()
         if isinstance(km, SandboxKernelManager) and self.kernel_name == "course-sandbox":
             spare = spare_kernel.take(self.kernel_name)

@@ -23,8 +23,8 @@ from pathlib import Path
 
 import nbformat
 
-from .. import RELEASE_DIR, SOURCE_DIR, TESTS_DIR
-from .. import notebook as nbtools
+from ... import RELEASE_DIR, SOURCE_DIR, TESTS_DIR
+from ... import notebook as nbtools
 
 SPECS_DIR = TESTS_DIR / "submissions"
 

@@ -19,9 +19,9 @@ from nbformat.v4 import new_code_cell, new_markdown_cell
 from nbgrader.api import Gradebook
 from nbgrader.preprocessors import ClearHiddenTests, NbGraderPreprocessor
 
-from ... import notebook as nbtools
-from ...plain import one_line
-from .. import incidents
+from .... import notebook as nbtools
+from ....plain import one_line
+from ...records import incidents
 
 FLAGS = ("grade", "solution", "locked", "task")
 

@@ -1,6 +1,6 @@
-"""Phase times of one judge session, for ``python -m course.grading.bench --profile`` only.
+"""Phase times of one judge session, for ``python -m course.authoring.bench --profile`` only.
 
-Loaded into a judge session through ``PYTEST_PLUGINS=course.grading.bench_timing`` when
+Loaded into a judge session through ``PYTEST_PLUGINS=course.authoring.bench_timing`` when
 ``COURSE_BENCH_TIMES`` names a file; it appends one JSON line per phase (wall-clock start and end)
 to that file and changes nothing else: the same checks run, with the same verdicts. Never loaded
 by ordinary grading.

@@ -18,7 +18,7 @@ import json
 import os
 from pathlib import Path
 
-from ..plain import one_line
+from ...plain import one_line
 from . import judge_records
 
 INTAKE, REPAIRED, KERNEL, JUDGE = "intake", "repaired", "kernel", "judge"

@@ -19,9 +19,10 @@ import tempfile
 import threading
 from dataclasses import dataclass
 
-from .. import sandbox
-from .. import settings
-from ..sandbox import cgroup, fstree
+from ... import sandbox
+from ... import settings
+from ...sandbox import cgroup
+from ... import fstree
 
 # The key holds every variable the launcher, the sandbox or the kernel's Python can read (course and
 # nbgrader settings, what the sandbox passes in, Python's and the loader's own), except where this
@@ -58,7 +59,7 @@ _wanted = False  # this process grades notebook after notebook (the nbgrader run
 
 
 def use_in_this_process(wanted: bool = True) -> None:
-    """Called by a process that runs many nbgrader commands (course.grading.runner): there a kernel
+    """Called by a process that runs many nbgrader commands (course.grading.class_run.runner): there a kernel
     started ahead is used by the next notebook; in a one-off nbgrader command, or after a batch's last
     notebook, it would be wasted (``wanted=False``)."""
     global _wanted

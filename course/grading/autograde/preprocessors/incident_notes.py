@@ -1,7 +1,7 @@
 """``NoteIncidents``: what went wrong while this submission was graded, at the top of its notebook.
 
 The last grading step: the submission's incidents recorded so far by this grading (a file set aside, a
-graded cell restored, the kernel stopped early, the hidden checks' events; ``course.grading.incidents``)
+graded cell restored, the kernel stopped early, the hidden checks' events; ``course.grading.records.incidents``)
 become one markdown cell, so the student's feedback says what the class report says. Incidents the
 notebook already explains (``noted``: a blank graded in place of an unreadable notebook, a renamed
 one) are not repeated. Each message is one line in a code block: nothing in it renders.
@@ -11,8 +11,8 @@ from __future__ import annotations
 import nbformat
 from nbgrader.preprocessors import NbGraderPreprocessor
 
-from ...plain import one_line
-from .. import incidents
+from ....plain import one_line
+from ...records import incidents
 
 HEADING = "**Notes from the grader** (your instructor's report lists them too):"
 

@@ -16,7 +16,7 @@ import re
 import tempfile
 from pathlib import Path
 
-from ..judge.results import Results
+from ...judge.results import Results
 
 MAX_TEXT = 300  # characters of a message, an event or an error kept in a record
 MAX_EVENTS = 20
@@ -95,7 +95,7 @@ def read_all(folder) -> list[dict]:
 
 def read_incidents(folder) -> list[dict]:
     """Every submission's incidents of its latest grading, whichever command graded it (its
-    ``<assignment>/<student>.incidents.jsonl``, course.grading.incidents), and those only the pipeline
+    ``<assignment>/<student>.incidents.jsonl``, course.grading.records.incidents), and those only the pipeline
     knows (a submission it could not grade: ``incidents.jsonl``, ``incidents-K-of-N.jsonl`` of a
     sharded run, where also the lines of submissions without a file of their own are kept); lines
     that do not parse are skipped."""

@@ -19,19 +19,19 @@ import subprocess
 import sys
 import traceback
 
-from .. import settings
+from ... import settings
 
 
 def serve() -> None:
     """Runner loop: one JSON request per line on stdin, one JSON reply per line on stdout."""
     # Ctrl-C in a terminal reaches the whole job; the pipeline ends this process and everything below it
-    # (course.grading.stopping), which inherit the ignore: no KeyboardInterrupt half way through a command
+    # (course.grading.class_run.stopping), which inherit the ignore: no KeyboardInterrupt half way through a command
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     out = os.fdopen(os.dup(1), "w", buffering=1)
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)  # nothing printed between commands can reach the protocol
     from nbgrader.apps.nbgraderapp import NbGraderApp  # noqa: F401  (the import this process is for)
-    from . import spare_kernel
+    from ..autograde import spare_kernel
     spare_kernel.use_in_this_process()  # notebook follows notebook here: start each next kernel ahead
     out.write(json.dumps({"ready": True}) + "\n")
     for line in sys.stdin:
@@ -45,9 +45,9 @@ def _warm(req: dict) -> int:
     try:
         os.environ.clear()
         os.environ.update(req["env"])
-        from . import preprocessors  # noqa: F401  (nbgrader's and nbclient's imports come with it)
-        from . import spare_kernel
-        from ..judge import server, suite
+        from ..autograde import preprocessors  # noqa: F401  (nbgrader's and nbclient's imports come with it)
+        from ..autograde import spare_kernel
+        from ...judge import server, suite
         if req.get("cwd"):
             _prestart_kernel(req["cwd"])  # boots while the judge server and the zygote start
         judge = server.shared()
@@ -68,10 +68,10 @@ def _prestart_kernel(root: str) -> None:
     loaded, nbgrader's execution flag and the kernel limits set), so that it is adopted."""
     from traitlets.config.loader import PyFileConfigLoader
 
-    from .. import sandbox
-    from . import spare_kernel
-    from .kernel import runtime_root
-    from .preprocessors import SafeExecute
+    from ... import sandbox
+    from ..autograde import spare_kernel
+    from ..autograde.kernel import runtime_root
+    from ..autograde.preprocessors import SafeExecute
 
     if not os.path.exists(os.path.join(root, "nbgrader_config.py")) or not sandbox.resolve():
         return
@@ -88,8 +88,8 @@ def _prestart_kernel(root: str) -> None:
 def _expect_more(more: bool) -> None:
     """Whether another command follows this one: if not, nothing is started ahead for it (a kernel
     and a worker zygote cost about 5 s of CPU that a batch's last submission would waste)."""
-    from . import spare_kernel
-    from ..judge import server
+    from ..autograde import spare_kernel
+    from ...judge import server
     spare_kernel.use_in_this_process(more)
     judge = server._SERVER
     if judge is not None:
@@ -149,7 +149,7 @@ class RunnerError(RuntimeError):
 
 class Runner:
     def __init__(self, env: dict, start_timeout: float = 120):
-        self.proc = subprocess.Popen([sys.executable, "-c", "from course.grading.runner import serve; serve()"],
+        self.proc = subprocess.Popen([sys.executable, "-c", "from course.grading.class_run.runner import serve; serve()"],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                      text=True, bufsize=1, env=env)
         self.commands = 0  # commands run to completion (tests check the runner was really used)
@@ -235,7 +235,7 @@ def nbgrader(root, args: list[str], log, *, env: dict | None = None, use: Runner
     if stopping.requested():  # the run is stopping: nothing new starts
         return stopping.exit_code()
     if env is None:
-        from .. import tool_env
+        from ... import tool_env
         env = tool_env()
     full = [*args, f"--CourseDirectory.root={root}"]
     with open(log, "a") as fh:
