@@ -39,7 +39,30 @@ def test_terminal_validate_wording_and_full_failures(tmp_path):
     r = subprocess.run([sys.executable, "-m", "nbgrader", "validate", "a_pass.ipynb", "b_fail.ipynb"], cwd=tmp_path,
                        env=env, capture_output=True, text=True, timeout=300)
     out = r.stdout
-    assert r.returncode == 0, r.stderr[-3000:]
+    assert r.returncode == 1, r.stderr[-3000:]  # a visible check failed
+    assert "without encryption" not in r.stderr, r.stderr[-3000:]
     passed, failed = out.split("VALIDATION FAILED", 1) if "VALIDATION FAILED" in out else (out, "")
     assert SUCCESS in passed and "passes all the tests" not in out, out[-3000:]
     assert f"AssertionError: {LONG}" in failed, out[-3000:]
+
+
+def test_release_readme_validate_line_as_written(tmp_path):
+    """The student README's terminal line, run as written in a copy of the release folder: the course's
+    wording, and exit 0 when every visible check passes, 1 when one fails."""
+    import shutil
+    line = next(ln.strip() for ln in (RELEASE_DIR / "README.md").read_text().splitlines()
+                if "nbgrader validate" in ln and not ln.strip().startswith(("-", "In a")))
+    assert line.startswith('JUPYTER_CONFIG_DIR="$PWD/jupyter" '), line
+    shutil.copytree(RELEASE_DIR / "jupyter", tmp_path / "jupyter")
+    (tmp_path / "15-01").mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "JUPYTER", "NBGRADER"))}
+    env.update(PATH=os.pathsep.join([os.path.dirname(sys.executable), env.get("PATH", "")]), HOME=str(tmp_path),
+               PYTHONPATH=str(RELEASE_DIR / "course-student"), PYTHONDONTWRITEBYTECODE="1")
+    codes = {}
+    for name, source in (("pass", "assert True"), ("fail", f"assert False, {LONG!r}")):
+        nbformat.write(graded_notebook(source), tmp_path / "15-01" / "15-01_x.ipynb")
+        r = subprocess.run(["bash", "-c", line], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+        assert "without encryption" not in r.stderr and "passes all the tests" not in r.stdout, r.stdout + r.stderr
+        codes[name] = r.returncode
+        assert (SUCCESS in r.stdout) == (name == "pass"), r.stdout[-3000:] + r.stderr[-3000:]
+    assert codes == {"pass": 0, "fail": 1}
