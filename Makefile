@@ -24,7 +24,20 @@ $(STAMP): requirements.txt pyproject.toml
 	$(BIN)/python -m pip install -q --no-deps --no-build-isolation -e .
 	touch $(STAMP)
 
+## Also closes the course root to other accounts (chmod go-rwx): solutions, hidden checks, gradebook, submissions.
 setup: $(STAMP)
+	$(BIN)/python -m course.grading.class_run.course_root $(CURDIR)
+
+## The exchange a class shares (README, "Running a class"), made by the course: make exchange EXCHANGE=/srv/nbgrader/exchange
+.PHONY: exchange student-env
+exchange:
+	$(BIN)/python -m course.grading.intake.exchange_root $${EXCHANGE:-$${NBGRADER_EXCHANGE:-/srv/nbgrader/exchange}}
+
+## The students' tools on a shared machine, built once from release/requirements.txt into a folder every
+## account can read: make student-env DEST=/opt/course-student [CPU=1: PyTorch's CPU wheels] [STUDENT_PY=python3.11]
+student-env:
+	$(if $(wildcard $(BIN)/python),$(BIN)/python,$(PY)) -m course.authoring.student_env $${DEST:?set DEST=<folder>, e.g. DEST=/opt/course-student} \
+		$${CPU:+--cpu} $${STUDENT_PY:+--python $$STUDENT_PY}
 
 ## The main job: build the release, autograde the bundled examples, feedback, CSV, score table.
 ## A rerun skips what the gradebook holds unchanged; FORCE=1 grades everything again.

@@ -1,5 +1,6 @@
 """nbgrader settings for grading untrusted submissions (called from nbgrader_config.py)."""
 import os
+import sys
 
 from .. import settings
 
@@ -19,6 +20,13 @@ def configure(c) -> None:
     sandbox.mode()
     if sandbox.separate_account():
         sandbox.uid_range()
+
+    # The course root is the instructor's alone; the exchange is the course's (checked before each step).
+    from .class_run import course_root
+    from .intake import exchange_root
+    if "root" in c.CourseDirectory:
+        course_root.make_private(c.CourseDirectory.root, say=lambda line: print(line, file=sys.stderr))
+    exchange_root.install()
 
     # nbgrader's own copy and chmod steps follow links: route them through checked versions.
     safe_files.install()

@@ -2,15 +2,36 @@
 # Jupyter config folders (JUPYTER_CONFIG_PATH or JUPYTER_CONFIG_DIR, or the hub image's /etc/jupyter),
 # so fetch, submit and fetch_feedback need no --course or --Exchange.root.
 import os
-
-from course.student.validate import private_kernel_channels, use_in_terminal
+import sys
 
 c = get_config()  # noqa: F821  (provided by nbgrader)
 c.CourseDirectory.course_id = "advanced-pytorch-internals"
 # The folder your instructor shares with the class; NBGRADER_EXCHANGE overrides it.
 c.Exchange.root = os.environ.get("NBGRADER_EXCHANGE", "/srv/nbgrader/exchange")
-# `nbgrader validate` in a terminal says what Validate says in JupyterLab, failures in full, and
-# exits 1 when a visible check fails.
-use_in_terminal()
-# The notebook's kernel on Unix sockets in a private folder (not TCP, which every account can reach).
-private_kernel_channels(c)
+
+# A submission folder stays yours: nbgrader makes it writable by everyone (0777); here it is 0755.
+try:
+    from nbgrader.exchange.default.submit import ExchangeSubmit
+
+    if not getattr(ExchangeSubmit, "_course_closed", False):
+        _copy_files = ExchangeSubmit.copy_files
+
+        def _closed_copy_files(self):
+            _copy_files(self)
+            os.chmod(os.path.join(self.inbound_path, self.assignment_filename), 0o755)
+
+        ExchangeSubmit.copy_files = _closed_copy_files
+        ExchangeSubmit._course_closed = True
+except ImportError:  # an nbgrader without the default exchange: nothing of it to change
+    pass
+
+# `nbgrader validate` in a terminal says what Validate says in JupyterLab, failures in full. Without the
+# course's student helpers nbgrader would drop this whole file (and the exchange above): say so instead.
+try:
+    from course.student.validate import use_in_terminal
+except ImportError as _exc:
+    print(f"nbgrader_config.py: the course's student helpers are not installed for {sys.executable} ({_exc}); "
+          f"validate speaks nbgrader's own words. Fix: use the class's environment (put its bin/ first on PATH), "
+          f"or run `python -m pip install -r requirements.txt` in the course's release folder.", file=sys.stderr)
+else:
+    use_in_terminal()
