@@ -325,23 +325,36 @@ def _keep(root: Path, results: list, i: int, res: Result, on_result) -> None:
 
 
 def starved(res: Result) -> bool:
-    """Did ``res`` time out while the machine was overloaded (course.sandbox.cputime)?"""
-    return any(i.get("kind") == incidents.STARVED for i in res.incidents or [])
+    """Did ``res`` suffer the grader's load: a time-out while the machine was overloaded
+    (course.sandbox.cputime), or a kernel that did not start or answer in time?"""
+    return any(i.get("kind") in incidents.GRADE_ALONE for i in res.incidents or [])
+
+
+def regrade_reason(first: Result) -> str:
+    """Why ``first`` is graded again alone, for the feedback and the report."""
+    found = next(x for x in first.incidents if x.get("kind") in incidents.GRADE_ALONE)
+    if found["kind"] == incidents.NO_KERNEL:
+        return (f"graded again with nothing beside it, because in its first grading the notebook's kernel did "
+                f"not start or answer in time while the machine was loaded: {found['message']}")
+    return (f"graded again with nothing beside it, because its first grading timed out while the machine "
+            f"was overloaded: {found['message']}")
 
 
 def _grade_alone(root: Path, jobs: list[tuple], results: list, gpus: int, extra: list[str], db: str,
                  on_result) -> None:
     """Grade again, one at a time on one worker with the whole machine and nothing beside it, each
-    submission that timed out while starved; its result replaces the first one (one line says why)."""
+    submission the grader's load failed (``starved``); its result replaces the first one, and the
+    grading records why (``incidents.REGRADE_ENV``: its feedback and the class report say so)."""
     worker = Worker("alone", gpus, alone=True)
     try:
         for n, (i, (a, s), fp, first) in enumerate(jobs):
             if stopping.requested():
                 return
-            why = next(x["message"] for x in first.incidents if x.get("kind") == incidents.STARVED)
+            why = regrade_reason(first)
+            worker.env[incidents.REGRADE_ENV] = why
             res = _grade_one(worker, root, a, s, fp, extra, more=False, db=db)
-            res.incidents = [{"kind": "regraded", "message": f"graded again with nothing beside it, because its "
-                              f"first grading timed out while the machine was overloaded: {why}"}, *(res.incidents or [])]
+            if not any(x.get("kind") == incidents.REGRADED for x in res.incidents or []):
+                res.incidents = [{"kind": incidents.REGRADED, "message": why}, *(res.incidents or [])]
             _keep(root, results, i, res, on_result)
     finally:
         worker.close()

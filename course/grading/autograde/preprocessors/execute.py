@@ -57,14 +57,22 @@ class SafeExecute(OutputBudget, Execute):
         watcher.start()
         student = resources.get("nbgrader", {}).get("student", "?")
         self._who = (incidents.course_root(self), resources.get("nbgrader", {}).get("assignment", ""), student)
+        self._kernel_ready = False
+        self._note_regrade()
         try:
             return super().preprocess(nb, resources, km=km)
         except Exception as exc:  # dead kernel, submission timeout, kernel that never started
             reason, spent = self._reason(exc), self._time_spent(exc)
             reason = cputime.verdict_text(reason, spent)
             info = resources.get("nbgrader", {})
+            no_kernel = not self._kernel_ready and self._killed_for is None
+            if no_kernel:  # nothing of the submission had run: the grader's load, not the student
+                reason = self._no_kernel(reason)
             incidents.report(self.log, incidents.course_root(self), info.get("assignment", ""), student,
                              incidents.KERNEL, f"notebook execution stopped early: {reason}")
+            if no_kernel:  # the batch grades it again alone (course.grading.class_run.batch)
+                incidents.record(incidents.course_root(self), info.get("assignment", ""), student,
+                                 incidents.NO_KERNEL, reason, self.log)
             if spent is not None and spent.starved:  # the batch grades it again alone (course.grading.class_run.batch)
                 incidents.record(incidents.course_root(self), info.get("assignment", ""), student,
                                  incidents.STARVED, f"notebook execution stopped early: {reason}", self.log)
@@ -74,6 +82,20 @@ class SafeExecute(OutputBudget, Execute):
             stop.set()
             self._cleanup_kernel()
             self._prestart_next()
+
+    def _note_regrade(self) -> None:
+        """A grading again alone (the batch sets why) says so once, in the feedback and the report."""
+        why = os.environ.get(incidents.REGRADE_ENV)
+        root, assignment, student = self._who
+        if why and not any(i["kind"] == incidents.REGRADED for i in incidents.read(root, assignment, student) or []):
+            incidents.record(root, assignment, student, incidents.REGRADED, why, self.log)
+
+    @staticmethod
+    def _no_kernel(reason: str) -> str:
+        again = ("and again graded with nothing beside it: ask your instructor to grade it again"
+                 if os.environ.get(cputime.ALONE_ENV) else "so it is graded again with nothing beside it")
+        return (f"the notebook's kernel did not start or answer in time ({reason}), before any cell of the "
+                f"notebook ran: the grading machine's doing, not the code's, {again}")
 
     def launcher_env(self) -> dict:
         """What the kernel launcher reads of this step's limits (its cgroup), through its environment."""
@@ -176,13 +198,16 @@ class SafeExecute(OutputBudget, Execute):
 
     # Once the kernel answers, its sockets exist: nothing more may be created in its ipc/ folder.
     # (nbconvert's preprocess() takes the sync path, nbclient's execute() the async one.)
+    # (Also: a kernel that answered is ready; a failure before that is not the submission's.)
     def start_new_kernel_client(self):
         kc = super().start_new_kernel_client()
+        self._kernel_ready = True
         self._lock_ipc()
         return kc
 
     async def async_start_new_kernel_client(self):
         kc = await super().async_start_new_kernel_client()
+        self._kernel_ready = True
         self._lock_ipc()
         return kc
 
