@@ -1,22 +1,47 @@
-"""``nbgrader collect`` where a submission belongs to the account that made it.
+"""``nbgrader collect`` where an inbound folder is one student's data, never a path the grader follows.
 
-nbgrader's exchange names the student by the inbound folder's name (``<student>+<assignment>+<time>``),
-which the submitting student chooses (``nbgrader submit --student=bob``, or a folder made by hand in the
-writable inbound folder, with any time), and only warns when the folder's owner is someone else. So one
-student could replace another's submission with a later "attempt". Here such a folder is refused with
-one line, and the named student's own submissions are collected as if it were not there.
-``ExchangeCollect.check_owner = False`` (nbgrader's setting, for hubs where every student is one account)
-collects as nbgrader does.
+nbgrader names the student by the inbound folder's name (``<student>+<assignment>+<time>+<random>``),
+which the submitter chooses, copies the folder with ``shutil.copytree`` (links followed, as root) and
+stops for the whole class on one folder it cannot parse or copy. Here, per inbound folder:
+
+- one whose owner is not the student it names is refused (``ExchangeCollect.check_owner = False``,
+  nbgrader's setting for hubs where every student is one account, turns this off);
+- a name that is not nbgrader's (an unusable id, a time that does not parse) is refused;
+- the folder is copied by ``student_tree.walk``: nothing is followed, only regular files are taken,
+  within ``safe_files``' caps; a folder that is a link is refused whole, each refused entry is a line;
+- the submission time is the folder's last change (the newest ``st_ctime`` of the folder and of what
+  is copied: a student can move it later, never earlier), not the name's or ``timestamp.txt``'s time,
+  which the student writes; a claimed time earlier than that by more than ``SLACK`` is recorded;
+- ``timestamp.txt`` in ``submitted/`` is written by collect, and a ``submission_secret.txt`` that is
+  not nbgrader's (128 hex digits) is replaced by a new one, so release_feedback can read both.
+
+Every refusal is one log line and an incident of that student (``lms_incidents``, step "collect":
+the class report lists it, their feedback too), and collection goes on for everyone else.
 """
 from __future__ import annotations
 
+import datetime
+import fnmatch
+import glob
 import os
 import pwd
+import re
+import secrets
 import stat
 
-from nbgrader.exchange.default.collect import ExchangeCollect
+from nbgrader.exchange.default.collect import ExchangeCollect, groupby
+from nbgrader.utils import check_mode, parse_utc
 
-NOT_OWNED = "\0not-owned"
+from ...plain import one_line
+from ... import fstree
+from ..records import lms_incidents
+from . import student_tree
+from .lms_names import student_id
+from .safe_files import MAX_FILE, MAX_FILES, MAX_TOTAL
+
+SLACK = datetime.timedelta(minutes=10)  # nbgrader submit's own time comes before its copy and chmod
+SECRET = re.compile(rb"[0-9a-f]{128}")
+STAMP = "%Y-%m-%d %H:%M:%S.%f UTC"
 
 
 def owner_name(path: str) -> str | None:
@@ -28,23 +53,174 @@ def owner_name(path: str) -> str | None:
         return None
 
 
+def _time(text) -> datetime.datetime | None:
+    try:
+        t = parse_utc(text.decode("utf-8").strip() if isinstance(text, bytes) else text)
+    except Exception:  # dateutil raises ValueError, OverflowError, TypeError, ParserError...
+        return None
+    return t if isinstance(t, datetime.datetime) else None
+
+
+def _utc(ctime: float) -> datetime.datetime:
+    return datetime.datetime.fromtimestamp(ctime, datetime.timezone.utc).replace(tzinfo=None)
+
+
 class OwnedCollect(ExchangeCollect):
-    def _path_to_record(self, path):
-        rec = super()._path_to_record(path)
-        if self.check_owner and owner_name(path) != rec["username"]:
-            rec["username"] += NOT_OWNED + rec["filename"]  # a group of its own, dropped below
-        return rec
+    def _refuse(self, student: str, message: str) -> None:
+        self.log.error("refused %s", one_line(message, 500))
+        self._incidents.append((student, message))
+
+    def _note(self, student: str, message: str) -> None:
+        """An incident of a submission that is collected."""
+        self.log.warning("%s: %s", student, one_line(message, 500))
+        self._incidents.append((student, message))
+
+    def _record(self, path: str) -> dict | None:
+        filename = os.path.basename(path)
+        where = f"inbound/{one_line(filename, 160)}"
+        parts = filename.rsplit("+", 3)
+        named = parts[0] if len(parts) >= 3 else ""
+        sid = named if student_id(named) == named else ""
+        self._seen.add(sid)
+        if not sid:
+            self._refuse("", f"{where}: the student id {one_line(repr(named), 120)} is not usable: not collected")
+            return None
+        if self.check_owner and owner_name(path) != sid and not os.path.islink(path):
+            self._refuse(sid, f"{where}: it names student {sid!r} but was made by account "
+                              f"{owner_name(path)!r} (a student submits only as themselves; where all students share "
+                              f"one account, set c.ExchangeCollect.check_owner = False)")
+            return None
+        claimed = _time(parts[2])
+        if claimed is None:
+            self._refuse(sid, f"{where}: its time {one_line(repr(parts[2]), 80)} is not nbgrader's (the folder was "
+                              "not made by nbgrader submit): not collected")
+            return None
+        try:
+            measured = student_tree.walk(path, None, max_files=MAX_FILES, max_file=MAX_FILE, max_total=MAX_TOTAL)
+        except (student_tree.Refused, OSError) as exc:
+            self._refuse(sid, f"{where} {exc}: not collected")
+            return None
+        return {"username": sid, "filename": filename, "timestamp": _utc(measured.newest_change), "claimed": claimed}
 
     def init_src(self):
-        super().init_src()
-        kept = []
+        if self.coursedir.course_id == "":
+            self.fail("No course id specified. Re-run with --course flag.")
+        self.course_path = os.path.join(self.root, self.coursedir.course_id)
+        self.inbound_path = os.path.join(self.course_path, "inbound")
+        if not os.path.isdir(self.inbound_path) or os.path.islink(self.inbound_path):
+            self.fail(f"Course not found: {self.inbound_path}")
+        if not check_mode(self.inbound_path, read=True, execute=True):
+            self.fail(f"You don't have read permissions for the directory: {self.inbound_path}")
+        self._incidents, self._seen = [], set()
+        student = self.coursedir.student_id or "*"
+        pattern = os.path.join(glob.escape(self.inbound_path), f"{student}+{self.coursedir.assignment_id}+*")
+        records = [r for r in (self._record(p) for p in sorted(glob.glob(pattern))) if r]
+        self.duedate = self._duedate()
+        self.src_records = []
+        for recs in groupby(records, lambda r: r["username"]).values():
+            recs = self._sort_by_timestamp(recs)
+            if self.duedate is not None and self.before_duedate:
+                recs = [r for r in recs if r["timestamp"] <= self.duedate] or recs
+            self.src_records.append(recs[0])
+
+    def _duedate(self):
+        from nbgrader.api import Gradebook, MissingEntry
+        with Gradebook(self.coursedir.db_url, self.coursedir.course_id) as gb:
+            try:
+                return gb.find_assignment(self.coursedir.assignment_id).duedate
+            except MissingEntry:
+                return None
+
+    def copy_files(self):
+        a = self.coursedir.assignment_id
+        if not self.src_records:
+            self.log.warning("No submissions of '%s' for course '%s' to collect", a, self.coursedir.course_id)
+        else:
+            self.log.info("Processing %d submissions of '%s' for course '%s'", len(self.src_records), a,
+                          self.coursedir.course_id)
         for rec in self.src_records:
-            if NOT_OWNED in rec["username"]:
-                named = rec["username"].split(NOT_OWNED, 1)[0]
-                self.log.error(f"refused inbound/{rec['filename']}: it names student {named!r} but was made by "
-                               f"account {owner_name(os.path.join(self.inbound_path, rec['filename']))!r} "
-                               f"(a student submits only as themselves; where all students share one account, "
-                               f"set c.ExchangeCollect.check_owner = False)")
-            else:
-                kept.append(rec)
-        self.src_records = kept
+            try:
+                self._collect_one(rec)
+            except Exception as exc:  # one student's folder never stops the class
+                self._refuse(rec["username"], f"inbound/{one_line(rec['filename'], 160)} could not be collected "
+                                              f"({type(exc).__name__}: {one_line(exc, 200)})")
+        where = lms_incidents.write(self.coursedir.root, a, self._incidents, step="collect", students=self._seen)
+        if self._incidents:
+            self.log.warning("collect: %d problem(s), recorded in %s", len(self._incidents), where)
+
+    def _existing(self, dest: str) -> datetime.datetime | None:
+        data = student_tree.read_small(dest, "timestamp.txt", 200)
+        return _time(data) if data else None
+
+    def _collect_one(self, rec: dict) -> None:
+        sid, a = rec["username"], self.coursedir.assignment_id
+        src = os.path.join(self.inbound_path, rec["filename"])
+        where = f"inbound/{one_line(rec['filename'], 160)}"
+        dest = self.coursedir.format_path(self.coursedir.submitted_directory, sid, a)
+        updating = os.path.lexists(dest)
+        if updating:
+            existing = self._existing(dest)
+            newer = existing is None or rec["timestamp"] > existing
+            if not ((self.update and newer) or (self.before_duedate and existing != rec["timestamp"])):
+                self.log.info("%s: %s %s", "No newer submission to collect" if self.update else
+                              "Submission already exists, use --update to update", sid, a)
+                return
+        self.log.info("%s submission: %s %s", "Updating" if updating else "Collecting", sid, a)
+        parent = os.path.dirname(os.path.normpath(dest))
+        os.makedirs(parent, exist_ok=True)
+        tmp = os.path.join(parent, f".collect-{secrets.token_hex(6)}")
+        shared = self.coursedir.groupshared
+        max_file = min(MAX_FILE, int(1000 * self.coursedir.max_file_size)) if self.coursedir.max_file_size else MAX_FILE
+        try:
+            got = student_tree.walk(src, tmp, max_files=MAX_FILES, max_file=max_file, max_total=MAX_TOTAL,
+                                    skip=self._skipped, file_mode=0o664 if shared else 0o644,
+                                    dir_mode=0o2775 if shared else 0o755)
+            for line in got.lines():
+                self._refuse(sid, f"{where}: {line}: not collected")  # the entry; the rest is collected
+            self._stamp(sid, where, tmp, rec, _utc(got.newest_change))
+            if os.path.lexists(dest) and not fstree.remove(dest):
+                raise OSError(f"the earlier submission {dest} could not be removed")
+            os.rename(tmp, dest)
+        finally:
+            fstree.remove(tmp)
+
+    def _stamp(self, sid: str, where: str, folder: str, rec: dict, changed: datetime.datetime) -> None:
+        """timestamp.txt: the last change; submission_secret.txt: nbgrader's, or a new one."""
+        when = max(changed, rec["timestamp"])
+        claims = [("its name", rec["claimed"])]
+        data = student_tree.read_small(folder, "timestamp.txt", 200)
+        told = _time(data) if data else None
+        if told is None:
+            self._note(sid, f"{where}: timestamp.txt is missing or not a time: submission time taken from the "
+                              "folder's last change")
+        else:
+            claims.append(("timestamp.txt", told))
+        for what, t in claims:
+            if t + SLACK < when:
+                self._note(sid, f"{where}: {what} says {t:%Y-%m-%d %H:%M:%S} UTC but the folder last changed at "
+                                  f"{when:%Y-%m-%d %H:%M:%S} UTC: submitted at the later time")
+        self.log.info("%s: submitted at %s UTC (nbgrader's time %s)", sid, f"{when:%Y-%m-%d %H:%M:%S}",
+                      f"{rec['claimed']:%Y-%m-%d %H:%M:%S}")
+        secret = student_tree.read_small(folder, "submission_secret.txt", 200)
+        _write(folder, "timestamp.txt", when.strftime(STAMP).encode())
+        if not (secret and SECRET.fullmatch(secret.strip())):
+            self._note(sid, f"{where}: submission_secret.txt is {'not nbgrader' + chr(39) + 's' if secret else 'missing'}: a "
+                              "new one is used, so nbgrader fetch_feedback will not find their feedback (hand it over)")
+            _write(folder, "submission_secret.txt", secrets.token_hex(64).encode())
+
+    def _skipped(self, name: str) -> bool:
+        """nbgrader's CourseDirectory.ignore patterns (its include patterns are not applied)."""
+        return any(fnmatch.fnmatch(name, g) for g in self.coursedir.ignore or ())
+
+    def do_copy(self, src, dest, log=None):
+        raise RuntimeError("OwnedCollect copies through student_tree.walk, never nbgrader's copytree")
+
+
+def _write(folder: str, name: str, data: bytes) -> None:
+    """Replace ``folder/name`` (a file collect just copied, or none) without following a link."""
+    path = os.path.join(folder, name)
+    if os.path.lexists(path):
+        os.unlink(path)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)

@@ -1,8 +1,10 @@
-"""What ``zip_collect`` refused, per assignment: ``gradebook/records/incidents-zip_collect-<a>.jsonl``.
+"""What ``zip_collect`` and ``collect`` refused, per assignment:
+``gradebook/records/incidents-<step>-<a>.jsonl`` (step ``zip_collect`` or ``collect``).
 
 One JSON object a line (assignment, student, kind "intake", message), as the pipeline's incident
 files, so the class report lists them (``judge_records.read_incidents``); student "" where the
-upload named no usable student. Each zip_collect of an assignment replaces its file. Autograde's
+upload named no usable student. Each zip_collect of an assignment replaces its file; a collect
+replaces the lines of the students it looked at (``nbgrader collect --student`` keeps the others'). Autograde's
 intake records a graded student's lines again as that submission's incidents (``for_student``), so
 their feedback says it too.
 """
@@ -17,16 +19,23 @@ from ...plain import one_line
 from . import judge_records
 
 KIND = "intake"
+STEPS = ("zip_collect", "collect")
 
 
-def path(root, assignment: str) -> Path:
-    return judge_records.records_dir(root) / f"incidents-zip_collect-{judge_records.file_name(assignment)}.jsonl"
+def path(root, assignment: str, step: str = "zip_collect") -> Path:
+    return judge_records.records_dir(root) / f"incidents-{step}-{judge_records.file_name(assignment)}.jsonl"
 
 
-def write(root, assignment: str, found: list[tuple[str, str]]) -> Path:
-    """Replace the assignment's lines with ``found``: (student or "", message) each."""
-    target = path(root, assignment)
+def write(root, assignment: str, found: list[tuple[str, str]], step: str = "zip_collect",
+          students: set | None = None) -> Path:
+    """Replace the assignment's lines with ``found``: (student or "", message) each; with ``students``,
+    only the lines of those students (and of "") are replaced."""
+    target = path(root, assignment, step)
     target.parent.mkdir(parents=True, exist_ok=True)
+    if students is not None:
+        kept = [(r.get("student", ""), r["message"]) for r in judge_records.message_lines(target) or []
+                if r.get("student") and r.get("student") not in students]
+        found = kept + list(found)
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".incidents-")
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
         for student, message in found:
@@ -37,6 +46,7 @@ def write(root, assignment: str, found: list[tuple[str, str]]) -> Path:
 
 
 def for_student(root, assignment: str, student: str) -> list[str]:
-    """The messages zip_collect recorded for this student's upload of ``assignment``."""
-    return [f"zip_collect: {rec['message']}" for rec in judge_records.message_lines(path(root, assignment)) or []
+    """The messages zip_collect and collect recorded for this student's hand-in of ``assignment``."""
+    return [f"{step}: {rec['message']}" for step in STEPS
+            for rec in judge_records.message_lines(path(root, assignment, step)) or []
             if rec.get("student") == student]

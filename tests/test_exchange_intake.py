@@ -1,0 +1,228 @@
+"""Red team (issue 38): an inbound folder is one student's data, never a path the grader follows.
+
+nbgrader's collect copied an inbound folder with ``shutil.copytree`` as root: a notebook that was a link to
+``source/`` or to a classmate's ``gradebook/submitted/`` was collected as that file (18/18 with no work); a
+link to ``/dev/zero`` was copied without end, a FIFO, a dangling link, a folder name or a ``timestamp.txt``
+that did not parse stopped collect for the class; a back-dated ``timestamp.txt`` made a late submission on
+time. One ``nbgrader collect --update`` here meets all of them at once (a few seconds, no grading), each
+from its own account, and every test below checks one of them in its result. The run's file size is
+limited (RLIMIT_FSIZE), so the old code's endless copy of /dev/zero ends as a failed run, not a full disk."""
+import datetime
+import json
+import os
+import pwd
+import resource
+import socket
+import stat
+import subprocess
+import sys
+
+import pytest
+from nbgrader.utils import parse_utc
+
+from course import REPO_ROOT
+from course.grading.intake import student_tree
+from course.grading.records import lms_incidents
+
+pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="needs root: makes folders owned by several accounts")
+
+A = "red-team-b"
+NB = "answer.ipynb"
+WHEN = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S.%f UTC")  # as nbgrader submit
+SECRET = "ab" * 64
+# accounts every Debian machine has, one a student
+HONEST, TO_SOURCE, TO_CLASSMATE, ODD_FILES, DEVICE = "daemon", "bin", "sys", "man", "lp"
+FOLDER_LINK, BAD_NAME, BAD_FILES, BACK_DATED, CLASSMATE, RECOLLECTED = "mail", "news", "uucp", "proxy", "games", "irc"
+
+
+def _own(path, who):
+    uid = pwd.getpwnam(who).pw_uid
+    os.chown(path, uid, uid, follow_symlinks=False)
+
+
+def _inbound(inbound, who, files, time=WHEN, name=None):
+    d = inbound / (name or f"{who}+{A}+{time}+r{who}")
+    d.mkdir(parents=True)
+    files = {"timestamp.txt": time.encode(), "submission_secret.txt": SECRET.encode(), **files}
+    for fname, data in files.items():
+        if data is not None:
+            (d / fname).write_bytes(data)
+    for p in [d, *d.iterdir()]:
+        _own(p, who)
+    return d
+
+
+def _collected(root, who, when, text):
+    d = root / "gradebook" / "submitted" / who / A
+    d.mkdir(parents=True)
+    (d / NB).write_text(text)
+    (d / "timestamp.txt").write_text(when)
+    (d / "submission_secret.txt").write_text(SECRET)
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("intake")
+    exchange, root = tmp / "exchange", tmp / "course"
+    inbound = exchange / "advanced-pytorch-internals" / "inbound"
+    inbound.mkdir(parents=True)
+    (root / "source" / A).mkdir(parents=True)
+    source_nb = root / "source" / A / NB
+    source_nb.write_text("### BEGIN SOLUTION\nthe reference solution\n### END SOLUTION")
+    _collected(root, CLASSMATE, WHEN, "the classmate's own work")
+    _collected(root, RECOLLECTED, "garbage", "an earlier collect")
+    (root / "gradebook" / "submitted" / RECOLLECTED / A / "timestamp.txt").write_bytes(b"not a time \xff")
+
+    _inbound(inbound, HONEST, {NB: b"the honest student's work"})
+    _inbound(inbound, RECOLLECTED, {NB: b"the new submission"})
+    d = _inbound(inbound, TO_SOURCE, {})
+    os.symlink(source_nb, d / NB)
+    d = _inbound(inbound, TO_CLASSMATE, {})
+    os.symlink(root / "gradebook" / "submitted" / CLASSMATE / A / NB, d / NB)
+    d = _inbound(inbound, ODD_FILES, {NB: b"odd files' own work"})
+    os.symlink("/dev/zero", d / "data.bin")
+    os.symlink(tmp / "nowhere", d / "dangling.txt")
+    os.symlink("loop.txt", d / "loop.txt")
+    os.mkfifo(d / "pipe")
+    os.link(source_nb, d / "copy.ipynb")
+    short = f"/tmp/.sock-{os.getpid()}"  # a socket path is short: made there, then moved in
+    s = socket.socket(socket.AF_UNIX)
+    s.bind(short)
+    s.close()
+    os.rename(short, d / "sock")
+    d = _inbound(inbound, DEVICE, {NB: b"device's own work"})
+    try:
+        os.mknod(d / "zero.bin", stat.S_IFCHR | 0o666, os.makedev(1, 5))
+        made_device = True
+    except PermissionError:
+        made_device = False
+    os.symlink(root / "source" / A, inbound / f"{FOLDER_LINK}+{A}+{WHEN}+r")
+    _inbound(inbound, BAD_NAME, {NB: b"x"}, name=f"{BAD_NAME}+{A}+notadate+x")
+    _inbound(inbound, "root", {NB: b"x"}, name=f"-rf+{A}+{WHEN}+x")
+    _inbound(inbound, BAD_FILES, {NB: b"bad files' own work", "timestamp.txt": b"\xff\xfe garbage",
+                                  "submission_secret.txt": b"\xff\xfe\x00 not UTF-8"})
+    made = datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None) - datetime.timedelta(seconds=2)
+    _inbound(inbound, BACK_DATED, {NB: b"late work"}, time="2000-01-01 00:00:00.000000 UTC")
+
+    def limits():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (32 * 2**20, 32 * 2**20))
+
+    r = subprocess.run([sys.executable, "-m", "nbgrader", "collect", A, "--update", f"--Exchange.root={exchange}",
+                        f"--CourseDirectory.root={root}", f"--CourseDirectory.db_url=sqlite:///{tmp / 'gb.db'}"],
+                       cwd=REPO_ROOT, capture_output=True, text=True, timeout=120, preexec_fn=limits,
+                       env={**os.environ, "PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"]})
+    found = {}
+    for line in (lms_incidents.path(root, A, "collect").read_text().splitlines()
+                 if lms_incidents.path(root, A, "collect").exists() else []):
+        rec = json.loads(line)
+        found.setdefault(rec["student"], []).append(rec["message"])
+    return {"r": r, "root": root, "found": found, "made_device": made_device, "made": made}
+
+
+def _submitted(run, who):
+    d = run["root"] / "gradebook" / "submitted" / who / A
+    return {p.name: p.read_bytes() for p in d.iterdir()} if d.is_dir() else None
+
+
+def _ok(run):
+    assert run["r"].returncode == 0, run["r"].stderr[-3000:]
+
+
+def test_collect_goes_on_for_the_class(run):
+    _ok(run)
+    got = _submitted(run, HONEST)
+    assert got[NB] == b"the honest student's work" and got["submission_secret.txt"] == SECRET.encode(), got
+    d = run["root"] / "gradebook" / "submitted" / HONEST / A
+    assert stat.S_IMODE(d.stat().st_mode) == 0o755 and stat.S_IMODE((d / NB).stat().st_mode) == 0o644, \
+        "a collected submission must not be writable by others (nbgrader submit makes inbound folders 0777)"
+    assert HONEST not in run["found"], run["found"]
+
+
+def test_a_link_to_the_source_notebook_is_not_collected(run):
+    _ok(run)
+    got = _submitted(run, TO_SOURCE)
+    assert got is not None and NB not in got, got
+    assert any(NB in m and "symbolic link" in m for m in run["found"][TO_SOURCE]), run["found"]
+
+
+def test_a_link_to_a_classmates_submission_is_not_collected(run):
+    _ok(run)
+    got = _submitted(run, TO_CLASSMATE)
+    assert got is not None and NB not in got, got
+    assert _submitted(run, CLASSMATE)[NB] == b"the classmate's own work"
+    assert any(NB in m and "symbolic link" in m for m in run["found"][TO_CLASSMATE]), run["found"]
+
+
+def test_links_fifos_sockets_and_hard_links_are_refused_one_line_each(run):
+    _ok(run)
+    got = _submitted(run, ODD_FILES)
+    assert sorted(got) == [NB, "submission_secret.txt", "timestamp.txt"] and got[NB] == b"odd files' own work", \
+        sorted(got)
+    lines = run["found"][ODD_FILES]
+    expected = {"data.bin": "symbolic link to '/dev/zero'", "dangling.txt": "symbolic link", "loop.txt":
+                "symbolic link", "pipe": "a FIFO", "sock": "a socket", "copy.ipynb": "hard link"}
+    for name, why in expected.items():
+        assert [m for m in lines if f": {name} (" in m and why in m], (name, lines)
+    assert len(lines) == len(expected) and all("\n" not in m for m in lines), lines
+
+
+def test_a_device_is_refused(run):
+    if not run["made_device"]:
+        pytest.skip("this machine does not let root make a device node (no CAP_MKNOD)")
+    _ok(run)
+    assert _submitted(run, DEVICE)[NB] == b"device's own work"
+    assert "zero.bin" not in _submitted(run, DEVICE)
+    assert [m for m in run["found"][DEVICE] if "zero.bin (a device)" in m], run["found"][DEVICE]
+
+
+def test_a_folder_that_is_a_link_is_refused(run):
+    _ok(run)
+    assert _submitted(run, FOLDER_LINK) is None
+    assert [m for m in run["found"][FOLDER_LINK] if "is a symbolic link, not a folder" in m], run["found"]
+
+
+def test_an_unparsable_folder_name_is_that_students_incident(run):
+    _ok(run)
+    assert _submitted(run, BAD_NAME) is None
+    assert [m for m in run["found"][BAD_NAME] if "'notadate' is not nbgrader's" in m], run["found"]
+    assert [m for m in run["found"][""] if "'-rf' is not usable" in m], run["found"]
+
+
+def test_a_garbage_timestamp_and_a_non_utf8_secret_are_that_students_incidents(run):
+    _ok(run)
+    got = _submitted(run, BAD_FILES)
+    assert got[NB] == b"bad files' own work"
+    assert parse_utc(got["timestamp.txt"].decode()) >= run["made"] - datetime.timedelta(minutes=1)
+    secret = got["submission_secret.txt"].decode("ascii")
+    assert len(secret) == 128 and int(secret, 16) >= 0, "release_feedback reads this secret as text"
+    lines = run["found"][BAD_FILES]
+    assert [m for m in lines if "timestamp.txt is missing or not a time" in m], lines
+    assert [m for m in lines if "submission_secret.txt is not nbgrader's" in m], lines
+
+
+def test_a_back_dated_timestamp_does_not_make_a_late_submission_on_time(run):
+    _ok(run)
+    got = _submitted(run, BACK_DATED)
+    when = parse_utc(got["timestamp.txt"].decode())
+    assert when >= run["made"], f"collected as submitted at {when}, the time the student wrote"
+    assert [m for m in run["found"][BACK_DATED] if "says 2000-01-01 00:00:00 UTC" in m], run["found"]
+
+
+def test_update_over_an_unreadable_collected_timestamp(run):
+    _ok(run)
+    assert _submitted(run, RECOLLECTED)[NB] == b"the new submission"
+
+
+def test_caps_count_what_is_read(tmp_path):
+    src = tmp_path / "src"
+    src.mkdir()
+    for k in range(5):
+        (src / f"f{k}").write_bytes(b"x" * 1000)
+    (src / "big").write_bytes(b"x" * 5000)
+    got = student_tree.walk(str(src), str(tmp_path / "dst"), max_files=3, max_file=4000, max_total=2500)
+    assert got.files == 2 and got.bytes == 2000, got
+    assert sorted(os.listdir(tmp_path / "dst")) == ["f0", "f1"]
+    assert [line.split(" (")[0] for line in got.lines()] == ["big", "f2", "f3", "f4"], got.lines()
+    with pytest.raises(student_tree.Refused):
+        os.symlink(src, tmp_path / "link")
+        student_tree.walk(str(tmp_path / "link"), None, max_files=3, max_file=10, max_total=10)
