@@ -178,3 +178,65 @@ def test_filter_program_denies_the_keyring_and_namespaces():
     assert len(seccomp.program()) >= 8 * len(seccomp.DENIED) // 2
     assert {"keyctl", "add_key", "request_key", "ptrace", "bpf", "perf_event_open", "userfaultfd", "mount",
             "unshare", "kexec_load"} <= set(seccomp.DENIED)
+
+
+DOCKER_LIKE = r"""
+import ctypes, json, socket
+libc = ctypes.CDLL(None, use_errno=True)
+libc.personality.argtypes = [ctypes.c_ulong]
+def sock(*args):
+    try:
+        socket.socket(*args).close()
+        return 0
+    except OSError as exc:
+        return exc.errno
+def sys_call(nr, *args):
+    ctypes.set_errno(0)
+    return 0 if libc.syscall(nr, *args) >= 0 else ctypes.get_errno()
+def persona(value):
+    ctypes.set_errno(0)
+    r = libc.personality(value)
+    libc.personality(0)
+    return 0 if r != -1 else ctypes.get_errno()
+out = {"vsock": sock(40, socket.SOCK_STREAM), "alg": sock(38, socket.SOCK_SEQPACKET),
+       "netlink_uevent": sock(16, socket.SOCK_DGRAM, 15), "netlink_route": sock(16, socket.SOCK_RAW, 0),
+       "unix": sock(socket.AF_UNIX, socket.SOCK_STREAM), "inet": sock(socket.AF_INET, socket.SOCK_STREAM),
+       "read_implies_exec": persona(0x0400000), "addr_no_randomize": persona(0x0040000),
+       "linux32_exec": persona(0x20008 | 0x0400000),
+       "allowed": [persona(v) for v in (0, 8, 0x20000, 0x20008, 0xFFFFFFFF)]}
+ctx = ctypes.c_ulong(0)
+out["io_setup"] = sys_call(206, 1, ctypes.byref(ctx))
+out["memfd_secret"] = sys_call(447, 0)
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.skipif(os.uname().machine != "x86_64", reason="system call numbers of x86_64")
+def test_sockets_personality_and_node_pools_as_dockers_profile():
+    argv = sandbox.bwrap_argv()
+    runs = {}
+    for label, cmd in (("filtered", argv), ("control", _without_filter(argv))):
+        r = subprocess.run(cmd + _python(DOCKER_LIKE), capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0, r.stderr
+        runs[label] = json.loads(r.stdout.strip().splitlines()[-1])
+    filtered, control = runs["filtered"], runs["control"]
+    for k in ("vsock", "alg", "netlink_uevent", "read_implies_exec", "addr_no_randomize", "linux32_exec"):
+        assert filtered[k] == errno.EPERM, (k, filtered)
+    assert filtered["io_setup"] == filtered["memfd_secret"] == errno.ENOSYS, filtered
+    # what notebooks use still works: Unix and IP sockets, getifaddrs' netlink, Docker's personalities
+    assert filtered["unix"] == filtered["inet"] == filtered["netlink_route"] == 0, filtered
+    assert filtered["allowed"] == [0] * 5, filtered
+    # the control shows the calls are live here: without the filter the kernel answers otherwise
+    assert control["read_implies_exec"] == control["io_setup"] == control["netlink_uevent"] == 0, control
+    assert control["vsock"] != errno.EPERM, control
+
+
+def test_personality_rules_refuse_exactly_what_docker_refuses():
+    import random
+    rules = seccomp._personality_refused()
+    refused = lambda v: v > 0xFFFFFFFF or any(v & m == x for m, x in rules)  # noqa: E731
+    rng = random.Random(38)
+    values = [rng.getrandbits(32) for _ in range(20000)] + [1 << b for b in range(33)] + \
+        [0xFFFFFFFF ^ (1 << b) for b in range(32)] + list(seccomp.PERSONALITY_OK)
+    wrong = [hex(v) for v in values if refused(v) != (v not in seccomp.PERSONALITY_OK)]
+    assert not wrong, wrong[:10]

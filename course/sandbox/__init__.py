@@ -184,6 +184,50 @@ def _system_binds() -> list[str]:
     return argv
 
 
+# Kernel tables shared by the whole node (docs/security.md, "Kernel tables"): each sandbox gets a share.
+SANDBOXES_PER_WORKER = 4  # a kernel, a spare kernel, a judge worker's zygote and a spare zygote
+NODE_FILES_FOR_SANDBOXES = 0.5  # of fs.file-max; the other half stays the grader's and the machine's
+FILES_MIN, FILES_MAX = 64, 1024  # open files of one process: Python, torch and ipykernel need ~40
+MEMLOCK_BYTES = 8 * 2**20  # locked pages are charged to the sandbox's memory cgroup as well
+MSGQUEUE_BYTES = 819200  # POSIX message queue bytes of the sandbox's uid (Linux's default)
+SIGPENDING = 1024  # queued signals of the sandbox's uid
+
+
+def _file_max() -> int:
+    try:
+        return int(open("/proc/sys/fs/file-max").read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 2**20
+
+
+def worker_fraction() -> float:
+    """The share of the node one grading worker's sandboxes get (its cores over the node's); 1 outside a batch."""
+    from .cputime import share
+    return min(1.0, share() / max(1, len(os.sched_getaffinity(0))))
+
+
+def open_files_limit() -> int:
+    """RLIMIT_NOFILE of every sandboxed process: tasks x files of all the sandboxes one worker may
+    hold at once stays under that worker's share of half the node's ``fs.file-max``, so that no
+    submission can make every other process of the node fail with ENFILE (clamped to
+    [FILES_MIN, FILES_MAX]; FILES_MIN only on a node whose file-max is below ~1 M per worker)."""
+    tasks = SANDBOXES_PER_WORKER * settings.current().task_limit
+    share = int(_file_max() * NODE_FILES_FOR_SANDBOXES * worker_fraction())
+    return max(FILES_MIN, min(FILES_MAX, share // tasks))
+
+
+def _rlimits(account) -> list[str]:
+    """prlimit's options for the sandbox's per-process and per-uid tables; the count of processes of a
+    uid of its own (root) as well, which bounds tasks where no cgroup does."""
+    n = open_files_limit()
+    opts = [f"--nofile={n}:{n}", f"--memlock={MEMLOCK_BYTES}:{MEMLOCK_BYTES}",
+            f"--msgqueue={MSGQUEUE_BYTES}:{MSGQUEUE_BYTES}", f"--sigpending={SIGPENDING}:{SIGPENDING}", "--core=0:0"]
+    if account is not None:
+        t = settings.current().task_limit
+        opts.append(f"--nproc={t}:{t}")
+    return opts
+
+
 WORKDIR = "/tmp/work"  # inside the sandbox: HOME, TMPDIR and the working folder
 # Environment variables a sandboxed process may inherit; everything else (salts, grader paths,
 # JUPYTER_*, tokens) is dropped.
@@ -265,6 +309,10 @@ def bwrap_argv(extra_binds: list[str] = (), ro_files: list[tuple[str, str]] = ()
     for k, v in sorted((clean_env() if env is None else env).items()):
         argv += ["--setenv", k, v]
     argv.append("--")
+    prlimit = shutil.which("prlimit", path="/usr/bin:/bin")
+    if not prlimit:
+        raise SandboxUnavailable("prlimit (util-linux) is needed to set the sandbox's resource limits")
+    argv += [prlimit, *_rlimits(account), "--"]
     if account is not None:
         setpriv = shutil.which("setpriv", path="/usr/bin:/bin")
         if not setpriv:

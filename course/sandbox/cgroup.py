@@ -70,7 +70,7 @@ def _bases(in_slice: bool = True) -> list[tuple[str, str]]:
         if d is None or d in seen:  # cpu and cpuacct may be one hierarchy
             continue
         seen.add(d)
-        inside = os.path.join(d, slice_name) if slice_name and ctrl in ("cpu", "cpuacct", "memory") else d
+        inside = os.path.join(d, slice_name) if slice_name and ctrl in ("cpu", "cpuacct", "memory", "pids") else d
         out.append((ctrl, inside if os.path.isdir(inside) else d))
     return out
 
@@ -204,6 +204,7 @@ class Slice:
         controller can be written here."""
         name = f"{PREFIX}{os.getpid()}-{tag}"
         quota = max(1000, int(cores * PERIOD_US))
+        tasks = str(_slice_tasks())
         dirs: list[tuple[str, str]] = []
         try:
             for kind, base in _bases(in_slice=False):
@@ -215,12 +216,18 @@ class Slice:
                     _write(os.path.join(d, "cpu.max"), f"{quota} {PERIOD_US}")
                     if memory_bytes:
                         _write(os.path.join(d, "memory.max"), str(memory_bytes))
+                    _write(os.path.join(d, "pids.max"), tasks)
                     _enable(d, "cpu", "memory", "pids")
                 elif kind == "memory" and memory_bytes:
                     d = os.path.join(base, name)
                     os.makedirs(d, exist_ok=True)
                     dirs.append((kind, d))
                     _write(os.path.join(d, "memory.limit_in_bytes"), str(memory_bytes))
+                elif kind == "pids":
+                    d = os.path.join(base, name)
+                    os.makedirs(d, exist_ok=True)
+                    dirs.append((kind, d))
+                    _write(os.path.join(d, "pids.max"), tasks)
                 elif kind in ("cpu", "cpuacct"):
                     d = os.path.join(base, name)
                     os.makedirs(d, exist_ok=True)
@@ -254,6 +261,14 @@ class Slice:
                 inner = []
             _remove_dirs([("inner", os.path.join(d, e)) for e in inner])
         _remove_dirs(self.dirs)
+
+
+def _slice_tasks() -> int:
+    """Tasks of all of one worker's sandboxes together: so many sandboxes at their task cap, which
+    bounds tasks x open files per worker (``sandbox.open_files_limit``)."""
+    from .. import settings
+    from . import SANDBOXES_PER_WORKER
+    return SANDBOXES_PER_WORKER * settings.current().task_limit
 
 
 def _enable(d: str, *controllers: str) -> None:

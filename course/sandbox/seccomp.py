@@ -13,6 +13,11 @@ outlives every process, so without this one submission could leave a key that an
                      open_tree, mount_setattr, name_to_handle_at, open_by_handle_at, fanotify_init
     clocks           settimeofday, clock_settime, clock_adjtime, adjtimex
     watching files   inotify_add_watch, fcntl F_NOTIFY (the files a sandbox sees are every sandbox's)
+    node-wide pools  io_setup (fs.aio-max-nr, no per-user share), memfd_secret (splits the kernel's
+                     direct map for the whole node): ENOSYS, as on a kernel without them
+    sockets          AF_VSOCK and AF_ALG (as Docker), netlink other than NETLINK_ROUTE (getifaddrs)
+    personality      only the values Docker allows (none that changes how memory is mapped)
+    newer calls      numbers this libseccomp cannot name: lsm_*, open_tree_attr, 470-511 (ENOSYS)
 
 The read-only files a sandbox sees (Python, /usr) are the same files in every sandbox. Their page cache
 is shared: ``posix_fadvise`` (which could evict a page another sandbox then tests) succeeds without
@@ -42,7 +47,15 @@ DENIED = (
     "open_tree", "mount_setattr", "name_to_handle_at", "open_by_handle_at", "fanotify_init",
     "settimeofday", "clock_settime", "clock_adjtime", "adjtimex",
     "inotify_add_watch",
+    "migrate_pages", "move_pages", "process_madvise",
 )
+ABSENT = ("io_setup", "memfd_secret")  # ENOSYS: as on a kernel built without them
+# x86_64 and aarch64 share the numbers from 424 on: lsm_get/set_self_attr, lsm_list_modules, open_tree_attr,
+# and calls newer than this list (a deny-list lets unknown calls through; these it does not)
+UNNAMED = (459, 460, 461, 467, *range(470, 512))
+AF_ALG, AF_VSOCK, AF_NETLINK, NETLINK_ROUTE = 38, 40, 16, 0
+# personality values Docker's default profile allows: PER_LINUX, UNAME26, PER_LINUX32 and both, the query
+PERSONALITY_OK = (0x0, 0x8, 0x20000, 0x20008, 0xFFFFFFFF)
 F_NOTIFY = 1026
 RWF_NOWAIT = 8
 CLONE_NEW = 0x7E020000  # CLONE_NEWNS | NEWCGROUP | NEWUTS | NEWIPC | NEWUSER | NEWPID | NEWNET (| NEWTIME below)
@@ -51,6 +64,22 @@ CLONE_NEWTIME = 0x80
 
 class SeccompUnavailable(RuntimeError):
     pass
+
+
+def _personality_refused() -> list[tuple[int, int]]:
+    """(mask, value) pairs, one comparison each (libseccomp compares an argument once a rule), that
+    together match exactly the 32-bit values outside PERSONALITY_OK. The allowed values are 0, 0xFFFFFFFF
+    and the combinations of bits 3 and 17; of the other 30 bits, a value that is neither all clear nor
+    all set has, going round them, a set bit followed by a clear one; all set and 3 or 17 clear is the
+    rest."""
+    other = [b for b in range(32) if b not in (3, 17)]
+    out = []
+    for i, b in enumerate(other):
+        c = other[(i + 1) % len(other)]
+        out.append(((1 << b) | (1 << c), 1 << b))
+    for cleared in (1 << 3, 1 << 17, (1 << 3) | (1 << 17)):
+        out.append((0xFFFFFFFF, 0xFFFFFFFF & ~cleared))
+    return out
 
 
 @functools.lru_cache(maxsize=1)
@@ -67,6 +96,20 @@ def program() -> bytes:
             f.add_rule(sc.ERRNO(errno.EPERM), name)
         except (ValueError, RuntimeError, OSError):
             pass  # a call this architecture does not have
+    for name in ABSENT:
+        try:
+            f.add_rule(sc.ERRNO(errno.ENOSYS), name)
+        except (ValueError, RuntimeError, OSError):
+            pass
+    if os.uname().machine in ("x86_64", "aarch64"):
+        for nr in UNNAMED:
+            f.add_rule(sc.ERRNO(errno.ENOSYS), nr)
+    for family in (AF_ALG, AF_VSOCK):
+        f.add_rule(sc.ERRNO(errno.EPERM), "socket", sc.Arg(0, sc.EQ, family))
+    f.add_rule(sc.ERRNO(errno.EPERM), "socket", sc.Arg(0, sc.EQ, AF_NETLINK), sc.Arg(2, sc.NE, NETLINK_ROUTE))
+    for mask, value in _personality_refused():
+        f.add_rule(sc.ERRNO(errno.EPERM), "personality", sc.Arg(0, sc.MASKED_EQ, mask, value))
+    f.add_rule(sc.ERRNO(errno.EPERM), "personality", sc.Arg(0, sc.GT, 0xFFFFFFFF))
     for flag in [1 << b for b in range(32) if (CLONE_NEW | CLONE_NEWTIME) >> b & 1]:
         f.add_rule(sc.ERRNO(errno.EPERM), "clone", sc.Arg(0, sc.MASKED_EQ, flag, flag))
     f.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")  # its flags are in memory a filter cannot read
