@@ -32,6 +32,7 @@ def configure(c) -> None:
     safe_files.install()
     lms_feedback.install()
     escape_log_records()
+    quiet_known_noise()
     sandbox_validate()
 
     # Sanitize: undo tampering with the cell structure before anything runs.
@@ -60,6 +61,10 @@ def configure(c) -> None:
     c.ZipCollectApp.collector_plugin = "course.grading.intake.lms_collect.LmsCollector"
     # collect: an inbound submission belongs to the account that made it, whatever name it gives
     c.ExchangeFactory.collect = "course.grading.intake.exchange_collect.OwnedCollect"
+    # One memory: plain `nbgrader autograde` records what it graded where the pipeline reads it.
+    from .class_run import plain_autograde
+    c.Autograde.pre_convert_hook = plain_autograde.before
+    c.Autograde.post_convert_hook = plain_autograde.after
     limits = settings.current()
     c.SafeExecute.submission_timeout = limits.submission_timeout
     c.SafeExecute.memory_limit_mb = limits.memory_limit_mb
@@ -76,6 +81,44 @@ def configure(c) -> None:
     c.Application.log_datefmt = "%H:%M:%S"
 
     install_sandbox_kernel(c)
+
+
+# nbgrader's Gradebook.add_submission builds a submission's rows before adding the submission (which
+# adds them all); SQLAlchemy 2 warns at each autoflush in between that the rows are not added yet.
+SA_NOT_IN_SESSION = (r"Object of type <\w+> not in session, add operation along '\w+\.\w+' will not proceed")
+
+
+def quiet_known_noise() -> None:
+    """Messages nobody can act on stay off the terminal, each matched exactly; any other warning shows."""
+    import logging
+    import warnings
+
+    from sqlalchemy.exc import SAWarning
+    warnings.filterwarnings("ignore", message=SA_NOT_IN_SESSION, category=SAWarning)
+    log = logging.getLogger("ZipCollectApp")
+    if not any(isinstance(f, NoDownloadYet) for f in log.filters):
+        log.addFilter(NoDownloadYet())
+
+
+class NoDownloadYet:
+    """``zip_collect`` with nothing downloaded from an LMS (the README's block runs it after ``collect``
+    in every class): one line says so, instead of nbgrader's three warnings about missing folders."""
+
+    def filter(self, record) -> bool:
+        msg = record.getMessage()
+        for start in ("Directory not found: ", "No files found in directory: "):
+            if not msg.startswith(start):
+                continue
+            folder = msg[len(start):]
+            if os.path.isdir(os.path.join(os.path.dirname(folder), "archive")):
+                return True  # there is a download: nbgrader's words stand
+            if start == "Directory not found: " and os.path.basename(folder) == "archive":
+                record.msg, record.args, record.levelname, record.levelno = (
+                    f"no LMS download in {folder}: nothing to collect from an LMS (submissions through the "
+                    "exchange come with `nbgrader collect`)", None, "INFO", 20)
+                return True
+            return False  # the extracted folder of a download that is not there
+        return True
 
 
 def sandbox_validate() -> None:

@@ -228,6 +228,7 @@ class Worker:
         self.env.update(self.slice.env() if self.slice is not None else {})
         if alone:
             self.env[cputime.ALONE_ENV] = "1"
+        self.env[graded_record.PIPELINE_ENV] = "1"  # the batch records what it graded (_record)
         self.runner: runner.Runner | None = None
 
     def start(self, root: Path | None = None, assignment: str | None = None) -> None:

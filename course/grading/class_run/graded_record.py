@@ -27,6 +27,10 @@ GRADED = Table(
     Column("at", Float),
 )
 
+# Set in the batch's workers' environment: their autograde commands leave recording to the batch
+# (plain ``nbgrader autograde`` records itself: class_run.plain_autograde).
+PIPELINE_ENV = "COURSE_PIPELINE_RECORDS"
+
 _ENGINES: dict[str, object] = {}
 _LOCK = threading.Lock()
 

@@ -121,7 +121,16 @@ class SafeExecute(OutputBudget, Execute):
             self.log.warning("no kernel started ahead: %s: %s", type(exc).__name__, exc)
 
     def _cleanup_kernel(self) -> None:
-        """The kernel's folder and cgroup go, whatever happened (a crashed run is swept later)."""
+        """The kernel's folder and cgroup go, whatever happened (a crashed run is swept later), and the
+        client's channels are closed (this replaces nbclient's own clean-up, which closes them: a client
+        left open warns "Could not destroy zmq context" when it is collected, and keeps its sockets)."""
+        kc = getattr(self, "kc", None)
+        if kc is not None:
+            try:
+                kc.stop_channels()
+            except Exception as exc:  # the kernel is stopped below either way
+                self.log.debug("kernel client not closed: %s", exc)
+            self.kc = None
         km = getattr(self, "km", None)
         proc = getattr(getattr(km, "provisioner", None), "process", None)
         if proc is not None and proc.pid:
