@@ -1,8 +1,10 @@
 """The members of a zip or a folder, read without trusting them (zip_collect's intake).
 
 Nothing is extracted by path: each member is checked (no absolute or ``..`` path, no link or
-device, not encrypted) and read through size caps that count the bytes actually produced, so a
-zip bomb stops at the cap. A problem raises ``Refused`` with one line saying what it was.
+device, not encrypted, stored or deflated) and read through size caps that count the bytes actually
+produced, so a zip bomb stops at the cap. Only stored and deflate members are inflated: Python's zipfile
+inflates bzip2 and lzma without an output limit (937 bytes of bzip2 took 2 GB of memory in one read),
+deflate in bounded steps. A problem raises ``Refused`` with one line saying what it was.
 """
 from __future__ import annotations
 
@@ -18,9 +20,13 @@ class Refused(Exception):
     pass
 
 
+METHODS = {zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED}
+
+
 class Member:
     """One member: ``path`` relative to the archive or folder ("/"-separated), ``kind`` "file",
-    "dir", "link", "other", "unsafe" or "encrypted"; ``open()`` gives a binary stream."""
+    "dir", "link", "other", "unsafe", "encrypted" or "method" (compressed otherwise than stored or
+    deflate); ``open()`` gives a binary stream."""
 
     def __init__(self, path: str, kind: str, size: int, opener):
         self.path, self.kind, self.size, self.open = path, kind, size, opener
@@ -42,8 +48,8 @@ def zip_members(source, max_members: int) -> list[Member]:
     try:
         zf = zipfile.ZipFile(source)
         infos = zf.infolist()
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError) as exc:
-        raise Refused(f"is not a readable zip ({exc})") from None
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError, MemoryError) as exc:
+        raise Refused(f"is not a readable zip ({type(exc).__name__}: {str(exc)[:200]})") from None
     if len(infos) > max_members:
         raise Refused(f"has more than {max_members} entries")
     out = []
@@ -51,6 +57,7 @@ def zip_members(source, max_members: int) -> list[Member]:
         path = info.filename.replace("\\", "/")
         mode = info.external_attr >> 16
         kind = ("unsafe" if unsafe(path) else "encrypted" if info.flag_bits & 0x1
+                else "method" if info.compress_type not in METHODS
                 else "dir" if info.is_dir() or stat.S_ISDIR(mode) else "link" if stat.S_ISLNK(mode)
                 else "file" if stat.S_IFMT(mode) in (0, stat.S_IFREG) else "other")
         out.append(Member(path.rstrip("/"), kind, info.file_size, lambda info=info: zf.open(info)))
@@ -79,14 +86,17 @@ def copy_capped(member: Member, out, limit: int) -> int:
     """Copy ``member`` into the binary file ``out``; its size, or Refused past ``limit`` bytes."""
     if member.size > limit:
         raise Refused(f"holds {member.path[:120]!r}, larger than {limit // 2**20} MiB")
+    if member.kind == "method":
+        raise Refused(f"holds {member.path[:120]!r}, compressed with bzip2, lzma or another method than stored or deflate "
+                      "(not inflated: such members inflate without a limit)")
     n = 0
     try:
         with member.open() as src:
-            while chunk := src.read(2**20):
+            while chunk := src.read(min(2**20, limit + 1 - n)):
                 n += len(chunk)
                 if n > limit:
                     raise Refused(f"holds {member.path[:120]!r}, larger than {limit // 2**20} MiB unpacked")
                 out.write(chunk)
-    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError, OSError) as exc:
+    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError, OSError, MemoryError) as exc:
         raise Refused(f"could not be read at {member.path[:120]!r} ({exc})") from None
     return n

@@ -40,7 +40,8 @@ from .safe_files import MAX_FILE, MAX_TOTAL
 MAX_MEMBERS = 10_000      # entries in a student's zip
 MAX_DOWNLOAD = 200_000    # entries in an LMS's download
 KINDS = {"unsafe": "a path outside the archive", "link": "a link", "other": "not a plain file",
-         "encrypted": "encrypted"}
+         "encrypted": "encrypted", "method": "compressed with bzip2, lzma or another method than stored or deflate "
+         "(not inflated: such members inflate without a limit)"}
 NAMES = ("Canvas <name>_<user id>_<file id>_<file>, Moodle <name>_<id>_assignsubmission_file_<file>, "
          "Blackboard <assignment>_<user>_attempt_<time>_<file>, <student id>_{a}_<notebook>.ipynb "
          "or a folder <student id>/")
@@ -54,6 +55,7 @@ class Upload:
     refused: str = ""
     notes: list = field(default_factory=list)
     total: int = 0
+    staged: int = 0                              # bytes of its notebooks in the staging folder now
 
 
 def _q(name: str) -> str:
@@ -66,6 +68,9 @@ class Intake:
         self.uploads: list[Upload] = []
         self.count = itertools.count()
         self.incidents: list[tuple[str, str]] = []  # (student or "", message)
+        self.on_disk: dict[str, int] = defaultdict(int)  # bytes staged for each student now
+        self.peak: dict[str, int] = defaultdict(int)
+        self.latest: dict[str, tuple] = {}
 
     def incident(self, student: str, message: str) -> None:
         self.incidents.append((student, message))
@@ -81,7 +86,7 @@ class Intake:
                     self.folder(name, folder_members(full))
             elif stat.S_ISREG(st.st_mode):
                 self.file(name, Member(name, "file", st.st_size,
-                                       lambda full=full: open(full, "rb")), container_ok=True)
+                                       lambda full=full: open(full, "rb", opener=_nofollow)), container_ok=True)
             else:
                 self.incident("", f"{_q(name)} is not a plain file or folder: not collected")
 
@@ -90,14 +95,14 @@ class Intake:
         try:
             fh = member.open()
             members = zip_members(fh, MAX_DOWNLOAD)
-        except (Refused, OSError) as exc:
+        except (Refused, OSError, MemoryError) as exc:
             self.incident("", f"the download {_q(name)} {_why(exc)}: nothing in it was collected")
             return
         with fh:
             groups: dict[str, list[Member]] = defaultdict(list)
             for m in members:
                 first, _, rest = m.path.partition("/")
-                if m.kind in ("unsafe", "link", "other", "encrypted"):
+                if m.kind in KINDS:
                     self.incident("", f"{_q(m.path)} in the download {_q(name)} is {KINDS[m.kind]}: not collected")
                 elif rest or m.kind == "dir":
                     groups[first] += [Member(rest, m.kind, m.size, m.open)] if rest else []
@@ -124,27 +129,60 @@ class Intake:
         if isinstance(who, str):
             return self.incident("", f"{_q(name)}: {who}: not collected")
         up = Upload(who, name)
-        self.uploads.append(up)
+        if not self.start(up):
+            return
         try:
             if who.file.endswith(".ipynb"):
                 self.notebook(up, who.file, "", member)
             elif is_archive(who.file):
                 self.archive(up, who.file, Member("", "file", member.size, member.open))
-        except (Refused, OSError) as exc:
+        except (Refused, OSError, MemoryError) as exc:
             up.refused = _why(exc)
+            self.drop(up)
 
     def folder(self, name: str, members: list[Member]) -> None:
         who = parse(name, self.a, folder=True)
         if isinstance(who, str):
             return self.incident("", f"the folder {_q(name)}: {who}: not collected")
         up = Upload(who, name + "/")
-        self.uploads.append(up)
-        if not who.files:
+        if not self.start(up) or not who.files:
             return
         try:
             self.walk(up, members, depth=0)
-        except (Refused, OSError) as exc:
+        except (Refused, OSError, MemoryError) as exc:
             up.refused = _why(exc)
+            self.drop(up)
+
+    # a student's bytes on disk: what is staged for their latest attempt, capped at MAX_TOTAL in all
+    def start(self, up: Upload) -> bool:
+        """Count ``up`` in; False when it is an earlier attempt than one already read (not read: place()
+        skips it). A later attempt drops what earlier ones staged."""
+        sid, attempt = up.who.student, up.who.attempt
+        self.uploads.append(up)
+        if sid in self.latest and attempt < self.latest[sid]:
+            return False
+        if sid in self.latest and attempt > self.latest[sid]:
+            for other in self.uploads:
+                if other.who.student == sid and other.who.attempt < attempt:
+                    self.drop(other)
+        self.latest[sid] = attempt
+        return True
+
+    def drop(self, up: Upload) -> None:
+        for _, _, staged, _ in up.notebooks:
+            _unlink(staged)
+        up.notebooks = []
+        self.on_disk[up.who.student] -= up.staged
+        up.staged = 0
+
+    def room(self, up: Upload) -> int:
+        """The bytes this student may still put on disk."""
+        return MAX_TOTAL - self.on_disk[up.who.student]
+
+    def on_disk_add(self, up: Upload, n: int) -> None:
+        sid = up.who.student
+        self.on_disk[sid] += n
+        self.peak[sid] = max(self.peak[sid], self.on_disk[sid])
 
     # inside one upload: everything is the uploader's
     def walk(self, up: Upload, members: list[Member], depth: int) -> None:
@@ -174,22 +212,35 @@ class Intake:
             up.notes.append(f"{_q(name)} is not a .zip: not opened (upload the notebook, or a .zip of it)")
             return
         with tempfile.TemporaryFile(dir=self.staging) as tmp:
-            self.count_in(up, copy_capped(m, tmp, MAX_TOTAL))
-            tmp.seek(0)
-            inner = zip_members(tmp, MAX_MEMBERS)
-            prefix = f"{m.path}/" if m.path else ""
-            self.walk(up, [Member(prefix + x.path, x.kind, x.size, x.open) for x in inner], depth=1)
+            size = _capped(m, tmp, MAX_TOTAL, self.room(up))
+            self.on_disk_add(up, size)
+            try:
+                self.count_in(up, size)
+                tmp.seek(0)
+                inner = zip_members(tmp, MAX_MEMBERS)
+                prefix = f"{m.path}/" if m.path else ""
+                self.walk(up, [Member(prefix + x.path, x.kind, x.size, x.open) for x in inner], depth=1)
+            finally:
+                self.on_disk[up.who.student] -= size  # the copy of their zip is gone with ``tmp``
 
     def notebook(self, up: Upload, name: str, where: str, m: Member) -> None:
         if not file_name_ok(name):
             up.notes.append(f"the notebook name {_q(name)} is not usable: not collected")
             return
         staged = os.path.join(self.staging, str(next(self.count)))
-        with open(staged, "xb") as out:
-            self.count_in(up, copy_capped(m, out, MAX_FILE))
+        try:
+            with open(staged, "xb") as out:
+                size = _capped(m, out, MAX_FILE, self.room(up))
+        except BaseException:
+            _unlink(staged)
+            raise
+        up.notebooks.append((name, where, staged, ""))
+        up.staged += size
+        self.on_disk_add(up, size)
+        self.count_in(up, size)
         with open(staged, "rb") as fh:
             digest = hashlib.file_digest(fh, "sha256").hexdigest()
-        up.notebooks.append((name, where, staged, digest))
+        up.notebooks[-1] = (name, where, staged, digest)
 
     @staticmethod
     def count_in(up: Upload, size: int) -> None:
@@ -238,7 +289,34 @@ class Intake:
         return placed
 
 
+def _capped(m: Member, out, cap: int, room: int) -> int:
+    """copy_capped to ``cap`` bytes, or to ``room`` (the student's bytes left on disk) when less."""
+    try:
+        if room <= 0:
+            raise Refused("")
+        return copy_capped(m, out, min(cap, room))
+    except Refused:
+        if room < cap:
+            raise Refused(f"would pass {MAX_TOTAL // 2**20} MiB on disk for this student in all "
+                          f"at {_q(m.path or 'their upload')}") from None
+        raise
+
+
+def _unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def _nofollow(path, flags):
+    return os.open(path, flags | os.O_NOFOLLOW)
+
+
 def _why(exc: Exception) -> str:
+    if isinstance(exc, MemoryError):
+        return "took more memory than the grader has while unpacked"
+
     return str(exc) if isinstance(exc, Refused) else f"could not be read ({one_line(exc, 200)})"
 
 
@@ -267,8 +345,11 @@ class LmsExtractor(ExtractorPlugin):
             fstree.remove(staging)  # unpacked from an upload: any depth
         where = lms_incidents.write(root, assignment, intake.incidents)
         students = len({v["student_id"] for v in self.collected.values()})
-        self.log.info("zip_collect: %d notebook(s) of %d student(s) unpacked; %d problem(s)%s", len(self.collected),
-                      students, len(intake.incidents), f", recorded in {where}" if intake.incidents else "")
+        most = max(intake.peak.items(), key=lambda kv: kv[1], default=("", 0))
+        self.log.info("zip_collect: %d notebook(s) of %d student(s) unpacked; %d problem(s)%s; most on disk for one "
+                      "student: %d bytes%s (cap %d MiB)", len(self.collected), students, len(intake.incidents),
+                      f", recorded in {where}" if intake.incidents else "", most[1],
+                      f" ({most[0]})" if most[0] else "", MAX_TOTAL // 2**20)
 
 
 class LmsCollector(FileNameCollectorPlugin):
