@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup grade test test-suites test-fast release notebooks check-release sandbox student-lab mutants seeds forgeable report clean
+.PHONY: setup grade test test-cost test-suites test-fast release notebooks check-release sandbox student-lab mutants seeds forgeable report clean
 
 $(STAMP): requirements.txt pyproject.toml
 	@command -v bwrap >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
@@ -49,12 +49,24 @@ grade: $(STAMP)
 test: $(STAMP)
 	COURSE_VERDICT_SEEDS=1 $(BIN)/python -m pytest tests -q -n 2 --durations=25 --ignore-glob='tests/[0-9][0-9]-*'
 
+## What make test costs, per test file: CPU seconds (each test's process and everything it started, so a busy
+## machine does not inflate them) and wall seconds, and the topics covered; written into docs/performance.md
+## from the run. make test-cost [TESTS="tests/test_round_trip.py ..."] [ONLY=15-01,15-02]; default: make test's run
+.PHONY: test-cost
+test-cost: $(STAMP)
+	rm -f gradebook/test-cost.jsonl
+	env $${ONLY:+COURSE_ONLY=$$ONLY} COURSE_TEST_COST=$(CURDIR)/gradebook/test-cost.jsonl COURSE_VERDICT_SEEDS=1 \
+		$(BIN)/python -m pytest $${TESTS:-tests} --ignore-glob='tests/[0-9][0-9]-*' -q -n 2 --durations=25; rc=$$?; \
+	$(BIN)/python -m course.authoring.suite_cost gradebook/test-cost.jsonl --write docs/performance.md \
+		--note "make test-cost TESTS=\"$${TESTS:-(make test)}\" ONLY=\"$${ONLY:-(all)}\", $$(date -u '+%Y-%m-%d %H:%M UTC'), $$(nproc) cores, load $$(cut -d' ' -f1 /proc/loadavg) at the end (pytest exit $$rc):"; \
+	exit $$rc
+
 ## Each hidden suite run directly against its reference (the round trips in `make test` already grade the
 ## reference through nbgrader with the same suites; this reports every check by name), every known-wrong
 ## example under 2 seeds, the tiny bench, and a real regrade into a second gradebook.
 test-suites: $(STAMP)
 	$(BIN)/python -m pytest tests/[0-9][0-9]-* -q -n 2
-	COURSE_VERDICT_SEEDS=2 $(BIN)/python -m pytest tests/test_submissions.py -q -n 2 -k verdicts
+	COURSE_VERDICT_SEEDS=2 COURSE_VERDICT_GENERIC=all $(BIN)/python -m pytest tests/test_submissions.py -q -n 2 -k verdicts
 	COURSE_TEST_BENCH=1 $(BIN)/python -m pytest tests/test_bench.py -q
 	COURSE_TEST_REAL_RESUME=1 $(BIN)/python -m pytest tests/test_resume_truth.py -q -k real
 

@@ -1,14 +1,17 @@
 # Every hidden suite talks to submissions through course.judge.pytest_plugin
 # (fixtures `student` and `gen`, markers `task` and `gpu`).
+import os
 import re
 
 pytest_plugins = ["course.judge.pytest_plugin"]
+if os.environ.get("COURSE_TEST_COST"):  # make test-cost: each test's CPU and wall time, per file
+    pytest_plugins.append("course.authoring.suite_cost")
 
 # Under `pytest -n N` (make test) work is handed out in groups: a topic's suite, one example-submission
 # run per topic, or one module; a group stays on one worker (its module fixtures run once), and the
 # longest groups go out first.
 LONGEST_FIRST = [  # by the last clean-clone run's durations (seconds on 2 cores)
-    "test_round_trip", "test_hostile", "test_exchange",  # 395, 272, new
+    "test_hostile", "test_exchange", "test_round_trip",  # 805, 134; the round trip: a group per topic
     "test_examples_apart", "test_incidents", "test_submissions-16-03", "test_pipeline_stop",  # new this session
     "test_submissions-15-10", "test_submissions-15-08", "test_batch", "test_submissions-15-03",  # 159, 130, 93, 92
     "test_submissions-15-04", "test_submissions-15-06", "test_submissions-15-07", "test_submissions-00-02",  # 89-78
@@ -26,13 +29,15 @@ def group_of(nodeid: str) -> str:
         return parts[0]  # tests/<topic>/...: the topic's suite shares one judge worker
     module = parts[0].removesuffix(".py")
     param = re.search(r"\[([\w\-.]+)\]$", rest)
-    if module in ("test_submissions", "test_scaffold") and param:
+    if module in ("test_submissions", "test_scaffold", "test_round_trip") and param:
         return f"{module}-{param.group(1)}"  # one group per assignment
     return module
 
 
 def _rank(nodeid: str) -> int:
     g = group_of(nodeid)
+    if g not in LONGEST_FIRST and g.startswith("test_round_trip-"):
+        g = "test_round_trip"  # each topic's round trip ranks where the whole one did
     return LONGEST_FIRST.index(g) if g in LONGEST_FIRST else len(LONGEST_FIRST)
 
 

@@ -1,0 +1,199 @@
+"""What the instructor test suite costs, per test file: CPU seconds (this process and every process it
+started, sandboxes included) as well as wall seconds, and the topics each file covered.
+
+As a pytest plugin (tests/conftest.py loads it when ``COURSE_TEST_COST`` names a file): each test's
+setup, call and teardown are measured in the process that runs them (an xdist worker, or pytest
+itself) and appended to that file as one JSON line. CPU is counted as
+
+    this process's own user+system time
+  + the children it has waited for (``RUSAGE_CHILDREN``: a reaped child carries the time of the
+    children it reaped in turn, so a finished grading run counts whole)
+  + every live descendant's user+system time and that of the children it reaped,
+
+each as the change over the phase, so a judge server or a spare kernel that outlives one test is
+charged to the tests it ran during. A process orphaned to PID 1 before it is counted is lost (the
+pipeline's own stop makes itself the subreaper of what it starts). Other helpers' processes on the
+machine are never counted, so the figures hold on a loaded machine where ``--durations`` does not.
+
+As a command (``make test-cost``): ``python -m course.authoring.suite_cost RECORDS [--write FILE]``
+sums the records per test file into a table (file, CPU s, wall s, tests, topics) and, with
+``--write``, puts it into FILE between the two marker lines (docs/performance.md).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import resource
+import sys
+import time
+from pathlib import Path
+
+ENV = "COURSE_TEST_COST"
+BEGIN = "<!-- suite-cost table: written by make test-cost -->"
+END = "<!-- end of suite-cost table -->"
+TOPIC = re.compile(r"\b(\d\d-\d\d)\b")
+
+
+def cpu_now() -> float:
+    """CPU seconds of this process, the children it reaped, and every live descendant."""
+    import psutil
+
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    reaped = resource.getrusage(resource.RUSAGE_CHILDREN)
+    total = own.ru_utime + own.ru_stime + reaped.ru_utime + reaped.ru_stime
+    try:
+        live = psutil.Process().children(recursive=True)
+    except psutil.Error:
+        live = []
+    for p in live:
+        try:
+            t = p.cpu_times()
+        except psutil.Error:
+            continue
+        total += t.user + t.system + t.children_user + t.children_system
+    return total
+
+
+# -- the pytest plugin --------------------------------------------------------------------------------
+
+_OPEN: dict[str, tuple[float, float]] = {}
+
+
+def _out() -> Path | None:
+    path = os.environ.get(ENV)
+    return Path(path) if path else None
+
+
+def _start(item) -> None:
+    if not _MEASURING:
+        return
+    _OPEN[item.nodeid] = (cpu_now(), time.monotonic())
+
+
+def _stop(item, phase: str) -> None:
+    began = _OPEN.pop(item.nodeid, None)
+    out = _out()
+    if began is None or out is None:
+        return
+    cpu, wall = cpu_now() - began[0], time.monotonic() - began[1]
+    rec = {"nodeid": item.nodeid, "phase": phase, "cpu": round(cpu, 3), "wall": round(wall, 3),
+           "worker": os.environ.get("PYTEST_XDIST_WORKER", "main"), "pid": os.getpid(),
+           "only": os.environ.get("COURSE_ONLY", "")}
+    with open(out, "a") as fh:  # one short line per write: appends of two workers do not interleave
+        fh.write(json.dumps(rec) + "\n")
+
+
+def _wrap(phase: str):
+    import pytest
+
+    @pytest.hookimpl(hookwrapper=True)
+    def hook(item):
+        _start(item)
+        try:
+            yield
+        finally:
+            _stop(item, phase)
+    hook.__name__ = f"pytest_runtest_{phase}"
+    return hook
+
+
+MAIN = ENV + "_MAIN"  # the pid of the pytest that was started for the measure
+
+
+def pytest_configure(config) -> None:
+    """Only the tests of the measured run count: those its own process or its xdist workers run, not a
+    pytest a test starts in turn (a judge runs each hidden suite as one), whose cost its test already bears."""
+    global _MEASURING
+    if not hasattr(config, "workerinput") and not os.environ.get(MAIN):
+        os.environ[MAIN] = str(os.getpid())
+    _MEASURING = hasattr(config, "workerinput") or os.environ.get(MAIN) == str(os.getpid())
+
+
+_MEASURING = False
+
+if os.environ.get(ENV):  # imported as a plugin only then; the summariser below needs no pytest
+    pytest_runtest_setup = _wrap("setup")
+    pytest_runtest_call = _wrap("call")
+    pytest_runtest_teardown = _wrap("teardown")
+
+
+# -- the table ----------------------------------------------------------------------------------------
+
+def file_of(nodeid: str) -> str:
+    path = nodeid.split("::", 1)[0]
+    return path.removeprefix("tests/")
+
+
+def summarise(lines) -> list[dict]:
+    """Per test file: CPU and wall seconds (all phases summed), tests, topics; costliest first."""
+    files: dict[str, dict] = {}
+    for ln in lines:
+        try:
+            rec = json.loads(ln)
+        except ValueError:
+            continue
+        f = files.setdefault(file_of(rec["nodeid"]), {"cpu": 0.0, "wall": 0.0, "tests": set(), "topics": set()})
+        f["cpu"] += rec["cpu"]
+        f["wall"] += rec["wall"]
+        f["tests"].add(rec["nodeid"])
+        topics = set(TOPIC.findall(rec["nodeid"].split("::", 1)[-1]))
+        topics |= set(TOPIC.findall(rec["nodeid"].split("::", 1)[0]))
+        if not topics and rec.get("only"):
+            topics = {t.strip() for t in rec["only"].split(",") if t.strip()}
+        f["topics"] |= topics
+    rows = [{"file": name, "cpu": v["cpu"], "wall": v["wall"], "tests": len(v["tests"]),
+             "topics": sorted(v["topics"])} for name, v in files.items()]
+    return sorted(rows, key=lambda r: -r["cpu"])
+
+
+def table(rows: list[dict], note: str = "") -> str:
+    out = [f"{note}" if note else "", "",
+           "| test file | CPU s | wall s | tests | topics |",
+           "|-----------|------:|-------:|------:|--------|"]
+    for r in rows:
+        topics = ", ".join(r["topics"]) if len(r["topics"]) <= 4 else f"{len(r['topics'])} ({r['topics'][0]} .. {r['topics'][-1]})"
+        out.append(f"| {r['file']} | {r['cpu']:.0f} | {r['wall']:.0f} | {r['tests']} | {topics or '-'} |")
+    out.append(f"| **all** | **{sum(r['cpu'] for r in rows):.0f}** | {sum(r['wall'] for r in rows):.0f} | "
+               f"{sum(r['tests'] for r in rows)} | |")
+    return "\n".join(out).strip("\n") + "\n"
+
+
+def write_into(doc: Path, text: str) -> None:
+    """``text`` between the marker lines of ``doc`` (appended under a heading the first time)."""
+    old = doc.read_text() if doc.exists() else ""
+    block = f"{BEGIN}\n{text}{END}\n"
+    if BEGIN in old and END in old:
+        head, rest = old.split(BEGIN, 1)
+        new = head + block + rest.split(END, 1)[1].lstrip("\n")
+    else:
+        new = old.rstrip("\n") + "\n\n## The suite's cost per test file\n\n" + block
+    doc.write_text(new)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m course.authoring.suite_cost")
+    ap.add_argument("records", type=Path, help=f"the JSON lines written under {ENV}")
+    ap.add_argument("--write", type=Path, help="put the table into this file (between its marker lines)")
+    ap.add_argument("--note", default="", help="a line above the table (when, what was run)")
+    args = ap.parse_args(argv)
+    if not args.records.exists():
+        print(f"{args.records}: no records (was the suite run with {ENV}={args.records}?)")
+        return 1
+    rows = summarise(args.records.read_text().splitlines())
+    if not rows:
+        print(f"{args.records}: no test was measured")
+        return 1
+    note = args.note or (f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} on {os.cpu_count()} cores, "
+                         f"load average {os.getloadavg()[0]:.1f} at the end; CPU: the test's process and all it started.")
+    text = table(rows, note)
+    print(text, end="")
+    if args.write:
+        write_into(args.write, text)
+        print(f"written into {args.write}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
