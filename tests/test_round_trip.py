@@ -4,55 +4,131 @@ The reference solution earns full marks on every test cell and runs top to botto
 error; the untouched release earns zero on every test cell; feedback never shows hidden-test code.
 """
 import csv
+import os
 import shutil
+import signal
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
 
 import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-import os as _os
-
 import torch as _torch
 
 if not _torch.cuda.is_available():
     # Instructor CI on a CPU machine: GPU-marked checks are graded as skipped (and say so).
-    _os.environ.setdefault("COURSE_ALLOW_CPU_GRADING", "1")
+    os.environ.setdefault("COURSE_ALLOW_CPU_GRADING", "1")
 
-from course import REPO_ROOT
+from course import REPO_ROOT, tool_env
 from course import notebook as nbtools
 from course import assignments
-from course.grading.class_run import pipeline, submissions
+from course.grading.class_run import submissions
 
 ASSIGNMENTS = assignments()
+# Seconds one topic's pipeline run may take (two submissions; the slowest topic took about 3 min on a
+# loaded 2-core machine): below pytest-timeout's 2400 s, so a topic that overruns fails its own tests only.
+TOPIC_TIMEOUT = float(os.environ.get("COURSE_ROUND_TRIP_TIMEOUT", "1200"))
 
 
-# One scratch course for every assignment, graded by one pipeline run on its own workers: a warm
-# worker grades the next submission without paying the runner's start again (one course per topic
-# cost about twice the CPU). Under `pytest -n` the module is one group on one worker (tests/conftest.py).
+# One scratch course and one pipeline run per topic, in a process of its own: a slow or stuck topic fails
+# its own tests and no other's, and under `pytest -n` each topic is a group of its own (tests/conftest.py),
+# so the two workers share the topics. The run ends with its fixture: on a time-out (ours or
+# pytest-timeout's), an error or Ctrl-C, the pipeline gets SIGTERM (it ends every process it started:
+# course.grading.class_run.stopping), then its process group and whatever is left below it are killed.
 
 
-@pytest.fixture(scope="session")
-def graded_all(tmp_path_factory):
-    root = tmp_path_factory.mktemp("course")
+@dataclass
+class Run:
+    root: Path
+    rc: int | None  # None: did not finish
+    out: str
+    error: str | None = None
+
+
+def _die_with_parent() -> None:  # in the child: SIGTERM when the pytest process dies (pytest-timeout's thread method)
+    import ctypes
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
+
+
+def end_run(proc: subprocess.Popen, grace: float = 20.0) -> None:
+    """Stop the pipeline and everything below it: SIGTERM (its own clean stop), then SIGKILL for the rest."""
+    import psutil
+    try:
+        below = psutil.Process(proc.pid).children(recursive=True)
+    except psutil.Error:
+        below = []
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            pass
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    for p in below:
+        try:
+            p.kill()
+        except psutil.Error:
+            pass
+    proc.wait(timeout=30)
+
+
+def start_pipeline(root: Path, assignment: str, env: dict | None = None) -> subprocess.Popen:
+    """``python -m course.grading.pipeline`` on ``assignment`` in ``root``, output in root/pipeline.out."""
+    cmd = [sys.executable, "-m", "course.grading.pipeline", "--root", str(root), "--assignment", assignment,
+           "--no-examples"]
+    with open(root / "pipeline.out", "w") as fh:
+        return subprocess.Popen(cmd, cwd=REPO_ROOT, env=env or tool_env(), stdout=fh, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL, start_new_session=True, preexec_fn=_die_with_parent)
+
+
+def wait_run(proc: subprocess.Popen, root: Path, assignment: str, timeout: float) -> Run:
+    log = root / "pipeline.out"
+    try:
+        rc = proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        end_run(proc)
+        return Run(root, None, log.read_text(errors="replace"),
+                   f"{assignment}: the pipeline did not finish in {timeout:.0f} s (stopped); see {log}")
+    except BaseException:  # pytest-timeout, Ctrl-C: the grading run ends with the fixture
+        end_run(proc)
+        raise
+    return Run(root, rc, log.read_text(errors="replace"))
+
+
+def grade_topic(root: Path, assignment: str, timeout: float = TOPIC_TIMEOUT) -> Run:
+    """The topic's reference and blank release submitted in a scratch course at ``root`` and graded by
+    the pipeline (generate, autograde, feedback, export, report) in a process of its own."""
     shutil.copy(REPO_ROOT / "nbgrader_config.py", root)
-    for assignment in ASSIGNMENTS:
-        shutil.copytree(REPO_ROOT / "source" / assignment, root / "source" / assignment,
-                        ignore=shutil.ignore_patterns("*.nb.py", "__pycache__"))
-        name = submissions.release_notebook(assignment).name
-        for student, nb in (("ref", submissions.reference(assignment)),
-                            ("blank", nbtools.read(submissions.release_notebook(assignment)))):
-            dest = root / "gradebook" / "submitted" / student / assignment
-            dest.mkdir(parents=True)
-            nbformat.write(nb, dest / name)
-    return root, pipeline.run(root, ASSIGNMENTS, examples=False)
+    shutil.copytree(REPO_ROOT / "source" / assignment, root / "source" / assignment,
+                    ignore=shutil.ignore_patterns("*.nb.py", "__pycache__"))
+    name = submissions.release_notebook(assignment).name
+    for student, nb in (("ref", submissions.reference(assignment)),
+                        ("blank", nbtools.read(submissions.release_notebook(assignment)))):
+        dest = root / "gradebook" / "submitted" / student / assignment
+        dest.mkdir(parents=True)
+        nbformat.write(nb, dest / name)
+    return wait_run(start_pipeline(root, assignment), root, assignment, timeout)
 
 
-@pytest.fixture
-def graded_course(graded_all, assignment):
-    return graded_all
+@pytest.fixture(scope="module")
+def graded_course(tmp_path_factory, assignment):
+    return grade_topic(tmp_path_factory.mktemp(f"course-{assignment}"), assignment)
 
 
-per_assignment = pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def finished(run: Run) -> Path:
+    if run.error:
+        pytest.fail(run.error + "\n" + run.out[-3000:])
+    return run.root
+
+
+# module scope: the tests of one topic run together, on one topic's run
+per_assignment = pytest.mark.parametrize("assignment", ASSIGNMENTS, scope="module")
 
 
 def cell_scores(root, assignment, student):
@@ -63,13 +139,13 @@ def cell_scores(root, assignment, student):
 
 @per_assignment
 def test_pipeline_completes(graded_course, assignment):
-    root, rc = graded_course
-    assert rc == 0, f"grading reported failures; see {root / 'gradebook' / 'logs'}"
+    root = finished(graded_course)
+    assert graded_course.rc == 0, f"grading reported failures; see {root / 'gradebook' / 'logs'}\n{graded_course.out[-3000:]}"
 
 
 @per_assignment
 def test_reference_earns_full_marks(graded_course, assignment):
-    root, _ = graded_course
+    root = finished(graded_course)
     scores = cell_scores(root, assignment, "ref")
     short = {k: v for k, v in scores.items() if v[0] != v[1]}
     assert scores and not short, f"reference lost points in {assignment}: {short}"
@@ -81,7 +157,7 @@ def test_reference_earns_full_marks(graded_course, assignment):
 
 @per_assignment
 def test_blank_release_scores_zero_everywhere(graded_course, assignment):
-    root, _ = graded_course
+    root = finished(graded_course)
     scores = cell_scores(root, assignment, "blank")
     nonzero = {k: v for k, v in scores.items() if v[0] != 0}
     assert scores and not nonzero, f"the blank release earned points in {assignment}: {nonzero}"
@@ -89,7 +165,7 @@ def test_blank_release_scores_zero_everywhere(graded_course, assignment):
 
 @per_assignment
 def test_feedback_shows_verdicts_but_no_test_code(graded_course, assignment):
-    root, _ = graded_course
+    root = finished(graded_course)
     folder = root / "gradebook" / "feedback" / "blank" / assignment
     extra = sorted(p.name for p in folder.iterdir() if p.suffix != ".html" and p.name != "timestamp.txt")
     assert not extra, f"feedback for {assignment} carries files from the grading run: {extra}"
@@ -102,6 +178,94 @@ def test_feedback_shows_verdicts_but_no_test_code(graded_course, assignment):
 
 @per_assignment
 def test_export_has_a_row_per_submission(graded_course, assignment):
-    root, _ = graded_course
+    root = finished(graded_course)
     rows = list(csv.DictReader(open(root / "gradebook" / "grades.csv")))
     assert {(r["assignment"], r["student_id"]) for r in rows} >= {(assignment, s) for s in ("ref", "blank")}
+
+
+# -- the run ends with its fixture ------------------------------------------------------------------
+
+class Stop(Exception):
+    """What pytest-timeout's signal method raises in the test's thread."""
+
+
+def _run_until_stopped(tmp_path, how: str):
+    """A tiny course whose one submission sleeps in its cell, graded by ``start_pipeline`` + ``wait_run``;
+    stopped while its kernel runs the cell, by wait_run's own time-out or by an exception raised in the
+    waiting thread (a signal handler, as pytest-timeout does). Every process the run had, as seen then."""
+    import threading
+    import time
+
+    import psutil
+
+    from tests import tiny_course as tc
+    root = tc.make(tmp_path / "course")
+    tc.submit(root, "slow", "import time\ntime.sleep(300)\nanswer = 42")
+    proc = start_pipeline(root, tc.A, dict(tool_env(), COURSE_ALLOW_CPU_GRADING="1", COURSE_CELL_TIMEOUT="600"))
+    seen: dict = {}
+    kernel_running = threading.Event()
+
+    def watch():
+        while proc.poll() is None:
+            try:
+                for p in psutil.Process(proc.pid).children(recursive=True):
+                    try:
+                        seen.setdefault((p.pid, p.create_time()), " ".join(p.cmdline())[:200])
+                    except psutil.Error:
+                        pass
+            except psutil.Error:
+                return
+            if any("course.sandbox.kernel" in c for c in seen.values()):
+                kernel_running.set()
+            time.sleep(0.1)
+
+    threading.Thread(target=watch, daemon=True).start()
+    def raise_stop(*_):
+        raise Stop()
+
+    old = signal.signal(signal.SIGUSR1, raise_stop)
+    try:
+        if how == "time-out":
+            deadline = time.monotonic() + 400
+            while not kernel_running.is_set() and time.monotonic() < deadline and proc.poll() is None:
+                time.sleep(0.2)
+            assert kernel_running.is_set(), (root / "pipeline.out").read_text()
+            time.sleep(1)
+            run = wait_run(proc, root, tc.A, timeout=0.5)
+            assert run.rc is None and "did not finish in 0 s (stopped)" in run.error, run
+        else:
+            def stop_when_running():
+                if kernel_running.wait(400):
+                    time.sleep(1)
+                    os.kill(os.getpid(), signal.SIGUSR1)
+            threading.Thread(target=stop_when_running, daemon=True).start()
+            with pytest.raises(Stop):
+                wait_run(proc, root, tc.A, timeout=600)
+    finally:
+        signal.signal(signal.SIGUSR1, old)
+        if proc.poll() is None:
+            end_run(proc)
+    return seen
+
+
+def _alive(key) -> bool:
+    import psutil
+    pid, started = key
+    try:
+        p = psutil.Process(pid)
+        return p.create_time() == started and p.status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return False
+
+
+@pytest.mark.parametrize("how", ["time-out", "error"])
+def test_a_stopped_fixture_ends_its_grading_run(tmp_path, how):
+    """A topic's run that overruns its time, or whose fixture is interrupted (pytest-timeout raises in
+    the waiting thread), leaves no process behind: the pipeline, its runner, judge server and the
+    sandboxed kernel running the student's cell are all gone once wait_run returns or raises."""
+    import time
+    seen = _run_until_stopped(tmp_path, how)
+    time.sleep(2)  # as long as a clean stop of the pipeline is given (test_pipeline_stop)
+    assert any("course.sandbox.kernel" in c for c in seen.values()), seen  # there was something to end
+    left = sorted(c for k, c in seen.items() if _alive(k))
+    assert not left, f"processes of the stopped run still alive: {left}"
