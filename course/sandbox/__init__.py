@@ -165,23 +165,32 @@ def visible_paths() -> list[str]:
     return _existing(paths)
 
 
-def _system_binds() -> list[str]:
+def _system_binds(stage=None) -> list[str]:
     """The operating system, read-only. Everything else on the machine (other copies of the course,
-    backups, home folders, data disks) is simply absent: an allow-list, not a deny-list."""
+    backups, home folders, data disks) is simply absent: an allow-list, not a deny-list. ``stage``: the
+    sandbox's own overlays (``overlay.Stage``), when there are."""
+    own = stage.tree if stage is not None else (lambda p: p)
     argv = []
     for p in SYSTEM_PATHS:
         if os.path.islink(p):
             argv += ["--symlink", os.readlink(p), p]
         elif os.path.isdir(p):
-            argv += ["--ro-bind", p, p]
+            argv += ["--ro-bind", own(p), p]
     if os.path.isdir("/sys/fs/cgroup"):  # every sandbox's cgroup counters (tasks, memory): a channel between them
         argv += ["--tmpfs", "/sys/fs/cgroup", "--remount-ro", "/sys/fs/cgroup"]
     argv += ["--dir", "/etc"]
+    etc = own("/etc")
     for name in ETC_ALLOW:
         p = os.path.join("/etc", name)
         if os.path.exists(p):
-            argv += ["--ro-bind", p, p]
+            real = os.path.realpath(p)  # os-release and alternatives' entries are links to /usr
+            src = (os.path.join(etc, os.path.relpath(real, "/etc")) if real.startswith("/etc/") else
+                   own(real) if os.path.isdir(real) else os.path.join(own(os.path.dirname(real)), os.path.basename(real)))
+            argv += ["--ro-bind", src, p]
     return argv
+
+
+DEV_NODES = ("null", "zero", "full", "random", "urandom", "tty")  # what bwrap's --dev binds from the host
 
 
 # Kernel tables shared by the whole node (docs/security.md, "Kernel tables"): each sandbox gets a share.
@@ -279,21 +288,27 @@ def bwrap_argv(extra_binds: list[str] = (), ro_files: list[tuple[str, str]] = ()
     tmp = (settings.current().sandbox_tmp_mb if tmp_mb is None else tmp_mb) * 2**20
     shm = (settings.current().sandbox_shm_mb if shm_mb is None else shm_mb) * 2**20
     account = account or new_account()
+    from . import overlay
+    stage = overlay.stage() if account is not None else None  # root: inodes of the sandbox's own
+    own = stage.tree if stage is not None else (lambda p: p)  # noqa: E731
     if account is None:  # unprivileged: a user namespace mapping the grader's account, no capabilities
         isolate = ["--unshare-all", "--cap-drop", "ALL"]
     else:  # root: no user namespace (its root would own root's files); setpriv drops to the account below
         isolate = ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try"]
-    argv = [bwrap, *_system_binds(), "--dev", "/dev", "--perms", "1777", "--size", str(shm), "--tmpfs", "/dev/shm",
+    argv = [bwrap, *_system_binds(stage), "--dev", "/dev", "--perms", "1777", "--size", str(shm), "--tmpfs", "/dev/shm",
             "--proc", "/proc", "--perms", "1777", "--size", str(tmp), "--tmpfs", "/tmp", "--perms", "1777",
             "--dir", WORKDIR, *isolate, "--die-with-parent", "--new-session"]
+    if stage is not None:
+        for name in DEV_NODES:
+            argv += ["--dev-bind", stage.device("/dev/" + name), "/dev/" + name]
     for dev in sorted(glob.glob("/dev/nvidia*")) + sorted(glob.glob("/dev/dri/*")):
-        argv += ["--dev-bind", dev, dev]
+        argv += ["--dev-bind", stage.device(dev) if stage is not None else dev, dev]
     visible = sorted(visible_paths(), key=len)
     under = lambda p, q: p.startswith(q.rstrip("/") + "/")
     masked = [h for h in sorted(hidden_paths(), key=len) if any(under(h, v) for v in visible)]
     argv += _parent_dirs([*visible, *masked, *extra_binds, *(inner for _, inner in ro_files)])
     course = str(REPO_ROOT / "course")
-    source = lambda p: (view or course_view()) if p == course else p  # noqa: E731
+    source = lambda p: own((view or course_view()) if p == course else p)  # noqa: E731
     for p in visible:
         argv += ["--ro-bind", source(p), p]
     for p in masked:  # mask what a visible folder happens to contain ...
@@ -321,9 +336,10 @@ def bwrap_argv(extra_binds: list[str] = (), ro_files: list[tuple[str, str]] = ()
                  "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs"]
     from . import seccomp
     try:
-        return seccomp.wrap(argv)
+        argv = seccomp.wrap(argv)
     except seccomp.SeccompUnavailable as exc:
         raise SandboxUnavailable(str(exc)) from None
+    return stage.wrap(argv) if stage is not None else argv
 
 
 @functools.lru_cache(maxsize=1)
