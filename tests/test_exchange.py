@@ -8,13 +8,17 @@ instructor:        carol's LMS download (a truncated notebook) in downloaded/<id
                    README's collect-to-export block
 students:          the README's fetch_feedback block
 
-The blocks are read from README.md, so the README cannot drift from what CI runs; the only edit is
-/srv/nbgrader -> a scratch folder. A student starts with a login's variables only (HOME, USER, LOGNAME,
-LANG, and a PATH with nbgrader on it, as on a hub image) and gets the rest from the block. Their Python
-is a venv every account can run that sees the course venv's packages and release/course-student (what
-a student installs), so `import course` there finds only the student package.
+The blocks are read from README.md, so the README cannot drift from what CI runs; the only edits are
+/srv/nbgrader -> a scratch folder and /opt/course-student (make student-env) -> the students' venv here.
+A student starts with a login's variables only (HOME, USER, LOGNAME, LANG, and the system's PATH) and gets
+the rest from the block. Their Python is a venv every account can run that sees the course venv's
+packages and release/course-student (what a student installs), so `import course` there finds only the
+student package. The course root sits in a folder every account can enter (as /home/<instructor> on
+Debian), so only its own mode keeps the class out; then each student tries to read and write what is the
+instructor's or a classmate's, and a course folder in the exchange replaced by a student's is refused.
 """
 import csv
+import json
 import os
 import pwd
 import re
@@ -42,10 +46,10 @@ if not torch.cuda.is_available():
 
 A = "15-01" if "15-01" in assignments() else assignments()[0]
 README_SHARED = "/srv/nbgrader"
+README_TOOLS = "/opt/course-student"
 PURELIB = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
 NBGRADER = "#!{python}\nimport sys\nfrom nbgrader.apps.nbgraderapp import main\nsys.exit(main())\n"
 
-pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="needs root: makes two student accounts with useradd")
 
 
 def readme_blocks() -> list[tuple[str, str]]:
@@ -61,19 +65,21 @@ def readme_blocks() -> list[tuple[str, str]]:
     return blocks
 
 
-def run_block(script: str, cwd: Path, env: dict, shared: Path, user: str | None = None) -> str:
+def run_block(script: str, cwd: Path, env: dict, shared: Path, user: str | None = None, rc: int = 0) -> str:
     """Run one README block as ``user`` (None: this process's account) in a shell that goes on from the
     same person's last block (their exports carry over, as in one terminal): ``env`` is updated in place."""
     script = script.replace(README_SHARED, str(shared)).replace("15-01", A)
+    script = script.replace(README_TOOLS, str(env.get("COURSE_TEST_TOOLS", README_TOOLS)))
     dump = cwd / ".shell-env"
     ids = {} if user is None else {"user": user, "group": user, "extra_groups": []}
     r = subprocess.run(["bash", "-euo", "pipefail", "-c", f'{script}\nenv -0 > "{dump}"'], cwd=cwd, env=env,
                        capture_output=True, text=True, timeout=1200, **ids)
-    assert r.returncode == 0, f"README block failed for {user or 'the instructor'} in {cwd}:\n{script}\n" \
+    assert r.returncode == rc, f"README block exited {r.returncode}, not {rc}, for {user or 'the instructor'} in {cwd}:\n{script}\n" \
                               f"--- stdout\n{r.stdout[-3000:]}\n--- stderr\n{r.stderr[-5000:]}"
-    env.clear()
-    env.update(kv.split("=", 1) for kv in dump.read_text().split("\0") if "=" in kv)
-    dump.unlink()
+    if dump.exists():  # not when the block stopped where it was expected to (rc)
+        env.clear()
+        env.update(kv.split("=", 1) for kv in dump.read_text().split("\0") if "=" in kv)
+        dump.unlink()
     return r.stdout + r.stderr
 
 
@@ -93,11 +99,17 @@ def student_python(base: Path, user: str) -> Path:
             break
     else:
         pytest.fail(f"no Python {want} that a student account can run (tried {candidates})")
-    venv, packages = base / "student-venv", sysconfig.get_paths()["purelib"]
+    venv, packages, kit = base / "student-venv", sysconfig.get_paths()["purelib"], RELEASE_DIR / "course-student"
+    if not all(os.stat(p).st_mode & stat.S_IXOTH for p in [packages, *Path(packages).parents]):
+        # this checkout's course root is closed to other accounts (make setup did it): the students get
+        # their own copy of the packages, as make student-env gives them (hard links: no bytes copied)
+        subprocess.run(["cp", "-al", packages, str(base / "packages")], check=True)
+        shutil.copytree(kit, base / "course-student")
+        packages, kit = str(base / "packages"), base / "course-student"
     subprocess.run([py, "-m", "venv", "--without-pip", str(venv)], check=True, capture_output=True)
     purelib = subprocess.run([str(venv / "bin" / "python"), "-c", PURELIB],
                              capture_output=True, text=True, check=True).stdout.strip()
-    Path(purelib, "course-student.pth").write_text(f"{packages}\n{RELEASE_DIR / 'course-student'}\n")
+    Path(purelib, "course-student.pth").write_text(f"{packages}\n{kit}\n")
     (venv / "bin" / "nbgrader").write_text(NBGRADER.format(python=venv / "bin" / "python"))
     (venv / "bin" / "nbgrader").chmod(0o755)
     r = subprocess.run([str(venv / "bin" / "python"), "-c", "import torch, nbgrader, course.student.validate, course; "
@@ -111,6 +123,8 @@ def student_python(base: Path, user: str) -> Path:
 @pytest.fixture(scope="module")
 def accounts():
     """Two student accounts with homes in a scratch folder every account can enter; removed afterwards."""
+    if os.geteuid() != 0:
+        pytest.skip("needs root: makes two student accounts with useradd")
     base = Path(tempfile.mkdtemp(prefix="exchange-class-", dir="/tmp"))
     base.chmod(0o755)
     tag = f"{os.getpid() % 100000}"
@@ -135,18 +149,21 @@ def accounts():
 def login_env(name: str, bin_dir: Path) -> dict:
     home = pwd.getpwnam(name).pw_dir
     return {"HOME": home, "USER": name, "LOGNAME": name, "SHELL": "/bin/sh", "LANG": "C.UTF-8",
-            "PATH": f"{bin_dir}:/usr/local/bin:/usr/bin:/bin"}
+            "PATH": "/usr/local/bin:/usr/bin:/bin", "COURSE_TEST_TOOLS": str(bin_dir.parent)}
 
 
 @pytest.fixture(scope="module")
 def course(accounts, tmp_path_factory):
     base, names = accounts
-    root, shared = tmp_path_factory.mktemp("exchange-course") / "course", base / "srv"
+    root, shared = base / "instructor" / "course", base / "srv"
     (root / "gradebook").mkdir(parents=True)
+    for p in (root.parent, root, root / "gradebook"):
+        p.chmod(0o755)  # as a fresh clone in a Debian home folder
     shutil.copy(REPO_ROOT / "nbgrader_config.py", root)
     shutil.copytree(REPO_ROOT / "source" / A, root / "source" / A,
                     ignore=shutil.ignore_patterns("*.nb.py", "__pycache__"))
     shutil.copytree(RELEASE_DIR / "jupyter-hub", root / "release" / "jupyter-hub")
+    shutil.copytree(REPO_ROOT / "tests" / A, root / "tests" / A, ignore=shutil.ignore_patterns("__pycache__"))
     for link in ("course", ".venv"):  # a clone's code and the venv `make setup` made
         os.symlink(REPO_ROOT / link, root / link)
     blocks = readme_blocks()
@@ -167,7 +184,10 @@ def course(accounts, tmp_path_factory):
         assert fetched.is_file(), f"{student} fetched nothing: {list(home.rglob('*'))}"
         if work is not None:
             nbformat.write(work, fetched)
-        validated[student] = run_block("nbgrader validate" + rest, home, senv, shared, user)
+        check, submit = ("nbgrader validate" + rest).split("\n", 1)
+        # validate exits 1 where a visible check fails (the blank): the student goes on and submits
+        validated[student] = run_block(check, home, senv, shared, user, rc=0 if work is not None else 1)
+        validated[student] += run_block(submit, home, senv, shared, user)
         students[student] = (user, home, senv)
 
     # carol hands in through the LMS: a zip holding her notebook, cut off in the middle
@@ -178,7 +198,7 @@ def course(accounts, tmp_path_factory):
     log += run_block(blocks[2][1], root, env, shared)
     for user, home, senv in students.values():
         run_block(blocks[3][1], home, senv, shared, user)
-    return root, shared, students, name, log, validated
+    return root, shared, students, name, log, validated, env
 
 
 def score(root, student):
@@ -215,14 +235,14 @@ def test_scores(course):
 
 
 def test_terminal_validate_says_what_the_lab_says(course):
-    *_, validated = course
+    *_, validated, _ = course
     assert SUCCESS in validated["alice"], validated["alice"][-3000:]
     assert "passes all the tests" not in validated["alice"] + validated["bob"]
     assert "VALIDATION FAILED" in validated["bob"] and SUCCESS not in validated["bob"], validated["bob"][-3000:]
 
 
 def test_broken_lms_notebook_is_one_line_and_a_note(course):
-    root, _, _, name, log, _ = course
+    root, _, _, name, log, *_ = course
     lines = [ln for ln in log.splitlines() if "carol" in ln and "not a readable notebook" in ln]
     assert len(lines) == 1, log[-3000:]
     assert "Traceback" not in log and "NotJSONError" not in log, log[-3000:]
@@ -263,3 +283,157 @@ def test_read_only_config_dir_after_ipython(course):
                        group=user, extra_groups=[], timeout=300)
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr[-3000:]
     assert A in r.stdout + r.stderr, r.stdout + r.stderr
+
+
+# Run as a student: each attempt on the instructor's or a classmate's files, and whether it worked.
+TRY = """
+import json, os, sys
+out = {}
+def attempt(what, fn):
+    try:
+        fn()
+        out[what] = True
+    except OSError:
+        out[what] = False
+def read(p):
+    with open(p, "rb") as fh:
+        fh.read(1)
+def write(p):
+    with open(p, "w") as fh:
+        fh.write("planted")
+for what, path in json.loads(sys.argv[1]).items():
+    if what.startswith("read "):
+        attempt(what, lambda: read(path))
+    elif what.startswith("list "):
+        attempt(what, lambda: os.listdir(path))
+    elif what.startswith("write "):
+        attempt(what, lambda: write(path))
+    elif what.startswith("move "):
+        attempt(what, lambda: os.rename(path, path + ".moved"))
+print(json.dumps(out))
+"""
+
+
+def attempts(user: str, home: Path, targets: dict[str, Path]) -> dict[str, bool]:
+    r = subprocess.run(["/usr/bin/python3", "-c", TRY, json.dumps({k: str(v) for k, v in targets.items()})],
+                       cwd=home, capture_output=True, text=True, user=user, group=user, extra_groups=[],
+                       env={"PATH": "/usr/bin:/bin", "HOME": str(home)}, timeout=60)
+    assert r.returncode == 0, r.stderr[-2000:]
+    return json.loads(r.stdout)
+
+
+def test_students_cannot_reach_the_instructors_or_each_others_files(course):
+    """Neither student can read a solution, a hidden check, the gradebook, a secret or a classmate's
+    feedback or submission, nor write into one, nor move the course's folder in the exchange."""
+    root, shared, students, name, *_ = course
+    course_dir = shared / "exchange" / "advanced-pytorch-internals"
+    hidden = sorted((root / "tests" / A).glob("*.py"))[0]
+    found = {}
+    for student, other in (("alice", "bob"), ("bob", "alice")):
+        user, home, _ = students[student]
+        them = students[other][0]
+        theirs = root / "gradebook" / "submitted" / them / A
+        their_feedback = sorted((root / "gradebook" / "feedback" / them / A).glob("*.html"))[0]
+        targets = {
+            "read a solution (source/)": root / "source" / A / name,
+            "read a hidden check (tests/<id>/)": hidden,
+            "read the gradebook": root / "gradebook" / "gradebook.db",
+            "read a classmate's submission": theirs / name,
+            "read a classmate's secret": theirs / "submission_secret.txt",
+            "read a classmate's feedback": their_feedback,
+            "list the course root": root,
+            "list the exchange's inbound/": course_dir / "inbound",
+            "list the exchange's feedback/": course_dir / "feedback",
+            "write into a classmate's submission": theirs / "planted.txt",
+            "write over a classmate's submission": theirs / name,
+            "write into a classmate's feedback": their_feedback.parent / "planted.html",
+            "write into the release (outbound/)": course_dir / "outbound" / A / "planted.txt",
+            "move the course's folder in the exchange": course_dir,
+        }
+        got = attempts(user, home, targets)
+        found[student] = [k for k, ok in got.items() if ok]
+        # and what they must still do: read the release, fetch their own feedback
+        own = attempts(user, home, {"read the release": next((course_dir / "outbound" / A).glob("*.ipynb"))})
+        assert own == {"read the release": True}, own
+    assert found == {"alice": [], "bob": []}, f"students reached what is not theirs: {found}"
+    open_to_others = [str(p) for p in (root / "gradebook" / "submitted").rglob("*")
+                      if not p.is_symlink() and p.lstat().st_mode & 0o022]
+    assert not open_to_others, f"collected submissions writable by other accounts: {open_to_others[:5]}"
+    assert not stat.S_IMODE(root.stat().st_mode) & 0o077, oct(root.stat().st_mode)
+    handed_in = [p for p in (course_dir / "inbound").iterdir() if p.lstat().st_mode & 0o002]
+    assert not handed_in, f"submission folders in the exchange writable by everyone: {handed_in}"
+
+
+def test_a_course_folder_replaced_in_the_exchange_is_refused(course):
+    """A student's folder or link in the course's place in the exchange (as nbgrader's ``chmod ugo+rw``
+    without a sticky bit let a student make) stops release_assignment and release_feedback with one line,
+    and nothing is written through it."""
+    root, shared, students, name, _, _, env = course
+    exchange = shared / "exchange"
+    course_dir = exchange / "advanced-pytorch-internals"
+    aside = exchange / "course-aside"
+    user, home, _ = students["alice"]
+    decoy = shared / "decoy"  # a folder of root's the student points the exchange at (think /etc)
+    decoy.mkdir()
+    course_dir.rename(aside)
+    try:
+        os.symlink(decoy, course_dir)
+        os.lchown(course_dir, pwd.getpwnam(user).pw_uid, pwd.getpwnam(user).pw_gid)
+        r1 = subprocess.run(["nbgrader", "release_assignment", A, "--force"], cwd=root, env=env,
+                            capture_output=True, text=True, timeout=300)
+        course_dir.unlink()
+        subprocess.run(["mkdir", str(course_dir)], user=user, group=user, check=True)
+        r2 = subprocess.run(["nbgrader", "release_feedback", A], cwd=root, env=env,
+                            capture_output=True, text=True, timeout=300)
+        planted = sorted(str(p) for p in course_dir.rglob("*")) + sorted(str(p) for p in decoy.rglob("*"))
+    finally:
+        if course_dir.is_symlink():
+            course_dir.unlink()
+        elif course_dir.exists():
+            shutil.rmtree(course_dir)
+        aside.rename(course_dir)
+    for r, step, why in ((r1, "release_assignment", "symbolic link"), (r2, "release_feedback", f"belongs to '{user}'")):
+        lines = [ln for ln in (r.stdout + r.stderr).splitlines() if "exchange:" in ln]
+        assert r.returncode != 0 and lines and why in lines[0], f"{step} went on:\n{(r.stdout + r.stderr)[-3000:]}"
+        assert "Traceback" not in r.stdout + r.stderr, (r.stdout + r.stderr)[-3000:]
+    assert planted == [], f"written through the student's folder or link: {planted}"
+
+
+def test_the_exchange_is_made_and_checked_by_the_course(tmp_path):
+    from course.grading.intake import exchange_root
+    ex = tmp_path / "exchange"
+    exchange_root.ensure(str(ex), "c")
+    modes = {str(p.relative_to(tmp_path)): stat.S_IMODE(p.lstat().st_mode) for p in [ex, *sorted(ex.rglob("*"))]}
+    assert modes == {"exchange": 0o1777, "exchange/c": 0o755, "exchange/c/feedback": 0o711,
+                     "exchange/c/inbound": 0o3733, "exchange/c/outbound": 0o755}, modes
+    (ex / "c").rename(ex / "aside")
+    os.symlink(ex / "aside", ex / "c")
+    with pytest.raises(exchange_root.NotTheCourses, match=r"^exchange: .*/c is a symbolic link"):
+        exchange_root.ensure(str(ex), "c")
+    (ex / "c").unlink()
+    (ex / "aside").rename(ex / "c")
+    (ex / "c" / "inbound").chmod(0o2733)  # as stock nbgrader makes it: mended, the folder being ours
+    exchange_root.ensure(str(ex), "c")
+    assert stat.S_IMODE((ex / "c" / "inbound").stat().st_mode) == 0o3733
+    loose = tmp_path / "loose"
+    loose.mkdir(mode=0o777)
+    loose.chmod(0o777)  # anyone may rename what is in it: no exchange can be the course's there
+    with pytest.raises(exchange_root.NotTheCourses, match="without the sticky bit"):
+        exchange_root.ensure(str(loose / "exchange"), "c")
+
+
+def test_students_config_without_the_helpers_says_so_and_keeps_the_exchange():
+    """Where course.student.validate cannot be imported, nbgrader would drop the whole config file (and
+    the exchange with it): one line says so and how to fix it, and the exchange setting holds."""
+    conf = RELEASE_DIR / "jupyter-hub" / "nbgrader_config.py"
+    code = ("import sys; sys.modules['course.student.validate'] = None\n"
+            "from traitlets.config import Config\n"
+            "c = Config()\n"
+            f"exec(compile(open({str(conf)!r}).read(), 'nbgrader_config.py', 'exec'), {{'get_config': lambda: c}})\n"
+            "print(c.Exchange.root)")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                       env={**os.environ, "NBGRADER_EXCHANGE": "/srv/x/exchange"})
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.strip() == "/srv/x/exchange", r.stdout
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "student helpers are not installed" in lines[0] and "pip install" in lines[0], r.stderr
