@@ -22,9 +22,9 @@ outlives every process, so without this one submission could leave a key that an
 The read-only files a sandbox sees (Python, /usr) are the same files in every sandbox. Their page cache
 is shared: ``posix_fadvise`` (which could evict a page another sandbox then tests) succeeds without
 effect, and a read that only says whether a page is cached (``RWF_NOWAIT``) is refused (EOPNOTSUPP).
-File locks on them are shared too, a channel between two sandboxes alive at once; locks stay real
-all the same (docs/security.md): gloo's FileStore, SQLite and filelock need them on a sandbox's own files,
-and a seccomp filter cannot tell which file a lock is on.
+Locks stay real (gloo's FileStore, SQLite and filelock need them on a sandbox's own files, and a filter
+cannot tell which file a lock is on); graded as root, each sandbox sees its own overlay of those files
+(``overlay.py``), so a lock on them stays inside it.
 
 Calls of another architecture (32-bit ``int 0x80``, x32) kill the process (libseccomp's default for a
 foreign architecture). The filter is compiled once per process with libseccomp (``pyseccomp``).
