@@ -21,7 +21,9 @@ from course import REPO_ROOT
 from course.grading.records import judge_records
 from course.grading.report import page as report
 from course.grading.autograde.preprocessors import hidden_checks as pp
-from course.judge.results import Results
+from course.grading.records import incidents as incident_records
+from course.grading.report import plots
+from course.judge.results import NO_GPU_FAILED, NO_GPU_SKIPPED, Results
 
 A = "15-01"
 HOSTILE = '<script>alert("id")</script>'
@@ -37,21 +39,27 @@ def check(name, status, task="softplus", message="", seconds=0.5):
 
 
 # per student: score of each grade cell (softplus_tests: 3 points, clamp_tests: 2), and the judge's checks
+# A GPU check on a machine without CUDA: failed under grading (without COURSE_ALLOW_CPU_GRADING), else skipped.
+GPU_FAILED = NO_GPU_FAILED + ": grade on a GPU node (or set COURSE_ALLOW_CPU_GRADING=1 to skip GPU checks)"
 CLASS = {
     "alice": ((3.0, 2.0), [check("test_often", "passed"), check("test_sometimes", "passed"),
-                           check("test_gpu", "skipped", task="clamp")]),
+                           check("test_gpu", "skipped", task="clamp", message=NO_GPU_SKIPPED + " (skipped)")]),
     "bob": ((1.5, 2.0), [check("test_often", "failed", message="wrong value"), check("test_sometimes", "passed"),
-                         check("test_gpu", "skipped", task="clamp")]),
+                         check("test_gpu", "failed", task="clamp", message=GPU_FAILED)]),
     HOSTILE: ((0.0, 1.0), [check("test_often", "failed", message=HOSTILE * 50, seconds=40.0),
                            check("test_sometimes", "failed", message="x"),
-                           check("test_gpu", "skipped", task="clamp")]),
+                           check("test_gpu", "failed", task="clamp", message=GPU_FAILED)]),
 }
+EMPTY = ("00-01", "00-02")  # assignments of the gradebook nobody handed in yet
+REGRADE = "graded again with nothing beside it, because in its first grading the kernel did not start"
 
 
 def make_class(root, monkeypatch, records=True):
     monkeypatch.setenv("PATH", os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"])  # alembic
     (root / "gradebook").mkdir(parents=True)
     with Gradebook(report.default_db_url(root)) as gb:
+        for empty in EMPTY:
+            gb.add_assignment(empty)
         gb.add_assignment(A)
         gb.add_notebook("nb", A)
         for cell, points, task in (("softplus_tests", 3, "softplus"), ("clamp_tests", 2, "clamp")):
@@ -74,7 +82,11 @@ def make_class(root, monkeypatch, records=True):
                                                                                 ghost))
         (judge_records.records_dir(root) / "incidents.jsonl").write_text(
             json.dumps({"assignment": A, "student": HOSTILE, "kind": "timeout", "message": "<b>ran past</b>"})
-            + "\nnot json\n")
+            + "\nnot json\n"
+            + json.dumps({"assignment": A, "student": "bob", "kind": "regraded", "message": REGRADE}) + "\n")
+        # the grading again alone recorded why in bob's own incident file (its feedback says so too)
+        incident_records.clear(root, A, "bob")
+        incident_records.record(root, A, "bob", incident_records.REGRADED, REGRADE)
     return report.write(root)
 
 
@@ -96,6 +108,46 @@ def test_numbers_come_from_the_gradebook_and_the_records(tmp_path, monkeypatch):
     slow = [r for r in rows(page) if len(r) == 4 and r[3] == "3"]
     assert slow[0][:3] == [A, "&lt;script&gt;alert(&quot;id&quot;)&lt;/script&gt;", "41.0"], slow
     assert page.count('<img class="plot" src="data:image/png;base64,') == 3
+
+
+def test_what_the_class_did_not_learn(tmp_path, monkeypatch):
+    """GPU checks that could not run here are apart and in no failure rate; assignments without submissions
+    are one line; the overload regrade is listed once; the first section says how the class did and
+    what it failed most."""
+    page = make_class(tmp_path, monkeypatch).read_text()
+    rates = report.check_rates(judge_records.read_all(judge_records.records_dir(tmp_path)))[A]
+    assert [r["title"] for r in rates] == ["test_often works", "test_sometimes works"], rates
+    apart = page[page.index("Checks that could not run here (no GPU)"):]
+    assert ["clamp", "test_gpu works", "2", "1"] in rows(apart)
+    assert "No submissions yet: 00-01, 00-02." in page
+    assert "Assignment 00-01" not in page and "Assignment 00-02" not in page
+    assert page.count(REGRADE) == 1, "the overload regrade, once"
+    glance = page[page.index("At a glance"):page.index(f"Assignment {A}")]
+    assert page.index("At a glance") < page.index(f"Assignment {A}")
+    first = next(r for r in rows(glance) if r and r[0] == A)
+    assert first[1:6] == ["3", "5", "3.17 (63 %)", "3.50 (70 %)", "1.00 (20 %)"], first
+    assert first[6].startswith("softplus: test_often works (67 % failed)") and "test_gpu" not in first[6], first
+    assert "could not run here (no GPU)" in glance
+
+
+def test_histogram_bars_fit_the_points():
+    """One point a bar up to 30 points (15 and 18 never share one, the old 5 bars of 4.8 points on 24
+    put them together); at most 30 bars; the maximum in the last bar."""
+    import bisect
+    for top in range(18, 31):
+        edges = plots.bin_edges(top, [15, 18])
+        assert bisect.bisect_right(edges, 15) != bisect.bisect_right(edges, 18), (top, edges)
+        assert edges[0] == 0 and edges[-1] == top
+    assert len(plots.bin_edges(100)) - 1 <= 30 and plots.bin_edges(100)[-1] == 100
+
+
+def test_plot_labels_are_whole():
+    """Two checks whose titles differ only after 60 characters stay two different labels, each whole."""
+    base = "softplus: matches torch.nn.functional.softplus for large inputs with beta "
+    a, b = base + "= 2 and threshold = 20", base + "= 0.5 and threshold = 1"
+    wa, wb = plots.wrap(a), plots.wrap(b)
+    assert wa != wb and " ".join(wa.split("\n")) == a and " ".join(wb.split("\n")) == b
+    assert max(len(line) for line in wa.split("\n")) <= 48
 
 
 def test_student_strings_are_escaped(tmp_path, monkeypatch):
@@ -164,6 +216,8 @@ def test_report_in_a_browser(tmp_path, monkeypatch):
             page.wait_for_load_state("load")
             images = page.eval_on_selector_all("img.plot", "els => els.map(e => [e.complete, e.naturalWidth, e.alt])")
             headings = page.locator("h1, h2, h3").all_inner_texts()
+            glance = page.locator("table").first.bounding_box()  # the first screen answers the question
+            first_screen = page.locator("table").first.inner_text()
             page.screenshot(path=str(SHOTS / "class-report.png"), full_page=True)
         finally:
             browser.close()
@@ -171,4 +225,7 @@ def test_report_in_a_browser(tmp_path, monkeypatch):
     for h in ("Class report", f"Assignment {A}", "Incidents", "Slowest submissions"):
         assert h in headings, headings
     assert any("what the class did not learn" in h for h in headings), headings
+    assert headings.index("At a glance") < headings.index(f"Assignment {A}"), headings
+    assert glance["y"] + glance["height"] <= 900, glance
+    assert "test_often works (67 % failed)" in first_screen and "mean" in first_screen, first_screen
     assert not dialogs, f"a student's string ran as script: {dialogs}"

@@ -26,7 +26,7 @@ import torch
 from .. import SOURCE_DIR, TESTS_DIR
 from .. import notebook as nbtools
 from .. import settings
-from .results import Check, Results
+from .results import NO_GPU_FAILED, NO_GPU_SKIPPED, Check, Results
 
 # The live notebook namespace a session judges in-process (course.judge.inprocess puts it in the
 # session's config.stash through a plugin of its own); sessions without it load a worker.
@@ -210,9 +210,9 @@ def pytest_runtest_setup(item):
         pytest.skip("not run: this task already failed under this seed")
     if item.get_closest_marker("gpu") and not torch.cuda.is_available():
         if grading() and not settings.current().allow_cpu_grading:
-            pytest.fail("this check needs a CUDA GPU and none is visible: grade on a GPU node "
+            pytest.fail(f"{NO_GPU_FAILED}: grade on a GPU node "
                         "(or set COURSE_ALLOW_CPU_GRADING=1 to skip GPU checks)", pytrace=False)
-        pytest.skip("needs a CUDA GPU (skipped on this machine)")
+        pytest.skip(f"{NO_GPU_SKIPPED} (skipped on this machine)")
 
 
 def reference_notebook(assignment: str) -> Path:

@@ -8,6 +8,10 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
 PASSED, FAILED, SKIPPED = "passed", "failed", "skipped"
+# How a GPU-marked check without CUDA ends (course.judge.pytest_plugin): failed under grading, else skipped.
+# The class report shows such checks apart: they could not run here, whatever the student wrote.
+NO_GPU_FAILED = "this check needs a CUDA GPU and none is visible"
+NO_GPU_SKIPPED = "needs a CUDA GPU"
 
 
 @dataclass(frozen=True)

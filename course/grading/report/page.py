@@ -2,10 +2,13 @@
 
     python -m course.grading.report [--root DIR] [--db URL]      (make report)
 
-writes ``<root>/gradebook/report/index.html``: per assignment the score distribution and each task's
-mean score (from nbgrader's gradebook), each hidden check's failure rate across the class, worst
-first (from the judge's records, ``course.grading.records.judge_records``), incidents, and the slowest
-submissions. Every string that a student could have chosen (ids, messages) is escaped.
+writes ``<root>/gradebook/report/index.html``. First, at a glance: per assignment how the class did and
+the hidden checks it failed most (what to reteach), the assignments without submissions in one line,
+and the checks that could not run on this machine (GPU checks without a GPU: shown apart, never in a
+failure rate). Then per assignment the score distribution and each task's mean score (from nbgrader's
+gradebook), each hidden check's failure rate across the class, worst first (from the judge's records,
+``course.grading.records.judge_records``); every incident; the slowest submissions. Every string that a
+student could have chosen (ids, messages) is escaped.
 """
 from __future__ import annotations
 
@@ -17,12 +20,14 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+from ...judge.results import NO_GPU_FAILED, NO_GPU_SKIPPED
 from ..records import judge_records
 from . import plots as report_plots
 
 WORST_PLOTTED = 20  # checks in each failure-rate plot (the table lists them all)
 SLOWEST = 15
 INCIDENTS_SHOWN = 300
+RETEACH = 3  # most failed checks named at a glance, per assignment
 
 
 def default_db_url(root: Path) -> str:
@@ -68,12 +73,34 @@ def current(records: list[dict], grades: dict) -> list[dict]:
     return [r for r in records if r.get("assignment") not in held or r.get("student") in held[r["assignment"]]]
 
 
+def no_gpu(c: dict) -> bool:
+    """A GPU check that could not run on this machine (failed or skipped without CUDA: not the student's)."""
+    msg = str(c.get("message") or "")
+    return (c.get("status") == "failed" and msg.startswith(NO_GPU_FAILED)) or \
+        (c.get("status") == "skipped" and msg.startswith(NO_GPU_SKIPPED))
+
+
+def not_run_here(records: list[dict]) -> dict[str, list[dict]]:
+    """Per assignment, the checks that could not run here (``no_gpu``): how many submissions had each
+    failed for it (graded without COURSE_ALLOW_CPU_GRADING) or skipped."""
+    counts = defaultdict(lambda: {"failed": 0, "skipped": 0})
+    for rec in records:
+        for c in rec["checks"]:
+            if no_gpu(c):
+                counts[(rec.get("assignment", ""), c.get("task", ""), c.get("title", ""))][c["status"]] += 1
+    out = defaultdict(list)
+    for (assignment, task, title), n in sorted(counts.items()):
+        out[assignment].append({"task": task, "title": title, **n})
+    return dict(out)
+
+
 def check_rates(records: list[dict]) -> dict[str, list[dict]]:
-    """Per assignment, each hidden check's failures among the submissions that ran it, worst first."""
+    """Per assignment, each hidden check's failures among the submissions that ran it, worst first
+    (a check that could not run here, ``no_gpu``, is not counted)."""
     counts = defaultdict(lambda: {"failed": 0, "ran": 0})
     for rec in records:
         for c in rec["checks"]:
-            if c.get("status") not in ("passed", "failed"):
+            if c.get("status") not in ("passed", "failed") or no_gpu(c):
                 continue
             key = (rec.get("assignment", ""), c.get("nodeid") or c.get("name", ""), c.get("task", ""),
                    c.get("title", ""))
@@ -142,6 +169,54 @@ def scores_section(name: str, grades: dict | None) -> str:
     return "\n".join(parts)
 
 
+def not_run_section(rows: list[dict] | None) -> str:
+    if not rows:
+        return ""
+    failed = any(r["failed"] for r in rows)
+    why = (" Graded without a GPU, they failed and cost each submission their points: grade on a GPU node "
+           "(or set COURSE_ALLOW_CPU_GRADING=1 to skip them)." if failed else " They were skipped.")
+    return ("<h3>Checks that could not run here (no GPU)</h3><p>These checks need CUDA and this machine had "
+            f"none: they say nothing of what the class learnt and are in no failure rate above.{why}</p>"
+            + table(["task", "check", "failed for it", "skipped"],
+                    [[r["task"], r["title"], r["failed"], r["skipped"]] for r in rows]))
+
+
+def glance(grades: dict, rates: dict, gpu: dict, found: list[dict]) -> str:
+    """The first screen: how the class did on each assignment and what it failed most."""
+    shown = [a for a in sorted(set(grades) | set(rates)) if (grades.get(a) or {}).get("scores") or rates.get(a)]
+    empty = sorted(a for a in grades if a not in shown)
+    per = defaultdict(int)
+    for i in found:
+        per[i.get("assignment", "")] += 1
+    rows = []
+    for a in shown:
+        g = grades.get(a) or {"scores": [], "max": 0.0}
+        pts = [p for _, p in g["scores"]]
+        top = g["max"] or 0.0
+
+        def pct(x: float) -> str:
+            return f"{x:.2f} ({100 * x / top:.0f} %)" if top else f"{x:.2f}"
+
+        worst = [r for r in rates.get(a, []) if r["failed"]][:RETEACH]
+        rows.append([a, len(pts), f"{top:g}", pct(statistics.mean(pts)) if pts else "-",
+                     pct(statistics.median(pts)) if pts else "-", pct(min(pts)) if pts else "-",
+                     "\n".join(f"{r['task']}: {r['title']} ({percent(r['rate'])} failed)" for r in worst)
+                     or "no hidden check failed", per.get(a, 0)])
+    parts = ["<h2>At a glance</h2>"]
+    if rows:
+        parts.append(table(["assignment", "graded", "points", "mean", "median", "lowest",
+                            "reteach first (hidden checks failed most)", "incidents"], rows))
+    else:
+        parts.append("<p>No graded submissions yet.</p>")
+    if empty:
+        parts.append(f"<p>No submissions yet: {esc(', '.join(empty))}.</p>")
+    if gpu:
+        n = sum(len(v) for v in gpu.values())
+        parts.append(f'<p class="note">{n} GPU check{"s" * (n != 1)} in {esc(", ".join(sorted(gpu)))} could not run '
+                     "here (no GPU): listed apart under each assignment, in no failure rate.</p>")
+    return "\n".join(parts)
+
+
 def checks_section(name: str, rates: list[dict] | None, have_records: bool) -> str:
     if not rates:
         return "<p>No judge records for this assignment.</p>" if have_records else ""
@@ -174,11 +249,17 @@ def page(root: Path, db_url: str, grades: dict, note: str | None, records: list[
     if not records:
         parts.append(f'<p class="note">No judge records found in {esc(folder)}: check failure rates, judge '
                      "incidents and timings appear after a grading run that writes them.</p>")
+    gpu = not_run_here(records)
+    found = incidents(records, folder)
+    parts.append(glance(grades, rates, gpu, found))
     for name in sorted(set(grades) | set(rates)):
+        if not (grades.get(name) or {}).get("scores") and not rates.get(name):
+            continue  # no submissions: one line at a glance
         parts.append(f"<h2>Assignment {esc(name)}</h2>")
         parts.append(scores_section(name, grades.get(name)))
         parts.append(checks_section(name, rates.get(name), bool(records)))
-    parts.append("<h2>Incidents</h2>" + incidents_section(incidents(records, folder)))
+        parts.append(not_run_section(gpu.get(name)))
+    parts.append("<h2>Incidents</h2>" + incidents_section(found))
     slow = slowest(records)
     parts.append("<h2>Slowest submissions</h2>" + (table(["assignment", "student", "judge seconds", "checks"],
                  [[r.get("assignment", ""), r.get("student", ""), f"{float(r.get('judge_seconds') or 0):.1f}",

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import base64
 import io
+import math
+import textwrap
 
 import matplotlib
 
@@ -21,14 +23,25 @@ def _data_uri(fig) -> str:
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
+def bin_edges(max_score: float, scores: list[float] = ()) -> list[float]:
+    """Bars a whole number of points wide, one point wide up to 30 points (two students' 15 and 18 of 26
+    never share a bar, whatever the class's size), at most 30 bars, the maximum in the last."""
+    top = max_score or max(scores, default=1.0) or 1.0
+    width = max(1, math.ceil(top / 30))
+    n = max(1, math.ceil(top / width))
+    return [min(top, i * width) for i in range(n + 1)]
+
+
 def histogram(scores: list[float], max_score: float, title: str) -> str:
     """Distribution of submission scores (points), 0 to the assignment's maximum."""
     with plt.rc_context(STYLE):
         fig, ax = plt.subplots(figsize=(6, 2.8))
-        top = max_score or max(scores, default=1.0) or 1.0
-        ax.hist(scores, bins=min(20, max(5, len(scores))), range=(0, top), color="#4c72b0", edgecolor="white")
+        edges = bin_edges(max_score, scores)
+        top = edges[-1]
+        ax.hist(scores, bins=edges, color="#4c72b0", edgecolor="white")
         ax.set_xlim(0, top)
-        ax.set_xlabel(f"score (points out of {top:g})")
+        width = edges[1] - edges[0]
+        ax.set_xlabel(f"score (points out of {top:g}; {'one point' if width == 1 else f'{width:g} points'} a bar)")
         ax.set_ylabel("submissions")
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_title(title)
@@ -36,12 +49,14 @@ def histogram(scores: list[float], max_score: float, title: str) -> str:
 
 
 def bars(labels: list[str], values: list[float], xlabel: str, title: str, xmax: float = 100.0) -> str:
-    """Horizontal bars, the first label on top (values in percent by default)."""
+    """Horizontal bars, the first label on top (values in percent by default); labels whole, wrapped."""
+    wrapped = [wrap(t) for t in labels]
+    lines = sum(t.count("\n") + 1 for t in wrapped)
     with plt.rc_context(STYLE):
-        fig, ax = plt.subplots(figsize=(7, 0.8 + 0.28 * max(1, len(labels))))
+        fig, ax = plt.subplots(figsize=(8, 0.8 + 0.18 * max(1, lines) + 0.1 * len(labels)))
         y = list(range(len(labels)))
         ax.barh(y, values, color="#c44e52" if "fail" in xlabel else "#55a868")
-        ax.set_yticks(y, [_short(t) for t in labels])
+        ax.set_yticks(y, wrapped)
         ax.invert_yaxis()
         ax.set_xlim(0, xmax)
         ax.set_xlabel(xlabel)
@@ -51,5 +66,6 @@ def bars(labels: list[str], values: list[float], xlabel: str, title: str, xmax: 
         return _data_uri(fig)
 
 
-def _short(text: str, limit: int = 60) -> str:
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+def wrap(text: str, width: int = 48) -> str:
+    """A label whole, on lines of at most ``width`` characters (a long word is broken, never cut off)."""
+    return "\n".join(textwrap.wrap(text, width, break_long_words=True, break_on_hyphens=False)) or text
