@@ -1,6 +1,7 @@
 """Probes for 15-01: run next to the submission, return plain data only."""
 import torch
 import torch.nn as nn
+from torch.utils._python_dispatch import TorchDispatchMode
 
 from course.judge.probelib import capture_error, directional, get, vjp
 
@@ -34,6 +35,42 @@ def raw_backward(ns, name, inputs, grad, extra=()):
         saved = -1
     return {"n": len(res), "grads": [r if isinstance(r, torch.Tensor) or r is None else repr(r) for r in res],
             "saved": saved}
+
+
+class _OpCount(TorchDispatchMode):
+    """Counts the aten operations that run while it is active."""
+
+    def __init__(self):
+        super().__init__()
+        self.n = 0
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        self.n += 1
+        return func(*args, **(kwargs or {}))
+
+
+def backward_op_counts(ns, name, inputs, grad, extra=()):
+    """How many aten operations backward runs (called through grad_fn.apply) for each pattern of
+    requires_grad over the tensor inputs: {"11": n, "10": n, "01": n}."""
+    counts = {}
+    for needs in ((True, True), (True, False), (False, True)):
+        xs = [x.detach().clone().requires_grad_(r) for x, r in zip(inputs, needs)]
+        out = get(ns, name).apply(*xs, *extra)
+        if out.grad_fn is None:
+            raise TypeError(f"{name}.apply returned a tensor with no grad_fn")
+        with _OpCount() as c:
+            out.grad_fn.apply(grad)
+        counts["".join("1" if r else "0" for r in needs)] = c.n
+    return counts
+
+
+def second_derivative(ns, name, x, extra=()):
+    """d/dx of the gradient of name.apply(x).sum() (create_graph=True, then autograd.grad again)."""
+    x = x.detach().clone().requires_grad_(True)
+    out = get(ns, name).apply(x, *extra)
+    (g,) = torch.autograd.grad(out.sum(), x, create_graph=True)
+    (h,) = torch.autograd.grad(g.sum(), x)
+    return {"grad": g.detach(), "second": h}
 
 
 def apply_then_inputs(ns, name, inputs, extra=()):
@@ -125,12 +162,15 @@ def make_bn_net(seed: int) -> nn.Module:
                          nn.Flatten(), nn.Linear(3 * 8 * 8, 5))
 
 
-def capture_train(ns, state, names, x):
-    """capture_activations on a BatchNorm net left in training mode: what it returned, and each module's
-    training flag afterwards."""
+def capture_train(ns, state, names, x, eval_modules=()):
+    """capture_activations on a BatchNorm net left in training mode (but for the submodules named in
+    eval_modules, put in eval mode after it): what it returned, and each module's training flag afterwards."""
     model = make_bn_net(0)
     model.load_state_dict(state)
     model.train()
+    mods = dict(model.named_modules())
+    for n in eval_modules:
+        mods[n].eval()
     acts = get(ns, "capture_activations")(model, list(names), x)
     if not isinstance(acts, dict):
         raise TypeError(f"capture_activations should return a dict, got {type(acts).__name__}")
@@ -185,14 +225,27 @@ def clipped_grads(ns, state, frozen, max_norm, batches, remove_after=False):
 
 # ---------------------------------------------------------------- version counter
 def broken(ns, x):
+    """How run_broken raised, and whether the error came out of autograd's engine (a backward call)."""
     x = x.detach().clone().requires_grad_(True)
-    return capture_error(get(ns, "run_broken"), x)
+    try:
+        get(ns, "run_broken")(x)
+    except Exception as exc:
+        tb, engine = exc.__traceback__, False
+        while tb is not None:
+            code = tb.tb_frame.f_code
+            engine |= code.co_name == "_engine_run_backward" and code.co_filename.endswith("autograd/graph.py")
+            tb = tb.tb_next
+        return {"raised": True, "type": type(exc).__name__, "message": str(exc)[:500],
+                "mro": [c.__name__ for c in type(exc).__mro__], "from_engine": engine}
+    return {"raised": False, "type": "", "message": "", "mro": [], "from_engine": False}
 
 
 def fixed(ns, x):
     x = x.detach().clone().requires_grad_(True)
+    accumulated = [0]  # how many times autograd accumulated into x.grad (backward, not autograd.grad)
+    x.register_post_accumulate_grad_hook(lambda t: accumulated.__setitem__(0, accumulated[0] + 1))
     g = get(ns, "run_fixed")(x)
-    return {"returned": g if isinstance(g, torch.Tensor) else None, "x_grad": x.grad,
+    return {"accumulated": accumulated[0], "returned": g if isinstance(g, torch.Tensor) else None, "x_grad": x.grad,
             "returned_ptr": g.data_ptr() if isinstance(g, torch.Tensor) else None,
             "x_grad_ptr": x.grad.data_ptr() if isinstance(x.grad, torch.Tensor) else None}
 

@@ -106,6 +106,34 @@ def test_scaled_mul_needs_input_grad(student, gen, which):
                  f"{'yx'[which]}, the input that requires grad", atol=1e-10, rtol=1e-8)
 
 
+@pytest.mark.task("scaled_mul")
+def test_scaled_mul_computes_nothing_unneeded(student, gen):
+    """ScaledMul.backward runs fewer tensor operations when one input needs no gradient than when both do
+    (counted by the judge while backward runs: nothing is computed for the input that needs none)"""
+    x, y = rand(gen, 3, 4), rand(gen, 3, 4)
+    alpha = float(torch.empty(()).uniform_(0.5, 2.0, generator=gen))
+    g = torch.randn(3, 4, generator=gen, dtype=f64)
+    n = student.call("backward_op_counts", name="ScaledMul", inputs=[x, y], grad=g, extra=(alpha,))
+    for key, label in (("10", "y"), ("01", "x")):
+        expect(n[key] < n["11"], f"ScaledMul.backward ran {n['11']} tensor operations when x and y both require "
+               f"grad and {n[key]} when {label} does not: for an input whose ctx.needs_input_grad entry is False, "
+               f"compute nothing (check the flag before computing that gradient, not after)")
+
+
+@pytest.mark.task("scaled_mul")
+@pytest.mark.parametrize("alpha", [1.75, 0.0], ids=["alpha", "alpha0"])
+def test_scaled_mul_zero_inputs(student, gen, alpha):
+    """ScaledMul: output and gradients match alpha*x*y where x and y hold exact zeros (and for alpha = 0)"""
+    x, y = rand(gen, 3, 4, grad=False), rand(gen, 4, grad=False)
+    x[torch.rand(3, 4, generator=gen) < 0.4] = 0.0
+    x[0, 0], x[1, 1], y[1], y[2] = 0.0, -0.0, 0.0, -0.0
+    x.requires_grad_(True), y.requires_grad_(True)
+    jacobian_vs_reference(student, "function_vjp", [x, y], lambda a, b: alpha * a * b,
+                          f"ScaledMul.apply(x, y, {alpha}) with x (3, 4) and y (4,) holding exact zeros "
+                          f"(x = {[[round(v, 3) for v in r] for r in x.tolist()]}, y = {[round(v, 3) for v in y.tolist()]})",
+                          gen=gen, name="ScaledMul", extra=(alpha,), atol=1e-10, rtol=1e-8)
+
+
 @pytest.mark.task("scaled_mul", weight=0.1)  # its right answer is a constant ("raised X"): worth little
 def test_scaled_mul_detects_inplace_change_of_saved_inputs(student, gen):
     """ScaledMul keeps its inputs through save_for_backward (in-place changes are detected)"""
@@ -267,6 +295,21 @@ def test_logcosh_gradgradcheck(student, gen, shape):
                           gen=gen, name="LogCosh", order=2, reference=_logcosh)
     gradcheck_directional(student, "function_directional", [x], f"LogCosh.apply(x) for x of shape {shape}",
                           gen=gen, name="LogCosh", order=1, reference=_logcosh)
+
+
+@pytest.mark.task("logcosh")
+def test_logcosh_second_derivative_far_out(student, gen):
+    """LogCosh's gradient is differentiable far out too (float64): the second derivative is 1 - tanh(x)**2
+    (finite, 0 beyond a few tens) where exp(2|x|) overflows, as gradgradcheck at those inputs demands"""
+    edge = 356.0   # exp(2 * edge) overflows float64
+    far = edge * (1 + torch.rand(4, generator=gen, dtype=f64))
+    x = torch.cat([-far[:2], far[2:], torch.tensor([-edge, edge, -3.0, 0.0, 2.0], dtype=f64)])
+    r = student.call("second_derivative", name="LogCosh", x=x)
+    xr = x.clone().requires_grad_(True)
+    (g,) = torch.autograd.grad(torch.tanh(xr).sum(), xr)   # torch's own d tanh / dx
+    expect_close(r["second"], g, f"second derivative of LogCosh.apply(x).sum() for x = "
+                 f"{[round(v, 2) for v in x.tolist()]} (float64): the gradient of your backward's output "
+                 f"(create_graph=True); it must stay finite where exp(2|x|) overflows", atol=1e-12, rtol=1e-10)
 
 
 # ------------------------------------------------------------------ Clamp

@@ -31,7 +31,8 @@ def fresh_state(seed):
 
 # ------------------------------------------------------------------ forward hooks
 @pytest.mark.task("forward_hooks")
-@pytest.mark.parametrize("names", [["0", "2"], ["3.0", "3", "5"], ["1"]], ids=["top", "nested", "one"])
+@pytest.mark.parametrize("names", [["0", "2"], ["3.0", "3", "5"], ["1"], ["", "3.1"]],
+                         ids=["top", "nested", "one", "root"])  # '' is the model itself in named_modules()
 def test_capture_matches_reference(student, gen, names):
     """capture_activations returns each requested submodule's output, detached, and removes its hooks"""
     state = fresh_state(int(torch.randint(0, 10_000, (1,), generator=gen)))
@@ -75,6 +76,38 @@ def test_capture_keeps_training_mode(student, gen):
                      f"with the batch's statistics in training mode)", atol=1e-5, rtol=1e-4)
     left = sorted(n for n, t in r["training"].items() if not t)
     expect(not left, f"{what}: afterwards these modules are in eval mode: {left}; leave the model's mode as it was")
+
+
+@pytest.mark.task("forward_hooks")
+def test_capture_keeps_mixed_modes(student, gen):
+    """on a model in training mode whose BatchNorms were put in eval mode, every module is in its own mode
+    afterwards (not the model's: model.train(...) sets every submodule) and the activations are those of
+    model(x) in that mixed mode"""
+    seed = int(torch.randint(0, 10_000, (1,), generator=gen))
+    model = PROBES["make_bn_net"](seed)
+    state = {k: v.clone() for k, v in model.state_dict().items()}
+    x = torch.randn(4, 1, 8, 8, generator=gen) * 2 + 1
+    frozen, names = ["1", "3.1"], ["1", "3", "5"]
+    r = student.call("capture_train", state=state, names=names, x=x, eval_modules=frozen)
+    model.train()
+    mods = dict(model.named_modules())
+    for n in frozen:
+        mods[n].eval()
+    before = {n or "(the model)": m.training for n, m in model.named_modules()}
+    want = {}
+    hs = [mods[n].register_forward_hook(lambda m, i, o, n=n: want.__setitem__(n, o.detach())) for n in names]
+    with torch.no_grad():
+        model(x)
+    for h in hs:
+        h.remove()
+    what = (f"capture_activations(model, {names}, x) for a Conv-BatchNorm model in training mode whose "
+            f"BatchNorms {frozen} are in eval mode")
+    changed = sorted(n for n, t in r["training"].items() if before.get(n) != t)
+    expect(not changed, f"{what}: afterwards these modules are in another mode than before: "
+                        f"{[(n, 'train' if before.get(n) else 'eval', 'train' if r['training'][n] else 'eval') for n in changed]} "
+                        f"(name, before, after); leave every module's mode as it was")
+    for n in names:
+        expect_close(r["acts"].get(n), want[n], f"{what}: activation of submodule '{n}'", atol=1e-5, rtol=1e-4)
 
 
 @pytest.mark.task("forward_hooks")
@@ -234,6 +267,9 @@ def test_run_broken_raises_version_error(student, gen, shape):
     """run_broken raises autograd's 'modified by an inplace operation' RuntimeError"""
     r = student.call("broken", x=torch.randn(shape, generator=gen))
     expect_raises(r, "RuntimeError", f"run_broken(x) for x of shape {shape}", match="modified by an inplace operation")
+    expect(r["from_engine"], f"run_broken(x) for x of shape {shape} raised {r['type']}, but not from autograd's "
+                             f"backward pass: compute y = torch.exp(x), add 1 in place and call y.sum().backward(), "
+                             f"and let the error that backward raises propagate")
 
 
 @pytest.mark.task("inplace")
@@ -255,6 +291,9 @@ def test_run_fixed_returns_x_grad_itself(student, gen):
     expect(r["x_grad"] is not None, "x.grad is None after run_fixed(x): call backward on the sum, so that "
                                     "autograd fills x.grad")
     expect_close(r["x_grad"], torch.exp(x), "x.grad after run_fixed(x) (it should be exp(x))", atol=1e-12, rtol=1e-10)
+    expect(r["accumulated"] == 1, f"during run_fixed(x) autograd accumulated into x.grad {r['accumulated']} "
+                                  f"time(s); call backward on the sum once (x.grad set by hand, or by "
+                                  f"torch.autograd.grad, is not a backward call)")
     expect(r["returned_ptr"] is not None and r["returned_ptr"] == r["x_grad_ptr"],
            "run_fixed(x) returned a tensor that is not x.grad (a clone or another computation of the gradient): "
            "return x.grad itself")
