@@ -246,3 +246,31 @@ def test_grading_refuses_without_bubblewrap(tmp_path):
     assert r.returncode != 0 and out.startswith("REFUSING TO GRADE:") and "bubblewrap" in out, out[-2000:]
     assert len(out.splitlines()) == 1, f"more than one line:\n{out[-2000:]}"
     assert not any(root.iterdir()), f"it wrote into the course root: {list(root.iterdir())}"
+
+
+def test_score_table_fits_an_80_column_terminal(tmp_path, monkeypatch):
+    """make grade's score table (every topic x the three examples) in blocks that fit 80 columns, each
+    student's every score in it; --wide: one line per student."""
+    from nbgrader.api import Gradebook
+    from course.grading.class_run.pipeline import score_table
+    monkeypatch.setenv("PATH", os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"])  # alembic
+    ids = assignments()
+    students = ["ex-blank", "ex-complete", "ex-partly-wrong"]
+    (tmp_path / "gradebook").mkdir()
+    db = f"sqlite:///{tmp_path / 'gradebook' / 'gradebook.db'}"
+    with Gradebook(db) as gb:
+        for a in ids:
+            gb.add_assignment(a)
+            gb.add_notebook("nb", a)
+            gb.add_grade_cell("c", "nb", a, max_score=26, cell_type="code")
+        for s in students:
+            gb.add_student(s)
+            for a in ids:
+                gb.add_submission(a, s).notebooks[0].grades[0].auto_score = 26 if s == "ex-complete" else 0
+        gb.db.commit()
+    narrow = score_table(tmp_path, ids, db).splitlines()
+    assert max(len(line) for line in narrow) <= 80, "\n".join(narrow)
+    for s in students:
+        assert sum(line.count("/26") for line in narrow if line.startswith(s)) == len(ids), "\n".join(narrow)
+    wide = score_table(tmp_path, ids, db, width=None).splitlines()
+    assert len(wide) == 2 + len(students) and all(a in wide[0] for a in ids), "\n".join(wide)

@@ -114,24 +114,38 @@ def place_examples(root: Path, assignment: str) -> list[str]:
     return placed
 
 
-def score_table(root: Path, assignment_ids: list[str], db: str | None = None) -> str:
+def score_table(root: Path, assignment_ids: list[str], db: str | None = None, width: int | None = 80) -> str:
+    """Students x assignments, in blocks of as many assignments as fit in ``width`` columns (each block
+    repeats the student column); ``width`` None: one table, however wide."""
     from nbgrader.api import Gradebook, MissingEntry
     db = db or f"sqlite:///{root / 'gradebook' / 'gradebook.db'}"
     with Gradebook(db) as gb:
         students = sorted(s.id for s in gb.students)
-        width = max([len(s) for s in students] + [8])
-        head = "student".ljust(width) + "".join(f"  {a:>12}" for a in assignment_ids)
-        rows = [head, "-" * len(head)]
+        cells = {}
         for s in students:
-            cells = []
             for a in assignment_ids:
                 try:
                     sub = gb.find_submission(a, s)
-                    cells.append(f"{sub.score:6.2f}/{sub.max_score:<5g}")
+                    cells[(s, a)] = f"{sub.score:.2f}/{sub.max_score:g}"
                 except MissingEntry:
-                    cells.append("-")
-            rows.append(s.ljust(width) + "".join(f"  {c:>12}" for c in cells))
-    return "\n".join(rows)
+                    cells[(s, a)] = "-"
+    first = max([len(s) for s in students] + [len("student")])
+    cols = {a: 2 + max([len(a)] + [len(cells[(s, a)]) for s in students]) for a in assignment_ids}
+    blocks, block = [], []
+    for a in assignment_ids:
+        if block and width is not None and first + sum(cols[b] for b in block) + cols[a] > width:
+            blocks.append(block)
+            block = []
+        block.append(a)
+    blocks.append(block)
+    out = []
+    for block in blocks:
+        head = "student".ljust(first) + "".join(a.rjust(cols[a]) for a in block)
+        out += ([""] if out else []) + [head, "-" * len(head)]
+        out += [s.ljust(first) + "".join(cells[(s, a)].rjust(cols[a]) for a in block) for s in students]
+    if len(blocks) > 1:
+        out.append(f"({len(blocks)} blocks of columns to fit {width} columns; --wide prints one table)")
+    return "\n".join(out)
 
 
 STEPS = ("generate", "autograde", "feedback", "export", "report")
@@ -231,7 +245,8 @@ def _forget_incidents(path: Path, regraded: set) -> None:
 
 
 def run(root: Path, only: list[str] | None, examples: bool, *, steps=STEPS, workers: int | None = None,
-        shard: str | None = None, db: str | None = None, progress: bool | None = None, force: bool = False) -> int:
+        shard: str | None = None, db: str | None = None, progress: bool | None = None, force: bool = False,
+        wide: bool = False) -> int:
     """The class in ``root`` (and, with ``examples``, the bundled examples in their own course root,
     ``examples_root``); ``root`` an examples root: the examples only."""
     refused = _preflight()
@@ -239,7 +254,7 @@ def run(root: Path, only: list[str] | None, examples: bool, *, steps=STEPS, work
         return refused
     gpus = _gpus()
     kw = dict(steps=steps, workers=workers or batch.default_workers(gpus), shard=shard, progress=progress,
-              force=force, gpus=gpus)
+              force=force, gpus=gpus, wide=wide)
     ids = list(only or assignments())
     if is_examples_root(root):
         return _grade(root, ids, examples, db=db, **kw)
@@ -252,7 +267,7 @@ def run(root: Path, only: list[str] | None, examples: bool, *, steps=STEPS, work
 
 
 def _grade(root: Path, ids: list[str], place: bool, *, steps, workers: int, shard: str | None, db: str | None,
-           progress: bool | None, force: bool, gpus: int) -> int:
+           progress: bool | None, force: bool, gpus: int, wide: bool = False) -> int:
     """The steps for the course at ``root`` (``place``: the bundled examples put in as its class)."""
     ids = list(ids)
     db = db_url.normalize(db)
@@ -306,7 +321,7 @@ def _grade(root: Path, ids: list[str], place: bool, *, steps, workers: int, shar
         _report(root, db)
     if "export" in steps:
         print()
-        print(score_table(root, ids, db))
+        print(score_table(root, ids, db, width=None if wide else 80))
         print(f"\ngradebook: {db_url.shown(db) if db else root / 'gradebook' / 'gradebook.db'}   grades: {root / 'gradebook' / 'grades.csv'}"
               f"   feedback: {root / 'gradebook' / 'feedback'}")
     if stopping.requested():
@@ -367,6 +382,8 @@ def main(argv=None) -> int:
                     help="grade every submission again, also those this gradebook holds unchanged")
     ap.add_argument("--no-progress", dest="progress", action="store_false", default=None,
                     help="no progress bar (it is shown only on a terminal anyway)")
+    ap.add_argument("--wide", action="store_true",
+                    help="print the score table as one table, however wide (default: blocks that fit 80 columns)")
     args = ap.parse_args(argv)
     steps = [s.strip() for s in args.steps.split(",") if s.strip()]
     unknown = [s for s in steps if s not in STEPS]
@@ -384,7 +401,7 @@ def main(argv=None) -> int:
     sys.stdout.reconfigure(line_buffering=True)  # each line as it comes, also into a log file
     stopping.install()  # Ctrl-C / SIGTERM: every process of the run ended, one line, exit 130 / 143
     return run(args.root.resolve(), args.assignment, args.examples, steps=steps, workers=args.workers,
-               shard=args.shard, db=args.db, progress=args.progress, force=args.force)
+               shard=args.shard, db=args.db, progress=args.progress, force=args.force, wide=args.wide)
 
 
 if __name__ == "__main__":
