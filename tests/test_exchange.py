@@ -437,3 +437,28 @@ def test_students_config_without_the_helpers_says_so_and_keeps_the_exchange():
     assert r.stdout.strip() == "/srv/x/exchange", r.stdout
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and "student helpers are not installed" in lines[0] and "pip install" in lines[0], r.stderr
+
+
+def test_a_course_root_this_account_cannot_close_is_refused_in_one_line():
+    """Run by an account that does not own the course root (here nobody, on a folder of root's): one line
+    that says how, exit 1, the mode unchanged."""
+    if os.geteuid() != 0:
+        pytest.skip("needs root: runs as another account")
+    from course.grading.class_run import course_root
+    tmp_path = Path(tempfile.mkdtemp(prefix="course-root-", dir="/tmp"))  # pytest's own is closed to nobody
+    tmp_path.chmod(0o755)
+    root = tmp_path / "course"
+    root.mkdir(mode=0o755)
+    root.chmod(0o755)
+    script = tmp_path / "course_root.py"  # stdlib only: runs without the course's package
+    shutil.copy(course_root.__file__, script)
+    script.chmod(0o644)
+    r = subprocess.run(["/usr/bin/python3", str(script), str(root)], capture_output=True, text=True, user="nobody",
+                       cwd="/", timeout=60)
+    try:
+        assert r.returncode == 1 and r.stderr.count("\n") == 1, r
+        assert f"run `chmod go-rwx {root}` as root" in r.stderr, r.stderr
+        assert stat.S_IMODE(root.stat().st_mode) == 0o755
+        assert course_root.make_private(str(root)) and stat.S_IMODE(root.stat().st_mode) == 0o700
+    finally:
+        shutil.rmtree(tmp_path)
