@@ -114,7 +114,15 @@ class OwnedCollect(ExchangeCollect):
         self._incidents, self._seen = [], set()
         student = self.coursedir.student_id or "*"
         pattern = os.path.join(glob.escape(self.inbound_path), f"{student}+{self.coursedir.assignment_id}+*")
-        records = [r for r in (self._record(p) for p in sorted(glob.glob(pattern))) if r]
+        records = []
+        for path in sorted(glob.glob(pattern)):
+            try:
+                rec = self._record(path)
+            except Exception as exc:  # one folder never stops the class
+                rec = self._refuse("", f"inbound/{one_line(os.path.basename(path), 160)} could not be read "
+                                       f"({type(exc).__name__}: {one_line(exc, 200)}): not collected")
+            if rec:
+                records.append(rec)
         self.duedate = self._duedate()
         self.src_records = []
         for recs in groupby(records, lambda r: r["username"]).values():
