@@ -221,3 +221,41 @@ def test_no_best_without_monitor(student, gen, monitor):
     expect(step_files(r, what) == want_steps and r["last"] == want_last,
            f"{what}: step files and last.pt should still be written as usual (steps {want_steps}, last {want_last}), "
            f"got {step_files(r, what)} and last {r['last']}")
+
+
+def test_atomic_save_fsyncs_before_rename(student, gen):
+    """the temporary file is flushed and os.fsync'ed before os.replace puts it at the path (recorded in the worker)"""
+    old, new = torch.randn(5, generator=gen), torch.randn(5, generator=gen)
+    r = student.call("atomic_durability", old=old, new=new)
+    path = r["path"]
+    for label, s in zip(("into an empty folder", "over an existing 'last.pt'"), r["saves"]):
+        what = f"atomic_save(obj, 'dir/last.pt') {label}"
+        err = s["error"]
+        expect(not err["raised"], f"{what} raised {err['type']}: {err['message'][:200]}")
+        ev = s["events"]
+        moves = [i for i, e in enumerate(ev) if e[0] in ("replace", "rename") and e[2] == path]
+        expect(moves, f"{what}: no os.replace (or os.rename) put a file at that path (calls recorded: "
+                      f"{[e[0] for e in ev]}); write a temporary file, then os.replace(tmp, path)")
+        i = moves[-1]
+        syncs = [e for e in ev[:i] if e[0] == "sync" and e[1] == s["ino"]]
+        expect(syncs, f"{what}: the temporary file that os.replace moved to 'last.pt' was never passed to os.fsync "
+                      f"before the rename (recorded: {[e[0] for e in ev]}); flush it and os.fsync(f.fileno()) so the "
+                      f"bytes are on disk before the new name points at them")
+        expect(any(e[2] == s["size"] for e in syncs),
+               f"{what}: when os.fsync ran, the temporary file held {syncs[-1][2]} bytes, but the finished file has "
+               f"{s['size']}: the rest was still in Python's buffer; call f.flush() before os.fsync")
+
+
+def test_checkpoint_files_written_atomically(student, gen):
+    """every file CheckpointCallback writes (step files, last.pt, best.pt) arrives by an atomic rename"""
+    vals = [0.5 + float(torch.randint(0, 8, (1,), generator=gen)) / 8 for _ in range(3)]
+    events = [["step", 1], ["step", 2], ["val", vals[0]], ["step", 3], ["val", vals[0] - 0.25], ["step", 4],
+              ["val", vals[1]], ["step", 5]]
+    r = student.call("checkpoint_writes", events=events, every=1, keep=2)
+    for row in r:
+        kind, v = row["event"]
+        what = (f"CheckpointCallback(dir, every_n_steps=1, keep_last=2, monitor='val_loss'): "
+                + (f"on_batch_end at global_step {v}" if kind == "step" else f"on_validation_end(val_loss={v})"))
+        direct = [n for n in row["written"] if n not in row["moved"]]
+        expect(not direct, f"{what} wrote {direct} in place (no os.replace/os.rename put them there; renames seen: "
+                           f"{row['moved']}): write every checkpoint file with atomic_save")

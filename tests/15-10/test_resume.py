@@ -159,3 +159,49 @@ def test_resume_bit_exact_cuda(student, gen):
     """on CUDA with deterministic algorithms: resumption mid-epoch is bit-exact"""
     cfg = {**BASE, "device": "cuda", "deterministic": True, "scaler": True, "init_scale": 2.0 ** 16}
     judge(student, gen, cfg, 4, "on CUDA with torch.use_deterministic_algorithms(True)")
+
+
+def test_optional_checkpoint_keys_are_none(student):
+    """"scheduler", "scaler" and "sampler" are in the checkpoint as None when the trainer has none"""
+    r = student.call("state_dict_keys_run")
+    what = ("trainer_state_dict(t) for a Trainer without scheduler or scaler, over a DataLoader whose sampler has no "
+            "state_dict")
+    keys = r["keys"]
+    missing = [k for k, v in keys.items() if v == "missing"]
+    expect(not missing, f"{what}: keys {missing} are missing; the checkpoint has every key (None where there is "
+                        f"nothing to save)")
+    for k in ("scheduler", "scaler", "sampler"):
+        expect(keys[k] == "None", f"{what}: ckpt[{k!r}] should be None, got a {keys[k]}")
+    err = r["load_error"]
+    expect(not err["raised"], f"{what}: trainer_load_state_dict of it into a Trainer built the same way raised "
+                              f"{err['type']}: {err['message'][:200]}")
+
+
+def test_load_restores_rngs_and_keeps_them_pending(student, gen):
+    """trainer_load_state_dict restores the generators at once AND puts the snapshot in trainer._pending_rng"""
+    cfg = {**BASE, "data_seed": int(torch.randint(0, 10**6, (1,), generator=gen)),
+           "init_seed": int(torch.randint(0, 10**6, (1,), generator=gen)),
+           "loader_seed": int(torch.randint(0, 10**6, (1,), generator=gen))}
+    seed = int(torch.randint(0, 10**6, (1,), generator=gen))
+    r = student.call("load_restores_rng_run", cfg=cfg, seed=seed)
+    import random as _random
+    import numpy as _np
+    saved = torch.get_rng_state(), _np.random.get_state(), _random.getstate()
+    try:
+        P["_seed_all"](seed)
+        want = P["_draws"]()
+    finally:
+        torch.set_rng_state(saved[0]); _np.random.set_state(saved[1]); _random.setstate(saved[2])
+    what = (f"ckpt = trainer_state_dict(t) right after seeding every generator with {seed}, the generators "
+            f"scrambled, then trainer_load_state_dict(t2, ckpt)")
+    for key in ("torch", "numpy", "python"):
+        a, b = r["at_load"][key], want[key]
+        same = torch.equal(a, b) if isinstance(a, torch.Tensor) else a == b
+        expect(same, f"{what}: the {key} draws right after the load are not the captured stream: restore the RNGs "
+                     f"in trainer_load_state_dict itself (not only later, from the pending snapshot)")
+    expect(r["from_pending"] is not None, f"{what}: trainer._pending_rng is None after the load; put the snapshot "
+                                          f"there too")
+    for key in ("torch", "numpy", "python"):
+        a, b = r["from_pending"][key], want[key]
+        same = torch.equal(a, b) if isinstance(a, torch.Tensor) else a == b
+        expect(same, f"{what}: restore_rng_state(t2._pending_rng) does not give the captured {key} stream")

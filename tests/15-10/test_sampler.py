@@ -109,3 +109,24 @@ def test_make_loader(student, gen):
     if not torch.equal(r["rng_a"], r["rng_b"]):
         fail(f"{what}: creating an iterator over your loader changed the global torch random generator; "
              f"pass the DataLoader its own generator=torch.Generator() (see section 2)")
+
+
+def test_order_same_in_another_process(student, gen):
+    """an epoch's order depends on (seed, epoch) only, so another Python process (another str-hash salt) gets it too"""
+    n = int(torch.randint(8, 30, (1,), generator=gen))
+    seed = int(torch.randint(0, 10**6, (1,), generator=gen))
+    r = student.call("sampler_other_process", n=n, seed=seed, epochs=3)
+    for e, (a, b) in enumerate(zip(r["here"], r["there"])):
+        expect(a == b, f"ResumableRandomSampler({n}, seed={seed}), epoch {e}: the order changes when Python's "
+                       f"hash() of strings is salted differently, as in another process ({a[:8]}... vs "
+                       f"{b[:8]}...): seed the generator from the two numbers (e.g. seed * 1_000_003 + epoch), "
+                       f"not from hash() of a string")
+
+
+def test_state_dict_is_plain_data(student, gen):
+    """state_dict() returns plain data (ints, floats, strings, lists, dicts), no tensors or generators"""
+    n = int(torch.randint(6, 20, (1,), generator=gen))
+    r = student.call("sampler_state_types", n=n, seed=3, epoch=1, taken=int(torch.randint(1, n, (1,), generator=gen)))
+    expect(r["kind"] == "dict" and not r["bad"],
+           f"ResumableRandomSampler({n}).state_dict() mid-epoch should be a dict of plain data, got a {r['kind']} "
+           f"with {r['bad'][:5]}")

@@ -538,3 +538,103 @@ def test_grad_norm_without_gradients(student):
     expect(r["grad_norms"] == [0.0, 0.0] and r["last"] == 0.0,
            f"{what}: every logged grad_norm and trainer.last_grad_norm should be 0.0 (no parameter has a "
            f"gradient), got {r['grad_norms']} and {r['last']}")
+
+
+def hook_run(student, gen):
+    n = 2 * int(torch.randint(2, 5, (1,), generator=gen))
+    X = torch.randn(n, 3, generator=gen, dtype=f64) * 3
+    Y = torch.randn(n, 1, generator=gen, dtype=f64)
+    Xv = torch.randn(4, 3, generator=gen, dtype=f64)
+    Yv = torch.randn(4, 1, generator=gen, dtype=f64)
+    torch.manual_seed(int(torch.randint(0, 2**31 - 1, (1,), generator=gen)))
+    net = nn.Sequential(nn.Linear(3, 6), nn.Dropout(0.5), nn.Linear(6, 1)).double()
+    init = {k: v.clone() for k, v in net.state_dict().items()}
+    r = student.call("hook_views", init=init, X=X, Y=Y, Xv=Xv, Yv=Yv, batch_size=2)
+    what = (f"Trainer(model left in eval() mode with stale gradients, {n // 2} batches, val_loader, max_epochs=2, "
+            f"max_grad_norm=0.5).fit() with a callback reading the trainer")
+    return r, what
+
+
+def test_on_fit_start_sees_train_mode_without_gradients(student, gen):
+    """on_fit_start fires after fit() put the model in train() mode and dropped the stale gradients"""
+    r, what = hook_run(student, gen)
+    fs = r["views"]["fit_start"]
+    expect(len(fs) == 1, f"{what}: on_fit_start fired {len(fs)} times, expected once")
+    expect(fs[0]["training"], f"{what}: inside on_fit_start the model was still in eval() mode: fit() calls "
+                              f"model.train() first, then fires on_fit_start")
+    expect(all(fs[0]["grads_none"]), f"{what}: inside on_fit_start some .grad was not None ({fs[0]['grads_none']}): "
+                                     f"fit() calls optimizer.zero_grad(set_to_none=True) before on_fit_start")
+
+
+def test_last_grad_norm_stored_before_hook(student, gen):
+    """on_before_optimizer_step sees this step's trainer.last_grad_norm (the one logged for it)"""
+    r, what = hook_run(student, gen)
+    seen, logged = r["views"]["step"], r["grad_norms"]
+    expect(len(seen) == len(logged), f"{what}: on_before_optimizer_step fired {len(seen)} times for {len(logged)} "
+                                      f"logged steps")
+    for i, (s, g) in enumerate(zip(seen, logged)):
+        expect(s == g, f"{what}: at step {i + 1}, on_before_optimizer_step saw trainer.last_grad_norm = {s:.10g}, "
+                       f"but the step's logged grad_norm is {g:.10g}: store the norm in self.last_grad_norm BEFORE "
+                       f"firing on_before_optimizer_step")
+
+
+def test_on_validation_end_sees_stored_metrics_in_train_mode(student, gen):
+    """on_validation_end fires after metrics and val_history are stored and the model is back in train() mode"""
+    r, what = hook_run(student, gen)
+    vals = r["views"]["val"]
+    expect(len(vals) == 2, f"{what}: on_validation_end fired {len(vals)} times, expected 2 (one per epoch)")
+    for i, v in enumerate(vals):
+        at = f"{what}: in on_validation_end of epoch {i}"
+        expect(v["training"], f"{at} the model was in eval() mode: validate() switches back to train() BEFORE "
+                              f"firing on_validation_end")
+        expect(v["metrics_attr"] == v["metrics_arg"], f"{at} trainer.metrics was {v['metrics_attr']}, the hook's "
+                                                      f"metrics {v['metrics_arg']}: store self.metrics first")
+        last = v["val_history_last"] or {}
+        expect(v["val_history_len"] == i + 1 and last.get("val_loss") == v["metrics_arg"].get("val_loss"),
+               f"{at} trainer.val_history had {v['val_history_len']} rows (last {last}), expected {i + 1} with this "
+               f"validation's val_loss {v['metrics_arg'].get('val_loss')}: append the row before firing the hook")
+
+
+@pytest.mark.parametrize("precision", ["bf16", "fp16"])
+def test_backward_outside_autocast(student, precision):
+    """backward runs outside the autocast context (a gradient hook records whether autocast is on)"""
+    r = student.call("backward_autocast_run", precision=precision)
+    seen = r["autocast_in_backward"]
+    what = f"Trainer(..., precision={precision!r}, device='cpu').fit() over 2 batches"
+    expect(len(seen) == 2, f"{what}: a gradient hook on the forward's output ran {len(seen)} times, expected 2")
+    expect(not any(seen), f"{what}: autocast was still on while backward ran ({seen}): leave the autocast block "
+                          f"after forward and loss, then call backward")
+
+
+def test_set_epoch_before_the_iterator(student, gen):
+    """sampler.set_epoch(epoch) is called before the epoch's iterator is created"""
+    epochs = int(torch.randint(2, 5, (1,), generator=gen))
+    r = student.call("iterator_epochs_run", n=6, batch_size=2, epochs=epochs)
+    what = (f"Trainer over a DataLoader subclass that notes its sampler's epoch when iter(loader) is called, "
+            f"max_epochs={epochs}")
+    expect(r["epochs_at_iter"] == list(range(epochs)),
+           f"{what}: the sampler's epochs when each iterator was created were {r['epochs_at_iter']}, expected "
+           f"{list(range(epochs))}: call sampler.set_epoch(self.epoch) before iter(self.train_loader)")
+
+
+def test_pending_rng_restored_once(student, gen):
+    """a pending RNG snapshot is restored right after the first epoch's iterator exists, then set to None"""
+    seed = int(torch.randint(0, 2**31 - 1, (1,), generator=gen))
+    epochs = int(torch.randint(2, 4, (1,), generator=gen))
+    r = student.call("pending_rng_run", seed=seed, n=6, batch_size=2, epochs=epochs)
+    saved = torch.get_rng_state()
+    try:
+        torch.manual_seed(seed)
+        want = [float(torch.rand((), dtype=f64)) for _ in range(3 * epochs)]
+    finally:
+        torch.set_rng_state(saved)
+    what = (f"Trainer with trainer._pending_rng = capture_rng_state() taken after torch.manual_seed({seed}), then "
+            f"the generators scrambled, fit() over {epochs} epochs of 3 batches; loss_fn draws torch.rand(())")
+    got = r["draws"]
+    if got != want:
+        j = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
+        fail(f"{what}: the draws should continue one stream from the snapshot ({want[:6]}...); they differ at batch "
+             f"{j} (epoch {j // 3}): restore the snapshot once, right after the first iterator exists, and set "
+             f"_pending_rng to None")
+    expect(r["pending_after"] is None, f"{what}: trainer._pending_rng after fit() is a {r['pending_after']}, "
+                                       f"expected None")

@@ -4,7 +4,7 @@ clipping: one flat vector of all gradients, torch._foreach_mul_; sampler: NumPy'
 different state layout and a make_loader built on batch_sampler=; rng: raw NumPy state (a NumPy array in the
 checkpoint); callbacks: torch.lerp-based EMA and a counter-free early stopping; checkpoint: fixed temp name +
 os.rename; Trainer: a different loop structure that looks the sampler up through batch_sampler, groups
-batches itself and restores RNGs only when the epoch's iterator exists; resume: a nested checkpoint layout.
+batches itself and restores the RNGs at load and again when the epoch's iterator exists; resume: a nested checkpoint layout.
 """
 CELLS = {
     "clip_impl": '''def clip_grad_norm(parameters, max_norm: float) -> torch.Tensor:
@@ -361,7 +361,8 @@ def trainer_load_state_dict(trainer, ckpt):
         if st is not None:
             cb.load_state_dict(st)
     trainer.history = list(ckpt["history"])
-    trainer._pending_rng = ckpt["rng"]   # restored once the epoch's iterator exists
+    restore_rng_state(ckpt["rng"])       # restored now, as the text asks (issue 39: "restore ... and")
+    trainer._pending_rng = ckpt["rng"]   # and again once the epoch's iterator exists
 ''',
 }
 EXPECT = {t: "pass" for t in ["clipping", "sampler", "rng", "callbacks", "checkpoint", "trainer", "resume"]}
