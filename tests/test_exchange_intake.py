@@ -226,3 +226,12 @@ def test_caps_count_what_is_read(tmp_path):
     with pytest.raises(student_tree.Refused):
         os.symlink(src, tmp_path / "link")
         student_tree.walk(str(tmp_path / "link"), None, max_files=3, max_file=10, max_total=10)
+
+
+def test_collects_incidents_reach_the_students_feedback(run):
+    """Autograde's intake records a student's collect lines again (lms_incidents.for_student), so the
+    feedback says why a linked notebook was graded as blank."""
+    _ok(run)
+    lines = lms_incidents.for_student(run["root"], A, TO_SOURCE)
+    assert lines and all(line.startswith("collect: ") for line in lines), lines
+    assert lms_incidents.for_student(run["root"], A, HONEST) == []
