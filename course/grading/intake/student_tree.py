@@ -36,7 +36,8 @@ class Copied:
 
     def refuse(self, rel: str, why: str) -> None:
         if len(self.refused) < LISTED:
-            self.refused.append(f"{one_line(rel, 160)} ({why})")
+            shown = rel.encode("utf-8", "backslashreplace").decode("utf-8")  # a name that is not UTF-8
+            self.refused.append(f"{one_line(shown, 160)} ({why})")
         else:
             self.more_refused += 1
 
