@@ -25,13 +25,16 @@ try:
 except ImportError:  # an nbgrader without the default exchange: nothing of it to change
     pass
 
-# `nbgrader validate` in a terminal says what Validate says in JupyterLab, failures in full. Without the
-# course's student helpers nbgrader would drop this whole file (and the exchange above): say so instead.
+# `nbgrader validate` in a terminal says what Validate says in JupyterLab, failures in full, exits 1 when a
+# visible check fails, and runs the kernel on Unix sockets in a private folder (not TCP, which every account
+# can reach). Without the course's student helpers nbgrader would drop this whole file (and the exchange
+# above): say so instead.
 try:
-    from course.student.validate import use_in_terminal
+    from course.student.validate import private_kernel_channels, use_in_terminal
 except ImportError as _exc:
     print(f"nbgrader_config.py: the course's student helpers are not installed for {sys.executable} ({_exc}); "
           f"validate speaks nbgrader's own words. Fix: use the class's environment (put its bin/ first on PATH), "
           f"or run `python -m pip install -r requirements.txt` in the course's release folder.", file=sys.stderr)
 else:
     use_in_terminal()
+    private_kernel_channels(c)
