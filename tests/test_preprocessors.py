@@ -63,3 +63,30 @@ def test_a_broken_judge_leaves_a_grading_error_on_every_test_cell(monkeypatch):
     for c in cells:
         errors = [o for o in c.outputs if o.get("output_type") == "error"]
         assert errors and "no space left on device" in errors[0]["evalue"], c.outputs
+
+
+def test_hidden_checks_start_only_after_the_kernel(monkeypatch):
+    """Issue 38: a submission's judge worker alive beside its own kernel could hand hidden code and inputs
+    to it through a channel left between two sandboxes, and so into the feedback. StartHiddenChecks (before
+    SafeExecute) only takes the code; the suite runs in JudgeHiddenChecks, after the kernel has gone."""
+    import os
+    import threading
+    import time
+    ran = []
+
+    def recording(assignment, path, **kwargs):
+        ran.append(os.path.isfile(path))
+        raise OSError("recorded")
+
+    monkeypatch.setattr("course.judge.suite.run_suite", recording)
+    nb, res = blank(), resources("after-kernel")
+    pp.StartHiddenChecks(timeout=30).preprocess(nb, res)
+    judging = [t for t in threading.enumerate() if t.name.startswith("course-judge")]
+    deadline = time.monotonic() + 5
+    while not ran and judging and time.monotonic() < deadline:  # a judge started in the background
+        time.sleep(0.1)
+    assert not judging and ran == [], "the hidden checks started before the notebook's kernel ran"
+    assert pp.STARTED in res
+    pp.JudgeHiddenChecks(timeout=30).preprocess(nb, res)
+    assert ran == [True], ran
+    assert pp.STARTED not in res

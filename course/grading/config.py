@@ -39,9 +39,9 @@ def configure(c) -> None:
     # RepairGradeCells comes before nbgrader's own steps, which stop on malformed metadata.
     c.Autograde.sanitize_preprocessors = [ClearOutput, RepairGradeCells, DeduplicateIds, OverwriteKernelspec,
                                           OverwriteCells, CheckCellMetadata]
-    # Grade: start the hidden checks outside the kernel, run the notebook in a sandboxed kernel (for
-    # feedback and visible checks) meanwhile, then write each test cell's verdict. Without
-    # StartHiddenChecks, JudgeHiddenChecks runs the checks itself after the kernel.
+    # Grade: take the code for the hidden checks, run the notebook in a sandboxed kernel (for feedback
+    # and visible checks), then, the kernel gone, run the hidden checks outside it and write each test
+    # cell's verdict (never beside the kernel: issue 38).
     # Before the verdicts: only inert output (text, PNG, JPEG), measured as written and capped, lines
     # that imitate a verdict marked, the lines of each cell capped, and the student's markdown and raw
     # cells made inert. Nothing after JudgeHiddenChecks changes outputs: the verdict stays whole and last.

@@ -6,14 +6,15 @@ Sanitize pass:
   source come from the gradebook; broken or duplicated metadata is dropped and deleted grade and
   solution cells are put back.
 Autograde pass:
-- ``StartHiddenChecks`` (``hidden_checks.py``): the hidden suite started outside the kernel, at once.
+- ``StartHiddenChecks`` (``hidden_checks.py``): the submission's code, taken for the hidden suite.
 - ``SafeExecute`` (``execute.py``, with ``output_budget.py``): nbgrader's Execute in the sandboxed
   kernel, with time, memory and output limits.
 - ``InertOutput`` (``inert_output.py``): outputs reduced to what a browser cannot run.
 - ``CapOutputSize`` (``output_caps.py``): outputs measured as they will be written, and cut.
 - ``MarkForgedVerdicts`` (``forged_verdicts.py``): printed lines that imitate a verdict, marked.
 - ``SanitizeStudentCells`` (``student_cells.py``): the student's markdown and raw cells made inert.
-- ``JudgeHiddenChecks`` (``hidden_checks.py``): each test cell's verdict from the hidden suite.
+- ``JudgeHiddenChecks`` (``hidden_checks.py``): the hidden suite, run once the kernel has exited, and each
+  test cell's verdict.
 - ``NoteIncidents`` (``incident_notes.py``): what went wrong while grading, in a note at the top.
 """
 from .execute import SafeExecute, SubmissionTimeout  # noqa: F401

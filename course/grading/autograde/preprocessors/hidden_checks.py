@@ -1,15 +1,14 @@
-"""The hidden checks as two preprocessors: ``StartHiddenChecks`` starts the assignment's hidden suite,
-outside the kernel, against the submission's code before the kernel runs (the checks read only the
-code, so judging and execution overlap); ``JudgeHiddenChecks`` waits for them (or runs them, if nothing
-started them), writes each test cell's verdict and partial score into its outputs, records the judge's
-incidents and keeps the judge's record of the notebook for the class report (``judge_records``)."""
+"""The hidden checks as two preprocessors: ``StartHiddenChecks`` takes the submission's code before the
+kernel runs; ``JudgeHiddenChecks`` runs the assignment's hidden suite against it outside the kernel, after
+the notebook's kernel has exited (never beside it: a judge worker alive with the kernel could hand hidden
+code and inputs to it through whatever channel is left between two sandboxes, and so into the feedback),
+writes each test cell's verdict and partial score into its outputs, records the judge's incidents and
+keeps the judge's record of the notebook for the class report (``judge_records``)."""
 from __future__ import annotations
 
 import os
 import tempfile
 import time
-import threading
-from concurrent.futures import Future
 
 import nbformat
 from nbformat.v4 import new_output
@@ -91,33 +90,17 @@ def _snapshot(nb) -> str:
     return path
 
 
-def _in_background(fn, *args) -> Future:
-    """``fn(*args)`` on a thread of its own; its Future travels in nbgrader's resources."""
-    future = Future()
-
-    def run():
-        try:
-            future.set_result(fn(*args))
-        except BaseException as exc:  # noqa: BLE001 - handed to whoever waits on the Future
-            future.set_exception(exc)
-
-    threading.Thread(target=run, name="course-judge", daemon=True).start()
-    return future
-
-
-STARTED = "course_hidden_checks"  # resources key: the Future of this notebook's running hidden checks
+STARTED = "course_hidden_checks"  # resources key: the snapshot of this notebook's code, taken before it ran
 
 
 class StartHiddenChecks(NbGraderPreprocessor):
-    """Start the hidden checks before the notebook executes. They load the submission's code in
-    their own sandboxed worker and never see the kernel, so both can run at once."""
+    """Take the code the hidden checks judge, as submitted, before the notebook executes. The checks
+    start in ``JudgeHiddenChecks``, once the kernel has exited (``SafeExecute`` kills its tree first)."""
     timeout = Integer(900, help="seconds for all hidden checks of one notebook").tag(config=True)
 
     def preprocess(self, nb, resources):
         if _test_cells(nb):
-            student = resources.get("nbgrader", {}).get("student", "?")
-            job = _in_background(_judge, _snapshot(nb), _assignment(nb, resources), student, self.timeout)
-            resources[STARTED] = (_judge_key(resources), job)
+            resources[STARTED] = (_judge_key(resources), _snapshot(nb))
         return nb, resources
 
 
@@ -132,18 +115,13 @@ class JudgeHiddenChecks(NbGraderPreprocessor):
         for c in cells:
             c.outputs = [self._neutral(o) for o in c.get("outputs", [])]
         calls = _test_cells(nb)
-        key, started = resources.pop(STARTED, (None, None))
-        if key != _judge_key(resources):  # another notebook's run: never used for this one
-            started = None
+        key, taken = resources.pop(STARTED, (None, None))
+        if taken and (key != _judge_key(resources) or not calls):  # another notebook's: never judged for this one
+            fstree.remove(os.path.dirname(taken))
+            taken = None
         if not calls:
             return nb, resources
-        if started is not None:
-            try:
-                res = started.result(timeout=self.timeout + 120)
-            except Exception as exc:  # the run outlived its own limit: treat like a judge that hung
-                res = Results.failure(f"the hidden checks did not finish ({type(exc).__name__})")
-        else:
-            res = _judge(_snapshot(nb), _assignment(nb, resources), student, self.timeout)
+        res = _judge(taken or _snapshot(nb), _assignment(nb, resources), student, self.timeout)
         root, assignment = incidents.course_root(self), resources.get("nbgrader", {}).get("assignment", "")
         if res.error:
             self.log.error("%s: hidden checks could not run: %s (regrade this submission)", student, res.error)
