@@ -55,6 +55,8 @@ def test_a_kernel_that_does_not_answer_in_time_is_not_the_students(tmp_path, mon
     assert batch.starved(batch.Result("a1", "s1", incidents=found))
     text = next(i["message"] for i in found if i["kind"] == incidents.NO_KERNEL)
     assert ("ask your instructor" in text) == alone and ("so it is graded again" in text) == (not alone), text
+    from course.grading.autograde.preprocessors.incident_notes import note
+    assert note(found, str(tmp_path)).count("did not start or answer in time") == 1  # the feedback says it once
 
 
 def test_a_regrade_alone_is_recorded_by_the_grading_itself(tmp_path, monkeypatch):

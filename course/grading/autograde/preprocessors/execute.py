@@ -70,9 +70,9 @@ class SafeExecute(OutputBudget, Execute):
                 reason = self._no_kernel(reason)
             incidents.report(self.log, incidents.course_root(self), info.get("assignment", ""), student,
                              incidents.KERNEL, f"notebook execution stopped early: {reason}")
-            if no_kernel:  # the batch grades it again alone (course.grading.class_run.batch)
+            if no_kernel:  # the batch grades it again alone (course.grading.class_run.batch); the note has it
                 incidents.record(incidents.course_root(self), info.get("assignment", ""), student,
-                                 incidents.NO_KERNEL, reason, self.log)
+                                 incidents.NO_KERNEL, reason, self.log, noted=True)
             if spent is not None and spent.starved:  # the batch grades it again alone (course.grading.class_run.batch)
                 incidents.record(incidents.course_root(self), info.get("assignment", ""), student,
                                  incidents.STARVED, f"notebook execution stopped early: {reason}", self.log)
