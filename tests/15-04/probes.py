@@ -8,6 +8,7 @@ import types
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+from torch.overrides import TorchFunctionMode
 
 from course.judge.probelib import build_model, capture_error, get, vjp
 
@@ -54,12 +55,29 @@ def ls_ce_errors(ns, logits, target):
     return {
         "smoothing_high": capture_error(fn, logits.clone(), target.clone(), smoothing=1.5),
         "smoothing_low": capture_error(fn, logits.clone(), target.clone(), smoothing=-0.1),
+        "smoothing_nan": capture_error(fn, logits.clone(), target.clone(), smoothing=float("nan")),
         "reduction": capture_error(fn, logits.clone(), target.clone(), smoothing=0.1, reduction="average"),
     }
 
 
+class _CrossEntropySeen(TorchFunctionMode):
+    """Records torch's cross-entropy entry points whatever name the caller bound them to: F.cross_entropy and
+    torch._C._nn.cross_entropy_loss both reach __torch_function__ while a mode is active."""
+
+    def __init__(self, calls):
+        super().__init__()
+        self.calls = calls
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        name = getattr(func, "__name__", "")
+        if name in ("cross_entropy", "cross_entropy_loss"):
+            self.calls.append(f"{getattr(func, '__module__', None) or 'torch'}.{name}")
+        return func(*args, **(kwargs or {}))
+
+
 def ls_ce_uses_builtin(ns, logits, target, smoothing):
-    """Run the loss while torch's fused cross-entropy entry points are wrapped, and report whether they ran."""
+    """Run the loss while torch's fused cross-entropy entry points are wrapped (and watched by a
+    TorchFunctionMode, which sees them under any name), and report whether they ran."""
     fn = get(ns, "label_smoothing_cross_entropy")
     calls = []
     orig_f = F.cross_entropy
@@ -76,7 +94,8 @@ def ls_ce_uses_builtin(ns, logits, target, smoothing):
     F.cross_entropy = spy_f
     nn.CrossEntropyLoss.forward = spy_m
     try:
-        value = fn(logits.clone(), target.clone(), smoothing=smoothing)
+        with _CrossEntropySeen(calls):
+            value = fn(logits.clone(), target.clone(), smoothing=smoothing)
     finally:
         F.cross_entropy = orig_f
         nn.CrossEntropyLoss.forward = orig_m
@@ -86,6 +105,19 @@ def ls_ce_uses_builtin(ns, logits, target, smoothing):
 # ------------------------------------------------------------------- NT-Xent
 def nt_xent(ns, z1, z2, temperature):
     return _plain(get(ns, "nt_xent_loss")(z1.clone(), z2.clone(), temperature=temperature))
+
+
+def nt_xent_on_meta(ns, z1, z2, temperature):
+    """nt_xent_loss on embeddings moved to the meta device, a stand-in for a GPU: a tensor the loss creates
+    without device= lands on the CPU, and mixing it with the embeddings raises, as it would on a GPU. Returns
+    the result's device and shape, or the error."""
+    try:
+        out = get(ns, "nt_xent_loss")(z1.to("meta"), z2.to("meta"), temperature=temperature)
+    except Exception as exc:
+        return {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
+    if not isinstance(out, torch.Tensor):
+        return {"error": f"returned {type(out).__name__}, not a tensor"}
+    return {"device": str(out.device), "shape": list(out.shape)}
 
 
 def nt_xent_vjp(ns, inputs, v, temperature):
@@ -264,9 +296,9 @@ def _same_grads(ps, before):
     return out
 
 
-def clip_value_run(ns, shapes, grads, clip_value, how="generator"):
+def clip_value_run(ns, shapes, grads, clip_value, how="generator", frozen=()):
     fn = get(ns, "clip_grad_value")
-    ps = _params(shapes, grads, set())
+    ps = _params(shapes, grads, set(frozen))
     arg = (p for p in ps) if how == "generator" else (ps[0] if how == "single" else list(ps))
     before = _grad_identity(ps)
     ret = fn(arg, clip_value)
@@ -420,6 +452,55 @@ def ema_scratch_buffers(ns, states, shifts, decay, average_buffers):
         with torch.no_grad():
             model.shift.copy_(shift)
             model.tick.fill_(10 * i + 1)
+        ema.update(model)
+        history.append({n: b.detach().cpu().clone() for n, b in _ema_module(ema).named_buffers()})
+    return {"history": history}
+
+
+def ema_tied_model():
+    """A model whose first and last Linear share one weight (tied, as in language models' embeddings)."""
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(4, 4), nn.Tanh(), nn.Linear(4, 4)).double()
+    model[2].weight = model[0].weight
+    return model
+
+
+def ema_tied_states(ns, states, decay):
+    """Like ema_states on ema_tied_model(): the states hold one weight tensor, loaded into both keys."""
+    cls = get(ns, "EMA")
+    model = ema_tied_model()
+    model.load_state_dict(states[0])
+    ema = cls(model, decay=decay)
+    history = []
+    for s in states[1:]:
+        model.load_state_dict(s)
+        ema.update(model)
+        history.append({n: p.detach().cpu().clone() for n, p in _ema_module(ema).named_parameters()})
+    return {"history": history}
+
+
+def ema_model_with_counters():
+    """ema_model() plus buffers of other dtypes: int32 and uint8 counters, a float32 estimate."""
+    model = ema_model()
+    model.register_buffer("steps32", torch.zeros(2, dtype=torch.int32))
+    model.register_buffer("seen", torch.zeros(3, dtype=torch.uint8))
+    model.register_buffer("scale32", torch.ones(3, dtype=torch.float32))
+    return model
+
+
+def ema_counter_buffers(ns, states, extras, decay, average_buffers):
+    """Like ema_states on ema_model_with_counters(): before each update the extra buffers are set from
+    extras[i]. Returns the EMA module's buffers after each update."""
+    cls = get(ns, "EMA")
+    model = ema_model_with_counters()
+
+    def load(i):
+        model.load_state_dict({**states[i], **extras[i]})
+    load(0)
+    ema = cls(model, decay=decay, average_buffers=average_buffers)
+    history = []
+    for i in range(1, len(states)):
+        load(i)
         ema.update(model)
         history.append({n: b.detach().cpu().clone() for n, b in _ema_module(ema).named_buffers()})
     return {"history": history}

@@ -203,6 +203,50 @@ def test_clip_norm_return_type(student, gen):
            f"{what}: must return the total norm {total:.6g}, returned {float(ret):.6g}")
 
 
+@pytest.mark.task("clip_grad_norm")
+@pytest.mark.parametrize("bad", ["nan", "inf"])
+def test_clip_norm_non_finite(student, gen, bad):
+    """clip_grad_norm with a non-finite gradient entry (nan or inf) matches clip_grad_norm_ (its default
+    error_if_nonfinite=False): a nan or inf total norm, and every gradient scaled by the factor it gives"""
+    shapes = SHAPES[:3]
+    grads = make_grads(gen, shapes, scale=2.0)
+    grads[1].view(-1)[int(torch.randint(0, grads[1].numel(), (1,), generator=gen))] = float(bad)
+    total, want = torch_clip_norm(shapes, grads, 1.0, 2.0)
+    what = f"{CN}(params, max_norm=1.0) with one gradient entry {bad} (total norm {total})"
+    r = student.call("clip_norm_run", shapes=shapes, grads=grads, max_norm=1.0, norm_type=2.0, how="list")
+    for i, (g, w) in enumerate(zip(r["grads"], want)):
+        if g is None:
+            fail(f"{what}: parameter {i}'s .grad disappeared")
+        expect_close(g, w, f"{what}, .grad of parameter {i} (clip_grad_norm_ multiplies by "
+                           f"clamp(max_norm / (total + 1e-6), max=1), which is {'nan' if bad == 'nan' else '0'} "
+                           f"here: no `if total > max_norm` that a nan skips)", atol=1e-12, rtol=1e-9, equal_nan=True)
+    got = returned_norm(r, what)
+    expect(math.isnan(got) if bad == "nan" else got == math.inf,
+           f"{what}: must return the total norm before clipping, {total}, returned {got}")
+
+
+@pytest.mark.task("clip_grad_norm")
+def test_clip_norm_frozen_params_with_grad(student, gen):
+    """clip_grad_norm counts and scales a parameter with requires_grad=False that still has a .grad, as
+    clip_grad_norm_ does (it looks only at .grad)"""
+    grads = make_grads(gen, SHAPES, (3,), scale=3.0)
+    frozen = (0, 2)
+    ps = []
+    for i, (s, g) in enumerate(zip(SHAPES, grads)):
+        p = torch.zeros(s, dtype=f64, requires_grad=i not in frozen)
+        p.grad = None if g is None else g.clone()
+        ps.append(p)
+    total = float(torch.nn.utils.clip_grad_norm_(ps, 0.5))
+    what = (f"{CN}(params, max_norm=0.5) where parameters {list(frozen)} have requires_grad=False but a .grad "
+            f"(frozen after a backward; total norm {total:.4g})")
+    r = student.call("clip_norm_run", shapes=SHAPES, grads=grads, max_norm=0.5, norm_type=2.0, frozen=list(frozen),
+                     how="list")
+    check_grads(r["grads"], [p.grad for p in ps], what)
+    got = returned_norm(r, what)
+    expect(abs(got - total) <= 1e-9 * max(1.0, total),
+           f"{what}: must return the total norm before clipping, {total:.6g}, returned {got:.6g}")
+
+
 @pytest.mark.task("clip_grad_norm", weight=0.1)  # its right answer is a constant (0, nothing changed): worth little
 def test_clip_norm_without_gradients(student, gen):
     """clip_grad_norm with parameters without any .grad (or none at all) returns 0 (a 0-dim tensor or a number) and
@@ -258,6 +302,22 @@ def test_clip_value_in_place(student, gen, how):
     r = student.call("clip_value_run", shapes=shapes, grads=grads, clip_value=0.5, how=how)
     check_in_place(r, what)
     check_grads(r["grads"], [None if g is None else g.clamp(-0.5, 0.5) for g in grads], what, atol=0, rtol=0)
+
+
+@pytest.mark.task("clip_grad_value")
+def test_clip_value_frozen_params_with_grad(student, gen):
+    """clip_grad_value clamps the .grad of a parameter with requires_grad=False too, as clip_grad_value_ does"""
+    grads = make_grads(gen, SHAPES, (1,), scale=3.0)
+    frozen = (0, 3)
+    ps = []
+    for i, (s, g) in enumerate(zip(SHAPES, grads)):
+        p = torch.zeros(s, dtype=f64, requires_grad=i not in frozen)
+        p.grad = None if g is None else g.clone()
+        ps.append(p)
+    torch.nn.utils.clip_grad_value_(ps, 0.7)
+    r = student.call("clip_value_run", shapes=SHAPES, grads=grads, clip_value=0.7, how="list", frozen=list(frozen))
+    check_grads(r["grads"], [p.grad for p in ps], f"{CV}(params, 0.7) where parameters {list(frozen)} have "
+                f"requires_grad=False but a .grad (every existing .grad is clamped)", atol=0, rtol=0)
 
 
 @pytest.mark.task("clip_grad_value", weight=0.1)  # its right answer is a constant (None): worth little

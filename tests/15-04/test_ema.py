@@ -24,6 +24,14 @@ def ema_model():
     return nn.Sequential(nn.Linear(4, 6), nn.BatchNorm1d(6), nn.ReLU(), nn.Linear(6, 3)).double()
 
 
+def ema_tied_model():
+    """Same as probes.ema_tied_model: layers 0 and 2 share one weight."""
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(4, 4), nn.Tanh(), nn.Linear(4, 4)).double()
+    model[2].weight = model[0].weight
+    return model
+
+
 def random_states(gen, k):
     """k+1 plausible live-model states (weights, BatchNorm statistics and step counter)."""
     template = ema_model().state_dict()
@@ -286,9 +294,10 @@ def test_live_model_untouched(student, gen):
 
 
 def test_decay_range(student, gen):
-    """EMA(model, decay) accepts every decay in [0, 1] (both ends included) and raises ValueError outside it"""
+    """EMA(model, decay) accepts every decay in [0, 1] (both ends included) and raises ValueError outside it (nan
+    included)"""
     u = torch.rand(5, generator=gen, dtype=f64).tolist()  # both ends, and random decays inside and outside
-    decays = [0.0, 1.0, u[0], -0.5 * u[1] - 1e-3, 1 + 1e-3 + u[2], 1.5 + u[3], 0.999 * u[4]]
+    decays = [0.0, 1.0, u[0], -0.5 * u[1] - 1e-3, 1 + 1e-3 + u[2], 1.5 + u[3], 0.999 * u[4], float("nan")]
     decays = [decays[i] for i in torch.randperm(len(decays), generator=gen).tolist()]
     res = student.call("ema_decay_errors", decays=decays)
     for d, r in zip(decays, res):
@@ -299,3 +308,59 @@ def test_decay_range(student, gen):
             expect(r["raised"] and "ValueError" in r["mro"],
                    f"EMA(model, decay={d}) must raise ValueError (decay outside [0, 1]), "
                    + (f"raised {r['type']}" if r["raised"] else "raised nothing"))
+
+
+def test_tied_parameters(student, gen):
+    """EMA of a model with a tied weight (one Parameter in two modules) averages it once per update, as
+    AveragedModel does (model.parameters() lists it once; state_dict() twice)"""
+    model = ema_tied_model()
+    template = model.state_dict()
+    states = []
+    for _ in range(4):
+        w = torch.randn(4, 4, generator=gen, dtype=f64)
+        s = {k: torch.randn(t.shape, generator=gen, dtype=f64) for k, t in template.items()}
+        s["0.weight"], s["2.weight"] = w, w
+        states.append(s)
+    model.load_state_dict(states[0])
+    avg = AveragedModel(model, multi_avg_fn=get_ema_multi_avg_fn(0.6))
+    want = []
+    for s in states[1:]:
+        model.load_state_dict(s)
+        avg.update_parameters(model)
+        want.append({n: p.detach().clone() for n, p in avg.module.named_parameters()})
+    r = student.call("ema_tied_states", states=states, decay=0.6)
+    for step, (got, w) in enumerate(zip(r["history"], want), start=1):
+        for name in w:
+            expect_close(got.get(name), w[name], f"EMA(model, decay=0.6) after update {step} of 3, on a model whose "
+                         f"layers 0 and 2 share one weight: parameter '{name}' (walk model.parameters(), which "
+                         f"lists a shared parameter once)", atol=1e-10, rtol=1e-10)
+
+
+@pytest.mark.parametrize("average_buffers", [False, True])
+def test_buffers_of_every_dtype(student, gen, average_buffers):
+    """EMA: int32 and uint8 buffers are integer buffers, copied (with average_buffers=True too: only floating-point
+    buffers are averaged); a float32 buffer is copied or averaged like the others"""
+    states = random_states(gen, 3)
+    extras = [{"steps32": torch.randint(0, 1000, (2,), generator=gen, dtype=torch.int32),
+               "seen": torch.randint(0, 256, (3,), generator=gen).to(torch.uint8),
+               "scale32": torch.rand(3, generator=gen, dtype=torch.float32) + 0.5} for _ in states]
+    d = 0.5
+    ema = None
+    for step in range(1, len(states)):
+        live = extras[step]["scale32"]
+        ema = live.clone() if ema is None or not average_buffers else ema.lerp(live, 1 - d)  # the text's formula
+        r_want = {**{k: extras[step][k] for k in ("steps32", "seen")}, "scale32": ema}
+        if step == 1:
+            r = student.call("ema_counter_buffers", states=states, extras=extras, decay=d,
+                             average_buffers=average_buffers)
+        got = r["history"][step - 1]
+        what = (f"EMA(model, decay={d}, average_buffers={average_buffers}) after update {step} of 3, on a model with "
+                f"int32, uint8 and float32 buffers")
+        for name, w in r_want.items():
+            if name not in got:
+                fail(f"{what}: ema.module has no buffer '{name}'")
+            why = ("a float buffer, averaged" if name == "scale32" and average_buffers else
+                   "a float buffer, copied" if name == "scale32" else "not floating point: copied, never averaged")
+            expect(got[name].dtype == w.dtype, f"{what}: buffer '{name}' is {got[name].dtype}, the live one "
+                                               f"{w.dtype}")
+            expect_close(got[name].double(), w.double(), f"{what}, buffer '{name}' ({why})", atol=1e-6, rtol=1e-6)

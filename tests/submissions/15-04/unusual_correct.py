@@ -63,7 +63,7 @@ def clip_grad_norm(parameters, max_norm, norm_type=2.0):
         return 0.0
     flat = torch.cat([p.grad.reshape(-1).double() for p in with_grad])
     total = flat.abs().max().item() if norm_type == float("inf") else flat.abs().pow(norm_type).sum().pow(1.0 / norm_type).item()
-    if total + 1e-6 > max_norm:
+    if not total + 1e-6 <= max_norm:  # a nan total scales by nan, as clip_grad_norm_ does
         scale = max_norm / (total + 1e-6)
         for p in with_grad:
             p.grad.mul_(scale)
@@ -81,7 +81,7 @@ def clip_grad_value(parameters, clip_value):
     "ema_impl": '''
 class EMA:
     def __init__(self, model, decay=0.999, average_buffers=False):
-        if decay < 0 or decay > 1:
+        if not 0 <= decay <= 1:  # nan too
             raise ValueError("decay must lie in [0, 1]")
         self.decay, self.average_buffers = decay, average_buffers
         self.module = copy.deepcopy(model)
@@ -102,7 +102,11 @@ class EMA:
     def update(self, model):
         ema_state = self._aliases(self.module)    # detached aliases of self.module's tensors
         live_state = self._aliases(model)         # detached aliases of the live tensors (read only)
+        seen = set()  # a tied parameter has one entry per module holding it: blend it once
         for name, target in ema_state.items():
+            if target.data_ptr() in seen and target.numel():
+                continue
+            seen.add(target.data_ptr())
             source = live_state[name]
             is_buffer = name in self._buffer_names
             blend = self.n_averaged > 0 and target.is_floating_point() and (not is_buffer or self.average_buffers)

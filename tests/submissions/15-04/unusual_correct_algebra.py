@@ -12,7 +12,7 @@ EXPECT = {"label_smoothing": "pass", "nt_xent": "pass", "running_metrics": "pass
 CELLS = {
     "label_smoothing_impl": '''
 def label_smoothing_cross_entropy(logits, target, smoothing=0.0, reduction="mean"):
-    if smoothing < 0.0 or smoothing > 1.0:
+    if not 0.0 <= smoothing <= 1.0:  # nan too
         raise ValueError("smoothing must be within [0, 1]")
     if reduction not in {"mean", "sum", "none"}:
         raise ValueError("reduction must be 'mean', 'sum' or 'none'")
