@@ -7,9 +7,6 @@ import csv
 import os
 import shutil
 import signal
-import subprocess
-import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
@@ -26,6 +23,7 @@ from course import REPO_ROOT, tool_env
 from course import notebook as nbtools
 from course import assignments
 from course.grading.class_run import submissions
+from tests.pipeline_run import Run, end_run, start_pipeline, wait_run
 
 ASSIGNMENTS = assignments()
 # Seconds one topic's pipeline run may take (two submissions; the slowest topic took about 3 min on a
@@ -35,75 +33,12 @@ TOPIC_TIMEOUT = float(os.environ.get("COURSE_ROUND_TRIP_TIMEOUT", "1200"))
 
 # One scratch course and one pipeline run per topic, in a process of its own: a slow or stuck topic fails
 # its own tests and no other's, and under `pytest -n` each topic is a group of its own (tests/conftest.py),
-# so the two workers share the topics. The run ends with its fixture: on a time-out (ours or
-# pytest-timeout's), an error or Ctrl-C, the pipeline gets SIGTERM (it ends every process it started:
-# course.grading.class_run.stopping), then its process group and whatever is left below it are killed.
-
-
-@dataclass
-class Run:
-    root: Path
-    rc: int | None  # None: did not finish
-    out: str
-    error: str | None = None
-
-
-def _die_with_parent() -> None:  # in the child: SIGTERM when the pytest process dies (pytest-timeout's thread method)
-    import ctypes
-    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
-
-
-def end_run(proc: subprocess.Popen, grace: float = 20.0) -> None:
-    """Stop the pipeline and everything below it: SIGTERM (its own clean stop), then SIGKILL for the rest."""
-    import psutil
-    try:
-        below = psutil.Process(proc.pid).children(recursive=True)
-    except psutil.Error:
-        below = []
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=grace)
-        except subprocess.TimeoutExpired:
-            pass
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-    for p in below:
-        try:
-            p.kill()
-        except psutil.Error:
-            pass
-    proc.wait(timeout=30)
-
-
-def start_pipeline(root: Path, assignment: str, env: dict | None = None) -> subprocess.Popen:
-    """``python -m course.grading.pipeline`` on ``assignment`` in ``root``, output in root/pipeline.out."""
-    cmd = [sys.executable, "-m", "course.grading.pipeline", "--root", str(root), "--assignment", assignment,
-           "--no-examples"]
-    with open(root / "pipeline.out", "w") as fh:
-        return subprocess.Popen(cmd, cwd=REPO_ROOT, env=env or tool_env(), stdout=fh, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL, start_new_session=True, preexec_fn=_die_with_parent)
-
-
-def wait_run(proc: subprocess.Popen, root: Path, assignment: str, timeout: float) -> Run:
-    log = root / "pipeline.out"
-    try:
-        rc = proc.wait(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        end_run(proc)
-        return Run(root, None, log.read_text(errors="replace"),
-                   f"{assignment}: the pipeline did not finish in {timeout:.0f} s (stopped); see {log}")
-    except BaseException:  # pytest-timeout, Ctrl-C: the grading run ends with the fixture
-        end_run(proc)
-        raise
-    return Run(root, rc, log.read_text(errors="replace"))
+# so the two workers share the topics. The run ends with its fixture (tests/pipeline_run.py).
 
 
 def grade_topic(root: Path, assignment: str, timeout: float = TOPIC_TIMEOUT) -> Run:
     """The topic's reference and blank release submitted in a scratch course at ``root`` and graded by
-    the pipeline (generate, autograde, feedback, export, report) in a process of its own."""
+    the pipeline (generate, autograde, feedback, export) in a process of its own."""
     shutil.copy(REPO_ROOT / "nbgrader_config.py", root)
     shutil.copytree(REPO_ROOT / "source" / assignment, root / "source" / assignment,
                     ignore=shutil.ignore_patterns("*.nb.py", "__pycache__"))
@@ -113,7 +48,10 @@ def grade_topic(root: Path, assignment: str, timeout: float = TOPIC_TIMEOUT) -> 
         dest = root / "gradebook" / "submitted" / student / assignment
         dest.mkdir(parents=True)
         nbformat.write(nb, dest / name)
-    return wait_run(start_pipeline(root, assignment), root, assignment, timeout)
+    # the class report (about 2 s of CPU a run) is left out: nothing here reads it, and the hostile batch's
+    # run (tests/test_hostile.py) and tests/test_report.py cover it
+    return wait_run(start_pipeline(root, assignment, steps="generate,autograde,feedback,export"), root, assignment,
+                    timeout)
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,79 @@
+"""A grading run a test fixture starts ends when the fixture does: ``python -m course.grading.pipeline``
+in a process of its own, waited for under a limit. On that limit, an exception in the waiting thread
+(pytest-timeout's signal method, Ctrl-C) or the death of the pytest process (PR_SET_PDEATHSIG: its thread
+method), the pipeline gets SIGTERM (its own clean stop ends everything it started:
+course.grading.class_run.stopping), then its process group and whatever was below it are killed."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from course import REPO_ROOT, tool_env
+
+STEPS = "generate,autograde,feedback,export,report"
+
+
+@dataclass
+class Run:
+    root: Path
+    rc: int | None  # None: did not finish
+    out: str
+    error: str | None = None
+
+
+def _die_with_parent() -> None:  # in the child: SIGTERM when the pytest process dies (pytest-timeout's thread method)
+    import ctypes
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
+
+
+def end_run(proc: subprocess.Popen, grace: float = 20.0) -> None:
+    """Stop the pipeline and everything below it: SIGTERM (its own clean stop), then SIGKILL for the rest."""
+    import psutil
+    try:
+        below = psutil.Process(proc.pid).children(recursive=True)
+    except psutil.Error:
+        below = []
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            pass
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    for p in below:
+        try:
+            p.kill()
+        except psutil.Error:
+            pass
+    proc.wait(timeout=30)
+
+
+def start_pipeline(root: Path, assignment: str, env: dict | None = None, *, steps: str = STEPS,
+                   workers: int | None = None) -> subprocess.Popen:
+    """``python -m course.grading.pipeline`` on ``assignment`` in ``root``, output in root/pipeline.out."""
+    cmd = [sys.executable, "-m", "course.grading.pipeline", "--root", str(root), "--assignment", assignment,
+           "--no-examples", "--steps", steps, *(["--workers", str(workers)] if workers else [])]
+    with open(root / "pipeline.out", "w") as fh:
+        return subprocess.Popen(cmd, cwd=REPO_ROOT, env=env or tool_env(), stdout=fh, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL, start_new_session=True, preexec_fn=_die_with_parent)
+
+
+def wait_run(proc: subprocess.Popen, root: Path, assignment: str, timeout: float) -> Run:
+    log = root / "pipeline.out"
+    try:
+        rc = proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        end_run(proc)
+        return Run(root, None, log.read_text(errors="replace"),
+                   f"{assignment}: the pipeline did not finish in {timeout:.0f} s (stopped); see {log}")
+    except BaseException:  # pytest-timeout, Ctrl-C: the grading run ends with the fixture
+        end_run(proc)
+        raise
+    return Run(root, rc, log.read_text(errors="replace"))
