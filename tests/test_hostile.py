@@ -5,8 +5,9 @@ leave a line in the grading log.
 
 The kernel-side defences (sandboxed kernel, cell repair, crash and time limits) do not depend on
 the assignment, so the whole corpus runs end to end on one assignment (15-01). The defences that
-do depend on each assignment's checks (reading solutions, patching comparisons) are run against
-every assignment by tests/test_submissions.py::test_generic_submissions.
+do depend on each assignment's checks (reading solutions, patching comparisons, forged replies) are judged
+by tests/test_submissions.py::test_example_submission_verdicts on the topics whose suites between them use
+every part of the judge (generic_topics there; on every topic under make test-suites).
 """
 import hashlib
 import os
@@ -30,9 +31,10 @@ if not _torch.cuda.is_available():
     # Instructor CI on a CPU machine: GPU-marked checks are graded as skipped (and say so).
     _os.environ.setdefault("COURSE_ALLOW_CPU_GRADING", "1")
 
-from course import REPO_ROOT
+from course import REPO_ROOT, tool_env
 from course import assignments
-from course.grading.class_run import pipeline, submissions
+from course.grading.class_run import submissions
+from tests.pipeline_run import start_pipeline, wait_run
 
 ASSIGNMENTS = assignments()
 FIRST = "15-01" if "15-01" in ASSIGNMENTS else ASSIGNMENTS[0]
@@ -40,6 +42,7 @@ CRASHES = {"kill_kernel", "segfault", "endless_loop", "print_flood", "memory_bom
 SALT = str(secrets.randbelow(10**12) + 10**11)  # a fresh secret per run: it must reach no student
 LIMITS = {"COURSE_CELL_TIMEOUT": "15", "COURSE_LOAD_TIMEOUT": "30", "COURSE_CALL_TIMEOUT": "30",
           "COURSE_MEMORY_LIMIT_MB": "2048", "COURSE_SEED_SALT": SALT}
+BATCH_TIMEOUT = float(os.environ.get("COURSE_HOSTILE_TIMEOUT", "2100"))  # below pytest-timeout's 2400 s
 MARKER = Path("/tmp/COURSE_HOSTILE_PWNED")  # what link_swap's payload would write if it ever ran on the host
 TRUSTED = ("course", "tests", "source", "release", "nbgrader_config.py", "Makefile", "requirements.txt", "pyproject.toml")
 
@@ -85,22 +88,13 @@ def graded(tmp_path_factory):
     MARKER.unlink(missing_ok=True)
     before = tree_hashes(REPO_ROOT, root)
     started = time.time()
-    old = {k: os.environ.get(k) for k in LIMITS}
-    os.environ.update(LIMITS)
-    try:
-        import contextlib
-        import io
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out):
-            # two workers: most of this batch waits on limits (an endless loop, a flood), so they overlap
-            rc = pipeline.run(root, sorted({a for _, a, _, _ in PLAN}), examples=False, workers=2)
-    finally:
-        for k, v in old.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
-    return root, rc, out.getvalue(), before, started
+    # in a process of its own that ends with this fixture (tests/pipeline_run.py); two workers: most of this
+    # batch waits on limits (an endless loop, a flood), so they overlap
+    (a,) = sorted({a for _, a, _, _ in PLAN})
+    run = wait_run(start_pipeline(root, a, {**tool_env(), **LIMITS}, workers=2), root, a, BATCH_TIMEOUT)
+    if run.error:
+        pytest.fail(run.error + "\n" + run.out[-3000:])
+    return root, run.rc, run.out, before, started
 
 
 def score(root, a, student):

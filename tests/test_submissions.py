@@ -36,6 +36,44 @@ GENERIC = [p for kind in ("hostile", "honest") for p in submissions.generic_spec
            or submissions.load_spec(p).get("JUDGE_ALL")]
 
 
+def judging_machinery(assignment: str) -> set[str]:
+    """The parts of the judge a topic's hidden suite relies on, which the generic attacks aim at: the names
+    it imports from the comparisons (course.judge.expect), the probes that carry values out of the
+    submission's worker (course.judge.probelib) and the judge's adapter and plugin, and the ``student.X``
+    calls it makes. The input strategies and the worker's warning filters are left out: they make inputs in
+    the judge, which a submission cannot reach."""
+    import ast
+    from course import TESTS_DIR
+    found = set()
+    for f in sorted((TESTS_DIR / assignment).glob("*.py")):
+        for n in ast.walk(ast.parse(f.read_text())):
+            if isinstance(n, ast.ImportFrom) and (n.module or "").startswith("course.judge.") and \
+                    n.module not in ("course.judge.strategies", "course.judge.worker"):
+                found |= {f"{n.module}.{a.name}" for a in n.names}
+            elif isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "student":
+                found.add(f"student.{n.attr}")
+    return found
+
+
+def generic_topics(topics: list[str]) -> list[str]:
+    """The fewest topics (greedily) whose suites between them use every part of the judge any topic uses:
+    the generic attacks are judged on these. An attack on the reply protocol or the comparisons meets the
+    same code in every topic that uses the same parts, so judging it on all of them paid the same
+    verdict over again (7 full-suite runs a topic); a topic that brings a new part is chosen."""
+    need = {a: judging_machinery(a) for a in topics}
+    left, chosen = set().union(*need.values()) if need else set(), []
+    while left:
+        best = max(topics, key=lambda a: (len(need[a] & left), a))
+        chosen.append(best)
+        left -= need[best]
+    return sorted(chosen) or topics[:1]
+
+
+# COURSE_VERDICT_GENERIC=all (make test-suites): the generic attacks on every topic, as before
+GENERIC_ON = (assignments() if _os.environ.get("COURSE_VERDICT_GENERIC") == "all"
+              else generic_topics(assignments()))
+
+
 # Every known-wrong example must fail under each of these seeds (the run's seed and SEEDS-1 derived).
 # `make seeds ID=15-05 N=30 [ONLY=wrong_tie]` sweeps more of them (a benchmark: minutes per topic).
 SEEDS = int(_os.environ.get("COURSE_VERDICT_SEEDS", "2"))
@@ -56,6 +94,24 @@ def judged_expectations(path, spec: dict) -> dict:
             spec.get("APPEND") or "mutate" in spec:  # code beyond solution cells: judged everywhere
         return spec
     return {**spec, "EXPECT": {t: v for t, v in spec["EXPECT"].items() if v != "pass"}}
+
+
+def test_generic_attacks_meet_every_part_of_the_judge():
+    """The topics the generic attacks are judged on use, between them, every part of the judge that any
+    topic's suite uses, so no part goes unattacked; and they are fewer than all topics when some topics
+    add nothing new."""
+    topics = assignments()
+    chosen = generic_topics(topics)
+    used = set().union(*(judging_machinery(a) for a in topics))
+    met = set().union(*(judging_machinery(a) for a in chosen))
+    assert chosen and set(chosen) <= set(topics)
+    assert "student.call" in used and any(m.startswith("course.judge.expect.") for m in used), used
+    assert used <= met, f"parts of the judge no generic attack meets: {sorted(used - met)}"
+    # a made-up topic whose suite uses one part no other does is chosen; one that adds nothing is not
+    import unittest.mock as mock
+    fake = {"A": {"x", "y", "w"}, "B": {"x"}, "C": {"z"}}
+    with mock.patch(__name__ + ".judging_machinery", side_effect=fake.__getitem__):
+        assert generic_topics(["A", "B", "C"]) == ["A", "C"]
 
 
 @pytest.mark.parametrize("assignment", assignments())
@@ -129,7 +185,8 @@ def test_example_submission_verdicts(assignment, tmp_path):
     (reading solutions, patching comparisons) and a noisy correct answer, judged in one run; every
     known-wrong example under SEEDS seeds, each of which must catch it, on the tasks it is meant to fail
     (see judged_expectations)."""
-    todo = [(p, None) for p in graded_specs(assignment)] + [(p, assignment) for p in GENERIC]
+    todo = [(p, None) for p in graded_specs(assignment)] + \
+        [(p, assignment) for p in GENERIC if assignment in GENERIC_ON]
     todo = [(p, g) for p, g in todo if ONLY in p.stem]
     notebooks, specs = [], []
     for p, generic_for in todo:
