@@ -1,6 +1,11 @@
 """Probes for 00-02: run next to the submission, return plain data only."""
+import functools
+import types
+
 import torch
+import torch.autograd
 import torch.nn as nn
+from torch.overrides import TorchFunctionMode
 
 from course.judge.probelib import aliases, build_model, capture_error, changes, get, global_state, module_state
 
@@ -111,14 +116,21 @@ def graph_walk(ns, fn_name, recipe, seed, twice=False):
     out, leaves = build_graph(recipe, seed)
     nodes, edges = _walk(out)
     index = {n: i for i, n in enumerate(nodes)}
-    result = get(ns, fn_name)(out)
-    got = _describe(result, index)
-    again = _describe(get(ns, fn_name)(out), index) if twice else None
+    ran = [0]  # how often the output's node ran while the student's function did (a backward pass)
+    hook = out.grad_fn.register_prehook(lambda g: ran.__setitem__(0, ran[0] + 1)) if out.grad_fn is not None else None
+    try:
+        result = get(ns, fn_name)(out)
+        got = _describe(result, index)
+        again = _describe(get(ns, fn_name)(out), index) if twice else None
+    finally:
+        if hook is not None:
+            hook.remove()
     nodes_after, edges_after = _walk(out)
     backward = None
     if out.requires_grad and out.dim() == 0:
         backward = capture_error(out.backward)
     return {"got": got, "again": again, "names": [type(n).__name__ for n in nodes], "edges": [list(e) for e in edges],
+            "backward_ran": ran[0],
             "unchanged": len(nodes_after) == len(nodes) and edges_after == edges,
             "backward": backward, "grads": [None if x.grad is None else x.grad.clone() for x in leaves]}
 
@@ -157,19 +169,46 @@ def _grad(v):
     return g.detach().clone() if isinstance(g, torch.Tensor) else f"not a tensor but {type(g).__name__}"
 
 
+class _AutogradSeen(TorchFunctionMode):
+    """Records every torch call that returns a tensor that requires grad (a graph being recorded)."""
+
+    def __init__(self, seen):
+        super().__init__()
+        self.seen = seen
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        out = func(*args, **(kwargs or {}))
+        for t in out if isinstance(out, (tuple, list)) else (out,):
+            if isinstance(t, torch.Tensor) and t.requires_grad and len(self.seen) < 5:
+                self.seen.append(getattr(func, "__name__", str(func)))
+                break
+        return out
+
+
 def engine_run(ns, leaves, program, times=1, no_grad=True, out_index=None):
     """Build the program's expression with the student's Value, call backward ``times`` times on its
-    (0-dim) output, and return every slot's data and the leaves' grads after each call."""
+    (0-dim) output, and return every slot's data and the leaves' grads after each call; "autograd" names
+    what used torch's autograd meanwhile (a call returning a tensor that requires grad, or a backward pass)."""
     Value = get(ns, "Value")
     leaves = [t.clone() for t in leaves]
     ctx = torch.no_grad() if no_grad else torch.enable_grad()
-    with ctx:
-        slots, out = _run_program(Value, leaves, program, out_index)
-        data = [_data(s) for s in slots]
-        grads = []
-        for _ in range(times):
-            out.backward()
-            grads.append([_grad(s) for s in slots[:len(leaves)]])
+    seen = []
+    engine = torch.autograd._engine_run_backward
+
+    def watched(*a, **k):
+        seen.append("torch.autograd's engine (backward or torch.autograd.grad)")
+        return engine(*a, **k)
+    torch.autograd._engine_run_backward = watched
+    try:
+        with ctx, _AutogradSeen(seen):
+            slots, out = _run_program(Value, leaves, program, out_index)
+            data = [_data(s) for s in slots]
+            grads = []
+            for _ in range(times):
+                out.backward()
+                grads.append([_grad(s) for s in slots[:len(leaves)]])
+    finally:
+        torch.autograd._engine_run_backward = engine
     shared = []
     mine = slots[:len(leaves)]
     for i, v in enumerate(mine):
@@ -181,7 +220,7 @@ def engine_run(ns, leaves, program, times=1, no_grad=True, out_index=None):
                 other = getattr(w, attr, None)
                 if (i, attr) != (j, "grad") and isinstance(other, torch.Tensor) and aliases(g, other):
                     shared.append([i, j, attr])
-    return {"data": data, "grads": grads, "shared": shared}
+    return {"data": data, "grads": grads, "shared": shared, "autograd": sorted(set(seen))}
 
 
 # ---------------------------------------------------------------- saved tensors in bfloat16
@@ -190,6 +229,17 @@ def _fields(obj):
     if isinstance(obj, type):
         return []
     out = list(vars(obj).values()) if hasattr(obj, "__dict__") else []
+    if isinstance(obj, types.FunctionType):  # a closure holds what its cells hold
+        for cell in obj.__closure__ or ():
+            try:
+                out.append(cell.cell_contents)
+            except ValueError:  # an empty cell
+                pass
+        out += list(obj.__defaults__ or ()) + list((obj.__kwdefaults__ or {}).values())
+    elif isinstance(obj, types.MethodType):
+        out += [obj.__self__, obj.__func__]
+    elif isinstance(obj, functools.partial):
+        out += [obj.func, *obj.args, *obj.keywords.values()]
     for cls in type(obj).__mro__:
         for name in getattr(cls, "__slots__", ()):
             if hasattr(obj, name):
@@ -229,6 +279,19 @@ def pack_roundtrip(ns, t):
     return {"bytes": nbytes, "dtypes": dtypes, "holds_input": holds_t,
             "back": back.detach().clone() if isinstance(back, torch.Tensor) else f"not a tensor: {type(back).__name__}",
             "input_unchanged": bool(torch.equal(t, orig)) and t.dtype == orig.dtype}
+
+
+def pack_roundtrip_meta(ns, shape, dtype_name):
+    """pack_compressed / unpack_compressed of a tensor on the meta device (a stand-in for a GPU): the device,
+    dtype and shape that came back, or the error."""
+    t = torch.empty(shape, dtype=getattr(torch, dtype_name), device="meta")
+    try:
+        back = get(ns, "unpack_compressed")(get(ns, "pack_compressed")(t))
+    except Exception as exc:
+        return {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
+    if not isinstance(back, torch.Tensor):
+        return {"error": f"unpack_compressed returned {type(back).__name__}, not a tensor"}
+    return {"device": str(back.device), "dtype": str(back.dtype), "shape": list(back.shape)}
 
 
 def _holds(obj, t, seen=None):

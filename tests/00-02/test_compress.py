@@ -120,3 +120,17 @@ def test_exception_in_block(student):
                                                f"as {res['error']['type'] or 'nothing'}, not the KeyError raised")
     expect(not res["left_after"], "after a KeyError inside compressed_saved_tensors(), saved-tensor hooks are "
                                   "still installed")
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64"])
+def test_roundtrip_keeps_device(student, gen, dtype):
+    """unpack_compressed(pack_compressed(t)) is on t's device: run on a tensor on the meta device, the grader's
+    stand-in for a GPU (a tensor made without device= lands on the CPU)"""
+    shape = [int(v) for v in torch.randint(1, 5, (2,), generator=gen)]
+    res = student.call("pack_roundtrip_meta", shape=shape, dtype_name=dtype)
+    what = f"unpack_compressed(pack_compressed(t)) for a {dtype} t of shape {tuple(shape)} on the meta device"
+    expect("error" not in res, f"{what} raised {res.get('error')}: keep the device (t.to(torch.bfloat16) and "
+                               f"packed.to(dtype) stay where t is; torch.empty(...) without device= does not)")
+    expect(res["device"] == "meta" and res["dtype"] == f"torch.{dtype}" and res["shape"] == shape,
+           f"{what}: expected a {dtype} tensor of shape {shape} on meta, got {res['dtype']} of shape {res['shape']} "
+           f"on {res['device']}")

@@ -218,3 +218,18 @@ def test_grads_are_own_tensors(student, gen, op):
         i, j, attr = res["shared"][0]
         fail(f"the expression {describe([a, b], program)}: after out.backward(), L{i}.grad shares memory with "
              f"L{j}.{attr}; each leaf's .grad must be a tensor of its own")
+
+
+def test_does_not_use_torch_autograd(student, gen):
+    """the engine is written without torch.autograd: while Values are built and backward runs (under
+    torch.no_grad() and under enable_grad), no torch call returns a tensor that requires grad and autograd's
+    engine never runs (both watched inside the worker)"""
+    leaves, program = random_program(gen, 6)
+    what = f"the expression {describe(leaves, program)}"
+    for no_grad in (True, False):
+        res = student.call("engine_run", leaves=leaves, program=program, no_grad=no_grad)
+        expect(not res["autograd"], f"{what}, built and differentiated with your Value "
+               f"({'under torch.no_grad()' if no_grad else 'with grad mode on'}): torch's autograd was used "
+               f"({', '.join(res['autograd'])}); write the engine yourself: each operation keeps its own backward "
+               f"rule, and backward() walks the Values, without requires_grad, torch.autograd.grad or .backward() on "
+               f"tensors")

@@ -119,6 +119,10 @@ def test_graph_left_usable(student, gen, fn):
                            f"call, such as a shared seen set?)")
     if fn == "topo_order":
         check_order(again, f"a second call on the same tensor ({RECIPES['diamond']})")
+    expect(res["backward_ran"] == 0, f"while {fn}(t) ran, t.grad_fn ran {res['backward_ran']} time(s) (seen by a "
+                                     f"pre-hook the grader put on it): {fn} must not run a backward pass "
+                                     f"(torch.autograd.grad or backward) to find or order the nodes; follow "
+                                     f"next_functions")
     err = res["backward"]
     expect(not err["raised"], f"{what}: t.backward() raised {err['type']}: {err['message'][:150]}")
     out, leaves = G.build_graph("diamond", seed)  # the judge's own fresh graph and its gradients
