@@ -35,10 +35,19 @@ def make_private(root: str, say=None) -> bool:
             owner = f"uid {st.st_uid}"
         raise OpenCourseRoot(f"the course root {root} can be read by other accounts (mode {mode:04o}) and this "
                              f"account cannot change that: run `chmod go-rwx {root}` as {owner}") from None
-    if say:
+    reachable = all(os.stat(p).st_mode & stat.S_IXOTH for p in _parents(os.path.abspath(root)))
+    if say and reachable:  # said only where others could actually get in (not under a closed folder)
         say(f"course root {root}: closed to other accounts (mode {mode:04o} -> {mode & ~0o077:04o}); "
             f"students' files reach it only through the exchange")
     return True
+
+
+def _parents(path: str) -> list[str]:
+    out, p = [], os.path.dirname(path)
+    while p != os.path.dirname(p):
+        out.append(p)
+        p = os.path.dirname(p)
+    return out
 
 
 def main(argv=None) -> int:
