@@ -196,14 +196,37 @@ def _alive(key) -> bool:
         return False
 
 
-@pytest.mark.parametrize("how", ["time-out", "error"])
-def test_a_stopped_fixture_ends_its_grading_run(tmp_path, how):
-    """A topic's run that overruns its time, or whose fixture is interrupted (pytest-timeout raises in
-    the waiting thread), leaves no process behind: the pipeline, its runner, judge server and the
-    sandboxed kernel running the student's cell are all gone once wait_run returns or raises."""
+def test_a_stopped_fixture_ends_its_grading_run(tmp_path):
+    """A topic's run whose fixture is interrupted (pytest-timeout raises in the waiting thread) leaves no
+    process behind: the pipeline, its runner, judge server and the sandboxed kernel running the student's
+    cell are all gone once wait_run raises. (wait_run's own time-out ends the run with the same end_run:
+    test_a_run_past_its_time_is_ended; ``_run_until_stopped(tmp_path, "time-out")`` runs it on a pipeline.)"""
     import time
-    seen = _run_until_stopped(tmp_path, how)
+    seen = _run_until_stopped(tmp_path, "error")
     time.sleep(2)  # as long as a clean stop of the pipeline is given (test_pipeline_stop)
     assert any("course.sandbox.kernel" in c for c in seen.values()), seen  # there was something to end
     left = sorted(c for k, c in seen.items() if _alive(k))
     assert not left, f"processes of the stopped run still alive: {left}"
+
+
+def test_a_run_past_its_time_is_ended(tmp_path):
+    """wait_run's own limit: the run is ended (its whole process group, a child that left the group too)
+    and the topic's tests get a message that says so."""
+    import subprocess
+    import sys
+    import time
+
+    import psutil
+    child = "import subprocess, sys, time; subprocess.Popen([sys.executable, '-c', 'import os, time; os.setsid(); time.sleep(300)']); time.sleep(300)"
+    proc = subprocess.Popen([sys.executable, "-c", child], start_new_session=True)
+    deadline = time.monotonic() + 30
+    while not psutil.Process(proc.pid).children() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    below = psutil.Process(proc.pid).children(recursive=True)
+    assert below
+    (tmp_path / "pipeline.out").write_text("what the run printed")
+    run = wait_run(proc, tmp_path, "15-99", timeout=0.5)
+    assert run.rc is None and run.error.startswith("15-99: the pipeline did not finish in 0 s (stopped)"), run
+    assert run.out == "what the run printed"
+    time.sleep(0.5)
+    assert not [p for p in below if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
