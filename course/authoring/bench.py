@@ -507,8 +507,8 @@ def run_profile(ids: list[str], keep: bool) -> int:
         print(f"machine: {m['cores']} cores, {m['memory_gib']:.0f} GiB, GPU: {m['gpu']}; load before "
               f"{' '.join(f'{x:.2f}' for x in before)}, after {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
         print("Seconds per phase of one reference submission per topic (the first row, a warm-up, also "
-              "starts the nbgrader process's judge server). Kernel and judge run at the same time: "
-              "autograde ~ setup + max(kernel, judge) + verdicts.")
+              "starts the nbgrader process's judge server). The judge starts once the kernel has exited: "
+              "autograde ~ setup + kernel + judge + verdicts.")
         rows = profile_rows(results)
         rows[0][0] += " (warm-up)"
         print(_md(PROFILE_COLUMNS, rows))
