@@ -14,8 +14,10 @@ network; it can still use a GPU (the /dev/nvidia* devices are passed through).
 Its environment is an allow-list (no grader secrets or paths). Each sandbox has
 its own IPC, PID, network and UTS namespaces (message queues, SysV IPC, abstract
 sockets and process lists are its own) and a seccomp filter (``seccomp.py``:
-no keyring, ptrace, bpf, perf, mounts or new namespaces). Works without
-root where unprivileged user namespaces are allowed (Debian's bubblewrap does).
+no keyring, ptrace, bpf, perf, mounts or new namespaces). Graded as root, every read-only tree and
+device node is the sandbox's own inode (``overlay.py``: no lock is shared by two sandboxes), and every
+sandboxed process has its share of the node's kernel tables (open files, tasks: ``_rlimits``). Works
+without root where unprivileged user namespaces are allowed (Debian's bubblewrap does).
 
 ``COURSE_SANDBOX``: ``on`` (default when grading; refuse if unavailable),
 ``off`` (explicit opt-out, said loudly), ``auto`` (use it if it works).
