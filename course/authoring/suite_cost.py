@@ -127,7 +127,8 @@ def file_of(nodeid: str) -> str:
 
 
 def summarise(lines) -> list[dict]:
-    """Per test file: CPU and wall seconds (all phases summed), tests, topics; costliest first."""
+    """Per test file: CPU and wall seconds (all phases summed), tests, and the topics its tests are
+    parametrised on or live under (a file that grades one fixed topic or a tiny course shows none); costliest first."""
     files: dict[str, dict] = {}
     for ln in lines:
         try:
@@ -140,8 +141,6 @@ def summarise(lines) -> list[dict]:
         f["tests"].add(rec["nodeid"])
         topics = set(TOPIC.findall(rec["nodeid"].split("::", 1)[-1]))
         topics |= set(TOPIC.findall(rec["nodeid"].split("::", 1)[0]))
-        if not topics and rec.get("only"):
-            topics = {t.strip() for t in rec["only"].split(",") if t.strip()}
         f["topics"] |= topics
     rows = [{"file": name, "cpu": v["cpu"], "wall": v["wall"], "tests": len(v["tests"]),
              "topics": sorted(v["topics"])} for name, v in files.items()]
@@ -166,7 +165,7 @@ def write_into(doc: Path, text: str) -> None:
     block = f"{BEGIN}\n{text}{END}\n"
     if BEGIN in old and END in old:
         head, rest = old.split(BEGIN, 1)
-        new = head + block + rest.split(END, 1)[1].lstrip("\n")
+        new = head + block + "\n" + rest.split(END, 1)[1].lstrip("\n")
     else:
         new = old.rstrip("\n") + "\n\n## The suite's cost per test file\n\n" + block
     doc.write_text(new)
