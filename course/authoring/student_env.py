@@ -28,7 +28,7 @@ def fail(line: str) -> "SystemExit":
 
 def shared_python(choice: str | None) -> str:
     """A Python 3.11+ that every account can run (the course venv's own may sit under /root)."""
-    names = [choice] if choice else ["python3.13", "python3.12", "python3.11", "python3"]
+    names = [choice] if choice else ["python3.11", "python3.12", "python3.13", "python3"]  # the course runs on 3.11
     for name in names:
         exe = shutil.which(name, path=None if choice else "/usr/local/bin:/usr/bin:/bin")
         if not exe:
