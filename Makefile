@@ -81,6 +81,7 @@ sandbox: $(STAMP)
 	$(BIN)/python -c "from course import sandbox; r = sandbox.probe(); lo, hi = sandbox.uid_range(); print(('sandbox OK: each sandbox a uid of its own in %d-%d, seccomp filter on' % (lo, hi) if sandbox.separate_account() else 'sandbox OK: this account in a user namespace per sandbox, seccomp filter on') if r is None else 'sandbox NOT available: ' + r)"
 	$(BIN)/python -c "from course.sandbox import cgroup; r = cgroup.available(); print('cgroup limits OK' if r is None else 'cgroup limits NOT enforced (' + r + '): memory and tasks are polled instead')"
 	$(BIN)/python -c "from course.sandbox import cgroup; r = cgroup.cpu_available(); print('CPU limits OK: each grading worker\'s sandboxes share a CPU quota, and a time-out counts their CPU time' if r is None else 'CPU limits NOT enforced (' + r + '): a busy submission can slow the one graded beside it; a time-out while the machine was busy is graded again alone')"
+	$(BIN)/python -c "from course.sandbox import overlay; print('own inodes OK: each sandbox its own overlay of the read-only trees and its own device nodes (no lock shared by two sandboxes)' if overlay.usable() else 'own inodes NOT available (grading as a user, or no unshare/overlayfs for root here): locks on the read-only files every sandbox sees are shared, a channel between two live sandboxes (docs/security.md)')"
 
 ## A student's JupyterLab, set up from release/ alone, on 127.0.0.1 (PORT=8890).
 student-lab: $(STAMP)
