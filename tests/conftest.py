@@ -29,6 +29,12 @@ def group_of(nodeid: str) -> str:
         return parts[0]  # tests/<topic>/...: the topic's suite shares one judge worker
     module = parts[0].removesuffix(".py")
     param = re.search(r"\[([\w\-.]+)\]$", rest)
+    if module == "test_round_trip" and param:  # the topics graded in one run (tests/pipeline_run.py)
+        from course import assignments
+        from tests.pipeline_run import run_of
+        topics = assignments()
+        if param.group(1) in topics:
+            return f"{module}-{'+'.join(run_of(param.group(1), topics))}"
     if module in ("test_submissions", "test_scaffold", "test_round_trip") and param:
         return f"{module}-{param.group(1)}"  # one group per assignment
     return module

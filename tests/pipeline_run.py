@@ -55,10 +55,12 @@ def end_run(proc: subprocess.Popen, grace: float = 20.0) -> None:
     proc.wait(timeout=30)
 
 
-def start_pipeline(root: Path, assignment: str, env: dict | None = None, *, steps: str = STEPS,
+def start_pipeline(root: Path, assignment: str | list[str], env: dict | None = None, *, steps: str = STEPS,
                    workers: int | None = None) -> subprocess.Popen:
-    """``python -m course.grading.pipeline`` on ``assignment`` in ``root``, output in root/pipeline.out."""
-    cmd = [sys.executable, "-m", "course.grading.pipeline", "--root", str(root), "--assignment", assignment,
+    """``python -m course.grading.pipeline`` on ``assignment`` (or several) in ``root``, output in root/pipeline.out."""
+    ids = [assignment] if isinstance(assignment, str) else list(assignment)
+    cmd = [sys.executable, "-m", "course.grading.pipeline", "--root", str(root),
+           *[x for a in ids for x in ("--assignment", a)],
            "--no-examples", "--steps", steps, *(["--workers", str(workers)] if workers else [])]
     with open(root / "pipeline.out", "w") as fh:
         return subprocess.Popen(cmd, cwd=REPO_ROOT, env=env or tool_env(), stdout=fh, stderr=subprocess.STDOUT,
@@ -77,3 +79,15 @@ def wait_run(proc: subprocess.Popen, root: Path, assignment: str, timeout: float
         end_run(proc)
         raise
     return Run(root, rc, log.read_text(errors="replace"))
+
+
+# The round trip grades this many topics per pipeline run (COURSE_ROUND_TRIP_TOPICS): each run pays a fresh
+# pipeline, runner, judge server, first zygote and kernel (about 16 s of CPU), so two topics a run halve that,
+# while a slow topic can fail only its partner's tests. tests/conftest.py makes each run one xdist group.
+TOPICS_PER_RUN = max(1, int(os.environ.get("COURSE_ROUND_TRIP_TOPICS", "2")))
+
+
+def run_of(assignment: str, topics: list[str]) -> tuple[str, ...]:
+    """The topics graded in one round-trip run with ``assignment``: consecutive ones of ``topics``."""
+    i = topics.index(assignment) // TOPICS_PER_RUN * TOPICS_PER_RUN
+    return tuple(topics[i:i + TOPICS_PER_RUN])

@@ -23,40 +23,47 @@ from course import REPO_ROOT, tool_env
 from course import notebook as nbtools
 from course import assignments
 from course.grading.class_run import submissions
-from tests.pipeline_run import Run, end_run, start_pipeline, wait_run
+from tests.pipeline_run import Run, end_run, run_of, start_pipeline, wait_run
 
 ASSIGNMENTS = assignments()
-# Seconds one topic's pipeline run may take (two submissions; the slowest topic took about 3 min on a
-# loaded 2-core machine): below pytest-timeout's 2400 s, so a topic that overruns fails its own tests only.
-TOPIC_TIMEOUT = float(os.environ.get("COURSE_ROUND_TRIP_TIMEOUT", "1200"))
+# Seconds a topic may take in its run (two submissions; the slowest topic took about 5 min on a loaded 2-core
+# machine); a run of two topics gets twice that, below pytest-timeout's 2400 s, so an overrun fails its own tests.
+TOPIC_TIMEOUT = float(os.environ.get("COURSE_ROUND_TRIP_TIMEOUT", "1000"))
 
 
-# One scratch course and one pipeline run per topic, in a process of its own: a slow or stuck topic fails
-# its own tests and no other's, and under `pytest -n` each topic is a group of its own (tests/conftest.py),
-# so the two workers share the topics. The run ends with its fixture (tests/pipeline_run.py).
+# One scratch course and one pipeline run per two topics (tests/pipeline_run.py, run_of), in a process of its
+# own: a slow or stuck topic fails its own and its partner's tests and no other's, and under `pytest -n` each
+# run is a group of its own (tests/conftest.py), so the two workers share them. The run ends with its fixture.
 
 
-def grade_topic(root: Path, assignment: str, timeout: float = TOPIC_TIMEOUT) -> Run:
-    """The topic's reference and blank release submitted in a scratch course at ``root`` and graded by
-    the pipeline (generate, autograde, feedback, export) in a process of its own."""
+def grade_topics(root: Path, topics: tuple[str, ...], timeout: float = TOPIC_TIMEOUT) -> Run:
+    """Each topic's reference and blank release submitted in a scratch course at ``root`` and graded by
+    the pipeline (generate, autograde, feedback, export) in a process of its own, under ``timeout`` a topic."""
     shutil.copy(REPO_ROOT / "nbgrader_config.py", root)
-    shutil.copytree(REPO_ROOT / "source" / assignment, root / "source" / assignment,
-                    ignore=shutil.ignore_patterns("*.nb.py", "__pycache__"))
-    name = submissions.release_notebook(assignment).name
-    for student, nb in (("ref", submissions.reference(assignment)),
-                        ("blank", nbtools.read(submissions.release_notebook(assignment)))):
-        dest = root / "gradebook" / "submitted" / student / assignment
-        dest.mkdir(parents=True)
-        nbformat.write(nb, dest / name)
+    for assignment in topics:
+        shutil.copytree(REPO_ROOT / "source" / assignment, root / "source" / assignment,
+                        ignore=shutil.ignore_patterns("*.nb.py", "__pycache__"))
+        name = submissions.release_notebook(assignment).name
+        for student, nb in (("ref", submissions.reference(assignment)),
+                            ("blank", nbtools.read(submissions.release_notebook(assignment)))):
+            dest = root / "gradebook" / "submitted" / student / assignment
+            dest.mkdir(parents=True)
+            nbformat.write(nb, dest / name)
     # the class report (about 2 s of CPU a run) is left out: nothing here reads it, and the hostile batch's
     # run (tests/test_hostile.py) and tests/test_report.py cover it
-    return wait_run(start_pipeline(root, assignment, steps="generate,autograde,feedback,export"), root, assignment,
-                    timeout)
+    return wait_run(start_pipeline(root, list(topics), steps="generate,autograde,feedback,export"), root,
+                    "+".join(topics), timeout * len(topics))
+
+
+_RUNS: dict[tuple[str, ...], Run] = {}  # one run serves the tests of each of its topics
 
 
 @pytest.fixture(scope="module")
 def graded_course(tmp_path_factory, assignment):
-    return grade_topic(tmp_path_factory.mktemp(f"course-{assignment}"), assignment)
+    topics = run_of(assignment, ASSIGNMENTS)
+    if topics not in _RUNS:
+        _RUNS[topics] = grade_topics(tmp_path_factory.mktemp(f"course-{'-'.join(topics)}"), topics)
+    return _RUNS[topics]
 
 
 def finished(run: Run) -> Path:
@@ -230,3 +237,18 @@ def test_a_run_past_its_time_is_ended(tmp_path):
     assert run.out == "what the run printed"
     time.sleep(0.5)
     assert not [p for p in below if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+
+
+def test_each_run_is_one_xdist_group_and_every_topic_is_in_one_run():
+    """The topics graded together are one group under `pytest -n` (so one worker runs their tests on the one
+    run), no run holds more than TOPICS_PER_RUN topics, and every topic is graded in exactly one run."""
+    from tests.conftest import group_of
+    from tests.pipeline_run import TOPICS_PER_RUN
+    runs = {run_of(a, ASSIGNMENTS) for a in ASSIGNMENTS}
+    assert sorted(a for r in runs for a in r) == sorted(ASSIGNMENTS)
+    assert all(1 <= len(r) <= TOPICS_PER_RUN for r in runs)
+    for r in runs:
+        groups = {group_of(f"tests/test_round_trip.py::{t}[{a}]") for a in r
+                  for t in ("test_pipeline_completes", "test_export_has_a_row_per_submission")}
+        assert len(groups) == 1, (r, groups)
+    assert len({group_of(f"tests/test_round_trip.py::test_pipeline_completes[{r[0]}]") for r in runs}) == len(runs)
