@@ -260,9 +260,11 @@ def fold_conv_bn(conv: nn.Conv2d, bn: nn.BatchNorm2d) -> nn.Conv2d:
     w = conv.weight.detach()
     b = conv.bias.detach() if conv.bias is not None else torch.zeros(conv.out_channels, dtype=w.dtype,
                                                                        device=w.device)
-    scale = bn.weight.detach() * torch.rsqrt(bn.running_var + bn.eps)
+    gamma = bn.weight.detach() if bn.weight is not None else torch.ones_like(bn.running_var)  # affine=False
+    beta = bn.bias.detach() if bn.bias is not None else torch.zeros_like(bn.running_mean)
+    scale = gamma * torch.rsqrt(bn.running_var + bn.eps)
     fused.weight = nn.Parameter(w * scale.reshape(-1, *([1] * (w.dim() - 1))))
-    fused.bias = nn.Parameter((b - bn.running_mean) * scale + bn.bias.detach())
+    fused.bias = nn.Parameter((b - bn.running_mean) * scale + beta)
     return fused
     ### END SOLUTION
 

@@ -556,3 +556,125 @@ def backend_fresh(ns):
         out[key] = {"pair": ok, "graphs_type": type(g).__name__, "length": len(g) if isinstance(g, list) else -1}
     out["same_list"] = bool(out["first"]["pair"] and out["second"]["pair"] and first[1] is second[1])
     return out
+
+
+# ====================================================================== issue 39: gap-hunting checks
+def fold_recorded(ns, cfg, conv_state, bn_state, x, affine=True):
+    """fold_conv_bn with torch's own fusion helpers recorded (the judge's copy of them: torch.nn.utils.fusion and
+    every name the submission bound to them); the BatchNorm may have no affine parameters."""
+    import torch.nn.utils as nn_utils
+    import torch.nn.utils.fusion as fusion
+    calls = []
+    originals = {}
+
+    def recorder(name, fn):
+        def wrapped(*args, **kwargs):
+            calls.append(name)
+            return fn(*args, **kwargs)
+        return wrapped
+
+    names = ("fuse_conv_bn_eval", "fuse_conv_bn_weights")
+    for mod in (fusion, nn_utils):
+        for n in names:
+            if hasattr(mod, n):
+                originals[(mod, n)] = getattr(mod, n)
+                setattr(mod, n, recorder(n, getattr(mod, n)))
+    targets = {id(f): n for (m, n), f in originals.items()}
+    ns_saved = {k: v for k, v in ns.items() if id(v) in targets}
+    for k, v in ns_saved.items():
+        ns[k] = recorder(targets[id(v)], v)
+    try:
+        conv = nn.Conv2d(**cfg).double()
+        conv.load_state_dict(conv_state)
+        bn = nn.BatchNorm2d(cfg["out_channels"], eps=bn_state.pop("__eps__", 1e-5), affine=affine).double()
+        bn.load_state_dict(bn_state)
+        bn.eval()
+        conv.eval()
+        err = capture_error(lambda: calls.append(("result", get(ns, "fold_conv_bn")(conv, bn))))
+    finally:
+        for (mod, n), f in originals.items():
+            setattr(mod, n, f)
+        ns.update(ns_saved)
+    fused = next((c[1] for c in calls if isinstance(c, tuple)), None)
+    out = None
+    if isinstance(fused, nn.Module):
+        with torch.no_grad():
+            out = fused(x).detach()
+    return {"calls": [c for c in calls if isinstance(c, str)], "error": err, "out": out,
+            "bias": (fused.bias.detach().clone() if isinstance(getattr(fused, "bias", None), torch.Tensor)
+                     else None)}
+
+
+class SpecialConvBN(nn.Module):
+    """ConvTranspose2d -> BatchNorm2d (not a Conv2d: must stay), then Conv2d -> BatchNorm2d."""
+
+    def __init__(self, kind, c=3):
+        super().__init__()
+        self.kind = kind
+        self.up = nn.ConvTranspose2d(c, c + 1, 3, stride=2, padding=1)
+        self.up_bn = nn.BatchNorm2d(c + 1)
+        self.conv = nn.Conv2d(c + 1, c, 3, padding=1)
+        self.bn = nn.BatchNorm2d(c)
+
+    def forward(self, x):
+        x = torch.relu(self.up_bn(self.up(x)))
+        return self.bn(self.conv(x))
+
+
+def build_special(kind, state):
+    torch.manual_seed(0)
+    model = SpecialConvBN(kind).double()
+    model.load_state_dict(state)
+    return model.eval()
+
+
+def fuse_special(ns, kind, state, x):
+    model = build_special(kind, state)
+    gm = get(ns, "fuse_conv_bn")(model)
+    graph = _graph_of(gm, "fuse_conv_bn")
+    with torch.no_grad():
+        out = gm(x)
+    left = [n.target for n in graph.nodes
+            if n.op == "call_module" and isinstance(gm.get_submodule(n.target), nn.BatchNorm2d)]
+    return {"out": out.detach() if isinstance(out, torch.Tensor) else repr(out), "bn_left": left,
+            "is_graph_module": isinstance(gm, torch.fx.GraphModule), "lint": capture_error(graph.lint)}
+
+
+def fuse_modes(ns, desc, state, which, x):
+    """fuse_conv_bn on a model whose modes are set by ``which``: 'train_bns_eval' (model.train(), then every
+    BatchNorm2d back to eval), 'others_train' (model.eval(), then every module that is not a BatchNorm2d, nor
+    the model, back to train)."""
+    model = build_convnet(desc, state)
+    if which == "train_bns_eval":
+        model.train()
+        for m in model.modules():
+            if isinstance(m, nn.BatchNorm2d):
+                m.eval()
+    else:
+        for m in model.modules():
+            if m is not model and not isinstance(m, nn.BatchNorm2d):
+                m.training = True  # this module only (train() would reach the BatchNorms inside a container)
+    result = []
+    err = capture_error(lambda: result.append(get(ns, "fuse_conv_bn")(model)))
+    out = None
+    if result:
+        with torch.no_grad():
+            out = result[0](x)
+        out = out.detach() if isinstance(out, torch.Tensor) else repr(out)
+    return {"error": err, "out": out}
+
+
+def observers_leave_model(ns, state, op_types):
+    """insert_observers on a model in training mode: the model's modes, submodule names and state afterwards."""
+    from course.judge.probelib import module_state
+    model = build_obsnet(state).train()
+    before = module_state(model)
+    names = [n for n, _ in model.named_modules()]
+    sd = {k: v.clone() for k, v in model.state_dict().items()}
+    types = tuple(getattr(nn, t) for t in op_types)
+    get(ns, "insert_observers")(model, types)
+    after = module_state(model)
+    return {"before": before, "after": after, "names_before": names,
+            "names_after": [n for n, _ in model.named_modules()],
+            "state_same": all(torch.equal(sd[k], v) for k, v in model.state_dict().items()) and
+            set(sd) == set(model.state_dict())}

@@ -126,3 +126,38 @@ def test_parameters_keep_dtype(student, gen):
     expect(res["bias"] is not None and res["bias"].dtype == torch.float64,
            f"{what}: folded bias has dtype {None if res['bias'] is None else res['bias'].dtype}, expected "
            f"torch.float64")
+
+
+def test_arithmetic_written_not_called(student, gen):
+    """fold_conv_bn does its own arithmetic: torch.nn.utils.fusion's helpers are not called (recorded in the worker)"""
+    cfg = dict(in_channels=2, out_channels=4, kernel_size=3, stride=1, padding=1, dilation=1, groups=2, bias=True)
+    conv, bn, cs, bs = _pair(cfg, gen)
+    x = torch.randn(2, 2, 6, 5, generator=gen, dtype=torch.float64)
+    res = student.call("fold_recorded", cfg=cfg, conv_state=cs, bn_state={**bs, "__eps__": 1e-5}, x=x)
+    what = _describe(cfg, 1e-5)
+    expect(not res["error"]["raised"], f"{what} raised {res['error']['type']}: {res['error']['message'][:200]}")
+    expect(not res["calls"], f"{what} called torch.nn.utils.fusion's {sorted(set(res['calls']))}: write the "
+                             f"arithmetic yourself (W' = s*W, b' = s*(b - mean) + beta with s = gamma/sqrt(var + eps))")
+
+
+@pytest.mark.parametrize("bias", [True, False], ids=["conv_bias", "conv_no_bias"])
+def test_batchnorm_without_affine(student, gen, bias):
+    """a BatchNorm2d(affine=False) (no weight, no bias: gamma 1, beta 0) is folded like torch's fuse_conv_bn_eval"""
+    cfg = dict(in_channels=3, out_channels=4, kernel_size=3, stride=1, padding=1, dilation=1, groups=1, bias=bias)
+    conv = nn.Conv2d(**cfg).double()
+    cs = J.randomize(conv, gen)
+    bn = nn.BatchNorm2d(4, affine=False).double()
+    bs = J.randomize(bn, gen)
+    conv.eval()
+    bn.eval()
+    x = torch.randn(2, 3, 6, 7, generator=gen, dtype=torch.float64)
+    with torch.no_grad():
+        want = bn(conv(x))
+    ref = fuse_conv_bn_eval(conv, bn)
+    res = student.call("fold_recorded", cfg=cfg, conv_state=cs, bn_state={**bs, "__eps__": 1e-5}, x=x, affine=False)
+    what = _describe(cfg, 1e-5).replace("BatchNorm2d(eps=1e-05)", "BatchNorm2d(affine=False)")
+    err = res["error"]
+    expect(not err["raised"], f"{what} raised {err['type']}: {err['message'][:200]} (a BatchNorm2d without affine "
+                              f"parameters has weight and bias None: take gamma = 1 and beta = 0)")
+    expect_close(res["out"], want, f"{what}: folded_conv(x) vs bn(conv(x))", atol=1e-9, rtol=1e-7)
+    expect_close(res["bias"], ref.bias.detach(), f"{what}: folded bias", atol=1e-10, rtol=1e-8)

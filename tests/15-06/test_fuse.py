@@ -168,7 +168,7 @@ def test_refuses_training_mode(student, gen):
     state = J.randomize(P.ConvNet(desc).double(), gen)
     res = student.call("fuse_training", desc=desc, state=state, which="model")
     expect_raises(res, "RuntimeError", "fuse_conv_bn(model) with model.training == True (BatchNorm uses batch "
-                                       "statistics in training mode, so folding is invalid)")
+                                       "statistics in training mode, so folding is invalid)", match="eval")
 
 
 @pytest.mark.task("fuse_conv_bn", weight=0.1)  # its right answer is a constant ("raised X"): worth little
@@ -179,7 +179,7 @@ def test_refuses_one_bn_in_training_mode(student, gen):
     state = J.randomize(P.ConvNet(desc).double(), gen)
     res = student.call("fuse_training", desc=desc, state=state, which="one_bn")
     expect_raises(res, "RuntimeError", "fuse_conv_bn(model) where model.eval() was called but then the first "
-                                       "BatchNorm2d was put back into training mode")
+                                       "BatchNorm2d was put back into training mode", match="eval")
 
 
 def test_original_model_unchanged(student, gen):
@@ -195,3 +195,54 @@ def test_original_model_unchanged(student, gen):
     expect(res["orig_types"].count("BatchNorm2d") == 2,
            f"{what}: the original model lost BatchNorm2d submodules (it has {res['orig_types'].count('BatchNorm2d')} "
            f"left of 2); fuse a copy, not the model itself")
+
+
+def _special(student, gen, kind):
+    model = P.SpecialConvBN(kind).double()
+    state = J.randomize(model, gen)
+    model.eval()
+    x = torch.randn(2, 3, 5, 4, generator=gen, dtype=torch.float64)
+    with torch.no_grad():
+        want = model(x)
+    return student.call("fuse_special", kind=kind, state=state, x=x), want, x
+
+
+def test_transposed_conv_before_batchnorm_left_alone(student, gen):
+    """a ConvTranspose2d is not a Conv2d: its BatchNorm stays (folding it with Conv2d arithmetic changes the output)"""
+    res, want, x = _special(student, gen, "transposed")
+    what = ("fuse_conv_bn(model) for model = ConvTranspose2d(3, 4, 3, stride=2) -> BatchNorm2d -> relu -> "
+            "Conv2d(4, 3, 3) -> BatchNorm2d, in eval mode")
+    expect(not isinstance(res["out"], str), f"{what}: the fused module did not return a tensor: {res['out']}")
+    expect_close(res["out"], want, f"{what}: fused(x) vs model(x), x of shape {tuple(x.shape)}", atol=1e-9, rtol=1e-7)
+    expect(res["bn_left"] == ["up_bn"], f"{what}: BatchNorm calls left {res['bn_left']}, expected ['up_bn'] (only "
+                                        f"a Conv2d input is folded; the ConvTranspose2d's BatchNorm stays)")
+
+
+def test_refuses_model_in_training_mode_with_eval_batchnorms(student, gen):
+    """the model itself in training mode makes fuse_conv_bn raise, even when each BatchNorm2d is in eval mode"""
+    desc = [dict(kind="conv", cin=2, cout=3, k=3, groups=1, dilation=1, bias=True, bn=True), dict(kind="relu")]
+    state = J.randomize(P.ConvNet(desc).double(), gen)
+    x = torch.randn(2, 2, 5, 5, generator=gen, dtype=torch.float64)
+    res = student.call("fuse_modes", desc=desc, state=state, which="train_bns_eval", x=x)
+    expect_raises(res["error"], "RuntimeError", "fuse_conv_bn(model) where model.train() was called and then each "
+                                                "BatchNorm2d put back into eval mode (the model is in training mode)",
+                  match="eval")
+
+
+def test_fuses_eval_model_with_other_modules_training(student, gen):
+    """only the model and its BatchNorm2d modules must be in eval mode: a ReLU left in training mode does not stop it"""
+    desc = [dict(kind="conv", cin=2, cout=3, k=3, groups=1, dilation=1, bias=False, bn=True), dict(kind="relu"),
+            dict(kind="conv", cin=3, cout=2, k=1, groups=1, dilation=1, bias=True, bn=True)]
+    model = P.ConvNet(desc).double()
+    state = J.randomize(model, gen)
+    model.eval()
+    x = torch.randn(2, 2, 5, 5, generator=gen, dtype=torch.float64)
+    with torch.no_grad():
+        want = model(x)
+    res = student.call("fuse_modes", desc=desc, state=state, which="others_train", x=x)
+    what = ("fuse_conv_bn(model) for an eval model whose convs and ReLU (not its BatchNorm2d modules) were put "
+            "back into training mode")
+    err = res["error"]
+    expect(not err["raised"], f"{what} raised {err['type']}: {err['message'][:200]}; the text asks to raise only "
+                              f"when the model or a BatchNorm2d inside it is in training mode")
+    expect_close(res["out"], want, f"{what}: fused(x) vs model(x)", atol=1e-9, rtol=1e-7)

@@ -180,3 +180,17 @@ def test_users_in_lists_and_keywords_rewired(student, gen):
                f"{what}: the output of '{c['observed']}' is still read directly by {c['other_users']} besides its "
                f"observer (rewire every user, e.g. with replace_all_uses_with, which also looks inside lists "
                f"and keyword arguments)")
+
+
+def test_model_left_unchanged(student, gen):
+    """insert_observers leaves the given model as it was: its train/eval modes, submodules and state"""
+    model, state, _ = _setup(gen, 1)
+    r = student.call("observers_leave_model", state=state, op_types=["Conv2d", "Linear"])
+    what = "insert_observers(model, (nn.Conv2d, nn.Linear)) for a model in training mode"
+    changed = [k for k in r["before"] if r["before"][k] != r["after"].get(k)]
+    expect(not changed, f"{what}: it changed the model's submodules {changed[:4]} (modes, hooks or requires_grad; "
+                        f"e.g. training {[r['before'][k]['training'] for k in changed[:4]]} before, "
+                        f"{[r['after'].get(k, {}).get('training') for k in changed[:4]]} after): do not change model")
+    expect(r["names_after"] == r["names_before"], f"{what}: the model's submodules changed from "
+                                                  f"{r['names_before']} to {r['names_after']}")
+    expect(r["state_same"], f"{what}: the model's state_dict changed")

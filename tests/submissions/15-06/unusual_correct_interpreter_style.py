@@ -23,11 +23,13 @@ def count_ops(model: nn.Module) -> dict:
 def fold_conv_bn(conv: nn.Conv2d, bn: nn.BatchNorm2d) -> nn.Conv2d:
     out = copy.deepcopy(conv)
     with torch.no_grad():
-        scale = bn.weight / (bn.running_var + bn.eps).sqrt()
+        gamma = bn.weight if bn.affine else torch.ones_like(bn.running_var)  # affine=False: gamma 1, beta 0
+        beta = bn.bias if bn.affine else torch.zeros_like(bn.running_mean)
+        scale = gamma / (bn.running_var + bn.eps).sqrt()
         shape = [conv.out_channels] + [1] * (conv.weight.dim() - 1)
         b = conv.bias if conv.bias is not None else conv.weight.new_zeros(conv.out_channels)
         new_w = conv.weight * scale.view(shape).to(conv.weight.dtype)
-        new_b = (bn.bias - scale * (bn.running_mean - b)).to(conv.weight.dtype)
+        new_b = (beta - scale * (bn.running_mean - b)).to(conv.weight.dtype)
     out.weight = nn.Parameter(new_w.detach().clone())
     out.bias = nn.Parameter(new_b.detach().clone())
     return out
