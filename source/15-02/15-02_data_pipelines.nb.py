@@ -223,7 +223,7 @@ if run_demos():
 #   Labels need not be contiguous (e.g. only classes 0, 3 and 7).
 # * `make_balanced_sampler(targets, num_samples, generator=None)`: a sampler yielding `num_samples` indices
 #   in `range(N)` such that every class *present* in `targets` is drawn equally often in expectation, drawn
-#   reproducibly from `generator`.
+#   reproducibly from `generator`; every pass over it (every epoch) draws anew, as `WeightedRandomSampler` does.
 
 # %% [solution] id=balanced_impl
 def class_balanced_weights(targets):

@@ -236,3 +236,113 @@ def stream_lazy(ns, shards):
         return {"init_error": err, "data": _collect(loader, batched=False)}
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+# ------------------------------------------------ issue 39: gap-hunting checks
+
+def stream_load_order(ns, shards):
+    """Iterate the data set (num_workers=0) item by item, recording torch.load calls: per item, its label and
+    how many files had been loaded when it was yielded."""
+    folder = tempfile.mkdtemp(prefix="shards-")
+    real_load = torch.load
+    loads = []
+
+    def recording_load(*args, **kwargs):
+        loads.append(1)
+        return real_load(*args, **kwargs)
+
+    try:
+        paths = _write_shards(folder, shards)
+        ds = get(ns, "ShardedFileStream")(list(paths))
+        torch.load = recording_load
+        try:
+            seen = []
+            for item in ds:
+                seen.append([int(torch.as_tensor(item[1])), len(loads)])
+        finally:
+            torch.load = real_load
+        return seen
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def stream_separate_processes(ns, shards, num_workers):
+    """What each of `num_workers` workers streams from its own copy of the data set when every worker is a
+    separate process (started with spawn): get_worker_info() says which worker it is, and Python's str hashes
+    are salted differently in each process. Returns the labels per worker."""
+    import builtins
+    import copy
+    import torch.utils.data as tud
+    from torch.utils.data._utils import worker as tud_worker
+
+    folder = tempfile.mkdtemp(prefix="shards-")
+    real_info, real_hash = tud_worker.get_worker_info, builtins.hash
+    current = {}
+
+    def fake_info():
+        return current.get("info")
+
+    def salted(x):
+        if isinstance(x, (str, bytes)):
+            return real_hash((current.get("salt"), x))
+        if isinstance(x, tuple):
+            return real_hash(tuple(salted(v) for v in x))
+        return real_hash(x)
+
+    bound = [k for k, v in ns.items() if v is real_info]
+    try:
+        paths = _write_shards(folder, shards)
+        ds = get(ns, "ShardedFileStream")(list(paths))
+        per_worker = []
+        tud.get_worker_info = tud_worker.get_worker_info = fake_info
+        for k in bound:
+            ns[k] = fake_info
+        try:
+            for wid in range(num_workers):
+                copy_ = copy.deepcopy(ds)
+                current["info"] = tud_worker.WorkerInfo(id=wid, num_workers=num_workers, seed=1000 + wid,
+                                                        dataset=copy_)
+                current["salt"] = f"worker process {wid}"
+                builtins.hash = salted
+                try:
+                    per_worker.append([int(torch.as_tensor(y)) for _, y in copy_])
+                finally:
+                    builtins.hash = real_hash
+        finally:
+            tud.get_worker_info = tud_worker.get_worker_info = real_info
+            for k in bound:
+                ns[k] = real_info
+            current.clear()
+        return per_worker
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def packed_rnn_options(ns, kind, options, state, padded, lengths):
+    """run_packed_rnn on an RNN built with extra constructor options (proj_size, bias=False)."""
+    cls = {"RNN": torch.nn.RNN, "GRU": torch.nn.GRU, "LSTM": torch.nn.LSTM}[kind]
+    rnn = cls(batch_first=True, dtype=torch.float64, **options)
+    rnn.load_state_dict(state)
+    res = get(ns, "run_packed_rnn")(rnn, padded.clone(), lengths.clone())
+    if not isinstance(res, (tuple, list)) or len(res) != 2:
+        raise TypeError(f"run_packed_rnn must return (output, last), yours returned a {type(res).__name__}")
+    return [r.detach().cpu() if isinstance(r, torch.Tensor) else r for r in res]
+
+
+def bucket_default_global_moves(ns, lengths, batch_size, global_seed, later_seed, epochs=2):
+    """After torch.manual_seed(global_seed): a BucketBatchSampler without a generator; before each of its epochs
+    the global RNG is moved elsewhere (seeded with later_seed + epoch). The batches of each epoch."""
+    _perturb_global_rng(global_seed)
+    s = get(ns, "BucketBatchSampler")(list(lengths), batch_size, generator=None)
+    out = []
+    for e in range(epochs):
+        _perturb_global_rng(later_seed + e)
+        out.append([_batch_list(b) for b in list(s)])
+    return out
+
+
+def balanced_passes(ns, targets, num_samples, seed, passes=2):
+    """`passes` passes over make_balanced_sampler(targets, num_samples, Generator(seed))."""
+    sampler = get(ns, "make_balanced_sampler")(torch.tensor(targets), num_samples,
+                                               generator=torch.Generator().manual_seed(seed))
+    return [[int(i) for i in sampler] for _ in range(passes)]

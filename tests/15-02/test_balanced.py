@@ -139,3 +139,16 @@ def test_one_sample_dataset(student, gen):
     what = f"make_balanced_sampler({targets.tolist()}, 7) (one sample: no special case, it is drawn 7 times)"
     expect_equal(res["len"], 7, f"len({what})")
     check_balanced(res["draws"], targets, 7, what)
+
+
+def test_every_pass_draws_anew(student, gen):
+    """each pass over the sampler (each epoch) draws new indices; the same seed repeats the same passes"""
+    targets = torch.randint(0, 4, (40,), generator=gen).tolist()
+    seed = int(torch.randint(0, 10**6, (1,), generator=gen))
+    a = student.call("balanced_passes", targets=targets, num_samples=60, seed=seed)
+    b = student.call("balanced_passes", targets=targets, num_samples=60, seed=seed)
+    what = f"two passes over make_balanced_sampler(40 targets, num_samples=60, generator=Generator().manual_seed({seed}))"
+    expect(len(a[0]) == 60 and len(a[1]) == 60, f"{what}: the passes drew {len(a[0])} and {len(a[1])} indices")
+    expect(a[0] != a[1], f"{what}: the second pass repeated the first pass's 60 indices; every pass (epoch) draws "
+                         f"again from the generator, as WeightedRandomSampler does")
+    expect(a == b, f"{what}: a second sampler with the same seed gave other passes (draw only from generator)")

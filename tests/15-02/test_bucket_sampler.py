@@ -166,3 +166,17 @@ def test_default_generator(student, gen):
                             f"same batch order; draw the new generator's seed from the global RNG (which moves on "
                             f"with each draw), e.g. torch.empty((), dtype=torch.int64).random_(), not from a fixed "
                             f"value such as torch.initial_seed()")
+
+
+def test_default_generator_made_once(student, gen):
+    """generator=None: the sampler makes its own generator once, so later global RNG use does not change its epochs"""
+    lengths = torch.randperm(100, generator=gen)[:30].tolist()
+    seed = int(torch.randint(0, 10**6, (1,), generator=gen))
+    a = student.call("bucket_default_global_moves", lengths=lengths, batch_size=3, global_seed=seed, later_seed=1)
+    b = student.call("bucket_default_global_moves", lengths=lengths, batch_size=3, global_seed=seed, later_seed=7)
+    what = (f"two BucketBatchSampler(30 lengths, 3, generator=None) made right after torch.manual_seed({seed}), "
+            f"the global RNG then reseeded differently before each epoch")
+    for e in range(2):
+        check_epoch(a[e], lengths, 3, False, f"{what}, epoch {e}")
+    expect(a == b, f"{what}: their epochs differ, so they shuffle with the global RNG at iteration time; make one "
+                   f"torch.Generator seeded from the global RNG in __init__ and draw every epoch from it")

@@ -78,3 +78,42 @@ def test_bidirectional_gru(student, gen):
 def test_extra_time_padding_kept(student, gen):
     """tanh RNN with padded.shape[1] longer than every sequence: output keeps the input's time dimension"""
     run_case(student, gen, "RNN", 1, False, [3, 5, 2], extra_t=3)
+
+
+def _options_case(student, gen, kind, options, lengths, label):
+    rnn = CLS[kind](batch_first=True, dtype=torch.float64, **options)
+    with torch.no_grad():
+        for p in rnn.parameters():
+            p.copy_(torch.rand(p.shape, generator=gen, dtype=torch.float64) * 1.2 - 0.6)
+    lengths = torch.tensor(lengths, dtype=torch.int64)
+    T = int(lengths.max())
+    inp = options["input_size"]
+    padded = torch.randn(len(lengths), T, inp, generator=gen, dtype=torch.float64)
+    real = torch.arange(T)[None, :] < lengths[:, None]
+    padded = torch.where(real[..., None], padded, 50 * torch.randn(padded.shape, generator=gen, dtype=torch.float64))
+    want_out, want_last = reference(rnn, padded, lengths)
+    out, last = student.call("packed_rnn_options", kind=kind, options=options, state=rnn.state_dict(),
+                             padded=padded, lengths=lengths)
+    what = f"run_packed_rnn({label}, lengths {lengths.tolist()})"
+    out = expect_tensor(out, f"{what}, output")
+    last = expect_tensor(last, f"{what}, last")
+    expect_equal(tuple(out.shape), tuple(want_out.shape), f"{what}: shape of output (B, T, D*H_out)")
+    expect_equal(tuple(last.shape), tuple(want_last.shape), f"{what}: shape of last (B, D*H_out)")
+    expect_close(out, want_out, f"{what}: output compared with running each sequence alone", atol=1e-9, rtol=1e-7)
+    expect_close(last, want_last, f"{what}: last compared with each sequence's own final state", atol=1e-9,
+                 rtol=1e-7)
+
+
+def test_lstm_with_proj_size(student, gen):
+    """an LSTM with proj_size (outputs and h have proj_size features): bidirectional, 2 layers"""
+    _options_case(student, gen, "LSTM", dict(input_size=3, hidden_size=6, proj_size=2, num_layers=2,
+                                             bidirectional=True), [4, 1, 3], "bidirectional 2-layer "
+                  "LSTM(input 3, hidden 6, proj_size=2)")
+
+
+@pytest.mark.parametrize("kind", ["GRU", "LSTM"])
+def test_rnn_without_bias(student, gen, kind):
+    """an RNN built with bias=False (no bias_ih_l0 / bias_hh_l0 parameters) works as well"""
+    _options_case(student, gen, kind, dict(input_size=2, hidden_size=4, num_layers=1, bias=False,
+                                           bidirectional=True), [2, 5, 3], f"bidirectional {kind}(input 2, "
+                  f"hidden 4, bias=False)")

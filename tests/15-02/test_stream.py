@@ -102,3 +102,38 @@ def test_streams_lazily(student, gen):
         fail(f"ShardedFileStream(paths) raised {err['type']}{msg}{hint}")
     check_all_once(res["data"], x, ids, "ShardedFileStream built before its 3 files were written, then iterated "
                                         "(num_workers=0, batch_size=None)")
+
+
+def test_one_file_at_a_time(student, gen):
+    """a file is loaded only when its records are reached: never all files before the first record"""
+    sizes = [int(torch.randint(2, 5, (1,), generator=gen)) for _ in range(4)]
+    shards, x, ids = make_shards(gen, sizes)
+    seen = student.call("stream_load_order", shards=shards)
+    what = f"iterating ShardedFileStream(4 files of {sizes} records) directly (torch.load recorded)"
+    file_of = {int(i): f for f, sh in enumerate(shards) for i in sh["labels"].tolist()}
+    expect(len(seen) == sum(sizes), f"{what}: {len(seen)} records came out, expected {sum(sizes)}")
+    files = set()
+    for k, (label, loads) in enumerate(seen):
+        files.add(file_of.get(label, -1))
+        expect(loads <= len(files), f"{what}: when record {k} came out (the stream had reached {len(files)} "
+                                    f"file(s)), torch.load had been called {loads} times: load one file, yield its "
+                                    f"records, then load the next (streaming, not everything first)")
+
+
+@pytest.mark.parametrize("workers", [2, 3])
+def test_workers_as_separate_processes(student, gen, workers):
+    """each record exactly once when every worker is its own process (another str-hash salt in each)"""
+    sizes = [int(torch.randint(1, 4, (1,), generator=gen)) for _ in range(5)]
+    shards, x, ids = make_shards(gen, sizes)
+    per_worker = student.call("stream_separate_processes", shards=shards, num_workers=workers)
+    got = [i for w in per_worker for i in w]
+    counts = Counter(got)
+    want = set(ids.tolist())
+    what = (f"ShardedFileStream(5 files) copied to {workers} workers that are separate processes (a spawn start "
+            f"method: get_worker_info() gives each its id, and Python salts str hashes differently in each)")
+    dup = sorted(i for i, c in counts.items() if c > 1)
+    missing = sorted(want - set(counts))
+    expect(not dup and not missing,
+           f"{what}: {len(dup)} records came out more than once and {len(missing)} never (per worker: "
+           f"{[len(w) for w in per_worker]} records for {len(want)}): split the files by worker id and position "
+           f"(e.g. paths[id::num_workers]), not by hash() of a path, which differs from process to process")

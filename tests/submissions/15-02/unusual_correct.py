@@ -72,8 +72,8 @@ def run_packed_rnn(rnn, padded, lengths):
     out, _ = pad_packed_sequence(out, batch_first=True)
     out = torch.nn.functional.pad(out, (0, 0, 0, padded.shape[1] - out.shape[1]))[undo]
     d = 2 if rnn.bidirectional else 1
-    top = h.view(rnn.num_layers, d, h.shape[1], rnn.hidden_size)[-1]   # (d, B, H), sorted order
-    last = top.permute(1, 0, 2).reshape(h.shape[1], d * rnn.hidden_size)[undo]
+    top = h.view(rnn.num_layers, d, h.shape[1], h.shape[-1])[-1]   # (d, B, H), sorted order (H: proj_size if set)
+    last = top.permute(1, 0, 2).reshape(h.shape[1], d * h.shape[-1])[undo]
     return out, last
 ''',
     "stream_impl": '''
