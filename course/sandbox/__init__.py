@@ -277,13 +277,14 @@ def _parent_dirs(dests) -> list[str]:
 
 def bwrap_argv(extra_binds: list[str] = (), ro_files: list[tuple[str, str]] = (), env: dict | None = None,
                tmp_mb: int | None = None, shm_mb: int | None = None, view: str | None = None,
-               account: tuple[int, int] | None = None) -> list[str]:
+               account: tuple[int, int] | None = None, stage_dir: str | None = None) -> list[str]:
     """bwrap command prefix. Writable: the private tmpfs /tmp (work folder /tmp/work) and /dev/shm,
     plus ``extra_binds`` (host folders made by trusted code that it never reads back through).
     ``ro_files``: (host file, path inside) pairs, read-only. ``env``: the whole environment inside.
     ``course/`` is ``view`` (see ``course_view``), made for this process if not given. ``account``: the
-    (uid, gid) to run as when root (``new_account()``, drawn here if not given). Every sandbox loads the
-    seccomp filter of ``seccomp.py``."""
+    (uid, gid) to run as when root (``new_account()``, drawn here if not given). ``stage_dir``: an empty
+    folder for the mount point of its overlays (``overlay.py``), for a caller that execs away. Every
+    sandbox loads the seccomp filter of ``seccomp.py``."""
     bwrap = shutil.which("bwrap")
     if not bwrap:
         raise SandboxUnavailable("bubblewrap (bwrap) is not installed: apt-get install bubblewrap")
@@ -291,7 +292,7 @@ def bwrap_argv(extra_binds: list[str] = (), ro_files: list[tuple[str, str]] = ()
     shm = (settings.current().sandbox_shm_mb if shm_mb is None else shm_mb) * 2**20
     account = account or new_account()
     from . import overlay
-    stage = overlay.stage() if account is not None else None  # root: inodes of the sandbox's own
+    stage = overlay.stage(stage_dir) if account is not None else None  # root: inodes of the sandbox's own
     own = stage.tree if stage is not None else (lambda p: p)  # noqa: E731
     if account is None:  # unprivileged: a user namespace mapping the grader's account, no capabilities
         isolate = ["--unshare-all", "--cap-drop", "ALL"]

@@ -46,7 +46,8 @@ def main() -> None:
                             **{k: os.environ[k] for k in ("NBGRADER_EXECUTION", "NBGRADER_VALIDATING")
                                if k in os.environ})
     view = sandbox.course_view(os.path.join(kdir, "course"))  # removed with the kernel's folder
-    argv = sandbox.bwrap_argv(extra_binds=[ipc], ro_files=[(conn, CONN_INSIDE)], env=env, view=view, account=account)
+    argv = sandbox.bwrap_argv(extra_binds=[ipc], ro_files=[(conn, CONN_INSIDE)], env=env, view=view, account=account,
+                              stage_dir=os.path.join(kdir, "stage"))  # removed with the kernel's folder
     argv += [sys.executable, "-m", "ipykernel_launcher", "-f", CONN_INSIDE, "--HistoryManager.hist_file=:memory:"]
     # torch is imported while the kernel boots (every notebook's first cell imports it), so that a
     # kernel started ahead (course.grading.autograde.spare_kernel) has done it; no name is left behind

@@ -77,8 +77,20 @@ class Stage:
 
 @functools.lru_cache(maxsize=1)
 def _folder() -> str:
+    """This process's empty mount point for its sandboxes' staging tmpfs (mounted in their namespaces
+    only), removed when it exits (a process that execs away passes a folder of its own: ``stage``)."""
+    import atexit
     from . import tempdirs
-    return tempdirs.make("stage")
+    folder = tempdirs.make("stage")
+    atexit.register(_rmdir, folder)
+    return folder
+
+
+def _rmdir(folder: str) -> None:
+    try:
+        os.rmdir(folder)
+    except OSError:
+        pass  # swept later (tempdirs.sweep)
 
 
 @functools.lru_cache(maxsize=1)
@@ -86,16 +98,25 @@ def usable() -> bool:
     """Whether per-sandbox overlays can be made here: root, ``unshare`` and overlayfs over /usr."""
     if os.geteuid() != 0 or not shutil.which("unshare", path="/usr/bin:/bin"):
         return False
-    stage = Stage(_folder())
+    from . import tempdirs
+    folder = tempdirs.make("stage")
+    stage = Stage(folder)
     stage.tree("/usr")
     stage.device("/dev/null")
     try:
         r = subprocess.run(stage.wrap(["/bin/true"]), capture_output=True, timeout=30)
     except (OSError, subprocess.TimeoutExpired):
         return False
+    finally:
+        _rmdir(folder)
     return r.returncode == 0
 
 
-def stage() -> Stage | None:
-    """A new Stage for one sandbox, or None where they cannot be made (not root, no overlayfs)."""
-    return Stage(_folder()) if usable() else None
+def stage(folder: str | None = None) -> Stage | None:
+    """A new Stage for one sandbox, or None where they cannot be made (not root, no overlayfs).
+    ``folder``: an empty folder of the caller's for the mount point (default: this process's)."""
+    if not usable():
+        return None
+    if folder is not None:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+    return Stage(folder or _folder())
