@@ -139,6 +139,8 @@ if run_demos():
 #   device=w.device)` once per call, where `w` is the weight tensor of shape `(..., L, S)`; keep the weights
 #   where `u >= dropout_p`, set the others to 0 and divide the kept ones by `1 - dropout_p`. With
 #   `dropout_p == 0` draw nothing (the generator's state is left alone).
+# * Every tensor you create (the causal mask, the dropout draw) is on the inputs' device (`device=q.device`), so
+#   the function runs on a GPU as on the CPU.
 # * The result is differentiable with respect to `q`, `k`, `v` and a float mask, with PyTorch's gradients.
 
 # %% [solution] id=sdpa_impl
@@ -237,8 +239,9 @@ print("state dict keys:", list(_mha.state_dict()))
 #   `nn.MultiheadAttention` returns first) for self attention (`query is key is value`) and cross attention
 #   (keys and values from a sequence of another length `S`), with batched inputs in the layout set by
 #   `batch_first`.
-# * The masks follow `nn.MultiheadAttention`'s conventions above, boolean or float; every query keeps at least
-#   one key (the checks never mask a whole row here).
+# * The masks follow `nn.MultiheadAttention`'s conventions above, boolean or float, alone or together (then both
+#   apply); every query keeps at least one key (the checks never mask a whole row here).
+# * Every tensor `forward` creates (masks, zero biases) is on the inputs' device, so the layer runs on a GPU too.
 
 # %% [solution] id=mha_impl
 class MultiHeadAttention(nn.Module):
@@ -485,6 +488,7 @@ run_hidden("16-03", "embed", globals())
 #   `0 .. t`. The result, `(B, T, E)`, equals rows `P .. P + T - 1` of `forward` on the whole sequence, for any
 #   split of the sequence into steps (one token at a time, or chunks of any size).
 # * Several caches in use at once do not share anything.
+# * The masks `forward` builds are on `x`'s device (`device=x.device`), so decoding runs on a GPU too.
 
 # %% [solution] id=kv_impl
 class KVCache:
@@ -587,6 +591,7 @@ run_hidden("16-03", "kv_cache", globals())
 #   as the full score matrix of even one head.
 # * Causal masking is PyTorch's (top-left triangle), and gradients with respect to `q`, `k` and `v` match
 #   PyTorch's.
+# * Every tensor it creates (the running values, the positions for the causal test) is on `q`'s device.
 
 # %% [solution] id=blocked_impl
 def blocked_attention(q, k, v, block_size, is_causal=False, scale=None):

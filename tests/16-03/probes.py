@@ -242,3 +242,63 @@ def blocked(ns, q, k, v, block_size, is_causal=False, scale=None):
 def blocked_vjp(ns, inputs, v, block_size, is_causal=False):
     fn = get(ns, "blocked_attention")
     return vjp(lambda q, k, values: fn(q, k, values, block_size, is_causal=is_causal), inputs, v)
+
+
+# ------------------------------------------------------------------ every exercise: another device
+# The meta device stands in for a GPU: a tensor made without device= lands on the CPU, and mixing a non-scalar
+# CPU tensor with meta ones raises, as it would with CUDA ones. Each probe returns devices and shapes, or the error.
+def _meta_result(fn):
+    try:
+        out = fn()
+    except Exception as exc:
+        return {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
+    outs = out if isinstance(out, list) else [out]
+    if not all(isinstance(t, torch.Tensor) for t in outs):
+        return {"error": "returned something other than a tensor"}
+    return {"devices": [str(t.device) for t in outs], "shapes": [list(t.shape) for t in outs]}
+
+
+def sdpa_on_meta(ns, q_shape, k_shape, v_shape, mask_shape=None, mask_kind=None, is_causal=False, dropout_p=0.0):
+    fn = get(ns, "scaled_dot_product_attention")
+    q, k, v = (torch.randn(s, dtype=torch.float64, device="meta") for s in (q_shape, k_shape, v_shape))
+    mask = None
+    if mask_kind == "bool":
+        mask = torch.ones(mask_shape, dtype=torch.bool, device="meta")
+    elif mask_kind == "float":
+        mask = torch.zeros(mask_shape, dtype=torch.float64, device="meta")
+    g = torch.Generator().manual_seed(0) if dropout_p else None
+    return _meta_result(lambda: fn(q, k, v, attn_mask=mask, is_causal=is_causal, dropout_p=dropout_p, generator=g))
+
+
+def mha_on_meta(ns, cfg, n, length, s_len, masks):
+    """MultiHeadAttention(**cfg) moved to meta, cross attention with the masks named in masks."""
+    def go():
+        m = get(ns, "MultiHeadAttention")(**cfg).to("meta")
+        e, h, bf = cfg["embed_dim"], cfg["num_heads"], cfg.get("batch_first", False)
+        shape = (lambda t: (n, t, e) if bf else (t, n, e))
+        query = torch.randn(shape(length), device="meta")
+        key = torch.randn(shape(s_len), device="meta")
+        kwargs = {}
+        if "key_padding_mask" in masks:
+            kwargs["key_padding_mask"] = torch.zeros(n, s_len, dtype=torch.bool, device="meta")
+        if "attn_mask" in masks:
+            kwargs["attn_mask"] = torch.zeros(n * h, length, s_len, device="meta")
+        return m(query, key, key, **kwargs)
+    return _meta_result(go)
+
+
+def kv_on_meta(ns, embed_dim, num_heads, batch, splits):
+    def go():
+        m = get(ns, "CausalSelfAttention")(embed_dim, num_heads).to("meta")
+        cache = get(ns, "KVCache")()
+        outs = [m(torch.randn(batch, sum(splits), embed_dim, device="meta"))]
+        for size in splits:
+            outs.append(m(torch.randn(batch, size, embed_dim, device="meta"), cache))
+        return outs
+    return _meta_result(go)
+
+
+def blocked_on_meta(ns, q_shape, k_shape, v_shape, block_size, is_causal):
+    fn = get(ns, "blocked_attention")
+    q, k, v = (torch.randn(s, dtype=torch.float64, device="meta") for s in (q_shape, k_shape, v_shape))
+    return _meta_result(lambda: fn(q, k, v, block_size, is_causal=is_causal))

@@ -52,9 +52,11 @@ def seq(gen, n, length, d, batch_first):
 
 def test_state_dict_layout(student, gen):
     """sub-modules and state dict keys are nn.TransformerEncoderLayer's"""
-    cfg = {"d_model": 12, "nhead": 3, "dim_feedforward": 20}
+    h = int(torch.randint(1, 5, (), generator=gen))
+    cfg = {"d_model": h * int(torch.randint(1, 6, (), generator=gen)), "nhead": h,
+           "dim_feedforward": int(torch.randint(1, 40, (), generator=gen))}
     got = student.call("block_layout", cfg=cfg)
-    want = {k: list(v.shape) for k, v in nn.TransformerEncoderLayer(12, 3, 20, norm_first=True).state_dict().items()}
+    want = {k: list(v.shape) for k, v in nn.TransformerEncoderLayer(**cfg, norm_first=True).state_dict().items()}
     expect_equal(got, want, f"the state dict keys and shapes of {describe(cfg)}")
 
 
@@ -77,18 +79,21 @@ def test_matches_torch(student, gen, cfg):
                  f"x + attn(norm1(x)), then x + linear2(act(linear1(norm2(x)))))", **TOL)
 
 
-@pytest.mark.parametrize("kind", ["causal src_mask", "float src_mask", "src_key_padding_mask"])
+@pytest.mark.parametrize("kind", ["causal src_mask", "float src_mask", "src_key_padding_mask", "both"])
 @pytest.mark.parametrize("bf", [True, False])
 def test_masks(student, gen, kind, bf):
-    """src_mask and src_key_padding_mask follow nn.MultiheadAttention's conventions"""
+    """src_mask and src_key_padding_mask follow nn.MultiheadAttention's conventions, alone and together"""
     cfg = {"d_model": 8, "nhead": 2, "dim_feedforward": 16, "batch_first": bf}
     x = seq(gen, 2, 5, 8, bf)
     if kind == "causal src_mask":
         masks = {"src_mask": torch.ones(5, 5, dtype=torch.bool).triu(1)}
     elif kind == "float src_mask":
         masks = {"src_mask": torch.randn(5, 5, generator=gen, dtype=f64)}
-    else:
+    elif kind == "src_key_padding_mask":
         masks = {"src_key_padding_mask": torch.tensor([[False] * 5, [False, False, True, True, True]])}
+    else:  # both at once: a causal src_mask and padding
+        masks = {"src_mask": torch.ones(5, 5, dtype=torch.bool).triu(1),
+                 "src_key_padding_mask": torch.tensor([[False] * 5, [False, False, False, True, True]])}
     res, want = run(student, gen, cfg, x, **masks)
     expect_close(res["out"], want["out"], f"{describe(cfg)}(src, {kind}) (True = not allowed / ignore)", **TOL)
 

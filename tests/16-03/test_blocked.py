@@ -114,3 +114,34 @@ def test_gradients(student, gen, causal):
     jacobian_vs_reference(student, "blocked_vjp", inputs,
                           lambda a, b, c: F.scaled_dot_product_attention(a, b, c, is_causal=causal), what, gen=gen,
                           block_size=3, is_causal=causal, atol=1e-10, rtol=1e-8)
+
+
+def test_tiles_of_block_size(student, gen):
+    """the keys are read block_size at a time: no tensor larger than one tile of scores with a column to spare,
+    (..., L, block_size + 1), or than an input or the output"""
+    L, S = int(torch.randint(30, 50, (), generator=gen)), int(torch.randint(40, 70, (), generator=gen))
+    q, k, v = (torch.randn(2, n, 1, generator=gen, dtype=f64) for n in (L, S, S))
+    for b in (2, 3):
+        bound = max(2 * L * (b + 1), 2 * S)
+        for causal in (False, True):
+            what = f"{FN}(q (2, {L}, 1), k (2, {S}, 1), v (2, {S}, 1), block_size={b}, is_causal={causal})"
+            res = run(student, what, q, k, v, b, is_causal=causal)
+            n, op = res["largest"]
+            expect(n <= bound, f"{what} created a tensor of {n} elements (by aten.{op}); a tile of {b} keys' scores "
+                   f"has 2 * {L} * {b} = {2 * L * b}, and nothing needs more than {bound}: read the keys and values "
+                   f"in tiles of block_size positions, not larger ones")
+            expect_close(res["out"], F.scaled_dot_product_attention(q, k, v, is_causal=causal), what, **TOL64)
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_on_another_device(student, gen, causal):
+    """on inputs on a device other than the default (meta, a GPU stand-in), every tensor it makes (the running
+    max, the causal positions) is on the inputs' device"""
+    n, L, S, E, b = (int(torch.randint(lo, hi, (), generator=gen)) for lo, hi in ((1, 4), (2, 8), (2, 9), (1, 5), (1, 4)))
+    res = student.call("blocked_on_meta", q_shape=[n, L, E], k_shape=[n, S, E], v_shape=[n, S, E + 1], block_size=b,
+                       is_causal=causal)
+    what = (f"{FN}(q ({n}, {L}, {E}), k ({n}, {S}, {E}), v ({n}, {S}, {E + 1}), block_size={b}, is_causal={causal}) "
+            f"on the meta device (the grader's stand-in for a GPU: a tensor made without device= lands on the CPU)")
+    expect("error" not in res, f"{what} raised {res.get('error')}: create every tensor with device=q.device")
+    expect(res["devices"] == ["meta"] and res["shapes"] == [[n, L, E + 1]],
+           f"{what}: expected an output of shape {[n, L, E + 1]} on meta, got {res['shapes']} on {res['devices']}")

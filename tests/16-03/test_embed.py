@@ -29,31 +29,50 @@ def positions(student, what, **kw):
     return got
 
 
-CASES = [(7, 4, None), (5, 2, None), (33, 16, None), (9, 10, 100.0), (1, 6, 2.0)]
+CASES = {  # a kind of table: its length and width are drawn from the check's seed
+    "default base": (None, None, None),
+    "base 100": (None, None, 100.0),
+    "base 2": (None, None, 2.0),
+    "one position": (1, None, None),
+    "width 2": (None, 2, None),
+}
 
 
-@pytest.mark.parametrize("length,d,base", CASES, ids=[f"{a}x{b}-base{c}" for a, b, c in CASES])
-def test_positions_match(student, length, d, base):
+@pytest.mark.parametrize("kind", list(CASES))
+def test_positions_match(student, gen, kind):
     """sinusoidal_positions: sines in even columns, cosines in odd ones, frequencies base^(-2i/d)"""
+    length, d, base = CASES[kind]
+    length = length or int(torch.randint(2, 40, (), generator=gen))
+    d = d or 2 * int(torch.randint(1, 12, (), generator=gen))
     what = f"sinusoidal_positions({length}, {d}" + (f", base={base}" if base else "") + ", dtype=torch.float64)"
     got = positions(student, what, length=length, d_model=d, base=base, dtype=f64)
     expect_equal(got.dtype, f64, f"the dtype of {what}")
     expect_close(got, table(length, d, base or 10000.0), what, **TOL)
 
 
-def test_positions_default_dtype_and_long_sequences(student):
+def test_positions_default_dtype_and_long_sequences(student, gen):
     """float32 by default, angles computed in float64 (accurate for positions in the thousands)"""
-    what = "sinusoidal_positions(6000, 8)"
-    got = positions(student, what, length=6000, d_model=8)
+    length, d = int(torch.randint(5000, 9000, (), generator=gen)), 2 * int(torch.randint(2, 9, (), generator=gen))
+    what = f"sinusoidal_positions({length}, {d})"
+    got = positions(student, what, length=length, d_model=d)
     expect_equal(got.dtype, torch.float32, f"the dtype of {what} (float32 by default)")
-    expect_close(got, table(6000, 8).float(), what + " (compute the angles in float64, then cast)",
+    expect_close(got, table(length, d).float(), what + " (compute the angles in float64, then cast)",
                  atol=1e-6, rtol=0)
 
 
+def test_positions_empty(student, gen):
+    """length 0 gives an empty (0, d_model) table (positions 0 .. length - 1: none)"""
+    d = 2 * int(torch.randint(1, 9, (), generator=gen))
+    what = f"sinusoidal_positions(0, {d})"
+    got = positions(student, what, length=0, d_model=d)
+    expect_equal((list(got.shape), got.dtype), ([0, d], torch.float32), f"the shape and dtype of {what}")
+
+
 @pytest.mark.task("embed", weight=0.1)  # the right answer is a constant ("raised X"): worth little
-def test_positions_reject_odd_width(student):
+def test_positions_reject_odd_width(student, gen):
     """an odd d_model raises ValueError"""
-    expect_raises(student.call("positions_odd", d_model=5), "ValueError", "sinusoidal_positions(4, 5)")
+    d = 2 * int(torch.randint(0, 8, (), generator=gen)) + 1
+    expect_raises(student.call("positions_odd", d_model=d), "ValueError", f"sinusoidal_positions(4, {d})")
 
 
 def conv_reference(images, weight, bias):

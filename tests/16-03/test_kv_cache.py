@@ -4,7 +4,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from course.judge.expect import expect_close, expect_equal, fail
+from course.judge.expect import expect, expect_close, expect_equal, fail
 
 pytestmark = pytest.mark.task("kv_cache")
 f64 = torch.float64
@@ -131,3 +131,19 @@ def test_one_token_one_feature(student, gen):
                  "(1, 1, 1, 1): all keys and all values")
     expect_close(step["returned"][1], chunks[0][1], "the values update() returns for one position of one feature",
                  atol=0, rtol=0)
+
+
+def test_on_another_device(student, gen):
+    """on a module and inputs on a device other than the default (meta, a GPU stand-in), the causal masks with and
+    without a cache are made on the inputs' device"""
+    h = int(torch.randint(1, 4, (), generator=gen))
+    e, b = h * int(torch.randint(1, 4, (), generator=gen)), int(torch.randint(1, 4, (), generator=gen))
+    splits = [int(torch.randint(1, 4, (), generator=gen)) for _ in range(3)]
+    res = student.call("kv_on_meta", embed_dim=e, num_heads=h, batch=b, splits=splits)
+    what = (f"CausalSelfAttention({e}, {h}).to('meta') on x ({b}, {sum(splits)}, {e}), then the same length in chunks "
+            f"{splits} through a KVCache, all on meta (the grader's stand-in for a GPU: a tensor made without device= "
+            f"lands on the CPU)")
+    expect("error" not in res, f"{what} raised {res.get('error')}: build the masks with device=x.device")
+    want = [[b, sum(splits), e]] + [[b, t, e] for t in splits]
+    expect(res["devices"] == ["meta"] * len(want) and res["shapes"] == want,
+           f"{what}: expected outputs of shapes {want} on meta, got {res['shapes']} on {res['devices']}")

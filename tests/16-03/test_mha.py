@@ -53,9 +53,10 @@ def batch(gen, n, length, e, batch_first):
 @pytest.mark.parametrize("bias", [True, False])
 def test_state_dict_layout(student, gen, bias):
     """parameters and state dict keys are nn.MultiheadAttention's (in_proj_weight (3E, E), in_proj_bias, out_proj)"""
-    cfg = {"embed_dim": 12, "num_heads": 3, "bias": bias}
+    h = int(torch.randint(1, 5, (), generator=gen))
+    cfg = {"embed_dim": h * int(torch.randint(1, 7, (), generator=gen)), "num_heads": h, "bias": bias}
     got = student.call("mha_layout", cfg=cfg)
-    want = {k: list(v.shape) for k, v in nn.MultiheadAttention(12, 3, bias=bias).state_dict().items()}
+    want = {k: list(v.shape) for k, v in nn.MultiheadAttention(**cfg).state_dict().items()}
     expect_equal(got, want, f"the state dict keys and shapes of {describe(cfg)}")
 
 
@@ -97,7 +98,8 @@ def test_key_padding_mask(student, gen, kind, bf):
                  f"(True = ignore that key: the opposite of the boolean attn_mask of exercise 1)", **TOL)
 
 
-@pytest.mark.parametrize("kind", ["causal bool (L, S)", "float (L, S)", "bool per head (N*H, L, S)"])
+@pytest.mark.parametrize("kind", ["causal bool (L, S)", "float (L, S)", "bool per head (N*H, L, S)",
+                                  "float per head (N*H, L, S)"])
 def test_attn_mask(student, gen, kind):
     """attn_mask (L, S) or (N * H, L, S): True marks a pair that is not allowed; a float one is added"""
     cfg = {"embed_dim": 8, "num_heads": 2, "batch_first": True}
@@ -106,9 +108,11 @@ def test_attn_mask(student, gen, kind):
         mask = torch.ones(5, 5, dtype=torch.bool).triu(1)
     elif kind.startswith("float"):
         mask = torch.randn(5, 5, generator=gen, dtype=f64)
-    else:
+    elif kind.startswith("bool"):
         mask = torch.rand(6, 5, 5, generator=gen) < 0.4
         mask[..., 0] = False  # every query keeps a key
+    else:
+        mask = 2 * torch.randn(6, 5, 5, generator=gen, dtype=f64)
     res, want = run(student, gen, cfg, x, attn_mask=mask)
     expect_close(res["out"], want["out"], f"{describe(cfg)}(x, x, x, attn_mask={kind}) (in the per-head mask, "
                  f"entry b * H + h belongs to batch element b and head h)", **TOL)
@@ -153,3 +157,56 @@ def test_one_token_one_feature(student, gen, bf):
     x = batch(gen, 1, 1, 1, bf)
     res, want = run(student, gen, cfg, x)
     expect_close(res["out"], want["out"], f"{describe(cfg)}(x, x, x) for x of shape (1, 1, 1)", **TOL)
+
+
+@pytest.mark.parametrize("bf", [True, False])
+def test_without_bias(student, gen, bf):
+    """bias=False: no biases anywhere, and forward still equals nn.MultiheadAttention(bias=False), masks included"""
+    cfg = {"embed_dim": 8, "num_heads": 2, "bias": False, "batch_first": bf}
+    q, kv = batch(gen, 2, 3, 8, bf), batch(gen, 2, 5, 8, bf)
+    pad = torch.tensor([[False] * 5, [False, True, False, True, True]])
+    res, want = run(student, gen, cfg, q, kv, kv, key_padding_mask=pad)
+    expect_close(res["out"], want["out"], f"{describe(cfg)}(query {tuple(q.shape)}, key = value {tuple(kv.shape)}, "
+                 f"key_padding_mask) (no in_proj_bias and no out_proj.bias)", **TOL)
+
+
+@pytest.mark.parametrize("kind", ["bool and bool", "float per head and float", "float and float"])
+def test_both_masks(student, gen, kind):
+    """attn_mask and key_padding_mask given together both apply (a pair is out if either mask removes it)"""
+    bf = kind != "float and float"
+    cfg = {"embed_dim": 8, "num_heads": 2, "batch_first": bf}
+    q, kv = batch(gen, 2, 4, 8, bf), batch(gen, 2, 6, 8, bf)
+    pad = torch.zeros(2, 6, dtype=torch.bool)
+    pad[0, 3:] = True
+    pad[1, :2] = True
+    if kind == "bool and bool":
+        attn = torch.rand(4, 6, generator=gen) < 0.3
+        attn[:, 2:4] = False  # every query keeps a key that no mask removes
+    elif kind == "float per head and float":
+        attn = 2 * torch.randn(4, 4, 6, generator=gen, dtype=f64)
+        pad = torch.zeros(2, 6, dtype=f64).masked_fill(pad, float("-inf"))
+    else:
+        attn = torch.randn(4, 6, generator=gen, dtype=f64)
+        pad = torch.randn(2, 6, generator=gen, dtype=f64).masked_fill(pad, float("-inf"))
+    res, want = run(student, gen, cfg, q, kv, kv, key_padding_mask=pad, attn_mask=attn)
+    expect_close(res["out"], want["out"], f"{describe(cfg)}(query, key, value, attn_mask={tuple(attn.shape)}, "
+                 f"key_padding_mask=(2, 6)), {kind} (both masks apply at once)", **TOL)
+
+
+@pytest.mark.parametrize("bias", [True, False])
+def test_on_another_device(student, gen, bias):
+    """on a module and inputs on a device other than the default (meta, a GPU stand-in), every tensor forward makes
+    is on that device, masks included"""
+    h = int(torch.randint(1, 4, (), generator=gen))
+    e = h * int(torch.randint(1, 4, (), generator=gen))
+    n, L, S = (int(torch.randint(1, 6, (), generator=gen)) for _ in range(3))
+    bf = bool(torch.randint(0, 2, (), generator=gen))
+    cfg = {"embed_dim": e, "num_heads": h, "bias": bias, "batch_first": bf}
+    res = student.call("mha_on_meta", cfg=cfg, n=n, length=L, s_len=S, masks=["key_padding_mask", "attn_mask"])
+    what = (f"{describe(cfg)}.to('meta')(query, key, value) with N={n}, L={L}, S={S}, a key_padding_mask and a float "
+            f"(N*H, L, S) attn_mask, all on meta (the grader's stand-in for a GPU: a tensor made without device= lands "
+            f"on the CPU)")
+    expect("error" not in res, f"{what} raised {res.get('error')}: create masks on the inputs' device")
+    want = [n, L, e] if bf else [L, n, e]
+    expect(res["devices"] == ["meta"] and res["shapes"] == [want],
+           f"{what}: expected an output of shape {want} on meta, got {res['shapes']} on {res['devices']}")

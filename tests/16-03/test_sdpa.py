@@ -186,11 +186,40 @@ def test_no_draw_without_dropout(student, gen):
 
 
 @pytest.mark.task("sdpa", weight=0.1)  # the right answer is a constant ("raised X"): worth little
-def test_rejects_mask_with_causal(student, gen):
-    """passing attn_mask and is_causal=True together raises ValueError"""
+@pytest.mark.parametrize("kind", ["bool", "float"])
+def test_rejects_mask_with_causal(student, gen, kind):
+    """passing attn_mask (boolean or float) and is_causal=True together raises ValueError"""
     q = rand(gen, 2, 3, 4)
-    res = student.call("sdpa_both_masks", q=q, k=q, v=q, mask=torch.ones(3, 3, dtype=torch.bool))
-    expect_raises(res, "ValueError", f"{FN}(q, k, v, attn_mask=mask, is_causal=True)")
+    mask = torch.ones(3, 3, dtype=torch.bool) if kind == "bool" else rand(gen, 3, 3)
+    res = student.call("sdpa_both_masks", q=q, k=q, v=q, mask=mask)
+    expect_raises(res, "ValueError", f"{FN}(q, k, v, attn_mask={kind} (3, 3), is_causal=True) (either kind of mask "
+                  f"with is_causal=True)")
+
+
+def expect_on_meta(res, what, shapes):
+    """A meta-device probe's result: no error, every output on meta with the expected shape."""
+    expect("error" not in res, f"{what} on the meta device (the grader's stand-in for a GPU: a tensor made without "
+           f"device= lands on the CPU) raised {res.get('error')}: create masks and random draws on the inputs' device "
+           f"(device=q.device)")
+    expect(res["devices"] == ["meta"] * len(shapes) and res["shapes"] == [list(s) for s in shapes],
+           f"{what} on the meta device: expected outputs of shapes {[list(s) for s in shapes]} on meta, got shapes "
+           f"{res['shapes']} on {res['devices']}")
+
+
+@pytest.mark.parametrize("case", ["plain", "causal", "bool mask", "float mask", "dropout"])
+def test_on_another_device(student, gen, case):
+    """on inputs on a device other than the default (meta, a GPU stand-in), the causal mask and the dropout draw are
+    made on the inputs' device and the result is there"""
+    n, L, S, E, Ev = (int(torch.randint(lo, hi, (), generator=gen)) for lo, hi in ((1, 4), (2, 7), (2, 7), (2, 6), (1, 5)))
+    kw = {"q_shape": [n, L, E], "k_shape": [n, S, E], "v_shape": [n, S, Ev]}
+    if case == "causal":
+        kw["is_causal"] = True
+    elif case.endswith("mask"):
+        kw.update(mask_shape=[L, S], mask_kind=case.split()[0])
+    elif case == "dropout":
+        kw["dropout_p"] = 0.25
+    what = f"{FN}(q ({n}, {L}, {E}), k ({n}, {S}, {E}), v ({n}, {S}, {Ev}), {case})"
+    expect_on_meta(student.call("sdpa_on_meta", **kw), what, [(n, L, Ev)])
 
 
 def test_does_not_call_pytorch_attention(student, gen):
@@ -199,6 +228,7 @@ def test_does_not_call_pytorch_attention(student, gen):
     res = run(student, f"{FN}(q, k, v)", q, k, v, is_causal=False)
     used = [op for op in res["ops"] if "scaled_dot_product" in op or "multi_head" in op]
     expect(not used, f"{FN} ran PyTorch's own attention ({', '.join(used)}): write it from @, softmax and masks")
+    expect_close(res["out"], reference(q, k, v), f"{FN}(q (2, 3, 4), k (2, 5, 4), v (2, 5, 2))", **TOL)
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -10,10 +10,10 @@ def scaled_dot_product_attention(q, k, v, attn_mask=None, is_causal=False, scale
     if is_causal and attn_mask is not None:
         raise ValueError("attn_mask and is_causal are exclusive")
     s = torch.einsum("...le,...se->...ls", q, k) * (q.size(-1) ** -0.5 if scale is None else scale)
-    neg = torch.tensor(float("-inf"), dtype=s.dtype)
+    neg = torch.tensor(float("-inf"), dtype=s.dtype, device=s.device)
     if is_causal:
-        i = torch.arange(q.size(-2))[:, None]
-        j = torch.arange(k.size(-2))[None, :]
+        i = torch.arange(q.size(-2), device=q.device)[:, None]
+        j = torch.arange(k.size(-2), device=q.device)[None, :]
         s = torch.where(j <= i, s, neg)
     elif attn_mask is not None and attn_mask.dtype == torch.bool:
         s = torch.where(attn_mask, s, neg)
@@ -48,7 +48,8 @@ class MultiHeadAttention(nn.Module):
         d = e // self.h
         w = self.in_proj_weight.view(3, self.h, d, e)
         b = self.in_proj_bias.view(3, self.h, d) if self.in_proj_bias is not None else torch.zeros(3, self.h, d,
-                                                                                                    dtype=query.dtype)
+                                                                                                    dtype=query.dtype,
+                                                                                                    device=query.device)
         order = "nle" if self.batch_first else "lne"
         q = torch.einsum(f"{order},hde->nhld", query, w[0]) + b[0][None, :, None, :]
         k = torch.einsum(f"{order},hde->nhld", key, w[1]) + b[1][None, :, None, :]
@@ -148,7 +149,7 @@ class CausalSelfAttention(nn.Module):
         offset = len(cache) if cache is not None else 0
         if cache is not None:
             k, v = cache.update(k, v)
-        bias = torch.full((T, offset + T), float("-inf"), dtype=x.dtype).triu(offset + 1)
+        bias = torch.full((T, offset + T), float("-inf"), dtype=x.dtype, device=x.device).triu(offset + 1)
         w = torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(E // self.heads) + bias, dim=-1)
         return self.proj((w @ v).transpose(1, 2).flatten(2))
 ''',
@@ -157,12 +158,12 @@ def blocked_attention(q, k, v, block_size, is_causal=False, scale=None):
     scale = q.shape[-1] ** -0.5 if scale is None else scale
     lse = None
     out = None
-    qi = torch.arange(q.shape[-2])
+    qi = torch.arange(q.shape[-2], device=q.device)
     for j0 in range(0, k.shape[-2], block_size):
         kb, vb = k[..., j0:j0 + block_size, :], v[..., j0:j0 + block_size, :]
         s = scale * (q @ kb.transpose(-1, -2))
         if is_causal:
-            kj = torch.arange(j0, j0 + kb.shape[-2])
+            kj = torch.arange(j0, j0 + kb.shape[-2], device=q.device)
             s = s.masked_fill(kj[None, :] > qi[:, None], float("-inf"))
         tile_lse = torch.logsumexp(s, dim=-1, keepdim=True)
         ok = torch.isfinite(tile_lse)
