@@ -28,7 +28,14 @@ pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="needs root: makes fol
 
 A = "red-team-b"
 NB = "answer.ipynb"
-WHEN = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S.%f UTC")  # as nbgrader submit
+
+
+def _when():
+    """Now, as nbgrader submit writes it; taken as each folder is made, since collect compares it with the
+    folder's change time (a time taken at import is stale when the module runs late in a busy suite)."""
+    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S.%f UTC")
+
+
 SECRET = "ab" * 64
 # accounts every Debian machine has, one a student
 HONEST, TO_SOURCE, TO_CLASSMATE, ODD_FILES, DEVICE = "daemon", "bin", "sys", "man", "lp"
@@ -40,7 +47,8 @@ def _own(path, who):
     os.chown(path, uid, uid, follow_symlinks=False)
 
 
-def _inbound(inbound, who, files, time=WHEN, name=None):
+def _inbound(inbound, who, files, time=None, name=None):
+    time = time or _when()
     d = inbound / (name or f"{who}+{A}+{time}+r{who}")
     d.mkdir(parents=True)
     files = {"timestamp.txt": time.encode(), "submission_secret.txt": SECRET.encode(), **files}
@@ -69,7 +77,7 @@ def run(tmp_path_factory):
     (root / "source" / A).mkdir(parents=True)
     source_nb = root / "source" / A / NB
     source_nb.write_text("### BEGIN SOLUTION\nthe reference solution\n### END SOLUTION")
-    _collected(root, CLASSMATE, WHEN, "the classmate's own work")
+    _collected(root, CLASSMATE, _when(), "the classmate's own work")
     _collected(root, RECOLLECTED, "garbage", "an earlier collect")
     (root / "gradebook" / "submitted" / RECOLLECTED / A / "timestamp.txt").write_bytes(b"not a time \xff")
 
@@ -96,9 +104,9 @@ def run(tmp_path_factory):
         made_device = True
     except PermissionError:
         made_device = False
-    os.symlink(root / "source" / A, inbound / f"{FOLDER_LINK}+{A}+{WHEN}+r")
+    os.symlink(root / "source" / A, inbound / f"{FOLDER_LINK}+{A}+{_when()}+r")
     _inbound(inbound, BAD_NAME, {NB: b"x"}, name=f"{BAD_NAME}+{A}+notadate+x")
-    _inbound(inbound, "root", {NB: b"x"}, name=f"-rf+{A}+{WHEN}+x")
+    _inbound(inbound, "root", {NB: b"x"}, name=f"-rf+{A}+{_when()}+x")
     _inbound(inbound, BAD_FILES, {NB: b"bad files' own work", "timestamp.txt": b"\xff\xfe garbage",
                                   "submission_secret.txt": b"\xff\xfe\x00 not UTF-8"})
     made = datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None) - datetime.timedelta(seconds=2)

@@ -9,6 +9,7 @@ do depend on each assignment's checks (reading solutions, patching comparisons, 
 by tests/test_submissions.py::test_example_submission_verdicts on the topics whose suites between them use
 every part of the judge (generic_topics there; on every topic under make test-suites).
 """
+import compileall
 import hashlib
 import os
 import secrets
@@ -86,6 +87,10 @@ def graded(tmp_path_factory):
         if "PLACE" in loaded:  # file-level attacks on the submitted folder
             loaded["PLACE"](dest.parent, {"root": root, "repo": REPO_ROOT, "assignment": a, "student": student})
     MARKER.unlink(missing_ok=True)
+    # the grader's own imports would write byte code for modules nothing in this process has imported yet
+    # (the pipeline runs in a process of its own): compile them first, so that any file that appears is news
+    for top in ("course", "tests"):
+        compileall.compile_dir(str(REPO_ROOT / top), quiet=1)
     before = tree_hashes(REPO_ROOT, root)
     started = time.time()
     # in a process of its own that ends with this fixture (tests/pipeline_run.py); two workers: most of this

@@ -4,7 +4,8 @@
 - observers self loop: insert_observers calls replace_all_uses_with(obs) without delete_user_cb: the observer is rewired to consume itself, a cycle.
 - swap by substring: swap_relu matches by name ("relu" in the target's name): it also replaces F.relu6, and it passes the original kwargs (inplace=True) on to the new function.
 """
-EXPECT = {'fuse_conv_bn': 'fail', 'insert_observers': 'zero', 'swap_relu': 'fail'}
+# insert_observers 'fail', not 'zero': it leaves the caller's model unchanged, which test_model_left_unchanged rightly accepts
+EXPECT = {'fuse_conv_bn': 'fail', 'insert_observers': 'fail', 'swap_relu': 'fail'}
 
 CELLS = {
     'fuse_conv_bn_impl': '''
