@@ -466,3 +466,27 @@ def test_a_course_root_this_account_cannot_close_is_refused_in_one_line():
         assert course_root.make_private(str(root)) and stat.S_IMODE(root.stat().st_mode) == 0o700
     finally:
         shutil.rmtree(tmp_path)
+
+
+def test_students_config_closes_its_own_submission_folder_and_follows_no_link(tmp_path, monkeypatch):
+    """The students' config makes the folder submit just made 0755 (nbgrader's is 0777), through a descriptor:
+    a name in the inbound that is a link is left alone, and what it points at keeps its mode."""
+    from nbgrader.exchange.default.submit import ExchangeSubmit
+
+    monkeypatch.setattr(ExchangeSubmit, "copy_files", lambda self: None)  # the copy itself is nbgrader's
+    monkeypatch.setattr(ExchangeSubmit, "_course_closed", False, raising=False)
+    code = (REPO_ROOT / "course" / "student_kit" / "nbgrader_config.py").read_text()
+    exec(compile(code, "nbgrader_config.py", "exec"), {"get_config": lambda: __import__("traitlets").config.Config()})
+    inbound = tmp_path / "inbound"
+    (inbound / "own").mkdir(parents=True)
+    (inbound / "own").chmod(0o777)
+    target = tmp_path / "elsewhere"
+    target.mkdir()
+    target.chmod(0o777)
+    (inbound / "planted").symlink_to(target)
+    for name in ("own", "planted"):
+        sub = ExchangeSubmit.__new__(ExchangeSubmit)
+        sub.__dict__.update(inbound_path=str(inbound), assignment_filename=name)
+        ExchangeSubmit.copy_files(sub)
+    assert stat.S_IMODE((inbound / "own").stat().st_mode) == 0o755
+    assert stat.S_IMODE(target.stat().st_mode) == 0o777

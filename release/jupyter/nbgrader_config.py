@@ -18,7 +18,18 @@ try:
 
         def _closed_copy_files(self):
             _copy_files(self)
-            os.chmod(os.path.join(self.inbound_path, self.assignment_filename), 0o755)
+            # the folder submit just made, opened without following a link (a name in the shared inbound
+            # that is a link, or not this account's, is left alone) and changed through its descriptor
+            try:
+                fd = os.open(os.path.join(self.inbound_path, self.assignment_filename),
+                             os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+            except OSError:  # a link or not a folder: not submit's own, so not ours to change
+                return
+            try:
+                if os.fstat(fd).st_uid == os.geteuid():
+                    os.fchmod(fd, 0o755)
+            finally:
+                os.close(fd)
 
         ExchangeSubmit.copy_files = _closed_copy_files
         ExchangeSubmit._course_closed = True
