@@ -91,3 +91,14 @@ def run_of(assignment: str, topics: list[str]) -> tuple[str, ...]:
     """The topics graded in one round-trip run with ``assignment``: consecutive ones of ``topics``."""
     i = topics.index(assignment) // TOPICS_PER_RUN * TOPICS_PER_RUN
     return tuple(topics[i:i + TOPICS_PER_RUN])
+
+
+def alive(key: tuple[int, float]) -> bool:
+    """Whether the process seen as (pid, create time) still runs (a reused pid or a zombie does not)."""
+    import psutil
+    pid, started = key
+    try:
+        p = psutil.Process(pid)
+        return p.create_time() == started and p.status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return False

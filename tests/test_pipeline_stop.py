@@ -11,6 +11,7 @@ import psutil
 
 from course import REPO_ROOT, tool_env
 from tests import tiny_course as tc
+from tests.pipeline_run import alive
 
 SLOW = "import time\ntime.sleep(300)\nanswer = 42"
 
@@ -27,15 +28,6 @@ def _watch(pid: int, seen: dict, stop: threading.Event) -> None:
         except psutil.Error:
             return
         time.sleep(0.1)
-
-
-def _alive(key) -> bool:
-    pid, started = key
-    try:
-        p = psutil.Process(pid)
-        return p.create_time() == started and p.status() != psutil.STATUS_ZOMBIE
-    except psutil.Error:
-        return False
 
 
 def test_sigint_ends_every_process_at_once_with_one_line(tmp_path):
@@ -83,5 +75,5 @@ def test_sigint_ends_every_process_at_once_with_one_line(tmp_path):
     assert code == 128 + signal.SIGINT, (code, out)
     assert "Traceback" not in out and "KeyboardInterrupt" not in out, out
     time.sleep(2)
-    left = {k: c for k, c in seen.items() if _alive(k)}
+    left = {k: c for k, c in seen.items() if alive(k)}
     assert not left, f"processes of the run still alive 2 s after it stopped: {sorted(left.values())}"

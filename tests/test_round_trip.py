@@ -23,7 +23,7 @@ from course import REPO_ROOT, tool_env
 from course import notebook as nbtools
 from course import assignments
 from course.grading.class_run import submissions
-from tests.pipeline_run import Run, end_run, run_of, start_pipeline, wait_run
+from tests.pipeline_run import Run, alive, end_run, run_of, start_pipeline, wait_run
 
 ASSIGNMENTS = assignments()
 # Seconds a topic may take in its run (two submissions; the slowest topic took about 5 min on a loaded 2-core
@@ -193,16 +193,6 @@ def _run_until_stopped(tmp_path, how: str):
     return seen
 
 
-def _alive(key) -> bool:
-    import psutil
-    pid, started = key
-    try:
-        p = psutil.Process(pid)
-        return p.create_time() == started and p.status() != psutil.STATUS_ZOMBIE
-    except psutil.Error:
-        return False
-
-
 def test_a_stopped_fixture_ends_its_grading_run(tmp_path):
     """A topic's run whose fixture is interrupted (pytest-timeout raises in the waiting thread) leaves no
     process behind: the pipeline, its runner, judge server and the sandboxed kernel running the student's
@@ -212,7 +202,7 @@ def test_a_stopped_fixture_ends_its_grading_run(tmp_path):
     seen = _run_until_stopped(tmp_path, "error")
     time.sleep(2)  # as long as a clean stop of the pipeline is given (test_pipeline_stop)
     assert any("course.sandbox.kernel" in c for c in seen.values()), seen  # there was something to end
-    left = sorted(c for k, c in seen.items() if _alive(k))
+    left = sorted(c for k, c in seen.items() if alive(k))
     assert not left, f"processes of the stopped run still alive: {left}"
 
 
