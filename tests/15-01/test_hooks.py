@@ -11,6 +11,17 @@ from course.judge.expect import expect, expect_close, expect_equal, expect_raise
 PROBES = runpy.run_path(str(Path(__file__).with_name("probes.py")))
 
 
+
+def _judge_activations(model, mods, names, x):
+    """The judge's own capture: each named submodule's output for x, by forward hooks removed afterwards."""
+    want = {}
+    hs = [mods[n].register_forward_hook(lambda m, i, o, n=n: want.__setitem__(n, o.detach())) for n in names]
+    with torch.no_grad():
+        model(x)
+    for h in hs:
+        h.remove()
+    return want
+
 def reference_acts(state, names, x):
     model = PROBES["make_net"](0)
     model.load_state_dict(state)
@@ -63,12 +74,7 @@ def test_capture_keeps_training_mode(student, gen):
     r = student.call("capture_train", state=state, names=names, x=x)
     model.train()
     mods = dict(model.named_modules())
-    want = {}
-    hs = [mods[n].register_forward_hook(lambda m, i, o, n=n: want.__setitem__(n, o.detach())) for n in names]
-    with torch.no_grad():
-        model(x)
-    for h in hs:
-        h.remove()
+    want = _judge_activations(model, mods, names, x)
     what = (f"capture_activations(model, {names}, x) for a Conv-BatchNorm model in training mode, x of shape "
             f"{tuple(x.shape)}")
     for n in names:
@@ -94,12 +100,7 @@ def test_capture_keeps_mixed_modes(student, gen):
     for n in frozen:
         mods[n].eval()
     before = {n or "(the model)": m.training for n, m in model.named_modules()}
-    want = {}
-    hs = [mods[n].register_forward_hook(lambda m, i, o, n=n: want.__setitem__(n, o.detach())) for n in names]
-    with torch.no_grad():
-        model(x)
-    for h in hs:
-        h.remove()
+    want = _judge_activations(model, mods, names, x)
     what = (f"capture_activations(model, {names}, x) for a Conv-BatchNorm model in training mode whose "
             f"BatchNorms {frozen} are in eval mode")
     changed = sorted(n for n, t in r["training"].items() if before.get(n) != t)
