@@ -28,6 +28,7 @@ class Settings:
     sandbox_hide: str = ""           # more folders to mask inside the sandbox (os.pathsep-separated)
     sandbox_tmp_mb: int = 1024       # the sandbox's private /tmp (a tmpfs: counts as memory)
     sandbox_shm_mb: int = 512        # the sandbox's private /dev/shm
+    sandbox_template: bool = False   # as root: fork each sandbox from a template that imported torch once (docs/security.md)
     kernel_preload: str = "torch"    # modules a sandboxed kernel imports as it boots (comma-separated)
     spare_kernel: bool = True        # start the next notebook's kernel ahead (in the nbgrader runner)
     spare_zygote: bool = True        # start the next submission's judge worker ahead
@@ -35,10 +36,14 @@ class Settings:
     judge_server: bool = True        # fork judge sessions from a preloaded judge
     nbgrader_runner: bool = True     # run nbgrader commands in one long-lived process
     allow_cpu_grading: bool = False  # without CUDA, skip GPU checks (and say so) instead of failing them
+    essential_policy: str = "off"    # off, or zero: a task's cell scores 0 when a check marked essential fails
     seed_salt: str = "0"             # the course's secret for per-student seeds (set it: see README)
     workers: int = 0                 # parallel graders (0: from the cores and GPUs)
     slots_per_gpu: int = 2           # graders sharing one GPU
     only: str = ""                   # limit build, round-trip and hostile tests to these topics
+
+
+CHOICES = {"essential_policy": ("off", "zero")}  # settings that take one of a few words
 
 
 def env_name(field: str) -> str:
@@ -61,7 +66,9 @@ def current(environ=None) -> Settings:
             except ValueError:
                 raise ValueError(f"{env_name(f.name)}={raw!r} is not a whole number") from None
         else:
-            values[f.name] = raw
+            if f.name in CHOICES and raw.lower() not in CHOICES[f.name]:
+                raise ValueError(f"{env_name(f.name)}={raw!r} is not one of {', '.join(CHOICES[f.name])}")
+            values[f.name] = raw.lower() if f.name in CHOICES else raw
     return Settings(**values)
 
 
