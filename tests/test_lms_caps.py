@@ -99,3 +99,30 @@ def test_earlier_attempts_do_not_use_up_the_latest_ones_room(tmp_path, small_cap
     got, found = run_zip_collect(tmp_path, {"submissions.zip": zipped({
         **{name: part + bytes([48 + k]) for k, name in enumerate(bb)}})})
     assert got == {"erin": {NB: part + b"4"}} and found == [], (sorted(got), found)
+
+
+def test_zip_collects_submissions_are_not_writable_by_others(tmp_path):
+    """Red team (issue 38): nbgrader's zip_collect made gradebook/submitted/<student>/<a>/ with makedirs and
+    copied with shutil.copy, under the grader's umask: 0777 folders and 0666 files under umask 0, where any
+    account that reaches the folder could plant or replace a file before autograde. Now closed after the copy,
+    as collect's are. Runs the real command with the course's config."""
+    import os
+    import stat
+    import subprocess
+    import sys
+
+    from course import REPO_ROOT
+    (tmp_path / "release" / "15-01").mkdir(parents=True)
+    (tmp_path / "release" / "15-01" / NB).write_bytes(work("nobody"))
+    (tmp_path / "downloaded" / "15-01" / "archive").mkdir(parents=True)
+    (tmp_path / "downloaded" / "15-01" / "archive" / "submissions.zip").write_bytes(
+        zipped({canvas("alice", 1, 2, NB): work("alice")}))
+    r = subprocess.run([sys.executable, "-m", "nbgrader", "zip_collect", "15-01", "--force",
+                        f"--CourseDirectory.root={tmp_path}"], cwd=REPO_ROOT, capture_output=True, text=True,
+                       timeout=300, preexec_fn=lambda: os.umask(0))
+    top = tmp_path / "gradebook" / "submitted"
+    made = [top, *top.rglob("*")]
+    assert r.returncode == 0 and (top / "alice" / "15-01" / NB).read_bytes() == work("alice"), r.stderr[-2000:]
+    open_to_others = [f"{p.relative_to(tmp_path)} {stat.S_IMODE(p.lstat().st_mode):04o}" for p in made
+                      if p.lstat().st_mode & 0o022]
+    assert not open_to_others, f"zip_collect left these writable by other accounts: {open_to_others}"

@@ -14,8 +14,8 @@ are made with these modes, owned by the instructor (this account) or root, never
 ``ensure`` runs before ``release_assignment``, ``release_feedback`` and ``collect`` (``install()``, from
 the course's nbgrader config) and refuses with one line when something there is not the course's.
 ``python -m course.grading.intake.exchange_root <root>`` (``make exchange``) makes the folders.
-After ``collect``, the collected submissions in ``gradebook/submitted/`` are made unwritable by others
-(stock nbgrader copies a submission folder's 0777).
+After ``collect`` and ``zip_collect``, the collected submissions in ``gradebook/submitted/`` are made
+unwritable by others (stock nbgrader copies a submission folder's 0777; zip_collect's folders follow the umask).
 """
 from __future__ import annotations
 
@@ -178,6 +178,21 @@ def install() -> None:
             continue
         cls.start = _checked(cls.start, collect=cls is ExchangeCollect)
         cls._course_exchange = True
+    from nbgrader.apps.zipcollectapp import ZipCollectApp
+    if "_course_closed" not in ZipCollectApp.__dict__:
+        ZipCollectApp._transfer_files = _closed_after(ZipCollectApp._transfer_files)
+        ZipCollectApp._course_closed = True
+
+
+def _closed_after(transfer):
+    """zip_collect's copy into ``submitted/`` (nbgrader's makedirs and shutil.copy, under the grader's umask:
+    0777 folders under umask 0) followed by ``close_submitted``, as collect is."""
+    def transfer_then_close(self, collected_data):
+        try:
+            return transfer(self, collected_data)
+        finally:
+            close_submitted(os.path.join(self.coursedir.root, self.coursedir.submitted_directory))
+    return transfer_then_close
 
 
 def _checked(start, collect: bool):
