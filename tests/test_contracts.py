@@ -76,3 +76,17 @@ def test_rendered_table_round_trips_with_pipes():
         p = pathlib.Path(d) / "contract.md"
         p.write_text("## `t`\n\n" + rows)
         assert contracts.read_table(p) == {"t": [(path_clause, "test_abs")]}
+
+
+def test_the_essential_sentence_names_exactly_the_marked_checks():
+    """Issue 42: a task's 'Essential ...' sentence tells students which clauses may decide the whole task
+    (COURSE_ESSENTIAL_POLICY=zero); its row must name exactly the checks marked @pytest.mark.essential."""
+    clauses = {"t": ["Essential clauses: A and B.", "A.", "B."]}
+    checks = {"t": {"test_a", "test_b"}}
+    table = {"t": [("Essential clauses: A and B.", "test_a"), ("A.", "test_a"), ("B.", "test_b")]}
+    found = "\n".join(contracts.compare(clauses, checks, table, {"t": {"test_a", "test_b"}}))
+    assert "are not the checks marked @pytest.mark.essential (test_a, test_b)" in found
+    table["t"][0] = ("Essential clauses: A and B.", "test_a, test_b")
+    assert contracts.compare(clauses, checks, table, {"t": {"test_a", "test_b"}}) == []
+    found = "\n".join(contracts.compare({"t": ["A.", "B."]}, checks, {"t": table["t"][1:]}, {"t": {"test_a"}}))
+    assert "checks marked essential (test_a) but no sentence" in found

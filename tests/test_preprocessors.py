@@ -90,3 +90,42 @@ def test_hidden_checks_start_only_after_the_kernel(monkeypatch):
     pp.JudgeHiddenChecks(timeout=30).preprocess(nb, res)
     assert ran == [True], ran
     assert pp.STARTED not in res
+
+
+def _verdict_for(checks, monkeypatch, policy):
+    from course.judge.results import Check, Results
+    if policy is None:
+        monkeypatch.delenv("COURSE_ESSENTIAL_POLICY", raising=False)
+    else:
+        monkeypatch.setenv("COURSE_ESSENTIAL_POLICY", policy)
+    cell = nbformat.v4.new_code_cell("run_hidden('16-03', 'mha', globals())")
+    cell.metadata["nbgrader"] = {"grade": True, "grade_id": "mha_tests", "points": 4, "solution": False}
+    res = Results(checks=[Check(nodeid=f"t::{n}", name=n, title=f"title {n}", task="mha", status=s, essential=e)
+                          for n, s, e in checks])
+    pp.JudgeHiddenChecks(timeout=30)._write_verdict(cell, ["mha"], res)
+    text = "".join(o.get("text", "") for o in cell.outputs if o.get("name") == "stdout")
+    score = [o for o in cell.outputs if o.get("output_type") == "execute_result"][0]["data"]["text/plain"]
+    return text, float(score)
+
+
+def test_essential_policy_zeroes_a_cell_only_when_set(monkeypatch):
+    """Issue 42: a task whose essential check fails scores zero when the instructor asks for it
+    (COURSE_ESSENTIAL_POLICY=zero); off by default, partial credit as before; a failing check that
+    is not essential keeps partial credit either way."""
+    essential_fails = [("a", "failed", True), ("b", "passed", False), ("c", "passed", False), ("d", "passed", False)]
+    other_fails = [("a", "passed", True), ("b", "failed", False), ("c", "passed", False), ("d", "passed", False)]
+    text, score = _verdict_for(essential_fails, monkeypatch, None)
+    assert score == 3.0 and "essential" not in text, text
+    text, score = _verdict_for(essential_fails, monkeypatch, "zero")
+    assert score == 0.0 and "An essential check failed (title a)" in text and "[essential]" in text, text
+    assert text.rstrip().endswith("Score for this cell: 0.00 / 4"), text
+    text, score = _verdict_for(other_fails, monkeypatch, "zero")
+    assert score == 3.0 and "An essential check failed" not in text, text
+
+
+def test_essential_policy_refuses_an_unknown_word(monkeypatch):
+    import pytest
+    from course import settings
+    monkeypatch.setenv("COURSE_ESSENTIAL_POLICY", "strict")
+    with pytest.raises(ValueError, match="COURSE_ESSENTIAL_POLICY='strict' is not one of off, zero"):
+        settings.current()

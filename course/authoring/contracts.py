@@ -195,6 +195,22 @@ def suite_checks(assignment: str) -> dict[str, set[str]]:
     return out
 
 
+def suite_essential(assignment: str) -> dict[str, set[str]]:
+    """{task: {test function name}} of the checks marked ``@pytest.mark.essential``."""
+    out: dict[str, set[str]] = {}
+    marked = set()
+    for path in sorted((TESTS_DIR / assignment).glob("test_*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+                    getattr(d.func if isinstance(d, ast.Call) else d, "attr", None) == "essential"
+                    for d in node.decorator_list):
+                marked.add(node.name)
+    for task, names in suite_checks(assignment).items():
+        if names & marked:
+            out[task] = names & marked
+    return out
+
+
 def contract_path(assignment: str) -> Path:
     return TESTS_DIR / assignment / "contract.md"
 
@@ -238,19 +254,32 @@ def problems(assignment: str) -> list[str]:
     if not path.exists():
         return [f"{assignment}: no {path.relative_to(TESTS_DIR.parent)} (create it: python -m course.authoring.contracts "
                 f"{assignment} --write)"]
-    return compare(notebook_contracts(assignment), suite_checks(assignment), read_table(path))
+    return compare(notebook_contracts(assignment), suite_checks(assignment), read_table(path),
+                   suite_essential(assignment))
 
 
-def compare(contracts: dict, checks: dict, table: dict) -> list[str]:
+ESSENTIAL = "Essential"  # a task's sentence that starts so names the checks marked @pytest.mark.essential
+
+
+def compare(contracts: dict, checks: dict, table: dict, essential: dict | None = None) -> list[str]:
     out = []
+    essential = essential or {}
     for task, clauses in contracts.items():
         rows = dict(table.get(task, []))
         named: set[str] = set()
+        said = [cl for cl in clauses if cl.startswith(ESSENTIAL)]
+        if essential.get(task) and not said:
+            out.append(f"{task}: checks marked essential ({', '.join(sorted(essential[task]))}) but no sentence "
+                       f"of the task's text starting '{ESSENTIAL}' says which clauses are")
         for cl in clauses:
             if cl not in rows:
                 out.append(f"{task}: clause without a row: {cl!r}")
                 continue
             names = parse_checks(rows[cl])
+            if cl in said and set(names or []) != essential.get(task, set()):
+                out.append(f"{task}: the '{ESSENTIAL}' sentence's checks ({', '.join(sorted(names or [])) or 'none'}) "
+                           f"are not the checks marked @pytest.mark.essential "
+                           f"({', '.join(sorted(essential.get(task, set()))) or 'none'})")
             if names == []:
                 out.append(f"{task}: clause without a check: {cl!r}")
             for n in names or []:

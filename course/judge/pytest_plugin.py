@@ -81,6 +81,8 @@ def pytest_addoption(parser):
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "task(name): the notebook task (hidden-block call) a check belongs to")
+    config.addinivalue_line("markers", "essential: a check of a clause the task's text calls essential (under "
+                                       "COURSE_ESSENTIAL_POLICY=zero its failure zeroes the task's cell)")
     config.addinivalue_line("markers", "gpu: needs CUDA (skipped without it; fails under autograde unless "
                                        "COURSE_ALLOW_CPU_GRADING=1)")
     seed = config.getoption("--seed")
@@ -387,4 +389,5 @@ def pytest_runtest_makereport(item, call):
             assignment=assignment_of(item.path), task=task_of(item), status=status, message=msg, seed=seed,
             weight=float((item.get_closest_marker("task").kwargs.get("weight", 1.0))
                          if item.get_closest_marker("task") else 1.0),
-            seconds=round(float(getattr(rep, "duration", 0.0)), 3)))
+            seconds=round(float(getattr(rep, "duration", 0.0)), 3),
+            essential=item.get_closest_marker("essential") is not None))

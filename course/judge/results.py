@@ -28,6 +28,7 @@ class Check:
     seed: int | None = None
     weight: float = 1.0         # its share of the task's points, relative to the task's other checks
     seconds: float = 0.0
+    essential: bool = False     # marked essential (pytest.mark.essential): see COURSE_ESSENTIAL_POLICY
 
     @property
     def passed(self) -> bool:

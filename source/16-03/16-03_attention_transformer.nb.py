@@ -142,6 +142,9 @@ if run_demos():
 # * Every tensor you create (the causal mask, the dropout draw) is on the inputs' device (`device=q.device`), so
 #   the function runs on a GPU as on the CPU.
 # * The result is differentiable with respect to `q`, `k`, `v` and a float mask, with PyTorch's gradients.
+#
+# Essential clauses (with the course's essential policy on, the task scores zero when one of them fails): the
+# values and shapes against PyTorch's, the boolean mask, the causal mask, and not calling PyTorch's attention.
 
 # %% [solution] id=sdpa_impl
 def scaled_dot_product_attention(q, k, v, attn_mask=None, is_causal=False, scale=None, dropout_p=0.0,
@@ -242,6 +245,9 @@ print("state dict keys:", list(_mha.state_dict()))
 # * The masks follow `nn.MultiheadAttention`'s conventions above, boolean or float, alone or together (then both
 #   apply); every query keeps at least one key (the checks never mask a whole row here).
 # * Every tensor `forward` creates (masks, zero biases) is on the inputs' device, so the layer runs on a GPU too.
+#
+# Essential clauses (with the course's essential policy on, the task scores zero when one of them fails): self
+# attention against `nn.MultiheadAttention`, the key padding mask, and not calling `nn.MultiheadAttention`.
 
 # %% [solution] id=mha_impl
 class MultiHeadAttention(nn.Module):
@@ -332,6 +338,9 @@ run_hidden("16-03", "mha", globals())
 #   equals `nn.TransformerEncoderLayer(..., dropout=0.0, norm_first=True)` loaded with the same state dict,
 #   masks included (the conventions of `nn.MultiheadAttention`), in both layouts.
 # * Gradients reach every parameter and the input, as PyTorch's layer's do.
+#
+# Essential clauses (with the course's essential policy on, the task scores zero when one of them fails): the
+# output against `nn.TransformerEncoderLayer`, and not using it.
 
 # %% [solution] id=block_impl
 class PreNormBlock(nn.Module):
@@ -419,6 +428,9 @@ if run_demos():
 #   `F.conv2d(images, weight, bias, stride=(ph, pw)).flatten(2).transpose(1, 2)` without computing any
 #   convolution (no `conv2d`, `nn.Conv2d` or `F.unfold`), for images and weights in any memory layout.
 # * Both are differentiable where their inputs are (the images, the weight and the bias).
+#
+# Essential clauses (with the course's essential policy on, the task scores zero when one of them fails): the
+# position table's values, and the patches against `F.conv2d`.
 
 # %% [solution] id=embed_impl
 def sinusoidal_positions(length, d_model, base=10000.0, dtype=torch.float32):
@@ -489,6 +501,9 @@ run_hidden("16-03", "embed", globals())
 #   split of the sequence into steps (one token at a time, or chunks of any size).
 # * Several caches in use at once do not share anything.
 # * The masks `forward` builds are on `x`'s device (`device=x.device`), so decoding runs on a GPU too.
+#
+# Essential clauses (with the course's essential policy on, the task scores zero when one of them fails): causal
+# self attention without a cache, and decoding one token at a time with a cache.
 
 # %% [solution] id=kv_impl
 class KVCache:
@@ -592,6 +607,9 @@ run_hidden("16-03", "kv_cache", globals())
 # * Causal masking is PyTorch's (top-left triangle), and gradients with respect to `q`, `k` and `v` match
 #   PyTorch's.
 # * Every tensor it creates (the running values, the positions for the causal test) is on `q`'s device.
+#
+# Essential clauses (with the course's essential policy on, the task scores zero when one of them fails): the
+# values against PyTorch's, the causal mask, and never creating a tensor as large as the score matrix.
 
 # %% [solution] id=blocked_impl
 def blocked_attention(q, k, v, block_size, is_causal=False, scale=None):

@@ -68,6 +68,7 @@ CONFIGS = [
 ]
 
 
+@pytest.mark.essential
 @pytest.mark.parametrize("cfg", CONFIGS, ids=[describe(c) for c in CONFIGS])
 def test_matches_torch(student, gen, cfg):
     """equals nn.TransformerEncoderLayer(norm_first=True, dropout=0.0) with the same state dict"""
@@ -113,6 +114,7 @@ def test_gradients(student, gen):
         expect_close(got[name], g, f"{what} with respect to {name}", **TOL)
 
 
+@pytest.mark.essential
 def test_does_not_use_torch_layer(student, gen):
     """nn.TransformerEncoderLayer and nn.TransformerEncoder are not used"""
     cfg = {"d_model": 8, "nhead": 2, "dim_feedforward": 16, "batch_first": True}

@@ -30,6 +30,7 @@ CASES = [  # leading dims, L, S, E, Ev, block sizes
 ]
 
 
+@pytest.mark.essential
 @pytest.mark.parametrize("lead,L,S,E,Ev,blocks", CASES, ids=[f"{c[0]}-L{c[1]}-S{c[2]}" for c in CASES])
 def test_matches_torch(student, gen, lead, L, S, E, Ev, blocks):
     """equals F.scaled_dot_product_attention for tiles that divide S, do not, are 1 or exceed S"""
@@ -40,6 +41,7 @@ def test_matches_torch(student, gen, lead, L, S, E, Ev, blocks):
         expect_close(run(student, what, q, k, v, b)["out"], want, what, **TOL64)
 
 
+@pytest.mark.essential
 @pytest.mark.parametrize("ls", [(5, 5), (3, 10), (8, 3)], ids=["L=S", "L<S", "L>S"])
 def test_causal(student, gen, ls):
     """is_causal=True is PyTorch's top-left triangle, across tile boundaries"""
@@ -92,6 +94,7 @@ def test_large_scores(student, gen, dtype, case):
                      **(TOL64 if dtype == f64 else TOL32))
 
 
+@pytest.mark.essential
 def test_memory_independent_of_length(student, gen):
     """no tensor with L * S or more elements is created (nothing as large as one head's score matrix)"""
     L, S = 40, 96

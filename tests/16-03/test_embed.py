@@ -38,6 +38,7 @@ CASES = {  # a kind of table: its length and width are drawn from the check's se
 }
 
 
+@pytest.mark.essential
 @pytest.mark.parametrize("kind", list(CASES))
 def test_positions_match(student, gen, kind):
     """sinusoidal_positions: sines in even columns, cosines in odd ones, frequencies base^(-2i/d)"""
@@ -105,6 +106,7 @@ PATCH_CASES = [  # images (N, C, H, W), weight (E, C, ph, pw), bias?
 ]
 
 
+@pytest.mark.essential
 @pytest.mark.parametrize("images,weight,bias", PATCH_CASES, ids=[f"{a}-{b}-{c}" for a, b, c in PATCH_CASES])
 def test_patches_match_conv(student, gen, images, weight, bias):
     """patch_embed equals a convolution with stride = kernel = patch size, flattened row-major, with gradients"""

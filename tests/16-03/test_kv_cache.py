@@ -58,6 +58,7 @@ def test_cache_container(student, gen):
         expect_close(step["returned"][1], want_v, f"the values update() returns ({what})", atol=0, rtol=0)
 
 
+@pytest.mark.essential
 @pytest.mark.parametrize("e,h,b", [(8, 2, 2), (12, 3, 1), (6, 1, 3)])
 def test_without_cache_is_causal_attention(student, gen, e, h, b):
     """forward(x) without a cache is causal multi-head self attention (qkv split q, k, v; heads as in section 2)"""
@@ -66,6 +67,7 @@ def test_without_cache_is_causal_attention(student, gen, e, h, b):
                  f"CausalSelfAttention({e}, {h})(x) for x ({b}, 5, {e}), no cache", **TOL)
 
 
+@pytest.mark.essential
 @pytest.mark.parametrize("e,h,b,n", [(8, 2, 2, 7), (12, 4, 1, 5)])
 def test_one_token_at_a_time(student, gen, e, h, b, n):
     """one token per step: each step's output equals that row of full recomputation"""

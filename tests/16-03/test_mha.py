@@ -63,6 +63,7 @@ def test_state_dict_layout(student, gen, bias):
 CONFIGS = [(8, 2, True), (8, 2, False), (12, 3, True), (6, 1, False), (6, 6, True)]
 
 
+@pytest.mark.essential
 @pytest.mark.parametrize("e,h,bf", CONFIGS, ids=[f"E{e}-H{h}-bf{bf}" for e, h, bf in CONFIGS])
 def test_self_attention(student, gen, e, h, bf):
     """self attention (query is key is value) equals nn.MultiheadAttention, in either layout"""
@@ -82,6 +83,7 @@ def test_cross_attention(student, gen, bf):
                  f"{describe(cfg)}(query {tuple(q.shape)}, key {tuple(kv.shape)}, value {tuple(val.shape)})", **TOL)
 
 
+@pytest.mark.essential
 @pytest.mark.parametrize("kind", ["bool", "float"])
 @pytest.mark.parametrize("bf", [True, False])
 def test_key_padding_mask(student, gen, kind, bf):
@@ -140,6 +142,7 @@ def test_rejects_indivisible_heads(student, gen):
     expect_raises(student.call("mha_bad_heads", embed_dim=10, num_heads=3), "ValueError", "MultiHeadAttention(10, 3)")
 
 
+@pytest.mark.essential
 def test_does_not_call_torch_mha(student, gen):
     """built from tensor operations: nn.MultiheadAttention and F.multi_head_attention_forward are not called"""
     cfg = {"embed_dim": 8, "num_heads": 2, "batch_first": True}

@@ -42,6 +42,7 @@ SHAPES = [  # q, k, v: leading dimensions that broadcast as in torch.matmul
 ]
 
 
+@pytest.mark.essential
 @pytest.mark.parametrize("shapes", SHAPES, ids=[f"q{a}-k{b}-v{c}" for a, b, c in SHAPES])
 def test_matches_torch(student, gen, shapes):
     """values match F.scaled_dot_product_attention for broadcasting leading dimensions, scores in the hundreds
@@ -64,6 +65,7 @@ def test_custom_scale(student, gen, scale):
 MASK_SHAPES = [(4, 5), (1, 5), (4, 1), (2, 1, 4, 5), (3, 4, 5)]
 
 
+@pytest.mark.essential
 @pytest.mark.parametrize("mshape", MASK_SHAPES, ids=[str(m) for m in MASK_SHAPES])
 def test_boolean_mask(student, gen, mshape):
     """a boolean mask (True = takes part) broadcasts against (..., L, S)"""
@@ -83,6 +85,7 @@ def test_float_mask(student, gen, mshape):
     expect_close(run(student, what, q, k, v, attn_mask=mask)["out"], reference(q, k, v, mask), what, **TOL)
 
 
+@pytest.mark.essential
 @pytest.mark.parametrize("ls", [(4, 4), (3, 7), (6, 2), (1, 5)], ids=["L=S", "L<S", "L>S", "L=1"])
 def test_causal(student, gen, ls):
     """is_causal=True: query i sees keys j <= i, the top-left triangle also when L != S"""
@@ -222,6 +225,7 @@ def test_on_another_device(student, gen, case):
     expect_on_meta(student.call("sdpa_on_meta", **kw), what, [(n, L, Ev)])
 
 
+@pytest.mark.essential
 def test_does_not_call_pytorch_attention(student, gen):
     """written from tensor operations: no scaled_dot_product_attention op runs inside"""
     q, k, v = rand(gen, 2, 3, 4), rand(gen, 2, 5, 4), rand(gen, 2, 5, 2)

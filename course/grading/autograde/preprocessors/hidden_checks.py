@@ -175,13 +175,20 @@ class JudgeHiddenChecks(NbGraderPreprocessor):
         total_w = sum(c.weight for c in ran)
         got_w = sum(c.weight for c in ran if c.passed)
         score = points * got_w / total_w if total_w else 0.0
+        policy = settings.current().essential_policy == "zero"
+        essential_failed = [c for c in ran if c.essential and c.failed] if policy else []
         lines = [f"Hidden checks for {', '.join(tasks)} ({len(ran)} run, {points:g} points):"]
         for c in checks:
             share = points * c.weight / total_w if total_w and not c.skipped else 0.0
             mark = {"passed": "PASS", "failed": "FAIL", "skipped": "SKIP"}[c.status]
-            lines.append(f"  {mark}  {c.title}  ({share if c.passed else 0:.2f}/{share:.2f})")
+            tag = "  [essential]" if policy and c.essential else ""
+            lines.append(f"  {mark}  {c.title}{tag}  ({share if c.passed else 0:.2f}/{share:.2f})")
             if not c.passed and c.message:
                 lines += [f"        {ln}" for ln in plain.cap(c.message, MAX_MESSAGE).splitlines()]
+        if essential_failed:
+            score = 0.0
+            lines.append(f"An essential check failed ({plain.one_line(essential_failed[0].title, 120)}), so this "
+                         "cell scores 0 under this course's policy (COURSE_ESSENTIAL_POLICY=zero).")
         if not checks:
             lines.append("  (no hidden checks were found for this cell: tell your instructor)")
         if checks and not ran:
