@@ -11,7 +11,11 @@ import pytest
 
 from course import REPO_ROOT, sandbox
 
-pytestmark = pytest.mark.skipif(sandbox.probe() is not None, reason=f"no sandbox here: {sandbox.probe()}")
+from tests.sandbox_launchers import _template, bwrap_only, launcher  # noqa: F401  (each test: bwrap and a template's child)
+
+BWRAP = sandbox.bwrap_argv  # bubblewrap's own, whichever launcher a test runs under
+pytestmark = [pytest.mark.skipif(sandbox.probe() is not None, reason=f"no sandbox here: {sandbox.probe()}"),
+              pytest.mark.usefixtures("launcher")]
 
 ALLOWED_TOP = {"usr", "etc", "sys", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "dev", "proc", "tmp"}
 

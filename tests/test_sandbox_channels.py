@@ -18,7 +18,11 @@ import pytest
 from course import sandbox
 from course.sandbox import cgroup, overlay
 
-pytestmark = pytest.mark.skipif(sandbox.probe() is not None, reason=f"no sandbox here: {sandbox.probe()}")
+from tests.sandbox_launchers import _template, bwrap_only, launcher  # noqa: F401  (each test: bwrap and a template's child)
+
+BWRAP = sandbox.bwrap_argv  # bubblewrap's own, whichever launcher a test runs under
+pytestmark = [pytest.mark.skipif(sandbox.probe() is not None, reason=f"no sandbox here: {sandbox.probe()}"),
+              pytest.mark.usefixtures("launcher")]
 
 SHARED = os.path.realpath(sys.executable)  # a file every sandbox sees, read-only
 

@@ -14,7 +14,11 @@ import pytest
 from course import sandbox
 from course.sandbox import seccomp
 
-pytestmark = pytest.mark.skipif(sandbox.probe() is not None, reason=f"no sandbox here: {sandbox.probe()}")
+from tests.sandbox_launchers import _template, bwrap_only, launcher  # noqa: F401  (each test: bwrap and a template's child)
+
+BWRAP = sandbox.bwrap_argv  # bubblewrap's own, whichever launcher a test runs under
+pytestmark = [pytest.mark.skipif(sandbox.probe() is not None, reason=f"no sandbox here: {sandbox.probe()}"),
+              pytest.mark.usefixtures("launcher")]
 
 NR = {}
 try:
@@ -114,7 +118,8 @@ def test_two_live_sandboxes_share_nothing():
         assert made["uid"] != found["uid"], "two sandboxes ran as the same uid"
 
 
-def test_each_sandbox_draws_a_uid_of_its_own():
+def test_each_sandbox_draws_a_uid_of_its_own(launcher):
+    bwrap_only(launcher)
     if not sandbox.separate_account():
         pytest.skip("not root: each sandbox maps this account into a user namespace of its own")
     lo, hi = sandbox.uid_range()
@@ -161,7 +166,7 @@ def _without_filter(argv: list[str]) -> list[str]:
 def test_seccomp_filter_refuses_what_reaches_across():
     argv = sandbox.bwrap_argv()
     runs = {}
-    for label, cmd in (("filtered", argv), ("control", _without_filter(argv))):
+    for label, cmd in (("filtered", argv), ("control", _without_filter(BWRAP()))):
         r = subprocess.run(cmd + _python(ATTEMPTS), capture_output=True, text=True, timeout=120)
         assert r.returncode == 0, r.stderr
         runs[label] = json.loads(r.stdout.strip().splitlines()[-1])
@@ -216,7 +221,7 @@ print(json.dumps(out))
 def test_sockets_personality_and_node_pools_as_dockers_profile():
     argv = sandbox.bwrap_argv()
     runs = {}
-    for label, cmd in (("filtered", argv), ("control", _without_filter(argv))):
+    for label, cmd in (("filtered", argv), ("control", _without_filter(BWRAP()))):
         r = subprocess.run(cmd + _python(DOCKER_LIKE), capture_output=True, text=True, timeout=120)
         assert r.returncode == 0, r.stderr
         runs[label] = json.loads(r.stdout.strip().splitlines()[-1])

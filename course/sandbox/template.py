@@ -84,10 +84,12 @@ def wanted() -> bool:
 
 def request(*, payload: str, argv: list[str] = (), target: str = "", env: dict | None = None,
             extra_binds=(), ro_files=(), view: str | None = None, account=None, group=None,
-            file_limit: int | None = None, tmp_mb: int | None = None, shm_mb: int | None = None) -> dict:
+            file_limit: int | None = None, tmp_mb: int | None = None, shm_mb: int | None = None,
+            stage_dir: str | None = None) -> dict:
     """What a child needs, computed where the settings are (the template's own environment is clean):
     the same inputs as ``bwrap_argv``. ``payload``: ``exec`` (``argv``) or ``call`` (``target``,
-    ``module:function``, run with ``sys.argv = argv``). ``group``: a cgroup.Group the child joins."""
+    ``module:function``, run with ``sys.argv = argv``). ``group``: a cgroup.Group the child joins.
+    ``stage_dir``: unused (bwrap_argv's; a child's overlays are mounted in its own namespace)."""
     from .. import REPO_ROOT, settings
     from . import (clean_env, course_view, hidden_paths, new_account, open_files_limit, visible_paths,
                    MEMLOCK_BYTES, MSGQUEUE_BYTES, SIGPENDING)
@@ -194,6 +196,28 @@ def spawn(req: dict, fds: list[int], path: str | None = None, timeout: float = 6
         conn.close()
         raise
     return Child(conn, first["pid"])
+
+
+def argv(path: str, **bwrap_kw) -> list[str]:
+    """A command prefix shaped like ``bwrap_argv(**bwrap_kw)``: the command after it runs (exec) in a
+    sandbox of the template at ``path``, with this process's descriptors 0-2; its exit code is the
+    command's. For callers that start a command line (tests, tools); the grader's own use ``spawn``."""
+    from .. import REPO_ROOT
+    req = request(payload="exec", **bwrap_kw)
+    return [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(REPO_ROOT)!r}); "
+            f"from course.sandbox.template import run_cli; run_cli()", path, json.dumps(req), "--"]
+
+
+def run_cli() -> None:
+    path, req, sep, *cmd = sys.argv[1:]
+    req = json.loads(req)
+    req["argv"] = cmd
+    try:
+        child = spawn(req, [0, 1, 2], path)
+    except TemplateError as exc:
+        sys.exit(f"sandbox: {exc}")
+    code = child.wait()
+    sys.exit(code if code >= 0 else 128 - code)
 
 
 class Template:
@@ -333,7 +357,13 @@ def main(listen_fd: int, root: str) -> None:
             pid = os.fork()
             if pid == 0:
                 try:
-                    _host_side(conn, fds, req, root, bpf, keep={listen_fd})
+                    _host_side(conn, fds, req, root, bpf)
+                except BaseException as exc:
+                    import traceback
+                    try:
+                        conn.send(json.dumps({"error": "".join(traceback.format_exception(exc))[-4000:]}).encode())
+                    except OSError:
+                        pass
                 finally:
                     os._exit(127)
         for fd in fds:
@@ -341,16 +371,16 @@ def main(listen_fd: int, root: str) -> None:
         conn.close()
 
 
-def _host_side(conn: socket.socket, fds: list[int], req: dict, root: str, bpf: bytes, keep) -> None:
+def _host_side(conn: socket.socket, fds: list[int], req: dict, root: str, bpf: bytes) -> None:
     """A: in the host's namespaces, root. Never runs submission code."""
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     conn.settimeout(None)
     # the request's descriptors become 0, 1, 2, ... (through high numbers, so none overwrites another)
-    high = [os.dup(fd) for fd in fds]
+    import fcntl
+    high = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 1000) for fd in [*fds, conn.fileno()]]
+    n = len(fds)
     for i, fd in enumerate(high):
-        os.dup2(fd, i, inheritable=True)
-    n = len(high)
-    os.dup2(conn.fileno(), n, inheritable=False)
+        os.dup2(fd, i, inheritable=i < n)
     conn = socket.socket(fileno=n)
     os.closerange(n + 1, 1 << 16)  # the template's listener and stdin, the request's originals: none stays
     try:
@@ -417,7 +447,9 @@ def _sandbox_side(req: dict, n: int, root: str, bpf: bytes, st_w: int, alive_r: 
         if select.select([alive_r], [], [], 0)[0]:
             os._exit(125)  # A died before the line above
         os.close(alive_r)
+        null = os.stat("/dev/null")
         _make_root(req, root)
+        _own_null(n, (null.st_dev, null.st_ino))
         _loopback_up()
         os.setsid()
         os.umask(0o022)
@@ -610,6 +642,21 @@ def _make_root(req: dict, root: str) -> None:
     _check(_c().syscall(SYS_PIVOT_ROOT[os.uname().machine], b".", b"."), "pivot_root")
     _check(_c().umount2(b".", MNT_DETACH), "umount the old root")
     os.chdir("/")
+
+
+def _own_null(n: int, host_null: tuple[int, int]) -> None:
+    """A descriptor that is the host's /dev/null (a spare kernel writes nowhere) is reopened on the
+    sandbox's own: two sandboxes would otherwise share the host's node (a lockable inode)."""
+    import fcntl
+    for fd in range(n):
+        try:
+            st = os.fstat(fd)
+        except OSError:
+            continue
+        if (st.st_dev, st.st_ino) == host_null:
+            own = os.open("/dev/null", fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE)
+            os.dup2(own, fd)
+            os.close(own)
 
 
 def _loopback_up() -> None:
