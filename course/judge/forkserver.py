@@ -278,14 +278,34 @@ class ForkServer:
         env = {**env, FD_ENV: str(theirs.fileno())}
         if not sandboxed:
             (self.root / "work").mkdir()
-        argv = sandbox.worker_argv(sandboxed, entry="course.judge.forkserver", env=env)
-        self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=self._log, stderr=self._log,
-                                     cwd=self.root, env=env,
-                                     pass_fds=[theirs.fileno()], preexec_fn=sandbox.limits_preexec(file_limit, group))
+        self.proc = self._from_template(env, theirs, group) if sandboxed else None
+        if self.proc is None:
+            argv = sandbox.worker_argv(sandboxed, entry="course.judge.forkserver", env=env)
+            self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=self._log, stderr=self._log,
+                                         cwd=self.root, env=env, pass_fds=[theirs.fileno()],
+                                         preexec_fn=sandbox.limits_preexec(file_limit, group))
         theirs.close()
         self.sock = ours
         if wait:
             self._await_ready()
+
+    def _from_template(self, env: dict, theirs: socket.socket, group):
+        """The zygote as a child of the grading worker's template (``course/sandbox/template.py``), which
+        imported torch already; None where there is none (bubblewrap then starts a fresh one)."""
+        from ..sandbox import template
+        if not os.environ.get(template.SOCKET_ENV) or not template.wanted():
+            return None
+        req = template.request(payload="call", target="course.judge.forkserver:main", argv=["forkserver"],
+                               env={**env, FD_ENV: "3"}, group=group, file_limit=self.file_limit)
+        devnull = os.open(os.devnull, os.O_RDONLY)
+        try:
+            return template.spawn(req, [devnull, self._log.fileno(), self._log.fileno(), theirs.fileno()])
+        except template.TemplateError as exc:
+            self._log.write(f"no zygote from the template ({exc}): a fresh one instead\n".encode())
+            self._log.flush()
+            return None
+        finally:
+            os.close(devnull)
 
     def _await_ready(self) -> None:
         if not self._ready:
@@ -354,6 +374,8 @@ class ForkServer:
         except OSError:
             pass
         sandbox.kill_tree(self.proc)
+        if hasattr(self.proc, "conn"):  # a template's child: its lifeline
+            self.proc.close()
         self._log.close()
         from .. import fstree
         fstree.remove(str(self.root))

@@ -46,6 +46,10 @@ def main() -> None:
                             **{k: os.environ[k] for k in ("NBGRADER_EXECUTION", "NBGRADER_VALIDATING")
                                if k in os.environ})
     view = sandbox.course_view(os.path.join(kdir, "course"))  # removed with the kernel's folder
+    from course.sandbox import template
+    if account is not None and os.environ.get(template.SOCKET_ENV) and template.wanted():
+        _from_template(conn, ipc, env, view, account)
+        return
     argv = sandbox.bwrap_argv(extra_binds=[ipc], ro_files=[(conn, CONN_INSIDE)], env=env, view=view, account=account,
                               stage_dir=os.path.join(kdir, "stage"))  # removed with the kernel's folder
     argv += [sys.executable, "-m", "ipykernel_launcher", "-f", CONN_INSIDE, "--HistoryManager.hist_file=:memory:"]
@@ -65,6 +69,36 @@ def main() -> None:
     if group is not None:
         group.add()  # bwrap and everything it starts stay in the group after exec
     os.execve(argv[0], argv, {"PATH": os.environ.get("PATH", "/usr/bin:/bin")})
+
+
+def _kernel_args() -> list[str]:
+    """ipykernel's command line after the program name: the connection file, no history file, preloads."""
+    from course import settings
+    args = ["-f", CONN_INSIDE, "--HistoryManager.hist_file=:memory:"]
+    for module in filter(None, settings.current().kernel_preload.split(",")):
+        if module.replace(".", "").replace("_", "").isalnum():
+            args.append(f"--IPKernelApp.exec_lines=import {module} as _course_preload; del _course_preload")
+    return args
+
+
+def _from_template(conn: str, ipc: str, env: dict, view: str, account) -> None:
+    """The kernel as a child of the grading worker's template (``course/sandbox/template.py``): its
+    interpreter has imported torch already. This launcher stays, as jupyter_client's handle on it: its
+    exit (or kill) ends the sandbox, and it exits with the kernel's code."""
+    from course import settings
+    from course.sandbox import cgroup, template
+    limits = settings.current()
+    group = cgroup.Group.create("kernel", limits.memory_limit_mb * 2**20, limits.task_limit)
+    req = template.request(payload="call", target="ipykernel.kernelapp:launch_new_instance",
+                           argv=["ipykernel_launcher", *_kernel_args()], env=env, extra_binds=[ipc],
+                           ro_files=[(conn, CONN_INSIDE)], view=view, account=account, group=group,
+                           file_limit=limits.file_limit_mb * 2**20)
+    try:
+        child = template.spawn(req, [0, 1, 2])
+    except template.TemplateError as exc:
+        refuse(str(exc))
+    code = child.wait()
+    sys.exit(code if code >= 0 else 128 - code)
 
 
 if __name__ == "__main__":

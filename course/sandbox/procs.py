@@ -30,7 +30,30 @@ def scan() -> tuple[dict[int, list[int]], dict[int, int]]:
             threads[pid] = int(fields[17])
         except (OSError, IndexError, ValueError):
             continue
+    sock = os.environ.get("COURSE_TEMPLATE_SOCKET")
+    if sock:  # a template's sandbox counts as a child of the process that asked for it
+        for pid, requester in template_links(sock).items():
+            if pid in threads and requester in threads and pid not in children.get(requester, []):
+                children.setdefault(requester, []).append(pid)
     return children, threads
+
+
+def template_links(socket_path: str) -> dict[int, int]:
+    """Sandbox (A) pid -> the pid of the process that asked for it, for the template at ``socket_path``
+    (``template.py``: each sandbox it forks leaves one link while it lives)."""
+    folder = os.path.join(os.path.dirname(socket_path), "links")
+    out = {}
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return out
+    for name in names:
+        try:
+            with open(os.path.join(folder, name)) as fh:
+                out[int(name)] = int(fh.read())
+        except (OSError, ValueError):
+            continue
+    return out
 
 
 def rss(pid: int) -> int:

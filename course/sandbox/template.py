@@ -17,8 +17,8 @@ reads a byte of the submission, the same world ``bwrap_argv`` builds:
       rlimits (sandbox._rlimits' values); no capabilities, setgroups([]), setresgid/setresuid to a
       uid of the pool; PR_SET_NO_NEW_PRIVS and seccomp.program()'s filter; the allow-listed env;
       every other descriptor closed; says "entered", then forks C and reaps until C exits
-    C  the payload: ``exec`` (an argv, as after bwrap) or ``call`` (a function of a preloaded module,
-      in this already-warm interpreter: the kernel, the judge worker's zygote)
+    C  the payload: ``exec`` (an argv, as after bwrap), ``call`` (a function of a preloaded module, in
+      this already-warm interpreter: the kernel, the judge worker's zygote) or ``python`` (source text)
 
 The template has no thread when it forks (checked before every fork; a request is refused
 otherwise), shares no writable memory with a child (fork copies), and no descriptor of it stays open
@@ -52,7 +52,7 @@ CLONE_NEWIPC, CLONE_NEWPID, CLONE_NEWNET = 0x08000000, 0x20000000, 0x40000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = \
     1, 2, 4, 8, 32, 4096, 16384, 1 << 18
 MNT_DETACH = 2
-PR_SET_PDEATHSIG, PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP, PR_CAP_AMBIENT = 1, 24, 38, 22, 47
+PR_SET_DUMPABLE, PR_SET_PDEATHSIG, PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP, PR_CAP_AMBIENT = 4, 1, 24, 38, 22, 47
 SECCOMP_MODE_FILTER, PR_CAP_AMBIENT_CLEAR_ALL = 2, 4
 SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41}
 SIOCGIFFLAGS, SIOCSIFFLAGS, IFF_UP = 0x8913, 0x8914, 0x1
@@ -82,13 +82,13 @@ def wanted() -> bool:
 
 # ------------------------------------------------------------------ requester side
 
-def request(*, payload: str, argv: list[str] = (), target: str = "", env: dict | None = None,
+def request(*, payload: str, argv: list[str] = (), target: str = "", code: str = "", env: dict | None = None,
             extra_binds=(), ro_files=(), view: str | None = None, account=None, group=None,
             file_limit: int | None = None, tmp_mb: int | None = None, shm_mb: int | None = None,
             stage_dir: str | None = None) -> dict:
     """What a child needs, computed where the settings are (the template's own environment is clean):
     the same inputs as ``bwrap_argv``. ``payload``: ``exec`` (``argv``) or ``call`` (``target``,
-    ``module:function``, run with ``sys.argv = argv``). ``group``: a cgroup.Group the child joins.
+    ``module:function``, run with ``sys.argv = argv``) or ``python`` (source ``code``, run likewise). ``group``: a cgroup.Group the child joins.
     ``stage_dir``: unused (bwrap_argv's; a child's overlays are mounted in its own namespace)."""
     from .. import REPO_ROOT, settings
     from . import (clean_env, course_view, hidden_paths, new_account, open_files_limit, visible_paths,
@@ -101,7 +101,7 @@ def request(*, payload: str, argv: list[str] = (), target: str = "", env: dict |
     under = lambda p, q: p.startswith(q.rstrip("/") + "/")  # noqa: E731
     masked = [h for h in sorted(hidden_paths(), key=len) if any(under(h, v) for v in visible)]
     n = open_files_limit()
-    return dict(payload=payload, argv=list(argv), target=target, env=clean_env() if env is None else dict(env),
+    return dict(payload=payload, argv=list(argv), target=target, code=code, env=clean_env() if env is None else dict(env),
                 visible=visible, masked=masked, course=str(REPO_ROOT / "course"), view=view or course_view(),
                 binds=list(extra_binds), ro_files=[list(x) for x in ro_files], account=list(account),
                 tmp=(s.sandbox_tmp_mb if tmp_mb is None else tmp_mb) * 2**20,
@@ -235,6 +235,7 @@ class Template:
         listener.bind(self.path)
         listener.listen(64)
         os.makedirs(os.path.join(self.folder, "root"), mode=0o700)
+        os.makedirs(os.path.join(self.folder, "links"), mode=0o700)
         self.log = open(os.path.join(self.folder, "template.log"), "w+b")
         # OpenBLAS (numpy) starts its thread pool as it loads: one thread, so the template has none to fork
         env = {**clean_env(), "COURSE_TEMPLATE_PRELOAD": ",".join(preload), "OPENBLAS_NUM_THREADS": "1"}
@@ -350,6 +351,7 @@ def main(listen_fd: int, root: str) -> None:
             conn.close()
             print(f"template: a bad request: {exc}", file=sys.stderr, flush=True)
             continue
+        _sweep_links(os.path.join(os.path.dirname(root), "links"))
         if threads() != 1:
             conn.send(json.dumps({"error": f"the template has {threads()} threads: it forks none"}).encode())
         else:
@@ -371,6 +373,13 @@ def main(listen_fd: int, root: str) -> None:
         conn.close()
 
 
+def _sweep_links(folder: str) -> None:
+    """Links of sandboxes killed without a word (SIGKILL to A) go, so a reused pid is never taken for one."""
+    for name in os.listdir(folder):
+        if name.isdigit() and not os.path.exists(f"/proc/{name}"):
+            _unlink(os.path.join(folder, name))
+
+
 def _host_side(conn: socket.socket, fds: list[int], req: dict, root: str, bpf: bytes) -> None:
     """A: in the host's namespaces, root. Never runs submission code."""
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
@@ -383,8 +392,14 @@ def _host_side(conn: socket.socket, fds: list[int], req: dict, root: str, bpf: b
         os.dup2(fd, i, inheritable=i < n)
     conn = socket.socket(fileno=n)
     os.closerange(n + 1, 1 << 16)  # the template's listener and stdin, the request's originals: none stays
+    link = os.path.join(os.path.dirname(root), "links", str(os.getpid()))
     try:
         conn.send(json.dumps({"pid": os.getpid()}).encode())
+        # the requester's process tree includes this sandbox (procs.scan reads the link): its memory
+        # watch and kill_tree see it as they see a bwrap child
+        peer = struct.unpack("3i", conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12))[0]
+        with open(link, "w") as fh:
+            fh.write(str(peer))
         os.setpgid(0, 0)
         if req.get("cgroup"):
             for _, d in req["cgroup"]:
@@ -405,6 +420,7 @@ def _host_side(conn: socket.socket, fds: list[int], req: dict, root: str, bpf: b
         os.close(alive_r)
     except Exception as exc:
         conn.send(json.dumps({"error": f"sandbox set-up failed: {exc}"}).encode())
+        _unlink(link)
         os._exit(125)
     for i in range(n):
         os.close(i)
@@ -424,6 +440,7 @@ def _host_side(conn: socket.socket, fds: list[int], req: dict, root: str, bpf: b
                                      {"error": text or "the sandbox exited while it was set up"}).encode())
         if pidfd in r:
             _, st = os.waitpid(b, 0)
+            _unlink(link)
             try:
                 conn.send(json.dumps({"exit": os.waitstatus_to_exitcode(st)}).encode())
             except OSError:
@@ -437,7 +454,15 @@ def _host_side(conn: socket.socket, fds: list[int], req: dict, root: str, bpf: b
             if not data:  # the requester hung up: the sandbox ends (B is its pid 1)
                 os.kill(b, signal.SIGKILL)
                 os.waitpid(b, 0)
+                _unlink(link)
                 os._exit(0)
+
+
+def _unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
 
 
 def _sandbox_side(req: dict, n: int, root: str, bpf: bytes, st_w: int, alive_r: int) -> None:
@@ -519,7 +544,10 @@ def _payload(req: dict) -> None:
     sys.argv = list(req["argv"]) or [module]
     code = 0
     try:
-        getattr(importlib.import_module(module), func)()
+        if req["payload"] == "python":  # source text (the isolation tests' probes), in this warm interpreter
+            exec(compile(req["code"], "<sandbox>", "exec"), {"__name__": "__main__"})
+        else:
+            getattr(importlib.import_module(module), func)()
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except BaseException:
@@ -678,6 +706,7 @@ def _drop_privileges(uid: int, gid: int) -> None:
     os.setgroups([])
     os.setresgid(gid, gid, gid)
     os.setresuid(uid, uid, uid)
+    _prctl(PR_SET_DUMPABLE, 1)  # as after an exec: /proc/self is the sandbox's own (a uid change cleared it)
     caps = {k: v for k, v in (line.split(":", 1) for line in open("/proc/self/status") if line.startswith("Cap"))}
     if any(int(v, 16) for v in caps.values()) or os.getresuid() != (uid,) * 3 or os.getgroups():
         raise TemplateError(f"privileges not dropped: {caps}")

@@ -39,12 +39,34 @@ def serve() -> None:
         out.write(json.dumps({"code": _warm(req) if req.get("warm") else _run_one(req)}) + "\n")
 
 
+_TEMPLATE = None  # this grading worker's sandbox template (course/sandbox/template.py), when wanted
+
+
+def _template_env() -> None:
+    """With ``COURSE_SANDBOX_TEMPLATE`` on (root), the kernels and judge zygotes of this worker's commands are
+    forked from one template, started at the first command: it is named in the environment they inherit.
+    A template that cannot start leaves them to bubblewrap, with one line in the command's log."""
+    global _TEMPLATE
+    from ...sandbox import template
+    if not template.wanted():
+        return
+    if _TEMPLATE is None or _TEMPLATE.proc.poll() is not None:
+        try:
+            _TEMPLATE = template.Template()
+        except template.TemplateError as exc:
+            print(f"sandbox template: {exc}; sandboxes are started by bubblewrap", file=sys.stderr)
+            _TEMPLATE = None
+            return
+    os.environ.update(_TEMPLATE.env())
+
+
 def _warm(req: dict) -> int:
     """Before the first submission: import the grading steps and start the judge server, so that the
     first submission of a batch waits no longer than the others."""
     try:
         os.environ.clear()
         os.environ.update(req["env"])
+        _template_env()
         from ..autograde import preprocessors  # noqa: F401  (nbgrader's and nbclient's imports come with it)
         from ..autograde import spare_kernel
         from ...judge import server, suite
@@ -110,6 +132,7 @@ def _run_one(req: dict) -> int:
     cwd = os.getcwd()
     os.environ.clear()
     os.environ.update(req["env"])
+    _template_env()
     _expect_more(req.get("more", True))
     app = None
     try:
