@@ -126,3 +126,22 @@ def test_zip_collects_submissions_are_not_writable_by_others(tmp_path):
     open_to_others = [f"{p.relative_to(tmp_path)} {stat.S_IMODE(p.lstat().st_mode):04o}" for p in made
                       if p.lstat().st_mode & 0o022]
     assert not open_to_others, f"zip_collect left these writable by other accounts: {open_to_others}"
+
+
+def test_a_whole_download_stays_within_its_disk_cap(tmp_path, small_caps, monkeypatch):
+    """Red team (issue 38): the caps were per student, so a download of many small uploads that each unpack to
+    the per-student cap filled the disk (a 12 kB upload was 256 MiB on disk; n students, n times that). Now the
+    download as a whole has a cap too: the uploads past it are refused one line each, the others collected."""
+    import nbformat
+    monkeypatch.setattr(lms_collect, "DOWNLOAD_BYTES", 4 * MiB, raising=False)
+
+    def big(who):  # 0.9 MiB unpacked, a few kB in the zip
+        nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(who + " " * (900 * 1024), id="work")])
+        return nbformat.writes(nb).encode()
+    names = [f"s{i}" for i in range(6)]
+    download = zipped({canvas(n, i + 1, 100 + i, NB): big(n) for i, n in enumerate(names)})
+    assert len(download) < 100_000
+    got, found = run_zip_collect(tmp_path, {"submissions.zip": download})
+    assert sorted(got) == names[:4], sorted(got)
+    assert sorted(i["student"] for i in found) == names[4:], found
+    assert all("whole download" in i["message"] for i in found), found

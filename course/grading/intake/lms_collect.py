@@ -13,6 +13,8 @@ inside one upload (a zip they uploaded, folders) is theirs, whatever it is calle
   one id that two uploaders share, are refused;
 - an unusable id (``..``, separators, control characters, too long) is refused.
 
+A student's bytes on disk are capped (``MAX_TOTAL``), and so are everyone's together (``DOWNLOAD_BYTES``, and
+never more than half the free space where the download is unpacked): an upload past either is refused.
 Each refusal is one log line and an incident (``lms_incidents``: the class report lists it, and so
 does the student's feedback when they are graded), and touches no one else: the rest of the class is
 collected as if it were not there. What is collected is written as ``extracted/<student>/<notebook>``; ``LmsCollector``
@@ -39,6 +41,7 @@ from .safe_files import MAX_FILE, MAX_TOTAL
 
 MAX_MEMBERS = 10_000      # entries in a student's zip
 MAX_DOWNLOAD = 200_000    # entries in an LMS's download
+DOWNLOAD_BYTES = 8 * 2**30  # a download's bytes on disk in all, and never more than half the free space
 KINDS = {"unsafe": "a path outside the archive", "link": "a link", "other": "not a plain file",
          "encrypted": "encrypted", "method": "compressed with bzip2, lzma or another method than stored or deflate "
          "(not inflated: such members inflate without a limit)"}
@@ -65,11 +68,13 @@ def _q(name: str) -> str:
 class Intake:
     def __init__(self, assignment: str, staging: str, log):
         self.a, self.staging, self.log = assignment, staging, log
+        self.budget = min(DOWNLOAD_BYTES, _free(staging) // 2)  # every student's bytes on disk together
         self.uploads: list[Upload] = []
         self.count = itertools.count()
         self.incidents: list[tuple[str, str]] = []  # (student or "", message)
         self.on_disk: dict[str, int] = defaultdict(int)  # bytes staged for each student now
         self.peak: dict[str, int] = defaultdict(int)
+        self.all_on_disk = self.peak_all = 0  # bytes staged for everyone together now, and the most
         self.latest: dict[str, tuple] = {}
 
     def incident(self, student: str, message: str) -> None:
@@ -173,16 +178,24 @@ class Intake:
             _unlink(staged)
         up.notebooks = []
         self.on_disk[up.who.student] -= up.staged
+        self.all_on_disk -= up.staged
         up.staged = 0
 
-    def room(self, up: Upload) -> int:
-        """The bytes this student may still put on disk."""
-        return MAX_TOTAL - self.on_disk[up.who.student]
+    def room(self, up: Upload) -> tuple[int, str]:
+        """The bytes this student may still put on disk, and what a larger upload would pass."""
+        mine, left = MAX_TOTAL - self.on_disk[up.who.student], self.budget - self.all_on_disk
+        if left < mine:
+            return left, (f"would pass {self.budget // 2**20} MiB on disk for the whole download (at most "
+                          f"{DOWNLOAD_BYTES // 2**30} GiB and half the free space of {os.path.dirname(self.staging)}): make room "
+                          f"there, or put the download in archive/ in parts")
+        return mine, f"would pass {MAX_TOTAL // 2**20} MiB on disk for this student in all"
 
     def on_disk_add(self, up: Upload, n: int) -> None:
         sid = up.who.student
         self.on_disk[sid] += n
         self.peak[sid] = max(self.peak[sid], self.on_disk[sid])
+        self.all_on_disk += n
+        self.peak_all = max(self.peak_all, self.all_on_disk)
 
     # inside one upload: everything is the uploader's
     def walk(self, up: Upload, members: list[Member], depth: int) -> None:
@@ -222,6 +235,7 @@ class Intake:
                 self.walk(up, [Member(prefix + x.path, x.kind, x.size, x.open) for x in inner], depth=1)
             finally:
                 self.on_disk[up.who.student] -= size  # the copy of their zip is gone with ``tmp``
+                self.all_on_disk -= size
 
     def notebook(self, up: Upload, name: str, where: str, m: Member) -> None:
         if not file_name_ok(name):
@@ -289,17 +303,25 @@ class Intake:
         return placed
 
 
-def _capped(m: Member, out, cap: int, room: int) -> int:
-    """copy_capped to ``cap`` bytes, or to ``room`` (the student's bytes left on disk) when less."""
+def _capped(m: Member, out, cap: int, room: tuple[int, str]) -> int:
+    """copy_capped to ``cap`` bytes, or to ``room`` (the bytes left on disk: ``Intake.room``) when less."""
+    left, why = room
     try:
-        if room <= 0:
+        if left <= 0:
             raise Refused("")
-        return copy_capped(m, out, min(cap, room))
+        return copy_capped(m, out, min(cap, left))
     except Refused:
-        if room < cap:
-            raise Refused(f"would pass {MAX_TOTAL // 2**20} MiB on disk for this student in all "
-                          f"at {_q(m.path or 'their upload')}") from None
+        if left < cap:
+            raise Refused(f"{why} at {_q(m.path or 'their upload')}") from None
         raise
+
+
+def _free(folder: str) -> int:
+    try:
+        st = os.statvfs(folder)
+    except OSError:
+        return DOWNLOAD_BYTES * 2
+    return st.f_bavail * st.f_frsize
 
 
 def _unlink(path: str) -> None:
@@ -347,9 +369,9 @@ class LmsExtractor(ExtractorPlugin):
         students = len({v["student_id"] for v in self.collected.values()})
         most = max(intake.peak.items(), key=lambda kv: kv[1], default=("", 0))
         self.log.info("zip_collect: %d notebook(s) of %d student(s) unpacked; %d problem(s)%s; most on disk for one "
-                      "student: %d bytes%s (cap %d MiB)", len(self.collected), students, len(intake.incidents),
-                      f", recorded in {where}" if intake.incidents else "", most[1],
-                      f" ({most[0]})" if most[0] else "", MAX_TOTAL // 2**20)
+                      "student: %d bytes%s (cap %d MiB); in all: %d bytes (cap %d MiB)", len(self.collected), students,
+                      len(intake.incidents), f", recorded in {where}" if intake.incidents else "", most[1],
+                      f" ({most[0]})" if most[0] else "", MAX_TOTAL // 2**20, intake.peak_all, intake.budget // 2**20)
 
 
 class LmsCollector(FileNameCollectorPlugin):
