@@ -231,16 +231,30 @@ def _plain_item(v):
 
 
 # ====================================================================== exercise 1: trace_mismatches
-def trace_flags(ns, kind, hidden, state, example, inputs, train=False):
+OWN_WARNING = "course-15-05: the model's own warning"
+
+
+def trace_flags(ns, kind, hidden, state, example, inputs, train=False, warn=False):
     """Call trace_mismatches on the judge's model (in training mode if ``train``); report what it returned,
-    the warnings that escaped it, whether gradients were enabled in each forward call of the model, and the
-    train/eval mode of its modules after the call."""
+    the warnings that escaped it, whether gradients were enabled in each forward call of the model, how many
+    of those calls ran under torch.jit's tracer, and the train/eval mode of its modules after the call. With
+    ``warn``, every forward call of the model warns (a UserWarning of its own) and the probe records whether
+    that warning reached the caller."""
     fn = get(ns, "trace_mismatches")
     model = build(kind, hidden, state)
     if train:
         model.train()
-    grad_seen = []
-    model.register_forward_pre_hook(lambda m, args: grad_seen.append(torch.is_grad_enabled()))
+    grad_seen, traced_calls, own_escaped = [], [], []
+
+    def pre_hook(m, args):
+        grad_seen.append(torch.is_grad_enabled())
+        traced_calls.append(torch.jit.is_tracing())
+        if warn:
+            n0 = len(caught)
+            warnings.warn(OWN_WARNING, UserWarning)
+            own_escaped.append(len(caught) > n0)
+
+    model.register_forward_pre_hook(pre_hook)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         before = list(warnings.filters)
@@ -255,7 +269,8 @@ def trace_flags(ns, kind, hidden, state, example, inputs, train=False):
     else:
         flags = f"<{type(result).__name__}>"
     return {"flags": flags, "container": type(result).__name__, "escaped": escaped, "grad_enabled": grad_seen,
-            "filters_left": left, "training_after": [name for name, m in model.named_modules() if m.training]}
+            "filters_left": left, "training_after": [name for name, m in model.named_modules() if m.training],
+            "traced_calls": sum(traced_calls), "own_escaped": own_escaped}
 
 
 # ====================================================================== exercise 2: CondBranchyNet

@@ -20,11 +20,11 @@ from course.judge.expect import expect
 pytestmark = pytest.mark.task("trace_mismatches")
 
 
-def _run(student, kind, hidden, gen, example, inputs, names, train=False):
+def _run(student, kind, hidden, gen, example, inputs, names, train=False, warn=False):
     state = J.random_state(kind, hidden, gen)
     want = J.trace_flags(J.P.build(kind, hidden, state), example, inputs, train=train)
     res = student.call("trace_flags", kind=kind, hidden=hidden, state=state, example=example, inputs=inputs,
-                       train=train)
+                       train=train, warn=warn)
     mode = ".train()" if train else ""
     what = (f"trace_mismatches({kind}(hidden={hidden}){mode}, example={names[0]}, "
             f"inputs=[{', '.join(names[1:])}])")
@@ -130,12 +130,17 @@ def test_python_bools(student, gen):
 
 @pytest.mark.task("trace_mismatches", weight=0.1)  # its right answer is a constant (none): worth little
 def test_no_tracer_warning_escapes(student, gen):
-    """no TracerWarning escapes the function (it would be printed to stderr), and the warning filters are the
-    same after the call as before (no global filterwarnings)"""
+    """no TracerWarning escapes, yet only that category is ignored (the model's own warnings still reach the
+    caller), and the warning filters are the same after the call as before (no global filterwarnings)"""
     res, want, what = _run(student, "BranchyNet", 8, gen, J.dark(2, gen), [J.bright(2, gen)],
-                           ["a dark batch", "a bright batch"])
+                           ["a dark batch", "a bright batch"], warn=True)
     expect(not res["escaped"], f"{what}: {len(res['escaped'])} TracerWarning(s) escaped from your function; "
                                f"ignore that category inside it with warnings.catch_warnings()")
+    own = res["own_escaped"]
+    expect(len(own) > 0 and all(own),
+           f"{what}, with a model whose forward warns (a UserWarning): {own.count(False)} of its {len(own)} "
+           f"warnings did not reach the caller; ignore only torch.jit.TracerWarning (e.g. "
+           f"warnings.simplefilter('ignore', torch.jit.TracerWarning)), not every warning")
     expect(not res["filters_left"], f"{what}: after the call, the process's warning filters hold what your "
                                     f"function added: {res['filters_left']}; set the filter inside "
                                     f"`with warnings.catch_warnings():` so it ends with the function")
@@ -143,13 +148,28 @@ def test_no_tracer_warning_escapes(student, gen):
 
 @pytest.mark.task("trace_mismatches", weight=0.1)  # its right answer is a constant (none): worth little
 def test_no_grad(student, gen):
-    """the model runs without autograd (every forward call, tracing included, under torch.no_grad())"""
-    res, want, what = _run(student, "PlainNet", 8, gen, J.dark(2, gen), [J.bright(2, gen), J.dark(2, gen)],
-                           ["a dark batch", "a bright batch", "a dark batch"])
+    """the model is traced once, and every forward call, tracing included, runs under torch.no_grad()"""
+    res, want, what = _run(student, "PlainNet", 8, gen, J.dark(2, gen),
+                           [J.bright(2, gen), J.dark(2, gen), J.bright(1, gen)],
+                           ["a dark batch", "a bright batch", "a dark batch", "a bright batch"])
     seen = res["grad_enabled"]
     expect(len(seen) > 0, f"{what}: the model's forward was never called")
     expect(not any(seen), f"{what}: gradients were enabled in {sum(map(bool, seen))} of the model's "
                           f"{len(seen)} forward calls; run the trace and the comparisons under torch.no_grad()")
+    # one torch.jit.trace runs forward under the tracer once, and once more for its own check_trace
+    expect(res["traced_calls"] <= 2,
+           f"{what}: the model's forward ran {res['traced_calls']} times under torch.jit's tracer for 3 inputs; "
+           f"trace it once, on example, and run that one trace on every input")
+
+
+def test_nan_logits_are_flagged(student, gen):
+    """an input whose logits hold NaN is flagged (torch.allclose's default equal_nan=False: NaN is not close)"""
+    inputs, names = _mixed(gen, ["dark", "bright"], 5)
+    for i in sorted(set(torch.randint(0, 5, (2,), generator=gen).tolist())):
+        x = inputs[i]
+        x.view(-1)[int(torch.randint(0, x.numel(), (1,), generator=gen))] = float("nan")
+        names[i] += " with one NaN pixel"
+    _flags_equal(*_run(student, "PlainNet", 8, gen, J.dark(3, gen), inputs, ["a dark batch"] + names))
 
 
 @pytest.mark.task("trace_mismatches", weight=0.1)  # its right answer is a constant (every flag): worth little
