@@ -81,6 +81,14 @@ def wait_run(proc: subprocess.Popen, root: Path, assignment: str, timeout: float
     return Run(root, rc, log.read_text(errors="replace"))
 
 
+def graded_topics() -> list[str]:
+    """The topics the round trip and the verdicts grade: every assignment in source/ (course.assignments, so
+    COURSE_ONLY applies) whose hidden suite, tests/<id>/test_*.py, exists. A new topic joins both, and gets
+    its runs and xdist groups (tests/conftest.py), by having the two folders: nothing here names a topic."""
+    from course import TESTS_DIR, assignments
+    return [a for a in assignments() if any((TESTS_DIR / a).glob("test_*.py"))]
+
+
 # The round trip grades this many topics per pipeline run (COURSE_ROUND_TRIP_TOPICS): each run pays a fresh
 # pipeline, runner, judge server, first zygote and kernel (about 16 s of CPU), so two topics a run halve that,
 # while a slow topic can fail only its partner's tests. tests/conftest.py makes each run one xdist group.

@@ -18,8 +18,8 @@ if not _torch.cuda.is_available():
 
 from course.judge.results import Check
 from course.judge.suite import run_suite
-from course import assignments
 from course.grading.class_run import submissions
+from tests.pipeline_run import graded_topics  # a topic with source/<id>/ and tests/<id>/ joins the verdicts
 
 
 def graded_specs(assignment):
@@ -70,8 +70,8 @@ def generic_topics(topics: list[str]) -> list[str]:
 
 
 # COURSE_VERDICT_GENERIC=all (make test-suites): the generic attacks on every topic, as before
-GENERIC_ON = (assignments() if _os.environ.get("COURSE_VERDICT_GENERIC") == "all"
-              else generic_topics(assignments()))
+GENERIC_ON = (graded_topics() if _os.environ.get("COURSE_VERDICT_GENERIC") == "all"
+              else generic_topics(graded_topics()))
 
 
 # Every known-wrong example must fail under each of these seeds (the run's seed and SEEDS-1 derived).
@@ -100,7 +100,7 @@ def test_generic_attacks_meet_every_part_of_the_judge():
     """The topics the generic attacks are judged on use, between them, every part of the judge that any
     topic's suite uses, so no part goes unattacked; and they are fewer than all topics when some topics
     add nothing new."""
-    topics = assignments()
+    topics = graded_topics()
     chosen = generic_topics(topics)
     used = set().union(*(judging_machinery(a) for a in topics))
     met = set().union(*(judging_machinery(a) for a in chosen))
@@ -114,7 +114,7 @@ def test_generic_attacks_meet_every_part_of_the_judge():
         assert generic_topics(["A", "B", "C"]) == ["A", "C"]
 
 
-@pytest.mark.parametrize("assignment", assignments())
+@pytest.mark.parametrize("assignment", graded_topics())
 def test_known_wrong_examples_change_only_the_tasks_they_break(assignment):
     """What judged_expectations relies on: no known-wrong spec changes a cell of a task it expects to pass
     (else that expectation would go unjudged), and partly_wrong is judged on its passing tasks."""
@@ -179,7 +179,7 @@ def test_verdicts_are_judged_per_seed():
     assert verdict_problems(spec, checks) == []
 
 
-@pytest.mark.parametrize("assignment", assignments())
+@pytest.mark.parametrize("assignment", graded_topics())
 def test_example_submission_verdicts(assignment, tmp_path):
     """Each topic's wrong and unusual-but-correct examples, plus the generic attacks on the checks
     (reading solutions, patching comparisons) and a noisy correct answer, judged in one run; every
