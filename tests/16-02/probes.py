@@ -1,0 +1,260 @@
+"""Probes for 16-02: run next to the submission, return plain data only (nothing is compared here)."""
+import torch
+import torch.autograd.forward_ad as fwAD
+import torch.nn.functional as F
+from torch._C._functorch import is_functorch_wrapped_tensor
+from torch.func import grad, jacfwd, jacrev, jvp, vmap
+from torch.utils._python_dispatch import TorchDispatchMode
+
+from course.judge.probelib import build_model, get
+
+
+class _OpLog(TorchDispatchMode):
+    """Names every aten op that runs, and the largest tensor any op creates."""
+
+    def __init__(self):
+        super().__init__()
+        self.names = set()
+        self.largest = 0
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        out = func(*args, **(kwargs or {}))
+        self.names.add(str(func.overloadpacket.__name__))
+        for t in out if isinstance(out, (list, tuple)) else [out]:
+            if isinstance(t, torch.Tensor):
+                self.largest = max(self.largest, t.numel())
+        return out
+
+
+def _error(exc):
+    return f"{type(exc).__name__}: {str(exc)[:300]}"
+
+
+def _close_levels():
+    """Closes a dual level a submission left open, so that the next probe starts clean; returns the level found."""
+    level = fwAD._current_level
+    while fwAD._current_level >= 0:
+        fwAD.exit_dual_level()
+    return level
+
+
+CALLS = []
+
+
+class Cube(torch.autograd.Function):
+    """x ** 3 with both formulas; each formula notes in CALLS that it ran (the judge's record of the mode)."""
+
+    generate_vmap_rule = True
+
+    @staticmethod
+    def forward(x):
+        return x * x * x
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(inputs[0])
+        ctx.save_for_forward(inputs[0])
+
+    @staticmethod
+    def backward(ctx, g):
+        CALLS.append("backward")
+        (x,) = ctx.saved_tensors
+        return 3 * x * x * g
+
+    @staticmethod
+    def jvp(ctx, t):
+        CALLS.append("jvp")
+        (x,) = ctx.saved_tensors
+        return 3 * x * x * t
+
+
+# ------------------------------------------------------------------ exercise 1: SiLU
+def silu(ns, mode, x, t=None, w=None, in_dims=0):
+    """One use of SiLU.apply under `mode`; which of its formulas ran (its class patched to note each call),
+    and the aten ops of the call."""
+    cls = get(ns, "SiLU")
+    calls = []
+    saved = {}
+    for name in ("backward", "jvp"):
+        if name in vars(cls):
+            orig = vars(cls)[name]
+            fn = orig.__func__ if isinstance(orig, staticmethod) else orig
+            saved[name] = orig
+            setattr(cls, name, staticmethod((lambda f, nm: lambda *a, **k: (calls.append(nm), f(*a, **k))[1])(fn, name)))
+    f = cls.apply
+    res = {}
+    try:
+        with _OpLog() as log:
+            if mode == "value":
+                out = f(x)
+            elif mode == "backward":
+                xr = x.clone().requires_grad_(True)
+                out = torch.autograd.grad(f(xr), xr, t)[0]
+            elif mode == "dual":
+                with fwAD.dual_level():
+                    out = fwAD.unpack_dual(f(fwAD.make_dual(x, t))).tangent
+            elif mode == "func_jvp":
+                out = jvp(f, (x,), (t,))[1]
+            elif mode == "jacfwd":
+                out = jacfwd(f)(x)
+            elif mode == "jacrev":
+                out = jacrev(f)(x)
+            elif mode == "vmap":
+                out = vmap(f, in_dims=in_dims)(x)
+            elif mode == "vmap_grad":
+                out = vmap(grad(lambda xi: (f(xi) * xi).sum()))(x)
+            elif mode == "second":  # <w, d/dx <t, f(x)>> by double backward
+                xr = x.clone().requires_grad_(True)
+                (g1,) = torch.autograd.grad(f(xr), xr, t, create_graph=True)
+                out = torch.autograd.grad(g1, xr, w)[0]
+            elif mode == "hvp":
+                out = jvp(grad(lambda xi: f(xi).sum()), (x,), (t,))[1]
+            else:
+                raise ValueError(mode)
+        res["out"] = out.detach().clone() if isinstance(out, torch.Tensor) else f"<{type(out).__name__}>"
+        res["ops"] = sorted(log.names)
+    except Exception as exc:  # noqa: BLE001 - reported to the judge
+        res["error"] = _error(exc)
+    finally:
+        for name, orig in saved.items():
+            setattr(cls, name, orig)
+        _close_levels()
+    res["calls"] = sorted(set(calls))
+    return res
+
+
+# ------------------------------------------------------------------ exercise 2: dual_jvp
+def _jvp_fn(which, seen):
+    """The judge's function `which`; each call notes, per argument, whether it is a forward_ad dual tensor (a
+    tangent, and not a torch.func wrapper)."""
+    def note(args):
+        seen.append([fwAD.unpack_dual(a).tangent is not None and not is_functorch_wrapped_tensor(a) for a in args])
+
+    if which == "sin_prod":
+        def f(a, b):
+            note((a, b))
+            return (a.sin() * b).sum(-1)
+    elif which == "cube":
+        def f(a):
+            note((a,))
+            return Cube.apply(a.exp()) - a
+    elif which == "three":
+        def f(a, b, c):
+            note((a, b, c))
+            return a @ b + c.tanh()
+    elif which == "const":
+        def f(a):
+            note((a,))
+            return torch.full((2, 3), 1.5, dtype=a.dtype) + a.detach().sum() * 0
+    elif which == "raises":
+        def f(a):
+            note((a,))
+            raise KeyError("raised inside f")
+    else:
+        raise ValueError(which)
+    return f
+
+
+def dual_jvp(ns, which, primals, tangents, again=True):
+    """dual_jvp on the judge's function `which`: its results, what f saw, the dual level left open, and whether a
+    second call right after still works."""
+    fn = get(ns, "dual_jvp")
+    seen = []
+    CALLS.clear()
+    res = {}
+    try:
+        out = fn(_jvp_fn(which, seen), tuple(primals), tuple(tangents))
+        if isinstance(out, (tuple, list)) and len(out) == 2 and all(isinstance(o, torch.Tensor) for o in out):
+            res["out"], res["jvp"] = (o.detach().clone() for o in out)
+        else:
+            res["error"] = f"returned {type(out).__name__} of length {len(out) if hasattr(out, '__len__') else '-'}"
+    except Exception as exc:  # noqa: BLE001
+        res["error"] = _error(exc)
+        res["raised"] = type(exc).__name__
+    res["level_after"] = _close_levels() if fwAD._current_level >= 0 else -1
+    res["seen"] = seen
+    res["calls"] = sorted(set(CALLS))
+    if again:
+        try:
+            one = torch.ones(1, dtype=torch.float64)
+            fn(_jvp_fn("sin_prod", []), (one, one), (one, one))
+            res["again"] = "ok"
+        except Exception as exc:  # noqa: BLE001
+            res["again"] = _error(exc)
+        _close_levels()
+    return res
+
+
+# ------------------------------------------------------------------ exercises 3 and 4: jacobian, hvp
+def _mlp(W, b, out_shape):
+    def f(x):
+        return Cube.apply(torch.tanh(W @ x.reshape(-1) + b)).reshape(out_shape) + x.sum() * 0.5
+    return f
+
+
+def jacobian(ns, x, W, b, out_shape):
+    """jacobian(f, x) for f(x) = cube(tanh(W x + b)) reshaped, plus 0.5 sum(x); which of Cube's formulas ran."""
+    CALLS.clear()
+    try:
+        out = get(ns, "jacobian")(_mlp(W, b, tuple(out_shape)), x)
+        res = {"out": out.detach().clone() if isinstance(out, torch.Tensor) else f"<{type(out).__name__}>"}
+    except Exception as exc:  # noqa: BLE001
+        res = {"error": _error(exc)}
+    res["calls"] = sorted(set(CALLS))
+    _close_levels()
+    return res
+
+
+def _energy(A, c):
+    def f(x):
+        z = A @ x.reshape(-1)
+        return (Cube.apply(torch.sin(z)) * c).sum() + (x * x).sum() * 0.25
+    return f
+
+
+def hvp(ns, x, v, A, c):
+    """hvp(f, x, v) for f(x) = sum(c * sin(A x) ** 3) + 0.25 |x|^2; Cube's formulas that ran and the largest tensor."""
+    CALLS.clear()
+    try:
+        with _OpLog() as log:
+            out = get(ns, "hvp")(_energy(A, c), x, v)
+        res = {"out": out.detach().clone() if isinstance(out, torch.Tensor) else f"<{type(out).__name__}>",
+               "largest": log.largest}
+    except Exception as exc:  # noqa: BLE001
+        res = {"error": _error(exc)}
+    res["calls"] = sorted(set(CALLS))
+    _close_levels()
+    return res
+
+
+# ------------------------------------------------------------------ exercise 5: per_sample_grads
+def _state(model):
+    return {"params": {k: p.detach().clone() for k, p in model.named_parameters()},
+            "buffers": {k: b.detach().clone() for k, b in model.named_buffers()},
+            "grads": sorted(k for k, p in model.named_parameters() if p.grad is not None),
+            "training": sorted(k for k, m in model.named_modules() if m.training)}
+
+
+def per_sample(ns, spec, x, y, loss, frozen=(), train=False):
+    """per_sample_grads on the judge's model (probelib.build_model(spec) in float64, eval mode unless train, the
+    named parameters frozen): its result, how often the model ran, and the model's state before and after."""
+    model = build_model(spec).double()
+    model.train(train)
+    for name, p in model.named_parameters():
+        if name in frozen:
+            p.requires_grad_(False)
+    calls = []
+    model.register_forward_pre_hook(lambda m, a: calls.append(1))
+    loss_fn = F.mse_loss if loss == "mse" else F.cross_entropy
+    before = _state(model)
+    try:
+        out = get(ns, "per_sample_grads")(model, loss_fn, x, y)
+        if isinstance(out, dict):
+            res = {"out": {str(k): (v.detach().clone() if isinstance(v, torch.Tensor) else f"<{type(v).__name__}>")
+                           for k, v in out.items()}}
+        else:
+            res = {"error": f"returned {type(out).__name__}, not a dict"}
+    except Exception as exc:  # noqa: BLE001
+        res = {"error": _error(exc)}
+    res.update(calls=len(calls), before=before, after=_state(model))
+    return res

@@ -1,0 +1,107 @@
+"""Hidden checks of dual_jvp (exercise 2), against torch.func.jvp on the judge's own functions, with a record (made
+inside those functions, in the worker) of how often they ran and whether their inputs carried tangents."""
+import pytest
+import torch
+from torch.func import jvp
+
+from course.judge.expect import expect, expect_close, expect_equal
+
+pytestmark = pytest.mark.task("dual_jvp")
+f64 = torch.float64
+TOL = {"atol": 1e-10, "rtol": 1e-8}
+
+
+def cube_ref(a):
+    return a.exp() ** 3 - a
+
+
+FUNCS = {  # the judge's twins of the probe's functions
+    "sin_prod": lambda a, b: (a.sin() * b).sum(-1),
+    "cube": cube_ref,
+    "three": lambda a, b, c: a @ b + c.tanh(),
+}
+
+
+def rand(gen, shape, dtype=f64):
+    return torch.randn(shape, generator=gen, dtype=dtype)
+
+
+def run(student, what, which, primals, tangents):
+    res = student.call("dual_jvp", which=which, primals=list(primals), tangents=list(tangents))
+    expect("error" not in res, f"{what} raised or returned something else than two tensors: {res.get('error')}")
+    return res
+
+
+CASES = [("sin_prod", [(2, 3), (2, 3)]), ("sin_prod", [(4,), (4,)]), ("cube", [(3, 2)]), ("cube", [()]),
+         ("three", [(2, 3), (3, 4), (2, 4)]), ("cube", [(0, 2)])]
+
+
+@pytest.mark.parametrize("which,shapes", CASES, ids=[f"{w}-{'x'.join(map(str, s))}" for w, s in CASES])
+def test_matches_torch_func_jvp(student, gen, which, shapes):
+    """(f(*primals), J t) as torch.func.jvp returns them, for one to three primals of several shapes, 0-dim and
+    empty included"""
+    primals = [rand(gen, s) for s in shapes]
+    tangents = [rand(gen, s) for s in shapes]
+    what = f"dual_jvp(f, primals, tangents) for the judge's f '{which}' on primals of shapes {shapes}"
+    res = run(student, what, which, primals, tangents)
+    out, want = jvp(FUNCS[which], tuple(primals), tuple(tangents))
+    expect_close(res["out"], out, what + ", first result (f(*primals))", **TOL)
+    expect_close(res["jvp"], want, what + ", second result (J t)", **TOL)
+
+
+def test_float32(student, gen):
+    """float32 primals and tangents give float32 results"""
+    primals = [rand(gen, (3, 2), torch.float32)]
+    tangents = [rand(gen, (3, 2), torch.float32)]
+    what = "dual_jvp(f, (a,), (t,)) for float32 a, t of shape (3, 2)"
+    res = run(student, what, "cube", primals, tangents)
+    out, want = jvp(cube_ref, tuple(primals), tuple(tangents))
+    expect_equal((res["out"].dtype, res["jvp"].dtype), (torch.float32, torch.float32), f"the dtypes of {what}")
+    expect_close(res["jvp"], want, what, atol=1e-4, rtol=1e-5)
+
+
+@pytest.mark.parametrize("which,shapes", CASES[:1] + CASES[2:3] + CASES[4:5], ids=["two", "one", "three"])
+def test_one_forward_pass_on_duals(student, gen, which, shapes):
+    """f runs exactly once, every argument a forward_ad dual tensor carrying its tangent (not torch.func.jvp's
+    wrapper); forward mode only (no backward)"""
+    primals = [rand(gen, s) for s in shapes]
+    tangents = [rand(gen, s) for s in shapes]
+    what = f"dual_jvp(f, primals, tangents) with {len(shapes)} primal(s) of shapes {shapes}"
+    res = run(student, what, which, primals, tangents)
+    expect(len(res["seen"]) == 1, f"{what} called f {len(res['seen'])} times; forward mode needs exactly one call")
+    expect(all(res["seen"][0]), f"{what}: the arguments f received carried tangents {res['seen'][0]}; each must be "
+           f"fwAD.make_dual(primal, tangent) inside fwAD.dual_level() (torch.func.jvp passes wrappers of its own)")
+    if which == "cube":
+        expect("backward" not in res["calls"], f"{what} ran a backward formula: compute J t in forward mode only")
+
+
+@pytest.mark.parametrize("shape", [(4,), ()], ids=str)
+def test_output_without_tangent(student, gen, shape):
+    """an output that does not depend on the primals gives a zero jvp of the output's shape and dtype"""
+    primals, tangents = [rand(gen, shape)], [rand(gen, shape)]
+    what = f"dual_jvp(f, (a,), (t,)) where f ignores a (a constant (2, 3) output), a of shape {shape}"
+    res = run(student, what, "const", primals, tangents)
+    expect_close(res["out"], torch.full((2, 3), 1.5, dtype=f64), what + ", first result", **TOL)
+    expect_equal((tuple(res["jvp"].shape), res["jvp"].dtype), ((2, 3), f64), f"the shape and dtype of J t in {what}")
+    expect_close(res["jvp"], torch.zeros(2, 3, dtype=f64), what + ", second result (zeros)", atol=0, rtol=0)
+
+
+def test_no_level_left_open(student, gen):
+    """no dual level is left open: a second call right after works"""
+    primals, tangents = [rand(gen, (3,)), rand(gen, (3,))], [rand(gen, (3,)), rand(gen, (3,))]
+    what = "dual_jvp(f, (a, b), (ta, tb))"
+    res = run(student, what, "sin_prod", primals, tangents)
+    expect(res["level_after"] == -1, f"{what} returned with dual level {res['level_after']} still open (use "
+           f"`with fwAD.dual_level():`)")
+    expect(res["again"] == "ok", f"a second dual_jvp call right after {what} failed: {res['again']}")
+
+
+def test_exception_in_f(student, gen):
+    """when f raises, its exception reaches the caller and no dual level is left open"""
+    primals, tangents = [rand(gen, (3,))], [rand(gen, (3,))]
+    what = "dual_jvp(f, (a,), (t,)) where f raises KeyError"
+    res = student.call("dual_jvp", which="raises", primals=primals, tangents=tangents)
+    expect(res.get("raised") == "KeyError", f"{what}: the caller got {res.get('raised') or 'no exception'}, "
+           f"expected f's KeyError")
+    expect(res["level_after"] == -1, f"{what} left dual level {res['level_after']} open")
+    expect(res["again"] == "ok", f"a dual_jvp call after {what} failed: {res['again']}")

@@ -1,0 +1,75 @@
+"""Hidden checks of hvp (exercise 4), against torch.autograd.functional.hessian on the judge's own function, with a
+record (made in the worker) of which derivative formulas ran and of the largest tensor any operation made."""
+import pytest
+import torch
+
+from course.judge.expect import expect, expect_close, expect_equal
+
+pytestmark = pytest.mark.task("hvp")
+f64 = torch.float64
+TOL = {"atol": 1e-10, "rtol": 1e-8}
+
+
+def twin(A, c):
+    """The judge's twin of the probe's function: sum(c * sin(A x) ** 3) + 0.25 |x|^2."""
+    return lambda x: (torch.sin(A @ x.reshape(-1)) ** 3 * c).sum() + (x * x).sum() * 0.25
+
+
+def case(gen, shape, m, dtype=f64):
+    n = torch.Size(shape).numel()
+    x, v = torch.randn(shape, generator=gen, dtype=dtype), torch.randn(shape, generator=gen, dtype=dtype)
+    A, c = torch.randn(m, n, generator=gen, dtype=dtype), torch.randn(m, generator=gen, dtype=dtype)
+    return x, v, A, c
+
+
+def run(student, what, x, v, A, c):
+    res = student.call("hvp", x=x, v=v, A=A, c=c)
+    expect("error" not in res, f"{what} raised {res.get('error')}")
+    expect(isinstance(res["out"], torch.Tensor), f"{what} returned {res['out']}, not a tensor")
+    return res
+
+
+@pytest.mark.parametrize("shape", [(5,), (2, 3), (), (1,)], ids=str)
+def test_matches_hessian_product(student, gen, shape):
+    """H v with x's shape equals torch.autograd.functional.hessian(f, x) times v, for 0-dim x too"""
+    x, v, A, c = case(gen, shape, 4)
+    what = f"hvp(f, x, v) for x, v of shape {shape}"
+    res = run(student, what, x, v, A, c)
+    n = x.numel()
+    want = (torch.autograd.functional.hessian(twin(A, c), x).reshape(n, n) @ v.reshape(n)).reshape(shape)
+    expect_equal(tuple(res["out"].shape), shape, f"the shape of {what}")
+    expect_close(res["out"], want, what, **TOL)
+
+
+def test_float32(student, gen):
+    """float32 x and v give a float32 result"""
+    x, v, A, c = case(gen, (3,), 2, torch.float32)
+    what = "hvp(f, x, v) for float32 x, v of shape (3,)"
+    res = run(student, what, x, v, A, c)
+    want = torch.autograd.functional.hessian(twin(A.double(), c.double()), x.double()) @ v.double()
+    expect_equal(res["out"].dtype, torch.float32, f"the dtype of {what}")
+    expect_close(res["out"].double(), want, what, atol=1e-4, rtol=1e-4)
+
+
+def test_forward_over_reverse(student, gen):
+    """computed as jvp of grad(f): the judge's custom Function inside f runs its jvp (forward mode) and its
+    backward (the reverse pass being differentiated)"""
+    x, v, A, c = case(gen, (4,), 3)
+    what = "hvp(f, x, v) for x of shape (4,)"
+    res = run(student, what, x, v, A, c)
+    expect(res["calls"] == ["backward", "jvp"], f"{what}: the judge's custom Function inside f ran "
+           f"{res['calls'] or 'no formula'}; forward-over-reverse runs its backward (inside grad) and its jvp "
+           f"(the forward-mode pass over it); reverse-over-reverse never runs jvp")
+
+
+def test_never_forms_the_hessian(student, gen):
+    """no tensor with n * n or more elements is made, for x of n elements"""
+    n = 48
+    x, v, A, c = case(gen, (n,), 6)
+    what = f"hvp(f, x, v) for x of {n} elements"
+    res = run(student, what, x, v, A, c)
+    expect(res["largest"] < n * n, f"{what} made a tensor of {res['largest']} elements, at least n * n = {n * n}: "
+           f"the Hessian was formed; use jvp of grad(f)")
+    n_ = x.numel()
+    want = torch.autograd.functional.hessian(twin(A, c), x).reshape(n_, n_) @ v
+    expect_close(res["out"], want, what, **TOL)

@@ -1,0 +1,59 @@
+"""Hidden checks of jacobian (exercise 3), against torch.autograd.functional.jacobian on the judge's own function,
+with a record (made by the judge's custom Function inside it, in the worker) of which mode ran."""
+import math
+
+import pytest
+import torch
+
+from course.judge.expect import expect, expect_close, expect_equal
+
+pytestmark = pytest.mark.task("jacobian")
+f64 = torch.float64
+TOL = {"atol": 1e-10, "rtol": 1e-8}
+
+
+def twin(W, b, out_shape):
+    """The judge's twin of the probe's function: (tanh(W x + b)) ** 3 reshaped, plus 0.5 * sum(x)."""
+    return lambda x: (torch.tanh(W @ x.reshape(-1) + b) ** 3).reshape(out_shape) + x.sum() * 0.5
+
+
+CASES = [  # x shape, output shape: tall (forward), wide (reverse), ties (reverse)
+    ((3,), (7,)), ((2,), (2, 3)), ((), (4,)),
+    ((6,), (2,)), ((2, 3), ()), ((5,), (1,)),
+    ((4,), (4,)), ((2, 2), (4,)), ((), ()),
+]
+
+
+def mode_of(x_shape, out_shape):
+    return "jacfwd" if math.prod(x_shape) < math.prod(out_shape) else "jacrev"
+
+
+@pytest.mark.parametrize("x_shape,out_shape", CASES, ids=[f"x{a}-out{b}" for a, b in CASES])
+def test_matches_torch(student, gen, x_shape, out_shape):
+    """the Jacobian has shape f(x).shape + x.shape and PyTorch's values, for 0-dim inputs and outputs too"""
+    n, m = math.prod(x_shape), math.prod(out_shape)
+    x = torch.randn(x_shape, generator=gen, dtype=f64)
+    W, b = torch.randn(m, n, generator=gen, dtype=f64), torch.randn(m, generator=gen, dtype=f64)
+    what = f"jacobian(f, x) for x of shape {x_shape} and f(x) of shape {out_shape}"
+    res = student.call("jacobian", x=x, W=W, b=b, out_shape=list(out_shape))
+    expect("error" not in res, f"{what} raised {res.get('error')}")
+    expect(isinstance(res["out"], torch.Tensor), f"{what} returned {res['out']}, not a tensor")
+    expect_equal(tuple(res["out"].shape), out_shape + x_shape, f"the shape of {what}")
+    want = torch.autograd.functional.jacobian(twin(W, b, out_shape), x)
+    expect_close(res["out"], want, what, **TOL)
+
+
+@pytest.mark.parametrize("x_shape,out_shape", CASES, ids=[f"x{a}-out{b}" for a, b in CASES])
+def test_cheaper_mode(student, gen, x_shape, out_shape):
+    """forward mode (jacfwd: jvp formulas) when x has fewer elements than f(x), reverse mode (jacrev: backward
+    formulas) otherwise, ties included"""
+    n, m = math.prod(x_shape), math.prod(out_shape)
+    x = torch.randn(x_shape, generator=gen, dtype=f64)
+    W, b = torch.randn(m, n, generator=gen, dtype=f64), torch.randn(m, generator=gen, dtype=f64)
+    res = student.call("jacobian", x=x, W=W, b=b, out_shape=list(out_shape))
+    what = f"jacobian(f, x) for x of {n} element(s) and f(x) of {m}"
+    expect("error" not in res, f"{what} raised {res.get('error')}")
+    want, formula = ("forward mode (jacfwd)", "jvp") if mode_of(x_shape, out_shape) == "jacfwd" else \
+        ("reverse mode (jacrev)", "backward")
+    expect(res["calls"] == [formula], f"{what} should use {want}: the judge's custom Function inside f ran "
+           f"{res['calls'] or 'neither formula'}, expected its {formula} alone")

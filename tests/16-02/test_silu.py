@@ -1,0 +1,117 @@
+"""Hidden checks of SiLU (exercise 1), against F.silu and PyTorch's own derivatives of it, with a record (made in
+the worker by patching the submission's class) of which formula each mode ran."""
+import pytest
+import torch
+import torch.autograd.forward_ad as fwAD
+import torch.nn.functional as F
+from torch.func import grad, jacfwd, jacrev, jvp, vmap
+
+from course.judge.expect import expect, expect_close, expect_equal
+
+pytestmark = pytest.mark.task("silu")
+f64 = torch.float64
+TOL = {"atol": 1e-10, "rtol": 1e-8}
+SHAPES = [(7,), (3, 4), (2, 1, 3), (), (0, 3)]
+
+
+def run(student, what, mode, x, **kw):
+    res = student.call("silu", mode=mode, x=x, **kw)
+    expect("error" not in res, f"{what} raised {res.get('error')}")
+    expect(isinstance(res["out"], torch.Tensor), f"{what} returned {res['out']}, not a tensor")
+    return res
+
+
+def rand(gen, shape, scale=3.0, dtype=f64):
+    return scale * torch.randn(shape, generator=gen, dtype=dtype)
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+def test_values(student, gen, shape):
+    """SiLU.apply(x) equals F.silu(x) with x's shape, for 0-dim and empty x too, without calling F.silu"""
+    x = rand(gen, shape)
+    what = f"SiLU.apply(x) for x of shape {shape}"
+    res = run(student, what, "value", x)
+    expect_equal(tuple(res["out"].shape), shape, f"the shape of {what}")
+    expect_close(res["out"], F.silu(x), what, **TOL)
+    expect("silu" not in res["ops"], f"{what} ran PyTorch's own silu op: compute x * sigmoid(x) yourself")
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, f64])
+def test_dtype_and_extremes(student, gen, dtype):
+    """float32 and float64 keep their dtype; values and both derivatives are finite and right for |x| up to 1000"""
+    x = torch.tensor([0.0, -0.0, 1000.0, -1000.0, 88.0, -88.0, 40.0, -40.0, 1e-8], dtype=dtype)
+    x = torch.cat([x, rand(gen, (5,), dtype=dtype)])
+    t = torch.rand(x.shape, generator=gen, dtype=dtype) + 0.5
+    tol = {"atol": 1e-5, "rtol": 1e-5} if dtype == torch.float32 else TOL
+    want = torch.func.jvp(F.silu, (x.double(),), (t.double(),))[1]
+    for mode, ref in (("value", F.silu(x.double())), ("backward", want), ("dual", want)):
+        what = f"SiLU ({mode}) for {dtype} x = {[round(v, 3) for v in x.tolist()[:9]]} ..."
+        out = run(student, what, mode, x, t=t)["out"]
+        expect_equal(out.dtype, dtype, f"the dtype of {what}")
+        expect(bool(torch.isfinite(out).all()), f"{what} is not finite: {out.tolist()}")
+        expect_close(out.double(), ref, what, **tol)
+
+
+@pytest.mark.parametrize("shape", SHAPES[:4], ids=str)
+def test_backward(student, gen, shape):
+    """backward(ctx, g) returns g * f'(x): the gradient of <g, SiLU.apply(x)> is F.silu's"""
+    x, g = rand(gen, shape), rand(gen, shape, 1.0)
+    what = f"the gradient of <g, SiLU.apply(x)> for x of shape {shape} (backward)"
+    res = run(student, what, "backward", x, t=g)
+    xr = x.clone().requires_grad_(True)
+    expect_close(res["out"], torch.autograd.grad(F.silu(xr), xr, g)[0], what, **TOL)
+    expect("backward" in res["calls"], f"{what}: SiLU.backward never ran")
+
+
+@pytest.mark.parametrize("mode", ["dual", "func_jvp"])
+@pytest.mark.parametrize("shape", [(6,), (2, 3), ()], ids=str)
+def test_forward_mode(student, gen, mode, shape):
+    """forward mode (dual numbers, torch.func.jvp) gives t * f'(x) from jvp, and never runs backward"""
+    x, t = rand(gen, shape), rand(gen, shape, 1.0)
+    how = "fwAD.make_dual(x, t) through SiLU.apply" if mode == "dual" else "torch.func.jvp(SiLU.apply, (x,), (t,))"
+    what = f"the tangent of {how} for x of shape {shape}"
+    res = run(student, what, mode, x, t=t)
+    with fwAD.dual_level():
+        want = fwAD.unpack_dual(F.silu(fwAD.make_dual(x, t))).tangent
+    expect_close(res["out"], want, what + " (t * f'(x))", **TOL)
+    expect(res["calls"] == ["jvp"], f"{what}: forward mode ran {res['calls'] or 'no formula of SiLU'}; it must run "
+           f"SiLU.jvp and never SiLU.backward")
+
+
+def test_jacobians(student, gen):
+    """jacfwd runs jvp, jacrev runs backward, and both give F.silu's Jacobian"""
+    x = rand(gen, (5,))
+    want = torch.diag(jacrev(F.silu)(x).diagonal())
+    for mode, formula in (("jacfwd", "jvp"), ("jacrev", "backward")):
+        what = f"{mode}(SiLU.apply)(x) for x of shape (5,)"
+        res = run(student, what, mode, x)
+        expect_close(res["out"], want, what, **TOL)
+        expect(res["calls"] == [formula], f"{what} ran {res['calls']}, expected SiLU.{formula} alone")
+
+
+@pytest.mark.parametrize("in_dims", [0, 1])
+def test_vmap(student, gen, in_dims):
+    """SiLU.apply works under vmap (forward without ctx, setup_context, generate_vmap_rule), and vmap of grad"""
+    x = rand(gen, (4, 3))
+    what = f"vmap(SiLU.apply, in_dims={in_dims}) on x of shape (4, 3)"
+    out = run(student, what, "vmap", x, in_dims=in_dims)["out"]
+    expect_close(out, F.silu(x if in_dims == 0 else x.T), what, **TOL)
+    what = "vmap(grad(lambda xi: (SiLU.apply(xi) * xi).sum())) over the rows of x (4, 3)"
+    out = run(student, what, "vmap_grad", x)["out"]
+    expect_close(out, vmap(grad(lambda xi: (F.silu(xi) * xi).sum()))(x), what, **TOL)
+
+
+@pytest.mark.parametrize("mode", ["second", "hvp"])
+def test_second_derivatives(student, gen, mode):
+    """backward is differentiable: double backward and forward-over-reverse through SiLU equal F.silu's"""
+    x, t, w = rand(gen, (2, 4)), rand(gen, (2, 4), 1.0), rand(gen, (2, 4), 1.0)
+    if mode == "second":
+        what = "the gradient of <w, grad(<t, SiLU.apply(x)>, create_graph=True)> (double backward), x of shape (2, 4)"
+        xr = x.clone().requires_grad_(True)
+        (g1,) = torch.autograd.grad(F.silu(xr), xr, t, create_graph=True)
+        want = torch.autograd.grad(g1, xr, w)[0]
+    else:
+        what = "jvp(grad(lambda x: SiLU.apply(x).sum()), (x,), (t,)) (a Hessian-vector product), x of shape (2, 4)"
+        want = jvp(grad(lambda xi: F.silu(xi).sum()), (x,), (t,))[1]
+    res = run(student, what, mode, x, t=t, w=w)
+    expect_close(res["out"], want, what + " (backward must be written from differentiable operations)", **TOL)

@@ -1,0 +1,8 @@
+"""Forms the whole Hessian with torch.func.hessian and multiplies it by v."""
+EXPECT = {"hvp": "fail"}
+CELLS = {"hvp_impl": """
+def hvp(f, x, v):
+    n = x.numel()
+    H = torch.func.hessian(f)(x).reshape(n, n)
+    return (H @ v.reshape(n)).reshape(x.shape)
+"""}

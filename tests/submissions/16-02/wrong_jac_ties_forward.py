@@ -1,0 +1,5 @@
+"""Ties go to forward mode (<= for <)."""
+from course.grading.class_run.submissions import edited
+
+EXPECT = {"jacobian": "fail"}
+CELLS = {"jacobian_impl": edited("16-02", "jacobian_impl", ("if x.numel() < n_out:", "if x.numel() <= n_out:"))}
