@@ -410,9 +410,10 @@ print((i8 + 1000).dtype, (i8 + 0.5).dtype, (i8 + torch.tensor(2, dtype=torch.int
 # %% [markdown]
 # ### Exercise 4 · `result_dtype` (3 points)
 #
-# Write `result_dtype(a, b)`, the dtype of `a + b` by the rules above, without calling
-# `torch.result_type`, `torch.promote_types` or doing arithmetic on `a` and `b` (the checks cannot see
-# how you got the answer, but the point is to build the table yourself).
+# Write `result_dtype(a, b)`, the dtype of `a + b` by the rules above, building the table yourself:
+# do not call `torch.result_type` or `torch.promote_types`, and make or compute no tensor (no arithmetic
+# on `a` and `b`). The checks record the PyTorch calls your function makes; reading `.dtype` or `.dim()`
+# is fine.
 #
 # * Each of `a` and `b` is a tensor (of any number of dimensions, 0-dim included) or a Python `bool`,
 #   `int`, `float` or `complex`; at least one is a tensor.

@@ -76,8 +76,29 @@ def windows_error(ns, x, size, step):
 
 
 def reshape_view_cases(ns, cases):
+    """reshape_is_view on each case; the torch functions it called on the way."""
     fn = get(ns, "reshape_is_view")
-    return [_one(fn, *case) for case in cases]
+    counter = _Count()
+    with counter:
+        out = [_one(fn, *case) for case in cases]
+    return {"results": out, "torch_calls": sorted(set(counter.seen))[:5]}
+
+
+class _Forbidden(TorchFunctionMode):
+    """Records the torch functions result_dtype may not use: result_type, promote_types, and any call
+    that makes or computes a tensor (reading .dtype or .dim() is allowed)."""
+    NAMED = ("result_type", "promote_types")
+
+    def __init__(self):
+        super().__init__()
+        self.seen = set()
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        out = func(*args, **(kwargs or {}))
+        name = getattr(func, "__name__", str(func))
+        if name in self.NAMED or isinstance(out, torch.Tensor):
+            self.seen.add(name)
+        return out
 
 
 def _operand(spec):
@@ -94,8 +115,10 @@ def _operand(spec):
 
 
 def result_dtype_cases(ns, pairs, default="float32"):
-    """result_dtype on operands built from plain specs, under a default dtype; what the calls changed."""
+    """result_dtype on operands built from plain specs, under a default dtype; what the calls changed and
+    which forbidden torch calls they made."""
     fn = get(ns, "result_dtype")
+    forbidden = _Forbidden()
     saved = torch.get_default_dtype()
     torch.set_default_dtype(getattr(torch, default))
     try:
@@ -105,7 +128,8 @@ def result_dtype_cases(ns, pairs, default="float32"):
             x, y = _operand(a), _operand(b)
             keep = [v.clone() if isinstance(v, torch.Tensor) else v for v in (x, y)]
             try:
-                got = fn(x, y)
+                with forbidden:
+                    got = fn(x, y)
                 got = str(got) if isinstance(got, torch.dtype) else _plain(got)
             except NotImplementedError:
                 raise
@@ -117,7 +141,7 @@ def result_dtype_cases(ns, pairs, default="float32"):
         left = changes(before, global_state())
     finally:
         torch.set_default_dtype(saved)
-    return {"results": out, "changes": left}
+    return {"results": out, "changes": left, "forbidden_calls": sorted(forbidden.seen)[:5]}
 
 
 _UNARY = {"exp": torch.exp, "sin": torch.sin, "sigmoid": torch.sigmoid, "tanh": torch.tanh, "square": torch.square}

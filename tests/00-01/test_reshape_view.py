@@ -18,8 +18,8 @@ pytestmark = pytest.mark.task("reshape_view")
 
 def judge(student, cases):
     res = student.call("reshape_view_cases", cases=cases)
-    expect(isinstance(res, list) and len(res) == len(cases), f"reshape_is_view: the probe returned {res!r:.200}")
-    for (shape, stride, new), got in zip(cases, res):
+    expect(isinstance(res, dict) and len(res["results"]) == len(cases), f"reshape_is_view: the probe returned {res!r:.200}")
+    for (shape, stride, new), got in zip(cases, res["results"]):
         want = L.meta(shape, stride, 0).reshape(new)._base is not None
         call = f"reshape_is_view({shape}, {stride}, {new})"
         if "error" in got:
@@ -27,6 +27,7 @@ def judge(student, cases):
         if got["value"] is not want:
             fail(f"{call}: PyTorch's reshape {'returns a view' if want else 'copies'}, so {want} was expected; "
                  f"got {got['value']!r}")
+    return res
 
 
 def test_matches_reshape(student, gen):
@@ -41,3 +42,16 @@ def test_matches_reshape(student, gen):
         shape, stride, _ = L.layout(r)
         cases.append((shape, stride, L.new_shape(r, shape, bad=0.0)))
     judge(student, cases)
+
+
+def test_decides_from_integers(student, gen):
+    """decided from the integers alone: no tensor is made and PyTorch's reshape is not asked"""
+    # recorded in the judge worker (TorchFunctionMode) while reshape_is_view runs
+    r = L.rng(gen)
+    cases = [((3, 2), (1, 3), (6,)), ((2, 3), (3, 1), (3, 2)), ((2, 3), (0, 1), (6,)), ((0, 3), (1, 1), (3, 0))]
+    while len(cases) < 12:
+        shape, stride, _ = L.layout(r)
+        cases.append((shape, stride, L.new_shape(r, shape, bad=0.0)))
+    res = judge(student, cases)
+    expect(not res["torch_calls"], "reshape_is_view must decide from the integers alone (clause: decide from the "
+           f"integers alone), but it called {res['torch_calls']}")

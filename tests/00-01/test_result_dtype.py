@@ -52,6 +52,7 @@ def judge(student, pairs, default="float32", gen=None):
     changed = [(p, g) for (p, _), g in zip(keep, res["results"]) if not g["inputs_unchanged"]]
     expect(not changed, f"result_dtype changed its inputs (clause: leave a and b unchanged), e.g. for {changed[:1]}")
     expect(not res["changes"], f"result_dtype left global state changed: {res['changes']}")
+    return res
 
 
 def test_dimensioned_pairs(student, gen):
@@ -82,3 +83,14 @@ def test_default_float64(student, gen):
     """a Python float follows the default dtype, and a complex its complex type, under default float64"""
     judge(student, [p for kind in ("dim", "zero") for a in DTYPES for s in ("float", "complex", "int")
                     for p in (((kind, a), ("scalar", s)), (("scalar", s), (kind, a)))], default="float64", gen=gen)
+
+
+def test_builds_the_table_itself(student, gen):
+    """no torch.result_type, no torch.promote_types, no tensor made or computed: the table is your own"""
+    # recorded in the judge worker while result_dtype runs (a renamed alias is still the same function)
+    pairs = [((kind, a), ("scalar", s)) for kind in ("dim", "zero") for a in DTYPES for s in SCALARS]
+    pairs += [(("dim", a), (kind, b)) for a in DTYPES for b in DTYPES for kind in ("dim", "zero") if a != b]
+    res = judge(student, pairs, gen=gen)
+    expect(not res["forbidden_calls"], "result_dtype must build the promotion table itself (clause: without calling "
+           "torch.result_type or torch.promote_types, and without making or computing a tensor), but it called "
+           f"{res['forbidden_calls']}")
