@@ -14,7 +14,8 @@ inside one upload (a zip they uploaded, folders) is theirs, whatever it is calle
 - an unusable id (``..``, separators, control characters, too long) is refused.
 
 A student's bytes on disk are capped (``MAX_TOTAL``), and so are everyone's together (``DOWNLOAD_BYTES``, and
-never more than half the free space where the download is unpacked): an upload past either is refused.
+never more than a quarter of the free space where the download is unpacked, since nbgrader copies it once
+more into ``gradebook/submitted/``): an upload past either is refused.
 Each refusal is one log line and an incident (``lms_incidents``: the class report lists it, and so
 does the student's feedback when they are graded), and touches no one else: the rest of the class is
 collected as if it were not there. What is collected is written as ``extracted/<student>/<notebook>``; ``LmsCollector``
@@ -41,7 +42,7 @@ from .safe_files import MAX_FILE, MAX_TOTAL
 
 MAX_MEMBERS = 10_000      # entries in a student's zip
 MAX_DOWNLOAD = 200_000    # entries in an LMS's download
-DOWNLOAD_BYTES = 8 * 2**30  # a download's bytes on disk in all, and never more than half the free space
+DOWNLOAD_BYTES = 8 * 2**30  # a download's bytes on disk in all, and never more than a quarter of the free space
 KINDS = {"unsafe": "a path outside the archive", "link": "a link", "other": "not a plain file",
          "encrypted": "encrypted", "method": "compressed with bzip2, lzma or another method than stored or deflate "
          "(not inflated: such members inflate without a limit)"}
@@ -68,7 +69,8 @@ def _q(name: str) -> str:
 class Intake:
     def __init__(self, assignment: str, staging: str, log):
         self.a, self.staging, self.log = assignment, staging, log
-        self.budget = min(DOWNLOAD_BYTES, _free(staging) // 2)  # every student's bytes on disk together
+        self.budget = min(DOWNLOAD_BYTES, _free(staging) // 4)  # every student's bytes on disk together: nbgrader
+        # copies what is unpacked once more, into gradebook/submitted/
         self.uploads: list[Upload] = []
         self.count = itertools.count()
         self.incidents: list[tuple[str, str]] = []  # (student or "", message)
@@ -185,8 +187,9 @@ class Intake:
         """The bytes this student may still put on disk, and what a larger upload would pass."""
         mine, left = MAX_TOTAL - self.on_disk[up.who.student], self.budget - self.all_on_disk
         if left < mine:
+            where = os.path.dirname(self.staging)
             return left, (f"would pass {self.budget // 2**20} MiB on disk for the whole download (at most "
-                          f"{DOWNLOAD_BYTES // 2**30} GiB and half the free space of {os.path.dirname(self.staging)}): make room "
+                          f"{DOWNLOAD_BYTES // 2**30} GiB and a quarter of the free space of {where}): make room "
                           f"there, or put the download in archive/ in parts")
         return mine, f"would pass {MAX_TOTAL // 2**20} MiB on disk for this student in all"
 
