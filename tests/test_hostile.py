@@ -3,6 +3,11 @@ tests/submissions/_hostile scores 0 on every cell, the batch completes, the hone
 graded after them (tests/submissions/_honest, and the reference) keep full marks, and crashes
 leave a line in the grading log.
 
+The corpus is graded in two batches (PARTS), each one pipeline run in a course of its own, an xdist group
+of its own and a limit of its own, so that one slow or stuck part fails only its own tests: "limits"
+(crashes, floods and bombs: what waits on or fills a limit) and "access" (everything else: files, secrets,
+forged replies, active content; a new spec joins it), each ending with honest submissions.
+
 The kernel-side defences (sandboxed kernel, cell repair, crash and time limits) do not depend on
 the assignment, so the whole corpus runs end to end on one assignment (15-01). The defences that
 do depend on each assignment's checks (reading solutions, patching comparisons, forged replies) are judged
@@ -43,7 +48,7 @@ CRASHES = {"kill_kernel", "segfault", "endless_loop", "print_flood", "memory_bom
 SALT = str(secrets.randbelow(10**12) + 10**11)  # a fresh secret per run: it must reach no student
 LIMITS = {"COURSE_CELL_TIMEOUT": "15", "COURSE_LOAD_TIMEOUT": "30", "COURSE_CALL_TIMEOUT": "30",
           "COURSE_MEMORY_LIMIT_MB": "2048", "COURSE_SEED_SALT": SALT}
-BATCH_TIMEOUT = float(os.environ.get("COURSE_HOSTILE_TIMEOUT", "2100"))  # below pytest-timeout's 2400 s
+BATCH_TIMEOUT = float(os.environ.get("COURSE_HOSTILE_TIMEOUT", "2100"))  # a part's; below pytest-timeout's 2400 s
 MARKER = Path("/tmp/COURSE_HOSTILE_PWNED")  # what link_swap's payload would write if it ever ran on the host
 TRUSTED = ("course", "tests", "source", "release", "nbgrader_config.py", "Makefile", "requirements.txt", "pyproject.toml")
 
@@ -64,24 +69,38 @@ def tree_hashes(*roots: Path) -> dict[str, str]:
     return out
 
 
+# The part of each hostile spec ("access" unless named here) and the honest ones graded after each part's.
+LIMITS_PART = {"kill_kernel", "segfault", "endless_loop", "print_flood", "memory_bomb", "resource_bomb",
+               "display_bomb", "widget_state", "forged_verdict", "forge_bomb", "ipc_deep_tree", "ipc_tamper"}
+HONEST_IN = {"limits": {"noisy_reference"}}  # a part not named: every honest spec
+PARTS = ("limits", "access")
+
+
+def part_of(stem: str) -> str:
+    return "limits" if stem in LIMITS_PART else "access"
+
+
 def plan():
-    out = []  # (student, assignment, spec path, kind)
+    out = []  # (part, student, assignment, spec path, kind)
     for p in submissions.generic_specs("hostile"):
-        out.append((f"hostile-{p.stem}", FIRST, p, "hostile"))
-    for p in submissions.generic_specs("honest"):
-        out.append((f"zz-honest-{p.stem}", FIRST, p, "honest"))
+        out.append((part_of(p.stem), f"hostile-{p.stem}", FIRST, p, "hostile"))
+    for part in PARTS:
+        for p in submissions.generic_specs("honest"):
+            if p.stem in HONEST_IN.get(part, {p.stem}):
+                out.append((part, f"zz-honest-{p.stem}", FIRST, p, "honest"))
     return out
 
 
 PLAN = plan()
+_RUNS: dict[str, tuple] = {}  # one pipeline run per part serves all of the part's tests
 
 
-@pytest.fixture(scope="module")
-def graded(tmp_path_factory):
-    root = tmp_path_factory.mktemp("hostile-course")
+def grade_part(root: Path, part: str):
     shutil.copy(REPO_ROOT / "nbgrader_config.py", root)
     shutil.copytree(REPO_ROOT / "source", root / "source", ignore=shutil.ignore_patterns("*.nb.py", "__pycache__"))
-    for student, a, spec, _ in PLAN:
+    for p, student, a, spec, _ in PLAN:
+        if p != part:
+            continue
         dest = root / "gradebook" / "submitted" / student / a / submissions.release_notebook(a).name
         loaded = submissions.write(spec, dest, assignment=a)
         if "PLACE" in loaded:  # file-level attacks on the submitted folder
@@ -93,13 +112,31 @@ def graded(tmp_path_factory):
         compileall.compile_dir(str(REPO_ROOT / top), quiet=1)
     before = tree_hashes(REPO_ROOT, root)
     started = time.time()
-    # in a process of its own that ends with this fixture (tests/pipeline_run.py); two workers: most of this
-    # batch waits on limits (an endless loop, a flood), so they overlap
-    (a,) = sorted({a for _, a, _, _ in PLAN})
-    run = wait_run(start_pipeline(root, a, {**tool_env(), **LIMITS}, workers=2), root, a, BATCH_TIMEOUT)
+    # in a process of its own that ends with this fixture (tests/pipeline_run.py); one grading worker: the
+    # other xdist worker keeps the second core busy, and a second one would pay its own runner and judge
+    run = wait_run(start_pipeline(root, FIRST, {**tool_env(), **LIMITS}, workers=1), root, f"{FIRST} ({part})",
+                   BATCH_TIMEOUT)
+    return root, run, before, started
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory, part):
+    if part not in _RUNS:
+        _RUNS[part] = grade_part(tmp_path_factory.mktemp(f"hostile-{part}"), part)
+    root, run, before, started = _RUNS[part]
     if run.error:
         pytest.fail(run.error + "\n" + run.out[-3000:])
     return root, run.rc, run.out, before, started
+
+
+# module scope: a part's tests run together on its one run; tests/conftest.py makes each part an xdist group
+per_part = pytest.mark.parametrize("part", PARTS, scope="module")
+
+
+def holding(*stems: str):
+    """The parametrisation on the part that grades these hostile specs."""
+    (part,) = {part_of(s) for s in stems}
+    return pytest.mark.parametrize("part", [part], scope="module")
 
 
 def score(root, a, student):
@@ -111,12 +148,14 @@ def score(root, a, student):
         return {g.name: (g.score, g.max_score) for g in sub.grades if g.max_score > 0}
 
 
+@per_part
 def test_batch_completes(graded):
     root, rc, out, _, _ = graded
     assert rc == 0, f"some submissions were not graded:\n{out}"
 
 
-@pytest.mark.parametrize("student,assignment,spec,kind", PLAN, ids=[f"{s}@{a}" for s, a, _, _ in PLAN])
+@pytest.mark.parametrize("part,student,assignment,spec,kind", PLAN, scope="module",
+                         ids=[f"{p}-{s}" for p, s, _, _, _ in PLAN])
 def test_verdict(graded, student, assignment, spec, kind):
     root, _, out, _, _ = graded
     cells = score(root, assignment, student)
@@ -129,7 +168,8 @@ def test_verdict(graded, student, assignment, spec, kind):
         assert not short, f"{student} lost points in {assignment}: {short}"
 
 
-@pytest.mark.parametrize("name", sorted(CRASHES | {"restructure", "flag_flip"}))
+@pytest.mark.parametrize("part,name", [(part_of(n), n) for n in sorted(CRASHES | {"restructure", "flag_flip"})],
+                         scope="module", ids=[f"{part_of(n)}-{n}" for n in sorted(CRASHES | {"restructure", "flag_flip"})])
 def test_incident_is_logged(graded, name):
     root, _, out, _, _ = graded
     log = (root / "gradebook" / "logs" / f"{FIRST}.log").read_text() + out
@@ -142,12 +182,18 @@ def test_incident_is_logged(graded, name):
     assert found, f"no incident of {student} in gradebook/records/incidents.jsonl"
 
 
-def test_gradebook_and_solutions_out_of_reach(graded):
+@per_part
+def test_no_score_above_its_maximum(graded):
     root, _, _, _, _ = graded
     with Gradebook(f"sqlite:///{root / 'gradebook' / 'gradebook.db'}") as gb:
         for a in {FIRST}:
             for s in gb.assignment_submissions(a):
                 assert s.score <= s.max_score, f"{s.student.id} has {s.score} of {s.max_score} in {a}"
+
+
+@holding("read_solutions")
+def test_gradebook_and_solutions_out_of_reach(graded):
+    root, _, _, _, _ = graded
     nb = nbformat.read(next((root / "autograded" / f"hostile-read_solutions" / FIRST).glob("*.ipynb")), 4)
     text = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []))
     assert "NETWORK REACHABLE" not in text
@@ -166,6 +212,7 @@ def student_files(root: Path, prefix: str = ""):
                     yield p
 
 
+@per_part
 def test_no_file_outside_the_students_scratch_changed(graded):
     root, _, _, before, _ = graded
     assert not MARKER.exists(), "a submission ran a command on the grading host"
@@ -175,12 +222,14 @@ def test_no_file_outside_the_students_scratch_changed(graded):
     assert not changed, f"files changed by grading: {changed[:10]}"
 
 
+@per_part
 def test_no_symlink_in_student_folders(graded):
     root, _, _, _, _ = graded
     links = [str(p) for p in student_files(root) if p.is_symlink()]
     assert not links, f"symbolic links in autograded/ or feedback/: {links}"
 
 
+@per_part
 def test_feedback_holds_only_the_feedback(graded):
     root, _, _, _, _ = graded
     allowed = {"timestamp.txt", "submission_secret.txt"}
@@ -191,6 +240,7 @@ def test_feedback_holds_only_the_feedback(graded):
     assert not big, f"graded notebook or feedback over 16 MB: {big}"
 
 
+@per_part
 def test_nothing_secret_in_hostile_students_folders(graded):
     root, _, _, _, _ = graded
     src = nbtools_read(sorted((root / "source" / FIRST).glob("*.ipynb"))[0])
@@ -211,6 +261,7 @@ def test_nothing_secret_in_hostile_students_folders(graded):
     assert not found, "\n".join(found[:20])
 
 
+@holding("submitted_links")
 def test_log_lines_cannot_be_forged(graded):
     root, _, out, _, _ = graded
     log = (root / "gradebook" / "logs" / f"{FIRST}.log").read_text() + out
@@ -219,6 +270,7 @@ def test_log_lines_cannot_be_forged(graded):
     assert (root / "gradebook" / "rejected" / "hostile-submitted_links" / FIRST).is_dir()
 
 
+@holding("probe_leak")
 def test_probe_file_not_in_the_leakers_feedback(graded):
     """probe_leak wraps the worker's probe loading, searches its memory and answers every check with
     the next 1,800 characters of what it found: the worker never holds the probes' source, and what it
@@ -259,6 +311,7 @@ def nbtools_read(path):
     return nbtools.read(path)
 
 
+@per_part
 def test_no_sandbox_bytes_left_on_the_host(graded):
     """Every folder the batch's sandboxes could write (kernel IPC folders, worker scratch) is gone,
     however deep a submission nested it (ipc_deep_tree)."""
@@ -275,6 +328,7 @@ def test_no_sandbox_bytes_left_on_the_host(graded):
     assert not left, f"folders of finished grading processes left on the host: {left}"
 
 
+@holding("ipc_deep_tree")
 def test_next_run_loads_the_course_configuration(graded):
     """After the hostile batch, a new nbgrader process loads this course's settings (no refusal, no
     fallback to nbgrader's defaults) and reads the gradebook the batch wrote."""
@@ -301,6 +355,7 @@ def graded_files(root: Path, prefix: str):
         yield student, nb, root / "gradebook" / "feedback" / student / FIRST / nb.with_suffix(".html").name
 
 
+@per_part
 def test_no_active_content_in_graded_notebooks_or_feedback(graded):
     from nbconvert.filters.markdown_mistune import markdown2html_mistune
 
@@ -331,6 +386,7 @@ def test_no_active_content_in_graded_notebooks_or_feedback(graded):
     assert not found, "\n".join(found[:30])
 
 
+@per_part
 def test_graded_notebooks_and_feedback_stay_under_the_output_cap(graded):
     root = graded[0]
     release = submissions.release_notebook(FIRST).stat().st_size
@@ -342,11 +398,18 @@ def test_graded_notebooks_and_feedback_stay_under_the_output_cap(graded):
         if page.is_file() and page.stat().st_size > OUTPUT_CAP + honest + 500_000:
             over.append(f"{page}: {page.stat().st_size} bytes")
     assert not over, over
-    for name in ("display_bomb", "widget_state"):  # the bombs are cut at the first cell's limit
+
+
+@holding("display_bomb", "widget_state")
+def test_the_bombs_are_cut_at_the_first_cells_limit(graded):
+    root = graded[0]
+    release = submissions.release_notebook(FIRST).stat().st_size
+    for name in ("display_bomb", "widget_state"):
         path = next(p for s, p, _ in graded_files(root, f"hostile-{name}"))
         assert path.stat().st_size < release + 2_500_000, (name, path.stat().st_size)
 
 
+@per_part
 def test_the_verdict_is_whole_and_last_in_every_test_cell(graded):
     from course import notebook as nbtools
     from course.grading.autograde.preprocessors.forged_verdicts import MARK, looks_like_verdict
@@ -423,6 +486,7 @@ def active_payload() -> str:
     return submissions.load_spec(REPO_ROOT / "tests" / "submissions" / "_hostile" / "active_content.py")["JS"]
 
 
+@holding("active_content")
 def test_feedback_page_runs_nothing_in_a_browser(graded, browser, tmp_path):
     """The feedback page of the active-content submission, opened in Debian's chromium: none of its
     payloads ran (each would mark the title, localStorage or window.__pwned, or request
@@ -437,6 +501,7 @@ def test_feedback_page_runs_nothing_in_a_browser(graded, browser, tmp_path):
     assert_nothing_ran(visit(browser, page.as_uri()))
 
 
+@holding("active_content")
 def test_formgrader_runs_nothing_in_the_instructors_browser(graded, browser, tmp_path):
     """The instructor opens the active-content submission in nbgrader's formgrader (a Jupyter server
     on 127.0.0.1 in the graded course, logged in with its token): nothing of the submission runs,
@@ -475,3 +540,18 @@ def test_formgrader_runs_nothing_in_the_instructors_browser(graded, browser, tmp
         server.wait(timeout=30)
     assert marks["title"] == submissions.release_notebook(FIRST).stem, marks  # the submission's page, rendered
     assert_nothing_ran(marks)
+
+
+def test_each_part_is_one_xdist_group_and_every_spec_is_graded_once():
+    """A part's tests run on one xdist worker, on its one run, apart from the other part's (so a stuck part
+    fails only its own tests); every hostile spec is graded in exactly one part, and each part grades an
+    honest submission after its hostile ones (student ids sort "zz-honest-" last)."""
+    from tests.conftest import group_of
+    hostile = [p.stem for p in submissions.generic_specs("hostile")]
+    assert sorted(s.removeprefix("hostile-") for _, s, _, _, k in PLAN if k == "hostile") == sorted(hostile)
+    for part in PARTS:
+        students = sorted(s for p, s, _, _, _ in PLAN if p == part)
+        assert students and students[-1].startswith("zz-honest-"), (part, students)
+        ids = [f"test_verdict[{part}-{s}]" for s in students] + [f"test_batch_completes[{part}]"]
+        assert {group_of(f"tests/test_hostile.py::{i}") for i in ids} == {f"test_hostile-{part}"}
+    assert set(LIMITS_PART) <= set(hostile), sorted(set(LIMITS_PART) - set(hostile))
