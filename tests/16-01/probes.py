@@ -1,0 +1,228 @@
+"""Probes for 16-01: run next to the submission, return plain data only (nothing is compared here)."""
+import torch
+from torch._subclasses.fake_tensor import FakeTensorMode
+from torch.utils._python_dispatch import TorchDispatchMode
+
+from course.judge.probelib import get, relayout
+
+
+def _tensor(x):
+    return x.detach().clone() if isinstance(x, torch.Tensor) else f"<{type(x).__name__}>"
+
+
+def _meta(t):
+    """Shape, strides, dtype and device of a tensor (a real, fake or meta one), or its type's name."""
+    if not isinstance(t, torch.Tensor):
+        return {"type": type(t).__name__}
+    return {"type": "Tensor", "shape": list(t.shape), "stride": list(t.stride()), "dtype": str(t.dtype),
+            "device": t.device.type}
+
+
+def _op(name):
+    """The operator c1601::<name> through the dispatcher (AttributeError when it is not registered)."""
+    return getattr(torch.ops.c1601, name).default
+
+
+def _storage(t):
+    return t.untyped_storage().data_ptr() if isinstance(t, torch.Tensor) and t.device.type != "meta" else None
+
+
+def _saved_log():
+    """Hooks that note every tensor autograd saves: its bytes, dtype, shape and storage (not the tensor)."""
+    log = []
+
+    def pack(t):
+        log.append({"bytes": t.nelement() * t.element_size(), "dtype": str(t.dtype), "shape": list(t.shape),
+                    "storage": _storage(t), "value": t.detach().clone()})
+        return t
+    return log, torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t)
+
+
+def _errors(fn):
+    try:
+        return fn()
+    except Exception as exc:  # noqa: BLE001 - the judge reports it
+        return {"error": f"{type(exc).__name__}: {str(exc)[:400]}"}
+
+
+# ------------------------------------------------------------------ exercises 1 and 2: smooth_clip
+def clip_run(ns, x, limit, layout="contiguous", via="ops"):
+    """smooth_clip(x, limit) on x laid out as layout, through torch.ops (via='ops') or the notebook's name."""
+    def go():
+        xin = relayout(x, layout)
+        before = xin.clone()
+        fn = _op("smooth_clip") if via == "ops" else get(ns, "smooth_clip")
+        out = fn(xin, limit)
+        return {"out": _tensor(out), "meta": _meta(out), "in_meta": _meta(xin),
+                "x_changed": not torch.equal(xin, before),
+                "shares_input": isinstance(out, torch.Tensor) and _storage(out) == _storage(xin)}
+    return _errors(go)
+
+
+def clip_fake(ns, shape, dtype, layout, limit):
+    """smooth_clip's output metadata under FakeTensorMode and on the meta device, for x laid out as layout."""
+    dt = getattr(torch, dtype)
+
+    def fake():
+        real = relayout(torch.randn(shape, dtype=dt), layout)
+        with FakeTensorMode() as mode:
+            fx = mode.from_tensor(real)
+            out = _op("smooth_clip")(fx, limit)
+            return {"out": _meta(out), "fake": type(out).__name__ == "FakeTensor", "in": _meta(real),
+                    "is_input": out is fx}
+
+    def meta():
+        real = relayout(torch.randn(shape, dtype=dt), layout)
+        mx = torch.empty_strided(real.shape, real.stride(), dtype=dt, device="meta")
+        return {"out": _meta(_op("smooth_clip")(mx, limit)), "in": _meta(mx)}
+    return {"fake": _errors(fake), "meta": _errors(meta)}
+
+
+def clip_compile(ns, x, limit):
+    """A function calling the notebook's smooth_clip, compiled with fullgraph=True and a recording backend."""
+    graphs = []
+
+    def backend(gm, example_inputs):
+        graphs.append([str(n.target) for n in gm.graph.nodes if n.op == "call_function"])
+        return gm.forward
+
+    def go():
+        fn = get(ns, "smooth_clip")
+        compiled = torch.compile(lambda t: fn(t, limit) * 2.0 + 1.0, backend=backend, fullgraph=True)
+        out = compiled(x)
+        return {"out": _tensor(out), "graphs": graphs}
+    res = _errors(go)
+    torch._dynamo.reset()
+    return res
+
+
+def clip_grad(ns, x, limit, v, layout="contiguous"):
+    """The gradient of <v, smooth_clip(x, limit)>, and what autograd saved (bytes, dtype, storage, values)."""
+    def go():
+        xin = relayout(x, layout).requires_grad_(True)
+        log, hooks = _saved_log()
+        with hooks:
+            out = _op("smooth_clip")(xin, limit)
+        if not isinstance(out, torch.Tensor) or out.grad_fn is None:
+            return {"error": f"the output has no grad_fn (got {type(out).__name__}): no autograd formula ran"}
+        (g,) = torch.autograd.grad(out, xin, v)
+        for s in log:
+            s["is_input"] = s["storage"] == _storage(xin)
+            s["is_output"] = s["storage"] == _storage(out)
+        return {"out": _tensor(out), "grad": _tensor(g), "saved": log}
+    return _errors(go)
+
+
+def clip_gradgrad(ns, x, limit, v, w):
+    """Second order: d/d(x, v) of <w, grad_x <v, smooth_clip(x, limit)>>."""
+    def go():
+        xin, vin = x.clone().requires_grad_(True), v.clone().requires_grad_(True)
+        out = _op("smooth_clip")(xin, limit)
+        (g,) = torch.autograd.grad(out, xin, vin, create_graph=True)
+        if g.grad_fn is None:
+            return {"error": "the gradient has no grad_fn: the backward is not differentiable"}
+        gx, gv = torch.autograd.grad(g, (xin, vin), w, allow_unused=True)
+        return {"gx": _tensor(gx) if gx is not None else None, "gv": _tensor(gv) if gv is not None else None}
+    return _errors(go)
+
+
+# ------------------------------------------------------------------ exercise 3: ema_
+def ema_schema(ns):
+    def go():
+        made = get(ns, "register_ema")()
+        return {"schema": str(_op("ema_")._schema), "returned": type(made).__name__}
+    return _errors(go)
+
+
+def ema_run(ns, avg, x, decay, layout="contiguous", via="ops"):
+    """ema_(avg, x, decay) on avg laid out as layout: the result, avg and x afterwards, avg's storage kept."""
+    def go():
+        made = get(ns, "register_ema")()
+        fn = _op("ema_") if via == "ops" else made
+        a = relayout(avg, layout)
+        xin = x.clone()
+        ptr, stride = _storage(a), a.stride()
+        res = fn(a, xin, decay)
+        return {"result": "None" if res is None else type(res).__name__, "avg": a.clone(), "x": xin.clone(),
+                "same_storage": _storage(a) == ptr, "stride": list(a.stride()), "stride_before": list(stride)}
+    return _errors(go)
+
+
+def ema_compiled(ns, avg, x, d1, d2):
+    """avg after a compiled (fullgraph, aot_eager) function calls ema_ twice: (avg, x, d1) then (avg, 2x, d2)."""
+    def go():
+        get(ns, "register_ema")()
+        op = _op("ema_")
+
+        def twice(a, t):
+            op(a, t, d1)
+            op(a, t * 2.0, d2)
+            return t + 1.0
+        a = avg.clone()
+        out = torch.compile(twice, backend="aot_eager", fullgraph=True)(a, x.clone())
+        return {"avg": a.clone(), "out": _tensor(out)}
+    res = _errors(go)
+    torch._dynamo.reset()
+    return res
+
+
+# ------------------------------------------------------------------ exercise 4: gelu_dropout
+def fused_run(ns, x, p, seed=None, v=None, layout="contiguous", after=4):
+    """gelu_dropout(x, p, generator): the output, the gradient of <v, output>, what autograd saved, and `after`
+    draws the generator gives once the call returns."""
+    def go():
+        g = None if seed is None else torch.Generator().manual_seed(seed)
+        xin = relayout(x, layout).requires_grad_(v is not None)
+        log, hooks = _saved_log()
+        with hooks:
+            out = get(ns, "gelu_dropout")(xin, p, g)
+        res = {"out": _tensor(out), "meta": _meta(out), "in_meta": _meta(xin),
+               "next": torch.rand(after, generator=g, dtype=torch.float64) if g is not None else None}
+        if v is not None and isinstance(out, torch.Tensor):
+            if out.grad_fn is None:
+                return {**res, "error": "the output has no grad_fn: no autograd formula ran"}
+            res["grad"] = torch.autograd.grad(out, xin, v)[0]
+            res["saved"] = [{k: s[k] for k in ("bytes", "dtype", "shape", "storage")} for s in log]
+        return res
+    return _errors(go)
+
+
+def fused_op(ns, x, keep, p, layout="contiguous"):
+    """torch.ops.c1601.gelu_dropout_op(x, keep, p) on x and keep laid out as layout, and under FakeTensorMode."""
+    def go():
+        xin, kin = relayout(x, layout), relayout(keep, layout)
+        out = _op("gelu_dropout_op")(xin, kin, p)
+        with FakeTensorMode() as mode:
+            fx = mode.from_tensor(xin)
+            fout = _op("gelu_dropout_op")(fx, mode.from_tensor(kin), p)
+            fake = {"meta": _meta(fout), "fake": type(fout).__name__ == "FakeTensor", "is_input": fout is fx}
+        return {"out": _tensor(out), "meta": _meta(out), "in_meta": _meta(xin), "fake": fake}
+    return _errors(go)
+
+
+class _DeviceLog(TorchDispatchMode):
+    """For every operator that runs, the devices of its tensor arguments with at least one dimension."""
+
+    def __init__(self):
+        super().__init__()
+        self.seen = {}
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        flat = list(args) + list((kwargs or {}).values())
+        flat += [t for a in flat if isinstance(a, (list, tuple)) for t in a]
+        devices = {t.device.type for t in flat if isinstance(t, torch.Tensor) and t.dim() > 0}
+        if devices:
+            self.seen.setdefault(str(func.overloadpacket), set()).update(devices)
+        return func(*args, **(kwargs or {}))
+
+
+def fused_on_meta(ns, shape, dtype, p, with_generator):
+    """gelu_dropout on a meta tensor (the grader's stand-in for a GPU): the output's metadata and the devices each
+    operator was given, or the error."""
+    def go():
+        x = torch.empty(shape, dtype=getattr(torch, dtype), device="meta")
+        g = torch.Generator().manual_seed(0) if with_generator else None
+        with _DeviceLog() as log:
+            out = get(ns, "gelu_dropout")(x, p, g)
+        return {"out": _meta(out), "devices": {k: sorted(v) for k, v in log.seen.items()}}
+    return _errors(go)

@@ -1,0 +1,80 @@
+"""Hidden checks of smooth_clip's autograd formula (exercise 2): first and second derivatives against autograd
+of the judge's own limit * tanh(x / limit), and what the formula saves (recorded by saved-tensor hooks)."""
+import pytest
+import torch
+
+from course.judge.expect import expect, expect_close
+
+pytestmark = pytest.mark.task("clip_grad")
+f64 = torch.float64
+OP = "torch.ops.c1601.smooth_clip"
+TOL = {torch.float64: {"atol": 1e-11, "rtol": 1e-9}, torch.float32: {"atol": 1e-5, "rtol": 1e-4}}
+
+
+def limit_from(gen):
+    return round(float(torch.empty(()).uniform_(0.3, 6.0, generator=gen)), 3)
+
+
+def reference_grads(x, limit, v, w=None):
+    xr = x.to(f64).clone().requires_grad_(True)
+    vr = v.to(f64).clone().requires_grad_(True)
+    out = limit * torch.tanh(xr / limit)
+    (g,) = torch.autograd.grad(out, xr, vr, create_graph=w is not None)
+    if w is None:
+        return out.detach(), g
+    return torch.autograd.grad(g, (xr, vr), w.to(f64))
+
+
+def grad_run(student, what, **kw):
+    res = student.call("clip_grad", **kw)
+    expect("error" not in res, f"{what} raised {res.get('error')}")
+    return res
+
+
+CASES = [((6,), torch.float64, "contiguous"), ((3, 4), torch.float32, "contiguous"), ((4, 5), torch.float64, "transposed"),
+         ((2, 3, 4), torch.float64, "strided"), ((), torch.float64, "contiguous")]
+
+
+@pytest.mark.parametrize("shape,dtype,layout", CASES, ids=[f"{s}-{d}-{l}".replace("torch.", "") for s, d, l in CASES])
+def test_gradient(student, gen, shape, dtype, layout):
+    """the gradient with respect to x is grad * (1 - (y / limit)**2), that of limit * tanh(x / limit), for float32
+    and float64 inputs of any shape and layout; limit gets none"""
+    limit = limit_from(gen)
+    x = (3 * torch.randn(shape, generator=gen, dtype=f64)).to(dtype)
+    v = torch.randn(shape, generator=gen, dtype=f64).to(dtype)
+    what = f"the gradient of <v, {OP}(x, {limit})> for a {layout} {dtype} x of shape {tuple(shape)}"
+    res = grad_run(student, what, x=x, limit=limit, v=v, layout=layout)
+    _, g = reference_grads(x, limit, v)
+    expect_close(res["grad"], g.to(dtype), what, **TOL[dtype])
+
+
+def test_saves_only_the_output(student, gen):
+    """setup_context saves the output y with save_for_backward, and nothing else (not x)"""
+    limit = limit_from(gen)
+    x = 3 * torch.randn(4, 5, generator=gen, dtype=f64)
+    v = torch.randn(4, 5, generator=gen, dtype=f64)
+    what = f"what autograd saved for {OP}(x, {limit}) with x (4, 5) float64"
+    res = grad_run(student, what, x=x, limit=limit, v=v)
+    saved = res["saved"]
+    expect(not any(s["is_input"] for s in saved), f"{what}: x itself was saved; save the output y instead")
+    expect(len(saved) == 1, f"{what}: {len(saved)} tensors were saved with save_for_backward "
+           f"({[(s['dtype'], s['shape']) for s in saved]}), expected exactly one, the output y")
+    y, _ = reference_grads(x, limit, v)
+    expect_close(saved[0]["value"], y, f"{what}: the saved tensor must be the output y", **TOL[f64])
+
+
+@pytest.mark.parametrize("shape", [(5,), (3, 4)], ids=["(5,)", "(3, 4)"])
+def test_second_derivatives(student, gen, shape):
+    """the backward is differentiable: second derivatives (in x and in the incoming gradient) are those of
+    limit * tanh(x / limit)"""
+    limit = limit_from(gen)
+    x = 3 * torch.randn(shape, generator=gen, dtype=f64)
+    v, w = torch.randn(shape, generator=gen, dtype=f64), torch.randn(shape, generator=gen, dtype=f64)
+    what = f"the derivatives of <w, grad_x <v, {OP}(x, {limit})>> for x {shape} float64 (double backward)"
+    res = student.call("clip_gradgrad", x=x, limit=limit, v=v, w=w)
+    expect("error" not in res, f"{what} raised {res.get('error')}")
+    gx, gv = reference_grads(x, limit, v, w)
+    expect(res["gx"] is not None, f"{what}: nothing flows back to x (the saved output is detached?)")
+    expect_close(res["gx"], gx, what + ", with respect to x", **TOL[f64])
+    expect(res["gv"] is not None, f"{what}: nothing flows back to the incoming gradient")
+    expect_close(res["gv"], gv, what + ", with respect to the incoming gradient", **TOL[f64])

@@ -1,0 +1,127 @@
+"""Hidden checks of smooth_clip, the operator and its fake kernel (exercise 1): values against the judge's own
+limit * tanh(x / limit), layouts against torch.empty_like, fake and meta runs, and one opaque node under
+torch.compile(fullgraph=True)."""
+import pytest
+import torch
+
+from course.judge.expect import expect, expect_close, expect_equal
+
+pytestmark = pytest.mark.task("clip_op")
+f64 = torch.float64
+OP = "torch.ops.c1601.smooth_clip"
+TOL = {torch.float64: {"atol": 1e-12, "rtol": 1e-10}, torch.float32: {"atol": 1e-6, "rtol": 1e-5}}
+
+
+def reference(x, limit):
+    return (limit * torch.tanh(x.to(f64) / limit)).to(x.dtype)
+
+
+def empty_like_meta(meta):
+    """The metadata torch.empty_like gives for an input with this metadata (judge side)."""
+    t = torch.empty_like(torch.empty_strided(meta["shape"], meta["stride"], dtype=getattr(torch, meta["dtype"][6:])))
+    return {"type": "Tensor", "shape": list(t.shape), "stride": list(t.stride()), "dtype": str(t.dtype),
+            "device": meta["device"]}
+
+
+def run(student, what, **kw):
+    res = student.call("clip_run", **kw)
+    expect("error" not in res, f"{what} raised {res.get('error')}")
+    expect(isinstance(res["out"], torch.Tensor), f"{what} returned {res['out']}, not a tensor")
+    return res
+
+
+def limit_from(gen):
+    return round(float(torch.empty(()).uniform_(0.3, 6.0, generator=gen)), 3)
+
+
+SHAPES = [(7,), (3, 4), (2, 3, 5), (), (0, 3)]
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=["f32", "f64"])
+@pytest.mark.parametrize("shape", SHAPES, ids=[str(s) for s in SHAPES])
+def test_values(student, gen, shape, dtype):
+    """torch.ops.c1601.smooth_clip(x, limit) is limit * tanh(x / limit) in x's dtype, for any shape (0-dim and
+    empty included), and leaves x unchanged"""
+    limit = limit_from(gen)
+    x = (4 * torch.randn(shape, generator=gen, dtype=f64)).to(dtype)
+    what = f"{OP}(x, {limit}) for {dtype} x of shape {tuple(shape)}"
+    res = run(student, what, x=x, limit=limit)
+    expect_equal(res["out"].dtype, dtype, f"the dtype of {what}")
+    expect_close(res["out"], reference(x, limit), what, **TOL[dtype])
+    expect(not res["x_changed"], f"{what} changed x: the operator must leave its input alone (mutates nothing)")
+
+
+def test_bound_to_the_name(student, gen):
+    """the name smooth_clip is the registered operator: calling it gives the operator's values"""
+    limit = limit_from(gen)
+    x = 3 * torch.randn(4, 3, generator=gen, dtype=f64)
+    what = f"smooth_clip(x, {limit}) called by its name in the notebook"
+    expect_close(run(student, what, x=x, limit=limit, via="name")["out"], reference(x, limit), what, **TOL[f64])
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=["f32", "f64"])
+def test_extreme_values(student, gen, dtype):
+    """finite and saturating at +-limit for inputs up to +-1e30 (float32) and +-1e300 (float64), exact at 0"""
+    big = 1e30 if dtype == torch.float32 else 1e300
+    for limit in (1e-3, limit_from(gen), 1e3):
+        x = torch.tensor([big, -big, big / 7, 0.0, -0.0, 1e-30], dtype=dtype)
+        what = f"{OP}(x, {limit}) for {dtype} x = {x.tolist()}"
+        out = run(student, what, x=x, limit=limit)["out"]
+        expect(bool(torch.isfinite(out).all()), f"{what} is not finite: {out.tolist()}")
+        expect_close(out, reference(x, limit), what + " (saturates at +-limit)", **TOL[dtype])
+
+
+LAYOUTS = ["transposed", "strided", "offset", "channels_last"]
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_output_layout(student, gen, layout):
+    """the output is a new tensor with x's shape, dtype and device and the strides of torch.empty_like(x), for
+    non-contiguous inputs too"""
+    limit = limit_from(gen)
+    x = 3 * torch.randn(2, 3, 4, 5, generator=gen, dtype=f64)
+    what = f"{OP}(x, {limit}) for a {layout} float64 x of shape (2, 3, 4, 5)"
+    res = run(student, what, x=x, limit=limit, layout=layout)
+    expect_close(res["out"], reference(x, limit), what, **TOL[f64])
+    expect_equal(res["meta"], empty_like_meta(res["in_meta"]),
+                 f"the shape, strides, dtype and device of {what} (those of torch.empty_like(x))")
+    expect(not res["shares_input"], f"{what} returned x's own memory: an operator's output must be a new tensor")
+
+
+CASES = [((3, 4), "float32", "contiguous"), ((4, 6), "float64", "transposed"), ((2, 3, 4, 5), "float32", "channels_last"),
+         ((5, 3), "float64", "strided"), ((), "float32", "contiguous"), ((0, 4), "float64", "contiguous")]
+
+
+@pytest.mark.parametrize("shape,dtype,layout", CASES, ids=[f"{s}-{d}-{l}" for s, d, l in CASES])
+def test_fake_and_meta(student, gen, shape, dtype, layout):
+    """the fake kernel gives the real output's metadata without data, as a new tensor: under FakeTensorMode and on
+    the meta device"""
+    limit = limit_from(gen)
+    res = student.call("clip_fake", shape=list(shape), dtype=dtype, layout=layout, limit=limit)
+    what = f"{OP}(x, {limit}) for a {layout} {dtype} x of shape {shape}"
+    fake = res["fake"]
+    expect("error" not in fake, f"{what} under FakeTensorMode raised {fake.get('error')} (a fake kernel must not read "
+           f"data, and must be registered with register_fake)")
+    expect(fake["fake"], f"{what} under FakeTensorMode returned {fake['out']}, not a FakeTensor")
+    expect(not fake["is_input"], f"{what} under FakeTensorMode returned x itself: the output is a new tensor")
+    expect_equal(fake["out"], empty_like_meta(fake["in"]), f"the metadata of {what} under FakeTensorMode")
+    meta = res["meta"]
+    expect("error" not in meta, f"{what} on the meta device raised {meta.get('error')}")
+    expect_equal(meta["out"], empty_like_meta(meta["in"]), f"the metadata of {what} on the meta device")
+
+
+def test_compiles_as_one_node(student, gen):
+    """under torch.compile(fullgraph=True), a function calling smooth_clip compiles without a graph break and keeps
+    the operator as one node (no tanh traced from its body)"""
+    limit = limit_from(gen)
+    x = 3 * torch.randn(3, 5, generator=gen, dtype=f64)
+    what = f"torch.compile(lambda t: smooth_clip(t, {limit}) * 2 + 1, fullgraph=True)"
+    res = student.call("clip_compile", x=x, limit=limit)
+    expect("error" not in res, f"{what} failed: {res.get('error')}")
+    expect(len(res["graphs"]) == 1, f"{what} gave {len(res['graphs'])} graphs, expected one")
+    nodes = res["graphs"][0]
+    expect("c1601.smooth_clip.default" in nodes,
+           f"{what}: the graph {nodes} has no node for the operator c1601::smooth_clip (is smooth_clip the operator "
+           f"returned by torch.library.custom_op?)")
+    expect(not any("tanh" in n for n in nodes), f"{what}: the compiler traced into the operator's body: {nodes}")
+    expect_close(res["out"], 2 * reference(x, limit) + 1, f"the value of {what}", **TOL[f64])

@@ -1,0 +1,130 @@
+"""Hidden checks of gelu_dropout, the fused operator (exercise 4): values and gradients against the judge's own
+unfused composition F.gelu(x, approximate='tanh') * (u >= p) / (1 - p) with the same draw, what autograd saves
+(recorded by saved-tensor hooks), the operator's layout and fake kernel, and the meta device as a GPU stand-in."""
+import pytest
+import torch
+import torch.nn.functional as F
+
+from course.judge.expect import expect, expect_close, expect_equal
+
+pytestmark = pytest.mark.task("fused")
+f64 = torch.float64
+FN = "gelu_dropout"
+TOL = {torch.float64: {"atol": 1e-11, "rtol": 1e-9}, torch.float32: {"atol": 1e-5, "rtol": 1e-4}}
+
+
+def seed_from(gen):
+    return int(torch.randint(0, 2**31 - 1, (1,), generator=gen))
+
+
+def reference(x, p, seed, v=None, after=4):
+    """The unfused composition with the notebook's draw: output, gradient of <v, output>, the next draws."""
+    g = torch.Generator().manual_seed(seed)
+    keep = torch.rand(x.shape, generator=g, dtype=x.dtype) >= p if p > 0 else torch.ones(x.shape, dtype=torch.bool)
+    xr = x.clone().requires_grad_(True)
+    out = F.gelu(xr, approximate="tanh") * keep / (1 - p)
+    grad = torch.autograd.grad(out, xr, v)[0] if v is not None else None
+    return out.detach(), grad, torch.rand(after, generator=g, dtype=f64), keep
+
+
+def run(student, what, **kw):
+    res = student.call("fused_run", **kw)
+    expect("error" not in res, f"{what} raised {res.get('error')}")
+    expect(isinstance(res["out"], torch.Tensor), f"{what} returned {res['out']}, not a tensor")
+    return res
+
+
+CASES = [((6, 7), torch.float64, 0.3), ((5, 4), torch.float32, 0.5), ((2, 3, 4), torch.float64, 0.9),
+         ((17,), torch.float32, 0.1), ((), torch.float64, 0.4), ((0, 3), torch.float32, 0.5)]
+
+
+@pytest.mark.parametrize("shape,dtype,p", CASES, ids=[f"{s}-{str(d)[6:]}-p{p}" for s, d, p in CASES])
+def test_matches_unfused(student, gen, shape, dtype, p):
+    """gelu_dropout(x, p, generator) equals the unfused composition with the same draw (u = torch.rand(x.shape,
+    generator, dtype=x.dtype), kept where u >= p), in value, dtype and gradient, and draws once"""
+    seed = seed_from(gen)
+    x = (2.5 * torch.randn(shape, generator=gen, dtype=f64)).to(dtype)
+    v = torch.randn(shape, generator=gen, dtype=f64).to(dtype)
+    what = f"{FN}(x, {p}, generator) for {dtype} x of shape {tuple(shape)}"
+    res = run(student, what, x=x, p=p, seed=seed, v=v)
+    out, grad, nxt, _ = reference(x, p, seed, v)
+    expect_equal(res["out"].dtype, dtype, f"the dtype of {what}")
+    expect_close(res["out"], out, what + " against F.gelu(x, approximate='tanh') * (u >= p) / (1 - p)", **TOL[dtype])
+    expect_close(res["grad"], grad, f"the gradient of <v, {what}>", **TOL[dtype])
+    expect_close(res["next"], nxt, f"the generator's next draws after {what} (one draw of x.shape in x's dtype)",
+                 atol=0, rtol=0)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=["f32", "f64"])
+def test_p_zero(student, gen, dtype):
+    """with p == 0 it returns gelu(x), with gelu's gradient, and draws nothing"""
+    seed = seed_from(gen)
+    x = (3 * torch.randn(4, 6, generator=gen, dtype=f64)).to(dtype)
+    v = torch.randn(4, 6, generator=gen, dtype=f64).to(dtype)
+    what = f"{FN}(x, 0.0, generator) for {dtype} x (4, 6)"
+    res = run(student, what, x=x, p=0.0, seed=seed, v=v)
+    out, grad, nxt, _ = reference(x, 0.0, seed, v)
+    expect_close(res["out"], out, what + " (gelu(x))", **TOL[dtype])
+    expect_close(res["grad"], grad, f"the gradient of <v, {what}>", **TOL[dtype])
+    expect_close(res["next"], nxt, f"the generator's next draws after {what} (it must draw nothing)", atol=0, rtol=0)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=["f32", "f64"])
+def test_saves_x_and_boolean_mask(student, gen, dtype):
+    """for the backward it saves x and the boolean keep mask, and nothing else (no output, no float mask)"""
+    seed = seed_from(gen)
+    x = torch.randn(8, 16, generator=gen, dtype=f64).to(dtype)
+    v = torch.randn(8, 16, generator=gen, dtype=f64).to(dtype)
+    what = f"what autograd saved for {FN}(x, 0.25, generator) with {dtype} x (8, 16)"
+    res = run(student, what, x=x, p=0.25, seed=seed, v=v)
+    saved = {s["storage"]: s for s in res["saved"]}.values()  # a tensor saved twice counts once
+    total, bound = sum(s["bytes"] for s in saved), x.numel() * (x.element_size() + 1)
+    kinds = sorted((s["dtype"], tuple(s["shape"])) for s in saved)
+    expect(total <= bound, f"{what}: {total} bytes ({kinds}); x and a boolean mask take {bound}")
+    expect(("torch.bool", (8, 16)) in kinds, f"{what}: no boolean (8, 16) mask among the saved tensors {kinds}")
+    expect((str(dtype), (8, 16)) in kinds, f"{what}: x is not among the saved tensors {kinds}")
+    _, grad, _, _ = reference(x, 0.25, seed, v)
+    expect_close(res["grad"], grad, f"the gradient of <v, {FN}(x, 0.25, generator)>", **TOL[dtype])
+
+
+def empty_like_meta(meta):
+    t = torch.empty_like(torch.empty_strided(meta["shape"], meta["stride"], dtype=getattr(torch, meta["dtype"][6:])))
+    return {"type": "Tensor", "shape": list(t.shape), "stride": list(t.stride()), "dtype": str(t.dtype),
+            "device": meta["device"]}
+
+
+LAYOUTS = [("contiguous", (2, 3, 4, 5)), ("transposed", (2, 3, 4, 5)), ("strided", (2, 3, 4, 5)),
+           ("channels_last", (2, 3, 4, 5)), ("contiguous", ()), ("contiguous", (1, 1))]
+
+
+@pytest.mark.parametrize("layout,shape", LAYOUTS, ids=[f"{a}-{b}" for a, b in LAYOUTS])
+def test_operator_layout_and_fake(student, gen, layout, shape):
+    """torch.ops.c1601.gelu_dropout_op(x, keep, p) is gelu(x) * keep / (1 - p) as a new tensor laid out like
+    torch.empty_like(x), and its fake kernel gives the same metadata, as a new tensor"""
+    p = 0.4
+    x = 2 * torch.randn(shape, generator=gen, dtype=f64)
+    keep = torch.rand(shape, generator=gen) >= p
+    what = f"torch.ops.c1601.gelu_dropout_op(x, keep, {p}) for {layout} float64 x and keep {shape}"
+    res = student.call("fused_op", x=x, keep=keep, p=p, layout=layout)
+    expect("error" not in res, f"{what} raised {res.get('error')}")
+    expect_close(res["out"], F.gelu(x, approximate="tanh") * keep / (1 - p), what, **TOL[f64])
+    expected = empty_like_meta(res["in_meta"])
+    expect_equal(res["meta"], expected, f"the shape, strides, dtype and device of {what} (torch.empty_like(x)'s)")
+    expect(res["fake"]["fake"], f"{what} under FakeTensorMode did not return a FakeTensor: {res['fake']['meta']}")
+    expect(not res["fake"]["is_input"], f"{what} under FakeTensorMode returned x itself: the output is a new tensor")
+    expect_equal(res["fake"]["meta"], expected, f"the metadata of {what} under FakeTensorMode")
+
+
+@pytest.mark.parametrize("p,with_generator", [(0.3, True), (0.3, False), (0.0, False)],
+                         ids=["p0.3-generator", "p0.3-default", "p0"])
+def test_on_another_device(student, p, with_generator):
+    """on a device other than the default (meta, the grader's GPU stand-in), every tensor it creates (the draw, the
+    mask) is on x's device"""
+    what = f"{FN}(x, {p}{', generator' if with_generator else ''}) for x (3, 4) on the meta device"
+    res = student.call("fused_on_meta", shape=[3, 4], dtype="float32", p=p, with_generator=with_generator)
+    expect("error" not in res, f"{what} (the grader's stand-in for a GPU: a tensor made without device= lands on the "
+           f"CPU) raised {res.get('error')}: create the draw and the mask with device=x.device")
+    mixed = {op: d for op, d in res["devices"].items() if d != ["meta"]}
+    expect(not mixed, f"{what}: operators got tensors on other devices than x's: {mixed} (on a GPU these calls fail: "
+           f"create the draw and the mask with device=x.device)")
+    expect_equal((res["out"].get("device"), res["out"].get("shape")), ("meta", [3, 4]), f"the output of {what}")
