@@ -122,7 +122,7 @@ def random_trace(rng: random.Random, n_ops: int, p_cache: float = 0.0, p_zero: f
             name = live.pop(rng.randrange(len(live)))
             ops.append(("free", name))
         else:
-            name = f"t{k}"
+            name = ("", 0)[k] if k < 2 else f"t{k}"  # names are any objects: falsy ones too
             k += 1
             n = 0 if rng.random() < p_zero else random_size(rng)
             ops.append(("alloc", name, n))

@@ -240,6 +240,19 @@ def _synchronize(device=None) -> None:
     _STATE["stream"].synchronize()
 
 
+class _DeviceScope:
+    """torch.cuda.device(d): selects the one stand-in device, so it changes nothing."""
+
+    def __init__(self, device=None):
+        self.device = device
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
 @contextlib.contextmanager
 def install(backend=None, kernel_ms: float = 0.0):
     """Replace the CUDA entry points the 15-07 probes and replay script use; restore them on exit."""
@@ -252,6 +265,9 @@ def install(backend=None, kernel_ms: float = 0.0):
         (cuda, "current_stream"): lambda device=None: _STATE["stream"],
         (cuda, "default_stream"): lambda device=None: _STATE["stream"],
         (cuda, "device_count"): lambda: 1,
+        (cuda, "device"): _DeviceScope,
+        (cuda, "current_device"): lambda: 0,
+        (cuda, "set_device"): lambda device: None,
         (cuda, "get_device_name"): lambda device=None: "CUDA stand-in (tests/15-07/cuda_standin.py)",
         (cuda, "memory_stats"): lambda device=None: _STATE["backend"].memory_stats(),
         (cuda, "memory_snapshot"): lambda *a, **k: _STATE["backend"].memory_snapshot(),

@@ -122,9 +122,12 @@ def time_pattern(ns, pattern_ms, warmup, as_device=False):
     return {"ms": _plain(ms), "calls": calls[0], "stamps": stamps}
 
 
-def time_matmul_gpu(ns, n, warmup, iters, seed, standin=None, kernel_ms=0.0, device="cuda"):
+def time_matmul_gpu(ns, n, warmup, iters, seed, standin=None, kernel_ms=0.0, device="cuda", as_device=False):
     """time_op on a matmul queued on CUDA; with ``standin`` (CPU CI) every a @ b queues kernel_ms of work
-    on the stand-in's stream and returns at once, as a kernel launch does."""
+    on the stand-in's stream and returns at once, as a kernel launch does. as_device: pass device as
+    torch.device(device) instead of the string."""
+    if as_device:
+        device = torch.device(device)
     with _standin(standin, kernel_ms=kernel_ms) as fake:
         g = torch.Generator(device="cuda").manual_seed(seed)
         a = torch.randn(n, n, device="cuda", generator=g)

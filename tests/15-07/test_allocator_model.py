@@ -147,7 +147,7 @@ def test_tie_lowest_offset_first(student, gen):
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 2**31 - 1))
 def test_random_traces(student, seed):
-    """simulate matches the allocator's rules on random alloc/free traces"""
+    """simulate matches the allocator's rules on random alloc/free traces (tensors named '', 0, 't2', ...)"""
     ops = C.tie_free_random_trace(seed, 30)
     C.compare_trace(student, ops, ref.simulate(ops), "a random trace")
 

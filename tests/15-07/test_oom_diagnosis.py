@@ -83,7 +83,7 @@ def test_summary_edge_cases(student, gen):
 
 
 def test_summary_value_types(student, gen):
-    """summarize_snapshot returns ints for the five byte counts and a float for fragmentation"""
+    """summarize_snapshot returns ints for the byte counts and a float for fragmentation (0.0 when nothing is cached free)"""
     segs = _snapshot_after([("alloc", "a", int(torch.randint(1, 9 * MiB, (1,), generator=gen))), ("alloc", "b", 700),
                             ("free", "b")])
     got = student.call("summarize", segments=segs)
@@ -96,6 +96,15 @@ def test_summary_value_types(student, gen):
     expect(not bad, f"summarize_snapshot(snapshot): byte counts should be ints and fragmentation a float; got "
                     f"{', '.join(bad)}.\n  snapshot: {_describe(segs)}")
     _check_summary(student, segs, "a snapshot after one allocation")
+    # nothing cached free: fragmentation is the float 0.0 (an empty snapshot, or one 20 MiB block in use)
+    segs = [] if int(torch.randint(0, 2, (1,), generator=gen)) else _snapshot_after([("alloc", "a", 19 * MiB + 7)])
+    got = student.call("summarize", segments=segs)
+    if "__error__" in got:
+        fail(f"summarize_snapshot(snapshot) with nothing cached free: {got['__error__']}")
+    frag = got.get("fragmentation")
+    expect(type(frag) is float, f"summarize_snapshot(snapshot) with nothing cached free: fragmentation should be "
+                                f"the float 0.0, got {frag!r} ({type(frag).__name__}).\n  snapshot: "
+                                f"{_describe(segs) or '[] (empty)'}")
 
 
 def _oom_cases(rng: random.Random, k: int):

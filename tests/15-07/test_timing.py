@@ -125,12 +125,16 @@ def test_gpu_timing_synchronizes(student, gen):
 # does; events and synchronize see the queued work, a wall clock read without synchronizing does not.
 # More warm-up than timed calls: a clock started before the warm-up work is done is off by 3x.
 def test_cuda_timing_on_standin(student, gen):
-    """on CUDA (stand-in), time_op waits for queued work: ms per call of an asynchronous matmul"""
-    for kernel_ms in torch.randint(5, 61, (2,), generator=gen).tolist():  # two runs, other work each time
+    """on CUDA (stand-in), time_op waits for queued work: ms per call of an asynchronous matmul, with device
+    given as a string and as a torch.device ('cuda' or 'cuda:0')"""
+    # two runs, other work each time; the device as a string in the first, a torch.device in the second
+    for run, kernel_ms in enumerate(torch.randint(5, 61, (2,), generator=gen).tolist()):
+        name = ("cuda", "cuda:0")[int(torch.randint(0, 2, (1,), generator=gen))]
+        shown = f"torch.device({name!r})" if run else repr(name)
         r = student.call("time_matmul_gpu", n=4096, warmup=8, iters=4, seed=0, standin=C.standin_source(),
-                         kernel_ms=float(kernel_ms))
+                         kernel_ms=float(kernel_ms), device=name, as_device=bool(run))
         expect(_num(r["ms"]) and 0.8 * kernel_ms <= r["ms"] <= 1.6 * kernel_ms + 1,
-               f"time_op(fn, warmup=8, iters=4, device='cuda') where each call of fn queues {kernel_ms:.0f} ms of "
+               f"time_op(fn, warmup=8, iters=4, device={shown}) where each call of fn queues {kernel_ms:.0f} ms of "
                f"GPU work and returns at once (CUDA stand-in): expected about {kernel_ms:.0f} ms per call, got "
                f"{r['ms']!r} (far less: the queued work was not waited for; about 3x: the clock started before "
                f"the warm-up work was done; about 4x: the total, not the mean)")
