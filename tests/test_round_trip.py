@@ -246,9 +246,12 @@ def test_each_run_is_one_xdist_group_and_every_topic_is_in_one_run():
 def test_a_new_topic_joins_the_round_trip_and_the_verdicts_by_its_folders(tmp_path, monkeypatch):
     """A topic with a notebook in source/<id>/ and a test file in tests/<id>/ is graded by the round trip and
     the verdicts, in runs and xdist groups of its own, ranked with the longest verdict runs (its cost is not
-    known yet), with no edit to these files; one whose hidden suite is not written yet is left out."""
+    known yet), with no edit to these files; one whose hidden suite is not written yet is left out, and when
+    it is written during a run, that run's groups stay as they were (xdist looks them up again)."""
     import course
+    from tests import conftest
     from tests.conftest import LONGEST_FIRST, _rank, group_of
+    monkeypatch.setattr(conftest, "_TOPICS", None)  # as a new pytest run
     src, hidden = tmp_path / "source", tmp_path / "tests"
     for t in ("91-01", "91-02", "91-03"):
         (src / t).mkdir(parents=True)
@@ -264,3 +267,6 @@ def test_a_new_topic_joins_the_round_trip_and_the_verdicts_by_its_folders(tmp_pa
     verdicts = "tests/test_submissions.py::test_example_submission_verdicts[91-03]"
     assert group_of(verdicts) == "test_submissions-91-03"
     assert _rank(verdicts) <= LONGEST_FIRST.index("test_submissions-15-10")
+    (hidden / "91-02" / "test_c.py").write_text("")  # a suite written while the run goes on (as the 16-xx were):
+    assert graded_topics() == ["91-01", "91-02", "91-03"]  # the next run grades it; this one keeps its groups
+    assert group_of("tests/test_round_trip.py::test_pipeline_completes[91-03]") == "test_round_trip-91-01+91-03"
