@@ -33,3 +33,17 @@ def bwrap_only(launcher):
     """For a test that reads bubblewrap's own command line."""
     if launcher != "bwrap":
         pytest.skip("reads bubblewrap's command line")
+
+
+@pytest.fixture(params=["bwrap", "template"])
+def kernel_launcher(request, _template, monkeypatch):
+    """For a test that grades through the kernel launcher or the judge's zygote: under "template" they ask
+    the module's template for their sandbox (COURSE_SANDBOX_TEMPLATE, COURSE_TEMPLATE_SOCKET), as the runner's
+    commands do."""
+    if request.param == "template":
+        if _template is None:
+            pytest.skip(f"no template here: {WHY_NOT}")
+        monkeypatch.setenv("COURSE_SANDBOX_TEMPLATE", "1")
+        for k, v in _template.env().items():
+            monkeypatch.setenv(k, v)
+    return request.param

@@ -21,6 +21,7 @@ from course.grading.class_run import batch
 from course.grading.records import incidents
 from course.sandbox import cgroup, cputime
 from course import sandbox
+from tests.sandbox_launchers import _template, kernel_launcher  # noqa: F401  (bwrap and a template's child)
 
 CPU_REASON = cgroup.cpu_available()
 needs_cpu_cgroup = pytest.mark.skipif(CPU_REASON is not None, reason=f"no CPU cgroup here: {CPU_REASON}")
@@ -233,9 +234,10 @@ def test_batch_grades_a_starved_timeout_again_alone_after_the_others(tmp_path, m
     assert batch.starved(by["always"])  # graded alone twice at most: its second result stands
 
 
-def test_a_cell_time_out_says_the_cpu_it_used(monkeypatch):
+def test_a_cell_time_out_says_the_cpu_it_used(monkeypatch, kernel_launcher):
     """A busy cell past its limit, in a real sandboxed kernel: its error says the limit was wall time
-    and how much CPU the kernel's cgroup counted meanwhile (used, or starved); the next cell runs."""
+    and how much CPU the kernel's cgroup counted meanwhile (used, or starved); the next cell runs.
+    Also with the kernel forked from a template (its cgroup joined after the fork)."""
     from nbformat.v4 import new_code_cell, new_notebook
     from traitlets.config import Config
     from course.grading.config import install_sandbox_kernel
@@ -260,15 +262,23 @@ def test_a_cell_time_out_says_the_cpu_it_used(monkeypatch):
     assert nb.cells[1].outputs[0]["text"] == "after\n"
 
 
-def test_a_call_time_out_says_the_cpu_it_used():
+def test_a_call_time_out_says_the_cpu_it_used(kernel_launcher):
     """The judge's call limit, in a fresh sandboxed worker with its own cgroup: the failure says the CPU
-    the worker used meanwhile (or that it was starved, and then the judge's results say so)."""
+    the worker used meanwhile (or that it was starved, and then the judge's results say so). Under a
+    template, the worker is forked from a zygote started ahead (its cgroup, as in grading) that is the
+    template's child."""
+    from course.judge import spare
     from course.judge.adapter import ProcessStudent, StudentTimeout
+    if kernel_launcher == "template":
+        spare.prestart(dict(os.environ))
+        assert spare.wait_ready() and spare._SPARE[1].proc.args[0] == "template-child"
     s = ProcessStudent(["value = 1"], {"t": "def spin(ns):\n    while True:\n        pass\n"},
                        sandboxed=sandbox.probe() is None, fork=False, call_timeout=2)
     try:
         with pytest.raises(StudentTimeout) as caught:
             s.call("spin")
+        if kernel_launcher == "template":
+            assert spare._SPARE is None, "the worker was not forked from the zygote started ahead"
     finally:
         s.close()
     why = str(caught.value)

@@ -207,3 +207,62 @@ def test_a_killed_requester_ends_the_sandbox(tpl):
     assert not [p for p in tree if procs.state(p) not in ("Z", "X")], "the sandbox outlived its requester"
     out.close()
     inp.close()
+
+
+HOLD = "import sys, time\nb = bytearray(160 * 2**20)\nb[::4096] = b'x' * len(b[::4096])\nprint('held', flush=True)\ntime.sleep(20)\n"
+
+
+def test_a_childs_memory_counts_in_its_requesters_tree_and_the_watch_stops_it(tpl, monkeypatch):
+    """The polling watch (the second line behind cgroups, the only one without them) sees a template's
+    sandbox as part of the tree of the process that asked for it, as it sees a bwrap child."""
+    monkeypatch.setenv(template.SOCKET_ENV, tpl.path)
+    child, out, inp = run(tpl, HOLD, wait=False)
+    try:
+        assert out.readline().strip() == "held"
+        tree = procs.TreeRss(os.getpid(), rescan=0)
+        assert tree.bytes() - procs.rss(os.getpid()) >= 150 * 2**20, "the child's memory is not in its requester's tree"
+        why = procs.watch(lambda: child, 100 * 2**20, 1024, 0.1)
+        assert why == "memory" and child.wait(30) != 0
+    finally:
+        out.close()
+        inp.close()
+        child.kill()
+        child.close()
+
+
+def test_children_join_their_cgroups_and_share_their_workers_memory_slice(tpl, monkeypatch):
+    """Two children of one worker, each in its own 1 GiB group, together hold no more than the worker's
+    slice (256 MiB): A joins the group the requester made before the child's namespaces exist."""
+    from course.sandbox import cgroup
+    sl = cgroup.Slice.create("tplmem", 1.0, 256 * 2**20)
+    if sl is None or not sl.memory_capped():
+        if sl is not None:
+            sl.remove()
+        pytest.skip("no memory controller for a slice here")
+    monkeypatch.setenv(cgroup.SLICE_ENV, sl.name)
+    groups = [cgroup.Group.create(f"tplmem{k}", 2**30, 64) for k in range(2)]
+    children = []
+    try:
+        assert all(g is not None for g in groups)
+        first = run(tpl, HOLD, wait=False, group=groups[0])
+        children.append(first)
+        assert first[1].readline().strip() == "held"
+        assert first[0].pid in groups[0].pids(), "the sandbox did not join its cgroup"
+        second = run(tpl, HOLD, wait=False, group=groups[1])
+        children.append(second)
+        codes = []
+        for child, out, inp in children:
+            inp.close()
+            out.read()
+            codes.append(child.wait(60))
+        assert codes.count(0) <= 1, "both children held 160 MiB inside a 256 MiB worker slice"
+        assert any(g.oom_killed() for g in groups), codes
+    finally:
+        for child, out, inp in children:
+            child.kill()
+            child.close()
+            out.close()
+        for g in groups:
+            if g is not None:
+                g.remove()
+        sl.remove()
