@@ -335,6 +335,8 @@ def test_students_cannot_reach_the_instructors_or_each_others_files(course):
         them = students[other][0]
         theirs = root / "gradebook" / "submitted" / them / A
         their_feedback = sorted((root / "gradebook" / "feedback" / them / A).glob("*.html"))[0]
+        their_inbound = [p for p in (course_dir / "inbound").iterdir() if p.name.startswith(f"{them}+")]
+        assert their_inbound, sorted(p.name for p in (course_dir / "inbound").iterdir())
         targets = {
             "read a solution (source/)": root / "source" / A / name,
             "read a hidden check (tests/<id>/)": hidden,
@@ -342,6 +344,9 @@ def test_students_cannot_reach_the_instructors_or_each_others_files(course):
             "read a classmate's submission": theirs / name,
             "read a classmate's secret": theirs / "submission_secret.txt",
             "read a classmate's feedback": their_feedback,
+            # its name is not listable, but a classmate's home others can read shows it (nbgrader's cache)
+            "read a classmate's handed-in notebook in the exchange": their_inbound[0] / name,
+            "read a classmate's secret in the exchange": their_inbound[0] / "submission_secret.txt",
             "list the course root": root,
             "list the exchange's inbound/": course_dir / "inbound",
             "list the exchange's feedback/": course_dir / "feedback",
@@ -469,7 +474,7 @@ def test_a_course_root_this_account_cannot_close_is_refused_in_one_line():
 
 
 def test_students_config_closes_its_own_submission_folder_and_follows_no_link(tmp_path, monkeypatch):
-    """The students' config makes the folder submit just made 0755 (nbgrader's is 0777), through a descriptor:
+    """The students' config makes the folder submit just made 0750 (nbgrader's is 0777), through a descriptor:
     a name in the inbound that is a link is left alone, and what it points at keeps its mode."""
     from nbgrader.exchange.default.submit import ExchangeSubmit
 
@@ -488,5 +493,5 @@ def test_students_config_closes_its_own_submission_folder_and_follows_no_link(tm
         sub = ExchangeSubmit.__new__(ExchangeSubmit)
         sub.__dict__.update(inbound_path=str(inbound), assignment_filename=name)
         ExchangeSubmit.copy_files(sub)
-    assert stat.S_IMODE((inbound / "own").stat().st_mode) == 0o755
+    assert stat.S_IMODE((inbound / "own").stat().st_mode) == 0o750
     assert stat.S_IMODE(target.stat().st_mode) == 0o777

@@ -9,7 +9,8 @@ c.CourseDirectory.course_id = "advanced-pytorch-internals"
 # The folder your instructor shares with the class; NBGRADER_EXCHANGE overrides it.
 c.Exchange.root = os.environ.get("NBGRADER_EXCHANGE", "/srv/nbgrader/exchange")
 
-# A submission folder stays yours: nbgrader makes it writable by everyone (0777); here it is 0755.
+# A submission folder stays yours: nbgrader makes it writable by everyone (0777); here it is 0750: the
+# grader reads it through the inbound folder's group (it passes on its group), classmates cannot enter it.
 try:
     from nbgrader.exchange.default.submit import ExchangeSubmit
 
@@ -27,7 +28,7 @@ try:
                 return
             try:
                 if os.fstat(fd).st_uid == os.geteuid():
-                    os.fchmod(fd, 0o755)
+                    os.fchmod(fd, 0o750)
             finally:
                 os.close(fd)
 
