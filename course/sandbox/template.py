@@ -331,7 +331,7 @@ def main(listen_fd: int, root: str) -> None:
     bpf = seccomp.program()
     import gc
     gc.collect()
-    gc.freeze()
+    gc.freeze()  # children keep them frozen: no collection writes to (and so copies) the preloaded pages
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # its children (A) are reaped by the kernel
     sys.stdout.write("ready\n")
     sys.stdout.flush()
@@ -528,10 +528,8 @@ def _payload(req: dict) -> None:
         except OSError as exc:
             os.write(2, f"sandbox: cannot run {argv[0]}: {exc}\n".encode())
             os._exit(127)
-    import gc
     import importlib
     import random
-    gc.unfreeze()
     random.seed()  # a fresh process would not share the template's random state
     try:
         import numpy
