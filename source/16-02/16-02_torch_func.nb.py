@@ -21,6 +21,7 @@
 # 3. `jacobian`: a full Jacobian by `jacfwd` or `jacrev`, whichever needs fewer passes.
 # 4. `hvp`: a Hessian-vector product as forward-over-reverse, without ever forming the Hessian.
 # 5. `per_sample_grads`: one gradient per example with `vmap(grad(...))` and `functional_call`.
+# 6. `ensemble_forward`: many models of one architecture in one call with `stack_module_state` and `vmap`.
 #
 # **How this notebook is graded.** Each exercise has a cell of visible checks you can run right away, and
 # **Validate runs only those visible checks**: "Success!" means they pass, not that you have full marks.
@@ -38,12 +39,13 @@ from course.student.hidden import run_hidden
 
 DEVICE = pick_device()
 
+import copy
 import time
 
 import torch.autograd.forward_ad as fwAD
 import torch.nn as nn
 import torch.nn.functional as F
-from torch.func import functional_call, grad, jacfwd, jacrev, jvp, vjp, vmap
+from torch.func import functional_call, grad, jacfwd, jacrev, jvp, stack_module_state, vjp, vmap
 
 _ = torch.manual_seed(0)
 
@@ -480,6 +482,69 @@ run_hidden("16-02", "per_sample", globals())
 ### END HIDDEN TESTS
 
 # %% [markdown]
+# ## 7. Model ensembles: many models, one batched call
+#
+# The same trick runs many models of one architecture at once. `torch.func.stack_module_state(models)` returns
+# two dicts, parameters and buffers, in which each entry stacks the `M` models' tensors along a new leading
+# dimension. A single copy of the module, often moved to the `"meta"` device so that it holds no data of its
+# own, then serves as the *function* that `functional_call` runs with model `m`'s slice of every tensor, and
+# `vmap` over that leading dimension runs all `M` models in one call:
+#
+# ```python
+# params, buffers = stack_module_state(models)           # {name: (M, *shape)}
+# base = copy.deepcopy(models[0]).to("meta")             # the architecture, without data
+# def one(p, b, x):
+#     return functional_call(base, (p, b), (x,))
+# out = vmap(one, in_dims=(0, 0, None))(params, buffers, x)   # the same x for every model: (M, B, ...)
+# ```
+#
+# With `in_dims=(0, 0, 0)` each model gets a batch of its own instead (`x` of shape `(M, B, ...)`), as when
+# ensemble members are trained on different data. The stacked tensors are new leaves: training them does not
+# change the original modules.
+
+# %% [markdown]
+# ### Exercise 6 · `ensemble_forward` (3 points)
+#
+# Write `ensemble_forward(models, x, per_model=False)` with `torch.func.stack_module_state`,
+# `torch.func.functional_call` and `torch.func.vmap`.
+#
+# * `models` is a non-empty list of modules of one architecture (the same class, parameter and buffer names and
+#   shapes), in eval mode, possibly with BatchNorm buffers and dropout.
+# * With `per_model=False`, `x` is one batch `(B, ...)` that every model gets and the result is
+#   `torch.stack([m(x) for m in models])`; with `per_model=True`, `x` has shape `(M, B, ...)` and row `m` of the
+#   result is `models[m](x[m])`.
+# * Run all the models in one call under `vmap`: the number of times a module's forward runs does not grow with
+#   the number of models.
+# * Leave the models as they were: their parameters, buffers and mode unchanged.
+
+# %% [solution] id=ensemble_impl
+def ensemble_forward(models, x, per_model=False):
+    """(M, B, ...) outputs of M models of one architecture, computed in one vmap call."""
+    ### BEGIN SOLUTION
+    params, buffers = stack_module_state(models)
+    base = copy.deepcopy(models[0]).to("meta")
+
+    def one(p, b, xb):
+        return functional_call(base, (p, b), (xb,))
+
+    return vmap(one, in_dims=(0, 0, 0 if per_model else None))(params, buffers, x)
+    ### END SOLUTION
+
+
+# %% [tests] id=ensemble_tests points=3
+_models = [nn.Sequential(nn.Linear(3, 4), nn.BatchNorm1d(4), nn.Tanh(), nn.Linear(4, 2)).double().eval()
+           for _ in range(3)]
+_xb = torch.randn(5, 3, dtype=torch.float64)
+expect_close(ensemble_forward(_models, _xb), torch.stack([m(_xb) for m in _models]),
+             "ensemble_forward(models, x) for 3 models and x of shape (5, 3)")
+_xs = torch.randn(3, 5, 3, dtype=torch.float64)
+expect_close(ensemble_forward(_models, _xs, per_model=True), torch.stack([m(xi) for m, xi in zip(_models, _xs)]),
+             "ensemble_forward(models, x, per_model=True) for x of shape (3, 5, 3)")
+### BEGIN HIDDEN TESTS
+run_hidden("16-02", "ensemble", globals())
+### END HIDDEN TESTS
+
+# %% [markdown]
 # ## What to remember
 #
 # * Forward mode carries a tangent with every value (dual numbers) and gives `J t` in one pass; reverse mode
@@ -489,3 +554,5 @@ run_hidden("16-02", "per_sample", globals())
 #   a `forward` without `ctx`, a `setup_context`, and a vmap rule (`generate_vmap_rule = True`).
 # * Transforms compose: `jvp(grad(f))` is a Hessian-vector product without the Hessian, and
 #   `vmap(grad(loss))` with `functional_call` gives per-example gradients in one batched pass.
+# * Parameters are just inputs to `functional_call`: stacked with `stack_module_state`, `vmap` runs a whole
+#   ensemble at once.

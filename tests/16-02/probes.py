@@ -258,3 +258,21 @@ def per_sample(ns, spec, x, y, loss, frozen=(), train=False):
         res = {"error": _error(exc)}
     res.update(calls=len(calls), before=before, after=_state(model))
     return res
+
+
+# ------------------------------------------------------------------ exercise 6: ensemble_forward
+def ensemble(ns, specs, x, per_model=False):
+    """ensemble_forward on the judge's models (probelib.build_model of each spec, float64, eval): its result, how
+    often any module's forward ran (hooks on every module; a deep copy keeps them), and the models' state."""
+    models = [build_model(s).double().eval() for s in specs]
+    calls = []
+    for m in models:
+        m.register_forward_pre_hook(lambda mod, a: calls.append(1))
+    before = [_state(m) for m in models]
+    try:
+        out = get(ns, "ensemble_forward")(models, x, per_model=per_model)
+        res = {"out": out.detach().clone() if isinstance(out, torch.Tensor) else f"<{type(out).__name__}>"}
+    except Exception as exc:  # noqa: BLE001
+        res = {"error": _error(exc)}
+    res.update(calls=len(calls), before=before, after=[_state(m) for m in models])
+    return res

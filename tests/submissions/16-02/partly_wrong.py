@@ -5,7 +5,8 @@
 """
 from course.grading.class_run.submissions import edited
 
-EXPECT = {"silu": "fail", "jacobian": "fail", "dual_jvp": "pass", "hvp": "pass", "per_sample": "pass"}
+EXPECT = {"silu": "fail", "jacobian": "fail", "dual_jvp": "pass", "hvp": "pass", "per_sample": "pass",
+          "ensemble": "pass"}
 JUDGE_PASS = True  # judged on its passing tasks too: a mistake in one task costs no points in another
 CELLS = {
     "silu_impl": edited("16-02", "silu_impl", ("return t * (s + x * s * (1 - s))", "return t * s")),

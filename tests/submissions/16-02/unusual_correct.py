@@ -1,8 +1,10 @@
 """Correct, written differently throughout: SiLU saves its output and writes f' = s (1 + x (1 - s)) with expit;
 dual_jvp opens and closes the level by hand in try/finally; jacobian builds jacfwd and jacrev itself from vmap
 over jvp and vjp of basis vectors; hvp is forward-over-reverse with dual numbers around torch.autograd.grad;
-per_sample_grads differentiates with respect to one merged dict by argnums and maps with randomness="same"."""
-EXPECT = {"silu": "pass", "dual_jvp": "pass", "jacobian": "pass", "hvp": "pass", "per_sample": "pass"}
+per_sample_grads differentiates with respect to one merged dict by argnums and maps with randomness="same";
+ensemble_forward stacks the state dicts itself and moves the batch dimension with movedim for per_model."""
+EXPECT = {"silu": "pass", "dual_jvp": "pass", "jacobian": "pass", "hvp": "pass", "per_sample": "pass",
+          "ensemble": "pass"}
 CELLS = {
     "silu_impl": '''
 class SiLU(torch.autograd.Function):
@@ -73,5 +75,18 @@ def per_sample_grads(model, loss_fn, x, y):
     train = {k: everything[k] for k in trainable}
     rest = {k: t for k, t in everything.items() if k not in train}
     return vmap(grad(one, argnums=0), in_dims=(None, None, 0, 0), randomness="same")(train, rest, x, y)
+''',
+    "ensemble_impl": '''
+def ensemble_forward(models, x, per_model=False):
+    names = list(models[0].state_dict(keep_vars=True))
+    stacked = {k: torch.stack([m.state_dict(keep_vars=True)[k].detach() for m in models]) for k in names}
+    skeleton = copy.deepcopy(models[0])
+
+    def member(state, xb):
+        return functional_call(skeleton, state, args=(xb,), tie_weights=False)
+
+    if per_model:
+        return vmap(member)(stacked, x)
+    return vmap(member, in_dims=(0, None))(stacked, x)
 ''',
 }

@@ -1,0 +1,69 @@
+"""Hidden checks of ensemble_forward (exercise 6), against the judge's own models (course.judge.probelib.build_model)
+run one by one, with the models' state and forward calls recorded in the worker."""
+import pytest
+import torch
+
+from course.judge.expect import expect, expect_close, expect_equal
+from course.judge.probelib import build_model
+
+pytestmark = pytest.mark.task("ensemble")
+f64 = torch.float64
+TOL = {"atol": 1e-10, "rtol": 1e-8}
+
+
+def specs_of(gen, m, norm=True):
+    draw = lambda lo, hi: int(torch.randint(lo, hi, (), generator=gen))  # noqa: E731
+    base = {"arg": ["x", "inputs", "batch"][draw(0, 3)], "in": draw(2, 5), "out": draw(1, 4),
+            "hidden": [draw(2, 5) for _ in range(draw(1, 3))], "norm": norm, "dropout": True}
+    return [dict(base, seed=draw(0, 2**30)) for _ in range(m)]
+
+
+def run(student, what, specs, x, per_model):
+    res = student.call("ensemble", specs=specs, x=x, per_model=per_model)
+    expect("error" not in res, f"{what} raised {res.get('error')}")
+    expect(isinstance(res["out"], torch.Tensor), f"{what} returned {res['out']}, not a tensor")
+    return res
+
+
+def one_by_one(specs, x, per_model):
+    models = [build_model(s).double().eval() for s in specs]
+    with torch.no_grad():
+        return torch.stack([m(x[i] if per_model else x) for i, m in enumerate(models)])
+
+
+@pytest.mark.parametrize("m,b,per_model", [(3, 4, False), (1, 2, False), (4, 1, False), (3, 4, True), (2, 1, True)])
+def test_matches_models_one_by_one(student, gen, m, b, per_model):
+    """the result stacks each model's output on the shared batch, or on its own batch with per_model=True"""
+    specs = specs_of(gen, m)
+    shape = (m, b, specs[0]["in"]) if per_model else (b, specs[0]["in"])
+    x = torch.randn(shape, generator=gen, dtype=f64)
+    what = f"ensemble_forward({m} models, x of shape {shape}, per_model={per_model})"
+    res = run(student, what, specs, x, per_model)
+    want = one_by_one(specs, x, per_model)
+    expect_equal(tuple(res["out"].shape), tuple(want.shape), f"the shape of {what}")
+    expect_close(res["out"], want, what + " (row m: models[m] on " + ("x[m])" if per_model else "x)"), **TOL)
+
+
+def test_one_batched_call(student, gen):
+    """the number of forward calls is the same for 2 models as for 5 (one vmap call, not a loop over models)"""
+    counts = []
+    for m in (2, 5):
+        specs = specs_of(gen, m)
+        x = torch.randn(3, specs[0]["in"], generator=gen, dtype=f64)
+        counts.append(run(student, f"ensemble_forward({m} models, x)", specs, x, False)["calls"])
+    expect(counts[0] == counts[1], f"ensemble_forward ran module forwards {counts[0]} times for 2 models and "
+           f"{counts[1]} times for 5: run them in one call under vmap, not one by one")
+
+
+def test_models_left_as_they_were(student, gen):
+    """every model's parameters, buffers, .grad fields and mode are unchanged afterwards"""
+    specs = specs_of(gen, 3)
+    x = torch.randn(4, specs[0]["in"], generator=gen, dtype=f64)
+    what = "ensemble_forward(3 models, x)"
+    res = run(student, what, specs, x, False)
+    for i, (before, after) in enumerate(zip(res["before"], res["after"])):
+        expect_equal(after["training"], before["training"], f"the modules of model {i} in training mode after {what}")
+        expect_equal(after["grads"], [], f"the parameters of model {i} whose .grad is set after {what}")
+        for kind in ("params", "buffers"):
+            for k, t in before[kind].items():
+                expect_close(after[kind][k], t, f"model {i}'s {kind[:-1]} '{k}' after {what} (unchanged)", atol=0, rtol=0)
