@@ -238,6 +238,7 @@ print(_w)  # each weight moved by -0.1 * 2w
 #   gives from the same start and the same gradients, to float64 rounding (relative 1e-12), including models
 #   given as several parameter groups with different hyperparameters.
 # * A parameter whose `.grad` is `None` is not changed and gets no state; `step()` never changes a `.grad`.
+#   Only `None` skips a parameter: one that has a `.grad` is stepped even if it does not require grad.
 # * Keep the momentum buffer in `self.state[p]["momentum_buffer"]` (only when `momentum` is not 0), so that
 #   `state_dict()` can be loaded into a fresh `MomentumSGD` or into `torch.optim.SGD`, and the other way
 #   round, and training continues exactly.
@@ -347,7 +348,8 @@ print("first step / lr:", ((_m1 / (1 - 0.9)) / ((_v1 / (1 - 0.999)).sqrt() + 1e-
 #   gives from the same start and the same gradients, to float64 rounding (relative 1e-12), including several
 #   parameter groups with different hyperparameters and groups that leave some of them to the defaults.
 # * A parameter whose `.grad` is `None` is not changed, gets no state and does not count the step;
-#   `step()` never changes a `.grad`.
+#   `step()` never changes a `.grad`. Only `None` skips a parameter: one that has a `.grad` is stepped even if
+#   it does not require grad.
 # * `self.state[p]` holds `"exp_avg"`, `"exp_avg_sq"` and `"step"` with the values `torch.optim.AdamW` keeps
 #   (`"step"` as a number or a 0-dim tensor), so that `state_dict()` loaded into a fresh `ScratchAdamW`
 #   continues exactly, whichever step it was saved after.

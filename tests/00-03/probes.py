@@ -15,12 +15,15 @@ def _raw(v):
 
 
 # ---------------------------------------------------------------- accumulate_grads
-def accumulate_run(ns, spec, loss, x, y, micro_batches, pre_grads, mode):
+def accumulate_run(ns, spec, loss, x, y, micro_batches, pre_grads, mode, frozen=()):
     """Build the judge's model, set some .grad beforehand, call accumulate_grads once and report the
-    gradients, the forward batch sizes, the returned loss, and what changed around the call."""
+    gradients, the forward batch sizes, the returned loss, and what changed around the call. The parameters
+    at the indices in frozen get requires_grad=False first."""
     fn = get(ns, "accumulate_grads")
     model = build_model(spec)
     model.train(mode == "train")
+    for i, p in enumerate(model.parameters()):
+        p.requires_grad_(i not in frozen)
     for (name, p), g in zip(model.named_parameters(), pre_grads):
         p.grad = None if g is None else g.clone()
     params_before = {n: p.detach().clone() for n, p in model.named_parameters()}
@@ -43,8 +46,8 @@ def accumulate_run(ns, spec, loss, x, y, micro_batches, pre_grads, mode):
 
 
 # ---------------------------------------------------------------- MomentumSGD
-def _make_params(values):
-    return [torch.nn.Parameter(v.clone()) for v in values]
+def _make_params(values, frozen=()):
+    return [torch.nn.Parameter(v.clone(), requires_grad=i not in frozen) for i, v in enumerate(values)]
 
 
 def _groups(params, groups):
@@ -56,12 +59,13 @@ def _set_grads(params, grads):
         p.grad = None if g is None else g.clone()
 
 
-def sgd_run(ns, values, groups, grads, resume_at=None, via=None):
+def sgd_run(ns, values, groups, grads, resume_at=None, via=None, frozen=()):
     """Run MomentumSGD over the given gradients (one list per step, None for 'no grad'). With resume_at=k,
     after step k the optimizer is rebuilt from state_dict(): a fresh MomentumSGD (via 'mine'), or
-    torch.optim.SGD that saved / continues (via 'from_torch' / 'to_torch'). Reports every step."""
+    torch.optim.SGD that saved / continues (via 'from_torch' / 'to_torch'). Reports every step. The parameters
+    at the indices in frozen get requires_grad=False (their .grad is still set)."""
     cls = get(ns, "MomentumSGD")
-    params = _make_params(values)
+    params = _make_params(values, frozen)
     if via == "from_torch" and resume_at is not None:
         opt = torch.optim.SGD(_groups(params, groups), lr=groups[0]["hyper"]["lr"], foreach=False)
     else:
@@ -191,12 +195,13 @@ def _adam_state(opt, params):
     return out
 
 
-def adamw_run(ns, values, groups, grads, resume_at=None, repeat=False):
+def adamw_run(ns, values, groups, grads, resume_at=None, repeat=False, frozen=()):
     """Run ScratchAdamW over the given gradients (one list per step, None for 'no grad'; with repeat=True the
     first list is set once and step() is called len(grads) times). With resume_at=k, after step k the optimizer
-    is rebuilt from its torch.save'd state_dict() in a fresh ScratchAdamW. Reports every step."""
+    is rebuilt from its torch.save'd state_dict() in a fresh ScratchAdamW. Reports every step. The parameters at
+    the indices in frozen get requires_grad=False (their .grad is still set)."""
     cls = get(ns, "ScratchAdamW")
-    params = _make_params(values)
+    params = _make_params(values, frozen)
     opt = cls(_groups(params, groups), lr=groups[0]["hyper"]["lr"])
     out = {"params": [], "grads_after": [], "state": []}
     for step, gs in enumerate(grads):

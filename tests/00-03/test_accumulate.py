@@ -24,8 +24,10 @@ def make_batch(spec, loss, n, gen, layout="contiguous"):
     return x, y
 
 
-def expected(spec, loss, x, y, pre_grads):
+def expected(spec, loss, x, y, pre_grads, frozen=()):
     model = build_model(spec)
+    for i, p in enumerate(model.parameters()):
+        p.requires_grad_(i not in frozen)
     for p, g in zip(model.parameters(), pre_grads):
         p.grad = None if g is None else g.clone()
     value = LOSSES[loss](model(x), y)
@@ -37,15 +39,19 @@ def no_pre(spec):
     return [None] * len(list(build_model(spec).parameters()))
 
 
-def run(student, spec, loss, x, y, k, pre_grads=None, mode="train"):
+def run(student, spec, loss, x, y, k, pre_grads=None, mode="train", frozen=()):
     pre = pre_grads if pre_grads is not None else no_pre(spec)
     return student.call("accumulate_run", spec=spec, loss=loss, x=x, y=y, micro_batches=k, pre_grads=pre,
-                        mode=mode)
+                        mode=mode, frozen=list(frozen))
 
 
 def check_grads(res, want, what):
     for name, g in want.items():
         got = res["grads"].get(name)
+        if g is None:  # a frozen parameter: backward() leaves its .grad None
+            expect(got is None, f"{what}: parameter '{name}' (requires_grad=False) has a .grad afterwards; a "
+                                "full-batch backward() leaves it None")
+            continue
         if got is None:
             fail(f"{what}: parameter '{name}' has .grad None afterwards; expected the full-batch gradient")
         expect_close(got, g, f"{what}: .grad of parameter '{name}'", atol=1e-10, rtol=1e-8)
@@ -152,3 +158,16 @@ def test_leaves_model_and_globals(student, gen):
         expect(not res["changes"], f"{what} left changes behind: {'; '.join(res['changes'])}")
         expect(torch.equal(res["x_after"], x0) and torch.equal(res["y_after"], y0),
                f"{what} changed the inputs or targets it was given")
+
+
+def test_frozen_parameter_keeps_no_grad(student, gen):
+    """a frozen parameter (requires_grad=False) ends with .grad None, as after one full-batch backward()"""
+    spec = {"arg": "inputs", "in": 3, "out": 2, "hidden": [4], "norm": False, "dropout": False, "seed": 13,
+            "double": True}
+    x, y = make_batch(spec, "mse", 7, gen)
+    frozen = (0,)  # the first layer's weight
+    res = run(student, spec, "mse", x, y, 3, frozen=frozen)
+    want_loss, want = expected(spec, "mse", x, y, no_pre(spec), frozen=frozen)
+    what = describe(spec, "mse", 7, 3) + " with the first layer's weight frozen (requires_grad=False)"
+    check_grads(res, want, what)
+    check_loss(res, want_loss, what)

@@ -156,3 +156,11 @@ def test_rejects_bad_arguments(student, gen):
         p.grad = grad.clone()
         opt.step()
         expect_close(got, p.detach(), f"p after one step of ScratchAdamW([p], **{kwargs})", **TOL)
+
+
+def test_frozen_parameter_with_grad_is_stepped(student, gen):
+    """only .grad None skips a parameter: one that does not require grad but has a .grad is stepped, as torch's AdamW does"""
+    groups = CONFIGS["two groups, decay in one"]
+    values, grads = draw(gen, steps=3)
+    res = student.call("adamw_run", values=values, groups=groups, grads=grads, frozen=[0])
+    compare(res, reference(values, groups, grads), describe("parameter 0 has requires_grad=False and a .grad", groups))

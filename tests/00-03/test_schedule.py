@@ -76,6 +76,6 @@ def test_after_total_steps(student, gen):
     """past total_steps the rate stays at eta_min"""
     base_lr, start_factor, eta_min = draw_args(gen)
     total = int(torch.randint(5, 15, (), generator=gen))
-    for eta in (0.0, eta_min):
+    for eta in (0, 0.0, eta_min):  # an int 0 too: the rate returned is a Python float all the same
         steps = [total + 1, total + 2, total + 8, 2 * total, 1000]
         check(student, steps, [eta] * len(steps), base_lr, 3, total, start_factor, eta, " (past total_steps: eta_min)")

@@ -168,3 +168,11 @@ def test_same_grad_stepped_twice(student, gen):
     for i, (g, e) in enumerate(zip(res["grads_after"][-1], grads[0])):
         expect_close(g, e, f"{what}: .grad of parameter {i} afterwards (step() must leave it as it was)",
                      atol=0, rtol=0)
+
+
+def test_frozen_parameter_with_grad_is_stepped(student, gen):
+    """only .grad None skips a parameter: one that does not require grad but has a .grad is stepped, as torch's SGD does"""
+    groups = CONFIGS["momentum with dampening and weight decay"]
+    values, grads = draw(gen, steps=3)
+    res = student.call("sgd_run", values=values, groups=groups, grads=grads, frozen=[1])
+    compare(res, reference(values, groups, grads), describe("parameter 1 has requires_grad=False and a .grad", groups))
