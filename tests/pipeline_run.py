@@ -90,9 +90,11 @@ def graded_topics() -> list[str]:
 
 
 # The round trip grades this many topics per pipeline run (COURSE_ROUND_TRIP_TOPICS): each run pays a fresh
-# pipeline, runner, judge server, first zygote and kernel (about 16 s of CPU), so two topics a run halve that,
-# while a slow topic can fail only its partner's tests. tests/conftest.py makes each run one xdist group.
-TOPICS_PER_RUN = max(1, int(os.environ.get("COURSE_ROUND_TRIP_TOPICS", "2")))
+# pipeline, runner, judge server, first zygote and kernel (about 15 s of CPU), so three topics a run pay it
+# once for three (18 topics: 6 runs, not 9), while a slow topic can fail only its two partners' tests.
+# tests/conftest.py makes each run one xdist group.
+TOPICS_PER_RUN = max(1, int(os.environ.get("COURSE_ROUND_TRIP_TOPICS", "3")))
+RUN_LIMIT = 2300.0  # seconds any run may take, below pytest-timeout's 2400 s: an overrun fails its own tests
 
 
 def run_of(assignment: str, topics: list[str]) -> tuple[str, ...]:

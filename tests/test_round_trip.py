@@ -22,16 +22,17 @@ if not _torch.cuda.is_available():
 from course import REPO_ROOT, tool_env
 from course import notebook as nbtools
 from course.grading.class_run import submissions
-from tests.pipeline_run import Run, alive, end_run, graded_topics, run_of, start_pipeline, wait_run
+from tests.pipeline_run import RUN_LIMIT, Run, alive, end_run, graded_topics, run_of, start_pipeline, wait_run
 
 ASSIGNMENTS = graded_topics()
 # Seconds a topic may take in its run (two submissions; the slowest topic took about 5 min on a loaded 2-core
-# machine); a run of two topics gets twice that, below pytest-timeout's 2400 s, so an overrun fails its own tests.
+# machine); a run of several gets that for each, at most RUN_LIMIT (below pytest-timeout's 2400 s), so an
+# overrun fails its own tests.
 TOPIC_TIMEOUT = float(os.environ.get("COURSE_ROUND_TRIP_TIMEOUT", "1000"))
 
 
-# One scratch course and one pipeline run per two topics (tests/pipeline_run.py, run_of), in a process of its
-# own: a slow or stuck topic fails its own and its partner's tests and no other's, and under `pytest -n` each
+# One scratch course and one pipeline run per three topics (tests/pipeline_run.py, run_of), in a process of its
+# own: a slow or stuck topic fails its own and its partners' tests and no other's, and under `pytest -n` each
 # run is a group of its own (tests/conftest.py), so the two workers share them. The run ends with its fixture.
 
 
@@ -51,7 +52,7 @@ def grade_topics(root: Path, topics: tuple[str, ...], timeout: float = TOPIC_TIM
     # the class report (about 2 s of CPU a run) is left out: nothing here reads it, and the hostile batch's
     # run (tests/test_hostile.py) and tests/test_report.py cover it
     return wait_run(start_pipeline(root, list(topics), steps="generate,autograde,feedback,export"), root,
-                    "+".join(topics), timeout * len(topics))
+                    "+".join(topics), min(timeout * len(topics), RUN_LIMIT))
 
 
 _RUNS: dict[tuple[str, ...], Run] = {}  # one run serves the tests of each of its topics
