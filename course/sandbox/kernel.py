@@ -90,7 +90,10 @@ def _from_template(conn: str, ipc: str, env: dict, view: str, account) -> None:
     limits = settings.current()
     group = cgroup.Group.create("kernel", limits.memory_limit_mb * 2**20, limits.task_limit)
     req = template.request(payload="call", target="ipykernel.kernelapp:launch_new_instance",
-                           argv=["ipykernel_launcher", *_kernel_args()], env=env, extra_binds=[ipc],
+                           # JPY_PARENT_PID as the bwrap path's kernel reads it (the template imported
+                           # ipykernel without it): watch its parent, pid 1 of the sandbox; no connection banner
+                           argv=["ipykernel_launcher", *_kernel_args(), "--IPKernelApp.parent_handle=1"],
+                           env=env, extra_binds=[ipc],
                            ro_files=[(conn, CONN_INSIDE)], view=view, account=account, group=group,
                            file_limit=limits.file_limit_mb * 2**20)
     try:
