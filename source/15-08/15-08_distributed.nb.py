@@ -185,6 +185,8 @@ if run_demos():  # about two seconds: the ranks wait for their one-second timeou
 # * Return a new tensor with the shape, dtype and values of the left neighbour's `x`.
 # * `x` may be non-contiguous; it must not be modified.
 # * Each rank sends exactly one message, of `x.numel()` elements, and calls no collective.
+# * Make every tensor you create on `x`'s device (`torch.empty_like(x)`, `x.new_empty(...)` or
+#   `device=x.device`): the same code runs with NCCL, where `x` lives on `cuda:rank`.
 
 # %% [solution] id=ring_pass_impl
 def ring_pass(x: torch.Tensor) -> torch.Tensor:
@@ -291,7 +293,8 @@ if run_demos():
 # * Bandwidth: no rank may send more than 2(N-1)·⌈n/N⌉ elements for n = `x.numel()` (gathering
 #   everything at one rank sends far more).
 # * The same function works unchanged with the NCCL backend, on CUDA tensors with one GPU per rank
-#   (graded on a node with two GPUs).
+#   (graded on a node with two GPUs): make every tensor you create on `x`'s device
+#   (`torch.empty_like(...)`, `x.new_empty(...)` or `device=x.device`).
 
 # %% [solution] id=ring_all_reduce_impl
 def ring_all_reduce(x: torch.Tensor) -> torch.Tensor:
@@ -389,6 +392,8 @@ if run_demos():
 # * Along the messages, no rank is more than ⌈log2 N⌉ hops from `src` (a chain 0 → 1 → 2 → 3 does not
 #   qualify).
 # * No rank sends more than ⌈log2 N⌉ messages (a root that sends to every rank itself does not qualify).
+# * Make every tensor you create on `x`'s device (`torch.empty_like(x)` or `device=x.device`): the same code
+#   runs with NCCL, where `x` lives on `cuda:rank`.
 
 # %% [solution] id=tree_broadcast_impl
 def tree_broadcast(x: torch.Tensor, src: int) -> torch.Tensor:
@@ -456,6 +461,8 @@ print([s.tolist() for s in torch.tensor_split(_flat, 4)])
 #   ranks, with `full`'s dtype.
 # * Neither function modifies its input, and each call returns a new tensor (not memory that an earlier call
 #   returned: a workspace kept between calls would be overwritten by the next call).
+# * Make every tensor you create on the input's device (`shard.new_zeros(...)`, `torch.empty_like(full)` or
+#   `device=full.device`): the same code runs with NCCL, where the input lives on `cuda:rank`.
 
 # %% [solution] id=shards_impl
 def _shard_sizes(numel: int, world: int) -> list[int]:
@@ -466,7 +473,7 @@ def gather_shards(shard: torch.Tensor, numel: int) -> torch.Tensor:
     ### BEGIN SOLUTION
     world = dist.get_world_size()
     sizes = _shard_sizes(numel, world)
-    padded = torch.zeros(max(sizes), dtype=shard.dtype)
+    padded = shard.new_zeros(max(sizes))
     padded[: shard.numel()] = shard
     pieces = [torch.empty_like(padded) for _ in range(world)]
     dist.all_gather(pieces, padded)
@@ -481,10 +488,10 @@ def reduce_scatter_shards(full: torch.Tensor) -> torch.Tensor:
     longest = max(sizes)
     inputs = []
     for piece in torch.tensor_split(full, world):
-        padded = torch.zeros(longest, dtype=full.dtype)
+        padded = full.new_zeros(longest)
         padded[: piece.numel()] = piece
         inputs.append(padded)
-    out = torch.empty(longest, dtype=full.dtype)
+    out = full.new_empty(longest)
     dist.reduce_scatter(out, inputs)
     return out[: sizes[rank]]
     ### END SOLUTION
@@ -527,7 +534,7 @@ run_hidden("15-08", "shards", globals())
 # * Create one group per entry with `dist.new_group`, on every rank, in the order of `groups`.
 # * Return the element-wise sum of `x` over the ranks of this rank's own group, computed with
 #   `dist.all_reduce` on that group (a group of one rank returns a copy of its `x`).
-# * Return a new tensor of `x`'s shape and dtype; leave `x` unchanged.
+# * Return a new tensor of `x`'s shape, dtype and device; leave `x` unchanged.
 
 # %% [solution] id=group_sums_impl
 def group_sums(x: torch.Tensor, groups: list[list[int]]) -> torch.Tensor:

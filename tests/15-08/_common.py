@@ -114,6 +114,21 @@ def deadlock_hint(err: dict) -> str:
     return ""
 
 
+def on_inputs_device(runs, world: int, names, made_from: str = "x") -> None:
+    """No tensor the function made without device= went into a message, a collective or the result (the probe
+    records factories called without device= while it runs): on the CPU such a tensor lands where x is, with
+    NCCL it lands on the CPU while x is on cuda:rank."""
+    for name in names:
+        case, frames = runs.case(world, name)
+        for rank, f in enumerate(frames):
+            bad = f.get("unplaced") or []
+            expect(not bad, f"{case['what']} on rank {rank} of {world}: {bad[0] if bad else ''} was made by a "
+                            f"factory (torch.empty, torch.zeros, ...) without device=, so it lands on the default "
+                            f"device (the CPU) whatever {made_from}'s device; with NCCL {made_from} is on "
+                            f"cuda:{rank} and this fails. Make it with torch.empty_like({made_from}), "
+                            f"{made_from}.new_empty(...) or device={made_from}.device")
+
+
 def returned_tensor(frame: dict, what: str) -> torch.Tensor:
     res = frame["result"]
     if res["kind"] != "tensor":

@@ -40,8 +40,52 @@ def _nbytes(tensors) -> int:
     return sum(t.numel() * t.element_size() for t in tensors if isinstance(t, torch.Tensor))
 
 
+# Factories that put a tensor on the default device (the CPU) unless given device=: a buffer made with one of
+# them while x lives on cuda:rank (NCCL) is on the wrong device. Recorded while the student's function runs.
+_FACTORIES = ("empty", "zeros", "ones", "full", "rand", "randn", "randint", "arange", "tensor", "empty_strided",
+              "linspace", "eye")
+
+
+def _tensors_in(obj):
+    if isinstance(obj, torch.Tensor):
+        yield obj
+    elif isinstance(obj, (list, tuple)):
+        for o in obj:
+            yield from _tensors_in(o)
+
+
+def _unplaced(log: dict, obj) -> bool:
+    """Whether obj holds a tensor (or a view of one) that a factory made without device=."""
+    made = log["made"]
+    return any(id(t) in made or (t._base is not None and id(t._base) in made) for t in _tensors_in(obj))
+
+
+def _device_recorder(log: dict):
+    """A TorchFunctionMode that records, in log["made"], the tensors factories make without device= (a later
+    .to(device) / .to(tensor) / .cuda() places them: the result is not recorded)."""
+    from torch.overrides import TorchFunctionMode
+    factories = {getattr(torch, n) for n in _FACTORIES}
+    movers = {torch.Tensor.to, torch.Tensor.cuda}
+
+    class Recorder(TorchFunctionMode):
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            kwargs = kwargs or {}
+            out = func(*args, **kwargs)
+            if not isinstance(out, torch.Tensor):
+                return out
+            if func in factories and kwargs.get("device") is None and \
+                    not (func is torch.tensor and args and isinstance(args[0], torch.Tensor)):
+                log["made"][id(out)] = out
+            elif func in movers and (func is torch.Tensor.cuda or "device" in kwargs or any(
+                    isinstance(a, (torch.device, str, torch.Tensor)) for a in args[1:])):
+                log["made"].pop(id(out), None)
+            return out
+    return Recorder()
+
+
 def _install_log(log: dict) -> None:
-    """Record p2p messages and collectives of every process group of this (child) process."""
+    """Record p2p messages and collectives of every process group of this (child) process, and which of them
+    carry a tensor made without device= (log["unplaced"])."""
     from torch._C._distributed_c10d import Backend, ProcessGroup
 
     def wrap_send(orig):
@@ -50,6 +94,8 @@ def _install_log(log: dict) -> None:
                 g = self.rank()
                 log["sends"].append({"dst": int(dst), "bytes": _nbytes(tensors), "group_size": int(self.size()),
                                      "group_rank": int(g)})
+                if _unplaced(log, tensors):
+                    log["unplaced"].append(f"a tensor sent to rank {int(dst)}")
             return orig(self, tensors, dst, *args, **kwargs)
         return send
 
@@ -57,6 +103,8 @@ def _install_log(log: dict) -> None:
         def recv(self, tensors, *args, **kwargs):
             if log["on"]:
                 log["recvs"].append({"bytes": _nbytes(tensors)})
+                if _unplaced(log, tensors):
+                    log["unplaced"].append("a receive buffer")
             return orig(self, tensors, *args, **kwargs)
         return recv
 
@@ -64,6 +112,8 @@ def _install_log(log: dict) -> None:
         def coll(self, *args, **kwargs):
             if log["on"]:
                 log["collectives"].append({"name": name, "group_size": int(self.size())})
+                if _unplaced(log, (args, list(kwargs.values()))):
+                    log["unplaced"].append(f"a buffer of the collective {name}")
             return orig(self, *args, **kwargs)
         return coll
 
@@ -134,7 +184,7 @@ def _rank_main(ns, fn_name, rank, world, store_path, cases, op_timeout, wfd, bac
     if backend == "nccl":  # one GPU per rank
         device = torch.device("cuda", rank)
         torch.cuda.set_device(device)
-    log = {"on": False, "sends": [], "recvs": [], "collectives": [], "group_ranks": []}
+    log = {"on": False, "sends": [], "recvs": [], "collectives": [], "group_ranks": [], "made": {}, "unplaced": []}
     _install_log(log)
     _log_new_groups(log, world)
     dist.init_process_group(backend, store=dist.FileStore(store_path, world), rank=rank, world_size=world,
@@ -146,12 +196,13 @@ def _rank_main(ns, fn_name, rank, world, store_path, cases, op_timeout, wfd, bac
         for j, layout in case.get("layouts", {}).items():  # drawn by the judge (strategies.LAYOUTS)
             args[j] = relayout(args[j], layout)
         kept = [a for a in args if isinstance(a, torch.Tensor)]
-        log.update(on=True, sends=[], recvs=[], collectives=[], group_ranks=[])
+        log.update(on=True, sends=[], recvs=[], collectives=[], group_ranks=[], made={}, unplaced=[])
         groups_before = _groups_made()
         where_before = [a.data_ptr() if a.numel() else None for a in kept]
         t0 = time.perf_counter()
         try:
-            value = fn(*args)
+            with _device_recorder(log):
+                value = fn(*args)
             if device.type == "cuda":
                 torch.cuda.synchronize(device)
             err = None
@@ -160,6 +211,10 @@ def _rank_main(ns, fn_name, rank, world, store_path, cases, op_timeout, wfd, bac
                                 "trace": "".join(traceback.format_exception_only(type(exc), exc))[-300:]}
         seconds = time.perf_counter() - t0
         log["on"] = False
+        if isinstance(value, torch.Tensor) and _unplaced(log, value):
+            log["unplaced"].append("the returned tensor")
+        unplaced = list(dict.fromkeys(log["unplaced"]))
+        log["made"] = {}
         groups_after = _groups_made()
         new_groups = None if groups_before is None or groups_after is None else groups_after - groups_before
         # a returned tensor that is one of the inputs, or a view of one, is no new tensor (empty tensors
@@ -179,7 +234,7 @@ def _rank_main(ns, fn_name, rank, world, store_path, cases, op_timeout, wfd, bac
                      "shares_input": shares, "shares_earlier_result": shares_earlier, "inputs_moved": moved,
                      "inputs_after": [a.detach().cpu().clone() for a in kept],
                      "sends": log["sends"], "recvs": log["recvs"], "collectives": log["collectives"],
-                     "new_groups": new_groups, "group_ranks": log["group_ranks"]})
+                     "new_groups": new_groups, "group_ranks": log["group_ranks"], "unplaced": unplaced})
         if err is not None:
             return  # the other ranks may now wait for this one: they end at their timeout
         dist.barrier()  # not logged: keeps one case's messages out of the next

@@ -63,13 +63,14 @@ def test_broadcast_returns_root_values(runs, world):
 
 
 def test_broadcast_keeps_dtype_and_shape(runs):
-    """tree_broadcast moves int64 and 0-d float64 tensors unchanged in dtype, shape and value"""
+    """tree_broadcast moves int64 and 0-d float64 tensors unchanged in dtype, shape, value and device"""
     for world in (3, 4):
         for name in _names(world, ("i64", "f64")):
             case, frames = runs.case(world, name)
             for rank, f in enumerate(frames):
                 got = C.returned_tensor(f, f"{case['what']} on rank {rank} of {world}")
                 C.same(got, case["data"], f"what {case['what']} returned on rank {rank} of {world}")
+        C.on_inputs_device(runs, world, _names(world))
 
 
 def test_broadcast_fills_x_in_place(runs):

@@ -70,9 +70,10 @@ def test_ring_pass_receives_left_neighbour(ring_pass_runs, world):
 
 @pytest.mark.task("ring_pass")
 def test_ring_pass_keeps_dtype_and_shape(ring_pass_runs):
-    """ring_pass returns the left neighbour's tensor with its shape and dtype (int64, float16, uint8, 0-d)"""
+    """ring_pass returns the left neighbour's tensor with its shape, dtype (int64, float16, uint8, 0-d) and device"""
     for name in ("i64", "f16", "u8", "scalar"):
         _check_received(ring_pass_runs, 3, name)
+    C.on_inputs_device(ring_pass_runs, 3, ("f32", "i64", "f16", "u8", "scalar", "empty", "noncontig"))
 
 
 @pytest.mark.task("ring_pass")
@@ -227,7 +228,7 @@ def test_all_reduce_noncontiguous_input(all_reduce_runs):
 
 @pytest.mark.task("ring_all_reduce")
 def test_all_reduce_keeps_dtype(all_reduce_runs):
-    """ring_all_reduce returns a tensor of x's dtype (float64, float32, int64, int32)"""
+    """ring_all_reduce returns a tensor of x's dtype (float64, float32, int64, int32) and device"""
     for name in ("f64", "f32", "i64", "i32", "one", "scalar"):
         case, frames = all_reduce_runs.case(3, name)
         for rank, f in enumerate(frames):
@@ -235,6 +236,7 @@ def test_all_reduce_keeps_dtype(all_reduce_runs):
             want = case["args"][rank][0].dtype
             expect(got.dtype == want, f"{case['what']} on rank {rank} of 3: expected dtype {want}, got {got.dtype}")
         _check_sum(all_reduce_runs, 3, name)
+    C.on_inputs_device(all_reduce_runs, 3, ("f64", "f32", "i64", "i32", "big", "few", "one", "scalar", "empty"))
 
 
 @pytest.mark.task("ring_all_reduce")

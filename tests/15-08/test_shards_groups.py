@@ -107,10 +107,12 @@ def test_gather_shards_empty_shards(shard_runs, world):
 
 @pytest.mark.task("shards")
 def test_gather_shards_keeps_dtype(shard_runs):
-    """gather_shards returns the shards' dtype (int64, int32, float64) exactly"""
+    """gather_shards returns the shards' dtype (int64, int32, float64) exactly, on the shard's device"""
     for world in WORLDS:
         for tag in ("i64_13", "i32_9", "f64_7"):
             _check_gather(shard_runs, world, tag)
+        C.on_inputs_device(shard_runs, world, ("gather_f32_10", "gather_i64_13", "gather_i32_9", "gather_f64_7",
+                                               "gather_f32_2"), made_from="shard")
 
 
 @pytest.mark.task("shards")
@@ -138,10 +140,11 @@ def test_reduce_scatter_integers_exact(shard_runs):
 
 @pytest.mark.task("shards")
 def test_reduce_scatter_keeps_dtype(shard_runs):
-    """reduce_scatter_shards returns full's dtype (float64, int64, int32, float32)"""
+    """reduce_scatter_shards returns full's dtype (float64, int64, int32, float32), on full's device"""
     for world in WORLDS:
         for tag in ("f64_7", "i64_13", "i32_9", "f32_10"):
             _check_reduce_scatter(shard_runs, world, tag, check_dtype=True)
+        C.on_inputs_device(shard_runs, world, ("rs_f64_7", "rs_i64_13", "rs_i32_9", "rs_f32_10"), made_from="full")
 
 
 @pytest.mark.task("shards")
@@ -231,9 +234,10 @@ def test_group_sums_singleton_groups(group_runs):
 
 @pytest.mark.task("group_sums")
 def test_group_sums_keeps_dtype(group_runs):
-    """group_sums returns a tensor of x's dtype"""
+    """group_sums returns a tensor of x's dtype and device"""
     for name in ("pairs_f64", "pairs_i64", "single_i64"):
         _check_group_sums(group_runs, 4, name, check_dtype=True)
+    C.on_inputs_device(group_runs, 4, ("pairs_f64", "pairs_i64", "single_i64"))
 
 
 @pytest.mark.task("group_sums")

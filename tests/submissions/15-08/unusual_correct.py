@@ -5,7 +5,7 @@ CELLS = {
     "ring_pass_impl": '''
 def ring_pass(x):
     rank, world = dist.get_rank(), dist.get_world_size()
-    out = torch.empty(x.shape, dtype=x.dtype)
+    out = torch.empty(x.shape, dtype=x.dtype, device=x.device)
     ops = [dist.P2POp(dist.isend, x.clone(memory_format=torch.contiguous_format), (rank + 1) % world),
            dist.P2POp(dist.irecv, out, (rank + world - 1) % world)]
     for req in dist.batch_isend_irecv(ops):
@@ -16,7 +16,7 @@ def ring_pass(x):
 def ring_all_reduce(x):
     # the ring runs leftwards and rank r starts with chunk r + 1
     rank, world = dist.get_rank(), dist.get_world_size()
-    out = torch.empty(x.numel(), dtype=x.dtype)
+    out = torch.empty(x.numel(), dtype=x.dtype, device=x.device)
     out.copy_(x.reshape(-1))
     bounds = [0]
     for r in range(world):
@@ -60,7 +60,7 @@ def gather_shards(shard, numel):
     world = dist.get_world_size()
     width = -(-numel // world)
     mine = torch.nn.functional.pad(shard, (0, width - shard.numel()))
-    out = torch.empty(world * width, dtype=shard.dtype)
+    out = torch.empty(world * width, dtype=shard.dtype, device=shard.device)
     dist.all_gather_into_tensor(out, mine)
     keep = torch.cat([torch.arange(r * width, r * width + n) for r, n in enumerate(_shard_sizes(numel, world))])
     return out[keep]

@@ -10,7 +10,7 @@ CELLS = {
 "ring_pass_impl": '''
 def ring_pass(x: torch.Tensor) -> torch.Tensor:
     me, world = dist.get_rank(), dist.get_world_size()
-    incoming = torch.empty(x.shape, dtype=x.dtype)
+    incoming = torch.empty(x.shape, dtype=x.dtype, device=x.device)
     outgoing = x.contiguous()
     reqs = [dist.irecv(incoming, (me - 1) % world), dist.isend(outgoing, (me + 1) % world)]
     for q in reqs:
@@ -65,7 +65,7 @@ def gather_shards(shard: torch.Tensor, numel: int) -> torch.Tensor:
     sizes = _shard_sizes(numel, world)
     width = max(sizes)
     mine = torch.nn.functional.pad(shard.reshape(-1), (0, width - shard.numel()))
-    everything = torch.empty(world * width, dtype=shard.dtype)
+    everything = torch.empty(world * width, dtype=shard.dtype, device=shard.device)
     dist.all_gather_into_tensor(everything, mine.contiguous())
     rows = everything.view(world, width)
     return torch.cat([rows[r, :sizes[r]] for r in range(world)])
@@ -75,10 +75,10 @@ def reduce_scatter_shards(full: torch.Tensor) -> torch.Tensor:
     world, me = dist.get_world_size(), dist.get_rank()
     sizes = _shard_sizes(full.numel(), world)
     width = max(sizes)
-    padded = torch.zeros(world, width, dtype=full.dtype)
+    padded = torch.zeros(world, width, dtype=full.dtype, device=full.device)
     for r, piece in enumerate(torch.tensor_split(full, world)):
         padded[r, :piece.numel()] = piece
-    out = torch.empty(width, dtype=full.dtype)
+    out = torch.empty(width, dtype=full.dtype, device=full.device)
     dist.reduce_scatter_tensor(out, padded.reshape(-1))
     return out[:sizes[me]].clone()
 ''',

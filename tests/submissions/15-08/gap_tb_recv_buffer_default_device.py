@@ -1,0 +1,4 @@
+"""Gap-hunting round (issue 39, 2026-12-02): tree_broadcast receives into a fresh `torch.empty(x.shape, dtype=x.dtype)` on the default device (the CPU)
+and copies it into x. Breaks: "Everything ... runs unchanged with the NCCL backend on CUDA tensors"."""
+CELLS = {'tree_broadcast_impl': '\ndef tree_broadcast(x: torch.Tensor, src: int) -> torch.Tensor:\n    rank, n = dist.get_rank(), dist.get_world_size()\n    v = (rank - src) % n\n    if v == 0:\n        m = 1\n        while m < n:\n            m *= 2\n    else:\n        m = v & -v\n        buf = torch.empty(x.shape, dtype=x.dtype)\n        dist.recv(buf, (v - m + src) % n)\n        x.copy_(buf)\n    k = m // 2\n    while k >= 1:\n        if v + k < n:\n            dist.send(x, (v + k + src) % n)\n        k //= 2\n    return x\n'}
+EXPECT = {'tree_broadcast': "fail"}
