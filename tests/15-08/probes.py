@@ -62,10 +62,10 @@ def _unplaced(log: dict, obj) -> bool:
 
 def _device_recorder(log: dict):
     """A TorchFunctionMode that records, in log["made"], the tensors factories make without device= (a later
-    .to(device) / .to(tensor) / .cuda() places them: the result is not recorded)."""
+    .to(device) / .to(tensor) / .type_as(tensor) / .cuda() places them: the result is not recorded)."""
     from torch.overrides import TorchFunctionMode
     factories = {getattr(torch, n) for n in _FACTORIES}
-    movers = {torch.Tensor.to, torch.Tensor.cuda}
+    movers = {torch.Tensor.to, torch.Tensor.cuda, torch.Tensor.type_as}
 
     class Recorder(TorchFunctionMode):
         def __torch_function__(self, func, types, args=(), kwargs=None):
@@ -76,9 +76,12 @@ def _device_recorder(log: dict):
             if func in factories and kwargs.get("device") is None and \
                     not (func is torch.tensor and args and isinstance(args[0], torch.Tensor)):
                 log["made"][id(out)] = out
-            elif func in movers and (func is torch.Tensor.cuda or "device" in kwargs or any(
-                    isinstance(a, (torch.device, str, torch.Tensor)) for a in args[1:])):
-                log["made"].pop(id(out), None)
+            elif func in movers:
+                if func is torch.Tensor.cuda or "device" in kwargs or any(
+                        isinstance(a, (torch.device, str, torch.Tensor)) for a in args[1:]):
+                    log["made"].pop(id(out), None)  # placed
+                elif args and _unplaced(log, args[0]):
+                    log["made"][id(out)] = out  # a dtype change only: still on the default device
             return out
     return Recorder()
 
