@@ -206,8 +206,9 @@ with warnings.catch_warnings():
 # ### Exercise 2 · a gradient checker from scratch (4 points)
 #
 # `fn` takes the tensors in `inputs` and returns one tensor; the inputs are float64, and only those with
-# `requires_grad=True` are checked. Write both from scratch: `torch.autograd.gradcheck` is the yardstick the
-# hidden checks hold your verdicts against.
+# `requires_grad=True` are checked (they may already hold a `.grad` from an earlier backward, which is no part
+# of the Jacobian). Write both from scratch: `torch.autograd.gradcheck` is the yardstick the hidden checks
+# hold your verdicts against.
 #
 # * `numeric_jacobian(fn, inputs, eps=1e-6)` returns a list with one entry per input: `None` for an input
 #   that does not require a gradient, otherwise a float64 tensor of shape `(out.numel(), inp.numel())`
@@ -517,7 +518,9 @@ _ = expect_raises(RuntimeError, lambda: broken_add_positions(torch.empty(2, 5, 3
 #   per batch on the cross-entropy of that batch alone, and returns the list of batch losses as Python
 #   floats (not tensors: a list of loss tensors keeps every graph alive).
 # * `fixed_predict_proba(model, x)` returns the softmax probabilities of `model(x)` computed in evaluation
-#   mode and without building a graph, and leaves the model in the mode (training or evaluation) it was in.
+#   mode and without building a graph, and leaves every module of the model in the mode (training or
+#   evaluation) it was in (modes may be mixed: a model in training mode may hold a frozen batch norm in
+#   evaluation mode).
 
 # %% [solution] id=zoo_impl
 def fixed_tanh_loss(x, w):
@@ -558,13 +561,14 @@ def fixed_train(model, batches, lr):
 
 def fixed_predict_proba(model, x):
     ### BEGIN SOLUTION
-    was_training = model.training
+    modes = [(m, m.training) for m in model.modules()]  # each module's own: modes may be mixed
     model.eval()
     try:
         with torch.no_grad():
             return F.softmax(model(x), dim=1)
     finally:
-        model.train(was_training)
+        for m, was_training in modes:
+            m.training = was_training
     ### END SOLUTION
 
 # %% [tests] id=zoo_tests points=5

@@ -281,8 +281,14 @@ def numeric_jac(ns, family, defect, inputs, needs, eps):
             "calls": len(grad_mode), "calls_with_grad": sum(grad_mode)}
 
 
-def verdict(ns, family, defect, inputs, needs, kwargs):
+def verdict(ns, family, defect, inputs, needs, kwargs, stale=None):
+    """check_gradients' verdict; with ``stale``, every input that requires a gradient already holds a .grad
+    (filled with that value), as after an earlier backward."""
     xs = _inputs(inputs, needs)
+    if stale is not None:
+        for x in xs:
+            if x.requires_grad:
+                x.grad = torch.full_like(x, float(stale))
     v = get(ns, "check_gradients")(grad_function(family, defect), xs, **kwargs)
     return {"verdict": v if isinstance(v, (bool, int, float, str)) or v is None else repr(v)[:100],
             "type": type(v).__name__, "inputs_after": [x.detach().clone() for x in xs]}
@@ -315,21 +321,23 @@ class MonitorNet(nn.Module):
         return (self.head(h) ** 2).mean() * k[0] + (self.aux(x) ** 2).mean() * k[1]
 
 
-def monitor_net(state, root_param, frozen=()):
-    """MonitorNet with ``state``, the parameters named in ``frozen`` frozen as well."""
+def monitor_net(state, root_param, frozen=(), half=False):
+    """MonitorNet with ``state``, the parameters named in ``frozen`` frozen as well (in float16 if ``half``)."""
     net = MonitorNet(root_param)
     net.load_state_dict(state)
+    if half:
+        net.half()
     for name, p in net.named_parameters():
         if name in frozen:
             p.requires_grad_(False)
     return net
 
 
-def monitor_script(ns, state, root_param, actions, frozen=()):
+def monitor_script(ns, state, root_param, actions, frozen=(), half=False):
     """Run a list of actions on one model and one or two monitors (0 and 1):
     ["backward", x, k], ["inject", {parameter name: gradient}], ["norms", m], ["clear", m],
     ["diagnose", m, low, high], ["remove", m], ["new", m] (create monitor m, once the model exists). Returns what each read action gave."""
-    net = monitor_net(state, root_param, frozen)
+    net = monitor_net(state, root_param, frozen, half)
     cls = get(ns, "GradMonitor")
     monitors = {}
     out = []
@@ -439,9 +447,12 @@ class PredictNet(nn.Module):
         return self.out(self.drop(torch.relu(self.bn(self.lin(x)))))
 
 
-def _predict_twice(ns, model, x, start_training) -> dict:
-    """fixed_predict_proba(model, x) twice, the model put in the given mode first."""
+def _predict_twice(ns, model, x, start_training, flip=None) -> dict:
+    """fixed_predict_proba(model, x) twice, the model put in the given mode first (and the module named
+    ``flip`` in the other mode: a frozen batch norm in a training model, a dropout left on in an eval one)."""
     model.train(start_training)
+    if flip is not None:
+        model.get_submodule(flip).train(not start_training)
     fn = get(ns, "fixed_predict_proba")
     p1 = fn(model, x)
     p2 = fn(model, x)
@@ -451,15 +462,16 @@ def _predict_twice(ns, model, x, start_training) -> dict:
             "requires_grad": bool(p1.requires_grad)}
 
 
-def zoo_predict(ns, state, x, start_training):
+def zoo_predict(ns, state, x, start_training, flip=None):
     torch.manual_seed(1234)
     model = PredictNet()
     model.load_state_dict(state)
-    res = _predict_twice(ns, model, x, start_training)
+    res = _predict_twice(ns, model, x, start_training, flip)
     if res["error"]:
         return res
     return {**res, "training_after": bool(model.training),
             "children_training": [bool(m.training) for m in model.children()],
+            "modes": {name: bool(m.training) for name, m in model.named_modules()},
             "running_mean": model.bn.running_mean.clone()}
 
 

@@ -152,16 +152,20 @@ def describe(c):
     return f"{text}, inputs of shapes {shapes}{frozen}"
 
 
-def expect_verdict(student, c, kwargs=None, want=None):
+def expect_verdict(student, c, kwargs=None, want=None, stale=None):
+    """``stale``: the inputs that require a gradient already hold a .grad of that value (an earlier backward's)."""
     kwargs = kwargs or {}
     want = judge_verdict(c, **kwargs) if want is None else want
     r = student.call("verdict", family=c["family"], defect=c["defect"], inputs=c["inputs"], needs=c["needs"],
-                     kwargs=kwargs)
+                     kwargs=kwargs, stale=stale)
     args = "".join(f", {k}={v:.6g}" if isinstance(v, float) else f", {k}={v}" for k, v in kwargs.items())
-    expect(r["type"] == "bool", f"check_gradients(fn, inputs{args}) for {describe(c)} returned a "
+    held = "" if stale is None else f" (the inputs already hold a .grad filled with {stale:g})"
+    expect(r["type"] == "bool", f"check_gradients(fn, inputs{args}) for {describe(c)}{held} returned a "
                                 f"{r['type']}, expected a Python bool")
-    expect(r["verdict"] is want, f"check_gradients(fn, inputs{args}) for {describe(c)} returned "
-                                 f"{r['verdict']}; torch.autograd.gradcheck(fn, inputs{args}) says {want}")
+    expect(r["verdict"] is want, f"check_gradients(fn, inputs{args}) for {describe(c)}{held} returned "
+                                 f"{r['verdict']}; torch.autograd.gradcheck(fn, inputs{args}) says {want}"
+                                 + ("; the analytic Jacobian is what backward delivers, not what .grad held before"
+                                    if stale is not None else ""))
     return r
 
 
@@ -354,12 +358,15 @@ def draw_cases(gen, check, n=5):
 
 @pytest.mark.parametrize("pair", list(CHECKS))
 def test_verdict_agrees_with_gradcheck(student, gen, pair):
-    """check_gradients accepts and rejects exactly what torch.autograd.gradcheck accepts and rejects"""
+    """check_gradients accepts and rejects exactly what torch.autograd.gradcheck accepts and rejects, also for
+    inputs that already hold a .grad"""
     cases = draw_cases(gen, pair)
     wants = [judge_verdict(c) for c in cases]
     assert set(wants) == {True, False}, "judge: each check holds an accepted and a rejected case"
-    for c, want in zip(cases, wants):
-        expect_verdict(student, c, want=want)
+    # every other case's inputs arrive with a .grad from an earlier backward (its value drawn per student)
+    stale = [None if k % 2 else round(float(torch.rand(1, generator=gen)) * 4 + 0.5, 3) for k in range(len(cases))]
+    for c, want, s in zip(cases, wants, stale):
+        expect_verdict(student, c, want=want, stale=s)
 
 
 def test_tolerances_and_eps_are_used(student, gen):

@@ -114,8 +114,9 @@ def expect_norms(got, want, what, keys_only=False, values_only=False):
         expect(ok, f"{what}: norms()[{name!r}] is {g:.6g}, expected {w:.6g}")
 
 
-def run(student, state, root_param, actions, frozen=()):
-    return (student.call("monitor_script", state=state, root_param=root_param, actions=actions, frozen=list(frozen)),
+def run(student, state, root_param, actions, frozen=(), half=False):
+    return (student.call("monitor_script", state=state, root_param=root_param, actions=actions, frozen=list(frozen),
+                         half=half),
             judge_script(state, root_param, actions, frozen))
 
 
@@ -142,6 +143,26 @@ def test_norms_after_one_backward(student, gen, root_param):
     state = fresh_state(int(torch.randint(0, 10_000, (1,), generator=gen)), root_param)
     got, want = run(student, state, root_param, [["new", 0], ["backward", batch(gen), [1.0, 0.5]], ["norms", 0]])
     expect_norms(got[0], want[0], "after one backward", values_only=True)
+
+
+def test_norms_of_float16_gradients(student, gen):
+    """norms() of float16 gradients of a few hundred is their finite L2 norm (as torch.linalg.vector_norm gives),
+    not inf from squaring in float16"""
+    state = fresh_state(int(torch.randint(0, 10_000, (1,), generator=gen)), False)
+    names = {"body.0.weight": (7, 5), "aux.weight": (2, 5), "aux.bias": (2,)}
+    grads = {n: ((torch.rand(s, generator=gen) * 200 + 250) * torch.sign(torch.randn(s, generator=gen))).half()
+             for n, s in names.items()}
+    got, want = run(student, state, False, [["new", 0], ["inject", grads], ["norms", 0], ["diagnose", 0, 0.0, 1e9]],
+                    half=True)
+    what = "a float16 model after gradients of 250 to 450 in size (their squares overflow float16)"
+    n = got[0]["norms"] if isinstance(got[0]["norms"], dict) else {}
+    for name in ("body.0", "aux"):
+        g, w = n.get(name), want[0][name]
+        expect(isinstance(g, float) and math.isfinite(g) and abs(g - w) <= 2e-3 * w,
+               f"{what}: norms()[{name!r}] is {g!r}, expected {w:.6g} (square and sum in float32 or float64, or "
+               f"use torch.linalg.vector_norm)")
+    expect(got[1]["diagnose"] is None, f"{what}: diagnose(0, 1e9) is {got[1]['diagnose']!r}, expected None (every "
+                                       f"norm is finite and in range)")
 
 
 def test_shared_parameter_counts_once_for_each_module(student, gen):

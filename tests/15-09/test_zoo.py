@@ -176,7 +176,8 @@ def test_predict_in_eval_mode(student, gen, start_training):
 
 @pytest.mark.parametrize("start_training", [True, False], ids=["from_train", "from_eval"])
 def test_predict_restores_mode(student, gen, start_training):
-    """fixed_predict_proba leaves the model in the mode it was in"""
+    """fixed_predict_proba leaves every module in the mode it was in (a training model with a frozen batch norm,
+    an eval model with dropout on)"""
     state = predict_state(gen)
     x = torch.randn(4, 6, generator=gen)
     r = student.call("zoo_predict", state=state, x=x, start_training=start_training)
@@ -186,6 +187,17 @@ def test_predict_restores_mode(student, gen, start_training):
     expect(r["training_after"] == start_training and all(t == start_training for t in r["children_training"]),
            f"after fixed_predict_proba the model's training flag is {r['training_after']} (children "
            f"{r['children_training']}); it was {start_training} before")
+    # mixed modes: fine-tuning keeps a batch norm in eval mode inside a training model (MC dropout the reverse)
+    flip, what = ("bn", "a training model whose batch norm is frozen in eval mode") if start_training else \
+        ("drop", "an eval model whose dropout is left in training mode")
+    r = student.call("zoo_predict", state=state, x=x, start_training=start_training, flip=flip)
+    expect(r["error"] is None, str(r["error"]))
+    expect_close(r["p1"], want, f"fixed_predict_proba(model, x) for {what} (every module in eval mode)",
+                 atol=1e-6, rtol=1e-5)
+    before = {n: (n == flip) != start_training for n in r["modes"]}
+    changed = sorted(n or "(the model itself)" for n, t in r["modes"].items() if t != before[n])
+    expect(not changed, f"after fixed_predict_proba on {what}, these modules changed mode: {changed}; put each "
+                        f"module back in its own mode (model.train(was) sets every submodule to the model's mode)")
 
 
 @pytest.mark.parametrize("start_training", [True, False], ids=["from_train", "from_eval"])

@@ -146,14 +146,15 @@ def fixed_train(model, batches, lr):
 
 
 def fixed_predict_proba(model, x):
-    mode = model.training
+    mode = {name: m.training for name, m in model.named_modules()}
     model.train(False)
     try:
         with torch.inference_mode():
             logits = model(x)
         return logits.softmax(dim=1)
     finally:
-        model.train(mode)
+        for name, m in model.named_modules():
+            m.training = mode[name]
 ''',
     "leaks_impl": '''
 import numpy as np

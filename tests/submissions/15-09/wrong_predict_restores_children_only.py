@@ -4,6 +4,6 @@ the mode it was in' on a nested model (caught by test_predict_nested_model, stra
 from course.grading.class_run.submissions import edited
 
 BASE = "reference"
-CELLS = {"zoo_impl": edited("15-09", "zoo_impl", ("        model.train(was_training)",
-    "        model.training = was_training\n        for m in model.children():\n            m.training = was_training"))}
+CELLS = {"zoo_impl": edited("15-09", "zoo_impl", ("        for m, was_training in modes:\n            m.training = was_training\n",
+    "        model.training = modes[0][1]\n        for m in model.children():\n            m.training = modes[0][1]\n"))}
 EXPECT = {"anomaly": "pass", "gradcheck": "pass", "monitor": "pass", "zoo": "fail", "leaks": "pass"}

@@ -1,0 +1,6 @@
+"""Gap-hunting round (issue 39, 2026-12-02): fixed_predict_proba puts the model back with model.train(was), which
+sets every submodule to the root's mode: a model in training mode whose batch norm was frozen in evaluation
+mode comes back with that batch norm training. Breaks: "leaves the model in the mode (training or evaluation)
+it was in"."""
+CELLS = {'zoo_impl': '\ndef fixed_tanh_loss(x, w):\n    h = torch.tanh(x @ w)\n    h = h + 1\n    return (h ** 2).mean()\n\n\ndef fixed_two_layer_loss(x, w1, w2):\n    h = torch.relu(x @ w1)\n    return ((h @ w2) ** 2).mean()\n\n\ndef fixed_add_positions(x):\n    pos = (torch.arange(x.shape[1], device=x.device, dtype=x.dtype) / x.shape[1]).unsqueeze(1)\n    return x + pos\n\n\ndef fixed_train(model, batches, lr):\n    opt = torch.optim.SGD(model.parameters(), lr=lr)\n    losses = []\n    for xb, yb in batches:\n        opt.zero_grad()\n        loss = F.cross_entropy(model(xb), yb)\n        loss.backward()\n        opt.step()\n        losses.append(loss.item())\n    return losses\n\n\ndef fixed_predict_proba(model, x):\n    was = model.training\n    model.eval()\n    try:\n        with torch.no_grad():\n            return F.softmax(model(x), dim=1)\n    finally:\n        model.train(was)\n'}
+EXPECT = {'zoo': "fail"}
