@@ -50,6 +50,7 @@ STANDIN_TWINS = {
     "15-07/test_allocator_model.py::test_replay_on_gpu": "test_replay_on_cuda_standin",
     "15-07/test_empty_cache.py::test_replay_on_gpu": "test_replay_on_cuda_standin",
     "15-07/test_oom_diagnosis.py::test_summary_of_live_snapshot": "test_summary_of_standin_snapshot",
+    "16-01/test_triton.py::test_cuda_kernel_on_gpu": "test_cuda_kernel_in_the_interpreter",
 }
 
 

@@ -376,10 +376,13 @@ def _judge(assignment: str, task: str | list[str], cells: list[str], timeout: fl
             from IPython.core.interactiveshell import InteractiveShell
             ns = InteractiveShell.instance().user_ns
             buf = io.StringIO()
+            import linecache
             with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf):
-                for src in cells:
+                for i, src in enumerate(cells, start=1):
+                    name = f"<cell {i}>"  # in linecache, as the worker does: Triton's jit reads its source back
+                    linecache.cache[name] = (len(src), None, src.splitlines(True), name)
                     try:
-                        exec(compile(src, "<cell>", "exec"), ns)
+                        exec(compile(src, name, "exec"), ns)
                     except BaseException:
                         pass
                 from ..judge.inprocess import run_in_process

@@ -21,6 +21,7 @@
 #    under `torch.compile`.
 # 4. `gelu_dropout`: a fused GELU + dropout operator whose backward recomputes the GELU from `x` and the
 #    saved boolean mask, equal to the unfused composition under the same generator and saving fewer bytes.
+# 5. A Triton kernel for the fused operator, registered for CUDA (checked on the CPU in Triton's interpreter).
 #
 # **How this notebook is graded.** Each exercise has a cell of visible checks you can run right away, and
 # **Validate runs only those visible checks**: "Success!" means they pass, not that you have full marks.
@@ -496,6 +497,93 @@ if run_demos():
     for name, fn in (("composition", lambda t: F.dropout(F.gelu(t, approximate="tanh"), 0.1)),
                      ("fused operator", lambda t: gelu_dropout(t, 0.1, _g))):
         print(f"{name:>15}: {1e3 * _time(fn):7.1f} ms a step, {saved_bytes(fn, _x) / 2**20:6.1f} MiB saved")
+
+# %% [markdown]
+# ## 6. The same operator on a GPU: a Triton kernel
+#
+# The operator's Python kernel above is still a chain of PyTorch calls: on a GPU each one reads and writes the
+# whole tensor. A **Triton** kernel does the fused work in one pass. Triton programs are written per *block*:
+# program `i` of the grid loads `BLOCK` consecutive elements (`offs = i * BLOCK + tl.arange(0, BLOCK)`), with a
+# mask `offs < n` so that the last, partial block neither reads nor writes past the end; it computes in
+# registers and stores the result once.
+#
+# `register_kernel("cuda")` attaches such a kernel to the operator for CUDA tensors only: the dispatcher keeps
+# the Python kernel for the CPU, and the fake kernel and the autograd formula stay the same for every device.
+# Triton ships with PyTorch's CUDA wheels; on a CPU-only install the cell below leaves `triton` as `None`
+# and the kernel cannot run. Without a GPU you can still run a kernel in Triton's interpreter, on CPU
+# tensors: set the environment variable `TRITON_INTERPRET=1` before Python starts. The grader checks your
+# kernel on the CPU that way too.
+
+# %%
+try:
+    import triton
+    import triton.language as tl
+except ImportError:  # CPU-only PyTorch wheels come without Triton
+    triton = tl = None
+
+triton_jit = triton.jit if triton is not None else (lambda fn: fn)
+
+# %% [markdown]
+# ### Exercise 5 · a Triton kernel for `gelu_dropout_op` (3 points)
+#
+# * `gelu_dropout_kernel(x_ptr, keep_ptr, out_ptr, n, scale, BLOCK: tl.constexpr)` is a Triton kernel
+#   (`@triton_jit`, which is `triton.jit`): program `i` handles the elements `i * BLOCK` to `i * BLOCK + BLOCK - 1`
+#   of the flat, contiguous `x` and `keep`, skips those at `n` or past it, and stores
+#   `gelu(x) * scale` (tanh approximation) where `keep` is true and 0 where it is false.
+# * `launch_gelu_dropout(x, keep, p, block=1024)` runs it on contiguous copies of `x` and `keep`, on a grid of
+#   `triton.cdiv(n, block)` programs with `scale = 1 / (1 - p)`, and returns a new tensor of `x`'s shape and
+#   dtype; when `x` has no element it launches nothing.
+# * For float32 and float64 tensors of any size, its result equals `F.gelu(x, approximate="tanh") * keep / (1 - p)`.
+# * The cell registers the launcher as `gelu_dropout_op`'s CUDA kernel (`register_kernel("cuda")`), whose result
+#   is laid out like `torch.empty_like(x)` as the fake kernel promises.
+# * On a GPU, `gelu_dropout(x, p, generator)` then runs your kernel in the forward and equals the unfused
+#   composition, in value and gradient, as on the CPU.
+
+# %% [solution] id=triton_impl
+@triton_jit
+def gelu_dropout_kernel(x_ptr, keep_ptr, out_ptr, n, scale, BLOCK: tl.constexpr):
+    ### BEGIN SOLUTION
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    inside = offs < n
+    x = tl.load(x_ptr + offs, mask=inside, other=0.0)
+    keep = tl.load(keep_ptr + offs, mask=inside, other=0)
+    u = 0.7978845608028654 * (x + 0.044715 * x * x * x)
+    t = 2.0 / (1.0 + tl.exp(-2.0 * u)) - 1.0  # tanh(u)
+    y = 0.5 * x * (1.0 + t)
+    tl.store(out_ptr + offs, tl.where(keep != 0, y * scale, 0.0), mask=inside)
+    ### END SOLUTION
+
+
+def launch_gelu_dropout(x, keep, p, block=1024):
+    """gelu(x) * keep / (1 - p) by gelu_dropout_kernel, on contiguous copies of x and keep."""
+    ### BEGIN SOLUTION
+    x, keep = x.contiguous(), keep.contiguous()
+    out = torch.empty_like(x)
+    n = x.numel()
+    if n:
+        gelu_dropout_kernel[(triton.cdiv(n, block),)](x, keep, out, n, 1.0 / (1.0 - p), BLOCK=block)
+    return out
+    ### END SOLUTION
+
+
+@gelu_dropout_op.register_kernel("cuda")
+def _(x, keep, p):
+    return torch.empty_like(x).copy_(launch_gelu_dropout(x, keep, p))
+
+
+# %% [tests] id=triton_tests points=3
+expect(torch._C._dispatch_has_kernel_for_dispatch_key("c1601::gelu_dropout_op", "CUDA"),
+       "gelu_dropout_op has a CUDA kernel")
+if triton is not None and DEVICE.type == "cuda":
+    _x = torch.randn(3000, device=DEVICE)
+    _keep = torch.rand(3000, device=DEVICE) >= 0.2
+    expect_close(launch_gelu_dropout(_x, _keep, 0.2), F.gelu(_x, approximate="tanh") * _keep / 0.8,
+                 "launch_gelu_dropout(x, keep, 0.2) on the GPU, x of 3000 float32 elements")
+else:
+    launch_gelu_dropout(torch.zeros(0), torch.zeros(0, dtype=torch.bool), 0.2)  # no GPU: the empty case only
+### BEGIN HIDDEN TESTS
+run_hidden("16-01", "triton", globals())
+### END HIDDEN TESTS
 
 # %% [markdown]
 # ## What to remember

@@ -226,3 +226,80 @@ def fused_on_meta(ns, shape, dtype, p, with_generator):
             out = get(ns, "gelu_dropout")(x, p, g)
         return {"out": _meta(out), "devices": {k: sorted(v) for k, v in log.seen.items()}}
     return _errors(go)
+
+
+# ------------------------------------------------------------------ exercise 5: the Triton kernel
+class _Interpreted:
+    """Runs every Triton kernel launch in Triton's interpreter (CPU tensors), noting each launch's grid; on
+    exit the JIT is restored. With real=True, launches run as compiled and are only noted."""
+
+    def __init__(self, real=False):
+        self.real, self.grids, self.saved = real, [], None
+
+    def __enter__(self):
+        from triton.runtime.interpreter import InterpretedFunction
+        from triton.runtime.jit import JITFunction
+        cache, grids, real = {}, self.grids, self.real
+        self.saved = (JITFunction, JITFunction.__call__, JITFunction.run)
+        orig_run = JITFunction.run
+
+        def interp(fn):
+            if fn.fn not in cache:
+                cache[fn.fn] = InterpretedFunction(fn.fn)
+            return cache[fn.fn]
+
+        def run(fn, *args, grid, warmup, **kwargs):
+            if not warmup:
+                shown = grid(dict(kwargs, **dict(zip(fn.arg_names, args)))) if callable(grid) else grid
+                grids.append([int(g) for g in (shown if isinstance(shown, (tuple, list)) else (shown,))])
+            if real:
+                return orig_run(fn, *args, grid=grid, warmup=warmup, **kwargs)
+            return interp(fn).run(*args, grid=grid, warmup=warmup, **kwargs)
+        if not real:
+            JITFunction.__call__ = lambda fn, *a, **k: interp(fn)(*a, **k)
+        JITFunction.run = run
+        return self
+
+    def __exit__(self, *exc):
+        cls, call, run = self.saved
+        cls.__call__, cls.run = call, run
+        return False
+
+
+def triton_cuda_kernel(ns, x, keep, p, layout="contiguous"):
+    """The function registered as gelu_dropout_op's CUDA kernel, called on CPU tensors with its Triton launches
+    run in the interpreter."""
+    def go():
+        registered = torch._C._dispatch_has_kernel_for_dispatch_key("c1601::gelu_dropout_op", "CUDA")
+        fn = getattr(get(ns, "gelu_dropout_op"), "_backend_fns", {}).get("cuda")
+        if not registered or fn is None:
+            return {"registered": False}
+        xin, kin = relayout(x, layout), relayout(keep, layout)
+        with _Interpreted() as run:
+            out = fn(xin, kin, p)
+        return {"registered": True, "out": _tensor(out), "meta": _meta(out), "in_meta": _meta(xin), "grids": run.grids}
+    return _errors(go)
+
+
+def triton_interpreted(ns, x, keep, p, block=None, layout="contiguous"):
+    """launch_gelu_dropout(x, keep, p[, block]) on CPU tensors, its kernel run in Triton's interpreter."""
+    def go():
+        fn = get(ns, "launch_gelu_dropout")
+        xin, kin = relayout(x, layout), relayout(keep, layout)
+        with _Interpreted() as run:
+            out = fn(xin, kin, p) if block is None else fn(xin, kin, p, block=block)
+        return {"out": _tensor(out), "meta": _meta(out), "grids": run.grids, "x_after": xin.clone()}
+    return _errors(go)
+
+
+def triton_on_gpu(ns, x, p, seed, v, layout="contiguous"):
+    """gelu_dropout on CUDA tensors (a CUDA generator seeded with seed): output, gradient, Triton launches."""
+    def go():
+        xin = relayout(x.cuda(), layout).requires_grad_(True)
+        g = torch.Generator(device="cuda").manual_seed(seed)
+        with _Interpreted(real=True) as run:
+            out = get(ns, "gelu_dropout")(xin, p, g)
+        grad = torch.autograd.grad(out, xin, v.cuda())[0]
+        return {"out": out.detach().cpu(), "meta": _meta(out), "in_meta": _meta(xin), "grad": grad.cpu(),
+                "grids": run.grids}
+    return _errors(go)

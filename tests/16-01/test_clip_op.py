@@ -23,6 +23,14 @@ def empty_like_meta(meta):
             "device": meta["device"]}
 
 
+def strides_that_matter(meta):
+    """Metadata with the strides that matter: a dimension of size 1 (or any, in an empty tensor) has no stride."""
+    if meta.get("type") != "Tensor":
+        return meta
+    empty = 0 in meta["shape"]
+    return dict(meta, stride=[None if empty or n == 1 else s for n, s in zip(meta["shape"], meta["stride"])])
+
+
 def run(student, what, **kw):
     res = student.call("clip_run", **kw)
     expect("error" not in res, f"{what} raised {res.get('error')}")
@@ -83,7 +91,7 @@ def test_output_layout(student, gen, layout):
     what = f"{OP}(x, {limit}) for a {layout} float64 x of shape (2, 3, 4, 5)"
     res = run(student, what, x=x, limit=limit, layout=layout)
     expect_close(res["out"], reference(x, limit), what, **TOL[f64])
-    expect_equal(res["meta"], empty_like_meta(res["in_meta"]),
+    expect_equal(strides_that_matter(res["meta"]), strides_that_matter(empty_like_meta(res["in_meta"])),
                  f"the shape, strides, dtype and device of {what} (those of torch.empty_like(x))")
     expect(not res["shares_input"], f"{what} returned x's own memory: an operator's output must be a new tensor")
 
@@ -104,10 +112,10 @@ def test_fake_and_meta(student, gen, shape, dtype, layout):
            f"data, and must be registered with register_fake)")
     expect(fake["fake"], f"{what} under FakeTensorMode returned {fake['out']}, not a FakeTensor")
     expect(not fake["is_input"], f"{what} under FakeTensorMode returned x itself: the output is a new tensor")
-    expect_equal(fake["out"], empty_like_meta(fake["in"]), f"the metadata of {what} under FakeTensorMode")
+    expect_equal(strides_that_matter(fake["out"]), strides_that_matter(empty_like_meta(fake["in"])), f"the metadata of {what} under FakeTensorMode")
     meta = res["meta"]
     expect("error" not in meta, f"{what} on the meta device raised {meta.get('error')}")
-    expect_equal(meta["out"], empty_like_meta(meta["in"]), f"the metadata of {what} on the meta device")
+    expect_equal(strides_that_matter(meta["out"]), strides_that_matter(empty_like_meta(meta["in"])), f"the metadata of {what} on the meta device")
 
 
 def test_compiles_as_one_node(student, gen):

@@ -93,6 +93,14 @@ def empty_like_meta(meta):
             "device": meta["device"]}
 
 
+def strides_that_matter(meta):
+    """Metadata with the strides that matter: a dimension of size 1 (or any, in an empty tensor) has no stride."""
+    if meta.get("type") != "Tensor":
+        return meta
+    empty = 0 in meta["shape"]
+    return dict(meta, stride=[None if empty or n == 1 else s for n, s in zip(meta["shape"], meta["stride"])])
+
+
 LAYOUTS = [("contiguous", (2, 3, 4, 5)), ("transposed", (2, 3, 4, 5)), ("strided", (2, 3, 4, 5)),
            ("channels_last", (2, 3, 4, 5)), ("contiguous", ()), ("contiguous", (1, 1))]
 
@@ -109,10 +117,10 @@ def test_operator_layout_and_fake(student, gen, layout, shape):
     expect("error" not in res, f"{what} raised {res.get('error')}")
     expect_close(res["out"], F.gelu(x, approximate="tanh") * keep / (1 - p), what, **TOL[f64])
     expected = empty_like_meta(res["in_meta"])
-    expect_equal(res["meta"], expected, f"the shape, strides, dtype and device of {what} (torch.empty_like(x)'s)")
+    expect_equal(strides_that_matter(res["meta"]), strides_that_matter(expected), f"the shape, strides, dtype and device of {what} (torch.empty_like(x)'s)")
     expect(res["fake"]["fake"], f"{what} under FakeTensorMode did not return a FakeTensor: {res['fake']['meta']}")
     expect(not res["fake"]["is_input"], f"{what} under FakeTensorMode returned x itself: the output is a new tensor")
-    expect_equal(res["fake"]["meta"], expected, f"the metadata of {what} under FakeTensorMode")
+    expect_equal(strides_that_matter(res["fake"]["meta"]), strides_that_matter(expected), f"the metadata of {what} under FakeTensorMode")
 
 
 @pytest.mark.parametrize("p,with_generator", [(0.3, True), (0.3, False), (0.0, False)],

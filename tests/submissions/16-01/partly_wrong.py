@@ -5,7 +5,7 @@
 """
 from course.grading.class_run.submissions import edited
 
-EXPECT = {"clip_op": "pass", "clip_grad": "pass", "ema": "fail", "fused": "fail"}
+EXPECT = {"clip_op": "pass", "clip_grad": "pass", "ema": "fail", "fused": "fail", "triton": "pass"}
 JUDGE_PASS = True  # judged on its passing tasks too: a mistake in one task costs no points in another
 CELLS = {
     "ema_impl": edited("16-01", "ema_impl", ("        avg.mul_(decay).add_(x, alpha=1 - decay)\n",

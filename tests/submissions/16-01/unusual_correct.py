@@ -1,7 +1,8 @@
 """Correct, written differently throughout: method chains and preserve_format for the clip, a subtraction form of
 its derivative, the functional form of custom_op with lerp_ for the average, a written-out GELU whose backward asks
-autograd for gelu' on a detached copy of x, and a mask drawn by uniform_ on a fresh tensor."""
-EXPECT = {"clip_op": "pass", "clip_grad": "pass", "ema": "pass", "fused": "pass"}
+autograd for gelu' on a detached copy of x, a mask drawn by uniform_ on a fresh tensor, and a Triton kernel
+that writes GELU as x * sigmoid(2u) and is launched with a grid function."""
+EXPECT = {"clip_op": "pass", "clip_grad": "pass", "ema": "pass", "fused": "pass", "triton": "pass"}
 CELLS = {
     "clip_impl": '''
 def _clip_kernel(x: torch.Tensor, limit: float) -> torch.Tensor:
@@ -73,5 +74,30 @@ def gelu_dropout(x, p, generator=None):
     else:
         keep = torch.ones_like(x, dtype=torch.bool, memory_format=torch.contiguous_format)
     return gelu_dropout_op(x, keep, p)
+''',
+    "triton_impl": '''
+@triton_jit
+def gelu_dropout_kernel(x_ptr, keep_ptr, out_ptr, n, scale, BLOCK: tl.constexpr):
+    idx = tl.program_id(axis=0) * BLOCK + tl.arange(0, BLOCK)
+    ok = idx < n
+    x = tl.load(x_ptr + idx, mask=ok)
+    k = tl.load(keep_ptr + idx, mask=ok, other=0)
+    y = x * tl.sigmoid(1.5957691216057308 * x * (1.0 + 0.044715 * x * x))  # 0.5 x (1 + tanh u) = x sigmoid(2u)
+    tl.store(out_ptr + idx, tl.where(k, y * scale, tl.zeros_like(y)), mask=ok)
+
+
+def launch_gelu_dropout(x, keep, p, block=1024):
+    out = torch.empty(x.shape, dtype=x.dtype, device=x.device)
+    if out.numel() == 0:
+        return out
+    flat_x, flat_keep = x.reshape(-1).contiguous(), keep.reshape(-1).contiguous()
+    grid = lambda meta: (triton.cdiv(meta["n"], meta["BLOCK"]),)  # noqa: E731
+    gelu_dropout_kernel[grid](flat_x, flat_keep, out, flat_x.numel(), 1.0 / (1.0 - p), BLOCK=block)
+    return out
+
+
+@gelu_dropout_op.register_kernel("cuda")
+def _(x, keep, p):
+    return torch.empty_like(x).copy_(launch_gelu_dropout(x, keep, p))
 ''',
 }

@@ -1,0 +1,101 @@
+"""Hidden checks of the Triton kernel (exercise 5): on the CPU, the kernel run in Triton's interpreter against the
+judge's own F.gelu(x, approximate='tanh') * keep / (1 - p), its launch grids, and its registration for CUDA; on a
+GPU (make test-gpu), gelu_dropout through the compiled kernel against the judge's composition on the same draw."""
+import pytest
+import torch
+import torch.nn.functional as F
+
+from course.judge.expect import expect, expect_close, expect_equal
+
+pytestmark = pytest.mark.task("triton")
+f64 = torch.float64
+FN = "launch_gelu_dropout"
+TOL = {torch.float64: {"atol": 1e-11, "rtol": 1e-9}, torch.float32: {"atol": 1e-5, "rtol": 1e-4}}
+
+
+def reference(x, keep, p):
+    return F.gelu(x, approximate="tanh") * keep / (1 - p)
+
+
+@pytest.mark.parametrize("layout", ["contiguous", "transposed"])
+def test_cuda_kernel_in_the_interpreter(student, gen, layout):
+    """the function registered as gelu_dropout_op's CUDA kernel launches the Triton kernel and returns
+    gelu(x) * keep / (1 - p) laid out like torch.empty_like(x) (run on the CPU, in Triton's interpreter)"""
+    p = 0.35
+    x = 2 * torch.randn(16, 24, generator=gen, dtype=f64)
+    keep = torch.rand(16, 24, generator=gen) >= p
+    what = f"gelu_dropout_op's CUDA kernel on {layout} float64 x and keep (16, 24), run in Triton's interpreter"
+    res = student.call("triton_cuda_kernel", x=x, keep=keep, p=p, layout=layout)
+    expect("error" not in res, f"{what} raised {res.get('error')}")
+    expect(res["registered"], "c1601::gelu_dropout_op has no CUDA kernel: register one with "
+                              "gelu_dropout_op.register_kernel('cuda')")
+    expect(len(res["grids"]) >= 1, f"{what} launched no Triton kernel")
+    expect_close(res["out"], reference(x, keep, p), what, **TOL[f64])
+    t = torch.empty_like(torch.empty_strided(res["in_meta"]["shape"], res["in_meta"]["stride"]))
+    expect_equal(res["meta"]["stride"], list(t.stride()), f"the strides of {what} (those of torch.empty_like(x))")
+
+
+CASES = [(1000, torch.float32, None), (3000, torch.float64, None), (1, torch.float32, None), (700, torch.float32, 128),
+         (1024, torch.float64, 256), (257, torch.float32, 64)]
+
+
+@pytest.mark.parametrize("n,dtype,block", CASES, ids=[f"n{n}-{str(d)[6:]}-block{b}" for n, d, b in CASES])
+def test_kernel_in_the_interpreter(student, gen, n, dtype, block):
+    """the kernel, run in Triton's interpreter on the CPU, gives gelu(x) * keep / (1 - p) for every element (the
+    last partial block masked), on a grid of triton.cdiv(n, block) programs, and returns a new tensor of x's shape
+    and dtype"""
+    p = round(float(torch.empty(()).uniform_(0.05, 0.8, generator=gen)), 3)
+    x = (2.5 * torch.randn(n, generator=gen, dtype=f64)).to(dtype)
+    keep = torch.rand(n, generator=gen) >= p
+    what = f"{FN}(x, keep, {p}{'' if block is None else f', block={block}'}) for {n} {dtype} elements"
+    res = student.call("triton_interpreted", x=x, keep=keep, p=p, block=block)
+    expect("error" not in res, f"{what} (the kernel run in Triton's interpreter on the CPU) raised {res.get('error')}")
+    expect_equal((res["meta"].get("shape"), res["meta"].get("dtype")), ([n], str(dtype)), f"the shape and dtype of {what}")
+    expect_close(res["out"], reference(x, keep, p), what, **TOL[dtype])
+    size = 1024 if block is None else block
+    expect_equal(res["grids"], [[-(-n // size)]], f"the launch grids of {what} (one launch of triton.cdiv(n, block))")
+    expect_equal(res["x_after"], x, f"x after {what}")
+
+
+@pytest.mark.parametrize("shape", [(0,), (4, 0)], ids=["(0,)", "(4, 0)"])
+def test_empty_launches_nothing(student, shape):
+    """with no element, it launches nothing and returns an empty tensor of x's shape"""
+    what = f"{FN}(x, keep, 0.5) for x of shape {shape}"
+    res = student.call("triton_interpreted", x=torch.zeros(shape), keep=torch.zeros(shape, dtype=torch.bool), p=0.5)
+    expect("error" not in res, f"{what} raised {res.get('error')}")
+    expect_equal(res["grids"], [], f"the launches of {what}")
+    expect_equal(res["meta"].get("shape"), list(shape), f"the shape of {what}")
+
+
+@pytest.mark.parametrize("layout", ["transposed", "strided"])
+def test_non_contiguous_inputs(student, gen, layout):
+    """non-contiguous x and keep are made contiguous before the launch: the result is right for any layout"""
+    p = 0.3
+    x = 2 * torch.randn(24, 40, generator=gen, dtype=f64)
+    keep = torch.rand(24, 40, generator=gen) >= p
+    what = f"{FN}(x, keep, {p}) for {layout} float64 x and keep (24, 40)"
+    res = student.call("triton_interpreted", x=x, keep=keep, p=p, layout=layout)
+    expect("error" not in res, f"{what} raised {res.get('error')}")
+    expect_close(res["out"], reference(x, keep, p), what, **TOL[f64])
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("layout", ["contiguous", "transposed"])
+def test_cuda_kernel_on_gpu(student, gen, layout):
+    """on a GPU, gelu_dropout runs the Triton kernel and equals the unfused composition with the same draw, in value,
+    layout and gradient"""
+    p, seed = 0.25, int(torch.randint(0, 2**31 - 1, (1,), generator=gen))
+    x = torch.randn(64, 96, generator=gen, dtype=torch.float32)
+    v = torch.randn(64, 96, generator=gen, dtype=torch.float32)
+    what = f"gelu_dropout(x, {p}, generator) for a {layout} float32 CUDA x (64, 96)"
+    res = student.call("triton_on_gpu", x=x, p=p, seed=seed, v=v, layout=layout)
+    expect("error" not in res, f"{what} raised {res.get('error')}")
+    expect(len(res["grids"]) >= 1, f"{what} launched no Triton kernel: register the launcher for CUDA")
+    xr = (x.cuda() if layout == "contiguous" else x.cuda().t().contiguous().t()).requires_grad_(True)
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    keep = torch.rand(xr.shape, generator=g, dtype=xr.dtype, device="cuda") >= p
+    out = reference(xr, keep, p)
+    expect_close(res["out"], out.detach().cpu(), what, **TOL[torch.float32])
+    expect_equal(res["meta"]["stride"], list(torch.empty_like(xr).stride()), f"the strides of {what}")
+    expect_close(res["grad"], torch.autograd.grad(out, xr, v.cuda())[0].cpu(), f"the gradient of {what}",
+                 **TOL[torch.float32])
