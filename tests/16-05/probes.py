@@ -1,0 +1,235 @@
+"""Probes for 16-05: run next to the submission, return plain data only (nothing is compared here)."""
+import torch
+from torch.utils._python_dispatch import TorchDispatchMode
+
+from course.judge.probelib import capture_error, get, relayout
+
+
+class _OpLog(TorchDispatchMode):
+    """Every aten op that runs: its name, the dtypes of its tensor inputs and of its first output."""
+
+    def __init__(self):
+        super().__init__()
+        self.ops = []
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        out = func(*args, **(kwargs or {}))
+        first = out[0] if isinstance(out, (list, tuple)) and out else out
+        ins = [str(a.dtype) for a in args if isinstance(a, torch.Tensor)]
+        self.ops.append([str(func.overloadpacket.__name__), ins,
+                         str(first.dtype) if isinstance(first, torch.Tensor) else ""])
+        return out
+
+
+def _tensor(x):
+    return x.detach().clone() if isinstance(x, torch.Tensor) else f"<{type(x).__name__}>"
+
+
+def _meta_result(fn):
+    try:
+        out = fn()
+    except Exception as e:  # noqa: BLE001 - reported to the judge as data
+        return {"error": f"{type(e).__name__}: {str(e)[:200]}"}
+    outs = out if isinstance(out, (tuple, list)) else [out]
+    return {"devices": [str(t.device.type) if isinstance(t, torch.Tensor) else type(t).__name__ for t in outs],
+            "shapes": [list(t.shape) if isinstance(t, torch.Tensor) else None for t in outs],
+            "dtypes": [str(t.dtype) if isinstance(t, torch.Tensor) else None for t in outs]}
+
+
+# ------------------------------------------------------------------ exercise 1: quantize / dequantize
+def quant(ns, x, scale, zero_point, dtype, axis=None, layout="contiguous"):
+    """quantize(x, ...) on x in the given memory layout; the op names that ran; whether x was left as it was."""
+    x = relayout(x, layout)
+    before = x.clone()
+    with _OpLog() as log:
+        out = get(ns, "quantize")(x, scale, zero_point, getattr(torch, dtype), axis=axis) if axis is not None \
+            else get(ns, "quantize")(x, scale, zero_point, getattr(torch, dtype))
+    return {"out": _tensor(out), "ops": sorted({o[0] for o in log.ops}), "unchanged": bool(torch.equal(x, before))}
+
+
+def dequant(ns, q, scale, zero_point, axis=None, layout="contiguous"):
+    q = relayout(q, layout)
+    before = q.clone()
+    with _OpLog() as log:
+        out = get(ns, "dequantize")(q, scale, zero_point, axis=axis) if axis is not None \
+            else get(ns, "dequantize")(q, scale, zero_point)
+    return {"out": _tensor(out), "ops": sorted({o[0] for o in log.ops}), "unchanged": bool(torch.equal(q, before))}
+
+
+def quant_on_meta(ns, shape, dtype, axis=None):
+    x = torch.randn(shape, device="meta")
+    if axis is None:
+        scale, zp = 0.1, 3
+    else:
+        c = shape[axis]
+        scale = torch.ones(c, device="meta")
+        zp = torch.zeros(c, dtype=torch.int64, device="meta")
+    qd = getattr(torch, dtype)
+
+    def go():
+        q = get(ns, "quantize")(x, scale, zp, qd, axis=axis) if axis is not None else get(ns, "quantize")(x, scale, zp, qd)
+        d = get(ns, "dequantize")(q, scale, zp, axis=axis) if axis is not None else get(ns, "dequantize")(q, scale, zp)
+        return q, d
+    return _meta_result(go)
+
+
+# ------------------------------------------------------------------ exercise 2: RangeObserver
+def observe(ns, cfg, xs, grad=False):
+    """A RangeObserver(**cfg) fed the tensors xs in turn: what forward returned, min/max after each, the qparams."""
+    cfg = dict(cfg)
+    if "dtype" in cfg:
+        cfg["dtype"] = getattr(torch, cfg["dtype"])
+    obs = get(ns, "RangeObserver")(**cfg)
+    same, graph, mins, maxs = [], [], [], []
+    for x in xs:
+        x = x.clone().requires_grad_(grad)
+        out = obs(x)
+        same.append(out is x)
+        mn, mx = getattr(obs, "min_val", None), getattr(obs, "max_val", None)
+        graph.append(any(isinstance(t, torch.Tensor) and (t.requires_grad or t.grad_fn is not None) for t in (mn, mx)))
+        mins.append(_tensor(mn) if mn is not None else None)
+        maxs.append(_tensor(mx) if mx is not None else None)
+    res = obs.calculate_qparams()
+    if not isinstance(res, (tuple, list)) or len(res) != 2:
+        return {"error": f"calculate_qparams() returned {type(res).__name__}, not a pair", "same": same}
+    scale, zp = res
+    return {"same": same, "graph": graph, "mins": mins, "maxs": maxs, "scale": _tensor(scale), "zp": _tensor(zp),
+            "is_module": isinstance(obs, torch.nn.Module)}
+
+
+def observer_uses_torch(ns, cfg, x):
+    """Whether observing x and calculating qparams called torch.ao.quantization's observers."""
+    import torch.ao.quantization.observer as tob
+    calls = []
+    names = ["MinMaxObserver", "PerChannelMinMaxObserver", "MovingAverageMinMaxObserver",
+             "MovingAveragePerChannelMinMaxObserver", "UniformQuantizationObserverBase"]
+    spied = []
+    for n in names:
+        cls = getattr(tob, n)
+        for attr in ("forward", "_calculate_qparams", "calculate_qparams"):
+            if attr in cls.__dict__:
+                orig = cls.__dict__[attr]
+                spied.append((cls, attr, orig))
+                setattr(cls, attr, (lambda o, nm: lambda *a, **k: (calls.append(nm), o(*a, **k))[1])(orig, f"{n}.{attr}"))
+    try:
+        cfg = dict(cfg)
+        cfg["dtype"] = getattr(torch, cfg["dtype"])
+        obs = get(ns, "RangeObserver")(**cfg)
+        obs(x)
+        out = obs.calculate_qparams()
+    finally:
+        for cls, attr, orig in spied:
+            setattr(cls, attr, orig)
+    return {"calls": sorted(set(calls)), "scale": _tensor(out[0])}
+
+
+# ------------------------------------------------------------------ exercise 3: fake_quantize
+def fake_quant(ns, x, scale, zero_point, quant_min, quant_max, g=None, layout="contiguous"):
+    """fake_quantize's output and, with g, the gradient of <g, output> with respect to x; the ops that ran."""
+    x = relayout(x, layout)
+    before = x.clone()
+    x.requires_grad_(g is not None)
+    with _OpLog() as log:
+        out = get(ns, "fake_quantize")(x, scale, zero_point, quant_min, quant_max)
+    res = {"out": _tensor(out), "ops": sorted({o[0] for o in log.ops}), "unchanged": bool(torch.equal(x.detach(), before))}
+    if g is not None:
+        if not isinstance(out, torch.Tensor) or out.grad_fn is None:
+            res["grad"] = "the output has no autograd graph"
+        else:
+            (gx,) = torch.autograd.grad(out, [x], g, allow_unused=True)
+            res["grad"] = gx if gx is not None else "no gradient reached x"
+    return res
+
+
+def fake_quant_on_meta(ns, shape):
+    x = torch.randn(shape, device="meta", requires_grad=True)
+
+    def go():
+        y = get(ns, "fake_quantize")(x, 0.1, 2, -128, 127)
+        (gx,) = torch.autograd.grad(y, [x], torch.ones(shape, device="meta"))
+        return y, gx
+    return _meta_result(go)
+
+
+# ------------------------------------------------------------------ exercise 4: quantized_linear
+def qlinear(ns, qx, x_scale, x_zero_point, qw, w_scale, bias, out_scale, out_zero_point):
+    """quantized_linear's result, the matrix-product ops that ran (name, input dtypes, output dtype)."""
+    with _OpLog() as log:
+        out = get(ns, "quantized_linear")(qx, x_scale, x_zero_point, qw, w_scale, bias, out_scale, out_zero_point)
+    products = [o for o in log.ops if o[0] in ("mm", "addmm", "bmm", "baddbmm", "matmul", "dot", "mv", "addmv",
+                                               "linear", "einsum", "tensordot", "_int_mm", "addbmm", "vdot",
+                                               "tensordot", "_weight_int8pack_mm", "_convolution", "convolution")]
+    return {"out": _tensor(out), "products": products, "ops": sorted({o[0] for o in log.ops})}
+
+
+def qlinear_on_meta(ns, lead, k, m):
+    qx = torch.zeros(list(lead) + [k], dtype=torch.uint8, device="meta")
+    qw = torch.zeros(m, k, dtype=torch.int8, device="meta")
+    ws = torch.ones(m, device="meta")
+    b = torch.zeros(m, device="meta")
+    return _meta_result(lambda: get(ns, "quantized_linear")(qx, 0.1, 3, qw, ws, b, 0.2, 7))
+
+
+def call_error(ns, name, args):
+    return capture_error(get(ns, name), *args)
+
+
+# ------------------------------------------------------------------ exercise 5: QATLinear
+def qat_forward(ns, weight, bias, xs, modes, g):
+    """A QATLinear holding weight and bias, fed xs in the given modes; gradients of <g, last output>."""
+    m = get(ns, "QATLinear")(weight.shape[1], weight.shape[0], bias=bias is not None)
+    info = {"is_linear": isinstance(m, torch.nn.Linear),
+            "params": sorted(n for n, _ in m.named_parameters()),
+            "observer": type(getattr(m, "act_observer", None)).__name__,
+            "observer_is_student": type(getattr(m, "act_observer", None)) is ns.get("RangeObserver")}
+    with torch.no_grad():
+        m.weight.copy_(weight)
+        if bias is not None:
+            m.bias.copy_(bias)
+    outs = []
+    for i, (x, mode) in enumerate(zip(xs, modes)):
+        m.train(mode == "train")
+        last = i == len(xs) - 1
+        x = x.clone().requires_grad_(last)
+        out = m(x)
+        outs.append(_tensor(out))
+        if last and isinstance(out, torch.Tensor) and out.grad_fn is not None:
+            params = [m.weight] + ([m.bias] if bias is not None else [])
+            grads = torch.autograd.grad(out, [x] + params, g, allow_unused=True)
+            info["grads"] = [gr if gr is not None else "none" for gr in grads]
+    info["outs"] = outs
+    obs = getattr(m, "act_observer", None)
+    info["act_range"] = [_tensor(getattr(obs, "min_val", None)), _tensor(getattr(obs, "max_val", None))]
+    return info
+
+
+def qat_ops(ns, x):
+    """The aten ops one training-mode forward of QATLinear(5, 3) runs (PyTorch's fake quantize must not be among them)."""
+    m = get(ns, "QATLinear")(5, 3)
+    m.train()
+    with _OpLog() as log:
+        m(x)
+    return sorted({o[0] for o in log.ops})
+
+
+def qat_train(ns, init, X, y, Xt, steps, lr, batch, seed):
+    """nn.Sequential(QATLinear(784, 64), ReLU, QATLinear(64, 10)) from the initial parameters init, trained with
+    SGD (momentum 0.9) on batches drawn from a generator seeded seed; the eval-mode predictions on Xt."""
+    torch.set_num_threads(1)
+    Q = get(ns, "QATLinear")
+    model = torch.nn.Sequential(Q(784, 64), torch.nn.ReLU(), Q(64, 10))
+    with torch.no_grad():
+        for p, v in zip([model[0].weight, model[0].bias, model[2].weight, model[2].bias], init):
+            p.copy_(v)
+    opt = torch.optim.SGD([model[0].weight, model[0].bias, model[2].weight, model[2].bias], lr=lr, momentum=0.9)
+    g = torch.Generator().manual_seed(seed)
+    model.train()
+    for _ in range(steps):
+        idx = torch.randint(0, X.shape[0], (batch,), generator=g)
+        loss = torch.nn.functional.cross_entropy(model(X[idx]), y[idx])
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    model.eval()
+    with torch.no_grad():
+        return model(Xt).argmax(dim=1)

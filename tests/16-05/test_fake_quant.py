@@ -1,0 +1,120 @@
+"""Hidden checks of fake_quantize (exercise 3), against torch.fake_quantize_per_tensor_affine forward and backward."""
+import pytest
+import torch
+
+from course.judge.expect import expect, expect_equal
+
+pytestmark = pytest.mark.task("fake_quant")
+BUILTIN = ("fake_quantize", "quantize_per_tensor", "quantize_per_channel", "dequantize", "_fake_quant")
+RANGES = [(-128, 127), (0, 255), (-8, 7), (0, 15)]
+
+
+def reference(x, scale, zp, lo, hi, g):
+    x = x.detach().clone().requires_grad_(True)
+    y = torch.fake_quantize_per_tensor_affine(x, scale, zp, lo, hi)
+    (gx,) = torch.autograd.grad(y, [x], g)
+    return y.detach(), gx
+
+
+def check(student, what, x, scale, zp, lo, hi, g=None, layout="contiguous"):
+    if g is None:
+        g = torch.randn(x.shape, generator=torch.Generator().manual_seed(x.numel()))
+    res = student.call("fake_quant", x=x, scale=scale, zero_point=zp, quant_min=lo, quant_max=hi, g=g, layout=layout)
+    out = res["out"]
+    expect(isinstance(out, torch.Tensor), f"{what} returned {out}, not a tensor")
+    expect_equal(out.dtype, torch.float32, f"the dtype of {what}")
+    want, gwant = reference(x, scale, zp, lo, hi, g)
+    expect_equal(tuple(out.shape), tuple(want.shape), f"the shape of {what}")
+    bad = out != want
+    if bad.any():
+        i = tuple(int(v) for v in bad.nonzero()[0])
+        expect(False, f"{what}: {int(bad.sum())} of {bad.numel()} values differ from "
+               f"torch.fake_quantize_per_tensor_affine; first at {i}: x = {x[i].item()!r}, expected {want[i].item()!r}, "
+               f"got {out[i].item()!r}")
+    grad = res["grad"]
+    expect(isinstance(grad, torch.Tensor), f"the gradient of {what}: {grad}")
+    badg = grad != gwant
+    if badg.any():
+        i = tuple(int(v) for v in badg.nonzero()[0])
+        lvl = torch.round(x[i] * (1.0 / torch.tensor(scale, dtype=torch.float32))).item() + zp
+        expect(False, f"the gradient of <g, {what}> with respect to x: {int(badg.sum())} of {badg.numel()} entries differ "
+               f"from PyTorch's straight-through estimator; first at {i}: x = {x[i].item()!r} (level {lvl:g} before "
+               f"clamping to [{lo}, {hi}]), incoming {g[i].item():.4g}, expected {gwant[i].item():.4g}, got "
+               f"{grad[i].item():.4g} (the gradient passes where the rounded level is inside the range)")
+    expect(res["unchanged"], f"{what} changed x in place")
+    return res
+
+
+@pytest.mark.parametrize("rng,shape", list(zip(RANGES, [(9,), (3, 4, 5), (2, 7), (11,)])),
+                         ids=[f"{a}..{b}" for a, b in RANGES])
+def test_matches_torch(student, gen, rng, shape):
+    """values and straight-through gradients equal torch.fake_quantize_per_tensor_affine's, 8-bit and 4-bit ranges"""
+    lo, hi = rng
+    scale = float(torch.rand((), generator=gen)) * 0.2 + 0.01
+    zp = int(torch.randint(lo, hi + 1, (), generator=gen))
+    x = torch.randn(shape, generator=gen) * scale * (hi - lo) * 0.6
+    check(student, f"fake_quantize(x {shape}, {scale:.6g}, {zp}, {lo}, {hi})", x, scale, zp, lo, hi,
+          g=torch.randn(shape, generator=gen))
+
+
+@pytest.mark.parametrize("rng", [(-128, 127), (0, 15)], ids=["-128..127", "0..15"])
+def test_edges_of_the_range(student, gen, rng):
+    """at the edges the rounded level decides: half a step past the last level rounds back inside (gradient kept)
+    or outside (gradient zero), halves go to the even level, and x * (1/scale) is used"""
+    lo, hi = rng
+    zp = lo + 3
+    scale = 0.25
+    k = torch.arange(lo - 3, hi + 4, dtype=torch.float32)
+    x = torch.cat([(k - zp) * scale, (k - zp + 0.5) * scale, (k - zp - 0.5) * scale])
+    x = x[torch.randperm(x.numel(), generator=gen)]
+    check(student, f"fake_quantize(x, 0.25, {zp}, {lo}, {hi}) for x on every level and half level from {lo - 3} to "
+          f"{hi + 3}", x, scale, zp, lo, hi)
+    lo, hi, zp = -128, 127, zp - lo - 128  # 256 levels: enough half levels where the two roundings part
+    for _ in range(50):
+        scale = float(torch.rand((), generator=gen)) * 0.05 + 0.005
+        s32 = torch.tensor(scale, dtype=torch.float32)
+        cand = (torch.arange(lo - 2, hi + 2, dtype=torch.float32) + 0.5 - zp).repeat(8) * s32
+        cand = torch.nextafter(cand, cand + torch.randint(-1, 2, cand.shape, generator=gen).to(torch.float32))
+        x = cand[torch.round(cand / s32) != torch.round(cand * (1.0 / s32))][:64]
+        if x.numel() >= 4:
+            break
+    expect(x.numel() >= 4, "the check found too few inputs near a level boundary (a grading error)")
+    check(student, f"fake_quantize(x, {scale!r}, {zp}, {lo}, {hi}) for values next to half levels where x / scale and "
+          f"x * (1/scale) round differently", x, scale, zp, lo, hi)
+
+
+def test_extremes_and_zero_size(student, gen):
+    """values far outside the range (gradient zero), zeros, a zero-size and a 0-dim tensor"""
+    x = torch.tensor([0.0, -0.0, 1e7, -1e7, 1e6, -1e6, 3.0, -3.0])  # PyTorch's kernel wraps past 2^31 levels
+    check(student, f"fake_quantize(x, 0.01, 4, -128, 127) for x = {x.tolist()}", x, 0.01, 4, -128, 127)
+    check(student, "fake_quantize(x of shape (0, 4), 0.1, 0, 0, 255)", torch.zeros(0, 4), 0.1, 0, 0, 255)
+    v = float(torch.randn((), generator=gen))
+    check(student, f"fake_quantize(torch.tensor({v:.4g}), 0.1, 0, -8, 7)", torch.tensor(v), 0.1, 0, -8, 7)
+
+
+@pytest.mark.parametrize("layout", ["transposed", "strided"])
+def test_any_layout(student, gen, layout):
+    """any memory layout of x gives the same values and gradients, and x is left unchanged"""
+    x = torch.randn(4, 6, generator=gen)
+    check(student, f"fake_quantize(x (4, 6) {layout}, 0.02, -3, -128, 127)", x, 0.02, -3, -128, 127,
+          g=torch.randn(4, 6, generator=gen), layout=layout)
+
+
+def test_does_not_call_pytorch_quantizer(student, gen):
+    """written without PyTorch's quantize or fake-quantize functions"""
+    x = torch.randn(3, 5, generator=gen)
+    res = check(student, "fake_quantize(x (3, 5), 0.05, 2, -128, 127)", x, 0.05, 2, -128, 127)
+    used = [op for op in res["ops"] if any(b in op for b in BUILTIN)]
+    expect(not used, f"fake_quantize ran PyTorch's quantizer ({', '.join(used)}): write it from round, clamp and "
+           f"arithmetic, with your own backward")
+
+
+def test_on_another_device(student, gen):
+    """on a tensor on another device (meta, the grader's GPU stand-in) the value and gradient are there"""
+    shape = [int(torch.randint(1, 5, (), generator=gen)), 3]
+    res = student.call("fake_quant_on_meta", shape=shape)
+    what = f"fake_quantize(x {shape} on the meta device, 0.1, 2, -128, 127) and its gradient"
+    expect("error" not in res, f"{what} (the grader's stand-in for a GPU: a tensor made without device= lands on the "
+           f"CPU) raised {res.get('error')}: create every tensor on x's device")
+    expect(res["devices"] == ["meta", "meta"] and res["shapes"] == [shape, shape],
+           f"{what}: expected two tensors of shape {shape} on meta, got shapes {res['shapes']} on {res['devices']}")

@@ -1,0 +1,155 @@
+"""Hidden checks of RangeObserver (exercise 2), against torch.ao.quantization.observer's MinMaxObserver,
+PerChannelMinMaxObserver, MovingAverageMinMaxObserver and MovingAveragePerChannelMinMaxObserver."""
+import pytest
+import torch
+from torch.ao.quantization import observer as tob
+
+from course.judge.expect import expect, expect_close, expect_equal
+
+pytestmark = pytest.mark.task("observer")
+QD = {"int8": torch.qint8, "uint8": torch.quint8}
+TOL = {"atol": 0.0, "rtol": 1e-6}
+
+
+def torch_observer(cfg):
+    dtype, sym = QD[cfg.get("dtype", "uint8")], cfg.get("symmetric", False)
+    ch, c = cfg.get("ch_axis"), cfg.get("averaging_constant")
+    if ch is None:
+        qs = torch.per_tensor_symmetric if sym else torch.per_tensor_affine
+        if c is None:
+            return tob.MinMaxObserver(dtype=dtype, qscheme=qs)
+        return tob.MovingAverageMinMaxObserver(averaging_constant=c, dtype=dtype, qscheme=qs)
+    qs = torch.per_channel_symmetric if sym else torch.per_channel_affine
+    if c is None:
+        return tob.PerChannelMinMaxObserver(ch_axis=ch, dtype=dtype, qscheme=qs)
+    return tob.MovingAveragePerChannelMinMaxObserver(ch_axis=ch, averaging_constant=c, dtype=dtype, qscheme=qs)
+
+
+def describe(cfg):
+    args = [f"torch.{cfg.get('dtype', 'uint8')}"] + [f"{k}={v}" for k, v in cfg.items() if k != "dtype"]
+    return f"RangeObserver({', '.join(args)})"
+
+
+def compare(student, gen, cfg, xs, what_inputs, grad=False):
+    """Feed xs to the student's observer and to PyTorch's; compare ranges after each tensor and the qparams."""
+    what = f"{describe(cfg)} after {what_inputs}"
+    res = student.call("observe", cfg=cfg, xs=xs, grad=grad)
+    expect("error" not in res, f"{what}: {res.get('error')}")
+    expect(res["is_module"], f"{describe(cfg)} is not an nn.Module")
+    ref = torch_observer(cfg)
+    seen = False
+    for i, x in enumerate(xs):
+        expect(res["same"][i], f"{describe(cfg)}(x) for tensor {i} of {what_inputs} did not return x itself")
+        ref(x)
+        seen = seen or x.numel() > 0
+        if not seen:
+            continue  # nothing observed yet: the text does not say what the range is
+        for name, got in (("min_val", res["mins"][i]), ("max_val", res["maxs"][i])):
+            want = getattr(ref, name)
+            expect(isinstance(got, torch.Tensor), f"{what}: {name} after tensor {i} is {got}, not a tensor")
+            expect_equal(got.dtype, torch.float32, f"the dtype of {name} of {what}")
+            expect_close(got, want, f"{name} of {describe(cfg)} after tensor {i} of {what_inputs}", **TOL)
+    scale, zp = ref.calculate_qparams()
+    expect(isinstance(res["scale"], torch.Tensor) and isinstance(res["zp"], torch.Tensor),
+           f"calculate_qparams() of {what} returned {type(res['scale']).__name__} and {type(res['zp']).__name__}, "
+           f"not two tensors")
+    expect_equal(res["scale"].dtype, torch.float32, f"the dtype of the scale from calculate_qparams() of {what}")
+    expect(not res["zp"].dtype.is_floating_point and res["zp"].dtype in (torch.int32, torch.int64),
+           f"the zero point from calculate_qparams() of {what} has dtype {res['zp'].dtype}, not int32 or int64")
+    expect_close(res["scale"], scale, f"the scale from calculate_qparams() of {what}", **TOL)
+    expect_equal(res["zp"].to(torch.int64), zp.to(torch.int64), f"the zero point from calculate_qparams() of {what}")
+    return res
+
+
+def batches(gen, shape, n=3):
+    """Tensors of different ranges: centred, shifted up (all positive) and wide."""
+    xs = [torch.randn(shape, generator=gen) * 2, torch.rand(shape, generator=gen) * 3 + 0.5,
+          torch.randn(shape, generator=gen) * 7 - 1]
+    return xs[:n]
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "int8"])
+@pytest.mark.parametrize("symmetric", [False, True])
+def test_minmax_per_tensor(student, gen, dtype, symmetric):
+    """per tensor, running extremes: min_val / max_val after each tensor and the qparams equal MinMaxObserver's"""
+    cfg = {"dtype": dtype, "symmetric": symmetric}
+    compare(student, gen, cfg, batches(gen, (4, 5)), "three tensors (4, 5) of different ranges")
+
+
+CH = [((6, 4), 0, False), ((3, 5, 2), 1, True), ((2, 3, 4), -1, False), ((2, 3, 2, 2), 3, True)]
+
+
+@pytest.mark.parametrize("shape,axis,symmetric", CH, ids=[f"{s}-axis{a}-{'sym' if y else 'affine'}" for s, a, y in CH])
+def test_minmax_per_channel(student, gen, shape, axis, symmetric):
+    """per channel along any ch_axis (negative too): ranges of shape (C,) and qparams equal PerChannelMinMaxObserver's"""
+    dtype = "int8" if symmetric else "uint8"
+    cfg = {"dtype": dtype, "symmetric": symmetric, "ch_axis": axis}
+    xs = batches(gen, shape)
+    scale = torch.arange(1, shape[axis] + 1, dtype=torch.float32) ** 2  # channels of very different sizes
+    view = [-1 if d == axis % len(shape) else 1 for d in range(len(shape))]
+    xs = [x * scale.reshape(view) for x in xs]
+    compare(student, gen, cfg, xs, f"three tensors {shape} whose channels along dim {axis} differ in size")
+
+
+@pytest.mark.parametrize("per,c", [("tensor", 0.01), ("channel", 0.3)])
+def test_moving_average(student, gen, per, c):
+    """moving average: the first tensor sets the range, later ones move it by c times the difference"""
+    cfg = {"dtype": "uint8" if per == "tensor" else "int8", "averaging_constant": c}
+    if per == "channel":
+        cfg.update(ch_axis=1, symmetric=True)
+    xs = batches(gen, (3, 4)) + batches(gen, (3, 4), 2)
+    compare(student, gen, cfg, xs, "five tensors (3, 4) of different ranges")
+
+
+@pytest.mark.parametrize("case", ["all positive", "all negative", "zeros", "one value"])
+def test_one_sided_and_constant(student, gen, case):
+    """the range is widened to include 0 (one-sided data), a zero-width range gives the eps scale, and tensors of
+    one element (0-dim too) are observed like any other"""
+    x = torch.rand(3, 4, generator=gen) + 1.0
+    if case == "all negative":
+        x = -x
+    elif case == "zeros":
+        x = torch.zeros(3, 4)
+    elif case == "one value":
+        x = torch.full((3, 4), float(torch.rand((), generator=gen)) * 5 + 0.1)
+    for cfg in ({"dtype": "uint8"}, {"dtype": "int8"}, {"dtype": "uint8", "symmetric": True},
+                {"dtype": "int8", "ch_axis": 0}):
+        compare(student, gen, cfg, [x], f"one tensor (3, 4), {case}")
+    y = torch.randn(3, 4, generator=gen)
+    y[1] = 0.0
+    compare(student, gen, {"dtype": "uint8", "ch_axis": 0}, [y], "a tensor (3, 4) whose row 1 is all zeros")
+    v = [torch.tensor(float(torch.randn((), generator=gen)) * 3), torch.randn(1, generator=gen) - 2]
+    compare(student, gen, {"dtype": "int8"}, v, "a 0-dim tensor and a tensor of one element")
+    compare(student, gen, {"dtype": "uint8", "ch_axis": 0, "averaging_constant": 0.2}, [v[1].reshape(1, 1), v[1].reshape(1, 1) + 5],
+            "two tensors (1, 1), per channel")
+
+
+@pytest.mark.parametrize("per", ["tensor", "channel"])
+def test_empty_changes_nothing(student, gen, per):
+    """an empty tensor changes nothing, first or between others"""
+    cfg = {"dtype": "uint8", "averaging_constant": 0.5}
+    if per == "channel":
+        cfg["ch_axis"] = 1
+    xs = [torch.randn(2, 3, generator=gen), torch.zeros(0, 3), torch.randn(2, 3, generator=gen) * 4]
+    compare(student, gen, cfg, xs, "tensors (2, 3), (0, 3) and (2, 3)")
+    cfg.pop("averaging_constant")
+    compare(student, gen, cfg, [torch.zeros(0, 3)] + xs, "tensors (0, 3), (2, 3), (0, 3) and (2, 3)")
+
+
+def test_returns_input_and_no_graph(student, gen):
+    """forward returns x itself, and recording builds no autograd graph (x requires grad)"""
+    for cfg in ({"dtype": "uint8"}, {"dtype": "int8", "ch_axis": 0, "averaging_constant": 0.1}):
+        res = compare(student, gen, cfg, batches(gen, (3, 4), 2), "two tensors (3, 4) that require grad", grad=True)
+        expect(not any(res["graph"]), f"{describe(cfg)}: min_val or max_val carries an autograd graph after observing "
+               f"a tensor that requires grad (record x.detach())")
+
+
+def test_does_not_use_torch_observers(student, gen):
+    """written without PyTorch's observers"""
+    x = torch.randn(3, 4, generator=gen)
+    res = student.call("observer_uses_torch", cfg={"dtype": "uint8", "ch_axis": 1}, x=x)
+    expect(not res["calls"], f"RangeObserver called PyTorch's observers ({', '.join(res['calls'])}): write it from "
+           f"aminmax and the formulas")
+    ref = torch_observer({"dtype": "uint8", "ch_axis": 1})
+    ref(x)
+    expect_close(res["scale"], ref.calculate_qparams()[0], "the scales of RangeObserver(torch.uint8, ch_axis=1)", **TOL)

@@ -1,0 +1,124 @@
+"""Hidden checks of QATLinear (exercise 5): its forward and gradients against the judge's own computation with
+PyTorch's observers and torch.fake_quantize_per_tensor_affine, and a training run the judge repeats in float."""
+import pytest
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from torch.ao.quantization import observer as tob
+
+from course.judge.expect import expect, expect_close, expect_equal
+from course.student.data import SyntheticImages
+
+pytestmark = pytest.mark.task("qat")
+TOL = {"atol": 1e-5, "rtol": 1e-5}
+
+
+def reference(weight, bias, xs, modes, g):
+    """The text's QATLinear with PyTorch's observers and fake quantize: outputs, and the last call's gradients."""
+    act = tob.MovingAverageMinMaxObserver(averaging_constant=0.01, dtype=torch.quint8)
+    outs = []
+    w = weight.clone().requires_grad_(True)
+    b = None if bias is None else bias.clone().requires_grad_(True)
+    grads = None
+    for i, (x, mode) in enumerate(zip(xs, modes)):
+        x = x.clone().requires_grad_(i == len(xs) - 1)
+        if mode == "train":
+            act(x)
+        s, z = act.calculate_qparams()
+        wobs = tob.MinMaxObserver(dtype=torch.qint8, qscheme=torch.per_tensor_symmetric)
+        wobs(w)
+        sw, _ = wobs.calculate_qparams()
+        out = F.linear(torch.fake_quantize_per_tensor_affine(x, float(s), int(z), 0, 255),
+                       torch.fake_quantize_per_tensor_affine(w, float(sw), 0, -128, 127), b)
+        outs.append(out.detach())
+        if i == len(xs) - 1:
+            grads = torch.autograd.grad(out, [x, w] + ([b] if b is not None else []), g)
+    return outs, grads
+
+
+def run(student, gen, shape, bias, modes, what):
+    m, k = shape
+    weight = torch.randn(m, k, generator=gen) * 0.3
+    b = torch.randn(m, generator=gen) if bias else None
+    xs = [torch.randn(5, k, generator=gen) * (1 + 2 * i) + i for i in range(len(modes))]
+    g = torch.randn(5, m, generator=gen)
+    res = student.call("qat_forward", weight=weight, bias=b, xs=xs, modes=modes, g=g)
+    outs, grads = reference(weight, b, xs, modes, g)
+    for i, (got, want, mode) in enumerate(zip(res["outs"], outs, modes)):
+        expect_close(got, want, f"{what}: the output for input {i} ({mode} mode; inputs of growing range, "
+                     f"so the observer's moving average matters)", **TOL)
+    return res, grads
+
+
+@pytest.mark.parametrize("shape,bias", [((3, 6), True), ((4, 1), False)], ids=["bias", "no-bias"])
+def test_training_forward(student, gen, shape, bias):
+    """in training mode each call updates the observer and fake-quantizes input (uint8) and weight (int8, symmetric)"""
+    m, k = shape
+    what = f"QATLinear({k}, {m}, bias={bias}) called on four inputs (5, {k}) in training mode"
+    res, _ = run(student, gen, shape, bias, ["train"] * 4, what)
+    expect(res["is_linear"], f"QATLinear({k}, {m}) is not a subclass of nn.Linear")
+    expect_equal(res["params"], ["bias", "weight"] if bias else ["weight"], f"the parameters of QATLinear({k}, {m}, "
+                 f"bias={bias})")
+    expect(res["observer_is_student"], f"QATLinear's act_observer is a {res['observer']}, not your RangeObserver")
+
+
+def test_eval_freezes_observer(student, gen):
+    """in eval mode the observer is left as it is and its range is used"""
+    what = "QATLinear(6, 3) called on two inputs in training mode, then two wider ones in eval mode"
+    res, _ = run(student, gen, (3, 6), True, ["train", "train", "eval", "eval"], what)
+
+
+@pytest.mark.parametrize("mode", ["train", "eval"])
+def test_gradients(student, gen, mode):
+    """gradients reach x, weight and bias through the straight-through estimator, as PyTorch's fake quantize gives"""
+    what = f"QATLinear(6, 3) after two training calls, then one in {mode} mode"
+    res, grads = run(student, gen, (3, 6), True, ["train", "train", mode], what)
+    got = res.get("grads")
+    expect(isinstance(got, list) and len(got) == 3, f"{what}: the output has no autograd graph")
+    for name, gr, want in zip(["x", "weight", "bias"], got, grads):
+        expect(isinstance(gr, torch.Tensor), f"{what}: no gradient reached {name}")
+        expect_close(gr, want, f"{what}: the gradient of <g, output> with respect to {name} (straight-through, zero "
+                     f"where the input or the weight was clamped)", **TOL)
+
+
+def test_uses_own_fake_quantize(student, gen):
+    """built on the notebook's fake_quantize: no fake-quantize op of PyTorch runs in forward"""
+    ops = student.call("qat_ops", x=torch.randn(4, 5, generator=gen))
+    used = [op for op in ops if "fake_quant" in op or "quantize_per" in op]
+    expect(not used, f"QATLinear's forward ran PyTorch's fake quantization ({', '.join(used)}): use your fake_quantize")
+
+
+def data(n, train, seed):
+    ds = SyntheticImages("fashionmnist", train=train, size=n, seed=seed)
+    xs, ys = zip(*(ds[i] for i in range(n)))
+    return torch.stack(xs).reshape(n, -1), torch.tensor(ys)
+
+
+def test_training_run_close_to_float(student, gen):
+    """the judge trains the float model and the QAT model from the same start: QAT test accuracy within 5 points"""
+    seed = int(torch.randint(0, 2**31 - 1, (), generator=gen))
+    X, y = data(512, True, seed % 1000)
+    Xt, yt = data(256, False, seed % 1000)
+    torch.manual_seed(seed)
+    float_model = nn.Sequential(nn.Linear(784, 64), nn.ReLU(), nn.Linear(64, 10))
+    init = [p.detach().clone() for p in float_model.parameters()]
+    steps, lr, batch = 60, 0.05, 32
+    opt = torch.optim.SGD(float_model.parameters(), lr=lr, momentum=0.9)
+    g = torch.Generator().manual_seed(seed)
+    for _ in range(steps):
+        idx = torch.randint(0, X.shape[0], (batch,), generator=g)
+        loss = F.cross_entropy(float_model(X[idx]), y[idx])
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    with torch.no_grad():
+        float_acc = (float_model(Xt).argmax(1) == yt).float().mean().item()
+    expect(float_acc > 0.5, f"the float model reached only {float_acc:.1%} (a grading error: the stand-in data should "
+           f"be easy)")
+    pred = student.call("qat_train", init=init, X=X, y=y, Xt=Xt, steps=steps, lr=lr, batch=batch, seed=seed)
+    expect(isinstance(pred, torch.Tensor) and pred.shape == yt.shape, f"the QAT model's predictions: {pred}")
+    qat_acc = (pred == yt).float().mean().item()
+    expect(qat_acc >= float_acc - 0.05, f"nn.Sequential(QATLinear(784, 64), nn.ReLU(), QATLinear(64, 10)) trained "
+           f"{steps} SGD steps (batch {batch}, lr {lr}, momentum 0.9) on the stand-in FashionMNIST reached {qat_acc:.1%} "
+           f"test accuracy in eval mode; the same model of nn.Linear from the same start reached {float_acc:.1%} "
+           f"(at most 5 points less allowed)")

@@ -1,0 +1,140 @@
+"""Hidden checks of quantized_linear (exercise 4): the judge's own integer computation and PyTorch's float
+F.linear on the dequantized operands, and the dtypes of the matrix products that run inside."""
+import warnings
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+from course.judge.expect import expect, expect_equal
+
+pytestmark = pytest.mark.task("qlinear")
+FLOAT = ("torch.float32", "torch.float64", "torch.float16", "torch.bfloat16")
+
+
+def levels(y, scale, zp):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return torch.quantize_per_tensor(y.contiguous(), scale, zp, torch.quint8).int_repr()
+
+
+def float_path(qx, xs, xz, qw, ws, b, os_, oz):
+    """quantize(F.linear(dequantize(qx), dequantize(qw), bias)): PyTorch's float computation."""
+    x = (qx.to(torch.float64) - xz) * xs
+    w = qw.to(torch.float64) * ws.to(torch.float64)[:, None]
+    return levels(F.linear(x, w, None if b is None else b.to(torch.float64)).to(torch.float32), os_, oz)
+
+
+def integer_path(qx, xs, xz, qw, ws, b, os_, oz):
+    """The text's computation: an exact integer accumulator, one float32 rescale, requantized."""
+    acc = (qx.to(torch.int64) - xz) @ qw.to(torch.int64).T
+    y = acc.to(torch.float32) * (xs * ws)
+    return levels(y if b is None else y + b, os_, oz)
+
+
+def case(gen, lead, k, m, bias=True, extreme=False):
+    qx = torch.randint(0, 256, tuple(lead) + (k,), generator=gen).to(torch.uint8)
+    qw = torch.randint(-128, 128, (m, k), generator=gen).to(torch.int8)
+    if extreme:
+        qx = torch.where(torch.rand(qx.shape, generator=gen) < 0.5, 0, 255).to(torch.uint8)
+        qw = torch.where(torch.rand(qw.shape, generator=gen) < 0.5, -128, 127).to(torch.int8)
+        qw[0] = 127  # row 0 against all-255 inputs gives the largest accumulator
+        qx.view(-1, k)[0] = 255
+    xs = float(torch.rand((), generator=gen)) * 0.05 + 0.005
+    xz = int(torch.randint(60, 200, (), generator=gen))
+    ws = torch.rand(m, generator=gen) * 0.02 + 0.001
+    b = torch.randn(m, generator=gen) if bias else None
+    y = F.linear((qx.float() - xz) * xs, qw.float() * ws[:, None], b)
+    os_ = max(float(y.abs().max()) / 100.0, 1e-3)  # most outputs inside the range, the largest clamp
+    oz = int(torch.randint(90, 160, (), generator=gen))
+    return [qx, xs, xz, qw, ws, b, os_, oz]
+
+
+def run(student, args, what):
+    names = ["qx", "x_scale", "x_zero_point", "qw", "w_scale", "bias", "out_scale", "out_zero_point"]
+    res = student.call("qlinear", **dict(zip(names, args)))
+    out = res["out"]
+    expect(isinstance(out, torch.Tensor), f"{what} returned {out}, not a tensor")
+    expect_equal(out.dtype, torch.uint8, f"the dtype of {what}")
+    lead, m = tuple(args[0].shape[:-1]), args[3].shape[0]
+    expect_equal(tuple(out.shape), lead + (m,), f"the shape of {what}")
+    return res
+
+
+def check_values(student, args, what):
+    res = run(student, args, what)
+    got = res["out"].to(torch.int64)
+    near = float_path(*args).to(torch.int64)
+    off = (got - near).abs()
+    if bool((off > 1).any()):
+        i = tuple(int(v) for v in (off > 1).nonzero()[0])
+        expect(False, f"{what}: {int((off > 1).sum())} of {off.numel()} outputs are more than one level from "
+               f"quantizing F.linear(dequantize(qx), dequantize(qw), bias); first at {i}: expected {near[i].item()} "
+               f"(+-1), got {got[i].item()}")
+    exact = integer_path(*args).to(torch.int64)
+    n_diff = int((got != exact).sum())
+    expect(n_diff <= max(1, off.numel() // 100),
+           f"{what}: {n_diff} of {off.numel()} outputs differ from the int32 accumulator rescaled by x_scale * w_scale, "
+           f"plus bias, rounded half to even and clamped (the text's computation); within one level is not enough "
+           f"when most levels are off (floor instead of round? the zero point added before rounding?)")
+    return res
+
+
+SHAPES = [((5,), 16, 4, True), ((3, 7), 33, 6, False), ((2, 3), 8, 1, True), ((1,), 1, 3, False)]
+
+
+@pytest.mark.parametrize("lead,k,m,bias", SHAPES, ids=[f"{l}-K{k}-M{m}-{'bias' if b else 'nobias'}" for l, k, m, b in SHAPES])
+def test_matches_float_computation(student, gen, lead, k, m, bias):
+    """within one level of the quantized float computation, and equal to the text's integer computation"""
+    args = case(gen, lead, k, m, bias)
+    what = (f"quantized_linear(qx {lead + (k,)}, {args[1]:.4g}, {args[2]}, qw ({m}, {k}), w_scale ({m},), "
+            f"{'bias' if bias else 'None'}, {args[6]:.4g}, {args[7]})")
+    check_values(student, args, what)
+
+
+@pytest.mark.parametrize("k", [64, 2048])
+def test_extreme_levels_and_large_k(student, gen, k):
+    """levels 0/255 and -128/127 with K up to 2048: the accumulator needs 32 bits and qx - zero point a signed type"""
+    args = case(gen, (4,), k, 5, extreme=True)
+    what = (f"quantized_linear(qx (4, {k}) of levels 0 and 255, {args[1]:.4g}, {args[2]}, qw (5, {k}) of levels -128 and "
+            f"127, ...)")
+    check_values(student, args, what)
+
+
+def test_int32_accumulation(student, gen):
+    """the matrix product runs on int32 operands into an int32 result, no floating-point product runs, and no
+    quantized op of PyTorch"""
+    args = case(gen, (3,), 24, 4)
+    res = check_values(student, args, "quantized_linear(qx (3, 24), ..., qw (4, 24), ...)")
+    prods = res["products"]
+    floats = [p for p in prods if p[2] in FLOAT or any(d in FLOAT for d in p[1])]
+    ints = [p for p in prods if p[2] == "torch.int32" and p[1] and all(d == "torch.int32" for d in p[1])]
+    seen = "; ".join(f"{p[0]}({', '.join(p[1])}) -> {p[2]}" for p in prods) or "none"
+    builtin = [op for op in res["ops"] if "quantize" in op or "prepack" in op or "int_repr" in op]
+    expect(not builtin, f"quantized_linear ran PyTorch's quantized ops ({', '.join(builtin)}): write it from integer "
+           f"tensor operations")
+    expect(not floats, f"quantized_linear ran a floating-point matrix product ({seen}): multiply the levels as integers")
+    expect(bool(ints), f"quantized_linear's matrix products were {seen}: expected one on int32 operands with an "
+           f"int32 result (the accumulator)")
+
+
+def test_saturates(student, gen):
+    """outputs beyond the output range clamp at 0 and 255"""
+    args = case(gen, (6,), 12, 5)
+    args[6] = args[6] / 20.0  # a small output scale: many outputs clamp
+    what = f"quantized_linear(qx (6, 12), ..., out_scale={args[6]:.4g}, out_zero_point={args[7]}) (many outputs clamp)"
+    res = check_values(student, args, what)
+    out = res["out"]
+    expect(bool((out == 0).any() and (out == 255).any()), f"{what}: expected some outputs at 0 and 255")
+
+
+def test_on_another_device(student, gen):
+    """on tensors on another device (meta, the grader's GPU stand-in) the result is a uint8 tensor there"""
+    lead, k, m = [int(torch.randint(1, 4, (), generator=gen))], int(torch.randint(2, 9, (), generator=gen)), 3
+    res = student.call("qlinear_on_meta", lead=lead, k=k, m=m)
+    what = f"quantized_linear(qx {tuple(lead) + (k,)}, ..., qw ({m}, {k}), ...) on the meta device"
+    expect("error" not in res, f"{what} (the grader's stand-in for a GPU: a tensor made without device= lands on the "
+           f"CPU) raised {res.get('error')}: create every tensor on qx's device")
+    expect(res["devices"] == ["meta"] and res["shapes"] == [lead + [m]] and res["dtypes"] == ["torch.uint8"],
+           f"{what}: expected a torch.uint8 tensor of shape {lead + [m]} on meta, got {res['dtypes']} of shapes "
+           f"{res['shapes']} on {res['devices']}")
