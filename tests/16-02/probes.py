@@ -1,4 +1,6 @@
 """Probes for 16-02: run next to the submission, return plain data only (nothing is compared here)."""
+import inspect
+
 import torch
 import torch.autograd.forward_ad as fwAD
 import torch.nn.functional as F
@@ -75,12 +77,13 @@ def silu(ns, mode, x, t=None, w=None, in_dims=0):
     cls = get(ns, "SiLU")
     calls = []
     saved = {}
-    for name in ("backward", "jvp"):
-        if name in vars(cls):
-            orig = vars(cls)[name]
-            fn = orig.__func__ if isinstance(orig, staticmethod) else orig
-            saved[name] = orig
-            setattr(cls, name, staticmethod((lambda f, nm: lambda *a, **k: (calls.append(nm), f(*a, **k))[1])(fn, name)))
+    for name in ("backward", "jvp"):  # the formulas the class has, its own or inherited (not Function's defaults)
+        raw = inspect.getattr_static(cls, name, None)
+        if raw is None or raw is inspect.getattr_static(torch.autograd.Function, name, None):
+            continue
+        fn = raw.__func__ if isinstance(raw, staticmethod) else raw
+        saved[name] = vars(cls).get(name)
+        setattr(cls, name, staticmethod((lambda f, nm: lambda *a, **k: (calls.append(nm), f(*a, **k))[1])(fn, name)))
     f = cls.apply
     res = {}
     try:
@@ -117,7 +120,10 @@ def silu(ns, mode, x, t=None, w=None, in_dims=0):
         res["error"] = _error(exc)
     finally:
         for name, orig in saved.items():
-            setattr(cls, name, orig)
+            if orig is None:
+                delattr(cls, name)
+            else:
+                setattr(cls, name, orig)
         _close_levels()
     res["calls"] = sorted(set(calls))
     return res
@@ -261,10 +267,19 @@ def per_sample(ns, spec, x, y, loss, frozen=(), train=False):
 
 
 # ------------------------------------------------------------------ exercise 6: ensemble_forward
+def _member(spec):
+    """probelib.build_model(spec), or with spec["single"] a bias-free nn.Linear (one parameter), float64, eval."""
+    if not spec.get("single"):
+        return build_model(spec).double().eval()
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(spec["seed"])
+        return torch.nn.Linear(spec["in"], spec["out"], bias=False).double().eval()
+
+
 def ensemble(ns, specs, x, per_model=False):
     """ensemble_forward on the judge's models (probelib.build_model of each spec, float64, eval): its result, how
     often any module's forward ran (hooks on every module; a deep copy keeps them), and the models' state."""
-    models = [build_model(s).double().eval() for s in specs]
+    models = [_member(s) for s in specs]
     calls = []
     for m in models:
         m.register_forward_pre_hook(lambda mod, a: calls.append(1))

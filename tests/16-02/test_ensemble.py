@@ -11,10 +11,10 @@ f64 = torch.float64
 TOL = {"atol": 1e-10, "rtol": 1e-8}
 
 
-def specs_of(gen, m, norm=True):
+def specs_of(gen, m, norm=True, single=False):
     draw = lambda lo, hi: int(torch.randint(lo, hi, (), generator=gen))  # noqa: E731
     base = {"arg": ["x", "inputs", "batch"][draw(0, 3)], "in": draw(2, 5), "out": draw(1, 4),
-            "hidden": [draw(2, 5) for _ in range(draw(1, 3))], "norm": norm, "dropout": True}
+            "hidden": [draw(2, 5) for _ in range(draw(1, 3))], "norm": norm, "dropout": True, "single": single}
     return [dict(base, seed=draw(0, 2**30)) for _ in range(m)]
 
 
@@ -25,16 +25,27 @@ def run(student, what, specs, x, per_model):
     return res
 
 
+def member(spec):
+    """The judge's twin of the probe's model: build_model(spec), or a bias-free nn.Linear for spec["single"]."""
+    if not spec.get("single"):
+        return build_model(spec).double().eval()
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(spec["seed"])
+        return torch.nn.Linear(spec["in"], spec["out"], bias=False).double().eval()
+
+
 def one_by_one(specs, x, per_model):
-    models = [build_model(s).double().eval() for s in specs]
+    models = [member(s) for s in specs]
     with torch.no_grad():
         return torch.stack([m(x[i] if per_model else x) for i, m in enumerate(models)])
 
 
-@pytest.mark.parametrize("m,b,per_model", [(3, 4, False), (1, 2, False), (4, 1, False), (3, 4, True), (2, 1, True)])
-def test_matches_models_one_by_one(student, gen, m, b, per_model):
-    """the result stacks each model's output on the shared batch, or on its own batch with per_model=True"""
-    specs = specs_of(gen, m)
+@pytest.mark.parametrize("m,b,per_model,single", [(3, 4, False, False), (1, 2, False, False), (4, 1, False, False),
+                                                   (3, 4, True, False), (2, 1, True, False), (3, 2, False, True)])
+def test_matches_models_one_by_one(student, gen, m, b, per_model, single):
+    """the result stacks each model's output on the shared batch, or on its own batch with per_model=True, for
+    models with buffers and dropout and for models of a single parameter"""
+    specs = specs_of(gen, m, single=single)
     shape = (m, b, specs[0]["in"]) if per_model else (b, specs[0]["in"])
     x = torch.randn(shape, generator=gen, dtype=f64)
     what = f"ensemble_forward({m} models, x of shape {shape}, per_model={per_model})"

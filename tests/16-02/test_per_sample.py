@@ -65,12 +65,13 @@ def test_matches_a_loop(student, gen, loss, n):
     expect_grads(res, loop_grads(spec, x, y, loss), what)
 
 
-def test_frozen_parameters_left_out(student, gen):
-    """frozen parameters (requires_grad False) get no entry; the others are still right"""
+@pytest.mark.parametrize("case", ["first and last", "all but one"])
+def test_frozen_parameters_left_out(student, gen, case):
+    """frozen parameters (requires_grad False) get no entry; the others are still right, one alone included"""
     spec = spec_of(gen, norm=True)
     x, y = data(gen, spec, 3, "mse")
     names = [k for k, _ in build_model(spec).named_parameters()]
-    frozen = [names[0], names[-1]]
+    frozen = [names[0], names[-1]] if case == "first and last" else names[:-2] + names[-1:]
     what = f"per_sample_grads(model with {frozen} frozen, F.mse_loss, x (3, {spec['in']}), y)"
     res = run(student, what, spec, x, y, "mse", frozen)
     expect_grads(res, loop_grads(spec, x, y, "mse", frozen), what)
