@@ -141,7 +141,8 @@ if run_demos():
 # Implement it from log-probabilities (`torch.logsumexp` or `F.log_softmax`); do **not** call
 # `F.cross_entropy` or `nn.CrossEntropyLoss`. It must agree with `F.cross_entropy(..., label_smoothing=...)`
 # for every `smoothing` in `[0, 1]` and every reduction, stay finite for logits like `x + 100` or `1000 * x`,
-# and be differentiable (autograd through your operations gives the gradient).
+# and be differentiable (autograd through your operations gives the gradient). Like `F.cross_entropy`, it
+# returns the logits' dtype, leaves its inputs unchanged and runs on CPU or GPU (where the logits are).
 
 # %% [solution] id=label_smoothing_impl
 def label_smoothing_cross_entropy(logits, target, smoothing=0.0, reduction="mean"):

@@ -45,6 +45,36 @@ def ls_ce(ns, logits, target, smoothing, reduction="mean", keep_layout=False):
     return _plain(fn(logits, target, smoothing=smoothing, reduction=reduction))
 
 
+def ls_ce_dtype_and_inputs(ns, logits, target, smoothing):
+    """The result's dtype for each reduction, and whether the call changed the logits or target it was given."""
+    fn = get(ns, "label_smoothing_cross_entropy")
+    out = {}
+    for reduction in ("mean", "sum", "none"):
+        mine_l, mine_t = logits.clone(), target.clone()
+        try:
+            r = fn(mine_l, mine_t, smoothing=smoothing, reduction=reduction)
+        except Exception as exc:
+            out[reduction] = {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
+            continue
+        out[reduction] = {"dtype": str(r.dtype) if isinstance(r, torch.Tensor) else type(r).__name__,
+                          "logits_changed": not torch.equal(mine_l, logits),
+                          "target_changed": not torch.equal(mine_t, target)}
+    return out
+
+
+def ls_ce_on_meta(ns, logits, target, smoothing, reduction):
+    """label_smoothing_cross_entropy on logits and target moved to the meta device (a stand-in for a GPU: a tensor
+    made without device= lands on the CPU and mixing it with them raises). Returns device and shape, or the error."""
+    try:
+        out = get(ns, "label_smoothing_cross_entropy")(logits.to("meta"), target.to("meta"), smoothing=smoothing,
+                                                       reduction=reduction)
+    except Exception as exc:
+        return {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
+    if not isinstance(out, torch.Tensor):
+        return {"error": f"returned {type(out).__name__}, not a tensor"}
+    return {"device": str(out.device), "shape": list(out.shape)}
+
+
 def ls_ce_vjp(ns, inputs, v, target, smoothing, reduction="mean"):
     fn = get(ns, "label_smoothing_cross_entropy")
     return vjp(lambda x: fn(x, target.clone(), smoothing=smoothing, reduction=reduction), inputs, v)
@@ -480,11 +510,13 @@ def ema_tied_states(ns, states, decay):
 
 
 def ema_model_with_counters():
-    """ema_model() plus buffers of other dtypes: int32 and uint8 counters, a float32 estimate."""
+    """ema_model() plus buffers of other dtypes: int32 and uint8 counters, float32, float16 and bfloat16 estimates."""
     model = ema_model()
     model.register_buffer("steps32", torch.zeros(2, dtype=torch.int32))
     model.register_buffer("seen", torch.zeros(3, dtype=torch.uint8))
     model.register_buffer("scale32", torch.ones(3, dtype=torch.float32))
+    model.register_buffer("scale16", torch.ones(3, dtype=torch.float16))
+    model.register_buffer("scale_bf16", torch.ones(3, dtype=torch.bfloat16))
     return model
 
 

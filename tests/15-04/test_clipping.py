@@ -339,3 +339,21 @@ def test_clip_value_float32_and_boundaries(student, gen):
     r = student.call("clip_value_run", shapes=[(8,), (3, 3)], grads=[g, g2], clip_value=0.5, how="list")
     check_grads(r["grads"], [p.grad for p in ps], f"{CV}(params, 0.5) with float32 gradients including +-1e30",
                 atol=0, rtol=0)
+
+
+@pytest.mark.task("clip_grad_value")
+def test_clip_value_non_finite(student, gen):
+    """clip_grad_value with nan and +-inf gradient entries matches clip_grad_value_ (a clamp): nan stays nan,
+    +-inf becomes +-clip_value"""
+    g = torch.randn(7, generator=gen, dtype=torch.float64) * 3
+    g[1], g[3], g[5] = float("nan"), float("inf"), float("-inf")
+    p = torch.zeros(7, requires_grad=True, dtype=torch.float64)
+    p.grad = g.clone()
+    torch.nn.utils.clip_grad_value_([p], 0.5)
+    r = student.call("clip_value_run", shapes=[(7,)], grads=[g], clip_value=0.5, how="list")
+    got = r["grads"][0]
+    what = f"{CV}([p], 0.5) with p.grad = {g.tolist()}"
+    if got is None:
+        fail(f"{what}: the .grad disappeared")
+    expect_close(got, p.grad, f"{what} (clip_grad_value_ is grad.clamp_(-clip_value, clip_value): a nan entry stays "
+                              f"nan, nothing replaces it)", atol=0, rtol=0, equal_nan=True)

@@ -339,28 +339,34 @@ def test_tied_parameters(student, gen):
 @pytest.mark.parametrize("average_buffers", [False, True])
 def test_buffers_of_every_dtype(student, gen, average_buffers):
     """EMA: int32 and uint8 buffers are integer buffers, copied (with average_buffers=True too: only floating-point
-    buffers are averaged); a float32 buffer is copied or averaged like the others"""
+    buffers are averaged); float32, float16 and bfloat16 buffers are copied or averaged like the others"""
     states = random_states(gen, 3)
+    floats = {"scale32": torch.float32, "scale16": torch.float16, "scale_bf16": torch.bfloat16}
+    # each step's float values lie 2 above the last one's, so averaging and copying differ by at least 1
     extras = [{"steps32": torch.randint(0, 1000, (2,), generator=gen, dtype=torch.int32),
                "seen": torch.randint(0, 256, (3,), generator=gen).to(torch.uint8),
-               "scale32": torch.rand(3, generator=gen, dtype=torch.float32) + 0.5} for _ in states]
+               **{k: (torch.rand(3, generator=gen) + 0.5 + 2 * i).to(dt) for k, dt in floats.items()}}
+              for i in range(len(states))]
     d = 0.5
-    ema = None
+    ema = {}
     for step in range(1, len(states)):
-        live = extras[step]["scale32"]
-        ema = live.clone() if ema is None or not average_buffers else ema.lerp(live, 1 - d)  # the text's formula
-        r_want = {**{k: extras[step][k] for k in ("steps32", "seen")}, "scale32": ema}
+        for k in floats:
+            live = extras[step][k].double()
+            ema[k] = live if k not in ema or not average_buffers else ema[k].lerp(live, 1 - d)  # the text's formula
+        r_want = {**{k: extras[step][k] for k in ("steps32", "seen")},
+                  **{k: ema[k].to(dt) for k, dt in floats.items()}}
         if step == 1:
             r = student.call("ema_counter_buffers", states=states, extras=extras, decay=d,
                              average_buffers=average_buffers)
         got = r["history"][step - 1]
         what = (f"EMA(model, decay={d}, average_buffers={average_buffers}) after update {step} of 3, on a model with "
-                f"int32, uint8 and float32 buffers")
+                f"int32, uint8, float32, float16 and bfloat16 buffers")
         for name, w in r_want.items():
             if name not in got:
                 fail(f"{what}: ema.module has no buffer '{name}'")
-            why = ("a float buffer, averaged" if name == "scale32" and average_buffers else
-                   "a float buffer, copied" if name == "scale32" else "not floating point: copied, never averaged")
+            why = (f"a {w.dtype} buffer, averaged" if name in floats and average_buffers else
+                   f"a {w.dtype} buffer, copied" if name in floats else "not floating point: copied, never averaged")
             expect(got[name].dtype == w.dtype, f"{what}: buffer '{name}' is {got[name].dtype}, the live one "
                                                f"{w.dtype}")
-            expect_close(got[name].double(), w.double(), f"{what}, buffer '{name}' ({why})", atol=1e-6, rtol=1e-6)
+            tol = 3e-2 if w.dtype in (torch.float16, torch.bfloat16) else 1e-6
+            expect_close(got[name].double(), w.double(), f"{what}, buffer '{name}' ({why})", atol=tol, rtol=tol)

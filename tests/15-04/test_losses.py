@@ -49,6 +49,41 @@ def test_ls_matches_torch(student, seed, n, c, smoothing, reduction):
 
 
 @pytest.mark.task("label_smoothing")
+def test_ls_dtype_and_inputs_as_torch(student, gen):
+    """label_smoothing_cross_entropy returns its loss in the dtype F.cross_entropy gives (float32 logits: float32)
+    and leaves the logits and target it was given unchanged, as F.cross_entropy does"""
+    logits = 3 * torch.randn(5, 4, generator=gen)
+    target = torch.randint(0, 4, (5,), generator=gen)
+    r = student.call("ls_ce_dtype_and_inputs", logits=logits, target=target, smoothing=0.1)
+    for reduction, got in r.items():
+        what = f"{LS}(float32 logits of shape (5, 4), target, 0.1, reduction='{reduction}')"
+        expect("error" not in got, f"{what} raised {got.get('error')}")
+        want = F.cross_entropy(logits, target, label_smoothing=0.1, reduction=reduction).dtype
+        expect(got["dtype"] == str(want), f"{what}: F.cross_entropy returns {want}, got {got['dtype']} "
+                                          f"(compute in the logits' dtype, or cast the result back)")
+        expect(not got["logits_changed"] and not got["target_changed"],
+               f"{what} changed the {'logits' if got['logits_changed'] else 'target'} it was given (an in-place "
+               f"shift such as logits.sub_(max)?): shift a new tensor, logits - max")
+
+
+@pytest.mark.task("label_smoothing")
+@pytest.mark.parametrize("reduction", ["mean", "none"])
+def test_ls_on_another_device(student, gen, reduction):
+    """label_smoothing_cross_entropy runs where its inputs are: on logits and target on a device other than the
+    default (meta, a stand-in for a GPU), every tensor it builds must be on that device"""
+    logits = torch.randn(4, 3, generator=gen, dtype=f64)
+    target = torch.randint(0, 3, (4,), generator=gen)
+    r = student.call("ls_ce_on_meta", logits=logits, target=target, smoothing=0.1, reduction=reduction)
+    what = (f"{LS}(logits (4, 3), target, 0.1, reduction='{reduction}') on the meta device (the grader's stand-in "
+            f"for a GPU: a tensor made without device= lands on the CPU)")
+    expect("error" not in r, f"{what} raised {r.get('error')}: make every tensor on the logits' device "
+                             f"(device=logits.device, or torch.zeros_like / F.one_hot of the inputs)")
+    want = [] if reduction == "mean" else [4]
+    expect(r["device"] == "meta" and r["shape"] == want,
+           f"{what}: expected shape {want} on meta, got shape {r['shape']} on {r['device']}")
+
+
+@pytest.mark.task("label_smoothing")
 @pytest.mark.parametrize("case", ["offset+100", "scale*1000", "offset-1000"])
 def test_ls_extreme_logits(student, gen, case):
     """label_smoothing_cross_entropy stays finite and correct on extreme logits (+100 offsets, x1000 scales)"""

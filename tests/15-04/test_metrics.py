@@ -165,8 +165,18 @@ def test_reset_and_independent_instances(student, gen):
 
 
 def test_compute_types(student, gen):
-    """RunningMetrics.compute(): 'loss' and 'accuracy' are Python floats, 'confusion' a LongTensor (int64)"""
+    """RunningMetrics.compute(): 'loss' and 'accuracy' are Python floats, 'confusion' a LongTensor (int64), also
+    before any update (nan, nan and int64 zeros)"""
     c = 4
+    what = f"{RM}({c}).compute() before any update"
+    res = result_dict(student.call("metrics_run", num_classes=c, batches=[])["result"], what)
+    for k in ("loss", "accuracy"):
+        expect(isinstance(res[k], float) and math.isnan(res[k]), f"{what}: '{k}' must be the float nan, got "
+                                                                 f"{type(res[k]).__name__} {str(res[k])[:80]}")
+    conf = confusion(res["confusion"], c, what)
+    expect(conf.dtype == torch.int64 and not conf.any(), f"{what}: 'confusion' must be int64 zeros of shape "
+                                                         f"({c}, {c}) (torch.zeros(C, C, dtype=torch.long)), got "
+                                                         f"{conf.dtype} {conf.tolist()}")
     batches = make_batches(gen, [6, 3], c)
     what = f"{RM}({c}).compute() after two batches"
     out = student.call("metrics_run", num_classes=c, batches=batches)
