@@ -92,10 +92,11 @@ print("BatchNorm buffers:", list(dict(nn.BatchNorm1d(3).named_buffers())))
 # Build the network below. Names matter: the attribute names decide the `state_dict` keys, and the
 # checks (and section 3) rely on them.
 #
-# * `SkipMLP(in_features, widths, num_classes, norm=True)` has `self.blocks`, an `nn.ModuleList` with one
-#   block per entry of `widths` (block `i` maps width `widths[i-1]` to `widths[i]`; block 0 starts from
-#   `in_features`), and `self.head = nn.Linear(last_width, num_classes)` where `last_width` is
-#   `widths[-1]`, or `in_features` if `widths` is empty.
+# * `SkipMLP(in_features, widths, num_classes, norm=True)` has `self.blocks`, a registered container
+#   (an `nn.ModuleList` is simplest) holding one block per entry of `widths` under the names `"0"`, `"1"`
+#   and so on (block `i` maps width `widths[i-1]` to `widths[i]`; block 0 starts from `in_features`), and
+#   `self.head = nn.Linear(last_width, num_classes)` where `last_width` is `widths[-1]`, or `in_features`
+#   if `widths` is empty.
 # * Each block, mapping `d_in` to `d_out`, owns:
 #   - `norm`: `nn.LayerNorm(d_in)` if `norm=True`; if `norm=False` it has **no** normalisation parameters
 #     (use `nn.Identity()` or `None`);

@@ -404,7 +404,29 @@ def prepare_lazy_run(ns, x, lr, train_mode, seed, steps=1, caller_no_grad=False,
             built_on.append(any(isinstance(q, nn.parameter.UninitializedParameter)
                                 for g in self.param_groups for q in g["params"]))
 
+    # where the model was asked to move (Module.to / cpu / cuda on any of its modules): the device half of
+    # "moves and casts", which a CPU-only run cannot see in the result (a GPU run does: make test-gpu)
+    moved_to, ours = [], {id(mod) for mod in m.modules()}
+    real_to, real_cpu, real_cuda = nn.Module.to, nn.Module.cpu, nn.Module.cuda
+
+    def _to(self, *args, **kwargs):
+        if id(self) in ours:
+            device = torch._C._nn._parse_to(*args, **kwargs)[0]
+            moved_to.append(None if device is None else torch.device(device).type)
+        return real_to(self, *args, **kwargs)
+
+    def _cpu(self):
+        if id(self) in ours:
+            moved_to.append("cpu")
+        return real_cpu(self)
+
+    def _cuda(self, device=None):
+        if id(self) in ours:
+            moved_to.append("cuda")
+        return real_cuda(self, device)
+
     torch.optim.SGD = _WatchedSGD
+    nn.Module.to, nn.Module.cpu, nn.Module.cuda = _to, _cpu, _cuda
     try:
         with torch.set_grad_enabled(not caller_no_grad):
             glob_before = global_state()
@@ -412,6 +434,7 @@ def prepare_lazy_run(ns, x, lr, train_mode, seed, steps=1, caller_no_grad=False,
             glob_left = changes(glob_before, global_state())
     finally:
         torch.optim.SGD = real_sgd
+        nn.Module.to, nn.Module.cpu, nn.Module.cuda = real_to, real_cpu, real_cuda
         handle.remove()
     uninit = [n for n, p in m.named_parameters() if isinstance(p, nn.parameter.UninitializedParameter)]
     info = {"uninitialized": uninit, "training": bool(m.training), "modes_before": modes_before,
@@ -421,7 +444,7 @@ def prepare_lazy_run(ns, x, lr, train_mode, seed, steps=1, caller_no_grad=False,
             "grads_set": [n for n, p in m.named_parameters() if p.grad is not None],
             "x_after": x_in.detach().clone() if isinstance(x_in, torch.Tensor) else None,
             "is_optimizer": isinstance(opt, torch.optim.Optimizer),
-            "opt_on_placeholders": any(built_on), "global_changes": glob_left,
+            "opt_on_placeholders": any(built_on), "global_changes": glob_left, "moved_to": moved_to,
             "requires_grad_changed": sorted(
                 f"{n}: requires_grad {trainable_before[n]} before the call, {p.requires_grad} after"
                 for n, p in m.named_parameters() if n in trainable_before and p.requires_grad != trainable_before[n])}

@@ -115,6 +115,15 @@ def test_prepare_materializes_in_example_dtype(student, gen, dtype, ready):
         expect(abs(got - lr) < 1e-12, f"{what}: optimizer lr is {got}, expected {lr}")
 
 
+def test_moves_the_model_to_the_examples_device(student, gen):
+    """prepare_lazy asks for the example's device too (model.to(device, dtype), .to(example), .cpu()/.cuda()), not only its dtype"""
+    # recorded in the judge worker: on a CPU-only run a model never moved still ends up on the CPU
+    r, x, what = prepare(student, gen)
+    expect(x.device.type in r["moved_to"], f"{what}: the clause 'moves and casts the model to example's device and "
+           f"dtype': the model was never moved to the example's device ({x.device.type}); its moves asked for "
+           f"{r['moved_to'] or 'nothing'} (None: a dtype only). On a GPU, a CPU model would meet a GPU batch")
+
+
 ONE_MODE = pytest.mark.task("lazy", weight=0.1)  # every module in one mode: a constant answer, worth little
 
 

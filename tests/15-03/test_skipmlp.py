@@ -94,7 +94,7 @@ def resize(gen, in_features, widths):
 
 @pytest.mark.parametrize("cfg", STRUCTURES, ids=lambda c: f"{c[0]}-{c[1]}-norm{c[3]}")
 def test_state_dict_structure(student, gen, cfg):
-    """SkipMLP registers exactly the layers the configuration needs (ModuleList, conditional norm and proj)"""
+    """SkipMLP registers exactly the layers the configuration needs (blocks.<i>, conditional norm and proj)"""
     _, _, _, norm = cfg
     in_features, widths = resize(gen, *cfg[:2])
     num_classes = int(torch.randint(1, 11, (1,), generator=gen))
