@@ -93,8 +93,6 @@ BAR = 90  # per cent of non-equivalent mutants killed, per task (issue: "at leas
 INCOMPLETE: dict[str, str] = {
     "16-01": "the full run is recorded for ema, clip_grad and clip_op; fused (66 mutants) and triton (68) are not yet "
              "(about 40 s a mutant at load 18); the mistake-shaped run is (tests/16-01/mutants.md)",
-    "16-03": "the full run (354 mutants, about 3 h at the 2026-11-29 load) is not recorded yet; its mistake-shaped "
-             "run is (tests/16-03/mutants.md)",
     "16-05": "the full run (185 mutants) is not recorded yet; its mistake-shaped run is (tests/16-05/mutants.md)",
 }
 
