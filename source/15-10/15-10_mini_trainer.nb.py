@@ -183,7 +183,8 @@ run_hidden("15-10", "clipping", globals())
 # * the permutation of epoch `e` is a pure function of `(seed, epoch)`: build a private
 #   `torch.Generator`, seed it from those two numbers, and call `torch.randperm` with it. Same seed and
 #   epoch, same order, in any process; different epochs give different orders;
-# * it counts how many indices it has handed out in the current pass (`pos`);
+# * it counts its position in the current epoch's permutation (`pos`): the indices handed out, plus the
+#   position a resumed pass started from, so that a second interruption of the same epoch resumes right;
 # * `state_dict()` returns plain data (`{"epoch": ..., "pos": ..., ...}`); `load_state_dict(sd)` makes the
 #   **next** pass start at `pos` in that epoch's permutation (only the next one: the pass after that
 #   starts at 0 again);

@@ -179,6 +179,35 @@ def sampler_resume(ns, n, seed, epoch, cut):
             "other_epoch": other_epoch, "after_new_epoch": after_new_epoch}
 
 
+def sampler_double_resume(ns, n, seed, epoch, cut1, cut2):
+    """Epoch `epoch` interrupted twice: cut1 indices, save, load into a fresh sampler, cut2 more, save again, load
+    into a third sampler, finish. Also the types permutation() returns and the sampler yields."""
+    S = get(ns, "ResumableRandomSampler")
+    ref = S(n, seed=seed)
+    ref.set_epoch(epoch)
+    perm = ref.permutation(epoch)
+    yielded = list(ref)
+    full = [int(i) for i in yielded]
+    s = S(n, seed=seed)
+    s.set_epoch(epoch)
+    it = iter(s)
+    first = [int(next(it)) for _ in range(cut1)]
+    state1 = s.state_dict()
+    t = S(n, seed=seed)
+    t.load_state_dict(state1)
+    t.set_epoch(epoch)
+    it = iter(t)
+    second = [int(next(it)) for _ in range(cut2)]
+    state2 = t.state_dict()
+    u = S(n, seed=seed)
+    u.load_state_dict(state2)
+    u.set_epoch(epoch)
+    third = [int(i) for i in u]
+    return {"full": full, "first": first, "second": second, "third": third,
+            "perm_type": type(perm).__name__, "perm_item_types": sorted({type(i).__name__ for i in perm}),
+            "yielded_types": sorted({type(i).__name__ for i in yielded})}
+
+
 def _find_sampler(loader):
     for s in (getattr(loader, "sampler", None), getattr(getattr(loader, "batch_sampler", None), "sampler", None)):
         if hasattr(s, "state_dict") and hasattr(s, "load_state_dict"):
@@ -444,6 +473,26 @@ def lifecycle(ns, n, batch_size, accum, epochs, with_val, max_steps):
                 max_steps=max_steps, accum_steps=accum)
     t.fit()
     return {"events": rec.events, "global_step": int(t.global_step), "history_len": len(t.history)}
+
+
+def batch_end_losses(ns, X, Y, batch_size, accum):
+    """Trainer with lr=0 (the weights never move) and accum_steps=accum; what on_batch_end receives as `loss`."""
+    Trainer = get(ns, "Trainer")
+    base = _callback_base(ns)
+    got = []
+
+    class Rec(base):
+        def on_batch_end(self, trainer, batch, batch_idx, loss):
+            got.append({"type": type(loss).__name__, "value": float(loss)})
+
+    model = nn.Linear(X.shape[1], 1).double()
+    with torch.no_grad():
+        model.weight.fill_(0.5)
+        model.bias.fill_(-0.25)
+    opt = torch.optim.SGD(model.parameters(), lr=0.0)
+    loader = DataLoader(TensorDataset(X, Y), batch_size=batch_size, shuffle=False)
+    Trainer(model, opt, loader, _mse, callbacks=[Rec()], max_epochs=1, accum_steps=accum).fit()
+    return {"losses": got}
 
 
 def explicit_run(ns, init, X, Y, batch_size, accum, epochs, max_norm, lr, gamma, max_steps, scaler_scale=None):

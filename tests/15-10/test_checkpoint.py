@@ -259,3 +259,16 @@ def test_checkpoint_files_written_atomically(student, gen):
         direct = [n for n in row["written"] if n not in row["moved"]]
         expect(not direct, f"{what} wrote {direct} in place (no os.replace/os.rename put them there; renames seen: "
                            f"{row['moved']}): write every checkpoint file with atomic_save")
+
+
+def test_keep_last_past_a_million_steps(student, gen):
+    """the keep_last newest step files are the highest step NUMBERS: past step 999999 the names grow a digit, and
+    'step-1000000.pt' sorts before 'step-999999.pt' as a string"""
+    keep = int(torch.randint(1, 3, (1,), generator=gen))
+    events = [["step", s] for s in (999_998, 999_999, 1_000_000, 1_000_001)]
+    r, events, every, keep, what = folder_run(student, gen, "min", [], every=1, keep=keep,
+                                              events=(events, "on_batch_end at steps 999998 to 1000001"))
+    want_steps, want_last, *_ = expected_folder(events, every, keep, "min")
+    expect(step_files(r, what) == want_steps, f"{what}: expected step files for steps {want_steps}, found "
+                                              f"{step_files(r, what)} (delete the oldest by step number, not by name)")
+    expect(r["last"] == want_last, f"{what}: last.pt should hold global_step {want_last}, got {r['last']}")

@@ -142,3 +142,21 @@ def test_random_property(student, seed, n, max_norm):
     grads = [torch.randn(int(torch.randint(1, 6, (1,), generator=g)), 2, generator=g, dtype=f64) *
              float(torch.rand(1, generator=g) * 5) for _ in range(n)]
     judge(student, grads, max_norm, f"clip_grad_norm on {n} random gradients with max_norm={max_norm:.4g}")
+
+
+@pytest.mark.parametrize("bad", ["nan", "inf"])
+def test_non_finite_gradient(student, gen, bad):
+    """a nan or inf gradient entry: like torch.nn.utils.clip_grad_norm_ (the reference), a nan or inf total norm and
+    every gradient multiplied by the factor it gives (no `if total > max_norm` that a nan skips)"""
+    grads = [3 * torch.randn(3, 2, generator=gen, dtype=f64), 3 * torch.randn(4, generator=gen, dtype=f64)]
+    grads[1][int(torch.randint(0, 4, (1,), generator=gen))] = float(bad)
+    got = student.call("clip", grads=grads, max_norm=1.0)
+    want_norm, want_grads = reference(grads, 1.0)
+    what = f"clip_grad_norm with one gradient entry {bad}, max_norm=1.0 (total norm {want_norm})"
+    expect(got["norm"] != got["norm"] if bad == "nan" else got["norm"] == want_norm,
+           f"{what}: the returned norm should be {want_norm}, got {got['norm']}")
+    for i, (g, w) in enumerate(zip(got["grads"], want_grads)):
+        expect(g is not None, f"{what}: parameter {i}'s gradient disappeared")
+        expect_close(g, w, f"{what}: gradient of parameter {i} (clip_grad_norm_ multiplies by "
+                           f"clamp(max_norm / (total + 1e-6), max=1), which is {'nan' if bad == 'nan' else '0'} here)",
+                     atol=1e-10, rtol=1e-7, equal_nan=True)

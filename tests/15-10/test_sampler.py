@@ -130,3 +130,31 @@ def test_state_dict_is_plain_data(student, gen):
     expect(r["kind"] == "dict" and not r["bad"],
            f"ResumableRandomSampler({n}).state_dict() mid-epoch should be a dict of plain data, got a {r['kind']} "
            f"with {r['bad'][:5]}")
+
+
+def test_resume_twice_in_one_epoch(student, gen):
+    """an epoch interrupted twice: a sampler resumed mid-epoch and saved again (pos counts from the start of the
+    epoch's permutation, not from the resume point) resumes the second time where it stopped"""
+    n = int(torch.randint(12, 30, (1,), generator=gen))
+    cut1 = int(torch.randint(2, n // 2, (1,), generator=gen))
+    cut2 = int(torch.randint(1, n // 2 - 1, (1,), generator=gen))
+    epoch = int(torch.randint(0, 4, (1,), generator=gen))
+    r = student.call("sampler_double_resume", n=n, seed=3, epoch=epoch, cut1=cut1, cut2=cut2)
+    is_epoch(r["full"], n, f"ResumableRandomSampler({n}, seed=3), epoch {epoch}")
+    what = (f"ResumableRandomSampler({n}, seed=3), epoch {epoch}: {cut1} indices, state_dict() -> a new sampler, "
+            f"{cut2} more, state_dict() -> a third sampler")
+    expect_equal(r["first"] + r["second"], r["full"][:cut1 + cut2], f"{what}: the first {cut1 + cut2} indices")
+    expect_equal(r["third"], r["full"][cut1 + cut2:],
+                 f"{what}: the third sampler must yield the last {n - cut1 - cut2} indices of the epoch (the second "
+                 f"state_dict()'s pos is {cut1 + cut2}, the position in the epoch, not the {cut2} of its own pass)")
+
+
+def test_indices_are_python_ints(student, gen):
+    """permutation(epoch) returns a list of Python ints, and the sampler yields Python ints (not 0-dim tensors)"""
+    n = int(torch.randint(5, 15, (1,), generator=gen))
+    r = student.call("sampler_double_resume", n=n, seed=1, epoch=0, cut1=2, cut2=1)
+    what = f"ResumableRandomSampler({n}, seed=1)"
+    expect(r["perm_type"] == "list" and r["perm_item_types"] == ["int"],
+           f"{what}.permutation(0) must return a list of ints, got a {r['perm_type']} of {r['perm_item_types']} "
+           f"(torch.randperm(...).tolist(), not list(torch.randperm(...)))")
+    expect(r["yielded_types"] == ["int"], f"{what}: iterating must yield Python ints, got {r['yielded_types']}")

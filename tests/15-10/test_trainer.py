@@ -638,3 +638,20 @@ def test_pending_rng_restored_once(student, gen):
              f"_pending_rng to None")
     expect(r["pending_after"] is None, f"{what}: trainer._pending_rng after fit() is a {r['pending_after']}, "
                                        f"expected None")
+
+
+def test_on_batch_end_gets_the_batch_loss_as_a_float(student, gen):
+    """on_batch_end(trainer, batch, batch_idx, loss) receives this batch's loss as a Python float: not a tensor, and not
+    divided by accum_steps"""
+    X = torch.randn(10, 3, generator=gen, dtype=torch.float64)
+    Y = torch.randn(10, 1, generator=gen, dtype=torch.float64)
+    r = student.call("batch_end_losses", X=X, Y=Y, batch_size=3, accum=2)
+    want = [float(torch.nn.functional.mse_loss(X[i:i + 3] @ torch.full((3, 1), 0.5, dtype=torch.float64) - 0.25,
+                                                Y[i:i + 3])) for i in range(0, 10, 3)]
+    what = "Trainer(..., accum_steps=2) on 10 samples in batches of 3 (SGD with lr=0): the `loss` on_batch_end got"
+    got = r["losses"]
+    expect(len(got) == len(want), f"{what}: {len(want)} calls expected, got {len(got)}")
+    for i, (g, w) in enumerate(zip(got, want)):
+        expect(g["type"] == "float", f"{what}, batch {i}: a Python float expected (float(loss)), got a {g['type']}")
+        expect(abs(g["value"] - w) <= 1e-9 * max(1.0, abs(w)),
+               f"{what}, batch {i}: {w:.6g} expected (the batch's loss, not divided by accum_steps), got {g['value']:.6g}")

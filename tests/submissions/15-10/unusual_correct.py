@@ -14,7 +14,7 @@ CELLS = {
     flat = torch.cat([g.detach().reshape(-1) for g in grads])
     total = flat.pow(2).sum().sqrt()
     factor = float(max_norm) / (float(total) + 1e-6)
-    if factor < 1.0:
+    if not factor >= 1.0:  # a nan factor scales too, as clip_grad_norm_ does
         with torch.no_grad():
             torch._foreach_mul_(grads, factor)
     return total

@@ -14,7 +14,7 @@ CELLS = {
     squares = [p.grad.detach().double().pow(2).sum() for p in with_grad]
     total = torch.stack(squares).sum().sqrt().to(with_grad[0].grad.dtype)
     factor = float(max_norm) / (float(total) + 1e-6)
-    if factor < 1.0:
+    if not factor >= 1.0:  # a nan factor scales too, as clip_grad_norm_ does
         for p in with_grad:
             p.grad.detach().mul_(factor)
     return total
