@@ -151,11 +151,11 @@ def _jvp_fn(which, seen):
     elif which == "const":
         def f(a):
             note((a,))
-            return torch.full((2, 3), 1.5, dtype=a.dtype) + a.detach().sum() * 0
+            return torch.full((2, 3), 1.5, dtype=a.dtype) + a.detach().sum()
     elif which == "raises":
         def f(a):
             note((a,))
-            raise KeyError("raised inside f")
+            raise KeyError(f"raised inside f at {float(a.detach().sum()):.9f}")
     else:
         raise ValueError(which)
     return f
@@ -177,6 +177,7 @@ def dual_jvp(ns, which, primals, tangents, again=True):
     except Exception as exc:  # noqa: BLE001
         res["error"] = _error(exc)
         res["raised"] = type(exc).__name__
+        res["message"] = str(exc)[:200]
     res["level_after"] = _close_levels() if fwAD._current_level >= 0 else -1
     res["seen"] = seen
     res["calls"] = sorted(set(CALLS))

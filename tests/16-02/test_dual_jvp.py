@@ -73,6 +73,7 @@ def test_one_forward_pass_on_duals(student, gen, which, shapes):
            f"fwAD.make_dual(primal, tangent) inside fwAD.dual_level() (torch.func.jvp passes wrappers of its own)")
     if which == "cube":
         expect("backward" not in res["calls"], f"{what} ran a backward formula: compute J t in forward mode only")
+    expect_close(res["jvp"], jvp(FUNCS[which], tuple(primals), tuple(tangents))[1], what + ", second result", **TOL)
 
 
 @pytest.mark.parametrize("shape", [(4,), ()], ids=str)
@@ -81,7 +82,7 @@ def test_output_without_tangent(student, gen, shape):
     primals, tangents = [rand(gen, shape)], [rand(gen, shape)]
     what = f"dual_jvp(f, (a,), (t,)) where f ignores a (a constant (2, 3) output), a of shape {shape}"
     res = run(student, what, "const", primals, tangents)
-    expect_close(res["out"], torch.full((2, 3), 1.5, dtype=f64), what + ", first result", **TOL)
+    expect_close(res["out"], torch.full((2, 3), 1.5, dtype=f64) + primals[0].sum(), what + ", first result", **TOL)
     expect_equal((tuple(res["jvp"].shape), res["jvp"].dtype), ((2, 3), f64), f"the shape and dtype of J t in {what}")
     expect_close(res["jvp"], torch.zeros(2, 3, dtype=f64), what + ", second result (zeros)", atol=0, rtol=0)
 
@@ -94,6 +95,7 @@ def test_no_level_left_open(student, gen):
     expect(res["level_after"] == -1, f"{what} returned with dual level {res['level_after']} still open (use "
            f"`with fwAD.dual_level():`)")
     expect(res["again"] == "ok", f"a second dual_jvp call right after {what} failed: {res['again']}")
+    expect_close(res["jvp"], jvp(FUNCS["sin_prod"], tuple(primals), tuple(tangents))[1], what, **TOL)
 
 
 def test_exception_in_f(student, gen):
@@ -103,5 +105,8 @@ def test_exception_in_f(student, gen):
     res = student.call("dual_jvp", which="raises", primals=primals, tangents=tangents)
     expect(res.get("raised") == "KeyError", f"{what}: the caller got {res.get('raised') or 'no exception'}, "
            f"expected f's KeyError")
+    want = f"{float(primals[0].sum()):.9f}"
+    expect(want in res.get("message", ""), f"{what}: the caller got the message {res.get('message')!r}, not f's own "
+           f"(raised inside f at {want})")
     expect(res["level_after"] == -1, f"{what} left dual level {res['level_after']} open")
     expect(res["again"] == "ok", f"a dual_jvp call after {what} failed: {res['again']}")

@@ -61,7 +61,9 @@ def test_one_batched_call(student, gen):
     for m in (2, 5):
         specs = specs_of(gen, m)
         x = torch.randn(3, specs[0]["in"], generator=gen, dtype=f64)
-        counts.append(run(student, f"ensemble_forward({m} models, x)", specs, x, False)["calls"])
+        res = run(student, f"ensemble_forward({m} models, x)", specs, x, False)
+        counts.append(res["calls"])
+        expect_close(res["out"], one_by_one(specs, x, False), f"ensemble_forward({m} models, x)", **TOL)
     expect(counts[0] == counts[1], f"ensemble_forward ran module forwards {counts[0]} times for 2 models and "
            f"{counts[1]} times for 5: run them in one call under vmap, not one by one")
 
@@ -72,6 +74,7 @@ def test_models_left_as_they_were(student, gen):
     x = torch.randn(4, specs[0]["in"], generator=gen, dtype=f64)
     what = "ensemble_forward(3 models, x)"
     res = run(student, what, specs, x, False)
+    expect_close(res["out"], one_by_one(specs, x, False), what, **TOL)
     for i, (before, after) in enumerate(zip(res["before"], res["after"])):
         expect_equal(after["training"], before["training"], f"the modules of model {i} in training mode after {what}")
         expect_equal(after["grads"], [], f"the parameters of model {i} whose .grad is set after {what}")

@@ -60,6 +60,7 @@ def test_forward_over_reverse(student, gen):
     expect(res["calls"] == ["backward", "jvp"], f"{what}: the judge's custom Function inside f ran "
            f"{res['calls'] or 'no formula'}; forward-over-reverse runs its backward (inside grad) and its jvp "
            f"(the forward-mode pass over it); reverse-over-reverse never runs jvp")
+    expect_close(res["out"], torch.autograd.functional.hessian(twin(A, c), x) @ v, what, **TOL)
 
 
 def test_never_forms_the_hessian(student, gen):

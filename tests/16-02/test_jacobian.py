@@ -57,3 +57,4 @@ def test_cheaper_mode(student, gen, x_shape, out_shape):
         ("reverse mode (jacrev)", "backward")
     expect(res["calls"] == [formula], f"{what} should use {want}: the judge's custom Function inside f ran "
            f"{res['calls'] or 'neither formula'}, expected its {formula} alone")
+    expect_close(res["out"], torch.autograd.functional.jacobian(twin(W, b, out_shape), x), what, **TOL)

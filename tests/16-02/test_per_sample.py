@@ -83,8 +83,10 @@ def test_model_runs_under_vmap(student, gen):
     counts = []
     for n in (2, 6):
         x, y = data(gen, spec, n, "mse")
-        res = run(student, f"per_sample_grads(model, F.mse_loss, x ({n}, {spec['in']}), y)", spec, x, y, "mse")
+        what = f"per_sample_grads(model, F.mse_loss, x ({n}, {spec['in']}), y)"
+        res = run(student, what, spec, x, y, "mse")
         counts.append(res["calls"])
+        expect_grads(res, loop_grads(spec, x, y, "mse"), what)
     expect(counts[0] == counts[1], f"per_sample_grads called the model {counts[0]} times for N = 2 and {counts[1]} "
            f"times for N = 6: run it once under vmap, not once per example")
 
@@ -95,6 +97,7 @@ def test_model_left_as_it_was(student, gen):
     x, y = data(gen, spec, 4, "ce")
     what = f"per_sample_grads(model, F.cross_entropy, x (4, {spec['in']}), y)"
     res = run(student, what, spec, x, y, "ce")
+    expect_grads(res, loop_grads(spec, x, y, "ce"), what)
     before, after = res["before"], res["after"]
     expect_equal(after["training"], before["training"], f"the modules in training mode after {what}")
     expect_equal(after["grads"], [], f"the parameters whose .grad is set after {what} (none was before)")
