@@ -5,6 +5,7 @@ import pytest
 import torch
 
 from course.judge.expect import expect, expect_close, expect_equal
+from course.judge.probelib import relayout
 
 pytestmark = pytest.mark.task("clip_op")
 f64 = torch.float64
@@ -21,6 +22,13 @@ def empty_like_meta(meta):
     t = torch.empty_like(torch.empty_strided(meta["shape"], meta["stride"], dtype=getattr(torch, meta["dtype"][6:])))
     return {"type": "Tensor", "shape": list(t.shape), "stride": list(t.stride()), "dtype": str(t.dtype),
             "device": meta["device"]}
+
+
+def judge_meta(shape, dtype, layout, device):
+    """The metadata of x as the judge lays it out itself (never the one the worker reports)."""
+    t = relayout(torch.randn(tuple(shape), generator=torch.Generator().manual_seed(0), dtype=dtype), layout)
+    return {"type": "Tensor", "shape": list(t.shape), "stride": list(t.stride()), "dtype": str(t.dtype),
+            "device": device}
 
 
 def strides_that_matter(meta):
@@ -45,12 +53,19 @@ def limit_from(gen):
 SHAPES = [(7,), (3, 4), (2, 3, 5), (), (0, 3)]
 
 
+def drawn(shape, gen):
+    """``shape`` with each nonzero size grown by 0-2 per student's seed (so a replay of another student's replies
+    meets other shapes); zeros stay, so an empty case stays empty."""
+    return tuple(n + int(torch.randint(0, 3, (), generator=gen)) if n else 0 for n in shape)
+
+
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=["f32", "f64"])
 @pytest.mark.parametrize("shape", SHAPES, ids=[str(s) for s in SHAPES])
 def test_values(student, gen, shape, dtype):
     """torch.ops.c1601.smooth_clip(x, limit) is limit * tanh(x / limit) in x's dtype, for any shape (0-dim and
     empty included), and leaves x unchanged"""
     limit = limit_from(gen)
+    shape = drawn(shape, gen)
     x = (4 * torch.randn(shape, generator=gen, dtype=f64)).to(dtype)
     what = f"{OP}(x, {limit}) for {dtype} x of shape {tuple(shape)}"
     res = run(student, what, x=x, limit=limit)
@@ -105,6 +120,7 @@ def test_fake_and_meta(student, gen, shape, dtype, layout):
     """the fake kernel gives the real output's metadata without data, as a new tensor: under FakeTensorMode and on
     the meta device"""
     limit = limit_from(gen)
+    shape = drawn(shape, gen)
     res = student.call("clip_fake", shape=list(shape), dtype=dtype, layout=layout, limit=limit)
     what = f"{OP}(x, {limit}) for a {layout} {dtype} x of shape {shape}"
     fake = res["fake"]
@@ -112,10 +128,10 @@ def test_fake_and_meta(student, gen, shape, dtype, layout):
            f"data, and must be registered with register_fake)")
     expect(fake["fake"], f"{what} under FakeTensorMode returned {fake['out']}, not a FakeTensor")
     expect(not fake["is_input"], f"{what} under FakeTensorMode returned x itself: the output is a new tensor")
-    expect_equal(strides_that_matter(fake["out"]), strides_that_matter(empty_like_meta(fake["in"])), f"the metadata of {what} under FakeTensorMode")
+    expect_equal(strides_that_matter(fake["out"]), strides_that_matter(empty_like_meta(judge_meta(shape, getattr(torch, dtype), layout, "cpu"))), f"the metadata of {what} under FakeTensorMode")
     meta = res["meta"]
     expect("error" not in meta, f"{what} on the meta device raised {meta.get('error')}")
-    expect_equal(strides_that_matter(meta["out"]), strides_that_matter(empty_like_meta(meta["in"])), f"the metadata of {what} on the meta device")
+    expect_equal(strides_that_matter(meta["out"]), strides_that_matter(empty_like_meta(judge_meta(shape, getattr(torch, dtype), layout, "meta"))), f"the metadata of {what} on the meta device")
 
 
 def test_compiles_as_one_node(student, gen):

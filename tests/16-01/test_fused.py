@@ -6,6 +6,7 @@ import torch
 import torch.nn.functional as F
 
 from course.judge.expect import expect, expect_close, expect_equal
+from course.judge.probelib import relayout
 
 pytestmark = pytest.mark.task("fused")
 f64 = torch.float64
@@ -116,7 +117,9 @@ def test_operator_layout_and_fake(student, gen, layout, shape):
     res = student.call("fused_op", x=x, keep=keep, p=p, layout=layout)
     expect("error" not in res, f"{what} raised {res.get('error')}")
     expect_close(res["out"], F.gelu(x, approximate="tanh") * keep / (1 - p), what, **TOL[f64])
-    expected = empty_like_meta(res["in_meta"])
+    xin = relayout(x, layout)  # laid out by the judge, not read from the worker's reply
+    expected = empty_like_meta({"shape": list(xin.shape), "stride": list(xin.stride()), "dtype": str(xin.dtype),
+                                "device": "cpu"})
     expect_equal(strides_that_matter(res["meta"]), strides_that_matter(expected), f"the shape, strides, dtype and device of {what} (torch.empty_like(x)'s)")
     expect(res["fake"]["fake"], f"{what} under FakeTensorMode did not return a FakeTensor: {res['fake']['meta']}")
     expect(not res["fake"]["is_input"], f"{what} under FakeTensorMode returned x itself: the output is a new tensor")
@@ -125,14 +128,15 @@ def test_operator_layout_and_fake(student, gen, layout, shape):
 
 @pytest.mark.parametrize("p,with_generator", [(0.3, True), (0.3, False), (0.0, False)],
                          ids=["p0.3-generator", "p0.3-default", "p0"])
-def test_on_another_device(student, p, with_generator):
+def test_on_another_device(student, gen, p, with_generator):
     """on a device other than the default (meta, the grader's GPU stand-in), every tensor it creates (the draw, the
     mask) is on x's device"""
-    what = f"{FN}(x, {p}{', generator' if with_generator else ''}) for x (3, 4) on the meta device"
-    res = student.call("fused_on_meta", shape=[3, 4], dtype="float32", p=p, with_generator=with_generator)
+    shape = [int(n) for n in torch.randint(2, 7, (2,), generator=gen)]  # per student: a replay meets another shape
+    what = f"{FN}(x, {p}{', generator' if with_generator else ''}) for x {tuple(shape)} on the meta device"
+    res = student.call("fused_on_meta", shape=shape, dtype="float32", p=p, with_generator=with_generator)
     expect("error" not in res, f"{what} (the grader's stand-in for a GPU: a tensor made without device= lands on the "
            f"CPU) raised {res.get('error')}: create the draw and the mask with device=x.device")
     mixed = {op: d for op, d in res["devices"].items() if d != ["meta"]}
     expect(not mixed, f"{what}: operators got tensors on other devices than x's: {mixed} (on a GPU these calls fail: "
            f"create the draw and the mask with device=x.device)")
-    expect_equal((res["out"].get("device"), res["out"].get("shape")), ("meta", [3, 4]), f"the output of {what}")
+    expect_equal((res["out"].get("device"), res["out"].get("shape")), ("meta", shape), f"the output of {what}")
