@@ -91,8 +91,6 @@ BAR = 90  # per cent of non-equivalent mutants killed, per task (issue: "at leas
 # Topics whose recorded run is not complete yet, and why. Each is an expected failure (reported as
 # xfailed, never as passed); strict, so the entry must go once the record is complete.
 INCOMPLETE: dict[str, str] = {
-    "16-01": "the full run is recorded for four of five tasks; triton (68 mutants, about 40 s each at load 18) is not "
-             "yet; the mistake-shaped run is recorded for all five (tests/16-01/mutants.md)",
     "16-05": "the full run (185 mutants) is not recorded yet; its mistake-shaped run is (tests/16-05/mutants.md)",
 }
 
