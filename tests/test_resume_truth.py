@@ -190,7 +190,8 @@ def test_every_setting_counts_unless_listed_as_not_changing_scores(monkeypatch, 
     assert batch.grading_key(A) != base
     (code / "course" / "x.py").write_text("GRADE = 1\n")
     for f in dataclasses.fields(settings.Settings):
-        value = ("0" if f.default else "1") if f.type == "bool" else str(f.default + 7) if f.type == "int" else "x"
+        value = ("0" if f.default else "1") if f.type == "bool" else str(f.default + 7) if f.type == "int" else \
+            next((c for c in settings.CHOICES.get(f.name, ()) if c != f.default), "x")  # a word it takes, if it takes words
         monkeypatch.setenv(settings.env_name(f.name), value)
         changed = batch.grading_key(A) != base
         assert changed == (f.name not in batch.NOT_SCORING), f"{f.name}: fingerprint changed={changed}"
