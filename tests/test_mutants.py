@@ -91,8 +91,6 @@ BAR = 90  # per cent of non-equivalent mutants killed, per task (issue: "at leas
 # Topics whose recorded run is not complete yet, and why. Each is an expected failure (reported as
 # xfailed, never as passed); strict, so the entry must go once the record is complete.
 INCOMPLETE: dict[str, str] = {
-    "16-05": "the full run is recorded for quant, fake_quant, qlinear and qat; observer (83 mutants) is not yet "
-             "(about 15 s a mutant on a quiet machine); the mistake-shaped run is (tests/16-05/mutants.md)",
 }
 
 
