@@ -634,7 +634,7 @@ def _make_root(req: dict, root: str) -> None:
         if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode):
             _mkdirs(os.path.dirname(new + host))
             os.mknod(new + host, stat.S_IFMT(st.st_mode) | stat.S_IMODE(st.st_mode), st.st_rdev)
-            os.chmod(new + host, stat.S_IMODE(st.st_mode))
+            os.chmod(new + host, stat.S_IMODE(st.st_mode))  # safe: just made by mknod in the tmpfs mounted above, in this sandbox's own mount namespace, before any submission code runs
     for name, to in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"), ("stdout", "/proc/self/fd/1"),
                      ("stderr", "/proc/self/fd/2"), ("core", "/proc/kcore"), ("ptmx", "pts/ptmx")):
         os.symlink(to, os.path.join(dev, name))
@@ -647,7 +647,7 @@ def _make_root(req: dict, root: str) -> None:
     _mkdirs(new + "/tmp")
     _mount("course-tmp", new + "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, f"mode=1777,size={req['tmp']}")
     os.mkdir(new + "/tmp/work")
-    os.chmod(new + "/tmp/work", 0o1777)
+    os.chmod(new + "/tmp/work", 0o1777)  # safe: just made by mkdir in the fresh tmpfs above, private to this mount namespace, before any submission code runs
     source = lambda p: req["view"] if p == req["course"] else p  # noqa: E731
     under = lambda p, q: p.startswith(q.rstrip("/") + "/")  # noqa: E731
     for p in req["visible"]:
