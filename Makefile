@@ -46,18 +46,32 @@ grade: $(STAMP)
 
 ## The instructor test suite (what CI runs). Known-wrong examples are judged under the run's seed (fresh each
 ## run); `make test-suites` judges each under 2 seeds, `make seeds` under N.
+## Each test's CPU and wall seconds go to gradebook/test-cost.jsonl (suite_cost's plugin, under 1 % of the run's CPU);
+## `make test-cost-table` then writes that run's per-file table into docs/performance.md.
+COST_LOG := gradebook/test-cost.jsonl
 test: $(STAMP)
-	COURSE_VERDICT_SEEDS=1 $(BIN)/python -m pytest tests -q -n 2 --durations=25 --ignore-glob='tests/[0-9][0-9]-*'
+	@rm -f $(COST_LOG) $(COST_LOG:.jsonl=.note); mkdir -p gradebook
+	@began=$$(date -u '+%Y-%m-%d %H:%M'); t0=$$(date +%s); \
+	COURSE_TEST_COST=$(CURDIR)/$(COST_LOG) COURSE_VERDICT_SEEDS=1 $(BIN)/python -m pytest tests -q -n 2 --durations=25 \
+		--ignore-glob='tests/[0-9][0-9]-*'; rc=$$?; \
+	echo "make test, $$began-$$(date -u '+%H:%M') UTC ($$(( ($$(date +%s) - t0) / 60 )) min of pytest, exit $$rc), $$(nproc) cores, load $$(cut -d' ' -f1 /proc/loadavg) at the end, $$(ls -d source/[0-9][0-9]-[0-9][0-9] | wc -l) topics in source/:" > $(COST_LOG:.jsonl=.note); \
+	exit $$rc
+
+## The per-file table of the last `make test` (or `make test-cost`) run, written into docs/performance.md.
+.PHONY: test-cost-table
+test-cost-table: $(STAMP)
+	$(BIN)/python -m course.authoring.suite_cost $(COST_LOG) --write docs/performance.md \
+		--note "$$(cat $(COST_LOG:.jsonl=.note) 2>/dev/null || echo 'a run of unknown date (no gradebook/test-cost.note):')"
 
 ## What make test costs, per test file: CPU seconds (each test's process and everything it started, so a busy
 ## machine does not inflate them) and wall seconds, and the topics covered; written into docs/performance.md
 ## from the run. make test-cost [TESTS="tests/test_round_trip.py ..."] [ONLY=15-01,15-02]; default: make test's run
 .PHONY: test-cost
 test-cost: $(STAMP)
-	rm -f gradebook/test-cost.jsonl
-	env $${ONLY:+COURSE_ONLY=$$ONLY} COURSE_TEST_COST=$(CURDIR)/gradebook/test-cost.jsonl COURSE_VERDICT_SEEDS=1 \
+	rm -f $(COST_LOG) $(COST_LOG:.jsonl=.note)
+	env $${ONLY:+COURSE_ONLY=$$ONLY} COURSE_TEST_COST=$(CURDIR)/$(COST_LOG) COURSE_VERDICT_SEEDS=1 \
 		$(BIN)/python -m pytest $${TESTS:-tests} --ignore-glob='tests/[0-9][0-9]-*' -q -n 2 --durations=25; rc=$$?; \
-	$(BIN)/python -m course.authoring.suite_cost gradebook/test-cost.jsonl --write docs/performance.md \
+	$(BIN)/python -m course.authoring.suite_cost $(COST_LOG) --write docs/performance.md \
 		--note "make test-cost TESTS=\"$${TESTS:-(make test)}\" ONLY=\"$${ONLY:-(all)}\", $$(date -u '+%Y-%m-%d %H:%M UTC'), $$(nproc) cores, load $$(cut -d' ' -f1 /proc/loadavg) at the end (pytest exit $$rc):"; \
 	exit $$rc
 

@@ -55,6 +55,8 @@ def test_a_tests_children_are_charged_to_it_and_a_nested_pytest_is_not_measured(
     recs = [json.loads(ln) for ln in out.read_text().splitlines()]
     cpu, before_teardown = {}, {}
     for rec in recs:
+        if rec["nodeid"] == suite_cost.COLLECTION:
+            continue
         name = rec["nodeid"].split("::")[-1]
         cpu[name] = cpu.get(name, 0) + rec["cpu"]
         if rec["phase"] != "teardown":
@@ -80,3 +82,34 @@ def test_the_table_sums_per_file_and_replaces_its_block(tmp_path):
     assert "old table" not in text and "before" in text and "after" in text
     assert "| test_b.py | 300 | 310 | 1 | - |" in text and "| test_a.py | 106 | 128 | 2 | 15-01, 15-02 |" in text
     assert "| **all** | **406** |" in text and text.count(suite_cost.BEGIN) == 1
+
+
+def test_what_runs_between_tests_and_before_the_first_is_charged_and_the_measuring_is_counted(tmp_path):
+    """CPU spent between two tests (pytest's own reporting hooks, here a conftest hook that burns 0.4 s after
+    each test) lands in the records instead of being lost; the process's start and collection are a record
+    of their own, ``(collection)``; each record says what measuring it cost, summed by measuring_cost."""
+    tests = tmp_path / "t"
+    tests.mkdir()
+    (tests / "conftest.py").write_text("pytest_plugins = ['course.authoring.suite_cost']\n" + textwrap.dedent(f"""
+        import time
+        def pytest_runtest_logfinish(nodeid, location):
+            {BURN.format(s=0.4).replace(chr(10), chr(10) + '            ')}
+        t0 = time.process_time()
+        while time.process_time() - t0 < 0.5:  # a costly import, before any test
+            pass
+    """))
+    (tests / "test_two.py").write_text("def test_a():\n    pass\n\ndef test_b():\n    pass\n\ndef test_c():\n    pass\n")
+    out = tmp_path / "cost.jsonl"
+    env = dict(os.environ, COURSE_TEST_COST=str(out), PYTHONPATH=str(REPO_ROOT))
+    env.pop(suite_cost.MAIN, None)
+    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", str(tests),
+                        str(tests)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    lines = out.read_text().splitlines()
+    recs = [json.loads(ln) for ln in lines]
+    (collected,) = [x for x in recs if x["nodeid"] == suite_cost.COLLECTION]
+    assert collected["cpu"] >= 0.5, collected
+    tests_cpu = sum(x["cpu"] for x in recs if x["nodeid"] != suite_cost.COLLECTION)
+    assert tests_cpu >= 2 * 0.4 * 0.9, recs  # the burns after test_a and test_b, charged to the phases after them
+    assert all(x["self"] >= 0 for x in recs) and 0 < suite_cost.measuring_cost(lines) < 1.0, recs
+    assert suite_cost.COLLECTION in {r["file"] for r in suite_cost.summarise(lines)}

@@ -10,14 +10,18 @@ itself) and appended to that file as one JSON line. CPU is counted as
     children it reaped in turn, so a finished grading run counts whole)
   + every live descendant's user+system time and that of the children it reaped,
 
-each as the change over the phase, so a judge server or a spare kernel that outlives one test is
-charged to the tests it ran during. A process orphaned to PID 1 before it is counted is lost (the
-pipeline's own stop makes itself the subreaper of what it starts). Other helpers' processes on the
-machine are never counted, so the figures hold on a loaded machine where ``--durations`` does not.
+each as the change over the phase. Each phase boundary is measured once: a phase starts where the one
+before it in the same process ended, so a judge server or a spare kernel that outlives one test is charged
+to the tests it ran during or before, and nothing between two tests is lost. What a process cost before
+its first test (start, imports, collection) is a record of its own, ``(collection)``. A process orphaned
+to PID 1 before it is counted is lost (the pipeline's own stop makes itself the subreaper of what it
+starts). Other sessions' processes on the machine are never counted, so the figures hold on a loaded
+machine where ``--durations`` does not. Each record carries ``self``: the CPU spent measuring.
 
-As a command (``make test-cost``): ``python -m course.authoring.suite_cost RECORDS [--write FILE]``
-sums the records per test file into a table (file, CPU s, wall s, tests, topics) and, with
-``--write``, puts it into FILE between the two marker lines (docs/performance.md).
+``make test`` records every run this way (gradebook/test-cost.jsonl); ``make test-cost-table`` then runs
+``python -m course.authoring.suite_cost RECORDS --write FILE``: the records summed per test file into a
+table (file, CPU s, wall s, tests, topics), put into FILE between the two marker lines
+(docs/performance.md), with what the measuring cost. ``make test-cost`` does both for a chosen subset.
 """
 from __future__ import annotations
 
@@ -58,7 +62,19 @@ def cpu_now() -> float:
 
 # -- the pytest plugin --------------------------------------------------------------------------------
 
-_OPEN: dict[str, tuple[float, float]] = {}
+_LAST: tuple[float, float] | None = None  # (CPU, wall) at the last phase boundary in this process
+_SELF = 0.0  # CPU this process spent measuring, not yet written into a record
+
+
+def _snapshot() -> tuple[float, float]:
+    """(CPU, wall) now. Each boundary is measured once: a phase starts where the one before it in this
+    process ended, so what happens between two tests (pytest's reports, a spare zygote starting) is charged
+    to the next one instead of being lost, and a test costs three scans of /proc, not six."""
+    global _SELF
+    t = time.process_time()
+    now = (cpu_now(), time.monotonic())
+    _SELF += time.process_time() - t
+    return now
 
 
 def _out() -> Path | None:
@@ -67,20 +83,24 @@ def _out() -> Path | None:
 
 
 def _start(item) -> None:
+    global _LAST
     if not _MEASURING:
         return
-    _OPEN[item.nodeid] = (cpu_now(), time.monotonic())
+    if _LAST is None:
+        _LAST = _snapshot()
 
 
 def _stop(item, phase: str) -> None:
-    began = _OPEN.pop(item.nodeid, None)
+    global _LAST, _SELF
     out = _out()
-    if began is None or out is None:
+    if not _MEASURING or _LAST is None or out is None:
         return
-    cpu, wall = cpu_now() - began[0], time.monotonic() - began[1]
+    began, _LAST = _LAST, _snapshot()
+    cpu, wall = _LAST[0] - began[0], _LAST[1] - began[1]
     rec = {"nodeid": item.nodeid, "phase": phase, "cpu": round(cpu, 3), "wall": round(wall, 3),
-           "worker": os.environ.get("PYTEST_XDIST_WORKER", "main"), "pid": os.getpid(),
+           "self": round(_SELF, 4), "worker": os.environ.get("PYTEST_XDIST_WORKER", "main"), "pid": os.getpid(),
            "only": os.environ.get("COURSE_ONLY", "")}
+    _SELF = 0.0
     with open(out, "a") as fh:  # one short line per write: appends of two workers do not interleave
         fh.write(json.dumps(rec) + "\n")
 
@@ -112,6 +132,28 @@ def pytest_configure(config) -> None:
 
 
 _MEASURING = False
+
+def pytest_collection_finish(session) -> None:
+    """What this process cost before its first test (starting, importing and collecting every test file),
+    as a record of its own: ``(collection)``."""
+    global _LAST
+    out = _out()
+    if not _MEASURING or out is None or _LAST is not None:
+        return
+    import psutil
+    try:
+        began = psutil.Process().create_time()
+    except psutil.Error:
+        began = time.time()
+    _LAST = _snapshot()
+    rec = {"nodeid": COLLECTION, "phase": "collect", "cpu": round(_LAST[0], 3), "wall": round(time.time() - began, 3),
+           "self": 0.0, "worker": os.environ.get("PYTEST_XDIST_WORKER", "main"), "pid": os.getpid(),
+           "only": os.environ.get("COURSE_ONLY", "")}
+    with open(out, "a") as fh:
+        fh.write(json.dumps(rec) + "\n")
+
+
+COLLECTION = "(collection)"
 
 if os.environ.get(ENV):  # imported as a plugin only then; the summariser below needs no pytest
     pytest_runtest_setup = _wrap("setup")
@@ -145,6 +187,17 @@ def summarise(lines) -> list[dict]:
     rows = [{"file": name, "cpu": v["cpu"], "wall": v["wall"], "tests": len(v["tests"]),
              "topics": sorted(v["topics"])} for name, v in files.items()]
     return sorted(rows, key=lambda r: -r["cpu"])
+
+
+def measuring_cost(lines) -> float:
+    """CPU seconds the plugin spent measuring (each record's ``self``), already inside the records' CPU."""
+    total = 0.0
+    for ln in lines:
+        try:
+            total += json.loads(ln).get("self", 0.0)
+        except (ValueError, AttributeError):
+            continue
+    return total
 
 
 def table(rows: list[dict], note: str = "") -> str:
@@ -187,6 +240,10 @@ def main(argv=None) -> int:
     note = args.note or (f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} on {os.cpu_count()} cores, "
                          f"load average {os.getloadavg()[0]:.1f} at the end; CPU: the test's process and all it started.")
     text = table(rows, note)
+    own = measuring_cost(args.records.read_text().splitlines())
+    total = sum(r["cpu"] for r in rows)
+    text += (f"\nThe measuring itself (scans of /proc at each phase boundary): {own:.1f} s of CPU, "
+             f"{100 * own / total if total else 0:.2f} % of the measured.\n")
     print(text, end="")
     if args.write:
         write_into(args.write, text)
