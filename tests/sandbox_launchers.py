@@ -2,8 +2,6 @@
 template (``course/sandbox/template.py``, root only). A test module that imports ``launcher`` runs each of
 its tests both ways: under "template", ``sandbox.bwrap_argv`` gives a prefix that runs the command in a
 child of one template made for the module (``template.argv``), so the same assertions hold for both."""
-import os
-
 import pytest
 
 from course import sandbox
@@ -45,9 +43,6 @@ def kernel_launcher(request, monkeypatch):
     if request.param == "template":
         if WHY_NOT:
             pytest.skip(f"no template here: {WHY_NOT}")
-        if not os.environ.get("COURSE_TEMPLATE_KERNEL_TESTS"):  # passed by hand, 2026-12-02 (docs/performance.md)
-            pytest.skip("a pytest process that ran these tests both ways once hung at its exit in zmq's "
-                        "Context.term (cause not found): run them by hand with COURSE_TEMPLATE_KERNEL_TESTS=1")
         _template = request.getfixturevalue("_template")
         monkeypatch.setenv("COURSE_SANDBOX_TEMPLATE", "1")
         for k, v in _template.env().items():

@@ -252,7 +252,11 @@ def test_a_cell_time_out_says_the_cpu_it_used(monkeypatch, kernel_launcher):
                       metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})
     c = Config()
     install_sandbox_kernel(c)
-    nb, _ = SafeExecute(config=c, submission_timeout=60, timeout=2).preprocess(nb, {"nbgrader": {"student": "busy"}})
+    ep = SafeExecute(config=c, submission_timeout=60, timeout=2)
+    nb, _ = ep.preprocess(nb, {"nbgrader": {"student": "busy"}})
+    # its kernel manager's zmq socket and context closed: left to the garbage collector, a context finalized
+    # before its open socket hung a pytest process at exit in zmq_ctx_term (issue 40)
+    assert ep.km._control_socket is None and ep.km.context.closed
     errors = [o for o in nb.cells[0].outputs if o.get("output_type") == "error"]
     assert errors and errors[-1]["ename"] == "CellTimeoutError", nb.cells[0].outputs
     why = errors[-1]["evalue"]

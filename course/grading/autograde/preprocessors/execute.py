@@ -31,6 +31,21 @@ class SubmissionTimeout(RuntimeError):
     pass
 
 
+def _close_zmq(km) -> None:
+    """The manager's control socket and its own zmq context, closed now (nbclient's clean-up, which this
+    replaces, does it in ``cleanup_resources``). Left open, they are garbage at the next full collection,
+    and a context finalized before its still-open socket waits in ``zmq_ctx_term`` forever: a pytest
+    process hung so at its exit (issue 40). The kernel is gone: nothing is left to send (linger 0)."""
+    if km is None:
+        return
+    sock = getattr(km, "_control_socket", None)
+    if sock is not None:
+        sock.close(linger=0)
+        km._control_socket = None
+    if getattr(km, "_created_context", False) and not km.context.closed:
+        km.context.destroy(linger=0)
+
+
 class SafeExecute(OutputBudget, Execute):
     submission_timeout = Integer(900, help="seconds for the whole notebook").tag(config=True)
     memory_limit_mb = Integer(6144, help="kernel memory (RSS and tmpfs, whole process tree) before it is "
@@ -142,6 +157,7 @@ class SafeExecute(OutputBudget, Execute):
             group.remove()
         if isinstance(km, SandboxKernelManager):
             km.remove_folder()
+        _close_zmq(km)
 
     def _reason(self, exc) -> str:
         if self._killed_for == "memory":
