@@ -1,0 +1,84 @@
+"""Wrong (held-out round 2): exp, log and tanh take their backward rules from torch.func.vjp, which runs
+autograd underneath ("Write the engine yourself: it must not use torch.autograd")."""
+EXPECT = {'engine': 'fail'}
+CELLS = {"engine_impl": '''
+class Value:
+    """A tensor that records the operations that made it, for reverse-mode differentiation."""
+
+    def __init__(self, data, _parents=(), _rule=None):
+        self.data = data
+        self.grad = None
+        self._parents = tuple(_parents)
+        self._rule = _rule
+
+    @staticmethod
+    def _unbroadcast(g, like):
+        return g.sum_to_size(like.shape).to(like.dtype)
+
+    def __add__(self, other):
+        return Value(self.data + other.data, (self, other),
+                     lambda g: (self._unbroadcast(g, self.data), self._unbroadcast(g, other.data)))
+
+    def __sub__(self, other):
+        return Value(self.data - other.data, (self, other),
+                     lambda g: (self._unbroadcast(g, self.data), self._unbroadcast(-g, other.data)))
+
+    def __mul__(self, other):
+        return Value(self.data * other.data, (self, other),
+                     lambda g: (self._unbroadcast(g * other.data, self.data),
+                                self._unbroadcast(g * self.data, other.data)))
+
+    def __neg__(self):
+        return Value(-self.data, (self,), lambda g: (-g,))
+
+    def __matmul__(self, other):
+        return Value(self.data @ other.data, (self, other),
+                     lambda g: ((g @ other.data.transpose(0, 1)).to(self.data.dtype),
+                                (self.data.transpose(0, 1) @ g).to(other.data.dtype)))
+
+    def _unary(self, fn):
+        import torch.func
+        out, vjp = torch.func.vjp(fn, self.data)
+        return Value(out.detach(), (self,), lambda g: vjp(g))
+
+    def exp(self):
+        return self._unary(torch.exp)
+
+    def log(self):
+        return self._unary(torch.log)
+
+    def tanh(self):
+        return self._unary(torch.tanh)
+
+    def relu(self):
+        return Value(self.data.relu(), (self,), lambda g: ((g * (self.data > 0)).to(self.data.dtype),))
+
+    def sum(self):
+        return Value(self.data.sum(), (self,), lambda g: (g.expand(self.data.shape).to(self.data.dtype).clone(),))
+
+    def backward(self):
+        order, seen = [], set()
+        stack = [(self, False)]
+        while stack:
+            v, done = stack.pop()
+            if done:
+                order.append(v)
+                continue
+            if id(v) in seen:
+                continue
+            seen.add(id(v))
+            stack.append((v, True))
+            for p in v._parents:
+                if id(p) not in seen:
+                    stack.append((p, False))
+        grads = {id(self): torch.ones_like(self.data)}
+        for v in reversed(order):
+            g = grads.pop(id(v), None)
+            if g is None:
+                continue
+            if v._rule is None:
+                v.grad = g.clone() if v.grad is None else v.grad + g
+                continue
+            for p, gp in zip(v._parents, v._rule(g)):
+                grads[id(p)] = gp if id(p) not in grads else grads[id(p)] + gp
+'''}
