@@ -113,3 +113,41 @@ def test_what_runs_between_tests_and_before_the_first_is_charged_and_the_measuri
     assert tests_cpu >= 2 * 0.4 * 0.9, recs  # the burns after test_a and test_b, charged to the phases after them
     assert all(x["self"] >= 0 for x in recs) and 0 < suite_cost.measuring_cost(lines) < 1.0, recs
     assert suite_cost.COLLECTION in {r["file"] for r in suite_cost.summarise(lines)}
+
+
+def test_an_orphans_cpu_is_charged_where_the_plugin_has_a_cpuacct_group(tmp_path):
+    """A test whose child leaves a grandchild behind (reparented to PID 1, as a sandbox's process can be when
+    its parent is killed) is charged that grandchild's CPU: the process tree never sees it, the plugin's own
+    cpuacct group does. Where no such group can be made (not root, no separate v1 cpuacct hierarchy) the
+    plugin counts the tree, a floor, and says so in each record."""
+    own = suite_cost._own_cpuacct()
+    if own is None or os.geteuid() != 0:
+        import pytest
+        pytest.skip("no separate v1 cpuacct hierarchy, or not root: the plugin counts the process tree (a floor) here")
+    tests = tmp_path / "t"
+    tests.mkdir()
+    done = tmp_path / "orphan-done"
+    (tests / "conftest.py").write_text("pytest_plugins = ['course.authoring.suite_cost']\n")
+    orphan = ("import os, time\nif os.fork() == 0:\n    " + BURN.format(s=1.2).replace("\n", "\n    ")
+              + f"open({str(done)!r}, 'w').close()\n    os._exit(0)\n")
+    (tests / "test_orphan.py").write_text(textwrap.dedent(f"""
+        import os, subprocess, sys, time
+
+        def test_leaves_an_orphan():
+            subprocess.run([sys.executable, "-c", {orphan!r}], check=True)  # exits at once; its child burns on
+            deadline = time.monotonic() + 60
+            while not os.path.exists({str(done)!r}) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert os.path.exists({str(done)!r})
+    """))
+    out = tmp_path / "cost.jsonl"
+    env = dict(os.environ, COURSE_TEST_COST=str(out), PYTHONPATH=str(REPO_ROOT))
+    env.pop(suite_cost.MAIN, None)
+    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", str(tests),
+                        str(tests)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    recs = [json.loads(ln) for ln in out.read_text().splitlines() if suite_cost.COLLECTION not in ln]
+    assert sum(x["cpu"] for x in recs) >= 1.2 * 0.9, recs
+    assert {x["how"] for x in recs} == {"cgroup"}, recs
+    base = os.path.join(os.path.realpath(suite_cost.CPUACCT), own.lstrip("/"))
+    assert not os.path.exists(os.path.join(base, f"testcost-{recs[0]['pid']}")), "the run's group was left behind"
