@@ -533,7 +533,8 @@ triton_jit = triton.jit if triton is not None else (lambda fn: fn)
 # * `launch_gelu_dropout(x, keep, p, block=1024)` runs it on contiguous copies of `x` and `keep`, on a grid of
 #   `triton.cdiv(n, block)` programs with `scale = 1 / (1 - p)`, and returns a new tensor of `x`'s shape and
 #   dtype; when `x` has no element it launches nothing.
-# * For float32 and float64 tensors of any size, its result equals `F.gelu(x, approximate="tanh") * keep / (1 - p)`.
+# * For float32 and float64 tensors of any size and any finite values (large ones included), its result equals
+#   `F.gelu(x, approximate="tanh") * keep / (1 - p)`.
 # * The cell registers the launcher as `gelu_dropout_op`'s CUDA kernel (`register_kernel("cuda")`), whose result
 #   is laid out like `torch.empty_like(x)` as the fake kernel promises.
 # * On a GPU, `gelu_dropout(x, p, generator)` then runs your kernel in the forward and equals the unfused

@@ -113,6 +113,16 @@ def clip_grad(ns, x, limit, v, layout="contiguous"):
     return _errors(go)
 
 
+def clip_grad_two_limits(ns, x, limits, v):
+    """Two outputs of smooth_clip with different limits, both built before one backward pass through them:
+    the gradient of <v, op(x, limits[0])> + <v, op(x, limits[1])> for each call's own copy of x."""
+    def go():
+        xs = [x.clone().requires_grad_(True) for _ in limits]
+        outs = [_op("smooth_clip")(xi, lim) for xi, lim in zip(xs, limits)]
+        return {"grads": [_tensor(g) for g in torch.autograd.grad(outs, xs, [v] * len(outs))]}
+    return _errors(go)
+
+
 def clip_gradgrad(ns, x, limit, v, w):
     """Second order: d/d(x, v) of <w, grad_x <v, smooth_clip(x, limit)>>."""
     def go():

@@ -78,3 +78,18 @@ def test_second_derivatives(student, gen, shape):
     expect_close(res["gx"], gx, what + ", with respect to x", **TOL[f64])
     expect(res["gv"] is not None, f"{what}: nothing flows back to the incoming gradient")
     expect_close(res["gv"], gv, what + ", with respect to the incoming gradient", **TOL[f64])
+
+
+def test_limit_kept_per_call(student, gen):
+    """setup_context keeps each call's limit on its own ctx: two outputs with different limits, built before one
+    backward pass, each get the gradient of their own limit"""
+    first = limit_from(gen)
+    limits = [first, round(first + 1.5, 3)]
+    x = 3 * torch.randn(4, 5, generator=gen, dtype=f64)
+    v = torch.randn(4, 5, generator=gen, dtype=f64)
+    what = f"the gradients of {OP}(x, {limits[0]}) and {OP}(x, {limits[1]}), both built before one backward pass"
+    res = student.call("clip_grad_two_limits", x=x, limits=limits, v=v)
+    expect("error" not in res, f"{what} raised {res.get('error')}")
+    for lim, got in zip(limits, res["grads"]):
+        expect_close(got, reference_grads(x, lim, v)[1], f"{what}: the one with limit {lim} (keep limit on ctx, "
+                     f"not in a variable the next call overwrites)", **TOL[f64])

@@ -35,19 +35,23 @@ def run(student, what, **kw):
     return res
 
 
-CASES = [((6, 7), torch.float64, 0.3), ((5, 4), torch.float32, 0.5), ((2, 3, 4), torch.float64, 0.9),
-         ((17,), torch.float32, 0.1), ((), torch.float64, 0.4), ((0, 3), torch.float32, 0.5)]
+CASES = [((6, 7), torch.float64, 0.3, "contiguous"), ((5, 4), torch.float32, 0.5, "contiguous"),
+         ((2, 3, 4), torch.float64, 0.9, "contiguous"), ((17,), torch.float32, 0.1, "contiguous"),
+         ((), torch.float64, 0.4, "contiguous"), ((0, 3), torch.float32, 0.5, "contiguous"),
+         ((5, 6), torch.float64, 0.3, "transposed")]
 
 
-@pytest.mark.parametrize("shape,dtype,p", CASES, ids=[f"{s}-{str(d)[6:]}-p{p}" for s, d, p in CASES])
-def test_matches_unfused(student, gen, shape, dtype, p):
+@pytest.mark.parametrize("shape,dtype,p,layout", CASES,
+                         ids=[f"{s}-{str(d)[6:]}-p{p}" + ("" if lay == "contiguous" else f"-{lay}") for s, d, p, lay in CASES])
+def test_matches_unfused(student, gen, shape, dtype, p, layout):
     """gelu_dropout(x, p, generator) equals the unfused composition with the same draw (u = torch.rand(x.shape,
-    generator, dtype=x.dtype), kept where u >= p), in value, dtype and gradient, and draws once"""
+    generator, dtype=x.dtype), kept where u >= p, whatever x's memory layout), in value, dtype and gradient, and
+    draws once"""
     seed = seed_from(gen)
     x = (2.5 * torch.randn(shape, generator=gen, dtype=f64)).to(dtype)
     v = torch.randn(shape, generator=gen, dtype=f64).to(dtype)
-    what = f"{FN}(x, {p}, generator) for {dtype} x of shape {tuple(shape)}"
-    res = run(student, what, x=x, p=p, seed=seed, v=v)
+    what = f"{FN}(x, {p}, generator) for {'' if layout == 'contiguous' else layout + ' '}{dtype} x of shape {tuple(shape)}"
+    res = run(student, what, x=x, p=p, seed=seed, v=v, layout=layout)
     out, grad, nxt, _ = reference(x, p, seed, v)
     expect_equal(res["out"].dtype, dtype, f"the dtype of {what}")
     expect_close(res["out"], out, what + " against F.gelu(x, approximate='tanh') * (u >= p) / (1 - p)", **TOL[dtype])

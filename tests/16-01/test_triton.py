@@ -57,6 +57,20 @@ def test_kernel_in_the_interpreter(student, gen, n, dtype, block):
     expect_equal(res["x_after"], x, f"x after {what}")
 
 
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=["f32", "f64"])
+def test_large_inputs(student, gen, dtype):
+    """the result equals F.gelu(x, approximate='tanh') * keep / (1 - p) for large inputs too (GELU is x far to the
+    right and 0 far to the left): a tanh that overflows gives nan there"""
+    p = 0.25
+    mag = torch.logspace(0, 4, 24, dtype=f64) * (1 + 0.1 * torch.rand(24, generator=gen, dtype=f64))
+    x = torch.cat([mag, -mag]).to(dtype)
+    keep = torch.rand(48, generator=gen) >= p
+    what = f"{FN}(x, keep, {p}) for {dtype} x with |x| from 1 to 1e4"
+    res = student.call("triton_interpreted", x=x, keep=keep, p=p, block=32)
+    expect("error" not in res, f"{what} raised {res.get('error')}")
+    expect_close(res["out"], reference(x, keep, p), what, **TOL[dtype])
+
+
 @pytest.mark.parametrize("shape", [(0,), (4, 0)], ids=["(0,)", "(4, 0)"])
 def test_empty_launches_nothing(student, gen, shape):
     """with no element, it launches nothing and returns an empty tensor of x's shape"""
