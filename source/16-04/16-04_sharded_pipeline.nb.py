@@ -1,0 +1,685 @@
+# %% [markdown]
+# # 16-04 · Sharded data parallel and pipeline schedules
+#
+# Plain data parallelism (DDP) keeps a **full copy** of everything on every rank: the parameters, their
+# gradients and the optimizer's state. With AdamW in float32 that is 4 + 4 + 8 = 16 bytes for every
+# parameter, on every rank, however many ranks you add. More ranks make training faster, never smaller.
+#
+# Two ideas get around that wall:
+#
+# * **Sharding (ZeRO, FSDP).** The ranks still see different data, but each one *owns* only a 1/W slice of
+#   the training state and borrows the rest from the others when it needs it. ZeRO stage 1 shards the
+#   optimizer state, stage 2 the gradients as well, stage 3 the parameters too (FSDP is stage 3).
+# * **Pipelining (GPipe, 1F1B).** Cut the model into S consecutive stages, one per rank, and stream
+#   micro-batches through them. The price is the *bubble*: time steps in which a stage has nothing to do.
+#
+# Both are built from the primitives of 15-08 (all-reduce, reduce-scatter, all-gather, send and
+# receive); here you use gloo's own collectives and concentrate on what is sharded, when it moves, and
+# what it costs.
+#
+# **You will build**
+# 1. `flatten_shard` and `unflatten_shards`: one flat, padded buffer for a list of tensors of uneven
+#    sizes, cut into W equal shards, and back (FSDP's "flat parameter").
+# 2. `zero1_step`: an AdamW step in which each rank keeps the optimizer state of its own shard only.
+# 3. `zero2_step`: the same step with the gradients reduce-scattered, so that each rank only ever holds
+#    the averaged gradient of its shard, and less data travels.
+# 4. `gpipe_schedule`, `one_f_one_b_schedule` and `bubble_fraction`: the two classic pipeline schedules as
+#    lists of operations, and what fraction of the machine they leave idle.
+#
+# Everything runs on CPU with the **gloo** backend: each rank is a process forked from this notebook. The
+# ZeRO-3 and two-stage pipeline demos at the end put the pieces together.
+#
+# **How this notebook is graded.** Each exercise has a cell of visible checks you can run now, and
+# **Validate runs only those visible examples**: "Success!" means they pass, not that you have full marks.
+# When you submit, hidden checks run your functions on 2, 3 and 4 ranks, with parameter counts that the
+# world size does not divide, several steps, float32 and float64, compare the parameters with a
+# single-process `torch.optim.AdamW` run that the grader computes itself, look at how much state each rank
+# keeps, and **count what every rank sends**. A deadlock fails its check after a timeout. Heavy demos only
+# run when you run the notebook yourself.
+
+# %%
+# Setup: course helpers and device. The exercises run on CPU (gloo); a GPU is not needed.
+import datetime
+import math
+import multiprocessing as mp
+import os
+import pickle
+import tempfile
+import time
+import traceback
+
+import torch
+import torch.distributed as dist
+
+from course.student.checks import expect, expect_close, expect_equal, expect_raises
+from course.student.env import pick_device, run_demos
+from course.student.hidden import run_hidden
+
+DEVICE = pick_device()
+_ = torch.manual_seed(0)  # assigned: the cell shows no Generator object
+
+# %% [markdown]
+# ## 1. A launcher for W ranks
+#
+# As in 15-08, `launch(fn, W, args_per_rank)` forks W copies of this kernel, joins them into a fresh gloo
+# group (a `FileStore` in a temporary folder is the rendezvous), runs `fn(*args_per_rank[r])` on rank r and
+# returns the W results. Forking keeps the functions you define in this notebook visible to the ranks.
+# A rank that hangs is killed after `timeout` seconds and you get an error naming it.
+
+# %%
+def _rank_entry(fn, rank, world, store_path, args, conn, op_timeout):
+    os.environ.setdefault("GLOO_SOCKET_IFNAME", "lo")
+    torch.set_num_threads(1)
+    try:
+        dist.init_process_group("gloo", store=dist.FileStore(store_path, world), rank=rank, world_size=world,
+                                timeout=datetime.timedelta(seconds=op_timeout))
+        reply = ("ok", fn(*args))
+    except BaseException as exc:
+        if isinstance(exc, NotImplementedError) and not exc.args:  # an exercise not written yet
+            reply = ("not written", traceback.extract_tb(exc.__traceback__)[-1].name)
+        else:
+            reply = ("error", f"{type(exc).__name__}: {str(exc)[:300]}")
+    try:
+        conn.send_bytes(pickle.dumps(reply))
+    finally:
+        conn.close()
+        os._exit(0)
+
+
+def launch(fn, world, args_per_rank=None, timeout=60.0, op_timeout=15.0):
+    """Run fn(*args_per_rank[r]) on ranks r = 0..world-1 of a fresh gloo group; return the results."""
+    args_per_rank = args_per_rank or [()] * world
+    ctx = mp.get_context("fork")
+    with tempfile.TemporaryDirectory() as tmp:
+        pipes, procs = [], []
+        for rank in range(world):
+            parent_end, child_end = ctx.Pipe(duplex=False)
+            p = ctx.Process(target=_rank_entry, daemon=True, args=(fn, rank, world, os.path.join(tmp, "store"),
+                                                                  tuple(args_per_rank[rank]), child_end, op_timeout))
+            p.start()
+            child_end.close()
+            pipes.append(parent_end)
+            procs.append(p)
+        deadline = time.monotonic() + timeout
+        results, hung = [None] * world, []
+        for rank, conn in enumerate(pipes):
+            if conn.poll(max(0.0, deadline - time.monotonic())):
+                try:
+                    results[rank] = pickle.loads(conn.recv_bytes())
+                except EOFError:
+                    results[rank] = ("error", "the process ended without a result")
+            else:
+                hung.append(rank)
+        for p in procs:
+            p.join(timeout=1.0)
+            if p.is_alive():
+                p.kill()
+                p.join()
+    if hung:
+        raise RuntimeError(f"ranks {hung} did not finish within {timeout} s (a deadlock?)")
+    for rank, (status, value) in enumerate(results):
+        if status == "not written":
+            raise NotImplementedError(f"rank {rank}: {value} is not written yet")
+        if status == "error":
+            raise RuntimeError(f"rank {rank} raised {value}")
+    return [value for _, value in results]
+
+
+print(launch(lambda: (dist.get_rank(), dist.get_world_size()), 2))
+
+# %% [markdown]
+# ## 2. One flat buffer, W equal shards
+#
+# A model's parameters are a list of tensors of very different sizes: a 512 x 512 weight, a bias of 512, a
+# LayerNorm scale of 512. Sharding each tensor separately would give every rank many tiny, uneven pieces and
+# one collective per tensor. FSDP instead **flattens** the parameters of a unit into one 1-D buffer (its
+# `FlatParameter`), in a fixed order, and cuts that buffer into W pieces of **equal** length, padding the
+# end with zeros when W does not divide the total. Equal pieces are what `dist.all_gather_single` and
+# `dist.reduce_scatter_single` want, and the zeros cost nothing: their gradient is zero and AdamW leaves a zero
+# parameter with zero gradient at zero.
+#
+# For n elements in all, each shard has `ceil(n / W)` elements and the padded buffer `W * ceil(n / W)`.
+# Here is the layout for three tensors of 3, 4 and 2 elements on W = 4 ranks (n = 9, shards of 3, three
+# zeros of padding):
+
+# %%
+_parts = [torch.arange(1.0, 4.0), torch.arange(4.0, 8.0).reshape(2, 2), torch.arange(8.0, 10.0)]
+_flat = torch.cat([p.reshape(-1) for p in _parts])
+_per = math.ceil(_flat.numel() / 4)
+_padded = torch.cat([_flat, _flat.new_zeros(4 * _per - _flat.numel())])
+print("flat  :", _flat.tolist())
+print("shards:", [s.tolist() for s in _padded.split(_per)])
+
+# %% [markdown]
+# ### Exercise 1 · `flatten_shard` and `unflatten_shards` (3 points)
+#
+# * `flatten_shard(tensors, world, rank)`: `tensors` is a non-empty list of tensors of one dtype and one
+#   device, of any shapes (0-d and empty tensors included) and any memory layout (they may be
+#   non-contiguous).
+# * Flatten each tensor in row-major order (as `t.reshape(-1)` reads it), concatenate them in list order
+#   into a 1-D tensor of n elements, pad it at the end with zeros to `world * ceil(n / world)` elements, and
+#   return the piece of rank `rank` (0 ≤ `rank` < `world`): elements `rank * k` to `(rank + 1) * k - 1`,
+#   with `k = ceil(n / world)`.
+# * Return a new 1-D tensor (never a view of an input) with the inputs' dtype and device, and leave the
+#   inputs unchanged.
+# * `unflatten_shards(shards, shapes)` undoes it: `shards` is the list of what `flatten_shard` returned on
+#   ranks 0, 1, ..., W-1 (in rank order) and `shapes` the shapes of the original tensors.
+# * Return a list of new contiguous tensors, one per shape, holding the original values, with the shards'
+#   dtype and device; the padding is dropped.
+# * Make every tensor you create on the inputs' device (`t.new_zeros(...)` or `device=t.device`): the same
+#   code runs on `cuda:rank` or the `meta` device.
+
+# %% [solution] id=shard_impl
+def flatten_shard(tensors: list[torch.Tensor], world: int, rank: int) -> torch.Tensor:
+    ### BEGIN SOLUTION
+    flat = torch.cat([t.reshape(-1) for t in tensors])
+    k = -(-flat.numel() // world)
+    padded = flat.new_zeros(world * k)
+    padded[: flat.numel()] = flat
+    return padded[rank * k:(rank + 1) * k].clone()
+    ### END SOLUTION
+
+
+def unflatten_shards(shards: list[torch.Tensor], shapes: list) -> list[torch.Tensor]:
+    ### BEGIN SOLUTION
+    flat = torch.cat([s.reshape(-1) for s in shards])
+    out, start = [], 0
+    for shape in shapes:
+        size = math.prod(shape)
+        out.append(flat[start:start + size].reshape(shape).clone())
+        start += size
+    return out
+    ### END SOLUTION
+
+# %% [tests] id=shard_tests points=3
+_ts = [torch.arange(1.0, 4.0), torch.arange(4.0, 8.0).reshape(2, 2), torch.tensor(8.0)]
+_sh = [flatten_shard(_ts, 3, r) for r in range(3)]
+expect_equal(_sh[0], torch.tensor([1.0, 2.0, 3.0]), "flatten_shard(tensors of 3, 4 and 1 elements, 3, 0)")
+expect_equal(_sh[2], torch.tensor([7.0, 8.0, 0.0]), "flatten_shard(tensors of 3, 4 and 1 elements, 3, 2)")
+_back = unflatten_shards(_sh, [t.shape for t in _ts])
+for _t, _b in zip(_ts, _back):
+    expect_equal(_b, _t, f"unflatten_shards(...) for the tensor of shape {tuple(_t.shape)}")
+### BEGIN HIDDEN TESTS
+run_hidden("16-04", "shard", globals())
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ## 3. ZeRO stage 1: shard the optimizer state
+#
+# In data parallelism every rank computes gradients on its own slice of the batch; their **mean** over the
+# W ranks is the gradient of the whole batch (for equal slices and a mean loss). DDP all-reduces the
+# gradients and then every rank runs the same optimizer step on the same numbers: W identical copies of
+# AdamW's two moment buffers, `exp_avg` and `exp_avg_sq`, each as large as the model.
+#
+# ZeRO-1 notices that every element's update only needs that element's parameter, gradient and moments.
+# So rank r updates only **its shard** of the flat parameter, keeping moments for that shard alone (1/W of
+# the state), and afterwards the ranks **all-gather** the updated shards so that everybody holds the full
+# new parameters again. The step, written for one element with step count t (AdamW as `torch.optim.AdamW`
+# computes it):
+#
+# $$p \leftarrow p\,(1 - \eta\lambda), \quad m \leftarrow \beta_1 m + (1-\beta_1) g, \quad
+# v \leftarrow \beta_2 v + (1-\beta_2) g^2, \quad
+# p \leftarrow p - \frac{\eta}{1-\beta_1^t}\,\frac{m}{\sqrt{v}\,/\sqrt{1-\beta_2^t} + \epsilon}.$$
+#
+# PyTorch ships this idea as `torch.distributed.optim.ZeroRedundancyOptimizer`, which assigns whole
+# parameters to ranks (balanced by size) instead of cutting one flat buffer; the result is the same.
+
+# %% [markdown]
+# ### Exercise 2 · `zero1_step` (4 points)
+#
+# `zero1_step(params, state, lr, betas, eps, weight_decay)` runs on every rank of the default group (W ranks)
+# and performs one AdamW step.
+#
+# * `params` is a list of tensors of one floating dtype (float32 or float64), of uneven shapes, holding the
+#   same values on every rank; each has `.grad` set to this rank's own gradient.
+# * After the call, every rank's `params` hold exactly what one step of `torch.optim.AdamW` (with these `lr`,
+#   `betas`, `eps` and `weight_decay`) gives on a single process whose gradient is the **mean** of the W
+#   ranks' gradients, and this holds after every call of a run of several steps.
+# * Average the gradients with `dist.all_reduce`.
+# * `state` is a dict, empty on the first call, that the caller passes back on every later call on the
+#   same rank: keep the step count and the moments there.
+# * Keep moments for this rank's shard only (the shard of the flat parameter that `flatten_shard(params,
+#   W, rank)` gives): the tensors in `state` hold at most 2·⌈n/W⌉ elements in all (n = total number of
+#   parameter elements), plus at most one for a step count.
+# * Bring the updated shards to every rank with `dist.all_gather` (or `dist.all_gather_single`).
+# * Write the new values into the tensors of `params` in place (same tensor objects, same shapes), and
+#   return None.
+# * Make every tensor you create on the parameters' device: the same code runs with NCCL, where the
+#   parameters live on `cuda:rank`.
+
+# %% [solution] id=zero1_impl
+def _adamw_shard(p, g, state, lr, betas, eps, weight_decay):
+    # one AdamW step of the flat shard p with gradient g, moments in state (torch.optim.AdamW's formula)
+    if "step" not in state:
+        state["step"] = 0
+        state["exp_avg"] = torch.zeros_like(p)
+        state["exp_avg_sq"] = torch.zeros_like(p)
+    state["step"] += 1
+    t, (b1, b2) = state["step"], betas
+    m, v = state["exp_avg"], state["exp_avg_sq"]
+    p.mul_(1 - lr * weight_decay)
+    m.lerp_(g, 1 - b1)
+    v.mul_(b2).addcmul_(g, g, value=1 - b2)
+    denom = (v.sqrt() / math.sqrt(1 - b2 ** t)).add_(eps)
+    p.addcdiv_(m, denom, value=-lr / (1 - b1 ** t))
+
+
+def _write_back(params, full):
+    start = 0
+    with torch.no_grad():
+        for p in params:
+            p.copy_(full[start:start + p.numel()].view_as(p))
+            start += p.numel()
+
+
+def zero1_step(params, state, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2):
+    ### BEGIN SOLUTION
+    rank, world = dist.get_rank(), dist.get_world_size()
+    grad = torch.cat([p.grad.reshape(-1) for p in params])
+    dist.all_reduce(grad)
+    grad /= world
+    k = -(-grad.numel() // world)
+    shard = flatten_shard([p.detach() for p in params], world, rank)
+    g = flatten_shard([grad], world, rank)
+    _adamw_shard(shard, g, state, lr, betas, eps, weight_decay)
+    full = shard.new_empty(world * k)
+    dist.all_gather_single(full, shard)
+    _write_back(params, full)
+    ### END SOLUTION
+
+# %% [tests] id=zero1_tests points=4
+def _zero_rank(step_fn, rank, world, steps):
+    gen = torch.Generator().manual_seed(0)
+    params = [torch.randn(3, 2, generator=gen), torch.randn(5, generator=gen)]
+    state = {}
+    for s in range(steps):
+        for p in params:
+            p.grad = torch.full_like(p, float(rank + 1 + s))
+        step_fn(params, state, lr=0.1)
+    return params, sum(t.numel() for t in state.values() if isinstance(t, torch.Tensor))
+
+
+def _zero_expected(world, steps):
+    gen = torch.Generator().manual_seed(0)
+    params = [torch.randn(3, 2, generator=gen), torch.randn(5, generator=gen)]
+    opt = torch.optim.AdamW(params, lr=0.1)
+    for s in range(steps):
+        for p in params:
+            p.grad = torch.full_like(p, sum(r + 1 + s for r in range(world)) / world)
+        opt.step()
+    return params
+
+
+_want = _zero_expected(2, 2)
+_got = launch(_zero_rank, 2, [(zero1_step, r, 2, 2) for r in range(2)])
+for _r in range(2):
+    for _p, _w in zip(_got[_r][0], _want):
+        expect_close(_p, _w, f"zero1_step: a parameter of shape {tuple(_w.shape)} on rank {_r} after 2 steps")
+    expect(_got[_r][1] <= 2 * 6 + 1, f"zero1_step: rank {_r} keeps {_got[_r][1]} state elements for 11 parameters "
+                                     f"on 2 ranks (at most 2 * 6 + 1 expected)")
+### BEGIN HIDDEN TESTS
+run_hidden("16-04", "zero1", globals())
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ## 4. ZeRO stage 2: reduce-scatter the gradients
+#
+# In stage 1 every rank still receives the **whole** averaged gradient from the all-reduce, and then uses
+# only 1/W of it. Recall from 15-08 that an all-reduce *is* a reduce-scatter followed by an all-gather.
+# ZeRO-2 stops after the first half: a **reduce-scatter** of the flat gradient leaves on rank r exactly the
+# summed gradient of shard r, which is all that rank r's optimizer step needs. The full gradient never has
+# to exist after backward, and the all-gather of the gradients is gone.
+#
+# Counting what a rank sends, for n elements (padded to W·k, k = ⌈n/W⌉) and the ring algorithms of 15-08:
+#
+# | per step | all-reduce of the gradient | reduce-scatter of the gradient | all-gather of the parameters | total |
+# |---|---|---|---|---|
+# | DDP | 2(W-1)·k | | | 2(W-1)·k |
+# | ZeRO-1 | 2(W-1)·k | | (W-1)·k | 3(W-1)·k |
+# | ZeRO-2 | | (W-1)·k | (W-1)·k | 2(W-1)·k |
+#
+# So ZeRO-2 moves exactly as much as DDP while keeping 1/W of the gradients and the optimizer state.
+
+# %% [markdown]
+# ### Exercise 3 · `zero2_step` (4 points)
+#
+# `zero2_step(params, state, lr, betas, eps, weight_decay)` has the same arguments, the same `state` rules
+# and the same result as `zero1_step`: after every call of a run of several steps, every rank's `params`
+# equal single-process `torch.optim.AdamW` on the mean gradient, written in place.
+#
+# * Flatten the gradients into one flat buffer padded as in Exercise 1 and **reduce-scatter** it
+#   (`dist.reduce_scatter` or `dist.reduce_scatter_single`), so that each rank receives the summed
+#   gradient of its own shard only; no `all_reduce` anywhere.
+# * Then update this rank's shard (moments for that shard only) and all-gather the shards as before.
+# * Bytes: the grader counts what each rank sends as the ring algorithms do (a reduce-scatter or an
+#   all-gather whose per-rank piece has b bytes: (W-1)·b; an all-reduce of b bytes: 2(W-1)·b/W; a
+#   point-to-point message: its size), and one call may send at most 2(W-1)·⌈n/W⌉ elements' worth.
+# * Make every tensor you create on the parameters' device.
+
+# %% [solution] id=zero2_impl
+def zero2_step(params, state, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2):
+    ### BEGIN SOLUTION
+    rank, world = dist.get_rank(), dist.get_world_size()
+    flat_grad = torch.cat([flatten_shard([p.grad for p in params], world, r) for r in range(world)])
+    g = flat_grad.new_empty(flat_grad.numel() // world)
+    dist.reduce_scatter_single(g, flat_grad)
+    g /= world
+    shard = flatten_shard([p.detach() for p in params], world, rank)
+    _adamw_shard(shard, g, state, lr, betas, eps, weight_decay)
+    full = shard.new_empty(flat_grad.numel())
+    dist.all_gather_single(full, shard)
+    _write_back(params, full)
+    ### END SOLUTION
+
+# %% [tests] id=zero2_tests points=4
+_want = _zero_expected(2, 2)
+_got = launch(_zero_rank, 2, [(zero2_step, r, 2, 2) for r in range(2)])
+for _r in range(2):
+    for _p, _w in zip(_got[_r][0], _want):
+        expect_close(_p, _w, f"zero2_step: a parameter of shape {tuple(_w.shape)} on rank {_r} after 2 steps")
+    expect(_got[_r][1] <= 2 * 6 + 1, f"zero2_step: rank {_r} keeps {_got[_r][1]} state elements for 11 parameters "
+                                     f"on 2 ranks (at most 2 * 6 + 1 expected)")
+### BEGIN HIDDEN TESTS
+run_hidden("16-04", "zero2", globals())
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ## 5. ZeRO stage 3 (FSDP), and what each stage saves
+#
+# Stage 3 shards the parameters too: between steps a rank holds only its shard of each unit's flat
+# parameter. Just before a unit's forward, the ranks all-gather its full parameter, run the unit, and
+# **free** the gathered copy; backward gathers it again, computes the gradients, reduce-scatters them, and
+# frees again. At any moment only the unit being computed is whole. That costs one more all-gather per
+# step (3(W-1)·k in all) and buys memory: per rank, for P parameters and AdamW in float32,
+#
+# | | parameters | gradients | optimizer state | bytes per parameter |
+# |---|---|---|---|---|
+# | DDP | 4P | 4P | 8P | 16 |
+# | ZeRO-1 | 4P | 4P | 8P/W | 8 + 8/W |
+# | ZeRO-2 | 4P | 4P/W | 8P/W | 4 + 12/W |
+# | ZeRO-3 | 4P/W | 4P/W | 8P/W | 16/W (+ one unit gathered) |
+#
+# The demo below runs a ZeRO-3 forward and backward of a three-layer MLP on 4 ranks with your
+# `flatten_shard`: each layer's weights are gathered just before use and dropped right after, the
+# gradients are reduce-scattered, and the result is compared with the unsplit model. It also checks your
+# `zero1_step` against `ZeroRedundancyOptimizer`, and plots the table above.
+
+# %%
+def _zero3_grads(rank, world, state_dicts, x, y):
+    layers = [torch.nn.Linear(6, 8), torch.nn.Linear(8, 8), torch.nn.Linear(8, 3)]
+    for layer, sd in zip(layers, state_dicts):
+        layer.load_state_dict(sd)
+    shards = [flatten_shard(list(layer.parameters()), world, rank) for layer in layers]
+    shapes = [[p.shape for p in layer.parameters()] for layer in layers]
+
+    def gathered(i):
+        pieces = [torch.empty_like(shards[i]) for _ in range(world)]
+        dist.all_gather(pieces, shards[i])
+        return [t.requires_grad_() for t in unflatten_shards(pieces, shapes[i])]
+
+    mine = torch.tensor_split(torch.arange(len(x)), world)[rank]
+    h, saved = x[mine], []
+    for i in range(3):  # forward: gather, use, free
+        w, b = gathered(i)
+        h_in = h.detach().requires_grad_()
+        out = torch.nn.functional.linear(h_in, w.detach(), b.detach())
+        h = torch.relu(out) if i < 2 else out
+        saved.append((h_in, h))
+        del w, b
+    loss = torch.nn.functional.cross_entropy(h, y[mine], reduction="sum") / len(x)
+    upstream, grad_shards = torch.autograd.grad(loss, h), [None] * 3
+    for i in reversed(range(3)):  # backward: gather again, differentiate, reduce-scatter, free
+        w, b = gathered(i)
+        h_in, _ = saved[i]
+        out = torch.nn.functional.linear(h_in, w, b)
+        out = torch.relu(out) if i < 2 else out
+        gw, gb, upstream = torch.autograd.grad(out, (w, b, h_in), upstream)
+        full = [flatten_shard([gw, gb], world, r) for r in range(world)]
+        grad_shards[i] = torch.empty_like(full[0])
+        dist.reduce_scatter(grad_shards[i], full)
+        upstream = (upstream,)
+        del w, b
+    return grad_shards
+
+
+if run_demos():
+    torch.manual_seed(0)
+    ref = torch.nn.Sequential(torch.nn.Linear(6, 8), torch.nn.ReLU(), torch.nn.Linear(8, 8), torch.nn.ReLU(),
+                              torch.nn.Linear(8, 3))
+    x, y = torch.randn(16, 6), torch.randint(0, 3, (16,))
+    torch.nn.functional.cross_entropy(ref(x), y).backward()
+    sds = [ref[i].state_dict() for i in (0, 2, 4)]
+    grads = launch(_zero3_grads, 4, [(r, 4, sds, x, y) for r in range(4)])
+    for i, layer in enumerate([ref[0], ref[2], ref[4]]):
+        want = flatten_shard([layer.weight.grad, layer.bias.grad], 1, 0)
+        got = torch.cat([grads[r][i] for r in range(4)])[: want.numel()]
+        print(f"layer {i}: largest difference of the ZeRO-3 gradient from the unsplit model's "
+              f"{float((got - want).abs().max()):.1e}")
+
+# %%
+def _zero1_vs_pytorch(rank, world):
+    from torch.distributed.optim import ZeroRedundancyOptimizer
+    gen = torch.Generator().manual_seed(1)
+    mine = [torch.randn(7, 3, generator=gen), torch.randn(5, generator=gen), torch.randn(2, 2, generator=gen)]
+    theirs = [p.clone().requires_grad_() for p in mine]
+    opt = ZeroRedundancyOptimizer(theirs, optimizer_class=torch.optim.AdamW, lr=0.05)
+    state = {}
+    for step in range(5):
+        grads = [torch.randn(p.shape, generator=torch.Generator().manual_seed(100 * step + rank)) for p in mine]
+        for p, q, g in zip(mine, theirs, grads):
+            p.grad, q.grad = g.clone(), g / world  # ZeroRedundancyOptimizer does not average: give it g / W
+        for q in theirs:  # ... and all-reduce as DDP would have done before its step
+            dist.all_reduce(q.grad)
+        zero1_step(mine, state, lr=0.05)
+        opt.step()
+    return max(float((p - q.detach()).abs().max()) for p, q in zip(mine, theirs))
+
+
+if run_demos():
+    print("zero1_step vs ZeroRedundancyOptimizer(AdamW), largest difference per rank:",
+          launch(_zero1_vs_pytorch, 3, [(r, 3) for r in range(3)]))
+    import matplotlib.pyplot as plt
+
+    P, W = 1e9, 8
+    rows = {"DDP": (4, 4, 8), "ZeRO-1": (4, 4, 8 / W), "ZeRO-2": (4, 4 / W, 8 / W), "ZeRO-3": (4 / W, 4 / W, 8 / W)}
+    fig, ax = plt.subplots(figsize=(6, 3))
+    bottom = [0.0] * 4
+    for j, part in enumerate(("parameters", "gradients", "optimizer state")):
+        vals = [P * r[j] / 2**30 for r in rows.values()]
+        ax.bar(list(rows), vals, bottom=bottom, label=part)
+        bottom = [b + v for b, v in zip(bottom, vals)]
+    ax.set(ylabel="GiB per rank", title=f"1 B parameters, AdamW, float32, W = {W}")
+    ax.legend()
+    plt.tight_layout()
+    plt.show()
+
+# %% [markdown]
+# ## 6. Pipeline schedules and the bubble
+#
+# Pipeline parallelism gives each of S ranks a consecutive slice of the layers (a **stage**). A batch is
+# cut into M micro-batches; stage s can run the forward of micro-batch m once stage s-1 has sent it the
+# activations, and the backward once stage s+1 has sent back the gradient. Write an operation as a tuple
+# `(t, s, kind, m)`: during time step t, stage s runs the forward (`"F"`) or backward (`"B"`) of
+# micro-batch m. In this notebook every operation takes exactly one time step, and:
+#
+# * **dependencies**: `F` of (s, m) for s > 0 needs `F` of (s-1, m) at an earlier step; `B` of (S-1, m)
+#   needs `F` of (S-1, m) at an earlier step; `B` of (s, m) for s < S-1 needs `B` of (s+1, m) at an earlier
+#   step;
+# * a stage runs at most one operation per time step; time starts at 0.
+#
+# **GPipe** runs all forwards, then all backwards: simple, but stage 0 must keep the activations of all M
+# micro-batches until their backwards come back. **1F1B** (one forward, one backward) starts backwards as
+# soon as possible and caps how many micro-batches a stage has *in flight* (forward done, backward not):
+# stage s holds at most S - s, whatever M is. Both finish in 2(M + S - 1) steps here, so both leave the same
+# fraction of the S x T grid idle, the **bubble** (S - 1) / (M + S - 1): more micro-batches, smaller
+# bubble. 1F1B's gain is memory, not time.
+
+# %% [markdown]
+# ### Exercise 4 · pipeline schedules (4 points)
+#
+# Each schedule function takes S ≥ 1 stages and M ≥ 1 micro-batches and returns a list of tuples
+# `(t, s, kind, m)` of Python ints and a one-letter string, sorted by time step, then stage.
+#
+# * `gpipe_schedule(S, M)`: at every time step, each stage runs its next forward (micro-batches in the order
+#   0, 1, ..., M-1) if that forward's dependency is met; once all its M forwards are done, it runs its next
+#   backward (again in the order 0, 1, ..., M-1) if that backward's dependency is met; otherwise it idles.
+# * `one_f_one_b_schedule(S, M)`: at every time step, each stage runs its next backward (in the order 0, 1,
+#   ..., M-1) if its dependency is met; otherwise its next forward, if that forward's dependency is met and
+#   fewer than S - s micro-batches are in flight on stage s; otherwise it idles.
+# * Both contain every forward and every backward of every stage exactly once and respect the dependencies
+#   and the one-operation-per-stage-per-step rule above.
+# * `bubble_fraction(schedule, S)`: for any list of such tuples (sorted or not), with T = 1 + the largest
+#   time step in it, return the fraction of the S·T (stage, step) slots in which no operation runs, as a
+#   Python float.
+
+# %% [solution] id=schedule_impl
+def _greedy(S, M, one_f_one_b):
+    done, ops, nxt_f, nxt_b = set(), [], [0] * S, [0] * S
+    t = 0
+    while len(ops) < 2 * S * M:
+        now = []
+        for s in range(S):
+            f, b = nxt_f[s], nxt_b[s]
+            b_ready = b < M and (("B", s + 1, b) in done if s < S - 1 else ("F", s, b) in done)
+            f_ready = f < M and (s == 0 or ("F", s - 1, f) in done)
+            if one_f_one_b:
+                f_ready = f_ready and f - b < S - s
+            else:
+                b_ready = b_ready and f == M
+            if b_ready:
+                now.append((t, s, "B", b))
+                nxt_b[s] += 1
+            elif f_ready:
+                now.append((t, s, "F", f))
+                nxt_f[s] += 1
+        done.update((k, s, m) for _, s, k, m in now)
+        ops += now
+        t += 1
+    return ops
+
+
+def gpipe_schedule(S: int, M: int) -> list[tuple[int, int, str, int]]:
+    ### BEGIN SOLUTION
+    return _greedy(S, M, one_f_one_b=False)
+    ### END SOLUTION
+
+
+def one_f_one_b_schedule(S: int, M: int) -> list[tuple[int, int, str, int]]:
+    ### BEGIN SOLUTION
+    return _greedy(S, M, one_f_one_b=True)
+    ### END SOLUTION
+
+
+def bubble_fraction(schedule: list, S: int) -> float:
+    ### BEGIN SOLUTION
+    T = 1 + max(t for t, _, _, _ in schedule)
+    busy = len({(t, s) for t, s, _, _ in schedule})
+    return 1.0 - busy / (S * T)
+    ### END SOLUTION
+
+# %% [tests] id=schedule_tests points=4
+_g = gpipe_schedule(2, 2)
+expect_equal(_g, [(0, 0, "F", 0), (1, 0, "F", 1), (1, 1, "F", 0), (2, 1, "F", 1), (3, 1, "B", 0), (4, 0, "B", 0),
+                  (4, 1, "B", 1), (5, 0, "B", 1)], "gpipe_schedule(2, 2)")
+_o = one_f_one_b_schedule(2, 3)
+expect_equal(len(_o), 12, "the number of operations of one_f_one_b_schedule(2, 3)")
+expect_equal(max(t for t, *_ in _o) + 1, 8, "the number of time steps of one_f_one_b_schedule(2, 3)")
+expect_close(bubble_fraction(_g, 2), 1 / 3, "bubble_fraction(gpipe_schedule(2, 2), 2)")
+### BEGIN HIDDEN TESTS
+run_hidden("16-04", "schedule", globals())
+### END HIDDEN TESTS
+
+# %% [markdown]
+# The picture: each row is a stage, each column a time step; forwards are blue, backwards orange, and the
+# number is the micro-batch. Count the micro-batches in flight on stage 0 under each schedule.
+
+# %%
+def _draw(ax, schedule, S, title):
+    for t, s, kind, m in schedule:
+        ax.add_patch(__import__("matplotlib").patches.Rectangle((t, S - 1 - s), 1, 1,
+                                                              color="tab:blue" if kind == "F" else "tab:orange"))
+        ax.text(t + 0.5, S - 0.5 - s, str(m), ha="center", va="center", fontsize=7, color="white")
+    T = 1 + max(t for t, *_ in schedule)
+    ax.set(xlim=(0, T), ylim=(0, S), yticks=[S - 0.5 - s for s in range(S)], yticklabels=range(S),
+           xlabel="time step", ylabel="stage", title=f"{title}: bubble {bubble_fraction(schedule, S):.2f}")
+
+
+def _in_flight(schedule, s):
+    now, peak = 0, 0
+    for _, st, kind, _ in sorted(schedule):
+        if st == s:
+            now += 1 if kind == "F" else -1
+            peak = max(peak, now)
+    return peak
+
+
+if run_demos():
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(2, 1, figsize=(12, 4.5))
+    for ax, (fn, name) in zip(axes, ((gpipe_schedule, "GPipe"), (one_f_one_b_schedule, "1F1B"))):
+        _draw(ax, fn(4, 8), 4, name)
+        print(f"{name}: at most {_in_flight(fn(4, 8), 0)} micro-batches in flight on stage 0")
+    plt.tight_layout()
+    plt.show()
+
+# %% [markdown]
+# ## 7. A two-stage pipeline over gloo
+#
+# The schedule is only bookkeeping until activations move. The demo splits a small MLP into two stages on
+# two ranks and runs the GPipe schedule for real: rank 0 sends each micro-batch's activations to rank 1
+# (`dist.send`), rank 1 finishes the forward, the loss, and sends the gradient with respect to those
+# activations back (`dist.send` again); rank 0 continues its backward with it. Gradients accumulate over
+# the micro-batches, and the result equals the unsplit model's gradient on the whole batch.
+
+# %%
+def _two_stage(rank, state_dict, x, y, M):
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(5, 16), torch.nn.Tanh(), torch.nn.Linear(16, 4))
+    model.load_state_dict(state_dict)
+    stage = model[:2] if rank == 0 else model[2:]
+    xs, ys, kept = x.chunk(M), y.chunk(M), []
+    for t, s, kind, m in gpipe_schedule(2, M):
+        if s != rank:
+            continue
+        if kind == "F" and rank == 0:
+            h = stage(xs[m])
+            dist.send(h.detach(), 1)
+            kept.append(h)
+        elif kind == "F":
+            h = torch.empty(len(xs[m]), 16)
+            dist.recv(h, 0)
+            h.requires_grad_()
+            kept.append((h, torch.nn.functional.cross_entropy(stage(h), ys[m], reduction="sum") / len(x)))
+        elif rank == 1:
+            h, loss = kept[m]
+            loss.backward()
+            dist.send(h.grad, 0)
+        else:
+            g = torch.empty_like(kept[m])
+            dist.recv(g, 1)
+            kept[m].backward(g)
+    return {n: p.grad for n, p in stage.named_parameters()}
+
+
+if run_demos():
+    torch.manual_seed(0)
+    ref = torch.nn.Sequential(torch.nn.Linear(5, 16), torch.nn.Tanh(), torch.nn.Linear(16, 4))
+    x, y = torch.randn(12, 5), torch.randint(0, 4, (12,))
+    torch.nn.functional.cross_entropy(ref(x), y).backward()
+    g0, g1 = launch(_two_stage, 2, [(r, ref.state_dict(), x, y, 4) for r in range(2)])
+    print("stage 0, largest gradient difference:", max(float((g - p.grad).abs().max())
+                                                       for g, p in zip(g0.values(), ref[:2].parameters())))
+    print("stage 1, largest gradient difference:", max(float((g - p.grad).abs().max())
+                                                       for g, p in zip(g1.values(), ref[2:].parameters())))
+
+# %% [markdown]
+# ## Summary
+#
+# * FSDP flattens a unit's parameters into one buffer padded to a multiple of W, so that every collective
+#   moves W equal pieces.
+# * ZeRO-1 keeps 1/W of the optimizer state per rank and all-gathers the updated shards; ZeRO-2 replaces
+#   the gradient all-reduce with a reduce-scatter and sends no more than DDP; ZeRO-3 also gathers each
+#   unit's parameters just before use and frees them right after.
+# * Pipelines trade a bubble of (S - 1) / (M + S - 1) for splitting the model; 1F1B keeps the same bubble
+#   as GPipe but caps the micro-batches in flight on stage s at S - s.

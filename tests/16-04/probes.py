@@ -1,0 +1,364 @@
+"""Probes for 16-04: run next to the submission and return plain data only.
+
+The shard and schedule probes call one function and describe what came back. ``run_zero`` forks one
+child per rank from the process that holds the submission (its functions live in a notebook namespace),
+joins them into a fresh gloo group through a FileStore in a private temporary folder, and runs the
+judge's training runs there: per step it sets each parameter's ``.grad`` to the judge's gradient for that
+rank, calls the student's step, and reports the parameters, what ``state`` holds, and every collective
+and point-to-point message of the call (logged at the ProcessGroup level, with the bytes of each
+argument). A hanging rank ends at the group's timeout or, at the latest, at the probe's deadline, when
+every child (and anything it started in its session) is killed. The judge compares.
+"""
+from __future__ import annotations
+
+import datetime
+import io
+import os
+import select
+import shutil
+import signal
+import struct
+import tempfile
+import time
+
+import torch
+
+from course.judge.probelib import aliases, get, relayout
+
+COLLECTIVES = ("allreduce", "allreduce_coalesced", "broadcast", "allgather", "_allgather_base",
+               "allgather_coalesced", "allgather_into_tensor_coalesced", "all_gather_single",
+               "all_gather_single_coalesced", "reduce_scatter", "_reduce_scatter_base", "reduce_scatter_single",
+               "reduce_scatter_single_coalesced", "reduce_scatter_tensor_coalesced", "reduce", "gather",
+               "gather_single", "gather_into_tensor", "scatter", "alltoall", "alltoall_base", "all_to_all_single",
+               "barrier", "monitored_barrier")
+MAX_REPLY = 32 * 2**20
+_FACTORIES = ("empty", "zeros", "ones", "full", "rand", "randn", "randint", "arange", "tensor", "empty_strided",
+              "linspace", "eye")
+
+
+def _warm_meta() -> None:
+    """A process's first meta-device operations import sympy, which adds a warning filter: run them once when
+    the probes load, so that a call on meta tensors leaves the process's settings as it found them."""
+    x = torch.zeros(3).to("meta")
+    y = torch.cat([x.reshape(-1), x.reshape(-1)])
+    z = y.new_zeros(7)
+    z[:6] = y
+    z[2:5].clone().reshape(3).contiguous()
+
+
+_warm_meta()
+
+
+# ---------------------------------------------------------------- exercise 1: shards
+def _error(exc) -> dict:
+    return {"type": type(exc).__name__, "message": str(exc)[:300]}
+
+
+def _describe(value):
+    if isinstance(value, torch.Tensor):
+        return {"kind": "tensor", "tensor": value.detach().to("cpu").clone() if value.device.type != "meta" else None,
+                "shape": list(value.shape), "dtype": str(value.dtype), "device": value.device.type,
+                "contiguous": value.is_contiguous()}
+    return {"kind": type(value).__name__}
+
+
+def flatten_shard_call(ns, tensors, layouts, world, rank, device="cpu"):
+    """flatten_shard(tensors, world, rank) on tensors laid out as ``layouts`` (on ``device``: cpu or meta)."""
+    ins = [relayout(t, lay).to(device) if device != "cpu" else relayout(t, lay) for t, lay in zip(tensors, layouts)]
+    kept = [t.detach().to("cpu").clone() for t in ins] if device == "cpu" else None
+    try:
+        out = get(ns, "flatten_shard")(ins, world, rank)
+    except Exception as exc:
+        return {"error": _error(exc)}
+    return {"error": None, "out": _describe(out), "aliases": any(aliases(out, t) for t in ins),
+            "unchanged": None if kept is None else all(torch.equal(a, b) for a, b in zip(ins, kept))}
+
+
+def unflatten_call(ns, shards, shapes, device="cpu"):
+    """unflatten_shards(shards, shapes) on copies of the judge's shards (on ``device``)."""
+    ins = [s.clone().to(device) for s in shards]
+    kept = [s.clone() for s in shards]
+    try:
+        out = get(ns, "unflatten_shards")(ins, [torch.Size(s) for s in shapes])
+    except Exception as exc:
+        return {"error": _error(exc)}
+    if not isinstance(out, (list, tuple)):
+        return {"error": None, "kind": type(out).__name__, "outs": []}
+    return {"error": None, "kind": type(out).__name__, "outs": [_describe(o) for o in out],
+            "aliases": any(aliases(o, s) for o in out for s in ins),
+            "unchanged": device != "cpu" or all(torch.equal(a, b) for a, b in zip(ins, kept))}
+
+
+# ---------------------------------------------------------------- exercise 4: schedules
+def _plain_item(x):
+    if type(x) is int:
+        return ["int", x]
+    if type(x) is str:
+        return ["str", x]
+    return [type(x).__name__, repr(x)[:40]]
+
+
+def schedule_call(ns, fn, S, M):
+    """The schedule gpipe_schedule / one_f_one_b_schedule returns, item by item with the type of each part."""
+    try:
+        out = get(ns, fn)(S, M)
+    except Exception as exc:
+        return {"error": _error(exc)}
+    if not isinstance(out, (list, tuple)):
+        return {"error": None, "kind": type(out).__name__, "items": []}
+    items = []
+    for op in list(out)[: 4 * S * M + 8]:
+        if isinstance(op, (list, tuple)):
+            items.append({"kind": type(op).__name__, "parts": [_plain_item(x) for x in op]})
+        else:
+            items.append({"kind": type(op).__name__, "parts": []})
+    return {"error": None, "kind": type(out).__name__, "items": items, "length": len(out)}
+
+
+def bubble_call(ns, schedule, S):
+    try:
+        out = get(ns, "bubble_fraction")([tuple(op) for op in schedule], S)
+    except Exception as exc:
+        return {"error": _error(exc)}
+    return {"error": None, "kind": type(out).__name__,
+            "value": float(out) if isinstance(out, (int, float)) or (isinstance(out, torch.Tensor)
+                                                                     and out.numel() == 1) else None}
+
+
+# ---------------------------------------------------------------- exercises 2-3: ranks
+def _nbytes(obj) -> int:
+    if isinstance(obj, torch.Tensor):
+        return obj.numel() * obj.element_size()
+    if isinstance(obj, (list, tuple)):
+        return sum(_nbytes(o) for o in obj)
+    return 0
+
+
+def _tensors_in(obj):
+    if isinstance(obj, torch.Tensor):
+        yield obj
+    elif isinstance(obj, (list, tuple)):
+        for o in obj:
+            yield from _tensors_in(o)
+    elif isinstance(obj, dict):
+        for o in obj.values():
+            yield from _tensors_in(o)
+
+
+def _unplaced(log: dict, obj) -> bool:
+    made = log["made"]
+    return any(id(t) in made or (t._base is not None and id(t._base) in made) for t in _tensors_in(obj))
+
+
+def _device_recorder(log: dict):
+    """Records, in log["made"], tensors that factories make without device= (a .to(...) places them)."""
+    from torch.overrides import TorchFunctionMode
+    factories = {getattr(torch, n) for n in _FACTORIES}
+    movers = {torch.Tensor.to, torch.Tensor.cuda, torch.Tensor.type_as}
+
+    class Recorder(TorchFunctionMode):
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            kwargs = kwargs or {}
+            out = func(*args, **kwargs)
+            if not isinstance(out, torch.Tensor):
+                return out
+            if func in factories and kwargs.get("device") is None and \
+                    not (func is torch.tensor and args and isinstance(args[0], torch.Tensor)):
+                log["made"][id(out)] = out
+            elif func in movers:
+                if func is torch.Tensor.cuda or "device" in kwargs or any(
+                        isinstance(a, (torch.device, str, torch.Tensor)) for a in args[1:]):
+                    log["made"].pop(id(out), None)
+                elif args and _unplaced(log, args[0]):
+                    log["made"][id(out)] = out
+            return out
+    return Recorder()
+
+
+def _install_log(log: dict) -> None:
+    """Record point-to-point messages and collectives (with the bytes of each argument) of this child."""
+    from torch._C._distributed_c10d import Backend, ProcessGroup
+
+    def wrap_send(orig):
+        def send(self, tensors, dst, *args, **kwargs):
+            if log["on"]:
+                log["sends"].append({"dst": int(dst), "bytes": _nbytes(tensors)})
+                if _unplaced(log, tensors):
+                    log["unplaced"].append(f"a tensor sent to rank {int(dst)}")
+            return orig(self, tensors, dst, *args, **kwargs)
+        return send
+
+    def wrap_coll(name, orig):
+        def coll(self, *args, **kwargs):
+            if log["on"]:
+                log["collectives"].append({"name": name, "group_size": int(self.size()),
+                                           "arg_bytes": [_nbytes(a) for a in args]})
+                if _unplaced(log, (args, list(kwargs.values()))):
+                    log["unplaced"].append(f"a buffer of the collective {name}")
+            return orig(self, *args, **kwargs)
+        return coll
+
+    for cls in (ProcessGroup, Backend):
+        cls.send = wrap_send(cls.send)
+        for name in COLLECTIVES:
+            if name in cls.__dict__:
+                setattr(cls, name, wrap_coll(name, getattr(cls, name)))
+
+
+def _frame(fd: int, obj) -> None:
+    bio = io.BytesIO()
+    torch.save(obj, bio)
+    data = bio.getvalue()
+    view = memoryview(struct.pack(">Q", len(data)) + data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _state_numel(state, seen=None) -> int:
+    seen = set() if seen is None else seen
+    if id(state) in seen:
+        return 0
+    seen.add(id(state))
+    if isinstance(state, torch.Tensor):
+        return state.numel()
+    if isinstance(state, dict):
+        return sum(_state_numel(v, seen) for v in state.values())
+    if isinstance(state, (list, tuple)):
+        return sum(_state_numel(v, seen) for v in state)
+    if hasattr(state, "__dict__") and not isinstance(state, type):
+        return sum(_state_numel(v, seen) for v in vars(state).values() if isinstance(v, (torch.Tensor, dict, list)))
+    return 0
+
+
+def _rank_main(ns, fn_name, rank, world, store_path, runs, op_timeout, wfd):
+    os.setsid()
+    import faulthandler
+    faulthandler.disable()
+    os.environ["GLOO_SOCKET_IFNAME"] = "lo"
+    torch.set_num_threads(1)
+    import warnings
+    warnings.simplefilter("ignore")
+    import torch.distributed as dist
+    log = {"on": False, "sends": [], "collectives": [], "made": {}, "unplaced": []}
+    _install_log(log)
+    dist.init_process_group("gloo", store=dist.FileStore(store_path, world), rank=rank, world_size=world,
+                            timeout=datetime.timedelta(seconds=op_timeout))
+    fn = get(ns, fn_name)
+    for i, run in enumerate(runs):
+        params = [t.clone() for t in run["init"]]
+        state = {}
+        for j, grads in enumerate(run["grads"]):
+            for p, g in zip(params, grads[rank]):
+                p.grad = g.clone()
+            objects, where = list(params), [p.data_ptr() if p.numel() else None for p in params]
+            log.update(on=True, sends=[], collectives=[], made={}, unplaced=[])
+            try:
+                with _device_recorder(log):
+                    value = fn(params, state, **run["hp"])
+                err = None
+            except Exception as exc:
+                value, err = None, _error(exc)
+            log["on"] = False
+            state_bad = _unplaced(log, state)
+            log["made"] = {}
+            _frame(wfd, {"run": i, "step": j, "error": err, "returned": type(value).__name__,
+                         "params": [p.detach().clone() for p in params],
+                         "same_objects": len(params) == len(objects) and all(a is b for a, b in zip(params, objects)),
+                         "moved": [b is not None and a.data_ptr() != b for a, b in zip(objects, where)],
+                         "state_numel": _state_numel(state), "state_unplaced": state_bad,
+                         "collectives": log["collectives"], "sends": log["sends"],
+                         "unplaced": list(dict.fromkeys(log["unplaced"]))})
+            if err is not None:
+                return
+            dist.barrier()
+
+
+def _read_frames(fds: dict, deadline: float) -> tuple[dict, set]:
+    bufs = {r: b"" for r in fds}
+    frames = {r: [] for r in fds}
+    open_ = set(fds)
+    while open_:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        ready, _, _ = select.select([fds[r] for r in open_], [], [], min(left, 0.5))
+        for r in [r for r in open_ if fds[r] in ready]:
+            chunk = os.read(fds[r], 1 << 20)
+            if not chunk:
+                open_.discard(r)
+                continue
+            bufs[r] += chunk
+            if len(bufs[r]) > MAX_REPLY:
+                open_.discard(r)
+                continue
+            while len(bufs[r]) >= 8:
+                (n,) = struct.unpack(">Q", bufs[r][:8])
+                if len(bufs[r]) < 8 + n:
+                    break
+                frames[r].append(torch.load(io.BytesIO(bufs[r][8:8 + n]), weights_only=True))
+                bufs[r] = bufs[r][8 + n:]
+    return frames, open_
+
+
+def _session_members(sids) -> int:
+    n = 0
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if fields[0] != "Z" and int(fields[3]) in sids:
+            n += 1
+    return n
+
+
+def _kill_sessions(pids) -> None:
+    for pid in pids:
+        for kill in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
+            try:
+                kill()
+            except OSError:
+                pass
+
+
+def run_zero(ns, fn_name, world, runs, op_timeout=5.0, deadline_s=15.0):
+    """Run the judge's training runs with fn_name on ``world`` forked gloo ranks; per rank, one record a step."""
+    get(ns, fn_name)  # a clear NameError before anything is forked
+    tmp = tempfile.mkdtemp(prefix="ranks-")
+    store_path = os.path.join(tmp, "store")
+    pids, fds = [], {}
+    t0 = time.monotonic()
+    try:
+        for rank in range(world):
+            rfd, wfd = os.pipe()
+            pid = os.fork()
+            if pid == 0:
+                code = 0
+                try:
+                    os.close(rfd)
+                    for other in fds.values():
+                        os.close(other)
+                    _rank_main(ns, fn_name, rank, world, store_path, runs, op_timeout, wfd)
+                except BaseException:
+                    code = 1
+                finally:
+                    os._exit(code)
+            os.close(wfd)
+            pids.append(pid)
+            fds[rank] = rfd
+        frames, unfinished = _read_frames(fds, time.monotonic() + deadline_s)
+    finally:
+        _kill_sessions(pids)
+        for pid in pids:
+            try:
+                os.waitpid(pid, 0)
+            except ChildProcessError:
+                pass
+        for fd in fds.values():
+            os.close(fd)
+        shutil.rmtree(tmp, ignore_errors=True)
+    return {"world": world, "ranks": [frames[r] for r in range(world)], "timed_out": sorted(unfinished),
+            "seconds": time.monotonic() - t0, "left_behind": _session_members(set(pids))}

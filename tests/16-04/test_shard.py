@@ -1,0 +1,173 @@
+"""Hidden checks of flatten_shard and unflatten_shards (exercise 1), against the judge's own torch.cat + pad."""
+import math
+
+import pytest
+import torch
+
+from course.judge.expect import expect, fail
+
+pytestmark = pytest.mark.task("shard")
+
+# (shape list, world): totals that the world size does not divide, fewer elements than ranks, 0-d and empty
+# tensors, one tensor, divisible totals, world 1
+CASES = [
+    ([(3, 4), (5,), (), (0, 3), (2, 3, 1)], 4),   # n = 24: divisible, with a 0-d and an empty tensor
+    ([(3, 4), (5,), (), (7,)], 3),                 # n = 25
+    ([(2, 2), (3,)], 5),                           # n = 7: k = 2, three zeros of padding
+    ([(1,), ()], 4),                               # n = 2 < 4: two shards of padding only
+    ([(6,)], 3),                                   # one 1-D tensor, divisible
+    ([(2, 5), (4,)], 1),                           # world 1: the whole flat tensor
+]
+
+
+def _tensors(gen, shapes, dtype):
+    if dtype.is_floating_point:
+        return [torch.randn(s, generator=gen, dtype=torch.float64).to(dtype) for s in shapes]
+    return [torch.randint(-50, 50, s, generator=gen, dtype=dtype) for s in shapes]
+
+
+def _expected(tensors, world, rank):
+    flat = torch.cat([t.reshape(-1) for t in tensors])
+    k = math.ceil(flat.numel() / world)
+    padded = torch.cat([flat, torch.zeros(world * k - flat.numel(), dtype=flat.dtype)])
+    return padded[rank * k:(rank + 1) * k]
+
+
+def _what(shapes, world, rank, dtype, layouts=None):
+    lay = "" if not layouts or set(layouts) == {"contiguous"} else f", layouts {layouts}"
+    return (f"flatten_shard(tensors of shapes {[tuple(s) for s in shapes]}, {dtype}{lay}, world={world}, "
+            f"rank={rank})")
+
+
+def _shard(student, tensors, world, rank, layouts, what):
+    res = student.call("flatten_shard_call", tensors=tensors, layouts=layouts, world=world, rank=rank)
+    if res["error"]:
+        fail(f"{what} raised {res['error']['type']}: {res['error']['message']}")
+    out = res["out"]
+    expect(out["kind"] == "tensor", f"{what} returned a {out['kind']}, not a tensor")
+    return res
+
+
+def _same(got, want, what):
+    expect(tuple(got.shape) == tuple(want.shape), f"{what}: expected shape {tuple(want.shape)}, got {tuple(got.shape)}")
+    expect(got.dtype == want.dtype, f"{what}: expected dtype {want.dtype}, got {got.dtype}")
+    if not torch.equal(got, want):
+        i = int((got != want).reshape(-1).nonzero()[0])
+        fail(f"{what}: element {i} is {got.reshape(-1)[i].item()!r}, expected {want.reshape(-1)[i].item()!r} "
+             f"(expected {want.tolist()}, got {got.tolist()})")
+
+
+@pytest.mark.parametrize("case", range(len(CASES)))
+def test_flatten_shard_every_rank(student, gen, case):
+    """every rank's piece equals the judge's flat, zero-padded buffer cut into world equal pieces"""
+    shapes, world = CASES[case]
+    tensors = _tensors(gen, shapes, torch.float64)
+    for rank in range(world):
+        what = _what(shapes, world, rank, "float64")
+        res = _shard(student, tensors, world, rank, ["contiguous"] * len(tensors), what)
+        _same(res["out"]["tensor"], _expected(tensors, world, rank), what)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.int64, torch.float16])
+def test_flatten_shard_keeps_dtype(student, gen, dtype):
+    """the piece has the inputs' dtype (float32, int64, float16), padding included"""
+    shapes, world = CASES[2]
+    tensors = _tensors(gen, shapes, dtype)
+    for rank in (0, world - 1):
+        what = _what(shapes, world, rank, dtype)
+        res = _shard(student, tensors, world, rank, ["contiguous"] * len(tensors), what)
+        _same(res["out"]["tensor"], _expected(tensors, world, rank), what)
+
+
+@pytest.mark.parametrize("layout", ["transposed", "strided", "offset"])
+def test_flatten_shard_noncontiguous(student, gen, layout):
+    """non-contiguous inputs are read in row-major order, as reshape(-1) reads them"""
+    shapes, world = [(3, 4), (5, 2), (3,)], 3
+    tensors = _tensors(gen, shapes, torch.float64)
+    layouts = [layout] * len(shapes)
+    for rank in range(world):
+        what = _what(shapes, world, rank, "float64", layouts)
+        res = _shard(student, tensors, world, rank, layouts, what)
+        _same(res["out"]["tensor"], _expected(tensors, world, rank), what)
+
+
+def test_flatten_shard_new_tensor_inputs_unchanged(student, gen):
+    """the piece is a new tensor (not a view of an input) and the inputs keep their values"""
+    for shapes, world in (CASES[4], CASES[5], ([(8,)], 2), ([(2, 4)], 1)):
+        tensors = _tensors(gen, shapes, torch.float64)
+        for rank in range(world):
+            what = _what(shapes, world, rank, "float64")
+            res = _shard(student, tensors, world, rank, ["contiguous"] * len(tensors), what)
+            expect(not res["aliases"], f"{what} returned a view of an input tensor (it shares its memory); the text "
+                                       f"asks for a new tensor")
+            expect(res["unchanged"], f"{what} changed an input tensor")
+            expect(res["out"]["shape"] == [math.ceil(sum(math.prod(s) for s in shapes) / world)] and
+                   res["out"]["device"] == "cpu", f"{what}: expected a 1-D tensor on the cpu, got shape "
+                                                 f"{res['out']['shape']} on {res['out']['device']}")
+
+
+def test_flatten_shard_on_inputs_device(student, gen):
+    """on meta-device inputs (a stand-in for cuda:rank) the piece is made on that device, padding included"""
+    for shapes, world in (CASES[1], CASES[2], CASES[3]):
+        tensors = _tensors(gen, shapes, torch.float32)
+        k = math.ceil(sum(math.prod(s) for s in shapes) / world)
+        for rank in (0, world - 1):
+            what = _what(shapes, world, rank, "float32") + " with every tensor on the meta device"
+            res = student.call("flatten_shard_call", tensors=tensors, layouts=["contiguous"] * len(tensors),
+                               world=world, rank=rank, device="meta")
+            if res["error"]:
+                fail(f"{what} raised {res['error']['type']}: {res['error']['message']} (a tensor made without "
+                     f"device= lands on the cpu; make it with t.new_zeros(...) or device=t.device)")
+            out = res["out"]
+            expect(out["kind"] == "tensor" and out["device"] == "meta" and out["shape"] == [k] and
+                   out["dtype"] == "torch.float32",
+                   f"{what}: expected a float32 tensor of shape [{k}] on the meta device, got "
+                   f"{out.get('dtype')} {out.get('shape')} on {out.get('device')}")
+
+
+def _unflatten(student, tensors, world, device="cpu"):
+    shards = [_expected(tensors, world, r).clone() for r in range(world)]
+    shapes = [list(t.shape) for t in tensors]
+    what = f"unflatten_shards({world} shards of {shards[0].numel()}, shapes {[tuple(s) for s in shapes]})"
+    res = student.call("unflatten_call", shards=shards, shapes=shapes, device=device)
+    if res["error"]:
+        fail(f"{what} raised {res['error']['type']}: {res['error']['message']}")
+    expect(res["kind"] in ("list", "tuple") and len(res["outs"]) == len(tensors),
+           f"{what}: expected a list of {len(tensors)} tensors, got a {res['kind']} of {len(res['outs'])}")
+    for i, o in enumerate(res["outs"]):
+        expect(o["kind"] == "tensor", f"{what}: item {i} is a {o['kind']}, not a tensor")
+    return res, what
+
+
+@pytest.mark.parametrize("case", range(len(CASES)))
+def test_unflatten_restores_tensors(student, gen, case):
+    """unflatten_shards gives back each original tensor, in order, with its shape, and drops the padding"""
+    shapes, world = CASES[case]
+    dtype = (torch.float64, torch.int64, torch.float32)[case % 3]
+    tensors = _tensors(gen, shapes, dtype)
+    res, what = _unflatten(student, tensors, world)
+    for i, (o, t) in enumerate(zip(res["outs"], tensors)):
+        _same(o["tensor"], t, f"{what}, tensor {i}")
+
+
+def test_unflatten_new_contiguous(student, gen):
+    """unflatten_shards returns contiguous tensors that share no memory with the shards, which stay unchanged"""
+    for shapes, world in (CASES[0], CASES[4], ([(2, 3)], 1)):
+        tensors = _tensors(gen, shapes, torch.float64)
+        res, what = _unflatten(student, tensors, world)
+        expect(not res["aliases"], f"{what}: a returned tensor shares memory with a shard; the text asks for new "
+                                   f"tensors")
+        expect(res["unchanged"], f"{what} changed a shard")
+        for i, o in enumerate(res["outs"]):
+            expect(o["contiguous"], f"{what}: tensor {i} (shape {tuple(o['shape'])}) is not contiguous")
+
+
+def test_unflatten_on_shards_device(student, gen):
+    """on meta-device shards the tensors come back on the meta device with the shards' dtype"""
+    shapes, world = CASES[1]
+    tensors = _tensors(gen, shapes, torch.float32)
+    res, what = _unflatten(student, tensors, world, device="meta")
+    for i, (o, t) in enumerate(zip(res["outs"], tensors)):
+        expect(o["device"] == "meta" and o["dtype"] == "torch.float32" and o["shape"] == list(t.shape),
+               f"{what} on the meta device: tensor {i} is {o['dtype']} {o['shape']} on {o['device']}, expected "
+               f"torch.float32 {list(t.shape)} on meta")

@@ -1,0 +1,364 @@
+"""Hidden checks of zero1_step and zero2_step (exercises 2 and 3), on 2 and 3 gloo ranks.
+
+Per task, seed and world size one probe call (``run_zero``) forks the ranks once and runs the judge's
+training runs there; every check reads those records. The expected parameters come from the judge's own
+single-process ``torch.optim.AdamW`` on the mean of the ranks' gradients; the bytes each rank sends are
+counted from the collectives and messages the probe logged, as the ring algorithms send them.
+"""
+import math
+import zlib
+
+import pytest
+import torch
+
+from course.judge.adapter import StudentFailure
+from course.judge.expect import expect, fail
+
+WORLDS = (2, 3)
+OP_TIMEOUT, DEADLINE = 5.0, 20.0
+# name: (dtype, shapes, steps, hyper-parameters). n = 25 (k = 13 on 2 ranks, 9 on 3), n = 15, n = 1.
+RUNS = {
+    "f64": (torch.float64, [(3, 4), (5,), (), (0, 3), (7,)], 3,
+            {"lr": 0.05, "betas": (0.9, 0.999), "eps": 1e-8, "weight_decay": 0.1}),
+    # eps as large as the gradients: a sum instead of a mean changes the step
+    "f32_eps": (torch.float32, [(4, 3), (3,)], 2, {"lr": 0.1, "betas": (0.8, 0.9), "eps": 0.5, "weight_decay": 0.0}),
+    # one element: every rank but rank 0 holds padding only; a fresh state (a step count kept elsewhere shows)
+    "tiny": (torch.float64, [(1,)], 2, {"lr": 0.01, "betas": (0.5, 0.6), "eps": 1e-8, "weight_decay": 0.5}),
+}
+
+
+def _gen(seed, task):
+    return torch.Generator().manual_seed((int(seed) + zlib.crc32(task.encode())) % (2**31))
+
+
+def build_runs(gen, world):
+    runs = []
+    for name, (dtype, shapes, steps, hp) in RUNS.items():
+        init = [torch.randn(s, generator=gen, dtype=torch.float64).to(dtype) for s in shapes]
+        grads = [[[torch.randn(s, generator=gen, dtype=torch.float64).mul(0.5 + r).to(dtype) for s in shapes]
+                  for r in range(world)] for _ in range(steps)]
+        runs.append({"name": name, "init": init, "grads": grads, "hp": dict(hp)})
+    return runs
+
+
+def expected(run):
+    """The judge's single-process AdamW on the mean gradient: the parameters after each step."""
+    params = [t.clone() for t in run["init"]]
+    opt = torch.optim.AdamW(params, **run["hp"])
+    out = []
+    for grads in run["grads"]:
+        for i, p in enumerate(params):
+            p.grad = torch.stack([g[i] for g in grads]).to(torch.float64).mean(0).to(p.dtype)
+        opt.step()
+        out.append([p.detach().clone() for p in params])
+    return out
+
+
+class Zero:
+    """One task's records: per world size, per run, per step, per rank."""
+
+    def __init__(self, student, fn, seed):
+        self.fn, self.records, self.failure, self.runs = fn, {}, None, {}
+        gen = _gen(seed, fn)
+        for world in WORLDS:
+            self.runs[world] = build_runs(gen, world)
+        for world in WORLDS:
+            try:
+                self.records[world] = student.call("run_zero", fn_name=fn, world=world, runs=self.runs[world],
+                                                   op_timeout=OP_TIMEOUT, deadline_s=DEADLINE)
+            except StudentFailure as exc:
+                self.failure = exc
+                return
+            if self.records[world]["timed_out"]:
+                return  # a deadlock: larger worlds would wait as long
+
+    def steps(self, world, run_name):
+        """[(step, run, frames per rank)] for one run, failing with the reason when a rank has no record."""
+        if self.failure is not None:
+            raise self.failure
+        rec = self.records.get(world)
+        idx = next(i for i, r in enumerate(self.runs[world]) if r["name"] == run_name)
+        run = self.runs[world][idx]
+        label = f"{self.fn} on {world} ranks, run '{run_name}' ({RUNS[run_name][0]}, {len(run['grads'])} steps)"
+        if rec is None:
+            fail(f"{label}: not run, because the ranks of a smaller world deadlocked")
+        expect(rec["left_behind"] == 0, f"{label}: {rec['left_behind']} process(es) of the ranks were still "
+                                        f"running after the grader killed them")
+        out = []
+        for step in range(len(run["grads"])):
+            frames = []
+            for rank, fr in enumerate(rec["ranks"]):
+                mine = [f for f in fr if f["run"] == idx and f["step"] == step]
+                if not mine:
+                    fail(self._missing(label, step, rank, rec))
+                f = mine[0]
+                if f["error"]:
+                    fail(f"{label}, step {step + 1}: rank {rank} raised {f['error']['type']}: "
+                         f"{f['error']['message'][:240]}{_hint(f['error'])}")
+                frames.append(f)
+            out.append((step, run, frames))
+        return label, out
+
+    def _missing(self, label, step, rank, rec):
+        errs = [f for fr in rec["ranks"] for f in fr if f["error"]]
+        errs.sort(key=lambda f: not _hint(f["error"]).startswith(" (a gloo"))
+        if errs:
+            e = errs[0]
+            return (f"{label}, step {step + 1}: not reached, because a rank raised in run "
+                    f"'{self.runs[rec['world']][e['run']]['name']}', step {e['step'] + 1}: {e['error']['type']}: "
+                    f"{e['error']['message'][:200]}{_hint(e['error'])}")
+        if rank in rec["timed_out"]:
+            return (f"{label}, step {step + 1}: rank {rank} did not finish within {DEADLINE:.0f} s and was killed "
+                    f"(a deadlock: ranks waiting for each other, e.g. a collective that not every rank calls)")
+        return f"{label}, step {step + 1}: rank {rank} ended without a result (it crashed or exited)"
+
+
+def _hint(err):
+    msg = (err.get("message") or "").lower()
+    if "timed out" in msg or "timeout" in msg:
+        return (f" (a gloo operation waited {OP_TIMEOUT:.0f} s for its partners: a deadlock, e.g. a collective that "
+                f"not every rank calls, or calls in a different order)")
+    if "connection closed" in msg or "connection reset" in msg:
+        return " (another rank stopped while this one was waiting for it)"
+    return ""
+
+
+_CACHE: dict = {}
+
+
+def zero_records(student, seed, fn):
+    key = (id(student), int(seed), fn)
+    if key not in _CACHE:
+        while len(_CACHE) >= 8:
+            _CACHE.pop(next(iter(_CACHE)))
+        _CACHE[key] = Zero(student, fn, seed)
+    return _CACHE[key]
+
+
+def sent_bytes(frame, world):
+    """What one rank sent in one call, counted as the ring algorithms send it."""
+    total = sum(s["bytes"] for s in frame["sends"])
+    for c in frame["collectives"]:
+        b, name = c["arg_bytes"], c["name"]
+        w = c["group_size"]
+        if name.startswith("allreduce"):
+            total += 2 * (w - 1) * (b[0] if b else 0) / w
+        elif name in ("allgather", "_allgather_base", "all_gather_single", "allgather_coalesced",
+                      "allgather_into_tensor_coalesced", "all_gather_single_coalesced"):
+            total += (w - 1) * (b[1] if len(b) > 1 else 0)
+        elif name in ("reduce_scatter", "_reduce_scatter_base", "reduce_scatter_single",
+                      "reduce_scatter_single_coalesced", "reduce_scatter_tensor_coalesced"):
+            total += (w - 1) * (b[0] if b else 0)
+        elif name not in ("barrier", "monitored_barrier"):
+            total += (w - 1) * sum(b)
+    return total
+
+
+def _close(got, want, what, dtype):
+    tol = dict(rtol=1e-9, atol=1e-11) if dtype == torch.float64 else dict(rtol=2e-5, atol=2e-6)
+    expect(tuple(got.shape) == tuple(want.shape), f"{what}: shape {tuple(got.shape)}, expected {tuple(want.shape)}")
+    expect(got.dtype == want.dtype, f"{what}: dtype {got.dtype}, expected {want.dtype}")
+    bad = ~torch.isclose(got.double(), want.double(), **tol)
+    if bad.any():
+        i = int(bad.reshape(-1).nonzero()[0])
+        fail(f"{what}: {int(bad.sum())} of {want.numel()} values differ from single-process torch.optim.AdamW on the "
+             f"mean gradient; at flat index {i} expected {want.reshape(-1)[i].item():.10g}, got "
+             f"{got.reshape(-1)[i].item():.10g}")
+
+
+def check_values(z, world, run_name):
+    label, steps = z.steps(world, run_name)
+    want = expected(steps[0][1])
+    for step, run, frames in steps:
+        for rank, f in enumerate(frames):
+            for i, (got, w) in enumerate(zip(f["params"], want[step])):
+                _close(got, w, f"{label}: parameter {i} (shape {tuple(w.shape)}) on rank {rank} after step "
+                               f"{step + 1}", w.dtype)
+
+
+def check_state(z, world, run_name):
+    label, steps = z.steps(world, run_name)
+    n = sum(t.numel() for t in steps[0][1]["init"])
+    k = math.ceil(n / world)
+    for step, run, frames in steps:
+        for rank, f in enumerate(frames):
+            expect(f["state_numel"] <= 2 * k + 1,
+                   f"{label}, after step {step + 1}: the tensors in state on rank {rank} hold {f['state_numel']} "
+                   f"elements; a shard's two moments for {n} parameters on {world} ranks need at most "
+                   f"2·{k} (+1 for a step count): keep moments for this rank's shard only")
+
+
+def check_in_place(z, world, run_name):
+    label, steps = z.steps(world, run_name)
+    for step, run, frames in steps:
+        for rank, f in enumerate(frames):
+            expect(f["same_objects"], f"{label}, step {step + 1}, rank {rank}: the list params holds other tensor "
+                                      f"objects after the call; write the new values into the same tensors")
+            expect(not any(f["moved"]), f"{label}, step {step + 1}, rank {rank}: parameter "
+                                        f"{f['moved'].index(True) if any(f['moved']) else 0} now points at other "
+                                        f"memory (p.data = ... or p.set_(...)); write the values in place "
+                                        f"(p.copy_(...))")
+            expect(f["returned"] == "NoneType", f"{label}, step {step + 1}, rank {rank}: returned a "
+                                                f"{f['returned']}, expected None")
+
+
+def check_device(z, world, run_name):
+    label, steps = z.steps(world, run_name)
+    for step, run, frames in steps:
+        for rank, f in enumerate(frames):
+            bad = f["unplaced"] or (["a tensor kept in state"] if f["state_unplaced"] else [])
+            expect(not bad, f"{label}, step {step + 1}, rank {rank}: {bad[0] if bad else ''} was made by a factory "
+                            f"(torch.zeros, torch.empty, ...) without device=, so it lands on the cpu whatever the "
+                            f"parameters' device; with NCCL they live on cuda:{rank}. Use torch.zeros_like(...), "
+                            f"p.new_zeros(...) or device=p.device")
+
+
+def called(frame, prefixes):
+    return [c["name"] for c in frame["collectives"] if c["name"].startswith(prefixes)]
+
+
+# ---------------------------------------------------------------- zero1
+@pytest.fixture
+def z1(student, course_seed):
+    return zero_records(student, course_seed, "zero1_step")
+
+
+@pytest.mark.task("zero1")
+@pytest.mark.parametrize("world", WORLDS)
+def test_zero1_matches_adamw(z1, world):
+    """after every step of 3, every rank's parameters equal single-process AdamW on the mean gradient (float64)"""
+    check_values(z1, world, "f64")
+
+
+@pytest.mark.task("zero1")
+@pytest.mark.parametrize("world", WORLDS)
+def test_zero1_mean_not_sum_float32(z1, world):
+    """float32 parameters, eps as large as the gradients: the step uses the mean gradient, with these betas"""
+    check_values(z1, world, "f32_eps")
+
+
+@pytest.mark.task("zero1")
+def test_zero1_tiny_and_fresh_state(z1):
+    """one parameter element (ranks with padding only), a fresh state dict after earlier runs"""
+    for world in WORLDS:
+        check_values(z1, world, "tiny")
+
+
+@pytest.mark.task("zero1")
+def test_zero1_state_is_one_shard(z1):
+    """the tensors in state hold at most 2·ceil(n/W) elements, plus one for a step count"""
+    for world in WORLDS:
+        for run in RUNS:
+            check_state(z1, world, run)
+
+
+@pytest.mark.task("zero1")
+def test_zero1_writes_in_place(z1):
+    """the new values are written into the same tensors of params, in place, and the call returns None"""
+    for world in WORLDS:
+        check_in_place(z1, world, "f64")
+
+
+@pytest.mark.task("zero1")
+def test_zero1_all_reduce_then_all_gather(z1):
+    """the gradients are averaged with dist.all_reduce and the shards shared with an all-gather"""
+    for world in WORLDS:
+        label, steps = z1.steps(world, "f64")
+        for step, run, frames in steps:
+            for rank, f in enumerate(frames):
+                expect(called(f, ("allreduce",)), f"{label}, step {step + 1}, rank {rank}: no dist.all_reduce was "
+                                                  f"called (collectives: {[c['name'] for c in f['collectives']]})")
+                expect(called(f, ("allgather", "_allgather", "all_gather")),
+                       f"{label}, step {step + 1}, rank {rank}: no all-gather was called (collectives: "
+                       f"{[c['name'] for c in f['collectives']]})")
+
+
+@pytest.mark.task("zero1")
+def test_zero1_on_parameters_device(z1):
+    """no buffer of a collective and no tensor kept in state is made without device="""
+    for world in WORLDS:
+        check_device(z1, world, "f64")
+
+
+# ---------------------------------------------------------------- zero2
+@pytest.fixture
+def z2(student, course_seed):
+    return zero_records(student, course_seed, "zero2_step")
+
+
+@pytest.mark.task("zero2")
+@pytest.mark.parametrize("world", WORLDS)
+def test_zero2_matches_adamw(z2, world):
+    """after every step of 3, every rank's parameters equal single-process AdamW on the mean gradient (float64)"""
+    check_values(z2, world, "f64")
+
+
+@pytest.mark.task("zero2")
+@pytest.mark.parametrize("world", WORLDS)
+def test_zero2_mean_not_sum_float32(z2, world):
+    """float32 parameters, eps as large as the gradients: the reduce-scattered sum is divided by W"""
+    check_values(z2, world, "f32_eps")
+
+
+@pytest.mark.task("zero2")
+def test_zero2_tiny_and_fresh_state(z2):
+    """one parameter element (ranks with padding only), a fresh state dict after earlier runs"""
+    for world in WORLDS:
+        check_values(z2, world, "tiny")
+
+
+@pytest.mark.task("zero2")
+def test_zero2_state_is_one_shard(z2):
+    """the tensors in state hold at most 2·ceil(n/W) elements, plus one for a step count"""
+    for world in WORLDS:
+        for run in RUNS:
+            check_state(z2, world, run)
+
+
+@pytest.mark.task("zero2")
+def test_zero2_writes_in_place(z2):
+    """the new values are written into the same tensors of params, in place, and the call returns None"""
+    for world in WORLDS:
+        check_in_place(z2, world, "f64")
+
+
+@pytest.mark.task("zero2")
+def test_zero2_reduce_scatter_no_all_reduce(z2):
+    """the gradients are reduce-scattered, no rank calls all_reduce, and the shards are all-gathered"""
+    for world in WORLDS:
+        for run in RUNS:
+            label, steps = z2.steps(world, run)
+            for step, _, frames in steps:
+                for rank, f in enumerate(frames):
+                    names = [c["name"] for c in f["collectives"]]
+                    expect(not called(f, ("allreduce",)), f"{label}, step {step + 1}, rank {rank}: dist.all_reduce "
+                                                          f"was called ({names}); ZeRO-2 reduce-scatters instead")
+                    expect(called(f, ("reduce_scatter", "_reduce_scatter")),
+                           f"{label}, step {step + 1}, rank {rank}: no reduce-scatter was called ({names})")
+                    expect(called(f, ("allgather", "_allgather", "all_gather")),
+                           f"{label}, step {step + 1}, rank {rank}: no all-gather was called ({names})")
+
+
+@pytest.mark.task("zero2")
+def test_zero2_bytes_per_rank(z2):
+    """each rank sends at most 2(W-1)·ceil(n/W) elements' worth a call (one flat, padded reduce-scatter)"""
+    for world in WORLDS:
+        for run in RUNS:
+            label, steps = z2.steps(world, run)
+            n = sum(t.numel() for t in steps[0][1]["init"])
+            esize = steps[0][1]["init"][0].element_size()
+            limit = 2 * (world - 1) * math.ceil(n / world) * esize
+            for step, _, frames in steps:
+                for rank, f in enumerate(frames):
+                    sent = sent_bytes(f, world)
+                    expect(sent <= limit + 1e-9,
+                           f"{label}, step {step + 1}, rank {rank}: sent {sent:g} bytes (counted as the ring "
+                           f"algorithms send them), more than 2(W-1)·ceil(n/W) = {limit} bytes for n = {n}; "
+                           f"collectives {[(c['name'], c['arg_bytes']) for c in f['collectives']]}")
+
+
+@pytest.mark.task("zero2")
+def test_zero2_on_parameters_device(z2):
+    """no buffer of a collective and no tensor kept in state is made without device="""
+    for world in WORLDS:
+        check_device(z2, world, "f64")
