@@ -347,10 +347,23 @@ def test_end_to_end_a_hog_beside_a_victim_on_two_workers(tmp_path, monkeypatch):
             (errors, by["victim"].incidents)
 
 
-def test_a_workers_sandboxes_together_stay_inside_its_memory_share(monkeypatch):
+@pytest.mark.parametrize("way", ["plain", "template"])
+def test_a_workers_sandboxes_together_stay_inside_its_memory_share(monkeypatch, way, request):
     """Two sandboxes of one worker, each under its own 1 GiB cap, together hold no more than the
     worker's slice (here 256 MiB): hostile submissions on every worker at once cannot push the node
-    into its own out-of-memory killer, which could stop another worker's grading."""
+    into its own out-of-memory killer, which could stop another worker's grading. Also for two children
+    of a template (each joins its group after the fork, before it runs anything)."""
+    from course.sandbox import template
+    tpl = request.getfixturevalue("_template") if way == "template" else None
+    if way == "template" and tpl is None:
+        pytest.skip(f"no template here: {template.usable()}")
+
+    def start(group):
+        if tpl is not None:
+            return subprocess.Popen(template.argv(tpl.path, group=group) + [sys.executable, "-c", hold],
+                                    stdout=subprocess.PIPE, text=True)
+        return subprocess.Popen([sys.executable, "-c", hold], stdout=subprocess.PIPE, text=True,
+                                preexec_fn=sandbox.limits_preexec(64 * 2**20, group))
     sl = cgroup.Slice.create("slicemem", 1.0, 256 * 2**20)
     assert sl is not None
     if not sl.memory_capped():
@@ -364,12 +377,10 @@ def test_a_workers_sandboxes_together_stay_inside_its_memory_share(monkeypatch):
         assert all(g is not None for g in groups)
         mem_dirs = [d for g in groups for k, d in g.dirs if k in ("v2", "memory")]
         assert mem_dirs and all(any(d.startswith(s + os.sep) for _, s in sl.dirs) for d in mem_dirs), mem_dirs
-        first = subprocess.Popen([sys.executable, "-c", hold], stdout=subprocess.PIPE, text=True,
-                                 preexec_fn=sandbox.limits_preexec(64 * 2**20, groups[0]))
+        first = start(groups[0])
         procs.append(first)
         assert first.stdout.readline().strip() == "held"
-        second = subprocess.Popen([sys.executable, "-c", hold], stdout=subprocess.PIPE, text=True,
-                                  preexec_fn=sandbox.limits_preexec(64 * 2**20, groups[1]))
+        second = start(groups[1])
         procs.append(second)
         codes = [p.wait(timeout=60) for p in procs]
         assert codes.count(0) <= 1, "both sandboxes held 160 MiB inside a 256 MiB worker slice"
