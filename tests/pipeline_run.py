@@ -89,6 +89,15 @@ def graded_topics() -> list[str]:
     return [a for a in assignments() if any((TESTS_DIR / a).glob("test_*.py"))]
 
 
+def hostile_topic() -> str:
+    """The topic the hostile batch (tests/test_hostile.py) grades every generic hostile and honest
+    notebook on, through the whole pipeline; the verdicts (tests/test_submissions.py) count the parts of
+    the judge its suite uses as attacked already."""
+    from course import assignments
+    topics = assignments()
+    return "15-01" if "15-01" in topics else topics[0]
+
+
 # The round trip grades this many topics per pipeline run (COURSE_ROUND_TRIP_TOPICS): each run pays a fresh
 # pipeline, runner, judge server, first zygote and kernel (about 15 s of CPU), so three topics a run pay it
 # once for three (18 topics: 6 runs, not 9), while a slow topic can fail only its two partners' tests.

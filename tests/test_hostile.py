@@ -40,10 +40,10 @@ if not _torch.cuda.is_available():
 from course import REPO_ROOT, tool_env
 from course import assignments
 from course.grading.class_run import submissions
-from tests.pipeline_run import start_pipeline, wait_run
+from tests.pipeline_run import hostile_topic, start_pipeline, wait_run
 
 ASSIGNMENTS = assignments()
-FIRST = "15-01" if "15-01" in ASSIGNMENTS else ASSIGNMENTS[0]
+FIRST = hostile_topic()
 CRASHES = {"kill_kernel", "segfault", "endless_loop", "print_flood", "memory_bomb", "truncated", "not_json"}
 SALT = str(secrets.randbelow(10**12) + 10**11)  # a fresh secret per run: it must reach no student
 LIMITS = {"COURSE_CELL_TIMEOUT": "15", "COURSE_LOAD_TIMEOUT": "30", "COURSE_CALL_TIMEOUT": "30",

@@ -19,7 +19,7 @@ if not _torch.cuda.is_available():
 from course.judge.results import Check
 from course.judge.suite import run_suite
 from course.grading.class_run import submissions
-from tests.pipeline_run import graded_topics  # a topic with source/<id>/ and tests/<id>/ joins the verdicts
+from tests.pipeline_run import graded_topics, hostile_topic  # a topic with source/<id>/ and tests/<id>/ joins the verdicts
 
 
 def graded_specs(assignment):
@@ -55,23 +55,27 @@ def judging_machinery(assignment: str) -> set[str]:
     return found
 
 
-def generic_topics(topics: list[str]) -> list[str]:
+def generic_topics(topics: list[str], attacked: str | None = None) -> list[str]:
     """The fewest topics (greedily) whose suites between them use every part of the judge any topic uses:
     the generic attacks are judged on these. An attack on the reply protocol or the comparisons meets the
     same code in every topic that uses the same parts, so judging it on all of them paid the same
-    verdict over again (7 full-suite runs a topic); a topic that brings a new part is chosen."""
+    verdict over again (7 full-suite runs a topic); a topic that brings a new part is chosen. The parts
+    ``attacked``'s suite uses count as met: the hostile batch grades every generic notebook on that topic
+    through the whole pipeline (tests/test_hostile.py), so judging them there again paid twice."""
     need = {a: judging_machinery(a) for a in topics}
     left, chosen = set().union(*need.values()) if need else set(), []
+    if attacked in need:
+        left -= need[attacked]
     while left:
         best = max(topics, key=lambda a: (len(need[a] & left), a))
         chosen.append(best)
         left -= need[best]
-    return sorted(chosen) or topics[:1]
+    return sorted(chosen) if attacked in need else (sorted(chosen) or topics[:1])
 
 
 # COURSE_VERDICT_GENERIC=all (make test-suites): the generic attacks on every topic, as before
 GENERIC_ON = (graded_topics() if _os.environ.get("COURSE_VERDICT_GENERIC") == "all"
-              else generic_topics(graded_topics()))
+              else generic_topics(graded_topics(), attacked=hostile_topic()))
 
 
 # Every known-wrong example must fail under each of these seeds (the run's seed and SEEDS-1 derived).
@@ -101,10 +105,10 @@ def test_generic_attacks_meet_every_part_of_the_judge():
     topic's suite uses, so no part goes unattacked; and they are fewer than all topics when some topics
     add nothing new."""
     topics = graded_topics()
-    chosen = generic_topics(topics)
+    chosen = generic_topics(topics, attacked=hostile_topic())
     used = set().union(*(judging_machinery(a) for a in topics))
-    met = set().union(*(judging_machinery(a) for a in chosen))
-    assert chosen and set(chosen) <= set(topics)
+    met = set().union(*(judging_machinery(a) for a in chosen + [hostile_topic()]))
+    assert set(chosen) <= set(topics) and hostile_topic() not in chosen, chosen
     assert "student.call" in used and any(m.startswith("course.judge.expect.") for m in used), used
     assert used <= met, f"parts of the judge no generic attack meets: {sorted(used - met)}"
     # a made-up topic whose suite uses one part no other does is chosen; one that adds nothing is not
@@ -112,6 +116,12 @@ def test_generic_attacks_meet_every_part_of_the_judge():
     fake = {"A": {"x", "y", "w"}, "B": {"x"}, "C": {"z"}}
     with mock.patch(__name__ + ".judging_machinery", side_effect=fake.__getitem__):
         assert generic_topics(["A", "B", "C"]) == ["A", "C"]
+        assert generic_topics(["A", "B", "C"], attacked="C") == ["A"]  # C's parts: the hostile batch's
+        assert generic_topics(["A", "B", "C"], attacked="A") == ["C"]
+    # every generic notebook the verdicts would judge there is graded by the hostile batch on its topic
+    from tests import test_hostile
+    batch = {spec.stem for _, _, a, spec, _ in test_hostile.PLAN if a == hostile_topic()}
+    assert {p.stem for p in GENERIC} <= batch, sorted({p.stem for p in GENERIC} - batch)
 
 
 @pytest.mark.parametrize("assignment", graded_topics())
