@@ -42,3 +42,16 @@ def test_tiny_bench_prints_the_table():
     mem = re.search(r"peak memory per worker tree, 1 worker\(s\): RSS ([\d.]+) / PSS ([\d.]+) GiB", out)
     assert mem and float(mem.group(1)) > 0 and float(mem.group(2)) > 0, out
     assert re.search(r"load average \(1, 5, 15 min\): before [\d. ]+, after [\d. ]+", out), out
+    from course.sandbox import template
+    way = "sandboxes: forked from a template" if template.wanted() else "sandboxes: bubblewrap for each"
+    assert way in out, out  # the default as root: the template, seen in the worker's tree
+
+
+def test_the_table_says_which_way_the_sandboxes_were_made(monkeypatch):
+    """From what the sampler saw in the worker trees, not only from the setting."""
+    seen = [{"memory": [{"template": True}, {"template": False}]}]
+    assert bench.sandbox_path(seen).startswith("sandboxes: forked from a template") and "1 of 2" in bench.sandbox_path(seen)
+    monkeypatch.setenv("COURSE_SANDBOX_TEMPLATE", "0")
+    off = bench.sandbox_path([{"memory": [{"template": False}]}])
+    assert off.startswith("sandboxes: bubblewrap for each kernel and judge worker (")
+    assert "COURSE_SANDBOX_TEMPLATE is off" in off or "not root" in off, off

@@ -135,6 +135,22 @@ def _cmdline(pid: int) -> str:
         return ""
 
 
+TEMPLATE_MARK = "course.sandbox.template import main"  # the command line of a sandbox template (and its forks)
+
+
+def sandbox_path(runs: list[dict]) -> str:
+    """Which way this run's sandboxes were made, as seen in the worker trees (not only as configured)."""
+    from ..sandbox import template
+    trees = [m for r in runs for m in r["memory"]]
+    seen = sum(m.get("template", False) for m in trees)
+    if seen:
+        return (f"sandboxes: forked from a template (torch imported once per worker) in {seen} of {len(trees)} "
+                f"worker tree(s) sampled; COURSE_SANDBOX_TEMPLATE=0: bubblewrap for each")
+    why = template.usable() or ("COURSE_SANDBOX_TEMPLATE is off" if not template.wanted() else
+                                "no template seen in any worker tree: see the runner's log")
+    return f"sandboxes: bubblewrap for each kernel and judge worker ({why})"
+
+
 class TreeSampler:
     """Every ``period`` s: each nbgrader runner started by this process (one per batch worker) and
     its descendants; the peak of their summed RSS and PSS, and the largest VmHWM of one member."""
@@ -165,7 +181,8 @@ class TreeSampler:
                 rss = sum(_status_kib(p, "VmRSS") for p in tree)
                 pss = sum(_pss_kib(p) for p in tree)
                 hwm = max(_status_kib(p, "VmHWM") for p in tree)
-                peak = self.peaks.setdefault(r, {"rss": 0, "pss": 0, "hwm": 0, "procs": 0})
+                peak = self.peaks.setdefault(r, {"rss": 0, "pss": 0, "hwm": 0, "procs": 0, "template": False})
+                peak["template"] = peak["template"] or any(TEMPLATE_MARK in _cmdline(p) for p in tree)
                 peak["rss"], peak["pss"] = max(peak["rss"], rss), max(peak["pss"], pss)
                 peak["hwm"], peak["procs"] = max(peak["hwm"], hwm), max(peak["procs"], len(tree))
 
@@ -337,6 +354,7 @@ def table(ids, students, runs, floor, plain, before, after) -> str:
     errs = {a: e for a, e in errs.items() if any(e)}
     if errs:
         out.append("cells that raised (floor, plain): " + ", ".join(f"{a} {e}" for a, e in errs.items()))
+    out.append(sandbox_path(runs) + "; the cold-kernel floor: a fresh kernel under bubblewrap, without the template")
     out.append(f"load average (1, 5, 15 min): before {' '.join(f'{x:.2f}' for x in before)}, "
                f"after {' '.join(f'{x:.2f}' for x in after)}")
     caption = ("Seconds per submission: one `nbgrader autograde --student` in the batch (progress markers), "
