@@ -266,3 +266,15 @@ def test_children_join_their_cgroups_and_share_their_workers_memory_slice(tpl, m
             if g is not None:
                 g.remove()
         sl.remove()
+
+
+def test_a_workers_template_preloads_the_torch_modules_its_assignment_imports():
+    """The grading worker's template imports what the assignment's judge workers would import ahead (15-01:
+    gradcheck's sympy, through symbolic_shapes), so neither its kernels nor its zygotes pay for it per
+    submission; never a package that reads per-user configuration as it is imported (matplotlib, tqdm)."""
+    from course.grading.class_run.runner import _template_preload
+    pre = _template_preload("15-01")
+    assert "torch.fx.experimental.symbolic_shapes" in pre and set(template.PRELOAD) <= set(pre)
+    assert not [m for m in _template_preload("15-02") if not m.startswith(("torch", "course.", "IPython", "ipykernel",
+                                                                             "numpy"))]
+    assert _template_preload(None) == template.PRELOAD

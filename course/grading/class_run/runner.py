@@ -42,7 +42,18 @@ def serve() -> None:
 _TEMPLATE = None  # this grading worker's sandbox template (course/sandbox/template.py), when wanted
 
 
-def _template_env() -> None:
+def _template_preload(assignment: str | None) -> tuple[str, ...]:
+    """The template's preloads: its own, and torch's modules that this assignment's judge workers import ahead
+    (``forkserver.preload_for``: what its notebook and probes import, gradcheck's sympy among them), so that
+    neither its kernels nor its zygotes import them per submission. Other packages are left to the zygote
+    (matplotlib reads its configuration folder as it is imported)."""
+    from ...judge.forkserver import preload_for
+    from ...sandbox import template
+    extra = [m for m in preload_for(assignment).split(",") if m.split(".")[0] == "torch"] if assignment else []
+    return tuple(dict.fromkeys([*template.PRELOAD, *extra]))
+
+
+def _template_env(assignment: str | None = None) -> None:
     """With ``COURSE_SANDBOX_TEMPLATE`` on (root), the kernels and judge zygotes of this worker's commands are
     forked from one template, started at the first command: it is named in the environment they inherit.
     A template that cannot start leaves them to bubblewrap, with one line in the command's log."""
@@ -52,7 +63,7 @@ def _template_env() -> None:
         return
     if _TEMPLATE is None or _TEMPLATE.proc.poll() is not None:
         try:
-            _TEMPLATE = template.Template()
+            _TEMPLATE = template.Template(_template_preload(assignment))
         except template.TemplateError as exc:
             print(f"sandbox template: {exc}; sandboxes are started by bubblewrap", file=sys.stderr)
             _TEMPLATE = None
@@ -66,7 +77,7 @@ def _warm(req: dict) -> int:
     try:
         os.environ.clear()
         os.environ.update(req["env"])
-        _template_env()
+        _template_env(req.get("assignment"))
         from ..autograde import preprocessors  # noqa: F401  (nbgrader's and nbclient's imports come with it)
         from ..autograde import spare_kernel
         from ...judge import server, suite
