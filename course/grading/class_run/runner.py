@@ -62,8 +62,12 @@ def _template_env(assignment: str | None = None) -> None:
     if not template.wanted():
         return
     if _TEMPLATE is None or _TEMPLATE.proc.poll() is not None:
+        if _TEMPLATE is not None:
+            _TEMPLATE.close()  # it died: its folder goes before another starts
         try:
             _TEMPLATE = template.Template(_template_preload(assignment))
+            import atexit
+            atexit.register(_TEMPLATE.close)  # its folder goes with this runner (sockets, log), not left in /tmp
         except template.TemplateError as exc:
             print(f"sandbox template: {exc}; sandboxes are started by bubblewrap", file=sys.stderr)
             _TEMPLATE = None
