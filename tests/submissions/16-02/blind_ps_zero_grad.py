@@ -1,0 +1,17 @@
+"""per_sample_grads starts with model.zero_grad() out of habit: the model's .grad fields (None after
+zero_grad's default set_to_none) are not left as they were."""
+EXPECT = {"per_sample": "fail"}
+CELLS = {
+    "per_sample_impl": '''
+def per_sample_grads(model, loss_fn, x, y):
+    model.zero_grad()
+    params = {k: p.detach() for k, p in model.named_parameters() if p.requires_grad}
+    buffers = {k: b.detach() for k, b in model.named_buffers()}
+
+    def loss_one(params, buffers, x, y):
+        out = functional_call(model, (params, buffers), (x.unsqueeze(0),))
+        return loss_fn(out, y.unsqueeze(0))
+
+    return vmap(grad(loss_one), in_dims=(None, None, 0, 0))(params, buffers, x, y)
+''',
+}
