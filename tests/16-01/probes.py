@@ -302,6 +302,19 @@ def triton_interpreted(ns, x, keep, p, block=None, layout="contiguous"):
     return _errors(go)
 
 
+def triton_kernel_bounds(ns, x, keep, p, block, sentinel):
+    """gelu_dropout_kernel launched by the judge itself, in the interpreter, on a grid of cdiv(n, block) programs,
+    into an output that is the first n elements of a larger buffer filled with sentinel: what lies past n after."""
+    def go():
+        import triton
+        kernel, n = get(ns, "gelu_dropout_kernel"), x.numel()
+        buf = torch.full((n + 2 * block,), sentinel, dtype=x.dtype)
+        with _Interpreted():
+            kernel[(triton.cdiv(n, block),)](x, keep, buf[:n], n, 1.0 / (1.0 - p), BLOCK=block)
+        return {"out": _tensor(buf[:n]), "past": _tensor(buf[n:])}
+    return _errors(go)
+
+
 def triton_on_gpu(ns, x, p, seed, v, layout="contiguous"):
     """gelu_dropout on CUDA tensors (a CUDA generator seeded with seed): output, gradient, Triton launches."""
     def go():

@@ -71,6 +71,24 @@ def test_large_inputs(student, gen, dtype):
     expect_close(res["out"], reference(x, keep, p), what, **TOL[dtype])
 
 
+@pytest.mark.parametrize("n,block", [(700, 128), (257, 64), (5, 16)], ids=["n700-block128", "n257-block64", "n5-block16"])
+def test_kernel_skips_past_n(student, gen, n, block):
+    """the kernel skips the elements at n or past it: launched into the first n elements of a larger buffer, it
+    leaves the rest of the buffer as it was"""
+    p, sentinel = 0.3, 1234.5
+    x = 2 * torch.randn(n, generator=gen, dtype=f64)
+    keep = torch.rand(n, generator=gen) >= p
+    what = (f"gelu_dropout_kernel[(triton.cdiv({n}, {block}),)](x, keep, out, {n}, scale, BLOCK={block}) on {n} "
+            f"float64 elements, out being the first {n} of a buffer of {n + 2 * block} filled with {sentinel}")
+    res = student.call("triton_kernel_bounds", x=x, keep=keep, p=p, block=block, sentinel=sentinel)
+    expect("error" not in res, f"{what} raised {res.get('error')}")
+    expect_close(res["out"], reference(x, keep, p), what, **TOL[f64])
+    past = res["past"]
+    changed = (past != sentinel).nonzero().flatten().tolist()
+    expect(not changed, f"{what} wrote past n: the buffer's elements {[n + i for i in changed[:5]]} changed "
+                        f"(the mask must skip offsets at n or past it)")
+
+
 @pytest.mark.parametrize("shape", [(0,), (4, 0)], ids=["(0,)", "(4, 0)"])
 def test_empty_launches_nothing(student, gen, shape):
     """with no element, it launches nothing and returns an empty tensor of x's shape"""
