@@ -245,11 +245,12 @@ def _rank_main(ns, fn_name, rank, world, store_path, runs, op_timeout, wfd):
                             timeout=datetime.timedelta(seconds=op_timeout))
     fn = get(ns, fn_name)
     for i, run in enumerate(runs):
-        params = [t.clone() for t in run["init"]]
+        layouts = run.get("layouts") or ["contiguous"] * len(run["init"])
+        params = [relayout(t, lay) for t, lay in zip(run["init"], layouts)]
         state = {}
         for j, grads in enumerate(run["grads"]):
             for p, g in zip(params, grads[rank]):
-                p.grad = g.clone()
+                p.grad = torch.empty_like(p).copy_(g)  # laid out like its parameter, as autograd lays it out
             objects, where = list(params), [p.data_ptr() if p.numel() else None for p in params]
             log.update(on=True, sends=[], collectives=[], made={}, unplaced=[])
             try:

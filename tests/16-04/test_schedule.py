@@ -3,6 +3,7 @@ each schedule itself from the rules of the text and checks the student's against
 import random
 
 import pytest
+import torch
 
 from course.judge.expect import expect, fail
 
@@ -104,26 +105,35 @@ def _equal(ops, S, M, kind, what):
              f"missing ({len(miss)} differences); the rules give {want[:12]}{' ...' if len(want) > 12 else ''}")
 
 
+def _drawn(gen):
+    """An (S, M) pair of the check's own seed, beside the fixed ones (a replayed answer for other inputs fails)."""
+    return (int(torch.randint(2, 17, (1,), generator=gen)), int(torch.randint(1, 33, (1,), generator=gen)))
+
+
 @pytest.mark.parametrize("S,M", SHAPES)
-def test_gpipe_follows_the_rules(student, S, M):
+def test_gpipe_follows_the_rules(student, gen, S, M):
     """gpipe_schedule(S, M) is exactly the schedule the GPipe rule gives (forwards in order, then backwards)"""
-    ops, what = _get(student, "gpipe_schedule", S, M)
-    _valid(ops, S, M, what)
-    _equal(ops, S, M, "gpipe", what)
+    for S, M in ((S, M), _drawn(gen)):
+        ops, what = _get(student, "gpipe_schedule", S, M)
+        _valid(ops, S, M, what)
+        _equal(ops, S, M, "gpipe", what)
 
 
 @pytest.mark.parametrize("S,M", SHAPES)
-def test_1f1b_follows_the_rules(student, S, M):
+def test_1f1b_follows_the_rules(student, gen, S, M):
     """one_f_one_b_schedule(S, M) is exactly the schedule the 1F1B rule gives"""
-    ops, what = _get(student, "one_f_one_b_schedule", S, M)
-    _valid(ops, S, M, what)
-    _equal(ops, S, M, "1f1b", what)
+    for S, M in ((S, M), _drawn(gen)):
+        ops, what = _get(student, "one_f_one_b_schedule", S, M)
+        _valid(ops, S, M, what)
+        _equal(ops, S, M, "1f1b", what)
 
 
 @pytest.mark.parametrize("S,M", [(4, 8), (3, 7), (2, 5)])
-def test_1f1b_in_flight_limit(student, S, M):
+def test_1f1b_in_flight_limit(student, gen, S, M):
     """on stage s, 1F1B never has more than S - s micro-batches forwarded but not yet backwarded"""
+    S, M = (S, M) if S != 4 else _drawn(gen)
     ops, what = _get(student, "one_f_one_b_schedule", S, M)
+    _equal(ops, S, M, "1f1b", what)
     for s in range(S):
         live, peak = 0, 0
         for t, st, k, m in sorted(ops):
@@ -133,12 +143,13 @@ def test_1f1b_in_flight_limit(student, S, M):
         expect(peak <= S - s, f"{what}: stage {s} has {peak} micro-batches in flight at once, at most {S - s} allowed")
 
 
-def test_schedules_sorted_and_typed(student):
+def test_schedules_sorted_and_typed(student, gen):
     """both schedules are lists of (int, int, str, int) tuples sorted by time step, then stage"""
     for fn in ("gpipe_schedule", "one_f_one_b_schedule"):
-        for S, M in ((4, 6), (3, 3)):
+        for S, M in ((3, 3), _drawn(gen)):
             ops, what = _get(student, fn, S, M)
             _sorted(ops, what)
+            _equal(ops, S, M, "gpipe" if fn == "gpipe_schedule" else "1f1b", what)
 
 
 def _bubble(student, ops, S, what):
@@ -155,9 +166,9 @@ def _want_bubble(ops, S):
 
 
 @pytest.mark.parametrize("S,M", [(4, 8), (3, 2), (1, 4), (5, 5)])
-def test_bubble_of_the_classic_schedules(student, S, M):
+def test_bubble_of_the_classic_schedules(student, gen, S, M):
     """bubble_fraction of the GPipe and 1F1B schedules is (S - 1) / (M + S - 1)"""
-    for kind in ("gpipe", "1f1b"):
+    for kind, (S, M) in (("gpipe", (S, M)), ("1f1b", (S, M)), ("1f1b", _drawn(gen))):
         ops = judge_schedule(S, M, kind)
         what = f"bubble_fraction(the {kind} schedule of {S} stages and {M} micro-batches, {S})"
         got = _bubble(student, ops, S, what)
@@ -168,6 +179,10 @@ def test_bubble_of_the_classic_schedules(student, S, M):
 def test_bubble_of_any_list(student, gen):
     """bubble_fraction counts idle (stage, step) slots of S x T for any list, unsorted, with idle stages"""
     rnd = random.Random(int(gen.initial_seed()))
+    for S, ops in ((1, [(0, 0, "F", 0)]), (3, [(0, 0, "F", 0)]), (2, [(2, 1, "B", 0)])):  # one operation
+        what = f"bubble_fraction({ops}, {S})"
+        got = _bubble(student, ops, S, what)
+        expect(abs(got - _want_bubble(ops, S)) < 1e-12, f"{what}: expected {_want_bubble(ops, S)!r}, got {got!r}")
     for trial in range(6):
         S = rnd.randint(2, 5)
         T = rnd.randint(3, 12)

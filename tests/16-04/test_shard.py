@@ -101,6 +101,7 @@ def test_flatten_shard_new_tensor_inputs_unchanged(student, gen):
             expect(not res["aliases"], f"{what} returned a view of an input tensor (it shares its memory); the text "
                                        f"asks for a new tensor")
             expect(res["unchanged"], f"{what} changed an input tensor")
+            _same(res["out"]["tensor"], _expected(tensors, world, rank), what)
             expect(res["out"]["shape"] == [math.ceil(sum(math.prod(s) for s in shapes) / world)] and
                    res["out"]["device"] == "cpu", f"{what}: expected a 1-D tensor on the cpu, got shape "
                                                  f"{res['out']['shape']} on {res['out']['device']}")
@@ -112,6 +113,9 @@ def test_flatten_shard_on_inputs_device(student, gen):
         tensors = _tensors(gen, shapes, torch.float32)
         k = math.ceil(sum(math.prod(s) for s in shapes) / world)
         for rank in (0, world - 1):
+            what = _what(shapes, world, rank, "float32")  # the same call on the cpu, values compared
+            res = _shard(student, tensors, world, rank, ["contiguous"] * len(tensors), what)
+            _same(res["out"]["tensor"], _expected(tensors, world, rank), what)
             what = _what(shapes, world, rank, "float32") + " with every tensor on the meta device"
             res = student.call("flatten_shard_call", tensors=tensors, layouts=["contiguous"] * len(tensors),
                                world=world, rank=rank, device="meta")
@@ -158,14 +162,18 @@ def test_unflatten_new_contiguous(student, gen):
         expect(not res["aliases"], f"{what}: a returned tensor shares memory with a shard; the text asks for new "
                                    f"tensors")
         expect(res["unchanged"], f"{what} changed a shard")
-        for i, o in enumerate(res["outs"]):
+        for i, (o, t) in enumerate(zip(res["outs"], tensors)):
             expect(o["contiguous"], f"{what}: tensor {i} (shape {tuple(o['shape'])}) is not contiguous")
+            _same(o["tensor"], t, f"{what}, tensor {i}")
 
 
 def test_unflatten_on_shards_device(student, gen):
     """on meta-device shards the tensors come back on the meta device with the shards' dtype"""
     shapes, world = CASES[1]
     tensors = _tensors(gen, shapes, torch.float32)
+    res, what = _unflatten(student, tensors, world)  # the same call on the cpu, values compared
+    for i, (o, t) in enumerate(zip(res["outs"], tensors)):
+        _same(o["tensor"], t, f"{what}, tensor {i}")
     res, what = _unflatten(student, tensors, world, device="meta")
     for i, (o, t) in enumerate(zip(res["outs"], tensors)):
         expect(o["device"] == "meta" and o["dtype"] == "torch.float32" and o["shape"] == list(t.shape),

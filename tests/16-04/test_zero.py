@@ -16,7 +16,8 @@ from course.judge.expect import expect, fail
 
 WORLDS = (2, 3)
 OP_TIMEOUT, DEADLINE = 5.0, 20.0
-# name: (dtype, shapes, steps, hyper-parameters). n = 25 (k = 13 on 2 ranks, 9 on 3), n = 15, n = 1.
+# name: (dtype, shapes, steps, hyper-parameters). n = 25 (k = 13 on 2 ranks, 9 on 3), n = 15, n = 1. In "f64" the
+# first parameter is a transposed (non-contiguous) tensor, its gradient laid out the same way.
 RUNS = {
     "f64": (torch.float64, [(3, 4), (5,), (), (0, 3), (7,)], 3,
             {"lr": 0.05, "betas": (0.9, 0.999), "eps": 1e-8, "weight_decay": 0.1}),
@@ -37,7 +38,8 @@ def build_runs(gen, world):
         init = [torch.randn(s, generator=gen, dtype=torch.float64).to(dtype) for s in shapes]
         grads = [[[torch.randn(s, generator=gen, dtype=torch.float64).mul(0.5 + r).to(dtype) for s in shapes]
                   for r in range(world)] for _ in range(steps)]
-        runs.append({"name": name, "init": init, "grads": grads, "hp": dict(hp)})
+        layouts = ["transposed" if name == "f64" and i == 0 else "contiguous" for i in range(len(shapes))]
+        runs.append({"name": name, "init": init, "grads": grads, "hp": dict(hp), "layouts": layouts})
     return runs
 
 
@@ -177,6 +179,7 @@ def check_values(z, world, run_name):
 
 
 def check_state(z, world, run_name):
+    check_values(z, world, run_name)  # the values too: the records of another student's run do not pass
     label, steps = z.steps(world, run_name)
     n = sum(t.numel() for t in steps[0][1]["init"])
     k = math.ceil(n / world)
@@ -189,6 +192,7 @@ def check_state(z, world, run_name):
 
 
 def check_in_place(z, world, run_name):
+    check_values(z, world, run_name)
     label, steps = z.steps(world, run_name)
     for step, run, frames in steps:
         for rank, f in enumerate(frames):
@@ -203,6 +207,7 @@ def check_in_place(z, world, run_name):
 
 
 def check_device(z, world, run_name):
+    check_values(z, world, run_name)
     label, steps = z.steps(world, run_name)
     for step, run, frames in steps:
         for rank, f in enumerate(frames):
@@ -263,6 +268,7 @@ def test_zero1_writes_in_place(z1):
 def test_zero1_all_reduce_then_all_gather(z1):
     """the gradients are averaged with dist.all_reduce and the shards shared with an all-gather"""
     for world in WORLDS:
+        check_values(z1, world, "f64")
         label, steps = z1.steps(world, "f64")
         for step, run, frames in steps:
             for rank, f in enumerate(frames):
@@ -327,6 +333,7 @@ def test_zero2_reduce_scatter_no_all_reduce(z2):
     """the gradients are reduce-scattered, no rank calls all_reduce, and the shards are all-gathered"""
     for world in WORLDS:
         for run in RUNS:
+            check_values(z2, world, run)
             label, steps = z2.steps(world, run)
             for step, _, frames in steps:
                 for rank, f in enumerate(frames):
@@ -344,6 +351,7 @@ def test_zero2_bytes_per_rank(z2):
     """each rank sends at most 2(W-1)·ceil(n/W) elements' worth a call (one flat, padded reduce-scatter)"""
     for world in WORLDS:
         for run in RUNS:
+            check_values(z2, world, run)
             label, steps = z2.steps(world, run)
             n = sum(t.numel() for t in steps[0][1]["init"])
             esize = steps[0][1]["init"][0].element_size()
