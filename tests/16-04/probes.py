@@ -74,9 +74,9 @@ def flatten_shard_call(ns, tensors, layouts, world, rank, device="cpu"):
             "unchanged": None if kept is None else all(torch.equal(a, b) for a, b in zip(ins, kept))}
 
 
-def unflatten_call(ns, shards, shapes, device="cpu"):
-    """unflatten_shards(shards, shapes) on copies of the judge's shards (on ``device``)."""
-    ins = [s.clone().to(device) for s in shards]
+def unflatten_call(ns, shards, shapes, device="cpu", layout="contiguous"):
+    """unflatten_shards(shards, shapes) on copies of the judge's shards (on ``device``, laid out as ``layout``)."""
+    ins = [relayout(s, layout).to(device) for s in shards]
     kept = [s.clone() for s in shards]
     try:
         out = get(ns, "unflatten_shards")(ins, [torch.Size(s) for s in shapes])

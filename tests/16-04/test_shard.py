@@ -129,11 +129,12 @@ def test_flatten_shard_on_inputs_device(student, gen):
                    f"{out.get('dtype')} {out.get('shape')} on {out.get('device')}")
 
 
-def _unflatten(student, tensors, world, device="cpu"):
+def _unflatten(student, tensors, world, device="cpu", layout="contiguous"):
     shards = [_expected(tensors, world, r).clone() for r in range(world)]
     shapes = [list(t.shape) for t in tensors]
-    what = f"unflatten_shards({world} shards of {shards[0].numel()}, shapes {[tuple(s) for s in shapes]})"
-    res = student.call("unflatten_call", shards=shards, shapes=shapes, device=device)
+    what = (f"unflatten_shards({world} shards of {shards[0].numel()}{'' if layout == 'contiguous' else ', ' + layout}, "
+            f"shapes {[tuple(s) for s in shapes]})")
+    res = student.call("unflatten_call", shards=shards, shapes=shapes, device=device, layout=layout)
     if res["error"]:
         fail(f"{what} raised {res['error']['type']}: {res['error']['message']}")
     expect(res["kind"] in ("list", "tuple") and len(res["outs"]) == len(tensors),
@@ -145,11 +146,12 @@ def _unflatten(student, tensors, world, device="cpu"):
 
 @pytest.mark.parametrize("case", range(len(CASES)))
 def test_unflatten_restores_tensors(student, gen, case):
-    """unflatten_shards gives back each original tensor, in order, with its shape, and drops the padding"""
+    """unflatten_shards gives back each original tensor, in order, with its shape, and drops the padding (the
+    shards may be non-contiguous 1-D tensors: a flatten_shard may return a strided view of a new buffer)"""
     shapes, world = CASES[case]
     dtype = (torch.float64, torch.int64, torch.float32)[case % 3]
     tensors = _tensors(gen, shapes, dtype)
-    res, what = _unflatten(student, tensors, world)
+    res, what = _unflatten(student, tensors, world, layout="strided" if case % 2 else "contiguous")
     for i, (o, t) in enumerate(zip(res["outs"], tensors)):
         _same(o["tensor"], t, f"{what}, tensor {i}")
 
