@@ -76,10 +76,14 @@ def test_roundtrip_any_tensor(student, t):
                                            f"tensors, expected {t.numel() * 2} (the bfloat16 copy)")
 
 
-@pytest.mark.parametrize("dtype", [torch.int64, torch.bool, torch.float16])
+@pytest.mark.parametrize("dtype", [torch.int64, torch.bool, torch.float16, torch.int32, torch.int16, torch.complex64])
 def test_other_dtypes_kept(student, gen, dtype):
-    """tensors of other dtypes come back exactly, in their own dtype"""
-    t = (torch.randn(5, 7, generator=gen) * 1000).to(dtype)
+    """tensors of other dtypes come back exactly, in their own dtype (int32, int16 and complex64 too, not only
+    the dtypes the text names)"""
+    if dtype.is_complex:
+        t = torch.randn(5, 7, generator=gen, dtype=dtype) * 1000
+    else:
+        t = (torch.randn(5, 7, generator=gen) * 1000).to(dtype)
     t[0, 0] = 1 if dtype == torch.bool else 2049  # 2049 is not representable in bfloat16
     what = f"unpack_compressed(pack_compressed(t)) for {dtype} t of shape (5, 7)"
     back = student.call("pack_roundtrip", t=t)["back"]

@@ -174,6 +174,27 @@ def test_relu_at_zero(student, gen):
             what="(L0.relu() * L1).sum() for L0 = [-1, 0, 0, 2, -0]")
 
 
+def test_non_finite_values(student):
+    """each operation's .data equals torch's result also for NaN and infinite inputs (relu(NaN) is NaN)"""
+    x = torch.tensor([float("nan"), float("inf"), -float("inf"), -1.0, 0.0, 2.0], dtype=f64)
+    unary = ["relu", "tanh", "exp", "neg", "log"]
+    program = [(op, 0, None) for op in unary] + [("add", 1, 2), ("add", 6, 3), ("add", 7, 4), ("add", 8, 5),
+                                                  ("sum", 9, None)]
+    res = student.call("engine_run", leaves=[x], program=program)
+    slots, _ = torch_run([x], program)
+    for k, op in enumerate(unary, start=1):
+        what = f"L0.{op}() for L0 = [nan, inf, -inf, -1, 0, 2]: .data (torch.{op} gives {slots[k].tolist()})"
+        if isinstance(res["data"][k], str):
+            fail(f"{what}: {res['data'][k]}")
+        expect_close(res["data"][k], slots[k], what, atol=0, rtol=1e-12, equal_nan=True)
+
+
+def test_backward_on_a_leaf(student, gen):
+    """backward() on a 0-dim leaf itself adds d(out)/d(out) = 1 to its own .grad (2 after two calls)"""
+    a, b = torch.randn(3, generator=gen, dtype=f64), torch.randn((), generator=gen, dtype=f64)
+    compare(student, [a, b], [], times=2, what="out = L1, a 0-dim leaf (L0 unused)")
+
+
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
 def test_float32_leaves(student, gen, dtype):
     """gradients have the leaf's dtype (float32, float16, bfloat16), relu included"""
@@ -222,14 +243,19 @@ def test_grads_are_own_tensors(student, gen, op):
 
 def test_does_not_use_torch_autograd(student, gen):
     """the engine is written without torch.autograd: while Values are built and backward runs (under
-    torch.no_grad() and under enable_grad), no torch call returns a tensor that requires grad and autograd's
-    engine never runs (both watched inside the worker)"""
+    torch.no_grad() and under enable_grad, on a random expression and on one that uses every operation), no
+    torch call returns a tensor that requires grad and autograd's engine never runs (both watched inside the
+    worker)"""
     leaves, program = random_program(gen, 6)
-    what = f"the expression {describe(leaves, program)}"
-    for no_grad in (True, False):
+    # and one expression that uses every operation, so no operation's rule goes unwatched
+    a, b, c = (torch.randn(s, generator=gen, dtype=f64) for s in ((3, 4), (4, 2), (3, 4)))
+    every = [("mul", 0, 2), ("add", 3, 0), ("sub", 4, 2), ("neg", 5, None), ("tanh", 6, None), ("exp", 7, None),
+             ("log", 8, None), ("relu", 9, None), ("matmul", 10, 1), ("sum", 11, None)]
+    for leaves, program, no_grad in ((leaves, program, True), (leaves, program, False), ([a, b, c], every, True)):
+        what = f"the expression {describe(leaves, program)}"
         res = student.call("engine_run", leaves=leaves, program=program, no_grad=no_grad)
         expect(not res["autograd"], f"{what}, built and differentiated with your Value "
                f"({'under torch.no_grad()' if no_grad else 'with grad mode on'}): torch's autograd was used "
                f"({', '.join(res['autograd'])}); write the engine yourself: each operation keeps its own backward "
-               f"rule, and backward() walks the Values, without requires_grad, torch.autograd.grad or .backward() on "
-               f"tensors")
+               f"rule, and backward() walks the Values, without requires_grad, torch.autograd.grad, torch.func or "
+               f".backward() on tensors")

