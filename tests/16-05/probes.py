@@ -144,6 +144,18 @@ def fake_quant(ns, x, scale, zero_point, quant_min, quant_max, g=None, layout="c
     return res
 
 
+def fake_quant_in_graph(ns, x, scale, zero_point, quant_min, quant_max, g):
+    """The gradient of <g, fake_quantize(x) + x> with respect to x (autograd hands the same incoming gradient to
+    both branches), and whether g itself was left as it was."""
+    x = x.clone().requires_grad_(True)
+    before = g.clone()
+    out = get(ns, "fake_quantize")(x, scale, zero_point, quant_min, quant_max)
+    if not isinstance(out, torch.Tensor) or out.grad_fn is None:
+        return {"grad": "the output has no autograd graph", "g_unchanged": True}
+    (gx,) = torch.autograd.grad(out + x, [x], g)
+    return {"grad": gx, "g_unchanged": bool(torch.equal(g, before))}
+
+
 def fake_quant_on_meta(ns, shape):
     x = torch.randn(shape, device="meta", requires_grad=True)
 
@@ -165,11 +177,11 @@ def qlinear(ns, qx, x_scale, x_zero_point, qw, w_scale, bias, out_scale, out_zer
     return {"out": _tensor(out), "products": products, "ops": sorted({o[0] for o in log.ops})}
 
 
-def qlinear_on_meta(ns, lead, k, m):
+def qlinear_on_meta(ns, lead, k, m, bias=True):
     qx = torch.zeros(list(lead) + [k], dtype=torch.uint8, device="meta")
     qw = torch.zeros(m, k, dtype=torch.int8, device="meta")
     ws = torch.ones(m, device="meta")
-    b = torch.zeros(m, device="meta")
+    b = torch.zeros(m, device="meta") if bias else None
     return _meta_result(lambda: get(ns, "quantized_linear")(qx, 0.1, 3, qw, ws, b, 0.2, 7))
 
 
@@ -178,8 +190,9 @@ def call_error(ns, name, args):
 
 
 # ------------------------------------------------------------------ exercise 5: QATLinear
-def qat_forward(ns, weight, bias, xs, modes, g):
-    """A QATLinear holding weight and bias, fed xs in the given modes; gradients of <g, last output>."""
+def qat_forward(ns, weight, bias, xs, modes, g, weights=None):
+    """A QATLinear holding weight and bias, fed xs in the given modes; gradients of <g, last output>. With
+    weights, weights[i] is copied into the weight before call i (as an optimizer step would change it)."""
     m = get(ns, "QATLinear")(weight.shape[1], weight.shape[0], bias=bias is not None)
     info = {"is_linear": isinstance(m, torch.nn.Linear),
             "params": sorted(n for n, _ in m.named_parameters()),
@@ -192,6 +205,9 @@ def qat_forward(ns, weight, bias, xs, modes, g):
     outs = []
     for i, (x, mode) in enumerate(zip(xs, modes)):
         m.train(mode == "train")
+        if weights is not None:
+            with torch.no_grad():
+                m.weight.copy_(weights[i])
         last = i == len(xs) - 1
         x = x.clone().requires_grad_(last)
         out = m(x)

@@ -6,7 +6,7 @@ from course.judge.expect import expect, expect_equal
 
 pytestmark = pytest.mark.task("fake_quant")
 BUILTIN = ("fake_quantize", "quantize_per_tensor", "quantize_per_channel", "dequantize", "_fake_quant")
-RANGES = [(-128, 127), (0, 255), (-8, 7), (0, 15)]
+RANGES = [(-128, 127), (0, 255), (-8, 7), (0, 15), (-32768, 32767)]
 
 
 def reference(x, scale, zp, lo, hi, g):
@@ -45,10 +45,11 @@ def check(student, what, x, scale, zp, lo, hi, g=None, layout="contiguous"):
     return res
 
 
-@pytest.mark.parametrize("rng,shape", list(zip(RANGES, [(9,), (3, 4, 5), (2, 7), (11,)])),
+@pytest.mark.parametrize("rng,shape", list(zip(RANGES, [(9,), (3, 4, 5), (2, 7), (11,), (13,)])),
                          ids=[f"{a}..{b}" for a, b in RANGES])
 def test_matches_torch(student, gen, rng, shape):
-    """values and straight-through gradients equal torch.fake_quantize_per_tensor_affine's, 8-bit and 4-bit ranges"""
+    """values and straight-through gradients equal torch.fake_quantize_per_tensor_affine's, 8-bit, 4-bit and 16-bit
+    ranges"""
     lo, hi = rng
     scale = float(torch.rand((), generator=gen)) * 0.2 + 0.01
     zp = int(torch.randint(lo, hi + 1, (), generator=gen))
@@ -98,6 +99,25 @@ def test_any_layout(student, gen, layout):
     x = torch.randn(4, 6, generator=gen)
     check(student, f"fake_quantize(x (4, 6) {layout}, 0.02, -3, -128, 127)", x, 0.02, -3, -128, 127,
           g=torch.randn(4, 6, generator=gen), layout=layout)
+
+
+def test_gradient_in_a_larger_graph(student, gen):
+    """in y = fake_quantize(x) + x autograd hands one incoming gradient to both branches: the gradient of x is
+    PyTorch's straight-through one plus g, and g itself is left unchanged"""
+    x = torch.randn(4, 6, generator=gen) * 3  # scale 0.02, -128..127: about a third of the entries clamp
+    g = torch.randn(4, 6, generator=gen)
+    res = student.call("fake_quant_in_graph", x=x, scale=0.02, zero_point=1, quant_min=-128, quant_max=127, g=g)
+    what = "the gradient of <g, fake_quantize(x, 0.02, 1, -128, 127) + x> with respect to x, for x (4, 6)"
+    grad = res["grad"]
+    expect(isinstance(grad, torch.Tensor), f"{what}: {grad}")
+    expect(res["g_unchanged"], f"{what}: the incoming gradient g was changed in place (backward must return a new "
+           f"tensor: autograd may hand the same gradient to other parts of the graph)")
+    want = reference(x, 0.02, 1, -128, 127, g)[1] + g
+    bad = grad != want
+    if bad.any():
+        i = tuple(int(v) for v in bad.nonzero()[0])
+        expect(False, f"{what}: {int(bad.sum())} of {bad.numel()} entries differ from PyTorch's; first at {i}: "
+               f"expected {want[i].item():.4g}, got {grad[i].item():.4g}")
 
 
 def test_does_not_call_pytorch_quantizer(student, gen):

@@ -13,14 +13,15 @@ pytestmark = pytest.mark.task("qat")
 TOL = {"atol": 1e-5, "rtol": 1e-5}
 
 
-def reference(weight, bias, xs, modes, g):
-    """The text's QATLinear with PyTorch's observers and fake quantize: outputs, and the last call's gradients."""
+def reference(weight, bias, xs, modes, g, weights=None):
+    """The text's QATLinear with PyTorch's observers and fake quantize: outputs, and the last call's gradients;
+    with weights, call i uses weights[i]."""
     act = tob.MovingAverageMinMaxObserver(averaging_constant=0.01, dtype=torch.quint8)
     outs = []
-    w = weight.clone().requires_grad_(True)
     b = None if bias is None else bias.clone().requires_grad_(True)
     grads = None
     for i, (x, mode) in enumerate(zip(xs, modes)):
+        w = (weight if weights is None else weights[i]).clone().requires_grad_(True)
         x = x.clone().requires_grad_(i == len(xs) - 1)
         if mode == "train":
             act(x)
@@ -36,14 +37,16 @@ def reference(weight, bias, xs, modes, g):
     return outs, grads
 
 
-def run(student, gen, shape, bias, modes, what):
+def run(student, gen, shape, bias, modes, what, shrink=False):
     m, k = shape
     weight = torch.randn(m, k, generator=gen) * 0.3
     b = torch.randn(m, generator=gen) if bias else None
     xs = [torch.randn(5, k, generator=gen) * (1 + 2 * i) + i for i in range(len(modes))]
     g = torch.randn(5, m, generator=gen)
-    res = student.call("qat_forward", weight=weight, bias=b, xs=xs, modes=modes, g=g)
-    outs, grads = reference(weight, b, xs, modes, g)
+    # shrink: the weight's range narrows from call to call, as training changes it (s_w from the current weight)
+    weights = [weight / (1 + i) for i in range(len(modes))] if shrink else None
+    res = student.call("qat_forward", weight=weight, bias=b, xs=xs, modes=modes, g=g, weights=weights)
+    outs, grads = reference(weight, b, xs, modes, g, weights)
     for i, (got, want, mode) in enumerate(zip(res["outs"], outs, modes)):
         expect_close(got, want, f"{what}: the output for input {i} ({mode} mode; inputs of growing range, "
                      f"so the observer's moving average matters)", **TOL)
@@ -52,10 +55,12 @@ def run(student, gen, shape, bias, modes, what):
 
 @pytest.mark.parametrize("shape,bias", [((3, 6), True), ((4, 1), False)], ids=["bias", "no-bias"])
 def test_training_forward(student, gen, shape, bias):
-    """in training mode each call updates the observer and fake-quantizes input (uint8) and weight (int8, symmetric)"""
+    """in training mode each call updates the observer and fake-quantizes input (uint8) and the current weight (int8,
+    symmetric, its scale from that weight alone)"""
     m, k = shape
-    what = f"QATLinear({k}, {m}, bias={bias}) called on four inputs (5, {k}) in training mode"
-    res, _ = run(student, gen, shape, bias, ["train"] * 4, what)
+    what = (f"QATLinear({k}, {m}, bias={bias}) called on four inputs (5, {k}) in training mode, its weight halved, "
+            f"then a third, then a quarter of the first between calls (s_w from the current weight)")
+    res, _ = run(student, gen, shape, bias, ["train"] * 4, what, shrink=True)
     expect(res["is_linear"], f"QATLinear({k}, {m}) is not a subclass of nn.Linear")
     expect_equal(res["params"], ["bias", "weight"] if bias else ["weight"], f"the parameters of QATLinear({k}, {m}, "
                  f"bias={bias})")

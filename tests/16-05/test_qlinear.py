@@ -131,10 +131,12 @@ def test_saturates(student, gen):
 def test_on_another_device(student, gen):
     """on tensors on another device (meta, the grader's GPU stand-in) the result is a uint8 tensor there"""
     lead, k, m = [int(torch.randint(1, 4, (), generator=gen))], int(torch.randint(2, 9, (), generator=gen)), 3
-    res = student.call("qlinear_on_meta", lead=lead, k=k, m=m)
-    what = f"quantized_linear(qx {tuple(lead) + (k,)}, ..., qw ({m}, {k}), ...) on the meta device"
-    expect("error" not in res, f"{what} (the grader's stand-in for a GPU: a tensor made without device= lands on the "
-           f"CPU) raised {res.get('error')}: create every tensor on qx's device")
-    expect(res["devices"] == ["meta"] and res["shapes"] == [lead + [m]] and res["dtypes"] == ["torch.uint8"],
-           f"{what}: expected a torch.uint8 tensor of shape {lead + [m]} on meta, got {res['dtypes']} of shapes "
-           f"{res['shapes']} on {res['devices']}")
+    for bias in (True, False):
+        res = student.call("qlinear_on_meta", lead=lead, k=k, m=m, bias=bias)
+        what = (f"quantized_linear(qx {tuple(lead) + (k,)}, ..., qw ({m}, {k}), w_scale, {'bias' if bias else 'None'}, "
+                f"...) on the meta device")
+        expect("error" not in res, f"{what} (the grader's stand-in for a GPU: a tensor made without device= lands on "
+               f"the CPU) raised {res.get('error')}: create every tensor on qx's device")
+        expect(res["devices"] == ["meta"] and res["shapes"] == [lead + [m]] and res["dtypes"] == ["torch.uint8"],
+               f"{what}: expected a torch.uint8 tensor of shape {lead + [m]} on meta, got {res['dtypes']} of shapes "
+               f"{res['shapes']} on {res['devices']}")
