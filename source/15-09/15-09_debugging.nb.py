@@ -101,7 +101,7 @@ print("\n".join([report[0], "  ...", *report[-4:]]))
 # %% [markdown]
 # ### Exercise 1 · `find_nan_origin` (3 points)
 #
-# `find_nan_origin(loss_fn, x)` runs `loss = loss_fn(x)` and `loss.backward()` with anomaly detection on,
+# `find_nan_origin(loss_fn, x)` runs `loss = loss_fn(x)` and `loss.backward()` once, with anomaly detection on,
 # where `x` is a leaf tensor that requires a gradient and `loss` is a scalar tensor.
 #
 # * If backward completes, return `None`.
@@ -517,7 +517,8 @@ _ = expect_raises(RuntimeError, lambda: broken_add_positions(torch.empty(2, 5, 3
 # * `fixed_train(model, batches, lr)` runs one plain SGD step (`torch.optim.SGD(model.parameters(), lr=lr)`)
 #   per batch on the cross-entropy of that batch alone, and returns the list of batch losses as Python
 #   floats (not tensors: a list of loss tensors keeps every graph alive).
-# * `fixed_predict_proba(model, x)` returns the softmax probabilities of `model(x)` computed in evaluation
+# * `fixed_predict_proba(model, x)` returns the softmax probabilities of `model(x)` over dimension 1 (the
+#   classes, as in the broken version) computed in evaluation
 #   mode and without building a graph, and leaves every module of the model in the mode (training or
 #   evaluation) it was in (modes may be mixed: a model in training mode may hold a frozen batch norm in
 #   evaluation mode).

@@ -73,6 +73,33 @@ LOSS_SOURCES = {
         "import torch\n"
         "def loss(x):\n"
         "    raise ValueError('bad batch')\n"),
+    # a custom Function: its node is named after the class, with no number ("Clamp01Backward")
+    "custom_fn": (
+        "import torch\n"
+        "class Clamp01(torch.autograd.Function):\n"
+        "    @staticmethod\n"
+        "    def forward(ctx, x):\n"
+        "        ctx.save_for_backward(x)\n"
+        "        return x.clamp(0, 1)\n"
+        "\n"
+        "    @staticmethod\n"
+        "    def backward(ctx, g):\n"
+        "        (x,) = ctx.saved_tensors\n"
+        "        return g * (x > 0) / (x > 0)\n"
+        "\n"
+        "def loss(x):\n"
+        "    y = x * 3\n"
+        "    z = Clamp01.apply(y)\n"
+        "    return z.sum()\n"),
+    # sqrt's backward makes 0/0 = nan where m == 0, and where's backward then zeroes it: x.grad stays finite.
+    # It counts its own calls (loss.calls): find_nan_origin runs loss_fn once.
+    "masked_sqrt": (
+        "import torch\n"
+        "def loss(x):\n"
+        "    loss.calls = getattr(loss, 'calls', 0) + 1\n"
+        "    m = torch.where(x > 0, x, torch.zeros_like(x))\n"
+        "    r = torch.sqrt(m)\n"
+        "    return (r * 0).sum() + x.sum()\n"),
 }
 
 
@@ -116,11 +143,12 @@ def nan_origin(ns, name, x, pad=0):
     torch.autograd.set_detect_anomaly(False)
     leaf = x.detach().clone().requires_grad_(True)
     result = {}
+    loss_fn = make_loss(name, pad)
     with warnings.catch_warnings(record=True) as escaped:
         warnings.simplefilter("always")
         before = broad_warning_filters()
         try:
-            result["returned"] = fn(make_loss(name, pad), leaf)
+            result["returned"] = fn(loss_fn, leaf)
             result["error"] = None
         except Exception as exc:  # what find_nan_origin let through
             result["returned"] = None
@@ -128,6 +156,7 @@ def nan_origin(ns, name, x, pad=0):
         result["filters"] = [before, broad_warning_filters()]  # this block restores them for the worker
     result["anomaly_on_after"] = bool(torch.is_anomaly_enabled())
     result["escaped_warnings"] = len(escaped)
+    result["loss_calls"] = getattr(loss_fn, "calls", None)  # counted by the losses that count their calls
     torch.autograd.set_detect_anomaly(False)
     return result
 
@@ -267,7 +296,28 @@ def _inputs(inputs, needs):
     return [t.detach().requires_grad_(bool(n)) for t, n in zip(inputs, needs)]
 
 
-def numeric_jac(ns, family, defect, inputs, needs, eps):
+def _watched(call, watch):
+    """call(), and with ``watch`` the names of the functions of torch.autograd.gradcheck's module it entered
+    (seen through sys.setprofile, so an import under another name is seen too): "write both from scratch"."""
+    if not watch:
+        return call(), []
+    import sys
+    target = sys.modules["torch.autograd.gradcheck"].__file__
+    entered = set()
+
+    def profiler(frame, event, arg):
+        if event == "call" and frame.f_code.co_filename == target:
+            entered.add(frame.f_code.co_name)
+    previous = sys.getprofile()
+    sys.setprofile(profiler)
+    try:
+        out = call()
+    finally:
+        sys.setprofile(previous)
+    return out, sorted(entered)
+
+
+def numeric_jac(ns, family, defect, inputs, needs, eps, watch=False):
     xs = _inputs(inputs, needs)
     f = grad_function(family, defect)
     grad_mode = []  # torch.is_grad_enabled() at each call of fn: "compute it with autograd off"
@@ -275,13 +325,13 @@ def numeric_jac(ns, family, defect, inputs, needs, eps):
     def fn(*args):
         grad_mode.append(torch.is_grad_enabled())
         return f(*args)
-    jac = get(ns, "numeric_jacobian")(fn, xs, eps)
+    jac, yardstick = _watched(lambda: get(ns, "numeric_jacobian")(fn, xs, eps), watch)
     return {"jac": list(jac) if isinstance(jac, (list, tuple)) else jac,
             "inputs_after": [x.detach().clone() for x in xs],
-            "calls": len(grad_mode), "calls_with_grad": sum(grad_mode)}
+            "calls": len(grad_mode), "calls_with_grad": sum(grad_mode), "yardstick": yardstick}
 
 
-def verdict(ns, family, defect, inputs, needs, kwargs, stale=None):
+def verdict(ns, family, defect, inputs, needs, kwargs, stale=None, watch=False):
     """check_gradients' verdict; with ``stale``, every input that requires a gradient already holds a .grad
     (filled with that value), as after an earlier backward."""
     xs = _inputs(inputs, needs)
@@ -289,9 +339,9 @@ def verdict(ns, family, defect, inputs, needs, kwargs, stale=None):
         for x in xs:
             if x.requires_grad:
                 x.grad = torch.full_like(x, float(stale))
-    v = get(ns, "check_gradients")(grad_function(family, defect), xs, **kwargs)
+    v, yardstick = _watched(lambda: get(ns, "check_gradients")(grad_function(family, defect), xs, **kwargs), watch)
     return {"verdict": v if isinstance(v, (bool, int, float, str)) or v is None else repr(v)[:100],
-            "type": type(v).__name__, "inputs_after": [x.detach().clone() for x in xs]}
+            "type": type(v).__name__, "inputs_after": [x.detach().clone() for x in xs], "yardstick": yardstick}
 
 
 # ---------------------------------------------------------------- gradient monitor
@@ -473,6 +523,26 @@ def zoo_predict(ns, state, x, start_training, flip=None):
             "children_training": [bool(m.training) for m in model.children()],
             "modes": {name: bool(m.training) for name, m in model.named_modules()},
             "running_mean": model.bn.running_mean.clone()}
+
+
+class PerPositionNet(nn.Module):
+    """A per-position classifier: outputs (N, classes, L), so softmax over dim 1 differs from dim -1."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv1d(3, 4, 1)
+        self.drop = nn.Dropout(0.3)
+
+    def forward(self, x):
+        return self.drop(self.conv(x))
+
+
+def zoo_predict_per_position(ns, state, x):
+    """fixed_predict_proba on PerPositionNet (in training mode) with ``state``."""
+    model = PerPositionNet()
+    model.load_state_dict(state)
+    p = get(ns, "fixed_predict_proba")(model.train(), x)
+    return {"p": p.detach().clone() if isinstance(p, torch.Tensor) else repr(p)[:100]}
 
 
 def zoo_predict_spec(ns, spec, x, start_training):

@@ -54,6 +54,8 @@ def nan_input(name, gen):
         x[int(torch.randint(0, 5, (1,), generator=gen))] = -0.5  # exp(x) - 1 < 0
     elif name == "normalize":
         x = torch.zeros(5, dtype=torch.float64)
+    elif name in ("custom_fn", "masked_sqrt"):
+        x[int(torch.randint(0, 5, (1,), generator=gen))] = -0.5
     return x
 
 
@@ -83,6 +85,25 @@ def test_reports_op_and_line(student, gen, name):
     want = judge_origin(name, x, pad)
     assert want is not None  # the judge's own case must produce a NaN
     check_report(student.call("nan_origin", name=name, x=x, pad=pad), want, name, x, pad)
+
+
+def test_custom_function_node(student, gen):
+    """find_nan_origin names a custom autograd.Function's node as anomaly mode does ('Clamp01Backward', no number)"""
+    x, pad = nan_input("custom_fn", gen), padding(gen)
+    want = judge_origin("custom_fn", x, pad)
+    assert want is not None and want["op"] == "Clamp01Backward"
+    check_report(student.call("nan_origin", name="custom_fn", x=x, pad=pad), want, "custom_fn", x, pad)
+
+
+def test_nan_that_a_later_node_masks(student, gen):
+    """find_nan_origin reports a NaN that a later backward node masks (x.grad stays finite), running loss_fn once"""
+    x, pad = nan_input("masked_sqrt", gen), padding(gen)
+    want = judge_origin("masked_sqrt", x, pad)
+    assert want is not None
+    r = student.call("nan_origin", name="masked_sqrt", x=x, pad=pad)
+    check_report(r, want, "masked_sqrt", x, pad)
+    expect(r["loss_calls"] == 1, f"find_nan_origin(loss, x) called loss_fn {r['loss_calls']} times: the text runs "
+                                 f"loss = loss_fn(x) and loss.backward() once, with anomaly detection on")
 
 
 def test_innermost_frame_through_a_helper(student, gen):

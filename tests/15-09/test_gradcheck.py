@@ -406,6 +406,19 @@ def test_rtol_scales_the_numeric_value(student, gen):
         expect_verdict(student, cases[k][0], cases[k][1], want=wants[k])
 
 
+def test_written_from_scratch(student, gen):
+    """numeric_jacobian and check_gradients compute their own answers: neither calls into torch.autograd.gradcheck,
+    the yardstick the checks compare with"""
+    c = smooth(gen)
+    for probe, extra in [("numeric_jac", {"eps": 1e-6}), ("verdict", {"kwargs": {}})]:
+        r = student.call(probe, family=c["family"], defect=c["defect"], inputs=c["inputs"], needs=c["needs"],
+                         watch=True, **extra)
+        name = "numeric_jacobian" if probe == "numeric_jac" else "check_gradients"
+        expect(not r["yardstick"], f"{name}(fn, inputs) called torch.autograd.gradcheck's "
+                                   f"{', '.join(r['yardstick'][:3])}: the text asks for both written from scratch "
+                                   f"(gradcheck is the yardstick your verdicts are compared with)")
+
+
 def test_inputs_left_unchanged(student, gen):
     """numeric_jacobian and check_gradients leave the input tensors' values unchanged"""
     c = smooth(gen)

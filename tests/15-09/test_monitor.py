@@ -239,6 +239,20 @@ def test_diagnose_thresholds(student, gen, root_param):
 
 
 @pytest.mark.task("monitor", weight=0.1)  # its right answer is a constant (None): worth little
+def test_nothing_to_monitor(student, gen):
+    """A model with no parameter requiring a gradient: norms() is {} and diagnose() is None (no norm is out of range)"""
+    state = fresh_state(int(torch.randint(0, 10_000, (1,), generator=gen)), False)
+    frozen = [n for n in state if not n.endswith(("running_mean", "running_var", "num_batches_tracked"))]
+    got = student.call("monitor_script", state=state, root_param=False, frozen=frozen, half=False,
+                       actions=[["new", 0], ["norms", 0], ["diagnose", 0, 1e-3, 1e3], ["remove", 0]])
+    what = "GradMonitor(model) on a model whose every parameter is frozen"
+    expect(got[0]["norms"] == {}, f"{what}: norms() returned {got[0]['norms']!r}, expected {{}} (no module holds a "
+                                  f"parameter requiring a gradient)")
+    expect(got[1]["diagnose"] is None, f"{what}: diagnose(1e-3, 1e3) returned {got[1]['diagnose']!r}, expected None: "
+                                       f"every norm (there is none) is finite and within [low, high]")
+
+
+@pytest.mark.task("monitor", weight=0.1)  # its right answer is a constant (None): worth little
 def test_diagnose_range_includes_its_ends(student, gen):
     """diagnose: a norm equal to low or to high is within [low, high], so the answer is None"""
     state = fresh_state(int(torch.randint(0, 10_000, (1,), generator=gen)), False)

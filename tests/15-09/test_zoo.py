@@ -222,3 +222,17 @@ def test_predict_nested_model(student, spec, start_training, seed):
     expect(not wrong, f"after {what}, these modules are no longer in {mode} mode: {wrong}")
     for n, b in buffers.items():
         expect_equal(r["buffers"][n], b, f"buffer {n!r} after {what} (it must not be updated)")
+
+
+def test_predict_softmax_over_classes(student, gen):
+    """fixed_predict_proba takes the softmax over dimension 1, the classes (as the broken version does), also for
+    (N, classes, L) outputs"""
+    torch.manual_seed(int(torch.randint(0, 10_000, (1,), generator=gen)))
+    model = PROBES["PerPositionNet"]().eval()
+    x = torch.randn(2, 3, 5, generator=gen)
+    with torch.no_grad():
+        want = F.softmax(model(x), dim=1)
+    r = student.call("zoo_predict_per_position", state=model.state_dict(), x=x)
+    expect(isinstance(r["p"], torch.Tensor), f"fixed_predict_proba(model, x) returned {r['p']}, expected a tensor")
+    expect_close(r["p"], want, "fixed_predict_proba(model, x) for a per-position classifier with outputs of shape "
+                 "(2, 4 classes, 5 positions): probabilities over dim 1, the classes", atol=1e-6, rtol=1e-5)
