@@ -1,0 +1,18 @@
+"""Declares both tensors as mutated (mutates_args={'avg', 'x'}): the schema marks x as written to, against 'declares
+avg, and only avg, as mutated'."""
+EXPECT = {"ema": "fail"}
+CELLS = {
+    "ema_impl": '''
+def register_ema():
+    """Register c1601::ema_ (avg <- decay * avg + (1 - decay) * x, in place) and return it."""
+    @torch.library.custom_op("c1601::ema_", mutates_args={"avg", "x"})
+    def ema_(avg: torch.Tensor, x: torch.Tensor, decay: float) -> None:
+        avg.mul_(decay).add_(x, alpha=1 - decay)
+
+    @ema_.register_fake
+    def _(avg, x, decay):
+        return None
+
+    return ema_
+''',
+}

@@ -1,0 +1,44 @@
+"""Always draws u, also for p == 0 (then every u >= 0 is kept): the value is gelu(x), but the generator's state moves,
+against 'with p == 0 it draws nothing'."""
+EXPECT = {"fused": "fail"}
+CELLS = {
+    "fused_impl": '''
+_C = math.sqrt(2 / math.pi)  # the constant of the tanh approximation
+
+
+@torch.library.custom_op("c1601::gelu_dropout_op", mutates_args=())
+def gelu_dropout_op(x: torch.Tensor, keep: torch.Tensor, p: float) -> torch.Tensor:
+    """gelu(x) * keep / (1 - p), GELU in its tanh approximation."""
+    return F.gelu(x, approximate="tanh") * keep / (1 - p)
+
+
+@gelu_dropout_op.register_fake
+def _(x, keep, p):
+    return torch.empty_like(x)
+
+
+def _fused_setup(ctx, inputs, output):
+    """Keep x and the boolean keep mask (saved) and p."""
+    x, keep, p = inputs
+    ctx.save_for_backward(x, keep)
+    ctx.p = p
+
+
+def _fused_backward(ctx, grad):
+    """grad * keep / (1 - p) * gelu'(x), gelu' recomputed from x; None for keep and p."""
+    x, keep = ctx.saved_tensors
+    t = torch.tanh(_C * (x + 0.044715 * x ** 3))
+    d = 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * _C * (1 + 3 * 0.044715 * x * x)
+    return grad * keep / (1 - ctx.p) * d, None, None
+
+
+gelu_dropout_op.register_autograd(_fused_backward, setup_context=_fused_setup)
+
+
+def gelu_dropout(x, p, generator=None):
+    """GELU (tanh approximation) then dropout with probability p, as one operator; the mask from generator."""
+    u = torch.rand(x.shape, generator=generator, dtype=x.dtype, device=x.device)
+    keep = u >= p
+    return gelu_dropout_op(x, keep, p)
+''',
+}
