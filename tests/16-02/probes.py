@@ -41,6 +41,15 @@ def _close_levels():
 
 
 CALLS = []
+BACKWARD_UNDER_JVP = []  # per run of Cube.backward: was a forward-mode pass (dual level or jvp transform) open over it
+
+
+def _forward_mode_open():
+    """True while forward-mode AD runs over the current code: a forward_ad dual level, or torch.func.jvp."""
+    if fwAD._current_level >= 0:
+        return True
+    from torch._functorch.pyfunctorch import retrieve_all_functorch_interpreters
+    return any(str(i.key()).endswith("Jvp") for i in retrieve_all_functorch_interpreters())
 
 
 class Cube(torch.autograd.Function):
@@ -60,6 +69,7 @@ class Cube(torch.autograd.Function):
     @staticmethod
     def backward(ctx, g):
         CALLS.append("backward")
+        BACKWARD_UNDER_JVP.append(_forward_mode_open())
         (x,) = ctx.saved_tensors
         return 3 * x * x * g
 
@@ -152,10 +162,12 @@ def _jvp_fn(which, seen):
         def f(a):
             note((a,))
             return torch.full((2, 3), 1.5, dtype=a.dtype) + a.detach().sum()
-    elif which == "raises":
+    elif which == "raises":  # only on a dual argument, as an op without a forward-mode formula does
         def f(a):
             note((a,))
-            raise KeyError(f"raised inside f at {float(a.detach().sum()):.9f}")
+            if fwAD.unpack_dual(a).tangent is not None or is_functorch_wrapped_tensor(a):
+                raise KeyError(f"raised inside f at {float(a.detach().sum()):.9f}")
+            return a * 2
     else:
         raise ValueError(which)
     return f
@@ -220,8 +232,10 @@ def _energy(A, c):
 
 
 def hvp(ns, x, v, A, c):
-    """hvp(f, x, v) for f(x) = sum(c * sin(A x) ** 3) + 0.25 |x|^2; Cube's formulas that ran and the largest tensor."""
+    """hvp(f, x, v) for f(x) = sum(c * sin(A x) ** 3) + 0.25 |x|^2; Cube's formulas that ran, whether its backward
+    ran under forward mode, and the largest tensor."""
     CALLS.clear()
+    BACKWARD_UNDER_JVP.clear()
     try:
         with _OpLog() as log:
             out = get(ns, "hvp")(_energy(A, c), x, v)
@@ -230,6 +244,7 @@ def hvp(ns, x, v, A, c):
     except Exception as exc:  # noqa: BLE001
         res = {"error": _error(exc)}
     res["calls"] = sorted(set(CALLS))
+    res["backward_under_jvp"] = any(BACKWARD_UNDER_JVP)
     _close_levels()
     return res
 
@@ -238,13 +253,14 @@ def hvp(ns, x, v, A, c):
 def _state(model):
     return {"params": {k: p.detach().clone() for k, p in model.named_parameters()},
             "buffers": {k: b.detach().clone() for k, b in model.named_buffers()},
-            "grads": sorted(k for k, p in model.named_parameters() if p.grad is not None),
+            "grads": {k: p.grad.detach().clone() for k, p in model.named_parameters() if p.grad is not None},
             "training": sorted(k for k, m in model.named_modules() if m.training)}
 
 
-def per_sample(ns, spec, x, y, loss, frozen=(), train=False):
+def per_sample(ns, spec, x, y, loss, frozen=(), train=False, grads=False):
     """per_sample_grads on the judge's model (probelib.build_model(spec) in float64, eval mode unless train, the
-    named parameters frozen): its result, how often the model ran, and the model's state before and after."""
+    named parameters frozen, with grads a .grad on every other parameter): its result, how often the model ran,
+    and the model's state before and after."""
     model = build_model(spec).double()
     model.train(train)
     for name, p in model.named_parameters():
@@ -252,6 +268,11 @@ def per_sample(ns, spec, x, y, loss, frozen=(), train=False):
             p.requires_grad_(False)
     calls = []
     model.register_forward_pre_hook(lambda m, a: calls.append(1))
+    if grads:  # every other parameter gets a .grad of its own (drawn from the spec's seed), the rest none
+        g = torch.Generator().manual_seed(spec["seed"])
+        for i, (_, p) in enumerate(model.named_parameters()):
+            if i % 2 == 0:
+                p.grad = torch.randn(p.shape, generator=g, dtype=p.dtype)
     loss_fn = F.mse_loss if loss == "mse" else F.cross_entropy
     before = _state(model)
     try:

@@ -99,9 +99,10 @@ def test_no_level_left_open(student, gen):
 
 
 def test_exception_in_f(student, gen):
-    """when f raises, its exception reaches the caller and no dual level is left open"""
+    """when f raises (here only on dual tensors, as an op without a forward-mode formula does), its exception
+    reaches the caller, f ran once, and no dual level is left open"""
     primals, tangents = [rand(gen, (3,))], [rand(gen, (3,))]
-    what = "dual_jvp(f, (a,), (t,)) where f raises KeyError"
+    what = "dual_jvp(f, (a,), (t,)) where f raises KeyError on dual tensors"
     res = student.call("dual_jvp", which="raises", primals=primals, tangents=tangents)
     expect(res.get("raised") == "KeyError", f"{what}: the caller got {res.get('raised') or 'no exception'}, "
            f"expected f's KeyError")
@@ -110,3 +111,5 @@ def test_exception_in_f(student, gen):
            f"(raised inside f at {want})")
     expect(res["level_after"] == -1, f"{what} left dual level {res['level_after']} open")
     expect(res["again"] == "ok", f"a dual_jvp call after {what} failed: {res['again']}")
+    expect(len(res["seen"]) == 1, f"{what} called f {len(res['seen'])} times; call it once (on dual tensors) and let "
+           f"its exception reach the caller")

@@ -53,13 +53,16 @@ def test_float32(student, gen):
 
 def test_forward_over_reverse(student, gen):
     """computed as jvp of grad(f): the judge's custom Function inside f runs its jvp (forward mode) and its
-    backward (the reverse pass being differentiated)"""
+    backward (the reverse pass being differentiated), the backward while forward mode is open over it"""
     x, v, A, c = case(gen, (4,), 3)
     what = "hvp(f, x, v) for x of shape (4,)"
     res = run(student, what, x, v, A, c)
     expect(res["calls"] == ["backward", "jvp"], f"{what}: the judge's custom Function inside f ran "
            f"{res['calls'] or 'no formula'}; forward-over-reverse runs its backward (inside grad) and its jvp "
            f"(the forward-mode pass over it); reverse-over-reverse never runs jvp")
+    expect(res["backward_under_jvp"], f"{what}: the judge's custom Function's backward ran with no forward-mode pass "
+           f"open over it (reverse over forward, e.g. grad of a jvp); forward over reverse differentiates the "
+           f"gradient in forward mode: jvp(grad(f), (x,), (v,))")
     expect_close(res["out"], torch.autograd.functional.hessian(twin(A, c), x) @ v, what, **TOL)
 
 

@@ -92,15 +92,20 @@ def test_model_runs_under_vmap(student, gen):
 
 
 def test_model_left_as_it_was(student, gen):
-    """parameters, buffers, .grad fields and every module's mode are unchanged afterwards"""
+    """parameters, buffers, .grad fields (set on every other parameter, None on the rest) and every module's mode
+    are unchanged afterwards"""
     spec = spec_of(gen)
     x, y = data(gen, spec, 4, "ce")
-    what = f"per_sample_grads(model, F.cross_entropy, x (4, {spec['in']}), y)"
-    res = run(student, what, spec, x, y, "ce")
+    what = f"per_sample_grads(model, F.cross_entropy, x (4, {spec['in']}), y) on a model whose parameters " \
+           f"have .grad fields set on every other one"
+    res = student.call("per_sample", spec=spec, x=x, y=y, loss="ce", grads=True)
+    expect("error" not in res, f"{what} raised {res.get('error')}")
     expect_grads(res, loop_grads(spec, x, y, "ce"), what)
     before, after = res["before"], res["after"]
     expect_equal(after["training"], before["training"], f"the modules in training mode after {what}")
-    expect_equal(after["grads"], [], f"the parameters whose .grad is set after {what} (none was before)")
+    expect_equal(sorted(after["grads"]), sorted(before["grads"]), f"the parameters whose .grad is set after {what}")
+    for k, g in before["grads"].items():
+        expect_close(after["grads"][k], g, f"the .grad of '{k}' after {what} (unchanged)", atol=0, rtol=0)
     for kind in ("params", "buffers"):
         for k, t in before[kind].items():
             expect_close(after[kind][k], t, f"the model's {kind[:-1]} '{k}' after {what} (unchanged)", atol=0, rtol=0)
