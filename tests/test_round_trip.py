@@ -32,13 +32,15 @@ TOPIC_TIMEOUT = float(os.environ.get("COURSE_ROUND_TRIP_TIMEOUT", "1000"))
 
 
 # One scratch course and one pipeline run per three topics (tests/pipeline_run.py, run_of), in a process of its
-# own: a slow or stuck topic fails its own and its partners' tests and no other's, and under `pytest -n` each
-# run is a group of its own (tests/conftest.py), so the two workers share them. The run ends with its fixture.
+# own: a slow or stuck topic stops the run at its limit, and fails its own tests only (settle: its partners that
+# were graded get their feedback and export after the stop); under `pytest -n` each run is a group of its own
+# (tests/conftest.py), so the two workers share them. The run ends with its fixture.
 
 
-def grade_topics(root: Path, topics: tuple[str, ...], timeout: float = TOPIC_TIMEOUT) -> Run:
+def grade_topics(root: Path, topics: tuple[str, ...], timeout: float = TOPIC_TIMEOUT) -> dict[str, Run]:
     """Each topic's reference and blank release submitted in a scratch course at ``root`` and graded by
-    the pipeline (generate, autograde, feedback, export) in a process of its own, under ``timeout`` a topic."""
+    the pipeline (generate, autograde, feedback, export) in a process of its own, under ``timeout`` a topic;
+    each topic's Run (settle)."""
     shutil.copy(REPO_ROOT / "nbgrader_config.py", root)
     for assignment in topics:
         shutil.copytree(REPO_ROOT / "source" / assignment, root / "source" / assignment,
@@ -51,11 +53,46 @@ def grade_topics(root: Path, topics: tuple[str, ...], timeout: float = TOPIC_TIM
             nbformat.write(nb, dest / name)
     # the class report (about 2 s of CPU a run) is left out: nothing here reads it, and the hostile batch's
     # run (tests/test_hostile.py) and tests/test_report.py cover it
-    return wait_run(start_pipeline(root, list(topics), steps="generate,autograde,feedback,export"), root,
-                    "+".join(topics), min(timeout * len(topics), RUN_LIMIT))
+    proc = start_pipeline(root, list(topics), steps="generate,autograde,feedback,export")
+    return settle(proc, root, topics, min(timeout * len(topics), RUN_LIMIT))
 
 
-_RUNS: dict[tuple[str, ...], Run] = {}  # one run serves the tests of each of its topics
+SALVAGE_LIMIT = 600.0  # seconds for the feedback and export of the topics a stopped run had graded
+
+
+def finished_topics(root: Path, topics) -> list[str]:
+    """The topics of ``topics`` each of whose submissions the runner recorded as graded (its own record,
+    written once a submission's grading is whole: course.grading.class_run.graded_record)."""
+    from course.grading.class_run import batch, graded_record
+    db = f"sqlite:///{root / 'gradebook' / 'gradebook.db'}"
+    try:
+        if not (root / "gradebook" / "gradebook.db").exists() or graded_record.GRADED.name not in graded_record.tables(db):
+            return []
+        who = {t: batch.submitted_students(root, t) for t in topics}
+        held = graded_record.rows(db, [(t, s) for t in topics for s in who[t]])
+    except Exception:  # a gradebook the stop left unreadable: none counts as graded
+        return []
+    return [t for t in topics if who[t] and all((t, s) in held for s in who[t])]
+
+
+def settle(proc, root: Path, topics, limit: float, env: dict | None = None) -> dict[str, Run]:
+    """Each topic's Run of the pipeline ``proc`` over ``topics``, waited for under ``limit``. When it is
+    stopped there, a topic whose every submission it had graded gets its feedback and export from a short
+    second run, so that only the slow topic's tests fail, with the stop's message."""
+    run = wait_run(proc, root, "+".join(topics), limit)
+    if run.rc is not None or len(topics) == 1:
+        return {t: run for t in topics}
+    done = finished_topics(root, topics)
+    out = {t: Run(root, None, run.out, f"{t} was not graded whole when its run was stopped: {run.error}")
+           for t in topics if t not in done}
+    if done:
+        rest = wait_run(start_pipeline(root, done, env, steps="feedback,export"), root, "+".join(done), SALVAGE_LIMIT)
+        for t in done:
+            out[t] = Run(root, rest.rc, run.out + "\n-- feedback and export after the stop --\n" + rest.out, rest.error)
+    return out
+
+
+_RUNS: dict[tuple[str, ...], dict[str, Run]] = {}  # one run serves the tests of each of its topics
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +100,7 @@ def graded_course(tmp_path_factory, assignment):
     topics = run_of(assignment, ASSIGNMENTS)
     if topics not in _RUNS:
         _RUNS[topics] = grade_topics(tmp_path_factory.mktemp(f"course-{'-'.join(topics)}"), topics)
-    return _RUNS[topics]
+    return _RUNS[topics][assignment]
 
 
 def finished(run: Run) -> Path:
@@ -204,6 +241,43 @@ def test_a_stopped_fixture_ends_its_grading_run(tmp_path):
     assert any("course.sandbox.kernel" in c for c in seen.values()), seen  # there was something to end
     left = sorted(c for k, c in seen.items() if alive(k))
     assert not left, f"processes of the stopped run still alive: {left}"
+
+
+def test_a_slow_topic_fails_only_its_own_tests(tmp_path, monkeypatch):
+    """A run of two topics stopped at its limit while one topic's submission still runs: the topic it had
+    graded keeps its score and gets its feedback and export (its tests pass), the slow one gets the stop's
+    message, and nothing of either run is left running."""
+    import time
+
+    import psutil
+
+    from tests import tiny_course as tc
+    root = tc.make(tmp_path / "course")
+    slow = "tiny2"
+    shutil.copytree(root / "source" / tc.A, root / "source" / slow)
+    tc.submit(root, "amy")
+    late = root / "gradebook" / "submitted" / "bob" / slow / tc.NAME
+    late.parent.mkdir(parents=True)
+    nbformat.write(tc.source_notebook("import time\ntime.sleep(600)\nanswer = 42"), late)
+    env = dict(tool_env(), COURSE_ALLOW_CPU_GRADING="1", COURSE_CELL_TIMEOUT="900", COURSE_JUDGE_SERVER="0",
+               COURSE_SPARE_ZYGOTE="0", COURSE_FORKSERVER="0")  # the tiny assignment has no hidden checks
+    proc = start_pipeline(root, [tc.A, slow], env, steps="generate,autograde,feedback,export", workers=2)
+    deadline = time.monotonic() + 600
+    while not finished_topics(root, [tc.A]) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(1)
+    assert finished_topics(root, [tc.A]) == [tc.A], (root / "pipeline.out").read_text()[-3000:]
+    below = psutil.Process(proc.pid).children(recursive=True)
+    runs = settle(proc, root, (tc.A, slow), 0.5, env)
+    fast = runs[tc.A]
+    assert fast.error is None and fast.rc == 0, fast.out[-3000:]
+    assert (root / "gradebook" / "feedback" / "amy" / tc.A / "tiny.html").is_file()
+    assert any(r["student_id"] == "amy" for r in csv.DictReader(open(root / "gradebook" / "grades.csv")))
+    assert runs[slow].rc is None and runs[slow].error.startswith(f"{slow} was not graded whole when its run was "
+                                                                 "stopped:"), runs[slow]
+    with Gradebook(f"sqlite:///{root / 'gradebook' / 'gradebook.db'}") as gb:
+        assert gb.find_submission(tc.A, "amy").score == 1
+    time.sleep(1)
+    assert not [p for p in below if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
 
 
 def test_a_run_past_its_time_is_ended(tmp_path):
