@@ -106,8 +106,9 @@ print("BatchNorm buffers:", list(dict(nn.BatchNorm1d(3).named_buffers())))
 #
 #   Its output is `shortcut(x) + relu(fc(norm(x)))`, where `shortcut` is `proj` or the identity.
 # * `forward(x, drop=())`: if `x` has more than 2 dimensions (a batch of images `(N, C, H, W)`), flatten
-#   everything but the batch dimension first. Then run the blocks in order; for a block whose index is in
-#   `drop`, use **only its shortcut** (skip the branch). Finally apply `head`.
+#   everything but the batch dimension first (an empty batch `(0, C, H, W)` too: it gives `(0, num_classes)`).
+#   Then run the blocks in order; for a block whose index is in `drop`, use **only its shortcut** (skip the
+#   branch); an index that no block has, such as `-1` or `len(widths)`, drops nothing. Finally apply `head`.
 
 # %% [solution] id=skipmlp_impl
 class SkipBlock(nn.Module):
@@ -265,7 +266,8 @@ if run_demos():
 # * **No weight decay on biases and normalisation weights.** Decoupled weight decay (AdamW) shrinks each
 #   parameter towards 0 every step. For a weight matrix that is a useful prior; for a bias or a
 #   LayerNorm/BatchNorm scale it only fights the quantity the layer exists to learn (pulling a norm's
-#   scale to 0 switches the features off). In the models used here those are exactly the 1-D parameters.
+#   scale to 0 switches the features off). In the models used here those are exactly the 1-D parameters (a
+#   0-dim parameter, such as a learned temperature, is neither).
 #
 # The bookkeeping trap: PyTorch refuses a parameter that appears in two groups (`ValueError`), but it
 # says nothing about a parameter that appears in **none**: that parameter silently never trains. And
@@ -280,7 +282,8 @@ if run_demos():
 # * every parameter with `requires_grad=True` is in exactly one group; frozen parameters are in none;
 # * a parameter whose qualified name starts with `head_prefix + "."` gets `lr * head_lr_mult`, all others
 #   get `lr`;
-# * biases and the parameters of normalisation layers (`BatchNorm*`, `LayerNorm`, `GroupNorm`,
+# * biases (`bias`, and also the ones recurrent and attention layers name `bias_ih_l0`, `bias_hh_l0`,
+#   `in_proj_bias`) and the parameters of normalisation layers (`BatchNorm*`, `LayerNorm`, `GroupNorm`,
 #   `InstanceNorm*`) get `weight_decay=0.0`; all other parameters get `weight_decay`.
 
 # %% [solution] id=param_groups_impl
@@ -296,7 +299,8 @@ def param_groups(model, lr, weight_decay, head_lr_mult=10.0, head_prefix="head")
         if not p.requires_grad:
             continue
         in_head = name.startswith(head_prefix + ".")
-        no_decay = name.endswith("bias") or id(p) in norm_params
+        leaf = name.rsplit(".", 1)[-1]  # bias, bias_ih_l0 (LSTM), in_proj_bias (attention)
+        no_decay = leaf == "bias" or leaf.startswith("bias_") or leaf.endswith("_bias") or id(p) in norm_params
         buckets.setdefault((in_head, no_decay), []).append(p)
     return [{"params": ps, "lr": lr * head_lr_mult if in_head else lr,
              "weight_decay": 0.0 if no_decay else weight_decay}

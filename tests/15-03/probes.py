@@ -138,7 +138,25 @@ class NormZoo(nn.Module):
         return self.head(self.bias_proj(self.sln(self.bn1(h)))) + self.bias
 
 
-PG_MODELS = {"tiny": TinyConvNet, "frozen": FrozenStemNet, "tied": TiedNet, "prefix": PrefixNet, "norms": NormZoo}
+class SeqNet(nn.Module):
+    """Biases not named plain 'bias' (an LSTM's bias_ih_l0 / bias_hh_l0, attention's in_proj_bias) and a
+    learned 0-dim temperature, which is neither a bias nor a normalisation parameter."""
+
+    def __init__(self):
+        super().__init__()
+        self.rnn = nn.LSTM(4, 4, batch_first=True)
+        self.attn = nn.MultiheadAttention(4, 2, batch_first=True)
+        self.temperature = nn.Parameter(torch.tensor(1.5))
+        self.head = nn.Linear(4, 3)
+
+    def forward(self, x):
+        h, _ = self.rnn(x)
+        h, _ = self.attn(h, h, h)
+        return self.head(h.mean(1)) / self.temperature
+
+
+PG_MODELS = {"tiny": TinyConvNet, "frozen": FrozenStemNet, "tied": TiedNet, "prefix": PrefixNet, "norms": NormZoo,
+             "seq": SeqNet}
 
 
 def build_pg_model(name, seed, freeze=()):
@@ -184,7 +202,8 @@ class Blowup(nn.Module):
 
 class Raiser(nn.Module):
     def forward(self, x):
-        raise RuntimeError("deliberate failure inside forward")
+        self.raised = RuntimeError("deliberate failure inside forward")  # kept: the caller must get this object
+        raise self.raised
 
 
 def build_hook_model(name, seed):
@@ -532,7 +551,14 @@ def trace_raising_run(ns, seed, x):
     fn = get(ns, "trace_activations")
     m = build_hook_model("raises", seed)
     counts_before, glob_before = _hook_counts(m)
-    err = capture_error(fn, m, x.clone())
+    err = {"raised": False, "type": "", "message": "", "mro": []}
+    same = False
+    try:
+        fn(m, x.clone())
+    except Exception as exc:  # the very exception object forward raised must arrive, not a new one wrapping it
+        err = {"raised": True, "type": type(exc).__name__, "message": str(exc)[:500],
+               "mro": [c.__name__ for c in type(exc).__mro__]}
+        same = exc is getattr(m[2], "raised", None)
     counts_after, glob_after = _hook_counts(m)
-    return {"error": err, "counts_before": counts_before, "counts_after": counts_after,
+    return {"error": err, "same_exception": same, "counts_before": counts_before, "counts_after": counts_after,
             "glob_before": glob_before, "glob_after": glob_after}

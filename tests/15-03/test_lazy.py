@@ -90,8 +90,9 @@ def prepare(student, gen, train_mode=True, lr=0.05, steps=1, dtype=f64, caller_n
 # float32 too: casting to a fixed dtype (e.g. .double(), the visible example's) instead of example.dtype;
 # "ready": a model that is already materialised (float32) must still be cast ("a (possibly lazy) model"): an
 # early return for a model with nothing left to materialise skips the cast
-@pytest.mark.parametrize("dtype,ready", [(f64, False), (torch.float32, False), (f64, True)],
-                         ids=["float64", "float32", "float64-materialised-float32-model"])
+# bfloat16: choosing between .double() and .float() instead of casting to example.dtype
+@pytest.mark.parametrize("dtype,ready", [(f64, False), (torch.float32, False), (f64, True), (torch.bfloat16, False)],
+                         ids=["float64", "float32", "float64-materialised-float32-model", "bfloat16"])
 def test_prepare_materializes_in_example_dtype(student, gen, dtype, ready):
     """prepare_lazy materializes every parameter, in the example's dtype, and returns an optimizer over all of them"""
     lr = float(torch.empty(()).uniform_(0.01, 0.2, generator=gen))

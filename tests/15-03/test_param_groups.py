@@ -15,17 +15,19 @@ MODELS = {"tiny": "a small CNN with BatchNorm, GroupNorm and LayerNorm", "frozen
           "tied": "an MLP whose two body layers share one weight",
           "prefix": "a model with modules 'head', 'header', 'head2' and 'body.head'",
           "norms": "a model with BatchNorm1d/3d, InstanceNorm1d(affine), GroupNorm, a LayerNorm subclass and a "
-                   "Linear named bias_proj (its weight is not a bias), and a bias Parameter of its own named plain 'bias'"}
+                   "Linear named bias_proj (its weight is not a bias), and a bias Parameter of its own named plain 'bias'",
+          "seq": "a model with an LSTM (biases bias_ih_l0, bias_hh_l0), a MultiheadAttention (in_proj_bias) and a "
+                 "learned 0-dim temperature (neither a bias nor a normalisation parameter)"}
 
 
 def expected(model, seed, lr, wd, mult, prefix="head", freeze=()):
     """name -> (lr, weight_decay) for every trainable parameter. In these models the biases and the
-    normalisation parameters are exactly the 1-D parameters (the notebook says so)."""
+    normalisation parameters are exactly the 1-D parameters (the notebook says so); a 0-dim one is neither."""
     m = P["build_pg_model"](model, seed, freeze)
     want = {}
     for n, p in m.named_parameters():
         if p.requires_grad:
-            want[n] = (lr * mult if n.startswith(prefix + ".") else lr, 0.0 if p.ndim <= 1 else wd)
+            want[n] = (lr * mult if n.startswith(prefix + ".") else lr, 0.0 if p.ndim == 1 else wd)
     frozen = [n for n, p in m.named_parameters() if not p.requires_grad]
     return m, want, frozen
 
@@ -47,9 +49,12 @@ def draw(gen, model):
         uses[id(p)] = uses.get(id(p), 0) + 1
     # a weight shared by two layers is never frozen: listing it twice is the mistake the tied model catches;
     # nor is a weight whose name contains "bias" (bias_proj.weight): frozen, it would hide a substring test;
-    # nor the model's own top-level "bias" (NormZoo): frozen, it would hide a test for the suffix ".bias"
+    # nor the model's own top-level "bias" (NormZoo): frozen, it would hide a test for the suffix ".bias";
+    # nor (SeqNet) a bias not named plain "bias" or the 0-dim temperature: frozen, they would hide a test for
+    # the exact name "bias" or for p.dim() < 2
     names = [n for n, p in m.named_parameters()
-             if uses[id(p)] == 1 and not ("bias" in n and p.ndim > 1) and n != "bias"]
+             if uses[id(p)] == 1 and not ("bias" in n and p.ndim > 1) and n != "bias"
+             and p.ndim != 0 and not ("bias" in n.rsplit(".", 1)[-1] and n.rsplit(".", 1)[-1] != "bias")]
     chosen = torch.randperm(len(names), generator=gen)[:len(names) // 3].tolist()
     u = torch.rand(3, generator=gen, dtype=torch.float64).tolist()
     return {"lr": 0.001 + 0.1 * u[0], "wd": 0.01 + 0.3 * u[1], "factor": 0.5 + u[2],
@@ -114,7 +119,7 @@ def test_learning_rates(student, gen, model, mult):
                  + (" (it is part of the head)" if n.startswith("head.") else " (it is not part of the head)"))
 
 
-@pytest.mark.parametrize("model", ["tiny", "frozen", "tied", "norms"])
+@pytest.mark.parametrize("model", ["tiny", "frozen", "tied", "norms", "seq"])
 def test_weight_decay_rule(student, gen, model):
     """Biases and normalisation parameters get weight_decay 0, all other parameters weight_decay"""
     d = draw(gen, model)

@@ -136,6 +136,18 @@ def test_non_contiguous_image_batch(student, gen):
     run_and_compare(student, 24, [10], 3, False, x, None, int(torch.randint(0, 10**6, (1,), generator=gen)))
 
 
+def test_empty_image_batch(student, gen):
+    """SkipMLP gives (0, num_classes) for an empty (0, C, H, W) batch (flattened to (0, C*H*W))"""
+    seed = int(torch.randint(0, 10**6, (1,), generator=gen))
+    run_and_compare(student, 12, [5], 3, False, torch.randn(0, 3, 2, 2, dtype=f64), None, seed)
+
+
+def test_drop_indices_no_block_has(student, gen):
+    """forward(x, drop=[-1, len(widths)]) drops nothing: no block has either index"""
+    x = torch.randn(3, 5, generator=gen, dtype=f64)
+    run_and_compare(student, 5, [5, 4], 3, True, x, [-1, 2], int(torch.randint(0, 10**6, (1,), generator=gen)))
+
+
 @settings(max_examples=8, **SETTINGS)
 @given(seed=st.integers(0, 2**31 - 1), widths=st.lists(st.integers(2, 6), min_size=1, max_size=4),
        norm=st.booleans(), data=st.data())

@@ -144,5 +144,7 @@ def test_hooks_removed_when_forward_raises(student, gen):
     expect(err["raised"], f"{what}: returned normally; the RuntimeError from forward must propagate")
     expect(err["type"] == "RuntimeError" and "deliberate" in err["message"],
            f"{what}: expected the model's own RuntimeError to propagate, got {err['type']}: {err['message'][:150]}")
+    expect(r["same_exception"], f"{what}: the caller got {err['type']}: {err['message'][:150]}, a new exception; "
+                                f"the exception forward raised must itself reach the caller (re-raise it unchanged)")
     expect(r["counts_after"] == r["counts_before"] and r["glob_after"] == r["glob_before"],
            f"{what}: hooks are left on the model after the exception (remove them in a finally: block)")

@@ -48,7 +48,7 @@ def param_groups(model, lr, weight_decay, head_lr_mult=10.0, head_prefix="head")
             seen.add(id(p))
             full = f"{mod_name}.{p_name}" if mod_name else p_name
             head = full.startswith(f"{head_prefix}.")
-            decay = 0.0 if (p_name.endswith("bias") or isinstance(mod, NORM_LAYERS)) else weight_decay
+            decay = 0.0 if (p_name.endswith("bias") or p_name.startswith("bias_") or isinstance(mod, NORM_LAYERS)) else weight_decay
             groups.append({"params": [p], "lr": lr * head_lr_mult if head else lr, "weight_decay": decay})
     return groups
 ''',

@@ -2,7 +2,7 @@
 
 - skipmlp: blocks in an nn.ModuleDict keyed "0", "1", ... (same state_dict keys), norm/proj stored as
   None, forward written with torch.nn.functional, drop given as any iterable.
-- param_groups: one group per parameter, decided by p.ndim (the 1-D rule) and a regex.
+- param_groups: one group per parameter, decided by p.ndim (the 1-D rule: a 0-dim parameter is no bias) and a regex.
 - convert: regex renames and a target-shape table taken from a NewNet built with the checkpoint's sizes.
 - lazy: a custom nn.Module with lazy layers; prepare_lazy toggles modes by hand and uses set_grad_enabled.
 - trace: one *global* forward hook (register_module_forward_hook), filtered to the model's leaves,
@@ -37,7 +37,7 @@ class SkipMLP(nn.Module):
 
     def forward(self, x, drop=()):
         skipped = frozenset(int(i) for i in drop)
-        h = x.reshape(x.shape[0], -1)
+        h = x.reshape(x.shape[0], x.shape[1:].numel())  # not -1: an empty batch has no size to infer
         for key, block in self.blocks.items():
             h = block(h, skip_branch=int(key) in skipped)
         return self.head(h)
@@ -52,7 +52,7 @@ def param_groups(model, lr, weight_decay, head_lr_mult=10.0, head_prefix="head")
         if p.requires_grad:
             out.append({"params": [p],
                         "lr": lr * head_lr_mult if head.match(name) else lr,
-                        "weight_decay": weight_decay if p.ndim >= 2 else 0.0})
+                        "weight_decay": 0.0 if p.ndim == 1 else weight_decay})
     return out
 ''',
     "convert_impl": '''

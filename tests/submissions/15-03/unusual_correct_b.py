@@ -65,7 +65,7 @@ def param_groups(model, lr, weight_decay, head_lr_mult=10.0, head_prefix="head")
             qual = f"{mname}.{pname}" if mname else pname
             first, dot, _ = qual.partition(".")
             in_head = qual.startswith(head_prefix + ".")
-            no_decay = pname == "bias" or isinstance(module, _NORM_TYPES)
+            no_decay = pname == "bias" or pname.startswith("bias_") or pname.endswith("_bias") or isinstance(module, _NORM_TYPES)
             slots[(in_head, no_decay)].append(p)
     return [{"params": ps, "lr": lr * (head_lr_mult if h else 1.0), "weight_decay": 0.0 if d else weight_decay}
             for (h, d), ps in slots.items() if ps]
