@@ -28,7 +28,7 @@ class Settings:
     sandbox_hide: str = ""           # more folders to mask inside the sandbox (os.pathsep-separated)
     sandbox_tmp_mb: int = 1024       # the sandbox's private /tmp (a tmpfs: counts as memory)
     sandbox_shm_mb: int = 512        # the sandbox's private /dev/shm
-    sandbox_template: bool = False   # as root: fork each sandbox from a template that imported torch once (docs/security.md)
+    sandbox_template: bool = True    # as root: fork each sandbox from a template that imported torch once (0: bubblewrap each; docs/security.md)
     kernel_preload: str = "torch"    # modules a sandboxed kernel imports as it boots (comma-separated)
     spare_kernel: bool = True        # start the next notebook's kernel ahead (in the nbgrader runner)
     spare_zygote: bool = True        # start the next submission's judge worker ahead

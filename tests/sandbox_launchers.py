@@ -40,6 +40,8 @@ def kernel_launcher(request, monkeypatch):
     """For a test that grades through the kernel launcher or the judge's zygote: under "template" they ask
     the module's template for their sandbox (COURSE_SANDBOX_TEMPLATE, COURSE_TEMPLATE_SOCKET), as the runner's
     commands do."""
+    if request.param == "bwrap":
+        monkeypatch.setenv("COURSE_SANDBOX_TEMPLATE", "0")  # the default as root is the template
     if request.param == "template":
         if WHY_NOT:
             pytest.skip(f"no template here: {WHY_NOT}")
