@@ -248,7 +248,8 @@ run_hidden("15-06", "count_ops", globals())
 # Write `fold_conv_bn(conv, bn)` that returns a **new** `nn.Conv2d` computing
 # `bn(conv(x))` for an eval-mode `bn`. It must have the same configuration as `conv`
 # (channels, kernel, stride, padding, dilation, groups, padding_mode), always a bias, parameters in the
-# same dtype as `conv`'s weight, and it must not modify `conv` or `bn`. Write the arithmetic
+# same dtype and on the same device as `conv`'s weight (also when `bn`'s dtype differs), and it must not
+# modify `conv` or `bn`. Write the arithmetic
 # yourself (the point is to derive it; PyTorch's own `torch.nn.utils.fusion` is what the
 # grader compares you against).
 
@@ -263,8 +264,9 @@ def fold_conv_bn(conv: nn.Conv2d, bn: nn.BatchNorm2d) -> nn.Conv2d:
     gamma = bn.weight.detach() if bn.weight is not None else torch.ones_like(bn.running_var)  # affine=False
     beta = bn.bias.detach() if bn.bias is not None else torch.zeros_like(bn.running_mean)
     scale = gamma * torch.rsqrt(bn.running_var + bn.eps)
-    fused.weight = nn.Parameter(w * scale.reshape(-1, *([1] * (w.dim() - 1))))
-    fused.bias = nn.Parameter((b - bn.running_mean) * scale + beta)
+    # cast back: a wider bn (float64 with a float32 conv) would otherwise promote the folded parameters
+    fused.weight = nn.Parameter((w * scale.reshape(-1, *([1] * (w.dim() - 1)))).to(w.dtype))
+    fused.bias = nn.Parameter(((b - bn.running_mean) * scale + beta).to(w.dtype))
     return fused
     ### END SOLUTION
 
@@ -624,8 +626,9 @@ def swap_relu(model: nn.Module, new_fn) -> fx.GraphModule:
                    or (node.op == "call_method" and node.target in ("relu", "relu_")))
         if not is_relu:
             continue
+        inp = node.args[0] if node.args else node.kwargs["input"]  # torch.relu(input=x) keeps it in kwargs
         with gm.graph.inserting_after(node):
-            new = gm.graph.call_function(new_fn, args=(node.args[0],))
+            new = gm.graph.call_function(new_fn, args=(inp,))
         node.replace_all_uses_with(new)
         gm.graph.erase_node(node)
     gm.graph.lint()

@@ -96,7 +96,8 @@ class OpsNet(nn.Module):
     Ops: ``lin`` (a fresh Linear), ``reuse`` (the first Linear again), ``relu_mod``,
     ``relu_fn`` (F.relu), ``relu_torch``
     (torch.relu), ``relu_method`` (x.relu()), ``relu_inplace`` (F.relu(x, inplace=True)),
-    ``relu_torch_`` (torch.relu_), ``relu_method_`` (x.relu_()), ``relu6`` (F.relu6),
+    ``relu_torch_`` (torch.relu_), ``relu_method_`` (x.relu_()), ``relu_kw`` / ``relu_kw_`` (torch.relu(input=x) /
+    torch.relu_(input=x): the input as a keyword), ``relu6`` (F.relu6),
     ``leaky`` (nn.LeakyReLU), ``tanh_method``, ``scale`` (multiply by a parameter: get_attr),
     ``add_input`` (add the second input), ``flat_view`` (view with x.shape[0]), ``dead``
     (x.sum() whose result is never used: still a node of the traced graph).
@@ -140,6 +141,14 @@ class OpsNet(nn.Module):
                     x = torch.relu_(x)
                 else:
                     x = x.relu_()
+            elif op in ("relu_kw", "relu_kw_"):
+                x = x * 1.0  # a fresh tensor for the in-place form
+                if self.override is not None:
+                    x = self.override(x)
+                elif op == "relu_kw":
+                    x = torch.relu(input=x)  # fx keeps the input in node.kwargs, not node.args
+                else:
+                    x = torch.relu_(input=x)
             elif op == "dead":
                 x.sum()  # traced, never used
             elif op in ("relu_fn", "relu_torch", "relu_method", "relu_inplace"):
@@ -368,6 +377,26 @@ def fold(ns, cfg, conv_state, bn_state, x):
         "padding_mode": str(getattr(fused, "padding_mode", "?")),
         "same_object": fused is conv,
     }
+
+
+def fold_typed(ns, cfg, conv_state, bn_state, conv_dtype, bn_dtype, device="cpu"):
+    """Fold a conv and a BatchNorm of their own dtypes (names) on a device ("meta": the stand-in for a GPU, no
+    values): the folded parameters' dtypes, devices and (off meta) values, or the error."""
+    conv = nn.Conv2d(**cfg, device=device, dtype=getattr(torch, conv_dtype))
+    bn = nn.BatchNorm2d(cfg["out_channels"], device=device, dtype=getattr(torch, bn_dtype))
+    if device != "meta":
+        conv.load_state_dict(conv_state)
+        bn.load_state_dict(bn_state)
+    conv.eval()
+    bn.eval()
+    try:
+        fused = get(ns, "fold_conv_bn")(conv, bn)
+        params = {"weight": fused.weight, "bias": fused.bias}
+    except Exception as exc:
+        return {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
+    return {k: None if t is None else {"dtype": str(t.dtype), "device": str(t.device),
+                                       "value": None if t.is_meta else t.detach().clone()}
+            for k, t in params.items()}
 
 
 # ====================================================================== fuse_conv_bn
@@ -643,9 +672,13 @@ def fuse_special(ns, kind, state, x):
 def fuse_modes(ns, desc, state, which, x):
     """fuse_conv_bn on a model whose modes are set by ``which``: 'train_bns_eval' (model.train(), then every
     BatchNorm2d back to eval), 'others_train' (model.eval(), then every module that is not a BatchNorm2d, nor
-    the model, back to train)."""
+    the model, back to train), 'spare_bn2d_train' / 'spare_bn1d_train' (model.eval(), plus a BatchNorm2d /
+    BatchNorm1d submodule that forward never calls, in training mode)."""
     model = build_convnet(desc, state)
-    if which == "train_bns_eval":
+    if which in ("spare_bn2d_train", "spare_bn1d_train"):
+        model.eval()
+        model.spare = (nn.BatchNorm2d if which == "spare_bn2d_train" else nn.BatchNorm1d)(3).double().train()
+    elif which == "train_bns_eval":
         model.train()
         for m in model.modules():
             if isinstance(m, nn.BatchNorm2d):

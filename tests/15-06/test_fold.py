@@ -128,6 +128,43 @@ def test_parameters_keep_dtype(student, gen):
            f"torch.float64")
 
 
+@pytest.mark.parametrize("conv_dtype,bn_dtype", [("float32", "float64"), ("bfloat16", "float32")])
+def test_parameters_keep_conv_dtype_not_bn(student, gen, conv_dtype, bn_dtype):
+    """the folded conv's weight and bias have conv's dtype also when bn's is wider (float32 conv, float64 bn)"""
+    cfg = dict(in_channels=2, out_channels=4, kernel_size=3, stride=1, padding=1, dilation=1, groups=1, bias=True)
+    conv, bn, cs, bs = _pair(cfg, gen)
+    conv, bn = conv.to(getattr(torch, conv_dtype)), bn.to(getattr(torch, bn_dtype))
+    want = fuse_conv_bn_eval(conv, bn)
+    res = student.call("fold_typed", cfg=cfg, conv_state=conv.state_dict(), bn_state=bn.state_dict(),
+                       conv_dtype=conv_dtype, bn_dtype=bn_dtype)
+    what = _describe(cfg, 1e-5) + f" with a {conv_dtype} conv and a {bn_dtype} bn"
+    expect("error" not in res, f"{what} raised {res.get('error')}")
+    tol = 1e-5 if conv_dtype == "float32" else 2e-2
+    for name in ("weight", "bias"):
+        got = res[name]
+        expect(got is not None and got["dtype"] == f"torch.{conv_dtype}",
+               f"{what}: the folded {name} has dtype {got and got['dtype']}, expected torch.{conv_dtype} (the dtype "
+               f"of conv.weight, not the promoted dtype of conv's and bn's tensors: cast the result back)")
+        expect_close(got["value"].double(), getattr(want, name).detach().double(), f"{what}: folded {name}",
+                     atol=tol, rtol=tol)
+
+
+def test_folded_conv_on_conv_device(student):
+    """the folded conv's weight and bias are on conv's device: run on the meta device, the grader's stand-in for a
+    GPU (a Conv2d built without device=, or values copied into one, lands on the CPU)"""
+    cfg = dict(in_channels=4, out_channels=4, kernel_size=3, stride=1, padding=1, dilation=1, groups=2, bias=False)
+    res = student.call("fold_typed", cfg=cfg, conv_state=None, bn_state=None, conv_dtype="float32",
+                       bn_dtype="float32", device="meta")
+    what = _describe(cfg, 1e-5) + " with conv and bn on the meta device (a stand-in for a GPU)"
+    expect("error" not in res, f"{what} raised {res.get('error')}: build the folded conv on conv's device (device="
+                               f"conv.weight.device) and compute its parameters there")
+    for name in ("weight", "bias"):
+        got = res[name]
+        expect(got is not None and got["device"] == "meta",
+               f"{what}: the folded {name} is on {got and got['device']}, expected meta (conv's device): on a GPU "
+               f"the folded conv could not run on the conv's inputs")
+
+
 def test_arithmetic_written_not_called(student, gen):
     """fold_conv_bn does its own arithmetic: torch.nn.utils.fusion's helpers are not called (recorded in the worker)"""
     cfg = dict(in_channels=2, out_channels=4, kernel_size=3, stride=1, padding=1, dilation=1, groups=2, bias=True)

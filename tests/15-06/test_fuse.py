@@ -246,3 +246,32 @@ def test_fuses_eval_model_with_other_modules_training(student, gen):
     expect(not err["raised"], f"{what} raised {err['type']}: {err['message'][:200]}; the text asks to raise only "
                               f"when the model or a BatchNorm2d inside it is in training mode")
     expect_close(res["out"], want, f"{what}: fused(x) vs model(x)", atol=1e-9, rtol=1e-7)
+
+
+def test_refuses_bn_forward_never_calls_in_training_mode(student, gen):
+    """a BatchNorm2d inside the model that forward never calls, in training mode, makes fuse_conv_bn raise too
+    ("any BatchNorm2d inside it", not only those in the graph)"""
+    desc = [dict(kind="conv", cin=2, cout=3, k=3, groups=1, dilation=1, bias=True, bn=True), dict(kind="relu")]
+    state = J.randomize(P.ConvNet(desc).double(), gen)
+    x = torch.randn(2, 2, 5, 5, generator=gen, dtype=torch.float64)
+    res = student.call("fuse_modes", desc=desc, state=state, which="spare_bn2d_train", x=x)
+    expect_raises(res["error"], "RuntimeError", "fuse_conv_bn(model) for an eval model holding one more BatchNorm2d "
+                                                "(model.spare) that forward never calls, left in training mode",
+                  match="eval")
+
+
+def test_fuses_with_batchnorm1d_in_training_mode(student, gen):
+    """only BatchNorm2d modules must be in eval mode: a BatchNorm1d left in training mode does not stop fusion"""
+    desc = [dict(kind="conv", cin=2, cout=3, k=3, groups=1, dilation=1, bias=False, bn=True), dict(kind="relu")]
+    model = P.ConvNet(desc).double()
+    state = J.randomize(model, gen)
+    model.eval()
+    x = torch.randn(2, 2, 5, 5, generator=gen, dtype=torch.float64)
+    with torch.no_grad():
+        want = model(x)
+    res = student.call("fuse_modes", desc=desc, state=state, which="spare_bn1d_train", x=x)
+    what = "fuse_conv_bn(model) for an eval model holding a BatchNorm1d (model.spare) in training mode"
+    err = res["error"]
+    expect(not err["raised"], f"{what} raised {err['type']}: {err['message'][:200]}; the text asks to raise only "
+                              f"when the model or a BatchNorm2d inside it is in training mode")
+    expect_close(res["out"], want, f"{what}: fused(x) vs model(x)", atol=1e-9, rtol=1e-7)

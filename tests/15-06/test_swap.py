@@ -93,3 +93,11 @@ def test_inplace_relu_forms(student, gen, ops):
     expect(not left, f"{what}: in-place ReLU node(s) {left} are still in the graph")
     expect_close(res["out"], want, f"{what}: output on random inputs", atol=1e-10, rtol=1e-8)
 
+
+def test_relu_input_by_keyword(student, gen):
+    """torch.relu(input=x) and torch.relu_(input=x) are ReLUs too: fx keeps their input in node.kwargs, and
+    new_fn gets that input"""
+    res, orig, want, what = _run(student, ["lin", "relu_kw", "scale", "relu_kw_"], "sigmoid", gen)
+    left = [n["name"] for n in res["nodes"] if _is_relu(n)]
+    expect(not left, f"{what}: ReLU node(s) {left} are still in the graph")
+    expect_close(res["out"], want, f"{what}: output on random inputs", atol=1e-10, rtol=1e-8)

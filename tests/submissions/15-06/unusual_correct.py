@@ -102,8 +102,8 @@ class _ReluSwapper(fx.Transformer):
         return super().call_module(target, args, kwargs)
 
     def call_function(self, target, args, kwargs):
-        if target in (F.relu, torch.relu, torch.relu_, F.relu_):
-            return self.tracer.create_proxy("call_function", self.new_fn, (args[0],), {})
+        if target in (F.relu, torch.relu, torch.relu_, F.relu_):  # torch.relu(input=x): the input in kwargs
+            return self.tracer.create_proxy("call_function", self.new_fn, (args[0] if args else kwargs["input"],), {})
         return super().call_function(target, args, kwargs)
 
     def call_method(self, target, args, kwargs):
