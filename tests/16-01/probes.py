@@ -192,15 +192,16 @@ def fused_run(ns, x, p, seed=None, v=None, layout="contiguous", after=4):
             if out.grad_fn is None:
                 return {**res, "error": "the output has no grad_fn: no autograd formula ran"}
             res["grad"] = torch.autograd.grad(out, xin, v)[0]
-            res["saved"] = [{k: s[k] for k in ("bytes", "dtype", "shape", "storage")} for s in log]
+            res["saved"] = [{k: s[k] for k in ("bytes", "dtype", "shape", "storage", "value")} for s in log]
         return res
     return _errors(go)
 
 
-def fused_op(ns, x, keep, p, layout="contiguous"):
-    """torch.ops.c1601.gelu_dropout_op(x, keep, p) on x and keep laid out as layout, and under FakeTensorMode."""
+def fused_op(ns, x, keep, p, layout="contiguous", keep_layout=None):
+    """torch.ops.c1601.gelu_dropout_op(x, keep, p) on x laid out as layout and keep as keep_layout (default: the
+    same), and under FakeTensorMode."""
     def go():
-        xin, kin = relayout(x, layout), relayout(keep, layout)
+        xin, kin = relayout(x, layout), relayout(keep, keep_layout or layout)
         out = _op("gelu_dropout_op")(xin, kin, p)
         with FakeTensorMode() as mode:
             fx = mode.from_tensor(xin)

@@ -76,7 +76,8 @@ def test_p_zero(student, gen, dtype):
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=["f32", "f64"])
 def test_saves_x_and_boolean_mask(student, gen, dtype):
-    """for the backward it saves x and the boolean keep mask, and nothing else (no output, no float mask)"""
+    """for the backward it saves x (its values, not gelu'(x) worked out in the forward) and the boolean keep mask,
+    and nothing else (no output, no float mask)"""
     seed = seed_from(gen)
     x = torch.randn(8, 16, generator=gen, dtype=f64).to(dtype)
     v = torch.randn(8, 16, generator=gen, dtype=f64).to(dtype)
@@ -88,8 +89,27 @@ def test_saves_x_and_boolean_mask(student, gen, dtype):
     expect(total <= bound, f"{what}: {total} bytes ({kinds}); x and a boolean mask take {bound}")
     expect(("torch.bool", (8, 16)) in kinds, f"{what}: no boolean (8, 16) mask among the saved tensors {kinds}")
     expect((str(dtype), (8, 16)) in kinds, f"{what}: x is not among the saved tensors {kinds}")
+    expect(any(s["dtype"] == str(dtype) and tuple(s["shape"]) == (8, 16) and torch.equal(s["value"], x) for s in saved),
+           f"{what}: the saved {dtype} (8, 16) tensor is not x (its values differ from x's): save x itself and "
+           f"recompute gelu'(x) from it in the backward")
     _, grad, _, _ = reference(x, 0.25, seed, v)
     expect_close(res["grad"], grad, f"the gradient of <v, {FN}(x, 0.25, generator)>", **TOL[dtype])
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=["f32", "f64"])
+def test_draw_equal_to_p_is_kept(student, gen, dtype):
+    """an element whose draw u equals p exactly is kept (u >= p, not u > p)"""
+    seed = seed_from(gen)
+    x = (2 * torch.randn(6, 5, generator=gen, dtype=f64)).to(dtype)
+    v = torch.randn(6, 5, generator=gen, dtype=f64).to(dtype)
+    u = torch.rand(6, 5, generator=torch.Generator().manual_seed(seed), dtype=dtype)
+    p = float(u.flatten().sort().values[15])  # one of the draws, in (0, 1): exactly representable as a float
+    what = f"{FN}(x, p, generator) for {dtype} x (6, 5) with p = {p!r}, the value of one of the draws"
+    res = run(student, what, x=x, p=p, seed=seed, v=v)
+    out, grad, _, keep = reference(x, p, seed, v)
+    expect_close(res["out"], out, what + f" (that element has u == p: it is kept, {int(keep.sum())} kept in all)",
+                 **TOL[dtype])
+    expect_close(res["grad"], grad, f"the gradient of <v, {what}>", **TOL[dtype])
 
 
 def empty_like_meta(meta):
@@ -106,19 +126,23 @@ def strides_that_matter(meta):
     return dict(meta, stride=[None if empty or n == 1 else s for n, s in zip(meta["shape"], meta["stride"])])
 
 
-LAYOUTS = [("contiguous", (2, 3, 4, 5)), ("transposed", (2, 3, 4, 5)), ("strided", (2, 3, 4, 5)),
-           ("channels_last", (2, 3, 4, 5)), ("contiguous", ()), ("contiguous", (1, 1))]
+# (x's layout, shape, keep's layout: None is x's; gelu_dropout passes a contiguous mask whatever x's layout)
+LAYOUTS = [("contiguous", (2, 3, 4, 5), None), ("transposed", (2, 3, 4, 5), None), ("strided", (2, 3, 4, 5), None),
+           ("channels_last", (2, 3, 4, 5), None), ("contiguous", (), None), ("contiguous", (1, 1), None),
+           ("transposed", (3, 4, 5), "contiguous"), ("channels_last", (2, 3, 4, 5), "contiguous")]
 
 
-@pytest.mark.parametrize("layout,shape", LAYOUTS, ids=[f"{a}-{b}" for a, b in LAYOUTS])
-def test_operator_layout_and_fake(student, gen, layout, shape):
+@pytest.mark.parametrize("layout,shape,keep_layout", LAYOUTS,
+                         ids=[f"{a}-{b}" + (f"-keep-{k}" if k else "") for a, b, k in LAYOUTS])
+def test_operator_layout_and_fake(student, gen, layout, shape, keep_layout):
     """torch.ops.c1601.gelu_dropout_op(x, keep, p) is gelu(x) * keep / (1 - p) as a new tensor laid out like
-    torch.empty_like(x), and its fake kernel gives the same metadata, as a new tensor"""
+    torch.empty_like(x) (whatever keep's layout), and its fake kernel gives the same metadata, as a new tensor"""
     p = 0.4
     x = 2 * torch.randn(shape, generator=gen, dtype=f64)
     keep = torch.rand(shape, generator=gen) >= p
-    what = f"torch.ops.c1601.gelu_dropout_op(x, keep, {p}) for {layout} float64 x and keep {shape}"
-    res = student.call("fused_op", x=x, keep=keep, p=p, layout=layout)
+    what = (f"torch.ops.c1601.gelu_dropout_op(x, keep, {p}) for {layout} float64 x and "
+            f"{keep_layout + ' ' if keep_layout else ''}keep {shape}")
+    res = student.call("fused_op", x=x, keep=keep, p=p, layout=layout, keep_layout=keep_layout)
     expect("error" not in res, f"{what} raised {res.get('error')}")
     expect_close(res["out"], F.gelu(x, approximate="tanh") * keep / (1 - p), what, **TOL[f64])
     xin = relayout(x, layout)  # laid out by the judge, not read from the worker's reply
