@@ -6,13 +6,15 @@ leave a line in the grading log.
 The corpus is graded in two batches (PARTS), each one pipeline run in a course of its own, an xdist group
 of its own and a limit of its own, so that one slow or stuck part fails only its own tests: "limits"
 (crashes, floods and bombs: what waits on or fills a limit) and "access" (everything else: files, secrets,
-forged replies, active content; a new spec joins it), each ending with honest submissions.
+active content; a new spec joins it), each ending with honest submissions.
 
 The kernel-side defences (sandboxed kernel, cell repair, crash and time limits) do not depend on
 the assignment, so the whole corpus runs end to end on one assignment (15-01). The defences that
 do depend on each assignment's checks (reading solutions, patching comparisons, forged replies) are judged
 by tests/test_submissions.py::test_example_submission_verdicts on the topics whose suites between them use
-every part of the judge (generic_topics there; on every topic under make test-suites).
+every part of the judge (generic_topics there; on every topic under make test-suites). The forged replies
+(specs with JUDGE_ALL) attack only the judge's worker, which the pipeline runs as the verdicts do: they are
+judged there alone, on 15-01 too, not graded here again with a kernel each (about 15 s of CPU a notebook).
 """
 import compileall
 import hashlib
@@ -80,10 +82,16 @@ def part_of(stem: str) -> str:
     return "limits" if stem in LIMITS_PART else "access"
 
 
+def judge_only(spec: Path) -> bool:
+    """A spec that attacks the judge's worker alone (JUDGE_ALL: the forged replies), judged by the verdicts."""
+    return bool(submissions.load_spec(spec).get("JUDGE_ALL"))
+
+
 def plan():
     out = []  # (part, student, assignment, spec path, kind)
     for p in submissions.generic_specs("hostile"):
-        out.append((part_of(p.stem), f"hostile-{p.stem}", FIRST, p, "hostile"))
+        if not judge_only(p):
+            out.append((part_of(p.stem), f"hostile-{p.stem}", FIRST, p, "hostile"))
     for part in PARTS:
         for p in submissions.generic_specs("honest"):
             if p.stem in HONEST_IN.get(part, {p.stem}):
@@ -547,7 +555,7 @@ def test_each_part_is_one_xdist_group_and_every_spec_is_graded_once():
     fails only its own tests); every hostile spec is graded in exactly one part, and each part grades an
     honest submission after its hostile ones (student ids sort "zz-honest-" last)."""
     from tests.conftest import group_of
-    hostile = [p.stem for p in submissions.generic_specs("hostile")]
+    hostile = [p.stem for p in submissions.generic_specs("hostile") if not judge_only(p)]
     assert sorted(s.removeprefix("hostile-") for _, s, _, _, k in PLAN if k == "hostile") == sorted(hostile)
     for part in PARTS:
         students = sorted(s for p, s, _, _, _ in PLAN if p == part)

@@ -73,9 +73,18 @@ def generic_topics(topics: list[str], attacked: str | None = None) -> list[str]:
     return sorted(chosen) if attacked in need else (sorted(chosen) or topics[:1])
 
 
-# COURSE_VERDICT_GENERIC=all (make test-suites): the generic attacks on every topic, as before
-GENERIC_ON = (graded_topics() if _os.environ.get("COURSE_VERDICT_GENERIC") == "all"
-              else generic_topics(graded_topics(), attacked=hostile_topic()))
+# COURSE_VERDICT_GENERIC=all (make test-suites): the generic attacks on every topic, as before. Else the ones
+# the hostile batch grades (through the pipeline, on hostile_topic()) on the cover of the other topics' parts,
+# and the ones it leaves to the verdicts (JUDGE_ALL: forged replies, an attack on the judge's worker alone)
+# on the whole cover.
+GENERIC_ALL = _os.environ.get("COURSE_VERDICT_GENERIC") == "all"
+GENERIC_ON = graded_topics() if GENERIC_ALL else generic_topics(graded_topics(), attacked=hostile_topic())
+JUDGE_ONLY_ON = graded_topics() if GENERIC_ALL else generic_topics(graded_topics())
+
+
+def generic_on(spec: Path) -> list[str]:
+    """The topics whose verdict run judges the generic spec ``spec``."""
+    return JUDGE_ONLY_ON if submissions.load_spec(spec).get("JUDGE_ALL") else GENERIC_ON
 
 
 # Every known-wrong example must fail under each of these seeds (the run's seed and SEEDS-1 derived).
@@ -118,10 +127,17 @@ def test_generic_attacks_meet_every_part_of_the_judge():
         assert generic_topics(["A", "B", "C"]) == ["A", "C"]
         assert generic_topics(["A", "B", "C"], attacked="C") == ["A"]  # C's parts: the hostile batch's
         assert generic_topics(["A", "B", "C"], attacked="A") == ["C"]
-    # every generic notebook the verdicts would judge there is graded by the hostile batch on its topic
+    # every generic notebook is judged on the hostile batch's topic: by the batch through the pipeline, or
+    # (an attack on the judge's worker alone) by the verdicts; and on every part of the judge
     from tests import test_hostile
     batch = {spec.stem for _, _, a, spec, _ in test_hostile.PLAN if a == hostile_topic()}
-    assert {p.stem for p in GENERIC} <= batch, sorted({p.stem for p in GENERIC} - batch)
+    here = {p.stem for p in GENERIC if hostile_topic() in generic_on(p)}
+    assert {p.stem for p in GENERIC} <= batch | here and not batch & here, (sorted(batch), sorted(here))
+    for p in GENERIC:
+        met_by_p = set(generic_on(p)) | ({hostile_topic()} if p.stem in batch else set())
+        assert used <= set().union(*(judging_machinery(a) for a in met_by_p)), p.stem
+    forged = [p.stem for p in GENERIC if submissions.load_spec(p).get("JUDGE_ALL")]
+    assert forged and not set(forged) & batch, forged  # the forged replies: judged, not graded with a kernel
 
 
 @pytest.mark.parametrize("assignment", graded_topics())
@@ -196,7 +212,7 @@ def test_example_submission_verdicts(assignment, tmp_path):
     known-wrong example under SEEDS seeds, each of which must catch it, on the tasks it is meant to fail
     (see judged_expectations)."""
     todo = [(p, None) for p in graded_specs(assignment)] + \
-        [(p, assignment) for p in GENERIC if assignment in GENERIC_ON]
+        [(p, assignment) for p in GENERIC if assignment in generic_on(p)]
     todo = [(p, g) for p, g in todo if ONLY in p.stem]
     notebooks, specs = [], []
     for p, generic_for in todo:
