@@ -257,7 +257,8 @@ class Clamp(torch.autograd.Function):
     def backward(ctx, grad_out):
         ### BEGIN SOLUTION
         (mask,) = ctx.saved_tensors
-        return grad_out * mask, None, None
+        # select, not multiply: an inf or NaN coming in where the mask is 0 must give 0, as in torch.clamp
+        return torch.where(mask, grad_out, torch.zeros_like(grad_out)), None, None
         ### END SOLUTION
 
 # %% [tests] id=clamp_tests points=3

@@ -200,10 +200,14 @@ def capture_unknown(ns, state):
     return {"error": err, "hooks_left": _hook_counts(model), "forward_runs": runs[0]}
 
 
-def clipped_grads(ns, state, frozen, max_norm, batches, remove_after=False):
-    """Run backward on each batch (gradient accumulation) with the student's clipping hooks attached."""
+def clipped_grads(ns, state, frozen, max_norm, batches, remove_after=False, dtype_name="float32"):
+    """Run backward on each batch (gradient accumulation) with the student's clipping hooks attached (the model
+    and the batches in dtype_name)."""
+    dtype = getattr(torch, dtype_name)
     model = nn.Sequential(nn.Linear(6, 5), nn.Tanh(), nn.Linear(5, 1))
     model.load_state_dict(state)
+    model.to(dtype)
+    batches = [(xb.to(dtype), scale) for xb, scale in batches]
     for name, p in model.named_parameters():
         if name in frozen:
             p.requires_grad_(False)

@@ -383,6 +383,23 @@ def test_clamp_nan_gets_no_gradient(student, gen):
                  f"gradient where x is NaN, since the mask is lo < x < hi, strictly", atol=0, rtol=0)
 
 
+@pytest.mark.task("clamp")
+def test_clamp_non_finite_incoming_gradient(student, gen):
+    """Clamp passes no gradient outside (lo, hi) even when the incoming gradient there is inf or NaN, like
+    torch.clamp (0, not NaN: log(clamp(p, 0, 1)) at p <= 0 sends inf back)"""
+    lo, hi = -1.0, 1.0
+    inside = float(torch.rand((), generator=gen)) * 1.8 - 0.9
+    x = torch.tensor([-2.5, lo, inside, hi, 3.0, -0.5], dtype=f64)
+    v = torch.tensor([float("inf"), float("inf"), 1.5, float("nan"), -float("inf"), 2.0], dtype=f64)
+    xr = x.clone().requires_grad_(True)
+    (want,) = torch.autograd.grad(torch.clamp(xr, lo, hi), xr, v)
+    r = student.call("function_vjp", name="Clamp", inputs=[x.clone().requires_grad_(True)], v=v, extra=(lo, hi))
+    expect_close(r["grads"][0], want, f"gradient of Clamp.apply(x, {lo}, {hi}) for x = {[round(t, 3) for t in x.tolist()]} "
+                 f"with incoming gradient {v.tolist()}: torch.clamp gives {want.tolist()} (where the mask is 0 the "
+                 f"gradient is 0, whatever comes in: select with torch.where rather than multiply by the mask)",
+                 atol=0, rtol=0)
+
+
 @pytest.mark.task("clamp", weight=0.1)  # its right answer is a constant ("raised X"): worth little
 def test_clamp_is_once_differentiable(student, gen):
     """Differentiating Clamp twice raises (backward is marked once_differentiable)"""

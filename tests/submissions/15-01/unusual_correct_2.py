@@ -79,7 +79,7 @@ class Clamp(torch.autograd.Function):
         (x,) = ctx.saved_tensors
         lo, hi = ctx.bounds
         inside = ((x - lo) * (hi - x)) > 0
-        return grad_out * inside.to(grad_out.dtype), None, None
+        return grad_out.masked_fill(~inside, 0.0), None, None  # not grad_out * mask: inf * 0 is NaN
 ''',
     "capture_impl": '''
 def capture_activations(model, names, x):
