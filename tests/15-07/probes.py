@@ -122,6 +122,37 @@ def time_pattern(ns, pattern_ms, warmup, as_device=False):
     return {"ms": _plain(ms), "calls": calls[0], "stamps": stamps}
 
 
+_CLOCKS = {name: getattr(time, name) for name in ("perf_counter", "perf_counter_ns", "time", "time_ns", "monotonic",
+                                                  "monotonic_ns", "process_time", "process_time_ns", "thread_time",
+                                                  "thread_time_ns")}
+
+
+def time_clocks(ns, sleep_ms, warmup, iters):
+    """Which of the time module's clocks time_op itself reads (calls made inside fn are not counted). Seen
+    through sys.setprofile's c_call events, so a clock imported under another name is seen too."""
+    import sys
+    read, inside = set(), [False]
+    by_id = {id(f): name for name, f in _CLOCKS.items()}
+
+    def profiler(frame, event, arg):
+        if event == "c_call" and not inside[0] and id(arg) in by_id:
+            read.add(by_id[id(arg)])
+
+    def fn():
+        inside[0] = True
+        try:
+            time.sleep(sleep_ms / 1000)
+        finally:
+            inside[0] = False
+    previous = sys.getprofile()
+    sys.setprofile(profiler)
+    try:
+        ms = get(ns, "time_op")(fn, warmup=warmup, iters=iters, device="cpu")
+    finally:
+        sys.setprofile(previous)
+    return {"ms": _plain(ms), "clocks": sorted(read)}
+
+
 def time_matmul_gpu(ns, n, warmup, iters, seed, standin=None, kernel_ms=0.0, device="cuda", as_device=False):
     """time_op on a matmul queued on CUDA; with ``standin`` (CPU CI) every a @ b queues kernel_ms of work
     on the stand-in's stream and returns at once, as a kernel launch does. as_device: pass device as

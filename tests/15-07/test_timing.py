@@ -96,6 +96,17 @@ def test_mean_of_uneven_calls(student, gen):
            f"[{win[0]:.2f}, {win[1]:.2f}]; got {r['ms']!r}")
 
 
+def test_cpu_clock_is_perf_counter(student, gen):
+    """On the CPU time_op reads time.perf_counter (the text's clock), not time.time or another clock"""
+    warmup, iters = (int(v) for v in torch.randint(1, 3, (2,), generator=gen))
+    r = student.call("time_clocks", sleep_ms=1, warmup=warmup, iters=iters)
+    what = f"time_op(fn, warmup={warmup}, iters={iters}, device='cpu')"
+    other = [c for c in r["clocks"] if c not in ("perf_counter", "perf_counter_ns")]
+    expect(not other, f"{what} read time.{', time.'.join(other)}: for the CPU the text says time.perf_counter(), the "
+                      f"monotonic high-resolution clock (time.time() is the time of day, which can jump)")
+    expect(len(other) < len(r["clocks"]), f"{what} never read time.perf_counter(); the text times CPU calls with it")
+
+
 @pytest.mark.gpu
 def test_gpu_timing_synchronizes(student, gen):
     """on CUDA, time_op agrees with CUDA-event timing of a large matmul (it must wait for the GPU)"""
