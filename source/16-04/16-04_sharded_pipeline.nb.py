@@ -230,8 +230,9 @@ run_hidden("16-04", "shard", globals())
 # `zero1_step(params, state, lr, betas, eps, weight_decay)` runs on every rank of the default group (W ranks)
 # and performs one AdamW step.
 #
-# * `params` is a list of tensors of one floating dtype (float32 or float64), of uneven shapes, holding the
-#   same values on every rank; each has `.grad` set to this rank's own gradient.
+# * `params` is a list of leaf tensors that require grad (as `nn.Parameter`s do), of one floating dtype (float32
+#   or float64) and uneven shapes (0-d, empty and non-contiguous ones included), holding the same values on
+#   every rank; each has `.grad` set to this rank's own gradient.
 # * After the call, every rank's `params` hold exactly what one step of `torch.optim.AdamW` (with these `lr`,
 #   `betas`, `eps` and `weight_decay`) gives on a single process whose gradient is the **mean** of the W
 #   ranks' gradients, and this holds after every call of a run of several steps.
@@ -242,8 +243,8 @@ run_hidden("16-04", "shard", globals())
 #   W, rank)` gives): the tensors in `state` hold at most 2·⌈n/W⌉ elements in all (n = total number of
 #   parameter elements), plus at most one for a step count.
 # * Bring the updated shards to every rank with `dist.all_gather` (or `dist.all_gather_single`).
-# * Write the new values into the tensors of `params` in place (same tensor objects, same shapes), and
-#   return None.
+# * Write the new values into the tensors of `params` in place (same tensor objects, same shapes, still leaves:
+#   autograd must not record the update, so write under `torch.no_grad()`), and return None.
 # * Make every tensor you create on the parameters' device: the same code runs with NCCL, where the
 #   parameters live on `cuda:rank`.
 

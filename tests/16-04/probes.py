@@ -246,7 +246,7 @@ def _rank_main(ns, fn_name, rank, world, store_path, runs, op_timeout, wfd):
     fn = get(ns, fn_name)
     for i, run in enumerate(runs):
         layouts = run.get("layouts") or ["contiguous"] * len(run["init"])
-        params = [relayout(t, lay) for t, lay in zip(run["init"], layouts)]
+        params = [relayout(t, lay).requires_grad_() for t, lay in zip(run["init"], layouts)]  # leaves, as nn.Parameters
         state = {}
         for j, grads in enumerate(run["grads"]):
             for p, g in zip(params, grads[rank]):
@@ -265,6 +265,7 @@ def _rank_main(ns, fn_name, rank, world, store_path, runs, op_timeout, wfd):
             _frame(wfd, {"run": i, "step": j, "error": err, "returned": type(value).__name__,
                          "params": [p.detach().clone() for p in params],
                          "same_objects": len(params) == len(objects) and all(a is b for a, b in zip(params, objects)),
+                         "leaves": all(p.grad_fn is None and p.requires_grad for p in params),
                          "moved": [b is not None and a.data_ptr() != b for a, b in zip(objects, where)],
                          "state_numel": _state_numel(state), "state_unplaced": state_bad,
                          "collectives": log["collectives"], "sends": log["sends"],

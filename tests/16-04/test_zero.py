@@ -202,6 +202,9 @@ def check_in_place(z, world, run_name):
                                         f"{f['moved'].index(True) if any(f['moved']) else 0} now points at other "
                                         f"memory (p.data = ... or p.set_(...)); write the values in place "
                                         f"(p.copy_(...))")
+            expect(f["leaves"], f"{label}, step {step + 1}, rank {rank}: a parameter is no longer a leaf that requires "
+                                f"grad (the update was recorded by autograd, or requires_grad was switched off); write "
+                                f"the values under torch.no_grad()")
             expect(f["returned"] == "NoneType", f"{label}, step {step + 1}, rank {rank}: returned a "
                                                 f"{f['returned']}, expected None")
 
@@ -259,7 +262,7 @@ def test_zero1_state_is_one_shard(z1):
 
 @pytest.mark.task("zero1")
 def test_zero1_writes_in_place(z1):
-    """the new values are written into the same tensors of params, in place, and the call returns None"""
+    """the new values are written into the same leaf tensors of params, in place under no_grad, and the call returns None"""
     for world in WORLDS:
         check_in_place(z1, world, "f64")
 
@@ -323,7 +326,7 @@ def test_zero2_state_is_one_shard(z2):
 
 @pytest.mark.task("zero2")
 def test_zero2_writes_in_place(z2):
-    """the new values are written into the same tensors of params, in place, and the call returns None"""
+    """the new values are written into the same leaf tensors of params, in place under no_grad, and the call returns None"""
     for world in WORLDS:
         check_in_place(z2, world, "f64")
 
