@@ -44,7 +44,8 @@ def _gelu(x):
 
 @torch.library.custom_op("c1601::gelu_dropout_op", mutates_args=())
 def gelu_dropout_op(x: torch.Tensor, keep: torch.Tensor, p: float) -> torch.Tensor:
-    return torch.where(keep, _gelu(x) * (1.0 / (1.0 - p)), torch.zeros_like(x))
+    # out=: laid out like x whatever keep's layout (where's own output follows its first operand, keep)
+    return torch.where(keep, _gelu(x) * (1.0 / (1.0 - p)), torch.zeros_like(x), out=torch.empty_like(x))
 
 
 @gelu_dropout_op.register_fake
