@@ -1,0 +1,16 @@
+"""Unsqueezes x but not y: loss_fn gets a batch of one output and an unbatched target (mse broadcasts with a
+warning, cross_entropy with class indices rejects or misreads it)."""
+EXPECT = {'per_sample': 'fail'}
+CELLS = {
+    'per_sample_impl': '''
+def per_sample_grads(model, loss_fn, x, y):
+    params = {k: p.detach() for k, p in model.named_parameters() if p.requires_grad}
+    buffers = {k: b.detach() for k, b in model.named_buffers()}
+
+    def loss_one(params, buffers, xi, yi):
+        out = functional_call(model, (params, buffers), (xi.unsqueeze(0),))
+        return loss_fn(out, yi)
+
+    return vmap(grad(loss_one), in_dims=(None, None, 0, 0))(params, buffers, x, y)
+''',
+}
