@@ -74,10 +74,11 @@ def enter_group() -> str | None:
         try:
             os.kill(int(old.name.split("-", 1)[1]), 0)
         except ProcessLookupError:
-            try:
-                os.rmdir(old)
-            except OSError:
-                pass
+            for folder, _, _ in os.walk(old, topdown=False):  # its workers' groups first (a busy one stays)
+                try:
+                    os.rmdir(folder)
+                except OSError:
+                    pass
         except (ValueError, OSError):
             pass
     d = os.path.join(base, f"testcost-{os.getpid()}")
@@ -97,7 +98,8 @@ def enter_group() -> str | None:
 
 
 def leave_group() -> None:
-    """Back to the parent group; the own one is removed once nothing runs in it (else left for the next run)."""
+    """Back to the parent group; the own one is removed once nothing runs in it (else the next run removes it:
+    a judge server still alive at this point ends only at the process's exit)."""
     global _GROUP
     d, _GROUP = _GROUP, None
     if d is None:
