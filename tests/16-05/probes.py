@@ -233,7 +233,8 @@ def qat_ops(ns, x):
 
 def qat_train(ns, init, X, y, Xt, steps, lr, batch, seed):
     """nn.Sequential(QATLinear(784, 64), ReLU, QATLinear(64, 10)) from the initial parameters init, trained with
-    SGD (momentum 0.9) on batches drawn from a generator seeded seed; the eval-mode predictions on Xt."""
+    SGD (momentum 0.9) on batches drawn from a generator seeded seed; the eval-mode logits on Xt, the trained
+    parameters and each act_observer's range."""
     torch.set_num_threads(1)
     Q = get(ns, "QATLinear")
     model = torch.nn.Sequential(Q(784, 64), torch.nn.ReLU(), Q(64, 10))
@@ -251,4 +252,8 @@ def qat_train(ns, init, X, y, Xt, steps, lr, batch, seed):
         opt.step()
     model.eval()
     with torch.no_grad():
-        return model(Xt).argmax(dim=1)
+        logits = model(Xt)
+    ranges = [[_tensor(getattr(getattr(model[i], "act_observer", None), n, None)) for n in ("min_val", "max_val")]
+              for i in (0, 2)]
+    params = [_tensor(p) for p in (model[0].weight, model[0].bias, model[2].weight, model[2].bias)]
+    return {"logits": _tensor(logits), "ranges": ranges, "params": params}

@@ -99,8 +99,28 @@ def data(n, train, seed):
     return torch.stack(xs).reshape(n, -1), torch.tensor(ys)
 
 
+def eval_logits(params, ranges, x):
+    """The trained QAT model in eval mode, by the text, from its parameters and its observers' frozen ranges:
+    PyTorch's observers give the parameters and torch.fake_quantize_per_tensor_affine quantizes."""
+    w1, b1, w2, b2 = params
+    for (lo, hi), w, b in zip(ranges, (w1, w2), (b1, b2)):
+        act = tob.MovingAverageMinMaxObserver(averaging_constant=0.01, dtype=torch.quint8)
+        act.min_val, act.max_val = lo.reshape(()), hi.reshape(())
+        s, z = act.calculate_qparams()
+        wobs = tob.MinMaxObserver(dtype=torch.qint8, qscheme=torch.per_tensor_symmetric)
+        wobs(w)
+        sw, _ = wobs.calculate_qparams()
+        x = F.linear(torch.fake_quantize_per_tensor_affine(x, float(s), int(z), 0, 255),
+                     torch.fake_quantize_per_tensor_affine(w, float(sw), 0, -128, 127), b)
+        if w is w1:
+            x = F.relu(x)
+    return x
+
+
 def test_training_run_close_to_float(student, gen):
-    """the judge trains the float model and the QAT model from the same start: QAT test accuracy within 5 points"""
+    """the judge trains the float model and the QAT model from the same start: QAT test accuracy within 5 points;
+    after training the first layer's observer holds the moving average of every training batch's range, and the
+    eval-mode outputs are the fake-quantized model's with the observers' frozen ranges"""
     seed = int(torch.randint(0, 2**31 - 1, (), generator=gen))
     X, y = data(512, True, seed % 1000)
     Xt, yt = data(256, False, seed % 1000)
@@ -110,8 +130,10 @@ def test_training_run_close_to_float(student, gen):
     steps, lr, batch = 60, 0.05, 32
     opt = torch.optim.SGD(float_model.parameters(), lr=lr, momentum=0.9)
     g = torch.Generator().manual_seed(seed)
+    act = tob.MovingAverageMinMaxObserver(averaging_constant=0.01, dtype=torch.quint8)  # what layer 1's sees
     for _ in range(steps):
         idx = torch.randint(0, X.shape[0], (batch,), generator=g)
+        act(X[idx])
         loss = F.cross_entropy(float_model(X[idx]), y[idx])
         opt.zero_grad()
         loss.backward()
@@ -120,10 +142,27 @@ def test_training_run_close_to_float(student, gen):
         float_acc = (float_model(Xt).argmax(1) == yt).float().mean().item()
     expect(float_acc > 0.5, f"the float model reached only {float_acc:.1%} (a grading error: the stand-in data should "
            f"be easy)")
-    pred = student.call("qat_train", init=init, X=X, y=y, Xt=Xt, steps=steps, lr=lr, batch=batch, seed=seed)
-    expect(isinstance(pred, torch.Tensor) and pred.shape == yt.shape, f"the QAT model's predictions: {pred}")
-    qat_acc = (pred == yt).float().mean().item()
+    res = student.call("qat_train", init=init, X=X, y=y, Xt=Xt, steps=steps, lr=lr, batch=batch, seed=seed)
+    logits = res["logits"]
+    expect(isinstance(logits, torch.Tensor) and logits.shape == (yt.shape[0], 10), f"the QAT model's outputs: {logits}")
+    qat_acc = (logits.argmax(1) == yt).float().mean().item()
     expect(qat_acc >= float_acc - 0.05, f"nn.Sequential(QATLinear(784, 64), nn.ReLU(), QATLinear(64, 10)) trained "
            f"{steps} SGD steps (batch {batch}, lr {lr}, momentum 0.9) on the stand-in FashionMNIST reached {qat_acc:.1%} "
            f"test accuracy in eval mode; the same model of nn.Linear from the same start reached {float_acc:.1%} "
            f"(at most 5 points less allowed)")
+    what = f"after {steps} training steps of nn.Sequential(QATLinear(784, 64), nn.ReLU(), QATLinear(64, 10))"
+    lo, hi = res["ranges"][0]
+    expect(isinstance(lo, torch.Tensor) and isinstance(hi, torch.Tensor), f"{what}: the first layer's act_observer "
+           f"has no min_val / max_val tensors ({lo}, {hi})")
+    expect_close(torch.stack([lo.reshape(()), hi.reshape(())]), torch.stack([act.min_val, act.max_val]),
+                 f"{what}: the first layer's act_observer range (min_val, max_val), against a moving average "
+                 f"(c = 0.01) of the {steps} training batches' extremes (each training-mode forward watches its input)",
+                 **TOL)
+    ranges = res["ranges"]
+    expect(all(isinstance(t, torch.Tensor) for r in ranges for t in r), f"{what}: an act_observer without min_val / "
+           f"max_val tensors")
+    want = eval_logits(res["params"], ranges, Xt)
+    close = torch.isclose(logits, want, rtol=1e-4, atol=1e-4).all(dim=1)
+    expect(float(close.float().mean()) >= 0.95, f"{what}: the eval-mode outputs on {Xt.shape[0]} test images: only "
+           f"{int(close.sum())} rows equal F.linear of the fake-quantized input and weight of each layer, with the "
+           f"scale and zero point of its observer's frozen range (the model's own trained parameters)")

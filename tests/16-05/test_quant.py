@@ -96,8 +96,11 @@ def test_ties_and_inverse_scale(student, gen, dtype):
     halves = (torch.arange(-20, 20, dtype=torch.float32) + 0.5) * 0.25
     what = f"quantize(x, 0.25, {zp}, torch.{dtype}) for x = (k + 1/2) * 0.25 (exact halves: round to the even level)"
     check_levels(student, what, halves, 0.25, zp, dtype)
-    scale = float(torch.rand((), generator=gen)) * 0.05 + 0.005
-    x = near_boundaries(gen, scale, 64)
+    for _ in range(20):  # for about 1 scale in 60 the two roundings never part near a half: draw another
+        scale = float(torch.rand((), generator=gen)) * 0.05 + 0.005
+        x = near_boundaries(gen, scale, 64)
+        if x.numel() > 8:
+            break
     expect(x.numel() > 8, "the check found too few inputs near a level boundary (a grading error)")
     what = (f"quantize(x, {scale!r}, {zp}, torch.{dtype}) for {x.numel()} values next to a half level, where "
             f"x / scale and x * (1 / scale) round differently")
