@@ -1,0 +1,20 @@
+"""Wrong (second blind round): The activation observer also watches x in eval mode, so the frozen range keeps moving at test time."""
+EXPECT = {'qat': 'fail'}
+CELLS = {
+    'qat_impl': '''
+class QATLinear(nn.Linear):
+    def __init__(self, in_features, out_features, bias=True):
+        super().__init__(in_features, out_features, bias=bias)
+        self.act_observer = RangeObserver(torch.uint8, averaging_constant=0.01)
+
+    def forward(self, x):
+        self.act_observer(x)
+        s_x, z_x = self.act_observer.calculate_qparams()
+        wo = RangeObserver(torch.int8, symmetric=True)
+        wo(self.weight)
+        s_w, _ = wo.calculate_qparams()
+        xq = fake_quantize(x, float(s_x), int(z_x), 0, 255)
+        wq = fake_quantize(self.weight, float(s_w), 0, -128, 127)
+        return F.linear(xq, wq, self.bias)
+''',
+}
