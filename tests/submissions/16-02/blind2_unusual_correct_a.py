@@ -1,4 +1,5 @@
-"""Correct, written differently: SiLU saves x and sigmoid(x) (torch.special.expit) and writes f' with addcmul;
+"""Correct, written differently: SiLU with torch.special.expit, f' written with addcmul from the saved x (its first version saved expit(x)
+from setup_context, which runs without grad: now blind2_silu_sigmoid_saved_in_setup);
 dual_jvp in an ExitStack with new_zeros; jacobian sizes f(x) under no_grad; hvp is jvp of jacrev(f) (the
 gradient of a scalar f); per_sample_grads passes frozen parameters with the buffers and maps with
 randomness='same'; ensemble_forward vmaps functools.partial(functional_call, meta copy) over nested in_dims."""
@@ -15,18 +16,19 @@ class SiLU(torch.autograd.Function):
     @staticmethod
     def setup_context(ctx, inputs, output):
         x = inputs[0]
-        s = torch.special.expit(x)
-        ctx.save_for_backward(x, s)
-        ctx.save_for_forward(x, s)
+        ctx.save_for_backward(x)
+        ctx.save_for_forward(x)
 
     @staticmethod
     def backward(ctx, g):
-        x, s = ctx.saved_tensors
+        (x,) = ctx.saved_tensors
+        s = torch.special.expit(x)
         return g * torch.addcmul(s, x * s, 1 - s)
 
     @staticmethod
     def jvp(ctx, t):
-        x, s = ctx.saved_tensors
+        (x,) = ctx.saved_tensors
+        s = torch.special.expit(x)
         return torch.addcmul(s, x * s, 1 - s).mul(t)
 ''',
     'dual_jvp_impl': '''
