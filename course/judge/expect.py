@@ -64,8 +64,12 @@ def expect_close(got, expected: torch.Tensor, what: str, *, atol: float = 1e-6, 
         diff[ok] = 0
         idx = tuple(int(i) for i in torch.nonzero(diff == diff.max())[0]) if diff.ndim else ()
         n_bad = int((~ok).sum())
+        ev, gv = e[idx].item(), g[idx].item()
+        digits = 6 if f"{ev:.6g}" != f"{gv:.6g}" else 17  # equal at 6 digits: show where they part
+        note = (f" (your result is {got.dtype}, the expected one {expected.dtype})"
+                if got.dtype != expected.dtype else "")
         fail(f"{what}: {n_bad} of {ok.numel()} values differ (tolerance atol={atol:g}, rtol={rtol:g}); "
-             f"worst at index {idx}: expected {e[idx].item():.6g}, got {g[idx].item():.6g}")
+             f"worst at index {idx}: expected {ev:.{digits}g}, got {gv:.{digits}g}{note}")
 
 
 def expect_equal(got, expected, what: str) -> None:
