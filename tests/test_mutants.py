@@ -91,7 +91,6 @@ BAR = 90  # per cent of non-equivalent mutants killed, per task (issue: "at leas
 # Topics whose recorded run is not complete yet, and why. Each is an expected failure (reported as
 # xfailed, never as passed); strict, so the entry must go once the record is complete.
 INCOMPLETE: dict[str, str] = {
-    "16-04": "new topic (issue 43): its mutation run is under way",
 }
 
 
