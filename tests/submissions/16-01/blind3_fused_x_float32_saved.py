@@ -22,11 +22,11 @@ def _fused_setup(ctx, inputs, output):
 
 
 def _fused_backward(ctx, grad):
-        x, keep = ctx.saved_tensors
+    x, keep = ctx.saved_tensors
     x = x.to(grad.dtype)
-        t = torch.tanh(_C * (x + 0.044715 * x**3))
-        d = 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * _C * (1 + 3 * 0.044715 * x * x)
-        return grad * keep / (1 - ctx.p) * d, None, None
+    t = torch.tanh(_C * (x + 0.044715 * x**3))
+    d = 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * _C * (1 + 3 * 0.044715 * x * x)
+    return grad * keep / (1 - ctx.p) * d, None, None
 
 
 gelu_dropout_op.register_autograd(_fused_backward, setup_context=_fused_setup)
