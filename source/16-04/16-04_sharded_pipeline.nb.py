@@ -595,14 +595,14 @@ run_hidden("16-04", "schedule", globals())
 # number is the micro-batch. Count the micro-batches in flight on stage 0 under each schedule.
 
 # %%
-def _draw(ax, schedule, S, title):
+def _draw(ax, schedule, S, title, bubble):
     for t, s, kind, m in schedule:
         ax.add_patch(__import__("matplotlib").patches.Rectangle((t, S - 1 - s), 1, 1,
                                                               color="tab:blue" if kind == "F" else "tab:orange"))
         ax.text(t + 0.5, S - 0.5 - s, str(m), ha="center", va="center", fontsize=7, color="white")
     T = 1 + max(t for t, *_ in schedule)
     ax.set(xlim=(0, T), ylim=(0, S), yticks=[S - 0.5 - s for s in range(S)], yticklabels=range(S),
-           xlabel="time step", ylabel="stage", title=f"{title}: bubble {bubble_fraction(schedule, S):.2f}")
+           xlabel="time step", ylabel="stage", title=f"{title}: bubble {bubble:.2f}")
 
 
 def _in_flight(schedule, s):
@@ -617,10 +617,12 @@ def _in_flight(schedule, s):
 if run_demos():
     import matplotlib.pyplot as plt
 
+    plans = {"GPipe": gpipe_schedule(4, 8), "1F1B": one_f_one_b_schedule(4, 8)}  # before any figure exists
+    bubbles = {name: bubble_fraction(plan, 4) for name, plan in plans.items()}
     fig, axes = plt.subplots(2, 1, figsize=(12, 4.5))
-    for ax, (fn, name) in zip(axes, ((gpipe_schedule, "GPipe"), (one_f_one_b_schedule, "1F1B"))):
-        _draw(ax, fn(4, 8), 4, name)
-        print(f"{name}: at most {_in_flight(fn(4, 8), 0)} micro-batches in flight on stage 0")
+    for ax, (name, plan) in zip(axes, plans.items()):
+        _draw(ax, plan, 4, name, bubbles[name])
+        print(f"{name}: at most {_in_flight(plan, 0)} micro-batches in flight on stage 0")
     plt.tight_layout()
     plt.show()
 
