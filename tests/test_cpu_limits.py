@@ -405,3 +405,52 @@ def test_worker_memory_leaves_the_grader_room_and_never_undercuts_one_sandbox(mo
 def sandbox_cap() -> int:
     from course import settings
     return settings.current().memory_limit_mb * 2**20
+
+
+KEEPER = r"""
+import asyncio, os, subprocess, sys, time
+from course.grading.autograde.kernel import SandboxKernelManager
+async def go():
+    from traitlets.config import Config
+    from course.grading.config import install_sandbox_kernel
+    c = Config()
+    install_sandbox_kernel(c)
+    km = SandboxKernelManager(config=c, kernel_name="course-sandbox", transport="ipc")
+    await km.start_kernel(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # nothing to write to when it dies
+    kc = km.client()
+    kc.start_channels()
+    await kc.wait_for_ready(timeout=120)
+    print(km.provisioner.pid, flush=True)
+    time.sleep(600)
+asyncio.run(go())
+"""
+
+
+def test_a_kernel_ends_when_its_grader_dies(kernel_launcher):
+    """a grader process killed outright (SIGKILL, no clean-up) leaves no kernel behind, either way the
+    sandbox is made (bwrap's --die-with-parent; the template launcher's parent-death signal)"""
+    import signal
+    import time as _time
+
+    from course import REPO_ROOT
+    keeper = subprocess.Popen([sys.executable, "-c", KEEPER], stdout=subprocess.PIPE, text=True,
+                              env={**os.environ, "PYTHONPATH": str(REPO_ROOT), "COURSE_KERNEL_PRELOAD": "",
+                                   "COURSE_SPARE_KERNEL": "0"}, cwd=str(REPO_ROOT))
+    try:
+        pid = int(keeper.stdout.readline())
+        assert os.path.exists(f"/proc/{pid}"), "the kernel did not start"
+        keeper.send_signal(signal.SIGKILL)
+        keeper.wait()
+        end = _time.monotonic() + 20
+        while os.path.exists(f"/proc/{pid}") and _time.monotonic() < end:
+            try:
+                if open(f"/proc/{pid}/stat").read().split(")")[-1].split()[0] == "Z":
+                    break  # a zombie: exited, waiting for pid 1 to reap it
+            except OSError:
+                break
+            _time.sleep(0.2)
+        alive = os.path.exists(f"/proc/{pid}") and open(f"/proc/{pid}/stat").read().split(")")[-1].split()[0] != "Z"
+        assert not alive, f"{kernel_launcher}: the kernel launcher (pid {pid}) outlived its killed grader by 20 s"
+    finally:
+        if keeper.poll() is None:
+            keeper.kill()

@@ -87,6 +87,7 @@ def _from_template(conn: str, ipc: str, env: dict, view: str, account) -> None:
     exit (or kill) ends the sandbox, and it exits with the kernel's code."""
     from course import settings
     from course.sandbox import cgroup, template
+    _die_with_parent()
     limits = settings.current()
     group = cgroup.Group.create("kernel", limits.memory_limit_mb * 2**20, limits.task_limit)
     req = template.request(payload="call", target="ipykernel.kernelapp:launch_new_instance",
@@ -102,6 +103,19 @@ def _from_template(conn: str, ipc: str, env: dict, view: str, account) -> None:
         refuse(str(exc))
     code = child.wait()
     sys.exit(code if code >= 0 else 128 - code)
+
+
+def _die_with_parent() -> None:
+    """As bwrap's --die-with-parent: this launcher is killed when the process that started it dies, so
+    the hang-up ends its sandbox (a kernel whose grader died must not outlive it)."""
+    import ctypes
+    import signal
+    expected = os.getppid()
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(1, signal.SIGKILL, 0, 0, 0) != 0:  # PR_SET_PDEATHSIG
+        refuse(f"prctl(PR_SET_PDEATHSIG) failed: errno {ctypes.get_errno()}")
+    if os.getppid() != expected:  # the parent died before the line above
+        os._exit(1)
 
 
 if __name__ == "__main__":
