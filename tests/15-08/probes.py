@@ -13,12 +13,8 @@ is killed. The probe returns raw results; the judge compares.
 from __future__ import annotations
 
 import datetime
-import io
 import os
-import select
 import shutil
-import signal
-import struct
 import tempfile
 import time
 import traceback
@@ -26,6 +22,7 @@ import traceback
 import torch
 
 from course.judge.probelib import get, relayout
+from course.judge.ranks import kill_sessions, read_frames, send_frame, session_members
 
 COLLECTIVES = ("allreduce", "allreduce_coalesced", "broadcast", "allgather", "_allgather_base",
                "allgather_coalesced", "allgather_into_tensor_coalesced", "all_gather_single",
@@ -158,14 +155,6 @@ def _groups_made():
         return None
 
 
-def _frame(fd: int, obj) -> None:
-    bio = io.BytesIO()
-    torch.save(obj, bio)
-    data = bio.getvalue()
-    view = memoryview(struct.pack(">Q", len(data)) + data)
-    while view:
-        view = view[os.write(fd, view):]
-
 
 def _plain(value):
     """What a student's function returned, as plain data (a tensor is detached and copied)."""
@@ -233,7 +222,7 @@ def _rank_main(ns, fn_name, rank, world, store_path, cases, op_timeout, wfd, bac
             earlier.append(value)
         # an argument that now points at other memory (x.set_(...), x.data = ...) was not written in place
         moved = [b is not None and a.data_ptr() != b for a, b in zip(kept, where_before)]
-        _frame(wfd, {"case": i, "result": _plain(value), "error": err, "seconds": seconds,
+        send_frame(wfd, {"case": i, "result": _plain(value), "error": err, "seconds": seconds,
                      "shares_input": shares, "shares_earlier_result": shares_earlier, "inputs_moved": moved,
                      "inputs_after": [a.detach().cpu().clone() for a in kept],
                      "sends": log["sends"], "recvs": log["recvs"], "collectives": log["collectives"],
@@ -242,58 +231,6 @@ def _rank_main(ns, fn_name, rank, world, store_path, cases, op_timeout, wfd, bac
             return  # the other ranks may now wait for this one: they end at their timeout
         dist.barrier()  # not logged: keeps one case's messages out of the next
 
-
-def _read_frames(fds: dict, deadline: float) -> tuple[dict, set]:
-    """Frames per rank until every pipe closes or the deadline passes; returns (frames, open ranks)."""
-    bufs = {r: b"" for r in fds}
-    frames = {r: [] for r in fds}
-    open_ = set(fds)
-    while open_:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            break
-        ready, _, _ = select.select([fds[r] for r in open_], [], [], min(left, 0.5))
-        for r in [r for r in open_ if fds[r] in ready]:
-            chunk = os.read(fds[r], 1 << 20)
-            if not chunk:
-                open_.discard(r)
-                continue
-            bufs[r] += chunk
-            if len(bufs[r]) > MAX_REPLY:
-                open_.discard(r)
-                continue
-            while len(bufs[r]) >= 8:
-                (n,) = struct.unpack(">Q", bufs[r][:8])
-                if len(bufs[r]) < 8 + n:
-                    break
-                frames[r].append(torch.load(io.BytesIO(bufs[r][8:8 + n]), weights_only=True))
-                bufs[r] = bufs[r][8 + n:]
-    return frames, open_
-
-
-def _session_members(sids) -> int:
-    """How many processes still belong to the children's sessions."""
-    n = 0
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit():
-            continue
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if fields[0] != "Z" and int(fields[3]) in sids:  # fields: state ppid pgrp session
-            n += 1
-    return n
-
-
-def _kill_sessions(pids) -> None:
-    for pid in pids:
-        for kill in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
-            try:
-                kill()
-            except OSError:
-                pass
 
 
 def run_world(ns, fn_name, world, cases, op_timeout=8.0, deadline_s=20.0, backend="gloo"):
@@ -323,9 +260,9 @@ def run_world(ns, fn_name, world, cases, op_timeout=8.0, deadline_s=20.0, backen
             os.close(wfd)
             pids.append(pid)
             fds[rank] = rfd
-        frames, unfinished = _read_frames(fds, time.monotonic() + deadline_s)
+        frames, unfinished = read_frames(fds, time.monotonic() + deadline_s, MAX_REPLY)
     finally:
-        _kill_sessions(pids)
+        kill_sessions(pids)
         for pid in pids:
             try:
                 os.waitpid(pid, 0)
@@ -335,7 +272,7 @@ def run_world(ns, fn_name, world, cases, op_timeout=8.0, deadline_s=20.0, backen
             os.close(fd)
         shutil.rmtree(tmp, ignore_errors=True)
     return {"world": world, "ranks": [frames[r] for r in range(world)], "timed_out": sorted(unfinished),
-            "seconds": time.monotonic() - t0, "left_behind": _session_members(set(pids))}
+            "seconds": time.monotonic() - t0, "left_behind": session_members(set(pids))}
 
 
 def _timed_out(err) -> bool:

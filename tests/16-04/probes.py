@@ -12,18 +12,15 @@ every child (and anything it started in its session) is killed. The judge compar
 from __future__ import annotations
 
 import datetime
-import io
 import os
-import select
 import shutil
-import signal
-import struct
 import tempfile
 import time
 
 import torch
 
 from course.judge.probelib import aliases, get, relayout
+from course.judge.ranks import kill_sessions, read_frames, send_frame, session_members
 
 COLLECTIVES = ("allreduce", "allreduce_coalesced", "broadcast", "allgather", "_allgather_base",
                "allgather_coalesced", "allgather_into_tensor_coalesced", "all_gather_single",
@@ -205,14 +202,6 @@ def _install_log(log: dict) -> None:
                 setattr(cls, name, wrap_coll(name, getattr(cls, name)))
 
 
-def _frame(fd: int, obj) -> None:
-    bio = io.BytesIO()
-    torch.save(obj, bio)
-    data = bio.getvalue()
-    view = memoryview(struct.pack(">Q", len(data)) + data)
-    while view:
-        view = view[os.write(fd, view):]
-
 
 def _state_numel(state, seen=None) -> int:
     seen = set() if seen is None else seen
@@ -262,7 +251,7 @@ def _rank_main(ns, fn_name, rank, world, store_path, runs, op_timeout, wfd):
             log["on"] = False
             state_bad = _unplaced(log, state)
             log["made"] = {}
-            _frame(wfd, {"run": i, "step": j, "error": err, "returned": type(value).__name__,
+            send_frame(wfd, {"run": i, "step": j, "error": err, "returned": type(value).__name__,
                          "params": [p.detach().clone() for p in params],
                          "same_objects": len(params) == len(objects) and all(a is b for a, b in zip(params, objects)),
                          "leaves": all(p.grad_fn is None and p.requires_grad for p in params),
@@ -274,56 +263,6 @@ def _rank_main(ns, fn_name, rank, world, store_path, runs, op_timeout, wfd):
                 return
             dist.barrier()
 
-
-def _read_frames(fds: dict, deadline: float) -> tuple[dict, set]:
-    bufs = {r: b"" for r in fds}
-    frames = {r: [] for r in fds}
-    open_ = set(fds)
-    while open_:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            break
-        ready, _, _ = select.select([fds[r] for r in open_], [], [], min(left, 0.5))
-        for r in [r for r in open_ if fds[r] in ready]:
-            chunk = os.read(fds[r], 1 << 20)
-            if not chunk:
-                open_.discard(r)
-                continue
-            bufs[r] += chunk
-            if len(bufs[r]) > MAX_REPLY:
-                open_.discard(r)
-                continue
-            while len(bufs[r]) >= 8:
-                (n,) = struct.unpack(">Q", bufs[r][:8])
-                if len(bufs[r]) < 8 + n:
-                    break
-                frames[r].append(torch.load(io.BytesIO(bufs[r][8:8 + n]), weights_only=True))
-                bufs[r] = bufs[r][8 + n:]
-    return frames, open_
-
-
-def _session_members(sids) -> int:
-    n = 0
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit():
-            continue
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if fields[0] != "Z" and int(fields[3]) in sids:
-            n += 1
-    return n
-
-
-def _kill_sessions(pids) -> None:
-    for pid in pids:
-        for kill in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
-            try:
-                kill()
-            except OSError:
-                pass
 
 
 def run_zero(ns, fn_name, world, runs, op_timeout=5.0, deadline_s=15.0):
@@ -351,9 +290,9 @@ def run_zero(ns, fn_name, world, runs, op_timeout=5.0, deadline_s=15.0):
             os.close(wfd)
             pids.append(pid)
             fds[rank] = rfd
-        frames, unfinished = _read_frames(fds, time.monotonic() + deadline_s)
+        frames, unfinished = read_frames(fds, time.monotonic() + deadline_s, MAX_REPLY)
     finally:
-        _kill_sessions(pids)
+        kill_sessions(pids)
         for pid in pids:
             try:
                 os.waitpid(pid, 0)
@@ -363,4 +302,4 @@ def run_zero(ns, fn_name, world, runs, op_timeout=5.0, deadline_s=15.0):
             os.close(fd)
         shutil.rmtree(tmp, ignore_errors=True)
     return {"world": world, "ranks": [frames[r] for r in range(world)], "timed_out": sorted(unfinished),
-            "seconds": time.monotonic() - t0, "left_behind": _session_members(set(pids))}
+            "seconds": time.monotonic() - t0, "left_behind": session_members(set(pids))}
