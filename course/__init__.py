@@ -7,7 +7,7 @@ synthetic stand-in, the hidden-check hook, visible-check helpers). Built into
 
 Grader side, never shipped and never trusted to student code: ``course.judge.adapter`` (how hidden
 tests talk to a submission), ``course.judge.worker``, ``course.sandbox``, ``course.sandbox.kernel``,
-``course.sandbox.cgroup`` (where submission code runs), ``course.judge.expect`` and ``course.judge.probelib``, ``course.judge.ranks``
+``course.sandbox.cgroup`` (where submission code runs), ``course.judge.expect`` and ``course.judge.probelib``
 (judge-side assertions and probes), ``course.judge.pytest_plugin``, ``course.judge.inprocess``,
 ``course.judge.suite`` and ``course.judge.server`` (running the hidden suites), and ``course.grading``
 (nbgrader preprocessors and the grading pipeline).

@@ -21,8 +21,7 @@ import traceback
 
 import torch
 
-from course.judge.probelib import get, relayout
-from course.judge.ranks import kill_sessions, read_frames, send_frame, session_members
+from course.judge.probelib import get, kill_sessions, read_frames, relayout, send_frame, session_members
 
 COLLECTIVES = ("allreduce", "allreduce_coalesced", "broadcast", "allgather", "_allgather_base",
                "allgather_coalesced", "allgather_into_tensor_coalesced", "all_gather_single",
