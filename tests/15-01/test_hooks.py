@@ -234,12 +234,26 @@ def test_clipping_tiny_gradients(student, gen):
                      f"norm, with nothing added to the norm)", atol=0, rtol=1e-3)
 
 
+def overflowing_float16_batches(state, xb):
+    """the smallest loss scale (of a doubling ladder) at which some float16 gradient's sum of squares passes
+    float16's largest value (65504) twice over while every entry stays finite: whatever the seed, a norm taken
+    in float16 overflows there"""
+    for scale in (50.0 * 2 ** k for k in range(12)):
+        grads = expected_clipped(state, [], 1.0, [(xb, scale)], clip=False, dtype=torch.float16)
+        finite = all(torch.isfinite(g).all() and g.abs().max() < 16_000 for g in grads.values())
+        overflow = any((g.float() ** 2).sum() > 2 * 65504 for g in grads.values())
+        if finite and overflow:
+            return [(xb, scale)]
+    raise AssertionError("judge: no loss scale makes a float16 gradient overflow for this seed")
+
+
 @pytest.mark.task("grad_hooks")
 def test_clipping_float16_large_gradients(student, gen):
     """a float16 model whose gradients' squares pass float16's range (entries in the hundreds): the norm is still
     finite (torch's norm accumulates in float32), so the gradient is rescaled, not zeroed"""
     state = grad_model_state(int(torch.randint(0, 10_000, (1,), generator=gen)))
-    batches = [(torch.randn(8, 6, generator=gen), 200.0)]
+    xb = torch.randn(8, 6, generator=gen)
+    batches = overflowing_float16_batches(state, xb)
     want = expected_clipped(state, [], 1.0, batches, dtype=torch.float16)
     r = student.call("clipped_grads", state=state, frozen=[], max_norm=1.0, batches=batches, dtype_name="float16")
     for name, w in want.items():
