@@ -30,9 +30,11 @@ from pathlib import Path
 FD_ENV = "COURSE_ZYGOTE_FD"
 PRELOAD_ENV = "COURSE_WORKER_PRELOAD"  # comma-separated; set per assignment by ``preload_for``
 # What every worker needs (the worker's own cell runner included); an assignment adds what its notebook imports.
+# torch._dynamo too: an optimizer's constructor, torch.func's transforms, FlopCounterMode and
+# use_deterministic_algorithms import it on first use, 1.6-2.5 s of CPU in every worker of almost every topic.
 BASE = ("torch", "torch.nn", "torch.nn.functional", "torch.optim", "torch.utils.data", "numpy",
-        "IPython.core.interactiveshell", "IPython.core.inputtransformer2")
-PRELOAD = BASE + ("torch._dynamo", "torch.fx", "torchvision", "matplotlib.pyplot", "tqdm.auto")  # unknown assignment
+        "IPython.core.interactiveshell", "IPython.core.inputtransformer2", "torch._dynamo")
+PRELOAD = BASE + ("torch.fx", "torchvision", "matplotlib.pyplot", "tqdm.auto")  # unknown assignment
 HEAVY = ("torch", "torchvision", "numpy", "matplotlib", "tqdm")  # packages worth importing ahead
 # Calls that import a heavy module on first use (gradcheck: sympy through symbolic_shapes, ~1 s).
 LAZY = {"gradcheck": "torch.fx.experimental.symbolic_shapes", "gradgradcheck": "torch.fx.experimental.symbolic_shapes",
@@ -56,8 +58,9 @@ def preload_for(assignment: str | None) -> str:
     """The modules a worker zygote for ``assignment`` imports ahead: BASE, what the student's notebook
     imports from HEAVY packages, and what the calls it or the topic's probes make outside demo blocks import
     on first use (LAZY). A zygote is started ahead on a spare core, but a 2-core grader has no spare
-    core: torch._dynamo and torchvision alone cost about 3 s of CPU per submission, wasted on the topics
-    that never use them (a module imported later by the submission costs only that worker)."""
+    core: torchvision alone costs about 1.5 s of CPU per submission, wasted on the topics that never use it
+    (a module imported later by the submission costs only that worker). Under a grading worker's template
+    (course/sandbox/template.py) torch's modules are imported there, once."""
     from .. import RELEASE_DIR, TESTS_DIR
     found = sorted((RELEASE_DIR / assignment).glob("*.ipynb")) if assignment else []
     if not found:

@@ -74,7 +74,11 @@ def reset_globals() -> None:
     torch.set_default_dtype(torch.float32)
     torch.set_grad_enabled(True)
     torch.autograd.set_detect_anomaly(False)
-    torch.use_deterministic_algorithms(False)
+    if torch.are_deterministic_algorithms_enabled() or torch.is_deterministic_algorithms_warn_only_enabled():
+        torch.use_deterministic_algorithms(False)  # imports torch._inductor (and dynamo): 1-1.7 s, so only when set
+    inductor = sys.modules.get("torch._inductor.config")
+    if inductor is not None:
+        inductor.deterministic = False
     torch.set_default_device(None)
     torch.set_float32_matmul_precision("highest")
     torch.set_autocast_enabled("cpu", False)
@@ -83,10 +87,11 @@ def reset_globals() -> None:
 def broad_warning_filters() -> str:
     """The warning filters that match every message from every module (``simplefilter``, or
     ``filterwarnings`` with no message or module pattern), first first; the narrow ones libraries add
-    when imported are left out."""
+    when imported are left out, and so are filters on a library's own category (sympy's first import adds
+    ``once:SymPyDeprecationWarning``: a submission whose call first imports sympy changed nothing of its own)."""
     import warnings
     broad = [f"{action}:{category.__name__}" for action, message, category, module, lineno in warnings.filters
-             if message is None and module is None and not lineno]
+             if message is None and module is None and not lineno and category.__module__ == "builtins"]
     return "[" + ", ".join(broad[:4] + (["..."] if len(broad) > 4 else [])) + "]"
 
 
