@@ -25,7 +25,22 @@ def refuse(why: str) -> None:
     sys.exit(f"course-sandbox kernel: {why}")
 
 
+def _no_terminal() -> None:
+    """Descriptors 0-2 that are a terminal become /dev/null. jupyter_client hands the kernel the grader's
+    stdout and stderr, and ipykernel keeps copies: under ``nbgrader autograde`` in a terminal, a submission
+    could read what the instructor types there, write escape sequences to it and change its settings."""
+    null = None
+    for fd in (0, 1, 2):
+        if os.isatty(fd):
+            if null is None:
+                null = os.open(os.devnull, os.O_RDWR | os.O_CLOEXEC)
+            os.dup2(null, fd)  # inheritable: the sandbox's 0-2
+    if null is not None and null > 2:
+        os.close(null)
+
+
 def main() -> None:
+    _no_terminal()
     args = sys.argv[1:]
     conn = os.path.abspath(args[args.index("-f") + 1])
     kdir = os.path.dirname(conn)
