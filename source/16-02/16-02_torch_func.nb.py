@@ -140,8 +140,9 @@ print("jacfwd:", jacfwd(_Square.apply)(x).diag(), " jacrev:", jacrev(_Square.app
 # * `backward(ctx, g)` returns `g * f'(x)` and `jvp(ctx, t)` returns `t * f'(x)`, with
 #   `f'(x) = s + x * s * (1 - s)` and `s = sigmoid(x)`; forward mode (dual numbers, `jvp`, `jacfwd`) uses
 #   `jvp`, never `backward`.
-# * `backward` is written from differentiable PyTorch operations, so that second derivatives through `SiLU`
-#   equal those of `F.silu`.
+# * `backward` and `jvp` are written from differentiable PyTorch operations on what `setup_context` saved
+#   (it runs without grad: a value computed there is a constant to autograd), so that second derivatives
+#   through `SiLU` (double backward, `jvp` of `grad`, `grad` of `jvp`) equal those of `F.silu`.
 # * Values and derivatives stay finite for inputs as large as ±1000 in float32 and float64.
 
 # %% [solution] id=silu_impl
@@ -223,7 +224,7 @@ print("by hand       :", (_a.cos() * _ta * _b + _a.sin() * _tb).sum(-1))
 #   to the tangents (what `torch.func.jvp` returns), both plain tensors of the output's shape.
 # * Call `f` exactly once, on dual tensors that carry the tangents.
 # * When the output does not depend on the primals (its tangent is `None`), `jvp_out` is a tensor of zeros of
-#   the output's shape and dtype.
+#   the output's shape, dtype and device.
 # * Leave no dual level open when you return, also when `f` raises (its exception reaches the caller).
 
 # %% [solution] id=dual_jvp_impl
@@ -450,7 +451,8 @@ if run_demos():
 #   `loss_fn(model(x[i:i+1]), y[i:i+1])` with respect to that parameter.
 # * Run the model through `functional_call` under `vmap`, with its buffers (those you do not pass, it takes
 #   from the model): the number of times `model` is called does not grow with `N`.
-# * Leave the model as it was: its parameters, buffers, `.grad` fields and mode unchanged.
+# * Leave the model as it was: its parameters (values and `requires_grad`), buffers, `.grad` fields and mode
+#   unchanged.
 
 # %% [solution] id=per_sample_impl
 def per_sample_grads(model, loss_fn, x, y):

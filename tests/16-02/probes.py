@@ -122,6 +122,8 @@ def silu(ns, mode, x, t=None, w=None, in_dims=0):
                 out = torch.autograd.grad(g1, xr, w)[0]
             elif mode == "hvp":
                 out = jvp(grad(lambda xi: f(xi).sum()), (x,), (t,))[1]
+            elif mode == "rev_over_fwd":  # <w, d/dx (J t)>: the jvp formula differentiated in reverse mode
+                out = grad(lambda xi: (jvp(f, (xi,), (t,))[1] * w).sum())(x)
             else:
                 raise ValueError(mode)
         res["out"] = out.detach().clone() if isinstance(out, torch.Tensor) else f"<{type(out).__name__}>"
@@ -162,6 +164,10 @@ def _jvp_fn(which, seen):
         def f(a):
             note((a,))
             return torch.full((2, 3), 1.5, dtype=a.dtype) + a.detach().sum()
+    elif which == "const_meta":  # an output on another device than the primals (a stand-in for cuda)
+        def f(a):
+            note((a,))
+            return torch.full((2, 3), 1.5, dtype=a.dtype, device="meta")
     elif which == "raises":  # only on a dual argument, as an op without a forward-mode formula does
         def f(a):
             note((a,))
@@ -183,7 +189,9 @@ def dual_jvp(ns, which, primals, tangents, again=True):
     try:
         out = fn(_jvp_fn(which, seen), tuple(primals), tuple(tangents))
         if isinstance(out, (tuple, list)) and len(out) == 2 and all(isinstance(o, torch.Tensor) for o in out):
-            res["out"], res["jvp"] = (o.detach().clone() for o in out)
+            res["devices"] = [str(o.device) for o in out]
+            # a meta tensor has no values to send: its shape and dtype stand for it
+            res["out"], res["jvp"] = ((tuple(o.shape), o.dtype) if o.is_meta else o.detach().clone() for o in out)
         else:
             res["error"] = f"returned {type(out).__name__} of length {len(out) if hasattr(out, '__len__') else '-'}"
     except Exception as exc:  # noqa: BLE001
@@ -254,7 +262,8 @@ def _state(model):
     return {"params": {k: p.detach().clone() for k, p in model.named_parameters()},
             "buffers": {k: b.detach().clone() for k, b in model.named_buffers()},
             "grads": {k: p.grad.detach().clone() for k, p in model.named_parameters() if p.grad is not None},
-            "training": sorted(k for k, m in model.named_modules() if m.training)}
+            "training": sorted(k for k, m in model.named_modules() if m.training),
+            "frozen": sorted(k for k, p in model.named_parameters() if not p.requires_grad)}
 
 
 def per_sample(ns, spec, x, y, loss, frozen=(), train=False, grads=False):

@@ -87,6 +87,17 @@ def test_output_without_tangent(student, gen, shape):
     expect_close(res["jvp"], torch.zeros(2, 3, dtype=f64), what + ", second result (zeros)", atol=0, rtol=0)
 
 
+def test_zero_jvp_on_the_outputs_device(student, gen):
+    """the zero jvp of an output without a tangent is made on the output's device (here meta, a stand-in for cuda)"""
+    primals, tangents = [rand(gen, (3,))], [rand(gen, (3,))]
+    what = "dual_jvp(f, (a,), (t,)) where f ignores a and returns a (2, 3) tensor on another device (meta)"
+    res = run(student, what, "const_meta", primals, tangents)
+    expect_equal(res["devices"], ["meta", "meta"], f"the devices of the two results of {what} (zeros made without "
+                 f"device= land on the CPU: on a GPU, J t would be on the CPU while f's output is on cuda; "
+                 f"torch.zeros_like(out) keeps the output's device)")
+    expect_equal(res["jvp"], ((2, 3), f64), f"the shape and dtype of J t in {what}")
+
+
 def test_no_level_left_open(student, gen):
     """no dual level is left open: a second call right after works"""
     primals, tangents = [rand(gen, (3,)), rand(gen, (3,))], [rand(gen, (3,)), rand(gen, (3,))]

@@ -67,7 +67,8 @@ def test_matches_a_loop(student, gen, loss, n):
 
 @pytest.mark.parametrize("case", ["first and last", "all but one"])
 def test_frozen_parameters_left_out(student, gen, case):
-    """frozen parameters (requires_grad False) get no entry; the others are still right, one alone included"""
+    """frozen parameters (requires_grad False) get no entry and stay frozen; the others are still right, one alone
+    included"""
     spec = spec_of(gen, norm=True)
     x, y = data(gen, spec, 3, "mse")
     names = [k for k, _ in build_model(spec).named_parameters()]
@@ -75,6 +76,8 @@ def test_frozen_parameters_left_out(student, gen, case):
     what = f"per_sample_grads(model with {frozen} frozen, F.mse_loss, x (3, {spec['in']}), y)"
     res = run(student, what, spec, x, y, "mse", frozen)
     expect_grads(res, loop_grads(spec, x, y, "mse", frozen), what)
+    expect_equal(res["after"]["frozen"], res["before"]["frozen"], f"the frozen parameters after {what} (the model "
+                 f"is left as it was: requires_grad unchanged on every parameter)")
 
 
 def test_model_runs_under_vmap(student, gen):

@@ -105,19 +105,23 @@ def test_vmap(student, gen, in_dims):
     expect_close(out, vmap(grad(lambda xi: (F.silu(xi) * xi).sum()))(x), what, **TOL)
 
 
-@pytest.mark.parametrize("mode", ["second", "hvp"])
+@pytest.mark.parametrize("mode", ["second", "hvp", "rev_over_fwd"])
 def test_second_derivatives(student, gen, mode):
-    """backward is differentiable: double backward and forward-over-reverse through SiLU equal F.silu's"""
+    """backward and jvp are differentiable: double backward, forward-over-reverse and reverse-over-forward through
+    SiLU equal F.silu's"""
     x, t, w = rand(gen, (2, 4)), rand(gen, (2, 4), 1.0), rand(gen, (2, 4), 1.0)
     if mode == "second":
         what = "the gradient of <w, grad(<t, SiLU.apply(x)>, create_graph=True)> (double backward), x of shape (2, 4)"
         xr = x.clone().requires_grad_(True)
         (g1,) = torch.autograd.grad(F.silu(xr), xr, t, create_graph=True)
         want = torch.autograd.grad(g1, xr, w)[0]
-    else:
+    elif mode == "hvp":
         what = "jvp(grad(lambda x: SiLU.apply(x).sum()), (x,), (t,)) (a Hessian-vector product), x of shape (2, 4)"
         want = jvp(grad(lambda xi: F.silu(xi).sum()), (x,), (t,))[1]
+    else:
+        what = "grad(lambda x: <w, jvp(SiLU.apply, (x,), (t,))[1]>)(x) (reverse mode over the jvp formula), x of shape (2, 4)"
+        want = grad(lambda xi: (jvp(F.silu, (xi,), (t,))[1] * w).sum())(x)
     res = run(student, what, mode, x, t=t, w=w)
-    expect_close(res["out"], want, what + " (backward must be written from differentiable operations on x: setup_context runs "
+    expect_close(res["out"], want, what + " (backward and jvp must be written from differentiable operations on x: setup_context runs "
                  "without grad, so a value computed there, such as sigmoid(x), is a constant to autograd; "
                  "save x and compute it inside backward)", **TOL)
