@@ -111,7 +111,17 @@ def _operand(spec):
         return torch.zeros(1, dtype=getattr(torch, value))
     if kind == "mat":
         return torch.zeros(2, 2, dtype=getattr(torch, value))
+    if kind in ("param", "zparam"):  # a tensor subclass: nn.Parameter, with (2,) or no dimensions
+        return parameter(kind, value)
     return {"bool": True, "int": 3, "float": 0.5, "complex": 1j}[value]
+
+
+def parameter(kind, value):
+    """An nn.Parameter of that dtype, of shape (2,) for "param" and 0-dim for "zparam" (the judge builds the same);
+    floating and complex ones require grad, as a model's would."""
+    dt = getattr(torch, value)
+    return torch.nn.Parameter(torch.zeros(2 if kind == "param" else (), dtype=dt),
+                              requires_grad=dt.is_floating_point or dt.is_complex)
 
 
 def result_dtype_cases(ns, pairs, default="float32"):
@@ -211,7 +221,7 @@ def build_oplog_case(spec):
     """The leaves and the computation of an OpLogger case from a plain spec (the judge builds the same).
 
     spec: {"kind": "linear" | "conv" | "mm_ops", "seed", "backward", ...}; for conv, "hw" lists the spatial sizes
-    (its length, 1 to 3, picks Conv1d/2d/3d); for mm_ops, "c3" (optional) is the
+    (its length, 1 to 3, picks Conv1d/2d/3d) and "weight_grad": False (optional) freezes the weight; for mm_ops, "c3" (optional) is the
     shape of baddbmm's added tensor, which may broadcast to (b, m, n), and "dtype" (optional, float64 when
     absent) an integer dtype for a forward-only case (FlopCounterMode counts integer products too), "out"
     (optional, only without gradients) makes addmm and mm write through out= (the aten.addmm.out and aten.mm.out
@@ -249,8 +259,10 @@ def build_oplog_case(spec):
         with torch.no_grad():
             for p in model.parameters():
                 p.copy_(rnd(*p.shape))
+        if spec.get("weight_grad") is False:  # a frozen weight: convolution_backward's output_mask[1] is false
+            model.weight.requires_grad_(False)
         x = rnd(spec["n"], c_in, *spec["hw"], grad=spec["input_grad"])
-        leaves = list(model.parameters()) + ([x] if spec["input_grad"] else [])
+        leaves = [p for p in model.parameters() if p.requires_grad] + ([x] if spec["input_grad"] else [])
 
         def forward():
             return model(x)

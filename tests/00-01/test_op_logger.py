@@ -95,10 +95,12 @@ def test_linear(student, gen):
 
 
 def test_conv(student, gen):
-    """Conv2d, Conv1d and Conv3d with stride, padding, dilation, groups and bias or not, forward and backward (with and without the input's gradient): FLOPs equal FlopCounterMode's"""
+    """Conv2d, Conv1d and Conv3d with stride, padding, dilation, groups and bias or not, forward and backward (with and without the input's gradient, and with a frozen weight): FLOPs equal FlopCounterMode's"""
     r = L.rng(gen)
     specs = [_conv(r, groups=1, bias=True, input_grad=True), _conv(r, groups=2, bias=False, input_grad=True),
              _conv(r, groups=2, input_grad=False), _conv(r, backward=False)] + [_conv(r) for _ in range(2)]
+    # a frozen weight: output_mask[1] is false and FlopCounterMode counts no weight gradient (only the input's)
+    specs += [_conv(r, weight_grad=False, input_grad=True)]
     # x of shape (N, C_in, ...): prod(out) and prod(k) run over every spatial dimension, not just two
     specs += [_conv(r, hw=[r.randint(6, 9)]), _conv(r, n=1, kernel=r.choice([1, 2]), hw=[r.randint(4, 5) for _ in range(3)])]
     judge(student, specs)

@@ -21,6 +21,10 @@ def operand(spec):
         return torch.zeros(1, dtype=getattr(torch, value))
     if kind == "mat":
         return torch.zeros(2, 2, dtype=getattr(torch, value))
+    if kind in ("param", "zparam"):  # as probes.parameter builds it
+        dt = getattr(torch, value)
+        return torch.nn.Parameter(torch.zeros(2 if kind == "param" else (), dtype=dt),
+                                  requires_grad=dt.is_floating_point or dt.is_complex)
     return {"bool": True, "int": 3, "float": 0.5, "complex": 1j}[value]
 
 
@@ -29,6 +33,8 @@ def show(spec):
     return {"dim": f"a {value} tensor of shape (2,)", "zero": f"a 0-dim {value} tensor",
             "one": f"a {value} tensor of shape (1,) (one element, one dimension)",
             "mat": f"a {value} tensor of shape (2, 2)",
+            "param": f"an nn.Parameter of dtype {value} and shape (2,) (a tensor subclass)",
+            "zparam": f"a 0-dim nn.Parameter of dtype {value} (a tensor subclass)",
             "scalar": f"the Python {value} {operand(spec)!r}"}[kind]
 
 
@@ -94,3 +100,13 @@ def test_builds_the_table_itself(student, gen):
     expect(not res["forbidden_calls"], "result_dtype must build the promotion table itself (clause: without calling "
            "torch.result_type or torch.promote_types, and without making or computing a tensor), but it called "
            f"{res['forbidden_calls']}")
+
+
+def test_tensor_subclasses(student, gen):
+    """a tensor subclass (nn.Parameter, with and without dimensions) is a tensor like any other, in its own tier"""
+    # "each of a and b is a tensor": isinstance, not type(v) is torch.Tensor, tells a tensor from a Python number
+    pairs = [p for a in DTYPES for other in (("scalar", "float"), ("scalar", "int"), ("zero", "int8"))
+             for p in ((("param", a), other), (other, ("param", a)))]
+    pairs += [p for a in DTYPES for other in (("dim", "int8"), ("scalar", "float"))
+              for p in ((("zparam", a), other), (other, ("zparam", a)))]
+    judge(student, pairs, gen=gen)
