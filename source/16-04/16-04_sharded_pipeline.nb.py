@@ -23,11 +23,14 @@
 # 2. `zero1_step`: an AdamW step in which each rank keeps the optimizer state of its own shard only.
 # 3. `zero2_step`: the same step with the gradients reduce-scattered, so that each rank only ever holds
 #    the averaged gradient of its shard, and less data travels.
-# 4. `gpipe_schedule`, `one_f_one_b_schedule` and `bubble_fraction`: the two classic pipeline schedules as
+# 4. `zero3_step`: a training step of a layered model whose parameters are sharded too, each layer's
+#    gathered just before it runs and freed right after (FSDP).
+# 5. `gpipe_schedule`, `one_f_one_b_schedule` and `bubble_fraction`: the two classic pipeline schedules as
 #    lists of operations, and what fraction of the machine they leave idle.
+# 6. `pipeline_grads`: a model split into two stages on two ranks, activations and their gradients sent
+#    between them micro-batch by micro-batch, with the unsplit model's gradients as the result.
 #
-# Everything runs on CPU with the **gloo** backend: each rank is a process forked from this notebook. The
-# ZeRO-3 and two-stage pipeline demos at the end put the pieces together.
+# Everything runs on CPU with the **gloo** backend: each rank is a process forked from this notebook.
 #
 # **How this notebook is graded.** Each exercise has a cell of visible checks you can run now, and
 # **Validate runs only those visible examples**: "Success!" means they pass, not that you have full marks.
@@ -400,62 +403,141 @@ run_hidden("16-04", "zero2", globals())
 # | ZeRO-2 | 4P | 4P/W | 8P/W | 4 + 12/W |
 # | ZeRO-3 | 4P/W | 4P/W | 8P/W | 16/W (+ one unit gathered) |
 #
-# The demo below runs a ZeRO-3 forward and backward of a three-layer MLP on 4 ranks with your
-# `flatten_shard`: each layer's weights are gathered just before use and dropped right after, the
-# gradients are reduce-scattered, and the result is compared with the unsplit model. It also checks your
-# `zero1_step` against `ZeroRedundancyOptimizer`, and plots the table above.
+# Here a unit is one layer, and a layer is anything that computes its output from a list of parameter
+# tensors and its input. `Layer` wraps such a function with the shapes of its parameters:
 
 # %%
-def _zero3_grads(rank, world, state_dicts, x, y):
-    layers = [torch.nn.Linear(6, 8), torch.nn.Linear(8, 8), torch.nn.Linear(8, 3)]
-    for layer, sd in zip(layers, state_dicts):
-        layer.load_state_dict(sd)
-    shards = [flatten_shard(list(layer.parameters()), world, rank) for layer in layers]
-    shapes = [[p.shape for p in layer.parameters()] for layer in layers]
+class Layer:
+    """A layer as zero3_step sees it: layer(params, h), params a list of tensors of the shapes in .shapes."""
 
-    def gathered(i):
+    def __init__(self, fn, shapes):
+        self.fn, self.shapes = fn, [torch.Size(s) for s in shapes]
+
+    def __call__(self, params, h):
+        return self.fn(params, h)
+
+
+def _linear_tanh(params, h):
+    return torch.tanh(h @ params[0].T + params[1])
+
+
+def _linear(params, h):
+    return h @ params[0].T + params[1]
+
+# %% [markdown]
+# ### Exercise 4 · `zero3_step` (4 points)
+#
+# `zero3_step(layers, shards, x, y, loss_fn, state, lr, betas, eps, weight_decay)` runs on every rank of the
+# default group (W ranks) and performs one ZeRO-3 training step of a model made of L layers.
+#
+# * `layers` is a list of L callables: `layers[i](params, h)` computes layer i's output from the list of its
+#   full parameters (tensors of the shapes in `layers[i].shapes`) and its input `h`, differentiably.
+# * `shards[i]` is this rank's shard of layer i's flat parameter (what `flatten_shard` gives for that layer's
+#   parameters on this rank), a 1-D tensor that does not require grad; the full parameters are kept nowhere
+#   else.
+# * `x` and `y` are this rank's own slice of the batch (all slices of one size); the model's output `h` is
+#   the last layer's output on `x`, and `loss_fn(h, y)` is the mean loss over the slice, so the whole
+#   batch's gradient is the mean of the W ranks' gradients.
+# * After the call, every rank's `shards` hold exactly what one step of `torch.optim.AdamW` (with these
+#   `lr`, `betas`, `eps` and `weight_decay`) gives on a single process that trains the unsplit model on the
+#   whole batch, and this holds after every call of a run of several steps.
+# * Forward: for i = 0, 1, ..., L-1, all-gather layer i's shard (one all-gather call), rebuild its
+#   parameters (`unflatten_shards`), call `layers[i]` once on them and the previous layer's output, keep
+#   that input for the backward, and drop the gathered parameters before the next all-gather.
+# * Backward: for i = L-1, ..., 0, all-gather layer i's shard again (one all-gather call), call `layers[i]`
+#   once on the rebuilt parameters and the input you kept, back-propagate through that call (for the last
+#   layer, through `loss_fn` of its output), **reduce-scatter** the flat, padded gradient of layer i's
+#   parameters, divide it by W, and drop the gathered parameters and the call's output before the next
+#   all-gather.
+# * So when `layers[i]` runs, no parameter gathered for another layer is still alive (the grader keeps weak
+#   references to what every all-gather filled and every call received), and none is alive after the call
+#   returns: keep no reference in a variable, in `state` or in an autograd graph.
+# * No `all_reduce` anywhere; the grader counts what each rank sends as in Exercise 3: at most
+#   3(W-1)·(k_0 + ... + k_{L-1}) elements' worth a call, with k_i = ⌈n_i/W⌉ for layer i's n_i elements.
+# * `state` is a dict, empty on the first call, that the caller passes back on every later call on the same
+#   rank: keep the step counts and the moments of this rank's shards there, at most 2·(k_0 + ... + k_{L-1})
+#   elements in all plus one step count per layer.
+# * Write the new values into the tensors of `shards` in place (same tensor objects, same memory) and
+#   return None.
+# * Make every tensor you create on the shards' device.
+
+# %% [solution] id=zero3_impl
+def zero3_step(layers, shards, x, y, loss_fn, state, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2):
+    ### BEGIN SOLUTION
+    world = dist.get_world_size()
+
+    def gather(i):
         pieces = [torch.empty_like(shards[i]) for _ in range(world)]
         dist.all_gather(pieces, shards[i])
-        return [t.requires_grad_() for t in unflatten_shards(pieces, shapes[i])]
+        return unflatten_shards(pieces, layers[i].shapes)
 
-    mine = torch.tensor_split(torch.arange(len(x)), world)[rank]
-    h, saved = x[mine], []
-    for i in range(3):  # forward: gather, use, free
-        w, b = gathered(i)
-        h_in = h.detach().requires_grad_()
-        out = torch.nn.functional.linear(h_in, w.detach(), b.detach())
-        h = torch.relu(out) if i < 2 else out
-        saved.append((h_in, h))
-        del w, b
-    loss = torch.nn.functional.cross_entropy(h, y[mine], reduction="sum") / len(x)
-    upstream, grad_shards = torch.autograd.grad(loss, h), [None] * 3
-    for i in reversed(range(3)):  # backward: gather again, differentiate, reduce-scatter, free
-        w, b = gathered(i)
-        h_in, _ = saved[i]
-        out = torch.nn.functional.linear(h_in, w, b)
-        out = torch.relu(out) if i < 2 else out
-        gw, gb, upstream = torch.autograd.grad(out, (w, b, h_in), upstream)
-        full = [flatten_shard([gw, gb], world, r) for r in range(world)]
-        grad_shards[i] = torch.empty_like(full[0])
-        dist.reduce_scatter(grad_shards[i], full)
-        upstream = (upstream,)
-        del w, b
-    return grad_shards
+    inputs, h = [], x
+    with torch.no_grad():
+        for i, layer in enumerate(layers):
+            inputs.append(h)
+            h = layer(gather(i), h)
+    upstream = None
+    for i in reversed(range(len(layers))):
+        params = [p.requires_grad_() for p in gather(i)]
+        h_in = inputs[i].detach().requires_grad_()
+        out = layers[i](params, h_in)
+        if upstream is None:
+            out = loss_fn(out, y)
+        grads = torch.autograd.grad(out, params + [h_in], upstream)
+        del params, out
+        upstream = grads[-1]
+        full = torch.cat([flatten_shard(list(grads[:-1]), world, r) for r in range(world)])
+        g = torch.empty_like(shards[i])
+        dist.reduce_scatter_single(g, full)
+        g /= world
+        _adamw_shard(shards[i], g, state.setdefault(i, {}), lr, betas, eps, weight_decay)
+    ### END SOLUTION
+
+# %% [tests] id=zero3_tests points=4
+_layers3 = [Layer(_linear_tanh, [(4, 3), (4,)]), Layer(_linear, [(2, 4), (2,)])]
+_gen3 = torch.Generator().manual_seed(3)
+_init3 = [[torch.randn(s, generator=_gen3) for s in layer.shapes] for layer in _layers3]
+_x3, _y3 = torch.randn(4, 3, generator=_gen3), torch.randn(4, 2, generator=_gen3)
 
 
-if run_demos():
-    torch.manual_seed(0)
-    ref = torch.nn.Sequential(torch.nn.Linear(6, 8), torch.nn.ReLU(), torch.nn.Linear(8, 8), torch.nn.ReLU(),
-                              torch.nn.Linear(8, 3))
-    x, y = torch.randn(16, 6), torch.randint(0, 3, (16,))
-    torch.nn.functional.cross_entropy(ref(x), y).backward()
-    sds = [ref[i].state_dict() for i in (0, 2, 4)]
-    grads = launch(_zero3_grads, 4, [(r, 4, sds, x, y) for r in range(4)])
-    for i, layer in enumerate([ref[0], ref[2], ref[4]]):
-        want = flatten_shard([layer.weight.grad, layer.bias.grad], 1, 0)
-        got = torch.cat([grads[r][i] for r in range(4)])[: want.numel()]
-        print(f"layer {i}: largest difference of the ZeRO-3 gradient from the unsplit model's "
-              f"{float((got - want).abs().max()):.1e}")
+def _mse(h, y):
+    return ((h - y) ** 2).mean()
+
+
+def _zero3_rank(rank, world, steps):
+    shards = [flatten_shard(ps, world, rank) for ps in _init3]
+    state, b = {}, len(_x3) // world
+    for _ in range(steps):
+        zero3_step(_layers3, shards, _x3[rank * b:(rank + 1) * b], _y3[rank * b:(rank + 1) * b], _mse, state, lr=0.1)
+    return shards
+
+
+def _zero3_expected(steps):
+    params = [[p.clone().requires_grad_() for p in ps] for ps in _init3]
+    opt = torch.optim.AdamW([p for ps in params for p in ps], lr=0.1)
+    for _ in range(steps):
+        opt.zero_grad()
+        h = _x3
+        for layer, ps in zip(_layers3, params):
+            h = layer(ps, h)
+        _mse(h, _y3).backward()
+        opt.step()
+    return params
+
+
+_want = _zero3_expected(2)
+_got = launch(_zero3_rank, 2, [(r, 2, 2) for r in range(2)])
+for _i, _ps in enumerate(_want):
+    _back = unflatten_shards([_got[0][_i], _got[1][_i]], _layers3[_i].shapes)
+    for _b, _w in zip(_back, _ps):
+        expect_close(_b, _w.detach(), f"zero3_step: layer {_i}'s parameter of shape {tuple(_w.shape)} after 2 steps "
+                                      f"on 2 ranks")
+### BEGIN HIDDEN TESTS
+run_hidden("16-04", "zero3", globals())
+### END HIDDEN TESTS
+
+# %% [markdown]
+# The demo below checks your `zero1_step` against `ZeroRedundancyOptimizer` and plots the table above.
 
 # %%
 def _zero1_vs_pytorch(rank, world):
@@ -516,7 +598,7 @@ if run_demos():
 # bubble. 1F1B's gain is memory, not time.
 
 # %% [markdown]
-# ### Exercise 4 · pipeline schedules (4 points)
+# ### Exercise 5 · pipeline schedules (4 points)
 #
 # Each schedule function takes S ≥ 1 stages and M ≥ 1 micro-batches and returns a list of tuples
 # `(t, s, kind, m)` of Python ints and a one-letter string, sorted by time step, then stage.
@@ -629,52 +711,90 @@ if run_demos():
 # %% [markdown]
 # ## 7. A two-stage pipeline over gloo
 #
-# The schedule is only bookkeeping until activations move. The demo splits a small MLP into two stages on
-# two ranks and runs the GPipe schedule for real: rank 0 sends each micro-batch's activations to rank 1
-# (`dist.send`), rank 1 finishes the forward, the loss, and sends the gradient with respect to those
-# activations back (`dist.send` again); rank 0 continues its backward with it. Gradients accumulate over
-# the micro-batches, and the result equals the unsplit model's gradient on the whole batch.
+# The schedule is only bookkeeping until activations move. Split a model into two stages on two ranks and
+# run the GPipe schedule for real: rank 0 sends each micro-batch's activations to rank 1 (`dist.send`),
+# rank 1 finishes the forward and the loss and sends the gradient with respect to those activations back
+# (`dist.send` again), and rank 0 continues its backward with it. The parameters' gradients accumulate over
+# the micro-batches, and if each micro-batch's loss is weighted by its share of the rows, the result is the
+# unsplit model's gradient on the whole batch.
 
-# %%
-def _two_stage(rank, state_dict, x, y, M):
-    torch.manual_seed(0)
-    model = torch.nn.Sequential(torch.nn.Linear(5, 16), torch.nn.Tanh(), torch.nn.Linear(16, 4))
-    model.load_state_dict(state_dict)
-    stage = model[:2] if rank == 0 else model[2:]
-    xs, ys, kept = x.chunk(M), y.chunk(M), []
-    for t, s, kind, m in gpipe_schedule(2, M):
+# %% [markdown]
+# ### Exercise 6 · `pipeline_grads` (3 points)
+#
+# `pipeline_grads(stage, data, loss_fn, M, width)` runs on the two ranks of the default group: on rank 0
+# `stage` is the first part of a model and `data` the whole batch of inputs x; on rank 1 `stage` is the
+# second part and `data` the whole batch of targets y.
+#
+# * Both stages are `nn.Module`s of one floating dtype whose parameters have `.grad` None at the call; stage 0
+#   maps a micro-batch of r rows to activations of shape (r, `width`), in the parameters' dtype, and
+#   `loss_fn(out, y_m)` is the mean loss over a micro-batch's rows.
+# * Cut `data` into M micro-batches with `torch.tensor_split(data, M)` (1 ≤ M ≤ the number of rows; their
+#   sizes may differ by one).
+# * Follow `gpipe_schedule(2, M)`: rank 0 runs the M forwards of its stage, sending each micro-batch's
+#   activations to rank 1 with `dist.send`, then receives the M activation gradients in the order 0, 1,
+#   ..., M-1 (`dist.recv`) and back-propagates each through its stage.
+# * Rank 1 receives each micro-batch's activations (`dist.recv` into a buffer it makes), runs its stage and
+#   the loss, and in the backward sends the gradient of that micro-batch's loss with respect to the
+#   received activations to rank 0, in the order 0, 1, ..., M-1.
+# * Weight micro-batch m's loss by its number of rows over the batch's, so that after the call the `.grad`
+#   of every parameter of `stage` on each rank equals the gradient of `loss_fn(stage1(stage0(x)), y)` for
+#   the unsplit model on the whole batch, which the grader computes.
+# * Each rank sends exactly M messages (an activation or a gradient of one micro-batch, of shape (rows,
+#   `width`)) and calls no collective; return None.
+# * Make every tensor you create on the stage's device (`x.new_empty(...)`, `device=...`).
+
+# %% [solution] id=pipeline_impl
+def pipeline_grads(stage, data, loss_fn, M, width):
+    ### BEGIN SOLUTION
+    rank = dist.get_rank()
+    chunks, total = torch.tensor_split(data, M), len(data)
+    dtype = next(stage.parameters()).dtype
+    kept = {}
+    for _, s, kind, m in gpipe_schedule(2, M):
         if s != rank:
             continue
-        if kind == "F" and rank == 0:
-            h = stage(xs[m])
-            dist.send(h.detach(), 1)
-            kept.append(h)
+        if rank == 0 and kind == "F":
+            kept[m] = stage(chunks[m])
+            dist.send(kept[m].detach(), 1)
+        elif rank == 0:
+            g = kept[m].new_empty(kept[m].shape)
+            dist.recv(g, 1)
+            kept.pop(m).backward(g)
         elif kind == "F":
-            h = torch.empty(len(xs[m]), 16)
+            h = chunks[m].new_empty((len(chunks[m]), width), dtype=dtype)
             dist.recv(h, 0)
             h.requires_grad_()
-            kept.append((h, torch.nn.functional.cross_entropy(stage(h), ys[m], reduction="sum") / len(x)))
-        elif rank == 1:
-            h, loss = kept[m]
+            kept[m] = (h, loss_fn(stage(h), chunks[m]) * (len(chunks[m]) / total))
+        else:
+            h, loss = kept.pop(m)
             loss.backward()
             dist.send(h.grad, 0)
-        else:
-            g = torch.empty_like(kept[m])
-            dist.recv(g, 1)
-            kept[m].backward(g)
-    return {n: p.grad for n, p in stage.named_parameters()}
+    ### END SOLUTION
 
-
-if run_demos():
+# %% [tests] id=pipeline_tests points=3
+def _pipe_model():
     torch.manual_seed(0)
-    ref = torch.nn.Sequential(torch.nn.Linear(5, 16), torch.nn.Tanh(), torch.nn.Linear(16, 4))
-    x, y = torch.randn(12, 5), torch.randint(0, 4, (12,))
-    torch.nn.functional.cross_entropy(ref(x), y).backward()
-    g0, g1 = launch(_two_stage, 2, [(r, ref.state_dict(), x, y, 4) for r in range(2)])
-    print("stage 0, largest gradient difference:", max(float((g - p.grad).abs().max())
-                                                       for g, p in zip(g0.values(), ref[:2].parameters())))
-    print("stage 1, largest gradient difference:", max(float((g - p.grad).abs().max())
-                                                       for g, p in zip(g1.values(), ref[2:].parameters())))
+    return torch.nn.Sequential(torch.nn.Linear(5, 6), torch.nn.Tanh(), torch.nn.Linear(6, 3))
+
+
+def _pipe_rank(rank, x, y, M):
+    model = _pipe_model()
+    stage = model[:2] if rank == 0 else model[2:]
+    pipeline_grads(stage, x if rank == 0 else y, _mse, M, 6)
+    return [p.grad for p in stage.parameters()]
+
+
+_x6, _y6 = torch.randn(7, 5, generator=_gen3), torch.randn(7, 3, generator=_gen3)
+_ref6 = _pipe_model()
+_mse(_ref6(_x6), _y6).backward()
+_g6 = launch(_pipe_rank, 2, [(r, _x6, _y6, 3) for r in range(2)])
+for _r, _part in enumerate((_ref6[:2], _ref6[2:])):
+    for _g, _p in zip(_g6[_r], _part.parameters()):
+        expect_close(_g, _p.grad, f"pipeline_grads: the gradient of a parameter of shape {tuple(_p.shape)} on rank "
+                                  f"{_r}, 7 rows in 3 micro-batches")
+### BEGIN HIDDEN TESTS
+run_hidden("16-04", "pipeline", globals())
+### END HIDDEN TESTS
 
 # %% [markdown]
 # ## Summary

@@ -1,4 +1,4 @@
-"""Hidden checks of gpipe_schedule, one_f_one_b_schedule and bubble_fraction (exercise 4): the judge builds
+"""Hidden checks of gpipe_schedule, one_f_one_b_schedule and bubble_fraction (exercise 5): the judge builds
 each schedule itself from the rules of the text and checks the student's against those rules."""
 import random
 

@@ -1,0 +1,136 @@
+"""Hidden checks of pipeline_grads (exercise 6): one probe call (``run_pipeline``) forks two gloo ranks and
+runs the judge's cases there (float64 stages, micro-batches of unequal sizes, M = 1 and M = the rows); the
+probe logs every send and receive in order. The expected gradients are the judge's own backward of the
+unsplit model on the whole batch."""
+import zlib
+
+import pytest
+import torch
+
+from course.judge.adapter import StudentFailure
+from course.judge.expect import expect, fail
+
+pytestmark = pytest.mark.task("pipeline")
+
+OP_TIMEOUT, DEADLINE = 5.0, 20.0
+WIDTH = 6
+# (rows, M): micro-batches of 4, 3, 3 rows; 3, 3, 2, 2 (torch.chunk would give 3, 3, 3, 1); the whole batch;
+# one row each
+CASES = [(10, 3), (10, 4), (5, 1), (4, 4)]
+
+
+def build_runs(seed):
+    gen = torch.Generator().manual_seed((int(seed) + zlib.crc32(b"pipeline")) % (2**31))
+    runs = []
+    for rows, M in CASES:
+        init = [torch.randn(s, generator=gen, dtype=torch.float64) for s in [(6, 5), (6,), (3, 6), (3,)]]
+        runs.append({"M": M, "init": init, "x": torch.randn(rows, 5, generator=gen, dtype=torch.float64),
+                     "y": torch.randn(rows, 3, generator=gen, dtype=torch.float64)})
+    return runs
+
+
+def expected(run):
+    """The unsplit model's gradients on the whole batch, per rank's stage."""
+    ps = [t.clone().requires_grad_() for t in run["init"]]
+    h = torch.tanh(torch.nn.functional.linear(run["x"], ps[0], ps[1]))
+    out = torch.nn.functional.linear(h, ps[2], ps[3])
+    ((out - run["y"]) ** 2).mean().backward()
+    return [[ps[0].grad, ps[1].grad], [ps[2].grad, ps[3].grad]]
+
+
+class Pipe:
+    def __init__(self, student, seed):
+        self.runs, self.failure, self.rec = build_runs(seed), None, None
+        try:
+            self.rec = student.call("run_pipeline", runs=self.runs, op_timeout=OP_TIMEOUT, deadline_s=DEADLINE)
+        except StudentFailure as exc:
+            self.failure = exc
+
+    def frames(self, i):
+        if self.failure is not None:
+            raise self.failure
+        rows, M = CASES[i]
+        label = f"pipeline_grads on 2 ranks, {rows} rows in M = {M} micro-batches"
+        expect(self.rec["left_behind"] == 0, f"{label}: {self.rec['left_behind']} process(es) of the ranks were "
+                                             f"still running after the grader killed them")
+        out = []
+        for rank, fr in enumerate(self.rec["ranks"]):
+            mine = [f for f in fr if f["run"] == i]
+            if not mine:
+                errs = [f for r in self.rec["ranks"] for f in r if f["error"]]
+                if errs:
+                    e = errs[0]
+                    fail(f"{label}: not reached, because a rank raised in the case of M = {CASES[e['run']][1]}: "
+                         f"{e['error']['type']}: {e['error']['message'][:240]}")
+                if rank in self.rec["timed_out"]:
+                    fail(f"{label}: rank {rank} did not finish within {DEADLINE:.0f} s and was killed (a deadlock: a "
+                         f"recv with no matching send, or the two ranks waiting for each other in a different order)")
+                fail(f"{label}: rank {rank} ended without a result (it crashed or exited)")
+            if mine[0]["error"]:
+                e = mine[0]["error"]
+                fail(f"{label}: rank {rank} raised {e['type']}: {e['message'][:240]}")
+            out.append(mine[0])
+        return label, out
+
+
+_CACHE: dict = {}
+
+
+@pytest.fixture
+def pipe(student, course_seed):
+    key = (id(student), int(course_seed))
+    if key not in _CACHE:
+        _CACHE.clear()
+        _CACHE[key] = Pipe(student, course_seed)
+    return _CACHE[key]
+
+
+def check_grads(p, i):
+    label, frames = p.frames(i)
+    want = expected(p.runs[i])
+    for rank, f in enumerate(frames):
+        for j, (got, w) in enumerate(zip(f["grads"], want[rank])):
+            what = f"{label}: the .grad of stage {rank}'s parameter {j} (shape {tuple(w.shape)})"
+            expect(got is not None, f"{what} is None after the call")
+            expect(tuple(got.shape) == tuple(w.shape), f"{what} has shape {tuple(got.shape)}")
+            bad = ~torch.isclose(got, w, rtol=1e-9, atol=1e-12)
+            if bad.any():
+                k = int(bad.reshape(-1).nonzero()[0])
+                fail(f"{what}: {int(bad.sum())} of {w.numel()} values differ from the unsplit model's gradient on the "
+                     f"whole batch; at flat index {k} expected {w.reshape(-1)[k].item():.10g}, got "
+                     f"{got.reshape(-1)[k].item():.10g}")
+    return label, frames
+
+
+@pytest.mark.parametrize("case", range(len(CASES)))
+def test_pipeline_grads_match_unsplit(pipe, case):
+    """each stage's parameter gradients equal the unsplit model's on the whole batch (float64)"""
+    check_grads(pipe, case)
+
+
+def test_pipeline_messages(pipe):
+    """each rank sends M messages of one micro-batch (torch.tensor_split) each, in GPipe's order, and no collective"""
+    for i, (rows, M) in enumerate(CASES):
+        label, frames = check_grads(pipe, i)
+        sizes = [len(c) * WIDTH * 8 for c in torch.tensor_split(torch.arange(rows), M)]
+        for rank, f in enumerate(frames):
+            expect(not f["collectives"], f"{label}: rank {rank} called collectives {f['collectives']}; only "
+                                         f"dist.send and dist.recv move data here")
+            first, then = ("send", "recv") if rank == 0 else ("recv", "send")
+            want = [[first, b] for b in sizes] + [[then, b] for b in sizes]
+            expect(f["order"] == want,
+                   f"{label}: rank {rank}'s messages (kind, bytes) were {f['order']}, expected {want}: the M "
+                   f"micro-batches of torch.tensor_split, all forwards first (GPipe), then the backwards in the order "
+                   f"0..M-1")
+
+
+def test_pipeline_on_stage_device(pipe):
+    """no buffer sent or received into is made without device="""
+    for i in range(len(CASES)):
+        label, frames = check_grads(pipe, i)
+        for rank, f in enumerate(frames):
+            expect(not f["unplaced"] and f["returned"] == "NoneType",
+                   f"{label}, rank {rank}: " + (f"{f['unplaced'][0]} was made by a factory (torch.empty, torch.zeros, "
+                                                f"...) without device=, so it lands on the cpu whatever the stage's "
+                                                f"device; use x.new_empty(...) or device=..." if f["unplaced"] else
+                                                f"returned a {f['returned']}, expected None"))

@@ -1,0 +1,261 @@
+"""Hidden checks of zero3_step (exercise 4), on 3 and 4 gloo ranks.
+
+One probe call (``run_zero3``) per world size forks the ranks once and runs the judge's training runs
+there, with the judge's own layers: each call of a layer records how many all-gathers ran since the
+previous call, what they filled, and whether anything gathered or passed to an earlier call is still
+alive (weak references, after a garbage collection). The expected parameters come from the judge's own
+single-process ``torch.optim.AdamW`` training the unsplit model on the whole batch.
+"""
+import math
+import zlib
+
+import pytest
+import torch
+
+from course.judge.adapter import StudentFailure
+from course.judge.expect import expect, fail
+
+pytestmark = pytest.mark.task("zero3")
+
+WORLDS = (3, 4)
+OP_TIMEOUT, DEADLINE = 5.0, 25.0
+# layers: n = 18, 8, 3 (3 divides 18 and 3, 4 divides 8; on 4 ranks the last layer's rank 3 holds padding only)
+KINDS = ["tanh", "linear", "gain"]
+SHAPES = [[(3, 5), (3,)], [(2, 3), (2,)], [(), (2,)]]
+# name: (steps, rows per rank, hyper-parameters); in "eps" eps is as large as the gradients, so a sum of the
+# ranks' gradients in place of their mean changes the step
+RUNS = {
+    "f64": (3, 2, {"lr": 0.05, "betas": (0.9, 0.999), "eps": 1e-8, "weight_decay": 0.1}),
+    "eps": (2, 1, {"lr": 0.1, "betas": (0.8, 0.9), "eps": 0.05, "weight_decay": 0.0}),
+}
+
+
+def layer_forward(kind, params, h):
+    if kind == "gain":
+        return h * params[0] + params[1]
+    out = torch.nn.functional.linear(h, params[0], params[1])
+    return torch.tanh(out) if kind == "tanh" else out
+
+
+def build_runs(gen, world):
+    runs = []
+    for name, (steps, rows, hp) in RUNS.items():
+        init = [[torch.randn(s, generator=gen, dtype=torch.float64) for s in shapes] for shapes in SHAPES]
+        xs = [torch.randn(world * rows, 5, generator=gen, dtype=torch.float64) for _ in range(steps)]
+        ys = [torch.randn(world * rows, 2, generator=gen, dtype=torch.float64) for _ in range(steps)]
+        runs.append({"name": name, "kinds": KINDS, "init": init, "xs": xs, "ys": ys, "hp": dict(hp)})
+    return runs
+
+
+def expected(run):
+    """The judge's single-process AdamW on the unsplit model and the whole batch: flat parameters per layer."""
+    params = [[t.clone().requires_grad_() for t in ps] for ps in run["init"]]
+    opt = torch.optim.AdamW([p for ps in params for p in ps], **run["hp"])
+    out = []
+    for x, y in zip(run["xs"], run["ys"]):
+        opt.zero_grad()
+        h = x
+        for kind, ps in zip(run["kinds"], params):
+            h = layer_forward(kind, ps, h)
+        ((h - y) ** 2).mean().backward()
+        opt.step()
+        out.append([torch.cat([p.detach().reshape(-1) for p in ps]) for ps in params])
+    return out
+
+
+class Zero3:
+    def __init__(self, student, seed):
+        self.records, self.failure, self.runs = {}, None, {}
+        gen = torch.Generator().manual_seed((int(seed) + zlib.crc32(b"zero3")) % (2**31))
+        for world in WORLDS:
+            self.runs[world] = build_runs(gen, world)
+        for world in WORLDS:
+            try:
+                self.records[world] = student.call("run_zero3", world=world, runs=self.runs[world],
+                                                   op_timeout=OP_TIMEOUT, deadline_s=DEADLINE)
+            except StudentFailure as exc:
+                self.failure = exc
+                return
+            if self.records[world]["timed_out"]:
+                return  # a deadlock: the larger world would wait as long
+
+    def steps(self, world, run_name):
+        if self.failure is not None:
+            raise self.failure
+        rec = self.records.get(world)
+        idx = next(i for i, r in enumerate(self.runs[world]) if r["name"] == run_name)
+        run = self.runs[world][idx]
+        label = f"zero3_step on {world} ranks, run '{run_name}' ({len(run['xs'])} steps, 3 layers)"
+        if rec is None:
+            fail(f"{label}: not run, because the ranks of a smaller world deadlocked")
+        expect(rec["left_behind"] == 0, f"{label}: {rec['left_behind']} process(es) of the ranks were still "
+                                        f"running after the grader killed them")
+        out = []
+        for step in range(len(run["xs"])):
+            frames = []
+            for rank, fr in enumerate(rec["ranks"]):
+                mine = [f for f in fr if f["run"] == idx and f["step"] == step]
+                if not mine:
+                    errs = [f for f in fr if f["error"]]
+                    if errs:
+                        e = errs[0]["error"]
+                        fail(f"{label}, step {step + 1}: not reached on rank {rank}: it raised {e['type']}: "
+                             f"{e['message'][:240]}")
+                    if rank in rec["timed_out"]:
+                        fail(f"{label}, step {step + 1}: rank {rank} did not finish within {DEADLINE:.0f} s and was "
+                             f"killed (a deadlock: ranks waiting for each other, e.g. a collective that not every "
+                             f"rank calls, or calls in a different order)")
+                    fail(f"{label}, step {step + 1}: rank {rank} ended without a result (it crashed or exited)")
+                frames.append(mine[0])
+            out.append((step, run, frames))
+        return label, out
+
+
+_CACHE: dict = {}
+
+
+@pytest.fixture
+def z3(student, course_seed):
+    key = (id(student), int(course_seed))
+    if key not in _CACHE:
+        _CACHE.clear()
+        _CACHE[key] = Zero3(student, course_seed)
+    return _CACHE[key]
+
+
+def check_values(z, world, run_name):
+    label, steps = z.steps(world, run_name)
+    want = expected(steps[0][1])
+    for step, run, frames in steps:
+        for i, w in enumerate(want[step]):
+            got = torch.cat([f["shards"][i].reshape(-1) for f in frames]).to(torch.float64)
+            what = f"{label}: layer {i}'s parameters after step {step + 1}"
+            expect(got.numel() >= w.numel(), f"{what}: the shards hold {got.numel()} elements in all, fewer "
+                                             f"than the layer's {w.numel()}")
+            bad = ~torch.isclose(got[:w.numel()], w, rtol=1e-9, atol=1e-11)
+            if bad.any():
+                j = int(bad.nonzero()[0])
+                fail(f"{what}: {int(bad.sum())} of {w.numel()} values differ from single-process torch.optim.AdamW "
+                     f"training the unsplit model on the whole batch; at flat index {j} expected "
+                     f"{w[j].item():.10g}, got {got[j].item():.10g}")
+
+
+def ks(world):
+    return [math.ceil(sum(math.prod(s) for s in shapes) / world) for shapes in SHAPES]
+
+
+def each_frame(z, world, run_name):
+    check_values(z, world, run_name)  # the values too: the records of another student's run do not pass
+    label, steps = z.steps(world, run_name)
+    for step, _, frames in steps:
+        for rank, f in enumerate(frames):
+            yield f"{label}, step {step + 1}, rank {rank}", f
+
+
+@pytest.mark.parametrize("world", WORLDS)
+def test_zero3_matches_adamw(z3, world):
+    """after every step of 3 (float64), the ranks' shards put together equal single-process AdamW on the whole batch"""
+    check_values(z3, world, "f64")
+
+
+def test_zero3_mean_gradient(z3):
+    """eps as large as the gradients, other betas: the reduce-scattered sum is divided by W"""
+    for world in WORLDS:
+        check_values(z3, world, "eps")
+
+
+def test_zero3_gathers_each_layer_just_before_use(z3):
+    """the layers run 0..L-1 then L-1..0, each call right after one all-gather of that layer's shard"""
+    L = len(SHAPES)
+    for world in WORLDS:
+        for what, f in each_frame(z3, world, "f64"):
+            order = [e["layer"] for e in f["events"]]
+            expect(order == list(range(L)) + list(reversed(range(L))),
+                   f"{what}: the layers were called in the order {order}, expected {list(range(L))} (forward) then "
+                   f"{list(reversed(range(L)))} (backward), each layer once in each")
+            for e in f["events"]:
+                want = world * ks(world)[e["layer"]]
+                expect(e["gathers"] == 1 and e["gathered_numel"] == [want],
+                       f"{what}: before calling layer {e['layer']} {e['gathers']} all-gather(s) ran since the "
+                       f"previous layer call (filling {e['gathered_numel']} elements); expected exactly one all-gather "
+                       f"of that layer's shards ({want} elements) just before each call")
+
+
+def test_zero3_frees_after_use(z3):
+    """when a layer runs, nothing gathered for another layer is alive, and nothing gathered outlives the call"""
+    for world in WORLDS:
+        for what, f in each_frame(z3, world, "f64"):
+            for j, e in enumerate(f["events"]):
+                phase = "forward" if j < len(SHAPES) else "backward"
+                kept = e["earlier_gathered_alive"] + e["earlier_params_alive"]
+                expect(kept == 0,
+                       f"{what}: when layer {e['layer']} ran ({phase}), {kept} tensor(s) filled by an earlier "
+                       f"all-gather or passed to an earlier layer call were still alive; drop every reference to a "
+                       f"layer's gathered parameters (variables, lists, the output whose autograd graph holds them) "
+                       f"before gathering the next layer")
+            expect(f["alive_after"] == 0,
+                   f"{what}: {f['alive_after']} gathered parameter tensor(s) were still alive after zero3_step "
+                   f"returned (kept in state, in a global or in a graph); between steps a rank holds only its shards")
+
+
+def test_zero3_reduce_scatter_and_bytes(z3):
+    """one reduce-scatter per layer, no all_reduce, and at most 3(W-1)·sum(k_i) elements sent per rank a call"""
+    for world in WORLDS:
+        for run in RUNS:
+            esize = 8
+            limit = 3 * (world - 1) * sum(ks(world)) * esize
+            for what, f in each_frame(z3, world, run):
+                names = [c["name"] for c in f["collectives"]]
+                expect(not any(n.startswith("allreduce") for n in names),
+                       f"{what}: dist.all_reduce was called ({names}); ZeRO-3 reduce-scatters the gradients")
+                rs = [n for n in names if n.startswith(("reduce_scatter", "_reduce_scatter"))]
+                expect(len(rs) == len(SHAPES), f"{what}: {len(rs)} reduce-scatter(s) in the step, expected one per "
+                                               f"layer ({len(SHAPES)}) (collectives: {names})")
+                sent = sent_bytes(f)
+                expect(sent <= limit + 1e-9,
+                       f"{what}: sent {sent:g} bytes (counted as the ring algorithms send them), more than "
+                       f"3(W-1)·(k_0 + k_1 + k_2) = {limit} bytes; collectives "
+                       f"{[(c['name'], c['arg_bytes']) for c in f['collectives']]}")
+
+
+def test_zero3_state_and_shards_in_place(z3):
+    """state holds at most 2·sum(k_i) elements plus a step count per layer; shards written in place; returns None"""
+    for world in WORLDS:
+        limit = 2 * sum(ks(world)) + len(SHAPES)
+        for run in RUNS:
+            for what, f in each_frame(z3, world, run):
+                expect(f["state_numel"] <= limit,
+                       f"{what}: the tensors in state hold {f['state_numel']} elements; the moments of this rank's "
+                       f"shards need at most {2 * sum(ks(world))} (+1 a layer for a step count)")
+                expect(f["same_objects"] and not any(f["moved"]),
+                       f"{what}: the list shards holds other tensors after the call, or a shard points at other "
+                       f"memory (s.data = ... or s.set_(...)); write the new values in place (s.copy_(...))")
+                expect(f["returned"] == "NoneType", f"{what}: returned a {f['returned']}, expected None")
+
+
+def test_zero3_on_shards_device(z3):
+    """no buffer of a collective and no tensor kept in state is made without device="""
+    for world in WORLDS:
+        for what, f in each_frame(z3, world, "f64"):
+            bad = f["unplaced"] or (["a tensor kept in state"] if f["state_unplaced"] else [])
+            expect(not bad, f"{what}: {bad[0] if bad else ''} was made by a factory (torch.zeros, torch.empty, ...) "
+                            f"without device=, so it lands on the cpu whatever the shards' device. Use "
+                            f"torch.empty_like(...), s.new_zeros(...) or device=s.device")
+
+
+def sent_bytes(frame):
+    """What one rank sent in one call, counted as the ring algorithms send it."""
+    total = sum(s["bytes"] for s in frame["sends"])
+    for c in frame["collectives"]:
+        b, name, w = c["arg_bytes"], c["name"], c["group_size"]
+        if name.startswith("allreduce"):
+            total += 2 * (w - 1) * (b[0] if b else 0) / w
+        elif name in ("allgather", "_allgather_base", "all_gather_single", "allgather_coalesced",
+                      "allgather_into_tensor_coalesced", "all_gather_single_coalesced"):
+            total += (w - 1) * (b[1] if len(b) > 1 else 0)
+        elif name in ("reduce_scatter", "_reduce_scatter_base", "reduce_scatter_single",
+                      "reduce_scatter_single_coalesced", "reduce_scatter_tensor_coalesced"):
+            total += (w - 1) * (b[0] if b else 0)
+        elif name not in ("barrier", "monitored_barrier"):
+            total += (w - 1) * sum(b)
+    return total
