@@ -116,7 +116,8 @@ print(f"weights 1/k:   max difference {(_by_k - _full).abs().max().item():.1e}")
 #   never call the model on an empty micro-batch (`micro_batches` may exceed `N`).
 # * Call `model(inputs_j)` once per micro-batch and `backward()` on its weighted loss, so that afterwards every
 #   parameter's `.grad` holds what it held before the call plus the gradient of `loss_fn(model(inputs),
-#   targets)` on the full batch (to float rounding), as a single full-batch `backward()` would.
+#   targets)` on the full batch (to float rounding), as a single full-batch `backward()` would, with the model in
+#   the mode it is in (in eval mode, dropout and batch norm act as in eval mode).
 # * Return the full batch's loss as a Python float.
 # * Leave the parameter values, the model's train/eval mode and the global grad mode as they were.
 
@@ -236,7 +237,8 @@ print(_w)  # each weight moved by -0.1 * 2w
 #
 # * After any number of `step()` calls, every parameter equals what `torch.optim.SGD` with the same arguments
 #   gives from the same start and the same gradients, to float64 rounding (relative 1e-12), including models
-#   given as several parameter groups with different hyperparameters.
+#   given as several parameter groups with different hyperparameters, and hyperparameters changed in
+#   `self.param_groups` between steps (as a scheduler sets `group["lr"]`): read them at every `step()`.
 # * A parameter whose `.grad` is `None` is not changed and gets no state; `step()` never changes a `.grad`.
 #   Only `None` skips a parameter: one that has a `.grad` is stepped even if it does not require grad.
 # * Keep the momentum buffer in `self.state[p]["momentum_buffer"]` (only when `momentum` is not 0), so that
@@ -351,7 +353,7 @@ print("first step / lr:", ((_m1 / (1 - 0.9)) / ((_v1 / (1 - 0.999)).sqrt() + 1e-
 #   `step()` never changes a `.grad`. Only `None` skips a parameter: one that has a `.grad` is stepped even if
 #   it does not require grad.
 # * `self.state[p]` holds `"exp_avg"`, `"exp_avg_sq"` and `"step"` with the values `torch.optim.AdamW` keeps
-#   (`"step"` as a number or a 0-dim tensor), so that `state_dict()` loaded into a fresh `ScratchAdamW`
+#   (the two moments as tensors of `p`'s shape, dtype and device; `"step"` as a number or a 0-dim tensor), so that `state_dict()` loaded into a fresh `ScratchAdamW`
 #   continues exactly, whichever step it was saved after.
 # * Raise `ValueError` for a negative `lr`, `eps` or `weight_decay`, and for a beta outside `[0, 1)`.
 

@@ -59,11 +59,12 @@ def _set_grads(params, grads):
         p.grad = None if g is None else g.clone()
 
 
-def sgd_run(ns, values, groups, grads, resume_at=None, via=None, frozen=()):
+def sgd_run(ns, values, groups, grads, resume_at=None, via=None, frozen=(), set_hyper=None):
     """Run MomentumSGD over the given gradients (one list per step, None for 'no grad'). With resume_at=k,
     after step k the optimizer is rebuilt from state_dict(): a fresh MomentumSGD (via 'mine'), or
     torch.optim.SGD that saved / continues (via 'from_torch' / 'to_torch'). Reports every step. The parameters
-    at the indices in frozen get requires_grad=False (their .grad is still set)."""
+    at the indices in frozen get requires_grad=False (their .grad is still set). set_hyper: [step, group index,
+    {name: value}] triples written into opt.param_groups just before that step, as a scheduler does."""
     cls = get(ns, "MomentumSGD")
     params = _make_params(values, frozen)
     if via == "from_torch" and resume_at is not None:
@@ -73,6 +74,9 @@ def sgd_run(ns, values, groups, grads, resume_at=None, via=None, frozen=()):
     out = {"params": [], "grads_after": [], "stateless": []}
     for step, gs in enumerate(grads):
         _set_grads(params, gs)
+        for when, gi, hyper in set_hyper or ():
+            if when == step:
+                opt.param_groups[gi].update(hyper)
         opt.step()
         out["params"].append([p.detach().clone() for p in params])
         out["grads_after"].append([None if p.grad is None else p.grad.detach().clone() for p in params])
@@ -216,6 +220,26 @@ def adamw_run(ns, values, groups, grads, resume_at=None, repeat=False, frozen=()
             opt = cls(_groups(params, groups), lr=groups[0]["hyper"]["lr"])
             opt.load_state_dict(saved)
     return out
+
+
+def adamw_on_meta(ns, shapes, hyper, steps):
+    """ScratchAdamW stepping float64 parameters on the meta device (a stand-in for a GPU: a tensor made without
+    device= lands on the CPU). Returns, per parameter, the devices of exp_avg and exp_avg_sq as kept in the state
+    (read even when a step raised) and the error, if any."""
+    params = [torch.nn.Parameter(torch.zeros(s, dtype=torch.float64, device="meta")) for s in shapes]
+    error, opt = None, None
+    try:
+        opt = get(ns, "ScratchAdamW")(params, **hyper)
+        for _ in range(steps):
+            for p in params:
+                p.grad = torch.zeros_like(p)
+            opt.step()
+    except Exception as exc:
+        error = f"{type(exc).__name__}: {str(exc)[:300]}"
+    state = [] if opt is None else [opt.state.get(p, {}) for p in params]
+    return {"error": error, "param_devices": [str(p.device) for p in params],
+            "moments": [{k: (str(st[k].device) if isinstance(st[k], torch.Tensor) else type(st[k]).__name__)
+                         for k in ("exp_avg", "exp_avg_sq") if k in st} for st in state]}
 
 
 def adamw_rejects(ns, reject, accept, value, grad):

@@ -24,8 +24,9 @@ def make_batch(spec, loss, n, gen, layout="contiguous"):
     return x, y
 
 
-def expected(spec, loss, x, y, pre_grads, frozen=()):
+def expected(spec, loss, x, y, pre_grads, frozen=(), mode="train"):
     model = build_model(spec)
+    model.train(mode == "train")
     for i, p in enumerate(model.parameters()):
         p.requires_grad_(i not in frozen)
     for p, g in zip(model.parameters(), pre_grads):
@@ -171,3 +172,16 @@ def test_frozen_parameter_keeps_no_grad(student, gen):
     what = describe(spec, "mse", 7, 3) + " with the first layer's weight frozen (requires_grad=False)"
     check_grads(res, want, what)
     check_loss(res, want_loss, what)
+
+
+def test_eval_mode_model(student, gen):
+    """a model in eval mode (batch norm with running statistics, dropout) gets the gradient of its eval-mode forward, its buffers unchanged"""
+    spec = {"arg": "inputs", "in": 3, "out": 2, "hidden": [5, 4], "norm": True, "dropout": True, "seed": 17,
+            "double": True}
+    x, y = make_batch(spec, "mse", 9, gen)
+    res = run(student, spec, "mse", x, y, 3, mode="eval")
+    want_loss, want = expected(spec, "mse", x, y, no_pre(spec), mode="eval")
+    what = describe(spec, "mse", 9, 3) + " on a model in eval mode (BatchNorm1d with running statistics, Dropout)"
+    check_grads(res, want, what)
+    check_loss(res, want_loss, what)
+    expect(not res["changes"], f"{what} left changes behind: {'; '.join(res['changes'])}")

@@ -99,6 +99,18 @@ def test_grad_none_skipped(student, gen):
     compare(res, reference(values, groups, grads), what, state=True)
 
 
+def test_state_on_the_parameters_device(student):
+    """exp_avg and exp_avg_sq live on the parameter's device (parameters on the meta device, a stand-in for a GPU)"""
+    res = student.call("adamw_on_meta", shapes=[[3, 2], [4]], hyper={"lr": 0.1, "weight_decay": 0.1}, steps=2)
+    what = "ScratchAdamW stepping two float64 parameters on the meta device (a stand-in for a GPU)"
+    off = [(i, k, d) for i, m in enumerate(res["moments"]) for k, d in m.items() if d != "meta"]
+    expect(not off, f"{what}: [parameter, state key, device] {off}: the moments must be on the parameter's device "
+                    "(clause: tensors of p's shape, dtype and device; torch.zeros(p.shape) without device= is on the CPU)")
+    kept = [sorted(m) for m in res["moments"]]
+    expect(kept == [["exp_avg", "exp_avg_sq"]] * 2,
+           f"{what}: state[p] kept the moments {kept}" + (f"; step() raised {res['error']}" if res["error"] else ""))
+
+
 def test_grad_left_unchanged(student, gen):
     """step() never changes a .grad"""
     for name in sorted(CONFIGS):

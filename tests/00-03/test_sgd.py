@@ -33,13 +33,16 @@ def draw(gen, steps=4, none_at=()):
     return values, grads
 
 
-def reference(values, groups, grads):
+def reference(values, groups, grads, set_hyper=()):
     params = [torch.nn.Parameter(v.clone()) for v in values]
     opt = torch.optim.SGD(torch_groups(params, groups), lr=groups[0]["hyper"]["lr"], foreach=False)
     out = []
-    for gs in grads:
+    for step, gs in enumerate(grads):
         for p, g in zip(params, gs):
             p.grad = None if g is None else g.clone()
+        for when, gi, hyper in set_hyper:  # as sgd_run does: written into param_groups just before that step
+            if when == step:
+                opt.param_groups[gi].update(hyper)
         opt.step()
         out.append([p.detach().clone() for p in params])
     return out
@@ -65,6 +68,17 @@ def test_matches_torch_sgd(student, gen, name):
     values, grads = draw(gen)
     res = student.call("sgd_run", values=values, groups=groups, grads=grads)
     compare(res, reference(values, groups, grads), describe(name, groups))
+
+
+def test_hyperparameters_read_at_each_step(student, gen):
+    """hyperparameters changed in param_groups between steps (as a scheduler sets lr) take effect from that step on, as in torch.optim.SGD"""
+    groups = CONFIGS["momentum with dampening and weight decay"]
+    values, grads = draw(gen)
+    set_hyper = [[1, 0, {"lr": 0.02}], [2, 1, {"lr": 0.3, "weight_decay": 0.1}], [3, 0, {"lr": 0.15, "momentum": 0.6}]]
+    res = student.call("sgd_run", values=values, groups=groups, grads=grads, set_hyper=set_hyper)
+    compare(res, reference(values, groups, grads, set_hyper),
+            describe("momentum with dampening and weight decay", groups) + " with param_groups changed before "
+            f"steps 2, 3 and 4 ([step index, group, new values]: {set_hyper})")
 
 
 def test_grad_none_skipped(student, gen):
