@@ -45,6 +45,8 @@ def run(student, gen, shape, bias, modes, what, shrink=False):
     g = torch.randn(5, m, generator=gen)
     # shrink: the weight's range narrows from call to call, as training changes it (s_w from the current weight)
     weights = [weight / (1 + i) for i in range(len(modes))] if shrink else None
+    if shrink:  # and at last all zero: the weight's scale is eps (the observer's floor), not 0 and an infinite inverse
+        weights[-1] = torch.zeros_like(weight)
     res = student.call("qat_forward", weight=weight, bias=b, xs=xs, modes=modes, g=g, weights=weights)
     outs, grads = reference(weight, b, xs, modes, g, weights)
     for i, (got, want, mode) in enumerate(zip(res["outs"], outs, modes)):
@@ -56,11 +58,12 @@ def run(student, gen, shape, bias, modes, what, shrink=False):
 @pytest.mark.parametrize("shape,bias", [((3, 6), True), ((4, 1), False)], ids=["bias", "no-bias"])
 def test_training_forward(student, gen, shape, bias):
     """in training mode each call updates the observer and fake-quantizes input (uint8) and the current weight (int8,
-    symmetric, its scale from that weight alone)"""
+    symmetric, its scale from that weight alone, an all-zero weight's floored at eps)"""
     m, k = shape
-    what = (f"QATLinear({k}, {m}, bias={bias}) called on four inputs (5, {k}) in training mode, its weight halved, "
-            f"then a third, then a quarter of the first between calls (s_w from the current weight)")
-    res, _ = run(student, gen, shape, bias, ["train"] * 4, what, shrink=True)
+    what = (f"QATLinear({k}, {m}, bias={bias}) called on five inputs (5, {k}) in training mode, its weight halved, "
+            f"then a third, then a quarter of the first between calls (s_w from the current weight), then all zero "
+            f"(s_w is the observer's eps floor, not 0)")
+    res, _ = run(student, gen, shape, bias, ["train"] * 5, what, shrink=True)
     expect(res["is_linear"], f"QATLinear({k}, {m}) is not a subclass of nn.Linear")
     expect_equal(res["params"], ["bias", "weight"] if bias else ["weight"], f"the parameters of QATLinear({k}, {m}, "
                  f"bias={bias})")

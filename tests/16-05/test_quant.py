@@ -90,7 +90,8 @@ def near_boundaries(gen, scale, n):
 
 @pytest.mark.parametrize("dtype", ["int8", "uint8"])
 def test_ties_and_inverse_scale(student, gen, dtype):
-    """halves go to the even level (round before adding an odd zero point), and x * (1/scale) is used, not x / scale"""
+    """halves go to the even level (round before adding an odd zero point), and x * (1/scale) is used, not x / scale,
+    per tensor and per channel"""
     lo, hi = RANGE[dtype]
     zp = 3 if dtype == "int8" else 127  # odd: round(v) + zp differs from round(v + zp) at halves
     halves = (torch.arange(-20, 20, dtype=torch.float32) + 0.5) * 0.25
@@ -105,6 +106,21 @@ def test_ties_and_inverse_scale(student, gen, dtype):
     what = (f"quantize(x, {scale!r}, {zp}, torch.{dtype}) for {x.numel()} values next to a half level, where "
             f"x / scale and x * (1 / scale) round differently")
     check_levels(student, what, x, scale, zp, dtype)
+    # per channel the same: three channels, each with its own scale and values next to its half levels
+    scales, rows = [], []
+    for _ in range(60):
+        s = float(torch.rand((), generator=gen)) * 0.05 + 0.005
+        row = near_boundaries(gen, s, 16)
+        if row.numel() == 16:
+            scales.append(s)
+            rows.append(row)
+        if len(rows) == 3:
+            break
+    expect(len(rows) == 3, "the check found too few inputs near a level boundary (a grading error)")
+    x, s, z = torch.stack(rows), torch.tensor(scales, dtype=torch.float32), torch.full((3,), zp, dtype=torch.int64)
+    what = (f"quantize(x (3, 16), scale (3,), zero_point (3,), torch.{dtype}, axis=0) for values next to each "
+            f"channel's half levels, where x / scale and x * (1 / scale) round differently")
+    check_levels(student, what, x, s, z, dtype, axis=0)
 
 
 def double_scale_inputs(gen, n):
