@@ -152,6 +152,14 @@ def close_values(got: torch.Tensor, want: torch.Tensor, what: str, rtol: float, 
     """Shape and values within tolerance (the dtype has its own check)."""
     expect(tuple(got.shape) == tuple(want.shape), f"{what}: expected shape {tuple(want.shape)}, "
                                                   f"got {tuple(got.shape)}")
+    if not got.is_floating_point() and not want.is_floating_point():
+        # integers exactly: through float64, sums past 2**53 that differ in their last bits would round alike
+        bad = got.to(torch.int64) != want.to(torch.int64)
+        if bad.any():
+            i = int(bad.reshape(-1).nonzero()[0])
+            fail(f"{what}: {int(bad.sum())} of {want.numel()} values differ; at flat index {i} expected "
+                 f"{int(want.reshape(-1)[i])}, got {int(got.reshape(-1)[i])} (integers are summed exactly)")
+        return
     g, w = got.to(torch.float64), want.to(torch.float64)
     bad = ~torch.isclose(g, w, rtol=rtol, atol=atol)
     if bad.any():

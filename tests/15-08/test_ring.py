@@ -142,7 +142,7 @@ def all_reduce_cases(gen, world):
         {"name": "f64", "what": "ring_all_reduce(x) with x float64 (10,)", "args": per_rank((10,), torch.float64)},
         {"name": "f32", "what": "ring_all_reduce(x) with x float32 (3, 5)", "args": per_rank((3, 5), torch.float32)},
         {"name": "i64", "what": "ring_all_reduce(x) with x int64 (2, 7)",
-         "args": per_rank((2, 7), torch.int64, low=-2**40, high=2**40)},
+         "args": per_rank((2, 7), torch.int64, low=-2**60, high=2**60)},  # past 2**53: a float64 sum rounds
         {"name": "i32", "what": "ring_all_reduce(x) with x int32 (11,)", "args": per_rank((11,), torch.int32)},
         {"name": "big", "what": "ring_all_reduce(x) with x float32 (1001,)", "args": per_rank((1001,), torch.float32)},
         {"name": "f32_large", "what": "ring_all_reduce(x) with x float32 (6,) of magnitude 1e30",
@@ -190,7 +190,7 @@ def test_all_reduce_sums_uneven_lengths(all_reduce_runs, world):
 @pytest.mark.task("ring_all_reduce")
 @pytest.mark.parametrize("world", (3, 4))
 def test_all_reduce_integer_sums_exact(all_reduce_runs, world):
-    """ring_all_reduce sums int64 (values up to 2**40) and int32 tensors exactly"""
+    """ring_all_reduce sums int64 (values up to 2**60, past float64's 2**53) and int32 tensors exactly"""
     for name in ("i64", "i32"):
         _check_sum(all_reduce_runs, world, name)
 
@@ -262,6 +262,21 @@ def test_all_reduce_uses_no_collective(all_reduce_runs):
                                   f"the collective(s) {names[:4]}")
                 expect(f["sends"], f"{case['what']} on rank {rank} of {world}: it sent no message at all")
             _check_sum(all_reduce_runs, world, name)
+
+
+@pytest.mark.task("ring_all_reduce")
+@pytest.mark.parametrize("world", (3, 4))
+def test_all_reduce_along_the_ring(all_reduce_runs, world):
+    """ring_all_reduce sends every message to one ring neighbour (the ring above, or run leftwards), not to every rank"""
+    for name in ("f64", "big"):
+        case, frames = all_reduce_runs.case(world, name)
+        for rank, f in enumerate(frames):
+            dsts = sorted({s["dst"] for s in f["sends"]})
+            ok = dsts in ([(rank + 1) % world], [(rank - 1) % world])
+            expect(ok, f"{case['what']} on rank {rank} of {world}: sent messages to ranks {dsts}; the ring sends "
+                       f"every chunk to one neighbour, (rank + 1) % N = {(rank + 1) % world} (or, run leftwards, "
+                       f"(rank - 1) % N), and receives from the other")
+        _check_sum(all_reduce_runs, world, name)  # the messages counted are those of this run
 
 
 def _check_bandwidth(runs, world, name):

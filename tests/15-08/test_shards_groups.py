@@ -17,11 +17,18 @@ SHARD_CASES = (("f32_10", 10, torch.float32), ("f64_7", 7, torch.float64), ("i64
                ("f32_12", 12, torch.float32), ("f32_2", 2, torch.float32), ("i64_1", 1, torch.int64),
                ("i32_9", 9, torch.int32))
 # length 0: run last (reduce_scatter first), so that a solution failing it loses only the empty-shard checks
-ZERO = ("f32_0", 0, torch.float32)
+ZERO = ("i64_0", 0, torch.int64)  # an integer dtype: an early `return torch.empty(0)` is float32
+
+
+BIG_INT = {"low": -2**60, "high": 2**60}  # int64 past 2**53: a sum taken in float64 rounds
+
+
+def _ints(dtype):
+    return BIG_INT if dtype == torch.int64 else {}
 
 
 def _gather_case(gen, world, tag, numel, dtype):
-    flat = C.rand(gen, (numel,), dtype)
+    flat = C.rand(gen, (numel,), dtype, **_ints(dtype))
     shards = [s.clone() for s in torch.tensor_split(flat, world)]
     return {"name": f"gather_{tag}", "fn": "gather_shards", "flat": flat,
             "what": f"gather_shards(shard, {numel}) for a {C.describe(flat)} tensor",
@@ -29,7 +36,7 @@ def _gather_case(gen, world, tag, numel, dtype):
 
 
 def _rs_case(gen, world, tag, numel, dtype):
-    fulls = [C.rand(gen, (numel,), dtype) for _ in range(world)]
+    fulls = [C.rand(gen, (numel,), dtype, **_ints(dtype)) for _ in range(world)]
     return {"name": f"rs_{tag}", "fn": "reduce_scatter_shards",
             "what": f"reduce_scatter_shards(full) with full {C.describe(fulls[0])}",
             "args": [(fulls[r],) for r in range(world)]}
@@ -100,8 +107,8 @@ def test_gather_shards_uneven(shard_runs, world):
 @pytest.mark.task("shards")
 @pytest.mark.parametrize("world", (3, 4))
 def test_gather_shards_empty_shards(shard_runs, world):
-    """gather_shards when numel is smaller than N (some shards are empty; numel = 0 too)"""
-    for tag in ("f32_2", "i64_1", "f32_0"):
+    """gather_shards when numel is smaller than N (some shards are empty; numel = 0 too, in the shards' dtype)"""
+    for tag in ("f32_2", "i64_1", "i64_0"):
         _check_gather(shard_runs, world, tag)
 
 
@@ -126,14 +133,14 @@ def test_reduce_scatter_uneven(shard_runs, world):
 @pytest.mark.task("shards")
 @pytest.mark.parametrize("world", (3, 4))
 def test_reduce_scatter_empty_shards(shard_runs, world):
-    """reduce_scatter_shards when the length is smaller than N (empty shards; length 0 too)"""
-    for tag in ("f32_2", "i64_1", "f32_0"):
-        _check_reduce_scatter(shard_runs, world, tag)
+    """reduce_scatter_shards when the length is smaller than N (empty shards; length 0 too, in full's dtype)"""
+    for tag in ("f32_2", "i64_1", "i64_0"):
+        _check_reduce_scatter(shard_runs, world, tag, check_dtype=True)
 
 
 @pytest.mark.task("shards")
 def test_reduce_scatter_integers_exact(shard_runs):
-    """reduce_scatter_shards sums int64 exactly"""
+    """reduce_scatter_shards sums int64 exactly (values up to 2**60, past float64's 2**53)"""
     for world in WORLDS:
         _check_reduce_scatter(shard_runs, world, "i64_13")
 
@@ -172,7 +179,7 @@ def group_cases(gen, world):
     cases = []
     for tag, groups in GROUPS[world].items():
         for dt, dtype, shape in (("f64", torch.float64, (2, 3)), ("i64", torch.int64, (5,))):
-            xs = [C.rand(gen, shape, dtype) for _ in range(world)]
+            xs = [C.rand(gen, shape, dtype, **_ints(dtype)) for _ in range(world)]
             cases.append({"name": f"{tag}_{dt}", "groups": groups, "what": f"group_sums(x, {groups}) with x "
                           f"{C.describe(xs[0])}", "args": [(xs[r], groups) for r in range(world)]})
     if world == 4:  # one element is no trivial case: still a sum over the group (last, so it shifts no input)
@@ -206,7 +213,7 @@ def _check_group_sums(runs, world, name, check_dtype=False):
 @pytest.mark.task("group_sums")
 @pytest.mark.parametrize("tag", ["pairs", "all"])
 def test_group_sums_two_groups(group_runs, tag):
-    """group_sums returns the sum over the ranks of this rank's group (float64 and int64)"""
+    """group_sums returns the sum over the ranks of this rank's group (float64, and int64 past 2**53 exactly)"""
     for dt in ("f64", "i64"):
         _check_group_sums(group_runs, 4, f"{tag}_{dt}")
 
