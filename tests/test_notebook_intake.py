@@ -75,3 +75,26 @@ def test_a_correctly_named_notebook_is_graded_as_it_is(folders, caplog):
     assert run(folders, caplog) == []
     assert (stage / NAME).read_bytes() == (src / NAME).read_bytes()
     assert not (stage / "scratch.ipynb").exists()
+
+
+def test_a_notebook_of_too_many_cells_is_graded_as_the_blank(folders, caplog):
+    """Red team (issue 38, third pass): the grader's own steps cost per cell, outside any sandbox or limit
+    (nbconvert's feedback page 1.5 ms a markdown cell and 2.5 ms a code cell, the markdown sanitizer 0.2 ms),
+    so a notebook of about 700,000 one-line cells within the 64 MiB file cap would hold a grading worker for
+    about half an hour (from those costs, measured at 5,000 and 20,000 cells; not run at that size) while every
+    student after it waits. A notebook of the assignment has at most 44 cells."""
+    src, stage, _ = folders
+    cells = [nbformat.v4.new_markdown_cell("x") for _ in range(notebook_intake.MAX_CELLS + 1)]
+    nbformat.write(nbformat.v4.new_notebook(cells=cells), src / NAME)
+    lines = run(folders, caplog)
+    nb = nbformat.read(stage / NAME, 4)
+    assert len(nb.cells) == 2 and "# blank" in nb.cells[1].source, len(nb.cells)
+    assert f"more than {notebook_intake.MAX_CELLS:,} cells" in nb.cells[0].source
+    assert any("not a readable notebook" in ln for ln in lines)
+
+
+def test_a_notebook_of_many_cells_within_the_cap_is_graded(folders, caplog):
+    src, stage, _ = folders
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x")] * 500), src / NAME)
+    assert run(folders, caplog) == []
+    assert len(nbformat.read(stage / NAME, 4).cells) == 500

@@ -10,7 +10,9 @@ regrade meets (and reports) the same case again:
 - a notebook saved under another name by a browser or an LMS (``15-01_x (1).ipynb``,
   ``Copy of 15-01_x.ipynb``) is graded as the assignment's notebook when the match is unambiguous,
   with a note at its top;
-- a notebook that is missing is replaced by the blank release, with a note.
+- a notebook that is missing is replaced by the blank release, with a note;
+- a notebook of more than ``MAX_CELLS`` cells is graded as the blank release, with a note: the grader's
+  own steps (the feedback page, the markdown sanitizer) cost per cell outside any sandbox or time limit.
 
 Each case is one log line naming the student (``Noted``: the notebook tells the student too).
 """
@@ -29,6 +31,9 @@ RENAMED = ("**Note from the grader:** you submitted this notebook as `{name}`; i
            "the assignment's notebook. Keep the name it was released with next time.")
 
 
+MAX_CELLS = 2_000  # a notebook of the assignment has at most 44; 700,000 cells fit in the 64 MiB file cap
+
+
 class Noted(str):
     """A log line whose case the graded notebook also explains to the student."""
 
@@ -44,10 +49,12 @@ def _stem(name: str) -> str:
 def _readable(path: str) -> str | None:
     """None when ``path`` is a notebook, else the reason in a few words."""
     try:
-        nbtools.read(path)
-        return None
+        nb = nbtools.read(path)
     except nbtools.NotebookError as exc:
         return str(exc).split(": ", 1)[-1]
+    if len(nb.cells) > MAX_CELLS:
+        return f"{len(nb.cells):,} cells, more than {MAX_CELLS:,} cells a notebook may have"
+    return None
 
 
 def _blank_with_note(release: str, dest: str, note: str) -> None:
