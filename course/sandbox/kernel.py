@@ -19,6 +19,7 @@ import os
 import sys
 
 CONN_INSIDE = "/run/kernel/connection.json"
+OUTPUT = "kernel.log"  # in the kernel's folder: what the sandbox writes on its descriptors 1 and 2
 
 
 def refuse(why: str) -> None:
@@ -39,6 +40,27 @@ def _no_terminal() -> None:
         os.close(null)
 
 
+def _own_output(kdir: str) -> None:
+    """Descriptors 1 and 2 that are a file or pipe of the grader's (the runner points them at the submission's
+    log) become ``k-XXXX/kernel.log``, which no sandbox sees: with the log's own descriptor a kernel could
+    truncate it and write lines that look like the grader's. SandboxKernelManager copies the file into the
+    log, each line marked and escaped, once the kernel is gone. /dev/null (a kernel started ahead) stays."""
+    import stat
+    out = None
+    for fd in (1, 2):
+        try:
+            if stat.S_ISCHR(os.fstat(fd).st_mode):
+                continue
+        except OSError:
+            continue
+        if out is None:
+            out = os.open(os.path.join(kdir, OUTPUT), os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW
+                          | os.O_CLOEXEC, 0o600)
+        os.dup2(out, fd)
+    if out is not None and out > 2:
+        os.close(out)
+
+
 def main() -> None:
     _no_terminal()
     args = sys.argv[1:]
@@ -51,6 +73,7 @@ def main() -> None:
             os.path.dirname(str(info.get("ip", ""))) != ipc or not os.path.isdir(ipc) or os.path.islink(ipc):
         refuse(f"expected a per-kernel folder k-*/ with IPC sockets in k-*/ipc, got transport="
                f"{info.get('transport')!r} ip={info.get('ip')!r}")
+    _own_output(kdir)
     from course import REPO_ROOT, sandbox, settings
     from course.sandbox import cgroup
     account = sandbox.new_account()

@@ -74,7 +74,35 @@ class SandboxKernelManager(AsyncKernelManager):
             os.close(fd)
         return True
 
+    def copy_output(self, limit: int = 1_000_000) -> None:
+        """What the sandbox wrote on its descriptors 1 and 2 (``k-XXXX/kernel.log``, course.sandbox.kernel),
+        into this process's stderr (the submission's log under the runner): each line marked as the kernel's
+        and escaped, at most ``limit`` bytes. Nothing is followed; the file goes with the folder."""
+        from ...plain import one_line
+        from ...sandbox.kernel import OUTPUT
+        if not self.kernel_dir:
+            return
+        try:
+            fd = os.open(os.path.join(self.kernel_dir, OUTPUT), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        except OSError:
+            return
+        try:
+            size = os.fstat(fd).st_size
+            data = os.read(fd, min(size, limit)) if size else b""
+        finally:
+            os.close(fd)
+        if not data:
+            return
+        text = "".join(f"[kernel output] {one_line(ln, 2000)}\n"
+                       for ln in data.decode("utf-8", "replace").splitlines())
+        if size > len(data):
+            text += f"[kernel output] ... {size - len(data)} more bytes not copied\n"
+        import sys
+        sys.stderr.write(text)
+        sys.stderr.flush()
+
     def remove_folder(self) -> None:
+        self.copy_output()
         if self.adopted is not None:
             self.adopted.discard()  # its process (if still running) and its folder
         if self.kernel_dir:
