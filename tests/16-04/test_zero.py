@@ -32,14 +32,15 @@ def _gen(seed, task):
     return torch.Generator().manual_seed((int(seed) + zlib.crc32(task.encode())) % (2**31))
 
 
-def build_runs(gen, world):
+def build_runs(gen, world, task=""):
     runs = []
     for name, (dtype, shapes, steps, hp) in RUNS.items():
         init = [torch.randn(s, generator=gen, dtype=torch.float64).to(dtype) for s in shapes]
         grads = [[[torch.randn(s, generator=gen, dtype=torch.float64).mul(0.5 + r).to(dtype) for s in shapes]
                   for r in range(world)] for _ in range(steps)]
         layouts = ["transposed" if name == "f64" and i == 0 else "contiguous" for i in range(len(shapes))]
-        runs.append({"name": name, "init": init, "grads": grads, "hp": dict(hp), "layouts": layouts})
+        runs.append({"name": name, "init": init, "grads": grads, "hp": dict(hp), "layouts": layouts,
+                     "zro": task == "zero1_step" and name == "f64"})
     return runs
 
 
@@ -63,7 +64,7 @@ class Zero:
         self.fn, self.records, self.failure, self.runs = fn, {}, None, {}
         gen = _gen(seed, fn)
         for world in WORLDS:
-            self.runs[world] = build_runs(gen, world)
+            self.runs[world] = build_runs(gen, world, fn)
         for world in WORLDS:
             try:
                 self.records[world] = student.call("run_zero", fn_name=fn, world=world, runs=self.runs[world],
@@ -243,6 +244,27 @@ def test_zero1_matches_adamw(z1, world):
 def test_zero1_mean_not_sum_float32(z1, world):
     """float32 parameters, eps as large as the gradients: the step uses the mean gradient, with these betas"""
     check_values(z1, world, "f32_eps")
+
+
+@pytest.mark.task("zero1")
+def test_zero1_matches_zero_redundancy_optimizer(z1):
+    """on 2 and 3 ranks, after every step, the parameters equal torch.distributed.optim.ZeroRedundancyOptimizer(AdamW)
+    run by the grader over the same ranks, each rank given the mean gradient"""
+    for world in WORLDS:
+        label, steps = z1.steps(world, "f64")
+        idx = next(i for i, r in enumerate(z1.runs[world]) if r["name"] == "f64")
+        for rank, fr in enumerate(z1.records[world]["ranks"]):
+            ref = [f for f in fr if f["run"] == idx and f["step"] == -1]
+            expect(ref and not ref[0]["zro_error"] and len(ref[0]["zro"]) == len(steps),
+                   f"{label}: the grader's ZeroRedundancyOptimizer run did not finish on rank {rank} "
+                   f"({ref[0]['zro_error'] if ref else 'no record'}); the ranks ended early")
+            for step, run, frames in steps:
+                for i, (got, want) in enumerate(zip(frames[rank]["params"], ref[0]["zro"][step])):
+                    bad = ~torch.isclose(got.double(), want.double(), rtol=1e-9, atol=1e-11)
+                    expect(not bad.any(),
+                           f"{label}: parameter {i} (shape {tuple(want.shape)}) on rank {rank} after step {step + 1}: "
+                           f"{int(bad.sum())} of {want.numel()} values differ from ZeroRedundancyOptimizer(AdamW) "
+                           f"given the mean gradient over the same ranks")
 
 
 @pytest.mark.task("zero1")
