@@ -55,6 +55,8 @@ def test_zygote_imports_ahead_what_the_assignment_imports(monkeypatch):
     from course.judge import adapter
     from course.judge.forkserver import PRELOAD, PRELOAD_ENV, preload_for
     assert "torch.export" in preload_for("15-05").split(",")
+    # its first torch.cond / torch.export imports AOT autograd and export's tracer (~0.7 s in each kernel and worker)
+    assert {"torch._functorch.aot_autograd", "torch.export._trace"} <= set(preload_for("15-05").split(","))
     plain = preload_for("15-01").split(",")
     assert "torchvision" not in plain and "torch._dynamo" in plain and "torch" in plain
     assert "torch.fx.experimental.symbolic_shapes" in plain  # gradcheck imports it on first use (~1 s)
