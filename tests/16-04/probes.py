@@ -395,6 +395,19 @@ def _live(refs) -> int:
     return sum(r() is not None for r in refs)
 
 
+def _settled_live(refs, wait_s=0.2) -> int:
+    """How many of refs are alive once gloo's worker thread, which may hold a finished all-gather's tensors a moment
+    after wait() returned, has let go, and young reference cycles are collected; only a tensor still held counts."""
+    import gc
+    end = time.monotonic() + wait_s
+    n = _live(refs)
+    while n and time.monotonic() < end:
+        gc.collect(1)
+        time.sleep(0.005)
+        n = _live(refs)
+    return n
+
+
 class _Layer:
     """One of the judge's layers: computes layer_forward and records, at each call, what was gathered since the
     previous call and whether anything gathered or passed in before is still alive."""
@@ -403,16 +416,13 @@ class _Layer:
         self.index, self.kind, self.shapes, self._log = index, kind, [torch.Size(s) for s in shapes], log
 
     def __call__(self, params, h):
-        import gc
         import weakref
         log = self._log
         new = log["gathered"][log["seen"]:]
         log["seen"] = len(log["gathered"])
         older = [r for g in log["gathered"][:log["seen"] - len(new)] for r in g["refs"]]
-        if _live(older) or _live(log["passed"]):
-            gc.collect(1)  # only then, and the young generations only: a full collection takes long in a kernel
         ev = {"layer": self.index, "gathers": len(new), "gathered_numel": [g["numel"] for g in new],
-              "earlier_gathered_alive": _live(older), "earlier_params_alive": _live(log["passed"]),
+              "earlier_gathered_alive": _settled_live(older), "earlier_params_alive": _settled_live(log["passed"]),
               "grad_enabled": torch.is_grad_enabled()}
         log["events"].append(ev)
         params = list(params) if isinstance(params, (list, tuple)) else [params]
@@ -480,11 +490,7 @@ def _zero3_main(ns, rank, world, store_path, runs, op_timeout, wfd):
             except Exception as exc:
                 value, err = None, _error(exc)
             log["on"] = False
-            refs = [r for g in log["gathered"] for r in g["refs"]] + log["passed"]
-            if _live(refs):
-                import gc
-                gc.collect(1)
-            after = _live(refs)
+            after = _settled_live([r for g in log["gathered"] for r in g["refs"]] + log["passed"])
             state_bad = _unplaced(log, state)
             log["made"] = {}
             send_frame(wfd, {"run": i, "step": j, "error": err, "returned": type(value).__name__,
