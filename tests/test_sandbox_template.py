@@ -271,10 +271,32 @@ def test_children_join_their_cgroups_and_share_their_workers_memory_slice(tpl, m
 def test_a_workers_template_preloads_the_torch_modules_its_assignment_imports():
     """The grading worker's template imports what the assignment's judge workers would import ahead (15-01:
     gradcheck's sympy, through symbolic_shapes), so neither its kernels nor its zygotes pay for it per
-    submission; never a package that reads per-user configuration as it is imported (matplotlib, tqdm)."""
+    submission; never a package that reads per-user configuration as it is imported (tqdm), except matplotlib,
+    imported with a folder of the template's own and re-pointed in each child (the test below)."""
     from course.grading.class_run.runner import _template_preload
     pre = _template_preload("15-01")
     assert "torch.fx.experimental.symbolic_shapes" in pre and set(template.PRELOAD) <= set(pre)
     assert not [m for m in _template_preload("15-02") if not m.startswith(("torch", "course.", "IPython", "ipykernel",
-                                                                             "numpy"))]
+                                                                             "numpy", "matplotlib."))]
     assert _template_preload(None) == template.PRELOAD
+
+
+def test_a_child_finds_matplotlib_as_a_fresh_import_would(tpl):
+    """The template imports pyplot once (with a configuration folder of its own); a child's matplotlib looks
+    for its configuration and cache in the child's MPLCONFIGDIR and uses the child's MPLBACKEND, and the
+    template's folder is nowhere in the child's world"""
+    text = run(tpl, """
+        import json, os, sys
+        import matplotlib, matplotlib.pyplot as plt
+        from matplotlib import texmanager
+        fig = plt.figure(); fig.add_subplot().plot([0, 1]); fig.savefig("/tmp/work/p.png"); plt.close(fig)
+        print(json.dumps({"preloaded": "matplotlib.pyplot" in sys.modules, "config": matplotlib.get_configdir(),
+                          "cache": matplotlib.get_cachedir(), "tex": str(texmanager.TexManager._cache_dir),
+                          "backend": plt.get_backend(), "png": os.path.getsize("/tmp/work/p.png") > 0,
+                          "env": os.environ.get("MPLCONFIGDIR")}))
+    """)
+    got = json.loads(text.strip().splitlines()[-1])
+    assert got["preloaded"] and got["png"]
+    assert got["config"] == got["cache"] == got["env"] == "/tmp/.matplotlib", got
+    assert got["tex"] == "/tmp/.matplotlib/tex.cache"
+    assert got["backend"].lower() == "agg"

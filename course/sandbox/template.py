@@ -48,7 +48,10 @@ PRELOAD = ("torch", "torch.nn", "torch.nn.functional", "torch.optim", "torch.uti
            "ipykernel.ipkernel", "course.judge.forkserver", "course.judge.worker",
            # every optimizer's constructor, torch.func's transforms and use_deterministic_algorithms import
            # dynamo on first use: 1.6-2.5 s of CPU in each kernel and worker, once here instead
-           "torch._dynamo")
+           "torch._dynamo",
+           # every notebook imports pyplot (about 1.2 s in its kernel and again in its judge's zygote); imported
+           # with a configuration folder of the template's own, and re-pointed in each child (_fresh_matplotlib)
+           "matplotlib.pyplot")
 
 CLONE_NEWNS, CLONE_NEWCGROUP, CLONE_NEWUTS = 0x00020000, 0x02000000, 0x04000000
 CLONE_NEWIPC, CLONE_NEWPID, CLONE_NEWNET = 0x08000000, 0x20000000, 0x40000000
@@ -323,6 +326,11 @@ def main(listen_fd: int, root: str) -> None:
     import warnings
     os.umask(0o022)
     listener = socket.socket(fileno=listen_fd)
+    # matplotlib reads (and may write) its configuration folder as it is imported: here a folder of the
+    # template's own, never the host's /tmp/.matplotlib that the sandbox's environment names
+    child_mpl = os.environ.get("MPLCONFIGDIR")
+    os.environ["MPLCONFIGDIR"] = os.path.join(os.path.dirname(root), "mpl")
+    os.makedirs(os.environ["MPLCONFIGDIR"], mode=0o700, exist_ok=True)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for name in filter(None, os.environ.get("COURSE_TEMPLATE_PRELOAD", ",".join(PRELOAD)).split(",")):
@@ -330,6 +338,9 @@ def main(listen_fd: int, root: str) -> None:
                 importlib.import_module(name)
             except Exception as exc:  # a missing optional package only costs speed
                 print(f"template: could not preload {name}: {exc}", file=sys.stderr, flush=True)
+    os.environ.pop("MPLCONFIGDIR")
+    if child_mpl is not None:
+        os.environ["MPLCONFIGDIR"] = child_mpl
     from . import seccomp
     bpf = seccomp.program()
     import gc
@@ -541,6 +552,7 @@ def _payload(req: dict) -> None:
         pass
     import tempfile
     tempfile.tempdir = None
+    _fresh_matplotlib()
     module, _, func = req["target"].partition(":")
     sys.argv = list(req["argv"]) or [module]
     code = 0
@@ -562,6 +574,24 @@ def _payload(req: dict) -> None:
         except Exception:
             pass
     os._exit(code)
+
+
+def _fresh_matplotlib() -> None:
+    """A child's matplotlib, imported by the template, as a fresh import in the child's environment would
+    have it: its configuration and cache folders found again from MPLCONFIGDIR (not the template's own
+    folder, which no sandbox has), the backend from MPLBACKEND."""
+    mpl = sys.modules.get("matplotlib")
+    if mpl is None:
+        return
+    for name, fmt in (("get_configdir", "CONFIGDIR=%s"), ("get_cachedir", "CACHEDIR=%s")):
+        found = getattr(mpl, name)
+        setattr(mpl, name, mpl._logged_cached(fmt, getattr(found, "__wrapped__", found)))
+    backend = os.environ.get("MPLBACKEND")
+    dict.__setitem__(mpl.rcParams, "backend", backend or mpl.rcsetup._auto_backend_sentinel)
+    tex = sys.modules.get("matplotlib.texmanager")
+    if tex is not None:
+        from pathlib import Path
+        tex.TexManager._cache_dir = Path(mpl.get_cachedir(), "tex.cache")
 
 
 def _overlay(host: str, dest: str, empty: str) -> None:
