@@ -94,11 +94,13 @@ _PROGRAMS = {}
 
 
 def program(kind, hidden, state, example, decompose, repeats=1):
-    """The judge's own ExportedProgram of the model (op counts depend on architecture and shapes only)."""
+    """The judge's own ExportedProgram of the model (op counts depend on architecture and shapes only);
+    the decomposed form is run_decompositions() of the cached export, which it leaves unchanged."""
     key = (kind, hidden, tuple(example.shape), decompose, repeats)
     if key not in _PROGRAMS:
         with quiet():
-            _PROGRAMS[key] = P._program(kind, hidden, state, example, decompose, repeats)
+            _PROGRAMS[key] = (program(kind, hidden, state, example, False, repeats).run_decompositions() if decompose
+                              else P._export(kind, hidden, state, example, repeats))
     return _PROGRAMS[key]
 
 

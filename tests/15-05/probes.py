@@ -346,22 +346,43 @@ def export_dynamic_spec(ns, spec, example, min_batch, max_batch, inputs):
 
 
 # ====================================================================== exercise 4: aten_ops / unsupported_ops
-def _program(kind, hidden, state, example, decompose, repeats=1):
+def _export(kind, hidden, state, example, repeats=1):
     # CondConvNet: a dynamic batch (its symbolic size arithmetic) and grad mode on (its no_grad block is kept)
     dynamic = ({0: torch.export.Dim("batch", min=2, max=64)},) if kind == "CondConvNet" else None
     with torch.enable_grad():
-        ep = torch.export.export(build(kind, hidden, state, repeats), (example,), dynamic_shapes=dynamic)
-    return ep.run_decompositions() if decompose else ep
+        return torch.export.export(build(kind, hidden, state, repeats), (example,), dynamic_shapes=dynamic)
 
 
 def _all_code(ep) -> str:
     return "\n".join(m.code for m in ep.graph_module.modules() if isinstance(m, torch.fx.GraphModule))
 
 
-def op_inventory(ns, kind, hidden, state, example, decompose, supported, repeats=1):
-    """aten_ops(ep) and unsupported_ops(ep, supported) on an ExportedProgram of the judge's model;
-    the program's generated code before and after both calls."""
-    ep = _program(kind, hidden, state, example, decompose, repeats)
+FORMS = ("plain", "decomposed")  # the program as exported, and its run_decompositions()
+
+
+def op_inventory(ns, kind, hidden, state, example, supported, repeats=1):
+    """aten_ops(ep) and unsupported_ops(ep, supported[form]) for each form in ``supported`` (FORMS) of one
+    export of the judge's model (run_decompositions() returns a new program and leaves ep as it was, so
+    both forms come from one export; the decomposed one is made before any student call); per form, the
+    results and the program's generated code before and after both calls."""
+    ep = _export(kind, hidden, state, example, repeats)
+    programs = {"plain": ep}
+    if "decomposed" in supported:
+        programs["decomposed"] = ep.run_decompositions()
+    return {form: _inventory(ns, programs[form], supported[form]) for form in FORMS if form in supported}
+
+
+def _inventory(ns, ep, supported) -> dict:
+    """One form's results; what the student's code raised, as the worker reports a raising probe, under
+    "raised" (the judge fails only that form's checks with it, as when each form had a call of its own)."""
+    from course.judge.worker import describe
+    try:
+        return _inventory_of(ns, ep, supported)
+    except Exception as exc:
+        return {"raised": describe(exc)}
+
+
+def _inventory_of(ns, ep, supported) -> dict:
     before = _all_code(ep)
     counts = get(ns, "aten_ops")(ep)
     missing = get(ns, "unsupported_ops")(ep, set(supported))

@@ -16,11 +16,14 @@ J = sys.modules["course_15_05_judge"]
 import pytest
 import torch
 
+from course.judge.adapter import StudentError
 from course.judge.expect import expect
 
 pytestmark = pytest.mark.task("op_inventory")
 
 _CACHE = {}
+_FORM = {False: "plain", True: "decomposed"}  # probes.FORMS
+_FORMS = {"ConvNet": (False,), "CondConvNet": (False, True)}  # decompose: the forms the checks read
 _LABEL = {("ConvNet", False): "torch.export.export(a CNN whose second Conv2d/BatchNorm2d/ReLU block runs {r} time(s))",
           ("CondConvNet", False): "torch.export.export(a `with torch.no_grad()` block, a torch.cond branch with several "
                                   "operators per side, then a CNN whose second block runs {r} time(s), its logits "
@@ -30,21 +33,29 @@ _LABEL = {("ConvNet", False): "torch.export.export(a CNN whose second Conv2d/Bat
 
 
 def _case(student, gen, course_seed, kind, decompose):
-    key = (id(student), course_seed, kind, decompose)
+    """One export per model kind and student, in the judge and in the probe: the CondConvNet's decomposed
+    form is run_decompositions() of that same export (the same repeats, weights and example)."""
+    key = (id(student), course_seed, kind)
     if key not in _CACHE:
         hidden = 4
         repeats = int(torch.randint(1, 17, (1,), generator=gen))  # the operator counts differ per student
         state = J.random_state(kind, hidden, gen)
         example = J.dark(2, gen)
-        want = J.op_counts(J.program(kind, hidden, state, example, decompose, repeats))
-        names = sorted(want)
-        # a random half of the operators is "supported", plus a name the program does not call
-        pick = torch.randperm(len(names), generator=gen)[: len(names) // 2].tolist()
-        supported = sorted({names[i] for i in pick} | {"aten.hardswish.default"})
+        wants, supported = {}, {}
+        for dec in _FORMS[kind]:
+            want = wants[dec] = J.op_counts(J.program(kind, hidden, state, example, dec, repeats))
+            names = sorted(want)
+            # a random half of the operators is "supported", plus a name the program does not call
+            pick = torch.randperm(len(names), generator=gen)[: len(names) // 2].tolist()
+            supported[dec] = sorted({names[i] for i in pick} | {"aten.hardswish.default"})
         res = student.call("op_inventory", kind=kind, hidden=hidden, state=state, example=example,
-                           decompose=decompose, supported=supported, repeats=repeats)
-        _CACHE[key] = (res, want, supported, _LABEL[(kind, decompose)].format(r=repeats))
-    return _CACHE[key]
+                           supported={_FORM[dec]: supported[dec] for dec in _FORMS[kind]}, repeats=repeats)
+        _CACHE[key] = {dec: (res[_FORM[dec]], wants[dec], supported[dec], _LABEL[(kind, dec)].format(r=repeats))
+                       for dec in _FORMS[kind]}
+    res, want, supported, label = _CACHE[key][decompose]
+    if "raised" in res:  # the student's code raised on this form: this form's checks fail with it
+        raise StudentError("op_inventory", res["raised"])
+    return res, want, supported, label
 
 
 @pytest.mark.parametrize("kind,decompose", [("ConvNet", False), ("CondConvNet", True)])
