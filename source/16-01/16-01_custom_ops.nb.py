@@ -209,8 +209,8 @@ run_hidden("16-01", "clip_op", globals())
 #
 # * Register the formula on `smooth_clip` with `register_autograd` and a `setup_context`.
 # * The gradient with respect to `x` is `grad * (1 - (y / limit)**2)`, with `y` the output, for float32 and
-#   float64 inputs of any shape, transposed ones included, and equal to the derivative of
-#   `limit * torch.tanh(x / limit)`; `limit` gets no gradient.
+#   float64 inputs of any shape, transposed ones included, and any `limit > 0` (tiny ones too), and equal to the
+#   derivative of `limit * torch.tanh(x / limit)`; `limit` gets no gradient.
 # * `setup_context` saves only the output `y` with `ctx.save_for_backward` (not `x`) and keeps `limit` on
 #   `ctx`.
 # * The backward is itself differentiable: second derivatives (`torch.autograd.gradgradcheck`) are those of
@@ -532,7 +532,7 @@ triton_jit = triton.jit if triton is not None else (lambda fn: fn)
 #   `gelu(x) * scale` (tanh approximation) where `keep` is true and 0 where it is false.
 # * `launch_gelu_dropout(x, keep, p, block=1024)` runs it on contiguous copies of `x` and `keep`, on a grid of
 #   `triton.cdiv(n, block)` programs with `scale = 1 / (1 - p)`, and returns a new tensor of `x`'s shape and
-#   dtype; when `x` has no element it launches nothing.
+#   dtype; when `x` has no element it launches nothing. Every tensor it hands the kernel is on `x`'s device.
 # * For float32 and float64 tensors of any size and any finite values (large ones included), its result equals
 #   `F.gelu(x, approximate="tanh") * keep / (1 - p)`.
 # * The cell registers the launcher as `gelu_dropout_op`'s CUDA kernel (`register_kernel("cuda")`), whose result

@@ -244,13 +244,13 @@ class _Interpreted:
     """Runs every Triton kernel launch in Triton's interpreter (CPU tensors), noting each launch's grid; on
     exit the JIT is restored. With real=True, launches run as compiled and are only noted."""
 
-    def __init__(self, real=False):
-        self.real, self.grids, self.saved = real, [], None
+    def __init__(self, real=False, on_launch=None):
+        self.real, self.grids, self.saved, self.on_launch = real, [], None, on_launch
 
     def __enter__(self):
         from triton.runtime.interpreter import InterpretedFunction
         from triton.runtime.jit import JITFunction
-        cache, grids, real = {}, self.grids, self.real
+        cache, grids, real, on_launch = {}, self.grids, self.real, self.on_launch
         self.saved = (JITFunction, JITFunction.__call__, JITFunction.run)
         orig_run = JITFunction.run
 
@@ -260,6 +260,8 @@ class _Interpreted:
             return cache[fn.fn]
 
         def run(fn, *args, grid, warmup, **kwargs):
+            if on_launch is not None and not warmup:
+                on_launch(list(args) + list(kwargs.values()))
             if not warmup:
                 shown = grid(dict(kwargs, **dict(zip(fn.arg_names, args)))) if callable(grid) else grid
                 grids.append([int(g) for g in (shown if isinstance(shown, (tuple, list)) else (shown,))])
@@ -300,6 +302,44 @@ def triton_interpreted(ns, x, keep, p, block=None, layout="contiguous"):
         with _Interpreted() as run:
             out = fn(xin, kin, p) if block is None else fn(xin, kin, p, block=block)
         return {"out": _tensor(out), "meta": _meta(out), "grids": run.grids, "x_after": xin.clone()}
+    return _errors(go)
+
+
+# Factories that put a tensor on the default device unless given device= (on a GPU: the CPU).
+_FACTORIES = ("empty", "zeros", "ones", "full", "rand", "randn", "randint", "arange", "tensor", "empty_strided")
+
+
+def triton_placement(ns, x, keep, p, block=64):
+    """launch_gelu_dropout in the interpreter while a TorchFunctionMode records the tensors that factories make
+    without device= (a GPU stand-in: on a GPU such a tensor is on the CPU): which kernel arguments are one of
+    them (or a view of one), by position in the launch."""
+    from torch.overrides import TorchFunctionMode
+    factories = {getattr(torch, n) for n in _FACTORIES}
+    made, bad = {}, []
+
+    class Recorder(TorchFunctionMode):
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            kwargs = kwargs or {}
+            out = func(*args, **kwargs)
+            if isinstance(out, torch.Tensor):
+                if func in factories and kwargs.get("device") is None:
+                    made[id(out)] = out
+                elif func in (torch.Tensor.to, torch.Tensor.cuda):  # placed on a device: no longer recorded
+                    if func is torch.Tensor.cuda or "device" in kwargs or any(
+                            isinstance(a, (torch.device, str, torch.Tensor)) for a in args[1:]):
+                        made.pop(id(out), None)
+            return out
+
+    def on_launch(args):
+        for i, a in enumerate(args):
+            if isinstance(a, torch.Tensor) and (id(a) in made or (a._base is not None and id(a._base) in made)):
+                bad.append(i)
+
+    def go():
+        fn = get(ns, "launch_gelu_dropout")
+        with _Interpreted(on_launch=on_launch), Recorder():
+            out = fn(x, keep, p, block=block)
+        return {"out": _tensor(out), "unplaced_args": bad}
     return _errors(go)
 
 

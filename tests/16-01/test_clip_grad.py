@@ -48,6 +48,20 @@ def test_gradient(student, gen, shape, dtype, layout):
     expect_close(res["grad"], g.to(dtype), what, **TOL[dtype])
 
 
+@pytest.mark.parametrize("dtype,limit", [(torch.float64, 1e-200), (torch.float32, 1e-25)], ids=["f64", "f32"])
+def test_gradient_tiny_limit(student, gen, dtype, limit):
+    """for any limit > 0: with a tiny limit (1e-200 in float64, 1e-25 in float32) the gradient is still that of
+    limit * tanh(x / limit)"""
+    # x of the limit's scale, so x / limit is of order 1; limit**2 underflows to 0 there (y**2 / limit**2 is nan)
+    x = (limit * 3 * torch.randn(7, generator=gen, dtype=f64)).to(dtype)
+    v = torch.randn(7, generator=gen, dtype=f64).to(dtype)
+    what = f"the gradient of <v, {OP}(x, {limit})> for a {dtype} x of 7 elements of the order of the limit"
+    res = grad_run(student, what, x=x, limit=limit, v=v, layout="contiguous")
+    _, g = reference_grads(x, limit, v)
+    expect(bool(torch.isfinite(res["grad"]).all()), f"{what} is not finite: {res['grad'].tolist()}")
+    expect_close(res["grad"], g.to(dtype), what, **TOL[dtype])
+
+
 def test_saves_only_the_output(student, gen):
     """setup_context saves the output y with save_for_backward, and nothing else (not x)"""
     limit = limit_from(gen)

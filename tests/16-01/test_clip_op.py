@@ -94,6 +94,18 @@ def test_extreme_values(student, gen, dtype):
         expect_close(out, reference(x, limit), what + " (saturates at +-limit)", **TOL[dtype])
 
 
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=["f32", "f64"])
+def test_tiny_and_huge_limits(student, gen, dtype):
+    """any limit > 0: a subnormal limit (x / limit overflows and tanh saturates) and a huge one, exact at 0"""
+    # 1 / limit is inf for the subnormal limits: x * (1 / limit) would give 0 * inf = nan at x = 0
+    for limit in ((1e-40, 1e30) if dtype == torch.float32 else (1e-310, 1e300)):
+        x = torch.tensor([3.0, -2.5, 0.0, -0.0, 1e-30, 7.5e-41 if dtype == torch.float32 else 7.5e-311], dtype=dtype)
+        what = f"{OP}(x, {limit}) for {dtype} x = {x.tolist()}"
+        out = run(student, what, x=x, limit=limit)["out"]
+        expect(bool(torch.isfinite(out).all()), f"{what} is not finite: {out.tolist()}")
+        expect_close(out, reference(x, limit), what, **TOL[dtype])
+
+
 LAYOUTS = ["transposed", "strided", "offset", "channels_last"]
 
 

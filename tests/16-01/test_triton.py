@@ -60,15 +60,33 @@ def test_kernel_in_the_interpreter(student, gen, n, dtype, block):
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=["f32", "f64"])
 def test_large_inputs(student, gen, dtype):
     """the result equals F.gelu(x, approximate='tanh') * keep / (1 - p) for large inputs too (GELU is x far to the
-    right and 0 far to the left): a tanh that overflows gives nan there"""
+    right and 0 far to the left): a tanh that overflows gives nan there; near the dtype's largest value a dropped
+    element is 0 even where gelu(x) / (1 - p) overflows"""
     p = 0.25
     mag = torch.logspace(0, 4, 24, dtype=f64) * (1 + 0.1 * torch.rand(24, generator=gen, dtype=f64))
-    x = torch.cat([mag, -mag]).to(dtype)
-    keep = torch.rand(48, generator=gen) >= p
-    what = f"{FN}(x, keep, {p}) for {dtype} x with |x| from 1 to 1e4"
+    # "0 where keep is false": gelu(x) * scale is inf for the first, and inf * 0 would be nan
+    big = torch.finfo(dtype).max
+    x = torch.cat([mag, -mag, torch.tensor([0.9 * big, -0.9 * big, 0.6 * big, -0.6 * big], dtype=f64)]).to(dtype)
+    keep = torch.cat([torch.rand(48, generator=gen) >= p, torch.tensor([False, False, True, True])])
+    what = f"{FN}(x, keep, {p}) for {dtype} x with |x| from 1 to 1e4 and 0.6 and 0.9 times the largest {dtype}"
     res = student.call("triton_interpreted", x=x, keep=keep, p=p, block=32)
     expect("error" not in res, f"{what} raised {res.get('error')}")
     expect_close(res["out"], reference(x, keep, p), what, **TOL[dtype])
+
+
+def test_launch_on_x_device(student, gen):
+    """every tensor launch_gelu_dropout hands the kernel is on x's device: none made by a factory without device=
+    (recorded while it runs in the interpreter, a stand-in for a GPU)"""
+    p = 0.3
+    x = 2 * torch.randn(100, generator=gen, dtype=f64)
+    keep = torch.rand(100, generator=gen) >= p
+    what = f"{FN}(x, keep, {p}, block=64) on 100 float64 elements"
+    res = student.call("triton_placement", x=x, keep=keep, p=p)
+    expect("error" not in res, f"{what} raised {res.get('error')}")
+    expect(not res["unplaced_args"], f"{what}: the kernel's arguments at positions {res['unplaced_args']} were made "
+           "by a factory without device= (torch.empty(shape, dtype=...) is on the CPU when x is on a GPU); make them "
+           "with torch.empty_like(x) or device=x.device")
+    expect_close(res["out"], reference(x, keep, p), what, **TOL[f64])
 
 
 @pytest.mark.parametrize("n,block", [(700, 128), (257, 64), (5, 16)], ids=["n700-block128", "n257-block64", "n5-block16"])

@@ -1,14 +1,16 @@
 """Correct, written differently: the clip by a sign and exp(-2|x|/c) form, its derivative as (1 - y/c)(1 + y/c), the
 average by sub_ of the difference, a GELU as x * sigmoid(2u) with its derivative from the sigmoid, a mask via ~(u <
-p), and a Triton tanh as 1 - 2/(e^{2u}+1)."""
+p), and a Triton tanh as 1 - 2/(e^{2u}+1). (Until the third held-out round the clip was (1 - e) / (1 + e) with e = exp(-2|x|/c),
+0 for x = 3 and c = 1e30 where 1 - e cancels, and the kernel multiplied by keep, nan for a dropped element whose
+gelu(x) * scale overflows: both wrong by the text ("any limit > 0", "0 where keep is false"); now expm1 and tl.where.)"""
 EXPECT = {'clip_op': 'pass', 'clip_grad': 'pass', 'ema': 'pass', 'fused': 'pass', 'triton': 'pass'}
 CELLS = {
     'clip_impl': '''
 @torch.library.custom_op("c1601::smooth_clip", mutates_args=())
 def smooth_clip(x: torch.Tensor, limit: float) -> torch.Tensor:
     s = torch.sign(x)
-    e = torch.exp(-2.0 * x.abs() / limit)
-    return limit * s * (1 - e) / (1 + e)
+    m = torch.expm1(-2.0 * x.abs() / limit)  # e - 1 without cancellation: 1 - e is 0 for a huge limit
+    return limit * s * (-m) / (2 + m)
 
 
 @smooth_clip.register_fake
@@ -92,7 +94,7 @@ def gelu_dropout_kernel(x_ptr, keep_ptr, out_ptr, n, scale, BLOCK: tl.constexpr)
     u = 0.7978845608028654 * (x + 0.044715 * x * x * x)
     t = 1.0 - 2.0 / (tl.exp(2.0 * u) + 1.0)
     y = 0.5 * x * (1.0 + t) * scale
-    y = y * (k != 0).to(y.dtype)
+    y = tl.where(k != 0, y, 0.0)  # not y * keep: a dropped inf (gelu(x) * scale overflowing) would give nan
     tl.store(out_ptr + offs, y, mask=mask)
 
 
