@@ -462,8 +462,9 @@ def judge_shard(tensors, world, rank):
     return padded[rank * k:(rank + 1) * k].clone()
 
 
-def _mse(h, y):
-    return ((h - y) ** 2).mean()
+def judge_loss(h, y):
+    """The loss the judge passes as loss_fn: a mean over the elements, not symmetric in its two arguments."""
+    return torch.nn.functional.softplus(h - y).mean()
 
 
 def _zero3_main(ns, rank, world, store_path, runs, op_timeout, wfd):
@@ -485,7 +486,7 @@ def _zero3_main(ns, rank, world, store_path, runs, op_timeout, wfd):
                        passed=[])
             try:
                 with _device_recorder(log):
-                    value = fn(layers, shards, xr, yr, _mse, state, **run["hp"])
+                    value = fn(layers, shards, xr, yr, judge_loss, state, **run["hp"])
                 err = None
             except Exception as exc:
                 value, err = None, _error(exc)
@@ -561,7 +562,7 @@ def _pipe_main(ns, rank, store_path, runs, op_timeout, wfd):
         log.update(on=True, sends=[], collectives=[], made={}, unplaced=[], order=[])
         try:
             with _device_recorder(log):
-                value = fn(stage, data, _mse, run["M"], 6)
+                value = fn(stage, data, judge_loss, run["M"], 6)
             err = None
         except Exception as exc:
             value, err = None, _error(exc)
