@@ -271,6 +271,8 @@ def autograde(root: Path, todo: list[tuple[str, str]], *, workers: int, gpus: in
         fp = plan.fingerprints[(a, s)]
         if plan.why[(a, s)] is None:
             results[i] = Result(a, s, skipped=True)  # this gradebook holds its grade, unchanged since
+            if not _marker(root, a, s).exists():  # killed between the record and its marker
+                _mark_done(root, a, s, fp, 0.0)
             if on_result is not None:
                 on_result(results[i])
         else:
@@ -296,8 +298,8 @@ def autograde(root: Path, todo: list[tuple[str, str]], *, workers: int, gpus: in
                 if res.code and stopping.requested():
                     return  # cut short by the stop: left for the next run, not a failure
                 if starved(res):  # not a grade to keep: a run stopped before the regrade grades it again
-                    graded_record.forget(db, a, s)
                     _marker(root, a, s).unlink(missing_ok=True)
+                    graded_record.forget(db, a, s)
                     with lock:
                         again.append((i, (a, s), fp, res))
                     continue
@@ -365,8 +367,8 @@ def _grade_one(worker: Worker, root: Path, a: str, s: str, fp: str, extra: list[
                *, db: str) -> Result:
     """Grade one submission into ``db``; ``fp`` is its fingerprint when it was queued (a file changed
     since then leaves a record that does not match it, so the next run grades it again)."""
+    _marker(root, a, s).unlink(missing_ok=True)  # the marker first: it never outlives the record
     graded_record.forget(db, a, s)  # a grading that fails or is killed leaves no record
-    _marker(root, a, s).unlink(missing_ok=True)
     log = root / "gradebook" / "logs" / a / f"{s}.log"
     log.parent.mkdir(parents=True, exist_ok=True)
     log.write_text("")
@@ -375,14 +377,15 @@ def _grade_one(worker: Worker, root: Path, a: str, s: str, fp: str, extra: list[
     code = worker.nbgrader(root, ["autograde", a, f"--student={s}", "--force", *extra], log, more=more)
     res = Result(a, s, code=code, seconds=time.monotonic() - t0, incidents=incidents.read(root, a, s))
     if code == 0 and not stopping.requested():  # a process killed by the stop can look like a success
-        _mark_done(root, a, s, fp, res.seconds)
-        _record(db, root, a, s, fp, res.seconds, log)
+        # the gradebook's record first: a marker never claims a grade the gradebook does not hold
+        if _record(db, root, a, s, fp, res.seconds, log):
+            _mark_done(root, a, s, fp, res.seconds)
     return res
 
 
-def _record(db: str, root: Path, a: str, s: str, fp: str, seconds: float, log: Path) -> None:
+def _record(db: str, root: Path, a: str, s: str, fp: str, seconds: float, log: Path) -> bool:
     """The gradebook's record that it holds this grade (when it cannot be written, the next run
-    grades the submission again, and its log says why)."""
+    grades the submission again, and its log says why); whether it was written."""
     from nbgrader.api import Gradebook
     try:
         with Gradebook(db) as gb:
@@ -393,6 +396,8 @@ def _record(db: str, root: Path, a: str, s: str, fp: str, seconds: float, log: P
         with open(log, "a") as fh:
             fh.write(f"course: the gradebook's record of this grade was not written ({type(exc).__name__}: "
                      f"{exc}); the next run grades this submission again\n")
+        return False
+    return True
 
 
 def _append_log(root: Path, a: str, s: str) -> None:
