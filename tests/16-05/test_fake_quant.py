@@ -84,21 +84,10 @@ def test_edges_of_the_range(student, gen, rng):
           f"x * (1/scale) round differently", x, scale, zp, lo, hi)
 
 
-def test_inverse_of_a_python_float_scale(student, gen):
+def test_inverse_of_a_python_float_scale(student, gen, double_scale_inputs):
     """the Python float scale is made float32 and inverted in float32, 1 / float32(scale), not 1.0 / scale taken in
     double precision (the two differ in the last bit for many scales)"""
-    for _ in range(200):
-        scale = float(torch.rand((), dtype=torch.float64, generator=gen)) * 0.05 + 0.005
-        s32 = torch.tensor(scale, dtype=torch.float32)
-        inv, wrong = 1.0 / s32, torch.tensor(1.0 / scale, dtype=torch.float32)
-        if inv == wrong:
-            continue
-        x = (torch.arange(-120, 120, dtype=torch.float32) + 0.5) * s32
-        for _ in range(3):
-            x = torch.cat([x, torch.nextafter(x, x + 1), torch.nextafter(x, x - 1)]).unique()
-        x = x[torch.round(x * inv) != torch.round(x * wrong)][:64]
-        if x.numel() >= 4:
-            break
+    scale, x = double_scale_inputs(gen, 64)
     expect(x.numel() >= 4, "the check found no scale whose two inverses differ (a grading error)")
     check(student, f"fake_quantize(x, {scale!r}, 3, -128, 127) for {x.numel()} values next to a half level, where "
           f"x * float32(1.0 / scale) rounds differently from x * (1 / float32(scale))", x, scale, 3, -128, 127)

@@ -123,25 +123,7 @@ def test_ties_and_inverse_scale(student, gen, dtype):
     check_levels(student, what, x, s, z, dtype, axis=0)
 
 
-def double_scale_inputs(gen, n):
-    """A Python float scale that float32 does not hold exactly, for which float32(1 / scale) (the inverse taken in
-    double) differs from 1 / float32(scale) (PyTorch's), and values next to half levels where the two round apart."""
-    for _ in range(200):
-        scale = float(torch.rand((), dtype=torch.float64, generator=gen)) * 0.05 + 0.005
-        s32 = torch.tensor(scale, dtype=torch.float32)
-        inv, wrong = 1.0 / s32, torch.tensor(1.0 / scale, dtype=torch.float32)
-        if inv == wrong:
-            continue
-        x = (torch.arange(-120, 120, dtype=torch.float32) + 0.5) * s32
-        for _ in range(3):
-            x = torch.cat([x, torch.nextafter(x, x + 1), torch.nextafter(x, x - 1)]).unique()
-        x = x[torch.round(x * inv) != torch.round(x * wrong)]
-        if x.numel() >= 4:
-            return scale, x[:n]
-    return None, torch.zeros(0)
-
-
-def test_inverse_of_a_python_float_scale(student, gen):
+def test_inverse_of_a_python_float_scale(student, gen, double_scale_inputs):
     """a Python float scale is made float32 first and inverted in float32, 1 / float32(scale), not 1.0 / scale
     taken in double precision (the two differ in the last bit for many scales)"""
     scale, x = double_scale_inputs(gen, 64)
