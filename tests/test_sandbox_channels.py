@@ -16,7 +16,7 @@ import textwrap
 import pytest
 
 from course import sandbox
-from course.sandbox import cgroup, overlay
+from course.sandbox import cgroup, overlay, procfiles
 
 from tests.sandbox_launchers import _template, bwrap_only, launcher  # noqa: F401  (each test: bwrap and a template's child)
 
@@ -230,3 +230,99 @@ def test_the_page_cache_of_shared_files_carries_nothing_between_sandboxes():
     assert os.path.getsize(shared) > 40 << 16, shared
     found = _meet(PAGE_SENDER, PAGE_RECEIVER, "sent", shared)
     assert found["msg"] != "HELLO", "a sandbox read another's message from which pages of a shared file were cached"
+
+
+FORKER = r"""
+import os, sys, threading
+for _ in range(200):  # the node's fork count (/proc/stat's processes) moves by 200 at least
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0)
+    os.waitpid(pid, 0)
+stop = threading.Event()
+for _ in range(100):  # the node's thread count (/proc/loadavg) moves by 100 while they live
+    threading.Thread(target=stop.wait, daemon=True).start()
+print("forked", flush=True)
+sys.stdin.read()
+"""
+
+PROC_READER = r"""
+import json, os, sys
+def read():
+    out = {}
+    for name in sys.argv[1:]:
+        try:
+            out[name] = open("/proc/" + name).read()
+        except OSError:
+            pass
+    return out
+print(json.dumps(read()), flush=True)
+sys.stdin.readline()  # the test starts the forking sandbox meanwhile
+print(json.dumps(read()), flush=True)
+"""
+
+
+def _fields(text: str, key: str) -> str:
+    return next((line for line in text.splitlines() if line.startswith(key)), f"no {key!r} line")
+
+
+def test_the_nodes_counters_in_proc_carry_nothing_between_sandboxes():
+    """/proc/stat's fork count and CPU times, /proc/loadavg's thread count, the softirq and interrupt counts
+    are the node's: one sandbox forking 200 times and holding 100 threads moved them for another alive at the
+    same time (about 20 bit/s without error, docs/security.md). Each sandbox reads still copies of its own."""
+    reader = subprocess.Popen(sandbox.bwrap_argv() + _python(PROC_READER, *procfiles.MASKED), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = reader.stdout.readline()
+        assert line.startswith("{"), line + reader.stderr.read()[-2000:]
+        before = json.loads(line)
+        forker = subprocess.Popen(sandbox.bwrap_argv() + _python(FORKER), stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            got = forker.stdout.readline()
+            assert got.startswith("forked"), got + forker.stderr.read()[-2000:]
+            reader.stdin.write("go\n")
+            reader.stdin.flush()
+            line = reader.stdout.readline()
+            assert line.startswith("{"), line + reader.stderr.read()[-2000:]
+            after = json.loads(line)
+        finally:
+            forker.stdin.close()
+            forker.wait(timeout=30)
+    finally:
+        reader.stdin.close()
+        reader.wait(timeout=30)
+    assert set(before) >= {"stat", "loadavg", "uptime"}, sorted(before)
+    changed = sorted(name for name in before if before[name] != after.get(name))
+    assert not changed, (
+        f"while another sandbox forked 200 times and held 100 threads, this sandbox's {changed} changed: "
+        f"/proc/stat {_fields(before['stat'], 'processes')!r} -> {_fields(after['stat'], 'processes')!r}, "
+        f"/proc/loadavg {before['loadavg'].strip()!r} -> {after['loadavg'].strip()!r} (expected still copies)")
+
+
+def test_proc_copies_read_like_the_nodes_files():
+    """Readers of the covered files still parse them (os.cpu_count, psutil, libuv read /proc/stat and
+    /proc/uptime): the node's CPUs and boot time, an uptime near the node's, a load line of five fields."""
+    code = r"""
+import json, os, time
+import psutil
+stat = open("/proc/stat").read()
+print(json.dumps({"cpus": [l.split()[0] for l in stat.splitlines() if l.startswith("cpu")],
+                  "btime": [l for l in stat.splitlines() if l.startswith("btime")],
+                  "uptime": open("/proc/uptime").read().split(), "boottime": time.clock_gettime(time.CLOCK_BOOTTIME),
+                  "loadavg": open("/proc/loadavg").read().split(), "cpu_count": os.cpu_count(),
+                  "psutil": [psutil.cpu_count(), psutil.cpu_percent(interval=0.05), len(psutil.cpu_times(percpu=True)),
+                             psutil.boot_time()]}))
+"""
+    r = subprocess.run(sandbox.bwrap_argv() + _python(code), capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr[-2000:]
+    got = json.loads(r.stdout.strip().splitlines()[-1])
+    host = open("/proc/stat").read().splitlines()
+    assert got["cpus"] == [l.split()[0] for l in host if l.startswith("cpu")], \
+        f"/proc/stat inside names CPUs {got['cpus']}, the node's are {[l.split()[0] for l in host if l.startswith('cpu')]}"
+    assert got["btime"] == [l for l in host if l.startswith("btime")], f"btime inside {got['btime']}"
+    assert len(got["uptime"]) == 2 and 0 < float(got["uptime"][0]) <= got["boottime"] + 1, \
+        f"/proc/uptime inside {got['uptime']}, boot clock {got['boottime']:.2f}"
+    assert len(got["loadavg"]) == 5, f"/proc/loadavg inside {got['loadavg']}"
+    ncpu = len(got["cpus"]) - 1
+    assert got["psutil"][0] == got["cpu_count"] and got["psutil"][2] == ncpu, \
+        f"psutil sees {got['psutil']} (cpu_count, percent, per-CPU times, boot), os.cpu_count {got['cpu_count']}"

@@ -16,7 +16,9 @@ its own IPC, PID, network and UTS namespaces (message queues, SysV IPC, abstract
 sockets and process lists are its own) and a seccomp filter (``seccomp.py``:
 no keyring, ptrace, bpf, perf, mounts or new namespaces). Graded as root, every read-only tree and
 device node is the sandbox's own inode (``overlay.py``: no lock is shared by two sandboxes), and every
-sandboxed process has its share of the node's kernel tables (open files, tasks: ``_rlimits``). Works
+sandboxed process has its share of the node's kernel tables (open files, tasks: ``_rlimits``). The
+/proc files that count for the whole node (``/proc/stat``, ``loadavg``, ``uptime`` and others) are
+still copies of the sandbox's own (``procfiles.py``). Works
 without root where unprivileged user namespaces are allowed (Debian's bubblewrap does).
 
 ``COURSE_SANDBOX``: ``on`` (default when grading; refuse if unavailable),
@@ -301,6 +303,10 @@ def bwrap_argv(extra_binds: list[str] = (), ro_files: list[tuple[str, str]] = ()
     argv = [bwrap, *_system_binds(stage), "--dev", "/dev", "--perms", "1777", "--size", str(shm), "--tmpfs", "/dev/shm",
             "--proc", "/proc", "--perms", "1777", "--size", str(tmp), "--tmpfs", "/tmp", "--perms", "1777",
             "--dir", WORKDIR, *isolate, "--die-with-parent", "--new-session"]
+    from . import procfiles  # the node's counters in /proc: a still copy of the sandbox's own
+    masks = stage.proc_files() if stage is not None else procfiles.shared_folder()
+    for name, path in masks.items():
+        argv += ["--ro-bind", path, "/proc/" + name]
     if stage is not None:
         for name in DEV_NODES:
             argv += ["--dev-bind", stage.device("/dev/" + name), "/dev/" + name]

@@ -8,7 +8,8 @@ with ``mknod``: different inodes in every sandbox, so locks on them stay inside 
 own files (gloo's FileStore, SQLite, filelock in /tmp) are real as before. The mounts are made in a
 private mount namespace (``unshare --mount``) by a shell that then becomes the seccomp launcher and
 bubblewrap (0.8 has no ``--ro-overlay``); they vanish with it. A descriptor 0, 1 or 2 that is the
-host's /dev/null is reopened on the sandbox's own.
+host's /dev/null is reopened on the sandbox's own. The same staging tmpfs holds the sandbox's own copies
+of the node-wide /proc files (``procfiles.py``).
 
 Not root: bubblewrap maps the grader's account into a user namespace of its own, and these mounts are
 not made (docs/security.md: the lock channel stays open there).
@@ -23,6 +24,7 @@ import stat
 import subprocess
 
 _BAD = (",", ":", "\\", "\n")  # overlayfs would split a lowerdir at these
+_INLINE = 16384  # bytes of a /proc copy written by the script itself; longer ones are copied from a file
 
 
 class Stage:
@@ -64,6 +66,22 @@ class Stage:
                        f"{os.major(st.st_rdev)} {os.minor(st.st_rdev)}"]
         self.devices[host] = inner
         return inner
+
+    def proc_files(self) -> dict[str, str]:
+        """Files of its own for the node-wide /proc files (``procfiles.py``): /proc name -> path to bind."""
+        from . import procfiles
+        if not hasattr(self, "_proc"):
+            folder = os.path.join(self.folder, "proc")
+            self._proc = {}
+            self.lines.append(f"mkdir {shlex.quote(folder)}")
+            for name, data in procfiles.contents().items():
+                path = self._proc[name] = os.path.join(folder, procfiles.file_name(name))
+                if len(data) < _INLINE:
+                    self.lines.append(f"printf '%s' {shlex.quote(data.decode())} > {shlex.quote(path)}")
+                else:  # /proc/interrupts of a large node: too long for one argument of the script
+                    self.lines.append(f"cat {shlex.quote(procfiles.shared_folder()[name])} > {shlex.quote(path)}")
+                self.lines.append(f"chmod 0444 {shlex.quote(path)}")
+        return self._proc
 
     def wrap(self, argv: list[str]) -> list[str]:
         """``argv`` started by a shell in a private mount namespace that first makes the mounts and nodes."""

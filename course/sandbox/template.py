@@ -12,7 +12,8 @@ reads a byte of the submission, the same world ``bwrap_argv`` builds:
       for the requester to hang up (then kills B, and so the whole pid namespace)
     B (pid 1 of the new namespace)
       a new root on a tmpfs: every read-only tree an overlay of its own (own inodes, as overlay.py),
-      /etc's allow-list, its own /dev nodes and devpts, /proc, size-capped /tmp (/tmp/work) and
+      /etc's allow-list, its own /dev nodes and devpts, /proc (its node-wide counters covered by still
+      copies: procfiles.py), size-capped /tmp (/tmp/work) and
       /dev/shm, the course view, the requester's binds; pivot_root; loopback up; a new session;
       rlimits (sandbox._rlimits' values); no capabilities, setgroups([]), setresgid/setresuid to a
       uid of the pool; PR_SET_NO_NEW_PRIVS and seccomp.program()'s filter; the allow-listed env;
@@ -677,6 +678,15 @@ def _make_root(req: dict, root: str) -> None:
     _mount("course-shm", os.path.join(dev, "shm"), "tmpfs", MS_NOSUID | MS_NODEV, f"mode=1777,size={req['shm']}")
     _mkdirs(new + "/proc")
     _mount("proc", new + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    from . import procfiles  # the node's counters in /proc: still copies of the sandbox's own (inodes too)
+    own_proc = os.path.join(stage, "proc")
+    os.mkdir(own_proc)
+    for name, data in procfiles.contents().items():
+        path = os.path.join(own_proc, procfiles.file_name(name))
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o444)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        _bind(path, new + "/proc/" + name, ro=True)
     _mkdirs(new + "/tmp")
     _mount("course-tmp", new + "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, f"mode=1777,size={req['tmp']}")
     os.mkdir(new + "/tmp/work")
