@@ -435,13 +435,16 @@ class _Layer:
 
 
 def _gather_recorder(log):
-    """Wrap the all-gathers of ProcessGroup so that their output tensors are remembered (weakly)."""
+    """Wrap the all-gathers of ProcessGroup so that their output tensors are remembered (weakly), and count, as each
+    one starts, how many tensors filled by an earlier all-gather or passed to an earlier layer call are still alive."""
     import weakref
     from torch._C._distributed_c10d import Backend, ProcessGroup
 
     def wrap(orig):
         def coll(self, *args, **kwargs):
             if log["on"] and args:
+                log["gather_alive"].append(_settled_live([r for g in log["gathered"] for r in g["refs"]] +
+                                                         log["passed"]))
                 outs = list(_tensors_in(args[0]))
                 log["gathered"].append({"refs": [weakref.ref(t) for t in outs],
                                         "numel": sum(t.numel() for t in outs)})
@@ -469,7 +472,7 @@ def judge_loss(h, y):
 
 def _zero3_main(ns, rank, world, store_path, runs, op_timeout, wfd):
     log = {"on": False, "sends": [], "collectives": [], "made": {}, "unplaced": [], "gathered": [], "seen": 0,
-           "events": [], "passed": []}
+           "events": [], "passed": [], "gather_alive": []}
     dist = _rank_setup(rank, world, store_path, op_timeout, log)
     _gather_recorder(log)
     fn = get(ns, "zero3_step")
@@ -483,7 +486,7 @@ def _zero3_main(ns, rank, world, store_path, runs, op_timeout, wfd):
             xr, yr = x[rank * b:(rank + 1) * b].clone(), y[rank * b:(rank + 1) * b].clone()
             objects, where = list(shards), [s.data_ptr() for s in shards]
             log.update(on=True, sends=[], collectives=[], made={}, unplaced=[], gathered=[], seen=0, events=[],
-                       passed=[])
+                       passed=[], gather_alive=[])
             try:
                 with _device_recorder(log):
                     value = fn(layers, shards, xr, yr, judge_loss, state, **run["hp"])
@@ -499,7 +502,7 @@ def _zero3_main(ns, rank, world, store_path, runs, op_timeout, wfd):
                              "same_objects": len(shards) == len(objects) and all(a is b for a, b in zip(shards, objects)),
                              "moved": [a.data_ptr() != b for a, b in zip(objects, where)],
                              "state_numel": _state_numel(state), "state_unplaced": state_bad,
-                             "events": log["events"], "alive_after": after,
+                             "events": log["events"], "alive_after": after, "gather_alive": log["gather_alive"],
                              "collectives": log["collectives"], "sends": log["sends"],
                              "unplaced": list(dict.fromkeys(log["unplaced"]))})
             if err is not None:
@@ -552,14 +555,17 @@ def _install_recv_log(log: dict) -> None:
 
 
 def _pipe_main(ns, rank, store_path, runs, op_timeout, wfd):
-    log = {"on": False, "sends": [], "collectives": [], "made": {}, "unplaced": [], "order": []}
+    log = {"on": False, "sends": [], "collectives": [], "made": {}, "unplaced": [], "order": [], "calls": []}
     dist = _rank_setup(rank, 2, store_path, op_timeout, log)
     _install_recv_log(log)
     fn = get(ns, "pipeline_grads")
     for i, run in enumerate(runs):
         stage = pipe_stages(run["init"])[rank]
+        stage[0].register_forward_pre_hook(lambda _, args: log["calls"].append(
+            int(args[0].shape[0]) if args and isinstance(args[0], torch.Tensor) and args[0].dim() else -1)
+            if log["on"] else None)  # the rows of each forward of the stage (stage(h) or stage.forward(h))
         data = (run["x"] if rank == 0 else run["y"]).clone()
-        log.update(on=True, sends=[], collectives=[], made={}, unplaced=[], order=[])
+        log.update(on=True, sends=[], collectives=[], made={}, unplaced=[], order=[], calls=[])
         try:
             with _device_recorder(log):
                 value = fn(stage, data, judge_loss, run["M"], 6)
@@ -571,6 +577,7 @@ def _pipe_main(ns, rank, store_path, runs, op_timeout, wfd):
         send_frame(wfd, {"run": i, "error": err, "returned": type(value).__name__,
                          "grads": [None if p.grad is None else p.grad.detach().clone() for p in stage.parameters()],
                          "order": log["order"], "collectives": [c["name"] for c in log["collectives"]],
+                         "calls": log["calls"],
                          "unplaced": list(dict.fromkeys(log["unplaced"]))})
         if err is not None:
             return

@@ -124,6 +124,18 @@ def test_pipeline_messages(pipe):
                    f"0..M-1")
 
 
+def test_pipeline_stage_runs_each_micro_batch(pipe):
+    """each rank's stage runs once per micro-batch, on the rows of torch.tensor_split, in the order 0..M-1"""
+    for i, (rows, M) in enumerate(CASES):
+        label, frames = check_grads(pipe, i)
+        want = [len(c) for c in torch.tensor_split(torch.arange(rows), M)]
+        for rank, f in enumerate(frames):
+            expect(f["calls"] == want,
+                   f"{label}: rank {rank}'s stage ran on inputs of {f['calls']} rows, expected one forward per "
+                   f"micro-batch, {want} rows in turn: gpipe_schedule(2, M) runs the M forwards of each stage, so "
+                   f"each micro-batch goes through the stage on its own, not the whole batch at once")
+
+
 def test_pipeline_on_stage_device(pipe):
     """no buffer sent or received into is made without device="""
     for i in range(len(CASES)):

@@ -204,6 +204,40 @@ def test_zero3_frees_after_use(z3):
                    f"returned (kept in state, in a global or in a graph); between steps a rank holds only its shards")
 
 
+def test_zero3_frees_before_next_gather(z3):
+    """when an all-gather starts, nothing filled by an earlier all-gather or passed to an earlier layer call is alive"""
+    L = len(SHAPES)
+    layer_of = list(range(L)) + list(reversed(range(L)))
+    for world in WORLDS:
+        for what, f in each_frame(z3, world, "f64"):
+            for j, kept in enumerate(f["gather_alive"]):
+                if kept:
+                    which = (f"the all-gather of layer {layer_of[j]} ({'forward' if j < L else 'backward'})"
+                             if j < len(layer_of) else f"all-gather number {j + 1}")
+                    fail(f"{what}: when {which} started, {kept} tensor(s) filled by an earlier all-gather or passed "
+                         f"to an earlier layer call were still alive; the Forward and Backward bullets drop the "
+                         f"gathered parameters (and the call's output, whose graph holds them) before the next "
+                         f"all-gather, e.g. `del params, out` before gathering again")
+
+
+def test_zero3_reduce_scatter_in_each_layers_turn(z3):
+    """the backward reduce-scatters layer i's gradient after gathering layer i and before gathering layer i - 1"""
+    L = len(SHAPES)
+    gathers = ("allgather", "_allgather_base", "all_gather_single", "allgather_coalesced",
+               "allgather_into_tensor_coalesced", "all_gather_single_coalesced")
+    scatters = ("reduce_scatter", "_reduce_scatter_base", "reduce_scatter_single", "reduce_scatter_single_coalesced",
+                "reduce_scatter_tensor_coalesced")
+    want = "G" * L + "GR" * L
+    for world in WORLDS:
+        for what, f in each_frame(z3, world, "f64"):
+            got = "".join("G" if c["name"] in gathers else "R" for c in f["collectives"]
+                          if c["name"] in gathers + scatters)
+            expect(got == want,
+                   f"{what}: the all-gathers (G) and reduce-scatters (R) ran in the order {got}, expected {want}: the "
+                   f"Backward bullet reduce-scatters layer i's gradient in layer i's turn, after gathering layer i "
+                   f"and before the next all-gather, so that no layer's full gradient outlives its turn")
+
+
 def test_zero3_reduce_scatter_and_bytes(z3):
     """one reduce-scatter per layer, no all_reduce, and at most 3(W-1)·sum(k_i) elements sent per rank a call"""
     for world in WORLDS:

@@ -1,0 +1,46 @@
+"""A blind-round wrong answer to zero3_step: the update runs on a copy of the shard, which is then put back
+with `shards[i].data = new`: the same tensor object, but new memory. The notebook: "Write the new values
+into the tensors of `shards` in place (same tensor objects, same memory)"."""
+EXPECT = {"zero3": "fail"}
+CELLS = {"zero3_impl": '''
+def zero3_step(layers, shards, x, y, loss_fn, state, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2):
+    W = dist.get_world_size()
+    L = len(layers)
+
+    def gather(i):
+        pieces = [torch.empty_like(shards[i]) for _ in range(W)]
+        dist.all_gather(pieces, shards[i])
+        return unflatten_shards(pieces, layers[i].shapes)
+
+    kept, h = [], x
+    with torch.no_grad():
+        for i in range(L):
+            ps = gather(i)
+            kept.append(h)
+            h = layers[i](ps, h)
+            del ps
+    del h
+    upstream = None
+    for i in reversed(range(L)):
+        ps = [p.requires_grad_() for p in gather(i)]
+        inp = kept[i].detach().requires_grad_(i > 0)
+        out = layers[i](ps, inp)
+        wrt = ps + ([inp] if i > 0 else [])
+        if i == L - 1:
+            grads = torch.autograd.grad(loss_fn(out, y), wrt)
+        else:
+            grads = torch.autograd.grad(out, wrt, grad_outputs=upstream)
+        del out, ps, wrt
+        upstream = grads[-1] if i > 0 else None
+        k = shards[i].numel()
+        flat = torch.cat([g.reshape(-1) for g in grads[:len(layers[i].shapes)]])
+        flat = torch.cat([flat, flat.new_zeros(W * k - flat.numel())])
+        mine = torch.empty_like(shards[i])
+        dist.reduce_scatter_single(mine, flat)
+        mine /= W
+        with torch.no_grad():
+            new = shards[i].clone()
+            _adamw_shard(new, mine, state.setdefault(i, {}), lr, betas, eps, weight_decay)
+            shards[i].data = new
+        kept[i] = None
+'''}
