@@ -16,6 +16,7 @@ import socket
 import stat
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from nbgrader.utils import parse_utc
@@ -243,3 +244,81 @@ def test_collects_incidents_reach_the_students_feedback(run):
     lines = lms_incidents.for_student(run["root"], A, TO_SOURCE)
     assert lines and all(line.startswith("collect: ") for line in lines), lines
     assert lms_incidents.for_student(run["root"], A, HONEST) == []
+
+
+def test_a_rewrite_that_keeps_its_change_time_is_late_after_a_deadline_seal():
+    """On tmpfs a write through a shared memory mapping never moves a file's change time: a student could
+    map their notebook and rewrite it after the deadline, and collect (which dates a submission by its change
+    times) took the new text as on time. A collect at the deadline with ``seal_only`` records what each
+    inbound folder holds then; files that differ later are dated after that reading."""
+    with open("/proc/mounts") as fh:
+        if not any(line.split()[1:3] == ["/dev/shm", "tmpfs"] for line in fh):
+            pytest.skip("no tmpfs at /dev/shm")
+    import mmap
+    import shutil
+    import tempfile
+    import time
+    base = tempfile.mkdtemp(dir="/dev/shm", prefix="course-test-seal-")
+    try:
+        exchange, root = os.path.join(base, "exchange"), os.path.join(base, "course")
+        inbound = Path(exchange) / "advanced-pytorch-internals" / "inbound"
+        inbound.mkdir(parents=True)
+        d = _inbound(inbound, HONEST, {NB: b"the work handed in before the deadline"})
+        _inbound(inbound, CLASSMATE, {NB: b"a classmate's work, left as it was"})
+        fh = open(d / NB, "r+b")  # mapped, and each page written once, before the deadline
+        mm = mmap.mmap(fh.fileno(), 0)
+        mm[:1] = b"t"
+        time.sleep(0.05)
+        before_seal = datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None)
+
+        def collect(*extra):
+            return subprocess.run([sys.executable, "-m", "nbgrader", "collect", A, *extra, f"--Exchange.root={exchange}",
+                                   f"--CourseDirectory.root={root}", f"--CourseDirectory.db_url=sqlite:///{base}/gb.db"],
+                                  cwd=REPO_ROOT, capture_output=True, text=True, timeout=120,
+                                  env={**os.environ, "PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"]})
+
+        try:
+            r = collect("--OwnedCollect.seal_only=True")
+            assert r.returncode == 0, r.stderr[-3000:]
+            submitted = Path(root) / "gradebook" / "submitted" / HONEST / A
+            assert not submitted.exists(), "collect with seal_only=True copied the submission; it should only record it"
+            times = [os.stat(p).st_ctime for p in (d, d / NB)]
+            mm[:11] = b"REWRITTEN: "  # after the seal, through the mapping: its page is already writable
+            mm.flush()
+        finally:
+            mm.close()
+            fh.close()
+        if [os.stat(p).st_ctime for p in (d, d / NB)] != times:
+            pytest.skip("this kernel moved the change time for a write to a page already mapped writable: no attack here")
+        r = collect("--update")
+        assert r.returncode == 0, r.stderr[-3000:]
+        got = {p.name: p.read_bytes() for p in submitted.iterdir()}
+        assert got[NB].startswith(b"REWRITTEN: "), got[NB]
+        when = parse_utc(got["timestamp.txt"].decode())
+        assert when >= before_seal, (f"a notebook rewritten after the deadline's seal (taken after {before_seal} UTC) "
+                                     f"was collected as submitted at {when} UTC, its unchanged change time")
+        found = [json.loads(x) for x in lms_incidents.path(root, A, "collect").read_text().splitlines()]
+        assert [r for r in found if r["student"] == HONEST and "differ from what collect read" in r["message"]], found
+        kept = Path(root) / "gradebook" / "submitted" / CLASSMATE / A
+        when = parse_utc((kept / "timestamp.txt").read_text())
+        assert when < before_seal and not [r for r in found if r["student"] == CLASSMATE], \
+            f"a folder left as it was when sealed was collected as submitted at {when} UTC (sealed after " \
+            f"{before_seal} UTC), lines {[r for r in found if r['student'] == CLASSMATE]}"
+    finally:
+        shutil.rmtree(base, ignore_errors=True)  # safe: this test's own folder in /dev/shm
+
+
+def test_one_digest_for_the_same_files_read_or_copied(tmp_path):
+    """collect compares what a deadline's reading saw (files read, not copied) with what it copies later: the
+    two walks must agree on unchanged files whatever their times, and differ on one byte of the same size."""
+    src = tmp_path / "src"
+    (src / "sub").mkdir(parents=True)
+    (src / NB).write_bytes(b'{"cells": []}')
+    (src / "sub" / "data.csv").write_bytes(b"1,2,3\n")
+    read = student_tree.walk(str(src), None, max_files=10, max_file=1000, max_total=1000, read=True)
+    os.utime(src / NB, (0, 0))
+    copied = student_tree.walk(str(src), str(tmp_path / "dst"), max_files=10, max_file=1000, max_total=1000)
+    assert read.digest == copied.digest and read.files == copied.files == 2, (read, copied)
+    (src / "sub" / "data.csv").write_bytes(b"1,2,4\n")
+    again = student_tree.walk(str(src), None, max_files=10, max_file=1000, max_total=1000, read=True)
+    assert again.digest != read.digest, "one byte changed in a file of the same size left the digest as it was"

@@ -12,6 +12,13 @@ stops for the whole class on one folder it cannot parse or copy. Here, per inbou
 - the submission time is the folder's last change (the newest ``st_ctime`` of the folder and of what
   is copied: a student can move it later, never earlier), not the name's or ``timestamp.txt``'s time,
   which the student writes; a claimed time earlier than that by more than ``SLACK`` is recorded;
+- change times do not move for every write (a page already written through a shared memory mapping is
+  rewritten without them: on tmpfs for good, on a disk file system until writeback), so
+  every collect also records a digest of each inbound folder's files with the time it read them
+  (``records/seals``); files that differ from what an earlier collect read at time T were written after
+  T, whatever their change times say, and are submitted after T (one line). A collect at the deadline
+  thus fixes what was handed in by then; ``--OwnedCollect.seal_only=True`` only records the digests
+  (nothing copied, no gradebook change: for a timer at the deadline);
 - ``timestamp.txt`` in ``submitted/`` is written by collect, and a ``submission_secret.txt`` that is
   not nbgrader's (128 hex digits) is replaced by a new one, so release_feedback can read both.
 
@@ -28,13 +35,15 @@ import pwd
 import re
 import secrets
 import stat
+import time
 
 from nbgrader.exchange.default.collect import ExchangeCollect, groupby
 from nbgrader.utils import check_mode, parse_utc
+from traitlets import Bool
 
 from ...plain import one_line
 from ... import fstree
-from ..records import lms_incidents
+from ..records import lms_incidents, seals
 from . import student_tree
 from .lms_names import student_id
 from .safe_files import MAX_FILE, MAX_FILES, MAX_TOTAL
@@ -66,6 +75,10 @@ def _utc(ctime: float) -> datetime.datetime:
 
 
 class OwnedCollect(ExchangeCollect):
+    seal_only = Bool(False, help="Only record a digest of each inbound folder's files and the time they "
+                                 "were read (run at the deadline: files that differ later were written after it); "
+                                 "copy nothing.").tag(config=True)
+
     def _refuse(self, student: str, message: str) -> None:
         self.log.error("refused %s", one_line(message, 500))
         self._incidents.append((student, message))
@@ -95,12 +108,24 @@ class OwnedCollect(ExchangeCollect):
             self._refuse(sid, f"{where}: its time {one_line(repr(parts[2]), 80)} is not nbgrader's (the folder was "
                               "not made by nbgrader submit): not collected")
             return None
+        began = time.time()
         try:
-            measured = student_tree.walk(path, None, max_files=MAX_FILES, max_file=MAX_FILE, max_total=MAX_TOTAL)
+            measured = student_tree.walk(path, None, max_files=MAX_FILES, max_file=self._max_file(),
+                                         max_total=MAX_TOTAL, skip=self._skipped, read=True)
         except (student_tree.Refused, OSError) as exc:
             self._refuse(sid, f"{where} {exc}: not collected")
             return None
-        return {"username": sid, "filename": filename, "timestamp": _utc(measured.newest_change), "claimed": claimed}
+        self._sealed.append((filename, measured.digest, began))
+        when = _utc(measured.newest_change)
+        after = seals.changed_after(self._seals, filename, measured.digest)
+        if after is not None:
+            when = max(when, _utc(after))
+        return {"username": sid, "filename": filename, "timestamp": when, "claimed": claimed}
+
+    def _max_file(self) -> int:
+        """The cap of one file: ``safe_files``' or nbgrader's ``max_file_size`` (kB), the smaller."""
+        size = self.coursedir.max_file_size
+        return min(MAX_FILE, int(1000 * size)) if size else MAX_FILE
 
     def init_src(self):
         if self.coursedir.course_id == "":
@@ -112,6 +137,7 @@ class OwnedCollect(ExchangeCollect):
         if not check_mode(self.inbound_path, read=True, execute=True):
             self.fail(f"You don't have read permissions for the directory: {self.inbound_path}")
         self._incidents, self._seen = [], set()
+        self._seals, self._sealed = seals.read(self.coursedir.root, self.coursedir.assignment_id), []
         student = self.coursedir.student_id or "*"
         pattern = os.path.join(glob.escape(self.inbound_path), f"{student}+{self.coursedir.assignment_id}+*")
         records = []
@@ -123,6 +149,12 @@ class OwnedCollect(ExchangeCollect):
                                        f"({type(exc).__name__}: {one_line(exc, 200)}): not collected")
             if rec:
                 records.append(rec)
+        try:
+            seals.add(self.coursedir.root, self.coursedir.assignment_id, self._sealed)
+        except OSError as exc:  # the course's own folder: said, and the times are the change times' alone
+            self.log.error("collect could not record what it read (%s): a later collect cannot tell files "
+                           "rewritten without a change time", one_line(exc, 200))
+        self._seals += [{"folder": f, "sha256": d, "at": t} for f, d, t in self._sealed]
         self.duedate = self._duedate()
         self.src_records = []
         for recs in groupby(records, lambda r: r["username"]).values():
@@ -141,6 +173,9 @@ class OwnedCollect(ExchangeCollect):
 
     def copy_files(self):
         a = self.coursedir.assignment_id
+        if self.seal_only:
+            self.log.info("Recorded what %d inbound folder(s) of '%s' hold now; nothing collected", len(self._sealed), a)
+            return
         if not self.src_records:
             self.log.warning("No submissions of '%s' for course '%s' to collect", a, self.coursedir.course_id)
         else:
@@ -178,14 +213,20 @@ class OwnedCollect(ExchangeCollect):
         os.makedirs(parent, exist_ok=True)
         tmp = os.path.join(parent, f".collect-{secrets.token_hex(6)}")
         shared = self.coursedir.groupshared
-        max_file = min(MAX_FILE, int(1000 * self.coursedir.max_file_size)) if self.coursedir.max_file_size else MAX_FILE
         try:
-            got = student_tree.walk(src, tmp, max_files=MAX_FILES, max_file=max_file, max_total=MAX_TOTAL,
+            got = student_tree.walk(src, tmp, max_files=MAX_FILES, max_file=self._max_file(), max_total=MAX_TOTAL,
                                     skip=self._skipped, file_mode=0o664 if shared else 0o644,
                                     dir_mode=0o2775 if shared else 0o755)
             for line in got.lines():
                 self._refuse(sid, f"{where}: {line}: not collected")  # the entry; the rest is collected
-            self._stamp(sid, where, tmp, rec, _utc(got.newest_change))
+            changed = _utc(got.newest_change)
+            after = seals.changed_after(self._seals, rec["filename"], got.digest)
+            if after is not None and _utc(after) > changed:
+                self._note(sid, f"{where}: its files differ from what collect read at {_utc(after):%Y-%m-%d %H:%M:%S} "
+                                f"UTC, though their change times end at {changed:%Y-%m-%d %H:%M:%S} UTC (rewritten "
+                                "without moving them, as through a shared memory mapping): submitted after the read")
+                changed = _utc(after)
+            self._stamp(sid, where, tmp, rec, changed)
             if os.path.lexists(dest) and not fstree.remove(dest):
                 raise OSError(f"the earlier submission {dest} could not be removed")
             os.rename(tmp, dest)

@@ -9,6 +9,7 @@ real folder (``Refused`` otherwise). Each refused entry is one line; the copy go
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
 from dataclasses import dataclass, field
@@ -33,6 +34,13 @@ class Copied:
     newest_change: float = 0.0  # the latest st_ctime of the folder, its folders and its copied files
     refused: list[str] = field(default_factory=list)
     more_refused: int = 0
+    _content: "hashlib._Hash" = field(default_factory=hashlib.sha256, repr=False)
+
+    @property
+    def digest(self) -> str:
+        """SHA-256 over the taken files' paths, sizes and bytes in the order read (``walk``'s order is
+        fixed by the names): equal for two walks of the same files, whatever their times say."""
+        return self._content.hexdigest()
 
     def refuse(self, rel: str, why: str) -> None:
         if len(self.refused) < LISTED:
@@ -86,20 +94,25 @@ def _why_not(name: str, st: os.stat_result, dir_fd: int, max_file: int) -> str |
     return None
 
 
-def _copy_fd(src: int, dst: int, limit: int) -> int | None:
-    """Bytes copied, or None when ``src`` holds more than ``limit`` bytes (it grew while read)."""
+def _copy_fd(src: int, dst: int | None, limit: int, content=None) -> int | None:
+    """Bytes copied (``dst`` None: only read), or None when ``src`` holds more than ``limit`` bytes (it
+    grew while read). ``content``: a hash object that is given every byte read."""
     n = 0
     while chunk := os.read(src, min(2**20, limit + 1 - n)):
         n += len(chunk)
         if n > limit:
             return None
-        os.write(dst, chunk)
+        if content is not None:
+            content.update(chunk)
+        if dst is not None:
+            os.write(dst, chunk)
     return n
 
 
 def walk(src: str, dest: str | None, *, max_files: int, max_file: int, max_total: int,
-         skip=lambda name: False, file_mode: int = 0o644, dir_mode: int = 0o755) -> Copied:
-    """Copy the folder ``src`` into the new folder ``dest`` (None: only measure, copying nothing).
+         skip=lambda name: False, file_mode: int = 0o644, dir_mode: int = 0o755, read: bool = False) -> Copied:
+    """Copy the folder ``src`` into the new folder ``dest`` (None: only measure, copying nothing; with
+    ``read``, reading every taken file for ``Copied.digest``, which a copy always has).
 
     ``skip(name)`` leaves an entry out without a line (the course's ignore patterns). Refused if
     ``src`` is not a real folder or ``dest`` exists."""
@@ -146,7 +159,7 @@ def walk(src: str, dest: str | None, *, max_files: int, max_file: int, max_total
                         out.refuse(path, f"the folder has more than {max_files} files")
                     else:
                         _take(out, sfd, dfd, name, path, st, min(max_file, max_total - out.bytes), max_total,
-                              file_mode)
+                              file_mode, read)
             finally:
                 os.close(sfd)
                 if dfd is not None:
@@ -190,7 +203,7 @@ def _enter(out: Copied, stack: list, sfd: int, dfd: int | None, name: str, path:
 
 
 def _take(out: Copied, sfd: int, dfd: int | None, name: str, path: str, st: os.stat_result, limit: int,
-          max_total: int, file_mode: int) -> None:
+          max_total: int, file_mode: int, read: bool = False) -> None:
     if st.st_size > limit:
         out.refuse(path, f"the folder passes {max_total // 2**20} MiB in all")
         return
@@ -205,18 +218,26 @@ def _take(out: Copied, sfd: int, dfd: int | None, name: str, path: str, st: os.s
             out.refuse(path, "it was replaced while read")
             return
         n = now.st_size
+        content = hashlib.sha256()
         if dfd is not None:
             dst = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, file_mode,
                           dir_fd=dfd)
             try:
                 os.fchmod(dst, file_mode)  # not the umask's
-                n = _copy_fd(fd, dst, limit)
+                n = _copy_fd(fd, dst, limit, content)
             finally:
                 os.close(dst)
             if n is None:
                 os.unlink(name, dir_fd=dfd)
                 out.refuse(path, "it grew past its cap while read")
                 return
+        elif read:
+            n = _copy_fd(fd, None, limit, content)
+            if n is None:
+                out.refuse(path, "it grew past its cap while read")
+                return
+        if dfd is not None or read:
+            out._content.update(os.fsencode(path) + b"\0" + str(n).encode() + b"\0" + content.digest())
         out.files += 1
         out.bytes += n
         out.newest_change = max(out.newest_change, os.fstat(fd).st_ctime)
