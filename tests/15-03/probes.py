@@ -221,6 +221,12 @@ def build_hook_model(name, seed):
         # a model that is itself a leaf module (named_modules() names it ""), here a one-value regressor that
         # the test calls on one example: its output has one element, so output.std() is nan (correction 1)
         m = nn.Linear(7, 1)
+    elif name == "shared":
+        # one Linear registered in two sub-blocks ('0.0' and '1.0'): named_modules() lists the object once, as
+        # '0.0', so it carries one hook and each of its two calls gives one record named '0.0'; a walk of its
+        # own over named_children() reaches it twice (two hooks, four records)
+        shared = nn.Linear(5, 5)
+        m = nn.Sequential(nn.Sequential(shared, nn.ReLU()), nn.Sequential(shared, nn.Tanh()), nn.Linear(5, 2))
     elif name == "raises":
         m = nn.Sequential(nn.Linear(4, 4), nn.ReLU(), Raiser(), nn.Linear(4, 2))
     else:
@@ -386,11 +392,12 @@ def _modes_pattern(m, pattern):
 
 
 def prepare_lazy_run(ns, x, lr, train_mode, seed, steps=1, caller_no_grad=False, frozen_first=False,
-                     ready=False):
+                     ready=False, bn_stats=None):
     """prepare_lazy on a fresh lazy model; report what the dry run left behind (on the model and in the
     process-wide settings; ``caller_no_grad``: the call is made inside the caller's torch.no_grad() block;
     ``frozen_first``: the model starts with a frozen, already materialised 1x1 conv, like a pretrained stem;
-    ``ready``: the model is already materialised, in float32, before the call: 'possibly lazy'),
+    ``ready``: the model is already materialised, in float32, before the call: 'possibly lazy';
+    ``bn_stats``: with ``ready``, its BatchNorm then gets these running statistics, as after training),
     then take SGD steps (outside any such block)."""
     fn = get(ns, "prepare_lazy")
     torch.manual_seed(seed)
@@ -401,6 +408,12 @@ def prepare_lazy_run(ns, x, lr, train_mode, seed, steps=1, caller_no_grad=False,
     if ready:  # materialise it here, in float32, in eval mode (BatchNorm statistics stay fresh)
         with torch.no_grad():
             m.float().eval()(x.detach().float())
+    if bn_stats is not None:
+        bn = next(mod for mod in m.modules() if isinstance(mod, nn.modules.batchnorm._BatchNorm))
+        with torch.no_grad():
+            bn.running_mean.copy_(bn_stats["running_mean"])
+            bn.running_var.copy_(bn_stats["running_var"])
+            bn.num_batches_tracked.fill_(int(bn_stats["num_batches_tracked"]))
     trainable_before = {n: bool(p.requires_grad) for n, p in m.named_parameters()}
     pattern = train_mode if isinstance(train_mode, (str, list)) else ("train" if train_mode else "eval")
     _modes_pattern(m, pattern)
@@ -534,7 +547,9 @@ def trace_run(ns, model, seed, x, user_hook=False):
                      "shape": [int(s) for s in r.get("shape", ())] if r.get("shape") is not None else None,
                      "mean": float(r["mean"]) if "mean" in r else None,
                      "std": float(r["std"]) if "std" in r else None,
-                     "finite": bool(r["finite"]) if "finite" in r else None})
+                     "finite": bool(r["finite"]) if "finite" in r else None,
+                     # keys whose value is a tensor: a record holding one keeps that activation (and its graph)
+                     "tensor_keys": sorted(str(k) for k, v in r.items() if isinstance(v, torch.Tensor))})
     fired_during = len(fired)
     plain = m(x.clone())  # a later plain forward: only the user's own hook may still fire
     return {"out": out.detach() if isinstance(out, torch.Tensor) else None, "records": recs,

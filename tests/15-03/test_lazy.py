@@ -71,15 +71,18 @@ def test_make_lazy_net_layers(student, gen, shape):
 
 
 def prepare(student, gen, train_mode=True, lr=0.05, steps=1, dtype=f64, caller_no_grad=False, frozen_first=False,
-            ready=False):
+            ready=False, bn_stats=None):
     x = torch.randn(3, 2, 8, 8, generator=gen, dtype=dtype)
     r = student.call("prepare_lazy_run", x=x, lr=lr, train_mode=train_mode, steps=steps,
                      seed=int(torch.randint(0, 10**6, (1,), generator=gen)), caller_no_grad=caller_no_grad,
-                     frozen_first=frozen_first, ready=ready)
+                     frozen_first=frozen_first, ready=ready, bn_stats=bn_stats)
     mode = "mixed" if isinstance(train_mode, list) else {True: "train", False: "eval"}.get(train_mode, train_mode)
     model = "lazy model after a frozen 1x1 conv" if frozen_first else "lazy model"
     if ready:
         model = "model already materialised in float32 (not lazy any more)"
+    if bn_stats is not None:
+        model += (", whose BatchNorm already holds statistics from training (num_batches_tracked "
+                  f"{bn_stats['num_batches_tracked']})")
     what = (f"prepare_lazy({model} in {mode} mode, example of shape {tuple(x.shape)} "
             f"{str(dtype).replace('torch.', '')}, lr={lr})")
     if caller_no_grad:
@@ -161,6 +164,28 @@ def test_dry_run_leaves_batchnorm_statistics(student, gen, train_mode):
         else:
             expect_close(got, v, f"{what}: BatchNorm '{k}' after the dry run must still be its initial value "
                                  f"(dry-run in eval mode)", atol=0, rtol=0)
+
+
+# a model that already carries BatchNorm statistics (a trained body given a new lazy head): a dry run left in
+# training mode and then "undone" with reset_running_stats() passes the fresh-statistics check above, but wipes
+# these to 0 / 1 / 0
+def test_dry_run_keeps_trained_batchnorm_statistics(student, gen):
+    """A model whose BatchNorm already holds statistics from training keeps them exactly (no reset, no update)"""
+    stats = {"running_mean": torch.randn(4, generator=gen, dtype=f64).float().double(),
+             "running_var": torch.empty(4, dtype=f64).uniform_(0.5, 2.0, generator=gen).float().double(),
+             "num_batches_tracked": int(torch.randint(5, 500, (1,), generator=gen))}
+    r, _, what = prepare(student, gen, train_mode=True, ready=True, bn_stats=stats)
+    for k in ("running_mean", "running_var"):
+        got = r["buffers"].get("1." + k)
+        if got is None:
+            fail(f"{what}: BatchNorm buffer '1.{k}' is missing afterwards")
+        expect_close(got, stats[k], f"{what}: the clause 'no change to BatchNorm running statistics': BatchNorm "
+                                    f"'1.{k}' after the call (before it: {[round(v, 4) for v in stats[k].tolist()]})",
+                     atol=0, rtol=0)
+    got = r["buffers"].get("1.num_batches_tracked")
+    expect_equal(got, torch.tensor(stats["num_batches_tracked"]),
+                 f"{what}: the clause 'no change to BatchNorm running statistics': BatchNorm '1.num_batches_tracked' "
+                 f"after the call")
 
 
 def test_dry_run_builds_no_graph(student, gen):

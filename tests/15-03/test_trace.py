@@ -11,11 +11,13 @@ from course.judge.expect import expect, expect_close, fail
 pytestmark = pytest.mark.task("trace")
 P = runpy.run_path(str(Path(__file__).with_name("probes.py")))
 f64 = torch.float64
-INPUTS = {"seq": (6, 7), "twice": (3, 1, 6, 6), "nan": (5, 4), "leaf": (1, 7)}
+INPUTS = {"seq": (6, 7), "twice": (3, 1, 6, 6), "nan": (5, 4), "leaf": (1, 7), "shared": (4, 5)}
 DESC = {"seq": "nested nn.Sequential with a BatchNorm1d, in training mode", "twice": "a model that calls its ReLU module twice",
         "nan": "a model whose middle layer overflows",
         "leaf": "a model that is itself one leaf module (an nn.Linear(7, 1), named '' by named_modules()), "
-                "on one example: a one-element output"}
+                "on one example: a one-element output",
+        "shared": "a model whose one nn.Linear(5, 5) is registered in two sub-blocks, as '0.0' and '1.0', and called "
+                  "by both (named_modules() lists that module once, as '0.0')"}
 
 
 def make_input(model, gen):
@@ -70,7 +72,9 @@ def run(student, model, gen, user_hook=False):
     return r, reference(model, seed, x), f"trace_activations({DESC[model]}, x of shape {tuple(x.shape)})"
 
 
-@pytest.mark.parametrize("model", ["seq", "twice", "leaf"])
+# shared: one leaf registered under two parents; a leaf search of its own over named_children() (not
+# named_modules(), which lists each module once) hooks it twice and records each of its calls twice
+@pytest.mark.parametrize("model", ["seq", "twice", "leaf", "shared"])
 def test_records_match_reference(student, gen, model):
     """One record per leaf-module call, in call order, with the right name, shape, mean, std and finite flag"""
     r, (_, want), what = run(student, model, gen)
@@ -95,12 +99,17 @@ def test_output_is_the_models_output(student, gen, model):
 
 
 def test_record_value_types(student, gen):
-    """Each record holds name as a str, shape as a tuple, mean and std as Python floats, finite as a bool"""
+    """Each record holds name as a str, shape as a tuple, mean and std as Python floats, finite as a bool, and no tensor"""
     r, (_, ref), what = run(student, "seq", gen)
     want = {"name": "str", "shape": "tuple", "mean": "float", "std": "float", "finite": "bool"}
     if not r["records"]:
         fail(f"{what}: no records came back")
     for rec in r["records"]:
+        extra = [k for k in rec["tensor_keys"] if k not in want]
+        if extra:
+            fail(f"{what}, record for '{rec['name']}': key(s) {extra} hold a tensor; the clause 'with keys \"name\", "
+                 f"\"shape\", \"mean\", \"std\" and \"finite\"' asks for those plain values only: a tensor kept in a "
+                 f"record keeps that activation, and the autograd graph behind it, alive")
         got = dict(rec["types"], shape="tuple" if rec["types"]["shape"] == "Size" else rec["types"]["shape"])
         if got != want:  # torch.Size is a tuple too
             bad = {k: v for k, v in got.items() if v != want[k]}

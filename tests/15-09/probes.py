@@ -103,8 +103,13 @@ LOSS_SOURCES = {
 }
 
 
+# The normalize loss lives in a file named functional.py, like torch/nn/functional.py, where F.normalize creates
+# the node that returns NaN: only the whole path (loss_fn.__code__.co_filename) tells the two apart, not the base name.
+LOSS_FILES = {"normalize": "/srv/models/nn/functional.py"}
+
+
 def loss_file(name):
-    return f"/srv/models/losses_{name}.py"
+    return LOSS_FILES.get(name, f"/srv/models/losses_{name}.py")
 
 
 def loss_source(name, pad=0):
@@ -269,7 +274,17 @@ def linear(x):
     return 3 * x
 
 
-DEFECT_SIZE = {"smooth": 4, "exp": 1, "mix": 1, "unused": 2, "three": 3, "linear": 1}
+def view_of_input(x):
+    """x.T[1:]: a correct function whose output is a view sharing x's memory (it changes when x is perturbed)."""
+    return x.T[1:]
+
+
+def ignores_x(x, y):
+    """2 sin(y): with only x checked, no checked input reaches the output (it does not require a gradient)."""
+    return 2 * torch.sin(y)
+
+
+DEFECT_SIZE = {"smooth": 4, "exp": 1, "mix": 1, "unused": 2, "three": 3, "linear": 1, "view": 1, "ignores": 1}
 
 
 def grad_function(family, defect):
@@ -287,6 +302,10 @@ def grad_function(family, defect):
         return lambda x, y: Square.apply(x, y if d[1] != 0 else None, d)
     if family == "three":
         return lambda x, y, z: Three.apply(x, y, z, d)
+    if family == "view":
+        return view_of_input
+    if family == "ignores":
+        return ignores_x
     return linear
 
 
@@ -331,15 +350,23 @@ def numeric_jac(ns, family, defect, inputs, needs, eps, watch=False):
             "calls": len(grad_mode), "calls_with_grad": sum(grad_mode), "yardstick": yardstick}
 
 
-def verdict(ns, family, defect, inputs, needs, kwargs, stale=None, watch=False):
+def verdict(ns, family, defect, inputs, needs, kwargs, stale=None, watch=False, catch=False):
     """check_gradients' verdict; with ``stale``, every input that requires a gradient already holds a .grad
-    (filled with that value), as after an earlier backward."""
+    (filled with that value), as after an earlier backward; with ``catch``, an exception check_gradients raises
+    comes back described (as "error") instead of failing the call."""
     xs = _inputs(inputs, needs)
     if stale is not None:
         for x in xs:
             if x.requires_grad:
                 x.grad = torch.full_like(x, float(stale))
-    v, yardstick = _watched(lambda: get(ns, "check_gradients")(grad_function(family, defect), xs, **kwargs), watch)
+    try:
+        v, yardstick = _watched(lambda: get(ns, "check_gradients")(grad_function(family, defect), xs, **kwargs),
+                                watch)
+    except Exception as exc:
+        if not catch:
+            raise
+        return {"verdict": None, "type": "raised", "error": f"{type(exc).__name__}: {str(exc)[:200]}",
+                "inputs_after": [x.detach().clone() for x in xs], "yardstick": []}
     return {"verdict": v if isinstance(v, (bool, int, float, str)) or v is None else repr(v)[:100],
             "type": type(v).__name__, "inputs_after": [x.detach().clone() for x in xs], "yardstick": yardstick}
 
@@ -371,10 +398,14 @@ class MonitorNet(nn.Module):
         return (self.head(h) ** 2).mean() * k[0] + (self.aux(x) ** 2).mean() * k[1]
 
 
-def monitor_net(state, root_param, frozen=(), half=False):
-    """MonitorNet with ``state``, the parameters named in ``frozen`` frozen as well (in float16 if ``half``)."""
+def monitor_net(state, root_param, frozen=(), half=False, twin=False):
+    """MonitorNet with ``state``, the parameters named in ``frozen`` frozen as well (in float16 if ``half``);
+    with ``twin``, its 'aux' Linear is registered a second time, as 'twin.0' (named_modules() lists it once, as
+    'aux'; a walk of one's own over named_children() reaches it twice)."""
     net = MonitorNet(root_param)
     net.load_state_dict(state)
+    if twin:
+        net.twin = nn.Sequential(net.aux)
     if half:
         net.half()
     for name, p in net.named_parameters():
@@ -383,11 +414,11 @@ def monitor_net(state, root_param, frozen=(), half=False):
     return net
 
 
-def monitor_script(ns, state, root_param, actions, frozen=(), half=False):
+def monitor_script(ns, state, root_param, actions, frozen=(), half=False, twin=False):
     """Run a list of actions on one model and one or two monitors (0 and 1):
     ["backward", x, k], ["inject", {parameter name: gradient}], ["norms", m], ["clear", m],
     ["diagnose", m, low, high], ["remove", m], ["new", m] (create monitor m, once the model exists). Returns what each read action gave."""
-    net = monitor_net(state, root_param, frozen, half)
+    net = monitor_net(state, root_param, frozen, half, twin)
     cls = get(ns, "GradMonitor")
     monitors = {}
     out = []
@@ -504,12 +535,22 @@ def _predict_twice(ns, model, x, start_training, flip=None) -> dict:
     if flip is not None:
         model.get_submodule(flip).train(not start_training)
     fn = get(ns, "fixed_predict_proba")
-    p1 = fn(model, x)
-    p2 = fn(model, x)
+    recording = []  # for each forward pass of the model: was autograd recording it (a graph being built)?
+    handle = model.register_forward_hook(
+        lambda mod, args, out: recording.append(torch.is_grad_enabled() or bool(getattr(out, "requires_grad", False))))
+    try:
+        p1 = fn(model, x)
+        p2 = fn(model, x)
+        with torch.no_grad():  # a caller's evaluation loop: grad mode must still be off after the call
+            fn(model, x)
+            grad_mode_after = torch.is_grad_enabled()
+    finally:
+        handle.remove()
     if not isinstance(p1, torch.Tensor) or not isinstance(p2, torch.Tensor):
         return {"error": "fixed_predict_proba returned something other than a tensor"}
     return {"error": None, "p1": p1.detach().clone(), "p2": p2.detach().clone(),
-            "requires_grad": bool(p1.requires_grad)}
+            "requires_grad": bool(p1.requires_grad), "graph_built": any(recording[:2]),
+            "grad_mode_after_no_grad_call": bool(grad_mode_after)}
 
 
 def zoo_predict(ns, state, x, start_training, flip=None):
@@ -558,6 +599,7 @@ def zoo_predict_spec(ns, spec, x, start_training):
 
 # ---------------------------------------------------------------- leaks
 STEP_DIMS = {"a": 2, "b": 3, "vr": 7, "vc": 6, "p": 9}  # the sizes below; the judge draws others per student
+CYCLE_ROWS = 11  # the (11, i + 30) tensor each step leaves in a garbage reference cycle
 
 
 def make_step(store, dims=None):
@@ -570,7 +612,9 @@ def make_step(store, dims=None):
     - keeps only its latest (4, i + 20) output, replacing the previous one (not a leak);
     - creates (5, 5) and (6,) state on the first call only and updates it in place (not a leak);
     - keeps, many times, a (3, 3) tensor created before the first call (not a leak);
-    - appends a new nn.Parameter of shape (i + 1, p) (a leak of a Tensor subclass).
+    - appends a new nn.Parameter of shape (i + 1, p) (a leak of a Tensor subclass);
+    - leaves a (CYCLE_ROWS, i + 30) tensor in a dict that refers to itself, dropped at once: garbage that only
+      gc.collect() frees (not a leak; a finder that does not collect first blames it).
     It also notes in ``store["held"]`` each iteration where the 'latest' tensor it just replaced is still alive
     (only a finder holding strong references between calls can keep it).
     Everything it keeps lives in ``store``, which the caller clears afterwards."""
@@ -611,6 +655,9 @@ def make_step(store, dims=None):
         store["pre"].add_(1)
         store["kept"].append(store["pre"])
         store["history"].append(nn.Parameter(torch.zeros(i + 1, d["p"])))
+        cycle = {"t": torch.randn(CYCLE_ROWS, i + 30)}
+        cycle["self"] = cycle
+        del cycle
     return step
 
 
@@ -619,11 +666,17 @@ def leaks(ns, n_iters, dims=None):
     # gc.get_objects() does not list. None of them can be born during the calls, so the answer is the same.
     gc.collect()
     gc.freeze()
+    # No automatic collection during the call: whatever a reference cycle holds stays until an explicit
+    # gc.collect(), as the text's "after each call it runs gc.collect()" expects (the same for every run).
+    was_enabled = gc.isenabled()
+    gc.disable()
     try:
         store = {}
         step = make_step(store, dims)
         res = get(ns, "find_leaks")(step, n_iters)
     finally:
+        if was_enabled:
+            gc.enable()
         gc.unfreeze()
     out = {"kind": type(res).__name__,
            "items": [list(s) if isinstance(s, tuple) else repr(s)[:60] for s in res]

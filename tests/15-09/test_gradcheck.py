@@ -14,7 +14,7 @@ import pytest
 import torch
 from hypothesis import HealthCheck, example, given, settings, strategies as st
 
-from course.judge.expect import expect, expect_close, expect_equal
+from course.judge.expect import expect, expect_close, expect_equal, fail
 from course.judge.strategies import WRITABLE_LAYOUTS, shapes, tensors
 
 PROBES = runpy.run_path(str(Path(__file__).with_name("probes.py")))
@@ -140,9 +140,13 @@ def describe(c):
                 (["backward returns None for z (no gradient flows to it, although f depends on z)"]
                  if d[2] == -1 else [f"z-gradient is {1 + d[2]:.6g} times the true one"] if d[2] else [])
         what = "f(x, y, z) = x*y + z² of three inputs"
+    elif fam == "view":
+        wrong, what = [], "x.T[1:], whose output is a view sharing x's memory"
+    elif fam == "ignores":
+        wrong, what = [], "f(x, y) = 2 sin(y), which does not depend on x"
     else:
         wrong, what = [], "3x, whose central differences are exact (every entry has |analytic - numeric| = 0)"
-    kind = "function" if fam == "linear" else "Function"
+    kind = "function" if fam in ("linear", "view", "ignores") else "Function"
     text = (f"a {kind} {what}{c['note']} whose " + " and whose ".join(wrong)) if wrong else \
         f"a correct {kind} {what}{c['note']}"
     shapes = ", ".join(str(tuple(t.shape)) for t in c["inputs"])
@@ -157,9 +161,12 @@ def expect_verdict(student, c, kwargs=None, want=None, stale=None):
     kwargs = kwargs or {}
     want = judge_verdict(c, **kwargs) if want is None else want
     r = student.call("verdict", family=c["family"], defect=c["defect"], inputs=c["inputs"], needs=c["needs"],
-                     kwargs=kwargs, stale=stale)
+                     kwargs=kwargs, stale=stale, catch=True)
     args = "".join(f", {k}={v:.6g}" if isinstance(v, float) else f", {k}={v}" for k, v in kwargs.items())
     held = "" if stale is None else f" (the inputs already hold a .grad filled with {stale:g})"
+    if r.get("error"):
+        fail(f"check_gradients(fn, inputs{args}) for {describe(c)}{held} raised {r['error']}; "
+             f"torch.autograd.gradcheck(fn, inputs{args}) says {want}")
     expect(r["type"] == "bool", f"check_gradients(fn, inputs{args}) for {describe(c)}{held} returned a "
                                 f"{r['type']}, expected a Python bool")
     expect(r["verdict"] is want, f"check_gradients(fn, inputs{args}) for {describe(c)}{held} returned "
@@ -404,6 +411,35 @@ def test_rtol_scales_the_numeric_value(student, gen):
     assert wants == plan, "judge: the two rules disagree on every case, and gradcheck follows |numeric|"
     for k in torch.randperm(len(cases), generator=gen).tolist():
         expect_verdict(student, cases[k][0], cases[k][1], want=wants[k])
+
+
+# numeric_jacobian perturbing x in place and keeping fn's outputs without copying them: for a function that
+# returns a view of x, "f(x + eps e_j)" changes when x is perturbed again, and every column comes out zero
+def test_function_returning_a_view_of_its_input(student, gen):
+    """numeric_jacobian and check_gradients handle a function whose output is a view of its input (x.T[1:]):
+    f(x + eps·e_j) is what fn returned then, not what the view shows after x changes again"""
+    c = case("view", [0.0], [torch.randn(4, 3, generator=gen, dtype=torch.float64)])
+    r = student.call("numeric_jac", family=c["family"], defect=c["defect"], inputs=c["inputs"], needs=c["needs"],
+                     eps=1e-6)
+    want = judge_central(c, 1e-6)[0]
+    what = f"numeric_jacobian(fn, [x], eps=1e-6) for {describe(c)}"
+    jac = r["jac"]
+    expect(isinstance(jac, list) and len(jac) == 1 and isinstance(jac[0], torch.Tensor),
+           f"{what}: expected a list holding one tensor, got {type(jac).__name__}")
+    expect(tuple(jac[0].shape) == tuple(want.shape), f"{what}: expected shape {tuple(want.shape)}, got "
+                                                     f"{tuple(jac[0].shape)}")
+    expect_close(jac[0], want, f"{what} (the clause 'column j is (f(x + eps·e_j) - f(x - eps·e_j)) / (2·eps)': keep "
+                               f"a copy of each output, since a view of x changes when x is perturbed again)",
+                 atol=1e-8, rtol=1e-7)
+    expect_verdict(student, c)
+
+
+# check_gradients asking autograd for the rows of an output that requires no gradient raises ("element 0 of
+# tensors does not require grad"); gradcheck accepts: every row is zero on both sides
+def test_output_that_no_checked_input_reaches(student, gen):
+    """check_gradients accepts a function whose output no checked input reaches (every analytic row is zero), as
+    gradcheck does"""
+    expect_verdict(student, case("ignores", [0.0], smooth_inputs(gen), needs=TF))
 
 
 def test_written_from_scratch(student, gen):

@@ -20,7 +20,7 @@ _CACHE = {}
 def draw_step(course_seed):
     """The number of iterations and the step's sizes, drawn per student (shared by the task's checks: one
     find_leaks call serves them all). The ranges keep each family's shapes apart from the others' and from
-    the tensors that are not leaks ((3, 3), (5, 5), (6,), (3, 4), (3,), (8, 4), (4, i + 20))."""
+    the tensors that are not leaks ((3, 3), (5, 5), (6,), (3, 4), (3,), (8, 4), (4, i + 20), (11, i + 30))."""
     gen = torch.Generator().manual_seed((int(course_seed) + zlib.crc32(b"leaks")) % 2**31)
     pick = lambda lo, hi: int(torch.randint(lo, hi + 1, (1,), generator=gen))  # noqa: E731
     dims = {"a": [2, 6, 7, 8][pick(0, 3)], "b": pick(2, 10), "vr": pick(7, 10), "vc": pick(17, 28), "p": pick(30, 40)}
@@ -31,8 +31,9 @@ def step_text(d):
     return (f"a step that appends a new (i + 1, {d['a']}) tensor to a list, keeps its temporary ({d['b']}, i + 10) "
             f"tensor on even iterations, keeps a (2, {d['vc']}) view of a temporary ({d['vr']}, {d['vc']}) tensor, "
             f"keeps its () loss tensors, replaces a (4, i + 20) 'latest' tensor, creates (5, 5) and (6,) state on the "
-            f"first call, keeps a (3, 3) tensor created before the first call, and appends a new (i + 1, {d['p']}) "
-            f"nn.Parameter")
+            f"first call, keeps a (3, 3) tensor created before the first call, appends a new (i + 1, {d['p']}) "
+            f"nn.Parameter, and drops a ({PROBES['CYCLE_ROWS']}, i + 30) tensor held only by a dict that refers to "
+            f"itself (garbage in a reference cycle; the collector runs only when called)")
 
 
 @functools.lru_cache(maxsize=None)  # deterministic (shapes only): computed once per judge process and sizes
@@ -121,13 +122,19 @@ def test_reports_tensor_subclasses(student, course_seed):
     expect_family(student, course_seed, "param", "nn.Parameters (a torch.Tensor subclass)")
 
 
+# cycle: a finder that lists gc.get_objects() without gc.collect() first still sees the tensor of each
+# iteration's garbage reference cycle
 def test_blames_nothing_else(student, course_seed):
-    """find_leaks does not blame replaced values, first-iteration state, pre-existing tensors or the last iteration"""
+    """find_leaks does not blame replaced values, first-iteration state, pre-existing tensors, the last iteration
+    or garbage that only a reference cycle holds (gc.collect() after each call)"""
     r, want, what, fams, n = leak_run(student, course_seed)
     expect(all(t == "tuple" for t in r["item_types"]), f"{what}: the shapes should be tuples, got {r['item_types']}")
     extra = [s for s in r["items"] if not (isinstance(s, list) and any(f(s) for f in fams.values()))]
+    cyclic = [s for s in extra if isinstance(s, list) and len(s) == 2 and s[0] == PROBES["CYCLE_ROWS"]]
+    note = (f" ({[tuple(s) for s in cyclic]}: garbage in reference cycles, freed by gc.collect(), which the text "
+            f"runs after each call)") if cyclic else ""
     expect(not extra, f"{what} also returned {[tuple(s) if isinstance(s, list) else s for s in extra]}: those "
-                      f"tensors were not born in iterations 2 to {n - 1}, or are not alive at the end")
+                      f"tensors were not born in iterations 2 to {n - 1}, or are not alive at the end{note}")
     expect(sorted(r["items"]) == want, f"{what} returned {[tuple(s) for s in sorted(r['items'])]}, expected "
                                        f"{[tuple(s) for s in want]}")
 

@@ -17,9 +17,9 @@ def fresh_state(seed, root_param):
     return PROBES["MonitorNet"](root_param).state_dict()
 
 
-def judge_script(state, root_param, actions, frozen=()):
+def judge_script(state, root_param, actions, frozen=(), twin=False):
     """What each read action of the script should give, from autograd.grad on the judge's own copy."""
-    net = PROBES["monitor_net"](state, root_param, frozen)
+    net = PROBES["monitor_net"](state, root_param, frozen, twin=twin)
     owners = []
     for name, m in net.named_modules():
         own = [p for p in m.parameters(recurse=False) if p.requires_grad]
@@ -114,10 +114,10 @@ def expect_norms(got, want, what, keys_only=False, values_only=False):
         expect(ok, f"{what}: norms()[{name!r}] is {g:.6g}, expected {w:.6g}")
 
 
-def run(student, state, root_param, actions, frozen=(), half=False):
+def run(student, state, root_param, actions, frozen=(), half=False, twin=False):
     return (student.call("monitor_script", state=state, root_param=root_param, actions=actions, frozen=list(frozen),
-                         half=half),
-            judge_script(state, root_param, actions, frozen))
+                         half=half, twin=twin),
+            judge_script(state, root_param, actions, frozen, twin))
 
 
 def draw_frozen(gen, names=("body.0.weight", "body.0.bias", "body.2.weight", "body.2.bias", "aux.bias",
@@ -175,6 +175,18 @@ def test_shared_parameter_counts_once_for_each_module(student, gen):
         expect(name in n and abs(n[name] - want[0][name]) <= 1e-6 + 1e-5 * want[0][name],
                f"norms()[{name!r}] is {n.get(name)!r}, expected {want[0][name]:.6g}: 'proj' and 'head' hold one "
                f"shared weight, whose gradient (summed over both uses) counts once for each")
+
+
+# a walk of one's own over named_children() (instead of named_modules(), which lists each module object once)
+# reaches a module registered under two parents twice and reports it under both names
+def test_module_registered_twice_is_reported_once(student, gen):
+    """norms() reports a module registered under two parents once, under its named_modules() name"""
+    state = fresh_state(int(torch.randint(0, 10_000, (1,), generator=gen)), False)
+    got, want = run(student, state, False, [["new", 0], ["backward", batch(gen), [1.0, 1.0]], ["norms", 0]],
+                    twin=True)
+    assert "aux" in want[0] and "twin.0" not in want[0]
+    expect_norms(got[0], want[0], "after one backward, on a model whose 'aux' Linear is also registered as 'twin.0' "
+                                  "(named_modules() lists that module once, as 'aux')")
 
 
 def test_clear_and_independent_monitors(student, gen):

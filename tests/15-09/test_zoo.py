@@ -174,6 +174,25 @@ def test_predict_in_eval_mode(student, gen, start_training):
                  "be updated)", atol=0, rtol=0)
 
 
+# detaching the probabilities after a forward pass that autograd recorded; or set_grad_enabled(False) ...
+# set_grad_enabled(True), which turns recording on inside a caller's no_grad block
+def test_predict_builds_no_graph_and_keeps_grad_mode(student, gen):
+    """fixed_predict_proba runs the forward pass itself with autograd off (not a detach afterwards) and leaves
+    the caller's grad mode as it was"""
+    state = predict_state(gen)
+    x = torch.randn(5, 6, generator=gen)
+    r = student.call("zoo_predict", state=state, x=x, start_training=True)
+    expect(r["error"] is None, str(r["error"]))
+    expect(not r["graph_built"], "fixed_predict_proba(model, x) for a model in training mode: autograd was recording "
+                                 "while model(x) ran (grad mode on, the model's output required grad): the clause "
+                                 "'computed ... without building a graph' asks for the forward pass under "
+                                 "torch.no_grad(), not a .detach() of its result")
+    expect(not r["grad_mode_after_no_grad_call"],
+           "fixed_predict_proba(model, x) called inside the caller's `with torch.no_grad():` block: afterwards "
+           "torch.is_grad_enabled() is True in that block, expected False (as the caller set it). Use a "
+           "`with torch.no_grad():` block, which restores the mode it found, not set_grad_enabled(True)")
+
+
 @pytest.mark.parametrize("start_training", [True, False], ids=["from_train", "from_eval"])
 def test_predict_restores_mode(student, gen, start_training):
     """fixed_predict_proba leaves every module in the mode it was in (a training model with a frozen batch norm,
