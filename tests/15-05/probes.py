@@ -117,6 +117,22 @@ class EdgeNet(nn.Module):
         return y
 
 
+class ScalarNet(nn.Module):
+    """BranchyNet deciding on a Python float read from a tensor (float(x.mean())): tracing it warns about
+    converting a tensor to a Python float, a TracerWarning whose message is not about a boolean."""
+
+    def __init__(self, hidden: int = 32):
+        super().__init__()
+        self.fc1 = nn.Linear(28 * 28, hidden)
+        self.fc2 = nn.Linear(hidden, 10)
+
+    def forward(self, x):
+        level = float(x.mean())
+        if level > 0.5:
+            x = 1.0 - x
+        return self.fc2(torch.relu(self.fc1(x.flatten(1))))
+
+
 class PlainNet(nn.Module):
     """No branch at all: a trace is faithful on every input."""
 
@@ -195,7 +211,8 @@ class CondConvNet(nn.Module):
         return out.reshape(out.shape[0] * out.shape[1])
 '''
 
-KINDS = ("BranchyNet", "CondNet", "SubtleNet", "RoundingNet", "NudgeNet", "EdgeNet", "PlainNet", "DropNet", "ConvNet", "CondConvNet")
+KINDS = ("BranchyNet", "CondNet", "SubtleNet", "RoundingNet", "NudgeNet", "EdgeNet", "ScalarNet", "PlainNet", "DropNet",
+         "ConvNet", "CondConvNet")
 
 
 def _models() -> dict:
@@ -311,6 +328,30 @@ def cond_export(ns, hidden, state, example, inputs):
     return {"outputs": out}
 
 
+def cond_train(ns, hidden, state, inputs, targets):
+    """CondBranchyNet with the judge's weights, called with autograd on (as in training) on each input; per
+    input: whether the logits carry a graph, the gradients of cross_entropy(logits, target) for each named
+    parameter, and whether the call changed the caller's tensor."""
+    model = _student_cond(ns, hidden, state)
+    out = []
+    with torch.enable_grad():
+        for x, y in zip(inputs, targets):
+            given, kept = x.clone(), x.clone()
+            try:
+                logits = model(given)
+                row = {"changed": not torch.equal(given, kept), "graph": bool(getattr(logits, "requires_grad", False))}
+                if row["graph"]:
+                    params = dict(model.named_parameters())
+                    grads = torch.autograd.grad(nn.functional.cross_entropy(logits, y), list(params.values()),
+                                                allow_unused=True)
+                    row["grads"] = {k: (g.detach().clone() if g is not None else "none")
+                                    for k, g in zip(params, grads)}
+                out.append(row)
+            except Exception as exc:
+                out.append(_err(exc))
+    return out
+
+
 # ====================================================================== exercise 3: export_dynamic_batch
 def export_dynamic(ns, kind, hidden, state, example, min_batch, max_batch, inputs):
     """Call export_dynamic_batch on the judge's model; run the program's module on each input."""
@@ -322,6 +363,7 @@ def export_dynamic(ns, kind, hidden, state, example, min_batch, max_batch, input
         return res
     res["ranges"] = [[str(vr.lower), str(vr.upper)] for vr in ep.range_constraints.values()]
     res["outputs"] = _run_program(ep, inputs)
+    res["training_after"] = [name or "(the model)" for name, m in model.named_modules() if m.training]
     return res
 
 

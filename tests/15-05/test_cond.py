@@ -82,3 +82,48 @@ def test_export_keeps_both_branches(student, gen):
         got = student.call("cond_export", hidden=hidden, state=state, example=example, inputs=inputs)
         expect(not J.is_error(got), f"{what}: export failed with {J.show(got)}")
         _outputs_match(got["outputs"], J.eager(ref, inputs), names, what)
+
+
+def _train_case(student, gen):
+    hidden = 14
+    state = J.random_state("BranchyNet", hidden, gen)
+    inputs = [J.dark(3, gen), J.bright(3, gen)]
+    targets = [torch.randint(0, 10, (3,), generator=gen) for _ in inputs]
+    got = student.call("cond_train", hidden=hidden, state=state, inputs=inputs, targets=targets)
+    return hidden, state, inputs, targets, got
+
+
+def test_trainable_like_branchynet(student, gen):
+    """the logits carry autograd's graph: cross_entropy on them gives BranchyNet's gradients for fc1 and fc2"""
+    hidden, state, inputs, targets, got = _train_case(student, gen)
+    ref = J.P.build("BranchyNet", hidden, state)
+    expect(isinstance(got, list) and len(got) == len(inputs), f"CondBranchyNet on {len(inputs)} batches: got {J.show(got)}")
+    for x, y, row, name in zip(inputs, targets, got, ["a dark batch of 3", "a bright batch of 3"]):
+        what = (f"CondBranchyNet(hidden={hidden}) with BranchyNet's weights, called with autograd on, on {name}, "
+                f"then cross_entropy(logits, targets).backward()")
+        expect(not J.is_error(row), f"{what}: the call failed with {J.show(row)}")
+        expect(row["graph"], f"{what}: the logits do not require grad (no autograd graph), so the module cannot be "
+                             f"trained; BranchyNet's logits do: compute exactly what it computes, gradients included "
+                             f"(no torch.no_grad() or detach() in forward)")
+        with torch.enable_grad():
+            loss = torch.nn.functional.cross_entropy(ref(x.clone()), y)
+            names = [k for k, _ in ref.named_parameters()]
+            want = dict(zip(names, torch.autograd.grad(loss, [p for _, p in ref.named_parameters()])))
+        for k, w in want.items():
+            g = row["grads"].get(k)
+            expect(isinstance(g, torch.Tensor), f"{what}: the gradient of {k}: expected a tensor of shape "
+                                                f"{tuple(w.shape)}, got {J.show(g)}")
+            expect_close(g, w, f"{what}: the gradient of {k} (vs BranchyNet's)", atol=1e-5, rtol=1e-4)
+
+
+@pytest.mark.task("cond_net", weight=0.1)  # its right answer is a constant (unchanged): worth little
+def test_input_left_unchanged(student, gen):
+    """forward leaves the caller's batch as it was (BranchyNet inverts a copy, never the input in place)"""
+    hidden, state, inputs, targets, got = _train_case(student, gen)
+    expect(isinstance(got, list) and len(got) == len(inputs), f"CondBranchyNet on {len(inputs)} batches: got {J.show(got)}")
+    for row, name in zip(got, ["a dark batch of 3", "a bright batch of 3"]):
+        what = f"CondBranchyNet(hidden={hidden})(x) on {name}"
+        expect(not J.is_error(row), f"{what}: the call failed with {J.show(row)}")
+        expect(not row["changed"], f"{what}: after the call x no longer holds the pixels it was given (expected "
+                                   f"them unchanged, got them overwritten, e.g. inverted in place); compute 1 - x as "
+                                   f"a new tensor")

@@ -47,12 +47,17 @@ def _case(student, gen, course_seed, kind):
 
 @pytest.mark.parametrize("kind", ["PlainNet", "ConvNet"])
 def test_accepts_the_range(student, gen, course_seed, kind):
-    """the exported module gives the eager model's logits at min_batch, max_batch and a size in between"""
+    """the exported module gives the eager model's logits at min_batch, max_batch and a size in between, and the
+    model handed over (in eval mode) is left in eval mode"""
     res, want, sizes, what, lo, hi = _case(student, gen, course_seed, kind)
     expect(res["type"] == "ExportedProgram", f"{what}: expected an ExportedProgram, got a {res['type']}")
     for n, w, g in zip(sizes[:3], want, res["outputs"][:3]):
         expect(isinstance(g, torch.Tensor), f"{what}: .module() on a batch of {n}: expected logits, got {J.show(g)}")
         expect_close(g, w, f"{what}: .module() on a batch of {n} (vs the eager model)", atol=1e-5, rtol=1e-4)
+    left = res.get("training_after", [])
+    expect(not left, f"{what}, the model given in eval mode: after the call these modules are in training mode: "
+                     f"{', '.join(left[:6])}; exporting must not change the caller's model (expected every module "
+                     f"still in eval mode)")
 
 
 @pytest.mark.task("export_dynamic", weight=0.1)  # its right answer is a constant ("raised"): worth little

@@ -131,7 +131,8 @@ def test_python_bools(student, gen):
 @pytest.mark.task("trace_mismatches", weight=0.1)  # its right answer is a constant (none): worth little
 def test_no_tracer_warning_escapes(student, gen):
     """no TracerWarning escapes, yet only that category is ignored (the model's own warnings still reach the
-    caller), and the warning filters are the same after the call as before (no global filterwarnings)"""
+    caller), and the warning filters are the same after the call as before (no global filterwarnings); also for a
+    TracerWarning about a Python float, not a boolean"""
     res, want, what = _run(student, "BranchyNet", 8, gen, J.dark(2, gen), [J.bright(2, gen)],
                            ["a dark batch", "a bright batch"], warn=True)
     expect(not res["escaped"], f"{what}: {len(res['escaped'])} TracerWarning(s) escaped from your function; "
@@ -144,6 +145,12 @@ def test_no_tracer_warning_escapes(student, gen):
     expect(not res["filters_left"], f"{what}: after the call, the process's warning filters hold what your "
                                     f"function added: {res['filters_left']}; set the filter inside "
                                     f"`with warnings.catch_warnings():` so it ends with the function")
+    # a TracerWarning about a Python float (not a boolean): the whole category is to be ignored, not one message
+    res, want, what = _run(student, "ScalarNet", 8, gen, J.dark(2, gen), [J.bright(2, gen)],
+                           ["a dark batch", "a bright batch"])
+    expect(not res["escaped"], f"{what}, a model whose forward reads float(x.mean()): {len(res['escaped'])} "
+                               f"TracerWarning(s) escaped (expected none: that one is about converting a tensor to a "
+                               f"Python float); ignore the category torch.jit.TracerWarning, whatever its message")
 
 
 @pytest.mark.task("trace_mismatches", weight=0.1)  # its right answer is a constant (none): worth little

@@ -1,0 +1,41 @@
+"""Cells of the fourth held-out writer's own 15-05 solution (written from the notebook's text alone, not the
+reference), which the held4_* specs edit one sentence at a time.
+
+Not a spec itself (the leading underscore keeps it out of the verdict runs)."""
+
+TRACE = '''
+def trace_mismatches(model: nn.Module, example: torch.Tensor, inputs: list) -> list:
+    flags = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", torch.jit.TracerWarning)
+        with torch.no_grad():
+            traced = torch.jit.trace(model, example, check_trace=False)
+            for x in inputs:
+                flags.append(not torch.allclose(traced(x), model(x)))
+    return flags
+'''
+
+COND = '''
+class CondBranchyNet(nn.Module):
+    def __init__(self, hidden: int = 32):
+        super().__init__()
+        self.fc1 = nn.Linear(28 * 28, hidden)
+        self.fc2 = nn.Linear(hidden, 10)
+
+    def forward(self, x):
+        x = torch.cond(x.mean() > 0.5, lambda t: 1.0 - t, lambda t: t.clone(), (x,))
+        return self.fc2(torch.relu(self.fc1(x.flatten(1))))
+'''
+
+EXPORT = '''
+def export_dynamic_batch(model: nn.Module, example: torch.Tensor, min_batch: int, max_batch: int):
+    batch = Dim("batch", min=min_batch, max=max_batch)
+    return torch.export.export(model, (example,), dynamic_shapes=({0: batch},))
+'''
+
+
+def edit(source: str, old: str, new: str) -> str:
+    """``source`` with the one occurrence of ``old`` replaced (loud when the text above changes)."""
+    if source.count(old) != 1:
+        raise ValueError(f"{old!r} occurs {source.count(old)} times")
+    return source.replace(old, new)
