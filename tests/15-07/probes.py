@@ -122,6 +122,17 @@ def time_pattern(ns, pattern_ms, warmup, as_device=False):
     return {"ms": _plain(ms), "calls": calls[0], "stamps": stamps}
 
 
+
+def time_count(ns, kwargs):
+    """time_op(fn, **kwargs) on an fn that only counts its calls: kwargs leaves out the arguments whose
+    defaults are being tried."""
+    calls = [0]
+
+    def fn():
+        calls[0] += 1
+    ms = get(ns, "time_op")(fn, **kwargs)
+    return {"ms": _plain(ms), "calls": calls[0]}
+
 _CLOCKS = {name: getattr(time, name) for name in ("perf_counter", "perf_counter_ns", "time", "time_ns", "monotonic",
                                                   "monotonic_ns", "process_time", "process_time_ns", "thread_time",
                                                   "thread_time_ns")}

@@ -98,6 +98,17 @@ def test_zero_byte_request(student, gen):
     C.compare_trace(student, ops, ref.simulate(ops), f"0-byte tensors around one of {n} bytes")
 
 
+def test_zero_byte_name_used_again(student, gen):
+    """a name freed after a 0-byte request can name a real tensor later: freeing that one frees its block"""
+    n = int(torch.randint(1, 12 * MiB, (1,), generator=gen))
+    m = int(torch.randint(1, 4 * MiB, (1,), generator=gen))
+    # "z" is first a 0-byte tensor, then (once freed) a real one; "a" the other way round
+    ops = [("alloc", "z", 0), ("free", "z"), ("alloc", "z", n), ("alloc", "a", m), ("free", "a"), ("alloc", "a", 0),
+           ("free", "z"), ("free", "a"), ("alloc", "b", n)]
+    C.compare_trace(student, ops, ref.simulate(ops), f"names used for a 0-byte tensor and, after their free, for "
+                    f"tensors of {n} and {m} bytes (the later free must release the real block)")
+
+
 def test_small_remainder_of_512_split(student, gen):
     """in the small pool a remainder of exactly 512 bytes is split off and reused"""
     k = int(torch.randint(1, 1024, (1,), generator=gen))

@@ -46,6 +46,19 @@ def test_partly_used_segment_kept(student, gen):
     C.compare_trace(student, ops, ref.simulate(ops), "a split segment and a small segment across empty_cache")
 
 
+def test_tie_after_a_release_goes_to_the_older_segment(student, gen):
+    """best fit after empty_cache: a segment created after a release is newer than every segment still held"""
+    # small pool, 1 MiB each: segment 0 [Z | W] is released; A's segment (created 2nd) and B's (created 3rd,
+    # after the release) each keep a free 1 MiB block. C must take A's hole (the older segment): after A's free
+    # and empty_cache both segments stay. A model that numbers B's segment 0 again gives C B's hole, and then
+    # A's segment is wholly free and released.
+    ops = [("alloc", "Z", MiB), ("alloc", "W", MiB), ("alloc", "A", MiB), ("free", "Z"), ("free", "W"),
+           ("alloc", "T", MiB), ("empty_cache",), ("alloc", "B", MiB), ("free", "T"), ("alloc", "C", MiB),
+           ("free", "A"), ("empty_cache",)]
+    C.compare_with_tail(student, ops, ref.simulate(ops), gen, "two equal 1 MiB holes, in a segment created before "
+                        "an empty_cache and in one created after it (the older one's must be taken)", p_cache=0.3)
+
+
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 2**31 - 1))
 def test_random_traces(student, seed):

@@ -211,6 +211,24 @@ def test_pending_free_blocks_not_reused(student, gen):
                                "released; here every free-looking block is 'active_pending_free'", gen)
 
 
+def test_segment_of_several_inactive_blocks_is_releasable(student, gen):
+    """a segment whose blocks are all 'inactive', however many, is releasable and released by will_oom's step 3"""
+    k = int(torch.randint(2, 5, (1,), generator=gen))                 # blocks in the fully free large segment
+    cut = sorted(torch.randperm(19, generator=gen)[: k - 1].add(1).tolist())
+    sizes = [(b - a) * MiB for a, b in zip([0] + cut, cut + [20])]   # k inactive blocks of whole MiB, 20 MiB in all
+    free_seg = {"segment_type": "large", "total_size": 20 * MiB, "allocated_size": 0,
+                "blocks": [{"size": s, "state": "inactive"} for s in sizes]}
+    small = {"segment_type": "small", "total_size": 2 * MiB, "allocated_size": 2 * MiB - 512,
+             "blocks": [{"size": 512, "state": "inactive"}, {"size": 2 * MiB - 512, "state": "active_allocated"}]}
+    segs = [small, free_seg] if int(torch.randint(0, 2, (1,), generator=gen)) else [free_seg, small]
+    _check_summary(student, segs, f"a fully free 20 MiB segment listed as {k} 'inactive' blocks and a small segment "
+                                  f"in use")
+    # 24 MiB needs a new 24 MiB segment: no hole is that big; 8 MiB free plus the 20 MiB released is enough
+    _check_oom(student, [{"segments": segs, "device_free": 8 * MiB, "nbytes": 24 * MiB},
+                         {"segments": segs, "device_free": 3 * MiB, "nbytes": 24 * MiB}],
+               f"a fully free 20 MiB segment listed as {k} 'inactive' blocks", gen)
+
+
 @pytest.mark.task("oom_diagnosis", weight=0.1)  # its right answer is a constant (False): worth little
 def test_zero_byte_request_never_fails(student, gen):
     """will_oom: a 0-byte request never fails, even with nothing cached and no device memory"""

@@ -82,6 +82,18 @@ def test_warmup_excluded_and_call_count(student, gen):
            f"[{win[0]:.2f}, {win[1]:.2f}] (warm-up calls are not timed); got {r['ms']!r}")
 
 
+def test_call_count_with_defaults_and_no_warmup(student, gen):
+    """time_op's defaults are warmup=3 and iters=10, and warmup=0 means no untimed call: fn runs warmup + iters times"""
+    k = int(torch.randint(1, 6, (1,), generator=gen))
+    cases = [({}, 3 + 10, "time_op(fn) (the defaults warmup=3, iters=10, device='cpu')"),
+             ({"iters": k}, 3 + k, f"time_op(fn, iters={k}) (the default warmup=3)"),
+             ({"warmup": 0, "iters": k, "device": "cpu"}, k, f"time_op(fn, warmup=0, iters={k}, device='cpu')")]
+    for kwargs, want, what in cases:
+        r = student.call("time_count", kwargs=kwargs)
+        expect(r["calls"] == want, f"{what} for an fn that returns at once: fn should be called exactly {want} times "
+                                   f"(warmup + iters), it was called {r['calls']} times")
+
+
 def test_mean_of_uneven_calls(student, gen):
     """time_op returns the mean over the timed calls, not the median or the fastest, when call times differ"""
     timed = torch.randint(2, 7, (4,), generator=gen).tolist() + [40]
@@ -137,10 +149,12 @@ def test_gpu_timing_synchronizes(student, gen):
 # More warm-up than timed calls: a clock started before the warm-up work is done is off by 3x.
 def test_cuda_timing_on_standin(student, gen):
     """on CUDA (stand-in), time_op waits for queued work: ms per call of an asynchronous matmul, with device
-    given as a string and as a torch.device ('cuda' or 'cuda:0')"""
-    # two runs, other work each time; the device as a string in the first, a torch.device in the second
+    given as a string and as a torch.device ('cuda' in one run, 'cuda:0' in the other)"""
+    # two runs, other work each time; the device as a string in the first, a torch.device in the second, and
+    # 'cuda' and 'cuda:0' once each (in a random order): a device with an index is still CUDA
+    names = [("cuda", "cuda:0"), ("cuda:0", "cuda")][int(torch.randint(0, 2, (1,), generator=gen))]
     for run, kernel_ms in enumerate(torch.randint(5, 61, (2,), generator=gen).tolist()):
-        name = ("cuda", "cuda:0")[int(torch.randint(0, 2, (1,), generator=gen))]
+        name = names[run]
         shown = f"torch.device({name!r})" if run else repr(name)
         r = student.call("time_matmul_gpu", n=4096, warmup=8, iters=4, seed=0, standin=C.standin_source(),
                          kernel_ms=float(kernel_ms), device=name, as_device=bool(run))
