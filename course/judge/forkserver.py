@@ -136,6 +136,10 @@ def main() -> None:
                 importlib.import_module(name)
             except Exception as exc:  # a missing optional package only costs speed
                 print(f"zygote: could not preload {name}: {exc}", file=sys.stderr)
+    from . import worker
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        worker.warm()  # the shell and caches each worker would build first, built once here
     import gc
     gc.freeze()  # the preloaded modules outlive every worker: no collection walks them again
     status_fds: dict[int, int] = {}  # child pid -> the pipe its exit code is written to

@@ -69,6 +69,8 @@ def run_suite(assignment: str, notebook, *, sandbox: str = "on", seed: int | Non
             n, ts = n if isinstance(n, tuple) else (n, ())
             cmd.append(f"--notebook-seeds={nb}={int(n)}" + (f"@{','.join(ts)}" if ts else ""))
         env = session_env(assignment)
+        if len(notebooks) > 1:  # its workers fork from a zygote of its own: a spare started ahead would go unused
+            env["COURSE_SPARE_ZYGOTE"] = "0"
         server = judgeserver.shared() if use_server else None
         if server is not None:
             log = Path(tmp) / "judge.log"

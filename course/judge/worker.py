@@ -146,6 +146,29 @@ class GlobalStateLeak(Exception):
         self.err = err
 
 
+def cell_shell():
+    """The IPython shell whose namespace a submission's cells run in (it answers ``get_ipython()`` and the
+    magics a cell's transformer writes): made once per process, without a history database or thread
+    (nothing here reads a cell's history). A zygote makes it before it forks (``warm``), so each worker
+    starts with an empty one instead of paying its start (imports, profile folder, sqlite) itself."""
+    from IPython.core.interactiveshell import InteractiveShell
+    if not InteractiveShell.initialized():
+        from traitlets.config import Config
+        cfg = Config()
+        cfg.HistoryManager.enabled = False
+        InteractiveShell.instance(config=cfg)
+    return InteractiveShell.instance()
+
+
+def warm() -> None:
+    """What every worker would otherwise do first, done once by the zygote before it forks any: the cell
+    shell, and inspect's table of module files (torch.library's registrations look up each caller's
+    module: a first pass over every loaded module, about 0.3 s, in each worker of 16-01)."""
+    import inspect
+    cell_shell()
+    inspect.getmodule(sys._getframe())
+
+
 class Worker:
     def __init__(self, fd_in: int, fd_out: int):
         self.fd_in, self.fd_out = fd_in, fd_out
@@ -155,9 +178,8 @@ class Worker:
 
     def load(self, cells: list[str]) -> dict:
         from IPython.core.inputtransformer2 import TransformerManager
-        from IPython.core.interactiveshell import InteractiveShell
 
-        shell = InteractiveShell.instance()
+        shell = cell_shell()
         self.ns = shell.user_ns
         self.ns["__name__"] = "__main__"
         tm = TransformerManager()
