@@ -205,8 +205,33 @@ def test_verdicts_are_judged_per_seed():
     assert verdict_problems(spec, checks) == []
 
 
+@pytest.fixture(scope="session")
+def verdict_template():
+    """One sandbox template per test process, as each grading worker has (course/sandbox/template.py), started
+    by the first verdict run and kept to the end: each verdict run's worker zygote is forked from it, torch
+    already imported, instead of importing torch in a fresh bubblewrap sandbox (about 5 s of CPU a topic; the
+    template costs about 8 s once). None where there is none (not root): bubblewrap as before."""
+    from course.sandbox import template
+    try:
+        made = template.Template() if template.wanted() else None
+    except template.TemplateError:
+        made = None
+    yield made
+    if made is not None:
+        made.close()
+
+
+@pytest.fixture
+def sandbox_template(verdict_template, monkeypatch):
+    """The template named to the judge for this test only (other tests' sandboxes stay as they would be)."""
+    if verdict_template is not None:
+        for k, v in verdict_template.env().items():
+            monkeypatch.setenv(k, v)
+    return verdict_template
+
+
 @pytest.mark.parametrize("assignment", graded_topics())
-def test_example_submission_verdicts(assignment, tmp_path):
+def test_example_submission_verdicts(assignment, tmp_path, sandbox_template):
     """Each topic's wrong and unusual-but-correct examples, plus the generic attacks on the checks
     (reading solutions, patching comparisons) and a noisy correct answer, judged in one run; every
     known-wrong example under SEEDS seeds, each of which must catch it, on the tasks it is meant to fail
