@@ -99,11 +99,11 @@ def hostile_topic() -> str:
 
 
 # The round trip grades this many topics per pipeline run (COURSE_ROUND_TRIP_TOPICS): each run pays a fresh
-# pipeline, runner, judge server, first zygote and kernel (about 15 s of CPU), so three topics a run pay it
-# once for three (18 topics: 6 runs, not 9); a slow topic stops its run at the run's limit and fails only its own
-# tests (tests/test_round_trip.py, settle: the partners it had graded get their feedback and export after).
-# tests/conftest.py makes each run one xdist group.
-TOPICS_PER_RUN = max(1, int(os.environ.get("COURSE_ROUND_TRIP_TOPICS", "3")))
+# pipeline, runner, sandbox template, judge server, first zygote and kernel (25-30 s of CPU: a tiny course's run
+# costs that), so six topics a run pay it once for six (18 topics: 3 runs, not 18); a slow topic stops its run
+# at the run's limit and fails only its own tests (tests/test_round_trip.py, settle: the partners it had graded
+# get their feedback and export after). tests/conftest.py makes each run one xdist group.
+TOPICS_PER_RUN = max(1, int(os.environ.get("COURSE_ROUND_TRIP_TOPICS", "6")))
 RUN_LIMIT = 2300.0  # seconds any run may take, below pytest-timeout's 2400 s: an overrun fails its own tests
 
 
