@@ -16,9 +16,16 @@ class NotPlain(ValueError):
     pass
 
 
-def check(obj, max_depth: int = MAX_DEPTH, max_nodes: int = MAX_NODES, max_text: int = MAX_TEXT):
-    """Return ``obj`` unchanged if it is within the limits, else raise NotPlain saying which."""
-    nodes = text = 0
+def check(obj, max_depth: int = MAX_DEPTH, max_nodes: int = MAX_NODES, max_text: int = MAX_TEXT,
+          max_elements: int | None = None):
+    """Return ``obj`` unchanged if it is within the limits, else raise NotPlain saying which.
+
+    ``max_elements`` bounds the elements of all its tensors together (each view counted whole): a view
+    with a stride of 0 over one byte can claim billions of elements, and the first ``.double()``,
+    ``.flatten()`` or ``.to_dense()`` a check applies to it would make them real in the reader's memory."""
+    import sys
+    torch = sys.modules.get("torch")
+    nodes = text = elements = 0
     stack = [(obj, 0)]
     while stack:
         o, depth = stack.pop()
@@ -37,6 +44,10 @@ def check(obj, max_depth: int = MAX_DEPTH, max_nodes: int = MAX_NODES, max_text:
                 stack.append((v, depth + 1))
         elif isinstance(o, (list, tuple, set, frozenset)):
             stack.extend((v, depth + 1) for v in o)
+        elif max_elements is not None and torch is not None and isinstance(o, torch.Tensor):
+            elements += o.numel()
+            if elements > max_elements:
+                raise NotPlain(f"tensors of more than {max_elements} elements in all (views counted whole)")
     return obj
 
 
