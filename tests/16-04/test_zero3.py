@@ -4,16 +4,25 @@ One probe call (``run_zero3``) per world size forks the ranks once and runs the 
 there, with the judge's own layers: each call of a layer records how many all-gathers ran since the
 previous call, what they filled, and whether anything gathered or passed to an earlier call is still
 alive (weak references, after a garbage collection). The expected parameters come from the judge's own
-single-process ``torch.optim.AdamW`` training the unsplit model on the whole batch.
+single-process ``torch.optim.AdamW`` training the unsplit model on the whole batch; run "f64" is also compared
+with PyTorch's FSDP2 (``torch.distributed.fsdp.fully_shard`` with AdamW), which the judge runs itself on gloo
+ranks it forks from its own process (once per seed and world size in a judge session, then cached: 1-2 s of CPU a
+world, plus the imports the first time).
 """
+import datetime
 import math
+import os
+import shutil
+import tempfile
+import time
 import zlib
 
 import pytest
 import torch
 
-from course.judge.adapter import StudentFailure
+from course.judge.adapter import CourseError, StudentFailure
 from course.judge.expect import expect, fail
+from course.judge.probelib import kill_sessions, read_frames, send_frame
 
 pytestmark = pytest.mark.task("zero3")
 
@@ -69,7 +78,7 @@ def expected(run):
 
 class Zero3:
     def __init__(self, student, seed):
-        self.records, self.failure, self.runs = {}, None, {}
+        self.records, self.failure, self.runs, self.seed = {}, None, {}, int(seed)
         gen = torch.Generator().manual_seed((int(seed) + zlib.crc32(b"zero3")) % (2**31))
         for world in WORLDS:
             self.runs[world] = build_runs(gen, world)
@@ -168,6 +177,139 @@ def test_zero3_mean_gradient(z3):
     """eps as large as the gradients, other betas: the reduce-scattered sum is divided by W"""
     for world in WORLDS:
         check_values(z3, world, "eps")
+
+
+# ---------------------------------------------------------------- PyTorch's FSDP2 on the judge's own ranks
+FSDP_RUN, FSDP_DEADLINE = "f64", 90.0
+
+
+class _FsdpLayer(torch.nn.Module):
+    """One of the judge's layers as a module for fully_shard. fully_shard refuses a 0-d parameter ("fully_shard
+    doesn't support scalar parameters"), so a 0-d one is held as a vector of one element and read back in its own
+    shape: the same values and the same AdamW step."""
+
+    def __init__(self, kind, init):
+        super().__init__()
+        self.kind, self.shapes = kind, [t.shape for t in init]
+        self.ps = torch.nn.ParameterList([torch.nn.Parameter(t.clone().reshape(-1) if t.dim() == 0 else t.clone())
+                                          for t in init])
+
+    def forward(self, h):
+        return layer_forward(self.kind, [p.reshape(s) for p, s in zip(self.ps, self.shapes)], h)
+
+
+def _fsdp_rank(run, world, rank, store_path, wfd):
+    """One rank of the judge's FSDP2 run: its own slice of each step's batch, the probe's loss; after each step it
+    sends its local shard of every parameter (fully_shard cuts each parameter along dim 0)."""
+    os.setsid()
+    import gc
+    gc.freeze()  # the judge's objects, inherited: a collection would walk them all (about 1 s of CPU a rank)
+    quiet = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(quiet, 1)
+    os.dup2(quiet, 2)
+    os.environ["GLOO_SOCKET_IFNAME"] = "lo"
+    torch.set_num_threads(1)
+    import warnings
+    warnings.simplefilter("ignore")
+    import torch.distributed as dist
+    from torch.distributed.device_mesh import init_device_mesh
+    from torch.distributed.fsdp import fully_shard
+    dist.init_process_group("gloo", store=dist.FileStore(store_path, world), rank=rank, world_size=world,
+                            timeout=datetime.timedelta(seconds=FSDP_DEADLINE / 2))
+    mesh = init_device_mesh("cpu", (world,))
+    model = torch.nn.Sequential(*[_FsdpLayer(k, ps) for k, ps in zip(run["kinds"], run["init"])])
+    for layer in model:
+        fully_shard(layer, mesh=mesh)
+    fully_shard(model, mesh=mesh)
+    opt = torch.optim.AdamW(model.parameters(), **run["hp"])
+    for x, y in zip(run["xs"], run["ys"]):
+        b = len(x) // world
+        opt.zero_grad()
+        out = model(x[rank * b:(rank + 1) * b])
+        torch.nn.functional.softplus(out - y[rank * b:(rank + 1) * b]).mean().backward()  # the probe's judge_loss
+        opt.step()
+        send_frame(wfd, [[p.to_local().detach().clone() for p in layer.ps] for layer in model])
+    dist.destroy_process_group()
+
+
+def _run_fsdp(run, world):
+    """fully_shard + AdamW over ``world`` gloo ranks forked from the judge: per step, each layer's flat parameters
+    (the ranks' dim-0 shards of each parameter put back together, flattened, concatenated in order)."""
+    import torch._dynamo  # noqa: F401  (fully_shard imports it lazily: about 1 s of CPU in each rank otherwise)
+    import torch.distributed.device_mesh  # noqa: F401
+    import torch.distributed.fsdp  # noqa: F401
+    tmp = tempfile.mkdtemp(prefix="fsdp-")
+    pids, fds = [], {}
+    try:
+        for rank in range(world):
+            rfd, wfd = os.pipe()
+            pid = os.fork()
+            if pid == 0:
+                code = 0
+                try:
+                    os.close(rfd)
+                    for other in fds.values():
+                        os.close(other)
+                    _fsdp_rank(run, world, rank, os.path.join(tmp, "store"), wfd)
+                except BaseException:
+                    code = 1
+                finally:
+                    os._exit(code)
+            os.close(wfd)
+            pids.append(pid)
+            fds[rank] = rfd
+        frames, unfinished = read_frames(fds, time.monotonic() + FSDP_DEADLINE, 2**24)
+    finally:
+        kill_sessions(pids)
+        for pid in pids:
+            try:
+                os.waitpid(pid, 0)
+            except ChildProcessError:
+                pass
+        for fd in fds.values():
+            os.close(fd)
+        shutil.rmtree(tmp, ignore_errors=True)
+    steps = len(run["xs"])
+    if unfinished or any(len(frames[r]) != steps for r in range(world)):
+        return None
+    return [[torch.cat([torch.cat([frames[r][step][i][j] for r in range(world)]).reshape(-1)
+                        for j in range(len(shapes))])
+             for i, shapes in enumerate(run["init"])] for step in range(steps)]
+
+
+_FSDP: dict = {}  # (seed, world, run name) -> fully_shard's flat parameters per step; kept for the judge session
+
+
+def fsdp_reference(z, world, run):
+    key = (z.seed, world, run["name"])
+    if key not in _FSDP:
+        _FSDP[key] = _run_fsdp(run, world) or _run_fsdp(run, world)  # once more if it did not finish
+    if _FSDP[key] is None:
+        raise CourseError(f"the grader's own fully_shard run on {world} gloo ranks did not finish "
+                          f"(seed {z.seed}); this is not the submission's fault")
+    return _FSDP[key]
+
+
+@pytest.mark.parametrize("world", WORLDS)
+def test_zero3_matches_fully_shard(z3, world):
+    """after every step of 3 (float64), the ranks' shards put together equal PyTorch's FSDP2 (fully_shard, each
+    layer a unit, AdamW) run by the grader on its own gloo ranks with the same batch slices and loss"""
+    label, steps = z3.steps(world, FSDP_RUN)
+    want = fsdp_reference(z3, world, steps[0][1])
+    for step, run, frames in steps:
+        for i, w in enumerate(want[step]):
+            got = torch.cat([f["shards"][i].reshape(-1) for f in frames]).to(torch.float64)
+            what = f"{label}: layer {i}'s parameters after step {step + 1}"
+            expect(got.numel() >= w.numel(), f"{what}: the shards hold {got.numel()} elements in all, fewer "
+                                             f"than the layer's {w.numel()}")
+            bad = ~torch.isclose(got[:w.numel()], w, rtol=1e-9, atol=1e-11)
+            if bad.any():
+                j = int(bad.nonzero()[0])
+                fail(f"{what}: {int(bad.sum())} of {w.numel()} values differ from PyTorch's FSDP2 "
+                     f"(torch.distributed.fsdp.fully_shard with torch.optim.AdamW, each layer a unit) run by the "
+                     f"grader on {world} gloo ranks with the same slices of the batch (after every call the shards hold "
+                     f"one AdamW step of the unsplit model on the whole batch); at flat index {j} expected "
+                     f"{w[j].item():.10g}, got {got[j].item():.10g}")
 
 
 def test_zero3_gathers_each_layer_just_before_use(z3):
