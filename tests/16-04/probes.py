@@ -31,6 +31,9 @@ COLLECTIVES = ("allreduce", "allreduce_coalesced", "broadcast", "allgather", "_a
 MAX_REPLY = 32 * 2**20
 _FACTORIES = ("empty", "zeros", "ones", "full", "rand", "randn", "randint", "arange", "tensor", "empty_strided",
               "linspace", "eye")
+# functions that join tensors into one: a piece made without device= leaves the joined tensor on the cpu too
+# (blind round 3: the padding of a flat gradient, torch.zeros(pad, dtype=...), concatenated to it)
+_JOINERS = ("cat", "concat", "concatenate", "stack", "hstack", "vstack", "column_stack", "row_stack", "dstack")
 
 
 def _warm_meta() -> None:
@@ -147,11 +150,22 @@ def _unplaced(log: dict, obj) -> bool:
     return any(id(t) in made or (t._base is not None and id(t._base) in made) for t in _tensors_in(obj))
 
 
+def _origin(log: dict, obj) -> str:
+    """The words to put between what a tensor is and "was made by a factory" when it was joined from such a piece."""
+    made = log["made"]
+    for t in _tensors_in(obj):
+        for key in (id(t), None if t._base is None else id(t._base)):
+            if isinstance(made.get(key), tuple):
+                return f", joined by torch.{made[key][1]} from a piece that"
+    return ""
+
+
 def _device_recorder(log: dict):
     """Records, in log["made"], tensors that factories make without device= (a .to(...) places them)."""
     from torch.overrides import TorchFunctionMode
     factories = {getattr(torch, n) for n in _FACTORIES}
     movers = {torch.Tensor.to, torch.Tensor.cuda, torch.Tensor.type_as}
+    joiners = {getattr(torch, n): n for n in _JOINERS if hasattr(torch, n)}
 
     class Recorder(TorchFunctionMode):
         def __torch_function__(self, func, types, args=(), kwargs=None):
@@ -168,6 +182,8 @@ def _device_recorder(log: dict):
                     log["made"].pop(id(out), None)
                 elif args and _unplaced(log, args[0]):
                     log["made"][id(out)] = out
+            elif func in joiners and _unplaced(log, (args, kwargs)):
+                log["made"][id(out)] = (out, joiners[func])
             return out
     return Recorder()
 
@@ -181,7 +197,7 @@ def _install_log(log: dict) -> None:
             if log["on"]:
                 log["sends"].append({"dst": int(dst), "bytes": _nbytes(tensors)})
                 if _unplaced(log, tensors):
-                    log["unplaced"].append(f"a tensor sent to rank {int(dst)}")
+                    log["unplaced"].append(f"a tensor sent to rank {int(dst)}{_origin(log, tensors)}")
             return orig(self, tensors, dst, *args, **kwargs)
         return send
 
@@ -191,7 +207,8 @@ def _install_log(log: dict) -> None:
                 log["collectives"].append({"name": name, "group_size": int(self.size()),
                                            "arg_bytes": [_nbytes(a) for a in args]})
                 if _unplaced(log, (args, list(kwargs.values()))):
-                    log["unplaced"].append(f"a buffer of the collective {name}")
+                    log["unplaced"].append(f"a buffer of the collective {name}"
+                                           f"{_origin(log, (args, list(kwargs.values())))}")
             return orig(self, *args, **kwargs)
         return coll
 
@@ -536,7 +553,7 @@ def _install_recv_log(log: dict) -> None:
             if log["on"]:
                 log["order"].append(["recv", _nbytes(tensors)])
                 if _unplaced(log, tensors):
-                    log["unplaced"].append(f"a buffer received into from rank {int(src)}")
+                    log["unplaced"].append(f"a buffer received into from rank {int(src)}{_origin(log, tensors)}")
             return orig(self, tensors, src, *args, **kwargs)
         return recv
 

@@ -1,6 +1,7 @@
 """Hidden checks of pipeline_grads (exercise 6): one probe call (``run_pipeline``) forks two gloo ranks and
 runs the judge's cases there (float64 stages, micro-batches of unequal sizes, M = 1 and M = the rows); the
-probe logs every send and receive in order. The expected gradients are the judge's own backward of the
+probe logs every send and receive in order; one case has int64 targets, so that rank 1's buffer cannot take
+its dtype from data. The expected gradients are the judge's own backward of the
 unsplit model on the whole batch."""
 import zlib
 
@@ -15,8 +16,10 @@ pytestmark = pytest.mark.task("pipeline")
 OP_TIMEOUT, DEADLINE = 5.0, 20.0
 WIDTH = 6
 # (rows, M): micro-batches of 4, 3, 3 rows; 3, 3, 2, 2 (torch.chunk would give 3, 3, 3, 1); the whole batch;
-# one row each
-CASES = [(10, 3), (10, 4), (5, 1), (4, 4)]
+# one row each; 7 rows in 3 (3, 2, 2) with int64 targets (class-label-like): the activations rank 1 receives are in the
+# parameters' dtype, float64, not data's (blind round 3: a buffer made with data.new_empty on rank 1)
+CASES = [(10, 3), (10, 4), (5, 1), (4, 4), (7, 3)]
+INT_TARGETS = {4}
 
 
 def build_runs(seed):
@@ -24,8 +27,12 @@ def build_runs(seed):
     runs = []
     for rows, M in CASES:
         init = [torch.randn(s, generator=gen, dtype=torch.float64) for s in [(6, 5), (6,), (3, 6), (3,)]]
-        runs.append({"M": M, "init": init, "x": torch.randn(rows, 5, generator=gen, dtype=torch.float64),
-                     "y": torch.randn(rows, 3, generator=gen, dtype=torch.float64)})
+        x = torch.randn(rows, 5, generator=gen, dtype=torch.float64)
+        if len(runs) in INT_TARGETS:
+            y = torch.randint(-2, 3, (rows, 3), generator=gen, dtype=torch.int64)
+        else:
+            y = torch.randn(rows, 3, generator=gen, dtype=torch.float64)
+        runs.append({"M": M, "init": init, "x": x, "y": y})
     return runs
 
 
@@ -51,6 +58,8 @@ class Pipe:
             raise self.failure
         rows, M = CASES[i]
         label = f"pipeline_grads on 2 ranks, {rows} rows in M = {M} micro-batches"
+        if i in INT_TARGETS:
+            label += " (float64 stages, int64 targets: rank 1's activations are float64 whatever data's dtype)"
         expect(self.rec["left_behind"] == 0, f"{label}: {self.rec['left_behind']} process(es) of the ranks were "
                                              f"still running after the grader killed them")
         out = []

@@ -2,7 +2,8 @@
 function includes the loss, and the loss's cotangent is 1/W, so the summed reduce-scatter is already the
 mean), the gradient is reduce-scattered with the list form `dist.reduce_scatter`, the all-gather fills slices
 of one flat buffer, the AdamW step is written out with the step count as a 0-d tensor, and the state is keyed
-by strings.
+by strings. (As first written, before grading, it skipped the last layer's forward, whose output no
+later layer needs, and made its step count without device=: both fairly rejected by the blind round; fixed.)
 """
 EXPECT = {"zero3": "pass"}
 CELLS = {"zero3_impl": '''
@@ -17,7 +18,7 @@ def zero3_step(layers, shards, x, y, loss_fn, state, lr=1e-3, betas=(0.9, 0.999)
         return [t.clone() for t in unflatten_shards([flat[r * k:(r + 1) * k] for r in range(W)], layers[i].shapes)]
 
     inputs = [x]
-    for i in range(n_layers - 1):
+    for i in range(n_layers):
         with torch.no_grad():
             inputs.append(layers[i](full_params(i), inputs[-1]))
     cot = None
@@ -44,7 +45,7 @@ def zero3_step(layers, shards, x, y, loss_fn, state, lr=1e-3, betas=(0.9, 0.999)
         del g
         key = f"layer{i}"
         if key not in state:
-            state[key] = {"t": torch.zeros((), dtype=torch.int64), "m": torch.zeros_like(mine), "v": torch.zeros_like(mine)}
+            state[key] = {"t": torch.zeros((), dtype=torch.int64, device=mine.device), "m": torch.zeros_like(mine), "v": torch.zeros_like(mine)}
         s = state[key]
         s["t"] += 1
         t = int(s["t"])
