@@ -62,6 +62,13 @@ class Pipe:
             label += " (float64 stages, int64 targets: rank 1's activations are float64 whatever data's dtype)"
         expect(self.rec["left_behind"] == 0, f"{label}: {self.rec['left_behind']} process(es) of the ranks were "
                                              f"still running after the grader killed them")
+        raised = [(rank, f["error"]) for rank, fr in enumerate(self.rec["ranks"]) for f in fr
+                  if f["run"] == i and f["error"]]
+        # the cause first: a rank that raised because its peer died ("closed by peer") only echoes the other's error
+        raised.sort(key=lambda re: "peer" in re[1]["message"])
+        if raised:
+            rank, e = raised[0]
+            fail(f"{label}: rank {rank} raised {e['type']}: {e['message'][:240]}")
         out = []
         for rank, fr in enumerate(self.rec["ranks"]):
             mine = [f for f in fr if f["run"] == i]
