@@ -343,3 +343,56 @@ def kill_sessions(pids) -> None:
                 kill()
             except OSError:
                 pass
+
+
+def judge_ranks(world: int, target, deadline_s: float, max_reply: int = 2**24):
+    """The judge's own distributed run, for a reference to compare a submission's ranks with (PyTorch's
+    ZeroRedundancyOptimizer, fully_shard): ``world`` processes forked from the judge (never from a worker),
+    each calling ``target(rank, world, store_path, wfd)`` in a session of its own with stdout and stderr
+    silenced and one thread; the frames each sent (``send_frame`` to ``wfd``), or None when a rank did not
+    finish within ``deadline_s``. Only the judge's code runs in them: no submission object reaches here."""
+    import gc
+    import shutil
+    import tempfile
+    tmp = tempfile.mkdtemp(prefix="judge-ranks-")
+    pids, fds = [], {}
+    try:
+        for rank in range(world):
+            rfd, wfd = os.pipe()
+            pid = os.fork()
+            if pid == 0:
+                code = 0
+                try:
+                    os.setsid()
+                    gc.freeze()  # the judge's objects, inherited: a collection would walk them all (about 1 s a rank)
+                    os.close(rfd)
+                    for other in fds.values():
+                        os.close(other)
+                    quiet = os.open(os.devnull, os.O_WRONLY)
+                    os.dup2(quiet, 1)
+                    os.dup2(quiet, 2)
+                    os.environ["GLOO_SOCKET_IFNAME"] = "lo"
+                    torch.set_num_threads(1)
+                    import warnings
+                    warnings.simplefilter("ignore")
+                    target(rank, world, os.path.join(tmp, "store"), wfd)
+                except BaseException:
+                    code = 1
+                finally:
+                    os._exit(code)
+            os.close(wfd)
+            pids.append(pid)
+            fds[rank] = rfd
+        frames, unfinished = read_frames(fds, time.monotonic() + deadline_s, max_reply)
+    finally:
+        kill_sessions(pids)
+        for pid in pids:
+            try:
+                os.waitpid(pid, 0)
+            except ChildProcessError:
+                pass
+        for fd in fds.values():
+            os.close(fd)
+        shutil.rmtree(tmp, ignore_errors=True)
+    return None if unfinished else frames
+

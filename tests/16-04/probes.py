@@ -219,7 +219,6 @@ def _install_log(log: dict) -> None:
                 setattr(cls, name, wrap_coll(name, getattr(cls, name)))
 
 
-
 def _state_numel(state, seen=None) -> int:
     seen = set() if seen is None else seen
     if id(state) in seen:
@@ -279,28 +278,6 @@ def _rank_main(ns, fn_name, rank, world, store_path, runs, op_timeout, wfd):
             if err is not None:
                 return
             dist.barrier()
-        if run.get("zro"):
-            _zro_run(run, rank, world, i, wfd)
-
-
-def _zro_run(run, rank, world, i, wfd):
-    """The same run with PyTorch's ZeroRedundancyOptimizer(AdamW) over the same ranks, each given the mean gradient
-    (it does not average): the parameters after each step, sent as a frame of step -1."""
-    from torch.distributed.optim import ZeroRedundancyOptimizer
-    params = [t.clone().requires_grad_() for t in run["init"]]
-    try:
-        opt = ZeroRedundancyOptimizer(params, optimizer_class=torch.optim.AdamW, **run["hp"])
-        after = []
-        for grads in run["grads"]:
-            for j, p in enumerate(params):
-                p.grad = torch.stack([g[j] for g in grads]).to(torch.float64).mean(0).to(p.dtype)
-            opt.step()
-            after.append([p.detach().clone() for p in params])
-        err = None
-    except Exception as exc:
-        after, err = [], _error(exc)
-    send_frame(wfd, {"run": i, "step": -1, "error": None, "zro": after, "zro_error": err})
-
 
 
 def run_zero(ns, fn_name, world, runs, op_timeout=5.0, deadline_s=15.0):

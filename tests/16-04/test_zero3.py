@@ -11,10 +11,6 @@ world, plus the imports the first time).
 """
 import datetime
 import math
-import os
-import shutil
-import tempfile
-import time
 import zlib
 
 import pytest
@@ -22,7 +18,7 @@ import torch
 
 from course.judge.adapter import CourseError, StudentFailure
 from course.judge.expect import expect, fail
-from course.judge.probelib import kill_sessions, read_frames, send_frame
+from course.judge.probelib import judge_ranks, send_frame
 
 pytestmark = pytest.mark.task("zero3")
 
@@ -198,19 +194,9 @@ class _FsdpLayer(torch.nn.Module):
         return layer_forward(self.kind, [p.reshape(s) for p, s in zip(self.ps, self.shapes)], h)
 
 
-def _fsdp_rank(run, world, rank, store_path, wfd):
+def _fsdp_rank(run, rank, world, store_path, wfd):
     """One rank of the judge's FSDP2 run: its own slice of each step's batch, the probe's loss; after each step it
     sends its local shard of every parameter (fully_shard cuts each parameter along dim 0)."""
-    os.setsid()
-    import gc
-    gc.freeze()  # the judge's objects, inherited: a collection would walk them all (about 1 s of CPU a rank)
-    quiet = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(quiet, 1)
-    os.dup2(quiet, 2)
-    os.environ["GLOO_SOCKET_IFNAME"] = "lo"
-    torch.set_num_threads(1)
-    import warnings
-    warnings.simplefilter("ignore")
     import torch.distributed as dist
     from torch.distributed.device_mesh import init_device_mesh
     from torch.distributed.fsdp import fully_shard
@@ -238,39 +224,10 @@ def _run_fsdp(run, world):
     import torch._dynamo  # noqa: F401  (fully_shard imports it lazily: about 1 s of CPU in each rank otherwise)
     import torch.distributed.device_mesh  # noqa: F401
     import torch.distributed.fsdp  # noqa: F401
-    tmp = tempfile.mkdtemp(prefix="fsdp-")
-    pids, fds = [], {}
-    try:
-        for rank in range(world):
-            rfd, wfd = os.pipe()
-            pid = os.fork()
-            if pid == 0:
-                code = 0
-                try:
-                    os.close(rfd)
-                    for other in fds.values():
-                        os.close(other)
-                    _fsdp_rank(run, world, rank, os.path.join(tmp, "store"), wfd)
-                except BaseException:
-                    code = 1
-                finally:
-                    os._exit(code)
-            os.close(wfd)
-            pids.append(pid)
-            fds[rank] = rfd
-        frames, unfinished = read_frames(fds, time.monotonic() + FSDP_DEADLINE, 2**24)
-    finally:
-        kill_sessions(pids)
-        for pid in pids:
-            try:
-                os.waitpid(pid, 0)
-            except ChildProcessError:
-                pass
-        for fd in fds.values():
-            os.close(fd)
-        shutil.rmtree(tmp, ignore_errors=True)
+    frames = judge_ranks(world, lambda rank, world, store, wfd: _fsdp_rank(run, rank, world, store, wfd),
+                         FSDP_DEADLINE)
     steps = len(run["xs"])
-    if unfinished or any(len(frames[r]) != steps for r in range(world)):
+    if frames is None or any(len(frames[r]) != steps for r in range(world)):
         return None
     return [[torch.cat([torch.cat([frames[r][step][i][j] for r in range(world)]).reshape(-1)
                         for j in range(len(shapes))])
