@@ -352,8 +352,9 @@ def judge_ranks(world: int, target, deadline_s: float, max_reply: int = 2**24):
     silenced and one thread; the frames each sent (``send_frame`` to ``wfd``), or None when a rank did not
     finish within ``deadline_s``. Only the judge's code runs in them: no submission object reaches here."""
     import gc
-    import shutil
     import tempfile
+
+    from .. import fstree
     tmp = tempfile.mkdtemp(prefix="judge-ranks-")
     pids, fds = [], {}
     try:
@@ -393,6 +394,6 @@ def judge_ranks(world: int, target, deadline_s: float, max_reply: int = 2**24):
                 pass
         for fd in fds.values():
             os.close(fd)
-        shutil.rmtree(tmp, ignore_errors=True)
+        fstree.remove(tmp)  # the gloo store's folder: depth-safe, never follows a link
     return None if unfinished else frames
 
