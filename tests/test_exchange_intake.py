@@ -23,7 +23,7 @@ from nbgrader.utils import parse_utc
 
 from course import REPO_ROOT
 from course.grading.intake import student_tree
-from course.grading.records import lms_incidents
+from course.grading.records import lms_incidents, seals
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="needs root: makes folders owned by several accounts")
 
@@ -322,3 +322,54 @@ def test_one_digest_for_the_same_files_read_or_copied(tmp_path):
     (src / "sub" / "data.csv").write_bytes(b"1,2,4\n")
     again = student_tree.walk(str(src), None, max_files=10, max_file=1000, max_total=1000, read=True)
     assert again.digest != read.digest, "one byte changed in a file of the same size left the digest as it was"
+
+
+def test_many_folders_of_sparse_files_cost_collect_one_submissions_reading():
+    """Red team, 2026-12-02 (sixth): a student may make any number of inbound folders, and collect read every
+    one of them whole for its digest. A sparse file of 64 MiB takes no disk, so 4 KiB of a student's disk made
+    every collect (a deadline's seal included) read and hash 256 MiB (0.53 s of CPU here): 1,000 folders held
+    collect for the class about 9 minutes a run. A student's folders are now read newest first within one
+    submission's bytes (and 32 folders), the rest is one line; their newest submission is still collected."""
+    import shutil
+    import tempfile
+    from course.grading.intake.safe_files import MAX_TOTAL as READ_BUDGET  # one submission's bytes
+    base = tempfile.mkdtemp(prefix="course-test-sparse-")
+    try:
+        exchange, root = Path(base) / "exchange", Path(base) / "course"
+        inbound = exchange / "advanced-pytorch-internals" / "inbound"
+        inbound.mkdir(parents=True)
+        spam = 12
+        for k in range(spam):  # older names than the real hand-in, made first
+            d = _inbound(inbound, ODD_FILES, {}, time=f"2026-01-01 00:00:{k:02d}.000000 UTC")
+            for j in range(4):
+                with open(d / f"zeros{j}.bin", "wb") as fh:
+                    fh.truncate(64 * 2**20)  # sparse: no block on disk
+                _own(d / f"zeros{j}.bin", ODD_FILES)
+        _inbound(inbound, ODD_FILES, {NB: b"the student's real hand-in"})
+        _inbound(inbound, HONEST, {NB: b"the honest student's work"})
+        run = ("import runpy, sys\nsys.argv = ['nbgrader'] + sys.argv[1:]\n"
+               "try:\n    runpy.run_module('nbgrader', run_name='__main__')\nfinally:\n"
+               "    print('RCHAR', open('/proc/self/io').read().split('rchar: ')[1].split()[0], file=sys.stderr)\n")
+        r = subprocess.run([sys.executable, "-c", run, "collect", A, f"--Exchange.root={exchange}",
+                            f"--CourseDirectory.root={root}", f"--CourseDirectory.db_url=sqlite:///{base}/gb.db"],
+                           cwd=REPO_ROOT, capture_output=True, text=True, timeout=300,
+                           env={**os.environ, "PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"]})
+        assert r.returncode == 0, r.stderr[-3000:]
+        got = {p.name: p.read_bytes() for p in (root / "gradebook" / "submitted" / ODD_FILES / A).iterdir()}
+        assert got.get(NB) == b"the student's real hand-in" and not [n for n in got if n.startswith("zeros")], sorted(got)
+        assert (root / "gradebook" / "submitted" / HONEST / A / NB).read_bytes() == b"the honest student's work"
+        read = int(r.stderr.rsplit("RCHAR ", 1)[1].split()[0])
+        sparse = spam * 4 * 64 * 2**20
+        assert read < READ_BUDGET + sparse // 2, (
+            f"collect read {read / 2**20:.0f} MiB for {spam} inbound folders of one student holding "
+            f"{sparse // 2**20} MiB of sparse files (4 KiB of disk each): expected at most one submission's reading "
+            f"({READ_BUDGET // 2**20} MiB) of one student's folders plus Python's own files")
+        found = [json.loads(x) for x in lms_incidents.path(root, A, "collect").read_text().splitlines()]
+        assert [f for f in found if f["student"] == ODD_FILES and "older folder(s)" in f["message"]], found
+        assert not [f for f in found if f["student"] == HONEST], found
+        unread = [s for s in seals.read(root, A) if s["sha256"] == ""]
+        assert len(unread) >= spam - 2 and all(s["folder"].startswith(f"{ODD_FILES}+{A}+2026-01-01 ") for s in unread), \
+            f"all but the one or two newest of {spam} sparse folders should be sealed as unread (so one read later " \
+            f"counts from now), never the real hand-in: {[s['folder'] for s in unread]}"
+    finally:
+        shutil.rmtree(base, ignore_errors=True)  # safe: this test's own folder

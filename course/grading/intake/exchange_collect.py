@@ -51,6 +51,9 @@ from .safe_files import MAX_FILE, MAX_FILES, MAX_TOTAL
 SLACK = datetime.timedelta(minutes=10)  # nbgrader submit's own time comes before its copy and chmod
 SECRET = re.compile(rb"[0-9a-f]{128}")
 STAMP = "%Y-%m-%d %H:%M:%S.%f UTC"
+MAX_FOLDERS = 32  # inbound folders of one student read by one collect, newest first (nbgrader submit makes one a submit)
+READ_BUDGET = MAX_TOTAL  # bytes read from one student's folders before no further (older) one is read
+UNREAD = ""  # the digest sealed for a folder collect did not read
 
 
 def owner_name(path: str) -> str | None:
@@ -88,7 +91,9 @@ class OwnedCollect(ExchangeCollect):
         self.log.warning("%s: %s", student, one_line(message, 500))
         self._incidents.append((student, message))
 
-    def _record(self, path: str) -> dict | None:
+    def _named(self, path: str) -> tuple[str, datetime.datetime] | None:
+        """The student an inbound folder names and the time its name claims, checked without reading what
+        it holds (its owner, its name); None when it is refused."""
         filename = os.path.basename(path)
         where = f"inbound/{one_line(filename, 160)}"
         parts = filename.rsplit("+", 3)
@@ -108,19 +113,67 @@ class OwnedCollect(ExchangeCollect):
             self._refuse(sid, f"{where}: its time {one_line(repr(parts[2]), 80)} is not nbgrader's (the folder was "
                               "not made by nbgrader submit): not collected")
             return None
+        return sid, claimed
+
+    def _record(self, path: str, sid: str, claimed: datetime.datetime) -> tuple[dict | None, int]:
+        """The record of one inbound folder of ``sid`` (None when it is refused) and the bytes read."""
+        filename = os.path.basename(path)
+        where = f"inbound/{one_line(filename, 160)}"
         began = time.time()
         try:
             measured = student_tree.walk(path, None, max_files=MAX_FILES, max_file=self._max_file(),
                                          max_total=MAX_TOTAL, skip=self._skipped, read=True)
         except (student_tree.Refused, OSError) as exc:
             self._refuse(sid, f"{where} {exc}: not collected")
-            return None
+            return None, 0
         self._sealed.append((filename, measured.digest, began))
         when = _utc(measured.newest_change)
         after = seals.changed_after(self._seals, filename, measured.digest)
         if after is not None:
             when = max(when, _utc(after))
-        return {"username": sid, "filename": filename, "timestamp": when, "claimed": claimed}
+        return {"username": sid, "filename": filename, "timestamp": when, "claimed": claimed}, measured.bytes
+
+    def _records(self, paths: list[str]) -> list[dict]:
+        """Every inbound folder a student may have collected, read newest first (by the time its name
+        claims) while that student's folders are within ``MAX_FOLDERS`` and ``READ_BUDGET``: a student can
+        make any number of folders, and a sparse file costs them no disk yet is read whole, so without a
+        bound per student one account's folders could hold collect (and a deadline's seal) for hours. A folder
+        left unread is sealed as unread (``UNREAD``, no digest matches it): should a later collect read it (its
+        newer siblings removed), it is submitted after this reading, so a folder hidden from a deadline's seal
+        behind newer ones cannot be rewritten after the deadline and count as on time."""
+        named: dict[str, list[tuple[datetime.datetime, str]]] = {}
+        for path in paths:
+            try:
+                got = self._named(path)
+            except Exception as exc:  # one folder never stops the class
+                got = self._refuse("", f"inbound/{one_line(os.path.basename(path), 160)} could not be read "
+                                       f"({type(exc).__name__}: {one_line(exc, 200)}): not collected")
+            if got:
+                named.setdefault(got[0], []).append((got[1], path))
+        records = []
+        for sid, folders in sorted(named.items()):
+            folders.sort(key=lambda f: (f[0], f[1]), reverse=True)
+            spent = read = 0
+            for claimed, path in folders:
+                if read >= MAX_FOLDERS or spent >= READ_BUDGET:
+                    break
+                read += 1
+                try:
+                    rec, n = self._record(path, sid, claimed)
+                except Exception as exc:  # one folder never stops the class
+                    rec, n = self._refuse(sid, f"inbound/{one_line(os.path.basename(path), 160)} could not be read "
+                                               f"({type(exc).__name__}: {one_line(exc, 200)}): not collected"), 0
+                spent += n
+                if rec:
+                    records.append(rec)
+            if read < len(folders):
+                now = time.time()  # sealed unread: if one is read later (the newer ones gone), it counts from now
+                self._sealed += [(os.path.basename(path), UNREAD, now) for _, path in folders[read:]]
+                newest = f"{folders[read][0]:%Y-%m-%d %H:%M:%S}"
+                self._note(sid, f"inbound: {len(folders) - read} older folder(s) of {sid!r} (named {newest} UTC or "
+                                f"earlier) not read: a student's folders are read newest first, at most {MAX_FOLDERS} "
+                                f"of them and {READ_BUDGET // 2**20} MiB in all; not collected")
+        return records
 
     def _max_file(self) -> int:
         """The cap of one file: ``safe_files``' or nbgrader's ``max_file_size`` (kB), the smaller."""
@@ -140,15 +193,7 @@ class OwnedCollect(ExchangeCollect):
         self._seals, self._sealed = seals.read(self.coursedir.root, self.coursedir.assignment_id), []
         student = self.coursedir.student_id or "*"
         pattern = os.path.join(glob.escape(self.inbound_path), f"{student}+{self.coursedir.assignment_id}+*")
-        records = []
-        for path in sorted(glob.glob(pattern)):
-            try:
-                rec = self._record(path)
-            except Exception as exc:  # one folder never stops the class
-                rec = self._refuse("", f"inbound/{one_line(os.path.basename(path), 160)} could not be read "
-                                       f"({type(exc).__name__}: {one_line(exc, 200)}): not collected")
-            if rec:
-                records.append(rec)
+        records = self._records(sorted(glob.glob(pattern)))
         try:
             seals.add(self.coursedir.root, self.coursedir.assignment_id, self._sealed)
         except OSError as exc:  # the course's own folder: said, and the times are the change times' alone
