@@ -473,6 +473,47 @@ def test_a_course_root_this_account_cannot_close_is_refused_in_one_line():
         shutil.rmtree(tmp_path)
 
 
+def test_a_process_already_inside_the_course_root_is_shut_out_when_it_closes():
+    """Red team, 2026-12-02 (sixth): closing the course root alone (``chmod go-rwx``) shut out only paths that
+    pass through it. A student whose shell sat in ``gradebook/`` before ``make setup`` closed the root (a fresh
+    clone in a Debian home is 0755 while the venv installs) kept reading by relative paths what was written
+    there afterwards: the gradebook, classmates' submissions, feedback and secrets. Every folder under the root
+    is now closed too, but a virtual environment's, which sandboxes read as accounts of their own."""
+    if os.geteuid() != 0:
+        pytest.skip("needs root: runs as another account")
+    from course.grading.class_run import course_root
+    base = Path(tempfile.mkdtemp(prefix="course-root-", dir="/tmp"))  # pytest's own is closed to nobody
+    try:
+        base.chmod(0o755)
+        root = base / "course"
+        for sub in ("gradebook/submitted", "source", ".venv/lib"):
+            (root / sub).mkdir(parents=True)
+        (root / ".venv" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+        for p in [root, *root.rglob("*")]:
+            p.chmod(0o755)
+        parked = ("import os, sys\nos.chdir(sys.argv[1])\nprint('in', flush=True)\nsys.stdin.readline()\n"
+                  "for name in ('gradebook.db', 'submitted/bob.txt'):\n    try:\n"
+                  "        print(name, 'READ', open(name).read(), flush=True)\n"
+                  "    except OSError as exc:\n        print(name, 'REFUSED', exc.errno, flush=True)\n")
+        proc = subprocess.Popen(["/usr/bin/python3", "-c", parked, str(root / "gradebook")], user="nobody", cwd="/",
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        try:
+            assert proc.stdout.readline().strip() == "in"
+            assert course_root.make_private(str(root))
+            (root / "gradebook" / "gradebook.db").write_text("the class's grades")  # written after the root closed
+            (root / "gradebook" / "submitted" / "bob.txt").write_text("bob's submission")
+            out, _ = proc.communicate("go\n", timeout=60)
+        finally:
+            proc.kill()
+        assert "READ" not in out and out.count("REFUSED 13") == 2, (
+            f"a process of another account whose working folder was {root}/gradebook before the course root was "
+            f"closed read what was written there after: {out!r}")
+        assert stat.S_IMODE((root / ".venv").stat().st_mode) == 0o755, "sandboxes read the venv as accounts of their own"
+        assert stat.S_IMODE((root / ".venv" / "lib").stat().st_mode) == 0o755
+    finally:
+        shutil.rmtree(base)
+
+
 def test_students_config_closes_its_own_submission_folder_and_follows_no_link(tmp_path, monkeypatch):
     """The students' config makes the folder submit just made 0750 (nbgrader's is 0777), through a descriptor:
     a name in the inbound that is a link is left alone, and what it points at keeps its mode."""

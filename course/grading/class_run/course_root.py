@@ -3,8 +3,9 @@
 It holds the reference solutions (``source/``), the hidden checks (``tests/<id>/``), the gradebook, the
 students' submissions, secrets and feedback. ``make_private`` (run by ``make setup``, the course's nbgrader
 config, so every nbgrader command run in the course root, and the grading pipeline) takes group and
-other access off the root folder (``chmod go-rwx``), which closes everything under it; where this account
-cannot, it refuses with one line that says how. A sandbox still sees what it must: bubblewrap mounts the
+other access off the root folder (``chmod go-rwx``) and off every folder under it but a virtual environment's
+(a process already inside a folder when the root closed would otherwise keep reaching what is written there
+later); where this account cannot close the root, it refuses with one line that says how. A sandbox still sees what it must: bubblewrap mounts the
 venv's and the course's read-only views at their paths, whatever the modes of the folders above them.
 """
 from __future__ import annotations
@@ -19,10 +20,11 @@ class OpenCourseRoot(Exception):
 
 
 def make_private(root: str, say=None) -> bool:
-    """Take group and other access off ``root``; True if it was open. ``say``: called with one line
-    when the mode changed."""
+    """Take group and other access off ``root`` and off every folder under it (``close_folders``); True if
+    the root was open. ``say``: called with one line when the root's mode changed."""
     st = os.stat(root)
     if not st.st_mode & 0o077:
+        close_folders(root)
         return False
     mode = stat.S_IMODE(st.st_mode)
     try:
@@ -35,11 +37,78 @@ def make_private(root: str, say=None) -> bool:
             owner = f"uid {st.st_uid}"
         raise OpenCourseRoot(f"the course root {root} can be read by other accounts (mode {mode:04o}) and this "
                              f"account cannot change that: run `chmod go-rwx {root}` as {owner}") from None
+    close_folders(root)
     reachable = all(os.stat(p).st_mode & stat.S_IXOTH for p in _parents(os.path.abspath(root)))
     if say and reachable:  # said only where others could actually get in (not under a closed folder)
         say(f"course root {root}: closed to other accounts (mode {mode:04o} -> {mode & ~0o077:04o}); "
             f"students' files reach it only through the exchange")
     return True
+
+
+def close_folders(root: str) -> int:
+    """Take group and other access off every folder under ``root`` that this account owns, following no
+    link, and leave virtual environments (a folder holding ``pyvenv.cfg``: public packages that sandboxes
+    read as accounts of their own) and grading's temporary folders as they are; how many folders were changed.
+
+    Closing the root alone does not close what is under it to a process already inside: permission is
+    checked on each folder a path passes through, and a student's shell (or ``sleep``) whose working folder
+    was ``gradebook/`` or ``source/`` before the root was closed (while ``make setup`` installed the venv,
+    say) reaches everything later written there by relative paths, never passing the root: the gradebook,
+    classmates' submissions, feedback and secrets. A folder closed itself refuses them."""
+    changed = 0
+    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+    try:
+        top = os.open(root, flags)
+    except OSError:
+        return 0
+    me, kept = os.geteuid(), _grading_folders()
+    stack = [(top, iter(_names(top)))]  # depth first: one descriptor open per level
+    while stack:
+        fd, names = stack[-1]
+        name = next(names, None)
+        if name is None:
+            os.close(fd)
+            stack.pop()
+            continue
+        try:
+            sub = os.open(name, flags, dir_fd=fd)
+        except OSError:  # not a folder, a link, or not ours to open
+            continue
+        inside = _names(sub)
+        st = os.fstat(sub)
+        if "pyvenv.cfg" in inside or (st.st_dev, st.st_ino) in kept:  # left as they are, and not entered
+            os.close(sub)
+            continue
+        if st.st_uid == me and st.st_mode & 0o077:
+            try:
+                os.fchmod(sub, stat.S_IMODE(st.st_mode) & ~0o077)
+                changed += 1
+            except OSError:
+                pass
+        stack.append((sub, iter(inside)))
+    return changed
+
+
+def _grading_folders() -> set[tuple[int, int]]:
+    """The folders where grading makes what sandboxes read as accounts of their own (the temporary folder:
+    the course view, kernels' folders), should one of them be inside the course root."""
+    import tempfile
+    out = set()
+    for p in (tempfile.gettempdir(), os.environ.get("COURSE_KERNEL_ROOT"), os.environ.get("JUPYTER_RUNTIME_DIR")):
+        try:
+            st = os.stat(p) if p else None
+        except OSError:
+            st = None
+        if st is not None:
+            out.add((st.st_dev, st.st_ino))
+    return out
+
+
+def _names(fd: int) -> list[str]:
+    try:
+        return sorted(os.listdir(fd))
+    except OSError:
+        return []
 
 
 def _parents(path: str) -> list[str]:
