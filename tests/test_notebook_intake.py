@@ -98,3 +98,28 @@ def test_a_notebook_of_many_cells_within_the_cap_is_graded(folders, caplog):
     nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x")] * 500), src / NAME)
     assert run(folders, caplog) == []
     assert len(nbformat.read(stage / NAME, 4).cells) == 500
+
+
+def test_a_notebook_of_many_outputs_costs_the_grader_little(folders, caplog):
+    """Red team, 2026-12-02 (sixth): nbformat validates every output and attachment of a notebook as it is
+    read, about 1 s of the grader's CPU per MiB of small ones (60 s for a 64 MiB notebook; the intake read every
+    ``.ipynb`` of a submission, 256 MiB of them in all, and nbgrader reads the graded one again), outside
+    every sandbox and time limit. Past MAX_ITEMS they are cleared from the parsed file first (autograde clears
+    outputs before the notebook runs): the code is graded as submitted, and the intake costs a fraction."""
+    import json
+    import time
+    src, stage, _ = folders
+    n = 60_000
+    for name in (NAME, "my notes.ipynb"):
+        cell = {"cell_type": "code", "id": "c1", "metadata": {}, "execution_count": None, "source": "answer = 42",
+                "outputs": [{"output_type": "display_data", "data": {}, "metadata": {}}] * n}
+        (src / name).write_text(json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [cell]}))
+    size = sum(p.stat().st_size for p in src.iterdir()) / 2**20
+    began = time.process_time()
+    lines = run(folders, caplog)
+    spent = time.process_time() - began
+    assert spent < 2.0, (f"the intake of two notebooks of {n:,} outputs each ({size:.1f} MiB in all) cost the grader "
+                         f"{spent:.1f} s of CPU; expected under 2 s (outputs are cleared before they are validated)")
+    nb = nbformat.read(stage / NAME, 4)
+    assert [c.source for c in nb.cells] == ["answer = 42"] and nb.cells[0].outputs == [], nb.cells
+    assert sum(f"{n:,} outputs and attachments" in ln for ln in lines) == 2, lines

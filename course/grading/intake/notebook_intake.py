@@ -12,7 +12,9 @@ regrade meets (and reports) the same case again:
   with a note at its top;
 - a notebook that is missing is replaced by the blank release, with a note;
 - a notebook of more than ``MAX_CELLS`` cells is graded as the blank release, with a note: the grader's
-  own steps (the feedback page, the markdown sanitizer) cost per cell outside any sandbox or time limit.
+  own steps (the feedback page, the markdown sanitizer) cost per cell outside any sandbox or time limit;
+- a notebook of more than ``MAX_ITEMS`` outputs and attachments is graded with them cleared (one line):
+  nbformat's validation of them costs the grader about a second a MiB, and autograde clears outputs anyway.
 
 Each case is one log line naming the student (``Noted``: the notebook tells the student too).
 """
@@ -46,15 +48,48 @@ def _stem(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "", s)
 
 
-def _readable(path: str) -> str | None:
-    """None when ``path`` is a notebook, else the reason in a few words."""
+MAX_ITEMS = 10_000  # outputs and attachments of a notebook validated as submitted; more are cleared first
+
+
+def _load(path: str) -> tuple[nbformat.NotebookNode | None, str | None, int]:
+    """The notebook at ``path`` (None and the reason in a few words when it is not one), and how many
+    outputs and attachments were cleared from it before it was validated.
+
+    nbformat's validation costs about 1 s of the grader's CPU per MiB of small outputs or attachments
+    (60 s for a 64 MiB notebook, read by the intake and again by nbgrader), outside every sandbox and time limit;
+    autograde clears outputs before the notebook runs and the feedback drops attachments, so past
+    ``MAX_ITEMS`` they are cleared from the parsed file (1/30 of that cost) before anything validates it."""
+    import json
     try:
-        nb = nbtools.read(path)
+        with open(path, encoding="utf-8") as fh:
+            raw = json.load(fh)
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, f"cannot be read ({exc.__class__.__name__})", 0
+    except (ValueError, RecursionError) as exc:
+        return None, f"not a valid notebook ({(str(exc).splitlines() or [type(exc).__name__])[0][:160]})", 0
+    cells = raw.get("cells") if isinstance(raw, dict) else None
+    if isinstance(cells, list) and len(cells) > MAX_CELLS:
+        return None, f"{len(cells):,} cells, more than {MAX_CELLS:,} cells a notebook may have", 0
+    cleared = 0
+    if isinstance(cells, list):
+        items = sum(len(c.get(k)) for c in cells if isinstance(c, dict) for k in ("outputs", "attachments")
+                    if isinstance(c.get(k), (list, dict)))
+        if items > MAX_ITEMS:
+            for c in cells:
+                if isinstance(c, dict) and isinstance(c.get("outputs"), list):
+                    c["outputs"] = []
+                if isinstance(c, dict) and isinstance(c.get("attachments"), dict):
+                    del c["attachments"]
+            cleared = items
+    try:
+        nb = nbformat.reads(json.dumps(raw), as_version=4) if cleared else nbtools.read(path)
     except nbtools.NotebookError as exc:
-        return str(exc).split(": ", 1)[-1]
-    if len(nb.cells) > MAX_CELLS:
-        return f"{len(nb.cells):,} cells, more than {MAX_CELLS:,} cells a notebook may have"
-    return None
+        return None, str(exc).split(": ", 1)[-1], 0
+    except Exception as exc:  # json errors, schema errors
+        return None, f"not a valid notebook ({(str(exc).splitlines() or [type(exc).__name__])[0][:160]})", 0
+    if not isinstance(nb.get("cells"), list):
+        return None, "not a valid notebook (no cell list)", 0
+    return nb, None, cleared
 
 
 def _blank_with_note(release: str, dest: str, note: str) -> None:
@@ -81,8 +116,13 @@ def check(src: str, stage: str, blank: dict[str, str], log, who: str, copy=None)
     student = one_line(who, 80)
     names = sorted(n for n in os.listdir(src) if n.endswith(".ipynb") and os.path.isfile(os.path.join(src, n))
                    and not os.path.islink(os.path.join(src, n)))
+    cleared: dict[str, nbformat.NotebookNode] = {}  # read with their outputs cleared: written from here
     for name in list(names):
-        why = _readable(os.path.join(src, name))
+        nb, why, n = _load(os.path.join(src, name))
+        if n:
+            cleared[name] = nb
+            say(f"{student}: {one_line(name, 120)} held {n:,} outputs and attachments, more than {MAX_ITEMS:,}: "
+                "cleared before grading (autograde clears outputs before it runs)", noted=False)
         if why is None:
             continue
         names.remove(name)
@@ -98,7 +138,10 @@ def check(src: str, stage: str, blank: dict[str, str], log, who: str, copy=None)
         if os.path.lexists(os.path.join(stage, expected)):
             continue
         if expected in names:
-            _copy_plain(os.path.join(src, expected), os.path.join(stage, expected), copy)
+            if expected in cleared:
+                _write_new(os.path.join(stage, expected), cleared[expected])
+            else:
+                _copy_plain(os.path.join(src, expected), os.path.join(stage, expected), copy)
             continue
         alike = [n for n in unknown if _stem(n) == _stem(expected)]
         missing = [e for e in blank if e not in names]
@@ -106,7 +149,7 @@ def check(src: str, stage: str, blank: dict[str, str], log, who: str, copy=None)
         if only:
             match = only[0]
             unknown.remove(match)
-            nb = nbtools.read(os.path.join(src, match))
+            nb = cleared.get(match) or nbtools.read(os.path.join(src, match))
             nb.cells.insert(0, nbformat.v4.new_markdown_cell(RENAMED.format(name=match, expected=expected)))
             _write_new(os.path.join(stage, expected), nb)
             say(f"{student}: {one_line(match, 120)} is graded as {expected} (the only notebook it can be)")
