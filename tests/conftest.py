@@ -37,6 +37,9 @@ def run_topics() -> list[str]:
 def pytest_configure(config):
     if not hasattr(config, "workerinput"):
         run_topics()  # the controller's view, taken before the workers collect
+    if not config.getoption("--notebook", None):  # this repository's tests, not a judge session on a notebook
+        from course.grading.class_run import gradebook_head
+        gradebook_head.install()  # the gradebooks tests create: no `alembic heads` subprocess each
 
 
 def group_of(nodeid: str) -> str:

@@ -31,6 +31,8 @@ def configure(c) -> None:
     # nbgrader's own copy and chmod steps follow links: route them through checked versions.
     safe_files.install()
     lms_feedback.install()
+    from .class_run import gradebook_head
+    gradebook_head.install()  # no `alembic heads` subprocess for each new gradebook
     escape_log_records()
     quiet_known_noise()
     sandbox_validate()

@@ -168,9 +168,10 @@ def _preflight() -> int | None:
 
 
 def _gpus() -> int:
-    import torch
-    if torch.cuda.is_available():
-        return torch.cuda.device_count()
+    from .gpus import count
+    found = count()
+    if found:
+        return found
     if not settings.current().allow_cpu_grading:
         print("NOTE: no CUDA GPU here: GPU-marked checks fail (grade on a GPU node, or set "
               "COURSE_ALLOW_CPU_GRADING=1 to skip them and report them as skipped).")

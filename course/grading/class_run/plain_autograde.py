@@ -60,11 +60,7 @@ def after(assignment=None, student=None, notebooks=None) -> None:
 
 
 def _gpus() -> int:
-    """As the pipeline counts them (only whether there is one enters the fingerprint). Without a GPU
-    driver's device (NVIDIA or ROCm) torch finds none: it is not imported for that (seconds of CPU)."""
-    import sys
-    if "torch" not in sys.modules and not any(os.path.exists(d) for d in ("/dev/nvidiactl", "/dev/kfd")):
-        return 0
-    import torch
-    return torch.cuda.device_count() if torch.cuda.is_available() else 0
+    """As the pipeline counts them (only whether there is one enters the fingerprint)."""
+    from .gpus import count
+    return count()
 

@@ -39,6 +39,10 @@ def serve() -> None:
         out.write(json.dumps({"code": _warm(req) if req.get("warm") else _run_one(req)}) + "\n")
 
 
+# The nbgrader commands that run a notebook in a (sandboxed) kernel; the others (generate_assignment,
+# generate_feedback, export, ...) never start a sandbox, so they get no template.
+KERNEL_COMMANDS = frozenset({"autograde", "validate", "generate_solution"})
+
 _TEMPLATE = None  # this grading worker's sandbox template (course/sandbox/template.py), when wanted
 
 
@@ -147,7 +151,8 @@ def _run_one(req: dict) -> int:
     cwd = os.getcwd()
     os.environ.clear()
     os.environ.update(req["env"])
-    _template_env()
+    if req["args"][:1] and req["args"][0] in KERNEL_COMMANDS:
+        _template_env()  # else nothing here starts a sandbox: a template would cost ~10 s of CPU for nothing
     _expect_more(req.get("more", True))
     app = None
     try:
