@@ -123,3 +123,21 @@ def test_a_notebook_of_many_outputs_costs_the_grader_little(folders, caplog):
     nb = nbformat.read(stage / NAME, 4)
     assert [c.source for c in nb.cells] == ["answer = 42"] and nb.cells[0].outputs == [], nb.cells
     assert sum(f"{n:,} outputs and attachments" in ln for ln in lines) == 2, lines
+
+
+@pytest.mark.parametrize("saved_as", ["a` **the grader: full marks** [see](#top) `b.ipynb",
+                                      "x``` *hi* ``y.ipynb"])
+def test_a_file_name_in_the_graders_note_stays_a_name(folders, caplog, saved_as):
+    """Red team, 2026-12-02 (sixth): the note at the top of a renamed notebook put the student's file name in
+    single backticks, so a name with a backtick of its own closed the code span and wrote the rest of it as
+    markdown in a cell that speaks for the grader (a bold line and a link, kept by the sanitizer as allowed
+    markdown). The name is now a code span whose fence is longer than any run of backticks in it."""
+    from course.grading.autograde.safe_html import _render
+    src, stage, _ = folders
+    notebook(src / saved_as)
+    run(folders, caplog)
+    note = nbformat.read(stage / NAME, 4).cells[0].source
+    page = _render(note)
+    assert "<a " not in page and "<strong>the grader" not in page and "<em>hi" not in page, (
+        f"the file name {saved_as!r} became markdown in the grader's note:\nnote: {note}\nrendered: {page}")
+    assert "<code>" + saved_as.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") + "</code>" in page, page

@@ -29,11 +29,18 @@ from ... import notebook as nbtools
 from ...plain import one_line
 
 NOTE = "**Note from the grader:** {what} The blank notebook was graded in its place, so this assignment scores 0."
-RENAMED = ("**Note from the grader:** you submitted this notebook as `{name}`; it was graded as `{expected}`, "
+RENAMED = ("**Note from the grader:** you submitted this notebook as {name}; it was graded as {expected}, "
            "the assignment's notebook. Keep the name it was released with next time.")
 
 
 MAX_CELLS = 2_000  # a notebook of the assignment has at most 44; 700,000 cells fit in the 64 MiB file cap
+
+
+def _code(text: str) -> str:
+    """``text`` as a markdown code span, whatever backticks it holds (a file name is the student's: with a
+    backtick of its own it would close the span and write the rest of the note as markdown)."""
+    fence = "`" * (max((len(r) for r in re.findall(r"`+", text)), default=0) + 1)
+    return f"{fence} {text} {fence}" if "`" in text else f"`{text}`"
 
 
 class Noted(str):
@@ -130,8 +137,8 @@ def check(src: str, stage: str, blank: dict[str, str], log, who: str, copy=None)
             f"submitted", noted=name in blank)
         if name in blank:
             _blank_with_note(blank[name], os.path.join(stage, name),
-                             NOTE.format(what=f"the file you submitted, `{name}`, could not be read as a notebook "
-                                              f"({why}). Your instructor has kept it."))
+                             NOTE.format(what=f"the file you submitted, {_code(name)}, could not be read as a notebook "
+                                              f"({_code(why)}). Your instructor has kept it."))
             say(f"{student}: {one_line(name, 120)} graded as a blank submission")
     unknown = [n for n in names if n not in blank]
     for expected in sorted(blank):
@@ -150,13 +157,13 @@ def check(src: str, stage: str, blank: dict[str, str], log, who: str, copy=None)
             match = only[0]
             unknown.remove(match)
             nb = cleared.get(match) or nbtools.read(os.path.join(src, match))
-            nb.cells.insert(0, nbformat.v4.new_markdown_cell(RENAMED.format(name=match, expected=expected)))
+            nb.cells.insert(0, nbformat.v4.new_markdown_cell(RENAMED.format(name=_code(match), expected=_code(expected))))
             _write_new(os.path.join(stage, expected), nb)
             say(f"{student}: {one_line(match, 120)} is graded as {expected} (the only notebook it can be)")
             continue
-        found = ", ".join(f"`{n}`" for n in unknown) or "no other notebook"
+        found = ", ".join(_code(n) for n in unknown) or "no other notebook"
         _blank_with_note(blank[expected], os.path.join(stage, expected),
-                         NOTE.format(what=f"no notebook named `{expected}` was submitted (found: {found})."))
+                         NOTE.format(what=f"no notebook named {_code(expected)} was submitted (found: {found})."))
         say(f"{student}: {expected} is missing (found: {one_line(found, 200)}); graded as a blank submission")
     return lines
 
