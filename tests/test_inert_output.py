@@ -172,6 +172,26 @@ def test_raw_cells_hold_inert_html():
     assert out == "<b>bold</b><img> a &lt; b"
 
 
+@pytest.mark.parametrize("tag", ["<div>", "<blockquote>"])
+def test_nested_html_in_a_students_cell_costs_the_grader_little(tag):
+    """Red team, 2026-12-02 (sixth): nh3's HTML parser scans its stack of open elements for each block tag,
+    so nested tags in a student's markdown or raw cell cost the grader quadratic time outside every sandbox
+    and limit: ``"<div>" * 40_000`` (200 kB, within the file cap many times over) took 25 s of CPU to
+    sanitize, and the feedback page sanitizes it again. Past MAX_TAGS tags the cell is shown as its text."""
+    import time
+    safe_html.markdown("<b>warm</b>")
+    source = tag * 20_000 + "<script>alert(1)</script>"
+    for make in (safe_html.markdown, safe_html.raw):
+        began = time.process_time()
+        out = make(source)
+        spent = time.process_time() - began
+        assert spent < 0.5, (f"safe_html.{make.__name__} of {tag!r} x 20,000 ({len(source):,} characters) cost "
+                             f"{spent:.2f} s of CPU; expected under 0.5 s (the cell shown as its text)")
+        assert "<script" not in out and "&lt;script&gt;" in out, out[-200:]
+    small = tag * 10 + "<b>kept</b>"
+    assert "<b>kept</b>" in safe_html.raw(small) and "<b>kept</b>" in safe_html.markdown(small)
+
+
 @pytest.fixture
 def gradebook(tmp_path, monkeypatch):
     import sys
