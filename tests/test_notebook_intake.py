@@ -141,3 +141,22 @@ def test_a_file_name_in_the_graders_note_stays_a_name(folders, caplog, saved_as)
     assert "<a " not in page and "<strong>the grader" not in page and "<em>hi" not in page, (
         f"the file name {saved_as!r} became markdown in the grader's note:\nnote: {note}\nrendered: {page}")
     assert "<code>" + saved_as.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") + "</code>" in page, page
+
+
+def test_a_notebook_of_too_much_text_is_graded_as_the_blank(folders, caplog):
+    """Red team, 2026-12-02 (sixth): the feedback page highlights every code cell and renders every markdown
+    cell, about 16 us of the grader's CPU a character (a 400 kB code cell of ``x = 1`` lines: 6.4 s; 64 MiB, the
+    file cap: about 17 minutes), outside every sandbox and limit, again for each formgrader view. A notebook
+    whose cells hold more than MAX_SOURCE characters is graded as the blank release, with a note."""
+    src, stage, _ = folders
+    notebook(src / NAME, "x = 1\n" * (notebook_intake.MAX_SOURCE // 6 + 1))
+    lines = run(folders, caplog)
+    nb = nbformat.read(stage / NAME, 4)
+    assert len(nb.cells) == 2 and "# blank" in nb.cells[1].source, [c.source[:40] for c in nb.cells]
+    assert f"more than {notebook_intake.MAX_SOURCE // 2**20} MiB a notebook may hold" in nb.cells[0].source
+    assert any("not a readable notebook" in ln for ln in lines), lines
+    (src / NAME).unlink()
+    for p in stage.iterdir():
+        p.unlink()
+    notebook(src / NAME, "x = 1\n" * (notebook_intake.MAX_SOURCE // 6 - 10))
+    assert run(folders, caplog) == []

@@ -13,6 +13,8 @@ regrade meets (and reports) the same case again:
 - a notebook that is missing is replaced by the blank release, with a note;
 - a notebook of more than ``MAX_CELLS`` cells is graded as the blank release, with a note: the grader's
   own steps (the feedback page, the markdown sanitizer) cost per cell outside any sandbox or time limit;
+- a notebook whose cells hold more than ``MAX_SOURCE`` characters of text is graded as the blank release, with
+  a note: its feedback page (code highlighted, markdown rendered) costs about 16 us a character;
 - a notebook of more than ``MAX_ITEMS`` outputs and attachments is graded with them cleared (one line):
   nbformat's validation of them costs the grader about a second a MiB, and autograde clears outputs anyway.
 
@@ -55,6 +57,8 @@ def _stem(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "", s)
 
 
+MAX_SOURCE = 2 * 2**20  # characters of all cells' text: highlighting code and rendering markdown for the
+# feedback page cost the grader about 16 us a character (a 400 kB code cell: 6.4 s), outside every limit
 MAX_ITEMS = 10_000  # outputs and attachments of a notebook validated as submitted; more are cleared first
 
 
@@ -77,6 +81,13 @@ def _load(path: str) -> tuple[nbformat.NotebookNode | None, str | None, int]:
     cells = raw.get("cells") if isinstance(raw, dict) else None
     if isinstance(cells, list) and len(cells) > MAX_CELLS:
         return None, f"{len(cells):,} cells, more than {MAX_CELLS:,} cells a notebook may have", 0
+    if isinstance(cells, list):
+        text = sum(len(c.get("source")) if isinstance(c.get("source"), str) else
+                   sum(len(x) for x in c.get("source") if isinstance(x, str)) if isinstance(c.get("source"), list) else 0
+                   for c in cells if isinstance(c, dict))
+        if text > MAX_SOURCE:
+            return None, (f"{text / 2**20:.1f} MiB of cell text, more than {MAX_SOURCE // 2**20} MiB a notebook may "
+                          "hold"), 0
     cleared = 0
     if isinstance(cells, list):
         items = sum(len(c.get(k)) for c in cells if isinstance(c, dict) for k in ("outputs", "attachments")
