@@ -190,7 +190,7 @@ class OwnedCollect(ExchangeCollect):
         if not check_mode(self.inbound_path, read=True, execute=True):
             self.fail(f"You don't have read permissions for the directory: {self.inbound_path}")
         self._incidents, self._seen = [], set()
-        self._seals, self._sealed = seals.read(self.coursedir.root, self.coursedir.assignment_id), []
+        self._seals, self._sealed = seals.by_folder(seals.read(self.coursedir.root, self.coursedir.assignment_id)), []
         student = self.coursedir.student_id or "*"
         pattern = os.path.join(glob.escape(self.inbound_path), f"{student}+{self.coursedir.assignment_id}+*")
         records = self._records(sorted(glob.glob(pattern)))
@@ -199,7 +199,8 @@ class OwnedCollect(ExchangeCollect):
         except OSError as exc:  # the course's own folder: said, and the times are the change times' alone
             self.log.error("collect could not record what it read (%s): a later collect cannot tell files "
                            "rewritten without a change time", one_line(exc, 200))
-        self._seals += [{"folder": f, "sha256": d, "at": t} for f, d, t in self._sealed]
+        for f, d, t in self._sealed:
+            self._seals.setdefault(f, []).append({"folder": f, "sha256": d, "at": t})
         self.duedate = self._duedate()
         self.src_records = []
         for recs in groupby(records, lambda r: r["username"]).values():

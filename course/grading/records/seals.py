@@ -52,8 +52,19 @@ def add(root, assignment: str, seen: list[tuple[str, str, float]]) -> None:
             fh.write(json.dumps({"folder": folder, "sha256": digest, "at": at}) + "\n")
 
 
-def changed_after(seals: list[dict], folder: str, digest: str) -> float | None:
+def by_folder(seals: list[dict]) -> dict[str, list[dict]]:
+    """``seals`` grouped by folder name: ``changed_after`` then looks at one folder's seals only (a student
+    may make many folders, each sealed at every collect: a scan of every seal for every folder read grew
+    with the product of the two)."""
+    out: dict[str, list[dict]] = {}
+    for s in seals:
+        out.setdefault(s["folder"], []).append(s)
+    return out
+
+
+def changed_after(seals, folder: str, digest: str) -> float | None:
     """The latest time at which ``folder``'s files were read as something other than ``digest`` (so the
-    files now were written after it), or None."""
-    times = [s["at"] for s in seals if s["folder"] == folder and s["sha256"] != digest]
+    files now were written after it), or None. ``seals``: a list, or ``by_folder``'s grouping."""
+    mine = seals.get(folder, ()) if isinstance(seals, dict) else [s for s in seals if s["folder"] == folder]
+    times = [s["at"] for s in mine if s["sha256"] != digest]
     return max(times) if times else None
