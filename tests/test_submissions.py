@@ -4,6 +4,7 @@ Specs live in tests/submissions/<assignment>/<name>.py (see course/grading/class
 This is where each suite proves that it rejects known-wrong answers and accepts correct
 answers written differently. All specs of one assignment are judged in one run.
 """
+import functools
 from pathlib import Path
 
 import pytest
@@ -36,54 +37,141 @@ GENERIC = [p for kind in ("hostile", "honest") for p in submissions.generic_spec
            or submissions.load_spec(p).get("JUDGE_ALL")]
 
 
+def _judge_names(tree) -> dict[str, str]:
+    """The names a module imports from the judge's parts (the input strategies and the worker's warning
+    filters left out: they make inputs in the judge, which a submission cannot reach), each with its part."""
+    import ast
+    out = {}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.ImportFrom) and (n.module or "").startswith("course.judge.") and \
+                n.module not in ("course.judge.strategies", "course.judge.worker"):
+            out.update({a.asname or a.name: f"{n.module}.{a.name}" for a in n.names})
+    return out
+
+
+def _parts_in(node, names: dict[str, str]) -> set[str]:
+    """The judge's parts ``node`` uses: names imported from them, and ``student.X`` calls."""
+    import ast
+    found = set()
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name) and n.id in names:
+            found.add(names[n.id])
+        elif isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "student":
+            found.add(f"student.{n.attr}")
+    return found
+
+
+def _strings_in(node) -> set[str]:
+    import ast
+    return {n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+
+
+@functools.lru_cache(maxsize=None)
+def machinery_by_task(assignment: str) -> dict[str, set[str]]:
+    """Per task of a topic's hidden suite, the parts of the judge its checks rely on (see judging_machinery):
+    what its test files use, what the helper modules they load use, and what each probe they name (a probe is
+    called by its name, a string: ``student.call("run_worlds", ...)``) uses, with the probe's own helpers
+    in its module. A file's parts count for every task it marks."""
+    import ast
+    import re
+    from course import TESTS_DIR
+    files = sorted((TESTS_DIR / assignment).glob("*.py"))
+    trees = {f: ast.parse(f.read_text()) for f in files}
+    helpers = {f: trees[f] for f in files if not f.name.startswith("test_")}
+    funcs = {}  # a helper module's top-level function -> (its parts, the names it calls or mentions)
+    for f, tree in helpers.items():
+        names = _judge_names(tree)
+        for d in tree.body:
+            if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                refs = {n.id for n in ast.walk(d) if isinstance(n, ast.Name)} | _strings_in(d)
+                funcs[d.name] = (_parts_in(d, names), refs)
+
+    def probe_parts(start: set[str]) -> set[str]:
+        seen, todo, parts = set(), [x for x in start if x in funcs], set()
+        while todo:
+            name = todo.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            p, refs = funcs[name]
+            parts |= p
+            todo += [r for r in refs if r in funcs and r not in seen]
+        return parts
+
+    out: dict[str, set[str]] = {}
+    for f, tree in trees.items():
+        if f in helpers:
+            continue
+        text, strings = f.read_text(), _strings_in(tree)
+        imported = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names} | \
+            {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+        parts = _parts_in(tree, _judge_names(tree)) | probe_parts(strings)
+        for h, htree in helpers.items():
+            if h.name in strings or h.stem in imported:  # a helper module it loads (by file name or import)
+                parts |= _parts_in(htree, _judge_names(htree)) | probe_parts(_strings_in(htree))
+        for task in re.findall(r"""mark\.task\(\s*["']([^"']+)["']""", text):
+            out.setdefault(task, set()).update(parts)
+    return out
+
+
 def judging_machinery(assignment: str) -> set[str]:
     """The parts of the judge a topic's hidden suite relies on, which the generic attacks aim at: the names
     it imports from the comparisons (course.judge.expect), the probes that carry values out of the
     submission's worker (course.judge.probelib) and the judge's adapter and plugin, and the ``student.X``
-    calls it makes. The input strategies and the worker's warning filters are left out: they make inputs in
-    the judge, which a submission cannot reach."""
+    calls it makes."""
     import ast
     from course import TESTS_DIR
     found = set()
     for f in sorted((TESTS_DIR / assignment).glob("*.py")):
-        for n in ast.walk(ast.parse(f.read_text())):
-            if isinstance(n, ast.ImportFrom) and (n.module or "").startswith("course.judge.") and \
-                    n.module not in ("course.judge.strategies", "course.judge.worker"):
-                found |= {f"{n.module}.{a.name}" for a in n.names}
-            elif isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "student":
-                found.add(f"student.{n.attr}")
+        tree = ast.parse(f.read_text())
+        found |= _parts_in(tree, _judge_names(tree)) | set(_judge_names(tree).values())
     return found
 
 
-def generic_topics(topics: list[str], attacked: str | None = None) -> list[str]:
-    """The fewest topics (greedily) whose suites between them use every part of the judge any topic uses:
-    the generic attacks are judged on these. An attack on the reply protocol or the comparisons meets the
-    same code in every topic that uses the same parts, so judging it on all of them paid the same
-    verdict over again (7 full-suite runs a topic); a topic that brings a new part is chosen. The parts
-    ``attacked``'s suite uses count as met: the hostile batch grades every generic notebook on that topic
-    through the whole pipeline (tests/test_hostile.py), so judging them there again paid twice."""
-    need = {a: judging_machinery(a) for a in topics}
-    left, chosen = set().union(*need.values()) if need else set(), []
-    if attacked in need:
-        left -= need[attacked]
+def generic_plan(topics: list[str], attacked: str | None = None) -> dict[str, list[str] | None]:
+    """Where the generic attacks are judged: the fewest (topic, task) pairs, chosen greedily, whose checks
+    between them use every part of the judge that any topic's checks use (machinery_by_task); per topic,
+    its chosen tasks (None: all of them). An attack on the reply protocol or the comparisons meets the same
+    code in every check that uses the same parts, so judging it on every task of every topic paid the same
+    verdict over and over (the costliest suites, 15-05, 15-08 and 16-04, are chosen for a part or two each);
+    a pair that brings a new part is chosen, one on a topic already chosen first among equals (a topic
+    costs a judge session a notebook). The parts ``attacked``'s suite uses count as met: the hostile batch
+    grades every generic notebook on that topic through the whole pipeline (tests/test_hostile.py), so
+    judging them there again paid twice."""
+    need = {(a, t): parts for a in topics for t, parts in machinery_by_task(a).items()}
+    left = set().union(*need.values()) if need else set()
+    if attacked in topics:
+        left -= set().union(set(), *(p for (a, _), p in need.items() if a == attacked))
+    plan: dict[str, list[str] | None] = {}
     while left:
-        best = max(topics, key=lambda a: (len(need[a] & left), a))
-        chosen.append(best)
+        best = min(need, key=lambda at: (-len(need[at] & left), at[0] not in plan, at))
+        if not need[best] & left:
+            break
+        plan.setdefault(best[0], []).append(best[1])
         left -= need[best]
-    return sorted(chosen) if attacked in need else (sorted(chosen) or topics[:1])
+    if not plan and attacked not in topics and topics:
+        plan = {topics[0]: None}
+    return {a: sorted(plan[a]) if plan[a] else None for a in sorted(plan)}
 
 
-# COURSE_VERDICT_GENERIC=all (make test-suites): the generic attacks on every topic, as before. Else the ones
-# the hostile batch grades (through the pipeline, on hostile_topic()) on the cover of the other topics' parts,
-# and the ones it leaves to the verdicts (JUDGE_ALL: forged replies, an attack on the judge's worker alone)
-# on the whole cover.
+def generic_topics(topics: list[str], attacked: str | None = None) -> list[str]:
+    """The topics of generic_plan."""
+    return list(generic_plan(topics, attacked))
+
+
+# COURSE_VERDICT_GENERIC=all (make test-suites): the generic attacks on every task of every topic, as before.
+# Else the ones the hostile batch grades (through the pipeline, on hostile_topic()) on the cover of the other
+# topics' parts, and the ones it leaves to the verdicts (JUDGE_ALL: forged replies, an attack on the judge's
+# worker alone) on the whole cover.
 GENERIC_ALL = _os.environ.get("COURSE_VERDICT_GENERIC") == "all"
-GENERIC_ON = graded_topics() if GENERIC_ALL else generic_topics(graded_topics(), attacked=hostile_topic())
-JUDGE_ONLY_ON = graded_topics() if GENERIC_ALL else generic_topics(graded_topics())
+GENERIC_ON = {a: None for a in graded_topics()} if GENERIC_ALL else \
+    generic_plan(graded_topics(), attacked=hostile_topic())
+JUDGE_ONLY_ON = {a: None for a in graded_topics()} if GENERIC_ALL else generic_plan(graded_topics())
 
 
-def generic_on(spec: Path) -> list[str]:
-    """The topics whose verdict run judges the generic spec ``spec``."""
+def generic_on(spec: Path) -> dict[str, list[str] | None]:
+    """The topics whose verdict run judges the generic spec ``spec``, each with the tasks it is judged on
+    (None: every task)."""
     return JUDGE_ONLY_ON if submissions.load_spec(spec).get("JUDGE_ALL") else GENERIC_ON
 
 
@@ -109,24 +197,41 @@ def judged_expectations(path, spec: dict) -> dict:
     return {**spec, "EXPECT": {t: v for t, v in spec["EXPECT"].items() if v != "pass"}}
 
 
+def _met(plan: dict) -> set[str]:
+    """The parts of the judge that the checks of a plan's (topic, tasks) use."""
+    out = set()
+    for a, tasks in plan.items():
+        by_task = machinery_by_task(a)
+        out |= set().union(set(), *(by_task[t] for t in (tasks or by_task)))
+    return out
+
+
 def test_generic_attacks_meet_every_part_of_the_judge():
-    """The topics the generic attacks are judged on use, between them, every part of the judge that any
-    topic's suite uses, so no part goes unattacked; and they are fewer than all topics when some topics
-    add nothing new."""
+    """The tasks the generic attacks are judged on use, between them, every part of the judge that any
+    topic's checks use, so no part goes unattacked; and they are fewer than all tasks of all topics."""
     topics = graded_topics()
-    chosen = generic_topics(topics, attacked=hostile_topic())
-    used = set().union(*(judging_machinery(a) for a in topics))
-    met = set().union(*(judging_machinery(a) for a in chosen + [hostile_topic()]))
-    assert set(chosen) <= set(topics) and hostile_topic() not in chosen, chosen
+    plan = generic_plan(topics, attacked=hostile_topic())
+    used = set().union(*(set().union(set(), *machinery_by_task(a).values()) for a in topics))
+    met = _met({**plan, hostile_topic(): None})
+    assert set(plan) <= set(topics) and hostile_topic() not in plan, plan
     assert "student.call" in used and any(m.startswith("course.judge.expect.") for m in used), used
     assert used <= met, f"parts of the judge no generic attack meets: {sorted(used - met)}"
-    # a made-up topic whose suite uses one part no other does is chosen; one that adds nothing is not
+    assert sum(len(t or machinery_by_task(a)) for a, t in plan.items()) < \
+        sum(len(machinery_by_task(a)) for a in topics), plan
+    # every task named is one of its topic's, and the parts each topic's suite uses are found per task
+    for a in topics:
+        by_task = machinery_by_task(a)
+        assert set(plan.get(a) or ()) <= set(by_task), (a, plan.get(a), sorted(by_task))
+        assert "student.call" in set().union(set(), *by_task.values()), (a, by_task)
+    # a made-up task whose checks use one part no other does is chosen; one that adds nothing is not, and a
+    # task on a topic already chosen goes first among equals
     import unittest.mock as mock
-    fake = {"A": {"x", "y", "w"}, "B": {"x"}, "C": {"z"}}
-    with mock.patch(__name__ + ".judging_machinery", side_effect=fake.__getitem__):
+    fake = {"A": {"a1": {"x", "y"}, "a2": {"w"}}, "B": {"b": {"x", "w"}}, "C": {"c": {"z"}, "c2": {"x"}}}
+    with mock.patch(__name__ + ".machinery_by_task", side_effect=fake.__getitem__):
+        assert generic_plan(["A", "B", "C"]) == {"A": ["a1", "a2"], "C": ["c"]}
+        assert generic_plan(["A", "B", "C"], attacked="C") == {"A": ["a1", "a2"]}  # C's parts: the batch's
+        assert generic_plan(["A", "B", "C"], attacked="A") == {"C": ["c"]}
         assert generic_topics(["A", "B", "C"]) == ["A", "C"]
-        assert generic_topics(["A", "B", "C"], attacked="C") == ["A"]  # C's parts: the hostile batch's
-        assert generic_topics(["A", "B", "C"], attacked="A") == ["C"]
     # every generic notebook is judged on the hostile batch's topic: by the batch through the pipeline, or
     # (an attack on the judge's worker alone) by the verdicts; and on every part of the judge
     from tests import test_hostile
@@ -134,8 +239,10 @@ def test_generic_attacks_meet_every_part_of_the_judge():
     here = {p.stem for p in GENERIC if hostile_topic() in generic_on(p)}
     assert {p.stem for p in GENERIC} <= batch | here and not batch & here, (sorted(batch), sorted(here))
     for p in GENERIC:
-        met_by_p = set(generic_on(p)) | ({hostile_topic()} if p.stem in batch else set())
-        assert used <= set().union(*(judging_machinery(a) for a in met_by_p)), p.stem
+        on = dict(generic_on(p))
+        if p.stem in batch:
+            on[hostile_topic()] = None  # the batch grades every task
+        assert used <= _met(on), (p.stem, sorted(used - _met(on)))
     forged = [p.stem for p in GENERIC if submissions.load_spec(p).get("JUDGE_ALL")]
     assert forged and not set(forged) & batch, forged  # the forged replies: judged, not graded with a kernel
 
@@ -244,8 +351,11 @@ def test_example_submission_verdicts(assignment, tmp_path, sandbox_template):
         nb = tmp_path / f"{p.parent.name.strip('_')}-{p.stem}.ipynb"
         specs.append(judged_expectations(p, submissions.write(p, nb, assignment=generic_for)))
         notebooks.append(nb)
-    # A topic spec is judged only on the tasks its EXPECT names; generic specs on every task.
+    # A topic spec is judged only on the tasks its EXPECT names; a generic spec on those generic_plan chose.
     only = {str(nb): list(spec["EXPECT"]) for nb, spec in zip(notebooks, specs) if "EXPECT" in spec}
+    # A generic spec on the tasks generic_plan chose here (their checks meet the parts this topic adds)
+    only.update({str(nb): generic_on(p)[assignment] for (p, g), nb in zip(todo, notebooks)
+                 if g is not None and generic_on(p).get(assignment)})
     seeds = {str(nb): (SEEDS, [t for t, v in spec["EXPECT"].items() if v in ("fail", "zero")])
              for nb, spec in zip(notebooks, specs) if known_wrong(spec)}
     # A "fail" verdict needs one failing check per seed: the rest of that task's checks are skipped.
