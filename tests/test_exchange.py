@@ -478,7 +478,9 @@ def test_a_process_already_inside_the_course_root_is_shut_out_when_it_closes():
     pass through it. A student whose shell sat in ``gradebook/`` before ``make setup`` closed the root (a fresh
     clone in a Debian home is 0755 while the venv installs) kept reading by relative paths what was written
     there afterwards: the gradebook, classmates' submissions, feedback and secrets. Every folder under the root
-    is now closed too, but a virtual environment's, which sandboxes read as accounts of their own."""
+    is now closed too, but a virtual environment's (sandboxes read it as accounts of their own) and the public
+    release/, course/ and docs/ (copied for other accounts with their modes: the hub's Jupyter config, a
+    sandbox's view of the course package)."""
     if os.geteuid() != 0:
         pytest.skip("needs root: runs as another account")
     from course.grading.class_run import course_root
@@ -486,7 +488,7 @@ def test_a_process_already_inside_the_course_root_is_shut_out_when_it_closes():
     try:
         base.chmod(0o755)
         root = base / "course"
-        for sub in ("gradebook/submitted", "source", ".venv/lib"):
+        for sub in ("gradebook/submitted", "source", ".venv/lib", "release/jupyter-hub", "course/student"):
             (root / sub).mkdir(parents=True)
         (root / ".venv" / "pyvenv.cfg").write_text("home = /usr/bin\n")
         for p in [root, *root.rglob("*")]:
@@ -510,6 +512,9 @@ def test_a_process_already_inside_the_course_root_is_shut_out_when_it_closes():
             f"closed read what was written there after: {out!r}")
         assert stat.S_IMODE((root / ".venv").stat().st_mode) == 0o755, "sandboxes read the venv as accounts of their own"
         assert stat.S_IMODE((root / ".venv" / "lib").stat().st_mode) == 0o755
+        for public in ("release", "release/jupyter-hub", "course", "course/student"):  # copied for others, modes too
+            assert stat.S_IMODE((root / public).stat().st_mode) == 0o755, f"{public} was closed"
+        assert stat.S_IMODE((root / "source").stat().st_mode) == 0o700
     finally:
         shutil.rmtree(base)
 

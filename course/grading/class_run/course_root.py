@@ -45,10 +45,17 @@ def make_private(root: str, say=None) -> bool:
     return True
 
 
+# Folders of the course root that are public by design and copied for other accounts (their modes go with
+# the copies): what students get (``release/``: the hub's Jupyter config, ``make student-env``), the code (a
+# sandbox's read-only view of ``course/`` is copied from it, with its folders' modes), the documentation.
+PUBLIC = ("release", "course", "docs")
+
+
 def close_folders(root: str) -> int:
     """Take group and other access off every folder under ``root`` that this account owns, following no
     link, and leave virtual environments (a folder holding ``pyvenv.cfg``: public packages that sandboxes
-    read as accounts of their own) and grading's temporary folders as they are; how many folders were changed.
+    read as accounts of their own), grading's temporary folders and the root's ``PUBLIC`` folders as they are;
+    how many folders were changed.
 
     Closing the root alone does not close what is under it to a process already inside: permission is
     checked on each folder a path passes through, and a student's shell (or ``sleep``) whose working folder
@@ -76,7 +83,8 @@ def close_folders(root: str) -> int:
             continue
         inside = _names(sub)
         st = os.fstat(sub)
-        if "pyvenv.cfg" in inside or (st.st_dev, st.st_ino) in kept:  # left as they are, and not entered
+        if "pyvenv.cfg" in inside or (st.st_dev, st.st_ino) in kept or (fd == top and name in PUBLIC):
+            # left as they are, and not entered
             os.close(sub)
             continue
         if st.st_uid == me and st.st_mode & 0o077:
