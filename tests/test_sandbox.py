@@ -148,3 +148,27 @@ def test_course_package_shows_only_the_student_package_and_the_worker():
                                     "judge/pristine.py", "judge/probelib.py", *student]), seen["found"]
     assert len(seen["missing"]) == 7, f"the grader's own code is importable in the sandbox: {seen['missing']}"
     assert not seen["writable"], "course/ is writable inside the sandbox"
+
+
+def test_the_course_view_is_readable_whatever_the_checkouts_modes(tmp_path, monkeypatch):
+    """The view of ``course/`` a sandbox reads as an account of its own is copied from the checkout: copytree
+    kept a folder's mode and copyfile created under the grader's umask, so a checkout whose folders are closed
+    to other accounts (or an instructor's umask 077) left ``course/student`` unreadable in every sandbox.
+    Found by the sixth red team (2026-12-02), when its first fix closed every folder under the course root."""
+    import shutil
+    fake = tmp_path / "repo"
+    shutil.copytree(REPO_ROOT / "course", fake / "course", ignore=shutil.ignore_patterns("__pycache__"))
+    for here, dirs, files in os.walk(fake):
+        for name in dirs:
+            os.chmod(os.path.join(here, name), 0o700)
+        for name in files:
+            os.chmod(os.path.join(here, name), 0o600)
+    monkeypatch.setattr(sandbox, "REPO_ROOT", fake)
+    old = os.umask(0o077)
+    try:
+        view = sandbox.course_view(str(tmp_path / "view"))
+    finally:
+        os.umask(old)
+    closed = [os.path.relpath(os.path.join(here, n), view) for here, dirs, files in os.walk(view) for n in dirs + files
+              if not os.stat(os.path.join(here, n)).st_mode & 0o004]
+    assert not closed, f"not readable by other accounts in the course view: {closed[:5]}"

@@ -153,6 +153,14 @@ def course_view(dest: str | None = None) -> str:
         else:
             os.makedirs(os.path.dirname(os.path.join(root, rel)), exist_ok=True)
             shutil.copyfile(src / rel, os.path.join(root, rel))  # safe: as above
+    # readable by the sandbox's account whatever the checkout's modes and this process's umask (copytree
+    # copies a folder's mode, copyfile creates under the umask: a course root closed to other accounts, or
+    # an instructor's umask 077, would leave the view unreadable to every sandbox)
+    for here, dirs, files in os.walk(root):
+        for d in dirs:
+            os.chmod(os.path.join(here, d), 0o755, follow_symlinks=False)  # safe: folders this process just made
+        for f in files:
+            os.chmod(os.path.join(here, f), 0o644, follow_symlinks=False)  # safe: files this process just wrote
     if dest is None:
         import atexit
         atexit.register(fstree.remove, root)
