@@ -15,12 +15,33 @@ def _raw(v):
 
 
 # ---------------------------------------------------------------- accumulate_grads
-def accumulate_run(ns, spec, loss, x, y, micro_batches, pre_grads, mode, frozen=()):
+class _SharedAndUnused(torch.nn.Module):
+    """The spec's model followed by two square layers that share one weight (tied, as embeddings often are),
+    plus a head the forward never calls. test_accumulate.py builds the same model on the judge."""
+
+    def __init__(self, inner, width, seed):
+        super().__init__()
+        self.inner = inner
+        with torch.random.fork_rng(devices=[]):
+            torch.manual_seed(seed)
+            self.first = torch.nn.Linear(width, width).double()
+            self.second = torch.nn.Linear(width, width).double()
+            self.unused_head = torch.nn.Linear(width, 1).double()
+        self.second.weight = self.first.weight
+
+    def forward(self, x):
+        return self.second(torch.tanh(self.first(self.inner(x))))
+
+
+def accumulate_run(ns, spec, loss, x, y, micro_batches, pre_grads, mode, frozen=(), shared_and_unused=False):
     """Build the judge's model, set some .grad beforehand, call accumulate_grads once and report the
     gradients, the forward batch sizes, the returned loss, and what changed around the call. The parameters
-    at the indices in frozen get requires_grad=False first."""
+    at the indices in frozen get requires_grad=False first. shared_and_unused wraps the model in
+    _SharedAndUnused (a tied weight and a parameter no forward uses)."""
     fn = get(ns, "accumulate_grads")
     model = build_model(spec)
+    if shared_and_unused:
+        model = _SharedAndUnused(model, spec["out"], spec["seed"] + 1)
     model.train(mode == "train")
     for i, p in enumerate(model.parameters()):
         p.requires_grad_(i not in frozen)
@@ -180,9 +201,10 @@ def collate_empty(ns, seqs, labels):
 
 # ---------------------------------------------------------------- ScratchAdamW
 def _number(v):
-    """A state's step as a float, whether kept as a Python number or a 0-dim tensor; anything else by type."""
-    if isinstance(v, torch.Tensor) and v.numel() == 1:
-        return float(v.item())
+    """A state's step as a float, whether kept as a Python number or a 0-dim tensor; anything else by type (a
+    tensor of another shape, even of one element, by its shape: the text allows a number or a 0-dim tensor)."""
+    if isinstance(v, torch.Tensor):
+        return float(v.item()) if v.dim() == 0 else f"<a tensor of shape {list(v.shape)}>"
     if isinstance(v, (int, float)) and not isinstance(v, bool):
         return float(v)
     return _raw(v)
@@ -220,6 +242,24 @@ def adamw_run(ns, values, groups, grads, resume_at=None, repeat=False, frozen=()
             opt = cls(_groups(params, groups), lr=groups[0]["hyper"]["lr"])
             opt.load_state_dict(saved)
     return out
+
+
+def sgd_on_meta(ns, shapes, hyper, steps):
+    """MomentumSGD stepping float64 parameters on the meta device (a stand-in for a GPU: a tensor made without
+    device= lands on the CPU). Returns the error, if any, and the device of each momentum buffer kept."""
+    params = [torch.nn.Parameter(torch.zeros(s, dtype=torch.float64, device="meta")) for s in shapes]
+    error, opt = None, None
+    try:
+        opt = get(ns, "MomentumSGD")(params, **hyper)
+        for _ in range(steps):
+            for p in params:
+                p.grad = torch.zeros_like(p)
+            opt.step()
+    except Exception as exc:
+        error = f"{type(exc).__name__}: {str(exc)[:300]}"
+    state = [] if opt is None else [opt.state.get(p, {}) for p in params]
+    return {"error": error, "buffers": [str(st["momentum_buffer"].device) if isinstance(
+        st.get("momentum_buffer"), torch.Tensor) else _raw(st.get("momentum_buffer")) for st in state]}
 
 
 def adamw_on_meta(ns, shapes, hyper, steps):

@@ -24,8 +24,28 @@ def make_batch(spec, loss, n, gen, layout="contiguous"):
     return x, y
 
 
-def expected(spec, loss, x, y, pre_grads, frozen=(), mode="train"):
+class SharedAndUnused(torch.nn.Module):
+    """The judge's copy of probes._SharedAndUnused: the spec's model, then two square layers sharing one weight,
+    and a head that the forward never calls (same seeds, so the same weights on both sides)."""
+
+    def __init__(self, inner, width, seed):
+        super().__init__()
+        self.inner = inner
+        with torch.random.fork_rng(devices=[]):
+            torch.manual_seed(seed)
+            self.first = torch.nn.Linear(width, width).double()
+            self.second = torch.nn.Linear(width, width).double()
+            self.unused_head = torch.nn.Linear(width, 1).double()
+        self.second.weight = self.first.weight
+
+    def forward(self, x):
+        return self.second(torch.tanh(self.first(self.inner(x))))
+
+
+def expected(spec, loss, x, y, pre_grads, frozen=(), mode="train", shared_and_unused=False):
     model = build_model(spec)
+    if shared_and_unused:
+        model = SharedAndUnused(model, spec["out"], spec["seed"] + 1)
     model.train(mode == "train")
     for i, p in enumerate(model.parameters()):
         p.requires_grad_(i not in frozen)
@@ -40,10 +60,11 @@ def no_pre(spec):
     return [None] * len(list(build_model(spec).parameters()))
 
 
-def run(student, spec, loss, x, y, k, pre_grads=None, mode="train", frozen=()):
+def run(student, spec, loss, x, y, k, pre_grads=None, mode="train", frozen=(), shared_and_unused=False):
     pre = pre_grads if pre_grads is not None else no_pre(spec)
+    extra = {"shared_and_unused": True} if shared_and_unused else {}
     return student.call("accumulate_run", spec=spec, loss=loss, x=x, y=y, micro_batches=k, pre_grads=pre,
-                        mode=mode, frozen=list(frozen))
+                        mode=mode, frozen=list(frozen), **extra)
 
 
 def check_grads(res, want, what):
@@ -185,3 +206,28 @@ def test_eval_mode_model(student, gen):
     check_grads(res, want, what)
     check_loss(res, want_loss, what)
     expect(not res["changes"], f"{what} left changes behind: {'; '.join(res['changes'])}")
+
+
+def test_shared_and_unused_parameters(student, gen):
+    """a weight shared by two layers gets the full-batch gradient once, and a parameter the forward never uses keeps .grad None, as after one full-batch backward()"""
+    spec = {"arg": "inputs", "in": 3, "out": 3, "hidden": [4], "norm": False, "dropout": False, "seed": 19,
+            "double": True}
+    x, y = make_batch(spec, "mse", 7, gen)
+    n_params = len(list(SharedAndUnused(build_model(spec), 3, 20).parameters()))
+    res = run(student, spec, "mse", x, y, 3, pre_grads=[None] * n_params, shared_and_unused=True)
+    want_loss, want = expected(spec, "mse", x, y, [None] * n_params, shared_and_unused=True)
+    what = (describe(spec, "mse", 7, 3) + " on a model whose layers 'first' and 'second' share one weight and whose "
+            "'unused_head' the forward never calls (clause: every parameter's .grad holds the full-batch gradient, "
+            "as a single full-batch backward() would)")
+    for name, g in want.items():
+        got = res["grads"].get(name)
+        if g is None:
+            expect(got is None, f"{what}: parameter '{name}' is never used by the forward, so backward() leaves its "
+                                f".grad None; got a tensor")
+        elif got is None:
+            fail(f"{what}: parameter '{name}' has .grad None afterwards; expected the full-batch gradient")
+        else:
+            expect_close(got, g, f"{what}: .grad of parameter '{name}' (the shared weight is one parameter: its "
+                                 "gradient counts once)" if name == "first.weight" else f"{what}: .grad of "
+                                 f"parameter '{name}'", atol=1e-10, rtol=1e-8)
+    check_loss(res, want_loss, what)

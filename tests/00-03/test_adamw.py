@@ -52,13 +52,13 @@ def reference(values, groups, grads, repeat=False):
     return out
 
 
-def compare(res, want, what, state=False):
+def compare(res, want, what, state=False, tol=None):
     if len(res["params"]) != len(want["params"]):
         fail(f"{what}: {len(res['params'])} steps reported, expected {len(want['params'])}")
     for step, (got, exp) in enumerate(zip(res["params"], want["params"]), start=1):
         for i, (g, e) in enumerate(zip(got, exp)):
             expect_close(g, e, f"{what}: parameter {i} after step {step} (torch.optim.AdamW gives the expected "
-                               "value)", **TOL)
+                               "value)", **(tol or TOL))
         if not state:
             continue
         for i, (g, e) in enumerate(zip(res["state"][step - 1], want["state"][step - 1])):
@@ -68,10 +68,18 @@ def compare(res, want, what, state=False):
                 continue
             expect_equal(g["keys"], ["exp_avg", "exp_avg_sq", "step"],
                          f"{what}: the keys of state[p] of parameter {i} after step {step}")
+            expect(isinstance(g["step"], float), f"{what}: state[p]['step'] of parameter {i} after step {step} is "
+                                                 f"{g['step']}; expected a number or a 0-dim tensor (clause: \"step\" "
+                                                 "as a number or a 0-dim tensor)")
             expect_equal(g["step"], float(e["step"]), f"{what}: state[p]['step'] of parameter {i} after step "
                                                       f"{step} (the steps this parameter has taken)")
             for key in ("exp_avg", "exp_avg_sq"):
-                expect_close(g[key], e[key], f"{what}: state[p]['{key}'] of parameter {i} after step {step}", **TOL)
+                if isinstance(g[key], torch.Tensor):
+                    expect_equal((tuple(g[key].shape), g[key].dtype), (tuple(e[key].shape), e[key].dtype),
+                                 f"{what}: the (shape, dtype) of state[p]['{key}'] of parameter {i} after step {step} "
+                                 "(clause: the two moments as tensors of p's shape, dtype and device)")
+                expect_close(g[key], e[key], f"{what}: state[p]['{key}'] of parameter {i} after step {step}",
+                             **(tol or TOL))
 
 
 def describe(name, groups):
@@ -109,6 +117,17 @@ def test_state_on_the_parameters_device(student):
     kept = [sorted(m) for m in res["moments"]]
     expect(kept == [["exp_avg", "exp_avg_sq"]] * 2,
            f"{what}: state[p] kept the moments {kept}" + (f"; step() raised {res['error']}" if res["error"] else ""))
+
+
+def test_state_follows_float32_parameters(student, gen):
+    """float32 parameters: exp_avg and exp_avg_sq are float32 tensors of p's shape, as torch.optim.AdamW keeps them, and the steps match it to float32 rounding"""
+    groups = CONFIGS["two groups, decay in one"]
+    values, grads = draw(gen, steps=3)
+    values = [v.float() for v in values]
+    grads = [[g.float() for g in gs] for gs in grads]
+    res = student.call("adamw_run", values=values, groups=groups, grads=grads)
+    compare(res, reference(values, groups, grads), describe("float32 parameters", groups), state=True,
+            tol=dict(atol=1e-6, rtol=1e-5))
 
 
 def test_grad_left_unchanged(student, gen):

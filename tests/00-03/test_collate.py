@@ -72,7 +72,7 @@ def test_matches_pad_sequence(student, lengths, features, dtype, layout, label_k
 
 
 def test_labels_int64_whatever_dtype(student, gen):
-    """labels come back as int64 from Python ints and 0-dim tensors of any integer dtype"""
+    """labels come back as int64 from Python ints and 0-dim tensors of any integer dtype, exactly (values past 2**24 and 2**53 too)"""
     lengths = [2, 3, 1, 2, 1, 3]
     seqs = make(gen, lengths, (2,), torch.float32, "contiguous")
     highs = {"int": 10**6, "int64": 10**6, "int32": 10**6, "int16": 30000, "uint8": 256, "int8": 128}
@@ -80,6 +80,15 @@ def test_labels_int64_whatever_dtype(student, gen):
     res = run(student, seqs, labels)
     check(res, expected(seqs, lengths, labels, 0.0), describe(lengths, (2,), torch.float32, "contiguous", labels,
                                                               None))
+    # labels past float32's 2**24 and float64's 2**53 (odd, so that rounding through a float shows), exactly
+    big = [("int", 2**24 + 1 + 2 * int(torch.randint(0, 1000, (), generator=gen))),
+           ("int64", 2**53 + 1 + 2 * int(torch.randint(0, 1000, (), generator=gen))),
+           ("int32", 2**31 - 1 - 2 * int(torch.randint(0, 1000, (), generator=gen)))]
+    seqs = make(gen, [1, 2, 1], (2,), torch.float32, "contiguous")
+    res = run(student, seqs, big)
+    check(res, expected(seqs, [1, 2, 1], big, 0.0),
+          describe([1, 2, 1], (2,), torch.float32, "contiguous", big, None) + f" with the labels {[v for _, v in big]} "
+          "(beyond 2**24 and 2**53: each must come back exactly)")
 
 
 @pytest.mark.parametrize("layout", ["contiguous", "transposed"])
@@ -134,3 +143,30 @@ def test_empty_list_raises(student, gen):
     expect_raises(res["empty"], "ValueError", "pad_collate([])")
     check(res["after"], expected(seqs, [2, 1], labels, 0.0),
           describe([2, 1], (2,), torch.float32, "contiguous", labels, None) + " called right after pad_collate([])")
+
+
+@pytest.mark.parametrize("padding_value", [float("-inf"), float("inf")])
+def test_non_finite_padding_value(student, gen, padding_value):
+    """a padding_value of -inf or inf fills the padded positions and leaves the real ones as the samples hold them"""
+    lengths = [int(n) for n in torch.randint(1, 5, (3,), generator=gen)]
+    lengths[int(torch.randint(0, 3, (), generator=gen))] = 5  # at least one sample is padded
+    dtype = torch.float64 if padding_value < 0 else torch.float32
+    seqs = make(gen, lengths, (2,), dtype, "contiguous")
+    labels = [("int", i) for i in range(3)]
+    res = run(student, seqs, labels, padding_value)
+    check(res, expected(seqs, lengths, labels, padding_value),
+          describe(lengths, (2,), dtype, "contiguous", labels, padding_value) +
+          " (clause: sample i at positions 0 .. L_i - 1 and padding_value everywhere else)")
+
+
+@pytest.mark.parametrize("features", [(0,), (2, 0)])
+def test_zero_size_features(student, gen, features):
+    """sequences whose features shape holds a 0 give inputs of shape (B, L_max, *features)"""
+    lengths = [int(n) for n in torch.randint(0, 4, (3,), generator=gen)]
+    lengths[0] = 2
+    seqs = make(gen, lengths, features, torch.float32, "contiguous")
+    labels = [("int64", 4), ("int", 1), ("int8", 2)]
+    res = run(student, seqs, labels, 1.5)
+    check(res, expected(seqs, lengths, labels, 1.5),
+          describe(lengths, features, torch.float32, "contiguous", labels, 1.5) +
+          " (clause: each sequence is a tensor of shape (L_i, *features))")

@@ -79,3 +79,14 @@ def test_after_total_steps(student, gen):
     for eta in (0, 0.0, eta_min):  # an int 0 too: the rate returned is a Python float all the same
         steps = [total + 1, total + 2, total + 8, 2 * total, 1000]
         check(student, steps, [eta] * len(steps), base_lr, 3, total, start_factor, eta, " (past total_steps: eta_min)")
+
+
+def test_zero_base_lr(student, gen):
+    """base_lr = 0 with eta_min = 0 (the assumptions allow it) gives 0.0 at every step, as SequentialLR does"""
+    warmup = int(torch.randint(1, 5, (), generator=gen))
+    total = warmup + int(torch.randint(2, 8, (), generator=gen))
+    start_factor = [0.05, 0.1, 0.5][int(torch.randint(0, 3, (), generator=gen))]
+    steps = list(range(total + 3))
+    want = torch_lrs(0.0, warmup, total, start_factor, 0.0) + [0.0, 0.0]
+    check(student, steps, want, 0.0, warmup, total, start_factor, 0.0,
+          note=" (base_lr = 0 is within the stated assumptions, 0 <= eta_min <= base_lr)")

@@ -126,6 +126,20 @@ def test_no_state_without_momentum(student, gen):
                          atol=1e-14, rtol=1e-12)
 
 
+def test_buffer_on_the_parameters_device(student):
+    """step() works on parameters off the CPU as torch.optim.SGD's does: the momentum buffer lives on the parameter's device (parameters on the meta device, a stand-in for a GPU)"""
+    for hyper in ({"lr": 0.1, "momentum": 0.9, "dampening": 0.2, "weight_decay": 0.1},
+                  {"lr": 0.1, "momentum": 0.8, "nesterov": True}):
+        res = student.call("sgd_on_meta", shapes=[[3, 2], [4]], hyper=hyper, steps=2)
+        what = (f"MomentumSGD(params, **{hyper}) stepping two float64 parameters on the meta device (a stand-in for a "
+                "GPU; torch.optim.SGD steps them) twice")
+        expect(res["error"] is None, f"{what}: step() raised {res['error']}; expected it to step as torch.optim.SGD "
+                                     "does (clause: every parameter equals what torch.optim.SGD gives; a buffer made "
+                                     "with torch.zeros(shape) without device= is on the CPU)")
+        expect_equal(res["buffers"], ["meta", "meta"], f"{what}: the devices of state[p]['momentum_buffer'] (the "
+                                                       "parameter's device, as torch.optim.SGD keeps it)")
+
+
 @pytest.mark.parametrize("resume_at", range(4))
 def test_resume_every_step(student, gen, resume_at):
     """state_dict() loaded into a fresh MomentumSGD continues exactly"""

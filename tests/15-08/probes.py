@@ -290,3 +290,68 @@ def run_worlds(ns, fn_name, worlds, op_timeout=8.0, deadline_s=20.0, backend="gl
         if r["timed_out"] or any(_timed_out(f.get("error")) for frames in r["ranks"] for f in frames):
             break
     return out
+
+
+def _fake_ranks_main(ns, fn_name, worlds, wfd):
+    """In one forked child: for every world size, play each rank in turn on torch's fake process group (no
+    data moves, every send and receive completes at once) and record the messages the function sends and
+    receives. The shape of a tree, a ring or a schedule depends only on the rank and the world size, so this
+    shows it for world sizes that would be costly to fork as real gloo ranks."""
+    os.setsid()
+    import faulthandler
+    faulthandler.disable()
+    torch.set_num_threads(1)
+    import torch.distributed as dist
+    from torch.testing._internal.distributed.fake_pg import FakeStore
+    log = {"on": False, "sends": [], "recvs": [], "collectives": [], "group_ranks": [], "made": {}, "unplaced": []}
+    _install_log(log)
+    for w in worlds:
+        world = w["world"]
+        for rank in range(world):
+            dist.init_process_group("fake", store=FakeStore(), rank=rank, world_size=world)
+            for i, case in enumerate(w["cases"]):
+                fn = get(ns, case.get("fn", fn_name))
+                args = [a.clone() if isinstance(a, torch.Tensor) else a for a in case["args"][rank]]
+                log.update(on=True, sends=[], recvs=[], collectives=[])
+                try:
+                    fn(*args)
+                    err = None
+                except Exception as exc:
+                    err = {"type": type(exc).__name__, "message": str(exc)[:300]}
+                log["on"] = False
+                send_frame(wfd, {"world": world, "rank": rank, "case": i, "error": err, "sends": log["sends"],
+                                 "recvs": log["recvs"], "collectives": log["collectives"]})
+            dist.destroy_process_group()
+
+
+def run_fake_worlds(ns, fn_name, worlds, deadline_s=20.0):
+    """``worlds``: a list of {"world": N, "cases": [...]} (each case's "args" per rank). Returns, per world, per
+    rank, one record per case: the messages sent (destination, bytes), the receives, the collectives, the error."""
+    for w in worlds:
+        for case in w["cases"]:
+            get(ns, case.get("fn", fn_name))
+    rfd, wfd = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        code = 0
+        try:
+            os.close(rfd)
+            _fake_ranks_main(ns, fn_name, worlds, wfd)
+        except BaseException:
+            code = 1
+        finally:
+            os._exit(code)
+    os.close(wfd)
+    try:
+        frames, unfinished = read_frames({0: rfd}, time.monotonic() + deadline_s, MAX_REPLY)
+    finally:
+        kill_sessions([pid])
+        try:
+            os.waitpid(pid, 0)
+        except ChildProcessError:
+            pass
+        os.close(rfd)
+    out = {w["world"]: [[None] * len(w["cases"]) for _ in range(w["world"])] for w in worlds}
+    for f in frames[0]:
+        out[f["world"]][f["rank"]][f["case"]] = f
+    return {"worlds": [{"world": n, "ranks": ranks} for n, ranks in out.items()], "timed_out": bool(unfinished)}

@@ -171,3 +171,46 @@ def test_broadcast_sends_per_rank_logarithmic(runs, world):
                                f"ceil(log2 {world}) = {limit} (a root that sends to every rank itself needs N-1 "
                                f"rounds)")
         _check_values(runs, world, name)
+
+
+FAKE_WORLDS = (6, 8, 13)  # 8: two chains of v + 2 (depth 4) pass every smaller world; 13: depth past 4
+
+
+@pytest.mark.parametrize("world", FAKE_WORLDS)
+def test_broadcast_tree_on_larger_worlds(student, course_seed, world):
+    """tree_broadcast on 6, 8 and 13 ranks, each rank played in turn on torch's fake process group: every rank but src receives one message, none is more than ceil(log2 N) hops from src, none sends more than ceil(log2 N) messages"""
+    gen = C.task_gen(course_seed, f"tree_broadcast_fake_{world}")
+    src = int(torch.randint(world, (), generator=gen))
+    data = C.rand(gen, (4, 3), torch.float32)
+    case = {"args": [(data.clone(), src) for _ in range(world)]}
+    res = student.call("run_fake_worlds", fn_name="tree_broadcast", worlds=[{"world": world, "cases": [case]}])
+    what = (f"tree_broadcast(x, src={src}) with x float32 (4, 3) on {world} ranks (each rank played in turn on "
+            f"torch's fake process group: the messages its code sends and receives, no data moved)")
+    frames = [ranks[0] for ranks in res["worlds"][0]["ranks"]]
+    missing = [r for r, f in enumerate(frames) if f is None]
+    expect(not missing, f"{what}: rank(s) {missing} gave no record (the call did not return within the probe's "
+                        f"deadline, or the process crashed)")
+    if any(f["error"] for f in frames):
+        # a receive from any source (dist.recv(x) without src) cannot be played without real ranks: such a tree
+        # is judged by the gloo checks on 3 and 4 ranks only
+        if all("source" in f["error"]["message"].lower() for f in frames if f["error"]):
+            return
+        rank, err = next((r, f["error"]) for r, f in enumerate(frames) if f["error"])
+        fail(f"{what}: rank {rank} raised {err['type']}: {err['message'][:240]}")
+    limit = C.ceil_log2(world)
+    nbytes = data.numel() * data.element_size()
+    for rank, f in enumerate(frames):
+        got = [r["bytes"] for r in f["recvs"]]
+        want = [] if rank == src else [nbytes]
+        expect(got == want, f"{what}: rank {rank} received messages of {got[:6]} bytes; expected "
+                            f"{'none (it is the root)' if not want else f'exactly one of {nbytes} bytes'} "
+                            f"(clause: every rank except src receives exactly one message)")
+        expect(len(f["sends"]) <= limit, f"{what}: rank {rank} sent {len(f['sends'])} messages, more than "
+                                         f"ceil(log2 {world}) = {limit}")
+    depth = _hops(frames, src, world)
+    unreached = [r for r in range(world) if r not in depth]
+    expect(not unreached, f"{what}: no chain of messages from rank {src} reaches rank(s) {unreached}")
+    far = {r: d for r, d in depth.items() if d > limit}
+    expect(not far, f"{what}: rank(s) {sorted(far)} are more than ceil(log2 {world}) = {limit} hops from the root "
+                    f"(the farthest {max(far.values()) if far else 0} hops) (clause: no rank is more than ceil(log2 N) hops from src; "
+                    f"a binomial tree doubles the ranks that hold the data in every round)")

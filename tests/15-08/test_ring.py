@@ -157,6 +157,9 @@ def all_reduce_cases(gen, world):
         # n = N: N divides n and there are no more elements than ranks (the bandwidth bound is 2(N-1))
         {"name": "per_rank", "what": f"ring_all_reduce(x) with x float32 ({world},), one element per rank",
          "args": per_rank((world,), torch.float32)},
+        # the shape and dtype of "f64" again, in the same group: a workspace kept between calls shows here
+        {"name": "again", "what": "a second ring_all_reduce(x) with x float64 (10,) in the same group",
+         "args": per_rank((10,), torch.float64)},
     ]
 
 
@@ -217,6 +220,19 @@ def test_all_reduce_empty_tensor(all_reduce_runs):
     for rank, f in enumerate(frames):
         expect(not f.get("shares_input"), f"{case['what']} on rank {rank} of 3: returned x itself (or a view of "
                                           f"it); expected a new tensor, also when x is empty")
+
+
+@pytest.mark.task("ring_all_reduce")
+def test_all_reduce_new_tensor_each_call(all_reduce_runs):
+    """ring_all_reduce returns a new tensor on every call, not memory that an earlier call returned"""
+    for world in (2, 3):
+        _check_sum(all_reduce_runs, world, "again")
+        case, frames = all_reduce_runs.case(world, "again")
+        for rank, f in enumerate(frames):
+            expect(not f.get("shares_earlier_result"), f"{case['what']} on rank {rank} of {world}: the tensor it "
+                   f"returned lies in the memory of a tensor that an earlier ring_all_reduce call on this rank "
+                   f"returned (a workspace kept between calls), so that earlier sum now holds this call's values; "
+                   f"the text asks for a new tensor (clause: return a new tensor of x's shape and dtype)")
 
 
 @pytest.mark.task("ring_all_reduce")
