@@ -48,7 +48,10 @@ ASSIGNMENTS = assignments()
 FIRST = hostile_topic()
 CRASHES = {"kill_kernel", "segfault", "endless_loop", "print_flood", "memory_bomb", "truncated", "not_json"}
 SALT = str(secrets.randbelow(10**12) + 10**11)  # a fresh secret per run: it must reach no student
-LIMITS = {"COURSE_CELL_TIMEOUT": "15", "COURSE_LOAD_TIMEOUT": "30", "COURSE_CALL_TIMEOUT": "30",
+# Tight limits: an endless loop burns CPU until one ends it (in its kernel's cell, then in the judge's load), so
+# each second here is a second of the suite's CPU; 15-01's honest notebooks need well under a tenth of them,
+# and a time-out while the machine is busy is graded again alone (a starved submission keeps its marks).
+LIMITS = {"COURSE_CELL_TIMEOUT": "8", "COURSE_LOAD_TIMEOUT": "12", "COURSE_CALL_TIMEOUT": "15",
           "COURSE_MEMORY_LIMIT_MB": "2048", "COURSE_SEED_SALT": SALT}
 BATCH_TIMEOUT = float(os.environ.get("COURSE_HOSTILE_TIMEOUT", "2100"))  # a part's; below pytest-timeout's 2400 s
 MARKER = Path("/tmp/COURSE_HOSTILE_PWNED")  # what link_swap's payload would write if it ever ran on the host
