@@ -31,7 +31,26 @@ def png_b64(w=2, h=2) -> str:
     return base64.b64encode(png).decode()
 
 
-JPEG = base64.b64encode(b"\xff\xd8\xff\xe0\x00\x10JFIF\x00" + b"\x00" * 40).decode()
+def jpeg_b64(w=3, h=2) -> str:
+    import io
+    from PIL import Image
+    buf = io.BytesIO()
+    Image.new("RGB", (w, h), (200, 10, 10)).save(buf, "JPEG")
+    return base64.b64encode(buf.getvalue()).decode()
+
+
+JPEG = jpeg_b64()
+
+
+def declared(mime: str, w: int, h: int) -> str:
+    """A few bytes that declare a w x h image: a PNG's IHDR, or a JPEG's start-of-frame after an APP0 segment."""
+    if mime == "image/png":
+        ihdr = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)
+        raw = b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + b"IHDR" + ihdr + struct.pack(">I", zlib.crc32(b"IHDR" + ihdr))
+    else:
+        raw = (b"\xff\xd8" + b"\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00"
+               + b"\xff\xc0\x00\x11\x08" + struct.pack(">HH", h, w) + b"\x03\x01\x22\x00\x02\x11\x01\x03\x11\x01")
+    return base64.b64encode(raw).decode()
 
 
 def render_markdown(source: str) -> str:
@@ -82,6 +101,28 @@ def test_prompt_numbers_stream_names_and_unknown_outputs_are_made_plain():
     assert [o["output_type"] for o in cell.outputs] == ["execute_result", "stream"]
     assert cell.outputs[0]["execution_count"] is None
     assert cell.outputs[1] == {"output_type": "stream", "name": "stdout", "text": "ab"}
+
+
+@pytest.mark.parametrize("mime", ["image/png", "image/jpeg"])
+def test_an_image_that_declares_too_many_pixels_is_removed_and_said(mime):
+    """A PNG or JPEG header can declare a 60000 x 60000 image in a few bytes, which a browser showing the
+    feedback or the formgrader would try to decode (gigabytes); one at the limits and a real figure are kept."""
+    from course.grading.autograde.preprocessors import inert_output as io_
+    side = io_.MAX_SIDE
+    outs = [new_output("display_data", data={mime: declared(mime, 60_000, 60_000), "text/plain": "<Figure>"}),
+            new_output("display_data", data={mime: declared(mime, side + 1, 10)}),
+            new_output("display_data", data={mime: declared(mime, 6_000, 6_000)}),  # each side allowed, too many in all
+            new_output("display_data", data={mime: declared(mime, side, io_.MAX_PIXELS // side)}),
+            new_output("display_data", data={mime: png_b64(4, 3) if mime == "image/png" else jpeg_b64(4, 3)},
+                       metadata={mime: {"width": side + 1, "height": 30}})]
+    cell = run_inert(outs)
+    data = [o.get("data", {}) for o in cell.outputs]
+    assert data[0] == {"text/plain": f"<Figure>\n[{mime}: 60000 x 60000 pixels, over the {side} a side and "
+                                     f"{io_.MAX_PIXELS // 10**6} million in all that a graded notebook keeps: image removed]"}
+    assert mime not in data[1] and f"{side + 1} x 10 pixels" in data[1]["text/plain"]
+    assert mime not in data[2] and "6000 x 6000 pixels" in data[2]["text/plain"]
+    assert list(data[3]) == [mime] and list(data[4]) == [mime]
+    assert cell.outputs[4]["metadata"] == {mime: {"height": 30}}  # a display width past the limit is dropped
 
 
 def test_inert_output_is_kept_as_it_was():

@@ -1,7 +1,9 @@
 """``InertOutput``: the kernel's outputs reduced to what a browser cannot run.
 
 Kept: streams (stdout/stderr), errors, and displays and results as text/plain, PNG or JPEG (checked
-to be base64 of a PNG or JPEG, with only numeric width/height metadata). Everything else (HTML,
+to be base64 of a PNG or JPEG whose header gives a size of at most MAX_SIDE pixels a side and MAX_PIXELS in
+all: a few kilobytes can declare an image that takes gigabytes to decode in the browser that shows the
+feedback or the formgrader; with only numeric width/height metadata, at most MAX_SIDE). Everything else (HTML,
 JavaScript, SVG, markdown, LaTeX, widget views, unknown output types) is removed; a display left
 with nothing says what was removed. Prompt numbers must be integers (nbconvert writes them into the
 page unescaped), and the notebook keeps no widget state (nbconvert would load a widget renderer).
@@ -18,6 +20,8 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 IMAGES = {"image/png": b"\x89PNG\r\n\x1a\n", "image/jpeg": b"\xff\xd8\xff"}
 KEPT = ("text/plain", *IMAGES)
 _BASE64 = re.compile(r"[A-Za-z0-9+/=\s]*")
+MAX_SIDE = 10_000
+MAX_PIXELS = 25_000_000  # a 5000 x 5000 figure; matplotlib's at 300 dpi are well under
 _MIME = re.compile(r"[\w.+/-]{1,80}")
 
 
@@ -29,20 +33,60 @@ def _text(value) -> str | None:
     return None
 
 
-def _count(value):
-    return value if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 10**9 else None
+def _count(value, limit: int = 10**9):
+    return value if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < limit else None
 
 
-def _image(mime: str, value) -> str | None:
+def _png_size(raw: bytes) -> tuple[int, int] | None:
+    """Width and height from a PNG's first chunk, which must be IHDR."""
+    if len(raw) < 24 or raw[12:16] != b"IHDR":
+        return None
+    return int.from_bytes(raw[16:20], "big"), int.from_bytes(raw[20:24], "big")
+
+
+def _jpeg_size(raw: bytes) -> tuple[int, int] | None:
+    """Width and height from a JPEG's first start-of-frame segment, walking the segments before it."""
+    i = 2
+    while i + 4 <= len(raw):
+        if raw[i] != 0xFF:
+            return None
+        marker = raw[i + 1]
+        if marker == 0xFF:  # fill byte
+            i += 1
+            continue
+        if marker == 0x01 or 0xD0 <= marker <= 0xD8:  # segments without a length
+            i += 2
+            continue
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+            if i + 9 > len(raw):
+                return None
+            return int.from_bytes(raw[i + 7:i + 9], "big"), int.from_bytes(raw[i + 5:i + 7], "big")
+        length = int.from_bytes(raw[i + 2:i + 4], "big")
+        if length < 2:
+            return None
+        i += 2 + length
+    return None
+
+
+def _image(mime: str, value) -> tuple[str | None, str]:
+    """The image's base64 text if it is kept, else None and why not."""
     text = _text(value)
     if text is None or not _BASE64.fullmatch(text):
-        return None
-    head = "".join(text[:200].split())[:16]
+        return None, "not base64"
     try:
-        ok = base64.b64decode(head[: len(head) // 4 * 4]).startswith(IMAGES[mime])
+        raw = base64.b64decode("".join(text.split()))
     except (binascii.Error, ValueError):
-        ok = False
-    return text if ok else None
+        return None, "not base64"
+    if not raw.startswith(IMAGES[mime]):
+        return None, f"not a {mime[6:].upper()}"
+    size = (_png_size if mime == "image/png" else _jpeg_size)(raw)
+    if size is None:
+        return None, f"a {mime[6:].upper()} without a readable size"
+    w, h = size
+    if not (0 < w <= MAX_SIDE and 0 < h <= MAX_SIDE and w * h <= MAX_PIXELS):
+        return None, (f"{w} x {h} pixels, over the {MAX_SIDE} a side and {MAX_PIXELS // 10**6} million in all "
+                      f"that a graded notebook keeps")
+    return text, ""
 
 
 def _size_metadata(meta, mimes) -> dict:
@@ -50,7 +94,7 @@ def _size_metadata(meta, mimes) -> dict:
     for mime in mimes:
         entry = meta.get(mime) if isinstance(meta, dict) else None
         if isinstance(entry, dict):
-            dims = {k: entry[k] for k in ("width", "height") if _count(entry.get(k)) is not None}
+            dims = {k: entry[k] for k in ("width", "height") if _count(entry.get(k), MAX_SIDE + 1) is not None}
             if dims:
                 out[mime] = dims
     return out
@@ -74,9 +118,17 @@ def inert(output) -> dict | None:
     kept = {}
     if _text(data.get("text/plain")) is not None:
         kept["text/plain"] = _text(data["text/plain"])
+    too_big = []
     for mime in IMAGES:
-        if mime in data and _image(mime, data[mime]) is not None:
-            kept[mime] = _image(mime, data[mime])
+        if mime in data:
+            text, why = _image(mime, data[mime])
+            if text is not None:
+                kept[mime] = text
+            elif "pixels" in why:
+                too_big.append(f"{mime}: {why}")
+    if too_big and not any(m in kept for m in IMAGES):
+        note = f"[{'; '.join(too_big)}: image removed]"
+        kept["text/plain"] = f"{kept['text/plain']}\n{note}" if "text/plain" in kept else note
     if not kept:
         removed = sorted(m if _MIME.fullmatch(str(m)) else "?" for m in data) or ["empty"]
         kept["text/plain"] = (f"[{', '.join(removed[:5])} output removed: graded notebooks keep only text and "
