@@ -194,7 +194,8 @@ def test_broadcast_tree_on_larger_worlds(student, course_seed, world):
         # a receive from any source (dist.recv(x) without src) cannot be played without real ranks: such a tree
         # is judged by the gloo checks on 3 and 4 ranks only
         if all("source" in f["error"]["message"].lower() for f in frames if f["error"]):
-            return
+            pytest.skip(f"{what}: a receive from any source cannot be played on the fake process group; this "
+                        f"tree is judged by the gloo checks on 3 and 4 ranks")
         rank, err = next((r, f["error"]) for r, f in enumerate(frames) if f["error"])
         fail(f"{what}: rank {rank} raised {err['type']}: {err['message'][:240]}")
     limit = C.ceil_log2(world)
