@@ -68,8 +68,9 @@ def _strings_in(node) -> set[str]:
 
 @functools.lru_cache(maxsize=None)
 def machinery_by_task(assignment: str) -> dict[str, set[str]]:
-    """Per task of a topic's hidden suite, the parts of the judge its checks rely on (see judging_machinery):
-    what its test files use, what the helper modules they load use, and what each probe they name (a probe is
+    """Per task of a topic's hidden suite, the parts of the judge its checks rely on, which the generic attacks
+    aim at (the comparisons of course.judge.expect, the probes of course.judge.probelib that carry values out
+    of the submission's worker, the judge's adapter and plugin, and ``student.X`` calls): what its test files use, what the helper modules they load use, and what each probe they name (a probe is
     called by its name, a string: ``student.call("run_worlds", ...)``) uses, with the probe's own helpers
     in its module. A file's parts count for every task it marks."""
     import ast
@@ -112,20 +113,6 @@ def machinery_by_task(assignment: str) -> dict[str, set[str]]:
         for task in re.findall(r"""mark\.task\(\s*["']([^"']+)["']""", text):
             out.setdefault(task, set()).update(parts)
     return out
-
-
-def judging_machinery(assignment: str) -> set[str]:
-    """The parts of the judge a topic's hidden suite relies on, which the generic attacks aim at: the names
-    it imports from the comparisons (course.judge.expect), the probes that carry values out of the
-    submission's worker (course.judge.probelib) and the judge's adapter and plugin, and the ``student.X``
-    calls it makes."""
-    import ast
-    from course import TESTS_DIR
-    found = set()
-    for f in sorted((TESTS_DIR / assignment).glob("*.py")):
-        tree = ast.parse(f.read_text())
-        found |= _parts_in(tree, _judge_names(tree)) | set(_judge_names(tree).values())
-    return found
 
 
 def generic_plan(topics: list[str], attacked: str | None = None) -> dict[str, list[str] | None]:
