@@ -283,41 +283,8 @@ def _rank_main(ns, fn_name, rank, world, store_path, runs, op_timeout, wfd):
 def run_zero(ns, fn_name, world, runs, op_timeout=5.0, deadline_s=15.0):
     """Run the judge's training runs with fn_name on ``world`` forked gloo ranks; per rank, one record a step."""
     get(ns, fn_name)  # a clear NameError before anything is forked
-    tmp = tempfile.mkdtemp(prefix="ranks-")
-    store_path = os.path.join(tmp, "store")
-    pids, fds = [], {}
-    t0 = time.monotonic()
-    try:
-        for rank in range(world):
-            rfd, wfd = os.pipe()
-            pid = os.fork()
-            if pid == 0:
-                code = 0
-                try:
-                    os.close(rfd)
-                    for other in fds.values():
-                        os.close(other)
-                    _rank_main(ns, fn_name, rank, world, store_path, runs, op_timeout, wfd)
-                except BaseException:
-                    code = 1
-                finally:
-                    os._exit(code)
-            os.close(wfd)
-            pids.append(pid)
-            fds[rank] = rfd
-        frames, unfinished = read_frames(fds, time.monotonic() + deadline_s, MAX_REPLY)
-    finally:
-        kill_sessions(pids)
-        for pid in pids:
-            try:
-                os.waitpid(pid, 0)
-            except ChildProcessError:
-                pass
-        for fd in fds.values():
-            os.close(fd)
-        shutil.rmtree(tmp, ignore_errors=True)
-    return {"world": world, "ranks": [frames[r] for r in range(world)], "timed_out": sorted(unfinished),
-            "seconds": time.monotonic() - t0, "left_behind": session_members(set(pids))}
+    return _fork_ranks(world, lambda rank, store_path, wfd: _rank_main(ns, fn_name, rank, world, store_path, runs,
+                                                                      op_timeout, wfd), deadline_s)
 
 
 # ---------------------------------------------------------------- exercise 4: ZeRO-3
