@@ -160,3 +160,82 @@ def test_a_notebook_of_too_much_text_is_graded_as_the_blank(folders, caplog):
         p.unlink()
     notebook(src / NAME, "x = 1\n" * (notebook_intake.MAX_SOURCE // 6 - 10))
     assert run(folders, caplog) == []
+
+
+def _one_output(keys: int, meta: int = 0) -> dict:
+    """A notebook whose one code cell shows one output of ``keys`` mime types, and whose metadata holds ``meta``
+    keys: a few MiB that nbformat validates key by key."""
+    cell = {"cell_type": "code", "id": "c1", "metadata": {}, "execution_count": None, "source": "answer = 42",
+            "outputs": [{"output_type": "display_data", "data": {f"t/{i}": "" for i in range(keys)}, "metadata": {}}]}
+    return {"nbformat": 4, "nbformat_minor": 5, "metadata": {f"m{i}": 0 for i in range(meta)}, "cells": [cell]}
+
+
+def test_one_wide_output_or_attachment_is_cleared_before_it_is_validated(folders, caplog):
+    """Red team, 2026-12-02 (seventh): the cap of MAX_ITEMS counted outputs and attachments, not what is inside
+    them. One output (or one attachment) of many mime types costs nbformat's validation about 0.4 s of the
+    grader's CPU a MiB, outside every sandbox and limit: a 63 MiB notebook of one output took 30 s to read (and
+    nbgrader reads the graded copy again). Past MAX_WIDTH keys and list items, outputs, attachments and widget
+    state are cleared before anything validates them, as past MAX_ITEMS outputs."""
+    import json
+    import time
+    src, stage, _ = folders
+    keys = 2 * notebook_intake.MAX_WIDTH
+    (src / NAME).write_text(json.dumps(_one_output(keys)))
+    shown = _one_output(0)
+    shown["cells"] = [{"cell_type": "markdown", "id": "m1", "metadata": {}, "source": "![x](attachment:x.png)",
+                       "attachments": {"x.png": {f"image/{i}": "" for i in range(keys)}}}]
+    (src / "my notes.ipynb").write_text(json.dumps(shown))
+    began = time.process_time()
+    lines = run(folders, caplog)
+    spent = time.process_time() - began
+    nb = nbformat.read(stage / NAME, 4)
+    assert [c.source for c in nb.cells] == ["answer = 42"] and nb.cells[0].outputs == [], (
+        f"a notebook of one output with {keys:,} mime types was staged with it: expected its outputs cleared, got "
+        f"{len(nb.cells[0].outputs)} output(s) of {len(nb.cells[0].outputs[0].data) if nb.cells[0].outputs else 0:,} "
+        "types")
+    said = [ln for ln in lines if "cleared before grading" in ln]
+    assert len(said) == 2 and all("or more keys and list items" in ln for ln in said), (
+        f"expected one line for each notebook of {keys:,} mime types (an output's, an attachment's), got: {lines}")
+    assert spent < 2.0, (f"the intake of two notebooks of one output or attachment of {keys:,} mime types cost the "
+                         f"grader {spent:.1f} s of CPU; expected under 2 s (cleared before they are validated)")
+
+
+def test_a_notebook_of_very_wide_metadata_is_graded_as_the_blank(folders, caplog):
+    """Red team, 2026-12-02 (seventh): notebook and cell metadata are validated key by key (0.1 s of the grader's
+    CPU a MiB, 13 s per 64 MiB, read by the intake and again by nbgrader, on every regrade) and stay in the graded
+    notebook. The course's notebooks hold about 300 keys and list items outside their outputs; past MAX_WIDTH the
+    notebook is graded as the blank release, with a note, as one of too many cells."""
+    import json
+    src, stage, _ = folders
+    (src / NAME).write_text(json.dumps(_one_output(0, meta=notebook_intake.MAX_WIDTH + 1)))
+    lines = run(folders, caplog)
+    nb = nbformat.read(stage / NAME, 4)
+    assert len(nb.cells) == 2 and "# blank" in nb.cells[1].source and len(nb.metadata) < 10, (
+        f"a notebook whose metadata holds {notebook_intake.MAX_WIDTH + 1:,} keys was staged with "
+        f"{len(nb.metadata):,} metadata keys and cells {[c.source[:30] for c in nb.cells]}: expected the blank "
+        "release with a note")
+    assert f"more than {notebook_intake.MAX_WIDTH:,} keys and list items" in nb.cells[0].source, nb.cells[0].source
+    assert any("not a readable notebook" in ln for ln in lines), lines
+
+
+def test_many_notebooks_each_within_the_caps_cost_one_submissions_budget(folders, caplog):
+    """Red team, 2026-12-02 (seventh): the caps of one notebook held per notebook, and the intake validates every
+    ``.ipynb`` of a submission (200 files allowed), so 200 notebooks each just within them cost 200 times one.
+    The assignment's notebooks are validated first; past MAX_SUBMISSION_WIDTH entries for the whole submission,
+    outputs are cleared and an extra notebook whose other fields do not fit is not read (one line each)."""
+    import json
+    src, stage, _ = folders
+    each = notebook_intake.MAX_WIDTH - 1_000
+    extras = notebook_intake.MAX_SUBMISSION_WIDTH // each + 2
+    for i in range(extras):  # named to sort before the assignment's notebook
+        (src / f"00-wide-{i}.ipynb").write_text(json.dumps(_one_output(0, meta=each)))
+    (src / NAME).write_text(json.dumps(_one_output(each)))
+    lines = run(folders, caplog)
+    nb = nbformat.read(stage / NAME, 4)
+    assert len(nb.cells[0].outputs) == 1 and len(nb.cells[0].outputs[0].data) == each, (
+        "the assignment's notebook, within every cap, was not staged as submitted: it must be validated before the "
+        f"extra notebooks spend the submission's budget; lines: {lines}")
+    unread = [ln for ln in lines if "not read: the submission's notebooks hold" in ln]
+    assert len(unread) >= 2, (f"{extras} extra notebooks of {each:,} metadata keys each (the submission's budget is "
+                              f"{notebook_intake.MAX_SUBMISSION_WIDTH:,}) were all read; expected those past the "
+                              f"budget not read, one line each. Lines: {lines}")

@@ -15,8 +15,14 @@ regrade meets (and reports) the same case again:
   own steps (the feedback page, the markdown sanitizer) cost per cell outside any sandbox or time limit;
 - a notebook whose cells hold more than ``MAX_SOURCE`` characters of text is graded as the blank release, with
   a note: its feedback page (code highlighted, markdown rendered) costs about 16 us a character;
-- a notebook of more than ``MAX_ITEMS`` outputs and attachments is graded with them cleared (one line):
-  nbformat's validation of them costs the grader about a second a MiB, and autograde clears outputs anyway.
+- a notebook of more than ``MAX_ITEMS`` outputs and attachments, or whose outputs, attachments and widget state
+  hold more than ``MAX_WIDTH`` entries (keys and list items), is graded with them cleared (one line): nbformat's
+  validation of them costs the grader up to 0.4 s a MiB, and autograde clears outputs anyway;
+- a notebook whose metadata, cell fields and source lists hold more than ``MAX_WIDTH`` entries is graded as the
+  blank release, with a note (the course's notebooks hold about 300);
+- a submission's notebooks are validated within ``MAX_SUBMISSION_WIDTH`` entries in all, the assignment's own
+  first: past it, outputs are cleared, and an extra notebook is not read (one line), so 200 files each within
+  the caps above cost no more than one.
 
 Each case is one log line naming the student (``Noted``: the notebook tells the student too).
 """
@@ -60,54 +66,123 @@ def _stem(name: str) -> str:
 MAX_SOURCE = 2 * 2**20  # characters of all cells' text: highlighting code and rendering markdown for the
 # feedback page cost the grader about 16 us a character (a 400 kB code cell: 6.4 s), outside every limit
 MAX_ITEMS = 10_000  # outputs and attachments of a notebook validated as submitted; more are cleared first
+MAX_WIDTH = 50_000  # entries (dict keys, list items) of one notebook validated as submitted; about 300 here
+MAX_SUBMISSION_WIDTH = 200_000  # entries validated for all the notebooks of one submission together
 
 
-def _load(path: str) -> tuple[nbformat.NotebookNode | None, str | None, int]:
-    """The notebook at ``path`` (None and the reason in a few words when it is not one), and how many
-    outputs and attachments were cleared from it before it was validated.
+def _entries(objs, limit: int) -> int:
+    """The keys and list items of ``objs`` and of everything nested in them, counted without recursion; the
+    count stops as soon as it passes ``limit`` (so a wide file costs ``limit`` steps, never its width)."""
+    stack, n = list(objs), 0
+    while stack:
+        o = stack.pop()
+        if isinstance(o, dict):
+            n += len(o)
+            if n > limit:
+                return n
+            stack.extend(v for v in o.values() if isinstance(v, (dict, list)))
+        elif isinstance(o, list):
+            n += len(o)
+            if n > limit:
+                return n
+            stack.extend(v for v in o if isinstance(v, (dict, list)))
+    return n
 
-    nbformat's validation costs about 1 s of the grader's CPU per MiB of small outputs or attachments
-    (60 s for a 64 MiB notebook, read by the intake and again by nbgrader), outside every sandbox and time limit;
-    autograde clears outputs before the notebook runs and the feedback drops attachments, so past
-    ``MAX_ITEMS`` they are cleared from the parsed file (1/30 of that cost) before anything validates it."""
+
+def _clearable(raw: dict, cells: list) -> list:
+    """What autograde and the feedback drop anyway: outputs, attachments, the notebook's widget state."""
+    meta = raw.get("metadata")
+    return ([c.get(k) for c in cells if isinstance(c, dict) for k in ("outputs", "attachments")]
+            + [meta.get("widgets") if isinstance(meta, dict) else None])
+
+
+def _kept(raw: dict, cells: list) -> list:
+    """Everything else nbformat validates but the cells' source (counted with their text, ``MAX_SOURCE``):
+    metadata (less widget state), each cell's other fields."""
+    meta = raw.get("metadata")
+    return ([{k: v for k, v in meta.items() if k != "widgets"} if isinstance(meta, dict) else meta]
+            + [{k: v for k, v in c.items() if k not in ("outputs", "attachments")
+                and not (k == "source" and isinstance(v, (str, list)))} for c in cells
+               if isinstance(c, dict)] + [v for k, v in raw.items() if k not in ("cells", "metadata")])
+
+
+def _load(path: str, budget: int = MAX_SUBMISSION_WIDTH, own: bool = True) -> tuple[nbformat.NotebookNode | None, str | None, tuple[int, int] | None, int]:
+    """The notebook at ``path`` (None and the reason in a few words when it is not one), how many outputs and
+    attachments and how many entries in them were cleared from it before it was validated (None: nothing
+    cleared), and how many entries were validated.
+
+    nbformat's validation costs about 1 s of the grader's CPU per MiB of small outputs or attachments and up to
+    0.4 s per MiB of wide dictionaries (one output of 300,000 mime keys; notebook or cell metadata of as many
+    keys: 0.1 s), outside every sandbox and time limit; autograde clears outputs before the notebook runs and the
+    feedback drops attachments and widget state, so past ``MAX_ITEMS`` of them, or past ``MAX_WIDTH`` (or what is
+    left of ``budget``) entries in them, they are cleared from the parsed file before anything validates it; a
+    notebook whose other fields are that wide is not read at all, nor one that is not the assignment's (not
+    ``own``) whose lines of source do not fit in what is left of ``budget``."""
     import json
     try:
         with open(path, encoding="utf-8") as fh:
             raw = json.load(fh)
     except (OSError, UnicodeDecodeError) as exc:
-        return None, f"cannot be read ({exc.__class__.__name__})", 0
+        return None, f"cannot be read ({exc.__class__.__name__})", None, 0
     except (ValueError, RecursionError) as exc:
-        return None, f"not a valid notebook ({(str(exc).splitlines() or [type(exc).__name__])[0][:160]})", 0
+        return None, f"not a valid notebook ({(str(exc).splitlines() or [type(exc).__name__])[0][:160]})", None, 0
     cells = raw.get("cells") if isinstance(raw, dict) else None
     if isinstance(cells, list) and len(cells) > MAX_CELLS:
-        return None, f"{len(cells):,} cells, more than {MAX_CELLS:,} cells a notebook may have", 0
-    if isinstance(cells, list):
-        text = sum(len(c.get("source")) if isinstance(c.get("source"), str) else
-                   sum(len(x) for x in c.get("source") if isinstance(x, str)) if isinstance(c.get("source"), list) else 0
-                   for c in cells if isinstance(c, dict))
-        if text > MAX_SOURCE:
-            return None, (f"{text / 2**20:.1f} MiB of cell text, more than {MAX_SOURCE // 2**20} MiB a notebook may "
-                          "hold"), 0
-    cleared = 0
-    if isinstance(cells, list):
-        items = sum(len(c.get(k)) for c in cells if isinstance(c, dict) for k in ("outputs", "attachments")
-                    if isinstance(c.get(k), (list, dict)))
-        if items > MAX_ITEMS:
-            for c in cells:
-                if isinstance(c, dict) and isinstance(c.get("outputs"), list):
-                    c["outputs"] = []
-                if isinstance(c, dict) and isinstance(c.get("attachments"), dict):
-                    del c["attachments"]
-            cleared = items
+        return None, f"{len(cells):,} cells, more than {MAX_CELLS:,} cells a notebook may have", None, 0
+    if not isinstance(raw, dict) or not isinstance(cells, list):  # not a notebook: nbformat says why, cheaply
+        wide = _entries([raw], MAX_WIDTH)
+        return (None, f"not a valid notebook (no cell list, {wide:,} or more entries)", None, 0) if wide > MAX_WIDTH \
+            else _validated(path, raw, False, 0)
+    kept = _entries(_kept(raw, cells), min(MAX_WIDTH, budget))
+    if kept > MAX_WIDTH:
+        return None, (f"more than {MAX_WIDTH:,} keys and list items in its metadata and cells, where the course's "
+                      "notebooks hold about 300"), None, 0
+    if kept > budget:
+        return None, (f"not read: the submission's notebooks hold more than {MAX_SUBMISSION_WIDTH:,} keys and list "
+                      "items in all"), None, 0
+    text = 0  # characters of the cells' source; an empty line costs as one character (a list of 20 M of them
+    for c in cells:  # fits in the file cap, and nbformat validates each)
+        source = c.get("source") if isinstance(c, dict) else None
+        if isinstance(source, list) and not all(isinstance(x, str) for x in source):
+            return None, "not a valid notebook (a cell's source holds something other than text)", None, 0
+        text += len(source) if isinstance(source, str) else sum(max(len(x), 1) for x in source) \
+            if isinstance(source, list) else 1
+    if text > MAX_SOURCE:
+        return None, (f"{text / 2**20:.1f} MiB of cell text, more than {MAX_SOURCE // 2**20} MiB a notebook may "
+                      "hold"), None, 0
+    lines = sum(len(c["source"]) for c in cells if isinstance(c, dict) and isinstance(c.get("source"), list))
+    if not own and kept + lines > budget:  # lines of source, each validated (an assignment's own notebook: within
+        # MAX_SOURCE, about 1 s at most, and it comes first)
+        return None, (f"not read: the submission's notebooks hold more than {MAX_SUBMISSION_WIDTH:,} keys, list "
+                      "items and lines of source in all"), None, 0
+    items = sum(len(c.get(k)) for c in cells if isinstance(c, dict) for k in ("outputs", "attachments")
+                if isinstance(c.get(k), (list, dict)))
+    room = max(0, min(MAX_WIDTH, budget - kept - (0 if own else lines)))
+    wide = _entries(_clearable(raw, cells), room)
+    if items <= MAX_ITEMS and wide <= room:
+        return _validated(path, raw, False, kept + lines + wide)
+    for c in cells:
+        if isinstance(c, dict) and isinstance(c.get("outputs"), list):
+            c["outputs"] = []
+        if isinstance(c, dict) and isinstance(c.get("attachments"), dict):
+            del c["attachments"]
+    if isinstance(raw.get("metadata"), dict):
+        raw["metadata"].pop("widgets", None)
+    return _validated(path, raw, True, kept + lines + len(cells), cleared=(items, wide))
+
+
+def _validated(path: str, raw, changed: bool, width: int, cleared: tuple[int, int] | None = None):
+    """nbformat's reading of the notebook (from ``raw`` when the intake changed it, else the file as it is)."""
+    import json
     try:
-        nb = nbformat.reads(json.dumps(raw), as_version=4) if cleared else nbtools.read(path)
+        nb = nbformat.reads(json.dumps(raw), as_version=4) if changed else nbtools.read(path)
     except nbtools.NotebookError as exc:
-        return None, str(exc).split(": ", 1)[-1], 0
+        return None, str(exc).split(": ", 1)[-1], None, 0
     except Exception as exc:  # json errors, schema errors
-        return None, f"not a valid notebook ({(str(exc).splitlines() or [type(exc).__name__])[0][:160]})", 0
+        return None, f"not a valid notebook ({(str(exc).splitlines() or [type(exc).__name__])[0][:160]})", None, 0
     if not isinstance(nb.get("cells"), list):
-        return None, "not a valid notebook (no cell list)", 0
-    return nb, None, cleared
+        return None, "not a valid notebook (no cell list)", None, 0
+    return nb, None, cleared, width
 
 
 def _blank_with_note(release: str, dest: str, note: str) -> None:
@@ -135,12 +210,17 @@ def check(src: str, stage: str, blank: dict[str, str], log, who: str, copy=None)
     names = sorted(n for n in os.listdir(src) if n.endswith(".ipynb") and os.path.isfile(os.path.join(src, n))
                    and not os.path.islink(os.path.join(src, n)))
     cleared: dict[str, nbformat.NotebookNode] = {}  # read with their outputs cleared: written from here
-    for name in list(names):
-        nb, why, n = _load(os.path.join(src, name))
-        if n:
+    budget = MAX_SUBMISSION_WIDTH  # entries validated for the whole submission, the assignment's notebooks first
+    for name in sorted(names, key=lambda n: n not in blank):
+        nb, why, n, width = _load(os.path.join(src, name), max(budget, 0), own=name in blank)
+        budget -= width
+        if n and nb is not None:
             cleared[name] = nb
-            say(f"{student}: {one_line(name, 120)} held {n:,} outputs and attachments, more than {MAX_ITEMS:,}: "
-                "cleared before grading (autograde clears outputs before it runs)", noted=False)
+            items, wide = n
+            say(f"{student}: {one_line(name, 120)} held {items:,} outputs and attachments ({wide:,} or more keys and "
+                f"list items in them and its widget state), more than {MAX_ITEMS:,} outputs or {MAX_WIDTH:,} entries "
+                f"(or what was left of the submission's {MAX_SUBMISSION_WIDTH:,}): cleared before grading "
+                "(autograde clears outputs before it runs)", noted=False)
         if why is None:
             continue
         names.remove(name)
