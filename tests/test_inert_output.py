@@ -325,6 +325,50 @@ def test_feedback_page_keeps_its_content_and_drops_old_active_content():
     assert page.count("<img") == 3  # the attachment, the PNG output, the stripped <img>
 
 
+@pytest.mark.parametrize("case", ["dots in a code cell", "a lexer named by the cell's metadata",
+                                  "a lexer named by a markdown fence"])
+def test_highlighting_a_cell_costs_the_feedback_page_linear_time(case):
+    """Red team, 2026-12-02 (seventh): the feedback and formgrader pages highlight code with pygments, whose
+    lexers are quadratic on some inputs, outside every sandbox and limit, and the lexer was the student's to
+    choose: a code cell's ``magics_language`` metadata (kept through autograde) or a markdown fence's language.
+    Before: 16,000 dots in a code cell (the course's own lexer) 4.9 s of CPU, 12,000 spaces under the AutoIt lexer
+    30.6 s, 6,000 in an AutoIt fence 8.0 s; the 2 MiB text cap allowed about a day. Now the course's lexers only,
+    and plain text past a budget of CPU per character."""
+    import time
+    cell = {"dots in a code cell": new_code_cell("." * 24_000),
+            "a lexer named by the cell's metadata": new_code_cell(" " * 6_000),
+            "a lexer named by a markdown fence": new_markdown_cell("```autoit\n" + " " * 6_000 + "\n```\n")}[case]
+    if case == "a lexer named by the cell's metadata":
+        cell.metadata["magics_language"] = "autoit"
+    if cell.cell_type == "markdown":
+        cell.source = safe_html.markdown(cell.source)
+    nb = new_notebook(cells=[cell], metadata={"language_info": {"name": "python", "pygments_lexer": "ipython3"}})
+    feedback_html(new_notebook(cells=[new_code_cell("x = 1")]))  # templates loaded before the clock starts
+    began = time.process_time()
+    page = feedback_html(nb)
+    spent = time.process_time() - began
+    allowed = 1.0 + 100e-6 * len(cell.source)  # linear: twice the budget of safe_html.highlight, plus the page
+    assert spent < allowed, (f"{case}: the feedback page of one cell of {len(cell.source):,} characters cost the "
+                             f"grader {spent:.1f} s of CPU; expected under {allowed:.1f} s, 1 s and 100 us a character "
+                             "(the course's lexer only, plain text past the highlighting budget)")
+    assert ("." * 1000 if case == "dots in a code cell" else " " * 1000) in page, (
+        f"{case}: the cell's text is not on the feedback page")
+
+
+def test_ordinary_code_is_still_highlighted_with_the_courses_lexer():
+    """The budget is far above what Python code costs: a cell of ordinary code is highlighted token by token,
+    a fence that names python too, and a fence that names another language is shown as plain code."""
+    code = new_code_cell("def f(x):\n    return x + 1  # one\n" * 200)
+    code.metadata["magics_language"] = "autoit"
+    md = new_markdown_cell(safe_html.markdown("```python\nimport torch\n```\n\n```autoit\nFunc f()\n```\n"))
+    page = feedback_html(new_notebook(cells=[code, md]))
+    assert page.count('<span class="k">def</span>') == 200 and '<span class="c1"># one</span>' in page, (
+        "ordinary Python in a code cell was not highlighted by the course's lexer")
+    assert '<span class="kn">import</span>' in page, "a fence that names python was not highlighted"
+    assert "Func f()" in page and '<span class="k">Func</span>' not in page, (
+        "a fence naming the AutoIt lexer was highlighted with it; expected plain code")
+
+
 # ------------------------------------------------------------------ every kernel message counts
 
 class Budgeted(OutputBudget, NotebookClient):

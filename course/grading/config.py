@@ -143,10 +143,12 @@ def html_sanitizing(c) -> None:
     """Feedback pages and the formgrader (nbconvert's HTML) sanitize markdown, raw cells and HTML
     output once more, with the nh3 policy used for the students' cells: nbconvert's own filter
     (bleach, a short allow-list) would escape headings, paragraphs and images, and nbgrader's
-    templates render markdown without it, so both filters are replaced."""
+    templates render markdown without it, so both filters are replaced. Code is highlighted with the course's
+    lexer within a CPU budget (``safe_html.highlight``), never one a cell's metadata names."""
     c.HTMLExporter.sanitize_html = True
     c.HTMLExporter.filters = {"clean_html": "course.grading.autograde.safe_html.clean_html",
-                              "markdown2html": "course.grading.autograde.safe_html.markdown2html"}
+                              "markdown2html": "course.grading.autograde.safe_html.markdown2html",
+                              "highlight_code": "course.grading.autograde.safe_html.highlight_code"}
 
 
 def escape_log_records() -> None:

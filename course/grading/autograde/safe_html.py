@@ -7,11 +7,17 @@ code highlighter's); links go to http(s), mailto or a fragment; images load from
 
 ``markdown`` and ``raw`` make a student's cell source inert for any markdown renderer;
 ``clean_html`` and ``markdown2html`` apply the same policy again when nbconvert writes a page.
+
+``highlight_code`` (nbconvert's filter of that name, for code cells) and fenced code blocks in markdown are
+highlighted by ``highlight``: with the course's Python lexer only (never one a cell's metadata or a fence
+names), and as plain text once lexing a cell costs more CPU than its size allows, since pygments' lexers are
+quadratic on some inputs (a code cell of 16,000 dots: 4.9 s of the grader's CPU; 2 MiB, the text cap, a day).
 """
 from __future__ import annotations
 
 import html
 import re
+import time
 
 import jinja2
 import nh3
@@ -93,6 +99,45 @@ def neutral_tex(text: str) -> str:
     return _TEX_ACTIVE.sub("\u29f5", text)
 
 
+# ------------------------------------------------------------------ code highlighting
+
+LANGUAGES = {"ipython3", "ipython", "python", "python3", "py", "py3"}  # the only lexers a page uses; the
+# course's notebooks run Python, and its markdown fences name only ``python``
+HIGHLIGHT_SECONDS = 0.02  # CPU for lexing one cell or fenced block, plus ...
+HIGHLIGHT_PER_CHAR = 50e-6  # ... this much a character (Python lexes at about 16 us a character here)
+
+
+def highlight(source: str, language: str = "ipython3") -> str:
+    """``source`` as pygments' HTML, lexed with ``language`` when it is one of ``LANGUAGES`` (else the course's
+    ``ipython3``), as nbconvert's ``highlight_code`` writes it; shown as plain text, with the same markup, once
+    lexing costs more CPU than ``HIGHLIGHT_SECONDS`` plus ``HIGHLIGHT_PER_CHAR`` a character (checked after each
+    token: pygments lexes some inputs in quadratic time, outside every sandbox and limit)."""
+    import pygments
+    from ipython_pygments_lexers import IPython3Lexer
+    from pygments.formatters import HtmlFormatter
+    from pygments.lexers import get_lexer_by_name
+    from pygments.token import Text
+
+    language = language if language in LANGUAGES else "ipython3"
+    lexer = IPython3Lexer() if language.startswith("ipython") else get_lexer_by_name(language)
+    source = source or " "
+    formatter = HtmlFormatter(cssclass=f" highlight hl-{language}")
+    limit = time.thread_time() + HIGHLIGHT_SECONDS + HIGHLIGHT_PER_CHAR * len(source)
+    tokens = []
+    for token in lexer.get_tokens(source):
+        tokens.append(token)
+        if time.thread_time() > limit:
+            return pygments.format([(Text, source)], formatter)
+    return pygments.format(tokens, formatter)
+
+
+def highlight_code(source, language=None, metadata=None) -> str:
+    """nbconvert's ``highlight_code`` filter for the feedback and formgrader pages: the course's lexer whatever
+    the notebook's ``language_info`` or the cell's ``magics_language`` metadata name (both the student's to
+    write), within ``highlight``'s CPU budget."""
+    return highlight(str(source), language or "ipython3")
+
+
 # ------------------------------------------------------------------ student cells
 
 def _parse(source: str) -> list:
@@ -108,6 +153,15 @@ def _render(source: str, attachments: dict | None = None) -> str:
     from nbconvert.filters.markdown_mistune import IPythonRenderer, MarkdownWithMath
 
     class Renderer(IPythonRenderer):
+        def block_code(self, code, info=None):
+            """A fence's language is the writer's: only the course's lexers, within ``highlight``'s budget."""
+            lang = (str(info or "").split() or [""])[0]
+            if lang.startswith("mermaid"):
+                return super().block_code(code, info)
+            if lang.lower() in LANGUAGES:
+                return highlight(code, lang.lower())
+            return HTMLRenderer.block_code(self, code, info)
+
         def image(self, text, url, title=None):
             if url.startswith("attachment:") and url[len("attachment:"):] in self.attachments:
                 return super().image(text, url, title)
