@@ -108,7 +108,7 @@ def watch(get_proc, memory_limit: int, task_limit: int, interval: float, stop=No
                 return None
             continue
         if tree is None or tree.root != proc.pid:
-            tree = TreeRss(proc.pid)
+            tree = TreeRss(proc.pid, rescan=max(1.0, 5 * interval))
         why = "memory" if tree.bytes() > memory_limit else "tasks" if tree.tasks > task_limit else \
             (extra() if extra is not None else None)
         if why:
