@@ -355,6 +355,54 @@ def test_highlighting_a_cell_costs_the_feedback_page_linear_time(case):
         f"{case}: the cell's text is not on the feedback page")
 
 
+@pytest.mark.parametrize("unit", ["\\\\[", "\\begin{a}", "\\begin{a}$$"])
+def test_math_without_its_closer_costs_the_grader_little(unit):
+    """Red team, 2026-12-02 (seventh): nbconvert's markdown parser finds math with lazy patterns over the whole
+    cell, so each opener without its closer (``\\\\[``, ``\\\\(``, ``\\begin{x}``) scans to the end of the text:
+    quadratic, outside every sandbox and limit, at autograde (the student's markdown is parsed to be made inert)
+    and again for every feedback and formgrader page. Before: 4,000 ``\\\\[`` (12 kB) 0.93 s a parse, 3,500
+    ``\\begin{a}`` (32 kB) 1.55 s, 7,000 (64 kB) 6.3 s; the 2 MiB text cap allowed hours. Past MATH_STEPS (openers x
+    characters) the cell is shown as its text, whose backslashes and dollars no later parse reads as math."""
+    import time
+    source = unit * (32_000 // len(unit))
+    feedback_html(new_notebook(cells=[new_markdown_cell("$x$")]))  # templates and parser loaded first
+    began = time.process_time()
+    kept = safe_html.markdown(source)
+    page = feedback_html(new_notebook(cells=[new_markdown_cell(kept)]))
+    spent = time.process_time() - began
+    assert spent < 1.0, (f"a student's markdown cell of {len(source):,} characters made of {unit!r} cost the grader "
+                         f"{spent:.1f} s of CPU to make inert and render; expected under 1 s (shown as its text past "
+                         "MATH_STEPS)")
+    assert unit.replace("$", "") * 100 in page.replace("$", "") or unit * 100 in page, (
+        f"the text of a cell made of {unit!r} is not on its feedback page")
+
+
+def test_a_line_of_brackets_costs_the_feedback_page_little():
+    """Red team, 2026-12-02 (seventh): the feedback and formgrader templates pass every rendered markdown cell
+    through nbconvert's ``strip_files_prefix``, whose pattern scans from each ``[`` to the end of its line: a
+    student's cell of 16,000 ``[`` on one line (inert markdown, kept as written) cost the page 3.3 s of CPU, 8,000
+    1.1 s, quadratic. The course's filter of that name is linear and rewrites ``files/`` links as nbconvert's does."""
+    import time
+    source = "[" * 16_000
+    feedback_html(new_notebook(cells=[new_markdown_cell("[x](files/a.png)")]))  # templates loaded first
+    began = time.process_time()
+    page = feedback_html(new_notebook(cells=[new_markdown_cell(safe_html.markdown(source))]))
+    spent = time.process_time() - began
+    assert spent < 1.0, (f"a markdown cell of {len(source):,} '[' on one line cost the feedback page {spent:.1f} s "
+                         "of CPU; expected under 1 s")
+    assert "[" * 1000 in page, "the cell's brackets are not on its feedback page"
+    for before, after in (('<img src="files/plot.png">', '<img src="plot.png">'), ("<a href='/files/n.txt'>", "<a href='n.txt'>"),
+                          ("![plot](files/p.png) [n](/files/n.txt)", "![plot](p.png) [n](n.txt)")):
+        assert safe_html.strip_files_prefix(before) == after, (
+            f"strip_files_prefix({before!r}) gave {safe_html.strip_files_prefix(before)!r}; expected {after!r}")
+
+
+def test_ordinary_math_in_a_students_cell_is_kept_as_written():
+    """The math budget is far above what an answer holds: formulas stay markdown, rendered by the page."""
+    source = "Energy: $E = mc^2$, and\n\n\\\\[ \\sum_i x_i \\\\]\n\n\\begin{align} a &= b \\end{align}\n" * 40
+    assert safe_html.markdown(source) == source
+
+
 def test_ordinary_code_is_still_highlighted_with_the_courses_lexer():
     """The budget is far above what Python code costs: a cell of ordinary code is highlighted token by token,
     a fence that names python too, and a fence that names another language is shown as plain code."""

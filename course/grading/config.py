@@ -144,11 +144,13 @@ def html_sanitizing(c) -> None:
     output once more, with the nh3 policy used for the students' cells: nbconvert's own filter
     (bleach, a short allow-list) would escape headings, paragraphs and images, and nbgrader's
     templates render markdown without it, so both filters are replaced. Code is highlighted with the course's
-    lexer within a CPU budget (``safe_html.highlight``), never one a cell's metadata names."""
+    lexer within a CPU budget (``safe_html.highlight``), never one a cell's metadata names, and ``files/`` links
+    are rewritten in linear time (``safe_html.strip_files_prefix``)."""
     c.HTMLExporter.sanitize_html = True
     c.HTMLExporter.filters = {"clean_html": "course.grading.autograde.safe_html.clean_html",
                               "markdown2html": "course.grading.autograde.safe_html.markdown2html",
-                              "highlight_code": "course.grading.autograde.safe_html.highlight_code"}
+                              "highlight_code": "course.grading.autograde.safe_html.highlight_code",
+                              "strip_files_prefix": "course.grading.autograde.safe_html.strip_files_prefix"}
 
 
 def escape_log_records() -> None:

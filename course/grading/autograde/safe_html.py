@@ -99,10 +99,22 @@ def neutral_tex(text: str) -> str:
     return _TEX_ACTIVE.sub("\u29f5", text)
 
 
+_FILES_URL = re.compile(r"""(src|href)=(['"]?)/?files/""")
+_FILES_LINK = re.compile(r"(!?)\[([^\[\]\n]*)\]\(/?files/([^()\n]*)\)")
+
+
+def strip_files_prefix(text) -> str:
+    """nbconvert's filter of that name (links into ``files/`` made relative), which the feedback and formgrader
+    templates apply to every rendered markdown cell, without its quadratic pattern: nbconvert's scans from each
+    ``[`` to the end of the line (``.*?``), so a student's line of 16,000 ``[`` cost a page 3.3 s; here a caption
+    ends at the next bracket and a location at the next parenthesis."""
+    return _FILES_LINK.sub(r"\1[\2](\3)", _FILES_URL.sub(r"\1=\2", str(text)))
+
+
 # ------------------------------------------------------------------ code highlighting
 
-LANGUAGES = {"ipython3", "ipython", "python", "python3", "py", "py3"}  # the only lexers a page uses; the
-# course's notebooks run Python, and its markdown fences name only ``python``
+LANGUAGES = {"ipython3", "ipython", "python", "python3", "py", "py3", "text"}  # the only lexers a page uses:
+# the course's notebooks run Python, its markdown fences name only ``python``, the grader's notes ``text``
 HIGHLIGHT_SECONDS = 0.02  # CPU for lexing one cell or fenced block, plus ...
 HIGHLIGHT_PER_CHAR = 50e-6  # ... this much a character (Python lexes at about 16 us a character here)
 
@@ -208,14 +220,35 @@ def _too_many_tags(source: str) -> bool:
     return sum(1 for _ in _TAG.finditer(source)) > MAX_TAGS
 
 
+MATH_STEPS = 20_000_000  # openers of math x characters of a student's cell that the markdown parser may scan
+_MATH_OPENER = re.compile(r"\\begin\{|\\\\[\[(]|\$")
+
+
+def _too_much_math(source: str) -> bool:
+    """nbconvert's markdown parser finds math with lazy patterns over the whole cell (``\\[...\\]``,
+    ``\\(...\\)``, ``$...$``, ``\begin{x}...\end{x}``), so each opener without its closer scans to the end of the
+    text: 4,000 ``\\[`` (12 kB) took 0.93 s of CPU and 7,000 ``\begin{a}`` (64 kB) 6.3 s, quadratic, for each
+    parse (autograde's and the feedback page's). A cell whose openers times its length pass ``MATH_STEPS`` (a
+    10 kB cell of 400 ``$`` is a fifth of it) is shown as its text, without the parser."""
+    if len(source) * 2 < MATH_STEPS // len(source or "x"):
+        return False
+    return sum(1 for _ in _MATH_OPENER.finditer(source)) * len(source) > MATH_STEPS
+
+
 def _as_text(source: str) -> str:
-    return _one_block(f"<pre>{html.escape(source)}</pre>")
+    """The cell's text, escaped, as one HTML block; backslashes and dollars as character references too, so
+    that no math pattern of the markdown parser starts inside it when a page renders it again."""
+    text = html.escape(source).replace("\\", "&#92;").replace("$", "&#36;")
+    return _one_block(f"<pre>{text}</pre>")
 
 
 def markdown(source: str) -> str:
     """A student's markdown cell, inert: kept as written when its rendering is inert (see ``_inert``),
-    otherwise replaced by its rendering under the strict policy (or by its text, past ``MAX_TAGS`` tags)."""
+    otherwise replaced by its rendering under the strict policy (or by its text, past ``MAX_TAGS`` tags or
+    ``MATH_STEPS``)."""
     source = neutral_tex(source)
+    if _too_much_math(source):
+        return _as_text(source)
     if _inert(_parse(source)):
         return source
     if _too_many_tags(source):
