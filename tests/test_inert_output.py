@@ -377,6 +377,22 @@ def test_math_without_its_closer_costs_the_grader_little(unit):
         f"the text of a cell made of {unit!r} is not on its feedback page")
 
 
+def test_math_spread_over_many_cells_shares_one_budget():
+    """The math budget is the notebook's: 40 cells of 3,000 characters of ``\\\\[``, each within it alone, cost
+    autograde 2.4 s of CPU before (40 quadratic parses; the 2 MiB text cap allowed about 700 such cells, and each
+    page parses them again). Past MATH_STEPS in all, cells are shown as their text."""
+    import time
+    cells = [new_markdown_cell("\\\\[" * 1_000) for _ in range(40)]
+    safe_html.markdown("$x$")  # the parser loaded first
+    began = time.process_time()
+    SanitizeStudentCells().preprocess(new_notebook(cells=cells), {})
+    spent = time.process_time() - began
+    as_text = sum(c.source.startswith("<div><pre>") for c in cells)
+    assert as_text >= 30 and spent < 1.0, (f"40 markdown cells of 3,000 characters of math openers: {as_text} shown as "
+                                           f"text, {spent:.1f} s of CPU; expected most shown as text once the "
+                                           "notebook's budget of math steps is spent, under 1 s")
+
+
 def test_a_line_of_brackets_costs_the_feedback_page_little():
     """Red team, 2026-12-02 (seventh): the feedback and formgrader templates pass every rendered markdown cell
     through nbconvert's ``strip_files_prefix``, whose pattern scans from each ``[`` to the end of its line: a

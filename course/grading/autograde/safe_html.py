@@ -220,19 +220,19 @@ def _too_many_tags(source: str) -> bool:
     return sum(1 for _ in _TAG.finditer(source)) > MAX_TAGS
 
 
-MATH_STEPS = 20_000_000  # openers of math x characters of a student's cell that the markdown parser may scan
-_MATH_OPENER = re.compile(r"\\begin\{|\\\\[\[(]|\$")
+MATH_STEPS = 20_000_000  # math openers x characters that the markdown parser may scan in one notebook's cells
+_MATH_OPENER = re.compile(r"\\begin\{|\\\\[\[(]")
 
 
-def _too_much_math(source: str) -> bool:
-    """nbconvert's markdown parser finds math with lazy patterns over the whole cell (``\\[...\\]``,
-    ``\\(...\\)``, ``$...$``, ``\begin{x}...\end{x}``), so each opener without its closer scans to the end of the
-    text: 4,000 ``\\[`` (12 kB) took 0.93 s of CPU and 7,000 ``\begin{a}`` (64 kB) 6.3 s, quadratic, for each
-    parse (autograde's and the feedback page's). A cell whose openers times its length pass ``MATH_STEPS`` (a
-    10 kB cell of 400 ``$`` is a fifth of it) is shown as its text, without the parser."""
-    if len(source) * 2 < MATH_STEPS // len(source or "x"):
-        return False
-    return sum(1 for _ in _MATH_OPENER.finditer(source)) * len(source) > MATH_STEPS
+def math_cost(source: str) -> int:
+    """What parsing ``source`` may cost in math scans: its math openers times its length. nbconvert's markdown
+    parser finds math with lazy patterns over the whole cell, so each ``\\\\[``, ``\\\\(`` or ``\\begin{x}``
+    without its closer scans to the end of the text: 4,000 ``\\\\[`` (12 kB) took 0.93 s of CPU and 7,000
+    ``\\begin{a}`` (64 kB) 6.3 s, quadratic, for each parse (autograde's and every page's). Dollars are not
+    counted: ``$`` and ``$$`` open and close alike, so a scan stops at the next one (linear for every shape tried)."""
+    if len(source) < 9:
+        return 0
+    return sum(1 for _ in _MATH_OPENER.finditer(source)) * len(source)
 
 
 def _as_text(source: str) -> str:
@@ -242,12 +242,12 @@ def _as_text(source: str) -> str:
     return _one_block(f"<pre>{text}</pre>")
 
 
-def markdown(source: str) -> str:
+def markdown(source: str, math_left: int = MATH_STEPS) -> str:
     """A student's markdown cell, inert: kept as written when its rendering is inert (see ``_inert``),
     otherwise replaced by its rendering under the strict policy (or by its text, past ``MAX_TAGS`` tags or
-    ``MATH_STEPS``)."""
+    ``math_left``, what is left of the notebook's ``MATH_STEPS``: see ``math_cost``)."""
     source = neutral_tex(source)
-    if _too_much_math(source):
+    if math_cost(source) > math_left:
         return _as_text(source)
     if _inert(_parse(source)):
         return source
