@@ -119,19 +119,27 @@ HIGHLIGHT_SECONDS = 0.02  # CPU for lexing one cell or fenced block, plus ...
 HIGHLIGHT_PER_CHAR = 50e-6  # ... this much a character (Python lexes at about 16 us a character here)
 
 
+def _ipython_lexer():
+    """IPython's lexer, as nbconvert finds it (Python 3's where IPython is not installed)."""
+    try:
+        from IPython.lib.lexers import IPython3Lexer
+    except ImportError:
+        from pygments.lexers import Python3Lexer as IPython3Lexer
+    return IPython3Lexer()
+
+
 def highlight(source: str, language: str = "ipython3") -> str:
     """``source`` as pygments' HTML, lexed with ``language`` when it is one of ``LANGUAGES`` (else the course's
     ``ipython3``), as nbconvert's ``highlight_code`` writes it; shown as plain text, with the same markup, once
     lexing costs more CPU than ``HIGHLIGHT_SECONDS`` plus ``HIGHLIGHT_PER_CHAR`` a character (checked after each
     token: pygments lexes some inputs in quadratic time, outside every sandbox and limit)."""
     import pygments
-    from ipython_pygments_lexers import IPython3Lexer
     from pygments.formatters import HtmlFormatter
     from pygments.lexers import get_lexer_by_name
     from pygments.token import Text
 
     language = language if language in LANGUAGES else "ipython3"
-    lexer = IPython3Lexer() if language.startswith("ipython") else get_lexer_by_name(language)
+    lexer = _ipython_lexer() if language.startswith("ipython") else get_lexer_by_name(language)
     source = source or " "
     formatter = HtmlFormatter(cssclass=f" highlight hl-{language}")
     limit = time.thread_time() + HIGHLIGHT_SECONDS + HIGHLIGHT_PER_CHAR * len(source)
