@@ -419,6 +419,19 @@ def test_ordinary_math_in_a_students_cell_is_kept_as_written():
     assert safe_html.markdown(source) == source
 
 
+def test_a_page_has_one_budget_for_highlighting(monkeypatch):
+    """Each cell's highlighting stops at its own budget, so the cells of a page together are bounded by the page's
+    (PAGE_SECONDS, lowered here): past it, cells are plain text. Without it a page of 2,000 cells each spending its
+    own budget cost about 2.4 minutes at the 2 MiB cap."""
+    monkeypatch.setattr(safe_html, "PAGE_SECONDS", 0.1, raising=False)
+    cells = [new_code_cell("total = total.add(x.y)\n" * 40) for _ in range(40)]  # about 15 ms each to lex
+    page = feedback_html(new_notebook(cells=cells))
+    lexed = page.count('<span class="n">total</span>') // 80
+    assert 1 <= lexed < 30, (f"{lexed} of 40 cells of ordinary code were highlighted with a page budget of 0.1 s of "
+                             "CPU; expected the first few, the rest as plain text")
+    assert page.count("total = total.add(x.y)") >= 40 * (40 - lexed), "the plain cells' text is not on the page"
+
+
 def test_ordinary_code_is_still_highlighted_with_the_courses_lexer():
     """The budget is far above what Python code costs: a cell of ordinary code is highlighted token by token,
     a fence that names python too, and a fence that names another language is shown as plain code."""

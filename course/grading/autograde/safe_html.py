@@ -92,7 +92,8 @@ def markdown2html(context, source) -> str:
     formgrader templates render markdown cells without ``clean_html``. A cell's attachments are
     embedded as nbconvert does; a missing one is dropped instead of stopping the page."""
     cell = context.get("cell") or {}
-    return clean(_render(str(source), attachments=cell.get("attachments") or {}), strict=False)
+    return clean(_render(str(source), attachments=cell.get("attachments") or {}, budget=_page_budget(context)),
+                 strict=False)
 
 
 def neutral_tex(text: str) -> str:
@@ -117,6 +118,17 @@ LANGUAGES = {"ipython3", "ipython", "python", "python3", "py", "py3", "text"}  #
 # the course's notebooks run Python, its markdown fences name only ``python``, the grader's notes ``text``
 HIGHLIGHT_SECONDS = 0.02  # CPU for lexing one cell or fenced block, plus ...
 HIGHLIGHT_PER_CHAR = 50e-6  # ... this much a character (Python lexes at about 16 us a character here)
+PAGE_SECONDS = 10.0  # CPU for lexing all of one page (or one notebook's markdown at autograde); then plain text
+
+
+class Budget:
+    """CPU seconds of lexing left to one page (kept in the page's ``resources``) or one notebook."""
+
+    def __init__(self, seconds: float | None = None):
+        self.left = PAGE_SECONDS if seconds is None else seconds
+
+
+_PAGE_BUDGET = "course_highlight_budget"  # the key of a page's Budget in nbconvert's resources
 
 
 def _ipython_lexer():
@@ -128,10 +140,11 @@ def _ipython_lexer():
     return IPython3Lexer()
 
 
-def highlight(source: str, language: str = "ipython3") -> str:
+def highlight(source: str, language: str = "ipython3", budget: Budget | None = None) -> str:
     """``source`` as pygments' HTML, lexed with ``language`` when it is one of ``LANGUAGES`` (else the course's
     ``ipython3``), as nbconvert's ``highlight_code`` writes it; shown as plain text, with the same markup, once
-    lexing costs more CPU than ``HIGHLIGHT_SECONDS`` plus ``HIGHLIGHT_PER_CHAR`` a character (checked after each
+    lexing costs more CPU than ``HIGHLIGHT_SECONDS`` plus ``HIGHLIGHT_PER_CHAR`` a character, or than is left of
+    ``budget`` (the page's or the notebook's: what one spends, the next has not; checked after each
     token: pygments lexes some inputs in quadratic time, outside every sandbox and limit)."""
     import pygments
     from pygments.formatters import HtmlFormatter
@@ -142,20 +155,36 @@ def highlight(source: str, language: str = "ipython3") -> str:
     lexer = _ipython_lexer() if language.startswith("ipython") else get_lexer_by_name(language)
     source = source or " "
     formatter = HtmlFormatter(cssclass=f" highlight hl-{language}")
-    limit = time.thread_time() + HIGHLIGHT_SECONDS + HIGHLIGHT_PER_CHAR * len(source)
+    began = time.thread_time()
+    limit = began + min(HIGHLIGHT_SECONDS + HIGHLIGHT_PER_CHAR * len(source), budget.left if budget else PAGE_SECONDS)
     tokens = []
-    for token in lexer.get_tokens(source):
-        tokens.append(token)
-        if time.thread_time() > limit:
-            return pygments.format([(Text, source)], formatter)
+    try:
+        for token in lexer.get_tokens(source):
+            tokens.append(token)
+            if time.thread_time() > limit:
+                return pygments.format([(Text, source)], formatter)
+    finally:
+        if budget:
+            budget.left -= time.thread_time() - began
     return pygments.format(tokens, formatter)
 
 
-def highlight_code(source, language=None, metadata=None) -> str:
+def _page_budget(context) -> Budget | None:
+    """The Budget of the page a template renders (nbconvert passes one ``resources`` dict per page)."""
+    resources = context.get("resources") if context is not None else None
+    if not isinstance(resources, dict):
+        return None
+    if not isinstance(resources.get(_PAGE_BUDGET), Budget):
+        resources[_PAGE_BUDGET] = Budget()
+    return resources[_PAGE_BUDGET]
+
+
+@jinja2.pass_context
+def highlight_code(context, source, language=None, metadata=None) -> str:
     """nbconvert's ``highlight_code`` filter for the feedback and formgrader pages: the course's lexer whatever
     the notebook's ``language_info`` or the cell's ``magics_language`` metadata name (both the student's to
-    write), within ``highlight``'s CPU budget."""
-    return highlight(str(source), language or "ipython3")
+    write), within ``highlight``'s CPU budget and the page's."""
+    return highlight(str(source), language or "ipython3", _page_budget(context))
 
 
 # ------------------------------------------------------------------ student cells
@@ -166,7 +195,7 @@ def _parse(source: str) -> list:
     return MarkdownWithMath(renderer=None)(source)
 
 
-def _render(source: str, attachments: dict | None = None) -> str:
+def _render(source: str, attachments: dict | None = None, budget: Budget | None = None) -> str:
     """nbconvert's markdown rendering, except that images are never read from files, and an
     ``attachment:`` reference not in ``attachments`` stays a plain URL (which the policy drops)."""
     from mistune.renderers.html import HTMLRenderer
@@ -179,7 +208,7 @@ def _render(source: str, attachments: dict | None = None) -> str:
             if lang.startswith("mermaid"):
                 return super().block_code(code, info)
             if lang.lower() in LANGUAGES:
-                return highlight(code, lang.lower())
+                return highlight(code, lang.lower(), budget)
             return HTMLRenderer.block_code(self, code, info)
 
         def image(self, text, url, title=None):
@@ -250,10 +279,11 @@ def _as_text(source: str) -> str:
     return _one_block(f"<pre>{text}</pre>")
 
 
-def markdown(source: str, math_left: int = MATH_STEPS) -> str:
+def markdown(source: str, math_left: int = MATH_STEPS, budget: Budget | None = None) -> str:
     """A student's markdown cell, inert: kept as written when its rendering is inert (see ``_inert``),
     otherwise replaced by its rendering under the strict policy (or by its text, past ``MAX_TAGS`` tags or
-    ``math_left``, what is left of the notebook's ``MATH_STEPS``: see ``math_cost``)."""
+    ``math_left``, what is left of the notebook's ``MATH_STEPS``: see ``math_cost``); its code fences are
+    highlighted within ``budget``, the notebook's."""
     source = neutral_tex(source)
     if math_cost(source) > math_left:
         return _as_text(source)
@@ -261,7 +291,7 @@ def markdown(source: str, math_left: int = MATH_STEPS) -> str:
         return source
     if _too_many_tags(source):
         return _as_text(source)
-    out = _one_block(clean(_render(source), strict=True))
+    out = _one_block(clean(_render(source, budget=budget), strict=True))
     tokens = [t for t in _parse(out) if t.get("type") != "blank_line"]
     if len(tokens) != 1 or tokens[0].get("type") != "block_html":  # never seen; then show the text itself
         out = _as_text(source)

@@ -33,6 +33,7 @@ class SanitizeStudentCells(NbGraderPreprocessor):
     def preprocess(self, nb, resources):
         locked = instructor_cells(resources)
         math_left = safe_html.MATH_STEPS  # the notebook's: past it, a cell with math openers is shown as text
+        lexing = safe_html.Budget()  # the notebook's CPU for highlighting fences: past it, plain code
         for cell in nb.cells:
             gid = nbtools.nbgrader_meta(cell).get("grade_id")
             if gid in locked and locked[gid] == (cell.get("cell_type"), cell.get("source")):
@@ -40,7 +41,7 @@ class SanitizeStudentCells(NbGraderPreprocessor):
             cell.pop("attachments", None)
             if cell.get("cell_type") == "markdown":
                 source, cost = str(cell.get("source", "")), safe_html.math_cost(str(cell.get("source", "")))
-                cell["source"] = safe_html.markdown(source, math_left)
+                cell["source"] = safe_html.markdown(source, math_left, lexing)
                 math_left -= cost if cost <= math_left else 0  # parsed: spent; shown as text: nothing
             elif cell.get("cell_type") == "raw":
                 cell["source"] = safe_html.raw(str(cell.get("source", "")))
