@@ -430,6 +430,8 @@ def test_a_page_has_one_budget_for_highlighting(monkeypatch):
     assert 1 <= lexed < 30, (f"{lexed} of 40 cells of ordinary code were highlighted with a page budget of 0.1 s of "
                              "CPU; expected the first few, the rest as plain text")
     assert page.count("total = total.add(x.y)") >= 40 * (40 - lexed), "the plain cells' text is not on the page"
+    again = feedback_html(new_notebook(cells=cells)).count('<span class="n">total</span>') // 80
+    assert again >= 1, "a second page (another student's) found the first page's budget spent: each page has its own"
 
 
 def test_ordinary_code_is_still_highlighted_with_the_courses_lexer():
