@@ -22,7 +22,7 @@ pytestmark = pytest.mark.task("trace_mismatches")
 
 def _run(student, kind, hidden, gen, example, inputs, names, train=False, warn=False):
     state = J.random_state(kind, hidden, gen)
-    want = J.trace_flags(J.P.build(kind, hidden, state), example, inputs, train=train)
+    want = J.expected_flags(kind, hidden, state, example, inputs, train=train)
     res = student.call("trace_flags", kind=kind, hidden=hidden, state=state, example=example, inputs=inputs,
                        train=train, warn=warn)
     mode = ".train()" if train else ""

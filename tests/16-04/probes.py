@@ -12,6 +12,7 @@ every child (and anything it started in its session) is killed. The judge compar
 from __future__ import annotations
 
 import datetime
+import json
 import os
 import shutil
 import tempfile
@@ -105,14 +106,16 @@ def schedule_call(ns, fn, S, M):
     except Exception as exc:
         return {"error": _error(exc)}
     if not isinstance(out, (list, tuple)):
-        return {"error": None, "kind": type(out).__name__, "items": []}
+        return {"error": None, "kind": type(out).__name__, "items": "[]"}
     items = []
     for op in list(out)[: 4 * S * M + 8]:
         if isinstance(op, (list, tuple)):
             items.append({"kind": type(op).__name__, "parts": [_plain_item(x) for x in op]})
         else:
             items.append({"kind": type(op).__name__, "parts": []})
-    return {"error": None, "kind": type(out).__name__, "items": items, "length": len(out)}
+    # one JSON string, not thousands of small objects: the judge's safe unpickling of a 16 x 32 schedule item by
+    # item was half of its CPU on a verdict run (issue 40)
+    return {"error": None, "kind": type(out).__name__, "items": json.dumps(items), "length": len(out)}
 
 
 def bubble_call(ns, schedule, S):

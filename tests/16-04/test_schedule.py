@@ -1,5 +1,6 @@
 """Hidden checks of gpipe_schedule, one_f_one_b_schedule and bubble_fraction (exercise 5): the judge builds
 each schedule itself from the rules of the text and checks the student's against those rules."""
+import json
 import random
 
 import pytest
@@ -51,7 +52,15 @@ def _get(student, fn, S, M):
         fail(f"{what} raised {res['error']['type']}: {res['error']['message']}")
     expect(res["kind"] == "list", f"{what} returned a {res['kind']}, expected a list")
     ops = []
-    for i, item in enumerate(res["items"]):
+    try:  # what the worker sent is the submission's: a reply it tampered with is its failure
+        items = json.loads(res["items"]) if isinstance(res["items"], str) else None
+    except (ValueError, RecursionError):
+        items = None
+    if not isinstance(items, list) or not all(isinstance(i, dict) and "kind" in i and isinstance(i.get("parts"), list)
+                                              and all(isinstance(p, list) and len(p) == 2 for p in i["parts"])
+                                              for i in items):
+        fail(f"{what}: the reply from your notebook's process could not be read as a list of items")
+    for i, item in enumerate(items):
         expect(item["kind"] == "tuple" and len(item["parts"]) == 4,
                f"{what}: item {i} is a {item['kind']} of {len(item['parts'])} parts, expected a tuple (t, s, kind, m)")
         types = [p[0] for p in item["parts"]]
@@ -177,12 +186,22 @@ def test_bubble_of_the_classic_schedules(student, gen, S, M):
 
 
 def test_bubble_of_any_list(student, gen):
-    """bubble_fraction counts idle (stage, step) slots of S x T for any list, unsorted, with idle stages"""
+    """bubble_fraction counts idle (stage, step) slots of S x T for any list, unsorted, with idle stages and slots
+    that hold two operations"""
     rnd = random.Random(int(gen.initial_seed()))
     for S, ops in ((1, [(0, 0, "F", 0)]), (3, [(0, 0, "F", 0)]), (2, [(2, 1, "B", 0)])):  # one operation
         what = f"bubble_fraction({ops}, {S})"
         got = _bubble(student, ops, S, what)
         expect(abs(got - _want_bubble(ops, S)) < 1e-12, f"{what}: expected {_want_bubble(ops, S)!r}, got {got!r}")
+    # held-out round 6: a slot that holds two operations is one busy slot (counting list entries counts it twice)
+    for S, ops in ((2, [(1, 0, "B", 0), (0, 0, "F", 0), (1, 0, "F", 1), (1, 1, "F", 0)]),
+                   (1, [(0, 0, "F", 0), (0, 0, "B", 0), (0, 0, "F", 1)])):
+        what = f"bubble_fraction({ops}, {S})"
+        got = _bubble(student, ops, S, what)
+        want = _want_bubble(ops, S)
+        expect(abs(got - want) < 1e-12, f"{what}: expected {want!r}, got {got!r}; the fraction is of the S·T "
+                                         f"(stage, step) slots in which no operation runs, and a slot that holds "
+                                         f"two operations is one busy slot")
     for trial in range(6):
         S = rnd.randint(2, 5)
         T = rnd.randint(3, 12)
