@@ -55,7 +55,8 @@ class WorkerText:
         self.reported = False  # the grading log has been told the budget ran out
         self._hashes: set[int] = set()  # the grams' hashes, until there are EXACT of them
         self._bits: bytearray | None = None
-        self._grams = 0
+        self._grams = 0  # grams heard (hashed or pending)
+        self._pending: list[str] = []  # text heard whose grams are not hashed yet
         self._tokens: set[str] = set()
         self._seen: set[int] = set()  # hashes of strings already recorded
         self._shown: dict[str, int | None] = {}  # text shown before (digits as '#') -> how much (None: all)
@@ -106,15 +107,22 @@ class WorkerText:
                 self._tokens.add(form)
                 continue
             parts = (form,) if len(form) <= 2 * SCAN else (form[:SCAN], form[-SCAN:])
-            for part in parts:
-                for i in range(len(part) - GRAM + 1):
-                    self._add(part[i:i + GRAM])
+            for part in parts:  # counted now, hashed when a message is first limited (most checks pass)
+                self._pending.append(part)
+                self._grams += len(part) - GRAM + 1
             if self._grams > MAX_GRAMS:
                 self.full = True
                 return
 
+    def _flush(self) -> None:
+        """Hash the grams of the text heard since the last message (a check that passes shows none, so the
+        record of a submission whose checks all pass is never built: about a tenth of the judge's CPU)."""
+        pending, self._pending = self._pending, []
+        for part in pending:
+            for i in range(len(part) - GRAM + 1):
+                self._add(part[i:i + GRAM])
+
     def _add(self, gram: str) -> None:
-        self._grams += 1
         if self._bits is None:
             self._hashes.add(hash(gram))
             if len(self._hashes) <= EXACT:
@@ -138,6 +146,7 @@ class WorkerText:
     # ------------------------------------------------------------------ showing
     def spans(self, msg: str) -> list[tuple[int, int]]:
         """The parts of ``msg`` that repeat worker text, as (start, end) pairs in order."""
+        self._flush()
         covered = bytearray(len(msg) + 1)
         if self._grams:
             for i in range(len(msg) - GRAM + 1):
