@@ -170,9 +170,29 @@ def _device_recorder(log: dict):
     movers = {torch.Tensor.to, torch.Tensor.cuda, torch.Tensor.type_as}
     joiners = {getattr(torch, n): n for n in _JOINERS if hasattr(torch, n)}
 
+    # held-out round 6: a padding made by torch.zeros(pad) without device= and concatenated to a gradient after
+    # the all-reduce reaches no collective and no state, yet on cuda:rank torch.cat of it and the gradient
+    # raises. So an operation that mixes a tensor of one or more dimensions made without device= with one that
+    # was not is recorded too (0-d tensors and indexing mix devices without harm on CUDA).
+    mixing_ok = movers | {torch.Tensor.__getitem__, torch.Tensor.__setitem__, torch.Tensor.copy_}
+
+    def mixed(func, args, kwargs):
+        if func in mixing_ok:
+            return None
+        ins = [t for t in _tensors_in((args, kwargs)) if t.dim() > 0]
+        stray = [t for t in ins if _unplaced(log, t)]
+        if stray and len(stray) < len(ins):
+            name = getattr(func, "__name__", str(func))
+            return (f"a tensor of shape {tuple(stray[0].shape)}, used by {name} together with tensors on the "
+                    f"inputs' device,")
+        return None
+
     class Recorder(TorchFunctionMode):
         def __torch_function__(self, func, types, args=(), kwargs=None):
             kwargs = kwargs or {}
+            why = mixed(func, args, kwargs) if log["made"] else None
+            if why:
+                log["unplaced"].append(why)
             out = func(*args, **kwargs)
             if not isinstance(out, torch.Tensor):
                 return out

@@ -153,7 +153,7 @@ def test_pipeline_stage_runs_each_micro_batch(pipe):
 
 
 def test_pipeline_on_stage_device(pipe):
-    """no buffer sent or received into is made without device="""
+    """no buffer sent or received into and no tensor used beside the stage's is made without device="""
     for i in range(len(CASES)):
         label, frames = check_grads(pipe, i)
         for rank, f in enumerate(frames):

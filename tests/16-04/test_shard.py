@@ -17,6 +17,7 @@ CASES = [
     ([(1,), ()], 4),                               # n = 2 < 4: two shards of padding only
     ([(6,)], 3),                                   # one 1-D tensor, divisible
     ([(2, 5), (4,)], 1),                           # world 1: the whole flat tensor
+    ([(0,), (2, 0)], 3),                           # every tensor empty (held-out round 6): n = 0, k = 0
 ]
 
 
@@ -64,6 +65,8 @@ def test_flatten_shard_every_rank(student, gen, case):
     tensors = _tensors(gen, shapes, torch.float64)
     for rank in range(world):
         what = _what(shapes, world, rank, "float64")
+        if not sum(t.numel() for t in tensors):
+            what += " (every tensor is empty: n = 0, so k = ceil(0 / world) = 0 and every rank's piece is empty)"
         res = _shard(student, tensors, world, rank, ["contiguous"] * len(tensors), what)
         _same(res["out"]["tensor"], _expected(tensors, world, rank), what)
 

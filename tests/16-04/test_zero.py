@@ -341,7 +341,8 @@ def test_zero1_all_reduce_then_all_gather(z1):
 
 @pytest.mark.task("zero1")
 def test_zero1_on_parameters_device(z1):
-    """no buffer of a collective and no tensor kept in state is made without device="""
+    """no buffer of a collective, no tensor kept in state and no tensor used beside the parameters' is made without
+    device="""
     for world in WORLDS:
         check_device(z1, world, "f64")
 
@@ -427,6 +428,7 @@ def test_zero2_bytes_per_rank(z2):
 
 @pytest.mark.task("zero2")
 def test_zero2_on_parameters_device(z2):
-    """no buffer of a collective and no tensor kept in state is made without device="""
+    """no buffer of a collective, no tensor kept in state and no tensor used beside the parameters' is made without
+    device="""
     for world in WORLDS:
         check_device(z2, world, "f64")

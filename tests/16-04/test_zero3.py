@@ -373,7 +373,8 @@ def test_zero3_state_and_shards_in_place(z3):
 
 
 def test_zero3_on_shards_device(z3):
-    """no buffer of a collective and no tensor kept in state is made without device="""
+    """no buffer of a collective, no tensor kept in state and no tensor used beside the shards' is made without
+    device="""
     for world in WORLDS:
         for what, f in each_frame(z3, world, "f64"):
             bad = f["unplaced"] or (["a tensor kept in state"] if f["state_unplaced"] else [])
