@@ -94,6 +94,22 @@ def test_module_graph_printed(student, gen):
                               f"Printed: {printed[:200]!r}")
 
 
+def test_in_place_function_computed_once(student, gen):
+    """a function that changes its argument in place: the compiled call returns, and leaves in the argument, what
+    the plain call does (the backend returns gm.forward and runs nothing itself)"""
+    x = torch.randn(4, generator=gen, dtype=torch.float64)
+    arg = x.clone()
+    want = P.dyn_scale_in_place(arg)
+    res = student.call("backend_in_place", x=x)
+    what = ("torch.compile(f, backend=backend)(t) with (backend, graphs) = make_recording_backend(), for f(t): "
+            "t.mul_(2.0); return t.sin() + 1.0")
+    expect(res["n_graphs"] >= 1, f"{what}: the backend recorded no graph")
+    expect_close(res["arg_after"], arg, f"{what}: t after the call (the plain call doubles it once; a backend that "
+                 f"runs the graph itself, such as gm(*example_inputs), doubles it again, so the compiled function no "
+                 f"longer computes the right values)", atol=1e-12, rtol=1e-10)
+    expect_close(res["out"], want, f"{what}: the result of the compiled call", atol=1e-12, rtol=1e-10)
+
+
 @pytest.mark.task("recording_backend", weight=0.1)  # its right answer is a constant (empty): worth little
 def test_fresh_empty_list(student):
     """make_recording_backend() returns a new, empty list on every call (no list shared between backends)"""

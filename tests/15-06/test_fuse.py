@@ -218,6 +218,20 @@ def test_transposed_conv_before_batchnorm_left_alone(student, gen):
                                         f"a Conv2d input is folded; the ConvTranspose2d's BatchNorm stays)")
 
 
+def test_batchnorm_module_called_three_times(student, gen):
+    """one BatchNorm2d module called after two convs and on the input: both conv pairs are folded, the third call
+    stays"""
+    res, want, x = _special(student, gen, "shared_bn")
+    what = ("fuse_conv_bn(model) for model.forward(x) = norm(a(x)) + norm(b(x)) + norm(x), a and b Conv2d(3, 3), norm "
+            "one BatchNorm2d module, in eval mode")
+    expect(not isinstance(res["out"], str), f"{what}: the fused module did not return a tensor: {res['out']}")
+    expect(not res["lint"]["raised"], f"{what}: the fused graph does not lint: {res['lint']['message'][:200]}")
+    expect_close(res["out"], want, f"{what}: fused(x) vs model(x), x of shape {tuple(x.shape)}", atol=1e-9, rtol=1e-7)
+    expect(res["bn_left"] == ["norm"], f"{what}: BatchNorm calls left {res['bn_left']}, expected ['norm'] (both "
+                                       f"Conv2d -> BatchNorm2d pairs are valid and folded; the call on x, whose "
+                                       f"input is not a conv, stays and still needs the module)")
+
+
 def test_refuses_model_in_training_mode_with_eval_batchnorms(student, gen):
     """the model itself in training mode makes fuse_conv_bn raise, even when each BatchNorm2d is in eval mode"""
     desc = [dict(kind="conv", cin=2, cout=3, k=3, groups=1, dilation=1, bias=True, bn=True), dict(kind="relu")]
