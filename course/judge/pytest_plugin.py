@@ -13,6 +13,7 @@ reference in ``source/<assignment>/``. Results per test go to
 """
 from __future__ import annotations
 
+import functools
 import os
 import random
 import re
@@ -106,6 +107,11 @@ def _hypothesis_profile(seed: int) -> None:
 
 
 def assignment_of(path: Path) -> str | None:
+    return _assignment_of(str(path))
+
+
+@functools.lru_cache(maxsize=256)  # asked for every check (resolve() and a stat each time: issue 40)
+def _assignment_of(path: str) -> str | None:
     try:
         rel = Path(path).resolve().relative_to(TESTS_DIR)
     except ValueError:
