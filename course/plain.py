@@ -4,6 +4,14 @@
 deep, self-referential or shared so that formatting one message expands a 1 kB frame into
 gigabytes. ``check`` walks a reply as the tree any formatter would see (shared parts counted each
 time they appear, so a cycle can never finish) and refuses it past fixed limits.
+
+Nor is every type that loader builds plain data. It restores a tensor's or an OrderedDict's
+attributes of its own (``torch.save`` keeps them), and an attribute of an instance hides the method
+of that name: a reply tensor whose ``detach`` was the class ``torch.Tensor`` handed every check that
+called ``got.detach()`` an empty tensor, which compares close to any 0-dim value. It also builds the
+exceptions and traceback classes torch allows, whose text no record of the worker's words
+(``course.judge.worker_text``) sees. So a reply holds only the types listed here, its tensors are
+``torch.Tensor`` or ``nn.Parameter`` without hooks, and attributes of their own are dropped.
 """
 from __future__ import annotations
 
@@ -16,15 +24,37 @@ class NotPlain(ValueError):
     pass
 
 
+_ATOMS = frozenset({type(None), bool, int, float, complex, str, bytes, bytearray})
+_SEQUENCES = frozenset({list, tuple, set, frozenset})
+
+
+def _torch_kinds(torch) -> tuple[frozenset, frozenset]:
+    """(value types of torch that are plain, tensor types that are) for this torch."""
+    atoms = frozenset(getattr(torch, name) for name in ("dtype", "device", "layout", "memory_format", "qscheme")
+                      if isinstance(getattr(torch, name, None), type))
+    return atoms, frozenset({torch.Tensor, torch.nn.Parameter})
+
+
+def _drop_attributes(o) -> None:
+    """Attributes a loaded tensor or OrderedDict carries of its own (a state_dict's ``_metadata``, or
+    a method hidden by an instance attribute) are no data a check reads: gone before any check runs."""
+    own = getattr(o, "__dict__", None)
+    if own:
+        own.clear()
+
+
 def check(obj, max_depth: int = MAX_DEPTH, max_nodes: int = MAX_NODES, max_text: int = MAX_TEXT,
           max_elements: int | None = None):
-    """Return ``obj`` unchanged if it is within the limits, else raise NotPlain saying which.
+    """Return ``obj`` if it is plain data within the limits (its tensors' and OrderedDicts' attributes
+    of their own dropped), else raise NotPlain saying which.
 
     ``max_elements`` bounds the elements of all its tensors together (each view counted whole): a view
     with a stride of 0 over one byte can claim billions of elements, and the first ``.double()``,
     ``.flatten()`` or ``.to_dense()`` a check applies to it would make them real in the reader's memory."""
+    import collections
     import sys
     torch = sys.modules.get("torch")
+    torch_atoms, tensor_types = _torch_kinds(torch) if torch is not None else (frozenset(), frozenset())
     nodes = text = elements = 0
     stack = [(obj, 0)]
     while stack:
@@ -34,20 +64,32 @@ def check(obj, max_depth: int = MAX_DEPTH, max_nodes: int = MAX_NODES, max_text:
             raise NotPlain(f"more than {max_nodes} values (or a structure that contains itself)")
         if depth > max_depth:
             raise NotPlain(f"nested more than {max_depth} levels deep")
-        if isinstance(o, (str, bytes, bytearray)):
+        kind = type(o)
+        if kind in (str, bytes, bytearray):
             text += len(o)
             if text > max_text:
                 raise NotPlain(f"more than {max_text} characters of text")
-        elif isinstance(o, dict):
-            for k, v in o.items():
+        elif kind in _ATOMS or kind in torch_atoms:
+            continue
+        elif kind is dict or kind is collections.OrderedDict:
+            if kind is collections.OrderedDict:
+                _drop_attributes(o)
+            for k, v in dict.items(o):
                 stack.append((k, depth + 1))
                 stack.append((v, depth + 1))
-        elif isinstance(o, (list, tuple, set, frozenset)):
+        elif kind in _SEQUENCES or (torch is not None and kind is torch.Size):
             stack.extend((v, depth + 1) for v in o)
-        elif max_elements is not None and torch is not None and isinstance(o, torch.Tensor):
-            elements += o.numel()
-            if elements > max_elements:
-                raise NotPlain(f"tensors of more than {max_elements} elements in all (views counted whole)")
+        elif kind in tensor_types:
+            if o._backward_hooks or getattr(o, "_post_accumulate_grad_hooks", None):
+                raise NotPlain("a tensor with hooks attached (torch.save never sends them)")
+            _drop_attributes(o)
+            if max_elements is not None:
+                elements += o.numel()
+                if elements > max_elements:
+                    raise NotPlain(f"tensors of more than {max_elements} elements in all (views counted whole)")
+        else:
+            raise NotPlain(f"a value of type {one_line(kind.__qualname__, 80)}, which is not plain data "
+                           "(tensors, numbers, strings, lists, tuples, sets and dicts are)")
     return obj
 
 

@@ -177,3 +177,62 @@ def test_a_reply_that_claims_more_elements_than_it_sent_is_refused(tmp_path):
     finally:
         os.killpg(st.proc.pid, 9)
         st.proc.wait()
+
+
+def _lying_scalar():
+    """A 0-dim tensor whose own ``detach`` is the class torch.Tensor: ``got.detach()`` is then an empty tensor,
+    which broadcasts against any 0-dim expected value and so compares close to it."""
+    import torch
+    t = torch.tensor(123.0)
+    t.detach = torch.Tensor
+    return t
+
+
+def _hidden_values():
+    """An OrderedDict whose own ``values`` is the class set: a check looping over ``got.values()`` sees nothing."""
+    import collections
+
+    import torch
+    d = collections.OrderedDict(first=torch.tensor(1.0), second=torch.tensor(2.0))
+    d.values = set
+    return d
+
+
+@pytest.mark.parametrize("make", [_lying_scalar, _hidden_values], ids=["tensor", "ordereddict"])
+def test_a_reply_cannot_hide_a_method_behind_an_attribute_of_its_own(tmp_path, make):
+    """torch.load(weights_only=True) restores a tensor's and an OrderedDict's attributes of their own, and an
+    instance attribute hides the method of that name: a worker could make its wrong loss pass every 0-dim
+    expect_close, or empty the values a check loops over. Such a reply is read as its data only."""
+    import torch
+
+    from course.judge.adapter import StudentCrashed
+    from course.judge.expect import CheckFailed, expect_close
+    st = _judge_side(_frame(make(), tmp_path), 1 << 16)
+    try:
+        try:
+            got = st._request({"op": "call", "probe": "p"}, 60, what="running check 'p'")
+        except StudentCrashed:
+            return  # refused whole: fine too
+        if isinstance(got, torch.Tensor):
+            with pytest.raises(CheckFailed):
+                expect_close(got, torch.tensor(0.5, dtype=torch.float64), "loss(x)")
+        else:
+            assert [float(v) for v in got.values()] == [1.0, 2.0], (
+                "a reply's own attribute 'values' hid the OrderedDict's values from the check")
+    finally:
+        os.killpg(st.proc.pid, 9)
+        st.proc.wait()
+
+
+def test_a_reply_of_an_exception_object_is_refused(tmp_path):
+    """torch allows builtin exceptions (and traceback's FrameSummary) in a weights_only load; their text is in
+    a failed check's repr of the reply but in no record of what the worker said (course.judge.worker_text), so
+    it would reach the feedback past the worker-text budget."""
+    from course.judge.adapter import StudentCrashed
+    st = _judge_side(_frame({"x": ValueError("hidden input 0.1234567 " * 8)}, tmp_path), 1 << 16)
+    try:
+        with pytest.raises(StudentCrashed, match="not plain data"):
+            st._request({"op": "call", "probe": "p"}, 60, what="running check 'p'")
+    finally:
+        os.killpg(st.proc.pid, 9)
+        st.proc.wait()

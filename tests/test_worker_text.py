@@ -86,6 +86,21 @@ def test_short_strings_and_big_numbers_are_counted():
     assert total <= PER_SUBMISSION
 
 
+def test_complex_numbers_are_counted_as_text():
+    """A complex number's repr carries two floats' worth of digits; a reply of them, quoted by a failed
+    equality check, once showed in full past every budget."""
+    import random
+    rng = random.Random(5)
+    heard = WorkerText()
+    total = 0
+    for i in range(20):
+        got = [complex(rng.random(), rng.random()) for _ in range(12)]
+        heard.hear({"value": got})
+        judge = "phases(x): expected [], got "
+        total += quoted(heard.limit(judge + repr(got)), judge)
+    assert total <= PER_SUBMISSION + 20 * 40, f"{total} characters of complex numbers' digits were shown"
+
+
 def test_the_same_words_with_new_numbers_pay_for_the_digits():
     heard = WorkerText()
     for i in range(10_000):

@@ -84,6 +84,9 @@ class WorkerText:
             elif isinstance(o, float):
                 for form in {repr(o), f"{o:.6g}", f"{o:.5g}"}:
                     self._text(form)
+            elif isinstance(o, complex):  # shown as its repr, and its parts as floats
+                self._text(repr(o))
+                stack.extend((o.real, o.imag))
             elif isinstance(o, dict):
                 stack.extend(o.keys())
                 stack.extend(o.values())
