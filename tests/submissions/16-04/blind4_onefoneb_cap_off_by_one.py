@@ -1,46 +1,9 @@
 """1F1B lets a stage start a forward while S - s micro-batches are already in flight (<= instead of <),
 one more than allowed. Breaks: "otherwise its next forward, if that forward's dependency is met and fewer than
 S - s micro-batches are in flight on stage s"."""
+import runpy
+from pathlib import Path
+
+edit = runpy.run_path(str(Path(__file__).with_name("_blind4.py")))["edit"]
 EXPECT = {"schedule": "fail"}
-CELLS = {"schedule_impl": '''
-def _plan(S, M, one_f_one_b):
-    when = {}
-    next_f, next_b = [0] * S, [0] * S
-    ops, t = [], 0
-    while len(ops) < 2 * S * M:
-        for s in range(S):
-            f, b = next_f[s], next_b[s]
-            b_needs = ("B", s + 1, b) if s < S - 1 else ("F", s, b)
-            can_b = b < M and when.get(b_needs, t) < t
-            can_f = f < M and (s == 0 or when.get(("F", s - 1, f), t) < t)
-            if one_f_one_b:
-                can_f = can_f and f - b <= S - s
-            else:
-                can_b = can_b and f == M
-            if can_b:
-                op = ("B", b)
-                next_b[s] += 1
-            elif can_f:
-                op = ("F", f)
-                next_f[s] += 1
-            else:
-                continue
-            when[(op[0], s, op[1])] = t
-            ops.append((t, s, op[0], op[1]))
-        t += 1
-    return ops
-
-
-def gpipe_schedule(S: int, M: int) -> list[tuple[int, int, str, int]]:
-    return _plan(S, M, False)
-
-
-def one_f_one_b_schedule(S: int, M: int) -> list[tuple[int, int, str, int]]:
-    return _plan(S, M, True)
-
-
-def bubble_fraction(schedule: list, S: int) -> float:
-    T = 1 + max(t for t, *_ in schedule)
-    busy = len({(t, s) for t, s, _, _ in schedule})
-    return float(1 - busy / (S * T))
-'''}
+CELLS = {"schedule_impl": edit("schedule_impl", ("f - b < S - s", "f - b <= S - s"))}

@@ -2,27 +2,15 @@
 result is a view of the caller's tensor and writing into the shard changes the input. Breaks: "Return a new
 1-D tensor (never a view of an input) with the inputs' dtype and device, and leave the inputs unchanged."
 """
+import runpy
+from pathlib import Path
+
+edit = runpy.run_path(str(Path(__file__).with_name("_blind4.py")))["edit"]
 EXPECT = {"shard": "fail"}
-CELLS = {"shard_impl": '''
-def flatten_shard(tensors: list[torch.Tensor], world: int, rank: int) -> torch.Tensor:
-    if len(tensors) == 1 and tensors[0].numel() % world == 0:
-        whole = tensors[0].reshape(-1)
-        step = whole.numel() // world
-        return whole[rank * step:(rank + 1) * step]
-    flat = torch.cat([t.reshape(-1) for t in tensors])
-    n = flat.numel()
-    k = -(-n // world)
-    if world * k > n:
-        flat = torch.cat([flat, flat.new_zeros(world * k - n)])
-    return flat[rank * k:(rank + 1) * k].clone()
-
-
-def unflatten_shards(shards: list[torch.Tensor], shapes: list) -> list[torch.Tensor]:
-    flat = torch.cat([s.reshape(-1) for s in shards])
-    out, at = [], 0
-    for shape in shapes:
-        size = math.prod(shape)
-        out.append(flat[at:at + size].reshape(shape).clone())
-        at += size
-    return out
-'''}
+CELLS = {"shard_impl": edit("shard_impl", (
+    "    flat = torch.cat([t.reshape(-1) for t in tensors])\n",
+    "    if len(tensors) == 1 and tensors[0].numel() % world == 0:\n"
+    "        whole = tensors[0].reshape(-1)\n"
+    "        step = whole.numel() // world\n"
+    "        return whole[rank * step:(rank + 1) * step]\n"
+    "    flat = torch.cat([t.reshape(-1) for t in tensors])\n"))}
