@@ -114,7 +114,7 @@ def test_learning_rates(student, gen, model, mult):
             fail(f"{what}: '{n}' is in no group")
         if got[n][0] is None:
             fail(f"{what}: the group holding '{n}' has no 'lr' key (keys: {got[n][2]})")
-        if abs(got[n][0] - lr) > 1e-12 * max(1.0, lr):
+        if not abs(got[n][0] - lr) <= 1e-12 * max(1.0, lr):  # a NaN lr is no match either
             fail(f"{what}: '{n}' gets lr={got[n][0]:g}, expected {lr:g}"
                  + (" (it is part of the head)" if n.startswith("head.") else " (it is not part of the head)"))
 
@@ -131,7 +131,7 @@ def test_weight_decay_rule(student, gen, model):
             fail(f"{what}: '{n}' is in no group")
         if got[n][1] is None:
             fail(f"{what}: the group holding '{n}' has no 'weight_decay' key (keys: {got[n][2]})")
-        if abs(got[n][1] - wd) > 1e-12:
+        if not abs(got[n][1] - wd) <= 1e-12:  # nor a NaN weight decay
             kind = "a bias or normalisation parameter, so no decay" if wd == 0.0 else "a weight matrix/kernel"
             fail(f"{what}: '{n}' gets weight_decay={got[n][1]:g}, expected {wd:g} ({kind})")
 
@@ -150,7 +150,7 @@ def test_head_prefix_and_its_separator(student, gen, prefix):
     for n, (lr, _) in want.items():
         if n not in got:
             fail(f"{what}: '{n}' is in no group")
-        if got[n][0] is None or abs(got[n][0] - lr) > 1e-12:
+        if got[n][0] is None or not abs(got[n][0] - lr) <= 1e-12:
             fail(f"{what}: '{n}' gets lr={got[n][0]}, expected {lr:g}"
                  + (f" (its name starts with '{shown}.')" if n.startswith(shown + ".") else
                     f" (its name does not start with '{shown}.')"))
