@@ -105,13 +105,14 @@ def balanced_weights(ns, targets, as_list=False):
     """The weights as returned (a tensor), or, for anything else, its type and the values it holds."""
     arg = targets.tolist() if as_list else targets.clone()
     w = get(ns, "class_balanced_weights")(arg)
+    after = torch.tensor(arg, dtype=torch.int64) if as_list else arg.detach().clone()  # the argument afterwards
     if isinstance(w, torch.Tensor):
-        return {"type": "Tensor", "w": w.detach().cpu()}
+        return {"type": "Tensor", "w": w.detach().cpu(), "after": after}
     try:
         values = torch.tensor([float(v) for v in w], dtype=torch.float64)
     except Exception:  # noqa: BLE001 - reported as "no values" by the judge
         values = None
-    return {"type": type(w).__name__, "w": values}
+    return {"type": type(w).__name__, "w": values, "after": after}
 
 
 def balanced_draws(ns, targets, num_samples, seed, global_seed=0):
@@ -145,6 +146,16 @@ def collate_call(ns, seqs, labels, label_dtype=None):
     return _collate_result(get(ns, "pad_collate")(batch))
 
 
+def collate_on_meta(ns, lens, feat):
+    """pad_collate on sequences that live on the meta device (a GPU stand-in): the device of each result."""
+    batch = [(torch.empty(n, feat, device="meta"), k) for k, n in enumerate(lens)]
+    res = get(ns, "pad_collate")(batch)
+    if not isinstance(res, (tuple, list)) or len(res) != 4:
+        raise TypeError(f"pad_collate must return a tuple (padded, lengths, mask, labels), yours returned a "
+                        f"{type(res).__name__}")
+    return [str(r.device) if isinstance(r, torch.Tensor) else type(r).__name__ for r in res]
+
+
 def collate_in_loader(ns, seqs, labels, batch_size):
     from torch.utils.data import DataLoader
 
@@ -164,6 +175,24 @@ def packed_rnn_call(ns, kind, input_size, hidden_size, num_layers, bidirectional
     if not isinstance(res, (tuple, list)) or len(res) != 2:
         raise TypeError(f"run_packed_rnn must return (output, last), yours returned a {type(res).__name__}")
     return [r.detach().cpu() if isinstance(r, torch.Tensor) else r for r in res]
+
+
+def packed_rnn_grads(ns, kind, options, state, padded, lengths, v_out, v_last):
+    """The gradients of <v_out, output> + <v_last, last> with respect to padded and each RNN parameter (None where
+    none arrives), after run_packed_rnn on an RNN built with options."""
+    cls = {"RNN": torch.nn.RNN, "GRU": torch.nn.GRU, "LSTM": torch.nn.LSTM}[kind]
+    rnn = cls(batch_first=True, dtype=torch.float64, **options)
+    rnn.load_state_dict(state)
+    x = padded.clone().requires_grad_(True)
+    out, last = get(ns, "run_packed_rnn")(rnn, x, lengths.clone())
+    names = [n for n, _ in rnn.named_parameters()]
+    wrt = [x] + [p for _, p in rnn.named_parameters()]
+    total = (out * v_out).sum() + (last * v_last).sum()
+    if not total.requires_grad:
+        return {"requires_grad": False}
+    grads = torch.autograd.grad(total, wrt, allow_unused=True)
+    return {"requires_grad": True, "padded": grads[0],
+            "params": {n: (g.detach() if g is not None else None) for n, g in zip(names, grads[1:])}}
 
 
 # -------------------------------------------------------------------- stream
@@ -240,9 +269,9 @@ def stream_lazy(ns, shards):
 
 # ------------------------------------------------ issue 39: gap-hunting checks
 
-def stream_load_order(ns, shards):
-    """Iterate the data set (num_workers=0) item by item, recording torch.load calls: per item, its label and
-    how many files had been loaded when it was yielded."""
+def stream_load_order(ns, shards, passes=1):
+    """Iterate the data set (num_workers=0) item by item, `passes` times, recording torch.load calls: per pass, per
+    item, its label and how many files had been loaded in that pass when it was yielded."""
     folder = tempfile.mkdtemp(prefix="shards-")
     real_load = torch.load
     loads = []
@@ -256,12 +285,16 @@ def stream_load_order(ns, shards):
         ds = get(ns, "ShardedFileStream")(list(paths))
         torch.load = recording_load
         try:
-            seen = []
-            for item in ds:
-                seen.append([int(torch.as_tensor(item[1])), len(loads)])
+            per_pass = []
+            for _ in range(passes):
+                loads.clear()
+                seen = []
+                for item in ds:
+                    seen.append([int(torch.as_tensor(item[1])), len(loads)])
+                per_pass.append(seen)
         finally:
             torch.load = real_load
-        return seen
+        return per_pass
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 

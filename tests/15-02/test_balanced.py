@@ -80,6 +80,25 @@ def test_targets_given_as_a_list(student, gen):
                  atol=1e-9, rtol=1e-5)
 
 
+def test_targets_left_unchanged(student, gen):
+    """the targets passed in come back unchanged (an int64 tensor of labels that start above 0)"""
+    targets = imbalanced_targets(gen, [9, 4, 2], [int(v) for v in torch.randperm(6, generator=gen)[:3] + 3])
+    what = describe(targets)
+    r = student.call("balanced_weights", targets=targets)
+    after = r.get("after")
+    if not torch.equal(after, targets):
+        changed = int((after != targets).sum()) if after.shape == targets.shape else len(targets)
+        fail(f"{what} changed its argument: {changed} of {len(targets)} labels differ afterwards (e.g. "
+             f"{targets[:5].tolist()} became {after[:5].tolist()}); compute the weights without writing into "
+             f"targets (torch.as_tensor shares an int64 tensor's memory)")
+    w = r["w"]
+    if w is None:
+        fail(f"{what}: returned a {r['type']} that holds no numbers")
+    ref = reference_weights(targets)
+    expect_close(w.double() / w.double().sum(), ref / ref.sum(), f"{what} (normalised to sum 1)",
+                 atol=1e-9, rtol=1e-5)
+
+
 def check_balanced(draws, targets, num_samples, what):
     n = len(targets)
     expect_equal(len(draws), num_samples, f"{what}: number of indices drawn")

@@ -133,6 +133,15 @@ def test_labels_are_int64(student, gen):
     check_collate(res, seqs, labels, what, parts=("labels",))
 
 
+def test_lengths_on_the_cpu(student, gen):
+    """sequences on another device (meta, a GPU stand-in): lengths is still on the CPU, as pack_padded_sequence needs"""
+    lens = torch.randint(1, 7, (int(torch.randint(2, 5, (1,), generator=gen)),), generator=gen).tolist()
+    devices = student.call("collate_on_meta", lens=lens, feat=3)
+    what = f"pad_collate(sequences of lengths {lens} on the meta device)"
+    expect_equal(devices[1], "cpu", f"{what}: the device of lengths (the second returned value)")
+    expect_equal(devices[0], "meta", f"{what}: the device of padded (the sequences' own device)")
+
+
 @pytest.mark.parametrize("label_dtype", ["int32", "uint8"])
 def test_tensor_labels_become_int64(student, gen, label_dtype):
     """0-d integer tensor labels (int32, uint8) give int64 labels with their values"""

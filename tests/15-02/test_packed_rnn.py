@@ -2,7 +2,7 @@
 import pytest
 import torch
 
-from course.judge.expect import expect, expect_close, expect_equal, expect_tensor
+from course.judge.expect import expect, expect_close, expect_equal, expect_tensor, fail
 
 pytestmark = pytest.mark.task("packed_rnn")
 
@@ -117,3 +117,42 @@ def test_rnn_without_bias(student, gen, kind):
     _options_case(student, gen, kind, dict(input_size=2, hidden_size=4, num_layers=1, bias=False,
                                            bidirectional=True), [2, 5, 3], f"bidirectional {kind}(input 2, "
                   f"hidden 4, bias=False)")
+
+
+def test_gradients_flow_like_each_sequence_alone(student, gen):
+    """gradients of output and last reach padded and every RNN parameter, as when each sequence runs alone"""
+    options = dict(input_size=3, hidden_size=4, num_layers=1, bidirectional=True)
+    rnn = CLS["LSTM"](batch_first=True, dtype=torch.float64, **options)
+    with torch.no_grad():
+        for p in rnn.parameters():
+            p.copy_(torch.rand(p.shape, generator=gen, dtype=torch.float64) * 1.2 - 0.6)
+    lengths = torch.tensor([3, 5, 1], dtype=torch.int64)
+    padded = torch.randn(3, 5, 3, generator=gen, dtype=torch.float64)
+    x = padded.clone().requires_grad_(True)
+    outs, lasts = [], []
+    for i, n in enumerate(lengths.tolist()):  # each sequence alone, with autograd
+        o, (h, _) = rnn(x[i:i + 1, :n])
+        outs.append(torch.cat([o[0], o.new_zeros(5 - n, o.shape[-1])]))
+        lasts.append(torch.cat([h[-2, 0], h[-1, 0]]))
+    out, last = torch.stack(outs), torch.stack(lasts)
+    v_out = torch.randn(out.shape, generator=gen, dtype=torch.float64)
+    v_last = torch.randn(last.shape, generator=gen, dtype=torch.float64)
+    names = [n for n, _ in rnn.named_parameters()]
+    want = torch.autograd.grad((out * v_out).sum() + (last * v_last).sum(), [x] + list(rnn.parameters()))
+    res = student.call("packed_rnn_grads", kind="LSTM", options=options, state=rnn.state_dict(), padded=padded,
+                       lengths=lengths, v_out=v_out, v_last=v_last)
+    what = (f"<v, output> + <u, last> of run_packed_rnn(bidirectional LSTM(input 3, hidden 4), padded (3, 5, 3), "
+            f"lengths {lengths.tolist()})")
+    expect(res["requires_grad"], f"{what}: neither output nor last carries a gradient (was the RNN run under "
+                                 f"torch.no_grad(), or the results detached?); they must be differentiable like "
+                                 f"the RNN's own outputs")
+    got = res["padded"]
+    if got is None:
+        fail(f"the gradient of {what} with respect to padded: none reached it")
+    expect_close(got, want[0], f"the gradient of {what} with respect to padded (zero at padded positions)",
+                 atol=1e-9, rtol=1e-7)
+    for name, w in zip(names, want[1:]):
+        g = res["params"].get(name)
+        if g is None:
+            fail(f"the gradient of {what} with respect to the RNN's {name}: none reached it")
+        expect_close(g, w, f"the gradient of {what} with respect to the RNN's {name}", atol=1e-9, rtol=1e-7)

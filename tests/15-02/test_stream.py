@@ -105,19 +105,26 @@ def test_streams_lazily(student, gen):
 
 
 def test_one_file_at_a_time(student, gen):
-    """a file is loaded only when its records are reached: never all files before the first record"""
+    """a file is loaded only when its records are reached, in every pass: never all files first, none kept from an earlier pass"""
     sizes = [int(torch.randint(2, 5, (1,), generator=gen)) for _ in range(4)]
     shards, x, ids = make_shards(gen, sizes)
-    seen = student.call("stream_load_order", shards=shards)
-    what = f"iterating ShardedFileStream(4 files of {sizes} records) directly (torch.load recorded)"
+    passes = student.call("stream_load_order", shards=shards, passes=2)
     file_of = {int(i): f for f, sh in enumerate(shards) for i in sh["labels"].tolist()}
-    expect(len(seen) == sum(sizes), f"{what}: {len(seen)} records came out, expected {sum(sizes)}")
-    files = set()
-    for k, (label, loads) in enumerate(seen):
-        files.add(file_of.get(label, -1))
-        expect(loads <= len(files), f"{what}: when record {k} came out (the stream had reached {len(files)} "
-                                    f"file(s)), torch.load had been called {loads} times: load one file, yield its "
-                                    f"records, then load the next (streaming, not everything first)")
+    for p, seen in enumerate(passes):
+        what = (f"iterating ShardedFileStream(4 files of {sizes} records) directly, pass {p + 1} of 2 (torch.load "
+                f"recorded)")
+        expect(len(seen) == sum(sizes), f"{what}: {len(seen)} records came out, expected {sum(sizes)}")
+        files = set()
+        for k, (label, loads) in enumerate(seen):
+            files.add(file_of.get(label, -1))
+            expect(loads <= len(files), f"{what}: when record {k} came out (the stream had reached {len(files)} "
+                                        f"file(s)), torch.load had been called {loads} times: load one file, yield "
+                                        f"its records, then load the next (streaming, not everything first)")
+        loaded = seen[-1][1] if seen else 0
+        expect(loaded >= len(sizes), f"{what}: the pass yielded the records of {len(sizes)} files but called "
+                                     f"torch.load only {loaded} times during it: files are read during each pass, "
+                                     f"one at a time; a data set that keeps the shards it loaded holds every file "
+                                     f"in memory (and serves stale records if a file changes between epochs)")
 
 
 @pytest.mark.parametrize("workers", [2, 3])

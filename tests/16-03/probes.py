@@ -101,7 +101,8 @@ def mha_run(ns, cfg, state, query, key=None, value=None, key_padding_mask=None, 
     finally:
         for (owner, attr), orig in zip(spied, originals):
             setattr(owner, attr, orig)
-    res = {"out": _tensor(out), "calls": sorted(set(calls)), "ops": sorted(log.names)}
+    res = {"out": _tensor(out), "calls": sorted(set(calls)), "ops": sorted(log.names),
+           "masks_after": {k: t.detach().clone() for k, t in kwargs.items()}}
     if v_out is not None and isinstance(out, torch.Tensor):
         params = _params(m)
         names = list(params)

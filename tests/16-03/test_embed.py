@@ -59,6 +59,11 @@ def test_positions_default_dtype_and_long_sequences(student, gen):
     expect_equal(got.dtype, torch.float32, f"the dtype of {what} (float32 by default)")
     expect_close(got, table(length, d).float(), what + " (compute the angles in float64, then cast)",
                  atol=1e-6, rtol=0)
+    what = f"sinusoidal_positions({length}, {d}, dtype=torch.float16)"
+    got = positions(student, what, length=length, d_model=d, dtype=torch.float16)
+    expect_equal(got.dtype, torch.float16, f"the dtype of {what}")
+    expect_close(got.double(), table(length, d).half().double(), what + " (positions and angles in float64, cast to "
+                 "float16 only at the end: float16 holds positions above 2048 only to a few units)", atol=2e-3, rtol=0)
 
 
 def test_positions_empty(student, gen):
@@ -103,6 +108,7 @@ PATCH_CASES = [  # images (N, C, H, W), weight (E, C, ph, pw), bias?
     ((3, 4, 5, 5), (1, 4, 5, 5), True),
     ((1, 2, 4, 6), (6, 2, 1, 1), False),
     ((1, 1, 1, 1), (3, 1, 1, 1), True),
+    ((0, 2, 4, 6), (3, 2, 2, 3), False),  # an empty batch: F.conv2d gives (0, P, E)
 ]
 
 

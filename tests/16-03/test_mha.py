@@ -36,6 +36,14 @@ def run(student, gen, cfg, query, key=None, value=None, grads=False, **masks):
     what = describe(cfg)
     if not isinstance(res["out"], torch.Tensor):
         fail(f"{what}(query, key, value) returned {res['out']}, not a tensor (return only the output)")
+    for name, sent in masks.items():  # the caller's masks are read, never written
+        after = res.get("masks_after", {}).get(name)
+        if after is None or after.dtype != sent.dtype or not torch.equal(after, sent):
+            n = int((after != sent).sum()) if after is not None and after.shape == sent.shape else sent.numel()
+            fail(f"{what}(..., {name}=a {str(sent.dtype).replace('torch.', '')} mask of shape {tuple(sent.shape)}) "
+                 f"changed the mask it was given: {n} of {sent.numel()} entries differ afterwards. Expected the "
+                 f"caller's {name} unchanged (a mask is reused by every layer and call); build a new tensor "
+                 f"(~mask, mask.logical_not()) instead of writing into it")
     expected = {"out": want.detach()}
     if grads:
         params = dict(ref.named_parameters())
