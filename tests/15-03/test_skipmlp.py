@@ -64,6 +64,14 @@ def run_and_compare(student, in_features, widths, num_classes, norm, x, drop, se
                      x=x, drop=drop, v=v, seed=seed)
     compare_keys({k: list(t.shape) for k, t in r["state"].items()},
                  expected_shapes(in_features, widths, num_classes, norm), what)
+    # Anchored: the reference forward below runs on the parameters the worker reports, so they must be the
+    # ones the probe set (drawn in the model's own order from seed + 1): a model whose parameters ignore
+    # copy_ would otherwise keep all-zero weights, and any zero output would match.
+    drawn = torch.Generator().manual_seed(seed + 1)
+    for k, t in r["state"].items():
+        if not torch.equal(t, torch.randn(tuple(t.shape), generator=drawn, dtype=f64) * 0.5):
+            fail(f"{what}: parameter '{k}' does not hold the values the check wrote into it with "
+                 f"p.copy_(...) under torch.no_grad() (a parameter must be a plain nn.Parameter the model keeps)")
     state = {k: t.to(f64).requires_grad_(True) for k, t in r["state"].items()}
     want = reference_forward(state, x, len(widths), norm, set(drop or ()))
     expect_close(r["out"], want.detach(), what + ", output", atol=1e-10, rtol=1e-8)
