@@ -48,3 +48,19 @@ def test_parameters_that_ignore_the_checks_write_fail_the_forward_checks():
     student = InProcessStudent(ns, {"15-03": (TESTS_DIR / "15-03" / "probes.py").read_text()})
     with pytest.raises(CheckFailed, match="does not hold the values"):
         checks["test_image_batches_are_flattened"](student, torch.Generator().manual_seed(2))
+
+
+def test_a_model_left_all_zeros_cannot_hide_a_wrong_optimizer():
+    """15-03's prepare_lazy: the judge replays SGD with momentum from the parameters the worker reported. Zeroed
+    after the dry run, they have zero gradients, so Adam (or any optimizer) moved nothing and matched the replay:
+    all 20 lazy checks passed (19 for Adam alone). The probe now starts training from values the judge draws too."""
+    from course.grading.class_run.submissions import edited
+    zeroing = ("    with torch.no_grad():\n        for p in model.parameters():\n            p.zero_()\n"
+               "    return torch.optim.Adam(model.parameters(), lr=lr)")
+    ns = {"torch": torch, "nn": torch.nn}
+    exec(edited("15-03", "lazy_impl", ("    return torch.optim.SGD(model.parameters(), lr=lr, momentum=0.9)", zeroing)),
+         ns)
+    checks = runpy.run_path(str(TESTS_DIR / "15-03" / "test_lazy.py"))
+    student = InProcessStudent(ns, {"15-03": (TESTS_DIR / "15-03" / "probes.py").read_text()})
+    with pytest.raises(CheckFailed):
+        checks["test_optimizer_is_sgd_with_momentum"](student, torch.Generator().manual_seed(3))

@@ -493,7 +493,13 @@ def prepare_lazy_run(ns, x, lr, train_mode, seed, steps=1, caller_no_grad=False,
     info["opt_lrs"] = [float(g["lr"]) for g in opt.param_groups]
     if info["inference_params"]:
         return info
-    # Real training steps on the materialized model (the judge replays them on its own copy).
+    # Real training steps on the materialized model (the judge replays them on its own copy), from starting
+    # values the judge draws too (seed + 1, in parameter order): a model left all zeros has zero gradients,
+    # and then any optimizer's steps would match the replay.
+    start = torch.Generator().manual_seed(seed + 1)
+    with torch.no_grad():
+        for p in m.parameters():
+            p.copy_(torch.randn(p.shape, generator=start, dtype=p.dtype) * 0.5)
     before = {n: p.detach().clone() for n, p in m.named_parameters()}
     state = {k: v.detach().clone() for k, v in m.state_dict().items()}
     m.train()

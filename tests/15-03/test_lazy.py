@@ -73,9 +73,11 @@ def test_make_lazy_net_layers(student, gen, shape):
 def prepare(student, gen, train_mode=True, lr=0.05, steps=1, dtype=f64, caller_no_grad=False, frozen_first=False,
             ready=False, bn_stats=None):
     x = torch.randn(3, 2, 8, 8, generator=gen, dtype=dtype)
-    r = student.call("prepare_lazy_run", x=x, lr=lr, train_mode=train_mode, steps=steps,
-                     seed=int(torch.randint(0, 10**6, (1,), generator=gen)), caller_no_grad=caller_no_grad,
-                     frozen_first=frozen_first, ready=ready, bn_stats=bn_stats)
+    seed = int(torch.randint(0, 10**6, (1,), generator=gen))
+    r = student.call("prepare_lazy_run", x=x, lr=lr, train_mode=train_mode, steps=steps, seed=seed,
+                     caller_no_grad=caller_no_grad, frozen_first=frozen_first, ready=ready, bn_stats=bn_stats)
+    if isinstance(r, dict):
+        r["judge_seed"] = seed  # the judge's, for replay_sgd's starting values (never the worker's word)
     mode = "mixed" if isinstance(train_mode, list) else {True: "train", False: "eval"}.get(train_mode, train_mode)
     model = "lazy model after a frozen 1x1 conv" if frozen_first else "lazy model"
     if ready:
@@ -244,6 +246,13 @@ def replay_sgd(r, x, lr, steps, grads=False):
         m.eval()
         m(x)
     m.load_state_dict(r["state"])
+    # Anchored: the probe wrote these starting values (seed + 1, in parameter order) before training; a
+    # parameter that did not take them (a copy_ that does nothing) would let the replay start where it likes.
+    start = torch.Generator().manual_seed(r["judge_seed"] + 1)
+    for n, p in m.named_parameters():
+        if not torch.equal(p.detach(), torch.randn(p.shape, generator=start, dtype=p.dtype) * 0.5):
+            fail(f"parameter '{n}' does not hold the values the check wrote into it with p.copy_(...) under "
+                 f"torch.no_grad() before training (a parameter must be a plain nn.Parameter the model keeps)")
     m.train()
     bufs = {}
     for _ in range(steps):
