@@ -345,55 +345,119 @@ def kill_sessions(pids) -> None:
                 pass
 
 
+class RendezvousFailed(RuntimeError):
+    """The forked ranks could not form their gloo group, attempt after attempt: the grading machine's
+    trouble (a loaded node, a refused loopback connection), never a verdict on the submission."""
+
+
+def join_group(store_path: str, rank: int, world: int, timeout_s: float, wfd: int, backend: str = "gloo"):
+    """init_process_group through a FileStore at store_path; when the group cannot be formed, one frame
+    ``{"rendezvous_failed": message}`` goes to wfd and SystemExit ends the rank, for ``fork_ranks`` to try again
+    with a fresh store. Returns torch.distributed."""
+    import datetime
+
+    import torch.distributed as dist
+    try:
+        dist.init_process_group(backend, store=dist.FileStore(store_path, world), rank=rank, world_size=world,
+                                timeout=datetime.timedelta(seconds=timeout_s))
+    except Exception as exc:
+        send_frame(wfd, {"rendezvous_failed": f"{type(exc).__name__}: {str(exc)[:300]}"})
+        raise SystemExit(3) from None
+    return dist
+
+
+def _rendezvous_failure(frames: dict):
+    for r in sorted(frames):
+        for f in frames[r][:1]:
+            if isinstance(f, dict) and "rendezvous_failed" in f:
+                return f"rank {r}: {f['rendezvous_failed']}"
+    return None
+
+
+def _remove_store_folder(tmp: str) -> None:
+    """The store folder holds the store file (and what a rank wrote there): its entries are unlinked, never
+    followed; a folder a rank made inside stays (it lies in the sandbox's own tmp, or the judge's, where no
+    submission runs). Probes run in a worker that cannot import the grader's fstree."""
+    try:
+        with os.scandir(tmp) as entries:
+            for e in entries:
+                if not e.is_dir(follow_symlinks=False):
+                    os.unlink(os.path.join(tmp, e.name))
+        os.rmdir(tmp)
+    except OSError:
+        pass
+
+
+def fork_ranks(world: int, body, deadline_s: float, max_reply: int, attempts: int = 3) -> dict:
+    """Fork ``world`` ranks, each running ``body(rank, store_path, wfd)`` (a fresh store folder per attempt) and
+    read the frames each sends until every pipe closes or ``deadline_s`` passes; then kill each rank's session.
+    A rank whose ``join_group`` failed (gloo's full mesh now and then fails to connect on a loaded machine)
+    makes the whole world start again, up to ``attempts`` times, then RendezvousFailed.
+    Returns {"frames": {rank: [...]}, "unfinished": set, "left_behind": n, "seconds": s, "attempts": k}."""
+    import tempfile
+    t0 = time.monotonic()
+    for attempt in range(1, attempts + 1):
+        tmp = tempfile.mkdtemp(prefix="ranks-")
+        pids, fds = [], {}
+        try:
+            for rank in range(world):
+                rfd, wfd = os.pipe()
+                pid = os.fork()
+                if pid == 0:  # the rank
+                    code = 0
+                    try:
+                        os.close(rfd)
+                        for other in fds.values():
+                            os.close(other)
+                        body(rank, os.path.join(tmp, "store"), wfd)
+                    except BaseException:
+                        code = 1
+                    finally:
+                        os._exit(code)
+                os.close(wfd)
+                pids.append(pid)
+                fds[rank] = rfd
+            frames, unfinished = read_frames(fds, time.monotonic() + deadline_s, max_reply)
+        finally:
+            kill_sessions(pids)
+            for pid in pids:
+                try:
+                    os.waitpid(pid, 0)
+                except ChildProcessError:
+                    pass
+            for fd in fds.values():
+                os.close(fd)
+            _remove_store_folder(tmp)
+        failed = _rendezvous_failure(frames)
+        if failed is None:
+            return {"frames": frames, "unfinished": unfinished, "left_behind": session_members(set(pids)),
+                    "seconds": time.monotonic() - t0, "attempts": attempt}
+    raise RendezvousFailed(f"the judge's {world} forked ranks could not form their gloo group in {attempts} "
+                           f"attempts ({failed}): a problem of the grading machine, not of your code; "
+                           f"ask for a regrade")
+
+
 def judge_ranks(world: int, target, deadline_s: float, max_reply: int = 2**24):
     """The judge's own distributed run, for a reference to compare a submission's ranks with (PyTorch's
     ZeroRedundancyOptimizer, fully_shard): ``world`` processes forked from the judge (never from a worker),
     each calling ``target(rank, world, store_path, wfd)`` in a session of its own with stdout and stderr
-    silenced and one thread; the frames each sent (``send_frame`` to ``wfd``), or None when a rank did not
-    finish within ``deadline_s``. Only the judge's code runs in them: no submission object reaches here."""
+    silenced and one thread (``target`` joins the group with ``join_group``); the frames each sent, or None
+    when a rank did not finish within ``deadline_s``. Only the judge's code runs in them: no submission
+    object reaches here."""
     import gc
-    import tempfile
 
-    from .. import fstree
-    tmp = tempfile.mkdtemp(prefix="judge-ranks-")
-    pids, fds = [], {}
-    try:
-        for rank in range(world):
-            rfd, wfd = os.pipe()
-            pid = os.fork()
-            if pid == 0:
-                code = 0
-                try:
-                    os.setsid()
-                    gc.freeze()  # the judge's objects, inherited: a collection would walk them all (about 1 s a rank)
-                    os.close(rfd)
-                    for other in fds.values():
-                        os.close(other)
-                    quiet = os.open(os.devnull, os.O_WRONLY)
-                    os.dup2(quiet, 1)
-                    os.dup2(quiet, 2)
-                    os.environ["GLOO_SOCKET_IFNAME"] = "lo"
-                    torch.set_num_threads(1)
-                    import warnings
-                    warnings.simplefilter("ignore")
-                    target(rank, world, os.path.join(tmp, "store"), wfd)
-                except BaseException:
-                    code = 1
-                finally:
-                    os._exit(code)
-            os.close(wfd)
-            pids.append(pid)
-            fds[rank] = rfd
-        frames, unfinished = read_frames(fds, time.monotonic() + deadline_s, max_reply)
-    finally:
-        kill_sessions(pids)
-        for pid in pids:
-            try:
-                os.waitpid(pid, 0)
-            except ChildProcessError:
-                pass
-        for fd in fds.values():
-            os.close(fd)
-        fstree.remove(tmp)  # the gloo store's folder: depth-safe, never follows a link
-    return None if unfinished else frames
+    def body(rank, store_path, wfd):
+        os.setsid()
+        gc.freeze()  # the judge's objects, inherited: a collection would walk them all (about 1 s a rank)
+        quiet = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(quiet, 1)
+        os.dup2(quiet, 2)
+        os.environ["GLOO_SOCKET_IFNAME"] = "lo"
+        torch.set_num_threads(1)
+        import warnings
+        warnings.simplefilter("ignore")
+        target(rank, world, store_path, wfd)
+
+    out = fork_ranks(world, body, deadline_s, max_reply)
+    return None if out["unfinished"] else out["frames"]
 

@@ -70,7 +70,8 @@ _ = torch.manual_seed(0)  # assigned: the cell shows no Generator object
 # defined. It gives every rank a fresh `FileStore` in a temporary folder (a store file must never be
 # reused), a timeout for every operation, runs `fn(*args)` and ships the result back through a pipe.
 # If a rank hangs (a deadlock) it is killed after `timeout` seconds and you get an error, not a frozen
-# notebook.
+# notebook. Now and then, on a busy machine, gloo fails to connect the ranks to each other before your
+# function even starts; the launcher then starts every rank again (three tries at most).
 
 # %%
 def _rank_entry(fn, rank, world_size, store_path, args, conn, op_timeout):
@@ -79,12 +80,16 @@ def _rank_entry(fn, rank, world_size, store_path, args, conn, op_timeout):
     try:
         dist.init_process_group("gloo", store=dist.FileStore(store_path, world_size), rank=rank,
                                 world_size=world_size, timeout=datetime.timedelta(seconds=op_timeout))
-        reply = ("ok", fn(*args))
-    except BaseException as exc:
-        if isinstance(exc, NotImplementedError) and not exc.args:  # an exercise's stub: name the function
-            reply = ("not written", traceback.extract_tb(exc.__traceback__)[-1].name)
-        else:
-            reply = ("error", f"{type(exc).__name__}: {str(exc)[:300]}")
+    except Exception as exc:  # the group never formed: launch() starts every rank again
+        reply = ("no group", f"{type(exc).__name__}: {str(exc)[:300]}")
+    else:
+        try:
+            reply = ("ok", fn(*args))
+        except BaseException as exc:
+            if isinstance(exc, NotImplementedError) and not exc.args:  # an exercise's stub: name the function
+                reply = ("not written", traceback.extract_tb(exc.__traceback__)[-1].name)
+            else:
+                reply = ("error", f"{type(exc).__name__}: {str(exc)[:300]}")
     try:  # plain pickle: multiprocessing's own pickler would share tensors through this process's memory
         conn.send_bytes(pickle.dumps(reply))
     finally:
@@ -99,35 +104,41 @@ def launch(fn, world_size, args_per_rank=None, timeout=30.0, op_timeout=10.0):
     """
     args_per_rank = args_per_rank or [()] * world_size
     ctx = mp.get_context("fork")
-    with tempfile.TemporaryDirectory() as tmp:
-        store_path = os.path.join(tmp, "store")
-        pipes, procs = [], []
-        for rank in range(world_size):
-            parent_end, child_end = ctx.Pipe(duplex=False)
-            p = ctx.Process(target=_rank_entry, daemon=True,
-                            args=(fn, rank, world_size, store_path, tuple(args_per_rank[rank]), child_end, op_timeout))
-            p.start()
-            child_end.close()
-            pipes.append(parent_end)
-            procs.append(p)
-        deadline = time.monotonic() + timeout
-        results, hung = [None] * world_size, []
-        for rank, (conn, p) in enumerate(zip(pipes, procs)):
-            if conn.poll(max(0.0, deadline - time.monotonic())):
-                try:
-                    results[rank] = pickle.loads(conn.recv_bytes())
-                except EOFError:
-                    results[rank] = ("error", "the process ended without a result")
-            else:
-                hung.append(rank)
-        for p in procs:
-            p.join(timeout=1.0)
-            if p.is_alive():
-                p.kill()
-                p.join()
+    for _attempt in range(3):  # a group that never formed (it happens on a loaded machine) starts over
+        with tempfile.TemporaryDirectory() as tmp:
+            store_path = os.path.join(tmp, "store")
+            pipes, procs = [], []
+            for rank in range(world_size):
+                parent_end, child_end = ctx.Pipe(duplex=False)
+                p = ctx.Process(target=_rank_entry, daemon=True, args=(fn, rank, world_size, store_path,
+                                                                      tuple(args_per_rank[rank]), child_end,
+                                                                      op_timeout))
+                p.start()
+                child_end.close()
+                pipes.append(parent_end)
+                procs.append(p)
+            deadline = time.monotonic() + timeout
+            results, hung = [None] * world_size, []
+            for rank, (conn, p) in enumerate(zip(pipes, procs)):
+                if conn.poll(max(0.0, deadline - time.monotonic())):
+                    try:
+                        results[rank] = pickle.loads(conn.recv_bytes())
+                    except EOFError:
+                        results[rank] = ("error", "the process ended without a result")
+                else:
+                    hung.append(rank)
+            for p in procs:
+                p.join(timeout=1.0)
+                if p.is_alive():
+                    p.kill()
+                    p.join()
+        if hung or not any(status == "no group" for status, _ in results):
+            break
     if hung:
         raise RuntimeError(f"ranks {hung} did not finish within {timeout} s (a deadlock?)")
     for rank, (status, value) in enumerate(results):
+        if status == "no group":
+            raise RuntimeError(f"rank {rank} could not join the gloo group three times: {value}")
         if status == "not written":  # an exercise not done yet: say so plainly
             raise NotImplementedError(f"rank {rank}: {value} is not written yet")
         if status == "error":

@@ -67,7 +67,8 @@ _ = torch.manual_seed(0)  # assigned: the cell shows no Generator object
 # As in 15-08, `launch(fn, W, args_per_rank)` forks W copies of this kernel, joins them into a fresh gloo
 # group (a `FileStore` in a temporary folder is the rendezvous), runs `fn(*args_per_rank[r])` on rank r and
 # returns the W results. Forking keeps the functions you define in this notebook visible to the ranks.
-# A rank that hangs is killed after `timeout` seconds and you get an error naming it.
+# A rank that hangs is killed after `timeout` seconds and you get an error naming it; a group that gloo
+# could not connect (now and then, on a busy machine) is started again, three tries at most.
 
 # %%
 def _rank_entry(fn, rank, world, store_path, args, conn, op_timeout):
@@ -76,12 +77,16 @@ def _rank_entry(fn, rank, world, store_path, args, conn, op_timeout):
     try:
         dist.init_process_group("gloo", store=dist.FileStore(store_path, world), rank=rank, world_size=world,
                                 timeout=datetime.timedelta(seconds=op_timeout))
-        reply = ("ok", fn(*args))
-    except BaseException as exc:
-        if isinstance(exc, NotImplementedError) and not exc.args:  # an exercise not written yet
-            reply = ("not written", traceback.extract_tb(exc.__traceback__)[-1].name)
-        else:
-            reply = ("error", f"{type(exc).__name__}: {str(exc)[:300]}")
+    except Exception as exc:  # the group never formed: launch() starts every rank again
+        reply = ("no group", f"{type(exc).__name__}: {str(exc)[:300]}")
+    else:
+        try:
+            reply = ("ok", fn(*args))
+        except BaseException as exc:
+            if isinstance(exc, NotImplementedError) and not exc.args:  # an exercise not written yet
+                reply = ("not written", traceback.extract_tb(exc.__traceback__)[-1].name)
+            else:
+                reply = ("error", f"{type(exc).__name__}: {str(exc)[:300]}")
     try:
         conn.send_bytes(pickle.dumps(reply))
     finally:
@@ -93,34 +98,40 @@ def launch(fn, world, args_per_rank=None, timeout=60.0, op_timeout=15.0):
     """Run fn(*args_per_rank[r]) on ranks r = 0..world-1 of a fresh gloo group; return the results."""
     args_per_rank = args_per_rank or [()] * world
     ctx = mp.get_context("fork")
-    with tempfile.TemporaryDirectory() as tmp:
-        pipes, procs = [], []
-        for rank in range(world):
-            parent_end, child_end = ctx.Pipe(duplex=False)
-            p = ctx.Process(target=_rank_entry, daemon=True, args=(fn, rank, world, os.path.join(tmp, "store"),
-                                                                  tuple(args_per_rank[rank]), child_end, op_timeout))
-            p.start()
-            child_end.close()
-            pipes.append(parent_end)
-            procs.append(p)
-        deadline = time.monotonic() + timeout
-        results, hung = [None] * world, []
-        for rank, conn in enumerate(pipes):
-            if conn.poll(max(0.0, deadline - time.monotonic())):
-                try:
-                    results[rank] = pickle.loads(conn.recv_bytes())
-                except EOFError:
-                    results[rank] = ("error", "the process ended without a result")
-            else:
-                hung.append(rank)
-        for p in procs:
-            p.join(timeout=1.0)
-            if p.is_alive():
-                p.kill()
-                p.join()
+    for _attempt in range(3):  # a group that never formed (it happens on a loaded machine) starts over
+        with tempfile.TemporaryDirectory() as tmp:
+            pipes, procs = [], []
+            for rank in range(world):
+                parent_end, child_end = ctx.Pipe(duplex=False)
+                p = ctx.Process(target=_rank_entry, daemon=True, args=(fn, rank, world, os.path.join(tmp, "store"),
+                                                                      tuple(args_per_rank[rank]), child_end,
+                                                                      op_timeout))
+                p.start()
+                child_end.close()
+                pipes.append(parent_end)
+                procs.append(p)
+            deadline = time.monotonic() + timeout
+            results, hung = [None] * world, []
+            for rank, conn in enumerate(pipes):
+                if conn.poll(max(0.0, deadline - time.monotonic())):
+                    try:
+                        results[rank] = pickle.loads(conn.recv_bytes())
+                    except EOFError:
+                        results[rank] = ("error", "the process ended without a result")
+                else:
+                    hung.append(rank)
+            for p in procs:
+                p.join(timeout=1.0)
+                if p.is_alive():
+                    p.kill()
+                    p.join()
+        if hung or not any(status == "no group" for status, _ in results):
+            break
     if hung:
         raise RuntimeError(f"ranks {hung} did not finish within {timeout} s (a deadlock?)")
     for rank, (status, value) in enumerate(results):
+        if status == "no group":
+            raise RuntimeError(f"rank {rank} could not join the gloo group three times: {value}")
         if status == "not written":
             raise NotImplementedError(f"rank {rank}: {value} is not written yet")
         if status == "error":

@@ -12,16 +12,13 @@ is killed. The probe returns raw results; the judge compares.
 """
 from __future__ import annotations
 
-import datetime
 import os
-import shutil
-import tempfile
 import time
 import traceback
 
 import torch
 
-from course.judge.probelib import get, kill_sessions, read_frames, relayout, send_frame, session_members
+from course.judge.probelib import fork_ranks, get, join_group, kill_sessions, read_frames, relayout, send_frame
 
 COLLECTIVES = ("allreduce", "allreduce_coalesced", "broadcast", "allgather", "_allgather_base",
                "allgather_coalesced", "allgather_into_tensor_coalesced", "all_gather_single",
@@ -178,8 +175,7 @@ def _rank_main(ns, fn_name, rank, world, store_path, cases, op_timeout, wfd, bac
     log = {"on": False, "sends": [], "recvs": [], "collectives": [], "group_ranks": [], "made": {}, "unplaced": []}
     _install_log(log)
     _log_new_groups(log, world)
-    dist.init_process_group(backend, store=dist.FileStore(store_path, world), rank=rank, world_size=world,
-                            timeout=datetime.timedelta(seconds=op_timeout))
+    join_group(store_path, rank, world, op_timeout, wfd, backend)
     earlier = []  # tensors this rank's earlier cases returned, kept alive so that their memory is not reused
     for i, case in enumerate(cases):
         fn = get(ns, case.get("fn", fn_name))
@@ -237,41 +233,10 @@ def run_world(ns, fn_name, world, cases, op_timeout=8.0, deadline_s=20.0, backen
     rank); per rank, one record per finished case."""
     for case in cases:  # a clear NameError before anything is forked
         get(ns, case.get("fn", fn_name))
-    tmp = tempfile.mkdtemp(prefix="ranks-")
-    store_path = os.path.join(tmp, "store")
-    pids, fds = [], {}
-    t0 = time.monotonic()
-    try:
-        for rank in range(world):
-            rfd, wfd = os.pipe()
-            pid = os.fork()
-            if pid == 0:  # the rank
-                code = 0
-                try:
-                    os.close(rfd)
-                    for other in fds.values():
-                        os.close(other)
-                    _rank_main(ns, fn_name, rank, world, store_path, cases, op_timeout, wfd, backend)
-                except BaseException:
-                    code = 1
-                finally:
-                    os._exit(code)
-            os.close(wfd)
-            pids.append(pid)
-            fds[rank] = rfd
-        frames, unfinished = read_frames(fds, time.monotonic() + deadline_s, MAX_REPLY)
-    finally:
-        kill_sessions(pids)
-        for pid in pids:
-            try:
-                os.waitpid(pid, 0)
-            except ChildProcessError:
-                pass
-        for fd in fds.values():
-            os.close(fd)
-        shutil.rmtree(tmp, ignore_errors=True)
-    return {"world": world, "ranks": [frames[r] for r in range(world)], "timed_out": sorted(unfinished),
-            "seconds": time.monotonic() - t0, "left_behind": session_members(set(pids))}
+    out = fork_ranks(world, lambda rank, store_path, wfd: _rank_main(ns, fn_name, rank, world, store_path, cases,
+                                                                     op_timeout, wfd, backend), deadline_s, MAX_REPLY)
+    return {"world": world, "ranks": [out["frames"][r] for r in range(world)], "timed_out": sorted(out["unfinished"]),
+            "seconds": out["seconds"], "left_behind": out["left_behind"]}
 
 
 def _timed_out(err) -> bool:

@@ -11,17 +11,13 @@ every child (and anything it started in its session) is killed. The judge compar
 """
 from __future__ import annotations
 
-import datetime
 import json
 import os
-import shutil
-import tempfile
 import time
 
 import torch
 
-from course.judge.probelib import (aliases, get, kill_sessions, read_frames, relayout, send_frame,
-                                   session_members)
+from course.judge.probelib import aliases, fork_ranks, get, join_group, relayout, send_frame
 
 COLLECTIVES = ("allreduce", "allreduce_coalesced", "broadcast", "allgather", "_allgather_base",
                "allgather_coalesced", "allgather_into_tensor_coalesced", "all_gather_single",
@@ -269,8 +265,7 @@ def _rank_main(ns, fn_name, rank, world, store_path, runs, op_timeout, wfd):
     import torch.distributed as dist
     log = {"on": False, "sends": [], "collectives": [], "made": {}, "unplaced": []}
     _install_log(log)
-    dist.init_process_group("gloo", store=dist.FileStore(store_path, world), rank=rank, world_size=world,
-                            timeout=datetime.timedelta(seconds=op_timeout))
+    join_group(store_path, rank, world, op_timeout, wfd)
     fn = get(ns, fn_name)
     for i, run in enumerate(runs):
         layouts = run.get("layouts") or ["contiguous"] * len(run["init"])
@@ -313,44 +308,12 @@ def run_zero(ns, fn_name, world, runs, op_timeout=5.0, deadline_s=15.0):
 # ---------------------------------------------------------------- exercise 4: ZeRO-3
 def _fork_ranks(world, body, deadline_s):
     """Fork ``world`` ranks running body(rank, store_path, wfd) in their own sessions; collect their frames."""
-    tmp = tempfile.mkdtemp(prefix="ranks-")
-    store_path = os.path.join(tmp, "store")
-    pids, fds = [], {}
-    t0 = time.monotonic()
-    try:
-        for rank in range(world):
-            rfd, wfd = os.pipe()
-            pid = os.fork()
-            if pid == 0:
-                code = 0
-                try:
-                    os.close(rfd)
-                    for other in fds.values():
-                        os.close(other)
-                    body(rank, store_path, wfd)
-                except BaseException:
-                    code = 1
-                finally:
-                    os._exit(code)
-            os.close(wfd)
-            pids.append(pid)
-            fds[rank] = rfd
-        frames, unfinished = read_frames(fds, time.monotonic() + deadline_s, MAX_REPLY)
-    finally:
-        kill_sessions(pids)
-        for pid in pids:
-            try:
-                os.waitpid(pid, 0)
-            except ChildProcessError:
-                pass
-        for fd in fds.values():
-            os.close(fd)
-        shutil.rmtree(tmp, ignore_errors=True)
-    return {"world": world, "ranks": [frames[r] for r in range(world)], "timed_out": sorted(unfinished),
-            "seconds": time.monotonic() - t0, "left_behind": session_members(set(pids))}
+    out = fork_ranks(world, body, deadline_s, MAX_REPLY)
+    return {"world": world, "ranks": [out["frames"][r] for r in range(world)], "timed_out": sorted(out["unfinished"]),
+            "seconds": out["seconds"], "left_behind": out["left_behind"]}
 
 
-def _rank_setup(rank, world, store_path, op_timeout, log):
+def _rank_setup(rank, world, store_path, op_timeout, log, wfd):
     os.setsid()
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 2)  # gloo's aborts (a message of the wrong size) print there: the grading cell stays quiet
@@ -362,9 +325,7 @@ def _rank_setup(rank, world, store_path, op_timeout, log):
     warnings.simplefilter("ignore")
     import torch.distributed as dist
     _install_log(log)
-    dist.init_process_group("gloo", store=dist.FileStore(store_path, world), rank=rank, world_size=world,
-                            timeout=datetime.timedelta(seconds=op_timeout))
-    return dist
+    return join_group(store_path, rank, world, op_timeout, wfd)
 
 
 def layer_forward(kind, params, h):
@@ -457,7 +418,7 @@ def judge_loss(h, y):
 def _zero3_main(ns, rank, world, store_path, runs, op_timeout, wfd):
     log = {"on": False, "sends": [], "collectives": [], "made": {}, "unplaced": [], "gathered": [], "seen": 0,
            "events": [], "passed": [], "gather_alive": []}
-    dist = _rank_setup(rank, world, store_path, op_timeout, log)
+    dist = _rank_setup(rank, world, store_path, op_timeout, log, wfd)
     _gather_recorder(log)
     fn = get(ns, "zero3_step")
     for i, run in enumerate(runs):
@@ -540,7 +501,7 @@ def _install_recv_log(log: dict) -> None:
 
 def _pipe_main(ns, rank, store_path, runs, op_timeout, wfd):
     log = {"on": False, "sends": [], "collectives": [], "made": {}, "unplaced": [], "order": [], "calls": []}
-    dist = _rank_setup(rank, 2, store_path, op_timeout, log)
+    dist = _rank_setup(rank, 2, store_path, op_timeout, log, wfd)
     _install_recv_log(log)
     fn = get(ns, "pipeline_grads")
     for i, run in enumerate(runs):

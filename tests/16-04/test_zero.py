@@ -13,7 +13,7 @@ import torch
 
 from course.judge.adapter import CourseError, StudentFailure
 from course.judge.expect import expect, fail
-from course.judge.probelib import judge_ranks, send_frame
+from course.judge.probelib import join_group, judge_ranks, send_frame
 
 WORLDS = (2, 3)
 OP_TIMEOUT, DEADLINE = 5.0, 20.0
@@ -253,12 +253,9 @@ _ZRO: dict = {}  # (seed, world) -> per rank, the parameters after each step; ke
 def _zro_rank(run, rank, world, store_path, wfd):
     """One rank of the judge's own ZeroRedundancyOptimizer(AdamW) run, given the mean gradient (it does not
     average): the parameters after each step."""
-    import datetime
-
     import torch.distributed as dist
     from torch.distributed.optim import ZeroRedundancyOptimizer
-    dist.init_process_group("gloo", store=dist.FileStore(store_path, world), rank=rank, world_size=world,
-                            timeout=datetime.timedelta(seconds=ZRO_DEADLINE / 2))
+    join_group(store_path, rank, world, ZRO_DEADLINE / 2, wfd)
     params = [t.clone().requires_grad_() for t in run["init"]]
     opt = ZeroRedundancyOptimizer(params, optimizer_class=torch.optim.AdamW, **run["hp"])
     for grads in run["grads"]:

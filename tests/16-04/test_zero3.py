@@ -9,7 +9,6 @@ with PyTorch's FSDP2 (``torch.distributed.fsdp.fully_shard`` with AdamW), which 
 ranks it forks from its own process (once per seed and world size in a judge session, then cached: 1-2 s of CPU a
 world, plus the imports the first time).
 """
-import datetime
 import math
 import zlib
 
@@ -18,7 +17,7 @@ import torch
 
 from course.judge.adapter import CourseError, StudentFailure
 from course.judge.expect import expect, fail
-from course.judge.probelib import judge_ranks, send_frame
+from course.judge.probelib import join_group, judge_ranks, send_frame
 
 pytestmark = pytest.mark.task("zero3")
 
@@ -200,8 +199,7 @@ def _fsdp_rank(run, rank, world, store_path, wfd):
     import torch.distributed as dist
     from torch.distributed.device_mesh import init_device_mesh
     from torch.distributed.fsdp import fully_shard
-    dist.init_process_group("gloo", store=dist.FileStore(store_path, world), rank=rank, world_size=world,
-                            timeout=datetime.timedelta(seconds=FSDP_DEADLINE / 2))
+    join_group(store_path, rank, world, FSDP_DEADLINE / 2, wfd)
     mesh = init_device_mesh("cpu", (world,))
     model = torch.nn.Sequential(*[_FsdpLayer(k, ps) for k, ps in zip(run["kinds"], run["init"])])
     for layer in model:
