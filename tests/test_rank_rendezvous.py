@@ -101,3 +101,27 @@ def test_the_notebooks_launcher_starts_a_group_that_did_not_form_again(nb, monke
         for suffix in ("-1st", "-ran"):
             if os.path.exists(flag + suffix):
                 os.remove(flag + suffix)
+
+
+def test_a_probe_that_reports_no_group_has_the_submission_graded_again_alone(tmp_path, monkeypatch):
+    """A probe whose ranks never formed a group (RendezvousFailed, after its retries) marks the session as the
+    machine's trouble (Results.starved), which the batch grades again alone, as it does a starved time-out. The
+    checks fail with a message that names the machine; a submission that breaks the group on purpose (as here)
+    buys itself one regrade alone, and fails all the same."""
+    import nbformat
+
+    from course.judge.pytest_plugin import reference_notebook
+    from course.judge.suite import run_suite
+    monkeypatch.setenv("COURSE_ALLOW_CPU_GRADING", "1")
+    nb = nbformat.read(reference_notebook("15-08"), as_version=4)
+    nb.cells.append(nbformat.v4.new_code_cell(  # every group the ranks try to form fails, as on a sick machine
+        "import torch.distributed as _d\n\n"
+        "def _no_group(*args, **kwargs):\n    raise RuntimeError('connectFullMesh failed (planted by the submission)')\n\n"
+        "_d.init_process_group = _no_group\n"))
+    path = tmp_path / "no_group.ipynb"
+    nbformat.write(nb, path)
+    res = run_suite("15-08", path, sandbox="auto", seed=5, tasks=["ring_pass"], use_server=True)
+    assert not res.error, res.error
+    assert res.checks and all(c.status == "failed" for c in res.checks), [(c.name, c.status) for c in res.checks]
+    assert any("not of your code" in c.message for c in res.checks), [c.message for c in res.checks][:2]
+    assert res.starved and "planted by the submission" in res.starved[0], res.starved

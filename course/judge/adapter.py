@@ -395,7 +395,10 @@ class ProcessStudent:
                 return value
             raw = reply.get("error")
             self.heard.hear(list(raw.values()) if isinstance(raw, dict) else raw)
-            raise StudentError(msg.get("probe", "?"), error_report(raw), self._load_hint())
+            err = StudentError(msg.get("probe", "?"), error_report(raw), self._load_hint())
+            if err.err["type"] == "RendezvousFailed":  # probelib: the judge's ranks found no group: the machine's load
+                self.starved.append(f"{what}: {err.err['message']}")
+            raise err
 
     def _hear(self, op: str, value) -> None:
         """Record the text of a reply (what its check messages may quote)."""
