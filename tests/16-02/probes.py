@@ -164,6 +164,10 @@ def _jvp_fn(which, seen):
         def f(a):
             note((a,))
             return torch.full((2, 3), 1.5, dtype=a.dtype) + a.detach().sum()
+    elif which == "const_f32_nonfinite":  # float32 (not the primals' dtype), with inf, -inf, NaN and -2.0 in it
+        def f(a):
+            note((a,))
+            return torch.tensor([[float("inf"), float("-inf"), float("nan")], [1.5, -2.0, 0.0]], dtype=torch.float32)
     elif which == "const_meta":  # an output on another device than the primals (a stand-in for cuda)
         def f(a):
             note((a,))
@@ -190,6 +194,7 @@ def dual_jvp(ns, which, primals, tangents, again=True):
         out = fn(_jvp_fn(which, seen), tuple(primals), tuple(tangents))
         if isinstance(out, (tuple, list)) and len(out) == 2 and all(isinstance(o, torch.Tensor) for o in out):
             res["devices"] = [str(o.device) for o in out]
+            res["dtypes"] = [o.dtype for o in out]
             # a meta tensor has no values to send: its shape and dtype stand for it
             res["out"], res["jvp"] = ((tuple(o.shape), o.dtype) if o.is_meta else o.detach().clone() for o in out)
         else:
@@ -213,8 +218,10 @@ def dual_jvp(ns, which, primals, tangents, again=True):
 
 
 # ------------------------------------------------------------------ exercises 3 and 4: jacobian, hvp
-def _mlp(W, b, out_shape):
+def _mlp(W, b, out_shape, ran=None):
     def f(x):
+        if ran is not None:
+            ran.append(1)
         return Cube.apply(torch.tanh(W @ x.reshape(-1) + b)).reshape(out_shape) + x.sum() * 0.5
     return f
 
@@ -222,12 +229,14 @@ def _mlp(W, b, out_shape):
 def jacobian(ns, x, W, b, out_shape):
     """jacobian(f, x) for f(x) = cube(tanh(W x + b)) reshaped, plus 0.5 sum(x); which of Cube's formulas ran."""
     CALLS.clear()
+    ran = []
     try:
-        out = get(ns, "jacobian")(_mlp(W, b, tuple(out_shape)), x)
+        out = get(ns, "jacobian")(_mlp(W, b, tuple(out_shape), ran), x)
         res = {"out": out.detach().clone() if isinstance(out, torch.Tensor) else f"<{type(out).__name__}>"}
     except Exception as exc:  # noqa: BLE001
         res = {"error": _error(exc)}
     res["calls"] = sorted(set(CALLS))
+    res["f_calls"] = len(ran)
     _close_levels()
     return res
 
@@ -266,11 +275,19 @@ def _state(model):
             "frozen": sorted(k for k, p in model.named_parameters() if not p.requires_grad)}
 
 
+def embedding_model(spec):
+    """A model of token ids: nn.Embedding, flattened, then nn.Linear, with weights from spec's seed (float32)."""
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(spec["seed"])
+        return torch.nn.Sequential(torch.nn.Embedding(spec["vocab"], spec["dim"]), torch.nn.Flatten(),
+                                   torch.nn.Linear(spec["dim"] * spec["len"], spec["out"]))
+
+
 def per_sample(ns, spec, x, y, loss, frozen=(), train=False, grads=False):
     """per_sample_grads on the judge's model (probelib.build_model(spec) in float64, eval mode unless train, the
     named parameters frozen, with grads a .grad on every other parameter): its result, how often the model ran,
     and the model's state before and after."""
-    model = build_model(spec).double()
+    model = (embedding_model(spec) if spec.get("vocab") else build_model(spec)).double()
     model.train(train)
     for name, p in model.named_parameters():
         if name in frozen:
@@ -307,17 +324,29 @@ def _member(spec):
         return torch.nn.Linear(spec["in"], spec["out"], bias=False).double().eval()
 
 
-def ensemble(ns, specs, x, per_model=False):
+def ensemble(ns, specs, x, per_model=False, w=None):
     """ensemble_forward on the judge's models (probelib.build_model of each spec, float64, eval): its result, how
-    often any module's forward ran (hooks on every module; a deep copy keeps them), and the models' state."""
+    often any module's forward ran (hooks on every module; a deep copy keeps them), and the models' state; with w,
+    x requires grad and the result's gradient <w, result> with respect to x is sent too (or why there is none)."""
     models = [_member(s) for s in specs]
     calls = []
     for m in models:
         m.register_forward_pre_hook(lambda mod, a: calls.append(1))
     before = [_state(m) for m in models]
     try:
+        if w is not None:
+            x = x.detach().clone().requires_grad_(True)
         out = get(ns, "ensemble_forward")(models, x, per_model=per_model)
         res = {"out": out.detach().clone() if isinstance(out, torch.Tensor) else f"<{type(out).__name__}>"}
+        if w is not None and isinstance(out, torch.Tensor):
+            if out.grad_fn is None:
+                res["x_grad"] = "the result has no autograd history (grad_fn is None)"
+            else:
+                try:
+                    (gx,) = torch.autograd.grad((out * w).sum(), x, allow_unused=True)
+                    res["x_grad"] = gx.detach().clone() if gx is not None else "no gradient reaches x"
+                except Exception as exc:  # noqa: BLE001
+                    res["x_grad"] = _error(exc)
     except Exception as exc:  # noqa: BLE001
         res = {"error": _error(exc)}
     res.update(calls=len(calls), before=before, after=[_state(m) for m in models])

@@ -87,6 +87,19 @@ def test_output_without_tangent(student, gen, shape):
     expect_close(res["jvp"], torch.zeros(2, 3, dtype=f64), what + ", second result (zeros)", atol=0, rtol=0)
 
 
+def test_zero_jvp_of_a_nonfinite_output_of_another_dtype(student, gen):
+    """the zero jvp of an output without a tangent is exactly zero and of the output's dtype, also where the output
+    is infinite or NaN and of another dtype than the primals"""
+    primals, tangents = [rand(gen, (3,))], [rand(gen, (3,))]
+    what = "dual_jvp(f, (a,), (t,)) where f ignores float64 a and returns the float32 constant " \
+           "[[inf, -inf, nan], [1.5, -2.0, 0.0]]"
+    res = run(student, what, "const_f32_nonfinite", primals, tangents)
+    expect_equal(res["dtypes"], [torch.float32, torch.float32], f"the dtypes of the two results of {what} (J t "
+                 f"is zeros of the output's dtype, not the primals' or tangents')")
+    expect_close(res["jvp"], torch.zeros(2, 3, dtype=torch.float32), f"{what}, second result: zeros everywhere "
+                 f"(out * 0 is NaN where out is infinite or NaN; torch.zeros_like(out) is not)", atol=0, rtol=0)
+
+
 def test_zero_jvp_on_the_outputs_device(student, gen):
     """the zero jvp of an output without a tangent is made on the output's device (here meta, a stand-in for cuda)"""
     primals, tangents = [rand(gen, (3,))], [rand(gen, (3,))]

@@ -55,6 +55,23 @@ def test_matches_models_one_by_one(student, gen, m, b, per_model, single):
     expect_close(res["out"], want, what + " (row m: models[m] on " + ("x[m])" if per_model else "x)"), **TOL)
 
 
+def test_result_carries_gradients_to_x(student, gen):
+    """the result is differentiable with respect to x, as torch.stack([m(x) for m in models]) is: the gradient of
+    <w, result> with respect to x is the loop's"""
+    specs = specs_of(gen, 3)
+    x = torch.randn(4, specs[0]["in"], generator=gen, dtype=f64)
+    w = torch.randn(3, 4, specs[0]["out"], generator=gen, dtype=f64)
+    what = "ensemble_forward(3 models, x) with x requiring grad"
+    res = student.call("ensemble", specs=specs, x=x, per_model=False, w=w)
+    expect("error" not in res, f"{what} raised {res.get('error')}")
+    expect(isinstance(res.get("x_grad"), torch.Tensor), f"the gradient of <w, {what}> with respect to x: "
+           f"{res.get('x_grad')} (torch.stack([m(x) for m in models]) carries gradients to x; do not run the "
+           f"models under torch.no_grad() or detach the result)")
+    xr = x.clone().requires_grad_(True)
+    (want,) = torch.autograd.grad((torch.stack([member(s)(xr) for s in specs]) * w).sum(), xr)
+    expect_close(res["x_grad"], want, f"the gradient of <w, {what}> with respect to x", **TOL)
+
+
 def test_one_batched_call(student, gen):
     """the number of forward calls is the same for 2 models as for 5 (one vmap call, not a loop over models)"""
     counts = []
@@ -69,7 +86,7 @@ def test_one_batched_call(student, gen):
 
 
 def test_models_left_as_they_were(student, gen):
-    """every model's parameters, buffers, .grad fields and mode are unchanged afterwards"""
+    """every model's parameters (values and requires_grad), buffers, .grad fields and mode are unchanged afterwards"""
     specs = specs_of(gen, 3)
     x = torch.randn(4, specs[0]["in"], generator=gen, dtype=f64)
     what = "ensemble_forward(3 models, x)"
@@ -78,6 +95,8 @@ def test_models_left_as_they_were(student, gen):
     for i, (before, after) in enumerate(zip(res["before"], res["after"])):
         expect_equal(after["training"], before["training"], f"the modules of model {i} in training mode after {what}")
         expect_equal(sorted(after["grads"]), [], f"the parameters of model {i} whose .grad is set after {what}")
+        expect_equal(after["frozen"], before["frozen"], f"the parameters of model {i} with requires_grad False after "
+                     f"{what} (a model left frozen is no longer trained)")
         for kind in ("params", "buffers"):
             for k, t in before[kind].items():
                 expect_close(after[kind][k], t, f"model {i}'s {kind[:-1]} '{k}' after {what} (unchanged)", atol=0, rtol=0)

@@ -41,6 +41,19 @@ def test_matches_hessian_product(student, gen, shape):
     expect_close(res["out"], want, what, **TOL)
 
 
+@pytest.mark.parametrize("shape", [(4,), ()], ids=str)
+def test_zero_direction(student, gen, shape):
+    """a zero v gives H v = 0 exactly (no NaN), for 0-dim x too"""
+    x, _, A, c = case(gen, shape, 3)
+    v = torch.zeros(shape, dtype=f64)
+    what = f"hvp(f, x, v) for x of shape {shape} and v = zeros"
+    res = run(student, what, x, v, A, c)
+    n = x.numel()
+    want = (torch.autograd.functional.hessian(twin(A, c), x).reshape(n, n) @ v.reshape(n)).reshape(shape)
+    expect_equal(tuple(res["out"].shape), shape, f"the shape of {what}")
+    expect_close(res["out"], want, what + " (H 0 = 0)", atol=0, rtol=0)
+
+
 def test_float32(student, gen):
     """float32 x and v give a float32 result"""
     x, v, A, c = case(gen, (3,), 2, torch.float32)

@@ -43,6 +43,21 @@ def test_matches_torch(student, gen, x_shape, out_shape):
     expect_close(res["out"], want, what, **TOL)
 
 
+@pytest.mark.parametrize("x_shape,out_shape", [((3,), (5,)), ((4,), (2,))], ids=["tall", "wide"])
+def test_float32(student, gen, x_shape, out_shape):
+    """float32 x gives a float32 Jacobian, as torch.autograd.functional.jacobian does (not float64)"""
+    n, m = math.prod(x_shape), math.prod(out_shape)
+    x = torch.randn(x_shape, generator=gen, dtype=torch.float32)
+    W, b = torch.randn(m, n, generator=gen, dtype=torch.float32), torch.randn(m, generator=gen, dtype=torch.float32)
+    what = f"jacobian(f, x) for float32 x of shape {x_shape} and f(x) of shape {out_shape}"
+    res = student.call("jacobian", x=x, W=W, b=b, out_shape=list(out_shape))
+    expect("error" not in res, f"{what} raised {res.get('error')}")
+    expect(isinstance(res["out"], torch.Tensor), f"{what} returned {res['out']}, not a tensor")
+    want = torch.autograd.functional.jacobian(twin(W, b, out_shape), x)
+    expect_equal(res["out"].dtype, want.dtype, f"the dtype of {what} (that of torch.autograd.functional.jacobian)")
+    expect_close(res["out"].double(), want.double(), what, atol=1e-4, rtol=1e-4)
+
+
 @pytest.mark.parametrize("x_shape,out_shape", CASES, ids=[f"x{a}-out{b}" for a, b in CASES])
 def test_cheaper_mode(student, gen, x_shape, out_shape):
     """forward mode (jacfwd: jvp formulas) when x has fewer elements than f(x), reverse mode (jacrev: backward
@@ -57,4 +72,6 @@ def test_cheaper_mode(student, gen, x_shape, out_shape):
         ("reverse mode (jacrev)", "backward")
     expect(res["calls"] == [formula], f"{what} should use {want}: the judge's custom Function inside f ran "
            f"{res['calls'] or 'neither formula'}, expected its {formula} alone")
+    expect(res["f_calls"] <= 2, f"{what} called f {res['f_calls']} times: once under {want} and at most once "
+           f"more to learn the size of its output")
     expect_close(res["out"], torch.autograd.functional.jacobian(twin(W, b, out_shape), x), what, **TOL)

@@ -65,6 +65,34 @@ def test_matches_a_loop(student, gen, loss, n):
     expect_grads(res, loop_grads(spec, x, y, loss), what)
 
 
+def embedding_model(spec):
+    """The judge's twin of the probe's model of token ids: nn.Embedding, flattened, then nn.Linear."""
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(spec["seed"])
+        return torch.nn.Sequential(torch.nn.Embedding(spec["vocab"], spec["dim"]), torch.nn.Flatten(),
+                                   torch.nn.Linear(spec["dim"] * spec["len"], spec["out"])).double().eval()
+
+
+def test_integer_inputs(student, gen):
+    """x of integer token ids (an nn.Embedding model) reaches the model as it is; row i is still right"""
+    draw = lambda lo, hi: int(torch.randint(lo, hi, (), generator=gen))  # noqa: E731
+    spec = {"vocab": draw(5, 9), "dim": draw(2, 4), "len": draw(2, 4), "out": draw(2, 4), "seed": draw(0, 2**30)}
+    n = 3
+    x = torch.randint(0, spec["vocab"], (n, spec["len"]), generator=gen)
+    y = torch.randn(n, spec["out"], generator=gen, dtype=f64)
+    what = f"per_sample_grads(nn.Embedding model, F.mse_loss, x int64 token ids {tuple(x.shape)}, y)"
+    res = run(student, what, spec, x, y, "mse")
+    model = embedding_model(spec)
+    names = [k for k, _ in model.named_parameters()]
+    rows = {k: [] for k in names}
+    for i in range(n):
+        gs = torch.autograd.grad(F.mse_loss(model(x[i:i + 1]), y[i:i + 1]), list(model.parameters()))
+        for k, g in zip(names, gs):
+            rows[k].append(g)
+    expect_grads(res, {k: torch.stack(v) for k, v in rows.items()}, what + " (x is the model's input as it is: "
+                 "casting it to the parameters' dtype breaks an nn.Embedding)")
+
+
 @pytest.mark.parametrize("case", ["first and last", "all but one"])
 def test_frozen_parameters_left_out(student, gen, case):
     """frozen parameters (requires_grad False) get no entry and stay frozen; the others are still right, one alone

@@ -56,6 +56,17 @@ def test_dtype_and_extremes(student, gen, dtype):
         expect_close(out.double(), ref, what, **tol)
 
 
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16], ids=str)
+def test_half_precision_keeps_dtype(student, gen, dtype):
+    """float16 and bfloat16 x give a result of x's dtype (not float32) equal to F.silu(x)"""
+    x = rand(gen, (6,), dtype=dtype)
+    what = f"SiLU.apply(x) for {dtype} x = {[round(v, 3) for v in x.tolist()]}"
+    out = run(student, what, "value", x)["out"]
+    expect_equal(out.dtype, dtype, f"the dtype of {what} (SiLU.apply returns x * sigmoid(x) with x's dtype, as "
+                 f"F.silu(x) does; a sigmoid computed in float32 must be cast back)")
+    expect_close(out.double(), F.silu(x).double(), what, atol=2e-2, rtol=2e-2)
+
+
 @pytest.mark.parametrize("shape", SHAPES[:4], ids=str)
 def test_backward(student, gen, shape):
     """backward(ctx, g) returns g * f'(x): the gradient of <g, SiLU.apply(x)> is F.silu's"""
