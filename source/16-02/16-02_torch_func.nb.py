@@ -514,10 +514,11 @@ run_hidden("16-02", "per_sample", globals())
 #   shapes), in eval mode, possibly with BatchNorm buffers and dropout.
 # * With `per_model=False`, `x` is one batch `(B, ...)` that every model gets and the result is
 #   `torch.stack([m(x) for m in models])`; with `per_model=True`, `x` has shape `(M, B, ...)` and row `m` of the
-#   result is `models[m](x[m])`.
+#   result is `models[m](x[m])`. Like that stack, the result carries gradients back to `x`: do not compute
+#   it under `torch.no_grad()`.
 # * Run all the models in one call under `vmap`: the number of times a module's forward runs does not grow with
 #   the number of models.
-# * Leave the models as they were: their parameters, buffers and mode unchanged.
+# * Leave the models as they were: their parameters (values and which are frozen), buffers and mode unchanged.
 
 # %% [solution] id=ensemble_impl
 def ensemble_forward(models, x, per_model=False):
