@@ -78,6 +78,11 @@ def clip_fake(ns, shape, dtype, layout, limit):
     return {"fake": _errors(fake), "meta": _errors(meta)}
 
 
+def clip_schema(ns):
+    """The schema of c1601::smooth_clip as the dispatcher holds it."""
+    return _errors(lambda: {"schema": str(_op("smooth_clip")._schema)})
+
+
 def clip_compile(ns, x, limit):
     """A function calling the notebook's smooth_clip, compiled with fullgraph=True and a recording backend."""
     graphs = []
@@ -110,6 +115,26 @@ def clip_grad(ns, x, limit, v, layout="contiguous"):
             s["is_input"] = s["storage"] == _storage(xin)
             s["is_output"] = s["storage"] == _storage(out)
         return {"out": _tensor(out), "grad": _tensor(g), "saved": log}
+    return _errors(go)
+
+
+def clip_x_released(ns, x, limit, v):
+    """Whether x's memory is released when the caller drops x between the forward and the backward of
+    smooth_clip (x a non-leaf, so only what the formula keeps can hold it), and the gradient afterwards."""
+    import gc
+
+    from torch.multiprocessing.reductions import StorageWeakRef
+
+    def go():
+        leaf = x.clone().requires_grad_(True)
+        xin = leaf.clone()  # CloneBackward keeps nothing: once dropped, only the formula's ctx could hold x
+        ref = StorageWeakRef(xin.untyped_storage())
+        out = _op("smooth_clip")(xin, limit)
+        del xin
+        gc.collect()
+        released = ref.expired()
+        (g,) = torch.autograd.grad(out, leaf, v)
+        return {"released": released, "grad": _tensor(g)}
     return _errors(go)
 
 

@@ -77,6 +77,21 @@ def test_saves_only_the_output(student, gen):
     expect_close(saved[0]["value"], y, f"{what}: the saved tensor must be the output y", **TOL[f64])
 
 
+def test_x_released_before_backward(student, gen):
+    """setup_context keeps no reference to x (not on ctx, not in the inputs tuple): once the caller drops x, its
+    memory is released before the backward runs"""
+    limit = limit_from(gen)
+    x = 3 * torch.randn(4, 5, generator=gen, dtype=f64)
+    v = torch.randn(4, 5, generator=gen, dtype=f64)
+    what = f"{OP}(x, {limit}) with x (4, 5) float64, computed from a leaf, then x dropped before the backward"
+    res = student.call("clip_x_released", x=x, limit=limit, v=v)
+    expect("error" not in res, f"{what} raised {res.get('error')}")
+    expect(res["released"], f"{what}: x's memory was still held after the caller dropped it; setup_context (or the "
+           f"backward) keeps a reference to x, e.g. ctx.inputs = inputs or ctx.x = x; keep only limit on ctx and "
+           f"save only the output")
+    expect_close(res["grad"], reference_grads(x, limit, v)[1], f"the gradient of <v, {what}>", **TOL[f64])
+
+
 @pytest.mark.parametrize("shape", [(5,), (3, 4)], ids=["(5,)", "(3, 4)"])
 def test_second_derivatives(student, gen, shape):
     """the backward is differentiable: second derivatives (in x and in the incoming gradient) are those of

@@ -74,6 +74,19 @@ def test_values(student, gen, shape, dtype):
     expect(not res["x_changed"], f"{what} changed x: the operator must leave its input alone (mutates nothing)")
 
 
+def test_schema(student):
+    """the schema of c1601::smooth_clip takes a tensor x and a float limit, mutates nothing and returns one tensor"""
+    res = student.call("clip_schema")
+    expect("error" not in res, f"{OP} is not registered: {res.get('error')}")
+    schema = torch._C.parse_schema(res["schema"])
+    args = [(a.name, str(a.type)) for a in schema.arguments]
+    expect_equal(args, [("x", "Tensor"), ("limit", "float")], f"the arguments of {res['schema']}")
+    written = [a.name for a in schema.arguments if a.alias_info is not None and a.alias_info.is_write]
+    expect(not written, f"{res['schema']} declares {written} as mutated; smooth_clip mutates nothing "
+           f"(mutates_args=())")
+    expect_equal([str(r.type) for r in schema.returns], ["Tensor"], f"what {res['schema']} returns")
+
+
 def test_bound_to_the_name(student, gen):
     """the name smooth_clip is the registered operator: calling it gives the operator's values"""
     limit = limit_from(gen)

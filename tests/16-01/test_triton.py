@@ -107,15 +107,17 @@ def test_kernel_skips_past_n(student, gen, n, block):
                         f"(the mask must skip offsets at n or past it)")
 
 
-@pytest.mark.parametrize("shape", [(0,), (4, 0)], ids=["(0,)", "(4, 0)"])
-def test_empty_launches_nothing(student, gen, shape):
-    """with no element, it launches nothing and returns an empty tensor of x's shape"""
+@pytest.mark.parametrize("shape,dtype", [((0,), torch.float32), ((4, 0), torch.float64)], ids=["(0,)", "(4, 0)"])
+def test_empty_launches_nothing(student, gen, shape, dtype):
+    """with no element, it launches nothing and returns an empty tensor of x's shape and dtype"""
     shape = tuple(n + int(torch.randint(0, 5, (), generator=gen)) if n else 0 for n in shape)  # per student
-    what = f"{FN}(x, keep, 0.5) for x of shape {shape}"
-    res = student.call("triton_interpreted", x=torch.zeros(shape), keep=torch.zeros(shape, dtype=torch.bool), p=0.5)
+    what = f"{FN}(x, keep, 0.5) for {dtype} x of shape {shape}"
+    res = student.call("triton_interpreted", x=torch.zeros(shape, dtype=dtype),
+                       keep=torch.zeros(shape, dtype=torch.bool), p=0.5)
     expect("error" not in res, f"{what} raised {res.get('error')}")
     expect_equal(res["grids"], [], f"the launches of {what}")
-    expect_equal(res["meta"].get("shape"), list(shape), f"the shape of {what}")
+    expect_equal((res["meta"].get("shape"), res["meta"].get("dtype")), (list(shape), str(dtype)),
+                 f"the shape and dtype of {what} (those of x, even with no element)")
 
 
 @pytest.mark.parametrize("layout", ["transposed", "strided"])
