@@ -33,14 +33,35 @@ def _measured_window(r, warmup, iters):
     return 0.98 * lo, 1.03 * hi + 1.0
 
 
-def _slept_as_asked(r, pattern, what):
+def _time_pattern(student, pattern, warmup, **kw):
+    """The probe's reply, with the seconds the judge itself measured around the call (the stamps of fn's
+    calls, read in the worker, must fit inside them)."""
+    t0 = time.perf_counter()
+    r = student.call("time_pattern", pattern_ms=pattern, warmup=warmup, **kw)
+    return r, time.perf_counter() - t0
+
+
+def _slept_as_asked(r, pattern, what, wall):
     """Each call's time stamps span at least the sleep the judge asked of that call (time.sleep never
-    returns early): the stamps belong to this run of fn, not to another."""
+    returns early): the stamps belong to this run of fn, not to another. They are the worker's word, and
+    _measured_window's upper bound comes from them, so they are held to what the judge knows: one call after
+    the other, all of them inside the time the judge measured around the probe call (``wall`` seconds)."""
     st = r.get("stamps") or []
     expect(len(st) == len(pattern), f"{what}: fn should have been called {len(pattern)} times, it was called "
                                     f"{len(st)} times")
+    expect(all(isinstance(s, (tuple, list)) and len(s) == 2 and all(type(t) is float for t in s) for s in st),
+           f"{what}: the time stamps fn recorded of its calls were changed (they are no longer pairs of floats); "
+           f"time_op must leave fn and what it records alone")
     short = [k for k, ((b, e), ms) in enumerate(zip(st, pattern)) if e - b < 0.999 * ms / 1000]
     expect(not short, f"{what}: calls {short} of fn returned sooner than they sleep")
+    order = [k for k in range(1, len(st)) if not st[k - 1][1] <= st[k][0]]
+    expect(not order, f"{what}: by the time stamps fn recorded, call {order[0] if order else 0} of fn began before "
+                      f"the call before it returned; time_op must call fn one call after the other and leave what "
+                      f"fn records alone")
+    span = st[-1][1] - st[0][0] if st else 0.0
+    expect(span <= wall, f"{what}: fn's calls span {span * 1000:.1f} ms by the time stamps fn recorded, longer than "
+                         f"the {wall * 1000:.1f} ms the grader measured around the whole call of time_op; time_op "
+                         f"must leave fn and what it records alone")
 
 
 def test_sleep_in_milliseconds(student, gen):
@@ -48,9 +69,9 @@ def test_sleep_in_milliseconds(student, gen):
     pattern = torch.randint(10, 31, (5,), generator=gen).tolist()  # one warm-up call, then 4 timed ones
     ms = sum(pattern[1:]) / 4
     what = f"time_op(fn, warmup=1, iters=4, device='cpu') for an fn whose calls sleep {pattern} ms"
-    r = student.call("time_pattern", pattern_ms=pattern, warmup=1)
+    r, wall = _time_pattern(student, pattern, 1)
     expect(_num(r["ms"]), f"{what}: should return a number, got {r['ms']!r}")
-    _slept_as_asked(r, pattern, what)
+    _slept_as_asked(r, pattern, what, wall)
     win = _measured_window(r, 1, 4) or (0.85 * ms, 2.5 * ms + 10)
     expect(win[0] <= r["ms"] <= win[1],
            f"{what}: the 4 timed calls took {win[0] / 0.98:.2f} ms each on average (measured around each call), so "
@@ -72,10 +93,10 @@ def test_warmup_excluded_and_call_count(student, gen):
     fast = torch.randint(3, 13, (iters,), generator=gen).tolist()
     what = (f"time_op(fn, warmup={warmup}, iters={iters}, device=torch.device('cpu')) where the warm-up calls sleep "
             f"{slow} ms and later ones {fast} ms")
-    r = student.call("time_pattern", pattern_ms=slow + fast, warmup=warmup, as_device=True)
+    r, wall = _time_pattern(student, slow + fast, warmup, as_device=True)
     expect(r["calls"] == warmup + iters, f"{what}: fn should be called {warmup} + {iters} = {warmup + iters} times, "
                                          f"it was called {r['calls']} times")
-    _slept_as_asked(r, slow + fast, what)
+    _slept_as_asked(r, slow + fast, what, wall)
     win = _measured_window(r, warmup, iters) or (4, 40)
     expect(_num(r["ms"]) and win[0] <= r["ms"] <= win[1],
            f"{what}: the {iters} timed calls took {win[0] / 0.98:.2f} ms each on average, so the result should be in "
@@ -99,9 +120,9 @@ def test_mean_of_uneven_calls(student, gen):
     timed = torch.randint(2, 7, (4,), generator=gen).tolist() + [40]
     slow = int(torch.randint(0, 5, (1,), generator=gen))
     timed[slow], timed[-1] = timed[-1], timed[slow]  # the slow call at a random place
-    r = student.call("time_pattern", pattern_ms=[3] + timed, warmup=1)
+    r, wall = _time_pattern(student, [3] + timed, 1)
     what = f"time_op(fn, warmup=1, iters=5, device='cpu') where the timed calls sleep {timed} ms"
-    _slept_as_asked(r, [3] + timed, what)
+    _slept_as_asked(r, [3] + timed, what, wall)
     win = _measured_window(r, 1, 5) or (9.0, 40.0)
     expect(_num(r["ms"]) and win[0] <= r["ms"] <= win[1],
            f"{what}: they took {win[0] / 0.98:.2f} ms each on average, so the mean per call should be in "
