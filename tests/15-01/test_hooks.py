@@ -36,6 +36,15 @@ def reference_acts(state, names, x):
     return out
 
 
+def reference_output(state, x):
+    """model(x) in eval mode, on the judge's own copy of the model the probe builds from ``state``."""
+    model = PROBES["make_net"](0)
+    model.load_state_dict(state)
+    model.eval()
+    with torch.no_grad():
+        return model(x)
+
+
 def fresh_state(seed):
     return PROBES["make_net"](seed).state_dict()
 
@@ -61,6 +70,9 @@ def test_capture_matches_reference(student, gen, names):
                                  f"capture_activations(model, {names}, x) returned: remove every handle you made")
     expect_close(r["after"], r["plain"], "the model's output after capture_activations (it must be unchanged)",
                  atol=0, rtol=0)
+    # "plain" is the worker's word: the output after the call is held to the judge's own model(x) as well
+    expect_close(r["after"], reference_output(state, x), "the model's output after capture_activations (it must "
+                 "be model(x) of the model as it was given)", atol=1e-6, rtol=1e-5)
 
 
 @pytest.mark.task("forward_hooks")
