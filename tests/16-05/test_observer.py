@@ -31,10 +31,11 @@ def describe(cfg):
     return f"RangeObserver({', '.join(args)})"
 
 
-def compare(student, gen, cfg, xs, what_inputs, grad=False):
-    """Feed xs to the student's observer and to PyTorch's; compare ranges after each tensor and the qparams."""
+def compare(student, gen, cfg, xs, what_inputs, grad=False, qparams_each=False):
+    """Feed xs to the student's observer and to PyTorch's; compare ranges after each tensor and the qparams. With
+    qparams_each both are asked for their qparams after every tensor, which must leave the ranges as they are."""
     what = f"{describe(cfg)} after {what_inputs}"
-    res = student.call("observe", cfg=cfg, xs=xs, grad=grad)
+    res = student.call("observe", cfg=cfg, xs=xs, grad=grad, qparams_each=qparams_each)
     expect("error" not in res, f"{what}: {res.get('error')}")
     expect(res["is_module"], f"{describe(cfg)} is not an nn.Module")
     ref = torch_observer(cfg)
@@ -42,6 +43,8 @@ def compare(student, gen, cfg, xs, what_inputs, grad=False):
     for i, x in enumerate(xs):
         expect(res["same"][i], f"{describe(cfg)}(x) for tensor {i} of {what_inputs} did not return x itself")
         ref(x)
+        if qparams_each:
+            ref.calculate_qparams()
         seen = seen or x.numel() > 0
         if not seen:
             continue  # nothing observed yet: the text does not say what the range is
@@ -98,9 +101,10 @@ def test_minmax_per_channel(student, gen, shape, axis, symmetric):
     compare(student, gen, cfg, xs, f"three tensors {shape} whose channels along dim {axis} differ in size")
 
 
-@pytest.mark.parametrize("per,c", [("tensor", 0.01), ("channel", 0.3)])
+@pytest.mark.parametrize("per,c", [("tensor", 0.01), ("channel", 0.3), ("tensor", 0.0)])
 def test_moving_average(student, gen, per, c):
-    """moving average: the first tensor sets the range, later ones move it by c times the difference"""
+    """moving average: the first tensor sets the range, later ones move it by c times the difference (c = 0.0 too:
+    the first range stays)"""
     cfg = {"dtype": "uint8" if per == "tensor" else "int8", "averaging_constant": c}
     if per == "channel":
         cfg.update(ch_axis=1, symmetric=True)
@@ -129,6 +133,29 @@ def test_one_sided_and_constant(student, gen, case):
     compare(student, gen, {"dtype": "int8"}, v, "a 0-dim tensor and a tensor of one element")
     compare(student, gen, {"dtype": "uint8", "ch_axis": 0, "averaging_constant": 0.2}, [v[1].reshape(1, 1), v[1].reshape(1, 1) + 5],
             "two tensors (1, 1), per channel")
+
+
+def test_zero_point_rounds_halves_to_even(student, gen):
+    """the affine zero point is qmin - round(lo / scale) with halves to even, as PyTorch's observers round it"""
+    # scale = (hi - lo) / 255 = 2 exactly, so lo / scale is an exact half: -1.5 and -3.5 go to -2 and -4
+    # (round half up would give -1 and -3)
+    xs = [torch.tensor([-3.0, 507.0]), torch.tensor([-7.0, 503.0])]
+    for dtype in ("uint8", "int8"):
+        for x in xs:
+            compare(student, gen, {"dtype": dtype}, [x], f"one tensor {x.tolist()} (lo / scale = {x[0].item() / 2})")
+    compare(student, gen, {"dtype": "uint8", "ch_axis": 0}, [torch.stack(xs)],
+            "one tensor [[-3, 507], [-7, 503]] per row (lo / scale = -1.5 and -3.5)")
+
+
+@pytest.mark.parametrize("cfg", [{"dtype": "uint8"}, {"dtype": "int8", "ch_axis": 1, "averaging_constant": 0.2}],
+                         ids=["minmax-tensor", "average-channel"])
+def test_qparams_leave_the_range(student, gen, cfg):
+    """asking for the qparams after each tensor (as QATLinear does) leaves min_val / max_val as they were"""
+    xs = [torch.rand(3, 4, generator=gen) + 1.0, torch.rand(3, 4, generator=gen) + 0.5,
+          -(torch.rand(3, 4, generator=gen) + 2.0)]
+    compare(student, gen, cfg, xs, "three one-sided tensors (3, 4), calculate_qparams() called after each "
+            "(the widened range [min(lo, 0), max(hi, 0)] is for the qparams only, not stored in min_val / max_val)",
+            qparams_each=True)
 
 
 @pytest.mark.parametrize("per", ["tensor", "channel"])

@@ -140,3 +140,41 @@ def test_on_another_device(student, gen):
         expect(res["devices"] == ["meta"] and res["shapes"] == [lead + [m]] and res["dtypes"] == ["torch.uint8"],
                f"{what}: expected a torch.uint8 tensor of shape {lead + [m]} on meta, got {res['dtypes']} of shapes "
                f"{res['shapes']} on {res['devices']}")
+
+
+def rescale_tie_case(gen, order):
+    """Operands and an output scale for which the text's rescale acc * (x_scale * w_scale) and the reordered one
+    (acc * x_scale * w_scale, or acc * w_scale * x_scale) land on the two sides of a half level for one output."""
+    for _ in range(400):
+        qx = torch.randint(0, 256, (1, 8), generator=gen).to(torch.uint8)
+        qw = torch.randint(-128, 128, (6, 8), generator=gen).to(torch.int8)
+        xs = float(torch.rand((), generator=gen)) * 0.05 + 0.005
+        xz = int(torch.randint(60, 200, (), generator=gen))
+        ws = torch.rand(6, generator=gen) * 0.02 + 0.001
+        acc = ((qx.to(torch.int64) - xz) @ qw.to(torch.int64).T).to(torch.float32)
+        right = acc * (xs * ws)
+        other = acc * xs * ws if order == "x_scale first" else acc * ws * xs
+        for _, m in (right != other).nonzero().tolist():
+            a, b = float(right[0, m]), float(other[0, m])
+            for k in range(40):
+                s0 = torch.tensor(abs(a + b) / 2 / (k + 0.5), dtype=torch.float32)
+                for s in (s0, *(torch.nextafter(s0, s0 + d) for d in (1, -1))):
+                    lv = levels(torch.tensor([a, b]), float(s), 128)
+                    if lv[0] != lv[1]:
+                        return [qx, xs, xz, qw, ws, None, float(s), 128], m
+    return None, None
+
+
+@pytest.mark.parametrize("order", ["x_scale first", "w_scale first"])
+def test_rescale_is_one_product_of_scales(student, gen, order):
+    """the accumulator is rescaled by the one float32 product x_scale * w_scale, not by the two scales in turn
+    (next to a half level the last-bit difference moves the output level)"""
+    args, m = rescale_tie_case(gen, order)
+    expect(args is not None, "the check found no output where the two rescalings round apart (a grading error)")
+    what = (f"quantized_linear(qx (1, 8), {args[1]!r}, {args[2]}, qw (6, 8), w_scale (6,), None, {args[6]!r}, 128), "
+            f"built so that output {m} lies next to a half level")
+    res = run(student, args, what)
+    got, want = res["out"].to(torch.int64)[0, m].item(), integer_path(*args).to(torch.int64)[0, m].item()
+    expect(got == want, f"{what}: output {m} is level {got}, expected {want}: y = acc * (x_scale * w_scale) + bias in "
+           f"float32 (one product of the scales, then one multiply); rescaling by the scales one after the other "
+           f"({order.replace(' first', '')} first) rounds differently")

@@ -136,12 +136,39 @@ def test_inverse_of_a_python_float_scale(student, gen, double_scale_inputs):
 @pytest.mark.parametrize("dtype", ["int8", "uint8"])
 def test_clamps_extremes(student, gen, dtype):
     """levels beyond the range saturate at qmin / qmax (no wrap-around), for values up to a billion levels away
-    (PyTorch's own kernel wraps past 2^31 levels, so no check goes there)"""
+    (past 2^31 levels the next check decides, with the judge's own computation rather than PyTorch's kernel)"""
     scale, zp = rand_params(gen, dtype)
     x = torch.tensor([0.0, -0.0, 1e3, -1e3, 1e9 * scale, -1e9 * scale, 3e5 * scale, -3e5 * scale, 200 * scale, -200 * scale,
                       scale * 1e-3])
     what = f"quantize(x, {scale:.6g}, {zp}, torch.{dtype}) for x = {[f'{v:.3g}' for v in x.tolist()]}"
     check_levels(student, what, x, scale, zp, dtype)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8"])
+def test_saturates_past_int32_levels(student, gen, dtype):
+    """levels past 2^31 and infinities saturate too, per tensor and per channel: clamp before any integer cast"""
+    lo, hi = RANGE[dtype]
+    scale, zp = rand_params(gen, dtype)
+    far = torch.tensor([3e9, -3e9, 1e10, -1e10, 1e20, -1e20], dtype=torch.float32)
+    x = torch.cat([far * scale, torch.tensor([float("inf"), float("-inf")])])
+    # the judge's own computation of clamp(round(x * inv) + zero_point, qmin, qmax): every level here is
+    # billions of levels beyond the range, so it is qmax above 0 and qmin below
+    want = torch.where(x > 0, hi, lo)
+    for axis, s, z in ((None, scale, zp),
+                       (1, torch.full((2,), scale, dtype=torch.float32), torch.full((2,), zp, dtype=torch.int64))):
+        xx = x if axis is None else x.reshape(4, 2)
+        what = (f"quantize(x, {scale:.6g}, {zp}, torch.{dtype})" if axis is None else
+                f"quantize(x (4, 2), scale (2,) = {scale:.6g}, zero_point (2,) = {zp}, torch.{dtype}, axis=1)")
+        what += f" for x = {[f'{v:.3g}' for v in xx.reshape(-1).tolist()]}"
+        res = run_quant(student, what, xx, s, z, dtype, axis)
+        got = res["out"].reshape(-1).to(torch.int64)
+        expect_equal(tuple(got.shape), tuple(want.shape), f"the number of levels of {what}")
+        bad = got != want
+        if bad.any():
+            i = int(bad.nonzero()[0])
+            expect(False, f"{what}: x = {x[i].item()!r} gave level {got[i].item()}, expected {want[i].item()}: each level "
+                   f"is clamp(round(x * inv) + zero_point, qmin, qmax), and values beyond the range saturate (an integer "
+                   f"cast before the clamp overflows past 2^31 levels or on an infinity)")
 
 
 CHANNEL_CASES = [((6, 5), 0, "int8"), ((4, 7), 1, "uint8"), ((2, 3, 4), -1, "int8"), ((3, 2, 5, 4), 1, "uint8"),
@@ -157,18 +184,27 @@ def test_per_channel_matches_torch(student, gen, dtype, shape, axis):
     x = torch.randn(shape, generator=gen) * 60 * scale.reshape([-1 if d == axis % len(shape) else 1
                                                                for d in range(len(shape))])
     what = f"quantize(x {shape}, scale ({c},), zero_point ({c},), torch.{dtype}, axis={axis})"
-    check_levels(student, what, x, scale, zp, dtype, axis)
+    res = check_levels(student, what, x, scale, zp, dtype, axis)
+    expect(res["params_unchanged"], f"{what} changed the caller's scale or zero_point tensor in place (both functions "
+           f"leave their inputs unchanged: compute 1 / scale into a new tensor)")
 
 
-@pytest.mark.parametrize("dtype,per", [("uint8", "tensor"), ("int8", "channel")])
-def test_dequantize_matches_torch(student, gen, dtype, per):
-    """dequantize gives float32 (q - zero_point) * scale, PyTorch's dequantize(), per tensor and per channel"""
+DEQ_CASES = [("uint8", None, (4, 6)), ("int8", 1, (4, 6)), ("uint8", -1, (2, 3, 4)), ("int8", -3, (2, 3, 4))]
+
+
+@pytest.mark.parametrize("dtype,axis,shape", DEQ_CASES,
+                         ids=[f"{d}-{'tensor' if a is None else 'channel'}" + ("" if a is None or a >= 0 else str(a))
+                              for d, a, _ in DEQ_CASES])
+def test_dequantize_matches_torch(student, gen, dtype, axis, shape):
+    """dequantize gives float32 (q - zero_point) * scale, PyTorch's dequantize(), per tensor and per channel along
+    any axis (negative too)"""
     lo, hi = RANGE[dtype]
-    q = torch.randint(lo, hi + 1, (4, 6), generator=gen).to(getattr(torch, dtype))
-    q[0, :2] = torch.tensor([lo, hi])
-    axis = None if per == "tensor" else 1
-    scale, zp = rand_params(gen, dtype, None if axis is None else 6)
-    what = f"dequantize(q (4, 6) of {dtype}, " + (f"{scale:.6g}, {zp})" if axis is None else "scale (6,), zp (6,), axis=1)")
+    q = torch.randint(lo, hi + 1, shape, generator=gen).to(getattr(torch, dtype))
+    q.view(-1)[:2] = torch.tensor([lo, hi])
+    c = None if axis is None else shape[axis]
+    scale, zp = rand_params(gen, dtype, c)
+    what = f"dequantize(q {shape} of {dtype}, " + (f"{scale:.6g}, {zp})" if axis is None else
+                                                   f"scale ({c},), zp ({c},), axis={axis})")
     res = student.call("dequant", q=q, scale=scale, zero_point=zp, axis=axis)
     out = res["out"]
     expect(isinstance(out, torch.Tensor), f"{what} returned {out}, not a tensor")
@@ -181,6 +217,7 @@ def test_dequantize_matches_torch(student, gen, dtype, per):
         expect(False, f"{what}: {int(bad.sum())} of {bad.numel()} values differ from PyTorch's dequantize(); first at "
                f"{i}: level {q[i].item()}, expected {want[i].item()!r}, got {out[i].item()!r}")
     expect(res["unchanged"], f"{what} changed q in place")
+    expect(res["params_unchanged"], f"{what} changed the caller's scale or zero_point tensor in place")
 
 
 @pytest.mark.parametrize("layout", ["transposed", "offset"])
