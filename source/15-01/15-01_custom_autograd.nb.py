@@ -204,8 +204,9 @@ run_hidden("15-01", "softplus", globals())
 # ### Exercise 3a · `LogCosh`, twice differentiable (2 points)
 #
 # `log(cosh(x))` behaves like `x**2 / 2` near zero and like `|x| - log 2` far away (a robust loss). Compute it
-# stably as `|x| + log1p(exp(-2|x|)) - log(2)`; its derivative is `tanh(x)`. Write `backward` with torch
-# operations on the saved input so that `gradgradcheck` passes.
+# stably as `|x| + log1p(exp(-2|x|)) - log(2)`; its derivative is `tanh(x)`. Keep the input with
+# `ctx.save_for_backward` (not as an attribute of `ctx`), and write `backward` with torch operations on the
+# saved input so that `gradgradcheck` passes.
 
 # %% [solution] id=logcosh_impl
 class LogCosh(torch.autograd.Function):

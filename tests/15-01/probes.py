@@ -130,10 +130,11 @@ def _hook_counts(model):
     return sum(len(m._forward_hooks) + len(m._forward_pre_hooks) for m in model.modules())
 
 
-def capture(ns, state, names, x):
+def capture(ns, state, names, x, dtype_name="float32"):
     model = make_net(0)
     model.load_state_dict(state)
-    model.eval()
+    model.to(getattr(torch, dtype_name)).eval()
+    x = x.to(getattr(torch, dtype_name))
     with torch.no_grad():
         plain = model(x)
     runs = [0]
@@ -152,6 +153,31 @@ def capture(ns, state, names, x):
     return {"acts": {str(k): v for k, v in acts.items()},
             "requires_grad": {str(k): bool(getattr(v, "requires_grad", False)) for k, v in acts.items()},
             "hooks_left": _hook_counts(model), "plain": plain, "after": after, "forward_runs": runs[0]}
+
+
+def capture_among_hooks(ns, state, names, x):
+    """capture_activations on a model that already carries hooks of the caller's (a forward hook and a forward
+    pre-hook on a few submodules): which of those are still registered afterwards, and still called."""
+    model = make_net(0)
+    model.load_state_dict(state)
+    model.eval()
+    calls = []
+    theirs = {}
+    for n, m in model.named_modules():
+        if n in ("0", "3", "3.1", "5"):
+            theirs[n] = (m.register_forward_hook(lambda m, i, o, n=n: calls.append(n)),
+                         m.register_forward_pre_hook(lambda m, i, n=n: calls.append(n)))
+    get(ns, "capture_activations")(model, list(names), x)
+    mods = dict(model.named_modules())
+    kept = {n: [h.id in mods[n]._forward_hooks, p.id in mods[n]._forward_pre_hooks] for n, (h, p) in theirs.items()}
+    calls.clear()
+    with torch.no_grad():
+        model(x)
+    called = sorted(set(calls))
+    for h, p in theirs.values():
+        h.remove()
+        p.remove()
+    return {"kept": kept, "called": called, "hooks_left": _hook_counts(model)}
 
 
 def make_bn_net(seed: int) -> nn.Module:
@@ -225,6 +251,30 @@ def clipped_grads(ns, state, frozen, max_norm, batches, remove_after=False, dtyp
     return {"grads": {n: p.grad for n, p in model.named_parameters()}, "n_handles": n_handles,
             "grad_ptr": {n: p.grad.data_ptr() for n, p in model.named_parameters() if p.grad is not None},
             "accumulated_ptr": {n: g.data_ptr() for n, g in seen.items()}}
+
+
+def clipped_two_models(ns, state, max_norms, batches):
+    """Two copies of the model, the first attached with max_norms[0], then the second with max_norms[1]; then one
+    backward each: both models' gradients."""
+    models = []
+    for max_norm in max_norms:
+        model = nn.Sequential(nn.Linear(6, 5), nn.Tanh(), nn.Linear(5, 1))
+        model.load_state_dict(state)
+        get(ns, "attach_grad_clipping")(model, max_norm)
+        models.append(model)
+    for model, (xb, scale) in zip(models, batches):
+        (model(xb).pow(2).sum() * scale).backward()
+    return [{n: p.grad for n, p in model.named_parameters()} for model in models]
+
+
+def clipped_given(ns, grads, max_norm):
+    """One parameter per tensor in grads (same shape and dtype), the student's clipping hooks attached, and one
+    backward of sum(p * g) per parameter, so that each accumulated .grad is exactly g: the grads afterwards."""
+    model = nn.Module()
+    model.ps = nn.ParameterList([nn.Parameter(torch.zeros_like(g)) for g in grads])
+    get(ns, "attach_grad_clipping")(model, max_norm)
+    sum((p * g).sum() for p, g in zip(model.ps, grads)).backward()
+    return [p.grad for p in model.ps]
 
 
 # ---------------------------------------------------------------- version counter

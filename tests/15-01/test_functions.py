@@ -134,6 +134,26 @@ def test_scaled_mul_zero_inputs(student, gen, alpha):
                           gen=gen, name="ScaledMul", extra=(alpha,), atol=1e-10, rtol=1e-8)
 
 
+@pytest.mark.task("scaled_mul")
+@pytest.mark.parametrize("dtype", [torch.float64, torch.float32], ids=["float64", "float32"])
+def test_scaled_mul_in_input_dtype(student, gen, dtype):
+    """ScaledMul computes alpha * x * y in the inputs' dtype: alpha at full float64 precision for float64 inputs
+    (alpha is a Python float), a float32 result for float32 inputs"""
+    x = torch.randn(3, 4, generator=gen, dtype=f64).to(dtype).requires_grad_(True)
+    y = torch.randn(3, 4, generator=gen, dtype=f64).to(dtype).requires_grad_(True)
+    alpha = float(torch.empty((), dtype=f64).uniform_(0.1, 3.0, generator=gen))  # not a float32 value
+    v = torch.randn(3, 4, generator=gen, dtype=f64).to(dtype)
+    r = student.call("function_vjp", name="ScaledMul", inputs=[x, y], v=v, extra=(alpha,))
+    want = scaled_mul_grads(x, y, alpha, v)
+    tol = dict(atol=0, rtol=1e-12) if dtype == f64 else dict(atol=1e-6, rtol=1e-5)
+    hint = (" (alpha is a Python float: torch.tensor(alpha) rounds it to float32, 1e-8 off)" if dtype == f64 else
+            " (alpha * x * y of float32 tensors is float32: compute in the inputs' dtype)")
+    what = f"ScaledMul.apply(x, y, {alpha!r}) for {dtype} x, y of shape (3, 4)"
+    expect_close(r["out"], alpha * x.detach() * y.detach(), what + hint, check_dtype=True, **tol)
+    for label, got, w in zip("xy", r["grads"], want):
+        expect_close(got, w, f"the gradient for {label} of {what}{hint}", **tol)
+
+
 @pytest.mark.task("scaled_mul", weight=0.1)  # its right answer is a constant ("raised X"): worth little
 def test_scaled_mul_detects_inplace_change_of_saved_inputs(student, gen):
     """ScaledMul keeps its inputs through save_for_backward (in-place changes are detected)"""
@@ -310,6 +330,16 @@ def test_logcosh_second_derivative_far_out(student, gen):
     expect_close(r["second"], g, f"second derivative of LogCosh.apply(x).sum() for x = "
                  f"{[round(v, 2) for v in x.tolist()]} (float64): the gradient of your backward's output "
                  f"(create_graph=True); it must stay finite where exp(2|x|) overflows", atol=1e-12, rtol=1e-10)
+
+
+@pytest.mark.task("logcosh", weight=0.1)  # its right answer is a constant ("raised X"): worth little
+def test_logcosh_detects_inplace_change_of_saved_input(student, gen):
+    """LogCosh keeps its input through save_for_backward (an in-place change before backward is detected)"""
+    x = rand(gen, 5)
+    r = student.call("modify_saved_then_backward", name="LogCosh", inputs=[x])
+    expect_raises(r, "RuntimeError", "changing x in place between LogCosh's forward and backward should make "
+                  "backward raise: save the input with ctx.save_for_backward(x), not as an attribute (ctx.x = x), so "
+                  "autograd checks its version and backward never computes tanh of changed values", match="inplace")
 
 
 # ------------------------------------------------------------------ Clamp
