@@ -97,3 +97,26 @@ def test_the_server_imports_ahead_what_a_session_s_workers_preload():
     judgeserver._warm({PRELOAD_ENV: f"{name},torch.no_such_module_here,IPython.core.interactiveshell"})
     assert name in sys.modules and name in judgeserver._WARMED
     assert "IPython.core.interactiveshell" not in judgeserver._WARMED
+
+
+def test_a_session_leaves_no_folder_after_the_server_ends(tmp_path):
+    """A session forked from the server ends with os._exit (or SIGKILL at its limit), so its exit handlers never
+    run: the server removes the folders it made (its course view, its staging folder) once it has ended. Seen in
+    make test: a server's session left course-courseview-<pid> and course-stage-<pid> in /tmp, which the hostile
+    batch's "no sandbox bytes left on the host" check, run beside it, reported."""
+    import os
+    import subprocess
+    import sys
+    script = ("from course.judge.suite import run_suite\n"
+              "from course.judge.pytest_plugin import reference_notebook\n"
+              f"res = run_suite({A!r}, reference_notebook({A!r}), sandbox='auto', seed=5, tasks=['softplus'],"
+              " use_server=True)\n"
+              "assert res.checks and not res.error, res.error\n")
+    env = {**os.environ, "TMPDIR": str(tmp_path), "COURSE_ALLOW_CPU_GRADING": "1"}
+    os.chmod(tmp_path, 0o755)  # sandbox accounts read the course view made here
+    r = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=600,
+                       cwd=str(__import__("course").REPO_ROOT))
+    assert r.returncode == 0, r.stderr[-2000:]
+    from course.sandbox import tempdirs
+    left = sorted(p.name for p in tmp_path.iterdir() if tempdirs._NAME.match(p.name))
+    assert not left, f"folders left after the judge server and its session ended: {left}"

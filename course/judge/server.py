@@ -35,6 +35,7 @@ def main() -> None:
         warnings.simplefilter("ignore")
         for name in PRELOAD:
             importlib.import_module(name)
+    from ..sandbox import tempdirs
     from . import spare
     _scan_constants()
     # What was preloaded lives as long as the server: keep it out of every collection (a full one over
@@ -84,6 +85,7 @@ def main() -> None:
             spare.prestart(req["env"])
         _, status = os.waitpid(pid, 0)
         spare.session_ended()  # its zygote, if the session could not close it (killed at its limit)
+        tempdirs.remove_of(pid)  # its course view and staging folder: os._exit and SIGKILL skip its exit handlers
         out.write(json.dumps({"code": os.waitstatus_to_exitcode(status), "spare": handed}) + "\n")
 
 

@@ -20,6 +20,22 @@ def make(kind: str) -> str:
     return tempfile.mkdtemp(prefix=f"course-{kind}-{os.getpid()}-")
 
 
+def remove_of(pid: int, root: str | None = None) -> int:
+    """Remove the folders made by process ``pid``, which has ended without its exit handlers (a judge session
+    forked from the server ends with ``os._exit``, or is killed at its limit); return how many. Never raises."""
+    root = root or tempfile.gettempdir()
+    n = 0
+    try:
+        for name in os.listdir(root):
+            m = _NAME.match(name)
+            path = os.path.join(root, name)
+            if m and int(m.group(2)) == pid and os.path.isdir(path) and not os.path.islink(path):
+                n += fstree.remove(path)
+    except Exception:
+        pass
+    return n
+
+
 def sweep(root: str | None = None) -> int:
     """Remove leftover folders of processes that no longer exist; return how many. Never raises."""
     try:
