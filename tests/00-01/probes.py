@@ -220,12 +220,13 @@ def stale_nodes_case(ns, spec):
 def build_oplog_case(spec):
     """The leaves and the computation of an OpLogger case from a plain spec (the judge builds the same).
 
-    spec: {"kind": "linear" | "conv" | "mm_ops", "seed", "backward", ...}; for conv, "hw" lists the spatial sizes
+    spec: {"kind": "linear" | "conv" | "mm_ops" | "vec_ops", "seed", "backward", ...}; for conv, "hw" lists the spatial sizes
     (its length, 1 to 3, picks Conv1d/2d/3d) and "weight_grad": False (optional) freezes the weight; for mm_ops, "c3" (optional) is the
     shape of baddbmm's added tensor, which may broadcast to (b, m, n), and "dtype" (optional, float64 when
     absent) an integer dtype for a forward-only case (FlopCounterMode counts integer products too), "out"
     (optional, only without gradients) makes addmm and mm write through out= (the aten.addmm.out and aten.mm.out
-    overloads, same packets); for every kind "grad0" (optional) gives each leaf a zero .grad first, so backward
+    overloads, same packets); for vec_ops, "mk" gives A's shape (m, k) for mv and dot next to an mm, and the result
+    is written through a view made inside the block; for every kind "grad0" (optional) gives each leaf a zero .grad first, so backward
     adds into it in place (aten.add_ inside the block, which must run exactly once); returns
     (leaves, run) where
     run() does the forward (and backward when spec["backward"]) and returns the output."""
@@ -280,6 +281,18 @@ def build_oplog_case(spec):
             else:
                 z = torch.addmm(c2, a2, b2) + torch.mm(a2, b2)
             return y.sum(0) * (z.tanh() if z.is_floating_point() else z)
+    elif kind == "vec_ops":
+        m, k = spec["mk"]
+        a2, v, u = rnd(m, k, grad=True), rnd(k, grad=True), rnd(k, grad=True)
+        leaves = [a2, v, u]
+
+        def forward():
+            # aten.mv and aten.dot multiply too, but FlopCounterMode gives them no entry; the mm next to them does
+            y = torch.mv(a2, v) + a2 @ u + torch.mm(a2, a2.t()).sum(1) * torch.dot(v, u)
+            # a view made inside the block and written through: it must share buf's memory as without the mode
+            buf = torch.zeros(m + 1, dtype=dtype)
+            buf[1:].copy_(y)
+            return buf * buf.sum()
     else:
         raise ValueError(kind)
     if spec.get("grad0"):

@@ -127,6 +127,15 @@ def test_matmul_ops(student, gen):
     judge(student, specs)
 
 
+def test_vector_products_and_views(student, gen):
+    """mv and dot next to mm (FlopCounterMode counts only the mm: other products have no entry), and a view made inside the block and written through (it still shares memory), forward and backward"""
+    # "other operators ... have no entry": a matrix-vector or vector product is not one of the six packets, and
+    # "run every call unchanged": a view returned as a copy leaves the tensor it was cut from unwritten
+    r = L.rng(gen)
+    judge(student, [{"kind": "vec_ops", "seed": r.randint(0, 10**6), "backward": back,
+                     "mk": [r.randint(1, 4), r.randint(1, 5)]} for back in (False, True)])
+
+
 @pytest.mark.task("op_logger", weight=0.1)  # its right answer is the same for every student: worth little
 def test_fresh_logger(student):
     """a new OpLogger starts with an empty list and an empty dict"""
