@@ -159,6 +159,50 @@ class DropNet(nn.Module):
         return self.fc2(self.drop(torch.sigmoid(self.fc1(x.flatten(1)))))
 
 
+def _double_logits(module, args, out):
+    return out * 2.0
+
+
+class HookNet(BranchyNet):
+    """BranchyNet with a forward hook that doubles its logits: calling the module runs the hook, and
+    torch.jit.trace records it; model.forward(x) skips it."""
+
+    def __init__(self, hidden: int = 32):
+        super().__init__(hidden)
+        self.register_forward_hook(_double_logits)
+
+
+class ScaleNet(nn.Module):
+    """No branch; the logits are scaled by each image's largest pixel, so an image with an infinite pixel
+    gets infinite logits, the same in a trace and in eager mode (torch.allclose counts them as close)."""
+
+    def __init__(self, hidden: int = 32):
+        super().__init__()
+        self.fc1 = nn.Linear(28 * 28, hidden)
+        self.fc2 = nn.Linear(hidden, 10)
+
+    def forward(self, x):
+        flat = x.flatten(1)
+        return self.fc2(torch.sigmoid(self.fc1(flat.clamp(-1.0, 2.0)))) * flat.amax(dim=1, keepdim=True)
+
+
+def _course_scale():
+    """A custom operator outside the aten namespace (its OpOverload prints as course1505.scale.default),
+    registered once a process."""
+    if not hasattr(torch.ops.course1505, "scale"):
+        @torch.library.custom_op("course1505::scale", mutates_args=())
+        def scale(x: torch.Tensor, s: float) -> torch.Tensor:
+            return x * s
+
+        @scale.register_fake
+        def _(x, s):
+            return torch.empty_like(x)
+    return torch.ops.course1505.scale
+
+
+_course_scale()
+
+
 class ConvNet(nn.Module):
     """A small CNN whose exported graph repeats operators (conv, batch norm, relu twice, or more: its second
     block runs `repeats` times)."""
@@ -189,7 +233,8 @@ def _inner_false(t, s):
 
 
 class CondConvNet(nn.Module):
-    """A branch with several operators on each side, then the CNN: subgraphs hold real work. The true
+    """A branch with several operators on each side, then the CNN: subgraphs hold real work. The logits pass
+    through a custom operator (course1505.scale, an OpOverload outside aten) before the reshape. The true
     side holds a second cond, whose branches are submodules of a branch (not children of the root).
     The no_grad block is a higher-order operator of another kind (wrap_with_set_grad_enabled, its body
     a submodule called submod_*, not *_graph_*). Exported with a dynamic batch, the final reshape's size
@@ -207,12 +252,12 @@ class CondConvNet(nn.Module):
                        lambda t, s: torch.cond(t.amax() > 0.9, _inner_true, _inner_false, (t, s)),
                        lambda t, s: torch.tanh(t) + torch.tanh(t * s),
                        (x, self.scale))
-        out = self.net(x)
+        out = torch.ops.course1505.scale(self.net(x), 2.0)
         return out.reshape(out.shape[0] * out.shape[1])
 '''
 
 KINDS = ("BranchyNet", "CondNet", "SubtleNet", "RoundingNet", "NudgeNet", "EdgeNet", "ScalarNet", "PlainNet", "DropNet",
-         "ConvNet", "CondConvNet")
+         "ConvNet", "CondConvNet", "HookNet", "ScaleNet")
 
 
 def _models() -> dict:
@@ -297,9 +342,12 @@ def _student_cond(ns, hidden, state):
     return model.eval()
 
 
-def cond_eager(ns, hidden, state, inputs):
-    """CondBranchyNet with the judge's weights, called eagerly on each input."""
+def cond_eager(ns, hidden, state, inputs, double=False):
+    """CondBranchyNet with the judge's weights (converted with .double() if ``double``), called eagerly on each
+    input."""
     model = _student_cond(ns, hidden, state)
+    if double:
+        model.double()
     out = []
     with torch.no_grad():
         for x in inputs:
@@ -353,10 +401,13 @@ def cond_train(ns, hidden, state, inputs, targets):
 
 
 # ====================================================================== exercise 3: export_dynamic_batch
-def export_dynamic(ns, kind, hidden, state, example, min_batch, max_batch, inputs):
-    """Call export_dynamic_batch on the judge's model; run the program's module on each input."""
+def export_dynamic(ns, kind, hidden, state, example, min_batch, max_batch, inputs, double=False):
+    """Call export_dynamic_batch on the judge's model (in float64 if ``double``: the example and inputs are
+    then float64 too); run the program's module on each input."""
     fn = get(ns, "export_dynamic_batch")
     model = build(kind, hidden, state)
+    if double:
+        model.double()
     ep = fn(model, example.clone(), min_batch, max_batch)
     res = {"type": type(ep).__name__, "ranges": [], "outputs": []}
     if not isinstance(ep, torch.export.ExportedProgram):
@@ -458,6 +509,7 @@ for kind, job in jobs.items():
         if kind == "script":
             obj = torch.jit.load(job["path"], map_location="cpu")
             runner = obj
+            result["training"] = bool(obj.training)
         else:
             obj = torch.export.load(job["path"])
             runner = obj.module()
@@ -496,8 +548,8 @@ def fresh_load(ns, hidden, state, example, script_inputs, export_inputs):
         paths = {"script": os.path.join(folder, "model.pt"), "export": os.path.join(folder, "model.pt2")}
         # the BranchyNet is handed over in training mode, as a caller may: it has no dropout or BatchNorm, so its
         # logits are those of eval mode, and scripting it must not need eval() (torch.jit.freeze does)
-        out = {"script": _save(get(ns, "save_scripted"), (build("BranchyNet", hidden, state).train(),),
-                               paths["script"]),
+        given = build("BranchyNet", hidden, state).train()
+        out = {"script": _save(get(ns, "save_scripted"), (given,), paths["script"]),
                "export": _save(get(ns, "save_exported"), (build("CondNet", hidden, state), example.clone()),
                                paths["export"])}
         jobs = {kind: {"path": paths[kind], "inputs": [x.clone() for x in inputs]}
@@ -517,4 +569,7 @@ def fresh_load(ns, hidden, state, example, script_inputs, export_inputs):
             r = results.get(kind, {})
             out[kind] = {"loaded": str(r.get("loaded", "")), "load_error": str(r.get("load_error", "")),
                          "outputs": [o if isinstance(o, torch.Tensor) else str(o) for o in r.get("outputs", [])]}
+        if "script" in jobs:  # the loaded module's mode ("" when it did not load), and the caller's model's
+            out["script"]["training"] = str(results.get("script", {}).get("training", ""))
+            out["script"]["given_training_after"] = bool(given.training)
         return out

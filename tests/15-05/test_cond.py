@@ -127,3 +127,32 @@ def test_input_left_unchanged(student, gen):
         expect(not row["changed"], f"{what}: after the call x no longer holds the pixels it was given (expected "
                                    f"them unchanged, got them overwritten, e.g. inverted in place); compute 1 - x as "
                                    f"a new tensor")
+
+
+def test_nan_mean_is_not_above_half(student, gen):
+    """a batch whose mean is NaN (one image holds a NaN pixel) is not "above 0.5": BranchyNet leaves it as it is,
+    so the batch's other images keep their logits (a condition written as `mean <= 0.5` inverts it)"""
+    hidden = 12
+    state = J.random_state("BranchyNet", hidden, gen)
+    x = J.bright(3, gen)
+    x[0].view(-1)[int(torch.randint(0, 784, (1,), generator=gen))] = float("nan")
+    got = student.call("cond_eager", hidden=hidden, state=state, inputs=[x])
+    want = J.eager(J.P.build("BranchyNet", hidden, state), [x])[0]
+    what = (f"CondBranchyNet(hidden={hidden}) with BranchyNet's weights on a bright batch of 3 whose first image "
+            f"holds one NaN pixel (the batch mean is NaN, not above 0.5: BranchyNet does not invert it)")
+    expect(isinstance(got, list) and len(got) == 1 and isinstance(got[0], torch.Tensor)
+           and tuple(got[0].shape) == tuple(want.shape),
+           f"{what}: expected logits of shape {tuple(want.shape)}, got {J.show(got[0] if got else got)}")
+    expect_close(got[0][1:], want[1:], f"{what}: the logits of the two images without NaN", atol=1e-5, rtol=1e-4)
+
+
+def test_float64_model(student, gen):
+    """after .double(), the model runs on float64 batches and gives BranchyNet's float64 logits (forward keeps the
+    input's dtype: no cast to float32)"""
+    hidden = 10
+    state = J.random_state("BranchyNet", hidden, gen)
+    inputs = [J.dark(2, gen).double(), J.bright(3, gen).double()]
+    names = ["a float64 dark batch of 2", "a float64 bright batch of 3"]
+    got = student.call("cond_eager", hidden=hidden, state=state, inputs=inputs, double=True)
+    _outputs_match(got, J.eager(J.P.build("BranchyNet", hidden, state).double(), inputs), names,
+                   f"CondBranchyNet(hidden={hidden}).double() with BranchyNet's weights")

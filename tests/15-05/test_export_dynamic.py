@@ -35,12 +35,17 @@ def _case(student, gen, course_seed, kind):
         ex_batch = int(torch.randint(lo, hi + 1, (1,), generator=gen))
         sizes = [lo, hi, (lo + hi) // 2 + 1 if (lo + hi) // 2 + 1 != ex_batch else lo + 1, lo - 1, hi + 1]
         state = J.random_state(kind, hidden, gen)
-        example = J.dark(ex_batch, gen)
-        inputs = [J.bright(n, gen) if i % 2 else J.dark(n, gen) for i, n in enumerate(sizes)]
+        # the ConvNet runs in float64 (model, example and inputs): the export must be made on the example given
+        double = kind == "ConvNet"
+        cast = (lambda t: t.double()) if double else (lambda t: t)
+        example = cast(J.dark(ex_batch, gen))
+        inputs = [cast(J.bright(n, gen) if i % 2 else J.dark(n, gen)) for i, n in enumerate(sizes)]
         res = student.call("export_dynamic", kind=kind, hidden=hidden, state=state, example=example,
-                           min_batch=lo, max_batch=hi, inputs=inputs)
-        want = J.eager(J.P.build(kind, hidden, state), inputs[:3])
-        what = f"export_dynamic_batch({kind}, example of batch {ex_batch}, min_batch={lo}, max_batch={hi})"
+                           min_batch=lo, max_batch=hi, inputs=inputs, double=double)
+        ref = J.P.build(kind, hidden, state)
+        want = J.eager(ref.double() if double else ref, inputs[:3])
+        label = f"{kind}().double(), a float64 example" if double else f"{kind}, example"
+        what = f"export_dynamic_batch({label} of batch {ex_batch}, min_batch={lo}, max_batch={hi})"
         _CACHE[key] = (res, want, sizes, what, lo, hi)
     return _CACHE[key]
 

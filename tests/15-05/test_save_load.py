@@ -33,12 +33,14 @@ def _case(student, gen, course_seed):
         script_inputs = [J.dark(3, gen), J.bright(3, gen), J.tie(2, gen), J.bright(17, gen)]
         script_names = ["a dark batch of 3", "a bright batch of 3", "a batch of 2 with mean exactly 0.5",
                         "a bright batch of 17"]
-        example = J.dark(5, gen)
+        # the exported model gets flat rows of 784 pixels (it flattens from dimension 1, so they are its images
+        # too): a program made on an example of another shape than the one given does not accept them
+        example = J.dark(5, gen).flatten(1)
         sizes = [5, 1, 1024, 2, 7]
-        export_inputs = [J.bright(n, gen) if i % 2 == 0 else J.dark(n, gen) for i, n in enumerate(sizes)]
-        export_inputs.append(J.tie(5, gen))
-        export_names = [f"a {'bright' if i % 2 == 0 else 'dark'} batch of {n}" for i, n in enumerate(sizes)]
-        export_names.append("a batch of 5 with mean exactly 0.5")
+        export_inputs = [(J.bright(n, gen) if i % 2 == 0 else J.dark(n, gen)).flatten(1) for i, n in enumerate(sizes)]
+        export_inputs.append(J.tie(5, gen).flatten(1))
+        export_names = [f"a {'bright' if i % 2 == 0 else 'dark'} batch of {n} rows" for i, n in enumerate(sizes)]
+        export_names.append("a batch of 5 rows with mean exactly 0.5")
         res = student.call("fresh_load", hidden=hidden, state=state, example=example,
                            script_inputs=script_inputs, export_inputs=export_inputs)
         ref = J.P.build("BranchyNet", hidden, state)
@@ -48,7 +50,7 @@ def _case(student, gen, course_seed):
                        f"in a fresh process"),
             "export": (res["export"], ref, export_inputs, export_names,
                        f"save_exported(a CondBranchyNet(hidden={hidden}) whose forward argument is named `images`, "
-                       f"a dark example of batch 5, path); "
+                       f"a dark example of 5 flat rows of 784 pixels, path); "
                        f"torch.export.load(path).module() in a fresh process")}
     return _CACHE[key]
 
@@ -69,8 +71,17 @@ def _check_outputs(case, pick):
 
 
 def test_scripted_in_fresh_process(student, gen, course_seed):
-    """torch.jit.load of the saved file in a fresh process (no class available) keeps both branches"""
-    _check_outputs(_case(student, gen, course_seed)["script"], range(4))
+    """torch.jit.load of the saved file in a fresh process (no class available) keeps both branches, and holds the
+    model as it was given (in training mode; the caller's model is left in training mode too)"""
+    case = _case(student, gen, course_seed)["script"]
+    _check_outputs(case, range(4))
+    res, what = case[0], case[4]
+    expect(res.get("given_training_after", True),
+           f"{what}: after save_scripted the caller's model is in eval mode (expected it still in training mode, as "
+           f"it was given): script the model as it is, without calling eval() on it")
+    expect(res.get("training") == "True",
+           f"{what}: the loaded module's `training` flag: expected True (the model was given in training mode), got "
+           f"{res.get('training') or 'nothing'}; script and save the model in the mode it was given")
 
 
 def test_exported_branches_in_fresh_process(student, gen, course_seed):
@@ -81,3 +92,4 @@ def test_exported_branches_in_fresh_process(student, gen, course_seed):
 def test_exported_batch_range_in_fresh_process(student, gen, course_seed):
     """the saved program accepts batch sizes 1, 2, 7 and 1024, not only the example's (5)"""
     _check_outputs(_case(student, gen, course_seed)["export"], [1, 2, 3, 4])
+

@@ -191,3 +191,35 @@ def test_model_run_as_given(student, gen):
     expect(res["training_after"] == all_modules,
            f"{what}: after the call, only {res['training_after']} of the modules {all_modules} are in training "
            f"mode; the function must run the model in the mode it was given and leave that mode as it found it")
+
+
+def test_model_called_as_a_module(student, gen):
+    """the eager model is called as `model(x)`, hooks included, as the trace records it (not `model.forward(x)`):
+    a BranchyNet whose forward hook doubles the logits is flagged only on the other branch's inputs"""
+    inputs, names = _mixed(gen, ["dark", "bright"], 5)
+    res, want, what = _run(student, "HookNet", 8, gen, J.dark(3, gen), inputs, ["a dark batch"] + names)
+    _flags_equal(res, want, what + " (a forward hook doubles its logits: calling the module runs it, and "
+                                   "torch.jit.trace records it; model.forward(x) skips it)")
+
+
+@pytest.mark.task("trace_mismatches", weight=0.1)  # its right answer is a constant (no flag): worth little
+def test_equal_infinities_are_close(student, gen):
+    """an input whose logits are infinite, the same in the trace and in eager mode, is not flagged
+    (torch.allclose counts equal infinities as close)"""
+    inputs, names = _mixed(gen, ["dark", "bright"], 4)
+    for i in sorted(set(torch.randint(0, 4, (2,), generator=gen).tolist())):
+        x = inputs[i]
+        x.view(-1)[int(torch.randint(0, x.numel(), (1,), generator=gen))] = float("inf")
+        names[i] += " with one +inf pixel"
+    res, want, what = _run(student, "ScaleNet", 8, gen, J.dark(3, gen), inputs, ["a dark batch"] + names)
+    _flags_equal(res, want, what + " (a model without a branch whose logits are scaled by each image's largest "
+                                   "pixel: an infinite pixel gives the same infinite logits in the trace and in "
+                                   "eager mode, which torch.allclose counts as close)")
+
+
+@pytest.mark.task("trace_mismatches", weight=0.1)  # its right answer is a constant (empty): worth little
+def test_no_inputs(student, gen):
+    """an empty list of inputs gives an empty list of flags (one flag per input, none for none)"""
+    res, want, what = _run(student, "PlainNet", 8, gen, J.dark(2, gen), [], ["a dark batch"])
+    _flags_equal(res, want, what)
+    expect(res["container"] == "list", f"{what}: expected a list, got a {res['container']}")
