@@ -124,4 +124,29 @@ def test_a_probe_that_reports_no_group_has_the_submission_graded_again_alone(tmp
     assert not res.error, res.error
     assert res.checks and all(c.status == "failed" for c in res.checks), [(c.name, c.status) for c in res.checks]
     assert any("not of your code" in c.message for c in res.checks), [c.message for c in res.checks][:2]
-    assert res.starved and "planted by the submission" in res.starved[0], res.starved
+    # one entry, in the judge's words: the worker's message is the submission's text (red team 9)
+    assert len(res.starved) == 1 and "planted" not in res.starved[0], res.starved
+
+
+def test_a_submission_cannot_claim_a_failed_rendezvous(tmp_path, monkeypatch):
+    """Red team 9: the worker's error report is the submission's to write. A windows() of 00-01 (whose probes
+    fork no ranks) that raised a BaseException named RendezvousFailed, its message the hidden inputs' repr,
+    made every probe call a starved entry: the submission was graded again alone at will, and each entry's
+    text (the inputs) went into the feedback's notes outside the worker-text budget (9 entries, 2,601
+    characters for one task before the fix)."""
+    import nbformat
+
+    from course.judge.pytest_plugin import reference_notebook
+    from course.judge.suite import run_suite
+    monkeypatch.setenv("COURSE_ALLOW_CPU_GRADING", "1")
+    nb = nbformat.read(reference_notebook("00-01"), as_version=4)
+    nb.cells.append(nbformat.v4.new_code_cell(
+        "class RendezvousFailed(BaseException):\n    pass\n\n"
+        "def windows(x, size, step):\n    raise RendezvousFailed('LEAK ' + repr((x.tolist(), size, step)))\n"))
+    path = tmp_path / "forged.ipynb"
+    nbformat.write(nb, path)
+    res = run_suite("00-01", path, sandbox="auto", seed=5, tasks=["windows"], use_server=True)
+    assert not res.error, res.error
+    assert res.checks and all(c.status == "failed" for c in res.checks), [(c.name, c.status) for c in res.checks]
+    assert res.starved == [], f"00-01's windows raising a class named RendezvousFailed was taken as the " \
+                              f"machine's trouble ({len(res.starved)} entries, e.g. {res.starved[0][:120]!r})"

@@ -17,6 +17,7 @@ from __future__ import annotations
 import atexit
 import copy
 import io
+import marshal
 import os
 import select
 import struct
@@ -200,6 +201,9 @@ class ProcessStudent:
                  file_limit: int | None = None, fork: bool = False):
         self.cells, self.probe_sources, self.label = cells, probes, label
         self.probe_code = {name: compile_probes(name, src) for name, src in probes.items()}
+        self.rank_modules = {name for name, code in self.probe_code.items()  # those that import fork_ranks
+                             if "fork_ranks" in marshal.loads(code).co_names}
+        self._claimed_no_group = False
         self.heard = WorkerText()  # what the worker sent, and how much of it feedback has shown
         self.course_error: str | None = None
         self.fork = fork  # fork workers from a zygote (worth it when one judge loads many notebooks)
@@ -396,9 +400,17 @@ class ProcessStudent:
             raw = reply.get("error")
             self.heard.hear(list(raw.values()) if isinstance(raw, dict) else raw)
             err = StudentError(msg.get("probe", "?"), error_report(raw), self._load_hint())
-            if err.err["type"] == "RendezvousFailed":  # probelib: the judge's ranks found no group: the machine's load
-                self.starved.append(f"{what}: {err.err['message']}")
+            if err.err["type"] == "RendezvousFailed":  # probelib: the ranks found no group: the machine's load
+                self._no_group(msg, what)
             raise err
+
+    def _no_group(self, msg: dict, what: str) -> None:
+        """A worker that reports its forked ranks formed no gloo group has the submission graded again alone,
+        once. The report is the submission's to write (any probe may raise a class of that name), so only a
+        call of a probe module that forks ranks counts, once a worker, and in the judge's words only."""
+        if msg.get("op") == "call" and msg.get("module") in self.rank_modules and not self._claimed_no_group:
+            self._claimed_no_group = True
+            self.starved.append(f"{what}: its forked ranks reported no gloo group after their retries")
 
     def _hear(self, op: str, value) -> None:
         """Record the text of a reply (what its check messages may quote)."""
