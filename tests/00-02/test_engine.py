@@ -233,12 +233,13 @@ def test_mixed_dtype_leaves(student, gen, op):
 def test_grads_are_own_tensors(student, gen, op):
     """each leaf's grad shares memory with no other leaf's grad or data"""
     a, b = torch.randn(2, 3, generator=gen, dtype=f64), torch.randn(2, 3, generator=gen, dtype=f64)
-    program = [(op, 0, 1), ("sum", 2, None)]
-    res = compare(student, [a, b], program)
-    if res["shared"]:
-        i, j, attr = res["shared"][0]
-        fail(f"the expression {describe([a, b], program)}: after out.backward(), L{i}.grad shares memory with "
-             f"L{j}.{attr}; each leaf's .grad must be a tensor of its own")
+    # the gradient reaching op: an expanded view of sum's 0-dim seed, then a fresh contiguous tensor (tanh's rule)
+    for program in ([(op, 0, 1), ("sum", 2, None)], [(op, 0, 1), ("tanh", 2, None), ("sum", 3, None)]):
+        res = compare(student, [a, b], program)
+        if res["shared"]:
+            i, j, attr = res["shared"][0]
+            fail(f"the expression {describe([a, b], program)}: after out.backward(), L{i}.grad shares memory with "
+                 f"L{j}.{attr}; each leaf's .grad must be a tensor of its own")
 
 
 def test_does_not_use_torch_autograd(student, gen):
