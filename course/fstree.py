@@ -88,9 +88,9 @@ def usage(path: str, max_entries: int = 10_000, max_depth: int = 16) -> Usage:
 def _writable(name: str, dir_fd: int) -> None:
     """A folder the sandbox made unreadable or read-only is opened up again (lstat-checked first)."""
     try:
-        if stat.S_ISDIR(os.lstat(name, dir_fd=dir_fd).st_mode):
-            os.chmod(name, 0o700, dir_fd=dir_fd)  # safe: lstat just showed a folder, and its sandbox is gone
-    except OSError:
+        if stat.S_ISDIR(os.lstat(name, dir_fd=dir_fd).st_mode):  # never through a link swapped in since
+            os.chmod(name, 0o700, dir_fd=dir_fd, follow_symlinks=False)
+    except (OSError, NotImplementedError):  # NotImplementedError: a link (glibc refuses to change one)
         pass
 
 
@@ -134,9 +134,9 @@ def remove(path: str) -> bool:
             return True
         except OSError:
             return False
-    try:
-        os.chmod(path, 0o700)  # safe: lstat above showed a folder, not a link
-    except OSError:
+    try:  # not through a link: another account may swap one in after the lstat above (/tmp is everyone's)
+        os.chmod(path, 0o700, follow_symlinks=False)
+    except (OSError, NotImplementedError):
         pass
     top = _open_dir(path)
     if top is None:

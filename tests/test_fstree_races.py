@@ -1,0 +1,69 @@
+"""fstree.remove as root on a folder another account can swap (red team 9).
+
+The grader removes ``<tmp>/course-<kind>-<pid>-*`` folders of ended processes (``tempdirs.sweep`` when the course's
+configuration loads, ``tempdirs.remove_of`` after each judge session), and ``/tmp`` is every account's: a student
+with a shell on the grading machine can plant such a folder, for a pid that is dead, and swap it (or a folder inside
+it) for a link between the grader's ``lstat`` and its ``chmod``. The race is made certain here by doing the swap
+inside ``lstat``; the file the link names must keep its mode.
+"""
+from __future__ import annotations
+
+import os
+import stat
+import sys
+
+from course import fstree
+from course.sandbox import tempdirs
+
+
+def _swap_once(monkeypatch, name: str, victim: str) -> list:
+    """fstree's ``lstat`` of an entry called ``name`` reports the folder, then the folder becomes a link to
+    ``victim``."""
+    real, done = os.lstat, []
+
+    def lstat(path, *args, dir_fd=None, **kwargs):
+        st = real(path, *args, dir_fd=dir_fd, **kwargs)
+        ours = sys._getframe(1).f_globals.get("__name__") == fstree.__name__
+        if ours and not done and os.path.basename(os.fsdecode(path)) == name and stat.S_ISDIR(st.st_mode):
+            full = os.path.join(f"/proc/self/fd/{dir_fd}", path) if dir_fd is not None else path
+            os.rename(full, full + ".moved")
+            os.symlink(victim, full)
+            done.append(full)
+        return st
+
+    monkeypatch.setattr(fstree.os, "lstat", lstat)
+    return done
+
+
+def _victim(tmp_path) -> str:
+    victim = tmp_path / "instructors" / "gradebook.db"
+    victim.parent.mkdir()
+    victim.write_text("grades")
+    victim.chmod(0o644)
+    return str(victim)
+
+
+def test_a_planted_folder_swapped_for_a_link_leaves_the_links_target_as_it_was(tmp_path, monkeypatch):
+    victim = _victim(tmp_path)
+    planted = tmp_path / "tmp" / "course-stage-999999999-x"
+    planted.mkdir(parents=True)
+    swapped = _swap_once(monkeypatch, planted.name, victim)
+    tempdirs.remove_of(999999999, root=str(tmp_path / "tmp"))
+    assert swapped, "the swap was not made: the test no longer reaches the race"
+    mode = stat.S_IMODE(os.stat(victim).st_mode)
+    assert mode == 0o644, (f"removing the planted folder {planted.name} (swapped for a link to {victim} after its "
+                           f"lstat) changed the link's target to mode {oct(mode)}: the grader's chmod followed the link")
+    assert open(victim).read() == "grades"
+
+
+def test_a_planted_inner_folder_swapped_for_a_link_leaves_the_links_target_as_it_was(tmp_path, monkeypatch):
+    victim = _victim(tmp_path)
+    planted = tmp_path / "tmp" / "course-courseview-999999999-x"
+    (planted / "inner").mkdir(parents=True)
+    swapped = _swap_once(monkeypatch, "inner", victim)
+    tempdirs.sweep(root=str(tmp_path / "tmp"))
+    assert swapped, "the swap was not made: the test no longer reaches the race"
+    mode = stat.S_IMODE(os.stat(victim).st_mode)
+    assert mode == 0o644, (f"removing {planted.name}/inner (swapped for a link to {victim} after its lstat) changed "
+                           f"the link's target to mode {oct(mode)}: the grader's chmod followed the link")
+    assert open(victim).read() == "grades"
