@@ -365,7 +365,8 @@ print("batch_sizes:", _packed.batch_sizes.tolist(), " sorted_indices:", _packed.
 #   direction's state after its last real step, followed (if bidirectional) by the backward direction's
 #   state after it has read back to step 0. For an LSTM use the hidden state `h`, not the cell state `c`.
 #
-# Whatever is stored in the padded positions of `padded` must not change either result.
+# Whatever is stored in the padded positions of `padded` must not change either result, and `padded` and
+# `lengths` belong to the caller: leave them as they were.
 
 # %% [solution] id=packed_rnn_impl
 def run_packed_rnn(rnn, padded, lengths):

@@ -136,13 +136,20 @@ def _collate_result(res):
     return [r.detach().cpu() if isinstance(r, torch.Tensor) else r for r in res]
 
 
-def collate_call(ns, seqs, labels, label_dtype=None):
+def _strided(s):
+    """The same values as s, held with its last two dimensions transposed in memory (not contiguous)."""
+    return s.transpose(-1, -2).contiguous().transpose(-1, -2)
+
+
+def collate_call(ns, seqs, labels, label_dtype=None, strided=False):
     """pad_collate on (sequence, label) pairs, each label an int or, with label_dtype (a name such as "int32"),
-    a 0-d tensor of that dtype; the four results as returned (tensors stay raw)."""
+    a 0-d tensor of that dtype; ``strided``: each sequence a non-contiguous tensor (see _strided). The four
+    results as returned (tensors stay raw)."""
+    seqs = [_strided(s) if strided else s.clone() for s in seqs]
     if label_dtype is None:
-        batch = [(s.clone(), int(y)) for s, y in zip(seqs, labels)]
+        batch = [(s, int(y)) for s, y in zip(seqs, labels)]
     else:
-        batch = [(s.clone(), torch.tensor(int(y), dtype=getattr(torch, label_dtype))) for s, y in zip(seqs, labels)]
+        batch = [(s, torch.tensor(int(y), dtype=getattr(torch, label_dtype))) for s, y in zip(seqs, labels)]
     return _collate_result(get(ns, "pad_collate")(batch))
 
 
@@ -379,3 +386,35 @@ def balanced_passes(ns, targets, num_samples, seed, passes=2):
     sampler = get(ns, "make_balanced_sampler")(torch.tensor(targets), num_samples,
                                                generator=torch.Generator().manual_seed(seed))
     return [[int(i) for i in sampler] for _ in range(passes)]
+
+
+# ------------------------------------------------ issue 39, held-out round 9
+
+def packed_rnn_inputs_after(ns, kind, options, state, padded, lengths):
+    """run_packed_rnn's (output, last) and the padded and lengths tensors it was given, as they are afterwards."""
+    cls = {"RNN": torch.nn.RNN, "GRU": torch.nn.GRU, "LSTM": torch.nn.LSTM}[kind]
+    rnn = cls(batch_first=True, dtype=torch.float64, **options)
+    rnn.load_state_dict(state)
+    x, n = padded.clone(), lengths.clone()
+    res = get(ns, "run_packed_rnn")(rnn, x, n)
+    if not isinstance(res, (tuple, list)) or len(res) != 2:
+        raise TypeError(f"run_packed_rnn must return (output, last), yours returned a {type(res).__name__}")
+    out = [r.detach().cpu() if isinstance(r, torch.Tensor) else r for r in res]
+    return {"output": out[0], "last": out[1], "padded": x.detach().clone(), "lengths": n.clone()}
+
+
+def stream_records(ns, shards):
+    """Write the shards and iterate the data set directly (no DataLoader): each item's x as yielded (a tensor,
+    else its type name) and its label."""
+    folder = tempfile.mkdtemp(prefix="shards-")
+    try:
+        paths = _write_shards(folder, shards)
+        items = []
+        for item in get(ns, "ShardedFileStream")(list(paths)):
+            if not isinstance(item, (tuple, list)) or len(item) != 2:
+                raise TypeError(f"each item of the stream must be a pair (x, y), got {type(item).__name__}")
+            x = item[0].detach().clone() if isinstance(item[0], torch.Tensor) else type(item[0]).__name__
+            items.append({"x": x, "y": int(torch.as_tensor(item[1]))})
+        return items
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)

@@ -171,3 +171,31 @@ def test_every_pass_draws_anew(student, gen):
     expect(a[0] != a[1], f"{what}: the second pass repeated the first pass's 60 indices; every pass (epoch) draws "
                          f"again from the generator, as WeightedRandomSampler does")
     expect(a == b, f"{what}: a second sampler with the same seed gave other passes (draw only from generator)")
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "int32"])
+def test_targets_of_other_integer_dtypes(student, gen, dtype):
+    """a targets tensor of another integer dtype (uint8, int32) gives the same weights as int64 labels"""
+    targets = imbalanced_targets(gen, [12, 5, 2], [int(v) for v in torch.randperm(9, generator=gen)[:3]])
+    what = describe(targets).replace("targets", f"{dtype} targets", 1)
+    r = student.call("balanced_weights", targets=targets.to(getattr(torch, dtype)))
+    w = r["w"]
+    if w is None:
+        fail(f"{what}: returned a {r['type']} that holds no numbers")
+    expect_equal(tuple(w.shape), (len(targets),), f"{what}: shape of the weights (one per sample; a uint8 tensor "
+                                                  f"used as an index is a boolean mask, not a list of labels)")
+    ref = reference_weights(targets)
+    expect_close(w.double() / w.double().sum(), ref / ref.sum(), f"{what} (normalised to sum 1)",
+                 atol=1e-9, rtol=1e-5)
+
+
+# an empty result for empty targets (a constant answer: worth little)
+@pytest.mark.task("balanced", weight=0.1)
+def test_empty_targets(student):
+    """an empty targets tensor (N = 0) gives an empty float tensor of shape (0,)"""
+    r = student.call("balanced_weights", targets=torch.zeros(0, dtype=torch.int64))
+    what = "class_balanced_weights(an empty int64 tensor)"
+    if r["type"] != "Tensor":
+        fail(f"{what}: returned a {r['type']}, expected a float tensor of shape (0,)")
+    expect_equal(tuple(r["w"].shape), (0,), f"{what}: shape of the weights")
+    expect(r["w"].is_floating_point(), f"{what}: weights must be a floating-point tensor, got {r['w'].dtype}")

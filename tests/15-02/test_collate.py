@@ -200,3 +200,12 @@ def test_unpadding_recovers_every_sequence(student, tmp_path):
         _unpadding_property(student)
     finally:
         hypothesis.configuration.set_hypothesis_home_dir(prev)
+
+
+def test_non_contiguous_sequences(student, gen):
+    """sequences that are non-contiguous views ((L_i, 2, 3), last two dimensions transposed in memory) pad like any other"""
+    lens = [3, 1, 4]
+    seqs = [torch.randn(L, 2, 3, generator=gen, dtype=torch.float64) for L in lens]
+    res = student.call("collate_call", seqs=seqs, labels=[2, 0, 1], strided=True)
+    check_collate(res, seqs, [2, 0, 1], f"pad_collate(float64 sequences of shapes {[(L, 2, 3) for L in lens]} "
+                                        f"that are non-contiguous views, as x.permute(...) gives)")

@@ -156,3 +156,29 @@ def test_gradients_flow_like_each_sequence_alone(student, gen):
         if g is None:
             fail(f"the gradient of {what} with respect to the RNN's {name}: none reached it")
         expect_close(g, w, f"the gradient of {what} with respect to the RNN's {name}", atol=1e-9, rtol=1e-7)
+
+
+def test_inputs_left_unchanged(student, gen):
+    """padded and lengths come back as they were (garbage in the padding included), with the right results"""
+    options = dict(input_size=3, hidden_size=4, num_layers=1, bidirectional=True)
+    rnn = CLS["GRU"](batch_first=True, dtype=torch.float64, **options)
+    with torch.no_grad():
+        for p in rnn.parameters():
+            p.copy_(torch.rand(p.shape, generator=gen, dtype=torch.float64) * 1.2 - 0.6)
+    lengths = torch.tensor([2, 6, 4], dtype=torch.int64)
+    real = torch.arange(6)[None, :] < lengths[:, None]
+    padded = torch.where(real[..., None], torch.randn(3, 6, 3, generator=gen, dtype=torch.float64),
+                         50 * torch.randn(3, 6, 3, generator=gen, dtype=torch.float64))
+    want_out, want_last = reference(rnn, padded, lengths)
+    res = student.call("packed_rnn_inputs_after", kind="GRU", options=options, state=rnn.state_dict(),
+                       padded=padded, lengths=lengths)
+    what = f"run_packed_rnn(bidirectional GRU(input 3, hidden 4), padded (3, 6, 3) with garbage in the padding, " \
+           f"lengths {lengths.tolist()})"
+    changed = int((res["padded"] != padded).any(-1).sum())
+    expect(changed == 0, f"{what} changed the caller's padded: {changed} of its 18 time steps hold other values "
+                         f"afterwards (e.g. the padding was overwritten); leave padded as it was")
+    expect_equal(res["lengths"].tolist(), lengths.tolist(), f"{what}: the caller's lengths afterwards")
+    expect_close(expect_tensor(res["output"], f"{what}, output"), want_out,
+                 f"{what}: output compared with running each sequence alone", atol=1e-9, rtol=1e-7)
+    expect_close(expect_tensor(res["last"], f"{what}, last"), want_last,
+                 f"{what}: last compared with running each sequence alone", atol=1e-9, rtol=1e-7)

@@ -144,3 +144,27 @@ def test_workers_as_separate_processes(student, gen, workers):
            f"{what}: {len(dup)} records came out more than once and {len(missing)} never (per worker: "
            f"{[len(w) for w in per_worker]} records for {len(want)}): split the files by worker id and position "
            f"(e.g. paths[id::num_workers]), not by hash() of a path, which differs from process to process")
+
+
+@pytest.mark.parametrize("layout", ["uint8-1x4x4", "float32-3x1"])
+def test_records_keep_shape_and_dtype(student, gen, layout):
+    """each x is X[j] itself: its shape (size-1 dimensions included) and dtype, e.g. (1, 4, 4) uint8 images"""
+    dtype, shape = {"uint8-1x4x4": (torch.uint8, (1, 4, 4)), "float32-3x1": (torch.float32, (3, 1))}[layout]
+    sizes = [3, 1, 2]
+    ids = torch.randperm(sum(sizes), generator=gen) + 1000
+    xs = torch.randint(0, 256, (sum(sizes), *shape), generator=gen).to(dtype)
+    starts = [sum(sizes[:k]) for k in range(len(sizes))]
+    shards = [{"records": xs[a:a + n].clone(), "labels": ids[a:a + n].clone()} for a, n in zip(starts, sizes)]
+    items = student.call("stream_records", shards=shards)
+    what = (f"iterating ShardedFileStream(3 files with {sizes} records, X of shape (n, {', '.join(map(str, shape))}) "
+            f"and dtype {str(dtype).replace('torch.', '')})")
+    expect_equal(sorted(it["y"] for it in items), sorted(ids.tolist()), f"{what}: the labels streamed")
+    pos = {int(i): k for k, i in enumerate(ids.tolist())}
+    for it in items:
+        x, want = it["x"], xs[pos[it["y"]]]
+        if not isinstance(x, torch.Tensor):
+            fail(f"{what}: record {it['y']} came out as a {x}, expected the tensor X[j]")
+        expect_equal(tuple(x.shape), tuple(want.shape), f"{what}: the shape of record {it['y']}'s x (X[j] keeps "
+                                                        f"every dimension after the first, size 1 or not)")
+        expect_equal(x.dtype, want.dtype, f"{what}: the dtype of record {it['y']}'s x (X[j] as stored)")
+        expect_equal(x, want, f"{what}: the values of record {it['y']}'s x")
