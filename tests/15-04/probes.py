@@ -370,6 +370,22 @@ def ema_states(ns, states, decay, average_buffers=False):
     return {"history": history, "live": _state(model)}
 
 
+def ema_fresh_live(ns, states, decay, average_buffers=False):
+    """Construct from one model at states[0]; each update() gets another, freshly built model of the same
+    architecture holding the next state (as after reloading a checkpoint). The construction model is kept."""
+    cls = get(ns, "EMA")
+    built = ema_model()
+    built.load_state_dict(states[0])
+    ema = cls(built, decay=decay, average_buffers=average_buffers)
+    history = []
+    for s in states[1:]:
+        live = ema_model()
+        live.load_state_dict(s)
+        ema.update(live)
+        history.append(_state(_ema_module(ema)))
+    return {"history": history, "built": _state(built)}
+
+
 def ema_requires_grad(ns, states, decay, frozen=()):
     """requires_grad of each averaged parameter, after construction and after two updates; the live
     parameters named in `frozen` are frozen (requires_grad=False) before the EMA is built."""

@@ -138,6 +138,28 @@ def test_nested_model_every_buffer(student, spec, seed, k, decay, average_buffer
                       average_buffers=average_buffers)
 
 
+@pytest.mark.parametrize("average_buffers", [False, True])
+def test_update_reads_its_argument(student, gen, average_buffers):
+    """EMA.update(model) averages the model it is given: a different model of the same architecture at each call
+    (as after reloading a checkpoint), not the one the EMA was built from"""
+    states = random_states(gen, 3)
+    built = ema_model()
+    built.load_state_dict(states[0])
+    avg = AveragedModel(built, multi_avg_fn=get_ema_multi_avg_fn(0.6), use_buffers=average_buffers)
+    want = []
+    for s in states[1:]:
+        live = ema_model()
+        live.load_state_dict(s)
+        avg.update_parameters(live)
+        want.append({k: v.detach().clone() for k, v in avg.module.state_dict().items()})
+    r = student.call("ema_fresh_live", states=states, decay=0.6, average_buffers=average_buffers)
+    for step, (got, w, live) in enumerate(zip(r["history"], want, states[1:]), start=1):
+        compare_state(got, w, live, f"EMA(model_a, decay=0.6, average_buffers={average_buffers}) after update "
+                                    f"{step} of 3, each call update(model_b) with another model of the same "
+                                    f"architecture (model_a left at its construction weights; update() folds in "
+                                    f"the model it is passed)", average_buffers=average_buffers)
+
+
 def ema_model_with_scratch():
     """Same as probes.ema_model_with_scratch: ema_model() plus the non-persistent buffers 'shift' (float64)
     and 'tick' (long), which state_dict() leaves out."""

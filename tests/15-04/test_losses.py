@@ -49,18 +49,22 @@ def test_ls_matches_torch(student, seed, n, c, smoothing, reduction):
 
 
 @pytest.mark.task("label_smoothing")
-def test_ls_dtype_and_inputs_as_torch(student, gen):
-    """label_smoothing_cross_entropy returns its loss in the dtype F.cross_entropy gives (float32 logits: float32)
-    and leaves the logits and target it was given unchanged, as F.cross_entropy does"""
-    logits = 3 * torch.randn(5, 4, generator=gen)
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16],
+                         ids=["float32", "float16", "bfloat16"])
+def test_ls_dtype_and_inputs_as_torch(student, gen, dtype):
+    """label_smoothing_cross_entropy returns its loss in the dtype F.cross_entropy gives (the logits' dtype:
+    float32, float16, bfloat16) and leaves the logits and target it was given unchanged, as F.cross_entropy does"""
+    logits = (3 * torch.randn(5, 4, generator=gen)).to(dtype)
     target = torch.randint(0, 4, (5,), generator=gen)
     r = student.call("ls_ce_dtype_and_inputs", logits=logits, target=target, smoothing=0.1)
+    name = str(dtype).replace("torch.", "")
     for reduction, got in r.items():
-        what = f"{LS}(float32 logits of shape (5, 4), target, 0.1, reduction='{reduction}')"
+        what = f"{LS}({name} logits of shape (5, 4), target, 0.1, reduction='{reduction}')"
         expect("error" not in got, f"{what} raised {got.get('error')}")
         want = F.cross_entropy(logits, target, label_smoothing=0.1, reduction=reduction).dtype
         expect(got["dtype"] == str(want), f"{what}: F.cross_entropy returns {want}, got {got['dtype']} "
-                                          f"(compute in the logits' dtype, or cast the result back)")
+                                          f"(compute in the logits' dtype, or cast the result back: an upcast of "
+                                          f"half-precision logits to float32 must not leak into the result)")
         expect(not got["logits_changed"] and not got["target_changed"],
                f"{what} changed the {'logits' if got['logits_changed'] else 'target'} it was given (an in-place "
                f"shift such as logits.sub_(max)?): shift a new tensor, logits - max")
@@ -240,9 +244,10 @@ def test_nt_xent_single_pair_is_zero(student, gen):
 
 
 @pytest.mark.task("nt_xent")
-@pytest.mark.parametrize("case", ["temperature=0.001", "embeddings*1e4"])
+@pytest.mark.parametrize("case", ["temperature=0.001", "embeddings*1e4", "embeddings*1e-6"])
 def test_nt_xent_extreme(student, gen, case):
-    """nt_xent_loss stays finite and correct for tiny temperatures and huge embeddings"""
+    """nt_xent_loss stays finite and correct for tiny temperatures and for huge or tiny embeddings (only their
+    directions count)"""
     for dtype, tol in ((torch.float32, 2e-3), (f64, 1e-8)):
         z1 = torch.randn(6, 5, generator=gen, dtype=dtype)
         z2 = z1 + 0.3 * torch.randn(6, 5, generator=gen, dtype=dtype)
@@ -250,11 +255,14 @@ def test_nt_xent_extreme(student, gen, case):
         if case == "temperature=0.001":
             t = 0.001
         else:
-            z1, z2 = z1 * 1e4, z2 * 1e4
+            scale = 1e4 if case == "embeddings*1e4" else 1e-6
+            z1, z2 = z1 * scale, z2 * scale
         got = student.call("nt_xent", z1=z1, z2=z2, temperature=t)
         expect_close(_loss_value(got, NT), nt_xent_reference(z1.double(), z2.double(), t),
-                     f"{NT}(z1, z2, temperature={t}) with {case}, {str(dtype).replace('torch.', '')} "
-                     f"(similarities / temperature reach +-1000 here: use logsumexp)", atol=tol, rtol=tol)
+                     f"{NT}(z1, z2, temperature={t}) with {case}, {str(dtype).replace('torch.', '')}"
+                     + (" (the loss depends only on the embeddings' directions: normalise with F.normalize, "
+                        "not z / (norm + eps), which shortens short rows)" if case == "embeddings*1e-6" else
+                        " (similarities / temperature reach +-1000 here: use logsumexp)"), atol=tol, rtol=tol)
 
 
 def simplex_views(n, d, gen, jitter):
