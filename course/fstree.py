@@ -90,7 +90,7 @@ def _writable(name: str, dir_fd: int) -> None:
     try:
         if stat.S_ISDIR(os.lstat(name, dir_fd=dir_fd).st_mode):  # never through a link swapped in since
             os.chmod(name, 0o700, dir_fd=dir_fd, follow_symlinks=False)
-    except (OSError, NotImplementedError):  # NotImplementedError: a link (glibc refuses to change one)
+    except (OSError, NotImplementedError, ValueError):  # a link: glibc refuses it, and with dir_fd Python says ValueError
         pass
 
 

@@ -67,3 +67,16 @@ def test_a_planted_inner_folder_swapped_for_a_link_leaves_the_links_target_as_it
     assert mode == 0o644, (f"removing {planted.name}/inner (swapped for a link to {victim} after its lstat) changed "
                            f"the link's target to mode {oct(mode)}: the grader's chmod followed the link")
     assert open(victim).read() == "grades"
+
+
+def test_remove_does_not_raise_when_an_inner_folder_becomes_a_link_after_its_lstat(tmp_path, monkeypatch):
+    """remove() never raises: with a folder's descriptor, Python answers a no-follow chmod of a link with
+    ValueError, which must not escape (a sweep stopped there would leave every later leftover behind)."""
+    victim = _victim(tmp_path)
+    planted = tmp_path / "course-stage-999999999-y"
+    (planted / "inner").mkdir(parents=True)
+    swapped = _swap_once(monkeypatch, "inner", victim)
+    fstree.remove(str(planted))  # the race may leave it for the next sweep; it must not raise
+    assert swapped, "the swap was not made: the test no longer reaches the race"
+    assert fstree.remove(str(planted)) and not planted.exists(), f"{planted} was not removed by a second try"
+    assert stat.S_IMODE(os.stat(victim).st_mode) == 0o644 and open(victim).read() == "grades"
