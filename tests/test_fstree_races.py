@@ -80,3 +80,20 @@ def test_remove_does_not_raise_when_an_inner_folder_becomes_a_link_after_its_lst
     assert swapped, "the swap was not made: the test no longer reaches the race"
     assert fstree.remove(str(planted)) and not planted.exists(), f"{planted} was not removed by a second try"
     assert stat.S_IMODE(os.stat(victim).st_mode) == 0o644 and open(victim).read() == "grades"
+
+
+def test_a_course_named_folder_of_another_account_is_left_alone(tmp_path, monkeypatch):
+    """A folder in /tmp under a course name that this account did not make is not the grader's to remove: entering
+    it let its owner race the chmod above, or keep adding entries so that fstree.remove never ended (three
+    processes of ``nobody`` making files held one sweep, so the course's every nbgrader command, 20.5 s: as long
+    as they ran). Another account is played by giving the grader another uid."""
+    tmp = tmp_path / "tmp"
+    planted = [tmp / "course-stage-999999999-x", tmp / "course-courseview-999999998-x"]
+    for folder in planted:
+        (folder / "inner").mkdir(parents=True)
+        (folder / "inner" / "file").write_text("theirs")
+    monkeypatch.setattr(tempdirs.os, "geteuid", lambda: os.stat(planted[0]).st_uid + 1)
+    swept, removed = tempdirs.sweep(root=str(tmp)), tempdirs.remove_of(999999998, root=str(tmp))
+    left = [f.name for f in planted if (f / "inner" / "file").exists()]
+    assert left == [f.name for f in planted], (f"sweep (removed {swept}) and remove_of (removed {removed}) entered "
+                                               f"course-named folders of another account: only {left} are left")
