@@ -181,7 +181,7 @@ def _write_all(fd: int, data: bytes, deadline: float, proc: subprocess.Popen, fd
     return dropped
 
 
-_SERVERS: dict = {}  # (sandboxed, file limit) -> ForkServer, one per judge process
+_SERVERS: dict = {}  # (sandboxed, file limit, zygote key) -> ForkServer, one per judge process
 
 
 @atexit.register
@@ -220,6 +220,17 @@ class ProcessStudent:
         self.starved: list[str] = []  # time-outs while the machine was overloaded (graded again alone)
         self._seq = 0
         self._killed_for_memory = False
+        self.zygote_key = "main"  # which of this judge's zygotes forks it (fork mode); "apart": see apart()
+
+    def apart(self) -> "ProcessStudent":
+        """The same notebook in another worker with a sandbox, memory and folders of its own (never this
+        worker's zygote or spare): what runs there sees nothing of what ran here, only what the judge sends
+        it. Its quotes count against this worker's budget. The caller closes it."""
+        other = ProcessStudent(self.cells, self.probe_sources, label=self.label, sandboxed=self.sandboxed,
+                               load_timeout=self.load_timeout, call_timeout=self.call_timeout,
+                               memory_limit=self.memory_limit, file_limit=self.file_limit, fork=self.fork)
+        other.zygote_key, other.heard = "apart", self.heard
+        return other
 
     @classmethod
     def from_notebook(cls, path: str | Path, probes: dict[str, str], **kw) -> "ProcessStudent":
@@ -267,7 +278,7 @@ class ProcessStudent:
     def _from_spare(self, env: dict):
         """The worker forked from the zygote the judge server started ahead for this session (a fresh
         sandbox and cgroup, used by this worker only), or None."""
-        if self.fork or not spare.enabled():
+        if self.fork or self.zygote_key != "main" or not spare.enabled():
             return None
         tasks = settings.current().task_limit
         took = spare.take(spare.key(self.sandboxed, self.file_limit, self.memory_limit, tasks, env))
@@ -299,7 +310,7 @@ class ProcessStudent:
         if not self.fork or not settings.current().forkserver:
             return None
         from .forkserver import ForkServer, ForkServerError
-        key = (self.sandboxed, self.file_limit)
+        key = (self.sandboxed, self.file_limit, self.zygote_key)  # each key a sandbox of its own
         for attempt in range(2):
             server = _SERVERS.get(key)
             try:
@@ -492,6 +503,10 @@ class InProcessStudent:
 
     def ensure_loaded(self) -> None:
         pass
+
+    def apart(self) -> "InProcessStudent":
+        """One live namespace (a student checking their own notebook): nothing to keep apart from."""
+        return self
 
     def call(self, probe: str, /, *, module: str | None = None, timeout: float | None = None, **kwargs):
         from .worker import describe, global_settings, settings_leak

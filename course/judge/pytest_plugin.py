@@ -39,7 +39,7 @@ class SessionState:
     """What one judge session keeps between hooks (in ``config.stash[STATE]``)."""
     seed: int                                       # the run's seed
     records: list = field(default_factory=list)     # one Check per finished check
-    students: dict = field(default_factory=dict)    # (assignment, notebook) -> its worker
+    students: dict = field(default_factory=dict)    # (assignment, notebook[, "apart"]) -> its worker
     last_item: dict = field(default_factory=dict)   # notebook -> nodeid of its last check
     failed: set = field(default_factory=set)        # (notebook, seed, task) already failed (--notebook-first-failure)
     error: str | None = None                        # the grading error that kept checks from running
@@ -171,9 +171,10 @@ def pytest_collection_modifyitems(config, items):
 def pytest_runtest_teardown(item, nextitem):
     nb = _notebook_of(item)
     if state(item.config).last_item.get(nb) == item.nodeid:
-        student = state(item.config).students.get((assignment_of(item.path), nb))
-        if student is not None:
-            student.close()
+        for key in ((assignment_of(item.path), nb), (assignment_of(item.path), nb, "apart")):
+            student = state(item.config).students.get(key)
+            if student is not None:
+                student.close()
 
 
 def _filter_items(config, items):
@@ -275,6 +276,18 @@ def student(request, course_notebook):
         many = len(config.getoption("--notebook")) > 1
         cache[key] = ProcessStudent.from_notebook(path, probe_sources(assignment), sandboxed=sandbox.resolve(mode),
                                                   fork=many)  # CourseError if the probes do not compile
+    return cache[key]
+
+
+@pytest.fixture(scope="module")
+def student_apart(request, student, course_notebook):
+    """The same notebook in a second worker with a sandbox, memory and folders of its own: a run there cannot
+    see one made in ``student``'s worker (for a check that compares two runs of the submission's code which
+    must not share anything but what the judge carries between them). Started on its first call."""
+    key = (assignment_of(request.path), course_notebook, "apart")
+    cache = state(request.config).students
+    if key not in cache:
+        cache[key] = student.apart()
     return cache[key]
 
 

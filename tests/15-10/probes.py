@@ -851,58 +851,73 @@ def disabled_scaler_into_enabled(ns, cfg, k):
             "ckpt_scaler": repr(ckpt.get("scaler"))[:80]}
 
 
-def resume_run(ns, cfg, k, scramble_seed):
-    """Straight run vs. run k steps, checkpoint, drop everything, rebuild, scramble RNGs, resume."""
-    det = cfg.get("deterministic", False)
-    prev = torch.are_deterministic_algorithms_enabled()
-    if det:
-        torch.use_deterministic_algorithms(True)
-    d = tempfile.mkdtemp(dir=".")
-    try:
-        hook = cfg.get("save_in")  # None: max_steps=k, then save_checkpoint after fit() returned
+class _Deterministic:
+    """torch.use_deterministic_algorithms(True) for the run when cfg asks for it (the GPU check), then as before."""
+
+    def __init__(self, cfg):
+        self.on = cfg.get("deterministic", False)
+
+    def __enter__(self):
+        self.prev = torch.are_deterministic_algorithms_enabled()
+        if self.on:
+            torch.use_deterministic_algorithms(True)
+
+    def __exit__(self, *exc):
+        if self.on:
+            torch.use_deterministic_algorithms(self.prev)
+
+
+def resume_straight(ns, cfg):
+    """The uninterrupted run. The judge runs it in another worker than resume_interrupted (a sandbox and
+    folders of its own): nothing of this run can reach the resumed one."""
+    with _Deterministic(cfg):
         _seed_all(cfg["global_seed"])
         rec = _recorder(ns)
         tallies = _tallies(ns)
         t = _build_run(ns, cfg, None, rec, tallies)
         t.fit()
-        straight = _summary(t, rec, tallies)
-        del t, rec, tallies
+        return _summary(t, rec, tallies)
 
-        path = os.path.join(d, "ckpt.pt")
-        _seed_all(cfg["global_seed"])
-        rec1 = _recorder(ns)
-        tallies1 = _tallies(ns)
-        if hook is None:
-            t1 = _build_run(ns, cfg, k, rec1, tallies1)
-            t1.fit()
-            first_steps = int(t1.global_step)
-            t1.save_checkpoint(path)
-        else:
-            t1 = _build_run(ns, cfg, None, rec1, [*tallies1, _saver(ns, hook, k, path)])
-            try:
+
+def resume_interrupted(ns, cfg, k, scramble_seed):
+    """A run of k steps, a checkpoint, everything dropped, rebuilt, RNGs scrambled, resumed from the file."""
+    d = tempfile.mkdtemp(dir=".")
+    try:
+        with _Deterministic(cfg):
+            hook = cfg.get("save_in")  # None: max_steps=k, then save_checkpoint after fit() returned
+            path = os.path.join(d, "ckpt.pt")
+            _seed_all(cfg["global_seed"])
+            rec1 = _recorder(ns)
+            tallies1 = _tallies(ns)
+            if hook is None:
+                t1 = _build_run(ns, cfg, k, rec1, tallies1)
                 t1.fit()
-            except _Interrupt:
-                pass
-            first_steps = int(t1.global_step)
-        head = list(rec1.indices)
-        del t1, rec1, tallies1
+                first_steps = int(t1.global_step)
+                t1.save_checkpoint(path)
+            else:
+                t1 = _build_run(ns, cfg, None, rec1, [*tallies1, _saver(ns, hook, k, path)])
+                try:
+                    t1.fit()
+                except _Interrupt:
+                    pass
+                first_steps = int(t1.global_step)
+            head = list(rec1.indices)
+            del t1, rec1, tallies1
 
-        _scramble_rngs(scramble_seed)
-        rec2 = _recorder(ns)
-        tallies2 = _tallies(ns)
-        # the resumed run has a saving callback too (same list layout), which never fires again
-        extra = tallies2 if hook is None else [*tallies2, _saver(ns, hook, -1, path)]
-        t2 = _build_run(ns, cfg, None, rec2, extra)
-        _scramble_rngs(scramble_seed + 1)
-        t2.fit(ckpt_path=path)
-        resumed = _summary(t2, rec2, tallies2)
-        resumed["indices"] = head + resumed["indices"]
-        resumed["first_steps"] = first_steps
-        return {"straight": straight, "resumed": resumed}
+            _scramble_rngs(scramble_seed)
+            rec2 = _recorder(ns)
+            tallies2 = _tallies(ns)
+            # the resumed run has a saving callback too (same list layout), which never fires again
+            extra = tallies2 if hook is None else [*tallies2, _saver(ns, hook, -1, path)]
+            t2 = _build_run(ns, cfg, None, rec2, extra)
+            _scramble_rngs(scramble_seed + 1)
+            t2.fit(ckpt_path=path)
+            resumed = _summary(t2, rec2, tallies2)
+            resumed["indices"] = head + resumed["indices"]
+            resumed["first_steps"] = first_steps
+            return resumed
     finally:
         shutil.rmtree(d, ignore_errors=True)
-        if det:
-            torch.use_deterministic_algorithms(prev)
 
 
 def _describe(x):

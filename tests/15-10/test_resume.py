@@ -2,7 +2,9 @@
 
 Each check trains a tiny model straight through, then again for k steps, saves a checkpoint, throws
 every object away, scrambles all random generators, rebuilds model/optimizer/scheduler/loader/Trainer
-from scratch and resumes. The two final states must be bit-identical (torch.equal).
+from scratch and resumes. The two final states must be bit-identical (torch.equal). The straight run and
+the interrupted one run in two workers with their own memory and folders (``student_apart``), so the
+resumed run cannot take its result from the straight one (issue 38).
 """
 import runpy
 from pathlib import Path
@@ -46,13 +48,14 @@ def judge_first_loss(cfg, indices):
     return sum(losses) / len(losses)
 
 
-def judge(student, gen, cfg, k, label):
+def judge(student, apart, gen, cfg, k, label):
     cfg = {**cfg, "data_seed": int(torch.randint(0, 10**6, (1,), generator=gen)),
            "init_seed": int(torch.randint(0, 10**6, (1,), generator=gen)),
            "loader_seed": int(torch.randint(0, 10**6, (1,), generator=gen)),
            "global_seed": int(torch.randint(0, 10**6, (1,), generator=gen))}
-    r = student.call("resume_run", cfg=cfg, k=k, scramble_seed=int(torch.randint(0, 10**6, (1,), generator=gen)))
-    s, q = r["straight"], r["resumed"]
+    scramble_seed = int(torch.randint(0, 10**6, (1,), generator=gen))
+    s = student.call("resume_straight", cfg=cfg)
+    q = apart.call("resume_interrupted", cfg=cfg, k=k, scramble_seed=scramble_seed)
     steps_per_epoch = -(-cfg["n"] // cfg["batch_size"] // cfg["accum"])
     where = "at an epoch boundary" if k % steps_per_epoch == 0 else "mid-epoch"
     hook = cfg.get("save_in")
@@ -112,30 +115,30 @@ def judge(student, gen, cfg, k, label):
 
 
 @pytest.mark.parametrize("k", [2, 3, 7], ids=lambda k: f"k{k}")
-def test_resume_bit_exact(student, gen, k):
+def test_resume_bit_exact(student, student_apart, gen, k):
     """resumed after k steps (mid-epoch or at an epoch boundary): bit-identical to an uninterrupted run"""
-    judge(student, gen, BASE, k, "AdamW + ExponentialLR + dropout + noisy data, accum_steps=2")
+    judge(student, student_apart, gen, BASE, k, "AdamW + ExponentialLR + dropout + noisy data, accum_steps=2")
 
 
 @pytest.mark.parametrize("hook,k", [("on_batch_end", 4), ("on_batch_end", 3), ("on_epoch_end", 6)],
                          ids=["batch_end_mid_epoch", "batch_end_last_batch", "epoch_end"])
-def test_resume_from_checkpoint_written_in_a_hook(student, gen, hook, k):
+def test_resume_from_checkpoint_written_in_a_hook(student, student_apart, gen, hook, k):
     """a checkpoint written from inside a hook (mid-epoch, after the last batch, at epoch end) resumes bit-exactly"""
-    judge(student, gen, {**BASE, **ODD, "save_in": hook}, k,
+    judge(student, student_apart, gen, {**BASE, **ODD, "save_in": hook}, k,
           "AdamW + ExponentialLR + dropout + noisy data, 5 batches per epoch, accum_steps=2")
 
 
-def test_resume_loader_without_own_generator(student, gen):
+def test_resume_loader_without_own_generator(student, student_apart, gen):
     """a loader WITHOUT its own generator (its iterator draws from the global torch RNG) still resumes bit-exactly"""
-    judge(student, gen, {**BASE, **ODD, "save_in": "on_batch_end", "plain_loader": True}, 4,
+    judge(student, student_apart, gen, {**BASE, **ODD, "save_in": "on_batch_end", "plain_loader": True}, 4,
           "DataLoader(dataset, batch_size=4, sampler=ResumableRandomSampler(...)) with no generator=")
 
 
 @pytest.mark.parametrize("k", [5], ids=lambda k: f"k{k}")
-def test_resume_with_grad_scaler_and_clipping(student, gen, k):
+def test_resume_with_grad_scaler_and_clipping(student, student_apart, gen, k):
     """with a GradScaler whose scale changes every step, and clipping: resumption is still bit-exact"""
     cfg = {**BASE, "scaler": True, "init_scale": 2.0 ** 100, "max_norm": 0.5}
-    judge(student, gen, cfg, k, "with GradScaler('cpu', init_scale=2**100, growth_interval=1) and max_grad_norm=0.5")
+    judge(student, student_apart, gen, cfg, k, "with GradScaler('cpu', init_scale=2**100, growth_interval=1) and max_grad_norm=0.5")
 
 
 @pytest.mark.task("resume", weight=0.1)  # its right answer is a constant (step 2, scale 256): worth little
@@ -155,10 +158,10 @@ def test_disabled_scaler_state_is_skipped(student, gen):
 
 
 @pytest.mark.gpu
-def test_resume_bit_exact_cuda(student, gen):
+def test_resume_bit_exact_cuda(student, student_apart, gen):
     """on CUDA with deterministic algorithms: resumption mid-epoch is bit-exact"""
     cfg = {**BASE, "device": "cuda", "deterministic": True, "scaler": True, "init_scale": 2.0 ** 16}
-    judge(student, gen, cfg, 4, "on CUDA with torch.use_deterministic_algorithms(True)")
+    judge(student, student_apart, gen, cfg, 4, "on CUDA with torch.use_deterministic_algorithms(True)")
 
 
 def test_optional_checkpoint_keys_are_none(student):
