@@ -138,7 +138,8 @@ if run_demos():
 # * With `dropout_p > 0`, after the softmax draw `u = torch.rand(w.shape, generator=generator, dtype=w.dtype,
 #   device=w.device)` once per call, where `w` is the weight tensor of shape `(..., L, S)`; keep the weights
 #   where `u >= dropout_p`, set the others to 0 and divide the kept ones by `1 - dropout_p`. With
-#   `dropout_p == 0` draw nothing (the generator's state is left alone).
+#   `generator=None` that draw comes from the global generator (`torch.rand`'s default, the one
+#   `torch.manual_seed` seeds). With `dropout_p == 0` draw nothing (the generator's state is left alone).
 # * Every tensor you create (the causal mask, the dropout draw) is on the inputs' device (`device=q.device`), so
 #   the function runs on a GPU as on the CPU.
 # * The result is differentiable with respect to `q`, `k`, `v` and a float mask, with PyTorch's gradients.

@@ -34,16 +34,25 @@ def _gen(seed):
 
 
 # ------------------------------------------------------------------ exercise 1: sdpa
-def sdpa(ns, q, k, v, attn_mask=None, is_causal=False, scale=None, dropout_p=0.0, seed=None, after=4):
-    """The output, and `after` draws the generator gives once the call returns (what the call left of it)."""
+def sdpa(ns, q, k, v, attn_mask=None, is_causal=False, scale=None, dropout_p=0.0, seed=None, after=4,
+         global_seed=None):
+    """The output, and `after` draws the generator gives once the call returns (what the call left of it).
+
+    With global_seed, no generator is passed: the global CPU generator is seeded first (and restored after)."""
     fn = get(ns, "scaled_dot_product_attention")
     g = _gen(seed)
     kwargs = {"attn_mask": attn_mask, "is_causal": is_causal, "dropout_p": dropout_p, "generator": g}
     if scale is not None:
         kwargs["scale"] = scale
-    with _OpLog() as log:
-        out = fn(q, k, v, **kwargs)
-    nxt = torch.rand(after, generator=g, dtype=torch.float64) if g is not None else None
+    with torch.random.fork_rng(devices=[]):
+        if global_seed is not None:
+            torch.default_generator.manual_seed(global_seed)
+        with _OpLog() as log:
+            out = fn(q, k, v, **kwargs)
+        if global_seed is not None:
+            nxt = torch.rand(after, dtype=torch.float64)
+        else:
+            nxt = torch.rand(after, generator=g, dtype=torch.float64) if g is not None else None
     return {"out": _tensor(out), "next": nxt, "ops": sorted(log.names)}
 
 

@@ -27,11 +27,12 @@ def describe(cfg):
     return "PreNormBlock(" + ", ".join(f"{k}={v!r}" for k, v in cfg.items()) + ")"
 
 
-def run(student, gen, cfg, src, grads=False, **masks):
+def run(student, gen, cfg, src, grads=False, ref_masks=None, **masks):
+    """ref_masks: the same masks as given to PyTorch's layer, when they differ in form only."""
     ref = torch_layer(gen, cfg)
     state = {k: v.detach().clone() for k, v in ref.state_dict().items()}
     src_ref = src.clone().requires_grad_(grads)
-    want = ref(src_ref, **masks)
+    want = ref(src_ref, **(masks if ref_masks is None else ref_masks))
     v_out = torch.randn(want.shape, generator=gen, dtype=f64) if grads else None
     res = student.call("block_run", cfg=cfg, state=state, src=src, v_out=v_out, **masks)
     if not isinstance(res["out"], torch.Tensor):
@@ -80,7 +81,8 @@ def test_matches_torch(student, gen, cfg):
                  f"x + attn(norm1(x)), then x + linear2(act(linear1(norm2(x)))))", **TOL)
 
 
-@pytest.mark.parametrize("kind", ["causal src_mask", "float src_mask", "src_key_padding_mask", "both"])
+@pytest.mark.parametrize("kind", ["causal src_mask", "float src_mask", "src_key_padding_mask", "both",
+                                  "bool src_mask, float padding"])
 @pytest.mark.parametrize("bf", [True, False])
 def test_masks(student, gen, kind, bf):
     """src_mask and src_key_padding_mask follow nn.MultiheadAttention's conventions, alone and together"""
@@ -92,11 +94,19 @@ def test_masks(student, gen, kind, bf):
         masks = {"src_mask": torch.randn(5, 5, generator=gen, dtype=f64)}
     elif kind == "src_key_padding_mask":
         masks = {"src_key_padding_mask": torch.tensor([[False] * 5, [False, False, True, True, True]])}
-    else:  # both at once: a causal src_mask and padding
+    else:  # both at once: a causal src_mask and padding (boolean, or float with -inf)
         masks = {"src_mask": torch.ones(5, 5, dtype=torch.bool).triu(1),
                  "src_key_padding_mask": torch.tensor([[False] * 5, [False, False, False, True, True]])}
-    res, want = run(student, gen, cfg, x, **masks)
-    expect_close(res["out"], want["out"], f"{describe(cfg)}(src, {kind}) (True = not allowed / ignore)", **TOL)
+    ref_masks = None
+    if kind == "bool src_mask, float padding":
+        pad = torch.randn(2, 5, generator=gen, dtype=f64).masked_fill(masks["src_key_padding_mask"], float("-inf"))
+        masks["src_key_padding_mask"] = pad
+        # PyTorch turns the boolean src_mask into -inf / 0 itself next to a float padding mask (and warns)
+        ref_masks = {"src_mask": torch.zeros(5, 5, dtype=f64).masked_fill(masks["src_mask"], float("-inf")),
+                     "src_key_padding_mask": pad}
+    res, want = run(student, gen, cfg, x, ref_masks=ref_masks, **masks)
+    expect_close(res["out"], want["out"], f"{describe(cfg)}(src, {kind}) (True = not allowed / ignore; given "
+                 f"together, both masks apply, a boolean one as -inf whatever the kind of the other)", **TOL)
 
 
 def test_gradients(student, gen):

@@ -23,14 +23,22 @@ def describe(cfg):
     return "MultiHeadAttention(" + ", ".join(f"{k}={v}" for k, v in cfg.items()) + ")"
 
 
-def run(student, gen, cfg, query, key=None, value=None, grads=False, **masks):
+def as_float(mask):
+    """A mask in nn.MultiheadAttention's float form: a boolean True (not allowed) becomes -inf."""
+    if mask.dtype != torch.bool:
+        return mask
+    return torch.zeros(mask.shape, dtype=f64).masked_fill(mask, float("-inf"))
+
+
+def run(student, gen, cfg, query, key=None, value=None, grads=False, ref_masks=None, **masks):
+    """ref_masks: the same masks as given to PyTorch's layer, when they differ in form only."""
     ref = torch_mha(gen, **cfg)
     state = {k: v.detach().clone() for k, v in ref.state_dict().items()}
     k_in = query if key is None else key
     v_in = query if value is None else value
     q_ref = query.clone().requires_grad_(grads)
     want = ref(q_ref, q_ref if key is None else k_in, q_ref if value is None else v_in, need_weights=False,
-               **masks)[0]
+               **(masks if ref_masks is None else ref_masks))[0]
     v_out = torch.randn(want.shape, generator=gen, dtype=f64) if grads else None
     res = student.call("mha_run", cfg=cfg, state=state, query=query, key=key, value=value, v_out=v_out, **masks)
     what = describe(cfg)
@@ -181,10 +189,14 @@ def test_without_bias(student, gen, bf):
                  f"key_padding_mask) (no in_proj_bias and no out_proj.bias)", **TOL)
 
 
-@pytest.mark.parametrize("kind", ["bool and bool", "float per head and float", "float and float"])
+BOTH = ["bool and bool", "float per head and float", "float and float", "bool and float", "float per head and bool"]
+
+
+@pytest.mark.parametrize("kind", BOTH)
 def test_both_masks(student, gen, kind):
-    """attn_mask and key_padding_mask given together both apply (a pair is out if either mask removes it)"""
-    bf = kind != "float and float"
+    """attn_mask and key_padding_mask given together both apply (a pair is out if either mask removes it), also when
+    one is boolean and the other float"""
+    bf = kind not in ("float and float", "bool and float")
     cfg = {"embed_dim": 8, "num_heads": 2, "batch_first": bf}
     q, kv = batch(gen, 2, 4, 8, bf), batch(gen, 2, 6, 8, bf)
     pad = torch.zeros(2, 6, dtype=torch.bool)
@@ -196,12 +208,21 @@ def test_both_masks(student, gen, kind):
     elif kind == "float per head and float":
         attn = 2 * torch.randn(4, 4, 6, generator=gen, dtype=f64)
         pad = torch.zeros(2, 6, dtype=f64).masked_fill(pad, float("-inf"))
-    else:
+    elif kind == "float and float":
         attn = torch.randn(4, 6, generator=gen, dtype=f64)
         pad = torch.randn(2, 6, generator=gen, dtype=f64).masked_fill(pad, float("-inf"))
-    res, want = run(student, gen, cfg, q, kv, kv, key_padding_mask=pad, attn_mask=attn)
+    elif kind == "bool and float":
+        attn = torch.rand(4, 6, generator=gen) < 0.3
+        attn[:, 2:4] = False
+        pad = torch.randn(2, 6, generator=gen, dtype=f64).masked_fill(pad, float("-inf"))
+    else:  # a float per-head attn_mask and a boolean key_padding_mask
+        attn = 2 * torch.randn(4, 4, 6, generator=gen, dtype=f64)
+    # PyTorch turns a boolean mask given with a float one into -inf / 0 itself (and warns): the same masks in that form
+    ref_masks = {"key_padding_mask": as_float(pad), "attn_mask": as_float(attn)} if pad.dtype != attn.dtype else None
+    res, want = run(student, gen, cfg, q, kv, kv, ref_masks=ref_masks, key_padding_mask=pad, attn_mask=attn)
     expect_close(res["out"], want["out"], f"{describe(cfg)}(query, key, value, attn_mask={tuple(attn.shape)}, "
-                 f"key_padding_mask=(2, 6)), {kind} (both masks apply at once)", **TOL)
+                 f"key_padding_mask=(2, 6)), {kind} (both masks apply at once; a boolean True removes its pair, as -inf, "
+                 f"whatever the kind of the other mask)", **TOL)
 
 
 @pytest.mark.parametrize("bias", [True, False])

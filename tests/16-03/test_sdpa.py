@@ -96,6 +96,21 @@ def test_causal(student, gen, ls):
                  what + " (the allowed pairs are torch.ones(L, S).tril())", **TOL)
 
 
+@pytest.mark.parametrize("kind", ["bool mask", "is_causal"])
+def test_masked_pairs_weigh_exactly_zero(student, gen, kind):
+    """a masked pair weighs exactly 0 (its score is -inf), also when every score left is below -1e9"""
+    q, k, v = rand(gen, 2, 5, 6, scale=1e5), rand(gen, 2, 4, 6, scale=1e5), rand(gen, 2, 4, 3)
+    kw, mask = ({"is_causal": True}, None) if kind == "is_causal" else ({}, torch.rand(5, 4, generator=gen) > 0.4)
+    if mask is not None:
+        kw["attn_mask"] = mask
+    what = f"{FN}(q (2, 5, 6), k (2, 4, 6), v (2, 4, 3), {'is_causal=True' if mask is None else 'attn_mask=bool (5, 4)'})" \
+        " with q and k entries of size ~1e5 (scores of about +-1e10)"
+    want = reference(q, k, v, mask, is_causal=mask is None)
+    expect_close(run(student, what, q, k, v, **kw)["out"], want, what + " (an excluded pair scores -inf, not a large "
+                 "finite negative: it must weigh exactly 0 even when every allowed score is lower still, and only a "
+                 "query with no key left gives zeros)", **TOL)
+
+
 @pytest.mark.parametrize("kind", ["bool", "float -inf"])
 def test_fully_masked_rows(student, gen, kind):
     """a query with no key left gives zeros, and zero (finite) gradients, as PyTorch 2.14 does"""
@@ -175,6 +190,19 @@ def test_dropout_from_generator(student, gen, case):
                      "once, after the softmax; keep u >= p and divide by 1 - p)", **tol)
         expect_close(res["next"], nxt, f"the generator's next draws after {what} (exactly one draw of the "
                      f"weights' shape, no other)", atol=0, rtol=0)
+
+
+def test_dropout_default_generator(student, gen):
+    """dropout_p > 0 with generator=None: the draw comes from the global generator (torch.rand's default)"""
+    q, k, v = rand(gen, 2, 5, 4), rand(gen, 2, 6, 4), rand(gen, 2, 6, 3)
+    seed = int(torch.randint(0, 2**31 - 1, (), generator=gen))
+    what = f"torch.manual_seed({seed}); {FN}(q (2, 5, 4), k (2, 6, 4), v (2, 6, 3), dropout_p=0.4) (no generator)"
+    res = run(student, what, q, k, v, dropout_p=0.4, global_seed=seed)
+    want, nxt = dropout_reference(q, k, v, 0.4, seed)
+    expect_close(res["out"], want, what + " (u = torch.rand(w.shape, generator=None, ...) draws from the global "
+                 "generator that torch.manual_seed seeded, not from a generator of your own)", **TOL)
+    expect_close(res["next"], nxt, f"the global generator's next draws after {what} (exactly one draw of the "
+                 f"weights' shape from it)", atol=0, rtol=0)
 
 
 def test_no_draw_without_dropout(student, gen):

@@ -1,10 +1,11 @@
-"""Held-out round 9: patch_embed cuts the patches with Tensor.unfold (a strided view, no convolution), which drops
-the rows and columns past the last whole patch but raises when the image is smaller than one patch. The text says
-the result is (N, P, E) with P = (H // ph) * (W // pw) patches and that rows and columns past the last whole
-patch are dropped: an image smaller than a patch has P = 0 and gives an empty (N, 0, E)."""
+"""Held-out round 9, written as wrong and judged defensible: patch_embed cuts the patches with Tensor.unfold (a
+strided view, no convolution), which drops the rows and columns past the last whole patch but raises when the image
+is smaller than one patch. P = (H // ph) * (W // pw) would be 0 there, but the text also says the result equals
+F.conv2d(images, weight, bias, stride=(ph, pw)), which raises for such an image too, and the kept
+unusual_correct.py cuts its patches the same way; so it is kept as a correct example."""
 from course.grading.class_run.submissions import edited
 
-EXPECT = {"sdpa": "pass", "mha": "pass", "block": "pass", "embed": "fail", "kv_cache": "pass", "blocked": "pass"}
+EXPECT = {"sdpa": "pass", "mha": "pass", "block": "pass", "embed": "pass", "kv_cache": "pass", "blocked": "pass"}
 CELLS = {"embed_impl": edited(
     "16-03", "embed_impl",
     ("    x = images[:, :, :gh * ph, :gw * pw].reshape(n, c, gh, ph, gw, pw)\n"
