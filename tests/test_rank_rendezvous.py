@@ -150,3 +150,46 @@ def test_a_submission_cannot_claim_a_failed_rendezvous(tmp_path, monkeypatch):
     assert res.checks and all(c.status == "failed" for c in res.checks), [(c.name, c.status) for c in res.checks]
     assert res.starved == [], f"00-01's windows raising a class named RendezvousFailed was taken as the " \
                               f"machine's trouble ({len(res.starved)} entries, e.g. {res.starved[0][:120]!r})"
+
+
+def test_the_judges_own_ranks_that_form_no_group_report_not_finished(tmp_path):
+    """judge_ranks (the judge's ZeroRedundancyOptimizer and fully_shard references) answers None, not an
+    exception, when its ranks never form a group: the check then says it is the grader's trouble."""
+    def target(rank, world, store, wfd):
+        probelib.join_group(store, rank, world, 10.0, wfd, "no-such-backend")
+    assert probelib.judge_ranks(2, target, deadline_s=60) is None
+
+
+def _module(path: Path):
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(f"_judge_{path.parent.name}_{path.stem}".replace("-", "_"), path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.mark.parametrize("name,call", [
+    ("test_zero.py", lambda m, z: m.zro_reference(z, 2, {"grads": [0]})),
+    ("test_zero3.py", lambda m, z: m.fsdp_reference(z, 2, {"name": "n", "xs": [0], "init": []})),
+])
+def test_a_reference_run_that_never_finishes_has_the_submission_graded_again_alone(name, call, monkeypatch):
+    """16-04's checks compare with PyTorch run on the judge's own ranks; when those do not finish (twice), the
+    check raises GraderOverloaded: a grading error that the session also records as the machine's load
+    (Results.starved), so the batch grades the submission again alone instead of keeping a zero."""
+    from types import SimpleNamespace
+
+    from course.judge.adapter import CourseError, GraderOverloaded
+    from course.judge.pytest_plugin import SessionState, _grading_trouble
+    mod = _module(ROOT / "tests" / "16-04" / name)
+    calls = []
+    monkeypatch.setattr(mod, "judge_ranks", lambda *a, **k: calls.append(1))
+    with pytest.raises(GraderOverloaded, match="not the submission's fault") as err:
+        call(mod, SimpleNamespace(seed=7))
+    assert len(calls) == 2, f"the reference run was tried {len(calls)} times, not twice"
+    st = SessionState(seed=7)
+    _grading_trouble(st, err.value)
+    assert st.error == str(err.value) and st.starved == [str(err.value)]
+    other = SessionState(seed=7)
+    _grading_trouble(other, CourseError("probes do not compile"))
+    _grading_trouble(other, AssertionError("a check failed"))
+    assert other.error == "probes do not compile" and other.starved == []

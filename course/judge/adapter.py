@@ -65,6 +65,11 @@ class CourseError(RuntimeError):
     failed before any of the submission's code ran): a grading error, never the student's."""
 
 
+class GraderOverloaded(CourseError):
+    """The judge's own work did not finish on this machine (its reference ranks formed no group, or ran past
+    their deadline): a grading error that the batch answers by grading the submission again alone."""
+
+
 def compile_probes(name: str, source: str) -> bytes:
     """The probes as the worker receives them: compiled code without docstrings, never their source
     text, so nothing in the worker's memory can be copied back out as the probe file."""

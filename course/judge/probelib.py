@@ -442,8 +442,8 @@ def judge_ranks(world: int, target, deadline_s: float, max_reply: int = 2**24):
     ZeroRedundancyOptimizer, fully_shard): ``world`` processes forked from the judge (never from a worker),
     each calling ``target(rank, world, store_path, wfd)`` in a session of its own with stdout and stderr
     silenced and one thread (``target`` joins the group with ``join_group``); the frames each sent, or None
-    when a rank did not finish within ``deadline_s``. Only the judge's code runs in them: no submission
-    object reaches here."""
+    when a rank did not finish within ``deadline_s`` or the ranks formed no group after the retries. Only the
+    judge's code runs in them: no submission object reaches here."""
     import gc
 
     def body(rank, store_path, wfd):
@@ -458,6 +458,9 @@ def judge_ranks(world: int, target, deadline_s: float, max_reply: int = 2**24):
         warnings.simplefilter("ignore")
         target(rank, world, store_path, wfd)
 
-    out = fork_ranks(world, body, deadline_s, max_reply)
+    try:
+        out = fork_ranks(world, body, deadline_s, max_reply)
+    except RendezvousFailed:  # no group formed after the retries: not finished, which the caller reports
+        return None
     return None if out["unfinished"] else out["frames"]
 

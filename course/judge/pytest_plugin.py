@@ -43,6 +43,7 @@ class SessionState:
     last_item: dict = field(default_factory=dict)   # notebook -> nodeid of its last check
     failed: set = field(default_factory=set)        # (notebook, seed, task) already failed (--notebook-first-failure)
     error: str | None = None                        # the grading error that kept checks from running
+    starved: list = field(default_factory=list)     # the judge's own work the machine's load stopped (GraderOverloaded)
     session: object = None                          # the pytest session, once it has finished
 
 
@@ -332,7 +333,7 @@ def pytest_sessionfinish(session, exitstatus):
     out = session.config.getoption("--results-json")
     if out:
         events = [e for s in st.students.values() for e in s.events]
-        starved = [e for s in st.students.values() for e in getattr(s, "starved", [])]
+        starved = st.starved + [e for s in st.students.values() for e in getattr(s, "starved", [])]
         record = Results(checks=st.records, seed=st.seed, events=events, error=st.error, starved=starved)
         Path(out).write_text(record.dumps())
     st.session = session
@@ -348,6 +349,16 @@ def pytest_unconfigure(config):
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(int(st.session.exitstatus))
+
+
+def _grading_trouble(st: SessionState, exc) -> None:
+    """A check that raised CourseError could not run: the session is a grading error. GraderOverloaded (the
+    judge's own ranks did not finish) is also the machine's load: the batch grades the submission again alone."""
+    from .adapter import CourseError, GraderOverloaded
+    if isinstance(exc, CourseError) and not st.error:
+        st.error = str(exc)
+    if isinstance(exc, GraderOverloaded) and str(exc) not in st.starved:
+        st.starved.append(str(exc))
 
 
 def short_message(report, exc=None) -> str:
@@ -404,10 +415,8 @@ def pytest_record_check(item, call):  # pytest reads only names that start with 
         msg = "" if status == "passed" else short_message(rep, exc)
         if status == "skipped" and isinstance(rep.longrepr, tuple):
             msg = str(rep.longrepr[2]).replace("Skipped: ", "")
-        from .adapter import CourseError
         st = state(item.config)
-        if isinstance(exc, CourseError) and not st.error:
-            st.error = str(exc)  # the checks could not run: a grading error
+        _grading_trouble(st, exc)
         # What the submission's worker said is quoted within its budget (course.judge.worker_text).
         student = st.students.get((assignment_of(item.path), notebook))
         heard = getattr(student, "heard", None)

@@ -11,7 +11,7 @@ import zlib
 import pytest
 import torch
 
-from course.judge.adapter import CourseError, StudentFailure
+from course.judge.adapter import GraderOverloaded, StudentFailure
 from course.judge.expect import expect, fail
 from course.judge.probelib import join_group, judge_ranks, send_frame
 
@@ -277,7 +277,7 @@ def zro_reference(z, world, run):
             return [frames[r] for r in range(world)] if ok else None
         _ZRO[key] = once() or once()  # once more if it did not finish
     if _ZRO[key] is None:
-        raise CourseError(f"the grader's own ZeroRedundancyOptimizer run on {world} gloo ranks did not finish "
+        raise GraderOverloaded(f"the grader's own ZeroRedundancyOptimizer run on {world} gloo ranks did not finish "
                           f"(seed {z.seed}); this is not the submission's fault")
     return _ZRO[key]
 

@@ -15,7 +15,7 @@ import zlib
 import pytest
 import torch
 
-from course.judge.adapter import CourseError, StudentFailure
+from course.judge.adapter import GraderOverloaded, StudentFailure
 from course.judge.expect import expect, fail
 from course.judge.probelib import join_group, judge_ranks, send_frame
 
@@ -240,7 +240,7 @@ def fsdp_reference(z, world, run):
     if key not in _FSDP:
         _FSDP[key] = _run_fsdp(run, world) or _run_fsdp(run, world)  # once more if it did not finish
     if _FSDP[key] is None:
-        raise CourseError(f"the grader's own fully_shard run on {world} gloo ranks did not finish "
+        raise GraderOverloaded(f"the grader's own fully_shard run on {world} gloo ranks did not finish "
                           f"(seed {z.seed}); this is not the submission's fault")
     return _FSDP[key]
 

@@ -339,8 +339,8 @@ def regrade_reason(first: Result) -> str:
     if found["kind"] == incidents.NO_KERNEL:
         return (f"graded again with nothing beside it, because in its first grading the notebook's kernel did "
                 f"not start or answer in time while the machine was loaded: {found['message']}")
-    return (f"graded again with nothing beside it, because its first grading timed out while the machine "
-            f"was overloaded: {found['message']}")
+    return (f"graded again with nothing beside it, because in its first grading the machine's load stopped "
+            f"the grader's own work: {found['message']}")
 
 
 def _grade_alone(root: Path, jobs: list[tuple], results: list, gpus: int, extra: list[str], db: str,
