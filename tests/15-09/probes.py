@@ -91,6 +91,22 @@ LOSS_SOURCES = {
         "    y = x * 3\n"
         "    z = Clamp01.apply(y)\n"
         "    return z.sum()\n"),
+    # a RuntimeError that mentions nan but is not anomaly mode's report: x / 0 is +-inf, softmax gives nan
+    "multinomial": (
+        "import torch\n"
+        "def loss(x):\n"
+        "    temperature = x.new_zeros(())\n"
+        "    p = torch.softmax(x / temperature, 0)\n"
+        "    i = torch.multinomial(p.detach(), 1)\n"
+        "    return x[i].sum()\n"),
+    # the loss's own warning, issued in the forward pass, before the NaN of sqrt's backward
+    "warns": (
+        "import warnings\n"
+        "import torch\n"
+        "def loss(x):\n"
+        "    warnings.warn('loss: inputs are not normalised')\n"
+        "    y = torch.sqrt(x * 2)\n"
+        "    return y.sum()\n"),
     # sqrt's backward makes 0/0 = nan where m == 0, and where's backward then zeroes it: x.grad stays finite.
     # It counts its own calls (loss.calls): find_nan_origin runs loss_fn once.
     "masked_sqrt": (
@@ -211,6 +227,16 @@ class Exp(torch.autograd.Function):
         return g * y * (1 + ctx.d[0]), None
 
 
+class ExpLow(Exp):
+    """exp(x) whose gradient is (1 + scale) times the true one only where x < 1 (defect (scale,)): next to entries
+    of e**10 and more, an error on the small entries is tiny against the Jacobian's norm, not against each entry."""
+
+    @staticmethod
+    def backward(ctx, g):
+        (y,) = ctx.saved_tensors
+        return g * y * (1 + ctx.d[0] * (y < math.e).to(y.dtype)), None
+
+
 class Mix(torch.autograd.Function):
     """out = A @ B (matrices), its output and gradients non-contiguous. Defect (t,): A's gradient is
     g @ ((1 - t) * B.T + t * B) (t = 1: B not transposed; the shapes fit only because B is square)."""
@@ -284,7 +310,8 @@ def ignores_x(x, y):
     return 2 * torch.sin(y)
 
 
-DEFECT_SIZE = {"smooth": 4, "exp": 1, "mix": 1, "unused": 2, "three": 3, "linear": 1, "view": 1, "ignores": 1}
+DEFECT_SIZE = {"smooth": 4, "exp": 1, "exp_low": 1, "mix": 1, "unused": 2, "three": 3, "linear": 1, "view": 1,
+               "ignores": 1}
 
 
 def grad_function(family, defect):
@@ -296,6 +323,8 @@ def grad_function(family, defect):
         return lambda x, y: Smooth.apply(x, y, d)
     if family == "exp":
         return lambda x: Exp.apply(x, d)
+    if family == "exp_low":
+        return lambda x: ExpLow.apply(x, d)
     if family == "mix":
         return lambda a, b: Mix.apply(a, b, d)
     if family == "unused":

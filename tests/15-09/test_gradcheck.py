@@ -127,6 +127,9 @@ def describe(c):
     elif fam == "exp":
         wrong = [f"gradient is {1 + d[0]:.6g} times the true one"] if d[0] else []
         what = "exp(x)"
+    elif fam == "exp_low":
+        wrong = [f"gradient is {1 + d[0]:.6g} times the true one where x < 1 (right elsewhere)"] if d[0] else []
+        what = "exp(x)"
     elif fam == "mix":
         wrong = [f"A-gradient is g @ ({1 - d[0]:.4g} B.T + {d[0]:.4g} B) instead of g @ B.T"] if d[0] else []
         what = "A @ B (a matrix product)"
@@ -156,8 +159,9 @@ def describe(c):
     return f"{text}, inputs of shapes {shapes}{frozen}"
 
 
-def expect_verdict(student, c, kwargs=None, want=None, stale=None):
-    """``stale``: the inputs that require a gradient already hold a .grad of that value (an earlier backward's)."""
+def expect_verdict(student, c, kwargs=None, want=None, stale=None, clause=""):
+    """``stale``: the inputs that require a gradient already hold a .grad of that value (an earlier backward's);
+    ``clause``: the text's clause the case is about, added to a wrong verdict's message."""
     kwargs = kwargs or {}
     want = judge_verdict(c, **kwargs) if want is None else want
     r = student.call("verdict", family=c["family"], defect=c["defect"], inputs=c["inputs"], needs=c["needs"],
@@ -170,9 +174,9 @@ def expect_verdict(student, c, kwargs=None, want=None, stale=None):
     expect(r["type"] == "bool", f"check_gradients(fn, inputs{args}) for {describe(c)}{held} returned a "
                                 f"{r['type']}, expected a Python bool")
     expect(r["verdict"] is want, f"check_gradients(fn, inputs{args}) for {describe(c)}{held} returned "
-                                 f"{r['verdict']}; torch.autograd.gradcheck(fn, inputs{args}) says {want}"
-                                 + ("; the analytic Jacobian is what backward delivers, not what .grad held before"
-                                    if stale is not None else ""))
+                                 f"{r['verdict']}; torch.autograd.gradcheck(fn, inputs{args}) says {want}" + clause
+                                 + ("; if you read .grad: the analytic Jacobian is what backward delivers, not what "
+                                    ".grad held before" if stale is not None else ""))
     return r
 
 
@@ -340,6 +344,16 @@ def draw_three(gen, accept, key=None):
     return three_case(gen, d)
 
 
+def draw_small_next_to_large(gen, accept, key=None):
+    """exp(x) at three x in [0, 0.9) and two in [10, 12), wrong by 1-5 % where x < 1 only: each wrong entry is far
+    outside its own tolerance, while the error is tiny against the norm of the whole Jacobian."""
+    x = torch.cat([torch.rand(3, generator=gen, dtype=torch.float64) * 0.9,
+                   10 + 2 * torch.rand(2, generator=gen, dtype=torch.float64)])
+    x = x[torch.randperm(5, generator=gen)]
+    return case("exp_low", [0.0 if accept else signed(gen, 0.01, 0.05)], [x],
+                note=" at three x in [0, 0.9) and two in [10, 12)")
+
+
 # check: (drawer, the cases every student gets as (accept, key)); three more are drawn per student
 CHECKS = {
     "factor": (draw_factor, [(True, None), (False, None)]),
@@ -352,7 +366,13 @@ CHECKS = {
     "unused_input": (draw_unused, [(True, None), (False, "x_wrong"), (False, "y_gets_one")]),
     "gradient_too_small": (draw_too_small, [(True, None), (False, None)]),
     "three_inputs": (draw_three, [(True, None), (False, "y"), (False, "z_none")]),
+    "small_entries_next_to_large": (draw_small_next_to_large, [(True, None), (False, None)]),
 }
+
+
+CLAUSES = {"small_entries_next_to_large": " (the clause 'every entry satisfies |analytic - numeric| <= atol + "
+                                          "rtol·|numeric|': each entry against its own tolerance, not the Jacobian's "
+                                          "norm against the norm's)"}
 
 
 def draw_cases(gen, check, n=5):
@@ -372,8 +392,9 @@ def test_verdict_agrees_with_gradcheck(student, gen, pair):
     assert set(wants) == {True, False}, "judge: each check holds an accepted and a rejected case"
     # every other case's inputs arrive with a .grad from an earlier backward (its value drawn per student)
     stale = [None if k % 2 else round(float(torch.rand(1, generator=gen)) * 4 + 0.5, 3) for k in range(len(cases))]
+    clause = CLAUSES.get(pair, "")
     for c, want, s in zip(cases, wants, stale):
-        expect_verdict(student, c, want=want, stale=s)
+        expect_verdict(student, c, want=want, stale=s, clause=clause)
 
 
 def test_tolerances_and_eps_are_used(student, gen):
