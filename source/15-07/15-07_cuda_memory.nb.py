@@ -614,6 +614,8 @@ if run_demos():
 #   request of `nbytes`, following steps 1-4 above, where `device_free` is the memory CUDA still has for new
 #   segments. A 0-byte request never fails. Only `"inactive"` blocks can be reused, and only by requests of
 #   their own pool (`segment_type`).
+#
+# Both functions only read `segments`: they leave the snapshot they are given unchanged.
 
 # %% [solution] id=oom_impl
 def summarize_snapshot(segments) -> dict:
@@ -775,7 +777,8 @@ if run_demos():
 # `time_op(fn, warmup=3, iters=10, device="cpu")` calls `fn()` `warmup` times untimed, then `iters` times
 # timed, and returns the **mean milliseconds per call** as a float. `device` is a string or `torch.device`;
 # for CUDA use events and synchronize as above; for the CPU use `time.perf_counter()`. `fn` must be called
-# exactly `warmup + iters` times.
+# exactly `warmup + iters` times, just as the caller would call it: in the caller's grad mode, which `time_op`
+# leaves as it found it.
 
 # %% [solution] id=timing_impl
 def time_op(fn, warmup: int = 3, iters: int = 10, device="cpu") -> float:

@@ -73,6 +73,22 @@ def will_oom_many(ns, cases):
     return [_plain(f(c["segments"], c["device_free"], c["nbytes"])) for c in cases]
 
 
+def snapshot_after_calls(ns, segments, device_free, nbytes):
+    """The snapshot as it is after summarize_snapshot(segments), then after will_oom(segments, ...), both
+    called on the same list."""
+    import json
+
+    def plain(x):
+        try:
+            return json.loads(json.dumps(x))
+        except (TypeError, ValueError):
+            return f"<not plain data: {repr(x)[:200]}>"
+    get(ns, "summarize_snapshot")(segments)
+    after_summary = plain(segments)  # a copy
+    get(ns, "will_oom")(segments, device_free, nbytes)
+    return {"after_summary": after_summary, "after_will_oom": plain(segments)}
+
+
 def summarize_live_gpu(ns, sizes, free_every, standin=None, script=None):
     """Allocate real CUDA tensors, free some, and summarize torch.cuda.memory_snapshot() with the
     student's function; also return memory_stats read at the same moment. With ``standin`` (CPU CI),
@@ -162,6 +178,19 @@ def time_clocks(ns, sleep_ms, warmup, iters):
     finally:
         sys.setprofile(previous)
     return {"ms": _plain(ms), "clocks": sorted(read)}
+
+
+def time_grad_mode(ns, enabled, warmup, iters):
+    """time_op on an fn that records, per call, (grad enabled, inference mode), called under
+    torch.set_grad_enabled(enabled); also the grad mode right after time_op returns."""
+    seen = []
+
+    def fn():
+        seen.append((torch.is_grad_enabled(), torch.is_inference_mode_enabled()))
+    with torch.set_grad_enabled(enabled):
+        ms = get(ns, "time_op")(fn, warmup=warmup, iters=iters, device="cpu")
+        after = torch.is_grad_enabled()
+    return {"ms": _plain(ms), "seen": seen, "after": after}
 
 
 def time_matmul_gpu(ns, n, warmup, iters, seed, standin=None, kernel_ms=0.0, device="cuda", as_device=False):

@@ -40,6 +40,14 @@ def _describe(segs) -> str:
     return "; ".join(parts) + (f"; ... ({len(segs)} segments)" if len(segs) > 6 else "")
 
 
+def _shown(segs) -> str:
+    """_describe for a snapshot that came back from the student's code, whatever shape it has now."""
+    try:
+        return _describe(segs)
+    except (KeyError, TypeError, AttributeError):
+        return repr(segs)[:400]
+
+
 def _check_summary(student, segs, label):
     got = student.call("summarize", segments=segs)
     if "__error__" in got:
@@ -227,6 +235,24 @@ def test_segment_of_several_inactive_blocks_is_releasable(student, gen):
     _check_oom(student, [{"segments": segs, "device_free": 8 * MiB, "nbytes": 24 * MiB},
                          {"segments": segs, "device_free": 3 * MiB, "nbytes": 24 * MiB}],
                f"a fully free 20 MiB segment listed as {k} 'inactive' blocks", gen)
+
+
+def test_snapshot_left_unchanged(student, gen):
+    """summarize_snapshot and will_oom only read the snapshot they are given: it is unchanged after each call"""
+    k = int(torch.randint(2, 9, (1,), generator=gen))
+    # a fully free segment (step 3 would release it), a segment with a live block between holes, a small one
+    segs = _snapshot_after([("alloc", "a", 30 * MiB), ("alloc", "h", k * MiB), ("alloc", "p", 1 * MiB + 4096),
+                            ("alloc", "h2", 9 * MiB), ("alloc", "s", 100), ("free", "a"), ("free", "h"),
+                            ("free", "h2")])
+    nbytes = 32 * MiB + int(torch.randint(0, 4 * MiB, (1,), generator=gen))  # needs a new segment, then step 3
+    r = student.call("snapshot_after_calls", segments=segs, device_free=5 * MiB, nbytes=nbytes)
+    for key, call in (("after_summary", "summarize_snapshot(snapshot)"),
+                      ("after_will_oom", f"will_oom(snapshot, device_free={C.fmt_bytes(5 * MiB)}, "
+                                         f"nbytes={C.fmt_bytes(nbytes)})")):
+        expect(r[key] == segs, f"{call} changed the snapshot it was given (segments, blocks or their fields): "
+                               f"it should only read it (will_oom predicts what the allocator would do; it does not "
+                               f"release anything). Before: {_describe(segs)}. After: "
+                               f"{_shown(r[key])}")
 
 
 @pytest.mark.task("oom_diagnosis", weight=0.1)  # its right answer is a constant (False): worth little

@@ -40,10 +40,13 @@ def near(gen, sizes, edges, spread):
 
 
 def test_round_size_edges(student, gen):
-    """round_size rounds up to a multiple of 512 bytes, never below 512"""
+    """round_size rounds up to a multiple of 512 bytes, never below 512, exactly for any int (also past 2**53)"""
     sizes = [1, 2, 100, 511, 512, 513, 1000, 1023, 1024, 1025, 4096, 4097, 1 * MiB - 1, 1 * MiB, 1 * MiB + 1,
              10 * MiB - 1, 10 * MiB + 1, 123_456_789]
-    _check(student, near(gen, sizes, [512, 1024, 4096, 1 * MiB, 10 * MiB, 123_456_789], 1100), ("round",))
+    # "an int >= 1" has no upper end: past 2**53 bytes nbytes / 512 as a float drops the remainder
+    big = [2**53 + 1, 2**60 + 3]
+    _check(student, near(gen, sizes + big, [512, 1024, 4096, 1 * MiB, 10 * MiB, 123_456_789, 2**55], 1100),
+           ("round",))
 
 
 def test_pool_boundary(student, gen):

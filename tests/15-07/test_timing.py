@@ -170,17 +170,39 @@ def test_gpu_timing_synchronizes(student, gen):
 # More warm-up than timed calls: a clock started before the warm-up work is done is off by 3x.
 def test_cuda_timing_on_standin(student, gen):
     """on CUDA (stand-in), time_op waits for queued work: ms per call of an asynchronous matmul, with device
-    given as a string and as a torch.device ('cuda' in one run, 'cuda:0' in the other)"""
-    # two runs, other work each time; the device as a string in the first, a torch.device in the second, and
-    # 'cuda' and 'cuda:0' once each (in a random order): a device with an index is still CUDA
-    names = [("cuda", "cuda:0"), ("cuda:0", "cuda")][int(torch.randint(0, 2, (1,), generator=gen))]
-    for run, kernel_ms in enumerate(torch.randint(5, 61, (2,), generator=gen).tolist()):
-        name = names[run]
-        shown = f"torch.device({name!r})" if run else repr(name)
+    given as the strings 'cuda' and 'cuda:0' and as torch.device('cuda') and torch.device('cuda:0')"""
+    # four runs, other work each time, in a random order: every spelling the text allows (a string or a
+    # torch.device, with or without an index) names CUDA
+    forms = [("cuda", False), ("cuda:0", False), ("cuda", True), ("cuda:0", True)]
+    order = torch.randperm(len(forms), generator=gen).tolist()
+    for k, kernel_ms in zip(order, torch.randint(5, 41, (len(forms),), generator=gen).tolist()):
+        name, as_device = forms[k]
+        shown = f"torch.device({name!r})" if as_device else repr(name)
         r = student.call("time_matmul_gpu", n=4096, warmup=8, iters=4, seed=0, standin=C.standin_source(),
-                         kernel_ms=float(kernel_ms), device=name, as_device=bool(run))
+                         kernel_ms=float(kernel_ms), device=name, as_device=as_device)
         expect(_num(r["ms"]) and 0.8 * kernel_ms <= r["ms"] <= 1.6 * kernel_ms + 1,
                f"time_op(fn, warmup=8, iters=4, device={shown}) where each call of fn queues {kernel_ms:.0f} ms of "
                f"GPU work and returns at once (CUDA stand-in): expected about {kernel_ms:.0f} ms per call, got "
                f"{r['ms']!r} (far less: the queued work was not waited for; about 3x: the clock started before "
                f"the warm-up work was done; about 4x: the total, not the mean)")
+
+
+def test_fn_runs_in_the_callers_grad_mode(student, gen):
+    """time_op calls fn as the caller would: in the caller's grad mode (enabled or disabled), and leaves it as it was"""
+    warmup, iters = (int(v) for v in torch.randint(1, 4, (2,), generator=gen))
+    modes = [True, False] if int(torch.randint(0, 2, (1,), generator=gen)) else [False, True]
+    for enabled in modes:
+        r = student.call("time_grad_mode", enabled=enabled, warmup=warmup, iters=iters)
+        what = (f"time_op(fn, warmup={warmup}, iters={iters}, device='cpu') called with gradients "
+                f"{'enabled' if enabled else 'disabled (under torch.no_grad())'}")
+        seen = r["seen"]
+        expect(len(seen) == warmup + iters, f"{what}: fn should be called {warmup + iters} times, it was called "
+                                            f"{len(seen)} times")
+        wrong = [k for k, (grad, inference) in enumerate(seen) if grad is not enabled or inference]
+        expect(not wrong, f"{what}: calls {wrong} of fn ran with gradients "
+                          f"{'disabled or in inference mode' if enabled else 'enabled or in inference mode'}; "
+                          f"time_op must run fn in the caller's grad mode (no torch.no_grad, enable_grad or "
+                          f"inference_mode around it), or it times a different computation")
+        expect(r["after"] is enabled, f"{what}: after time_op returned, gradients were "
+                                      f"{'enabled' if r['after'] else 'disabled'}; time_op must leave the "
+                                      f"caller's grad mode as it found it")
