@@ -52,15 +52,34 @@ def _chain(path: str) -> list[str]:
     return out
 
 
+def closed_to_others(dest: Path) -> None:
+    """Refuse a DEST that another account could change: it and every folder above it (links resolved) must be
+    this account's or root's and writable by no other account (a sticky folder such as /tmp may be, as
+    the folder below it is then checked to be ours). Every student runs what is in DEST."""
+    real = os.path.realpath(dest)
+    for p in reversed(_chain(real)):
+        try:
+            st = os.stat(p)
+        except FileNotFoundError:
+            continue
+        if st.st_uid not in (0, os.geteuid()):
+            raise fail(f"{p} belongs to another account (uid {st.st_uid}), which could change the tools every "
+                       f"student runs: choose a DEST in folders of root's, e.g. /opt/course-student")
+        if st.st_mode & 0o022 and not (st.st_mode & stat.S_ISVTX and p != real):
+            raise fail(f"{p} is writable by other accounts, who could change the tools every student runs: "
+                       f"choose a DEST in folders of root's, e.g. /opt/course-student")
+
+
 def open_to_all(dest: Path) -> None:
-    """a+rX on everything in ``dest`` (no link followed: chmod of links is skipped)."""
+    """a+rX and go-w on everything in ``dest`` (no link followed: chmod of links is skipped), whatever
+    the umask pip ran under."""
     for dirpath, dirnames, filenames in os.walk(dest):
         for name in [*dirnames, *filenames]:
             p = os.path.join(dirpath, name)
             st = os.lstat(p)
             if stat.S_ISLNK(st.st_mode):
                 continue
-            mode = stat.S_IMODE(st.st_mode) | 0o444 | (0o111 if stat.S_ISDIR(st.st_mode) or st.st_mode & 0o100 else 0)
+            mode = (stat.S_IMODE(st.st_mode) | 0o444 | (0o111 if stat.S_ISDIR(st.st_mode) or st.st_mode & 0o100 else 0)) & ~0o022
             if mode != stat.S_IMODE(st.st_mode):
                 os.chmod(p, mode)  # safe: files this command just installed
     dest.chmod(0o755)
@@ -72,12 +91,15 @@ def build(dest: Path, cpu: bool, python: str | None, pip_args: list[str]) -> Pat
     blocked = [p for p in _chain(str(dest.parent)) if os.path.exists(p) and not os.stat(p).st_mode & stat.S_IXOTH]
     if blocked:
         raise fail(f"other accounts cannot enter {blocked[-1]}: choose a DEST outside it, e.g. /opt/course-student")
+    closed_to_others(dest)
+    os.umask(0o022)  # what venv and pip write: never writable by other accounts (some hubs run umask 0)
     py = shared_python(python)
     if not (dest / "bin" / "python").exists():
         r = subprocess.run([py, "-m", "venv", str(dest)], capture_output=True, text=True)
         if r.returncode != 0:
             raise fail(f"`{py} -m venv {dest}` failed: {(r.stderr.strip().splitlines() or ['?'])[-1]} "
                        f"(Debian/Ubuntu: apt-get install python3-venv)")
+    closed_to_others(dest)  # again: made by another account between the check and venv (a sticky /tmp)
     with tempfile.TemporaryDirectory(prefix="course-student-") as tmp:
         kit = Path(tmp) / "course-student"
         shutil.copytree(RELEASE_DIR / "course-student", kit,  # safe: release/ is the course's own

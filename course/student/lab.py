@@ -1,8 +1,11 @@
-"""A Jupyter server extension for the student's JupyterLab: Validate no longer freezes the server.
+"""A Jupyter server extension for the student's JupyterLab: Validate no longer freezes the server, and
+the kernels are out of classmates' reach.
 
 nbgrader's Validate handler runs the whole notebook inside the server's request handler, so every
 other request (saving, the file browser, the kernels) waits until it ends: 40 s on a runaway cell.
-Here the same validation runs in a worker thread and the handler awaits it. Enabled by the
+Here the same validation runs in a worker thread and the handler awaits it. The kernels talk over
+Unix sockets in a private folder and keep torch.compile's cache in a private one (``private``: on a
+shared machine the defaults let a classmate read every cell or plant compiled code). Enabled by the
 student kit's ``jupyter_server_config.json``.
 """
 from __future__ import annotations
@@ -19,6 +22,10 @@ def _load_jupyter_server_extension(serverapp) -> None:
     from nbgrader.server_extensions.validate_assignment.handlers import ValidateAssignmentHandler
     from tornado import web
 
+    from .private import kernels_on_private_sockets, private_torch_cache
+
+    kernels_on_private_sockets(serverapp.kernel_manager)
+    private_torch_cache()
     if getattr(ValidateAssignmentHandler, "_course_threaded", False):
         return
 

@@ -5,7 +5,8 @@ visible checks ran, cuts every line of a failure at 90 characters, hiding the va
 exits 0 when a check fails. nbgrader has no setting for the validator's class, so the student kit's
 ``nbgrader_config.py`` calls ``use_in_terminal()``, which points ``nbgrader validate`` at
 ``CourseValidator`` and makes it exit 1 when a visible check fails or a checked cell was changed.
-``private_kernel_channels(c)`` runs the notebook's kernel over Unix sockets in a private folder.
+``private_kernel_channels(c)`` runs the notebook's kernel over Unix sockets in a private folder and keeps
+torch.compile's cache in a private one.
 """
 from __future__ import annotations
 
@@ -67,13 +68,10 @@ def private_kernel_channels(c) -> None:
     """The kernel Validate starts talks over Unix sockets in a folder only this account can open,
     not TCP on localhost (which any account of a shared machine can reach, and for which ipykernel
     prints "Kernel is running over TCP without encryption"). Unix sockets only: Windows keeps TCP."""
+    from .private import private_folder, private_torch_cache
+
+    private_torch_cache()
     if os.name != "posix":
         return
-    import atexit
-    import shutil
-    import tempfile
-
-    folder = tempfile.mkdtemp(prefix="course-kernel-")  # 0o700; short, as a socket path must be
-    atexit.register(shutil.rmtree, folder, True)
     c.KernelManager.transport = "ipc"
-    c.KernelManager.ip = os.path.join(folder, "k")
+    c.KernelManager.ip = os.path.join(private_folder(), "k")
