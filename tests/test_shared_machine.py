@@ -230,3 +230,42 @@ def test_make_student_env_leaves_nothing_writable_by_other_accounts(tmp_path):
     open_ = [f"{p} {oct(p.stat().st_mode & 0o777)}" for p in (dest, dest / "lib", dest / "lib" / "torch.py")
              if p.stat().st_mode & 0o022]
     assert not open_, f"make student-env left these writable by other accounts: {open_}"
+
+
+def test_a_classmate_holding_the_usual_ports_does_not_stop_a_students_jupyter(two_students):
+    """jupyter lab tries 8888 and 50 ports near it; a classmate who holds all of them (8786-8990) must not
+    stop a student's server from starting."""
+    import socket
+
+    base, names, bin_dir, shared = two_students
+    victim, mate = names["victim"], names["classmate"]
+    hold = ("import socket, sys, time\nheld = []\nfor p in range(8786, 8991):\n    s = socket.socket()\n"
+            "    try:\n        s.bind(('127.0.0.1', p)); s.listen(); held.append(s)\n    except OSError:\n        pass\n"
+            "print('ready', len(held), flush=True)\ntime.sleep(120)\n")
+    holder = subprocess.Popen([str(bin_dir / "python"), "-c", hold], user=mate, group=mate, extra_groups=[],
+                              cwd="/", stdout=subprocess.PIPE, text=True)
+    env = {**login_env(victim, bin_dir), "JUPYTER_CONFIG_PATH": str(shared),
+           "PATH": f"{bin_dir}:/usr/local/bin:/usr/bin:/bin"}
+    home = Path(pwd.getpwnam(victim).pw_dir)
+    server = None
+    try:
+        assert holder.stdout.readline().startswith("ready")
+        log = base / "server-ports.log"
+        server = subprocess.Popen([str(bin_dir / "python"), "-m", "jupyter_server", "--no-browser"], cwd=home,
+                                  env=env, user=victim, group=victim, extra_groups=[],
+                                  stdout=open(log, "w"), stderr=subprocess.STDOUT)
+        deadline, started = time.monotonic() + 120, None
+        while started is None and server.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.5)
+            found = [ln for ln in log.read_text().splitlines() if "http://127.0.0.1:" in ln]
+            started = found[0] if found else None
+        assert started, (f"a student's Jupyter server, started with the students' settings while another account "
+                         f"held ports 8786-8990, did not start (exit {server.poll()}):\n{log.read_text()[-1500:]}")
+        port = int(started.split("http://127.0.0.1:", 1)[1].split("/", 1)[0])
+        with socket.create_connection(("127.0.0.1", port), timeout=5):
+            pass
+    finally:
+        for p in (server, holder):
+            if p is not None:
+                p.kill()
+                p.wait()
