@@ -109,6 +109,7 @@ print("BatchNorm buffers:", list(dict(nn.BatchNorm1d(3).named_buffers())))
 #   everything but the batch dimension first (an empty batch `(0, C, H, W)` too: it gives `(0, num_classes)`).
 #   Then run the blocks in order; for a block whose index is in `drop`, use **only its shortcut** (skip the
 #   branch); an index that no block has, such as `-1` or `len(widths)`, drops nothing. Finally apply `head`.
+#   The result is a new tensor: `x` itself stays as it was (under `torch.no_grad()` too).
 
 # %% [solution] id=skipmlp_impl
 class SkipBlock(nn.Module):
@@ -564,11 +565,12 @@ print("after: ", [tuple(p.shape) for p in lazy.parameters()], "| layer class now
 # * `make_lazy_net(num_classes)` returns a model (an `nn.Sequential` is simplest) for images `(N, C, H, W)` of **any** channel
 #   count and size, with no input size written anywhere, computing these layers in this order:
 #   `LazyConv2d(16, 3, padding=1)`, ReLU, `MaxPool2d(2)`, Flatten, `LazyLinear(64)`, ReLU, `LazyLinear(num_classes)`.
-# * `prepare_lazy(model, example, lr)` takes a (possibly lazy) model and one example batch, moves and
-#   casts the model to `example`'s device and dtype, dry-runs it on `example` **without leaving a trace**
-#   (no autograd graph, no change to BatchNorm running statistics, and every module back in the
-#   train/eval mode it was in), and returns `torch.optim.SGD(model.parameters(), lr=lr, momentum=0.9)`,
-#   created after the dry run.
+# * `prepare_lazy(model, example, lr)` takes a (possibly lazy) model and one example batch (a batch of
+#   one example too), moves and casts the model to `example`'s device and dtype, dry-runs it on `example`
+#   **without leaving a trace** (no autograd graph, no change to BatchNorm running statistics or to the
+#   values of parameters that already exist, beyond the cast, and every module back in the train/eval
+#   mode it was in), and returns `torch.optim.SGD(model.parameters(), lr=lr, momentum=0.9)`, created
+#   after the dry run.
 
 # %% [solution] id=lazy_impl
 def make_lazy_net(num_classes):

@@ -139,15 +139,16 @@ class NormZoo(nn.Module):
 
 
 class SeqNet(nn.Module):
-    """Biases not named plain 'bias' (an LSTM's bias_ih_l0 / bias_hh_l0, attention's in_proj_bias) and a
-    learned 0-dim temperature, which is neither a bias nor a normalisation parameter."""
+    """Biases not named plain 'bias' (a two-layer bidirectional LSTM's bias_ih_l0 ... bias_hh_l1_reverse,
+    attention's in_proj_bias) and a learned 0-dim temperature, which is neither a bias nor a normalisation
+    parameter."""
 
     def __init__(self):
         super().__init__()
-        self.rnn = nn.LSTM(4, 4, batch_first=True)
-        self.attn = nn.MultiheadAttention(4, 2, batch_first=True)
+        self.rnn = nn.LSTM(4, 4, num_layers=2, bidirectional=True, batch_first=True)
+        self.attn = nn.MultiheadAttention(8, 2, batch_first=True)
         self.temperature = nn.Parameter(torch.tensor(1.5))
-        self.head = nn.Linear(4, 3)
+        self.head = nn.Linear(8, 3)
 
     def forward(self, x):
         h, _ = self.rnn(x)
@@ -234,8 +235,12 @@ def build_hook_model(name, seed):
     return m.double()
 
 
-def build_lazy_model():
-    """A lazy model with a LazyBatchNorm (its running stats show whether the dry run left a trace)."""
+def build_lazy_model(kind="cnn"):
+    """A lazy model with a LazyBatchNorm (its running stats show whether the dry run left a trace);
+    kind "mlp": an MLP on flattened images whose LazyBatchNorm1d, in training mode, refuses a batch of one."""
+    if kind == "mlp":
+        return nn.Sequential(nn.Flatten(), nn.LazyLinear(6), nn.LazyBatchNorm1d(), nn.ReLU(), nn.Dropout(0.5),
+                             nn.LazyLinear(3))
     return nn.Sequential(nn.LazyConv2d(4, 3, padding=1), nn.LazyBatchNorm2d(), nn.ReLU(), nn.Flatten(),
                          nn.LazyLinear(5), nn.ReLU(), nn.LazyLinear(3))
 
@@ -245,8 +250,9 @@ def _plain_state(module):
 
 
 # ====================================================================== dynamic
-def skipmlp_run(ns, in_features, widths, num_classes, norm, x, drop, v, seed):
-    """Build SkipMLP, randomise its parameters, run forward(x, drop) and a backward with cotangent v."""
+def skipmlp_run(ns, in_features, widths, num_classes, norm, x, drop, v, seed, no_grad=False):
+    """Build SkipMLP, randomise its parameters, run forward(x, drop) (under torch.no_grad() if asked) and a
+    backward with cotangent v; x_after: the batch handed to forward, as it is afterwards."""
     cls = get(ns, "SkipMLP")
     torch.manual_seed(seed)
     model = cls(in_features, list(widths), num_classes, norm=norm)
@@ -257,10 +263,9 @@ def skipmlp_run(ns, in_features, widths, num_classes, norm, x, drop, v, seed):
             p.copy_(torch.randn(p.shape, generator=g, dtype=p.dtype) * 0.5)
     state = _plain_state(model)
     n_params = sum(p.numel() for p in model.parameters())
-    if drop is None:
-        out = model(x.clone())
-    else:
-        out = model(x.clone(), drop=list(drop))
+    x_in = x.clone()
+    with torch.set_grad_enabled(not no_grad):
+        out = model(x_in) if drop is None else model(x_in, drop=list(drop))
     if not isinstance(out, torch.Tensor):
         raise TypeError(f"SkipMLP.forward returned {type(out).__name__}, expected a tensor")
     grads = {}
@@ -268,7 +273,7 @@ def skipmlp_run(ns, in_features, widths, num_classes, norm, x, drop, v, seed):
         out.backward(v.to(out.dtype))
         grads = {n: (p.grad.detach().clone() if p.grad is not None else None) for n, p in model.named_parameters()}
     return {"state": state, "n_params": n_params, "out": out.detach(), "grads": grads,
-            "requires_grad": bool(out.requires_grad)}
+            "requires_grad": bool(out.requires_grad), "x_after": x_in.detach().clone()}
 
 
 def skipmlp_keys(ns, in_features, widths, num_classes, norm):
@@ -392,16 +397,17 @@ def _modes_pattern(m, pattern):
 
 
 def prepare_lazy_run(ns, x, lr, train_mode, seed, steps=1, caller_no_grad=False, frozen_first=False,
-                     ready=False, bn_stats=None):
+                     ready=False, bn_stats=None, kind="cnn"):
     """prepare_lazy on a fresh lazy model; report what the dry run left behind (on the model and in the
     process-wide settings; ``caller_no_grad``: the call is made inside the caller's torch.no_grad() block;
     ``frozen_first``: the model starts with a frozen, already materialised 1x1 conv, like a pretrained stem;
     ``ready``: the model is already materialised, in float32, before the call: 'possibly lazy';
-    ``bn_stats``: with ``ready``, its BatchNorm then gets these running statistics, as after training),
-    then take SGD steps (outside any such block)."""
+    ``bn_stats``: with ``ready``, its BatchNorm then gets these running statistics, as after training;
+    ``kind``: which lazy model, see build_lazy_model), then take SGD steps (outside any such block).
+    With ``ready``, ``values_before`` holds the parameters as they were before the call."""
     fn = get(ns, "prepare_lazy")
     torch.manual_seed(seed)
-    m = build_lazy_model()
+    m = build_lazy_model(kind)
     if frozen_first:
         stem = nn.Conv2d(x.shape[1], x.shape[1], 1).requires_grad_(False)
         m = nn.Sequential(stem, *m)
@@ -415,6 +421,7 @@ def prepare_lazy_run(ns, x, lr, train_mode, seed, steps=1, caller_no_grad=False,
             bn.running_var.copy_(bn_stats["running_var"])
             bn.num_batches_tracked.fill_(int(bn_stats["num_batches_tracked"]))
     trainable_before = {n: bool(p.requires_grad) for n, p in m.named_parameters()}
+    values_before = {n: p.detach().clone() for n, p in m.named_parameters()} if ready else {}
     pattern = train_mode if isinstance(train_mode, (str, list)) else ("train" if train_mode else "eval")
     _modes_pattern(m, pattern)
     modes_before = [bool(mod.training) for mod in m.modules()]
@@ -481,6 +488,8 @@ def prepare_lazy_run(ns, x, lr, train_mode, seed, steps=1, caller_no_grad=False,
                 f"{n}: requires_grad {trainable_before[n]} before the call, {p.requires_grad} after"
                 for n, p in m.named_parameters() if n in trainable_before and p.requires_grad != trainable_before[n])}
     info["buffers"] = {k: v.detach().clone() for k, v in m.named_buffers()}
+    info["values_before"] = values_before
+    info["values_after_call"] = {n: p.detach().clone() for n, p in m.named_parameters()} if ready else {}
     info["dtypes"] = {n: str(p.dtype) for n, p in m.named_parameters()}
     if uninit or not info["is_optimizer"]:
         return info

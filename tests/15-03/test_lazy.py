@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 import torch
 
+from course.judge.adapter import StudentFailure
 from course.judge.expect import expect, expect_close, expect_equal, fail
 
 pytestmark = pytest.mark.task("lazy")
@@ -71,15 +72,18 @@ def test_make_lazy_net_layers(student, gen, shape):
 
 
 def prepare(student, gen, train_mode=True, lr=0.05, steps=1, dtype=f64, caller_no_grad=False, frozen_first=False,
-            ready=False, bn_stats=None):
-    x = torch.randn(3, 2, 8, 8, generator=gen, dtype=dtype)
+            ready=False, bn_stats=None, kind="cnn", shape=(3, 2, 8, 8)):
+    x = torch.randn(*shape, generator=gen, dtype=dtype)
     seed = int(torch.randint(0, 10**6, (1,), generator=gen))
     r = student.call("prepare_lazy_run", x=x, lr=lr, train_mode=train_mode, steps=steps, seed=seed,
-                     caller_no_grad=caller_no_grad, frozen_first=frozen_first, ready=ready, bn_stats=bn_stats)
+                     caller_no_grad=caller_no_grad, frozen_first=frozen_first, ready=ready, bn_stats=bn_stats,
+                     kind=kind)
     if isinstance(r, dict):
         r["judge_seed"] = seed  # the judge's, for replay_sgd's starting values (never the worker's word)
     mode = "mixed" if isinstance(train_mode, list) else {True: "train", False: "eval"}.get(train_mode, train_mode)
     model = "lazy model after a frozen 1x1 conv" if frozen_first else "lazy model"
+    if kind == "mlp":
+        model = "lazy MLP Flatten, LazyLinear(6), LazyBatchNorm1d, ReLU, Dropout(0.5), LazyLinear(3)"
     if ready:
         model = "model already materialised in float32 (not lazy any more)"
     if bn_stats is not None:
@@ -171,12 +175,23 @@ def test_dry_run_leaves_batchnorm_statistics(student, gen, train_mode):
 # a model that already carries BatchNorm statistics (a trained body given a new lazy head): a dry run left in
 # training mode and then "undone" with reset_running_stats() passes the fresh-statistics check above, but wipes
 # these to 0 / 1 / 0
+# and its trained parameters: re-initialising the weights after the dry run ("now that the shapes are known")
+# wipes a model that was materialised already; they may only be cast (float32 -> float64 is exact)
 def test_dry_run_keeps_trained_batchnorm_statistics(student, gen):
-    """A model whose BatchNorm already holds statistics from training keeps them exactly (no reset, no update)"""
+    """A model whose BatchNorm already holds statistics from training keeps them exactly (no reset, no update),
+    and its parameters keep their values (only cast to the example's dtype)"""
     stats = {"running_mean": torch.randn(4, generator=gen, dtype=f64).float().double(),
              "running_var": torch.empty(4, dtype=f64).uniform_(0.5, 2.0, generator=gen).float().double(),
              "num_batches_tracked": int(torch.randint(5, 500, (1,), generator=gen))}
-    r, _, what = prepare(student, gen, train_mode=True, ready=True, bn_stats=stats)
+    r, x, what = prepare(student, gen, train_mode=True, ready=True, bn_stats=stats)
+    for n, before in r["values_before"].items():
+        got = r["values_after_call"].get(n)
+        if got is None:
+            fail(f"{what}: parameter '{n}' is missing afterwards")
+        expect_close(got, before.to(x.dtype), f"{what}: the clause 'takes a (possibly lazy) model ... without "
+                                              f"leaving a trace': parameter '{n}' after the call vs its value before "
+                                              f"it, cast to {x.dtype} (an already materialised model keeps its "
+                                              f"weights; nothing re-initialises them)", atol=0, rtol=0)
     for k in ("running_mean", "running_var"):
         got = r["buffers"].get("1." + k)
         if got is None:
@@ -188,6 +203,35 @@ def test_dry_run_keeps_trained_batchnorm_statistics(student, gen):
     expect_equal(got, torch.tensor(stats["num_batches_tracked"]),
                  f"{what}: the clause 'no change to BatchNorm running statistics': BatchNorm '1.num_batches_tracked' "
                  f"after the call")
+
+
+# the usual dry run is one example, model(torch.zeros(1, C, H, W)): in eval mode a BatchNorm uses its running
+# statistics; a dry run left in training mode (statistics saved and put back) raises, since BatchNorm1d in
+# training mode needs more than one value per channel
+def test_dry_run_on_a_batch_of_one(student, gen):
+    """A dry run on an example batch of one image works for a model with BatchNorm1d and Dropout in training mode
+    (it runs in eval mode) and leaves the statistics and modes as they were"""
+    try:
+        r, _, what = prepare(student, gen, train_mode=True, steps=0, kind="mlp", shape=(1, 2, 4, 4))
+    except StudentFailure as exc:
+        fail(f"prepare_lazy(lazy MLP with a LazyBatchNorm1d and a Dropout, in train mode, example of shape "
+             f"(1, 2, 4, 4) float64): {exc}. The clause 'dry-runs it on example': one example is a valid batch; "
+             f"section 4 runs the dry run in eval() mode, where BatchNorm uses its running statistics (in training "
+             f"mode it refuses a batch of one)")
+    expect(not r["uninitialized"], f"{what}: still uninitialized afterwards: {r['uninitialized'][:4]}")
+    fresh = {"2.running_mean": torch.zeros(6, dtype=f64), "2.running_var": torch.ones(6, dtype=f64),
+             "2.num_batches_tracked": torch.tensor(0)}
+    for k, v in fresh.items():
+        got = r["buffers"].get(k)
+        if got is None:
+            fail(f"{what}: BatchNorm buffer '{k}' is missing afterwards")
+        msg = f"{what}: the clause 'no change to BatchNorm running statistics': BatchNorm '{k}' after the dry run"
+        if k.endswith("num_batches_tracked"):
+            expect_equal(got, v, msg)
+        else:
+            expect_close(got, v, msg, atol=0, rtol=0)
+    expect(r["modes"] == r["modes_before"], f"{what}: module training flags were {r['modes_before']} before and "
+                                            f"{r['modes']} after")
 
 
 def test_dry_run_builds_no_graph(student, gen):

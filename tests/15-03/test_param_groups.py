@@ -16,8 +16,9 @@ MODELS = {"tiny": "a small CNN with BatchNorm, GroupNorm and LayerNorm", "frozen
           "prefix": "a model with modules 'head', 'header', 'head2' and 'body.head'",
           "norms": "a model with BatchNorm1d/3d, InstanceNorm1d(affine), GroupNorm, a LayerNorm subclass and a "
                    "Linear named bias_proj (its weight is not a bias), and a bias Parameter of its own named plain 'bias'",
-          "seq": "a model with an LSTM (biases bias_ih_l0, bias_hh_l0), a MultiheadAttention (in_proj_bias) and a "
-                 "learned 0-dim temperature (neither a bias nor a normalisation parameter)"}
+          "seq": "a model with a two-layer bidirectional LSTM (biases bias_ih_l0, bias_hh_l0, ..., bias_hh_l1_reverse), "
+                 "a MultiheadAttention (in_proj_bias) and a learned 0-dim temperature (neither a bias nor a "
+                 "normalisation parameter)"}
 
 
 def expected(model, seed, lr, wd, mult, prefix="head", freeze=()):
@@ -136,10 +137,12 @@ def test_weight_decay_rule(student, gen, model):
             fail(f"{what}: '{n}' gets weight_decay={got[n][1]:g}, expected {wd:g} ({kind})")
 
 
-@pytest.mark.parametrize("prefix", [None, "head2", "body"], ids=["default", "head2", "body"])
+# "body.head": a prefix with a dot of its own (like "classifier.4"), which a test of the name's first component
+# (name.split(".")[0] == head_prefix) never matches
+@pytest.mark.parametrize("prefix", [None, "head2", "body", "body.head"], ids=["default", "head2", "body", "dotted"])
 def test_head_prefix_and_its_separator(student, gen, prefix):
     """Only names starting with head_prefix + "." get lr * head_lr_mult ('header.*', 'head2.*' or a nested
-    'body.head.*' are not in the head 'head'); head_prefix can be changed"""
+    'body.head.*' are not in the head 'head'); head_prefix can be changed, also to a dotted path"""
     shown = "head" if prefix is None else prefix
     arg = "" if prefix is None else f", head_prefix={prefix!r}"
     d = draw(gen, "prefix")

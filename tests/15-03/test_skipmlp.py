@@ -56,12 +56,14 @@ def reference_forward(state, x, n_blocks, norm, drop):
     return F.linear(h, state["head.weight"], state["head.bias"])
 
 
-def run_and_compare(student, in_features, widths, num_classes, norm, x, drop, seed, gen=None, grads=False):
+def run_and_compare(student, in_features, widths, num_classes, norm, x, drop, seed, gen=None, grads=False,
+                    no_grad=False):
     what = (f"SkipMLP({in_features}, {widths}, {num_classes}, norm={norm})"
-            f"(x of shape {tuple(x.shape)}{'' if drop is None else f', drop={drop}'})")
+            f"(x of shape {tuple(x.shape)}{'' if drop is None else f', drop={drop}'})"
+            f"{' under torch.no_grad()' if no_grad else ''}")
     v = torch.randn(x.shape[0], num_classes, dtype=f64, generator=gen) if grads else None
     r = student.call("skipmlp_run", in_features=in_features, widths=widths, num_classes=num_classes, norm=norm,
-                     x=x, drop=drop, v=v, seed=seed)
+                     x=x, drop=drop, v=v, seed=seed, no_grad=no_grad)
     compare_keys({k: list(t.shape) for k, t in r["state"].items()},
                  expected_shapes(in_features, widths, num_classes, norm), what)
     # Anchored: the reference forward below runs on the parameters the worker reports, so they must be the
@@ -75,13 +77,22 @@ def run_and_compare(student, in_features, widths, num_classes, norm, x, drop, se
     state = {k: t.to(f64).requires_grad_(True) for k, t in r["state"].items()}
     want = reference_forward(state, x, len(widths), norm, set(drop or ()))
     expect_close(r["out"], want.detach(), what + ", output", atol=1e-10, rtol=1e-8)
+    if not torch.equal(r["x_after"], x):
+        fail(f"{what}: forward changed the caller's x (largest change {(r['x_after'] - x).abs().max().item():.3g}); "
+             f"the clause 'The result is a new tensor: x itself stays as it was (under torch.no_grad() too)' (an "
+             f"in-place add onto an identity shortcut writes into x itself)")
     if grads:
         expect(r["requires_grad"], f"{what}: the output does not require grad; nothing would train")
         ref = torch.autograd.grad(want, list(state.values()), v, allow_unused=True)
         for (k, t), g_ref in zip(state.items(), ref):
             g = r["grads"].get(k)
-            if g_ref is None:
-                g_ref = torch.zeros_like(t)
+            if g_ref is None:  # not on the path taken (a dropped block's branch): autograd never reaches it
+                if g is not None:
+                    fail(f"{what}: '{k}' belongs to a branch that forward(x, drop=...) skips, yet it received a "
+                         f"gradient (max |grad| {g.abs().max().item():.3g}); expected none (p.grad None): the clause "
+                         f"'use only its shortcut (skip the branch)' means the branch does not run, and autograd "
+                         f"records only what actually ran (a branch multiplied by 0 still runs)")
+                continue
             if g is None:
                 if bool((g_ref != 0).any()):
                     fail(f"{what}: no gradient reached '{k}' (is it detached, or skipped in forward?)")
@@ -165,6 +176,15 @@ def test_dropped_blocks_use_only_the_shortcut(student, seed, widths, norm, data)
     gen = torch.Generator().manual_seed(seed)
     x = torch.randn(3, 5, generator=gen, dtype=f64)
     run_and_compare(student, 5, widths, 3, norm, x, drop, seed % 100000)
+
+
+# under no_grad (inference: the notebook's accuracy()), where an in-place add onto an identity shortcut is
+# allowed by autograd and writes into the caller's batch; block 0 keeps the width, so its shortcut is x itself
+def test_forward_leaves_the_input_unchanged(student, gen):
+    """Under torch.no_grad() forward still equals shortcut + relu(fc(norm(x))) and leaves the caller's x as it was"""
+    x = torch.randn(3, 6, generator=gen, dtype=f64)
+    run_and_compare(student, 6, [6, 4, 4], 3, True, x, None, int(torch.randint(0, 10**6, (1,), generator=gen)),
+                    no_grad=True)
 
 
 @pytest.mark.parametrize("cfg", [(5, [5, 7, 7], 3, True, []), (4, [6, 6, 3], 2, False, [1]),
