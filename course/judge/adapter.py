@@ -313,7 +313,7 @@ class ProcessStudent:
     def _fork(self, env: dict):
         """A worker forked from this judge's zygote, or None to start a fresh process instead. A worker kept
         apart gets a zygote of its own in a one-notebook session too where the grading worker has a template
-        to fork it from: about 6 s of CPU less a 15-10 submission than a fresh Python importing torch (a
+        to fork it from: about 2 s of CPU less a 15-10 submission than a fresh Python importing torch (a
         zygote started cold would cost more than the fresh worker)."""
         if not (self.fork or self._apart_from_template()) or not settings.current().forkserver:
             return None
