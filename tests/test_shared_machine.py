@@ -269,3 +269,36 @@ def test_a_classmate_holding_the_usual_ports_does_not_stop_a_students_jupyter(tw
             if p is not None:
                 p.kill()
                 p.wait()
+
+
+def test_a_plain_python_of_the_tools_keeps_torch_compiles_cache_private(two_students, tmp_path):
+    """A terminal's python of make student-env's tools (no lab, no validate) with a classmate's folder
+    planted at torch's default /tmp/torchinductor_<student>."""
+    from course.authoring import student_env
+
+    base, names, bin_dir, _ = two_students
+    victim, mate = names["victim"], names["classmate"]
+    venv = base / "plain-tools"  # a copy of the students' venv, so the other tests keep theirs
+    subprocess.run([str(bin_dir / "python"), "-m", "venv", "--without-pip", str(venv)], check=True)
+    purelib = subprocess.run([str(venv / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    old = subprocess.run([str(bin_dir / "python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                         capture_output=True, text=True, check=True).stdout.strip()
+    packages, kit = (Path(old) / "course-student.pth").read_text().split()
+    (Path(purelib) / "course-student.pth").write_text(packages + "\n")
+    shutil.copytree(Path(kit) / "course", Path(purelib) / "course")  # where pip puts the course's helpers
+    student_env.private_caches_pth(purelib)
+    student_env.open_to_all(venv)
+    planted = Path(tempfile.gettempdir()) / f"torchinductor_{victim}"
+    subprocess.run(["mkdir", "-p", "-m", "0777", str(planted)], check=True, user=mate)
+    try:
+        r = subprocess.run([str(venv / "bin" / "python"), "-c", "from torch._inductor.runtime.cache_dir_utils "
+                            "import cache_dir; print(cache_dir())"], user=victim, group=victim, extra_groups=[],
+                           env=login_env(victim, bin_dir), cwd="/", capture_output=True, text=True, timeout=300)
+    finally:
+        shutil.rmtree(planted, ignore_errors=True)
+    where = r.stdout.strip()
+    assert "Error processing" not in r.stderr, f"the tools' .pth failed at start-up:\n{r.stderr[-1500:]}"
+    assert r.returncode == 0 and where.startswith(pwd.getpwnam(victim).pw_dir + "/"), (
+        f"a plain python of the students' tools, run by the student, put torch.compile's cache in {where or r.stderr[-500:]}, "
+        f"not in the student's home, while another account owned {planted}")

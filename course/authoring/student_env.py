@@ -70,6 +70,17 @@ def closed_to_others(dest: Path) -> None:
                        f"choose a DEST in folders of root's, e.g. /opt/course-student")
 
 
+PTH = "import course.student.private as _p; _p.private_torch_cache(fallback=False)\n"
+
+
+def private_caches_pth(purelib: str) -> Path:
+    """A .pth in the tools' site-packages: every Python of theirs (a terminal's, not only the lab's kernels
+    and validate) keeps torch.compile's cache in its account's home, not in /tmp/torchinductor_<user>."""
+    pth = Path(purelib) / "course-private-caches.pth"
+    pth.write_text(PTH)
+    return pth
+
+
 def open_to_all(dest: Path) -> None:
     """a+rX and go-w on everything in ``dest`` (no link followed: chmod of links is skipped), whatever
     the umask pip ran under."""
@@ -114,6 +125,9 @@ def build(dest: Path, cpu: bool, python: str | None, pip_args: list[str]) -> Pat
               f"({'CPU' if cpu else 'default (CUDA on Linux)'} PyTorch wheels)", flush=True)
         if subprocess.run(argv, cwd=tmp).returncode != 0:
             raise fail(f"pip install failed (above); fix the cause and run the same command again")
+    purelib = subprocess.run([str(dest / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    private_caches_pth(purelib)
     open_to_all(dest)
     return dest / "bin"
 

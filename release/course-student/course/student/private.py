@@ -31,10 +31,10 @@ def kernels_on_private_sockets(kernel_manager) -> None:
     kernel_manager.update_config(Config({"KernelManager": {"transport": "ipc"}}))
 
 
-def private_torch_cache(environ=os.environ) -> None:
+def private_torch_cache(environ=os.environ, fallback: bool = True) -> None:
     """torch.compile's cache (TORCHINDUCTOR_CACHE_DIR, read by kernels started from this process) in
     this account's own cache folder, unless it is already set; a fresh private folder when the home is
-    not this account's."""
+    not this account's (``fallback``; else torch's default stays)."""
     if environ.get("TORCHINDUCTOR_CACHE_DIR"):
         return
     home = os.path.expanduser("~")
@@ -45,5 +45,5 @@ def private_torch_cache(environ=os.environ) -> None:
     base = environ.get("XDG_CACHE_HOME") or os.path.join(home, ".cache")
     if mine and os.path.realpath(base).startswith(os.path.realpath(home) + os.sep):
         environ["TORCHINDUCTOR_CACHE_DIR"] = os.path.join(base, "torchinductor")
-    else:
+    elif fallback:
         environ["TORCHINDUCTOR_CACHE_DIR"] = private_folder()
