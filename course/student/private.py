@@ -17,7 +17,7 @@ import tempfile
 def private_folder() -> str:
     """A fresh folder only this account can open (0o700), short enough for socket paths; removed at exit."""
     folder = tempfile.mkdtemp(prefix="course-kernel-")
-    atexit.register(shutil.rmtree, folder, True)
+    atexit.register(shutil.rmtree, folder, True)  # safe: this account's own 0700 folder, removed by the same account
     return folder
 
 
