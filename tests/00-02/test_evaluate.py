@@ -137,6 +137,26 @@ def test_other_train_dependent_layer(student, gen, keep):
                                            f"{res.get('modes_after')}, expected them all True as before the call")
 
 
+@pytest.mark.parametrize("keep", [False, True])
+def test_batchnorm_in_training_mode(student, gen, keep):
+    """a model with BatchNorm1d, every submodule in training mode: the values of model.eval(); model(x) (the
+    running statistics, not the batch's), and the running statistics left as they were"""
+    spec = {"arg": "input", "in": 5, "out": 3, "hidden": [6, 4], "norm": True, "dropout": True,
+            "seed": int(torch.randint(0, 2**31 - 1, (1,), generator=gen))}
+    model = build_model(spec)
+    modes = [True] * len(list(model.modules()))
+    x = torch.randn(4, spec["in"], generator=gen) * 3 + 2  # batch statistics far from the running ones (0 and 1)
+    res = student.call("run_evaluate", spec=spec, x=x, keep=keep, train_modes=modes)
+    what = (f"evaluate(model, x, keep_for_autograd={keep}) for {spec_text(spec)}, every submodule (the "
+            f"BatchNorm1d layers too) in training mode, x of shape {tuple(x.shape)}")
+    model.eval()
+    with torch.no_grad():
+        want = model(x)
+    check_common(res, want, what)
+    expect(res.get("modes_after") == modes, f"{what}: afterwards the train/eval flags of model.modules() were "
+                                           f"{res.get('modes_after')}, expected them all True as before the call")
+
+
 def test_model_without_parameters(student, gen):
     """a model with no parameters (dropout then tanh, in training mode): the values of model.eval(); model(x)"""
     x = torch.randn(3, 4, generator=gen)

@@ -71,6 +71,18 @@ def test_matches_pad_sequence(student, lengths, features, dtype, layout, label_k
           describe(lengths, features, dtype, layout, labels, padding_value))
 
 
+@pytest.mark.parametrize("padding_value", [None, -1.0], ids=["default", "minus_one"])
+def test_integer_sequences_keep_their_dtype(student, gen, padding_value):
+    """int64 sequences (token ids): inputs equal pad_sequence(batch_first=True) and stay int64, with the default
+    float padding value 0.0 too"""
+    lengths = [3, 1, 4]
+    seqs = make(gen, lengths, (), torch.int64, "contiguous")
+    labels = [("int", 1), ("int64", 2), ("uint8", 3)]
+    res = run(student, seqs, labels, padding_value)
+    check(res, expected(seqs, lengths, labels, 0.0 if padding_value is None else padding_value),
+          describe(lengths, (), torch.int64, "contiguous", labels, padding_value))
+
+
 def test_labels_int64_whatever_dtype(student, gen):
     """labels come back as int64 from Python ints and 0-dim tensors of any integer dtype, exactly (values past 2**24 and 2**53 too)"""
     lengths = [2, 3, 1, 2, 1, 3]
