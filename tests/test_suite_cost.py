@@ -45,6 +45,14 @@ def test_a_tests_children_are_charged_to_it_and_a_nested_pytest_is_not_measured(
             (tmp_path / "test_inner.py").write_text("def test_inner():\\n    pass\\n")
             subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "course.authoring.suite_cost",
                             str(tmp_path / "test_inner.py")], check=True, capture_output=True)
+
+        def test_inprocess_pytest(tmp_path):  # pytest.main inside this process (as test_readme does)
+            (tmp_path / "test_inner2.py").write_text("def test_inner2():\\n    pass\\n")
+            assert pytest.main(["-q", "-p", "course.authoring.suite_cost", "-p", "no:cacheprovider",
+                                str(tmp_path / "test_inner2.py")]) == 0
+
+        def test_after_inprocess_pytest():  # still measured: the inner run's configure and unconfigure change nothing
+            pass
     """))
     out = tmp_path / "cost.jsonl"
     env = dict(os.environ, COURSE_TEST_COST=str(out), PYTHONPATH=str(REPO_ROOT))
@@ -61,7 +69,8 @@ def test_a_tests_children_are_charged_to_it_and_a_nested_pytest_is_not_measured(
         cpu[name] = cpu.get(name, 0) + rec["cpu"]
         if rec["phase"] != "teardown":
             before_teardown[name] = before_teardown.get(name, 0) + rec["cpu"]
-    assert set(cpu) == {"test_exited_child", "test_live_child", "test_idle", "test_nested_pytest"}, cpu  # no test_inner
+    assert set(cpu) == {"test_exited_child", "test_live_child", "test_idle", "test_nested_pytest",
+                        "test_inprocess_pytest", "test_after_inprocess_pytest"}, cpu  # no test_inner, test_inner2
     assert cpu["test_exited_child"] >= 0.9, cpu
     live = float(used.read_text())  # what the live child had used when its test's call ended
     assert live > 0.05 and before_teardown["test_live_child"] >= 0.9 * live, (live, before_teardown)

@@ -193,6 +193,9 @@ def _wrap(phase: str):
 
     @pytest.hookimpl(hookwrapper=True)
     def hook(item):
+        if item.config is not _OUTER:  # a pytest run inside a test: its cost is that test's
+            yield
+            return
         _start(item)
         try:
             yield
@@ -207,8 +210,12 @@ MAIN = ENV + "_MAIN"  # the pid of the pytest that was started for the measure
 
 def pytest_configure(config) -> None:
     """Only the tests of the measured run count: those its own process or its xdist workers run, not a
-    pytest a test starts in turn (a judge runs each hidden suite as one), whose cost its test already bears."""
-    global _MEASURING
+    pytest a test starts in turn (a judge runs each hidden suite as one), whose cost its test already bears.
+    A pytest a test runs inside this process (pytest.main) changes nothing: the first configuration decides."""
+    global _MEASURING, _OUTER
+    if _OUTER is not None:
+        return
+    _OUTER = config
     if not hasattr(config, "workerinput") and not os.environ.get(MAIN):
         os.environ[MAIN] = str(os.getpid())
     _MEASURING = hasattr(config, "workerinput") or os.environ.get(MAIN) == str(os.getpid())
@@ -217,17 +224,21 @@ def pytest_configure(config) -> None:
 
 
 def pytest_unconfigure(config) -> None:
-    leave_group()
+    global _OUTER
+    if config is _OUTER:
+        _OUTER = None
+        leave_group()
 
 
 _MEASURING = False
+_OUTER = None  # the configuration of the pytest this process was started for
 
 def pytest_collection_finish(session) -> None:
     """What this process cost before its first test (starting, importing and collecting every test file),
     as a record of its own: ``(collection)``."""
     global _LAST
     out = _out()
-    if not _MEASURING or out is None or _LAST is not None:
+    if not _MEASURING or out is None or _LAST is not None or session.config is not _OUTER:
         return
     import psutil
     try:
