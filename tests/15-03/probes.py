@@ -201,6 +201,17 @@ class Blowup(nn.Module):
         return torch.exp(x * self.factor)
 
 
+class Scale(nn.Module):
+    """Multiplies by a constant: with 1e100, float64 outputs far past float32's range, every value finite."""
+
+    def __init__(self, factor):
+        super().__init__()
+        self.factor = factor
+
+    def forward(self, x):
+        return x * self.factor
+
+
 class Raiser(nn.Module):
     def forward(self, x):
         self.raised = RuntimeError("deliberate failure inside forward")  # kept: the caller must get this object
@@ -218,6 +229,8 @@ def build_hook_model(name, seed):
         m = Twice()
     elif name == "nan":
         m = nn.Sequential(nn.Linear(4, 6), Blowup(400.0), nn.Linear(6, 3), nn.Softmax(-1))
+    elif name == "huge":
+        m = nn.Sequential(nn.Linear(4, 3), Scale(1e100))
     elif name == "leaf":
         # a model that is itself a leaf module (named_modules() names it ""), here a one-value regressor that
         # the test calls on one example: its output has one element, so output.std() is nan (correction 1)

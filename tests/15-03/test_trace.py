@@ -11,9 +11,10 @@ from course.judge.expect import expect, expect_close, fail
 pytestmark = pytest.mark.task("trace")
 P = runpy.run_path(str(Path(__file__).with_name("probes.py")))
 f64 = torch.float64
-INPUTS = {"seq": (6, 7), "twice": (3, 1, 6, 6), "nan": (5, 4), "leaf": (1, 7), "shared": (4, 5)}
+INPUTS = {"seq": (6, 7), "twice": (3, 1, 6, 6), "nan": (5, 4), "leaf": (1, 7), "shared": (4, 5), "huge": (5, 4)}
 DESC = {"seq": "nested nn.Sequential with a BatchNorm1d, in training mode", "twice": "a model that calls its ReLU module twice",
         "nan": "a model whose middle layer overflows",
+        "huge": "a float64 model whose last layer scales by 1e100 (every value finite, far past float32's range)",
         "leaf": "a model that is itself one leaf module (an nn.Linear(7, 1), named '' by named_modules()), "
                 "on one example: a one-element output",
         "shared": "a model whose one nn.Linear(5, 5) is registered in two sub-blocks, as '0.0' and '1.0', and called "
@@ -74,7 +75,8 @@ def run(student, model, gen, user_hook=False):
 
 # shared: one leaf registered under two parents; a leaf search of its own over named_children() (not
 # named_modules(), which lists each module once) hooks it twice and records each of its calls twice
-@pytest.mark.parametrize("model", ["seq", "twice", "leaf", "shared"])
+# huge: statistics taken in float32 (inf) instead of the output's own dtype
+@pytest.mark.parametrize("model", ["seq", "twice", "leaf", "shared", "huge"])
 def test_records_match_reference(student, gen, model):
     """One record per leaf-module call, in call order, with the right name, shape, mean, std and finite flag"""
     r, (_, want), what = run(student, model, gen)
