@@ -3,6 +3,8 @@ PY     ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# The verdicts' seed in make test (fixed: CI judges the same draws each run; make seeds sweeps others)
+VERDICT_SEED ?= 20261203
 
 .PHONY: setup grade test test-cost test-suites test-fast release notebooks check-release sandbox student-lab mutants seeds forgeable report clean
 
@@ -52,7 +54,8 @@ COST_LOG := gradebook/test-cost.jsonl
 test: $(STAMP)
 	@rm -f $(COST_LOG) $(COST_LOG:.jsonl=.note); mkdir -p gradebook
 	@began=$$(date -u '+%Y-%m-%d %H:%M'); t0=$$(date +%s); \
-	COURSE_TEST_COST=$(CURDIR)/$(COST_LOG) COURSE_VERDICT_SEEDS=1 $(BIN)/python -m pytest tests -q -n 2 --durations=25 \
+	COURSE_TEST_COST=$(CURDIR)/$(COST_LOG) COURSE_VERDICT_SEEDS=1 COURSE_VERDICT_SEED=$${COURSE_VERDICT_SEED:-$(VERDICT_SEED)} \
+		$(BIN)/python -m pytest tests -q -n 2 --durations=25 \
 		--ignore-glob='tests/[0-9][0-9]-*'; rc=$$?; \
 	echo "make test, $$began-$$(date -u '+%H:%M') UTC ($$(( ($$(date +%s) - t0) / 60 )) min of pytest, exit $$rc), $$(nproc) cores, load $$(cut -d' ' -f1 /proc/loadavg) at the end, $$(ls -d source/[0-9][0-9]-[0-9][0-9] | wc -l) topics in source/:" > $(COST_LOG:.jsonl=.note); \
 	exit $$rc

@@ -166,6 +166,9 @@ def generic_on(spec: Path) -> dict[str, list[str] | None]:
 # `make seeds ID=15-05 N=30 [ONLY=wrong_tie]` sweeps more of them (a benchmark: minutes per topic).
 SEEDS = int(_os.environ.get("COURSE_VERDICT_SEEDS", "2"))
 ONLY = _os.environ.get("COURSE_VERDICT_ONLY", "")  # judge only the specs whose name contains this
+# The run's seed: fixed in `make test` (COURSE_VERDICT_SEED), so that CI judges the same inputs every time and a
+# red run is the code's, not the draw's; unset, a fresh one each run. `make seeds` sweeps many.
+SEED = int(_os.environ["COURSE_VERDICT_SEED"]) if _os.environ.get("COURSE_VERDICT_SEED") else None
 
 
 def known_wrong(spec: dict) -> bool:
@@ -348,7 +351,7 @@ def test_example_submission_verdicts(assignment, tmp_path, sandbox_template):
     # A "fail" verdict needs one failing check per seed: the rest of that task's checks are skipped.
     first = {str(nb): [t for t, v in spec["EXPECT"].items() if v == "fail"]
              for nb, spec in zip(notebooks, specs) if known_wrong(spec)}
-    res = run_suite(assignment, notebooks, sandbox="auto", notebook_tasks=only, notebook_seeds=seeds,
+    res = run_suite(assignment, notebooks, sandbox="auto", seed=SEED, notebook_tasks=only, notebook_seeds=seeds,
                     first_failure=first, use_server=True, timeout=max(900, 12 * SEEDS * len(notebooks)))
     assert not res.error, res.error
     report = []
