@@ -165,9 +165,10 @@ def test_resume_every_step(student, gen, resume_at):
                      groups), state=True)
 
 
+NAN = float("nan")  # not in [0, 1), so a beta check written as b < 0 or b >= 1 misses it
 REJECT = [{"lr": -0.1}, {"lr": 0.1, "eps": -1e-8}, {"lr": 0.1, "weight_decay": -1e-4},
           {"lr": 0.1, "betas": (1.0, 0.9)}, {"lr": 0.1, "betas": (0.9, 1.0)}, {"lr": 0.1, "betas": (-0.1, 0.9)},
-          {"lr": 0.1, "betas": (0.9, -0.5)}]
+          {"lr": 0.1, "betas": (0.9, -0.5)}, {"lr": 0.1, "betas": (NAN, 0.9)}, {"lr": 0.1, "betas": (0.9, NAN)}]
 ACCEPT = [{"lr": 0.0}, {"lr": 0.1, "betas": (0.0, 0.0), "eps": 0.0}, {"lr": 0.1, "weight_decay": 0.0}]
 
 
@@ -178,7 +179,8 @@ def test_rejects_bad_arguments(student, gen):
     grad = torch.randn(4, generator=gen, dtype=f64) + 3.0
     res = student.call("adamw_rejects", reject=REJECT, accept=ACCEPT, value=value, grad=grad)
     for kwargs, r in zip(REJECT, res["rejected"]):
-        expect_raises(r, "ValueError", f"ScratchAdamW([p], **{kwargs})")
+        expect_raises(r, "ValueError", f"ScratchAdamW([p], **{kwargs}) (clause: ValueError for a negative lr, eps or "
+                                       "weight_decay and for a beta outside [0, 1), NaN included)")
     for kwargs, r, got in zip(ACCEPT, res["accepted"], res["stepped"]):
         expect(not r["raised"], f"ScratchAdamW([p], **{kwargs}) raised {r['type']}: {r['message']}; "
                                 "these arguments are valid")

@@ -74,13 +74,18 @@ def test_matches_pad_sequence(student, lengths, features, dtype, layout, label_k
 @pytest.mark.parametrize("padding_value", [None, -1.0], ids=["default", "minus_one"])
 def test_integer_sequences_keep_their_dtype(student, gen, padding_value):
     """int64 sequences (token ids): inputs equal pad_sequence(batch_first=True) and stay int64, with the default
-    float padding value 0.0 too"""
+    float padding value 0.0 too, exactly for an id past 2**53, and a real id equal to padding_value is not padding"""
     lengths = [3, 1, 4]
     seqs = make(gen, lengths, (), torch.int64, "contiguous")
+    pad = 0.0 if padding_value is None else padding_value
+    big = 2**53 + 1 + 2 * int(torch.randint(0, 1000, (), generator=gen))  # odd: a float64 detour rounds it
+    seqs[0][1], seqs[2][2] = big, int(pad)
     labels = [("int", 1), ("int64", 2), ("uint8", 3)]
     res = run(student, seqs, labels, padding_value)
-    check(res, expected(seqs, lengths, labels, 0.0 if padding_value is None else padding_value),
-          describe(lengths, (), torch.int64, "contiguous", labels, padding_value))
+    check(res, expected(seqs, lengths, labels, pad),
+          describe(lengths, (), torch.int64, "contiguous", labels, padding_value) +
+          f" holding the id {big} (past 2**53) and a real id {int(pad)} equal to the padding value (clause: sample i "
+          "at positions 0 .. L_i - 1 with the sequences' dtype; mask True exactly at the real positions)")
 
 
 def test_labels_int64_whatever_dtype(student, gen):
