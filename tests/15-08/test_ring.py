@@ -27,12 +27,13 @@ def noncontig_case(fn, gen, per_rank, dtype):
 
 # ------------------------------------------------------------------------------ ring_pass
 def ring_pass_cases(gen, world):
-    def per_rank(shape, dtype):
-        return [(C.rand(gen, shape, dtype),) for _ in range(world)]
+    def per_rank(shape, dtype, **kw):
+        return [(C.rand(gen, shape, dtype, **kw),) for _ in range(world)]
 
     cases = [
         {"name": "f32", "what": "ring_pass(x) with x float32 (3, 5)", "args": per_rank((3, 5), torch.float32)},
-        {"name": "i64", "what": "ring_pass(x) with x int64 (7,)", "args": per_rank((7,), torch.int64)},
+        {"name": "i64", "what": "ring_pass(x) with x int64 (7,), values up to 2**60",  # a float64 trip rounds them
+         "args": per_rank((7,), torch.int64, low=-2**60, high=2**60)},
         {"name": "f16", "what": "ring_pass(x) with x float16 (2, 2, 3)", "args": per_rank((2, 2, 3), torch.float16)},
         {"name": "u8", "what": "ring_pass(x) with x uint8 (5,)",
          "args": [(torch.randint(0, 256, (5,), generator=gen, dtype=torch.uint8),) for _ in range(world)]},
@@ -151,8 +152,9 @@ def all_reduce_cases(gen, world):
          "args": per_rank((2,), torch.float64)},
         {"name": "one", "what": "ring_all_reduce(x) with x int64 (1, 1)", "args": per_rank((1, 1), torch.int64)},
         {"name": "scalar", "what": "ring_all_reduce(x) with a 0-d float32 x", "args": per_rank((), torch.float32)},
-        {"name": "empty", "what": "ring_all_reduce(x) with an empty float32 x of shape (0,)",
-         "args": per_rank((0,), torch.float32)},
+        # empty along a middle dim: an answer that returns a 1-D empty tensor gets the shape wrong
+        {"name": "empty", "what": "ring_all_reduce(x) with an empty float32 x of shape (3, 0, 2)",
+         "args": per_rank((3, 0, 2), torch.float32)},
         noncontig_case("ring_all_reduce", gen, per_rank, torch.float64),
         # n = N: N divides n and there are no more elements than ranks (the bandwidth bound is 2(N-1))
         {"name": "per_rank", "what": f"ring_all_reduce(x) with x float32 ({world},), one element per rank",
@@ -214,7 +216,7 @@ def test_all_reduce_fewer_elements_than_ranks(all_reduce_runs, world):
 
 @pytest.mark.task("ring_all_reduce", weight=0.1)  # its right answer is a constant (an empty tensor): worth little
 def test_all_reduce_empty_tensor(all_reduce_runs):
-    """ring_all_reduce of an empty tensor returns a new empty tensor of its shape (not x itself)"""
+    """ring_all_reduce of an empty tensor of shape (3, 0, 2) returns a new empty tensor of that shape (not x itself)"""
     _check_sum(all_reduce_runs, 3, "empty")
     case, frames = all_reduce_runs.case(3, "empty")
     for rank, f in enumerate(frames):
