@@ -300,7 +300,9 @@ run_hidden("15-06", "fold_conv_bn", globals())
 # 3. Check validity: **eval mode**, and the conv node has **exactly one user** (`len(conv_node.users) == 1`).
 #    In `FashionNet` the residual `h = self.res_conv(x)` feeds both `res_bn` and the skip
 #    addition: folding the BN into `res_conv` would silently change the skip path too, so
-#    that pair must stay as it is.
+#    that pair must stay as it is. For the same reason a conv *module* that `forward` calls
+#    more than once (two `call_module` nodes with the same target) must keep its weights:
+#    the folded conv replaces the module, so it would change its other calls too.
 # 4. Rewrite: put the folded conv in place of the old one **under the same qualified name**
 #    (for a dotted name like `"stem.0"`, set the attribute `"0"` on the parent `gm.get_submodule("stem")`),
 #    then `bn_node.replace_all_uses_with(conv_node)` and `gm.graph.erase_node(bn_node)`.
@@ -316,7 +318,8 @@ run_hidden("15-06", "fold_conv_bn", globals())
 # Write `fuse_conv_bn(model)` returning a new `fx.GraphModule` in which every
 # `Conv2d → BatchNorm2d` pair where fusion is valid has been folded (use your
 # `fold_conv_bn`), the fused conv keeping the original conv's qualified name. Leave a pair alone
-# when the conv output has other users; leave a BatchNorm alone when its input is not a conv.
+# when the conv output has other users, or when `forward` calls the same conv module more than
+# once; leave a BatchNorm alone when its input is not a conv.
 # If `model`, or any `BatchNorm2d` inside it, is in training mode, raise a `RuntimeError` that
 # says fusion needs eval mode. Do not modify `model`.
 
@@ -327,6 +330,7 @@ def fuse_conv_bn(model: nn.Module) -> fx.GraphModule:
     if model.training or any(m.training for m in model.modules() if isinstance(m, nn.BatchNorm2d)):
         raise RuntimeError("fuse_conv_bn: Conv+BN fusion is only valid in eval mode; call model.eval() first")
     gm = fx.symbolic_trace(copy.deepcopy(model))
+    module_calls = Counter(n.target for n in gm.graph.nodes if n.op == "call_module")
     for node in list(gm.graph.nodes):
         if node.op != "call_module" or not isinstance(gm.get_submodule(node.target), nn.BatchNorm2d):
             continue
@@ -336,6 +340,8 @@ def fuse_conv_bn(model: nn.Module) -> fx.GraphModule:
             continue
         if len(src.users) != 1:
             continue  # the conv output is needed unnormalised elsewhere
+        if module_calls[src.target] != 1:
+            continue  # the conv module is called again: its other calls need the unfolded weights
         fused = fold_conv_bn(gm.get_submodule(src.target), gm.get_submodule(node.target))
         parent_name, _, leaf = src.target.rpartition(".")
         setattr(gm.get_submodule(parent_name) if parent_name else gm, leaf, fused)

@@ -100,7 +100,8 @@ class OpsNet(nn.Module):
     torch.relu_(input=x): the input as a keyword), ``relu6`` (F.relu6),
     ``leaky`` (nn.LeakyReLU), ``tanh_method``, ``scale`` (multiply by a parameter: get_attr),
     ``add_input`` (add the second input), ``flat_view`` (view with x.shape[0]), ``dead``
-    (x.sum() whose result is never used: still a node of the traced graph).
+    (x.sum() whose result is never used: still a node of the traced graph), ``relu_shared`` (one nn.ReLU
+    module, the same for every such op), ``dead_relu`` (F.relu(x) whose result is never used).
     """
 
     def __init__(self, ops, width=6):
@@ -116,6 +117,8 @@ class OpsNet(nn.Module):
                 self.acts.append(nn.ReLU())
             elif op == "leaky":
                 self.acts.append(nn.LeakyReLU(0.1))
+        if "relu_shared" in self.ops:
+            self.shared_act = nn.ReLU()
         self.unused = nn.Linear(width, 2)  # never called: not part of the graph
         self.scale = nn.Parameter(torch.linspace(0.5, 1.5, width))
         self.override = None  # judge-side only: compute every ReLU with this function instead
@@ -151,6 +154,10 @@ class OpsNet(nn.Module):
                     x = torch.relu_(input=x)
             elif op == "dead":
                 x.sum()  # traced, never used
+            elif op == "relu_shared":
+                x = self.override(x) if self.override is not None else self.shared_act(x)
+            elif op == "dead_relu":
+                (self.override or F.relu)(x)  # traced, never used
             elif op in ("relu_fn", "relu_torch", "relu_method", "relu_inplace"):
                 if self.override is not None:
                     x = self.override(x)
@@ -225,17 +232,34 @@ class ObsReuse(nn.Module):
         return torch.add(c, other=torch.cat([b, h, a], dim=1))
 
 
-def build_obsreuse(state):
+class ObsDead(nn.Module):
+    """A Linear call whose result forward never uses, and an in-place h.relu_() whose result is unused
+    (it still changes h): both are nodes of the traced graph."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+        self.act = nn.ReLU()
+
+    def forward(self, x):
+        h = self.lin(x)
+        self.lin(x * 2.0 - 0.5)
+        h = h - 0.1
+        h.relu_()
+        return self.act(h - 0.2) + h
+
+
+def build_obsreuse(state, kind="reuse"):
     torch.manual_seed(0)
-    model = ObsReuse().double()
+    model = (ObsDead() if kind == "dead" else ObsReuse()).double()
     model.load_state_dict(state)
     return model.eval()
 
 
-def observers_reuse(ns, state, op_types, x):
+def observers_reuse(ns, state, op_types, x, kind="reuse"):
     """Insert observers into ObsReuse; per observer node in graph order: what it follows, which observer
     object it calls (index of first appearance), its recorded range and the observed node's other users."""
-    model = build_obsreuse(state)
+    model = build_obsreuse(state, kind)
     types = tuple(getattr(nn, t) for t in op_types)
     gm = get(ns, "insert_observers")(model, types)
     graph = _graph_of(gm, "insert_observers")
@@ -656,7 +680,8 @@ def fold_recorded(ns, cfg, conv_state, bn_state, x, affine=True):
 class SpecialConvBN(nn.Module):
     """ConvTranspose2d -> BatchNorm2d (not a Conv2d: must stay), then Conv2d -> BatchNorm2d; or, for kind
     "shared_bn", norm(a(x)) + norm(b(x)) + norm(x) with one BatchNorm2d module (two foldable pairs, one call
-    that stays)."""
+    that stays); for kind "shared_conv", conv modules that forward calls twice (their pairs stay) next to one
+    foldable pair."""
 
     def __init__(self, kind, c=3):
         super().__init__()
@@ -669,10 +694,18 @@ class SpecialConvBN(nn.Module):
             self.a = nn.Conv2d(c, c, 3, padding=1)
             self.b = nn.Conv2d(c, c, 1, bias=False)
             self.norm = nn.BatchNorm2d(c)
+        if kind == "shared_conv":  # held-out round 10: a conv module called twice
+            self.a = nn.Conv2d(c, c, 3, padding=1)
+            self.b = nn.Conv2d(c, c, 1)
+            self.c = nn.Conv2d(c, c, 3, padding=1, bias=False)
+            self.n1, self.n2, self.n3, self.n4 = (nn.BatchNorm2d(c) for _ in range(4))
 
     def forward(self, x):
         if self.kind == "shared_bn":
             return self.norm(self.a(x)) + self.norm(self.b(x)) + self.norm(x)
+        if self.kind == "shared_conv":
+            return (self.n1(self.a(x)) + self.a(x * 2.0) + self.n2(self.b(x)) + self.n3(self.b(-x))
+                    + self.n4(self.c(x)))
         x = torch.relu(self.up_bn(self.up(x)))
         return self.bn(self.conv(x))
 
@@ -724,17 +757,22 @@ def fuse_modes(ns, desc, state, which, x):
     return {"error": err, "out": out}
 
 
-def observers_leave_model(ns, state, op_types):
-    """insert_observers on a model in training mode: the model's modes, submodule names and state afterwards."""
+def observers_leave_model(ns, state, op_types, x=None):
+    """insert_observers on a model in training mode: the model's modes, submodule names and state afterwards;
+    with ``x``, also the result's output on x, run after those are recorded (in whatever mode it returns)."""
     from course.judge.probelib import module_state
     model = build_obsnet(state).train()
     before = module_state(model)
     names = [n for n, _ in model.named_modules()]
     sd = {k: v.clone() for k, v in model.state_dict().items()}
     types = tuple(getattr(nn, t) for t in op_types)
-    get(ns, "insert_observers")(model, types)
-    after = module_state(model)
-    return {"before": before, "after": after, "names_before": names,
-            "names_after": [n for n, _ in model.named_modules()],
-            "state_same": all(torch.equal(sd[k], v) for k, v in model.state_dict().items()) and
-            set(sd) == set(model.state_dict())}
+    gm = get(ns, "insert_observers")(model, types)
+    res = {"before": before, "after": module_state(model), "names_before": names,
+           "names_after": [n for n, _ in model.named_modules()],
+           "state_same": all(torch.equal(sd[k], v) for k, v in model.state_dict().items()) and
+           set(sd) == set(model.state_dict()), "out": None}
+    if x is not None:  # after the above: in training mode BatchNorm updates the statistics it may share
+        with torch.no_grad():
+            out = gm(x)
+        res["out"] = out.detach() if isinstance(out, torch.Tensor) else repr(out)
+    return res

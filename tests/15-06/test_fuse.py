@@ -289,3 +289,17 @@ def test_fuses_with_batchnorm1d_in_training_mode(student, gen):
     expect(not err["raised"], f"{what} raised {err['type']}: {err['message'][:200]}; the text asks to raise only "
                               f"when the model or a BatchNorm2d inside it is in training mode")
     expect_close(res["out"], want, f"{what}: fused(x) vs model(x)", atol=1e-9, rtol=1e-7)
+
+
+def test_conv_module_called_twice_left_alone(student, gen):
+    """a Conv2d module that forward calls twice keeps its BatchNorms and its weights (a fold under its name would
+    change its other call too); a conv called once is still folded"""
+    res, want, x = _special(student, gen, "shared_conv")
+    what = ("fuse_conv_bn(model) for model.forward(x) = n1(a(x)) + a(2 * x) + n2(b(x)) + n3(b(-x)) + n4(c(x)), "
+            "a, b, c Conv2d modules and n1..n4 BatchNorm2d modules, in eval mode")
+    expect(not isinstance(res["out"], str), f"{what}: the fused module did not return a tensor: {res['out']}")
+    expect_close(res["out"], want, f"{what}: fused(x) vs model(x), x of shape {tuple(x.shape)} (a folded conv kept "
+                 f"under the name of a conv that forward calls twice changes both calls)", atol=1e-9, rtol=1e-7)
+    expect(res["bn_left"] == ["n1", "n2", "n3"],
+           f"{what}: BatchNorm calls left {res['bn_left']}, expected ['n1', 'n2', 'n3'] (a and b are called twice, "
+           f"so their pairs stay; only c, called once, is folded with n4)")

@@ -2,6 +2,7 @@
 
 Expected ranges come from forward hooks on the judge's own copy of the model.
 """
+import copy
 import importlib.util
 import sys
 from pathlib import Path
@@ -115,8 +116,8 @@ def test_fresh_observers_each_call(student, gen):
                      f"{what}: observed minimum after '{name}' in the second result", atol=1e-9, rtol=1e-9)
 
 
-def _reuse_setup(gen, op_types):
-    model = P.ObsReuse().double()
+def _reuse_setup(gen, op_types, kind="reuse"):
+    model = (P.ObsDead() if kind == "dead" else P.ObsReuse()).double()
     state = J.randomize(model, gen)
     model.eval()
     x = torch.randn(5, 4, generator=gen, dtype=torch.float64)
@@ -194,3 +195,36 @@ def test_model_left_unchanged(student, gen):
     expect(r["names_after"] == r["names_before"], f"{what}: the model's submodules changed from "
                                                   f"{r['names_before']} to {r['names_after']}")
     expect(r["state_same"], f"{what}: the model's state_dict changed")
+
+
+def test_unused_call_observed_and_in_place_kept(student, gen):
+    """a module call whose result forward never uses gets its observer too, and an in-place h.relu_() whose result
+    is unused still runs (the result computes exactly what the model computes)"""
+    state, x, want, _, out = _reuse_setup(gen, ["Linear"], kind="dead")
+    what = ("insert_observers(model, (nn.Linear,)) for a model whose forward does h = lin(x); lin(2 * x - 0.5) "
+            "(result unused); h = h - 0.1; h.relu_() (result unused); return act(h - 0.2) + h")
+    res = student.call("observers_reuse", state=state, op_types=["Linear"], x=x, kind="dead")
+    expect(not isinstance(res["out"], str), f"{what}: the result did not return a tensor: {res['out']}")
+    expect_close(res["out"], out, f"{what}: output (observers must not change the values)", atol=1e-12, rtol=1e-10)
+    got = [c["observed"] for c in res["calls"]]
+    expect(got == [n for n, _, _ in want], f"{what}: expected an observer after each of the {len(want)} calls of "
+                                           f"lin (also the one whose result is unused), found observers after {got}")
+    for k, (c, (name, lo, hi)) in enumerate(zip(res["calls"], want)):
+        expect_close(torch.stack([c["min"].reshape(()), c["max"].reshape(())]),
+                     torch.tensor([lo, hi], dtype=torch.float64),
+                     f"{what}: [min, max] recorded by the observer of call {k + 1} of '{name}'", atol=1e-9, rtol=1e-9)
+
+
+def test_training_model_computed_in_training_mode(student, gen):
+    """for a model in training mode the result computes what the model computes in training mode (BatchNorm with
+    the batch's statistics)"""
+    model, state, batches = _setup(gen, 1)
+    x = batches[0]
+    with torch.no_grad():
+        want = copy.deepcopy(model).train()(x)
+    r = student.call("observers_leave_model", state=state, op_types=["Conv2d", "Linear"], x=x)
+    what = ("insert_observers(model, (nn.Conv2d, nn.Linear)) for a model in training mode (its BatchNorm2d "
+            "normalises with the batch's statistics)")
+    expect(not isinstance(r["out"], str), f"{what}: the result did not return a tensor: {r['out']}")
+    expect_close(r["out"], want, f"{what}: result(x) vs model(x) in training mode, x of shape {tuple(x.shape)}; "
+                 f"the result must compute exactly what model computes, in model's mode", atol=1e-12, rtol=1e-10)

@@ -101,3 +101,15 @@ def test_relu_input_by_keyword(student, gen):
     left = [n["name"] for n in res["nodes"] if _is_relu(n)]
     expect(not left, f"{what}: ReLU node(s) {left} are still in the graph")
     expect_close(res["out"], want, f"{what}: output on random inputs", atol=1e-10, rtol=1e-8)
+
+
+def test_shared_module_and_unused_relu_replaced(student, gen):
+    """an nn.ReLU module that forward calls twice, and a ReLU whose result forward never uses, are replaced too"""
+    ops = ["lin", "relu_shared", "scale", "dead_relu", "relu_shared"]
+    res, orig, want, what = _run(student, ops, "tanh", gen)
+    what += " (relu_shared: one nn.ReLU module called at both places; dead_relu: F.relu(x) whose result is unused)"
+    left = [n["name"] for n in res["nodes"] if _is_relu(n)]
+    expect(not left, f"{what}: ReLU node(s) {left} are still in the graph")
+    expect(res["n_new"] == 3, f"{what}: expected 3 call_function nodes calling the new function (one per ReLU, also "
+                              f"the unused one), found {res['n_new']}")
+    expect_close(res["out"], want, f"{what}: output on random inputs", atol=1e-10, rtol=1e-8)

@@ -1,6 +1,6 @@
 """Correct, written differently (held-out round 2): count_ops as a Counter over the traced nodes; the fold
 computed in float64 and cast back to conv's dtype on conv's device; fuse_conv_bn collecting every valid
-pair before rewriting any; observers named range_observer_<k> past any existing name; swap_relu taking
+pair before rewriting any (round 10: a conv module called twice is left alone, as the text now says); observers named range_observer_<k> past any existing name; swap_relu taking
 the input from args or the 'input' keyword; a backend that prints gm.code."""
 EXPECT = {'count_ops': 'pass', 'recording_backend': 'pass', 'swap_relu': 'pass', 'insert_observers': 'pass', 'fold_conv_bn': 'pass', 'fuse_conv_bn': 'pass'}
 CELLS = {"count_ops_impl": '''
@@ -77,13 +77,14 @@ def fuse_conv_bn(model: nn.Module) -> fx.GraphModule:
         raise RuntimeError("fuse_conv_bn: fusion needs eval mode; call model.eval() first")
     gm = fx.symbolic_trace(copy.deepcopy(model))
     mods = dict(gm.named_modules())
+    calls = Counter(n.target for n in gm.graph.nodes if n.op == "call_module")
     pairs = []
     for n in gm.graph.nodes:
         if n.op != "call_module" or not isinstance(mods[n.target], nn.BatchNorm2d) or len(n.args) != 1:
             continue
         src = n.args[0]
         if isinstance(src, fx.Node) and src.op == "call_module" and isinstance(mods[src.target], nn.Conv2d) \
-                and len(src.users) == 1:
+                and len(src.users) == 1 and calls[src.target] == 1:
             pairs.append((src, n))
     for conv_node, bn_node in pairs:
         folded = fold_conv_bn(mods[conv_node.target], mods[bn_node.target])

@@ -4,7 +4,8 @@
 - fold_conv_bn: builds a fresh Conv2d from the old one's settings and uses load_state_dict, with the
   scale applied through einsum.
 - fuse_conv_bn: points each foldable BatchNorm call at a new nn.Identity (the node stays), instead of erasing
-  it (held-out round 6: replacing the BatchNorm module itself broke its other calls when forward calls it again).
+  it (held-out round 6: replacing the BatchNorm module itself broke its other calls when forward calls it again);
+  a conv module that forward calls twice is left alone (round 10, as the text now says).
 - insert_observers: builds a brand-new Graph with node_copy, adding observer nodes on the way.
 - swap_relu: an fx.Transformer subclass.
 - recording_backend: a callable class; returns the GraphModule itself and prints with print_readable.
@@ -53,6 +54,8 @@ def fuse_conv_bn(model: nn.Module) -> fx.GraphModule:
         if getattr(inp, "op", None) != "call_module" or type(named[inp.target]) is not nn.Conv2d:
             continue
         if list(inp.users) != [bn_node]:
+            continue
+        if sum(n.op == "call_module" and n.target == inp.target for n in gm.graph.nodes) > 1:
             continue
         conv_path = inp.target.split(".")
         owner = gm

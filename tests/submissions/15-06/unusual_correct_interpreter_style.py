@@ -2,7 +2,8 @@
 - count_ops: collections.defaultdict over graph.nodes of a GraphModule built with fx.GraphModule(model, graph).
 - fold_conv_bn: torch.nn.utils.parametrize-free arithmetic on a deep copy, the scale broadcast with view_as-
   style reshape and the bias formula written as beta - scale * (mean - b).
-- fuse_conv_bn: a new Graph is built node by node with graph_copy-like node_copy, skipping fused BatchNorms.
+- fuse_conv_bn: a new Graph is built node by node with graph_copy-like node_copy, skipping fused BatchNorms
+  (a conv module that forward calls twice is left alone: round 10, as the text now says).
 - insert_observers: observers named with a counter and inserted with graph.create_node.
 - swap_relu: a set of targets per opcode and graph.create_node("call_function", ...).
 - recording backend: prints gm.code and returns gm itself (a GraphModule is callable).
@@ -48,7 +49,8 @@ def fuse_conv_bn(model: nn.Module) -> fx.GraphModule:
             return False
         src = n.args[0] if n.args else None
         return (isinstance(src, fx.Node) and src.op == "call_module" and isinstance(mods[src.target], nn.Conv2d)
-                and len(src.users) == 1)
+                and len(src.users) == 1
+                and sum(m.op == "call_module" and m.target == src.target for m in old.nodes) == 1)
 
     new_graph = fx.Graph()
     env = {}
