@@ -738,7 +738,8 @@ if run_demos():
 #
 # * Both stages are `nn.Module`s of one floating dtype whose parameters have `.grad` None at the call; stage 0
 #   maps a micro-batch of r rows to activations of shape (r, `width`), in the parameters' dtype, and
-#   `loss_fn(out, y_m)` is the mean loss over a micro-batch's rows.
+#   `loss_fn(out, y_m)` is the mean loss over a micro-batch's rows; x and y may have other dtypes than the
+#   stages (token ids, class labels).
 # * Cut `data` into M micro-batches with `torch.tensor_split(data, M)` (1 ≤ M ≤ the number of rows; their
 #   sizes may differ by one).
 # * Follow `gpipe_schedule(2, M)`: rank 0 runs the M forwards of its stage, sending each micro-batch's
@@ -752,7 +753,8 @@ if run_demos():
 #   the unsplit model on the whole batch, which the grader computes.
 # * Each rank sends exactly M messages (an activation or a gradient of one micro-batch, of shape (rows,
 #   `width`)) and calls no collective; return None.
-# * Make every tensor you create on the stage's device (`x.new_empty(...)`, `device=...`).
+# * Make every tensor you create on the stage's device (`x.new_empty(...)`, `device=...`); a buffer that
+#   receives activations or their gradients is in the parameters' dtype, whatever the dtypes of x and y.
 
 # %% [solution] id=pipeline_impl
 def pipeline_grads(stage, data, loss_fn, M, width):

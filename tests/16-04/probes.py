@@ -11,9 +11,11 @@ every child (and anything it started in its session) is killed. The judge compar
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
+import warnings
 
 import torch
 
@@ -59,12 +61,28 @@ def _describe(value):
     return {"kind": type(value).__name__}
 
 
+@contextlib.contextmanager
+def _uninitialised_as_nan():
+    """torch.empty / new_empty fill with NaN (the largest int for integer dtypes) inside, as PyTorch's
+    deterministic mode does: padding left uninitialised is never zero by chance (held-out round 10)."""
+    was = torch.are_deterministic_algorithms_enabled()
+    warn_only = torch.is_deterministic_algorithms_warn_only_enabled()
+    torch.use_deterministic_algorithms(True, warn_only=True)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            yield
+    finally:
+        torch.use_deterministic_algorithms(was, warn_only=warn_only)
+
+
 def flatten_shard_call(ns, tensors, layouts, world, rank, device="cpu"):
     """flatten_shard(tensors, world, rank) on tensors laid out as ``layouts`` (on ``device``: cpu or meta)."""
     ins = [relayout(t, lay).to(device) if device != "cpu" else relayout(t, lay) for t, lay in zip(tensors, layouts)]
     kept = [t.detach().to("cpu").clone() for t in ins] if device == "cpu" else None
     try:
-        out = get(ns, "flatten_shard")(ins, world, rank)
+        with _uninitialised_as_nan():
+            out = get(ns, "flatten_shard")(ins, world, rank)
     except Exception as exc:
         return {"error": _error(exc)}
     return {"error": None, "out": _describe(out), "aliases": any(aliases(out, t) for t in ins),
@@ -463,9 +481,21 @@ def run_zero3(ns, world, runs, op_timeout=5.0, deadline_s=20.0):
 
 
 # ---------------------------------------------------------------- exercise 6: a two-stage pipeline
-def pipe_stages(init, dtype=torch.float64):
-    """The judge's two stages (Linear(5, 6) + Tanh, then Linear(6, 3)) holding the parameters ``init``."""
-    s0 = torch.nn.Sequential(torch.nn.Linear(5, 6), torch.nn.Tanh()).to(dtype)
+class OneHot(torch.nn.Module):
+    """Token ids (int64, shape (r,)) to one-hot rows of 5 in ``dtype``: with the Linear after it, an embedding."""
+
+    def __init__(self, dtype):
+        super().__init__()
+        self.dtype = dtype
+
+    def forward(self, ids):
+        return torch.nn.functional.one_hot(ids, 5).to(self.dtype)
+
+
+def pipe_stages(init, dtype=torch.float64, ids=False):
+    """The judge's two stages (Linear(5, 6) + Tanh, then Linear(6, 3)) holding the parameters ``init``; with
+    ``ids``, stage 0 takes int64 token ids through OneHot first."""
+    s0 = torch.nn.Sequential(*([OneHot(dtype)] if ids else []), torch.nn.Linear(5, 6), torch.nn.Tanh()).to(dtype)
     s1 = torch.nn.Sequential(torch.nn.Linear(6, 3)).to(dtype)
     with torch.no_grad():
         for p, t in zip(list(s0.parameters()) + list(s1.parameters()), init):
@@ -505,7 +535,7 @@ def _pipe_main(ns, rank, store_path, runs, op_timeout, wfd):
     _install_recv_log(log)
     fn = get(ns, "pipeline_grads")
     for i, run in enumerate(runs):
-        stage = pipe_stages(run["init"])[rank]
+        stage = pipe_stages(run["init"], ids=run.get("ids", False))[rank]
         stage[0].register_forward_pre_hook(lambda _, args: log["calls"].append(
             int(args[0].shape[0]) if args and isinstance(args[0], torch.Tensor) and args[0].dim() else -1)
             if log["on"] else None)  # the rows of each forward of the stage (stage(h) or stage.forward(h))

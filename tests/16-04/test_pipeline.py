@@ -1,8 +1,8 @@
 """Hidden checks of pipeline_grads (exercise 6): one probe call (``run_pipeline``) forks two gloo ranks and
 runs the judge's cases there (float64 stages, micro-batches of unequal sizes, M = 1 and M = the rows); the
-probe logs every send and receive in order; one case has int64 targets, so that rank 1's buffer cannot take
-its dtype from data. The expected gradients are the judge's own backward of the
-unsplit model on the whole batch."""
+probe logs every send and receive in order; one case has int64 targets and one int64 inputs (token ids), so
+that neither rank's receive buffer can take its dtype from data. The expected gradients are the judge's own
+backward of the unsplit model on the whole batch."""
 import zlib
 
 import pytest
@@ -18,8 +18,10 @@ WIDTH = 6
 # (rows, M): micro-batches of 4, 3, 3 rows; 3, 3, 2, 2 (torch.chunk would give 3, 3, 3, 1); the whole batch;
 # one row each; 7 rows in 3 (3, 2, 2) with int64 targets (class-label-like): the activations rank 1 receives are in the
 # parameters' dtype, float64, not data's (blind round 3: a buffer made with data.new_empty on rank 1)
-CASES = [(10, 3), (10, 4), (5, 1), (4, 4), (7, 3)]
-INT_TARGETS = {4}
+# 7 rows in 2 (4, 3) with int64 token ids as inputs (stage 0 one-hot encodes them): the gradient rank 0 receives is
+# in the parameters' dtype, not x's (held-out round 10: a buffer made with x_m.new_empty)
+CASES = [(10, 3), (10, 4), (5, 1), (4, 4), (7, 3), (7, 2)]
+INT_TARGETS, INT_INPUTS = {4}, {5}
 
 
 def build_runs(seed):
@@ -28,18 +30,21 @@ def build_runs(seed):
     for rows, M in CASES:
         init = [torch.randn(s, generator=gen, dtype=torch.float64) for s in [(6, 5), (6,), (3, 6), (3,)]]
         x = torch.randn(rows, 5, generator=gen, dtype=torch.float64)
+        if len(runs) in INT_INPUTS:
+            x = torch.randint(0, 5, (rows,), generator=gen, dtype=torch.int64)
         if len(runs) in INT_TARGETS:
             y = torch.randint(-2, 3, (rows, 3), generator=gen, dtype=torch.int64)
         else:
             y = torch.randn(rows, 3, generator=gen, dtype=torch.float64)
-        runs.append({"M": M, "init": init, "x": x, "y": y})
+        runs.append({"M": M, "init": init, "x": x, "y": y, "ids": len(runs) in INT_INPUTS})
     return runs
 
 
 def expected(run):
     """The unsplit model's gradients on the whole batch, per rank's stage."""
     ps = [t.clone().requires_grad_() for t in run["init"]]
-    h = torch.tanh(torch.nn.functional.linear(run["x"], ps[0], ps[1]))
+    x = torch.nn.functional.one_hot(run["x"], 5).to(torch.float64) if run["ids"] else run["x"]
+    h = torch.tanh(torch.nn.functional.linear(x, ps[0], ps[1]))
     out = torch.nn.functional.linear(h, ps[2], ps[3])
     torch.nn.functional.softplus(out - run["y"]).mean().backward()  # the probe's judge_loss
     return [[ps[0].grad, ps[1].grad], [ps[2].grad, ps[3].grad]]
@@ -60,6 +65,9 @@ class Pipe:
         label = f"pipeline_grads on 2 ranks, {rows} rows in M = {M} micro-batches"
         if i in INT_TARGETS:
             label += " (float64 stages, int64 targets: rank 1's activations are float64 whatever data's dtype)"
+        if i in INT_INPUTS:
+            label += (" (float64 stages, int64 token ids as inputs, one-hot encoded by stage 0: the activations and "
+                      "the gradients rank 0 receives are float64 whatever data's dtype)")
         expect(self.rec["left_behind"] == 0, f"{label}: {self.rec['left_behind']} process(es) of the ranks were "
                                              f"still running after the grader killed them")
         raised = [(rank, f["error"]) for rank, fr in enumerate(self.rec["ranks"]) for f in fr

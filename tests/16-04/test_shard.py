@@ -49,13 +49,23 @@ def _shard(student, tensors, world, rank, layouts, what):
     return res
 
 
-def _same(got, want, what):
+def _same(got, want, what, pad_from=None):
+    """pad_from: the piece's first padding element, if any (the probe fills uninitialised memory with NaN)."""
     expect(tuple(got.shape) == tuple(want.shape), f"{what}: expected shape {tuple(want.shape)}, got {tuple(got.shape)}")
     expect(got.dtype == want.dtype, f"{what}: expected dtype {want.dtype}, got {got.dtype}")
     if not torch.equal(got, want):
         i = int((got != want).reshape(-1).nonzero()[0])
-        fail(f"{what}: element {i} is {got.reshape(-1)[i].item()!r}, expected {want.reshape(-1)[i].item()!r} "
+        pad = "" if pad_from is None or i < pad_from else \
+            " (a padding element: the text pads with zeros; memory from torch.empty / new_empty is not zeroed)"
+        fail(f"{what}: element {i} is {got.reshape(-1)[i].item()!r}, expected {want.reshape(-1)[i].item()!r}{pad} "
              f"(expected {want.tolist()}, got {got.tolist()})")
+
+
+def _pad_from(tensors, world, rank):
+    """Where the padding starts in rank's piece (None when the piece has none)."""
+    n = sum(t.numel() for t in tensors)
+    k = math.ceil(n / world)
+    return max(0, n - rank * k) if n < (rank + 1) * k else None
 
 
 @pytest.mark.parametrize("case", range(len(CASES)))
@@ -68,7 +78,7 @@ def test_flatten_shard_every_rank(student, gen, case):
         if not sum(t.numel() for t in tensors):
             what += " (every tensor is empty: n = 0, so k = ceil(0 / world) = 0 and every rank's piece is empty)"
         res = _shard(student, tensors, world, rank, ["contiguous"] * len(tensors), what)
-        _same(res["out"]["tensor"], _expected(tensors, world, rank), what)
+        _same(res["out"]["tensor"], _expected(tensors, world, rank), what, _pad_from(tensors, world, rank))
 
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.int64, torch.float16])
@@ -79,7 +89,7 @@ def test_flatten_shard_keeps_dtype(student, gen, dtype):
     for rank in (0, world - 1):
         what = _what(shapes, world, rank, dtype)
         res = _shard(student, tensors, world, rank, ["contiguous"] * len(tensors), what)
-        _same(res["out"]["tensor"], _expected(tensors, world, rank), what)
+        _same(res["out"]["tensor"], _expected(tensors, world, rank), what, _pad_from(tensors, world, rank))
 
 
 @pytest.mark.parametrize("layout", ["transposed", "strided", "offset"])
