@@ -144,6 +144,7 @@ def sampler_resume(ns, n, seed, epoch, cut):
     t = S(n, seed=seed)
     t.load_state_dict(state)
     t.set_epoch(epoch)
+    resaved = t.state_dict()  # set_epoch(the epoch it has) changed nothing: still `cut` into the epoch
     tail = [int(i) for i in t]
     again = [int(i) for i in t]  # a second pass of the same epoch starts at 0 again
     t.set_epoch(epoch + 1)
@@ -174,8 +175,12 @@ def sampler_resume(ns, n, seed, epoch, cut):
     _ = [int(next(itx)) for _ in range(cut)]
     del itx
     restarted = [int(i) for i in x]
+    z = S(n, seed=seed)
+    z.load_state_dict(resaved)
+    z.set_epoch(epoch)
+    resaved_tail = [int(i) for i in z]
     return {"full": full, "full_next": full_next, "head": head, "tail": tail, "again": again, "next": nxt,
-            "restarted": restarted,
+            "restarted": restarted, "resaved_tail": resaved_tail,
             "other_epoch": other_epoch, "after_new_epoch": after_new_epoch}
 
 
@@ -221,6 +226,7 @@ def loader_batches(ns, n, batch_size, seed, cut_batches):
     data = TensorDataset(torch.arange(n))
     loader = make(data, batch_size, seed=seed)
     first = [b[0].tolist() for b in loader]
+    other_seed = [b[0].tolist() for b in make(data, batch_size, seed=seed + 1)]
     loader2 = make(data, batch_size, seed=seed)
     it = iter(loader2)
     head = [next(it)[0].tolist() for _ in range(cut_batches)]
@@ -234,7 +240,7 @@ def loader_batches(ns, n, batch_size, seed, cut_batches):
     torch.manual_seed(0)
     _ = iter(make(data, batch_size, seed=seed))
     b = torch.rand(4)
-    return {"first": first, "head": head, "tail": tail, "rng_a": a, "rng_b": b}
+    return {"first": first, "other_seed": other_seed, "head": head, "tail": tail, "rng_a": a, "rng_b": b}
 
 
 # ------------------------------------------------------------------ rng
@@ -274,6 +280,73 @@ def rng_roundtrip(ns, seed, via_file, warmup):
     return {"first": first, "second": second, "third": third, "cached": cached}
 
 
+class _CudaRngStandIn:
+    """Two CUDA devices' generators as the torch.cuda functions that read and set them see them: each
+    state is a uint8 tensor the judge chooses (no GPU is touched)."""
+    NAMES = ("is_available", "device_count", "current_device", "get_rng_state", "set_rng_state",
+             "get_rng_state_all", "set_rng_state_all")
+
+    def __init__(self, states):
+        self.states = [s.clone() for s in states]
+
+    @staticmethod
+    def _index(device):
+        if isinstance(device, int):
+            return device
+        d = torch.device(device)
+        return d.index or 0
+
+    def is_available(self):
+        return True
+
+    def device_count(self):
+        return len(self.states)
+
+    def current_device(self):
+        return 0
+
+    def get_rng_state(self, device="cuda"):
+        return self.states[self._index(device)].clone()
+
+    def set_rng_state(self, new_state, device="cuda"):
+        self.states[self._index(device)] = torch.as_tensor(new_state).clone()
+
+    def get_rng_state_all(self):
+        return [s.clone() for s in self.states]
+
+    def set_rng_state_all(self, new_states):
+        for i, s in enumerate(new_states):
+            self.states[i] = torch.as_tensor(s).clone()
+
+    def __enter__(self):
+        self.saved = [(m, n, getattr(m, n)) for m in (torch.cuda, torch.cuda.random) for n in self.NAMES
+                      if hasattr(m, n)]
+        for m, n, _ in self.saved:
+            setattr(m, n, getattr(self, n))
+        return self
+
+    def __exit__(self, *exc):
+        for m, n, f in self.saved:
+            setattr(m, n, f)
+
+
+def rng_cuda_standin(ns, captured, moved):
+    """capture_rng_state while the stand-in's CUDA generators hold `captured`, then they move to `moved`,
+    then restore_rng_state(snapshot): the stand-in's states afterwards (CPU generators put back)."""
+    capture, restore = get(ns, "capture_rng_state"), get(ns, "restore_rng_state")
+    saved = torch.get_rng_state(), np.random.get_state(), random.getstate()
+    fake, snapshot = _CudaRngStandIn(captured), []
+    try:
+        with fake:
+            err = capture_error(lambda: snapshot.append(capture()))
+            if not err["raised"]:
+                fake.states = [m.clone() for m in moved]
+                err = capture_error(restore, snapshot[0])
+    finally:
+        torch.set_rng_state(saved[0]); np.random.set_state(saved[1]); random.setstate(saved[2])
+    return {"error": err, "after": fake.states}
+
+
 # ------------------------------------------------------------------ callbacks
 def early_stopping(ns, values, patience, min_delta, mode):
     ES = get(ns, "EarlyStopping")
@@ -294,16 +367,24 @@ def ema_net(batchnorm=False):
     return nn.Sequential(nn.Linear(3, 4), *mid, nn.Tanh(), nn.Linear(4, 2)).double()
 
 
-def ema_updates(ns, init, updates, decay, batchnorm=False):
+def ema_updates(ns, init, updates, decay, batchnorm=False, frozen=()):
     """init: the model's state_dict; updates: list of [advance_step(bool), new parameter values]. With
-    batchnorm the live BatchNorm statistics also move at every batch."""
+    batchnorm the live BatchNorm statistics also move at every batch. frozen: indices of parameters that
+    do not require grad, in the trained model and in every module copy_to writes into."""
     EMA = get(ns, "EMACallback")
-    model = ema_net(batchnorm)
+
+    def net(batchnorm):
+        m = ema_net(batchnorm)
+        for i, p in enumerate(m.parameters()):
+            p.requires_grad_(i not in frozen)
+        return m
+
+    model = net(batchnorm)
     model.load_state_dict(init)
     fake = types.SimpleNamespace(model=model, global_step=0, epoch=0, should_stop=False)
     cb = EMA(decay=decay)
     # copy_to before the first update must leave the module as it is
-    untouched = ema_net(batchnorm)
+    untouched = net(batchnorm)
     before = [p.detach().clone() for p in untouched.parameters()]
     early = capture_error(cb.copy_to, untouched)
     early_same = all(torch.equal(a, p.detach()) for a, p in zip(before, untouched.parameters()))
@@ -318,7 +399,7 @@ def ema_updates(ns, init, updates, decay, batchnorm=False):
         if advance:
             fake.global_step += 1
         cb.on_batch_end(fake, None, i, 0.0)
-    target = ema_net(batchnorm)
+    target = net(batchnorm)
     cb.copy_to(target)
     ema = [p.detach().clone() for p in target.parameters()]
     target_buffers = [b.detach().clone() for b in target.buffers()]
@@ -329,7 +410,7 @@ def ema_updates(ns, init, updates, decay, batchnorm=False):
     with torch.no_grad():
         for p in target.parameters():
             p.add_(1.0)
-    target2 = ema_net(batchnorm)
+    target2 = net(batchnorm)
     cb.copy_to(target2)
     live = [p.detach().clone() for p in model.parameters()]
     return {"ema": ema, "live": live, "graph": graph, "shadow_graph": shadow_graph,

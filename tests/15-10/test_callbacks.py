@@ -217,3 +217,33 @@ def test_ema_copy_to_before_any_update(student, gen):
            "EMACallback(decay=0.9).copy_to(model) before any update: expected no error and unchanged parameters, "
            + (f"got {r['early_error']['type']}: {r['early_error']['message'][:200]}" if r["early_error"]["raised"]
               else "the parameters changed"))
+
+
+def test_ema_frozen_parameter(student, gen):
+    """a frozen parameter (requires_grad=False) is one of module.parameters(): it is averaged, and copy_to writes it
+    into the target module too"""
+    torch.manual_seed(int(torch.randint(0, 2**31 - 1, (1,), generator=gen)))
+    net = make_net()
+    frozen = int(torch.randint(0, 4, (1,), generator=gen))
+    for i, p in enumerate(net.parameters()):
+        p.requires_grad_(i != frozen)
+    init = {k: v.clone() for k, v in net.state_dict().items()}
+    start = [p.detach().clone() for p in net.parameters()]
+    updates = [[i != 1, [start[j] if j == frozen else torch.randn(p.shape, generator=gen, dtype=torch.float64)
+                         for j, p in enumerate(net.parameters())]] for i in range(4)]
+    r = student.call("ema_updates", init=init, updates=updates, decay=0.8, frozen=[frozen])
+    avg = AveragedModel(net, multi_avg_fn=get_ema_multi_avg_fn(0.8))
+    for advance, values in updates:
+        with torch.no_grad():
+            for p, v in zip(net.parameters(), values):
+                p.copy_(v)
+        if advance:
+            avg.update_parameters(net)
+    name = [k for k, _ in net.named_parameters()][frozen]
+    what = (f"EMACallback(decay=0.8) on Linear-Tanh-Linear whose parameter '{name}' is frozen (requires_grad=False, "
+            f"in the model and in the module copy_to writes into), after 3 optimizer steps, copy_to(a fresh model)")
+    want = [p.detach() for p in avg.module.parameters()]
+    expect(len(r["ema"]) == len(want), f"{what}: wrong number of parameters")
+    for i, (g, w) in enumerate(zip(r["ema"], want)):
+        expect_close(g, w, f"{what}: averaged parameter {i}" + (" (the frozen one: its average is its value)"
+                                                                if i == frozen else ""), atol=1e-10, rtol=1e-8)

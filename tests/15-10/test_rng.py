@@ -78,3 +78,18 @@ def test_python_cached_gaussian(student, gen):
     r = run(student, gen, True)
     compare(r, ["gauss"], "Python random", ", captured while random.gauss held a cached value (after an odd "
                                            "number of random.gauss calls)")
+
+
+def test_cuda_generators(student, gen):
+    """with CUDA available, every device's generator is captured and restored (torch.cuda.get_rng_state_all /
+    set_rng_state_all; a stand-in for two devices, so this runs without a GPU)"""
+    captured = [torch.randint(0, 256, (16,), generator=gen, dtype=torch.uint8) for _ in range(2)]
+    moved = [torch.randint(0, 256, (16,), generator=gen, dtype=torch.uint8) for _ in range(2)]
+    r = student.call("rng_cuda_standin", captured=captured, moved=moved)
+    what = ("capture_rng_state() while torch.cuda.is_available() is True with 2 devices (the judge stands in for "
+            "their generators), the CUDA generators moved on, then restore_rng_state(snapshot)")
+    expect(not r["error"]["raised"], f"{what}: raised {r['error']['type']}: {r['error']['message'][:200]}")
+    for i, (got, want) in enumerate(zip(r["after"], captured)):
+        expect(torch.equal(got, want), f"{what}: CUDA device {i}'s generator state should be the captured one "
+                                       f"{want[:4].tolist()}..., got {got[:4].tolist()}... (section 3: "
+                                       f"torch.cuda.get_rng_state_all() / set_rng_state_all(...))")

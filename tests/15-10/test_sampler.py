@@ -44,7 +44,8 @@ def test_private_generator(student, gen):
 
 @pytest.mark.parametrize("where", ["start", "middle", "end"])
 def test_resume_mid_epoch(student, gen, where):
-    """a fresh sampler loaded from state_dict() yields exactly the rest of the epoch, then the next epoch"""
+    """a fresh sampler loaded from state_dict() yields exactly the rest of the epoch, then the next epoch; set_epoch
+    of the epoch it already has changes nothing (a state_dict() taken right after it still says where to resume)"""
     n = int(torch.randint(10, 30, (1,), generator=gen))
     cut = {"start": 0, "middle": int(torch.randint(1, n, (1,), generator=gen)), "end": n}[where]
     epoch = int(torch.randint(0, 4, (1,), generator=gen))
@@ -57,6 +58,9 @@ def test_resume_mid_epoch(student, gen, where):
     expect_equal(r["tail"], r["full"][cut:], f"{what}: the resumed pass should yield the remaining indices")
     expect_equal(r["next"], r["full_next"], f"{what}: after set_epoch({epoch + 1}) the next pass should be "
                                             f"epoch {epoch + 1}'s full order")
+    expect_equal(r["resaved_tail"], r["full"][cut:],
+                 f"{what}, set_epoch({epoch}), state_dict() at once, loaded into a third sampler: its pass should be "
+                 f"the last {n - cut} indices of the epoch (set_epoch with the current epoch must not touch pos)")
 
 
 def test_resume_only_next_pass(student, gen):
@@ -92,7 +96,8 @@ def test_set_epoch_changes_epoch(student, gen):
 
 
 def test_make_loader(student, gen):
-    """make_loader batches the sampler's order, resumes mid-epoch, and leaves the global torch RNG alone"""
+    """make_loader batches the sampler's order, resumes mid-epoch, and leaves the global torch RNG alone; its sampler
+    gets the seed (seeds s and s + 1 shuffle differently)"""
     b = int(torch.randint(3, 7, (1,), generator=gen))
     n = b * int(torch.randint(4, 8, (1,), generator=gen)) + int(torch.randint(1, b, (1,), generator=gen))
     seed = int(torch.randint(0, 100, (1,), generator=gen))
@@ -106,6 +111,10 @@ def test_make_loader(student, gen):
            f"{what}: expected batches of sizes {sizes}, got {[len(x) for x in r['first']]}")
     expect_equal(r["head"] + r["tail"], r["first"],
                  f"{what}: {cut} batches, sampler.state_dict(), new loader + load_state_dict: the batches")
+    other = [i for batch in r["other_seed"] for i in batch]
+    expect(sorted(other) == list(range(n)) and other != flat,
+           f"{what} and make_loader(..., seed={seed + 1}): the second should visit every index once in another order, "
+           f"got {other} (the first: {flat}); pass the seed on, ResumableRandomSampler(len(dataset), seed)")
     if not torch.equal(r["rng_a"], r["rng_b"]):
         fail(f"{what}: creating an iterator over your loader changed the global torch random generator; "
              f"pass the DataLoader its own generator=torch.Generator() (see section 2)")

@@ -288,11 +288,12 @@ def test_lifecycle_resumed_mid_epoch(student, gen, case):
            f"epoch), got calls {r['set_epoch']}")
 
 
-def test_grad_scaler_matches_unscaled(student, gen):
+@pytest.mark.parametrize("max_norm", [0.05, None], ids=["clipped", "unclipped"])
+def test_grad_scaler_matches_unscaled(student, gen, max_norm):
     """with an enabled GradScaler: unscale before measuring and clipping; same weights and logs as without"""
-    got, want_hist, want_params = run_both(student, gen, 16, 4, 2, 1, 0.05, 0.7, scaler_scale=2.0 ** 12)
-    what = ("Trainer(AdamW, ExponentialLR(gamma=0.7), scaler=GradScaler('cpu', init_scale=2**12), accum_steps=2, "
-            "max_grad_norm=0.05) on 16 samples in batches of 4, compared with the same loop without a scaler")
+    got, want_hist, want_params = run_both(student, gen, 16, 4, 2, 1, max_norm, 0.7, scaler_scale=2.0 ** 12)
+    what = (f"Trainer(AdamW, ExponentialLR(gamma=0.7), scaler=GradScaler('cpu', init_scale=2**12), accum_steps=2, "
+            f"max_grad_norm={max_norm}) on 16 samples in batches of 4, compared with the same loop without a scaler")
     expect(len(got["history"]) == len(want_hist),
            f"{what}: expected {len(want_hist)} rows in history, got {len(got['history'])}")
     for g, w in zip(got["history"], want_hist):
@@ -300,7 +301,7 @@ def test_grad_scaler_matches_unscaled(student, gen):
             fail(f"{what}: history row for step {w['step']}: grad_norm should be {w['grad_norm']:.10g} (the "
                  f"UNSCALED gradients: call scaler.unscale_(optimizer) before measuring), got {g['grad_norm']:.10g}")
     for k, v in want_params.items():
-        expect_close(got["params"][k], v, f"{what}: final weights '{k}' (clip after scaler.unscale_)",
+        expect_close(got["params"][k], v, f"{what}: final weights '{k}' (scaler.unscale_ before measuring and clipping)",
                      atol=1e-9, rtol=1e-7)
 
 
