@@ -34,6 +34,7 @@ from .. import plain, sandbox
 from .. import settings
 from .. import notebook as nbtools
 from . import spare
+from .. import wire
 from .worker_text import WorkerText
 
 
@@ -154,6 +155,23 @@ def stored_frame(payload: bytes) -> bytes:
             NotImplementedError, RuntimeError) as exc:
         raise plain.NotPlain(f"its zip does not read: {plain.one_line(str(exc), 120)}") from None
     return out.getvalue()
+
+
+def _frame(msg: dict) -> bytes:
+    """A request as the worker reads it: ``wire``'s format where it writes the value, else torch.save's."""
+    try:
+        return wire.dumps(msg)
+    except wire.Unencodable:  # code objects of probes, Parameters, a state_dict with _metadata
+        bio = io.BytesIO()
+        torch.save(msg, bio)
+        return bio.getvalue()
+
+
+def _value_of(payload: bytes):
+    """A reply frame's value, read as data: ``wire``'s reader, or torch's weights-only one over a rewritten zip."""
+    if wire.is_frame(payload):
+        return wire.loads(payload, max_elements=len(payload) + MAX_EXPANDED)
+    return torch.load(io.BytesIO(stored_frame(payload)), weights_only=True)
 
 
 def _write_all(fd: int, data: bytes, deadline: float, proc: subprocess.Popen, fd_back: int) -> int:
@@ -374,9 +392,7 @@ class ProcessStudent:
         assert self.proc is not None
         self._seq += 1
         msg = {**msg, "seq": self._seq}
-        bio = io.BytesIO()
-        torch.save(msg, bio)
-        data = bio.getvalue()
+        data = _frame(msg)
         deadline = time.monotonic() + timeout
         started = cputime.sample(getattr(self, "_group", None))
         fd = self.proc.stdout.fileno()
@@ -405,8 +421,7 @@ class ProcessStudent:
             except EOFError:
                 return self._died(what)
             try:
-                reply = plain.check(torch.load(io.BytesIO(stored_frame(payload)), weights_only=True),
-                                    max_elements=len(payload) + MAX_EXPANDED)
+                reply = plain.check(_value_of(payload), max_elements=len(payload) + MAX_EXPANDED)
             except plain.NotPlain as exc:
                 # The frame was read whole and rejected; the worker stays (restarting it for every
                 # check only costs time: its next reply is judged on its own).

@@ -9,8 +9,8 @@ that calls the submission and returns plain data (tensors, numbers, strings,
 lists, dicts). The judge compares that data in its own process, so nothing
 the submission patches here can change a verdict.
 
-Frames are 8-byte big-endian lengths followed by ``torch.save`` bytes; the
-judge reads replies with ``weights_only=True``.
+Frames are 8-byte big-endian lengths followed by ``course.wire`` bytes, or ``torch.save``
+bytes for values that format does not write; the judge reads the latter with ``weights_only=True``.
 """
 from __future__ import annotations
 
@@ -21,6 +21,8 @@ import struct
 import sys
 import traceback
 import types
+
+from .. import wire  # imported before any sandbox is entered: a worker cannot import from the course later
 
 
 def _read_exact(fd: int, n: int) -> bytes:
@@ -36,14 +38,20 @@ def _read_exact(fd: int, n: int) -> bytes:
 def recv(fd: int):
     import torch
     (n,) = struct.unpack(">Q", _read_exact(fd, 8))
-    return torch.load(io.BytesIO(_read_exact(fd, n)), weights_only=False)
+    data = _read_exact(fd, n)
+    if wire.is_frame(data):
+        return wire.loads(data, trusted=True)
+    return torch.load(io.BytesIO(data), weights_only=False)
 
 
 def send(fd: int, obj) -> None:
     import torch
-    bio = io.BytesIO()
-    torch.save(obj, bio)
-    data = bio.getvalue()
+    try:
+        data = wire.dumps(obj, drop_attributes=True)
+    except wire.Unencodable:
+        bio = io.BytesIO()
+        torch.save(obj, bio)
+        data = bio.getvalue()
     payload = struct.pack(">Q", len(data)) + data
     view = memoryview(payload)
     while view:

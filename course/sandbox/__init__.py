@@ -127,10 +127,10 @@ def hidden_paths() -> list[str]:
 
 
 # What of course/ a sandbox sees: the student package (notebooks import it) and the worker side of the
-# judge (the fork server, the worker, its clean copy, the probes' helpers). The grader, the judge's own
-# side and the authoring tools are absent.
-SANDBOX_COURSE = ("__init__.py", "student", "judge/__init__.py", "judge/forkserver.py", "judge/worker.py",
-                  "judge/pristine.py", "judge/probelib.py")
+# judge (the fork server, the worker, its clean copy, the probes' helpers, the frame format and the limits it
+# reads with). The grader, the judge's own side and the authoring tools are absent.
+SANDBOX_COURSE = ("__init__.py", "plain.py", "student", "judge/__init__.py", "judge/forkserver.py", "judge/worker.py",
+                  "judge/pristine.py", "judge/probelib.py", "wire.py")
 _VIEW: str | None = None
 
 
