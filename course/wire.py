@@ -137,6 +137,7 @@ class _Reader:
         big = 2**62
         self.max_nodes, self.max_text = (big, big) if trusted else (plain.MAX_NODES, plain.MAX_TEXT)
         self.storages: list = []
+        self.bools: set = set()  # storages seen to hold only bytes 0 and 1
         self.torch = _torch()
         self.dtypes = [getattr(self.torch, n) for n in _DTYPES]
 
@@ -173,8 +174,8 @@ class _Reader:
             return self.unpack("<q")[0]
         if tag == 0x49:
             (n,) = self.unpack("<I")
-            if n > 4096:
-                raise plain.NotPlain("an integer of more than 4096 bytes")
+            if n > 1024:  # str() of it stays within Python's 4300 digits
+                raise plain.NotPlain("an integer of more than 1024 bytes")
             return int.from_bytes(self.take(n), "little", signed=True)
         if tag == 0x66:
             return self.unpack("<d")[0]
@@ -200,15 +201,20 @@ class _Reader:
                 return items
             if tag == 0x74:
                 return tuple(items)
-            if any(type(i) is not int for i in items):
-                raise plain.NotPlain("a torch.Size of values that are not ints")
+            if any(type(i) is not int or not -2**63 <= i < 2**63 for i in items):
+                raise plain.NotPlain("a torch.Size of values that are not int64")
             return self.torch.Size(items)
         if tag in (0x64, 0x6F):
             (n,) = self.unpack("<I")
             d = {} if tag == 0x64 else collections.OrderedDict()
+            hashes: dict = {}  # keys of one hash make each insert compare with all before it
             for _ in range(n):
                 k = self.value(depth + 1)
                 try:
+                    h = hash(k)
+                    hashes[h] = hashes.get(h, 0) + 1
+                    if hashes[h] > 8:
+                        raise plain.NotPlain("a dict of more than 8 keys of one hash")
                     d[k] = self.value(depth + 1)
                 except TypeError:
                     raise plain.NotPlain("a dict key that cannot be hashed") from None
@@ -240,18 +246,21 @@ class _Reader:
         dtype, buf = self.dtypes[dt], self.storages[index]
         if any(s < 0 for s in shape) or any(s < 0 for s in stride) or grad > 1:
             raise plain.NotPlain("a tensor with a negative size or stride")
-        numel = 1
+        numel = counted = 1
         for s in shape:
             numel *= s
-        self.elements += numel
+            counted *= max(s, 1)  # (0, 2**40) holds nothing, but its sum(0) holds 2**40
+        self.elements += counted
         if self.max_elements is not None and self.elements > self.max_elements:
             raise plain.NotPlain(f"tensors of more than {self.max_elements} elements in all (views counted whole)")
         size = self.torch.empty(0, dtype=dtype).element_size()
         last = offset + sum((n - 1) * s for n, s in zip(shape, stride)) if numel else offset
-        if numel and (last + 1) * size > buf.numel():
+        if (last + (1 if numel else 0)) * size > buf.numel():  # an empty view's offset too
             raise plain.NotPlain("a tensor that reaches past the bytes of its storage")
-        if dtype is self.torch.bool and buf.numel() and int(buf.max()) > 1:
-            raise plain.NotPlain("a bool tensor holding bytes other than 0 and 1")
+        if dtype is self.torch.bool and index not in self.bools:  # each storage scanned once
+            if buf.numel() and int(buf.max()) > 1:
+                raise plain.NotPlain("a bool tensor holding bytes other than 0 and 1")
+            self.bools.add(index)
         t = self.torch.empty(0, dtype=dtype).set_(buf.untyped_storage(), offset, shape, stride)
         if grad:
             if not (dtype.is_floating_point or dtype.is_complex):
