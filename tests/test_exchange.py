@@ -37,6 +37,7 @@ import torch
 from nbgrader.api import Gradebook
 
 from course import RELEASE_DIR, REPO_ROOT
+from tests.accounts import student_accounts
 from course import assignments
 from course.grading.class_run import submissions
 from course.student.validate import SUCCESS
@@ -124,27 +125,8 @@ def student_python(base: Path, user: str) -> Path:
 @pytest.fixture(scope="module")
 def accounts():
     """Two student accounts with homes in a scratch folder every account can enter; removed afterwards."""
-    if os.geteuid() != 0:
-        pytest.skip("needs root: makes two student accounts with useradd")
-    base = Path(tempfile.mkdtemp(prefix="exchange-class-", dir="/tmp"))
-    base.chmod(0o755)
-    tag = f"{os.getpid() % 100000}"
-    names = {"alice": f"alice{tag}", "bob": f"bob{tag}"}
-    made = []
-    try:
-        for name in names.values():
-            home = base / "home" / name
-            subprocess.run(["useradd", "--no-create-home", "--home-dir", str(home), "--shell", "/bin/sh",
-                            "--user-group", name], check=True, capture_output=True)
-            made.append(name)
-            home.mkdir(parents=True)
-            shutil.chown(home, name, name)
-            home.chmod(0o700)
-        yield base, names
-    finally:
-        for name in made:
-            subprocess.run(["userdel", name], capture_output=True)
-        shutil.rmtree(base, ignore_errors=True)
+    with student_accounts("exchange-class", ("alice", "bob")) as made:
+        yield made
 
 
 def login_env(name: str, bin_dir: Path) -> dict:

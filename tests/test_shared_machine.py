@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from course import RELEASE_DIR
+from tests.accounts import student_accounts
 from tests.test_exchange import login_env, student_python
 
 # Run as the classmate: subscribe to every TCP port the victim's account listens on (/proc/net/tcp
@@ -47,30 +48,11 @@ print("nothing", flush=True)
 
 @pytest.fixture(scope="module")
 def two_students():
-    if os.geteuid() != 0:
-        pytest.skip("needs root: makes two student accounts with useradd")
-    base = Path(tempfile.mkdtemp(prefix="shared-machine-", dir="/tmp"))
-    base.chmod(0o755)
-    tag = f"{os.getpid() % 100000}"
-    names = {"victim": f"vic{tag}", "classmate": f"mate{tag}"}
-    made = []
-    try:
-        for name in names.values():
-            home = base / "home" / name
-            subprocess.run(["useradd", "--no-create-home", "--home-dir", str(home), "--shell", "/bin/sh",
-                            "--user-group", name], check=True, capture_output=True)
-            made.append(name)
-            home.mkdir(parents=True)
-            shutil.chown(home, name, name)
-            home.chmod(0o700)
+    with student_accounts("shared-machine", ("victim", "classmate")) as (base, names):
         shared = base / "jupyter"  # the README's /srv/nbgrader/jupyter: a copy, read-only for all
         shutil.copytree(RELEASE_DIR / "jupyter-hub", shared)
         subprocess.run(["chmod", "-R", "a+rX,a-w", str(shared)], check=True)
         yield base, names, student_python(base, names["victim"]), shared
-    finally:
-        for name in made:
-            subprocess.run(["userdel", name], capture_output=True)
-        shutil.rmtree(base, ignore_errors=True)
 
 
 def _ws_execute(port: int, token: str, kernel_id: str, code: str) -> str:

@@ -123,18 +123,10 @@ def test_other_train_dependent_layer(student, gen, keep):
     of model.eval(); model(x)"""
     spec = {"arg": "inputs", "in": 5, "out": 3, "hidden": [6, 4], "norm": False, "dropout": True,
             "seed": int(torch.randint(0, 2**31 - 1, (1,), generator=gen))}
-    model = G.vary_model(build_model(spec), "alpha")
-    modes = [True] * len(list(model.modules()))
     x = torch.randn(4, spec["in"], generator=gen)
-    res = student.call("run_evaluate", spec=spec, x=x, keep=keep, train_modes=modes, variant="alpha")
-    what = (f"evaluate(model, x, keep_for_autograd={keep}) for {spec_text(spec)} with nn.AlphaDropout in place of "
-            f"each nn.Dropout, every submodule in training mode, x of shape {tuple(x.shape)}")
-    model.eval()
-    with torch.no_grad():
-        want = model(x)
-    check_common(res, want, what)
-    expect(res.get("modes_after") == modes, f"{what}: afterwards the train/eval flags of model.modules() were "
-                                           f"{res.get('modes_after')}, expected them all True as before the call")
+    _all_in_training_mode(student, spec, G.vary_model(build_model(spec), "alpha"), x, keep, "alpha",
+                          f"evaluate(model, x, keep_for_autograd={keep}) for {spec_text(spec)} with nn.AlphaDropout "
+                          f"in place of each nn.Dropout, every submodule in training mode, x of shape {tuple(x.shape)}")
 
 
 @pytest.mark.parametrize("keep", [False, True])
@@ -143,12 +135,18 @@ def test_batchnorm_in_training_mode(student, gen, keep):
     running statistics, not the batch's), and the running statistics left as they were"""
     spec = {"arg": "input", "in": 5, "out": 3, "hidden": [6, 4], "norm": True, "dropout": True,
             "seed": int(torch.randint(0, 2**31 - 1, (1,), generator=gen))}
-    model = build_model(spec)
-    modes = [True] * len(list(model.modules()))
     x = torch.randn(4, spec["in"], generator=gen) * 3 + 2  # batch statistics far from the running ones (0 and 1)
-    res = student.call("run_evaluate", spec=spec, x=x, keep=keep, train_modes=modes)
-    what = (f"evaluate(model, x, keep_for_autograd={keep}) for {spec_text(spec)}, every submodule (the "
-            f"BatchNorm1d layers too) in training mode, x of shape {tuple(x.shape)}")
+    _all_in_training_mode(student, spec, build_model(spec), x, keep, None,
+                          f"evaluate(model, x, keep_for_autograd={keep}) for {spec_text(spec)}, every submodule (the "
+                          f"BatchNorm1d layers too) in training mode, x of shape {tuple(x.shape)}")
+
+
+def _all_in_training_mode(student, spec, model, x, keep, variant, what):
+    """evaluate on ``model`` (the judge's copy of the worker's) with every submodule in training mode: the values
+    of model.eval(); model(x), and every flag True again afterwards."""
+    modes = [True] * len(list(model.modules()))
+    extra = {"variant": variant} if variant else {}
+    res = student.call("run_evaluate", spec=spec, x=x, keep=keep, train_modes=modes, **extra)
     model.eval()
     with torch.no_grad():
         want = model(x)
