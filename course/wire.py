@@ -213,8 +213,8 @@ class _Reader:
                 try:
                     h = hash(k)
                     hashes[h] = hashes.get(h, 0) + 1
-                    if hashes[h] > 8:
-                        raise plain.NotPlain("a dict of more than 8 keys of one hash")
+                    if hashes[h] > 64:  # (-1, -2) and (-2, -1) share one: honest keys may too
+                        raise plain.NotPlain("a dict of more than 64 keys of one hash")
                     d[k] = self.value(depth + 1)
                 except TypeError:
                     raise plain.NotPlain("a dict key that cannot be hashed") from None
@@ -255,8 +255,10 @@ class _Reader:
             raise plain.NotPlain(f"tensors of more than {self.max_elements} elements in all (views counted whole)")
         size = self.torch.empty(0, dtype=dtype).element_size()
         last = offset + sum((n - 1) * s for n, s in zip(shape, stride)) if numel else offset
-        if (last + (1 if numel else 0)) * size > buf.numel():  # an empty view's offset too
+        if numel and (last + 1) * size > buf.numel():
             raise plain.NotPlain("a tensor that reaches past the bytes of its storage")
+        if offset * size >= 2**62:  # an empty view may sit past its storage (ones(3, 0)[3:]), not past int64
+            raise plain.NotPlain("an offset of more bytes than int64 holds")
         if dtype is self.torch.bool and index not in self.bools:  # each storage scanned once
             if buf.numel() and int(buf.max()) > 1:
                 raise plain.NotPlain("a bool tensor holding bytes other than 0 and 1")
