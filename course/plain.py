@@ -69,6 +69,8 @@ def check(obj, max_depth: int = MAX_DEPTH, max_nodes: int = MAX_NODES, max_text:
             text += len(o)
             if text > max_text:
                 raise NotPlain(f"more than {max_text} characters of text")
+        elif kind is int and o.bit_length() > 8192:  # str() of it would pass Python's 4300 digits and raise
+            raise NotPlain("an integer of more than 1024 bytes")
         elif kind in _ATOMS or kind in torch_atoms:
             continue
         elif kind is dict or kind is collections.OrderedDict:
@@ -78,13 +80,20 @@ def check(obj, max_depth: int = MAX_DEPTH, max_nodes: int = MAX_NODES, max_text:
                 stack.append((k, depth + 1))
                 stack.append((v, depth + 1))
         elif kind in _SEQUENCES or (torch is not None and kind is torch.Size):
+            if kind not in _SEQUENCES and any(type(i) is not int or not -2**63 <= i < 2**63 for i in o):
+                raise NotPlain("a torch.Size of values that are not int64 (formatting it raises)")
             stack.extend((v, depth + 1) for v in o)
         elif kind in tensor_types:
             if o._backward_hooks or getattr(o, "_post_accumulate_grad_hooks", None):
                 raise NotPlain("a tensor with hooks attached (torch.save never sends them)")
             _drop_attributes(o)
+            if o.storage_offset() * o.element_size() >= 2**62:
+                raise NotPlain("a tensor whose offset is past any storage")
             if max_elements is not None:
-                elements += o.numel()
+                whole = 1
+                for n in o.shape:  # (0, 2**40) holds nothing, but its sum(0) would hold 2**40
+                    whole *= max(n, 1)
+                elements += whole
                 if elements > max_elements:
                     raise NotPlain(f"tensors of more than {max_elements} elements in all (views counted whole)")
         else:
