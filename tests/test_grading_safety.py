@@ -187,3 +187,56 @@ def test_an_integer_too_long_to_print_is_refused():
     assert plain.check(1 << 8000) == 1 << 8000
     with pytest.raises(plain.NotPlain):
         plain.check([1 << 16384])
+
+
+def _saved(value) -> bytes:
+    import io
+    bio = io.BytesIO()
+    torch.save({"seq": 1, "ok": True, "value": value}, bio)
+    return bio.getvalue()
+
+
+def test_a_torch_save_reply_of_colliding_keys_is_refused_before_it_is_built():
+    """Keys of one hash make each dict insert walk all those before it (ints collide at will: hash(n) is n
+    modulo 2**61 - 1); torch.load would build them with no limit, so the pickle is walked first."""
+    import time
+
+    from course.judge.adapter import _value_of
+    m = 2**61 - 1
+    frame = _saved({1 + i * m: 0 for i in range(20_000)})
+    t0 = time.process_time()
+    with pytest.raises(plain.NotPlain, match="more than 4096 entries"):
+        _value_of(frame)
+    assert time.process_time() - t0 < 2, "walking the pickle took longer than building the dict would"
+    ok = {1 + i * m: i for i in range(plain.MAX_KEYS)}
+    assert _value_of(_saved(ok))["value"] == ok
+
+
+def test_a_dict_filled_in_several_batches_through_the_memo_is_counted_whole():
+    """pickle fills a dict 1000 keys per SETITEMS; a hand-made pickle can come back to it through the memo
+    (BINGET) or a DUP and add more batches: the count follows the object, not the opcode."""
+    import pickle
+    batch = b"(" + b"".join(b"J" + i.to_bytes(4, "little", signed=True) + b"N" for i in range(1000)) + b"u"
+    pkl = b"\x80\x02}q\x00" + batch + (b"0h\x00" + batch) * 5 + b"."  # EMPTY_DICT, BINPUT 0, (POP, BINGET 0, batch)*
+    assert len(pickle.loads(pkl)) == 1000  # the same keys each time: the pickle is valid
+    with pytest.raises(plain.NotPlain):
+        plain.scan_pickle(pkl)
+    plain.scan_pickle(b"\x80\x02}q\x00" + batch + b".")
+
+
+@pytest.mark.parametrize("value", [torch.nn.BatchNorm1d(3).state_dict(), {"p": torch.nn.Parameter(torch.ones(2))},
+                                   [{i: str(i)} for i in range(3000)], set(range(4000))])
+def test_honest_torch_save_replies_still_read(value):
+    from course.judge.adapter import _value_of
+    got = _value_of(_saved(value))["value"]
+    assert type(got) is type(value) and len(got) == len(value)
+
+
+def test_a_reply_in_torchs_format_from_before_1_6_is_refused():
+    import io
+
+    from course.judge.adapter import _value_of
+    bio = io.BytesIO()
+    torch.save({"seq": 1, "ok": True, "value": 3}, bio, _use_new_zipfile_serialization=False)
+    with pytest.raises(plain.NotPlain, match="not a zip"):
+        _value_of(bio.getvalue())

@@ -125,11 +125,12 @@ def stored_frame(payload: bytes) -> bytes:
     in the judge's own memory: a frame of a few hundred kB made of deflated zeros became gigabytes there,
     outside every sandbox's cap. So a zip is read here with Python's reader, every record must be stored
     (its size as written, together no more than the frame), and torch reads a zip written again from those
-    records, never the worker's own directory. A frame that is not a zip (torch's older format) has nothing
-    compressed in it and is read as it came."""
+    records, never the worker's own directory, after each pickle in it has been walked (``plain.scan_pickle``: no
+    dict or set of more entries than a reply needs). A frame in torch's format from before 1.6 is refused: no
+    torch.save of this course writes it."""
     import zipfile
     if payload[:4] != b"PK\x03\x04":  # how torch.load tells its zip format from the older one
-        return payload
+        raise plain.NotPlain("not a zip: torch.save has written one since 1.6")
     try:
         with zipfile.ZipFile(io.BytesIO(payload)) as zin:
             infos = zin.infolist()
@@ -148,7 +149,10 @@ def stored_frame(payload: bytes) -> bytes:
             out = io.BytesIO()
             with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as zout:
                 for info in infos:
-                    zout.writestr(info.filename, zin.read(info))
+                    record = zin.read(info)
+                    if info.filename.endswith(".pkl"):  # the value (data.pkl) and torch's byte order records
+                        plain.scan_pickle(record)
+                    zout.writestr(info.filename, record)
     except plain.NotPlain:
         raise
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, ValueError,
