@@ -113,19 +113,28 @@ def test_ema_matches_averaged_model(student, gen, decay):
 
     ref_net = make_net()
     ref_net.load_state_dict(init)
-    avg = AveragedModel(ref_net, multi_avg_fn=get_ema_multi_avg_fn(decay))
+    _expect_ema(r, _ema_reference(ref_net, updates, decay),
+                f"EMACallback(decay={decay}) after 5 optimizer steps (batches 2 and 3 had none, and the weights "
+                f"changed again after the last step), copy_to(model)")
+
+
+def _ema_reference(net, updates, decay) -> list:
+    """torch's own EMA (AveragedModel) of ``net`` over ``updates`` ([step taken, new values] each)."""
+    avg = AveragedModel(net, multi_avg_fn=get_ema_multi_avg_fn(decay))
     for advance, values in updates:
         with torch.no_grad():
-            for p, v in zip(ref_net.parameters(), values):
+            for p, v in zip(net.parameters(), values):
                 p.copy_(v)
         if advance:
-            avg.update_parameters(ref_net)
-    want = list(avg.module.parameters())
-    what = (f"EMACallback(decay={decay}) after 5 optimizer steps (batches 2 and 3 had none, and the weights "
-            f"changed again after the last step), copy_to(model)")
+            avg.update_parameters(net)
+    return [p.detach() for p in avg.module.parameters()]
+
+
+def _expect_ema(r, want, what, frozen=None) -> None:
     expect(len(r["ema"]) == len(want), f"{what}: wrong number of parameters")
     for i, (g, w) in enumerate(zip(r["ema"], want)):
-        expect_close(g, w.detach(), f"{what}: averaged parameter {i}", atol=1e-10, rtol=1e-8)
+        expect_close(g, w, f"{what}: averaged parameter {i}" + (" (the frozen one: its average is its value)"
+                                                                if i == frozen else ""), atol=1e-10, rtol=1e-8)
     expect(not r["graph"], f"{what}: the averaged weights carry an autograd graph (update under torch.no_grad())")
 
 
@@ -232,18 +241,8 @@ def test_ema_frozen_parameter(student, gen):
     updates = [[i != 1, [start[j] if j == frozen else torch.randn(p.shape, generator=gen, dtype=torch.float64)
                          for j, p in enumerate(net.parameters())]] for i in range(4)]
     r = student.call("ema_updates", init=init, updates=updates, decay=0.8, frozen=[frozen])
-    avg = AveragedModel(net, multi_avg_fn=get_ema_multi_avg_fn(0.8))
-    for advance, values in updates:
-        with torch.no_grad():
-            for p, v in zip(net.parameters(), values):
-                p.copy_(v)
-        if advance:
-            avg.update_parameters(net)
     name = [k for k, _ in net.named_parameters()][frozen]
-    what = (f"EMACallback(decay=0.8) on Linear-Tanh-Linear whose parameter '{name}' is frozen (requires_grad=False, "
-            f"in the model and in the module copy_to writes into), after 3 optimizer steps, copy_to(a fresh model)")
-    want = [p.detach() for p in avg.module.parameters()]
-    expect(len(r["ema"]) == len(want), f"{what}: wrong number of parameters")
-    for i, (g, w) in enumerate(zip(r["ema"], want)):
-        expect_close(g, w, f"{what}: averaged parameter {i}" + (" (the frozen one: its average is its value)"
-                                                                if i == frozen else ""), atol=1e-10, rtol=1e-8)
+    _expect_ema(r, _ema_reference(net, updates, 0.8),
+                f"EMACallback(decay=0.8) on Linear-Tanh-Linear whose parameter '{name}' is frozen (requires_grad=False, "
+                f"in the model and in the module copy_to writes into), after 3 optimizer steps, copy_to(a fresh model)",
+                frozen=frozen)
