@@ -15,6 +15,8 @@ exceptions and traceback classes torch allows, whose text no record of the worke
 """
 from __future__ import annotations
 
+import functools
+
 MAX_DEPTH = 40
 MAX_NODES = 100_000
 MAX_TEXT = 4_000_000  # characters in all strings and bytes together
@@ -105,12 +107,14 @@ def check(obj, max_depth: int = MAX_DEPTH, max_nodes: int = MAX_NODES, max_text:
 MAX_KEYS = 4096  # keys of one dict, or items of one set, in a reply torch.save wrote
 
 
+@functools.lru_cache(maxsize=1)
 def _pickle_ops():
     import pickletools
     return {op.code: (op.name, [s.name for s in op.stack_before], len(op.stack_after)) for op in pickletools.opcodes}
 
 
-_KEEPS = {"SETITEM": 0, "SETITEMS": 0, "ADDITEMS": 0, "APPEND": 0, "APPENDS": 0, "BUILD": 0, "MEMOIZE": 0}
+# opcodes that leave on the stack the object they were given (filled, or built with its state)
+_KEEPS = frozenset({"SETITEM", "SETITEMS", "ADDITEMS", "APPEND", "APPENDS", "BUILD", "MEMOIZE"})
 
 
 def scan_pickle(data: bytes, max_keys: int = MAX_KEYS) -> None:

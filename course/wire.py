@@ -103,7 +103,8 @@ def dumps(obj, drop_attributes: bool = False) -> bytes:
 
     def put_tensor(t) -> None:
         if (t.layout is not torch.strided or t.device.type != "cpu" or t.dtype not in dtypes or t.is_conj()
-                or t.is_neg() or t.is_quantized or t.is_nested or any(n is not None for n in (getattr(t, "names", None) or ()))
+                or t.is_neg() or t.is_quantized or t.is_nested
+                or any(n is not None for n in (getattr(t, "names", None) or ()))  # named tensors, where torch has them
                 or (getattr(t, "__dict__", None) and not drop_attributes)):
             raise Unencodable("a tensor torch.save keeps differently")
         st = t.untyped_storage()

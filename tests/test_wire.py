@@ -77,7 +77,8 @@ def tensors(draw):
 
 
 atoms = st.one_of(st.none(), st.booleans(), st.integers(-2**70, 2**70), st.floats(allow_nan=True),
-                  st.complex_numbers(allow_nan=True), st.text(max_size=20), st.binary(min_size=1, max_size=20),  # torch will not load b""
+                  st.complex_numbers(allow_nan=True), st.text(max_size=20),
+                  st.binary(min_size=1, max_size=20),  # torch will not load b""
                   st.sampled_from(DTYPES), st.sampled_from([torch.device("cpu"), torch.device("cuda", 1)]),
                   st.lists(st.integers(0, 9), max_size=4).map(torch.Size), tensors())
 keys = st.one_of(st.text(max_size=8), st.integers(-5, 5), st.tuples(st.integers(0, 3), st.text(max_size=3)))
@@ -117,7 +118,8 @@ class Sub(torch.Tensor):
 
 
 @pytest.mark.parametrize("value", [
-    torch.nn.Parameter(torch.ones(2)), {1, 2}, frozenset(), torch.ones(2).to_sparse(), torch.ones(2, dtype=torch.cfloat).conj(),
+    torch.nn.Parameter(torch.ones(2)), {1, 2}, frozenset(), torch.ones(2).to_sparse(),
+    torch.ones(2, dtype=torch.cfloat).conj(),
     torch.ones(2).as_subclass(Sub), torch.ones(2, dtype=torch.uint16), torch.device, compile("1", "<s>", "eval"),
     [True, object()], {"k": (1, 2.0, torch.float8_e4m3fn)}, collections.Counter(a=1), type("I", (int,), {})(3),
 ], ids=lambda v: type(v).__name__)
@@ -167,7 +169,8 @@ HOSTILE = {
     "a torch.save frame": b"PK\x03\x04",
     "2**40 elements behind a size of 0": frame([b""], tensor_body(shape=(0, 2**40), stride=(2**40, 1))),  # sum(0)
     "an empty view's offset of 2**65 bytes": frame([b"\0" * 8], tensor_body(offset=2**63 - 1, shape=(0,))),
-    "a Size of 2**70": frame([], b"S" + struct.pack("<I", 1) + b"I" + struct.pack("<I", 9) + (2**70).to_bytes(9, "little")),
+    "a Size of 2**70": frame([], b"S" + struct.pack("<I", 1) + b"I" + struct.pack("<I", 9)
+                             + (2**70).to_bytes(9, "little")),
     "an integer str() refuses": frame([], b"I" + struct.pack("<I", 2048) + b"\1" * 2048),
     "keys of one hash": frame([], b"d" + struct.pack("<I", 65) + b"".join(
         b"I" + struct.pack("<I", 9) + (1 + k * (2**61 - 1)).to_bytes(9, "little") + b"N" for k in range(65))),
