@@ -199,15 +199,11 @@ def _saved(value) -> bytes:
 def test_a_torch_save_reply_of_colliding_keys_is_refused_before_it_is_built():
     """Keys of one hash make each dict insert walk all those before it (ints collide at will: hash(n) is n
     modulo 2**61 - 1); torch.load would build them with no limit, so the pickle is walked first."""
-    import time
-
     from course.judge.adapter import _value_of
     m = 2**61 - 1
     frame = _saved({1 + i * m: 0 for i in range(20_000)})
-    t0 = time.process_time()
     with pytest.raises(plain.NotPlain, match="more than 4096 entries"):
-        _value_of(frame)
-    assert time.process_time() - t0 < 2, "walking the pickle took longer than building the dict would"
+        _value_of(frame)  # refused while walking, before torch.load builds anything
     ok = {1 + i * m: i for i in range(plain.MAX_KEYS)}
     assert _value_of(_saved(ok))["value"] == ok
 
