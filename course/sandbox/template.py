@@ -44,6 +44,8 @@ import sys
 import time
 
 SOCKET_ENV = "COURSE_TEMPLATE_SOCKET"
+# the sandbox environment's folders, which the template itself (root, on the host) takes from a folder of its own
+HOST_PATHS = ("HOME", "TMPDIR", "IPYTHONDIR", "MPLCONFIGDIR", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME")
 PRELOAD = ("torch", "torch.nn", "torch.nn.functional", "torch.optim", "torch.utils.data", "numpy",
            "IPython.core.interactiveshell", "IPython.core.inputtransformer2", "ipykernel.kernelapp",
            "ipykernel.ipkernel", "course.judge.forkserver", "course.judge.worker",
@@ -246,6 +248,13 @@ class Template:
         self.log = open(os.path.join(self.folder, "template.log"), "w+b")
         # OpenBLAS (numpy) starts its thread pool as it loads: one thread, so the template has none to fork
         env = {**clean_env(), "COURSE_TEMPLATE_PRELOAD": ",".join(preload), "OPENBLAS_NUM_THREADS": "1"}
+        # The template is root on the HOST: the sandbox's HOME, TMPDIR and caches (/tmp/work, /tmp/.config, ...)
+        # would be folders of the host's shared /tmp that any account may make first, whose configuration what it
+        # preloads reads as root (matplotlib's fc-list read a planted fonts.conf and wrote caches where it said).
+        # Here they are a root-only folder of its own; each child takes the sandbox's from its request.
+        own = os.path.join(self.folder, "home")
+        os.makedirs(own, mode=0o700)
+        env.update({k: own for k in HOST_PATHS if k in env})
         code = (f"import sys; sys.path.insert(0, {str(REPO_ROOT)!r}); "
                 f"from course.sandbox.template import main; main({listener.fileno()}, {os.path.join(self.folder, 'root')!r})")
         self.proc = subprocess.Popen([sys.executable, "-I", "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
