@@ -128,10 +128,12 @@ _FILE: str | None = None
 
 
 def _usable(path: str, data: bytes) -> bool:
-    """``path`` is a plain file of this account's, writable by no one else, holding exactly ``data``."""
+    """``path`` is a plain file of this account's, writable by no one else, holding exactly ``data``. Opened
+    without waiting: the name is in a folder every account may write, and a FIFO another one made there would
+    hold a plain open (and every sandbox with it) until someone opens it for writing."""
     import stat
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except OSError:
         return False
     try:
