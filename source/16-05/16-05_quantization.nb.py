@@ -241,7 +241,8 @@ print("moving average: range", (_avg.min_val.item(), _avg.max_val.item()), "qpar
 #   end).
 # * With `averaging_constant=None`, `min_val` and `max_val` are the extremes over every tensor observed so far.
 # * With a float `averaging_constant` `c`, the first tensor sets them and each later one moves them:
-#   `min_val + c * (x_min - min_val)`, likewise for `max_val`.
+#   `min_val + c * (x_min - min_val)`, likewise for `max_val`. Other float32 forms of this update (`torch.lerp`,
+#   `(1 - c) * min_val + c * x_min`) differ from it only in the last bits, and count as equal here.
 # * An empty tensor changes nothing, and recording never builds an autograd graph.
 # * `calculate_qparams()` returns `(scale, zero_point)`, a float32 tensor and an integer tensor (int32 or int64), of
 #   shape `(1,)` per tensor or `(C,)` per channel, computed in float32 by the affine or symmetric formulas above

@@ -147,6 +147,46 @@ def test_zero_point_rounds_halves_to_even(student, gen):
             "one tensor [[-3, 507], [-7, 503]] per row (lo / scale = -1.5 and -3.5)")
 
 
+def float32_apart(gen, n):
+    """n ranges (lo, hi), lo < 0 < hi, whose affine scale (hi - lo) / 255 computed in float32 (hi - lo rounded to
+    float32 first) differs in the last bit from the same formula computed in float64 and then rounded."""
+    found = []
+    for _ in range(50):
+        lo = -(torch.rand(256, generator=gen) * 4 + 0.01)
+        hi = torch.rand(256, generator=gen) * 4 + 0.01
+        keep = (hi - lo) / 255.0 != ((hi.double() - lo.double()) / 255.0).float()
+        found += list(zip(lo[keep].tolist(), hi[keep].tolist()))
+        if len(found) >= n:
+            break
+    return found[:n]
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "int8"])
+def test_affine_scale_in_float32(student, gen, dtype):
+    """the affine scale is (hi - lo) / (qmax - qmin) computed in float32 (hi - lo rounded to float32 first): with the
+    exact range of a min-max observer it equals PyTorch's bit for bit, per tensor and per channel"""
+    pairs = float32_apart(gen, 4)
+    expect(len(pairs) == 4, "the check found no range whose float32 and float64 scales differ (a grading error)")
+    rows = torch.tensor([[lo, hi, (lo + hi) / 2] for lo, hi in pairs], dtype=torch.float32)
+    lo0, hi0 = rows[0, 0].item(), rows[0, 1].item()
+    for cfg, x, what_inputs in (({"dtype": dtype}, rows[0], f"one tensor [{lo0!r}, {hi0!r}, ...]"),
+                                ({"dtype": dtype, "ch_axis": 0}, rows, "one tensor (4, 3) whose row c spans its own "
+                                 "[lo_c, hi_c]")):
+        res = compare(student, gen, cfg, [x], what_inputs)
+        ref = torch_observer(cfg)
+        ref(x)
+        want, got = ref.calculate_qparams()[0].reshape(-1), res["scale"].reshape(-1)
+        expect_equal(tuple(got.shape), tuple(want.shape), f"the shape of the scale of {describe(cfg)}")
+        bad = (got != want).nonzero()
+        if len(bad):
+            c = int(bad[0])
+            lo, hi = (lo0, hi0) if cfg.get("ch_axis") is None else (rows[c, 0].item(), rows[c, 1].item())
+            expect(False, f"the scale from calculate_qparams() of {describe(cfg)} after {what_inputs}"
+                   + ("" if cfg.get("ch_axis") is None else f", channel {c}") + f": for the range [{lo!r}, {hi!r}] "
+                   f"expected {want[c].item()!r} (PyTorch's), got {got[c].item()!r}: scale = (hi - lo) / (qmax - qmin) "
+                   f"is computed in float32, hi - lo rounded to float32 first (in float64 it differs in the last bit)")
+
+
 @pytest.mark.parametrize("cfg", [{"dtype": "uint8"}, {"dtype": "int8", "ch_axis": 1, "averaging_constant": 0.2}],
                          ids=["minmax-tensor", "average-channel"])
 def test_qparams_leave_the_range(student, gen, cfg):

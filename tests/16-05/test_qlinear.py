@@ -178,3 +178,37 @@ def test_rescale_is_one_product_of_scales(student, gen, order):
     expect(got == want, f"{what}: output {m} is level {got}, expected {want}: y = acc * (x_scale * w_scale) + bias in "
            f"float32 (one product of the scales, then one multiply); rescaling by the scales one after the other "
            f"({order.replace(' first', '')} first) rounds differently")
+
+
+def requant_tie_case(gen):
+    """Operands and an output scale for which one output y, requantized like quantize (round(y * (1 / out_scale))
+    with the inverse in float32), lands on another level than round(y / out_scale)."""
+    for _ in range(400):
+        qx = torch.randint(0, 256, (1, 8), generator=gen).to(torch.uint8)
+        qw = torch.randint(-128, 128, (6, 8), generator=gen).to(torch.int8)
+        xs = float(torch.rand((), generator=gen)) * 0.05 + 0.005
+        xz = int(torch.randint(60, 200, (), generator=gen))
+        ws = torch.rand(6, generator=gen) * 0.02 + 0.001
+        y = ((qx.to(torch.int64) - xz) @ qw.to(torch.int64).T).to(torch.float32) * (xs * ws)
+        for m in range(6):
+            a = y[0, m:m + 1]
+            for k in range(40):
+                s0 = torch.tensor(abs(float(a)) / (k + 0.5), dtype=torch.float32)
+                for s in (s0, torch.nextafter(s0, s0 + 1), torch.nextafter(s0, s0 - 1)):
+                    if float(s) > 0 and levels(a, float(s), 128)[0] != torch.clamp(torch.round(a / s) + 128, 0, 255)[0]:
+                        return [qx, xs, xz, qw, ws, None, float(s), 128], m
+    return None, None
+
+
+def test_requantized_like_quantize(student, gen):
+    """y is requantized like quantize: round(y * (1 / out_scale)) with the inverse in float32, not y / out_scale
+    (next to a half level the two land on different levels)"""
+    args, m = requant_tie_case(gen)
+    expect(args is not None, "the check found no output where the two requantizations round apart (a grading error)")
+    what = (f"quantized_linear(qx (1, 8), {args[1]!r}, {args[2]}, qw (6, 8), w_scale (6,), None, {args[6]!r}, 128), "
+            f"built so that output {m} lies next to a half level of out_scale")
+    res = run(student, args, what)
+    got, want = res["out"].to(torch.int64)[0, m].item(), integer_path(*args).to(torch.int64)[0, m].item()
+    expect(got == want, f"{what}: output {m} is level {got}, expected {want}: y is requantized like quantize, "
+           f"clamp(round(y * inv) + out_zero_point, 0, 255) with inv = 1 / out_scale in float32; round(y / out_scale) "
+           f"lands on the other level here")

@@ -239,7 +239,8 @@ def test_any_layout(student, gen, layout):
 
 
 def test_zero_size_and_0dim(student, gen):
-    """zero-size and 0-dim tensors, per tensor and per channel"""
+    """zero-size and 0-dim tensors, per tensor and per channel, through quantize and dequantize (each keeps the
+    shape)"""
     check_levels(student, "quantize(x of shape (0, 3), 0.1, 2, torch.int8)", torch.zeros(0, 3), 0.1, 2, "int8")
     s, z = torch.tensor([0.1, 0.2, 0.3]), torch.tensor([1, 2, 3])
     check_levels(student, "quantize(x of shape (0, 3), scale (3,), zero_point (3,), torch.uint8, axis=1)",
@@ -251,6 +252,18 @@ def test_zero_size_and_0dim(student, gen):
     expect(isinstance(res["out"], torch.Tensor) and torch.equal(res["out"], torch_dequant(q, 0.05, 7)),
            f"dequantize(torch.tensor(200, dtype=torch.uint8), 0.05, 7): expected {torch_dequant(q, 0.05, 7)}, "
            f"got {res['out']}")
+    # dequantize keeps a zero-size q's shape too, per tensor and per channel (PyTorch's dequantize() of it)
+    for q, s, z, axis in ((torch.zeros(0, 3, dtype=torch.uint8), 0.1, 2, None),
+                          (torch.zeros(2, 0, dtype=torch.int8), torch.tensor([0.1, 0.2]), torch.tensor([1, -2]), 0)):
+        what = (f"dequantize(q of shape {tuple(q.shape)} and dtype {q.dtype}, " +
+                ("0.1, 2)" if axis is None else "scale (2,), zero_point (2,), axis=0)"))
+        res = student.call("dequant", q=q, scale=s, zero_point=z, axis=axis)
+        want = torch_dequant(q, s, z, axis)
+        out = res["out"]
+        expect(isinstance(out, torch.Tensor) and out.dtype == want.dtype and tuple(out.shape) == tuple(want.shape),
+               f"{what}: expected a torch.float32 tensor of shape {tuple(want.shape)} (the shape of q: both functions "
+               f"take zero-size tensors), got " + (f"{out.dtype} of shape {tuple(out.shape)}"
+                                                   if isinstance(out, torch.Tensor) else repr(out)))
 
 
 def test_does_not_call_pytorch_quantizer(student, gen):
