@@ -11,7 +11,10 @@ readers still parse it) with values that no process moves: no CPU time, one proc
 uptime the sandbox started at. ``btime`` and the list of CPUs are the node's (fixed while it runs).
 ``/proc/softirqs`` and ``/proc/interrupts`` (each CPU's scheduler softirqs and rescheduling interrupts
 carried the fork signal as well as ``processes`` did) and ``/proc/pressure/*`` (the node's CPU, memory
-and I/O stall times) keep their rows and lose their counts. A file the node does not have is left alone.
+and I/O stall times) keep their rows and lose their counts. ``/proc/sys/kernel/pty/nr`` (the node's count of
+pseudo-terminals in use: every sandbox's devpts instance draws on it, and nothing else on a grading node moves it,
+so one sandbox opening and closing ptys set it exactly for another) reads 0. A file the node does not have is
+left alone.
 """
 from __future__ import annotations
 
@@ -19,7 +22,8 @@ import os
 import re
 import time
 
-MASKED = ("stat", "loadavg", "uptime", "softirqs", "interrupts", "pressure/cpu", "pressure/memory", "pressure/io")
+MASKED = ("stat", "loadavg", "uptime", "softirqs", "interrupts", "pressure/cpu", "pressure/memory", "pressure/io",
+          "sys/kernel/pty/nr")
 
 _CPU_FIELDS = 10  # user nice system idle iowait irq softirq steal guest guest_nice
 _SOFTIRQS = 10  # HI TIMER NET_TX NET_RX BLOCK IRQ_POLL TASKLET SCHED HRTIMER RCU
@@ -56,13 +60,15 @@ def contents() -> dict[str, bytes]:
     out = {"stat": ("\n".join(stat) + "\n").encode(),
            "loadavg": b"0.00 0.00 0.00 1/1 1\n",
            "uptime": f"{uptime:.2f} 0.00\n".encode()}
-    for name in MASKED[3:]:
+    for name in MASKED[3:-1]:
         try:
             with open("/proc/" + name) as fh:
                 text = fh.read()
         except OSError:  # not on this node (or not readable): nothing to cover
             continue
         out[name] = (_zero_pressure(text) if name.startswith("pressure/") else _zero_table(text)).encode()
+    if os.path.exists("/proc/sys/kernel/pty/nr"):  # the node's pseudo-terminals in use, exact: opened and closed
+        out["sys/kernel/pty/nr"] = b"0\n"           # by one sandbox, read by another (red team 12)
     return out
 
 

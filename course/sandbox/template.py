@@ -46,6 +46,9 @@ import time
 SOCKET_ENV = "COURSE_TEMPLATE_SOCKET"
 # the sandbox environment's folders, which the template itself (root, on the host) takes from a folder of its own
 HOST_PATHS = ("HOME", "TMPDIR", "IPYTHONDIR", "MPLCONFIGDIR", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME")
+# pseudo-terminals a child may hold (its devpts' max; grading uses none): every instance draws on the node's 4,096
+# (3,072 without the host's reserve), whose exhaustion (ENOSPC) another sandbox would see
+PTYS = 16
 PRELOAD = ("torch", "torch.nn", "torch.nn.functional", "torch.optim", "torch.utils.data", "numpy",
            "IPython.core.interactiveshell", "IPython.core.inputtransformer2", "ipykernel.kernelapp",
            "ipykernel.ipkernel", "course.judge.forkserver", "course.judge.worker",
@@ -682,7 +685,7 @@ def _make_root(req: dict, root: str) -> None:
                      ("stderr", "/proc/self/fd/2"), ("core", "/proc/kcore"), ("ptmx", "pts/ptmx")):
         os.symlink(to, os.path.join(dev, name))
     os.mkdir(os.path.join(dev, "pts"))
-    _mount("devpts", os.path.join(dev, "pts"), "devpts", MS_NOSUID | MS_NOEXEC, "newinstance,ptmxmode=0666,mode=620")
+    _mount("devpts", os.path.join(dev, "pts"), "devpts", MS_NOSUID | MS_NOEXEC, f"newinstance,ptmxmode=0666,mode=620,max={PTYS}")
     os.mkdir(os.path.join(dev, "shm"))
     _mount("course-shm", os.path.join(dev, "shm"), "tmpfs", MS_NOSUID | MS_NODEV, f"mode=1777,size={req['shm']}")
     _mkdirs(new + "/proc")
