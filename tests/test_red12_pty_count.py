@@ -5,8 +5,9 @@ ptys for a 1 and closing them for a 0 carried 127 of 128 bits right at 10 ms a b
 (about 100 bit/s, exact values 0 and 50, so more with levels; load 9 on 2 cores), beyond the ~15 bit/s the
 section "What remains between two live sandboxes" allowed. Each sandbox now reads a still copy
 (course/sandbox/procfiles.py), and a template's child holds at most ``template.PTYS`` of them (its devpts'
-``max``), so none can fill the node's 3,072 either (whose ENOSPC would be the next one-bit signal). Both ways a
-sandbox is made (tests/sandbox_launchers.py); about 2 s each."""
+``max``), so none can fill the node's 3,072 either (whose ENOSPC would be the next one-bit signal). The TCP socket
+count of /proc/net/sockstat carries as much and stays open (a strict xfail: it lives under every /proc/<pid>/net,
+which no bind mount covers). Both ways a sandbox is made (tests/sandbox_launchers.py); about 2 s each."""
 import json
 import subprocess
 import sys
@@ -90,3 +91,43 @@ def test_a_template_child_holds_few_ptys(launcher):
     assert opened["held"] == template.PTYS and opened["refused"] == "ENOSPC", (
         f"a template's child opened {opened['held']} of 200 ptys (then {opened['refused']}): expected "
         f"{template.PTYS}, its devpts' max, so that no sandbox can fill the node's count")
+
+
+SOCKSTAT_READER = r"""
+import sys
+read = lambda: open("/proc/net/sockstat").read().split("alloc ")[1].split()[0]
+print(read(), flush=True)
+sys.stdin.readline()
+print(read(), flush=True)
+"""
+
+SOCKETS = r"""
+import json, socket, sys
+held = [socket.socket() for _ in range(40)]
+print(json.dumps({"held": len(held), "refused": None}), flush=True)
+sys.stdin.readline()
+"""
+
+
+@pytest.mark.xfail(strict=True, reason="open (docs/security.md): /proc/net/sockstat's TCP alloc is the node's count "
+                                       "of TCP sockets, under every /proc/<pid>/net, which no bind mount covers")
+def test_the_nodes_tcp_socket_count_carries_nothing_between_sandboxes(launcher):
+    reader = _start(SOCKSTAT_READER)
+    try:
+        before = reader.stdout.readline().strip()
+        assert before, reader.stderr.read()[-2000:]
+        opener = _start(SOCKETS)
+        try:
+            line = opener.stdout.readline()
+            assert line.startswith("{"), line + opener.stderr.read()[-2000:]
+            reader.stdin.write("go\n")
+            reader.stdin.flush()
+            after = reader.stdout.readline().strip()
+        finally:
+            opener.stdin.close()
+            opener.wait(timeout=30)
+    finally:
+        reader.stdin.close()
+        reader.wait(timeout=30)
+    assert before == after, (f"/proc/net/sockstat's TCP alloc read {before} then {after} in one sandbox while another "
+                             "held 40 TCP sockets: the node's count is a channel between them")
