@@ -276,17 +276,43 @@ def _state(model):
 
 
 def embedding_model(spec):
-    """A model of token ids: nn.Embedding, flattened, then nn.Linear, with weights from spec's seed (float32)."""
+    """A model of token ids: nn.Embedding, flattened, then nn.Linear, with weights from spec's seed (float32); with
+    spec["tied"], nn.Embedding then an nn.Linear back to the vocabulary that shares the embedding's weight (one
+    parameter under two module names, named_parameters() lists it once), flattened."""
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(spec["seed"])
+        if spec.get("tied"):
+            emb, head = torch.nn.Embedding(spec["vocab"], spec["dim"]), torch.nn.Linear(spec["dim"], spec["vocab"])
+            head.weight = emb.weight
+            return torch.nn.Sequential(emb, head, torch.nn.Flatten())
         return torch.nn.Sequential(torch.nn.Embedding(spec["vocab"], spec["dim"]), torch.nn.Flatten(),
                                    torch.nn.Linear(spec["dim"] * spec["len"], spec["out"]))
 
 
-def per_sample(ns, spec, x, y, loss, frozen=(), train=False, grads=False):
+def step(model):
+    """An optimizer step's stand-in, in place: every parameter p becomes 0.125 - p / 2 and every floating buffer
+    b becomes 1.5 b (the objects stay the same)."""
+    with torch.no_grad():
+        for p in model.parameters():
+            p.mul_(-0.5).add_(0.125)
+        for b in model.buffers():
+            if b.is_floating_point():
+                b.mul_(1.5)
+
+
+def _grads_dict(out):
+    if not isinstance(out, dict):
+        return {"error": f"returned {type(out).__name__}, not a dict"}
+    return {"out": {str(k): (v.detach().clone() if isinstance(v, torch.Tensor) else f"<{type(v).__name__}>")
+                    for k, v in out.items()}}
+
+
+def per_sample(ns, spec, x, y, loss, frozen=(), train=False, grads=False, then_frozen=None):
     """per_sample_grads on the judge's model (probelib.build_model(spec) in float64, eval mode unless train, the
     named parameters frozen, with grads a .grad on every other parameter): its result, how often the model ran,
-    and the model's state before and after."""
+    and the model's state before and after. With then_frozen, the same model is then stepped in place (step) and
+    frozen anew (exactly the parameters named in then_frozen), and the result of a second call is sent as
+    "out2" (or "error2")."""
     model = (embedding_model(spec) if spec.get("vocab") else build_model(spec)).double()
     model.train(train)
     for name, p in model.named_parameters():
@@ -302,15 +328,19 @@ def per_sample(ns, spec, x, y, loss, frozen=(), train=False, grads=False):
     loss_fn = F.mse_loss if loss == "mse" else F.cross_entropy
     before = _state(model)
     try:
-        out = get(ns, "per_sample_grads")(model, loss_fn, x, y)
-        if isinstance(out, dict):
-            res = {"out": {str(k): (v.detach().clone() if isinstance(v, torch.Tensor) else f"<{type(v).__name__}>")
-                           for k, v in out.items()}}
-        else:
-            res = {"error": f"returned {type(out).__name__}, not a dict"}
+        res = _grads_dict(get(ns, "per_sample_grads")(model, loss_fn, x, y))
     except Exception as exc:  # noqa: BLE001
         res = {"error": _error(exc)}
     res.update(calls=len(calls), before=before, after=_state(model))
+    if then_frozen is not None and "error" not in res:
+        step(model)
+        for name, p in model.named_parameters():
+            p.requires_grad_(name not in then_frozen)
+        try:
+            second = _grads_dict(get(ns, "per_sample_grads")(model, loss_fn, x, y))
+            res.update({k + "2": v for k, v in second.items()})
+        except Exception as exc:  # noqa: BLE001
+            res["error2"] = _error(exc)
     return res
 
 
@@ -324,10 +354,12 @@ def _member(spec):
         return torch.nn.Linear(spec["in"], spec["out"], bias=False).double().eval()
 
 
-def ensemble(ns, specs, x, per_model=False, w=None):
+def ensemble(ns, specs, x, per_model=False, w=None, again=False):
     """ensemble_forward on the judge's models (probelib.build_model of each spec, float64, eval): its result, how
     often any module's forward ran (hooks on every module; a deep copy keeps them), and the models' state; with w,
-    x requires grad and the result's gradient <w, result> with respect to x is sent too (or why there is none)."""
+    x requires grad and the result's gradient <w, result> with respect to x is sent too (or why there is none).
+    With again, every model is then stepped in place (step) and the result of a second call on the same list is
+    sent as "out2" (or "error2")."""
     models = [_member(s) for s in specs]
     calls = []
     for m in models:
@@ -350,4 +382,12 @@ def ensemble(ns, specs, x, per_model=False, w=None):
     except Exception as exc:  # noqa: BLE001
         res = {"error": _error(exc)}
     res.update(calls=len(calls), before=before, after=[_state(m) for m in models])
+    if again and "error" not in res:
+        for m in models:
+            step(m)
+        try:
+            out = get(ns, "ensemble_forward")(models, x, per_model=per_model)
+            res["out2"] = out.detach().clone() if isinstance(out, torch.Tensor) else f"<{type(out).__name__}>"
+        except Exception as exc:  # noqa: BLE001
+            res["error2"] = _error(exc)
     return res

@@ -63,14 +63,18 @@ def test_float32(student, gen):
 @pytest.mark.parametrize("which,shapes", CASES[:1] + CASES[2:3] + CASES[4:5], ids=["two", "one", "three"])
 def test_one_forward_pass_on_duals(student, gen, which, shapes):
     """f runs exactly once, every argument a forward_ad dual tensor carrying its tangent (not torch.func.jvp's
-    wrapper); forward mode only (no backward)"""
+    wrapper), a tangent of zeros included; forward mode only (no backward)"""
     primals = [rand(gen, s) for s in shapes]
     tangents = [rand(gen, s) for s in shapes]
     what = f"dual_jvp(f, primals, tangents) with {len(shapes)} primal(s) of shapes {shapes}"
+    if len(shapes) == 2:  # a tangent of zeros is still a tangent: its primal reaches f as a dual tensor too
+        tangents[0] = torch.zeros(shapes[0], dtype=f64)
+        what += ", the first tangent all zeros"
     res = run(student, what, which, primals, tangents)
     expect(len(res["seen"]) == 1, f"{what} called f {len(res['seen'])} times; forward mode needs exactly one call")
     expect(all(res["seen"][0]), f"{what}: the arguments f received carried tangents {res['seen'][0]}; each must be "
-           f"fwAD.make_dual(primal, tangent) inside fwAD.dual_level() (torch.func.jvp passes wrappers of its own)")
+           f"fwAD.make_dual(primal, tangent) inside fwAD.dual_level(), also for a tangent of zeros (torch.func.jvp "
+           f"passes wrappers of its own)")
     if which == "cube":
         expect("backward" not in res["calls"], f"{what} ran a backward formula: compute J t in forward mode only")
     expect_close(res["jvp"], jvp(FUNCS[which], tuple(primals), tuple(tangents))[1], what + ", second result", **TOL)

@@ -34,8 +34,20 @@ def member(spec):
         return torch.nn.Linear(spec["in"], spec["out"], bias=False).double().eval()
 
 
-def one_by_one(specs, x, per_model):
+def step(model):
+    """The judge's twin of the probe's stand-in for an optimizer step: p -> 0.125 - p / 2, floating buffers x 1.5."""
+    with torch.no_grad():
+        for p in model.parameters():
+            p.mul_(-0.5).add_(0.125)
+        for b in model.buffers():
+            if b.is_floating_point():
+                b.mul_(1.5)
+
+
+def one_by_one(specs, x, per_model, stepped=False):
     models = [member(s) for s in specs]
+    for m in models if stepped else ():
+        step(m)
     with torch.no_grad():
         return torch.stack([m(x[i] if per_model else x) for i, m in enumerate(models)])
 
@@ -70,6 +82,23 @@ def test_result_carries_gradients_to_x(student, gen):
     xr = x.clone().requires_grad_(True)
     (want,) = torch.autograd.grad((torch.stack([member(s)(xr) for s in specs]) * w).sum(), xr)
     expect_close(res["x_grad"], want, f"the gradient of <w, {what}> with respect to x", **TOL)
+
+
+def test_a_later_call_sees_the_models_as_they_are(student, gen):
+    """a second call on the same models, after an in-place step of their parameters and buffers (an optimizer
+    step), runs the models as they are then (nothing kept from the first call)"""
+    specs = specs_of(gen, 3)
+    x = torch.randn(4, specs[0]["in"], generator=gen, dtype=f64)
+    what = "ensemble_forward(3 models, x)"
+    res = student.call("ensemble", specs=specs, x=x, per_model=False, again=True)
+    expect("error" not in res, f"{what} raised {res.get('error')}")
+    expect_close(res["out"], one_by_one(specs, x, False), what, **TOL)
+    what = "a second ensemble_forward(models, x) on the same list, after every parameter p of every model became " \
+           "0.125 - p / 2 and every floating buffer b 1.5 b in place (an optimizer step's stand-in)"
+    expect("error2" not in res, f"{what} raised {res.get('error2')}")
+    expect(isinstance(res["out2"], torch.Tensor), f"{what} returned {res['out2']}, not a tensor")
+    expect_close(res["out2"], one_by_one(specs, x, False, stepped=True), what + " (the models as they are at this "
+                 "call: torch.stack([m(x) for m in models]) now)", **TOL)
 
 
 def test_one_batched_call(student, gen):

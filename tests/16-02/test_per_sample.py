@@ -25,9 +25,22 @@ def data(gen, spec, n, loss):
     return x, y
 
 
-def loop_grads(spec, x, y, loss, frozen=()):
-    """The judge's per-example gradients: one backward pass per example, on its own copy of the model."""
+def step(model):
+    """The judge's twin of the probe's stand-in for an optimizer step: p -> 0.125 - p / 2, floating buffers x 1.5."""
+    with torch.no_grad():
+        for p in model.parameters():
+            p.mul_(-0.5).add_(0.125)
+        for b in model.buffers():
+            if b.is_floating_point():
+                b.mul_(1.5)
+
+
+def loop_grads(spec, x, y, loss, frozen=(), stepped=False):
+    """The judge's per-example gradients: one backward pass per example, on its own copy of the model (stepped
+    first, if asked)."""
     model = build_model(spec).double().eval()
+    if stepped:
+        step(model)
     for name, p in model.named_parameters():
         p.requires_grad_(name not in frozen)
     loss_fn = F.mse_loss if loss == "mse" else F.cross_entropy
@@ -66,11 +79,27 @@ def test_matches_a_loop(student, gen, loss, n):
 
 
 def embedding_model(spec):
-    """The judge's twin of the probe's model of token ids: nn.Embedding, flattened, then nn.Linear."""
+    """The judge's twin of the probe's model of token ids: nn.Embedding, flattened, then nn.Linear; with
+    spec["tied"], nn.Embedding then an nn.Linear back to the vocabulary sharing the embedding's weight, flattened."""
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(spec["seed"])
+        if spec.get("tied"):
+            emb, head = torch.nn.Embedding(spec["vocab"], spec["dim"]), torch.nn.Linear(spec["dim"], spec["vocab"])
+            head.weight = emb.weight
+            return torch.nn.Sequential(emb, head, torch.nn.Flatten()).double().eval()
         return torch.nn.Sequential(torch.nn.Embedding(spec["vocab"], spec["dim"]), torch.nn.Flatten(),
                                    torch.nn.Linear(spec["dim"] * spec["len"], spec["out"])).double().eval()
+
+
+def loop_named(model, x, y):
+    """The judge's per-example gradients of F.mse_loss for each of model.named_parameters(), by a loop."""
+    names = [k for k, _ in model.named_parameters()]
+    rows = {k: [] for k in names}
+    for i in range(len(x)):
+        gs = torch.autograd.grad(F.mse_loss(model(x[i:i + 1]), y[i:i + 1]), list(model.parameters()))
+        for k, g in zip(names, gs):
+            rows[k].append(g)
+    return {k: torch.stack(v) for k, v in rows.items()}
 
 
 def test_integer_inputs(student, gen):
@@ -82,15 +111,23 @@ def test_integer_inputs(student, gen):
     y = torch.randn(n, spec["out"], generator=gen, dtype=f64)
     what = f"per_sample_grads(nn.Embedding model, F.mse_loss, x int64 token ids {tuple(x.shape)}, y)"
     res = run(student, what, spec, x, y, "mse")
-    model = embedding_model(spec)
-    names = [k for k, _ in model.named_parameters()]
-    rows = {k: [] for k in names}
-    for i in range(n):
-        gs = torch.autograd.grad(F.mse_loss(model(x[i:i + 1]), y[i:i + 1]), list(model.parameters()))
-        for k, g in zip(names, gs):
-            rows[k].append(g)
-    expect_grads(res, {k: torch.stack(v) for k, v in rows.items()}, what + " (x is the model's input as it is: "
+    expect_grads(res, loop_named(embedding_model(spec), x, y), what + " (x is the model's input as it is: "
                  "casting it to the parameters' dtype breaks an nn.Embedding)")
+
+
+def test_tied_weights(student, gen):
+    """a parameter that two modules share (tied weights) has one entry, under its named_parameters() name, whose
+    rows are its whole gradient (both uses)"""
+    draw = lambda lo, hi: int(torch.randint(lo, hi, (), generator=gen))  # noqa: E731
+    spec = {"vocab": draw(4, 7), "dim": draw(2, 4), "len": draw(2, 4), "tied": True, "seed": draw(0, 2**30)}
+    n = 3
+    x = torch.randint(0, spec["vocab"], (n, spec["len"]), generator=gen)
+    y = torch.randn(n, spec["len"] * spec["vocab"], generator=gen, dtype=f64)
+    what = f"per_sample_grads(model, F.mse_loss, x int64 token ids {tuple(x.shape)}, y) for a model whose " \
+           f"nn.Embedding ('0.weight') and output nn.Linear ('1.weight') share one weight"
+    res = run(student, what, spec, x, y, "mse")
+    expect_grads(res, loop_named(embedding_model(spec), x, y), what + " (the shared weight is one parameter: "
+                 "named_parameters() lists it once, and its gradient sums both uses)")
 
 
 @pytest.mark.parametrize("case", ["first and last", "all but one"])
@@ -106,6 +143,25 @@ def test_frozen_parameters_left_out(student, gen, case):
     expect_grads(res, loop_grads(spec, x, y, "mse", frozen), what)
     expect_equal(res["after"]["frozen"], res["before"]["frozen"], f"the frozen parameters after {what} (the model "
                  f"is left as it was: requires_grad unchanged on every parameter)")
+
+
+def test_a_later_call_sees_the_model_as_it_is(student, gen):
+    """a second call on the same model, after an in-place step of its parameters and buffers and a change of which
+    parameters are frozen, gives the gradients of the model as it is then (nothing kept from the first call)"""
+    spec = spec_of(gen)
+    x, y = data(gen, spec, 3, "mse")
+    names = [k for k, _ in build_model(spec).named_parameters()]
+    frozen, then = names[:1], names[-1:]
+    what = f"per_sample_grads(model with {frozen} frozen, F.mse_loss, x (3, {spec['in']}), y)"
+    res = student.call("per_sample", spec=spec, x=x, y=y, loss="mse", frozen=frozen, then_frozen=then)
+    expect("error" not in res, f"{what} raised {res.get('error')}")
+    expect_grads(res, loop_grads(spec, x, y, "mse", frozen), what)
+    what = f"a second per_sample_grads(model, F.mse_loss, x, y) on the same model, after every parameter p became " \
+           f"0.125 - p / 2 and every floating buffer b 1.5 b in place (an optimizer step's stand-in) and {then} " \
+           f"became the only frozen parameter"
+    expect("error2" not in res, f"{what} raised or returned something else than a dict: {res.get('error2')}")
+    expect_grads({"out": res["out2"]}, loop_grads(spec, x, y, "mse", then, stepped=True),
+                 what + " (the model as it is at this call: its current values and requires_grad flags)")
 
 
 def test_model_runs_under_vmap(student, gen):
