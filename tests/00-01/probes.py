@@ -162,7 +162,8 @@ def build_graph(spec):
 
     spec: {"seed", "shape", "steps"}; registers start as [x (a leaf with requires_grad), c (a constant)];
     steps: ["unary", name, i] / ["mul", i, j] / ["add", i, j] / ["addcmul", i, j, k] (i + j * k, whose node
-    saves j and k as _saved_tensor1/_saved_tensor2) / ["neg", i] (a node with no _saved_ attribute at all)
+    saves j and k as _saved_tensor1/_saved_tensor2) / ["mm", i, j] (a matrix product of square registers,
+    whose node saves them as _saved_self/_saved_mat2) / ["neg", i] (a node with no _saved_ attribute at all)
     append a result; ["var_mean", i] appends two, the variance and the mean of register i (one node with two
     outputs, which saves i); ["reg", i] appends register i itself (no new node: ["reg", 0] makes the
     output the leaf x); ["write", i] adds 1 in place to register i; ["write_view", i] adds 1 in place
@@ -184,6 +185,8 @@ def build_graph(spec):
             regs.append(torch.addcmul(regs[step[1]], regs[step[2]], regs[step[3]]))
         elif kind == "neg":
             regs.append(-regs[step[1]])
+        elif kind == "mm":
+            regs.append(torch.mm(regs[step[1]], regs[step[2]]))
         elif kind == "var_mean":
             regs.extend(torch.var_mean(regs[step[1]]))
         elif kind == "reg":
@@ -325,12 +328,23 @@ def op_logger_case(ns, spec):
             "grads": [None if t.grad is None else t.grad.clone() for t in leaves]}
 
 
-def op_logger_fresh(ns):
-    """What a new OpLogger holds before it is used."""
-    log = get(ns, "OpLogger")()
-    flops = log.flops
-    return {"ops": _plain(log.ops),
+def _log_snapshot(log):
+    """A logger's ops and flops as plain data (copies: later changes to the logger do not reach them)."""
+    ops, flops = log.ops, log.flops
+    return {"ops": _plain(list(ops)) if isinstance(ops, (list, tuple)) else _plain(ops),
             "flops": {str(k): _plain(v) for k, v in flops.items()} if isinstance(flops, dict) else _plain(flops)}
+
+
+def op_logger_fresh(ns):
+    """What a new OpLogger holds before it is used, made after an earlier logger has logged a block; and that
+    earlier logger's log before and after the new one is made."""
+    cls = get(ns, "OpLogger")
+    first = cls()
+    with first:
+        torch.ones(2, 3) @ torch.ones(3, 2)
+    before = _log_snapshot(first)
+    fresh = _log_snapshot(cls())
+    return {**fresh, "first_before": before, "first_after": _log_snapshot(first)}
 
 
 def op_logger_raises(ns):

@@ -142,6 +142,11 @@ def test_fresh_logger(student):
     got = student.call("op_logger_fresh")
     expect(got["ops"] == [] and got["flops"] == {},
            f"OpLogger() before use: expected ops [] and flops {{}}, got ops {got['ops']!r} and flops {got['flops']!r}")
+    expect(got["first_after"] == got["first_before"],
+           "an OpLogger that logged `ones(2, 3) @ ones(3, 2)` held ops {0[ops]!r} and flops {0[flops]!r}; making a new "
+           "OpLogger() afterwards changed them to ops {1[ops]!r} and flops {1[flops]!r} (clause: a new OpLogger() starts "
+           "with an empty list and an empty dict of its own; an earlier log keeps the calls of its block)"
+           .format(got["first_before"], got["first_after"]))
 
 
 @pytest.mark.task("op_logger", weight=0.1)  # its right answer is the same for every student: worth little

@@ -73,7 +73,7 @@ def vary(case, gen):
     k = next((i for i, st in enumerate(steps) if st[0].startswith("write")), None)
     if k is None:
         return case
-    made = {"unary": 1, "mul": 1, "add": 1, "addcmul": 1, "neg": 1, "var_mean": 2, "reg": 1}  # registers each step appends
+    made = {"unary": 1, "mul": 1, "add": 1, "addcmul": 1, "mm": 1, "neg": 1, "var_mean": 2, "reg": 1}  # registers each step appends
     w, last = steps[k][1], 1 + sum(made.get(st[0], 0) for st in steps[:k])
     extra = []
     for _ in range(int(torch.randint(0, 3, (1,), generator=gen))):
@@ -102,6 +102,8 @@ def test_named_cases(student, gen):
         {"seed": s, "shape": [1], "steps": [["unary", "exp", 0], ["unary", "sin", 2], ["write", 2]]},
         # only addcmul's _saved_tensor1 (the constant) goes stale: every _saved_ name counts, not just self/other/result
         {"seed": s, "shape": [2, 3], "steps": [["addcmul", 0, 1, 0], ["write", 1]]},
+        # only mm's second factor (the constant, MmBackward0's _saved_mat2) goes stale: any _saved_ name counts
+        {"seed": s, "shape": [3, 3], "steps": [["mm", 0, 1], ["unary", "exp", 2], ["write", 1]]},
         {"seed": s, "shape": [3], "steps": [["unary", "exp", 0], ["unary", "sin", 2], ["unary", "tanh", 2],
                                             ["add", 3, 4], ["write", 2]]},
         # NegBackward0 saves nothing: the walk must still go through it to the stale SinBackward0 behind it (the

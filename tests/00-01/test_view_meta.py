@@ -16,8 +16,9 @@ from course.judge.expect import expect, fail  # noqa: E402
 pytestmark = pytest.mark.task("view_meta")
 
 
-def judge(student, cases, what):
-    """Run the cases through view_meta and compare each with PyTorch; returns the probe's answer."""
+def judge(student, cases, what, clause=""):
+    """Run the cases through view_meta and compare each with PyTorch; returns the probe's answer (a clause,
+    when given, is named in the message of a wrong header)."""
     res = student.call("view_meta_cases", cases=cases)
     expect(isinstance(res, dict) and len(res["results"]) == len(cases), f"{what}: the probe returned {res!r:.200}")
     for case, got in zip(cases, res["results"]):
@@ -38,8 +39,9 @@ def judge(student, cases, what):
         if not ok_types:
             fail(f"{call}: expected a tuple (shape tuple, stride tuple, offset int) like {want}, got {v!r}")
         if not L.same_header(v, want):
-            fail(f"{call}: PyTorch gives (shape, stride, offset) = {want}, your view_meta returned {v} "
-                 "(strides of size-1 dimensions and everything but the shape of an empty result are not compared)")
+            fail(f"{call}{f' (clause: {clause})' if clause else ''}: PyTorch gives (shape, stride, offset) = {want}, "
+                 f"your view_meta returned {v} (strides of size-1 dimensions and everything but the shape of an empty "
+                 "result are not compared)")
     return res
 
 
@@ -150,6 +152,11 @@ def test_integers_only(student, gen):
     cases = [((big, big), (big, 1), 0, "view", ((big * big,),)), ((big, big), (1, big), 5, "transpose", (0, 1)),
              ((big, 1), (1, 1), 0, "expand", ((3, big, big),)), ((big, big), (big, 1), 0, "slice", (1, 3, None, 7)),
              ((big, big), (big, 1), 0, "select", (0, big - 1)), ((big, big), (1, big), 0, "view", ((big * big,),))]
-    res = judge(student, cases, "view_meta(...) on headers with 10**7 x 10**7 elements")
+    # past 2**53 a float rounds: math.ceil((stop - start) / step) or int(numel / known) gives another integer
+    huge = 2**60
+    cases += [((huge,), (1,), 0, "slice", (0, 1, None, 3)), ((3, huge), (1, 3), 2, "slice", (1, 2, -1, 3)),
+              ((3, 2**59 - 1), (2**59 - 1, 1), 0, "view", ((-1,),))]
+    res = judge(student, cases, "view_meta(...) on headers with up to 3 * 2**60 elements",
+                clause="using integer arithmetic only; a float rounds past 2**53")
     expect(not res["torch_calls"], "view_meta must use integer arithmetic only (clause: no tensors, no as_strided, "
            f"no calls into PyTorch), but it called {res['torch_calls']}")
