@@ -14,6 +14,7 @@ import warnings
 
 import torch
 import torch.nn as nn
+from torch.overrides import TorchFunctionMode
 
 from course.judge.probelib import build_model, get, run_fresh
 
@@ -336,6 +337,30 @@ def trace_flags(ns, kind, hidden, state, example, inputs, train=False, warn=Fals
 
 
 # ====================================================================== exercise 2: CondBranchyNet
+_TORCH_DIR = os.path.dirname(torch.__file__) + os.sep
+_READS = {"__bool__": "bool(tensor) (an `if`, `and`, `or` or `not` on a tensor)", "item": "tensor.item()",
+          "__float__": "float(tensor)", "__int__": "int(tensor)", "__index__": "a tensor used as a Python index",
+          "tolist": "tensor.tolist()"}
+
+
+class _PythonValues(TorchFunctionMode):
+    """Records each place where code outside torch turns a tensor into a Python value (bool(t), t.item(),
+    float(t), ...): the `if` on a tensor value that exercise 2 rules out. torch's own frames (torch.cond's eager
+    path among them) are not recorded; the call itself runs unchanged."""
+
+    def __init__(self):
+        super().__init__()
+        self.seen = []
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        what = _READS.get(getattr(func, "__name__", ""))
+        if what is not None:
+            frame = sys._getframe(1)
+            if not frame.f_code.co_filename.startswith(_TORCH_DIR):
+                self.seen.append(f"{what} in {frame.f_code.co_name}(), line {frame.f_lineno} of its cell")
+        return func(*args, **(kwargs or {}))
+
+
 def _student_cond(ns, hidden, state):
     model = get(ns, "CondBranchyNet")(hidden=hidden)
     model.load_state_dict(state)
@@ -344,18 +369,18 @@ def _student_cond(ns, hidden, state):
 
 def cond_eager(ns, hidden, state, inputs, double=False):
     """CondBranchyNet with the judge's weights (converted with .double() if ``double``), called eagerly on each
-    input."""
+    input; its outputs, and where its code read a tensor's value into Python (bool(t), t.item(), ...)."""
     model = _student_cond(ns, hidden, state)
     if double:
         model.double()
     out = []
-    with torch.no_grad():
+    with torch.no_grad(), _PythonValues() as reads:
         for x in inputs:
             try:
                 out.append(model(x.clone()))
             except Exception as exc:
                 out.append(_err(exc))
-    return out
+    return {"outputs": out, "python_values": list(dict.fromkeys(reads.seen))}
 
 
 def cond_export(ns, hidden, state, example, inputs):
@@ -376,24 +401,30 @@ def cond_export(ns, hidden, state, example, inputs):
     return {"outputs": out}
 
 
+INPUT_GRAD = "the input batch"  # the key of the input's gradient in cond_train's rows
+
+
 def cond_train(ns, hidden, state, inputs, targets):
     """CondBranchyNet with the judge's weights, called with autograd on (as in training) on each input; per
     input: whether the logits carry a graph, the gradients of cross_entropy(logits, target) for each named
-    parameter, and whether the call changed the caller's tensor."""
+    parameter and for the input batch (given as a tensor that requires grad, as a saliency map or an adversarial
+    step does), and whether the call changed the caller's tensor."""
     model = _student_cond(ns, hidden, state)
     out = []
     with torch.enable_grad():
         for x, y in zip(inputs, targets):
-            given, kept = x.clone(), x.clone()
+            source = x.clone().requires_grad_()
+            given, kept = source.clone(), x.clone()  # not a leaf: an in-place change is recorded, not refused
             try:
                 logits = model(given)
-                row = {"changed": not torch.equal(given, kept), "graph": bool(getattr(logits, "requires_grad", False))}
+                row = {"changed": not torch.equal(given.detach(), kept),
+                       "graph": bool(getattr(logits, "requires_grad", False))}
                 if row["graph"]:
                     params = dict(model.named_parameters())
-                    grads = torch.autograd.grad(nn.functional.cross_entropy(logits, y), list(params.values()),
-                                                allow_unused=True)
+                    grads = torch.autograd.grad(nn.functional.cross_entropy(logits, y),
+                                                list(params.values()) + [source], allow_unused=True)
                     row["grads"] = {k: (g.detach().clone() if g is not None else "none")
-                                    for k, g in zip(params, grads)}
+                                    for k, g in zip(list(params) + [INPUT_GRAD], grads)}
                 out.append(row)
             except Exception as exc:
                 out.append(_err(exc))

@@ -19,6 +19,12 @@ from course.judge.expect import expect, expect_close
 
 pytestmark = pytest.mark.task("cond_net")
 
+_BOTH: dict = {}  # the call of test_eager_both_branches, read again by test_no_tensor_value_in_python
+
+
+def _eager(student, **kwargs) -> list:
+    return student.call("cond_eager", **kwargs)["outputs"]
+
 
 def _outputs_match(got, want, names, what):
     expect(isinstance(got, list) and len(got) == len(want), f"{what}: expected {len(want)} outputs, got {J.show(got)}")
@@ -28,15 +34,36 @@ def _outputs_match(got, want, names, what):
         expect_close(g, w, f"{what} on {name} (vs BranchyNet with the same weights)", atol=1e-5, rtol=1e-4)
 
 
-def test_eager_both_branches(student, gen):
+def _both_branches(student, gen, course_seed):
+    """CondBranchyNet on dark and bright batches: one call a student, read by two checks."""
+    key = (id(student), course_seed)
+    if key not in _BOTH:
+        hidden = 20
+        state = J.random_state("BranchyNet", hidden, gen)
+        inputs = [J.dark(3, gen), J.bright(3, gen), J.bright(1, gen), J.dark(6, gen)]
+        got = student.call("cond_eager", hidden=hidden, state=state, inputs=inputs)
+        _BOTH[key] = hidden, state, inputs, got
+    return _BOTH[key]
+
+
+def test_eager_both_branches(student, gen, course_seed):
     """eager CondBranchyNet equals BranchyNet on dark and bright batches"""
-    hidden = 20
-    state = J.random_state("BranchyNet", hidden, gen)
-    inputs = [J.dark(3, gen), J.bright(3, gen), J.bright(1, gen), J.dark(6, gen)]
+    hidden, state, inputs, got = _both_branches(student, gen, course_seed)
     names = ["a dark batch", "a bright batch", "a bright batch of 1", "a dark batch of 6"]
-    got = student.call("cond_eager", hidden=hidden, state=state, inputs=inputs)
-    _outputs_match(got, J.eager(J.P.build("BranchyNet", hidden, state), inputs), names,
+    _outputs_match(got["outputs"], J.eager(J.P.build("BranchyNet", hidden, state), inputs), names,
                    f"CondBranchyNet(hidden={hidden}) with BranchyNet's weights")
+
+
+@pytest.mark.task("cond_net", weight=0.1)  # its right answer is a constant (none): worth little
+def test_no_tensor_value_in_python(student, gen, course_seed):
+    """forward takes no Python `if` on a tensor value, in eager mode too: it never turns a tensor into a Python
+    bool or number (bool(t), t.item(), float(t)); the branch is a graph operation (torch.cond or a formula)"""
+    hidden, state, inputs, got = _both_branches(student, gen, course_seed)
+    reads = got["python_values"]
+    expect(not reads, f"CondBranchyNet(hidden={hidden}) called eagerly on dark and bright batches: its code read a "
+                      f"tensor's value into Python: {'; '.join(reads[:3])}; the text rules out a Python `if` on a "
+                      f"tensor value (in eager mode as well as under torch.export): decide with torch.cond(pred, "
+                      f"...) or a branch-free formula such as torch.where(pred, 1.0 - x, x)")
 
 
 def test_eager_threshold(student, gen):
@@ -47,7 +74,7 @@ def test_eager_threshold(student, gen):
     just_above[0, 0, 0, 0] += 0.01  # mean 0.5 + 0.01 / 1568
     inputs = [J.tie(2, gen), just_above]
     names = ["a batch with mean exactly 0.5", "a batch with mean just above 0.5"]
-    got = student.call("cond_eager", hidden=hidden, state=state, inputs=inputs)
+    got = _eager(student, hidden=hidden, state=state, inputs=inputs)
     _outputs_match(got, J.eager(J.P.build("BranchyNet", hidden, state), inputs), names,
                    f"CondBranchyNet(hidden={hidden}) with BranchyNet's weights")
 
@@ -65,7 +92,7 @@ def test_eager_any_batch(student, gen):
     names = ["a dark batch shifted to pixels in [-0.3, 0.15]", "a bright batch scaled to pixels in [0.8, 1.7]",
              "a bright batch with pixels in [0.15, 1.5]", "a non-contiguous bright batch (x.transpose(2, 3))",
              "a batch of one bright image then three dark ones (batch mean below 0.5: not inverted)"]
-    got = student.call("cond_eager", hidden=hidden, state=state, inputs=inputs)
+    got = _eager(student, hidden=hidden, state=state, inputs=inputs)
     _outputs_match(got, J.eager(J.P.build("BranchyNet", hidden, state), inputs), names,
                    f"CondBranchyNet(hidden={hidden}) with BranchyNet's weights")
 
@@ -94,7 +121,8 @@ def _train_case(student, gen):
 
 
 def test_trainable_like_branchynet(student, gen):
-    """the logits carry autograd's graph: cross_entropy on them gives BranchyNet's gradients for fc1 and fc2"""
+    """the logits carry autograd's graph: cross_entropy on them gives BranchyNet's gradients for fc1 and fc2, and for
+    the input batch (no detach() of x)"""
     hidden, state, inputs, targets, got = _train_case(student, gen)
     ref = J.P.build("BranchyNet", hidden, state)
     expect(isinstance(got, list) and len(got) == len(inputs), f"CondBranchyNet on {len(inputs)} batches: got {J.show(got)}")
@@ -106,14 +134,18 @@ def test_trainable_like_branchynet(student, gen):
                              f"trained; BranchyNet's logits do: compute exactly what it computes, gradients included "
                              f"(no torch.no_grad() or detach() in forward)")
         with torch.enable_grad():
-            loss = torch.nn.functional.cross_entropy(ref(x.clone()), y)
-            names = [k for k, _ in ref.named_parameters()]
-            want = dict(zip(names, torch.autograd.grad(loss, [p for _, p in ref.named_parameters()])))
+            source = x.clone().requires_grad_()
+            loss = torch.nn.functional.cross_entropy(ref(source.clone()), y)
+            names = [k for k, _ in ref.named_parameters()] + [J.P.INPUT_GRAD]
+            want = dict(zip(names, torch.autograd.grad(loss, [p for _, p in ref.named_parameters()] + [source])))
         for k, w in want.items():
             g = row["grads"].get(k)
+            hint = (" (BranchyNet's logits depend on its input through 1 - x: the gradient reaches the batch, as "
+                    "a saliency map or an adversarial step needs; no detach() or .data on x)"
+                    if k == J.P.INPUT_GRAD else "")
             expect(isinstance(g, torch.Tensor), f"{what}: the gradient of {k}: expected a tensor of shape "
-                                                f"{tuple(w.shape)}, got {J.show(g)}")
-            expect_close(g, w, f"{what}: the gradient of {k} (vs BranchyNet's)", atol=1e-5, rtol=1e-4)
+                                                f"{tuple(w.shape)}, got {J.show(g)}{hint}")
+            expect_close(g, w, f"{what}: the gradient of {k} (vs BranchyNet's){hint}", atol=1e-5, rtol=1e-4)
 
 
 @pytest.mark.task("cond_net", weight=0.1)  # its right answer is a constant (unchanged): worth little
@@ -136,7 +168,7 @@ def test_nan_mean_is_not_above_half(student, gen):
     state = J.random_state("BranchyNet", hidden, gen)
     x = J.bright(3, gen)
     x[0].view(-1)[int(torch.randint(0, 784, (1,), generator=gen))] = float("nan")
-    got = student.call("cond_eager", hidden=hidden, state=state, inputs=[x])
+    got = _eager(student, hidden=hidden, state=state, inputs=[x])
     want = J.eager(J.P.build("BranchyNet", hidden, state), [x])[0]
     what = (f"CondBranchyNet(hidden={hidden}) with BranchyNet's weights on a bright batch of 3 whose first image "
             f"holds one NaN pixel (the batch mean is NaN, not above 0.5: BranchyNet does not invert it)")
@@ -153,6 +185,6 @@ def test_float64_model(student, gen):
     state = J.random_state("BranchyNet", hidden, gen)
     inputs = [J.dark(2, gen).double(), J.bright(3, gen).double()]
     names = ["a float64 dark batch of 2", "a float64 bright batch of 3"]
-    got = student.call("cond_eager", hidden=hidden, state=state, inputs=inputs, double=True)
+    got = _eager(student, hidden=hidden, state=state, inputs=inputs, double=True)
     _outputs_match(got, J.eager(J.P.build("BranchyNet", hidden, state).double(), inputs), names,
                    f"CondBranchyNet(hidden={hidden}).double() with BranchyNet's weights")

@@ -55,12 +55,16 @@ def _flags_equal(res, want, what):
 
 
 def test_baked_branch_detected(student, gen):
-    """BranchyNet traced on one branch: the inputs on the other branch are flagged, the others are not"""
-    for example_side in ("dark", "bright"):
-        make = J.dark if example_side == "dark" else J.bright
-        example = make(3, gen)
+    """BranchyNet traced on one branch: the inputs on the other branch are flagged, the others are not (the
+    example's first image is on the other branch: the trace is of the whole example)"""
+    for example_side, other_side in (("dark", "bright"), ("bright", "dark")):
+        # one image of the other side, then three of this side: the batch's mean takes this side's branch, a
+        # trace on the first image alone (example[:1]) the other one
+        example = torch.cat([getattr(J, other_side)(1, gen), getattr(J, example_side)(3, gen)])
         inputs, names = _mixed(gen, ["dark", "bright"], 6)
-        _flags_equal(*_run(student, "BranchyNet", 16, gen, example, inputs, [f"a {example_side} batch"] + names))
+        _flags_equal(*_run(student, "BranchyNet", 16, gen, example, inputs,
+                           [f"a batch of one {other_side} image then three {example_side} ones (its mean takes the "
+                            f"{example_side} branch)"] + names))
 
 
 def test_tie_input(student, gen):
