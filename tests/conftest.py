@@ -40,6 +40,10 @@ def pytest_configure(config):
     if not config.getoption("--notebook", None):  # this repository's tests, not a judge session on a notebook
         from course.grading.class_run import gradebook_head
         gradebook_head.install()  # the gradebooks tests create: no `alembic heads` subprocess each
+    else:  # a judge session (root on the grading machine), run in a folder of its own: tmp_path goes there, never
+        # to the shared /tmp's pytest-of-<user>, which any account can make first; pytest then refuses it, and a check
+        # that takes tmp_path (15-02's) failed for every student (red team 12). Read when tmp_path is first used.
+        os.environ["PYTEST_DEBUG_TEMPROOT"] = os.getcwd()
 
 
 def group_of(nodeid: str) -> str:
