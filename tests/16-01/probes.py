@@ -78,6 +78,18 @@ def clip_fake(ns, shape, dtype, layout, limit):
     return {"fake": _errors(fake), "meta": _errors(meta)}
 
 
+def clip_two_calls(ns, x1, x2, limit):
+    """Two calls of smooth_clip on inputs of the same shape, dtype and layout: both outputs read after the second
+    call, and whether the two share memory."""
+    def go():
+        op = _op("smooth_clip")
+        first = op(x1.clone(), limit)
+        second = op(x2.clone(), limit)
+        return {"first": _tensor(first), "second": _tensor(second),
+                "same_storage": isinstance(first, torch.Tensor) and _storage(first) == _storage(second)}
+    return _errors(go)
+
+
 def clip_schema(ns):
     """The schema of c1601::smooth_clip as the dispatcher holds it."""
     return _errors(lambda: {"schema": str(_op("smooth_clip")._schema)})
@@ -219,6 +231,34 @@ def fused_run(ns, x, p, seed=None, v=None, layout="contiguous", after=4):
             res["grad"] = torch.autograd.grad(out, xin, v)[0]
             res["saved"] = [{k: s[k] for k in ("bytes", "dtype", "shape", "storage", "value")} for s in log]
         return res
+    return _errors(go)
+
+
+def fused_default_generator(ns, x, p, seed, v, after=4):
+    """gelu_dropout(x, p) without a generator, after torch.manual_seed(seed): the output, the gradient of
+    <v, output> and `after` draws of the default generator once the call returns (its state restored after)."""
+    def go():
+        xin = x.clone().requires_grad_(True)
+        with torch.random.fork_rng(devices=[]):
+            torch.manual_seed(seed)
+            out = get(ns, "gelu_dropout")(xin, p)
+            nxt = torch.rand(after, dtype=torch.float64)
+        res = {"out": _tensor(out), "next": nxt}
+        if isinstance(out, torch.Tensor):
+            if out.grad_fn is None:
+                return {**res, "error": "the output has no grad_fn: no autograd formula ran"}
+            res["grad"] = _tensor(torch.autograd.grad(out, xin, v)[0])
+        return res
+    return _errors(go)
+
+
+def fused_two_ps(ns, x, ps, seeds, v):
+    """Two outputs of gelu_dropout with different p (each from a generator seeded with its own seed), both built
+    before one backward pass: the gradient of <v, out_0> + <v, out_1> for each call's own copy of x."""
+    def go():
+        xs = [x.clone().requires_grad_(True) for _ in ps]
+        outs = [get(ns, "gelu_dropout")(xi, p, torch.Generator().manual_seed(s)) for xi, p, s in zip(xs, ps, seeds)]
+        return {"grads": [_tensor(g) for g in torch.autograd.grad(outs, xs, [v] * len(outs))]}
     return _errors(go)
 
 

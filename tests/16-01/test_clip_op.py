@@ -138,6 +138,20 @@ def test_output_layout(student, gen, layout):
     expect(not res["shares_input"], f"{what} returned x's own memory: an operator's output must be a new tensor")
 
 
+def test_each_call_a_new_tensor(student, gen):
+    """each call's output is a new tensor: a second call on an input of the same shape leaves the first call's
+    output as it was"""
+    limit = limit_from(gen)
+    x1, x2 = (3 * torch.randn(2, 3, 4, generator=gen, dtype=f64) for _ in range(2))
+    what = f"{OP}(x1, {limit}) then {OP}(x2, {limit}), x1 and x2 float64 tensors of shape (2, 3, 4)"
+    res = student.call("clip_two_calls", x1=x1, x2=x2, limit=limit)
+    expect("error" not in res, f"{what} raised {res.get('error')}")
+    expect_close(res["first"], reference(x1, limit), f"the first output of {what}, read after the second call (the "
+                 f"output is a new tensor: not a buffer that the next call writes again)", **TOL[f64])
+    expect_close(res["second"], reference(x2, limit), f"the second output of {what}", **TOL[f64])
+    expect(not res["same_storage"], f"{what}: the two outputs share memory; each call must return a new tensor")
+
+
 CASES = [((3, 4), "float32", "contiguous"), ((4, 6), "float64", "transposed"), ((2, 3, 4, 5), "float32", "channels_last"),
          ((5, 3), "float64", "strided"), ((), "float32", "contiguous"), ((0, 4), "float64", "contiguous")]
 

@@ -74,6 +74,38 @@ def test_p_zero(student, gen, dtype):
     expect_close(res["next"], nxt, f"the generator's next draws after {what} (it must draw nothing)", atol=0, rtol=0)
 
 
+def test_default_generator(student, gen):
+    """without a generator it draws from PyTorch's default generator: after torch.manual_seed(s), gelu_dropout(x, p)
+    is the composition with u from a generator seeded s, and the default generator is left one draw further"""
+    seed, p = seed_from(gen), 0.35
+    x = 2.5 * torch.randn(5, 6, generator=gen, dtype=torch.float32)
+    v = torch.randn(5, 6, generator=gen, dtype=torch.float32)
+    what = f"{FN}(x, {p}) without a generator, after torch.manual_seed({seed}), for float32 x (5, 6)"
+    res = student.call("fused_default_generator", x=x, p=p, seed=seed, v=v)
+    expect("error" not in res, f"{what} raised {res.get('error')}")
+    out, grad, nxt, _ = reference(x, p, seed, v)
+    expect_close(res["out"], out, what + " against the composition with u = torch.rand(x.shape, dtype=x.dtype) drawn "
+                 "from the default generator (generator=None: the one torch.manual_seed sets)", **TOL[torch.float32])
+    expect_close(res["grad"], grad, f"the gradient of <v, {what}>", **TOL[torch.float32])
+    expect_close(res["next"], nxt, f"the default generator's next draws after {what} (one draw of x.shape from it)",
+                 atol=0, rtol=0)
+
+
+def test_p_kept_per_call(student, gen):
+    """the autograd formula uses each call's own p: two outputs with different p, built before one backward pass,
+    each get the gradient of their own p"""
+    first = round(float(torch.empty(()).uniform_(0.1, 0.4, generator=gen)), 3)
+    ps, seeds = [first, round(first + 0.4, 3)], [seed_from(gen), seed_from(gen)]
+    x = 2.5 * torch.randn(5, 6, generator=gen, dtype=f64)
+    v = torch.randn(5, 6, generator=gen, dtype=f64)
+    what = f"the gradients of {FN}(x, {ps[0]}, generator) and {FN}(x, {ps[1]}, generator), both built before one backward pass"
+    res = student.call("fused_two_ps", x=x, ps=ps, seeds=seeds, v=v)
+    expect("error" not in res, f"{what} raised {res.get('error')}")
+    for p, seed, got in zip(ps, seeds, res["grads"]):
+        expect_close(got, reference(x, p, seed, v)[1], f"{what}: the one with p = {p} (keep p on ctx, not in a "
+                     f"variable the next call overwrites)", **TOL[f64])
+
+
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=["f32", "f64"])
 def test_saves_x_and_boolean_mask(student, gen, dtype):
     """for the backward it saves x (its values, not gelu'(x) worked out in the forward) and the boolean keep mask,
