@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 # The verdicts' seed in make test (fixed: CI judges the same draws each run; make seeds sweeps others)
 VERDICT_SEED ?= 20261203
 
-.PHONY: setup grade test test-cost test-suites test-fast release notebooks check-release sandbox student-lab mutants seeds forgeable report clean
+.PHONY: setup grade test test-cost test-suites test-fast release notebooks check-release sandbox student-lab mutants seeds verdict-order forgeable report clean
 
 $(STAMP): requirements.txt pyproject.toml
 	@command -v bwrap >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
@@ -121,6 +121,12 @@ mutants: $(STAMP)
 seeds: $(STAMP)
 	COURSE_VERDICT_SEEDS=$${N:-20} COURSE_VERDICT_ONLY=$${ONLY:-} $(BIN)/python -m pytest tests/test_submissions.py \
 		-q --timeout 0 -k "verdicts and $${ID:?set ID=<topic>, e.g. ID=15-05}"
+
+## Which check catches each known-wrong example, at make test's verdict seed, into tests/submissions/<id>/verdict_order.json
+## (make test runs those checks first; the verdicts are the same without it, only slower): make verdict-order [ID=15-01]
+verdict-order: $(STAMP)
+	COURSE_VERDICT_RECORD_ORDER=1 COURSE_VERDICT_SEEDS=1 COURSE_VERDICT_SEED=$${COURSE_VERDICT_SEED:-$(VERDICT_SEED)} \
+		$(BIN)/python -m pytest tests/test_submissions.py -q -n 2 -p no:cacheprovider -k "verdicts$${ID:+ and $$ID}"
 
 ## What a forger that replays another student's replies earns, per assignment, through the real pipeline
 ## (a benchmark, not CI; about a minute a topic): make forgeable [ID=15-01] [WRITE=1]

@@ -87,6 +87,9 @@ except ImportError:  # pytest-xdist not installed: tests run one at a time
     LoadScopeScheduling = None
 
 if LoadScopeScheduling is not None:
+    import pytest
+
+    @pytest.hookimpl(optionalhook=True)  # judge sessions run without xdist (course.judge.suite.AUTOLOADED)
     def pytest_xdist_make_scheduler(config, log):
         class ByGroup(LoadScopeScheduling):
             def _split_scope(self, nodeid):

@@ -5,6 +5,7 @@ This is where each suite proves that it rejects known-wrong answers and accepts 
 answers written differently. All specs of one assignment are judged in one run.
 """
 import functools
+import json
 from pathlib import Path
 
 import pytest
@@ -169,6 +170,38 @@ ONLY = _os.environ.get("COURSE_VERDICT_ONLY", "")  # judge only the specs whose 
 # The run's seed: fixed in `make test` (COURSE_VERDICT_SEED), so that CI judges the same inputs every time and a
 # red run is the code's, not the draw's; unset, a fresh one each run. `make seeds` sweeps many.
 SEED = int(_os.environ["COURSE_VERDICT_SEED"]) if _os.environ.get("COURSE_VERDICT_SEED") else None
+
+
+# The checks that caught each known-wrong example last time (tests/submissions/<id>/verdict_order.json, written by
+# `make verdict-order`): run first for it, so that a "fail" verdict, which needs one failing check per seed and
+# skips the rest of the task after it (first_failure), costs that one check instead of every check before it in
+# file order (about half of a topic's check time). An order only: a hint that no longer catches the example
+# (a check renamed, a new example, other inputs) costs nothing but the time saved, and the verdict is the same.
+ORDER_FILE = "verdict_order.json"
+RECORD_ORDER = _os.environ.get("COURSE_VERDICT_RECORD_ORDER") == "1"
+
+
+def order_hints(assignment: str) -> dict[str, list[str]]:
+    f = submissions.SPECS_DIR / assignment / ORDER_FILE
+    return json.loads(f.read_text()) if f.exists() else {}
+
+
+def record_order(assignment: str, judged: dict[str, dict], res) -> None:
+    """Write, for each known-wrong notebook judged (its stem -> spec), the first check that failed per task it
+    must fail and per seed; entries of the examples not judged this run are kept if they still exist."""
+    from course.judge.pytest_plugin import check_order_key
+    keep = {f"{p.parent.name.strip('_')}-{p.stem}" for p in graded_specs(assignment) + GENERIC}
+    hints = {k: v for k, v in order_hints(assignment).items() if k in keep and k not in judged}
+    for stem, (nb, spec) in judged.items():
+        fail_tasks = {t for t, v in spec.get("EXPECT", {}).items() if v == "fail"}
+        first: dict = {}
+        for c in res.for_notebook(nb):
+            if c.failed and c.task in fail_tasks:
+                first.setdefault((c.task, c.seed), check_order_key(c.nodeid))
+        if first:
+            hints[stem] = sorted(set(first.values()))
+    f = submissions.SPECS_DIR / assignment / ORDER_FILE
+    f.write_text(json.dumps(dict(sorted(hints.items())), indent=1) + "\n")
 
 
 def known_wrong(spec: dict) -> bool:
@@ -351,9 +384,15 @@ def test_example_submission_verdicts(assignment, tmp_path, sandbox_template):
     # A "fail" verdict needs one failing check per seed: the rest of that task's checks are skipped.
     first = {str(nb): [t for t, v in spec["EXPECT"].items() if v == "fail"]
              for nb, spec in zip(notebooks, specs) if known_wrong(spec)}
+    hints = order_hints(assignment)
+    ahead = {str(nb): hints[nb.stem] for nb in notebooks if str(nb) in first and nb.stem in hints}
     res = run_suite(assignment, notebooks, sandbox="auto", seed=SEED, notebook_tasks=only, notebook_seeds=seeds,
-                    first_failure=first, use_server=True, timeout=max(900, 12 * SEEDS * len(notebooks)))
+                    first_failure=first, first_checks=ahead, use_server=True,
+                    timeout=max(900, 12 * SEEDS * len(notebooks)))
     assert not res.error, res.error
+    if RECORD_ORDER:
+        record_order(assignment, {nb.stem: (str(nb), spec) for nb, spec in zip(notebooks, specs)
+                                  if str(nb) in first}, res)
     report = []
     for (p, _), nb, spec in zip(todo, notebooks, specs):
         problems = verdict_problems(spec, res.for_notebook(str(nb)))

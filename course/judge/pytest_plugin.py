@@ -14,6 +14,7 @@ reference in ``source/<assignment>/``. Results per test go to
 from __future__ import annotations
 
 import functools
+import json
 import os
 import random
 import re
@@ -76,6 +77,10 @@ def pytest_addoption(parser):
     g.addoption("--notebook-first-failure", action="append", default=[], metavar="PATH=TASK,TASK",
                 help="for this --notebook, stop checking a task under a seed once one of its checks failed "
                      "(the rest are skipped; for known-wrong examples, whose verdict needs one failure)")
+    g.addoption("--notebook-first-checks", default=None, metavar="JSON",
+                help="a JSON file mapping a --notebook to the checks (check_order_key) to run first for it: "
+                     "the ones that caught a known-wrong example before, so that --notebook-first-failure "
+                     "skips the rest sooner (an order only: every check still runs unless skipped so)")
     g.addoption("--notebook-seeds", action="append", default=[], metavar="PATH=N[@TASK,TASK]",
                 help="judge this --notebook under N seeds (the run's seed and N-1 derived from it), "
                      "only for these tasks if given (the others under the run's seed)")
@@ -164,9 +169,31 @@ def pytest_collection_modifyitems(config, items):
     if len(notebooks) > 1:
         # One notebook after another (pytest's order is module by module), so that each notebook's worker
         # is closed once its last check has run instead of all of them living until the end of the session.
-        rank = {nb: i for i, nb in enumerate(notebooks)}
-        items.sort(key=lambda it: rank.get(_notebook_of(it), -1))  # stable: each notebook keeps its order
+        order_items(items, notebooks, _first_checks(config), _notebook_of)
         state(config).last_item = {_notebook_of(it): it.nodeid for it in items}
+
+
+def order_items(items: list, notebooks: list[str], first: dict, notebook_of) -> None:
+    """Sort ``items`` notebook by notebook (in ``notebooks``' order), each notebook's checks in pytest's order
+    except that those ``first`` names for it (check_order_key) come before the others."""
+    rank = {nb: i for i, nb in enumerate(notebooks)}
+    items.sort(key=lambda it: (rank.get(notebook_of(it), -1),
+                               check_order_key(it.nodeid) not in first.get(notebook_of(it), ())))  # stable
+
+
+def check_order_key(nodeid: str) -> str:
+    """A check's name for --notebook-first-checks: its file's name and its name within the file, without the
+    notebook's and seed's ids (the same check for every notebook and seed of a run)."""
+    path, _, rest = nodeid.partition("::")
+    return f"{Path(path).name}::{check_key(rest)}"
+
+
+def _first_checks(config) -> dict[str, frozenset]:
+    path = config.getoption("--notebook-first-checks")
+    if not path:
+        return {}
+    with open(path) as f:
+        return {nb: frozenset(keys) for nb, keys in json.load(f).items()}
 
 
 def pytest_runtest_teardown(item, nextitem):

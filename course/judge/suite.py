@@ -8,6 +8,7 @@ sandbox by default) and prints one line per check and a score per task.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -29,6 +30,18 @@ def guess_assignment(nb: Path) -> str | None:
     return None
 
 
+# The installed pytest plugins a session loads: hypothesis's (its checks' settings and seeds) and pytest-timeout's
+# (pytest.ini's `timeout`). Every other one (anyio, xdist, platformdirs) is left out: finding and importing the
+# whole venv's entry points cost about 0.3 s of CPU a session, per submission graded (issue 40).
+AUTOLOADED = ("-p", "_hypothesis_pytestplugin", "-p", "pytest_timeout")
+
+
+# pytest's exit codes for a session that broke (an internal error, a usage error): whatever results it wrote are
+# not a verdict (a plugin's hook that pytest refused ended collection with no check run, and every notebook
+# read "no check ran")
+BROKEN_SESSION = (3, 4)
+
+
 def session_env(assignment: str | None = None) -> dict:
     """The environment a judge session for ``assignment`` runs with (its workers' zygote imports ahead
     what that assignment's notebook imports: ``forkserver.preload_for``)."""
@@ -40,14 +53,15 @@ def session_env(assignment: str | None = None) -> dict:
 def run_suite(assignment: str, notebook, *, sandbox: str = "on", seed: int | None = None,
               timeout: float = 900, tasks: list[str] = (), notebook_tasks: dict | None = None,
               notebook_seeds: dict | None = None, first_failure: dict | None = None,
-              use_server: bool = False, pytest_args: tuple = ()) -> Results:
+              first_checks: dict | None = None, use_server: bool = False, pytest_args: tuple = ()) -> Results:
     """Run tests/<assignment> against ``notebook`` (a path, or a list of paths judged in one run)
     in a fresh judge process; return its results (course.judge.results). ``notebook_tasks`` maps a notebook path
     to the only tasks checked for it; ``notebook_seeds`` maps one to a number of seeds to judge it
     under (the run's seed and others derived from it), or to (number, [tasks]). ``use_server``:
     fork the session from a judge that has already imported torch and pytest (course.judge.server),
     as autograde does. ``first_failure`` maps a notebook to tasks whose remaining checks are skipped,
-    per seed, once one has failed. ``pytest_args``: more of pytest's options (``-m gpu``: only those checks)."""
+    per seed, once one has failed; ``first_checks`` maps one to checks (pytest_plugin.check_order_key) run before
+    its others, the ones that caught it before, so that the skipping starts sooner. ``pytest_args``: more of pytest's options (``-m gpu``: only those checks)."""
     notebooks = [notebook] if isinstance(notebook, (str, Path)) else list(notebook)
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "results.json"
@@ -55,7 +69,8 @@ def run_suite(assignment: str, notebook, *, sandbox: str = "on", seed: int | Non
         # check, about a fifth of a session's CPU; no hidden check reads log records (issue 40)
         cmd = [sys.executable, "-m", "pytest", str(TESTS_DIR / assignment), "-q", "--assert=plain", "--color=no",
                "-p", "no:cacheprovider", "-p", "no:logging", *[f"--notebook={nb}" for nb in notebooks], f"--sandbox={sandbox}",
-               f"--results-json={out}", "-o", "addopts=--import-mode=importlib", "-W", "ignore::DeprecationWarning"]
+               f"--results-json={out}", "-o", "addopts=--import-mode=importlib", "-W", "ignore::DeprecationWarning",
+               *AUTOLOADED]
         if seed is not None:
             cmd.append(f"--seed={seed}")
         cmd += list(pytest_args)
@@ -65,10 +80,13 @@ def run_suite(assignment: str, notebook, *, sandbox: str = "on", seed: int | Non
             cmd.append(f"--notebook-tasks={nb}={','.join(ts)}")
         for nb, ts in (first_failure or {}).items():
             cmd.append(f"--notebook-first-failure={nb}={','.join(ts)}")
+        if first_checks:
+            (Path(tmp) / "first_checks.json").write_text(json.dumps({str(k): list(v) for k, v in first_checks.items()}))
+            cmd.append(f"--notebook-first-checks={Path(tmp) / 'first_checks.json'}")
         for nb, n in (notebook_seeds or {}).items():  # n, or (n, [task, ...])
             n, ts = n if isinstance(n, tuple) else (n, ())
             cmd.append(f"--notebook-seeds={nb}={int(n)}" + (f"@{','.join(ts)}" if ts else ""))
-        env = session_env(assignment)
+        env = {**session_env(assignment), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}  # only AUTOLOADED's plugins
         if len(notebooks) > 1:  # its workers fork from a zygote of its own: a spare started ahead would go unused
             env["COURSE_SPARE_ZYGOTE"] = "0"
         server = judgeserver.shared() if use_server else None
@@ -87,8 +105,8 @@ def run_suite(assignment: str, notebook, *, sandbox: str = "on", seed: int | Non
                 r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env, cwd=tmp)
             except subprocess.TimeoutExpired:
                 return Results.failure(f"the hidden checks did not finish within {timeout:.0f} s")
-            output = r.stdout + r.stderr
-        if not out.exists():
+            output, code = r.stdout + r.stderr, r.returncode
+        if not out.exists() or code in BROKEN_SESSION:
             tail = output.strip().splitlines()[-5:]
             return Results.failure("the hidden-check runner failed: " + " | ".join(tail))
         return Results.load(out)
