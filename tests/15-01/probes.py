@@ -90,14 +90,29 @@ def apply_shares_input(ns, name, inputs, extra=()):
     return any(x.untyped_storage().data_ptr() == mem for x in xs)
 
 
-def modify_saved_then_backward(ns, name, inputs, extra=()):
-    """Change the inputs in place after forward; backward should notice (save_for_backward)."""
+def modify_saved_then_backward(ns, name, inputs, extra=(), which=None):
+    """Change the inputs in place after forward (only those at the indices in ``which``, if given); backward
+    should notice (save_for_backward)."""
     xs = [x.detach().clone().requires_grad_(True) for x in inputs]
     leaves = [x * 1 for x in xs]  # non-leaf copies, so in-place changes are allowed
     out = get(ns, name).apply(*leaves, *extra)
-    for t in leaves:
-        t.add_(1.0)
+    for i, t in enumerate(leaves):
+        if which is None or i in which:
+            t.add_(1.0)
     return capture_error(lambda: out.sum().backward())
+
+
+def two_nodes_vjp(ns, name, first, second, v):
+    """Two nodes of name.apply built one after the other (first = (inputs, extra), second likewise), then one
+    backward through both: <v[0], out0> + <v[1], out1>. Each node's outputs and its inputs' gradients."""
+    nodes = []
+    for inputs, extra in (first, second):
+        xs = [x.detach().clone().requires_grad_(x.requires_grad) for x in inputs]
+        nodes.append((xs, get(ns, name).apply(*xs, *extra)))
+    loss = sum((out * w.to(out.dtype)).sum() for (_, out), w in zip(nodes, v))
+    leaves = [x for xs, _ in nodes for x in xs]
+    grads = iter(torch.autograd.grad(loss, leaves, allow_unused=True))
+    return [{"out": out.detach(), "grads": [next(grads) for _ in xs]} for xs, out in nodes]
 
 
 def double_backward(ns, name, x, extra=()):
@@ -294,8 +309,11 @@ def broken(ns, x):
     return {"raised": False, "type": "", "message": "", "mro": [], "from_engine": False}
 
 
-def fixed(ns, x):
+def fixed(ns, x, prior=None):
+    """run_fixed(x) on a fresh leaf x (x.grad set to ``prior`` first, if given, as an earlier backward would)."""
     x = x.detach().clone().requires_grad_(True)
+    if prior is not None:
+        x.grad = prior.detach().clone()
     accumulated = [0]  # how many times autograd accumulated into x.grad (backward, not autograd.grad)
     x.register_post_accumulate_grad_hook(lambda t: accumulated.__setitem__(0, accumulated[0] + 1))
     g = get(ns, "run_fixed")(x)

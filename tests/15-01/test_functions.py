@@ -158,10 +158,50 @@ def test_scaled_mul_in_input_dtype(student, gen, dtype):
 def test_scaled_mul_detects_inplace_change_of_saved_inputs(student, gen):
     """ScaledMul keeps its inputs through save_for_backward (in-place changes are detected)"""
     x, y = rand(gen, 3), rand(gen, 3)
-    r = student.call("modify_saved_then_backward", name="ScaledMul", inputs=[x, y], extra=(1.0,))
-    expect_raises(r, "RuntimeError", "changing x and y in place between ScaledMul's forward and backward "
-                  "should make backward raise (tensors kept with ctx.save_for_backward are version-checked)",
-                  match="inplace")
+    # each input changed alone: a tensor kept as an attribute (ctx.y = y) next to a saved one escapes the check
+    for which, label in (([0], "x"), ([1], "y")):
+        r = student.call("modify_saved_then_backward", name="ScaledMul", inputs=[x, y], extra=(1.0,), which=which)
+        expect_raises(r, "RuntimeError", f"changing only {label} in place between ScaledMul.apply(x, y, 1.0)'s "
+                      f"forward and backward should make backward raise (each tensor backward uses must be kept "
+                      f"with ctx.save_for_backward, which version-checks it; not as an attribute of ctx)",
+                      match="inplace")
+
+
+@pytest.mark.task("scaled_mul")
+def test_scaled_mul_nodes_keep_their_own_alpha(student, gen):
+    """ScaledMul: two nodes built with different alphas before one backward each use their own alpha"""
+    alphas = [float(torch.empty((), dtype=f64).uniform_(lo, lo + 1.0, generator=gen)) for lo in (0.5, -2.5)]
+    pairs = [[rand(gen, 3, 1), rand(gen, 4)], [rand(gen, 2, 3), rand(gen, 3)]]
+    v = [torch.randn(3, 4, generator=gen, dtype=f64), torch.randn(2, 3, generator=gen, dtype=f64)]
+    got = student.call("two_nodes_vjp", name="ScaledMul", first=(pairs[0], (alphas[0],)),
+                       second=(pairs[1], (alphas[1],)), v=v)
+    what = (f"out1 = ScaledMul.apply(x1, y1, {alphas[0]:.3f}) and out2 = ScaledMul.apply(x2, y2, {alphas[1]:.3f}) "
+            f"built one after the other, then one backward through both")
+    for i, ((x, y), alpha, w, r) in enumerate(zip(pairs, alphas, v, got), start=1):
+        expect_close(r["out"], alpha * x.detach() * y.detach(), f"{what}: out{i}", atol=1e-10, rtol=1e-8)
+        for label, g, want in zip("xy", r["grads"], scaled_mul_grads(x, y, alpha, w)):
+            expect_close(g, want, f"{what}: the gradient for {label}{i} (each node's backward must use the alpha "
+                         f"of its own call, {alpha:.3f}: keep it on ctx, not on the class or in a global)",
+                         atol=1e-10, rtol=1e-8)
+
+
+@pytest.mark.task("scaled_mul")
+@pytest.mark.parametrize("dtypes", [(torch.float32, f64), (f64, torch.float32)], ids=["x32_y64", "x64_y32"])
+def test_scaled_mul_mixed_dtypes(student, gen, dtypes):
+    """ScaledMul on one float32 and one float64 input returns alpha * x * y as PyTorch promotes it (float64),
+    and each input's gradient"""
+    x = torch.randn(3, 1, generator=gen, dtype=f64).to(dtypes[0]).requires_grad_(True)
+    y = torch.randn(4, generator=gen, dtype=f64).to(dtypes[1]).requires_grad_(True)
+    alpha = float(torch.empty((), dtype=f64).uniform_(0.1, 3.0, generator=gen))
+    v = torch.randn(3, 4, generator=gen, dtype=f64)
+    r = student.call("function_vjp", name="ScaledMul", inputs=[x, y], v=v, extra=(alpha,))
+    what = (f"ScaledMul.apply(x, y, {alpha!r}) for a {dtypes[0]} x of shape (3, 1) and a {dtypes[1]} y of shape "
+            f"(4,) (alpha * x * y is float64 by PyTorch's type promotion: cast neither input to the other's dtype)")
+    # float32 tolerances: where the float32 input meets alpha first (alpha * x) the product is rounded to float32,
+    # so the order of the factors moves the result by float32 rounding; the dtype is what the check is about
+    expect_close(r["out"], alpha * x.detach() * y.detach(), what, atol=1e-6, rtol=1e-5, check_dtype=True)
+    for label, got, want in zip("xy", r["grads"], scaled_mul_grads(x, y, alpha, v)):
+        expect_close(got, want, f"the gradient for {label} of {what}", atol=1e-6, rtol=1e-5, check_dtype=True)
 
 
 # ------------------------------------------------------------------ StableSoftplus

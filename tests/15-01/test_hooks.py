@@ -267,13 +267,15 @@ def compare_grads(got, want, what):
 
 
 @pytest.mark.task("grad_hooks")
-@pytest.mark.parametrize("max_norm", [0.05, 1.0, 1e6], ids=["tight", "medium", "never"])
+@pytest.mark.parametrize("max_norm", [0.05, 1.0, 1e6, 0.0], ids=["tight", "medium", "never", "zero"])
 def test_clipping_single_backward(student, gen, max_norm):
     """attach_grad_clipping: after one backward each gradient equals its explicitly clipped value"""
     state = grad_model_state(int(torch.randint(0, 10_000, (1,), generator=gen)))
     batches = [(torch.randn(8, 6, generator=gen), 3.0)]
     r = student.call("clipped_grads", state=state, frozen=[], max_norm=max_norm, batches=batches)
-    compare_grads(r, expected_clipped(state, [], max_norm, batches), f"max_norm={max_norm}")
+    note = (" (norm at most 0: every nonzero gradient is multiplied by max_norm / norm = 0; a max_norm of 0 is "
+            "not 'no clipping')" if max_norm == 0 else "")
+    compare_grads(r, expected_clipped(state, [], max_norm, batches), f"max_norm={max_norm}{note}")
     expect(r["n_handles"] == 4, f"attach_grad_clipping should return one handle per trainable parameter (4), "
                                 f"got {r['n_handles']}")
 
@@ -421,6 +423,25 @@ def test_run_fixed_gradient(student, gen, shape):
     expect(r["returned"] is not None, "run_fixed should return x.grad (a tensor)")
     expect_close(r["returned"], torch.exp(x), f"run_fixed(x) for x of shape {shape}", atol=1e-12, rtol=1e-10)
     expect_equal(r["x_grad"] is not None, True, "x.grad after run_fixed(x) is set")
+
+
+@pytest.mark.task("inplace")
+def test_run_fixed_accumulates_into_existing_grad(student, gen):
+    """run_fixed on a leaf that already holds a gradient: backward accumulates into x.grad, and run_fixed returns
+    that x.grad (the earlier gradient + exp(x))"""
+    x = torch.randn(5, generator=gen, dtype=torch.float64)
+    prior = torch.randn(5, generator=gen, dtype=torch.float64)
+    r = student.call("fixed", x=x, prior=prior)
+    xr = x.clone().requires_grad_(True)
+    xr.grad = prior.clone()
+    (torch.exp(xr) + 1).sum().backward()   # the judge's own backward, accumulating into the same prior
+    what = (f"run_fixed(x) for x = {[round(v, 3) for v in x.tolist()]} whose x.grad already holds "
+            f"{[round(v, 3) for v in prior.tolist()]} (from an earlier backward)")
+    expect(r["returned"] is not None, f"{what}: run_fixed should return x.grad (a tensor)")
+    expect_close(r["x_grad"], xr.grad, f"{what}: x.grad afterwards (backward adds exp(x) to the gradient already "
+                 f"there; do not reset x.grad before calling backward)", atol=1e-12, rtol=1e-10)
+    expect_close(r["returned"], xr.grad, f"{what}: the value returned (x.grad after the backward call)",
+                 atol=1e-12, rtol=1e-10)
 
 
 @pytest.mark.task("inplace")
