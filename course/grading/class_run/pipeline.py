@@ -32,7 +32,7 @@ from ... import REPO_ROOT, TESTS_DIR
 from ... import fstree
 from ... import sandbox
 from ... import assignments
-from . import batch, course_root, db_url, runner, stopping, submissions
+from . import batch, course_root, db_url, proc_privacy, runner, stopping, submissions
 from ... import settings
 
 EXAMPLES = {"ex-complete": "reference", "ex-blank": "release", "ex-partly-wrong": "partly_wrong"}
@@ -398,6 +398,9 @@ def main(argv=None) -> int:
         course_root.make_private(str(args.root.resolve()), say=print)
     except course_root.OpenCourseRoot as exc:
         ap.exit(1, f"{exc}\n")
+    line = proc_privacy.notice()  # the machine's /proc shows the sandboxes to the other accounts: say so
+    if line:
+        print(line)
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
     sys.stdout.reconfigure(line_buffering=True)  # each line as it comes, also into a log file
     stopping.install()  # Ctrl-C / SIGTERM: every process of the run ended, one line, exit 130 / 143
