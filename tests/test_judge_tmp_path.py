@@ -14,12 +14,13 @@ import textwrap
 import pytest
 
 from course import REPO_ROOT
+from tests import private_tmp
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="a private /tmp needs root (unshare, mount)")
 
 SESSION = r"""
 import json, os, subprocess, sys, tempfile
-subprocess.run(["mount", "-t", "tmpfs", "-o", "mode=1777", "red12-tmp", "/tmp"], check=True)
+PRIVATE_TMP
 os.mkdir("/tmp/pytest-of-root", 0o755)
 os.chown("/tmp/pytest-of-root", 65534, 65534)  # made first by another account
 work = tempfile.mkdtemp()  # the judge session's own folder, as run_suite's
@@ -37,7 +38,7 @@ print(json.dumps({"rc": r.returncode, "planted": planted, "tail": (r.stdout + r.
 
 
 def test_a_judge_sessions_tmp_path_is_not_the_shared_tmps():
-    code = SESSION.replace("REPO", repr(str(REPO_ROOT)))
+    code = SESSION.replace("PRIVATE_TMP", private_tmp.PRELUDE).replace("REPO", repr(str(REPO_ROOT)))
     r = subprocess.run(["unshare", "--mount", "--propagation", "private", sys.executable, "-I", "-c",
                         textwrap.dedent(code)], capture_output=True, text=True, timeout=180)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]

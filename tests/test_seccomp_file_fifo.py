@@ -16,13 +16,14 @@ import textwrap
 import pytest
 
 from course import REPO_ROOT
+from tests import private_tmp
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="a private /tmp needs root (unshare, mount)")
 
 PLANT_AND_ASK = r"""
 import hashlib, json, os, stat, subprocess, sys, tempfile, threading
 sys.path.insert(0, REPO)
-subprocess.run(["mount", "-t", "tmpfs", "-o", "mode=1777", "red12-tmp", "/tmp"], check=True)
+PRIVATE_TMP
 tempfile.tempdir = "/tmp"
 from course.sandbox import seccomp
 data = seccomp.program()
@@ -44,7 +45,7 @@ os._exit(0)
 
 
 def test_a_fifo_planted_at_the_filters_name_does_not_hold_the_grader():
-    code = PLANT_AND_ASK.replace("REPO", repr(str(REPO_ROOT)))
+    code = PLANT_AND_ASK.replace("PRIVATE_TMP", private_tmp.PRELUDE).replace("REPO", repr(str(REPO_ROOT)))
     r = subprocess.run(["unshare", "--mount", "--propagation", "private", sys.executable, "-I", "-c",
                         textwrap.dedent(code)], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]

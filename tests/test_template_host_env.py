@@ -16,6 +16,7 @@ import textwrap
 import pytest
 
 from course import REPO_ROOT
+from tests import private_tmp
 from course.sandbox import template
 
 pytestmark = pytest.mark.skipif(template.usable() is not None, reason=f"no template here: {template.usable()}")
@@ -23,7 +24,7 @@ pytestmark = pytest.mark.skipif(template.usable() is not None, reason=f"no templ
 PLANT_AND_START = r"""
 import json, os, shutil, subprocess, sys
 sys.path.insert(0, REPO)
-subprocess.run(["mount", "-t", "tmpfs", "-o", "mode=1777", "red12-tmp", "/tmp"], check=True)
+PRIVATE_TMP
 import matplotlib
 font = os.path.join(matplotlib.get_data_path(), "fonts", "ttf", "DejaVuSans.ttf")
 target = "/tmp/root-only"                      # stands for the course root: root's, 0700
@@ -53,7 +54,7 @@ PATH_VARIABLES = ("HOME", "TMPDIR", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "IPYTHO
 
 
 def test_the_template_reads_no_configuration_another_account_planted_in_the_hosts_tmp():
-    code = PLANT_AND_START.replace("REPO", repr(str(REPO_ROOT)))
+    code = PLANT_AND_START.replace("PRIVATE_TMP", private_tmp.PRELUDE).replace("REPO", repr(str(REPO_ROOT)))
     r = subprocess.run(["unshare", "--mount", "--propagation", "private", sys.executable, "-I", "-c",
                         textwrap.dedent(code)], capture_output=True, text=True, timeout=240)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]

@@ -253,6 +253,9 @@ def run(root: Path, only: list[str] | None, examples: bool, *, steps=STEPS, work
     refused = _preflight()
     if refused is not None:
         return refused
+    line = proc_privacy.notice()  # the machine's /proc shows the sandboxes to the other accounts: say so
+    if line:
+        print(line)
     gpus = _gpus()
     kw = dict(steps=steps, workers=workers or batch.default_workers(gpus), shard=shard, progress=progress,
               force=force, gpus=gpus, wide=wide)
@@ -398,9 +401,6 @@ def main(argv=None) -> int:
         course_root.make_private(str(args.root.resolve()), say=print)
     except course_root.OpenCourseRoot as exc:
         ap.exit(1, f"{exc}\n")
-    line = proc_privacy.notice()  # the machine's /proc shows the sandboxes to the other accounts: say so
-    if line:
-        print(line)
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
     sys.stdout.reconfigure(line_buffering=True)  # each line as it comes, also into a log file
     stopping.install()  # Ctrl-C / SIGTERM: every process of the run ended, one line, exit 130 / 143
