@@ -52,12 +52,14 @@ def _start(code: str, *args: str) -> subprocess.Popen:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def test_the_nodes_pty_count_carries_nothing_between_sandboxes(launcher):
-    reader = _start(READER)
+def _read_while_another_holds(reader_source: str, opener_source: str, *args: str):
+    """A sandbox reads a counter, another opens what it counts and holds it, the first reads again:
+    (before, after, what the opener said it holds)."""
+    reader = _start(reader_source)
     try:
         before = reader.stdout.readline().strip()
         assert before, reader.stderr.read()[-2000:]
-        opener = _start(OPENER, "40")
+        opener = _start(opener_source, *args)
         try:
             line = opener.stdout.readline()
             assert line.startswith("{"), line + opener.stderr.read()[-2000:]
@@ -71,6 +73,11 @@ def test_the_nodes_pty_count_carries_nothing_between_sandboxes(launcher):
     finally:
         reader.stdin.close()
         reader.wait(timeout=30)
+    return before, after, opened
+
+
+def test_the_nodes_pty_count_carries_nothing_between_sandboxes(launcher):
+    before, after, opened = _read_while_another_holds(READER, OPENER, "40")
     assert opened["held"] > 0, f"the opening sandbox could not open a pty at all: {opened}"
     assert before == after, (f"/proc/sys/kernel/pty/nr read {before!r} then {after!r} in one sandbox while another "
                              f"held {opened['held']} ptys: the node's count is a channel between them (expected a "
@@ -112,22 +119,6 @@ sys.stdin.readline()
 @pytest.mark.xfail(strict=True, reason="open (docs/security.md): /proc/net/sockstat's TCP alloc is the node's count "
                                        "of TCP sockets, under every /proc/<pid>/net, which no bind mount covers")
 def test_the_nodes_tcp_socket_count_carries_nothing_between_sandboxes(launcher):
-    reader = _start(SOCKSTAT_READER)
-    try:
-        before = reader.stdout.readline().strip()
-        assert before, reader.stderr.read()[-2000:]
-        opener = _start(SOCKETS)
-        try:
-            line = opener.stdout.readline()
-            assert line.startswith("{"), line + opener.stderr.read()[-2000:]
-            reader.stdin.write("go\n")
-            reader.stdin.flush()
-            after = reader.stdout.readline().strip()
-        finally:
-            opener.stdin.close()
-            opener.wait(timeout=30)
-    finally:
-        reader.stdin.close()
-        reader.wait(timeout=30)
+    before, after, _ = _read_while_another_holds(SOCKSTAT_READER, SOCKETS)
     assert before == after, (f"/proc/net/sockstat's TCP alloc read {before} then {after} in one sandbox while another "
                              "held 40 TCP sockets: the node's count is a channel between them")

@@ -1,10 +1,20 @@
 """Hidden checks of ensemble_forward (exercise 6), against the judge's own models (course.judge.probelib.build_model)
 run one by one, with the models' state and forward calls recorded in the worker."""
-import pytest
-import torch
+import importlib.util
+import sys
+from pathlib import Path
 
-from course.judge.expect import expect, expect_close, expect_equal
-from course.judge.probelib import build_model
+if "course_16_02_probes" not in sys.modules:  # the probes' own stand-in for an optimizer step, used as the judge's twin
+    _s = importlib.util.spec_from_file_location("course_16_02_probes", Path(__file__).with_name("probes.py"))
+    sys.modules["course_16_02_probes"] = importlib.util.module_from_spec(_s)
+    _s.loader.exec_module(sys.modules["course_16_02_probes"])
+step = sys.modules["course_16_02_probes"].step  # p -> 0.125 - p / 2, floating buffers x 1.5, in place
+
+import pytest  # noqa: E402
+import torch  # noqa: E402
+
+from course.judge.expect import expect, expect_close, expect_equal  # noqa: E402
+from course.judge.probelib import build_model  # noqa: E402
 
 pytestmark = pytest.mark.task("ensemble")
 f64 = torch.float64
@@ -32,16 +42,6 @@ def member(spec):
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(spec["seed"])
         return torch.nn.Linear(spec["in"], spec["out"], bias=False).double().eval()
-
-
-def step(model):
-    """The judge's twin of the probe's stand-in for an optimizer step: p -> 0.125 - p / 2, floating buffers x 1.5."""
-    with torch.no_grad():
-        for p in model.parameters():
-            p.mul_(-0.5).add_(0.125)
-        for b in model.buffers():
-            if b.is_floating_point():
-                b.mul_(1.5)
 
 
 def one_by_one(specs, x, per_model, stepped=False):

@@ -1,11 +1,21 @@
 """Hidden checks of per_sample_grads (exercise 5), against the judge's own loop of single-example backward passes on
 the same model (course.judge.probelib.build_model), with the model's state and calls recorded in the worker."""
-import pytest
-import torch
-import torch.nn.functional as F
+import importlib.util
+import sys
+from pathlib import Path
 
-from course.judge.expect import expect, expect_close, expect_equal
-from course.judge.probelib import build_model
+if "course_16_02_probes" not in sys.modules:  # the probes' own stand-in for an optimizer step, used as the judge's twin
+    _s = importlib.util.spec_from_file_location("course_16_02_probes", Path(__file__).with_name("probes.py"))
+    sys.modules["course_16_02_probes"] = importlib.util.module_from_spec(_s)
+    _s.loader.exec_module(sys.modules["course_16_02_probes"])
+step = sys.modules["course_16_02_probes"].step  # p -> 0.125 - p / 2, floating buffers x 1.5, in place
+
+import pytest  # noqa: E402
+import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+
+from course.judge.expect import expect, expect_close, expect_equal  # noqa: E402
+from course.judge.probelib import build_model  # noqa: E402
 
 pytestmark = pytest.mark.task("per_sample")
 f64 = torch.float64
@@ -23,16 +33,6 @@ def data(gen, spec, n, loss):
     y = torch.randn(n, spec["out"], generator=gen, dtype=f64) if loss == "mse" else \
         torch.randint(0, spec["out"], (n,), generator=gen)
     return x, y
-
-
-def step(model):
-    """The judge's twin of the probe's stand-in for an optimizer step: p -> 0.125 - p / 2, floating buffers x 1.5."""
-    with torch.no_grad():
-        for p in model.parameters():
-            p.mul_(-0.5).add_(0.125)
-        for b in model.buffers():
-            if b.is_floating_point():
-                b.mul_(1.5)
 
 
 def loop_grads(spec, x, y, loss, frozen=(), stepped=False):

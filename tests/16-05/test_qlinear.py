@@ -142,16 +142,32 @@ def test_on_another_device(student, gen):
                f"{res['shapes']} on {res['devices']}")
 
 
+def _tie_operands(gen):
+    """One draw of a (1, 8) uint8 input and (6, 8) int8 weights with their scales and the input's zero point, and
+    their int32 accumulator as float32: (qx, x_scale, x_zero_point, qw, w_scale, acc)."""
+    qx = torch.randint(0, 256, (1, 8), generator=gen).to(torch.uint8)
+    qw = torch.randint(-128, 128, (6, 8), generator=gen).to(torch.int8)
+    xs = float(torch.rand((), generator=gen)) * 0.05 + 0.005
+    xz = int(torch.randint(60, 200, (), generator=gen))
+    ws = torch.rand(6, generator=gen) * 0.02 + 0.001
+    acc = ((qx.to(torch.int64) - xz) @ qw.to(torch.int64).T).to(torch.float32)
+    return qx, xs, xz, qw, ws, acc
+
+
+def _expect_tie_level(student, args, m, near, why):
+    """Output m of quantized_linear(*args), built to lie next to a half level (``near``), is the judge's level."""
+    what = (f"quantized_linear(qx (1, 8), {args[1]!r}, {args[2]}, qw (6, 8), w_scale (6,), None, {args[6]!r}, 128), "
+            f"built so that output {m} lies next to a half level{near}")
+    res = run(student, args, what)
+    got, want = res["out"].to(torch.int64)[0, m].item(), integer_path(*args).to(torch.int64)[0, m].item()
+    expect(got == want, f"{what}: output {m} is level {got}, expected {want}: {why}")
+
+
 def rescale_tie_case(gen, order):
     """Operands and an output scale for which the text's rescale acc * (x_scale * w_scale) and the reordered one
     (acc * x_scale * w_scale, or acc * w_scale * x_scale) land on the two sides of a half level for one output."""
     for _ in range(400):
-        qx = torch.randint(0, 256, (1, 8), generator=gen).to(torch.uint8)
-        qw = torch.randint(-128, 128, (6, 8), generator=gen).to(torch.int8)
-        xs = float(torch.rand((), generator=gen)) * 0.05 + 0.005
-        xz = int(torch.randint(60, 200, (), generator=gen))
-        ws = torch.rand(6, generator=gen) * 0.02 + 0.001
-        acc = ((qx.to(torch.int64) - xz) @ qw.to(torch.int64).T).to(torch.float32)
+        qx, xs, xz, qw, ws, acc = _tie_operands(gen)
         right = acc * (xs * ws)
         other = acc * xs * ws if order == "x_scale first" else acc * ws * xs
         for _, m in (right != other).nonzero().tolist():
@@ -171,25 +187,17 @@ def test_rescale_is_one_product_of_scales(student, gen, order):
     (next to a half level the last-bit difference moves the output level)"""
     args, m = rescale_tie_case(gen, order)
     expect(args is not None, "the check found no output where the two rescalings round apart (a grading error)")
-    what = (f"quantized_linear(qx (1, 8), {args[1]!r}, {args[2]}, qw (6, 8), w_scale (6,), None, {args[6]!r}, 128), "
-            f"built so that output {m} lies next to a half level")
-    res = run(student, args, what)
-    got, want = res["out"].to(torch.int64)[0, m].item(), integer_path(*args).to(torch.int64)[0, m].item()
-    expect(got == want, f"{what}: output {m} is level {got}, expected {want}: y = acc * (x_scale * w_scale) + bias in "
-           f"float32 (one product of the scales, then one multiply); rescaling by the scales one after the other "
-           f"({order.replace(' first', '')} first) rounds differently")
+    _expect_tie_level(student, args, m, "", f"y = acc * (x_scale * w_scale) + bias in float32 (one product of the "
+                      f"scales, then one multiply); rescaling by the scales one after the other "
+                      f"({order.replace(' first', '')} first) rounds differently")
 
 
 def requant_tie_case(gen):
     """Operands and an output scale for which one output y, requantized like quantize (round(y * (1 / out_scale))
     with the inverse in float32), lands on another level than round(y / out_scale)."""
     for _ in range(400):
-        qx = torch.randint(0, 256, (1, 8), generator=gen).to(torch.uint8)
-        qw = torch.randint(-128, 128, (6, 8), generator=gen).to(torch.int8)
-        xs = float(torch.rand((), generator=gen)) * 0.05 + 0.005
-        xz = int(torch.randint(60, 200, (), generator=gen))
-        ws = torch.rand(6, generator=gen) * 0.02 + 0.001
-        y = ((qx.to(torch.int64) - xz) @ qw.to(torch.int64).T).to(torch.float32) * (xs * ws)
+        qx, xs, xz, qw, ws, acc = _tie_operands(gen)
+        y = acc * (xs * ws)
         for m in range(6):
             a = y[0, m:m + 1]
             for k in range(40):
@@ -205,10 +213,6 @@ def test_requantized_like_quantize(student, gen):
     (next to a half level the two land on different levels)"""
     args, m = requant_tie_case(gen)
     expect(args is not None, "the check found no output where the two requantizations round apart (a grading error)")
-    what = (f"quantized_linear(qx (1, 8), {args[1]!r}, {args[2]}, qw (6, 8), w_scale (6,), None, {args[6]!r}, 128), "
-            f"built so that output {m} lies next to a half level of out_scale")
-    res = run(student, args, what)
-    got, want = res["out"].to(torch.int64)[0, m].item(), integer_path(*args).to(torch.int64)[0, m].item()
-    expect(got == want, f"{what}: output {m} is level {got}, expected {want}: y is requantized like quantize, "
-           f"clamp(round(y * inv) + out_zero_point, 0, 255) with inv = 1 / out_scale in float32; round(y / out_scale) "
-           f"lands on the other level here")
+    _expect_tie_level(student, args, m, " of out_scale", "y is requantized like quantize, clamp(round(y * inv) + "
+                      "out_zero_point, 0, 255) with inv = 1 / out_scale in float32; round(y / out_scale) lands on the "
+                      "other level here")
