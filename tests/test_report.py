@@ -155,7 +155,7 @@ def test_student_strings_are_escaped(tmp_path, monkeypatch):
     assert "<script" not in page and "<b>" not in page
     assert "&lt;b&gt;ran past&lt;/b&gt;" in page  # the pipeline's incident
     assert "event of &lt;script&gt;" in page  # the judge's events, from the records
-    record = json.loads(next((judge_records.records_dir(tmp_path) / A).glob("_*.json")).read_text())
+    record = json.loads(next((judge_records.records_dir(tmp_path) / A).glob(judge_records.DIGEST_MARK + "*.json")).read_text())
     assert record["student"] == HOSTILE, "the record keeps the id as data; its file name is a digest"
     assert len(record["checks"][0]["message"]) < 400, "messages are capped in the record"
 
@@ -187,7 +187,7 @@ def test_judge_step_writes_one_record_per_notebook(tmp_path, monkeypatch, caplog
     step = pp.JudgeHiddenChecks(parent=Converter(tmp_path / "course"))
     step.preprocess(nb, resources)
     written = list((tmp_path / "course" / "gradebook" / "records" / A).iterdir())
-    assert len(written) == 1 and written[0].name.startswith("_") and written[0].suffix == ".json", written
+    assert len(written) == 1 and written[0].name.startswith(judge_records.DIGEST_MARK) and written[0].suffix == ".json", written
     record = json.loads(written[0].read_text())
     assert record["student"] == "../../carol" and record["judge_seconds"] == 2.5 and record["seed"] == 3
     assert record["checks"][0]["status"] == "failed" and len(record["checks"][0]["message"]) < 400

@@ -27,12 +27,18 @@ def records_dir(root) -> Path:
     return Path(root) / "gradebook" / "records"
 
 
+DIGEST_MARK = "%"  # starts the file name of an id that is not harmless as it is; no harmless name starts so
+
+
 def file_name(name: str) -> str:
-    """A file name for a student or assignment id: itself where harmless, else a digest of it."""
+    """A file name for a student or assignment id: itself where harmless, else a digest of it, marked
+    with a character no harmless name starts with. (The digest once began with "_", which a harmless id
+    may: an LMS student named "_" + the first 24 hex digits of a classmate's "josé" shared that
+    classmate's incident file and judge record, and each grading of one emptied the other's.)"""
     name = str(name)
     if _SAFE_NAME.fullmatch(name):
         return name
-    return "_" + hashlib.sha256(name.encode("utf-8", "replace")).hexdigest()[:24]
+    return DIGEST_MARK + hashlib.sha256(name.encode("utf-8", "replace")).hexdigest()[:32]
 
 
 def _text(value, limit: int = MAX_TEXT) -> str:

@@ -1,0 +1,52 @@
+"""Two students never share a record file (red team 13).
+
+``gradebook/records/<assignment>/<student>.incidents.jsonl`` and ``<student>.json`` are named by the
+student id where it is a harmless file name, else by a digest of it. The digest used to start with
+"_", which a harmless id may start with too, and an LMS id may be any word characters
+(``lms_names.ID``): a student whose LMS name was "_" + the first 24 hex digits of sha256("josé") (a
+Moodle user may edit their name) shared josé's files, so each grading of one emptied the other's
+incidents (measured through plain ``nbgrader autograde``: the attacker's two incidents, a link set
+aside and a renamed notebook, were gone from the class report once josé was graded after them) and
+each judge record replaced the other's."""
+import hashlib
+
+from course.grading.intake import lms_names
+from course.grading.records import incidents, judge_records
+
+VICTIM = "josé"
+OLD_DIGEST = "_" + hashlib.sha256(VICTIM.encode()).hexdigest()[:24]  # the old file name of VICTIM
+
+
+def test_a_digest_shaped_id_is_a_usable_lms_id():
+    assert lms_names.student_id(VICTIM) == VICTIM
+    assert lms_names.student_id(OLD_DIGEST) == OLD_DIGEST
+    assert lms_names.parse(f"{OLD_DIGEST}_123_assignsubmission_file_x.ipynb", "15-01", False).student == OLD_DIGEST
+
+
+def test_no_harmless_name_is_anothers_digest():
+    for unsafe in (VICTIM, "a b", "..", "x/y", "Ωmega", "", "a" * 101):
+        name = judge_records.file_name(unsafe)
+        assert name.startswith(judge_records.DIGEST_MARK)
+        assert not judge_records._SAFE_NAME.fullmatch(name)
+        assert lms_names.student_id(name) is None  # no student can be given this id
+    for safe in ("alice", OLD_DIGEST, "_x", "a.b", "9", "@b"):
+        assert judge_records.file_name(safe) == safe
+
+
+def test_a_classmates_digest_as_an_id_keeps_its_own_records(tmp_path):
+    root, a = tmp_path, "15-01"
+    assert incidents.path(root, a, OLD_DIGEST) != incidents.path(root, a, VICTIM)
+    incidents.clear(root, a, OLD_DIGEST)
+    incidents.record(root, a, OLD_DIGEST, "intake", "evidence.txt was set aside (it is a symbolic link)")
+    incidents.clear(root, a, VICTIM)  # the victim graded after the attacker
+    incidents.record(root, a, VICTIM, "judge", "the victim's own line")
+    assert [i["message"] for i in incidents.read(root, a, OLD_DIGEST)] == [
+        "evidence.txt was set aside (it is a symbolic link)"]
+    assert [i["message"] for i in incidents.read(root, a, VICTIM)] == ["the victim's own line"]
+    shown = {(i["student"], i["message"]) for i in judge_records.read_incidents(judge_records.records_dir(root))}
+    assert (OLD_DIGEST, "evidence.txt was set aside (it is a symbolic link)") in shown
+    assert (VICTIM, "the victim's own line") in shown
+    folder = judge_records.records_dir(root)
+    for student in (OLD_DIGEST, VICTIM):
+        judge_records.write(folder, {"assignment": a, "student": student, "checks": []})
+    assert sorted(r["student"] for r in judge_records.read_all(folder)) == sorted([OLD_DIGEST, VICTIM])
