@@ -7,9 +7,14 @@ student id where it is a harmless file name, else by a digest of it. The digest 
 Moodle user may edit their name) shared josé's files, so each grading of one emptied the other's
 incidents (measured through plain ``nbgrader autograde``: the attacker's two incidents, a link set
 aside and a renamed notebook, were gone from the class report once josé was graded after them) and
-each judge record replaced the other's."""
+each judge record replaced the other's.
+
+And what a run remembers of a submission (``batch.fingerprint``, the resume's key) tells two different
+submissions apart: it hashed names and bytes one after the other, so bytes moved from one file into
+the file before it hashed the same."""
 import hashlib
 
+from course.grading.class_run import batch
 from course.grading.intake import lms_names
 from course.grading.records import incidents, judge_records
 
@@ -50,3 +55,19 @@ def test_a_classmates_digest_as_an_id_keeps_its_own_records(tmp_path):
     for student in (OLD_DIGEST, VICTIM):
         judge_records.write(folder, {"assignment": a, "student": student, "checks": []})
     assert sorted(r["student"] for r in judge_records.read_all(folder)) == sorted([OLD_DIGEST, VICTIM])
+
+
+def test_a_changed_submission_never_has_its_old_fingerprint(tmp_path):
+    def handed_in(student, files):
+        folder = tmp_path / "gradebook" / "submitted" / student / "15-01"
+        folder.mkdir(parents=True)
+        for name, data in files.items():
+            (folder / name).write_bytes(data)
+        return batch.fingerprint(tmp_path, "15-01", student, "key")
+
+    nb, stamp = b'{"cells": []}', b"2026-12-03 12:00:00.000000 UTC"
+    before = handed_in("x", {"a.bin": b"X", "b.bin": b"Y", "nb.ipynb": nb, "timestamp.txt": stamp})
+    after = handed_in("y", {"a.bin": b"X" + b"b.bin\0Y", "nb.ipynb": nb, "timestamp.txt": stamp})
+    same = handed_in("z", {"a.bin": b"X", "b.bin": b"Y", "nb.ipynb": nb, "timestamp.txt": stamp})
+    assert before != after
+    assert before == same
