@@ -171,8 +171,16 @@ def jacobian_vs_reference(student, probe: str, inputs: list, reference, what: st
     v = torch.randn(y_ref.shape, generator=gen, dtype=y_ref.dtype)
     want = torch.autograd.grad(y_ref, [x for x in x_ref if x.requires_grad], v, allow_unused=True)
     res = student.call(probe, inputs=inputs, v=v, **probe_kwargs)
+    if not isinstance(res, dict) or "out" not in res:
+        fail(f"{what}: the check got back something other than the output and its gradients")
     expect_close(res["out"], y_ref.detach(), f"{what}, forward output", atol=atol, rtol=rtol)
-    got = [g for g, x in zip(res["grads"], inputs) if x.requires_grad]
+    # The reply's length is the submission's to choose: zip() stops at the shorter side, so a short list
+    # would leave the judge's gradients unchecked (red team 14: "grads": [] passed every gradient here).
+    grads = res.get("grads")
+    if not isinstance(grads, (list, tuple)) or len(grads) != len(inputs):
+        fail(f"{what}: expected one gradient entry per input ({len(inputs)}), got "
+             f"{len(grads) if isinstance(grads, (list, tuple)) else type(grads).__name__}")
+    got = [g for g, x in zip(grads, inputs) if x.requires_grad]
     for i, (g, w) in enumerate(zip(got, want)):
         if g is None:
             fail(f"{what}: no gradient reached differentiable input {i} (your backward returned None for it)")
