@@ -62,17 +62,42 @@ def ls_ce_dtype_and_inputs(ns, logits, target, smoothing):
     return out
 
 
-def ls_ce_on_meta(ns, logits, target, smoothing, reduction):
-    """label_smoothing_cross_entropy on logits and target moved to the meta device (a stand-in for a GPU: a tensor
-    made without device= lands on the CPU and mixing it with them raises). Returns device and shape, or the error."""
+def _data_dependent(exc):
+    """An op the meta device cannot run because its output's shape depends on the values (boolean-mask indexing,
+    nonzero, masked_select, unique): correct on a GPU, so it must not count against the submission."""
+    text = str(exc)
+    return isinstance(exc, NotImplementedError) or "data-dependent" in text or "nonzero" in text
+
+
+def _on_other_device(fn, tensors, **kwargs):
+    """fn(*tensors, **kwargs) where the inputs are not on the default device, a stand-in for a GPU. First the
+    inputs go to the meta device: a tensor made without device= lands on the CPU, and mixing it with them raises,
+    as it would on a GPU. Meta tensors have no values, so an op whose output shape depends on them (boolean
+    masks) cannot run there; then the roles swap: the inputs stay on the CPU and the default device becomes
+    meta, so a tensor made without device= lands on meta and mixing it with them raises. Returns the device the
+    result is on, relative to the inputs ("inputs'" or another name), and its shape, or the error."""
     try:
-        out = get(ns, "label_smoothing_cross_entropy")(logits.to("meta"), target.to("meta"), smoothing=smoothing,
-                                                       reduction=reduction)
+        out = fn(*(t.to("meta") for t in tensors), **kwargs)
+        home = "meta"
     except Exception as exc:
-        return {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
+        if not _data_dependent(exc):
+            return {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
+        try:
+            with torch.device("meta"):
+                out = fn(*(t.clone() for t in tensors), **kwargs)
+            home = "cpu"
+        except Exception as exc2:
+            return {"error": f"{type(exc2).__name__}: {str(exc2)[:300]}"}
     if not isinstance(out, torch.Tensor):
         return {"error": f"returned {type(out).__name__}, not a tensor"}
-    return {"device": str(out.device), "shape": list(out.shape)}
+    return {"device": "meta" if str(out.device) == home else f"{out.device} (the inputs were on {home})",
+            "shape": list(out.shape)}
+
+
+def ls_ce_on_meta(ns, logits, target, smoothing, reduction):
+    """label_smoothing_cross_entropy with logits and target off the default device (see _on_other_device)."""
+    return _on_other_device(get(ns, "label_smoothing_cross_entropy"), (logits, target), smoothing=smoothing,
+                            reduction=reduction)
 
 
 def ls_ce_vjp(ns, inputs, v, target, smoothing, reduction="mean"):
@@ -87,6 +112,8 @@ def ls_ce_errors(ns, logits, target):
         "smoothing_low": capture_error(fn, logits.clone(), target.clone(), smoothing=-0.1),
         "smoothing_nan": capture_error(fn, logits.clone(), target.clone(), smoothing=float("nan")),
         "reduction": capture_error(fn, logits.clone(), target.clone(), smoothing=0.1, reduction="average"),
+        "reduction_case": capture_error(fn, logits.clone(), target.clone(), smoothing=0.1, reduction="Mean"),
+        "reduction_None": capture_error(fn, logits.clone(), target.clone(), smoothing=0.1, reduction=None),
     }
 
 
@@ -138,16 +165,8 @@ def nt_xent(ns, z1, z2, temperature):
 
 
 def nt_xent_on_meta(ns, z1, z2, temperature):
-    """nt_xent_loss on embeddings moved to the meta device, a stand-in for a GPU: a tensor the loss creates
-    without device= lands on the CPU, and mixing it with the embeddings raises, as it would on a GPU. Returns
-    the result's device and shape, or the error."""
-    try:
-        out = get(ns, "nt_xent_loss")(z1.to("meta"), z2.to("meta"), temperature=temperature)
-    except Exception as exc:
-        return {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
-    if not isinstance(out, torch.Tensor):
-        return {"error": f"returned {type(out).__name__}, not a tensor"}
-    return {"device": str(out.device), "shape": list(out.shape)}
+    """nt_xent_loss with the embeddings off the default device (see _on_other_device)."""
+    return _on_other_device(get(ns, "nt_xent_loss"), (z1, z2), temperature=temperature)
 
 
 def nt_xent_vjp(ns, inputs, v, temperature):
@@ -246,6 +265,20 @@ def metrics_snapshot(ns, num_classes, batches_first, batches_later):
             "empty_then": empty_copy, "empty_now": empty_now}
 
 
+def metrics_compute_twice(ns, num_classes, batches_first, batches_later):
+    """compute() twice in a row after some batches, then more updates and compute() again: compute() must change
+    nothing, so the three results are the running values at each point."""
+    cls = get(ns, "RunningMetrics")
+    m = cls(num_classes)
+    for b in batches_first:
+        m.update(b["loss"].clone(), b["logits"].clone(), b["targets"].clone())
+    once = _plain(m.compute())
+    twice = _plain(m.compute())
+    for b in batches_later:
+        m.update(b["loss"].clone(), b["logits"].clone(), b["targets"].clone())
+    return {"once": once, "twice": twice, "later": _plain(m.compute())}
+
+
 def metrics_growth(ns, num_classes, batches_few, batches_more):
     cls = get(ns, "RunningMetrics")
     m = cls(num_classes)
@@ -296,6 +329,14 @@ def clip_norm_run(ns, shapes, grads, max_norm, norm_type=2.0, frozen=(), how="ge
         arg = (p for p in ps)
     elif how == "single":
         arg = ps[0]
+    elif how == "filter":  # one-shot iterators that are not generators
+        arg = filter(lambda p: p is not None, ps)
+    elif how == "map":
+        arg = map(lambda p: p, ps)
+    elif how == "iter":
+        arg = iter(ps)
+    elif how == "tuple":
+        arg = tuple(ps)
     else:
         arg = list(ps)
     before = _grad_identity(ps)

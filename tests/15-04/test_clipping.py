@@ -86,6 +86,25 @@ def test_clip_norm_matches_torch(student, seed, norm_type, factor, none_at):
 
 
 @pytest.mark.task("clip_grad_norm")
+@pytest.mark.parametrize("how", ["filter", "map", "iter", "tuple"])
+def test_clip_norm_any_iterable(student, gen, how):
+    """clip_grad_norm accepts any iterable of parameters, not only a list or a generator: a filter(...), map(...)
+    or iter(...) object (one pass only, like a generator) and a tuple"""
+    grads = make_grads(gen, SHAPES, (1,), scale=2.0)
+    total, want = torch_clip_norm(SHAPES, grads, 0.5, 2.0)
+    shown = {"filter": "filter(lambda p: p.requires_grad, params)", "map": "map(f, params)",
+             "iter": "iter(params)", "tuple": "tuple(params)"}[how]
+    what = f"{CN}({shown}, max_norm=0.5) on {len(SHAPES)} parameters (total norm {total:.4g})"
+    r = student.call("clip_norm_run", shapes=SHAPES, grads=grads, max_norm=0.5, norm_type=2.0, how=how)
+    check_grads(r["grads"], want, what + (" (a one-shot iterator, like a generator, can be read only once: turn "
+                                          "any iterable into a list first, not only generators)"
+                                          if how != "tuple" else ""))
+    got = returned_norm(r, what)
+    expect(abs(got - total) <= 1e-9 * max(1.0, total),
+           f"{what}: must return the total norm BEFORE clipping, {total:.6g}, returned {got:.6g}")
+
+
+@pytest.mark.task("clip_grad_norm")
 def test_clip_norm_is_global(student, gen):
     """clip_grad_norm rescales all gradients by one common factor (global norm, not per parameter)"""
     shapes = [(3,), (3,)]

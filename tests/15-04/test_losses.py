@@ -177,6 +177,10 @@ def test_ls_rejects_bad_arguments(student, gen):
     expect_raises(res["smoothing_nan"], "ValueError", f"{LS}(..., smoothing=nan) (nan is not in [0, 1]: every "
                   f"comparison with nan is False, so test 0 <= smoothing <= 1 rather than smoothing < 0 or > 1)")
     expect_raises(res["reduction"], "ValueError", f"{LS}(..., reduction='average')")
+    expect_raises(res["reduction_case"], "ValueError", f"{LS}(..., reduction='Mean') (F.cross_entropy knows only "
+                  f"'mean', 'sum' and 'none', spelled so: 'Mean' is an unknown reduction, do not lower() it)")
+    expect_raises(res["reduction_None"], "ValueError", f"{LS}(..., reduction=None) (None is not 'none': "
+                  f"F.cross_entropy raises ValueError for it)")
 
 
 @pytest.mark.task("label_smoothing")
@@ -323,9 +327,10 @@ def test_nt_xent_on_another_device(student, gen):
 
 
 @pytest.mark.task("nt_xent")
-@pytest.mark.parametrize("dtype", [torch.float32, f64], ids=["float32", "float64"])
+@pytest.mark.parametrize("dtype", [torch.float32, f64, torch.float16, torch.bfloat16],
+                         ids=["float32", "float64", "float16", "bfloat16"])
 def test_nt_xent_returns_0dim(student, gen, dtype):
-    """nt_xent_loss returns a 0-dim tensor, in the dtype of its inputs"""
+    """nt_xent_loss returns a 0-dim tensor, in the dtype of its inputs (half precision included)"""
     z1 = torch.randn(4, 3, generator=gen, dtype=dtype)
     z2 = torch.randn(4, 3, generator=gen, dtype=dtype)
     got = student.call("nt_xent", z1=z1, z2=z2, temperature=0.5)
@@ -333,6 +338,8 @@ def test_nt_xent_returns_0dim(student, gen, dtype):
     if not isinstance(got, torch.Tensor):
         fail(f"{what}: must return a tensor, got {type(got).__name__}")
     expect(got.dim() == 0, f"{what}: must return a 0-dim tensor, got shape {tuple(got.shape)}")
-    expect(got.dtype == dtype, f"{what}: the loss should keep the inputs' dtype {dtype}, got {got.dtype}")
-    tol = 1e-5 if dtype == torch.float32 else 1e-10
+    expect(got.dtype == dtype, f"{what}: the loss should keep the inputs' dtype {dtype}, got {got.dtype}"
+                               + (" (computing in float32 for stability is fine, but cast the loss back to the "
+                                  "inputs' dtype)" if got.dtype == torch.float32 else ""))
+    tol = {torch.float32: 1e-5, f64: 1e-10, torch.float16: 2e-2, torch.bfloat16: 1e-1}[dtype]
     expect_close(got.double(), nt_xent_reference(z1.double(), z2.double(), 0.5), what, atol=tol, rtol=tol)

@@ -8,6 +8,7 @@ from course.judge.expect import expect, expect_close, expect_equal, fail
 
 pytestmark = pytest.mark.task("running_metrics")
 RM = "RunningMetrics"
+f64 = torch.float64
 
 
 def make_batches(gen, sizes, c, dtype=torch.float32):
@@ -229,3 +230,46 @@ def test_compute_returns_snapshot(student, gen):
     expect_equal(confusion(now["confusion"], c, what).to(torch.long),
                  confusion(then["confusion"], c, what).to(torch.long),
                  f"{what}, its 'confusion' (the empty result must be a copy too, not the internal counter)")
+
+
+def test_compute_changes_nothing(student, gen):
+    """RunningMetrics.compute() only reads the state: called twice in a row it gives the same result, and updates
+    after it keep counting from where they were"""
+    c = 3
+    first, later = make_batches(gen, [7, 5], c), make_batches(gen, [6, 2], c)
+    r = student.call("metrics_compute_twice", num_classes=c, batches_first=first, batches_later=later)
+    for key, batches, label in (("once", first, "compute() after batches of sizes [7, 5]"),
+                                ("twice", first, "compute() called a second time right after the first"),
+                                ("later", first + later, "compute() after two more batches of sizes [6, 2]")):
+        what = f"{RM}({c}): {label}"
+        want = reference(batches, c)
+        res = result_dict(r[key], what)
+        got = number(res["loss"], what + ", 'loss'")
+        expect(abs(got - want["loss"]) <= 1e-6 * max(1.0, want["loss"]),
+               f"{what}: 'loss' should be {want['loss']:.6f} (mean over all samples seen), got {got:.6f} (does "
+               f"compute() change the running sums, e.g. an in-place division of a stored tensor?)")
+        acc = number(res["accuracy"], what + ", 'accuracy'")
+        expect(abs(acc - want["accuracy"]) <= 1e-6,
+               f"{what}: 'accuracy' should be {want['accuracy']:.6f}, got {acc:.6f}")
+        expect_equal(confusion(res["confusion"], c, what).to(torch.long), want["confusion"],
+                     f"{what}, 'confusion'")
+
+
+def test_half_precision_losses(student, gen):
+    """RunningMetrics: losses given as float16 or bfloat16 0-dim tensors (a half-precision model) still give the
+    per-sample mean over many samples: the running sum must not live in the loss's dtype"""
+    c = 3
+    sizes = [128] * 80  # 10240 samples with a mean loss of 7 to 9: a float16 sum overflows (max 65504)
+    for dtype in (torch.float16, torch.bfloat16):
+        batches = make_batches(gen, sizes, c)
+        for b in batches:
+            b["loss"] = (7.0 + 2.0 * torch.rand((), generator=gen, dtype=f64)).to(dtype)
+        want = reference(batches, c)  # the exact values of the half-precision losses, summed in float64
+        name = str(dtype).replace("torch.", "")
+        what = f"{RM}({c}) after 80 batches of 128 samples whose mean losses are {name} 0-dim tensors in [7, 9]"
+        res = result_dict(student.call("metrics_run", num_classes=c, batches=batches)["result"], what)
+        got = number(res["loss"], what + ", compute()['loss']")
+        expect(abs(got - want["loss"]) <= 1e-5 * want["loss"],
+               f"{what}: compute()['loss'] should be {want['loss']:.6f}, got {got:.6f} (a running sum kept as a "
+               f"tensor in the loss's dtype loses its digits, and a float16 one overflows to inf: accumulate "
+               f"Python floats, float(loss) * batch size, or a float64 tensor)")
