@@ -606,7 +606,8 @@ print("torch checkpoint:", count_saved(lambda: torch_checkpoint(block, xin, use_
 # * Backward runs `block` again from the RNG state forward started from, so dropout draws the same mask, and returns
 #   the gradients of `x` and of every parameter: they match those of a plain `block(x)` with the same RNG state.
 # * A parameter the block never uses gets `None` (or zeros); a batch of one sample works like any other.
-# * `x` may or may not require grad (a batch of data does not); the parameters' gradients are right either way.
+# * `x` may or may not require grad (a batch of data does not); the parameters' gradients are right either way,
+#   and `x` itself is left as it was (its values, and whether it requires grad).
 # * The global RNG state after forward is the one a plain `block(x)` leaves, and backward does not change it.
 
 # %% [solution] id=checkpoint_impl

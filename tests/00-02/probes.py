@@ -185,10 +185,12 @@ class _AutogradSeen(TorchFunctionMode):
         return out
 
 
-def engine_run(ns, leaves, program, times=1, no_grad=True, out_index=None):
+def engine_run(ns, leaves, program, times=1, no_grad=True, out_index=None, reset=None):
     """Build the program's expression with the student's Value, call backward ``times`` times on its
     (0-dim) output, and return every slot's data and the leaves' grads after each call; "autograd" names
-    what used torch's autograd meanwhile (a call returning a tensor that requires grad, or a backward pass)."""
+    what used torch's autograd meanwhile (a call returning a tensor that requires grad, or a backward pass).
+    ``reset``: what the caller does to each leaf's .grad between the calls: "none" (``.grad = None``, as
+    zero_grad does), a tensor (``.grad =`` a copy of it), or None (leave it)."""
     Value = get(ns, "Value")
     leaves = [t.clone() for t in leaves]
     ctx = torch.no_grad() if no_grad else torch.enable_grad()
@@ -204,7 +206,11 @@ def engine_run(ns, leaves, program, times=1, no_grad=True, out_index=None):
             slots, out = _run_program(Value, leaves, program, out_index)
             data = [_data(s) for s in slots]
             grads = []
-            for _ in range(times):
+            for call in range(times):
+                if call and reset is not None:
+                    for v, r in zip(slots, reset):
+                        if r is not None:
+                            v.grad = None if isinstance(r, str) else r.clone()
                 out.backward()
                 grads.append([_grad(s) for s in slots[:len(leaves)]])
     finally:
@@ -442,6 +448,43 @@ def vary_model(model, variant=None):
     return model
 
 
+class EvalScale(nn.Module):
+    """A layer whose train() does more than set .training (as layers that merge weights or switch caches for
+    inference do): train(False) makes it scale its input by 2, train(True) by 1. Only model.eval() (or
+    .train(False)) switches it; setting .training by hand does not."""
+
+    def __init__(self):
+        super().__init__()
+        self.scale = 1.0
+
+    def train(self, mode=True):
+        super().train(mode)
+        self.scale = 1.0 if mode else 2.0
+        return self
+
+    def forward(self, x):
+        return x * self.scale
+
+
+def train_override_model(seed):
+    """Linear, EvalScale, Dropout, Linear: the model of evaluate_train_override (built the same on the judge)."""
+    torch.manual_seed(seed)
+    return nn.Sequential(nn.Linear(4, 5), EvalScale(), nn.Dropout(0.5), nn.Linear(5, 3))
+
+
+def evaluate_train_override(ns, seed, x, keep):
+    """evaluate on train_override_model(seed) in training mode: what it returned (or raised) and the train flags
+    of model.modules() afterwards."""
+    model = train_override_model(seed)
+    model.train()
+    try:
+        out = get(ns, "evaluate")(model, x, keep_for_autograd=keep)
+    except Exception as exc:  # noqa: BLE001
+        return {"error": f"{type(exc).__name__}: {str(exc)[:200]}"}
+    return {"error": None, "out": out.clone() if isinstance(out, torch.Tensor) else f"not a tensor: {type(out).__name__}",
+            "modes_after": [m.training for m in model.modules()]}
+
+
 def evaluate_parameterless(ns, x, keep):
     """evaluate on nn.Sequential(nn.Dropout(0.5), nn.Tanh()) in training mode, a model with no parameters:
     what it returned (or raised) and the train flags of model.modules() afterwards."""
@@ -463,6 +506,7 @@ def run_checkpoint(ns, spec, x, x_grad, seed, v, unused=False, variant=None):
         model.spare = nn.Parameter(torch.ones(3))
     model.train()
     x = x.clone().requires_grad_(x_grad)
+    x0 = x.detach().clone()
     n, nbytes = [0], [0]
 
     def pack(t):
@@ -494,7 +538,8 @@ def run_checkpoint(ns, spec, x, x_grad, seed, v, unused=False, variant=None):
     rng_backward = torch.get_rng_state()
     return {"out": out.detach().clone(), "saved": n[0], "saved_bytes": nbytes[0], "error": err,
             "grads": [None if g is None else g.detach().clone() for g in grads],
-            "rng_forward": rng_forward, "rng_backward_same": bool(torch.equal(rng_before_backward, rng_backward))}
+            "rng_forward": rng_forward, "rng_backward_same": bool(torch.equal(rng_before_backward, rng_backward)),
+            "x_requires_grad_after": x.requires_grad, "x_unchanged": bool(torch.equal(x.detach(), x0))}
 
 
 def run_checkpoint_chain(ns, specs, x, seed, v, order=None):

@@ -61,6 +61,10 @@ def check_values_and_grads(res, want, grads, what, x_grad):
     expect_close(res["out"], want, f"{what}: the output, against block(x) from the same seed", atol=1e-5, rtol=1e-5)
     if res["error"]:
         fail(f"{what}: differentiating <v, output> failed: {res['error']}")
+    expect(res["x_requires_grad_after"] == x_grad, f"{what}: after forward and backward, x.requires_grad is "
+           f"{res['x_requires_grad_after']}, expected {x_grad} as before the call; x must be left as it was "
+           f"(in backward, recompute from a detached copy: x.detach().requires_grad_())")
+    expect(res["x_unchanged"], f"{what}: after forward and backward, the values of x changed; x must be left as it was")
     names = (["x"] if x_grad else []) + [f"parameter {k}" for k in range(len(grads) - x_grad)]
     expect(len(res["grads"]) == len(grads), f"{what}: expected {len(grads)} gradients")
     for name, g, w in zip(names, res["grads"], grads):

@@ -160,6 +160,28 @@ def test_two_backward_calls_accumulate(student, gen):
     compare(student, [x, w, b], program, times=2)
 
 
+def test_grad_cleared_between_calls(student, gen):
+    """a .grad the caller clears (None, as zero_grad does) or replaces between two backward() calls is what the
+    second call adds to"""
+    x, w = torch.randn(3, 4, generator=gen, dtype=f64), torch.randn(4, 2, generator=gen, dtype=f64)
+    b = torch.randn(2, generator=gen, dtype=f64)
+    given = torch.randn(4, 2, generator=gen, dtype=f64)
+    program = [("matmul", 0, 1), ("add", 3, 2), ("tanh", 4, None), ("mul", 5, 4), ("sum", 6, None)]
+    res = student.call("engine_run", leaves=[x, w, b], program=program, times=2, reset=["none", given, None])
+    _, grads = torch_run([x, w, b], program)
+    expr = describe([x, w, b], program)
+    wants = [(grads[0], "L0.grad = None (as zero_grad does) between the calls, so the second call's gradient alone"),
+             (given + grads[1], "L1.grad = a tensor G of the caller's between the calls, so G plus the second "
+                                "call's gradient"),
+             (2 * grads[2], "L2.grad left alone, so twice the gradient")]
+    for k, (got, (want, how)) in enumerate(zip(res["grads"][1], wants)):
+        where = f"the expression {expr}: L{k}.grad after the second out.backward(), with {how}"
+        if not isinstance(got, torch.Tensor):
+            fail(f"{where}: expected a tensor of shape {tuple(want.shape)}, got {got}")
+        expect_close(got, want, f"{where} (backward() adds into .grad as it is when the call starts)",
+                     atol=1e-9, rtol=1e-8)
+
+
 def test_unused_leaf_keeps_none(student, gen):
     """a leaf the output does not depend on keeps grad None"""
     x, unused = torch.randn(3, generator=gen, dtype=f64), torch.randn(3, generator=gen, dtype=f64)

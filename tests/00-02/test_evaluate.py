@@ -170,3 +170,28 @@ def test_model_without_parameters(student, gen):
                      atol=1e-6, rtol=1e-5)
         expect(res["modes_after"] == [True, True, True], f"{what}: afterwards the train flags of model.modules() "
                                                          f"were {res['modes_after']}, expected [True, True, True]")
+
+
+@pytest.mark.parametrize("keep", [False, True])
+def test_layer_with_own_train(student, gen, keep):
+    """a layer whose train() override does more than set .training: the values of model.eval(); model(x)"""
+    seed = int(torch.randint(0, 2**31 - 1, (1,), generator=gen))
+    x = torch.randn(3, 4, generator=gen)
+    model = G.train_override_model(seed)
+    model.eval()
+    with torch.no_grad():
+        want = model(x)
+    what = (f"evaluate(model, x, keep_for_autograd={keep}) for nn.Sequential(nn.Linear(4, 5), EvalScale(), "
+            f"nn.Dropout(0.5), nn.Linear(5, 3)) in training mode, where EvalScale overrides train(): train(False) "
+            f"makes it multiply by 2, train(True) by 1 (as layers that merge weights for inference do), x of shape "
+            f"(3, 4)")
+    res = student.call("evaluate_train_override", seed=seed, x=x, keep=keep)
+    if res["error"]:
+        fail(f"{what} raised {res['error']}")
+    if not isinstance(res["out"], torch.Tensor):
+        fail(f"{what}: expected a tensor, got {res['out']}")
+    expect_close(res["out"], want, f"{what} (compared with model.eval(); model(x): switch modes through "
+                 f"model.eval() or .train(False), which call each layer's train(), not by setting .training)",
+                 atol=1e-6, rtol=1e-5)
+    expect(res["modes_after"] == [True] * 5, f"{what}: afterwards the train flags of model.modules() were "
+                                             f"{res['modes_after']}, expected them all True as before the call")
