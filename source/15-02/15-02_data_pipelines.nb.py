@@ -110,7 +110,7 @@ print("the default BatchSampler just chunks the sampler:",
 # * every `__iter__` (epoch) yields those batches as lists of Python ints in a random order drawn **only**
 #   from `generator`; the same seed gives the same sequence of batches, each new epoch a new order;
 # * if `generator` is `None`, make one seeded from the global RNG (as `RandomSampler` does);
-# * `__len__` is the number of batches per epoch.
+# * `__len__` is the number of batches per epoch; asking it is not an epoch and draws nothing from `generator`.
 #
 # Hint: `torch.argsort(torch.as_tensor(lengths), stable=True)` and `torch.randperm(n, generator=...)`.
 
@@ -218,12 +218,13 @@ if run_demos():
 #
 # Implement
 #
-# * `class_balanced_weights(targets)`: `targets` is a 1-D integer tensor or a list of ints; return a float
-#   tensor of shape `(N,)` with `weights[i] = 1 / count(targets[i])` (any positive common factor is fine).
+# * `class_balanced_weights(targets)`: `targets` is a 1-D tensor of non-negative integer labels or a list of
+#   such ints; return a float tensor of shape `(N,)` with `weights[i] = 1 / count(targets[i])` (any positive common factor is fine).
 #   Labels need not be contiguous (e.g. only classes 0, 3 and 7).
-# * `make_balanced_sampler(targets, num_samples, generator=None)`: a sampler yielding `num_samples` indices
-#   in `range(N)` such that every class *present* in `targets` is drawn equally often in expectation, drawn
-#   reproducibly from `generator`; every pass over it (every epoch) draws anew, as `WeightedRandomSampler` does.
+# * `make_balanced_sampler(targets, num_samples, generator=None)`, with `targets` as above (a tensor or a list):
+#   a sampler yielding `num_samples` indices in `range(N)` such that every class *present* in `targets` is drawn
+#   equally often in expectation, drawn reproducibly from `generator`; every pass over it (every epoch) draws
+#   anew, as `WeightedRandomSampler` does.
 
 # %% [solution] id=balanced_impl
 def class_balanced_weights(targets):
@@ -301,7 +302,8 @@ if run_demos():
 # * `labels`: int64 tensor `(B,)`.
 #
 # Implement `pad_collate(batch)` where `batch` is a list of `(sequence, label)` pairs, each sequence a tensor
-# of shape `(L_i, *)` (any trailing shape, any dtype; the padded tensor keeps that dtype) with `L_i >= 1`.
+# of shape `(L_i, *)` (any trailing shape, any dtype; the padded tensor keeps that dtype and every value exactly)
+# with `L_i >= 1`.
 # A label is a Python `int` or a 0-d tensor of any integer dtype (as a `TensorDataset` yields).
 # Keep the batch in the order given: sorting here would misalign samples from any bookkeeping done outside.
 # You may use `torch.nn.utils.rnn.pad_sequence`.
@@ -365,8 +367,8 @@ print("batch_sizes:", _packed.batch_sizes.tolist(), " sorted_indices:", _packed.
 #   direction's state after its last real step, followed (if bidirectional) by the backward direction's
 #   state after it has read back to step 0. For an LSTM use the hidden state `h`, not the cell state `c`.
 #
-# Whatever is stored in the padded positions of `padded` must not change either result, and `padded` and
-# `lengths` belong to the caller: leave them as they were.
+# Whatever is stored in the padded positions of `padded` (any values, NaN and inf included) must not change
+# either result, and `padded` and `lengths` belong to the caller: leave them as they were.
 
 # %% [solution] id=packed_rnn_impl
 def run_packed_rnn(rnn, padded, lengths):

@@ -115,10 +115,10 @@ def balanced_weights(ns, targets, as_list=False):
     return {"type": type(w).__name__, "w": values, "after": after}
 
 
-def balanced_draws(ns, targets, num_samples, seed, global_seed=0):
+def balanced_draws(ns, targets, num_samples, seed, global_seed=0, as_list=False):
     _perturb_global_rng(global_seed)
-    sampler = get(ns, "make_balanced_sampler")(targets.clone(), num_samples,
-                                               generator=torch.Generator().manual_seed(seed))
+    arg = targets.tolist() if as_list else targets.clone()
+    sampler = get(ns, "make_balanced_sampler")(arg, num_samples, generator=torch.Generator().manual_seed(seed))
     draws = [int(i) for i in sampler]
     try:
         n = int(len(sampler))
@@ -418,3 +418,18 @@ def stream_records(ns, shards):
         return items
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+# ------------------------------------------------ issue 39, held-out round 12
+
+def bucket_epochs_with_len(ns, lengths, batch_size, seed, epochs, len_calls):
+    """`epochs` passes of BucketBatchSampler(lengths, batch_size, Generator(seed)), asking len() `len_calls` times
+    before each pass (as len(loader) and tqdm(loader) do). The batches of each pass and the lengths reported."""
+    cls = get(ns, "BucketBatchSampler")
+    sampler = cls(list(lengths), batch_size, drop_last=False, generator=torch.Generator().manual_seed(seed))
+    out = {"epochs": [], "lens": []}
+    for _ in range(epochs):
+        for _ in range(len_calls):
+            out["lens"].append(int(len(sampler)))
+        out["epochs"].append([_batch_list(b) for b in list(sampler)])
+    return out

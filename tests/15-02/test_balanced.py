@@ -199,3 +199,17 @@ def test_empty_targets(student):
         fail(f"{what}: returned a {r['type']}, expected a float tensor of shape (0,)")
     expect_equal(tuple(r["w"].shape), (0,), f"{what}: shape of the weights")
     expect(r["w"].is_floating_point(), f"{what}: weights must be a floating-point tensor, got {r['w'].dtype}")
+
+
+# ------------------------------------------------ issue 39, held-out round 12
+
+def test_sampler_takes_a_list_of_targets(student, gen):
+    """make_balanced_sampler also takes targets as a plain list of ints (labels with gaps): balanced draws, len = num_samples"""
+    targets = imbalanced_targets(gen, [300, 40, 6], [int(v) for v in torch.randperm(9, generator=gen)[:3]])
+    seed = int(torch.randint(0, 2**31 - 1, (1,), generator=gen))
+    sizes = dict(zip(*[x.tolist() for x in torch.unique(targets, return_counts=True)]))
+    what = (f"make_balanced_sampler(a plain Python list of {len(targets)} int targets with class sizes {sizes}, 6000, "
+            f"generator seed {seed}) (targets may be a list of ints, as for class_balanced_weights)")
+    res = student.call("balanced_draws", targets=targets, num_samples=6000, seed=seed, as_list=True)
+    expect_equal(res["len"], 6000, f"len({what})")
+    check_balanced(res["draws"], targets, 6000, what)

@@ -180,3 +180,53 @@ def test_default_generator_made_once(student, gen):
         check_epoch(a[e], lengths, 3, False, f"{what}, epoch {e}")
     expect(a == b, f"{what}: their epochs differ, so they shuffle with the global RNG at iteration time; make one "
                    f"torch.Generator seeded from the global RNG in __init__ and draw every epoch from it")
+
+
+# ------------------------------------------------ issue 39, held-out round 12
+
+def extreme_lengths(gen, n=24):
+    """n >= 16 non-negative ints in a random order: four zeros, small values, and three runs of four consecutive
+    values just past 2**24 (float32 rounds neighbours together), 2**31 (int32 wraps) and 2**40. Inside each run the
+    larger values sit at the smaller indices, so a sort on rounded copies (ties kept in index order) puts them in the
+    wrong order; with batch_size=3 every run straddles a batch boundary. (Sequence lengths stay far below 2**53:
+    float64 keys, exact there, are accepted.)"""
+    perm = torch.randperm(n, generator=gen).tolist()
+    lens = [0] * n
+    for k, v in enumerate([0] * 4 + torch.randint(0, 6, (n - 16,), generator=gen).tolist()):
+        lens[perm[k]] = v
+    for g, base in enumerate((2**24, 2**31, 2**40)):
+        start = base + int(torch.randint(0, 5, (1,), generator=gen))
+        pos = sorted(perm[n - 12 + 4 * g:n - 8 + 4 * g])
+        for p, v in zip(pos, range(start + 3, start - 1, -1)):
+            lens[p] = v
+    return lens
+
+
+def test_zero_and_huge_lengths(student, gen):
+    """lengths are any non-negative ints: zeros, and values past 2**24 and 2**31 sort exactly (a list and a tensor)"""
+    lengths = extreme_lengths(gen)
+    seed = int(torch.randint(0, 2**31 - 1, (1,), generator=gen))
+    for as_tensor in (False, True):
+        res = student.call("bucket_epochs", lengths=lengths, batch_size=3, seed=seed, as_tensor=as_tensor)
+        what = (f"BucketBatchSampler(lengths as a {'1-D int64 tensor' if as_tensor else 'list'} of {len(lengths)} "
+                f"non-negative ints {lengths}, batch_size=3) (a length of 0 is a sample too; lengths beyond 2**24 "
+                f"must be compared as exact integers, not as float32 or int32 copies)")
+        check_epoch(res["epochs"][0], lengths, 3, False, what)
+        expect_equal(res["len"], math.ceil(len(lengths) / 3), f"len({what})")
+
+
+def test_len_is_not_an_epoch(student, gen):
+    """len() is not an epoch: asking it (as len(loader) and tqdm(loader) do) leaves the seed's sequence of batches unchanged"""
+    lengths = torch.randperm(100, generator=gen)[:40].tolist()
+    seed = int(torch.randint(0, 2**31 - 1, (1,), generator=gen))
+    plain = student.call("bucket_epochs_with_len", lengths=lengths, batch_size=4, seed=seed, epochs=3, len_calls=0)
+    asked = student.call("bucket_epochs_with_len", lengths=lengths, batch_size=4, seed=seed, epochs=3, len_calls=2)
+    what = f"BucketBatchSampler(40 distinct lengths, batch_size=4, generator=torch.Generator().manual_seed({seed}))"
+    expect_equal(asked["lens"], [10] * 6, f"{what}: len() asked twice before each of 3 epochs")
+    for e in range(3):
+        check_epoch(asked["epochs"][e], lengths, 4, False, f"{what}, epoch {e + 1}")
+        if asked["epochs"][e] != plain["epochs"][e]:
+            fail(f"{what}: with len() asked twice before each epoch, epoch {e + 1} yielded other batches than a "
+                 f"sampler of the same seed that was never asked its len() (first batches {asked['epochs'][e][:2]} "
+                 f"vs {plain['epochs'][e][:2]}); the same seed gives the same sequence of batches, so __len__ must "
+                 f"count the batches without drawing from the generator (not by running an epoch)")

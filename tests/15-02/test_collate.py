@@ -209,3 +209,62 @@ def test_non_contiguous_sequences(student, gen):
     res = student.call("collate_call", seqs=seqs, labels=[2, 0, 1], strided=True)
     check_collate(res, seqs, [2, 0, 1], f"pad_collate(float64 sequences of shapes {[(L, 2, 3) for L in lens]} "
                                         f"that are non-contiguous views, as x.permute(...) gives)")
+
+
+# ------------------------------------------------ issue 39, held-out round 12
+
+def _extreme_sequences(gen, dtype, lens):
+    """Sequences (L_i, 2) of `dtype` holding that dtype's edge values: int64 extremes and neighbours of 2**53 (float64
+    rounds them), float64 infinities, NaN, -0.0 and the smallest subnormal, complex values with imaginary parts."""
+    n = sum(lens) * 2
+    if dtype == "int64":
+        pool = torch.tensor([2**63 - 1, -2**63, 2**53 + 1, -(2**53) - 3, 2**62 + 7, 1, -1, 0], dtype=torch.int64)
+    elif dtype == "float64":
+        pool = torch.tensor([float("inf"), float("-inf"), float("nan"), -0.0, 5e-324, -1.7976931348623157e308,
+                             1.5, -2.25], dtype=torch.float64)
+    elif dtype == "complex128":
+        pool = torch.tensor([1 + 2j, -3.5j, complex("inf+1j"), 2.0 - 0.5j, 0j, -1 - 1j], dtype=torch.complex128)
+    else:  # bool
+        pool = torch.tensor([True, False, True], dtype=torch.bool)
+    idx = torch.randint(0, len(pool), (n,), generator=gen)
+    idx[:len(pool)] = torch.randperm(len(pool), generator=gen)  # every edge value occurs
+    flat = pool[idx]
+    out, k = [], 0
+    for L in lens:
+        out.append(flat[k:k + 2 * L].reshape(L, 2).clone())
+        k += 2 * L
+    return out
+
+
+def _same_values(got, want):
+    """Exactly the same values, NaN where NaN is expected and the sign of every zero kept."""
+    if got.shape != want.shape or got.dtype != want.dtype:
+        return False
+    if want.is_floating_point():
+        nan = torch.isnan(want)
+        return bool(torch.equal(torch.isnan(got), nan) and torch.equal(got[~nan], want[~nan])
+                    and torch.equal(torch.signbit(got[~nan]), torch.signbit(want[~nan])))
+    return bool(torch.equal(got, want))
+
+
+@pytest.mark.parametrize("dtype", ["int64", "float64", "complex128", "bool"])
+def test_edge_values_of_any_dtype_come_back_exactly(student, gen, dtype):
+    """any dtype, values and all: int64 past 2**53, inf/NaN/-0.0, complex and bool sequences pad exactly as pad_sequence does"""
+    lens = torch.randint(1, 6, (3,), generator=gen).tolist()
+    lens[int(torch.randint(0, 3, (1,), generator=gen))] = 6
+    seqs = _extreme_sequences(gen, dtype, lens)
+    res = student.call("collate_call", seqs=seqs, labels=[2, 0, 1])
+    what = (f"pad_collate(three {dtype} sequences of shapes {[(L, 2) for L in lens]} holding that dtype's edge values, "
+            f"e.g. {seqs[0].flatten()[:4].tolist()})")
+    padded = expect_tensor(res[0] if isinstance(res, (list, tuple)) and len(res) == 4 else None,
+                           f"{what}: padded (the first of the four returned values)")
+    want = pad_sequence(seqs, batch_first=True)
+    expect_equal(padded.dtype, want.dtype, f"{what}: dtype of padded (must keep the sequences' dtype)")
+    expect_equal(tuple(padded.shape), tuple(want.shape), f"{what}: shape of padded")
+    if not _same_values(padded, want):
+        diff = [(i, t) for i in range(len(lens)) for t in range(want.shape[1])
+                if not _same_values(padded[i, t], want[i, t])]
+        i, t = diff[0]
+        fail(f"{what}: padded differs from pad_sequence(batch_first=True) at {len(diff)} steps; first at sequence {i}, "
+             f"step {t}: expected {want[i, t].tolist()}, got {padded[i, t].tolist()} (a copy through another dtype "
+             f"rounds, drops imaginary parts or loses the sign of zero: pad in the sequences' own dtype)")

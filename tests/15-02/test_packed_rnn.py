@@ -33,28 +33,35 @@ def reference(rnn, padded, lengths):
     return torch.stack(outs), torch.stack(lasts)
 
 
-def run_case(student, gen, kind, layers, bidir, lengths, extra_t=0, inp=3, hid=5):
+NON_FINITE = torch.tensor([float("nan"), float("inf"), float("-inf"), 1e308], dtype=torch.float64)
+
+
+def run_case(student, gen, kind, layers, bidir, lengths, extra_t=0, inp=3, hid=5, non_finite=False):
     rnn = make_rnn(gen, kind, inp, hid, layers, bidir)
     lengths = torch.tensor(lengths, dtype=torch.int64)
     T = int(lengths.max()) + extra_t
     padded = torch.randn(len(lengths), T, inp, generator=gen, dtype=torch.float64)
     real = torch.arange(T)[None, :] < lengths[:, None]
-    # Padding filled with large garbage: it must not influence anything.
-    padded = torch.where(real[..., None], padded, 50 * torch.randn(padded.shape, generator=gen, dtype=torch.float64))
+    # Padding filled with large garbage (or NaN, +-inf and 1e308): it must not influence anything.
+    garbage = NON_FINITE[torch.randint(0, 4, padded.shape, generator=gen)] if non_finite else \
+        50 * torch.randn(padded.shape, generator=gen, dtype=torch.float64)
+    padded = torch.where(real[..., None], padded, garbage)
     want_out, want_last = reference(rnn, padded, lengths)
     res = student.call("packed_rnn_call", kind=kind, input_size=inp, hidden_size=hid, num_layers=layers,
                        bidirectional=bidir, state=rnn.state_dict(), padded=padded, lengths=lengths)
     out, last = res
     what = (f"run_packed_rnn({'bidirectional ' if bidir else ''}{layers}-layer {kind}(hidden {hid}), padded "
-            f"batch of shape {tuple(padded.shape)} with garbage in the padding, lengths {lengths.tolist()})")
+            f"batch of shape {tuple(padded.shape)} with {'NaN, +-inf and 1e308' if non_finite else 'garbage'} in the "
+            f"padding, lengths {lengths.tolist()})")
     out = expect_tensor(out, f"{what}, output")
     last = expect_tensor(last, f"{what}, last")
     expect_equal(tuple(out.shape), tuple(want_out.shape), f"{what}: shape of output (B, padded.shape[1], D*H)")
     expect_equal(tuple(last.shape), tuple(want_last.shape), f"{what}: shape of last (B, D*H)")
     pad_vals = out.double()[~real]
-    expect(bool((pad_vals == 0).all()) if pad_vals.numel() else True,
-           f"{what}: output must be exactly zero at padded positions, found values up to "
-           f"{pad_vals.abs().max().item() if pad_vals.numel() else 0:.3g}")
+    nonzero = pad_vals[pad_vals != 0]  # NaN included
+    expect(nonzero.numel() == 0,
+           f"{what}: output must be exactly zero at padded positions, found {nonzero.numel()} other values, e.g. "
+           f"{nonzero[:3].tolist()} (largest magnitude {nonzero.abs().max().item() if nonzero.numel() else 0:.3g})")
     expect_close(out, want_out, f"{what}: output compared with running each sequence alone", atol=1e-9, rtol=1e-7)
     expect_close(last, want_last, f"{what}: last hidden state compared with running each sequence alone",
                  atol=1e-9, rtol=1e-7)
@@ -182,3 +189,11 @@ def test_inputs_left_unchanged(student, gen):
                  f"{what}: output compared with running each sequence alone", atol=1e-9, rtol=1e-7)
     expect_close(expect_tensor(res["last"], f"{what}, last"), want_last,
                  f"{what}: last compared with running each sequence alone", atol=1e-9, rtol=1e-7)
+
+
+# ------------------------------------------------ issue 39, held-out round 12
+
+@pytest.mark.parametrize("kind,layers,bidir", [("GRU", 2, False), ("LSTM", 1, True)], ids=["GRU-2", "biLSTM"])
+def test_non_finite_padding_changes_nothing(student, gen, kind, layers, bidir):
+    """NaN, +-inf and 1e308 stored in the padding change nothing: output exactly zero there, results as each sequence alone"""
+    run_case(student, gen, kind, layers, bidir, [5, 2, 7, 1], extra_t=1, non_finite=True)
