@@ -193,6 +193,26 @@ def time_grad_mode(ns, enabled, warmup, iters):
     return {"ms": _plain(ms), "seen": seen, "after": after}
 
 
+def time_caller_state(ns, threads, seed, warmup, iters):
+    """time_op on an fn that records, per call, torch.get_num_threads() and one float64 draw of the global
+    RNG, called with torch.set_num_threads(threads) and torch.manual_seed(seed); also the thread count and
+    the next draw right after time_op returns. The worker's own thread count and RNG are restored."""
+    old_threads, old_rng = torch.get_num_threads(), torch.get_rng_state()
+    seen = []
+
+    def fn():
+        seen.append((torch.get_num_threads(), torch.rand(1, dtype=torch.float64).item()))
+    try:
+        torch.set_num_threads(threads)
+        torch.manual_seed(seed)
+        ms = get(ns, "time_op")(fn, warmup=warmup, iters=iters, device="cpu")
+        after = (torch.get_num_threads(), torch.rand(1, dtype=torch.float64).item())
+    finally:
+        torch.set_num_threads(old_threads)
+        torch.set_rng_state(old_rng)
+    return {"ms": _plain(ms), "seen": seen, "after": after}
+
+
 def time_matmul_gpu(ns, n, warmup, iters, seed, standin=None, kernel_ms=0.0, device="cuda", as_device=False):
     """time_op on a matmul queued on CUDA; with ``standin`` (CPU CI) every a @ b queues kernel_ms of work
     on the stand-in's stream and returns at once, as a kernel launch does. as_device: pass device as

@@ -56,9 +56,13 @@ def test_reuse_cached_block(student, gen):
 def test_large_remainder_not_split(student, gen):
     """a large-pool remainder of 1 MiB or less is not split off: the whole block counts as allocated"""
     k = int(torch.randint(5, 20, (1,), generator=gen))
+    r = int(torch.randint(1, 512, (1,), generator=gen))
+    # f: 19 MiB - r bytes round to 19 MiB and leave exactly 1 MiB of a fresh 20 MiB segment (whole block); the
+    # remainder is measured from the rounded block (rule 1), not from the bytes asked for (1 MiB + r)
     ops = [("alloc", "a", 19 * MiB), ("alloc", "b", 2 * k * MiB + 1), ("alloc", "c", 9 * MiB),
-           ("free", "c"), ("alloc", "d", 8 * MiB + 512 * KiB), ("alloc", "e", 15 * MiB)]
-    C.compare_trace(student, ops, ref.simulate(ops), "a trace of large requests")
+           ("free", "c"), ("alloc", "d", 8 * MiB + 512 * KiB), ("alloc", "e", 15 * MiB), ("alloc", "f", 19 * MiB - r)]
+    C.compare_trace(student, ops, ref.simulate(ops), f"a trace of large requests (the last, {19 * MiB - r} bytes, is "
+                    f"rounded to 19 MiB: its 20 MiB segment's remainder is exactly 1 MiB, so it is not split off)")
 
 
 def test_free_blocks_coalesce(student, gen):
@@ -153,6 +157,38 @@ def test_tie_lowest_offset_first(student, gen):
            ("alloc", "y", 16 * MiB + d)]
     C.compare_with_tail(student, ops, ref.simulate(ops), gen, "two equal 3 MiB holes in one segment (the lower one "
                         "must be taken, leaving 17 MiB free after it)")
+
+
+def test_tie_older_segment_whatever_its_size_or_free_memory(student, gen):
+    """best fit: of two equal free blocks in different segments the older segment's is taken, whichever segment is
+    larger, holds more free memory or has the hole at a lower offset"""
+    j = int(torch.randint(0, 7, (1,), generator=gen)) * 512 * KiB
+    # Two 8 MiB holes tie; the older segment's (created 2nd) must be taken. In A the older segment (24 MiB: holes
+    # of 4 and 8 MiB at offsets 4 and 12) is smaller and emptier than the newer (30 MiB: one 8 MiB hole at
+    # offset 2); in B the older (30 MiB, one hole at offset 2) is larger and fuller than the newer (24 MiB: holes
+    # of 8 and 4 MiB at offsets 0 and 12). Then the newer segment is emptied and W fills it whole, which it can
+    # only if Z went to the older one. Any other order of the ties (offset, segment size or free memory first,
+    # newest first) gives W a new segment in A or in B.
+    a = [("alloc", "P", 26 * MiB), ("alloc", "A", 24 * MiB), ("free", "A"),
+         ("alloc", "X1", 4 * MiB), ("alloc", "G", 4 * MiB), ("alloc", "X2", 4 * MiB), ("alloc", "H1", 8 * MiB),
+         ("alloc", "X3", 4 * MiB), ("alloc", "B", 30 * MiB), ("free", "B"),
+         ("alloc", "Y1", 2 * MiB), ("alloc", "H2", 8 * MiB), ("alloc", "Y2", 20 * MiB),
+         ("free", "G"), ("free", "H1"), ("free", "H2"),
+         ("alloc", "Z", 8 * MiB - j), ("free", "Y1"), ("free", "Y2"), ("alloc", "W", 30 * MiB - 512 * KiB)]
+    b = [("alloc", "P", 26 * MiB), ("alloc", "A", 30 * MiB), ("free", "A"),
+         ("alloc", "Y1", 2 * MiB), ("alloc", "H1", 8 * MiB), ("alloc", "Y2", 20 * MiB),
+         ("alloc", "B", 24 * MiB), ("free", "B"),
+         ("alloc", "H2", 8 * MiB), ("alloc", "X1", 4 * MiB), ("alloc", "G", 4 * MiB), ("alloc", "X2", 8 * MiB),
+         ("free", "H1"), ("free", "H2"), ("free", "G"),
+         ("alloc", "Z", 8 * MiB - j), ("free", "X1"), ("free", "X2"), ("alloc", "W", 24 * MiB - 512 * KiB)]
+    cases = [(a, "an older 24 MiB segment with 12 MiB free (holes 4 and 8 MiB) and a newer 30 MiB one with one "
+                 "8 MiB hole at a lower offset"),
+             (b, "an older 30 MiB segment with one 8 MiB hole and a newer 24 MiB one with 12 MiB free (holes 8 and "
+                 "4 MiB), its 8 MiB hole at offset 0")]
+    for k in torch.randperm(2, generator=gen).tolist():
+        ops, what = cases[k]
+        C.compare_trace(student, ops, ref.simulate(ops), f"{what}: Z ({8 * MiB - j} bytes) must take the older "
+                        f"segment's 8 MiB hole, so that W fills the newer segment whole once it is free")
 
 
 @settings(max_examples=15, deadline=None)

@@ -75,7 +75,7 @@ def test_summary_random_states(student, seed):
 
 
 def test_summary_edge_cases(student, gen):
-    """summarize_snapshot: empty snapshot, a fully free segment, and blocks pending free"""
+    """summarize_snapshot: empty snapshot, a fully free segment, blocks pending free, and a largest free block in the small pool"""
     _check_summary(student, [], "[] (nothing reserved)")
     n = int(torch.randint(1, 8 * 2048, (1,), generator=gen)) * 512  # 512 bytes to 8 MiB
     pending = [
@@ -88,6 +88,19 @@ def test_summary_edge_cases(student, gen):
          "blocks": [{"size": 512, "state": "active_pending_free"}, {"size": 2 * MiB - 512, "state": "inactive"}]},
     ]
     _check_summary(student, pending, "a snapshot with 'active_pending_free' blocks")
+    # the largest inactive block is a whole free small segment (2 MiB): the large pool's only hole is smaller
+    r = int(torch.randint(2049, 4096, (1,), generator=gen)) * 512  # a split-off large remainder: 1 MiB < r < 2 MiB
+    m = int(torch.randint(1, 4095, (1,), generator=gen)) * 512
+    small_wins = [
+        {"segment_type": "large", "total_size": 20 * MiB, "allocated_size": 20 * MiB - r,
+         "blocks": [{"size": 20 * MiB - r, "state": "active_allocated"}, {"size": r, "state": "inactive"}]},
+        {"segment_type": "small", "total_size": 2 * MiB, "allocated_size": m,
+         "blocks": [{"size": m, "state": "active_allocated"}, {"size": 2 * MiB - m, "state": "inactive"}]},
+        {"segment_type": "small", "total_size": 2 * MiB, "allocated_size": 0,
+         "blocks": [{"size": 2 * MiB, "state": "inactive"}]},
+    ]
+    _check_summary(student, small_wins, "a snapshot whose largest inactive block is a free 2 MiB small segment "
+                   "(largest_free_block counts the blocks of both pools)")
 
 
 def test_summary_value_types(student, gen):

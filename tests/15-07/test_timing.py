@@ -206,3 +206,33 @@ def test_fn_runs_in_the_callers_grad_mode(student, gen):
         expect(r["after"] is enabled, f"{what}: after time_op returned, gradients were "
                                       f"{'enabled' if r['after'] else 'disabled'}; time_op must leave the "
                                       f"caller's grad mode as it found it")
+
+
+def test_fn_runs_with_the_callers_threads_and_rng(student, gen):
+    """time_op calls fn as the caller would: with the caller's thread count and random-number state (no
+    set_num_threads or manual_seed of its own), and leaves both as it found them"""
+    warmup, iters = (int(v) for v in torch.randint(1, 4, (2,), generator=gen))
+    threads = int(torch.randint(3, 7, (1,), generator=gen))  # not the worker's own count (1 or 2 on CI)
+    seed = int(torch.randint(1, 2**31 - 1, (1,), generator=gen))
+    g = torch.Generator().manual_seed(seed)
+    draws = [torch.rand(1, dtype=torch.float64, generator=g).item() for _ in range(warmup + iters + 1)]
+    r = student.call("time_caller_state", threads=threads, seed=seed, warmup=warmup, iters=iters)
+    what = (f"time_op(fn, warmup={warmup}, iters={iters}, device='cpu') called after torch.set_num_threads({threads}) "
+            f"and torch.manual_seed({seed}), for an fn that reads torch.get_num_threads() and draws torch.rand(1)")
+    seen = r["seen"]
+    expect(len(seen) == warmup + iters, f"{what}: fn should be called {warmup + iters} times, it was called "
+                                        f"{len(seen)} times")
+    other = [(k, t) for k, (t, _) in enumerate(seen) if t != threads]
+    expect(not other, f"{what}: call {other[0][0] if other else 0} of fn ran with {other[0][1] if other else 0} "
+                      f"threads, not the caller's {threads}; time_op must not change the thread count "
+                      f"(torch.set_num_threads) around fn, or it times a different computation")
+    got = [d for _, d in seen]
+    expect(got == draws[:len(got)], f"{what}: fn's calls drew {got}, but called by the caller one after the other "
+                                    f"they draw {draws[:len(got)]}; time_op must not seed or draw from the random "
+                                    f"number generator itself")
+    expect(r["after"][0] == threads, f"{what}: after time_op returned, torch.get_num_threads() was {r['after'][0]}, "
+                                     f"not the caller's {threads}; time_op must leave the thread count as it found it")
+    expect(r["after"][1] == draws[len(got)], f"{what}: the caller's next draw after time_op returned was "
+                                             f"{r['after'][1]}, expected {draws[len(got)]} (the one after fn's "
+                                             f"{len(got)} draws); time_op must leave the random-number state as "
+                                             f"fn left it")
