@@ -522,8 +522,8 @@ _ = expect_raises(RuntimeError, lambda: broken_add_positions(torch.empty(2, 5, 3
 # * `fixed_predict_proba(model, x)` returns the softmax probabilities of `model(x)` over dimension 1 (the
 #   classes, as in the broken version) computed in evaluation
 #   mode and without building a graph, and leaves every module of the model in the mode (training or
-#   evaluation) it was in (modes may be mixed: a model in training mode may hold a frozen batch norm in
-#   evaluation mode).
+#   evaluation) it was in, also when `model(x)` raises (modes may be mixed: a model in training mode may hold a
+#   frozen batch norm in evaluation mode).
 
 # %% [solution] id=zoo_impl
 def fixed_tanh_loss(x, w):

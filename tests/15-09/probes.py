@@ -139,13 +139,14 @@ def make_loss(name, pad=0):
     return scope["loss"]
 
 
-def nan_origin_quiet(ns, name, x, pad=0):
-    """find_nan_origin in a process that has turned warnings off (as many notebooks do)."""
+def nan_origin_quiet(ns, name, x, pad=0, action="ignore"):
+    """find_nan_origin in a process that has turned warnings off (as many notebooks do), or with ``action``
+    "error" into exceptions (as pytest -W error does)."""
     fn = get(ns, "find_nan_origin")
     torch.autograd.set_detect_anomaly(False)
     leaf = x.detach().clone().requires_grad_(True)
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+        warnings.simplefilter("error" if action == "error" else "ignore")
         before = broad_warning_filters()
         try:
             out = {"returned": fn(make_loss(name, pad), leaf), "error": None}
@@ -295,6 +296,37 @@ class Three(torch.autograd.Function):
         return g * y * (1 + sx), g * (x + my * (y - x)), gz, None
 
 
+class NanGrad(torch.autograd.Function):
+    """f(x) = x**2. Defect (on,): with on = 1 its backward computes 2·g·x·((x > 0) / (x > 0)), which is NaN
+    (0 / 0) wherever x <= 0 and right elsewhere: wrong only on inputs that reach x <= 0."""
+
+    @staticmethod
+    def forward(ctx, x, d):
+        ctx.save_for_backward(x)
+        ctx.d = d
+        return x * x
+
+    @staticmethod
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        grad = 2 * g * x
+        if ctx.d[0]:
+            pos = (x > 0).to(x.dtype)
+            grad = grad * (pos / pos)
+        return grad, None
+
+
+def sqrt(x):
+    """torch.sqrt, a correct function: at x = 0 its central difference is NaN (sqrt(-eps)) and its gradient inf."""
+    return torch.sqrt(x)
+
+
+def linear32(x):
+    """3x returned in float32 (the inputs are float64): on x and eps on a power-of-two grid the central
+    differences are exactly 3 in float32 too."""
+    return (3 * x).to(torch.float32)
+
+
 def linear(x):
     """3x: with eps and x on a power-of-two grid its central differences are exact (an equality case)."""
     return 3 * x
@@ -311,7 +343,7 @@ def ignores_x(x, y):
 
 
 DEFECT_SIZE = {"smooth": 4, "exp": 1, "exp_low": 1, "mix": 1, "unused": 2, "three": 3, "linear": 1, "view": 1,
-               "ignores": 1}
+               "ignores": 1, "nan_grad": 1, "sqrt": 1, "linear32": 1}
 
 
 def grad_function(family, defect):
@@ -331,6 +363,12 @@ def grad_function(family, defect):
         return lambda x, y: Square.apply(x, y if d[1] != 0 else None, d)
     if family == "three":
         return lambda x, y, z: Three.apply(x, y, z, d)
+    if family == "nan_grad":
+        return lambda x: NanGrad.apply(x, d)
+    if family == "sqrt":
+        return sqrt
+    if family == "linear32":
+        return linear32
     if family == "view":
         return view_of_input
     if family == "ignores":
@@ -445,7 +483,8 @@ def monitor_net(state, root_param, frozen=(), half=False, twin=False):
 
 def monitor_script(ns, state, root_param, actions, frozen=(), half=False, twin=False):
     """Run a list of actions on one model and one or two monitors (0 and 1):
-    ["backward", x, k], ["inject", {parameter name: gradient}], ["norms", m], ["clear", m],
+    ["backward", x, k], ["autograd_grad", x, k] (torch.autograd.grad: no .grad), ["zero_grad"],
+    ["inject", {parameter name: gradient}], ["norms", m], ["clear", m],
     ["diagnose", m, low, high], ["remove", m], ["new", m] (create monitor m, once the model exists). Returns what each read action gave."""
     net = monitor_net(state, root_param, frozen, half, twin)
     cls = get(ns, "GradMonitor")
@@ -457,6 +496,11 @@ def monitor_script(ns, state, root_param, actions, frozen=(), half=False, twin=F
             monitors[act[1]] = cls(net)
         elif kind == "backward":
             net.loss(act[1], act[2]).backward()
+        elif kind == "autograd_grad":  # the hooks fire; .grad is not touched
+            trainable = [p for p in net.parameters() if p.requires_grad]
+            torch.autograd.grad(net.loss(act[1], act[2]), trainable, allow_unused=True)
+        elif kind == "zero_grad":  # as optimizer.zero_grad() does by default: .grad becomes None
+            net.zero_grad(set_to_none=True)
         elif kind == "inject":  # chosen gradients delivered straight to the named parameters (hooks fire)
             params = dict(net.named_parameters())
             torch.autograd.backward([params[n] for n in act[1]], [act[1][n] for n in act[1]])
@@ -593,6 +637,20 @@ def zoo_predict(ns, state, x, start_training, flip=None):
             "children_training": [bool(m.training) for m in model.children()],
             "modes": {name: bool(m.training) for name, m in model.named_modules()},
             "running_mean": model.bn.running_mean.clone()}
+
+
+def zoo_predict_error(ns, state, width, start_training, flip=None):
+    """fixed_predict_proba on PredictNet (``flip`` in the other mode) with an input of the wrong width: model(x)
+    raises. What it raised, and every module's mode and the grad mode afterwards."""
+    model = PredictNet()
+    model.load_state_dict(state)
+    model.train(start_training)
+    if flip is not None:
+        model.get_submodule(flip).train(not start_training)
+    x = torch.randn(3, width)
+    err = capture_error(get(ns, "fixed_predict_proba"), model, x)
+    return {"error": err, "modes": {name: bool(m.training) for name, m in model.named_modules()},
+            "grad_mode": bool(torch.is_grad_enabled())}
 
 
 class PerPositionNet(nn.Module):

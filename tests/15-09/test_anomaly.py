@@ -146,6 +146,22 @@ def test_none_when_backward_succeeds(student, gen):
                  pad)
 
 
+# a filter of one's own for anomaly mode's message only (filterwarnings("always", message="Error detected in"))
+# works under "ignore"; under "error", the "Anomaly Detection has been enabled" warning detect_anomaly issues
+# on entry becomes an exception that escapes
+def test_works_when_warnings_are_errors(student, gen):
+    """find_nan_origin still finds the line under warnings.filterwarnings('error') (every warning an exception, as
+    with pytest -W error)"""
+    x, pad = nan_input("sqrt", gen), padding(gen)
+    r = student.call("nan_origin_quiet", name="sqrt", x=x, pad=pad, action="error")
+    if r["error"] is not None:
+        r["error"] = {**r["error"], "message": r["error"]["message"] + " (the caller had turned every warning into "
+                      "an exception with warnings.filterwarnings('error'): 'it works whatever warning filters are "
+                      "active', so override them all inside warnings.catch_warnings(record=True), e.g. with "
+                      "warnings.simplefilter('always'))"}
+    check_report(r, judge_origin("sqrt", x, pad), "sqrt", x, pad)
+
+
 @pytest.mark.task("anomaly", weight=0.1)  # its right answer is a constant ("raised X"): worth little
 @pytest.mark.parametrize("name,exc,match", [("inplace", "RuntimeError", "inplace"),
                                             ("value_error", "ValueError", "bad batch"),

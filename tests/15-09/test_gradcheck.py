@@ -143,13 +143,20 @@ def describe(c):
                 (["backward returns None for z (no gradient flows to it, although f depends on z)"]
                  if d[2] == -1 else [f"z-gradient is {1 + d[2]:.6g} times the true one"] if d[2] else [])
         what = "f(x, y, z) = x*y + z² of three inputs"
+    elif fam == "nan_grad":
+        wrong = ["backward computes 2·g·x·((x > 0) / (x > 0)): NaN (0 / 0) wherever x <= 0"] if d[0] else []
+        what = "x²"
+    elif fam == "sqrt":
+        wrong, what = [], "torch.sqrt(x) (at x = 0 its central difference is NaN and its gradient inf)"
+    elif fam == "linear32":
+        wrong, what = [], "3x that returns float32 (its inputs are float64)"
     elif fam == "view":
         wrong, what = [], "x.T[1:], whose output is a view sharing x's memory"
     elif fam == "ignores":
         wrong, what = [], "f(x, y) = 2 sin(y), which does not depend on x"
     else:
         wrong, what = [], "3x, whose central differences are exact (every entry has |analytic - numeric| = 0)"
-    kind = "function" if fam in ("linear", "view", "ignores") else "Function"
+    kind = "function" if fam in ("linear", "view", "ignores", "sqrt", "linear32") else "Function"
     text = (f"a {kind} {what}{c['note']} whose " + " and whose ".join(wrong)) if wrong else \
         f"a correct {kind} {what}{c['note']}"
     shapes = ", ".join(str(tuple(t.shape)) for t in c["inputs"])
@@ -181,13 +188,16 @@ def expect_verdict(student, c, kwargs=None, want=None, stale=None, clause=""):
 
 
 # ------------------------------------------------------------------ numeric_jacobian
-@pytest.mark.parametrize("case_name", ["smooth", "mix", "big_exp"])
+@pytest.mark.parametrize("case_name", ["smooth", "mix", "big_exp", "float32_out"])
 def test_numeric_jacobian_is_central_difference(student, gen, case_name):
     """numeric_jacobian returns float64 (out.numel(), inp.numel()) central differences per input"""
     if case_name == "smooth":
         c, eps = smooth(gen), 1e-6
     elif case_name == "mix":
         c, eps = mix_case(gen), 1e-4
+    elif case_name == "float32_out":  # the Jacobian is float64 whatever dtype fn returns
+        c, eps = case("linear32", [0.0], [torch.randint(-512, 512, (5,), generator=gen).to(torch.float64) / 256],
+                      note=" at x on a grid of 1/256"), 2.0 ** -10
     else:
         c, eps = case("exp", [0.0], [torch.rand(5, generator=gen, dtype=torch.float64) + 1.0],
                       note=" at x in [1, 2)"), 1e-3
@@ -201,7 +211,9 @@ def test_numeric_jacobian_is_central_difference(student, gen, case_name):
     for k, (g, w) in enumerate(zip(jac, want)):
         what = f"numeric_jacobian(fn, inputs, eps={eps})[{k}] for {describe(c)}, input shape {tuple(c['inputs'][k].shape)}"
         expect(isinstance(g, torch.Tensor), f"{what}: expected a tensor, got {type(g).__name__}")
-        expect(g.dtype == torch.float64, f"{what}: expected dtype float64, got {g.dtype}")
+        expect(g.dtype == torch.float64, f"{what}: expected dtype float64, got {g.dtype}"
+                                         + (" (fn returns float32 here: the text asks for a float64 tensor whatever "
+                                            "fn returns)" if c["family"] == "linear32" else ""))
         expect(not g.requires_grad, f"{what}: the result requires grad (it has a graph): compute it with autograd "
                                     f"off (torch.no_grad())")
         expect_close(g, w, what, atol=1e-8, rtol=1e-7)
@@ -354,6 +366,26 @@ def draw_small_next_to_large(gen, accept, key=None):
                 note=" at three x in [0, 0.9) and two in [10, 12)")
 
 
+def draw_nan_entries(gen, accept, key=None):
+    """A Jacobian entry that is NaN satisfies no tolerance, and gradcheck rejects it: x² whose backward is NaN where
+    x <= 0 (analytic NaN) on inputs that reach x <= 0, or torch.sqrt at an x of exactly 0 (numeric NaN, analytic
+    inf). Accepted: the same functions on inputs that never get there, or x² with a correct backward."""
+    x = torch.rand(5, generator=gen, dtype=torch.float64) + 0.5
+    at = int(torch.randint(0, 5, (), generator=gen))
+    if accept:
+        if coin(gen):
+            return case("sqrt", [0.0], [x], note=" at x in [0.5, 1.5)")
+        on = float(coin(gen))
+        if not on:
+            x[at] = -x[at]
+        return case("nan_grad", [on], [x], note="" if on else " at x with one negative element")
+    if key == "numeric_nan" or (key is None and coin(gen)):
+        x[at] = 0.0
+        return case("sqrt", [0.0], [x], note=f" at x with x[{at}] = 0")
+    x[at] = -x[at]
+    return case("nan_grad", [1.0], [x], note=f" at x with x[{at}] < 0")
+
+
 # check: (drawer, the cases every student gets as (accept, key)); three more are drawn per student
 CHECKS = {
     "factor": (draw_factor, [(True, None), (False, None)]),
@@ -367,12 +399,16 @@ CHECKS = {
     "gradient_too_small": (draw_too_small, [(True, None), (False, None)]),
     "three_inputs": (draw_three, [(True, None), (False, "y"), (False, "z_none")]),
     "small_entries_next_to_large": (draw_small_next_to_large, [(True, None), (False, None)]),
+    "nan_entries": (draw_nan_entries, [(True, None), (False, "analytic_nan"), (False, "numeric_nan")]),
 }
 
 
 CLAUSES = {"small_entries_next_to_large": " (the clause 'every entry satisfies |analytic - numeric| <= atol + "
                                           "rtol·|numeric|': each entry against its own tolerance, not the Jacobian's "
-                                          "norm against the norm's)"}
+                                          "norm against the norm's)",
+           "nan_entries": " (the clause 'True if every entry satisfies |analytic - numeric| <= atol + rtol·|numeric|': "
+                          "a NaN entry satisfies no tolerance, so test that every entry is within it, not that no "
+                          "entry is beyond it)"}
 
 
 def draw_cases(gen, check, n=5):

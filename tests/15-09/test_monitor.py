@@ -45,10 +45,10 @@ def judge_script(state, root_param, actions, frozen=(), twin=False):
         kind = act[0]
         if kind == "new":
             sums[act[1]], active[act[1]] = {}, True
-        elif kind == "backward":
+        elif kind in ("backward", "autograd_grad"):
             grads = torch.autograd.grad(net.loss(act[1], act[2]), trainable, allow_unused=True)
             for p, g in zip(trainable, grads):
-                if g is not None:
+                if g is not None and kind == "backward":  # torch.autograd.grad leaves .grad alone
                     accumulated[id(p)] = g if id(p) not in accumulated else accumulated[id(p)] + g
             for m in sums:
                 if active[m]:
@@ -63,6 +63,8 @@ def judge_script(state, root_param, actions, frozen=(), twin=False):
                 for m in sums:
                     if active[m]:
                         sums[m][id(p)] = g if id(p) not in sums[m] else sums[m][id(p)] + g
+        elif kind == "zero_grad":
+            accumulated = {}
         elif kind == "clear":
             sums[act[1]] = {}
         elif kind == "remove":
@@ -205,6 +207,41 @@ def test_clear_and_independent_monitors(student, gen):
         expect((g is None and w is None) or (g is not None and w is not None and torch.allclose(g, w, atol=1e-6, rtol=1e-5)),
                f"after clear() and three backward calls, .grad of '{name}' is not the sum of the three gradients "
                f"(clear() must not touch .grad)")
+
+
+# a monitor that reads .grad (its growth since the monitor was created or cleared) instead of what the hooks
+# receive: a zero_grad() between two backwards loses the first, and torch.autograd.grad sets no .grad at all
+def test_norms_count_what_the_hooks_receive(student, gen):
+    """norms() counts the gradients the hooks receive, not .grad: a backward before zero_grad() still counts, and so
+    does torch.autograd.grad (which fills no .grad)"""
+    state = fresh_state(int(torch.randint(0, 10_000, (1,), generator=gen)), False)
+    actions = [["new", 0], ["backward", batch(gen), [1.0, 1.0]], ["zero_grad"], ["backward", batch(gen), [0.5, 2.0]],
+               ["norms", 0], ["new", 1], ["autograd_grad", batch(gen), [1.5, 0.3]], ["norms", 1], ["norms", 0]]
+    got, want = run(student, state, False, actions)
+    expect_norms(got[0], want[0], "after backward, model.zero_grad() (.grad set to None, as optimizers do), backward: "
+                                  "the gradients received since the monitor was created are both backwards' "
+                                  "(.grad holds only the second)", values_only=True)
+    expect_norms(got[1], want[1], "a new monitor after one torch.autograd.grad(loss, parameters) call: its hooks "
+                                  "received that gradient although .grad was not touched", values_only=True)
+    expect_norms(got[2], want[2], "the first monitor after backward, zero_grad(), backward and then "
+                                  "torch.autograd.grad (three gradients received)", values_only=True)
+
+
+# sorted(big, key=norm)[-1] or a scan with >= picks the last of tied largest norms; two modules holding one
+# tied weight always report the same norm
+def test_diagnose_exploding_tie(student, gen):
+    """diagnose breaks a tie for the largest norm by named_modules() order too ('proj' and 'head' hold one tied
+    weight and report one norm)"""
+    root = bool(torch.randint(0, 2, (1,), generator=gen))  # with or without a parameter at the root, first
+    state = fresh_state(int(torch.randint(0, 10_000, (1,), generator=gen)), root)
+    base = [["new", 0], ["inject", injected_grads(gen, state, root, scale={"proj": 1e3})]]
+    norms = judge_script(state, root, base + [["norms", 0]])[0]
+    assert norms["proj"] == norms["head"] == max(norms.values())
+    second = max(v for k, v in norms.items() if k not in ("proj", "head"))
+    diag = [["diagnose", 0, 0.0, (second + norms["proj"]) / 2], ["diagnose", 0, 0.0, second / 2]]
+    got, want = run(student, state, root, base + diag)
+    assert all(w == ["exploding", "proj"] for w in want)
+    expect_diagnoses(got, want, norms, [(a[2], a[3]) for a in diag])
 
 
 def test_remove(student, gen):

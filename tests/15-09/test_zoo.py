@@ -79,7 +79,9 @@ def test_add_positions_on_meta(student, gen, dtype):
 @pytest.mark.parametrize("dtype", [torch.float64, torch.float32])
 def test_add_positions_values(student, gen, dtype):
     """fixed_add_positions adds k / seq to every feature of position k"""
-    seq = int(torch.randint(3, 12, (1,), generator=gen))
+    # not a power of two: k / seq rounded to float32 and widened differs from k / seq in float64 (a float32 arange
+    # divided, then cast to x's dtype)
+    seq = [3, 5, 6, 7, 9, 10, 11][int(torch.randint(0, 7, (1,), generator=gen))]
     x = torch.randn(2, 4, seq, generator=gen, dtype=dtype).transpose(1, 2)  # (2, seq, 4), non-contiguous
     r = student.call("zoo_positions_values", x=x)
     got = r["out"]
@@ -217,6 +219,25 @@ def test_predict_restores_mode(student, gen, start_training):
     changed = sorted(n or "(the model itself)" for n, t in r["modes"].items() if t != before[n])
     expect(not changed, f"after fixed_predict_proba on {what}, these modules changed mode: {changed}; put each "
                         f"module back in its own mode (model.train(was) sets every submodule to the model's mode)")
+
+
+# restoring the modes after the forward pass without try/finally: a model(x) that raises (a batch of the wrong
+# width) leaves the model in evaluation mode, and the caller's training loop then trains without dropout
+def test_predict_restores_mode_when_model_raises(student, gen):
+    """fixed_predict_proba leaves every module in the mode it was in also when model(x) raises"""
+    state = predict_state(gen)
+    width = int(torch.randint(2, 6, (), generator=gen))  # PredictNet takes 6 features
+    for start_training, flip in [(True, None), (False, None), (True, "bn")]:
+        r = student.call("zoo_predict_error", state=state, width=width, start_training=start_training, flip=flip)
+        what = (f"fixed_predict_proba(model, x) for a model in {'training' if start_training else 'eval'} mode"
+                f"{' whose batch norm is frozen in eval mode' if flip else ''} and an x of shape (3, {width}) (the "
+                f"model takes 6 features: model(x) raises)")
+        before = {n: (n == flip) != start_training for n in r["modes"]}
+        changed = sorted(n or "(the model itself)" for n, t in r["modes"].items() if t != before[n])
+        expect(not changed, f"after {what}, these modules changed mode: {changed}; the clause 'leaves every module "
+                            f"of the model in the mode it was in, also when model(x) raises' asks for the modes to "
+                            f"be put back in a finally block (it raised {r['error']['type'] or 'nothing'})")
+        expect(r["grad_mode"], f"after {what}, torch.is_grad_enabled() is False: grad mode was on before the call")
 
 
 @pytest.mark.parametrize("start_training", [True, False], ids=["from_train", "from_eval"])
