@@ -107,6 +107,7 @@ print("BatchNorm buffers:", list(dict(nn.BatchNorm1d(3).named_buffers())))
 #   Its output is `shortcut(x) + relu(fc(norm(x)))`, where `shortcut` is `proj` or the identity.
 # * `forward(x, drop=())`: if `x` has more than 2 dimensions (a batch of images `(N, C, H, W)`), flatten
 #   everything but the batch dimension first (an empty batch `(0, C, H, W)` too: it gives `(0, num_classes)`).
+#   `x` is always a batch: a single example comes as `(1, in_features)`.
 #   Then run the blocks in order; for a block whose index is in `drop`, use **only its shortcut** (skip the
 #   branch); an index that no block has, such as `-1` or `len(widths)`, drops nothing. Finally apply `head`.
 #   The result is a new tensor: `x` itself stays as it was (under `torch.no_grad()` too).

@@ -212,6 +212,13 @@ class Scale(nn.Module):
         return x * self.factor
 
 
+class Saturate(nn.Module):
+    """Maps into (1.2e308, 1.7e308): every value finite in float64, their sum (and so output.mean()) is not."""
+
+    def forward(self, x):
+        return torch.sigmoid(x) * 0.5e308 + 1.2e308
+
+
 class Raiser(nn.Module):
     def forward(self, x):
         self.raised = RuntimeError("deliberate failure inside forward")  # kept: the caller must get this object
@@ -231,6 +238,13 @@ def build_hook_model(name, seed):
         m = nn.Sequential(nn.Linear(4, 6), Blowup(400.0), nn.Linear(6, 3), nn.Softmax(-1))
     elif name == "huge":
         m = nn.Sequential(nn.Linear(4, 3), Scale(1e100))
+    elif name == "vast":
+        # the middle layer's values are all finite but sum past float64's range: 'finite' is still True there
+        m = nn.Sequential(nn.Linear(4, 3), Saturate(), Scale(1e-300))
+    elif name == "empty":
+        # called on an empty batch (0, 5): every output is empty, and an empty output has no value that is
+        # not finite ('finite' True, as torch.isfinite(out).all() gives), while its mean and std are nan
+        m = nn.Sequential(nn.Linear(5, 4), nn.Tanh(), nn.Linear(4, 2))
     elif name == "leaf":
         # a model that is itself a leaf module (named_modules() names it ""), here a one-value regressor that
         # the test calls on one example: its output has one element, so output.std() is nan (correction 1)
