@@ -4,13 +4,16 @@ so a check that zips the judge's expected values with a reply list checks nothin
 Clamp with a backward that ignores the incoming gradient, and LogCosh with tanh's NaN-prone formula, each passed
 their ``jacobian_vs_reference`` check through the real worker once the reply's ``"grads"`` was ``[]`` (5/8 -> 6/8 and
 5/9 -> 6/9 of the task's checks, seed 20261203). Driven in-process here: the real checks and probes, a student whose
-replies are the real ones with ``grads`` emptied, as the forging worker sends them."""
+replies are the real ones with ``grads`` emptied, as the forging worker sends them; and end to end, the judge's
+plugin giving every hidden check's module ``replyseq.zip``, which fails a zip that a reply's own list would stop
+early (43 such zips without a length check were found in the topics' checks)."""
 import runpy
 
 import pytest
 import torch
 
 from course import TESTS_DIR
+from course.judge import replyseq
 from course.judge.adapter import InProcessStudent
 from course.judge.expect import CheckFailed, jacobian_vs_reference
 
@@ -39,12 +42,88 @@ class ShortGrads:
         r = self.student.call(probe, **kwargs)
         if isinstance(r, dict) and isinstance(r.get("grads"), list):
             r = {**r, "grads": r["grads"][:self.keep]}
+        elif isinstance(r, list):
+            r = r[:self.keep]
+        replyseq.remember(r)  # as the adapter does with every reply it reads
         return r
 
 
 @pytest.fixture(scope="module")
 def checks():
-    return runpy.run_path(str(TESTS_DIR / "15-01" / "test_functions.py"))
+    ns = runpy.run_path(str(TESTS_DIR / "15-01" / "test_functions.py"))
+    ns["test_clamp_matches_torch_including_kinks"].__globals__["zip"] = replyseq.zip  # as the judge's plugin
+    # installs it in every hidden check's module (run_path returns a copy of the module's globals)
+    return ns
+
+
+@pytest.fixture(autouse=True)
+def _forget_replies():
+    yield
+    replyseq.forget()
+
+
+ALPHA_ON_CLASS = '''
+class ScaledMul(torch.autograd.Function):
+    alpha = 1.0
+
+    @staticmethod
+    def forward(ctx, x, y, alpha):
+        ctx.save_for_backward(x, y)
+        ScaledMul.alpha = alpha          # on the class: the last forward's alpha wins
+        return alpha * x * y
+
+    @staticmethod
+    def backward(ctx, g):
+        x, y = ctx.saved_tensors
+        gx = g * ScaledMul.alpha * y
+        gy = g * ScaledMul.alpha * x
+        while gx.dim() > x.dim():
+            gx = gx.sum(0)
+        while gy.dim() > y.dim():
+            gy = gy.sum(0)
+        for d in range(x.dim()):
+            if x.shape[d] == 1 and gx.shape[d] != 1:
+                gx = gx.sum(d, keepdim=True)
+        for d in range(y.dim()):
+            if y.shape[d] == 1 and gy.shape[d] != 1:
+                gy = gy.sum(d, keepdim=True)
+        return gx, gy, None
+'''
+
+
+@pytest.fixture(scope="module")
+def alpha_on_class():
+    ns = {"torch": torch}
+    exec(ALPHA_ON_CLASS, ns)
+    return InProcessStudent(ns, {"15-01": (TESTS_DIR / "15-01" / "probes.py").read_text()})
+
+
+def test_an_empty_reply_list_does_not_pass_a_check_that_zips_it(checks, alpha_on_class):
+    """15-01's two-nodes check zipped its cases with the reply: an empty reply passed it whole (through the real
+    worker, a known-wrong ScaledMul with alpha on the class went from 20/21 to 21/21 of its task's checks)."""
+    check = checks["test_scaled_mul_nodes_keep_their_own_alpha"]
+    with pytest.raises(CheckFailed, match="alpha"):
+        check(alpha_on_class, torch.Generator().manual_seed(5))
+    with pytest.raises(CheckFailed, match="holds 0 entries where the check compares 2"):
+        check(ShortGrads(alpha_on_class), torch.Generator().manual_seed(5))
+
+
+def test_the_reply_zip_leaves_equal_lengths_slices_and_judge_lists_alone():
+    reply = [[1, 2], (3, 4), {"a": [5, 6, 7]}]
+    replyseq.remember(reply)
+    assert list(replyseq.zip("xy", reply[0])) == [("x", 1), ("y", 2)]
+    assert list(replyseq.zip(reply[2]["a"], reply[2]["a"][1:])) == [(5, 6), (6, 7)]   # the reply is the longer
+    assert list(replyseq.zip([1, 2, 3], [4])) == [(1, 4)]                              # no reply: the builtin
+    # names for three gradients where the case has two (16-03's patch embedding without a bias): the reply is
+    # as long as the judge's shortest sequence
+    assert list(replyseq.zip(("images", "weight", "bias"), reply[0], ["gi", "gw"])) == \
+        [("images", 1, "gi"), ("weight", 2, "gw")]
+    with pytest.raises(CheckFailed):
+        list(replyseq.zip([0, 1, 2], reply[1]))
+    with pytest.raises(ValueError):
+        list(replyseq.zip([0, 1, 2], reply[1], strict=True))
+    replyseq.forget()
+    assert list(replyseq.zip([0, 1, 2], reply[1])) == [(0, 3), (1, 4)]
 
 
 @pytest.fixture(scope="module")
@@ -88,44 +167,50 @@ def test_a_short_list_fails_jacobian_vs_reference_wherever_it_is_used():
                               gen=torch.Generator().manual_seed(1))
 
 
-def _root(node):
-    import ast
-    while isinstance(node, (ast.Subscript, ast.Attribute, ast.Call)):
-        if isinstance(node, ast.Call):
-            node = node.func.value if isinstance(node.func, ast.Attribute) else node.func
-        else:
-            node = node.value
-    return node.id if isinstance(node, ast.Name) else None
+EMPTY_TWO_NODES = '''
+import sys as _s
+_w = _s.modules.get("course.judge.worker")
+if _w is not None:
+    _real = _w.Worker.call
+    def _forged(self, module, probe, kwargs):
+        return [] if probe == "two_nodes_vjp" else _real(self, module, probe, kwargs)
+    _w.Worker.call = _forged
+'''
 
 
-def unguarded_reply_zips() -> list[str]:
-    """``zip(...)`` calls in the hidden checks with an argument taken from a ``student.call`` reply of the same
-    function, without ``strict=True`` and without any ``len()`` of that reply in the function (a heuristic: a
-    ``len`` elsewhere in the function may guard another list, and a guard in a helper is not seen)."""
-    import ast
-    out = []
-    for f in sorted(TESTS_DIR.glob("[0-9]*/test_*.py")):
-        tree = ast.parse(f.read_text())
-        for fn in ast.walk(tree):
-            if not isinstance(fn, ast.FunctionDef):
-                continue
-            reply = {x.id for n in ast.walk(fn) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
-                     and "student" in ast.unparse(n.value.func) for t in n.targets for x in ast.walk(t)
-                     if isinstance(x, ast.Name)}
-            lens = {_root(a) for n in ast.walk(fn) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
-                    and n.func.id == "len" for a in n.args}
-            for n in ast.walk(fn):
-                if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "zip" and \
-                        not any(k.arg == "strict" for k in n.keywords):
-                    roots = {_root(a) for a in n.args} & reply
-                    if roots and not roots & lens:
-                        out.append(f"{f.parent.name}/{f.name}:{n.lineno} {fn.name}")
-    return out
+def test_an_empty_reply_fails_through_the_real_worker_and_judge(tmp_path):
+    """End to end: the known-wrong 15-01 example whose alpha lives on the class, its worker answering the
+    two-nodes probe with ``[]`` (passed before: the judge's plugin now gives every hidden check's module
+    ``replyseq.zip``)."""
+    import nbformat
+    from course.grading.class_run import submissions
+    from course.judge.suite import run_suite
+    nb = tmp_path / "alpha_on_class_forged.ipynb"
+    submissions.write(submissions.SPECS_DIR / "15-01" / "held11_scaled_mul_alpha_on_class.py", nb)
+    n = nbformat.read(str(nb), as_version=4)
+    n.cells.append(nbformat.v4.new_code_cell(EMPTY_TWO_NODES))
+    nbformat.write(n, str(nb))
+    res = run_suite("15-01", [str(nb)], sandbox="auto", seed=20261203, tasks=["scaled_mul"],
+                    pytest_args=("-k", "nodes_keep_their_own_alpha"), timeout=600)
+    assert not res.error, res.error
+    checks = res.for_notebook(str(nb))
+    assert len(checks) == 1 and checks[0].failed, checks
+    assert "holds 0 entries where the check compares 2" in checks[0].message, checks[0].message
 
 
-@pytest.mark.xfail(strict=True, reason="open (red team 14): the topics' own checks zip reply lists without a length "
-                   "check; each site needs zip(..., strict=True) or a len() check, in files the course's lead and "
-                   "topic authors own (docs/security.md, red team 14)")
-def test_no_hidden_check_zips_a_reply_list_without_checking_its_length():
-    sites = unguarded_reply_zips()
-    assert not sites, f"{len(sites)} sites:\n" + "\n".join(sites)
+def test_remembered_replies_hold_little_of_the_judges_memory():
+    """Remembering a reply's lists keeps the reply alive until its check ends; past ``HELD_BYTES`` of frames the
+    oldest are let go (a check of many calls would otherwise hold every reply at once, outside every cap)."""
+    import gc
+    import weakref
+    first = torch.zeros(4)
+    ref = weakref.ref(first)
+    old = [first]
+    replyseq.remember(old, replyseq.HELD_BYTES)
+    del first
+    newer = [torch.ones(2)]
+    replyseq.remember(newer, 1024)
+    assert not replyseq.is_reply(old) and replyseq.is_reply(newer)
+    del old
+    gc.collect()
+    assert ref() is None

@@ -10,6 +10,8 @@ import math
 
 import torch
 
+from .replyseq import zip  # noqa: A004 (stops at no reply list cut short: red team 14)
+
 
 class CheckFailed(AssertionError):
     pass
