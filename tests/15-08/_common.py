@@ -148,6 +148,21 @@ def same(got: torch.Tensor, want: torch.Tensor, what: str) -> None:
              f"{want.reshape(-1)[i].item()!r}, got {got.reshape(-1)[i].item()!r}")
 
 
+def same_bits(got: torch.Tensor, want: torch.Tensor, what: str) -> None:
+    """Shape, dtype and every value bit for bit (a copied -0.0 stays -0.0, a NaN stays NaN)."""
+    expect(tuple(got.shape) == tuple(want.shape), f"{what}: expected shape {tuple(want.shape)}, "
+                                                  f"got {tuple(got.shape)}")
+    expect(got.dtype == want.dtype, f"{what}: expected dtype {want.dtype}, got {got.dtype}")
+    if got.numel() == 0:
+        return
+    bits = {1: torch.uint8, 2: torch.int16, 4: torch.int32, 8: torch.int64}[want.element_size()]
+    bad = got.contiguous().view(bits) != want.contiguous().view(bits)
+    if bad.any():
+        i = int(bad.reshape(-1).nonzero()[0])
+        fail(f"{what}: {int(bad.sum())} of {want.numel()} values differ bit for bit; at flat index {i} expected "
+             f"{want.reshape(-1)[i].item()!r}, got {got.reshape(-1)[i].item()!r}")
+
+
 def close_values(got: torch.Tensor, want: torch.Tensor, what: str, rtol: float, atol: float) -> None:
     """Shape and values within tolerance (the dtype has its own check)."""
     expect(tuple(got.shape) == tuple(want.shape), f"{what}: expected shape {tuple(want.shape)}, "

@@ -31,6 +31,15 @@ def broadcast_cases(gen, world):
     data = torch.zeros(0, 4)
     cases.append({"name": f"empty_src{src}", "what": f"tree_broadcast(x, src={src}) with an empty x float32 (0, 4)",
                   "args": [(torch.zeros(0, 4), src) for _ in range(world)], "src": src, "data": data})
+    # "arbitrary contents": the other ranks' x hold NaN and infinities (what torch.empty may give); the root's
+    # data holds a -0.0 (added last, so it shifts no other case's input)
+    data = C.rand(gen, (2, 4), torch.float32)
+    data[0, 1] = -0.0
+    junk = torch.tensor([[float("nan"), float("inf"), -float("inf"), float("nan")],
+                         [-float("inf"), float("nan"), 1e38, float("inf")]])
+    cases.append({"name": f"junk_src{src}", "what": f"tree_broadcast(x, src={src}) with x float32 (2, 4), NaN and "
+                  f"inf in the other ranks' x and a -0.0 in the root's", "src": src, "data": data,
+                  "args": [(data.clone() if r == src else junk.clone(), src) for r in range(world)]})
     return cases
 
 
@@ -86,6 +95,19 @@ def test_broadcast_fills_x_in_place(runs):
                        f"memory than before the call (x.set_(...) or x.data = ...), so x's own memory, which every "
                        f"view of x shares (a parameter behind p.data), never got the root's values; the text says "
                        f"to overwrite x in place (receive into x, or x.copy_(...))")
+
+
+def test_broadcast_overwrites_any_contents(runs):
+    """tree_broadcast overwrites x whatever it held (NaN, inf) with the root's values bit for bit (-0.0 too)"""
+    for world in (3, 4):
+        case, frames = runs.case(world, f"junk_src{ROOTS[world][-1]}")
+        want = case["data"]
+        for rank, f in enumerate(frames):
+            got = C.returned_tensor(f, f"{case['what']} on rank {rank} of {world}")
+            for what, t in (("returned", got), ("left in x itself", f["inputs_after"][0])):
+                C.same_bits(t, want, f"what {case['what']} {what} on rank {rank} of {world} (clause: on the other "
+                                     f"ranks x holds arbitrary contents, and x is overwritten with the root's "
+                                     f"values; NaN * 0 is NaN, -0.0 + 0.0 is +0.0)")
 
 
 def test_broadcast_returns_x_itself(runs):

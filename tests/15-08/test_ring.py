@@ -162,6 +162,14 @@ def all_reduce_cases(gen, world):
         # the shape and dtype of "f64" again, in the same group: a workspace kept between calls shows here
         {"name": "again", "what": "a second ring_all_reduce(x) with x float64 (10,) in the same group",
          "args": per_rank((10,), torch.float64)},
+        # the narrow float and integer dtypes (last, so they shift no earlier input): "a float or integer dtype";
+        # small integers, so that no sum wraps on 4 ranks
+        {"name": "f16", "what": "ring_all_reduce(x) with x float16 (9,)", "args": per_rank((9,), torch.float16)},
+        {"name": "bf16", "what": "ring_all_reduce(x) with x bfloat16 (2, 5)", "args": per_rank((2, 5), torch.bfloat16)},
+        {"name": "u8", "what": "ring_all_reduce(x) with x uint8 (7,)",
+         "args": per_rank((7,), torch.uint8, low=0, high=60)},
+        {"name": "i8", "what": "ring_all_reduce(x) with x int8 (3, 3)",
+         "args": per_rank((3, 3), torch.int8, low=-30, high=30)},
     ]
 
 
@@ -255,6 +263,21 @@ def test_all_reduce_keeps_dtype(all_reduce_runs):
             expect(got.dtype == want, f"{case['what']} on rank {rank} of 3: expected dtype {want}, got {got.dtype}")
         _check_sum(all_reduce_runs, 3, name)
     C.on_inputs_device(all_reduce_runs, 3, ("f64", "f32", "i64", "i32", "big", "few", "one", "scalar", "empty"))
+
+
+@pytest.mark.task("ring_all_reduce")
+def test_all_reduce_narrow_dtypes(all_reduce_runs):
+    """ring_all_reduce of float16, bfloat16, uint8 and int8 x returns the sum in x's dtype (not widened)"""
+    for world in (2, 4):
+        for name in ("f16", "bf16", "u8", "i8"):
+            case, frames = all_reduce_runs.case(world, name)
+            for rank, f in enumerate(frames):
+                got = C.returned_tensor(f, f"{case['what']} on rank {rank} of {world}")
+                want = case["args"][rank][0].dtype
+                expect(got.dtype == want, f"{case['what']} on rank {rank} of {world}: expected dtype {want}, got "
+                                          f"{got.dtype} (clause: x may have any float or integer dtype, and the "
+                                          f"result has x's dtype; a sum taken wider must be cast back)")
+            _check_sum(all_reduce_runs, world, name)
 
 
 @pytest.mark.task("ring_all_reduce")

@@ -49,7 +49,27 @@ def shard_cases(gen, world):
     cases = [_gather_case(gen, world, *c) for c in SHARD_CASES]
     cases += [_rs_case(gen, world, *c) for c in SHARD_CASES]
     cases += [_gather_case(gen, world, *AGAIN), _rs_case(gen, world, *AGAIN)]
+    cases += [_gather_case(gen, world, *c) for c in NARROW] + [_rs_case(gen, world, *c) for c in NARROW]
+    cases.append(_special_gather_case(gen, world))
     return cases + [_rs_case(gen, world, *ZERO), _gather_case(gen, world, *ZERO)]
+
+
+# float16 and bfloat16 (mixed-precision FSDP's dtypes): a sum taken in float32 must be cast back
+NARROW = (("f16_11", 11, torch.float16), ("bf16_6", 6, torch.bfloat16))
+
+
+def _special_gather_case(gen, world):
+    """A flat tensor holding +-inf, NaN and -0.0: each comes back where it was (a NaN sentinel for the padding,
+    cut off with isnan, loses the real NaNs). The sign of a zero is not judged: the text says nothing of it, and
+    a gather written as an all_reduce of zero-padded copies (held5_unusual_correct) turns -0.0 into +0.0."""
+    case = _gather_case(gen, world, "special_9", 9, torch.float32)
+    flat = case["flat"]
+    for i, v in zip((0, 3, 4, 7, 8), (-0.0, float("inf"), -0.0, float("nan"), -float("inf"))):
+        flat[i] = v
+    shards = [s.clone() for s in torch.tensor_split(flat, world)]
+    case.update(what="gather_shards(shard, 9) for a float32 (9,) tensor holding -0.0, inf, -inf and NaN",
+                args=[(shards[r], 9) for r in range(world)])
+    return case
 
 
 @pytest.fixture
@@ -120,6 +140,33 @@ def test_gather_shards_keeps_dtype(shard_runs):
             _check_gather(shard_runs, world, tag)
         C.on_inputs_device(shard_runs, world, ("gather_f32_10", "gather_i64_13", "gather_i32_9", "gather_f64_7",
                                                "gather_f32_2"), made_from="shard")
+
+
+@pytest.mark.task("shards")
+def test_gather_shards_nonfinite_values(shard_runs):
+    """gather_shards returns flat with its inf, -inf and NaN values in place"""
+    for world in (2, 4):
+        case, frames = shard_runs.case(world, "gather_special_9")
+        flat = case["flat"]
+        for rank, f in enumerate(frames):
+            what = f"{case['what']} on rank {rank} of {world} (clause: return flat itself)"
+            got = C.returned_tensor(f, what)
+            expect(tuple(got.shape) == tuple(flat.shape) and got.dtype == flat.dtype,
+                   f"{what}: expected {C.describe(flat)}, got {C.describe(got)}")
+            nan_at = [i for i, (g, w) in enumerate(zip(got.isnan().tolist(), flat.isnan().tolist())) if g != w]
+            expect(not nan_at, f"{what}: NaN expected at flat indices {flat.isnan().nonzero().reshape(-1).tolist()}, "
+                               f"got NaN at {got.isnan().nonzero().reshape(-1).tolist()}")
+            keep = ~flat.isnan()
+            C.same(got[keep], flat[keep], f"{what}, the values other than NaN")
+
+
+@pytest.mark.task("shards")
+def test_shards_narrow_float_dtypes(shard_runs):
+    """gather_shards and reduce_scatter_shards keep float16 and bfloat16 (dtype, values and the sum)"""
+    for world in (2, 3):
+        for tag, _, _ in NARROW:
+            _check_gather(shard_runs, world, tag)
+            _check_reduce_scatter(shard_runs, world, tag, check_dtype=True)
 
 
 @pytest.mark.task("shards")
