@@ -39,6 +39,34 @@ def capture_error(fn, *args, **kwargs) -> dict:
     return {"raised": False, "type": "", "message": "", "mro": []}
 
 
+def _needs_values(exc: BaseException) -> bool:
+    """An op the meta device cannot run because it reads values or its output's shape depends on them (boolean
+    masks, nonzero, masked_select, unique, .item()): the code may be right on a GPU."""
+    text = str(exc)
+    return isinstance(exc, NotImplementedError) or "data-dependent" in text or "no data" in text
+
+
+def off_default_device(fn, tensors, **kwargs):
+    """fn(*tensors, **kwargs) with the inputs off the default device, the grader's stand-in for a GPU: a tensor
+    made without device= then sits elsewhere than the inputs, and mixing the two raises, as on a GPU. First the
+    inputs go to the meta device (the default stays the CPU). Meta tensors hold no values, so where fn needs
+    them (a boolean mask), the roles swap: the inputs stay on the CPU and the default device becomes meta.
+    Returns (result, home): home is the inputs' device type; the caller reads devices with ``relative_device``.
+    What fn raised otherwise propagates."""
+    try:
+        return fn(*(t.to("meta") for t in tensors), **kwargs), "meta"
+    except Exception as exc:
+        if not _needs_values(exc):
+            raise
+    with torch.device("meta"):
+        return fn(*(t.clone() for t in tensors), **kwargs), "cpu"
+
+
+def relative_device(t: torch.Tensor, home: str) -> str:
+    """"meta" for a tensor on the inputs' device (whichever ``off_default_device`` used), else where it is."""
+    return "meta" if t.device.type == home else f"{t.device} (the inputs were on {home})"
+
+
 def _flat_dot(a_list, b_list) -> float:
     return float(sum((a.double() * b.double()).sum() for a, b in zip(a_list, b_list) if a is not None and b is not None))
 

@@ -7,7 +7,8 @@ import torch.autograd
 import torch.nn as nn
 from torch.overrides import TorchFunctionMode
 
-from course.judge.probelib import aliases, build_model, capture_error, changes, get, global_state, module_state
+from course.judge.probelib import (aliases, build_model, capture_error, changes, get, global_state, module_state,
+                                   off_default_device, relative_device)
 
 
 # ---------------------------------------------------------------- graphs from plain recipes
@@ -288,16 +289,20 @@ def pack_roundtrip(ns, t):
 
 
 def pack_roundtrip_meta(ns, shape, dtype_name):
-    """pack_compressed / unpack_compressed of a tensor on the meta device (a stand-in for a GPU): the device,
-    dtype and shape that came back, or the error."""
-    t = torch.empty(shape, dtype=getattr(torch, dtype_name), device="meta")
+    """pack_compressed / unpack_compressed of a tensor off the default device (probelib.off_default_device: on
+    the meta device, a stand-in for a GPU, or on the CPU with meta as the default where the code reads values):
+    the device (relative to the input's), dtype and shape that came back, or the error."""
+    t = (torch.randn(shape) * 4).to(getattr(torch, dtype_name))
+
+    def roundtrip(x):
+        return get(ns, "unpack_compressed")(get(ns, "pack_compressed")(x))
     try:
-        back = get(ns, "unpack_compressed")(get(ns, "pack_compressed")(t))
+        back, home = off_default_device(roundtrip, (t,))
     except Exception as exc:
         return {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
     if not isinstance(back, torch.Tensor):
         return {"error": f"unpack_compressed returned {type(back).__name__}, not a tensor"}
-    return {"device": str(back.device), "dtype": str(back.dtype), "shape": list(back.shape)}
+    return {"device": relative_device(back, home), "dtype": str(back.dtype), "shape": list(back.shape)}
 
 
 def _holds(obj, t, seen=None):

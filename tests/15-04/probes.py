@@ -10,7 +10,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 from torch.overrides import TorchFunctionMode
 
-from course.judge.probelib import build_model, capture_error, get, vjp
+from course.judge.probelib import build_model, capture_error, get, off_default_device, relative_device, vjp
 
 
 def _plain(x):
@@ -62,36 +62,17 @@ def ls_ce_dtype_and_inputs(ns, logits, target, smoothing):
     return out
 
 
-def _data_dependent(exc):
-    """An op the meta device cannot run because its output's shape depends on the values (boolean-mask indexing,
-    nonzero, masked_select, unique): correct on a GPU, so it must not count against the submission."""
-    text = str(exc)
-    return isinstance(exc, NotImplementedError) or "data-dependent" in text or "nonzero" in text
-
-
 def _on_other_device(fn, tensors, **kwargs):
-    """fn(*tensors, **kwargs) where the inputs are not on the default device, a stand-in for a GPU. First the
-    inputs go to the meta device: a tensor made without device= lands on the CPU, and mixing it with them raises,
-    as it would on a GPU. Meta tensors have no values, so an op whose output shape depends on them (boolean
-    masks) cannot run there; then the roles swap: the inputs stay on the CPU and the default device becomes
-    meta, so a tensor made without device= lands on meta and mixing it with them raises. Returns the device the
-    result is on, relative to the inputs ("inputs'" or another name), and its shape, or the error."""
+    """fn(*tensors, **kwargs) with the inputs off the default device (probelib.off_default_device: the meta
+    device, or the CPU with meta as the default where fn needs values). The result's device relative to the
+    inputs ("meta" when it is theirs) and its shape, or the error."""
     try:
-        out = fn(*(t.to("meta") for t in tensors), **kwargs)
-        home = "meta"
+        out, home = off_default_device(fn, tensors, **kwargs)
     except Exception as exc:
-        if not _data_dependent(exc):
-            return {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
-        try:
-            with torch.device("meta"):
-                out = fn(*(t.clone() for t in tensors), **kwargs)
-            home = "cpu"
-        except Exception as exc2:
-            return {"error": f"{type(exc2).__name__}: {str(exc2)[:300]}"}
+        return {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
     if not isinstance(out, torch.Tensor):
         return {"error": f"returned {type(out).__name__}, not a tensor"}
-    return {"device": "meta" if str(out.device) == home else f"{out.device} (the inputs were on {home})",
-            "shape": list(out.shape)}
+    return {"device": relative_device(out, home), "shape": list(out.shape)}
 
 
 def ls_ce_on_meta(ns, logits, target, smoothing, reduction):

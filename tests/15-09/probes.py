@@ -12,7 +12,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from course.judge.probelib import build_model, capture_error, get
+from course.judge.probelib import build_model, capture_error, get, off_default_device, relative_device
 from course.judge.worker import broad_warning_filters
 
 # ---------------------------------------------------------------- anomaly
@@ -555,14 +555,16 @@ def zoo_two_layer(ns, x, w1, w2):
 
 
 def zoo_positions_meta(ns, shape, dtype):
-    x = torch.empty(*shape, device="meta", dtype=getattr(torch, dtype))
+    """fixed_add_positions on x off the default device (probelib.off_default_device): the device (relative to
+    x's), dtype and shape of the result, or the error."""
+    x = torch.randn(*shape).to(getattr(torch, dtype))
     try:
-        out = get(ns, "fixed_add_positions")(x)
+        out, home = off_default_device(get(ns, "fixed_add_positions"), (x,))
     except Exception as exc:
         return {"error": f"{type(exc).__name__}: {str(exc)[:200]}"}
     if not isinstance(out, torch.Tensor):
         return {"error": f"returned {type(out).__name__}, not a tensor"}
-    return {"error": None, "device": str(out.device), "dtype": str(out.dtype), "shape": list(out.shape)}
+    return {"error": None, "device": relative_device(out, home), "dtype": str(out.dtype), "shape": list(out.shape)}
 
 
 def zoo_positions_values(ns, x):
