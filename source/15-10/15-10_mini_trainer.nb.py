@@ -86,9 +86,12 @@ _ = torch.manual_seed(0)  # assigned: the cell shows no Generator object
 # trainer.load_state_dict()  -> ... then on_load_checkpoint(trainer, checkpoint)
 # ```
 #
-# Two more rules. `max_steps` stops the run right after the optimizer step that reaches it; if that
+# A few more rules. `max_steps` stops the run right after the optimizer step that reaches it; if that
 # happens inside an epoch, the epoch is left *unfinished* (no validation, no `on_epoch_end`): a resumed
-# run finishes it later. And the scheduler is stepped once per optimizer step (a per-step schedule).
+# run finishes it later. A run that has already reached `max_steps` when `fit` starts (`max_steps=0`, or
+# resumed from its last step) takes no step at all. `should_stop` is read only where the lifecycle shows
+# it, after `on_epoch_end`: a callback that sets it in the middle of an epoch lets that epoch finish. And
+# the scheduler is stepped once per optimizer step (a per-step schedule).
 #
 # The base class below does nothing in every hook; a concrete callback overrides the ones it needs.
 

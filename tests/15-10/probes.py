@@ -541,7 +541,9 @@ def _mse(model, batch):
     return F.mse_loss(model(x), y)
 
 
-def lifecycle(ns, n, batch_size, accum, epochs, with_val, max_steps):
+def lifecycle(ns, n, batch_size, accum, epochs, with_val, max_steps, start_step=0, stop_at_batch=None):
+    """start_step: trainer.global_step before fit() (as after loading a checkpoint); stop_at_batch: a probe
+    callback sets trainer.should_stop in the on_batch_end of that batch (counted over the run, from 0)."""
     Trainer = get(ns, "Trainer")
     torch.manual_seed(0)
     model = nn.Linear(3, 1)
@@ -550,10 +552,24 @@ def lifecycle(ns, n, batch_size, accum, epochs, with_val, max_steps):
     loader = DataLoader(TensorDataset(X, Y), batch_size=batch_size, shuffle=False)
     val = DataLoader(TensorDataset(X[:4], Y[:4]), batch_size=2) if with_val else None
     rec = _recorder(ns)
-    t = Trainer(model, opt, loader, _mse, val_loader=val, callbacks=[rec], max_epochs=epochs,
+    callbacks = [rec]
+    if stop_at_batch is not None:
+        class StopInBatch(_callback_base(ns)):
+            seen = 0
+
+            def on_batch_end(self, trainer, batch, batch_idx, loss):
+                if self.seen == stop_at_batch:
+                    trainer.should_stop = True
+                self.seen += 1
+        callbacks = [StopInBatch(), rec]
+    before = {k: v.clone() for k, v in model.state_dict().items()}
+    t = Trainer(model, opt, loader, _mse, val_loader=val, callbacks=callbacks, max_epochs=epochs,
                 max_steps=max_steps, accum_steps=accum)
+    t.global_step = start_step
     t.fit()
-    return {"events": rec.events, "global_step": int(t.global_step), "history_len": len(t.history)}
+    moved = any(not torch.equal(v, model.state_dict()[k]) for k, v in before.items())
+    return {"events": rec.events, "global_step": int(t.global_step), "history_len": len(t.history),
+            "weights_moved": bool(moved)}
 
 
 def batch_end_losses(ns, X, Y, batch_size, accum):
@@ -723,8 +739,9 @@ def no_grad_run(ns):
     return {"grad_norms": [float(r["grad_norm"]) for r in t.history], "last": float(t.last_grad_norm)}
 
 
-def validation_run(ns, init, X, Y, Xv, Yv, val_batch, call_validate=False):
-    """lr=0 training with a validation loader; records the mode and grad state of every loss_fn call."""
+def validation_run(ns, init, X, Y, Xv, Yv, val_batch, call_validate=False, eval_first=False):
+    """lr=0 training with a validation loader; records the mode and grad state of every loss_fn call.
+    call_validate: then validate() once more, directly (after model.eval() if eval_first)."""
     Trainer = get(ns, "Trainer")
     model = nn.Sequential(nn.Linear(X.shape[1], 6), nn.Dropout(0.5), nn.Linear(6, 1)).double()
     model.load_state_dict(init)
@@ -745,12 +762,15 @@ def validation_run(ns, init, X, Y, Xv, Yv, val_batch, call_validate=False):
     metrics = {k: float(v) for k, v in (t.metrics or {}).items()}
     training_after = bool(model.training)
     fit_calls = list(calls)  # those of fit() only
-    returned = None
+    returned, training_after_validate = None, None
     if call_validate:  # called once more, directly: its return value
+        if eval_first:
+            model.eval()
         returned = t.validate()
         returned = {str(k): float(v) for k, v in returned.items()} if isinstance(returned, dict) else repr(returned)[:80]
+        training_after_validate = bool(model.training)
     return {"calls": fit_calls, "val_history": vh, "metrics": metrics, "training_after": training_after,
-            "returned": returned}
+            "returned": returned, "training_after_validate": training_after_validate}
 
 
 def precision_run(ns, precision, device, seed=0):

@@ -68,6 +68,18 @@ def test_early_stopping_min_delta_max_mode(student, gen):
                f"{best + 0.125} and {best + 0.25} are not above best + min_delta = {best + 0.25}")
 
 
+@pytest.mark.parametrize("mode", ["min", "max"])
+def test_early_stopping_first_value_counts(student, gen, mode):
+    """the first value always counts as an improvement, whatever its sign or size (mode 'max': zero or negative;
+    mode 'min': huge)"""
+    k = int(torch.randint(0, 17, (1,), generator=gen))
+    first = -k / 8 if mode == "max" else 2.0 ** (20 + 4 * k)  # exact; no "safe" starting value can beat it
+    patience = int(torch.randint(1, 4, (1,), generator=gen))
+    min_delta = [0.0, 0.25][int(torch.randint(0, 2, (1,), generator=gen))]
+    judge_stop(student, [first] * (patience + 1), patience, min_delta, mode,
+               f"the first value {first} is an improvement (the best so far), the {patience} ties after it are not")
+
+
 def test_early_stopping_counter_resets(student, gen):
     """the counter of validations without improvement resets to 0 on an improvement"""
     k = int(torch.randint(2, 6, (1,), generator=gen))  # how many times a worse value is followed by a better one

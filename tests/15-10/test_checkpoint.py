@@ -163,6 +163,24 @@ def test_best_checkpoint_random(student, gen):
                                    f"(the best validation), got {r['best']}")
 
 
+@pytest.mark.parametrize("mode", ["min", "max"])
+def test_best_checkpoint_first_value(student, gen, mode):
+    """the first monitored value is the best so far, whatever its sign or size: it writes best.pt (mode 'max': zero
+    or negative; mode 'min': huge)"""
+    k = int(torch.randint(0, 17, (1,), generator=gen))
+    if mode == "max":
+        first = -k / 8
+        vals = [first, first - 0.5, first - 0.25, first]
+    else:
+        first = 2.0 ** (20 + 4 * k)
+        vals = [first, first * 2, first * 4, first]
+    r, events, every, keep, what = folder_run(student, gen, mode, vals)
+    _, _, want_best, *_ = expected_folder(events, every, keep, mode)
+    expect(r["best"] == want_best, f"{what}: best.pt should hold the checkpoint of step {want_best} (the first "
+                                   f"validation, {first}, is the best so far; none after it is better), got "
+                                   f"{r['best']}")
+
+
 def test_keep_last_after_resume(student, gen):
     """old step files are found by listing the folder: a new callback object (after a resume) prunes them too"""
     vals = [0.5, 0.25, 0.75, 0.125]

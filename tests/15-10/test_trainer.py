@@ -73,6 +73,52 @@ def test_lifecycle_order(student, gen, case):
            f"{what}: expected global_step == len(history) == {steps}, got {r['global_step']} and {r['history_len']}")
 
 
+@pytest.mark.parametrize("case", ["max_steps_0", "resumed_at_max"])
+def test_max_steps_already_reached(student, gen, case):
+    """fit() with max_steps already reached (max_steps=0, or global_step == max_steps as after loading the final
+    checkpoint) takes no optimizer step"""
+    pick = lambda lo, hi: int(torch.randint(lo, hi + 1, (1,), generator=gen))  # noqa: E731
+    b, nb = 2, pick(2, 4)
+    start = 0 if case == "max_steps_0" else pick(1, 6)
+    r = student.call("lifecycle", n=nb * b, batch_size=b, accum=1, epochs=2, with_val=True, max_steps=start,
+                     start_step=start)
+    what = (f"Trainer(..., max_epochs=2, max_steps={start}, val_loader=...) on {nb * b} samples in batches of {b}, "
+            + ("then fit()" if start == 0 else f"trainer.global_step set to {start} (as after loading the checkpoint "
+                                               f"of the run's last step), then fit()"))
+    names = [e[0] for e in r["events"]]
+    steps = names.count("on_before_optimizer_step")
+    expect(steps == 0 and r["global_step"] == start and r["history_len"] == 0 and not r["weights_moved"],
+           f"{what}: max_steps is already reached, so fit() must take no optimizer step (the run stops right after "
+           f"the step that reaches max_steps); got {steps} optimizer step(s), global_step {r['global_step']}, "
+           f"{r['history_len']} history row(s), weights {'changed' if r['weights_moved'] else 'unchanged'}")
+    expect(names[:1] == ["on_fit_start"] and names[-1:] == ["on_fit_end"] and names.count("on_fit_start") == 1
+           and names.count("on_fit_end") == 1,
+           f"{what}: fit() should still fire on_fit_start and on_fit_end once each; fired {names}")
+
+
+def test_should_stop_in_a_batch_finishes_the_epoch(student, gen):
+    """should_stop set by a callback in on_batch_end: the epoch still runs to its end (validation, on_epoch_end),
+    then fit stops"""
+    pick = lambda lo, hi: int(torch.randint(lo, hi + 1, (1,), generator=gen))  # noqa: E731
+    b, nb, epochs = 2, pick(3, 5), 3
+    epoch = pick(0, 1)
+    at = epoch * nb + pick(0, nb - 2)  # never the last batch of its epoch
+    r = student.call("lifecycle", n=nb * b, batch_size=b, accum=1, epochs=epochs, with_val=True, max_steps=None,
+                     stop_at_batch=at)
+    want, steps = expected_events(nb * b, b, 1, epoch + 1, True, None)
+    got = [list(e) for e in r["events"]]
+    what = (f"Trainer(..., max_epochs={epochs}, val_loader=...) on {nb * b} samples in batches of {b} ({nb} batches "
+            f"an epoch), a callback that sets trainer.should_stop = True in on_batch_end of batch {at - epoch * nb} "
+            f"of epoch {epoch}")
+    if got != want:
+        i = next((k for k, (a, c) in enumerate(zip(got, want)) if a != c), min(len(got), len(want)))
+        ctx = lambda seq: ", ".join(fmt(e) for e in seq[max(0, i - 2): i + 3]) or "(nothing)"  # noqa: E731
+        fail(f"{what}: the lifecycle checks should_stop only after on_epoch_end, so epoch {epoch} runs to its end, "
+             f"validates and fires on_epoch_end, then fit stops. Hook #{i} differs: expected ... {ctx(want)} ...; "
+             f"your Trainer fired ... {ctx(got)} ... ({len(want)} hooks expected, {len(got)} fired)")
+    expect(r["global_step"] == steps, f"{what}: expected global_step {steps}, got {r['global_step']}")
+
+
 def make_net(d_in, d_out):
     return nn.Sequential(nn.Linear(d_in, 5), nn.Tanh(), nn.Linear(5, d_out)).double()
 
@@ -165,6 +211,23 @@ def test_logging_and_clipping_match_explicit_loop(student, gen, max_norm):
                      + (" (the lr used by this step, read before scheduler.step())" if key == "lr" else ""))
     for k, v in want_params.items():
         expect_close(got["params"][k], v, f"{what}: final weights '{k}'", atol=1e-9, rtol=1e-7)
+
+
+def test_max_grad_norm_zero_clips(student, gen):
+    """max_grad_norm=0.0 is not None: every step clips the gradients to zero (logs and weights as torch's loop)"""
+    got, want_hist, want_params = run_both(student, gen, 12, 4, 1, 1, 0.0, None)
+    what = ("Trainer(AdamW(weight_decay=0.05), max_grad_norm=0.0) on 12 samples in batches of 4 (clip with "
+            "clip_grad_norm whenever max_grad_norm is not None: 0.0 zeroes every gradient, only weight decay moves "
+            "the weights)")
+    expect(len(got["history"]) == len(want_hist),
+           f"{what}: expected {len(want_hist)} rows in history, got {len(got['history'])}")
+    for g, w in zip(got["history"], want_hist):
+        expect(abs(g["grad_norm"] - w["grad_norm"]) <= 1e-8 * max(1.0, w["grad_norm"]),
+               f"{what}: history row for step {w['step']}: grad_norm (before clipping) should be "
+               f"{w['grad_norm']:.10g}, got {g['grad_norm']:.10g}")
+    for k, v in want_params.items():
+        expect_close(got["params"][k], v, f"{what}: final weights '{k}' (torch.nn.utils.clip_grad_norm_(params, "
+                                          f"0.0) before each AdamW step)", atol=1e-9, rtol=1e-7)
 
 
 def autocast_losses(seed, dtype):
@@ -364,6 +427,22 @@ def test_validate_returns_the_mean(student, gen, val_batch):
            f"loss{'es' if len(losses) > 1 else ''}), got {got}")
     expect(abs(r["metrics"].get("val_loss", float("nan")) - want) <= 1e-9,
            f"{what}: trainer.metrics should be {{'val_loss': {want:.10g}}}, got {r['metrics']}")
+
+
+def test_validate_switches_back_to_train(student, gen):
+    """validate() switches the model back to train() mode afterwards, also when it was in eval() mode before"""
+    X = torch.randn(4, 3, generator=gen, dtype=f64)
+    Y = torch.randn(4, 1, generator=gen, dtype=f64)
+    Xv = torch.randn(3, 3, generator=gen, dtype=f64)
+    Yv = torch.randn(3, 1, generator=gen, dtype=f64)
+    torch.manual_seed(int(torch.randint(0, 2**31 - 1, (1,), generator=gen)))
+    net = nn.Sequential(nn.Linear(3, 6), nn.Dropout(0.5), nn.Linear(6, 1)).double()
+    init = {k: v.clone() for k, v in net.state_dict().items()}
+    r = student.call("validation_run", init=init, X=X, Y=Y, Xv=Xv, Yv=Yv, val_batch=2, call_validate=True,
+                     eval_first=True)
+    expect(r["training_after_validate"] is True,
+           "after fit(), model.eval(), then trainer.validate(): the model should be in train() mode (validate "
+           "'switches back to train()', it does not restore the previous mode); it is in eval() mode")
 
 
 def test_to_device_keeps_structure(student, gen):
