@@ -98,3 +98,21 @@ def test_unused_results_still_count(student, gen):
     _check(student.call("count_ops", ops=ops, state=state), _expected(model),
            f"count_ops(model) for a model whose forward does {ops} ('dead' computes x.sum() and discards it; "
            f"symbolic_trace still records it)")
+
+
+@pytest.mark.parametrize("train", [True, False], ids=["training", "eval"])
+def test_traces_model_in_its_mode(student, gen, train):
+    """count_ops traces the model as it is given: a forward that branches on self.training gives other nodes in
+    training mode than in eval mode"""
+    ops = ["lin", "train_branch", "relu_fn", "train_branch", "scale"]
+    ops += ["train_branch"] * int(torch.randint(0, 3, (1,), generator=gen))
+    ops = ["lin"] + [ops[i] for i in torch.randperm(len(ops), generator=gen)]
+    model = P.build_opsnet(ops)
+    state = J.randomize(model, gen)
+    model.train(train)
+    want = _expected(model)
+    mode = "training" if train else "eval"
+    _check(student.call("count_ops", ops=ops, state=state, train=train), want,
+           f"count_ops(model) for a model in {mode} mode whose forward does {ops} ('train_branch' is "
+           f"x * 2.0 if self.training else x.neg(): tracing runs that Python branch for the mode model is in; "
+           f"trace model itself, not a copy switched to another mode)")

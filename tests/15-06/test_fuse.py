@@ -274,6 +274,18 @@ def test_refuses_bn_forward_never_calls_in_training_mode(student, gen):
                   match="eval")
 
 
+def test_refuses_batchnorm2d_subclass_in_training_mode(student, gen):
+    """an instance of a subclass of BatchNorm2d is a BatchNorm2d: left in training mode, it makes fuse_conv_bn raise"""
+    desc = [dict(kind="conv", cin=2, cout=3, k=3, groups=1, dilation=1, bias=True, bn=True), dict(kind="relu")]
+    state = J.randomize(P.ConvNet(desc).double(), gen)
+    x = torch.randn(2, 2, 5, 5, generator=gen, dtype=torch.float64)
+    res = student.call("fuse_modes", desc=desc, state=state, which="spare_sub_bn2d_train", x=x)
+    expect_raises(res["error"], "RuntimeError", "fuse_conv_bn(model) for an eval model holding one more module "
+                                                "(model.spare) of class SubBatchNorm2d(nn.BatchNorm2d), left in "
+                                                "training mode (isinstance(m, nn.BatchNorm2d) is True for it, "
+                                                "type(m) is nn.BatchNorm2d is not)", match="eval")
+
+
 def test_fuses_with_batchnorm1d_in_training_mode(student, gen):
     """only BatchNorm2d modules must be in eval mode: a BatchNorm1d left in training mode does not stop fusion"""
     desc = [dict(kind="conv", cin=2, cout=3, k=3, groups=1, dilation=1, bias=False, bn=True), dict(kind="relu")]

@@ -228,3 +228,42 @@ def test_training_model_computed_in_training_mode(student, gen):
     expect(not isinstance(r["out"], str), f"{what}: the result did not return a tensor: {r['out']}")
     expect_close(r["out"], want, f"{what}: result(x) vs model(x) in training mode, x of shape {tuple(x.shape)}; "
                  f"the result must compute exactly what model computes, in model's mode", atol=1e-12, rtol=1e-10)
+
+
+def test_every_module_type_observed_once(student, gen):
+    """op_types=(nn.Module,): every module call of the model gets one observer, and the observers inserted are
+    not observed in turn (a walk over the live node list that matches its own new nodes never ends)"""
+    model, state, batches = _setup(gen, 2)
+    called = [n.target for n in torch.fx.symbolic_trace(copy.deepcopy(model)).graph.nodes if n.op == "call_module"]
+    ranges = {}
+    hooks = []
+    for name, mod in model.named_modules():
+        if name in called:
+            def hook(m, inp, out, name=name):
+                lo, hi = ranges.get(name, (float("inf"), float("-inf")))
+                ranges[name] = (min(lo, out.min().item()), max(hi, out.max().item()))
+            hooks.append(mod.register_forward_hook(hook))
+    with torch.no_grad():
+        outs = [model(b) for b in batches]
+    for h in hooks:
+        h.remove()
+    limit = 1000
+    r = student.call("capped", probe="observers", limit=limit, state=state, op_types=["Module"], batches=batches)
+    what = (f"insert_observers(model, (nn.Module,)) for a model with {len(called)} module calls ({called}); "
+            f"every RangeObserver is an nn.Module too")
+    expect(not r["capped"], f"{what}: it created more than {limit} graph nodes and was stopped there (the model's "
+                            f"graph has about {len(called) * 2 + 10}); walking gm.graph.nodes while inserting visits "
+                            f"each new observer node, which is again an instance of op_types: walk a list(...) "
+                            f"of the original nodes")
+    res = r["result"]
+    expect(len(res["placement"]) == len(called),
+           f"{what}: expected {len(called)} observer calls (one per module call of model), found "
+           f"{len(res['placement'])}: observed {[p['observed'] for p in res['placement']]}")
+    for name, (lo, hi) in sorted(ranges.items()):
+        expect(name in res["stats"], f"{what}: no observer after '{name}'; observed: {sorted(res['stats'])}")
+        expect_close(torch.stack([res["stats"][name]["min"].reshape(()), res["stats"][name]["max"].reshape(())]),
+                     torch.tensor([lo, hi], dtype=torch.float64), f"{what}: [min, max] observed after '{name}'",
+                     atol=1e-9, rtol=1e-9)
+    for i, (o, w) in enumerate(zip(res["outs"], outs)):
+        expect_close(o, w, f"{what}: output for batch {i} (observers must not change the values)", atol=1e-12,
+                     rtol=1e-10)

@@ -113,3 +113,33 @@ def test_shared_module_and_unused_relu_replaced(student, gen):
     expect(res["n_new"] == 3, f"{what}: expected 3 call_function nodes calling the new function (one per ReLU, also "
                               f"the unused one), found {res['n_new']}")
     expect_close(res["out"], want, f"{what}: output on random inputs", atol=1e-10, rtol=1e-8)
+
+
+@pytest.mark.parametrize("new", sorted(P.RELU_NEW_FNS))
+def test_new_fn_that_is_a_relu(student, gen, new):
+    """new_fn may itself be a ReLU function (torch.relu, F.relu): each ReLU is replaced by one call of it, once (a
+    walk over the live node list that matches its own new nodes never ends), and the model computes what it did"""
+    ops = ["lin", "relu_mod", "scale", "relu_fn", "relu_torch", "relu_method", "relu_inplace", "relu_torch_",
+           "relu_method_"]
+    ops = ["lin"] + [ops[i] for i in torch.randperm(len(ops), generator=gen)]
+    model = P.build_opsnet(ops)
+    state = J.randomize(model, gen)
+    x = torch.randn(4, 6, generator=gen, dtype=torch.float64)
+    y = torch.randn(4, 6, generator=gen, dtype=torch.float64)
+    model.eval()
+    with torch.no_grad():
+        want = model(x, y)
+    limit = 2000
+    r = student.call("capped", probe="swap", limit=limit, ops=ops, state=state, new=new, x=x, y=y)
+    what = f"swap_relu(model, {new}) for a model whose forward does {ops}"
+    expect(not r["capped"], f"{what}: it created more than {limit} graph nodes and was stopped there (the model's "
+                            f"graph has about {len(ops) * 2 + 4}); walking gm.graph.nodes while inserting visits each "
+                            f"new call of new_fn, which is again a ReLU: walk a list(...) of the original nodes")
+    res = r["result"]
+    expect(not isinstance(res["out"], str), f"{what}: the result did not return a tensor: {res['out']}")
+    expect(not res["lint"]["raised"], f"{what}: the resulting graph does not lint: {res['lint']['message'][:200]}")
+    n_relu = sum(op in RELU_OPS for op in ops)
+    expect(res["n_new"] == n_relu, f"{what}: expected {n_relu} call_function nodes calling {new} (one per ReLU), "
+                                   f"found {res['n_new']}")
+    expect_close(res["out"], want, f"{what}: output on random inputs (a ReLU swapped for a ReLU computes the same)",
+                 atol=1e-10, rtol=1e-8)
