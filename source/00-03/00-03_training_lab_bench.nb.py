@@ -348,7 +348,9 @@ print("first step / lr:", ((_m1 / (1 - 0.9)) / ((_v1 / (1 - 0.999)).sqrt() + 1e-
 #
 # * After any number of `step()` calls, every parameter equals what `torch.optim.AdamW` with the same arguments
 #   gives from the same start and the same gradients, to float64 rounding (relative 1e-12), including several
-#   parameter groups with different hyperparameters and groups that leave some of them to the defaults.
+#   parameter groups with different hyperparameters, groups that leave some of them to the defaults, and
+#   hyperparameters changed in `self.param_groups` between steps (by a scheduler, or by `load_state_dict()`):
+#   read them at every `step()`.
 # * A parameter whose `.grad` is `None` is not changed, gets no state and does not count the step;
 #   `step()` never changes a `.grad`. Only `None` skips a parameter: one that has a `.grad` is stepped even if
 #   it does not require grad.
@@ -553,8 +555,8 @@ print(torch.nn.utils.rnn.pad_sequence(_seqs, batch_first=True, padding_value=-1.
 # dtype. It returns a dict with
 #
 # * `"inputs"`: a new tensor of shape `(B, L_max, *features)` with the sequences' dtype, sample `i` in row `i`
-#   at positions `0 .. L_i - 1` and `padding_value` everywhere else; it shares no memory with any sample, even
-#   for a batch of one;
+#   at positions `0 .. L_i - 1` and `padding_value` everywhere else (a `padding_value` of `-0.0` pads with
+#   `-0.0`, as `pad_sequence` does); it shares no memory with any sample, even for a batch of one;
 # * `"lengths"`: an int64 tensor of shape `(B,)` with the `L_i`;
 # * `"mask"`: a bool tensor of shape `(B, L_max)`, True exactly at the real (not padded) positions;
 # * `"labels"`: an int64 tensor of shape `(B,)`.

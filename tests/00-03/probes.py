@@ -221,11 +221,14 @@ def _adam_state(opt, params):
     return out
 
 
-def adamw_run(ns, values, groups, grads, resume_at=None, repeat=False, frozen=()):
+def adamw_run(ns, values, groups, grads, resume_at=None, repeat=False, frozen=(), set_hyper=None,
+              fresh_defaults=False):
     """Run ScratchAdamW over the given gradients (one list per step, None for 'no grad'; with repeat=True the
     first list is set once and step() is called len(grads) times). With resume_at=k, after step k the optimizer
-    is rebuilt from its torch.save'd state_dict() in a fresh ScratchAdamW. Reports every step. The parameters at
-    the indices in frozen get requires_grad=False (their .grad is still set)."""
+    is rebuilt from its torch.save'd state_dict() in a fresh ScratchAdamW (with fresh_defaults, one built with
+    its default hyperparameters: load_state_dict() brings the saved ones). Reports every step. The parameters at
+    the indices in frozen get requires_grad=False (their .grad is still set). set_hyper: [step, group index,
+    {name: value}] triples written into opt.param_groups just before that step, as a scheduler does."""
     cls = get(ns, "ScratchAdamW")
     params = _make_params(values, frozen)
     opt = cls(_groups(params, groups), lr=groups[0]["hyper"]["lr"])
@@ -233,13 +236,19 @@ def adamw_run(ns, values, groups, grads, resume_at=None, repeat=False, frozen=()
     for step, gs in enumerate(grads):
         if step == 0 or not repeat:
             _set_grads(params, gs)
+        for when, gi, hyper in set_hyper or ():
+            if when == step:
+                opt.param_groups[gi].update({k: tuple(v) if k == "betas" else v for k, v in hyper.items()})
         opt.step()
         out["params"].append([p.detach().clone() for p in params])
         out["grads_after"].append([None if p.grad is None else p.grad.detach().clone() for p in params])
         out["state"].append(_adam_state(opt, params))
         if resume_at == step:
             saved = torch.load(_to_bytes(opt.state_dict()), weights_only=False)
-            opt = cls(_groups(params, groups), lr=groups[0]["hyper"]["lr"])
+            if fresh_defaults:
+                opt = cls([{"params": [params[i] for i in g["idx"]]} for g in groups])
+            else:
+                opt = cls(_groups(params, groups), lr=groups[0]["hyper"]["lr"])
             opt.load_state_dict(saved)
     return out
 

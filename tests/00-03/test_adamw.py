@@ -36,7 +36,7 @@ def draw(gen, steps=4, none_at=()):
     return values, grads
 
 
-def reference(values, groups, grads, repeat=False):
+def reference(values, groups, grads, repeat=False, set_hyper=()):
     """torch.optim.AdamW's parameters and state after every step."""
     params = [torch.nn.Parameter(v.clone()) for v in values]
     opt = torch.optim.AdamW(torch_groups(params, groups), lr=groups[0]["hyper"]["lr"], foreach=False)
@@ -45,6 +45,9 @@ def reference(values, groups, grads, repeat=False):
         if step == 0 or not repeat:
             for p, g in zip(params, gs):
                 p.grad = None if g is None else g.clone()
+        for when, gi, hyper in set_hyper:  # as adamw_run does: written into param_groups just before that step
+            if when == step:
+                opt.param_groups[gi].update({k: tuple(v) if k == "betas" else v for k, v in hyper.items()})
         opt.step()
         out["params"].append([p.detach().clone() for p in params])
         out["state"].append([opt.state.get(p, {}) and {k: v.clone() for k, v in opt.state[p].items()}
@@ -159,10 +162,27 @@ def test_resume_every_step(student, gen, resume_at):
     """state_dict() loaded into a fresh ScratchAdamW continues exactly"""
     groups = CONFIGS["two groups, decay in one"]
     values, grads = draw(gen, steps=5, none_at={(0, 1)})
-    res = student.call("adamw_run", values=values, groups=groups, grads=grads, resume_at=resume_at)
+    fresh_defaults = resume_at % 2 == 1  # a fresh ScratchAdamW built with its defaults: load_state_dict() brings the groups' values
+    res = student.call("adamw_run", values=values, groups=groups, grads=grads, resume_at=resume_at,
+                       fresh_defaults=fresh_defaults)
+    fresh = ("a fresh ScratchAdamW built with its default hyperparameters (the loaded param_groups hold the saved "
+             "ones; read them at every step())" if fresh_defaults else "a fresh ScratchAdamW")
     compare(res, reference(values, groups, grads),
-            describe("saved with state_dict() after step %d, loaded into a fresh ScratchAdamW" % (resume_at + 1),
-                     groups), state=True)
+            describe("saved with state_dict() after step %d, loaded into %s" % (resume_at + 1, fresh), groups),
+            state=True)
+
+
+def test_hyperparameters_read_at_each_step(student, gen):
+    """hyperparameters changed in param_groups between steps (as a scheduler sets lr) take effect from that step on, as in torch.optim.AdamW"""
+    groups = CONFIGS["two groups, decay in one"]
+    values, grads = draw(gen, steps=5)
+    set_hyper = [[1, 0, {"lr": 0.02}], [2, 1, {"lr": 0.3, "weight_decay": 0.1}],
+                 [3, 0, {"betas": (0.5, 0.8), "eps": 0.01}], [4, 1, {"lr": 0.05}]]
+    res = student.call("adamw_run", values=values, groups=groups, grads=grads, set_hyper=set_hyper)
+    compare(res, reference(values, groups, grads, set_hyper=set_hyper),
+            describe("two groups, decay in one", groups) + " with param_groups changed before steps 2 to 5 "
+            f"([step index, group, new values]: {set_hyper}; clause: hyperparameters changed in self.param_groups "
+            "between steps take effect, read them at every step())", state=True)
 
 
 NAN = float("nan")  # not in [0, 1), so a beta check written as b < 0 or b >= 1 misses it

@@ -187,3 +187,27 @@ def test_zero_size_features(student, gen, features):
     check(res, expected(seqs, lengths, labels, 1.5),
           describe(lengths, features, torch.float32, "contiguous", labels, 1.5) +
           " (clause: each sequence is a tensor of shape (L_i, *features))")
+
+
+@pytest.mark.parametrize("padding_value, dtype", [(-0.0, torch.float64), (0.0, torch.float32)],
+                         ids=["minus_zero", "plus_zero"])
+def test_signed_zero_padding_value(student, gen, padding_value, dtype):
+    """a padding_value of -0.0 fills the padded positions with -0.0 (and 0.0 with +0.0), and a sample's own -0.0 and +0.0 keep their signs, as pad_sequence does"""
+    lengths = [int(n) for n in torch.randint(1, 4, (3,), generator=gen)]
+    lengths[int(torch.randint(0, 3, (), generator=gen))] = 5  # at least one sample is padded
+    seqs = make(gen, lengths, (2,), dtype, "contiguous")
+    seqs[0][0, 0], seqs[0][0, 1] = -0.0, 0.0  # real zeros of both signs: never padding, never rewritten
+    labels = [("int", i) for i in range(3)]
+    res = run(student, seqs, labels, padding_value)
+    want = expected(seqs, lengths, labels, padding_value)
+    what = describe(lengths, (2,), dtype, "contiguous", labels, padding_value) + \
+        " with sample 0 starting [-0.0, 0.0] (clause: sample i at positions 0 .. L_i - 1 and padding_value everywhere else)"
+    check(res, want, what)
+    got = res["inputs"]
+    wrong = (torch.signbit(got) != torch.signbit(want["inputs"])).nonzero().tolist()
+    if wrong:
+        b, j, f = wrong[0]
+        exp = "-0.0" if torch.signbit(want["inputs"][b, j, f]) else "+0.0"
+        where = "a padded position" if j >= lengths[b] else "a real position"
+        fail(f"{what}['inputs'][{b}, {j}, {f}] ({where}): expected {exp} (the sign pad_sequence keeps), got "
+             f"{got[b, j, f].item()!r}; {len(wrong)} entries have the wrong sign of zero")

@@ -90,3 +90,16 @@ def test_zero_base_lr(student, gen):
     want = torch_lrs(0.0, warmup, total, start_factor, 0.0) + [0.0, 0.0]
     check(student, steps, want, 0.0, warmup, total, start_factor, 0.0,
           note=" (base_lr = 0 is within the stated assumptions, 0 <= eta_min <= base_lr)")
+
+
+def test_warmup_below_eta_min(student, gen):
+    """the warm-up starts at start_factor * base_lr even when that is below eta_min (eta_min up to base_lr, as the assumptions allow), as SequentialLR does"""
+    base_lr = float(torch.empty((), dtype=f64).uniform_(0.01, 1.0, generator=gen))
+    start_factor = float(torch.empty((), dtype=f64).uniform_(0.05, 0.3, generator=gen))
+    warmup = int(torch.randint(2, 7, (), generator=gen))
+    total = warmup + int(torch.randint(2, 8, (), generator=gen))
+    for eta_min in (base_lr * float(torch.empty((), dtype=f64).uniform_(0.5, 0.9, generator=gen)), base_lr):
+        want = torch_lrs(base_lr, warmup, total, start_factor, eta_min)
+        check(student, list(range(total + 1)), want, base_lr, warmup, total, start_factor, eta_min,
+              " (eta_min above start_factor * base_lr: the warm-up rises from start_factor * base_lr, the formula's "
+              "first case, which does not involve eta_min)")

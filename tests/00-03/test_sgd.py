@@ -163,7 +163,8 @@ def test_state_dict_shared_with_torch(student, gen, via):
 
 
 REJECT = [{"lr": -0.1}, {"lr": 0.1, "momentum": -0.5}, {"lr": 0.1, "weight_decay": -1e-4},
-          {"lr": 0.1, "nesterov": True}, {"lr": 0.1, "momentum": 0.9, "dampening": 0.1, "nesterov": True}]
+          {"lr": 0.1, "nesterov": True}, {"lr": 0.1, "momentum": 0.9, "dampening": 0.1, "nesterov": True},
+          {"lr": 0.1, "momentum": 0.9, "dampening": -0.1, "nesterov": True}]  # dampening == 0, not <= 0
 ACCEPT = [{"lr": 0.0}, {"lr": 0.1, "momentum": 0.9, "nesterov": True}, {"lr": 0.1, "momentum": 0.9, "dampening": 1.0}]
 
 
@@ -173,7 +174,8 @@ def test_rejects_bad_arguments(student, gen):
     value, grad = torch.randn(4, generator=gen, dtype=f64), torch.randn(4, generator=gen, dtype=f64)
     res = student.call("sgd_rejects", reject=REJECT, accept=ACCEPT, value=value, grad=grad)
     for kwargs, r in zip(REJECT, res["rejected"]):
-        expect_raises(r, "ValueError", f"MomentumSGD([p], **{kwargs})")
+        expect_raises(r, "ValueError", f"MomentumSGD([p], **{kwargs}) (clause: ValueError for a negative lr, momentum "
+                                       "or weight_decay, and for nesterov=True unless momentum > 0 and dampening == 0)")
     for kwargs, r, got in zip(ACCEPT, res["accepted"], res["stepped"]):
         expect(not r["raised"], f"MomentumSGD([p], **{kwargs}) raised {r['type']}: {r['message']}; "
                                 "these arguments are valid")
