@@ -125,10 +125,11 @@ if run_demos():
 # Write it from tensor operations (`@`, `torch.softmax`, `masked_fill`, ...); do not call
 # `F.scaled_dot_product_attention` or `nn.MultiheadAttention`.
 #
-# * `q` has shape `(..., L, E)`, `k` has shape `(..., S, E)` and `v` has shape `(..., S, Ev)`; their leading
-#   dimensions broadcast against each other as in `torch.matmul`, and the result has shape `(..., L, Ev)`
-#   (the broadcast leading shape) and the dtype of `q`.
-# * The scores are `q @ k.transpose(-2, -1)` times `scale`, which defaults to `1 / sqrt(E)`.
+# * `q` has shape `(..., L, E)`, `k` has shape `(..., S, E)` and `v` has shape `(..., S, Ev)` with `S >= 1`;
+#   their leading dimensions broadcast against each other as in `torch.matmul`, and the result has shape
+#   `(..., L, Ev)` (the broadcast leading shape) and the dtype of `q` (float16 included).
+# * The scores are `q @ k.transpose(-2, -1)` times `scale` (any number, zero or negative too), which defaults to
+#   `1 / sqrt(E)`.
 # * `attn_mask` is `None`, a boolean tensor (`True`: the pair takes part) or a float tensor added to the
 #   scores; it broadcasts against `(..., L, S)`.
 # * With `is_causal=True`, query `i` sees key `j` only when `j <= i` (the top-left triangle, as in PyTorch).
@@ -241,8 +242,8 @@ print("state dict keys:", list(_mha.state_dict()))
 #   when `bias=False`. So `load_state_dict(torch_mha.state_dict())` works, and gradients reach these parameters.
 # * `forward(query, key, value, key_padding_mask=None, attn_mask=None)` returns only the output (what
 #   `nn.MultiheadAttention` returns first) for self attention (`query is key is value`) and cross attention
-#   (keys and values from a sequence of another length `S`), with batched inputs in the layout set by
-#   `batch_first`.
+#   (keys and values from another sequence, whose length `S` may differ from the query's or equal it), with batched
+#   inputs in the layout set by `batch_first`.
 # * The masks follow `nn.MultiheadAttention`'s conventions above, boolean or float, alone or together (then both
 #   apply); every query keeps at least one key (the checks never mask a whole row here).
 # * Every tensor `forward` creates (masks, zero biases) is on the inputs' device, so the layer runs on a GPU too.
@@ -338,6 +339,8 @@ run_hidden("16-03", "mha", globals())
 # * `forward(src, src_mask=None, src_key_padding_mask=None)` computes the two pre-norm residual steps above and
 #   equals `nn.TransformerEncoderLayer(..., dropout=0.0, norm_first=True)` loaded with the same state dict,
 #   masks included (the conventions of `nn.MultiheadAttention`), in both layouts.
+# * As in exercise 2, every query keeps at least one key (the checks never pad a whole sequence), so a
+#   `MultiHeadAttention` that gives NaN for a row with no key left is fine here.
 # * Gradients reach every parameter and the input, as PyTorch's layer's do.
 #
 # Essential clauses (with the course's essential policy on, the task scores zero when one of them fails): the

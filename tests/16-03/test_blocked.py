@@ -54,9 +54,9 @@ def test_causal(student, gen, ls):
         expect_close(run(student, what, q, k, v, b, is_causal=True)["out"], want, what, **TOL64)
 
 
-@pytest.mark.parametrize("scale", [0.0, 0.3, 3.0])
+@pytest.mark.parametrize("scale", [0.0, 0.3, 3.0, -0.8])
 def test_custom_scale(student, gen, scale):
-    """a given scale replaces 1/sqrt(E)"""
+    """a given scale replaces 1/sqrt(E), zero and negative scales included"""
     q, k, v = (torch.randn(2, n, 4, generator=gen, dtype=f64) for n in (3, 7, 7))
     what = f"{FN}(q (2, 3, 4), k (2, 7, 4), v (2, 7, 4), block_size=3, scale={scale})"
     expect_close(run(student, what, q, k, v, 3, scale=scale)["out"],

@@ -89,14 +89,17 @@ def test_self_attention(student, gen, e, h, bf):
     expect_close(res["out"], want["out"], f"{describe(cfg)}(x, x, x) for x {tuple(x.shape)}", **TOL)
 
 
+@pytest.mark.parametrize("s_len", [7, 3], ids=["S=7", "S=L"])
 @pytest.mark.parametrize("bf", [True, False])
-def test_cross_attention(student, gen, bf):
-    """cross attention: keys and values from a sequence of another length S"""
+def test_cross_attention(student, gen, bf, s_len):
+    """cross attention: keys and values from another sequence, of another length S or of the query's length"""
     cfg = {"embed_dim": 8, "num_heads": 4, "batch_first": bf}
-    q, kv, val = batch(gen, 2, 3, 8, bf), batch(gen, 2, 7, 8, bf), batch(gen, 2, 7, 8, bf)
+    q, kv, val = batch(gen, 2, 3, 8, bf), batch(gen, 2, s_len, 8, bf), batch(gen, 2, s_len, 8, bf)
     res, want = run(student, gen, cfg, q, kv, val)
     expect_close(res["out"], want["out"],
-                 f"{describe(cfg)}(query {tuple(q.shape)}, key {tuple(kv.shape)}, value {tuple(val.shape)})", **TOL)
+                 f"{describe(cfg)}(query {tuple(q.shape)}, key {tuple(kv.shape)}, value {tuple(val.shape)}): three "
+                 f"different tensors{' of one shape' if s_len == 3 else ''} (keys come from key, values from value, "
+                 f"whatever their shapes)", **TOL)
 
 
 @pytest.mark.essential
@@ -189,7 +192,8 @@ def test_without_bias(student, gen, bf):
                  f"key_padding_mask) (no in_proj_bias and no out_proj.bias)", **TOL)
 
 
-BOTH = ["bool and bool", "float per head and float", "float and float", "bool and float", "float per head and bool"]
+BOTH = ["bool and bool", "float per head and float", "float and float", "bool and float", "float per head and bool",
+        "float far below -1e9 and bool"]
 
 
 @pytest.mark.parametrize("kind", BOTH)
@@ -215,14 +219,24 @@ def test_both_masks(student, gen, kind):
         attn = torch.rand(4, 6, generator=gen) < 0.3
         attn[:, 2:4] = False
         pad = torch.randn(2, 6, generator=gen, dtype=f64).masked_fill(pad, float("-inf"))
+    elif kind == "float far below -1e9 and bool":
+        # every pair the padding keeps has a float bias near -1e10, the padded keys a bias of 0: only -inf (not a large
+        # finite negative) for a boolean True keeps the padded keys out
+        pad = torch.zeros(2, 6, dtype=torch.bool)
+        pad[:, :2] = True
+        attn = torch.zeros(4, 6, dtype=f64)
+        attn[:, 2:] = torch.randn(4, 4, generator=gen, dtype=f64) - 1e10
     else:  # a float per-head attn_mask and a boolean key_padding_mask
         attn = 2 * torch.randn(4, 4, 6, generator=gen, dtype=f64)
     # PyTorch turns a boolean mask given with a float one into -inf / 0 itself (and warns): the same masks in that form
     ref_masks = {"key_padding_mask": as_float(pad), "attn_mask": as_float(attn)} if pad.dtype != attn.dtype else None
     res, want = run(student, gen, cfg, q, kv, kv, ref_masks=ref_masks, key_padding_mask=pad, attn_mask=attn)
+    # scores shifted by -1e10 keep about 1e-6 of their absolute accuracy in float64
+    tol = {"atol": 1e-5, "rtol": 1e-5} if "far below" in kind else TOL
     expect_close(res["out"], want["out"], f"{describe(cfg)}(query, key, value, attn_mask={tuple(attn.shape)}, "
                  f"key_padding_mask=(2, 6)), {kind} (both masks apply at once; a boolean True removes its pair, as -inf, "
-                 f"whatever the kind of the other mask)", **TOL)
+                 f"whatever the kind of the other mask{', even when every allowed score is below -1e9' if 'far' in kind else ''})",
+                 **tol)
 
 
 @pytest.mark.parametrize("bias", [True, False])

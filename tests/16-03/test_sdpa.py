@@ -54,9 +54,9 @@ def test_matches_torch(student, gen, shapes):
         expect_close(out, reference(q, k, v), what, **TOL)
 
 
-@pytest.mark.parametrize("scale", [0.0, 0.37, 2.0])
+@pytest.mark.parametrize("scale", [0.0, 0.37, 2.0, -0.5])
 def test_custom_scale(student, gen, scale):
-    """a given scale replaces 1/sqrt(E)"""
+    """a given scale replaces 1/sqrt(E), zero and negative scales included (the scores are q @ k^T times scale)"""
     q, k, v = rand(gen, 2, 4, 6), rand(gen, 2, 5, 6), rand(gen, 2, 5, 3)
     what = f"{FN}(q (2, 4, 6), k (2, 5, 6), v (2, 5, 3), scale={scale})"
     expect_close(run(student, what, q, k, v, scale=scale)["out"], reference(q, k, v, scale=scale), what, **TOL)
@@ -147,14 +147,26 @@ def test_gradients(student, gen, case):
                           is_causal=causal, **TOL)
 
 
-@pytest.mark.parametrize("dtype", [torch.float32, f64])
+@pytest.mark.parametrize("dtype", [torch.float32, f64, torch.float16])
 def test_keeps_dtype(student, gen, dtype):
-    """the result has q's dtype (and PyTorch's values)"""
-    q, k, v = (rand(gen, 2, 3, 4, dtype=dtype) for _ in range(3))
-    what = f"{FN}(q, k, v) for {dtype} inputs of shape (2, 3, 4)"
-    out = run(student, what, q, k, v)["out"]
-    expect_equal(out.dtype, dtype, f"the dtype of {what}")
-    expect_close(out, reference(q, k, v), what, atol=1e-5, rtol=1e-5)
+    """the result has q's dtype (and PyTorch's values), float16 included, with a boolean mask and is_causal too"""
+    q, k, v = (rand(gen, 2, 3, 4).to(dtype) for _ in range(3))
+    mask = torch.rand(3, 3, generator=gen) > 0.4
+    mask[:, 0] = True  # every query keeps a key
+    tol = {"atol": 5e-3, "rtol": 5e-3} if dtype == torch.float16 else {"atol": 1e-5, "rtol": 1e-5}
+    for kw, name in (({}, ""), ({"attn_mask": mask}, ", attn_mask=bool (3, 3)"), ({"is_causal": True}, ", is_causal=True")):
+        what = f"{FN}(q, k, v{name}) for {dtype} inputs of shape (2, 3, 4)"
+        out = run(student, what, q, k, v, **kw)["out"]
+        expect_equal(out.dtype, dtype, f"the dtype of {what}")
+        expect_close(out, reference(q, k, v, kw.get("attn_mask"), is_causal=bool(kw.get("is_causal"))),
+                     what + " (an excluded pair scores -inf in q's dtype: a finite fill such as -1e30 does not exist "
+                     "in float16)", **tol)
+
+
+def first_draw(q, k, seed):
+    """The entry [0, ..., 0, 0] (query 0, key 0: allowed even with is_causal) of the draw u the rule makes."""
+    shape = torch.broadcast_shapes(q.shape[:-2], k.shape[:-2]) + (q.shape[-2], k.shape[-2])
+    return torch.rand(shape, generator=torch.Generator().manual_seed(seed), dtype=q.dtype).flatten()[0].item()
 
 
 def dropout_reference(q, k, v, p, seed, mask=None, is_causal=False):
@@ -179,10 +191,12 @@ def test_dropout_from_generator(student, gen, case):
     if case == "broadcast":
         q = rand(gen, 3, 1, 5, 4)
     seed = int(torch.randint(0, 2**31 - 1, (), generator=gen))
-    for p in (0.3, 0.75):
+    tie = first_draw(q, k, seed)  # p equal to one draw: that weight is kept (u >= p), not dropped
+    for p in (0.3, 0.75, tie):
         causal = case == "causal"
         what = f"{FN}(q {tuple(q.shape)}, k (2, 6, 4), v (2, 6, 3), dropout_p={p}" + \
-            (", is_causal=True" if causal else "") + f", generator seeded {seed}) ({dtype})"
+            (", is_causal=True" if causal else "") + f", generator seeded {seed}) ({dtype})" + \
+            (" where p equals the draw u of query 0, key 0 (u >= p keeps it)" if p == tie else "")
         res = run(student, what, q, k, v, dropout_p=p, is_causal=causal, seed=seed)
         want, nxt = dropout_reference(q, k, v, p, seed, is_causal=causal)
         tol = TOL if dtype == f64 else {"atol": 1e-5, "rtol": 1e-5}
