@@ -250,6 +250,9 @@ run_hidden("16-04", "shard", globals())
 # * After the call, every rank's `params` hold exactly what one step of `torch.optim.AdamW` (with these `lr`,
 #   `betas`, `eps` and `weight_decay`) gives on a single process whose gradient is the **mean** of the W
 #   ranks' gradients, and this holds after every call of a run of several steps.
+# * The caller may change `lr` and `betas` between calls, as a scheduler does: each call uses its own values, as
+#   `torch.optim.AdamW` uses its param group's current ones (bias corrections 1 - β₁ᵗ and 1 - β₂ᵗ with this
+#   call's betas).
 # * Average the gradients with `dist.all_reduce`.
 # * `state` is a dict, empty on the first call, that the caller passes back on every later call on the
 #   same rank: keep the step count and the moments there.

@@ -80,13 +80,18 @@ def flatten_shard_call(ns, tensors, layouts, world, rank, device="cpu"):
     """flatten_shard(tensors, world, rank) on tensors laid out as ``layouts`` (on ``device``: cpu or meta)."""
     ins = [relayout(t, lay).to(device) if device != "cpu" else relayout(t, lay) for t, lay in zip(tensors, layouts)]
     kept = [t.detach().to("cpu").clone() for t in ins] if device == "cpu" else None
+    listed = list(ins)
     try:
         with _uninitialised_as_nan():
             out = get(ns, "flatten_shard")(ins, world, rank)
     except Exception as exc:
         return {"error": _error(exc)}
-    return {"error": None, "out": _describe(out), "aliases": any(aliases(out, t) for t in ins),
-            "unchanged": None if kept is None else all(torch.equal(a, b) for a, b in zip(ins, kept))}
+    return {"error": None, "out": _describe(out), "aliases": any(aliases(out, t) for t in listed),
+            "unchanged": None if kept is None else all(torch.equal(a, b) or (a.is_floating_point() and torch.equal(
+                a.isnan(), b.isnan()) and torch.equal(a.nan_to_num(0.0), b.nan_to_num(0.0)))
+                for a, b in zip(listed, kept)),
+            "list_unchanged": len(ins) == len(listed) and all(a is b for a, b in zip(ins, listed)),
+            "list_len": len(ins)}
 
 
 def unflatten_call(ns, shards, shapes, device="cpu", layout="contiguous"):
@@ -296,7 +301,7 @@ def _rank_main(ns, fn_name, rank, world, store_path, runs, op_timeout, wfd):
             log.update(on=True, sends=[], collectives=[], made={}, unplaced=[])
             try:
                 with _device_recorder(log):
-                    value = fn(params, state, **run["hp"])
+                    value = fn(params, state, **(run["hp_steps"][j] if run.get("hp_steps") else run["hp"]))
                 err = None
             except Exception as exc:
                 value, err = None, _error(exc)

@@ -27,6 +27,33 @@ def _tensors(gen, shapes, dtype):
     return [torch.randint(-50, 50, s, generator=gen, dtype=dtype) for s in shapes]
 
 
+def _with_edges(tensors, dtype):
+    """The tensors with their first elements (in list and row-major order) set to the dtype's edge values: for
+    floats -0.0, +-inf, NaN, the largest and the smallest normal and subnormal values; for int64 its extremes and
+    odd values beyond 2**53 (held-out round 12: a float64 buffer rounds them; += turns -0.0 into +0.0)."""
+    if dtype.is_floating_point:
+        fi = torch.finfo(dtype)
+        edges = [-0.0, math.inf, -math.inf, math.nan, fi.max, -fi.max, fi.tiny, fi.smallest_normal * 2**-3, -0.0]
+    else:
+        ii = torch.iinfo(dtype)
+        edges = [ii.max, ii.min, 2**53 + 1, -(2**60 + 1), ii.max - 2, ii.min + 1]
+    out, j = [], 0
+    for t in tensors:
+        t = t.clone()
+        m = min(t.numel(), len(edges) - j)
+        if m > 0:
+            t.view(-1)[:m] = torch.tensor(edges[j:j + m], dtype=dtype)
+            j += m
+        out.append(t)
+    return out
+
+
+def _bits(t):
+    """The tensor's elements as integers of the same width: equal bits, so -0.0 != 0.0 and NaN == NaN."""
+    ints = {2: torch.int16, 4: torch.int32, 8: torch.int64}
+    return t.view(ints[t.element_size()]) if t.dtype.is_floating_point else t
+
+
 def _expected(tensors, world, rank):
     flat = torch.cat([t.reshape(-1) for t in tensors])
     k = math.ceil(flat.numel() / world)
@@ -53,8 +80,8 @@ def _same(got, want, what, pad_from=None):
     """pad_from: the piece's first padding element, if any (the probe fills uninitialised memory with NaN)."""
     expect(tuple(got.shape) == tuple(want.shape), f"{what}: expected shape {tuple(want.shape)}, got {tuple(got.shape)}")
     expect(got.dtype == want.dtype, f"{what}: expected dtype {want.dtype}, got {got.dtype}")
-    if not torch.equal(got, want):
-        i = int((got != want).reshape(-1).nonzero()[0])
+    if not torch.equal(_bits(got), _bits(want)):
+        i = int((_bits(got) != _bits(want)).reshape(-1).nonzero()[0])
         pad = "" if pad_from is None or i < pad_from else \
             " (a padding element: the text pads with zeros; memory from torch.empty / new_empty is not zeroed)"
         fail(f"{what}: element {i} is {got.reshape(-1)[i].item()!r}, expected {want.reshape(-1)[i].item()!r}{pad} "
@@ -83,9 +110,10 @@ def test_flatten_shard_every_rank(student, gen, case):
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.int64, torch.float16])
 def test_flatten_shard_keeps_dtype(student, gen, dtype):
-    """the piece has the inputs' dtype (float32, int64, float16), padding included"""
+    """the piece has the inputs' dtype (float32, int64, float16) and their elements bit for bit (-0.0, inf, NaN,
+    int64 extremes), padding included"""
     shapes, world = CASES[2]
-    tensors = _tensors(gen, shapes, dtype)
+    tensors = _with_edges(_tensors(gen, shapes, dtype), dtype)
     for rank in (0, world - 1):
         what = _what(shapes, world, rank, dtype)
         res = _shard(student, tensors, world, rank, ["contiguous"] * len(tensors), what)
@@ -105,8 +133,8 @@ def test_flatten_shard_noncontiguous(student, gen, layout):
 
 
 def test_flatten_shard_new_tensor_inputs_unchanged(student, gen):
-    """the piece is a new tensor (not a view of an input) and the inputs keep their values"""
-    for shapes, world in (CASES[4], CASES[5], ([(8,)], 2), ([(2, 4)], 1)):
+    """the piece is a new tensor (not a view of an input); the input list and its tensors are left unchanged"""
+    for shapes, world in (CASES[4], CASES[5], ([(8,)], 2), ([(2, 4)], 1), CASES[2]):
         tensors = _tensors(gen, shapes, torch.float64)
         for rank in range(world):
             what = _what(shapes, world, rank, "float64")
@@ -114,6 +142,9 @@ def test_flatten_shard_new_tensor_inputs_unchanged(student, gen):
             expect(not res["aliases"], f"{what} returned a view of an input tensor (it shares its memory); the text "
                                        f"asks for a new tensor")
             expect(res["unchanged"], f"{what} changed an input tensor")
+            expect(res["list_unchanged"], f"{what} changed the list tensors itself (it now holds "
+                                          f"{res['list_len']} tensors, not {len(tensors)}, or other ones): the "
+                                          f"list is an input too; build the padding in a new tensor")
             _same(res["out"]["tensor"], _expected(tensors, world, rank), what)
             expect(res["out"]["shape"] == [math.ceil(sum(math.prod(s) for s in shapes) / world)] and
                    res["out"]["device"] == "cpu", f"{what}: expected a 1-D tensor on the cpu, got shape "
@@ -160,10 +191,11 @@ def _unflatten(student, tensors, world, device="cpu", layout="contiguous"):
 @pytest.mark.parametrize("case", range(len(CASES)))
 def test_unflatten_restores_tensors(student, gen, case):
     """unflatten_shards gives back each original tensor, in order, with its shape, and drops the padding (the
-    shards may be non-contiguous 1-D tensors: a flatten_shard may return a strided view of a new buffer)"""
+    shards may be non-contiguous 1-D tensors: a flatten_shard may return a strided view of a new buffer); the
+    values bit for bit (-0.0, inf, NaN, int64 extremes)"""
     shapes, world = CASES[case]
     dtype = (torch.float64, torch.int64, torch.float32)[case % 3]
-    tensors = _tensors(gen, shapes, dtype)
+    tensors = _with_edges(_tensors(gen, shapes, dtype), dtype)
     res, what = _unflatten(student, tensors, world, layout="strided" if case % 2 else "contiguous")
     for i, (o, t) in enumerate(zip(res["outs"], tensors)):
         _same(o["tensor"], t, f"{what}, tensor {i}")

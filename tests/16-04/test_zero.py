@@ -22,8 +22,12 @@ OP_TIMEOUT, DEADLINE = 5.0, 20.0
 RUNS = {
     "f64": (torch.float64, [(3, 4), (5,), (), (0, 3), (7,)], 3,
             {"lr": 0.05, "betas": (0.9, 0.999), "eps": 1e-8, "weight_decay": 0.1}),
-    # eps as large as the gradients: a sum instead of a mean changes the step
-    "f32_eps": (torch.float32, [(4, 3), (3,)], 2, {"lr": 0.1, "betas": (0.8, 0.9), "eps": 0.5, "weight_decay": 0.0}),
+    # eps as large as the gradients: a sum instead of a mean changes the step. lr and betas change between the
+    # calls, as a scheduler (OneCycleLR cycles beta1) changes them: AdamW corrects with each call's betas ** t
+    # (held-out round 12: running products of the betas kept in state)
+    "f32_eps": (torch.float32, [(4, 3), (3,)], 2, [{"lr": 0.1, "betas": (0.8, 0.9), "eps": 0.5, "weight_decay": 0.0},
+                                                   {"lr": 0.05, "betas": (0.6, 0.97), "eps": 0.5,
+                                                    "weight_decay": 0.0}]),
     # one element: every rank but rank 0 holds padding only; a fresh state (a step count kept elsewhere shows)
     "tiny": (torch.float64, [(1,)], 2, {"lr": 0.01, "betas": (0.5, 0.6), "eps": 1e-8, "weight_decay": 0.5}),
 }
@@ -40,7 +44,9 @@ def build_runs(gen, world, task=""):
         grads = [[[torch.randn(s, generator=gen, dtype=torch.float64).mul(0.5 + r).to(dtype) for s in shapes]
                   for r in range(world)] for _ in range(steps)]
         layouts = ["transposed" if name == "f64" and i == 0 else "contiguous" for i in range(len(shapes))]
-        runs.append({"name": name, "init": init, "grads": grads, "hp": dict(hp), "layouts": layouts})
+        hps = [dict(h) for h in hp] if isinstance(hp, list) else [dict(hp)] * steps
+        runs.append({"name": name, "init": init, "grads": grads, "hp": dict(hps[0]), "hp_steps": hps,
+                     "layouts": layouts})
     return runs
 
 
@@ -49,7 +55,8 @@ def expected(run):
     params = [t.clone() for t in run["init"]]
     opt = torch.optim.AdamW(params, **run["hp"])
     out = []
-    for grads in run["grads"]:
+    for j, grads in enumerate(run["grads"]):
+        opt.param_groups[0].update(run["hp_steps"][j])  # this call's lr and betas, as a scheduler sets them
         for i, p in enumerate(params):
             p.grad = torch.stack([g[i] for g in grads]).to(torch.float64).mean(0).to(p.dtype)
         opt.step()
@@ -83,6 +90,8 @@ class Zero:
         idx = next(i for i, r in enumerate(self.runs[world]) if r["name"] == run_name)
         run = self.runs[world][idx]
         label = f"{self.fn} on {world} ranks, run '{run_name}' ({RUNS[run_name][0]}, {len(run['grads'])} steps)"
+        if isinstance(RUNS[run_name][3], list):
+            label += f", lr and betas per call {[(h['lr'], h['betas']) for h in run['hp_steps']]}"
         if rec is None:
             fail(f"{label}: not run, because the ranks of a smaller world deadlocked")
         expect(rec["left_behind"] == 0, f"{label}: {rec['left_behind']} process(es) of the ranks were still "
@@ -242,7 +251,8 @@ def test_zero1_matches_adamw(z1, world):
 @pytest.mark.task("zero1")
 @pytest.mark.parametrize("world", WORLDS)
 def test_zero1_mean_not_sum_float32(z1, world):
-    """float32 parameters, eps as large as the gradients: the step uses the mean gradient, with these betas"""
+    """float32 parameters, eps as large as the gradients: the step uses the mean gradient, with each call's lr and
+    betas (they change between calls)"""
     check_values(z1, world, "f32_eps")
 
 
@@ -360,7 +370,8 @@ def test_zero2_matches_adamw(z2, world):
 @pytest.mark.task("zero2")
 @pytest.mark.parametrize("world", WORLDS)
 def test_zero2_mean_not_sum_float32(z2, world):
-    """float32 parameters, eps as large as the gradients: the reduce-scattered sum is divided by W"""
+    """float32 parameters, eps as large as the gradients: the reduce-scattered sum is divided by W; each call's lr
+    and betas (they change between calls)"""
     check_values(z2, world, "f32_eps")
 
 
