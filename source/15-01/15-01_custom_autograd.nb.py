@@ -204,7 +204,8 @@ run_hidden("15-01", "softplus", globals())
 # ### Exercise 3a · `LogCosh`, twice differentiable (2 points)
 #
 # `log(cosh(x))` behaves like `x**2 / 2` near zero and like `|x| - log 2` far away (a robust loss). Compute it
-# stably as `|x| + log1p(exp(-2|x|)) - log(2)`; its derivative is `tanh(x)`. Keep the input with
+# stably as `|x| + log1p(exp(-2|x|)) - log(2)`; its derivative is `tanh(x)`. Return `x`'s dtype (float32 in,
+# float32 out), as `torch.log(torch.cosh(x))` does. Keep the input with
 # `ctx.save_for_backward` (not as an attribute of `ctx`), and write `backward` with torch operations on the
 # saved input so that `gradgradcheck` passes.
 

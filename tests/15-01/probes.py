@@ -359,3 +359,33 @@ def capture_observed(ns, state, names, x):
         elif b.shape != a.shape or not torch.equal(b.detach(), a.detach()):
             changed[n] = "other values than the submodule returned"
     return {"changed": changed}
+
+
+def vjp_keeps_grad_out(ns, name, inputs, v, extra=()):
+    """<v, name.apply(*inputs, *extra) + w> for a second leaf w of the output's shape: autograd hands the same
+    incoming gradient to both branches of the sum (and v itself to the sum's node). v afterwards, each input's
+    gradient and w's gradient (which must be v)."""
+    xs = [x.detach().clone().requires_grad_(x.requires_grad) for x in inputs]
+    out = get(ns, name).apply(*xs, *extra)
+    if not isinstance(out, torch.Tensor):
+        raise TypeError(f"expected {name}.apply to return a tensor, got {type(out).__name__}")
+    w = torch.zeros_like(out).requires_grad_(True)
+    v = v.detach().clone().to(out.dtype)
+    diff = [x for x in xs if x.requires_grad]
+    got = list(torch.autograd.grad(out + w, diff + [w], v, allow_unused=True))
+    it = iter(got[:-1])
+    return {"v_after": v, "w_grad": got[-1], "grads": [next(it) if x.requires_grad else None for x in xs]}
+
+
+def clipped_root_and_nested(ns, grads, max_norm):
+    """Like clipped_given, for two parameters: one registered on the model itself (not inside any child), one
+    two levels down (model.block.inner.w): the grads afterwards, in that order."""
+    model = nn.Module()
+    model.own = nn.Parameter(torch.zeros_like(grads[0]))
+    model.block = nn.Module()
+    model.block.inner = nn.Module()
+    model.block.inner.w = nn.Parameter(torch.zeros_like(grads[1]))
+    params = [model.own, model.block.inner.w]
+    get(ns, "attach_grad_clipping")(model, max_norm)
+    sum((p * g).sum() for p, g in zip(params, grads)).backward()
+    return [p.grad for p in params]

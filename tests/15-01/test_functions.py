@@ -168,6 +168,22 @@ def test_scaled_mul_detects_inplace_change_of_saved_inputs(student, gen):
 
 
 @pytest.mark.task("scaled_mul")
+def test_scaled_mul_leaves_inputs_unchanged(student, gen):
+    """ScaledMul.apply(x, y, alpha) leaves x and y as they were, whichever of them requires grad"""
+    x, y = torch.randn(3, 4, generator=gen, dtype=f64), torch.randn(4, generator=gen, dtype=f64)
+    alpha = float(torch.empty((), dtype=f64).uniform_(1.5, 3.0, generator=gen))
+    for needs in ((True, True), (True, False), (False, True)):
+        after = student.call("apply_then_inputs", name="ScaledMul",
+                             inputs=[x.clone().requires_grad_(needs[0]), y.clone().requires_grad_(needs[1])],
+                             extra=(alpha,))
+        for label, got, want in zip("xy", after, (x, y)):
+            expect_close(got, want, f"{label} after ScaledMul.apply(x, y, {alpha:.3f}) with x (3, 4) "
+                         f"(requires_grad={needs[0]}) and y (4,) (requires_grad={needs[1]}): your forward changed "
+                         f"its input in place (alpha * x * y is a new tensor; do not fold alpha into an input with "
+                         f"mul_)", atol=0, rtol=0)
+
+
+@pytest.mark.task("scaled_mul")
 def test_scaled_mul_nodes_keep_their_own_alpha(student, gen):
     """ScaledMul: two nodes built with different alphas before one backward each use their own alpha"""
     alphas = [float(torch.empty((), dtype=f64).uniform_(lo, lo + 1.0, generator=gen)) for lo in (0.5, -2.5)]
@@ -347,6 +363,20 @@ def test_logcosh_beyond_cosh_overflow(student, gen, dtype):
 
 
 @pytest.mark.task("logcosh")
+def test_logcosh_keeps_dtype(student, gen):
+    """LogCosh returns the input's dtype (float32 in, float32 out), like torch.log(torch.cosh(x))"""
+    for dtype in (torch.float32, torch.float64):
+        x = (torch.randn(5, generator=gen) * 3).to(dtype)
+        r = student.call("single_backward", name="LogCosh", x=x)
+        what = f"LogCosh.apply(x) for a {dtype} x of shape (5,)"
+        expect(r["out"].dtype == dtype, f"{what} returned {r['out'].dtype} (compute in x's dtype; an upcast for "
+                                        f"accuracy must be cast back)")
+        tol = dict(atol=1e-6, rtol=1e-5) if dtype == torch.float32 else dict(atol=1e-12, rtol=1e-10)
+        expect_close(r["out"], logcosh_ref(x), what, **tol)
+        expect_close(r["grad"], torch.tanh(x), f"the gradient of {what}", **tol)
+
+
+@pytest.mark.task("logcosh")
 @pytest.mark.parametrize("shape", [(6,), (2, 5)])
 def test_logcosh_gradgradcheck(student, gen, shape):
     """LogCosh is twice differentiable: the second derivative agrees with finite differences"""
@@ -468,6 +498,25 @@ def test_clamp_non_finite_incoming_gradient(student, gen):
                  f"with incoming gradient {v.tolist()}: torch.clamp gives {want.tolist()} (where the mask is 0 the "
                  f"gradient is 0, whatever comes in: select with torch.where rather than multiply by the mask)",
                  atol=0, rtol=0)
+
+
+@pytest.mark.task("clamp")
+def test_clamp_leaves_incoming_gradient_alone(student, gen):
+    """Clamp.backward leaves the incoming gradient as it was: in Clamp.apply(x, lo, hi) + w, the sum's other
+    branch (w) gets the full gradient, as with torch.clamp"""
+    lo, hi = -0.5, 0.5
+    x = torch.cat([torch.randn(10, generator=gen, dtype=f64), torch.tensor([lo, hi, 2.0, -2.0], dtype=f64)])
+    v = torch.randn(x.shape, generator=gen, dtype=f64)
+    xr = x.clone().requires_grad_(True)
+    (want,) = torch.autograd.grad(torch.clamp(xr, lo, hi), xr, v)
+    r = student.call("vjp_keeps_grad_out", name="Clamp", inputs=[x.clone().requires_grad_(True)], v=v, extra=(lo, hi))
+    what = (f"torch.autograd.grad(Clamp.apply(x, {lo}, {hi}) + w, [x, w], v) for x of shape (14,) with some entries "
+            f"outside the bounds")
+    expect_close(r["v_after"], v, f"{what}: the incoming gradient v afterwards (your backward changed grad_out in "
+                 f"place, e.g. masked_fill_; autograd hands the same tensor to other branches: return a new tensor)",
+                 atol=0, rtol=0)
+    expect_close(r["w_grad"], v, f"{what}: the gradient of w, the other branch of the sum (it must be v)", atol=0, rtol=0)
+    expect_close(r["grads"][0], want, f"{what}: the gradient of x", atol=0, rtol=0)
 
 
 @pytest.mark.task("clamp", weight=0.1)  # its right answer is a constant ("raised X"): worth little

@@ -392,6 +392,20 @@ def judge_clip(g, max_norm):
 
 
 @pytest.mark.task("grad_hooks")
+def test_clipping_hooks_every_parameter_at_any_depth(student, gen):
+    """every trainable parameter gets a hook: one registered on the model itself (outside any child) and one
+    nested two modules deep are both clipped"""
+    grads = [torch.randn(4, 3, generator=gen) * 5, torch.randn(6, generator=gen) * 5]
+    got = student.call("clipped_root_and_nested", grads=grads, max_norm=0.5)
+    for label, g, w in zip(("model.own (a parameter of the model itself)", "model.block.inner.w (nested)"),
+                           got, grads):
+        expect_close(g, judge_clip(w, 0.5), f"max_norm=0.5, gradient of {label} with norm "
+                     f"{float(torch.linalg.vector_norm(w)):.4g}: every parameter that requires a gradient must be "
+                     f"clipped (walk model.parameters(), which includes the model's own and nested ones)",
+                     atol=1e-6, rtol=1e-5)
+
+
+@pytest.mark.task("grad_hooks")
 def test_clipping_float64_large_gradients(student, gen):
     """a float64 model with gradient entries near 1e20: the norm taken in float64 is finite, so the gradient is
     multiplied by max_norm / norm (a norm taken in float32 overflows to inf and zeroes it)"""
