@@ -484,16 +484,20 @@ def _all_code(ep) -> str:
 FORMS = ("plain", "decomposed")  # the program as exported, and its run_decompositions()
 
 
-def op_inventory(ns, kind, hidden, state, example, supported, repeats=1):
-    """aten_ops(ep) and unsupported_ops(ep, supported[form]) for each form in ``supported`` (FORMS) of one
-    export of the judge's model (run_decompositions() returns a new program and leaves ep as it was, so
-    both forms come from one export; the decomposed one is made before any student call); per form, the
-    results and the program's generated code before and after both calls."""
-    ep = _export(kind, hidden, state, example, repeats)
-    programs = {"plain": ep}
-    if "decomposed" in supported:
-        programs["decomposed"] = ep.run_decompositions()
-    return {form: _inventory(ns, programs[form], supported[form]) for form in FORMS if form in supported}
+def op_inventory(ns, programs, supported):
+    """aten_ops(ep) and unsupported_ops(ep, supported[form]) for each form in ``supported`` (FORMS): ``programs``
+    maps a form to the judge's own ExportedProgram of its model, as torch.export.save wrote it (the judge exports
+    once and counts its own copy; loading here costs a fraction of exporting and decomposing again, and every
+    program is loaded before any student call); per form, the results and the program's generated code before
+    and after both calls."""
+    import io
+    loaded = {}
+    for form in FORMS:
+        if form in supported:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                loaded[form] = torch.export.load(io.BytesIO(programs[form]))
+    return {form: _inventory(ns, loaded[form], supported[form]) for form in FORMS if form in supported}
 
 
 def _inventory(ns, ep, supported) -> dict:

@@ -1,9 +1,10 @@
 """Hidden checks for aten_ops and unsupported_ops (exercise 4).
 
-The programs are exported in the submission's process from the judge's own model code; the
-expected counts come from the judge's own export of the same models.
+The judge exports its own models and counts their operators; the submission's functions get the same programs,
+saved by torch.export.save and loaded in its process (cheaper there than exporting and decomposing again).
 """
 import importlib.util
+import io
 import sys
 from pathlib import Path
 
@@ -50,14 +51,23 @@ def _case(student, gen, course_seed, kind, decompose):
             pick = torch.randperm(len(names), generator=gen)[: len(names) // 2].tolist()
             packets = [n.rsplit(".", 1)[0] for i, n in enumerate(names) if i not in pick and n.count(".") == 2]
             supported[dec] = sorted({names[i] for i in pick} | {"aten.hardswish.default"} | set(packets[:1]))
-        res = student.call("op_inventory", kind=kind, hidden=hidden, state=state, example=example,
-                           supported={_FORM[dec]: supported[dec] for dec in _FORMS[kind]}, repeats=repeats)
+        res = student.call("op_inventory", programs={_FORM[dec]: _saved(J.program(kind, hidden, state, example, dec,
+                                                                                 repeats)) for dec in _FORMS[kind]},
+                           supported={_FORM[dec]: supported[dec] for dec in _FORMS[kind]})
         _CACHE[key] = {dec: (res[_FORM[dec]], wants[dec], supported[dec], _LABEL[(kind, dec)].format(r=repeats))
                        for dec in _FORMS[kind]}
     res, want, supported, label = _CACHE[key][decompose]
     if "raised" in res:  # the student's code raised on this form: this form's checks fail with it
         raise StudentError("op_inventory", res["raised"])
     return res, want, supported, label
+
+
+def _saved(ep) -> bytes:
+    """The judge's program as torch.export.save writes it: the probe loads it (the same graph, weights and
+    operators) instead of exporting the model again in the submission's process."""
+    buf = io.BytesIO()
+    torch.export.save(ep, buf)
+    return buf.getvalue()
 
 
 def _difference(want: dict, got) -> str:
