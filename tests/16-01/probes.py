@@ -281,7 +281,7 @@ class _DeviceLog(TorchDispatchMode):
 
     def __init__(self):
         super().__init__()
-        self.seen = {}
+        self.seen, self.generators = {}, {}
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         flat = list(args) + list((kwargs or {}).values())
@@ -289,6 +289,9 @@ class _DeviceLog(TorchDispatchMode):
         devices = {t.device.type for t in flat if isinstance(t, torch.Tensor) and t.dim() > 0}
         if devices:
             self.seen.setdefault(str(func.overloadpacket), set()).update(devices)
+        gens = {g.device.type for g in flat if isinstance(g, torch.Generator)}
+        if gens:  # an explicit generator: the device it draws for
+            self.generators.setdefault(str(func.overloadpacket), set()).update(gens)
         return func(*args, **(kwargs or {}))
 
 
@@ -300,7 +303,8 @@ def fused_on_meta(ns, shape, dtype, p, with_generator):
         g = torch.Generator().manual_seed(0) if with_generator else None
         with _DeviceLog() as log:
             out = get(ns, "gelu_dropout")(x, p, g)
-        return {"out": _meta(out), "devices": {k: sorted(v) for k, v in log.seen.items()}}
+        return {"out": _meta(out), "devices": {k: sorted(v) for k, v in log.seen.items()},
+                "generators": {k: sorted(v) for k, v in log.generators.items()}}
     return _errors(go)
 
 
@@ -367,6 +371,20 @@ def triton_interpreted(ns, x, keep, p, block=None, layout="contiguous"):
         with _Interpreted() as run:
             out = fn(xin, kin, p) if block is None else fn(xin, kin, p, block=block)
         return {"out": _tensor(out), "meta": _meta(out), "grids": run.grids, "x_after": xin.clone()}
+    return _errors(go)
+
+
+def triton_two_calls(ns, x1, x2, keep, p):
+    """Two calls of launch_gelu_dropout on inputs of the same shape and dtype (kernels in Triton's interpreter):
+    both results read after the second call, and whether the two share memory."""
+    def go():
+        fn = get(ns, "launch_gelu_dropout")
+        with _Interpreted():
+            first = fn(x1.clone(), keep.clone(), p)
+            second = fn(x2.clone(), keep.clone(), p)
+        return {"first": _tensor(first), "second": _tensor(second),
+                "same_storage": isinstance(first, torch.Tensor) and isinstance(second, torch.Tensor)
+                and _storage(first) == _storage(second)}
     return _errors(go)
 
 

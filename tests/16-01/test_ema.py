@@ -70,13 +70,15 @@ def test_non_contiguous_avg(student, gen, layout):
 
 
 def test_edge_decays(student, gen):
-    """decay 0 replaces avg by x, decay 1 keeps avg"""
+    """decay 0 replaces avg by x, decay 1 keeps avg, and x is left unchanged at both"""
     avg, x = torch.randn(3, 2, generator=gen, dtype=f64), torch.randn(3, 2, generator=gen, dtype=f64)
     for decay, expected in ((0.0, x), (1.0, avg)):
         what = f"{OP}(avg, x, {decay}) for float64 (3, 2) tensors"
         res = student.call("ema_run", avg=avg, x=x, decay=decay)
         expect("error" not in res, f"{what} raised {res.get('error')}")
         expect_close(res["avg"], expected, f"avg after {what}", **TOL[f64])
+        expect_equal(res["x"], x, f"x after {what} (it must be left unchanged, at decay {decay} too: scaling x by "
+                     f"1 - decay in place and back gives 0 / 0 at decay 1)")
 
 
 def test_compiled_calls(student, gen):

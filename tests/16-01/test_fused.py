@@ -60,6 +60,21 @@ def test_matches_unfused(student, gen, shape, dtype, p, layout):
                  atol=0, rtol=0)
 
 
+def test_tiny_p_draws(student, gen):
+    """for any p in [0, 1) other than 0, however small (1e-7 to 1e-12), it draws u once: only p == 0 draws nothing"""
+    seed = seed_from(gen)
+    p = 10.0 ** -int(torch.randint(7, 13, (), generator=gen))
+    x = 2.5 * torch.randn(4, 5, generator=gen, dtype=f64)
+    v = torch.randn(4, 5, generator=gen, dtype=f64)
+    what = f"{FN}(x, {p!r}, generator) for float64 x (4, 5)"
+    res = run(student, what, x=x, p=p, seed=seed, v=v)
+    out, grad, nxt, _ = reference(x, p, seed, v)
+    expect_close(res["out"], out, what + " against F.gelu(x, approximate='tanh') * (u >= p) / (1 - p)", **TOL[f64])
+    expect_close(res["grad"], grad, f"the gradient of <v, {what}>", **TOL[f64])
+    expect_close(res["next"], nxt, f"the generator's next draws after {what} (p > 0, however small, draws u once: "
+                 f"only p == 0 exactly draws nothing; no tolerance around 0)", atol=0, rtol=0)
+
+
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=["f32", "f64"])
 def test_p_zero(student, gen, dtype):
     """with p == 0 it returns gelu(x), with gelu's gradient, and draws nothing"""
@@ -200,3 +215,8 @@ def test_on_another_device(student, gen, p, with_generator):
     expect(not mixed, f"{what}: operators got tensors on other devices than x's: {mixed} (on a GPU these calls fail: "
            f"create the draw and the mask with device=x.device)")
     expect_equal((res["out"].get("device"), res["out"].get("shape")), ("meta", shape), f"the output of {what}")
+    if not with_generator:
+        explicit = res.get("generators", {})
+        expect(not explicit, f"{what}: without a generator the draw must use x's device's default generator "
+               f"(generator=None), but operators were given explicit generators for {explicit} (torch.default_generator "
+               f"is the CPU's: on a GPU, torch.rand(..., device=x.device, generator=torch.default_generator) raises)")

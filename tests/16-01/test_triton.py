@@ -58,6 +58,21 @@ def test_kernel_in_the_interpreter(student, gen, n, dtype, block):
     expect_equal(res["x_after"], x, f"x after {what}")
 
 
+def test_each_call_a_new_tensor(student, gen):
+    """each call returns a new tensor: a second call on inputs of the same shape and dtype leaves the first call's
+    result as it was"""
+    p = 0.3
+    x1, x2 = (2 * torch.randn(6, 50, generator=gen, dtype=f64) for _ in range(2))
+    keep = torch.rand(6, 50, generator=gen) >= p
+    what = f"{FN}(x1, keep, {p}) then {FN}(x2, keep, {p}), x1 and x2 float64 tensors of shape (6, 50)"
+    res = student.call("triton_two_calls", x1=x1, x2=x2, keep=keep, p=p)
+    expect("error" not in res, f"{what} raised {res.get('error')}")
+    expect_close(res["first"], reference(x1, keep, p), f"the first result of {what}, read after the second call (a "
+                 f"new tensor each call: not a cached buffer that the next call writes again)", **TOL[f64])
+    expect_close(res["second"], reference(x2, keep, p), f"the second result of {what}", **TOL[f64])
+    expect(not res["same_storage"], f"{what}: the two results share memory; each call must return a new tensor")
+
+
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=["f32", "f64"])
 def test_large_inputs(student, gen, dtype):
     """the result equals F.gelu(x, approximate='tanh') * keep / (1 - p) for large inputs too (GELU is x far to the
