@@ -5,7 +5,7 @@ Clamp with a backward that ignores the incoming gradient, and LogCosh with tanh'
 their ``jacobian_vs_reference`` check through the real worker once the reply's ``"grads"`` was ``[]`` (5/8 -> 6/8 and
 5/9 -> 6/9 of the task's checks, seed 20261203). Driven in-process here: the real checks and probes, a student whose
 replies are the real ones with ``grads`` emptied, as the forging worker sends them; and end to end, the judge's
-plugin giving every hidden check's module ``replyseq.zip``, which fails a zip that a reply's own list would stop
+plugin giving every hidden check's module ``expect.zip``, which fails a zip that a reply's own list would stop
 early (43 such zips without a length check were found in the topics' checks)."""
 import runpy
 
@@ -13,7 +13,7 @@ import pytest
 import torch
 
 from course import TESTS_DIR
-from course.judge import replyseq
+from course.judge import expect
 from course.judge.adapter import InProcessStudent
 from course.judge.expect import CheckFailed, jacobian_vs_reference
 
@@ -44,14 +44,14 @@ class ShortGrads:
             r = {**r, "grads": r["grads"][:self.keep]}
         elif isinstance(r, list):
             r = r[:self.keep]
-        replyseq.remember(r)  # as the adapter does with every reply it reads
+        expect.remember_reply(r)  # as the adapter does with every reply it reads
         return r
 
 
 @pytest.fixture(scope="module")
 def checks():
     ns = runpy.run_path(str(TESTS_DIR / "15-01" / "test_functions.py"))
-    ns["test_clamp_matches_torch_including_kinks"].__globals__["zip"] = replyseq.zip  # as the judge's plugin
+    ns["test_clamp_matches_torch_including_kinks"].__globals__["zip"] = expect.zip  # as the judge's plugin
     # installs it in every hidden check's module (run_path returns a copy of the module's globals)
     return ns
 
@@ -59,7 +59,7 @@ def checks():
 @pytest.fixture(autouse=True)
 def _forget_replies():
     yield
-    replyseq.forget()
+    expect.forget_replies()
 
 
 ALPHA_ON_CLASS = '''
@@ -110,20 +110,20 @@ def test_an_empty_reply_list_does_not_pass_a_check_that_zips_it(checks, alpha_on
 
 def test_the_reply_zip_leaves_equal_lengths_slices_and_judge_lists_alone():
     reply = [[1, 2], (3, 4), {"a": [5, 6, 7]}]
-    replyseq.remember(reply)
-    assert list(replyseq.zip("xy", reply[0])) == [("x", 1), ("y", 2)]
-    assert list(replyseq.zip(reply[2]["a"], reply[2]["a"][1:])) == [(5, 6), (6, 7)]   # the reply is the longer
-    assert list(replyseq.zip([1, 2, 3], [4])) == [(1, 4)]                              # no reply: the builtin
+    expect.remember_reply(reply)
+    assert list(expect.zip("xy", reply[0])) == [("x", 1), ("y", 2)]
+    assert list(expect.zip(reply[2]["a"], reply[2]["a"][1:])) == [(5, 6), (6, 7)]   # the reply is the longer
+    assert list(expect.zip([1, 2, 3], [4])) == [(1, 4)]                              # no reply: the builtin
     # names for three gradients where the case has two (16-03's patch embedding without a bias): the reply is
     # as long as the judge's shortest sequence
-    assert list(replyseq.zip(("images", "weight", "bias"), reply[0], ["gi", "gw"])) == \
+    assert list(expect.zip(("images", "weight", "bias"), reply[0], ["gi", "gw"])) == \
         [("images", 1, "gi"), ("weight", 2, "gw")]
     with pytest.raises(CheckFailed):
-        list(replyseq.zip([0, 1, 2], reply[1]))
+        list(expect.zip([0, 1, 2], reply[1]))
     with pytest.raises(ValueError):
-        list(replyseq.zip([0, 1, 2], reply[1], strict=True))
-    replyseq.forget()
-    assert list(replyseq.zip([0, 1, 2], reply[1])) == [(0, 3), (1, 4)]
+        list(expect.zip([0, 1, 2], reply[1], strict=True))
+    expect.forget_replies()
+    assert list(expect.zip([0, 1, 2], reply[1])) == [(0, 3), (1, 4)]
 
 
 @pytest.fixture(scope="module")
@@ -181,7 +181,7 @@ if _w is not None:
 def test_an_empty_reply_fails_through_the_real_worker_and_judge(tmp_path):
     """End to end: the known-wrong 15-01 example whose alpha lives on the class, its worker answering the
     two-nodes probe with ``[]`` (passed before: the judge's plugin now gives every hidden check's module
-    ``replyseq.zip``)."""
+    ``expect.zip``)."""
     import nbformat
     from course.grading.class_run import submissions
     from course.judge.suite import run_suite
@@ -206,11 +206,11 @@ def test_remembered_replies_hold_little_of_the_judges_memory():
     first = torch.zeros(4)
     ref = weakref.ref(first)
     old = [first]
-    replyseq.remember(old, replyseq.HELD_BYTES)
+    expect.remember_reply(old, expect.HELD_BYTES)
     del first
     newer = [torch.ones(2)]
-    replyseq.remember(newer, 1024)
-    assert not replyseq.is_reply(old) and replyseq.is_reply(newer)
+    expect.remember_reply(newer, 1024)
+    assert not expect.is_reply(old) and expect.is_reply(newer)
     del old
     gc.collect()
     assert ref() is None

@@ -33,7 +33,7 @@ from .. import fstree
 from .. import plain, sandbox
 from .. import settings
 from .. import notebook as nbtools
-from . import replyseq, spare
+from . import expect, spare
 from .. import wire
 from .worker_text import WorkerText
 
@@ -446,7 +446,7 @@ class ProcessStudent:
             if reply.get("ok"):
                 value = reply.get("value")
                 self._hear(msg["op"], value)
-                replyseq.remember(value, len(payload))
+                expect.remember_reply(value, len(payload))
                 return value
             raw = reply.get("error")
             self.heard.hear(list(raw.values()) if isinstance(raw, dict) else raw)
@@ -564,7 +564,7 @@ class InProcessStudent:
         torch.save(value, bio)
         bio.seek(0)
         value = torch.load(bio, weights_only=True)
-        replyseq.remember(value, len(bio.getbuffer()))
+        expect.remember_reply(value, len(bio.getbuffer()))
         return value
 
     def close(self) -> None:

@@ -199,24 +199,24 @@ def _first_checks(config) -> dict[str, frozenset]:
 
 def _install_reply_zip(items) -> None:
     """The hidden checks' modules, and the helpers they load from their folders, zip with
-    ``replyseq.zip``: a reply's list cut short fails the check instead of leaving entries unchecked."""
+    ``expect.zip``: a reply's list cut short fails the check instead of leaving entries unchecked."""
     import sys
-    from . import replyseq
+    from . import expect
     for it in items:
         mod = getattr(it, "module", None)
         if mod is not None:
-            replyseq.install(mod)
+            expect.install_zip(mod)
     root = str(TESTS_DIR.resolve()) + os.sep
     for mod in list(sys.modules.values()):
         f = getattr(mod, "__file__", None)
         if isinstance(f, str) and f.startswith(root) and os.sep in f[len(root):] and \
                 f[len(root):len(root) + 1].isdigit():
-            replyseq.install(mod)
+            expect.install_zip(mod)
 
 
 def pytest_runtest_teardown(item, nextitem):
-    from . import replyseq
-    replyseq.forget()
+    from . import expect
+    expect.forget_replies()
     nb = _notebook_of(item)
     if state(item.config).last_item.get(nb) == item.nodeid:
         for key in ((assignment_of(item.path), nb), (assignment_of(item.path), nb, "apart")):
