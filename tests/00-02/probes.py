@@ -477,29 +477,30 @@ def train_override_model(seed):
     return nn.Sequential(nn.Linear(4, 5), EvalScale(), nn.Dropout(0.5), nn.Linear(5, 3))
 
 
-def evaluate_train_override(ns, seed, x, keep):
-    """evaluate on train_override_model(seed) in training mode: what it returned (or raised) and the train flags
-    of model.modules() afterwards."""
-    model = train_override_model(seed)
-    model.train()
+def _evaluate_report(ns, model, x, keep):
+    """evaluate(model, x, keep_for_autograd=keep): what it returned (or raised) and the train flags of
+    model.modules() afterwards."""
     try:
         out = get(ns, "evaluate")(model, x, keep_for_autograd=keep)
     except Exception as exc:  # noqa: BLE001
         return {"error": f"{type(exc).__name__}: {str(exc)[:200]}"}
     return {"error": None, "out": out.clone() if isinstance(out, torch.Tensor) else f"not a tensor: {type(out).__name__}",
             "modes_after": [m.training for m in model.modules()]}
+
+
+def evaluate_train_override(ns, seed, x, keep):
+    """evaluate on train_override_model(seed) in training mode: what it returned (or raised) and the train flags
+    of model.modules() afterwards."""
+    model = train_override_model(seed)
+    model.train()
+    return _evaluate_report(ns, model, x, keep)
 
 
 def evaluate_parameterless(ns, x, keep):
     """evaluate on nn.Sequential(nn.Dropout(0.5), nn.Tanh()) in training mode, a model with no parameters:
     what it returned (or raised) and the train flags of model.modules() afterwards."""
     model = nn.Sequential(nn.Dropout(0.5), nn.Tanh())
-    try:
-        out = get(ns, "evaluate")(model, x, keep_for_autograd=keep)
-    except Exception as exc:  # noqa: BLE001
-        return {"error": f"{type(exc).__name__}: {str(exc)[:200]}"}
-    return {"error": None, "out": out.clone() if isinstance(out, torch.Tensor) else f"not a tensor: {type(out).__name__}",
-            "modes_after": [m.training for m in model.modules()]}
+    return _evaluate_report(ns, model, x, keep)
 
 
 # ---------------------------------------------------------------- checkpoint

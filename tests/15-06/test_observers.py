@@ -30,11 +30,12 @@ def _setup(gen, n_batches=3):
     return model, state, batches
 
 
-def _hook_ranges(model, types, batches):
+def _hook_ranges(model, types, batches, names=None):
+    """Each module's output range over batches, by forward hooks: the modules of ``types``, or those ``names``."""
     ranges = {}
     hooks = []
     for name, mod in model.named_modules():
-        if name and isinstance(mod, types):
+        if name and (isinstance(mod, types) if names is None else name in names):
             def hook(m, inp, out, name=name):
                 lo, hi = ranges.get(name, (float("inf"), float("-inf")))
                 ranges[name] = (min(lo, out.min().item()), max(hi, out.max().item()))
@@ -235,18 +236,7 @@ def test_every_module_type_observed_once(student, gen):
     not observed in turn (a walk over the live node list that matches its own new nodes never ends)"""
     model, state, batches = _setup(gen, 2)
     called = [n.target for n in torch.fx.symbolic_trace(copy.deepcopy(model)).graph.nodes if n.op == "call_module"]
-    ranges = {}
-    hooks = []
-    for name, mod in model.named_modules():
-        if name in called:
-            def hook(m, inp, out, name=name):
-                lo, hi = ranges.get(name, (float("inf"), float("-inf")))
-                ranges[name] = (min(lo, out.min().item()), max(hi, out.max().item()))
-            hooks.append(mod.register_forward_hook(hook))
-    with torch.no_grad():
-        outs = [model(b) for b in batches]
-    for h in hooks:
-        h.remove()
+    ranges, outs = _hook_ranges(model, (), batches, names=set(called))
     limit = 1000
     r = student.call("capped", probe="observers", limit=limit, state=state, op_types=["Module"], batches=batches)
     what = (f"insert_observers(model, (nn.Module,)) for a model with {len(called)} module calls ({called}); "

@@ -368,15 +368,21 @@ def test_grad_scaler_matches_unscaled(student, gen, max_norm):
                      atol=1e-9, rtol=1e-7)
 
 
-def test_validation(student, gen):
-    """validation: eval() mode, no grad, plain mean of the batch losses, val_history/metrics, then train() again"""
-    X = torch.randn(8, 3, generator=gen, dtype=f64)
-    Y = torch.randn(8, 1, generator=gen, dtype=f64)
-    Xv = torch.randn(5, 3, generator=gen, dtype=f64)
-    Yv = torch.randn(5, 1, generator=gen, dtype=f64)
+def _validation_setup(gen, n, n_val):
+    """n training and n_val validation samples (3 features, 1 target) and a float64 model with dropout, seeded from
+    gen; its initial state_dict for the probe."""
+    X = torch.randn(n, 3, generator=gen, dtype=f64)
+    Y = torch.randn(n, 1, generator=gen, dtype=f64)
+    Xv = torch.randn(n_val, 3, generator=gen, dtype=f64)
+    Yv = torch.randn(n_val, 1, generator=gen, dtype=f64)
     torch.manual_seed(int(torch.randint(0, 2**31 - 1, (1,), generator=gen)))
     net = nn.Sequential(nn.Linear(3, 6), nn.Dropout(0.5), nn.Linear(6, 1)).double()
-    init = {k: v.clone() for k, v in net.state_dict().items()}
+    return X, Y, Xv, Yv, net, {k: v.clone() for k, v in net.state_dict().items()}
+
+
+def test_validation(student, gen):
+    """validation: eval() mode, no grad, plain mean of the batch losses, val_history/metrics, then train() again"""
+    X, Y, Xv, Yv, net, init = _validation_setup(gen, 8, 5)
     r = student.call("validation_run", init=init, X=X, Y=Y, Xv=Xv, Yv=Yv, val_batch=2)
     net.eval()
     with torch.no_grad():
@@ -408,13 +414,7 @@ def test_validation(student, gen):
 @pytest.mark.parametrize("val_batch", [8, 2], ids=["one_batch", "three_batches"])
 def test_validate_returns_the_mean(student, gen, val_batch):
     """validate() returns {"val_loss": plain mean of the batch losses}, also for a single validation batch"""
-    X = torch.randn(4, 3, generator=gen, dtype=f64)
-    Y = torch.randn(4, 1, generator=gen, dtype=f64)
-    Xv = torch.randn(5, 3, generator=gen, dtype=f64)
-    Yv = torch.randn(5, 1, generator=gen, dtype=f64)
-    torch.manual_seed(int(torch.randint(0, 2**31 - 1, (1,), generator=gen)))
-    net = nn.Sequential(nn.Linear(3, 6), nn.Dropout(0.5), nn.Linear(6, 1)).double()
-    init = {k: v.clone() for k, v in net.state_dict().items()}
+    X, Y, Xv, Yv, net, init = _validation_setup(gen, 4, 5)
     r = student.call("validation_run", init=init, X=X, Y=Y, Xv=Xv, Yv=Yv, val_batch=val_batch, call_validate=True)
     net.eval()
     with torch.no_grad():
@@ -431,13 +431,7 @@ def test_validate_returns_the_mean(student, gen, val_batch):
 
 def test_validate_switches_back_to_train(student, gen):
     """validate() switches the model back to train() mode afterwards, also when it was in eval() mode before"""
-    X = torch.randn(4, 3, generator=gen, dtype=f64)
-    Y = torch.randn(4, 1, generator=gen, dtype=f64)
-    Xv = torch.randn(3, 3, generator=gen, dtype=f64)
-    Yv = torch.randn(3, 1, generator=gen, dtype=f64)
-    torch.manual_seed(int(torch.randint(0, 2**31 - 1, (1,), generator=gen)))
-    net = nn.Sequential(nn.Linear(3, 6), nn.Dropout(0.5), nn.Linear(6, 1)).double()
-    init = {k: v.clone() for k, v in net.state_dict().items()}
+    X, Y, Xv, Yv, net, init = _validation_setup(gen, 4, 3)
     r = student.call("validation_run", init=init, X=X, Y=Y, Xv=Xv, Yv=Yv, val_batch=2, call_validate=True,
                      eval_first=True)
     expect(r["training_after_validate"] is True,
