@@ -639,11 +639,12 @@ print({str(k): v for k, v in _fc.get_flop_counts()["Global"].items()},
 #   `__torch_dispatch__`, in call order, forward and backward.
 # * `log.flops` is a dict from the packet name (`str(func.overloadpacket)`, such as `"aten.mm"`) to the
 #   total FLOPs of all its calls, for `aten.mm`, `aten.addmm`, `aten.bmm`, `aten.baddbmm`,
-#   `aten.convolution` and `aten.convolution_backward`, by the formulas above; other operators and
-#   operators that never ran have no entry. The dict must equal what `FlopCounterMode` reports for
-#   the same code (convolutions are not transposed here).
+#   `aten.convolution` and `aten.convolution_backward`, by the formulas above; other operators (`aten.mv`,
+#   the in-place `aten.addmm_`, ...) and operators that never ran have no entry. The dict must equal
+#   what `FlopCounterMode` reports for the same code (convolutions are not transposed here).
 # * A new `OpLogger()` starts with an empty list and an empty dict.
-# * Run every call unchanged: the block's results and gradients must be the same as without the mode.
+# * Run every call unchanged: the block's results and gradients must be the same as without the mode,
+#   and a mode active around the block (such as an outer `OpLogger`: loggers nest) still sees every call.
 # * An exception raised inside the block goes through to the caller, and the mode is off afterwards
 #   (`TorchDispatchMode` already does this in its `__enter__`/`__exit__`; keep it that way).
 

@@ -229,7 +229,8 @@ def build_oplog_case(spec):
     absent) an integer dtype for a forward-only case (FlopCounterMode counts integer products too), "out"
     (optional, only without gradients) makes addmm and mm write through out= (the aten.addmm.out and aten.mm.out
     overloads, same packets); for vec_ops, "mk" gives A's shape (m, k) for mv and dot next to an mm, and the result
-    is written through a view made inside the block; for every kind "grad0" (optional) gives each leaf a zero .grad first, so backward
+    is written through a view made inside the block; for every kind "nested" (optional, read by op_logger_case)
+    runs the block inside a second, outer OpLogger, and "grad0" (optional) gives each leaf a zero .grad first, so backward
     adds into it in place (aten.add_ inside the block, which must run exactly once); returns
     (leaves, run) where
     run() does the forward (and backward when spec["backward"]) and returns the output."""
@@ -292,6 +293,11 @@ def build_oplog_case(spec):
         def forward():
             # aten.mv and aten.dot multiply too, but FlopCounterMode gives them no entry; the mm next to them does
             y = torch.mv(a2, v) + a2 @ u + torch.mm(a2, a2.t()).sum(1) * torch.dot(v, u)
+            # in-place products are other operators too (aten.addmm_, aten.baddbmm_): FlopCounterMode gives them no entry
+            acc, acc3 = torch.zeros(m, m, dtype=dtype), torch.zeros(1, m, m, dtype=dtype)
+            acc.addmm_(a2.detach(), a2.detach().t())
+            acc3.baddbmm_(a2.detach()[None], a2.detach().t()[None], alpha=2.0)
+            y = y + acc.sum(1) + acc3[0].sum(0)
             # a view made inside the block and written through: it must share buf's memory as without the mode
             buf = torch.zeros(m + 1, dtype=dtype)
             buf[1:].copy_(y)
@@ -315,17 +321,30 @@ def op_logger_case(ns, spec):
     cls = get(ns, "OpLogger")
     leaves, run = build_oplog_case(spec)
     log = cls()
-    with log:
-        out = run()
+    outer = cls() if spec.get("nested") else None
+    if outer is not None:  # an outer logger around the block sees every call that the inner one passes on
+        with outer:
+            with log:
+                out = run()
+    else:
+        with log:
+            out = run()
+    got = {**_log_data(log), "out": out.detach().clone(),
+           "grads": [None if t.grad is None else t.grad.clone() for t in leaves]}
+    if outer is not None:
+        got["outer"] = _log_data(outer)
+    return got
+
+
+def _log_data(log):
+    """A logger's ops and flops as plain data, with the types they came in."""
     ops = log.ops
     flops = log.flops
     return {"ops": [o if isinstance(o, str) else _plain(o) for o in ops] if isinstance(ops, list) else _plain(ops),
             "flops": {(k if isinstance(k, str) else _plain(k)): (v if type(v) is int else _plain(v))
                       for k, v in flops.items()} if isinstance(flops, dict) else _plain(flops),
             "ops_type": "list" if isinstance(ops, list) else type(ops).__name__,
-            "flops_type": "dict" if isinstance(flops, dict) else type(flops).__name__,
-            "out": out.detach().clone(),
-            "grads": [None if t.grad is None else t.grad.clone() for t in leaves]}
+            "flops_type": "dict" if isinstance(flops, dict) else type(flops).__name__}
 
 
 def _log_snapshot(log):

@@ -65,6 +65,24 @@ def judge(student, specs):
             first = next((i for i, (a, b) in enumerate(zip(got["ops"], ops)) if a != b), min(len(got["ops"]), len(ops)))
             fail(f"log.ops should list {len(ops)} overloads in call order; first difference at "
                  f"position {first}: expected {ops[first:first + 3]}, got {list(got['ops'])[first:first + 3]!r}, {what}")
+        if spec.get("nested"):
+            judge_outer(got.get("outer"), flops, ops, what)
+
+
+def judge_outer(outer, flops, ops, what):
+    """An OpLogger around the inner one: every call reached the inner logger, ran, and so reached the outer one
+    too (in order; a correct inner logger may run calls of its own besides, so the judge's list need only appear
+    in the outer log in order)."""
+    where = f"the OUTER log of `with OpLogger() as outer: with OpLogger() as log:` around the case ({what[4:]})"
+    clause = "other modes active around the block still see every call"
+    if not isinstance(outer, dict) or outer["flops_type"] != "dict" or outer["flops"] != flops:
+        fail(f"outer.flops should be {flops} (FlopCounterMode's count; clause: {clause}), got "
+             f"{None if not isinstance(outer, dict) else outer['flops']!r}, {where}")
+    it = iter(outer["ops"] if outer["ops_type"] == "list" else [])
+    missing = next((o for o in ops if not any(o == seen for seen in it)), None)
+    if missing is not None:
+        fail(f"outer.ops should hold the block's {len(ops)} overloads in call order (clause: {clause}); "
+             f"{missing!r} is missing or out of order among the {len(outer['ops'])} it logged, {where}")
 
 
 def _conv(r, **fixed):
@@ -87,20 +105,22 @@ def _linear(r, **fixed):
 
 
 def test_linear(student, gen):
-    """Linear layers with and without bias, 2-d and 3-d inputs, forward and backward: FLOPs equal FlopCounterMode's, ops logged in order, outputs and gradients unchanged"""
+    """Linear layers with and without bias, 2-d and 3-d inputs, forward and backward, once inside an outer OpLogger: FLOPs equal FlopCounterMode's, ops logged in order (by both loggers), outputs and gradients unchanged"""
     r = L.rng(gen)
+    # the second case also runs inside an outer OpLogger: both must log every call (a logger that switches off
+    # every mode around its calls starves the outer one)
     judge(student, [_linear(r, bias=[True, False], batch=[4], input_grad=True),
-                    _linear(r, bias=[False, True], batch=[2, 3]),
+                    _linear(r, bias=[False, True], batch=[2, 3], nested=True),
                     _linear(r, backward=False)] + [_linear(r) for _ in range(2)])
 
 
 def test_conv(student, gen):
-    """Conv2d, Conv1d and Conv3d with stride, padding, dilation, groups and bias or not, forward and backward (with and without the input's gradient, and with a frozen weight): FLOPs equal FlopCounterMode's"""
+    """Conv2d, Conv1d and Conv3d with stride, padding, dilation, groups and bias or not, forward and backward (with and without the input's gradient, and with a frozen weight, once inside an outer OpLogger): FLOPs equal FlopCounterMode's"""
     r = L.rng(gen)
     specs = [_conv(r, groups=1, bias=True, input_grad=True), _conv(r, groups=2, bias=False, input_grad=True),
              _conv(r, groups=2, input_grad=False), _conv(r, backward=False)] + [_conv(r) for _ in range(2)]
     # a frozen weight: output_mask[1] is false and FlopCounterMode counts no weight gradient (only the input's)
-    specs += [_conv(r, weight_grad=False, input_grad=True)]
+    specs += [_conv(r, weight_grad=False, input_grad=True, nested=True)]
     # x of shape (N, C_in, ...): prod(out) and prod(k) run over every spatial dimension, not just two
     specs += [_conv(r, hw=[r.randint(6, 9)]), _conv(r, n=1, kernel=r.choice([1, 2]), hw=[r.randint(4, 5) for _ in range(3)])]
     judge(student, specs)
@@ -128,7 +148,7 @@ def test_matmul_ops(student, gen):
 
 
 def test_vector_products_and_views(student, gen):
-    """mv and dot next to mm (FlopCounterMode counts only the mm: other products have no entry), and a view made inside the block and written through (it still shares memory), forward and backward"""
+    """mv, dot and the in-place addmm_ and baddbmm_ next to mm (FlopCounterMode counts only the mm: other products have no entry), and a view made inside the block and written through (it still shares memory), forward and backward"""
     # "other operators ... have no entry": a matrix-vector or vector product is not one of the six packets, and
     # "run every call unchanged": a view returned as a copy leaves the tensor it was cut from unwritten
     r = L.rng(gen)

@@ -141,7 +141,21 @@ def test_errors(student, gen):
              ((3, 4), (4, 1), 0, "select", (0, -4)), ((3, 0), (1, 1), 0, "select", (1, 0)),
              ((3, 4), (4, 1), 0, "slice", (-3, 0, 2, 1)), ((3, 4), (4, 1), 0, "slice", (2, None, None, 1)),
              ((3, 4), (4, 1), 0, "expand", ((3, 5),)), ((3, 4), (4, 1), 0, "expand", ((4,),)),
-             ((3, 1), (1, 1), 0, "expand", ((-1, 3, 2),)), ((2,), (1,), 0, "expand", ((0,),))]
+             ((3, 1), (1, 1), 0, "expand", ((-1, 3, 2),)), ((2,), (1,), 0, "expand", ((0,),)),
+             # a size 0 is "a size other than 1" too: it can neither grow nor become 1
+             ((0,), (1,), 0, "expand", ((5,),)), ((2, 0), (1, 1), 0, "expand", ((2, 1),))]
+    # random impossible expands: one dimension whose size is not 1 (0 included) asked to become another size,
+    # on headers with zero-size, size-1 and stride-0 dimensions and perhaps new leading dimensions
+    r = L.rng(gen)
+    while len(cases) < 45:
+        shape, stride, off = L.layout(r, min_dims=1)
+        fixed = [d for d, s in enumerate(shape) if s != 1]
+        if not fixed:
+            continue
+        d = r.choice(fixed)
+        sizes = [s if r.random() < 0.5 else (-1 if s != 1 or r.random() < 0.5 else r.randint(0, 3)) for s in shape]
+        sizes[d] = r.choice([v for v in range(5) if v != shape[d]])
+        cases.append((shape, stride, off, "expand", (tuple([r.randint(1, 3) for _ in range(r.randint(0, 1))] + sizes),)))
     judge(student, cases, "view_meta(...) on arguments PyTorch rejects")
 
 

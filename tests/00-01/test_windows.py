@@ -66,19 +66,31 @@ def test_is_a_view(student, gen):
 
 
 def test_other_dtypes(student, gen):
-    """any dtype: integers, bools and float16 come back in their own dtype"""
+    """any dtype: integers, bools, float16 and bfloat16, contiguous or not, come back in their own dtype"""
     cases = [(torch.randint(-9, 9, (3, 7), generator=gen), 3, 2),
              (torch.randint(0, 2, (2, 9), generator=gen).bool(), 4, 1),
              (torch.randn(6, generator=gen).half(), 2, 3),
              (torch.randint(0, 255, (2, 2, 5), generator=gen).to(torch.uint8), 5, 1)]
+    # the same dtypes and more in other layouts: a transposed int8, a bfloat16 with an offset, a strided int32
+    cases += [(relayout(torch.randint(-9, 9, (4, 6), generator=gen).to(torch.int8), "transposed"), 2, 2),
+              (relayout(torch.randn(3, 7, generator=gen).bfloat16(), "offset"), 3, 2),
+              (relayout(torch.randint(-99, 99, (2, 8), generator=gen).to(torch.int32), "strided"), 4, 3)]
     judge(student, cases, "windows")
 
 
 @pytest.mark.task("windows", weight=0.1)  # its right answer is the same for every student: worth little
 def test_size_larger_than_length(student, gen):
-    """size larger than the last dimension gives an empty result of shape x.shape[:-1] + (0, size)"""
+    """size larger than the last dimension gives an empty result of shape x.shape[:-1] + (0, size), in every layout"""
     x = torch.randn(3, 4, generator=gen, dtype=torch.float64)
-    judge(student, [(x, 5, 1), (x, 9, 3), (x.t(), 4, 2), (torch.randn(0, generator=gen), 1, 1)], "windows")
+    cases = [(x, 5, 1), (x, 9, 3), (x.t(), 4, 2), (torch.randn(0, generator=gen), 1, 1)]
+    # every layout (transposed, strided, with an offset, broadcast, channels-last), a size just past the last
+    # dimension or a few past it, and any step: still the empty shape, still a view of x
+    for k, layout in enumerate(LAYOUTS):
+        shape = [(2, 5), (3, 4, 3), (6,), (4, 2, 6), (3, 3), (2, 3, 2, 4)][k]
+        y = relayout(torch.randn(shape, generator=gen, dtype=torch.float64), layout)
+        extra = int(torch.randint(1, 4, (1,), generator=gen))
+        cases.append((y, shape[-1] + extra, int(torch.randint(1, 4, (1,), generator=gen))))
+    judge(student, cases, "windows")
 
 
 @pytest.mark.task("windows", weight=0.1)  # its right answer is the same for every student: worth little
