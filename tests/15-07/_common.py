@@ -122,7 +122,8 @@ def random_trace(rng: random.Random, n_ops: int, p_cache: float = 0.0, p_zero: f
             name = live.pop(rng.randrange(len(live)))
             ops.append(("free", name))
         else:
-            name = ("", 0)[k] if k < 2 else f"t{k}"  # names are any objects: falsy ones too
+            # names are any objects: falsy ones too, and 0 and '0' are two names (not one, as str(name) makes them)
+            name = ("", 0, "0")[k] if k < 3 else f"t{k}"
             k += 1
             n = 0 if rng.random() < p_zero else random_size(rng)
             ops.append(("alloc", name, n))
@@ -135,7 +136,7 @@ def tail(gen, n: int = 4, p_cache: float = 0.0) -> list:
     trace, they make its last statistics differ from student to student (its first ones are unchanged)."""
     import torch
     rng = random.Random(int(torch.randint(0, 2**31 - 1, (1,), generator=gen)))
-    ops = [(op[0], f"tail_{op[1]}", *op[2:]) if len(op) > 1 else op for op in random_trace(rng, n, p_cache, 0.0)]
+    ops = [(op[0], f"tail_{op[1]!r}", *op[2:]) if len(op) > 1 else op for op in random_trace(rng, n, p_cache, 0.0)]
     return ops + [("alloc", "tail_last", random_size(rng))]
 
 

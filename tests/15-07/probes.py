@@ -73,9 +73,9 @@ def will_oom_many(ns, cases):
     return [_plain(f(c["segments"], c["device_free"], c["nbytes"])) for c in cases]
 
 
-def snapshot_after_calls(ns, segments, device_free, nbytes):
-    """The snapshot as it is after summarize_snapshot(segments), then after will_oom(segments, ...), both
-    called on the same list."""
+def snapshot_after_calls(ns, segments, requests):
+    """The snapshot as it is after summarize_snapshot(segments), then after each will_oom(segments,
+    device_free, nbytes) of requests (pairs), all called on the same list."""
     import json
 
     def plain(x):
@@ -85,8 +85,11 @@ def snapshot_after_calls(ns, segments, device_free, nbytes):
             return f"<not plain data: {repr(x)[:200]}>"
     get(ns, "summarize_snapshot")(segments)
     after_summary = plain(segments)  # a copy
-    get(ns, "will_oom")(segments, device_free, nbytes)
-    return {"after_summary": after_summary, "after_will_oom": plain(segments)}
+    after = []
+    for device_free, nbytes in requests:
+        get(ns, "will_oom")(segments, device_free, nbytes)
+        after.append(plain(segments))
+    return {"after_summary": after_summary, "after_will_oom": after}
 
 
 def summarize_live_gpu(ns, sizes, free_every, standin=None, script=None):
@@ -139,14 +142,14 @@ def time_pattern(ns, pattern_ms, warmup, as_device=False):
 
 
 
-def time_count(ns, kwargs):
-    """time_op(fn, **kwargs) on an fn that only counts its calls: kwargs leaves out the arguments whose
-    defaults are being tried."""
+def time_count(ns, kwargs, args=()):
+    """time_op(fn, *args, **kwargs) on an fn that only counts its calls: kwargs leaves out the arguments whose
+    defaults are being tried; args passes warmup, iters and device by position, as the signature allows."""
     calls = [0]
 
     def fn():
         calls[0] += 1
-    ms = get(ns, "time_op")(fn, **kwargs)
+    ms = get(ns, "time_op")(fn, *args, **kwargs)
     return {"ms": _plain(ms), "calls": calls[0]}
 
 _CLOCKS = {name: getattr(time, name) for name in ("perf_counter", "perf_counter_ns", "time", "time_ns", "monotonic",
@@ -180,28 +183,34 @@ def time_clocks(ns, sleep_ms, warmup, iters):
     return {"ms": _plain(ms), "clocks": sorted(read)}
 
 
-def time_grad_mode(ns, enabled, warmup, iters):
+def time_grad_mode(ns, enabled, warmup, iters, flip_last=False):
     """time_op on an fn that records, per call, (grad enabled, inference mode), called under
-    torch.set_grad_enabled(enabled); also the grad mode right after time_op returns."""
+    torch.set_grad_enabled(enabled); also the grad mode right after time_op returns. flip_last: fn's last
+    call switches the grad mode (torch.set_grad_enabled(not enabled)) after recording."""
     seen = []
 
     def fn():
         seen.append((torch.is_grad_enabled(), torch.is_inference_mode_enabled()))
+        if flip_last and len(seen) == warmup + iters:
+            torch.set_grad_enabled(not enabled)
     with torch.set_grad_enabled(enabled):
         ms = get(ns, "time_op")(fn, warmup=warmup, iters=iters, device="cpu")
         after = torch.is_grad_enabled()
     return {"ms": _plain(ms), "seen": seen, "after": after}
 
 
-def time_caller_state(ns, threads, seed, warmup, iters):
+def time_caller_state(ns, threads, seed, warmup, iters, last_threads=None):
     """time_op on an fn that records, per call, torch.get_num_threads() and one float64 draw of the global
     RNG, called with torch.set_num_threads(threads) and torch.manual_seed(seed); also the thread count and
-    the next draw right after time_op returns. The worker's own thread count and RNG are restored."""
+    the next draw right after time_op returns. last_threads: fn's last call sets that thread count after
+    recording. The worker's own thread count and RNG are restored."""
     old_threads, old_rng = torch.get_num_threads(), torch.get_rng_state()
     seen = []
 
     def fn():
         seen.append((torch.get_num_threads(), torch.rand(1, dtype=torch.float64).item()))
+        if last_threads is not None and len(seen) == warmup + iters:
+            torch.set_num_threads(last_threads)
     try:
         torch.set_num_threads(threads)
         torch.manual_seed(seed)

@@ -81,18 +81,22 @@ def test_worked_example(student, gen):
 
 
 def test_stats_are_ints(student, gen):
-    """stats() holds four ints: allocated, reserved, small_segments, large_segments"""
+    """stats() holds four ints: allocated, reserved, small_segments, large_segments, after every kind of op
+    (a split, a reuse, a merge, a 0-byte tensor)"""
     n = int(torch.randint(1, 12 * MiB, (1,), generator=gen))
-    res = student.call("simulate", trace=[["alloc", "a", n], ["alloc", "b", 100]])
+    m = int(torch.randint(1, 4 * MiB, (1,), generator=gen))
+    ops = [("alloc", "a", n), ("alloc", "b", 100), ("alloc", "z", 0), ("free", "a"), ("alloc", "c", m),
+           ("free", "b"), ("free", "z"), ("free", "c")]
+    shown = C.fmt_trace(ops, len(ops) - 1)
+    res = student.call("simulate", trace=[list(o) for o in ops])
     rows = res.get("rows", [])
     for i, row in enumerate(rows):
         bad = {k: v for k, v in row.items() if k in ref.STAT_KEYS and (type(v) is not int)} if isinstance(row, dict) else row
         if bad:
-            fail(f"simulate([('alloc', 'a', {n}), ('alloc', 'b', 100)])[{i}]: the statistics should be ints, got "
+            fail(f"simulate({shown})[{i}] (after {C.fmt_op(ops[i])}): the statistics should be ints, got "
                  + ", ".join(f"{k}={v!r} ({type(v).__name__})" for k, v in bad.items()) if isinstance(bad, dict) else
                  f"simulate(...)[{i}] should be a dict of ints, got {bad!r}")
-    ops = [("alloc", "a", n), ("alloc", "b", 100)]
-    C.compare_trace(student, ops, ref.simulate(ops), f"two allocations ({n} and 100 bytes)")
+    C.compare_trace(student, ops, ref.simulate(ops), f"allocations of {n}, 100, 0 and {m} bytes and their frees")
 
 
 def test_zero_byte_request(student, gen):
@@ -194,7 +198,7 @@ def test_tie_older_segment_whatever_its_size_or_free_memory(student, gen):
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 2**31 - 1))
 def test_random_traces(student, seed):
-    """simulate matches the allocator's rules on random alloc/free traces (tensors named '', 0, 't2', ...)"""
+    """simulate matches the allocator's rules on random alloc/free traces (tensors named '', 0, '0', 't3', ...)"""
     ops = C.tie_free_random_trace(seed, 30)
     C.compare_trace(student, ops, ref.simulate(ops), "a random trace")
 

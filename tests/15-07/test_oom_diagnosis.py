@@ -251,21 +251,31 @@ def test_segment_of_several_inactive_blocks_is_releasable(student, gen):
 
 
 def test_snapshot_left_unchanged(student, gen):
-    """summarize_snapshot and will_oom only read the snapshot they are given: it is unchanged after each call"""
+    """summarize_snapshot and will_oom only read the snapshot they are given: it is unchanged after each call,
+    whichever of steps 1-4 decides (a request served from the cache, by a new segment, after a release, an OOM)"""
     k = int(torch.randint(2, 9, (1,), generator=gen))
     # a fully free segment (step 3 would release it), a segment with a live block between holes, a small one
     segs = _snapshot_after([("alloc", "a", 30 * MiB), ("alloc", "h", k * MiB), ("alloc", "p", 1 * MiB + 4096),
                             ("alloc", "h2", 9 * MiB), ("alloc", "s", 100), ("free", "a"), ("free", "h"),
                             ("free", "h2")])
     nbytes = 32 * MiB + int(torch.randint(0, 4 * MiB, (1,), generator=gen))  # needs a new segment, then step 3
-    r = student.call("snapshot_after_calls", segments=segs, device_free=5 * MiB, nbytes=nbytes)
-    for key, call in (("after_summary", "summarize_snapshot(snapshot)"),
-                      ("after_will_oom", f"will_oom(snapshot, device_free={C.fmt_bytes(5 * MiB)}, "
-                                         f"nbytes={C.fmt_bytes(nbytes)})")):
-        expect(r[key] == segs, f"{call} changed the snapshot it was given (segments, blocks or their fields): "
-                               f"it should only read it (will_oom predicts what the allocator would do; it does not "
-                               f"release anything). Before: {_describe(segs)}. After: "
-                               f"{_shown(r[key])}")
+    hole = k * MiB - int(torch.randint(0, 512, (1,), generator=gen)) * KiB    # served by the k MiB hole (step 1)
+    small = int(torch.randint(1, 1024, (1,), generator=gen))                  # served by the small segment's rest
+    # step 1 (a large hole, a small block), step 3 and a retry that fits or not (5 MiB free), step 4 (OOM), step 2
+    requests = [(0, hole), (0, small), (5 * MiB, nbytes), (1 * MiB, nbytes), (40 * MiB, nbytes)]
+    order = torch.randperm(len(requests), generator=gen).tolist()
+    requests = [requests[i] for i in order]
+    r = student.call("snapshot_after_calls", segments=segs, requests=[list(q) for q in requests])
+    calls = [("summarize_snapshot(snapshot)", r["after_summary"])]
+    afters = r["after_will_oom"] if isinstance(r["after_will_oom"], list) else [r["after_will_oom"]] * len(requests)
+    calls += [(f"will_oom(snapshot, device_free={C.fmt_bytes(f)}, nbytes={C.fmt_bytes(n)})"
+               + (f" (after the calls {', '.join(f'will_oom(snapshot, {C.fmt_bytes(f2)}, {C.fmt_bytes(n2)})' for f2, n2 in requests[:i])} on the same list)" if i else ""),
+               a) for i, ((f, n), a) in enumerate(zip(requests, afters))]
+    for call, after in calls:
+        expect(after == segs, f"{call} changed the snapshot it was given (segments, blocks or their fields): "
+                              f"it should only read it (will_oom predicts what the allocator would do; it does not "
+                              f"allocate or release anything). Before: {_describe(segs)}. After: "
+                              f"{_shown(after)}")
 
 
 @pytest.mark.task("oom_diagnosis", weight=0.1)  # its right answer is a constant (False): worth little

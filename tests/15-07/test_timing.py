@@ -104,13 +104,17 @@ def test_warmup_excluded_and_call_count(student, gen):
 
 
 def test_call_count_with_defaults_and_no_warmup(student, gen):
-    """time_op's defaults are warmup=3 and iters=10, and warmup=0 means no untimed call: fn runs warmup + iters times"""
+    """time_op's defaults are warmup=3 and iters=10, and warmup=0 means no untimed call: fn runs warmup + iters times;
+    warmup, iters and device may also be passed by position, as the signature time_op(fn, warmup, iters, device) allows"""
     k = int(torch.randint(1, 6, (1,), generator=gen))
-    cases = [({}, 3 + 10, "time_op(fn) (the defaults warmup=3, iters=10, device='cpu')"),
-             ({"iters": k}, 3 + k, f"time_op(fn, iters={k}) (the default warmup=3)"),
-             ({"warmup": 0, "iters": k, "device": "cpu"}, k, f"time_op(fn, warmup=0, iters={k}, device='cpu')")]
-    for kwargs, want, what in cases:
-        r = student.call("time_count", kwargs=kwargs)
+    w = int(torch.randint(1, 4, (1,), generator=gen))
+    cases = [({}, (), 3 + 10, "time_op(fn) (the defaults warmup=3, iters=10, device='cpu')"),
+             ({"iters": k}, (), 3 + k, f"time_op(fn, iters={k}) (the default warmup=3)"),
+             ({"warmup": 0, "iters": k, "device": "cpu"}, (), k, f"time_op(fn, warmup=0, iters={k}, device='cpu')"),
+             ({}, (w, k, "cpu"), w + k, f"time_op(fn, {w}, {k}, 'cpu') (arguments by position, in the order of the "
+                                        f"signature the text gives)")]
+    for kwargs, args, want, what in cases:
+        r = student.call("time_count", kwargs=kwargs, args=list(args))
         expect(r["calls"] == want, f"{what} for an fn that returns at once: fn should be called exactly {want} times "
                                    f"(warmup + iters), it was called {r['calls']} times")
 
@@ -188,13 +192,17 @@ def test_cuda_timing_on_standin(student, gen):
 
 
 def test_fn_runs_in_the_callers_grad_mode(student, gen):
-    """time_op calls fn as the caller would: in the caller's grad mode (enabled or disabled), and leaves it as it was"""
+    """time_op calls fn as the caller would: in the caller's grad mode (enabled or disabled), and leaves it as fn
+    left it (as it was, or switched by fn's last call)"""
     warmup, iters = (int(v) for v in torch.randint(1, 4, (2,), generator=gen))
     modes = [True, False] if int(torch.randint(0, 2, (1,), generator=gen)) else [False, True]
-    for enabled in modes:
-        r = student.call("time_grad_mode", enabled=enabled, warmup=warmup, iters=iters)
+    flip_run = int(torch.randint(0, 2, (1,), generator=gen))  # in one of the two runs fn's last call switches it
+    for run, enabled in enumerate(modes):
+        flip = run == flip_run
+        r = student.call("time_grad_mode", enabled=enabled, warmup=warmup, iters=iters, flip_last=flip)
         what = (f"time_op(fn, warmup={warmup}, iters={iters}, device='cpu') called with gradients "
-                f"{'enabled' if enabled else 'disabled (under torch.no_grad())'}")
+                f"{'enabled' if enabled else 'disabled (under torch.no_grad())'}"
+                + (f", for an fn whose last call runs torch.set_grad_enabled({not enabled})" if flip else ""))
         seen = r["seen"]
         expect(len(seen) == warmup + iters, f"{what}: fn should be called {warmup + iters} times, it was called "
                                             f"{len(seen)} times")
@@ -203,22 +211,27 @@ def test_fn_runs_in_the_callers_grad_mode(student, gen):
                           f"{'disabled or in inference mode' if enabled else 'enabled or in inference mode'}; "
                           f"time_op must run fn in the caller's grad mode (no torch.no_grad, enable_grad or "
                           f"inference_mode around it), or it times a different computation")
-        expect(r["after"] is enabled, f"{what}: after time_op returned, gradients were "
-                                      f"{'enabled' if r['after'] else 'disabled'}; time_op must leave the "
-                                      f"caller's grad mode as it found it")
+        want = enabled is not flip
+        expect(r["after"] is want, f"{what}: after time_op returned, gradients were "
+                                   f"{'enabled' if r['after'] else 'disabled'}, expected "
+                                   f"{'enabled' if want else 'disabled'}; time_op must not change the grad mode "
+                                   f"itself (nor restore it after fn): the caller finds it as fn left it")
 
 
 def test_fn_runs_with_the_callers_threads_and_rng(student, gen):
     """time_op calls fn as the caller would: with the caller's thread count and random-number state (no
-    set_num_threads or manual_seed of its own), and leaves both as it found them"""
+    set_num_threads or manual_seed of its own), and leaves both as fn left them (fn's last call sets another
+    thread count)"""
     warmup, iters = (int(v) for v in torch.randint(1, 4, (2,), generator=gen))
     threads = int(torch.randint(3, 7, (1,), generator=gen))  # not the worker's own count (1 or 2 on CI)
     seed = int(torch.randint(1, 2**31 - 1, (1,), generator=gen))
     g = torch.Generator().manual_seed(seed)
     draws = [torch.rand(1, dtype=torch.float64, generator=g).item() for _ in range(warmup + iters + 1)]
-    r = student.call("time_caller_state", threads=threads, seed=seed, warmup=warmup, iters=iters)
+    last = threads + int(torch.randint(1, 3, (1,), generator=gen))  # fn leaves a different count behind
+    r = student.call("time_caller_state", threads=threads, seed=seed, warmup=warmup, iters=iters, last_threads=last)
     what = (f"time_op(fn, warmup={warmup}, iters={iters}, device='cpu') called after torch.set_num_threads({threads}) "
-            f"and torch.manual_seed({seed}), for an fn that reads torch.get_num_threads() and draws torch.rand(1)")
+            f"and torch.manual_seed({seed}), for an fn that reads torch.get_num_threads() and draws torch.rand(1), and "
+            f"whose last call runs torch.set_num_threads({last})")
     seen = r["seen"]
     expect(len(seen) == warmup + iters, f"{what}: fn should be called {warmup + iters} times, it was called "
                                         f"{len(seen)} times")
@@ -230,8 +243,9 @@ def test_fn_runs_with_the_callers_threads_and_rng(student, gen):
     expect(got == draws[:len(got)], f"{what}: fn's calls drew {got}, but called by the caller one after the other "
                                     f"they draw {draws[:len(got)]}; time_op must not seed or draw from the random "
                                     f"number generator itself")
-    expect(r["after"][0] == threads, f"{what}: after time_op returned, torch.get_num_threads() was {r['after'][0]}, "
-                                     f"not the caller's {threads}; time_op must leave the thread count as it found it")
+    expect(r["after"][0] == last, f"{what}: after time_op returned, torch.get_num_threads() was {r['after'][0]}, "
+                                  f"not the {last} fn left; time_op must not change the thread count itself (nor "
+                                  f"restore it after fn): the caller finds it as fn left it")
     expect(r["after"][1] == draws[len(got)], f"{what}: the caller's next draw after time_op returned was "
                                              f"{r['after'][1]}, expected {draws[len(got)]} (the one after fn's "
                                              f"{len(got)} draws); time_op must leave the random-number state as "
