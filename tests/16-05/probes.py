@@ -2,7 +2,7 @@
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
-from course.judge.probelib import capture_error, get, relayout
+from course.judge.probelib import capture_error, get, off_default_device, relative_device, relayout
 
 
 class _OpLog(TorchDispatchMode):
@@ -25,13 +25,22 @@ def _tensor(x):
     return x.detach().clone() if isinstance(x, torch.Tensor) else f"<{type(x).__name__}>"
 
 
-def _meta_result(fn):
+def _meta_result(fn, tensors):
+    """fn(*tensors) with the inputs off the default device (probelib.off_default_device: on the meta device, or, where
+    fn needs values, on the CPU with meta as the default device). Each output's device relative to the inputs
+    ("meta" when it is theirs), shape and dtype, or the error."""
     try:
-        out = fn()
+        try:
+            out, home = off_default_device(fn, tensors)
+        except RuntimeError as e:  # .item() / bool() of a meta tensor: probelib's _needs_values does not know its words
+            if "cannot be called on meta tensors" not in str(e):
+                raise
+            with torch.device("meta"):
+                out, home = fn(*(t.clone() for t in tensors)), "cpu"
     except Exception as e:  # noqa: BLE001 - reported to the judge as data
         return {"error": f"{type(e).__name__}: {str(e)[:200]}"}
     outs = out if isinstance(out, (tuple, list)) else [out]
-    return {"devices": [str(t.device.type) if isinstance(t, torch.Tensor) else type(t).__name__ for t in outs],
+    return {"devices": [relative_device(t, home) if isinstance(t, torch.Tensor) else type(t).__name__ for t in outs],
             "shapes": [list(t.shape) if isinstance(t, torch.Tensor) else None for t in outs],
             "dtypes": [str(t.dtype) if isinstance(t, torch.Tensor) else None for t in outs]}
 
@@ -61,20 +70,21 @@ def dequant(ns, q, scale, zero_point, axis=None, layout="contiguous"):
 
 
 def quant_on_meta(ns, shape, dtype, axis=None):
-    x = torch.randn(shape, device="meta")
-    if axis is None:
-        scale, zp = 0.1, 3
-    else:
-        c = shape[axis]
-        scale = torch.ones(c, device="meta")
-        zp = torch.zeros(c, dtype=torch.int64, device="meta")
+    """quantize then dequantize with x (and per channel the scale and zero point) off the default device."""
     qd = getattr(torch, dtype)
+    gen = torch.Generator().manual_seed(len(shape))  # values only matter where the code reads them
+    if axis is None:
+        def go(x):
+            q = get(ns, "quantize")(x, 0.1, 3, qd)
+            return q, get(ns, "dequantize")(q, 0.1, 3)
+        return _meta_result(go, (torch.randn(shape, generator=gen),))
 
-    def go():
-        q = get(ns, "quantize")(x, scale, zp, qd, axis=axis) if axis is not None else get(ns, "quantize")(x, scale, zp, qd)
-        d = get(ns, "dequantize")(q, scale, zp, axis=axis) if axis is not None else get(ns, "dequantize")(q, scale, zp)
-        return q, d
-    return _meta_result(go)
+    def go_channel(x, scale, zp):
+        q = get(ns, "quantize")(x, scale, zp, qd, axis=axis)
+        return q, get(ns, "dequantize")(q, scale, zp, axis=axis)
+    c = shape[axis]
+    return _meta_result(go_channel, (torch.randn(shape, generator=gen), torch.rand(c, generator=gen) * 0.1 + 0.01,
+                                     torch.randint(0, 5, (c,), generator=gen)))
 
 
 # ------------------------------------------------------------------ exercise 2: RangeObserver
@@ -151,26 +161,29 @@ def fake_quant(ns, x, scale, zero_point, quant_min, quant_max, g=None, layout="c
     return res
 
 
-def fake_quant_in_graph(ns, x, scale, zero_point, quant_min, quant_max, g):
-    """The gradient of <g, fake_quantize(x) + x> with respect to x (autograd hands the same incoming gradient to
-    both branches), and whether g itself was left as it was."""
+def fake_quant_in_graph(ns, x, scale, zero_point, quant_min, quant_max, g, x2, args2, g2):
+    """The gradients of <g, fake_quantize(x) + x> + <g2, fake_quantize(x2, *args2)> with respect to x and x2 (autograd
+    hands the same incoming gradient to both branches; two calls run before one backward, as in QATLinear), and
+    whether g itself was left as it was."""
     x = x.clone().requires_grad_(True)
+    x2 = x2.clone().requires_grad_(True)
     before = g.clone()
     out = get(ns, "fake_quantize")(x, scale, zero_point, quant_min, quant_max)
-    if not isinstance(out, torch.Tensor) or out.grad_fn is None:
-        return {"grad": "the output has no autograd graph", "g_unchanged": True}
-    (gx,) = torch.autograd.grad(out + x, [x], g)
-    return {"grad": gx, "g_unchanged": bool(torch.equal(g, before))}
+    out2 = get(ns, "fake_quantize")(x2, *args2)
+    if not all(isinstance(o, torch.Tensor) and o.grad_fn is not None for o in (out, out2)):
+        return {"grad": "the output has no autograd graph", "grad2": None, "g_unchanged": True}
+    gx, gx2 = torch.autograd.grad([out + x, out2], [x, x2], [g, g2])
+    return {"grad": gx, "grad2": gx2, "g_unchanged": bool(torch.equal(g, before))}
 
 
 def fake_quant_on_meta(ns, shape):
-    x = torch.randn(shape, device="meta", requires_grad=True)
-
-    def go():
+    """fake_quantize and its gradient with x off the default device."""
+    def go(x):
+        x.requires_grad_(True)
         y = get(ns, "fake_quantize")(x, 0.1, 2, -128, 127)
-        (gx,) = torch.autograd.grad(y, [x], torch.ones(shape, device="meta"))
+        (gx,) = torch.autograd.grad(y, [x], torch.ones_like(x))
         return y, gx
-    return _meta_result(go)
+    return _meta_result(go, (torch.randn(shape, generator=torch.Generator().manual_seed(0)) * 20,))
 
 
 # ------------------------------------------------------------------ exercise 4: quantized_linear
@@ -185,11 +198,15 @@ def qlinear(ns, qx, x_scale, x_zero_point, qw, w_scale, bias, out_scale, out_zer
 
 
 def qlinear_on_meta(ns, lead, k, m, bias=True):
-    qx = torch.zeros(list(lead) + [k], dtype=torch.uint8, device="meta")
-    qw = torch.zeros(m, k, dtype=torch.int8, device="meta")
-    ws = torch.ones(m, device="meta")
-    b = torch.zeros(m, device="meta") if bias else None
-    return _meta_result(lambda: get(ns, "quantized_linear")(qx, 0.1, 3, qw, ws, b, 0.2, 7))
+    """quantized_linear with qx, qw, w_scale and bias off the default device."""
+    gen = torch.Generator().manual_seed(k)
+    qx = torch.randint(0, 256, list(lead) + [k], generator=gen).to(torch.uint8)
+    qw = torch.randint(-128, 128, (m, k), generator=gen).to(torch.int8)
+    ws = torch.rand(m, generator=gen) * 0.01 + 0.001
+
+    def go(qx, qw, ws, *b):
+        return get(ns, "quantized_linear")(qx, 0.1, 3, qw, ws, b[0] if b else None, 0.2, 7)
+    return _meta_result(go, (qx, qw, ws) + ((torch.randn(m, generator=gen),) if bias else ()))
 
 
 def call_error(ns, name, args):

@@ -112,11 +112,16 @@ def test_any_layout(student, gen, layout):
 
 def test_gradient_in_a_larger_graph(student, gen):
     """in y = fake_quantize(x) + x autograd hands one incoming gradient to both branches: the gradient of x is
-    PyTorch's straight-through one plus g, and g itself is left unchanged"""
+    PyTorch's straight-through one plus g, and g itself is left unchanged; with a second call on another tensor before
+    the one backward (as QATLinear's input and weight), each call's gradient keeps its own mask"""
     x = torch.randn(4, 6, generator=gen) * 3  # scale 0.02, -128..127: about a third of the entries clamp
     g = torch.randn(4, 6, generator=gen)
-    res = student.call("fake_quant_in_graph", x=x, scale=0.02, zero_point=1, quant_min=-128, quant_max=127, g=g)
-    what = "the gradient of <g, fake_quantize(x, 0.02, 1, -128, 127) + x> with respect to x, for x (4, 6)"
+    x2 = torch.randn(4, 6, generator=gen) * 0.5  # 0.1, 0..15 with zero point 3: most entries clamp, others not
+    args2, g2 = [0.1, 3, 0, 15], torch.randn(4, 6, generator=gen)
+    res = student.call("fake_quant_in_graph", x=x, scale=0.02, zero_point=1, quant_min=-128, quant_max=127, g=g,
+                       x2=x2, args2=args2, g2=g2)
+    what = ("the gradient of <g, fake_quantize(x, 0.02, 1, -128, 127) + x> + <g2, fake_quantize(x2, 0.1, 3, 0, 15)> "
+            "with respect to x, for x and x2 (4, 6) (both calls run before the backward)")
     grad = res["grad"]
     expect(isinstance(grad, torch.Tensor), f"{what}: {grad}")
     expect(res["g_unchanged"], f"{what}: the incoming gradient g was changed in place (backward must return a new "
@@ -127,6 +132,15 @@ def test_gradient_in_a_larger_graph(student, gen):
         i = tuple(int(v) for v in bad.nonzero()[0])
         expect(False, f"{what}: {int(bad.sum())} of {bad.numel()} entries differ from PyTorch's; first at {i}: "
                f"expected {want[i].item():.4g}, got {grad[i].item():.4g}")
+    grad2, want2 = res["grad2"], reference(x2, *args2, g2)[1]
+    what2 = what.replace("with respect to x,", "with respect to x2,")
+    expect(isinstance(grad2, torch.Tensor), f"{what2}: {grad2}")
+    bad = grad2 != want2
+    if bad.any():
+        i = tuple(int(v) for v in bad.nonzero()[0])
+        expect(False, f"{what2}: {int(bad.sum())} of {bad.numel()} entries differ from PyTorch's straight-through "
+               f"gradient; first at {i}: x2 = {x2[i].item():.4g}, expected {want2[i].item():.4g}, got "
+               f"{grad2[i].item():.4g} (each call's backward masks with its own rounded levels)")
 
 
 def test_does_not_call_pytorch_quantizer(student, gen):
@@ -142,7 +156,8 @@ def test_on_another_device(student, gen):
     """on a tensor on another device (meta, the grader's GPU stand-in) the value and gradient are there"""
     shape = [int(torch.randint(1, 5, (), generator=gen)), 3]
     res = student.call("fake_quant_on_meta", shape=shape)
-    what = f"fake_quantize(x {shape} on the meta device, 0.1, 2, -128, 127) and its gradient"
+    what = (f"fake_quantize(x {shape} on the meta device (or, where the code reads values, on the CPU with meta as the "
+            f"default device), 0.1, 2, -128, 127) and its gradient")
     expect("error" not in res, f"{what} (the grader's stand-in for a GPU: a tensor made without device= lands on the "
            f"CPU) raised {res.get('error')}: create every tensor on x's device")
     expect(res["devices"] == ["meta", "meta"] and res["shapes"] == [shape, shape],

@@ -114,8 +114,8 @@ def test_moving_average(student, gen, per, c):
 
 @pytest.mark.parametrize("case", ["all positive", "all negative", "zeros", "one value"])
 def test_one_sided_and_constant(student, gen, case):
-    """the range is widened to include 0 (one-sided data), a zero-width range gives the eps scale, and tensors of
-    one element (0-dim too) are observed like any other"""
+    """the range is widened to include 0 (one-sided data), a zero-width range gives the eps scale, a first tensor of
+    zeros sets the range like any first tensor, and tensors of one element (0-dim too) are observed like any other"""
     x = torch.rand(3, 4, generator=gen) + 1.0
     if case == "all negative":
         x = -x
@@ -126,6 +126,10 @@ def test_one_sided_and_constant(student, gen, case):
     for cfg in ({"dtype": "uint8"}, {"dtype": "int8"}, {"dtype": "uint8", "symmetric": True},
                 {"dtype": "int8", "ch_axis": 0}):
         compare(student, gen, cfg, [x], f"one tensor (3, 4), {case}")
+    if case == "zeros":  # a first tensor of zeros is a first tensor: it sets the range, and the next one moves it
+        later = torch.rand(3, 4, generator=gen) * 2 + 1.0
+        for cfg in ({"dtype": "uint8", "averaging_constant": 0.25}, {"dtype": "int8", "ch_axis": 0}):
+            compare(student, gen, cfg, [x, later], "a tensor (3, 4) of zeros, then an all-positive one")
     y = torch.randn(3, 4, generator=gen)
     y[1] = 0.0
     compare(student, gen, {"dtype": "uint8", "ch_axis": 0}, [y], "a tensor (3, 4) whose row 1 is all zeros")

@@ -37,12 +37,14 @@ def reference(weight, bias, xs, modes, g, weights=None):
     return outs, grads
 
 
-def run(student, gen, shape, bias, modes, what, shrink=False):
+def run(student, gen, shape, bias, modes, what, shrink=False, lead=(5,)):
+    """lead: the leading dimensions of every input, (..., K) as F.linear takes them."""
     m, k = shape
+    lead = tuple(lead)
     weight = torch.randn(m, k, generator=gen) * 0.3
     b = torch.randn(m, generator=gen) if bias else None
-    xs = [torch.randn(5, k, generator=gen) * (1 + 2 * i) + i for i in range(len(modes))]
-    g = torch.randn(5, m, generator=gen)
+    xs = [torch.randn(lead + (k,), generator=gen) * (1 + 2 * i) + i for i in range(len(modes))]
+    g = torch.randn(lead + (m,), generator=gen)
     # shrink: the weight's range narrows from call to call, as training changes it (s_w from the current weight)
     weights = [weight / (1 + i) for i in range(len(modes))] if shrink else None
     if shrink:  # and at last all zero: the weight's scale is eps (the observer's floor), not 0 and an infinite inverse
@@ -50,6 +52,10 @@ def run(student, gen, shape, bias, modes, what, shrink=False):
     res = student.call("qat_forward", weight=weight, bias=b, xs=xs, modes=modes, g=g, weights=weights)
     outs, grads = reference(weight, b, xs, modes, g, weights)
     for i, (got, want, mode) in enumerate(zip(res["outs"], outs, modes)):
+        expect(isinstance(got, torch.Tensor) and tuple(got.shape) == tuple(want.shape),
+               f"{what}: the output for input {i} of shape {lead + (k,)} ({mode} mode) has shape "
+               f"{tuple(got.shape) if isinstance(got, torch.Tensor) else got}, expected {tuple(want.shape)} "
+               f"(F.linear's: the input's leading dimensions kept)")
         expect_close(got, want, f"{what}: the output for input {i} ({mode} mode; inputs of growing range, "
                      f"so the observer's moving average matters)", **TOL)
     return res, grads
@@ -71,16 +77,20 @@ def test_training_forward(student, gen, shape, bias):
 
 
 def test_eval_freezes_observer(student, gen):
-    """in eval mode the observer is left as it is and its range is used"""
-    what = "QATLinear(6, 3) called on two inputs in training mode, then two wider ones in eval mode"
-    res, _ = run(student, gen, (3, 6), True, ["train", "train", "eval", "eval"], what)
+    """in eval mode the observer is left as it is and its range is used, the range it has now (after more training
+    too); inputs (2, 3, K) keep their leading dimensions"""
+    what = ("QATLinear(6, 3) called on inputs (2, 3, 6): two in training mode, two wider ones in eval mode, one more "
+            "in training mode and one in eval mode again (the range after that training call)")
+    run(student, gen, (3, 6), True, ["train", "train", "eval", "eval", "train", "eval"], what, lead=(2, 3))
 
 
 @pytest.mark.parametrize("mode", ["train", "eval"])
 def test_gradients(student, gen, mode):
-    """gradients reach x, weight and bias through the straight-through estimator, as PyTorch's fake quantize gives"""
-    what = f"QATLinear(6, 3) after two training calls, then one in {mode} mode"
-    res, grads = run(student, gen, (3, 6), True, ["train", "train", mode], what)
+    """gradients reach x, weight and bias through the straight-through estimator, as PyTorch's fake quantize gives
+    (inputs (5, 6), or single vectors (6,))"""
+    lead = (5,) if mode == "train" else ()  # in eval mode, inputs of one vector (6,) each
+    what = f"QATLinear(6, 3) after two training calls, then one in {mode} mode, on inputs {lead + (6,)}"
+    res, grads = run(student, gen, (3, 6), True, ["train", "train", mode], what, lead=lead)
     got = res.get("grads")
     expect(isinstance(got, list) and len(got) == 3, f"{what}: the output has no autograd graph")
     for name, gr, want in zip(["x", "weight", "bias"], got, grads):

@@ -80,12 +80,13 @@ def check_values(student, args, what):
     return res
 
 
-SHAPES = [((5,), 16, 4, True), ((3, 7), 33, 6, False), ((2, 3), 8, 1, True), ((1,), 1, 3, False)]
+SHAPES = [((), 16, 4, True), ((3, 7), 33, 6, False), ((2, 3), 8, 1, True), ((1,), 1, 3, False)]
 
 
 @pytest.mark.parametrize("lead,k,m,bias", SHAPES, ids=[f"{l}-K{k}-M{m}-{'bias' if b else 'nobias'}" for l, k, m, b in SHAPES])
 def test_matches_float_computation(student, gen, lead, k, m, bias):
-    """within one level of the quantized float computation, and equal to the text's integer computation"""
+    """within one level of the quantized float computation, and equal to the text's integer computation, for qx of
+    shape (..., K) with no, one and two leading dimensions (a single vector (K,) gives (M,))"""
     args = case(gen, lead, k, m, bias)
     what = (f"quantized_linear(qx {lead + (k,)}, {args[1]:.4g}, {args[2]}, qw ({m}, {k}), w_scale ({m},), "
             f"{'bias' if bias else 'None'}, {args[6]:.4g}, {args[7]})")
@@ -134,7 +135,7 @@ def test_on_another_device(student, gen):
     for bias in (True, False):
         res = student.call("qlinear_on_meta", lead=lead, k=k, m=m, bias=bias)
         what = (f"quantized_linear(qx {tuple(lead) + (k,)}, ..., qw ({m}, {k}), w_scale, {'bias' if bias else 'None'}, "
-                f"...) on the meta device")
+                f"...) on the meta device (or, where the code reads values, on the CPU with meta as the default device)")
         expect("error" not in res, f"{what} (the grader's stand-in for a GPU: a tensor made without device= lands on "
                f"the CPU) raised {res.get('error')}: create every tensor on qx's device")
         expect(res["devices"] == ["meta"] and res["shapes"] == [lead + [m]] and res["dtypes"] == ["torch.uint8"],

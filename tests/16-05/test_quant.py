@@ -288,7 +288,8 @@ def test_on_another_device(student, gen, case):
     """on tensors on another device (meta, the grader's GPU stand-in) the results are there, with the right dtypes"""
     shape, axis, dtype = case
     res = student.call("quant_on_meta", shape=list(shape), dtype=dtype, axis=axis)
-    what = f"quantize / dequantize of x {shape} on the meta device" + ("" if axis is None else f", axis={axis}")
+    what = (f"quantize / dequantize of x {shape} on the meta device (or, where the code reads values, on the CPU with "
+            f"meta as the default device)" + ("" if axis is None else f", axis={axis}"))
     expect("error" not in res, f"{what} (the grader's stand-in for a GPU: a tensor made without device= lands on the "
            f"CPU) raised {res.get('error')}: create every tensor on the input's device")
     expect(res["devices"] == ["meta", "meta"] and res["shapes"] == [list(shape)] * 2
