@@ -125,7 +125,7 @@ def find_nan_origin(loss_fn, x: torch.Tensor):
                 loss = loss_fn(x)
                 loss.backward()
         except RuntimeError as err:
-            found = re.search(r"Function '(\w+)' returned nan values", str(err))
+            found = re.search(r"Function '([^']+)' returned nan values", str(err))
             if found is None:
                 raise
         else:

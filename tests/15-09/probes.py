@@ -116,6 +116,14 @@ LOSS_SOURCES = {
         "    m = torch.where(x > 0, x, torch.zeros_like(x))\n"
         "    r = torch.sqrt(m)\n"
         "    return (r * 0).sum() + x.sum()\n"),
+    # an in-place op on a view: the node that returns NaN is named 'torch::autograd::CopySlices' in the error (no
+    # "Backward" in it, and a namespace): sqrt_'s backward makes 0 * inf = nan where a zero is in y[:2]
+    "copy_slices": (
+        "import torch\n"
+        "def loss(x):\n"
+        "    y = x * 1\n"
+        "    y[:2].sqrt_()\n"
+        "    return (y * 0).sum() + x.sum()\n"),
 }
 
 
@@ -158,6 +166,14 @@ def nan_origin_quiet(ns, name, x, pad=0, action="ignore"):
         return out
 
 
+def innermost_frame(exc):
+    """[file, line] of the innermost frame of exc's traceback (where it was raised): an exception that propagates
+    unchanged keeps the frame of its first raise; a new one raised in its place starts where that happened."""
+    import traceback
+    frames = traceback.extract_tb(exc.__traceback__)
+    return [frames[-1].filename, frames[-1].lineno] if frames else None
+
+
 def nan_origin(ns, name, x, pad=0):
     """find_nan_origin on one of the losses above; also whether anomaly mode is left on and how many
     warnings escaped the call."""
@@ -174,7 +190,7 @@ def nan_origin(ns, name, x, pad=0):
             result["error"] = None
         except Exception as exc:  # what find_nan_origin let through
             result["returned"] = None
-            result["error"] = {"type": type(exc).__name__, "message": str(exc)[:300]}
+            result["error"] = {"type": type(exc).__name__, "message": str(exc)[:300], "origin": innermost_frame(exc)}
         result["filters"] = [before, broad_warning_filters()]  # this block restores them for the worker
     result["anomaly_on_after"] = bool(torch.is_anomaly_enabled())
     result["escaped_warnings"] = len(escaped)

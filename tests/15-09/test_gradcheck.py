@@ -499,6 +499,19 @@ def test_output_that_no_checked_input_reaches(student, gen):
     expect_verdict(student, case("ignores", [0.0], smooth_inputs(gen), needs=TF))
 
 
+# check_gradients stacking its analytic rows (torch.stack(rows)) raises for an output with no elements: there is no
+# row to stack. gradcheck accepts: no entry can disagree
+def test_output_with_no_elements(student, gen):
+    """check_gradients accepts a function whose output has no elements (no row, so no entry to disagree), as
+    gradcheck does"""
+    n = int(torch.randint(2, 6, (1,), generator=gen))
+    c = case("view", [0.0], [torch.randn(n, 1, generator=gen, dtype=torch.float64)],
+             note=f" (x of shape ({n}, 1), so the output x.T[1:] has shape (0, {n}): no elements)")
+    assert judge_verdict(c) is True, "judge: gradcheck accepts an output with no elements"
+    expect_verdict(student, c, want=True, clause=" (one row per output element: none here, and every entry of an "
+                                                  "empty Jacobian satisfies the test)")
+
+
 def test_written_from_scratch(student, gen):
     """numeric_jacobian and check_gradients compute their own answers: neither calls into torch.autograd.gradcheck,
     the yardstick the checks compare with"""

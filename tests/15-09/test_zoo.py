@@ -76,6 +76,21 @@ def test_add_positions_on_meta(student, gen, dtype):
                  f"{what}: (device, dtype, shape) of the result")
 
 
+# k / seq written as k * (1.0 / seq) (a Python division) raises ZeroDivisionError for seq = 0, where
+# torch.arange(0) / 0 is simply empty
+def test_add_positions_empty_sequence(student, gen):
+    """fixed_add_positions for an empty sequence (x of shape (batch, 0, dim)) returns the empty x + k / seq, of
+    x's dtype and on x's device"""
+    dtype = ["float16", "bfloat16", "float32", "float64"][int(torch.randint(0, 4, (1,), generator=gen))]
+    shape = [int(torch.randint(1, 4, (1,), generator=gen)), 0, int(torch.randint(1, 5, (1,), generator=gen))]
+    r = student.call("zoo_positions_meta", shape=shape, dtype=dtype)
+    what = (f"fixed_add_positions(x) for x = torch.empty({tuple(shape)}, device='meta', dtype=torch.{dtype}) (a "
+            f"sequence of length 0: no position k, so x + k / seq is x's empty shape)")
+    expect(r["error"] is None, f"{what} raised {r['error']}")
+    expect_equal((r["device"], r["dtype"], r["shape"]), ("meta", f"torch.{dtype}", shape),
+                 f"{what}: (device, dtype, shape) of the result")
+
+
 @pytest.mark.parametrize("dtype", [torch.float64, torch.float32])
 def test_add_positions_values(student, gen, dtype):
     """fixed_add_positions adds k / seq to every feature of position k"""
@@ -125,6 +140,29 @@ def test_train_matches_sgd(student, gen):
         expect_close(r["state"][name], w, f"parameter '{name}' after fixed_train(model, 4 batches, lr=0.5) for a "
                      f"model whose .grad an earlier backward had already set (each step must use the gradient of "
                      f"its own batch alone)", atol=1e-6, rtol=1e-5)
+
+
+# a "safety" clip_grad_norm_ (or any rescaling of the step) changes nothing on small random batches: here the first
+# layer's weights are 1e-4 times the usual and the inputs 1e4 times, so the first batch's gradient norm is in the
+# thousands while the forward pass is the usual one
+def test_train_large_gradient_is_not_clipped(student, gen):
+    """fixed_train takes the plain SGD step also on a batch whose gradient norm is in the thousands (no clipping
+    or rescaling)"""
+    state = {k: v.clone() for k, v in PROBES["zoo_model"](int(torch.randint(0, 10_000, (1,), generator=gen)))
+             .state_dict().items()}
+    state["0.weight"] *= 1e-4
+    batches = [(x * 1e4, y) for x, y in train_batches(gen, 3)]
+    r = student.call("zoo_train", state=state, batches=batches, lr=0.5)
+    want_losses, want_state = judge_train(state, batches, 0.5)
+    model = PROBES["zoo_model"](0)
+    model.load_state_dict(state)
+    F.cross_entropy(model(batches[0][0]), batches[0][1]).backward()
+    norm = float(torch.cat([p.grad.reshape(-1) for p in model.parameters()]).norm())
+    for name, w in want_state.items():
+        expect_close(r["state"][name], w, f"parameter '{name}' after fixed_train(model, 3 batches, lr=0.5) where the "
+                     f"first batch's gradient has norm {norm:.4g} (inputs of size ~1e4, first-layer weights ~1e-4): "
+                     f"'one plain SGD step (torch.optim.SGD(model.parameters(), lr=lr)) per batch on the "
+                     f"cross-entropy of that batch alone' takes the whole gradient, unclipped", atol=1e-6, rtol=1e-5)
 
 
 def test_train_returns_float_losses(student, gen):

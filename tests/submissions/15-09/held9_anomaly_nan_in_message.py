@@ -7,8 +7,8 @@ from course.grading.class_run.submissions import edited
 EXPECT = {"anomaly": "fail", "gradcheck": "pass", "monitor": "pass", "zoo": "pass", "leaks": "pass"}
 CELLS = {"anomaly_impl": edited(
     "15-09", "anomaly_impl",
-    ("            found = re.search(r\"Function '(\\w+)' returned nan values\", str(err))\n"
+    ("            found = re.search(r\"Function '([^']+)' returned nan values\", str(err))\n"
      "            if found is None:\n                raise\n",
      "            if \"nan\" not in str(err):\n                raise  # not a NaN problem\n"
-     "            found = re.search(r\"Function '(\\w+)' returned nan values\", str(err))\n"),
+     "            found = re.search(r\"Function '([^']+)' returned nan values\", str(err))\n"),
     ("    op = found.group(1)\n", "    op = found.group(1) if found else None\n"))}
