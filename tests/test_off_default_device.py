@@ -42,6 +42,14 @@ def test_a_boolean_mask_with_a_tensor_made_without_device_is_still_seen():
     assert where != "meta"
 
 
+@pytest.mark.parametrize("read", [lambda t: t.item(), bool, float, lambda t: t.numpy()],
+                         ids=["item", "bool", "float", "numpy"])
+def test_reading_a_value_is_not_held_against_correct_code(read):
+    def clipped(x):
+        return x * 0 if read((x.abs().max() > 10).float()) else x * 1
+    assert _call(clipped, torch.tensor([1.0, -2.0])) == ("meta", torch.Size([2]))
+
+
 def test_other_errors_propagate():
     def raises(x):
         raise KeyError("mine")

@@ -39,27 +39,36 @@ def capture_error(fn, *args, **kwargs) -> dict:
     return {"raised": False, "type": "", "message": "", "mro": []}
 
 
-def _needs_values(exc: BaseException) -> bool:
+def needs_values(exc: BaseException) -> bool:
     """An op the meta device cannot run because it reads values or its output's shape depends on them (boolean
-    masks, nonzero, masked_select, unique, .item()): the code may be right on a GPU."""
+    masks, nonzero, masked_select, unique; .item(), bool(), float() and .numpy() of a meta tensor): the code may
+    be right on a GPU. A tensor on the wrong device is not one of them."""
     text = str(exc)
-    return isinstance(exc, NotImplementedError) or "data-dependent" in text or "no data" in text
+    return (isinstance(exc, NotImplementedError) or "data-dependent" in text or "no data" in text
+            or "cannot be called on meta tensors" in text or "meta device type tensor to numpy" in text)
 
 
 def off_default_device(fn, tensors, **kwargs):
-    """fn(*tensors, **kwargs) with the inputs off the default device, the grader's stand-in for a GPU: a tensor
-    made without device= then sits elsewhere than the inputs, and mixing the two raises, as on a GPU. First the
-    inputs go to the meta device (the default stays the CPU). Meta tensors hold no values, so where fn needs
-    them (a boolean mask), the roles swap: the inputs stay on the CPU and the default device becomes meta.
-    Returns (result, home): home is the inputs' device type; the caller reads devices with ``relative_device``.
-    What fn raised otherwise propagates."""
+    """fn(*tensors, **kwargs) with the inputs off the default device (``stand_in_device``): a tensor made without
+    device= then sits elsewhere than the inputs, and mixing the two raises, as on a GPU. Returns (result, home):
+    home is the inputs' device type; the caller reads devices with ``relative_device``."""
+    return stand_in_device(lambda device: fn(*(t.to(device) if device == "meta" else t.clone() for t in tensors),
+                                             **kwargs))
+
+
+def stand_in_device(run):
+    """run(device), the grader's stand-in for a GPU: run builds its inputs (tensors, modules, parameters) on
+    ``device`` and calls the submission. First on the meta device (the default stays the CPU). Meta tensors hold
+    no values, so where the code needs them (a boolean mask, .item()), the roles swap: run builds on the CPU
+    and the default device becomes meta. Returns (result, home), home being the device run built on. What run
+    raised otherwise propagates."""
     try:
-        return fn(*(t.to("meta") for t in tensors), **kwargs), "meta"
+        return run("meta"), "meta"
     except Exception as exc:
-        if not _needs_values(exc):
+        if not needs_values(exc):
             raise
     with torch.device("meta"):
-        return fn(*(t.clone() for t in tensors), **kwargs), "cpu"
+        return run("cpu"), "cpu"
 
 
 def relative_device(t: torch.Tensor, home: str) -> str:

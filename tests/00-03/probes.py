@@ -2,7 +2,8 @@
 import torch
 import torch.nn.functional as F
 
-from course.judge.probelib import aliases, build_model, capture_error, changes, get, global_state, module_state
+from course.judge.probelib import (aliases, build_model, capture_error, changes, get, global_state, module_state,
+                                   needs_values, relative_device, stand_in_device)
 
 LOSSES = {"mse": F.mse_loss, "cross_entropy": F.cross_entropy, "smooth_l1": F.smooth_l1_loss}
 
@@ -253,41 +254,50 @@ def adamw_run(ns, values, groups, grads, resume_at=None, repeat=False, frozen=()
     return out
 
 
+def _step_off_device(ns, name, shapes, hyper, steps):
+    """The optimizer ``name`` stepping float64 parameters off the default device (probelib.stand_in_device, a
+    stand-in for a GPU: meta parameters, or CPU ones with meta as the default device where the code reads values;
+    a tensor made without device= lands elsewhere). Returns the parameters, the optimizer (None if its
+    constructor raised), the error, if any, and the parameters' device type."""
+    def run(where):
+        params = [torch.nn.Parameter(torch.zeros(s, dtype=torch.float64, device=where)) for s in shapes]
+        error, opt = None, None
+        try:
+            opt = get(ns, name)(params, **hyper)
+            for _ in range(steps):
+                for p in params:
+                    p.grad = torch.zeros_like(p)
+                opt.step()
+        except Exception as exc:
+            if where == "meta" and needs_values(exc):
+                raise  # right on a GPU, maybe: stand_in_device runs it again with values
+            error = f"{type(exc).__name__}: {str(exc)[:300]}"
+        return params, opt, error
+    (params, opt, error), home = stand_in_device(run)
+    return params, opt, error, home
+
+
+def _device_of(value, home):
+    return relative_device(value, home) if isinstance(value, torch.Tensor) else None
+
+
 def sgd_on_meta(ns, shapes, hyper, steps):
-    """MomentumSGD stepping float64 parameters on the meta device (a stand-in for a GPU: a tensor made without
-    device= lands on the CPU). Returns the error, if any, and the device of each momentum buffer kept."""
-    params = [torch.nn.Parameter(torch.zeros(s, dtype=torch.float64, device="meta")) for s in shapes]
-    error, opt = None, None
-    try:
-        opt = get(ns, "MomentumSGD")(params, **hyper)
-        for _ in range(steps):
-            for p in params:
-                p.grad = torch.zeros_like(p)
-            opt.step()
-    except Exception as exc:
-        error = f"{type(exc).__name__}: {str(exc)[:300]}"
+    """MomentumSGD stepping float64 parameters off the default device (_step_off_device). Returns the error, if
+    any, and the device of each momentum buffer kept ("meta": the parameter's)."""
+    params, opt, error, home = _step_off_device(ns, "MomentumSGD", shapes, hyper, steps)
     state = [] if opt is None else [opt.state.get(p, {}) for p in params]
-    return {"error": error, "buffers": [str(st["momentum_buffer"].device) if isinstance(
+    return {"error": error, "buffers": [_device_of(st["momentum_buffer"], home) if isinstance(
         st.get("momentum_buffer"), torch.Tensor) else _raw(st.get("momentum_buffer")) for st in state]}
 
 
 def adamw_on_meta(ns, shapes, hyper, steps):
-    """ScratchAdamW stepping float64 parameters on the meta device (a stand-in for a GPU: a tensor made without
-    device= lands on the CPU). Returns, per parameter, the devices of exp_avg and exp_avg_sq as kept in the state
-    (read even when a step raised) and the error, if any."""
-    params = [torch.nn.Parameter(torch.zeros(s, dtype=torch.float64, device="meta")) for s in shapes]
-    error, opt = None, None
-    try:
-        opt = get(ns, "ScratchAdamW")(params, **hyper)
-        for _ in range(steps):
-            for p in params:
-                p.grad = torch.zeros_like(p)
-            opt.step()
-    except Exception as exc:
-        error = f"{type(exc).__name__}: {str(exc)[:300]}"
+    """ScratchAdamW stepping float64 parameters off the default device (_step_off_device). Returns, per parameter,
+    the devices of exp_avg and exp_avg_sq as kept in the state ("meta": the parameter's; read even when a step
+    raised) and the error, if any."""
+    params, opt, error, home = _step_off_device(ns, "ScratchAdamW", shapes, hyper, steps)
     state = [] if opt is None else [opt.state.get(p, {}) for p in params]
-    return {"error": error, "param_devices": [str(p.device) for p in params],
-            "moments": [{k: (str(st[k].device) if isinstance(st[k], torch.Tensor) else type(st[k]).__name__)
+    return {"error": error, "param_devices": [_device_of(p, home) for p in params],
+            "moments": [{k: (_device_of(st[k], home) if isinstance(st[k], torch.Tensor) else type(st[k]).__name__)
                          for k in ("exp_avg", "exp_avg_sq") if k in st} for st in state]}
 
 

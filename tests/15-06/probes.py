@@ -14,7 +14,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 from torch.nn.modules.linear import NonDynamicallyQuantizableLinear
 
-from course.judge.probelib import capture_error, get
+from course.judge.probelib import capture_error, get, relative_device, stand_in_device
 
 
 # ====================================================================== builders
@@ -414,22 +414,26 @@ def fold(ns, cfg, conv_state, bn_state, x):
 
 
 def fold_typed(ns, cfg, conv_state, bn_state, conv_dtype, bn_dtype, device="cpu"):
-    """Fold a conv and a BatchNorm of their own dtypes (names) on a device ("meta": the stand-in for a GPU, no
-    values): the folded parameters' dtypes, devices and (off meta) values, or the error."""
-    conv = nn.Conv2d(**cfg, device=device, dtype=getattr(torch, conv_dtype))
-    bn = nn.BatchNorm2d(cfg["out_channels"], device=device, dtype=getattr(torch, bn_dtype))
-    if device != "meta":
-        conv.load_state_dict(conv_state)
-        bn.load_state_dict(bn_state)
-    conv.eval()
-    bn.eval()
-    try:
+    """Fold a conv and a BatchNorm of their own dtypes (names) on a device (values loaded from the states), or off
+    the default device ("meta": probelib.stand_in_device, the stand-in for a GPU: meta modules, or CPU ones with
+    meta as the default device where the code needs values): the folded parameters' dtypes, devices (relative
+    to conv's) and (off meta) values, or the error."""
+    def run(where):
+        conv = nn.Conv2d(**cfg, device=where, dtype=getattr(torch, conv_dtype))
+        bn = nn.BatchNorm2d(cfg["out_channels"], device=where, dtype=getattr(torch, bn_dtype))
+        if conv_state is not None:
+            conv.load_state_dict(conv_state)
+            bn.load_state_dict(bn_state)
+        conv.eval()
+        bn.eval()
         fused = get(ns, "fold_conv_bn")(conv, bn)
-        params = {"weight": fused.weight, "bias": fused.bias}
+        return {"weight": fused.weight, "bias": fused.bias}
+    try:
+        params, home = stand_in_device(run) if device == "meta" else (run(device), device)
     except Exception as exc:
         return {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
-    return {k: None if t is None else {"dtype": str(t.dtype), "device": str(t.device),
-                                       "value": None if t.is_meta else t.detach().clone()}
+    return {k: None if t is None else {"dtype": str(t.dtype), "device": relative_device(t, home) if device == "meta"
+                                       else str(t.device), "value": None if t.is_meta else t.detach().clone()}
             for k, t in params.items()}
 
 
