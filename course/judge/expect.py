@@ -7,7 +7,9 @@ Tolerances are explicit at each call site.
 from __future__ import annotations
 
 import builtins
+import gc
 import math
+import types
 from collections import deque
 
 import torch
@@ -32,7 +34,12 @@ def fail(msg: str):
 # ``forget_replies``), and the hidden checks' modules get ``zip`` below in place of the builtin (the judge's plugin
 # installs it): where one of its arguments is a reply's own list and shorter than every argument of the judge's
 # own, the check fails instead of comparing less. A zip of a reply with a slice or copy of it is not affected, nor ``strict=``.
-_SEQS: dict[int, object] = {}   # id -> the reply's list or tuple itself (kept alive, so no id is reused)
+# Red team 15: not only lists and tuples. A reply may put any other value where the probe sends a list, and an empty
+# dict, set, string, bytes or tensor (or a dict's ``.values()``) stopped the zip as well (15-04's EMA history sent
+# as ``{}``: a known-wrong EMA kept 17 of 17 checks of its task, 15 before); every container of a reply is remembered.
+_SEQS: dict[int, object] = {}   # id -> the reply's container itself (kept alive, so no id is reused)
+_CONTAINERS = (list, tuple, dict, set, frozenset, str, bytes, bytearray, torch.Tensor)
+_VIEWS = (type({}.keys()), type({}.values()), type({}.items()))
 _HELD: deque = deque()          # (frame bytes, ids) per reply remembered, oldest first
 _LIMIT = 200_000                # values walked per reply (a reply holds at most 100,000: course.wire, plain)
 # Remembering a list keeps its reply alive until the check ends: a check that calls the worker many times (a
@@ -48,12 +55,12 @@ def remember_reply(value, nbytes: int = 0) -> None:
     while stack and n < _LIMIT:
         v = stack.pop()
         n += 1
+        if isinstance(v, _CONTAINERS) and id(v) not in _SEQS:
+            _SEQS[id(v)] = v
+            ids.append(id(v))
         if isinstance(v, dict):
             stack.extend(v.values())
-        elif isinstance(v, (list, tuple)):
-            if id(v) not in _SEQS:
-                _SEQS[id(v)] = v
-                ids.append(id(v))
+        elif isinstance(v, (list, tuple, set, frozenset)):
             stack.extend(v)
     _HELD.append((nbytes, ids))
     total = sum(b for b, _ in _HELD)
@@ -70,6 +77,8 @@ def forget_replies() -> None:
 
 
 def is_reply(obj) -> bool:
+    if isinstance(obj, _VIEWS):  # keys(), values() or items() of a reply's dict
+        obj = next(iter(gc.get_referents(obj.mapping)), None)
     return _SEQS.get(id(obj)) is obj
 
 
@@ -87,17 +96,54 @@ def zip(*iterables, strict: bool = False):  # noqa: A001 (the builtin's name on 
             # the judge's own sequences may differ in length by design (names for three gradients, two of which
             # the case has): only a reply shorter than every one of them stops the zip before the judge's end
             own = [n for a in iterables if not is_reply(a) for n in (_len(a),) if n is not None]
-            short = min(len(a) for a in replies)
-            if own and short < min(own):
+            lens = [n for a in replies for n in (_len(a),) if n is not None]
+            short = min(lens) if lens else None
+            if own and short is not None and short < min(own):
                 raise CheckFailed(f"a result your code sent back holds {short} entries where the check compares "
                                   f"{min(own)} (one for each case or input it gave)")
     return builtins.zip(*iterables, strict=strict)
 
 
+def _compared(name: str):
+    real = getattr(torch, name)
+
+    def compare(a, b, *args, **kwargs):
+        out = real(a, b, *args, **kwargs)
+        if isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor):
+            n = max(a.numel(), b.numel())
+            got = out.numel() if isinstance(out, torch.Tensor) else torch.broadcast_shapes(a.shape, b.shape).numel()
+            if got < n:
+                raise CheckFailed(f"a tensor your code sent back (shape {tuple(a.shape)} or {tuple(b.shape)}) is "
+                                  f"compared with one of {n} values, and broadcasting the two leaves {got}: "
+                                  f"expected a result of shape {tuple((a if a.numel() == n else b).shape)}")
+        return out
+    compare.__name__ = name
+    return compare
+
+
+class _Torch(types.ModuleType):
+    """``torch`` for the hidden checks' modules: ``torch.allclose`` and ``torch.isclose`` fail a comparison whose
+    broadcast compares fewer values than one side holds (red team 15: a reply tensor of shape (0, 1, 1) broadcast
+    against any expected (n, m) compares nothing, and ``allclose`` of nothing is True: two known-wrong 15-09
+    monitors kept 21 of 21 checks of their task, 20 before). Everything else is torch's own."""
+
+    allclose = staticmethod(_compared("allclose"))
+    isclose = staticmethod(_compared("isclose"))
+
+    def __getattr__(self, name):
+        return getattr(torch, name)
+
+
+TORCH = _Torch("torch")
+
+
 def install_zip(module) -> None:
-    """Give ``module`` (a hidden check's, or a helper of one) this ``zip``."""
+    """Give ``module`` (a hidden check's, or a helper of one) this ``zip``, and ``torch`` with guarded
+    ``allclose``/``isclose``."""
     if getattr(module, "zip", None) is not zip:
         module.zip = zip
+    if getattr(module, "torch", None) is torch:
+        module.torch = TORCH
 
 
 def _fmt(t, n: int = 6) -> str:
