@@ -179,7 +179,19 @@ def sampler_resume(ns, n, seed, epoch, cut):
     z.load_state_dict(resaved)
     z.set_epoch(epoch)
     resaved_tail = [int(i) for i in z]
-    return {"full": full, "full_next": full_next, "head": head, "tail": tail, "again": again, "next": nxt,
+    # set_epoch(the epoch it has) in the middle of a live pass (nothing pending): state_dict() still says `cut`
+    y = S(n, seed=seed)
+    y.set_epoch(epoch)
+    ity = iter(y)
+    _ = [int(next(ity)) for _ in range(cut)]
+    y.set_epoch(epoch)
+    live_state = y.state_dict()
+    del ity
+    y2 = S(n, seed=seed)
+    y2.load_state_dict(live_state)
+    y2.set_epoch(epoch)
+    live_tail = [int(i) for i in y2]
+    return {"live_tail": live_tail, "full": full, "full_next": full_next, "head": head, "tail": tail, "again": again, "next": nxt,
             "restarted": restarted, "resaved_tail": resaved_tail,
             "other_epoch": other_epoch, "after_new_epoch": after_new_epoch}
 
@@ -348,17 +360,23 @@ def rng_cuda_standin(ns, captured, moved):
 
 
 # ------------------------------------------------------------------ callbacks
-def early_stopping(ns, values, patience, min_delta, mode):
+def early_stopping(ns, values, patience, min_delta, mode, reset_stop=False):
+    """reset_stop: should_stop is put back to False after every validation (as in a run resumed from a
+    checkpoint, which does not hold should_stop); "stops" lists every validation that set it."""
     ES = get(ns, "EarlyStopping")
     cb = ES(monitor="score", patience=patience, min_delta=min_delta, mode=mode)
     fake = types.SimpleNamespace(should_stop=False, epoch=0, global_step=0)
-    stop_at = None
+    stop_at, stops = None, []
     for i, v in enumerate(values):
         fake.epoch = i
         cb.on_validation_end(fake, {"score": float(v), "other": 0.0})
-        if fake.should_stop and stop_at is None:
-            stop_at = i
-    return {"stop_at": stop_at}
+        if fake.should_stop:
+            stops.append(i)
+            if stop_at is None:
+                stop_at = i
+            if reset_stop:
+                fake.should_stop = False
+    return {"stop_at": stop_at, "stops": stops}
 
 
 def ema_net(batchnorm=False):
@@ -367,10 +385,11 @@ def ema_net(batchnorm=False):
     return nn.Sequential(nn.Linear(3, 4), *mid, nn.Tanh(), nn.Linear(4, 2)).double()
 
 
-def ema_updates(ns, init, updates, decay, batchnorm=False, frozen=()):
+def ema_updates(ns, init, updates, decay, batchnorm=False, frozen=(), start_step=0):
     """init: the model's state_dict; updates: list of [advance_step(bool), new parameter values]. With
     batchnorm the live BatchNorm statistics also move at every batch. frozen: indices of parameters that
-    do not require grad, in the trained model and in every module copy_to writes into."""
+    do not require grad, in the trained model and in every module copy_to writes into. start_step: the fake
+    trainer's global_step when the callback starts (one added to a run that has already taken steps)."""
     EMA = get(ns, "EMACallback")
 
     def net(batchnorm):
@@ -381,7 +400,7 @@ def ema_updates(ns, init, updates, decay, batchnorm=False, frozen=()):
 
     model = net(batchnorm)
     model.load_state_dict(init)
-    fake = types.SimpleNamespace(model=model, global_step=0, epoch=0, should_stop=False)
+    fake = types.SimpleNamespace(model=model, global_step=int(start_step), epoch=0, should_stop=False)
     cb = EMA(decay=decay)
     # copy_to before the first update must leave the module as it is
     untouched = net(batchnorm)
@@ -442,7 +461,12 @@ def atomic(ns, old, new):
             after_w, after_err = None, f"{type(exc).__name__}: {str(exc)[:200]}"
         save({"w": new, "step": 3}, path)
         final = torch.load(path, weights_only=False)
-        return {"listing": listing_ok, "listing_crash": listing_crash, "loaded": loaded["w"], "crash": crash,
+        # the rename itself fails: the target is a (non-empty) folder
+        os.makedirs(os.path.join(d, "taken", "inside"))
+        rename_crash = capture_error(save, {"w": new}, os.path.join(d, "taken"))
+        listing_rename = sorted(os.listdir(d))
+        return {"rename_crash": rename_crash, "listing_rename": listing_rename,
+                "listing": listing_ok, "listing_crash": listing_crash, "loaded": loaded["w"], "crash": crash,
                 "after": after_w,
                 "after_err": after_err, "final": final["w"]}
     finally:
@@ -1161,7 +1185,7 @@ def hook_views(ns, init, X, Y, Xv, Yv, batch_size):
     model.eval()
     for p in model.parameters():
         p.grad = torch.ones_like(p)
-    views = {"fit_start": [], "step": [], "val": []}
+    views = {"fit_start": [], "step": [], "step_at": [], "val": []}
 
     class View(_callback_base(ns)):
         def on_fit_start(self, trainer):
@@ -1170,6 +1194,7 @@ def hook_views(ns, init, X, Y, Xv, Yv, batch_size):
 
         def on_before_optimizer_step(self, trainer):
             views["step"].append(float(trainer.last_grad_norm))
+            views["step_at"].append(int(trainer.global_step))
 
         def on_validation_end(self, trainer, metrics):
             vh = list(trainer.val_history)
@@ -1183,7 +1208,8 @@ def hook_views(ns, init, X, Y, Xv, Yv, batch_size):
                 batch_size=batch_size), _mse, val_loader=DataLoader(TensorDataset(Xv, Yv), batch_size=2),
                 callbacks=[View()], max_epochs=2, max_grad_norm=0.5)
     t.fit()
-    return {"views": views, "grad_norms": [float(r["grad_norm"]) for r in t.history]}
+    return {"views": views, "grad_norms": [float(r["grad_norm"]) for r in t.history],
+            "logged_steps": [int(r["step"]) for r in t.history]}
 
 
 def backward_autocast_run(ns, precision):

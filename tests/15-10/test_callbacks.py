@@ -88,6 +88,31 @@ def test_early_stopping_counter_resets(student, gen):
                "every second value improves, so the counter never reaches 2 until the end")
 
 
+def test_early_stopping_nan_is_no_improvement(student, gen):
+    """a nan value (a diverged run) is not strictly better than the best: it counts as no improvement"""
+    mode = ["min", "max"][int(torch.randint(0, 2, (1,), generator=gen))]
+    patience = int(torch.randint(1, 4, (1,), generator=gen))
+    head, best = improving(gen, mode, 0.5)
+    worse = best + (0.5 if mode == "min" else -0.5)
+    judge_stop(student, head + [best, float("nan")] + [worse] * patience, patience, 0.0, mode,
+               "nan is not better than any value: it adds one to the counter, and so does each worse value after it")
+
+
+def test_early_stopping_at_or_past_patience(student, gen):
+    """the counter reaching patience sets should_stop at every validation without improvement from then on (a
+    resumed run, whose should_stop is not in the checkpoint, still stops)"""
+    mode = ["min", "max"][int(torch.randint(0, 2, (1,), generator=gen))]
+    patience = int(torch.randint(1, 4, (1,), generator=gen))
+    head, best = improving(gen, mode, 0.5)
+    values = head + [best] + [best] * (patience + 2)
+    r = student.call("early_stopping", values=values, patience=patience, min_delta=0.0, mode=mode, reset_stop=True)
+    want = list(range(len(head) + patience, len(values)))
+    expect(r["stops"] == want, f"EarlyStopping(patience={patience}, mode='{mode}') fed {values}, with "
+                               f"trainer.should_stop put back to False after each validation (as in a run resumed "
+                               f"from a checkpoint): should_stop should be set after values {want} (counting from 0: "
+                               f"every validation where the counter is at or past patience), got {r['stops']}")
+
+
 @settings(max_examples=15, deadline=None)
 @given(values=st.lists(st.integers(0, 8).map(lambda k: k / 8), min_size=1, max_size=10),
        patience=st.integers(1, 3), min_delta=st.sampled_from([0.0, 0.2]), mode=st.sampled_from(["min", "max"]))
@@ -108,9 +133,11 @@ def make_net():
     return nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 2)).double()
 
 
-@pytest.mark.parametrize("decay", [0.9, 0.5])
-def test_ema_matches_averaged_model(student, gen, decay):
-    """EMACallback matches AveragedModel(get_ema_multi_avg_fn(decay)), once per optimizer step"""
+@pytest.mark.parametrize("decay,late", [(0.9, False), (0.5, True)], ids=["0.9", "0.5"])
+def test_ema_matches_averaged_model(student, gen, decay, late):
+    """EMACallback matches AveragedModel(get_ema_multi_avg_fn(decay)), once per optimizer step (also when it starts
+    on a trainer that has already taken steps)"""
+    start = int(torch.randint(1, 40, (1,), generator=gen)) if late else 0
     torch.manual_seed(int(torch.randint(0, 2**31 - 1, (1,), generator=gen)))
     net = make_net()
     init = {k: v.clone() for k, v in net.state_dict().items()}
@@ -121,13 +148,17 @@ def test_ema_matches_averaged_model(student, gen, decay):
         updates.append([advance, [torch.randn(s, generator=gen, dtype=torch.float64) for s in shapes]])
     # and at the end the live weights change once more without a step: the EMA must not follow
     updates.append([False, [torch.randn(s, generator=gen, dtype=torch.float64) for s in shapes]])
-    r = student.call("ema_updates", init=init, updates=updates, decay=decay)
+    r = student.call("ema_updates", init=init, updates=updates, decay=decay, start_step=start)
 
     ref_net = make_net()
     ref_net.load_state_dict(init)
     _expect_ema(r, _ema_reference(ref_net, updates, decay),
                 f"EMACallback(decay={decay}) after 5 optimizer steps (batches 2 and 3 had none, and the weights "
-                f"changed again after the last step), copy_to(model)")
+                f"changed again after the last step), copy_to(model)"
+                + (f"; the callback started on a trainer already at global_step {start} (only a step taken since "
+                   f"its last update counts, whatever num_updates says)" if start else ""))
+    expect(r["num_updates"] == 5, f"EMACallback(decay={decay}) started at global_step {start}, after 5 optimizer "
+                                  f"steps: num_updates should be 5, got {r['num_updates']}")
 
 
 def _ema_reference(net, updates, decay) -> list:

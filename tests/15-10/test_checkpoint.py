@@ -36,11 +36,16 @@ def test_atomic_save_survives_a_crash(student, gen):
 
 @pytest.mark.task("checkpoint", weight=0.1)  # its right answer is a constant (only last.pt): worth little
 def test_atomic_save_cleans_up_after_a_crash(student, gen):
-    """a save that fails half-way deletes its temporary file"""
+    """a save that fails (half-way through writing, or at the rename) deletes its temporary file"""
     old, new, r = atomic_run(student, gen)
     expect(r["listing_crash"] == ["last.pt"],
            f"after atomic_save over 'dir/last.pt' raised (pickling failed half-way), the folder should hold only "
            f"['last.pt'], found {r['listing_crash']}: delete the temporary file before re-raising")
+    expect(r["listing_rename"] == ["last.pt", "taken"],
+           f"atomic_save(obj, 'dir/taken') where 'dir/taken' is a folder (the rename onto it fails"
+           f"{', raising ' + r['rename_crash']['type'] if r['rename_crash']['raised'] else ''}): the folder 'dir' "
+           f"should hold only ['last.pt', 'taken'] afterwards, found {r['listing_rename']}: if anything fails, "
+           f"os.replace included, delete the temporary file and re-raise")
 
 
 def test_atomic_save_temp_file_in_target_folder(student, gen):
@@ -144,13 +149,16 @@ def test_saved_once_per_step(student, gen):
 
 @pytest.mark.parametrize("mode", ["min", "max"])
 def test_best_checkpoint(student, gen, mode):
-    """best.pt holds the checkpoint of the best monitored value; only a STRICTLY better value rewrites it"""
-    # the best value comes second, then a tie with it, then a worse one
-    vals = [0.5, 0.25, 0.25, 0.75] if mode == "min" else [0.5, 0.75, 0.75, 0.25]
+    """best.pt holds the checkpoint of the best monitored value; only a STRICTLY better value rewrites it (a tie is
+    not, nor is a nan)"""
+    # the best value comes second, then a nan (a diverged validation), a tie with the best, then a worse one
+    nan = float("nan")
+    vals = [0.5, 0.25, nan, 0.25, 0.75] if mode == "min" else [0.5, 0.75, nan, 0.75, 0.25]
     r, events, every, keep, what = folder_run(student, gen, mode, vals)
     _, _, want_best, *_ = expected_folder(events, every, keep, mode)
     expect(r["best"] == want_best, f"{what}: best.pt should hold the checkpoint of step {want_best} "
-                                   f"(the best validation; the tie after it is not better), got {r['best']}")
+                                   f"(the best validation; the nan and the tie after it are not strictly better), got "
+                                   f"{r['best']}")
 
 
 def test_best_checkpoint_random(student, gen):
@@ -207,11 +215,17 @@ def expected_timeline(events, every, keep):
 
 @pytest.mark.parametrize("every,keep", [(1, 2), (1, 0), (3, 1)], ids=["every1_keep2", "keep0", "every3_keep1"])
 def test_folder_after_every_batch(student, gen, every, keep):
-    """the folder after each on_batch_end: no step-0 file, a file at every positive multiple, keep_last=0 keeps none"""
+    """the folder after each on_batch_end: no step-0 file, a file at every positive multiple, keep_last=0 keeps none
+    (and a step is still saved only once)"""
     vals = [round(float(torch.rand(1, generator=gen)), 4) for _ in range(4)]
     r, events, every, keep, what = folder_run(student, gen, "min", vals, every=every, keep=keep)
     want = expected_timeline(events, every, keep)
     got = [[x if isinstance(x, str) else int(x) for x in row] for row in r["timeline"]]
+    *_, last_event, _ = expected_folder(events, every, keep, "min")
+    expect(r["last_event"] == last_event,
+           f"{what}: last.pt was last written at on_batch_end #{r['last_event']}, expected #{last_event} (the first "
+           f"batch that ended at the last saved step): a step is saved once, at its first on_batch_end, even when "
+           f"keep_last removed its step file (\"has not been saved yet\" is the callback's own record, not the folder)")
     if got != want:
         i = next(j for j, (a, b) in enumerate(zip(got, want)) if a != b) if len(got) == len(want) else 0
         kind, v = events[i]

@@ -4,6 +4,7 @@ import torch
 from hypothesis import given, settings, strategies as st
 
 from course.judge.expect import expect, expect_close
+from course.judge.strategies import WRITABLE_LAYOUTS, relayout, shapes, tensors
 
 pytestmark = pytest.mark.task("clipping")
 f64 = torch.float64
@@ -49,7 +50,12 @@ SHAPES = [[(5,)], [(3, 4), (7,), (2, 2, 2)], [(4,), None, (3, 3)], [(1,), (6, 1)
 def test_matches_torch_clip_grad_norm(student, gen, shapes):
     """clip_grad_norm matches torch.nn.utils.clip_grad_norm_ (global norm, skips None grads)"""
     grads = [None if s is None else 3 * torch.randn(s, generator=gen, dtype=f64) for s in shapes]
-    judge(student, grads, 0.5, f"clip_grad_norm on gradients of shapes {shapes} with max_norm=0.5")
+    # a gradient whose memory is transposed (as a transposed or channels-last parameter's is): .view(-1) fails on it
+    wide = [i for i, g in enumerate(grads) if g is not None and g.dim() >= 2 and min(g.shape[-2:]) > 1]
+    if wide:
+        grads[wide[0]] = relayout(grads[wide[0]], "transposed")
+    judge(student, grads, 0.5, f"clip_grad_norm on gradients of shapes {shapes} with max_norm=0.5"
+          + (f" (gradient #{wide[0]} transposed in memory, strides {grads[wide[0]].stride()})" if wide else ""))
 
 
 def test_list_of_one_parameter(student, gen):
@@ -135,13 +141,19 @@ def test_not_recorded_by_autograd(student, gen):
 
 
 @settings(max_examples=15, deadline=None)
-@given(seed=st.integers(0, 2**31 - 1), n=st.integers(1, 4), max_norm=st.floats(0.05, 20.0))
-def test_random_property(student, seed, n, max_norm):
-    """clip_grad_norm matches torch on random gradients and thresholds"""
+@given(seed=st.integers(0, 2**31 - 1), n=st.integers(1, 4), max_norm=st.floats(0.05, 20.0),
+       odd=tensors(shape=shapes(0, 4, 0, 4), layouts=WRITABLE_LAYOUTS))
+def test_random_property(student, seed, n, max_norm, odd):
+    """clip_grad_norm matches torch on random gradients and thresholds (one gradient of any rank, 0-dim or zero-size
+    included, in any memory layout: transposed, strided, offset, channels-last)"""
     g = torch.Generator().manual_seed(seed)
     grads = [torch.randn(int(torch.randint(1, 6, (1,), generator=g)), 2, generator=g, dtype=f64) *
              float(torch.rand(1, generator=g) * 5) for _ in range(n)]
-    judge(student, grads, max_norm, f"clip_grad_norm on {n} random gradients with max_norm={max_norm:.4g}")
+    at = seed % (n + 1)
+    grads.insert(at, odd)
+    judge(student, grads, max_norm, f"clip_grad_norm on {n + 1} random gradients (#{at}: shape {tuple(odd.shape)}, "
+                                    f"strides {odd.stride()}, contiguous={odd.is_contiguous()}) with "
+                                    f"max_norm={max_norm:.4g}")
 
 
 @pytest.mark.parametrize("bad", ["nan", "inf"])

@@ -45,7 +45,8 @@ def test_private_generator(student, gen):
 @pytest.mark.parametrize("where", ["start", "middle", "end"])
 def test_resume_mid_epoch(student, gen, where):
     """a fresh sampler loaded from state_dict() yields exactly the rest of the epoch, then the next epoch; set_epoch
-    of the epoch it already has changes nothing (a state_dict() taken right after it still says where to resume)"""
+    of the epoch it already has changes nothing (a state_dict() taken right after it, pending or in the middle of a
+    pass, still says where to resume)"""
     n = int(torch.randint(10, 30, (1,), generator=gen))
     cut = {"start": 0, "middle": int(torch.randint(1, n, (1,), generator=gen)), "end": n}[where]
     epoch = int(torch.randint(0, 4, (1,), generator=gen))
@@ -61,6 +62,11 @@ def test_resume_mid_epoch(student, gen, where):
     expect_equal(r["resaved_tail"], r["full"][cut:],
                  f"{what}, set_epoch({epoch}), state_dict() at once, loaded into a third sampler: its pass should be "
                  f"the last {n - cut} indices of the epoch (set_epoch with the current epoch must not touch pos)")
+    expect_equal(r["live_tail"], r["full"][cut:],
+                 f"ResumableRandomSampler({n}, seed=7): {cut} indices of epoch {epoch} drawn from a live pass, then "
+                 f"set_epoch({epoch}) (the epoch it already has), then state_dict() loaded into a new sampler: its "
+                 f"pass should be the last {n - cut} indices of the epoch (set_epoch with the current epoch changes "
+                 f"nothing, pos included)")
 
 
 def test_resume_only_next_pass(student, gen):

@@ -641,9 +641,15 @@ def test_on_fit_start_sees_train_mode_without_gradients(student, gen):
 
 
 def test_last_grad_norm_stored_before_hook(student, gen):
-    """on_before_optimizer_step sees this step's trainer.last_grad_norm (the one logged for it)"""
+    """on_before_optimizer_step sees this step's trainer.last_grad_norm (the one logged for it), and global_step
+    before its increment (the step is counted after the optimizer step)"""
     r, what = hook_run(student, gen)
     seen, logged = r["views"]["step"], r["grad_norms"]
+    for i, (at, step) in enumerate(zip(r["views"]["step_at"], r["logged_steps"])):
+        expect(at == step - 1, f"{what}: on_before_optimizer_step of the step logged as step {step} saw "
+                               f"trainer.global_step = {at}, expected {step - 1}: the lifecycle fires it before the "
+                               f"optimizer step, and global_step += 1 comes after the step (and after zero_grad and "
+                               f"the scheduler)")
     expect(len(seen) == len(logged), f"{what}: on_before_optimizer_step fired {len(seen)} times for {len(logged)} "
                                       f"logged steps")
     for i, (s, g) in enumerate(zip(seen, logged)):
