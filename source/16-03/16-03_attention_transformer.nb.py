@@ -127,12 +127,15 @@ if run_demos():
 #
 # * `q` has shape `(..., L, E)`, `k` has shape `(..., S, E)` and `v` has shape `(..., S, Ev)` with `S >= 1`;
 #   their leading dimensions broadcast against each other as in `torch.matmul`, and the result has shape
-#   `(..., L, Ev)` (the broadcast leading shape) and the dtype of `q` (float16 included).
+#   `(..., L, Ev)` (the broadcast leading shape) and the dtype of `q` (float16 included). `L` and the leading
+#   dimensions may be 0 (no query, an empty batch): the result is then empty, as PyTorch's is.
 # * The scores are `q @ k.transpose(-2, -1)` times `scale` (any number, zero or negative too), which defaults to
 #   `1 / sqrt(E)`.
 # * `attn_mask` is `None`, a boolean tensor (`True`: the pair takes part) or a float tensor added to the
 #   scores; it broadcasts against `(..., L, S)`.
-# * With `is_causal=True`, query `i` sees key `j` only when `j <= i` (the top-left triangle, as in PyTorch).
+# * With `is_causal=True`, query `i` sees key `j` only when `j <= i` (the top-left triangle, as in PyTorch),
+#   whatever the scale: for a scale of 0 or below, where PyTorch 2.14's CPU kernel returns NaN with
+#   `is_causal=True`, the result is what the boolean mask `torch.ones(L, S, dtype=torch.bool).tril()` gives.
 #   Passing both `attn_mask` and `is_causal=True` raises `ValueError`.
 # * A query whose keys are all masked out gets an output row of zeros, and gradients that are zeros too, never
 #   NaN, as PyTorch 2.14 returns.
@@ -428,7 +431,8 @@ if run_demos():
 #   positions in the thousands). An odd `d_model` raises `ValueError`.
 # * `patch_embed(images, weight, bias=None)` takes images `(N, C, H, W)`, a weight `(E, C, ph, pw)` and a bias
 #   `(E,)` or `None`, and returns `(N, P, E)` with `P = (H // ph) * (W // pw)` patches in row-major order
-#   (left to right, then top to bottom); rows and columns past the last whole patch are dropped. It equals
+#   (left to right, then top to bottom); rows and columns past the last whole patch are dropped (an image holds
+#   at least one whole patch, `H >= ph` and `W >= pw`, as `F.conv2d` requires). It equals
 #   `F.conv2d(images, weight, bias, stride=(ph, pw)).flatten(2).transpose(1, 2)` without computing any
 #   convolution (no `conv2d`, `nn.Conv2d` or `F.unfold`), for images and weights in any memory layout.
 # * Both are differentiable where their inputs are (the images, the weight and the bias).
@@ -605,9 +609,13 @@ run_hidden("16-03", "kv_cache", globals())
 #   `(..., S, E)` and `v` `(..., S, Ev)` with the same leading dimensions, `S >= 1` and `block_size >= 1`,
 #   and returns what `F.scaled_dot_product_attention(q, k, v, is_causal=is_causal, scale=scale)` returns,
 #   within `1e-10` (absolute and relative) in float64 and `1e-4` in float32, scores in the hundreds included.
-# * It reads the keys and values in consecutive tiles of `block_size` positions (the last tile may be shorter)
-#   with the online softmax above, and never creates a tensor with `L * S` or more elements: nothing as large
-#   as the full score matrix of even one head.
+#   With `is_causal=True` and a scale of 0 or below, where PyTorch 2.14's CPU kernel returns NaN, it returns
+#   what `F.scaled_dot_product_attention` gives with the boolean mask `torch.ones(L, S, dtype=torch.bool).tril()`
+#   instead (the causal mask removes pairs from the scaled scores).
+# * It reads the keys and values once, in consecutive tiles of `block_size` positions (the last tile may be
+#   shorter), with the online softmax above (no first pass for the maximum: each score is computed once), and
+#   never creates a tensor with `L * S` or more elements: nothing as large as the full score matrix of even one
+#   head.
 # * Causal masking is PyTorch's (top-left triangle), and gradients with respect to `q`, `k` and `v` match
 #   PyTorch's.
 # * Every tensor it creates (the running values, the positions for the causal test) is on `q`'s device.

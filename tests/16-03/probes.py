@@ -4,21 +4,29 @@ import torch.nn as nn
 import torch.nn.functional as F
 from torch.utils._python_dispatch import TorchDispatchMode
 
-from course.judge.probelib import capture_error, get, vjp
+from course.judge.probelib import capture_error, get, relative_device, stand_in_device, vjp
+
+
+_PRODUCTS = {"mm": 0, "bmm": 0, "mv": 0, "dot": 0, "addmm": 1, "baddbmm": 1, "addmv": 1}  # op: index of its left factor
 
 
 class _OpLog(TorchDispatchMode):
-    """Names every aten op that runs, and the largest tensor any op creates (numel and op name)."""
+    """Names every aten op that runs, the largest tensor any op creates (numel and op name), and the multiply-adds
+    of its matrix products (2 m k n each: mm, bmm, mv, dot and their add- forms)."""
 
     def __init__(self):
         super().__init__()
         self.names = set()
         self.largest = (0, "")
+        self.flops = 0
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         out = func(*args, **(kwargs or {}))
         name = str(func.overloadpacket.__name__)
         self.names.add(name)
+        if name in _PRODUCTS:
+            a, b = args[_PRODUCTS[name]], args[_PRODUCTS[name] + 1]
+            self.flops += 2 * a.numel() * (b.shape[-1] if b.dim() > 1 else 1)
         for t in out if isinstance(out, (list, tuple)) else [out]:
             if isinstance(t, torch.Tensor) and t.numel() > self.largest[0]:
                 self.largest = (t.numel(), name)
@@ -56,10 +64,14 @@ def sdpa(ns, q, k, v, attn_mask=None, is_causal=False, scale=None, dropout_p=0.0
     return {"out": _tensor(out), "next": nxt, "ops": sorted(log.names)}
 
 
-def sdpa_vjp(ns, inputs, v, is_causal=False, scale=None):
-    """Gradients of <v, attention(q, k, v, mask)> (v: the cotangent) for inputs [q, k, v] or [q, k, v, mask]."""
+def sdpa_vjp(ns, inputs, v, is_causal=False, scale=None, dropout_p=0.0, seed=None):
+    """Gradients of <v, attention(q, k, v, mask)> (v: the cotangent) for inputs [q, k, v] or [q, k, v, mask].
+
+    With dropout_p, the dropout draw comes from a generator seeded with seed (one call, one draw)."""
     fn = get(ns, "scaled_dot_product_attention")
     extra = {} if scale is None else {"scale": scale}
+    if dropout_p:
+        extra.update(dropout_p=dropout_p, generator=_gen(seed))
 
     def call(q, k, values, mask=None):
         return fn(q, k, values, attn_mask=mask, is_causal=is_causal, **extra)
@@ -224,17 +236,25 @@ def kv_decode(ns, embed_dim, num_heads, state, x, splits):
 
 
 def kv_interleaved(ns, embed_dim, num_heads, state, xs, splits):
-    """Several sequences decoded in turn, each with its own cache, one chunk of each per round."""
+    """Several sequences decoded in turn, each with its own cache. splits: one list of chunk sizes for every
+    sequence, or one list per sequence, where round r gives sequence i its next splits[i][r] tokens (0: it sits
+    that round out; its cache is made when it first takes tokens, while the others already hold some)."""
     m = _attention(ns, embed_dim, num_heads, state)
     cls = get(ns, "KVCache")
-    caches = [cls() for _ in xs]
+    per = splits if splits and isinstance(splits[0], list) else [splits] * len(xs)
+    caches = [None] * len(xs)
     outs = [[] for _ in xs]
+    starts = [0] * len(xs)
     with torch.no_grad():
-        start = 0
-        for size in splits:
+        for r in range(max(len(s) for s in per)):
             for i, x in enumerate(xs):
-                outs[i].append(_tensor(m(x[:, start:start + size], caches[i])))
-            start += size
+                size = per[i][r] if r < len(per[i]) else 0
+                if not size:
+                    continue
+                if caches[i] is None:
+                    caches[i] = cls()
+                outs[i].append(_tensor(m(x[:, starts[i]:starts[i] + size], caches[i])))
+                starts[i] += size
     return outs
 
 
@@ -246,7 +266,7 @@ def blocked(ns, q, k, v, block_size, is_causal=False, scale=None):
         kwargs["scale"] = scale
     with _OpLog() as log:
         out = fn(q, k, v, block_size, **kwargs)
-    return {"out": _tensor(out), "largest": list(log.largest), "ops": sorted(log.names)}
+    return {"out": _tensor(out), "largest": list(log.largest), "ops": sorted(log.names), "flops": log.flops}
 
 
 def blocked_vjp(ns, inputs, v, block_size, is_causal=False):
@@ -255,60 +275,77 @@ def blocked_vjp(ns, inputs, v, block_size, is_causal=False):
 
 
 # ------------------------------------------------------------------ every exercise: another device
-# The meta device stands in for a GPU: a tensor made without device= lands on the CPU, and mixing a non-scalar
-# CPU tensor with meta ones raises, as it would with CUDA ones. Each probe returns devices and shapes, or the error.
-def _meta_result(fn):
+# The grader's stand-in for a GPU (probelib.stand_in_device): first the inputs and the module on the meta device with
+# the CPU as the default, so that a tensor made without device= lands elsewhere and mixing the two raises, as it would
+# with CUDA tensors; where the code needs values (a boolean mask, .item(), a branch on a tensor), which meta tensors
+# do not hold, the roles swap: inputs on the CPU, meta as the default device. Each probe returns devices relative to
+# the inputs' ("meta" when on theirs) and shapes, or the error.
+def _meta_result(build):
+    """build(device) makes the inputs (and module) on device and returns a thunk that calls the submission."""
+    def run(device):
+        with torch.device("cpu"):  # values from the CPU (a fixed generator), then moved where the inputs live
+            thunk = build(device)
+        return thunk()
     try:
-        out = fn()
+        out, home = stand_in_device(run)
     except Exception as exc:
         return {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
     outs = out if isinstance(out, list) else [out]
     if not all(isinstance(t, torch.Tensor) for t in outs):
         return {"error": "returned something other than a tensor"}
-    return {"devices": [str(t.device) for t in outs], "shapes": [list(t.shape) for t in outs]}
+    return {"devices": [relative_device(t, home) for t in outs], "shapes": [list(t.shape) for t in outs]}
+
+
+def _randn(shape, device, dtype=torch.float64, seed=0):
+    return torch.randn(shape, dtype=dtype, generator=torch.Generator().manual_seed(seed)).to(device)
 
 
 def sdpa_on_meta(ns, q_shape, k_shape, v_shape, mask_shape=None, mask_kind=None, is_causal=False, dropout_p=0.0):
     fn = get(ns, "scaled_dot_product_attention")
-    q, k, v = (torch.randn(s, dtype=torch.float64, device="meta") for s in (q_shape, k_shape, v_shape))
-    mask = None
-    if mask_kind == "bool":
-        mask = torch.ones(mask_shape, dtype=torch.bool, device="meta")
-    elif mask_kind == "float":
-        mask = torch.zeros(mask_shape, dtype=torch.float64, device="meta")
-    g = torch.Generator().manual_seed(0) if dropout_p else None
-    return _meta_result(lambda: fn(q, k, v, attn_mask=mask, is_causal=is_causal, dropout_p=dropout_p, generator=g))
+
+    def build(device):
+        q, k, v = (_randn(s, device, seed=i) for i, s in enumerate((q_shape, k_shape, v_shape)))
+        mask = None
+        if mask_kind == "bool":
+            mask = torch.ones(mask_shape, dtype=torch.bool).to(device)
+        elif mask_kind == "float":
+            mask = torch.zeros(mask_shape, dtype=torch.float64).to(device)
+        g = torch.Generator().manual_seed(0) if dropout_p else None
+        return lambda: fn(q, k, v, attn_mask=mask, is_causal=is_causal, dropout_p=dropout_p, generator=g)
+    return _meta_result(build)
 
 
 def mha_on_meta(ns, cfg, n, length, s_len, masks):
-    """MultiHeadAttention(**cfg) moved to meta, cross attention with the masks named in masks."""
-    def go():
-        m = get(ns, "MultiHeadAttention")(**cfg).to("meta")
+    """MultiHeadAttention(**cfg) moved to the inputs' device, cross attention with the masks named in masks."""
+    def build(device):
+        m = get(ns, "MultiHeadAttention")(**cfg).to(device)
         e, h, bf = cfg["embed_dim"], cfg["num_heads"], cfg.get("batch_first", False)
         shape = (lambda t: (n, t, e) if bf else (t, n, e))
-        query = torch.randn(shape(length), device="meta")
-        key = torch.randn(shape(s_len), device="meta")
+        query = _randn(shape(length), device, dtype=torch.float32, seed=1)
+        key = _randn(shape(s_len), device, dtype=torch.float32, seed=2)
         kwargs = {}
         if "key_padding_mask" in masks:
-            kwargs["key_padding_mask"] = torch.zeros(n, s_len, dtype=torch.bool, device="meta")
+            kwargs["key_padding_mask"] = torch.zeros(n, s_len, dtype=torch.bool).to(device)
         if "attn_mask" in masks:
-            kwargs["attn_mask"] = torch.zeros(n * h, length, s_len, device="meta")
-        return m(query, key, key, **kwargs)
-    return _meta_result(go)
+            kwargs["attn_mask"] = torch.zeros(n * h, length, s_len).to(device)
+        return lambda: m(query, key, key, **kwargs)
+    return _meta_result(build)
 
 
 def kv_on_meta(ns, embed_dim, num_heads, batch, splits):
-    def go():
-        m = get(ns, "CausalSelfAttention")(embed_dim, num_heads).to("meta")
+    def build(device):
+        m = get(ns, "CausalSelfAttention")(embed_dim, num_heads).to(device)
         cache = get(ns, "KVCache")()
-        outs = [m(torch.randn(batch, sum(splits), embed_dim, device="meta"))]
-        for size in splits:
-            outs.append(m(torch.randn(batch, size, embed_dim, device="meta"), cache))
-        return outs
-    return _meta_result(go)
+        full = _randn((batch, sum(splits), embed_dim), device, dtype=torch.float32, seed=3)
+        parts = [_randn((batch, size, embed_dim), device, dtype=torch.float32, seed=4 + i) for i, size in enumerate(splits)]
+        return lambda: [m(full)] + [m(x, cache) for x in parts]
+    return _meta_result(build)
 
 
 def blocked_on_meta(ns, q_shape, k_shape, v_shape, block_size, is_causal):
     fn = get(ns, "blocked_attention")
-    q, k, v = (torch.randn(s, dtype=torch.float64, device="meta") for s in (q_shape, k_shape, v_shape))
-    return _meta_result(lambda: fn(q, k, v, block_size, is_causal=is_causal))
+
+    def build(device):
+        q, k, v = (_randn(s, device, seed=i) for i, s in enumerate((q_shape, k_shape, v_shape)))
+        return lambda: fn(q, k, v, block_size, is_causal=is_causal)
+    return _meta_result(build)

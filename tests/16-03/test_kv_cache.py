@@ -107,17 +107,20 @@ def test_cache_holds_the_keys(student, gen):
 
 
 def test_caches_are_independent(student, gen):
-    """two sequences decoded in turn, each with its own cache, do not mix"""
+    """sequences decoded in turn, each with its own cache, do not mix: of other batch sizes and chunk sizes, one
+    cache made while the others already hold positions"""
     e, h = 8, 2
     state = random_state(gen, e)
-    xs = [torch.randn(1, 5, e, generator=gen, dtype=f64) for _ in range(2)]
-    splits = [2, 1, 2]
+    xs = [torch.randn(b, t, e, generator=gen, dtype=f64) for b, t in ((1, 5), (2, 6), (1, 4))]
+    splits = [[2, 1, 2], [1, 3, 0, 2], [0, 0, 1, 3]]  # per sequence and round; 0: that sequence waits
     outs = student.call("kv_interleaved", embed_dim=e, num_heads=h, state=state, xs=xs, splits=splits)
     for i, (x, got) in enumerate(zip(xs, outs)):
         if not all(isinstance(t, torch.Tensor) for t in got):
             fail("CausalSelfAttention(x, cache) returned something other than a tensor")
         expect_close(torch.cat(got, dim=1), full_attention(state, x, h),
-                     f"sequence {i} of two decoded in turn (chunks {splits}), each with its own KVCache", **TOL)
+                     f"sequence {i} (x {tuple(x.shape)}) of three decoded in turn, each with its own KVCache, in "
+                     f"chunks {[c for c in splits[i] if c]}" + (" (its cache made after the other two had taken "
+                     f"3 and 4 tokens)" if i == 2 else ""), **TOL)
 
 
 def test_one_token_one_feature(student, gen):

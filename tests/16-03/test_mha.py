@@ -157,8 +157,12 @@ def test_gradients(student, gen, bf):
 
 @pytest.mark.task("mha", weight=0.1)  # the right answer is a constant ("raised X"): worth little
 def test_rejects_indivisible_heads(student, gen):
-    """embed_dim not a multiple of num_heads raises ValueError"""
-    expect_raises(student.call("mha_bad_heads", embed_dim=10, num_heads=3), "ValueError", "MultiHeadAttention(10, 3)")
+    """embed_dim not a multiple of num_heads raises ValueError (fewer features than heads too)"""
+    h = int(torch.randint(2, 7, (), generator=gen))
+    drawn = (h * int(torch.randint(1, 5, (), generator=gen)) + int(torch.randint(1, h, (), generator=gen)), h)
+    for e, h in ((10, 3), drawn, (2, 4)):
+        expect_raises(student.call("mha_bad_heads", embed_dim=e, num_heads=h), "ValueError",
+                      f"MultiHeadAttention({e}, {h}) ({e} is not a multiple of {h})")
 
 
 @pytest.mark.essential

@@ -39,6 +39,8 @@ SHAPES = [  # q, k, v: leading dimensions that broadcast as in torch.matmul
     ((2, 3, 4, 8), (3, 7, 8), (1, 3, 7, 2)),
     ((2, 1, 5, 3), (1, 4, 5, 3), (2, 4, 5, 6)),
     ((1, 1, 1), (1, 1, 1), (1, 1, 1)),
+    ((2, 0, 4), (2, 5, 4), (2, 5, 3)),  # no query (L = 0): an empty (2, 0, 3), as PyTorch returns
+    ((0, 3, 4), (1, 5, 4), (0, 5, 2)),  # an empty batch: (0, 3, 2)
 ]
 
 
@@ -46,8 +48,8 @@ SHAPES = [  # q, k, v: leading dimensions that broadcast as in torch.matmul
 @pytest.mark.parametrize("shapes", SHAPES, ids=[f"q{a}-k{b}-v{c}" for a, b, c in SHAPES])
 def test_matches_torch(student, gen, shapes):
     """values match F.scaled_dot_product_attention for broadcasting leading dimensions, scores in the hundreds
-    included"""
-    for size in (1.0, 12.0):
+    included, and empty results (no query, an empty batch)"""
+    for size in (1.0,) if any(0 in s for s in shapes) else (1.0, 12.0):
         q, k, v = (rand(gen, *s, scale=size) for s in shapes)
         what = f"{FN}(q {tuple(q.shape)}, k {tuple(k.shape)}, v {tuple(v.shape)}) with entries of size ~{size:g}"
         out = run(student, what, q, k, v)["out"]
@@ -56,10 +58,20 @@ def test_matches_torch(student, gen, shapes):
 
 @pytest.mark.parametrize("scale", [0.0, 0.37, 2.0, -0.5])
 def test_custom_scale(student, gen, scale):
-    """a given scale replaces 1/sqrt(E), zero and negative scales included (the scores are q @ k^T times scale)"""
+    """a given scale replaces 1/sqrt(E), zero and negative scales included (the scores are q @ k^T times scale),
+    also with a boolean mask and with is_causal (the masks remove pairs from the scaled scores)"""
     q, k, v = rand(gen, 2, 4, 6), rand(gen, 2, 5, 6), rand(gen, 2, 5, 3)
     what = f"{FN}(q (2, 4, 6), k (2, 5, 6), v (2, 5, 3), scale={scale})"
     expect_close(run(student, what, q, k, v, scale=scale)["out"], reference(q, k, v, scale=scale), what, **TOL)
+    keep = torch.rand(4, 5, generator=gen) > 0.4
+    keep[:, 0] = True  # every query keeps a key
+    tril = torch.ones(4, 5, dtype=torch.bool).tril()
+    for kw, mask, name in (({"attn_mask": keep}, keep, "attn_mask=bool (4, 5)"), ({"is_causal": True}, tril, "is_causal=True")):
+        # the want is PyTorch's with an explicit boolean mask: its is_causal kernel gives NaN for a scale <= 0
+        what = f"{FN}(q (2, 4, 6), k (2, 5, 6), v (2, 5, 3), scale={scale}, {name}) (a removed pair scores -inf " \
+            f"after the scaling: -inf times a scale of 0 or below is NaN or +inf)"
+        expect_close(run(student, what, q, k, v, scale=scale, **kw)["out"], reference(q, k, v, mask, scale=scale),
+                     what, **TOL)
 
 
 MASK_SHAPES = [(4, 5), (1, 5), (4, 1), (2, 1, 4, 5), (3, 4, 5)]
@@ -130,14 +142,22 @@ def test_fully_masked_rows(student, gen, kind):
                           what + " (gradients must be finite: zero where a row has no key)", gen=gen, **TOL)
 
 
-@pytest.mark.parametrize("case", ["plain", "causal", "float mask", "broadcast"])
+@pytest.mark.parametrize("case", ["plain", "causal", "float mask", "broadcast", "dropout"])
 def test_gradients(student, gen, case):
-    """gradients with respect to q, k, v and a float mask are PyTorch's"""
+    """gradients with respect to q, k, v and a float mask are PyTorch's (the judge's own with dropout_p > 0)"""
     q, k, v = rand(gen, 2, 4, 3), rand(gen, 2, 5, 3), rand(gen, 2, 5, 2)
     if case == "broadcast":
         q = rand(gen, 3, 1, 4, 3)
     inputs = [t.requires_grad_(True) for t in (q, k, v)]
     causal = case == "causal"
+    if case == "dropout":  # the draw order is the notebook's: autograd through the judge's own rule
+        seed = int(torch.randint(0, 2**31 - 1, (), generator=gen))
+        what = f"the gradients of <g, {FN}(q (2, 4, 3), k (2, 5, 3), v (2, 5, 2), dropout_p=0.3, generator seeded " \
+            f"{seed})> (dropout is for training: the result must stay differentiable; do not modify softmax's " \
+            f"output in place)"
+        jacobian_vs_reference(student, "sdpa_vjp", inputs, lambda *t: dropout_reference(*t, 0.3, seed)[0], what,
+                              gen=gen, dropout_p=0.3, seed=seed, **TOL)
+        return
     if case == "float mask":
         inputs.append(rand(gen, 4, 5).requires_grad_(True))
     what = f"the gradients of <g, {FN}(q {tuple(q.shape)}, k (2, 5, 3), v (2, 5, 2)" + \
