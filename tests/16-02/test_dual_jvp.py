@@ -5,6 +5,7 @@ import torch
 from torch.func import jvp
 
 from course.judge.expect import expect, expect_close, expect_equal
+from course.judge.strategies import relayout
 
 pytestmark = pytest.mark.task("dual_jvp")
 f64 = torch.float64
@@ -39,10 +40,13 @@ CASES = [("sin_prod", [(2, 3), (2, 3)]), ("sin_prod", [(4,), (4,)]), ("cube", [(
 @pytest.mark.parametrize("which,shapes", CASES, ids=[f"{w}-{'x'.join(map(str, s))}" for w, s in CASES])
 def test_matches_torch_func_jvp(student, gen, which, shapes):
     """(f(*primals), J t) as torch.func.jvp returns them, for one to three primals of several shapes, 0-dim and
-    empty included"""
+    empty included, primals and tangents in non-contiguous layouts (transposed, strided)"""
     primals = [rand(gen, s) for s in shapes]
     tangents = [rand(gen, s) for s in shapes]
-    what = f"dual_jvp(f, primals, tangents) for the judge's f '{which}' on primals of shapes {shapes}"
+    primals = [relayout(p, "transposed" if p.dim() >= 2 and min(p.shape) > 1 else "strided") for p in primals]
+    tangents = [relayout(t, "strided") for t in tangents]
+    what = f"dual_jvp(f, primals, tangents) for the judge's f '{which}' on primals of shapes {shapes} (strides " \
+        f"{[p.stride() for p in primals]}, tangents' {[t.stride() for t in tangents]})"
     res = run(student, what, which, primals, tangents)
     out, want = jvp(FUNCS[which], tuple(primals), tuple(tangents))
     expect_close(res["out"], out, what + ", first result (f(*primals))", **TOL)

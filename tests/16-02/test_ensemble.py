@@ -52,19 +52,49 @@ def one_by_one(specs, x, per_model, stepped=False):
         return torch.stack([m(x[i] if per_model else x) for i, m in enumerate(models)])
 
 
-@pytest.mark.parametrize("m,b,per_model,single", [(3, 4, False, False), (1, 2, False, False), (4, 1, False, False),
-                                                   (3, 4, True, False), (2, 1, True, False), (3, 2, False, True)])
+# B == M with per_model=False (the flag, not x's shape, says whether x is shared) and M == 1 with per_model=True
+@pytest.mark.parametrize("m,b,per_model,single", [(3, 3, False, False), (1, 2, False, False), (4, 1, False, False),
+                                                   (3, 4, True, False), (1, 1, True, False), (3, 2, False, True)])
 def test_matches_models_one_by_one(student, gen, m, b, per_model, single):
-    """the result stacks each model's output on the shared batch, or on its own batch with per_model=True, for
-    models with buffers and dropout and for models of a single parameter"""
+    """the result stacks each model's output on the shared batch (B == M included), or on its own batch with
+    per_model=True (one model included), for models with buffers and dropout and for models of a single parameter;
+    each carries gradients to x and leaves the models as they were"""
     specs = specs_of(gen, m, single=single)
     shape = (m, b, specs[0]["in"]) if per_model else (b, specs[0]["in"])
     x = torch.randn(shape, generator=gen, dtype=f64)
     what = f"ensemble_forward({m} models, x of shape {shape}, per_model={per_model})"
-    res = run(student, what, specs, x, per_model)
     want = one_by_one(specs, x, per_model)
+    w = torch.randn(want.shape, generator=gen, dtype=f64)
+    res = student.call("ensemble", specs=specs, x=x, per_model=per_model, w=w)
+    expect("error" not in res, f"{what} raised {res.get('error')}")
+    expect(isinstance(res["out"], torch.Tensor), f"{what} returned {res['out']}, not a tensor")
     expect_equal(tuple(res["out"].shape), tuple(want.shape), f"the shape of {what}")
-    expect_close(res["out"], want, what + " (row m: models[m] on " + ("x[m])" if per_model else "x)"), **TOL)
+    expect_close(res["out"], want, what + " (row m: models[m] on " + ("x[m])" if per_model else "the whole x)"),
+                 **TOL)
+    expect_x_grad(res, specs, x, per_model, w, what)
+    expect_models_unchanged(res, what)
+
+
+def expect_x_grad(res, specs, x, per_model, w, what):
+    """The gradient of <w, result> with respect to x that the probe sent, against the judge's loop."""
+    what = f"the gradient of <w, {what}> with respect to x"
+    expect(isinstance(res.get("x_grad"), torch.Tensor), f"{what}: {res.get('x_grad')} (torch.stack([m(x) for m in "
+           f"models]) carries gradients to x; do not run the models under torch.no_grad() or detach the result)")
+    xr = x.clone().requires_grad_(True)
+    out = torch.stack([member(s)(xr[i] if per_model else xr) for i, s in enumerate(specs)])
+    (want,) = torch.autograd.grad((out * w).sum(), xr)
+    expect_close(res["x_grad"], want, what, **TOL)
+
+
+def expect_models_unchanged(res, what):
+    for i, (before, after) in enumerate(zip(res["before"], res["after"])):
+        expect_equal(after["training"], before["training"], f"the modules of model {i} in training mode after {what}")
+        expect_equal(sorted(after["grads"]), [], f"the parameters of model {i} whose .grad is set after {what}")
+        expect_equal(after["frozen"], before["frozen"], f"the parameters of model {i} with requires_grad False after "
+                     f"{what} (a model left frozen is no longer trained)")
+        for kind in ("params", "buffers"):
+            for k, t in before[kind].items():
+                expect_close(after[kind][k], t, f"model {i}'s {kind[:-1]} '{k}' after {what} (unchanged)", atol=0, rtol=0)
 
 
 def test_result_carries_gradients_to_x(student, gen):
@@ -76,12 +106,7 @@ def test_result_carries_gradients_to_x(student, gen):
     what = "ensemble_forward(3 models, x) with x requiring grad"
     res = student.call("ensemble", specs=specs, x=x, per_model=False, w=w)
     expect("error" not in res, f"{what} raised {res.get('error')}")
-    expect(isinstance(res.get("x_grad"), torch.Tensor), f"the gradient of <w, {what}> with respect to x: "
-           f"{res.get('x_grad')} (torch.stack([m(x) for m in models]) carries gradients to x; do not run the "
-           f"models under torch.no_grad() or detach the result)")
-    xr = x.clone().requires_grad_(True)
-    (want,) = torch.autograd.grad((torch.stack([member(s)(xr) for s in specs]) * w).sum(), xr)
-    expect_close(res["x_grad"], want, f"the gradient of <w, {what}> with respect to x", **TOL)
+    expect_x_grad(res, specs, x, False, w, what)
 
 
 def test_a_later_call_sees_the_models_as_they_are(student, gen):
@@ -121,11 +146,4 @@ def test_models_left_as_they_were(student, gen):
     what = "ensemble_forward(3 models, x)"
     res = run(student, what, specs, x, False)
     expect_close(res["out"], one_by_one(specs, x, False), what, **TOL)
-    for i, (before, after) in enumerate(zip(res["before"], res["after"])):
-        expect_equal(after["training"], before["training"], f"the modules of model {i} in training mode after {what}")
-        expect_equal(sorted(after["grads"]), [], f"the parameters of model {i} whose .grad is set after {what}")
-        expect_equal(after["frozen"], before["frozen"], f"the parameters of model {i} with requires_grad False after "
-                     f"{what} (a model left frozen is no longer trained)")
-        for kind in ("params", "buffers"):
-            for k, t in before[kind].items():
-                expect_close(after[kind][k], t, f"model {i}'s {kind[:-1]} '{k}' after {what} (unchanged)", atol=0, rtol=0)
+    expect_models_unchanged(res, what)

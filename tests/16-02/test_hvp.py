@@ -4,6 +4,7 @@ import pytest
 import torch
 
 from course.judge.expect import expect, expect_close, expect_equal
+from course.judge.strategies import relayout
 
 pytestmark = pytest.mark.task("hvp")
 f64 = torch.float64
@@ -31,9 +32,13 @@ def run(student, what, x, v, A, c):
 
 @pytest.mark.parametrize("shape", [(5,), (2, 3), (), (1,)], ids=str)
 def test_matches_hessian_product(student, gen, shape):
-    """H v with x's shape equals torch.autograd.functional.hessian(f, x) times v, for 0-dim x too"""
+    """H v with x's shape equals torch.autograd.functional.hessian(f, x) times v, for 0-dim x too, x and v
+    non-contiguous (transposed or strided, as any tensor of their shape may be)"""
     x, v, A, c = case(gen, shape, 4)
-    what = f"hvp(f, x, v) for x, v of shape {shape}"
+    x = relayout(x, "transposed" if len(shape) >= 2 else "strided")
+    v = relayout(v, "strided")
+    what = f"hvp(f, x, v) for x, v of shape {shape}" + (f" (x strides {x.stride()}, v strides {v.stride()}: "
+                                                       f"not contiguous)" if shape else "")
     res = run(student, what, x, v, A, c)
     n = x.numel()
     want = (torch.autograd.functional.hessian(twin(A, c), x).reshape(n, n) @ v.reshape(n)).reshape(shape)
@@ -43,10 +48,10 @@ def test_matches_hessian_product(student, gen, shape):
 
 @pytest.mark.parametrize("shape", [(4,), ()], ids=str)
 def test_zero_direction(student, gen, shape):
-    """a zero v gives H v = 0 exactly (no NaN), for 0-dim x too"""
+    """a zero v gives H v = 0 exactly (no NaN), for 0-dim x too, v an expanded (stride-0) tensor of zeros"""
     x, _, A, c = case(gen, shape, 3)
-    v = torch.zeros(shape, dtype=f64)
-    what = f"hvp(f, x, v) for x of shape {shape} and v = zeros"
+    v = relayout(torch.zeros(shape, dtype=f64), "broadcast")
+    what = f"hvp(f, x, v) for x of shape {shape} and v = zeros" + (f" (expanded, strides {v.stride()})" if shape else "")
     res = run(student, what, x, v, A, c)
     n = x.numel()
     want = (torch.autograd.functional.hessian(twin(A, c), x).reshape(n, n) @ v.reshape(n)).reshape(shape)

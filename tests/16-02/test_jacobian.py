@@ -6,6 +6,7 @@ import pytest
 import torch
 
 from course.judge.expect import expect, expect_close, expect_equal
+from course.judge.strategies import relayout
 
 pytestmark = pytest.mark.task("jacobian")
 f64 = torch.float64
@@ -24,17 +25,26 @@ CASES = [  # x shape, output shape: tall (forward), wide (reverse), ties (revers
 ]
 
 
+def noncontiguous(x):
+    """x in a layout .view(-1) cannot flatten: transposed where it can be, else every other element (0-dim x stays)."""
+    layout = "transposed" if x.dim() >= 2 and min(x.shape[-2:]) > 1 else "strided"
+    return layout, relayout(x, layout)
+
+
 def mode_of(x_shape, out_shape):
     return "jacfwd" if math.prod(x_shape) < math.prod(out_shape) else "jacrev"
 
 
 @pytest.mark.parametrize("x_shape,out_shape", CASES, ids=[f"x{a}-out{b}" for a, b in CASES])
 def test_matches_torch(student, gen, x_shape, out_shape):
-    """the Jacobian has shape f(x).shape + x.shape and PyTorch's values, for 0-dim inputs and outputs too"""
+    """the Jacobian has shape f(x).shape + x.shape and PyTorch's values, for 0-dim inputs and outputs too, x
+    non-contiguous (transposed or strided, as any tensor of its shape may be)"""
     n, m = math.prod(x_shape), math.prod(out_shape)
     x = torch.randn(x_shape, generator=gen, dtype=f64)
     W, b = torch.randn(m, n, generator=gen, dtype=f64), torch.randn(m, generator=gen, dtype=f64)
-    what = f"jacobian(f, x) for x of shape {x_shape} and f(x) of shape {out_shape}"
+    layout, x = noncontiguous(x)
+    what = f"jacobian(f, x) for x of shape {x_shape}" + (f" ({layout}, strides {x.stride()})" if x.dim() else "") + \
+        f" and f(x) of shape {out_shape}"
     res = student.call("jacobian", x=x, W=W, b=b, out_shape=list(out_shape))
     expect("error" not in res, f"{what} raised {res.get('error')}")
     expect(isinstance(res["out"], torch.Tensor), f"{what} returned {res['out']}, not a tensor")

@@ -67,15 +67,30 @@ def expect_grads(res, want, what):
         expect_close(res["out"][k], g, f"{what}['{k}'] against a loop of single-example backward passes", **TOL)
 
 
+def expect_model_unchanged(res, what):
+    before, after = res["before"], res["after"]
+    expect_equal(after["training"], before["training"], f"the modules in training mode after {what}")
+    expect_equal(sorted(after["grads"]), sorted(before["grads"]), f"the parameters whose .grad is set after {what}")
+    for k, g in before["grads"].items():
+        expect_close(after["grads"][k], g, f"the .grad of '{k}' after {what} (unchanged)", atol=0, rtol=0)
+    for kind in ("params", "buffers"):
+        for k, t in before[kind].items():
+            expect_close(after[kind][k], t, f"the model's {kind[:-1]} '{k}' after {what} (unchanged)", atol=0, rtol=0)
+
+
 @pytest.mark.parametrize("loss,n", [("mse", 5), ("ce", 4), ("mse", 1)])
 def test_matches_a_loop(student, gen, loss, n):
     """row i is the gradient of loss_fn(model(x[i:i+1]), y[i:i+1]) for a model with BatchNorm buffers and dropout
-    in eval mode, N = 1 included"""
+    in eval mode, N = 1 included; each call leaves the model's parameters, buffers, .grad fields and mode as they
+    were"""
     spec = spec_of(gen)
     x, y = data(gen, spec, n, loss)
-    what = f"per_sample_grads(model, {'F.mse_loss' if loss == 'mse' else 'F.cross_entropy'}, x ({n}, {spec['in']}), y)"
-    res = run(student, what, spec, x, y, loss)
+    what = f"per_sample_grads(model, {'F.mse_loss' if loss == 'mse' else 'F.cross_entropy'}, x ({n}, {spec['in']}), y)" \
+        f" on a model whose parameters have .grad fields set on every other one"
+    res = student.call("per_sample", spec=spec, x=x, y=y, loss=loss, grads=True)
+    expect("error" not in res, f"{what} raised {res.get('error')}")
     expect_grads(res, loop_grads(spec, x, y, loss), what)
+    expect_model_unchanged(res, what)
 
 
 def embedding_model(spec):
@@ -188,11 +203,4 @@ def test_model_left_as_it_was(student, gen):
     res = student.call("per_sample", spec=spec, x=x, y=y, loss="ce", grads=True)
     expect("error" not in res, f"{what} raised {res.get('error')}")
     expect_grads(res, loop_grads(spec, x, y, "ce"), what)
-    before, after = res["before"], res["after"]
-    expect_equal(after["training"], before["training"], f"the modules in training mode after {what}")
-    expect_equal(sorted(after["grads"]), sorted(before["grads"]), f"the parameters whose .grad is set after {what}")
-    for k, g in before["grads"].items():
-        expect_close(after["grads"][k], g, f"the .grad of '{k}' after {what} (unchanged)", atol=0, rtol=0)
-    for kind in ("params", "buffers"):
-        for k, t in before[kind].items():
-            expect_close(after[kind][k], t, f"the model's {kind[:-1]} '{k}' after {what} (unchanged)", atol=0, rtol=0)
+    expect_model_unchanged(res, what)

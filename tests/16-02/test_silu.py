@@ -7,6 +7,7 @@ import torch.nn.functional as F
 from torch.func import grad, jacfwd, jacrev, jvp, vmap
 
 from course.judge.expect import expect, expect_close, expect_equal
+from course.judge.strategies import relayout
 
 pytestmark = pytest.mark.task("silu")
 f64 = torch.float64
@@ -27,9 +28,11 @@ def rand(gen, shape, scale=3.0, dtype=f64):
 
 @pytest.mark.parametrize("shape", SHAPES, ids=str)
 def test_values(student, gen, shape):
-    """SiLU.apply(x) equals F.silu(x) with x's shape, for 0-dim and empty x too, without calling F.silu"""
+    """SiLU.apply(x) equals F.silu(x) with x's shape, for 0-dim and empty x too, x non-contiguous (transposed or
+    strided), without calling F.silu"""
     x = rand(gen, shape)
-    what = f"SiLU.apply(x) for x of shape {shape}"
+    x = relayout(x, "transposed" if x.dim() >= 2 and min(x.shape[-2:]) > 1 else "strided")
+    what = f"SiLU.apply(x) for x of shape {shape}" + (f" (strides {x.stride()})" if x.dim() else "")
     res = run(student, what, "value", x)
     expect_equal(tuple(res["out"].shape), shape, f"the shape of {what}")
     expect_close(res["out"], F.silu(x), what, **TOL)
