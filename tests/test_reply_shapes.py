@@ -123,3 +123,26 @@ def test_an_empty_tensor_broadcast_against_the_expected_fails_through_the_real_w
                     "clear_and_independent_monitors")
     assert len(checks) == 1 and checks[0].failed, checks
     assert "broadcasting the two leaves 0" in checks[0].message, checks[0].message
+
+
+PIPELINE_NO_RANKS = '''
+import sys as _s
+_w = _s.modules.get("course.judge.worker")
+if _w is not None:
+    _real = _w.Worker.call
+    def _forged(self, module, probe, kwargs):
+        r = _real(self, module, probe, kwargs)
+        if probe == "run_pipeline" and isinstance(r, dict):
+            r = {**r, "ranks": []}
+        return r
+    _w.Worker.call = _forged
+'''
+
+
+def test_a_pipeline_reply_without_ranks_fails_through_the_real_worker(tmp_path):
+    """16-04's pipeline whose rank 1 overwrites its gradients: its worker sends the records of no rank, which left
+    every pipeline check nothing to compare (red team 15: 9/9 of the task, 1/9 without)."""
+    checks = _grade(tmp_path, "16-04", "blind2_pipeline_rank1_grad_overwritten", PIPELINE_NO_RANKS, "pipeline",
+                    "pipeline_grads_match_unsplit")
+    assert checks and all(c.failed for c in checks), checks
+    assert all("reported 0 ranks' records, expected 2" in c.message for c in checks), checks

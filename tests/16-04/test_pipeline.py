@@ -70,6 +70,9 @@ class Pipe:
                       "the gradients rank 0 receives are float64 whatever data's dtype)")
         expect(self.rec["left_behind"] == 0, f"{label}: {self.rec['left_behind']} process(es) of the ranks were "
                                              f"still running after the grader killed them")
+        # the probe forks two ranks and reports one record list each: fewer would leave the checks nothing to read
+        expect(isinstance(self.rec["ranks"], list) and len(self.rec["ranks"]) == 2,
+               f"{label}: the grader's probe reported {len(self.rec['ranks'])} ranks' records, expected 2")
         raised = [(rank, f["error"]) for rank, fr in enumerate(self.rec["ranks"]) for f in fr
                   if f["run"] == i and f["error"]]
         # the cause first: a rank that raised because its peer died ("closed by peer") only echoes the other's error
