@@ -446,7 +446,9 @@ print("int16 overflow: 255 * 127 * 2 =", (torch.tensor([255 * 127], dtype=torch.
 #   `out_zero_point` and `torch.uint8`: the result is a `uint8` tensor of shape `(..., M)`.
 # * So it lies within one level of `quantize(F.linear(dequantize(qx, ...), dequantize(qw, ...), bias), out_scale,
 #   out_zero_point, torch.uint8)`, for any levels (0 and 255, -128 and 127 included) and any `K` (thousands too).
-# * Every tensor you create is on `qx`'s device.
+# * Every tensor you create is on `qx`'s device. (PyTorch has no int32 matrix product on CUDA: there `@` on int32
+#   tensors raises "addmm_cuda not implemented for 'Int'", so this exercise runs and is graded on the CPU; GPU int8
+#   kernels come from `torch._int_mm` or a compiled backend, beyond this notebook.)
 
 # %% [solution] id=qlinear_impl
 def quantized_linear(qx, x_scale, x_zero_point, qw, w_scale, bias, out_scale, out_zero_point):
