@@ -78,18 +78,24 @@ def _grade(tmp_path, topic, spec, attack, task, k):
     return res.for_notebook(str(nb))
 
 
-EMA_HISTORY_AS_DICT = '''
+def _forger(condition: str, replacement: str) -> str:
+    """A notebook cell that wraps the judge worker's Worker.call (the attacker's reach inside grading): a reply
+    for which ``condition`` holds (names: probe, kwargs, r) is replaced by ``replacement``."""
+    return f'''
 import sys as _s
 _w = _s.modules.get("course.judge.worker")
 if _w is not None:
     _real = _w.Worker.call
     def _forged(self, module, probe, kwargs):
         r = _real(self, module, probe, kwargs)
-        if probe == "ema_fresh_live" and isinstance(r, dict):
-            r = {**r, "history": {}}
+        if {condition}:
+            r = {replacement}
         return r
     _w.Worker.call = _forged
 '''
+
+
+EMA_HISTORY_AS_DICT = _forger('probe == "ema_fresh_live" and isinstance(r, dict)', '{**r, "history": {}}')
 
 
 def test_a_reply_list_sent_as_an_empty_dict_fails_through_the_real_worker(tmp_path):
@@ -101,19 +107,9 @@ def test_a_reply_list_sent_as_an_empty_dict_fails_through_the_real_worker(tmp_pa
     assert all("holds 0 entries where the check compares 3" in c.message for c in checks), checks
 
 
-GRADS_AS_EMPTY = '''
-import sys as _s
-_w = _s.modules.get("course.judge.worker")
-if _w is not None:
-    _real = _w.Worker.call
-    def _forged(self, module, probe, kwargs):
-        r = _real(self, module, probe, kwargs)
-        acts = kwargs.get("actions") or []
-        if probe == "monitor_script" and acts and acts[-1] == ["grads"] and isinstance(r, list):
-            r = r[:-1] + [{k: None if v is None else v.new_zeros(0, *[1] * v.dim()) for k, v in r[-1].items()}]
-        return r
-    _w.Worker.call = _forged
-'''
+GRADS_AS_EMPTY = _forger('probe == "monitor_script" and (kwargs.get("actions") or [None])[-1] == ["grads"] '
+                         'and isinstance(r, list)',
+                         'r[:-1] + [{k: None if v is None else v.new_zeros(0, *[1] * v.dim()) for k, v in r[-1].items()}]')
 
 
 def test_an_empty_tensor_broadcast_against_the_expected_fails_through_the_real_worker(tmp_path):
@@ -125,18 +121,7 @@ def test_an_empty_tensor_broadcast_against_the_expected_fails_through_the_real_w
     assert "broadcasting the two leaves 0" in checks[0].message, checks[0].message
 
 
-PIPELINE_NO_RANKS = '''
-import sys as _s
-_w = _s.modules.get("course.judge.worker")
-if _w is not None:
-    _real = _w.Worker.call
-    def _forged(self, module, probe, kwargs):
-        r = _real(self, module, probe, kwargs)
-        if probe == "run_pipeline" and isinstance(r, dict):
-            r = {**r, "ranks": []}
-        return r
-    _w.Worker.call = _forged
-'''
+PIPELINE_NO_RANKS = _forger('probe == "run_pipeline" and isinstance(r, dict)', '{**r, "ranks": []}')
 
 
 def test_a_pipeline_reply_without_ranks_fails_through_the_real_worker(tmp_path):
