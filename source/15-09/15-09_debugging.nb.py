@@ -219,7 +219,9 @@ with warnings.catch_warnings():
 #   input that requires a gradient from backward (one row per output element; where no gradient flows, the
 #   row is zero) and returns `True` if every entry satisfies `|analytic - numeric| <= atol + rtol·|numeric|`,
 #   `False` otherwise (a Python `bool`). Its verdict must agree with
-#   `torch.autograd.gradcheck(fn, inputs, eps=eps, atol=atol, rtol=rtol, raise_exception=False)`.
+#   `torch.autograd.gradcheck(fn, inputs, eps=eps, atol=atol, rtol=rtol, raise_exception=False)`. (gradcheck
+#   also runs backward with a zero incoming gradient and fails a backward that ignores it; the Jacobians alone
+#   cannot see that, so the hidden checks use only functions whose backward scales with the gradient it gets.)
 # * Both leave the input tensors unchanged (same values afterwards).
 
 # %% [solution] id=gradcheck_impl
