@@ -131,3 +131,15 @@ def test_a_pipeline_reply_without_ranks_fails_through_the_real_worker(tmp_path):
                     "pipeline_grads_match_unsplit")
     assert checks and all(c.failed for c in checks), checks
     assert all("reported 0 ranks' records, expected 2" in c.message for c in checks), checks
+
+
+CLAMP_OUT_AS_EMPTY = _forger('probe == "single_backward" and kwargs.get("name") == "Clamp" and isinstance(r, dict) '
+                             'and bool(kwargs["x"].isnan().any())', '{**r, "out": r["out"].new_zeros(0, 1)}')
+
+
+def test_an_empty_output_against_a_nan_pattern_fails_through_the_real_worker(tmp_path):
+    """15-01's Clamp that turns NaN into 0: its worker sends the output as an empty (0, 1) tensor, which
+    `(out.isnan() == x.isnan()).all()` broadcast into a comparison of nothing (red team 15's operator form)."""
+    checks = _grade(tmp_path, "15-01", "wrong_clamp_nan_to_zero", CLAMP_OUT_AS_EMPTY, "clamp", "clamp_nan")
+    assert len(checks) == 1 and checks[0].failed, checks
+    assert "expected a tensor of shape (10,), got (0, 1)" in checks[0].message, checks[0].message

@@ -477,6 +477,9 @@ def test_clamp_nan_gets_no_gradient(student, gen):
     (want,) = torch.autograd.grad(torch.clamp(xr, -1.0, 1.0).sum(), xr)
     r = student.call("single_backward", name="Clamp", x=x, extra=(-1.0, 1.0))
     shown = [round(v, 3) for v in x.tolist()]
+    expect(isinstance(r["out"], torch.Tensor) and tuple(r["out"].shape) == tuple(x.shape),
+           f"Clamp.apply(x, -1.0, 1.0) for x = {shown}: expected a tensor of shape {tuple(x.shape)}, got "
+           f"{tuple(r['out'].shape) if isinstance(r['out'], torch.Tensor) else type(r['out']).__name__}")
     expect(bool((r["out"].isnan() == x.isnan()).all()), f"Clamp.apply(x, -1.0, 1.0) for x = {shown}: NaN where "
            f"torch.clamp gives NaN (at {x.isnan().nonzero().flatten().tolist()}), got {r['out'].tolist()}")
     expect_close(r["grad"], want, f"gradient of Clamp.apply(x, -1.0, 1.0) for x = {shown}: torch.clamp passes no "
