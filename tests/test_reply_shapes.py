@@ -143,3 +143,16 @@ def test_an_empty_output_against_a_nan_pattern_fails_through_the_real_worker(tmp
     checks = _grade(tmp_path, "15-01", "wrong_clamp_nan_to_zero", CLAMP_OUT_AS_EMPTY, "clamp", "clamp_nan")
     assert len(checks) == 1 and checks[0].failed, checks
     assert "expected a tensor of shape (10,), got (0, 1)" in checks[0].message, checks[0].message
+
+
+FAKE_QUANT_GRAD_AS_EMPTY = _forger('probe == "fake_quant_in_graph" and isinstance(r, dict)',
+                                   '{**r, "grad": r["grad"].new_zeros(0, 1)}')
+
+
+def test_an_empty_gradient_against_an_elementwise_comparison_fails_through_the_real_worker(tmp_path):
+    """16-05's fake_quantize keeping its mask in a module global: its worker sends x's gradient as an empty (0, 1)
+    tensor, which `grad != want` broadcast into a comparison of nothing (the operator form, as 15-01's Clamp)."""
+    checks = _grade(tmp_path, "16-05", "held13_fq_global_mask", FAKE_QUANT_GRAD_AS_EMPTY, "fake_quant",
+                    "gradient_in_a_larger_graph")
+    assert len(checks) == 1 and checks[0].failed, checks
+    assert "the shape of the gradient" in checks[0].message and "(0, 1)" in checks[0].message, checks[0].message

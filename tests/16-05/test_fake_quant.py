@@ -9,6 +9,14 @@ BUILTIN = ("fake_quantize", "quantize_per_tensor", "quantize_per_channel", "dequ
 RANGES = [(-128, 127), (0, 255), (-8, 7), (0, 15), (-32768, 32767)]
 
 
+
+def _differing(got, want, what):
+    """The entries where got != want, once got is a tensor of want's shape: a reply of another shape (an empty one
+    broadcasts into a comparison of nothing) fails here with its shape."""
+    expect(isinstance(got, torch.Tensor), f"{what}: {got}")
+    expect_equal(tuple(got.shape), tuple(want.shape), f"the shape of {what}")
+    return got != want
+
 def reference(x, scale, zp, lo, hi, g):
     x = x.detach().clone().requires_grad_(True)
     y = torch.fake_quantize_per_tensor_affine(x, scale, zp, lo, hi)
@@ -32,8 +40,7 @@ def check(student, what, x, scale, zp, lo, hi, g=None, layout="contiguous"):
                f"torch.fake_quantize_per_tensor_affine; first at {i}: x = {x[i].item()!r}, expected {want[i].item()!r}, "
                f"got {out[i].item()!r}")
     grad = res["grad"]
-    expect(isinstance(grad, torch.Tensor), f"the gradient of {what}: {grad}")
-    badg = grad != gwant
+    badg = _differing(grad, gwant, f"the gradient of {what}")
     if badg.any():
         i = tuple(int(v) for v in badg.nonzero()[0])
         lvl = torch.round(x[i] * (1.0 / torch.tensor(scale, dtype=torch.float32))).item() + zp
@@ -122,20 +129,17 @@ def test_gradient_in_a_larger_graph(student, gen):
                        x2=x2, args2=args2, g2=g2)
     what = ("the gradient of <g, fake_quantize(x, 0.02, 1, -128, 127) + x> + <g2, fake_quantize(x2, 0.1, 3, 0, 15)> "
             "with respect to x, for x and x2 (4, 6) (both calls run before the backward)")
-    grad = res["grad"]
-    expect(isinstance(grad, torch.Tensor), f"{what}: {grad}")
+    grad, want = res["grad"], reference(x, 0.02, 1, -128, 127, g)[1] + g
+    bad = _differing(grad, want, what)
     expect(res["g_unchanged"], f"{what}: the incoming gradient g was changed in place (backward must return a new "
            f"tensor: autograd may hand the same gradient to other parts of the graph)")
-    want = reference(x, 0.02, 1, -128, 127, g)[1] + g
-    bad = grad != want
     if bad.any():
         i = tuple(int(v) for v in bad.nonzero()[0])
         expect(False, f"{what}: {int(bad.sum())} of {bad.numel()} entries differ from PyTorch's; first at {i}: "
                f"expected {want[i].item():.4g}, got {grad[i].item():.4g}")
     grad2, want2 = res["grad2"], reference(x2, *args2, g2)[1]
     what2 = what.replace("with respect to x,", "with respect to x2,")
-    expect(isinstance(grad2, torch.Tensor), f"{what2}: {grad2}")
-    bad = grad2 != want2
+    bad = _differing(grad2, want2, what2)
     if bad.any():
         i = tuple(int(v) for v in bad.nonzero()[0])
         expect(False, f"{what2}: {int(bad.sum())} of {bad.numel()} entries differ from PyTorch's straight-through "
