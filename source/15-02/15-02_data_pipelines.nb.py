@@ -296,7 +296,8 @@ if run_demos():
 # `default_collate` stacks samples with `torch.stack`, which needs equal shapes. For sequences of different
 # lengths we must pad, and we must keep enough information to undo the padding later:
 #
-# * `padded`: shape `(B, T, *)` with `T = max length in this batch`, zeros after each sequence's end;
+# * `padded`: shape `(B, T, *)` with `T = max length in this batch`, on the sequences' device, zeros after each
+#   sequence's end;
 # * `lengths`: int64 tensor `(B,)`, the true lengths (what `pack_padded_sequence` needs, on the CPU);
 # * `mask`: bool tensor `(B, T)`, `True` at real positions (what attention or a masked mean needs);
 # * `labels`: int64 tensor `(B,)`.

@@ -11,7 +11,7 @@ import tempfile
 
 import torch
 
-from course.judge.probelib import capture_error, get
+from course.judge.probelib import capture_error, get, relative_device, stand_in_device
 
 
 def _kind(batch):
@@ -47,7 +47,9 @@ def bucket_epochs(ns, lengths, batch_size, seed, epochs=1, drop_last=False, glob
     """len() and `epochs` passes of BucketBatchSampler(lengths, batch_size, drop_last, Generator(seed))."""
     _perturb_global_rng(global_seed)
     cls = get(ns, "BucketBatchSampler")
-    lens = torch.tensor(lengths, dtype=torch.int64) if as_tensor else list(lengths)
+    # as_tensor: True (an int64 tensor) or the name of another integer dtype ("uint8", "int32", ...)
+    dtype = getattr(torch, as_tensor) if isinstance(as_tensor, str) else torch.int64
+    lens = torch.tensor(lengths, dtype=dtype) if as_tensor else list(lengths)
     gen = torch.Generator().manual_seed(seed) if seed is not None else None
     sampler = cls(lens, batch_size, drop_last=drop_last, generator=gen)
     out = {"len": int(len(sampler)), "epochs": [], "kinds": []}
@@ -154,13 +156,22 @@ def collate_call(ns, seqs, labels, label_dtype=None, strided=False):
 
 
 def collate_on_meta(ns, lens, feat):
-    """pad_collate on sequences that live on the meta device (a GPU stand-in): the device of each result."""
-    batch = [(torch.empty(n, feat, device="meta"), k) for k, n in enumerate(lens)]
-    res = get(ns, "pad_collate")(batch)
-    if not isinstance(res, (tuple, list)) or len(res) != 4:
-        raise TypeError(f"pad_collate must return a tuple (padded, lengths, mask, labels), yours returned a "
-                        f"{type(res).__name__}")
-    return [str(r.device) if isinstance(r, torch.Tensor) else type(r).__name__ for r in res]
+    """pad_collate on sequences off the default device (stand_in_device: meta sequences first; CPU sequences with
+    meta as the default device where the code needs their values). home: the sequences' device; relative: each
+    result's device as relative_device reads it; raw: each result's device as it is."""
+    def run(device):
+        batch = [(torch.randn(n, feat, device=device) if device == "cpu" else torch.empty(n, feat, device=device), k)
+                 for k, n in enumerate(lens)]
+        res = get(ns, "pad_collate")(batch)
+        if not isinstance(res, (tuple, list)) or len(res) != 4:
+            raise TypeError(f"pad_collate must return a tuple (padded, lengths, mask, labels), yours returned a "
+                            f"{type(res).__name__}")
+        return res
+
+    res, home = stand_in_device(run)
+    return {"home": home,
+            "relative": [relative_device(r, home) if isinstance(r, torch.Tensor) else type(r).__name__ for r in res],
+            "raw": [str(r.device) if isinstance(r, torch.Tensor) else type(r).__name__ for r in res]}
 
 
 def collate_in_loader(ns, seqs, labels, batch_size):
@@ -243,9 +254,12 @@ def stream_collect(ns, shards, num_workers, batch_size=4, passes=1, persistent=F
         out = []
         loader = DataLoader(ds, batch_size=batch_size, num_workers=num_workers, persistent_workers=True) \
             if persistent else None
-        for _ in range(passes):
+        # num_workers: one count for every pass, or a list with one count per pass (the same data set object
+        # streamed by loaders with different numbers of workers, one after the other)
+        per_pass = list(num_workers) if isinstance(num_workers, (list, tuple)) else [num_workers] * passes
+        for k in range(passes):
             if not persistent:
-                loader = DataLoader(ds, batch_size=batch_size, num_workers=num_workers, persistent_workers=False)
+                loader = DataLoader(ds, batch_size=batch_size, num_workers=per_pass[k], persistent_workers=False)
             out.append(_collect(loader, batched=batch_size is not None))
         return out
     finally:
@@ -358,9 +372,12 @@ def stream_separate_processes(ns, shards, num_workers):
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def packed_rnn_options(ns, kind, options, state, padded, lengths):
-    """run_packed_rnn on an RNN built with extra constructor options (proj_size, bias=False)."""
+def packed_rnn_options(ns, kind, options, state, padded, lengths, subclass=False):
+    """run_packed_rnn on an RNN built with extra constructor options (proj_size, bias=False); ``subclass``: the
+    RNN is an instance of a subclass of nn.RNN / nn.GRU / nn.LSTM (named My<kind>) that changes nothing."""
     cls = {"RNN": torch.nn.RNN, "GRU": torch.nn.GRU, "LSTM": torch.nn.LSTM}[kind]
+    if subclass:
+        cls = type(f"My{kind}", (cls,), {})
     rnn = cls(batch_first=True, dtype=torch.float64, **options)
     rnn.load_state_dict(state)
     res = get(ns, "run_packed_rnn")(rnn, padded.clone(), lengths.clone())
@@ -433,3 +450,31 @@ def bucket_epochs_with_len(ns, lengths, batch_size, seed, epochs, len_calls):
             out["lens"].append(int(len(sampler)))
         out["epochs"].append([_batch_list(b) for b in list(sampler)])
     return out
+
+
+# ------------------------------------------------ issue 39, held-out round 14
+
+def stream_two_passes_at_once(ns, shards):
+    """Two passes over one data set at the same time (num_workers=0, as zip(loader_a, loader_b) over one data set
+    does): two iterators taken before either is used, then read in turns until both end. The labels of each."""
+    folder = tempfile.mkdtemp(prefix="shards-")
+    try:
+        paths = _write_shards(folder, shards)
+        ds = get(ns, "ShardedFileStream")(list(paths))
+        its = [iter(ds), iter(ds)]
+        got, done = [[], []], [False, False]
+        while not all(done):
+            for k in (0, 1):
+                if done[k]:
+                    continue
+                try:
+                    item = next(its[k])
+                except StopIteration:
+                    done[k] = True
+                    continue
+                got[k].append(int(torch.as_tensor(item[1])))
+                if len(got[k]) > 10 * sum(len(sh["labels"]) for sh in shards):
+                    done[k] = True  # a stream that never ends: enough to judge
+        return got
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)

@@ -131,11 +131,17 @@ def test_class_frequencies_balanced(student, gen, counts, labels):
 
 
 def test_small_epoch_oversamples_rare_class(student, gen):
-    """num_samples = N on a 95/5 split: the rare class is oversampled (needs replacement=True)"""
+    """num_samples = N and num_samples < N on a 95/5 split: the rare class is oversampled (replacement=True for any num_samples)"""
     targets = imbalanced_targets(gen, [190, 10], [0, 1])
-    draws = student.call("balanced_draws", targets=targets, num_samples=200, seed=4)["draws"]
-    what = "make_balanced_sampler(190 of class 0 and 10 of class 1, num_samples=200)"
-    check_balanced(draws, targets, 200, what)
+    # Fewer draws than samples too: sampling without replacement caps the rare class at its 10 members, far below
+    # the balanced 50 +- 25 of 100 draws (or 60 +- 27 of 120).
+    fewer = int(torch.randint(100, 121, (1,), generator=gen))
+    for num_samples in (200, fewer):
+        draws = student.call("balanced_draws", targets=targets, num_samples=num_samples, seed=4)["draws"]
+        what = (f"make_balanced_sampler(190 of class 0 and 10 of class 1, num_samples={num_samples}) (every present "
+                f"class drawn equally often for any num_samples: sampling is with replacement, also when "
+                f"num_samples <= N)")
+        check_balanced(draws, targets, num_samples, what)
 
 
 def test_reproducible_from_generator(student, gen):
@@ -173,9 +179,9 @@ def test_every_pass_draws_anew(student, gen):
     expect(a == b, f"{what}: a second sampler with the same seed gave other passes (draw only from generator)")
 
 
-@pytest.mark.parametrize("dtype", ["uint8", "int32"])
+@pytest.mark.parametrize("dtype", ["uint8", "int32", "int8", "int16"])
 def test_targets_of_other_integer_dtypes(student, gen, dtype):
-    """a targets tensor of another integer dtype (uint8, int32) gives the same weights as int64 labels"""
+    """a targets tensor of another integer dtype (uint8, int32, int8, int16) gives the same weights as int64 labels"""
     targets = imbalanced_targets(gen, [12, 5, 2], [int(v) for v in torch.randperm(9, generator=gen)[:3]])
     what = describe(targets).replace("targets", f"{dtype} targets", 1)
     r = student.call("balanced_weights", targets=targets.to(getattr(torch, dtype)))
@@ -192,13 +198,17 @@ def test_targets_of_other_integer_dtypes(student, gen, dtype):
 # an empty result for empty targets (a constant answer: worth little)
 @pytest.mark.task("balanced", weight=0.1)
 def test_empty_targets(student):
-    """an empty targets tensor (N = 0) gives an empty float tensor of shape (0,)"""
-    r = student.call("balanced_weights", targets=torch.zeros(0, dtype=torch.int64))
-    what = "class_balanced_weights(an empty int64 tensor)"
-    if r["type"] != "Tensor":
-        fail(f"{what}: returned a {r['type']}, expected a float tensor of shape (0,)")
-    expect_equal(tuple(r["w"].shape), (0,), f"{what}: shape of the weights")
-    expect(r["w"].is_floating_point(), f"{what}: weights must be a floating-point tensor, got {r['w'].dtype}")
+    """empty targets (N = 0: an int64 or uint8 tensor, or an empty list) give an empty float tensor of shape (0,)"""
+    for label, dtype, as_list in (("an empty int64 tensor", torch.int64, False),
+                                  ("an empty list (torch.tensor([]) is float32: give it an integer dtype)",
+                                   torch.int64, True),
+                                  ("an empty uint8 tensor", torch.uint8, False)):
+        r = student.call("balanced_weights", targets=torch.zeros(0, dtype=dtype), as_list=as_list)
+        what = f"class_balanced_weights({label})"
+        if r["type"] != "Tensor":
+            fail(f"{what}: returned a {r['type']}, expected a float tensor of shape (0,)")
+        expect_equal(tuple(r["w"].shape), (0,), f"{what}: shape of the weights")
+        expect(r["w"].is_floating_point(), f"{what}: weights must be a floating-point tensor, got {r['w'].dtype}")
 
 
 # ------------------------------------------------ issue 39, held-out round 12

@@ -77,7 +77,7 @@ def test_batches_are_lists_of_python_ints(student, gen):
 
 
 def test_drop_last_and_tensor_lengths(student, gen):
-    """drop_last drops exactly the one short batch (at an end of the length order); lengths may be a tensor"""
+    """drop_last drops exactly the one short batch (at an end of the length order), also when it is the only one; lengths may be a tensor or empty"""
     n, bs = 30, 7
     lengths = torch.randperm(60, generator=gen)[:n].add(1).tolist()  # distinct lengths
     res = student.call("bucket_epochs", lengths=lengths, batch_size=bs, seed=3, drop_last=True, as_tensor=True)
@@ -87,6 +87,16 @@ def test_drop_last_and_tensor_lengths(student, gen):
     res = student.call("bucket_epochs", lengths=lengths[:28], batch_size=bs, seed=3, drop_last=True)
     check_epoch(res["epochs"][0], lengths[:28], bs, True,
                 "BucketBatchSampler(28 lengths, batch_size=7, drop_last=True) (nothing to drop)")
+    # Degenerate sizes (held-out round 14): fewer items than batch_size with drop_last=True (the only batch is the
+    # short one: no batch at all), and no items at all.
+    few = int(torch.randint(1, bs, (1,), generator=gen))
+    for lens, drop, label in ((lengths[:few], True, f"{few} lengths, batch_size=7, drop_last=True (the only batch "
+                                                    f"is short: an epoch of no batches)"),
+                              ([], False, "an empty list of lengths, batch_size=7 (no items: no batches)")):
+        res = student.call("bucket_epochs", lengths=lens, batch_size=bs, seed=3, drop_last=drop, epochs=2)
+        for e, batches in enumerate(res["epochs"]):
+            check_epoch(batches, lens, bs, drop, f"BucketBatchSampler({label}), epoch {e + 1}")
+        expect_equal(res["len"], 0, f"len(BucketBatchSampler({label}))")
 
 
 def test_same_seed_same_order(student, gen):
@@ -230,3 +240,31 @@ def test_len_is_not_an_epoch(student, gen):
                  f"sampler of the same seed that was never asked its len() (first batches {asked['epochs'][e][:2]} "
                  f"vs {plain['epochs'][e][:2]}); the same seed gives the same sequence of batches, so __len__ must "
                  f"count the batches without drawing from the generator (not by running an epoch)")
+
+
+# ------------------------------------------------ issue 39, held-out round 14
+
+NARROW_INTS = {"uint8": 255, "int8": 127, "int16": 2**15 - 1, "int32": 2**31 - 1}
+
+
+def narrow_lengths(gen, top, n=21):
+    """n non-negative ints that fit a dtype whose largest value is top, in a random order: zeros, top itself and
+    its neighbours, ties, values around top // n (where a key such as length * n + index wraps) and small ones.
+    Every kind of value appears, so any arithmetic done in the lengths' own dtype (negation for a descending
+    sort, a tie-breaking key, a sum) wraps on some of them."""
+    vals = [0, 0, top, top, top - 1, top // 2, top // 2 + 1, top // n, top // n + 1, 1, 1]
+    vals += torch.randint(0, top + 1, (n - len(vals),), generator=gen).tolist()
+    perm = torch.randperm(n, generator=gen).tolist()
+    return [vals[p] for p in perm]
+
+
+def test_lengths_tensor_of_any_integer_dtype(student, gen):
+    """lengths may be a 1-D tensor of any integer dtype (uint8, int8, int16, int32), values up to the dtype's largest"""
+    seed = int(torch.randint(0, 2**31 - 1, (1,), generator=gen))
+    for name, top in NARROW_INTS.items():
+        lengths = narrow_lengths(gen, top)
+        res = student.call("bucket_epochs", lengths=lengths, batch_size=4, seed=seed, as_tensor=name)
+        what = (f"BucketBatchSampler(lengths as a 1-D {name} tensor {lengths}, batch_size=4) (a 1-D tensor of "
+                f"non-negative ints of any integer dtype; arithmetic on it in its own dtype wraps past {top})")
+        check_epoch(res["epochs"][0], lengths, 4, False, what)
+        expect_equal(res["len"], math.ceil(len(lengths) / 4), f"len({what})")

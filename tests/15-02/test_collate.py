@@ -134,12 +134,17 @@ def test_labels_are_int64(student, gen):
 
 
 def test_lengths_on_the_cpu(student, gen):
-    """sequences on another device (meta, a GPU stand-in): lengths is still on the CPU, as pack_padded_sequence needs"""
+    """sequences on another device (meta, a GPU stand-in): padded stays on their device, lengths is on the CPU, as pack_padded_sequence needs"""
     lens = torch.randint(1, 7, (int(torch.randint(2, 5, (1,), generator=gen)),), generator=gen).tolist()
-    devices = student.call("collate_on_meta", lens=lens, feat=3)
-    what = f"pad_collate(sequences of lengths {lens} on the meta device)"
-    expect_equal(devices[1], "cpu", f"{what}: the device of lengths (the second returned value)")
-    expect_equal(devices[0], "meta", f"{what}: the device of padded (the sequences' own device)")
+    res = student.call("collate_on_meta", lens=lens, feat=3)
+    if res["home"] == "meta":
+        what = f"pad_collate(sequences of lengths {lens} on the meta device)"
+        expect_equal(res["raw"][1], "cpu", f"{what}: the device of lengths (the second returned value)")
+    else:  # the code needed the sequences' values: CPU sequences, meta the default device (a made tensor's home)
+        what = (f"pad_collate(sequences of lengths {lens} on the CPU while the default device is meta, a GPU "
+                f"stand-in)")
+    expect_equal(res["relative"][0], "meta", f"{what}: the device of padded (the sequences' own device; \"meta\" "
+                                             f"stands for it)")
 
 
 @pytest.mark.parametrize("label_dtype", ["int32", "uint8"])

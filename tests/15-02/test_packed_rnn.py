@@ -197,3 +197,48 @@ def test_inputs_left_unchanged(student, gen):
 def test_non_finite_padding_changes_nothing(student, gen, kind, layers, bidir):
     """NaN, +-inf and 1e308 stored in the padding change nothing: output exactly zero there, results as each sequence alone"""
     run_case(student, gen, kind, layers, bidir, [5, 2, 7, 1], extra_t=1, non_finite=True)
+
+
+# ------------------------------------------------ issue 39, held-out round 14
+
+def random_config(gen, batch):
+    """A drawn RNN configuration: kind, 1-3 layers, uni- or bidirectional, hidden and input sizes from 1, and
+    `batch` lengths from 1 to 6 (ties and 1 likely), with 0-2 extra time steps of padding."""
+    kind = ["RNN", "GRU", "LSTM"][int(torch.randint(0, 3, (1,), generator=gen))]
+    layers = int(torch.randint(1, 4, (1,), generator=gen))
+    bidir = bool(torch.randint(0, 2, (1,), generator=gen))
+    hid, inp = (int(v) for v in torch.randint(1, 5, (2,), generator=gen))
+    lengths = torch.randint(1, 7, (batch,), generator=gen).tolist()
+    extra_t = int(torch.randint(0, 3, (1,), generator=gen))
+    return kind, layers, bidir, hid, inp, lengths, extra_t
+
+
+def test_drawn_configurations_batch_of_one_and_subclasses(student, gen):
+    """drawn RNN/GRU/LSTM configurations (1-3 layers, uni/bi, sizes from 1, a batch of one sequence first), each an instance of a subclass of nn.RNN/nn.GRU/nn.LSTM"""
+    configs = [("LSTM", *random_config(gen, 1)[1:])]  # B = 1, an LSTM subclass: always
+    configs += [random_config(gen, int(torch.randint(1, 6, (1,), generator=gen))) for _ in range(3)]
+    for kind, layers, bidir, hid, inp, lengths, extra_t in configs:
+        options = dict(input_size=inp, hidden_size=hid, num_layers=layers, bidirectional=bidir)
+        rnn = CLS[kind](batch_first=True, dtype=torch.float64, **options)
+        with torch.no_grad():
+            for p in rnn.parameters():
+                p.copy_(torch.rand(p.shape, generator=gen, dtype=torch.float64) * 1.2 - 0.6)
+        n = torch.tensor(lengths, dtype=torch.int64)
+        T = int(n.max()) + extra_t
+        real = torch.arange(T)[None, :] < n[:, None]
+        padded = torch.where(real[..., None], torch.randn(len(lengths), T, inp, generator=gen, dtype=torch.float64),
+                             50 * torch.randn(len(lengths), T, inp, generator=gen, dtype=torch.float64))
+        want_out, want_last = reference(rnn, padded, n)
+        out, last = student.call("packed_rnn_options", kind=kind, options=options, state=rnn.state_dict(),
+                                 padded=padded, lengths=n, subclass=True)
+        what = (f"run_packed_rnn(My{kind}({inp}, {hid}, num_layers={layers}, bidirectional={bidir}, batch_first=True), "
+                f"a subclass of nn.{kind}; padded of shape {tuple(padded.shape)}, lengths {lengths}) (any nn.RNN, "
+                f"nn.GRU or nn.LSTM: an instance of a subclass is one too; any batch size, B = 1 included)")
+        out = expect_tensor(out, f"{what}, output")
+        last = expect_tensor(last, f"{what}, last")
+        expect_equal(tuple(out.shape), tuple(want_out.shape), f"{what}: shape of output (B, padded.shape[1], D*H)")
+        expect_equal(tuple(last.shape), tuple(want_last.shape), f"{what}: shape of last (B, D*H)")
+        expect_close(out, want_out, f"{what}: output compared with running each sequence alone", atol=1e-9,
+                     rtol=1e-7)
+        expect_close(last, want_last, f"{what}: last compared with each sequence's own final state", atol=1e-9,
+                     rtol=1e-7)

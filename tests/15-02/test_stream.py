@@ -54,9 +54,9 @@ def test_every_record_once(student, gen, workers):
                                  f"num_workers={workers})")
 
 
-@pytest.mark.parametrize("sizes", [[13], [2, 3, 1, 5, 4]])
+@pytest.mark.parametrize("sizes", [[13], [2, 3, 1, 0, 5, 4]])
 def test_two_workers_other_layouts(student, gen, sizes):
-    """with 2 workers: a single file, and five small files (more files than workers)"""
+    """with 2 workers: a single file, and six small files (more files than workers, one of them with no records)"""
     shards, x, ids = make_shards(gen, sizes)
     (data,) = student.call("stream_collect", shards=shards, num_workers=2, batch_size=None)
     check_all_once(data, x, ids, f"DataLoader(ShardedFileStream({len(sizes)} files with {sizes} records), "
@@ -73,11 +73,29 @@ def test_items_are_a_tensor_and_an_int(student, gen):
 
 
 def test_second_pass_yields_everything_again(student, gen):
-    """the data set can be iterated again: a second epoch yields every record again"""
-    shards, x, ids = make_shards(gen, [5, 6])
-    passes = student.call("stream_collect", shards=shards, num_workers=0, batch_size=3, passes=2)
+    """the data set can be iterated again: passes one after another, with 0, then 2, then 0 workers, each yield every record once"""
+    shards, x, ids = make_shards(gen, [5, 6, 3])
+    workers = [0, 2, 0]
+    passes = student.call("stream_collect", shards=shards, num_workers=workers, batch_size=3, passes=3)
     for k, data in enumerate(passes):
-        check_all_once(data, x, ids, f"pass {k + 1} over the same ShardedFileStream (2 files, num_workers=0)")
+        check_all_once(data, x, ids, f"pass {k + 1} over the same ShardedFileStream (3 files) by DataLoaders with "
+                                     f"num_workers = {workers[k]} (passes with num_workers {workers}, one after the "
+                                     f"other: what a pass leaves on the data set object, the next pass's workers "
+                                     f"copy; work out each pass's share in that pass)")
+
+
+def test_two_passes_at_once(student, gen):
+    """two passes at the same time (two iterators over one data set, read in turns) each yield every record once"""
+    shards, x, ids = make_shards(gen, [4, 2, 5])
+    got = student.call("stream_two_passes_at_once", shards=shards)
+    want = sorted(ids.tolist())
+    for k, labels in enumerate(got):
+        what = (f"ShardedFileStream(3 files with 4, 2, 5 records): iter(ds) taken twice, the two iterators read in "
+                f"turns (as zip(loader_a, loader_b) over one data set does); iterator {k + 1}")
+        if sorted(labels) != want:
+            fail(f"{what} yielded {len(labels)} records ({len(set(labels))} distinct) for {len(want)} in the files "
+                 f"(every pass yields everything: keep a pass's position in the generator __iter__ returns, not on "
+                 f"the data set object)")
 
 
 def test_second_epoch_with_persistent_workers(student, gen):
