@@ -230,6 +230,31 @@ def engine_run(ns, leaves, program, times=1, no_grad=True, out_index=None, reset
     return {"data": data, "grads": grads, "shared": shared, "autograd": sorted(set(seen))}
 
 
+def _where(t, home):
+    """A returned tensor as plain data: its device (relative to the inputs', see relative_device), dtype and shape."""
+    if not isinstance(t, torch.Tensor):
+        return "None" if t is None else f"not a tensor but {type(t).__name__}"
+    return {"device": relative_device(t, home), "dtype": str(t.dtype), "shape": list(t.shape)}
+
+
+def engine_off_device(ns, leaves, program):
+    """The program's expression built with the student's Value on leaves off the default device
+    (probelib.off_default_device: on meta, or on the CPU with meta as the default device where the code reads
+    values), then one backward(): the device, dtype and shape of every slot's .data and of each leaf's .grad."""
+    Value = get(ns, "Value")
+
+    def run(*ts):
+        with torch.no_grad():
+            slots, out = _run_program(Value, list(ts), program, None)
+            out.backward()
+        return [getattr(s, "data", None) for s in slots], [getattr(s, "grad", None) for s in slots[:len(ts)]]
+    try:
+        (data, grads), home = off_default_device(run, leaves)
+    except Exception as exc:  # noqa: BLE001
+        return {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
+    return {"error": None, "data": [_where(d, home) for d in data], "grads": [_where(g, home) for g in grads]}
+
+
 # ---------------------------------------------------------------- saved tensors in bfloat16
 def _fields(obj):
     """The values an object holds: its __dict__ and its __slots__ (a packed form may be any small object)."""
@@ -285,7 +310,8 @@ def pack_roundtrip(ns, t):
     back = get(ns, "unpack_compressed")(packed)
     return {"bytes": nbytes, "dtypes": dtypes, "holds_input": holds_t,
             "back": back.detach().clone() if isinstance(back, torch.Tensor) else f"not a tensor: {type(back).__name__}",
-            "input_unchanged": bool(torch.equal(t, orig)) and t.dtype == orig.dtype}
+            "input_unchanged": t.dtype == orig.dtype and t.shape == orig.shape
+            and bool(((t == orig) | ((t != t) & (orig != orig))).all())}  # NaN where NaN was
 
 
 def pack_roundtrip_meta(ns, shape, dtype_name):

@@ -76,6 +76,45 @@ def test_roundtrip_any_tensor(student, t):
                                            f"tensors, expected {t.numel() * 2} (the bfloat16 copy)")
 
 
+def special_values(gen, dtype):
+    """A (2, 24) tensor of the values a cast to bfloat16 has rules for, then transposed (non-contiguous): +-inf,
+    NaN, +-0, float32 subnormals, bfloat16's largest finite values, ties halfway between two bfloat16 values (round
+    to even) and just off them, and random values over 70 orders of magnitude. Every value is a float32 one (so a
+    float64 t rounds the same whether cast directly or through float32)."""
+    inf, nan = float("inf"), float("nan")
+    big = torch.finfo(torch.bfloat16).max
+    fixed = torch.tensor([inf, -inf, nan, 0.0, -0.0, 1e-40, -3e-42, 2.0 ** -133, 1.1754944e-38, big, -big,
+                          1 + 2.0 ** -8, 1 + 3 * 2.0 ** -8, -(1 + 2.0 ** -8), 2.0 ** 100 * (1 + 2.0 ** -8),
+                          1 + 2.0 ** -8 + 2.0 ** -20, 65504.0, -2.0 ** -24], dtype=torch.float32)
+    rand = torch.randn(48 - len(fixed), generator=gen) * 10.0 ** (torch.rand(48 - len(fixed), generator=gen) * 70 - 35)
+    t = torch.cat([fixed, rand.float()])[torch.randperm(48, generator=gen)]
+    return t.reshape(24, 2).to(dtype).t()
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_roundtrip_special_values(student, gen, dtype):
+    """+-inf, NaN, +-0, subnormals, bfloat16's largest values and rounding ties come back as their bfloat16 rounding
+    (float32 and float64)"""
+    t = special_values(gen, dtype)
+    what = (f"unpack_compressed(pack_compressed(t)) for a {dtype} t of shape (2, 24) (transposed) holding inf, -inf, "
+            f"nan, 0, -0, subnormals, +-{torch.finfo(torch.bfloat16).max:.4e} (bfloat16's largest), ties such as "
+            f"1 + 2**-8 and random values from 1e-35 to 1e35")
+    res = student.call("pack_roundtrip", t=t)
+    back, want = res["back"], t.to(torch.bfloat16).to(dtype)
+    if not isinstance(back, torch.Tensor):
+        fail(f"{what}: {back}")
+    expect_equal(back.dtype, dtype, f"the dtype of {what}")
+    expect_equal(tuple(back.shape), (2, 24), f"the shape of {what}")
+    wrong = ~((back == want) | (back.isnan() & want.isnan())) | (back.signbit() != want.signbit())
+    if wrong.any():
+        i = wrong.nonzero()[0].tolist()
+        fail(f"{what}: at {tuple(i)}, t = {t[tuple(i)].item()!r} came back as {back[tuple(i)].item()!r}; its bfloat16 "
+             f"rounding, t.to(torch.bfloat16), is {want[tuple(i)].item()!r} ({int(wrong.sum())} of 48 values differ)")
+    expect(res["input_unchanged"], f"pack_compressed(t): t changed ({what})")
+    expect(res["bytes"] == t.numel() * 2, f"pack_compressed(t) for {what}: holds {res['bytes']} bytes of tensors, "
+                                          f"expected {t.numel() * 2} (the bfloat16 copy)")
+
+
 @pytest.mark.parametrize("dtype", [torch.int64, torch.bool, torch.float16, torch.int32, torch.int16, torch.complex64])
 def test_other_dtypes_kept(student, gen, dtype):
     """tensors of other dtypes come back exactly, in their own dtype (int32, int16 and complex64 too, not only

@@ -236,8 +236,12 @@ def test_float32_leaves(student, gen, dtype):
 @pytest.mark.parametrize("op", ["add", "sub", "mul"])
 def test_mixed_dtype_leaves(student, gen, op):
     """with operands of two dtypes the result is promoted, but each leaf's grad has that leaf's dtype"""
+    # broadcast pairs (the gradient is summed back, then cast) and pairs where a leaf has the result's shape (the
+    # gradient reaches it unsummed, in the promoted dtype, and must still be cast to the leaf's)
     for a, b in [(torch.randn(3, 1, generator=gen), torch.randn(4, generator=gen, dtype=f64)),
-                 (torch.randn((), generator=gen, dtype=f64), torch.randn(2, 3, generator=gen))]:
+                 (torch.randn((), generator=gen, dtype=f64), torch.randn(2, 3, generator=gen)),
+                 (torch.randn(2, 3, generator=gen), torch.randn(2, 3, generator=gen, dtype=f64)),
+                 (torch.randn(2, 3, generator=gen).to(torch.bfloat16), torch.randn(3, generator=gen).half())]:
         program = [(op, 0, 1), ("tanh", 2, None), ("sum", 3, None)]
         res = student.call("engine_run", leaves=[a, b], program=program)
         _, grads = torch_run([a, b], program)
@@ -247,8 +251,9 @@ def test_mixed_dtype_leaves(student, gen, op):
             if not isinstance(got, torch.Tensor):
                 fail(f"{what}: expected a tensor, got {got}")
             expect(got.dtype == want.dtype, f"{what}: expected dtype {want.dtype} (the leaf's; the result was "
-                                            f"promoted to float64), got {got.dtype}")
-            expect_close(got.double(), want.double(), what, atol=1e-5, rtol=1e-5)
+                                            f"promoted to {torch.promote_types(a.dtype, b.dtype)}), got {got.dtype}")
+            tol = 3e-2 if want.dtype in (torch.float16, torch.bfloat16) else 1e-5  # a rounding either way is fine
+            expect_close(got.double(), want.double(), what, atol=tol, rtol=tol)
 
 
 @pytest.mark.parametrize("op", ["add", "sub", "mul"])
@@ -282,3 +287,32 @@ def test_does_not_use_torch_autograd(student, gen):
                f"({', '.join(res['autograd'])}); write the engine yourself: each operation keeps its own backward "
                f"rule, and backward() walks the Values, without requires_grad, torch.autograd.grad, torch.func or "
                f".backward() on tensors")
+
+
+def test_off_default_device(student, gen):
+    """on leaves off the default device (the meta device, the grader's stand-in for a GPU), every operation's .data
+    and each leaf's .grad stay on the leaves' device, with the leaf's shape and dtype"""
+    shapes = [(3, 4), (4, 2), (3, 4), (4,), ()]
+    leaves = [torch.randn(s, generator=gen, dtype=f64) for s in shapes]
+    leaves[3] = leaves[3].float()  # a float32 leaf promoted against float64 ones
+    leaves[0] = leaves[0].abs() + 0.5
+    # ((-((L0 * L2 + L3) - L4)).tanh().exp().log().relu() @ L1).sum() + (L0.log() * L2).sum(): every operation
+    program = [("mul", 0, 2), ("add", 5, 3), ("sub", 6, 4), ("neg", 7, None), ("tanh", 8, None), ("exp", 9, None),
+               ("log", 10, None), ("relu", 11, None), ("matmul", 12, 1), ("log", 0, None), ("mul", 14, 2),
+               ("sum", 15, None), ("sum", 13, None), ("add", 17, 16)]
+    what = (f"the expression {describe(leaves, program)} with L3 in float32, the other leaves in float64, all on the "
+            f"meta device (the grader's stand-in for a GPU: a tensor made without device= lands on the CPU)")
+    res = student.call("engine_off_device", leaves=leaves, program=program)
+    if res["error"]:
+        fail(f"{what}: raised {res['error']}; build new tensors where the operands are (torch.ones_like(t), "
+             f"device=t.device), not with torch.ones(shape)")
+    slots, grads = torch_run(leaves, program)
+    for k, (got, want) in enumerate(zip(res["data"], slots)):
+        name = f"the Value for {describe(leaves, program, k - len(leaves))}" if k >= len(leaves) else f"leaf L{k}"
+        expect(isinstance(got, dict) and got == {"device": "meta", "dtype": str(want.dtype), "shape": list(want.shape)},
+               f"{what}: .data of {name}: expected {want.dtype} of shape {tuple(want.shape)} on the leaves' device, "
+               f"got {got}")
+    for k, (got, want) in enumerate(zip(res["grads"], grads)):
+        expect(isinstance(got, dict) and got == {"device": "meta", "dtype": str(want.dtype), "shape": list(want.shape)},
+               f"{what}: L{k}.grad after out.backward(): expected {want.dtype} of shape {tuple(want.shape)} on the "
+               f"leaf's device, got {got}")

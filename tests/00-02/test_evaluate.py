@@ -22,14 +22,17 @@ pytestmark = pytest.mark.task("evaluate")
 
 
 def modes_for(model, gen):
-    """Mixed per-submodule train/eval flags (the model itself in training mode)."""
+    """Mixed per-submodule train/eval flags, the model's own flag drawn too (a model in eval mode may hold
+    submodules in training mode, which model.eval() must still switch)."""
     n = len(list(model.modules()))
-    return [True] + [bool(v) for v in torch.randint(0, 2, (n - 1,), generator=gen)]
+    return [bool(v) for v in torch.randint(0, 2, (n,), generator=gen)]
 
 
-def run(student, spec, gen, keep, fail_call=False, grad_enabled=True):
+def run(student, spec, gen, keep, fail_call=False, grad_enabled=True, root_eval=False):
     model = build_model(spec)
     modes = modes_for(model, gen)
+    if root_eval:  # the model in eval mode, every submodule under it in training mode
+        modes = [False] + [True] * (len(modes) - 1)
     x = torch.randn(int(torch.randint(1, 5, (1,), generator=gen)), spec["in"], generator=gen)
     res = student.call("run_evaluate", spec=spec, x=x, keep=keep, train_modes=modes, fail=fail_call,
                        grad_enabled=grad_enabled)
@@ -108,12 +111,14 @@ def test_restores_after_error(student, gen, keep):
 
 @pytest.mark.parametrize("keep", [False, True])
 def test_called_with_grad_off(student, gen, keep):
-    """grad mode off before the call is still off after it"""
+    """grad mode off before the call is still off after it; the model in eval mode with its submodules in
+    training mode gives model.eval(); model(x)'s values and keeps those flags"""
     spec = {"arg": "input", "in": 4, "out": 2, "hidden": [3], "norm": False, "dropout": True,
             "seed": int(torch.randint(0, 2**31 - 1, (1,), generator=gen))}
-    res, want, x = run(student, spec, gen, keep=keep, grad_enabled=False)
+    res, want, x = run(student, spec, gen, keep=keep, grad_enabled=False, root_eval=True)
     what = (f"evaluate(model, x, keep_for_autograd={keep}) called inside torch.no_grad() (grad mode off) for "
-            f"{spec_text(spec)} and x of shape {tuple(x.shape)}")
+            f"{spec_text(spec)}, the model in eval mode and every submodule under it in training mode, and x of "
+            f"shape {tuple(x.shape)}")
     check_common(res, want, what)
 
 
