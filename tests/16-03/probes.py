@@ -222,17 +222,20 @@ def _attention(ns, embed_dim, num_heads, state):
 
 
 def kv_decode(ns, embed_dim, num_heads, state, x, splits):
-    """forward(x) on the whole sequence, then the same sequence in steps of the given sizes through a cache."""
+    """forward(x) on the whole sequence, then the same sequence in steps of the given sizes through a cache; the
+    cache's length, keys and values after every step."""
     m = _attention(ns, embed_dim, num_heads, state)
     with torch.no_grad():
         full = m(x)
         cache = get(ns, "KVCache")()
-        steps, lens, start = [], [], 0
+        steps, lens, ks, vs, start = [], [], [], [], 0
         for size in splits:
             steps.append(_tensor(m(x[:, start:start + size], cache)))
             start += size
             lens.append(len(cache))
-    return {"full": _tensor(full), "steps": steps, "lens": lens, "k": _tensor(cache.k), "v": _tensor(cache.v)}
+            ks.append(_tensor(cache.k))
+            vs.append(_tensor(cache.v))
+    return {"full": _tensor(full), "steps": steps, "lens": lens, "k": ks[-1], "v": vs[-1], "ks": ks, "vs": vs}
 
 
 def kv_interleaved(ns, embed_dim, num_heads, state, xs, splits):

@@ -37,6 +37,19 @@ def decode(student, gen, e, h, b, splits):
     return state, x, res
 
 
+def expect_cache_after_each_step(state, x, h, res, splits, what):
+    """cache.k and cache.v after every step: the keys and values of the positions seen, (B, H, positions, E/H)."""
+    _, k, v = heads_of(state, x, h)
+    b, _, e = x.shape
+    seen = 0
+    for i, size in enumerate(splits):
+        seen += size
+        where = (f"{what}, after step {i + 1} ({seen} positions seen; the text's layout is (B, H, len(cache), D) = "
+                 f"({b}, {h}, {seen}, {e // h}), also for B = 1 or H = 1)")
+        expect_close(res["ks"][i], k[:, :, :seen], f"cache.k {where}", **TOL)
+        expect_close(res["vs"][i], v[:, :, :seen], f"cache.v {where}", **TOL)
+
+
 def test_cache_container(student, gen):
     """KVCache starts empty (len 0, k and v None), update appends along the positions and returns everything held"""
     chunks = [(torch.randn(2, 3, t, 4, generator=gen, dtype=f64), torch.randn(2, 3, t, 5, generator=gen, dtype=f64))
@@ -61,16 +74,19 @@ def test_cache_container(student, gen):
 @pytest.mark.essential
 @pytest.mark.parametrize("e,h,b", [(8, 2, 2), (12, 3, 1), (6, 1, 3)])
 def test_without_cache_is_causal_attention(student, gen, e, h, b):
-    """forward(x) without a cache is causal multi-head self attention (qkv split q, k, v; heads as in section 2)"""
+    """forward(x) without a cache is causal multi-head self attention (qkv split q, k, v; heads as in section 2); the
+    same x through a cache leaves its keys and values there, (B, H, T, E/H) for B = 1 and H = 1 too"""
     state, x, res = decode(student, gen, e, h, b, [5])
     expect_close(res["full"], full_attention(state, x, h),
                  f"CausalSelfAttention({e}, {h})(x) for x ({b}, 5, {e}), no cache", **TOL)
+    expect_cache_after_each_step(state, x, h, res, [5], f"CausalSelfAttention({e}, {h})(x, cache) for x ({b}, 5, {e})")
 
 
 @pytest.mark.essential
 @pytest.mark.parametrize("e,h,b,n", [(8, 2, 2, 7), (12, 4, 1, 5)])
 def test_one_token_at_a_time(student, gen, e, h, b, n):
-    """one token per step: each step's output equals that row of full recomputation"""
+    """one token per step: each step's output equals that row of full recomputation, and the cache holds the keys and
+    values seen so far, (B, H, positions, E/H), after every step (B = 1 included)"""
     state, x, res = decode(student, gen, e, h, b, [1] * n)
     want = full_attention(state, x, h)
     expect_equal(res["lens"], list(range(1, n + 1)), f"len(cache) after each of {n} one-token steps")
@@ -78,12 +94,15 @@ def test_one_token_at_a_time(student, gen, e, h, b, n):
         expect_close(got, want[:, t:t + 1], f"CausalSelfAttention({e}, {h})(x[:, {t}:{t + 1}], cache) after {t} "
                      f"cached tokens, against full recomputation over x[:, :{t + 1}] (the new token sees every "
                      f"cached token and itself)", **TOL)
+    expect_cache_after_each_step(state, x, h, res, [1] * n, f"CausalSelfAttention({e}, {h}) decoding x ({b}, {n}, "
+                                 f"{e}) one token at a time")
 
 
 @pytest.mark.parametrize("splits", [[3, 1, 1, 2], [1, 4, 2], [2, 2, 2, 2], [6]],
                          ids=["3+1+1+2", "1+4+2", "2+2+2+2", "6"])
 def test_chunks(student, gen, splits):
-    """chunks of any size after any prefix: token t of a chunk sees the cache and new tokens 0..t"""
+    """chunks of any size after any prefix: token t of a chunk sees the cache and new tokens 0..t; the cache holds every
+    position seen after each chunk"""
     e, h = 8, 2
     state, x, res = decode(student, gen, e, h, 2, splits)
     want = full_attention(state, x, h)
@@ -95,6 +114,8 @@ def test_chunks(student, gen, splits):
                      f"len(cache) before appending)", **TOL)
         start += size
     expect_equal(res["lens"], [sum(splits[:i + 1]) for i in range(len(splits))], f"len(cache) after each chunk {splits}")
+    expect_cache_after_each_step(state, x, h, res, splits, f"CausalSelfAttention(8, 2) decoding x (2, "
+                                 f"{sum(splits)}, 8) in chunks {splits}")
 
 
 def test_cache_holds_the_keys(student, gen):
@@ -130,6 +151,8 @@ def test_one_token_one_feature(student, gen):
     expect_close(res["full"], want, "CausalSelfAttention(1, 1)(x) for x of shape (1, 2, 1)", **TOL)
     for t, got in enumerate(res["steps"]):
         expect_close(got, want[:, t:t + 1], f"CausalSelfAttention(1, 1)(x[:, {t}:{t + 1}], cache), x (1, 2, 1)", **TOL)
+    expect_cache_after_each_step(state, x, 1, res, [1, 1], "CausalSelfAttention(1, 1) decoding x (1, 2, 1) one token "
+                                 "at a time")
     chunks = [(torch.randn(1, 1, 1, 1, generator=gen, dtype=f64), torch.randn(1, 1, 1, 1, generator=gen, dtype=f64))]
     step = student.call("cache_alone", chunks=chunks)["steps"][0]
     expect_equal(len(step["returned"]), 2, "the number of tensors KVCache().update(k, v) returns for k, v of shape "

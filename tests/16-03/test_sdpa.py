@@ -169,18 +169,21 @@ def test_gradients(student, gen, case):
 
 @pytest.mark.parametrize("dtype", [torch.float32, f64, torch.float16])
 def test_keeps_dtype(student, gen, dtype):
-    """the result has q's dtype (and PyTorch's values), float16 included, with a boolean mask and is_causal too"""
+    """the result has q's dtype (and PyTorch's values), float16 included, with a boolean mask (one query with no key
+    left: a row of zeros in q's dtype) and is_causal too"""
     q, k, v = (rand(gen, 2, 3, 4).to(dtype) for _ in range(3))
     mask = torch.rand(3, 3, generator=gen) > 0.4
-    mask[:, 0] = True  # every query keeps a key
+    mask[:, 0] = True  # queries 0 and 2 keep a key
+    mask[1] = False  # query 1 has none: zeros, not NaN (a denominator clamped to 1e-30 is 0 in float16)
     tol = {"atol": 5e-3, "rtol": 5e-3} if dtype == torch.float16 else {"atol": 1e-5, "rtol": 1e-5}
-    for kw, name in (({}, ""), ({"attn_mask": mask}, ", attn_mask=bool (3, 3)"), ({"is_causal": True}, ", is_causal=True")):
+    for kw, name in (({}, ""), ({"attn_mask": mask}, ", attn_mask=bool (3, 3) where query 1 has no key left"),
+                     ({"is_causal": True}, ", is_causal=True")):
         what = f"{FN}(q, k, v{name}) for {dtype} inputs of shape (2, 3, 4)"
         out = run(student, what, q, k, v, **kw)["out"]
         expect_equal(out.dtype, dtype, f"the dtype of {what}")
         expect_close(out, reference(q, k, v, kw.get("attn_mask"), is_causal=bool(kw.get("is_causal"))),
                      what + " (an excluded pair scores -inf in q's dtype: a finite fill such as -1e30 does not exist "
-                     "in float16)", **tol)
+                     "in float16; a query with no key left gives a row of zeros in q's dtype, as PyTorch's)", **tol)
 
 
 def first_draw(q, k, seed):
