@@ -132,7 +132,8 @@ def test_view_raises(student, gen):
 
 @pytest.mark.task("view_meta", weight=0.1)  # its right answer is the same for every student: worth little
 def test_errors(student, gen):
-    """dimensions and select indices out of range raise IndexError; impossible expands raise RuntimeError"""
+    """dimensions and select indices out of range raise IndexError on drawn headers, 0-dim ones included;
+    impossible expands and expands with fewer sizes than dimensions raise RuntimeError"""
     cases = [((3, 4), (4, 1), 0, "transpose", (0, 2)), ((3, 4), (4, 1), 0, "transpose", (-3, 0)),
              # the same dimension twice is still checked: transpose(d, d) with d out of range raises
              ((3, 4), (4, 1), 0, "transpose", (2, 2)), ((5,), (1,), 0, "transpose", (-2, -2)),
@@ -156,6 +157,38 @@ def test_errors(student, gen):
         sizes = [s if r.random() < 0.5 else (-1 if s != 1 or r.random() < 0.5 else r.randint(0, 3)) for s in shape]
         sizes[d] = r.choice([v for v in range(5) if v != shape[d]])
         cases.append((shape, stride, off, "expand", (tuple([r.randint(1, 3) for _ in range(r.randint(0, 1))] + sizes),)))
+    # every error clause on drawn headers (0-dim ones included), not only the hand-picked ones above: a dimension
+    # out of range on either side for transpose, select and slice (a 0-dim header has no dimension to select from
+    # or slice, while transpose accepts 0 and -1), a select index out of range on either side (a size-0 dimension
+    # has none in range), and an expand with fewer sizes than dimensions whose kept sizes all match, the left-out
+    # leading sizes often all 1
+    cases += [((3, 4), (4, 1), 0, "select", (-3, 1)), ((), (), 1, "select", (0, 0)),
+              ((), (), 0, "slice", (-1, None, None, 1)), ((1, 4), (4, 1), 0, "expand", ((4,),))]
+    while len(cases) < 90:
+        shape, stride, off = L.layout(r)
+        n, kind = len(shape), r.choice(["transpose", "select", "index", "slice", "expand"])
+        bad = lambda m: r.choice([-m - 1 - r.randint(0, 2), m + r.randint(0, 2)])  # noqa: E731
+        if kind == "transpose":
+            ds = [bad(max(n, 1)), r.randint(-n, n - 1) if n and r.random() < 0.7 else bad(max(n, 1))]
+            r.shuffle(ds)
+            case = (shape, stride, off, "transpose", tuple(ds))
+        elif kind == "select":
+            case = (shape, stride, off, "select", (bad(n), r.randint(-2, 2)))
+        elif kind == "slice":
+            end = lambda: r.choice([None, r.randint(-4, 4)])  # noqa: E731
+            case = (shape, stride, off, "slice", (bad(n), end(), end(), r.randint(1, 3)))
+        elif kind == "index" and n:
+            d = r.randint(-n, n - 1)
+            case = (shape, stride, off, "select", (d, bad(shape[d])))
+        elif kind == "expand" and n:
+            m = r.randint(1, n)
+            if r.random() < 0.6:
+                shape = (1,) * m + shape[m:]
+            case = (shape, stride, off, "expand", (tuple(-1 if r.random() < 0.3 else s for s in shape[m:]),))
+        else:
+            continue
+        if L.torch_op(*case)[0] == "error":
+            cases.append(case)
     judge(student, cases, "view_meta(...) on arguments PyTorch rejects")
 
 
