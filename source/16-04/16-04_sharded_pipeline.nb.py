@@ -261,7 +261,8 @@ run_hidden("16-04", "shard", globals())
 #   parameter elements), plus at most one for a step count.
 # * Bring the updated shards to every rank with `dist.all_gather` (or `dist.all_gather_single`).
 # * Write the new values into the tensors of `params` in place (same tensor objects, same shapes, still leaves:
-#   autograd must not record the update, so write under `torch.no_grad()`), and return None.
+#   autograd must not record the update, so write under `torch.no_grad()`, a context that gives the caller back its
+#   grad mode), and return None.
 # * Make every tensor you create on the parameters' device: the same code runs with NCCL, where the
 #   parameters live on `cuda:rank`.
 
@@ -445,7 +446,8 @@ def _linear(params, h):
 # default group (W ranks) and performs one ZeRO-3 training step of a model made of L layers.
 #
 # * `layers` is a list of L callables: `layers[i](params, h)` computes layer i's output from the list of its
-#   full parameters (tensors of the shapes in `layers[i].shapes`) and its input `h`, differentiably.
+#   full parameters (tensors of the shapes in `layers[i].shapes`) and its input `h`, differentiably. One object may
+#   stand at several positions (two blocks of one kind): each position is a layer of its own, with its own shard.
 # * `shards[i]` is this rank's shard of layer i's flat parameter (what `flatten_shard` gives for that layer's
 #   parameters on this rank), a 1-D tensor that does not require grad; the full parameters are kept nowhere
 #   else.
@@ -471,8 +473,9 @@ def _linear(params, h):
 # * `state` is a dict, empty on the first call, that the caller passes back on every later call on the same
 #   rank: keep the step counts and the moments of this rank's shards there, at most 2·(k_0 + ... + k_{L-1})
 #   elements in all plus one step count per layer.
-# * Write the new values into the tensors of `shards` in place (same tensor objects, same memory) and
-#   return None.
+# * Write the new values into the tensors of `shards` in place (same tensor objects, same memory), leave the grad
+#   mode and the process's other global settings as you found them (`with torch.no_grad():`, not
+#   `torch.set_grad_enabled(False)`), and return None.
 # * Make every tensor you create on the shards' device.
 
 # %% [solution] id=zero3_impl
@@ -755,7 +758,8 @@ if run_demos():
 #   of every parameter of `stage` on each rank equals the gradient of `loss_fn(stage1(stage0(x)), y)` for
 #   the unsplit model on the whole batch, which the grader computes.
 # * Each rank sends exactly M messages (an activation or a gradient of one micro-batch, of shape (rows,
-#   `width`)) and calls no collective; return None.
+#   `width`)) and calls no collective; return None, leaving the grad mode and the process's other global settings
+#   as you found them.
 # * Make every tensor you create on the stage's device (`x.new_empty(...)`, `device=...`); a buffer that
 #   receives activations or their gradients is in the parameters' dtype, whatever the dtypes of x and y.
 

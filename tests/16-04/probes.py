@@ -19,7 +19,8 @@ import warnings
 
 import torch
 
-from course.judge.probelib import aliases, fork_ranks, get, join_group, relayout, send_frame
+from course.judge.probelib import (aliases, changes, fork_ranks, get, global_state, join_group, relative_device, relayout,
+                                   send_frame, stand_in_device)
 
 COLLECTIVES = ("allreduce", "allreduce_coalesced", "broadcast", "allgather", "_allgather_base",
                "allgather_coalesced", "allgather_into_tensor_coalesced", "all_gather_single",
@@ -53,10 +54,15 @@ def _error(exc) -> dict:
     return {"type": type(exc).__name__, "message": str(exc)[:300]}
 
 
-def _describe(value):
+def _describe(value, home=None):
+    """home: the inputs' device type when they were off the default device (stand_in_device); the tensor's device is
+    then reported relative to theirs ("meta" when it is theirs) and its values are left out."""
     if isinstance(value, torch.Tensor):
-        return {"kind": "tensor", "tensor": value.detach().to("cpu").clone() if value.device.type != "meta" else None,
-                "shape": list(value.shape), "dtype": str(value.dtype), "device": value.device.type,
+        off = home is not None
+        return {"kind": "tensor",
+                "tensor": value.detach().to("cpu").clone() if value.device.type != "meta" and not off else None,
+                "shape": list(value.shape), "dtype": str(value.dtype),
+                "device": relative_device(value, home) if off else value.device.type,
                 "contiguous": value.is_contiguous()}
     return {"kind": type(value).__name__}
 
@@ -77,16 +83,31 @@ def _uninitialised_as_nan():
 
 
 def flatten_shard_call(ns, tensors, layouts, world, rank, device="cpu"):
-    """flatten_shard(tensors, world, rank) on tensors laid out as ``layouts`` (on ``device``: cpu or meta)."""
-    ins = [relayout(t, lay).to(device) if device != "cpu" else relayout(t, lay) for t, lay in zip(tensors, layouts)]
-    kept = [t.detach().to("cpu").clone() for t in ins] if device == "cpu" else None
-    listed = list(ins)
+    """flatten_shard(tensors, world, rank) on tensors laid out as ``layouts``. device "cpu": on the default device;
+    "meta": off it (probelib.stand_in_device: meta inputs, or, where the code needs values, cpu inputs with meta as
+    the default device), the result's device reported relative to the inputs'."""
+    fn, home = get(ns, "flatten_shard"), None
+    if device == "cpu":
+        ins = [relayout(t, lay) for t, lay in zip(tensors, layouts)]
+        kept = [t.detach().to("cpu").clone() for t in ins]
+    else:
+        kept, placed = None, {}
+
+        def run(dev):
+            placed["ins"] = [relayout(t, lay).to(dev) for t, lay in zip(tensors, layouts)]
+            return fn(placed["ins"], world, rank)
+    listed = list(ins) if device == "cpu" else None
     try:
         with _uninitialised_as_nan():
-            out = get(ns, "flatten_shard")(ins, world, rank)
+            if device == "cpu":
+                out = fn(ins, world, rank)
+            else:
+                out, home = stand_in_device(run)
+                ins = placed["ins"]
+                listed = list(ins)
     except Exception as exc:
         return {"error": _error(exc)}
-    return {"error": None, "out": _describe(out), "aliases": any(aliases(out, t) for t in listed),
+    return {"error": None, "out": _describe(out, home), "aliases": any(aliases(out, t) for t in listed),
             "unchanged": None if kept is None else all(torch.equal(a, b) or (a.is_floating_point() and torch.equal(
                 a.isnan(), b.isnan()) and torch.equal(a.nan_to_num(0.0), b.nan_to_num(0.0)))
                 for a, b in zip(listed, kept)),
@@ -95,16 +116,25 @@ def flatten_shard_call(ns, tensors, layouts, world, rank, device="cpu"):
 
 
 def unflatten_call(ns, shards, shapes, device="cpu", layout="contiguous"):
-    """unflatten_shards(shards, shapes) on copies of the judge's shards (on ``device``, laid out as ``layout``)."""
-    ins = [relayout(s, layout).to(device) for s in shards]
+    """unflatten_shards(shards, shapes) on copies of the judge's shards laid out as ``layout``; device "meta": off the
+    default device, as flatten_shard_call does it."""
+    fn, home, placed = get(ns, "unflatten_shards"), None, {}
     kept = [s.clone() for s in shards]
+
+    def run(dev):
+        placed["ins"] = [relayout(s, layout).to(dev) for s in shards]
+        return fn(placed["ins"], [torch.Size(s) for s in shapes])
     try:
-        out = get(ns, "unflatten_shards")(ins, [torch.Size(s) for s in shapes])
+        if device == "cpu":
+            out = run("cpu")
+        else:
+            out, home = stand_in_device(run)
     except Exception as exc:
         return {"error": _error(exc)}
+    ins = placed["ins"]
     if not isinstance(out, (list, tuple)):
         return {"error": None, "kind": type(out).__name__, "outs": []}
-    return {"error": None, "kind": type(out).__name__, "outs": [_describe(o) for o in out],
+    return {"error": None, "kind": type(out).__name__, "outs": [_describe(o, home) for o in out],
             "aliases": any(aliases(o, s) for o in out for s in ins),
             "unchanged": device != "cpu" or all(torch.equal(a, b) for a, b in zip(ins, kept))}
 
@@ -299,6 +329,7 @@ def _rank_main(ns, fn_name, rank, world, store_path, runs, op_timeout, wfd):
                 p.grad = torch.empty_like(p).copy_(g)  # laid out like its parameter, as autograd lays it out
             objects, where = list(params), [p.data_ptr() if p.numel() else None for p in params]
             log.update(on=True, sends=[], collectives=[], made={}, unplaced=[])
+            before = global_state()
             try:
                 with _device_recorder(log):
                     value = fn(params, state, **(run["hp_steps"][j] if run.get("hp_steps") else run["hp"]))
@@ -306,6 +337,9 @@ def _rank_main(ns, fn_name, rank, world, store_path, runs, op_timeout, wfd):
             except Exception as exc:
                 value, err = None, _error(exc)
             log["on"] = False
+            # held-out round 14: torch.set_grad_enabled(False) "so that autograd does not record the update", never
+            # turned back on, left the caller's next forward without a graph
+            left = changes(before, global_state())
             state_bad = _unplaced(log, state)
             log["made"] = {}
             send_frame(wfd, {"run": i, "step": j, "error": err, "returned": type(value).__name__,
@@ -313,6 +347,7 @@ def _rank_main(ns, fn_name, rank, world, store_path, runs, op_timeout, wfd):
                          "same_objects": len(params) == len(objects) and all(a is b for a, b in zip(params, objects)),
                          "leaves": all(p.grad_fn is None and p.requires_grad for p in params),
                          "moved": [b is not None and a.data_ptr() != b for a, b in zip(objects, where)],
+                         "global_changes": left,
                          "state_numel": _state_numel(state), "state_unplaced": state_bad,
                          "collectives": log["collectives"], "sends": log["sends"],
                          "unplaced": list(dict.fromkeys(log["unplaced"]))})
@@ -459,6 +494,9 @@ def _zero3_main(ns, rank, world, store_path, runs, op_timeout, wfd):
     for i, run in enumerate(runs):
         layers = [_Layer(j, kind, [p.shape for p in ps], log) for j, (kind, ps) in enumerate(zip(run["kinds"],
                                                                                                  run["init"]))]
+        for j, first in enumerate(run.get("same_object") or []):  # one Layer object at two positions of the model
+            if first is not None:
+                layers[j] = layers[first]
         shards = [judge_shard(ps, world, rank) for ps in run["init"]]
         state = {}
         for j, (x, y) in enumerate(zip(run["xs"], run["ys"])):
@@ -467,6 +505,7 @@ def _zero3_main(ns, rank, world, store_path, runs, op_timeout, wfd):
             objects, where = list(shards), [s.data_ptr() for s in shards]
             log.update(on=True, sends=[], collectives=[], made={}, unplaced=[], gathered=[], seen=0, events=[],
                        passed=[], gather_alive=[])
+            before = global_state()
             try:
                 with _device_recorder(log):
                     value = fn(layers, shards, xr, yr, judge_loss, state, **run["hp"])
@@ -474,6 +513,7 @@ def _zero3_main(ns, rank, world, store_path, runs, op_timeout, wfd):
             except Exception as exc:
                 value, err = None, _error(exc)
             log["on"] = False
+            left = changes(before, global_state())
             after = _settled_live([r for g in log["gathered"] for r in g["refs"]] + log["passed"], log, "use")
             if after:
                 log["confirmed"].add("use")
@@ -482,7 +522,7 @@ def _zero3_main(ns, rank, world, store_path, runs, op_timeout, wfd):
             send_frame(wfd, {"run": i, "step": j, "error": err, "returned": type(value).__name__,
                              "shards": [s.detach().clone() for s in shards],
                              "same_objects": len(shards) == len(objects) and all(a is b for a, b in zip(shards, objects)),
-                             "moved": [a.data_ptr() != b for a, b in zip(objects, where)],
+                             "moved": [a.data_ptr() != b for a, b in zip(objects, where)], "global_changes": left,
                              "state_numel": _state_numel(state), "state_unplaced": state_bad,
                              "events": log["events"], "alive_after": after, "gather_alive": log["gather_alive"],
                              "collectives": log["collectives"], "sends": log["sends"],
@@ -560,6 +600,7 @@ def _pipe_main(ns, rank, store_path, runs, op_timeout, wfd):
             if log["on"] else None)  # the rows of each forward of the stage (stage(h) or stage.forward(h))
         data = (run["x"] if rank == 0 else run["y"]).clone()
         log.update(on=True, sends=[], collectives=[], made={}, unplaced=[], order=[], calls=[])
+        before = global_state()
         try:
             with _device_recorder(log):
                 value = fn(stage, data, judge_loss, run["M"], 6)
@@ -567,8 +608,9 @@ def _pipe_main(ns, rank, store_path, runs, op_timeout, wfd):
         except Exception as exc:
             value, err = None, _error(exc)
         log["on"] = False
+        left = changes(before, global_state())
         log["made"] = {}
-        send_frame(wfd, {"run": i, "error": err, "returned": type(value).__name__,
+        send_frame(wfd, {"run": i, "error": err, "returned": type(value).__name__, "global_changes": left,
                          "grads": [None if p.grad is None else p.grad.detach().clone() for p in stage.parameters()],
                          "order": log["order"], "collectives": [c["name"] for c in log["collectives"]],
                          "calls": log["calls"],

@@ -173,3 +173,15 @@ def test_pipeline_on_stage_device(pipe):
                                                 f"...) without device=, so it lands on the cpu whatever the stage's "
                                                 f"device; use x.new_empty(...) or device=..." if f["unplaced"] else
                                                 f"returned a {f['returned']}, expected None"))
+
+
+def test_pipeline_returns_none_settings_unchanged(pipe):
+    """each rank's call returns None and leaves the grad mode and the process's other global settings as they were"""
+    for i in range(len(CASES)):
+        label, frames = check_grads(pipe, i)
+        for rank, f in enumerate(frames):
+            expect(f["returned"] == "NoneType", f"{label}, rank {rank}: returned a {f['returned']}, expected None")
+            left = f["global_changes"]
+            expect(not left, f"{label}, rank {rank}: the call left the process's global settings changed "
+                             f"({'; '.join(left[:2])}); use contexts (`with torch.no_grad():`), which give the "
+                             f"caller back what it had")

@@ -112,12 +112,12 @@ def test_flatten_shard_every_rank(student, gen, case):
 def test_flatten_shard_keeps_dtype(student, gen, dtype):
     """the piece has the inputs' dtype (float32, int64, float16) and their elements bit for bit (-0.0, inf, NaN,
     int64 extremes), padding included"""
-    shapes, world = CASES[2]
-    tensors = _with_edges(_tensors(gen, shapes, dtype), dtype)
-    for rank in (0, world - 1):
-        what = _what(shapes, world, rank, dtype)
-        res = _shard(student, tensors, world, rank, ["contiguous"] * len(tensors), what)
-        _same(res["out"]["tensor"], _expected(tensors, world, rank), what, _pad_from(tensors, world, rank))
+    for shapes, world in (CASES[2], CASES[3]):  # padding in the last piece; pieces of padding only
+        tensors = _with_edges(_tensors(gen, shapes, dtype), dtype)
+        for rank in (0, world - 1):
+            what = _what(shapes, world, rank, dtype)
+            res = _shard(student, tensors, world, rank, ["contiguous"] * len(tensors), what)
+            _same(res["out"]["tensor"], _expected(tensors, world, rank), what, _pad_from(tensors, world, rank))
 
 
 @pytest.mark.parametrize("layout", ["transposed", "strided", "offset"])
@@ -151,25 +151,34 @@ def test_flatten_shard_new_tensor_inputs_unchanged(student, gen):
                                                  f"{res['out']['shape']} on {res['out']['device']}")
 
 
+# (case, dtype) of the device checks: padding or none, shards of padding only, every tensor empty; several dtypes
+DEVICE_CASES = [(1, torch.float32), (2, torch.int64), (3, torch.float16), (6, torch.float64)]
+OFF_DEFAULT = ("off the default device (the grader's stand-in for cuda:rank: every tensor on the meta device, or, "
+               "where the code needs values, on the cpu with meta as the default device)")
+
+
 def test_flatten_shard_on_inputs_device(student, gen):
-    """on meta-device inputs (a stand-in for cuda:rank) the piece is made on that device, padding included"""
-    for shapes, world in (CASES[1], CASES[2], CASES[3]):
-        tensors = _tensors(gen, shapes, torch.float32)
+    """off the default device (meta inputs, a stand-in for cuda:rank) the piece is made on the inputs' device,
+    padding included, with their dtype"""
+    for case, dtype in DEVICE_CASES:
+        shapes, world = CASES[case]
+        tensors = _tensors(gen, shapes, dtype)
         k = math.ceil(sum(math.prod(s) for s in shapes) / world)
         for rank in (0, world - 1):
-            what = _what(shapes, world, rank, "float32")  # the same call on the cpu, values compared
+            what = _what(shapes, world, rank, dtype)  # the same call on the cpu, values compared
             res = _shard(student, tensors, world, rank, ["contiguous"] * len(tensors), what)
             _same(res["out"]["tensor"], _expected(tensors, world, rank), what)
-            what = _what(shapes, world, rank, "float32") + " with every tensor on the meta device"
+            what = _what(shapes, world, rank, dtype) + " with every tensor " + OFF_DEFAULT
             res = student.call("flatten_shard_call", tensors=tensors, layouts=["contiguous"] * len(tensors),
                                world=world, rank=rank, device="meta")
             if res["error"]:
                 fail(f"{what} raised {res['error']['type']}: {res['error']['message']} (a tensor made without "
-                     f"device= lands on the cpu; make it with t.new_zeros(...) or device=t.device)")
+                     f"device= lands on the default device, not the inputs'; make it with t.new_zeros(...) or "
+                     f"device=t.device)")
             out = res["out"]
             expect(out["kind"] == "tensor" and out["device"] == "meta" and out["shape"] == [k] and
-                   out["dtype"] == "torch.float32",
-                   f"{what}: expected a float32 tensor of shape [{k}] on the meta device, got "
+                   out["dtype"] == str(dtype),
+                   f"{what}: expected a {dtype} tensor of shape [{k}] on the inputs' device, got "
                    f"{out.get('dtype')} {out.get('shape')} on {out.get('device')}")
 
 
@@ -215,14 +224,16 @@ def test_unflatten_new_contiguous(student, gen):
 
 
 def test_unflatten_on_shards_device(student, gen):
-    """on meta-device shards the tensors come back on the meta device with the shards' dtype"""
-    shapes, world = CASES[1]
-    tensors = _tensors(gen, shapes, torch.float32)
-    res, what = _unflatten(student, tensors, world)  # the same call on the cpu, values compared
-    for i, (o, t) in enumerate(zip(res["outs"], tensors)):
-        _same(o["tensor"], t, f"{what}, tensor {i}")
-    res, what = _unflatten(student, tensors, world, device="meta")
-    for i, (o, t) in enumerate(zip(res["outs"], tensors)):
-        expect(o["device"] == "meta" and o["dtype"] == "torch.float32" and o["shape"] == list(t.shape),
-               f"{what} on the meta device: tensor {i} is {o['dtype']} {o['shape']} on {o['device']}, expected "
-               f"torch.float32 {list(t.shape)} on meta")
+    """off the default device (meta shards, a stand-in for cuda:rank) the tensors come back on the shards' device
+    with their dtype"""
+    for case, dtype in DEVICE_CASES:
+        shapes, world = CASES[case]
+        tensors = _tensors(gen, shapes, dtype)
+        res, what = _unflatten(student, tensors, world)  # the same call on the cpu, values compared
+        for i, (o, t) in enumerate(zip(res["outs"], tensors)):
+            _same(o["tensor"], t, f"{what}, tensor {i}")
+        res, what = _unflatten(student, tensors, world, device="meta")
+        for i, (o, t) in enumerate(zip(res["outs"], tensors)):
+            expect(o["device"] == "meta" and o["dtype"] == str(dtype) and o["shape"] == list(t.shape),
+                   f"{what} {OFF_DEFAULT}: tensor {i} is {o['dtype']} {o['shape']} on {o['device']}, expected "
+                   f"{dtype} {list(t.shape)} on the shards' device")

@@ -17,8 +17,8 @@ from course.judge.probelib import join_group, judge_ranks, send_frame
 
 WORLDS = (2, 3)
 OP_TIMEOUT, DEADLINE = 5.0, 20.0
-# name: (dtype, shapes, steps, hyper-parameters). n = 25 (k = 13 on 2 ranks, 9 on 3), n = 15, n = 1. In "f64" the
-# first parameter is a transposed (non-contiguous) tensor, its gradient laid out the same way.
+# name: (dtype, shapes, steps, hyper-parameters). n = 25 (k = 13 on 2 ranks, 9 on 3), n = 15, n = 1. The first
+# parameter of each run is non-contiguous (LAYOUT0), its gradient laid out the same way.
 RUNS = {
     "f64": (torch.float64, [(3, 4), (5,), (), (0, 3), (7,)], 3,
             {"lr": 0.05, "betas": (0.9, 0.999), "eps": 1e-8, "weight_decay": 0.1}),
@@ -33,6 +33,9 @@ RUNS = {
 }
 
 
+LAYOUT0 = {"f64": "transposed", "f32_eps": "strided", "tiny": "offset"}
+
+
 def _gen(seed, task):
     return torch.Generator().manual_seed((int(seed) + zlib.crc32(task.encode())) % (2**31))
 
@@ -43,7 +46,9 @@ def build_runs(gen, world, task=""):
         init = [torch.randn(s, generator=gen, dtype=torch.float64).to(dtype) for s in shapes]
         grads = [[[torch.randn(s, generator=gen, dtype=torch.float64).mul(0.5 + r).to(dtype) for s in shapes]
                   for r in range(world)] for _ in range(steps)]
-        layouts = ["transposed" if name == "f64" and i == 0 else "contiguous" for i in range(len(shapes))]
+        # the first parameter of every run is laid out otherwise (held-out round 14: p.reshape(-1).copy_(new) writes
+        # into a temporary copy of a non-contiguous parameter): transposed, every other element, a storage offset
+        layouts = [LAYOUT0[name] if i == 0 else "contiguous" for i in range(len(shapes))]
         hps = [dict(h) for h in hp] if isinstance(hp, list) else [dict(hp)] * steps
         runs.append({"name": name, "init": init, "grads": grads, "hp": dict(hps[0]), "hp_steps": hps,
                      "layouts": layouts})
@@ -217,6 +222,10 @@ def check_in_place(z, world, run_name):
                                 f"the values under torch.no_grad()")
             expect(f["returned"] == "NoneType", f"{label}, step {step + 1}, rank {rank}: returned a "
                                                 f"{f['returned']}, expected None")
+            left = f["global_changes"]
+            expect(not left, f"{label}, step {step + 1}, rank {rank}: the call left the process's global settings "
+                             f"changed ({'; '.join(left[:2])}); write the update under `with torch.no_grad():`, "
+                             f"which gives the caller back its grad mode (torch.set_grad_enabled(False) does not)")
 
 
 def check_device(z, world, run_name):
@@ -326,9 +335,11 @@ def test_zero1_state_is_one_shard(z1):
 
 @pytest.mark.task("zero1")
 def test_zero1_writes_in_place(z1):
-    """the new values are written into the same leaf tensors of params, in place under no_grad, and the call returns None"""
+    """the new values are written into the same leaf tensors of params, in place under no_grad (the caller's grad mode
+    and other global settings left as they were), and the call returns None"""
     for world in WORLDS:
-        check_in_place(z1, world, "f64")
+        for run in RUNS:
+            check_in_place(z1, world, run)
 
 
 @pytest.mark.task("zero1")
@@ -392,9 +403,11 @@ def test_zero2_state_is_one_shard(z2):
 
 @pytest.mark.task("zero2")
 def test_zero2_writes_in_place(z2):
-    """the new values are written into the same leaf tensors of params, in place under no_grad, and the call returns None"""
+    """the new values are written into the same leaf tensors of params, in place under no_grad (the caller's grad mode
+    and other global settings left as they were), and the call returns None"""
     for world in WORLDS:
-        check_in_place(z2, world, "f64")
+        for run in RUNS:
+            check_in_place(z2, world, run)
 
 
 @pytest.mark.task("zero2")

@@ -32,9 +32,15 @@ RUNS = {
     "f64": (3, 2, {"lr": 0.05, "betas": (0.9, 0.999), "eps": 1e-8, "weight_decay": 0.1}),
     "eps": (2, 1, {"lr": 0.1, "betas": (0.8, 0.9), "eps": 0.05, "weight_decay": 0.0}),
     "one_layer": (2, 1, {"lr": 0.05, "betas": (0.9, 0.99), "eps": 1e-8, "weight_decay": 0.1}),
+    "shared": (2, 1, {"lr": 0.05, "betas": (0.9, 0.99), "eps": 1e-8, "weight_decay": 0.1}),
 }
 # "one_layer": a model of a single linear layer (n = 12)
+# the runs of the model KINDS/SHAPES, whose layer calls, all-gathers and liveness the checks read
+STRUCTURED = ("f64", "eps")
 ONE = (["linear"], [[(2, 5), (2,)]])
+# "shared": layers 0 and 1 are one Layer object (two blocks of one kind, each with its own shard; n = 30, 30, 12):
+# state kept per Layer object, not per position, mixes their moments and step counts (held-out round 14)
+SHARED = (["tanh", "tanh", "linear"], [[(5, 5), (5,)], [(5, 5), (5,)], [(2, 5), (2,)]], [None, 0, None])
 
 
 def layer_forward(kind, params, h):
@@ -47,11 +53,12 @@ def layer_forward(kind, params, h):
 def build_runs(gen, world):
     runs = []
     for name, (steps, rows, hp) in RUNS.items():
-        kinds, layer_shapes = ONE if name == "one_layer" else (KINDS, SHAPES)
+        kinds, layer_shapes, same = {"one_layer": ONE + (None,), "shared": SHARED}.get(name, (KINDS, SHAPES, None))
         init = [[torch.randn(s, generator=gen, dtype=torch.float64) for s in shapes] for shapes in layer_shapes]
         xs = [torch.randn(world * rows, 5, generator=gen, dtype=torch.float64) for _ in range(steps)]
         ys = [torch.randn(world * rows, 2, generator=gen, dtype=torch.float64) for _ in range(steps)]
-        runs.append({"name": name, "kinds": kinds, "init": init, "xs": xs, "ys": ys, "hp": dict(hp)})
+        runs.append({"name": name, "kinds": kinds, "init": init, "xs": xs, "ys": ys, "hp": dict(hp),
+                     "same_object": same})
     return runs
 
 
@@ -168,6 +175,13 @@ def test_zero3_matches_adamw(z3, world):
     check_values(z3, world, "one_layer")
 
 
+def test_zero3_one_layer_object_at_two_positions(z3):
+    """one Layer object at two positions of the model (two blocks of one kind): each position keeps its own shard,
+    moments and step count; after every step the shards equal single-process AdamW"""
+    for world in WORLDS:
+        check_values(z3, world, "shared")
+
+
 def test_zero3_mean_gradient(z3):
     """eps as large as the gradients, other betas: the reduce-scattered sum is divided by W"""
     for world in WORLDS:
@@ -270,8 +284,8 @@ def test_zero3_matches_fully_shard(z3, world):
 def test_zero3_gathers_each_layer_just_before_use(z3):
     """the layers run 0..L-1 then L-1..0, each call right after one all-gather of that layer's shard"""
     L = len(SHAPES)
-    for world in WORLDS:
-        for what, f in each_frame(z3, world, "f64"):
+    for world, run in ((w, r) for w in WORLDS for r in STRUCTURED):
+        for what, f in each_frame(z3, world, run):
             order = [e["layer"] for e in f["events"]]
             expect(order == list(range(L)) + list(reversed(range(L))),
                    f"{what}: the layers were called in the order {order}, expected {list(range(L))} (forward) then "
@@ -286,8 +300,8 @@ def test_zero3_gathers_each_layer_just_before_use(z3):
 
 def test_zero3_frees_after_use(z3):
     """when a layer runs, nothing gathered for another layer is alive, and nothing gathered outlives the call"""
-    for world in WORLDS:
-        for what, f in each_frame(z3, world, "f64"):
+    for world, run in ((w, r) for w in WORLDS for r in STRUCTURED):
+        for what, f in each_frame(z3, world, run):
             for j, e in enumerate(f["events"]):
                 phase = "forward" if j < len(SHAPES) else "backward"
                 kept = e["earlier_gathered_alive"] + e["earlier_params_alive"]
@@ -305,8 +319,8 @@ def test_zero3_frees_before_next_gather(z3):
     """when an all-gather starts, nothing filled by an earlier all-gather or passed to an earlier layer call is alive"""
     L = len(SHAPES)
     layer_of = list(range(L)) + list(reversed(range(L)))
-    for world in WORLDS:
-        for what, f in each_frame(z3, world, "f64"):
+    for world, run in ((w, r) for w in WORLDS for r in STRUCTURED):
+        for what, f in each_frame(z3, world, run):
             for j, kept in enumerate(f["gather_alive"]):
                 if kept:
                     which = (f"the all-gather of layer {layer_of[j]} ({'forward' if j < L else 'backward'})"
@@ -325,8 +339,8 @@ def test_zero3_reduce_scatter_in_each_layers_turn(z3):
     scatters = ("reduce_scatter", "_reduce_scatter_base", "reduce_scatter_single", "reduce_scatter_single_coalesced",
                 "reduce_scatter_tensor_coalesced")
     want = "G" * L + "GR" * L
-    for world in WORLDS:
-        for what, f in each_frame(z3, world, "f64"):
+    for world, run in ((w, r) for w in WORLDS for r in STRUCTURED):
+        for what, f in each_frame(z3, world, run):
             got = "".join("G" if c["name"] in gathers else "R" for c in f["collectives"]
                           if c["name"] in gathers + scatters)
             expect(got == want,
@@ -356,7 +370,8 @@ def test_zero3_reduce_scatter_and_bytes(z3):
 
 
 def test_zero3_state_and_shards_in_place(z3):
-    """state holds at most 2·sum(k_i) elements plus a step count per layer; shards written in place; returns None"""
+    """state holds at most 2·sum(k_i) elements plus a step count per layer; shards written in place; returns None and
+    leaves the grad mode and other global settings as they were"""
     for world in WORLDS:
         limit = 2 * sum(ks(world)) + len(SHAPES)
         for run in ("f64", "eps"):
@@ -368,13 +383,17 @@ def test_zero3_state_and_shards_in_place(z3):
                        f"{what}: the list shards holds other tensors after the call, or a shard points at other "
                        f"memory (s.data = ... or s.set_(...)); write the new values in place (s.copy_(...))")
                 expect(f["returned"] == "NoneType", f"{what}: returned a {f['returned']}, expected None")
+                left = f["global_changes"]
+                expect(not left, f"{what}: the call left the process's global settings changed "
+                                 f"({'; '.join(left[:2])}); use `with torch.no_grad():` (a context that gives the "
+                                 f"caller back its grad mode), not torch.set_grad_enabled(False)")
 
 
 def test_zero3_on_shards_device(z3):
     """no buffer of a collective, no tensor kept in state and no tensor used beside the shards' is made without
     device="""
-    for world in WORLDS:
-        for what, f in each_frame(z3, world, "f64"):
+    for world, run in ((w, r) for w in WORLDS for r in STRUCTURED):
+        for what, f in each_frame(z3, world, run):
             bad = f["unplaced"] or (["a tensor kept in state"] if f["state_unplaced"] else [])
             expect(not bad, f"{what}: {bad[0] if bad else ''} was made by a factory (torch.zeros, torch.empty, ...) "
                             f"without device=, so it lands on the cpu whatever the shards' device. Use "
