@@ -61,23 +61,36 @@ def test_dtype_and_extremes(student, gen, dtype):
 
 @pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16], ids=str)
 def test_half_precision_keeps_dtype(student, gen, dtype):
-    """float16 and bfloat16 x give a result of x's dtype (not float32) equal to F.silu(x), and forward mode a
-    tangent of x's dtype equal to F.silu's"""
-    x = rand(gen, (6,), dtype=dtype)
-    what = f"SiLU.apply(x) for {dtype} x = {[round(v, 3) for v in x.tolist()]}"
+    """float16 and bfloat16 x give a result of x's dtype (not float32) equal to F.silu(x), forward mode a tangent of
+    x's dtype equal to F.silu's, and backward F.silu's gradient, on signed zeros and on |x| of 12 and 30 too (past
+    11.1, exp(x) is inf in float16, so a sigmoid written e / (1 + e) gives nan there) besides six draws"""
+    x = torch.cat([torch.tensor([0.0, -0.0, 12.0, -12.0, 30.0, -30.0], dtype=dtype), rand(gen, (6,), dtype=dtype)])
+    xs = [round(v, 3) for v in x.tolist()]
+    what = f"SiLU.apply(x) for {dtype} x = {xs}"
     out = run(student, what, "value", x)["out"]
     expect_equal(out.dtype, dtype, f"the dtype of {what} (SiLU.apply returns x * sigmoid(x) with x's dtype, as "
                  f"F.silu(x) does; a sigmoid computed in float32 must be cast back)")
     expect_close(out.double(), F.silu(x).double(), what, atol=2e-2, rtol=2e-2)
     t = (torch.rand(x.shape, generator=gen, dtype=f64) + 0.5).to(dtype)
-    what = f"the tangent of fwAD.make_dual(x, t) through SiLU.apply for {dtype} x (as above) and t"
+    what = f"the tangent of fwAD.make_dual(x, t) through SiLU.apply for {dtype} x = {xs} and t in [0.5, 1.5)"
     tangent = run(student, what, "dual", x, t=t)["out"]
     with fwAD.dual_level():
         want = fwAD.unpack_dual(F.silu(fwAD.make_dual(x, t))).tangent
     expect_equal(tangent.dtype, dtype, f"the dtype of {what} (jvp returns t * f'(x), of t's dtype as F.silu's "
                  f"forward mode gives; PyTorch does not cast what a Function's jvp returns, so a slope computed in "
                  f"float32 must be cast back)")
-    expect_close(tangent.double(), want.double(), what, atol=2e-2, rtol=2e-2)
+    expect(bool(torch.isfinite(tangent).all()), f"{what} (clause: jvp(ctx, t) returns t * f'(x), finite as F.silu's "
+           f"{want.tolist()}): got {tangent.tolist()}")
+    expect_close(tangent.double(), want.double(), what + " (clause: jvp(ctx, t) returns t * f'(x))",
+                 atol=2e-2, rtol=2e-2)
+    what = f"the gradient of <t, SiLU.apply(x)> for {dtype} x = {xs} and t as above (backward)"
+    got = run(student, what, "backward", x, t=t)["out"]
+    xr = x.clone().requires_grad_(True)
+    want = torch.autograd.grad(F.silu(xr), xr, t)[0]
+    expect(bool(torch.isfinite(got).all()), f"{what} (clause: backward(ctx, g) returns g * f'(x), finite as "
+           f"F.silu's {want.tolist()}): got {got.tolist()}")
+    expect_close(got.double(), want.double(), what + " (clause: backward(ctx, g) returns g * f'(x))",
+                 atol=2e-2, rtol=2e-2)
 
 
 @pytest.mark.parametrize("shape", SHAPES[:4], ids=str)
