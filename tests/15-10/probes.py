@@ -1005,42 +1005,49 @@ def resume_straight(ns, cfg):
 
 
 def resume_interrupted(ns, cfg, k, scramble_seed):
-    """A run of k steps, a checkpoint, everything dropped, rebuilt, RNGs scrambled, resumed from the file."""
+    """A run of k steps, a checkpoint, everything dropped, rebuilt, RNGs scrambled, resumed from the file.
+
+    k a list: the resumed run is interrupted again after each further step in it (a checkpoint, everything
+    dropped, rebuilt, scrambled, resumed), so a checkpoint written by a resumed run is resumed too."""
+    ks = [int(k)] if isinstance(k, int) else [int(s) for s in k]
     d = tempfile.mkdtemp(dir=".")
     try:
         with _Deterministic(cfg):
             hook = cfg.get("save_in")  # None: max_steps=k, then save_checkpoint after fit() returned
             path = os.path.join(d, "ckpt.pt")
             _seed_all(cfg["global_seed"])
-            rec1 = _recorder(ns)
-            tallies1 = _tallies(ns)
-            if hook is None:
-                t1 = _build_run(ns, cfg, k, rec1, tallies1)
-                t1.fit()
-                first_steps = int(t1.global_step)
-                t1.save_checkpoint(path)
-            else:
-                t1 = _build_run(ns, cfg, None, rec1, [*tallies1, _saver(ns, hook, k, path)])
+            head, stops = [], []
+            for i, at in enumerate(ks + [None]):
+                if i:
+                    _scramble_rngs(scramble_seed + 2 * (i - 1))
+                rec = _recorder(ns)
+                tallies = _tallies(ns)
+                if hook is None:
+                    t = _build_run(ns, cfg, at, rec, tallies)
+                else:
+                    # every run has the saving callback (same list layout); the last one's never fires
+                    t = _build_run(ns, cfg, None, rec, [*tallies, _saver(ns, hook, -1 if at is None else at, path)])
+                if i:
+                    _scramble_rngs(scramble_seed + 2 * (i - 1) + 1)
+                if at is None:
+                    t.fit(ckpt_path=path)
+                    resumed = _summary(t, rec, tallies)
+                    resumed["indices"] = head + resumed["indices"]
+                    resumed["first_steps"] = stops[0]
+                    resumed["stops"] = stops
+                    return resumed
                 try:
-                    t1.fit()
+                    if i:
+                        t.fit(ckpt_path=path)
+                    else:
+                        t.fit()
                 except _Interrupt:
                     pass
-                first_steps = int(t1.global_step)
-            head = list(rec1.indices)
-            del t1, rec1, tallies1
-
-            _scramble_rngs(scramble_seed)
-            rec2 = _recorder(ns)
-            tallies2 = _tallies(ns)
-            # the resumed run has a saving callback too (same list layout), which never fires again
-            extra = tallies2 if hook is None else [*tallies2, _saver(ns, hook, -1, path)]
-            t2 = _build_run(ns, cfg, None, rec2, extra)
-            _scramble_rngs(scramble_seed + 1)
-            t2.fit(ckpt_path=path)
-            resumed = _summary(t2, rec2, tallies2)
-            resumed["indices"] = head + resumed["indices"]
-            resumed["first_steps"] = first_steps
-            return resumed
+                if hook is None:
+                    t.save_checkpoint(path)
+                stops.append(int(t.global_step))
+                head += list(rec.indices)
+                del t, rec, tallies
     finally:
         shutil.rmtree(d, ignore_errors=True)
 

@@ -56,14 +56,23 @@ def judge(student, apart, gen, cfg, k, label):
     scramble_seed = int(torch.randint(0, 10**6, (1,), generator=gen))
     s = student.call("resume_straight", cfg=cfg)
     q = apart.call("resume_interrupted", cfg=cfg, k=k, scramble_seed=scramble_seed)
+    ks = [k] if isinstance(k, int) else list(k)
     steps_per_epoch = -(-cfg["n"] // cfg["batch_size"] // cfg["accum"])
-    where = "at an epoch boundary" if k % steps_per_epoch == 0 else "mid-epoch"
+    where = ", ".join("at an epoch boundary" if at % steps_per_epoch == 0 else "mid-epoch" for at in ks)
     hook = cfg.get("save_in")
-    how = (f"Trainer(..., max_steps={k}).fit() + save_checkpoint" if hook is None else
-           f"a callback calling trainer.save_checkpoint(...) inside {hook} at global_step {k}, then the run killed")
-    what = (f"{label}: trained 9 steps straight vs. {k} steps ({where}), {how}, and a rebuilt Trainer "
-            f"resumed with fit(ckpt_path=...)")
-    expect(q["first_steps"] == k, f"{what}: the interrupted run stopped at global_step {q['first_steps']}")
+    at = ks[0] if len(ks) == 1 else "k"
+    how = (f"Trainer(..., max_steps={at}).fit() + save_checkpoint" if hook is None else
+           f"a callback calling trainer.save_checkpoint(...) inside {hook} at global_step {at}, then the run killed")
+    if len(ks) == 1:
+        what = (f"{label}: trained 9 steps straight vs. {k} steps ({where}), {how}, and a rebuilt Trainer "
+                f"resumed with fit(ckpt_path=...)")
+    else:
+        what = (f"{label}: trained 9 steps straight vs. a run interrupted after each of steps {ks} ({where}): each "
+                f"time {how}, and a rebuilt Trainer resumed with fit(ckpt_path=...) (so a checkpoint written by a "
+                f"resumed run is resumed in turn)")
+    stops = q.get("stops", [q["first_steps"]])
+    expect(stops == ks, f"{what}: the interrupted runs stopped at global_step {stops}" +
+           ("" if len(ks) == 1 else " (each resumed run starts from the previous one's checkpoint)"))
     expect(s["global_step"] == q["global_step"] == 9,
            f"{what}: expected both runs to end at global_step 9, got {s['global_step']} (straight) and "
            f"{q['global_step']} (resumed)")
@@ -89,7 +98,7 @@ def judge(student, apart, gen, cfg, k, label):
     if q["losses"][:len(s["losses"])] != s["losses"][:len(q["losses"])] or len(q["losses"]) != len(s["losses"]):
         j = next((i for i, (a, b) in enumerate(zip(q["losses"], s["losses"])) if a != b), None)
         hint = ""
-        if j is not None and j >= k:
+        if j is not None and j >= ks[0]:
             hint = (" The first difference comes after the resume point: random numbers (dropout uses torch's "
                     "generator, the data noise uses numpy's and Python's) or optimizer state were not restored.")
         fail(f"{what}: the logged losses differ" + (f" from step {j + 1}" if j is not None else
@@ -114,27 +123,36 @@ def judge(student, apart, gen, cfg, k, label):
                f"pass (same seeds, data, noise, dropout and first samples) gives {want:.8g}")
 
 
-@pytest.mark.parametrize("k", [2, 3, 7], ids=lambda k: f"k{k}")
+# Interruption points: the first from a fresh run, each later one from the run resumed before it. Together with
+# the scaler check's they cover every step 1..9 (9: a checkpoint after fit() returned at the end), mid-epoch,
+# at epoch boundaries, twice in one epoch and across epochs.
+@pytest.mark.parametrize("k", [[2, 4], [3, 6, 9], [1, 7, 8]], ids=lambda k: "k" + "-".join(map(str, k)))
 def test_resume_bit_exact(student, student_apart, gen, k):
-    """resumed after k steps (mid-epoch or at an epoch boundary): bit-identical to an uninterrupted run"""
+    """resumed after k steps (mid-epoch or at an epoch boundary), and the resumed run interrupted and resumed again
+    (twice in one epoch, in later epochs, after the last step): bit-identical to an uninterrupted run"""
     judge(student, student_apart, gen, BASE, k, "AdamW + ExponentialLR + dropout + noisy data, accum_steps=2")
 
 
-@pytest.mark.parametrize("hook,k", [("on_batch_end", 4), ("on_batch_end", 3), ("on_epoch_end", 6)],
+# 5 batches per epoch in groups of 2, 2, 1: steps 1, 2 / 4, 5 / 7, 8 end mid-epoch, 3, 6, 9 at an epoch's last batch
+@pytest.mark.parametrize("hook,k", [("on_batch_end", [1, 2, 4, 5, 7, 8]), ("on_batch_end", [3, 6, 9]),
+                                    ("on_epoch_end", [3, 6, 9])],
                          ids=["batch_end_mid_epoch", "batch_end_last_batch", "epoch_end"])
 def test_resume_from_checkpoint_written_in_a_hook(student, student_apart, gen, hook, k):
-    """a checkpoint written from inside a hook (mid-epoch, after the last batch, at epoch end) resumes bit-exactly"""
+    """a checkpoint written from inside a hook (mid-epoch, after the last batch, at epoch end) resumes bit-exactly, at
+    every such step, also when the run that wrote it was itself resumed (twice in one epoch)"""
     judge(student, student_apart, gen, {**BASE, **ODD, "save_in": hook}, k,
           "AdamW + ExponentialLR + dropout + noisy data, 5 batches per epoch, accum_steps=2")
 
 
 def test_resume_loader_without_own_generator(student, student_apart, gen):
-    """a loader WITHOUT its own generator (its iterator draws from the global torch RNG) still resumes bit-exactly"""
-    judge(student, student_apart, gen, {**BASE, **ODD, "save_in": "on_batch_end", "plain_loader": True}, 4,
+    """a loader WITHOUT its own generator (its iterator draws from the global torch RNG) still resumes bit-exactly,
+    from an epoch's last batch (the resumed run starts from the restored epoch: its iterator, then the pending
+    restore) and twice in the next epoch"""
+    judge(student, student_apart, gen, {**BASE, **ODD, "save_in": "on_batch_end", "plain_loader": True}, [3, 4, 5],
           "DataLoader(dataset, batch_size=4, sampler=ResumableRandomSampler(...)) with no generator=")
 
 
-@pytest.mark.parametrize("k", [5], ids=lambda k: f"k{k}")
+@pytest.mark.parametrize("k", [[1, 5]], ids=lambda k: "k" + "-".join(map(str, k)))
 def test_resume_with_grad_scaler_and_clipping(student, student_apart, gen, k):
     """with a GradScaler whose scale changes every step, and clipping: resumption is still bit-exact"""
     cfg = {**BASE, "scaler": True, "init_scale": 2.0 ** 100, "max_norm": 0.5}

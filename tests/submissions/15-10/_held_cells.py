@@ -61,9 +61,9 @@ class Trainer:
         self.model.train()
         self.optimizer.zero_grad(set_to_none=True)
         self.call("on_fit_start")
-        if self.batch_in_epoch >= len(self.train_loader):
-            self.epoch += 1
-            self.batch_in_epoch = 0
+        # (round 14s: an epoch-end checkpoint used to be moved to the start of the next epoch here, which undoes
+        # the next iterator's draw from the global generator when the pending snapshot is restored after it; the
+        # loop now starts from the restored epoch and batch_in_epoch, as the text says)
         while self.epoch < self.max_epochs and not self.steps_done():
             fresh = self.batch_in_epoch == 0
             if fresh:
