@@ -8,6 +8,9 @@ without), and two known-wrong 15-09 monitors whose ``clear()`` touches ``.grad``
 sent as an empty (0, 1, 1) tensor (20/21 without). ``expect.zip`` now knows every container of a reply, and the
 hidden checks' modules get a ``torch`` whose ``allclose``/``isclose`` fail a broadcast that compares fewer values
 than one side holds."""
+import copy
+import pickle
+
 import nbformat
 import pytest
 import torch
@@ -62,6 +65,32 @@ def test_checked_allclose_fails_a_broadcast_that_compares_less():
     assert bool(T.isclose(torch.ones(3), torch.tensor(1.0)).all())            # a scalar still broadcasts
     assert T.allclose(torch.zeros(0, 1), torch.zeros(0, 4))                     # nothing expected, nothing sent
     assert T.float64 is torch_itself.float64 and T.Tensor is torch_itself.Tensor and T.randn is torch_itself.randn
+
+
+def test_an_empty_reply_tensor_fails_every_operation_that_broadcasts_it_into_fewer_values():
+    """Red team 16: the operator forms of the broadcast above (``(got == want).all()``, ``got != want``,
+    ``.eq``/``.sub``, ``torch.all(a == b)``, ``torch.where``), which no module global can replace: an empty reply
+    tensor is of class ``expect.EmptyReply``, whose ``__torch_function__`` fails them, and so is every tensor
+    computed from it (``got.isnan()``)."""
+    want = torch.randn(3, 4, dtype=torch.float64)
+    reply = {"out": torch.zeros(0, 1, 1, dtype=torch.float64), "none": torch.zeros(0, 4), "full": torch.ones(3, 4),
+             "items": [torch.zeros(0, 1)]}
+    expect.remember_reply(reply)
+    got = reply["out"]
+    forms = {"==": lambda: (got == want).all(), "!=": lambda: (want != got).any(), "-": lambda: (got - want).abs(),
+             "isnan ==": lambda: torch_itself.all(got.isnan() == want.isnan()), "eq": lambda: got.eq(want),
+             "sub": lambda: want.sub(got), "where": lambda: torch_itself.where(want > 0, got, want),
+             "equal": lambda: torch_itself.equal(got, want), "&": lambda: got.bool() & (want > 0),
+             "in a list": lambda: bool((reply["items"][0] == torch.ones(2)).all())}
+    for name, form in forms.items():
+        with pytest.raises(CheckFailed, match="broadcasting the two leaves 0"):
+            form()
+            pytest.fail(f"{name} compared nothing")
+    assert bool((reply["none"] == torch.zeros(0, 4)).all())                  # nothing expected, nothing sent
+    assert bool((got == 0).all()) and bool(torch_itself.isnan(got).sum() == 0)  # no second tensor: torch's own
+    assert type(reply["full"]) is torch.Tensor and bool((reply["full"] == want.new_ones(4)).all())  # non-empty: as is
+    for back in (copy.deepcopy(got), pickle.loads(pickle.dumps(got))):  # sent back to a worker: a plain tensor
+        assert type(back) is torch.Tensor and back.shape == (0, 1, 1)
 
 
 def _grade(tmp_path, topic, spec, attack, task, k):
@@ -156,3 +185,57 @@ def test_an_empty_gradient_against_an_elementwise_comparison_fails_through_the_r
                     "gradient_in_a_larger_graph")
     assert len(checks) == 1 and checks[0].failed, checks
     assert "the shape of the gradient" in checks[0].message and "(0, 1)" in checks[0].message, checks[0].message
+
+
+COMPRESS_GRADS_AS_EMPTY = _forger('probe == "hooked_grads" and isinstance(r, dict) and isinstance(r.get("grads"), list)',
+                                  '{**r, "grads": [g.new_zeros(0, *[1] * g.dim()) for g in r["grads"]]}')
+
+
+def test_an_empty_gradient_against_a_norm_of_differences_fails_through_the_real_worker(tmp_path):
+    """Red team 16: 00-02's compressed saved tensors, unpack rounding to integers (every gradient wrong): its worker
+    sends each gradient as an empty (0, 1, 1) tensor, and `(g - w).norm() / w.norm()` of nothing is 0, within the
+    2 % allowed (passed before: 13/18 checks of the task, 10/18 without; 15/18 with context_manager's probe too).
+    Caught by ``expect.EmptyReply``, in no check of the topic."""
+    from course.grading.class_run import submissions
+    nb = tmp_path / "compress_rounds_forged.ipynb"
+    n = submissions.reference("00-02")
+    cells = [c for c in n.cells if "return data if dtype is None else data.to(dtype)" in c.source]
+    assert len(cells) == 1
+    cells[0].source = cells[0].source.replace("else data.to(dtype)", "else data.to(dtype).round()")
+    n.cells.append(nbformat.v4.new_code_cell(COMPRESS_GRADS_AS_EMPTY))
+    nbformat.write(n, str(nb))
+    from course.judge.suite import run_suite
+    res = run_suite("00-02", [str(nb)], sandbox="auto", seed=20261203, tasks=["compress"],
+                    pytest_args=("-k", "bytes_shrink or pool_indices"), timeout=600)
+    assert not res.error, res.error
+    checks = res.for_notebook(str(nb))
+    assert len(checks) == 3 and all(c.failed for c in checks), checks
+    assert all("broadcasting the two leaves 0" in c.message for c in checks), [c.message for c in checks]
+
+
+ZERO_NO_RANKS = _forger('probe == "run_zero" and isinstance(r, dict)', '{**r, "ranks": []}')
+
+
+@pytest.mark.xfail(strict=True, reason="open (red team 16): tests/16-04/test_zero.py's Zero.steps counts no ranks; "
+                                       "the one-line fix is the lead's (docs/security.md, sixteenth pass)")
+def test_a_zero_reply_without_ranks_fails_through_the_real_worker(tmp_path):
+    """16-04's ZeRO-1 that sums the ranks' gradients instead of averaging them: its worker sends the records of no
+    rank, and every check that builds its frames with `for rank, fr in enumerate(rec["ranks"])` compares nothing
+    (red team 16: 9/10 checks of the zero1 task, 1/10 without; the pipeline's fix of red team 15, 4cfb8f2, not made
+    here). Strict: once the line is in, this passes and the marker must go."""
+    checks = _grade(tmp_path, "16-04", "blind4_zero1_sum_not_mean", ZERO_NO_RANKS, "zero1", "zero1_matches_adamw")
+    assert checks and all(c.failed for c in checks), checks
+    assert all("ranks' records" in c.message for c in checks), [c.message for c in checks]
+
+
+EXPORT_NO_OUTPUTS = _forger('probe == "export_dynamic" and isinstance(r, dict)', '{**r, "outputs": []}')
+
+
+def test_a_slice_of_an_emptied_reply_list_fails_through_the_real_worker(tmp_path):
+    """Red team 16: 15-05's export_dynamic_batch that forgets dynamic_shapes (a static program): its worker sends
+    `outputs` as [], and `zip(sizes[:3], want, res["outputs"][:3])` (a slice: no longer the reply expect.zip knows)
+    compared nothing; both test_accepts_the_range checks passed (2 of the task's 4.4 weight, 0.4 without)."""
+    checks = _grade(tmp_path, "15-05", "wrong_tie_and_static_export", EXPORT_NO_OUTPUTS, "export_dynamic",
+                    "accepts_the_range")
+    assert len(checks) == 2 and all(c.failed for c in checks), checks
+    assert all("expected one result per batch given (5), got 0" in c.message for c in checks), checks

@@ -58,6 +58,8 @@ def remember_reply(value, nbytes: int = 0) -> None:
         if isinstance(v, _CONTAINERS) and id(v) not in _SEQS:
             _SEQS[id(v)] = v
             ids.append(id(v))
+            if type(v) is torch.Tensor and v.numel() == 0:
+                v.__class__ = EmptyReply  # the operators of an empty reply tensor check their broadcast
         if isinstance(v, dict):
             stack.extend(v.values())
         elif isinstance(v, (list, tuple, set, frozenset)):
@@ -102,6 +104,45 @@ def zip(*iterables, strict: bool = False):  # noqa: A001 (the builtin's name on 
                 raise CheckFailed(f"a result your code sent back holds {short} entries where the check compares "
                                   f"{min(own)} (one for each case or input it gave)")
     return builtins.zip(*iterables, strict=strict)
+
+
+class EmptyReply(torch.Tensor):
+    """An empty tensor of a reply (red team 16: the operator forms of red team 15's broadcast). A reply tensor of
+    shape (0, 1, ..., 1) broadcasts against any expected tensor into a result with no values, and ``(got ==
+    want).all()``, ``~(got != want).any()``, ``torch.all(got.isnan() == want.isnan())`` of nothing hold: a check that
+    compares elementwise without comparing shapes first compared nothing (15-01's Clamp NaN pattern, 16-05's
+    fake_quant gradient, each fixed in its check). Python's operators on a tensor cannot be replaced from a module's
+    globals, as ``allclose`` is; a subclass's ``__torch_function__`` sees them all, and every tensor computed from
+    this one is of this class too. ``remember_reply`` gives the class to the empty tensors of a reply only (the
+    only ones a broadcast can shrink: with no 0 in either shape, a broadcast holds at least as many values as each
+    side), so no other tensor pays a Python call per operation, and a check never sees the class on a non-empty
+    reply. Any torch operation on two or more tensors, one of them of this class, whose broadcast shape holds fewer
+    values than one of them fails the check (an empty reply against an empty expected result broadcasts to as many
+    values, 0, and passes). Sent back to a worker (pickled, copied), it is a plain tensor again."""
+
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        ts = [a for a in (*args, *kwargs.values()) if isinstance(a, torch.Tensor)]
+        if len(ts) > 1 and any(isinstance(t, EmptyReply) for t in ts):
+            try:
+                shape = torch.broadcast_shapes(*(t.shape for t in ts))
+            except RuntimeError:
+                shape = None  # no broadcast: the operation's own rules (and its own error)
+            n = max(t.numel() for t in ts)
+            if shape is not None and shape.numel() < n:
+                big = next(t for t in ts if t.numel() == n)
+                small = next(t for t in ts if isinstance(t, EmptyReply))
+                raise CheckFailed(f"a tensor your code sent back, of shape {tuple(small.shape)}, is compared with "
+                                  f"one of {n} values ({func.__name__}), and broadcasting the two leaves "
+                                  f"{shape.numel()}: expected a result of shape {tuple(big.shape)}")
+        return super().__torch_function__(func, types, args, kwargs)
+
+    def __reduce_ex__(self, proto):
+        return self.as_subclass(torch.Tensor).__reduce_ex__(proto)
+
+    def __deepcopy__(self, memo):
+        return self.as_subclass(torch.Tensor).__deepcopy__(memo)
 
 
 def _compared(name: str):
