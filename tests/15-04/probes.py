@@ -36,13 +36,32 @@ def _plain(x):
 
 
 # ------------------------------------------------------------ label smoothing
-def ls_ce(ns, logits, target, smoothing, reduction="mean", keep_layout=False):
+def ls_ce(ns, logits, target, smoothing, reduction="mean", keep_layout=False, watch=False):
     """keep_layout: pass logits and target in the layout the judge gave them (clone() could make a strided or
-    offset tensor dense); the judge sends fresh tensors, so nothing of its own can be changed."""
+    offset tensor dense); the judge sends fresh tensors, so nothing of its own can be changed. watch: return
+    {"out": the loss, "logits_changed": ..., "target_changed": ...}, whether the call wrote into its inputs."""
     fn = get(ns, "label_smoothing_cross_entropy")
     if not keep_layout:
         logits, target = logits.clone(), target.clone()
-    return _plain(fn(logits, target, smoothing=smoothing, reduction=reduction))
+    if not watch:
+        return _plain(fn(logits, target, smoothing=smoothing, reduction=reduction))
+    mine_l, mine_t = logits.clone(), target.clone()
+    out = _plain(fn(mine_l, mine_t, smoothing=smoothing, reduction=reduction))
+    return {"out": out, "logits_changed": not torch.equal(mine_l, logits),
+            "target_changed": not torch.equal(mine_t, target)}
+
+
+def ls_ce_many(ns, logits, target, smoothings, reduction="none"):
+    """label_smoothing_cross_entropy once per smoothing value (the same number written as a float and as an
+    int, say): each result, or the error it raised."""
+    fn = get(ns, "label_smoothing_cross_entropy")
+    out = []
+    for s in smoothings:
+        try:
+            out.append(_plain(fn(logits.clone(), target.clone(), smoothing=s, reduction=reduction)))
+        except Exception as exc:
+            out.append({"error": f"{type(exc).__name__}: {str(exc)[:300]}"})
+    return out
 
 
 def ls_ce_dtype_and_inputs(ns, logits, target, smoothing):
@@ -145,9 +164,9 @@ def nt_xent(ns, z1, z2, temperature):
     return _plain(get(ns, "nt_xent_loss")(z1.clone(), z2.clone(), temperature=temperature))
 
 
-def nt_xent_on_meta(ns, z1, z2, temperature):
-    """nt_xent_loss with the embeddings off the default device (see _on_other_device)."""
-    return _on_other_device(get(ns, "nt_xent_loss"), (z1, z2), temperature=temperature)
+def nt_xent_on_meta(ns, pairs, temperature):
+    """nt_xent_loss with the embeddings off the default device (see _on_other_device), once per (z1, z2) pair."""
+    return [_on_other_device(get(ns, "nt_xent_loss"), (z1, z2), temperature=temperature) for z1, z2 in pairs]
 
 
 def nt_xent_vjp(ns, inputs, v, temperature):
@@ -348,9 +367,9 @@ def _same_grads(ps, before):
     return out
 
 
-def clip_value_run(ns, shapes, grads, clip_value, how="generator", frozen=()):
+def clip_value_run(ns, shapes, grads, clip_value, how="generator", frozen=(), keep_layout=False):
     fn = get(ns, "clip_grad_value")
-    ps = _params(shapes, grads, set(frozen))
+    ps = _params(shapes, grads, set(frozen), keep_layout)
     arg = (p for p in ps) if how == "generator" else (ps[0] if how == "single" else list(ps))
     before = _grad_identity(ps)
     ret = fn(arg, clip_value)
@@ -574,3 +593,34 @@ def ema_counter_buffers(ns, states, extras, decay, average_buffers):
         ema.update(model)
         history.append({n: b.detach().cpu().clone() for n, b in _ema_module(ema).named_buffers()})
     return {"history": history}
+
+
+def ema_two_instances(ns, states_a, states_b, decay_a, decay_b, average_buffers_a, average_buffers_b, late):
+    """Two EMAs of two models alive at once, updated in turn: A is built at states_a[0]; B is built at
+    states_b[0] after A's first `late` updates (a second object made mid-run). Then A and B alternate, one
+    update each, until both have run out of states. Every history is A's or B's module after each of its updates."""
+    cls = get(ns, "EMA")
+    model_a, model_b = ema_model(), ema_model()
+    model_a.load_state_dict(states_a[0])
+    ema_a = cls(model_a, decay=decay_a, average_buffers=average_buffers_a)
+    hist_a, hist_b = [], []
+
+    def step_a(i):
+        model_a.load_state_dict(states_a[i])
+        ema_a.update(model_a)
+        hist_a.append(_state(_ema_module(ema_a)))
+    for i in range(1, late + 1):
+        step_a(i)
+    model_b.load_state_dict(states_b[0])
+    ema_b = cls(model_b, decay=decay_b, average_buffers=average_buffers_b)
+    i_a, i_b = late + 1, 1
+    while i_a < len(states_a) or i_b < len(states_b):
+        if i_b < len(states_b):
+            model_b.load_state_dict(states_b[i_b])
+            ema_b.update(model_b)
+            hist_b.append(_state(_ema_module(ema_b)))
+            i_b += 1
+        if i_a < len(states_a):
+            step_a(i_a)
+            i_a += 1
+    return {"a": hist_a, "b": hist_b}

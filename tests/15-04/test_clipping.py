@@ -139,18 +139,30 @@ def test_clip_norm_small_norm_uses_eps(student, gen):
 
 
 @pytest.mark.task("clip_grad_norm")
-@pytest.mark.parametrize("case", ["single tensor", "single tensor, norm_type=inf", "float32 gradients"])
+@pytest.mark.parametrize("case", ["single tensor", "single tensor, norm_type=inf", "float32 gradients",
+                                  "float16 and bfloat16 gradients"])
 def test_clip_norm_edge_cases(student, gen, case):
-    """clip_grad_norm: a single tensor as `parameters` (also with the inf-norm), float32 gradients"""
+    """clip_grad_norm: a single tensor as `parameters` (also with the inf-norm), float32 gradients, float16 and
+    bfloat16 gradients of a few hundred (their squares overflow float16)"""
     norm_type = math.inf if case == "single tensor, norm_type=inf" else 2.0
     if case.startswith("single tensor"):
         shapes, grads, how = [(4, 3)], [5 * torch.randn(4, 3, generator=gen, dtype=f64)], "single"
-    else:
+    elif case == "float32 gradients":
         shapes, grads, how = SHAPES, make_grads(gen, SHAPES, (1,), scale=3.0, dtype=torch.float32), "generator"
+    else:
+        # entries of 256 to 512 in float16: |g|^2 overflows float16 (max 65504), while clip_grad_norm_'s
+        # vector_norm accumulates in float32 and its per-tensor norms (below 2000) fit
+        shapes, how = [(3, 4), (5,), (2, 3)], "generator"
+        sign = lambda s: torch.where(torch.rand(s, generator=gen) < 0.5, -1.0, 1.0)  # noqa: E731
+        grads = [(sign(s) * (256 + 256 * torch.rand(s, generator=gen))).to(dt)
+                 for s, dt in zip(shapes, (torch.float16, torch.bfloat16, torch.float16))]
     total, want = torch_clip_norm(shapes, grads, 1.0, norm_type)
     what = f"{CN}(params, max_norm=1.0, norm_type={norm_str(norm_type)}) with {case}"
+    if case == "float16 and bfloat16 gradients":
+        what += (" (compute each tensor's norm with torch.linalg.vector_norm, as clip_grad_norm_ does; "
+                 "(g ** 2).sum() in float16 overflows to inf)")
     r = student.call("clip_norm_run", shapes=shapes, grads=grads, max_norm=1.0, norm_type=norm_type, how=how)
-    tol = 1e-5 if case == "float32 gradients" else 1e-10
+    tol = {"float32 gradients": 1e-5, "float16 and bfloat16 gradients": 1e-2}.get(case, 1e-10)
     check_grads(r["grads"], want, what, atol=tol, rtol=tol)
     got = returned_norm(r, what)
     expect(abs(got - total) <= tol * max(1.0, total) and math.isfinite(got),
@@ -224,15 +236,21 @@ def test_clip_norm_return_type(student, gen):
 
 @pytest.mark.task("clip_grad_norm")
 @pytest.mark.parametrize("bad", ["nan", "inf"])
-def test_clip_norm_non_finite(student, gen, bad):
+@pytest.mark.parametrize("norm_type", [2.0, math.inf], ids=["2", "inf"])
+def test_clip_norm_non_finite(student, gen, bad, norm_type):
     """clip_grad_norm with a non-finite gradient entry (nan or inf) matches clip_grad_norm_ (its default
-    error_if_nonfinite=False): a nan or inf total norm, and every gradient scaled by the factor it gives"""
+    error_if_nonfinite=False): a nan or inf total norm, and every gradient scaled by the factor it gives, for the
+    2-norm and the inf-norm, the bad entry in a later parameter than the first"""
     shapes = SHAPES[:3]
     grads = make_grads(gen, shapes, scale=2.0)
-    grads[1].view(-1)[int(torch.randint(0, grads[1].numel(), (1,), generator=gen))] = float(bad)
-    total, want = torch_clip_norm(shapes, grads, 1.0, 2.0)
-    what = f"{CN}(params, max_norm=1.0) with one gradient entry {bad} (total norm {total})"
-    r = student.call("clip_norm_run", shapes=shapes, grads=grads, max_norm=1.0, norm_type=2.0, how="list")
+    # in a later parameter: Python's max() over per-tensor norms skips a nan that is not first (nan > x is False)
+    k = 1 + int(torch.randint(0, 2, (1,), generator=gen))
+    grads[k].view(-1)[int(torch.randint(0, grads[k].numel(), (1,), generator=gen))] = float(bad)
+    total, want = torch_clip_norm(shapes, grads, 1.0, norm_type)
+    what = (f"{CN}(params, max_norm=1.0, norm_type={norm_str(norm_type)}) with one entry {bad} in the gradient of "
+            f"parameter {k} (total norm {total}; the per-tensor norms are combined with torch ops such as "
+            f"torch.stack(...).max(), which carry a nan, not Python's max())")
+    r = student.call("clip_norm_run", shapes=shapes, grads=grads, max_norm=1.0, norm_type=norm_type, how="list")
     for i, (g, w) in enumerate(zip(r["grads"], want)):
         if g is None:
             fail(f"{what}: parameter {i}'s .grad disappeared")
@@ -291,11 +309,15 @@ ONE_PARAM = {"one-item list": ([(3, 4)], "list"), "one-element tensor": ([(1,)],
 @pytest.mark.parametrize("how", ["generator", "list", "single", "one-item list", "one-element tensor"])
 def test_clip_value_matches_torch(student, gen, how):
     """clip_grad_value matches torch.nn.utils.clip_grad_value_ (generator, list or a single tensor, one
-    parameter included)"""
+    parameter included; gradients in any memory layout: transposed, strided, offset)"""
     label = how
     shapes, how = ONE_PARAM.get(label, (SHAPES if label != "single" else SHAPES[:1], label))
     none_at = (1, 3) if len(shapes) > 1 else ()
-    grads = make_grads(gen, shapes, none_at, scale=2.0)
+    layouts = ("transposed", "strided", "offset")
+    # gradients as the judge lays them out (a Parameter made from a transpose gets such a .grad): a clamp
+    # through g.reshape(-1) or g.flatten() lands on a copy of a non-contiguous gradient
+    grads = [None if g is None else relayout(g, layouts[i % 3])
+             for i, g in enumerate(make_grads(gen, shapes, none_at, scale=2.0))]
     clip = float(torch.empty(()).uniform_(0.1, 1.5, generator=gen))
     ps = []
     for s, g in zip(shapes, grads):
@@ -304,10 +326,11 @@ def test_clip_value_matches_torch(student, gen, how):
         ps.append(p)
     torch.nn.utils.clip_grad_value_(ps, clip)
     want = [p.grad for p in ps]
-    r = student.call("clip_value_run", shapes=shapes, grads=grads, clip_value=clip, how=how)
+    r = student.call("clip_value_run", shapes=shapes, grads=grads, clip_value=clip, how=how, keep_layout=True)
     what = f"{CV}(params, clip_value={clip:.3f}) with params given as a {label}" + \
         (f" (shape {shapes[0]})" if len(shapes) == 1 else "") + \
-        (", some without .grad" if none_at else "")
+        (", some without .grad" if none_at else "") + \
+        " (gradients not contiguous: transposed, strided, offset; clamp each .grad itself in place)"
     check_grads(r["grads"], want, what, atol=0, rtol=0)
 
 

@@ -316,16 +316,16 @@ def test_live_model_untouched(student, gen):
 
 
 def test_decay_range(student, gen):
-    """EMA(model, decay) accepts every decay in [0, 1] (both ends included) and raises ValueError outside it (nan
-    included)"""
+    """EMA(model, decay) accepts every decay in [0, 1] (both ends included, as floats or the ints 0 and 1) and raises
+    ValueError outside it (nan included)"""
     u = torch.rand(5, generator=gen, dtype=f64).tolist()  # both ends, and random decays inside and outside
-    decays = [0.0, 1.0, u[0], -0.5 * u[1] - 1e-3, 1 + 1e-3 + u[2], 1.5 + u[3], 0.999 * u[4], float("nan")]
+    decays = [0.0, 1.0, 0, 1, u[0], -0.5 * u[1] - 1e-3, 1 + 1e-3 + u[2], 1.5 + u[3], 0.999 * u[4], float("nan")]
     decays = [decays[i] for i in torch.randperm(len(decays), generator=gen).tolist()]
     res = student.call("ema_decay_errors", decays=decays)
     for d, r in zip(decays, res):
         if 0.0 <= d <= 1.0:
-            expect(not r["raised"], f"EMA(model, decay={d}) raised {r['type']}: {r['message'][:120]}; "
-                                    f"every decay in [0, 1] is valid")
+            expect(not r["raised"], f"EMA(model, decay={d!r}) raised {r['type']}: {r['message'][:120]}; "
+                                    f"every decay in [0, 1] is valid (compare the value, not its type)")
         else:
             expect(r["raised"] and "ValueError" in r["mro"],
                    f"EMA(model, decay={d}) must raise ValueError (decay outside [0, 1]), "
@@ -392,3 +392,28 @@ def test_buffers_of_every_dtype(student, gen, average_buffers):
                                                f"{w.dtype}")
             tol = 3e-2 if w.dtype in (torch.float16, torch.bfloat16) else 1e-6
             expect_close(got[name].double(), w.double(), f"{what}, buffer '{name}' ({why})", atol=tol, rtol=tol)
+
+
+@pytest.mark.parametrize("late", [0, 2], ids=["built-together", "built-after-2-updates"])
+def test_two_instances_independent(student, gen, late):
+    """EMA: two EMA objects of two models, alive at once and updated in turn (the second built at the start or
+    after the first's second update), each follow their own AveragedModel: they share no state"""
+    states_a, states_b = random_states(gen, 4), random_states(gen, 3)
+    decay_a, decay_b = 0.6, 0.3
+    ab_a, ab_b = late == 0, late != 0
+    want_a = reference_history(states_a, decay_a, ab_a)
+    want_b = reference_history(states_b, decay_b, ab_b)
+    r = student.call("ema_two_instances", states_a=states_a, states_b=states_b, decay_a=decay_a, decay_b=decay_b,
+                     average_buffers_a=ab_a, average_buffers_b=ab_b, late=late)
+    when = "built together with A" if late == 0 else f"built after A's update {late}"
+    for key, want, states, decay, ab, label in (
+            ("a", want_a, states_a, decay_a, ab_a, "A"), ("b", want_b, states_b, decay_b, ab_b, "B")):
+        hist = r.get(key) if isinstance(r, dict) else None
+        if not isinstance(hist, list) or len(hist) != len(want):
+            fail(f"EMA: two instances A and B (B {when}): expected {len(want)} states of {label} back, got "
+                 f"{str(hist)[:80]}")
+        for step, (got, w, live) in enumerate(zip(hist, want, states[1:]), start=1):
+            compare_state(got, w, live, f"EMA {label} = EMA(model_{label.lower()}, decay={decay}, average_buffers="
+                                        f"{ab}) after its update {step}, while another EMA of another model of the "
+                                        f"same architecture (B {when}) is updated in turn (state kept on the class "
+                                        f"or in a shared default argument mixes the two)", average_buffers=ab)

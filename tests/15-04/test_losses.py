@@ -41,11 +41,22 @@ def test_ls_matches_torch(student, seed, n, c, smoothing, reduction):
     g = _gen(seed)
     logits = 3 * torch.randn(n, c, generator=g, dtype=f64)
     target = torch.randint(0, c, (n,), generator=g)
-    got = student.call("ls_ce", logits=logits, target=target, smoothing=smoothing, reduction=reduction)
+    r = student.call("ls_ce", logits=logits, target=target, smoothing=smoothing, reduction=reduction, watch=True)
     want = F.cross_entropy(logits, target, label_smoothing=smoothing, reduction=reduction)
-    expect_close(_scalar(got, LS), want,
-                 f"{LS}(logits of shape ({n}, {c}), target, smoothing={smoothing}, reduction='{reduction}')",
-                 atol=1e-10, rtol=1e-8)
+    what = f"{LS}(logits of shape ({n}, {c}), target, smoothing={smoothing}, reduction='{reduction}')"
+    expect_close(_scalar(_watched(r, what), LS), want, what, atol=1e-10, rtol=1e-8)
+
+
+def _watched(r, what):
+    """The loss from an ls_ce(..., watch=True) reply, after checking that the call left its inputs unchanged."""
+    if not isinstance(r, dict) or "out" not in r:
+        fail(f"{what}: the check got back something other than the loss and the state of its inputs")
+    for name in ("logits", "target"):
+        expect(r.get(f"{name}_changed") is False,
+               f"{what} changed the {name} it was given (an in-place shift such as logits.sub_(max), taken only "
+               f"for some inputs?): like F.cross_entropy it leaves its inputs unchanged; shift a new tensor, "
+               f"logits - max")
+    return r["out"]
 
 
 @pytest.mark.task("label_smoothing")
@@ -71,7 +82,7 @@ def test_ls_dtype_and_inputs_as_torch(student, gen, dtype):
 
 
 @pytest.mark.task("label_smoothing")
-@pytest.mark.parametrize("reduction", ["mean", "none"])
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
 def test_ls_on_another_device(student, gen, reduction):
     """label_smoothing_cross_entropy runs where its inputs are: on logits and target on a device other than the
     default (meta, a stand-in for a GPU), every tensor it builds must be on that device"""
@@ -82,7 +93,7 @@ def test_ls_on_another_device(student, gen, reduction):
             f"for a GPU: a tensor made without device= lands on the CPU)")
     expect("error" not in r, f"{what} raised {r.get('error')}: make every tensor on the logits' device "
                              f"(device=logits.device, or torch.zeros_like / F.one_hot of the inputs)")
-    want = [] if reduction == "mean" else [4]
+    want = [] if reduction != "none" else [4]
     expect(r["device"] == "meta" and r["shape"] == want,
            f"{what}: expected shape {want} on meta, got shape {r['shape']} on {r['device']}")
 
@@ -90,19 +101,20 @@ def test_ls_on_another_device(student, gen, reduction):
 @pytest.mark.task("label_smoothing")
 @pytest.mark.parametrize("case", ["offset+100", "scale*1000", "offset-1000"])
 def test_ls_extreme_logits(student, gen, case):
-    """label_smoothing_cross_entropy stays finite and correct on extreme logits (+100 offsets, x1000 scales)"""
+    """label_smoothing_cross_entropy stays finite and correct on extreme logits (+100 offsets, x1000 scales), and
+    leaves them unchanged"""
     for dtype, tol in ((torch.float32, 1e-3), (f64, 1e-9)):
         logits = torch.randn(6, 10, generator=gen, dtype=dtype)
         logits = {"offset+100": logits + 100.0, "scale*1000": logits * 1000.0,
                   "offset-1000": logits - 1000.0}[case]
         target = torch.randint(0, 10, (6,), generator=gen)
         for reduction in ("none", "mean"):
-            got = student.call("ls_ce", logits=logits, target=target, smoothing=0.1, reduction=reduction)
+            r = student.call("ls_ce", logits=logits, target=target, smoothing=0.1, reduction=reduction,
+                             watch=True)
             want = F.cross_entropy(logits.double(), target, label_smoothing=0.1, reduction=reduction)
-            expect_close(_scalar(got, LS), want,
-                         f"{LS}(logits {case}, {str(dtype).replace('torch.', '')}, smoothing=0.1, "
-                         f"reduction='{reduction}') (use logsumexp / log_softmax, never exp of raw logits)",
-                         atol=tol, rtol=tol)
+            what = f"{LS}(logits {case}, {str(dtype).replace('torch.', '')}, smoothing=0.1, reduction='{reduction}')"
+            expect_close(_scalar(_watched(r, what), LS), want,
+                         what + " (use logsumexp / log_softmax, never exp of raw logits)", atol=tol, rtol=tol)
 
 
 @pytest.mark.task("label_smoothing")
@@ -121,31 +133,41 @@ def test_ls_gradient(student, gen, reduction):
 @pytest.mark.task("label_smoothing")
 @pytest.mark.parametrize("smoothing", [0.0, 1.0])
 def test_ls_smoothing_at_the_ends(student, gen, smoothing):
-    """label_smoothing_cross_entropy accepts both ends of [0, 1]: smoothing 0 (plain CE) and 1 (uniform target)"""
+    """label_smoothing_cross_entropy accepts both ends of [0, 1]: smoothing 0 (plain CE) and 1 (uniform target),
+    written as floats or as the ints 0 and 1"""
     logits = 2 * torch.randn(5, 4, generator=gen, dtype=f64)
     target = torch.randint(0, 4, (5,), generator=gen)
-    what = f"{LS}(logits of shape (5, 4), target, smoothing={smoothing}, reduction='none')"
-    got = student.call("ls_ce", logits=logits, target=target, smoothing=smoothing, reduction="none")
     want = F.cross_entropy(logits, target, label_smoothing=smoothing, reduction="none")
-    expect_close(_scalar(got, what), want, what + " (every smoothing in [0, 1] is valid, both ends included)",
-                 atol=1e-10, rtol=1e-8)
+    forms = [smoothing, int(smoothing)]
+    res = student.call("ls_ce_many", logits=logits, target=target, smoothings=forms, reduction="none")
+    if not isinstance(res, list) or len(res) != len(forms):
+        fail(f"{LS}: the check expected {len(forms)} results back, got {str(res)[:80]}")
+    for s, got in zip(forms, res):
+        what = f"{LS}(logits of shape (5, 4), target, smoothing={s!r}, reduction='none')"
+        if isinstance(got, dict) and "error" in got:
+            fail(f"{what} raised {got['error']}: every smoothing in [0, 1] is valid, both ends included, whether "
+                 f"written {float(s)!r} or {int(s)!r} (compare the value, 0 <= smoothing <= 1, not its type)")
+        expect_close(_scalar(got, what), want, what + " (every smoothing in [0, 1] is valid, both ends included)",
+                     atol=1e-10, rtol=1e-8)
 
 
 @pytest.mark.task("label_smoothing")
 @pytest.mark.parametrize("case", ["one sample, one class", "empty batch"])
 def test_ls_edge_shapes(student, gen, case):
     """label_smoothing_cross_entropy on the smallest (N, C) the text allows: one sample of one class, and an
-    empty batch (N = 0; reductions 'sum' and 'none')"""
+    empty batch (N = 0: every reduction, 'mean' giving nan as F.cross_entropy does)"""
     n, c = (1, 1) if case == "one sample, one class" else (0, 5)
     logits = 3 * torch.randn(n, c, generator=gen, dtype=f64)
     target = torch.randint(0, c, (n,), generator=gen)
-    for reduction in ("mean", "sum", "none") if n else ("sum", "none"):
+    for reduction in ("mean", "sum", "none"):
         got = student.call("ls_ce", logits=logits, target=target, smoothing=0.1, reduction=reduction)
         want = F.cross_entropy(logits, target, label_smoothing=0.1, reduction=reduction)
+        nan_mean = " (the mean over zero samples is 0 / 0 = nan, as F.cross_entropy gives; no max(N, 1))" \
+            if n == 0 and reduction == "mean" else ""
         expect_close(_scalar(got, LS), want,
                      f"{LS}(logits of shape ({n}, {c}), target of shape ({n},), smoothing=0.1, reduction="
-                     f"'{reduction}') ({case}: the loss has the same shape and meaning as for any other N, C)",
-                     atol=1e-10, rtol=1e-8)
+                     f"'{reduction}') ({case}: the loss has the same shape and meaning as for any other N, C)"
+                     + nan_mean, atol=1e-10, rtol=1e-8, equal_nan=True)
 
 
 @pytest.mark.task("label_smoothing")
@@ -228,11 +250,17 @@ def test_nt_xent_matches_reference(student, seed, n, d, temperature):
 @pytest.mark.task("nt_xent", weight=0.1)  # its right answer is a constant (0): worth little
 def test_nt_xent_single_pair_is_zero(student, gen):
     """nt_xent_loss: with one pair (N=1) every anchor has only its positive, so the loss is exactly 0 (a 0-dim
-    tensor in the inputs' dtype)"""
+    tensor in the inputs' dtype, computed from them: its gradient is 0)"""
     for d in (8, 1):  # any embedding size, one number per embedding included
         z1 = torch.randn(1, d, generator=gen, dtype=f64)
         z2 = torch.randn(1, d, generator=gen, dtype=f64)
-        got = student.call("nt_xent", z1=z1, z2=z2, temperature=0.5)
+        # through the gradient probe: a shortcut `return 0` for N = 1 gives the loss no graph to train through
+        r = student.call("nt_xent_vjp", inputs=[z1.requires_grad_(True), z2.requires_grad_(True)],
+                         v=torch.tensor(1.0, dtype=f64), temperature=0.5)
+        if not isinstance(r, dict) or "out" not in r:
+            fail(f"{NT}(z1, z2, 0.5) with a single pair of shape (1, {d}): the check got back something other "
+                 f"than the loss and its gradients")
+        got = r["out"]
         if isinstance(got, torch.Tensor) and got.numel() != 1:
             fail(f"{NT}(z1, z2, 0.5) with a single pair of shape (1, {d}) returned a tensor of shape "
                  f"{tuple(got.shape)}; the loss is one number (a 0-dim tensor)")
@@ -245,6 +273,14 @@ def test_nt_xent_single_pair_is_zero(student, gen):
                f"{NT}(z1, z2, 0.5) with a single float64 pair of shape (1, {d}) returned {kind}: the loss is a "
                f"0-dim tensor in the dtype of z1 and z2 for every N >= 1, the one-pair case included (a shortcut "
                f"such as torch.tensor(0.0) is float32)")
+        grads = r.get("grads")
+        if not isinstance(grads, (list, tuple)) or len(grads) != 2 or any(g is None for g in grads):
+            fail(f"{NT}(z1, z2, 0.5) with a single pair of shape (1, {d}): no gradient reaches z1 and z2 (the "
+                 f"loss was built outside autograd, e.g. a constant torch.zeros(()) for N = 1); it is a loss for "
+                 f"any N >= 1, so compute it from z1 and z2 (its gradient is then exactly 0)")
+        for i, g in enumerate(grads):
+            expect_close(g, torch.zeros(1, d, dtype=f64), f"{NT}(z1, z2, 0.5) with a single pair of shape "
+                         f"(1, {d}), gradient for {'z1' if i == 0 else 'z2'}", atol=1e-10, rtol=0)
 
 
 @pytest.mark.task("nt_xent")
@@ -313,17 +349,22 @@ def test_nt_xent_gradient(student, gen):
 @pytest.mark.task("nt_xent")
 def test_nt_xent_on_another_device(student, gen):
     """nt_xent_loss runs where its inputs are: on embeddings on a device other than the default (meta, a stand-in
-    for a GPU), every tensor it builds must be on that device (masks and indices made with device=z.device)"""
-    n = int(torch.randint(2, 6, (1,), generator=gen))
-    z1 = torch.randn(n, 4, generator=gen, dtype=f64)
-    z2 = torch.randn(n, 4, generator=gen, dtype=f64)
-    r = student.call("nt_xent_on_meta", z1=z1, z2=z2, temperature=0.5)
-    what = (f"{NT}(z1, z2, 0.5) with z1, z2 of shape ({n}, 4) on the meta device (the grader's stand-in for a GPU: "
-            f"a tensor made without device= lands on the CPU)")
-    expect("error" not in r, f"{what} raised {r.get('error')}: create masks and indices on the embeddings' device "
-                             f"(torch.eye(..., device=z.device), torch.arange(..., device=z.device))")
-    expect(r["device"] == "meta" and r["shape"] == [], f"{what}: expected a 0-dim tensor on meta, got shape "
-                                                       f"{r['shape']} on {r['device']}")
+    for a GPU), every tensor it builds must be on that device (masks and indices made with device=z.device), for
+    N = 1 too"""
+    ns = [int(torch.randint(2, 6, (1,), generator=gen)), 1]  # any N >= 1: a shortcut for one pair included
+    pairs = [(torch.randn(n, 4, generator=gen, dtype=f64), torch.randn(n, 4, generator=gen, dtype=f64)) for n in ns]
+    res = student.call("nt_xent_on_meta", pairs=pairs, temperature=0.5)
+    if not isinstance(res, list) or len(res) != len(ns):
+        fail(f"{NT} on the meta device: the check expected {len(ns)} results back, got {str(res)[:80]}")
+    for n, r in zip(ns, res):
+        what = (f"{NT}(z1, z2, 0.5) with z1, z2 of shape ({n}, 4) on the meta device (the grader's stand-in for a "
+                f"GPU: a tensor made without device= lands on the CPU)")
+        expect("error" not in r, f"{what} raised {r.get('error')}: create masks and indices on the embeddings' "
+                                 f"device (torch.eye(..., device=z.device), torch.arange(..., device=z.device))")
+        expect(r["device"] == "meta" and r["shape"] == [],
+               f"{what}: expected a 0-dim tensor on meta, got shape {r['shape']} on {r['device']}"
+               + (" (a shortcut for one pair such as torch.zeros(()) is made on the CPU: compute the loss from "
+                  "z1 and z2, or make it with z1.new_zeros(()))" if n == 1 else ""))
 
 
 @pytest.mark.task("nt_xent")

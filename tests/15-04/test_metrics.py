@@ -197,20 +197,30 @@ def test_compute_types(student, gen):
 
 
 def test_ties_predict_first_class(student, gen):
-    """RunningMetrics: predictions are logits.argmax(dim=1), so a tie goes to the lowest class index"""
+    """RunningMetrics: predictions are logits.argmax(dim=1), so a tie goes to the lowest class index, and a
+    near-tie (0 and 1e-9, a subnormal) goes to the larger logit, although softmax rounds both to one probability"""
     c = 4
     # every row ties its maximum between two or more random classes
     logits = torch.randint(-3, 3, (6, c), generator=gen).float()
     for row in logits:
         k = int(torch.randint(2, c + 1, (1,), generator=gen))
         row[torch.randperm(c, generator=gen)[:k]] = 3.0 + float(torch.randint(0, 3, (1,), generator=gen))
-    targets = torch.randint(0, c, (6,), generator=gen)
+    # near-ties: the maximum 0 < gap sits at a higher index than a 0; softmax, sigmoid or exp round the two to
+    # one probability (exp(-1e-9) == 1 in float32), so only the logits themselves tell them apart
+    near = torch.randint(-3, 0, (4, c), generator=gen).float()
+    for row, gap in zip(near, (1e-9, 2.0 ** -40, 1e-30, 1e-44)):
+        j, k = sorted(torch.randperm(c, generator=gen)[:2].tolist())
+        row[j], row[k] = 0.0, gap
+    logits = torch.cat([logits, near])[torch.randperm(10, generator=gen)]
+    targets = torch.randint(0, c, (10,), generator=gen)
     batches = [{"loss": torch.tensor(0.5), "logits": logits, "targets": targets}]
     want = reference(batches, c)
-    what = f"{RM}({c}) fed tied logits {logits.tolist()} with targets {targets.tolist()}"
+    what = f"{RM}({c}) fed tied and near-tied float32 logits {logits.tolist()} with targets {targets.tolist()}"
     res = result_dict(student.call("metrics_run", num_classes=c, batches=batches)["result"], what)
     expect_equal(confusion(res["confusion"], c, what).to(torch.long), want["confusion"],
-                 f"{what}, compute()['confusion'] (argmax picks the first of equal maxima)")
+                 f"{what}, compute()['confusion'] (predictions are logits.argmax(dim=1): the first of equal maxima, "
+                 f"and the larger of two logits however close; an argmax of softmax probabilities rounds a near-tie "
+                 f"into a tie)")
 
 
 def test_compute_returns_snapshot(student, gen):
