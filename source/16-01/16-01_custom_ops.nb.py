@@ -145,7 +145,7 @@ if run_demos():
 # * `smooth_clip(x, limit)` returns `limit * tanh(x / limit)` for any floating `x` (float32 or float64, any
 #   shape, 0-dim and empty included) and any `limit > 0`, in `x`'s dtype, and it leaves `x` unchanged.
 # * It stays finite and saturates at `±limit` for inputs as large as `±1e30` in float32 and `±1e300` in
-#   float64.
+#   float64; `±inf` gives `±limit` and NaN gives NaN.
 # * The output is a new tensor with `x`'s shape, dtype and device and the strides of `torch.empty_like(x)`.
 # * Register a fake kernel that gives the same metadata without reading `x`'s data, so that the operator runs
 #   under `FakeTensorMode` and on the meta device.
@@ -394,7 +394,8 @@ if run_demos():
 #   `gelu(x)`.
 # * So `gelu_dropout(x, p, g)` equals `F.gelu(x, approximate="tanh") * (u >= p) / (1 - p)` with `u` drawn
 #   from a generator in the same state, for float32 and float64 `x` of any shape, in value and in gradient.
-# * Every tensor it creates is on `x`'s device, so it runs on a GPU as on the CPU.
+# * Every tensor it creates, in the forward and in the backward, is on `x`'s device, so it runs on a GPU as
+#   on the CPU.
 
 # %% [solution] id=fused_impl
 _C = math.sqrt(2 / math.pi)  # the constant of the tanh approximation

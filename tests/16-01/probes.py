@@ -46,13 +46,18 @@ def _errors(fn):
 
 
 # ------------------------------------------------------------------ exercises 1 and 2: smooth_clip
-def clip_run(ns, x, limit, layout="contiguous", via="ops"):
-    """smooth_clip(x, limit) on x laid out as layout, through torch.ops (via='ops') or the notebook's name."""
+def clip_run(ns, x, limit, layout="contiguous", via="ops", default_meta=False):
+    """smooth_clip(x, limit) on x laid out as layout, through torch.ops (via='ops') or the notebook's name; with
+    default_meta, the call runs with meta as the default device (the inputs stay on the CPU: a tensor the kernel
+    makes without device= lands elsewhere than x, as on a GPU)."""
+    import contextlib
+
     def go():
         xin = relayout(x, layout)
         before = xin.clone()
         fn = _op("smooth_clip") if via == "ops" else get(ns, "smooth_clip")
-        out = fn(xin, limit)
+        with torch.device("meta") if default_meta else contextlib.nullcontext():
+            out = fn(xin, limit)
         return {"out": _tensor(out), "meta": _meta(out), "in_meta": _meta(xin),
                 "x_changed": not torch.equal(xin, before),
                 "shares_input": isinstance(out, torch.Tensor) and _storage(out) == _storage(xin)}
@@ -228,10 +233,24 @@ def fused_run(ns, x, p, seed=None, v=None, layout="contiguous", after=4):
         if v is not None and isinstance(out, torch.Tensor):
             if out.grad_fn is None:
                 return {**res, "error": "the output has no grad_fn: no autograd formula ran"}
+            res["nodes"] = _graph_nodes(out)
             res["grad"] = torch.autograd.grad(out, xin, v)[0]
             res["saved"] = [{k: s[k] for k in ("bytes", "dtype", "shape", "storage", "value")} for s in log]
         return res
     return _errors(go)
+
+
+def _graph_nodes(out, limit=64):
+    """The names of the autograd nodes behind out (breadth first, at most limit of them)."""
+    seen, todo, names = set(), [out.grad_fn], []
+    while todo and len(names) < limit:
+        node = todo.pop(0)
+        if node is None or node in seen:
+            continue
+        seen.add(node)
+        names.append(node.name())
+        todo += [n for n, _ in node.next_functions]
+    return names
 
 
 def fused_default_generator(ns, x, p, seed, v, after=4):
@@ -267,12 +286,14 @@ def fused_op(ns, x, keep, p, layout="contiguous", keep_layout=None):
     same), and under FakeTensorMode."""
     def go():
         xin, kin = relayout(x, layout), relayout(keep, keep_layout or layout)
+        xb, kb = xin.clone(), kin.clone()
         out = _op("gelu_dropout_op")(xin, kin, p)
+        changed = [n for n, a, b in (("x", xin, xb), ("keep", kin, kb)) if not torch.equal(a, b)]
         with FakeTensorMode() as mode:
             fx = mode.from_tensor(xin)
             fout = _op("gelu_dropout_op")(fx, mode.from_tensor(kin), p)
             fake = {"meta": _meta(fout), "fake": type(fout).__name__ == "FakeTensor", "is_input": fout is fx}
-        return {"out": _tensor(out), "meta": _meta(out), "in_meta": _meta(xin), "fake": fake}
+        return {"out": _tensor(out), "meta": _meta(out), "in_meta": _meta(xin), "fake": fake, "changed": changed}
     return _errors(go)
 
 
@@ -296,15 +317,27 @@ class _DeviceLog(TorchDispatchMode):
 
 
 def fused_on_meta(ns, shape, dtype, p, with_generator):
-    """gelu_dropout on a meta tensor (the grader's stand-in for a GPU): the output's metadata and the devices each
-    operator was given, or the error."""
-    def go():
-        x = torch.empty(shape, dtype=getattr(torch, dtype), device="meta")
+    """gelu_dropout and its backward off the default device (the grader's stand-in for a GPU: meta inputs, or CPU
+    inputs with meta as the default device where the code needs values): the output's metadata, the devices each
+    operator was given (forward and backward), the gradient's device, and the inputs' device (home), or the error."""
+    from course.judge.probelib import stand_in_device
+
+    def run(device):
+        x = torch.zeros(shape, dtype=getattr(torch, dtype), device=device).requires_grad_(True)
+        v = torch.ones(shape, dtype=getattr(torch, dtype), device=device)
         g = torch.Generator().manual_seed(0) if with_generator else None
         with _DeviceLog() as log:
             out = get(ns, "gelu_dropout")(x, p, g)
-        return {"out": _meta(out), "devices": {k: sorted(v) for k, v in log.seen.items()},
+            grad = None
+            if isinstance(out, torch.Tensor) and out.grad_fn is not None:
+                (grad,) = torch.autograd.grad(out, x, v)
+        return {"out": _meta(out), "grad": _meta(grad) if grad is not None else None,
+                "devices": {k: sorted(v) for k, v in log.seen.items()},
                 "generators": {k: sorted(v) for k, v in log.generators.items()}}
+
+    def go():
+        res, home = stand_in_device(run)
+        return {**res, "home": home}
     return _errors(go)
 
 

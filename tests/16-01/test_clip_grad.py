@@ -48,11 +48,13 @@ def test_gradient(student, gen, shape, dtype, layout):
     expect_close(res["grad"], g.to(dtype), what, **TOL[dtype])
 
 
-@pytest.mark.parametrize("dtype,limit", [(torch.float64, 1e-200), (torch.float32, 1e-25)], ids=["f64", "f32"])
+@pytest.mark.parametrize("dtype,limit", [(torch.float64, 1e-200), (torch.float32, 1e-25), (torch.float64, 1e300),
+                                         (torch.float32, 1e30)], ids=["f64", "f32", "f64-huge", "f32-huge"])
 def test_gradient_tiny_limit(student, gen, dtype, limit):
-    """for any limit > 0: with a tiny limit (1e-200 in float64, 1e-25 in float32) the gradient is still that of
-    limit * tanh(x / limit)"""
-    # x of the limit's scale, so x / limit is of order 1; limit**2 underflows to 0 there (y**2 / limit**2 is nan)
+    """for any limit > 0: with a tiny limit (1e-200 in float64, 1e-25 in float32) or a huge one (1e300, 1e30) the
+    gradient is still that of limit * tanh(x / limit)"""
+    # x of the limit's scale, so x / limit is of order 1; limit**2 underflows to 0 there (y**2 / limit**2 is nan),
+    # or, for a huge limit, y**2 and limit**2 overflow (inf / inf is nan)
     x = (limit * 3 * torch.randn(7, generator=gen, dtype=f64)).to(dtype)
     v = torch.randn(7, generator=gen, dtype=f64).to(dtype)
     what = f"the gradient of <v, {OP}(x, {limit})> for a {dtype} x of 7 elements of the order of the limit"

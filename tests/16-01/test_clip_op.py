@@ -95,28 +95,41 @@ def test_bound_to_the_name(student, gen):
     expect_close(run(student, what, x=x, limit=limit, via="name")["out"], reference(x, limit), what, **TOL[f64])
 
 
+INF, NAN = float("inf"), float("nan")
+
+
+def expect_finite_and_close(out, x, limit, what, dtype):
+    """Finite wherever x is not NaN, NaN where x is NaN, and limit * tanh(x / limit) (+-limit at +-inf) elsewhere."""
+    finite = ~torch.isnan(x)
+    expect(bool(torch.isfinite(out[finite]).all()), f"{what} is not finite where x is not NaN: {out.tolist()}")
+    expect(bool(torch.isnan(out[~finite]).all()), f"{what}: where x is NaN the result is {out[~finite].tolist()}, "
+           f"expected NaN (limit * tanh(NaN / limit) is NaN; 'stays finite' is for finite or infinite x)")
+    expect_close(out, reference(x, limit), what + " (saturates at +-limit, +-inf gives +-limit)", **TOL[dtype])
+
+
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=["f32", "f64"])
 def test_extreme_values(student, gen, dtype):
-    """finite and saturating at +-limit for inputs up to +-1e30 (float32) and +-1e300 (float64), exact at 0"""
+    """finite and saturating at +-limit for inputs up to +-1e30 (float32) and +-1e300 (float64), exact at 0; +-inf
+    gives +-limit and NaN gives NaN"""
     big = 1e30 if dtype == torch.float32 else 1e300
     for limit in (1e-3, limit_from(gen), 1e3):
-        x = torch.tensor([big, -big, big / 7, 0.0, -0.0, 1e-30], dtype=dtype)
+        x = torch.tensor([big, -big, big / 7, 0.0, -0.0, 1e-30, INF, -INF, NAN], dtype=dtype)
         what = f"{OP}(x, {limit}) for {dtype} x = {x.tolist()}"
         out = run(student, what, x=x, limit=limit)["out"]
-        expect(bool(torch.isfinite(out).all()), f"{what} is not finite: {out.tolist()}")
-        expect_close(out, reference(x, limit), what + " (saturates at +-limit)", **TOL[dtype])
+        expect_finite_and_close(out, x, limit, what, dtype)
 
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=["f32", "f64"])
 def test_tiny_and_huge_limits(student, gen, dtype):
-    """any limit > 0: a subnormal limit (x / limit overflows and tanh saturates) and a huge one, exact at 0"""
+    """any limit > 0: a subnormal limit (x / limit overflows and tanh saturates) and a huge one, exact at 0, with
+    +-inf giving +-limit and NaN giving NaN there too"""
     # 1 / limit is inf for the subnormal limits: x * (1 / limit) would give 0 * inf = nan at x = 0
     for limit in ((1e-40, 1e30) if dtype == torch.float32 else (1e-310, 1e300)):
-        x = torch.tensor([3.0, -2.5, 0.0, -0.0, 1e-30, 7.5e-41 if dtype == torch.float32 else 7.5e-311], dtype=dtype)
+        x = torch.tensor([3.0, -2.5, 0.0, -0.0, 1e-30, 7.5e-41 if dtype == torch.float32 else 7.5e-311, INF, -INF, NAN],
+                         dtype=dtype)
         what = f"{OP}(x, {limit}) for {dtype} x = {x.tolist()}"
         out = run(student, what, x=x, limit=limit)["out"]
-        expect(bool(torch.isfinite(out).all()), f"{what} is not finite: {out.tolist()}")
-        expect_close(out, reference(x, limit), what, **TOL[dtype])
+        expect_finite_and_close(out, x, limit, what, dtype)
 
 
 LAYOUTS = ["transposed", "strided", "offset", "channels_last"]
@@ -125,11 +138,12 @@ LAYOUTS = ["transposed", "strided", "offset", "channels_last"]
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_output_layout(student, gen, layout):
     """the output is a new tensor with x's shape, dtype and device and the strides of torch.empty_like(x), for
-    non-contiguous inputs too"""
+    non-contiguous inputs too (and with another default device than x's)"""
     limit = limit_from(gen)
     x = 3 * torch.randn(2, 3, 4, 5, generator=gen, dtype=f64)
-    what = f"{OP}(x, {limit}) for a {layout} float64 x of shape (2, 3, 4, 5)"
-    res = run(student, what, x=x, limit=limit, layout=layout)
+    what = (f"{OP}(x, {limit}) for a {layout} float64 x of shape (2, 3, 4, 5), called with meta as the default device "
+            f"(a stand-in for a GPU: a tensor the kernel makes without device= is then not on x's device)")
+    res = run(student, what, x=x, limit=limit, layout=layout, default_meta=True)
     expect_close(res["out"], reference(x, limit), what, **TOL[f64])
     # x as the judge lays it out (not the metadata the worker reports after the call: the call can change it)
     want = empty_like_meta(judge_meta(x.shape, f64, layout, "cpu"))

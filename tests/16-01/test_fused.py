@@ -58,21 +58,38 @@ def test_matches_unfused(student, gen, shape, dtype, p, layout):
     expect_close(res["grad"], grad, f"the gradient of <v, {what}>", **TOL[dtype])
     expect_close(res["next"], nxt, f"the generator's next draws after {what} (one draw of x.shape in x's dtype)",
                  atol=0, rtol=0)
+    expect_operator_result(res, what)
+
+
+OP_NODE = "c1601_gelu_dropout_op"
+
+
+def expect_operator_result(res, what):
+    """The output comes from the operator c1601::gelu_dropout_op: its backward node is in the output's autograd
+    graph (a composition of F.gelu, * keep and / (1 - p) written in gelu_dropout gives the same numbers, not one
+    operator)."""
+    nodes = res.get("nodes") or []
+    expect(any(OP_NODE in str(n) for n in nodes), f"{what}: the result is not the operator's: its autograd graph "
+           f"{nodes[:6]} has no node of c1601::gelu_dropout_op (gelu_dropout must return gelu_dropout_op(x, keep, p), "
+           f"one operator, not compute F.gelu(x) * keep / (1 - p) itself)")
 
 
 def test_tiny_p_draws(student, gen):
-    """for any p in [0, 1) other than 0, however small (1e-7 to 1e-12), it draws u once: only p == 0 draws nothing"""
-    seed = seed_from(gen)
-    p = 10.0 ** -int(torch.randint(7, 13, (), generator=gen))
+    """for any p in [0, 1) other than 0, however small (1e-7 to 1e-12, and the smallest positive float, 5e-324), it
+    draws u once: only p == 0 draws nothing"""
     x = 2.5 * torch.randn(4, 5, generator=gen, dtype=f64)
     v = torch.randn(4, 5, generator=gen, dtype=f64)
-    what = f"{FN}(x, {p!r}, generator) for float64 x (4, 5)"
-    res = run(student, what, x=x, p=p, seed=seed, v=v)
-    out, grad, nxt, _ = reference(x, p, seed, v)
-    expect_close(res["out"], out, what + " against F.gelu(x, approximate='tanh') * (u >= p) / (1 - p)", **TOL[f64])
-    expect_close(res["grad"], grad, f"the gradient of <v, {what}>", **TOL[f64])
-    expect_close(res["next"], nxt, f"the generator's next draws after {what} (p > 0, however small, draws u once: "
-                 f"only p == 0 exactly draws nothing; no tolerance around 0)", atol=0, rtol=0)
+    # a tolerance around 0 (abs(p) < eps, p < 1e-12, ...) draws nothing for some p > 0: the smallest positive
+    # double is below every such threshold
+    for p in (10.0 ** -int(torch.randint(7, 13, (), generator=gen)), 5e-324):
+        seed = seed_from(gen)
+        what = f"{FN}(x, {p!r}, generator) for float64 x (4, 5)"
+        res = run(student, what, x=x, p=p, seed=seed, v=v)
+        out, grad, nxt, _ = reference(x, p, seed, v)
+        expect_close(res["out"], out, what + " against F.gelu(x, approximate='tanh') * (u >= p) / (1 - p)", **TOL[f64])
+        expect_close(res["grad"], grad, f"the gradient of <v, {what}>", **TOL[f64])
+        expect_close(res["next"], nxt, f"the generator's next draws after {what} (p > 0, however small, draws u once: "
+                     f"only p == 0 exactly draws nothing; no tolerance around 0)", atol=0, rtol=0)
 
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=["f32", "f64"])
@@ -87,6 +104,7 @@ def test_p_zero(student, gen, dtype):
     expect_close(res["out"], out, what + " (gelu(x))", **TOL[dtype])
     expect_close(res["grad"], grad, f"the gradient of <v, {what}>", **TOL[dtype])
     expect_close(res["next"], nxt, f"the generator's next draws after {what} (it must draw nothing)", atol=0, rtol=0)
+    expect_operator_result(res, what)
 
 
 def test_default_generator(student, gen):
@@ -173,25 +191,31 @@ def strides_that_matter(meta):
     return dict(meta, stride=[None if empty or n == 1 else s for n, s in zip(meta["shape"], meta["stride"])])
 
 
-# (x's layout, shape, keep's layout: None is x's; gelu_dropout passes a contiguous mask whatever x's layout)
-LAYOUTS = [("contiguous", (2, 3, 4, 5), None), ("transposed", (2, 3, 4, 5), None), ("strided", (2, 3, 4, 5), None),
-           ("channels_last", (2, 3, 4, 5), None), ("contiguous", (), None), ("contiguous", (1, 1), None),
-           ("transposed", (3, 4, 5), "contiguous"), ("channels_last", (2, 3, 4, 5), "contiguous")]
+# (x's layout, shape, keep's layout: None is x's; gelu_dropout passes a contiguous mask whatever x's layout; x's dtype:
+# both, so that a fake kernel with a fixed dtype meets the other one)
+f32 = torch.float32
+LAYOUTS = [("contiguous", (2, 3, 4, 5), None, f32), ("transposed", (2, 3, 4, 5), None, f64),
+           ("strided", (2, 3, 4, 5), None, f32), ("channels_last", (2, 3, 4, 5), None, f64),
+           ("contiguous", (), None, f32), ("contiguous", (1, 1), None, f64),
+           ("transposed", (3, 4, 5), "contiguous", f32), ("channels_last", (2, 3, 4, 5), "contiguous", f32)]
 
 
-@pytest.mark.parametrize("layout,shape,keep_layout", LAYOUTS,
-                         ids=[f"{a}-{b}" + (f"-keep-{k}" if k else "") for a, b, k in LAYOUTS])
-def test_operator_layout_and_fake(student, gen, layout, shape, keep_layout):
-    """torch.ops.c1601.gelu_dropout_op(x, keep, p) is gelu(x) * keep / (1 - p) as a new tensor laid out like
-    torch.empty_like(x) (whatever keep's layout), and its fake kernel gives the same metadata, as a new tensor"""
+@pytest.mark.parametrize("layout,shape,keep_layout,dtype", LAYOUTS,
+                         ids=[f"{a}-{b}" + (f"-keep-{k}" if k else "") + f"-{str(d)[6:]}" for a, b, k, d in LAYOUTS])
+def test_operator_layout_and_fake(student, gen, layout, shape, keep_layout, dtype):
+    """torch.ops.c1601.gelu_dropout_op(x, keep, p) is gelu(x) * keep / (1 - p) in x's dtype as a new tensor laid out
+    like torch.empty_like(x) (whatever keep's layout), x and keep left as they were, and its fake kernel gives the
+    same metadata, as a new tensor"""
     p = 0.4
-    x = 2 * torch.randn(shape, generator=gen, dtype=f64)
+    x = (2 * torch.randn(shape, generator=gen, dtype=f64)).to(dtype)
     keep = torch.rand(shape, generator=gen) >= p
-    what = (f"torch.ops.c1601.gelu_dropout_op(x, keep, {p}) for {layout} float64 x and "
+    what = (f"torch.ops.c1601.gelu_dropout_op(x, keep, {p}) for {layout} {dtype} x and "
             f"{keep_layout + ' ' if keep_layout else ''}keep {shape}")
     res = student.call("fused_op", x=x, keep=keep, p=p, layout=layout, keep_layout=keep_layout)
     expect("error" not in res, f"{what} raised {res.get('error')}")
-    expect_close(res["out"], F.gelu(x, approximate="tanh") * keep / (1 - p), what, **TOL[f64])
+    expect_close(res["out"], F.gelu(x.to(f64), approximate="tanh") * keep / (1 - p), what, **TOL[dtype])
+    expect(not res["changed"], f"{what} wrote into its argument(s) {res['changed']}: the operator is declared "
+           f"functional (mutates_args=()), so it must leave x and keep as they were and return a new tensor")
     xin = relayout(x, layout)  # laid out by the judge, not read from the worker's reply
     expected = empty_like_meta({"shape": list(xin.shape), "stride": list(xin.stride()), "dtype": str(xin.dtype),
                                 "device": "cpu"})
@@ -204,17 +228,24 @@ def test_operator_layout_and_fake(student, gen, layout, shape, keep_layout):
 @pytest.mark.parametrize("p,with_generator", [(0.3, True), (0.3, False), (0.0, False)],
                          ids=["p0.3-generator", "p0.3-default", "p0"])
 def test_on_another_device(student, gen, p, with_generator):
-    """on a device other than the default (meta, the grader's GPU stand-in), every tensor it creates (the draw, the
-    mask) is on x's device"""
+    """on a device other than the default (meta, the grader's GPU stand-in), every tensor it creates in the forward
+    (the draw, the mask) and in the backward is on x's device"""
     shape = [int(n) for n in torch.randint(2, 7, (2,), generator=gen)]  # per student: a replay meets another shape
-    what = f"{FN}(x, {p}{', generator' if with_generator else ''}) for x {tuple(shape)} on the meta device"
+    what = (f"{FN}(x, {p}{', generator' if with_generator else ''}) and its backward for x {tuple(shape)} off the "
+            f"default device")
     res = student.call("fused_on_meta", shape=shape, dtype="float32", p=p, with_generator=with_generator)
-    expect("error" not in res, f"{what} (the grader's stand-in for a GPU: a tensor made without device= lands on the "
-           f"CPU) raised {res.get('error')}: create the draw and the mask with device=x.device")
-    mixed = {op: d for op, d in res["devices"].items() if d != ["meta"]}
-    expect(not mixed, f"{what}: operators got tensors on other devices than x's: {mixed} (on a GPU these calls fail: "
-           f"create the draw and the mask with device=x.device)")
-    expect_equal((res["out"].get("device"), res["out"].get("shape")), ("meta", shape), f"the output of {what}")
+    expect("error" not in res, f"{what} (the grader's stand-in for a GPU: a tensor made without device= lands on "
+           f"another device than x) raised {res.get('error')}: create the draw and the mask, and every tensor of the "
+           f"backward, on x's device (device=x.device, torch.ones_like(x), ...)")
+    home = res["home"]
+    where = "the meta device" if home == "meta" else "the CPU, with meta as the default device"
+    mixed = {op: d for op, d in res["devices"].items() if d != [home]}
+    expect(not mixed, f"{what}, x on {where}: operators got tensors on other devices than x's: {mixed} (on a GPU "
+           f"these calls fail: create the draw, the mask and the backward's tensors with device=x.device)")
+    expect_equal((res["out"].get("device"), res["out"].get("shape")), (home, shape), f"the output of {what}, x on {where}")
+    expect(res["grad"] is not None, f"{what}: the output has no grad_fn, so no gradient reaches x")
+    expect_equal((res["grad"].get("device"), res["grad"].get("shape")), (home, shape),
+                 f"the gradient of {what}, x on {where}")
     if not with_generator:
         explicit = res.get("generators", {})
         expect(not explicit, f"{what}: without a generator the draw must use x's device's default generator "

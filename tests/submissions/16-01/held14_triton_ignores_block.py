@@ -1,0 +1,8 @@
+"""Round 14 (held out): the launcher ignores its block argument and always launches BLOCK=1024 programs on
+a grid of triton.cdiv(n, 1024): values are right, but the text asks for a grid of triton.cdiv(n, block)."""
+from course.grading.class_run.submissions import edited
+
+EXPECT = {"clip_op": "pass", "clip_grad": "pass", "ema": "pass", "fused": "pass", "triton": "fail"}
+CELLS = {"triton_impl": edited("16-01", "triton_impl", (
+    "        gelu_dropout_kernel[(triton.cdiv(n, block),)](x, keep, out, n, 1.0 / (1.0 - p), BLOCK=block)\n",
+    "        gelu_dropout_kernel[(triton.cdiv(n, 1024),)](x, keep, out, n, 1.0 / (1.0 - p), BLOCK=1024)\n"))}
