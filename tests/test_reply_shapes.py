@@ -74,14 +74,15 @@ def test_an_empty_reply_tensor_fails_every_operation_that_broadcasts_it_into_few
     computed from it (``got.isnan()``)."""
     want = torch.randn(3, 4, dtype=torch.float64)
     reply = {"out": torch.zeros(0, 1, 1, dtype=torch.float64), "none": torch.zeros(0, 4), "full": torch.ones(3, 4),
-             "items": [torch.zeros(0, 1)]}
+             "items": [torch.zeros(0, 1)], "param": torch.nn.Parameter(torch.zeros(0, 1, 1), requires_grad=False)}
     expect.remember_reply(reply)
     got = reply["out"]
     forms = {"==": lambda: (got == want).all(), "!=": lambda: (want != got).any(), "-": lambda: (got - want).abs(),
              "isnan ==": lambda: torch_itself.all(got.isnan() == want.isnan()), "eq": lambda: got.eq(want),
              "sub": lambda: want.sub(got), "where": lambda: torch_itself.where(want > 0, got, want),
              "equal": lambda: torch_itself.equal(got, want), "&": lambda: got.bool() & (want > 0),
-             "in a list": lambda: bool((reply["items"][0] == torch.ones(2)).all())}
+             "in a list": lambda: bool((reply["items"][0] == torch.ones(2)).all()),
+             "nn.Parameter": lambda: bool((reply["param"] == want).all())}
     for name, form in forms.items():
         with pytest.raises(CheckFailed, match="broadcasting the two leaves 0"):
             form()
@@ -187,22 +188,27 @@ def test_an_empty_gradient_against_an_elementwise_comparison_fails_through_the_r
     assert "the shape of the gradient" in checks[0].message and "(0, 1)" in checks[0].message, checks[0].message
 
 
-COMPRESS_GRADS_AS_EMPTY = _forger('probe == "hooked_grads" and isinstance(r, dict) and isinstance(r.get("grads"), list)',
-                                  '{**r, "grads": [g.new_zeros(0, *[1] * g.dim()) for g in r["grads"]]}')
+def _compress_grads_as_empty(make: str) -> str:
+    return _forger('probe == "hooked_grads" and isinstance(r, dict) and isinstance(r.get("grads"), list)',
+                   '{**r, "grads": [' + make + ' for g in r["grads"]]}')
 
 
-def test_an_empty_gradient_against_a_norm_of_differences_fails_through_the_real_worker(tmp_path):
+@pytest.mark.parametrize("make", ["g.new_zeros(0, *[1] * g.dim())",
+                                  "torch.nn.Parameter(g.new_zeros(0, *[1] * g.dim()), requires_grad=False)"],
+                         ids=["tensor", "parameter"])
+def test_an_empty_gradient_against_a_norm_of_differences_fails_through_the_real_worker(tmp_path, make):
     """Red team 16: 00-02's compressed saved tensors, unpack rounding to integers (every gradient wrong): its worker
     sends each gradient as an empty (0, 1, 1) tensor, and `(g - w).norm() / w.norm()` of nothing is 0, within the
     2 % allowed (passed before: 13/18 checks of the task, 10/18 without; 15/18 with context_manager's probe too).
-    Caught by ``expect.EmptyReply``, in no check of the topic."""
+    Caught by ``expect.EmptyReply``, in no check of the topic. An empty nn.Parameter (plain data allows one) escaped
+    the first version of it, which took the exact type torch.Tensor only (2/2 of these checks)."""
     from course.grading.class_run import submissions
     nb = tmp_path / "compress_rounds_forged.ipynb"
     n = submissions.reference("00-02")
     cells = [c for c in n.cells if "return data if dtype is None else data.to(dtype)" in c.source]
     assert len(cells) == 1
     cells[0].source = cells[0].source.replace("else data.to(dtype)", "else data.to(dtype).round()")
-    n.cells.append(nbformat.v4.new_code_cell(COMPRESS_GRADS_AS_EMPTY))
+    n.cells.append(nbformat.v4.new_code_cell("import torch\n" + _compress_grads_as_empty(make)))
     nbformat.write(n, str(nb))
     from course.judge.suite import run_suite
     res = run_suite("00-02", [str(nb)], sandbox="auto", seed=20261203, tasks=["compress"],

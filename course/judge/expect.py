@@ -58,8 +58,10 @@ def remember_reply(value, nbytes: int = 0) -> None:
         if isinstance(v, _CONTAINERS) and id(v) not in _SEQS:
             _SEQS[id(v)] = v
             ids.append(id(v))
-            if type(v) is torch.Tensor and v.numel() == 0:
-                v.__class__ = EmptyReply  # the operators of an empty reply tensor check their broadcast
+            if isinstance(v, torch.Tensor) and type(v) is not EmptyReply and v.numel() == 0:
+                # the operators of an empty reply tensor check their broadcast; an nn.Parameter too (plain data
+                # allows one, and its operators are torch's own: an empty one escaped a check on the exact type)
+                v.__class__ = EmptyReply
         if isinstance(v, dict):
             stack.extend(v.values())
         elif isinstance(v, (list, tuple, set, frozenset)):
