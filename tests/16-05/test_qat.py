@@ -37,14 +37,18 @@ def reference(weight, bias, xs, modes, g, weights=None):
     return outs, grads
 
 
-def run(student, gen, shape, bias, modes, what, shrink=False, lead=(5,)):
-    """lead: the leading dimensions of every input, (..., K) as F.linear takes them."""
+def run(student, gen, shape, bias, modes, what, shrink=False, lead=(5,), inputs=None):
+    """lead: the leading dimensions of every input, (..., K) as F.linear takes them; inputs: (weight, bias, xs, g)
+    built by the caller instead of drawn here."""
     m, k = shape
     lead = tuple(lead)
-    weight = torch.randn(m, k, generator=gen) * 0.3
-    b = torch.randn(m, generator=gen) if bias else None
-    xs = [torch.randn(lead + (k,), generator=gen) * (1 + 2 * i) + i for i in range(len(modes))]
-    g = torch.randn(lead + (m,), generator=gen)
+    if inputs is None:
+        weight = torch.randn(m, k, generator=gen) * 0.3
+        b = torch.randn(m, generator=gen) if bias else None
+        xs = [torch.randn(lead + (k,), generator=gen) * (1 + 2 * i) + i for i in range(len(modes))]
+        g = torch.randn(lead + (m,), generator=gen)
+    else:
+        weight, b, xs, g = inputs
     # shrink: the weight's range narrows from call to call, as training changes it (s_w from the current weight)
     weights = [weight / (1 + i) for i in range(len(modes))] if shrink else None
     if shrink:  # and at last all zero: the weight's scale is eps (the observer's floor), not 0 and an infinite inverse
@@ -84,19 +88,83 @@ def test_eval_freezes_observer(student, gen):
     run(student, gen, (3, 6), True, ["train", "train", "eval", "eval", "train", "eval"], what, lead=(2, 3))
 
 
+def half_level_weight(gen, m, k):
+    """A weight (m, k) whose largest element is positive and the largest in magnitude, nudged by an ulp at a time
+    until PyTorch's symmetric int8 fake quantize puts it on round(127.5) = 128 (halves to even: the scale is
+    amax / 127.5), clamped to 127, so that its straight-through gradient is zero; its smallest element is the
+    negative of it, on round(-127.5) = -128, the lowest level, kept (its gradient passes)."""
+    w = torch.randn(m, k, generator=gen) * 0.3
+    flat = w.view(-1)
+    i = int(flat.abs().argmax())
+    j = int(flat.argmin()) if int(flat.argmin()) != i else int(flat.argmax())
+    flat[i] = flat[i].abs() + 0.05
+    for _ in range(200):
+        flat[j] = -flat[i]
+        obs = tob.MinMaxObserver(dtype=torch.qint8, qscheme=torch.per_tensor_symmetric)
+        obs(w)
+        sw, _ = obs.calculate_qparams()
+        wr = w.clone().requires_grad_(True)
+        torch.fake_quantize_per_tensor_affine(wr, float(sw), 0, -128, 127).sum().backward()
+        if wr.grad.view(-1)[i] == 0:
+            break
+        flat[i] = torch.nextafter(flat[i], torch.tensor(float("inf")))
+    return w
+
+
+def edge_inputs(gen, mode, m, k, lead):
+    """Three inputs for QATLinear(k, m): the last one holds 0, values on the grid's ends (levels 0 and 255) and
+    0.48 and 0.52 of a step either side of each (kept and clamped, by the qparams it is quantized with), besides
+    draws. In training mode all three are positive (as after a ReLU: the grid then starts at 0, below the observed
+    minimum, and the last input holds values between the two); in eval mode they have both signs."""
+    weight = half_level_weight(gen, m, k)
+    b = torch.randn(m, generator=gen)
+    pos = mode == "train"
+    xs = [torch.randn(lead + (k,), generator=gen) * (1 + 2 * i) + i for i in range(2)]
+    if pos:
+        xs = [x.abs() + 0.5 for x in xs]
+    act = tob.MovingAverageMinMaxObserver(averaging_constant=0.01, dtype=torch.quint8)
+    for x in xs:
+        act(x)
+    lo, hi = float(act.min_val), float(act.max_val)
+    span = hi - lo
+    top = hi + span  # the last input's largest value, past the grid's end
+    bottom = 0.0 if pos else lo - span
+    if pos:  # watching the last input moves the range (its extremes are 0 and top) before it is quantized
+        act(torch.tensor([bottom, top]))
+    s, z = act.calculate_qparams()
+    s, z = float(s), int(z)
+    ends = [255 - z + d for d in (0.0, 0.48, 0.52, -0.48)]  # level 0 is x = 0 when all inputs are positive
+    ends += [] if pos else [-z + d for d in (0.0, -0.48, -0.52, 0.48)]
+    edges = [bottom, top, 0.0] + ([lo / 2, lo * 0.9] if pos else []) + (torch.tensor(ends, dtype=torch.float64) * s).tolist()
+    n = int(torch.Size(lead + (k,)).numel())
+    fill = torch.rand(n, generator=gen, dtype=torch.float64) * (hi + 0.2 * span - lo) + lo
+    fill[:len(edges)] = torch.tensor(edges, dtype=torch.float64)
+    last = fill[torch.randperm(n, generator=gen)].to(torch.float32).reshape(lead + (k,))
+    return weight, b, xs + [last], torch.randn(lead + (m,), generator=gen)
+
+
 @pytest.mark.parametrize("mode", ["train", "eval"])
 def test_gradients(student, gen, mode):
     """gradients reach x, weight and bias through the straight-through estimator, as PyTorch's fake quantize gives
-    (inputs (5, 6), or single vectors (6,))"""
-    lead = (5,) if mode == "train" else ()  # in eval mode, inputs of one vector (6,) each
-    what = f"QATLinear(6, 3) after two training calls, then one in {mode} mode, on inputs {lead + (6,)}"
-    res, grads = run(student, gen, (3, 6), True, ["train", "train", mode], what, lead=lead)
+    (inputs (5, 12), or single vectors (12,)), on inputs that hold 0, the grid's ends and values half a step either
+    side of them, after all-positive inputs in training mode (the grid starts at 0, below the observed minimum)
+    and inputs of both signs in eval mode, with a weight whose largest element lands on the clamped half level 127.5
+    and whose smallest on -127.5 (level -128, kept)"""
+    lead = (5,) if mode == "train" else ()  # in eval mode, inputs of one vector (12,) each
+    signs = "all-positive" if mode == "train" else "both-signed"
+    what = (f"QATLinear(12, 3) after two training calls on {signs} inputs, then one in {mode} mode, on an input "
+            f"{lead + (12,)} holding 0, the grid's ends (levels 0 and 255) and values 0.48 and 0.52 of a step "
+            f"either side of them, its weight's largest element positive and on the half level 127.5 (clamped to "
+            f"127), its smallest on -127.5 (level -128, kept)")
+    inputs = edge_inputs(gen, mode, 3, 12, lead)
+    res, grads = run(student, gen, (3, 12), True, ["train", "train", mode], what, lead=lead, inputs=inputs)
     got = res.get("grads")
     expect(isinstance(got, list) and len(got) == 3, f"{what}: the output has no autograd graph")
     for name, gr, want in zip(["x", "weight", "bias"], got, grads):
         expect(isinstance(gr, torch.Tensor), f"{what}: no gradient reached {name}")
-        expect_close(gr, want, f"{what}: the gradient of <g, output> with respect to {name} (straight-through, zero "
-                     f"where the input or the weight was clamped)", **TOL)
+        expect_close(gr, want, f"{what}: the gradient of <g, output> with respect to {name} (clause: gradients "
+                     f"reach x, the weight and the bias through the straight-through estimator: zero exactly where "
+                     f"the input's or the weight's level was clamped)", **TOL)
 
 
 def test_uses_own_fake_quantize(student, gen):
