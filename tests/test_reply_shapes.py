@@ -88,6 +88,9 @@ def test_an_empty_reply_tensor_fails_every_operation_that_broadcasts_it_into_few
             form()
             pytest.fail(f"{name} compared nothing")
     assert bool((reply["none"] == torch.zeros(0, 4)).all())                  # nothing expected, nothing sent
+    index = {"i": torch.zeros(0, dtype=torch.int64)}
+    expect.remember_reply(index)                                               # an index selects, it is no broadcast
+    assert torch.ones(1)[index["i"]].shape == (0,) and torch.ones(4, 1).index_select(0, index["i"]).shape == (0, 1)
     assert bool((got == 0).all()) and bool(torch_itself.isnan(got).sum() == 0)  # no second tensor: torch's own
     assert type(reply["full"]) is torch.Tensor and bool((reply["full"] == want.new_ones(4)).all())  # non-empty: as is
     for back in (copy.deepcopy(got), pickle.loads(pickle.dumps(got))):  # sent back to a worker: a plain tensor

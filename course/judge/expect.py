@@ -108,6 +108,11 @@ def zip(*iterables, strict: bool = False):  # noqa: A001 (the builtin's name on 
     return builtins.zip(*iterables, strict=strict)
 
 
+# an index or mask is not broadcast against what it indexes: an empty index tensor legitimately selects nothing
+_INDEXING = frozenset({torch.Tensor.__getitem__, torch.Tensor.__setitem__, torch.Tensor.index_select,
+                       torch.index_select, torch.Tensor.gather, torch.gather, torch.Tensor.take, torch.take})
+
+
 class EmptyReply(torch.Tensor):
     """An empty tensor of a reply (red team 16: the operator forms of red team 15's broadcast). A reply tensor of
     shape (0, 1, ..., 1) broadcasts against any expected tensor into a result with no values, and ``(got ==
@@ -126,7 +131,7 @@ class EmptyReply(torch.Tensor):
     def __torch_function__(cls, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
         ts = [a for a in (*args, *kwargs.values()) if isinstance(a, torch.Tensor)]
-        if len(ts) > 1 and any(isinstance(t, EmptyReply) for t in ts):
+        if len(ts) > 1 and func not in _INDEXING and any(isinstance(t, EmptyReply) for t in ts):
             try:
                 shape = torch.broadcast_shapes(*(t.shape for t in ts))
             except RuntimeError:
