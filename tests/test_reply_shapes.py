@@ -225,13 +225,11 @@ def test_an_empty_gradient_against_a_norm_of_differences_fails_through_the_real_
 ZERO_NO_RANKS = _forger('probe == "run_zero" and isinstance(r, dict)', '{**r, "ranks": []}')
 
 
-@pytest.mark.xfail(strict=True, reason="open (red team 16): tests/16-04/test_zero.py's Zero.steps counts no ranks; "
-                                       "the one-line fix is the lead's (docs/security.md, sixteenth pass)")
 def test_a_zero_reply_without_ranks_fails_through_the_real_worker(tmp_path):
     """16-04's ZeRO-1 that sums the ranks' gradients instead of averaging them: its worker sends the records of no
     rank, and every check that builds its frames with `for rank, fr in enumerate(rec["ranks"])` compares nothing
-    (red team 16: 9/10 checks of the zero1 task, 1/10 without; the pipeline's fix of red team 15, 4cfb8f2, not made
-    here). Strict: once the line is in, this passes and the marker must go."""
+    (red team 16: 9/10 checks of the zero1 task, 1/10 without; now Zero.steps counts the ranks' records, as the
+    pipeline's checks have since red team 15, 4cfb8f2)."""
     checks = _grade(tmp_path, "16-04", "blind4_zero1_sum_not_mean", ZERO_NO_RANKS, "zero1", "zero1_matches_adamw")
     assert checks and all(c.failed for c in checks), checks
     assert all("ranks' records" in c.message for c in checks), [c.message for c in checks]

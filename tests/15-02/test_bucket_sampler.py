@@ -61,6 +61,7 @@ def test_epoch_is_sorted_partition(student, gen, n, bs):
     seed = int(torch.randint(0, 2**31 - 1, (1,), generator=gen))
     res = student.call("bucket_epochs", lengths=lengths, batch_size=bs, seed=seed, epochs=2)
     what = f"BucketBatchSampler(lengths of {n} items, batch_size={bs})"
+    expect(isinstance(res["epochs"], list) and len(res["epochs"]) == 2, f"{what}: expected the batches of 2 epochs")
     for e, batches in enumerate(res["epochs"]):
         check_epoch(batches, lengths, bs, False, f"{what}, epoch {e + 1}")
     expect_equal(res["len"], math.ceil(n / bs), f"len({what})")
@@ -94,6 +95,8 @@ def test_drop_last_and_tensor_lengths(student, gen):
                                                     f"is short: an epoch of no batches)"),
                               ([], False, "an empty list of lengths, batch_size=7 (no items: no batches)")):
         res = student.call("bucket_epochs", lengths=lens, batch_size=bs, seed=3, drop_last=drop, epochs=2)
+        expect(isinstance(res["epochs"], list) and len(res["epochs"]) == 2,
+               f"BucketBatchSampler({label}): expected the batches of 2 epochs")
         for e, batches in enumerate(res["epochs"]):
             check_epoch(batches, lens, bs, drop, f"BucketBatchSampler({label}), epoch {e + 1}")
         expect_equal(res["len"], 0, f"len(BucketBatchSampler({label}))")

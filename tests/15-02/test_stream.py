@@ -77,6 +77,8 @@ def test_second_pass_yields_everything_again(student, gen):
     shards, x, ids = make_shards(gen, [5, 6, 3])
     workers = [0, 2, 0]
     passes = student.call("stream_collect", shards=shards, num_workers=workers, batch_size=3, passes=3)
+    expect(isinstance(passes, list) and len(passes) == 3, f"ShardedFileStream(3 files) read in passes with num_workers {workers}: expected the records of 3 passes, got "
+                                                   f"{len(passes) if isinstance(passes, list) else type(passes).__name__}")
     for k, data in enumerate(passes):
         check_all_once(data, x, ids, f"pass {k + 1} over the same ShardedFileStream (3 files) by DataLoaders with "
                                      f"num_workers = {workers[k]} (passes with num_workers {workers}, one after the "
@@ -89,6 +91,8 @@ def test_two_passes_at_once(student, gen):
     shards, x, ids = make_shards(gen, [4, 2, 5])
     got = student.call("stream_two_passes_at_once", shards=shards)
     want = sorted(ids.tolist())
+    expect(isinstance(got, list) and len(got) == 2, f"ShardedFileStream(3 files): iter(ds) taken twice: expected the records of 2 passes, got "
+                                                   f"{len(got) if isinstance(got, list) else type(got).__name__}")
     for k, labels in enumerate(got):
         what = (f"ShardedFileStream(3 files with 4, 2, 5 records): iter(ds) taken twice, the two iterators read in "
                 f"turns (as zip(loader_a, loader_b) over one data set does); iterator {k + 1}")
@@ -102,6 +106,8 @@ def test_second_epoch_with_persistent_workers(student, gen):
     """with persistent_workers=True each worker iterates its same copy again: the second epoch is complete too"""
     shards, x, ids = make_shards(gen, [3, 4, 2, 5])
     passes = student.call("stream_collect", shards=shards, num_workers=2, batch_size=None, passes=2, persistent=True)
+    expect(isinstance(passes, list) and len(passes) == 2, f"DataLoader(ShardedFileStream(4 files), num_workers=2, persistent_workers=True): expected the records of 2 passes, got "
+                                                   f"{len(passes) if isinstance(passes, list) else type(passes).__name__}")
     for k, data in enumerate(passes):
         check_all_once(data, x, ids, f"epoch {k + 1} of DataLoader(ShardedFileStream(4 files with 3, 4, 2, 5 records), "
                                      f"num_workers=2, persistent_workers=True): each worker keeps its copy of the data "
@@ -128,6 +134,8 @@ def test_one_file_at_a_time(student, gen):
     shards, x, ids = make_shards(gen, sizes)
     passes = student.call("stream_load_order", shards=shards, passes=2)
     file_of = {int(i): f for f, sh in enumerate(shards) for i in sh["labels"].tolist()}
+    expect(isinstance(passes, list) and len(passes) == 2, f"iterating ShardedFileStream(4 files) directly: expected the records of 2 passes, got "
+                                                   f"{len(passes) if isinstance(passes, list) else type(passes).__name__}")
     for p, seen in enumerate(passes):
         what = (f"iterating ShardedFileStream(4 files of {sizes} records) directly, pass {p + 1} of 2 (torch.load "
                 f"recorded)")

@@ -137,7 +137,10 @@ def test_saved_once_per_step(student, gen):
     """a step seen by several batches (accumulation) is saved at its FIRST on_batch_end only"""
     vals = [0.5, 0.25, 0.75, 0.125]
     r, events, every, keep, what = folder_run(student, gen, "min", vals, every=1, keep=3)
-    _, _, _, saved, last_event, _ = expected_folder(events, every, keep, "min")
+    kept, _, _, saved, last_event, _ = expected_folder(events, every, keep, "min")
+    expect(isinstance(r["step_events"], dict) and len(r["step_events"]) == len(kept),
+           f"{what}: the grader found {len(r['step_events']) if isinstance(r['step_events'], dict) else 0} step "
+           f"files, expected {len(kept)} (steps {kept})")
     for name, ev in r["step_events"].items():
         s = int(name[5:-3])
         expect(ev == saved.get(s), f"{what}: {name} was written at on_batch_end #{ev}, expected #{saved.get(s)} "

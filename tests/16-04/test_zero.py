@@ -101,6 +101,10 @@ class Zero:
             fail(f"{label}: not run, because the ranks of a smaller world deadlocked")
         expect(rec["left_behind"] == 0, f"{label}: {rec['left_behind']} process(es) of the ranks were still "
                                         f"running after the grader killed them")
+        ranks = rec["ranks"]
+        expect(isinstance(ranks, list) and len(ranks) == world,
+               f"{label}: the grader's probe reported "
+               f"{len(ranks) if isinstance(ranks, list) else type(ranks).__name__} ranks' records, expected {world}")
         out = []
         for step in range(len(run["grads"])):
             frames = []
