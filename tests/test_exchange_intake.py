@@ -373,3 +373,27 @@ def test_many_folders_of_sparse_files_cost_collect_one_submissions_reading():
             f"counts from now), never the real hand-in: {[s['folder'] for s in unread]}"
     finally:
         shutil.rmtree(base, ignore_errors=True)  # safe: this test's own folder
+
+
+def test_a_folder_of_many_hard_links_is_listed_no_further_than_the_cap(tmp_path):
+    """Red team, 2026-12-04 (seventeenth): a hard link costs its maker no inode, so a student's inbound folder can
+    hold millions of names (65,000 links of each of a few files; directory blocks are all they pay), and collect
+    listed and sorted a folder whole before its 10,000-entry cap: 500,000 names of 248 characters cost each
+    collect 0.82 s of CPU and 175 MiB a folder, 32 folders a student. A folder is now read no further than the
+    walk can take (0.05 s, 20 MiB); measured here as the walk's peak memory for 40,000 links."""
+    import tracemalloc
+    d = tmp_path / "f"
+    d.mkdir()
+    one = tmp_path / "one"
+    one.write_text("x")
+    for k in range(40_000):
+        os.link(one, d / (f"{k:06d}" + "y" * 200))
+    tracemalloc.start()
+    try:
+        got = student_tree.walk(str(d), None, max_files=10, max_file=1000, max_total=1000, read=True)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert got.files == 0 and got.lines()[-1].endswith("more entries refused"), got.lines()
+    assert peak < 6 * 2**20, (f"walking a folder of 40,000 hard links took {peak / 2**20:.1f} MiB: it was listed whole, "
+                              f"not up to its {student_tree.MAX_ENTRIES}-entry cap")

@@ -43,3 +43,39 @@ def test_a_student_cannot_submit_as_another(tmp_path):
     assert got[ATTACKER] == "the attacker's own work", got
     refused = [line for line in r.stderr.splitlines() if "refused inbound/" in line]
     assert len(refused) == 1 and f"names student '{VICTIM}'" in refused[0] and f"'{ATTACKER}'" in refused[0], r.stderr
+
+
+def test_links_named_for_a_classmate_never_push_their_hand_in_out_of_reading(tmp_path):
+    """Red team, 2026-12-04 (seventeenth): collect reads a student's 32 newest inbound folders (by the time their
+    names claim) and refuses a folder whose owner is not the student it names, but a symbolic link named for a
+    classmate passed the owner check (it was left for the copy to refuse) and counted as one of that classmate's
+    folders. 32 links of the attacker's, named for the victim with a later time, pushed the victim's real hand-in
+    out of reading: not collected, and a deadline's seal recorded it unread (late if read later); each link was
+    also a line of the victim's feedback. A link, like any entry not made by the student it names, is now refused
+    before it counts, and such entries are ten lines of the student they name, then one count."""
+    import pwd
+    exchange, root = tmp_path / "exchange", tmp_path / "course"
+    inbound = exchange / "advanced-pytorch-internals" / "inbound"
+    _submission(inbound, VICTIM, "2026-11-20 10:00:00.000000 UTC", VICTIM, "the victim's own work")
+    uid = pwd.getpwnam(ATTACKER).pw_uid
+    for k in range(40):
+        link = inbound / f"{VICTIM}+{A}+2099-01-01 10:00:{k:02d}.000000 UTC+{k}"
+        os.symlink("/nowhere", link)
+        os.chown(link, uid, uid, follow_symlinks=False)
+    r = subprocess.run([sys.executable, "-m", "nbgrader", "collect", A, f"--Exchange.root={exchange}",
+                        f"--CourseDirectory.root={root}", f"--CourseDirectory.db_url=sqlite:///{tmp_path / 'gb.db'}"],
+                       cwd=REPO_ROOT, capture_output=True, text=True, timeout=120,
+                       env={**os.environ, "PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"]})
+    assert r.returncode == 0, r.stderr[-3000:]
+    got = root / "gradebook" / "submitted" / VICTIM / A / "answer.ipynb"
+    assert got.is_file() and got.read_text() == "the victim's own work", \
+        f"a classmate's links named for the victim kept the victim's hand-in from being collected: {r.stderr[-1500:]}"
+    from course.grading.records import seals
+    unread = [s["folder"] for s in seals.read(root, A) if s["sha256"] == "" and "+2026-11-20 " in s["folder"]]
+    assert not unread, f"the victim's hand-in was sealed unread: {unread}"
+    import json
+    from course.grading.records import lms_incidents
+    mine = [json.loads(x)["message"] for x in lms_incidents.path(root, A, "collect").read_text().splitlines()
+            if json.loads(x)["student"] == VICTIM and "+2026-11-20 " not in json.loads(x)["message"]]
+    assert len(mine) <= 11 and "30 more entries refused" in mine[-1], \
+        f"40 links of a classmate's named for the victim made {len(mine)} lines of the victim's feedback: {mine[-2:]}"

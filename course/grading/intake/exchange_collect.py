@@ -56,12 +56,10 @@ READ_BUDGET = MAX_TOTAL  # bytes read from one student's folders before no furth
 UNREAD = ""  # the digest sealed for a folder collect did not read
 
 
-def owner_name(path: str) -> str | None:
-    """The account that owns ``path`` (a real folder, not a link), or None."""
+def _account(uid: int) -> str | None:
     try:
-        st = os.lstat(path)
-        return pwd.getpwuid(st.st_uid).pw_name if stat.S_ISDIR(st.st_mode) else None
-    except (OSError, KeyError):
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
         return None
 
 
@@ -86,6 +84,14 @@ class OwnedCollect(ExchangeCollect):
         self.log.error("refused %s", one_line(message, 500))
         self._incidents.append((student, message))
 
+    def _refuse_named(self, student: str, message: str) -> None:
+        """A refused entry named for ``student`` that anyone may have made (a link, a file, a classmate's
+        folder): the first ``student_tree.LISTED`` are lines of theirs, the rest one count (``copy_files``),
+        so a classmate's many entries never fill their feedback or the class report."""
+        n = self._named_refused[student] = self._named_refused.get(student, 0) + 1
+        if n <= student_tree.LISTED:
+            self._refuse(student, message)
+
     def _note(self, student: str, message: str) -> None:
         """An incident of a submission that is collected."""
         self.log.warning("%s: %s", student, one_line(message, 500))
@@ -101,16 +107,21 @@ class OwnedCollect(ExchangeCollect):
         sid = named if student_id(named) == named else ""
         self._seen.add(sid)
         if not sid:
-            self._refuse("", f"{where}: the student id {one_line(repr(named), 120)} is not usable: not collected")
+            self._refuse_named("", f"{where}: the student id {one_line(repr(named), 120)} is not usable: not collected")
             return None
-        if self.check_owner and owner_name(path) != sid and not os.path.islink(path):
-            self._refuse(sid, f"{where}: it names student {sid!r} but was made by account "
-                              f"{owner_name(path)!r} (a student submits only as themselves; where all students share "
-                              f"one account, set c.ExchangeCollect.check_owner = False)")
+        st = os.lstat(path)
+        if not stat.S_ISDIR(st.st_mode):  # a link too: refused before it counts as one of sid's folders
+            self._refuse_named(sid, f"{where} is {'a file' if stat.S_ISREG(st.st_mode) else student_tree.kind(st.st_mode)}, "
+                                    "not a folder: not collected")
+            return None
+        if self.check_owner and _account(st.st_uid) != sid:
+            self._refuse_named(sid, f"{where}: it names student {sid!r} but was made by account "
+                                    f"{_account(st.st_uid)!r} (a student submits only as themselves; where all "
+                                    f"students share one account, set c.ExchangeCollect.check_owner = False)")
             return None
         claimed = _time(parts[2])
         if claimed is None:
-            self._refuse(sid, f"{where}: its time {one_line(repr(parts[2]), 80)} is not nbgrader's (the folder was "
+            self._refuse_named(sid, f"{where}: its time {one_line(repr(parts[2]), 80)} is not nbgrader's (the folder was "
                               "not made by nbgrader submit): not collected")
             return None
         return sid, claimed
@@ -189,7 +200,7 @@ class OwnedCollect(ExchangeCollect):
             self.fail(f"Course not found: {self.inbound_path}")
         if not check_mode(self.inbound_path, read=True, execute=True):
             self.fail(f"You don't have read permissions for the directory: {self.inbound_path}")
-        self._incidents, self._seen = [], set()
+        self._incidents, self._seen, self._named_refused = [], set(), {}
         self._seals, self._sealed = seals.by_folder(seals.read(self.coursedir.root, self.coursedir.assignment_id)), []
         student = self.coursedir.student_id or "*"
         pattern = os.path.join(glob.escape(self.inbound_path), f"{student}+{self.coursedir.assignment_id}+*")
@@ -233,6 +244,10 @@ class OwnedCollect(ExchangeCollect):
             except Exception as exc:  # one student's folder never stops the class
                 self._refuse(rec["username"], f"inbound/{one_line(rec['filename'], 160)} could not be collected "
                                               f"({type(exc).__name__}: {one_line(exc, 200)})")
+        for sid, n in sorted(self._named_refused.items()):
+            if n > student_tree.LISTED:
+                self._refuse(sid, f"inbound: {n - student_tree.LISTED} more entries refused as the ones above "
+                                  f"({f'named for {sid!r}' if sid else 'naming no usable student'}): not collected")
         where = lms_incidents.write(self.coursedir.root, a, self._incidents, step="collect", students=self._seen)
         if self._incidents:
             self.log.warning("collect: %d problem(s), recorded in %s", len(self._incidents), where)

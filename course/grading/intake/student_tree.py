@@ -132,7 +132,7 @@ def walk(src: str, dest: str | None, *, max_files: int, max_file: int, max_total
             sfd, dfd, rel, depth = stack.pop()
             try:
                 try:
-                    names = sorted(os.listdir(sfd))
+                    names = _names(sfd, MAX_ENTRIES + 1 - seen)
                 except OSError as exc:
                     out.refuse(rel or ".", f"could not be listed: {exc.strerror}")
                     continue
@@ -169,6 +169,18 @@ def walk(src: str, dest: str | None, *, max_files: int, max_file: int, max_total
             if fd is not None:
                 os.close(fd)
     return out
+
+
+def _names(fd: int, limit: int) -> list[str]:
+    """At most ``limit`` names of the folder ``fd``, sorted: a folder of millions of entries (hard links of
+    one file cost its maker no inode) is read no further than the walk can take, not listed whole."""
+    out = []
+    with os.scandir(fd) as entries:
+        for entry in entries:
+            out.append(entry.name)
+            if len(out) >= limit:
+                break
+    return sorted(out)
 
 
 def stack_clear(stack: list) -> None:
