@@ -397,3 +397,23 @@ def test_a_folder_of_many_hard_links_is_listed_no_further_than_the_cap(tmp_path)
     assert got.files == 0 and got.lines()[-1].endswith("more entries refused"), got.lines()
     assert peak < 6 * 2**20, (f"walking a folder of 40,000 hard links took {peak / 2**20:.1f} MiB: it was listed whole, "
                               f"not up to its {student_tree.MAX_ENTRIES}-entry cap")
+
+
+def test_a_path_longer_than_the_cap_is_refused_at_collect(tmp_path):
+    """Red team, 2026-12-04 (seventeenth): collect copies through folder descriptors, so it took 15 folders of
+    255-byte names and a file below them, a path past PATH_MAX once under gradebook/submitted/<student>/<a>/,
+    where later steps (the run's fingerprints, nbgrader's autograde copy) use whole paths and raised
+    ENAMETOOLONG (tests/test_records_names.py). An entry whose path in the folder is longer than 1,024 bytes is
+    refused, one line; the rest is collected."""
+    from tests.test_records_names import _deep
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / NB).write_text("work")
+    _deep(str(src))
+    got = student_tree.walk(str(src), str(tmp_path / "dst"), max_files=10, max_file=1000, max_total=10_000)
+    longest = max(len(os.fsencode(os.path.relpath(os.path.join(d, n), tmp_path / "dst")))
+                  for d, ds, fs in os.walk(tmp_path / "dst") for n in ds + fs)
+    assert longest <= 1024, \
+        f"collect copied a path of {longest} bytes into the submission"
+    assert (tmp_path / "dst" / NB).read_text() == "work"
+    assert [x for x in got.lines() if "longer than" in x], got.lines()

@@ -71,3 +71,44 @@ def test_a_changed_submission_never_has_its_old_fingerprint(tmp_path):
     same = handed_in("z", {"a.bin": b"X", "b.bin": b"Y", "nb.ipynb": nb, "timestamp.txt": stamp})
     assert before != after
     assert before == same
+
+
+def _deep(top, levels=15, name=253, leaf=255):
+    """A tree deeper than PATH_MAX (4096 bytes) under ``top``, made through folder descriptors: 15 folders of
+    253-byte names and a file of a 255-byte name, the most collect's walk took before red team 17."""
+    import os
+    fd = os.open(top, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for k in range(levels):
+            n = f"{k:02d}" + "d" * (name - 2)
+            os.mkdir(n, dir_fd=fd)
+            sub = os.open(n, os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+            os.close(fd)
+            fd = sub
+        f = os.open("f" * leaf, os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd)
+        os.write(f, b"deep")
+        os.close(f)
+    finally:
+        os.close(fd)
+
+
+def test_a_submission_deeper_than_path_max_never_stops_the_run(tmp_path):
+    """Red team, 2026-12-04 (seventeenth): collect copied a student's folder through descriptors, 15 folders of
+    255-byte names and a file deep (4,100 bytes and more under gradebook/submitted/<student>/<assignment>/), and
+    the pipeline's ``batch.decide`` fingerprints every submission of the run by whole paths first: ENAMETOOLONG
+    on that one file stopped the run for the class before anyone was graded. A fingerprint now reads through
+    folder descriptors (and collect refuses a path of more than 1,024 bytes, tests/test_exchange_intake.py)."""
+    import os
+    from pathlib import Path
+    a, s = "red-team-a", "deep"
+    folder = tmp_path / "gradebook" / "submitted" / s / a
+    folder.mkdir(parents=True)
+    (folder / "answer.ipynb").write_text("{}")
+    _deep(str(folder))
+    fp = batch.fingerprint(Path(tmp_path), a, s, "key")  # raised OSError (File name too long) before
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    leaf = os.open("/".join(f"{k:02d}" + "d" * 251 for k in range(15)) + "/" + "f" * 255, os.O_WRONLY, dir_fd=fd)
+    os.write(leaf, b"DEEP")
+    os.close(leaf)
+    os.close(fd)
+    assert batch.fingerprint(Path(tmp_path), a, s, "key") != fp, "the deepest file's bytes are not in the fingerprint"

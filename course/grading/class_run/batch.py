@@ -25,6 +25,7 @@ import hashlib
 import json
 import os
 import queue
+import stat
 import sys
 import threading
 import time
@@ -76,22 +77,30 @@ def worker_memory(share: float) -> int:
 
 
 def _hash_tree(h, folder: Path, suffixes: tuple[str, ...] = ()) -> None:
-    """Names and contents of the files under ``folder`` (only ``suffixes`` when given; caches never)."""
-    for dirpath, dirnames, filenames in os.walk(folder, followlinks=False):
+    """Names and contents of the files under ``folder`` (only ``suffixes`` when given; caches never).
+    Read through folder descriptors: a submission's tree may be deeper than PATH_MAX under the course root
+    (red team 17: a whole path raised ENAMETOOLONG here, and ``decide`` stopped the run for the class)."""
+    top = os.fspath(folder)
+    for dirpath, dirnames, filenames, dirfd in os.fwalk(top, follow_symlinks=False):
         dirnames[:] = sorted(d for d in dirnames if not (suffixes and (d.startswith(".") or d == "__pycache__")))
+        rel = dirpath[len(top):].lstrip(os.sep)
         for name in sorted(filenames):
             if suffixes and not name.endswith(suffixes):
                 continue
-            path = Path(dirpath) / name
-            h.update(str(path.relative_to(folder)).encode("utf-8", "surrogateescape") + b"\0")
-            if path.is_symlink() or not path.is_file():
+            h.update(os.path.join(rel, name).encode("utf-8", "surrogateescape") + b"\0")
+            try:
+                fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=dirfd)
+            except OSError:  # a link (O_NOFOLLOW), or gone
                 h.update(b"<not a file>\0")
                 continue
-            # each file's bytes with their count: without it, bytes moved from one file into the one
-            # before it ("a" = X, "b" = Y against "a" = X + b"b\0" + Y) hashed the same, so a changed
-            # submission kept the grade of the one before it (red team 13)
-            sub = hashlib.sha256()
-            with open(path, "rb") as fh:  # safe: read only, the instructor's submitted/ copy
+            with os.fdopen(fd, "rb") as fh:  # safe: read only, the instructor's submitted/ copy
+                if not stat.S_ISREG(os.fstat(fd).st_mode):
+                    h.update(b"<not a file>\0")
+                    continue
+                # each file's bytes with their count: without it, bytes moved from one file into the one
+                # before it ("a" = X, "b" = Y against "a" = X + b"b\0" + Y) hashed the same, so a changed
+                # submission kept the grade of the one before it (red team 13)
+                sub = hashlib.sha256()
                 for block in iter(lambda: fh.read(1 << 20), b""):
                     sub.update(block)
             h.update(sub.digest())

@@ -20,6 +20,8 @@ _DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 _FILE = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
 MAX_ENTRIES = 10_000
 MAX_DEPTH = 16
+MAX_PATH = 1024  # bytes of an entry's path inside the folder: 15 folders of 255-byte names and a file passed
+# PATH_MAX (4096) once under gradebook/submitted/<student>/<assignment>/, where later steps use whole paths
 LISTED = 10  # refused entries listed one by one; the rest are counted in one line
 
 
@@ -145,6 +147,9 @@ def walk(src: str, dest: str | None, *, max_files: int, max_file: int, max_total
                     if skip(name):
                         continue
                     path = rel + name
+                    if len(os.fsencode(path)) > MAX_PATH:
+                        out.refuse(path, f"its path is longer than {MAX_PATH} bytes")
+                        continue
                     try:
                         st = os.stat(name, dir_fd=sfd, follow_symlinks=False)
                     except OSError as exc:
