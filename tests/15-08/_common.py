@@ -71,12 +71,21 @@ class Runs:
                  f"(an operation waited {OP_TIMEOUT:.0f} s, or the ranks were killed after {DEADLINE:.0f} s)")
         expect(rec["left_behind"] == 0, f"on {world} ranks: {rec['left_behind']} process(es) of the ranks were "
                                         f"still running after the grader killed them")
+        # the reply's structure against the judge's own inputs: a forged shorter list would compare nothing
+        expect(len(rec["ranks"]) == world, f"{case['what']} on {world} ranks: the probe's reply holds records of "
+                                           f"{len(rec['ranks'])} rank(s), expected {world}")
         out = []
         for rank, frames in enumerate(rec["ranks"]):
             if len(frames) > idx:
                 out.append(frames[idx])
                 continue
             fail(self._why_missing(world, rank, idx, case, rec))
+        for rank, f in enumerate(out):
+            n_args = sum(isinstance(a, torch.Tensor) for a in case["args"][rank])
+            expect(f.get("case") == idx and len(f.get("inputs_after") or []) == n_args,
+                   f"{case['what']} on rank {rank} of {world}: the probe's record is not this case's (case "
+                   f"{f.get('case')!r}, {len(f.get('inputs_after') or [])} argument(s) after the call; expected case "
+                   f"{idx}, {n_args})")
         errors = [(r, f["error"]) for r, f in enumerate(out) if f["error"]]
         if errors:
             # a rank that timed out is the cause; the others only saw it leave ("connection closed"), so a
@@ -87,6 +96,10 @@ class Runs:
             fail(f"{case['what']} on {world} ranks: rank {rank} raised {err['type']}: "
                  f"{err['message'][:240]}{hint}")
         return case, out
+
+    def names(self, world: int, prefix: str = "") -> list[str]:
+        """The names of every case the judge built for ``world`` ranks (those starting with ``prefix``)."""
+        return [c["name"] for c in self.worlds[world]["cases"] if c["name"].startswith(prefix)]
 
     def _why_missing(self, world, rank, idx, case, rec) -> str:
         frames = rec["ranks"][rank]

@@ -22,7 +22,17 @@ def noncontig_case(fn, gen, per_rank, dtype):
     shape = (2, 3, 2, 4)
     return {"name": "noncontig", "what": f"{fn}(x) with x {str(dtype).replace('torch.', '')} {shape} laid out "
                                          f"non-contiguously ({layout.replace('_', '-')} memory)",
-            "args": per_rank(shape, dtype), "layouts": {0: layout}}
+            "args": per_rank(shape, dtype), "layouts": {0: layout}, "layout": layout}
+
+
+def other_layouts(fn, gen, per_rank, dtype, drawn):
+    """The layouts the drawn case did not use, so that every seed sees all three ("any memory layout"):
+    empty_like or clone keeps a transposed or channels-last x's strides but not a sliced one's. Added at the
+    end of a list, so they shift no other case's input."""
+    shape = (2, 3, 2, 4)
+    return [{"name": f"noncontig_{layout}", "what": f"{fn}(x) with x {str(dtype).replace('torch.', '')} {shape} "
+             f"laid out non-contiguously ({layout.replace('_', '-')} memory)", "args": per_rank(shape, dtype),
+             "layouts": {0: layout}} for layout in NONCONTIG if layout != drawn["layout"]]
 
 
 # ------------------------------------------------------------------------------ ring_pass
@@ -45,7 +55,8 @@ def ring_pass_cases(gen, world):
         {"name": "again", "what": "a second ring_pass(x) with x float32 (3, 5) in the same group",
          "args": per_rank((3, 5), torch.float32)},
     ]
-    return cases
+    drawn = next(c for c in cases if c["name"] == "noncontig")
+    return cases + other_layouts("ring_pass", gen, per_rank, torch.float32, drawn)
 
 
 @pytest.fixture
@@ -74,7 +85,8 @@ def test_ring_pass_keeps_dtype_and_shape(ring_pass_runs):
     """ring_pass returns the left neighbour's tensor with its shape, dtype (int64, float16, uint8, 0-d) and device"""
     for name in ("i64", "f16", "u8", "scalar"):
         _check_received(ring_pass_runs, 3, name)
-    C.on_inputs_device(ring_pass_runs, 3, ("f32", "i64", "f16", "u8", "scalar", "empty", "noncontig"))
+    for world in WORLDS:  # every case (the empty, large and repeated ones too), on every world
+        C.on_inputs_device(ring_pass_runs, world, ring_pass_runs.names(world))
 
 
 @pytest.mark.task("ring_pass")
@@ -88,23 +100,30 @@ def test_ring_pass_empty_and_large(ring_pass_runs):
 @pytest.mark.parametrize("world", (2, 3))
 def test_ring_pass_noncontiguous_input(ring_pass_runs, world):
     """ring_pass accepts a non-contiguous x (gloo sends only contiguous memory)"""
-    _check_received(ring_pass_runs, world, "noncontig")
+    for name in ring_pass_runs.names(world, "noncontig"):  # transposed, strided and channels-last, every seed
+        _check_received(ring_pass_runs, world, name)
 
 
 @pytest.mark.task("ring_pass")
 def test_ring_pass_leaves_x_unchanged(ring_pass_runs):
     """ring_pass does not modify its argument x"""
     for world in WORLDS:
-        for name in ("f32", "i64", "noncontig"):
+        for name in ring_pass_runs.names(world):  # every case: empty, 0-d, narrow dtypes, non-contiguous
             case, frames = ring_pass_runs.case(world, name)
             for rank, f in enumerate(frames):
-                C.same(f["inputs_after"][0], case["args"][rank][0],
-                       f"x on rank {rank} of {world} after {case['what']} (it must be unchanged)")
+                C.same_bits(f["inputs_after"][0], case["args"][rank][0],
+                            f"x on rank {rank} of {world} after {case['what']} (clause: x must not be modified)")
 
 
 @pytest.mark.task("ring_pass")
 def test_ring_pass_new_tensor_each_call(ring_pass_runs):
     """ring_pass returns a new tensor on every call, not memory that an earlier call returned"""
+    for world in WORLDS:  # never x itself or a view of it, in any case (an empty x too)
+        for name in ring_pass_runs.names(world):
+            case, frames = ring_pass_runs.case(world, name)
+            for rank, f in enumerate(frames):
+                expect(not f.get("shares_input"), f"{case['what']} on rank {rank} of {world}: returned x itself "
+                       f"(or a view of it); expected a new tensor (clause: return a new tensor), also when x is empty")
     for world in (2, 3):
         _check_received(ring_pass_runs, world, "again")
         case, frames = ring_pass_runs.case(world, "again")
@@ -139,7 +158,7 @@ def all_reduce_cases(gen, world):
     def per_rank(shape, dtype, **kw):
         return [(C.rand(gen, shape, dtype, **kw),) for _ in range(world)]
 
-    return [
+    cases = [
         {"name": "f64", "what": "ring_all_reduce(x) with x float64 (10,)", "args": per_rank((10,), torch.float64)},
         {"name": "f32", "what": "ring_all_reduce(x) with x float32 (3, 5)", "args": per_rank((3, 5), torch.float32)},
         {"name": "i64", "what": "ring_all_reduce(x) with x int64 (2, 7)",
@@ -171,6 +190,8 @@ def all_reduce_cases(gen, world):
         {"name": "i8", "what": "ring_all_reduce(x) with x int8 (3, 3)",
          "args": per_rank((3, 3), torch.int8, low=-30, high=30)},
     ]
+    drawn = next(c for c in cases if c["name"] == "noncontig")
+    return cases + other_layouts("ring_all_reduce", gen, per_rank, torch.float64, drawn)
 
 
 @pytest.fixture
@@ -235,6 +256,12 @@ def test_all_reduce_empty_tensor(all_reduce_runs):
 @pytest.mark.task("ring_all_reduce")
 def test_all_reduce_new_tensor_each_call(all_reduce_runs):
     """ring_all_reduce returns a new tensor on every call, not memory that an earlier call returned"""
+    for world in WORLDS:  # never x itself or a view of it, in any case (0-d, one element, narrow dtypes)
+        for name in all_reduce_runs.names(world):
+            case, frames = all_reduce_runs.case(world, name)
+            for rank, f in enumerate(frames):
+                expect(not f.get("shares_input"), f"{case['what']} on rank {rank} of {world}: returned x itself "
+                       f"(or a view of it); expected a new tensor (clause: return a new tensor of x's shape and dtype)")
     for world in (2, 3):
         _check_sum(all_reduce_runs, world, "again")
         case, frames = all_reduce_runs.case(world, "again")
@@ -249,7 +276,8 @@ def test_all_reduce_new_tensor_each_call(all_reduce_runs):
 def test_all_reduce_noncontiguous_input(all_reduce_runs):
     """ring_all_reduce accepts a non-contiguous x"""
     for world in (2, 4):
-        _check_sum(all_reduce_runs, world, "noncontig")
+        for name in all_reduce_runs.names(world, "noncontig"):  # transposed, strided and channels-last, every seed
+            _check_sum(all_reduce_runs, world, name)
 
 
 @pytest.mark.task("ring_all_reduce")
@@ -262,7 +290,8 @@ def test_all_reduce_keeps_dtype(all_reduce_runs):
             want = case["args"][rank][0].dtype
             expect(got.dtype == want, f"{case['what']} on rank {rank} of 3: expected dtype {want}, got {got.dtype}")
         _check_sum(all_reduce_runs, 3, name)
-    C.on_inputs_device(all_reduce_runs, 3, ("f64", "f32", "i64", "i32", "big", "few", "one", "scalar", "empty"))
+    for world in WORLDS:  # every case (empty, 0-d, non-contiguous, narrow dtypes too), on every world
+        C.on_inputs_device(all_reduce_runs, world, all_reduce_runs.names(world))
 
 
 @pytest.mark.task("ring_all_reduce")
@@ -284,11 +313,11 @@ def test_all_reduce_narrow_dtypes(all_reduce_runs):
 def test_all_reduce_leaves_x_unchanged(all_reduce_runs):
     """ring_all_reduce does not modify x"""
     for world in WORLDS:
-        for name in ("f64", "i64", "few", "noncontig"):
+        for name in all_reduce_runs.names(world):  # every case: 0-d, one element, empty, narrow dtypes
             case, frames = all_reduce_runs.case(world, name)
             for rank, f in enumerate(frames):
-                C.same(f["inputs_after"][0], case["args"][rank][0],
-                       f"x on rank {rank} of {world} after {case['what']} (it must be unchanged)")
+                C.same_bits(f["inputs_after"][0], case["args"][rank][0],
+                            f"x on rank {rank} of {world} after {case['what']} (clause: leave x unchanged)")
 
 
 @pytest.mark.task("ring_all_reduce")

@@ -103,6 +103,16 @@ def _check_reduce_scatter(runs, world, tag, check_dtype=False):
 @pytest.mark.task("shards")
 def test_shards_new_tensor_each_call(shard_runs):
     """gather_shards and reduce_scatter_shards return a new tensor on every call, not memory an earlier call returned"""
+    for world in WORLDS:  # every case (length 0, one element, narrow dtypes too): never the input, never an old result
+        for name in shard_runs.names(world):
+            case, frames = shard_runs.case(world, name)
+            for rank, f in enumerate(frames):
+                expect(not f.get("shares_input"), f"{case['what']} on rank {rank} of {world}: returned its input "
+                       f"itself (or a view of it); expected a new tensor (clause: each call returns a new tensor), "
+                       f"also when it is empty")
+                expect(not f.get("shares_earlier_result"), f"{case['what']} on rank {rank} of {world}: the tensor "
+                       f"it returned lies in the memory of a tensor an earlier call on this rank returned (a buffer "
+                       f"kept between calls); the text asks for a new tensor on every call")
     for world in (2, 3):
         _check_gather(shard_runs, world, AGAIN[0])
         _check_reduce_scatter(shard_runs, world, AGAIN[0])
@@ -138,8 +148,8 @@ def test_gather_shards_keeps_dtype(shard_runs):
     for world in WORLDS:
         for tag in ("i64_13", "i32_9", "f64_7"):
             _check_gather(shard_runs, world, tag)
-        C.on_inputs_device(shard_runs, world, ("gather_f32_10", "gather_i64_13", "gather_i32_9", "gather_f64_7",
-                                               "gather_f32_2"), made_from="shard")
+        # every gather case: numel 0 and below N, narrow dtypes, the special values
+        C.on_inputs_device(shard_runs, world, shard_runs.names(world, "gather_"), made_from="shard")
 
 
 @pytest.mark.task("shards")
@@ -198,20 +208,22 @@ def test_reduce_scatter_keeps_dtype(shard_runs):
     for world in WORLDS:
         for tag in ("f64_7", "i64_13", "i32_9", "f32_10"):
             _check_reduce_scatter(shard_runs, world, tag, check_dtype=True)
-        C.on_inputs_device(shard_runs, world, ("rs_f64_7", "rs_i64_13", "rs_i32_9", "rs_f32_10"), made_from="full")
+        # every reduce-scatter case: length 0 and below N, narrow dtypes
+        C.on_inputs_device(shard_runs, world, shard_runs.names(world, "rs_"), made_from="full")
 
 
 @pytest.mark.task("shards")
 def test_shards_inputs_unchanged(shard_runs):
     """gather_shards and reduce_scatter_shards do not modify their input"""
     for world in WORLDS:
-        # float64 too: full.double() or .to(torch.float64) is full itself there, so an in-place sum on it writes full
-        for name in ("gather_f32_10", "gather_i64_13", "gather_f64_7", "rs_f32_10", "rs_i64_13", "rs_f32_2",
-                     "rs_f64_7"):
+        # every case; float64 too: full.double() or .to(torch.float64) is full itself there, so an in-place sum on
+        # it writes full; bit for bit, so that the NaN of the special case compares equal to itself
+        for name in shard_runs.names(world):
             case, frames = shard_runs.case(world, name)
             for rank, f in enumerate(frames):
-                C.same(f["inputs_after"][0], case["args"][rank][0],
-                       f"the input on rank {rank} of {world} after {case['what']} (it must be unchanged)")
+                C.same_bits(f["inputs_after"][0], case["args"][rank][0],
+                            f"the input on rank {rank} of {world} after {case['what']} (clause: neither function "
+                            f"modifies its input)")
 
 
 # ------------------------------------------------------------------------------ group_sums
@@ -234,6 +246,13 @@ def group_cases(gen, world):
         xs = [C.rand(gen, (), torch.float64) for _ in range(world)]
         cases.append({"name": "pairs_scalar", "groups": groups, "what": f"group_sums(x, {groups}) with a 0-d "
                       f"float64 x", "args": [(xs[r], groups) for r in range(world)]})
+        # x's dtype whatever it is (half precision: a sum taken in float32 must be cast back), and an empty x
+        # (still a new tensor, never x itself)
+        for dt, dtype, shape in (("f16", torch.float16, (2, 3)), ("bf16", torch.bfloat16, (4,)),
+                                 ("i32", torch.int32, (3,)), ("empty", torch.float32, (0, 3))):
+            xs = [C.rand(gen, shape, dtype) for _ in range(world)]
+            cases.append({"name": f"pairs_{dt}", "groups": groups, "what": f"group_sums(x, {groups}) with x "
+                          f"{C.describe(xs[0])}", "args": [(xs[r], groups) for r in range(world)]})
     return cases
 
 
@@ -253,7 +272,7 @@ def _check_group_sums(runs, world, name, check_dtype=False):
         if check_dtype:
             expect(got.dtype == xs[rank].dtype, f"{what}: expected dtype {xs[rank].dtype}, got {got.dtype}")
         want = torch.stack([xs[q] for q in mine]).sum(0)
-        scale = float(torch.stack([xs[q].to(torch.float64).abs() for q in mine]).sum(0).max())
+        scale = float(torch.stack([xs[q].to(torch.float64).abs() for q in mine]).sum(0).max()) if want.numel() else 0.0
         C.close_values(got, want, what, **C.tolerance(want.dtype, len(mine), scale))
 
 
@@ -288,21 +307,36 @@ def test_group_sums_singleton_groups(group_runs):
 
 @pytest.mark.task("group_sums")
 def test_group_sums_keeps_dtype(group_runs):
-    """group_sums returns a tensor of x's dtype and device"""
-    for name in ("pairs_f64", "pairs_i64", "single_i64"):
+    """group_sums returns a tensor of x's dtype (float64, int64, int32, float16, bfloat16: not widened) and device"""
+    for name in ("pairs_f64", "pairs_i64", "single_i64", "pairs_i32", "pairs_f16", "pairs_bf16", "pairs_empty"):
         _check_group_sums(group_runs, 4, name, check_dtype=True)
-    C.on_inputs_device(group_runs, 4, ("pairs_f64", "pairs_i64", "single_i64"))
+    for world in GROUPS:  # every case, on both worlds
+        C.on_inputs_device(group_runs, world, group_runs.names(world))
 
 
 @pytest.mark.task("group_sums")
 def test_group_sums_leaves_x_unchanged(group_runs):
     """group_sums does not modify x"""
-    for world, names in ((4, ("pairs_f64", "single_i64", "alone_f64")), (3, ("pairs_f64",))):
-        for name in names:
+    for world in GROUPS:
+        for name in group_runs.names(world):  # every case: singletons, 0-d, narrow dtypes, empty
             case, frames = group_runs.case(world, name)
             for rank, f in enumerate(frames):
-                C.same(f["inputs_after"][0], case["args"][rank][0],
-                       f"x on rank {rank} after {case['what']} (it must be unchanged)")
+                C.same_bits(f["inputs_after"][0], case["args"][rank][0],
+                            f"x on rank {rank} of {world} after {case['what']} (clause: leave x unchanged)")
+
+
+@pytest.mark.task("group_sums")
+def test_group_sums_new_tensor_every_case(group_runs):
+    """group_sums returns a new tensor, never x itself or a view of it, for every x (an empty one too)"""
+    for world in GROUPS:
+        for name in group_runs.names(world):
+            case, frames = group_runs.case(world, name)
+            for rank, f in enumerate(frames):
+                mine = next(g for g in case["groups"] if rank in g)
+                expect(not f.get("shares_input"), f"{case['what']} on rank {rank} of {world} (its group {mine}): "
+                       f"returned x itself (or a view of it); expected a new tensor of x's shape, dtype and device "
+                       f"(clause: return a new tensor), also when x is empty")
+    _check_group_sums(group_runs, 4, "pairs_empty", check_dtype=True)
 
 
 @pytest.mark.task("group_sums")
