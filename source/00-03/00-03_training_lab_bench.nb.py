@@ -114,7 +114,8 @@ print(f"weights 1/k:   max difference {(_by_k - _full).abs().max().item():.1e}")
 #   `loss_fn(output, target)` averages over the samples of its batch (like `F.mse_loss` or `F.cross_entropy`).
 # * Split the batch into consecutive micro-batches of at most `ceil(N / micro_batches)` samples each, in order;
 #   never call the model on an empty micro-batch (`micro_batches` may exceed `N`).
-# * Call `model(inputs_j)` once per micro-batch and `backward()` on its weighted loss, so that afterwards every
+# * Call `model(inputs_j)` once per micro-batch and `backward()` on its weighted loss before the next
+#   micro-batch's forward (so that only one micro-batch's graph is alive at a time). Afterwards every
 #   parameter's `.grad` holds what it held before the call plus the gradient of `loss_fn(model(inputs),
 #   targets)` on the full batch (to float rounding), as a single full-batch `backward()` would, with the model in
 #   the mode it is in (in eval mode, dropout and batch norm act as in eval mode).

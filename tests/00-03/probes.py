@@ -35,27 +35,39 @@ class _SharedAndUnused(torch.nn.Module):
 
 
 def accumulate_run(ns, spec, loss, x, y, micro_batches, pre_grads, mode, frozen=(), shared_and_unused=False):
-    """Build the judge's model, set some .grad beforehand, call accumulate_grads once and report the
-    gradients, the forward batch sizes, the returned loss, and what changed around the call. The parameters
+    """Build the judge's model in mode "train", "eval" or "mixed", set some .grad beforehand, call accumulate_grads
+    once and report the gradients, the forward batch sizes, the order of forwards and of backwards reaching each
+    forward's output, the returned loss, and what changed around the call. The parameters
     at the indices in frozen get requires_grad=False first. shared_and_unused wraps the model in
     _SharedAndUnused (a tied weight and a parameter no forward uses)."""
     fn = get(ns, "accumulate_grads")
     model = build_model(spec)
     if shared_and_unused:
         model = _SharedAndUnused(model, spec["out"], spec["seed"] + 1)
-    model.train(mode == "train")
+    model.train(mode != "eval")
+    if mode == "mixed":  # a training model with its first submodule in eval mode (as a frozen block would be)
+        for sub in list(model.modules())[1:2]:
+            sub.eval()
     for i, p in enumerate(model.parameters()):
         p.requires_grad_(i not in frozen)
     for (name, p), g in zip(model.named_parameters(), pre_grads):
         p.grad = None if g is None else g.clone()
     params_before = {n: p.detach().clone() for n, p in model.named_parameters()}
-    seen = []
+    seen, events = [], []
+
+    def on_forward(m, args, kwargs, out):  # "f<j>" at each forward, "b<j>" when backward reaches its output
+        j = sum(1 for e in events if e.startswith("f"))
+        events.append(f"f{j}")
+        if isinstance(out, torch.Tensor) and out.requires_grad:
+            out.register_hook(lambda grad: events.append(f"b{j}"))
     handle = model.register_forward_pre_hook(lambda m, args, kwargs: seen.append(
         (list(args) + list(kwargs.values()))[0].detach()[:, 0].clone()), with_kwargs=True)
+    handle_out = model.register_forward_hook(on_forward, with_kwargs=True)
     g_before, m_before = global_state(), module_state(model)
     result = fn(model, LOSSES[loss], (x, y), micro_batches)
     g_after, m_after = global_state(), module_state(model)
     handle.remove()
+    handle_out.remove()
     return {
         "loss": _raw(result),
         "grads": {n: (None if p.grad is None else p.grad.detach().clone()) for n, p in model.named_parameters()},
@@ -63,6 +75,7 @@ def accumulate_run(ns, spec, loss, x, y, micro_batches, pre_grads, mode, frozen=
         "sizes": [int(t.shape[0]) for t in seen],
         "first_column": [t.tolist() for t in seen],
         "changes": changes(g_before, g_after) + changes(m_before, m_after),
+        "events": events,
         "x_after": x, "y_after": y,
     }
 
@@ -81,12 +94,14 @@ def _set_grads(params, grads):
         p.grad = None if g is None else g.clone()
 
 
-def sgd_run(ns, values, groups, grads, resume_at=None, via=None, frozen=(), set_hyper=None):
+def sgd_run(ns, values, groups, grads, resume_at=None, via=None, frozen=(), set_hyper=None, fresh_other=False):
     """Run MomentumSGD over the given gradients (one list per step, None for 'no grad'). With resume_at=k,
     after step k the optimizer is rebuilt from state_dict(): a fresh MomentumSGD (via 'mine'), or
     torch.optim.SGD that saved / continues (via 'from_torch' / 'to_torch'). Reports every step. The parameters
     at the indices in frozen get requires_grad=False (their .grad is still set). set_hyper: [step, group index,
-    {name: value}] triples written into opt.param_groups just before that step, as a scheduler does."""
+    {name: value}] triples written into opt.param_groups just before that step, as a scheduler does. With
+    fresh_other (via 'mine'), the fresh MomentumSGD is built with lr=0.5 and default hyperparameters, one group per
+    saved group: load_state_dict() brings the saved ones."""
     cls = get(ns, "MomentumSGD")
     params = _make_params(values, frozen)
     if via == "from_torch" and resume_at is not None:
@@ -107,7 +122,10 @@ def sgd_run(ns, values, groups, grads, resume_at=None, via=None, frozen=(), set_
             saved = torch.load(_to_bytes(opt.state_dict()), weights_only=False)
             target = torch.optim.SGD if via == "to_torch" else cls
             kwargs = {"foreach": False} if via == "to_torch" else {}
-            opt = target(_groups(params, groups), lr=groups[0]["hyper"]["lr"], **kwargs)
+            if fresh_other and via != "to_torch":
+                opt = cls([{"params": [params[i] for i in g["idx"]]} for g in groups], lr=0.5)
+            else:
+                opt = target(_groups(params, groups), lr=groups[0]["hyper"]["lr"], **kwargs)
             opt.load_state_dict(saved)
     return out
 

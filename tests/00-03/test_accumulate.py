@@ -86,6 +86,26 @@ def check_loss(res, want, what):
                  f"the loss {what} returns (the full batch's loss)", atol=1e-10, rtol=1e-8)
 
 
+def check_backward_per_micro_batch(res, n, what):
+    """Each micro-batch's backward() reaches its output once, before the model is called on the next one."""
+    events, sizes = res["events"], res["sizes"]
+    forwards = [e for e in events if e.startswith("f")]
+    expect(len(forwards) == len(sizes) and sum(sizes) == n,
+           f"{what}: the model was called {len(forwards)} times on micro-batches of sizes {sizes}; expected pieces "
+           f"covering the {n} samples once")
+    readable = ", ".join(("forward " if e[0] == "f" else "backward ") + str(int(e[1:]) + 1) for e in events)
+    for j in range(len(forwards)):
+        count = events.count(f"b{j}")
+        expect(count == 1, f"{what}: backward() reached the output of micro-batch {j + 1} {count} times (calls in "
+                           f"order: {readable}); expected once, by backward() on that micro-batch's weighted loss")
+        if j + 1 < len(forwards):
+            expect(events.index(f"b{j}") < events.index(f"f{j + 1}"),
+                   f"{what}: the model was called on micro-batch {j + 2} before backward() ran on micro-batch "
+                   f"{j + 1}'s weighted loss (calls in order: {readable}); clause: backward() on each micro-batch's "
+                   "weighted loss before the next micro-batch's forward, so that only one micro-batch's graph is "
+                   "alive at a time (one backward() on the sum keeps them all)")
+
+
 def describe(spec, loss, n, k, layout="contiguous"):
     return (f"{FN}(model, F.{loss}_loss, (inputs, targets), micro_batches={k}) with N={n} samples "
             f"(a nested model, forward argument '{spec['arg']}', hidden widths {spec['hidden']}, inputs {layout})"
@@ -106,6 +126,14 @@ def test_matches_full_batch(student, spec, loss, n, k, layout, seed):
     what = describe(spec, loss, n, k, layout)
     check_grads(res, want, what)
     check_loss(res, want_loss, what)
+    cap = math.ceil(n / k)
+    expect(all(isinstance(s, int) and 0 < s <= cap for s in res["sizes"]),
+           f"{what}: the model was called on micro-batches of sizes {res['sizes']}; each must hold 1 to {cap} samples")
+    check_backward_per_micro_batch(res, n, what)
+    expect(not res["params_changed"], f"{what} changed the values of parameters {res['params_changed']}")
+    expect(not res["changes"], f"{what} left changes behind: {'; '.join(res['changes'])}")
+    expect(torch.equal(res["x_after"], x) and torch.equal(res["y_after"], y),
+           f"{what} changed the inputs or targets it was given")
 
 
 @pytest.mark.parametrize("n,k", [(10, 4), (7, 2), (5, 3)])
@@ -153,6 +181,20 @@ def test_micro_batch_sizes(student, gen, n, k):
     check_loss(res, want_loss, what)
 
 
+@pytest.mark.parametrize("n,k,mode", [(7, 3, "train"), (9, 4, "eval")])
+def test_backward_after_each_forward(student, gen, n, k, mode):
+    """each micro-batch's weighted loss gets its own backward() before the next micro-batch's forward"""
+    spec = {"arg": "inputs", "in": 3, "out": 2, "hidden": [4], "norm": mode == "eval", "dropout": False,
+            "seed": 23, "double": True}
+    x, y = make_batch(spec, "mse", n, gen)
+    res = run(student, spec, "mse", x, y, k, mode=mode)
+    what = describe(spec, "mse", n, k) + f" on a model in {mode} mode"
+    check_backward_per_micro_batch(res, n, what)
+    want_loss, want = expected(spec, "mse", x, y, no_pre(spec), mode=mode)
+    check_grads(res, want, what)
+    check_loss(res, want_loss, what)
+
+
 def test_consecutive_in_order(student, gen):
     """micro-batches are consecutive slices of the batch, in order"""
     spec = {"arg": "x", "in": 2, "out": 1, "hidden": [2], "norm": False, "dropout": False, "seed": 5,
@@ -173,9 +215,10 @@ def test_leaves_model_and_globals(student, gen):
             "double": True}
     x, y = make_batch(spec, "smooth_l1", 6, gen)
     x0, y0 = x.clone(), y.clone()
-    for mode in ("eval", "train"):
+    for mode in ("eval", "train", "mixed"):
         res = run(student, spec, "smooth_l1", x, y, 4, mode=mode)
-        what = describe(spec, "smooth_l1", 6, 4) + f" on a model in {mode} mode"
+        what = describe(spec, "smooth_l1", 6, 4) + (" on a model in train mode whose first submodule is in eval mode"
+                                                    if mode == "mixed" else f" on a model in {mode} mode")
         expect(not res["params_changed"], f"{what} changed the values of parameters {res['params_changed']}")
         expect(not res["changes"], f"{what} left changes behind: {'; '.join(res['changes'])}")
         expect(torch.equal(res["x_after"], x0) and torch.equal(res["y_after"], y0),

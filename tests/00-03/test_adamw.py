@@ -28,11 +28,16 @@ def torch_groups(params, groups):
     return [dict(g["hyper"], params=[params[i] for i in g["idx"]]) for g in groups]
 
 
-def draw(gen, steps=4, none_at=()):
+def draw(gen, steps=4, none_at=(), zero_at=((1, 1),)):
+    """Values and gradients; the gradients at (step, parameter) in zero_at are all zeros (a gradient, not None:
+    the parameter is still decayed, its moments updated and the step counted)."""
     shapes = [(3, 2), (4,), ()]
     values = [torch.randn(s, generator=gen, dtype=f64) for s in shapes]
     grads = [[None if (step, i) in none_at else torch.randn(s, generator=gen, dtype=f64) * 0.3
               for i, s in enumerate(shapes)] for step in range(steps)]
+    for step, i in zero_at:
+        if step < steps and grads[step][i] is not None:
+            grads[step][i] = torch.zeros_like(grads[step][i])
     return values, grads
 
 
@@ -176,13 +181,15 @@ def test_hyperparameters_read_at_each_step(student, gen):
     """hyperparameters changed in param_groups between steps (as a scheduler sets lr) take effect from that step on, as in torch.optim.AdamW"""
     groups = CONFIGS["two groups, decay in one"]
     values, grads = draw(gen, steps=5)
-    set_hyper = [[1, 0, {"lr": 0.02}], [2, 1, {"lr": 0.3, "weight_decay": 0.1}],
+    # group 1 at lr 0 for its first two steps (a warm-up from 0): torch still counts them and updates the moments
+    set_hyper = [[0, 1, {"lr": 0.0}], [1, 0, {"lr": 0.02}], [2, 1, {"lr": 0.3, "weight_decay": 0.1}],
                  [3, 0, {"betas": (0.5, 0.8), "eps": 0.01}], [4, 1, {"lr": 0.05}]]
     res = student.call("adamw_run", values=values, groups=groups, grads=grads, set_hyper=set_hyper)
     compare(res, reference(values, groups, grads, set_hyper=set_hyper),
-            describe("two groups, decay in one", groups) + " with param_groups changed before steps 2 to 5 "
+            describe("two groups, decay in one", groups) + " with param_groups changed before steps 1 to 5 "
             f"([step index, group, new values]: {set_hyper}; clause: hyperparameters changed in self.param_groups "
-            "between steps take effect, read them at every step())", state=True)
+            "between steps take effect, read them at every step(); at lr 0 torch.optim.AdamW still counts the step "
+            "and updates the moments)", state=True)
 
 
 NAN = float("nan")  # not in [0, 1), so a beta check written as b < 0 or b >= 1 misses it
@@ -209,6 +216,28 @@ def test_rejects_bad_arguments(student, gen):
         p.grad = grad.clone()
         opt.step()
         expect_close(got, p.detach(), f"p after one step of ScratchAdamW([p], **{kwargs})", **TOL)
+
+
+def test_non_finite_grad_is_stepped(student, gen):
+    """a .grad holding inf or nan is applied as torch.optim.AdamW applies it (the step counted): only None skips a parameter"""
+    groups = CONFIGS["two groups, decay in one"]
+    values, grads = draw(gen, steps=3)
+    grads[0][0][1, 0] = float("inf")
+    grads[1][2] = torch.tensor(float("nan"), dtype=f64)
+    res = student.call("adamw_run", values=values, groups=groups, grads=grads)
+    want = reference(values, groups, grads)
+    what = describe("parameter 0's .grad holds inf at step 1, parameter 2's is nan at step 2", groups)
+    if len(res["params"]) != len(want["params"]) or len(res["state"]) != len(want["state"]):
+        fail(f"{what}: {len(res['params'])} steps reported, expected {len(want['params'])}")
+    for step, (got, exp, st, est) in enumerate(zip(res["params"], want["params"], res["state"], want["state"]),
+                                               start=1):
+        if len(got) != len(exp) or len(st) != len(est):
+            fail(f"{what}: {len(got)} parameters reported after step {step}, expected {len(exp)}")
+        for i, (g, e, s, es) in enumerate(zip(got, exp, st, est)):
+            expect_close(g, e, f"{what}: parameter {i} after step {step} (torch.optim.AdamW applies a non-finite "
+                               "gradient; clause: only None skips a parameter)", equal_nan=True, **TOL)
+            expect_equal(s["step"], float(es["step"]), f"{what}: state[p]['step'] of parameter {i} after step {step} "
+                                                       "(a non-finite gradient is a gradient: the step counts)")
 
 
 def test_frozen_parameter_with_grad_is_stepped(student, gen):

@@ -31,6 +31,18 @@ def expected(seqs, lengths, labels, padding_value):
             "labels": torch.tensor([v for _, v in labels], dtype=torch.int64)}
 
 
+def drawn_padding(gen, dtype):
+    """A padding value drawn from the check's seed: for float64 sequences one that float32 rounds (a padding built
+    in the default dtype and converted afterwards is then off), for other float dtypes any float, for integer
+    sequences an integer."""
+    if not dtype.is_floating_point:
+        return float(torch.randint(-9, 10, (), generator=gen))
+    value = float(torch.randn((), generator=gen, dtype=torch.float64) * 3)
+    while float(torch.tensor(value, dtype=torch.float32)) == value:
+        value = value / 3 + 0.1
+    return value
+
+
 def check(res, want, what):
     if res.get("type") != "dict":
         fail(f"{what} returned a {res.get('type')}, not a dict")
@@ -57,18 +69,24 @@ def describe(lengths, features, dtype, layout, labels, padding_value):
 
 @settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(lengths=st.lists(st.integers(0, 5), min_size=1, max_size=5), features=st.sampled_from([(), (3,), (2, 2)]),
-       dtype=st.sampled_from([torch.float32, torch.float64, torch.int64]),
+       dtype=st.sampled_from([torch.float32, torch.float64, torch.int64, torch.bfloat16, torch.int32]),
        layout=st.sampled_from(["contiguous", "transposed", "strided", "offset"]),
        label_kinds=st.lists(st.sampled_from(LABEL_KINDS), min_size=5, max_size=5),
-       padding_value=st.sampled_from([None, -1.0, 7.0]), seed=st.integers(0, 2**31 - 1))
+       padding_value=st.sampled_from([None, -1.0, 7.0, "drawn"]), seed=st.integers(0, 2**31 - 1))
 def test_matches_pad_sequence(student, lengths, features, dtype, layout, label_kinds, padding_value, seed):
     """inputs equal pad_sequence(batch_first=True), lengths/mask/labels int64/bool of shape (B,)/(B, L_max)"""
     gen = torch.Generator().manual_seed(seed)
+    if padding_value == "drawn":  # a float64 value float32 cannot hold (an int for int64 sequences)
+        padding_value = drawn_padding(gen, dtype)
     seqs = make(gen, lengths, features, dtype, layout)
     labels = [(k, int(torch.randint(0, 100, (), generator=gen))) for k in label_kinds[:len(lengths)]]
     res = run(student, seqs, labels, padding_value)
-    check(res, expected(seqs, lengths, labels, 0.0 if padding_value is None else padding_value),
-          describe(lengths, features, dtype, layout, labels, padding_value))
+    what = describe(lengths, features, dtype, layout, labels, padding_value)
+    check(res, expected(seqs, lengths, labels, 0.0 if padding_value is None else padding_value), what)
+    expect(not res["samples_changed"], f"{what} changed samples {res['samples_changed']} (clause: the samples are "
+                                       "left unchanged)")
+    expect(not res["aliases"], f"{what}['inputs'] shares memory with samples {res['aliases']} (clause: a new "
+                               "tensor that shares no memory with any sample)")
 
 
 @pytest.mark.parametrize("padding_value", [None, -1.0], ids=["default", "minus_one"])
@@ -134,7 +152,7 @@ def test_empty_sequences(student, gen, lengths):
     """sequences of length 0: L_max is the longest length (0 when all are empty)"""
     seqs = make(gen, lengths, (3,), torch.float64, "contiguous")
     labels = [("int", int(torch.randint(0, 1000, (), generator=gen))) for _ in lengths]
-    pad = float(torch.randint(-9, 10, (), generator=gen))
+    pad = drawn_padding(gen, torch.float64)  # float64 sequences: a padding value float32 cannot hold
     res = run(student, seqs, labels, pad)
     check(res, expected(seqs, lengths, labels, pad), describe(lengths, (3,), torch.float64, "contiguous", labels,
                                                               pad))
@@ -145,7 +163,7 @@ def test_samples_unchanged(student, gen):
     lengths = [int(n) for n in torch.randint(1, 6, (3,), generator=gen)]
     seqs = make(gen, lengths, (), torch.float64, "strided")
     labels = [("int64", 1), ("int", 5), ("uint8", 3)]
-    pad = float(torch.randint(-9, 10, (), generator=gen))
+    pad = drawn_padding(gen, torch.float64)  # float64 sequences: a padding value float32 cannot hold
     res = run(student, seqs, labels, pad)
     what = describe(lengths, (), torch.float64, "strided", labels, pad)
     expect(not res["samples_changed"], f"{what} changed samples {res['samples_changed']}")

@@ -103,3 +103,13 @@ def test_warmup_below_eta_min(student, gen):
         check(student, list(range(total + 1)), want, base_lr, warmup, total, start_factor, eta_min,
               " (eta_min above start_factor * base_lr: the warm-up rises from start_factor * base_lr, the formula's "
               "first case, which does not involve eta_min)")
+
+
+@pytest.mark.parametrize("warmup", [0, 3])
+def test_int_arguments_give_floats(student, gen, warmup):
+    """int arguments (base_lr, start_factor 1, eta_min 0 written as ints) give a Python float at every step, the end of the warm-up and total_steps included"""
+    base_lr = int(torch.randint(1, 4, (), generator=gen))
+    total = warmup + int(torch.randint(2, 9, (), generator=gen))
+    want = torch_lrs(base_lr, warmup, total, 1, 0) + [0.0, 0.0]
+    check(student, list(range(total + 3)), want, base_lr, warmup, total, 1, 0,
+          note=f" (int arguments: the text asks for a Python float, as {base_lr} * 1.0 would give)")

@@ -25,11 +25,16 @@ def torch_groups(params, groups):
     return [dict(g["hyper"], params=[params[i] for i in g["idx"]]) for g in groups]
 
 
-def draw(gen, steps=4, none_at=()):
+def draw(gen, steps=4, none_at=(), zero_at=((1, 1),)):
+    """Values and gradients; the gradients at (step, parameter) in zero_at are all zeros (a gradient, not None:
+    the parameter is still stepped, its momentum buffer updated)."""
     shapes = [(3, 2), (4,), ()]
     values = [torch.randn(s, generator=gen, dtype=f64) for s in shapes]
     grads = [[None if (step, i) in none_at else torch.randn(s, generator=gen, dtype=f64) * 3
               for i, s in enumerate(shapes)] for step in range(steps)]
+    for step, i in zero_at:
+        if step < steps and grads[step][i] is not None:
+            grads[step][i] = torch.zeros_like(grads[step][i])
     return values, grads
 
 
@@ -74,11 +79,14 @@ def test_hyperparameters_read_at_each_step(student, gen):
     """hyperparameters changed in param_groups between steps (as a scheduler sets lr) take effect from that step on, as in torch.optim.SGD"""
     groups = CONFIGS["momentum with dampening and weight decay"]
     values, grads = draw(gen)
-    set_hyper = [[1, 0, {"lr": 0.02}], [2, 1, {"lr": 0.3, "weight_decay": 0.1}], [3, 0, {"lr": 0.15, "momentum": 0.6}]]
+    # group 1 at lr 0 for its first two steps (a warm-up from 0): torch still creates and updates its momentum buffer
+    set_hyper = [[0, 1, {"lr": 0.0}], [1, 0, {"lr": 0.02}], [2, 1, {"lr": 0.3, "weight_decay": 0.1}],
+                 [3, 0, {"lr": 0.15, "momentum": 0.6}]]
     res = student.call("sgd_run", values=values, groups=groups, grads=grads, set_hyper=set_hyper)
     compare(res, reference(values, groups, grads, set_hyper),
             describe("momentum with dampening and weight decay", groups) + " with param_groups changed before "
-            f"steps 2, 3 and 4 ([step index, group, new values]: {set_hyper})")
+            f"steps 1 to 4 ([step index, group, new values]: {set_hyper}; at lr 0 torch.optim.SGD still keeps and "
+            "updates the momentum buffer)")
 
 
 def test_grad_none_skipped(student, gen):
@@ -145,10 +153,15 @@ def test_resume_every_step(student, gen, resume_at):
     """state_dict() loaded into a fresh MomentumSGD continues exactly"""
     groups = CONFIGS["momentum with dampening and weight decay"]
     values, grads = draw(gen, steps=5)
-    res = student.call("sgd_run", values=values, groups=groups, grads=grads, resume_at=resume_at, via="mine")
-    compare(res, reference(values, groups, grads),
-            describe("saved with state_dict() after step %d, loaded into a fresh MomentumSGD" % (resume_at + 1),
-                     groups))
+    set_hyper = [[0, 0, {"lr": 0.04}]]  # as a scheduler would: the saved lr is not the constructor's
+    fresh_other = resume_at % 2 == 1  # built with other hyperparameters: load_state_dict() brings the saved ones
+    res = student.call("sgd_run", values=values, groups=groups, grads=grads, resume_at=resume_at, via="mine",
+                       set_hyper=set_hyper, fresh_other=fresh_other)
+    fresh = ("a fresh MomentumSGD built as MomentumSGD([{'params': ...} per group], lr=0.5) (the loaded param_groups "
+             "hold the saved hyperparameters; read them at every step())" if fresh_other else "a fresh MomentumSGD")
+    compare(res, reference(values, groups, grads, set_hyper),
+            describe("group 0's lr set to 0.04 before step 1, saved with state_dict() after step %d, loaded into %s"
+                     % (resume_at + 1, fresh), groups))
 
 
 @pytest.mark.parametrize("via", ["from_torch", "to_torch"])
@@ -198,6 +211,26 @@ def test_same_grad_stepped_twice(student, gen):
     for i, (g, e) in enumerate(zip(res["grads_after"][-1], grads[0])):
         expect_close(g, e, f"{what}: .grad of parameter {i} afterwards (step() must leave it as it was)",
                      atol=0, rtol=0)
+
+
+def test_non_finite_grad_is_stepped(student, gen):
+    """a .grad holding inf or nan is applied as torch.optim.SGD applies it: only None skips a parameter"""
+    groups = CONFIGS["momentum with dampening and weight decay"]
+    values, grads = draw(gen, steps=3)
+    grads[0][0][1, 0] = float("inf")
+    grads[1][2] = torch.tensor(float("nan"), dtype=f64)
+    res = student.call("sgd_run", values=values, groups=groups, grads=grads)
+    want = reference(values, groups, grads)
+    what = describe("parameter 0's .grad holds inf at step 1, parameter 2's is nan at step 2", groups)
+    if len(res["params"]) != len(want):
+        fail(f"{what}: {len(res['params'])} steps reported, expected {len(want)}")
+    for step, (got, exp) in enumerate(zip(res["params"], want), start=1):
+        if len(got) != len(exp):
+            fail(f"{what}: {len(got)} parameters reported after step {step}, expected {len(exp)}")
+        for i, (g, e) in enumerate(zip(got, exp)):
+            expect_close(g, e, f"{what}: parameter {i} after step {step} (torch.optim.SGD applies a non-finite "
+                               "gradient; clause: only None skips a parameter)", atol=1e-14, rtol=1e-12,
+                         equal_nan=True)
 
 
 def test_frozen_parameter_with_grad_is_stepped(student, gen):
