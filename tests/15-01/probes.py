@@ -3,7 +3,8 @@ import torch
 import torch.nn as nn
 from torch.utils._python_dispatch import TorchDispatchMode
 
-from course.judge.probelib import capture_error, directional, get, vjp
+from course.judge.probelib import (capture_error, directional, get, needs_values, relative_device, stand_in_device,
+                                   vjp)
 
 
 def _fn(ns, name, extra):
@@ -389,3 +390,134 @@ def clipped_root_and_nested(ns, grads, max_norm):
     get(ns, "attach_grad_clipping")(model, max_norm)
     sum((p * g).sum() for p, g in zip(params, grads)).backward()
     return [p.grad for p in params]
+
+
+# ---------------------------------------------------------------- off the default device
+class _CopyOut(TorchDispatchMode):
+    """A copy from the stand-in device (meta) to the CPU succeeds, as one from a GPU does (with made-up values):
+    code that moves a result to the CPU (.cpu(), .to('cpu')) then hands back a CPU tensor, which the caller sees
+    with relative_device, instead of failing on meta and being run again on the CPU, where .cpu() changes nothing."""
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        if (func is torch.ops.aten._to_copy.default and isinstance(args[0], torch.Tensor)
+                and args[0].device.type == "meta" and kwargs.get("device") is not None
+                and torch.device(kwargs["device"]).type == "cpu"):
+            return torch.zeros(args[0].shape, dtype=kwargs.get("dtype") or args[0].dtype, device="cpu")
+        return func(*args, **kwargs)
+
+
+def _stand_in(run):
+    """stand_in_device(run) with copies to the CPU allowed on the meta run (_CopyOut)."""
+    def go(device):
+        with _CopyOut():
+            return run(device)
+    return stand_in_device(go)
+
+
+def _where(t, home):
+    return relative_device(t, home) if isinstance(t, torch.Tensor) else (None if t is None else type(t).__name__)
+
+
+def function_devices(ns, name, cases, second=False):
+    """For each (inputs, extra) in cases, name.apply(*inputs, *extra) with the inputs off the default device
+    (probelib.stand_in_device) and the gradients of <1, out> (and, with second=True, d/dx of the gradient's sum,
+    create_graph=True): where the output and the gradients are ("meta" = on the inputs' device)."""
+    def run(device):
+        res = []
+        for inputs, extra in cases:
+            xs = [x.detach().to(device).requires_grad_(x.requires_grad) for x in inputs]
+            out = get(ns, name).apply(*xs, *extra)
+            diff = [x for x in xs if x.requires_grad]
+            grads = torch.autograd.grad(out, diff, torch.ones_like(out), allow_unused=True, create_graph=second)
+            it = iter(grads)
+            entry = {"out": out, "grads": [next(it) if x.requires_grad else None for x in xs]}
+            if second:  # where the second derivative is (a backward that is not differentiable: checked elsewhere)
+                g0 = entry["grads"][0]
+                entry["second"] = (torch.autograd.grad(g0.sum(), xs[0], allow_unused=True)[0]
+                                   if isinstance(g0, torch.Tensor) and g0.requires_grad else None)
+            res.append(entry)
+        return res
+    try:
+        res, home = _stand_in(run)
+    except Exception as exc:
+        return {"error": f"{type(exc).__name__}: {str(exc)[:300]}", "cases": []}
+    return {"error": None, "home": home,
+            "cases": [{k: ([_where(g, home) for g in v] if isinstance(v, list) else _where(v, home))
+                       for k, v in e.items()} for e in res]}
+
+
+def capture_on_device(ns, state, names, x):
+    """capture_activations on the probe's net and x off the default device (stand_in_device): where each
+    returned activation is ("meta" = on the model's and x's device)."""
+    def run(device):
+        model = make_net(0)
+        model.load_state_dict(state)
+        model.to(device).eval()
+        return get(ns, "capture_activations")(model, list(names), x.to(device))
+    try:
+        acts, home = _stand_in(run)
+    except Exception as exc:
+        return {"error": f"{type(exc).__name__}: {str(exc)[:300]}", "devices": {}}
+    if not isinstance(acts, dict):
+        raise TypeError(f"capture_activations should return a dict, got {type(acts).__name__}")
+    return {"error": None, "home": home, "devices": {str(k): _where(v, home) for k, v in acts.items()}}
+
+
+def _laid_out(shape, layout, dtype, device):
+    if layout == "transposed":
+        return torch.zeros(tuple(reversed(shape)), dtype=dtype, device=device).t()
+    t = torch.zeros(shape, dtype=dtype, device=device)
+    return t.contiguous(memory_format=torch.channels_last) if layout == "channels_last" else t
+
+
+def clipped_layouts(ns, grads, layouts, max_norm):
+    """One parameter per tensor in grads, laid out as ``layouts`` says (autograd gives .grad the parameter's
+    layout: a transposed or channels-last .grad is not contiguous), the student's clipping hooks attached, one
+    backward of sum(p * g): the grads afterwards (on the CPU), and the same run with the parameters off the default
+    device (probelib.stand_in_device): an error, or where each .grad is."""
+    def run(device):
+        model = nn.Module()
+        model.ps = nn.ParameterList([nn.Parameter(_laid_out(g.shape, lay, g.dtype, device))
+                                     for g, lay in zip(grads, layouts)])
+        get(ns, "attach_grad_clipping")(model, max_norm)
+        sum((p * g.to(device)).sum() for p, g in zip(model.ps, grads)).backward()
+        return [p.grad for p in model.ps]
+    values = capture_error(run, "cpu")
+    got = run("cpu") if not values["raised"] else []
+    try:
+        off, home = _stand_in(run)
+        devices = {"error": None, "where": [_where(g, home) for g in off]}
+    except Exception as exc:
+        devices = {"error": f"{type(exc).__name__}: {str(exc)[:300]}", "where": []}
+    return {"error": values, "grads": got, "devices": devices}
+
+
+def inplace_on_device(ns, x):
+    """run_fixed and run_broken with x off the default device (stand_in_device): where run_fixed's result and
+    x.grad are, whether it returned x.grad itself; how run_broken raised there."""
+    def fixed_run(device):
+        xs = x.detach().to(device).requires_grad_(True)
+        g = get(ns, "run_fixed")(xs)
+        return {"returned": g, "x_grad": xs.grad, "same": g is xs.grad}
+    try:
+        r, home = _stand_in(fixed_run)
+        fixed_res = {"error": None, "returned": _where(r["returned"], home), "x_grad": _where(r["x_grad"], home),
+                     "same": bool(r["same"])}
+    except Exception as exc:
+        fixed_res = {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
+
+    def broken_run(device):
+        try:
+            get(ns, "run_broken")(x.detach().to(device).requires_grad_(True))
+        except Exception as exc:
+            if needs_values(exc):
+                raise  # maybe right on a GPU: stand_in_device runs it again with values
+            return {"raised": True, "type": type(exc).__name__, "message": str(exc)[:300],
+                    "mro": [c.__name__ for c in type(exc).__mro__]}
+        return {"raised": False, "type": "", "message": "", "mro": []}
+    try:
+        broken_res, _ = _stand_in(broken_run)
+    except Exception as exc:
+        broken_res = {"raised": True, "type": type(exc).__name__, "message": str(exc)[:300], "mro": []}
+    return {"fixed": fixed_res, "broken": broken_res}

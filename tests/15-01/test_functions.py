@@ -16,6 +16,13 @@ def rand(gen, *shape, dtype=f64, grad=True):
     return torch.randn(tuple(shape), generator=gen, dtype=dtype).requires_grad_(grad)
 
 
+def expect_grad_list(r, n, what):
+    """A reply's "grads" must hold one entry per input the judge sent (zip would stop at a shorter list)."""
+    grads = r.get("grads") if isinstance(r, dict) else None
+    expect(isinstance(grads, list) and len(grads) == n, f"{what}: expected {n} gradients back, got "
+                                                        f"{len(grads) if isinstance(grads, list) else grads!r}")
+
+
 # ------------------------------------------------------------------ ScaledMul
 def scaled_mul_grads(x, y, alpha, g):
     """The judge's gradients of alpha * x * y for the incoming gradient g (None where no grad is needed)."""
@@ -58,6 +65,7 @@ def test_scaled_mul_returns_one_gradient_per_input(student, gen):
     g = torch.randn(2, 3, generator=gen, dtype=f64)
     r = student.call("raw_backward", name="ScaledMul", inputs=[x, y], grad=g, extra=(alpha,))
     expect(r["n"] == 3, f"ScaledMul.backward must return 3 gradients (x, y, alpha), it returned {r['n']}")
+    expect_grad_list(r, 3, "ScaledMul.backward's return value")
     expect_none(r["grads"][2], "the gradient ScaledMul.backward returns for the float alpha")
     expect(r["saved"] >= 1, "ScaledMul should keep x and y with ctx.save_for_backward "
                             "(ctx.saved_tensors is empty)")
@@ -89,11 +97,12 @@ def test_scaled_mul_backward_reduces_broadcast_dimensions(student, gen):
 @pytest.mark.parametrize("which", [0, 1])
 def test_scaled_mul_needs_input_grad(student, gen, which):
     """ScaledMul.backward returns None for an input that does not require grad"""
-    x, y = rand(gen, 2, 3), rand(gen, 2, 3)
+    # broadcast shapes: the gradient of the input that does need one is still reduced to its shape
+    x, y = rand(gen, 3, 1), rand(gen, 2, 1, 4)
     inputs = [x, y]
     inputs[which] = inputs[which].detach()
     alpha = float(torch.empty(()).uniform_(0.5, 2.0, generator=gen))
-    g = torch.randn(2, 3, generator=gen, dtype=f64)
+    g = torch.randn(2, 3, 4, generator=gen, dtype=f64)
     r = student.call("raw_backward", name="ScaledMul", inputs=inputs, grad=g, extra=(alpha,))
     expect(r["n"] >= 2, f"ScaledMul.backward returned {r['n']} gradient(s)")
     label = "x" if which == 0 else "y"
@@ -103,7 +112,8 @@ def test_scaled_mul_needs_input_grad(student, gen, which):
     expect(isinstance(other, torch.Tensor), "ScaledMul.backward must still return the gradient of the "
                                             "other input, which does require grad")
     expect_close(other, scaled_mul_grads(*inputs, alpha, g)[1 - which], "ScaledMul.backward's gradient for "
-                 f"{'yx'[which]}, the input that requires grad", atol=1e-10, rtol=1e-8)
+                 f"{'yx'[which]}, the input that requires grad (x of shape (3, 1), y of shape (2, 1, 4): reduced to "
+                 f"its own shape)", atol=1e-10, rtol=1e-8)
 
 
 @pytest.mark.task("scaled_mul")
@@ -123,13 +133,16 @@ def test_scaled_mul_computes_nothing_unneeded(student, gen):
 @pytest.mark.task("scaled_mul")
 @pytest.mark.parametrize("alpha", [1.75, 0.0], ids=["alpha", "alpha0"])
 def test_scaled_mul_zero_inputs(student, gen, alpha):
-    """ScaledMul: output and gradients match alpha*x*y where x and y hold exact zeros (and for alpha = 0)"""
+    """ScaledMul: output and gradients match alpha*x*y where x and y hold exact zeros, inf and nan (and for
+    alpha = 0: 0 * inf is nan, as torch computes alpha * x * y)"""
     x, y = rand(gen, 3, 4, grad=False), rand(gen, 4, grad=False)
     x[torch.rand(3, 4, generator=gen) < 0.4] = 0.0
     x[0, 0], x[1, 1], y[1], y[2] = 0.0, -0.0, 0.0, -0.0
+    x[2, int(torch.randint(0, 4, (), generator=gen))] = float("inf")   # row 2: no zero forced there
+    x[int(torch.randint(0, 2, (), generator=gen)), 3] = float("nan")
     x.requires_grad_(True), y.requires_grad_(True)
     jacobian_vs_reference(student, "function_vjp", [x, y], lambda a, b: alpha * a * b,
-                          f"ScaledMul.apply(x, y, {alpha}) with x (3, 4) and y (4,) holding exact zeros "
+                          f"ScaledMul.apply(x, y, {alpha}) with x (3, 4) and y (4,) holding exact zeros, inf and nan "
                           f"(x = {[[round(v, 3) for v in r] for r in x.tolist()]}, y = {[round(v, 3) for v in y.tolist()]})",
                           gen=gen, name="ScaledMul", extra=(alpha,), atol=1e-10, rtol=1e-8)
 
@@ -150,6 +163,7 @@ def test_scaled_mul_in_input_dtype(student, gen, dtype):
             " (alpha * x * y of float32 tensors is float32: compute in the inputs' dtype)")
     what = f"ScaledMul.apply(x, y, {alpha!r}) for {dtype} x, y of shape (3, 4)"
     expect_close(r["out"], alpha * x.detach() * y.detach(), what + hint, check_dtype=True, **tol)
+    expect_grad_list(r, 2, what)
     for label, got, w in zip("xy", r["grads"], want):
         expect_close(got, w, f"the gradient for {label} of {what}{hint}", **tol)
 
@@ -176,6 +190,8 @@ def test_scaled_mul_leaves_inputs_unchanged(student, gen):
         after = student.call("apply_then_inputs", name="ScaledMul",
                              inputs=[x.clone().requires_grad_(needs[0]), y.clone().requires_grad_(needs[1])],
                              extra=(alpha,))
+        expect(isinstance(after, list) and len(after) == 2, f"ScaledMul.apply(x, y, {alpha:.3f}): expected x and y "
+               f"back, got {len(after) if isinstance(after, list) else type(after).__name__}")
         for label, got, want in zip("xy", after, (x, y)):
             expect_close(got, want, f"{label} after ScaledMul.apply(x, y, {alpha:.3f}) with x (3, 4) "
                          f"(requires_grad={needs[0]}) and y (4,) (requires_grad={needs[1]}): your forward changed "
@@ -195,6 +211,7 @@ def test_scaled_mul_nodes_keep_their_own_alpha(student, gen):
             f"built one after the other, then one backward through both")
     for i, ((x, y), alpha, w, r) in enumerate(zip(pairs, alphas, v, got), start=1):
         expect_close(r["out"], alpha * x.detach() * y.detach(), f"{what}: out{i}", atol=1e-10, rtol=1e-8)
+        expect_grad_list(r, 2, f"{what}: node {i}")
         for label, g, want in zip("xy", r["grads"], scaled_mul_grads(x, y, alpha, w)):
             expect_close(g, want, f"{what}: the gradient for {label}{i} (each node's backward must use the alpha "
                          f"of its own call, {alpha:.3f}: keep it on ctx, not on the class or in a global)",
@@ -216,6 +233,7 @@ def test_scaled_mul_mixed_dtypes(student, gen, dtypes):
     # float32 tolerances: where the float32 input meets alpha first (alpha * x) the product is rounded to float32,
     # so the order of the factors moves the result by float32 rounding; the dtype is what the check is about
     expect_close(r["out"], alpha * x.detach() * y.detach(), what, atol=1e-6, rtol=1e-5, check_dtype=True)
+    expect_grad_list(r, 2, what)
     for label, got, want in zip("xy", r["grads"], scaled_mul_grads(x, y, alpha, v)):
         expect_close(got, want, f"the gradient for {label} of {what}", atol=1e-6, rtol=1e-5, check_dtype=True)
 
@@ -541,3 +559,121 @@ def test_softplus_is_not_identity_on_negative_inputs(student, gen):
         fail("StableSoftplus.apply(x) returned softplus(-x): check the sign in your forward")
     expect_close(r["out"], F.softplus(x), f"StableSoftplus.apply(x) for x = {[round(v, 3) for v in x.tolist()]}",
                  atol=1e-12, rtol=1e-10)
+
+
+# ------------------------------------------------------------------ off the default device
+def expect_on_inputs_device(r, what, n_cases):
+    """r from the probe function_devices: no error, one entry per case the judge sent, every output and gradient
+    on the inputs' device ("meta" in the probe's words)."""
+    expect(r.get("error") is None, f"{what}: raised {r.get('error')} with the inputs on another device than the "
+                                   f"default one (as on a GPU): a tensor made without device= (torch.zeros(shape), "
+                                   f"torch.tensor(...) of several values) sits on the default device; make it with "
+                                   f"device=x.device, or with zeros_like / new_zeros")
+    cases = r.get("cases")
+    expect(isinstance(cases, list) and len(cases) == n_cases, f"{what}: expected {n_cases} results back, got "
+                                                              f"{len(cases) if isinstance(cases, list) else cases!r}")
+    for i, case in enumerate(cases):
+        for key, where in case.items():
+            for j, w in enumerate(where if isinstance(where, list) else [where]):
+                expect(w in ("meta", None), f"{what}, case {i}: the {key}{f' {j}' if isinstance(where, list) else ''} "
+                                            f"is on {w}, expected the inputs' device")
+
+
+@pytest.mark.task("scaled_mul")
+def test_scaled_mul_off_default_device(student, gen):
+    """ScaledMul's output and gradients stay on the inputs' device (inputs off the default device, as on a GPU),
+    for a random alpha and for alpha = 0, with one or both inputs requiring grad"""
+    alpha = float(torch.empty((), dtype=f64).uniform_(0.5, 2.0, generator=gen))
+    cases = [([rand(gen, 3, 1), rand(gen, 4)], (alpha,)), ([rand(gen, 2, 3), rand(gen, 3)], (0.0,)),
+             ([rand(gen, 2, 3), rand(gen, 3, grad=False)], (0.0,)), ([rand(gen, 4, grad=False), rand(gen, 4)], (alpha,))]
+    r = student.call("function_devices", name="ScaledMul", cases=cases)
+    expect_on_inputs_device(r, f"ScaledMul.apply(x, y, alpha) for alpha in ({alpha:.3f}, 0.0) with x and y on a "
+                               f"non-default device", len(cases))
+
+
+@pytest.mark.task("softplus")
+def test_softplus_off_default_device(student, gen):
+    """StableSoftplus's output and gradient stay on the input's device (an input off the default device, as on a
+    GPU)"""
+    cases = [([rand(gen, 3, 4)], ()), ([rand(gen, 5, dtype=torch.float32)], ()), ([rand(gen)], ())]
+    r = student.call("function_devices", name="StableSoftplus", cases=cases)
+    expect_on_inputs_device(r, "StableSoftplus.apply(x) for x (float64 (3, 4), float32 (5,), 0-dim) on a "
+                               "non-default device", len(cases))
+
+
+@pytest.mark.task("logcosh")
+def test_logcosh_off_default_device(student, gen):
+    """LogCosh's output, gradient and second derivative stay on the input's device (an input off the default
+    device, as on a GPU)"""
+    cases = [([rand(gen, 3, 4)], ()), ([rand(gen, 5, dtype=torch.float32)], ())]
+    r = student.call("function_devices", name="LogCosh", cases=cases, second=True)
+    expect_on_inputs_device(r, "LogCosh.apply(x), its gradient and the gradient's derivative (create_graph=True) "
+                               "for x (float64 (3, 4), float32 (5,)) on a non-default device", len(cases))
+
+
+@pytest.mark.task("clamp")
+def test_clamp_off_default_device(student, gen):
+    """Clamp's output and gradient stay on the input's device (an input off the default device, as on a GPU)"""
+    lo = -float(torch.empty((), dtype=f64).uniform_(0.1, 0.9, generator=gen))
+    hi = float(torch.empty((), dtype=f64).uniform_(0.1, 0.9, generator=gen))
+    cases = [([rand(gen, 3, 4)], (lo, hi)), ([rand(gen, 6, dtype=torch.float32)], (lo, hi))]
+    r = student.call("function_devices", name="Clamp", cases=cases)
+    expect_on_inputs_device(r, f"Clamp.apply(x, {lo:.3f}, {hi:.3f}) for x (float64 (3, 4), float32 (6,)) on a "
+                               f"non-default device", len(cases))
+
+
+@pytest.mark.task("clamp")
+def test_clamp_nodes_keep_their_own_bounds(student, gen):
+    """Clamp: two nodes built with different bounds before one backward each clamp, and pass gradient, by their
+    own lo and hi (values between the two pairs of bounds and at all four of them)"""
+    lo1 = -float(torch.empty((), dtype=f64).uniform_(0.2, 0.6, generator=gen))
+    hi1 = float(torch.empty((), dtype=f64).uniform_(0.2, 0.6, generator=gen))
+    lo2 = lo1 - float(torch.empty((), dtype=f64).uniform_(0.5, 1.0, generator=gen))
+    hi2 = hi1 + float(torch.empty((), dtype=f64).uniform_(0.5, 1.0, generator=gen))
+    bounds = [(lo1, hi1), (lo2, hi2)]
+    marks = torch.tensor([lo1, hi1, lo2, hi2, (lo1 + lo2) / 2, (hi1 + hi2) / 2, 0.0], dtype=f64)
+    if float(torch.rand((), generator=gen)) < 0.5:
+        bounds.reverse()  # the narrower pair first or second: a class attribute keeps the last one
+    xs = [torch.cat([torch.randn(8, generator=gen, dtype=f64) * 1.5, marks]).requires_grad_(True) for _ in bounds]
+    v = [torch.randn(15, generator=gen, dtype=f64) for _ in bounds]
+    got = student.call("two_nodes_vjp", name="Clamp", first=([xs[0]], bounds[0]), second=([xs[1]], bounds[1]), v=v)
+    what = (f"out1 = Clamp.apply(x1, {bounds[0][0]:.3f}, {bounds[0][1]:.3f}) and out2 = Clamp.apply(x2, "
+            f"{bounds[1][0]:.3f}, {bounds[1][1]:.3f}) built one after the other, then one backward through both")
+    expect(isinstance(got, list) and len(got) == 2, f"{what}: expected two nodes' results back, got "
+                                                    f"{len(got) if isinstance(got, list) else type(got).__name__}")
+    for i, (x, (lo, hi), w, r) in enumerate(zip(xs, bounds, v, got), start=1):
+        xr = x.detach().clone().requires_grad_(True)
+        want_out = torch.clamp(xr, lo, hi)
+        (want,) = torch.autograd.grad(want_out, xr, w)
+        expect_close(r["out"], want_out.detach(), f"{what}: out{i}", atol=0, rtol=0)
+        grads = r.get("grads")
+        expect(isinstance(grads, list) and len(grads) == 1, f"{what}: expected one gradient for x{i}, got {grads!r}")
+        expect_close(grads[0], want, f"{what}: the gradient for x{i} (each node's backward must use the bounds of "
+                     f"its own call, ({lo:.3f}, {hi:.3f}): keep them, or the mask, on ctx, not on the class or in a "
+                     f"global)", atol=0, rtol=0)
+
+
+@pytest.mark.task("softplus")
+def test_softplus_leaves_its_input_unchanged(student, gen):
+    """StableSoftplus.apply(x) leaves x as it was, like F.softplus (no clamp_ / abs_ on the input)"""
+    x = torch.cat([torch.randn(10, generator=gen, dtype=f64) * 5, torch.tensor([-3.0, 0.0, -0.0, 2.0], dtype=f64)])
+    for needs_grad in (True, False):
+        after = student.call("apply_then_inputs", name="StableSoftplus", inputs=[x.clone().requires_grad_(needs_grad)])
+        expect(isinstance(after, list) and len(after) == 1, f"StableSoftplus.apply(x): expected x back, got "
+               f"{len(after) if isinstance(after, list) else type(after).__name__}")
+        expect_close(after[0], x, f"x after StableSoftplus.apply(x) for x = {[round(v, 3) for v in x.tolist()]} "
+                     f"(requires_grad={needs_grad}): your forward changed its input in place (x.clamp_, x.abs_, "
+                     f"out= into x); compute max(x, 0) and |x| as new tensors", atol=0, rtol=0)
+
+
+@pytest.mark.task("logcosh")
+def test_logcosh_leaves_its_input_unchanged(student, gen):
+    """LogCosh.apply(x) leaves x as it was, like torch.log(torch.cosh(x)) (no abs_ on the input)"""
+    x = torch.cat([torch.randn(10, generator=gen, dtype=f64) * 5, torch.tensor([-3.0, 0.0, -0.0, 2.0], dtype=f64)])
+    for needs_grad in (True, False):
+        after = student.call("apply_then_inputs", name="LogCosh", inputs=[x.clone().requires_grad_(needs_grad)])
+        expect(isinstance(after, list) and len(after) == 1, f"LogCosh.apply(x): expected x back, got "
+               f"{len(after) if isinstance(after, list) else type(after).__name__}")
+        expect_close(after[0], x, f"x after LogCosh.apply(x) for x = {[round(v, 3) for v in x.tolist()]} "
+                     f"(requires_grad={needs_grad}): your forward changed its input in place (x.abs_, mul_); compute "
+                     f"|x| as a new tensor", atol=0, rtol=0)

@@ -49,6 +49,14 @@ def fresh_state(seed):
     return PROBES["make_net"](seed).state_dict()
 
 
+def expect_same_modules(training, model, what):
+    """A reply's per-module record must name every module of the judge's own copy of the model (a loop over a
+    shorter record would check nothing)."""
+    want = sorted(n or "(the model)" for n, _ in model.named_modules())
+    expect(isinstance(training, dict) and sorted(training) == want, f"{what}: expected each module's mode "
+           f"({want}) back, got {sorted(training) if isinstance(training, dict) else training!r}")
+
+
 # ------------------------------------------------------------------ forward hooks
 @pytest.mark.task("forward_hooks")
 @pytest.mark.parametrize("names", [["0", "2"], ["3.0", "3", "5"], ["1"], ["", "3.1"], ["3", "0", "3"]],
@@ -93,6 +101,7 @@ def test_capture_keeps_training_mode(student, gen):
     for n in names:
         expect_close(r["acts"].get(n), want[n], f"{what}: activation of submodule '{n}' (BatchNorm normalises "
                      f"with the batch's statistics in training mode)", atol=1e-5, rtol=1e-4)
+    expect_same_modules(r["training"], model, what)
     left = sorted(n for n, t in r["training"].items() if not t)
     expect(not left, f"{what}: afterwards these modules are in eval mode: {left}; leave the model's mode as it was")
 
@@ -116,6 +125,7 @@ def test_capture_keeps_mixed_modes(student, gen):
     want = _judge_activations(model, mods, names, x)
     what = (f"capture_activations(model, {names}, x) for a Conv-BatchNorm model in training mode whose "
             f"BatchNorms {frozen} are in eval mode")
+    expect_same_modules(r["training"], model, what)
     changed = sorted(n for n, t in r["training"].items() if before.get(n) != t)
     expect(not changed, f"{what}: afterwards these modules are in another mode than before: "
                         f"{[(n, 'train' if before.get(n) else 'eval', 'train' if r['training'][n] else 'eval') for n in changed]} "
@@ -173,6 +183,9 @@ def test_capture_keeps_callers_hooks(student, gen):
     x = torch.randn(2, 1, 8, 8, generator=gen)
     names = ["0", "3.1"]
     r = student.call("capture_among_hooks", state=state, names=names, x=x)
+    expect(isinstance(r["kept"], dict) and sorted(r["kept"]) == ["0", "3", "3.1", "5"],
+           f"capture_activations(model, {names}, x) on a model with the caller's hooks: expected a record for each of "
+           f"'0', '3', '3.1', '5', got {sorted(r['kept']) if isinstance(r['kept'], dict) else r['kept']!r}")
     lost = sorted(f"{kind} on '{n}'" for n, (fwd, pre) in r["kept"].items()
                   for kind, kept in (("forward hook", fwd), ("forward pre-hook", pre)) if not kept)
     expect(not lost, f"capture_activations(model, {names}, x) on a model that already had hooks (a forward hook and a "
@@ -354,6 +367,9 @@ def test_clipping_rescales_grad_in_place(student, gen):
     state = grad_model_state(int(torch.randint(0, 10_000, (1,), generator=gen)))
     batches = [(torch.randn(8, 6, generator=gen), 3.0), (torch.randn(8, 6, generator=gen), 3.0)]
     r = student.call("clipped_grads", state=state, frozen=[], max_norm=0.05, batches=batches)
+    names = sorted(n for n, _ in nn.Sequential(nn.Linear(6, 5), nn.Tanh(), nn.Linear(5, 1)).named_parameters())
+    expect(sorted(r["accumulated_ptr"]) == names, f"after two backward calls with max_norm=0.05: expected the "
+           f"accumulated .grad of each of {names}, got {sorted(r['accumulated_ptr'])}")
     moved = [n for n, ptr in r["accumulated_ptr"].items() if r["grad_ptr"].get(n) != ptr]
     expect(not moved, f"after two backward calls with max_norm=0.05, param.grad of {moved} is a new tensor, not "
                       f"the accumulated one rescaled in place (use p.grad.mul_(...), not p.grad = ...)")
@@ -397,6 +413,8 @@ def test_clipping_hooks_every_parameter_at_any_depth(student, gen):
     nested two modules deep are both clipped"""
     grads = [torch.randn(4, 3, generator=gen) * 5, torch.randn(6, generator=gen) * 5]
     got = student.call("clipped_root_and_nested", grads=grads, max_norm=0.5)
+    expect(isinstance(got, list) and len(got) == 2, f"max_norm=0.5, two parameters: expected two gradients back, got "
+                                                    f"{len(got) if isinstance(got, list) else type(got).__name__}")
     for label, g, w in zip(("model.own (a parameter of the model itself)", "model.block.inner.w (nested)"),
                            got, grads):
         expect_close(g, judge_clip(w, 0.5), f"max_norm=0.5, gradient of {label} with norm "
@@ -472,3 +490,71 @@ def test_run_fixed_returns_x_grad_itself(student, gen):
     expect(r["returned_ptr"] is not None and r["returned_ptr"] == r["x_grad_ptr"],
            "run_fixed(x) returned a tensor that is not x.grad (a clone or another computation of the gradient): "
            "return x.grad itself")
+
+
+# ------------------------------------------------------------------ off the default device, shared modules, layouts
+@pytest.mark.task("forward_hooks")
+def test_capture_off_default_device(student, gen):
+    """on a model and x off the default device (as on a GPU), each captured activation is that submodule's output
+    on the model's device (not moved to the CPU)"""
+    state = fresh_state(int(torch.randint(0, 10_000, (1,), generator=gen)))
+    x = torch.randn(2, 1, 8, 8, generator=gen)
+    names = ["", "0", "3.1", "5"]
+    r = student.call("capture_on_device", state=state, names=names, x=x)
+    what = f"capture_activations(model, {names}, x) with the model and x on a non-default device"
+    expect(r.get("error") is None, f"{what}: raised {r.get('error')} (a tensor made without device= sits on the "
+                                   f"default device)")
+    devices = r.get("devices")
+    expect(isinstance(devices, dict) and sorted(devices) == sorted(names), f"{what}: returned keys "
+           f"{sorted(devices) if isinstance(devices, dict) else devices!r}, expected {sorted(names)}")
+    off = {n: w for n, w in devices.items() if w != "meta"}
+    expect(not off, f"{what}: activations {sorted(off)} are on {sorted(set(off.values()))}, expected the model's "
+                    f"device: store output.detach() as it is (.cpu() makes a copy on another device)")
+
+
+LAYOUTS = [((3, 4), "transposed"), ((4, 3, 2, 2), "channels_last"), ((5,), "contiguous")]
+
+
+@pytest.mark.task("grad_hooks")
+def test_clipping_non_contiguous_and_off_default_device(student, gen):
+    """parameters whose .grad is not contiguous (a transposed weight, a channels-last conv weight) are clipped like
+    any other, and on parameters off the default device (as on a GPU) the hooks run without error and leave each
+    .grad on its parameter's device"""
+    grads = [torch.randn(shape, generator=gen) * s for (shape, _), s in zip(LAYOUTS, (5.0, 5.0, 0.05))]
+    layouts = [lay for _, lay in LAYOUTS]
+    r = student.call("clipped_layouts", grads=grads, layouts=layouts, max_norm=0.5)
+    what = (f"attach_grad_clipping(model, 0.5) for parameters {[f'{lay} {shape}' for shape, lay in LAYOUTS]} "
+            f"(autograd gives .grad its parameter's layout)")
+    err = r["error"]
+    expect(not err.get("raised"), f"{what}: raised {err.get('type')}: {err.get('message')} (Tensor.view needs a "
+                                  f"contiguous tensor; norm(), reshape or flatten do not)")
+    got = r["grads"]
+    expect(isinstance(got, list) and len(got) == len(grads), f"{what}: expected {len(grads)} gradients back, got "
+                                                             f"{len(got) if isinstance(got, list) else got!r}")
+    for (shape, lay), g, w in zip(LAYOUTS, got, grads):
+        expect_close(g, judge_clip(w, 0.5), f"{what}: gradient of the {lay} parameter {shape} (norm "
+                     f"{float(torch.linalg.vector_norm(w)):.4g})", atol=1e-6, rtol=1e-5)
+    dev = r["devices"]
+    expect(dev.get("error") is None, f"{what}, the parameters on a non-default device: raised {dev.get('error')} "
+                                     f"(a tensor made without device= sits on the default device)")
+    where = dev.get("where")
+    expect(isinstance(where, list) and len(where) == len(grads) and all(w == "meta" for w in where),
+           f"{what}, the parameters on a non-default device: each .grad should stay on its parameter's device, got "
+           f"{where!r}")
+
+
+@pytest.mark.task("inplace")
+def test_inplace_off_default_device(student, gen):
+    """with x off the default device (as on a GPU), run_fixed returns x.grad there without error, and run_broken
+    still raises the version-counter error"""
+    x = torch.randn(5, generator=gen, dtype=torch.float64)
+    r = student.call("inplace_on_device", x=x)
+    fixed, broken = r["fixed"], r["broken"]
+    what = "run_fixed(x) for x of shape (5,) on a non-default device"
+    expect(fixed.get("error") is None, f"{what}: raised {fixed.get('error')} (a tensor made without device= sits on "
+                                       f"the default device: add the Python number 1)")
+    expect(fixed.get("returned") == "meta" and fixed.get("x_grad") == "meta" and fixed.get("same") is True,
+           f"{what}: returned a tensor on {fixed.get('returned')}, x.grad on {fixed.get('x_grad')} "
+           f"(returned x.grad itself: {fixed.get('same')}); expected x.grad itself, on x's device")
+    expect_raises(broken, "RuntimeError", "run_broken(x) for x of shape (5,) on a non-default device",
+                  match="modified by an inplace operation")
