@@ -156,8 +156,14 @@ class SeqNet(nn.Module):
         return self.head(h.mean(1)) / self.temperature
 
 
+def RootLSTM():
+    """An nn.LSTM handed over as the model itself: its parameter names have no "." at all (weight_ih_l0,
+    bias_ih_l0, ..., bias_hh_l1_reverse), so a test for ".bias" or for a module name before the bias misses them."""
+    return nn.LSTM(3, 4, num_layers=2, bidirectional=True)
+
+
 PG_MODELS = {"tiny": TinyConvNet, "frozen": FrozenStemNet, "tied": TiedNet, "prefix": PrefixNet, "norms": NormZoo,
-             "seq": SeqNet}
+             "seq": SeqNet, "rnn": RootLSTM}
 
 
 def build_pg_model(name, seed, freeze=()):
@@ -431,7 +437,8 @@ def prepare_lazy_run(ns, x, lr, train_mode, seed, steps=1, caller_no_grad=False,
     ``ready``: the model is already materialised, in float32, before the call: 'possibly lazy';
     ``bn_stats``: with ``ready``, its BatchNorm then gets these running statistics, as after training;
     ``kind``: which lazy model, see build_lazy_model), then take SGD steps (outside any such block).
-    With ``ready``, ``values_before`` holds the parameters as they were before the call."""
+    ``values_before``/``values_after_call``: the parameters that existed before the call (all of them with
+    ``ready``, the frozen stem with ``frozen_first``), before and after it."""
     fn = get(ns, "prepare_lazy")
     torch.manual_seed(seed)
     m = build_lazy_model(kind)
@@ -448,7 +455,8 @@ def prepare_lazy_run(ns, x, lr, train_mode, seed, steps=1, caller_no_grad=False,
             bn.running_var.copy_(bn_stats["running_var"])
             bn.num_batches_tracked.fill_(int(bn_stats["num_batches_tracked"]))
     trainable_before = {n: bool(p.requires_grad) for n, p in m.named_parameters()}
-    values_before = {n: p.detach().clone() for n, p in m.named_parameters()} if ready else {}
+    values_before = {n: p.detach().clone() for n, p in m.named_parameters()
+                     if not isinstance(p, nn.parameter.UninitializedParameter)}
     pattern = train_mode if isinstance(train_mode, (str, list)) else ("train" if train_mode else "eval")
     _modes_pattern(m, pattern)
     modes_before = [bool(mod.training) for mod in m.modules()]
@@ -516,7 +524,7 @@ def prepare_lazy_run(ns, x, lr, train_mode, seed, steps=1, caller_no_grad=False,
                 for n, p in m.named_parameters() if n in trainable_before and p.requires_grad != trainable_before[n])}
     info["buffers"] = {k: v.detach().clone() for k, v in m.named_buffers()}
     info["values_before"] = values_before
-    info["values_after_call"] = {n: p.detach().clone() for n, p in m.named_parameters()} if ready else {}
+    info["values_after_call"] = {n: p.detach().clone() for n, p in m.named_parameters() if n in values_before}
     info["dtypes"] = {n: str(p.dtype) for n, p in m.named_parameters()}
     if uninit or not info["is_optimizer"]:
         return info

@@ -32,6 +32,10 @@ def test_make_lazy_net_any_image_size(student, gen, num_classes):
     shapes = [[int(torch.randint(lo, hi, (1,), generator=gen)) for lo, hi in ((1, 5), (1, 6), (2, 33), (2, 33))]
               for _ in range(4)]
     res = student.call("lazy_net_run", num_classes=num_classes, shapes=shapes, seed=1)
+    # one result per input shape the judge sent: a shorter reply would otherwise leave shapes unchecked
+    if not isinstance(res, list) or len(res) != len(shapes):
+        fail(f"make_lazy_net({num_classes}) on inputs of shapes {[tuple(s) for s in shapes]}: expected one result per "
+             f"input ({len(shapes)}), got {len(res) if isinstance(res, list) else type(res).__name__}")
     for shape, r in zip(shapes, res):
         what = f"make_lazy_net({num_classes}) on input of shape {tuple(shape)}"
         expect(r["out_shape"] == [shape[0], num_classes],
@@ -106,6 +110,10 @@ def test_prepare_materializes_in_example_dtype(student, gen, dtype, ready):
     """prepare_lazy materializes every parameter, in the example's dtype, and returns an optimizer over all of them"""
     lr = float(torch.empty(()).uniform_(0.01, 0.2, generator=gen))
     r, _, what = prepare(student, gen, lr=lr, dtype=dtype, ready=ready)
+    # the parameter names of the judge's own copy of the model: every one must be reported (and cast)
+    want_names = sorted(n for n, _ in P["build_lazy_model"]().named_parameters())
+    if sorted(r["dtypes"]) != want_names:
+        fail(f"{what}: expected the parameters {want_names} afterwards, found {sorted(r['dtypes'])}")
     expect(not r["uninitialized"], f"{what}: still uninitialized afterwards: {r['uninitialized'][:4]} (no dry run?)")
     bad = {n: d for n, d in r["dtypes"].items() if d != str(dtype)}
     expect(not bad, f"{what}: the clause 'casts the model to example's dtype': parameters should be {dtype} "
@@ -184,7 +192,18 @@ def test_dry_run_keeps_trained_batchnorm_statistics(student, gen):
              "running_var": torch.empty(4, dtype=f64).uniform_(0.5, 2.0, generator=gen).float().double(),
              "num_batches_tracked": int(torch.randint(5, 500, (1,), generator=gen))}
     r, x, what = prepare(student, gen, train_mode=True, ready=True, bn_stats=stats)
-    for n, before in r["values_before"].items():
+    # the values before the call from the judge's own copy, materialised as the probe does (same seed, same x,
+    # float32, eval mode), not from the worker's word
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(r["judge_seed"])
+        ref = P["build_lazy_model"]()
+        with torch.no_grad():
+            ref.float().eval()(x.detach().float())
+    values_before = {n: p.detach().clone() for n, p in ref.named_parameters()}
+    if sorted(r["values_after_call"]) != sorted(values_before):
+        fail(f"{what}: expected the parameters {sorted(values_before)} afterwards, found "
+             f"{sorted(r['values_after_call'])}")
+    for n, before in values_before.items():
         got = r["values_after_call"].get(n)
         if got is None:
             fail(f"{what}: parameter '{n}' is missing afterwards")
@@ -257,7 +276,22 @@ def test_dry_run_builds_no_graph(student, gen):
 @pytest.mark.task("lazy", weight=0.1)  # its right answer is a constant (nothing changed): worth little
 def test_dry_run_leaves_callers_grad_state(student, gen):
     """Called inside torch.no_grad(), prepare_lazy leaves grad mode, global settings and frozen parameters as they were"""
-    r, _, what = prepare(student, gen, caller_no_grad=True, frozen_first=True)
+    r, x, what = prepare(student, gen, caller_no_grad=True, frozen_first=True)
+    # the frozen stem existed before the call: its values may only be cast (float32 -> float64 is exact); the
+    # judge builds it as the probe does (same seed, after the lazy layers, which draw nothing when built).
+    # Re-initialising every layer once the lazy ones are materialised wipes it, on a model that was lazy
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(r["judge_seed"])
+        P["build_lazy_model"]()
+        stem = torch.nn.Conv2d(x.shape[1], x.shape[1], 1)
+    for n, p in stem.named_parameters():
+        got = r["values_after_call"].get("0." + n)
+        if got is None:
+            fail(f"{what}: the frozen stem's parameter '0.{n}' is missing afterwards")
+        expect_close(got, p.detach().to(x.dtype), f"{what}: the clause 'no change ... to the values of parameters "
+                     f"that already exist, beyond the cast': the frozen, already materialised stem's '0.{n}' after the "
+                     f"call vs its value before it, cast to {x.dtype} (only the lazy layers' new weights are "
+                     f"initialised)", atol=0, rtol=0)
     expect(not r["global_changes"], f"{what}: the clause 'without leaving a trace': expected grad mode still "
                                     f"disabled (as the caller set it) and no other process-wide setting changed, "
                                     f"got: {r['global_changes']} (restore the previous mode, e.g. with a "

@@ -18,7 +18,9 @@ MODELS = {"tiny": "a small CNN with BatchNorm, GroupNorm and LayerNorm", "frozen
                    "Linear named bias_proj (its weight is not a bias), and a bias Parameter of its own named plain 'bias'",
           "seq": "a model with a two-layer bidirectional LSTM (biases bias_ih_l0, bias_hh_l0, ..., bias_hh_l1_reverse), "
                  "a MultiheadAttention (in_proj_bias) and a learned 0-dim temperature (neither a bias nor a "
-                 "normalisation parameter)"}
+                 "normalisation parameter)",
+          "rnn": "an nn.LSTM(3, 4, num_layers=2, bidirectional=True) passed as the model itself (its biases are named "
+                 "bias_ih_l0, bias_hh_l0, ..., bias_hh_l1_reverse at the top level, with no '.' before them)"}
 
 
 def expected(model, seed, lr, wd, mult, prefix="head", freeze=()):
@@ -122,7 +124,7 @@ def test_learning_rates(student, gen, model, mult):
                  + (" (it is part of the head)" if n.startswith("head.") else " (it is not part of the head)"))
 
 
-@pytest.mark.parametrize("model", ["tiny", "frozen", "tied", "norms", "seq"])
+@pytest.mark.parametrize("model", ["tiny", "frozen", "tied", "norms", "seq", "rnn"])
 def test_weight_decay_rule(student, gen, model):
     """Biases and normalisation parameters get weight_decay 0, all other parameters weight_decay"""
     d = draw(gen, model)

@@ -173,6 +173,11 @@ def test_drop_indices_no_block_has(student, gen):
 def test_dropped_blocks_use_only_the_shortcut(student, seed, widths, norm, data):
     """forward(x, drop=...) applies only the shortcut (identity or proj) of every dropped block"""
     drop = data.draw(st.lists(st.integers(0, len(widths) - 1), unique=True), label="drop")
+    # and indices no block has, beyond test_drop_indices_no_block_has's -1 and len(widths): -2 ... -(n+1) and
+    # n + 1 drop nothing either (a mask skip[i] = True for i < n, or i % n, wraps them onto a real block)
+    n = len(widths)
+    drop = drop + data.draw(st.lists(st.sampled_from([-1, -2, -n, -n - 1, n, n + 1, n + 7]), unique=True,
+                                     min_size=1, max_size=2), label="indices no block has")
     gen = torch.Generator().manual_seed(seed)
     x = torch.randn(3, 5, generator=gen, dtype=f64)
     run_and_compare(student, 5, widths, 3, norm, x, drop, seed % 100000)

@@ -156,6 +156,10 @@ def test_hooks_removed_and_user_hooks_kept(student, gen, model):
     """Afterwards the model has exactly the hooks it had before; a hook the user registered still fires"""
     r, (out, _), what = run(student, model, gen, user_hook=True)
     expect_close(r["out"], out, f"{what}, returned output", atol=1e-12, rtol=1e-10)
+    names = sorted(n for n, _ in P["build_hook_model"](model, 0).named_modules())
+    for key in ("counts_before", "counts_after"):  # one entry per module of the judge's own copy
+        if sorted(r[key]) != names:
+            fail(f"{what}: hook counts reported for modules {sorted(r[key])}, expected {names}")
     for name, before in r["counts_before"].items():
         after = r["counts_after"].get(name)
         if after != before:
@@ -175,6 +179,10 @@ def test_hooks_removed_when_forward_raises(student, gen):
     x = torch.randn(3, 4, generator=gen, dtype=f64)
     r = student.call("trace_raising_run", seed=int(torch.randint(0, 10**6, (1,), generator=gen)), x=x)
     what = "trace_activations(model whose forward raises RuntimeError, x)"
+    names = sorted(n for n, _ in P["build_hook_model"]("raises", 0).named_modules())
+    for key in ("counts_before", "counts_after"):  # one entry per module of the judge's own copy
+        if sorted(r[key]) != names:
+            fail(f"{what}: hook counts reported for modules {sorted(r[key])}, expected {names}")
     err = r["error"]
     expect(err["raised"], f"{what}: returned normally; the RuntimeError from forward must propagate")
     expect(err["type"] == "RuntimeError" and "deliberate" in err["message"],
