@@ -110,8 +110,8 @@ print("\n".join([report[0], "  ...", *report[-4:]]))
 #   number of the forward call that created that node: the innermost frame of its forward traceback whose
 #   file is the file that defines `loss_fn` (`loss_fn.__code__.co_filename`).
 # * Any other exception (one that is not anomaly mode's NaN report) propagates unchanged.
-# * Anomaly detection is off again when the function returns, and no warning escapes from it (collect
-#   them with `warnings.catch_warnings(record=True)`).
+# * Anomaly detection is off again when the function returns or raises, and no warning escapes from it
+#   (collect them with `warnings.catch_warnings(record=True)`).
 # * It works whatever warning filters are active (notebooks often call `warnings.filterwarnings("ignore")`).
 
 # %% [solution] id=anomaly_impl

@@ -174,12 +174,15 @@ def innermost_frame(exc):
     return [frames[-1].filename, frames[-1].lineno] if frames else None
 
 
-def nan_origin(ns, name, x, pad=0):
-    """find_nan_origin on one of the losses above; also whether anomaly mode is left on and how many
-    warnings escaped the call."""
+def nan_origin(ns, name, x, pad=0, stale=None):
+    """find_nan_origin on one of the losses above; also whether anomaly mode is left on, how many
+    warnings escaped the call and what x.grad holds afterwards (``stale``: the .grad x holds before the call, as
+    an earlier backward leaves it)."""
     fn = get(ns, "find_nan_origin")
     torch.autograd.set_detect_anomaly(False)
     leaf = x.detach().clone().requires_grad_(True)
+    if stale is not None:
+        leaf.grad = stale.detach().clone()
     result = {}
     loss_fn = make_loss(name, pad)
     with warnings.catch_warnings(record=True) as escaped:
@@ -195,6 +198,7 @@ def nan_origin(ns, name, x, pad=0):
     result["anomaly_on_after"] = bool(torch.is_anomaly_enabled())
     result["escaped_warnings"] = len(escaped)
     result["loss_calls"] = getattr(loss_fn, "calls", None)  # counted by the losses that count their calls
+    result["x_grad"] = None if leaf.grad is None else leaf.grad.detach().clone()
     torch.autograd.set_detect_anomaly(False)
     return result
 
@@ -348,6 +352,12 @@ def linear(x):
     return 3 * x
 
 
+def wave(x, k):
+    """sin(k x): its third derivative is k**3 times larger than its first, so the central difference's eps**2 error
+    tells eps = 1e-4 (about 1e-5) from eps = 1e-6 (about 1e-9) at k of 20 or more."""
+    return torch.sin(k * x)
+
+
 def view_of_input(x):
     """x.T[1:]: a correct function whose output is a view sharing x's memory (it changes when x is perturbed)."""
     return x.T[1:]
@@ -359,7 +369,7 @@ def ignores_x(x, y):
 
 
 DEFECT_SIZE = {"smooth": 4, "exp": 1, "exp_low": 1, "mix": 1, "unused": 2, "three": 3, "linear": 1, "view": 1,
-               "ignores": 1, "nan_grad": 1, "sqrt": 1, "linear32": 1}
+               "ignores": 1, "nan_grad": 1, "sqrt": 1, "linear32": 1, "wave": 1}
 
 
 def grad_function(family, defect):
@@ -389,6 +399,8 @@ def grad_function(family, defect):
         return view_of_input
     if family == "ignores":
         return ignores_x
+    if family == "wave":
+        return lambda x: wave(x, d[0])
     return linear
 
 
@@ -420,6 +432,7 @@ def _watched(call, watch):
 
 
 def numeric_jac(ns, family, defect, inputs, needs, eps, watch=False):
+    """numeric_jacobian's answer (``eps`` None: called without eps, its default)."""
     xs = _inputs(inputs, needs)
     f = grad_function(family, defect)
     grad_mode = []  # torch.is_grad_enabled() at each call of fn: "compute it with autograd off"
@@ -427,17 +440,21 @@ def numeric_jac(ns, family, defect, inputs, needs, eps, watch=False):
     def fn(*args):
         grad_mode.append(torch.is_grad_enabled())
         return f(*args)
-    jac, yardstick = _watched(lambda: get(ns, "numeric_jacobian")(fn, xs, eps), watch)
+    args = (fn, xs) if eps is None else (fn, xs, eps)
+    jac, yardstick = _watched(lambda: get(ns, "numeric_jacobian")(*args), watch)
     return {"jac": list(jac) if isinstance(jac, (list, tuple)) else jac,
             "inputs_after": [x.detach().clone() for x in xs],
             "calls": len(grad_mode), "calls_with_grad": sum(grad_mode), "yardstick": yardstick}
 
 
-def verdict(ns, family, defect, inputs, needs, kwargs, stale=None, watch=False, catch=False):
+def verdict(ns, family, defect, inputs, needs, kwargs, stale=None, watch=False, catch=False, alias=None):
     """check_gradients' verdict; with ``stale``, every input that requires a gradient already holds a .grad
     (filled with that value), as after an earlier backward; with ``catch``, an exception check_gradients raises
-    comes back described (as "error") instead of failing the call."""
+    comes back described (as "error") instead of failing the call; with ``alias``, fn's k-th argument is the
+    tensor object built for inputs[alias[k]] (one tensor passed at two positions)."""
     xs = _inputs(inputs, needs)
+    if alias is not None:
+        xs = [xs[int(i)] for i in alias]
     if stale is not None:
         for x in xs:
             if x.requires_grad:
@@ -482,14 +499,17 @@ class MonitorNet(nn.Module):
 
 
 def monitor_net(state, root_param, frozen=(), half=False, twin=False):
-    """MonitorNet with ``state``, the parameters named in ``frozen`` frozen as well (in float16 if ``half``);
+    """MonitorNet with ``state``, the parameters named in ``frozen`` frozen as well (in float16 if ``half`` is
+    True, in float64 if it is "double");
     with ``twin``, its 'aux' Linear is registered a second time, as 'twin.0' (named_modules() lists it once, as
     'aux'; a walk of one's own over named_children() reaches it twice)."""
     net = MonitorNet(root_param)
     net.load_state_dict(state)
     if twin:
         net.twin = nn.Sequential(net.aux)
-    if half:
+    if half == "double":
+        net.double()
+    elif half:
         net.half()
     for name, p in net.named_parameters():
         if name in frozen:
@@ -691,11 +711,11 @@ def zoo_predict_per_position(ns, state, x):
     return {"p": p.detach().clone() if isinstance(p, torch.Tensor) else repr(p)[:100]}
 
 
-def zoo_predict_spec(ns, spec, x, start_training):
-    """fixed_predict_proba twice on a nested model from a strategies.model_specs() description; the mode of
-    every module afterwards."""
+def zoo_predict_spec(ns, spec, x, start_training, flip=None):
+    """fixed_predict_proba twice on a nested model from a strategies.model_specs() description (the module named
+    ``flip`` put in the other mode first); the mode of every module afterwards."""
     model = build_model(spec)
-    res = _predict_twice(ns, model, x, start_training)
+    res = _predict_twice(ns, model, x, start_training, flip)
     if res["error"]:
         return res
     return {**res, "modes": {name: bool(m.training) for name, m in model.named_modules()},

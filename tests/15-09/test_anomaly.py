@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from course.judge.expect import expect, expect_raises
+from course.judge.expect import expect, expect_close, expect_raises
 
 PROBES = runpy.run_path(str(Path(__file__).with_name("probes.py")))
 pytestmark = pytest.mark.task("anomaly")
@@ -157,15 +157,35 @@ def test_works_when_warnings_are_ignored(student, gen):
     check_report(r, judge_origin("masked_log", x, pad), "masked_log", x, pad)
 
 
+def judge_grad(name, x):
+    """d loss / d x of a loss whose backward completes, computed here."""
+    leaf = x.detach().clone().requires_grad_(True)
+    (g,) = torch.autograd.grad(PROBES["make_loss"](name)(leaf), leaf)
+    return g
+
+
+# torch.autograd.grad(loss, x) (or backward on a detached copy of x) reports the same NaNs but leaves x.grad alone:
+# the text runs loss.backward() once, which adds the gradient to x.grad (to what an earlier backward left there too)
 def test_none_when_backward_succeeds(student, gen):
-    """find_nan_origin returns None when backward raises nothing (and a NaN case still gets a report)"""
+    """find_nan_origin returns None when backward raises nothing, having run loss.backward() once (x.grad gains the
+    gradient), and a NaN case still gets a report"""
     x = torch.randn(6, generator=gen, dtype=torch.float64)
-    for name, inp in [("fine", x), ("masked_log", x.abs() + 0.1)]:
+    for name, inp, stale in [("fine", x, None), ("masked_log", x.abs() + 0.1, torch.rand(6, generator=gen,
+                                                                                         dtype=torch.float64))]:
         assert judge_origin(name, inp) is None
-        r = student.call("nan_origin", name=name, x=inp)
+        r = student.call("nan_origin", name=name, x=inp, stale=stale)
         expect(r["error"] is None and r["returned"] is None,
                f"find_nan_origin(loss, x) for a loss whose backward has no NaN returned {r['returned']!r} "
                f"(error: {r['error']}), expected None\n{PROBES['LOSS_SOURCES'][name]}")
+        want = judge_grad(name, inp) + (0 if stale is None else stale)
+        held = "" if stale is None else " (x held a .grad from an earlier backward, which backward adds to)"
+        expect(r["x_grad"] is not None, f"x.grad is None after find_nan_origin(loss, x) returned None{held}: the "
+                                        f"clause 'runs loss = loss_fn(x) and loss.backward() once' fills x.grad "
+                                        f"(torch.autograd.grad, or backward on a copy of x, does not)"
+                                        f"\n{PROBES['LOSS_SOURCES'][name]}")
+        expect_close(r["x_grad"], want, f"x.grad after find_nan_origin(loss, x) returned None{held}: one "
+                                        f"loss.backward() adds d loss / d x to it\n{PROBES['LOSS_SOURCES'][name]}",
+                     atol=1e-12, rtol=1e-10)
     # the same function must still report a real NaN: a constant None does not pass
     xn, pad = nan_input("sqrt", gen), padding(gen)
     check_report(student.call("nan_origin", name="sqrt", x=xn, pad=pad), judge_origin("sqrt", xn, pad), "sqrt", xn,

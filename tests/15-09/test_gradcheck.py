@@ -154,9 +154,11 @@ def describe(c):
         wrong, what = [], "x.T[1:], whose output is a view sharing x's memory"
     elif fam == "ignores":
         wrong, what = [], "f(x, y) = 2 sin(y), which does not depend on x"
+    elif fam == "wave":
+        wrong, what = [], f"sin({d[0]:.4g} x)"
     else:
         wrong, what = [], "3x, whose central differences are exact (every entry has |analytic - numeric| = 0)"
-    kind = "function" if fam in ("linear", "view", "ignores", "sqrt", "linear32") else "Function"
+    kind = "function" if fam in ("linear", "view", "ignores", "sqrt", "linear32", "wave") else "Function"
     text = (f"a {kind} {what}{c['note']} whose " + " and whose ".join(wrong)) if wrong else \
         f"a correct {kind} {what}{c['note']}"
     shapes = ", ".join(str(tuple(t.shape)) for t in c["inputs"])
@@ -184,14 +186,28 @@ def expect_verdict(student, c, kwargs=None, want=None, stale=None, clause=""):
                                  f"{r['verdict']}; torch.autograd.gradcheck(fn, inputs{args}) says {want}" + clause
                                  + ("; if you read .grad: the analytic Jacobian is what backward delivers, not what "
                                     ".grad held before" if stale is not None else ""))
+    # "both leave the input tensors unchanged", on every case's inputs and layouts (they come back with each call)
+    after = r.get("inputs_after") or []
+    expect(len(after) == len(c["inputs"]), f"check_gradients(fn, inputs{args}): the probe sent back {len(after)} "
+                                           f"inputs for {len(c['inputs'])}")
+    for k, (a, b) in enumerate(zip(after, c["inputs"])):
+        expect_equal(a, b, f"input {k} after check_gradients(fn, inputs{args}) for {describe(c)} (the clause 'both "
+                           f"leave the input tensors unchanged': same values afterwards)")
     return r
 
 
 # ------------------------------------------------------------------ numeric_jacobian
-@pytest.mark.parametrize("case_name", ["smooth", "mix", "big_exp", "float32_out"])
+# default_eps: a numeric_jacobian whose default step is not the text's eps=1e-6 (1e-4, "more robust") differs from
+# the central difference at 1e-6 by the eps**2 term, which only a function with a large third derivative shows
+@pytest.mark.parametrize("case_name", ["smooth", "mix", "big_exp", "float32_out", "default_eps"])
 def test_numeric_jacobian_is_central_difference(student, gen, case_name):
-    """numeric_jacobian returns float64 (out.numel(), inp.numel()) central differences per input"""
-    if case_name == "smooth":
+    """numeric_jacobian returns float64 (out.numel(), inp.numel()) central differences per input (eps=1e-6 when
+    it is not given)"""
+    if case_name == "default_eps":  # called as numeric_jacobian(fn, inputs): the judge's step is 1e-6
+        k = uniform(gen, 20.0, 40.0)
+        c, eps = case("wave", [k], [torch.rand(5, generator=gen, dtype=torch.float64) * 2 - 1],
+                      note=" at x in [-1, 1)"), None
+    elif case_name == "smooth":
         c, eps = smooth(gen), 1e-6
     elif case_name == "mix":
         c, eps = mix_case(gen), 1e-4
@@ -203,13 +219,15 @@ def test_numeric_jacobian_is_central_difference(student, gen, case_name):
                       note=" at x in [1, 2)"), 1e-3
     r = student.call("numeric_jac", family=c["family"], defect=c["defect"], inputs=c["inputs"], needs=c["needs"],
                      eps=eps)
-    want = judge_central(c, eps)
+    want = judge_central(c, 1e-6 if eps is None else eps)
+    call = ("numeric_jacobian(fn, inputs) (no eps given: the default is eps=1e-6)" if eps is None else
+            f"numeric_jacobian(fn, inputs, eps={eps})")
     jac = r["jac"]
     expect(isinstance(jac, list) and len(jac) == len(want),
-           f"numeric_jacobian(fn, inputs, eps={eps}) for {describe(c)} should return a list of {len(want)} "
-           f"entries (one per input), got {type(jac).__name__}")
+           f"{call} for {describe(c)} should return a list of {len(want)} entries (one per input), got "
+           f"{type(jac).__name__}" + (f" of {len(jac)}" if isinstance(jac, list) else ""))
     for k, (g, w) in enumerate(zip(jac, want)):
-        what = f"numeric_jacobian(fn, inputs, eps={eps})[{k}] for {describe(c)}, input shape {tuple(c['inputs'][k].shape)}"
+        what = f"{call}[{k}] for {describe(c)}, input shape {tuple(c['inputs'][k].shape)}"
         expect(isinstance(g, torch.Tensor), f"{what}: expected a tensor, got {type(g).__name__}")
         expect(g.dtype == torch.float64, f"{what}: expected dtype float64, got {g.dtype}"
                                          + (" (fn returns float32 here: the text asks for a float64 tensor whatever "
@@ -218,7 +236,7 @@ def test_numeric_jacobian_is_central_difference(student, gen, case_name):
                                     f"off (torch.no_grad())")
         expect_close(g, w, what, atol=1e-8, rtol=1e-7)
     expect(r["calls_with_grad"] == 0,
-           f"numeric_jacobian(fn, inputs, eps={eps}) for {describe(c)} called fn {r['calls_with_grad']} of "
+           f"{call} for {describe(c)} called fn {r['calls_with_grad']} of "
            f"{r['calls']} times with grad mode on (torch.is_grad_enabled() was True inside fn), expected 0: "
            f"'compute it with autograd off' (torch.no_grad())")
 
@@ -512,6 +530,45 @@ def test_output_with_no_elements(student, gen):
                                                   "empty Jacobian satisfies the test)")
 
 
+def judge_verdict_aliased(c, alias):
+    """gradcheck's verdict with fn's k-th argument the leaf built for inputs[alias[k]] (one object at two places)."""
+    xs = leaves(c["inputs"], c["needs"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return torch.autograd.gradcheck(grad_function(c["family"], c["defect"]), tuple(xs[i] for i in alias),
+                                        raise_exception=False)
+
+
+# numeric_jacobian perturbing the caller's tensor in place (as gradcheck does) with check_gradients' analytic rows
+# taken on separate copies of each argument: for fn(a, a, b) the numeric side holds the total derivative through both
+# uses of a and the analytic side one use only, and a correct function is rejected. Either way is right if both sides
+# take the same one; the defects drawn here (x's and z's gradient scaled) are wrong either way.
+def test_verdict_same_tensor_twice(student, gen):
+    """check_gradients agrees with gradcheck when one tensor object is passed at two positions (fn(a, a, b) for
+    f(x, y, z) = x*y + z²): correct and wrong gradients alike"""
+    a, b = (torch.randn(2, 3, generator=gen, dtype=torch.float64) for _ in range(2))
+    plan = [(0.0, 0.0), (signed(gen, 0.05, 0.2), 0.0), (0.0, signed(gen, 0.05, 0.2))]
+    plan.append(plan[int(torch.randint(0, 3, (), generator=gen))])
+    alias = [0, 0, 2]
+    for k in torch.randperm(len(plan), generator=gen).tolist():
+        sx, sz = plan[k]
+        c = three_case(gen, (sx, 0.0, sz))
+        c["inputs"] = [a, a, b]
+        want = judge_verdict_aliased(c, alias)
+        assert want is (sx == 0.0 and sz == 0.0), "judge: the drawn defects decide"
+        r = student.call("verdict", family=c["family"], defect=c["defect"], inputs=c["inputs"], needs=c["needs"],
+                         kwargs={}, catch=True, alias=alias)
+        what = (f"check_gradients(fn, (a, a, b)) for {describe(c)}, where x and y are one tensor object a (the "
+                f"same leaf passed twice)")
+        if r.get("error"):
+            fail(f"{what} raised {r['error']}; torch.autograd.gradcheck(fn, (a, a, b)) says {want}")
+        expect(r["type"] == "bool", f"{what} returned a {r['type']}, expected a Python bool")
+        expect(r["verdict"] is want, f"{what} returned {r['verdict']}; torch.autograd.gradcheck(fn, (a, a, b)) says "
+                                     f"{want} (its verdict must agree with gradcheck's: the numeric and the analytic "
+                                     f"Jacobian must treat the two uses of a alike, e.g. both on separate copies of "
+                                     f"each argument, or both on the tensor itself)")
+
+
 def test_written_from_scratch(student, gen):
     """numeric_jacobian and check_gradients compute their own answers: neither calls into torch.autograd.gradcheck,
     the yardstick the checks compare with"""
@@ -532,5 +589,7 @@ def test_inputs_left_unchanged(student, gen):
         r = student.call(probe, family=c["family"], defect=c["defect"], inputs=c["inputs"], needs=c["needs"],
                          **extra)
         name = "numeric_jacobian" if probe == "numeric_jac" else "check_gradients"
+        expect(len(r["inputs_after"]) == len(c["inputs"]), f"{name}: the probe sent back {len(r['inputs_after'])} "
+                                                            f"inputs for {len(c['inputs'])}")
         for k, (after, before) in enumerate(zip(r["inputs_after"], c["inputs"])):
             expect_equal(after, before, f"input {k} after {name}(fn, inputs, eps=1e-3) (it must not change)")

@@ -176,6 +176,10 @@ def growth_cases(gen):
         "flat after the first iteration": scaled([2048, 4096, 4096, 4096], [2, 3, 3, 3]),
         "two snapshots": scaled([512, 1536], [1, 2]),
         "allocations grow, bytes do not": scaled([65536, 65536, 65536], [7, 8, 9]),
+        # a buffer that grows in place (reallocated larger, one allocation all along): leaking, by the bytes alone
+        "bytes grow, allocations do not": scaled([4096, 5120, 6656, 7680], [3, 3, 3, 3]),
+        # each smallest increase in its own iteration: not the allocations of the iteration with the fewest bytes
+        "smallest increases in different iterations": scaled([4096, 6144, 6656, 9216, 11264], [2, 3, 6, 7, 10]),
     }
 
 
@@ -185,7 +189,8 @@ def growth_cases(gen):
                                   "the smallest increase between the first two snapshots",
                                   pytest.param("flat after the first iteration",
                                                marks=pytest.mark.task("leaks", weight=0.1)),
-                                  "two snapshots", "allocations grow, bytes do not"])
+                                  "two snapshots", "allocations grow, bytes do not",
+                                  "bytes grow, allocations do not", "smallest increases in different iterations"])
 def test_memory_growth_values(student, gen, case):
     """memory_growth: the smallest increase of allocated bytes and of allocations between snapshots, and leaking"""
     b, a = growth_cases(gen)[case]

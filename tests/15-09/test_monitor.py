@@ -147,24 +147,34 @@ def test_norms_after_one_backward(student, gen, root_param):
     expect_norms(got[0], want[0], "after one backward", values_only=True)
 
 
-def test_norms_of_float16_gradients(student, gen):
-    """norms() of float16 gradients of a few hundred is their finite L2 norm (as torch.linalg.vector_norm gives),
-    not inf from squaring in float16"""
+# float64: squares taken in float32 (a .float() cast "against float16 overflow", or a default-dtype accumulator such
+# as torch.zeros(()) added to in place) overflow at gradients of 1e20, whose float64 norm is finite
+@pytest.mark.parametrize("dtype", ["float16", "float64"])
+def test_norms_do_not_overflow(student, gen, dtype):
+    """norms() of float16 gradients of a few hundred, and of float64 gradients of about 1e20, is their finite L2 norm
+    (as torch.linalg.vector_norm gives in that dtype), not inf from squaring in a narrower dtype"""
     state = fresh_state(int(torch.randint(0, 10_000, (1,), generator=gen)), False)
     names = {"body.0.weight": (7, 5), "aux.weight": (2, 5), "aux.bias": (2,)}
-    grads = {n: ((torch.rand(s, generator=gen) * 200 + 250) * torch.sign(torch.randn(s, generator=gen))).half()
-             for n, s in names.items()}
-    got, want = run(student, state, False, [["new", 0], ["inject", grads], ["norms", 0], ["diagnose", 0, 0.0, 1e9]],
-                    half=True)
-    what = "a float16 model after gradients of 250 to 450 in size (their squares overflow float16)"
+    if dtype == "float16":
+        grads = {n: ((torch.rand(s, generator=gen) * 200 + 250) * torch.sign(torch.randn(s, generator=gen))).half()
+                 for n, s in names.items()}
+        what, high = "a float16 model after gradients of 250 to 450 in size (their squares overflow float16)", 1e9
+    else:
+        grads = {n: (torch.rand(s, generator=gen, dtype=torch.float64) + 0.5) * 1e20
+                 * torch.sign(torch.randn(s, generator=gen, dtype=torch.float64)) for n, s in names.items()}
+        what, high = ("a float64 model (model.double()) after gradients of 5e19 to 1.5e20 in size (their squares "
+                      "overflow float32, not float64)"), 1e30
+    got, want = run(student, state, False, [["new", 0], ["inject", grads], ["norms", 0],
+                                            ["diagnose", 0, 0.0, high]], half=True if dtype == "float16" else "double")
+    expect(len(got) == 2, f"{what}: the probe sent back {len(got)} answers for 2 reads")
     n = got[0]["norms"] if isinstance(got[0]["norms"], dict) else {}
     for name in ("body.0", "aux"):
         g, w = n.get(name), want[0][name]
         expect(isinstance(g, float) and math.isfinite(g) and abs(g - w) <= 2e-3 * w,
-               f"{what}: norms()[{name!r}] is {g!r}, expected {w:.6g} (square and sum in float32 or float64, or "
-               f"use torch.linalg.vector_norm)")
-    expect(got[1]["diagnose"] is None, f"{what}: diagnose(0, 1e9) is {got[1]['diagnose']!r}, expected None (every "
-                                       f"norm is finite and in range)")
+               f"{what}: norms()[{name!r}] is {g!r}, expected {w:.6g} (square and sum in float64, or use "
+               f"torch.linalg.vector_norm in the gradient's own dtype, which accumulates float16 in float32)")
+    expect(got[1]["diagnose"] is None, f"{what}: diagnose(0, {high:g}) is {got[1]['diagnose']!r}, expected None "
+                                       f"(every norm is finite and in range)")
 
 
 def test_shared_parameter_counts_once_for_each_module(student, gen):
@@ -269,6 +279,7 @@ def diagnose_actions(norms, gen):
 
 def expect_diagnoses(got, want, norms, thresholds):
     shown = ", ".join(f"{k!r}: {v:.4g}" for k, v in norms.items())
+    expect(len(got) == len(want), f"the probe sent back {len(got)} diagnose() answers for {len(want)} calls")
     for g, w, (low, high) in zip(got, want, thresholds):
         expect(g["diagnose"] == w and g["type"] == ("NoneType" if w is None else "tuple"),
                f"diagnose(low={low:.4g}, high={high:.4g}) returned {g['diagnose']!r} ({g['type']}), expected "

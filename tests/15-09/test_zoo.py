@@ -178,6 +178,9 @@ def test_train_returns_float_losses(student, gen):
                  "the losses fixed_train returned", atol=1e-6, rtol=1e-5)
 
 
+PREDICT_MODULES = ["", "bn", "drop", "lin", "out"]  # sorted names of PredictNet().named_modules(), the judge's own list
+
+
 def judge_predict(state, x):
     torch.manual_seed(1234)
     model = PROBES["PredictNet"]()
@@ -185,6 +188,14 @@ def judge_predict(state, x):
     model.eval()
     with torch.no_grad():
         return F.softmax(model(x), dim=1), model.bn.running_mean.clone()
+
+
+def judge_logits(state, x):
+    torch.manual_seed(1234)
+    model = PROBES["PredictNet"]()
+    model.load_state_dict(state)
+    with torch.no_grad():
+        return model.eval()(x)
 
 
 def predict_state(gen):
@@ -196,15 +207,28 @@ def predict_state(gen):
     return m.state_dict()
 
 
+# from_eval: logits in the hundreds (the output layer's weights scaled up and its bias shifted). A softmax written out as
+# exp(z) / exp(z).sum(1) overflows float32's exp above about 88 and gives inf / inf = NaN; F.softmax subtracts the
+# row's maximum first. (from_train keeps the usual logits, so that dropout left on still shows in the probabilities.)
 @pytest.mark.parametrize("start_training", [True, False], ids=["from_train", "from_eval"])
 def test_predict_in_eval_mode(student, gen, start_training):
-    """fixed_predict_proba gives evaluation-mode softmax probabilities without a graph and leaves BN statistics alone"""
+    """fixed_predict_proba gives evaluation-mode softmax probabilities without a graph and leaves BN statistics alone
+    (finite probabilities for logits in the hundreds too)"""
     state = predict_state(gen)
     x = torch.randn(7, 6, generator=gen)
+    if not start_training:  # a spread of tens to hundreds, and every row's largest logit above 100
+        state["out.weight"] = state["out.weight"] * (20 + 20 * torch.rand((), generator=gen))
+        state["out.bias"] = state["out.bias"] + (150 + 150 * torch.rand((), generator=gen))
+        low = float(judge_logits(state, x).max(dim=1).values.min())
+        if low < 100:
+            state["out.bias"] = state["out.bias"] + (100 - low)
+        assert float(judge_logits(state, x).max(dim=1).values.min()) > 90, "judge: exp of every row's top logit overflows"
     r = student.call("zoo_predict", state=state, x=x, start_training=start_training)
     want, running = judge_predict(state, x)
     expect(r["error"] is None, str(r["error"]))
-    mode = "a model in training mode" if start_training else "a model in eval mode"
+    mode = "a model in training mode" if start_training else \
+        (f"a model in eval mode whose logits reach {float(judge_logits(state, x).abs().max()):.4g} in size (float32: "
+         f"exp of such logits overflows, so subtract the row's maximum first, as F.softmax does)")
     expect_close(r["p1"], want, f"fixed_predict_proba(model, x) for {mode} (dropout and batch norm in eval mode)",
                  atol=1e-6, rtol=1e-5)
     expect_close(r["p2"], want, f"a second fixed_predict_proba(model, x) for {mode}", atol=1e-6, rtol=1e-5)
@@ -243,7 +267,8 @@ def test_predict_restores_mode(student, gen, start_training):
     expect(r["error"] is None, str(r["error"]))
     want, _ = judge_predict(state, x)
     expect_close(r["p1"], want, "fixed_predict_proba(model, x)", atol=1e-6, rtol=1e-5)
-    expect(r["training_after"] == start_training and all(t == start_training for t in r["children_training"]),
+    expect(len(r["children_training"]) == len(PREDICT_MODULES) - 1 and r["training_after"] == start_training
+           and all(t == start_training for t in r["children_training"]),
            f"after fixed_predict_proba the model's training flag is {r['training_after']} (children "
            f"{r['children_training']}); it was {start_training} before")
     # mixed modes: fine-tuning keeps a batch norm in eval mode inside a training model (MC dropout the reverse)
@@ -253,7 +278,9 @@ def test_predict_restores_mode(student, gen, start_training):
     expect(r["error"] is None, str(r["error"]))
     expect_close(r["p1"], want, f"fixed_predict_proba(model, x) for {what} (every module in eval mode)",
                  atol=1e-6, rtol=1e-5)
-    before = {n: (n == flip) != start_training for n in r["modes"]}
+    expect(sorted(r["modes"]) == PREDICT_MODULES, f"after fixed_predict_proba on {what}, the probe reported the "
+                                                   f"modes of {sorted(r['modes'])}, expected {PREDICT_MODULES}")
+    before = {n: (n == flip) != start_training for n in PREDICT_MODULES}
     changed = sorted(n or "(the model itself)" for n, t in r["modes"].items() if t != before[n])
     expect(not changed, f"after fixed_predict_proba on {what}, these modules changed mode: {changed}; put each "
                         f"module back in its own mode (model.train(was) sets every submodule to the model's mode)")
@@ -270,7 +297,9 @@ def test_predict_restores_mode_when_model_raises(student, gen):
         what = (f"fixed_predict_proba(model, x) for a model in {'training' if start_training else 'eval'} mode"
                 f"{' whose batch norm is frozen in eval mode' if flip else ''} and an x of shape (3, {width}) (the "
                 f"model takes 6 features: model(x) raises)")
-        before = {n: (n == flip) != start_training for n in r["modes"]}
+        expect(sorted(r["modes"]) == PREDICT_MODULES, f"after {what}, the probe reported the modes of "
+                                                       f"{sorted(r['modes'])}, expected {PREDICT_MODULES}")
+        before = {n: (n == flip) != start_training for n in PREDICT_MODULES}
         changed = sorted(n or "(the model itself)" for n, t in r["modes"].items() if t != before[n])
         expect(not changed, f"after {what}, these modules changed mode: {changed}; the clause 'leaves every module "
                             f"of the model in the mode it was in, also when model(x) raises' asks for the modes to "
@@ -281,23 +310,33 @@ def test_predict_restores_mode_when_model_raises(student, gen):
 @pytest.mark.parametrize("start_training", [True, False], ids=["from_train", "from_eval"])
 @settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(spec=model_specs(norm=True, dropout=True), seed=st.integers(0, 2**31 - 1))
+# a module two levels down (a block, or a layer inside one) in the other mode: remembering the modes of the model and
+# its direct children only, and putting each child back with child.train(mode), which recurses, resets it
 def test_predict_nested_model(student, spec, start_training, seed):
     """fixed_predict_proba on any model: dropout and batch norm nested inside blocks are in evaluation mode
-    too, and every module is left in the mode it was in"""
+    too, and every module is left in the mode it was in (one nested module in the other mode)"""
     x = torch.randn(5, spec["in"], generator=torch.Generator().manual_seed(seed))
     model = build_model(spec).eval()
     with torch.no_grad():
         want = F.softmax(model(x), dim=1)
     buffers = {n: b.clone() for n, b in model.named_buffers()}
-    r = student.call("zoo_predict_spec", spec=spec, x=x, start_training=start_training)
+    nested = [n for n, _ in model.named_modules() if "." in n]
+    flip = nested[seed % len(nested)]
+    r = student.call("zoo_predict_spec", spec=spec, x=x, start_training=start_training, flip=flip)
     expect(r["error"] is None, str(r["error"]))
     mode = "training" if start_training else "evaluation"
+    other = "evaluation" if start_training else "training"
     what = (f"fixed_predict_proba(model, x) for a model in {mode} mode whose Dropout and BatchNorm1d layers sit "
-            f"two levels down (model.body[i][j], hidden widths {spec['hidden']})")
+            f"two levels down (model.body[i][j], hidden widths {spec['hidden']}), with model.{flip} (and what it "
+            f"holds) in {other} mode")
     expect_close(r["p1"], want, f"{what} (every dropout and batch norm in eval mode)", atol=1e-6, rtol=1e-5)
     expect_close(r["p2"], want, f"a second {what}", atol=1e-6, rtol=1e-5)
-    wrong = sorted(n or "(the model itself)" for n, t in r["modes"].items() if t != start_training)
-    expect(not wrong, f"after {what}, these modules are no longer in {mode} mode: {wrong}")
+    before = {n: start_training != (n == flip or n.startswith(flip + ".")) for n, _ in model.named_modules()}
+    expect(sorted(r["modes"]) == sorted(before), f"after {what}, the model's modules are {sorted(r['modes'])}, "
+                                                 f"expected {sorted(before)}")
+    wrong = sorted(n or "(the model itself)" for n, t in r["modes"].items() if t != before[n])
+    expect(not wrong, f"after {what}, these modules changed mode: {wrong} (put each module back in its own mode: "
+                      f"child.train(mode) sets everything below the child to that mode too)")
     for n, b in buffers.items():
         expect_equal(r["buffers"][n], b, f"buffer {n!r} after {what} (it must not be updated)")
 
