@@ -77,3 +77,27 @@ def test_zygote_imports_ahead_what_the_assignment_imports(monkeypatch):
         for server in adapter._SERVERS.values():
             server.close()
         adapter._SERVERS.clear()
+
+
+def test_warm_graphs_leaves_nothing_behind():
+    """The first torch.cond/torch.export, run once in a template, zygote or judge server (forkserver.warm_graphs):
+    afterwards no thread more (a template forks only with one), the same torch RNG state, grad mode, warning
+    filters and environment (inductor names its TMPDIR cache there), and dynamo as a fresh process has it (no
+    compiled frame, empty counters)."""
+    import subprocess
+    import sys
+
+    from course import REPO_ROOT
+    code = """
+import os, warnings, torch, torch._dynamo, torch.export._trace
+from course.judge import forkserver
+threads = lambda: len(os.listdir("/proc/self/task"))
+before = (threads(), torch.get_rng_state(), torch.is_grad_enabled(), list(warnings.filters), dict(os.environ))
+forkserver.warm_graphs()
+after = (threads(), torch.get_rng_state(), torch.is_grad_enabled(), list(warnings.filters), dict(os.environ))
+print(before[0] == after[0] == 1, torch.equal(before[1], after[1]), before[2:] == after[2:],
+      not torch._dynamo.utils.counters, forkserver._GRAPHS_WARM)
+"""
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=REPO_ROOT,
+                       env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO_ROOT), "OPENBLAS_NUM_THREADS": "1"})
+    assert r.stdout.split() == ["True"] * 5, r.stdout + r.stderr[-2000:]

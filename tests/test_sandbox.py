@@ -28,6 +28,8 @@ def inside(code: str, workdir=None, **kw) -> dict:
 
 
 def test_only_system_python_and_course_package_visible(tmp_path):
+    judge_cache = REPO_ROOT / "gradebook" / ".judge-cache"  # the hidden suites' own (15-05's exported programs)
+    judge_cache.mkdir(parents=True, exist_ok=True)
     seen = inside(f"""
         import os, socket
         def ls(p):
@@ -38,7 +40,7 @@ def test_only_system_python_and_course_package_visible(tmp_path):
         except OSError:
             net = False
         print(dict(top=ls("/"), repo=ls({str(REPO_ROOT)!r}), parent=ls({str(REPO_ROOT.parent)!r}), net=net,
-                   home=ls(os.path.expanduser("~")), cwd=os.getcwd()))
+                   home=ls(os.path.expanduser("~")), cwd=os.getcwd(), cache=ls({str(judge_cache)!r})))
     """)
     python_tops = {p.strip("/").split("/")[0] for p in sandbox.visible_paths()}
     assert set(seen["top"]) <= ALLOWED_TOP | python_tops, seen["top"]
@@ -49,6 +51,7 @@ def test_only_system_python_and_course_package_visible(tmp_path):
     assert set(seen["parent"] or []) <= made(str(REPO_ROOT.parent)), \
         f"siblings of the course folder visible: {seen['parent']}"
     assert not seen["net"], "network reachable from the sandbox"
+    assert seen["cache"] is None, f"the judge's cache visible: {seen['cache']}"
 
 
 def test_only_private_tmpfs_is_writable(tmp_path):

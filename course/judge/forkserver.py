@@ -42,6 +42,50 @@ _GRAPHS = ("torch._dynamo", "torch._functorch.aot_autograd", "torch._functorch.c
            "torch._dynamo.backends.debugging", "torch._dynamo.repro.after_dynamo", "torch.export._trace")
 LAZY = {"gradcheck": ("torch.fx.experimental.symbolic_shapes",), "gradgradcheck": ("torch.fx.experimental.symbolic_shapes",),
         "compile": _GRAPHS, "cond": _GRAPHS, "export": _GRAPHS}
+_GRAPHS_WARM = False  # warm_graphs() has run in this process (or in the template it was forked from)
+
+
+def warm_graphs() -> None:
+    """The first torch.cond and torch.export of a process, once here for every child: past their imports (_GRAPHS),
+    dynamo's and export's first use sets up lazily (about 0.45 s of CPU in each kernel and worker of a topic that
+    calls them, issue 40). A tiny model of the course's own is called eagerly through torch.cond and exported;
+    then torch._dynamo.reset() drops its compiled code and guards, and the RNG, grad mode and warning filters
+    are as before. Nothing of a submission or a hidden suite is involved; no thread is started."""
+    global _GRAPHS_WARM
+    if _GRAPHS_WARM:
+        return
+    _GRAPHS_WARM = True
+    import warnings
+
+    import torch
+
+    class _Branch(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = torch.nn.Linear(3, 2)
+
+        def forward(self, x):
+            return torch.cond(x.sum() > 0, lambda t: self.lin(t + 1), lambda t: self.lin(t - 1), (x,))
+
+    environ = dict(os.environ)  # inductor's cache_dir() names this process's TMPDIR in TORCHINDUCTOR_CACHE_DIR
+    with warnings.catch_warnings(), torch.random.fork_rng(devices=[]):
+        warnings.simplefilter("ignore")
+        try:
+            model = _Branch().eval()
+            with torch.no_grad():
+                model(torch.ones(2, 3))
+            torch.export.export(model, (torch.ones(2, 3),))
+        except Exception:  # only speed is lost
+            pass
+        finally:
+            torch._dynamo.reset()
+            torch._dynamo.utils.counters.clear()  # as a fresh process has them
+            os.environ.clear()
+            os.environ.update(environ)  # a child finds its own TMPDIR's, as a fresh process would
+
+
+def _wants_graphs(names) -> bool:
+    return "torch.export._trace" in names
 
 
 def _graded_code(tree):
@@ -140,6 +184,8 @@ def main() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         worker.warm()  # the shell and caches each worker would build first, built once here
+    if _wants_graphs(os.environ.get(PRELOAD_ENV, ",".join(PRELOAD)).split(",")):
+        warm_graphs()  # a no-op in a zygote forked from a template that has run it
     import gc
     gc.freeze()  # the preloaded modules outlive every worker: no collection walks them again
     status_fds: dict[int, int] = {}  # child pid -> the pipe its exit code is written to

@@ -111,6 +111,9 @@ def _warm(env: dict) -> None:
                 importlib.import_module(name)
             except Exception:  # the session imports it itself, or does without
                 pass
+    from .forkserver import _wants_graphs, warm_graphs
+    if _wants_graphs(names):
+        warm_graphs()  # the session's own exports (15-05 exports its references) skip the first use's set-up
     gc.freeze()  # as at start: no collection in a session walks what the server imported
 
 

@@ -4,7 +4,6 @@ The judge exports its own models and counts their operators; the submission's fu
 saved by torch.export.save and loaded in its process (cheaper there than exporting and decomposing again).
 """
 import importlib.util
-import io
 import sys
 from pathlib import Path
 
@@ -40,19 +39,19 @@ def _case(student, gen, course_seed, kind, decompose):
     if key not in _CACHE:
         hidden = 4
         repeats = int(torch.randint(1, 17, (1,), generator=gen))  # the operator counts differ per student
-        state = J.random_state(kind, hidden, gen)
+        J.random_state(kind, hidden, gen)  # drawn as before (the later draws stay the same); the counts need no weights
         example = J.dark(2, gen)
+        progs = J.programs(kind, hidden, tuple(example.shape), _FORMS[kind], repeats)
         wants, supported = {}, {}
         for dec in _FORMS[kind]:
-            want = wants[dec] = J.op_counts(J.program(kind, hidden, state, example, dec, repeats))
+            want = wants[dec] = progs[dec][0]
             names = sorted(want)
             # a random half of the operators is "supported", plus a name the program does not call, and the
             # overload packet's name of an unsupported one ("aten.relu" is not "aten.relu.default")
             pick = torch.randperm(len(names), generator=gen)[: len(names) // 2].tolist()
             packets = [n.rsplit(".", 1)[0] for i, n in enumerate(names) if i not in pick and n.count(".") == 2]
             supported[dec] = sorted({names[i] for i in pick} | {"aten.hardswish.default"} | set(packets[:1]))
-        res = student.call("op_inventory", programs={_FORM[dec]: _saved(J.program(kind, hidden, state, example, dec,
-                                                                                 repeats)) for dec in _FORMS[kind]},
+        res = student.call("op_inventory", programs={_FORM[dec]: progs[dec][1] for dec in _FORMS[kind]},
                            supported={_FORM[dec]: supported[dec] for dec in _FORMS[kind]})
         _CACHE[key] = {dec: (res[_FORM[dec]], wants[dec], supported[dec], _LABEL[(kind, dec)].format(r=repeats))
                        for dec in _FORMS[kind]}
@@ -60,14 +59,6 @@ def _case(student, gen, course_seed, kind, decompose):
     if "raised" in res:  # the student's code raised on this form: this form's checks fail with it
         raise StudentError("op_inventory", res["raised"])
     return res, want, supported, label
-
-
-def _saved(ep) -> bytes:
-    """The judge's program as torch.export.save writes it: the probe loads it (the same graph, weights and
-    operators) instead of exporting the model again in the submission's process."""
-    buf = io.BytesIO()
-    torch.export.save(ep, buf)
-    return buf.getvalue()
 
 
 def _difference(want: dict, got) -> str:
