@@ -14,7 +14,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 from torch.nn.modules.linear import NonDynamicallyQuantizableLinear
 
-from course.judge.probelib import capture_error, get, relative_device, stand_in_device
+from course.judge.probelib import capture_error, get, relative_device, relayout, stand_in_device
 
 
 # ====================================================================== builders
@@ -384,10 +384,13 @@ def count_ops_convnet(ns, desc, state):
 
 
 # ====================================================================== fold_conv_bn
-def fold(ns, cfg, conv_state, bn_state, x):
-    """Fold one Conv2d/BatchNorm2d pair built from plain data; report the result and the inputs afterwards."""
+def fold(ns, cfg, conv_state, bn_state, x, layout="contiguous"):
+    """Fold one Conv2d/BatchNorm2d pair built from plain data; report the result and the inputs afterwards.
+    ``layout``: the memory layout of conv's weight (probelib.relayout: channels_last, transposed, strided, ...)."""
     conv = nn.Conv2d(**cfg).double()
     conv.load_state_dict(conv_state)
+    if layout != "contiguous":
+        conv.weight = nn.Parameter(relayout(conv.weight.detach(), layout))
     bn = nn.BatchNorm2d(cfg["out_channels"], eps=bn_state.pop("__eps__", 1e-5)).double()
     bn.load_state_dict(bn_state)
     bn.eval()
@@ -438,9 +441,12 @@ def fold_typed(ns, cfg, conv_state, bn_state, conv_dtype, bn_dtype, device="cpu"
 
 
 # ====================================================================== fuse_conv_bn
-def fuse(ns, desc, state, x):
-    """Fuse a ConvNet; report outputs, the fused graph's modules and the fused conv parameters."""
+def fuse(ns, desc, state, x, channels_last=False):
+    """Fuse a ConvNet (in channels_last memory format when asked, as model.to(memory_format=...) leaves it); report
+    outputs, the fused graph's modules and the fused conv parameters."""
     model = build_convnet(desc, state)
+    if channels_last:
+        model = model.to(memory_format=torch.channels_last)
     before = model(x).detach()
     gm = get(ns, "fuse_conv_bn")(model)
     graph = _graph_of(gm, "fuse_conv_bn")
@@ -582,7 +588,10 @@ def swap(ns, ops, state, new, x, y):
 
 
 # ====================================================================== recording backend
-def backend_capture(ns, fname, x, state=None):
+def backend_capture(ns, fname, x, state=None, recast=False):
+    """Two calls with the same shapes (the second served from Dynamo's cache) on an x that requires grad, the
+    gradient of the first result's sum, and with ``recast`` a third call on x.float() (a recompilation: new
+    graphs whose code is the same). What the backend printed and recorded."""
     make = get(ns, "make_recording_backend")
     made = make()
     if not (isinstance(made, tuple) and len(made) == 2):
@@ -596,11 +605,17 @@ def backend_capture(ns, fname, x, state=None):
         f = DYN_FUNCS[fname]
     torch._dynamo.reset()
     buf = io.StringIO()
+    xg = x.detach().clone().requires_grad_(True)
+    grad, out3 = None, None
     try:
         with contextlib.redirect_stdout(buf):
             compiled = torch.compile(f, backend=backend)
-            out1 = compiled(x)
-            out2 = compiled(x * 0.5)  # same shapes: served from Dynamo's cache, no new graph
+            out1 = compiled(xg)
+            out2 = compiled(xg * 0.5)  # same shapes (and requires_grad): served from Dynamo's cache
+            if isinstance(out1, torch.Tensor) and out1.requires_grad:
+                grad = torch.autograd.grad(out1.sum(), xg)[0].detach()
+            if recast:
+                out3 = compiled(x.detach().float()).detach()  # another dtype: Dynamo recompiles
     finally:
         torch._dynamo.reset()
     glist = list(graphs)
@@ -610,7 +625,9 @@ def backend_capture(ns, fname, x, state=None):
             described.append([{"op": n.op, "target": target_name(n.target)} for n in g.graph.nodes])
         else:
             described.append(repr(type(g).__name__))
-    return {"out1": out1.detach(), "out2": out2.detach(), "graphs": described, "printed": buf.getvalue()[-20000:]}
+    return {"out1": out1.detach(), "out2": out2.detach(), "out3": out3, "grad": grad,
+            "out1_requires_grad": bool(getattr(out1, "requires_grad", False)), "graphs": described,
+            "printed": buf.getvalue()[-20000:]}
 
 
 def backend_in_place(ns, x):
@@ -691,7 +708,8 @@ class SpecialConvBN(nn.Module):
     """ConvTranspose2d -> BatchNorm2d (not a Conv2d: must stay), then Conv2d -> BatchNorm2d; or, for kind
     "shared_bn", norm(a(x)) + norm(b(x)) + norm(x) with one BatchNorm2d module (two foldable pairs, one call
     that stays); for kind "shared_conv", conv modules that forward calls twice (their pairs stay) next to one
-    foldable pair."""
+    foldable pair; for kind "trident", two convs of other dilations sharing one weight Parameter, each followed
+    by its own BatchNorm2d (both pairs are valid: each folded conv is a new module with weights of its own)."""
 
     def __init__(self, kind, c=3):
         super().__init__()
@@ -709,6 +727,11 @@ class SpecialConvBN(nn.Module):
             self.b = nn.Conv2d(c, c, 1)
             self.c = nn.Conv2d(c, c, 3, padding=1, bias=False)
             self.n1, self.n2, self.n3, self.n4 = (nn.BatchNorm2d(c) for _ in range(4))
+        if kind == "trident":  # held-out round 15: tied weights (TridentNet's branches share their kernels)
+            self.a = nn.Conv2d(c, c, 3, padding=1)
+            self.b = nn.Conv2d(c, c, 3, padding=2, dilation=2, bias=False)
+            self.b.weight = self.a.weight
+            self.n1, self.n2 = nn.BatchNorm2d(c), nn.BatchNorm2d(c)
 
     def forward(self, x):
         if self.kind == "shared_bn":
@@ -716,6 +739,8 @@ class SpecialConvBN(nn.Module):
         if self.kind == "shared_conv":
             return (self.n1(self.a(x)) + self.a(x * 2.0) + self.n2(self.b(x)) + self.n3(self.b(-x))
                     + self.n4(self.c(x)))
+        if self.kind == "trident":
+            return self.n1(self.a(x)) + self.n2(self.b(x)) * 0.5
         x = torch.relu(self.up_bn(self.up(x)))
         return self.bn(self.conv(x))
 

@@ -47,37 +47,71 @@ def _ops(graph):
     return Counter(f"{n['op']}:{n['target']}" for n in graph if n["op"] in ("call_function", "call_method"))
 
 
-def _check(student, fname, x, f, state=None):
-    want_graphs = _explain(f, x)
+def _short_names(graph):
+    """The names a printed graph shows for its torch functions and methods (operator.* prints as + or *)."""
+    return {n["target"].rsplit(".", 1)[-1] for n in graph if n["op"] in ("call_function", "call_method")
+            and not n["target"].startswith(("operator.", "_operator."))}
+
+
+def _check(student, fname, x, f, state=None, recast=False):
+    """Two calls on an x that requires grad (the second from Dynamo's cache), the gradient of the first result,
+    and with ``recast`` a third call on x.float(): a recompilation whose graphs have the same code as the first
+    ones, which the backend must print and record again (the judge's graphs: torch._dynamo.explain)."""
+    want_graphs = _explain(f, x) + (_explain(f, x.float()) if recast else [])
     with torch.no_grad():
         want1, want2 = f(x), f(x * 0.5)
-    res = student.call("backend_capture", fname=fname, x=x, state=state)
-    what = f"torch.compile({fname}, backend=backend) with (backend, graphs) = make_recording_backend()"
+        want3 = f(x.float()) if recast else None
+    xg = x.clone().requires_grad_(True)
+    want_grad = torch.autograd.grad(f(xg).sum(), xg)[0]
+    res = student.call("backend_capture", fname=fname, x=x, state=state, recast=recast)
+    calls = "two calls with the same shapes, then one on x.float() (a recompilation)" if recast else \
+        "two calls with the same shapes"
+    what = (f"torch.compile({fname}, backend=backend) with (backend, graphs) = make_recording_backend(), {calls}, x "
+            f"of shape {tuple(x.shape)} requiring grad")
     expect_close(res["out1"], want1, f"{what}: result of the compiled function", atol=1e-12, rtol=1e-10)
     expect_close(res["out2"], want2, f"{what}: result of a second call", atol=1e-12, rtol=1e-10)
+    expect(res["out1_requires_grad"] and res["grad"] is not None,
+           f"{what}: the compiled function's result does not require grad although x does, so no gradient reaches "
+           f"x; the backend must return gm.forward itself, which runs with autograd like the eager function (not "
+           f"a wrapper that runs it under torch.no_grad())")
+    expect_close(res["grad"], want_grad, f"{what}: gradient of the first result's sum with respect to x",
+                 atol=1e-12, rtol=1e-10)
+    if recast:
+        expect(res["out3"] is not None, f"{what}: the call on x.float() returned nothing")
+        expect_close(res["out3"], want3, f"{what}: result of the call on x.float()", atol=1e-5, rtol=1e-5)
     got = res["graphs"]
     bad = [g for g in got if isinstance(g, str)]
     expect(not bad, f"{what}: 'graphs' should hold the torch.fx.GraphModule objects the backend received, "
                     f"found {bad[:3]}")
     expect(len(got) == len(want_graphs),
-           f"{what}: Dynamo captured {len(want_graphs)} graph(s) over two calls with the same shapes, but 'graphs' "
-           f"holds {len(got)} (keep every graph the backend receives, in order, and only those)")
+           f"{what}: Dynamo captured {len(want_graphs)} graph(s), but 'graphs' holds {len(got)} (keep every graph "
+           f"the backend receives, in order, and only those; a recompilation's graphs count too, even when their "
+           f"code is the same as an earlier graph's)")
     for i, (g, w) in enumerate(zip(got, want_graphs)):
         expect(_ops(g) == _ops(w), f"{what}: graph {i} in 'graphs' has operations {dict(_ops(g))}, but Dynamo "
                                    f"captured {dict(_ops(w))}")
+    printed = res["printed"]
+    for name in sorted(set().union(*map(_short_names, want_graphs))):
+        n_graphs = sum(name in _short_names(w) for w in want_graphs)
+        expect(printed.count(name) >= n_graphs,
+               f"{what}: '{name}' occurs in {n_graphs} of the {len(want_graphs)} graphs the backend received, but "
+               f"{printed.count(name)} time(s) in what it printed: print every graph it receives, each time "
+               f"(print(gm.graph), gm.print_readable() or print(gm.code)). Printed: {printed[:200]!r}")
     return res, want_graphs, what
 
 
 def test_single_graph(student, gen):
-    """a function without graph breaks: one graph recorded, with the right operations, and results unchanged"""
+    """a function without graph breaks: one graph recorded per compilation (also a recompilation for float32, whose
+    code is the same), with the right operations, results and gradient"""
     x = torch.randn(5, generator=gen, dtype=torch.float64)
-    _check(student, "smooth", x, P.dyn_smooth)
+    _check(student, "smooth", x, P.dyn_smooth, recast=True)
 
 
 def test_graph_break(student, gen):
-    """a function with a graph break: both graphs recorded, in order"""
+    """a function with a graph break: both graphs recorded and printed, in order, and both again after a
+    recompilation for float32"""
     x = torch.randn(2, 3, generator=gen, dtype=torch.float64)
-    _check(student, "break", x, P.dyn_break)
+    _check(student, "break", x, P.dyn_break, recast=True)
 
 
 def test_module_graph_printed(student, gen):

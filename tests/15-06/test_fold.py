@@ -36,20 +36,32 @@ def _describe(cfg, eps):
             f"bias={cfg['bias']}), BatchNorm2d(eps={eps:g}) in eval mode)")
 
 
-def _check_against_torch(student, cfg, gen, eps):
+LAYOUTS = ["contiguous", "channels_last", "transposed", "strided", "offset"]
+
+
+def _check_against_torch(student, cfg, gen, eps, layout="contiguous"):
+    """``layout``: how conv's weight is laid out in memory (probelib.relayout), e.g. channels_last as
+    model.to(memory_format=torch.channels_last) leaves it: same values, so the same fold."""
     conv, bn, cs, bs = _pair(cfg, gen, eps)
     x = torch.randn(2, cfg["in_channels"], 9, 8, generator=gen, dtype=torch.float64)
     ref = fuse_conv_bn_eval(conv, bn)
     with torch.no_grad():
         want_out = bn(conv(x))
-    res = student.call("fold", cfg=cfg, conv_state=cs, bn_state={**bs, "__eps__": eps}, x=x)
-    what = _describe(cfg, eps)
+    res = student.call("fold", cfg=cfg, conv_state=cs, bn_state={**bs, "__eps__": eps}, x=x, layout=layout)
+    what = _describe(cfg, eps) + ("" if layout == "contiguous" else f", conv's weight laid out {layout}")
     expect(res["bias"] is not None, f"{what}: the folded conv has no bias; BatchNorm's shift "
                                     f"beta - gamma*mean/sqrt(var+eps) must go into a bias")
     expect_close(res["weight"], ref.weight.detach(), f"{what}: folded weight", atol=1e-10, rtol=1e-8)
     expect_close(res["bias"], ref.bias.detach(), f"{what}: folded bias", atol=1e-10, rtol=1e-8)
     expect_close(res["out"], want_out, f"{what}: folded_conv(x) vs bn(conv(x)) for x of shape {tuple(x.shape)}",
                  atol=1e-9, rtol=1e-7)
+    for label, after, before in (("conv", res["conv_after"], cs), ("bn", res["bn_after"], bs)):
+        expect(set(after) == set(before), f"{what}: the input {label}'s state_dict keys changed from {sorted(before)} "
+                                          f"to {sorted(after)} (it must not change)")
+        for k, v in before.items():
+            if v.is_floating_point():
+                expect_close(after[k], v, f"{what}: the input {label}'s '{k}' afterwards (it must not change)",
+                             atol=0, rtol=0)
     return res, conv, bn, cs, bs
 
 
@@ -65,16 +77,19 @@ def conv_cfgs(draw):
 
 
 @J.hyp(15)
-@given(cfg=conv_cfgs(), eps=st.sampled_from([1e-5, 1e-3, 0.1]), seed=st.integers(0, 2**31 - 1))
-def test_matches_fuse_conv_bn_eval(student, cfg, eps, seed):
-    """folded weight and bias equal torch.nn.utils.fusion.fuse_conv_bn_eval (groups, dilation, stride, bias, eps)"""
-    _check_against_torch(student, cfg, torch.Generator().manual_seed(seed), eps)
+@given(cfg=conv_cfgs(), eps=st.sampled_from([1e-5, 1e-3, 0.1]), layout=st.sampled_from(LAYOUTS),
+       seed=st.integers(0, 2**31 - 1))
+def test_matches_fuse_conv_bn_eval(student, cfg, eps, layout, seed):
+    """folded weight and bias equal torch.nn.utils.fusion.fuse_conv_bn_eval (groups, dilation, stride, bias, eps,
+    weight memory layouts)"""
+    _check_against_torch(student, cfg, torch.Generator().manual_seed(seed), eps, layout)
 
 
 def test_conv_without_bias(student, gen):
-    """a conv without bias gets a bias holding BatchNorm's shift"""
+    """a conv without bias gets a bias holding BatchNorm's shift (the conv in channels_last memory format, whose
+    weight's last three dimensions no view can merge)"""
     cfg = dict(in_channels=4, out_channels=6, kernel_size=3, stride=1, padding=1, dilation=1, groups=2, bias=False)
-    _check_against_torch(student, cfg, gen, 1e-5)
+    _check_against_torch(student, cfg, gen, 1e-5, "channels_last")
 
 
 def test_inputs_unchanged_and_config_kept(student, gen):
@@ -147,6 +162,39 @@ def test_parameters_keep_conv_dtype_not_bn(student, gen, conv_dtype, bn_dtype):
                f"of conv.weight, not the promoted dtype of conv's and bn's tensors: cast the result back)")
         expect_close(got["value"].double(), getattr(want, name).detach().double(), f"{what}: folded {name}",
                      atol=tol, rtol=tol)
+
+
+@pytest.mark.parametrize("bn_dtype", ["float32", "float64"])
+def test_float16_conv_with_statistics_beyond_float16(student, gen, bn_dtype):
+    """a float16 conv after a wider BatchNorm whose running variance and mean exceed float16's range (65504; raw
+    0-255 pixels give such statistics) or are 0: the fold is computed in the wider dtype and only the result is
+    cast, as torch's fuse_conv_bn_eval does (casting the statistics first turns them into inf)"""
+    cfg = dict(in_channels=3, out_channels=5, kernel_size=3, stride=1, padding=1, dilation=1, groups=1, bias=True)
+    conv, bn, cs, bs = _pair(cfg, gen)
+    big = torch.rand(5, generator=gen, dtype=torch.float64)
+    with torch.no_grad():  # channel 0: var and mean beyond float16; 1: var beyond, mean large; 2: var 0; 3-4 drawn
+        bn.running_var[:3] = torch.stack([7e4 + 9e4 * big[0], 7e4 + 3e4 * big[1], big[2] * 0])
+        bn.running_mean[:2] = torch.stack([7e4 + 2e4 * big[3], -300 - 200 * big[4]])
+        bn.weight[:3] = bn.weight[:3].abs() + 0.5
+    conv, bn = conv.to(torch.float16), bn.to(getattr(torch, bn_dtype))
+    want = fuse_conv_bn_eval(conv, bn)
+    res = student.call("fold_typed", cfg=cfg, conv_state=conv.state_dict(), bn_state=bn.state_dict(),
+                       conv_dtype="float16", bn_dtype=bn_dtype)
+    stats = ", ".join(f"{v:.4g}" for v in bn.running_var.tolist())
+    means = ", ".join(f"{v:.4g}" for v in bn.running_mean.tolist())
+    what = (_describe(cfg, 1e-5) + f" with a float16 conv and a {bn_dtype} bn whose running_var is [{stats}] and "
+            f"running_mean [{means}]")
+    expect("error" not in res, f"{what} raised {res.get('error')}")
+    for name in ("weight", "bias"):
+        got = res[name]
+        expect(got is not None and got["dtype"] == "torch.float16",
+               f"{what}: the folded {name} has dtype {got and got['dtype']}, expected torch.float16 (conv's)")
+        ref = getattr(want, name).detach().double()
+        val = got["value"].double()
+        expect(bool(torch.isfinite(val).all()), f"{what}: the folded {name} holds inf or nan ({val.flatten()[:6]}), "
+                                                f"where torch's fold is finite ({ref.flatten()[:6]}): compute in the "
+                                                f"wider dtype and cast only the result to conv's dtype")
+        expect_close(val, ref, f"{what}: folded {name}", atol=2e-3, rtol=2e-3)
 
 
 def test_folded_conv_on_conv_device(student):

@@ -35,7 +35,8 @@ def _student_bn_calls(res):
     return sum(1 for n in res["nodes"] if n["op"] == "call_module" and n.get("type") == "BatchNorm2d") + res["n_bn_fn"]
 
 
-def _run(student, desc, gen, cin, hw=(7, 6)):
+def _run(student, desc, gen, cin, hw=(7, 6), channels_last=False):
+    """``channels_last``: the probe moves the model to that memory format (the same values, so the same fold)."""
     model = P.ConvNet(desc).double()
     state = J.randomize(model, gen)
     model.eval()
@@ -43,13 +44,15 @@ def _run(student, desc, gen, cin, hw=(7, 6)):
     with torch.no_grad():
         want = model(x)
     ref = torch_fuse(model)
-    res = student.call("fuse", desc=desc, state=state, x=x)
+    res = student.call("fuse", desc=desc, state=state, x=x, channels_last=channels_last)
     return model, ref, res, x, want
 
 
 def _check_fused(model, ref, res, x, want, label):
     what = f"fuse_conv_bn(model) for model = {label} in eval mode"
     expect(not isinstance(res["out"], str), f"{what}: the fused module did not return a tensor: {res['out']}")
+    expect_close(res["orig_after"], want, f"{what}: the ORIGINAL model's output after fusing (do not modify model)",
+                 atol=1e-12, rtol=1e-10)
     expect(not res["lint"]["raised"], f"{what}: the fused graph does not lint: {res['lint']['message'][:200]}")
     expect_close(res["out"], want, f"{what}: fused(x) vs the unfused model(x), x of shape {tuple(x.shape)}",
                  atol=1e-9, rtol=1e-7)
@@ -96,21 +99,24 @@ def architectures(draw):
 
 
 @J.hyp(15)
-@given(arch=architectures(), seed=st.integers(0, 2**31 - 1))
-def test_random_architectures(student, arch, seed):
-    """random conv/bn stacks (groups, dilation, bias on/off, shared conv outputs) match torch's own fusion"""
+@given(arch=architectures(), channels_last=st.booleans(), seed=st.integers(0, 2**31 - 1))
+def test_random_architectures(student, arch, channels_last, seed):
+    """random conv/bn stacks (groups, dilation, bias on/off, shared conv outputs, channels_last) match torch's own
+    fusion"""
     cin, desc = arch
     gen = torch.Generator().manual_seed(seed)
-    model, ref, res, x, want = _run(student, desc, gen, cin)
-    _check_fused(model, ref, res, x, want, J.fmt_desc(desc))
+    model, ref, res, x, want = _run(student, desc, gen, cin, channels_last=channels_last)
+    _check_fused(model, ref, res, x, want, J.fmt_desc(desc) + (" (channels_last)" if channels_last else ""))
 
 
 def test_grouped_dilated_biasless(student, gen):
-    """a depthwise, dilated conv without bias followed by BatchNorm is fused"""
+    """a depthwise, dilated conv without bias followed by BatchNorm is fused (the model in channels_last memory
+    format, as model.to(memory_format=torch.channels_last) leaves it)"""
     desc = [dict(kind="conv", cin=4, cout=4, k=3, groups=4, dilation=2, bias=False, bn=True),
             dict(kind="relu"),
             dict(kind="conv", cin=4, cout=6, k=3, groups=2, dilation=1, bias=True, bn=True, stride=2)]
-    _check_fused(*_run(student, desc, gen, 4, hw=(9, 9)), J.fmt_desc(desc))
+    _check_fused(*_run(student, desc, gen, 4, hw=(9, 9), channels_last=True),
+                 J.fmt_desc(desc) + " moved to channels_last memory format")
 
 
 def test_conv_with_two_users_left_alone(student, gen):
@@ -315,3 +321,17 @@ def test_conv_module_called_twice_left_alone(student, gen):
     expect(res["bn_left"] == ["n1", "n2", "n3"],
            f"{what}: BatchNorm calls left {res['bn_left']}, expected ['n1', 'n2', 'n3'] (a and b are called twice, "
            f"so their pairs stay; only c, called once, is folded with n4)")
+
+
+def test_convs_sharing_one_weight_each_folded(student, gen):
+    """two convs sharing one weight Parameter (TridentNet's branches), each followed by its own BatchNorm2d: both
+    pairs are folded and the fused model computes what the model computes (each folded conv replaces its module with
+    weights of its own; folding into the shared weight in place would scale the other branch too)"""
+    res, want, x = _special(student, gen, "trident")
+    what = ("fuse_conv_bn(model) for model.forward(x) = n1(a(x)) + n2(b(x)) * 0.5, a = Conv2d(3, 3, 3, padding=1) and "
+            "b = Conv2d(3, 3, 3, padding=2, dilation=2, bias=False) with b.weight = a.weight (one Parameter), n1, n2 "
+            "BatchNorm2d, in eval mode")
+    expect(not isinstance(res["out"], str), f"{what}: the fused module did not return a tensor: {res['out']}")
+    expect_close(res["out"], want, f"{what}: fused(x) vs model(x), x of shape {tuple(x.shape)}", atol=1e-9, rtol=1e-7)
+    expect(res["bn_left"] == [], f"{what}: BatchNorm calls left {res['bn_left']}, expected none (a and b are "
+                                 f"different modules, each called once, each output read only by its BatchNorm)")

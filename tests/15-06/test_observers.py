@@ -72,6 +72,7 @@ def test_observed_ranges(student, gen, op_types):
                      f"{what}: observed minimum after '{name}'", atol=1e-9, rtol=1e-9)
         expect_close(s["max"].reshape(()), torch.tensor(hi, dtype=torch.float64),
                      f"{what}: observed maximum after '{name}'", atol=1e-9, rtol=1e-9)
+    expect(len(res["outs"]) == len(outs), f"{what}: {len(res['outs'])} outputs came back for {len(outs)} batches")
     for i, (o, w) in enumerate(zip(res["outs"], outs)):
         expect_close(o, w, f"{what}: output for batch {i} (observers must not change the values)", atol=1e-12,
                      rtol=1e-10)
@@ -254,6 +255,7 @@ def test_every_module_type_observed_once(student, gen):
         expect_close(torch.stack([res["stats"][name]["min"].reshape(()), res["stats"][name]["max"].reshape(())]),
                      torch.tensor([lo, hi], dtype=torch.float64), f"{what}: [min, max] observed after '{name}'",
                      atol=1e-9, rtol=1e-9)
+    expect(len(res["outs"]) == len(outs), f"{what}: {len(res['outs'])} outputs came back for {len(outs)} batches")
     for i, (o, w) in enumerate(zip(res["outs"], outs)):
         expect_close(o, w, f"{what}: output for batch {i} (observers must not change the values)", atol=1e-12,
                      rtol=1e-10)

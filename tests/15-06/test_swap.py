@@ -58,6 +58,8 @@ def test_random_models(student, ops, new, seed):
     """the rewritten model computes the original with every ReLU replaced (random models, several new functions)"""
     res, orig, want, what = _run(student, ops, new, torch.Generator().manual_seed(seed))
     expect_close(res["out"], want, f"{what}: output on random inputs", atol=1e-10, rtol=1e-8)
+    expect_close(res["orig"], orig, f"{what}: the ORIGINAL model's output after swapping (leave model unchanged)",
+                 atol=1e-12, rtol=1e-10)
 
 
 def test_every_relu_form_replaced(student, gen):
