@@ -76,6 +76,12 @@ def test_observed_ranges(student, gen, op_types):
     for i, (o, w) in enumerate(zip(res["outs"], outs)):
         expect_close(o, w, f"{what}: output for batch {i} (observers must not change the values)", atol=1e-12,
                      rtol=1e-10)
+    expect(len(res["ref_outs"]) == len(outs), f"{what}: {len(res['ref_outs'])} outputs of the original model came "
+                                              f"back for {len(outs)} batches")
+    for i, (o, w) in enumerate(zip(res["ref_outs"], outs)):
+        expect_close(o, w, f"{what}: the ORIGINAL model's output for batch {i} afterwards (do not change model)",
+                     atol=1e-12, rtol=1e-10)
+    expect(not res["orig_has_obs"], f"{what}: the original model now contains RangeObservers; it must not change")
 
 
 def test_graph_structure(student, gen):
