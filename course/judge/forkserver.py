@@ -46,11 +46,13 @@ _GRAPHS_WARM = False  # warm_graphs() has run in this process (or in the templat
 
 
 def warm_graphs() -> None:
-    """The first torch.cond and torch.export of a process, once here for every child: past their imports (_GRAPHS),
-    dynamo's and export's first use sets up lazily (about 0.45 s of CPU in each kernel and worker of a topic that
-    calls them, issue 40). A tiny model of the course's own is called eagerly through torch.cond and exported;
-    then torch._dynamo.reset() drops its compiled code and guards, and the RNG, grad mode and warning filters
-    are as before. Nothing of a submission or a hidden suite is involved; no thread is started."""
+    """The first torch.cond and torch.export of a process, once for all its children: past their imports (_GRAPHS),
+    dynamo's and export's first use sets up lazily (about 0.2 s of CPU in each kernel and worker of a topic that
+    calls them, issue 40). Run by a grading worker's template and the judge server, which fork many children; not
+    by a zygote, which serves one submission when grading (it would cost more than it saves). A tiny model of the
+    course's own is called eagerly through torch.cond and exported; then torch._dynamo.reset() drops its compiled
+    code and guards, and the RNG, grad mode, warning filters and environment are as before. Nothing of a
+    submission or a hidden suite is involved; no thread is started."""
     global _GRAPHS_WARM
     if _GRAPHS_WARM:
         return
@@ -184,8 +186,6 @@ def main() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         worker.warm()  # the shell and caches each worker would build first, built once here
-    if _wants_graphs(os.environ.get(PRELOAD_ENV, ",".join(PRELOAD)).split(",")):
-        warm_graphs()  # a no-op in a zygote forked from a template that has run it
     import gc
     gc.freeze()  # the preloaded modules outlive every worker: no collection walks them again
     status_fds: dict[int, int] = {}  # child pid -> the pipe its exit code is written to
