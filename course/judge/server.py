@@ -81,8 +81,10 @@ def main() -> None:
             pass
         out.write(json.dumps({"pid": pid}) + "\n")
         handed = spare.handed_off()  # the session owns the spare now; start the next one while it runs
-        if req.get("next", True):  # unless the caller knows no session follows (a batch's last submission)
-            spare.prestart(req["env"])
+        nxt = req.get("next", True)  # False: no session follows (a batch's last submission)
+        if nxt:  # a string: the next session's preloads (another assignment's), for its zygote
+            from .forkserver import PRELOAD_ENV
+            spare.prestart({**req["env"], PRELOAD_ENV: nxt} if isinstance(nxt, str) else req["env"])
         _, status = os.waitpid(pid, 0)
         spare.session_ended()  # its zygote, if the session could not close it (killed at its limit)
         tempdirs.remove_of(pid)  # its course view and staging folder: os._exit and SIGKILL skip its exit handlers

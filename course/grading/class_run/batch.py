@@ -258,7 +258,7 @@ class Worker:
                 return
             self.runner.warm(self.env, cwd=str(root) if root else None, assignment=assignment)
 
-    def nbgrader(self, root: Path, args: list[str], log: Path, more: bool = True) -> int:
+    def nbgrader(self, root: Path, args: list[str], log: Path, more: bool | str = True) -> int:
         self.start(root, args[1] if args[:1] == ["autograde"] and len(args) > 1 else None)
         return runner.nbgrader(root, args, log, env=self.env, use=self.runner or False, more=more)
 
@@ -308,7 +308,9 @@ def autograde(root: Path, todo: list[tuple[str, str]], *, workers: int, gpus: in
                     return
                 if stopping.requested():
                     return
-                res = _grade_one(worker, root, a, s, fp, list(extra), more=not jobs.empty(), db=db)
+                with jobs.mutex:  # the next job's assignment: what is started ahead is started for it
+                    more = jobs.queue[0][1][0] if jobs.queue else False
+                res = _grade_one(worker, root, a, s, fp, list(extra), more=more, db=db)
                 if res.code and stopping.requested():
                     return  # cut short by the stop: left for the next run, not a failure
                 if starved(res):  # not a grade to keep: a run stopped before the regrade grades it again
@@ -377,7 +379,7 @@ def _grade_alone(root: Path, jobs: list[tuple], results: list, gpus: int, extra:
         worker.close()
 
 
-def _grade_one(worker: Worker, root: Path, a: str, s: str, fp: str, extra: list[str], more: bool = True,
+def _grade_one(worker: Worker, root: Path, a: str, s: str, fp: str, extra: list[str], more: bool | str = True,
                *, db: str) -> Result:
     """Grade one submission into ``db``; ``fp`` is its fingerprint when it was queued (a file changed
     since then leaves a record that does not match it, so the next run grades it again)."""

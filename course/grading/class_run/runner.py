@@ -11,6 +11,7 @@ and anything a kernel writes to stderr) goes to the command's log file, as with 
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
 import select
@@ -126,15 +127,26 @@ def _prestart_kernel(root: str) -> None:
         os.environ.update(saved)
 
 
-def _expect_more(more: bool) -> None:
+def _expect_more(more: bool | str) -> None:
     """Whether another command follows this one: if not, nothing is started ahead for it (a kernel
-    and a worker zygote cost about 5 s of CPU that a batch's last submission would waste)."""
+    and a worker zygote cost about 5 s of CPU that a batch's last submission would waste). A string is the
+    next command's assignment: the worker zygote started ahead preloads for it, so the first submission of a
+    topic graded after another one in this worker does not wait for a cold zygote (issue 40)."""
     from ..autograde import spare_kernel
     from ...judge import server
-    spare_kernel.use_in_this_process(more)
+    spare_kernel.use_in_this_process(bool(more))
+    if isinstance(more, str):
+        from ...judge.forkserver import PRELOAD_ENV
+        more = os.environ.get(PRELOAD_ENV) or _preload_for(more)  # set by hand: a benchmark's A/B
     judge = server._SERVER
     if judge is not None:
         judge.next_expected = more
+
+
+@functools.lru_cache(maxsize=64)
+def _preload_for(assignment: str) -> str:
+    from ...judge.forkserver import preload_for
+    return preload_for(assignment)
 
 
 def _run_one(req: dict) -> int:
@@ -270,10 +282,11 @@ def shared(env: dict) -> Runner | None:
 
 
 def nbgrader(root, args: list[str], log, *, env: dict | None = None, use: Runner | None | bool = None,
-             more: bool = True) -> int:
+             more: bool | str = True) -> int:
     """Run ``nbgrader <args>`` for the course at ``root``, appending its output to ``log``; its
     exit code. Uses ``use`` (a runner; False: none), else the shared runner, or a process of its own
-    when the runner is off or fails. ``more=False``: the runner's last command of a batch."""
+    when the runner is off or fails. ``more=False``: the runner's last command of a batch; a string: the
+    next command's assignment."""
     from . import stopping
     if stopping.requested():  # the run is stopping: nothing new starts
         return stopping.exit_code()
