@@ -653,27 +653,24 @@ def test_clamp_nodes_keep_their_own_bounds(student, gen):
                      f"global)", atol=0, rtol=0)
 
 
+def _leaves_input_unchanged(student, gen, name, in_place):
+    x = torch.cat([torch.randn(10, generator=gen, dtype=f64) * 5, torch.tensor([-3.0, 0.0, -0.0, 2.0], dtype=f64)])
+    for needs_grad in (True, False):
+        after = student.call("apply_then_inputs", name=name, inputs=[x.clone().requires_grad_(needs_grad)])
+        expect(isinstance(after, list) and len(after) == 1, f"{name}.apply(x): expected x back, got "
+               f"{len(after) if isinstance(after, list) else type(after).__name__}")
+        expect_close(after[0], x, f"x after {name}.apply(x) for x = {[round(v, 3) for v in x.tolist()]} "
+                     f"(requires_grad={needs_grad}): your forward changed its input in place ({in_place}); compute "
+                     f"them as new tensors", atol=0, rtol=0)
+
+
 @pytest.mark.task("softplus")
 def test_softplus_leaves_its_input_unchanged(student, gen):
     """StableSoftplus.apply(x) leaves x as it was, like F.softplus (no clamp_ / abs_ on the input)"""
-    x = torch.cat([torch.randn(10, generator=gen, dtype=f64) * 5, torch.tensor([-3.0, 0.0, -0.0, 2.0], dtype=f64)])
-    for needs_grad in (True, False):
-        after = student.call("apply_then_inputs", name="StableSoftplus", inputs=[x.clone().requires_grad_(needs_grad)])
-        expect(isinstance(after, list) and len(after) == 1, f"StableSoftplus.apply(x): expected x back, got "
-               f"{len(after) if isinstance(after, list) else type(after).__name__}")
-        expect_close(after[0], x, f"x after StableSoftplus.apply(x) for x = {[round(v, 3) for v in x.tolist()]} "
-                     f"(requires_grad={needs_grad}): your forward changed its input in place (x.clamp_, x.abs_, "
-                     f"out= into x); compute max(x, 0) and |x| as new tensors", atol=0, rtol=0)
+    _leaves_input_unchanged(student, gen, "StableSoftplus", "x.clamp_, x.abs_, out= into x: max(x, 0) and |x|")
 
 
 @pytest.mark.task("logcosh")
 def test_logcosh_leaves_its_input_unchanged(student, gen):
     """LogCosh.apply(x) leaves x as it was, like torch.log(torch.cosh(x)) (no abs_ on the input)"""
-    x = torch.cat([torch.randn(10, generator=gen, dtype=f64) * 5, torch.tensor([-3.0, 0.0, -0.0, 2.0], dtype=f64)])
-    for needs_grad in (True, False):
-        after = student.call("apply_then_inputs", name="LogCosh", inputs=[x.clone().requires_grad_(needs_grad)])
-        expect(isinstance(after, list) and len(after) == 1, f"LogCosh.apply(x): expected x back, got "
-               f"{len(after) if isinstance(after, list) else type(after).__name__}")
-        expect_close(after[0], x, f"x after LogCosh.apply(x) for x = {[round(v, 3) for v in x.tolist()]} "
-                     f"(requires_grad={needs_grad}): your forward changed its input in place (x.abs_, mul_); compute "
-                     f"|x| as a new tensor", atol=0, rtol=0)
+    _leaves_input_unchanged(student, gen, "LogCosh", "x.abs_, mul_: |x| and its products")
