@@ -23,7 +23,6 @@ import secrets
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -329,7 +328,7 @@ def test_no_sandbox_bytes_left_on_the_host(graded):
     from course import fstree
     from course.sandbox import tempdirs
     _, _, _, _, started = graded
-    tmp = Path(tempfile.gettempdir())
+    tmp = Path(tempdirs.private_root())
     left = []
     for p in tmp.glob("course-*-*-*"):
         m = tempdirs._NAME.match(p.name)

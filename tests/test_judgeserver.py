@@ -71,8 +71,8 @@ def test_each_session_gets_a_fresh_zygote_started_ahead(tmp_path):
     assert server.spares == before + 2, "the sessions were not handed a zygote started ahead"
     assert not __import__("os").path.exists(marker), "the sandbox's /tmp reached the host"
     import glob
-    import tempfile
-    folders = glob.glob(f"{tempfile.gettempdir()}/course-zygote-{server.proc.pid}-*")
+    from course.sandbox import tempdirs
+    folders = glob.glob(f"{tempdirs.private_root()}/course-zygote-{server.proc.pid}-*")
     assert len(folders) <= 1, f"zygotes of finished sessions left their folders: {folders}"  # 1: the next spare
     # the last session of a batch (the caller says none follows): it uses the spare, starts none
     server.next_expected = False
@@ -82,7 +82,7 @@ def test_each_session_gets_a_fresh_zygote_started_ahead(tmp_path):
         server.next_expected = True
     assert res and all(s == "passed" for _, s in res), res
     assert server.spares == before + 3, "the last session was not handed the zygote started ahead"
-    left = glob.glob(f"{tempfile.gettempdir()}/course-zygote-{server.proc.pid}-*")
+    left = glob.glob(f"{tempdirs.private_root()}/course-zygote-{server.proc.pid}-*")
     assert left == [], f"a zygote was started ahead for a session that will not come: {left}"
 
 
@@ -118,5 +118,7 @@ def test_a_session_leaves_no_folder_after_the_server_ends(tmp_path):
                        cwd=str(__import__("course").REPO_ROOT))
     assert r.returncode == 0, r.stderr[-2000:]
     from course.sandbox import tempdirs
-    left = sorted(p.name for p in tmp_path.iterdir() if tempdirs._NAME.match(p.name))
+    own = tmp_path / f"course-grader-{os.geteuid()}"  # the grader's own folder in TMPDIR (tempdirs.private_root)
+    assert own.is_dir(), sorted(p.name for p in tmp_path.iterdir())
+    left = sorted(p.name for p in [*tmp_path.iterdir(), *own.iterdir()] if tempdirs._NAME.match(p.name))
     assert not left, f"folders left after the judge server and its session ended: {left}"

@@ -196,6 +196,7 @@ def install_sandbox_kernel(c) -> None:
     from .. import fstree
     from ..sandbox import tempdirs
 
+    tempdirs.adopt()  # the grader's own TMPDIR (/tmp/course-grader-<uid>): no name there is a student's
     tempdirs.sweep()
     home = tempdirs.make("kernelspec")
     spec_dir = os.path.join(home, "kernels", "course-sandbox")

@@ -119,6 +119,8 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int)
     ap.add_argument("--sandbox", default="on", choices=["on", "off", "auto"])
     args = ap.parse_args(argv)
+    from ..sandbox import tempdirs
+    tempdirs.adopt()  # as autograde: the judge's folders and caches in the grader's own TMPDIR
     assignment = args.assignment or guess_assignment(args.notebook)
     if not assignment:
         print(f"cannot tell which assignment {args.notebook} belongs to; pass --assignment")
