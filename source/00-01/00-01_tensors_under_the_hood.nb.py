@@ -533,7 +533,9 @@ except RuntimeError as err:
 #   modified in place, or one freed by an earlier backward without `retain_graph=True`).
 # * Return a sorted list with one name per stale node (two stale `ExpBackward0` nodes give the name
 #   twice); return `[]` when `out` has no `grad_fn`. The list is empty exactly when `out.sum().backward()`
-#   would succeed.
+#   would succeed, as long as every tensor the graph saved shows as a `_saved_...` attribute (a custom
+#   `autograd.Function` keeps its tensors in `ctx`, and an in-place operation on a view hides its node
+#   inside a `CopySlices` node: the checks build neither).
 # * Only inspect: do not run backward and do not write to any tensor (no `.grad` appears, no
 #   `_version` changes).
 

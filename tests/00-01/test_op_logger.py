@@ -52,6 +52,8 @@ def judge(student, specs):
         what = f"for `with OpLogger() as log:` around the case {spec}"
         got = student.call("op_logger_case", spec=spec)
         expect_close(got["out"], out, f"the block's output (clause: run every call unchanged), {what}", atol=0, rtol=0)
+        expect(isinstance(got["grads"], list) and len(got["grads"]) == len(grads),
+               f"the probe should return {len(grads)} leaf gradients, it returned {got['grads']!r:.200}, {what}")
         for i, (g, w) in enumerate(zip(got["grads"], grads)):
             if (g is None) != (w is None):
                 fail(f"leaf {i} has grad {'None' if g is None else 'set'}, expected "
@@ -186,3 +188,22 @@ def test_error_in_block(student):
            "inside `with OpLogger():`, torch.mm(ones(2, 3), ones(2, 3)) reaches __torch_dispatch__ and raises a shape "
            "error there; every call that reaches __torch_dispatch__ belongs in ops, so 'aten.mm.default' should be "
            "logged (log it before calling func, not after it returns)")
+    # the same products that raise, each in its own try, then one that runs: FlopCounterMode counts a call once it
+    # has returned, so the raising ones have no FLOPs (a count made from the input shapes before calling func is
+    # wrong there); the judge runs the same code under FlopCounterMode and under its own logging mode
+    operands = G.raising_operands()
+    with FlopCounterMode(display=False) as counter:
+        G.raising_products(operands)
+    flops = {str(k): int(v) for k, v in counter.get_flop_counts()["Global"].items()}
+    operands, names = G.raising_operands(), _Names()
+    with names:
+        G.raising_products(operands)
+    mine = got["raising_products"]
+    what = ("inside `with OpLogger() as log:`, mm, addmm, bmm, baddbmm and conv1d called with shapes that do not "
+            "match (each raises inside aten, caught by the block), then torch.mm(ones(2, 3), ones(3, 4))")
+    if mine["flops_type"] != "dict" or mine["flops"] != flops:
+        fail(f"{what}: log.flops should be {flops} (FlopCounterMode's count: a call that raised did no work and is "
+             f"not counted; count after func returns), got {mine['flops']!r}")
+    if mine["ops_type"] != "list" or mine["ops"] != names.ops:
+        fail(f"{what}: log.ops should be {names.ops} (every call that reached __torch_dispatch__, the raising ones "
+             f"included), got {mine['ops']!r}")

@@ -37,7 +37,9 @@ def test_matches_reshape(student, gen):
              ((4, 3), (6, 2), (2, 2, 3)), ((2, 3), (0, 1), (6,)), ((2, 3), (0, 1), (2, 3, 1)),
              ((0, 3), (1, 1), (3, 0)), ((3, 1, 2), (2, 5, 1), (6,)), ((2, 1, 3), (1, 7, 2), (-1,)),
              # two blocks: the second starts at dimension 1, whose stride (not dimension 2's) is its base
-             ((2, 2, 1), (4, 2, 1), (4, 1)), ((2, 2, 1), (2, 4, 1), (4,))]
+             ((2, 2, 1), (4, 2, 1), (4, 1)), ((2, 2, 1), (2, 4, 1), (4,)),
+             # zero-size with a -1 that the other sizes pin to 0: reshape infers it and returns a view
+             ((0, 3), (1, 1), (-1, 3)), ((4, 0), (0, 1), (2, -1, 2))]
     while len(cases) < 80:
         shape, stride, _ = L.layout(r)
         cases.append((shape, stride, L.new_shape(r, shape, bad=0.0)))

@@ -105,7 +105,10 @@ def test_view(student, gen):
              ((4, 3), (6, 2), 0, "view", ((2, 2, 3),)), ((4, 3), (6, 2), 0, "view", ((12,),)),
              ((3, 1, 4), (4, 99, 1), 0, "view", ((12, 1),)), ((2, 0, 3), (0, 3, 1), 0, "view", ((0, 3, 5),)),
              ((), (), 3, "view", ((1, 1),)), ((1,), (7,), 2, "view", ((),)), ((6, 2), (0, 1), 0, "view", ((3, 2, 2),)),
-             ((2, 3), (3, 1), 0, "view", ((3, 2),)), ((2, 2, 2), (4, 2, 1), 0, "view", ((2, 4),))]
+             ((2, 3), (3, 1), 0, "view", ((3, 2),)), ((2, 2, 2), (4, 2, 1), 0, "view", ((2, 4),)),
+             # no elements, yet -1 is inferred: the other sizes multiply to 3, so it stands for 0 (only a -1 next
+             # to another 0 cannot be inferred)
+             ((0, 3), (3, 1), 0, "view", ((-1, 3),)), ((2, 0, 3), (0, 3, 1), 1, "view", ((3, -1),))]
     while len(cases) < 70:
         shape, stride, off = L.layout(r)
         cases.append((shape, stride, off, "view", (L.new_shape(r, shape, bad=0.0),)))

@@ -94,7 +94,8 @@ def test_size_larger_than_length(student, gen):
 
 
 @pytest.mark.task("windows", weight=0.1)  # its right answer is the same for every student: worth little
-@pytest.mark.parametrize("size,step,shape", [(1, 1, ()), (0, 1, (5,)), (2, 0, (5,)), (-1, 2, (3, 4)), (7, 0, (2, 5))])
+@pytest.mark.parametrize("size,step,shape", [(1, 1, ()), (0, 1, (5,)), (2, 0, (5,)), (-1, 2, (3, 4)), (7, 0, (2, 5)),
+                                             (2, -1, (2, 6))])  # a negative step is below 1 too
 def test_bad_arguments(student, gen, size, step, shape):
     """ValueError for a 0-dim x, and for size or step below 1"""
     x = torch.randn(shape, generator=gen)
