@@ -122,12 +122,18 @@ def time_sleep(ns, sleep_ms, warmup, iters):
         time.sleep(sleep_ms / 1000)
         stamps.append((t0, time.perf_counter()))
     ms = get(ns, "time_op")(fn, warmup=warmup, iters=iters, device="cpu")
-    return {"ms": _plain(ms), "calls": calls[0], "stamps": stamps}
+    return {"ms": _plain(ms), "calls": calls[0], "stamps": stamps, "mro": _mro(ms)}
 
 
-def time_pattern(ns, pattern_ms, warmup, as_device=False):
+def _mro(v):
+    """The classes of the value time_op returned, as names (_plain turns a 0-d tensor into a float: the type
+    the text asks for is judged on these)."""
+    return [f"{c.__module__}.{c.__qualname__}" for c in type(v).__mro__]
+
+
+def time_pattern(ns, pattern_ms, warmup, as_device=False, device="cpu"):
     """time_op on an fn whose k-th call sleeps pattern_ms[k] (the warm-up calls first); iters = the rest.
-    as_device: pass device as torch.device("cpu") instead of "cpu"."""
+    device: the CPU's spelling ("cpu" or "cpu:0"); as_device: pass it as torch.device(device) instead."""
     calls, stamps = [0], []
 
     def fn():
@@ -137,7 +143,7 @@ def time_pattern(ns, pattern_ms, warmup, as_device=False):
         time.sleep(pattern_ms[k] / 1000)
         stamps.append((t0, time.perf_counter()))
     ms = get(ns, "time_op")(fn, warmup=warmup, iters=len(pattern_ms) - warmup,
-                            device=torch.device("cpu") if as_device else "cpu")
+                            device=torch.device(device) if as_device else device)
     return {"ms": _plain(ms), "calls": calls[0], "stamps": stamps}
 
 
@@ -183,27 +189,29 @@ def time_clocks(ns, sleep_ms, warmup, iters):
     return {"ms": _plain(ms), "clocks": sorted(read)}
 
 
-def time_grad_mode(ns, enabled, warmup, iters, flip_last=False):
+def time_grad_mode(ns, enabled, warmup, iters, flip_last=False, device="cpu", standin=None):
     """time_op on an fn that records, per call, (grad enabled, inference mode), called under
     torch.set_grad_enabled(enabled); also the grad mode right after time_op returns. flip_last: fn's last
-    call switches the grad mode (torch.set_grad_enabled(not enabled)) after recording."""
+    call switches the grad mode (torch.set_grad_enabled(not enabled)) after recording. device="cuda" with
+    ``standin``: time_op's CUDA path, against the CUDA stand-in."""
     seen = []
 
     def fn():
         seen.append((torch.is_grad_enabled(), torch.is_inference_mode_enabled()))
         if flip_last and len(seen) == warmup + iters:
             torch.set_grad_enabled(not enabled)
-    with torch.set_grad_enabled(enabled):
-        ms = get(ns, "time_op")(fn, warmup=warmup, iters=iters, device="cpu")
+    with _standin(standin), torch.set_grad_enabled(enabled):
+        ms = get(ns, "time_op")(fn, warmup=warmup, iters=iters, device=device)
         after = torch.is_grad_enabled()
     return {"ms": _plain(ms), "seen": seen, "after": after}
 
 
-def time_caller_state(ns, threads, seed, warmup, iters, last_threads=None):
+def time_caller_state(ns, threads, seed, warmup, iters, last_threads=None, device="cpu", standin=None):
     """time_op on an fn that records, per call, torch.get_num_threads() and one float64 draw of the global
     RNG, called with torch.set_num_threads(threads) and torch.manual_seed(seed); also the thread count and
     the next draw right after time_op returns. last_threads: fn's last call sets that thread count after
-    recording. The worker's own thread count and RNG are restored."""
+    recording. The worker's own thread count and RNG are restored. device="cuda" with ``standin``: time_op's
+    CUDA path, against the CUDA stand-in."""
     old_threads, old_rng = torch.get_num_threads(), torch.get_rng_state()
     seen = []
 
@@ -214,7 +222,8 @@ def time_caller_state(ns, threads, seed, warmup, iters, last_threads=None):
     try:
         torch.set_num_threads(threads)
         torch.manual_seed(seed)
-        ms = get(ns, "time_op")(fn, warmup=warmup, iters=iters, device="cpu")
+        with _standin(standin):
+            ms = get(ns, "time_op")(fn, warmup=warmup, iters=iters, device=device)
         after = (torch.get_num_threads(), torch.rand(1, dtype=torch.float64).item())
     finally:
         torch.set_num_threads(old_threads)
@@ -239,4 +248,4 @@ def time_matmul_gpu(ns, n, warmup, iters, seed, standin=None, kernel_ms=0.0, dev
             return a @ b
         ms = get(ns, "time_op")(fn, warmup=warmup, iters=iters, device=device)
         launches = fake["stream"].launches if fake else None
-    return {"ms": _plain(ms), "calls": calls[0], "launches": launches}
+    return {"ms": _plain(ms), "calls": calls[0], "launches": launches, "mro": _mro(ms)}

@@ -7,7 +7,7 @@ import pytest
 import torch
 from hypothesis import given, settings, strategies as st
 
-from course.judge.expect import fail
+from course.judge.expect import expect, fail
 
 _spec = importlib.util.spec_from_file_location("_15_07_common_am", Path(__file__).with_name("_common.py"))
 C = importlib.util.module_from_spec(_spec)
@@ -82,14 +82,17 @@ def test_worked_example(student, gen):
 
 def test_stats_are_ints(student, gen):
     """stats() holds four ints: allocated, reserved, small_segments, large_segments, after every kind of op
-    (a split, a reuse, a merge, a 0-byte tensor)"""
+    (a split, a reuse, a merge, a 0-byte tensor, a whole unsplit block, then random operations)"""
     n = int(torch.randint(1, 12 * MiB, (1,), generator=gen))
     m = int(torch.randint(1, 4 * MiB, (1,), generator=gen))
     ops = [("alloc", "a", n), ("alloc", "b", 100), ("alloc", "z", 0), ("free", "a"), ("alloc", "c", m),
-           ("free", "b"), ("free", "z"), ("free", "c")]
+           ("free", "b"), ("free", "z"), ("free", "c"), ("alloc", "w", 19 * MiB + 1), ("free", "w")]
+    ops += C.tail(gen, n=10)  # the same call: more kinds of state, each row held to ints
     shown = C.fmt_trace(ops, len(ops) - 1)
     res = student.call("simulate", trace=[list(o) for o in ops])
     rows = res.get("rows", [])
+    expect(isinstance(rows, list) and len(rows) == len(ops), f"simulate({shown}): expected one statistics dict per op "
+                                                             f"({len(ops)} ops), got {str(rows)[:200]}")
     for i, row in enumerate(rows):
         bad = {k: v for k, v in row.items() if k in ref.STAT_KEYS and (type(v) is not int)} if isinstance(row, dict) else row
         if bad:

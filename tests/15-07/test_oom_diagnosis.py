@@ -31,6 +31,19 @@ def _snapshot_after(ops):
     return ref.snapshot_of(m)
 
 
+def _with_pending(segs, rng: random.Random, p: float):
+    """segs with each block in use turned, with probability p, into an 'active_pending_free' one (freed by the
+    program, still used by a kernel on another stream): random states then hold all three block states the text
+    defines, not only the two a one-stream trace leaves."""
+    out = []
+    for s in segs:
+        blocks = [dict(b, state="active_pending_free") if b["state"] == "active_allocated" and rng.random() < p
+                  else dict(b) for b in s["blocks"]]
+        out.append(dict(s, blocks=blocks, allocated_size=sum(b["size"] for b in blocks
+                                                              if b["state"] == "active_allocated")))
+    return out
+
+
 def _describe(segs) -> str:
     parts = []
     for s in segs[:6]:
@@ -69,9 +82,11 @@ def _check_summary(student, segs, label):
 @settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 2**31 - 1))
 def test_summary_random_states(student, seed):
-    """summarize_snapshot agrees with the allocator state after random traces"""
-    ops = C.random_trace(random.Random(seed), 40, p_cache=0.05)
-    _check_summary(student, _snapshot_after(ops), "snapshot after a random trace")
+    """summarize_snapshot agrees with the allocator state after random traces (some blocks pending free)"""
+    rng = random.Random(seed)
+    ops = C.random_trace(rng, 40, p_cache=0.05)
+    _check_summary(student, _with_pending(_snapshot_after(ops), rng, 0.25),
+                   "snapshot after a random trace, some blocks 'active_pending_free'")
 
 
 def test_summary_edge_cases(student, gen):
@@ -131,7 +146,7 @@ def test_summary_value_types(student, gen):
 def _oom_cases(rng: random.Random, k: int):
     cases = []
     for _ in range(k):
-        segs = _snapshot_after(C.random_trace(rng, rng.randrange(5, 40)))
+        segs = _with_pending(_snapshot_after(C.random_trace(rng, rng.randrange(5, 40))), rng, 0.15)
         summary = ref.summarize_snapshot(segs)
         device_free = rng.choice([0, rng.randrange(0, 3 * MiB), rng.randrange(0, 40 * MiB),
                                   summary["cached_free"]])
@@ -215,6 +230,36 @@ def test_exact_fit_is_reused(student, gen):
     _check_oom(student, cases, f"a free {k} MiB hole and a free 1024-byte small block, nothing else free", gen)
 
 
+def test_pool_read_from_segment_type(student, gen):
+    """will_oom: a segment's pool is its 'segment_type', not guessed from its size or its blocks' sizes (a small
+    segment of 4-8 MiB, a whole free 2 MiB small segment: neither serves a large request; small ones fit there)"""
+    # A small segment need not be 2 MiB (expandable segments grow a small segment 2 MiB at a time), and a free
+    # small block may be larger than 1 MiB (a whole free small segment): only segment_type says the pool.
+    big = int(torch.randint(2, 5, (1,), generator=gen)) * 2 * MiB               # a small segment of 4, 6 or 8 MiB
+    used = int(torch.randint(1, 2048, (1,), generator=gen)) * 512              # its live block
+    hole = big - used                                                           # its free rest, > 1 MiB
+    full = {"segment_type": "large", "total_size": 20 * MiB, "allocated_size": 20 * MiB,
+            "blocks": [{"size": 20 * MiB, "state": "active_allocated"}]}
+    wide = {"segment_type": "small", "total_size": big, "allocated_size": used,
+            "blocks": [{"size": used, "state": "active_allocated"}, {"size": hole, "state": "inactive"}]}
+    segs = [wide, full] if int(torch.randint(0, 2, (1,), generator=gen)) else [full, wide]
+    large_n = 1 * MiB + int(torch.randint(1, (hole - 1 * MiB) // 512 + 1, (1,), generator=gen)) * 512  # fits the hole
+    small_n = int(torch.randint(1, 1 * MiB + 1, (1,), generator=gen))
+    cases = [{"segments": segs, "device_free": 0, "nbytes": large_n},          # large: the small hole cannot serve
+             {"segments": segs, "device_free": 19 * MiB, "nbytes": large_n},   # nor a 20 MiB segment: OOM
+             {"segments": segs, "device_free": 0, "nbytes": small_n}]          # small: served by the hole
+    _check_oom(student, cases, f"a small segment of {C.fmt_bytes(big)} (segment_type 'small') with a free "
+                               f"{C.fmt_bytes(hole)} block, and a full large segment", gen)
+    # a whole free 2 MiB small segment (one 2 MiB 'inactive' block) and a large segment in use
+    segs = [{"segment_type": "small", "total_size": 2 * MiB, "allocated_size": 0,
+             "blocks": [{"size": 2 * MiB, "state": "inactive"}]}, full]
+    n = 1 * MiB + int(torch.randint(1, 2048, (1,), generator=gen)) * 512       # a large request of at most 2 MiB
+    cases = [{"segments": segs, "device_free": 0, "nbytes": n},                # OOM: 0 free + 2 MiB released < 20 MiB
+             {"segments": segs, "device_free": 18 * MiB, "nbytes": n}]         # 18 + 2 released = 20 MiB: fits
+    _check_oom(student, cases, "a whole free 2 MiB small segment (one 2 MiB 'inactive' block) and a full large "
+                               "segment", gen)
+
+
 def test_pending_free_blocks_not_reused(student, gen):
     """will_oom: 'active_pending_free' blocks are neither reused (step 1) nor released (step 3)"""
     k = int(torch.randint(2, 9, (1,), generator=gen))              # size of the pending large hole, MiB
@@ -268,6 +313,8 @@ def test_snapshot_left_unchanged(student, gen):
     r = student.call("snapshot_after_calls", segments=segs, requests=[list(q) for q in requests])
     calls = [("summarize_snapshot(snapshot)", r["after_summary"])]
     afters = r["after_will_oom"] if isinstance(r["after_will_oom"], list) else [r["after_will_oom"]] * len(requests)
+    expect(len(afters) == len(requests), f"the probe asked will_oom {len(requests)} times on the same snapshot but "
+                                         f"reported the snapshot after {len(afters)} calls")
     calls += [(f"will_oom(snapshot, device_free={C.fmt_bytes(f)}, nbytes={C.fmt_bytes(n)})"
                + (f" (after the calls {', '.join(f'will_oom(snapshot, {C.fmt_bytes(f2)}, {C.fmt_bytes(n2)})' for f2, n2 in requests[:i])} on the same list)" if i else ""),
                a) for i, ((f, n), a) in enumerate(zip(requests, afters))]

@@ -23,6 +23,9 @@ def _check(student, sizes, which=("round", "pool", "segment")):
             "segment": [ref.segment_size(n) for n in sizes]}
     names = {"round": "round_size", "pool": "allocation_pool", "segment": "segment_size"}
     for key in which:
+        # the reply's lists are the worker's word: one answer per size asked, or zip would compare fewer
+        expect(isinstance(got.get(key), list) and len(got[key]) == len(sizes),
+               f"{names[key]} on {len(sizes)} sizes: expected {len(sizes)} answers, got {str(got.get(key))[:200]}")
         for n, g, w in zip(sizes, got[key], want[key]):
             ok = (g.strip().lower() == w) if key == "pool" and isinstance(g, str) else (
                 isinstance(g, (int, float)) and not isinstance(g, bool) and g == w)
