@@ -134,7 +134,7 @@ print("jacfwd:", jacfwd(_Square.apply)(x).diag(), " jacrev:", jacrev(_Square.app
 # inside it.
 #
 # * `SiLU.apply(x)` takes a floating-point tensor of any shape (0-dim and empty included) and returns
-#   `x * torch.sigmoid(x)` with `x`'s shape and dtype, equal to `F.silu(x)`.
+#   `x * torch.sigmoid(x)` with `x`'s shape, dtype and device, equal to `F.silu(x)`.
 # * `forward` takes only `x` (no `ctx`), and `setup_context(ctx, inputs, output)` saves what the two formulas
 #   need; with `generate_vmap_rule = True`, `SiLU.apply` works under `vmap`, `grad`, `jacfwd` and `jacrev`.
 # * `backward(ctx, g)` returns `g * f'(x)` and `jvp(ctx, t)` returns `t * f'(x)`, with
@@ -306,7 +306,7 @@ if run_demos():
 # Write `jacobian(f, x)` with `torch.func.jacfwd` and `torch.func.jacrev`.
 #
 # * `x` is a floating-point tensor of any shape (0-dim included) and `f(x)` returns one tensor of any shape.
-# * Return the Jacobian of `f` at `x`, of shape `f(x).shape + x.shape`, equal to
+# * Return the Jacobian of `f` at `x`, of shape `f(x).shape + x.shape` and on `x`'s device, equal to
 #   `torch.autograd.functional.jacobian(f, x)`.
 # * Use forward mode (`jacfwd`) when `x` has fewer elements than `f(x)` and reverse mode (`jacrev`) otherwise
 #   (ties included); you may call `f` once more to learn the size of its output.
@@ -366,7 +366,7 @@ print("hessian(f) @ v: ", torch.autograd.functional.hessian(_energy, _x) @ _v)
 #
 # * `f` maps a floating-point tensor `x` of any shape (0-dim included) to a 0-dim tensor; `v` has `x`'s shape
 #   and dtype.
-# * Return `H v` with `x`'s shape, where `H` is the Hessian of `f` at `x` (flattened, it is
+# * Return `H v` with `x`'s shape and device, where `H` is the Hessian of `f` at `x` (flattened, it is
 #   `torch.autograd.functional.hessian(f, x).reshape(n, n) @ v.reshape(n)`).
 # * Compute it as a forward-mode derivative of the gradient (`jvp` of `grad(f)`), so that derivative formulas
 #   run in forward mode over the reverse pass.

@@ -8,7 +8,7 @@ from torch._C._functorch import is_functorch_wrapped_tensor
 from torch.func import grad, jacfwd, jacrev, jvp, vmap
 from torch.utils._python_dispatch import TorchDispatchMode
 
-from course.judge.probelib import build_model, get
+from course.judge.probelib import build_model, get, off_default_device, relative_device
 
 
 class _OpLog(TorchDispatchMode):
@@ -141,6 +141,30 @@ def silu(ns, mode, x, t=None, w=None, in_dims=0):
     return res
 
 
+def silu_devices(ns, x, t):
+    """SiLU.apply's value, the gradient of <t, SiLU.apply(x)> (backward) and the dual tangent (jvp), with x and t off
+    the default device (probelib.off_default_device): each result's device relative to the inputs', or what went
+    wrong."""
+    f = get(ns, "SiLU").apply
+
+    def three(x, t):
+        out = f(x)
+        xr = x.detach().clone().requires_grad_(True)
+        g = torch.autograd.grad(f(xr), xr, t)[0]
+        with fwAD.dual_level():
+            tangent = fwAD.unpack_dual(f(fwAD.make_dual(x, t))).tangent
+        return out, g, tangent
+
+    try:
+        outs, home = off_default_device(three, (x, t))
+        res = {"devices": [relative_device(o, home) if isinstance(o, torch.Tensor) else f"<{type(o).__name__}>"
+                           for o in outs]}
+    except Exception as exc:  # noqa: BLE001
+        res = {"error": _error(exc)}
+    _close_levels()
+    return res
+
+
 # ------------------------------------------------------------------ exercise 2: dual_jvp
 def _jvp_fn(which, seen):
     """The judge's function `which`; each call notes, per argument, whether it is a forward_ad dual tensor (a
@@ -241,6 +265,22 @@ def jacobian(ns, x, W, b, out_shape):
     return res
 
 
+def jacobian_devices(ns, cases):
+    """jacobian(f, x) for each (x, W, b, out_shape) of cases, with x, W and b off the default device
+    (probelib.off_default_device): per case, the result's device relative to the inputs', its shape and dtype."""
+    results = []
+    for x, W, b, out_shape in cases:
+        try:
+            out, home = off_default_device(lambda x, W, b: get(ns, "jacobian")(_mlp(W, b, tuple(out_shape)), x),
+                                           (x, W, b))
+            results.append({"device": relative_device(out, home), "shape": tuple(out.shape), "dtype": out.dtype}
+                           if isinstance(out, torch.Tensor) else {"error": f"returned {type(out).__name__}"})
+        except Exception as exc:  # noqa: BLE001
+            results.append({"error": _error(exc)})
+        _close_levels()
+    return results
+
+
 def _energy(A, c):
     def f(x):
         z = A @ x.reshape(-1)
@@ -264,6 +304,25 @@ def hvp(ns, x, v, A, c):
     res["backward_under_jvp"] = any(BACKWARD_UNDER_JVP)
     _close_levels()
     return res
+
+
+def hvp_devices(ns, x, vs, A, c):
+    """hvp(f, x, v) for each v of vs with x, v, A and c off the default device (probelib.off_default_device: meta,
+    or the CPU with meta the default where the code needs values): per v, the result's device relative to the
+    inputs', its shape and dtype, and its values where it has any."""
+    results = []
+    for v in vs:
+        try:
+            out, home = off_default_device(lambda x, v, A, c: get(ns, "hvp")(_energy(A, c), x, v), (x, v, A, c))
+            if not isinstance(out, torch.Tensor):
+                results.append({"error": f"returned {type(out).__name__}, not a tensor"})
+                continue
+            results.append({"device": relative_device(out, home), "home": home, "shape": tuple(out.shape),
+                            "dtype": out.dtype, "out": None if out.is_meta else out.detach().clone()})
+        except Exception as exc:  # noqa: BLE001
+            results.append({"error": _error(exc)})
+        _close_levels()
+    return results
 
 
 # ------------------------------------------------------------------ exercise 5: per_sample_grads
@@ -346,7 +405,10 @@ def per_sample(ns, spec, x, y, loss, frozen=(), train=False, grads=False, then_f
 
 # ------------------------------------------------------------------ exercise 6: ensemble_forward
 def _member(spec):
-    """probelib.build_model(spec), or with spec["single"] a bias-free nn.Linear (one parameter), float64, eval."""
+    """probelib.build_model(spec), or with spec["single"] a bias-free nn.Linear (one parameter), or with
+    spec["vocab"] embedding_model(spec) (a model of integer token ids), float64, eval."""
+    if spec.get("vocab"):
+        return embedding_model(spec).double().eval()
     if not spec.get("single"):
         return build_model(spec).double().eval()
     with torch.random.fork_rng(devices=[]):

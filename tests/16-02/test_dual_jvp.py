@@ -76,6 +76,8 @@ def test_one_forward_pass_on_duals(student, gen, which, shapes):
         what += ", the first tangent all zeros"
     res = run(student, what, which, primals, tangents)
     expect(len(res["seen"]) == 1, f"{what} called f {len(res['seen'])} times; forward mode needs exactly one call")
+    expect(len(res["seen"][0]) == len(shapes), f"{what}: f received {len(res['seen'][0])} arguments for "
+           f"{len(shapes)} primals")
     expect(all(res["seen"][0]), f"{what}: the arguments f received carried tangents {res['seen'][0]}; each must be "
            f"fwAD.make_dual(primal, tangent) inside fwAD.dual_level(), also for a tangent of zeros (torch.func.jvp "
            f"passes wrappers of its own)")

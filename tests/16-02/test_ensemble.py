@@ -9,6 +9,7 @@ if "course_16_02_probes" not in sys.modules:  # the probes' own stand-in for an 
     sys.modules["course_16_02_probes"] = importlib.util.module_from_spec(_s)
     _s.loader.exec_module(sys.modules["course_16_02_probes"])
 step = sys.modules["course_16_02_probes"].step  # p -> 0.125 - p / 2, floating buffers x 1.5, in place
+embedding_model = sys.modules["course_16_02_probes"].embedding_model  # nn.Embedding, Flatten, nn.Linear (float32)
 
 import pytest  # noqa: E402
 import torch  # noqa: E402
@@ -36,7 +37,10 @@ def run(student, what, specs, x, per_model):
 
 
 def member(spec):
-    """The judge's twin of the probe's model: build_model(spec), or a bias-free nn.Linear for spec["single"]."""
+    """The judge's twin of the probe's model: build_model(spec), a bias-free nn.Linear for spec["single"], or the
+    probes' embedding_model(spec) for spec["vocab"]."""
+    if spec.get("vocab"):
+        return embedding_model(spec).double().eval()
     if not spec.get("single"):
         return build_model(spec).double().eval()
     with torch.random.fork_rng(devices=[]):
@@ -72,7 +76,7 @@ def test_matches_models_one_by_one(student, gen, m, b, per_model, single):
     expect_close(res["out"], want, what + " (row m: models[m] on " + ("x[m])" if per_model else "the whole x)"),
                  **TOL)
     expect_x_grad(res, specs, x, per_model, w, what)
-    expect_models_unchanged(res, what)
+    expect_models_unchanged(res, what, specs)
 
 
 def expect_x_grad(res, specs, x, per_model, w, what):
@@ -86,7 +90,18 @@ def expect_x_grad(res, specs, x, per_model, w, what):
     expect_close(res["x_grad"], want, what, **TOL)
 
 
-def expect_models_unchanged(res, what):
+def expect_models_unchanged(res, what, specs):
+    """Each model's state after the call against before it, the models counted and every entry named by the judge's
+    own twins (member(spec)): a reply with fewer models or entries compares nothing less."""
+    expect_equal((len(res["before"]), len(res["after"])), (len(specs), len(specs)),
+                 f"the number of models whose state was recorded before and after {what}")
+    for i, spec in enumerate(specs):
+        twin = member(spec)
+        for when in ("before", "after"):
+            for kind, names in (("params", twin.named_parameters()), ("buffers", twin.named_buffers())):
+                expect_equal(sorted(res[when][i][kind]), sorted(k for k, _ in names),
+                             f"the {kind} of model {i} recorded {when} {what}")
+        expect_equal(res["before"][i]["training"], [], f"the modules of model {i} in training mode before {what}")
     for i, (before, after) in enumerate(zip(res["before"], res["after"])):
         expect_equal(after["training"], before["training"], f"the modules of model {i} in training mode after {what}")
         expect_equal(sorted(after["grads"]), [], f"the parameters of model {i} whose .grad is set after {what}")
@@ -146,4 +161,26 @@ def test_models_left_as_they_were(student, gen):
     what = "ensemble_forward(3 models, x)"
     res = run(student, what, specs, x, False)
     expect_close(res["out"], one_by_one(specs, x, False), what, **TOL)
-    expect_models_unchanged(res, what)
+    expect_models_unchanged(res, what, specs)
+
+
+# integer token ids (nn.Embedding models): x reaches the models as it is (not cast to the parameters' dtype), of rank 1
+# with a shared batch (not assumed (B, features): no unsqueeze(0).repeat(M, 1, 1)), of rank 4 with per_model=True
+@pytest.mark.parametrize("x_rank,per_model", [(1, False), (4, True)], ids=["ids(B,)-shared", "ids(M,B,2,3)-per_model"])
+def test_token_ids_of_any_rank(student, gen, x_rank, per_model):
+    """x of integer token ids reaches the models as it is, of any shape (B, ...): (B,) shared by every model, or
+    (M, B, 2, 3) with per_model=True, for nn.Embedding models"""
+    draw = lambda lo, hi: int(torch.randint(lo, hi, (), generator=gen))  # noqa: E731
+    m, b = draw(2, 4), draw(2, 4)
+    trailing = (2, 3) if x_rank == 4 else ()
+    base = {"vocab": draw(5, 9), "dim": draw(2, 4), "len": 6 if trailing else 1, "out": draw(2, 4)}
+    specs = [dict(base, seed=draw(0, 2**30)) for _ in range(m)]
+    shape = ((m,) if per_model else ()) + (b,) + trailing
+    x = torch.randint(0, base["vocab"], shape, generator=gen)
+    what = f"ensemble_forward({m} nn.Embedding models, x int64 token ids of shape {shape}, per_model={per_model})"
+    res = run(student, what, specs, x, per_model)
+    want = one_by_one(specs, x, per_model)
+    expect_equal(tuple(res["out"].shape), tuple(want.shape), f"the shape of {what}")
+    expect_close(res["out"], want, what + " (torch.stack([m(x) for m in models]); x is the models' input as it is: "
+                 "token ids are not cast to the parameters' dtype, and x need not be (B, features))", **TOL)
+    expect_models_unchanged(res, what, specs)

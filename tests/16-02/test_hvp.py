@@ -95,3 +95,23 @@ def test_never_forms_the_hessian(student, gen, n, m):
     n_ = x.numel()
     want = torch.autograd.functional.hessian(twin(A, c), x).reshape(n_, n_) @ v
     expect_close(res["out"], want, what, **TOL)
+
+
+def test_on_the_inputs_device(student, gen):
+    """H v lies on x's device (meta standing in for cuda), for a random v and for a zero v (no shortcut that makes
+    zeros without device=)"""
+    x, v, A, c = case(gen, (4,), 3)
+    vs = [v, relayout(torch.zeros(4, dtype=f64), "broadcast")]
+    res = student.call("hvp_devices", x=x, vs=vs, A=A, c=c)
+    expect(isinstance(res, list) and len(res) == len(vs), f"hvp_devices sent {type(res).__name__} "
+           f"{len(res) if isinstance(res, list) else ''} results for {len(vs)} calls")
+    want = [torch.autograd.functional.hessian(twin(A, c), x) @ vi for vi in vs]
+    for r, vi, w in zip(res, ("a random v", "v = zeros (expanded)"), want):
+        what = f"hvp(f, x, v) for x of shape (4,) and {vi}, with x, v and f's own tensors on another device than " \
+               f"the default (meta, a stand-in for cuda)"
+        expect("error" not in r, f"{what} raised {r.get('error')}")
+        expect_equal(r["device"], "meta", f"the device of {what} (H v is made where x is: a tensor made without "
+                     f"device= lands on the default device, the CPU, while x is on the GPU)")
+        expect_equal((r["shape"], r["dtype"]), ((4,), f64), f"the shape and dtype of {what}")
+        if r["out"] is not None:  # the inputs were on the CPU (the code needed values), the default device meta
+            expect_close(r["out"], w, what, **TOL)

@@ -85,3 +85,23 @@ def test_cheaper_mode(student, gen, x_shape, out_shape):
     expect(res["f_calls"] <= 2, f"{what} called f {res['f_calls']} times: once under {want} and at most once "
            f"more to learn the size of its output")
     expect_close(res["out"], torch.autograd.functional.jacobian(twin(W, b, out_shape), x), what, **TOL)
+
+
+def test_on_the_inputs_device(student, gen):
+    """the Jacobian lies on x's device (meta standing in for cuda) in both modes, f's own tensors there too"""
+    cases = []
+    for x_shape, out_shape in (((2,), (5,)), ((4,), (3,))):  # forward mode, reverse mode
+        n, m = math.prod(x_shape), math.prod(out_shape)
+        cases.append((torch.randn(x_shape, generator=gen, dtype=f64), torch.randn(m, n, generator=gen, dtype=f64),
+                      torch.randn(m, generator=gen, dtype=f64), list(out_shape)))
+    res = student.call("jacobian_devices", cases=cases)
+    expect(isinstance(res, list) and len(res) == len(cases), f"jacobian_devices sent {type(res).__name__} "
+           f"{len(res) if isinstance(res, list) else ''} results for {len(cases)} calls")
+    for r, (x, _, _, out_shape) in zip(res, cases):
+        what = f"jacobian(f, x) for x of shape {tuple(x.shape)} and f(x) of shape {tuple(out_shape)}, x and f's " \
+               f"own tensors on another device than the default (meta, a stand-in for cuda)"
+        expect("error" not in r, f"{what} raised {r.get('error')} (f runs on x's device: learn the size of its "
+               f"output from f(x) itself)")
+        expect_equal(r["device"], "meta", f"the device of {what} (a tensor made without device= lands on the CPU "
+                     f"while x is on the GPU)")
+        expect_equal((r["shape"], r["dtype"]), (tuple(out_shape) + tuple(x.shape), f64), f"the shape and dtype of {what}")

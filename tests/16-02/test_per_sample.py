@@ -28,9 +28,10 @@ def spec_of(gen, norm=True, dropout=True):
             "hidden": [draw(2, 5) for _ in range(draw(1, 3))], "norm": norm, "dropout": dropout, "seed": draw(0, 2**30)}
 
 
-def data(gen, spec, n, loss):
-    x = torch.randn(n, spec["in"], generator=gen, dtype=f64)
-    y = torch.randn(n, spec["out"], generator=gen, dtype=f64) if loss == "mse" else \
+def data(gen, spec, n, loss, lead=()):
+    """x (n, *lead, in) and y: (n, *lead, out) for mse, class ids (n,) for ce."""
+    x = torch.randn(n, *lead, spec["in"], generator=gen, dtype=f64)
+    y = torch.randn(n, *lead, spec["out"], generator=gen, dtype=f64) if loss == "mse" else \
         torch.randint(0, spec["out"], (n,), generator=gen)
     return x, y
 
@@ -67,9 +68,18 @@ def expect_grads(res, want, what):
         expect_close(res["out"][k], g, f"{what}['{k}'] against a loop of single-example backward passes", **TOL)
 
 
-def expect_model_unchanged(res, what):
+def expect_model_unchanged(res, what, spec):
+    """The model's state after the call against before it, every entry named by the judge's own twin of the model
+    (build_model(spec)): a reply with fewer entries than the model has compares nothing less. The probe set a .grad
+    on every other parameter and put the model in eval mode."""
+    twin = build_model(spec)
+    params, buffers = [k for k, _ in twin.named_parameters()], [k for k, _ in twin.named_buffers()]
     before, after = res["before"], res["after"]
-    expect_equal(after["training"], before["training"], f"the modules in training mode after {what}")
+    for when, state in (("before", before), ("after", after)):
+        expect_equal(sorted(state["params"]), sorted(params), f"the parameters recorded {when} {what}")
+        expect_equal(sorted(state["buffers"]), sorted(buffers), f"the buffers recorded {when} {what}")
+    expect_equal(sorted(before["grads"]), sorted(params[::2]), f"the parameters whose .grad was set before {what}")
+    expect_equal(after["training"], [], f"the modules in training mode after {what} (the model was in eval mode)")
     expect_equal(sorted(after["grads"]), sorted(before["grads"]), f"the parameters whose .grad is set after {what}")
     for k, g in before["grads"].items():
         expect_close(after["grads"][k], g, f"the .grad of '{k}' after {what} (unchanged)", atol=0, rtol=0)
@@ -78,19 +88,21 @@ def expect_model_unchanged(res, what):
             expect_close(after[kind][k], t, f"the model's {kind[:-1]} '{k}' after {what} (unchanged)", atol=0, rtol=0)
 
 
-@pytest.mark.parametrize("loss,n", [("mse", 5), ("ce", 4), ("mse", 1)])
-def test_matches_a_loop(student, gen, loss, n):
+@pytest.mark.parametrize("loss,n,lead", [("mse", 5, ()), ("ce", 4, ()), ("mse", 1, ()), ("mse", 3, (2,))],
+                         ids=["mse-5", "ce-4", "mse-1", "mse-3-rank3"])
+def test_matches_a_loop(student, gen, loss, n, lead):
     """row i is the gradient of loss_fn(model(x[i:i+1]), y[i:i+1]) for a model with BatchNorm buffers and dropout
-    in eval mode, N = 1 included; each call leaves the model's parameters, buffers, .grad fields and mode as they
-    were"""
-    spec = spec_of(gen)
-    x, y = data(gen, spec, n, loss)
-    what = f"per_sample_grads(model, {'F.mse_loss' if loss == 'mse' else 'F.cross_entropy'}, x ({n}, {spec['in']}), y)" \
-        f" on a model whose parameters have .grad fields set on every other one"
+    in eval mode, N = 1 included, and for x of shape (N, 2, in) (an example of two rows, fed to the model as x[i:i+1]
+    is, not flattened); each call leaves the model's parameters, buffers, .grad fields and mode as they were"""
+    spec = spec_of(gen, norm=not lead)  # BatchNorm1d takes (N, C) only: the rank-3 model has none
+    x, y = data(gen, spec, n, loss, lead)
+    what = f"per_sample_grads(model, {'F.mse_loss' if loss == 'mse' else 'F.cross_entropy'}, x {tuple(x.shape)}, y " \
+        f"{tuple(y.shape)}) on a model whose parameters have .grad fields set on every other one" + \
+        (" (row i: the model on x[i:i+1] of shape (1, 2, in), as x has it)" if lead else "")
     res = student.call("per_sample", spec=spec, x=x, y=y, loss=loss, grads=True)
     expect("error" not in res, f"{what} raised {res.get('error')}")
     expect_grads(res, loop_grads(spec, x, y, loss), what)
-    expect_model_unchanged(res, what)
+    expect_model_unchanged(res, what, spec)
 
 
 def embedding_model(spec):
@@ -156,7 +168,7 @@ def test_frozen_parameters_left_out(student, gen, case):
     what = f"per_sample_grads(model with {frozen} frozen, F.mse_loss, x (3, {spec['in']}), y)"
     res = run(student, what, spec, x, y, "mse", frozen)
     expect_grads(res, loop_grads(spec, x, y, "mse", frozen), what)
-    expect_equal(res["after"]["frozen"], res["before"]["frozen"], f"the frozen parameters after {what} (the model "
+    expect_equal(res["after"]["frozen"], sorted(frozen), f"the frozen parameters after {what} (the model "
                  f"is left as it was: requires_grad unchanged on every parameter)")
 
 
@@ -203,4 +215,4 @@ def test_model_left_as_it_was(student, gen):
     res = student.call("per_sample", spec=spec, x=x, y=y, loss="ce", grads=True)
     expect("error" not in res, f"{what} raised {res.get('error')}")
     expect_grads(res, loop_grads(spec, x, y, "ce"), what)
-    expect_model_unchanged(res, what)
+    expect_model_unchanged(res, what, spec)

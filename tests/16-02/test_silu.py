@@ -18,6 +18,9 @@ SHAPES = [(7,), (3, 4), (2, 1, 3), (), (0, 3)]
 def run(student, what, mode, x, **kw):
     res = student.call("silu", mode=mode, x=x, **kw)
     expect("error" not in res, f"{what} raised {res.get('error')}")
+    own = [op for op in res["ops"] if op.startswith("silu")]
+    expect(not own, f"{what} ran PyTorch's own {own} op (clause: do not call F.silu or nn.SiLU inside SiLU, in "
+           f"forward, backward or jvp): compute x * sigmoid(x) and f'(x) yourself")
     expect(isinstance(res["out"], torch.Tensor), f"{what} returned {res['out']}, not a tensor")
     return res
 
@@ -45,14 +48,17 @@ def test_values(student, gen, shape):
 
 @pytest.mark.parametrize("dtype", [torch.float32, f64])
 def test_dtype_and_extremes(student, gen, dtype):
-    """float32 and float64 keep their dtype; values and both derivatives are finite and right for |x| up to 1000"""
+    """float32 and float64 keep their dtype; values, both derivatives and the second derivative (jvp of grad) are
+    finite and right for |x| up to 1000"""
     x = torch.tensor([0.0, -0.0, 1000.0, -1000.0, 88.0, -88.0, 40.0, -40.0, 1e-8], dtype=dtype)
     x = torch.cat([x, rand(gen, (5,), dtype=dtype)])
     t = torch.rand(x.shape, generator=gen, dtype=dtype) + 0.5
     tol = {"atol": 1e-5, "rtol": 1e-5} if dtype == torch.float32 else TOL
     want = torch.func.jvp(F.silu, (x.double(),), (t.double(),))[1]
-    for mode, ref in (("value", F.silu(x.double())), ("backward", want), ("dual", want)):
-        what = f"SiLU ({mode}) for {dtype} x = {[round(v, 3) for v in x.tolist()[:9]]} ..."
+    second = jvp(grad(lambda xi: F.silu(xi).sum()), (x.double(),), (t.double(),))[1]  # F.silu's H t, diagonal
+    for mode, ref in (("value", F.silu(x.double())), ("backward", want), ("dual", want), ("hvp", second)):
+        how = {"hvp": "hvp: jvp(grad(SiLU.apply(x).sum()), (x,), (t,)), the second derivative times t"}.get(mode, mode)
+        what = f"SiLU ({how}) for {dtype} x = {[round(v, 3) for v in x.tolist()[:9]]} ..."
         out = run(student, what, mode, x, t=t)["out"]
         expect_equal(out.dtype, dtype, f"the dtype of {what}")
         expect(bool(torch.isfinite(out).all()), f"{what} is not finite: {out.tolist()}")
@@ -145,8 +151,10 @@ def test_vmap(student, gen, in_dims):
 @pytest.mark.parametrize("mode", ["second", "hvp", "rev_over_fwd"])
 def test_second_derivatives(student, gen, mode):
     """backward and jvp are differentiable: double backward, forward-over-reverse and reverse-over-forward through
-    SiLU equal F.silu's"""
+    SiLU equal F.silu's, at x = +-1000 and +-88 too (finite there, as F.silu's are)"""
     x, t, w = rand(gen, (2, 4)), rand(gen, (2, 4), 1.0), rand(gen, (2, 4), 1.0)
+    x[0] = torch.tensor([1000.0, -1000.0, 88.0, -88.0], dtype=f64)  # exp(-x) overflows: a sigmoid written
+    # 1 / (1 + exp(-x)) has a first derivative of 0 there but a second of inf / inf = nan
     if mode == "second":
         what = "the gradient of <w, grad(<t, SiLU.apply(x)>, create_graph=True)> (double backward), x of shape (2, 4)"
         xr = x.clone().requires_grad_(True)
@@ -158,7 +166,23 @@ def test_second_derivatives(student, gen, mode):
     else:
         what = "grad(lambda x: <w, jvp(SiLU.apply, (x,), (t,))[1]>)(x) (reverse mode over the jvp formula), x of shape (2, 4)"
         want = grad(lambda xi: (jvp(F.silu, (xi,), (t,))[1] * w).sum())(x)
+    what += ", row 0 of x = [1000, -1000, 88, -88]"
     res = run(student, what, mode, x, t=t, w=w)
+    expect(bool(torch.isfinite(res["out"]).all()), f"{what} is not finite: {res['out'].tolist()}, where F.silu's "
+           f"is {want.tolist()} (clause: second derivatives through SiLU equal those of F.silu; values and "
+           f"derivatives stay finite for inputs as large as +-1000)")
     expect_close(res["out"], want, what + " (backward and jvp must be written from differentiable operations on x: setup_context runs "
                  "without grad, so a value computed there, such as sigmoid(x), is a constant to autograd; "
                  "save x and compute it inside backward)", **TOL)
+
+
+def test_on_the_inputs_device(student, gen):
+    """SiLU.apply(x), its backward and its jvp give tensors on x's device (meta standing in for cuda): nothing made
+    without device="""
+    x, t = rand(gen, (2, 3)), rand(gen, (2, 3), 1.0)
+    what = "SiLU.apply(x), the gradient of <t, SiLU.apply(x)> and the tangent of fwAD.make_dual(x, t) through " \
+           "SiLU.apply, for x and t of shape (2, 3) on another device than the default (meta, a stand-in for cuda)"
+    res = student.call("silu_devices", x=x, t=t)
+    expect("error" not in res, f"{what} raised {res.get('error')}")
+    expect_equal(res["devices"], ["meta"] * 3, f"the devices of {what} (a tensor made without device= lands on "
+                 f"the CPU while x is on the GPU)")
