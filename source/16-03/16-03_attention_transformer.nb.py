@@ -128,7 +128,8 @@ if run_demos():
 # * `q` has shape `(..., L, E)`, `k` has shape `(..., S, E)` and `v` has shape `(..., S, Ev)` with `S >= 1`;
 #   their leading dimensions broadcast against each other as in `torch.matmul`, and the result has shape
 #   `(..., L, Ev)` (the broadcast leading shape) and the dtype of `q` (float16 included). `L` and the leading
-#   dimensions may be 0 (no query, an empty batch): the result is then empty, as PyTorch's is.
+#   dimensions may be 0 (no query, an empty batch): the result is then empty, still of the broadcast leading shape
+#   (for `L = 0` PyTorch 2.14 keeps `q`'s own leading shape instead; the checks expect the broadcast one).
 # * The scores are `q @ k.transpose(-2, -1)` times `scale` (any number, zero or negative too), which defaults to
 #   `1 / sqrt(E)`.
 # * `attn_mask` is `None`, a boolean tensor (`True`: the pair takes part) or a float tensor added to the
@@ -606,7 +607,8 @@ run_hidden("16-03", "kv_cache", globals())
 # ### Exercise 6 · `blocked_attention` (4 points)
 #
 # * `blocked_attention(q, k, v, block_size, is_causal=False, scale=None)` takes `q` `(..., L, E)`, `k`
-#   `(..., S, E)` and `v` `(..., S, Ev)` with the same leading dimensions, `S >= 1` and `block_size >= 1`,
+#   `(..., S, E)` and `v` `(..., S, Ev)` with the same leading dimensions, in any memory layout (a head split made
+#   with `transpose(1, 2)` included), `S >= 1` and `block_size >= 1`,
 #   and returns what `F.scaled_dot_product_attention(q, k, v, is_causal=is_causal, scale=scale)` returns,
 #   within `1e-10` (absolute and relative) in float64 and `1e-4` in float32, scores in the hundreds included.
 #   With `is_causal=True` and a scale of 0 or below, where PyTorch 2.14's CPU kernel returns NaN, it returns

@@ -11,13 +11,15 @@ _PRODUCTS = {"mm": 0, "bmm": 0, "mv": 0, "dot": 0, "addmm": 1, "baddbmm": 1, "ad
 
 
 class _OpLog(TorchDispatchMode):
-    """Names every aten op that runs, the largest tensor any op creates (numel and op name), and the multiply-adds
-    of its matrix products (2 m k n each: mm, bmm, mv, dot and their add- forms)."""
+    """Names every aten op that runs, the largest tensor any op creates (numel and op name), the sizes (numel) of
+    every tensor the ops create, and the multiply-adds of its matrix products (2 m k n each: mm, bmm, mv, dot and
+    their add- forms)."""
 
     def __init__(self):
         super().__init__()
         self.names = set()
         self.largest = (0, "")
+        self.numels = set()
         self.flops = 0
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
@@ -28,8 +30,10 @@ class _OpLog(TorchDispatchMode):
             a, b = args[_PRODUCTS[name]], args[_PRODUCTS[name] + 1]
             self.flops += 2 * a.numel() * (b.shape[-1] if b.dim() > 1 else 1)
         for t in out if isinstance(out, (list, tuple)) else [out]:
-            if isinstance(t, torch.Tensor) and t.numel() > self.largest[0]:
-                self.largest = (t.numel(), name)
+            if isinstance(t, torch.Tensor):
+                self.numels.add(t.numel())
+                if t.numel() > self.largest[0]:
+                    self.largest = (t.numel(), name)
         return out
 
 
@@ -97,10 +101,13 @@ def mha_bad_heads(ns, embed_dim, num_heads):
     return capture_error(get(ns, "MultiHeadAttention"), embed_dim, num_heads)
 
 
-def mha_run(ns, cfg, state, query, key=None, value=None, key_padding_mask=None, attn_mask=None, v_out=None):
+def mha_run(ns, cfg, state, query, key=None, value=None, key_padding_mask=None, attn_mask=None, v_out=None,
+            again=()):
     """Output of a MultiHeadAttention loaded with state; key None means self attention (the same tensor thrice).
 
-    With v_out, also the gradients of <v_out, output> with respect to the query input and each parameter."""
+    With v_out, also the gradients of <v_out, output> with respect to the query input and each parameter. again: more
+    calls on the same module afterwards, each a dict of forward's arguments (key None: self attention); their
+    outputs under "again"."""
     m = get(ns, "MultiHeadAttention")(**cfg).double()
     m.load_state_dict(state)
     query = query.clone().requires_grad_(v_out is not None)
@@ -130,6 +137,8 @@ def mha_run(ns, cfg, state, query, key=None, value=None, key_padding_mask=None, 
         grads = torch.autograd.grad(out, [query] + [params[n] for n in names], v_out, allow_unused=True)
         res["grad_query"] = grads[0]
         res["param_grads"] = {n: g for n, g in zip(names, grads[1:])}
+    res["again"] = [_tensor(m(c["query"], c.get("key", c["query"]), c.get("value", c["query"]),
+                              **{k: t for k, t in c.items() if k.endswith("mask")})) for c in again]
     return res
 
 
@@ -139,7 +148,9 @@ def block_layout(ns, cfg):
     return {k: list(t.shape) for k, t in m.state_dict().items()}
 
 
-def block_run(ns, cfg, state, src, src_mask=None, src_key_padding_mask=None, v_out=None):
+def block_run(ns, cfg, state, src, src_mask=None, src_key_padding_mask=None, v_out=None, again=()):
+    """Output of a PreNormBlock loaded with state (gradients with v_out); again: more calls on the same block
+    afterwards, each a dict of forward's arguments, outputs under "again"."""
     m = get(ns, "PreNormBlock")(**cfg).double()
     m.load_state_dict(state)
     src = src.clone().requires_grad_(v_out is not None)
@@ -167,6 +178,7 @@ def block_run(ns, cfg, state, src, src_mask=None, src_key_padding_mask=None, v_o
         grads = torch.autograd.grad(out, [src] + [params[n] for n in names], v_out, allow_unused=True)
         res["grad_src"] = grads[0]
         res["param_grads"] = {n: g for n, g in zip(names, grads[1:])}
+    res["again"] = [_tensor(m(**c)) for c in again]
     return res
 
 
@@ -269,7 +281,8 @@ def blocked(ns, q, k, v, block_size, is_causal=False, scale=None):
         kwargs["scale"] = scale
     with _OpLog() as log:
         out = fn(q, k, v, block_size, **kwargs)
-    return {"out": _tensor(out), "largest": list(log.largest), "ops": sorted(log.names), "flops": log.flops}
+    return {"out": _tensor(out), "largest": list(log.largest), "ops": sorted(log.names), "flops": log.flops,
+            "numels": sorted(log.numels)}
 
 
 def blocked_vjp(ns, inputs, v, block_size, is_causal=False):
@@ -289,6 +302,10 @@ def _meta_result(build):
         with torch.device("cpu"):  # values from the CPU (a fixed generator), then moved where the inputs live
             thunk = build(device)
         return thunk()
+    try:  # the same call on the CPU first: whatever it leaves behind (a mask kept per shape) must not be reused
+        run("cpu")
+    except Exception:
+        pass  # the checks on the CPU judge that call
     try:
         out, home = stand_in_device(run)
     except Exception as exc:

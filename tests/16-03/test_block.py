@@ -27,17 +27,51 @@ def describe(cfg):
     return "PreNormBlock(" + ", ".join(f"{k}={v!r}" for k, v in cfg.items()) + ")"
 
 
-def run(student, gen, cfg, src, grads=False, ref_masks=None, **masks):
-    """ref_masks: the same masks as given to PyTorch's layer, when they differ in form only."""
+def as_ref(masks):
+    """The masks as PyTorch's layer takes them: a boolean one given with a float one becomes -inf / 0."""
+    if len({m.dtype == torch.bool for m in masks.values()}) < 2:
+        return masks
+    return {k: m if m.dtype != torch.bool else torch.zeros(m.shape, dtype=f64).masked_fill(m, float("-inf"))
+            for k, m in masks.items()}
+
+
+def again_calls(gen, src, masks):
+    """Two more calls on the same block: fresh masks of the same kinds and shapes (key 0 always allowed), then none."""
+    fresh = {}
+    for k, m in masks.items():
+        out = torch.rand(m.shape, generator=gen) < 0.4
+        out[..., 0] = False
+        fresh[k] = out if m.dtype == torch.bool else \
+            torch.randn(m.shape, generator=gen, dtype=f64).masked_fill(out, float("-inf"))
+    return [{"src": src, **fresh}, {"src": src}]
+
+
+def check_again(res, want, cfg):
+    """The outputs of the calls again_calls made on the same block, against PyTorch's layer."""
+    got = res.get("again")
+    if not isinstance(got, list) or len(got) != len(want["again"]):
+        fail(f"{describe(cfg)}: the probe returned {type(got).__name__} for the {len(want['again'])} later calls on "
+             f"the same block")
+    for i, (g, w) in enumerate(zip(got, want["again"])):
+        expect_close(g, w, f"{describe(cfg)}: after a first call with masks, the call {i + 2} on the same block " +
+                     ("with other masks of the same kinds and shapes" if i == 0 else "with no mask") +
+                     " (each call's masks are that call's arguments: nothing is kept from an earlier call)", **TOL)
+
+
+def run(student, gen, cfg, src, grads=False, ref_masks=None, again=(), **masks):
+    """ref_masks: the same masks as given to PyTorch's layer, when they differ in form only. again: more calls on the
+    same block (dicts of forward's arguments), their outputs checked here against PyTorch's layer."""
     ref = torch_layer(gen, cfg)
     state = {k: v.detach().clone() for k, v in ref.state_dict().items()}
     src_ref = src.clone().requires_grad_(grads)
     want = ref(src_ref, **(masks if ref_masks is None else ref_masks))
     v_out = torch.randn(want.shape, generator=gen, dtype=f64) if grads else None
-    res = student.call("block_run", cfg=cfg, state=state, src=src, v_out=v_out, **masks)
+    res = student.call("block_run", cfg=cfg, state=state, src=src, v_out=v_out, again=list(again), **masks)
     if not isinstance(res["out"], torch.Tensor):
         fail(f"{describe(cfg)}(src) returned {res['out']}, not a tensor")
     expected = {"out": want.detach()}
+    with torch.no_grad():
+        expected["again"] = [ref(c["src"], **as_ref({k: t for k, t in c.items() if k != "src"})) for c in again]
     if grads:
         params = dict(ref.named_parameters())
         names = list(params)
@@ -104,9 +138,10 @@ def test_masks(student, gen, kind, bf):
         # PyTorch turns the boolean src_mask into -inf / 0 itself next to a float padding mask (and warns)
         ref_masks = {"src_mask": torch.zeros(5, 5, dtype=f64).masked_fill(masks["src_mask"], float("-inf")),
                      "src_key_padding_mask": pad}
-    res, want = run(student, gen, cfg, x, ref_masks=ref_masks, **masks)
+    res, want = run(student, gen, cfg, x, ref_masks=ref_masks, again=again_calls(gen, x, masks), **masks)
     expect_close(res["out"], want["out"], f"{describe(cfg)}(src, {kind}) (True = not allowed / ignore; given "
                  f"together, both masks apply, a boolean one as -inf whatever the kind of the other)", **TOL)
+    check_again(res, want, cfg)
 
 
 def test_gradients(student, gen):

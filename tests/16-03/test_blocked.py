@@ -5,6 +5,7 @@ import torch
 import torch.nn.functional as F
 
 from course.judge.expect import expect, expect_close, expect_equal, fail, jacobian_vs_reference
+from course.judge.probelib import relayout
 
 pytestmark = pytest.mark.task("blocked")
 f64 = torch.float64
@@ -116,16 +117,18 @@ def test_memory_independent_of_length(student, gen):
 @pytest.mark.parametrize("causal", [False, True])
 def test_gradients(student, gen, causal):
     """gradients with respect to q, k and v are PyTorch's"""
+    b = int(torch.randint(1, 5, (), generator=gen))  # tiles of 1 to 4 keys over 7: a shorter last tile or none
     inputs = [torch.randn(2, n, d, generator=gen, dtype=f64).requires_grad_(True) for n, d in ((5, 3), (7, 3), (7, 2))]
-    what = f"the gradients of <g, {FN}(q (2, 5, 3), k (2, 7, 3), v (2, 7, 2), block_size=3, is_causal={causal})>"
+    what = f"the gradients of <g, {FN}(q (2, 5, 3), k (2, 7, 3), v (2, 7, 2), block_size={b}, is_causal={causal})>"
     jacobian_vs_reference(student, "blocked_vjp", inputs,
                           lambda a, b, c: F.scaled_dot_product_attention(a, b, c, is_causal=causal), what, gen=gen,
-                          block_size=3, is_causal=causal, atol=1e-10, rtol=1e-8)
+                          block_size=b, is_causal=causal, atol=1e-10, rtol=1e-8)
 
 
 def test_tiles_of_block_size(student, gen):
     """the keys are read block_size at a time: no tensor larger than one tile of scores with a column to spare,
-    (..., L, block_size + 1), or than an input or the output"""
+    (..., L, block_size + 1), or than an input or the output; the tiles are block_size keys wide, only the last one
+    shorter (S % block_size keys)"""
     L, S = int(torch.randint(30, 50, (), generator=gen)), int(torch.randint(40, 70, (), generator=gen))
     q, k, v = (torch.randn(2, n, 1, generator=gen, dtype=f64) for n in (L, S, S))
     for b in (2, 3):
@@ -138,6 +141,26 @@ def test_tiles_of_block_size(student, gen):
                    f"has 2 * {L} * {b} = {2 * L * b}, and nothing needs more than {bound}: read the keys and values "
                    f"in tiles of block_size positions, not larger ones")
             expect_close(res["out"], F.scaled_dot_product_attention(q, k, v, is_causal=causal), what, **TOL64)
+    # the widths of the tiles: with no leading dimension, L a prime larger than every other size and E, Ev wider
+    # than any tile, a tensor of L * w elements (w < E) is one made per query and key of a tile of w keys (its
+    # scores, mask or weights): a tile of block_size keys and one of the S % block_size left must both appear
+    b = int(torch.randint(4, 7, (), generator=gen))
+    S = int(torch.randint(b + 2, 2 * b - 1, (), generator=gen))  # one whole tile and a last one of 2 .. b - 2 keys
+    L, E, Ev = 37, 2 * b + 1, 2 * b + 3
+    causal = bool(torch.randint(0, 2, (), generator=gen))
+    q, k, v = (torch.randn(n, d, generator=gen, dtype=f64) for n, d in ((L, E), (S, E), (S, Ev)))
+    what = f"{FN}(q ({L}, {E}), k ({S}, {E}), v ({S}, {Ev}), block_size={b}, is_causal={causal})"
+    res = run(student, what, q, k, v, b, is_causal=causal)
+    expect_close(res["out"], F.scaled_dot_product_attention(q, k, v, is_causal=causal), what, **TOL64)
+    numels = res.get("numels")
+    if not isinstance(numels, list):
+        fail(f"{what}: the probe returned {type(numels).__name__} for the sizes of the tensors made")
+    widths = sorted({n // L for n in numels if isinstance(n, int) and n > 0 and n % L == 0 and n // L < E})
+    for w, which in ((b, "a whole tile"), (S % b, "the last tile")):
+        expect(w in widths, f"{what}: no tensor of {L} x {w} elements (the scores of {which}, {w} keys, for the {L} "
+               f"queries) was made; the tiles seen were {[x for x in widths if x > 1]} keys wide. Read the keys in "
+               f"consecutive tiles of exactly block_size = {b} positions ({S} keys: tiles of "
+               f"{', '.join([str(b)] * (S // b) + [str(S % b)])}), not {S} split into tiles of another width")
 
 
 def test_one_pass(student, gen):
@@ -153,6 +176,25 @@ def test_one_pass(student, gen):
                f"computing each score once and weighting the values once takes {need}: read each tile of keys once "
                f"and keep the running max, denominator and accumulator (the online softmax), not a first pass "
                f"for the maximum and a second for the sums")
+        expect_close(res["out"], F.scaled_dot_product_attention(q, k, v, is_causal=causal), what, **TOL64)
+
+
+def test_any_layout(student, gen):
+    """q, k and v in any memory layout: the head split of section 2 (a transpose(1, 2) of (B, L, H, E)), and
+    strided, offset and stride-0 (broadcast) leading dimensions"""
+    B, H, L, S, E, Ev = 2, 3, 5, 7, 4, 3
+    heads = [torch.randn(B, n, H, d, generator=gen, dtype=f64).transpose(1, 2) for n, d in ((L, E), (S, E), (S, Ev))]
+    other = [relayout(torch.randn(B, H, L, E, generator=gen, dtype=f64), "strided"),
+             torch.randn(1, H, S, E, generator=gen, dtype=f64).expand(B, H, S, E),
+             relayout(torch.randn(B, H, S, Ev, generator=gen, dtype=f64), "offset")]
+    for (q, k, v), b, causal, name in ((heads, 3, False, "a head split: x.reshape(B, L, H, E).transpose(1, 2)"),
+                                       (other, 4, True, "q strided, k expanded (stride 0) along the batch, v offset")):
+        what = f"{FN}(q {tuple(q.shape)}, k {tuple(k.shape)}, v {tuple(v.shape)}, block_size={b}, is_causal={causal}) " \
+               f"with {name} (strides {q.stride()}, {k.stride()}, {v.stride()})"
+        res = student.call("blocked", q=q, k=k, v=v, block_size=b, is_causal=causal)
+        if not isinstance(res.get("out"), torch.Tensor):
+            fail(f"{what} returned {res.get('out')}, not a tensor (a .view of the leading dimensions fails on such "
+                 f"inputs: use reshape, or index without flattening)")
         expect_close(res["out"], F.scaled_dot_product_attention(q, k, v, is_causal=causal), what, **TOL64)
 
 

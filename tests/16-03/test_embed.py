@@ -94,6 +94,8 @@ def check_patches(student, gen, images, weight, bias, what):
     res = student.call("patches", images=inputs[0], weight=inputs[1], bias=inputs[2] if bias is not None else None,
                        v_out=v)
     expect_close(res["out"], want.detach(), what, **TOL)
+    if not isinstance(res.get("grads"), list) or len(res["grads"]) != len(grads):
+        fail(f"{what}: expected one gradient entry per input ({len(grads)}), got {res.get('grads')!r:.80}")
     for name, g, w in zip(("images", "weight", "bias"), res["grads"], grads):
         if g is None:
             fail(f"the gradient of <g, {what}> with respect to the {name}: none reached it")

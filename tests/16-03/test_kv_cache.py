@@ -30,10 +30,21 @@ def full_attention(state, x, h):
     return F.linear(out.transpose(1, 2).reshape(b, t, e), state["proj.weight"], state["proj.bias"])
 
 
+def expect_one_per_step(res, keys, n, what):
+    """The reply's lists hold one entry per step the judge asked for (a shorter list would compare nothing)."""
+    for key in keys:
+        got = res.get(key) if isinstance(res, dict) else None
+        if not isinstance(got, list) or len(got) != n:
+            fail(f"{what}: expected {n} entries under {key!r}, one per step, got "
+                 f"{len(got) if isinstance(got, list) else type(got).__name__}")
+
+
 def decode(student, gen, e, h, b, splits):
     state = random_state(gen, e)
     x = torch.randn(b, sum(splits), e, generator=gen, dtype=f64)
     res = student.call("kv_decode", embed_dim=e, num_heads=h, state=state, x=x, splits=splits)
+    expect_one_per_step(res, ("steps", "lens", "ks", "vs"), len(splits),
+                        f"CausalSelfAttention({e}, {h}) decoding x ({b}, {sum(splits)}, {e}) in steps {splits}")
     return state, x, res
 
 
@@ -55,6 +66,7 @@ def test_cache_container(student, gen):
     chunks = [(torch.randn(2, 3, t, 4, generator=gen, dtype=f64), torch.randn(2, 3, t, 5, generator=gen, dtype=f64))
               for t in (3, 1, 2)]
     res = student.call("cache_alone", chunks=chunks)
+    expect_one_per_step(res, ("steps",), len(chunks), "KVCache fed chunks of 3, 1 and 2 positions")
     expect_equal(res["empty_len"], 0, "len(KVCache())")
     expect_equal((res["empty_k"], res["empty_v"]), ("None", "None"), "KVCache().k and KVCache().v while empty")
     held_k, held_v = [], []
@@ -135,6 +147,10 @@ def test_caches_are_independent(student, gen):
     xs = [torch.randn(b, t, e, generator=gen, dtype=f64) for b, t in ((1, 5), (2, 6), (1, 4))]
     splits = [[2, 1, 2], [1, 3, 0, 2], [0, 0, 1, 3]]  # per sequence and round; 0: that sequence waits
     outs = student.call("kv_interleaved", embed_dim=e, num_heads=h, state=state, xs=xs, splits=splits)
+    if not isinstance(outs, list) or len(outs) != len(xs) or \
+            any(not isinstance(o, list) or len(o) != sum(1 for c in sp if c) for o, sp in zip(outs, splits)):
+        fail(f"three sequences decoded in turn: expected one list of outputs per sequence, one output per step "
+             f"({[sum(1 for c in sp if c) for sp in splits]}), got {outs if not isinstance(outs, list) else len(outs)}")
     for i, (x, got) in enumerate(zip(xs, outs)):
         if not all(isinstance(t, torch.Tensor) for t in got):
             fail("CausalSelfAttention(x, cache) returned something other than a tensor")
@@ -154,7 +170,9 @@ def test_one_token_one_feature(student, gen):
     expect_cache_after_each_step(state, x, 1, res, [1, 1], "CausalSelfAttention(1, 1) decoding x (1, 2, 1) one token "
                                  "at a time")
     chunks = [(torch.randn(1, 1, 1, 1, generator=gen, dtype=f64), torch.randn(1, 1, 1, 1, generator=gen, dtype=f64))]
-    step = student.call("cache_alone", chunks=chunks)["steps"][0]
+    res = student.call("cache_alone", chunks=chunks)
+    expect_one_per_step(res, ("steps",), 1, "KVCache fed one position of one feature")
+    step = res["steps"][0]
     expect_equal(len(step["returned"]), 2, "the number of tensors KVCache().update(k, v) returns for k, v of shape "
                  "(1, 1, 1, 1): all keys and all values")
     expect_close(step["returned"][1], chunks[0][1], "the values update() returns for one position of one feature",

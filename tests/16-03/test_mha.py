@@ -30,8 +30,46 @@ def as_float(mask):
     return torch.zeros(mask.shape, dtype=f64).masked_fill(mask, float("-inf"))
 
 
-def run(student, gen, cfg, query, key=None, value=None, grads=False, ref_masks=None, **masks):
-    """ref_masks: the same masks as given to PyTorch's layer, when they differ in form only."""
+def ref_form(masks):
+    """The masks as PyTorch's layer takes them: a boolean mask given with a float one becomes -inf / 0 (PyTorch does
+    the same itself, and warns)."""
+    kinds = {m.dtype == torch.bool for m in masks.values()}
+    return {k: as_float(m) for k, m in masks.items()} if len(kinds) > 1 else masks
+
+
+def fresh_like(mask, gen):
+    """Another mask of the same kind and shape (each call's masks are that call's): True / -inf marks a pair that is
+    out, key 0 always stays in (every query keeps a key)."""
+    out = torch.rand(mask.shape, generator=gen) < 0.4
+    out[..., 0] = False
+    if mask.dtype == torch.bool:
+        return out
+    return torch.randn(mask.shape, generator=gen, dtype=f64).masked_fill(out, float("-inf"))
+
+
+def again_calls(gen, query, key, value, **masks):
+    """Two more calls on the same module after the first: with fresh masks of the same kinds and shapes, then with
+    none (a mask kept on the module from an earlier call must not apply)."""
+    base = {"query": query} if key is None else {"query": query, "key": key, "value": value}
+    fresh = {k: fresh_like(m, gen) for k, m in masks.items()}
+    return [{**base, **fresh}, dict(base)]
+
+
+def check_again(res, want, what):
+    """The outputs of the calls again_calls made on the same module, against PyTorch's layer."""
+    got = res.get("again")
+    if not isinstance(got, list) or len(got) != len(want["again"]):
+        fail(f"{what}: the probe returned {type(got).__name__} for the {len(want['again'])} later calls on the same "
+             f"module")
+    for i, (g, w) in enumerate(zip(got, want["again"])):
+        expect_close(g, w, f"{what}, then on the same module the call {i + 2} " +
+                     ("with other masks of the same kinds and shapes" if i == 0 else "with no mask at all") +
+                     " (each call's masks are that call's arguments: nothing is kept from an earlier call)", **TOL)
+
+
+def run(student, gen, cfg, query, key=None, value=None, grads=False, ref_masks=None, again=(), **masks):
+    """ref_masks: the same masks as given to PyTorch's layer, when they differ in form only. again: more calls on the
+    same module (dicts of forward's arguments), judged with check_again."""
     ref = torch_mha(gen, **cfg)
     state = {k: v.detach().clone() for k, v in ref.state_dict().items()}
     k_in = query if key is None else key
@@ -40,7 +78,8 @@ def run(student, gen, cfg, query, key=None, value=None, grads=False, ref_masks=N
     want = ref(q_ref, q_ref if key is None else k_in, q_ref if value is None else v_in, need_weights=False,
                **(masks if ref_masks is None else ref_masks))[0]
     v_out = torch.randn(want.shape, generator=gen, dtype=f64) if grads else None
-    res = student.call("mha_run", cfg=cfg, state=state, query=query, key=key, value=value, v_out=v_out, **masks)
+    res = student.call("mha_run", cfg=cfg, state=state, query=query, key=key, value=value, v_out=v_out,
+                       again=list(again), **masks)
     what = describe(cfg)
     if not isinstance(res["out"], torch.Tensor):
         fail(f"{what}(query, key, value) returned {res['out']}, not a tensor (return only the output)")
@@ -53,6 +92,9 @@ def run(student, gen, cfg, query, key=None, value=None, grads=False, ref_masks=N
                  f"caller's {name} unchanged (a mask is reused by every layer and call); build a new tensor "
                  f"(~mask, mask.logical_not()) instead of writing into it")
     expected = {"out": want.detach()}
+    with torch.no_grad():
+        expected["again"] = [ref(c["query"], c.get("key", c["query"]), c.get("value", c["query"]), need_weights=False,
+                                 **ref_form({k: t for k, t in c.items() if k.endswith("mask")}))[0] for c in again]
     if grads:
         params = dict(ref.named_parameters())
         names = list(params)
@@ -114,9 +156,12 @@ def test_key_padding_mask(student, gen, kind, bf):
     pad[1, 1:] = True  # only key 0 left
     pad[2, ::2] = True
     mask = pad if kind == "bool" else torch.randn(3, 6, generator=gen, dtype=f64).masked_fill(pad, float("-inf"))
-    res, want = run(student, gen, cfg, q, kv, kv, key_padding_mask=mask)
-    expect_close(res["out"], want["out"], f"{describe(cfg)}(query, key, value, key_padding_mask={kind} (3, 6)) "
-                 f"(True = ignore that key: the opposite of the boolean attn_mask of exercise 1)", **TOL)
+    res, want = run(student, gen, cfg, q, kv, kv, key_padding_mask=mask,
+                    again=again_calls(gen, q, kv, kv, key_padding_mask=mask))
+    what = f"{describe(cfg)}(query, key, value, key_padding_mask={kind} (3, 6))"
+    expect_close(res["out"], want["out"], f"{what} (True = ignore that key: the opposite of the boolean attn_mask of "
+                 f"exercise 1)", **TOL)
+    check_again(res, want, what)
 
 
 @pytest.mark.parametrize("kind", ["causal bool (L, S)", "float (L, S)", "bool per head (N*H, L, S)",
@@ -134,18 +179,27 @@ def test_attn_mask(student, gen, kind):
         mask[..., 0] = False  # every query keeps a key
     else:
         mask = 2 * torch.randn(6, 5, 5, generator=gen, dtype=f64)
-    res, want = run(student, gen, cfg, x, attn_mask=mask)
+    res, want = run(student, gen, cfg, x, attn_mask=mask, again=again_calls(gen, x, None, None, attn_mask=mask))
     expect_close(res["out"], want["out"], f"{describe(cfg)}(x, x, x, attn_mask={kind}) (in the per-head mask, "
                  f"entry b * H + h belongs to batch element b and head h)", **TOL)
+    check_again(res, want, f"{describe(cfg)}(x, x, x, attn_mask={kind})")
 
 
 @pytest.mark.parametrize("bf", [True, False])
 def test_gradients(student, gen, bf):
-    """gradients reach the query input and every parameter, and equal PyTorch's"""
+    """gradients reach the query input and every parameter, and equal PyTorch's, in self attention and in cross
+    attention (keys and values from another sequence)"""
     cfg = {"embed_dim": 8, "num_heads": 2, "batch_first": bf}
     x = batch(gen, 2, 4, 8, bf)
-    res, want = run(student, gen, cfg, x, grads=True, key_padding_mask=torch.tensor([[False] * 3 + [True]] * 2))
-    what = f"the gradients of <g, {describe(cfg)}(x, x, x, key_padding_mask)>"
+    if bf:
+        res, want = run(student, gen, cfg, x, grads=True, key_padding_mask=torch.tensor([[False] * 3 + [True]] * 2))
+        what = f"the gradients of <g, {describe(cfg)}(x, x, x, key_padding_mask)>"
+    else:  # cross attention: the key and value projections' gradients come from another sequence
+        kv, val = batch(gen, 2, 6, 8, bf), batch(gen, 2, 6, 8, bf)
+        res, want = run(student, gen, cfg, x, kv, val, grads=True,
+                        key_padding_mask=torch.tensor([[False] * 5 + [True], [False] * 6]))
+        what = f"the gradients of <g, {describe(cfg)}(x, key, value, key_padding_mask)> (cross attention: key and " \
+            f"value (6, 2, 8), two other tensors)"
     expect_close(res["grad_query"], want["grad_query"], f"{what} with respect to x", **TOL)
     got = res["param_grads"]
     expect_equal(sorted(got), sorted(want["param_grads"]), f"the parameter names of {describe(cfg)}")
@@ -234,13 +288,17 @@ def test_both_masks(student, gen, kind):
         attn = 2 * torch.randn(4, 4, 6, generator=gen, dtype=f64)
     # PyTorch turns a boolean mask given with a float one into -inf / 0 itself (and warns): the same masks in that form
     ref_masks = {"key_padding_mask": as_float(pad), "attn_mask": as_float(attn)} if pad.dtype != attn.dtype else None
-    res, want = run(student, gen, cfg, q, kv, kv, ref_masks=ref_masks, key_padding_mask=pad, attn_mask=attn)
+    res, want = run(student, gen, cfg, q, kv, kv, ref_masks=ref_masks, key_padding_mask=pad, attn_mask=attn,
+                    again=again_calls(gen, q, kv, kv, key_padding_mask=pad, attn_mask=attn) if "far" not in kind else ())
     # scores shifted by -1e10 keep about 1e-6 of their absolute accuracy in float64
     tol = {"atol": 1e-5, "rtol": 1e-5} if "far below" in kind else TOL
     expect_close(res["out"], want["out"], f"{describe(cfg)}(query, key, value, attn_mask={tuple(attn.shape)}, "
                  f"key_padding_mask=(2, 6)), {kind} (both masks apply at once; a boolean True removes its pair, as -inf, "
                  f"whatever the kind of the other mask{', even when every allowed score is below -1e9' if 'far' in kind else ''})",
                  **tol)
+    if "far" not in kind:
+        check_again(res, want, f"{describe(cfg)}(query, key, value, attn_mask={kind.split(' and ')[0]}, "
+                    f"key_padding_mask={kind.split(' and ')[1]})")
 
 
 @pytest.mark.parametrize("bias", [True, False])

@@ -41,6 +41,7 @@ SHAPES = [  # q, k, v: leading dimensions that broadcast as in torch.matmul
     ((1, 1, 1), (1, 1, 1), (1, 1, 1)),
     ((2, 0, 4), (2, 5, 4), (2, 5, 3)),  # no query (L = 0): an empty (2, 0, 3), as PyTorch returns
     ((0, 3, 4), (1, 5, 4), (0, 5, 2)),  # an empty batch: (0, 3, 2)
+    ((1, 0, 4), (3, 5, 4), (3, 5, 2)),  # no query, leading dimensions that broadcast: (3, 0, 2) (PyTorch: (1, 0, 2))
 ]
 
 
@@ -192,8 +193,22 @@ def first_draw(q, k, seed):
     return torch.rand(shape, generator=torch.Generator().manual_seed(seed), dtype=q.dtype).flatten()[0].item()
 
 
-def dropout_reference(q, k, v, p, seed, mask=None, is_causal=False):
-    """The notebook's rule: one torch.rand of the weights' shape and dtype from the generator, keep u >= p."""
+def rounding_draw(q, k, v, seed):
+    """For float16 inputs: the value p of a draw u (made in float16, as the rule says) that lies above the float32
+    draw from the same generator state at the same place, at the pair whose dropped weight moves the output most.
+    With dropout_p = p the rule keeps that weight (u >= p); a draw made in float32 (or any other dtype) drops it."""
+    shape = torch.broadcast_shapes(q.shape[:-2], k.shape[:-2]) + (q.shape[-2], k.shape[-2])
+    u = torch.rand(shape, generator=torch.Generator().manual_seed(seed), dtype=q.dtype)
+    u32 = torch.rand(shape, generator=torch.Generator().manual_seed(seed), dtype=torch.float32)
+    w = torch.softmax((q.double() @ k.double().transpose(-2, -1)) / math.sqrt(q.shape[-1]), dim=-1)
+    effect = w * v.double().abs().amax(dim=-1).unsqueeze(-2)  # weight of pair (i, j) times the size of v_j
+    effect = effect.masked_fill(~(u.double() > u32.double()), -1.0)
+    return u.flatten()[int(effect.flatten().argmax())].item()
+
+
+def dropout_reference(q, k, v, p, seed, mask=None, is_causal=False, u_dtype=None):
+    """The notebook's rule: one torch.rand of the weights' shape and dtype from the generator, keep u >= p.
+    u_dtype: the dtype of the draw when q is given in another one (float16 inputs computed in float64)."""
     scores = (q @ k.transpose(-2, -1)) / math.sqrt(q.shape[-1])
     if is_causal:
         mask = torch.ones(q.shape[-2], k.shape[-2], dtype=torch.bool).tril()
@@ -201,28 +216,39 @@ def dropout_reference(q, k, v, p, seed, mask=None, is_causal=False):
         scores = scores.masked_fill(~mask, float("-inf")) if mask.dtype == torch.bool else scores + mask
     w = torch.softmax(scores, dim=-1)
     g = torch.Generator().manual_seed(seed)
-    u = torch.rand(w.shape, generator=g, dtype=w.dtype)
+    u = torch.rand(w.shape, generator=g, dtype=u_dtype or w.dtype)
     out = (w * (u >= p) / (1 - p)) @ v
     return out, torch.rand(4, generator=g, dtype=f64)
 
 
-@pytest.mark.parametrize("case", ["plain", "causal", "broadcast", "float32"])
+@pytest.mark.parametrize("case", ["plain", "causal", "broadcast", "float32", "float16"])
 def test_dropout_from_generator(student, gen, case):
-    """dropout_p > 0: one uniform draw of the weights' shape from the generator, keep u >= p, scale 1/(1-p)"""
-    dtype = torch.float32 if case == "float32" else f64
+    """dropout_p > 0: one uniform draw of the weights' shape and dtype from the generator (float16 included), keep
+    u >= p, scale 1/(1-p)"""
+    dtype = {"float32": torch.float32, "float16": torch.float16}.get(case, f64)
     q, k, v = rand(gen, 2, 5, 4, dtype=dtype), rand(gen, 2, 6, 4, dtype=dtype), rand(gen, 2, 6, 3, dtype=dtype)
     if case == "broadcast":
         q = rand(gen, 3, 1, 5, 4)
     seed = int(torch.randint(0, 2**31 - 1, (), generator=gen))
-    tie = first_draw(q, k, seed)  # p equal to one draw: that weight is kept (u >= p), not dropped
+    if dtype == torch.float16:  # p equal to a float16 draw that a float32 draw of the same bits falls below
+        tie = rounding_draw(q, k, v, seed)
+        tie_note = " where p equals a float16 draw u that lies above the float32 draw at its place: u is drawn in " \
+            "w's dtype (float16 here), and u >= p keeps that weight"
+    else:
+        tie = first_draw(q, k, seed)  # p equal to one draw: that weight is kept (u >= p), not dropped
+        tie_note = " where p equals the draw u of query 0, key 0 (u >= p keeps it)"
     for p in (0.3, 0.75, tie):
         causal = case == "causal"
         what = f"{FN}(q {tuple(q.shape)}, k (2, 6, 4), v (2, 6, 3), dropout_p={p}" + \
             (", is_causal=True" if causal else "") + f", generator seeded {seed}) ({dtype})" + \
-            (" where p equals the draw u of query 0, key 0 (u >= p keeps it)" if p == tie else "")
+            (tie_note if p == tie else "")
         res = run(student, what, q, k, v, dropout_p=p, is_causal=causal, seed=seed)
-        want, nxt = dropout_reference(q, k, v, p, seed, is_causal=causal)
-        tol = TOL if dtype == f64 else {"atol": 1e-5, "rtol": 1e-5}
+        if dtype == torch.float16:  # the rule's draw in float16, the arithmetic in float64
+            want, nxt = dropout_reference(q.double(), k.double(), v.double(), p, seed, u_dtype=dtype)
+            expect_equal(res["out"].dtype, dtype, f"the dtype of {what}")
+        else:
+            want, nxt = dropout_reference(q, k, v, p, seed, is_causal=causal)
+        tol = {f64: TOL, torch.float32: {"atol": 1e-5, "rtol": 1e-5}}.get(dtype, {"atol": 1e-2, "rtol": 1e-2})
         expect_close(res["out"], want, what + " (draw u = torch.rand(w.shape, generator=generator, dtype=w.dtype) "
                      "once, after the softmax; keep u >= p and divide by 1 - p)", **tol)
         expect_close(res["next"], nxt, f"the generator's next draws after {what} (exactly one draw of the "
@@ -301,10 +327,11 @@ def test_does_not_call_pytorch_attention(student, gen):
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(q=tensors(shape=(2, 3, 4)), k=tensors(shape=(2, 5, 4)), v=tensors(shape=(2, 5, 3)),
+@given(q=tensors(shape=(2, 2, 3, 4)), k=tensors(shape=(2, 2, 5, 4)), v=tensors(shape=(2, 2, 5, 3)),
        causal=st.booleans())
 def test_any_layout_and_values(student, q, k, v, causal):
-    """any memory layout (transposed, strided, offset, stride 0) and values (wide, many ties) of q, k, v"""
+    """any memory layout (transposed, strided, offset, stride 0, two leading dimensions that do not merge into one)
+    and values (wide, many ties) of q, k, v"""
     what = (f"{FN}(q, k, v, is_causal={causal}) with q strides {q.stride()}, k strides {k.stride()}, v strides "
             f"{v.stride()}, max |q| {q.abs().max().item():.3g}")
     out = run(student, what, q, k, v, is_causal=causal)["out"]
