@@ -140,7 +140,8 @@ def result_dtype_cases(ns, pairs, default="float32"):
             try:
                 with forbidden:
                     got = fn(x, y)
-                got = str(got) if isinstance(got, torch.dtype) else _plain(got)
+                # anything but a torch.dtype is marked with its type: a string "torch.float32" is not the dtype
+                got = str(got) if isinstance(got, torch.dtype) else "<" + type(got).__name__ + "> " + repr(got)[:80]
             except NotImplementedError:
                 raise
             except Exception as exc:
