@@ -144,12 +144,17 @@ def test_masks(student, gen, kind, bf):
     check_again(res, want, cfg)
 
 
-def test_gradients(student, gen):
-    """gradients reach the input and every parameter, and equal PyTorch's"""
-    cfg = {"d_model": 8, "nhead": 2, "dim_feedforward": 12, "activation": "gelu", "batch_first": True}
-    x = seq(gen, 2, 4, 8, True)
-    res, want = run(student, gen, cfg, x, grads=True, src_mask=torch.ones(4, 4, dtype=torch.bool).triu(1))
-    what = f"the gradients of <g, {describe(cfg)}(src, causal src_mask)>"
+@pytest.mark.parametrize("bf", [True, False])
+def test_gradients(student, gen, bf):
+    """gradients reach the input and every parameter, and equal PyTorch's, in both layouts"""
+    cfg = {"d_model": 8, "nhead": 2, "dim_feedforward": 12, "activation": "gelu" if bf else "relu", "batch_first": bf}
+    x = seq(gen, 2, 4, 8, bf)
+    if bf:
+        masks, name = {"src_mask": torch.ones(4, 4, dtype=torch.bool).triu(1)}, "causal src_mask"
+    else:
+        masks, name = {"src_key_padding_mask": torch.tensor([[False] * 4, [False, False, True, True]])}, "padding"
+    res, want = run(student, gen, cfg, x, grads=True, **masks)
+    what = f"the gradients of <g, {describe(cfg)}(src, {name})>"
     expect_close(res["grad_src"], want["grad_src"], f"{what} with respect to src", **TOL)
     got = res["param_grads"]
     expect_equal(sorted(got), sorted(want["param_grads"]), f"the parameter names of {describe(cfg)}")
