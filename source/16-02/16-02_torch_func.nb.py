@@ -309,7 +309,8 @@ if run_demos():
 # * Return the Jacobian of `f` at `x`, of shape `f(x).shape + x.shape` and on `x`'s device, equal to
 #   `torch.autograd.functional.jacobian(f, x)`.
 # * Use forward mode (`jacfwd`) when `x` has fewer elements than `f(x)` and reverse mode (`jacrev`) otherwise
-#   (ties included); you may call `f` once more to learn the size of its output.
+#   (ties included); you may call `f` once more to learn the size of its output, leaving grad mode and every
+#   other global setting as it was.
 
 # %% [solution] id=jacobian_impl
 def jacobian(f, x):

@@ -8,7 +8,7 @@ from torch._C._functorch import is_functorch_wrapped_tensor
 from torch.func import grad, jacfwd, jacrev, jvp, vmap
 from torch.utils._python_dispatch import TorchDispatchMode
 
-from course.judge.probelib import build_model, get, off_default_device, relative_device
+from course.judge.probelib import build_model, get, global_state, off_default_device, relative_device
 
 
 class _OpLog(TorchDispatchMode):
@@ -250,15 +250,23 @@ def _mlp(W, b, out_shape, ran=None):
     return f
 
 
-def jacobian(ns, x, W, b, out_shape):
-    """jacobian(f, x) for f(x) = cube(tanh(W x + b)) reshaped, plus 0.5 sum(x); which of Cube's formulas ran."""
+def jacobian(ns, x, W, b, out_shape, grad_enabled=True):
+    """jacobian(f, x) for f(x) = cube(tanh(W x + b)) reshaped, plus 0.5 sum(x), called with grad mode on or off;
+    which of Cube's formulas ran, and the global settings (probelib.global_state) before and after the call (grad
+    mode is put back after, for the probes that follow)."""
     CALLS.clear()
     ran = []
+    prev = torch.is_grad_enabled()
+    torch.set_grad_enabled(grad_enabled)
+    state = {"before": global_state()}
     try:
         out = get(ns, "jacobian")(_mlp(W, b, tuple(out_shape), ran), x)
         res = {"out": out.detach().clone() if isinstance(out, torch.Tensor) else f"<{type(out).__name__}>"}
     except Exception as exc:  # noqa: BLE001
         res = {"error": _error(exc)}
+    state["after"] = global_state()
+    torch.set_grad_enabled(prev)
+    res.update(state)
     res["calls"] = sorted(set(CALLS))
     res["f_calls"] = len(ran)
     _close_levels()

@@ -6,6 +6,7 @@ import pytest
 import torch
 
 from course.judge.expect import expect, expect_close, expect_equal
+from course.judge.probelib import changes
 from course.judge.strategies import relayout
 
 pytestmark = pytest.mark.task("jacobian")
@@ -71,13 +72,21 @@ def test_float32(student, gen, x_shape, out_shape):
 @pytest.mark.parametrize("x_shape,out_shape", CASES, ids=[f"x{a}-out{b}" for a, b in CASES])
 def test_cheaper_mode(student, gen, x_shape, out_shape):
     """forward mode (jacfwd: jvp formulas) when x has fewer elements than f(x), reverse mode (jacrev: backward
-    formulas) otherwise, ties included"""
+    formulas) otherwise, ties included; grad mode and the other global settings are as they were afterwards, also
+    when jacobian is called under torch.no_grad()"""
     n, m = math.prod(x_shape), math.prod(out_shape)
     x = torch.randn(x_shape, generator=gen, dtype=f64)
     W, b = torch.randn(m, n, generator=gen, dtype=f64), torch.randn(m, generator=gen, dtype=f64)
-    res = student.call("jacobian", x=x, W=W, b=b, out_shape=list(out_shape))
-    what = f"jacobian(f, x) for x of {n} element(s) and f(x) of {m}"
+    grad_enabled = (x_shape, out_shape) not in (((3,), (7,)), ((6,), (2,)))  # one forward, one reverse under no_grad
+    res = student.call("jacobian", x=x, W=W, b=b, out_shape=list(out_shape), grad_enabled=grad_enabled)
+    what = f"jacobian(f, x) for x of {n} element(s) and f(x) of {m}" + ("" if grad_enabled else
+                                                                        ", called under torch.no_grad()")
     expect("error" not in res, f"{what} raised {res.get('error')}")
+    expect_equal(res["before"]["grad mode (torch.is_grad_enabled())"], grad_enabled,
+                 f"grad mode when {what} was called")
+    left = changes(res["before"], res["after"])
+    expect(not left, f"{what} left global settings changed (clause: you may call f once more to learn the size of "
+           f"its output, leaving grad mode and every other global setting as it was): {'; '.join(left)}")
     want, formula = ("forward mode (jacfwd)", "jvp") if mode_of(x_shape, out_shape) == "jacfwd" else \
         ("reverse mode (jacrev)", "backward")
     expect(res["calls"] == [formula], f"{what} should use {want}: the judge's custom Function inside f ran "

@@ -31,8 +31,8 @@ def rand(gen, shape, scale=3.0, dtype=f64):
 
 @pytest.mark.parametrize("shape", SHAPES, ids=str)
 def test_values(student, gen, shape):
-    """SiLU.apply(x) equals F.silu(x) with x's shape, for 0-dim and empty x too, x non-contiguous (transposed or
-    strided), without calling F.silu"""
+    """SiLU.apply(x) equals F.silu(x) with x's shape, for 0-dim and empty x too (an empty x's gradient and tangent
+    empty too), x non-contiguous (transposed or strided), without calling F.silu"""
     x = rand(gen, shape)
     x = relayout(x, "transposed" if x.dim() >= 2 and min(x.shape[-2:]) > 1 else "strided")
     what = f"SiLU.apply(x) for x of shape {shape}" + (f" (strides {x.stride()})" if x.dim() else "")
@@ -40,7 +40,13 @@ def test_values(student, gen, shape):
     expect_equal(tuple(res["out"].shape), shape, f"the shape of {what}")
     expect_close(res["out"], F.silu(x), what, **TOL)
     expect("silu" not in res["ops"], f"{what} ran PyTorch's own silu op: compute x * sigmoid(x) yourself")
-    if x.numel() == 0:  # and a drawn vector beside the empty one
+    if x.numel() == 0:  # the empty x's gradient and tangent, and a drawn vector beside the empty one
+        t = rand(gen, shape, 1.0)
+        for mode, how in (("backward", "the gradient of <t, SiLU.apply(x)> (backward)"),
+                          ("dual", "the tangent of fwAD.make_dual(x, t) through SiLU.apply (jvp)")):
+            w = f"{how} for an empty x of shape {shape}"
+            out = run(student, w, mode, x, t=t)["out"]
+            expect_equal((tuple(out.shape), out.dtype), (shape, f64), f"the shape and dtype of {w}")
         x = rand(gen, (3,))
         expect_close(run(student, "SiLU.apply(x) for x of shape (3,)", "value", x)["out"], F.silu(x),
                      "SiLU.apply(x) for x of shape (3,)", **TOL)
