@@ -167,9 +167,11 @@ def test_key_padding_mask(student, gen, kind, bf):
 @pytest.mark.parametrize("kind", ["causal bool (L, S)", "float (L, S)", "bool per head (N*H, L, S)",
                                   "float per head (N*H, L, S)"])
 def test_attn_mask(student, gen, kind):
-    """attn_mask (L, S) or (N * H, L, S): True marks a pair that is not allowed; a float one is added"""
-    cfg = {"embed_dim": 8, "num_heads": 2, "batch_first": True}
-    x = batch(gen, 3, 5, 8, True)
+    """attn_mask (L, S) or (N * H, L, S): True marks a pair that is not allowed; a float one is added; the per-head
+    entry b * H + h in either layout"""
+    bf = not kind.startswith("bool per head")  # sequence first: the per-head entries are still b * H + h
+    cfg = {"embed_dim": 8, "num_heads": 2, "batch_first": bf}
+    x = batch(gen, 3, 5, 8, bf)
     if kind.startswith("causal"):
         mask = torch.ones(5, 5, dtype=torch.bool).triu(1)
     elif kind.startswith("float"):
