@@ -235,8 +235,8 @@ print("moving average: range", (_avg.min_val.item(), _avg.max_val.item()), "qpar
 # * `RangeObserver(dtype=torch.uint8, symmetric=False, ch_axis=None, averaging_constant=None)` is an `nn.Module`
 #   that proposes quantization parameters for `dtype`, `torch.uint8` (levels 0 to 255) or `torch.int8` (-128 to
 #   127).
-# * `forward(x)` returns `x` itself and records the smallest and largest value of the float32 tensor `x` in the
-#   attributes `min_val` and `max_val`, float32 tensors: over the whole tensor (0-dim) when `ch_axis` is None,
+# * `forward(x)` returns `x` itself and records the smallest and largest value of the float32 tensor `x` (of any
+#   shape and memory layout) in the attributes `min_val` and `max_val`, float32 tensors: over the whole tensor (0-dim) when `ch_axis` is None,
 #   otherwise one value per index along dimension `ch_axis` (shape `(C,)`; negative `ch_axis` counts from the
 #   end).
 # * With `averaging_constant=None`, `min_val` and `max_val` are the extremes over every tensor observed so far.

@@ -82,16 +82,18 @@ def quant_on_meta(ns, shape, dtype, axis=None):
 
 
 # ------------------------------------------------------------------ exercise 2: RangeObserver
-def observe(ns, cfg, xs, grad=False, qparams_each=False):
+def observe(ns, cfg, xs, grad=False, qparams_each=False, layouts=None):
     """A RangeObserver(**cfg) fed the tensors xs in turn: what forward returned, min/max after each, the qparams.
-    With qparams_each, calculate_qparams() is also called after each tensor (as QATLinear does on every call)."""
+    With qparams_each, calculate_qparams() is also called after each tensor (as QATLinear does on every call); with
+    layouts, tensor i is given in the memory layout layouts[i % len(layouts)] (probelib.relayout)."""
     cfg = dict(cfg)
     if "dtype" in cfg:
         cfg["dtype"] = getattr(torch, cfg["dtype"])
     obs = get(ns, "RangeObserver")(**cfg)
     same, graph, mins, maxs = [], [], [], []
-    for x in xs:
-        x = x.clone().requires_grad_(grad)
+    for i, x in enumerate(xs):
+        x = relayout(x, layouts[i % len(layouts)]) if layouts else x.clone()
+        x.requires_grad_(grad)
         out = obs(x)
         same.append(out is x)
         if qparams_each:

@@ -24,20 +24,29 @@ def reference(x, scale, zp, lo, hi, g):
     return y.detach(), gx
 
 
-def check(student, what, x, scale, zp, lo, hi, g=None, layout="contiguous"):
+def formula(x, scale, zp, lo, hi, g):
+    """The text's computation by the judge, in float32 with no integer cast: (clamp(round(x * inv) + zp, lo, hi) - zp)
+    * scale with inv = 1 / float32(scale), and the incoming gradient where lo <= round(x * inv) + zp <= hi."""
+    s32 = torch.tensor(scale, dtype=torch.float32)
+    level = torch.round(x * (1.0 / s32)) + zp
+    return (torch.clamp(level, lo, hi) - zp) * s32, g * ((level >= lo) & (level <= hi))
+
+
+def check(student, what, x, scale, zp, lo, hi, g=None, layout="contiguous", ref=reference,
+          against="torch.fake_quantize_per_tensor_affine"):
     if g is None:
         g = torch.randn(x.shape, generator=torch.Generator().manual_seed(x.numel()))
     res = student.call("fake_quant", x=x, scale=scale, zero_point=zp, quant_min=lo, quant_max=hi, g=g, layout=layout)
     out = res["out"]
     expect(isinstance(out, torch.Tensor), f"{what} returned {out}, not a tensor")
     expect_equal(out.dtype, torch.float32, f"the dtype of {what}")
-    want, gwant = reference(x, scale, zp, lo, hi, g)
+    want, gwant = ref(x, scale, zp, lo, hi, g)
     expect_equal(tuple(out.shape), tuple(want.shape), f"the shape of {what}")
     bad = out != want
     if bad.any():
         i = tuple(int(v) for v in bad.nonzero()[0])
         expect(False, f"{what}: {int(bad.sum())} of {bad.numel()} values differ from "
-               f"torch.fake_quantize_per_tensor_affine; first at {i}: x = {x[i].item()!r}, expected {want[i].item()!r}, "
+               f"{against}; first at {i}: x = {x[i].item()!r}, expected {want[i].item()!r}, "
                f"got {out[i].item()!r}")
     grad = res["grad"]
     badg = _differing(grad, gwant, f"the gradient of {what}")
@@ -101,9 +110,24 @@ def test_inverse_of_a_python_float_scale(student, gen, double_scale_inputs):
 
 
 def test_extremes_and_zero_size(student, gen):
-    """values far outside the range (gradient zero), zeros, a zero-size and a 0-dim tensor"""
-    x = torch.tensor([0.0, -0.0, 1e7, -1e7, 1e6, -1e6, 3.0, -3.0])  # PyTorch's kernel wraps past 2^31 levels
+    """values far outside the range (gradient zero), past 2^31 and 2^63 levels too, zeros, a zero-size and a 0-dim
+    tensor"""
+    x = torch.tensor([0.0, -0.0, 1e7, -1e7, 1e6, -1e6, 3.0, -3.0])
     check(student, f"fake_quantize(x, 0.01, 4, -128, 127) for x = {x.tolist()}", x, 0.01, 4, -128, 127)
+    # past 2^31 and 2^63 levels, and past float32's range (x * inv overflows to inf): clamp(round(x * inv) + zp) is
+    # still qmax above 0 and qmin below, gradient 0; an integer cast of the level before the clamp wraps. Checked
+    # against the judge's own float32 computation of the formula (PyTorch's CPU kernel gives the same here)
+    lo, hi = RANGES[int(torch.randint(0, len(RANGES), (), generator=gen))]
+    scale = float(torch.rand((), generator=gen)) * 0.05 + 0.005
+    zp = int(torch.randint(lo, hi + 1, (), generator=gen))
+    levels = torch.tensor([3e9, 5e9, 1e10, 1e12, 3e18, 1e19, 1e25], dtype=torch.float32)
+    far = torch.cat([levels, -levels]) * torch.tensor(scale, dtype=torch.float32)
+    far = torch.cat([far, torch.tensor([3e38, -3e38])])
+    far = far[torch.randperm(far.numel(), generator=gen)]
+    check(student, f"fake_quantize(x, {scale!r}, {zp}, {lo}, {hi}) for x = {[f'{v:.3g}' for v in far.tolist()]} "
+          f"(billions of levels and more beyond the range: each saturates at the range's end, gradient zero)",
+          far, scale, zp, lo, hi, ref=formula, against="(clamp(round(x * inv) + zero_point, quant_min, quant_max) - "
+          "zero_point) * scale computed without an integer cast")
     check(student, "fake_quantize(x of shape (0, 4), 0.1, 0, 0, 255)", torch.zeros(0, 4), 0.1, 0, 0, 255)
     v = float(torch.randn((), generator=gen))
     check(student, f"fake_quantize(torch.tensor({v:.4g}), 0.1, 0, -8, 7)", torch.tensor(v), 0.1, 0, -8, 7)

@@ -37,7 +37,7 @@ def reference(weight, bias, xs, modes, g, weights=None):
     return outs, grads
 
 
-def run(student, gen, shape, bias, modes, what, shrink=False, lead=(5,), inputs=None):
+def run(student, gen, shape, bias, modes, what, shrink=False, lead=(5,), inputs=None, zero_last=True):
     """lead: the leading dimensions of every input, (..., K) as F.linear takes them; inputs: (weight, bias, xs, g)
     built by the caller instead of drawn here."""
     m, k = shape
@@ -51,10 +51,13 @@ def run(student, gen, shape, bias, modes, what, shrink=False, lead=(5,), inputs=
         weight, b, xs, g = inputs
     # shrink: the weight's range narrows from call to call, as training changes it (s_w from the current weight)
     weights = [weight / (1 + i) for i in range(len(modes))] if shrink else None
-    if shrink:  # and at last all zero: the weight's scale is eps (the observer's floor), not 0 and an infinite inverse
+    if shrink and zero_last:  # and at last all zero: the weight's scale is eps (the observer's floor), not 0
         weights[-1] = torch.zeros_like(weight)
     res = student.call("qat_forward", weight=weight, bias=b, xs=xs, modes=modes, g=g, weights=weights)
     outs, grads = reference(weight, b, xs, modes, g, weights)
+    expect(isinstance(res.get("outs"), (list, tuple)) and len(res["outs"]) == len(modes),
+           f"{what}: the probe's reply has {len(res['outs']) if isinstance(res.get('outs'), (list, tuple)) else 'no'} outputs, "
+           f"expected one per call ({len(modes)})")
     for i, (got, want, mode) in enumerate(zip(res["outs"], outs, modes)):
         expect(isinstance(got, torch.Tensor) and tuple(got.shape) == tuple(want.shape),
                f"{what}: the output for input {i} of shape {lead + (k,)} ({mode} mode) has shape "
@@ -82,10 +85,13 @@ def test_training_forward(student, gen, shape, bias):
 
 def test_eval_freezes_observer(student, gen):
     """in eval mode the observer is left as it is and its range is used, the range it has now (after more training
-    too); inputs (2, 3, K) keep their leading dimensions"""
+    too), while the weight's scale is still taken from the current weight at every call; inputs (2, 3, K) keep their
+    leading dimensions"""
     what = ("QATLinear(6, 3) called on inputs (2, 3, 6): two in training mode, two wider ones in eval mode, one more "
-            "in training mode and one in eval mode again (the range after that training call)")
-    run(student, gen, (3, 6), True, ["train", "train", "eval", "eval", "train", "eval"], what, lead=(2, 3))
+            "in training mode and one in eval mode again (the range after that training call), its weight divided by "
+            "2, 3, 4, 5, 6 before the calls after the first (s_w from the current weight, in eval mode too)")
+    run(student, gen, (3, 6), True, ["train", "train", "eval", "eval", "train", "eval"], what, lead=(2, 3),
+        shrink=True, zero_last=False)
 
 
 def half_level_weight(gen, m, k):
@@ -232,14 +238,17 @@ def test_training_run_close_to_float(student, gen):
            f"test accuracy in eval mode; the same model of nn.Linear from the same start reached {float_acc:.1%} "
            f"(at most 5 points less allowed)")
     what = f"after {steps} training steps of nn.Sequential(QATLinear(784, 64), nn.ReLU(), QATLinear(64, 10))"
-    lo, hi = res["ranges"][0]
+    ranges = res["ranges"]
+    expect(len(ranges) == 2 and all(isinstance(r, (list, tuple)) and len(r) == 2 for r in ranges) and len(res["params"]) == 4,
+           f"{what}: the probe's reply has {len(ranges)} observer ranges and {len(res['params'])} parameters, "
+           f"expected 2 and 4 (two layers)")
+    lo, hi = ranges[0]
     expect(isinstance(lo, torch.Tensor) and isinstance(hi, torch.Tensor), f"{what}: the first layer's act_observer "
            f"has no min_val / max_val tensors ({lo}, {hi})")
     expect_close(torch.stack([lo.reshape(()), hi.reshape(())]), torch.stack([act.min_val, act.max_val]),
                  f"{what}: the first layer's act_observer range (min_val, max_val), against a moving average "
                  f"(c = 0.01) of the {steps} training batches' extremes (each training-mode forward watches its input)",
                  **TOL)
-    ranges = res["ranges"]
     expect(all(isinstance(t, torch.Tensor) for r in ranges for t in r), f"{what}: an act_observer without min_val / "
            f"max_val tensors")
     want = eval_logits(res["params"], ranges, Xt)

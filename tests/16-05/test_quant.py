@@ -189,7 +189,8 @@ def test_per_channel_matches_torch(student, gen, dtype, shape, axis):
            f"leave their inputs unchanged: compute 1 / scale into a new tensor)")
 
 
-DEQ_CASES = [("uint8", None, (4, 6)), ("int8", 1, (4, 6)), ("uint8", -1, (2, 3, 4)), ("int8", -3, (2, 3, 4))]
+DEQ_CASES = [("uint8", None, (4, 6)), ("int8", None, (3, 5)), ("int8", 1, (4, 6)), ("uint8", -1, (2, 3, 4)),
+             ("int8", -3, (2, 3, 4))]
 
 
 @pytest.mark.parametrize("dtype,axis,shape", DEQ_CASES,
@@ -203,6 +204,8 @@ def test_dequantize_matches_torch(student, gen, dtype, axis, shape):
     q.view(-1)[:2] = torch.tensor([lo, hi])
     c = None if axis is None else shape[axis]
     scale, zp = rand_params(gen, dtype, c)
+    if axis is None and zp == 0:
+        zp = 7  # a nonzero zero point: q - zero_point leaves q's range at one of its ends (wraps in int8 or uint8)
     what = f"dequantize(q {shape} of {dtype}, " + (f"{scale:.6g}, {zp})" if axis is None else
                                                    f"scale ({c},), zp ({c},), axis={axis})")
     res = student.call("dequant", q=q, scale=scale, zero_point=zp, axis=axis)
@@ -220,22 +223,46 @@ def test_dequantize_matches_torch(student, gen, dtype, axis, shape):
     expect(res["params_unchanged"], f"{what} changed the caller's scale or zero_point tensor in place")
 
 
-@pytest.mark.parametrize("layout", ["transposed", "offset"])
+LAYOUTS = ["transposed", "channels_last", "broadcast", "strided", "offset"]
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
 def test_any_layout(student, gen, layout):
-    """inputs of any memory layout give the same levels and values, and are left unchanged"""
+    """inputs of any memory layout give the same levels and values, per tensor and per channel along the first, the
+    last and a middle axis, and are left unchanged"""
+    shape = (2, 3, 4, 5)  # 4-D: channels-last applies, and a transposed or broadcast x cannot be flattened by .view
     scale, zp = rand_params(gen, "int8")
-    x = torch.randn(4, 6, generator=gen) * scale * 100
-    what = f"quantize(x (4, 6) {layout}, {scale:.6g}, {zp}, torch.int8)"
+    x = torch.randn(shape, generator=gen) * scale * 100
+    if layout == "broadcast":
+        x[1] = x[0]  # equal along dim 0: given as x[:1].expand(...), stride 0
+    where = f"x {shape} {layout}"
+    what = f"quantize({where}, {scale:.6g}, {zp}, torch.int8)"
     res = check_levels(student, what, x, scale, zp, "int8", layout=layout)
     expect(res["unchanged"], f"{what} changed x in place")
-    s, z = rand_params(gen, "int8", 6)
-    check_levels(student, what.replace(f"{scale:.6g}, {zp}", "scale (6,), zero_point (6,)")[:-1] + ", axis=1)",
-                 x, s, z, "int8", 1, layout)
-    q = torch_levels(x, scale, zp, "int8")
-    res = student.call("dequant", q=q, scale=scale, zero_point=zp, layout=layout)
-    expect(isinstance(res["out"], torch.Tensor) and torch.equal(res["out"], torch_dequant(q, scale, zp)),
-           f"dequantize(q (4, 6) {layout}, {scale:.6g}, {zp}) differs from PyTorch's dequantize()")
-    expect(res["unchanged"], f"dequantize(q (4, 6) {layout}, ...) changed q in place")
+    middle = [1, 2, -2, -3][int(torch.randint(0, 4, (), generator=gen))]
+    for axis, dtype in ((0, "int8"), (-1, "uint8"), (middle, "int8")):
+        c = shape[axis]
+        s, z = rand_params(gen, dtype, c)
+        what = f"quantize({where}, scale ({c},), zero_point ({c},), torch.{dtype}, axis={axis})"
+        res = check_levels(student, what, x, s, z, dtype, axis, layout)
+        expect(res["unchanged"], f"{what} changed x in place")
+    for axis in (None, -1 if middle in (1, -3) else 0):
+        s, z = (scale, zp) if axis is None else rand_params(gen, "int8", shape[axis])
+        q = torch_levels(x, s, z, "int8", axis)
+        what = f"dequantize(q {shape} of int8 {layout}, " + (f"{scale:.6g}, {zp})" if axis is None else
+                                                           f"scale ({shape[axis]},), zp ({shape[axis]},), axis={axis})")
+        res = student.call("dequant", q=q, scale=s, zero_point=z, axis=axis, layout=layout)
+        want = torch_dequant(q, s, z, axis)
+        out = res["out"]
+        expect(isinstance(out, torch.Tensor) and out.dtype == torch.float32 and tuple(out.shape) == shape,
+               f"{what}: expected a torch.float32 tensor of shape {shape}, got " +
+               (f"{out.dtype} of shape {tuple(out.shape)}" if isinstance(out, torch.Tensor) else repr(out)))
+        bad = out != want
+        if bad.any():
+            i = tuple(int(v) for v in bad.nonzero()[0])
+            expect(False, f"{what}: {int(bad.sum())} of {bad.numel()} values differ from PyTorch's dequantize(); "
+                   f"first at {i}: level {q[i].item()}, expected {want[i].item()!r}, got {out[i].item()!r}")
+        expect(res["unchanged"], f"{what} changed q in place")
 
 
 def test_zero_size_and_0dim(student, gen):
