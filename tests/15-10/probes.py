@@ -18,7 +18,8 @@ import torch.nn as nn
 import torch.nn.functional as F
 from torch.utils.data import DataLoader, Dataset, TensorDataset
 
-from course.judge.probelib import capture_error, get
+from course.judge.probelib import (capture_error, changes, get, global_state, needs_values, relative_device,
+                                   stand_in_device)
 
 HOOKS = ["on_fit_start", "on_fit_end", "on_epoch_start", "on_epoch_end", "on_batch_start", "on_batch_end",
          "on_after_backward", "on_before_optimizer_step", "on_validation_end", "on_save_checkpoint",
@@ -100,14 +101,53 @@ def clip(ns, grads, max_norm, graph_grads=False, as_list=False):
                          for p in params]}
 
 
+def clip_off_device(ns, grads, max_norm):
+    """clip_grad_norm on parameters (and gradients) off the default device (probelib.stand_in_device): a tensor
+    the code makes without device= lands elsewhere. Per parameter: where its .grad is, whether it is the same
+    object; the returned norm's place; values (the norm, the grads) only where the inputs sit on the CPU."""
+    clip = get(ns, "clip_grad_norm")
+
+    def run(device):
+        params = []
+        for g in grads:
+            p = torch.zeros(g.shape, dtype=g.dtype, device=device, requires_grad=True)
+            p.grad = g.to(device)
+            params.append(p)
+        originals = [p.grad for p in params]
+        norm = clip(params, max_norm)
+        cpu = device == "cpu"
+        return {"grad_devices": [relative_device(p.grad, device) for p in params],
+                "same_object": [p.grad is o for p, o in zip(params, originals)],
+                "norm_device": relative_device(norm, device) if isinstance(norm, torch.Tensor) else None,
+                "norm": float(norm) if cpu and isinstance(norm, (torch.Tensor, float, int)) else None,
+                "grads": [p.grad.detach().clone() for p in params] if cpu else None}
+    try:
+        out, home = stand_in_device(run)
+    except Exception as exc:  # noqa: BLE001 (reported: mixing devices raises, as on a GPU)
+        if needs_values(exc):  # values read on both stand-ins (torch.tensor of tensors): a GPU would allow it
+            return {"inconclusive": f"{type(exc).__name__}: {str(exc)[:200]}"}
+        return {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
+    return {**out, "home": home}
+
+
 # ------------------------------------------------------------------ sampler
-def sampler_epochs(ns, n, seed, epochs):
+def sampler_epochs(ns, n, seed, epochs, other_sizes=()):
+    """other_sizes: samplers of these sizes with the same seed, each drawn after the main one, at every epoch
+    (two samplers alive in one process; "sizes" holds their orders)."""
     S = get(ns, "ResumableRandomSampler")
     s = S(n, seed=seed)
     out = []
     for e in epochs:
         s.set_epoch(e)
         out.append([int(i) for i in s])
+    sizes = []
+    for m in other_sizes:
+        t = S(m, seed=seed)
+        row = []
+        for e in epochs:
+            t.set_epoch(e)
+            row.append([int(i) for i in t])
+        sizes.append(row)
     again = S(n, seed=seed)
     again.set_epoch(epochs[-1])
     other = S(n, seed=seed + 1)
@@ -123,7 +163,7 @@ def sampler_epochs(ns, n, seed, epochs):
     _ = fresh.permutation(epochs[2])
     b = torch.rand(4)
     return {"orders": out, "again": again_list, "other_seed": [int(i) for i in other],
-            "rng_a": a, "rng_b": b}
+            "rng_a": a, "rng_b": b, "sizes": sizes}
 
 
 def sampler_resume(ns, n, seed, epoch, cut):
@@ -360,23 +400,30 @@ def rng_cuda_standin(ns, captured, moved):
 
 
 # ------------------------------------------------------------------ callbacks
-def early_stopping(ns, values, patience, min_delta, mode, reset_stop=False):
+def early_stopping(ns, values, patience, min_delta, mode, reset_stop=False, preset=None):
     """reset_stop: should_stop is put back to False after every validation (as in a run resumed from a
-    checkpoint, which does not hold should_stop); "stops" lists every validation that set it."""
+    checkpoint, which does not hold should_stop); "stops" lists every validation that set it. preset: per
+    validation, should_stop as another callback left it just before this one ran; "after" is should_stop
+    after each on_validation_end."""
     ES = get(ns, "EarlyStopping")
     cb = ES(monitor="score", patience=patience, min_delta=min_delta, mode=mode)
     fake = types.SimpleNamespace(should_stop=False, epoch=0, global_step=0)
-    stop_at, stops = None, []
+    stop_at, stops, after = None, [], []
     for i, v in enumerate(values):
         fake.epoch = i
+        if preset is not None:
+            fake.should_stop = bool(preset[i])
         cb.on_validation_end(fake, {"score": float(v), "other": 0.0})
+        after.append(bool(fake.should_stop))
+        if preset is not None:
+            continue
         if fake.should_stop:
             stops.append(i)
             if stop_at is None:
                 stop_at = i
             if reset_stop:
                 fake.should_stop = False
-    return {"stop_at": stop_at, "stops": stops}
+    return {"stop_at": stop_at, "stops": stops, "after": after}
 
 
 def ema_net(batchnorm=False):
@@ -498,12 +545,13 @@ def atomic_system_tmp_unusable(ns, obj):
         shutil.rmtree(d, ignore_errors=True)
 
 
-def checkpoint_folder(ns, events, every, keep, mode, restart_at=None, monitor="val_loss"):
+def checkpoint_folder(ns, events, every, keep, mode, restart_at=None, monitor="val_loss", boom_at=None):
     """events: list of ["step", s] (on_batch_end at global_step s) or ["val", value] (on_validation_end).
 
     Every checkpoint holds the position of the event that wrote it ("event"). restart_at: before that event,
     the callback object is replaced by a new one (as in a resumed process) loaded from the old one's
-    state_dict(); the folder stays.
+    state_dict(); the folder stays. boom_at: at that event the checkpoint cannot be pickled (a crash while
+    writing it); what the hook raised there is "boom_error".
     """
     CB = get(ns, "CheckpointCallback")
     d = tempfile.mkdtemp(dir=".")
@@ -516,14 +564,18 @@ def checkpoint_folder(ns, events, every, keep, mode, restart_at=None, monitor="v
                 self.model = nn.Linear(2, 1)
 
             def state_dict(self):
-                return {"global_step": self.global_step, "event": self.event,
-                        "model": {k: v.clone() for k, v in self.model.state_dict().items()}}
+                out = {"global_step": self.global_step, "event": self.event,
+                       "model": {k: v.clone() for k, v in self.model.state_dict().items()}}
+                if boom_at is not None and self.event == boom_at:
+                    out["boom"] = _Boom()
+                return out
 
             def save_checkpoint(self, path):
                 (save or torch.save)(self.state_dict(), path)
 
         fake = Fake()
         fake.event = -1
+        boom_error = None
         cb = CB(d, every_n_steps=every, keep_last=keep, monitor=monitor, mode=mode)
         if hasattr(cb, "on_fit_start"):
             cb.on_fit_start(fake)
@@ -539,7 +591,10 @@ def checkpoint_folder(ns, events, every, keep, mode, restart_at=None, monitor="v
                     cb.on_fit_start(fake)
             if kind == "step":
                 fake.global_step = int(v)
-                cb.on_batch_end(fake, None, i, 0.0)
+                if i == boom_at:
+                    boom_error = capture_error(cb.on_batch_end, fake, None, i, 0.0)
+                else:
+                    cb.on_batch_end(fake, None, i, 0.0)
             else:
                 cb.on_validation_end(fake, {"val_loss": float(v)})
             now = sorted(os.listdir(d))
@@ -554,7 +609,7 @@ def checkpoint_folder(ns, events, every, keep, mode, restart_at=None, monitor="v
                 "last_event": step_of("last.pt", "event"), "best_event": step_of("best.pt", "event"),
                 "step_files": {n: step_of(n) for n in names if n.startswith("step-")},
                 "step_events": {n: step_of(n, "event") for n in names if n.startswith("step-")},
-                "timeline": timeline}
+                "timeline": timeline, "boom_error": boom_error}
     finally:
         shutil.rmtree(d, ignore_errors=True)
 
@@ -616,19 +671,52 @@ def batch_end_losses(ns, X, Y, batch_size, accum):
     return {"losses": got}
 
 
-def explicit_run(ns, init, X, Y, batch_size, accum, epochs, max_norm, lr, gamma, max_steps, scaler_scale=None):
-    """Train a float64 MLP with the student's Trainer on a sequential loader; return log and weights."""
+class _DictRows(Dataset):
+    """Samples as dicts {"x", "y", "idx"}: the default collate gives dict batches (the Trainer must not unpack)."""
+
+    def __init__(self, X, Y):
+        self.X, self.Y = X, Y
+
+    def __len__(self):
+        return len(self.X)
+
+    def __getitem__(self, i):
+        return {"x": self.X[i], "y": self.Y[i], "idx": i}
+
+
+def _mse_dict(model, batch):
+    return F.mse_loss(model(batch["x"]), batch["y"])
+
+
+def explicit_run(ns, init, X, Y, batch_size, accum, epochs, max_norm, lr, gamma, max_steps, scaler_scale=None,
+                 dict_batches=False, unfreeze_after=None):
+    """Train a float64 MLP with the student's Trainer on a sequential loader; return log and weights.
+    dict_batches: the loader yields dicts {"x", "y", "idx"}. unfreeze_after: the last layer starts frozen and
+    outside the optimizer; a callback unfreezes it and adds it as a new param group in on_epoch_end of that epoch."""
     Trainer = get(ns, "Trainer")
     model = nn.Sequential(nn.Linear(X.shape[1], 5), nn.Tanh(), nn.Linear(5, Y.shape[1])).double()
     model.load_state_dict(init)
-    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.05)
+    trained = model.parameters() if unfreeze_after is None else model[0].parameters()
+    if unfreeze_after is not None:
+        model[2].requires_grad_(False)
+    opt = torch.optim.AdamW(trained, lr=lr, weight_decay=0.05)
     sched = torch.optim.lr_scheduler.ExponentialLR(opt, gamma=gamma) if gamma is not None else None
-    loader = DataLoader(TensorDataset(X, Y), batch_size=batch_size, shuffle=False)
+    data = _DictRows(X, Y) if dict_batches else TensorDataset(X, Y)
+    loader = DataLoader(data, batch_size=batch_size, shuffle=False)
     scaler = None
     if scaler_scale is not None:  # an enabled CPU GradScaler with a constant power-of-two scale
         scaler = torch.amp.GradScaler("cpu", init_scale=scaler_scale, growth_interval=10**6)
-    t = Trainer(model, opt, loader, _mse, scheduler=sched, scaler=scaler, max_epochs=epochs, max_steps=max_steps,
-                accum_steps=accum, max_grad_norm=max_norm)
+    callbacks = []
+    if unfreeze_after is not None:
+        class Unfreeze(_callback_base(ns)):
+            def on_epoch_end(self, trainer, *args):
+                if int(trainer.epoch) == unfreeze_after:
+                    model[2].requires_grad_(True)
+                    opt.add_param_group({"params": list(model[2].parameters())})
+        callbacks.append(Unfreeze())
+    t = Trainer(model, opt, loader, _mse_dict if dict_batches else _mse, scheduler=sched, scaler=scaler,
+                callbacks=callbacks, max_epochs=epochs, max_steps=max_steps, accum_steps=accum,
+                max_grad_norm=max_norm)
     # Judge the loop, not the clipping exercise (checked on its own): run with PyTorch's clipping.
     own_clip = ns.get("clip_grad_norm")
     ns["clip_grad_norm"] = lambda params, max_norm: torch.nn.utils.clip_grad_norm_(list(params), max_norm)
@@ -763,9 +851,10 @@ def no_grad_run(ns):
     return {"grad_norms": [float(r["grad_norm"]) for r in t.history], "last": float(t.last_grad_norm)}
 
 
-def validation_run(ns, init, X, Y, Xv, Yv, val_batch, call_validate=False, eval_first=False):
+def validation_run(ns, init, X, Y, Xv, Yv, val_batch, call_validate=False, eval_first=False, outer_no_grad=False):
     """lr=0 training with a validation loader; records the mode and grad state of every loss_fn call.
-    call_validate: then validate() once more, directly (after model.eval() if eval_first)."""
+    call_validate: then validate() once more, directly (after model.eval() if eval_first; inside a
+    torch.no_grad() block if outer_no_grad, with the global state before and after the call)."""
     Trainer = get(ns, "Trainer")
     model = nn.Sequential(nn.Linear(X.shape[1], 6), nn.Dropout(0.5), nn.Linear(6, 1)).double()
     model.load_state_dict(init)
@@ -786,15 +875,53 @@ def validation_run(ns, init, X, Y, Xv, Yv, val_batch, call_validate=False, eval_
     metrics = {k: float(v) for k, v in (t.metrics or {}).items()}
     training_after = bool(model.training)
     fit_calls = list(calls)  # those of fit() only
-    returned, training_after_validate = None, None
+    returned, training_after_validate, state_changes = None, None, []
     if call_validate:  # called once more, directly: its return value
         if eval_first:
             model.eval()
-        returned = t.validate()
+        if outer_no_grad:
+            with torch.no_grad():
+                before = global_state()
+                returned = t.validate()
+                state_changes = changes(before, global_state())
+        else:
+            returned = t.validate()
         returned = {str(k): float(v) for k, v in returned.items()} if isinstance(returned, dict) else repr(returned)[:80]
         training_after_validate = bool(model.training)
     return {"calls": fit_calls, "val_history": vh, "metrics": metrics, "training_after": training_after,
-            "returned": returned, "training_after_validate": training_after_validate}
+            "returned": returned, "training_after_validate": training_after_validate,
+            "state_changes": state_changes}
+
+
+def half_loss_means(ns, y_train, y_val):
+    """A zero Linear(1, 1) and loss_fn = mean |out - y| in out's dtype: under autocast each batch's loss is a
+    bfloat16/float16 tensor equal to |y| (y exact in both). One epoch, batches of one, accum_steps = len(y_train),
+    lr=0, per precision: the logged loss, the val_loss and the dtypes loss_fn returned."""
+    Trainer = get(ns, "Trainer")
+    out = {}
+    for precision in ("bf16", "fp16"):
+        model = nn.Linear(1, 1)
+        with torch.no_grad():
+            model.weight.zero_()
+            model.bias.zero_()
+        dtypes = []
+
+        def loss_fn(m, batch):
+            x, y = batch
+            o = m(x)
+            loss = (o - y.to(o.dtype)).abs().mean()
+            dtypes.append(str(loss.dtype))
+            return loss
+
+        yt, yv = torch.tensor(y_train).reshape(-1, 1), torch.tensor(y_val).reshape(-1, 1)
+        t = Trainer(model, torch.optim.SGD(model.parameters(), lr=0.0),
+                    DataLoader(TensorDataset(torch.zeros_like(yt), yt), batch_size=1), loss_fn,
+                    val_loader=DataLoader(TensorDataset(torch.zeros_like(yv), yv), batch_size=1),
+                    accum_steps=len(y_train), max_epochs=1, precision=precision)
+        t.fit()
+        out[precision] = {"history_loss": [float(r["loss"]) for r in t.history],
+                          "val_loss": [float(r["val_loss"]) for r in t.val_history], "dtypes": sorted(set(dtypes))}
+    return out
 
 
 def precision_run(ns, precision, device, seed=0):

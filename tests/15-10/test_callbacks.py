@@ -113,6 +113,43 @@ def test_early_stopping_at_or_past_patience(student, gen):
                                f"every validation where the counter is at or past patience), got {r['stops']}")
 
 
+def reference_flags(values, patience, min_delta, mode):
+    """Per validation, whether EarlyStopping's own rule sets should_stop there (counter at or past patience)."""
+    best, wait, out = None, 0, []
+    for v in values:
+        if best is None or (v < best - min_delta if mode == "min" else v > best + min_delta):
+            best, wait = v, 0
+        else:
+            wait += 1
+        out.append(wait >= patience)
+    return out
+
+
+def test_early_stopping_never_clears_should_stop(student, gen):
+    """EarlyStopping only ever SETS trainer.should_stop: a stop another callback requested (True before this one
+    runs) stays True, also at a validation that improves"""
+    mode = ["min", "max"][int(torch.randint(0, 2, (1,), generator=gen))]
+    patience = int(torch.randint(1, 4, (1,), generator=gen))
+    head, best = improving(gen, mode, 0.5)
+    better = best + (-0.5 if mode == "min" else 0.5)
+    values = head + [best] + [best] * patience + [better, better]
+    preset = [bool(b) for b in (torch.rand(len(values), generator=gen) < 0.5)]
+    preset[0] = preset[len(head)] = preset[-2] = True  # improvements: a wrong callback clears the stop there
+    preset[-1] = False
+    r = student.call("early_stopping", values=values, patience=patience, min_delta=0.0, mode=mode, preset=preset)
+    after = r.get("after") if isinstance(r, dict) else None
+    expect(isinstance(after, list) and len(after) == len(values),
+           f"EarlyStopping fed {len(values)} values: the probe recorded {len(after) if isinstance(after, list) else 0} "
+           f"validations")
+    want = [p or s for p, s in zip(preset, reference_flags(values, patience, 0.0, mode))]
+    for i, (g, w) in enumerate(zip(after, want)):
+        expect(g == w, f"EarlyStopping(patience={patience}, mode='{mode}') fed {values}; before each validation "
+                       f"trainer.should_stop was {preset} (True: another callback asked to stop): after value #{i} "
+                       f"({values[i]}) should_stop should be {w}, got {g}"
+                       + (" (the callback sets should_stop = True when its counter reaches patience; it never sets "
+                          "it back to False)" if preset[i] and not g else ""))
+
+
 @settings(max_examples=15, deadline=None)
 @given(values=st.lists(st.integers(0, 8).map(lambda k: k / 8), min_size=1, max_size=10),
        patience=st.integers(1, 3), min_delta=st.sampled_from([0.0, 0.2]), mode=st.sampled_from(["min", "max"]))
@@ -206,6 +243,8 @@ def test_ema_averages_parameters_only(student, gen):
     for i, (g, w) in enumerate(zip(r["ema"], want)):
         expect_close(g, w.detach(), f"{what}: averaged parameter {i}", atol=1e-10, rtol=1e-8)
     fresh = [b for b in nn.BatchNorm1d(4).double().buffers()]
+    expect(len(r["target_buffers"]) == len(fresh), f"{what}: the probe read back {len(r['target_buffers'])} of the "
+                                                    f"fresh model's {len(fresh)} BatchNorm buffers")
     for name, g, w in zip(("running_mean", "running_var", "num_batches_tracked"), r["target_buffers"], fresh):
         expect(torch.equal(g, w), f"{what}: the fresh model's BatchNorm {name} changed to {g.tolist()}; only "
                                   f"parameters are averaged and copied, buffers are left as they are")
@@ -246,6 +285,9 @@ def test_ema_shadow_outside_autograd(student, gen):
 def test_ema_copy_to_copies(student, gen):
     """copy_to writes the average INTO the module's parameters: changing that module later leaves the EMA alone"""
     r, _, want = ema_run(student, gen)
+    expect(len(r["ema"]) == len(want) and len(r["ema_again"]) == len(want),
+           f"EMACallback.copy_to on a model of {len(want)} parameters: the probe read back {len(r['ema'])} and "
+           f"{len(r['ema_again'])}")
     for i, (g, w) in enumerate(zip(r["ema"], want)):
         expect_close(g, w, f"EMACallback.copy_to(model_a): averaged parameter {i} it wrote", atol=1e-10, rtol=1e-8)
     for i, (a, b) in enumerate(zip(r["ema_again"], r["ema"])):

@@ -307,3 +307,25 @@ def test_keep_last_past_a_million_steps(student, gen):
     expect(step_files(r, what) == want_steps, f"{what}: expected step files for steps {want_steps}, found "
                                               f"{step_files(r, what)} (delete the oldest by step number, not by name)")
     expect(r["last"] == want_last, f"{what}: last.pt should hold global_step {want_last}, got {r['last']}")
+
+
+def test_failed_write_deletes_no_old_checkpoint(student, gen):
+    """the new step file is written BEFORE old ones are deleted: a save that fails (here the checkpoint cannot be
+    pickled) leaves the keep_last previous step files and last.pt as they were"""
+    keep = int(torch.randint(1, 4, (1,), generator=gen))
+    last = keep + int(torch.randint(1, 4, (1,), generator=gen))
+    events = [["step", s] for s in range(1, last + 2)]
+    boom = len(events) - 1
+    what = (f"CheckpointCallback(every_n_steps=1, keep_last={keep}) over on_batch_end at steps 1 to {last + 1}, "
+            f"the checkpoint of step {last + 1} failing to pickle (a crash while it is written)")
+    r2 = student.call("checkpoint_folder", events=events, every=1, keep=keep, mode="min", boom_at=boom)
+    timeline = r2.get("timeline") or []
+    expect(len(timeline) == len(events), f"{what}: the probe recorded {len(timeline)} of {len(events)} events")
+    want = expected_timeline(events[:-1], 1, keep)[-1]
+    got = [x if isinstance(x, str) else int(x) for x in timeline[-1]]
+    expect(got == want, f"{what}: after the failed save the folder should still hold step files "
+                        f"{[x for x in want if x != 'last.pt']} and last.pt (write the new files first, then delete "
+                        f"the oldest), it holds {[x for x in got if x != 'last.pt']}"
+                        f"{' and last.pt' if 'last.pt' in got else ' and no last.pt'}")
+    expect(r2["last"] == last, f"{what}: after the failed save last.pt should still hold step {last}, got {r2['last']}")
+    step_files(r2, what)

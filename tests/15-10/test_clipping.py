@@ -26,6 +26,8 @@ def judge_norm(got, want_norm, what):
 
 
 def judge_grads(got, want_grads, what):
+    expect(isinstance(got.get("grads"), list) and len(got["grads"]) == len(want_grads),
+           f"{what}: the probe read back {len(got.get('grads') or [])} gradients, the judge gave {len(want_grads)}")
     for i, (g, w) in enumerate(zip(got["grads"], want_grads)):
         if w is None:
             expect(g is None, f"{what}: parameter {i} had grad None and must keep it, got a tensor")
@@ -120,6 +122,8 @@ def test_in_place(student, gen):
     got = student.call("clip", grads=grads, max_norm=0.5)
     _, want = reference(grads, 0.5)
     what = "clip_grad_norm on two gradients with max_norm=0.5"
+    expect(len(got["same_object"]) == len(grads) and len(got["originals"]) == len(grads),
+           f"{what}: the probe read back {len(got['same_object'])} parameters, the judge gave {len(grads)}")
     expect(all(got["same_object"]), f"{what}: p.grad was replaced by a new tensor for parameters "
                                     f"{[i for i, s in enumerate(got['same_object']) if not s]}; scale it in place "
                                     f"(g.mul_(...)), other code may hold a reference to it")
@@ -134,7 +138,7 @@ def test_not_recorded_by_autograd(student, gen):
     got = student.call("clip", grads=grads, max_norm=0.5, graph_grads=True)
     what = ("clip_grad_norm on gradients that carry an autograd graph (as after backward(create_graph=True)), "
             "with max_norm=0.5")
-    expect(all(f == "AddBackward0" for f in got["grad_fns"]),
+    expect(len(got["grad_fns"]) == len(grads) and all(f == "AddBackward0" for f in got["grad_fns"]),
            f"{what}: the clipping was recorded in the gradients' graph (their grad_fn became {got['grad_fns']}); "
            f"rescale under torch.no_grad()")
     judge_grads(got, reference(grads, 0.5)[1], what)
@@ -167,8 +171,36 @@ def test_non_finite_gradient(student, gen, bad):
     what = f"clip_grad_norm with one gradient entry {bad}, max_norm=1.0 (total norm {want_norm})"
     expect(got["norm"] != got["norm"] if bad == "nan" else got["norm"] == want_norm,
            f"{what}: the returned norm should be {want_norm}, got {got['norm']}")
+    expect(len(got["grads"]) == len(want_grads),
+           f"{what}: the probe read back {len(got['grads'])} gradients, the judge gave {len(want_grads)}")
     for i, (g, w) in enumerate(zip(got["grads"], want_grads)):
         expect(g is not None, f"{what}: parameter {i}'s gradient disappeared")
         expect_close(g, w, f"{what}: gradient of parameter {i} (clip_grad_norm_ multiplies by "
                            f"clamp(max_norm / (total + 1e-6), max=1), which is {'nan' if bad == 'nan' else '0'} here)",
                      atol=1e-10, rtol=1e-7, equal_nan=True)
+
+
+def test_gradients_off_the_default_device(student, gen):
+    """gradients on another device than the default one (a GPU; here a stand-in): clip_grad_norm runs there, makes
+    no tensor on the default device that it mixes with them, and clips each .grad in place on its device"""
+    n = int(torch.randint(1, 4, (1,), generator=gen))
+    grads = [3 * torch.randn(int(torch.randint(1, 6, (1,), generator=gen)), generator=gen, dtype=f64)
+             for _ in range(n)]
+    grads.append(torch.zeros((), dtype=f64))  # a 0-dim gradient
+    what = (f"clip_grad_norm on {len(grads)} parameters whose gradients (shapes {[tuple(g.shape) for g in grads]}) "
+            f"sit on a device other than the default one, max_norm=0.5")
+    r = student.call("clip_off_device", grads=grads, max_norm=0.5)
+    if "inconclusive" in r:  # the code reads values on either stand-in (as it may on a GPU): nothing to judge here
+        return
+    expect("error" not in r, f"{what}: raised {r.get('error')} (a tensor made without device= sits on the default "
+                             f"device, and mixing it with the gradients fails as on a GPU: make constants on "
+                             f"grads[0].device, or use Python floats)")
+    expect(len(r["grad_devices"]) == len(grads) and len(r["same_object"]) == len(grads),
+           f"{what}: the probe saw {len(r['grad_devices'])} gradients")
+    for i, (dev, same) in enumerate(zip(r["grad_devices"], r["same_object"])):
+        expect(dev == "meta", f"{what}: parameter {i}'s .grad is now on {dev}: clip it in place on its own device")
+        expect(same, f"{what}: parameter {i}'s .grad is a new tensor: rescale it in place (g.mul_(...))")
+    if r.get("home") == "cpu":  # the code needed values: the roles swapped, and the values can be compared
+        want_norm, want_grads = reference(grads, 0.5)
+        judge_norm(r, want_norm, what)
+        judge_grads(r, want_grads, what)

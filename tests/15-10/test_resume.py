@@ -105,6 +105,11 @@ def judge(student, apart, gen, cfg, k, label):
                                                     f" in length ({len(q['losses'])} vs {len(s['losses'])})")
              + f" (straight {s['losses'][j] if j is not None else ''}, resumed "
              + f"{q['losses'][j] if j is not None else ''}). History must continue across the resume." + hint)
+    keys = {"0.weight", "0.bias", "3.weight", "3.bias"}  # the probe's model: Linear, Tanh, Dropout, Linear
+    expect(set(s["params"]) == keys and set(q["params"]) == keys and set(q["opt"]) == set(s["opt"]) and
+           len(s["opt"]) == 3 * len(keys),
+           f"{what}: the runs reported parameters {sorted(s['params'])} and {sorted(q['params'])}, AdamW state "
+           f"{sorted(s['opt'])} and {sorted(q['opt'])}; expected {sorted(keys)}, with step, exp_avg and exp_avg_sq each")
     for name, v in s["params"].items():
         if not torch.equal(q["params"][name], v):
             diff = (q["params"][name] - v).abs().max().item()

@@ -89,6 +89,8 @@ def test_cuda_generators(student, gen):
     what = ("capture_rng_state() while torch.cuda.is_available() is True with 2 devices (the judge stands in for "
             "their generators), the CUDA generators moved on, then restore_rng_state(snapshot)")
     expect(not r["error"]["raised"], f"{what}: raised {r['error']['type']}: {r['error']['message'][:200]}")
+    expect(len(r["after"]) == len(captured), f"{what}: the probe read back {len(r['after'])} CUDA generator states "
+                                             f"for {len(captured)} devices")
     for i, (got, want) in enumerate(zip(r["after"], captured)):
         expect(torch.equal(got, want), f"{what}: CUDA device {i}'s generator state should be the captured one "
                                        f"{want[:4].tolist()}..., got {got[:4].tolist()}... (section 3: "

@@ -8,11 +8,22 @@ pytestmark = pytest.mark.task("sampler")
 
 
 def test_epoch_orders(student, gen):
-    """each epoch is a permutation fixed by (seed, epoch); epochs and seeds give different orders"""
+    """each epoch is a permutation of range(num_samples) fixed by (seed, epoch), also beside samplers of other sizes
+    with the same seed; epochs and seeds give different orders"""
     n = int(torch.randint(20, 40, (1,), generator=gen))
     seed = int(torch.randint(0, 1000, (1,), generator=gen))
-    r = student.call("sampler_epochs", n=n, seed=seed, epochs=[0, 1, 2, 5])
+    others = [n - int(torch.randint(1, 8, (1,), generator=gen)), n + int(torch.randint(1, 8, (1,), generator=gen))]
+    r = student.call("sampler_epochs", n=n, seed=seed, epochs=[0, 1, 2, 5], other_sizes=others)
     what = f"ResumableRandomSampler({n}, seed={seed})"
+    expect(len(r["orders"]) == 4, f"{what}: the probe read back {len(r['orders'])} of 4 epochs")
+    expect(len(r["sizes"]) == len(others) and all(len(row) == 4 for row in r["sizes"]),
+           f"{what}: the probe read back {len(r['sizes'])} of {len(others)} other samplers")
+    for m, row in zip(others, r["sizes"]):
+        for e, order in zip([0, 1, 2, 5], row):
+            expect(sorted(order) == list(range(m)),
+                   f"ResumableRandomSampler({m}, seed={seed}) used after ResumableRandomSampler({n}, seed={seed}) in "
+                   f"the same process, epoch {e}: it must yield each index in range({m}) exactly once, got {order} "
+                   f"(an order shared between samplers, e.g. cached by (seed, epoch), is not this sampler's)")
     for e, order in zip([0, 1, 2, 5], r["orders"]):
         expect(sorted(order) == list(range(n)),
                f"{what}: epoch {e} must yield each index in range({n}) exactly once, got {order}")
@@ -34,12 +45,19 @@ def test_private_generator(student, gen):
     n = int(torch.randint(20, 40, (1,), generator=gen))
     seed = int(torch.randint(0, 1000, (1,), generator=gen))
     r = student.call("sampler_epochs", n=n, seed=seed, epochs=[0, 1, 2, 5])
+    expect(len(r["orders"]) == 4, f"ResumableRandomSampler({n}, seed={seed}): the probe read back "
+                                  f"{len(r['orders'])} of 4 epochs")
     for e, order in zip([0, 1, 2, 5], r["orders"]):
         is_epoch(order, n, f"ResumableRandomSampler({n}, seed={seed}), epoch {e}")
     if not torch.equal(r["rng_a"], r["rng_b"]):
         fail(f"ResumableRandomSampler({n}, seed={seed}): iterating epoch 1 and calling permutation(2) changed the "
              f"global torch random generator (torch.rand after it differs); seed a private "
              f"torch.Generator and pass it to torch.randperm(..., generator=g)")
+
+
+def draw_seed(gen):
+    """A sampler seed drawn per student: 0 (make_loader's default) a third of the time, else up to 10**6."""
+    return [0, 1, int(torch.randint(2, 10**6, (1,), generator=gen))][int(torch.randint(0, 3, (1,), generator=gen))]
 
 
 @pytest.mark.parametrize("where", ["start", "middle", "end"])
@@ -50,11 +68,12 @@ def test_resume_mid_epoch(student, gen, where):
     n = int(torch.randint(10, 30, (1,), generator=gen))
     cut = {"start": 0, "middle": int(torch.randint(1, n, (1,), generator=gen)), "end": n}[where]
     epoch = int(torch.randint(0, 4, (1,), generator=gen))
-    r = student.call("sampler_resume", n=n, seed=7, epoch=epoch, cut=cut)
-    what = (f"ResumableRandomSampler({n}, seed=7): after {cut} indices of epoch {epoch}, "
+    seed = draw_seed(gen)
+    r = student.call("sampler_resume", n=n, seed=seed, epoch=epoch, cut=cut)
+    what = (f"ResumableRandomSampler({n}, seed={seed}): after {cut} indices of epoch {epoch}, "
             f"state_dict() -> new sampler.load_state_dict(...)")
-    is_epoch(r["full"], n, f"ResumableRandomSampler({n}, seed=7), epoch {epoch}")
-    is_epoch(r["full_next"], n, f"ResumableRandomSampler({n}, seed=7), epoch {epoch + 1}")
+    is_epoch(r["full"], n, f"ResumableRandomSampler({n}, seed={seed}), epoch {epoch}")
+    is_epoch(r["full_next"], n, f"ResumableRandomSampler({n}, seed={seed}), epoch {epoch + 1}")
     expect(r["head"] == r["full"][:cut], f"{what}: the first {cut} indices differ from epoch {epoch}'s order")
     expect_equal(r["tail"], r["full"][cut:], f"{what}: the resumed pass should yield the remaining indices")
     expect_equal(r["next"], r["full_next"], f"{what}: after set_epoch({epoch + 1}) the next pass should be "
@@ -63,7 +82,7 @@ def test_resume_mid_epoch(student, gen, where):
                  f"{what}, set_epoch({epoch}), state_dict() at once, loaded into a third sampler: its pass should be "
                  f"the last {n - cut} indices of the epoch (set_epoch with the current epoch must not touch pos)")
     expect_equal(r["live_tail"], r["full"][cut:],
-                 f"ResumableRandomSampler({n}, seed=7): {cut} indices of epoch {epoch} drawn from a live pass, then "
+                 f"ResumableRandomSampler({n}, seed={seed}): {cut} indices of epoch {epoch} drawn from a live pass, then "
                  f"set_epoch({epoch}) (the epoch it already has), then state_dict() loaded into a new sampler: its "
                  f"pass should be the last {n - cut} indices of the epoch (set_epoch with the current epoch changes "
                  f"nothing, pos included)")
@@ -74,13 +93,14 @@ def test_resume_only_next_pass(student, gen):
     n = int(torch.randint(10, 30, (1,), generator=gen))
     cut = int(torch.randint(1, n, (1,), generator=gen))
     epoch = int(torch.randint(0, 4, (1,), generator=gen))
-    r = student.call("sampler_resume", n=n, seed=7, epoch=epoch, cut=cut)
-    what = (f"ResumableRandomSampler({n}, seed=7) loaded from a state_dict() taken after {cut} indices of "
+    seed = draw_seed(gen)
+    r = student.call("sampler_resume", n=n, seed=seed, epoch=epoch, cut=cut)
+    what = (f"ResumableRandomSampler({n}, seed={seed}) loaded from a state_dict() taken after {cut} indices of "
             f"epoch {epoch}")
-    is_epoch(r["full"], n, f"ResumableRandomSampler({n}, seed=7), epoch {epoch}")
+    is_epoch(r["full"], n, f"ResumableRandomSampler({n}, seed={seed}), epoch {epoch}")
     expect_equal(r["again"], r["full"], f"{what}: the pass AFTER the resumed one (same epoch, no set_epoch) "
                                         f"should be the full order of epoch {epoch}")
-    expect_equal(r["restarted"], r["full"], f"ResumableRandomSampler({n}, seed=7), set_epoch({epoch}), a pass "
+    expect_equal(r["restarted"], r["full"], f"ResumableRandomSampler({n}, seed={seed}), set_epoch({epoch}), a pass "
                                             f"abandoned after {cut} indices, then a new pass (no load_state_dict): "
                                             f"it should be the full order of epoch {epoch}")
 
@@ -90,8 +110,9 @@ def test_set_epoch_changes_epoch(student, gen):
     n = int(torch.randint(10, 30, (1,), generator=gen))
     cut = int(torch.randint(1, n, (1,), generator=gen))
     epoch = int(torch.randint(0, 4, (1,), generator=gen))
-    r = student.call("sampler_resume", n=n, seed=7, epoch=epoch, cut=cut)
-    what = f"ResumableRandomSampler({n}, seed=7)"
+    seed = draw_seed(gen)
+    r = student.call("sampler_resume", n=n, seed=seed, epoch=epoch, cut=cut)
+    what = f"ResumableRandomSampler({n}, seed={seed})"
     is_epoch(r["full_next"], n, f"{what}, epoch {epoch + 1}")
     expect_equal(r["other_epoch"], r["full_next"],
                  f"{what}: load_state_dict(state after {cut} indices of epoch {epoch}), then set_epoch({epoch + 1}): "
@@ -131,6 +152,11 @@ def test_order_same_in_another_process(student, gen):
     n = int(torch.randint(8, 30, (1,), generator=gen))
     seed = int(torch.randint(0, 10**6, (1,), generator=gen))
     r = student.call("sampler_other_process", n=n, seed=seed, epochs=3)
+    expect(len(r["here"]) == len(r["there"]) == 3, f"ResumableRandomSampler({n}, seed={seed}): the probe read back "
+                                                   f"{len(r['here'])} and {len(r['there'])} of 3 epochs")
+    for e, order in enumerate(r["here"]):
+        expect(sorted(order) == list(range(n)), f"ResumableRandomSampler({n}, seed={seed}), epoch {e}: expected each "
+                                                f"index in range({n}) exactly once, got {order}")
     for e, (a, b) in enumerate(zip(r["here"], r["there"])):
         expect(a == b, f"ResumableRandomSampler({n}, seed={seed}), epoch {e}: the order changes when Python's "
                        f"hash() of strings is salted differently, as in another process ({a[:8]}... vs "

@@ -123,10 +123,13 @@ def make_net(d_in, d_out):
     return nn.Sequential(nn.Linear(d_in, 5), nn.Tanh(), nn.Linear(5, d_out)).double()
 
 
-def reference_run(init, X, Y, b, accum, epochs, max_norm, lr, gamma, max_steps):
+def reference_run(init, X, Y, b, accum, epochs, max_norm, lr, gamma, max_steps, unfreeze_after=None):
     model = make_net(X.shape[1], Y.shape[1])
     model.load_state_dict(init)
-    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.05)
+    if unfreeze_after is not None:  # the last layer frozen and outside the optimizer until then
+        model[2].requires_grad_(False)
+    opt = torch.optim.AdamW(model.parameters() if unfreeze_after is None else model[0].parameters(), lr=lr,
+                            weight_decay=0.05)
     sched = torch.optim.lr_scheduler.ExponentialLR(opt, gamma=gamma) if gamma is not None else None
     batches = [(X[i:i + b], Y[i:i + b]) for i in range(0, len(X), b)]
     hist, step = [], 0
@@ -137,7 +140,7 @@ def reference_run(init, X, Y, b, accum, epochs, max_norm, lr, gamma, max_steps):
                 loss = F.mse_loss(model(x), y)
                 (loss / accum).backward()
                 losses.append(float(loss.detach()))
-            params = list(model.parameters())
+            params = [p for group in opt.param_groups for p in group["params"]]
             if max_norm is not None:
                 norm = float(torch.nn.utils.clip_grad_norm_(params, max_norm))
             else:
@@ -152,17 +155,23 @@ def reference_run(init, X, Y, b, accum, epochs, max_norm, lr, gamma, max_steps):
                          "grad_norm": norm})
             if max_steps is not None and step >= max_steps:
                 return hist, model.state_dict()
+        if epoch == unfreeze_after:
+            model[2].requires_grad_(True)
+            opt.add_param_group({"params": list(model[2].parameters())})
     return hist, model.state_dict()
 
 
-def run_both(student, gen, n, b, accum, epochs, max_norm, gamma, max_steps=None, lr=0.05, scaler_scale=None):
+def run_both(student, gen, n, b, accum, epochs, max_norm, gamma, max_steps=None, lr=0.05, scaler_scale=None,
+             dict_batches=False, unfreeze_after=None):
     X = torch.randn(n, 3, generator=gen, dtype=f64)
     Y = torch.randn(n, 2, generator=gen, dtype=f64)
     torch.manual_seed(int(torch.randint(0, 2**31 - 1, (1,), generator=gen)))
     init = {k: v.clone() for k, v in make_net(3, 2).state_dict().items()}
     got = student.call("explicit_run", init=init, X=X, Y=Y, batch_size=b, accum=accum, epochs=epochs,
-                       max_norm=max_norm, lr=lr, gamma=gamma, max_steps=max_steps, scaler_scale=scaler_scale)
-    want_hist, want_params = reference_run(init, X, Y, b, accum, epochs, max_norm, lr, gamma, max_steps)
+                       max_norm=max_norm, lr=lr, gamma=gamma, max_steps=max_steps, scaler_scale=scaler_scale,
+                       dict_batches=dict_batches, unfreeze_after=unfreeze_after)
+    want_hist, want_params = reference_run(init, X, Y, b, accum, epochs, max_norm, lr, gamma, max_steps,
+                                           unfreeze_after)
     return got, want_hist, want_params
 
 
@@ -198,9 +207,10 @@ def test_accumulation_large_batch_weights(student, gen):
 @pytest.mark.parametrize("max_norm", [0.05, None], ids=["clipped", "unclipped"])
 def test_logging_and_clipping_match_explicit_loop(student, gen, max_norm):
     """loss, lr and grad-norm logs and final weights match an explicit AdamW+ExponentialLR loop"""
-    got, want_hist, want_params = run_both(student, gen, 20, 4, 2, 2, max_norm, 0.7)
+    got, want_hist, want_params = run_both(student, gen, 20, 4, 2, 2, max_norm, 0.7, dict_batches=True)
     what = (f"Trainer(AdamW, ExponentialLR(gamma=0.7), accum_steps=2, max_grad_norm={max_norm}, max_epochs=2) "
-            f"on 20 samples in batches of 4 (5 batches: the last group of each epoch has one batch)")
+            f"on 20 samples in batches of 4 (5 batches: the last group of each epoch has one batch; each batch a dict "
+            f"{{'x', 'y', 'idx'}} that only loss_fn reads)")
     expect(len(got["history"]) == len(want_hist),
            f"{what}: expected {len(want_hist)} rows in history (one per optimizer step), got {len(got['history'])}")
     for g, w in zip(got["history"], want_hist):
@@ -228,6 +238,25 @@ def test_max_grad_norm_zero_clips(student, gen):
     for k, v in want_params.items():
         expect_close(got["params"][k], v, f"{what}: final weights '{k}' (torch.nn.utils.clip_grad_norm_(params, "
                                           f"0.0) before each AdamW step)", atol=1e-9, rtol=1e-7)
+
+
+def test_param_group_added_during_fit(student, gen):
+    """a parameter group added during fit (a callback unfreezing a layer in on_epoch_end) is measured and clipped
+    from the next step on: the optimizer's param_groups are read at every step"""
+    got, want_hist, want_params = run_both(student, gen, 16, 4, 2, 2, 0.05, 0.7, unfreeze_after=0)
+    what = ("Trainer(AdamW over the first layer only, ExponentialLR(gamma=0.7), accum_steps=2, max_grad_norm=0.05, "
+            "max_epochs=2) on 16 samples in batches of 4, with a callback that unfreezes the last layer and calls "
+            "optimizer.add_param_group for it in on_epoch_end of epoch 0")
+    expect(len(got["history"]) == len(want_hist),
+           f"{what}: expected {len(want_hist)} rows in history, got {len(got['history'])}")
+    for g, w in zip(got["history"], want_hist):
+        if not abs(g["grad_norm"] - w["grad_norm"]) <= 1e-8 * max(1.0, w["grad_norm"]):
+            fail(f"{what}: history row for step {w['step']} (epoch {w['epoch']}): grad_norm should be "
+                 f"{w['grad_norm']:.10g} (every parameter of optimizer.param_groups as they are at this step), got "
+                 f"{g['grad_norm']:.10g}")
+    for k, v in want_params.items():
+        expect_close(got["params"][k], v, f"{what}: final weights '{k}' (the new group's gradients are clipped "
+                                          f"together with the others)", atol=1e-9, rtol=1e-7)
 
 
 def autocast_losses(seed, dtype):
@@ -263,7 +292,7 @@ def expect_autocast(student, gen, precision, dtype):
     expect(r["steps"] == 2 and all(math.isfinite(x) for x in r["losses"]),
            f"Trainer(..., precision='{precision}') on CPU: expected 2 finite logged losses, got {r['losses']}")
     want = autocast_losses(seed, getattr(torch, dtype))
-    expect(all(abs(g - w) <= 1e-4 * max(1.0, abs(w)) for g, w in zip(r["losses"], want)),
+    expect(len(r["losses"]) == len(want) and all(abs(g - w) <= 1e-4 * max(1.0, abs(w)) for g, w in zip(r["losses"], want)),
            f"Trainer(..., precision='{precision}') on CPU: logged losses {r['losses']}, the judge's own autocast "
            f"loop on the same model and data gives {want}")
 
@@ -393,6 +422,8 @@ def test_validation(student, gen):
     train_calls = [c for c in r["calls"] if not c["val"]]
     expect(len(val_calls) == 6, f"{what}: expected loss_fn to be called on 3 validation batches per epoch (6), "
                                 f"got {len(val_calls)}")
+    expect(len(train_calls) == 4, f"{what}: expected loss_fn to be called on 2 training batches per epoch (4), "
+                                  f"got {len(train_calls)}")
     expect(all(not c["training"] for c in val_calls),
            f"{what}: the model was in train() mode during validation; call model.eval() first")
     expect(all(not c["grad"] for c in val_calls), f"{what}: validation ran with gradients enabled; use torch.no_grad()")
@@ -430,13 +461,49 @@ def test_validate_returns_the_mean(student, gen, val_batch):
 
 
 def test_validate_switches_back_to_train(student, gen):
-    """validate() switches the model back to train() mode afterwards, also when it was in eval() mode before"""
+    """validate() switches the model back to train() mode afterwards, also when it was in eval() mode before, and
+    leaves grad mode (and other global state) as the caller had it"""
     X, Y, Xv, Yv, net, init = _validation_setup(gen, 4, 3)
     r = student.call("validation_run", init=init, X=X, Y=Y, Xv=Xv, Yv=Yv, val_batch=2, call_validate=True,
-                     eval_first=True)
+                     eval_first=True, outer_no_grad=True)
     expect(r["training_after_validate"] is True,
            "after fit(), model.eval(), then trainer.validate(): the model should be in train() mode (validate "
            "'switches back to train()', it does not restore the previous mode); it is in eval() mode")
+    changed = r.get("state_changes")
+    expect(isinstance(changed, list) and not changed,
+           f"trainer.validate() called inside a torch.no_grad() block left global state changed: {changed} (run the "
+           f"validation under `with torch.no_grad():`, which restores the caller's grad mode; "
+           f"torch.set_grad_enabled(True) afterwards turns it on for a caller who had it off)")
+
+
+def _bf16_exact_draws(gen, n):
+    """n values 1 + k/128 (exact in bfloat16 and float16) whose mean is not: a mean taken in half precision
+    rounds it."""
+    ks = torch.randint(0, 128, (n,), generator=gen).tolist()
+    if sum(ks) % n == 0:
+        ks[0] = (ks[0] + 1) % 128 if ks[0] < 127 else ks[0] - 1
+    return [1 + k / 128 for k in ks]
+
+
+def test_half_precision_losses_averaged_as_floats(student, gen):
+    """the logged loss and val_loss are plain means of the batch losses as floats, also when loss_fn returns a
+    bfloat16/float16 loss under autocast (no mean taken in half precision)"""
+    y_train, y_val = _bf16_exact_draws(gen, 3), _bf16_exact_draws(gen, 3)
+    r = student.call("half_loss_means", y_train=y_train, y_val=y_val)
+    for precision in ("bf16", "fp16"):
+        got = r.get(precision) if isinstance(r, dict) else None
+        what = (f"Trainer(..., precision='{precision}', accum_steps=3) with lr=0, a zero Linear(1, 1) and loss_fn = "
+                f"mean |out - y| (a half-precision loss equal to |y|), training batches of one with y = {y_train}, "
+                f"validation batches of one with y = {y_val}")
+        expect(isinstance(got, dict) and len(got.get("history_loss", [])) == 1 and len(got.get("val_loss", [])) == 1,
+               f"{what}: expected one history row and one validation, got {got}")
+        for key, ys in (("history_loss", y_train), ("val_loss", y_val)):
+            want = sum(ys) / len(ys)
+            g = got[key][0]
+            expect(abs(g - want) <= 1e-6 * want,
+                   f"{what}: the {'logged loss' if key == 'history_loss' else 'val_loss'} should be the plain mean "
+                   f"of the batch losses as floats, {want:.10g}; got {g:.10g} (a mean taken in "
+                   f"{got['dtypes']} rounds it)")
 
 
 def test_to_device_keeps_structure(student, gen):
@@ -624,6 +691,7 @@ def hook_run(student, gen):
     net = nn.Sequential(nn.Linear(3, 6), nn.Dropout(0.5), nn.Linear(6, 1)).double()
     init = {k: v.clone() for k, v in net.state_dict().items()}
     r = student.call("hook_views", init=init, X=X, Y=Y, Xv=Xv, Yv=Yv, batch_size=2)
+    r["judge_steps"] = n  # n // 2 batches a step each, 2 epochs
     what = (f"Trainer(model left in eval() mode with stale gradients, {n // 2} batches, val_loader, max_epochs=2, "
             f"max_grad_norm=0.5).fit() with a callback reading the trainer")
     return r, what
@@ -645,6 +713,9 @@ def test_last_grad_norm_stored_before_hook(student, gen):
     before its increment (the step is counted after the optimizer step)"""
     r, what = hook_run(student, gen)
     seen, logged = r["views"]["step"], r["grad_norms"]
+    expect(len(logged) == len(r["logged_steps"]) == len(r["views"]["step_at"]) == r["judge_steps"],
+           f"{what}: expected {r['judge_steps']} optimizer steps, logged {len(logged)} grad norms and "
+           f"{len(r['logged_steps'])} steps, on_before_optimizer_step saw {len(r['views']['step_at'])}")
     for i, (at, step) in enumerate(zip(r["views"]["step_at"], r["logged_steps"])):
         expect(at == step - 1, f"{what}: on_before_optimizer_step of the step logged as step {step} saw "
                                f"trainer.global_step = {at}, expected {step - 1}: the lifecycle fires it before the "
