@@ -52,6 +52,24 @@ class CondNet(nn.Module):
         return self.fc2(torch.relu(self.fc1(x.flatten(1))))
 
 
+class CondNormNet(nn.Module):
+    """CondNet with a BatchNorm over each image's pixels after the branch: in training mode it normalises with the
+    batch's own statistics, in eval mode with its running ones, so a program exported from an eval() copy of a model
+    handed over in training mode gives other logits. (Over (N, 1, 784), a batch of one image still has 784 values
+    per channel: batch sizes from 1 up export and run.)"""
+
+    def __init__(self, hidden: int = 32):
+        super().__init__()
+        self.norm = nn.BatchNorm1d(1)
+        self.fc1 = nn.Linear(28 * 28, hidden)
+        self.fc2 = nn.Linear(hidden, 10)
+
+    def forward(self, images):
+        x = torch.cond(images.mean() > 0.5, lambda t: 1.0 - t, lambda t: t.clone(), (images,))
+        x = self.norm(x.reshape(x.shape[0], 1, -1))
+        return self.fc2(torch.relu(self.fc1(x.flatten(1))))
+
+
 class SubtleNet(nn.Module):
     """A branch whose two sides differ by a factor 1.0005 only (about 5e-4 relative)."""
 
@@ -68,8 +86,10 @@ class SubtleNet(nn.Module):
 
 
 class RoundingNet(nn.Module):
-    """A branch that scales the logits by 1.000001: within allclose's default rtol (1e-5), never bitwise
-    equal, so a trace on the other branch agrees with the eager model by allclose but not by torch.equal."""
+    """Logits near 100 and a branch that scales them by 1.000005: a difference of about 5e-4, within allclose's
+    default tolerance (1e-8 + 1e-5 |logit|, about 1e-3) by a factor 2, never bitwise equal, and beyond a tighter
+    one such as torch.testing.assert_close's float32 tolerance (1e-5 + 1.3e-6 |logit|, about 1.4e-4): a trace on
+    the other branch agrees with the eager model by allclose, not by torch.equal or assert_close."""
 
     def __init__(self, hidden: int = 32):
         super().__init__()
@@ -77,9 +97,9 @@ class RoundingNet(nn.Module):
         self.fc2 = nn.Linear(hidden, 10)
 
     def forward(self, x):
-        y = self.fc2(torch.tanh(self.fc1(x.flatten(1))))
+        y = self.fc2(torch.tanh(self.fc1(x.flatten(1)))) + 100.0
         if x.mean() > 0.5:
-            y = y * 1.000001
+            y = y * 1.000005
         return y
 
 
@@ -257,7 +277,7 @@ class CondConvNet(nn.Module):
         return out.reshape(out.shape[0] * out.shape[1])
 '''
 
-KINDS = ("BranchyNet", "CondNet", "SubtleNet", "RoundingNet", "NudgeNet", "EdgeNet", "ScalarNet", "PlainNet", "DropNet",
+KINDS = ("BranchyNet", "CondNet", "CondNormNet", "SubtleNet", "RoundingNet", "NudgeNet", "EdgeNet", "ScalarNet", "PlainNet", "DropNet",
          "ConvNet", "CondConvNet", "HookNet", "ScaleNet")
 
 
@@ -336,6 +356,22 @@ def trace_flags(ns, kind, hidden, state, example, inputs, train=False, warn=Fals
             "traced_calls": sum(traced_calls), "own_escaped": own_escaped}
 
 
+def trace_flags_calls(ns, kind, hidden, state, calls):
+    """trace_mismatches called once for each (example, inputs) in ``calls``, on one and the same model object, one
+    call after the other (a trace kept from an earlier call is a trace of another example); per call, what it
+    returned."""
+    fn = get(ns, "trace_mismatches")
+    model = build(kind, hidden, state)
+    out = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for example, inputs in calls:
+            result = fn(model, example.clone(), [x.clone() for x in inputs])
+            flags = [_plain_item(v) for v in result] if isinstance(result, (list, tuple)) else f"<{type(result).__name__}>"
+            out.append({"flags": flags, "container": type(result).__name__})
+    return out
+
+
 # ====================================================================== exercise 2: CondBranchyNet
 _TORCH_DIR = os.path.dirname(torch.__file__) + os.sep
 _READS = {"__bool__": "bool(tensor) (an `if`, `and`, `or` or `not` on a tensor)", "item": "tensor.item()",
@@ -367,20 +403,57 @@ def _student_cond(ns, hidden, state):
     return model.eval()
 
 
-def cond_eager(ns, hidden, state, inputs, double=False):
-    """CondBranchyNet with the judge's weights (converted with .double() if ``double``), called eagerly on each
-    input; its outputs, and where its code read a tensor's value into Python (bool(t), t.item(), ...)."""
+def cond_eager(ns, hidden, state, inputs, double=False, half=False):
+    """CondBranchyNet with the judge's weights (converted with .double() if ``double``, .half() if ``half``), called
+    eagerly on each input; its outputs, and where its code read a tensor's value into Python (bool(t), t.item(), ...)."""
     model = _student_cond(ns, hidden, state)
     if double:
         model.double()
-    out = []
+    if half:
+        model.half()
+    out, given = [], [x.clone() for x in inputs]
     with torch.no_grad(), _PythonValues() as reads:
-        for x in inputs:
+        for x in given:
             try:
-                out.append(model(x.clone()))
+                out.append(model(x))
             except Exception as exc:
                 out.append(_err(exc))
-    return {"outputs": out, "python_values": list(dict.fromkeys(reads.seen))}
+    # the caller's batches afterwards, read outside the recording mode (NaN where NaN was counts as unchanged)
+    changed = [g.shape != x.shape or bool(((g != x) & ~(g.isnan() & x.isnan())).any()) for g, x in zip(given, inputs)]
+    return {"outputs": out, "python_values": list(dict.fromkeys(reads.seen)), "changed": changed}
+
+
+def cond_device(ns, hidden, state, inputs):
+    """CondBranchyNet with the judge's weights moved with .to(device) to a device other than the default one
+    (probelib.stand_in_device: the meta device, or the CPU while the default device is meta), called on each input
+    moved there too: its outputs (on the CPU they carry values), each with the device it came back on relative to
+    the inputs' ("meta" when the same), or the error the call raised (a tensor made without device= mixes devices)."""
+    from course.judge.probelib import relative_device, stand_in_device
+
+    def run(device):
+        with torch.device("cpu"):  # the module is built with values, then moved
+            model = _student_cond(ns, hidden, state)
+        model.to(device)
+        out = []
+        with torch.no_grad():
+            for x in inputs:
+                if device == "meta":  # an error that needs values moves the whole run to the CPU (stand_in_device)
+                    out.append(model(x.to(device)))
+                    continue
+                try:
+                    out.append(model(x.to(device)))
+                except Exception as exc:
+                    out.append(_err(exc))
+        return out
+
+    try:
+        out, home = stand_in_device(run)
+    except Exception as exc:  # on the meta device, an error that is not about values (devices mixed)
+        return {"home": "meta", "outputs": [_err(exc) for _ in inputs]}
+    return {"home": home, "outputs": [{"device": relative_device(o, home), "shape": list(o.shape),
+                                       "value": o.detach().to("cpu") if home == "cpu" else None}
+                                      if isinstance(o, torch.Tensor) else o if isinstance(o, dict)
+                                      else f"<{type(o).__name__}>" for o in out]}
 
 
 def cond_export(ns, hidden, state, example, inputs):
@@ -575,34 +648,39 @@ def _save(fn, args, path) -> dict:
     return {}
 
 
-def fresh_load(ns, hidden, state, example, script_inputs, export_inputs):
-    """save_scripted(the judge's BranchyNet in training mode, path1) and save_exported(the judge's CondNet, example, path2),
-    then torch.jit.load(path1) and torch.export.load(path2).module() in one fresh interpreter, each run on
-    its inputs."""
+def fresh_load(ns, hidden, state, example, script_inputs, export_inputs, export_state):
+    """save_scripted(the judge's BranchyNet in training mode, path1) and save_exported(the judge's CondNormNet in
+    training mode, example, path2), then torch.jit.load(path1) and torch.export.load(path2).module() in one fresh
+    interpreter, each run on its inputs."""
     with tempfile.TemporaryDirectory() as folder:
         paths = {"script": os.path.join(folder, "model.pt"), "export": os.path.join(folder, "model.pt2")}
         # the BranchyNet is handed over in training mode, as a caller may: it has no dropout or BatchNorm, so its
         # logits are those of eval mode, and scripting it must not need eval() (torch.jit.freeze does)
         given = build("BranchyNet", hidden, state).train()
+        # the model to export is handed over in training mode too: its BatchNorm then uses each batch's statistics,
+        # and a program exported from an eval() copy (running statistics) gives other logits
+        to_export = build("CondNormNet", hidden, export_state).train()
         out = {"script": _save(get(ns, "save_scripted"), (given,), paths["script"]),
-               "export": _save(get(ns, "save_exported"), (build("CondNet", hidden, state), example.clone()),
-                               paths["export"])}
+               "export": _save(get(ns, "save_exported"), (to_export, example.clone()), paths["export"])}
+        switched = [name or "(the model)" for name, m in to_export.named_modules() if not m.training]
         jobs = {kind: {"path": paths[kind], "inputs": [x.clone() for x in inputs]}
                 for kind, inputs in (("script", script_inputs), ("export", export_inputs)) if not out[kind]}
         if not jobs:
             return out
+        if "export" in jobs:
+            out["export"] = {"switched": switched}
         job_file, result_file = os.path.join(folder, "jobs.pt"), os.path.join(folder, "results.pt")
         torch.save(jobs, job_file)
         code, output = run_fresh(FRESH_LOADER, [job_file, result_file], cwd=folder, timeout=55)
         if not os.path.exists(result_file):
             why = "it ran past 55 s" if code is None else f"exit code {code}"
             for kind in jobs:
-                out[kind] = {"process_error": f"{why}: {output[-400:]}"}
+                out[kind] = {**out.get(kind, {}), "process_error": f"{why}: {output[-400:]}"}
             return out
         results = torch.load(result_file, weights_only=True)
         for kind in jobs:
             r = results.get(kind, {})
-            out[kind] = {"loaded": str(r.get("loaded", "")), "load_error": str(r.get("load_error", "")),
+            out[kind] = {**out.get(kind, {}), "loaded": str(r.get("loaded", "")), "load_error": str(r.get("load_error", "")),
                          "outputs": [o if isinstance(o, torch.Tensor) else str(o) for o in r.get("outputs", [])]}
         if "script" in jobs:  # the loaded module's mode ("" when it did not load), and the caller's model's
             out["script"]["training"] = str(results.get("script", {}).get("training", ""))

@@ -149,8 +149,19 @@ def test_trainable_like_branchynet(student, gen):
 
 
 @pytest.mark.task("cond_net", weight=0.1)  # its right answer is a constant (unchanged): worth little
-def test_input_left_unchanged(student, gen):
-    """forward leaves the caller's batch as it was (BranchyNet inverts a copy, never the input in place)"""
+def test_input_left_unchanged(student, gen, course_seed):
+    """forward leaves the caller's batch as it was (BranchyNet inverts a copy, never the input in place), with
+    autograd on and under torch.no_grad(), on both branches"""
+    hidden, state, inputs, eager = _both_branches(student, gen, course_seed)  # the no_grad calls, read again
+    changed = eager.get("changed")
+    expect(isinstance(changed, list) and len(changed) == len(inputs),
+           f"CondBranchyNet(hidden={hidden}) under torch.no_grad() on {len(inputs)} batches: expected a report per "
+           f"batch, got {J.show(changed)}")
+    for flag, name in zip(changed, ["a dark batch of 3", "a bright batch of 3", "a bright batch of 1",
+                                    "a dark batch of 6"]):
+        expect(not flag, f"CondBranchyNet(hidden={hidden})(x) under torch.no_grad() on {name}: after the call x no "
+                         f"longer holds the pixels it was given (expected them unchanged, got them overwritten, e.g. "
+                         f"inverted in place); compute 1 - x as a new tensor")
     hidden, state, inputs, targets, got = _train_case(student, gen)
     expect(isinstance(got, list) and len(got) == len(inputs), f"CondBranchyNet on {len(inputs)} batches: got {J.show(got)}")
     for row, name in zip(got, ["a dark batch of 3", "a bright batch of 3"]):
@@ -180,11 +191,63 @@ def test_nan_mean_is_not_above_half(student, gen):
 
 def test_float64_model(student, gen):
     """after .double(), the model runs on float64 batches and gives BranchyNet's float64 logits (forward keeps the
-    input's dtype: no cast to float32)"""
+    input's dtype: no cast to float32), the mean and its comparison with 0.5 included"""
     hidden = 10
     state = J.random_state("BranchyNet", hidden, gen)
-    inputs = [J.dark(2, gen).double(), J.bright(3, gen).double()]
-    names = ["a float64 dark batch of 2", "a float64 bright batch of 3"]
+    # a mean 1e-9 above 0.5: above it in float64, exactly 0.5 once the pixels are rounded to float32 (their float32
+    # spacing is about 6e-8), so a mean taken in float32 does not invert it while BranchyNet in float64 does
+    inputs = [J.dark(2, gen).double(), J.bright(3, gen).double(), J.tie(2, gen).double() + 1e-9,
+              J.tie(3, gen).double()]
+    names = ["a float64 dark batch of 2", "a float64 bright batch of 3",
+             "a float64 batch of 2 whose mean is 0.5 + 1e-9 (above 0.5 in float64, 0.5 in float32: inverted)",
+             "a float64 batch of 3 whose mean is exactly 0.5 (not inverted)"]
     got = _eager(student, hidden=hidden, state=state, inputs=inputs, double=True)
     _outputs_match(got, J.eager(J.P.build("BranchyNet", hidden, state).double(), inputs), names,
                    f"CondBranchyNet(hidden={hidden}).double() with BranchyNet's weights")
+
+
+def test_float16_model(student, gen):
+    """after .half(), the model gives BranchyNet's float16 logits, also on a batch of 256 images whose pixels sum to
+    more than float16's largest value (65504): the mean is taken as x.mean() takes it, not as x.sum() / x.numel()"""
+    hidden = 8
+    state = J.random_state("BranchyNet", hidden, gen)
+    # 256 images of mean about 0.45 (pixels in [0.42, 0.48)): their sum, about 90000, is inf in float16, their mean
+    # (accumulated in float32 by x.mean()) 0.45: not inverted; then the same images inverted (mean about 0.55)
+    big = (0.42 + torch.rand(256, 1, 28, 28, generator=gen) * 0.06).half()
+    inputs = [big, 1.0 - big, J.tie(2, gen).half()]
+    names = ["a float16 batch of 256 images with mean about 0.45 (pixel sum about 90000, beyond float16's 65504)",
+             "a float16 batch of 256 images with mean about 0.55", "a float16 batch of 2 with mean exactly 0.5"]
+    got = _eager(student, hidden=hidden, state=state, inputs=inputs, half=True)
+    want = J.eager(J.P.build("BranchyNet", hidden, state).half(), inputs)
+    expect(isinstance(got, list) and len(got) == len(want), f"CondBranchyNet(hidden={hidden}).half(): expected "
+                                                            f"{len(want)} outputs, got {J.show(got)}")
+    for g, w, name in zip(got, want, names):
+        what = f"CondBranchyNet(hidden={hidden}).half() with BranchyNet's weights on {name}"
+        expect(isinstance(g, torch.Tensor), f"{what}: expected float16 logits of shape {tuple(w.shape)}, got {J.show(g)}")
+        expect(g.dtype == torch.float16, f"{what}: expected float16 logits (BranchyNet's), got {g.dtype}")
+        expect_close(g.float(), w.float(), f"{what} (vs BranchyNet with the same weights)", atol=2e-3, rtol=2e-3)
+
+
+def test_other_device(student, gen):
+    """moved with .to(device) to another device than the default one (a GPU in use), the model runs there on batches
+    of that device and gives BranchyNet's logits on it: nothing in forward is made on the default device"""
+    hidden = 6
+    state = J.random_state("BranchyNet", hidden, gen)
+    inputs = [J.dark(2, gen), J.bright(3, gen)]
+    names = ["a dark batch of 2", "a bright batch of 3"]
+    got = student.call("cond_device", hidden=hidden, state=state, inputs=inputs)
+    want = J.eager(J.P.build("BranchyNet", hidden, state), inputs)
+    outs = got["outputs"] if isinstance(got, dict) else got
+    expect(isinstance(outs, list) and len(outs) == len(inputs),
+           f"CondBranchyNet(hidden={hidden}).to(device) on {len(inputs)} batches: expected {len(inputs)} results, "
+           f"got {J.show(outs)}")
+    for row, w, name in zip(outs, want, names):
+        what = (f"CondBranchyNet(hidden={hidden}).to(device) with BranchyNet's weights, called on {name} on that device "
+                f"(a device other than the default one, as a GPU is)")
+        expect(not J.is_error(row), f"{what}: the call failed with {J.show(row)}; BranchyNet (1.0 - x) runs on any "
+                                    f"device: make every tensor forward creates on x's device (torch.ones_like(x), "
+                                    f"device=x.device), or use Python numbers")
+        expect(row["device"] == "meta", f"{what}: the logits came back on {row['device']}, expected the inputs' device")
+        expect(row["shape"] == list(w.shape), f"{what}: expected logits of shape {tuple(w.shape)}, got {row['shape']}")
+        if isinstance(row.get("value"), torch.Tensor):
+            expect_close(row["value"], w, f"{what} (vs BranchyNet with the same weights)", atol=1e-5, rtol=1e-4)

@@ -119,8 +119,12 @@ def test_any_model_and_argument_name(student, spec, lo, span, seed):
     what = (f"export_dynamic_batch(a model whose forward is `forward(self, {spec['arg']})`, nested blocks, "
             f"example of batch {ex_batch}, min_batch={lo}, max_batch={hi})")
     expect(res["type"] == "ExportedProgram", f"{what}: expected an ExportedProgram, got a {res['type']}")
+    outs = res["outputs"]
+    expect(isinstance(outs, list) and len(outs) == len(sizes),
+           f"{what}: expected one result per batch given ({len(sizes)}), got "
+           f"{f'{len(outs)}' if isinstance(outs, list) else J.show(outs)}")
     with torch.no_grad():
-        for n, x, g in zip(sizes[:2], inputs, res["outputs"]):
+        for n, x, g in zip(sizes[:2], inputs, outs):
             expect(isinstance(g, torch.Tensor), f"{what}: .module() on a batch of {n}: expected logits, got {J.show(g)}")
             expect_close(g, model(x), f"{what}: .module() on a batch of {n} (vs the eager model)", atol=1e-5, rtol=1e-4)
     expect(J.is_error(res["outputs"][2]), f"{what}: .module() on a batch of {hi + 1} (above max_batch) should "

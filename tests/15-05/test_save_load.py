@@ -2,7 +2,8 @@
 
 The probe saves into the sandbox's private /tmp and loads both files in one fresh interpreter (inside
 the same sandbox) that imports only torch; the logits come back as plain tensors and are compared with
-the judge's own eager BranchyNet with the same weights. The judge never opens the files.
+the judge's own eager models with the same weights (BranchyNet for the scripted file, a CondBranchyNet with
+a BatchNorm in training mode for the exported one). The judge never opens the files.
 """
 import importlib.util
 import sys
@@ -41,16 +42,21 @@ def _case(student, gen, course_seed):
         export_inputs.append(J.tie(5, gen).flatten(1))
         export_names = [f"a {'bright' if i % 2 == 0 else 'dark'} batch of {n} rows" for i, n in enumerate(sizes)]
         export_names.append("a batch of 5 rows with mean exactly 0.5")
+        # the model to export: CondNet with a BatchNorm over each image's pixels, handed over in training mode (batch
+        # statistics): a program exported from an eval() copy normalises with the running ones
+        export_state = J.random_state("CondNormNet", hidden, gen)
         res = student.call("fresh_load", hidden=hidden, state=state, example=example,
-                           script_inputs=script_inputs, export_inputs=export_inputs)
+                           script_inputs=script_inputs, export_inputs=export_inputs, export_state=export_state)
         ref = J.P.build("BranchyNet", hidden, state)
+        export_ref = J.P.build("CondNormNet", hidden, export_state).train()
         _CACHE[key] = {
             "script": (res["script"], ref, script_inputs, script_names,
                        f"save_scripted(BranchyNet(hidden={hidden}) in training mode, path); torch.jit.load(path) "
                        f"in a fresh process"),
-            "export": (res["export"], ref, export_inputs, export_names,
-                       f"save_exported(a CondBranchyNet(hidden={hidden}) whose forward argument is named `images`, "
-                       f"a dark example of 5 flat rows of 784 pixels, path); "
+            "export": (res["export"], export_ref, export_inputs, export_names,
+                       f"save_exported(a CondBranchyNet(hidden={hidden}) with a BatchNorm1d over each image's pixels, "
+                       f"handed over in training mode (the BatchNorm uses each batch's statistics), whose forward "
+                       f"argument is named `images`, a dark example of 5 flat rows of 784 pixels, path); "
                        f"torch.export.load(path).module() in a fresh process")}
     return _CACHE[key]
 
@@ -85,8 +91,14 @@ def test_scripted_in_fresh_process(student, gen, course_seed):
 
 
 def test_exported_branches_in_fresh_process(student, gen, course_seed):
-    """torch.export.load of the saved file in a fresh process gives the right logits on both branches"""
-    _check_outputs(_case(student, gen, course_seed)["export"], [0, 5])
+    """torch.export.load of the saved file in a fresh process gives the right logits on both branches, of the model
+    as it was given (in training mode, its BatchNorm on batch statistics; the caller's model is left in training mode)"""
+    case = _case(student, gen, course_seed)["export"]
+    _check_outputs(case, [0, 5])
+    switched = case[0].get("switched", [])
+    expect(not switched, f"{case[4]}: after save_exported these modules of the caller's model are in eval mode: "
+                         f"{', '.join(map(str, switched[:6]))} (expected every module still in training mode, as it "
+                         f"was given): export the model as it is, without calling eval() on it")
 
 
 def test_exported_batch_range_in_fresh_process(student, gen, course_seed):
