@@ -652,14 +652,18 @@ def lifecycle(ns, n, batch_size, accum, epochs, with_val, max_steps, start_step=
 
 
 def batch_end_losses(ns, X, Y, batch_size, accum):
-    """Trainer with lr=0 (the weights never move) and accum_steps=accum; what on_batch_end receives as `loss`."""
+    """Trainer with lr=0 (the weights never move) and accum_steps=accum; what on_batch_end receives as `loss`,
+    and the gradients (weight, bias; None when absent) that on_after_backward sees after each batch."""
     Trainer = get(ns, "Trainer")
     base = _callback_base(ns)
-    got = []
+    got, grads = [], []
 
     class Rec(base):
         def on_batch_end(self, trainer, batch, batch_idx, loss):
             got.append({"type": type(loss).__name__, "value": float(loss)})
+
+        def on_after_backward(self, trainer):
+            grads.append([None if p.grad is None else p.grad.detach().clone() for p in model.parameters()])
 
     model = nn.Linear(X.shape[1], 1).double()
     with torch.no_grad():
@@ -668,7 +672,7 @@ def batch_end_losses(ns, X, Y, batch_size, accum):
     opt = torch.optim.SGD(model.parameters(), lr=0.0)
     loader = DataLoader(TensorDataset(X, Y), batch_size=batch_size, shuffle=False)
     Trainer(model, opt, loader, _mse, callbacks=[Rec()], max_epochs=1, accum_steps=accum).fit()
-    return {"losses": got}
+    return {"losses": got, "grads": grads}
 
 
 class _DictRows(Dataset):

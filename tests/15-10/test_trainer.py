@@ -806,3 +806,35 @@ def test_on_batch_end_gets_the_batch_loss_as_a_float(student, gen):
         expect(g["type"] == "float", f"{what}, batch {i}: a Python float expected (float(loss)), got a {g['type']}")
         expect(abs(g["value"] - w) <= 1e-9 * max(1.0, abs(w)),
                f"{what}, batch {i}: {w:.6g} expected (the batch's loss, not divided by accum_steps), got {g['value']:.6g}")
+
+
+def test_backward_at_every_batch(student, gen):
+    """each batch runs its own backward (of loss / accum_steps) before on_after_backward: that hook sees the gradient
+    summed over the group's batches so far, not a backward saved for the step"""
+    n, b = 10 + int(torch.randint(0, 3, (1,), generator=gen)), 3
+    accum = int(torch.randint(2, 4, (1,), generator=gen))
+    X = torch.randn(n, 3, generator=gen, dtype=torch.float64)
+    Y = torch.randn(n, 1, generator=gen, dtype=torch.float64)
+    r = student.call("batch_end_losses", X=X, Y=Y, batch_size=b, accum=accum)
+    what = (f"Trainer(..., accum_steps={accum}) on {n} samples in batches of {b} (SGD with lr=0): the gradients "
+            f"on_after_backward saw")
+    model = torch.nn.Linear(3, 1).double()
+    with torch.no_grad():
+        model.weight.fill_(0.5)
+        model.bias.fill_(-0.25)
+    starts = list(range(0, n, b))
+    got = r["grads"]
+    expect(len(got) == len(starts), f"{what}: on_after_backward fired {len(got)} times for {len(starts)} batches")
+    total = None
+    for i, start in enumerate(starts):
+        if i % accum == 0:
+            total = [torch.zeros_like(p) for p in model.parameters()]
+        model.zero_grad(set_to_none=True)
+        (F.mse_loss(model(X[start:start + b]), Y[start:start + b]) / accum).backward()
+        total = [t + p.grad for t, p in zip(total, model.parameters())]
+        expect(len(got[i]) == 2 and all(g is not None for g in got[i]),
+               f"{what}: after batch {i} (batch {i % accum + 1} of its group) some .grad was None: run "
+               f"(loss / accum_steps).backward() for every batch, before on_after_backward")
+        for name, g, w in zip(("weight", "bias"), got[i], total):
+            expect_close(g, w, f"{what}: {name}.grad after batch {i} (the sum of (loss / {accum}) gradients of the "
+                               f"group's batches up to this one)", atol=1e-12, rtol=1e-9)
