@@ -2,6 +2,9 @@
 # (fixtures `student` and `gen`, markers `task` and `gpu`).
 import os
 import re
+import tempfile
+
+import pytest
 
 pytest_plugins = ["course.judge.pytest_plugin"]
 if os.environ.get("COURSE_TEST_COST"):  # make test-cost: each test's CPU and wall time, per file
@@ -97,3 +100,19 @@ if LoadScopeScheduling is not None:
 
         config.option.loadscopereorder = False
         return ByGroup(config, log)
+
+
+_TEMPORARY = (os.environ.get("TMPDIR"), tempfile.tempdir)  # as this process started (a judge session: adopted)
+
+
+@pytest.fixture(autouse=True)
+def _temporary_folder_kept():
+    """A test or fixture that loads the grader's configuration in this process (``tempdirs.adopt``) moves TMPDIR
+    and tempfile's folder into the grader's private root; the next test on the worker sees the machine's own."""
+    yield
+    env, folder = _TEMPORARY
+    if env is None:
+        os.environ.pop("TMPDIR", None)
+    else:
+        os.environ["TMPDIR"] = env
+    tempfile.tempdir = folder

@@ -80,7 +80,9 @@ def test_leftover_tree_of_a_dead_run_is_swept_when_the_configuration_loads(cours
     root, tmp, env = course
     dead = subprocess.Popen(["true"])
     dead.wait()
-    left = tmp / f"course-kernels-{dead.pid}-leftover" / "k-old" / "ipc" / ".hidden"
+    own = tmp / f"course-grader-{os.geteuid()}"  # the grader's own temporary folder (tempdirs.private_root)
+    own.mkdir(mode=0o711, exist_ok=True)
+    left = own / f"course-kernels-{dead.pid}-leftover" / "k-old" / "ipc" / ".hidden"
     left.mkdir(parents=True)
     fd = os.open(left, os.O_RDONLY)
     for _ in range(3000):
@@ -94,7 +96,7 @@ def test_leftover_tree_of_a_dead_run_is_swept_when_the_configuration_loads(cours
     os.close(fd)
     r = nbgrader("db", "student", "list", cwd=root, env=env)
     assert r.returncode == 0 and REFUSAL not in r.stderr, r.stderr[-2000:]
-    assert not (tmp / f"course-kernels-{dead.pid}-leftover").exists(), "the leftover folder is still there"
+    assert not (own / f"course-kernels-{dead.pid}-leftover").exists(), "the leftover folder is still there"
 
 
 def test_instructor_validate_runs_the_notebook_in_the_sandbox(course, tmp_path):

@@ -9,9 +9,9 @@ does not apply (v's width differs from q's, a mask, a gradient) the math path de
   the task, 4 of 4 points with no tile and no online softmax written.
 - 16-03 ``test_does_not_call_pytorch_attention`` (sdpa, essential) looks for "scaled_dot_product" in the op names,
   and its own input has v narrower than q, so a plain call takes the math path and passed it.
-The fixes are the lead's (tests/16-03 is another helper's): count ``_safe_softmax`` (the math path's own softmax; a
-written one is ``_softmax``) as PyTorch's attention in both, and fail every ``blocked`` call whose log holds either
-form; each test here turns into a pass the moment its line is in (drop its marker then)."""
+Both are now checked: ``_safe_softmax`` (the math path's own softmax; a written one is ``_softmax``) counts as
+PyTorch's attention in the sdpa check, and every ``blocked`` call whose log holds either form fails, naming the
+tiles clause; the tests below fail on the code before that change."""
 import nbformat
 import pytest
 
@@ -39,8 +39,6 @@ def _grade(tmp_path, topic, cells, task, k=None):
     return res.for_notebook(str(nb))
 
 
-@pytest.mark.xfail(strict=True, reason="the lead's line in tests/16-03/test_blocked.py run() (docs/security.md, "
-                                       "eighteenth pass)")
 def test_blocked_attention_by_pytorchs_own_kernel_fails_the_tile_checks(tmp_path):
     """One call of F.scaled_dot_product_attention for blocked_attention: its CPU kernel tiles the keys its own way,
     unseen by the probe's op log; the memory and tile checks must fail it (they passed it before)."""
@@ -57,8 +55,6 @@ BUILTIN_SDPA_NO_DROPOUT = ("""    L, S = q.shape[-2], k.shape[-2]
 """)
 
 
-@pytest.mark.xfail(strict=True, reason="the lead's line in tests/16-03/test_sdpa.py test_does_not_call_pytorch_attention "
-                                       "(docs/security.md, eighteenth pass)")
 def test_pytorchs_attention_on_its_math_path_fails_the_does_not_call_check(tmp_path):
     """The reference with F.scaled_dot_product_attention wherever no dropout, mask or causal flag is asked: on the
     check's own input (v narrower than q) PyTorch takes its math path, which names no attention op."""

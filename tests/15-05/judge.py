@@ -171,7 +171,7 @@ def programs(kind, hidden, shape, forms, repeats=1) -> dict:
     if key not in _PROGRAMS:
         path = _cache_folder() / f"{key}.json"
         try:
-            found = json.loads(path.read_text())
+            found = json.loads(_read_trusted(path))
             entry = {dec: (found[str(dec)]["counts"], base64.b64decode(found[str(dec)]["saved"])) for dec in forms}
         except (OSError, ValueError, KeyError, TypeError):
             entry = None
@@ -185,7 +185,9 @@ def programs(kind, hidden, shape, forms, repeats=1) -> dict:
                     torch.export.save(prog, buf)
                     entry[dec] = (op_counts(prog), buf.getvalue())
             try:
-                path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+                for level in (path.parent.parent, path.parent):  # .judge-cache and its topic folder: 0700 each
+                    level.mkdir(parents=True, exist_ok=True, mode=0o700)
+                    os.chmod(level, 0o700, follow_symlinks=False)
                 tmp = path.with_name(f".{key}.{os.getpid()}.tmp")
                 with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as fh:
                     json.dump({str(dec): {"counts": c, "saved": base64.b64encode(b).decode()} for dec, (c, b) in entry.items()}, fh)
@@ -194,6 +196,24 @@ def programs(kind, hidden, shape, forms, repeats=1) -> dict:
                 pass
         _PROGRAMS[key] = entry
     return dict(_PROGRAMS[key])
+
+
+def _read_trusted(path: Path) -> str:
+    """The cache file's text, when it and each folder from gradebook/ down are this account's, no link, and
+    writable by nobody else (a file another account could have put there is never read); OSError otherwise."""
+    import os
+    import stat
+    top = _cache_folder().parent.parent
+    for level in (top, path.parent.parent, path.parent):
+        st = os.lstat(level)
+        if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o022:
+            raise PermissionError(f"{level} is not the grader's own folder")
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    with open(fd, encoding="utf-8") as fh:
+        st = os.fstat(fh.fileno())
+        if not stat.S_ISREG(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o022:
+            raise PermissionError(f"{path} is not the grader's own file")
+        return fh.read()
 
 
 def is_error(v) -> bool:

@@ -18,6 +18,14 @@ def run(student, what, q, k, v, block_size, **kw):
     res = student.call("blocked", q=q, k=k, v=v, block_size=block_size, **kw)
     if not isinstance(res["out"], torch.Tensor):
         fail(f"{what} returned {res['out']}, not a tensor")
+    ops = res.get("ops")
+    if not isinstance(ops, list) or not all(isinstance(op, str) for op in ops):
+        fail(f"{what}: the probe's list of operations came back as {type(ops).__name__}")
+    fused = sorted({op for op in ops if "scaled_dot_product" in op or "attention" in op or "_safe_softmax" in op})
+    if fused:  # one fused op tiles the keys its own way, out of the probe's sight (red team 18)
+        fail(f"{what} ran PyTorch's own attention ({', '.join(fused)}): the clause 'reads the keys and values once, "
+             f"in consecutive tiles of block_size positions, with the online softmax' asks for the tiles to be "
+             f"written from tensor operations")
     return res
 
 

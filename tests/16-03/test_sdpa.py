@@ -321,7 +321,8 @@ def test_does_not_call_pytorch_attention(student, gen):
     """written from tensor operations: no scaled_dot_product_attention op runs inside"""
     q, k, v = rand(gen, 2, 3, 4), rand(gen, 2, 5, 4), rand(gen, 2, 5, 2)
     res = run(student, f"{FN}(q, k, v)", q, k, v, is_causal=False)
-    used = [op for op in res["ops"] if "scaled_dot_product" in op or "multi_head" in op]
+    used = [op for op in res["ops"] if "scaled_dot_product" in op or "multi_head" in op
+            or "_safe_softmax" in op]  # PyTorch's math path names no attention op (red team 18)
     expect(not used, f"{FN} ran PyTorch's own attention ({', '.join(used)}): write it from @, softmax and masks")
     expect_close(res["out"], reference(q, k, v), f"{FN}(q (2, 3, 4), k (2, 5, 4), v (2, 5, 2))", **TOL)
 
