@@ -353,7 +353,8 @@ print(f"mean of batch means: {_mean_of_means:.4f}   per-sample mean: {_weighted:
 # ### Exercise 3: `RunningMetrics` (4 points)
 #
 # * `update(loss, logits, targets)`: `loss` is the batch's **mean** loss (a Python float or a 0-dim tensor,
-#   possibly with a `grad_fn`), `logits` has shape `(B, C)`, `targets` shape `(B,)`. Predictions are
+#   possibly with a `grad_fn`), `logits` has shape `(B, C)`, `targets` shape `(B,)` (`B` may be 0: an empty
+#   batch adds no sample). Predictions are
 #   `logits.argmax(dim=1)`. Store nothing that grows with the number of updates, and nothing attached to an
 #   autograd graph.
 # * `compute()` returns `{"loss": float, "accuracy": float, "confusion": LongTensor (C, C)}`, where loss is
@@ -464,7 +465,9 @@ print(f"angle to the raw gradient: norm-clipped {math.degrees(math.acos(min(1.0,
 # iterable of tensors (possibly a generator) or a single tensor; scale the existing `.grad` tensors in place
 # (under `torch.no_grad()`, or on `.grad` directly, which never requires grad); return the pre-clip total norm
 # as a 0-dim tensor (a Python float is also accepted). With no gradients at all, return `0` and change nothing.
-# The point is to write it yourself: the grader compares your function with `torch.nn.utils.clip_grad_norm_`.
+# It runs where the gradients are (CPU or GPU): build no tensor on another device. The point is to write it
+# yourself: do not call `torch.nn.utils.clip_grad_norm_` or its two halves `get_total_norm` and
+# `clip_grads_with_norm_`; the grader compares your function with `clip_grad_norm_`.
 
 # %% [solution] id=clip_norm_impl
 def clip_grad_norm(parameters, max_norm, norm_type=2.0):
@@ -510,7 +513,7 @@ run_hidden("15-04", "clip_grad_norm", globals())
 #
 # Same semantics as `torch.nn.utils.clip_grad_value_(parameters, clip_value)`: clamp each existing `.grad`
 # in place into `[-clip_value, clip_value]`, skip parameters without `.grad`, accept a generator or a single
-# tensor, return `None`.
+# tensor, return `None`. It runs where the gradients are (CPU or GPU).
 
 # %% [solution] id=clip_value_impl
 def clip_grad_value(parameters, clip_value):
@@ -584,7 +587,8 @@ print("live num_batches_tracked:", _net[1].num_batches_tracked.item(),
 #   `nn.Module` of the same architecture, sharing no memory with `model`). Its parameters should not require
 #   gradients. A `decay` outside `[0, 1]` raises `ValueError`.
 # * `update(model)`: the first call copies `model`'s parameters and buffers into `self.module`; every later
-#   call sets each parameter to `decay * ema + (1 - decay) * live`. Buffers: with `average_buffers=False` copy
+#   call sets each parameter to `decay * ema + (1 - decay) * live`, in whatever memory layout it is stored
+#   (a channels_last or transposed weight included). Buffers: with `average_buffers=False` copy
 #   every buffer from `model`; with `average_buffers=True` average floating-point buffers like parameters
 #   (after the first update) and copy integer buffers. "Every buffer" means all of `model.buffers()`, those
 #   registered with `persistent=False` included (`state_dict()` leaves them out). Build no autograd graph and
@@ -592,7 +596,8 @@ print("live num_batches_tracked:", _net[1].num_batches_tracked.item(),
 # * After `k` updates, `self.module`'s parameters (and buffers) equal those of
 #   `AveragedModel(model, multi_avg_fn=get_ema_multi_avg_fn(decay), use_buffers=average_buffers)` after `k`
 #   calls of `update_parameters` (except integer buffers, as explained above).
-# * The point is to write the update yourself; the grader compares your EMA with `AveragedModel`.
+# * The point is to write the update yourself: do not use `AveragedModel` or the functions
+#   `get_ema_multi_avg_fn` and `get_ema_avg_fn` return; the grader compares your EMA with `AveragedModel`.
 
 # %% [solution] id=ema_impl
 class EMA:

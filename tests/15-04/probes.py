@@ -3,6 +3,8 @@
 Nothing here compares anything: every probe builds fresh objects, calls the
 submission and hands back tensors, numbers, strings, lists and dicts.
 """
+import os
+import sys
 import types
 
 import torch
@@ -10,7 +12,8 @@ import torch.nn as nn
 import torch.nn.functional as F
 from torch.overrides import TorchFunctionMode
 
-from course.judge.probelib import build_model, capture_error, get, off_default_device, relative_device, vjp
+from course.judge.probelib import (build_model, capture_error, get, off_default_device, relative_device,
+                                   stand_in_device, vjp)
 
 
 def _plain(x):
@@ -308,6 +311,26 @@ def metrics_reset_and_independence(ns, num_classes, batches_a, batches_b):
             "after_reset_empty": after_reset_empty, "empty": empty}
 
 
+def _library_calls(run, source_files):
+    """run() while a profile hook records every Python function entered whose code lives in one of
+    source_files (path endings such as "torch/nn/utils/clip_grad.py"): PyTorch's own implementation reached
+    under any name, however it was imported. Returns (run's result, sorted names of the functions seen)."""
+    seen = set()
+    ends = tuple(f.replace("/", os.sep) for f in source_files)
+
+    def hook(frame, event, arg):
+        if event == "call" and frame.f_code.co_filename.endswith(ends):
+            seen.add(frame.f_code.co_qualname if hasattr(frame.f_code, "co_qualname") else frame.f_code.co_name)
+
+    old = sys.getprofile()
+    sys.setprofile(hook)
+    try:
+        out = run()
+    finally:
+        sys.setprofile(old)
+    return out, sorted(seen)
+
+
 # ---------------------------------------------------------- gradient clipping
 def _params(shapes, grads, frozen, keep_layout=False):
     """Fresh parameters with the given gradients; keep_layout: the gradients arrive as the judge laid them
@@ -322,7 +345,10 @@ def _params(shapes, grads, frozen, keep_layout=False):
     return ps
 
 
-def clip_norm_run(ns, shapes, grads, max_norm, norm_type=2.0, frozen=(), how="generator", keep_layout=False):
+def clip_norm_run(ns, shapes, grads, max_norm, norm_type=2.0, frozen=(), how="generator", keep_layout=False,
+                  watch_library=False):
+    """watch_library: also report which functions of torch/nn/utils/clip_grad.py (clip_grad_norm_,
+    get_total_norm, clip_grads_with_norm_, ...) the call entered, under "library_calls"."""
     fn = get(ns, "clip_grad_norm")
     ps = _params(shapes, grads, set(frozen), keep_layout)
     if how == "generator":
@@ -340,11 +366,12 @@ def clip_norm_run(ns, shapes, grads, max_norm, norm_type=2.0, frozen=(), how="ge
     else:
         arg = list(ps)
     before = _grad_identity(ps)
-    if norm_type is None:
-        ret = fn(arg, max_norm)
+    call = (lambda: fn(arg, max_norm)) if norm_type is None else (lambda: fn(arg, max_norm, norm_type=norm_type))
+    if watch_library:
+        ret, library_calls = _library_calls(call, ("torch/nn/utils/clip_grad.py",))
     else:
-        ret = fn(arg, max_norm, norm_type=norm_type)
-    return {"ret": _plain(ret), "ret_type": type(ret).__name__,
+        ret, library_calls = call(), None
+    return {"ret": _plain(ret), "ret_type": type(ret).__name__, "library_calls": library_calls,
             "ret_requires_grad": bool(isinstance(ret, torch.Tensor) and ret.requires_grad),
             "grads": [None if p.grad is None else p.grad.detach().clone() for p in ps],
             "identity": _same_grads(ps, before)}
@@ -364,6 +391,62 @@ def _same_grads(ps, before):
             out.append({"object": False, "memory": False})
         else:
             out.append({"object": p.grad is b[0], "memory": p.grad.data_ptr() == b[1]})
+    return out
+
+
+def clip_norm_on_meta(ns, shapes, grads, max_norm, norm_type=2.0):
+    """clip_grad_norm on parameters whose .grad tensors are off the default device (probelib.stand_in_device:
+    meta, or the CPU with meta as the default where the code reads values). Reports the returned norm's type,
+    device (relative to the gradients: "meta" when it is theirs) and shape, each .grad's device afterwards, and,
+    where the gradients held values (home "cpu"), the returned value and the gradients themselves; or the error."""
+    fn = get(ns, "clip_grad_norm")
+
+    def run(device):
+        ps = []
+        for s, g in zip(shapes, grads):
+            p = torch.zeros(s, dtype=g.dtype, device=device, requires_grad=True)
+            p.grad = g.to(device) if device == "meta" else g.clone()
+            ps.append(p)
+        return fn((p for p in ps), max_norm, norm_type=norm_type), ps
+
+    try:
+        (ret, ps), home = stand_in_device(run)
+    except Exception as exc:
+        return {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
+    out = {"home": home, "ret_type": type(ret).__name__,
+           "grad_devices": [None if p.grad is None else relative_device(p.grad, home) for p in ps]}
+    if isinstance(ret, torch.Tensor):
+        out.update(device=relative_device(ret, home), shape=list(ret.shape))
+    if home == "cpu":
+        out["ret"] = _plain(ret) if not isinstance(ret, torch.Tensor) or ret.device.type == "cpu" else None
+        out["grads"] = [None if p.grad is None or p.grad.device.type != "cpu" else p.grad.detach().clone()
+                        for p in ps]
+    return out
+
+
+def clip_value_on_meta(ns, shapes, grads, clip_value):
+    """clip_grad_value on parameters whose .grad tensors are off the default device (as clip_norm_on_meta):
+    what it returned, each .grad's device afterwards and, where the gradients held values (home "cpu"), the
+    gradients themselves; or the error."""
+    fn = get(ns, "clip_grad_value")
+
+    def run(device):
+        ps = []
+        for s, g in zip(shapes, grads):
+            p = torch.zeros(s, dtype=g.dtype, device=device, requires_grad=True)
+            p.grad = g.to(device) if device == "meta" else g.clone()
+            ps.append(p)
+        return fn((p for p in ps), clip_value), ps
+
+    try:
+        (ret, ps), home = stand_in_device(run)
+    except Exception as exc:
+        return {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
+    out = {"home": home, "ret_type": type(ret).__name__,
+           "grad_devices": [None if p.grad is None else relative_device(p.grad, home) for p in ps]}
+    if home == "cpu":
+        out["grads"] = [None if p.grad is None or p.grad.device.type != "cpu" else p.grad.detach().clone()
+                        for p in ps]
     return out
 
 
@@ -397,18 +480,53 @@ def _ema_module(ema):
     return mod
 
 
-def ema_states(ns, states, decay, average_buffers=False):
-    """Construct at states[0], then load each later state into the live model and call update()."""
+def ema_states(ns, states, decay, average_buffers=False, watch_library=False):
+    """Construct at states[0], then load each later state into the live model and call update().
+    watch_library: also report which functions of torch/optim/swa_utils.py (AveragedModel, the functions
+    get_ema_multi_avg_fn / get_ema_avg_fn return, ...) the EMA entered, under "library_calls"."""
     cls = get(ns, "EMA")
     model = ema_model()
+    model.load_state_dict(states[0])
+    history = []
+
+    def run():
+        ema = cls(model, decay=decay, average_buffers=average_buffers)
+        for s in states[1:]:
+            model.load_state_dict(s)  # an in-place change of the live weights, like optimizer.step()
+            ema.update(model)
+            history.append(_state(_ema_module(ema)))
+
+    if watch_library:
+        _, library_calls = _library_calls(run, ("torch/optim/swa_utils.py",))
+    else:
+        run()
+        library_calls = None
+    return {"history": history, "live": _state(model), "library_calls": library_calls}
+
+
+def ema_layout_model():
+    """A model whose parameters are not contiguous: a Conv2d / BatchNorm2d / Linear net in float64 moved to
+    channels_last (4-d weights stored channels-last), its Linear weight stored transposed. The judge builds the
+    same one."""
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Conv2d(2, 3, 3), nn.BatchNorm2d(3), nn.ReLU(), nn.Flatten(), nn.Linear(12, 2)).double()
+    model = model.to(memory_format=torch.channels_last)
+    model[4].weight = nn.Parameter(model[4].weight.detach().t().contiguous().t())
+    return model
+
+
+def ema_layout_states(ns, states, decay, average_buffers):
+    """Like ema_states on ema_layout_model() (load_state_dict keeps each parameter's layout)."""
+    cls = get(ns, "EMA")
+    model = ema_layout_model()
     model.load_state_dict(states[0])
     ema = cls(model, decay=decay, average_buffers=average_buffers)
     history = []
     for s in states[1:]:
-        model.load_state_dict(s)  # an in-place change of the live weights, like optimizer.step()
+        model.load_state_dict(s)
         ema.update(model)
         history.append(_state(_ema_module(ema)))
-    return {"history": history, "live": _state(model)}
+    return {"history": history}
 
 
 def ema_fresh_live(ns, states, decay, average_buffers=False):

@@ -301,6 +301,53 @@ def test_clip_norm_without_gradients(student, gen):
                    f"{what}: must return 0 (a 0-dim tensor or a number), returned {r['ret_type']} {str(ret)[:80]}")
 
 
+@pytest.mark.task("clip_grad_norm")
+def test_clip_norm_on_another_device(student, gen):
+    """clip_grad_norm runs where the gradients are: on gradients on a device other than the default (meta, a
+    stand-in for a GPU) the returned norm is a 0-dim tensor there, and no tensor it builds is left elsewhere"""
+    shapes, norm_type = SHAPES[:3], 2.0
+    grads = make_grads(gen, shapes, scale=3.0)
+    what = (f"{CN}(params, max_norm=0.5) with the .grad tensors on the meta device "
+            f"(the grader's stand-in for a GPU: a tensor made without device= lands elsewhere, as on a GPU; "
+            f"'Same semantics as torch.nn.utils.clip_grad_norm_', which runs where the gradients are)")
+    r = student.call("clip_norm_on_meta", shapes=shapes, grads=grads, max_norm=0.5, norm_type=norm_type)
+    if "error" in r:
+        fail(f"{what}: raised {r['error']} (build every tensor on the gradients' device, e.g. "
+             f"torch.zeros((), device=g.device), or combine the per-tensor norms with torch.stack)")
+    for i, dev in enumerate(r["grad_devices"]):
+        expect(dev == "meta", f"{what}: parameter {i}'s .grad is on {dev} after the call, not where it was")
+    if r["ret_type"] == "Tensor" or "device" in r:
+        expect(r.get("device") == "meta" and r.get("shape") == [],
+               f"{what}: the returned norm should be a 0-dim tensor on the gradients' device, got shape "
+               f"{r.get('shape')} on {r.get('device')} (a total accumulated in a CPU tensor, say "
+               f"torch.zeros(()) += ..., never sees the gradients there, and raises on a GPU)")
+    elif r["home"] == "meta":
+        fail(f"{what}: returned {r['ret_type']}, not a 0-dim tensor")
+    if r["home"] == "cpu":  # the code read values: the gradients held them, so the numbers can be compared
+        total, want = torch_clip_norm(shapes, grads, 0.5, norm_type)
+        if r.get("ret") is not None:
+            got = returned_norm({"ret": r["ret"], "ret_type": r["ret_type"]}, what)
+            expect(abs(got - total) <= 1e-9 * max(1.0, total),
+                   f"{what}: must return the total norm before clipping, {total:.6g}, returned {got:.6g}")
+        check_grads(r["grads"], want, what)
+
+
+@pytest.mark.task("clip_grad_norm")
+def test_clip_norm_written_by_hand(student, gen):
+    """clip_grad_norm computes the norm and scales the gradients itself: it calls neither
+    torch.nn.utils.clip_grad_norm_ nor its halves get_total_norm / clip_grads_with_norm_, under any name"""
+    grads = make_grads(gen, SHAPES, (1,), scale=2.0)
+    total, want = torch_clip_norm(SHAPES, grads, 0.5, 2.0)
+    what = f"{CN}(params, max_norm=0.5) on {len(SHAPES)} parameters (total norm {total:.4g})"
+    r = student.call("clip_norm_run", shapes=SHAPES, grads=grads, max_norm=0.5, norm_type=2.0, how="list",
+                     watch_library=True)
+    calls = r.get("library_calls") or []
+    expect(not calls, f"{what}: ran PyTorch's own clipping code from torch/nn/utils/clip_grad.py "
+                      f"({', '.join(calls[:5])}); the text: 'The point is to write it yourself (do not call "
+                      f"torch.nn.utils.clip_grad_norm_ or its two halves get_total_norm and clip_grads_with_norm_)'")
+    check_grads(r["grads"], want, what)
+
+
 # ------------------------------------------------------------------------- by value
 ONE_PARAM = {"one-item list": ([(3, 4)], "list"), "one-element tensor": ([(1,)], "single")}
 
@@ -399,3 +446,22 @@ def test_clip_value_non_finite(student, gen):
         fail(f"{what}: the .grad disappeared")
     expect_close(got, p.grad, f"{what} (clip_grad_value_ is grad.clamp_(-clip_value, clip_value): a nan entry stays "
                               f"nan, nothing replaces it)", atol=0, rtol=0, equal_nan=True)
+
+
+@pytest.mark.task("clip_grad_value")
+def test_clip_value_on_another_device(student, gen):
+    """clip_grad_value runs where the gradients are: on gradients on a device other than the default (meta, a
+    stand-in for a GPU) it raises nothing and leaves every .grad there"""
+    shapes = SHAPES[:3]
+    grads = make_grads(gen, shapes, scale=3.0)
+    what = (f"{CV}(params, clip_value=0.5) with the .grad tensors on the meta device (the grader's stand-in for a "
+            f"GPU: a tensor made without device= lands elsewhere, as on a GPU; 'It runs where the gradients are')")
+    r = student.call("clip_value_on_meta", shapes=shapes, grads=grads, clip_value=0.5)
+    if "error" in r:
+        fail(f"{what}: raised {r['error']} (clamp each .grad with Python numbers, or build bounds with "
+             f"torch.full_like(g, ...) on the gradient's device)")
+    for i, dev in enumerate(r["grad_devices"]):
+        expect(dev == "meta", f"{what}: parameter {i}'s .grad is on {dev} after the call, not where it was")
+    expect(r["ret_type"] == "NoneType", f"{what}: must return None, returned {r['ret_type']}")
+    if r["home"] == "cpu":  # the code read values: compare them
+        check_grads(r["grads"], [g.clamp(-0.5, 0.5) for g in grads], what, atol=0, rtol=0)

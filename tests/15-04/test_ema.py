@@ -417,3 +417,52 @@ def test_two_instances_independent(student, gen, late):
                                         f"{ab}) after its update {step}, while another EMA of another model of the "
                                         f"same architecture (B {when}) is updated in turn (state kept on the class "
                                         f"or in a shared default argument mixes the two)", average_buffers=ab)
+
+
+def ema_layout_model():
+    """Same as probes.ema_layout_model: Conv2d / BatchNorm2d / Linear in float64, channels_last, the Linear
+    weight stored transposed (no parameter of the 2-d or 4-d kind is contiguous)."""
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Conv2d(2, 3, 3), nn.BatchNorm2d(3), nn.ReLU(), nn.Flatten(), nn.Linear(12, 2)).double()
+    model = model.to(memory_format=torch.channels_last)
+    model[4].weight = nn.Parameter(model[4].weight.detach().t().contiguous().t())
+    return model
+
+
+def test_any_memory_layout(student, gen):
+    """EMA of a model whose parameters are not contiguous (a channels_last convolution, a weight stored
+    transposed) follows AveragedModel: each parameter is averaged where it is, in any layout"""
+    k, decay = 3, 0.7
+    states = random_states_like(ema_layout_model().state_dict(), gen, k)
+    model = ema_layout_model()
+    model.load_state_dict(states[0])
+    avg = AveragedModel(model, multi_avg_fn=get_ema_multi_avg_fn(decay), use_buffers=True)
+    want = []
+    for s in states[1:]:
+        model.load_state_dict(s)
+        avg.update_parameters(model)
+        want.append({n: v.detach().clone() for n, v in avg.module.state_dict().items()})
+    r = student.call("ema_layout_states", states=states, decay=decay, average_buffers=True)
+    for step, (got, w, live) in enumerate(zip(r["history"], want, states[1:]), start=1):
+        compare_state(got, w, live, f"EMA(model, decay={decay}, average_buffers=True) after update {step} of {k}, "
+                                    f"on a model moved to channels_last (Conv2d weight of shape (3, 2, 3, 3) stored "
+                                    f"channels-last) with a Linear weight stored transposed ('every later call sets "
+                                    f"each parameter': flatten with reshape, not view, or update each tensor as it "
+                                    f"is; torch.nn.utils.parameters_to_vector views and raises here)",
+                      average_buffers=True)
+
+
+def test_written_by_hand(student, gen):
+    """EMA writes its update itself: it neither builds an AveragedModel nor calls the EMA functions of
+    torch.optim.swa_utils (get_ema_multi_avg_fn, get_ema_avg_fn), under any name"""
+    states = random_states(gen, 3)
+    r = student.call("ema_states", states=states, decay=0.6, average_buffers=True, watch_library=True)
+    calls = r.get("library_calls") or []
+    expect(not calls, "EMA(model, decay=0.6, average_buffers=True), built and updated 3 times, ran PyTorch's own "
+                      f"EMA code from torch/optim/swa_utils.py ({', '.join(calls[:5])}); the text: 'The point is to "
+                      "write the update yourself (do not use AveragedModel or the functions get_ema_multi_avg_fn "
+                      "and get_ema_avg_fn return)'")
+    want = reference_history(states, 0.6, True)
+    for step, (got, w, live) in enumerate(zip(r["history"], want, states[1:]), start=1):
+        compare_state(got, w, live, f"EMA(model, decay=0.6, average_buffers=True) after update {step} of 3",
+                      average_buffers=True)
