@@ -242,7 +242,9 @@ print("torch: ", torch.autograd.grad(ta * ta * 2.0, ta)[0].item())
 #   matrices), and the methods `a.exp()`, `a.log()`, `a.tanh()`, `a.relu()` and `a.sum()` (all elements).
 #   Each returns a new `Value` whose `.data` equals torch's result for the same tensors.
 # * `out.backward()` on a 0-dim `out` adds d(out)/d(leaf) into `.grad` of every leaf `out` depends on (a
-#   leaf is a `Value` you built with `Value(data)`), with the leaf's shape, dtype and device.
+#   leaf is a `Value` you built with `Value(data)`), with the leaf's shape, dtype and device. In float16 too
+#   it is torch's gradient: no rule may overflow where torch's gradient does not (`log`'s is `g / a`; `g * (1 / a)`
+#   is inf for `a` below 1.5e-5).
 # * A second `backward()` adds to the gradients already there, as torch does; a leaf the output does not
 #   depend on keeps `.grad` as `None`.
 # * Each leaf's `.grad` is a tensor of its own: it shares memory with no other leaf's `.grad` or `.data`.

@@ -1,5 +1,7 @@
 """Probes for 00-02: run next to the submission, return plain data only."""
+import copy
 import functools
+import threading
 import types
 
 import torch
@@ -8,7 +10,7 @@ import torch.nn as nn
 from torch.overrides import TorchFunctionMode
 
 from course.judge.probelib import (aliases, build_model, capture_error, changes, get, global_state, module_state,
-                                   off_default_device, relative_device)
+                                   off_default_device, relative_device, stand_in_device)
 
 
 # ---------------------------------------------------------------- graphs from plain recipes
@@ -16,11 +18,12 @@ def build_graph(recipe, seed):
     """The output tensor of a small graph described by ``recipe``, and the leaves that require grad.
 
     Recipes: "mlp", "diamond", "reused", "several_outputs", "detached", "constant_leaf", "siblings", "long_short",
-    "leaf",
+    "threads", "leaf",
     "no_graph", "random:<n>" (n random operations over three leaves), "ladder:<k>" (k residual blocks in a chain). The named graphs end in one to four
     more operations chosen by ``seed`` (so each student's graph has a shape of its own)."""
     out, leaves, gen = _recipe(recipe, seed)
-    if recipe in ("mlp", "diamond", "reused", "several_outputs", "detached", "constant_leaf", "siblings", "long_short"):
+    if recipe in ("mlp", "diamond", "reused", "several_outputs", "detached", "constant_leaf", "siblings", "long_short",
+                  "threads"):
         for _ in range(int(torch.randint(1, 5, (1,), generator=gen))):
             op = int(torch.randint(0, 3, (1,), generator=gen))
             out = out * 0.5 if op == 0 else out.tanh() if op == 1 else out + leaves[0].sum()
@@ -47,6 +50,22 @@ def _recipe(recipe, seed):
         return ((y + chain) + (chain + y)).sum(), [a, b], gen
     if recipe == "reused":
         return (a * a + a - a.exp() * a).sum(), [a], gen
+    if recipe == "threads":  # a graph continued in another thread: autograd numbers nodes per thread, from 0
+        part = {}
+
+        def first():  # sixteen nodes dropped first, so this thread's nodes carry numbers from 16 up
+            for _ in range(16):
+                _ = a * 1.0
+            part["y"] = a * b
+            part["c"] = part["y"].tanh()
+
+        def second():  # a fresh thread: its nodes are numbered from 0, below those of the nodes they feed
+            part["out"] = (part["c"].exp() + part["c"] * part["y"]).sum()
+        for step in (first, second):
+            th = threading.Thread(target=step)
+            th.start()
+            th.join()
+        return part["out"], [a, b], gen
     if recipe == "several_outputs":
         p, q, s = a.unbind(0)
         return (p * q + s.tanh() * p).sum(), [a], gen
@@ -572,6 +591,32 @@ def run_checkpoint(ns, spec, x, x_grad, seed, v, unused=False, variant=None):
             "grads": [None if g is None else g.detach().clone() for g in grads],
             "rng_forward": rng_forward, "rng_backward_same": bool(torch.equal(rng_before_backward, rng_backward)),
             "x_requires_grad_after": x.requires_grad, "x_unchanged": bool(torch.equal(x.detach(), x0))}
+
+
+def run_checkpoint_off_device(ns, spec, x, seed, v):
+    """checkpoint(model, x) with the model (and a parameter its forward never uses) and x off the default device
+    (probelib.stand_in_device: on meta, or on the CPU with meta as the default device where the code reads values),
+    then torch.autograd.grad of <v, out> for every parameter: the output's and each gradient's device, dtype and
+    shape, or what raised."""
+    base = build_model(spec)  # built on the CPU: under the fallback the default device is meta
+    base.spare = nn.Parameter(torch.ones(3))
+
+    def run(device):
+        model = copy.deepcopy(base).to(device).train()
+        xd, vd = x.to(device), v.to(device)
+        torch.manual_seed(seed)
+        out = get(ns, "checkpoint")(model, xd)
+        if not isinstance(out, torch.Tensor):
+            return f"not a tensor: {type(out).__name__}", []
+        grads = torch.autograd.grad((out * vd).sum(), list(model.parameters()), allow_unused=True)
+        return out, list(grads)
+    try:
+        (out, grads), home = stand_in_device(run)
+    except Exception as exc:  # noqa: BLE001
+        return {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
+    if isinstance(out, str):
+        return {"error": out}
+    return {"error": None, "out": _where(out, home), "grads": [_where(g, home) for g in grads]}
 
 
 def run_checkpoint_chain(ns, specs, x, seed, v, order=None):

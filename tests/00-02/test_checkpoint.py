@@ -196,3 +196,27 @@ def test_same_block_twice(student, gen):
             f"x of shape (6, 5) requiring grad, torch.manual_seed({seeds[1]}) before, then (out * v).sum().backward() "
             f"with every .grad None before")
     check_chain(student, specs, [0, 0], x, v, seeds[1], what)
+
+
+def test_off_default_device(student, gen):
+    """on a block and x off the default device (the meta device, the grader's stand-in for a GPU), with a parameter the
+    forward never uses: the output and every gradient on the block's device (None or zeros there for the unused one)"""
+    spec = {"arg": "x", "in": 5, "out": 3, "hidden": [4], "norm": False, "dropout": True,
+            "seed": int(torch.randint(0, 2**31 - 1, (1,), generator=gen))}
+    seed = int(torch.randint(0, 2**31 - 1, (1,), generator=gen))
+    x, v = torch.randn(4, 5, generator=gen), torch.randn(4, 3, generator=gen)
+    what = (f"checkpoint(block, x) for a block of widths 5-4-3 with dropout and a parameter the block never uses, "
+            f"block and x (4, 5) on the meta device (the grader's stand-in for a GPU: a tensor made without device= "
+            f"lands on the CPU), then torch.autograd.grad of <v, output> for every parameter")
+    res = student.call("run_checkpoint_off_device", spec=spec, x=x, seed=seed, v=v)
+    if res["error"]:
+        fail(f"{what}: raised {res['error']}; a parameter the block never uses gets None (or zeros made where the "
+             f"parameter is: torch.zeros_like(p)), and every gradient is on the block's device")
+    expect(res["out"] == {"device": "meta", "dtype": "torch.float32", "shape": [4, 3]},
+           f"{what}: the output: expected float32 of shape (4, 3) on the block's device, got {res['out']}")
+    model = build_model(spec)
+    model.spare = torch.nn.Parameter(torch.ones(3))
+    for k, (got, p) in enumerate(zip(res["grads"], model.parameters())):
+        want = {"device": "meta", "dtype": str(p.dtype), "shape": list(p.shape)}
+        expect(got == "None" or got == want, f"{what}: the gradient of parameter {k}: expected None or {want}, "
+                                             f"got {got}")

@@ -233,6 +233,35 @@ def test_float32_leaves(student, gen, dtype):
         expect_close(got.double(), want.double(), what, atol=tol, rtol=tol)
 
 
+def test_float16_near_its_limits(student, gen):
+    """float16 leaves near the ends of float16's range: every gradient is torch's, finite where torch's is (no
+    intermediate such as 1 / x overflowing)"""
+    # L0: three values in [6e-6, 1.4e-5] (1 / L0 overflows float16 below 1.5e-5; L1 / L0 < 65504 does not) and three
+    # in [1.5e-5, 6e-5]; L2 in [9, 10.5] (exp up to 36000)
+    u = torch.rand(6, generator=gen)
+    x = torch.cat([6e-6 + 8e-6 * u[:3], 1.5e-5 + 4.5e-5 * u[3:]]).half()
+    c = (0.1 + 0.25 * torch.rand(6, generator=gen)).half()
+    e = (9.0 + 1.5 * torch.rand(6, generator=gen)).half()
+    w = (1e-3 + 1e-3 * torch.rand(6, generator=gen)).half()
+    leaves = [x, c, e, w]
+    # (L0.log() * L1).sum() + (L2.exp() * L3).sum()
+    program = [("log", 0, None), ("mul", 4, 1), ("sum", 5, None), ("exp", 2, None), ("mul", 7, 3), ("sum", 8, None),
+               ("add", 6, 9)]
+    res = student.call("engine_run", leaves=leaves, program=program)
+    _, grads = torch_run(leaves, program)
+    for k, (got, want) in enumerate(zip(res["grads"][0], grads)):
+        what = (f"L{k}.grad for (L0.log() * L1).sum() + (L2.exp() * L3).sum() with float16 leaves L0 = "
+                f"{x.tolist()}, L1 = {c.tolist()}, L2 = {e.tolist()}, L3 = {w.tolist()} (out.backward() adds "
+                f"d(out)/d(leaf) with the leaf's dtype; torch gives {want.tolist()})")
+        if not isinstance(got, torch.Tensor):
+            fail(f"{what}: expected a tensor, got {got}")
+        expect(got.dtype == want.dtype, f"{what}: expected dtype {want.dtype} (the leaf's), got {got.dtype}")
+        expect(bool(torch.isfinite(got).all()), f"{what}: got {got.tolist()}, with non-finite entries where torch's "
+                                               f"gradient is finite (an intermediate such as 1 / L0 overflowed "
+                                               f"float16; divide by L0 instead)")
+        expect_close(got.double(), want.double(), what, atol=3e-2, rtol=3e-2)
+
+
 @pytest.mark.parametrize("op", ["add", "sub", "mul"])
 def test_mixed_dtype_leaves(student, gen, op):
     """with operands of two dtypes the result is promoted, but each leaf's grad has that leaf's dtype"""

@@ -26,6 +26,9 @@ RECIPES = {
     "siblings": "y = a * b; ((y.exp() + y) + (y + y.sin())).sum() (a node's two inputs where one feeds the other)",
     "long_short": "y = a * b; c = y.exp().tanh().sin().cos().exp(); ((y + c) + (c + y)).sum() (y reached by a "
                   "one-step and a five-step path)",
+    "threads": "y = a * b; c = y.tanh() built in one thread, then (c.exp() + c * y).sum() in another (a graph "
+               "continued in a second thread, as a pipeline stage does: autograd numbers each thread's nodes from 0, "
+               "so creation order is no topological order)",
 }
 TAIL = ", then 1-4 more operations (* 0.5, tanh, + a.sum()) chosen by the check's seed"
 RECIPES = {k: v + TAIL for k, v in RECIPES.items()}

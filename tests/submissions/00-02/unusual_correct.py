@@ -72,6 +72,11 @@ class _Unary(_Op):
         return [g * self.local]
 
 
+class _Log(_Op):
+    def vjp(self, g):
+        return [g / self.inputs[0].data]  # not g * (1 / x): 1 / x overflows float16 below 1.5e-5 (round 17)
+
+
 class Value:
     def __init__(self, data, _op=None):
         self.data, self.grad, self._op = data, None, _op
@@ -96,7 +101,7 @@ class Value:
         return Value(e, _Unary(self, e))
 
     def log(self):
-        return Value(torch.log(self.data), _Unary(self, self.data.reciprocal()))
+        return Value(torch.log(self.data), _Log(self))
 
     def tanh(self):
         t = torch.tanh(self.data)

@@ -54,7 +54,7 @@ class Value:
 
     def log(self):
         a = self.data
-        return self._make(torch.log(a), [self], lambda g: [g * a.reciprocal()])
+        return self._make(torch.log(a), [self], lambda g: [g / a])  # 1 / a overflows float16 (round 17)
 
     def tanh(self):
         out = torch.tanh(self.data)
