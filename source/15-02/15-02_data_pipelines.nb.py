@@ -369,7 +369,8 @@ print("batch_sizes:", _packed.batch_sizes.tolist(), " sorted_indices:", _packed.
 #   state after it has read back to step 0. For an LSTM use the hidden state `h`, not the cell state `c`.
 #
 # Whatever is stored in the padded positions of `padded` (any values, NaN and inf included) must not change
-# either result, and `padded` and `lengths` belong to the caller: leave them as they were.
+# either result, while the real steps count as they are (a NaN or inf there acts as it does for the sequence run
+# alone: do not "clean" the input), and `padded` and `lengths` belong to the caller: leave them as they were.
 
 # %% [solution] id=packed_rnn_impl
 def run_packed_rnn(rnn, padded, lengths):
@@ -475,7 +476,7 @@ if run_demos():
 # `k`-th record (even, but every worker reads every file).
 #
 # The shards in this exercise are files written with `torch.save({"x": X, "y": Y}, path)` where `X` has shape
-# `(n, ...)` and `Y` shape `(n,)`. Implement `ShardedFileStream(paths)`:
+# `(n, ...)` and `Y`, the labels, is an integer tensor of shape `(n,)`. Implement `ShardedFileStream(paths)`:
 #
 # * iterating yields `(X[j], int(Y[j]))` for every record of every file, each exactly once per pass, for any
 #   `num_workers` (0, 1, 2, ...): no duplicates, no losses;

@@ -120,7 +120,10 @@ def balanced_weights(ns, targets, as_list=False):
 def balanced_draws(ns, targets, num_samples, seed, global_seed=0, as_list=False):
     _perturb_global_rng(global_seed)
     arg = targets.tolist() if as_list else targets.clone()
-    sampler = get(ns, "make_balanced_sampler")(arg, num_samples, generator=torch.Generator().manual_seed(seed))
+    make = get(ns, "make_balanced_sampler")
+    # seed None: no generator passed at all (the default generator=None)
+    sampler = make(arg, num_samples) if seed is None else \
+        make(arg, num_samples, generator=torch.Generator().manual_seed(seed))
     draws = [int(i) for i in sampler]
     try:
         n = int(len(sampler))
@@ -144,14 +147,14 @@ def _strided(s):
 
 
 def collate_call(ns, seqs, labels, label_dtype=None, strided=False):
-    """pad_collate on (sequence, label) pairs, each label an int or, with label_dtype (a name such as "int32"),
-    a 0-d tensor of that dtype; ``strided``: each sequence a non-contiguous tensor (see _strided). The four
+    """pad_collate on (sequence, label) pairs, each label an int or, with label_dtype (a name such as "int32", or a
+    list of such names and None, one per label), a 0-d tensor of that dtype; ``strided``: each sequence a non-contiguous tensor (see _strided). The four
     results as returned (tensors stay raw)."""
     seqs = [_strided(s) if strided else s.clone() for s in seqs]
-    if label_dtype is None:
-        batch = [(s, int(y)) for s, y in zip(seqs, labels)]
-    else:
-        batch = [(s, torch.tensor(int(y), dtype=getattr(torch, label_dtype))) for s, y in zip(seqs, labels)]
+    # label_dtype: None (ints), one dtype name for every label, or a list with one entry per label (None: an int)
+    kinds = label_dtype if isinstance(label_dtype, (list, tuple)) else [label_dtype] * len(labels)
+    batch = [(s, int(y) if k is None else torch.tensor(int(y), dtype=getattr(torch, k)))
+             for s, y, k in zip(seqs, labels, kinds)]
     return _collate_result(get(ns, "pad_collate")(batch))
 
 
@@ -478,3 +481,29 @@ def stream_two_passes_at_once(ns, shards):
         return got
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+# ------------------------------------------------ issue 39, held-out round 17
+
+def bucket_two_epochs_at_once(ns, lengths, batch_size, seed):
+    """Two epochs of one BucketBatchSampler at the same time: two iterators taken before either is used (as
+    zip(loader, loader) does), then read in turns until both end. The batches of each."""
+    s = get(ns, "BucketBatchSampler")(list(lengths), batch_size, drop_last=False,
+                                      generator=torch.Generator().manual_seed(seed))
+    its = [iter(s), iter(s)]
+    got, done = [[], []], [False, False]
+    limit = 10 * (len(lengths) + 1)
+    while not all(done):
+        for k in (0, 1):
+            if done[k]:
+                continue
+            try:
+                b = next(its[k])
+            except StopIteration:
+                done[k] = True
+                continue
+            got[k].append(_batch_list(b))
+            if len(got[k]) > limit:
+                done[k] = True  # an epoch that never ends: enough to judge
+    return got
+

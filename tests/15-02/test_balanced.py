@@ -223,3 +223,18 @@ def test_sampler_takes_a_list_of_targets(student, gen):
     res = student.call("balanced_draws", targets=targets, num_samples=6000, seed=seed, as_list=True)
     expect_equal(res["len"], 6000, f"len({what})")
     check_balanced(res["draws"], targets, 6000, what)
+
+
+# ------------------------------------------------ issue 39, held-out round 17 (contract walk)
+
+def test_sampler_without_a_generator(student, gen):
+    """make_balanced_sampler(targets, num_samples) without a generator (the default None): balanced draws, len = num_samples"""
+    targets = imbalanced_targets(gen, [400, 30, 5], [int(v) for v in torch.randperm(9, generator=gen)[:3]])
+    global_seed = int(torch.randint(0, 10**6, (1,), generator=gen))
+    sizes = dict(zip(*[x.tolist() for x in torch.unique(targets, return_counts=True)]))
+    what = (f"make_balanced_sampler(targets with class sizes {sizes}, 3000) called without a generator after "
+            f"torch.manual_seed({global_seed}) (generator=None is the default: draw from the global RNG, as "
+            f"WeightedRandomSampler does)")
+    res = student.call("balanced_draws", targets=targets, num_samples=3000, seed=None, global_seed=global_seed)
+    expect_equal(res["len"], 3000, f"len({what})")
+    check_balanced(res["draws"], targets, 3000, what)

@@ -271,3 +271,20 @@ def test_lengths_tensor_of_any_integer_dtype(student, gen):
                 f"non-negative ints of any integer dtype; arithmetic on it in its own dtype wraps past {top})")
         check_epoch(res["epochs"][0], lengths, 4, False, what)
         expect_equal(res["len"], math.ceil(len(lengths) / 4), f"len({what})")
+
+
+# ------------------------------------------------ issue 39, held-out round 17
+
+def test_two_epochs_at_once(student, gen):
+    """two epochs at the same time (two iterators over one sampler, read in turns) each yield a whole epoch"""
+    lengths = torch.randperm(100, generator=gen)[:22].tolist()
+    seed = int(torch.randint(0, 2**31 - 1, (1,), generator=gen))
+    got = student.call("bucket_two_epochs_at_once", lengths=lengths, batch_size=4, seed=seed)
+    what = (f"BucketBatchSampler(22 distinct lengths, batch_size=4, generator seed {seed}): iter(sampler) taken "
+            f"twice before either is read, then the two iterators read in turns (as zip(loader, loader) does)")
+    expect(isinstance(got, list) and len(got) == 2, f"{what}: expected the batches of 2 epochs, got "
+                                                   f"{len(got) if isinstance(got, list) else type(got).__name__}")
+    for k, batches in enumerate(got):
+        check_epoch(batches, lengths, 4, False,
+                    f"{what}, iterator {k + 1} (every __iter__ is an epoch of its own: keep an epoch's position in "
+                    f"the generator __iter__ returns, not on the sampler)")

@@ -147,12 +147,19 @@ def test_lengths_on_the_cpu(student, gen):
                                              f"stands for it)")
 
 
-@pytest.mark.parametrize("label_dtype", ["int32", "uint8"])
+@pytest.mark.parametrize("label_dtype", ["int32", "uint8", "mixed"])
 def test_tensor_labels_become_int64(student, gen, label_dtype):
-    """0-d integer tensor labels (int32, uint8) give int64 labels with their values"""
+    """0-d integer tensor labels (int32, uint8; or mixed with Python ints in one batch) give int64 labels with their values"""
     lens, seqs, labels = random_batch(gen, dtype=torch.float32)
-    res = student.call("collate_call", seqs=seqs, labels=labels, label_dtype=label_dtype)
-    what = f"pad_collate({len(lens)} sequences with labels given as 0-d {label_dtype} tensors {labels})"
+    kinds = label_dtype
+    if label_dtype == "mixed":
+        # Contract walk, round 17: each label is an int or a 0-d tensor, whatever the others are (a tensor first)
+        kinds = [["int16", None, "int64", "int8"][k % 4] for k in range(len(labels))]
+    res = student.call("collate_call", seqs=seqs, labels=labels, label_dtype=kinds)
+    given = (f"0-d {label_dtype} tensors" if label_dtype != "mixed" else
+             f"a mix, in turn {', '.join('a Python int' if k is None else f'a 0-d {k} tensor' for k in kinds)} "
+             f"(each label is a Python int or a 0-d tensor of any integer dtype)")
+    what = f"pad_collate({len(lens)} sequences with labels given as {given}: {labels})"
     expect_equal(dtype_of(res, 3, what), torch.int64, f"{what}: dtype of labels")
     check_collate(res, seqs, labels, what, parts=("labels",))
 

@@ -46,13 +46,27 @@ def run_case(student, gen, kind, layers, bidir, lengths, extra_t=0, inp=3, hid=5
     garbage = NON_FINITE[torch.randint(0, 4, padded.shape, generator=gen)] if non_finite else \
         50 * torch.randn(padded.shape, generator=gen, dtype=torch.float64)
     padded = torch.where(real[..., None], padded, garbage)
+    planted = ""
+    if non_finite:
+        # Held-out round 17: a NaN at a real step of the first sequence and +-inf at a real step of the longest
+        # (the others stay finite). Run alone, a sequence carries them into its results (NaN from that step on,
+        # a saturated gate after an inf), so the batch must too: the input is not to be "cleaned" (nan_to_num).
+        longest = int(torch.argmax(lengths))
+        inf = float("inf") if bool(torch.randint(0, 2, (1,), generator=gen)) else float("-inf")
+        for i, val in ((0, float("nan")), (longest, inf)):
+            t = int(torch.randint(0, int(lengths[i]), (1,), generator=gen))
+            f = int(torch.randint(0, inp, (1,), generator=gen))
+            padded[i, t, f] = val
+            planted += f", {val} at real step {t} of sequence {i}"
     want_out, want_last = reference(rnn, padded, lengths)
     res = student.call("packed_rnn_call", kind=kind, input_size=inp, hidden_size=hid, num_layers=layers,
                        bidirectional=bidir, state=rnn.state_dict(), padded=padded, lengths=lengths)
     out, last = res
     what = (f"run_packed_rnn({'bidirectional ' if bidir else ''}{layers}-layer {kind}(hidden {hid}), padded "
             f"batch of shape {tuple(padded.shape)} with {'NaN, +-inf and 1e308' if non_finite else 'garbage'} in the "
-            f"padding, lengths {lengths.tolist()})")
+            f"padding{planted}, lengths {lengths.tolist()})"
+            + (" (output and last equal to the RNN's for each sequence run alone: a NaN or inf at a real step "
+               "counts, as it does for the sequence alone)" if non_finite else ""))
     out = expect_tensor(out, f"{what}, output")
     last = expect_tensor(last, f"{what}, last")
     expect_equal(tuple(out.shape), tuple(want_out.shape), f"{what}: shape of output (B, padded.shape[1], D*H)")
@@ -195,7 +209,7 @@ def test_inputs_left_unchanged(student, gen):
 
 @pytest.mark.parametrize("kind,layers,bidir", [("GRU", 2, False), ("LSTM", 1, True)], ids=["GRU-2", "biLSTM"])
 def test_non_finite_padding_changes_nothing(student, gen, kind, layers, bidir):
-    """NaN, +-inf and 1e308 stored in the padding change nothing: output exactly zero there, results as each sequence alone"""
+    """NaN, +-inf and 1e308 stored in the padding change nothing: output exactly zero there, results as each sequence alone (a NaN and an inf at real steps too)"""
     run_case(student, gen, kind, layers, bidir, [5, 2, 7, 1], extra_t=1, non_finite=True)
 
 

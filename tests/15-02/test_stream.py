@@ -155,15 +155,23 @@ def test_one_file_at_a_time(student, gen):
 
 @pytest.mark.parametrize("workers", [2, 3])
 def test_workers_as_separate_processes(student, gen, workers):
-    """each record exactly once when every worker is its own process (another str-hash salt in each)"""
-    sizes = [int(torch.randint(1, 4, (1,), generator=gen)) for _ in range(5)]
+    """each record exactly once when every worker is its own process (another str-hash salt in each), 5 files and workers + 1 files"""
+    for n_files in (5, workers + 1):
+        # workers + 1 files (held-out round 17): one more file than workers, so shares rounded to the nearest
+        # whole file (4 files / 3 workers -> 1 each) or rounded down leave a file out
+        _separate_processes_case(student, gen, workers, n_files)
+
+
+def _separate_processes_case(student, gen, workers, n_files):
+    sizes = [int(torch.randint(1, 4, (1,), generator=gen)) for _ in range(n_files)]
     shards, x, ids = make_shards(gen, sizes)
     per_worker = student.call("stream_separate_processes", shards=shards, num_workers=workers)
     got = [i for w in per_worker for i in w]
     counts = Counter(got)
     want = set(ids.tolist())
-    what = (f"ShardedFileStream(5 files) copied to {workers} workers that are separate processes (a spawn start "
-            f"method: get_worker_info() gives each its id, and Python salts str hashes differently in each)")
+    what = (f"ShardedFileStream({n_files} files with {sizes} records) copied to {workers} workers that are separate "
+            f"processes (a spawn start method: get_worker_info() gives each its id, and Python salts str hashes "
+            f"differently in each) (each record exactly once for any num_workers)")
     dup = sorted(i for i, c in counts.items() if c > 1)
     missing = sorted(want - set(counts))
     expect(not dup and not missing,
