@@ -451,6 +451,10 @@ class ProcessStudent:
             raw = reply.get("error")
             self.heard.hear(list(raw.values()) if isinstance(raw, dict) else raw)
             err = StudentError(msg.get("probe", "?"), error_report(raw), self._load_hint())
+            if err.err["type"] == "HiddenFromProbe":  # hiding.py: ops ran out of sight of a probe's op log
+                note = f"{what}: ops hidden from the check's op log ({plain.one_line(err.err['message'], 200)})"
+                if note not in self.events and len(self.events) < 50:
+                    self.events.append(note)
             if err.err["type"] == "RendezvousFailed":  # probelib: the ranks found no group: the machine's load
                 self._no_group(msg, what)
             raise err

@@ -154,6 +154,226 @@ class GlobalStateLeak(Exception):
         self.err = err
 
 
+# ---------------------------------------------------------------- ops hidden from a probe's op log
+# Ops hidden from a probe's op log (red team 19), seen from the dispatcher's own record.
+#
+# A check of how a result is computed (an op log, "does not call", "computes nothing", the largest tensor made)
+# reads what a ``TorchDispatchMode`` defined in the assignment's ``probes.py`` was shown while the submission ran.
+# The submission runs in the same process, and one public line switches such a mode off around its own code
+# (``torch.utils._python_dispatch._disable_current_modes()``, the Python dispatch key excluded, the mode popped
+# by hand): the log then shows nothing forbidden, nothing large, no product, and the check passes.
+#
+# What the dispatcher records is not switched off with the mode: while a probe's mode is entered, the worker runs
+# PyTorch's legacy CPU profiler (``RecordFunction``, in C++, below every Python mode), and every op the dispatcher
+# runs there is an event. An op that reached the mode has a ``PythonDispatchMode`` event inside its own; an outermost
+# op (nested in no other op but those that decompose above the mode) without one ran out of the mode's sight. The
+# call then fails (``HiddenFromProbe``, the judge counts it as an incident for the instructor): no correct answer has
+# a reason to hide an op from the checks. The profiler stopped or restarted under the probe (its start marker lost)
+# fails the call the same way.
+#
+# Only the worker's calling thread is recorded (the legacy profiler's callbacks are thread-local, and so is the mode
+# stack): an op run on a thread of the submission's own is hidden from both, see docs/security.md. Nothing here is
+# out of a hostile submission's reach (ctypes reaches any kernel, profiler events can be emitted under any name): it
+# turns a public one-line switch into deliberate forgery of the recorder, which the feedback and the incident name.
+START = "course::probe_mode_window"
+# PyTorch itself runs these below the Python dispatch key while a mode is active (nn.Parameter's detach inside
+# Tensor._make_subclass, torch.tensor()'s detach_, the autograd engine's size checks): they compute nothing and
+# make no storage.
+EXEMPT = frozenset({"aten::detach", "aten::detach_", "aten::alias", "aten::is_same_size",
+                    "aten::_has_same_storage_numel"})
+PRINTING = "course::tensor_str"  # PyTorch's tensor printing switches every mode off itself (torch._tensor_str._str)
+_MARK = "PythonDispatchMode"
+
+
+class HiddenFromProbe(Exception):
+    def __init__(self, err: dict):
+        super().__init__(err["message"])
+        self.err = err
+
+
+def mode_classes(mod) -> list:
+    """The TorchDispatchMode classes a probes module defines at its top level."""
+    try:
+        from torch.utils._python_dispatch import TorchDispatchMode
+    except ImportError:  # pragma: no cover
+        return []
+    return [v for v in vars(mod).values()
+            if isinstance(v, type) and issubclass(v, TorchDispatchMode) and v.__module__ == mod.__name__]
+
+
+def _mark_printing() -> None:
+    """A range named PRINTING around PyTorch's tensor printing, once per process (a submission that prints a
+    tensor inside a check is not hiding anything)."""
+    import torch._tensor_str as ts
+    if getattr(ts._str, "_course_marked", False):
+        return
+    inner = ts._str
+
+    def _str(*args, **kwargs):
+        import torch
+        with torch._C._profiler._RecordFunctionFast(PRINTING):
+            return inner(*args, **kwargs)
+
+    _str._course_marked = True
+    ts._str = _str
+
+
+class Recorder:
+    """The dispatcher's record of each window in which a probe's mode is entered (one worker, one thread)."""
+
+    def __init__(self):
+        self.depth = 0
+        self.hidden: list[str] = []
+        self.tampered: list[str] = []
+        self._known: dict[str, str] = {}
+        self._groups: dict[str, list[str]] = {}
+
+    # ------------------------------------------------------------ the probe's mode, wrapped
+    def instrument(self, cls) -> None:
+        enter, leave, rec = cls.__enter__, cls.__exit__, self
+        _mark_printing()
+
+        def __enter__(mode):
+            rec._open()
+            try:
+                return enter(mode)
+            except BaseException:
+                rec._close()
+                raise
+
+        def __exit__(mode, *exc):
+            try:
+                return leave(mode, *exc)
+            finally:
+                rec._close()
+
+        cls.__enter__, cls.__exit__ = __enter__, __exit__
+
+    def reset(self) -> None:
+        if self.depth:  # a window left open by the last call (an exception inside a probe): close it
+            self.depth = 1
+            self._close()
+        self.hidden, self.tampered = [], []
+
+    def _open(self) -> None:
+        self.depth += 1
+        if self.depth > 1:
+            return
+        import torch
+        from torch._C._profiler import _ExperimentalConfig
+        from torch.autograd import ProfilerConfig, ProfilerState, _enable_profiler_legacy
+        if torch.autograd._profiler_enabled():
+            self.tampered.append("a profiler was already running when the check's op log started")
+            return
+        _enable_profiler_legacy(ProfilerConfig(ProfilerState.CPU, False, False, False, False, False,
+                                               _ExperimentalConfig()))
+        with torch._C._profiler._RecordFunctionFast(START):
+            pass
+
+    def _close(self) -> None:
+        self.depth -= 1
+        if self.depth > 0:
+            return
+        self.depth = 0
+        from torch.autograd import _disable_profiler_legacy
+        try:
+            records = _disable_profiler_legacy()
+        except RuntimeError:
+            self.tampered.append("the dispatcher's record of the check's op log was stopped during the call")
+            return
+        self._read(records)
+
+    # ------------------------------------------------------------ reading the record
+    def _kind(self, name: str) -> str:
+        """'op' for an op that reaches the Python dispatch key, 'composite' for one that decomposes above it
+        (CompositeImplicitAutograd in any overload: a no-op ``to`` or ``contiguous`` reaches no mode at all, and
+        its parts are judged instead), '' for an event that is no op (the autograd engine's, a user's range)."""
+        kind = self._known.get(name)
+        if kind is None:
+            kind = ""
+            if "::" in name and not name.startswith("course::"):
+                import torch
+                if name not in self._groups:  # read again for a new name: custom ops a submission registers count
+                    self._groups = {}
+                    for n in torch._C._dispatch_get_all_op_names():
+                        self._groups.setdefault(n.split(".", 1)[0], []).append(n)
+                overloads = self._groups.get(name)
+                if overloads:
+                    implicit = torch._C._dispatch_has_kernel_for_dispatch_key
+                    kind = "composite" if any(implicit(n, "CompositeImplicitAutograd") for n in overloads) else "op"
+            self._known[name] = kind
+        return kind
+
+    def _read(self, records) -> None:
+        """An op (one that reaches the Python key) is judged where it is nested in no op and no mode's handling
+        (ops that decompose above the mode and ranges that are no ops are passed through): it was seen when a
+        ``PythonDispatchMode`` event lies inside it. Inside PyTorch's own tensor printing (which switches modes
+        off itself, ``torch._tensor_str``) nothing is judged."""
+        started = False
+        for thread in records:
+            stack: list[list] = []  # [name, judged op?, seen by a mode?, blocks judging below?, named?]
+            below = 0  # entries on the stack under which nothing is judged (an op, a mode's handling, printing)
+            judged: list | None = None
+            whole: list | None = None  # the outermost op that decomposes above the mode, named for its parts
+            for ev in thread:
+                kind = ev.kind()
+                if kind == "push":
+                    name = ev.name()
+                    if name == START:
+                        started = True
+                    if name == _MARK or name == PRINTING:
+                        if name == _MARK and judged is not None:
+                            judged[2] = True
+                        stack.append([name, False, True, True, False])
+                        below += 1
+                        continue
+                    what = self._kind(name)
+                    entry = [name, what == "op" and below == 0, False, what == "op", False]
+                    if entry[1]:
+                        judged = entry
+                    elif what == "composite" and below == 0 and whole is None:
+                        whole = entry
+                    below += entry[3]
+                    stack.append(entry)
+                elif kind == "pop" and stack:
+                    entry = stack.pop()
+                    below -= entry[3]
+                    if entry is whole:
+                        whole = None
+                    if entry[1]:
+                        judged = None
+                        if not entry[2] and entry[0] not in EXEMPT:
+                            if whole is None:
+                                self.hidden.append(entry[0])
+                            elif not whole[4]:
+                                whole[4] = True
+                                self.hidden.append(whole[0])
+        if not started:
+            self.tampered.append("the dispatcher's record of the check's op log was restarted during the call")
+
+    def verdict(self) -> dict | None:
+        """The error a call reports when an op ran out of its probe's sight (it fails the check), or None."""
+        if self.depth:
+            self.tampered.append("the check's op log was never closed")
+        if not self.hidden and not self.tampered:
+            return None
+        parts = []
+        if self.hidden:
+            counts: dict[str, int] = {}
+            for n in self.hidden:
+                counts[n] = counts.get(n, 0) + 1
+            named = ", ".join(f"{n} x{c}" if c > 1 else n for n, c in list(counts.items())[:6])
+            more = f" and {len(counts) - 6} more" if len(counts) > 6 else ""
+            parts.append(f"{len(self.hidden)} PyTorch op(s) ran out of sight of the check's op log ({named}{more}): "
+                         "the TorchDispatchMode the check had entered was switched off or bypassed around them "
+                         "(torch.utils._python_dispatch._disable_current_modes, an excluded Python dispatch key, "
+                         "a mode popped by hand)")
+        parts.extend(self.tampered)
+        return {"type": "HiddenFromProbe", "trace": "",
+                "message": "; ".join(parts) + ". This check reads how the result is computed from that log, so the "
+                           "call counts as failed (reported to the instructor)"}
+
+
 def cell_shell():
     """The IPython shell whose namespace a submission's cells run in (it answers ``get_ipython()`` and the
     magics a cell's transformer writes): made once per process, without a history database or thread
@@ -183,6 +403,7 @@ class Worker:
         self.ns: dict = {}
         self.load_errors: list = []
         self.probes: dict[str, types.ModuleType] = {}
+        self.recorder = Recorder()  # the dispatcher's record while a probe's TorchDispatchMode is entered
 
     def load(self, cells: list[str]) -> dict:
         from IPython.core.inputtransformer2 import TransformerManager
@@ -214,13 +435,19 @@ class Worker:
         mod = types.ModuleType(f"probes_{name}")
         mod.__file__ = f"<probes {name}>"
         exec(marshal.loads(code), mod.__dict__)
+        for cls in mode_classes(mod):
+            self.recorder.instrument(cls)
         self.probes[name] = mod
 
     def call(self, module: str, probe: str, kwargs: dict):
         fn = getattr(self.probes[module], probe)
         reset_globals()
         before = global_settings()
+        self.recorder.reset()
         value = fn(self.ns, **kwargs)
+        hidden = self.recorder.verdict()
+        if hidden:
+            raise HiddenFromProbe(hidden)
         leak = settings_leak(before, global_settings())
         if leak:
             raise GlobalStateLeak(leak)
@@ -245,7 +472,7 @@ class Worker:
                     return
                 else:
                     reply = {"ok": False, "error": {"type": "ProtocolError", "message": f"unknown op {op!r}", "trace": ""}}
-            except GlobalStateLeak as exc:
+            except (GlobalStateLeak, HiddenFromProbe) as exc:
                 reply = {"ok": False, "error": exc.err}
             except BaseException as exc:
                 reply = {"ok": False, "error": describe(exc)}

@@ -38,30 +38,58 @@ def raw_backward(ns, name, inputs, grad, extra=()):
             "saved": saved}
 
 
+# A value no computation of ScaledMul's gradients makes from random inputs: the input that alone requires grad
+# holds it, so an op given it reads a value that only the other input's gradient (grad_out * x * alpha) needs.
+_POISON = -7.0 + 2.0 ** -20
+# Ops that read no values of what they are given (views, sizes, empty tensors shaped like it).
+_NO_VALUES = {"view", "_unsafe_view", "expand", "as_strided", "t", "transpose", "permute", "unsqueeze", "squeeze",
+              "select", "slice", "detach", "alias", "_reshape_alias", "empty_like", "new_empty", "new_empty_strided",
+              "sym_size", "sym_stride", "sym_numel", "sym_storage_offset", "lift_fresh"}
+
+
 class _OpCount(TorchDispatchMode):
-    """Counts the aten operations that run while it is active."""
+    """Counts the aten operations that run while it is active, and names those given a floating-point tensor that
+    holds _POISON (reading the values of the input that alone requires grad)."""
 
     def __init__(self):
         super().__init__()
         self.n = 0
+        self.read: list[str] = []
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         self.n += 1
+        name = str(func.overloadpacket.__name__)
+        if name not in _NO_VALUES and not self.read:
+            flat = list(args) + list((kwargs or {}).values())
+            flat += [t for a in flat if isinstance(a, (list, tuple)) for t in a]
+            for t in flat:
+                if (isinstance(t, torch.Tensor) and t.is_floating_point() and t.device.type == "cpu"
+                        and t.numel() and bool((t == _POISON).any())):
+                    self.read.append(name)
+                    break
         return func(*args, **(kwargs or {}))
 
 
 def backward_op_counts(ns, name, inputs, grad, extra=()):
     """How many aten operations backward runs (called through grad_fn.apply) for each pattern of
-    requires_grad over the tensor inputs: {"11": n, "10": n, "01": n}."""
+    requires_grad over the tensor inputs: {"11": n, "10": n, "01": n}, and under "read10" and "read01" the first op
+    that read the values of the one input that requires grad, there filled with _POISON: of ScaledMul's two
+    gradients, only the other input's (not asked for) needs them ("" when none did)."""
     counts = {}
     for needs in ((True, True), (True, False), (False, True)):
         xs = [x.detach().clone().requires_grad_(r) for x, r in zip(inputs, needs)]
+        if not all(needs):
+            with torch.no_grad():
+                xs[needs.index(True)].fill_(_POISON)
         out = get(ns, name).apply(*xs, *extra)
         if out.grad_fn is None:
             raise TypeError(f"{name}.apply returned a tensor with no grad_fn")
         with _OpCount() as c:
             out.grad_fn.apply(grad)
-        counts["".join("1" if r else "0" for r in needs)] = c.n
+        key = "".join("1" if r else "0" for r in needs)
+        counts[key] = c.n
+        if not all(needs):
+            counts["read" + key] = c.read[0] if c.read else ""
     return counts
 
 

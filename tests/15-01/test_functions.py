@@ -118,16 +118,22 @@ def test_scaled_mul_needs_input_grad(student, gen, which):
 
 @pytest.mark.task("scaled_mul")
 def test_scaled_mul_computes_nothing_unneeded(student, gen):
-    """ScaledMul.backward runs fewer tensor operations when one input needs no gradient than when both do
-    (counted by the judge while backward runs: nothing is computed for the input that needs none)"""
+    """ScaledMul.backward runs fewer tensor operations when one input needs no gradient than when both do, and
+    reads nothing only that gradient needs (counted by the judge while backward runs: nothing is computed for the
+    input that needs none)"""
     x, y = rand(gen, 3, 4), rand(gen, 3, 4)
     alpha = float(torch.empty(()).uniform_(0.5, 2.0, generator=gen))
     g = torch.randn(3, 4, generator=gen, dtype=f64)
     n = student.call("backward_op_counts", name="ScaledMul", inputs=[x, y], grad=g, extra=(alpha,))
-    for key, label in (("10", "y"), ("01", "x")):
+    for key, label, other in (("10", "y", "x"), ("01", "x", "y")):
         expect(n[key] < n["11"], f"ScaledMul.backward ran {n['11']} tensor operations when x and y both require "
                f"grad and {n[key]} when {label} does not: for an input whose ctx.needs_input_grad entry is False, "
                f"compute nothing (check the flag before computing that gradient, not after)")
+        read = n["read" + key]
+        expect(read == "", f"ScaledMul.backward with only {other} requiring grad read {other}'s values (aten.{read}); "
+               f"{other} enters only {label}'s gradient (grad_out * {other} * alpha), which is not asked for: for an "
+               f"input whose ctx.needs_input_grad entry is False, compute nothing (check the flag before computing "
+               f"that gradient, not after)")
 
 
 @pytest.mark.task("scaled_mul")
