@@ -456,7 +456,8 @@ def _linear(params, h):
 #   batch's gradient is the mean of the W ranks' gradients.
 # * After the call, every rank's `shards` hold exactly what one step of `torch.optim.AdamW` (with these
 #   `lr`, `betas`, `eps` and `weight_decay`) gives on a single process that trains the unsplit model on the
-#   whole batch, and this holds after every call of a run of several steps.
+#   whole batch, and this holds after every call of a run of several steps. The caller may change `lr` and
+#   `betas` between calls, as in Exercise 2: each call uses its own (bias corrections with this call's betas).
 # * Forward: for i = 0, 1, ..., L-1, all-gather layer i's shard (one all-gather call), rebuild its
 #   parameters (`unflatten_shards`), call `layers[i]` once on them and the previous layer's output, keep
 #   that input for the backward, and drop the gathered parameters before the next all-gather.
@@ -745,7 +746,7 @@ if run_demos():
 # * Both stages are `nn.Module`s of one floating dtype whose parameters have `.grad` None at the call; stage 0
 #   maps a micro-batch of r rows to activations of shape (r, `width`), in the parameters' dtype, and
 #   `loss_fn(out, y_m)` is the mean loss over a micro-batch's rows; x and y may have other dtypes than the
-#   stages (token ids, class labels).
+#   stages (token ids, class labels, float32 targets for a float64 model).
 # * Cut `data` into M micro-batches with `torch.tensor_split(data, M)` (1 ≤ M ≤ the number of rows; their
 #   sizes may differ by one).
 # * Follow `gpipe_schedule(2, M)`: rank 0 runs the M forwards of its stage, sending each micro-batch's

@@ -508,7 +508,8 @@ def _zero3_main(ns, rank, world, store_path, runs, op_timeout, wfd):
             before = global_state()
             try:
                 with _device_recorder(log):
-                    value = fn(layers, shards, xr, yr, judge_loss, state, **run["hp"])
+                    value = fn(layers, shards, xr, yr, judge_loss, state,
+                               **(run["hp_steps"][j] if run.get("hp_steps") else run["hp"]))
                 err = None
             except Exception as exc:
                 value, err = None, _error(exc)
@@ -594,7 +595,7 @@ def _pipe_main(ns, rank, store_path, runs, op_timeout, wfd):
     _install_recv_log(log)
     fn = get(ns, "pipeline_grads")
     for i, run in enumerate(runs):
-        stage = pipe_stages(run["init"], ids=run.get("ids", False))[rank]
+        stage = pipe_stages(run["init"], dtype=run["init"][0].dtype, ids=run.get("ids", False))[rank]
         stage[0].register_forward_pre_hook(lambda _, args: log["calls"].append(
             int(args[0].shape[0]) if args and isinstance(args[0], torch.Tensor) and args[0].dim() else -1)
             if log["on"] else None)  # the rows of each forward of the stage (stage(h) or stage.forward(h))

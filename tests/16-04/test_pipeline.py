@@ -1,8 +1,8 @@
 """Hidden checks of pipeline_grads (exercise 6): one probe call (``run_pipeline``) forks two gloo ranks and
-runs the judge's cases there (float64 stages, micro-batches of unequal sizes, M = 1 and M = the rows); the
-probe logs every send and receive in order; one case has int64 targets and one int64 inputs (token ids), so
-that neither rank's receive buffer can take its dtype from data. The expected gradients are the judge's own
-backward of the unsplit model on the whole batch."""
+runs the judge's cases there (float64 stages but one float32 case, micro-batches of unequal sizes, M = 1 and
+M = the rows); the probe logs every send and receive in order; one case has int64 targets, one int64 inputs (token
+ids) and one float32 targets for the float64 stages, so that neither rank's receive buffer can take its dtype from
+data. The expected gradients are the judge's own backward of the unsplit model on the whole batch."""
 import zlib
 
 import pytest
@@ -20,8 +20,12 @@ WIDTH = 6
 # parameters' dtype, float64, not data's (blind round 3: a buffer made with data.new_empty on rank 1)
 # 7 rows in 2 (4, 3) with int64 token ids as inputs (stage 0 one-hot encodes them): the gradient rank 0 receives is
 # in the parameters' dtype, not x's (held-out round 10: a buffer made with x_m.new_empty)
-CASES = [(10, 3), (10, 4), (5, 1), (4, 4), (7, 3), (7, 2)]
-INT_TARGETS, INT_INPUTS = {4}, {5}
+# 6 rows in 2 (3, 3) with float32 targets for the float64 stages: floating-point targets need not have the parameters'
+# dtype either (held-out round 17: rank 1's buffer took data's dtype whenever data was floating point)
+# 5 rows in 2 (3, 2) with float32 stages, inputs and targets: the buffers follow the parameters' dtype, which is not
+# always float64 (round 17's contract walk: the dtype clauses were read on float64 stages only)
+CASES = [(10, 3), (10, 4), (5, 1), (4, 4), (7, 3), (7, 2), (6, 2), (5, 2)]
+INT_TARGETS, INT_INPUTS, F32_TARGETS, F32_STAGES = {4}, {5}, {6}, {7}
 
 
 def build_runs(seed):
@@ -34,8 +38,12 @@ def build_runs(seed):
             x = torch.randint(0, 5, (rows,), generator=gen, dtype=torch.int64)
         if len(runs) in INT_TARGETS:
             y = torch.randint(-2, 3, (rows, 3), generator=gen, dtype=torch.int64)
+        elif len(runs) in F32_TARGETS:
+            y = torch.randn(rows, 3, generator=gen, dtype=torch.float32)
         else:
             y = torch.randn(rows, 3, generator=gen, dtype=torch.float64)
+        if len(runs) in F32_STAGES:
+            init, x, y = [t.to(torch.float32) for t in init], x.to(torch.float32), y.to(torch.float32)
         runs.append({"M": M, "init": init, "x": x, "y": y, "ids": len(runs) in INT_INPUTS})
     return runs
 
@@ -65,6 +73,11 @@ class Pipe:
         label = f"pipeline_grads on 2 ranks, {rows} rows in M = {M} micro-batches"
         if i in INT_TARGETS:
             label += " (float64 stages, int64 targets: rank 1's activations are float64 whatever data's dtype)"
+        if i in F32_TARGETS:
+            label += (" (float64 stages, float32 targets: rank 1's activations are float64, the parameters' dtype, "
+                      "whatever data's dtype, floating point or not)")
+        if i in F32_STAGES:
+            label += " (float32 stages, inputs and targets: the buffers are float32, the parameters' dtype)"
         if i in INT_INPUTS:
             label += (" (float64 stages, int64 token ids as inputs, one-hot encoded by stage 0: the activations and "
                       "the gradients rank 0 receives are float64 whatever data's dtype)")
@@ -79,6 +92,12 @@ class Pipe:
         raised.sort(key=lambda re: "peer" in re[1]["message"])
         if raised:
             rank, e = raised[0]
+            gone = [r for r, fr in enumerate(self.rec["ranks"]) if not any(f["run"] == i for f in fr)]
+            if "peer" in e["message"] and gone:  # the peer crashed (gloo aborts on a size mismatch): name it first
+                fail(f"{label}: rank {gone[0]} ended without a result (it crashed: gloo ends a process whose receive "
+                     f"buffer's byte size differs from the message's, e.g. a buffer in another dtype than the "
+                     f"activations or gradients that were sent); rank {rank} then raised {e['type']}: "
+                     f"{e['message'][:160]}")
             fail(f"{label}: rank {rank} raised {e['type']}: {e['message'][:240]}")
         out = []
         for rank, fr in enumerate(self.rec["ranks"]):
@@ -115,12 +134,14 @@ def pipe(student, course_seed):
 def check_grads(p, i):
     label, frames = p.frames(i)
     want = expected(p.runs[i])
+    # float32: the micro-batches' sum of weighted gradients rounds otherwise than the whole batch's backward
+    rtol, atol = (1e-5, 1e-6) if p.runs[i]["init"][0].dtype == torch.float32 else (1e-9, 1e-12)
     for rank, f in enumerate(frames):
         for j, (got, w) in enumerate(zip(f["grads"], want[rank])):
             what = f"{label}: the .grad of stage {rank}'s parameter {j} (shape {tuple(w.shape)})"
             expect(got is not None, f"{what} is None after the call")
             expect(tuple(got.shape) == tuple(w.shape), f"{what} has shape {tuple(got.shape)}")
-            bad = ~torch.isclose(got, w, rtol=1e-9, atol=1e-12)
+            bad = ~torch.isclose(got, w, rtol=rtol, atol=atol)
             if bad.any():
                 k = int(bad.reshape(-1).nonzero()[0])
                 fail(f"{what}: {int(bad.sum())} of {w.numel()} values differ from the unsplit model's gradient on the "
@@ -131,7 +152,7 @@ def check_grads(p, i):
 
 @pytest.mark.parametrize("case", range(len(CASES)))
 def test_pipeline_grads_match_unsplit(pipe, case):
-    """each stage's parameter gradients equal the unsplit model's on the whole batch (float64)"""
+    """each stage's parameter gradients equal the unsplit model's on the whole batch (float64; one case float32)"""
     check_grads(pipe, case)
 
 
@@ -139,7 +160,8 @@ def test_pipeline_messages(pipe):
     """each rank sends M messages of one micro-batch (torch.tensor_split) each, in GPipe's order, and no collective"""
     for i, (rows, M) in enumerate(CASES):
         label, frames = check_grads(pipe, i)
-        sizes = [len(c) * WIDTH * 8 for c in torch.tensor_split(torch.arange(rows), M)]
+        esize = pipe.runs[i]["init"][0].element_size()  # the activations and their gradients: the stages' dtype
+        sizes = [len(c) * WIDTH * esize for c in torch.tensor_split(torch.arange(rows), M)]
         for rank, f in enumerate(frames):
             expect(not f["collectives"], f"{label}: rank {rank} called collectives {f['collectives']}; only "
                                          f"dist.send and dist.recv move data here")
