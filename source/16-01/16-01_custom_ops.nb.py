@@ -287,6 +287,8 @@ if run_demos():
 #   (a tensor), `x` (a tensor) and `decay` (a float), and returns it (the `CustomOpDef`).
 # * `ema_(avg, x, decay)` updates `avg` in place to `decay * avg + (1 - decay) * x`, for float32 and
 #   float64 tensors, `x` of `avg`'s shape or broadcasting to it, `avg` contiguous or not, and returns `None`.
+#   With `decay = 0` `avg` becomes `x`, and with `decay = 1` it stays as it was, whatever the sizes of `avg`
+#   and `x`.
 # * Its schema declares `avg`, and only `avg`, as mutated (`mutates_args={"avg"}`); `x` is left unchanged.
 # * Under `torch.compile(fullgraph=True, backend="aot_eager")`, a function that calls `torch.ops.c1601.ema_`
 #   twice on the same `avg` leaves `avg` as the eager calls do.
@@ -532,8 +534,9 @@ triton_jit = triton.jit if triton is not None else (lambda fn: fn)
 #   of the flat, contiguous `x` and `keep`, skips those at `n` or past it, and stores
 #   `gelu(x) * scale` (tanh approximation) where `keep` is true and 0 where it is false.
 # * `launch_gelu_dropout(x, keep, p, block=1024)` runs it on contiguous copies of `x` and `keep`, on a grid of
-#   `triton.cdiv(n, block)` programs with `scale = 1 / (1 - p)`, and returns a new tensor of `x`'s shape and
-#   dtype; when `x` has no element it launches nothing. Every tensor it hands the kernel is on `x`'s device.
+#   `triton.cdiv(n, block)` programs of `block` elements each (`BLOCK=block`) with `scale = 1 / (1 - p)`, and
+#   returns a new tensor of `x`'s shape and dtype; when `x` has no element it launches nothing. Every tensor it
+#   hands the kernel is on `x`'s device.
 # * For float32 and float64 tensors of any size and any finite values (large ones included), its result equals
 #   `F.gelu(x, approximate="tanh") * keep / (1 - p)`.
 # * The cell registers the launcher as `gelu_dropout_op`'s CUDA kernel (`register_kernel("cuda")`), whose result

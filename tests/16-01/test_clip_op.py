@@ -98,8 +98,12 @@ def test_bound_to_the_name(student, gen):
 INF, NAN = float("inf"), float("nan")
 
 
-def expect_finite_and_close(out, x, limit, what, dtype):
-    """Finite wherever x is not NaN, NaN where x is NaN, and limit * tanh(x / limit) (+-limit at +-inf) elsewhere."""
+def expect_finite_and_close(res, x, limit, what, dtype):
+    """Finite wherever x is not NaN, NaN where x is NaN, limit * tanh(x / limit) (+-limit at +-inf) elsewhere, and x
+    left as it was. (The sign of a zero is not read: held8_clip_sign_abs_zero.)"""
+    out = res["out"]
+    expect(not res["x_changed"], f"{what} changed x (it leaves x unchanged: an infinite element clamped in place "
+           f"to the largest finite value is a write into the caller's tensor)")
     finite = ~torch.isnan(x)
     expect(bool(torch.isfinite(out[finite]).all()), f"{what} is not finite where x is not NaN: {out.tolist()}")
     expect(bool(torch.isnan(out[~finite]).all()), f"{what}: where x is NaN the result is {out[~finite].tolist()}, "
@@ -110,26 +114,24 @@ def expect_finite_and_close(out, x, limit, what, dtype):
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=["f32", "f64"])
 def test_extreme_values(student, gen, dtype):
     """finite and saturating at +-limit for inputs up to +-1e30 (float32) and +-1e300 (float64), exact at 0; +-inf
-    gives +-limit and NaN gives NaN"""
+    gives +-limit and NaN gives NaN, x left unchanged"""
     big = 1e30 if dtype == torch.float32 else 1e300
     for limit in (1e-3, limit_from(gen), 1e3):
         x = torch.tensor([big, -big, big / 7, 0.0, -0.0, 1e-30, INF, -INF, NAN], dtype=dtype)
         what = f"{OP}(x, {limit}) for {dtype} x = {x.tolist()}"
-        out = run(student, what, x=x, limit=limit)["out"]
-        expect_finite_and_close(out, x, limit, what, dtype)
+        expect_finite_and_close(run(student, what, x=x, limit=limit), x, limit, what, dtype)
 
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=["f32", "f64"])
 def test_tiny_and_huge_limits(student, gen, dtype):
     """any limit > 0: a subnormal limit (x / limit overflows and tanh saturates) and a huge one, exact at 0, with
-    +-inf giving +-limit and NaN giving NaN there too"""
+    +-inf giving +-limit and NaN giving NaN there too, x left unchanged"""
     # 1 / limit is inf for the subnormal limits: x * (1 / limit) would give 0 * inf = nan at x = 0
     for limit in ((1e-40, 1e30) if dtype == torch.float32 else (1e-310, 1e300)):
         x = torch.tensor([3.0, -2.5, 0.0, -0.0, 1e-30, 7.5e-41 if dtype == torch.float32 else 7.5e-311, INF, -INF, NAN],
                          dtype=dtype)
         what = f"{OP}(x, {limit}) for {dtype} x = {x.tolist()}"
-        out = run(student, what, x=x, limit=limit)["out"]
-        expect_finite_and_close(out, x, limit, what, dtype)
+        expect_finite_and_close(run(student, what, x=x, limit=limit), x, limit, what, dtype)
 
 
 LAYOUTS = ["transposed", "strided", "offset", "channels_last"]
@@ -138,18 +140,42 @@ LAYOUTS = ["transposed", "strided", "offset", "channels_last"]
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_output_layout(student, gen, layout):
     """the output is a new tensor with x's shape, dtype and device and the strides of torch.empty_like(x), for
-    non-contiguous inputs too (and with another default device than x's)"""
+    non-contiguous inputs too"""
     limit = limit_from(gen)
     x = 3 * torch.randn(2, 3, 4, 5, generator=gen, dtype=f64)
-    what = (f"{OP}(x, {limit}) for a {layout} float64 x of shape (2, 3, 4, 5), called with meta as the default device "
-            f"(a stand-in for a GPU: a tensor the kernel makes without device= is then not on x's device)")
-    res = run(student, what, x=x, limit=limit, layout=layout, default_meta=True)
+    # (the device off the default one: test_kernel_on_x_device; a default device set around a call through the
+    # dispatcher does not reach the kernel's factories, so it proves nothing here)
+    what = f"{OP}(x, {limit}) for a {layout} float64 x of shape (2, 3, 4, 5)"
+    res = run(student, what, x=x, limit=limit, layout=layout)
     expect_close(res["out"], reference(x, limit), what, **TOL[f64])
     # x as the judge lays it out (not the metadata the worker reports after the call: the call can change it)
     want = empty_like_meta(judge_meta(x.shape, f64, layout, "cpu"))
     expect_equal(strides_that_matter(res["meta"]), strides_that_matter(want),
                  f"the shape, strides, dtype and device of {what} (those of torch.empty_like(x))")
     expect(not res["shares_input"], f"{what} returned x's own memory: an operator's output must be a new tensor")
+
+
+KERNEL_CASES = [((), "contiguous"), ((0, 3), "contiguous"), ((3, 4), "contiguous"), ((4, 5), "transposed")]
+
+
+def test_kernel_on_x_device(student, gen):
+    """the output is on x's device for every shape, empty and 0-dim included: the operator's kernel (the one a GPU
+    runs), called off the default device (the grader's stand-in for a GPU), makes no tensor without device="""
+    limit = limit_from(gen)
+    cases = [(list(drawn(s, gen)), lay) for s, lay in KERNEL_CASES]
+    res = student.call("clip_kernel_device", cases=cases, limit=limit)
+    what = f"smooth_clip's kernel (the function registered for every device, or for CUDA) run on x off the default device"
+    expect("error" not in res, f"{what} raised {res.get('error')}: make every tensor on x's device "
+           f"(torch.empty_like(x), device=x.device)")
+    home = res["home"]
+    where = "the meta device" if home == "meta" else "the CPU, with meta as the default device"
+    for (shape, layout), meta in zip(cases, res["outs"]):
+        case = f"{what}, for a {layout} float64 x of shape {tuple(shape)} on {where}, limit {limit}"
+        expect(meta.get("type") == "Tensor", f"{case} returned {meta}, not a tensor")
+        expect_equal((meta["device"], meta["shape"], meta["dtype"]), (home, shape, "torch.float64"),
+                     f"the device, shape and dtype of {case}: the output is on x's device (a tensor made without "
+                     f"device=, such as torch.empty(x.shape, dtype=x.dtype) for an empty x, lands on the default "
+                     f"device: the CPU when x is on a GPU)")
 
 
 def test_each_call_a_new_tensor(student, gen):

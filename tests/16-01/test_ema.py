@@ -70,13 +70,17 @@ def test_non_contiguous_avg(student, gen, layout):
 
 
 def test_edge_decays(student, gen):
-    """decay 0 replaces avg by x, decay 1 keeps avg, and x is left unchanged at both"""
+    """decay 0 replaces avg by x, decay 1 keeps avg, and x is left unchanged at both, for an avg far larger than x
+    too (decay * avg + (1 - decay) * x, not avg + (1 - decay) * (x - avg), where x - avg cancels)"""
     avg, x = torch.randn(3, 2, generator=gen, dtype=f64), torch.randn(3, 2, generator=gen, dtype=f64)
+    # rows of avg from 1 to 1e18 times x's size: avg + (x - avg) loses x entirely at the last
+    avg = avg * torch.tensor([[1.0], [1e9], [1e18]], dtype=f64)
     for decay, expected in ((0.0, x), (1.0, avg)):
-        what = f"{OP}(avg, x, {decay}) for float64 (3, 2) tensors"
+        what = f"{OP}(avg, x, {decay}) for float64 (3, 2) tensors, avg's rows about 1, 1e9 and 1e18 in size"
         res = student.call("ema_run", avg=avg, x=x, decay=decay)
         expect("error" not in res, f"{what} raised {res.get('error')}")
-        expect_close(res["avg"], expected, f"avg after {what}", **TOL[f64])
+        expect_close(res["avg"], expected, f"avg after {what} (avg becomes decay * avg + (1 - decay) * x: at decay "
+                     f"0 that is x, whatever avg was)", **TOL[f64])
         expect_equal(res["x"], x, f"x after {what} (it must be left unchanged, at decay {decay} too: scaling x by "
                      f"1 - decay in place and back gives 0 / 0 at decay 1)")
 

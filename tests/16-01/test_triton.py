@@ -36,15 +36,16 @@ def test_cuda_kernel_in_the_interpreter(student, gen, layout):
     expect_equal(res["meta"]["stride"], list(t.stride()), f"the strides of {what} (those of torch.empty_like(x))")
 
 
+# block=2048: a launch with BLOCK=1024 whatever block is leaves the tail of a grid of cdiv(n, 2048) programs unwritten
 CASES = [(1000, torch.float32, None), (3000, torch.float64, None), (1, torch.float32, None), (700, torch.float32, 128),
-         (1024, torch.float64, 256), (257, torch.float32, 64)]
+         (1024, torch.float64, 256), (257, torch.float32, 64), (3000, torch.float32, 2048)]
 
 
 @pytest.mark.parametrize("n,dtype,block", CASES, ids=[f"n{n}-{str(d)[6:]}-block{b}" for n, d, b in CASES])
 def test_kernel_in_the_interpreter(student, gen, n, dtype, block):
     """the kernel, run in Triton's interpreter on the CPU, gives gelu(x) * keep / (1 - p) for every element (the
-    last partial block masked), on a grid of triton.cdiv(n, block) programs, and returns a new tensor of x's shape
-    and dtype"""
+    last partial block masked), on a grid of triton.cdiv(n, block) programs of block elements each (BLOCK=block,
+    a block above 1024 included), and returns a new tensor of x's shape and dtype"""
     p = round(float(torch.empty(()).uniform_(0.05, 0.8, generator=gen)), 3)
     x = (2.5 * torch.randn(n, generator=gen, dtype=f64)).to(dtype)
     keep = torch.rand(n, generator=gen) >= p

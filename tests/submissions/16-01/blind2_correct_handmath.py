@@ -1,5 +1,6 @@
 """Correct, written out by hand: tanh from expm1 of -2|z| with the sign put back (finite for any input), the clip's
-derivative factored as (1 - y/c)(1 + y/c), the average as avg - (1 - decay)(avg - x), GELU as x * sigmoid(2u) with
+derivative factored as (1 - y/c)(1 + y/c), the average as decay * avg - (decay - 1) * x (sub_ with alpha; until round 17
+avg - (1 - decay)(avg - x), which loses x at decay 0 when avg is 1e18 times larger), GELU as x * sigmoid(2u) with
 its derivative written from the sigmoid, the mask kept where not (u < p), and a Triton kernel with GELU as
 x * sigmoid(2u), launched with a grid function."""
 EXPECT = {"clip_op": "pass", "clip_grad": "pass", "ema": "pass", "fused": "pass", "triton": "pass"}
@@ -40,7 +41,7 @@ def register_ema():
     """Register c1601::ema_ (avg <- decay * avg + (1 - decay) * x, in place) and return it."""
     @torch.library.custom_op("c1601::ema_", mutates_args=("avg",))
     def ema_(avg: torch.Tensor, x: torch.Tensor, decay: float) -> None:
-        avg.sub_((1 - decay) * (avg - x))
+        avg.mul_(decay).sub_(x, alpha=decay - 1)
 
     @ema_.register_fake
     def _(avg, x, decay):

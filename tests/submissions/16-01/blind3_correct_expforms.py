@@ -1,5 +1,6 @@
 """Correct, written differently: the clip by a sign and exp(-2|x|/c) form, its derivative as (1 - y/c)(1 + y/c), the
-average by sub_ of the difference, a GELU as x * sigmoid(2u) with its derivative from the sigmoid, a mask via ~(u <
+average by mul_ and addcmul_ (until round 17 by sub_ of the difference, avg - (avg - x)(1 - decay): 0, not
+x, at decay 0 for an avg 1e18 times larger than x), a GELU as x * sigmoid(2u) with its derivative from the sigmoid, a mask via ~(u <
 p), and a Triton tanh as 1 - 2/(e^{2u}+1). (Until the third held-out round the clip was (1 - e) / (1 + e) with e = exp(-2|x|/c),
 0 for x = 3 and c = 1e30 where 1 - e cancels, and the kernel multiplied by keep, nan for a dropped element whose
 gelu(x) * scale overflows: both wrong by the text ("any limit > 0", "0 where keep is false"); now expm1 and tl.where.)"""
@@ -36,7 +37,7 @@ smooth_clip.register_autograd(_clip_backward, setup_context=_clip_setup_context)
 def register_ema():
     @torch.library.custom_op("c1601::ema_", mutates_args=("avg",))
     def ema_(avg: torch.Tensor, x: torch.Tensor, decay: float) -> None:
-        avg.sub_((avg - x) * (1 - decay))
+        avg.mul_(decay).addcmul_(x, torch.full_like(x, 1 - decay))
 
     @ema_.register_fake
     def _(avg, x, decay):
