@@ -102,7 +102,8 @@ def student_python(base: Path, user: str) -> Path:
         pytest.fail(f"no Python {want} that a student account can run (tried {candidates})")
     venv, packages, kit = base / "student-venv", sysconfig.get_paths()["purelib"], RELEASE_DIR / "course-student"
     real = Path(os.path.realpath(packages))
-    if not all(os.stat(p).st_mode & stat.S_IXOTH for p in [real, *real.parents]):
+    # the folders on the way as written (a venv linked from a clone) and as resolved
+    if not all(os.stat(p).st_mode & stat.S_IXOTH for p in [real, *real.parents, *Path(packages).parents]):
         # this checkout's course root is closed to other accounts (make setup did it): the students get
         # their own copy of the packages, as make student-env gives them (hard links: no bytes copied)
         subprocess.run(["cp", "-al", packages, str(base / "packages")], check=True)
