@@ -394,6 +394,16 @@ def _same_grads(ps, before):
     return out
 
 
+def _params_with_grads(device, shapes, grads):
+    """Zero parameters of ``shapes`` on ``device`` whose .grad is ``grads`` there (a copy: the caller's stay)."""
+    ps = []
+    for s, g in zip(shapes, grads):
+        p = torch.zeros(s, dtype=g.dtype, device=device, requires_grad=True)
+        p.grad = g.to(device) if device == "meta" else g.clone()
+        ps.append(p)
+    return ps
+
+
 def clip_norm_on_meta(ns, shapes, grads, max_norm, norm_type=2.0):
     """clip_grad_norm on parameters whose .grad tensors are off the default device (probelib.stand_in_device:
     meta, or the CPU with meta as the default where the code reads values). Reports the returned norm's type,
@@ -402,11 +412,7 @@ def clip_norm_on_meta(ns, shapes, grads, max_norm, norm_type=2.0):
     fn = get(ns, "clip_grad_norm")
 
     def run(device):
-        ps = []
-        for s, g in zip(shapes, grads):
-            p = torch.zeros(s, dtype=g.dtype, device=device, requires_grad=True)
-            p.grad = g.to(device) if device == "meta" else g.clone()
-            ps.append(p)
+        ps = _params_with_grads(device, shapes, grads)
         return fn((p for p in ps), max_norm, norm_type=norm_type), ps
 
     try:
@@ -431,11 +437,7 @@ def clip_value_on_meta(ns, shapes, grads, clip_value):
     fn = get(ns, "clip_grad_value")
 
     def run(device):
-        ps = []
-        for s, g in zip(shapes, grads):
-            p = torch.zeros(s, dtype=g.dtype, device=device, requires_grad=True)
-            p.grad = g.to(device) if device == "meta" else g.clone()
-            ps.append(p)
+        ps = _params_with_grads(device, shapes, grads)
         return fn((p for p in ps), clip_value), ps
 
     try:

@@ -49,8 +49,8 @@ def random_states(gen, k):
     return states
 
 
-def reference_history(states, decay, use_buffers):
-    model = ema_model()
+def reference_history(states, decay, use_buffers, make_model=None):
+    model = (make_model or ema_model)()
     model.load_state_dict(states[0])
     avg = AveragedModel(model, multi_avg_fn=get_ema_multi_avg_fn(decay), use_buffers=use_buffers)
     hist = []
@@ -434,14 +434,7 @@ def test_any_memory_layout(student, gen):
     transposed) follows AveragedModel: each parameter is averaged where it is, in any layout"""
     k, decay = 3, 0.7
     states = random_states_like(ema_layout_model().state_dict(), gen, k)
-    model = ema_layout_model()
-    model.load_state_dict(states[0])
-    avg = AveragedModel(model, multi_avg_fn=get_ema_multi_avg_fn(decay), use_buffers=True)
-    want = []
-    for s in states[1:]:
-        model.load_state_dict(s)
-        avg.update_parameters(model)
-        want.append({n: v.detach().clone() for n, v in avg.module.state_dict().items()})
+    want = reference_history(states, decay, True, make_model=ema_layout_model)
     r = student.call("ema_layout_states", states=states, decay=decay, average_buffers=True)
     for step, (got, w, live) in enumerate(zip(r["history"], want, states[1:]), start=1):
         compare_state(got, w, live, f"EMA(model, decay={decay}, average_buffers=True) after update {step} of {k}, "
