@@ -56,6 +56,27 @@ def off_default_device(fn, tensors, **kwargs):
                                              **kwargs))
 
 
+def functions_entered(run, source_files):
+    """run() while a profile hook records every Python function entered whose code lives in one of
+    ``source_files`` (path endings such as "torch/nn/utils/clip_grad.py"): a library's own implementation reached
+    under any name, however it was imported ("write it yourself"). Returns (run's result, sorted function names)."""
+    import sys
+    seen = set()
+    ends = tuple(f.replace("/", os.sep) for f in source_files)
+
+    def hook(frame, event, arg):
+        if event == "call" and frame.f_code.co_filename.endswith(ends):
+            seen.add(getattr(frame.f_code, "co_qualname", frame.f_code.co_name))
+
+    old = sys.getprofile()
+    sys.setprofile(hook)
+    try:
+        out = run()
+    finally:
+        sys.setprofile(old)
+    return out, sorted(seen)
+
+
 def stand_in_device(run):
     """run(device), the grader's stand-in for a GPU: run builds its inputs (tensors, modules, parameters) on
     ``device`` and calls the submission. First on the meta device (the default stays the CPU). Meta tensors hold

@@ -3,8 +3,6 @@
 Nothing here compares anything: every probe builds fresh objects, calls the
 submission and hands back tensors, numbers, strings, lists and dicts.
 """
-import os
-import sys
 import types
 
 import torch
@@ -12,8 +10,8 @@ import torch.nn as nn
 import torch.nn.functional as F
 from torch.overrides import TorchFunctionMode
 
-from course.judge.probelib import (build_model, capture_error, get, off_default_device, relative_device,
-                                   stand_in_device, vjp)
+from course.judge.probelib import (build_model, capture_error, functions_entered, get, off_default_device,
+                                   relative_device, stand_in_device, vjp)
 
 
 def _plain(x):
@@ -311,26 +309,6 @@ def metrics_reset_and_independence(ns, num_classes, batches_a, batches_b):
             "after_reset_empty": after_reset_empty, "empty": empty}
 
 
-def _library_calls(run, source_files):
-    """run() while a profile hook records every Python function entered whose code lives in one of
-    source_files (path endings such as "torch/nn/utils/clip_grad.py"): PyTorch's own implementation reached
-    under any name, however it was imported. Returns (run's result, sorted names of the functions seen)."""
-    seen = set()
-    ends = tuple(f.replace("/", os.sep) for f in source_files)
-
-    def hook(frame, event, arg):
-        if event == "call" and frame.f_code.co_filename.endswith(ends):
-            seen.add(frame.f_code.co_qualname if hasattr(frame.f_code, "co_qualname") else frame.f_code.co_name)
-
-    old = sys.getprofile()
-    sys.setprofile(hook)
-    try:
-        out = run()
-    finally:
-        sys.setprofile(old)
-    return out, sorted(seen)
-
-
 # ---------------------------------------------------------- gradient clipping
 def _params(shapes, grads, frozen, keep_layout=False):
     """Fresh parameters with the given gradients; keep_layout: the gradients arrive as the judge laid them
@@ -368,7 +346,7 @@ def clip_norm_run(ns, shapes, grads, max_norm, norm_type=2.0, frozen=(), how="ge
     before = _grad_identity(ps)
     call = (lambda: fn(arg, max_norm)) if norm_type is None else (lambda: fn(arg, max_norm, norm_type=norm_type))
     if watch_library:
-        ret, library_calls = _library_calls(call, ("torch/nn/utils/clip_grad.py",))
+        ret, library_calls = functions_entered(call, ("torch/nn/utils/clip_grad.py",))
     else:
         ret, library_calls = call(), None
     return {"ret": _plain(ret), "ret_type": type(ret).__name__, "library_calls": library_calls,
@@ -499,7 +477,7 @@ def ema_states(ns, states, decay, average_buffers=False, watch_library=False):
             history.append(_state(_ema_module(ema)))
 
     if watch_library:
-        _, library_calls = _library_calls(run, ("torch/optim/swa_utils.py",))
+        _, library_calls = functions_entered(run, ("torch/optim/swa_utils.py",))
     else:
         run()
         library_calls = None

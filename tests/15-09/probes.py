@@ -12,7 +12,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from course.judge.probelib import build_model, capture_error, get, off_default_device, relative_device
+from course.judge.probelib import (build_model, capture_error, functions_entered, get, off_default_device,
+                                   relative_device)
 from course.judge.worker import broad_warning_filters
 
 # ---------------------------------------------------------------- anomaly
@@ -412,23 +413,10 @@ def _inputs(inputs, needs):
 
 def _watched(call, watch):
     """call(), and with ``watch`` the names of the functions of torch.autograd.gradcheck's module it entered
-    (seen through sys.setprofile, so an import under another name is seen too): "write both from scratch"."""
+    (probelib.functions_entered: an import under another name is seen too): "write both from scratch"."""
     if not watch:
         return call(), []
-    import sys
-    target = sys.modules["torch.autograd.gradcheck"].__file__
-    entered = set()
-
-    def profiler(frame, event, arg):
-        if event == "call" and frame.f_code.co_filename == target:
-            entered.add(frame.f_code.co_name)
-    previous = sys.getprofile()
-    sys.setprofile(profiler)
-    try:
-        out = call()
-    finally:
-        sys.setprofile(previous)
-    return out, sorted(entered)
+    return functions_entered(call, ("torch/autograd/gradcheck.py",))
 
 
 def numeric_jac(ns, family, defect, inputs, needs, eps, watch=False):
