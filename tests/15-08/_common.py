@@ -142,6 +142,63 @@ def on_inputs_device(runs, world: int, names, made_from: str = "x") -> None:
                             f"{made_from}.new_empty(...) or device={made_from}.device")
 
 
+META_WORLDS = (2, 4)  # the worlds whose cases run again with the inputs on the meta device (on_another_device)
+
+
+def on_another_device(student, seed: int, task: str, runs, fn_name: str, prefix: str = "",
+                      made_from: str = "x") -> None:
+    """The cases of ``runs`` on META_WORLDS again, with their tensor arguments on the meta device (the grader's
+    stand-in for cuda:rank, which its CPU run cannot otherwise give x), each rank played in turn on torch's fake
+    process group (no data moves): every tensor sent, received into, handed to a collective or returned must be on
+    x's device. The CPU run cannot see a tensor placed explicitly on the CPU (device=DEVICE, .cpu(),
+    device="cpu"): there it is where x is. One probe call per (notebook, seed, task), shared by its checks."""
+    if runs.failure is not None:
+        raise runs.failure
+    sizes = [n for n in META_WORLDS if n in runs.worlds] or [max(runs.worlds)]
+    worlds = [{"world": n, "cases": [{"args": c["args"], **({"fn": c["fn"]} if "fn" in c else {})}
+                                     for c in runs.worlds[n]["cases"]]} for n in sizes]
+    key = (id(student), int(seed), f"{task} on meta")
+    if key not in _RUNS:
+        while len(_RUNS) >= 12:
+            _RUNS.pop(next(iter(_RUNS)))
+        try:
+            _RUNS[key] = student.call("run_fake_worlds", fn_name=fn_name, worlds=worlds, home="meta")
+        except StudentFailure as exc:
+            _RUNS[key] = exc
+    res = _RUNS[key]
+    if isinstance(res, StudentFailure):
+        raise res
+    expect(not res.get("timed_out"), f"{fn_name} with its arguments on the meta device (each rank played in turn "
+                                     f"on torch's fake process group): the calls did not finish within the probe's "
+                                     f"deadline")
+    got = {w["world"]: w["ranks"] for w in res["worlds"]}
+    for n in sizes:
+        expect(n in got and len(got[n]) == n, f"{fn_name} on the meta device: the probe's reply holds no record per "
+                                              f"rank for {n} ranks")
+        for i, case in enumerate(runs.worlds[n]["cases"]):
+            if prefix and not case["name"].startswith(prefix):
+                continue
+            for rank in range(n):
+                f = got[n][rank][i] if i < len(got[n][rank]) else None
+                what = (f"{case['what']} on rank {rank} of {n}, with {made_from} on the meta device (the grader's "
+                        f"stand-in for cuda:{rank}, which the CPU run cannot give {made_from}; each rank played on "
+                        f"torch's fake process group, no data moved)")
+                expect(f is not None, f"{what}: no record (the call did not return, or the process crashed)")
+                err = f["error"]
+                made = f.get("made_elsewhere") or []
+                if err and (made or not err.get("needs_values")):
+                    fail(f"{what}: raised {err['type']}: {err['message'][:200]}"
+                         + (f"; before that, {made[0]}" if made else "")
+                         + f". Make every tensor you create on {made_from}'s device (torch.empty_like({made_from}), "
+                           f"{made_from}.new_empty(...) or device={made_from}.device), not on the notebook's DEVICE "
+                           f"or the CPU")
+                bad = f.get("elsewhere") or []
+                expect(not bad, f"{what}: {bad[0] if bad else ''}, not on {made_from}'s device (meta); with NCCL "
+                                f"{made_from} is on cuda:{rank} and this fails. Make every tensor you create on "
+                                f"{made_from}'s device (torch.empty_like({made_from}), {made_from}.new_empty(...) or "
+                                f"device={made_from}.device), not on the notebook's DEVICE or the CPU")
+
+
 def returned_tensor(frame: dict, what: str) -> torch.Tensor:
     res = frame["result"]
     if res["kind"] != "tensor":

@@ -79,9 +79,33 @@ def _device_recorder(log: dict):
     return Recorder()
 
 
+def _elsewhere(log: dict, obj, what: str) -> None:
+    """With log["home"] set (the fake-group run with the inputs on the meta device): note each tensor of obj that
+    lies on another device than the inputs."""
+    home = log.get("home")
+    if home:
+        for t in _tensors_in(obj):
+            if t.device.type != home:
+                log["elsewhere"].append(f"{what} on {t.device}")
+                return
+
+
+def _is_default_group(pg) -> bool:
+    """Whether pg is the default (world) group rather than one made with new_group."""
+    try:
+        from torch.distributed import distributed_c10d as c10d
+        world = c10d.GroupMember.WORLD
+        if pg is world:
+            return True
+        name = getattr(pg, "group_name", None)
+        return name is not None and world is not None and name == getattr(world, "group_name", None)
+    except Exception:
+        return False
+
+
 def _install_log(log: dict) -> None:
     """Record p2p messages and collectives of every process group of this (child) process, and which of them
-    carry a tensor made without device= (log["unplaced"])."""
+    carry a tensor made without device= (log["unplaced"]) or lying elsewhere than the inputs (log["elsewhere"])."""
     from torch._C._distributed_c10d import Backend, ProcessGroup
 
     def wrap_send(orig):
@@ -92,6 +116,7 @@ def _install_log(log: dict) -> None:
                                      "group_rank": int(g)})
                 if _unplaced(log, tensors):
                     log["unplaced"].append(f"a tensor sent to rank {int(dst)}")
+                _elsewhere(log, tensors, f"a tensor sent to rank {int(dst)}")
             return orig(self, tensors, dst, *args, **kwargs)
         return send
 
@@ -101,15 +126,18 @@ def _install_log(log: dict) -> None:
                 log["recvs"].append({"bytes": _nbytes(tensors)})
                 if _unplaced(log, tensors):
                     log["unplaced"].append("a receive buffer")
+                _elsewhere(log, tensors, "a receive buffer")
             return orig(self, tensors, *args, **kwargs)
         return recv
 
     def wrap_coll(name, orig):
         def coll(self, *args, **kwargs):
             if log["on"]:
-                log["collectives"].append({"name": name, "group_size": int(self.size())})
+                log["collectives"].append({"name": name, "group_size": int(self.size()),
+                                           "default_group": _is_default_group(self)})
                 if _unplaced(log, (args, list(kwargs.values()))):
                     log["unplaced"].append(f"a buffer of the collective {name}")
+                _elsewhere(log, (args, list(kwargs.values())), f"a tensor handed to the collective {name}")
             return orig(self, *args, **kwargs)
         return coll
 
@@ -257,41 +285,77 @@ def run_worlds(ns, fn_name, worlds, op_timeout=8.0, deadline_s=20.0, backend="gl
     return out
 
 
-def _fake_ranks_main(ns, fn_name, worlds, wfd):
+def _placed_elsewhere_recorder(log: dict):
+    """A TorchFunctionMode noting (log["made_elsewhere"]) each tensor a factory or a move (.to, .cpu, .cuda) puts on
+    another device than log["home"] by an explicit device (a factory without device= is the gloo run's recorder's)."""
+    from torch.overrides import TorchFunctionMode
+    factories = {getattr(torch, n) for n in _FACTORIES}
+    movers = {torch.Tensor.to, torch.Tensor.cuda, torch.Tensor.cpu}
+
+    class Recorder(TorchFunctionMode):
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            kwargs = kwargs or {}
+            out = func(*args, **kwargs)
+            if isinstance(out, torch.Tensor) and out.device.type != log["home"] and (
+                    func in movers or (func in factories and kwargs.get("device") is not None)):
+                name = getattr(func, "__name__", str(func))
+                log["made_elsewhere"].append(f"a tensor made by {'Tensor.' if func in movers else 'torch.'}{name} "
+                                             f"on {out.device}")
+            return out
+    return Recorder()
+
+
+def _fake_ranks_main(ns, fn_name, worlds, wfd, home=None):
     """In one forked child: for every world size, play each rank in turn on torch's fake process group (no
     data moves, every send and receive completes at once) and record the messages the function sends and
     receives. The shape of a tree, a ring or a schedule depends only on the rank and the world size, so this
-    shows it for world sizes that would be costly to fork as real gloo ranks."""
+    shows it for world sizes that would be costly to fork as real gloo ranks. With ``home`` ("meta") the
+    tensor arguments are moved there first, a stand-in for cuda:rank that gloo cannot reach: every tensor sent,
+    received into, handed to a collective or returned is checked to be on that device too."""
     os.setsid()
     import faulthandler
     faulthandler.disable()
     torch.set_num_threads(1)
     import torch.distributed as dist
     from torch.testing._internal.distributed.fake_pg import FakeStore
-    log = {"on": False, "sends": [], "recvs": [], "collectives": [], "group_ranks": [], "made": {}, "unplaced": []}
+    from course.judge.probelib import needs_values
+    log = {"on": False, "sends": [], "recvs": [], "collectives": [], "group_ranks": [], "made": {}, "unplaced": [],
+           "home": home, "elsewhere": [], "made_elsewhere": []}
     _install_log(log)
     for w in worlds:
         world = w["world"]
         for rank in range(world):
-            dist.init_process_group("fake", store=FakeStore(), rank=rank, world_size=world)
+            # with home, the fake backend serves that device type too (batch_isend_irecv looks the device up)
+            dist.init_process_group(f"cpu:fake,cuda:fake,{home}:fake" if home else "fake", store=FakeStore(),
+                                    rank=rank, world_size=world)
             for i, case in enumerate(w["cases"]):
                 fn = get(ns, case.get("fn", fn_name))
-                args = [a.clone() if isinstance(a, torch.Tensor) else a for a in case["args"][rank]]
-                log.update(on=True, sends=[], recvs=[], collectives=[])
+                args = [(a.to(home) if home else a.clone()) if isinstance(a, torch.Tensor) else a
+                        for a in case["args"][rank]]
+                log.update(on=True, sends=[], recvs=[], collectives=[], elsewhere=[], made_elsewhere=[])
                 try:
-                    fn(*args)
+                    if home:
+                        with _placed_elsewhere_recorder(log):
+                            value = fn(*args)
+                        if isinstance(value, torch.Tensor) and value.device.type != home:
+                            log["elsewhere"].append(f"the returned tensor on {value.device}")
+                    else:
+                        fn(*args)
                     err = None
                 except Exception as exc:
-                    err = {"type": type(exc).__name__, "message": str(exc)[:300]}
+                    err = {"type": type(exc).__name__, "message": str(exc)[:300], "needs_values": needs_values(exc)}
                 log["on"] = False
                 send_frame(wfd, {"world": world, "rank": rank, "case": i, "error": err, "sends": log["sends"],
-                                 "recvs": log["recvs"], "collectives": log["collectives"]})
+                                 "recvs": log["recvs"], "collectives": log["collectives"],
+                                 "elsewhere": list(dict.fromkeys(log["elsewhere"])),
+                                 "made_elsewhere": list(dict.fromkeys(log["made_elsewhere"]))})
             dist.destroy_process_group()
 
 
-def run_fake_worlds(ns, fn_name, worlds, deadline_s=20.0):
+def run_fake_worlds(ns, fn_name, worlds, deadline_s=20.0, home=None):
     """``worlds``: a list of {"world": N, "cases": [...]} (each case's "args" per rank). Returns, per world, per
-    rank, one record per case: the messages sent (destination, bytes), the receives, the collectives, the error."""
+    rank, one record per case: the messages sent (destination, bytes), the receives, the collectives, the error,
+    and with ``home`` (the tensor arguments moved to that device) what lay elsewhere."""
     for w in worlds:
         for case in w["cases"]:
             get(ns, case.get("fn", fn_name))
@@ -301,7 +365,7 @@ def run_fake_worlds(ns, fn_name, worlds, deadline_s=20.0):
         code = 0
         try:
             os.close(rfd)
-            _fake_ranks_main(ns, fn_name, worlds, wfd)
+            _fake_ranks_main(ns, fn_name, worlds, wfd, home)
         except BaseException:
             code = 1
         finally:

@@ -40,7 +40,17 @@ def broadcast_cases(gen, world):
     cases.append({"name": f"junk_src{src}", "what": f"tree_broadcast(x, src={src}) with x float32 (2, 4), NaN and "
                   f"inf in the other ranks' x and a -0.0 in the root's", "src": src, "data": data,
                   "args": [(data.clone() if r == src else junk.clone(), src) for r in range(world)]})
+    if world in BIG_WORLDS:  # a 256 KiB x, from its own generator (gen is not advanced: no later input moves)
+        big = torch.Generator().manual_seed((gen.initial_seed() * 31 + world) % 2**31)
+        data = C.rand(big, (256, 256), torch.float32)
+        cases.append({"name": f"big_src{src}", "what": f"tree_broadcast(x, src={src}) with x float32 (256, 256), "
+                      f"256 KiB", "src": src, "data": data,
+                      "args": [(data.clone() if r == src else C.rand(big, (256, 256), torch.float32), src)
+                               for r in range(world)]})
     return cases
+
+
+BIG_WORLDS = (3, 4)  # the worlds of test_broadcast_each_rank_receives_once
 
 
 @pytest.fixture
@@ -71,7 +81,7 @@ def test_broadcast_returns_root_values(runs, world):
             C.same(got, case["data"], f"what {case['what']} returned on rank {rank} of {world}")
 
 
-def test_broadcast_keeps_dtype_and_shape(runs):
+def test_broadcast_keeps_dtype_and_shape(runs, student, course_seed):
     """tree_broadcast moves int64 and 0-d float64 tensors unchanged in dtype, shape, value and device"""
     for world in (3, 4):
         for name in _names(world, ("i64", "f64")):
@@ -81,6 +91,7 @@ def test_broadcast_keeps_dtype_and_shape(runs):
                 C.same(got, case["data"], f"what {case['what']} returned on rank {rank} of {world}")
     for world in ROOTS:  # every case (the empty x and the NaN-filled x too), on every world
         C.on_inputs_device(runs, world, runs.names(world))
+    C.on_another_device(student, course_seed, "tree_broadcast", runs, "tree_broadcast")
 
 
 def test_broadcast_fills_x_in_place(runs):
@@ -125,19 +136,20 @@ def test_broadcast_returns_x_itself(runs):
 def test_broadcast_uses_no_collective(runs):
     """tree_broadcast uses point-to-point messages only: no collective call"""
     for world in ROOTS:
-        for name in _names(world, ("f32",)):
+        for name in runs.names(world):  # every case: a 0-d, empty, int64 or large x too
             case, frames = runs.case(world, name)
             for rank, f in enumerate(frames):
                 names = [c["name"] for c in f["collectives"]]
                 expect(not names, f"{case['what']} on rank {rank} of {world}: send/recv only, but it called "
-                                  f"the collective(s) {names[:4]}")
+                                  f"the collective(s) {names[:4]} (clause: no collective)")
             _check_values(runs, world, name)
 
 
 @pytest.mark.parametrize("world", (3, 4))
 def test_broadcast_each_rank_receives_once(runs, world):
     """tree_broadcast: every rank except src receives exactly one message (the whole tensor), src none"""
-    for name in _names(world, ("f32", "i64")) + [f"empty_src{ROOTS[world][-1]}"]:
+    # a 0-d, an empty and a 256 KiB x too: one message whatever the size (not none, not a pipeline of pieces)
+    for name in _names(world) + [f"empty_src{ROOTS[world][-1]}", f"big_src{ROOTS[world][-1]}"]:
         case, frames = runs.case(world, name)
         nbytes = case["data"].numel() * case["data"].element_size()
         for rank, f in enumerate(frames):
@@ -145,8 +157,8 @@ def test_broadcast_each_rank_receives_once(runs, world):
             want = [] if rank == case["src"] else [nbytes]
             expect(got == want, f"{case['what']} on rank {rank} of {world}: expected "
                                 f"{'no message' if not want else f'one message of {nbytes} bytes'} to be received "
-                                f"(the whole tensor, also when it is empty), "
-                                f"got messages of {got[:6]} bytes")
+                                f"(clause: every rank except src receives exactly one message, the whole tensor, "
+                                f"also when it is empty or large), got {len(got)} message(s) of {got[:6]} bytes")
         _check_values(runs, world, name)
 
 

@@ -81,12 +81,13 @@ def test_ring_pass_receives_left_neighbour(ring_pass_runs, world):
 
 
 @pytest.mark.task("ring_pass")
-def test_ring_pass_keeps_dtype_and_shape(ring_pass_runs):
+def test_ring_pass_keeps_dtype_and_shape(ring_pass_runs, student, course_seed):
     """ring_pass returns the left neighbour's tensor with its shape, dtype (int64, float16, uint8, 0-d) and device"""
     for name in ("i64", "f16", "u8", "scalar"):
         _check_received(ring_pass_runs, 3, name)
     for world in WORLDS:  # every case (the empty, large and repeated ones too), on every world
         C.on_inputs_device(ring_pass_runs, world, ring_pass_runs.names(world))
+    C.on_another_device(student, course_seed, "ring_pass", ring_pass_runs, "ring_pass")
 
 
 @pytest.mark.task("ring_pass")
@@ -138,7 +139,8 @@ def test_ring_pass_new_tensor_each_call(ring_pass_runs):
 @pytest.mark.parametrize("world", (3, 4))
 def test_ring_pass_sends_one_message_right(ring_pass_runs, world):
     """ring_pass: each rank sends exactly one message, x.numel() elements to (rank + 1) % N, and no collective"""
-    for name in ("f32", "big", "empty"):  # an empty x is still one message (of 0 bytes)
+    # every case: an empty x is still one message (of 0 bytes); a 0-d, narrow-dtype or non-contiguous x too
+    for name in ring_pass_runs.names(world):
         _check_received(ring_pass_runs, world, name)  # the messages of this run carry these ranks' x
         case, frames = ring_pass_runs.case(world, name)
         for rank, f in enumerate(frames):
@@ -191,7 +193,11 @@ def all_reduce_cases(gen, world):
          "args": per_rank((3, 3), torch.int8, low=-30, high=30)},
     ]
     drawn = next(c for c in cases if c["name"] == "noncontig")
-    return cases + other_layouts("ring_all_reduce", gen, per_rank, torch.float64, drawn)
+    cases += other_layouts("ring_all_reduce", gen, per_rank, torch.float64, drawn)
+    # n = N - 1 (last, so it shifts no other input): fewer elements than ranks, the bound 2(N-1); gathered at one
+    # rank, that rank sends (N-1)(N-1) elements, more than the bound from 4 ranks on
+    return cases + [{"name": "short", "what": f"ring_all_reduce(x) with x float64 ({world - 1},), one element fewer "
+                                               f"than ranks", "args": per_rank((world - 1,), torch.float64)}]
 
 
 @pytest.fixture
@@ -281,7 +287,7 @@ def test_all_reduce_noncontiguous_input(all_reduce_runs):
 
 
 @pytest.mark.task("ring_all_reduce")
-def test_all_reduce_keeps_dtype(all_reduce_runs):
+def test_all_reduce_keeps_dtype(all_reduce_runs, student, course_seed):
     """ring_all_reduce returns a tensor of x's dtype (float64, float32, int64, int32) and device"""
     for name in ("f64", "f32", "i64", "i32", "one", "scalar"):
         case, frames = all_reduce_runs.case(3, name)
@@ -292,6 +298,7 @@ def test_all_reduce_keeps_dtype(all_reduce_runs):
         _check_sum(all_reduce_runs, 3, name)
     for world in WORLDS:  # every case (empty, 0-d, non-contiguous, narrow dtypes too), on every world
         C.on_inputs_device(all_reduce_runs, world, all_reduce_runs.names(world))
+    C.on_another_device(student, course_seed, "ring_all_reduce", all_reduce_runs, "ring_all_reduce")
 
 
 @pytest.mark.task("ring_all_reduce")
@@ -324,13 +331,15 @@ def test_all_reduce_leaves_x_unchanged(all_reduce_runs):
 def test_all_reduce_uses_no_collective(all_reduce_runs):
     """ring_all_reduce uses point-to-point messages only: no collective call"""
     for world in WORLDS:
-        for name in ("f64", "big"):
+        for name in all_reduce_runs.names(world):  # every case: a 0-d, one-element, empty or narrow x too
             case, frames = all_reduce_runs.case(world, name)
             for rank, f in enumerate(frames):
                 names = [c["name"] for c in f["collectives"]]
                 expect(not names, f"{case['what']} on rank {rank} of {world}: isend/irecv only, but it called "
-                                  f"the collective(s) {names[:4]}")
-                expect(f["sends"], f"{case['what']} on rank {rank} of {world}: it sent no message at all")
+                                  f"the collective(s) {names[:4]} (clause: point-to-point messages only, no "
+                                  f"collective)")
+                if name in ("f64", "big"):
+                    expect(f["sends"], f"{case['what']} on rank {rank} of {world}: it sent no message at all")
             _check_sum(all_reduce_runs, world, name)
 
 
@@ -338,7 +347,7 @@ def test_all_reduce_uses_no_collective(all_reduce_runs):
 @pytest.mark.parametrize("world", (3, 4))
 def test_all_reduce_along_the_ring(all_reduce_runs, world):
     """ring_all_reduce sends every message to one ring neighbour (the ring above, or run leftwards), not to every rank"""
-    for name in ("f64", "big"):
+    for name in ("f64", "big", "short"):  # short: fewer elements than ranks is no reason to leave the ring
         case, frames = all_reduce_runs.case(world, name)
         for rank, f in enumerate(frames):
             dsts = sorted({s["dst"] for s in f["sends"]})
@@ -365,8 +374,8 @@ def _check_bandwidth(runs, world, name):
 @pytest.mark.task("ring_all_reduce")
 @pytest.mark.parametrize("world", (3, 4))
 def test_all_reduce_bandwidth_optimal(all_reduce_runs, world):
-    """ring_all_reduce: no rank sends more than 2(N-1)·ceil(n/N) elements (N dividing n, n = N and n = 0 too)"""
-    for name in ("big", "f64", "i64", "few", "per_rank", "empty"):
+    """ring_all_reduce: no rank sends more than 2(N-1)·ceil(n/N) elements (N dividing n, n = N, n = N-1 and n = 0 too)"""
+    for name in ("big", "f64", "i64", "few", "per_rank", "empty", "short"):
         _check_bandwidth(all_reduce_runs, world, name)
         _check_sum(all_reduce_runs, world, name)  # the bytes counted are those of this run
 

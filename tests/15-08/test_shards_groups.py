@@ -143,13 +143,14 @@ def test_gather_shards_empty_shards(shard_runs, world):
 
 
 @pytest.mark.task("shards")
-def test_gather_shards_keeps_dtype(shard_runs):
+def test_gather_shards_keeps_dtype(shard_runs, student, course_seed):
     """gather_shards returns the shards' dtype (int64, int32, float64) exactly, on the shard's device"""
     for world in WORLDS:
         for tag in ("i64_13", "i32_9", "f64_7"):
             _check_gather(shard_runs, world, tag)
         # every gather case: numel 0 and below N, narrow dtypes, the special values
         C.on_inputs_device(shard_runs, world, shard_runs.names(world, "gather_"), made_from="shard")
+    C.on_another_device(student, course_seed, "shards", shard_runs, "gather_shards", prefix="gather_", made_from="shard")
 
 
 @pytest.mark.task("shards")
@@ -203,13 +204,14 @@ def test_reduce_scatter_integers_exact(shard_runs):
 
 
 @pytest.mark.task("shards")
-def test_reduce_scatter_keeps_dtype(shard_runs):
+def test_reduce_scatter_keeps_dtype(shard_runs, student, course_seed):
     """reduce_scatter_shards returns full's dtype (float64, int64, int32, float32), on full's device"""
     for world in WORLDS:
         for tag in ("f64_7", "i64_13", "i32_9", "f32_10"):
             _check_reduce_scatter(shard_runs, world, tag, check_dtype=True)
         # every reduce-scatter case: length 0 and below N, narrow dtypes
         C.on_inputs_device(shard_runs, world, shard_runs.names(world, "rs_"), made_from="full")
+    C.on_another_device(student, course_seed, "shards", shard_runs, "gather_shards", prefix="rs_", made_from="full")
 
 
 @pytest.mark.task("shards")
@@ -306,12 +308,13 @@ def test_group_sums_singleton_groups(group_runs):
 
 
 @pytest.mark.task("group_sums")
-def test_group_sums_keeps_dtype(group_runs):
+def test_group_sums_keeps_dtype(group_runs, student, course_seed):
     """group_sums returns a tensor of x's dtype (float64, int64, int32, float16, bfloat16: not widened) and device"""
     for name in ("pairs_f64", "pairs_i64", "single_i64", "pairs_i32", "pairs_f16", "pairs_bf16", "pairs_empty"):
         _check_group_sums(group_runs, 4, name, check_dtype=True)
     for world in GROUPS:  # every case, on both worlds
         C.on_inputs_device(group_runs, world, group_runs.names(world))
+    C.on_another_device(student, course_seed, "group_sums", group_runs, "group_sums")
 
 
 @pytest.mark.task("group_sums")
@@ -342,7 +345,8 @@ def test_group_sums_new_tensor_every_case(group_runs):
 @pytest.mark.task("group_sums")
 def test_group_sums_all_reduce_on_own_group(group_runs):
     """group_sums calls dist.all_reduce on a group made with new_group, of its own group's size"""
-    for name in ("pairs_f64", "single_f64", "alone_i64"):
+    # all_f64: a group of every rank is still the group made for it, not the default group
+    for name in ("pairs_f64", "single_f64", "alone_i64", "all_f64"):
         case, frames = group_runs.case(4, name)
         for rank, f in enumerate(frames):
             mine = next(g for g in case["groups"] if rank in g)
@@ -351,6 +355,11 @@ def test_group_sums_all_reduce_on_own_group(group_runs):
             expect(ok, f"{case['what']} on rank {rank}: expected one all_reduce on a group of "
                                          f"{len(mine)} rank(s) (its group {mine}), got all_reduce calls on groups "
                                          f"of sizes {sizes[:6]}")
+            on_world = [c for c in f["collectives"] if c["name"] == "allreduce" and c.get("default_group")]
+            expect(not on_world, f"{case['what']} on rank {rank}: the all_reduce ran on the default group (every "
+                                 f"rank), not on the group made with dist.new_group for {mine} (clause: computed with "
+                                 f"dist.all_reduce on that group; pass group= the group new_group returned, even when "
+                                 f"it holds every rank)")
         _check_group_sums(group_runs, 4, name)  # the calls counted are those of this run
 
 
