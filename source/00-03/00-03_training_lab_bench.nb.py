@@ -112,8 +112,8 @@ print(f"weights 1/k:   max difference {(_by_k - _full).abs().max().item():.1e}")
 #
 # * `batch` is a pair `(inputs, targets)` of tensors whose first dimension is the batch size `N >= 1`;
 #   `loss_fn(output, target)` averages over the samples of its batch (like `F.mse_loss` or `F.cross_entropy`).
-# * Split the batch into consecutive micro-batches of at most `ceil(N / micro_batches)` samples each, in order;
-#   never call the model on an empty micro-batch (`micro_batches` may exceed `N`).
+# * Split the batch into at most `micro_batches` consecutive micro-batches of at most `ceil(N / micro_batches)`
+#   samples each, in order; never call the model on an empty micro-batch (`micro_batches` may exceed `N`).
 # * Call `model(inputs_j)` once per micro-batch and `backward()` on its weighted loss before the next
 #   micro-batch's forward (so that only one micro-batch's graph is alive at a time). Afterwards every
 #   parameter's `.grad` holds what it held before the call plus the gradient of `loss_fn(model(inputs),
@@ -242,9 +242,10 @@ print(_w)  # each weight moved by -0.1 * 2w
 #   `self.param_groups` between steps (as a scheduler sets `group["lr"]`): read them at every `step()`.
 # * A parameter whose `.grad` is `None` is not changed and gets no state; `step()` never changes a `.grad`.
 #   Only `None` skips a parameter: one that has a `.grad` is stepped even if it does not require grad.
-# * Keep the momentum buffer in `self.state[p]["momentum_buffer"]` (only when `momentum` is not 0), so that
-#   `state_dict()` can be loaded into a fresh `MomentumSGD` or into `torch.optim.SGD`, and the other way
-#   round, and training continues exactly.
+# * Keep the momentum buffer in `self.state[p]["momentum_buffer"]` (only when `momentum` is not 0), as a
+#   tensor of `p`'s shape, dtype and device (as `torch.optim.SGD` keeps it), so that `state_dict()` can be
+#   loaded into a fresh `MomentumSGD` or into `torch.optim.SGD`, and the other way round, and training
+#   continues exactly.
 # * Raise `ValueError` for a negative `lr`, `momentum` or `weight_decay`, and for `nesterov=True` unless
 #   `momentum > 0` and `dampening == 0`.
 
@@ -555,9 +556,10 @@ print(torch.nn.utils.rnn.pad_sequence(_seqs, batch_first=True, padding_value=-1.
 # the tensor need not be contiguous); each `label` is a Python int or a 0-dim integer tensor of any integer
 # dtype. It returns a dict with
 #
-# * `"inputs"`: a new tensor of shape `(B, L_max, *features)` with the sequences' dtype, sample `i` in row `i`
-#   at positions `0 .. L_i - 1` and `padding_value` everywhere else (a `padding_value` of `-0.0` pads with
-#   `-0.0`, as `pad_sequence` does); it shares no memory with any sample, even for a batch of one;
+# * `"inputs"`: a new tensor of shape `(B, L_max, *features)` with the sequences' dtype and device, sample `i`
+#   in row `i` at positions `0 .. L_i - 1` and `padding_value` everywhere else (a `padding_value` of `-0.0` pads
+#   with `-0.0`, as `pad_sequence` does); it shares no memory with any sample, even for a batch of one, nor with
+#   what an earlier call returned;
 # * `"lengths"`: an int64 tensor of shape `(B,)` with the `L_i`;
 # * `"mask"`: a bool tensor of shape `(B, L_max)`, True exactly at the real (not padded) positions;
 # * `"labels"`: an int64 tensor of shape `(B,)`.

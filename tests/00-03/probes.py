@@ -1,4 +1,6 @@
 """Probes for 00-03 (run next to the submission; return plain data only)."""
+import weakref
+
 import torch
 import torch.nn.functional as F
 
@@ -16,6 +18,14 @@ def _raw(v):
 
 
 # ---------------------------------------------------------------- accumulate_grads
+class _Saved:
+    """A tensor a graph saved for backward (saved_tensors_hooks' packed form); freed when that graph is."""
+    __slots__ = ("tensor", "__weakref__")
+
+    def __init__(self, tensor):
+        self.tensor = tensor
+
+
 class _SharedAndUnused(torch.nn.Module):
     """The spec's model followed by two square layers that share one weight (tied, as embeddings often are),
     plus a head the forward never calls. test_accumulate.py builds the same model on the judge."""
@@ -54,18 +64,29 @@ def accumulate_run(ns, spec, loss, x, y, micro_batches, pre_grads, mode, frozen=
         p.grad = None if g is None else g.clone()
     params_before = {n: p.detach().clone() for n, p in model.named_parameters()}
     seen, events = [], []
+    saved, alive_at_forward = [], []  # weak references to what each graph saved; per forward, how many still live
 
     def on_forward(m, args, kwargs, out):  # "f<j>" at each forward, "b<j>" when backward reaches its output
         j = sum(1 for e in events if e.startswith("f"))
         events.append(f"f{j}")
         if isinstance(out, torch.Tensor) and out.requires_grad:
             out.register_hook(lambda grad: events.append(f"b{j}"))
-    handle = model.register_forward_pre_hook(lambda m, args, kwargs: seen.append(
-        (list(args) + list(kwargs.values()))[0].detach()[:, 0].clone()), with_kwargs=True)
+
+    def on_forward_pre(m, args, kwargs):
+        # Saved by earlier micro-batches' graphs and not yet freed: backward() without retain_graph frees them.
+        alive_at_forward.append(sum(1 for r in saved if r() is not None))
+        seen.append((list(args) + list(kwargs.values()))[0].detach()[:, 0].clone())
+
+    def pack(t):  # every tensor a graph saves for backward, wrapped so that its release can be seen
+        box = _Saved(t)
+        saved.append(weakref.ref(box))
+        return box
+    handle = model.register_forward_pre_hook(on_forward_pre, with_kwargs=True)
     handle_out = model.register_forward_hook(on_forward, with_kwargs=True)
-    g_before, m_before = global_state(), module_state(model)
-    result = fn(model, LOSSES[loss], (x, y), micro_batches)
-    g_after, m_after = global_state(), module_state(model)
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda box: box.tensor):
+        g_before, m_before = global_state(), module_state(model)
+        result = fn(model, LOSSES[loss], (x, y), micro_batches)
+        g_after, m_after = global_state(), module_state(model)
     handle.remove()
     handle_out.remove()
     return {
@@ -76,6 +97,7 @@ def accumulate_run(ns, spec, loss, x, y, micro_batches, pre_grads, mode, frozen=
         "first_column": [t.tolist() for t in seen],
         "changes": changes(g_before, g_after) + changes(m_before, m_after),
         "events": events,
+        "alive_at_forward": alive_at_forward,
         "x_after": x, "y_after": y,
     }
 
@@ -182,6 +204,13 @@ def sgd_rejects(ns, reject, accept, value, grad):
 
 
 # ---------------------------------------------------------------- warmup_cosine_lr
+def schedule_calls(ns, calls):
+    """warmup_cosine_lr(step, base_lr, warmup_steps, total_steps, start_factor=..., eta_min=...) for each
+    [step, base_lr, warmup_steps, total_steps, start_factor, eta_min] in calls, in that order."""
+    fn = get(ns, "warmup_cosine_lr")
+    return [_raw(fn(s, b, w, t, start_factor=f, eta_min=e)) for s, b, w, t, f, e in calls]
+
+
 def schedule_values(ns, steps, base_lr, warmup_steps, total_steps, start_factor, eta_min):
     fn = get(ns, "warmup_cosine_lr")
     return [_raw(fn(s, base_lr, warmup_steps, total_steps, start_factor=start_factor, eta_min=eta_min))
@@ -211,6 +240,52 @@ def collate_run(ns, seqs, labels, padding_value=None):
     res["samples_changed"] = [i for i, (s, b) in enumerate(zip(seqs, before))
                               if s.shape != b.shape or not torch.equal(s, b)]
     return res
+
+
+def collate_twice(ns, first, second, labels):
+    """pad_collate on the samples in first, then on those in second (same lengths and labels, other values).
+    Reports the first result as returned, as it reads after the second call, and which of the first result's
+    tensors share memory with the second's."""
+    fn = get(ns, "pad_collate")
+    a = fn([(s, _label(lb)) for s, lb in zip(first, labels)])
+    if not isinstance(a, dict):
+        return {"type": type(a).__name__}
+    keys = ("inputs", "lengths", "mask", "labels")
+    before = {k: (a[k].clone() if isinstance(a.get(k), torch.Tensor) else _raw(a.get(k))) for k in keys}
+    b = fn([(s, _label(lb)) for s, lb in zip(second, labels)])
+    if not isinstance(b, dict):
+        return {"type": type(b).__name__}
+    return {"type": "dict", "before": before, "after": {k: _raw(a.get(k)) for k in keys},
+            "shared": [k for k in keys if aliases(a.get(k), b.get(k))]}
+
+
+def collate_on_meta(ns, lengths, features):
+    """pad_collate on float32 sequences off the default device (as probelib.stand_in_device, a stand-in for a
+    GPU). Reports the device of "inputs" ("meta": the sequences'), the error if the call raised, or judged False
+    where neither arrangement could tell (the code reads values the meta device does not hold). Copying a meta
+    sample into a tensor elsewhere raises "Cannot copy out of meta tensor": on a GPU that copy works and leaves
+    the batch off the sequences' device, so it is reported as such."""
+    fn = get(ns, "pad_collate")
+
+    def run(where):
+        return fn([(torch.zeros((n, *features), device=where), i) for i, n in enumerate(lengths)])
+    try:
+        out, home = run("meta"), "meta"
+    except Exception as exc:
+        message = f"{type(exc).__name__}: {str(exc)[:300]}"
+        if "copy out of meta" in str(exc):
+            return {"judged": True, "error": None,
+                    "device": f"another device than the sequences' (their values were copied off it: {message})"}
+        if not needs_values(exc):
+            return {"judged": True, "error": message}
+        try:
+            with torch.device("meta"):
+                out, home = run("cpu"), "cpu"
+        except Exception as exc2:
+            return {"judged": not needs_values(exc2), "error": f"{type(exc2).__name__}: {str(exc2)[:300]}"}
+    inputs = out.get("inputs") if isinstance(out, dict) else None
+    return {"judged": True, "error": None,
+            "device": _device_of(inputs, home) if isinstance(inputs, torch.Tensor) else _raw(inputs)}
 
 
 def collate_empty(ns, seqs, labels):

@@ -104,6 +104,22 @@ def check_backward_per_micro_batch(res, n, what):
                    f"{j + 1}'s weighted loss (calls in order: {readable}); clause: backward() on each micro-batch's "
                    "weighted loss before the next micro-batch's forward, so that only one micro-batch's graph is "
                    "alive at a time (one backward() on the sum keeps them all)")
+    for j, count in enumerate(res["alive_at_forward"][1:len(forwards)], start=1):
+        expect(count == 0, f"{what}: when the model was called on micro-batch {j + 1}, {count} tensor(s) that earlier "
+                           f"micro-batches' graphs saved for backward were still alive (calls in order: {readable}); "
+                           "expected none: clause: backward() on each weighted loss before the next forward, so that "
+                           "only one micro-batch's graph is alive at a time (backward() frees a graph's saved tensors "
+                           "unless retain_graph=True keeps them)")
+
+
+def check_sizes(sizes, n, k, what):
+    """At most k micro-batches, each of 1 to ceil(n / k) samples."""
+    cap = math.ceil(n / k)
+    expect(all(isinstance(s, int) and 0 < s <= cap for s in sizes),
+           f"{what}: the model was called on micro-batches of sizes {sizes}; each must hold 1 to {cap} samples")
+    expect(len(sizes) <= k, f"{what}: the model was called on {len(sizes)} micro-batches of sizes {sizes}; expected "
+                            f"at most micro_batches={k} (clause: split the batch into at most micro_batches "
+                            f"consecutive micro-batches of at most ceil(N / micro_batches) = {cap} samples each)")
 
 
 def describe(spec, loss, n, k, layout="contiguous"):
@@ -126,9 +142,7 @@ def test_matches_full_batch(student, spec, loss, n, k, layout, seed):
     what = describe(spec, loss, n, k, layout)
     check_grads(res, want, what)
     check_loss(res, want_loss, what)
-    cap = math.ceil(n / k)
-    expect(all(isinstance(s, int) and 0 < s <= cap for s in res["sizes"]),
-           f"{what}: the model was called on micro-batches of sizes {res['sizes']}; each must hold 1 to {cap} samples")
+    check_sizes(res["sizes"], n, k, what)
     check_backward_per_micro_batch(res, n, what)
     expect(not res["params_changed"], f"{what} changed the values of parameters {res['params_changed']}")
     expect(not res["changes"], f"{what} left changes behind: {'; '.join(res['changes'])}")
@@ -164,17 +178,16 @@ def test_adds_to_existing_grads(student, gen):
                 " on a model whose parameters already held a .grad (all but the second)")
 
 
-@pytest.mark.parametrize("n,k", [(3, 5), (1, 3), (1, 1), (6, 6)])
+@pytest.mark.parametrize("n,k", [(3, 5), (1, 3), (1, 1), (6, 6), (10, 3)])
 def test_micro_batch_sizes(student, gen, n, k):
-    """the model sees consecutive micro-batches in order, each sample once, none empty, none above ceil(N/k)"""
+    """the model sees at most k consecutive micro-batches, each sample once, none empty, none above ceil(N/k)"""
     spec = {"arg": "data", "in": 3, "out": 1, "hidden": [3], "norm": False, "dropout": False, "seed": 11,
             "double": True}
     x, y = make_batch(spec, "mse", n, gen)
     res = run(student, spec, "mse", x, y, k)
     what = describe(spec, "mse", n, k)
-    sizes, cap = res["sizes"], math.ceil(n / k)
-    expect(all(isinstance(s, int) and 0 < s <= cap for s in sizes),
-           f"{what}: the model was called on micro-batches of sizes {sizes}; each must hold 1 to {cap} samples")
+    sizes = res["sizes"]
+    check_sizes(sizes, n, k, what)
     expect_equal(sum(sizes), n, f"{what}: the number of samples the model saw over all its calls")
     want_loss, want = expected(spec, "mse", x, y, no_pre(spec))
     check_grads(res, want, what)

@@ -138,6 +138,36 @@ def test_state_follows_float32_parameters(student, gen):
             tol=dict(atol=1e-6, rtol=1e-5))
 
 
+def test_state_follows_bfloat16_parameters(student, gen):
+    """bfloat16 parameters: exp_avg and exp_avg_sq are bfloat16 tensors of p's shape, as torch.optim.AdamW keeps them (not float32 copies), and the steps match it to bfloat16 rounding"""
+    groups = CONFIGS["two groups, decay in one"]
+    values, grads = draw(gen, steps=3)
+    values = [v.bfloat16() for v in values]
+    grads = [[g.bfloat16() for g in gs] for gs in grads]
+    res = student.call("adamw_run", values=values, groups=groups, grads=grads)
+    # bfloat16 keeps 8 significant bits: a fused call and a plain formula differ by an ulp or two per step
+    compare(res, reference(values, groups, grads), describe("bfloat16 parameters", groups), state=True,
+            tol=dict(atol=2e-2, rtol=3e-2))
+
+
+def test_step_count_past_bfloat16_precision(student, gen):
+    """state[p]['step'] counts every step exactly, past 256 too, for a bfloat16 parameter (a count kept in bfloat16 stops at 256)"""
+    groups = [{"idx": [0], "hyper": {"lr": 1e-3, "weight_decay": 0.0}}]
+    value = torch.randn(2, generator=gen, dtype=f64).bfloat16()
+    grad = torch.randn(2, generator=gen, dtype=f64).bfloat16()
+    steps = 260
+    res = student.call("adamw_run", values=[value], groups=groups, grads=[[grad]] * steps, repeat=True)
+    what = (f"ScratchAdamW([p], lr=1e-3, weight_decay=0.0) on a bfloat16 parameter, step() called {steps} times on "
+            "the same .grad")
+    if len(res["state"]) != steps:
+        fail(f"{what}: {len(res['state'])} steps reported, expected {steps}")
+    for t in (255, 256, 257, 258, steps):
+        got = res["state"][t - 1][0]["step"]
+        expect_equal(got, float(t), f"{what}: state[p]['step'] after step {t} (clause: \"step\" with the "
+                                    "values torch.optim.AdamW keeps, the steps this parameter has taken; a 0-dim "
+                                    "tensor in p's bfloat16 holds no integer past 256 exactly)")
+
+
 def test_grad_left_unchanged(student, gen):
     """step() never changes a .grad"""
     for name in sorted(CONFIGS):

@@ -229,3 +229,38 @@ def test_signed_zero_padding_value(student, gen, padding_value, dtype):
         where = "a padded position" if j >= lengths[b] else "a real position"
         fail(f"{what}['inputs'][{b}, {j}, {f}] ({where}): expected {exp} (the sign pad_sequence keeps), got "
              f"{got[b, j, f].item()!r}; {len(wrong)} entries have the wrong sign of zero")
+
+
+def test_each_call_returns_new_tensors(student, gen):
+    """a second call with the same shapes leaves what the first call returned as it was and shares no memory with it"""
+    lengths, labels = [2, 4, 3], [("int", 3), ("int64", 1), ("int32", 2)]
+    first = make(gen, lengths, (2,), torch.float32, "contiguous")
+    second = make(gen, lengths, (2,), torch.float32, "contiguous")
+    res = student.call("collate_twice", first=first, second=second, labels=labels)
+    what = (describe(lengths, (2,), torch.float32, "contiguous", labels, None) + ", called twice on samples of the "
+            "same lengths and other values")
+    if res.get("type") != "dict":
+        fail(f"{what}: a call returned a {res.get('type')}, not a dict")
+    check(dict(res["before"], type="dict", keys=sorted(res["before"])), expected(first, lengths, labels, 0.0),
+          f"{what}: the first call's result")
+    changed = [k for k, v in res["before"].items() if not (isinstance(v, torch.Tensor) and isinstance(
+        res["after"][k], torch.Tensor) and v.shape == res["after"][k].shape and torch.equal(v, res["after"][k]))]
+    expect(not changed, f"{what}: the second call changed {changed} of the first call's result (clause: \"inputs\": a "
+                        "new tensor ..., sharing no memory with what an earlier call returned; a buffer kept and "
+                        "refilled across calls overwrites the earlier batch)")
+    expect(not res["shared"], f"{what}: the two results share memory in {res['shared']} (clause: \"inputs\": a new "
+                              "tensor, sharing no memory with what an earlier call returned)")
+
+
+def test_inputs_on_the_sequences_device(student):
+    """inputs is on the sequences' device (sequences on the meta device, a stand-in for a GPU)"""
+    res = student.call("collate_on_meta", lengths=[2, 0, 3], features=[2])
+    what = ("pad_collate(samples) with float32 sequences of lengths [2, 0, 3] and features (2,) on the meta device "
+            "(a stand-in for a GPU)")
+    if not res["judged"]:  # the code reads values the meta device does not hold, in either arrangement
+        return
+    expect(res["error"] is None, f"{what} raised {res['error']}; expected a batch on the sequences' device (clause: "
+                                 "a new tensor with the sequences' dtype and device; torch.full(shape, ...) without "
+                                 "device= is on the CPU)")
+    expect_equal(res["device"], "meta", f"{what}: the device of ['inputs'] (clause: a new tensor with the sequences' "
+                                        "dtype and device; torch.full(shape, ...) without device= is on the CPU)")

@@ -113,3 +113,32 @@ def test_int_arguments_give_floats(student, gen, warmup):
     want = torch_lrs(base_lr, warmup, total, 1, 0) + [0.0, 0.0]
     check(student, list(range(total + 3)), want, base_lr, warmup, total, 1, 0,
           note=f" (int arguments: the text asks for a Python float, as {base_lr} * 1.0 would give)")
+
+
+def test_interleaved_schedules(student, gen):
+    """two schedules called in turn, step by step, and one called from its last step back to 0: every value is the formula's for its own arguments (a function of them alone, nothing kept from an earlier call)"""
+    configs = []
+    for warmup in (int(torch.randint(1, 4, (), generator=gen)), 0):
+        base_lr, start_factor, eta_min = draw_args(gen)
+        configs.append((base_lr, warmup, warmup + int(torch.randint(4, 9, (), generator=gen)), start_factor, eta_min))
+    wants = [torch_lrs(*c) for c in configs]
+    last = min(c[2] for c in configs)
+    calls, want = [], []
+    for s in range(last + 1):  # A(s), B(s), A(s + 1), B(s + 1), ...
+        for c, w in zip(configs, wants):
+            calls.append([s, c[0], c[1], c[2], c[3], c[4]])
+            want.append(w[s])
+    a, w = configs[0], wants[0]
+    for s in range(a[2], -1, -1):  # then A backwards: a resume picks up at any step
+        calls.append([s, a[0], a[1], a[2], a[3], a[4]])
+        want.append(w[s])
+    got = student.call("schedule_calls", calls=calls)
+    for n, ((s, b, wu, t, f, e), g, w) in enumerate(zip(calls, got, want), start=1):
+        what = (f"warmup_cosine_lr({s}, base_lr={b:.4g}, warmup_steps={wu}, total_steps={t}, start_factor={f:.4g}, "
+                f"eta_min={e:.4g}), call {n} of {len(calls)}, right after the call for "
+                + (f"step {calls[n - 2][0]} with base_lr={calls[n - 2][1]:.4g}" if n > 1 else "nothing")
+                + " (clause: returns the learning rate for step number step by the formula above; PyTorch's "
+                "SequentialLR gives the expected value; a rate carried over from the previous call belongs to "
+                "another schedule or step)")
+        expect(isinstance(g, float), f"{what} returned {g!r} ({type(g).__name__}), not a Python float")
+        expect_close(torch.tensor(g, dtype=f64), torch.tensor(w, dtype=f64), what, atol=1e-15, rtol=1e-9)

@@ -148,6 +148,38 @@ def test_buffer_on_the_parameters_device(student):
                                                        "parameter's device, as torch.optim.SGD keeps it)")
 
 
+def test_buffer_follows_bfloat16_parameters(student, gen):
+    """bfloat16 parameters: the momentum buffer is a bfloat16 tensor of p's shape, as torch.optim.SGD keeps it (not a float32 copy), and the steps match it to bfloat16 rounding"""
+    groups = CONFIGS["momentum with dampening and weight decay"]
+    values, grads = draw(gen, steps=4)
+    values = [v.bfloat16() for v in values]
+    grads = [[g.bfloat16() for g in gs] for gs in grads]
+    res = student.call("sgd_run", values=values, groups=groups, grads=grads)
+    what = describe("bfloat16 parameters", groups)
+    for step, (got, exp) in enumerate(zip(res["params"], reference(values, groups, grads)), start=1):
+        for i, (g, e) in enumerate(zip(got, exp)):  # 8 significant bits: an ulp or two per step between formulas
+            expect_close(g, e, f"{what}: parameter {i} after step {step} (torch.optim.SGD gives the expected value)",
+                         atol=2e-2, rtol=3e-2)
+    hyper = {"lr": 0.1, "momentum": 0.9, "dampening": 0.25, "weight_decay": 0.05}
+    got = student.call("sgd_state_keys", values=values[:2], hyper=hyper, steps=2)
+    ps = [torch.nn.Parameter(v.clone()) for v in values[:2]]
+    ref = torch.optim.SGD(ps, foreach=False, **hyper)
+    for _ in range(2):
+        for p in ps:
+            p.grad = torch.ones_like(p)
+        ref.step()
+    for i, (buf, p) in enumerate(zip(got["buffers"], ps)):
+        want = ref.state[p]["momentum_buffer"]
+        where = (f"state[p]['momentum_buffer'] of bfloat16 parameter {i} after 2 steps of MomentumSGD(params, "
+                 f"**{hyper}) with a gradient of ones")
+        if not isinstance(buf, torch.Tensor):
+            fail(f"{where} is {buf!r}, not a tensor")
+        expect_equal((tuple(buf.shape), buf.dtype), (tuple(want.shape), want.dtype),
+                     f"the (shape, dtype) of {where} (clause: the momentum buffer as a tensor of p's shape, dtype and "
+                     "device, as torch.optim.SGD keeps it)")
+        expect_close(buf, want, where, atol=2e-2, rtol=3e-2)
+
+
 @pytest.mark.parametrize("resume_at", range(4))
 def test_resume_every_step(student, gen, resume_at):
     """state_dict() loaded into a fresh MomentumSGD continues exactly"""
@@ -178,7 +210,8 @@ def test_state_dict_shared_with_torch(student, gen, via):
 REJECT = [{"lr": -0.1}, {"lr": 0.1, "momentum": -0.5}, {"lr": 0.1, "weight_decay": -1e-4},
           {"lr": 0.1, "nesterov": True}, {"lr": 0.1, "momentum": 0.9, "dampening": 0.1, "nesterov": True},
           {"lr": 0.1, "momentum": 0.9, "dampening": -0.1, "nesterov": True}]  # dampening == 0, not <= 0
-ACCEPT = [{"lr": 0.0}, {"lr": 0.1, "momentum": 0.9, "nesterov": True}, {"lr": 0.1, "momentum": 0.9, "dampening": 1.0}]
+ACCEPT = [{"lr": 0.0}, {"lr": 0.1, "momentum": 0.9, "nesterov": True}, {"lr": 0.1, "momentum": 0.9, "dampening": 1.0},
+          {"lr": 0.1, "momentum": 1.0}]  # only a negative momentum is rejected: torch.optim.SGD takes 1.0
 
 
 def test_rejects_bad_arguments(student, gen):

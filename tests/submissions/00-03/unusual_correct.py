@@ -67,7 +67,8 @@ CELLS = {
     mask = torch.zeros(len(seqs), L, dtype=torch.bool)
     for i, n in enumerate(lengths.tolist()):
         mask[i, :n] = True
-    inputs = torch.full((len(seqs), L) + tuple(seqs[0].shape[1:]), padding_value, dtype=seqs[0].dtype)
+    inputs = torch.full((len(seqs), L) + tuple(seqs[0].shape[1:]), padding_value, dtype=seqs[0].dtype,
+                        device=seqs[0].device)
     if L > 0:
         inputs[mask] = torch.cat([t.reshape(t.shape) for t in seqs])
     return {"labels": torch.tensor([int(torch.as_tensor(y)) for y in labels]).to(torch.int64),
