@@ -199,6 +199,21 @@ def capture(ns, state, names, x, dtype_name="float32"):
             "hooks_left": _hook_counts(model), "plain": plain, "after": after, "forward_runs": runs[0]}
 
 
+def capture_twice(ns, states, names, xs):
+    """capture_activations on two models one after the other (states, names and xs hold one entry per call),
+    every returned dict kept: what each holds after both calls."""
+    got = []
+    for state, nm, x in zip(states, names, xs):
+        model = make_net(0)
+        model.load_state_dict(state)
+        model.eval()
+        acts = get(ns, "capture_activations")(model, list(nm), x)
+        if not isinstance(acts, dict):
+            raise TypeError(f"capture_activations should return a dict, got {type(acts).__name__}")
+        got.append(acts)
+    return [{str(k): v for k, v in acts.items()} for acts in got]
+
+
 def capture_among_hooks(ns, state, names, x):
     """capture_activations on a model that already carries hooks of the caller's (a forward hook and a forward
     pre-hook on a few submodules): which of those are still registered afterwards, and still called."""
@@ -248,15 +263,30 @@ def capture_train(ns, state, names, x, eval_modules=()):
             "training": {n or "(the model)": m.training for n, m in model.named_modules()}}
 
 
-def capture_failing(ns, state, names):
-    """A forward that raises (wrong input shape): hooks must still be removed."""
+class _Refuses(nn.Module):
+    """A last layer that rejects every input with a ValueError (a model's own argument check)."""
+
+    def forward(self, x):
+        raise ValueError(f"_Refuses: this model takes no input of shape {tuple(x.shape)}")
+
+
+def capture_failing(ns, state, names, late_value_error=False):
+    """A forward that raises: a RuntimeError at the first layer (3 channels where the conv takes 1), or with
+    late_value_error, a ValueError from an extra last layer (the hooked submodules have run by then). Hooks must
+    still be removed."""
     model = make_net(0)
     model.load_state_dict(state)
-    err = capture_error(get(ns, "capture_activations"), model, list(names), torch.randn(2, 3, 8, 8))
+    x = torch.randn(2, 3, 8, 8)
+    if late_value_error:
+        model.append(_Refuses())
+        x = torch.randn(2, 1, 8, 8)
+    err = capture_error(get(ns, "capture_activations"), model, list(names), x)
     return {"error": err, "hooks_left": _hook_counts(model)}
 
 
-def capture_unknown(ns, state):
+def capture_unknown(ns, state, names=("0", "no_such_layer")):
+    """capture_activations asked for names the model has no submodule of: how it raised, the hooks left and how
+    often the model ran."""
     model = make_net(0)
     model.load_state_dict(state)
     runs = [0]
@@ -266,7 +296,7 @@ def capture_unknown(ns, state):
         runs[0] += 1
         return real_forward(*a, **k)
     model.forward = counted
-    err = capture_error(get(ns, "capture_activations"), model, ["0", "no_such_layer"], torch.randn(1, 1, 8, 8))
+    err = capture_error(get(ns, "capture_activations"), model, list(names), torch.randn(1, 1, 8, 8))
     return {"error": err, "hooks_left": _hook_counts(model), "forward_runs": runs[0]}
 
 

@@ -346,6 +346,25 @@ def test_softplus_non_contiguous(student, gen, shape, layout):
                           atol=1e-10, rtol=1e-8)
 
 
+@pytest.mark.task("softplus")
+def test_softplus_nodes_keep_their_own_input(student, gen):
+    """StableSoftplus: two nodes built before one backward each return grad_out * sigmoid of their own input"""
+    xs = [(rand(gen, 3, 4, grad=False) * 6).requires_grad_(True) for _ in range(2)]
+    v = [torch.randn(3, 4, generator=gen, dtype=f64) for _ in range(2)]
+    got = student.call("two_nodes_vjp", name="StableSoftplus", first=([xs[0]], ()), second=([xs[1]], ()), v=v)
+    what = ("out1 = StableSoftplus.apply(x1) and out2 = StableSoftplus.apply(x2) (x1, x2 of shape (3, 4)) built one "
+            "after the other, then one backward through both")
+    expect(isinstance(got, list) and len(got) == 2, f"{what}: expected two nodes' results back, got "
+                                                    f"{len(got) if isinstance(got, list) else type(got).__name__}")
+    for i, (x, w, r) in enumerate(zip(xs, v, got), start=1):
+        expect_close(r["out"], F.softplus(x.detach()), f"{what}: out{i}", atol=1e-10, rtol=1e-8)
+        grads = r.get("grads")
+        expect(isinstance(grads, list) and len(grads) == 1, f"{what}: expected one gradient for x{i}, got {grads!r}")
+        expect_close(grads[0], w * torch.sigmoid(x.detach()), f"{what}: the gradient for x{i} (each node's backward "
+                     f"returns grad_out * sigmoid(x) of its own x: keep x on ctx (ctx.save_for_backward), not on the "
+                     f"class or in a global)", atol=1e-10, rtol=1e-8)
+
+
 # ------------------------------------------------------------------ LogCosh
 def _logcosh(x):
     return x + torch.nn.functional.softplus(-2 * x) - math.log(2.0)  # log(cosh(x)), stable

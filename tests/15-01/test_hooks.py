@@ -208,6 +208,19 @@ def test_capture_cleans_up_when_forward_raises(student):
 
 
 @pytest.mark.task("forward_hooks", weight=0.1)  # its right answer is a constant ("raised X"): worth little
+def test_capture_cleans_up_after_any_error(student):
+    """capture_activations removes its hooks whatever the forward pass raises: a ValueError from the model's last
+    layer, after the hooked submodules have run, too"""
+    r = student.call("capture_failing", state=fresh_state(5), names=["0", "3.1"], late_value_error=True)
+    what = ("capture_activations(model, ['0', '3.1'], x) for a model whose last layer raises ValueError (after "
+            "'0' and '3.1' have run)")
+    expect_raises(r["error"], "ValueError", f"{what}: the model's own error should propagate")
+    expect(r["hooks_left"] == 0, f"{what}: {r['hooks_left']} hook(s) were left on the model; remove the handles in "
+                                 f"a finally block, which runs whatever the error (an except clause for one error "
+                                 f"type misses the others)")
+
+
+@pytest.mark.task("forward_hooks", weight=0.1)  # its right answer is a constant ("raised X"): worth little
 def test_capture_rejects_unknown_names(student):
     """capture_activations raises KeyError for a submodule name the model does not have"""
     r = student.call("capture_unknown", state=fresh_state(2))
@@ -226,6 +239,44 @@ def test_capture_unknown_name_runs_nothing(student):
            f"before running the model" if raised else
            f"capture_activations(model, ['0', 'no_such_layer'], x) did not raise KeyError (this check needs that "
            f"KeyError, raised before the model runs)")
+
+
+@pytest.mark.task("forward_hooks")
+def test_capture_results_stay_apart(student, gen):
+    """two calls on two models, the first call's dict kept: afterwards it still maps its own names to its own
+    model's outputs (each call returns its own dict, not one shared between calls)"""
+    states = [fresh_state(int(torch.randint(0, 10_000, (1,), generator=gen))) for _ in range(2)]
+    xs = [torch.randn(2, 1, 8, 8, generator=gen) for _ in range(2)]
+    names = [["0", "3.1"], ["3.1", "5"]]   # one name in both calls, on different models and inputs
+    got = student.call("capture_twice", states=states, names=names, xs=xs)
+    what = (f"acts_a = capture_activations(model_a, {names[0]}, x_a), then acts_b = capture_activations(model_b, "
+            f"{names[1]}, x_b), acts_a kept")
+    expect(isinstance(got, list) and len(got) == 2, f"{what}: expected both dicts back, got "
+                                                    f"{len(got) if isinstance(got, list) else type(got).__name__}")
+    for label, acts, state, nm, x in zip(("acts_a (read after the second call)", "acts_b"), got, states, names, xs):
+        expect(sorted(acts) == sorted(nm), f"{what}: {label} has keys {sorted(acts)}, expected {sorted(nm)} (each "
+                                           f"call returns a new dict of the names it was asked for; a dict kept "
+                                           f"between calls changes under the caller)")
+        want = reference_acts(state, nm, x)
+        for n in nm:
+            expect_close(acts[n], want[n], f"{what}: {label}['{n}'] (that call's model's output for that call's x)",
+                         atol=1e-6, rtol=1e-5)
+
+
+@pytest.mark.task("forward_hooks", weight=0.1)  # its right answer is a constant ("raised X"): worth little
+@pytest.mark.parametrize("names", [["0", "0.weight"], ["training", "3"]], ids=["parameter", "flag"])
+def test_capture_rejects_attribute_names(student, names):
+    """capture_activations raises KeyError, before running the model and leaving no hook, for a name that is an
+    attribute of the model but not a submodule (a parameter's name, a flag): names are those of
+    model.named_modules()"""
+    r = student.call("capture_unknown", state=fresh_state(4), names=names)
+    what = (f"capture_activations(model, {names}, x), where {[n for n in names if n not in ('0', '3')][0]!r} is an "
+            f"attribute of the model but not in model.named_modules()")
+    expect_raises(r["error"], "KeyError", f"{what} (look names up in dict(model.named_modules()); getattr finds "
+                  f"parameters and flags too)")
+    expect(r["forward_runs"] == 0 and r["hooks_left"] == 0, f"{what}: raised KeyError after running the model "
+           f"{r['forward_runs']} time(s), with {r['hooks_left']} hook(s) left; check every name before running "
+           f"anything")
 
 
 @pytest.mark.task("forward_hooks")
@@ -362,6 +413,21 @@ def test_clipping_skips_frozen_and_handles_remove(student, gen):
 
 
 @pytest.mark.task("grad_hooks")
+def test_clipping_partly_frozen_layers(student, gen):
+    """a parameter is frozen or not on its own: in a layer with a trained weight and a frozen bias, and in one with a
+    frozen weight and a trained bias, exactly the parameters that require a gradient get a hook"""
+    state = grad_model_state(int(torch.randint(0, 10_000, (1,), generator=gen)))
+    batches = [(torch.randn(8, 6, generator=gen), 4.0)]
+    frozen = ["0.bias", "2.weight"]
+    r = student.call("clipped_grads", state=state, frozen=frozen, max_norm=0.1, batches=batches)
+    what = (f"attach_grad_clipping(model, 0.1) with {frozen} frozen (their layers' other parameters, 0.weight and "
+            f"2.bias, require a gradient)")
+    expect(r["n_handles"] == 2, f"{what}: expected 2 handles (one per parameter that requires a gradient), got "
+                                f"{r['n_handles']}")
+    compare_grads(r, expected_clipped(state, frozen, 0.1, batches), what)
+
+
+@pytest.mark.task("grad_hooks")
 def test_clipping_rescales_grad_in_place(student, gen):
     """the hook rescales param.grad in place: .grad stays the tensor autograd accumulated into"""
     state = grad_model_state(int(torch.randint(0, 10_000, (1,), generator=gen)))
@@ -377,13 +443,18 @@ def test_clipping_rescales_grad_in_place(student, gen):
 
 
 @pytest.mark.task("grad_hooks")
-def test_clipping_leaves_zero_gradient_alone(student, gen):
-    """a gradient whose norm is 0 is at most max_norm: the hook leaves it alone (no division by zero)"""
+@pytest.mark.parametrize("max_norm", [0.5, 0.0], ids=["positive", "max_norm0"])
+def test_clipping_leaves_zero_gradient_alone(student, gen, max_norm):
+    """a gradient whose norm is 0 is at most max_norm: the hook leaves it alone (no division by zero), also for
+    max_norm = 0 (0 is not above 0: no 0 / 0)"""
     state = grad_model_state(int(torch.randint(0, 10_000, (1,), generator=gen)))
     batches = [(torch.randn(8, 6, generator=gen), 0.0)]   # loss * 0: every gradient is exactly zero
-    r = student.call("clipped_grads", state=state, frozen=[], max_norm=0.5, batches=batches)
-    compare_grads(r, expected_clipped(state, [], 0.5, batches),
-                  "max_norm=0.5 and a loss multiplied by 0 (every gradient all zeros, norm 0 <= max_norm)")
+    r = student.call("clipped_grads", state=state, frozen=[], max_norm=max_norm, batches=batches)
+    note = (" (norm 0 is not > max_norm 0, so 'leave it alone otherwise' applies: a factor max_norm / norm = 0 / 0 "
+            "is nan and turns the zeros into nan)" if max_norm == 0 else "")
+    compare_grads(r, expected_clipped(state, [], max_norm, batches),
+                  f"max_norm={max_norm} and a loss multiplied by 0 (every gradient all zeros, norm 0 <= max_norm)"
+                  f"{note}")
 
 
 @pytest.mark.task("grad_hooks")

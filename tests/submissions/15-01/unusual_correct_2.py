@@ -6,7 +6,8 @@ every task must keep full marks.
 - LogCosh: |x| + F.softplus(-2|x|) - log 2 (softplus of a non-positive argument is exact);
 - Clamp: bounds kept on ctx, the kink mask recomputed in backward from (x - lo) * (hi - x) > 0;
 - capture_activations: model.get_submodule, its AttributeError turned into KeyError;
-- attach_grad_clipping: a branch-free tensor factor min(1, max_norm / norm);
+- attach_grad_clipping: a branch-free tensor factor, torch.where(norm > max_norm, max_norm / norm, 1) (round 18:
+  it was clamp(max_norm / norm, max=1), which is 0 / 0 = nan for max_norm = 0 and an all-zero gradient);
 - run_broken through an indexed assignment, run_fixed through torch.autograd.backward.
 """
 EXPECT = {t: "pass" for t in ["scaled_mul", "softplus", "logcosh", "clamp", "forward_hooks", "grad_hooks", "inplace"]}
@@ -106,7 +107,7 @@ def capture_activations(model, names, x):
 def attach_grad_clipping(model, max_norm):
     def hook(p):
         norm = torch.linalg.vector_norm(p.grad)
-        p.grad.mul_(torch.clamp(max_norm / norm, max=1.0))
+        p.grad.mul_(torch.where(norm > max_norm, max_norm / norm, 1.0))
 
     return [p.register_post_accumulate_grad_hook(hook) for p in model.parameters() if p.requires_grad]
 ''',
