@@ -181,7 +181,7 @@ def _hops(frames, src, world):
 def test_broadcast_depth_is_logarithmic(runs, world):
     """tree_broadcast: along the messages, no rank is more than ceil(log2 N) hops from src"""
     limit = C.ceil_log2(world)
-    for name in _names(world, ("f32",)):
+    for name in runs.names(world):  # every case: a tree whatever x's size (a 256 KiB x too) or dtype
         case, frames = runs.case(world, name)
         depth = _hops(frames, case["src"], world)
         missing = [r for r in range(world) if r not in depth]
@@ -198,7 +198,7 @@ def test_broadcast_depth_is_logarithmic(runs, world):
 def test_broadcast_sends_per_rank_logarithmic(runs, world):
     """tree_broadcast: no rank sends more than ceil(log2 N) messages"""
     limit = C.ceil_log2(world)
-    for name in _names(world, ("f32",)):
+    for name in runs.names(world):  # every case: whatever x's size or dtype
         case, frames = runs.case(world, name)
         for rank, f in enumerate(frames):
             n = len(f["sends"])

@@ -347,11 +347,13 @@ def test_all_reduce_uses_no_collective(all_reduce_runs):
 @pytest.mark.parametrize("world", (3, 4))
 def test_all_reduce_along_the_ring(all_reduce_runs, world):
     """ring_all_reduce sends every message to one ring neighbour (the ring above, or run leftwards), not to every rank"""
-    for name in ("f64", "big", "short"):  # short: fewer elements than ranks is no reason to leave the ring
+    # every case (fewer elements than ranks, 0-d, integer or narrow x is no reason to leave the ring); a ring that
+    # skips the messages of empty chunks may send nothing for an empty x
+    for name in all_reduce_runs.names(world):
         case, frames = all_reduce_runs.case(world, name)
         for rank, f in enumerate(frames):
             dsts = sorted({s["dst"] for s in f["sends"]})
-            ok = dsts in ([(rank + 1) % world], [(rank - 1) % world])
+            ok = dsts in ([(rank + 1) % world], [(rank - 1) % world]) or (not dsts and name != "f64")
             expect(ok, f"{case['what']} on rank {rank} of {world}: sent messages to ranks {dsts}; the ring sends "
                        f"every chunk to one neighbour, (rank + 1) % N = {(rank + 1) % world} (or, run leftwards, "
                        f"(rank - 1) % N), and receives from the other")
@@ -374,8 +376,8 @@ def _check_bandwidth(runs, world, name):
 @pytest.mark.task("ring_all_reduce")
 @pytest.mark.parametrize("world", (3, 4))
 def test_all_reduce_bandwidth_optimal(all_reduce_runs, world):
-    """ring_all_reduce: no rank sends more than 2(N-1)·ceil(n/N) elements (N dividing n, n = N, n = N-1 and n = 0 too)"""
-    for name in ("big", "f64", "i64", "few", "per_rank", "empty", "short"):
+    """ring_all_reduce: no rank sends more than 2(N-1)·ceil(n/N) elements (every case: N dividing n, n = N, n = N-1, n = 0, 0-d, narrow dtypes)"""
+    for name in all_reduce_runs.names(world):  # every case: 0-d, one element, narrow dtypes, any layout
         _check_bandwidth(all_reduce_runs, world, name)
         _check_sum(all_reduce_runs, world, name)  # the bytes counted are those of this run
 
