@@ -263,8 +263,9 @@ run_hidden("15-07", "size_rules", globals())
 #   `segment.large_pool.current` in `torch.cuda.memory_stats()`.
 #
 # `simulate(trace)` (given) runs a trace of ops `("alloc", name, nbytes)`, `("free", name)` and
-# `("empty_cache",)` and returns the stats after each op. You may restructure everything (other data
-# structures, no classes at all) as long as `simulate` keeps its contract.
+# `("empty_cache",)` and returns the stats after each op. Any other op raises an exception that
+# names it (the given code raises `ValueError`). You may restructure everything (other data structures, no classes
+# at all) as long as `simulate` keeps its contract.
 #
 # A worked example you can check by hand: `alloc a 3 MiB` -> one 20 MiB large segment split into
 # [a: 3 MiB | free: 17 MiB]; allocated 3 MiB, reserved 20 MiB. `alloc b 4 MiB` reuses the 17 MiB block

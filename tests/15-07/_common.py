@@ -64,7 +64,7 @@ def fmt_bytes(n) -> str:
 
 
 def fmt_op(op) -> str:
-    return "(" + ", ".join(repr(x) for x in op) + ")"
+    return "(" + ", ".join(repr(x) for x in op) + ("," if len(op) == 1 else "") + ")"
 
 
 def fmt_trace(ops, upto: int, max_ops: int = 14) -> str:

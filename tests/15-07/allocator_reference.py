@@ -67,6 +67,7 @@ class RefAllocator:
         self.tie = tie
         self.segments = []  # each: {"id", "pool", "size", "blocks": [[offset, size, owner-or-None], ...]}
         self.owner = {}  # name -> (segment, block) ; name with 0 bytes -> None
+        self.requested = {}  # name -> the bytes it asked for (a snapshot's "requested_size" of its block)
         self.next_id = 0
 
     def malloc(self, name, nbytes: int) -> None:
@@ -101,6 +102,7 @@ class RefAllocator:
             blk[1] = size
         blk[2] = name
         self.owner[name] = (seg, blk)
+        self.requested[name] = nbytes
 
     def free(self, name) -> None:
         entry = self.owner.pop(name)
@@ -178,11 +180,19 @@ def will_oom(segments, device_free: int, nbytes: int) -> bool:
 
 
 def snapshot_of(model: RefAllocator) -> list[dict]:
-    """The model's state in the shape of torch.cuda.memory_snapshot() (only the keys the task uses)."""
+    """The model's state in the shape of torch.cuda.memory_snapshot(), with the other keys a real one has
+    ("among others", the text says): segments carry device, address, stream, active_size and requested_size,
+    blocks their address and requested_size (the bytes the tensor asked for, below its rounded size; 0 for a
+    free block), so a summary must read the keys the text names ("size", not "requested_size")."""
     out = []
     for s in model.segments:
-        blocks = [{"size": b[1], "state": "inactive" if b[2] is None else "active_allocated"} for b in s["blocks"]]
-        out.append({"segment_type": s["pool"], "total_size": s["size"],
-                    "allocated_size": sum(b["size"] for b in blocks if b["state"] == "active_allocated"),
-                    "blocks": blocks})
+        base = (s["id"] + 1) << 34  # a segment's made-up device address: 16 GiB apart, block offsets added
+        blocks = [{"address": base + b[0], "size": b[1],
+                   "requested_size": 0 if b[2] is None else model.requested.get(b[2], b[1]),
+                   "state": "inactive" if b[2] is None else "active_allocated"} for b in s["blocks"]]
+        used = [b for b in blocks if b["state"] == "active_allocated"]
+        out.append({"device": 0, "address": base, "total_size": s["size"],
+                    "allocated_size": sum(b["size"] for b in used), "active_size": sum(b["size"] for b in used),
+                    "requested_size": sum(b["requested_size"] for b in used), "stream": 0,
+                    "segment_type": s["pool"], "blocks": blocks})
     return out

@@ -12,6 +12,10 @@ block, by fakes:
   ``ScriptBackend`` (the one a probe uses inside the student's process, where no allocator model may be
   sent: a submission could call it) logs the allocations and frees and answers with a snapshot and
   statistics the judge computed beforehand from the same model; the judge checks the log.
+* random numbers: the CUDA default generator is a (seed, offset) pair; ``torch.randn(..., device="cuda")``
+  without a generator advances its offset by the number of values drawn, and ``torch.cuda.get_rng_state``/
+  ``set_rng_state``/``manual_seed``/``manual_seed_all``/``initial_seed`` (what ``torch.random.fork_rng`` uses)
+  read and write it, so a probe can see whether code saves, restores or reseeds the GPU's random state.
 * time: one fake stream. ``a @ b`` on fake tensors queues ``kernel_ms`` of work and returns at once, as a
   kernel launch does; the work "runs" on the real clock (``time.perf_counter``). ``synchronize`` and
   ``Event.synchronize`` sleep until the queued work is done; an event's timestamp is when the stream
@@ -186,7 +190,7 @@ class ModelBackend(ScriptBackend):
         return self.snapshot_of(self.model)
 
 
-_STATE = {"stream": None, "backend": None, "kernel_ms": 0.0}
+_STATE = {"stream": None, "backend": None, "kernel_ms": 0.0, "rng": [0, 0]}
 
 
 def _cuda_tensor(nbytes: int, shape, dtype):
@@ -219,7 +223,22 @@ def _randn(*size, device=None, dtype=None, generator=None, **kw):
     if not (_is_cuda(device) or isinstance(generator, _FakeGenerator)):
         return _REAL["randn"](*size, device=device, dtype=dtype, generator=generator, **kw)
     shape, dtype = _shape(size), dtype or torch.get_default_dtype()
+    if generator is None:  # the default CUDA generator: its offset moves on by the values drawn
+        _STATE["rng"][1] += _numel(shape)
     return _cuda_tensor(_numel(shape) * torch.empty((), dtype=dtype).element_size(), shape, dtype)
+
+
+def _get_rng_state(device="cuda"):
+    """The default CUDA generator's state as a uint8 tensor (a real one is a ByteTensor too)."""
+    return _REAL["tensor"](list(_STATE["rng"]), dtype=torch.int64).view(torch.uint8)
+
+
+def _set_rng_state(new_state, device="cuda") -> None:
+    _STATE["rng"] = [int(v) for v in new_state.view(torch.int64).tolist()]
+
+
+def _manual_seed(seed) -> None:
+    _STATE["rng"] = [int(seed), 0]
 
 
 class _FakeGenerator:
@@ -275,13 +294,20 @@ def install(backend=None, kernel_ms: float = 0.0):
         (torch, "empty"): _empty,
         (torch, "randn"): _randn,
         (torch, "Generator"): _generator,
+        (cuda, "get_rng_state"): _get_rng_state,
+        (cuda, "set_rng_state"): _set_rng_state,
+        (cuda, "get_rng_state_all"): lambda: [_get_rng_state()],
+        (cuda, "set_rng_state_all"): lambda states: _set_rng_state(list(states)[0]),
+        (cuda, "manual_seed"): _manual_seed,
+        (cuda, "manual_seed_all"): _manual_seed,
+        (cuda, "initial_seed"): lambda: _STATE["rng"][0],
     }
     saved = {key: getattr(*key) for key in patches}
     _REAL.update(empty=saved[(torch, "empty")], randn=saved[(torch, "randn")],
-                 Generator=saved[(torch, "Generator")])
+                 Generator=saved[(torch, "Generator")], tensor=torch.tensor)
     previous = dict(_STATE)
     _STATE.update(stream=FakeStream(), backend=backend if backend is not None else ScriptBackend(),
-                  kernel_ms=float(kernel_ms))
+                  kernel_ms=float(kernel_ms), rng=[0, 0])
     try:
         for (obj, name), fake in patches.items():
             setattr(obj, name, fake)

@@ -46,6 +46,16 @@ def size_rules(ns, sizes):
 
 
 # ------------------------------------------------------------------ allocator model
+def simulate_raises(ns, trace):
+    """simulate(trace) for a trace holding an op the text does not define: the exception it raised (its
+    classes and message), or what it returned instead."""
+    try:
+        out = get(ns, "simulate")([tuple(op) for op in trace])
+    except Exception as e:  # the student's code raised: report it, the judge decides
+        return {"raised": [f"{c.__module__}.{c.__qualname__}" for c in type(e).__mro__], "message": str(e)[:300]}
+    return {"raised": None, "returned": f"<{type(out).__name__}: {repr(out)[:200]}>"}
+
+
 def simulate(ns, trace):
     ops = [tuple(op) for op in trace]
     out = get(ns, "simulate")(ops)
@@ -103,9 +113,12 @@ def summarize_live_gpu(ns, sizes, free_every, standin=None, script=None):
         snap = torch.cuda.memory_snapshot()
         stats = torch.cuda.memory_stats()
         log = [list(op) for op in fake["backend"].log] if fake else None
+    # plain data, with the block keys a real snapshot has beside size and state (address, requested_size)
     segs = [{"segment_type": s["segment_type"], "total_size": int(s["total_size"]),
              "allocated_size": int(s["allocated_size"]),
-             "blocks": [{"size": int(b["size"]), "state": str(b["state"])} for b in s["blocks"]]} for s in snap]
+             "blocks": [{"size": int(b["size"]), "state": str(b["state"]),
+                         **{k: int(b[k]) for k in ("address", "requested_size") if k in b}} for b in s["blocks"]]}
+            for s in snap]
     got = summarize(ns, segs)
     del keep
     return {"summary": got, "segments": segs, "allocated": int(stats.get("allocated_bytes.all.current", 0)),
@@ -131,32 +144,38 @@ def _mro(v):
     return [f"{c.__module__}.{c.__qualname__}" for c in type(v).__mro__]
 
 
-def time_pattern(ns, pattern_ms, warmup, as_device=False, device="cpu"):
-    """time_op on an fn whose k-th call sleeps pattern_ms[k] (the warm-up calls first); iters = the rest.
-    device: the CPU's spelling ("cpu" or "cpu:0"); as_device: pass it as torch.device(device) instead."""
+def time_pattern(ns, pattern_ms, warmup, as_device=False, device="cpu", positional=False):
+    """time_op on an fn whose k-th call sleeps pattern_ms[k] (the warm-up calls first; 0: returns at once,
+    no sleep); iters = the rest. device: the CPU's spelling ("cpu" or "cpu:0"); as_device: pass it as
+    torch.device(device) instead. positional: time_op(fn, warmup, iters, device), by position."""
     calls, stamps = [0], []
 
     def fn():
         k = min(calls[0], len(pattern_ms) - 1)
         calls[0] += 1
         t0 = time.perf_counter()
-        time.sleep(pattern_ms[k] / 1000)
+        if pattern_ms[k]:
+            time.sleep(pattern_ms[k] / 1000)
         stamps.append((t0, time.perf_counter()))
-    ms = get(ns, "time_op")(fn, warmup=warmup, iters=len(pattern_ms) - warmup,
-                            device=torch.device(device) if as_device else device)
+    args = (warmup, len(pattern_ms) - warmup, torch.device(device) if as_device else device)
+    time_op = get(ns, "time_op")
+    ms = time_op(fn, *args) if positional else time_op(fn, warmup=args[0], iters=args[1], device=args[2])
     return {"ms": _plain(ms), "calls": calls[0], "stamps": stamps}
 
 
 
 def time_count(ns, kwargs, args=()):
     """time_op(fn, *args, **kwargs) on an fn that only counts its calls: kwargs leaves out the arguments whose
-    defaults are being tried; args passes warmup, iters and device by position, as the signature allows."""
+    defaults are being tried; args passes warmup, iters and device by position, as the signature allows.
+    Then the same call again, on the same fn: calls_again counts the calls of that second time_op."""
     calls = [0]
 
     def fn():
         calls[0] += 1
     ms = get(ns, "time_op")(fn, *args, **kwargs)
-    return {"ms": _plain(ms), "calls": calls[0]}
+    first = calls[0]
+    get(ns, "time_op")(fn, *args, **kwargs)
+    return {"ms": _plain(ms), "calls": first, "calls_again": calls[0] - first}
 
 _CLOCKS = {name: getattr(time, name) for name in ("perf_counter", "perf_counter_ns", "time", "time_ns", "monotonic",
                                                   "monotonic_ns", "process_time", "process_time_ns", "thread_time",
@@ -211,24 +230,32 @@ def time_caller_state(ns, threads, seed, warmup, iters, last_threads=None, devic
     RNG, called with torch.set_num_threads(threads) and torch.manual_seed(seed); also the thread count and
     the next draw right after time_op returns. last_threads: fn's last call sets that thread count after
     recording. The worker's own thread count and RNG are restored. device="cuda" with ``standin``: time_op's
-    CUDA path, against the CUDA stand-in."""
+    CUDA path, against the CUDA stand-in; there fn also draws torch.randn(2, device="cuda") from the default
+    CUDA generator (seeded with torch.cuda.manual_seed(seed)), and cuda_seen / cuda_after hold that generator's
+    offset before each call and after time_op returns."""
     old_threads, old_rng = torch.get_num_threads(), torch.get_rng_state()
-    seen = []
+    seen, cuda_seen, fake = [], [], [None]
 
     def fn():
         seen.append((torch.get_num_threads(), torch.rand(1, dtype=torch.float64).item()))
+        if fake[0] is not None:
+            cuda_seen.append(fake[0]["rng"][1])
+            torch.randn(2, device="cuda")
         if last_threads is not None and len(seen) == warmup + iters:
             torch.set_num_threads(last_threads)
     try:
         torch.set_num_threads(threads)
         torch.manual_seed(seed)
-        with _standin(standin):
+        with _standin(standin) as fake[0]:
+            if fake[0] is not None:
+                torch.cuda.manual_seed(seed)
             ms = get(ns, "time_op")(fn, warmup=warmup, iters=iters, device=device)
+            cuda_after = list(fake[0]["rng"]) if fake[0] is not None else None
         after = (torch.get_num_threads(), torch.rand(1, dtype=torch.float64).item())
     finally:
         torch.set_num_threads(old_threads)
         torch.set_rng_state(old_rng)
-    return {"ms": _plain(ms), "seen": seen, "after": after}
+    return {"ms": _plain(ms), "seen": seen, "after": after, "cuda_seen": cuda_seen, "cuda_after": cuda_after}
 
 
 def time_matmul_gpu(ns, n, warmup, iters, seed, standin=None, kernel_ms=0.0, device="cuda", as_device=False):

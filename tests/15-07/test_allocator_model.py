@@ -29,6 +29,29 @@ def test_fixture_traces(student, gen):
         C.compare_with_tail(student, t["ops"], t["expected"], gen, f"trace '{name}' ({fx['source']} expectations)")
 
 
+_UNKNOWN_OPS = (("allocate", "x", 4096), ("malloc", "x", 3 * MiB), ("delete", "t1"), ("release", "t1"),
+               ("empty",), ("reset",))
+
+
+def test_unknown_op_raises(student, gen):
+    """simulate raises an exception naming the op for an op that is none of alloc, free and empty_cache (a misspelt
+    op after a few good ones is not skipped as a no-op)"""
+    n = int(torch.randint(1, 8, (1,), generator=gen))
+    rng = random.Random(int(torch.randint(0, 2**31 - 1, (1,), generator=gen)))
+    good = [("alloc", f"t{i}", C.random_size(rng)) for i in range(n)]
+    bad = _UNKNOWN_OPS[int(torch.randint(0, len(_UNKNOWN_OPS), (1,), generator=gen))]
+    ops = good + [bad, ("free", "t0")]
+    r = student.call("simulate_raises", trace=[list(o) for o in ops])
+    what = f"simulate({C.fmt_trace(ops, len(ops) - 1)})"
+    if r["raised"] is None:
+        fail(f"{what} returned {r['returned']} for the op {C.fmt_op(bad)}; the text: simulate runs ops "
+             f"('alloc', name, nbytes), ('free', name) and ('empty_cache',), and any other op raises an exception "
+             f"that names it (the given code raises ValueError)")
+    expect(bad[0] in r["message"], f"{what} raised {r['raised'][0]}({r['message']!r}), which does not name the op "
+                                   f"{bad[0]!r}; the text: any other op raises an exception that names it (the given "
+                                   f"code: ValueError(f'unknown op {{op!r}}'))")
+
+
 def test_allocated_vs_reserved(student, gen):
     """freeing returns memory to the cache: allocated drops, reserved stays"""
     n = int(torch.randint(1 * MiB + 1, 9 * MiB, (1,), generator=gen))

@@ -82,7 +82,8 @@ def _check_summary(student, segs, label):
 @settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 2**31 - 1))
 def test_summary_random_states(student, seed):
-    """summarize_snapshot agrees with the allocator state after random traces (some blocks pending free)"""
+    """summarize_snapshot agrees with the allocator state after random traces (some blocks pending free; the blocks
+    carry 'requested_size' and 'address' too, as in a real torch.cuda.memory_snapshot())"""
     rng = random.Random(seed)
     ops = C.random_trace(rng, 40, p_cache=0.05)
     _check_summary(student, _with_pending(_snapshot_after(ops), rng, 0.25),

@@ -110,7 +110,8 @@ def test_warmup_excluded_and_call_count(student, gen):
 
 def test_call_count_with_defaults_and_no_warmup(student, gen):
     """time_op's defaults are warmup=3 and iters=10, and warmup=0 means no untimed call: fn runs warmup + iters times;
-    warmup, iters and device may also be passed by position, as the signature time_op(fn, warmup, iters, device) allows"""
+    warmup, iters and device may also be passed by position, as the signature time_op(fn, warmup, iters, device) allows;
+    a second time_op on the same fn warms it up again (each call of time_op makes warmup + iters calls)"""
     k = int(torch.randint(1, 6, (1,), generator=gen))
     w = int(torch.randint(1, 4, (1,), generator=gen))
     cases = [({}, (), 3 + 10, "time_op(fn) (the defaults warmup=3, iters=10, device='cpu')"),
@@ -122,24 +123,51 @@ def test_call_count_with_defaults_and_no_warmup(student, gen):
         r = student.call("time_count", kwargs=kwargs, args=list(args))
         expect(r["calls"] == want, f"{what} for an fn that returns at once: fn should be called exactly {want} times "
                                    f"(warmup + iters), it was called {r['calls']} times")
+        expect(r["calls_again"] == want,
+               f"{what}, called a second time on the same fn (which returns at once): fn should again be called "
+               f"exactly {want} times, it was called {r['calls_again']} times; the text: time_op calls fn() warmup "
+               f"times untimed, then iters times timed - every time it is called, so no state kept from an earlier "
+               f"call (a warm-up done once per fn) changes that")
 
 
 def test_mean_of_uneven_calls(student, gen):
     """time_op returns the mean over the timed calls, not the median or the fastest, when call times differ, to
-    the fraction of a millisecond (calls of 0.5-3.5 ms and 20.5 ms; device=torch.device('cpu:0'))"""
+    the fraction of a millisecond (calls of 0.5-3.5 ms and 20.5 ms; time_op(fn, 1, 5, torch.device('cpu:0')), the
+    arguments by position in the signature's order warmup, iters, device)"""
     # Half-millisecond calls: a mean of per-call times kept in whole milliseconds (int(), floor) loses about
     # 0.5 ms a call, 8 % of this mean, against the 2 % the window allows below the measured mean.
     timed = [k + 0.5 for k in torch.randint(0, 4, (4,), generator=gen).tolist()] + [20.5]
     slow = int(torch.randint(0, 5, (1,), generator=gen))
     timed[slow], timed[-1] = timed[-1], timed[slow]  # the slow call at a random place
-    r, wall = _time_pattern(student, [3] + timed, 1, as_device=True, device="cpu:0")
-    what = (f"time_op(fn, warmup=1, iters=5, device=torch.device('cpu:0')) where the timed calls sleep {timed} ms "
-            f"(torch.device('cpu:0') is the CPU)")
+    r, wall = _time_pattern(student, [3] + timed, 1, as_device=True, device="cpu:0", positional=True)
+    what = (f"time_op(fn, 1, 5, torch.device('cpu:0')) (by position: warmup=1, iters=5, in the order of the "
+            f"signature time_op(fn, warmup, iters, device)) where the warm-up call sleeps 3 ms and the timed calls "
+            f"sleep {timed} ms (torch.device('cpu:0') is the CPU)")
     _slept_as_asked(r, [3] + timed, what, wall)
     win = _measured_window(r, 1, 5) or (4.0, 20.0)
     expect(_num(r["ms"]) and win[0] <= r["ms"] <= win[1],
            f"{what}: they took {win[0] / 0.98:.2f} ms each on average, so the mean per call should be in "
            f"[{win[0]:.2f}, {win[1]:.2f}]; got {r['ms']!r}")
+
+
+def test_mean_of_fast_calls(student, gen):
+    """time_op returns the mean of calls far shorter than a millisecond as it measured it, not rounded or truncated:
+    for an fn that returns at once, at least the time its timed calls took by their own time stamps (device='cpu')"""
+    warmup = int(torch.randint(1, 4, (1,), generator=gen))
+    iters = int(torch.randint(100, 201, (1,), generator=gen))
+    pattern = [0] * (warmup + iters)
+    what = f"time_op(fn, warmup={warmup}, iters={iters}, device='cpu') for an fn that returns at once"
+    r, wall = _time_pattern(student, pattern, warmup)
+    _slept_as_asked(r, pattern, what, wall)
+    win = _measured_window(r, warmup, iters)
+    lo = win[0] / 0.98 if win else 0.0
+    # The lower bound is exact (the clock time_op reads around the timed calls spans them all); the upper one
+    # allows 1 ms for a loaded machine, as the other checks do.
+    expect(_num(r["ms"]) and win is not None and win[0] <= r["ms"] <= win[1],
+           f"{what}: its {iters} timed calls took {lo * 1000:.3f} microseconds each on average by fn's own time "
+           f"stamps, so the mean per call should be in [{win[0] if win else 0:.6f}, {win[1] if win else 0:.6f}] "
+           f"milliseconds; got {r['ms']!r} (the text: time_op returns the mean milliseconds per call as a float; "
+           f"a mean rounded to a few decimals or truncated loses calls this short)")
 
 
 def test_cpu_clock_is_perf_counter(student, gen):
@@ -235,7 +263,7 @@ def test_fn_runs_in_the_callers_grad_mode(student, gen):
 def test_fn_runs_with_the_callers_threads_and_rng(student, gen):
     """time_op calls fn as the caller would: with the caller's thread count and random-number state (no
     set_num_threads or manual_seed of its own), and leaves both as fn left them (fn's last call sets another
-    thread count); on the CPU and on CUDA (stand-in)"""
+    thread count); on the CPU and on CUDA (stand-in), where the GPU's generator is read too"""
     for device in ("cpu", "cuda"):  # the CPU path and the CUDA path (the stand-in): the sentence holds for both
         _callers_threads_and_rng(student, gen, device)
 
@@ -272,3 +300,15 @@ def _callers_threads_and_rng(student, gen, device):
                                              f"{r['after'][1]}, expected {draws[len(got)]} (the one after fn's "
                                              f"{len(got)} draws); time_op must leave the random-number state as "
                                              f"fn left it")
+    if device == "cuda":  # the GPU's generator too: fn draws 2 values from it per call (CUDA stand-in)
+        want = [2 * k for k in range(warmup + iters)]
+        expect(r["cuda_seen"] == want,
+               f"{what}, fn also drawing torch.randn(2, device='cuda') after torch.cuda.manual_seed({seed}): "
+               f"before its calls the default CUDA generator had drawn {r['cuda_seen']} values, expected {want} "
+               f"(one call after the other); time_op must not seed, save/restore or draw from the GPU's "
+               f"random-number generator itself")
+        expect(r["cuda_after"] == [seed, 2 * (warmup + iters)],
+               f"{what}, fn also drawing torch.randn(2, device='cuda') after torch.cuda.manual_seed({seed}): after "
+               f"time_op returned the default CUDA generator was (seed, values drawn) = {tuple(r['cuda_after'] or ())}, "
+               f"expected ({seed}, {2 * (warmup + iters)}), as fn's calls left it; time_op must leave the GPU's "
+               f"random-number state as fn left it (no torch.cuda.set_rng_state or fork_rng around the calls)")
