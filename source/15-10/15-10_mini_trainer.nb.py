@@ -304,7 +304,9 @@ run_hidden("15-10", "sampler", globals())
 # back exactly where they were.
 #
 # * torch: `torch.get_rng_state()` / `torch.set_rng_state(t)` (a `uint8` tensor);
-# * CUDA: `torch.cuda.get_rng_state_all()` / `torch.cuda.set_rng_state_all(list)` (only if CUDA is available);
+# * CUDA: `torch.cuda.get_rng_state_all()` / `torch.cuda.set_rng_state_all(list)` (only if CUDA is available,
+#   when capturing and when restoring: a snapshot taken without CUDA has no CUDA state, and restoring it where
+#   CUDA is available, as for a CPU run resumed on a GPU node, still puts the other three back);
 # * NumPy: `np.random.get_state()` / `np.random.set_state(s)` (a tuple holding a NumPy array);
 # * Python: `random.getstate()` / `random.setstate(s)` (a tuple of ints).
 #
@@ -490,7 +492,11 @@ run_hidden("15-10", "callbacks", globals())
 # 2. flush it and `os.fsync` it, so the bytes are really on disk;
 # 3. `os.replace(tmp, path)`: on POSIX a rename within one file system is atomic, so anyone opening
 #    `path` sees either the complete old file or the complete new one, never a mixture;
-# 4. if anything fails, delete the temporary file and re-raise.
+# 4. if anything fails (any exception, a `KeyboardInterrupt` from Ctrl-C included), delete the temporary file
+#    and re-raise that same exception.
+#
+# `atomic_save(obj, path)` takes what `torch.save` takes for `path`: a `str` or any `os.PathLike` (a
+# `pathlib.Path`).
 #
 # `CheckpointCallback(dirpath, every_n_steps, keep_last, monitor, mode)` then manages a folder:
 # * at `on_batch_end`, when `trainer.global_step` is a positive multiple of `every_n_steps` and has not
@@ -501,6 +507,9 @@ run_hidden("15-10", "callbacks", globals())
 # * at `on_validation_end`, if `monitor` is set and is a key of `metrics` (otherwise do nothing) and
 #   `metrics[monitor]` is the best value so far (strictly better; `mode` "min" or "max"), write `best.pt`;
 # * the checkpoint content is `trainer.state_dict()` (section 7); write everything with `atomic_save`.
+# * a checkpoint's content already counts that checkpoint: record the step as saved (or the value as the best)
+#   before calling `trainer.state_dict()`, so that a run resumed from that file neither writes the same step
+#   again nor takes a worse value for a new best.
 
 # %% [solution] id=checkpoint_impl
 def atomic_save(obj, path) -> None:
@@ -618,6 +627,8 @@ run_hidden("15-10", "checkpoint", globals())
 # * **GradScaler.** If `self.scaler` is not None: `scaler.scale(loss / accum_steps).backward()`, and at a step
 #   `scaler.unscale_(optimizer)` **before** measuring or clipping gradients, then `scaler.step(optimizer)` and
 #   `scaler.update()`. (A disabled scaler makes all of these no-ops, which is why the code need not branch.)
+# * **Skipped steps.** A step the scaler skips (inf or nan gradients) is still an optimizer step of the
+#   lifecycle: the scheduler steps, `global_step` counts it and a row is logged.
 # * **Logging.** Each optimizer step appends one dict to `self.history`:
 #   `{"step": global_step (after the increment), "epoch": epoch, "loss": mean of the batch losses (floats,
 #   not divided by accum_steps) since the previous step, "lr": optimizer.param_groups[0]["lr"] used for this

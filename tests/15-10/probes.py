@@ -399,6 +399,32 @@ def rng_cuda_standin(ns, captured, moved):
     return {"error": err, "after": fake.states}
 
 
+def rng_cpu_snapshot_on_cuda(ns, seed, moved):
+    """capture_rng_state where CUDA is not available (the stand-in says so; no CUDA state to take), the
+    generators scrambled, then restore_rng_state(snapshot) where CUDA is available (the stand-in's two devices,
+    as when a CPU run is resumed on a GPU node): what it raised, and the CPU generators' draws right after."""
+    capture, restore = get(ns, "capture_rng_state"), get(ns, "restore_rng_state")
+    saved = torch.get_rng_state(), np.random.get_state(), random.getstate()
+    fake, snapshot = _CudaRngStandIn(moved), []
+    fake.is_available = lambda: False
+    fake.device_count = lambda: 0
+    try:
+        with fake:
+            _seed_all(seed)
+            err = capture_error(lambda: snapshot.append(capture()))
+        draws = None
+        if not err["raised"]:
+            _scramble_rngs(seed + 1)
+            del fake.is_available, fake.device_count  # the class's: available, two devices
+            with fake:
+                err = capture_error(restore, snapshot[0])
+                if not err["raised"]:
+                    draws = _draws()
+    finally:
+        torch.set_rng_state(saved[0]); np.random.set_state(saved[1]); random.setstate(saved[2])
+    return {"error": err, "draws": draws}
+
+
 # ------------------------------------------------------------------ callbacks
 def early_stopping(ns, values, patience, min_delta, mode, reset_stop=False, preset=None):
     """reset_stop: should_stop is put back to False after every validation (as in a run resumed from a
@@ -545,13 +571,62 @@ def atomic_system_tmp_unusable(ns, obj):
         shutil.rmtree(d, ignore_errors=True)
 
 
-def checkpoint_folder(ns, events, every, keep, mode, restart_at=None, monitor="val_loss", boom_at=None):
+class _RaiseWhilePickled:
+    """Pickling it raises `exc` itself (the probe keeps the object, to see whether that very exception arrives)."""
+
+    def __init__(self, exc):
+        self.exc = exc
+
+    def __reduce__(self):
+        raise self.exc
+
+
+def atomic_errors(ns, obj):
+    """atomic_save onto a pathlib.Path; then two saves over a good 'last.pt' that fail half-way through writing,
+    one by a RuntimeError, one by a KeyboardInterrupt (not an Exception): what each raised (that very exception
+    object or another one) and what each left in its folder."""
+    import pathlib
+    save = get(ns, "atomic_save")
+    d = tempfile.mkdtemp(dir=".")
+    try:
+        target = pathlib.Path(d) / "path" / "last.pt"
+        target.parent.mkdir()
+        path_error = capture_error(save, {"w": obj}, target)
+        path_loaded = torch.load(target, weights_only=False)["w"] if target.exists() else None
+        out = {"path_error": path_error, "path_loaded": path_loaded, "path_listing": sorted(os.listdir(target.parent))}
+        for name, exc in (("RuntimeError", RuntimeError("simulated crash in the middle of writing a checkpoint")),
+                          ("KeyboardInterrupt", KeyboardInterrupt())):
+            sub = os.path.join(d, name)
+            os.makedirs(sub)
+            path = os.path.join(sub, "last.pt")
+            save({"w": obj}, path)
+            try:
+                save({"w": obj, "boom": _RaiseWhilePickled(exc)}, path)
+                got = {"raised": False, "type": "", "message": "", "same": False}
+            except BaseException as caught:  # noqa: BLE001 (KeyboardInterrupt is the point)
+                got = {"raised": True, "type": type(caught).__name__, "message": str(caught)[:200],
+                       "same": caught is exc}
+            got["listing"] = sorted(os.listdir(sub))
+            try:
+                got["intact"] = torch.equal(torch.load(path, weights_only=False)["w"], obj)
+            except Exception:  # noqa: BLE001
+                got["intact"] = False
+            out[name] = got
+        return out
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def checkpoint_folder(ns, events, every, keep, mode, restart_at=None, monitor="val_loss", boom_at=None,
+                      restart_from=None):
     """events: list of ["step", s] (on_batch_end at global_step s) or ["val", value] (on_validation_end).
 
     Every checkpoint holds the position of the event that wrote it ("event"). restart_at: before that event,
     the callback object is replaced by a new one (as in a resumed process) loaded from the old one's
-    state_dict(); the folder stays. boom_at: at that event the checkpoint cannot be pickled (a crash while
-    writing it); what the hook raised there is "boom_error".
+    state_dict(); the folder stays. restart_from ("last.pt" or "best.pt"): the new one is loaded instead from the
+    callback state inside that file, as a run resumed from it would be (every checkpoint holds the state the
+    callback had while it was being written, "callback"). boom_at: at that event the checkpoint cannot be
+    pickled (a crash while writing it); what the hook raised there is "boom_error".
     """
     CB = get(ns, "CheckpointCallback")
     d = tempfile.mkdtemp(dir=".")
@@ -565,7 +640,8 @@ def checkpoint_folder(ns, events, every, keep, mode, restart_at=None, monitor="v
 
             def state_dict(self):
                 out = {"global_step": self.global_step, "event": self.event,
-                       "model": {k: v.clone() for k, v in self.model.state_dict().items()}}
+                       "model": {k: v.clone() for k, v in self.model.state_dict().items()},
+                       "callback": cb.state_dict() if hasattr(cb, "state_dict") else None}
                 if boom_at is not None and self.event == boom_at:
                     out["boom"] = _Boom()
                 return out
@@ -584,6 +660,8 @@ def checkpoint_folder(ns, events, every, keep, mode, restart_at=None, monitor="v
             fake.event = i
             if restart_at is not None and i == restart_at:
                 state = cb.state_dict() if hasattr(cb, "state_dict") else None
+                if restart_from is not None:
+                    state = torch.load(os.path.join(d, restart_from), weights_only=False)["callback"]
                 cb = CB(d, every_n_steps=every, keep_last=keep, monitor=monitor, mode=mode)
                 if state is not None and hasattr(cb, "load_state_dict"):
                     cb.load_state_dict(state)

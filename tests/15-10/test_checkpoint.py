@@ -97,15 +97,20 @@ def make_events(gen, vals):
     return events, text
 
 
-def folder_run(student, gen, mode, vals, every=None, keep=None, restart_at=None, events=None):
+def folder_run(student, gen, mode, vals, every=None, keep=None, restart_at=None, events=None, restart_from=None):
     every = every if every is not None else int(torch.randint(1, 4, (1,), generator=gen))
     keep = keep if keep is not None else int(torch.randint(1, 4, (1,), generator=gen))
     events, text = events or make_events(gen, vals)
-    r = student.call("checkpoint_folder", events=events, every=every, keep=keep, mode=mode, restart_at=restart_at)
+    r = student.call("checkpoint_folder", events=events, every=every, keep=keep, mode=mode, restart_at=restart_at,
+                     restart_from=restart_from)
     what = f"CheckpointCallback(every_n_steps={every}, keep_last={keep}, monitor='val_loss', mode='{mode}') over {text}"
     if restart_at is not None:
-        what += (f", the callback replaced by a new one loaded from its state_dict() (as in a resumed run) "
-                 f"before step {events[restart_at][1]}")
+        kind, v = events[restart_at]
+        where = f"step {v}" if kind == "step" else f"the validation of {v}"
+        what += (f", the callback replaced by a new one loaded from "
+                 + ("its state_dict()" if restart_from is None else
+                    f"the callback state inside {restart_from} (trainer.state_dict() as it was when written)")
+                 + f" (as in a resumed run) before {where}")
     return r, events, every, keep, what
 
 
@@ -329,3 +334,71 @@ def test_failed_write_deletes_no_old_checkpoint(student, gen):
                         f"{' and last.pt' if 'last.pt' in got else ' and no last.pt'}")
     expect(r2["last"] == last, f"{what}: after the failed save last.pt should still hold step {last}, got {r2['last']}")
     step_files(r2, what)
+
+
+def test_atomic_save_takes_a_path_object(student, gen):
+    """atomic_save(obj, path) takes what torch.save takes for path: a str or any os.PathLike (a pathlib.Path)"""
+    obj = torch.randn(5, generator=gen)
+    r = student.call("atomic_errors", obj=obj)
+    what = "atomic_save(obj, pathlib.Path('dir/last.pt')) (the text: a str or any os.PathLike, as for torch.save)"
+    err = r["path_error"]
+    expect(not err["raised"], f"{what} raised {err['type']}: {err['message'][:200]}")
+    expect(r["path_listing"] == ["last.pt"], f"{what}: the folder should hold exactly ['last.pt'] afterwards, found "
+                                             f"{r['path_listing']}")
+    expect(r["path_loaded"] is not None and torch.equal(r["path_loaded"], obj),
+           f"{what}: torch.load of the file should give back the saved tensor {obj[:3].tolist()}..., got "
+           f"{None if r['path_loaded'] is None else r['path_loaded'][:3].tolist()}")
+
+
+@pytest.mark.parametrize("kind", ["RuntimeError", "KeyboardInterrupt"])
+def test_atomic_save_reraises_the_same_exception(student, gen, kind):
+    """a save interrupted by any exception (a KeyboardInterrupt, which is no Exception, included) deletes its
+    temporary file and re-raises that same exception object"""
+    obj = torch.randn(5, generator=gen)
+    r = student.call("atomic_errors", obj=obj)[kind]
+    what = (f"atomic_save(obj, 'dir/last.pt') over a good 'last.pt', interrupted half-way through pickling by a "
+            f"{kind}{'' if kind == 'RuntimeError' else ' (a BaseException, as Ctrl-C raises)'}")
+    expect(r["raised"] and r["same"],
+           f"{what}: the text says 'if anything fails, delete the temporary file and re-raise' the same exception; "
+           + (f"got {r['type']}: {r['message'][:150]} instead of that {kind} object" if r["raised"]
+              else "atomic_save returned normally"))
+    expect(r["listing"] == ["last.pt"], f"{what}: the folder should hold only ['last.pt'] afterwards (the temporary "
+                                        f"file deleted), found {r['listing']}")
+    expect(r["intact"], f"{what}: the previous 'last.pt' should still load with its old contents")
+
+
+def test_step_saved_once_across_a_resume(student, gen):
+    """a checkpoint records its own step as saved: a run resumed from last.pt whose next batch still ends at that
+    step (the rest of an accumulation group) does not write it again"""
+    vals = [0.5, 0.25, 0.75, 0.125]
+    events, text = make_events(gen, vals)
+    last = events[-2][1]  # the last step, always seen by two batches (a validation follows it)
+    restart = max(i for i, e in enumerate(events) if e == ["step", last])
+    r, events, every, keep, what = folder_run(student, gen, "min", vals, every=1, keep=2, restart_at=restart,
+                                              events=(events, text), restart_from="last.pt")
+    kept, _, _, saved, last_event, _ = expected_folder(events, every, keep, "min")
+    expect(r["last_event"] == last_event,
+           f"{what}: last.pt was last written at on_batch_end #{r['last_event']}, expected #{last_event} (the first "
+           f"batch that ended at step {last}): the checkpoint written there must already record step {last} as "
+           f"saved, so the resumed callback does not save it again (\"has not been saved yet\")")
+    for name, ev in r["step_events"].items():
+        s = int(name[5:-3])
+        expect(ev == saved.get(s), f"{what}: {name} was written at on_batch_end #{ev}, expected #{saved.get(s)}")
+
+
+@pytest.mark.parametrize("mode", ["min", "max"])
+def test_best_checkpoint_across_a_resume(student, gen, mode):
+    """best.pt records its own value as the best: a run resumed from best.pt does not take a worse value for a
+    new best"""
+    sign = 1.0 if mode == "min" else -1.0
+    first = round(float(torch.rand(1, generator=gen)) + 1.0, 4) * sign  # the first best
+    second = round(first - sign * float(torch.rand(1, generator=gen) * 0.5 + 0.25), 4)  # a better one
+    between = round((first + second) / 2, 4)  # worse than second, better than first
+    events = [["step", 1], ["val", first], ["step", 2], ["val", second], ["step", 3], ["val", between]]
+    text = f"global_step 1, 2, 3 (on_batch_end) with validations {first}, {second}, {between} after them"
+    r, events, every, keep, what = folder_run(student, gen, mode, [], every=1, keep=1, restart_at=4,
+                                              events=(events, text), restart_from="best.pt")
+    expect(r["best_event"] == 3 and r["best"] == 2,
+           f"{what}: best.pt should still hold the checkpoint of the validation of {second} (global_step 2); it holds "
+           f"global_step {r['best']} (written at event #{r['best_event']}). The state inside best.pt must already say "
+           f"{second} is the best, so {between} (mode '{mode}') is no improvement after resuming from it")

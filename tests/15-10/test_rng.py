@@ -95,3 +95,27 @@ def test_cuda_generators(student, gen):
         expect(torch.equal(got, want), f"{what}: CUDA device {i}'s generator state should be the captured one "
                                        f"{want[:4].tolist()}..., got {got[:4].tolist()}... (section 3: "
                                        f"torch.cuda.get_rng_state_all() / set_rng_state_all(...))")
+
+
+def test_snapshot_without_cuda_restores_where_cuda_is(student, gen):
+    """a snapshot taken where CUDA is not available restores where it is (a CPU run resumed on a GPU node): no
+    error, and the torch, NumPy and Python generators continue where they were captured"""
+    seed = int(torch.randint(0, 2**31 - 1, (1,), generator=gen))
+    moved = [torch.randint(0, 256, (16,), generator=gen, dtype=torch.uint8) for _ in range(2)]
+    r = student.call("rng_cpu_snapshot_on_cuda", seed=seed, moved=moved)
+    what = ("snapshot = capture_rng_state() while torch.cuda.is_available() is False (no CUDA state to take), the "
+            "generators moved on, then restore_rng_state(snapshot) while it is True with 2 devices (the judge stands "
+            "in for them: a CPU run resumed on a GPU node)")
+    err = r["error"]
+    expect(not err["raised"], f"{what}: raised {err['type']}: {err['message'][:200]} (section 3: CUDA only if it "
+                              f"is available, when capturing and when restoring)")
+    saved = torch.get_rng_state(), np.random.get_state(), random.getstate()
+    try:
+        P["_seed_all"](seed)
+        want = P["_draws"]()
+    finally:
+        torch.set_rng_state(saved[0]); np.random.set_state(saved[1]); random.setstate(saved[2])
+    for key in ("torch", "numpy", "python"):
+        got = r["draws"][key]
+        same = torch.equal(got, want[key]) if isinstance(got, torch.Tensor) else got == want[key]
+        expect(same, f"{what}: the {key} draws right after the restore are not the ones captured")

@@ -397,6 +397,69 @@ def test_grad_scaler_matches_unscaled(student, gen, max_norm):
                      atol=1e-9, rtol=1e-7)
 
 
+def scaled_reference_run(init, X, Y, b, accum, epochs, max_norm, lr, gamma, scale):
+    """The judge's loop with GradScaler('cpu', init_scale=scale, growth_interval=10**6): scale, unscale_, clip,
+    scaler.step (skipped on inf/nan gradients), update, zero_grad, scheduler.step, one row, at every step."""
+    model = make_net(X.shape[1], Y.shape[1])
+    model.load_state_dict(init)
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.05)
+    sched = torch.optim.lr_scheduler.ExponentialLR(opt, gamma=gamma)
+    scaler = torch.amp.GradScaler("cpu", init_scale=scale, growth_interval=10**6)
+    batches = [(X[i:i + b], Y[i:i + b]) for i in range(0, len(X), b)]
+    hist, step = [], 0
+    for epoch in range(epochs):
+        for start in range(0, len(batches), accum):
+            losses = []
+            for x, y in batches[start:start + accum]:
+                loss = F.mse_loss(model(x), y)
+                scaler.scale(loss / accum).backward()
+                losses.append(float(loss.detach()))
+            scaler.unscale_(opt)
+            params = [p for group in opt.param_groups for p in group["params"]]
+            norm = float(torch.nn.utils.clip_grad_norm_(params, max_norm))
+            cur_lr = opt.param_groups[0]["lr"]
+            scaler.step(opt)
+            scaler.update()
+            opt.zero_grad()
+            sched.step()
+            step += 1
+            hist.append({"step": step, "epoch": epoch, "loss": sum(losses) / len(losses), "lr": cur_lr,
+                         "grad_norm": norm})
+    return hist, model.state_dict()
+
+
+def test_step_skipped_by_the_scaler_still_counts(student, gen):
+    """a step the GradScaler skips (inf gradients) is still an optimizer step of the lifecycle: the scheduler
+    steps, global_step counts it, a row is logged (same logs and weights as the judge's loop)"""
+    n, b, accum, epochs, scale = 16, 4, 1, 2, 2.0 ** 12
+    X = torch.randn(n, 3, generator=gen, dtype=f64)
+    Y = torch.randn(n, 2, generator=gen, dtype=f64)
+    bad = int(torch.randint(b, n, (1,), generator=gen))  # never in the first step's batch
+    Y[bad, 0] = math.inf  # that batch's loss and gradients are inf: the scaler skips its step, every epoch
+    torch.manual_seed(int(torch.randint(0, 2**31 - 1, (1,), generator=gen)))
+    init = {k: v.clone() for k, v in make_net(3, 2).state_dict().items()}
+    got = student.call("explicit_run", init=init, X=X, Y=Y, batch_size=b, accum=accum, epochs=epochs, max_norm=0.5,
+                       lr=0.05, gamma=0.7, max_steps=None, scaler_scale=scale)
+    want_hist, want_params = scaled_reference_run(init, X, Y, b, accum, epochs, 0.5, 0.05, 0.7, scale)
+    what = (f"Trainer(AdamW, ExponentialLR(gamma=0.7), scaler=GradScaler('cpu', init_scale=2**12), max_grad_norm=0.5, "
+            f"max_epochs={epochs}) on {n} samples in batches of {b}, sample {bad} with an inf target (its batch's "
+            f"gradients are inf: scaler.step skips that optimizer step and scaler.update halves the scale)")
+    same = lambda g, w, tol: g == w or abs(g - w) <= tol * max(1.0, abs(w)) or (math.isnan(g) and math.isnan(w))  # noqa: E731
+    expect(len(got["history"]) == len(want_hist),
+           f"{what}: expected {len(want_hist)} rows in history (a skipped step is still a step), got "
+           f"{len(got['history'])}")
+    expect(got["global_step"] == len(want_hist), f"{what}: expected global_step {len(want_hist)}, got "
+                                                 f"{got['global_step']}")
+    for g, w in zip(got["history"], want_hist):
+        for key, tol in (("step", 0), ("epoch", 0), ("lr", 1e-12), ("loss", 1e-9), ("grad_norm", 1e-8)):
+            if not same(g[key], w[key], tol):
+                fail(f"{what}: history row for step {w['step']}: '{key}' should be {w[key]:.10g}, got {g[key]:.10g}"
+                     + (" (the scheduler is stepped once per optimizer step, a skipped one included)"
+                        if key == "lr" else ""))
+    for k, v in want_params.items():
+        expect_close(got["params"][k], v, f"{what}: final weights '{k}'", atol=1e-9, rtol=1e-7)
+
+
 def _validation_setup(gen, n, n_val):
     """n training and n_val validation samples (3 features, 1 target) and a float64 model with dropout, seeded from
     gen; its initial state_dict for the probe."""

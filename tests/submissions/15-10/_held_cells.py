@@ -291,10 +291,10 @@ class CheckpointCallback(Callback):
         step = trainer.global_step
         if step <= 0 or step % self.every_n_steps or step == self.last_saved_step:
             return
+        self.last_saved_step = step  # before state_dict(): the checkpoint counts itself as saved (round 18)
         ckpt = trainer.state_dict()
         atomic_save(ckpt, os.path.join(self.dirpath, f"step-{step:06d}.pt"))
         atomic_save(ckpt, os.path.join(self.dirpath, "last.pt"))
-        self.last_saved_step = step
         files = self.step_files()
         for name in files[:max(0, len(files) - self.keep_last)]:
             os.remove(os.path.join(self.dirpath, name))
