@@ -14,7 +14,8 @@ import torch.nn as nn
 import torch.nn.functional as F
 from torch.nn.modules.linear import NonDynamicallyQuantizableLinear
 
-from course.judge.probelib import capture_error, get, relative_device, relayout, stand_in_device
+from course.judge.probelib import (capture_error, functions_entered, get, relative_device, relayout,
+                                   stand_in_device)
 
 
 # ====================================================================== builders
@@ -90,6 +91,13 @@ def build_convnet(desc, state):
     return model.eval()
 
 
+@torch.fx.wrap
+def relu(x):
+    """A user helper that is named relu but computes ReLU6 (min(max(x, 0), 6), as MobileNet code names its clipped
+    activation). torch.fx.wrap keeps each call one call_function node: not one of the four ReLU forms, it stays."""
+    return x.clamp(0.0, 6.0)
+
+
 class OpsNet(nn.Module):
     """A small MLP-ish model whose graph has every kind of node, from a description.
 
@@ -97,8 +105,10 @@ class OpsNet(nn.Module):
     ``relu_fn`` (F.relu), ``relu_torch``
     (torch.relu), ``relu_method`` (x.relu()), ``relu_inplace`` (F.relu(x, inplace=True)),
     ``relu_torch_`` (torch.relu_), ``relu_method_`` (x.relu_()), ``relu_kw`` / ``relu_kw_`` (torch.relu(input=x) /
-    torch.relu_(input=x): the input as a keyword), ``relu6`` (F.relu6),
-    ``leaky`` (nn.LeakyReLU), ``tanh_method``, ``scale`` (multiply by a parameter: get_attr),
+    torch.relu_(input=x): the input as a keyword), ``relu_named_helper`` (the module's wrapped ``relu`` helper above: a
+    function named relu that is not a ReLU, never overridden), ``relu6`` (F.relu6),
+    ``leaky`` (nn.LeakyReLU), ``relu6_mod`` (an nn.ReLU6 module, on 4x its input so that some values are clipped),
+    ``tanh_method``, ``scale`` (multiply by a parameter: get_attr),
     ``add_input`` (add the second input), ``flat_view`` (view with x.shape[0]), ``dead``
     (x.sum() whose result is never used: still a node of the traced graph), ``relu_shared`` (one nn.ReLU
     module, the same for every such op), ``dead_relu`` (F.relu(x) whose result is never used), ``train_branch``
@@ -118,6 +128,8 @@ class OpsNet(nn.Module):
                 self.acts.append(nn.ReLU())
             elif op == "leaky":
                 self.acts.append(nn.LeakyReLU(0.1))
+            elif op == "relu6_mod":
+                self.acts.append(nn.ReLU6())
         if "relu_shared" in self.ops:
             self.shared_act = nn.ReLU()
         self.unused = nn.Linear(width, 2)  # never called: not part of the graph
@@ -133,10 +145,13 @@ class OpsNet(nn.Module):
                 li += 1
             elif op == "reuse":
                 x = self.first(x)
-            elif op in ("relu_mod", "leaky"):
+            elif op in ("relu_mod", "leaky", "relu6_mod"):
                 m = self.acts[ai]
                 ai += 1
-                x = self.override(x) if (self.override is not None and op != "leaky") else m(x)
+                if op == "relu6_mod":
+                    x = m(x * 4.0)  # a ReLU6 is not a ReLU: never overridden
+                else:
+                    x = self.override(x) if (self.override is not None and op != "leaky") else m(x)
             elif op in ("relu_torch_", "relu_method_"):
                 x = x * 1.0  # a fresh tensor for the in-place ReLU
                 if self.override is not None:
@@ -159,6 +174,8 @@ class OpsNet(nn.Module):
                 x = self.override(x) if self.override is not None else self.shared_act(x)
             elif op == "dead_relu":
                 (self.override or F.relu)(x)  # traced, never used
+            elif op == "relu_named_helper":
+                x = relu(x * 4.0)  # scaled so that some values pass 6 and are clipped
             elif op in ("relu_fn", "relu_torch", "relu_method", "relu_inplace"):
                 if self.override is not None:
                     x = self.override(x)
@@ -441,14 +458,19 @@ def fold_typed(ns, cfg, conv_state, bn_state, conv_dtype, bn_dtype, device="cpu"
 
 
 # ====================================================================== fuse_conv_bn
-def fuse(ns, desc, state, x, channels_last=False):
+def fuse(ns, desc, state, x, channels_last=False, watch_library=False):
     """Fuse a ConvNet (in channels_last memory format when asked, as model.to(memory_format=...) leaves it); report
-    outputs, the fused graph's modules and the fused conv parameters."""
+    outputs, the fused graph's modules and the fused conv parameters. ``watch_library``: also report the functions
+    of torch/nn/utils/fusion.py entered during the call, under any name (probelib.functions_entered)."""
     model = build_convnet(desc, state)
     if channels_last:
         model = model.to(memory_format=torch.channels_last)
     before = model(x).detach()
-    gm = get(ns, "fuse_conv_bn")(model)
+    entered = None
+    if watch_library:
+        gm, entered = functions_entered(lambda: get(ns, "fuse_conv_bn")(model), ["torch/nn/utils/fusion.py"])
+    else:
+        gm = get(ns, "fuse_conv_bn")(model)
     graph = _graph_of(gm, "fuse_conv_bn")
     nodes = _nodes(graph, gm)
     n_bn_fn = sum(1 for n in graph.nodes if n.op == "call_function" and "batch_norm" in target_name(n.target))
@@ -473,7 +495,7 @@ def fuse(ns, desc, state, x, channels_last=False):
             "before": before, "orig_after": after.detach(),
             "orig_types": [type(m).__name__ for _, m in model.named_modules()],
             "nodes": nodes, "n_bn_fn": n_bn_fn, "params": params,
-            "lint": capture_error(graph.lint)}
+            "lint": capture_error(graph.lint), "library_entered": entered}
 
 
 def fuse_training(ns, desc, state, which):
@@ -579,12 +601,16 @@ def swap(ns, ops, state, new, x, y):
     graph = _graph_of(gm, "swap_relu")
     lint = capture_error(graph.lint)
     with torch.no_grad():
-        out = gm(x, y)
+        try:
+            out = gm(x, y)
+        except Exception as exc:  # reported by the check, with the model and the clause
+            out = f"running it raised {type(exc).__name__}: {str(exc)[:300]}"
         orig = model(x, y)
     nodes = _nodes(graph, gm)
     n_new = sum(1 for n in graph.nodes if n.op == "call_function" and n.target is fn)
-    return {"out": out.detach() if isinstance(out, torch.Tensor) else repr(out), "orig": orig.detach(),
-            "nodes": nodes, "n_new": n_new, "lint": lint}
+    n_helper = sum(1 for n in graph.nodes if n.op == "call_function" and n.target is relu)
+    return {"out": out.detach() if isinstance(out, torch.Tensor) else out if isinstance(out, str) else repr(out),
+            "orig": orig.detach(), "nodes": nodes, "n_new": n_new, "n_helper": n_helper, "lint": lint}
 
 
 # ====================================================================== recording backend

@@ -70,10 +70,10 @@ def conv_cfgs(draw):
     groups = draw(st.sampled_from([1, 1, 2, 3]))
     cin = groups * draw(st.integers(1, 3))
     cout = groups * draw(st.integers(1, 3))
-    k = draw(st.sampled_from([1, 2, 3]))
-    return dict(in_channels=cin, out_channels=cout, kernel_size=k, stride=draw(st.sampled_from([1, 2])),
-                padding=draw(st.integers(0, 2)), dilation=draw(st.sampled_from([1, 2])), groups=groups,
-                bias=draw(st.booleans()))
+    k = draw(st.sampled_from([1, 2, 3, (1, 3), (3, 2)]))  # a pair: a rectangular kernel (also stride, padding, ...)
+    return dict(in_channels=cin, out_channels=cout, kernel_size=k, stride=draw(st.sampled_from([1, 2, (2, 1)])),
+                padding=draw(st.sampled_from([0, 1, 2, (1, 0), (0, 2)])),
+                dilation=draw(st.sampled_from([1, 2, (1, 2)])), groups=groups, bias=draw(st.booleans()))
 
 
 @J.hyp(15)
@@ -93,8 +93,10 @@ def test_conv_without_bias(student, gen):
 
 
 def test_inputs_unchanged_and_config_kept(student, gen):
-    """fold_conv_bn returns a new conv with the same configuration and leaves conv and bn untouched"""
-    cfg = dict(in_channels=3, out_channels=6, kernel_size=3, stride=2, padding=2, dilation=2, groups=3, bias=True)
+    """fold_conv_bn returns a new conv with the same configuration (a rectangular kernel, stride, padding and
+    dilation) and leaves conv and bn untouched"""
+    cfg = dict(in_channels=3, out_channels=6, kernel_size=(3, 2), stride=(2, 1), padding=(2, 1), dilation=(2, 1),
+               groups=3, bias=True)
     res, conv, bn, cs, bs = _check_against_torch(student, cfg, gen, 1e-4)
     what = _describe(cfg, 1e-4)
     expect(not res["same_object"], f"{what}: returned the conv that was passed in; return a new module")
@@ -105,8 +107,8 @@ def test_inputs_unchanged_and_config_kept(student, gen):
         if v.is_floating_point():
             expect_close(res["bn_after"][k], v, f"{what}: the input bn's '{k}' afterwards (it must not change)",
                          atol=0, rtol=0)
-    want = {"in_channels": 3, "out_channels": 6, "kernel_size": [3, 3], "stride": [2, 2], "padding": [2, 2],
-            "dilation": [2, 2], "groups": 3}
+    want = {"in_channels": 3, "out_channels": 6, "kernel_size": [3, 2], "stride": [2, 1], "padding": [2, 1],
+            "dilation": [2, 1], "groups": 3}
     expect_equal(res["config"], want, f"{what}: configuration of the folded conv")
 
 

@@ -35,7 +35,7 @@ def _student_bn_calls(res):
     return sum(1 for n in res["nodes"] if n["op"] == "call_module" and n.get("type") == "BatchNorm2d") + res["n_bn_fn"]
 
 
-def _run(student, desc, gen, cin, hw=(7, 6), channels_last=False):
+def _run(student, desc, gen, cin, hw=(7, 6), channels_last=False, **probe):
     """``channels_last``: the probe moves the model to that memory format (the same values, so the same fold)."""
     model = P.ConvNet(desc).double()
     state = J.randomize(model, gen)
@@ -44,7 +44,7 @@ def _run(student, desc, gen, cin, hw=(7, 6), channels_last=False):
     with torch.no_grad():
         want = model(x)
     ref = torch_fuse(model)
-    res = student.call("fuse", desc=desc, state=state, x=x, channels_last=channels_last)
+    res = student.call("fuse", desc=desc, state=state, x=x, channels_last=channels_last, **probe)
     return model, ref, res, x, want
 
 
@@ -335,3 +335,17 @@ def test_convs_sharing_one_weight_each_folded(student, gen):
     expect_close(res["out"], want, f"{what}: fused(x) vs model(x), x of shape {tuple(x.shape)}", atol=1e-9, rtol=1e-7)
     expect(res["bn_left"] == [], f"{what}: BatchNorm calls left {res['bn_left']}, expected none (a and b are "
                                  f"different modules, each called once, each output read only by its BatchNorm)")
+
+
+def test_folds_with_own_arithmetic(student, gen):
+    """fuse_conv_bn folds with the notebook's fold_conv_bn: torch.nn.utils.fusion's functions are not entered
+    (recorded in the worker, under any name)"""
+    desc = [dict(kind="conv", cin=3, cout=4, k=3, groups=1, dilation=1, bias=False, bn=True),
+            dict(kind="relu"),
+            dict(kind="conv", cin=4, cout=4, k=1, groups=2, dilation=1, bias=True, bn=True)]
+    model, ref, res, x, want = _run(student, desc, gen, 3, watch_library=True)
+    label = J.fmt_desc(desc)
+    _check_fused(model, ref, res, x, want, label)
+    expect(not res["library_entered"], f"fuse_conv_bn(model) for model = {label} in eval mode entered "
+                                       f"torch.nn.utils.fusion's {res['library_entered']}; the task says to fold each "
+                                       f"pair \"(use your fold_conv_bn)\", whose arithmetic you write yourself")

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.task("swap_relu")
 
 RELU_OPS = ["relu_mod", "relu_fn", "relu_torch", "relu_method", "relu_inplace", "relu_torch_",
             "relu_method_"]
-OTHER_OPS = ["lin", "relu6", "leaky", "tanh_method", "scale", "add_input"]
+OTHER_OPS = ["lin", "relu6", "leaky", "tanh_method", "scale", "add_input", "relu_named_helper", "relu6_mod"]
 
 
 def _reference(ops, state, new, x, y):
@@ -46,7 +46,8 @@ def _run(student, ops, new, gen):
     orig, want = _reference(ops, state, new, x, y)
     res = student.call("swap", ops=ops, state=state, new=new, x=x, y=y)
     what = f"swap_relu(model, {P.NEW_FNS[new].__name__}) for a model whose forward does {ops}"
-    expect(not isinstance(res["out"], str), f"{what}: the result did not return a tensor: {res['out']}")
+    expect(not isinstance(res["out"], str), f"{what}: the result did not return a tensor: {res['out']} (the task: "
+                                            f"swap_relu returns a GraphModule that \"runs\")")
     expect(not res["lint"]["raised"], f"{what}: the resulting graph does not lint: {res['lint']['message'][:200]}")
     return res, orig, want, what
 
@@ -63,8 +64,9 @@ def test_random_models(student, ops, new, seed):
 
 
 def test_every_relu_form_replaced(student, gen):
-    """module, functional, torch.* , method and in-place ReLUs are all replaced; ReLU6 and LeakyReLU stay"""
-    ops = ["relu_mod", "lin", "relu_fn", "relu6", "relu_torch", "leaky", "relu_method", "scale", "relu_inplace"]
+    """module, functional, torch.* , method and in-place ReLUs are all replaced; F.relu6, nn.ReLU6 and LeakyReLU stay"""
+    ops = ["relu_mod", "lin", "relu_fn", "relu6", "relu_torch", "leaky", "relu_method", "scale", "relu_inplace",
+           "relu6_mod"]
     res, orig, want, what = _run(student, ops, "tanh", gen)
     left = [n["name"] for n in res["nodes"] if _is_relu(n)]
     expect(not left, f"{what}: ReLU node(s) {left} are still in the graph")
@@ -72,6 +74,9 @@ def test_every_relu_form_replaced(student, gen):
            f"{what}: F.relu6 was removed, but it is not a ReLU and must be left as it is")
     expect(any(n.get("type") == "LeakyReLU" for n in res["nodes"]),
            f"{what}: the nn.LeakyReLU call was removed, but it is not a ReLU and must be left as it is")
+    expect(any(n.get("type") == "ReLU6" for n in res["nodes"]),
+           f"{what}: the nn.ReLU6 module call was removed, but the task lists nn.ReLU6 among the look-alikes that "
+           f"\"must be left alone\" (check the module's type: isinstance(module, nn.ReLU))")
     n_relu = sum(op in RELU_OPS for op in ops)
     expect(res["n_new"] == n_relu, f"{what}: expected {n_relu} call_function nodes calling the new function, "
                                    f"found {res['n_new']}")
@@ -138,10 +143,27 @@ def test_new_fn_that_is_a_relu(student, gen, new):
                             f"graph has about {len(ops) * 2 + 4}); walking gm.graph.nodes while inserting visits each "
                             f"new call of new_fn, which is again a ReLU: walk a list(...) of the original nodes")
     res = r["result"]
-    expect(not isinstance(res["out"], str), f"{what}: the result did not return a tensor: {res['out']}")
+    expect(not isinstance(res["out"], str), f"{what}: the result did not return a tensor: {res['out']} (the task: "
+                                            f"swap_relu returns a GraphModule that \"runs\")")
     expect(not res["lint"]["raised"], f"{what}: the resulting graph does not lint: {res['lint']['message'][:200]}")
     n_relu = sum(op in RELU_OPS for op in ops)
     expect(res["n_new"] == n_relu, f"{what}: expected {n_relu} call_function nodes calling {new} (one per ReLU), "
                                    f"found {res['n_new']}")
     expect_close(res["out"], want, f"{what}: output on random inputs (a ReLU swapped for a ReLU computes the same)",
                  atol=1e-10, rtol=1e-8)
+
+
+def test_function_named_relu_left_alone(student, gen):
+    """a function named relu that is none of the four ReLU forms (a user helper computing ReLU6, one node through
+    torch.fx.wrap) stays: a ReLU is matched by its function object, not by its name"""
+    ops = ["lin", "relu_named_helper", "relu_fn", "lin", "relu_named_helper", "relu_method"]
+    res, orig, want, what = _run(student, ops, "sigmoid", gen)
+    what += (" (relu_named_helper: a call of the model module's own function relu(x) = x.clamp(0, 6), wrapped with "
+             "torch.fx.wrap)")
+    kept = res["n_helper"]
+    expect(kept == 2, f"{what}: expected the 2 calls of the helper relu (a ReLU6, not a ReLU) to stay, found {kept}; "
+                      f"the task names the targets (torch.nn.functional.relu, torch.relu, torch.relu_, the method "
+                      f"'relu') and says look-alikes \"are different functions that must be left alone\"")
+    expect(res["n_new"] == 2, f"{what}: expected 2 call_function nodes calling the new function (F.relu and "
+                              f".relu()), found {res['n_new']}")
+    expect_close(res["out"], want, f"{what}: output on random inputs", atol=1e-10, rtol=1e-8)
