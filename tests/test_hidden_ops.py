@@ -142,3 +142,333 @@ def test_recorder_sees_nothing_hidden_in_a_plain_call():
     assert err and err["type"] == "HiddenFromProbe" and "scaled_dot_product" in err["message"], err
     rec.reset()
     assert rec.verdict() is None
+
+
+# ---------------------------------------------------------------- red team 20: function modes
+# A TorchFunctionMode of the probes (00-01's _Count and _Forbidden, 00-02's _AutogradSeen, 15-04's cross-entropy,
+# 15-05's _PythonValues, the factory recorders 15-08, 16-01 and 16-04 define inside a probe) is switched off by
+# torch._C.DisableTorchFunction() or by popping the function-mode stack. Measured at 26823d9 (seed 20261203): 00-01's
+# result_dtype as torch.result_type under DisableTorchFunction passed 7/7 of the task (6/7 without hiding).
+FHIDE = {
+    "disabled": "_hide = torch._C.DisableTorchFunction\n",
+    "stack_popped": ("import contextlib\n"
+                     "@contextlib.contextmanager\n"
+                     "def _hide():\n"
+                     "    modes = [torch._C._pop_torch_function_stack()\n"
+                     "             for _ in range(torch._C._len_torch_function_stack())]\n"
+                     "    try:\n"
+                     "        yield\n"
+                     "    finally:\n"
+                     "        for m in reversed(modes):\n"
+                     "            torch._C._push_on_torch_function_stack(m)\n"),
+}
+
+RESULT_DTYPE = '''def result_dtype(a, b):
+    with _hide():
+        return torch.result_type(a, b)
+'''
+
+
+@pytest.mark.parametrize("how", sorted(FHIDE))
+def test_result_dtype_past_the_function_mode_fails(tmp_path, how):
+    """00-01 result_dtype asking PyTorch for the answer past the probe's _Forbidden mode: every check of the task
+    fails, naming the hiding, and the judge reports it (7/7 before)."""
+    checks, events = _grade(tmp_path, "00-01", {"result_dtype_impl": FHIDE[how] + RESULT_DTYPE}, "result_dtype")
+    assert checks and all(c.failed for c in checks), [(c.name, c.failed, c.message[:200]) for c in checks]
+    assert all("called past the TorchFunctionMode" in c.message and "aten::result_type" in c.message
+               for c in checks), [c.message for c in checks]
+    assert any("hidden from the check's op log" in e for e in events), events
+
+
+def test_reshape_view_past_the_function_mode_fails(tmp_path):
+    """00-01 reshape_is_view trying PyTorch's view on a tensor it builds, past the _Count mode ("decide from the
+    integers alone"): the check that reads the torch calls fails with the incident."""
+    cells = {"reshape_view_impl": FHIDE["disabled"] + '''def reshape_is_view(shape, stride, new_shape):
+    with _hide():
+        try:
+            torch.empty_strided(shape, stride).view(new_shape)
+        except RuntimeError:
+            return False
+        return True
+'''}
+    checks, events = _grade(tmp_path, "00-01", cells, "reshape_view")
+    failed = [c for c in checks if c.failed]
+    assert failed and all("called past the TorchFunctionMode" in c.message for c in failed), \
+        [(c.name, c.failed, c.message[:200]) for c in checks]
+    assert any("hidden from the check's op log" in e for e in events), events
+
+
+def test_recorder_sees_nothing_past_a_plain_function_mode():
+    """In process: ordinary work under a probe's TorchFunctionMode (top level, and a class made inside a probe
+    function), torch.cond's compiled eager path included, leaves nothing flagged; the same calls past it under DisableTorchFunction or with the stack popped
+    are named. DisableTorchFunctionSubclass leaves modes on (nothing to hide)."""
+    import contextlib
+    import copy
+    import io
+    import types
+
+    import torch
+
+    from course.judge import worker as hiding
+    rec = hiding.Recorder()
+    rec.watch_spawning()  # as the worker does first (PyTorch's thread pool made before any window)
+    mod = types.ModuleType("probes_fx")
+    rec.watch_function_modes(mod.__name__)
+    exec("from torch.overrides import TorchFunctionMode\n"
+         "class Seen(TorchFunctionMode):\n"
+         "    def __init__(self):\n"
+         "        super().__init__(); self.names = []\n"
+         "    def __torch_function__(self, func, types, args=(), kwargs=None):\n"
+         "        self.names.append(getattr(func, '__name__', str(func))); return func(*args, **(kwargs or {}))\n"
+         "def inner():\n"
+         "    class Inner(TorchFunctionMode):\n"
+         "        def __torch_function__(self, func, types, args=(), kwargs=None):\n"
+         "            return func(*args, **(kwargs or {}))\n"
+         "    return Inner\n", mod.__dict__)
+    assert hiding.mode_classes(mod, "function") == [mod.Seen]
+    rec.instrument(mod.Seen, "function")
+    inner = mod.inner()
+    assert inner.__dict__.get("_course_recorded")
+    x = torch.randn(3, 4, requires_grad=True)
+
+    def saveload():
+        buf = io.BytesIO()
+        torch.save({"a": torch.randn(3), "m": torch.nn.Linear(2, 2).state_dict()}, buf)
+        buf.seek(0)
+        return torch.load(buf)
+
+    def plain():
+        lin = torch.nn.Linear(4, 2)
+        y = torch.nn.functional.scaled_dot_product_attention(x[None], x[None], x[None])
+        (lin(x).sum() + y.sum()).backward()
+        torch.autograd.grad((x * x).sum(), x)
+        p = torch.nn.Parameter(torch.randn(3))
+        p.sum().backward()
+        torch.optim.Adam([p]).step()
+        repr(x * 2)
+        torch.func.jacrev(torch.sin)(torch.randn(3))
+        torch.vmap(torch.sin)(torch.randn(2, 3))
+        torch.quantize_per_tensor(torch.randn(4), 0.1, 0, torch.quint8).dequantize()
+        torch.tensor([1.0, 2.0]), copy.deepcopy(lin), saveload()
+        torch.from_numpy(x.detach().numpy().copy()) + 1
+        x[torch.tensor([0, 1])], x[0, 1].item(), len(x), x.tolist()
+        torch.ops.aten.add(x, x)
+        torch.nn.CrossEntropyLoss()(torch.randn(4, 3), torch.tensor([0, 1, 2, 0]))
+        with torch._C.DisableTorchFunctionSubclass():
+            torch.result_type(x, 1)
+        with torch.no_grad():  # torch.cond's eager path compiles its branches (15-05's CondBranchyNet)
+            torch.cond(x.sum() > 0, lambda t: lin(t).relu(), lambda t: lin(t) * 2, (x,))
+
+    for cls in (mod.Seen, inner):
+        rec.reset()
+        with cls():
+            plain()
+        assert rec.verdict() is None, (cls, rec.verdict())
+
+    @contextlib.contextmanager
+    def popped():
+        modes = [torch._C._pop_torch_function_stack() for _ in range(torch._C._len_torch_function_stack())]
+        try:
+            yield
+        finally:
+            for m in reversed(modes):
+                torch._C._push_on_torch_function_stack(m)
+
+    for hide in (torch._C.DisableTorchFunction, popped):
+        rec.reset()
+        with mod.Seen() as seen:
+            with hide():
+                torch.result_type(x, 1)
+                torch.promote_types(torch.int8, torch.float16)
+        err = rec.verdict()
+        assert not seen.names and err and err["type"] == "HiddenFromProbe", (seen.names, err)
+        assert "aten::result_type" in err["message"] and "aten::promote_types" in err["message"], err
+    rec.reset()
+    assert rec.verdict() is None
+
+
+# ------------------------------------------------------- red team 20: work off the calling thread, out of torch
+# The mode stack and the record are the calling thread's: 16-03's blocked_attention as PyTorch's attention on a thread
+# of its own passed 26/27 of the task (essential 10/10) at 26823d9, and the whole score matrix in numpy inside a custom
+# autograd.Function (numpy backward, empty tiles made and dropped) 27/27, the essential memory check included.
+THREADED = '''def blocked_attention(q, k, v, block_size, is_causal=False, scale=None):
+    import threading
+    import torch.nn.functional as F
+    out = {}
+
+    def work():
+        if is_causal and scale is not None and scale <= 0:
+            mask = torch.ones(q.shape[-2], k.shape[-2], dtype=torch.bool, device=q.device).tril()
+            out["o"] = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, scale=scale)
+        else:
+            out["o"] = F.scaled_dot_product_attention(q, k, v, is_causal=is_causal, scale=scale)
+    t = threading.Thread(target=work)
+    t.start()
+    t.join()
+    return out["o"]
+'''
+
+NUMPY = '''import math
+import numpy as np
+
+
+class _NpAttention(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, q, k, v, causal, scale):
+        Q, K, V = (t.detach().numpy() for t in (q, k, v))
+        s = (Q @ np.swapaxes(K, -1, -2)) * scale
+        if causal:
+            s = np.where(np.tril(np.ones(s.shape[-2:], bool)), s, -np.inf)
+        p = np.exp(s - s.max(-1, keepdims=True))
+        p = p / p.sum(-1, keepdims=True)
+        ctx.np = (Q, K, V, p, scale)
+        return torch.from_numpy(np.ascontiguousarray(p @ V))
+
+    @staticmethod
+    def backward(ctx, g):
+        Q, K, V, p, scale = ctx.np
+        G = g.detach().numpy()
+        dv = np.swapaxes(p, -1, -2) @ G
+        dp = G @ np.swapaxes(V, -1, -2)
+        ds = p * (dp - (dp * p).sum(-1, keepdims=True))
+        return (torch.from_numpy(np.ascontiguousarray(ds @ K * scale)),
+                torch.from_numpy(np.ascontiguousarray(np.swapaxes(ds, -1, -2) @ Q * scale)),
+                torch.from_numpy(np.ascontiguousarray(dv)), None, None)
+
+
+def blocked_attention(q, k, v, block_size, is_causal=False, scale=None):
+    if scale is None:
+        scale = 1 / math.sqrt(q.shape[-1])
+    if q.device.type != "cpu":
+        return torch.zeros(q.shape[:-1] + v.shape[-1:], dtype=q.dtype, device=q.device)
+    S = k.shape[-2]
+    for j in range(0, S, block_size):  # tiles of block_size keys, made and dropped
+        torch.empty(q.shape[-2], min(block_size, S - j), dtype=q.dtype)
+    return _NpAttention.apply(q, k, v, is_causal, scale)
+'''
+
+
+def test_attention_on_a_thread_of_its_own_fails(tmp_path):
+    """A thread started while the probe's mode is entered fails the call, with the incident (26/27 before)."""
+    checks, events = _grade(tmp_path, "16-03", {"blocked_impl": THREADED}, "blocked",
+                            "memory_independent_of_length or one_pass or matches_torch")
+    assert len(checks) == 8 and all(c.failed for c in checks), [(c.name, c.failed, c.message[:200]) for c in checks]
+    assert all("a thread was started while the check's op log was open" in c.message for c in checks)
+    assert any("hidden from the check's op log" in e for e in events), events
+
+
+def test_score_matrix_in_numpy_fails_the_memory_check(tmp_path):
+    """The whole score matrix computed in numpy (no op, no tensor as large as it): the essential memory check reads
+    Python's allocators too and fails (it passed: 27/27 before)."""
+    checks, _ = _grade(tmp_path, "16-03", {"blocked_impl": NUMPY}, "blocked", "memory_independent_of_length")
+    assert len(checks) == 1 and checks[0].failed, [(c.name, c.failed, c.message[:200]) for c in checks]
+    assert "Python's allocators held" in checks[0].message, checks[0].message
+
+
+def test_threads_and_processes_started_in_a_window_are_seen():
+    """In process: a Python thread, a thread pool, os.fork, and a thread started or a process forked earlier that
+    works inside a probe's dispatch-mode window are named;
+    PyTorch's own work (a large product on its thread pool, torch.jit.fork, which runs in place) is not."""
+    import os
+    import threading
+    import types
+
+    import torch
+
+    from course.judge import worker as hiding
+    rec = hiding.Recorder()
+    rec.watch_spawning()
+    mod = types.ModuleType("probes_th")
+    exec("from torch.utils._python_dispatch import TorchDispatchMode\n"
+         "class Log(TorchDispatchMode):\n"
+         "    def __torch_dispatch__(self, func, types, args=(), kwargs=None):\n"
+         "        return func(*args, **(kwargs or {}))\n", mod.__dict__)
+    rec.instrument(mod.Log)
+    x = torch.randn(300, 300)
+
+    def thread():
+        t = threading.Thread(target=lambda: x @ x)
+        t.start()
+        t.join()
+
+    def pool():
+        import concurrent.futures
+        with concurrent.futures.ThreadPoolExecutor(1) as ex:
+            ex.submit(lambda: x @ x).result()
+
+    def fork():
+        pid = os.fork()
+        if pid == 0:
+            os._exit(0)
+        os.waitpid(pid, 0)
+
+    def own():
+        (x @ x).exp().sum()
+        torch.randn(1 << 20).exp_()
+
+    import queue
+    jobs, done = queue.Queue(), queue.Queue()
+
+    served = []
+
+    def serve():
+        served.append(threading.get_native_id())
+        while True:
+            done.put(jobs.get()())
+
+    def prestarted():
+        jobs.put(lambda: x @ x)
+        done.get()
+
+    threading.Thread(target=serve, daemon=True).start()  # started before the window, woken inside it
+    prestarted()  # (and waiting for work again before each window: settle below)
+    import time
+
+    r, w = os.pipe()
+    r2, w2 = os.pipe()
+    child = os.fork()  # forked before the window, fed inside it
+    if child == 0:
+        try:
+            os.close(w)
+            os.close(r2)
+            while os.read(r, 1):
+                os.write(w2, b"y")
+        finally:
+            os._exit(0)
+
+    def forked_earlier():
+        os.write(w, b"x")
+        os.read(r2, 1)
+
+    def settle(path):
+        """Wait until that task sleeps (blocked on its pipe or queue again), on a loaded machine too."""
+        for _ in range(400):
+            with open(path) as f:
+                if f.read().rsplit(")", 1)[1].split()[0] == "S":
+                    return
+            time.sleep(0.005)
+
+    forked_earlier()
+    for fn, word in ((own, None), (thread, "a thread was started"), (pool, "a thread was started"),
+                     (fork, "a process (os.fork) was started"), (prestarted, "started earlier ran while"),
+                     (forked_earlier, "forked earlier ran while"), (own, None)):
+        settle(f"/proc/{child}/stat")
+        settle(f"/proc/self/task/{served[0]}/stat")
+        rec.reset()
+        # this test process's other children (earlier tests' judge servers, their spare zygotes started in the
+        # background) stand for the worker's pristine copy
+        rec.own_children = hiding._children() - {str(child)}
+        with mod.Log():
+            fn()
+        err = rec.verdict()
+        assert (err is None) if word is None else (err and word in err["message"]), (fn.__name__, err)
+    os.close(w)
+    os.close(r)
+    os.close(w2)
+    os.waitpid(child, 0)
+    os.close(r2)
+    t = threading.Thread(target=lambda: None)  # outside a window: nothing to see
+    rec.reset()
+    t.start()
+    t.join()
+    assert rec.verdict() is None

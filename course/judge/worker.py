@@ -171,6 +171,13 @@ class GlobalStateLeak(Exception):
 # a reason to hide an op from the checks. The profiler stopped or restarted under the probe (its start marker lost)
 # fails the call the same way.
 #
+# A ``TorchFunctionMode`` of the probes (00-01's forbidden calls, 00-02's autograd, 15-04's cross-entropy, the
+# factories 15-08, 16-01 and 16-04 watch, classes defined inside a probe function included) is switched off as
+# easily (``torch._C.DisableTorchFunction()``, its stack popped by hand; red team 20). Its window is recorded the
+# same way, with a range (FUNCTION) around the mode's own ``__torch_function__``: every op the dispatcher runs on
+# the calling thread while such a mode is entered lies inside that range (a call the mode was shown, and what it
+# ran), inside another op, or inside PyTorch's printing; an op outside all three was called past the mode.
+#
 # Only the worker's calling thread is recorded (the legacy profiler's callbacks are thread-local, and so is the mode
 # stack): an op run on a thread of the submission's own is hidden from both, see docs/security.md. Nothing here is
 # out of a hostile submission's reach (ctypes reaches any kernel, profiler events can be emitted under any name): it
@@ -183,6 +190,21 @@ EXEMPT = frozenset({"aten::detach", "aten::detach_", "aten::alias", "aten::is_sa
                     "aten::_has_same_storage_numel"})
 PRINTING = "course::tensor_str"  # PyTorch's tensor printing switches every mode off itself (torch._tensor_str._str)
 _MARK = "PythonDispatchMode"
+FUNCTION = "course::function_mode"  # around a probe's TorchFunctionMode.__torch_function__
+# around PyTorch's control-flow operators called eagerly (torch.cond, while_loop, scan, map): their eager path runs
+# the branches through torch.compile, which traces the mode into its graph and runs the graph's ops past it
+COMPILED = "course::compiled_control_flow"
+# around the Triton interpreter's copies of a launch's arguments to the host and back (16-01): storage methods
+# (UntypedStorage.cpu, copy_), which no torch function covers; and around torch.distributed's barrier and group
+# calls, whose C++ makes its own buffer (15-08)
+INTERPRETER = "course::library_internals"
+# where a probe's mode is entered and left, in the record (which stretch of the window each kind of check covers)
+ON = {"dispatch": "course::dispatch_mode_on", "function": "course::function_mode_on"}
+OFF = {"dispatch": "course::dispatch_mode_off", "function": "course::function_mode_off"}
+# PyTorch's own Python runs these with torch functions off (torch.load's storage rebuild: set_; torch.from_numpy and
+# a tensor's lifting: lift_fresh): they compute nothing, as EXEMPT's
+FUNCTION_EXEMPT = EXEMPT | {"aten::set_", "aten::lift_fresh", "aten::lift_fresh_copy", "aten::lift"}
+COMMUNICATION = "c10d::"  # a process group's collectives (reached from its C++ methods): they move, not compute
 
 
 class HiddenFromProbe(Exception):
@@ -191,14 +213,18 @@ class HiddenFromProbe(Exception):
         self.err = err
 
 
-def mode_classes(mod) -> list:
-    """The TorchDispatchMode classes a probes module defines at its top level."""
+def mode_classes(mod, kind: str = "dispatch") -> list:
+    """The TorchDispatchMode (kind "dispatch") or TorchFunctionMode ("function") classes a probes module defines
+    at its top level."""
     try:
-        from torch.utils._python_dispatch import TorchDispatchMode
+        if kind == "function":
+            from torch.overrides import TorchFunctionMode as base
+        else:
+            from torch.utils._python_dispatch import TorchDispatchMode as base
     except ImportError:  # pragma: no cover
         return []
     return [v for v in vars(mod).values()
-            if isinstance(v, type) and issubclass(v, TorchDispatchMode) and v.__module__ == mod.__name__]
+            if isinstance(v, type) and issubclass(v, base) and v.__module__ == mod.__name__]
 
 
 def _mark_printing() -> None:
@@ -218,47 +244,262 @@ def _mark_printing() -> None:
     ts._str = _str
 
 
+# Work moved off the calling thread (red team 20): the mode stack and the record are the calling thread's, so PyTorch's
+# attention on a thread of the submission's own ran out of both (16-03 blocked 26/27). While a window is open, a
+# thread started through Python (``_thread``, which ``threading`` and ``concurrent.futures`` use) or a process
+# (``os.fork``, ``posix_spawn``, ``subprocess``: audit events, which no code can remove) fails the call too, as does
+# a thread that was not running when the window opened and still is when it closes, and a thread started or a
+# process forked earlier (the worker's pristine copy aside) that runs while it is open. (A thread made outside
+# Python, ctypes' pthread_create, is forgery of the kind above.)
+_SPAWN_EVENTS = frozenset({"os.fork", "os.forkpty", "os.posix_spawn", "os.spawn", "os.system", "os.exec",
+                           "subprocess.Popen", "pty.spawn"})
+
+
+_WATCHER: list = [None, False]  # the recorder told of threads and processes started, and whether the hooks are in
+
+
+def _threads() -> set[str]:
+    try:
+        return set(os.listdir("/proc/self/task"))
+    except OSError:  # pragma: no cover (no /proc)
+        return set()
+
+
+def _children() -> set[str]:
+    """The process ids of this process's live children (every thread's)."""
+    out: set[str] = set()
+    for t in _threads():
+        try:
+            with open(f"/proc/self/task/{t}/children") as f:
+                out.update(f.read().split())
+        except OSError:
+            pass
+    return out
+
+
+def _cpu_ns(tids, where: str = "/proc/self/task") -> dict[str, int]:
+    """The CPU time each of these live threads (or, with where="/proc", processes) has run (ns, the scheduler's
+    own count)."""
+    out = {}
+    for t in tids:
+        try:
+            with open(f"{where}/{t}/schedstat") as f:
+                out[t] = int(f.read().split()[0])
+        except (OSError, ValueError, IndexError):
+            pass
+    return out
+
+
+def _mark_control_flow() -> None:
+    """A range named COMPILED around torch.cond and its kin, where they are called eagerly (once per process)."""
+    import torch
+    import torch._higher_order_ops as hops
+    mark, compiling = torch._C._profiler._RecordFunctionFast, torch.compiler.is_compiling
+    for owner, name in ((torch, "cond"), (hops, "cond"), (sys.modules.get("torch._higher_order_ops.cond"), "cond"),
+                        (hops, "while_loop"), (hops, "scan"), (hops, "map"), (hops, "associative_scan")):
+        inner = getattr(owner, name, None) if owner is not None else None
+        if not callable(inner) or isinstance(inner, types.ModuleType) or getattr(inner, "_course_marked", False):
+            continue
+
+        def wrapped(*args, _inner=inner, **kwargs):
+            if compiling():
+                return _inner(*args, **kwargs)
+            with mark(COMPILED):
+                return _inner(*args, **kwargs)
+
+        wrapped._course_marked = True
+        wrapped.__wrapped__ = inner
+        wrapped.__name__, wrapped.__qualname__, wrapped.__doc__ = inner.__name__, inner.__qualname__, inner.__doc__
+        setattr(owner, name, wrapped)
+
+
+def _mark_distributed() -> None:
+    """A range named INTERPRETER around torch.distributed's calls whose C++ makes tensors itself (barrier's buffer),
+    once torch.distributed is imported (15-08 calls a student's collectives in process under a function mode)."""
+    c10d = sys.modules.get("torch.distributed.distributed_c10d")
+    if c10d is None or getattr(c10d, "_course_marked", False):
+        return
+    import torch
+    mark = torch._C._profiler._RecordFunctionFast
+    top = sys.modules.get("torch.distributed")
+    for name in ("barrier", "monitored_barrier", "new_group", "new_subgroups", "new_subgroups_by_enumeration",
+                 "destroy_process_group"):
+        inner = getattr(c10d, name, None)
+        if not callable(inner):
+            continue
+
+        def wrapped(*args, _inner=inner, **kwargs):
+            with mark(INTERPRETER):
+                return _inner(*args, **kwargs)
+
+        wrapped.__name__, wrapped.__qualname__, wrapped.__doc__ = inner.__name__, inner.__qualname__, inner.__doc__
+        wrapped.__wrapped__ = inner
+        setattr(c10d, name, wrapped)
+        if top is not None and getattr(top, name, None) is inner:
+            setattr(top, name, wrapped)
+    c10d._course_marked = True
+
+
+def _mark_interpreter() -> None:
+    """A range named INTERPRETER around the Triton interpreter's argument copies, once it is imported."""
+    _mark_distributed()
+    gx = getattr(sys.modules.get("triton.runtime.interpreter"), "GridExecutor", None)
+    if gx is None or getattr(gx, "_course_marked", False):
+        return
+    import torch
+    mark = torch._C._profiler._RecordFunctionFast
+    for name in ("_init_args_hst", "_restore_args_dev"):
+        inner = getattr(gx, name, None)
+        if not callable(inner):
+            continue
+
+        def wrapped(*args, _inner=inner, **kwargs):
+            with mark(INTERPRETER):
+                return _inner(*args, **kwargs)
+
+        wrapped.__name__, wrapped.__wrapped__ = name, inner
+        setattr(gx, name, wrapped)
+    gx._course_marked = True
+
+
 class Recorder:
     """The dispatcher's record of each window in which a probe's mode is entered (one worker, one thread)."""
 
     def __init__(self):
         self.depth = 0
         self.hidden: list[str] = []
+        self.passed: list[str] = []  # ops called past a probe's TorchFunctionMode
         self.tampered: list[str] = []
+        self.kinds: set[str] = set()  # the kinds of mode entered in this window
+        self.modules: set[str] = set()  # the probes modules whose function-mode classes are instrumented
         self._known: dict[str, str] = {}
         self._groups: dict[str, list[str]] = {}
+        self._tasks: set[str] = set()  # the process's threads when the window opened
+        self.python_threads: set[str] = set()  # native ids of the threads started through Python (watch_spawning)
+        self._ran: dict[str, int] = {}  # their CPU time (ns) when the window opened
+        self.own_children: set[str] = set()  # the worker's children before any cell ran (the pristine copy)
+        self._kids: dict[str, int] = {}  # the submission's child processes' CPU time when the window opened
+
+    # ------------------------------------------------------------ threads and processes started in a window
+    def watch_spawning(self) -> None:
+        """Note a thread or process started while a window of this recorder is open (hooks installed once per
+        process, reporting to the last recorder that asked: the worker has one)."""
+        _WATCHER[0] = self
+        self.own_children = _children()
+        if _WATCHER[1]:
+            return
+        _WATCHER[1] = True
+        import _thread
+        import threading
+
+        import torch
+        torch.ones(1 << 20).add_(1)  # PyTorch's own pool of threads made now, not in the first window that needs it
+
+        def started(what: str) -> None:
+            rec = _WATCHER[0]
+            if rec.depth and not any(what in t for t in rec.tampered):
+                rec.tampered.append(f"{what} was started while the check's op log was open (work on another thread "
+                                    "or process is out of its sight)")
+
+        def audit(event, args):
+            if event in _SPAWN_EVENTS:
+                started(f"a process ({event})")
+
+        sys.addaudithook(audit)
+        for mod, name in ((_thread, "start_new_thread"), (_thread, "start_joinable_thread"),
+                          (threading, "_start_new_thread"), (threading, "_start_joinable_thread")):
+            inner = getattr(mod, name, None)
+            if inner is None:
+                continue
+
+            def start(function, *args, _inner=inner, **kwargs):
+                started("a thread")
+
+                def run(*a, **k):
+                    _WATCHER[0].python_threads.add(str(_thread.get_native_id()))
+                    return function(*a, **k)
+
+                return _inner(run, *args, **kwargs)
+
+            setattr(mod, name, start)
 
     # ------------------------------------------------------------ the probe's mode, wrapped
-    def instrument(self, cls) -> None:
+    def instrument(self, cls, kind: str = "dispatch") -> None:
+        """Wrap a probe's mode class: entering it opens the window (the record), and its stretch is marked."""
+        if cls.__dict__.get("_course_recorded"):
+            return
         enter, leave, rec = cls.__enter__, cls.__exit__, self
+        on, off = ON[kind], OFF[kind]
         _mark_printing()
+        import torch
+        mark = torch._C._profiler._RecordFunctionFast
 
         def __enter__(mode):
             rec._open()
+            rec.kinds.add(kind)
             try:
-                return enter(mode)
+                out = enter(mode)
             except BaseException:
                 rec._close()
                 raise
+            with mark(on):
+                pass
+            return out
 
         def __exit__(mode, *exc):
             try:
+                with mark(off):
+                    pass
                 return leave(mode, *exc)
             finally:
                 rec._close()
 
         cls.__enter__, cls.__exit__ = __enter__, __exit__
+        if kind == "function":
+            handler = cls.__torch_function__
+            compiling = torch.compiler.is_compiling
+
+            def __torch_function__(mode, *args, **kwargs):
+                if compiling():  # torch.compile tracing the mode (torch.cond's eager path): no range in its graph
+                    return handler(mode, *args, **kwargs)
+                with mark(FUNCTION):
+                    return handler(mode, *args, **kwargs)
+
+            cls.__torch_function__ = __torch_function__
+        cls._course_recorded = True
+
+    def watch_function_modes(self, module: str) -> None:
+        """Instrument every TorchFunctionMode class a probes module makes later, inside its functions too (15-08,
+        16-01 and 16-04 define theirs in the probe)."""
+        from torch.overrides import TorchFunctionMode
+        self.modules.add(module)
+        if "__init_subclass__" in vars(TorchFunctionMode):
+            return
+        _mark_control_flow()
+        rec = self
+
+        def __init_subclass__(cls, **kwargs):
+            super(TorchFunctionMode, cls).__init_subclass__(**kwargs)
+            if cls.__module__ in rec.modules:
+                rec.instrument(cls, "function")
+
+        TorchFunctionMode.__init_subclass__ = classmethod(__init_subclass__)
 
     def reset(self) -> None:
         if self.depth:  # a window left open by the last call (an exception inside a probe): close it
             self.depth = 1
             self._close()
-        self.hidden, self.tampered = [], []
+        self.hidden, self.passed, self.tampered, self.kinds = [], [], [], set()
 
     def _open(self) -> None:
         self.depth += 1
         if self.depth > 1:
             return
+        self.kinds = set()
+        _mark_interpreter()
+        self._tasks = _threads()
+        self._ran = _cpu_ns(self.python_threads & self._tasks)  # a thread started earlier, woken in the window
+        self._kids = _cpu_ns(_children() - self.own_children, "/proc")  # a process forked earlier, fed in it
         import torch
         from torch._C._profiler import _ExperimentalConfig
         from torch.autograd import ProfilerConfig, ProfilerState, _enable_profiler_legacy
@@ -276,6 +517,21 @@ class Recorder:
             return
         self.depth = 0
         from torch.autograd import _disable_profiler_legacy
+        now = _threads()
+        left = now - self._tasks
+        if left and self._tasks and not any("a thread" in t for t in self.tampered):
+            self.tampered.append(f"{len(left)} thread(s) started during the check's op log were still running at "
+                                 "its end (work on another thread is out of its sight)")
+        ran = _cpu_ns(self._ran)
+        woke = [t for t, ns in self._ran.items() if t not in now or ran.get(t, ns) > ns]
+        if woke:
+            self.tampered.append(f"{len(woke)} thread(s) the submission started earlier ran while the check's op "
+                                 "log was open (work on another thread is out of its sight)")
+        ran = _cpu_ns(self._kids, "/proc")
+        woke = [p for p, ns in self._kids.items() if ran.get(p, ns + 1) > ns]
+        if woke:
+            self.tampered.append(f"{len(woke)} process(es) the submission forked earlier ran while the check's op "
+                                 "log was open (work in another process is out of its sight)")
         try:
             records = _disable_profiler_legacy()
         except RuntimeError:
@@ -305,39 +561,59 @@ class Recorder:
         return kind
 
     def _read(self, records) -> None:
-        """An op (one that reaches the Python key) is judged where it is nested in no op and no mode's handling
-        (ops that decompose above the mode and ranges that are no ops are passed through): it was seen when a
-        ``PythonDispatchMode`` event lies inside it. Inside PyTorch's own tensor printing (which switches modes
-        off itself, ``torch._tensor_str``) nothing is judged."""
+        """Dispatch modes: an op (one that reaches the Python key) is judged where it is nested in no op and no
+        mode's handling (ops that decompose above the mode and ranges that are no ops are passed through): it was
+        seen when a ``PythonDispatchMode`` event lies inside it. Function modes (the calling thread only): any op
+        nested in no op, in no range around the mode's ``__torch_function__`` and not in printing was called past
+        the mode. Inside PyTorch's own tensor printing (which switches modes off itself, ``torch._tensor_str``)
+        nothing is judged."""
         started = False
+        marks = {v: (k, 1) for k, v in ON.items()} | {v: (k, -1) for k, v in OFF.items()}
         for thread in records:
-            stack: list[list] = []  # [name, judged op?, seen by a mode?, blocks judging below?, named?]
+            stack: list[list] = []  # [name, judged op?, seen by a mode?, blocks judging below?, named?, shields?]
             below = 0  # entries on the stack under which nothing is judged (an op, a mode's handling, printing)
+            shield = 0  # entries under which no op is judged for a function mode (an op, its handler, printing)
             judged: list | None = None
             whole: list | None = None  # the outermost op that decomposes above the mode, named for its parts
+            calling = False  # the worker's calling thread (the one with the window's start marker)
+            active = {"dispatch": 0, "function": 0}
             for ev in thread:
                 kind = ev.kind()
                 if kind == "push":
                     name = ev.name()
                     if name == START:
-                        started = True
+                        started = calling = True
+                    if name in marks:
+                        which, step = marks[name]
+                        active[which] += step
                     if name == _MARK or name == PRINTING:
                         if name == _MARK and judged is not None:
                             judged[2] = True
-                        stack.append([name, False, True, True, False])
+                        stack.append([name, False, True, True, False, True])
                         below += 1
+                        shield += 1
+                        continue
+                    if name == FUNCTION or name == COMPILED or name == INTERPRETER:
+                        stack.append([name, False, True, False, False, True])
+                        shield += 1
                         continue
                     what = self._kind(name)
-                    entry = [name, what == "op" and below == 0, False, what == "op", False]
+                    dispatch = active["dispatch"] > 0 if calling else "dispatch" in self.kinds
+                    entry = [name, what == "op" and below == 0 and dispatch, False, what == "op", False, bool(what)]
+                    if what and calling and active["function"] > 0 and shield == 0 and name not in FUNCTION_EXEMPT \
+                            and not name.startswith(COMMUNICATION):
+                        self.passed.append(name)
                     if entry[1]:
                         judged = entry
                     elif what == "composite" and below == 0 and whole is None:
                         whole = entry
                     below += entry[3]
+                    shield += entry[5]
                     stack.append(entry)
                 elif kind == "pop" and stack:
                     entry = stack.pop()
                     below -= entry[3]
+                    shield -= entry[5]
                     if entry is whole:
                         whole = None
                     if entry[1]:
@@ -355,19 +631,23 @@ class Recorder:
         """The error a call reports when an op ran out of its probe's sight (it fails the check), or None."""
         if self.depth:
             self.tampered.append("the check's op log was never closed")
-        if not self.hidden and not self.tampered:
+        if not self.hidden and not self.passed and not self.tampered:
             return None
         parts = []
-        if self.hidden:
+        for ops, how in ((self.hidden, "the TorchDispatchMode the check had entered was switched off or bypassed "
+                                       "around them (torch.utils._python_dispatch._disable_current_modes, an excluded "
+                                       "Python dispatch key, a mode popped by hand)"),
+                         (self.passed, "they were called past the TorchFunctionMode the check had entered "
+                                       "(torch._C.DisableTorchFunction, the function-mode stack popped by "
+                                       "hand)")):
+            if not ops:
+                continue
             counts: dict[str, int] = {}
-            for n in self.hidden:
+            for n in ops:
                 counts[n] = counts.get(n, 0) + 1
             named = ", ".join(f"{n} x{c}" if c > 1 else n for n, c in list(counts.items())[:6])
             more = f" and {len(counts) - 6} more" if len(counts) > 6 else ""
-            parts.append(f"{len(self.hidden)} PyTorch op(s) ran out of sight of the check's op log ({named}{more}): "
-                         "the TorchDispatchMode the check had entered was switched off or bypassed around them "
-                         "(torch.utils._python_dispatch._disable_current_modes, an excluded Python dispatch key, "
-                         "a mode popped by hand)")
+            parts.append(f"{len(ops)} PyTorch op(s) ran out of sight of the check's op log ({named}{more}): {how}")
         parts.extend(self.tampered)
         return {"type": "HiddenFromProbe", "trace": "",
                 "message": "; ".join(parts) + ". This check reads how the result is computed from that log, so the "
@@ -403,7 +683,8 @@ class Worker:
         self.ns: dict = {}
         self.load_errors: list = []
         self.probes: dict[str, types.ModuleType] = {}
-        self.recorder = Recorder()  # the dispatcher's record while a probe's TorchDispatchMode is entered
+        self.recorder = Recorder()  # the dispatcher's record while a probe's mode (dispatch or function) is entered
+        self.recorder.watch_spawning()  # before any cell runs: the threads a submission starts are known
 
     def load(self, cells: list[str]) -> dict:
         from IPython.core.inputtransformer2 import TransformerManager
@@ -434,9 +715,12 @@ class Worker:
             raise RuntimeError("the judge's Python writes other bytecode than this worker's")
         mod = types.ModuleType(f"probes_{name}")
         mod.__file__ = f"<probes {name}>"
+        self.recorder.watch_function_modes(mod.__name__)
         exec(marshal.loads(code), mod.__dict__)
         for cls in mode_classes(mod):
             self.recorder.instrument(cls)
+        for cls in mode_classes(mod, "function"):
+            self.recorder.instrument(cls, "function")
         self.probes[name] = mod
 
     def call(self, module: str, probe: str, kwargs: dict):

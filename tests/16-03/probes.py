@@ -274,15 +274,40 @@ def kv_interleaved(ns, embed_dim, num_heads, state, xs, splits):
 
 
 # ------------------------------------------------------------------ exercise 6: blocked attention
-def blocked(ns, q, k, v, block_size, is_causal=False, scale=None):
+def blocked(ns, q, k, v, block_size, is_causal=False, scale=None, traced=False):
+    """The output and the op log; with traced, also the peak of the memory Python's allocators handed out during
+    the call (numpy arrays, lists: work done out of torch, which no op log sees; red team 20; measured on a second
+    call, after one untraced, and inside the mode, not over the worker's reading of its record when it is left), and
+    whether that measure ran to the end (a sentinel allocated before the call is still traced after it)."""
     fn = get(ns, "blocked_attention")
     kwargs = {"is_causal": is_causal}
     if scale is not None:
         kwargs["scale"] = scale
-    with _OpLog() as log:
-        out = fn(q, k, v, block_size, **kwargs)
+    extra = {}
+    if not traced:
+        with _OpLog() as log:
+            out = fn(q, k, v, block_size, **kwargs)
+    else:  # once before, untraced: what a first call allocates once (imports, PyTorch's caches) is not counted
+        import tracemalloc
+        with _OpLog():
+            fn(q, k, v, block_size, **kwargs)
+        ours = not tracemalloc.is_tracing()
+        if ours:
+            tracemalloc.start(1)
+        try:
+            sentinel = bytearray(4096)
+            with _OpLog() as log:
+                tracemalloc.reset_peak()
+                base = tracemalloc.get_traced_memory()[0]
+                out = fn(q, k, v, block_size, **kwargs)
+                peak = tracemalloc.get_traced_memory()[1] - base
+                whole = tracemalloc.is_tracing() and tracemalloc.get_object_traceback(sentinel) is not None
+        finally:
+            if ours:
+                tracemalloc.stop()
+        extra = {"py_peak": int(peak), "py_traced": bool(whole)}
     return {"out": _tensor(out), "largest": list(log.largest), "ops": sorted(log.names), "flops": log.flops,
-            "numels": sorted(log.numels)}
+            "numels": sorted(log.numels), **extra}
 
 
 def blocked_vjp(ns, inputs, v, block_size, is_causal=False):

@@ -110,15 +110,24 @@ def test_large_scores(student, gen, dtype, case):
 @pytest.mark.essential
 def test_memory_independent_of_length(student, gen):
     """no tensor with L * S or more elements is created (nothing as large as one head's score matrix)"""
-    L, S = 40, 96
+    L, S = 120, 96  # one head's scores, 92 kB in float64, against 12-25 kB that a tiled answer's Python objects take
     q, k, v = torch.randn(2, L, 4, generator=gen, dtype=f64), torch.randn(2, S, 4, generator=gen, dtype=f64), \
         torch.randn(2, S, 4, generator=gen, dtype=f64)
     for causal in (False, True):
         what = f"{FN}(q (2, {L}, 4), k (2, {S}, 4), v (2, {S}, 4), block_size=8, is_causal={causal})"
-        res = run(student, what, q, k, v, 8, is_causal=causal)
+        res = run(student, what, q, k, v, 8, is_causal=causal, traced=True)
         n, op = res["largest"]
         expect(n < L * S, f"{what} created a tensor of {n} elements (by aten.{op}); one head's full score matrix "
                f"has L * S = {L * S}: keep only one (L, block_size) tile of scores at a time")
+        # work done out of torch (numpy, Python lists) makes no op: Python's own allocators count it (red team 20)
+        expect(res.get("py_traced") is True, f"{what}: the count of the memory Python allocated during the call was "
+               f"stopped or restarted inside it (tracemalloc); the clause 'no tensor as large as the score matrix' "
+               f"is checked with it")
+        py, full = res.get("py_peak"), L * S * q.element_size()
+        expect(isinstance(py, int) and py < full, f"{what}: Python's allocators held {py} bytes at once during the "
+               f"call (numpy arrays, lists), where one head's score matrix takes L * S * {q.element_size()} = {full}: "
+               f"compute the tiles with tensor operations, one (L, block_size) tile of scores at a time, not the "
+               f"scores outside torch")
         expect_close(res["out"], F.scaled_dot_product_attention(q, k, v, is_causal=causal), what, **TOL64)
 
 
