@@ -411,8 +411,8 @@ print((i8 + 1000).dtype, (i8 + 0.5).dtype, (i8 + torch.tensor(2, dtype=torch.int
 # ### Exercise 4 · `result_dtype` (3 points)
 #
 # Write `result_dtype(a, b)`, the dtype of `a + b` by the rules above, building the table yourself:
-# do not call `torch.result_type` or `torch.promote_types`, and make or compute no tensor (no arithmetic
-# on `a` and `b`). The checks record the PyTorch calls your function makes; reading `.dtype` or `.dim()`
+# do not call `torch.result_type`, `torch.promote_types` or PyTorch's own promotion code (such as
+# `torch._prims_common`), and make or compute no tensor (no arithmetic on `a` and `b`). The checks record the PyTorch calls your function makes; reading `.dtype` or `.dim()`
 # is fine.
 #
 # * Each of `a` and `b` is a tensor (of any number of dimensions, 0-dim included) or a Python `bool`,

@@ -2,7 +2,10 @@
 import torch
 from torch.overrides import TorchFunctionMode
 
-from course.judge.probelib import capture_error, changes, get, global_state
+from course.judge.probelib import capture_error, changes, functions_entered, get, global_state
+
+# PyTorch's own promotion table in Python: reached under any name, it is not a table of the student's
+_TABLES = ("torch/_prims_common/__init__.py", "torch/_refs/__init__.py", "torch/_prims/__init__.py")
 
 
 def _plain(v):
@@ -139,7 +142,8 @@ def result_dtype_cases(ns, pairs, default="float32"):
             keep = [v.clone() if isinstance(v, torch.Tensor) else v for v in (x, y)]
             try:
                 with forbidden:
-                    got = fn(x, y)
+                    got, entered = functions_entered(lambda: fn(x, y), _TABLES)
+                forbidden.seen.update("PyTorch's " + n for n in entered)
                 # anything but a torch.dtype is marked with its type: a string "torch.float32" is not the dtype
                 got = str(got) if isinstance(got, torch.dtype) else "<" + type(got).__name__ + "> " + repr(got)[:80]
             except NotImplementedError:

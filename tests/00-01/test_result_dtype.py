@@ -92,13 +92,14 @@ def test_default_float64(student, gen):
 
 
 def test_builds_the_table_itself(student, gen):
-    """no torch.result_type, no torch.promote_types, no tensor made or computed: the table is your own"""
+    """no torch.result_type or promote_types, no PyTorch promotion code, no tensor made or computed: your own table"""
     # recorded in the judge worker while result_dtype runs (a renamed alias is still the same function)
     pairs = [((kind, a), ("scalar", s)) for kind in ("dim", "zero") for a in DTYPES for s in SCALARS]
     pairs += [(("dim", a), (kind, b)) for a in DTYPES for b in DTYPES for kind in ("dim", "zero") if a != b]
     res = judge(student, pairs, gen=gen)
     expect(not res["forbidden_calls"], "result_dtype must build the promotion table itself (clause: without calling "
-           "torch.result_type or torch.promote_types, and without making or computing a tensor), but it called "
+           "torch.result_type, torch.promote_types or PyTorch's own promotion code, and without making or computing a "
+           "tensor), but it called "
            f"{res['forbidden_calls']}")
 
 
