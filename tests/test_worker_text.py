@@ -59,7 +59,9 @@ def test_a_leak_of_the_probe_file_is_capped():
         chunk = PROBES_15_01[(i * 1800) % len(PROBES_15_01):][:1800]
         heard.hear(["ValueError", chunk, ""])
         out.append(heard.limit(judge + chunk))
-    assert all(o.startswith("JUDGE-17 says: ") for o in out), out[-1][:200]
+    # the judge's own words stay; the space after them may go with the heard text that follows (a probe file
+    # that says " ValueError" was heard from the submission in an earlier check)
+    assert all(o.startswith("JUDGE-17 says:") for o in out), out[-1][:200]
     per_check = [quoted(o, judge) for o in out]
     assert max(per_check) <= PER_CHECK
     assert sum(per_check) <= PER_SUBMISSION
