@@ -472,3 +472,27 @@ def test_threads_and_processes_started_in_a_window_are_seen():
     t.start()
     t.join()
     assert rec.verdict() is None
+
+
+def test_factory_hidden_in_a_forked_rank_fails(tmp_path):
+    """16-04 zero3_step making its all-gather pieces and reduce-scatter output without device= past the probe's
+    factory recorder (torch._C.DisableTorchFunction): the recorder runs in the ranks the probe forks, whose record
+    the worker did not read (red team 20, left open); fork_ranks now hands each rank's record to the worker's, so
+    the device check fails with the incident."""
+    import importlib.util
+    from course import TESTS_DIR
+    spec = importlib.util.spec_from_file_location(
+        "wrong", TESTS_DIR / "submissions" / "16-04" / "blind2_zero3_buffers_default_device.py")
+    wrong = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(wrong)
+    src = wrong.CELLS["zero3_impl"]
+    for made in ("[torch.empty(shards[i].numel(), dtype=shards[i].dtype) for _ in range(W)]",
+                 "torch.empty(k, dtype=shards[i].dtype)"):
+        assert made in src
+        src = src.replace(made, f"_hidden(lambda: {made})")
+    src = ("def _hidden(make):\n    with torch._C.DisableTorchFunction():\n        return make()\n" + src)
+    checks, events = _grade(tmp_path, "16-04", {"zero3_impl": src}, "zero3", k="on_shards_device")
+    assert checks and all(c.failed for c in checks), [(c.name, c.failed, c.message[:300]) for c in checks]
+    assert all("in a rank the check forked" in c.message and "aten::empty" in c.message for c in checks), \
+        [c.message[:400] for c in checks]
+    assert any("hidden from the check's op log" in e for e in events), events

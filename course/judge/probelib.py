@@ -7,6 +7,7 @@ and returns tensors, numbers, strings, lists or dicts: never student objects.
 from __future__ import annotations
 
 import io
+import sys
 import os
 import select
 import signal
@@ -446,6 +447,42 @@ def _remove_store_folder(tmp: str) -> None:
         pass
 
 
+_RANK_RECORD = "course_rank_record"  # a rank's last frame: its own record of the probe's mode windows
+
+
+def _recorder():
+    """The judge worker's record of a probe's modes (course.judge.worker), where this process is a worker."""
+    worker = sys.modules.get("course.judge.worker")
+    return getattr(worker, "_WATCHER", [None])[0] if worker is not None else None
+
+
+def _send_rank_record(wfd: int) -> None:
+    """In a forked rank: what its probe windows saw run out of the modes' sight (the worker's own verdict covers
+    only the worker's process), sent as its last frame; nothing where the record is clean or absent. Threads are
+    not judged here: a rank's process group starts its own (a new group's gloo threads)."""
+    try:
+        rec = _recorder()
+        if rec is not None:  # ops only: a rank's own threads are its process group's (gloo starts them for new_group)
+            rec.tampered = [t for t in rec.tampered if "thread" not in t]
+        hidden = rec.verdict() if rec is not None else None
+        if hidden:
+            send_frame(wfd, {_RANK_RECORD: hidden["message"].split(". This check reads how")[0]})
+    except BaseException:
+        pass
+
+
+def _take_rank_records(frames: dict) -> None:
+    """Take the ranks' records out of their frames and hand what they saw to the worker's record, which then
+    fails the call (HiddenFromProbe) as it does for its own windows."""
+    seen = []
+    for r, got in frames.items():
+        seen += [f"rank {r}: " + str(f[_RANK_RECORD]) for f in got if isinstance(f, dict) and _RANK_RECORD in f]
+        got[:] = [f for f in got if not (isinstance(f, dict) and _RANK_RECORD in f)]
+    rec = _recorder()
+    if seen and rec is not None:
+        rec.tampered.append("in a rank the check forked, " + "; ".join(seen[:2]).rstrip("."))
+
+
 def fork_ranks(world: int, body, deadline_s: float, max_reply: int, attempts: int = 3) -> dict:
     """Fork ``world`` ranks, each running ``body(rank, store_path, wfd)`` (a fresh store folder per attempt) and
     read the frames each sends until every pipe closes or ``deadline_s`` passes; then kill each rank's session.
@@ -471,6 +508,7 @@ def fork_ranks(world: int, body, deadline_s: float, max_reply: int, attempts: in
                     except BaseException:
                         code = 1
                     finally:
+                        _send_rank_record(wfd)
                         os._exit(code)
                 os.close(wfd)
                 pids.append(pid)
@@ -488,6 +526,7 @@ def fork_ranks(world: int, body, deadline_s: float, max_reply: int, attempts: in
             _remove_store_folder(tmp)
         failed = _rendezvous_failure(frames)
         if failed is None:
+            _take_rank_records(frames)
             return {"frames": frames, "unfinished": unfinished, "left_behind": session_members(set(pids)),
                     "seconds": time.monotonic() - t0, "attempts": attempt}
     raise RendezvousFailed(f"the judge's {world} forked ranks could not form their gloo group in {attempts} "

@@ -314,16 +314,23 @@ def _mark_control_flow() -> None:
 
 
 def _mark_distributed() -> None:
-    """A range named INTERPRETER around torch.distributed's calls whose C++ makes tensors itself (barrier's buffer),
-    once torch.distributed is imported (15-08 calls a student's collectives in process under a function mode)."""
+    """A range named INTERPRETER around torch.distributed's calls whose C++ makes tensors itself (barrier's buffer, a
+    collective's splits and copies), once torch.distributed is imported (15-08 calls a student's collectives in
+    process under a function mode; 16-04's ranks run them under one)."""
     c10d = sys.modules.get("torch.distributed.distributed_c10d")
     if c10d is None or getattr(c10d, "_course_marked", False):
         return
     import torch
     mark = torch._C._profiler._RecordFunctionFast
     top = sys.modules.get("torch.distributed")
+    # and the tensor collectives: a backend's C++ splits and copies around its c10d op (gloo's reduce_scatter_single:
+    # aten::chunk before, aten::copy_ after), seen in the ranks 16-04's probes fork. The *_object forms are left
+    # out: they pickle the caller's objects, which runs the submission's code.
     for name in ("barrier", "monitored_barrier", "new_group", "new_subgroups", "new_subgroups_by_enumeration",
-                 "destroy_process_group"):
+                 "destroy_process_group", "all_reduce", "all_reduce_coalesced", "all_gather", "all_gather_into_tensor",
+                 "_all_gather_base", "all_gather_coalesced", "reduce_scatter", "reduce_scatter_tensor",
+                 "_reduce_scatter_base", "reduce_scatter_single", "broadcast", "reduce", "scatter", "gather",
+                 "all_to_all", "all_to_all_single", "send", "recv", "isend", "irecv", "batch_isend_irecv"):
         inner = getattr(c10d, name, None)
         if not callable(inner):
             continue
