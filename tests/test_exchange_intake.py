@@ -105,7 +105,9 @@ def run(tmp_path_factory):
         made_device = True
     except PermissionError:
         made_device = False
-    os.symlink(root / "source" / A, inbound / f"{FOLDER_LINK}+{A}+{_when()}+r")
+    folder_link = inbound / f"{FOLDER_LINK}+{A}+{_when()}+r"
+    os.symlink(root / "source" / A, folder_link)
+    _own(folder_link, FOLDER_LINK)  # the student's own link: a line of theirs (red team 21: of the maker's)
     _inbound(inbound, BAD_NAME, {NB: b"x"}, name=f"{BAD_NAME}+{A}+notadate+x")
     _inbound(inbound, "root", {NB: b"x"}, name=f"-rf+{A}+{_when()}+x")
     _inbound(inbound, BAD_FILES, {NB: b"bad files' own work", "timestamp.txt": b"\xff\xfe garbage",

@@ -52,7 +52,8 @@ def test_links_named_for_a_classmate_never_push_their_hand_in_out_of_reading(tmp
     folders. 32 links of the attacker's, named for the victim with a later time, pushed the victim's real hand-in
     out of reading: not collected, and a deadline's seal recorded it unread (late if read later); each link was
     also a line of the victim's feedback. A link, like any entry not made by the student it names, is now refused
-    before it counts, and such entries are ten lines of the student they name, then one count."""
+    before it counts, and such entries are ten lines of the account that made them (red team 21: of the student
+    they name until then), then one count."""
     import pwd
     exchange, root = tmp_path / "exchange", tmp_path / "course"
     inbound = exchange / "advanced-pytorch-internals" / "inbound"
@@ -75,7 +76,59 @@ def test_links_named_for_a_classmate_never_push_their_hand_in_out_of_reading(tmp
     assert not unread, f"the victim's hand-in was sealed unread: {unread}"
     import json
     from course.grading.records import lms_incidents
-    mine = [json.loads(x)["message"] for x in lms_incidents.path(root, A, "collect").read_text().splitlines()
-            if json.loads(x)["student"] == VICTIM and "+2026-11-20 " not in json.loads(x)["message"]]
-    assert len(mine) <= 11 and "30 more entries refused" in mine[-1], \
-        f"40 links of a classmate's named for the victim made {len(mine)} lines of the victim's feedback: {mine[-2:]}"
+    rows = [json.loads(x) for x in lms_incidents.path(root, A, "collect").read_text().splitlines()]
+    mine = [r["message"] for r in rows if r["student"] == VICTIM and "+2026-11-20 " not in r["message"]]
+    assert not mine, f"40 links of a classmate's named for the victim made {len(mine)} lines of the victim's " \
+                     f"feedback: {mine[-2:]}"
+    theirs = [r["message"] for r in rows if r["student"] == ATTACKER]  # red team 21: the maker's lines
+    assert len(theirs) <= 11 and "30 more entries refused" in theirs[-1], \
+        f"40 links of the attacker's made {len(theirs)} lines of the attacker's: {theirs[-2:]}"
+
+
+def _collect(exchange, root, tmp_path, *more):
+    return subprocess.run([sys.executable, "-m", "nbgrader", "collect", A, *more, f"--Exchange.root={exchange}",
+                           f"--CourseDirectory.root={root}", f"--CourseDirectory.db_url=sqlite:///{tmp_path / 'gb.db'}"],
+                          cwd=REPO_ROOT, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"]})
+
+
+def test_a_classmates_entries_named_for_a_student_are_never_lines_of_that_students_feedback(tmp_path):
+    """Red team, 2026-12-04 (twenty-first, host side): an entry of ``inbound/`` named for a student but made by
+    another account was refused as a line OF THE STUDENT IT NAMES, and collect's lines of a student become notes of
+    their feedback ("Notes from the grader") and theirs in the class report. So a classmate's folder
+    ``daemon+<a>+<any text>+x`` put that text, 160 characters of it, ten times, at the top of daemon's feedback, under
+    the grader's heading, and daemon's name on the attack in the report. A refused entry is now a line of the account
+    that made it (the attacker's own feedback and report row; nobody's when that account is no usable student id),
+    and a collect run twice does not repeat it."""
+    import json
+    import pwd
+    from course.grading.records import lms_incidents
+    exchange, root = tmp_path / "exchange", tmp_path / "course"
+    inbound = exchange / "advanced-pytorch-internals" / "inbound"
+    _submission(inbound, VICTIM, "2026-11-20 10:00:00.000000 UTC", VICTIM, "the victim's own work")
+    uid = pwd.getpwnam(ATTACKER).pw_uid
+    planted = inbound / f"{VICTIM}+{A}+YOUR HAND-IN WAS LOST, mail it to evil@example.org+x"
+    planted.mkdir()
+    os.chown(planted, uid, uid)
+    link = inbound / f"{VICTIM}+{A}+2099-01-01 10:00:00.000000 UTC+evil link"
+    os.symlink("/nowhere", link)
+    os.chown(link, uid, uid, follow_symlinks=False)
+    lines = {}
+    for run in range(2):
+        r = _collect(exchange, root, tmp_path, "--update")
+        assert r.returncode == 0, r.stderr[-3000:]
+        lines[run] = {s: lms_incidents.for_student(root, A, s) for s in (VICTIM, ATTACKER)}
+    victims = [x for x in lines[1][VICTIM] if "evil" in x or repr(ATTACKER) in x]
+    assert not victims, \
+        f"entries of account {ATTACKER!r} named for {VICTIM!r} were lines of {VICTIM!r}'s feedback (expected: none; " \
+        f"a refused entry is a line of the account that made it): {victims}"
+    attackers = lines[1][ATTACKER]
+    assert len(attackers) == 2 and all("evil" in x and f"made by account {ATTACKER!r}" in x or "symbolic link" in x
+                                       for x in attackers), \
+        f"expected the 2 entries of {ATTACKER!r} as 2 lines of {ATTACKER!r}, got {attackers}"
+    assert lines[0][ATTACKER] == attackers, \
+        f"a second collect changed {ATTACKER!r}'s lines: {lines[0][ATTACKER]} -> {attackers}"
+    got = root / "gradebook" / "submitted" / VICTIM / A / "answer.ipynb"
+    assert got.read_text() == "the victim's own work"
+    rows = [json.loads(x) for x in lms_incidents.path(root, A, "collect").read_text().splitlines()]
+    assert sorted({r["student"] for r in rows}) == [ATTACKER], rows

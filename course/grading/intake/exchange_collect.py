@@ -84,13 +84,29 @@ class OwnedCollect(ExchangeCollect):
         self.log.error("refused %s", one_line(message, 500))
         self._incidents.append((student, message))
 
-    def _refuse_named(self, student: str, message: str) -> None:
+    def _refuse_named(self, student: str, message: str, maker: str | None = None) -> None:
         """A refused entry named for ``student`` that anyone may have made (a link, a file, a classmate's
-        folder): the first ``student_tree.LISTED`` are lines of theirs, the rest one count (``copy_files``),
-        so a classmate's many entries never fill their feedback or the class report."""
-        n = self._named_refused[student] = self._named_refused.get(student, 0) + 1
+        folder). It is a line of the account that made it (``maker``: the entry's owner; ``_maker``), never of
+        the student it names unless they made it: a classmate's entry named for a student once put its name (any
+        text) in that student's feedback, under the grader's heading, and their name on the attack in the class
+        report (red team 21). The first ``student_tree.LISTED`` of one account are lines, the rest one count
+        (``copy_files``), so nobody's many entries fill a feedback or the class report."""
+        who = student if maker is None else maker
+        n = self._named_refused[who] = self._named_refused.get(who, 0) + 1
+        self._makers.add(who)
         if n <= student_tree.LISTED:
-            self._refuse(student, message)
+            self._refuse(who, message)
+
+    def _maker(self, st: os.stat_result, sid: str) -> str:
+        """Whose line a refused entry named for ``sid`` is: its owner's account where that is a usable student id,
+        else nobody's ("", as for root's or the grader's own entries); ``sid``'s where all students share one
+        account (``check_owner`` off)."""
+        if not self.check_owner:
+            return sid
+        if st.st_uid in (0, os.geteuid()):
+            return ""
+        account = _account(st.st_uid) or ""
+        return account if student_id(account) == account else ""
 
     def _note(self, student: str, message: str) -> None:
         """An incident of a submission that is collected."""
@@ -106,23 +122,25 @@ class OwnedCollect(ExchangeCollect):
         named = parts[0] if len(parts) >= 3 else ""
         sid = named if student_id(named) == named else ""
         self._seen.add(sid)
-        if not sid:
-            self._refuse_named("", f"{where}: the student id {one_line(repr(named), 120)} is not usable: not collected")
-            return None
         st = os.lstat(path)
+        maker = self._maker(st, sid)
+        if not sid:
+            self._refuse_named("", f"{where}: the student id {one_line(repr(named), 120)} is not usable: not collected",
+                               maker)
+            return None
         if not stat.S_ISDIR(st.st_mode):  # a link too: refused before it counts as one of sid's folders
             self._refuse_named(sid, f"{where} is {'a file' if stat.S_ISREG(st.st_mode) else student_tree.kind(st.st_mode)}, "
-                                    "not a folder: not collected")
+                                    "not a folder: not collected", maker)
             return None
         if self.check_owner and _account(st.st_uid) != sid:
             self._refuse_named(sid, f"{where}: it names student {sid!r} but was made by account "
                                     f"{_account(st.st_uid)!r} (a student submits only as themselves; where all "
-                                    f"students share one account, set c.ExchangeCollect.check_owner = False)")
+                                    f"students share one account, set c.ExchangeCollect.check_owner = False)", maker)
             return None
         claimed = _time(parts[2])
         if claimed is None:
             self._refuse_named(sid, f"{where}: its time {one_line(repr(parts[2]), 80)} is not nbgrader's (the folder was "
-                              "not made by nbgrader submit): not collected")
+                              "not made by nbgrader submit): not collected", maker)
             return None
         return sid, claimed
 
@@ -200,7 +218,7 @@ class OwnedCollect(ExchangeCollect):
             self.fail(f"Course not found: {self.inbound_path}")
         if not check_mode(self.inbound_path, read=True, execute=True):
             self.fail(f"You don't have read permissions for the directory: {self.inbound_path}")
-        self._incidents, self._seen, self._named_refused = [], set(), {}
+        self._incidents, self._seen, self._named_refused, self._makers = [], set(), {}, set()
         self._seals, self._sealed = seals.by_folder(seals.read(self.coursedir.root, self.coursedir.assignment_id)), []
         student = self.coursedir.student_id or "*"
         pattern = os.path.join(glob.escape(self.inbound_path), f"{student}+{self.coursedir.assignment_id}+*")
@@ -247,8 +265,12 @@ class OwnedCollect(ExchangeCollect):
         for sid, n in sorted(self._named_refused.items()):
             if n > student_tree.LISTED:
                 self._refuse(sid, f"inbound: {n - student_tree.LISTED} more entries refused as the ones above "
-                                  f"({f'named for {sid!r}' if sid else 'naming no usable student'}): not collected")
-        where = lms_incidents.write(self.coursedir.root, a, self._incidents, step="collect", students=self._seen)
+                                  f"({f'made by {sid!r}' if sid else 'made by no usable student'}): not collected")
+        # the lines of the students this collect looked at are replaced: those its folders name, and, where it
+        # looked at every folder, the makers of refused entries (a collect of one student leaves the rest)
+        whole = (self.coursedir.student_id or "*") == "*"
+        where = lms_incidents.write(self.coursedir.root, a, self._incidents, step="collect",
+                                    students=self._seen | (self._makers if whole else set()))
         if self._incidents:
             self.log.warning("collect: %d problem(s), recorded in %s", len(self._incidents), where)
 

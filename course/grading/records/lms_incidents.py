@@ -35,7 +35,8 @@ def write(root, assignment: str, found: list[tuple[str, str]], step: str = "zip_
     if students is not None:
         kept = [(r.get("student", ""), r["message"]) for r in judge_records.message_lines(target) or []
                 if r.get("student") and r.get("student") not in students]
-        found = kept + list(found)
+        old = set(kept)  # a line kept (its student not looked at) that this step found again is not repeated
+        found = kept + [f for f in found if f not in old]
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".incidents-")
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
         for student, message in found:
