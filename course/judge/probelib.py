@@ -462,9 +462,7 @@ def _send_rank_record(wfd: int) -> None:
     not judged here: a rank's process group starts its own (a new group's gloo threads)."""
     try:
         rec = _recorder()
-        if rec is not None:  # ops only: a rank's own threads are its process group's (gloo starts them for new_group)
-            rec.tampered = [t for t in rec.tampered if "thread" not in t]
-        hidden = rec.verdict() if rec is not None else None
+        hidden = rec.verdict(threads=False) if rec is not None else None  # gloo starts threads for new_group
         if hidden:
             send_frame(wfd, {_RANK_RECORD: hidden["message"].split(". This check reads how")[0]})
     except BaseException:

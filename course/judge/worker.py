@@ -377,6 +377,7 @@ class Recorder:
         self.hidden: list[str] = []
         self.passed: list[str] = []  # ops called past a probe's TorchFunctionMode
         self.tampered: list[str] = []
+        self.threads: list[str] = []  # threads started or woken in a window (a rank's own are its process group's)
         self.kinds: set[str] = set()  # the kinds of mode entered in this window
         self.modules: set[str] = set()  # the probes modules whose function-mode classes are instrumented
         self._known: dict[str, str] = {}
@@ -404,8 +405,9 @@ class Recorder:
 
         def started(what: str) -> None:
             rec = _WATCHER[0]
-            if rec.depth and not any(what in t for t in rec.tampered):
-                rec.tampered.append(f"{what} was started while the check's op log was open (work on another thread "
+            seen = rec.threads if what == "a thread" else rec.tampered
+            if rec.depth and not any(what in t for t in seen):
+                seen.append(f"{what} was started while the check's op log was open (work on another thread "
                                     "or process is out of its sight)")
 
         def audit(event, args):
@@ -496,7 +498,7 @@ class Recorder:
         if self.depth:  # a window left open by the last call (an exception inside a probe): close it
             self.depth = 1
             self._close()
-        self.hidden, self.passed, self.tampered, self.kinds = [], [], [], set()
+        self.hidden, self.passed, self.tampered, self.threads, self.kinds = [], [], [], [], set()
 
     def _open(self) -> None:
         self.depth += 1
@@ -526,13 +528,13 @@ class Recorder:
         from torch.autograd import _disable_profiler_legacy
         now = _threads()
         left = now - self._tasks
-        if left and self._tasks and not any("a thread" in t for t in self.tampered):
-            self.tampered.append(f"{len(left)} thread(s) started during the check's op log were still running at "
+        if left and self._tasks and not any("a thread" in t for t in self.threads):
+            self.threads.append(f"{len(left)} thread(s) started during the check's op log were still running at "
                                  "its end (work on another thread is out of its sight)")
         ran = _cpu_ns(self._ran)
         woke = [t for t, ns in self._ran.items() if t not in now or ran.get(t, ns) > ns]
         if woke:
-            self.tampered.append(f"{len(woke)} thread(s) the submission started earlier ran while the check's op "
+            self.threads.append(f"{len(woke)} thread(s) the submission started earlier ran while the check's op "
                                  "log was open (work on another thread is out of its sight)")
         ran = _cpu_ns(self._kids, "/proc")
         woke = [p for p, ns in self._kids.items() if ran.get(p, ns + 1) > ns]
@@ -634,11 +636,12 @@ class Recorder:
         if not started:
             self.tampered.append("the dispatcher's record of the check's op log was restarted during the call")
 
-    def verdict(self) -> dict | None:
-        """The error a call reports when an op ran out of its probe's sight (it fails the check), or None."""
+    def verdict(self, threads: bool = True) -> dict | None:
+        """The error a call reports when an op ran out of its probe's sight (it fails the check), or None; with
+        threads=False, threads started or woken in a window are not judged (a forked rank's process group's)."""
         if self.depth:
             self.tampered.append("the check's op log was never closed")
-        if not self.hidden and not self.passed and not self.tampered:
+        if not self.hidden and not self.passed and not self.tampered and not (threads and self.threads):
             return None
         parts = []
         for ops, how in ((self.hidden, "the TorchDispatchMode the check had entered was switched off or bypassed "
@@ -655,7 +658,7 @@ class Recorder:
             named = ", ".join(f"{n} x{c}" if c > 1 else n for n, c in list(counts.items())[:6])
             more = f" and {len(counts) - 6} more" if len(counts) > 6 else ""
             parts.append(f"{len(ops)} PyTorch op(s) ran out of sight of the check's op log ({named}{more}): {how}")
-        parts.extend(self.tampered)
+        parts.extend(self.tampered + (self.threads if threads else []))
         return {"type": "HiddenFromProbe", "trace": "",
                 "message": "; ".join(parts) + ". This check reads how the result is computed from that log, so the "
                            "call counts as failed (reported to the instructor)"}
