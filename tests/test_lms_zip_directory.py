@@ -82,3 +82,42 @@ def test_a_students_zip_of_many_entries_is_one_line_and_the_class_is_collected(t
     assert got == {"alice": {NB: work("alice")}}, sorted(got)
     assert [i["student"] for i in found] == ["mallory"] and "more than 10000 entries" in found[0]["message"], found
     assert spent < 5.0, f"zip_collect spent {spent:.1f} s of CPU on a download holding a zip of 1,000,000 entries"
+
+
+def test_an_lms_upload_under_a_classmates_account_name_never_replaces_their_exchange_hand_in(tmp_path):
+    """Red team, 2026-12-04 (twenty-first, host side): the README runs ``collect`` then ``zip_collect --force`` in
+    every class, and nbgrader's zip_collect empties ``submitted/<id>/<a>/`` before copying. An LMS names its uploader
+    by a display name (Canvas's sortable name, Moodle's full name, editable where the site lets users edit names), so
+    a student whose LMS name was a classmate's account name ("alice") deleted alice's exchange hand-in and put their
+    own upload in its place, with alice's id on it. A submission collect put there (it always writes
+    submission_secret.txt; zip_collect takes only notebooks) is now left as it is, with one line that is nobody's,
+    and the rest of the class is collected. Runs the real command with the course's config."""
+    import json
+    import subprocess
+    import sys
+
+    from course import REPO_ROOT
+    from course.grading.records import lms_incidents
+    A = "15-01"
+    (tmp_path / "release" / A).mkdir(parents=True)
+    (tmp_path / "release" / A / NB).write_bytes(work("nobody"))
+    handed_in = tmp_path / "gradebook" / "submitted" / "alice" / A
+    handed_in.mkdir(parents=True)
+    (handed_in / NB).write_bytes(work("alice"))
+    (handed_in / "timestamp.txt").write_text("2026-11-20 10:00:00.000000 UTC")
+    (handed_in / "submission_secret.txt").write_text("ab" * 64)
+    (tmp_path / "downloaded" / A / "archive").mkdir(parents=True)
+    (tmp_path / "downloaded" / A / "archive" / "submissions.zip").write_bytes(zipped({
+        canvas("alice", 7, 8, "mallory-as-alice.ipynb"): work("mallory"), canvas("carol", 1, 2, NB): work("carol")}))
+    r = subprocess.run([sys.executable, "-m", "nbgrader", "zip_collect", A, "--force",
+                        f"--CourseDirectory.root={tmp_path}"], cwd=REPO_ROOT, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]
+    alice = sorted(p.name for p in handed_in.iterdir())
+    assert alice == sorted([NB, "timestamp.txt", "submission_secret.txt"]) and (handed_in / NB).read_bytes() == \
+        work("alice"), f"an LMS upload named 'alice' replaced alice's exchange hand-in: the folder now holds {alice} " \
+                       f"(expected alice's own {NB}, timestamp.txt and submission_secret.txt)"
+    carol = tmp_path / "gradebook" / "submitted" / "carol" / A / NB
+    assert carol.is_file() and carol.read_bytes() == work("carol"), r.stderr[-2000:]
+    rows = [json.loads(x) for x in lms_incidents.path(tmp_path, A, "zip_collect").read_text().splitlines()]
+    said = [x for x in rows if "'alice': an LMS upload under this id" in x["message"]]
+    assert len(said) == 1 and said[0]["student"] == "" and "mallory-as-alice" in said[0]["message"], rows

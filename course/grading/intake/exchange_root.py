@@ -188,7 +188,9 @@ def _closed_after(transfer):
     """zip_collect's copy into ``submitted/`` (nbgrader's makedirs and shutil.copy, under the grader's umask:
     0777 folders under umask 0) followed by ``close_submitted``, as collect is."""
     def transfer_then_close(self, collected_data):
+        from .lms_collect import keep_exchange_hand_ins
         try:
+            keep_exchange_hand_ins(self, collected_data)  # an LMS name never replaces an exchange hand-in
             return transfer(self, collected_data)
         finally:
             close_submitted(os.path.join(self.coursedir.root, self.coursedir.submitted_directory))

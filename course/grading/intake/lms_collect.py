@@ -355,6 +355,32 @@ def _lms_named(name: str) -> bool:
     return any(pattern.fullmatch(name) for _, pattern in SHAPES)
 
 
+def keep_exchange_hand_ins(app, collected: dict) -> None:
+    """Leave out of zip_collect's transfer every id whose submission in ``submitted/`` came through the exchange
+    (``collect`` always writes its ``submission_secret.txt``; zip_collect takes only notebooks), one line each.
+
+    An LMS names its uploader by a display name, which a student may be able to choose; an exchange hand-in is
+    named by the account that made it (``OwnedCollect``). nbgrader's zip_collect ``--force`` (the README's block,
+    run after ``collect``) empties ``submitted/<id>/<a>/`` before it copies, so an upload under a classmate's
+    account name ("alice" on Canvas, Moodle with an editable name) deleted that classmate's exchange hand-in and put
+    the upload in its place (red team 21); without ``--force`` it stopped zip_collect for the class. The line is
+    nobody's (the report lists it; the classmate's feedback does not carry the upload's name)."""
+    root, a = app.coursedir.root, app.coursedir.assignment_id
+    found = []
+    for sid in sorted(collected):
+        folder = app.coursedir.format_path(app.coursedir.submitted_directory, sid, a)
+        if not os.path.lexists(os.path.join(folder, "submission_secret.txt")):
+            continue
+        data = collected.pop(sid)
+        names = ", ".join(_q(os.path.basename(f)) for f in data.get("src_files", [])[:3])
+        found.append(("", f"{_q(sid)}: an LMS upload under this id ({names}) was not collected: {_q(sid)} handed in "
+                          "through the exchange (collected from that account), and an LMS's name is not proof of who "
+                          "uploaded; if the upload is theirs, collect it by hand"))
+        app.log.warning("zip_collect: %s", one_line(found[-1][1], 500))
+    if found:
+        lms_incidents.append(root, a, found)
+
+
 class LmsExtractor(ExtractorPlugin):
     collected: dict | None = None
 

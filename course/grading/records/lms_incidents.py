@@ -46,6 +46,12 @@ def write(root, assignment: str, found: list[tuple[str, str]], step: str = "zip_
     return target
 
 
+def append(root, assignment: str, found: list[tuple[str, str]], step: str = "zip_collect") -> Path:
+    """Add ``found`` to the step's lines of ``assignment`` (written by ``write`` earlier in the same step)."""
+    old = [(r.get("student", ""), r["message"]) for r in judge_records.message_lines(path(root, assignment, step)) or []]
+    return write(root, assignment, old + list(found), step)
+
+
 def for_student(root, assignment: str, student: str) -> list[str]:
     """The messages zip_collect and collect recorded for this student's hand-in of ``assignment``."""
     return [f"{step}: {rec['message']}" for step in STEPS
