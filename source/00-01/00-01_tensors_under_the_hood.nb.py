@@ -152,7 +152,8 @@ if run_demos():
 #   does a `select` index out of range.
 # * Raise `RuntimeError` where PyTorch's `view` or `expand` does: a `view` whose sizes do not match the
 #   number of elements (or that cannot infer its `-1`), or whose strides cannot be expressed over the
-#   old memory, and an `expand` that changes a size other than 1 or has fewer sizes than dimensions.
+#   old memory, and an `expand` that changes a size other than 1, has fewer sizes than dimensions, or
+#   puts `-1` in a new leading dimension (there is no size there to keep).
 # * The result must equal what PyTorch's own operation gives on a tensor with that shape, stride and
 #   offset. Strides of dimensions of size 1 are never used to reach an element, so they are not
 #   compared; for a result with no elements only the shape is compared.

@@ -116,7 +116,13 @@ def _operand(spec):
         return torch.zeros(2, 2, dtype=getattr(torch, value))
     if kind in ("param", "zparam"):  # a tensor subclass: nn.Parameter, with (2,) or no dimensions
         return parameter(kind, value)
-    return {"bool": True, "int": 3, "float": 0.5, "complex": 1j}[value]
+    return PY_NUMBERS[value]
+
+
+# Python operands by name: the four kinds, then values at the edges of their type (a whole float, a signed zero,
+# an infinity, a complex with no imaginary part): the type decides the tier's dtype, never the value
+PY_NUMBERS = {"bool": True, "int": 3, "float": 0.5, "complex": 1j, "False": False, "0": 0, "-7": -7, "2**40": 2**40,
+              "2.0": 2.0, "-0.0": -0.0, "inf": float("inf"), "1e20": 1e20, "1+0j": 1 + 0j, "0j": 0j, "-2-0j": -2 - 0j}
 
 
 def parameter(kind, value):
@@ -406,10 +412,10 @@ def op_logger_raises(ns):
     operands = raising_operands()
     products = cls()  # each product that raises has no FLOPs: FlopCounterMode counts a call after it returns
     with products:
-        raising_products(operands)
+        raised = raising_products(operands)
     return {"seen": seen, "depth_before": depth, "depth_after": after,
             "logged_inside": n, "logged_after_exit": len(log.ops) - n,
-            "raising_op_logged": raising_logged, "raising_products": _log_data(products)}
+            "raising_op_logged": raising_logged, "raising_products": _log_data(products), "raised": raised}
 
 
 def raising_operands():
@@ -422,12 +428,17 @@ def raising_operands():
 
 def raising_products(o):
     """mm, addmm, bmm, baddbmm and a convolution whose shapes do not match, each of which reaches the dispatch
-    mode and raises there, then one mm that runs (the judge runs the same under FlopCounterMode)."""
+    mode and raises there, then one mm that runs (the judge runs the same under FlopCounterMode). Returns what
+    each of the five calls raised into the block (None where it returned): an error must reach the caller."""
     calls = [lambda: torch.mm(*o["mm"]), lambda: torch.addmm(*o["addmm"]), lambda: torch.bmm(*o["bmm"]),
              lambda: torch.baddbmm(*o["baddbmm"]), lambda: torch.nn.functional.conv1d(*o["conv"])]
+    raised = []
     for call in calls:
         try:
             call()
-        except RuntimeError:
-            pass
-    return torch.mm(*o["ok"])
+        except RuntimeError as exc:
+            raised.append(type(exc).__name__)
+        else:
+            raised.append(None)
+    torch.mm(*o["ok"])
+    return raised

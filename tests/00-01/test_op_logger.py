@@ -174,7 +174,7 @@ def test_fresh_logger(student):
 @pytest.mark.task("op_logger", weight=0.1)  # its right answer is the same for every student: worth little
 def test_error_in_block(student):
     """an error raised inside the with block reaches the caller and the mode is off afterwards; an op that raises
-    is still logged"""
+    is still logged, and its own error still reaches the block"""
     got = student.call("op_logger_raises")
     expect(got["seen"] == "KeyError",
            f"a KeyError raised inside `with OpLogger():` should reach the caller; the caller saw {got['seen']}")
@@ -197,10 +197,18 @@ def test_error_in_block(student):
     flops = {str(k): int(v) for k, v in counter.get_flop_counts()["Global"].items()}
     operands, names = G.raising_operands(), _Names()
     with names:
-        G.raising_products(operands)
+        raised = G.raising_products(operands)
     mine = got["raising_products"]
     what = ("inside `with OpLogger() as log:`, mm, addmm, bmm, baddbmm and conv1d called with shapes that do not "
             "match (each raises inside aten, caught by the block), then torch.mm(ones(2, 3), ones(3, 4))")
+    # the operator's own error goes through the mode to the block, as it does without a mode (a logger that
+    # swallows it and returns None hides the failure from the caller)
+    if got.get("raised") != raised:
+        calls = ["mm", "addmm", "bmm", "baddbmm", "conv1d"]
+        lost = [c for c, g, w in zip(calls, got.get("raised") or [None] * 5, raised) if g != w]
+        fail(f"{what}: the block should catch {raised} from the five calls (their own errors, as without the mode), "
+             f"it caught {got.get('raised')!r}; {lost} did not raise through the logger (clause: an exception raised "
+             "inside the block goes through to the caller; run every call unchanged)")
     if mine["flops_type"] != "dict" or mine["flops"] != flops:
         fail(f"{what}: log.flops should be {flops} (FlopCounterMode's count: a call that raised did no work and is "
              f"not counted; count after func returns), got {mine['flops']!r}")

@@ -8,6 +8,10 @@ pytestmark = pytest.mark.task("result_dtype")
 DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64",
           "complex64", "complex128"]
 SCALARS = ["bool", "int", "float", "complex"]
+# Python numbers whose value looks like another type's (a whole float, a complex with no imaginary part) and other
+# edge values: PY_NUMBERS in probes.py holds the same (the judge and the worker build the same operands)
+EDGE_SCALARS = {"False": False, "0": 0, "-7": -7, "2**40": 2**40, "2.0": 2.0, "-0.0": -0.0, "inf": float("inf"),
+                "1e20": 1e20, "1+0j": 1 + 0j, "0j": 0j, "-2-0j": -2 - 0j}
 HALF_COMPLEX = {str(getattr(torch, n)) for n in ("complex32", "bcomplex32") if hasattr(torch, n)}
 
 
@@ -25,7 +29,7 @@ def operand(spec):
         dt = getattr(torch, value)
         return torch.nn.Parameter(torch.zeros(2 if kind == "param" else (), dtype=dt),
                                   requires_grad=dt.is_floating_point or dt.is_complex)
-    return {"bool": True, "int": 3, "float": 0.5, "complex": 1j}[value]
+    return {"bool": True, "int": 3, "float": 0.5, "complex": 1j, **EDGE_SCALARS}[value]
 
 
 def show(spec):
@@ -35,7 +39,7 @@ def show(spec):
             "mat": f"a {value} tensor of shape (2, 2)",
             "param": f"an nn.Parameter of dtype {value} and shape (2,) (a tensor subclass)",
             "zparam": f"a 0-dim nn.Parameter of dtype {value} (a tensor subclass)",
-            "scalar": f"the Python {value} {operand(spec)!r}"}[kind]
+            "scalar": f"the Python {type(operand(spec)).__name__} {operand(spec)!r}"}[kind]
 
 
 def judge(student, pairs, default="float32", gen=None):
@@ -81,13 +85,18 @@ def test_dim_with_zero_dim(student, gen):
 
 def test_python_numbers(student, gen):
     """Python bool, int, float, complex with tensors of every dtype and tier, both orders (default float32)"""
-    judge(student, [p for kind in ("dim", "zero") for a in DTYPES for s in SCALARS
-                    for p in (((kind, a), ("scalar", s)), (("scalar", s), (kind, a)))], gen=gen)
+    pairs = [p for kind in ("dim", "zero") for a in DTYPES for s in SCALARS
+             for p in (((kind, a), ("scalar", s)), (("scalar", s), (kind, a)))]
+    # the Python type decides, not the value: 2.0 and -0.0 are floats, 1+0j a complex, False a bool, 0 an int
+    # (one order per pair, alternating)
+    pairs += [(((kind, a), ("scalar", s)) if (i + j) % 2 else (("scalar", s), (kind, a)))
+              for kind in ("dim", "zero") for i, a in enumerate(DTYPES) for j, s in enumerate(EDGE_SCALARS)]
+    judge(student, pairs, gen=gen)
 
 
 def test_default_float64(student, gen):
     """a Python float follows the default dtype, and a complex its complex type, under default float64"""
-    judge(student, [p for kind in ("dim", "zero") for a in DTYPES for s in ("float", "complex", "int")
+    judge(student, [p for kind in ("dim", "zero") for a in DTYPES for s in ("float", "complex", "int", "2.0", "1+0j")
                     for p in (((kind, a), ("scalar", s)), (("scalar", s), (kind, a)))], default="float64", gen=gen)
 
 
