@@ -144,7 +144,9 @@ if run_demos():
 #   device=w.device)` once per call, where `w` is the weight tensor of shape `(..., L, S)`; keep the weights
 #   where `u >= dropout_p`, set the others to 0 and divide the kept ones by `1 - dropout_p`. With
 #   `generator=None` that draw comes from the global generator (`torch.rand`'s default, the one
-#   `torch.manual_seed` seeds). With `dropout_p == 0` draw nothing (the generator's state is left alone).
+#   `torch.manual_seed` seeds) of the inputs' device: pass `generator=None` on to `torch.rand`, not
+#   `torch.default_generator`, which is the CPU's (on a GPU, `torch.rand` refuses a CPU generator).
+#   With `dropout_p == 0` draw nothing (the generator's state is left alone).
 # * Every tensor you create (the causal mask, the dropout draw) is on the inputs' device (`device=q.device`), so
 #   the function runs on a GPU as on the CPU.
 # * The result is differentiable with respect to `q`, `k`, `v` and a float mask, with PyTorch's gradients.
@@ -503,11 +505,12 @@ run_hidden("16-03", "embed", globals())
 # * `CausalSelfAttention(embed_dim, num_heads)` has two `nn.Linear(E, E)`-style sub-modules: `qkv`, an
 #   `nn.Linear(E, 3E)` whose output is split into queries, keys and values in that order (`E` features each,
 #   then `H` heads of `E / H` in the layout of section 2), and `proj`, the output `nn.Linear(E, E)`.
-# * `forward(x, cache=None)` takes `x` of shape `(B, T, E)`. Without a cache it is causal self attention over
-#   `x`. With a cache holding `P` earlier positions, `x` holds the `T` tokens that come next: their keys and
-#   values are appended to the cache, and token `t` attends to the `P` cached positions and to new tokens
-#   `0 .. t`. The result, `(B, T, E)`, equals rows `P .. P + T - 1` of `forward` on the whole sequence, for any
-#   split of the sequence into steps (one token at a time, or chunks of any size).
+# * `forward(x, cache=None)` takes `x` of shape `(B, T, E)`. There is no maximum length: a sequence, or a
+#   cache, may hold a thousand positions or more, so build no mask of a fixed size in advance. Without a cache
+#   it is causal self attention over `x`. With a cache holding `P` earlier positions, `x` holds the `T` tokens
+#   that come next: their keys and values are appended to the cache, and token `t` attends to the `P` cached
+#   positions and to new tokens `0 .. t`. The result, `(B, T, E)`, equals rows `P .. P + T - 1` of `forward` on
+#   the whole sequence, for any split of the sequence into steps (one token at a time, or chunks of any size).
 # * Several caches in use at once do not share anything.
 # * The masks `forward` builds are on `x`'s device (`device=x.device`), so decoding runs on a GPU too.
 #
@@ -608,9 +611,10 @@ run_hidden("16-03", "kv_cache", globals())
 #
 # * `blocked_attention(q, k, v, block_size, is_causal=False, scale=None)` takes `q` `(..., L, E)`, `k`
 #   `(..., S, E)` and `v` `(..., S, Ev)` with the same leading dimensions, in any memory layout (a head split made
-#   with `transpose(1, 2)` included), `S >= 1` and `block_size >= 1`,
-#   and returns what `F.scaled_dot_product_attention(q, k, v, is_causal=is_causal, scale=scale)` returns,
-#   within `1e-10` (absolute and relative) in float64 and `1e-4` in float32, scores in the hundreds included.
+#   with `transpose(1, 2)` included), `S >= 1` and `block_size >= 1` (`L` and the leading dimensions may be 0:
+#   the result is then empty), and returns what
+#   `F.scaled_dot_product_attention(q, k, v, is_causal=is_causal, scale=scale)` returns, within `1e-10`
+#   (absolute and relative) in float64 and `1e-4` in float32, scores in the hundreds included.
 #   With `is_causal=True` and a scale of 0 or below, where PyTorch 2.14's CPU kernel returns NaN, it returns
 #   what `F.scaled_dot_product_attention` gives with the boolean mask `torch.ones(L, S, dtype=torch.bool).tril()`
 #   instead (the causal mask removes pairs from the scaled scores).

@@ -1,4 +1,6 @@
 """Probes for 16-03: run next to the submission, return plain data only (nothing is compared here)."""
+import contextlib
+
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -345,7 +347,26 @@ def _randn(shape, device, dtype=torch.float64, seed=0):
     return torch.randn(shape, dtype=dtype, generator=torch.Generator().manual_seed(seed)).to(device)
 
 
-def sdpa_on_meta(ns, q_shape, k_shape, v_shape, mask_shape=None, mask_kind=None, is_causal=False, dropout_p=0.0):
+class _ForeignGenerator(TorchDispatchMode):
+    """Raises, as CUDA does, when a random op drawing numbers on one device is handed a generator of another
+    (torch.default_generator is the CPU's: on a GPU, torch.rand(..., generator=torch.default_generator) raises)."""
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        out = func(*args, **kwargs)
+        gens = [a for a in list(args) + list(kwargs.values()) if isinstance(a, torch.Generator)]
+        first = out[0] if isinstance(out, (list, tuple)) and out else out
+        if gens and isinstance(first, torch.Tensor) and gens[0].device.type != first.device.type:
+            raise RuntimeError(f"{func} drew numbers on {first.device.type} from a generator on "
+                               f"{gens[0].device.type} (a GPU's torch.rand raises: Expected a 'cuda' device type for "
+                               f"generator but found '{gens[0].device.type}')")
+        return out
+
+
+def sdpa_on_meta(ns, q_shape, k_shape, v_shape, mask_shape=None, mask_kind=None, is_causal=False, dropout_p=0.0,
+                 global_draw=False):
+    """global_draw: dropout with generator=None, under a mode that refuses a generator of another device than the
+    numbers it draws (what a GPU refuses)."""
     fn = get(ns, "scaled_dot_product_attention")
 
     def build(device):
@@ -355,13 +376,19 @@ def sdpa_on_meta(ns, q_shape, k_shape, v_shape, mask_shape=None, mask_kind=None,
             mask = torch.ones(mask_shape, dtype=torch.bool).to(device)
         elif mask_kind == "float":
             mask = torch.zeros(mask_shape, dtype=torch.float64).to(device)
-        g = torch.Generator().manual_seed(0) if dropout_p else None
-        return lambda: fn(q, k, v, attn_mask=mask, is_causal=is_causal, dropout_p=dropout_p, generator=g)
+        g = torch.Generator().manual_seed(0) if dropout_p and not global_draw else None
+
+        def call():
+            with _ForeignGenerator() if global_draw else contextlib.nullcontext():
+                return fn(q, k, v, attn_mask=mask, is_causal=is_causal, dropout_p=dropout_p, generator=g)
+        return call
     return _meta_result(build)
 
 
-def mha_on_meta(ns, cfg, n, length, s_len, masks):
-    """MultiHeadAttention(**cfg) moved to the inputs' device, cross attention with the masks named in masks."""
+def mha_on_meta(ns, cfg, n, length, s_len, masks, kinds=None):
+    """MultiHeadAttention(**cfg) moved to the inputs' device, cross attention with the masks named in masks; kinds
+    (optional): {"key_padding_mask": "float", "attn_mask": "bool"} for the other kinds, an (L, S) boolean attn_mask."""
+    kinds = kinds or {}
     def build(device):
         m = get(ns, "MultiHeadAttention")(**cfg).to(device)
         e, h, bf = cfg["embed_dim"], cfg["num_heads"], cfg.get("batch_first", False)
@@ -370,9 +397,11 @@ def mha_on_meta(ns, cfg, n, length, s_len, masks):
         key = _randn(shape(s_len), device, dtype=torch.float32, seed=2)
         kwargs = {}
         if "key_padding_mask" in masks:
-            kwargs["key_padding_mask"] = torch.zeros(n, s_len, dtype=torch.bool).to(device)
+            kind = torch.float32 if kinds.get("key_padding_mask") == "float" else torch.bool
+            kwargs["key_padding_mask"] = torch.zeros(n, s_len, dtype=kind).to(device)
         if "attn_mask" in masks:
-            kwargs["attn_mask"] = torch.zeros(n * h, length, s_len).to(device)
+            kwargs["attn_mask"] = (torch.zeros(length, s_len, dtype=torch.bool) if kinds.get("attn_mask") == "bool"
+                                   else torch.zeros(n * h, length, s_len)).to(device)
         return lambda: m(query, key, key, **kwargs)
     return _meta_result(build)
 

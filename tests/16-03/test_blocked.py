@@ -36,13 +36,16 @@ CASES = [  # leading dims, L, S, E, Ev, block sizes
     ((1,), 1, 1, 2, 2, (1, 3)),
     ((3,), 7, 2, 4, 6, (1, 2)),
     ((), 1, 3, 1, 2, (1, 2)),
+    ((2,), 0, 5, 3, 2, (2,)),  # no query: an empty (2, 0, 2)
+    ((0, 2), 3, 4, 2, 2, (3,)),  # an empty batch: (0, 2, 3, 2)
 ]
 
 
 @pytest.mark.essential
 @pytest.mark.parametrize("lead,L,S,E,Ev,blocks", CASES, ids=[f"{c[0]}-L{c[1]}-S{c[2]}" for c in CASES])
 def test_matches_torch(student, gen, lead, L, S, E, Ev, blocks):
-    """equals F.scaled_dot_product_attention for tiles that divide S, do not, are 1 or exceed S"""
+    """equals F.scaled_dot_product_attention for tiles that divide S, do not, are 1 or exceed S; no query (L = 0) or
+    an empty batch gives an empty result"""
     q, k, v = (torch.randn(*lead, n, d, generator=gen, dtype=f64) for n, d in ((L, E), (S, E), (S, Ev)))
     want = F.scaled_dot_product_attention(q, k, v)
     for b in blocks:

@@ -130,6 +130,25 @@ def test_chunks(student, gen, splits):
                                  f"{sum(splits)}, 8) in chunks {splits}")
 
 
+def test_no_maximum_length(student, gen):
+    """no maximum length: a sequence of more than 1024 positions, whole and through a cache that grows past 1024
+    (a mask sized in advance, such as a 1024-position buffer, fails)"""
+    e, h = 4, 2
+    n = 1025 + int(torch.randint(0, 64, (), generator=gen))
+    splits = [n - 13, 1, 5, 7]  # a long prefix, then one token and chunks past it
+    state, x, res = decode(student, gen, e, h, 1, splits)
+    want = full_attention(state, x, h)
+    expect_close(res["full"], want, f"CausalSelfAttention({e}, {h})(x) for x (1, {n}, {e}), no cache (the text: no "
+                 f"maximum length; build no mask of a fixed size in advance)", **TOL)
+    start = 0
+    for i, (size, got) in enumerate(zip(splits, res["steps"])):
+        expect_close(got, want[:, start:start + size], f"step {i + 1} of decoding x (1, {n}, {e}) in chunks {splits}: "
+                     f"CausalSelfAttention({e}, {h})(x[:, {start}:{start + size}], cache) with {start} cached "
+                     f"positions (no maximum length)", **TOL)
+        start += size
+    expect_equal(res["lens"], [sum(splits[:i + 1]) for i in range(len(splits))], f"len(cache) after each chunk {splits}")
+
+
 def test_cache_holds_the_keys(student, gen):
     """the cache holds the keys and values of every position seen, (B, H, positions, E/H)"""
     e, h = 8, 2

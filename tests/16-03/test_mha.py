@@ -306,16 +306,20 @@ def test_both_masks(student, gen, kind):
 @pytest.mark.parametrize("bias", [True, False])
 def test_on_another_device(student, gen, bias):
     """on a module and inputs on a device other than the default (meta, a GPU stand-in), every tensor forward makes
-    is on that device, masks included"""
+    is on that device, masks of either kind included"""
     h = int(torch.randint(1, 4, (), generator=gen))
     e = h * int(torch.randint(1, 4, (), generator=gen))
     n, L, S = (int(torch.randint(1, 6, (), generator=gen)) for _ in range(3))
     bf = bool(torch.randint(0, 2, (), generator=gen))
     cfg = {"embed_dim": e, "num_heads": h, "bias": bias, "batch_first": bf}
-    res = student.call("mha_on_meta", cfg=cfg, n=n, length=L, s_len=S, masks=["key_padding_mask", "attn_mask"])
-    what = (f"{describe(cfg)}.to('meta')(query, key, value) with N={n}, L={L}, S={S}, a key_padding_mask and a float "
-            f"(N*H, L, S) attn_mask, all on meta (the grader's stand-in for a GPU: a tensor made without device= lands "
-            f"on the CPU)")
+    # with biases: a boolean key_padding_mask and a float (N*H, L, S) attn_mask; without: the other kinds
+    kinds = {} if bias else {"key_padding_mask": "float", "attn_mask": "bool"}
+    res = student.call("mha_on_meta", cfg=cfg, n=n, length=L, s_len=S, masks=["key_padding_mask", "attn_mask"],
+                       kinds=kinds)
+    masks = "a boolean key_padding_mask and a float (N*H, L, S) attn_mask" if bias else \
+        "a float key_padding_mask and a boolean (L, S) attn_mask"
+    what = (f"{describe(cfg)}.to('meta')(query, key, value) with N={n}, L={L}, S={S}, {masks}, all on meta (the "
+            f"grader's stand-in for a GPU: a tensor made without device= lands on the CPU)")
     expect("error" not in res, f"{what} raised {res.get('error')}: create masks on the inputs' device")
     want = [n, L, e] if bf else [L, n, e]
     expect(res["devices"] == ["meta"] and res["shapes"] == [want],

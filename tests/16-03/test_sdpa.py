@@ -300,19 +300,24 @@ def expect_on_meta(res, what, shapes):
            f"{res['shapes']} on {res['devices']}")
 
 
-@pytest.mark.parametrize("case", ["plain", "causal", "bool mask", "float mask", "dropout"])
+@pytest.mark.parametrize("case", ["plain", "causal", "bool mask", "float mask", "dropout", "dropout, generator=None"])
 def test_on_another_device(student, gen, case):
     """on inputs on a device other than the default (meta, a GPU stand-in), the causal mask and the dropout draw are
-    made on the inputs' device and the result is there"""
+    made on the inputs' device and the result is there; with generator=None the draw comes from that device's own
+    global generator (torch.rand's default), never the CPU's torch.default_generator, which a GPU refuses"""
     n, L, S, E, Ev = (int(torch.randint(lo, hi, (), generator=gen)) for lo, hi in ((1, 4), (2, 7), (2, 7), (2, 6), (1, 5)))
     kw = {"q_shape": [n, L, E], "k_shape": [n, S, E], "v_shape": [n, S, Ev]}
     if case == "causal":
         kw["is_causal"] = True
     elif case.endswith("mask"):
         kw.update(mask_shape=[L, S], mask_kind=case.split()[0])
-    elif case == "dropout":
+    elif case.startswith("dropout"):
         kw["dropout_p"] = 0.25
+        kw["global_draw"] = case.endswith("None")
     what = f"{FN}(q ({n}, {L}, {E}), k ({n}, {S}, {E}), v ({n}, {S}, {Ev}), {case})"
+    if case.endswith("None"):
+        what += " (the text: with generator=None the draw comes from the global generator, torch.rand's default, " \
+            "of the inputs' device; the probe refuses, as a GPU does, a random op handed a generator of another device)"
     expect_on_meta(student.call("sdpa_on_meta", **kw), what, [(n, L, Ev)])
 
 
