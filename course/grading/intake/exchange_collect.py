@@ -56,11 +56,17 @@ READ_BUDGET = MAX_TOTAL  # bytes read from one student's folders before no furth
 UNREAD = ""  # the digest sealed for a folder collect did not read
 
 
+_ACCOUNTS: dict[int, str | None] = {}  # one collect's lookups (emptied as each starts): a lookup costs 10-80 us, and
+# collect asks one for every entry of inbound/ named for a student (a student may make a million of them)
+
+
 def _account(uid: int) -> str | None:
-    try:
-        return pwd.getpwuid(uid).pw_name
-    except KeyError:
-        return None
+    if uid not in _ACCOUNTS:
+        try:
+            _ACCOUNTS[uid] = pwd.getpwuid(uid).pw_name
+        except KeyError:
+            _ACCOUNTS[uid] = None
+    return _ACCOUNTS[uid]
 
 
 def _time(text) -> datetime.datetime | None:
@@ -219,6 +225,7 @@ class OwnedCollect(ExchangeCollect):
         if not check_mode(self.inbound_path, read=True, execute=True):
             self.fail(f"You don't have read permissions for the directory: {self.inbound_path}")
         self._incidents, self._seen, self._named_refused, self._makers = [], set(), {}, set()
+        _ACCOUNTS.clear()  # accounts may have been added or renamed since an earlier collect of this process
         self._seals, self._sealed = seals.by_folder(seals.read(self.coursedir.root, self.coursedir.assignment_id)), []
         student = self.coursedir.student_id or "*"
         pattern = os.path.join(glob.escape(self.inbound_path), f"{student}+{self.coursedir.assignment_id}+*")
