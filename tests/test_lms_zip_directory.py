@@ -108,7 +108,8 @@ def test_an_lms_upload_under_a_classmates_account_name_never_replaces_their_exch
     (handed_in / "submission_secret.txt").write_text("ab" * 64)
     (tmp_path / "downloaded" / A / "archive").mkdir(parents=True)
     (tmp_path / "downloaded" / A / "archive" / "submissions.zip").write_bytes(zipped({
-        canvas("alice", 7, 8, "mallory-as-alice.ipynb"): work("mallory"), canvas("carol", 1, 2, NB): work("carol")}))
+        canvas("alice", 7, 8, "mallory-as-alice.ipynb"): work("mallory"), canvas("alice", 7, 9, "read me.tar.gz"): b"x",
+        canvas("carol", 1, 2, NB): work("carol")}))
     r = subprocess.run([sys.executable, "-m", "nbgrader", "zip_collect", A, "--force",
                         f"--CourseDirectory.root={tmp_path}"], cwd=REPO_ROOT, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr[-3000:]
@@ -121,3 +122,21 @@ def test_an_lms_upload_under_a_classmates_account_name_never_replaces_their_exch
     rows = [json.loads(x) for x in lms_incidents.path(tmp_path, A, "zip_collect").read_text().splitlines()]
     said = [x for x in rows if "'alice': an LMS upload under this id" in x["message"]]
     assert len(said) == 1 and said[0]["student"] == "" and "mallory-as-alice" in said[0]["message"], rows
+    theirs = [x["message"] for x in rows if x["student"] == "alice"]
+    assert not theirs, f"lines about an LMS upload that only claims alice's id are alice's (her feedback and her " \
+                       f"report row carry the uploader's names; expected: nobody's): {theirs}"
+    assert [x for x in rows if x["student"] == "" and "read me.tar.gz" in x["message"]], rows
+    assert lms_incidents.for_student(tmp_path, A, "alice", exchange=True) == [], \
+        "autograde's intake of an exchange hand-in still reads zip_collect's lines under its id"
+
+
+def test_autograde_reads_no_lms_lines_for_an_exchange_hand_in(tmp_path):
+    """The same, for zip_collect run before collect (its lines under the id were written before the exchange hand-in
+    was there): autograde's intake of a hand-in that came through the exchange reads collect's lines only."""
+    from course.grading.records import lms_incidents
+    lms_incidents.write(tmp_path, "15-01", [("alice", "'alice_7_9_mail evil@example.org.tar.gz': not opened")])
+    lms_incidents.write(tmp_path, "15-01", [("alice", "inbound/alice+15-01+x+y: timestamp.txt is missing")],
+                        step="collect")
+    assert lms_incidents.for_student(tmp_path, "15-01", "alice", exchange=True) == \
+        ["collect: inbound/alice+15-01+x+y: timestamp.txt is missing"]
+    assert len(lms_incidents.for_student(tmp_path, "15-01", "alice")) == 2

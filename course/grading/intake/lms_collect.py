@@ -35,7 +35,7 @@ from nbgrader.plugins.zipcollect import ExtractorPlugin, FileNameCollectorPlugin
 
 from ...plain import one_line
 from ... import fstree
-from ..records import lms_incidents
+from ..records import judge_records, lms_incidents
 from .lms_archive import Member, Refused, copy_capped, folder_members, is_archive, zip_members
 from .lms_names import SHAPES, Outer, file_name_ok, parse
 from .safe_files import MAX_FILE, MAX_TOTAL
@@ -366,10 +366,20 @@ def keep_exchange_hand_ins(app, collected: dict) -> None:
     the upload in its place (red team 21); without ``--force`` it stopped zip_collect for the class. The line is
     nobody's (the report lists it; the classmate's feedback does not carry the upload's name)."""
     root, a = app.coursedir.root, app.coursedir.assignment_id
+
+    def exchange(sid: str) -> bool:
+        folder = app.coursedir.format_path(app.coursedir.submitted_directory, sid, a)
+        return bool(sid) and os.path.lexists(os.path.join(folder, "submission_secret.txt"))
+
+    # this run's lines under such an id are the uploader's: nobody's, named by the id (the report lists them)
+    lines = [(r.get("student", ""), r["message"]) for r in
+             judge_records.message_lines(lms_incidents.path(root, a)) or []]
+    moved = [("", f"{_q(s)}: {m}") if exchange(s) else (s, m) for s, m in lines]
+    if moved != lines:
+        lms_incidents.write(root, a, moved)
     found = []
     for sid in sorted(collected):
-        folder = app.coursedir.format_path(app.coursedir.submitted_directory, sid, a)
-        if not os.path.lexists(os.path.join(folder, "submission_secret.txt")):
+        if not exchange(sid):
             continue
         data = collected.pop(sid)
         names = ", ".join(_q(os.path.basename(f)) for f in data.get("src_files", [])[:3])

@@ -172,7 +172,8 @@ def install() -> None:
         if os.path.isdir(release):
             blank = {n: os.path.join(release, n) for n in os.listdir(release) if n.endswith(".ipynb")}
         incidents.clear(self.coursedir.root, assignment_id, student_id)  # this grading's incidents start here
-        lines = lms_incidents.for_student(self.coursedir.root, assignment_id, student_id)  # zip_collect's
+        exchange = os.path.lexists(os.path.join(src, "submission_secret.txt"))  # collect wrote it: not an LMS's
+        lines = lms_incidents.for_student(self.coursedir.root, assignment_id, student_id, exchange)  # zip_collect's
         lines += intake(src, rejected, blank, self.log, who=student_id)
         self._course_staged = {}
         if blank and os.path.isdir(src) and not os.path.islink(src):

@@ -52,8 +52,11 @@ def append(root, assignment: str, found: list[tuple[str, str]], step: str = "zip
     return write(root, assignment, old + list(found), step)
 
 
-def for_student(root, assignment: str, student: str) -> list[str]:
-    """The messages zip_collect and collect recorded for this student's hand-in of ``assignment``."""
-    return [f"{step}: {rec['message']}" for step in STEPS
+def for_student(root, assignment: str, student: str, exchange: bool = False) -> list[str]:
+    """The messages zip_collect and collect recorded for this student's hand-in of ``assignment``; with
+    ``exchange`` (the hand-in came through the exchange), collect's only: zip_collect's lines under an exchange
+    student's id are about an LMS upload that only claims that id (red team 21), whose names and words are the
+    uploader's, not the student's (``lms_collect.keep_exchange_hand_ins``)."""
+    return [f"{step}: {rec['message']}" for step in (("collect",) if exchange else STEPS)
             for rec in judge_records.message_lines(path(root, assignment, step)) or []
             if rec.get("student") == student]
