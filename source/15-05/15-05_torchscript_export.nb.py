@@ -354,6 +354,8 @@ if run_demos():  # uses the program exported above: graders skip it
 # of its input is dynamic and the exported module accepts every batch size from `min_batch` to
 # `max_batch` inclusive and rejects sizes outside that range (callers pass `min_batch >= 3`, and
 # `example`'s batch size lies in the range). Return the `ExportedProgram`.
+# Export `model` as it is given: a model in training mode (whose BatchNorm normalises with each batch's
+# statistics) is exported in training mode, not as an `eval()` copy, and is left in the mode it came in.
 #
 # Hint: `dynamic_shapes` may also be given as a tuple with one entry per positional argument,
 # which avoids needing the argument's name.
@@ -419,7 +421,8 @@ if run_demos():  # the program exported above; decomposing takes about a second:
 #   `operator.getitem`). Count the nodes of **every** graph in the program: the main graph and the
 #   subgraphs of higher-order operators (all `fx.GraphModule`s among `ep.graph_module.modules()`).
 # - `unsupported_ops(ep, supported)` returns the names counted by `aten_ops(ep)` that are not in the
-#   set of strings `supported`, each name once, sorted alphabetically, as a `list`.
+#   set of strings `supported`, each name once, in `sorted()` order (by code point, so `"aten.clamp.Tensor"`
+#   comes before `"aten.clamp.default"`), as a `list`.
 #
 # Neither function may change `ep` (do not call `run_decompositions` here: analyse the program as given).
 
@@ -501,7 +504,9 @@ if run_demos():  # decomposing takes a second or two: graders skip it
 #
 # The grader loads your files in a brand-new Python process that imports only `torch` (not your
 # notebook, not your classes), with `torch.jit.load` and `torch.export.load(...).module()`, and runs
-# them on inputs whose branch and batch size differ from your example.
+# them on inputs whose branch and batch size differ from your example. Callers may hand `model` over in
+# training mode: script and export it as it is given (not an `eval()` or frozen copy) and leave it in that
+# mode. `example`'s batch size is at least 2 (`torch.export` specialises a dimension of size 1).
 
 # %% [solution] id=save_load_impl
 def save_scripted(model: nn.Module, path: str) -> None:

@@ -255,7 +255,8 @@ def _inner_false(t, s):
 
 class CondConvNet(nn.Module):
     """A branch with several operators on each side, then the CNN: subgraphs hold real work. The logits pass
-    through a custom operator (course1505.scale, an OpOverload outside aten) before the reshape. The true
+    through a custom operator (course1505.scale, an OpOverload outside aten) before the reshape. Two overloads of
+    clamp (default and Tensor) differ only in case where their names part. The true
     side holds a second cond, whose branches are submodules of a branch (not children of the root).
     The no_grad block is a higher-order operator of another kind (wrap_with_set_grad_enabled, its body
     a submodule called submod_*, not *_graph_*). Exported with a dynamic batch, the final reshape's size
@@ -269,6 +270,9 @@ class CondConvNet(nn.Module):
     def forward(self, x):
         with torch.no_grad():
             x = x * self.scale
+        # aten.clamp.default and aten.clamp.Tensor (no change to x: pixels in [0, 1], scale 1): sorted() puts the
+        # upper-case overload first, a case-insensitive sort the other
+        x = x.clamp(-1.0, 2.0).clamp(min=self.scale - 1.0)
         x = torch.cond(x.mean() > 0.5,
                        lambda t, s: torch.cond(t.amax() > 0.9, _inner_true, _inner_false, (t, s)),
                        lambda t, s: torch.tanh(t) + torch.tanh(t * s),
@@ -505,13 +509,17 @@ def cond_train(ns, hidden, state, inputs, targets):
 
 
 # ====================================================================== exercise 3: export_dynamic_batch
-def export_dynamic(ns, kind, hidden, state, example, min_batch, max_batch, inputs, double=False):
+def export_dynamic(ns, kind, hidden, state, example, min_batch, max_batch, inputs, double=False, train=False):
     """Call export_dynamic_batch on the judge's model (in float64 if ``double``: the example and inputs are
-    then float64 too); run the program's module on each input."""
+    then float64 too; in training mode if ``train``: its BatchNorm then normalises with each batch's statistics);
+    run the program's module on each input; report the modules in training mode after the call, and those in
+    eval mode."""
     fn = get(ns, "export_dynamic_batch")
     model = build(kind, hidden, state)
     if double:
         model.double()
+    if train:
+        model.train()
     ep = fn(model, example.clone(), min_batch, max_batch)
     res = {"type": type(ep).__name__, "ranges": [], "outputs": []}
     if not isinstance(ep, torch.export.ExportedProgram):
@@ -519,6 +527,7 @@ def export_dynamic(ns, kind, hidden, state, example, min_batch, max_batch, input
     res["ranges"] = [[str(vr.lower), str(vr.upper)] for vr in ep.range_constraints.values()]
     res["outputs"] = _run_program(ep, inputs)
     res["training_after"] = [name or "(the model)" for name, m in model.named_modules() if m.training]
+    res["eval_after"] = [name or "(the model)" for name, m in model.named_modules() if not m.training]
     return res
 
 
