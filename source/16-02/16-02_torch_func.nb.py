@@ -222,7 +222,8 @@ print("by hand       :", (_a.cos() * _ta * _b + _a.sin() * _tb).sum(-1))
 #   dtype; `f(*primals)` returns one tensor.
 # * Return `(out, jvp_out)`: `out` is `f(*primals)` and `jvp_out` is the Jacobian of `f` at the primals applied
 #   to the tangents (what `torch.func.jvp` returns), both plain tensors of the output's shape.
-# * Call `f` exactly once, on dual tensors that carry the tangents.
+# * Call `f` exactly once, on dual tensors that carry the tangents (also when every tangent is zero), in the
+#   caller's grad mode: `f` may differentiate its own inputs (forward-over-reverse by hand), as in `f(*primals)`.
 # * When the output does not depend on the primals (its tangent is `None`), `jvp_out` is a tensor of zeros of
 #   the output's shape, dtype and device.
 # * Leave no dual level open when you return, also when `f` raises (its exception reaches the caller).
@@ -512,7 +513,7 @@ run_hidden("16-02", "per_sample", globals())
 # `torch.func.functional_call` and `torch.func.vmap`.
 #
 # * `models` is a non-empty list of modules of one architecture (the same class, parameter and buffer names and
-#   shapes), in eval mode, possibly with BatchNorm buffers and dropout.
+#   shapes, the same parameters frozen), in eval mode, possibly with BatchNorm buffers and dropout.
 # * With `per_model=False`, `x` is one batch `(B, ...)` that every model gets and the result is
 #   `torch.stack([m(x) for m in models])`; with `per_model=True`, `x` has shape `(M, B, ...)` and row `m` of the
 #   result is `models[m](x[m])`. Like that stack, the result carries gradients back to `x`: do not compute

@@ -196,6 +196,10 @@ def _jvp_fn(which, seen):
         def f(a):
             note((a,))
             return torch.full((2, 3), 1.5, dtype=a.dtype, device="meta")
+    elif which == "grad_inside":  # forward-over-reverse by hand: f differentiates its own (dual) input, which
+        def f(a):                   # requires grad, with torch.autograd.grad(create_graph=True): sin(2a)
+            note((a,))
+            return torch.autograd.grad((a.sin() ** 2).sum(), a, create_graph=True)[0]
     elif which == "raises":  # only on a dual argument, as an op without a forward-mode formula does
         def f(a):
             note((a,))
@@ -207,10 +211,13 @@ def _jvp_fn(which, seen):
     return f
 
 
-def dual_jvp(ns, which, primals, tangents, again=True):
+def dual_jvp(ns, which, primals, tangents, again=True, requires_grad=False):
     """dual_jvp on the judge's function `which`: its results, what f saw, the dual level left open, and whether a
-    second call right after still works."""
+    second call right after still works. With requires_grad, the primals are leaves that require grad (as the
+    caller of a forward-over-reverse f hands them over), called with grad mode on."""
     fn = get(ns, "dual_jvp")
+    if requires_grad:
+        primals = [p.detach().clone().requires_grad_(True) for p in primals]
     seen = []
     CALLS.clear()
     res = {}
@@ -334,6 +341,15 @@ def hvp_devices(ns, x, vs, A, c):
 
 
 # ------------------------------------------------------------------ exercise 5: per_sample_grads
+def batch_rows_loss(out, y):
+    """A loss written for a batch: each example's squared error summed over every dimension but the first, then the
+    mean over the batch (it needs out and y with their batch dimension)."""
+    return (out - y).pow(2).flatten(1).sum(1).mean()
+
+
+LOSSES = {"mse": F.mse_loss, "ce": F.cross_entropy, "rows": batch_rows_loss}
+
+
 def _state(model):
     return {"params": {k: p.detach().clone() for k, p in model.named_parameters()},
             "buffers": {k: b.detach().clone() for k, b in model.named_buffers()},
@@ -392,7 +408,7 @@ def per_sample(ns, spec, x, y, loss, frozen=(), train=False, grads=False, then_f
         for i, (_, p) in enumerate(model.named_parameters()):
             if i % 2 == 0:
                 p.grad = torch.randn(p.shape, generator=g, dtype=p.dtype)
-    loss_fn = F.mse_loss if loss == "mse" else F.cross_entropy
+    loss_fn = LOSSES[loss]
     before = _state(model)
     try:
         res = _grads_dict(get(ns, "per_sample_grads")(model, loss_fn, x, y))
@@ -412,11 +428,39 @@ def per_sample(ns, spec, x, y, loss, frozen=(), train=False, grads=False, then_f
 
 
 # ------------------------------------------------------------------ exercise 6: ensemble_forward
+ACTIVATIONS = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}
+
+
+def act_model(spec):
+    """nn.Sequential(nn.Linear(in, hidden), nn.BatchNorm1d(hidden), the activation spec["act"], nn.Linear(hidden,
+    out)) with weights from spec's seed and BatchNorm running statistics drawn as build_model draws them (float32):
+    models of one class and one set of parameter and buffer names and shapes whatever their activation."""
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(spec["seed"])
+        model = torch.nn.Sequential(torch.nn.Linear(spec["in"], spec["hidden"]), torch.nn.BatchNorm1d(spec["hidden"]),
+                                    ACTIVATIONS[spec["act"]](), torch.nn.Linear(spec["hidden"], spec["out"]))
+        with torch.no_grad():
+            model[1].running_mean.normal_(0, 0.5)
+            model[1].running_var.uniform_(0.5, 2.0)
+    return model
+
+
 def _member(spec):
     """probelib.build_model(spec), or with spec["single"] a bias-free nn.Linear (one parameter), or with
-    spec["vocab"] embedding_model(spec) (a model of integer token ids), float64, eval."""
+    spec["vocab"] embedding_model(spec) (a model of integer token ids), or with spec["act"] act_model(spec), float64,
+    eval, the parameters named in spec["frozen"] (if any) frozen."""
+    model = _unfrozen_member(spec)
+    for name, p in model.named_parameters():
+        if name in spec.get("frozen", ()):
+            p.requires_grad_(False)
+    return model
+
+
+def _unfrozen_member(spec):
     if spec.get("vocab"):
         return embedding_model(spec).double().eval()
+    if spec.get("act"):
+        return act_model(spec).double().eval()
     if not spec.get("single"):
         return build_model(spec).double().eval()
     with torch.random.fork_rng(devices=[]):
@@ -424,12 +468,13 @@ def _member(spec):
         return torch.nn.Linear(spec["in"], spec["out"], bias=False).double().eval()
 
 
-def ensemble(ns, specs, x, per_model=False, w=None, again=False):
+def ensemble(ns, specs, x, per_model=False, w=None, again=False, then_specs=None):
     """ensemble_forward on the judge's models (probelib.build_model of each spec, float64, eval): its result, how
     often any module's forward ran (hooks on every module; a deep copy keeps them), and the models' state; with w,
     x requires grad and the result's gradient <w, result> with respect to x is sent too (or why there is none).
     With again, every model is then stepped in place (step) and the result of a second call on the same list is
-    sent as "out2" (or "error2")."""
+    sent as "out2" (or "error2"). With then_specs, a last call runs other models (built from then_specs) on the
+    same x, sent as "out3" (or "error3")."""
     models = [_member(s) for s in specs]
     calls = []
     for m in models:
@@ -460,4 +505,10 @@ def ensemble(ns, specs, x, per_model=False, w=None, again=False):
             res["out2"] = out.detach().clone() if isinstance(out, torch.Tensor) else f"<{type(out).__name__}>"
         except Exception as exc:  # noqa: BLE001
             res["error2"] = _error(exc)
+    if then_specs is not None and "error" not in res:
+        try:
+            out = get(ns, "ensemble_forward")([_member(s) for s in then_specs], x.detach(), per_model=per_model)
+            res["out3"] = out.detach().clone() if isinstance(out, torch.Tensor) else f"<{type(out).__name__}>"
+        except Exception as exc:  # noqa: BLE001
+            res["error3"] = _error(exc)
     return res

@@ -67,13 +67,17 @@ def test_float32(student, gen):
 @pytest.mark.parametrize("which,shapes", CASES[:1] + CASES[2:3] + CASES[4:5], ids=["two", "one", "three"])
 def test_one_forward_pass_on_duals(student, gen, which, shapes):
     """f runs exactly once, every argument a forward_ad dual tensor carrying its tangent (not torch.func.jvp's
-    wrapper), a tangent of zeros included; forward mode only (no backward)"""
+    wrapper), a tangent of zeros included and every tangent zeros (no shortcut past f's own J); forward mode only
+    (no backward)"""
     primals = [rand(gen, s) for s in shapes]
     tangents = [rand(gen, s) for s in shapes]
     what = f"dual_jvp(f, primals, tangents) with {len(shapes)} primal(s) of shapes {shapes}"
     if len(shapes) == 2:  # a tangent of zeros is still a tangent: its primal reaches f as a dual tensor too
         tangents[0] = torch.zeros(shapes[0], dtype=f64)
         what += ", the first tangent all zeros"
+    if len(shapes) == 1:  # every tangent zero: still one call of f on duals (J t is J's own 0 * J, NaN where J is inf)
+        tangents[0] = torch.zeros(shapes[0], dtype=f64)
+        what += ", its one tangent all zeros"
     res = run(student, what, which, primals, tangents)
     expect(len(res["seen"]) == 1, f"{what} called f {len(res['seen'])} times; forward mode needs exactly one call")
     expect(len(res["seen"][0]) == len(shapes), f"{what}: f received {len(res['seen'][0])} arguments for "
@@ -84,6 +88,23 @@ def test_one_forward_pass_on_duals(student, gen, which, shapes):
     if which == "cube":
         expect("backward" not in res["calls"], f"{what} ran a backward formula: compute J t in forward mode only")
     expect_close(res["jvp"], jvp(FUNCS[which], tuple(primals), tuple(tangents))[1], what + ", second result", **TOL)
+
+
+def test_f_that_differentiates_inside(student, gen):
+    """f runs as the caller would run it, in the caller's grad mode: an f that differentiates its own input
+    (forward-over-reverse by hand, torch.autograd.grad(..., create_graph=True) of primals that require grad) gives
+    f(*primals) and J t"""
+    primals, tangents = [rand(gen, (4,))], [rand(gen, (4,))]
+    what = "dual_jvp(f, (a,), (t,)) with a (4,) requiring grad and f(a) = torch.autograd.grad((a.sin() ** 2).sum(), " \
+           "a, create_graph=True)[0] (forward-over-reverse by hand: J t is the Hessian of sum(sin(a) ** 2) times t)"
+    res = student.call("dual_jvp", which="grad_inside", primals=primals, tangents=tangents, again=False,
+                       requires_grad=True)
+    expect("error" not in res, f"{what} raised or returned something else than two tensors: {res.get('error')} "
+           f"(clause: out is f(*primals); f runs in the caller's grad mode, on duals of the primals as they are: "
+           f"no torch.no_grad() around it, no detached primals)")
+    out, want = jvp(lambda a: (2 * a).sin(), tuple(primals), tuple(tangents))  # the gradient of sum(sin(a)^2): sin 2a
+    expect_close(res["out"], out, what + ", first result (f(*primals) = sin(2a))", **TOL)
+    expect_close(res["jvp"], want, what + ", second result (J t = 2 cos(2a) t)", **TOL)
 
 
 @pytest.mark.parametrize("shape", [(4,), ()], ids=str)

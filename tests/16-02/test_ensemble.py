@@ -10,6 +10,7 @@ if "course_16_02_probes" not in sys.modules:  # the probes' own stand-in for an 
     _s.loader.exec_module(sys.modules["course_16_02_probes"])
 step = sys.modules["course_16_02_probes"].step  # p -> 0.125 - p / 2, floating buffers x 1.5, in place
 embedding_model = sys.modules["course_16_02_probes"].embedding_model  # nn.Embedding, Flatten, nn.Linear (float32)
+act_model = sys.modules["course_16_02_probes"].act_model  # nn.Sequential(Linear, BatchNorm1d, Tanh or ReLU, Linear)
 
 import pytest  # noqa: E402
 import torch  # noqa: E402
@@ -37,10 +38,12 @@ def run(student, what, specs, x, per_model):
 
 
 def member(spec):
-    """The judge's twin of the probe's model: build_model(spec), a bias-free nn.Linear for spec["single"], or the
-    probes' embedding_model(spec) for spec["vocab"]."""
+    """The judge's twin of the probe's model: build_model(spec), a bias-free nn.Linear for spec["single"], the
+    probes' embedding_model(spec) for spec["vocab"], or their act_model(spec) for spec["act"]."""
     if spec.get("vocab"):
         return embedding_model(spec).double().eval()
+    if spec.get("act"):
+        return act_model(spec).double().eval()
     if not spec.get("single"):
         return build_model(spec).double().eval()
     with torch.random.fork_rng(devices=[]):
@@ -141,24 +144,52 @@ def test_a_later_call_sees_the_models_as_they_are(student, gen):
                  "call: torch.stack([m(x) for m in models]) now)", **TOL)
 
 
+def test_each_call_runs_its_own_models(student, gen):
+    """two ensembles one after the other, of one class (nn.Sequential) and the same parameter and buffer names and
+    shapes but another activation between the layers (Tanh, then ReLU): each call runs its own models (nothing kept
+    from an earlier call, the architecture's skeleton included)"""
+    draw = lambda lo, hi: int(torch.randint(lo, hi, (), generator=gen))  # noqa: E731
+    base = {"in": draw(2, 5), "hidden": draw(3, 6), "out": draw(2, 4)}
+    first = [dict(base, act="tanh", seed=draw(0, 2**30)) for _ in range(2)]
+    second = [dict(base, act="relu", seed=draw(0, 2**30)) for _ in range(3)]
+    x = torch.randn(4, base["in"], generator=gen, dtype=f64)
+    what = f"ensemble_forward(2 models nn.Sequential(Linear({base['in']}, {base['hidden']}), BatchNorm1d, Tanh, " \
+           f"Linear(..., {base['out']})), x of shape {tuple(x.shape)})"
+    res = student.call("ensemble", specs=first, x=x, per_model=False, then_specs=second)
+    expect("error" not in res, f"{what} raised {res.get('error')}")
+    expect_close(res["out"], one_by_one(first, x, False), what, **TOL)
+    what = "the next call, ensemble_forward(3 other models of the same class and the same parameter and buffer " \
+           "names and shapes, with ReLU where the first ones have Tanh, the same x)"
+    expect("error3" not in res, f"{what} raised {res.get('error3')}")
+    expect(isinstance(res.get("out3"), torch.Tensor), f"{what} returned {res.get('out3')}, not a tensor")
+    expect_close(res["out3"], one_by_one(second, x, False), what + " (clause: the result is torch.stack([m(x) for m "
+                 "in models]) of the models of this call: a module skeleton kept from an earlier call, keyed by the "
+                 "class or the names and shapes, runs the earlier models' activation)", **TOL)
+
+
 def test_one_batched_call(student, gen):
-    """the number of forward calls is the same for 2 models as for 5 (one vmap call, not a loop over models)"""
+    """the number of forward calls is the same for 2 models as for 17 (one vmap call, not a loop over models nor
+    one call per chunk of models)"""
     counts = []
-    for m in (2, 5):
+    for m in (2, 17):
         specs = specs_of(gen, m)
         x = torch.randn(3, specs[0]["in"], generator=gen, dtype=f64)
         res = run(student, f"ensemble_forward({m} models, x)", specs, x, False)
         counts.append(res["calls"])
         expect_close(res["out"], one_by_one(specs, x, False), f"ensemble_forward({m} models, x)", **TOL)
     expect(counts[0] == counts[1], f"ensemble_forward ran module forwards {counts[0]} times for 2 models and "
-           f"{counts[1]} times for 5: run them in one call under vmap, not one by one")
+           f"{counts[1]} times for 17: run them in one call under vmap, not one by one or one chunk at a time "
+           f"(vmap's chunk_size)")
 
 
 def test_models_left_as_they_were(student, gen):
-    """every model's parameters (values and requires_grad), buffers, .grad fields and mode are unchanged afterwards"""
+    """every model's parameters (values and requires_grad, two frozen ones in each model included), buffers, .grad
+    fields and mode are unchanged afterwards"""
     specs = specs_of(gen, 3)
+    names = [k for k, _ in member(specs[0]).named_parameters()]
+    specs = [dict(s, frozen=[names[0], names[-1]]) for s in specs]  # the same parameters frozen in every model
     x = torch.randn(4, specs[0]["in"], generator=gen, dtype=f64)
-    what = "ensemble_forward(3 models, x)"
+    what = f"ensemble_forward(3 models, x), {[names[0], names[-1]]} frozen in each model"
     res = run(student, what, specs, x, False)
     expect_close(res["out"], one_by_one(specs, x, False), what, **TOL)
     expect_models_unchanged(res, what, specs)

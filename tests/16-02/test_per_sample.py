@@ -9,6 +9,9 @@ if "course_16_02_probes" not in sys.modules:  # the probes' own stand-in for an 
     sys.modules["course_16_02_probes"] = importlib.util.module_from_spec(_s)
     _s.loader.exec_module(sys.modules["course_16_02_probes"])
 step = sys.modules["course_16_02_probes"].step  # p -> 0.125 - p / 2, floating buffers x 1.5, in place
+LOSSES = sys.modules["course_16_02_probes"].LOSSES  # mse, ce, and rows: a loss written for a batch (see below)
+LOSS_NAMES = {"mse": "F.mse_loss", "ce": "F.cross_entropy",
+              "rows": "a batch loss ((out - y) ** 2).flatten(1).sum(1).mean()"}
 
 import pytest  # noqa: E402
 import torch  # noqa: E402
@@ -29,9 +32,9 @@ def spec_of(gen, norm=True, dropout=True):
 
 
 def data(gen, spec, n, loss, lead=()):
-    """x (n, *lead, in) and y: (n, *lead, out) for mse, class ids (n,) for ce."""
+    """x (n, *lead, in) and y: (n, *lead, out) for mse and rows, class ids (n,) for ce."""
     x = torch.randn(n, *lead, spec["in"], generator=gen, dtype=f64)
-    y = torch.randn(n, *lead, spec["out"], generator=gen, dtype=f64) if loss == "mse" else \
+    y = torch.randn(n, *lead, spec["out"], generator=gen, dtype=f64) if loss != "ce" else \
         torch.randint(0, spec["out"], (n,), generator=gen)
     return x, y
 
@@ -44,7 +47,7 @@ def loop_grads(spec, x, y, loss, frozen=(), stepped=False):
         step(model)
     for name, p in model.named_parameters():
         p.requires_grad_(name not in frozen)
-    loss_fn = F.mse_loss if loss == "mse" else F.cross_entropy
+    loss_fn = LOSSES[loss]
     rows = {k: [] for k, p in model.named_parameters() if p.requires_grad}
     for i in range(len(x)):
         names = list(rows)
@@ -88,17 +91,21 @@ def expect_model_unchanged(res, what, spec):
             expect_close(after[kind][k], t, f"the model's {kind[:-1]} '{k}' after {what} (unchanged)", atol=0, rtol=0)
 
 
-@pytest.mark.parametrize("loss,n,lead", [("mse", 5, ()), ("ce", 4, ()), ("mse", 1, ()), ("mse", 3, (2,))],
-                         ids=["mse-5", "ce-4", "mse-1", "mse-3-rank3"])
+# rows-3-rank3: a loss written for a batch, each example's error summed over all but dim 0 and then averaged over
+# the batch, gets out and y with their batch dimension (x[i:i+1], y[i:i+1]), not one example squeezed
+@pytest.mark.parametrize("loss,n,lead", [("mse", 5, ()), ("ce", 4, ()), ("mse", 1, ()), ("rows", 3, (2,))],
+                         ids=["mse-5", "ce-4", "mse-1", "rows-3-rank3"])
 def test_matches_a_loop(student, gen, loss, n, lead):
     """row i is the gradient of loss_fn(model(x[i:i+1]), y[i:i+1]) for a model with BatchNorm buffers and dropout
     in eval mode, N = 1 included, and for x of shape (N, 2, in) (an example of two rows, fed to the model as x[i:i+1]
-    is, not flattened); each call leaves the model's parameters, buffers, .grad fields and mode as they were"""
+    is, not flattened) with a loss written for a batch (it gets out and y with their batch dimension of 1); each
+    call leaves the model's parameters, buffers, .grad fields and mode as they were"""
     spec = spec_of(gen, norm=not lead)  # BatchNorm1d takes (N, C) only: the rank-3 model has none
     x, y = data(gen, spec, n, loss, lead)
-    what = f"per_sample_grads(model, {'F.mse_loss' if loss == 'mse' else 'F.cross_entropy'}, x {tuple(x.shape)}, y " \
+    what = f"per_sample_grads(model, {LOSS_NAMES[loss]}, x {tuple(x.shape)}, y " \
         f"{tuple(y.shape)}) on a model whose parameters have .grad fields set on every other one" + \
-        (" (row i: the model on x[i:i+1] of shape (1, 2, in), as x has it)" if lead else "")
+        (" (row i: the model on x[i:i+1] of shape (1, 2, in), as x has it, and loss_fn(out, y[i:i+1]) on the "
+         "batch of one, as loss_fn takes a batch)" if lead else "")
     res = student.call("per_sample", spec=spec, x=x, y=y, loss=loss, grads=True)
     expect("error" not in res, f"{what} raised {res.get('error')}")
     expect_grads(res, loop_grads(spec, x, y, loss), what)
@@ -192,17 +199,19 @@ def test_a_later_call_sees_the_model_as_it_is(student, gen):
 
 
 def test_model_runs_under_vmap(student, gen):
-    """the model is called as often for N = 6 as for N = 2 (it runs batched under vmap, not once per example)"""
+    """the model is called as often for N = 70 as for N = 2 (it runs batched under vmap, not once per example nor
+    once per chunk of examples)"""
     spec = spec_of(gen)
     counts = []
-    for n in (2, 6):
+    for n in (2, 70):
         x, y = data(gen, spec, n, "mse")
         what = f"per_sample_grads(model, F.mse_loss, x ({n}, {spec['in']}), y)"
         res = run(student, what, spec, x, y, "mse")
         counts.append(res["calls"])
         expect_grads(res, loop_grads(spec, x, y, "mse"), what)
     expect(counts[0] == counts[1], f"per_sample_grads called the model {counts[0]} times for N = 2 and {counts[1]} "
-           f"times for N = 6: run it once under vmap, not once per example")
+           f"times for N = 70: run it once under vmap, not once per example or per chunk of examples (vmap's "
+           f"chunk_size)")
 
 
 def test_model_left_as_it_was(student, gen):
