@@ -55,6 +55,11 @@ def test_matches_unfold(student, gen):
     cases += [(x1, 1, 1), (x1, 12, 1), (x1, 5, 7), (x1, 3, 3), (x1[2:], 4, 2), (x1.view(3, 4).t(), 2, 1)]
     # no elements, but a last dimension long enough: unfold still gives its windows dimension, (0, 4, 2) here
     cases += [(torch.randn(0, 5, generator=gen, dtype=torch.float64), 2, 1)]
+    # the last dimension itself expanded (stride 0: the broadcast layout above only expands the first): every
+    # window reads one element over and over, and the result is still a view of x (with an offset too)
+    col = torch.randn(2, 5, generator=gen, dtype=torch.float64)[:, 2:3]
+    cases += [(torch.randn(3, 1, generator=gen, dtype=torch.float64).expand(3, 7), 3, 2),
+              (torch.randn(1, generator=gen, dtype=torch.float64).expand(9), 4, 1), (col.expand(2, 6), 2, 3)]
     judge(student, cases, "windows")
 
 
