@@ -238,15 +238,16 @@ print("moving average: range", (_avg.min_val.item(), _avg.max_val.item()), "qpar
 # * `forward(x)` returns `x` itself and records the smallest and largest value of the float32 tensor `x` (of any
 #   shape and memory layout) in the attributes `min_val` and `max_val`, float32 tensors: over the whole tensor (0-dim) when `ch_axis` is None,
 #   otherwise one value per index along dimension `ch_axis` (shape `(C,)`; negative `ch_axis` counts from the
-#   end).
+#   end; per channel `x` has at least two dimensions, as PyTorch's per-channel observers require).
 # * With `averaging_constant=None`, `min_val` and `max_val` are the extremes over every tensor observed so far.
 # * With a float `averaging_constant` `c`, the first tensor sets them and each later one moves them:
 #   `min_val + c * (x_min - min_val)`, likewise for `max_val`. Other float32 forms of this update (`torch.lerp`,
 #   `(1 - c) * min_val + c * x_min`) differ from it only in the last bits, and count as equal here.
 # * An empty tensor changes nothing, and recording never builds an autograd graph.
+# * Every tensor it creates is on `x`'s device, so it runs on a GPU as on the CPU.
 # * `calculate_qparams()` returns `(scale, zero_point)`, a float32 tensor and an integer tensor (int32 or int64), of
 #   shape `(1,)` per tensor or `(C,)` per channel, computed in float32 by the affine or symmetric formulas above
-#   with the eps floor.
+#   with the eps floor (the zero point divides, `round(lo / scale)`, where exercise 1 multiplies by the inverse).
 # * So the result equals that of PyTorch's observer of the same kind (`MinMaxObserver`, `PerChannelMinMaxObserver`,
 #   `MovingAverageMinMaxObserver`, `MovingAveragePerChannelMinMaxObserver`) given `torch.quint8` or `torch.qint8`
 #   and the `qscheme` `per_tensor_affine`, `per_channel_affine` or their `_symmetric` twins.

@@ -113,6 +113,23 @@ def observe(ns, cfg, xs, grad=False, qparams_each=False, layouts=None):
             "is_module": isinstance(obs, torch.nn.Module)}
 
 
+def observer_on_meta(ns, cfg, shape):
+    """A RangeObserver(**cfg), moved to the inputs' device as a module is (.to), fed two tensors of `shape` off the
+    default device: the devices (relative to the inputs), shapes and dtypes of min_val, max_val, the scale and the
+    zero point, or the error."""
+    cfg = dict(cfg)
+    cfg["dtype"] = getattr(torch, cfg["dtype"])
+    gen = torch.Generator().manual_seed(len(shape))
+
+    def go(x1, x2):
+        obs = get(ns, "RangeObserver")(**cfg).to(x1.device)
+        obs(x1)
+        obs(x2)
+        scale, zp = obs.calculate_qparams()
+        return obs.min_val, obs.max_val, scale, zp
+    return _meta_result(go, (torch.randn(shape, generator=gen), torch.randn(shape, generator=gen) * 3 + 1))
+
+
 def observer_uses_torch(ns, cfg, x):
     """Whether observing x and calculating qparams called torch.ao.quantization's observers."""
     import torch.ao.quantization.observer as tob

@@ -156,8 +156,28 @@ def test_one_sided_and_constant(student, gen, case):
             "two tensors (1, 1), per channel")
 
 
+def zero_point_apart(gen, n):
+    """n ranges (lo, hi), lo < 0 < hi, whose affine zero point qmin - round(lo / scale) (scale = (hi - lo) / 255 in
+    float32, as PyTorch's observers divide) differs from qmin - round(lo * (1 / scale)): lo is put next to a half
+    level, lo / scale = -(k + 1/2), and moved towards 0 an ulp at a time until the two last bits round apart."""
+    found = []
+    for _ in range(50):
+        hi = torch.rand(256, generator=gen) * 4 + 0.01
+        k = torch.randint(0, 255, (256,), generator=gen).double()
+        lo = (-(k + 0.5) * hi.double() / (254.5 - k)).float()
+        for _ in range(4):
+            scale = (hi - lo) / 255.0
+            keep = torch.round(lo / scale) != torch.round(lo * (1.0 / scale))
+            found += [p for p in zip(lo[keep].tolist(), hi[keep].tolist()) if p not in found]
+            lo = torch.nextafter(lo, torch.zeros_like(lo))
+        if len(found) >= n:
+            break
+    return found[:n]
+
+
 def test_zero_point_rounds_halves_to_even(student, gen):
-    """the affine zero point is qmin - round(lo / scale) with halves to even, as PyTorch's observers round it"""
+    """the affine zero point is qmin - round(lo / scale) with halves to even, as PyTorch's observers round it, and lo
+    divided by the scale (lo * (1 / scale) rounds apart next to a half)"""
     # scale = (hi - lo) / 255 = 2 exactly, so lo / scale is an exact half: -1.5 and -3.5 go to -2 and -4
     # (round half up would give -1 and -3)
     xs = [torch.tensor([-3.0, 507.0]), torch.tensor([-7.0, 503.0])]
@@ -166,6 +186,19 @@ def test_zero_point_rounds_halves_to_even(student, gen):
             compare(student, gen, {"dtype": dtype}, [x], f"one tensor {x.tolist()} (lo / scale = {x[0].item() / 2})")
     compare(student, gen, {"dtype": "uint8", "ch_axis": 0}, [torch.stack(xs)],
             "one tensor [[-3, 507], [-7, 503]] per row (lo / scale = -1.5 and -3.5)")
+    # lo / scale within an ulp of a half level: qmin - round(lo / scale) as the text and PyTorch's observers compute it,
+    # where lo * (1 / scale) (exercise 1's multiply-by-the-inverse, which is for quantize, not for the zero point)
+    # lands on the neighbouring level
+    pairs = zero_point_apart(gen, 3)
+    expect(len(pairs) == 3, "the check found no range whose zero point by lo / scale and by lo * (1 / scale) differ "
+           "(a grading error)")
+    rows = torch.tensor([[lo, hi, hi / 2] for lo, hi in pairs], dtype=torch.float32)
+    lo0, hi0 = rows[0, 0].item(), rows[0, 1].item()
+    clause = "(the text: zero_point = qmin - round(lo / scale); lo * (1 / scale) rounds to the neighbouring level here)"
+    for dtype in ("uint8", "int8"):
+        compare(student, gen, {"dtype": dtype}, [rows[0]], f"one tensor [{lo0!r}, {hi0!r}, {hi0 / 2!r}] {clause}")
+    compare(student, gen, {"dtype": "int8", "ch_axis": 0}, [rows],
+            f"one tensor (3, 3) whose row c spans [lo_c, hi_c] = {[(lo, hi) for lo, hi in pairs]} {clause}")
 
 
 def float32_apart(gen, n):
@@ -233,11 +266,37 @@ def test_empty_changes_nothing(student, gen, per):
 
 
 def test_returns_input_and_no_graph(student, gen):
-    """forward returns x itself, and recording builds no autograd graph (x requires grad)"""
-    for cfg in ({"dtype": "uint8"}, {"dtype": "int8", "ch_axis": 0, "averaging_constant": 0.1}):
+    """forward returns x itself, and recording builds no autograd graph (x requires grad), per tensor and per
+    channel, min-max and moving average"""
+    for cfg in ({"dtype": "uint8"}, {"dtype": "int8", "ch_axis": 0, "averaging_constant": 0.1},
+                {"dtype": "uint8", "averaging_constant": 0.1}, {"dtype": "int8", "ch_axis": -1}):
         res = compare(student, gen, cfg, batches(gen, (3, 4), 2), "two tensors (3, 4) that require grad", grad=True)
         expect(not any(res["graph"]), f"{describe(cfg)}: min_val or max_val carries an autograd graph after observing "
                f"a tensor that requires grad (record x.detach())")
+
+
+META_CFGS = [{"dtype": "uint8"}, {"dtype": "int8", "symmetric": True, "averaging_constant": 0.1},
+             {"dtype": "uint8", "ch_axis": 1, "averaging_constant": 0.2},
+             {"dtype": "int8", "symmetric": True, "ch_axis": -1}, {"dtype": "uint8", "symmetric": True, "ch_axis": 0}]
+
+
+def test_on_another_device(student, gen):
+    """on tensors on another device (meta, the grader's GPU stand-in) the ranges, the scale and the zero point are
+    there, per tensor and per channel, affine and symmetric, min-max and moving average"""
+    for cfg in META_CFGS:
+        shape = (3, 4)
+        c = None if cfg.get("ch_axis") is None else shape[cfg["ch_axis"]]
+        res = student.call("observer_on_meta", cfg=cfg, shape=list(shape))
+        what = (f"{describe(cfg)} fed two tensors {shape} on the meta device (or, where the code reads values, on the "
+                f"CPU with meta as the default device), then calculate_qparams()")
+        expect("error" not in res, f"{what} (the grader's stand-in for a GPU: a tensor made without device= lands on "
+               f"the CPU) raised {res.get('error')}: every tensor it creates is on x's device")
+        shapes = [[], [], [1], [1]] if c is None else [[c]] * 4
+        expect(res["devices"] == ["meta"] * 4,
+               f"{what}: min_val, max_val, the scale and the zero point are on {res['devices']}, expected all four on "
+               f"meta, x's device (the text: every tensor it creates is on x's device)")
+        expect(res["shapes"] == shapes, f"{what}: min_val, max_val, the scale and the zero point have shapes "
+               f"{res['shapes']}, expected {shapes}")
 
 
 def test_does_not_use_torch_observers(student, gen):

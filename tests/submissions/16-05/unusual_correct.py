@@ -78,7 +78,7 @@ class RangeObserver(nn.Module):
         tiny = torch.tensor(torch.finfo(torch.float32).eps)
         if self.symmetric:
             scale = torch.max(torch.max(-lo, hi) / ((qmax - qmin) / 2.0), tiny)
-            zp = torch.full(scale.shape, 128 if self.unsigned else 0, dtype=torch.int32)
+            zp = torch.full(scale.shape, 128 if self.unsigned else 0, dtype=torch.int32, device=scale.device)
         else:
             scale = torch.max((hi - lo) / float(qmax - qmin), tiny)
             zp = (qmin - torch.round(lo / scale)).clamp(qmin, qmax).to(torch.int32)
