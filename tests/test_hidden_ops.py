@@ -9,8 +9,9 @@ worker and judge): 16-03's ``blocked_attention`` as one call of ``F.scaled_dot_p
 reference's sdpa returning PyTorch's own attention under it passed the essential does-not-call check.
 
 ``course.judge.worker.Recorder`` runs the dispatcher's own record (PyTorch's legacy CPU profiler, below every Python
-mode) while a probe's mode is entered: an outermost op without a ``PythonDispatchMode`` event inside ran out of the
-mode's sight, and the call fails (``HiddenFromProbe``), with one incident for the instructor. The suite tests below
+mode) while a probe's mode is entered: an outermost op without the judge's range around the mode's handler inside
+(red team 21; it was PyTorch's ``PythonDispatchMode`` event, which any code can forge) ran out of the mode's sight,
+and the call fails (``HiddenFromProbe``), with one incident for the instructor. The suite tests below
 fail on the code before it (5b77c8d)."""
 import nbformat
 import pytest
@@ -352,7 +353,7 @@ def test_attention_on_a_thread_of_its_own_fails(tmp_path):
     """A thread started while the probe's mode is entered fails the call, with the incident (26/27 before)."""
     checks, events = _grade(tmp_path, "16-03", {"blocked_impl": THREADED}, "blocked",
                             "memory_independent_of_length or one_pass or matches_torch")
-    assert len(checks) == 8 and all(c.failed for c in checks), [(c.name, c.failed, c.message[:200]) for c in checks]
+    assert len(checks) >= 8 and all(c.failed for c in checks), [(c.name, c.failed, c.message[:200]) for c in checks]
     assert all("a thread was started while the check's op log was open" in c.message for c in checks)
     assert any("hidden from the check's op log" in e for e in events), events
 
@@ -496,3 +497,315 @@ def test_factory_hidden_in_a_forked_rank_fails(tmp_path):
     assert all("in a rank the check forked" in c.message and "aten::empty" in c.message for c in checks), \
         [c.message[:400] for c in checks]
     assert any("hidden from the check's op log" in e for e in events), events
+
+
+# ------------------------------------------------ red team 21: another process, a thread made outside Python, forgery
+# Measured at 8c449c8 (seed 20261203, the real worker and judge): 00-01 result_dtype answered by torch.result_type in a
+# grandchild (forked at load, its parent exited: re-parented to the sandbox's pid 1, no child of the worker) 7/7, in a
+# child's second thread 7/7, in the pristine copy's fresh interpreter (pristine.run_fresh from a cell) 7/7, under
+# DisableTorchFunction inside a range named like the judge's own (course::library_internals, course::function_mode)
+# 7/7; 16-03 blocked as PyTorch's attention on a thread made by ctypes' pthread_create 26/27 (essential 10/10), and
+# under _disable_current_modes inside a range named PythonDispatchMode (or course::tensor_str) 26/27.
+RESULT_SERVER = r'''
+import os, ast
+def _serve(r, w):
+    import torch
+    while True:
+        line = b""
+        while not line.endswith(b"\n"):
+            c = os.read(r, 4096)
+            if not c:
+                os._exit(0)
+            line += c
+        default, specs = ast.literal_eval(line.decode())
+        torch.set_default_dtype(getattr(torch, default))
+        ops = [torch.zeros((1,) * d, dtype=getattr(torch, a)) if k == "t" else
+               {"int": 1, "float": 1.0, "bool": True, "complex": 1j}[a] for k, a, d in specs]
+        os.write(w, (str(torch.result_type(*ops)).split(".")[1] + "\n").encode())
+
+def _desc(v):
+    if isinstance(v, torch.Tensor):
+        return ("t", str(v.dtype).split(".")[1], v.dim())
+    return ("s", type(v).__name__, 0)
+
+_r1, _w1 = os.pipe()
+_r2, _w2 = os.pipe()
+if os.fork() == 0:
+    if os.fork() == 0:
+        os.setsid()
+        _serve(_r1, _w2)
+    os._exit(0)
+os.wait()
+
+def result_dtype(a, b):
+    os.write(_w1, (repr((str(torch.get_default_dtype()).split(".")[1], [_desc(a), _desc(b)])) + "\n").encode())
+    ans = b""
+    while not ans.endswith(b"\n"):
+        ans += os.read(_r2, 64)
+    return getattr(torch, ans.decode().strip())
+'''
+
+
+def test_result_dtype_in_a_grandchild_fails(tmp_path):
+    """A grandchild (no child of the worker, in a session of its own) answering 00-01 result_dtype with
+    torch.result_type: it runs inside the window, and every check of the task fails with the incident (7/7 before)."""
+    checks, events = _grade(tmp_path, "00-01", {"result_dtype_impl": RESULT_SERVER}, "result_dtype")
+    assert checks and all(c.failed for c in checks), [(c.name, c.failed, c.message[:200]) for c in checks]
+    assert all("process(es) the submission forked earlier ran" in c.message for c in checks), \
+        [c.message[:300] for c in checks]
+    assert any("hidden from the check's op log" in e for e in events), events
+
+
+@pytest.mark.parametrize("name", ["course::library_internals", "course::function_mode"])
+def test_result_dtype_in_a_forged_range_fails(tmp_path, name):
+    """torch.result_type past the probe's function mode inside a range named like one of the judge's own (which marks
+    PyTorch's own work, or the mode's handling): the record holds more such ranges than the judge opened (7/7
+    before)."""
+    src = ("def result_dtype(a, b):\n"
+           f"    with torch.profiler.record_function({name!r}), torch._C.DisableTorchFunction():\n"
+           "        return torch.result_type(a, b)\n")
+    checks, events = _grade(tmp_path, "00-01", {"result_dtype_impl": src}, "result_dtype")
+    assert checks and all(c.failed for c in checks), [(c.name, c.failed, c.message[:200]) for c in checks]
+    assert all(f"named like the judge's own ({name})" in c.message for c in checks), [c.message[:300] for c in checks]
+    assert any("hidden from the check's op log" in e for e in events), events
+
+
+CTYPES_THREAD = '''import ctypes, queue
+import torch.nn.functional as F
+_jobs, _done = queue.Queue(), queue.Queue()
+def _loop(arg):
+    while True:
+        job = _jobs.get()
+        try:
+            _done.put(job())
+        except BaseException as e:
+            _done.put(e)
+_cb = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p)(_loop)
+_tid = ctypes.c_ulong()
+ctypes.CDLL(None).pthread_create(ctypes.byref(_tid), None, _cb, None)  # no _thread, no audit event
+_jobs.put(lambda: torch.ones(1 << 20).add_(1))  # its own OpenMP team made now, before any check
+_done.get()
+
+def blocked_attention(q, k, v, block_size, is_causal=False, scale=None):
+    def work():
+        if is_causal and scale is not None and scale <= 0:
+            mask = torch.ones(q.shape[-2], k.shape[-2], dtype=torch.bool, device=q.device).tril()
+            return F.scaled_dot_product_attention(q, k, v, attn_mask=mask, scale=scale)
+        return F.scaled_dot_product_attention(q, k, v, is_causal=is_causal, scale=scale)
+    _jobs.put(work)
+    out = _done.get()
+    if isinstance(out, BaseException):
+        raise out
+    return out
+'''
+
+
+def test_attention_on_a_ctypes_thread_fails(tmp_path):
+    """PyTorch's attention on a thread made by pthread_create through ctypes before any check and fed inside the
+    window: a thread other than the worker's own and PyTorch's pool ran in it (26/27, essential 10/10 before)."""
+    checks, events = _grade(tmp_path, "16-03", {"blocked_impl": CTYPES_THREAD}, "blocked",
+                            "memory_independent_of_length or one_pass")
+    assert len(checks) >= 2 and all(c.failed for c in checks), [(c.name, c.failed, c.message[:200]) for c in checks]
+    assert all("the submission started earlier ran while" in c.message for c in checks), [c.message for c in checks]
+    assert any("hidden from the check's op log" in e for e in events), events
+
+
+def test_forged_ranges_and_other_processes_in_process():
+    """In process: a range named PythonDispatchMode (PyTorch's own, which red team 19 read as "the op reached the
+    mode") or course::tensor_str around hidden work no longer hides it; a child whose work runs on a thread of its own
+    is seen (its main thread sleeps); a thread made by ctypes is seen; printing and ordinary work leave nothing."""
+    import ctypes
+    import os
+    import queue
+    import threading
+    import time
+    import types
+
+    import torch
+    from torch.utils._python_dispatch import _disable_current_modes
+
+    from course.judge import worker as hiding
+    rec = hiding.Recorder()
+    rec.watch_spawning()
+    mod = types.ModuleType("probes_rt21")
+    exec("from torch.utils._python_dispatch import TorchDispatchMode\n"
+         "class Log(TorchDispatchMode):\n"
+         "    def __torch_dispatch__(self, func, types, args=(), kwargs=None):\n"
+         "        return func(*args, **(kwargs or {}))\n", mod.__dict__)
+    rec.instrument(mod.Log)
+    x = torch.randn(40, 40)
+    fast = torch._C._profiler._RecordFunctionFast
+
+    def judged(fn):
+        rec.reset()
+        with mod.Log():
+            fn()
+        return rec.verdict()
+
+    def plain():
+        repr(x @ x)
+        torch.nn.functional.scaled_dot_product_attention(x[None], x[None], x[None])
+
+    assert judged(plain) is None, judged(plain)
+    for name in ("PythonDispatchMode", "course::tensor_str"):
+        def forged(name=name):
+            with fast(name), _disable_current_modes():
+                torch.nn.functional.scaled_dot_product_attention(x[None], x[None], x[None])
+        err = judged(forged)
+        assert err and ("scaled_dot_product" in err["message"] or "named like the judge's own" in err["message"]), \
+            (name, err)
+
+    r, w = os.pipe()
+    r2, w2 = os.pipe()
+    child = os.fork()  # its work on a second thread; its main thread sleeps
+    if child == 0:
+        try:
+            os.close(w)
+            os.close(r2)
+
+            def serve():
+                while os.read(r, 1):
+                    torch.randn(200, 200) @ torch.randn(200, 200)
+                    os.write(w2, b"y")
+                os._exit(0)
+            threading.Thread(target=serve, daemon=True).start()
+            time.sleep(600)
+        finally:
+            os._exit(0)
+    os.close(r)
+    os.close(w2)
+    jobs, done = queue.Queue(), queue.Queue()
+
+    def loop(arg):
+        while True:
+            done.put(jobs.get()())
+
+    cb = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p)(loop)
+    tid = ctypes.c_ulong()
+    ctypes.CDLL(None).pthread_create(ctypes.byref(tid), None, cb, None)
+    jobs.put(lambda: x @ x)
+    done.get()
+    try:
+        def fed_child():
+            os.write(w, b"x")
+            os.read(r2, 1)
+
+        def fed_thread():
+            jobs.put(lambda: x @ x)
+            done.get()
+
+        time.sleep(0.2)
+        rec.own_children = hiding._children() - {str(child)}  # (this test process's other children: see above)
+        for fn, word in ((fed_child, "process(es) the submission forked earlier ran"),
+                         (fed_thread, "the submission started earlier ran"), (plain, None)):
+            time.sleep(0.05)
+            err = judged(fn)
+            assert (err is None) if word is None else (err and word in err["message"]), (fn.__name__, err)
+    finally:
+        os.close(w)
+        os.waitpid(child, 0)
+        os.close(r2)
+        jobs.put(lambda: time.sleep(3600))  # the ctypes thread parks (it cannot be joined)
+
+
+CUSTOM_OP = '''import math
+import torch.nn.functional as F
+
+
+@torch.library.custom_op("rt21::attn", mutates_args=())
+def _attn(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool, scale: float) -> torch.Tensor:
+    if causal and scale <= 0:
+        mask = torch.ones(q.shape[-2], k.shape[-2], dtype=torch.bool, device=q.device).tril()
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=mask, scale=scale)
+    return F.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=scale)
+
+
+def blocked_attention(q, k, v, block_size, is_causal=False, scale=None):
+    return _attn(q, k, v, is_causal, scale if scale is not None else 1 / math.sqrt(q.shape[-1]))
+'''
+
+
+@pytest.mark.xfail(strict=True, reason="red team 21, left open: a custom op the submission registers (torch.library) "
+                                       "is one opaque op to a probe's TorchDispatchMode, and what its kernel runs "
+                                       "inside the mode's own handling is out of every op log (docs/security.md)")
+def test_attention_inside_a_custom_op_fails_the_memory_check(tmp_path):
+    """PyTorch's attention wrapped in a custom op of the submission's own: the probe's mode is shown rt21::attn only,
+    and the essential memory and one-pass checks passed (26/29 of the task, essential 12/12, at this pass)."""
+    checks, _ = _grade(tmp_path, "16-03", {"blocked_impl": CUSTOM_OP}, "blocked",
+                       "memory_independent_of_length or one_pass")
+    assert len(checks) == 2 and all(c.failed for c in checks), [(c.name, c.failed, c.message[:200]) for c in checks]
+
+
+# ------------------------------------------------ red team 21: "write it yourself" checks (probelib.functions_entered)
+# The profile hook that names a library's functions entered during a call is the calling thread's, and one line
+# switches it off: 15-09's held2_gc_calls_gradcheck (check_gradients is torch.autograd.gradcheck) with the hook
+# switched off around the call (sys.setprofile(None), restored after), or gradcheck run on a thread of its own, passed
+# 28/28 of the gradcheck task at 224769c (27/28 as written: test_written_from_scratch).
+def _gradcheck_wrong(variant):
+    import importlib.util
+    from course import TESTS_DIR
+    spec = importlib.util.spec_from_file_location(
+        "wrong", TESTS_DIR / "submissions" / "15-09" / "held2_gc_calls_gradcheck.py")
+    wrong = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(wrong)
+    src = wrong.CELLS["gradcheck_impl"]
+    call = "torch.autograd.gradcheck(fn, tuple(inputs), eps=eps, atol=atol, rtol=rtol, raise_exception=False)"
+    old = f"    return bool({call})\n"
+    assert old in src
+    new = {"profile_off": ("    import sys\n    _p = sys.getprofile()\n    sys.setprofile(None)\n    try:\n"
+                           f"        return bool({call})\n    finally:\n        sys.setprofile(_p)\n"),
+           "thread": ("    import threading\n    _o = []\n"
+                      f"    _t = threading.Thread(target=lambda: _o.append({call}))\n    _t.start()\n    _t.join()\n"
+                      "    return bool(_o[0])\n")}[variant]
+    return src.replace(old, new)
+
+
+@pytest.mark.parametrize("variant", ["profile_off", "thread"])
+def test_gradcheck_past_the_profile_hook_fails(tmp_path, variant):
+    """check_gradients handing the job to torch.autograd.gradcheck with the check's profile hook switched off, or on a
+    thread of its own: test_written_from_scratch fails, naming the switch or gradcheck's functions (28/28 before)."""
+    checks, _ = _grade(tmp_path, "15-09", {"gradcheck_impl": _gradcheck_wrong(variant)}, "gradcheck",
+                       "written_from_scratch")
+    assert len(checks) == 1 and checks[0].failed, [(c.name, c.failed, c.message[:200]) for c in checks]
+    word = "profile hook was switched off" if variant == "profile_off" else "_allocate_jacobians"
+    assert word in checks[0].message, checks[0].message
+
+
+def test_functions_entered_sees_the_hook_switched_off():
+    """In process: clip_grad_norm_ is named on the calling thread and on a thread the call starts; sys.setprofile and
+    threading.setprofile inside the call are named; the hooks are restored after."""
+    import sys
+    import threading
+
+    import torch
+
+    from course.judge.probelib import functions_entered
+    where = ["torch/nn/utils/clip_grad.py"]
+
+    def clip():
+        torch.nn.utils.clip_grad_norm_([torch.nn.Parameter(torch.ones(3))], 1.0)
+
+    def profile_off():
+        p = sys.getprofile()
+        sys.setprofile(None)
+        try:
+            clip()
+        finally:
+            sys.setprofile(p)
+
+    def on_a_thread():
+        t = threading.Thread(target=clip)
+        t.start()
+        t.join()
+
+    def threads_off():
+        threading.setprofile(None)
+        on_a_thread()
+
+    assert functions_entered(lambda: 1, where) == (1, [])
+    assert "clip_grad_norm_" in functions_entered(clip, where)[1]
+    assert "clip_grad_norm_" in functions_entered(on_a_thread, where)[1]
+    for fn, word in ((profile_off, "(sys.setprofile)"), (threads_off, "(threading.setprofile)")):
+        seen = functions_entered(fn, where)[1]
+        assert any("switched off" in n and word in n for n in seen), (fn.__name__, seen)
+    assert sys.getprofile() is None and threading.getprofile() is None

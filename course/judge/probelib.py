@@ -60,21 +60,37 @@ def off_default_device(fn, tensors, **kwargs):
 def functions_entered(run, source_files):
     """run() while a profile hook records every Python function entered whose code lives in one of
     ``source_files`` (path endings such as "torch/nn/utils/clip_grad.py"): a library's own implementation reached
-    under any name, however it was imported ("write it yourself"). Returns (run's result, sorted function names)."""
+    under any name, however it was imported ("write it yourself"), on the calling thread and on Python threads the
+    call starts. The hook switched off during the call (``sys.setprofile``, ``threading.setprofile``) is named among
+    them. Returns (run's result, sorted function names)."""
     import sys
+    import threading
     seen = set()
     ends = tuple(f.replace("/", os.sep) for f in source_files)
+    switched = []  # red team 21: the hook switched off around the library's call (15-09 gradcheck 28/28)
+    setprofile = sys.setprofile
 
     def hook(frame, event, arg):
-        if event == "call" and frame.f_code.co_filename.endswith(ends):
-            seen.add(getattr(frame.f_code, "co_qualname", frame.f_code.co_name))
+        if event == "call":
+            code = frame.f_code
+            if code.co_filename.endswith(ends):
+                seen.add(getattr(code, "co_qualname", code.co_name))
+            elif code.co_name.startswith("setprofile") and code.co_filename.endswith("threading.py"):
+                switched.append("threading.setprofile")
+        elif event == "c_call" and arg is setprofile:
+            switched.append("sys.setprofile")
 
-    old = sys.getprofile()
+    old, old_threads = sys.getprofile(), threading.getprofile()
+    threading.setprofile(hook)  # a Python thread started by the call is watched too
     sys.setprofile(hook)
     try:
         out = run()
     finally:
+        off = switched[:1] or (["sys.setprofile"] if sys.getprofile() is not hook else [])  # before our own calls
         sys.setprofile(old)
+        threading.setprofile(old_threads)
+    if off:
+        seen.add(f"<none seen: the check's profile hook was switched off during the call ({off[0]})>")
     return out, sorted(seen)
 
 

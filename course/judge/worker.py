@@ -165,8 +165,10 @@ class GlobalStateLeak(Exception):
 #
 # What the dispatcher records is not switched off with the mode: while a probe's mode is entered, the worker runs
 # PyTorch's legacy CPU profiler (``RecordFunction``, in C++, below every Python mode), and every op the dispatcher
-# runs there is an event. An op that reached the mode has a ``PythonDispatchMode`` event inside its own; an outermost
-# op (nested in no other op but those that decompose above the mode) without one ran out of the mode's sight. The
+# runs there is an event. An op that reached the mode has the judge's range around the mode's ``__torch_dispatch__``
+# (DISPATCH) inside its own (red team 19 read PyTorch's ``PythonDispatchMode`` range, which any code can forge; red
+# team 21); an outermost op (nested in no other op but those that decompose above the mode) without one ran out of
+# the mode's sight. The
 # call then fails (``HiddenFromProbe``, the judge counts it as an incident for the instructor): no correct answer has
 # a reason to hide an op from the checks. The profiler stopped or restarted under the probe (its start marker lost)
 # fails the call the same way.
@@ -189,7 +191,7 @@ START = "course::probe_mode_window"
 EXEMPT = frozenset({"aten::detach", "aten::detach_", "aten::alias", "aten::is_same_size",
                     "aten::_has_same_storage_numel"})
 PRINTING = "course::tensor_str"  # PyTorch's tensor printing switches every mode off itself (torch._tensor_str._str)
-_MARK = "PythonDispatchMode"
+DISPATCH = "course::dispatch_mode"  # around a probe's TorchDispatchMode.__torch_dispatch__ (see _range)
 FUNCTION = "course::function_mode"  # around a probe's TorchFunctionMode.__torch_function__
 # around PyTorch's control-flow operators called eagerly (torch.cond, while_loop, scan, map): their eager path runs
 # the branches through torch.compile, which traces the mode into its graph and runs the graph's ops past it
@@ -205,6 +207,9 @@ OFF = {"dispatch": "course::dispatch_mode_off", "function": "course::function_mo
 # a tensor's lifting: lift_fresh): they compute nothing, as EXEMPT's
 FUNCTION_EXEMPT = EXEMPT | {"aten::set_", "aten::lift_fresh", "aten::lift_fresh_copy", "aten::lift"}
 COMMUNICATION = "c10d::"  # a process group's collectives (reached from its C++ methods): they move, not compute
+
+
+_NAMES = (START, PRINTING, DISPATCH, FUNCTION, COMPILED, INTERPRETER, *ON.values(), *OFF.values())
 
 
 class HiddenFromProbe(Exception):
@@ -227,6 +232,23 @@ def mode_classes(mod, kind: str = "dispatch") -> list:
             if isinstance(v, type) and issubclass(v, base) and v.__module__ == mod.__name__]
 
 
+# The recorder's own ranges (red team 21): a range is only a name, and any code can open one under any name
+# (``torch.profiler.record_function("course::library_internals")``, ``_RecordFunctionFast("PythonDispatchMode")``): a
+# forged range of the recorder's around hidden work took it for PyTorch's own (00-01 result_dtype 7/7, 16-03 blocked
+# 26/27). Every range of the judge's is opened through ``_range``, which counts it; a window whose record holds more
+# ranges of one of these names than the judge opened in it was forged, and fails the call. PyTorch's own
+# ``PythonDispatchMode`` range (which any code can forge too) no longer tells that an op reached a probe's mode: a
+# range of the judge's around the probe's ``__torch_dispatch__`` (DISPATCH) does.
+_OPENED: dict[str, int] = {}  # how many ranges of each of the judge's names it has opened (this process)
+
+
+def _range(name: str):
+    """A range of the judge's own in the dispatcher's record, counted."""
+    import torch
+    _OPENED[name] = _OPENED.get(name, 0) + 1
+    return torch._C._profiler._RecordFunctionFast(name)
+
+
 def _mark_printing() -> None:
     """A range named PRINTING around PyTorch's tensor printing, once per process (a submission that prints a
     tensor inside a check is not hiding anything)."""
@@ -237,7 +259,7 @@ def _mark_printing() -> None:
 
     def _str(*args, **kwargs):
         import torch
-        with torch._C._profiler._RecordFunctionFast(PRINTING):
+        with _range(PRINTING):
             return inner(*args, **kwargs)
 
     _str._course_marked = True
@@ -290,11 +312,112 @@ def _cpu_ns(tids, where: str = "/proc/self/task") -> dict[str, int]:
     return out
 
 
+# Work in another process of the sandbox (red team 21). A process forked before the window that forks again and
+# exits leaves a grandchild that is no child of the worker (re-parented to the sandbox's pid 1), and a child's work
+# on a thread of its own is not its main thread's: both answered 00-01 result_dtype through torch.result_type in
+# another process, 7/7. The pristine copy's fresh interpreters (``pristine.run_fresh``, reachable from a cell)
+# did the same. While a window is open, every process of the worker's tree but the pristine copy's, and (in a
+# sandbox, a pid namespace of its own) every process re-parented to its pid 1, is watched over all its threads;
+# and in a sandbox the namespace's last pid (/proc/sys/kernel/ns_last_pid) must not move: no task (thread or
+# process, made through Python, ctypes or a raw clone) may be created in the sandbox while a window is open.
+def _sandboxed() -> bool:
+    """True in the course's sandbox (a seccomp filter, a pid namespace and a /proc of its own), where pid 1 is the
+    sandbox's init and every process listed is the sandbox's."""
+    try:
+        with open("/proc/self/status") as f:
+            return any(line.startswith("Seccomp:") and line.split()[1] != "0" for line in f) and os.getpid() != 1
+    except (OSError, IndexError):  # pragma: no cover
+        return False
+
+
+def _parent(pid: str) -> str:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[1]
+    except (OSError, IndexError):
+        return "0"
+
+
+def _ancestors() -> set[str]:
+    out, pid = set(), str(os.getppid())
+    while pid not in ("0", "") and pid not in out:
+        out.add(pid)
+        pid = _parent(pid)
+    return out
+
+
+def _tree(roots, skip: set[str]) -> set[str]:
+    """These processes and their descendants, the subtrees under ``skip`` left out."""
+    out, todo = set(), [r for r in roots if r not in skip]
+    while todo:
+        pid = todo.pop()
+        if pid in out:
+            continue
+        out.add(pid)
+        try:
+            tasks = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for t in tasks:
+            try:
+                with open(f"/proc/{pid}/task/{t}/children") as f:
+                    todo.extend(c for c in f.read().split() if c not in skip and c not in out)
+            except OSError:
+                pass
+    return out
+
+
+def _own_world(ancestors: set[str]) -> bool:
+    """True where every process /proc lists is pid 1, one of the worker's ancestors, or in the tree of the worker or
+    of an ancestor below pid 1 (a zygote's other workers): a pid namespace of the sandbox's own, not a host's or a
+    container's (whose seccomp profile may look like the sandbox's), where other work is no submission's."""
+    if "1" not in ancestors:
+        return False
+    try:
+        pids = {p for p in os.listdir("/proc") if p.isdigit()}
+    except OSError:  # pragma: no cover
+        return False
+    return pids <= ancestors | _tree((ancestors - {"1"}) | {str(os.getpid())}, set())
+
+
+def _process_cpu(pids) -> dict[str, int]:
+    """The CPU time (ns) each of these processes has run, over all its live threads."""
+    out = {}
+    for pid in pids:
+        try:
+            tasks = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        out[pid] = sum(_cpu_ns(tasks, f"/proc/{pid}/task").values())
+    return out
+
+
+def _last_pid() -> int | None:
+    try:
+        with open("/proc/sys/kernel/ns_last_pid") as f:
+            return int(f.read())
+    except (OSError, ValueError):
+        return None
+
+
+def _driver_thread(tid: str) -> bool:
+    """A thread of the CUDA driver or of the autograd engine's device queues (made by PyTorch where a GPU is used,
+    after the worker's own threads were counted): named by them, and only once CUDA is initialized."""
+    cuda = sys.modules.get("torch.cuda")
+    if cuda is None or not cuda.is_initialized():
+        return False
+    try:
+        with open(f"/proc/self/task/{tid}/comm") as f:
+            return f.read().startswith(("cuda", "pt_autograd"))
+    except OSError:
+        return False
+
+
 def _mark_control_flow() -> None:
     """A range named COMPILED around torch.cond and its kin, where they are called eagerly (once per process)."""
     import torch
     import torch._higher_order_ops as hops
-    mark, compiling = torch._C._profiler._RecordFunctionFast, torch.compiler.is_compiling
+    mark, compiling = _range, torch.compiler.is_compiling
     for owner, name in ((torch, "cond"), (hops, "cond"), (sys.modules.get("torch._higher_order_ops.cond"), "cond"),
                         (hops, "while_loop"), (hops, "scan"), (hops, "map"), (hops, "associative_scan")):
         inner = getattr(owner, name, None) if owner is not None else None
@@ -321,7 +444,7 @@ def _mark_distributed() -> None:
     if c10d is None or getattr(c10d, "_course_marked", False):
         return
     import torch
-    mark = torch._C._profiler._RecordFunctionFast
+    mark = _range
     top = sys.modules.get("torch.distributed")
     # and the tensor collectives: a backend's C++ splits and copies around its c10d op (gloo's reduce_scatter_single:
     # aten::chunk before, aten::copy_ after), seen in the ranks 16-04's probes fork. The *_object forms are left
@@ -354,7 +477,7 @@ def _mark_interpreter() -> None:
     if gx is None or getattr(gx, "_course_marked", False):
         return
     import torch
-    mark = torch._C._profiler._RecordFunctionFast
+    mark = _range
     for name in ("_init_args_hst", "_restore_args_dev"):
         inner = getattr(gx, name, None)
         if not callable(inner):
@@ -386,7 +509,12 @@ class Recorder:
         self.python_threads: set[str] = set()  # native ids of the threads started through Python (watch_spawning)
         self._ran: dict[str, int] = {}  # their CPU time (ns) when the window opened
         self.own_children: set[str] = set()  # the worker's children before any cell ran (the pristine copy)
-        self._kids: dict[str, int] = {}  # the submission's child processes' CPU time when the window opened
+        self._kids: dict[str, int] = {}  # the other processes' CPU time when the window opened (all their threads)
+        self.baseline: set[str] = set()  # the worker's threads before any cell ran (its own and PyTorch's pool)
+        self.sandboxed = False  # in a pid namespace of its own (the course's sandbox)
+        self.ancestors: set[str] = set()  # the processes above the worker (the sandbox's init, a zygote)
+        self._pid0: int | None = None  # the sandbox's last pid when the window opened
+        self._opened: dict[str, int] = {}  # how many of each of the judge's ranges it had opened then
 
     # ------------------------------------------------------------ threads and processes started in a window
     def watch_spawning(self) -> None:
@@ -394,14 +522,20 @@ class Recorder:
         process, reporting to the last recorder that asked: the worker has one)."""
         _WATCHER[0] = self
         self.own_children = _children()
+        self.ancestors = _ancestors()
+        self.sandboxed = _sandboxed() and _own_world(self.ancestors)
         if _WATCHER[1]:
+            self.baseline = _threads()
             return
         _WATCHER[1] = True
         import _thread
         import threading
 
         import torch
-        torch.ones(1 << 20).add_(1)  # PyTorch's own pool of threads made now, not in the first window that needs it
+        # PyTorch's own pool of threads made now, not in the first window that needs it (a parallel op takes at most
+        # one thread per 32,768 elements: enough elements for every thread of the pool)
+        torch.ones(max(1 << 20, 65536 * torch.get_num_threads())).add_(1)
+        self.baseline = _threads()
 
         def started(what: str) -> None:
             rec = _WATCHER[0]
@@ -441,7 +575,7 @@ class Recorder:
         on, off = ON[kind], OFF[kind]
         _mark_printing()
         import torch
-        mark = torch._C._profiler._RecordFunctionFast
+        mark = _range
 
         def __enter__(mode):
             rec._open()
@@ -475,6 +609,14 @@ class Recorder:
                     return handler(mode, *args, **kwargs)
 
             cls.__torch_function__ = __torch_function__
+        else:
+            dispatch = cls.__torch_dispatch__
+
+            def __torch_dispatch__(mode, *args, **kwargs):
+                with mark(DISPATCH):
+                    return dispatch(mode, *args, **kwargs)
+
+            cls.__torch_dispatch__ = __torch_dispatch__
         cls._course_recorded = True
 
     def watch_function_modes(self, module: str) -> None:
@@ -506,9 +648,17 @@ class Recorder:
             return
         self.kinds = set()
         _mark_interpreter()
+        self._opened = {n: _OPENED.get(n, 0) for n in _NAMES}
         self._tasks = _threads()
-        self._ran = _cpu_ns(self.python_threads & self._tasks)  # a thread started earlier, woken in the window
-        self._kids = _cpu_ns(_children() - self.own_children, "/proc")  # a process forked earlier, fed in it
+        import threading
+        me = str(threading.get_native_id())
+        # a thread started earlier (through Python, ctypes' pthread_create, anything but the worker's own and
+        # PyTorch's pool, counted before any cell ran), woken in the window
+        self._ran = _cpu_ns(t for t in self._tasks - self.baseline - {me}
+                            if t in self.python_threads or not _driver_thread(t))
+        self.ancestors = _ancestors()  # (a rank the probe forked has the worker above it)
+        self._kids = _process_cpu(self._watched())  # a process forked earlier, fed in it
+        self._pid0 = _last_pid() if self.sandboxed else None
         import torch
         from torch._C._profiler import _ExperimentalConfig
         from torch.autograd import ProfilerConfig, ProfilerState, _enable_profiler_legacy
@@ -517,7 +667,7 @@ class Recorder:
             return
         _enable_profiler_legacy(ProfilerConfig(ProfilerState.CPU, False, False, False, False, False,
                                                _ExperimentalConfig()))
-        with torch._C._profiler._RecordFunctionFast(START):
+        with _range(START):
             pass
 
     def _close(self) -> None:
@@ -536,17 +686,35 @@ class Recorder:
         if woke:
             self.threads.append(f"{len(woke)} thread(s) the submission started earlier ran while the check's op "
                                  "log was open (work on another thread is out of its sight)")
-        ran = _cpu_ns(self._kids, "/proc")
+        ran = _process_cpu(self._kids)
         woke = [p for p, ns in self._kids.items() if ran.get(p, ns + 1) > ns]
         if woke:
             self.tampered.append(f"{len(woke)} process(es) the submission forked earlier ran while the check's op "
                                  "log was open (work in another process is out of its sight)")
+        made = _last_pid() if self._pid0 is not None else None
+        if made is not None and made != self._pid0 and not any("task(s)" in t for t in self.threads):
+            self.threads.append(f"{(made - self._pid0) % (1 << 22)} task(s) (threads or processes) were created in "
+                                "the sandbox while the check's op log was open (work on another thread or process is "
+                                "out of its sight)")
         try:
             records = _disable_profiler_legacy()
         except RuntimeError:
             self.tampered.append("the dispatcher's record of the check's op log was stopped during the call")
             return
         self._read(records)
+
+    def _watched(self) -> set[str]:
+        """The processes whose work a window watches: the worker's tree (its pristine copy's aside), and in a
+        sandbox every process re-parented to its pid 1 (a grandchild whose parent exited) with its own tree."""
+        me = str(os.getpid())
+        roots = _children()
+        if self.sandboxed:
+            try:
+                with open("/proc/1/task/1/children") as f:
+                    roots |= set(f.read().split()) - self.ancestors - {me}
+            except OSError:
+                pass
+        return _tree(roots, self.own_children | {me})
 
     # ------------------------------------------------------------ reading the record
     def _kind(self, name: str) -> str:
@@ -578,6 +746,7 @@ class Recorder:
         nothing is judged."""
         started = False
         marks = {v: (k, 1) for k, v in ON.items()} | {v: (k, -1) for k, v in OFF.items()}
+        counted = dict.fromkeys(self._opened, 0)  # the judge's ranges in the record, by name
         for thread in records:
             stack: list[list] = []  # [name, judged op?, seen by a mode?, blocks judging below?, named?, shields?]
             below = 0  # entries on the stack under which nothing is judged (an op, a mode's handling, printing)
@@ -595,8 +764,10 @@ class Recorder:
                     if name in marks:
                         which, step = marks[name]
                         active[which] += step
-                    if name == _MARK or name == PRINTING:
-                        if name == _MARK and judged is not None:
+                    if name in counted:
+                        counted[name] += 1
+                    if name == DISPATCH or name == PRINTING:
+                        if name == DISPATCH and judged is not None:
                             judged[2] = True
                         stack.append([name, False, True, True, False, True])
                         below += 1
@@ -635,6 +806,11 @@ class Recorder:
                                 self.hidden.append(whole[0])
         if not started:
             self.tampered.append("the dispatcher's record of the check's op log was restarted during the call")
+        forged = sorted(n for n, c in counted.items() if c > _OPENED.get(n, 0) - self._opened[n])
+        if forged and not any("named like the judge's own" in t for t in self.tampered):
+            self.tampered.append(f"the record holds ranges named like the judge's own ({', '.join(forged[:3])}) that "
+                                 "the judge did not open: a range of that name was opened by other code to pass "
+                                 "work off as PyTorch's own")
 
     def verdict(self, threads: bool = True) -> dict | None:
         """The error a call reports when an op ran out of its probe's sight (it fails the check), or None; with
