@@ -385,17 +385,20 @@ def _grads(net, x, hooks):
 
 def hooked_grads(ns, kind, seed, dtype_name, x):
     """Parameter gradients of net(x).square().mean() with the student's hooks installed by the judge's own
-    saved_tensors_hooks (counting the bytes each pack keeps and the dtype each unpack returns)."""
+    saved_tensors_hooks (counting the bytes each pack keeps, again after backward has unpacked them, and the dtype
+    each unpack returns)."""
     dtype = getattr(torch, dtype_name)
     net = make_net(kind, seed, dtype)
     pack, unpack = get(ns, "pack_compressed"), get(ns, "unpack_compressed")
     log = {"raw_bytes": 0, "packed_bytes": 0, "unpacked": [], "n": 0}
+    packed = []  # what each pack returned, to weigh again once backward has unpacked it
 
     def counting_pack(t):
         log["raw_bytes"] += t.numel() * t.element_size()
         log["n"] += 1
         p = pack(t)
         log["packed_bytes"] += _tensor_bytes(p)[0]
+        packed.append(p)
         return (p, str(t.dtype), tuple(t.shape))
 
     def checking_unpack(p):
@@ -409,11 +412,12 @@ def hooked_grads(ns, kind, seed, dtype_name, x):
     with torch.autograd.graph.saved_tensors_hooks(counting_pack, checking_unpack):
         loss = net(x).square().mean()
     grads = [g.detach().clone() for g in torch.autograd.grad(loss, list(net.parameters()))]
-    return {"grads": grads, **log}
+    return {"grads": grads, "packed_bytes_after": sum(_tensor_bytes(p)[0] for p in packed), **log}
 
 
 def context_grads(ns, kind, seed, dtype_name, x):
-    """Parameter gradients through compressed_saved_tensors(), the hooks installed inside and after."""
+    """Parameter gradients through compressed_saved_tensors(), twice over the same retained graph (each pass
+    unpacks every saved tensor), and the hooks installed inside and after."""
     dtype = getattr(torch, dtype_name)
     net = make_net(kind, seed, dtype)
     top = torch._C._autograd._top_saved_tensors_default_hooks
@@ -428,8 +432,13 @@ def context_grads(ns, kind, seed, dtype_name, x):
             back = hooks[1](p)
             inside["dtype"] = str(back.dtype) if isinstance(back, torch.Tensor) else type(back).__name__
     after = top(False)
-    grads = [g.detach().clone() for g in torch.autograd.grad(loss, list(net.parameters()))]
-    return {"grads": grads, "inside": inside, "left_after": after is not None and after != before}
+    params = list(net.parameters())
+    grads = [g.detach().clone() for g in torch.autograd.grad(loss, params, retain_graph=True)]
+    try:  # a second pass over the retained graph unpacks every saved tensor again
+        again = [g.detach().clone() for g in torch.autograd.grad(loss, params)]
+    except Exception as exc:
+        again = f"{type(exc).__name__}: {str(exc)[:200]}"
+    return {"grads": grads, "again": again, "inside": inside, "left_after": after is not None and after != before}
 
 
 def context_raises(ns):

@@ -51,6 +51,11 @@ def test_bytes_shrink(student, gen, dtype):
                                   f"hold {limit:.2f} of them")
     expect(ratio >= limit - 1e-9, f"{what}: the packed objects hold only {res['packed_bytes']} bytes of tensors "
                                   f"for {res['raw_bytes']} bytes saved; the bfloat16 copy should be all of it")
+    expect(res["packed_bytes_after"] == res["packed_bytes"],
+           f"{what}: after backward unpacked them, the packed objects hold {res['packed_bytes_after']} bytes of "
+           f"tensors, {res['packed_bytes']} when packed; unpack_compressed must leave them as they were (what "
+           f"pack_compressed returns holds no tensor other than the bfloat16 copy, also once a retained graph has "
+           f"been through backward)")
     bad = [u for u in res["unpacked"] if u[0] != u[1] or u[2] != u[3]]
     if bad:
         fail(f"{what}: unpack_compressed returned dtype {bad[0][1]} and shape {tuple(bad[0][3])} for a tensor "
@@ -142,7 +147,8 @@ def test_pool_indices(student, gen):
 
 @pytest.mark.parametrize("kind", ["mlp", "pool"])
 def test_context_manager(student, gen, kind):
-    """compressed_saved_tensors() installs the two hooks, and removes them when the block ends"""
+    """compressed_saved_tensors() installs the two hooks, and removes them when the block ends; a second backward
+    over the retained graph unpacks the same packed objects again and gets the same gradients"""
     seed, x = _seed(gen), torch.rand(8, 1, 28, 28, generator=gen)
     res = student.call("context_grads", kind=kind, seed=seed, dtype_name="float32", x=x)
     what = f"with compressed_saved_tensors(): a {kind} net in float32"
@@ -152,7 +158,15 @@ def test_context_manager(student, gen, kind):
                                            f"(64, 64) tensor into {inside['bytes']} bytes, not {64 * 64 * 2}")
     expect(inside["dtype"] == "torch.float32", f"{what}: the installed unpack hook returned {inside['dtype']}")
     expect(not res["left_after"], f"{what}: saved-tensor hooks are still installed after the block")
-    check_grads(res["grads"], exact_grads(kind, seed, torch.float32, x), what)
+    want = exact_grads(kind, seed, torch.float32, x)
+    check_grads(res["grads"], want, what)
+    second = (f"{what}, then a second torch.autograd.grad over the same graph (the first with retain_graph=True, so "
+              f"backward unpacks every saved tensor again)")
+    if isinstance(res["again"], str):
+        fail(f"{second}: raised {res['again']}; expected the same gradients, since unpack_compressed(packed) "
+             f"returns the tensor with its original shape, dtype and device each time it is called (leave the "
+             f"packed object as it is)")
+    check_grads(res["again"], want, second)
 
 
 def test_exception_in_block(student):
