@@ -287,8 +287,8 @@ if run_demos():
 #   (a tensor), `x` (a tensor) and `decay` (a float), and returns it (the `CustomOpDef`).
 # * `ema_(avg, x, decay)` updates `avg` in place to `decay * avg + (1 - decay) * x`, for float32 and
 #   float64 tensors, `x` of `avg`'s shape or broadcasting to it, `avg` contiguous or not, and returns `None`.
-#   With `decay = 0` `avg` becomes `x`, and with `decay = 1` it stays as it was, whatever the sizes of `avg`
-#   and `x`.
+#   With `decay = 0` `avg` becomes `x`, and with `decay = 1` it stays as it was, even for an `avg` many orders
+#   of magnitude larger than `x`.
 # * Its schema declares `avg`, and only `avg`, as mutated (`mutates_args={"avg"}`); `x` is left unchanged.
 # * Under `torch.compile(fullgraph=True, backend="aot_eager")`, a function that calls `torch.ops.c1601.ema_`
 #   twice on the same `avg` leaves `avg` as the eager calls do.

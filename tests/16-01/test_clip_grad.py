@@ -49,15 +49,19 @@ def test_gradient(student, gen, shape, dtype, layout):
 
 
 @pytest.mark.parametrize("dtype,limit", [(torch.float64, 1e-200), (torch.float32, 1e-25), (torch.float64, 1e300),
-                                         (torch.float32, 1e30)], ids=["f64", "f32", "f64-huge", "f32-huge"])
+                                         (torch.float32, 1e30), (torch.float64, 1e-310), (torch.float32, 1e-39)],
+                         ids=["f64", "f32", "f64-huge", "f32-huge", "f64-subnormal", "f32-subnormal"])
 def test_gradient_tiny_limit(student, gen, dtype, limit):
-    """for any limit > 0: with a tiny limit (1e-200 in float64, 1e-25 in float32) or a huge one (1e300, 1e30) the
-    gradient is still that of limit * tanh(x / limit)"""
+    """for any limit > 0: with a tiny limit (1e-200 in float64, 1e-25 in float32, and subnormal ones, 1e-310 and
+    1e-39) or a huge one (1e300, 1e30) the gradient is still that of limit * tanh(x / limit)"""
     # x of the limit's scale, so x / limit is of order 1; limit**2 underflows to 0 there (y**2 / limit**2 is nan),
-    # or, for a huge limit, y**2 and limit**2 overflow (inf / inf is nan)
+    # or, for a huge limit, y**2 and limit**2 overflow (inf / inf is nan); for a subnormal limit 1 / limit
+    # overflows, so y * (1 / limit) is inf (nan at y = 0) where y / limit is of order 1
     x = (limit * 3 * torch.randn(7, generator=gen, dtype=f64)).to(dtype)
+    x[0] = 0.0  # y = 0 there: the derivative is exactly 1
     v = torch.randn(7, generator=gen, dtype=f64).to(dtype)
-    what = f"the gradient of <v, {OP}(x, {limit})> for a {dtype} x of 7 elements of the order of the limit"
+    what = (f"the gradient of <v, {OP}(x, {limit})> for a {dtype} x of 7 elements of the order of the limit, the "
+            f"first 0 (the text: 'any limit > 0 (tiny ones too)')")
     res = grad_run(student, what, x=x, limit=limit, v=v, layout="contiguous")
     _, g = reference_grads(x, limit, v)
     expect(bool(torch.isfinite(res["grad"]).all()), f"{what} is not finite: {res['grad'].tolist()}")

@@ -225,6 +225,25 @@ def test_operator_layout_and_fake(student, gen, layout, shape, keep_layout, dtyp
     expect_equal(strides_that_matter(res["fake"]["meta"]), strides_that_matter(expected), f"the metadata of {what} under FakeTensorMode")
 
 
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=["f32", "f64"])
+def test_operator_large_inputs(student, gen, dtype):
+    """torch.ops.c1601.gelu_dropout_op(x, keep, p) is gelu(x) * keep / (1 - p) for large finite x too: a dropped
+    element is 0 even where gelu(x) / (1 - p) overflows (scaling before masking gives inf * 0 = nan)"""
+    p = 0.5
+    big = torch.finfo(dtype).max
+    scale = torch.empty(6, dtype=f64).uniform_(0.6, 0.9, generator=gen)
+    x = torch.cat([big * scale, -big * scale[:2], 2.5 * torch.randn(4, generator=gen, dtype=f64)]).to(dtype)
+    keep = torch.cat([torch.tensor([False, False, False, True, True, True]), torch.tensor([False, True]),
+                      torch.rand(4, generator=gen) >= p])
+    what = (f"torch.ops.c1601.gelu_dropout_op(x, keep, {p}) for {dtype} x with elements at 0.6 to 0.9 times the "
+            f"largest {dtype} (kept and dropped) and a few of order 1")
+    res = student.call("fused_op", x=x, keep=keep, p=p)
+    expect("error" not in res, f"{what} raised {res.get('error')}")
+    expected = F.gelu(x, approximate="tanh") * keep / (1 - p)  # in x's dtype: inf where a kept gelu(x) / (1 - p) overflows
+    expect_close(res["out"], expected, f"{what} (the text: 'returns gelu(x) * keep / (1 - p)': 0 where keep is "
+                 f"false)", **TOL[dtype])
+
+
 @pytest.mark.parametrize("p,with_generator", [(0.3, True), (0.3, False), (0.0, False)],
                          ids=["p0.3-generator", "p0.3-default", "p0"])
 def test_on_another_device(student, gen, p, with_generator):
