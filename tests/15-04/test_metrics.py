@@ -4,6 +4,7 @@ import math
 import pytest
 import torch
 
+from course.judge.adapter import StudentError
 from course.judge.expect import expect, expect_close, expect_equal, fail
 
 pytestmark = pytest.mark.task("running_metrics")
@@ -147,7 +148,8 @@ def test_holds_no_autograd_graph(student, gen):
 
 
 def test_reset_and_independent_instances(student, gen):
-    """RunningMetrics: two instances never share state, reset() starts over, and an empty metric gives NaN"""
+    """RunningMetrics: two instances never share state, reset() starts over, and an empty metric gives NaN (fresh,
+    after reset(), or fed only empty batches)"""
     c = 3
     ba, bb = make_batches(gen, [5, 4], c), make_batches(gen, [6, 2, 1], c)
     wa, wb = reference(ba, c), reference(bb, c)
@@ -169,6 +171,20 @@ def test_reset_and_independent_instances(student, gen):
             expect(math.isnan(v), f"{what}: '{k}' must be nan when no sample has been seen, got {v}")
         expect(int(confusion(res["confusion"], c, what).abs().sum()) == 0,
                f"{what}: the confusion matrix must be all zeros")
+    # updates that bring no sample (B = 0) leave it empty: "no samples yet" counts samples, not update() calls
+    empty_batches = make_batches(gen, [0, 0], c)
+    what = f"{RM}({c}), compute() after two update() calls with empty batches (B = 0)"
+    try:
+        res = result_dict(student.call("metrics_run", num_classes=c, batches=empty_batches)["result"], what)
+    except StudentError as e:  # the student's error, e.g. 0 / 0, is the finding
+        fail(f"{what}: {e}; expected loss and accuracy nan and a zero matrix (the text: "
+             f"'an empty batch adds no sample'; 'With no samples yet, loss and accuracy are nan')")
+    for k in ("loss", "accuracy"):
+        v = number(res[k], f"{what}, '{k}'")
+        expect(math.isnan(v), f"{what}: '{k}' must be nan, got {v} (the text: 'an empty batch adds no sample'; "
+                              f"'With no samples yet, loss and accuracy are nan')")
+    expect(int(confusion(res["confusion"], c, what).abs().sum()) == 0,
+           f"{what}: the confusion matrix must be all zeros")
 
 
 def test_compute_types(student, gen):
