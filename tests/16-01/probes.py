@@ -429,11 +429,12 @@ def triton_cuda_kernel(ns, x, keep, p, layout="contiguous"):
     return _errors(go)
 
 
-def triton_interpreted(ns, x, keep, p, block=None, layout="contiguous"):
-    """launch_gelu_dropout(x, keep, p[, block]) on CPU tensors, its kernel run in Triton's interpreter."""
+def triton_interpreted(ns, x, keep, p, block=None, layout="contiguous", keep_layout=None):
+    """launch_gelu_dropout(x, keep, p[, block]) on CPU tensors (keep laid out as keep_layout, default: x's layout),
+    its kernel run in Triton's interpreter."""
     def go():
         fn = get(ns, "launch_gelu_dropout")
-        xin, kin = relayout(x, layout), relayout(keep, layout)
+        xin, kin = relayout(x, layout), relayout(keep, keep_layout or layout)
         with _Interpreted() as run:
             out = fn(xin, kin, p) if block is None else fn(xin, kin, p, block=block)
         return {"out": _tensor(out), "meta": _meta(out), "grids": run.grids, "x_after": xin.clone()}

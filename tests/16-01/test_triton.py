@@ -137,14 +137,18 @@ def test_empty_launches_nothing(student, gen, shape, dtype):
                  f"the shape and dtype of {what} (those of x, even with no element)")
 
 
-@pytest.mark.parametrize("layout", ["transposed", "strided"])
-def test_non_contiguous_inputs(student, gen, layout):
-    """non-contiguous x and keep are made contiguous before the launch: the result is right for any layout"""
+@pytest.mark.parametrize("layout,keep_layout", [("transposed", None), ("strided", None), ("contiguous", "transposed"),
+                                                ("transposed", "contiguous")],
+                         ids=["transposed", "strided", "keep-transposed", "x-transposed"])
+def test_non_contiguous_inputs(student, gen, layout, keep_layout):
+    """non-contiguous x and keep are made contiguous before the launch, each whatever the other's layout: the result
+    is right for any layout"""
     p = 0.3
     x = 2 * torch.randn(24, 40, generator=gen, dtype=f64)
     keep = torch.rand(24, 40, generator=gen) >= p
-    what = f"{FN}(x, keep, {p}) for {layout} float64 x and keep (24, 40)"
-    res = student.call("triton_interpreted", x=x, keep=keep, p=p, layout=layout)
+    lay = f"{layout} float64 x and keep" if keep_layout is None else f"{layout} float64 x and {keep_layout} keep"
+    what = (f"{FN}(x, keep, {p}) for {lay} (24, 40) (the text: 'runs it on contiguous copies of x and keep')")
+    res = student.call("triton_interpreted", x=x, keep=keep, p=p, layout=layout, keep_layout=keep_layout)
     expect("error" not in res, f"{what} raised {res.get('error')}")
     expect_close(res["out"], reference(x, keep, p), what, **TOL[f64])
 
