@@ -261,9 +261,11 @@ def metrics_snapshot(ns, num_classes, batches_first, batches_later):
     first_copy = _plain(first)
     for b in batches_later:
         m.update(b["loss"].clone(), b["logits"].clone(), b["targets"].clone())
-    later = _plain(m.compute())
+    later_res = m.compute()
+    later = _plain(later_res)
+    m.reset()  # a snapshot survives reset() too
     return {"first_then": first_copy, "first_now": _plain(first), "later": later,
-            "empty_then": empty_copy, "empty_now": empty_now}
+            "empty_then": empty_copy, "empty_now": empty_now, "later_after_reset": _plain(later_res)}
 
 
 def metrics_compute_twice(ns, num_classes, batches_first, batches_later):

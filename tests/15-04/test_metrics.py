@@ -246,7 +246,8 @@ def test_ties_predict_first_class(student, gen):
 
 
 def test_compute_returns_snapshot(student, gen):
-    """RunningMetrics.compute() returns a snapshot: later updates do not change a result returned earlier"""
+    """RunningMetrics.compute() returns a snapshot: later updates (and reset()) do not change a result returned
+    earlier"""
     c = 3
     first, later = make_batches(gen, [5, 4], c), make_batches(gen, [6, 6], c)
     r = student.call("metrics_snapshot", num_classes=c, batches_first=first, batches_later=later)
@@ -262,6 +263,12 @@ def test_compute_returns_snapshot(student, gen):
     expect_equal(confusion(now["confusion"], c, what).to(torch.long),
                  confusion(then["confusion"], c, what).to(torch.long),
                  f"{what}, its 'confusion' (the empty result must be a copy too, not the internal counter)")
+    what = (f"{RM}({c}): the dict returned by compute() after batches of sizes [5, 4, 6, 6], read again after "
+            f"reset()")
+    now = result_dict(r["later_after_reset"], what)
+    expect_equal(confusion(now["confusion"], c, what).to(torch.long), reference(first + later, c)["confusion"],
+                 f"{what}, its 'confusion' (the text: 'A dict returned by compute() is a snapshot'; reset() must "
+                 f"not wipe a result handed out earlier: return a copy, or give reset() a fresh tensor)")
 
 
 def test_compute_changes_nothing(student, gen):
