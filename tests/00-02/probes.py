@@ -1,8 +1,10 @@
 """Probes for 00-02: run next to the submission, return plain data only."""
 import copy
 import functools
+import gc
 import threading
 import types
+import weakref
 
 import torch
 import torch.autograd
@@ -560,7 +562,19 @@ def evaluate_parameterless(ns, x, keep):
 # ---------------------------------------------------------------- checkpoint
 def run_checkpoint(ns, spec, x, x_grad, seed, v, unused=False, variant=None):
     """checkpoint(model, x) from RNG seed ``seed``: the output, the count and bytes of tensors saved while it ran,
-    the RNG state after forward and after backward, and the gradients of <v, out> for x and every parameter."""
+    the RNG state after forward and after backward, the gradients of <v, out> for x and every parameter, and
+    whether the output is freed once the probe drops it (no garbage collection meanwhile, so an output kept
+    alive by a reference cycle through its own node shows)."""
+    gc_was = gc.isenabled()
+    gc.disable()
+    try:
+        return _run_checkpoint(ns, spec, x, x_grad, seed, v, unused, variant)
+    finally:
+        if gc_was:
+            gc.enable()
+
+
+def _run_checkpoint(ns, spec, x, x_grad, seed, v, unused, variant):
     model = vary_model(build_model(spec), variant)
     if unused:  # a parameter the forward never uses
         model.spare = nn.Parameter(torch.ones(3))
@@ -596,10 +610,14 @@ def run_checkpoint(ns, spec, x, x_grad, seed, v, unused=False, variant=None):
     else:
         err = "the output does not require grad"
     rng_backward = torch.get_rng_state()
-    return {"out": out.detach().clone(), "saved": n[0], "saved_bytes": nbytes[0], "error": err,
-            "grads": [None if g is None else g.detach().clone() for g in grads],
-            "rng_forward": rng_forward, "rng_backward_same": bool(torch.equal(rng_before_backward, rng_backward)),
-            "x_requires_grad_after": x.requires_grad, "x_unchanged": bool(torch.equal(x.detach(), x0))}
+    res = {"out": out.detach().clone(), "saved": n[0], "saved_bytes": nbytes[0], "error": err,
+           "grads": [None if g is None else g.detach().clone() for g in grads],
+           "rng_forward": rng_forward, "rng_backward_same": bool(torch.equal(rng_before_backward, rng_backward)),
+           "x_requires_grad_after": x.requires_grad, "x_unchanged": bool(torch.equal(x.detach(), x0))}
+    alive = weakref.ref(out)
+    del out
+    res["output_freed"] = alive() is None
+    return res
 
 
 def run_checkpoint_off_device(ns, spec, x, seed, v):

@@ -88,13 +88,17 @@ def test_matches_plain_block(student, spec, x_grad, seed):
 
 @pytest.mark.parametrize("x_grad", [False, True])
 def test_saves_only_the_input(student, gen, x_grad):
-    """forward saves only x"""
+    """forward saves only x (and keeps nothing else: the output is freed when the caller drops it)"""
     spec = {"arg": "inputs", "in": 6, "out": 3, "hidden": [5, 4], "norm": False, "dropout": True,
             "seed": int(torch.randint(0, 2**31 - 1, (1,), generator=gen))}
     res, want, grads, _, what, x = judge(student, spec, gen, x_grad)
     expect(res["saved"] == 1 and res["saved_bytes"] == x.numel() * x.element_size(),
            f"{what}: {res['saved']} tensors ({res['saved_bytes']} bytes) were saved for backward; only x "
            f"({x.numel() * x.element_size()} bytes) should be")
+    expect(res["output_freed"], f"{what}: once the caller dropped the output (after backward), it was still alive "
+                                f"(with the garbage collector off): something keeps it, such as ctx holding the "
+                                f"output (a reference cycle through its own node); forward saves only x for "
+                                f"backward")
     check_values_and_grads(res, want, grads, what, x_grad)
 
 
