@@ -725,12 +725,10 @@ def blocked_attention(q, k, v, block_size, is_causal=False, scale=None):
 '''
 
 
-@pytest.mark.xfail(strict=True, reason="red team 21, left open: a custom op the submission registers (torch.library) "
-                                       "is one opaque op to a probe's TorchDispatchMode, and what its kernel runs "
-                                       "inside the mode's own handling is out of every op log (docs/security.md)")
 def test_attention_inside_a_custom_op_fails_the_memory_check(tmp_path):
     """PyTorch's attention wrapped in a custom op of the submission's own: the probe's mode is shown rt21::attn only,
-    and the essential memory and one-pass checks passed (26/29 of the task, essential 12/12, at this pass)."""
+    and the essential memory and one-pass checks passed (26/29 of the task, essential 12/12, red team 21); the 16-03
+    probe's log now names ops of another registry than PyTorch's, and blocked's checks fail them (the lead, after)."""
     checks, _ = _grade(tmp_path, "16-03", {"blocked_impl": CUSTOM_OP}, "blocked",
                        "memory_independent_of_length or one_pass")
     assert len(checks) == 2 and all(c.failed for c in checks), [(c.name, c.failed, c.message[:200]) for c in checks]

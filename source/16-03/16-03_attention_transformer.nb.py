@@ -621,8 +621,9 @@ run_hidden("16-03", "kv_cache", globals())
 # * It reads the keys and values once, in consecutive tiles of `block_size` positions (the last tile may be
 #   shorter), with the online softmax above (no first pass for the maximum: each score is computed once), and
 #   never creates a tensor with `L * S` or more elements: nothing as large as the full score matrix of even one
-#   head. The tiles are yours, written from tensor operations: a call of PyTorch's own attention
-#   (`F.scaled_dot_product_attention`, whose kernels tile in their own way) fails this clause.
+#   head. The tiles are yours, written from PyTorch's tensor operations: a call of PyTorch's own attention
+#   (`F.scaled_dot_product_attention`, whose kernels tile in their own way) fails this clause, and so does an
+#   operator of your own registered with `torch.library` (no check can see inside it).
 # * Causal masking is PyTorch's (top-left triangle), and gradients with respect to `q`, `k` and `v` match
 #   PyTorch's.
 # * Every tensor it creates (the running values, the positions for the causal test) is on `q`'s device.

@@ -21,6 +21,13 @@ def run(student, what, q, k, v, block_size, **kw):
     ops = res.get("ops")
     if not isinstance(ops, list) or not all(isinstance(op, str) for op in ops):
         fail(f"{what}: the probe's list of operations came back as {type(ops).__name__}")
+    foreign = res.get("foreign")
+    if not isinstance(foreign, list) or not all(isinstance(op, str) for op in foreign):
+        fail(f"{what}: the probe's list of operations of other registries came back as {type(foreign).__name__}")
+    if foreign:  # an op of the submission's own registry: one opaque op to the log (red team 21)
+        fail(f"{what} ran {', '.join(foreign[:3])}, an operator of its own registry (torch.library) whose inside no "
+             f"op log sees: the clause 'the tiles are yours, written from tensor operations' asks for PyTorch's own "
+             f"tensor operations")
     fused = sorted({op for op in ops if "scaled_dot_product" in op or "attention" in op or "_safe_softmax" in op})
     if fused:  # one fused op tiles the keys its own way, out of the probe's sight (red team 18)
         fail(f"{what} ran PyTorch's own attention ({', '.join(fused)}): the clause 'reads the keys and values once, "
