@@ -131,7 +131,7 @@ print("jacfwd:", jacfwd(_Square.apply)(x).diag(), " jacrev:", jacrev(_Square.app
 # ### Exercise 1 · `SiLU` (4 points)
 #
 # Complete `SiLU`, a `torch.autograd.Function` for $f(x) = x\,\sigma(x)$; do not call `F.silu` or `nn.SiLU`
-# inside it.
+# inside it, nor an operator of your own registered with `torch.library` (no check can see inside one).
 #
 # * `SiLU.apply(x)` takes a floating-point tensor of any shape (0-dim and empty included) and returns
 #   `x * torch.sigmoid(x)` with `x`'s shape, dtype and device, equal to `F.silu(x)`.
@@ -372,7 +372,8 @@ print("hessian(f) @ v: ", torch.autograd.functional.hessian(_energy, _x) @ _v)
 #   `torch.autograd.functional.hessian(f, x).reshape(n, n) @ v.reshape(n)`).
 # * Compute it as a forward-mode derivative of the gradient (`jvp` of `grad(f)`), so that derivative formulas
 #   run in forward mode over the reverse pass.
-# * Never form the Hessian: no tensor with `n * n` or more elements, for `x` of `n` elements.
+# * Never form the Hessian: no tensor with `n * n` or more elements, for `x` of `n` elements (an operator of your
+#   own registered with `torch.library` hides what it makes from every check, and fails this clause).
 
 # %% [solution] id=hvp_impl
 def hvp(f, x, v):

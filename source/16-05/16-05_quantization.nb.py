@@ -128,7 +128,8 @@ if run_demos():
 # ### Exercise 1 · `quantize` and `dequantize` (4 points)
 #
 # Write both from tensor operations; do not call `torch.quantize_per_tensor`, `torch.quantize_per_channel`,
-# `torch.fake_quantize_per_tensor_affine` (or its per-channel twin) or `Tensor.dequantize`.
+# `torch.fake_quantize_per_tensor_affine` (or its per-channel twin), `Tensor.dequantize`, or an operator of your
+# own registered with `torch.library` (no check can see inside one).
 #
 # * `quantize(x, scale, zero_point, dtype, axis=None)` takes a float32 tensor `x` and returns a tensor of `x`'s
 #   shape whose dtype is `dtype`: `torch.int8` (levels -128 to 127) or `torch.uint8` (levels 0 to 255).
@@ -349,7 +350,8 @@ print("dfq/dx: ", _x.grad.tolist())
 # %% [markdown]
 # ### Exercise 3 · `fake_quantize` (3 points)
 #
-# Write it without PyTorch's quantize or fake-quantize functions.
+# Write it without PyTorch's quantize or fake-quantize functions, and without an operator of your own registered
+# with `torch.library`.
 #
 # * `fake_quantize(x, scale, zero_point, quant_min, quant_max)` takes a float32 tensor `x`, a Python float `scale`
 #   and Python ints, and returns the float32 tensor `(clamp(round(x * inv) + zero_point, quant_min, quant_max) -

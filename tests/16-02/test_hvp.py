@@ -26,6 +26,12 @@ def case(gen, shape, m, dtype=f64):
 def run(student, what, x, v, A, c):
     res = student.call("hvp", x=x, v=v, A=A, c=c)
     expect("error" not in res, f"{what} raised {res.get('error')}")
+    foreign = res.get("foreign")
+    expect(isinstance(foreign, list) and all(isinstance(op, str) for op in foreign),
+           f"{what}: the probe's list of operations of other registries came back as {type(foreign).__name__}")
+    expect(not foreign, f"{what} ran {', '.join(foreign[:3])}, an operator of its own registry (torch.library) whose "
+           f"inside no check sees (what it computes, the Hessian included, is out of every op log): compute H v "
+           f"with PyTorch's own operations (jvp of grad(f))")
     expect(isinstance(res["out"], torch.Tensor), f"{what} returned {res['out']}, not a tensor")
     return res
 

@@ -18,6 +18,9 @@ SHAPES = [(7,), (3, 4), (2, 1, 3), (), (0, 3)]
 def run(student, what, mode, x, **kw):
     res = student.call("silu", mode=mode, x=x, **kw)
     expect("error" not in res, f"{what} raised {res.get('error')}")
+    foreign = [op for op in res["ops"] if "::" in op]
+    expect(not foreign, f"{what} ran {', '.join(foreign[:3])}, an operator of its own registry (torch.library) whose "
+           f"inside no check sees (clause: compute x * sigmoid(x) and f'(x) yourself, from PyTorch's tensor operations)")
     own = [op for op in res["ops"] if op.startswith("silu")]
     expect(not own, f"{what} ran PyTorch's own {own} op (clause: do not call F.silu or nn.SiLU inside SiLU, in "
            f"forward, backward or jvp): compute x * sigmoid(x) and f'(x) yourself")
