@@ -49,13 +49,16 @@ def make_private(root: str, say=None) -> bool:
 # the copies): what students get (``release/``: the hub's Jupyter config, ``make student-env``), the code (a
 # sandbox's read-only view of ``course/`` is copied from it, with its folders' modes), the documentation.
 PUBLIC = ("release", "course", "docs")
+# Folders of the course root that hold students' files (what collect, zip_collect and autograde write there, under
+# names the student chose): a ``pyvenv.cfg`` under them is a student's file, not a virtual environment.
+STUDENTS = ("gradebook", "autograded", "submitted", "feedback")
 
 
 def close_folders(root: str) -> int:
     """Take group and other access off every folder under ``root`` that this account owns, following no
     link, and leave virtual environments (a folder holding ``pyvenv.cfg``: public packages that sandboxes
-    read as accounts of their own), grading's temporary folders and the root's ``PUBLIC`` folders as they are;
-    how many folders were changed.
+    read as accounts of their own; not under ``STUDENTS``, where a student names the files), grading's temporary
+    folders and the root's ``PUBLIC`` folders as they are; how many folders were changed.
 
     Closing the root alone does not close what is under it to a process already inside: permission is
     checked on each folder a path passes through, and a student's shell (or ``sleep``) whose working folder
@@ -69,9 +72,9 @@ def close_folders(root: str) -> int:
     except OSError:
         return 0
     me, kept = os.geteuid(), _grading_folders()
-    stack = [(top, iter(_names(top)))]  # depth first: one descriptor open per level
+    stack = [(top, iter(_names(top)), False)]  # depth first: one descriptor open per level
     while stack:
-        fd, names = stack[-1]
+        fd, names, students = stack[-1]
         name = next(names, None)
         if name is None:
             os.close(fd)
@@ -83,7 +86,8 @@ def close_folders(root: str) -> int:
             continue
         inside = _names(sub)
         st = os.fstat(sub)
-        if "pyvenv.cfg" in inside or (st.st_dev, st.st_ino) in kept or (fd == top and name in PUBLIC):
+        theirs = students or (fd == top and name in STUDENTS)  # a student's pyvenv.cfg keeps nothing open (red team 22)
+        if ("pyvenv.cfg" in inside and not theirs) or (st.st_dev, st.st_ino) in kept or (fd == top and name in PUBLIC):
             # left as they are, and not entered
             os.close(sub)
             continue
@@ -93,7 +97,7 @@ def close_folders(root: str) -> int:
                 changed += 1
             except OSError:
                 pass
-        stack.append((sub, iter(inside)))
+        stack.append((sub, iter(inside), theirs))
     return changed
 
 

@@ -44,7 +44,7 @@ from traitlets import Bool
 from ...plain import one_line
 from ... import fstree
 from ..records import lms_incidents, seals
-from . import student_tree
+from . import notebook_intake, student_tree
 from .lms_names import student_id
 from .safe_files import MAX_FILE, MAX_FILES, MAX_TOTAL
 
@@ -317,11 +317,31 @@ class OwnedCollect(ExchangeCollect):
                                 "without moving them, as through a shared memory mapping): submitted after the read")
                 changed = _utc(after)
             self._stamp(sid, where, tmp, rec, changed)
+            if updating and not os.path.lexists(os.path.join(dest, "submission_secret.txt")):
+                self._keep_lms_upload(sid, dest, where)
             if os.path.lexists(dest) and not fstree.remove(dest):
                 raise OSError(f"the earlier submission {dest} could not be removed")
             os.rename(tmp, dest)
         finally:
             fstree.remove(tmp)
+
+    def _keep_lms_upload(self, sid: str, dest: str, where: str) -> None:
+        """``dest`` holds a submission collect did not put there (collect always writes submission_secret.txt):
+        zip_collect's, an LMS upload under ``sid``. The exchange's hand-in, made by account ``sid``, replaces it (an
+        account is checked by the machine, an LMS's display name is not), but the upload was deleted with no line
+        (red team 22, host side): it is moved to ``gradebook/rejected/<sid>/<a>/`` and said in one line that is
+        nobody's (the class report lists it; ``sid``'s feedback carries no upload's names)."""
+        a = self.coursedir.assignment_id
+        rejected = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.normpath(dest)))),
+                                "rejected", sid, a)
+        kept = notebook_intake.set_aside(os.path.normpath(dest), rejected, 0)
+        names = sorted(os.listdir(kept))
+        shown = ", ".join(repr(one_line(n, 60)) for n in names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+        line = (f"{sid!r}: an earlier submission under this id that collect did not make (an LMS upload, by "
+                f"zip_collect: {shown or 'empty'}) was replaced by {where}, handed in by account {sid!r}; kept in "
+                f"{one_line(kept, 200)} (if the upload is theirs, grade it by hand)")
+        self.log.warning("collect: %s", one_line(line, 500))
+        self._incidents.append(("", line))
 
     def _stamp(self, sid: str, where: str, folder: str, rec: dict, changed: datetime.datetime) -> None:
         """timestamp.txt: the last change; submission_secret.txt: nbgrader's, or a new one."""

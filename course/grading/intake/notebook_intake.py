@@ -266,8 +266,19 @@ def _copy_plain(src: str, dest: str, copy) -> None:
         raise OSError(f"{src} could not be copied for grading")
 
 
-def set_aside(path: str, rejected_dir: str, n: int) -> None:
-    """Move ``path`` into ``rejected_dir`` as ``<n>-<safe name>`` (a rename: nothing is read or followed)."""
+def set_aside(path: str, rejected_dir: str, n: int) -> str:
+    """Move ``path`` into ``rejected_dir`` as ``<n>-<safe name>`` (a rename: nothing is read or followed); the
+    name it got.
+
+    ``rejected_dir`` keeps what earlier gradings set aside, and two names can make one safe name (``x\x01`` and
+    ``x\x02``: ``001-x_``): a name taken gets ``.1``, ``.2``... (red team 22, host side: a folder renamed onto an
+    earlier grading's failed with ENOTEMPTY and stopped that student's grading; a file replaced the earlier one)."""
     os.makedirs(rejected_dir, exist_ok=True)
     safe = "".join(ch if ch.isalnum() or ch in "._-" else "_" for ch in os.path.basename(path))[:100]
-    os.rename(path, os.path.join(rejected_dir, f"{n:03d}-{safe}"))
+    base = os.path.join(rejected_dir, f"{n:03d}-{safe}")
+    dest, k = base, 0
+    while os.path.lexists(dest):  # rejected_dir is the grader's: no other account names anything there
+        k += 1
+        dest = f"{base}.{k}"
+    os.rename(path, dest)
+    return dest
