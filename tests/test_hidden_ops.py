@@ -807,3 +807,28 @@ def test_functions_entered_sees_the_hook_switched_off():
         seen = functions_entered(fn, where)[1]
         assert any("switched off" in n and word in n for n in seen), (fn.__name__, seen)
     assert sys.getprofile() is None and threading.getprofile() is None
+
+
+# ------------------------------------------------ red team 22: a thread started before functions_entered, fed inside it
+# The profile hook of probelib.functions_entered is the calling thread's and, through threading.setprofile, that of the
+# Python threads the call starts; a thread the submission started when its cell ran (a queue's server) is neither.
+# 15-09's held2_gc_calls_gradcheck handing torch.autograd.gradcheck to such a thread passed test_written_from_scratch
+# (28/28 of the gradcheck task at 53ec5e4).
+_SERVER = ("\nimport queue as _queue\nimport threading as _threading\n_JOBS, _DONE = _queue.Queue(), _queue.Queue()\n\n\n"
+           "def _serve():\n    while True:\n        _job = _JOBS.get()\n        _DONE.put(_job())\n\n\n"
+           "_threading.Thread(target=_serve, daemon=True).start()\n")
+
+
+def test_gradcheck_on_a_thread_started_earlier_fails(tmp_path):
+    """check_gradients handing gradcheck to a thread the cell started (fed through a queue in the call): the thread ran
+    during the call, and test_written_from_scratch fails naming it."""
+    src = _gradcheck_wrong("thread")
+    call = "torch.autograd.gradcheck(fn, tuple(inputs), eps=eps, atol=atol, rtol=rtol, raise_exception=False)"
+    old = ("    import threading\n    _o = []\n"
+           f"    _t = threading.Thread(target=lambda: _o.append({call}))\n    _t.start()\n    _t.join()\n"
+           "    return bool(_o[0])\n")
+    assert old in src
+    src = src.replace(old, f"    _JOBS.put(lambda: {call})\n    return bool(_DONE.get())\n") + _SERVER
+    checks, _ = _grade(tmp_path, "15-09", {"gradcheck_impl": src}, "gradcheck", "written_from_scratch")
+    assert len(checks) == 1 and checks[0].failed, [(c.name, c.failed, c.message[:200]) for c in checks]
+    assert "started earlier ran during the call" in checks[0].message, checks[0].message

@@ -80,6 +80,11 @@ def functions_entered(run, source_files):
         elif event == "c_call" and arg is setprofile:
             switched.append("sys.setprofile")
 
+    # red team 22: a thread the submission started earlier (a queue's server, made when its cell ran) has neither
+    # hook; the worker's recorder tells whether one ran during the call (as it does in a probe's window)
+    worker = sys.modules.get("course.judge.worker")
+    rec = worker._WATCHER[0] if worker is not None else None
+    others = rec.others_ran() if rec is not None else {}
     old, old_threads = sys.getprofile(), threading.getprofile()
     threading.setprofile(hook)  # a Python thread started by the call is watched too
     sys.setprofile(hook)
@@ -91,6 +96,12 @@ def functions_entered(run, source_files):
         threading.setprofile(old_threads)
     if off:
         seen.add(f"<none seen: the check's profile hook was switched off during the call ({off[0]})>")
+    woke = rec.woke(others) if others else []
+    if woke:
+        kinds = " and ".join(f"{n} {w}" for n, w in ((sum(k[0] == "t" for k in woke), "thread(s)"),
+                                                      (sum(k[0] == "p" for k in woke), "process(es)")) if n)
+        seen.add(f"<none seen: {kinds} the submission started earlier ran during the call, out of the check's "
+                 "profile hook>")
     return out, sorted(seen)
 
 
