@@ -182,3 +182,49 @@ def _onerror(page: str) -> list:
                 found.append((tag, attrs))
     Scan().feed(page)
     return found
+
+
+SECRET_URL = "postgresql+psycopg2://grader:s3cret-pw@db:5432/gradebook"
+
+
+def test_the_gradebooks_password_is_on_no_command_line_of_a_slurm_task(tmp_path, capsys):
+    """``cluster submit --db postgresql+psycopg2://grader:<password>@db/gradebook`` wrote the URL into both batch
+    scripts as an argument of the pipeline (0700 files, but the commands they run are read by every account on each
+    node in ``/proc/<pid>/cmdline`` or ``ps``, for the hours a task grades, on nodes that students' jobs share;
+    ``hidepid`` is the administrator's): with it a student connects to the gradebook and writes any grade. The
+    scripts now export it (``PGPASSWORD``, which libpq reads, in a process environment only its account reads) and
+    the commands carry the URL without it."""
+    from course.grading.class_run import cluster
+    rc = cluster.main(["submit", "--root", str(tmp_path), "--tasks", "2", "--db", SECRET_URL, "--assignment", A,
+                       "--dry-run"])
+    assert rc == 0
+    for name in ("grade.sbatch", "close.sbatch"):
+        path = tmp_path / "gradebook" / "cluster" / name
+        script = path.read_text().splitlines()
+        runs = [x for x in script if "course.grading.pipeline" in x]
+        assert len(runs) == 1 and "--db postgresql+psycopg2://grader@db:5432/gradebook" in runs[0], runs
+        leaks = [x for x in script if "s3cret-pw" in x and not x.startswith("export PGPASSWORD=")]
+        assert not leaks, f"{name}: the gradebook's password is an argument of a command every account on the node " \
+                          f"reads in /proc (expected it only in an `export PGPASSWORD=` line): {leaks}"
+        assert "export PGPASSWORD=s3cret-pw" in script and stat.S_IMODE(path.stat().st_mode) == 0o700
+    assert "password was on this command line" in capsys.readouterr().out
+
+
+def test_the_pipeline_passes_the_gradebooks_password_to_no_command_line(tmp_path, monkeypatch, capsys):
+    """The same for ``python -m course.grading.pipeline --db <URL with a password>``: the pipeline passed the URL
+    whole to every nbgrader command (``--CourseDirectory.db_url``: their command lines where the runner is off, the
+    runner's requests otherwise). The commands it starts now get the URL without the password, which they read from
+    ``PGPASSWORD``; one line says to keep it in ~/.pgpass (the pipeline's own command line is the instructor's)."""
+    from course.grading.class_run import pipeline, stopping
+    got = {}
+    monkeypatch.delenv("PGPASSWORD", raising=False)
+    monkeypatch.setattr(stopping, "install", lambda: None)
+    monkeypatch.setattr(pipeline, "run", lambda root, *a, **kw: got.update(db=kw["db"],
+                                                                           env=os.environ.get("PGPASSWORD")) or 0)
+    (tmp_path / "course").mkdir(mode=0o700)
+    assert pipeline.main(["--root", str(tmp_path / "course"), "--no-examples", "--steps", "export",
+                          "--db", SECRET_URL]) == 0
+    assert got["db"] == "postgresql+psycopg2://grader@db:5432/gradebook", \
+        f"the pipeline hands its commands the gradebook URL {got['db']!r} (expected it without the password)"
+    assert got["env"] == "s3cret-pw"
+    assert "password was on this command line" in capsys.readouterr().out

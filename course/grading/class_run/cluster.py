@@ -77,8 +77,10 @@ def _header(name: str, root: Path, output: str, args, *, array: int | None = Non
     return lines
 
 
-def write_scripts(root: Path, args, python: str) -> tuple[Path, Path]:
-    """Write grade.sbatch (the array) and close.sbatch (the closing job); return their paths."""
+def write_scripts(root: Path, args, python: str, secret: dict | None = None) -> tuple[Path, Path]:
+    """Write grade.sbatch (the array) and close.sbatch (the closing job); return their paths. ``secret``: the
+    gradebook's password by the variable its driver reads, exported by the scripts (0700), never an argument of
+    the commands they run (``db_url.without_password``)."""
     out = cluster_dir(root)
     (out / "logs").mkdir(parents=True, exist_ok=True)
     rc = out / "rc"
@@ -88,6 +90,7 @@ def write_scripts(root: Path, args, python: str) -> tuple[Path, Path]:
     from ... import REPO_ROOT
     env = [f"export PATH={shlex.quote(str(Path(python).parent))}:\"$PATH\" "
            f"PYTHONPATH={shlex.quote(str(REPO_ROOT))}${{PYTHONPATH:+:$PYTHONPATH}} PYTHONUNBUFFERED=1"]
+    env += [f"export {k}={shlex.quote(v)}" for k, v in (secret or {}).items()]
     grade = _pipeline(python, root, "autograde", args, shard=f"$SLURM_ARRAY_TASK_ID/{n}")
     grade += ["--workers", str(args.workers)]
     grade_cmd = " ".join(shlex.quote(c) if "$" not in c else f'"{c}"' for c in grade)
@@ -143,7 +146,9 @@ def submit(args) -> int:
         from . import pipeline
         root = pipeline.prepare_examples_root(root, args.assignment or assignments())
     python = args.python or sys.executable
-    args.db = db_url.normalize(args.db)
+    args.db, password, pw_env = db_url.without_password(db_url.normalize(args.db))  # never on a task's command line
+    if password is not None:
+        print(db_url.NOTICE.format(env=pw_env) + " (the batch scripts, 0700, export it)")
     submitted = root / "gradebook" / "submitted"
     if args.tasks < 1:
         raise ClusterError("--tasks must be at least 1")
@@ -161,6 +166,8 @@ def submit(args) -> int:
         from ... import tool_env
         env = tool_env()  # this venv's tools (alembic, for a new gradebook) on PATH, the course importable
         env["PATH"] = str(Path(python).parent) + os.pathsep + env["PATH"]
+        if password is not None:
+            env[pw_env] = password
         t0 = time.monotonic()
         gen = _pipeline(python, root, "generate", args, examples=args.examples)
         if subprocess.run(gen, env=env, cwd=root).returncode:
@@ -172,7 +179,7 @@ def submit(args) -> int:
         if len(students) < args.tasks:
             print(f"NOTE: {len(students)} student(s) for {args.tasks} tasks: {args.tasks - len(students)} "
                   f"task(s) will have nothing to grade")
-    grade, close = write_scripts(root, args, python)
+    grade, close = write_scripts(root, args, python, secret={pw_env: password} if password is not None else None)
     if args.dry_run:
         print(f"wrote {grade} and {close} (dry run: nothing submitted)")
         return 0

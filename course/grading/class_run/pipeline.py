@@ -403,6 +403,10 @@ def main(argv=None) -> int:
         ap.exit(1, f"{exc}\n")
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
     sys.stdout.reconfigure(line_buffering=True)  # each line as it comes, also into a log file
+    args.db, password, env = db_url.without_password(args.db)  # no password on the commands this run starts
+    if password is not None:
+        os.environ[env] = password  # the nbgrader commands and the runner inherit it; sandboxes do not (an allow-list)
+        print(db_url.NOTICE.format(env=env))
     stopping.install()  # Ctrl-C / SIGTERM: every process of the run ended, one line, exit 130 / 143
     return run(args.root.resolve(), args.assignment, args.examples, steps=steps, workers=args.workers,
                shard=args.shard, db=args.db, progress=args.progress, force=args.force, wide=args.wide)

@@ -335,7 +335,7 @@ class OwnedCollect(ExchangeCollect):
         rejected = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.normpath(dest)))),
                                 "rejected", sid, a)
         kept = notebook_intake.set_aside(os.path.normpath(dest), rejected, 0)
-        names = sorted(os.listdir(kept))
+        names = sorted(os.listdir(kept)) if os.path.isdir(kept) and not os.path.islink(kept) else []
         shown = ", ".join(repr(one_line(n, 60)) for n in names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
         line = (f"{sid!r}: an earlier submission under this id that collect did not make (an LMS upload, by "
                 f"zip_collect: {shown or 'empty'}) was replaced by {where}, handed in by account {sid!r}; kept in "
