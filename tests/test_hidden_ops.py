@@ -832,3 +832,42 @@ def test_gradcheck_on_a_thread_started_earlier_fails(tmp_path):
     checks, _ = _grade(tmp_path, "15-09", {"gradcheck_impl": src}, "gradcheck", "written_from_scratch")
     assert len(checks) == 1 and checks[0].failed, [(c.name, c.failed, c.message[:200]) for c in checks]
     assert "started earlier ran during the call" in checks[0].message, checks[0].message
+
+
+# ------------------------------------------------ red team 22: torch.cond called with a Python predicate
+# cond calls the branch eagerly then, but the recorder took all of torch.cond for PyTorch's own compiled path (the
+# COMPILED range): 15-04's label smoothing as F.cross_entropy in such a branch under DisableTorchFunction passed 19/19
+# at 53ec5e4 (tests/submissions/15-04/rt22_ls_cond_branch.py).
+def test_cond_with_a_python_predicate_is_judged_as_plain_code():
+    """In process: torch.cond(True, ...) whose branch calls past the probe's TorchFunctionMode is named; the same
+    branch without the switch, and cond's compiled path with a tensor predicate, leave nothing flagged."""
+    import types
+
+    import torch
+
+    from course.judge import worker as hiding
+    rec = hiding.Recorder()
+    rec.watch_spawning()
+    mod = types.ModuleType("probes_rt22")
+    rec.watch_function_modes(mod.__name__)
+    exec("from torch.overrides import TorchFunctionMode\n"
+         "class Seen(TorchFunctionMode):\n"
+         "    def __torch_function__(self, func, types, args=(), kwargs=None):\n"
+         "        return func(*args, **(kwargs or {}))\n", mod.__dict__)
+    x, t = torch.randn(4, 5), torch.tensor([0, 1, 2, 3])
+
+    def off(a, b):
+        with torch._C.DisableTorchFunction():
+            return torch.nn.functional.cross_entropy(a, b, reduction="none")
+
+    def plain(a, b):
+        return -a.log_softmax(1).gather(1, b[:, None])[:, 0]
+
+    for pred, branch, hidden in ((True, off, True), (True, plain, False), (torch.tensor(True), plain, False),
+                                 (1, off, True)):
+        rec.reset()
+        with mod.Seen():
+            torch.cond(pred, branch, branch, (x, t))
+        err = rec.verdict()
+        assert (err is not None and "aten::cross_entropy_loss" in err["message"]) if hidden else err is None, \
+            (pred, branch.__name__, err)

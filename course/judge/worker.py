@@ -424,8 +424,10 @@ def _mark_control_flow() -> None:
         if not callable(inner) or isinstance(inner, types.ModuleType) or getattr(inner, "_course_marked", False):
             continue
 
-        def wrapped(*args, _inner=inner, **kwargs):
-            if compiling():
+        def wrapped(*args, _inner=inner, _cond=name == "cond", **kwargs):
+            # cond with a Python predicate calls the branch eagerly, under the probe's mode as any code: nothing
+            # compiled to take for PyTorch's own (red team 22: a branch with torch functions off hid F.cross_entropy)
+            if compiling() or (_cond and isinstance(args[0] if args else kwargs.get("pred"), (bool, int, float))):
                 return _inner(*args, **kwargs)
             with mark(COMPILED):
                 return _inner(*args, **kwargs)
