@@ -196,7 +196,8 @@ except Exception as exc:  # torch.fx.proxy.TraceError
 # `"call_method"`, `"output"`) to the number of nodes with that opcode. Opcodes that do not
 # occur may be left out or given the value 0. Count **graph nodes**, not modules: a module called
 # twice is two `call_module` nodes, and a module that `forward` never calls is none. Every node
-# the trace records counts, also an operation whose result `forward` never uses.
+# the trace records counts, also an operation whose result `forward` never uses. Each call traces
+# `model` as it is at that call (its mode, its submodules): keep nothing from an earlier call.
 
 # %% [solution] id=count_ops_impl
 def count_ops(model: nn.Module) -> dict:
@@ -321,7 +322,10 @@ run_hidden("15-06", "fold_conv_bn", globals())
 # when the conv output has other users, or when `forward` calls the same conv module more than
 # once; leave a BatchNorm alone when its input is not a conv.
 # If `model`, or any `BatchNorm2d` inside it, is in training mode, raise a `RuntimeError` that
-# says fusion needs eval mode. Do not modify `model`.
+# says fusion needs eval mode. Do not modify `model`. The fused model keeps the model's device and
+# dtype (a folded conv stays where the conv was). The models given hold plain `torch.nn` layers: no
+# quantisation-aware-training modules (`torch.ao.nn.qat`, whose convs fake-quantise their weight and
+# are no plain `Conv2d` to fold), which this exercise leaves out.
 
 # %% [solution] id=fuse_conv_bn_impl
 def fuse_conv_bn(model: nn.Module) -> fx.GraphModule:
@@ -503,7 +507,8 @@ class RangeObserver(nn.Module):
 # as `(nn.Conv2d, nn.Linear)`), insert a call to a **fresh** `RangeObserver` so that all former
 # users of that node now read the observer's output. Only module calls are observed (a
 # functional `F.relu` is not an `nn.ReLU` module). Return the `GraphModule`; it must lint,
-# be recompiled, compute exactly what `model` computes, and not change `model`.
+# be recompiled, compute exactly what `model` computes, and not change `model`. Any model will do,
+# also one without parameters (a stack of `nn.ReLU` and `nn.MaxPool2d` modules).
 
 # %% [solution] id=insert_observers_impl
 def insert_observers(model: nn.Module, op_types: tuple) -> fx.GraphModule:
@@ -687,7 +692,9 @@ if run_demos():
 # list, and `backend(gm, example_inputs)` prints the graph it received (any readable form:
 # `print(gm.graph)`, `gm.print_readable()`, `print(gm.code)`), appends `gm` to `graphs` and returns
 # `gm.forward` so the compiled function still computes the right values. Every graph Dynamo
-# captures (one per graph break piece) must end up in `graphs`, in order.
+# captures (one per graph break piece, and again at each recompilation, for a new dtype or a new
+# shape) must end up in `graphs`, in order. After a shape change `example_inputs` may hold sizes
+# (`torch.SymInt`) next to the tensors.
 
 # %% [solution] id=recording_backend_impl
 def make_recording_backend():

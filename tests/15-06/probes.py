@@ -879,3 +879,120 @@ def capped(ns, probe, limit, **kwargs):
             return {"capped": False, "result": globals()[probe](ns, **kwargs)}
     except _NodeCapExceeded:
         return {"capped": True, "result": None}
+
+
+# ====================================================================== held-out round 21
+def count_ops_flip(ns, ops, state, train=False):
+    """count_ops on one model, then on the same model switched to the other mode (its forward branches on
+    self.training): two calls, each must trace the model as it is at that call."""
+    model = build_opsnet(ops, state)
+    model.train(train)
+    fn = get(ns, "count_ops")
+    first = _plain_counts(fn(model))
+    model.train(not train)
+    second = _plain_counts(fn(model))
+    model.train(train)  # back to the first call's mode, with a submodule replaced
+    swap_first_layer(model)
+    return [first, second, _plain_counts(fn(model))]
+
+
+def swap_first_layer(model):
+    """Replace OpsNet's first Linear by a Linear followed by a Tanh (two call_module nodes instead of one)."""
+    torch.manual_seed(1)
+    model.first = nn.Sequential(nn.Linear(6, 6), nn.Tanh()).double()
+
+
+def fuse_device(ns, desc, state):
+    """fuse_conv_bn on a ConvNet off the default device (probelib.stand_in_device: meta, the grader's stand-in for
+    a GPU): where every parameter and buffer of the fused GraphModule is, relative to the model's device, or the
+    error."""
+    def run(where):
+        model = build_convnet(desc, state).to(where)
+        gm = get(ns, "fuse_conv_bn")(model)
+        _graph_of(gm, "fuse_conv_bn")
+        return {name: t for name, t in list(gm.named_parameters()) + list(gm.named_buffers())}
+    try:
+        tensors, home = stand_in_device(run)
+    except Exception as exc:
+        return {"error": f"{type(exc).__name__}: {str(exc)[:300]}", "where": {}}
+    return {"error": None, "where": {k: relative_device(t, home) for k, t in tensors.items()}}
+
+
+class PlainNet(nn.Module):
+    """A model without parameters or buffers (ReLU, MaxPool2d, Hardtanh modules): its observers need no
+    parameter to decide anything."""
+
+    def __init__(self):
+        super().__init__()
+        self.act = nn.ReLU()
+        self.pool = nn.MaxPool2d(2)
+        self.clip = nn.Hardtanh(-0.5, 0.5)
+
+    def forward(self, x):
+        h = self.pool(x)
+        return self.clip(self.act(h - 0.3)) + self.pool(-x)
+
+
+def swap_leave_model(ns, ops, state, new, x, y):
+    """swap_relu on a model in training mode: its modes and state afterwards, and the result's output next to the
+    model's (both in training mode)."""
+    from course.judge.probelib import module_state
+    model = build_opsnet(ops, state).train()
+    before = module_state(model)
+    sd = {k: v.clone() for k, v in model.state_dict().items()}
+    gm = get(ns, "swap_relu")(model, NEW_FNS[new])
+    _graph_of(gm, "swap_relu")
+    res = {"before": before, "after": module_state(model),
+           "state_same": set(sd) == set(model.state_dict()) and
+           all(torch.equal(sd[k], v) for k, v in model.state_dict().items())}
+    with torch.no_grad():
+        out = gm(x, y)
+        res["orig"] = model(x, y).detach()
+    res["out"] = out.detach() if isinstance(out, torch.Tensor) else repr(out)
+    return res
+
+
+def observers_plain(ns, op_types, batches):
+    """insert_observers on PlainNet: per observer (in graph order) the module it follows and its recorded range,
+    the outputs, or the error."""
+    model = PlainNet().double().eval()
+    types = tuple(getattr(nn, t) for t in op_types)
+    try:
+        gm = get(ns, "insert_observers")(model, types)
+        graph = _graph_of(gm, "insert_observers")
+        with torch.no_grad():
+            outs = [gm(b).detach() for b in batches]
+    except Exception as exc:
+        return {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
+    obs_cls = _observer_class(ns)
+    calls = []
+    for n in graph.nodes:
+        if n.op == "call_module" and isinstance(gm.get_submodule(n.target), obs_cls):
+            mod = gm.get_submodule(n.target)
+            src = n.args[0] if n.args else None
+            calls.append({"observed": str(src.target) if isinstance(src, torch.fx.Node) and src.op == "call_module"
+                          else "?", "min": mod.min_val.detach().clone().double(),
+                          "max": mod.max_val.detach().clone().double()})
+    return {"error": None, "outs": outs, "calls": calls}
+
+
+def backend_reshape(ns, x, x2):
+    """The recording backend on dyn_smooth called on x, then on x2 of another shape: Dynamo recompiles, and with
+    automatic dynamic shapes the new graph takes the size as a SymInt input next to the tensor. Results (or the
+    error), graphs recorded after each call, what was printed."""
+    backend, graphs = get(ns, "make_recording_backend")()
+    torch._dynamo.reset()
+    buf = io.StringIO()
+    outs, counts, err = [], [], None
+    try:
+        with contextlib.redirect_stdout(buf):
+            compiled = torch.compile(dyn_smooth, backend=backend)
+            for t in (x, x2):
+                outs.append(compiled(t.clone()).detach())
+                counts.append(len(graphs))
+    except Exception as exc:
+        err = f"{type(exc).__name__}: {str(exc)[:300]}"
+    finally:
+        torch._dynamo.reset()
+    return {"outs": outs, "counts": counts, "error": err, "printed": buf.getvalue()[-20000:],
+            "gm": [isinstance(g, torch.fx.GraphModule) for g in graphs]}

@@ -157,3 +157,41 @@ def test_fresh_empty_list(student):
                f"{g['length']}")
     expect(not r["same_list"], f"{what}: both calls returned the very same 'graphs' list; create a new list inside "
                                f"make_recording_backend so each backend records only its own graphs")
+
+
+def test_recompilation_for_another_shape(student, gen):
+    """a recompilation for another input shape (Dynamo then passes the size as a SymInt input next to the tensor):
+    its graph is recorded and printed too, and the compiled function computes the right values"""
+    x = torch.randn(5, generator=gen, dtype=torch.float64)
+    x2 = torch.randn(7, generator=gen, dtype=torch.float64)
+    want_counts = []
+    seen = []
+
+    def counting(gm, example_inputs):  # the judge's own backend: how many graphs Dynamo hands over
+        seen.append(gm)
+        return gm.forward
+
+    torch._dynamo.reset()
+    try:
+        compiled = torch.compile(P.dyn_smooth, backend=counting)
+        for t in (x, x2):
+            compiled(t.clone())
+            want_counts.append(len(seen))
+    finally:
+        torch._dynamo.reset()
+    res = student.call("backend_reshape", x=x, x2=x2)
+    what = ("torch.compile(f, backend=backend) with (backend, graphs) = make_recording_backend(), for f(x) = "
+            "sin(x) * tanh(x) + x.cos(), called on x of shape (5,) and then on x of shape (7,)")
+    expect(res["error"] is None, f"{what}: raised {res['error']} (the task: every graph Dynamo captures must end up "
+                                 f"in graphs and the compiled function still computes the right values; after a "
+                                 f"shape change Dynamo's example_inputs also hold SymInt sizes, not only tensors)")
+    for t, o in zip((x, x2), res["outs"]):
+        expect_close(o, P.dyn_smooth(t), f"{what}: the result for x of shape {tuple(t.shape)}", atol=1e-12,
+                     rtol=1e-10)
+    expect(res["counts"] == want_counts,
+           f"{what}: graphs recorded after each call {res['counts']}, expected {want_counts} (Dynamo compiles a "
+           f"new graph for the new shape: it must end up in graphs too)")
+    expect(all(res["gm"]), f"{what}: 'graphs' should hold the torch.fx.GraphModule objects the backend received")
+    expect(res["printed"].count("tanh") >= want_counts[-1],
+           f"{what}: the backend received {want_counts[-1]} graphs, each with a tanh, but 'tanh' occurs "
+           f"{res['printed'].count('tanh')} time(s) in what it printed: print every graph it receives")

@@ -116,3 +116,30 @@ def test_traces_model_in_its_mode(student, gen, train):
            f"count_ops(model) for a model in {mode} mode whose forward does {ops} ('train_branch' is "
            f"x * 2.0 if self.training else x.neg(): tracing runs that Python branch for the mode model is in; "
            f"trace model itself, not a copy switched to another mode)")
+
+
+def test_traces_model_at_each_call(student, gen):
+    """count_ops traces the model at each call: the same model counted in eval mode, switched to training mode and
+    counted again, then back in eval mode with a submodule replaced: each count is that call's graph's"""
+    ops = ["lin", "train_branch", "relu_fn", "train_branch", "tanh_method"]
+    ops += ["train_branch"] * int(torch.randint(1, 3, (1,), generator=gen))
+    ops = ["lin"] + [ops[i] for i in torch.randperm(len(ops), generator=gen)]
+    model = P.build_opsnet(ops)
+    state = J.randomize(model, gen)
+    model.eval()
+    want_eval = _expected(model)
+    model.train()
+    want_train = _expected(model)
+    model.eval()
+    P.swap_first_layer(model)
+    want_swapped = _expected(model)
+    got = student.call("count_ops_flip", ops=ops, state=state, train=False)
+    what = (f"count_ops(model) for a model whose forward does {ops} ('train_branch' is x * 2.0 if self.training "
+            f"else x.neg())")
+    _check(got[0], want_eval, f"{what}, model in eval mode")
+    _check(got[1], want_train, f"{what}, called again on the same model after model.train() (the task: count_ops "
+                               f"\"symbolically trace[s] model\" and counts the nodes of that graph, each call: "
+                               f"counts kept from an earlier call describe the model as it was then)")
+    _check(got[2], want_swapped, f"{what}, called a third time on the same model, back in eval mode, after "
+                                 f"model.first = nn.Sequential(nn.Linear(6, 6), nn.Tanh()) (each call traces the "
+                                 f"model as it is then, its submodules too)")

@@ -349,3 +349,26 @@ def test_folds_with_own_arithmetic(student, gen):
     expect(not res["library_entered"], f"fuse_conv_bn(model) for model = {label} in eval mode entered "
                                        f"torch.nn.utils.fusion's {res['library_entered']}; the task says to fold each "
                                        f"pair \"(use your fold_conv_bn)\", whose arithmetic you write yourself")
+
+
+def test_fused_model_on_the_model_device(student, gen):
+    """the fused GraphModule's parameters and buffers stay on the model's device (the model on the meta device, the
+    grader's stand-in for a GPU; a folded conv moved to another device, such as the notebook's DEVICE, no longer
+    runs on the model's inputs)"""
+    desc = [dict(kind="conv", cin=3, cout=4, k=3, groups=1, dilation=1, bias=True, bn=True), dict(kind="relu"),
+            dict(kind="conv", cin=4, cout=4, k=1, groups=2, dilation=1, bias=False, bn=True),
+            dict(kind="skip", c=4, k=3, bias=True)]
+    model = P.ConvNet(desc).double()
+    state = J.randomize(model, gen)
+    res = student.call("fuse_device", desc=desc, state=state)
+    what = (f"fuse_conv_bn(model) for model = {J.fmt_desc(desc)} in eval mode, on the meta device (the grader's "
+            f"stand-in for a GPU)")
+    expect(res["error"] is None, f"{what}: raised {res['error']} (the task: the fused model keeps the model's "
+                                 f"device and dtype; fold each pair with your fold_conv_bn, which keeps conv's "
+                                 f"device)")
+    elsewhere = {k: v for k, v in res["where"].items() if v != "meta"}
+    expect(not elsewhere, f"{what}: expected every parameter and buffer of the fused GraphModule on the model's "
+                          f"device, found {dict(list(elsewhere.items())[:4])} (the task: the fused model keeps the "
+                          f"model's device and dtype)")
+    expect(any(k.endswith("weight") for k in res["where"]), f"{what}: the fused GraphModule has no parameters "
+                                                            f"left: {sorted(res['where'])}")

@@ -265,3 +265,44 @@ def test_every_module_type_observed_once(student, gen):
     for i, (o, w) in enumerate(zip(res["outs"], outs)):
         expect_close(o, w, f"{what}: output for batch {i} (observers must not change the values)", atol=1e-12,
                      rtol=1e-10)
+
+
+def test_model_without_parameters(student, gen):
+    """a model without parameters or buffers (ReLU, MaxPool2d and Hardtanh modules) gets its observers too, and the
+    result computes what the model computes"""
+    model = P.PlainNet().double().eval()
+    batches = [torch.randn(2 + i, 2, 6, 6, generator=gen, dtype=torch.float64) for i in range(2)]
+    op_types = ["ReLU", "MaxPool2d"]
+    types = tuple(getattr(nn, t) for t in op_types)
+    with torch.no_grad():
+        outs = [model(b) for b in batches]
+    res = student.call("observers_plain", op_types=op_types, batches=batches)
+    what = ("insert_observers(model, (nn.ReLU, nn.MaxPool2d)) for model.forward(x) = clip(act(pool(x) - 0.3)) + "
+            "pool(-x) (act an nn.ReLU, pool an nn.MaxPool2d called twice, clip an nn.Hardtanh; no parameters), then "
+            f"{len(batches)} batches through the result")
+    expect(res["error"] is None, f"{what}: raised {res['error']} (the task: insert a fresh RangeObserver after every "
+                                 f"call of a module of a type in op_types, for any model; a model may have no "
+                                 f"parameters)")
+    for i, (o, w) in enumerate(zip(res["outs"], outs)):
+        expect_close(o, w, f"{what}: output for batch {i} (observers must not change the values)", atol=1e-12,
+                     rtol=1e-10)
+    # per call, in graph order: the judge's hooks see the calls in execution order, which is graph order
+    seen = []
+    hooks = [m.register_forward_hook(lambda m, i, o, name=name: seen.append((name, o.min().item(), o.max().item())))
+             for name, m in model.named_modules() if name and isinstance(m, types)]
+    with torch.no_grad():
+        for b in batches:
+            model(b)
+    for h in hooks:
+        h.remove()
+    n_calls = len(seen) // len(batches)
+    want = []
+    for k in range(n_calls):
+        per = [seen[j * n_calls + k] for j in range(len(batches))]
+        want.append((per[0][0], min(p[1] for p in per), max(p[2] for p in per)))
+    got = [(c["observed"], c["min"].item(), c["max"].item()) for c in res["calls"]]
+    expect([g[0] for g in got] == [w[0] for w in want],
+           f"{what}: observers after {[g[0] for g in got]}, expected after {[w[0] for w in want]} (one per call)")
+    for (name, lo, hi), (_, glo, ghi) in zip(want, got):
+        expect_close(torch.tensor([glo, ghi], dtype=torch.float64), torch.tensor([lo, hi], dtype=torch.float64),
+                     f"{what}: [min, max] recorded by the observer after this call of '{name}'", atol=1e-9, rtol=1e-9)

@@ -84,11 +84,33 @@ def test_every_relu_form_replaced(student, gen):
 
 
 def test_original_unchanged(student, gen):
-    """swap_relu leaves the model it is given unchanged"""
+    """swap_relu leaves the model it is given unchanged (its output, and for a model in training mode its modes and
+    state)"""
     ops = ["relu_mod", "lin", "relu_method", "relu_mod"]
     res, orig, want, what = _run(student, ops, "gelu", gen)
     expect_close(res["orig"], orig, f"{what}: the ORIGINAL model's output after swapping (it must not change)",
                  atol=1e-12, rtol=1e-10)
+    # the same model in training mode: its modes and state stay, and the result computes the training-mode graph
+    ops = ["relu_mod", "train_branch", "lin", "relu_method"]
+    model = P.build_opsnet(ops)
+    state = J.randomize(model, gen)
+    model.train()
+    x = torch.randn(4, 6, generator=gen, dtype=torch.float64)
+    y = torch.randn(4, 6, generator=gen, dtype=torch.float64)
+    with torch.no_grad():
+        model.override = P.NEW_FNS["gelu"]
+        want = model(x, y)
+    res = student.call("swap_leave_model", ops=ops, state=state, new="gelu", x=x, y=y)
+    what = (f"swap_relu(model, gelu) for a model in training mode whose forward does {ops} ('train_branch' is "
+            f"x * 2.0 if self.training else x.neg())")
+    changed = sorted(k for k in res["before"] if res["after"].get(k) != res["before"][k])
+    expect(not changed, f"{what}: the model's modes changed for {changed[:4]} (before "
+                        f"{[res['before'][k] for k in changed[:4]]}, after {[res['after'].get(k) for k in changed[:4]]}); "
+                        f"the task: \"leave model unchanged\" (trace it as it is, do not switch its mode)")
+    expect(res["state_same"], f"{what}: the model's parameters or buffers changed; the task: \"leave model unchanged\"")
+    expect(not isinstance(res["out"], str), f"{what}: the result did not return a tensor: {res['out']}")
+    expect_close(res["out"], want, f"{what}: the result's output (the model's training-mode graph with every ReLU "
+                 f"replaced)", atol=1e-10, rtol=1e-8)
 
 
 @pytest.mark.parametrize("ops", [["lin", "relu_torch_", "scale"], ["relu_method_", "lin", "relu_method_"]],
