@@ -206,9 +206,9 @@ with warnings.catch_warnings():
 # ### Exercise 2 · a gradient checker from scratch (4 points)
 #
 # `fn` takes the tensors in `inputs` and returns one tensor; the inputs are float64 tensors on the CPU (where
-# gradient checks are run), and only those with `requires_grad=True` are checked (they may already hold a
-# `.grad` from an earlier backward, which is no part of the Jacobian). Write both from scratch:
-# `torch.autograd.gradcheck` is the yardstick the hidden checks hold your verdicts against.
+# gradient checks are run), and only those with `requires_grad=True` are checked (each of them has at least one
+# element, and they may already hold a `.grad` from an earlier backward, which is no part of the Jacobian). Write
+# both from scratch: `torch.autograd.gradcheck` is the yardstick the hidden checks hold your verdicts against.
 #
 # * `numeric_jacobian(fn, inputs, eps=1e-6)` returns a list with one entry per input: `None` for an input
 #   that does not require a gradient, otherwise a float64 tensor of shape `(out.numel(), inp.numel())`

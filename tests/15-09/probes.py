@@ -509,7 +509,9 @@ def monitor_script(ns, state, root_param, actions, frozen=(), half=False, twin=F
     """Run a list of actions on one model and one or two monitors (0 and 1):
     ["backward", x, k], ["autograd_grad", x, k] (torch.autograd.grad: no .grad), ["zero_grad"],
     ["inject", {parameter name: gradient}], ["norms", m], ["clear", m],
-    ["diagnose", m, low, high], ["remove", m], ["new", m] (create monitor m, once the model exists). Returns what each read action gave."""
+    ["diagnose", m, low, high], ["remove", m], ["new", m] (create monitor m, once the model exists),
+    ["released", m] (drop monitor m: after its remove(), no hook may keep it alive). Returns what each read action
+    gave."""
     net = monitor_net(state, root_param, frozen, half, twin)
     cls = get(ns, "GradMonitor")
     monitors = {}
@@ -532,6 +534,14 @@ def monitor_script(ns, state, root_param, actions, frozen=(), half=False, twin=F
             monitors[act[1]].clear()
         elif kind == "remove":
             monitors[act[1]].remove()
+        elif kind == "released":  # this script's reference is the last one unless a hook still holds the monitor
+            try:
+                ref = weakref.ref(monitors.pop(act[1]))
+            except TypeError:  # a class with __slots__ and no __weakref__: nothing to tell
+                out.append({"released": None})
+                continue
+            gc.collect()
+            out.append({"released": ref() is None})
         elif kind == "norms":
             n = monitors[act[1]].norms()
             out.append({"types": {str(k): type(v).__name__ for k, v in n.items()}, "norms": n}
@@ -727,17 +737,22 @@ def make_step(store, dims=None):
     - keeps, many times, a (3, 3) tensor created before the first call (not a leak);
     - appends a new nn.Parameter of shape (i + 1, p) (a leak of a Tensor subclass);
     - leaves a (CYCLE_ROWS, i + 30) tensor in a dict that refers to itself, dropped at once: garbage that only
-      gc.collect() frees (not a leak; a finder that does not collect first blames it).
-    It also notes in ``store["held"]`` each iteration where the 'latest' tensor it just replaced is still alive
-    (only a finder holding strong references between calls can keep it).
+      gc.collect() frees (not a leak; a finder that does not collect first blames it);
+    - returns a detached copy of its loss, a () tensor that nothing else refers to (not a leak).
+    It also notes in ``store["held"]`` each iteration where the 'latest' tensor it just replaced is still alive,
+    and in ``store["held_returned"]`` each iteration that starts with the tensor the previous call returned still
+    alive (only a finder holding strong references between calls can keep either: `_ = step()` keeps the
+    second).
     Everything it keeps lives in ``store``, which the caller clears afterwards."""
     d = {**STEP_DIMS, **(dims or {})}
     counter = {"i": 0}
-    store.update(history=[], pre=torch.zeros(3, 3), kept=[], held=[])
+    store.update(history=[], pre=torch.zeros(3, 3), kept=[], held=[], held_returned=[])
 
     def step():
         counter["i"] += 1
         i = counter["i"]
+        if "returned" in store and store["returned"]() is not None:  # only the finder can still refer to it
+            store["held_returned"].append(i)
         store["history"].append(torch.full((i + 1, d["a"]), float(i)))
         tmp = torch.randn(d["b"], i + 10)
         if i % 2 == 0:
@@ -771,6 +786,9 @@ def make_step(store, dims=None):
         cycle = {"t": torch.randn(CYCLE_ROWS, i + 30)}
         cycle["self"] = cycle
         del cycle
+        out = loss.detach()
+        store["returned"] = weakref.ref(out)
+        return out
     return step
 
 
@@ -795,7 +813,7 @@ def leaks(ns, n_iters, dims=None):
            "items": [list(s) if isinstance(s, tuple) else repr(s)[:60] for s in res]
            if isinstance(res, (list, tuple)) else [],
            "item_types": [type(s).__name__ for s in res] if isinstance(res, (list, tuple)) else [],
-           "held": list(store["held"])}
+           "held": list(store["held"]), "held_returned": list(store["held_returned"])}
     del res
     store.clear()
     gc.collect()

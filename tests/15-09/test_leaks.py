@@ -33,7 +33,8 @@ def step_text(d):
             f"keeps its () loss tensors, replaces a (4, i + 20) 'latest' tensor, creates (5, 5) and (6,) state on the "
             f"first call, keeps a (3, 3) tensor created before the first call, appends a new (i + 1, {d['p']}) "
             f"nn.Parameter, and drops a ({PROBES['CYCLE_ROWS']}, i + 30) tensor held only by a dict that refers to "
-            f"itself (garbage in a reference cycle; the collector runs only when called)")
+            f"itself (garbage in a reference cycle; the collector runs only when called), and returns a detached copy of "
+            f"its loss")
 
 
 @functools.lru_cache(maxsize=None)  # deterministic (shapes only): computed once per judge process and sizes
@@ -140,12 +141,18 @@ def test_blames_nothing_else(student, course_seed):
 
 
 def test_holds_no_tensor_between_calls(student, course_seed):
-    """find_leaks holds no strong reference to a tensor between calls of step (a replaced tensor dies at once)"""
+    """find_leaks holds no strong reference to a tensor between calls of step (a replaced or returned tensor dies at
+    once)"""
     r, want, what, fams, n = leak_run(student, course_seed)
     held = r.get("held", [])
     expect(not held, f"{what}: in iteration(s) {held} the (4, i + 20) tensor the step had just replaced was still "
                      f"alive (expected it to be freed at once: nothing but find_leaks could refer to it). "
                      f"find_leaks keeps tensors between calls of step; keep weakref.ref objects and ids only")
+    held = r.get("held_returned", [])
+    expect(not held, f"{what}: iteration(s) {held} began with the () tensor the previous call of step had returned "
+                     f"still alive (expected it to be freed as soon as step returned it: nothing but find_leaks "
+                     f"could refer to it, e.g. through `_ = step()`). The text: \"It holds no strong reference to "
+                     f"any tensor between calls of step\"; call step() without keeping what it returns")
 
 
 def fake_stats(bytes_list, allocs_list, gen):

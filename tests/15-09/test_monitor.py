@@ -69,6 +69,8 @@ def judge_script(state, root_param, actions, frozen=(), twin=False):
             sums[act[1]] = {}
         elif kind == "remove":
             active[act[1]] = False
+        elif kind == "released":
+            out.append({"released": True})
         elif kind == "norms":
             out.append(norms(act[1]))
         elif kind == "grads":
@@ -255,14 +257,21 @@ def test_diagnose_exploding_tie(student, gen):
 
 
 def test_remove(student, gen):
-    """remove() detaches the monitor's hooks (another monitor on the same model keeps recording)"""
+    """remove() detaches the monitor's hooks (another monitor on the same model keeps recording, and nothing keeps
+    the removed one alive)"""
     state = fresh_state(int(torch.randint(0, 10_000, (1,), generator=gen)), True)
     actions = [["new", 0], ["new", 1], ["backward", batch(gen), [1.0, 1.0]], ["remove", 0],
-               ["backward", batch(gen), [2.0, 0.5]], ["norms", 0], ["norms", 1]]
+               ["backward", batch(gen), [2.0, 0.5]], ["norms", 0], ["norms", 1], ["released", 0]]
     got, want = run(student, state, True, actions)
+    expect(len(got) == len(want), f"the probe sent back {len(got)} answers for {len(want)} read actions")
     expect_norms(got[0], want[0], "monitor A after A.remove() and one more backward (it must not record it)",
                  values_only=True)
     expect_norms(got[1], want[1], "monitor B (not removed) on the same model", values_only=True)
+    expect(got[2].get("released") in (True, None),
+           "monitor A, after A.remove() and once the caller drops it, is still alive (gc.collect() does not free "
+           "it): something the model holds, a hook left registered on a parameter, still refers to it. The text: "
+           "\"remove() removes every hook\"; remove each handle that register_hook returned (handle.remove()), "
+           "rather than switching recording off")
 
 
 def diagnose_actions(norms, gen):
