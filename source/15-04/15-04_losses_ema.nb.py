@@ -139,7 +139,8 @@ if run_demos():
 # ### Exercise 1: label-smoothing cross-entropy (4 points)
 #
 # Implement it from log-probabilities (`torch.logsumexp` or `F.log_softmax`); do **not** call
-# `F.cross_entropy` or `nn.CrossEntropyLoss`. It must agree with `F.cross_entropy(..., label_smoothing=...)`
+# `F.cross_entropy` or `nn.CrossEntropyLoss` (nor hand the loss to `torch.cond` or an operator of your own
+# `torch.library` registry, whose inside the grader cannot see). It must agree with `F.cross_entropy(..., label_smoothing=...)`
 # for every `smoothing` in `[0, 1]` and every reduction, stay finite for logits like `x + 100` or `1000 * x`,
 # and be differentiable (autograd through your operations gives the gradient). Like `F.cross_entropy`, it
 # returns the logits' dtype, leaves its inputs unchanged and runs on CPU or GPU (where the logits are).

@@ -118,9 +118,32 @@ def ls_ce_errors(ns, logits, target):
     }
 
 
+# Calls whose inside this mode cannot see (red team 22): the mode is shown the call alone and PyTorch runs what is
+# inside with the mode popped. torch.cond and its kin with a tensor predicate compile their branches, and a branch that
+# switches torch functions off (torch._C.DisableTorchFunction) ran F.cross_entropy unseen; an operator of the
+# submission's own registry (torch.library.custom_op) runs its kernel unseen. Both passed the task 19/19 at 53ec5e4.
+_CONTROL_FLOW = frozenset({"cond", "while_loop", "scan", "map", "associative_scan"})
+_PYTORCH_NAMESPACES = frozenset({"aten", "prims"})
+
+
+def _opaque(func) -> str | None:
+    """The name of a call that runs the caller's own code out of a TorchFunctionMode's sight, else None."""
+    module = getattr(func, "__module__", None) or ""
+    name = getattr(func, "__name__", "")
+    if isinstance(func, torch._ops.HigherOrderOperator) or (
+            name in _CONTROL_FLOW and (module == "torch" or module.startswith("torch._higher_order_ops"))):
+        return f"torch.{name} (a higher-order operator: what it runs is out of the judge's sight)"
+    ns = getattr(func, "namespace", None)
+    if isinstance(func, (torch._ops.OpOverload, torch._ops.OpOverloadPacket)) and ns not in _PYTORCH_NAMESPACES:
+        return f"{ns}::{str(getattr(func, '_opname', name)).split('.')[0]} (an operator of your own registry: its " \
+               "kernel runs out of the judge's sight)"
+    return None
+
+
 class _CrossEntropySeen(TorchFunctionMode):
     """Records torch's cross-entropy entry points whatever name the caller bound them to: F.cross_entropy and
-    torch._C._nn.cross_entropy_loss both reach __torch_function__ while a mode is active."""
+    torch._C._nn.cross_entropy_loss both reach __torch_function__ while a mode is active; and the calls whose inside it
+    cannot see (torch.cond and its kin, an operator of the submission's own registry), see _opaque."""
 
     def __init__(self, calls):
         super().__init__()
@@ -130,6 +153,10 @@ class _CrossEntropySeen(TorchFunctionMode):
         name = getattr(func, "__name__", "")
         if name in ("cross_entropy", "cross_entropy_loss"):
             self.calls.append(f"{getattr(func, '__module__', None) or 'torch'}.{name}")
+        else:
+            opaque = _opaque(func)
+            if opaque is not None:
+                self.calls.append(opaque)
         return func(*args, **(kwargs or {}))
 
 

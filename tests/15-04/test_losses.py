@@ -208,13 +208,16 @@ def test_ls_rejects_bad_arguments(student, gen):
 @pytest.mark.task("label_smoothing")
 def test_ls_from_scratch(student, gen):
     """label_smoothing_cross_entropy is built from log-probabilities, not by calling F.cross_entropy (under any
-    name: the judge watches torch's cross-entropy entry points while it runs)"""
+    name: the judge watches torch's cross-entropy entry points while it runs), nor inside torch.cond or an operator of
+    the submission's own registry, whose inside the watch cannot see"""
     logits = torch.randn(4, 5, generator=gen, dtype=f64)
     target = torch.randint(0, 5, (4,), generator=gen)
     smoothing = float(torch.empty(()).uniform_(0.05, 0.5, generator=gen))
     r = student.call("ls_ce_uses_builtin", logits=logits, target=target, smoothing=smoothing)
-    expect(not r["calls"], f"{LS} called {', '.join(r['calls'])}: the point of this exercise is to build the loss "
-                           f"yourself from log_softmax / logsumexp")
+    expect(not r["calls"], f"{LS}(logits of shape (4, 5), target, smoothing={smoothing:.3f}) called "
+                           f"{', '.join(r['calls'])}: the text says do not call F.cross_entropy or nn.CrossEntropyLoss "
+                           f"(nor hand the loss to torch.cond or an operator of your own torch.library registry); the "
+                           f"point of this exercise is to build the loss yourself from log_softmax / logsumexp")
     expect_close(_scalar(r["value"], LS), F.cross_entropy(logits, target, label_smoothing=smoothing),
                  f"{LS}(logits of shape (4, 5), target, smoothing={smoothing:.3f}) built without F.cross_entropy",
                  atol=1e-10, rtol=1e-8)
