@@ -744,8 +744,9 @@ if run_demos():
 # second part and `data` the whole batch of targets y.
 #
 # * Both stages are `nn.Module`s of one floating dtype whose parameters have `.grad` None at the call; stage 0
-#   maps a micro-batch of r rows to activations of shape (r, `width`), in the parameters' dtype, and
-#   `loss_fn(out, y_m)` is the mean loss over a micro-batch's rows; x and y may have other dtypes than the
+#   maps a micro-batch of r rows to contiguous activations of shape (r, `width`), in the parameters' dtype
+#   (`dist.send` takes contiguous tensors only; the gradient of a buffer `dist.recv` filled is contiguous too),
+#   and `loss_fn(out, y_m)` is the mean loss over a micro-batch's rows; x and y may have other dtypes than the
 #   stages (token ids, class labels, float32 targets for a float64 model).
 # * Cut `data` into M micro-batches with `torch.tensor_split(data, M)` (1 ≤ M ≤ the number of rows; their
 #   sizes may differ by one).

@@ -320,15 +320,26 @@ def _rank_main(ns, fn_name, rank, world, store_path, runs, op_timeout, wfd):
     _install_log(log)
     join_group(store_path, rank, world, op_timeout, wfd)
     fn = get(ns, fn_name)
-    for i, run in enumerate(runs):
+    # the runs are interleaved, one step of each in turn: several models trained on one rank, each with its own state
+    # dict (held-out round 21: a step count kept in a module-level counter, reset whenever state is empty, passed
+    # every run made one after the other); every second step is called under torch.no_grad(), as a training loop may
+    # call it (held-out round 21: torch.set_grad_enabled(False) ... torch.set_grad_enabled(True) gave such a caller
+    # grad mode back on)
+    all_params, states = [], []
+    for run in runs:
         layouts = run.get("layouts") or ["contiguous"] * len(run["init"])
-        params = [relayout(t, lay).requires_grad_() for t, lay in zip(run["init"], layouts)]  # leaves, as nn.Parameters
-        state = {}
-        for j, grads in enumerate(run["grads"]):
-            for p, g in zip(params, grads[rank]):
-                p.grad = torch.empty_like(p).copy_(g)  # laid out like its parameter, as autograd lays it out
-            objects, where = list(params), [p.data_ptr() if p.numel() else None for p in params]
-            log.update(on=True, sends=[], collectives=[], made={}, unplaced=[])
+        all_params.append([relayout(t, lay).requires_grad_() for t, lay in zip(run["init"], layouts)])  # leaves
+        states.append({})
+    order = [(i, j) for j in range(max(len(run["grads"]) for run in runs)) for i, run in enumerate(runs)
+             if j < len(run["grads"])]
+    for i, j in order:
+        run, params, state, grads = runs[i], all_params[i], states[i], runs[i]["grads"][j]
+        for p, g in zip(params, grads[rank]):
+            p.grad = torch.empty_like(p).copy_(g)  # laid out like its parameter, as autograd lays it out
+        objects, where = list(params), [p.data_ptr() if p.numel() else None for p in params]
+        log.update(on=True, sends=[], collectives=[], made={}, unplaced=[])
+        caller_no_grad = j % 2 == 1
+        with torch.no_grad() if caller_no_grad else contextlib.nullcontext():
             before = global_state()
             try:
                 with _device_recorder(log):
@@ -337,23 +348,24 @@ def _rank_main(ns, fn_name, rank, world, store_path, runs, op_timeout, wfd):
             except Exception as exc:
                 value, err = None, _error(exc)
             log["on"] = False
-            # held-out round 14: torch.set_grad_enabled(False) "so that autograd does not record the update", never
-            # turned back on, left the caller's next forward without a graph
+            # held-out round 14: torch.set_grad_enabled(False) "so that autograd does not record the update",
+            # never turned back on, left the caller's next forward without a graph
             left = changes(before, global_state())
-            state_bad = _unplaced(log, state)
-            log["made"] = {}
-            send_frame(wfd, {"run": i, "step": j, "error": err, "returned": type(value).__name__,
-                         "params": [p.detach().clone() for p in params],
-                         "same_objects": len(params) == len(objects) and all(a is b for a, b in zip(params, objects)),
-                         "leaves": all(p.grad_fn is None and p.requires_grad for p in params),
-                         "moved": [b is not None and a.data_ptr() != b for a, b in zip(objects, where)],
-                         "global_changes": left,
-                         "state_numel": _state_numel(state), "state_unplaced": state_bad,
-                         "collectives": log["collectives"], "sends": log["sends"],
-                         "unplaced": list(dict.fromkeys(log["unplaced"]))})
-            if err is not None:
-                return
-            dist.barrier()
+        state_bad = _unplaced(log, state)
+        log["made"] = {}
+        send_frame(wfd, {"run": i, "step": j, "error": err, "returned": type(value).__name__,
+                     "caller_no_grad": caller_no_grad,
+                     "params": [p.detach().clone() for p in params],
+                     "same_objects": len(params) == len(objects) and all(a is b for a, b in zip(params, objects)),
+                     "leaves": all(p.grad_fn is None and p.requires_grad for p in params),
+                     "moved": [b is not None and a.data_ptr() != b for a, b in zip(objects, where)],
+                     "global_changes": left,
+                     "state_numel": _state_numel(state), "state_unplaced": state_bad,
+                     "collectives": log["collectives"], "sends": log["sends"],
+                     "unplaced": list(dict.fromkeys(log["unplaced"]))})
+        if err is not None:
+            return
+        dist.barrier()
 
 
 def run_zero(ns, fn_name, world, runs, op_timeout=5.0, deadline_s=15.0):
@@ -491,46 +503,53 @@ def _zero3_main(ns, rank, world, store_path, runs, op_timeout, wfd):
     dist = _rank_setup(rank, world, store_path, op_timeout, log, wfd)
     _gather_recorder(log)
     fn = get(ns, "zero3_step")
-    for i, run in enumerate(runs):
+    # the runs are interleaved, one step of each in turn: several models trained on one rank, each with its own state
+    # dict (held-out round 21: step counts kept in a module-level dict, cleared whenever state is empty, passed runs
+    # made one after the other)
+    models = []
+    for run in runs:
         layers = [_Layer(j, kind, [p.shape for p in ps], log) for j, (kind, ps) in enumerate(zip(run["kinds"],
                                                                                                  run["init"]))]
         for j, first in enumerate(run.get("same_object") or []):  # one Layer object at two positions of the model
             if first is not None:
                 layers[j] = layers[first]
-        shards = [judge_shard(ps, world, rank) for ps in run["init"]]
-        state = {}
-        for j, (x, y) in enumerate(zip(run["xs"], run["ys"])):
-            b = len(x) // world
-            xr, yr = x[rank * b:(rank + 1) * b].clone(), y[rank * b:(rank + 1) * b].clone()
-            objects, where = list(shards), [s.data_ptr() for s in shards]
-            log.update(on=True, sends=[], collectives=[], made={}, unplaced=[], gathered=[], seen=0, events=[],
-                       passed=[], gather_alive=[])
-            before = global_state()
-            try:
-                with _device_recorder(log):
-                    value = fn(layers, shards, xr, yr, judge_loss, state,
-                               **(run["hp_steps"][j] if run.get("hp_steps") else run["hp"]))
-                err = None
-            except Exception as exc:
-                value, err = None, _error(exc)
-            log["on"] = False
-            left = changes(before, global_state())
-            after = _settled_live([r for g in log["gathered"] for r in g["refs"]] + log["passed"], log, "use")
-            if after:
-                log["confirmed"].add("use")
-            state_bad = _unplaced(log, state)
-            log["made"] = {}
-            send_frame(wfd, {"run": i, "step": j, "error": err, "returned": type(value).__name__,
-                             "shards": [s.detach().clone() for s in shards],
-                             "same_objects": len(shards) == len(objects) and all(a is b for a, b in zip(shards, objects)),
-                             "moved": [a.data_ptr() != b for a, b in zip(objects, where)], "global_changes": left,
-                             "state_numel": _state_numel(state), "state_unplaced": state_bad,
-                             "events": log["events"], "alive_after": after, "gather_alive": log["gather_alive"],
-                             "collectives": log["collectives"], "sends": log["sends"],
-                             "unplaced": list(dict.fromkeys(log["unplaced"]))})
-            if err is not None:
-                return
-            dist.barrier()
+        models.append((layers, [judge_shard(ps, world, rank) for ps in run["init"]], {}))
+    order = [(i, j) for j in range(max(len(run["xs"]) for run in runs)) for i, run in enumerate(runs)
+             if j < len(run["xs"])]
+    for i, j in order:
+        run, (layers, shards, state) = runs[i], models[i]
+        x, y = run["xs"][j], run["ys"][j]
+        b = len(x) // world
+        xr, yr = x[rank * b:(rank + 1) * b].clone(), y[rank * b:(rank + 1) * b].clone()
+        objects, where = list(shards), [s.data_ptr() for s in shards]
+        log.update(on=True, sends=[], collectives=[], made={}, unplaced=[], gathered=[], seen=0, events=[],
+                   passed=[], gather_alive=[])
+        before = global_state()
+        try:
+            with _device_recorder(log):
+                value = fn(layers, shards, xr, yr, judge_loss, state,
+                           **(run["hp_steps"][j] if run.get("hp_steps") else run["hp"]))
+            err = None
+        except Exception as exc:
+            value, err = None, _error(exc)
+        log["on"] = False
+        left = changes(before, global_state())
+        after = _settled_live([r for g in log["gathered"] for r in g["refs"]] + log["passed"], log, "use")
+        if after:
+            log["confirmed"].add("use")
+        state_bad = _unplaced(log, state)
+        log["made"] = {}
+        send_frame(wfd, {"run": i, "step": j, "error": err, "returned": type(value).__name__,
+                         "shards": [s.detach().clone() for s in shards],
+                         "same_objects": len(shards) == len(objects) and all(a is b for a, b in zip(shards, objects)),
+                         "moved": [a.data_ptr() != b for a, b in zip(objects, where)], "global_changes": left,
+                         "state_numel": _state_numel(state), "state_unplaced": state_bad,
+                         "events": log["events"], "alive_after": after, "gather_alive": log["gather_alive"],
+                         "collectives": log["collectives"], "sends": log["sends"],
+                         "unplaced": list(dict.fromkeys(log["unplaced"]))})
+        if err is not None:
+            return
+        dist.barrier()
 
 
 def run_zero3(ns, world, runs, op_timeout=5.0, deadline_s=20.0):

@@ -28,7 +28,9 @@ RUNS = {
     "f32_eps": (torch.float32, [(4, 3), (3,)], 2, [{"lr": 0.1, "betas": (0.8, 0.9), "eps": 0.5, "weight_decay": 0.0},
                                                    {"lr": 0.05, "betas": (0.6, 0.97), "eps": 0.5,
                                                     "weight_decay": 0.0}]),
-    # one element: every rank but rank 0 holds padding only; a fresh state (a step count kept elsewhere shows)
+    # one element: every rank but rank 0 holds padding only; a fresh state (a step count kept elsewhere shows). The
+    # probe interleaves the runs' steps (f64 1, f32_eps 1, tiny 1, f64 2, ...), each run with its own state dict, and
+    # calls every second step under torch.no_grad() (held-out round 21)
     "tiny": (torch.float64, [(1,)], 2, {"lr": 0.01, "betas": (0.5, 0.6), "eps": 1e-8, "weight_decay": 0.5}),
 }
 
@@ -94,7 +96,8 @@ class Zero:
         rec = self.records.get(world)
         idx = next(i for i, r in enumerate(self.runs[world]) if r["name"] == run_name)
         run = self.runs[world][idx]
-        label = f"{self.fn} on {world} ranks, run '{run_name}' ({RUNS[run_name][0]}, {len(run['grads'])} steps)"
+        label = (f"{self.fn} on {world} ranks, run '{run_name}' ({RUNS[run_name][0]}, {len(run['grads'])} steps, "
+                 f"interleaved with the other runs' steps, each run with its own state dict)")
         if isinstance(RUNS[run_name][3], list):
             label += f", lr and betas per call {[(h['lr'], h['betas']) for h in run['hp_steps']]}"
         if rec is None:
@@ -227,9 +230,11 @@ def check_in_place(z, world, run_name):
             expect(f["returned"] == "NoneType", f"{label}, step {step + 1}, rank {rank}: returned a "
                                                 f"{f['returned']}, expected None")
             left = f["global_changes"]
-            expect(not left, f"{label}, step {step + 1}, rank {rank}: the call left the process's global settings "
-                             f"changed ({'; '.join(left[:2])}); write the update under `with torch.no_grad():`, "
-                             f"which gives the caller back its grad mode (torch.set_grad_enabled(False) does not)")
+            how = "called under torch.no_grad()" if f.get("caller_no_grad") else "called with grad mode on"
+            expect(not left, f"{label}, step {step + 1} ({how}), rank {rank}: the call left the process's global "
+                             f"settings changed ({'; '.join(left[:2])}); write the update under "
+                             f"`with torch.no_grad():`, which gives the caller back its grad mode, whichever it was "
+                             f"(torch.set_grad_enabled(False) and then (True) does not)")
 
 
 def check_device(z, world, run_name):
@@ -257,7 +262,8 @@ def z1(student, course_seed):
 @pytest.mark.task("zero1")
 @pytest.mark.parametrize("world", WORLDS)
 def test_zero1_matches_adamw(z1, world):
-    """after every step of 3, every rank's parameters equal single-process AdamW on the mean gradient (float64)"""
+    """after every step of 3, every rank's parameters equal single-process AdamW on the mean gradient (float64; two
+    other runs' steps interleaved, each run with its own state dict)"""
     check_values(z1, world, "f64")
 
 
@@ -324,7 +330,7 @@ def test_zero1_matches_zero_redundancy_optimizer(z1):
 
 @pytest.mark.task("zero1")
 def test_zero1_tiny_and_fresh_state(z1):
-    """one parameter element (ranks with padding only), a fresh state dict after earlier runs"""
+    """one parameter element (ranks with padding only), a fresh state dict while other runs' steps interleave"""
     for world in WORLDS:
         check_values(z1, world, "tiny")
 
@@ -339,8 +345,8 @@ def test_zero1_state_is_one_shard(z1):
 
 @pytest.mark.task("zero1")
 def test_zero1_writes_in_place(z1):
-    """the new values are written into the same leaf tensors of params, in place under no_grad (the caller's grad mode
-    and other global settings left as they were), and the call returns None"""
+    """the new values are written into the same leaf tensors of params, in place under no_grad (the caller's grad mode,
+    on or off, and other global settings left as they were), and the call returns None"""
     for world in WORLDS:
         for run in RUNS:
             check_in_place(z1, world, run)
@@ -378,7 +384,8 @@ def z2(student, course_seed):
 @pytest.mark.task("zero2")
 @pytest.mark.parametrize("world", WORLDS)
 def test_zero2_matches_adamw(z2, world):
-    """after every step of 3, every rank's parameters equal single-process AdamW on the mean gradient (float64)"""
+    """after every step of 3, every rank's parameters equal single-process AdamW on the mean gradient (float64; two
+    other runs' steps interleaved, each run with its own state dict)"""
     check_values(z2, world, "f64")
 
 
@@ -392,7 +399,7 @@ def test_zero2_mean_not_sum_float32(z2, world):
 
 @pytest.mark.task("zero2")
 def test_zero2_tiny_and_fresh_state(z2):
-    """one parameter element (ranks with padding only), a fresh state dict after earlier runs"""
+    """one parameter element (ranks with padding only), a fresh state dict while other runs' steps interleave"""
     for world in WORLDS:
         check_values(z2, world, "tiny")
 
@@ -407,8 +414,8 @@ def test_zero2_state_is_one_shard(z2):
 
 @pytest.mark.task("zero2")
 def test_zero2_writes_in_place(z2):
-    """the new values are written into the same leaf tensors of params, in place under no_grad (the caller's grad mode
-    and other global settings left as they were), and the call returns None"""
+    """the new values are written into the same leaf tensors of params, in place under no_grad (the caller's grad mode,
+    on or off, and other global settings left as they were), and the call returns None"""
     for world in WORLDS:
         for run in RUNS:
             check_in_place(z2, world, run)

@@ -38,6 +38,9 @@ RUNS = {
     "shared": (2, 1, {"lr": 0.05, "betas": (0.9, 0.99), "eps": 1e-8, "weight_decay": 0.1}),
 }
 # "one_layer": a model of a single linear layer (n = 12)
+# The probe interleaves the runs' steps (f64 1, eps 1, one_layer 1, shared 1, f64 2, ...), each run with its own
+# state dict: several models trained on one rank (held-out round 21: step counts kept in a module-level dict,
+# cleared whenever state is empty)
 # the runs of the model KINDS/SHAPES, whose layer calls, all-gathers and liveness the checks read
 STRUCTURED = ("f64", "eps")
 ONE = (["linear"], [[(2, 5), (2,)]])
@@ -107,7 +110,8 @@ class Zero3:
         rec = self.records.get(world)
         idx = next(i for i, r in enumerate(self.runs[world]) if r["name"] == run_name)
         run = self.runs[world][idx]
-        label = f"zero3_step on {world} ranks, run '{run_name}' ({len(run['xs'])} steps, {len(run['kinds'])} layer(s))"
+        label = (f"zero3_step on {world} ranks, run '{run_name}' ({len(run['xs'])} steps, {len(run['kinds'])} layer(s), "
+                 f"interleaved with the other runs' steps, each run with its own state dict)")
         if run.get("hp_steps"):
             label += f", lr and betas per call {[(h['lr'], h['betas']) for h in run['hp_steps']]}"
         if rec is None:
@@ -182,7 +186,7 @@ def each_frame(z, world, run_name):
 @pytest.mark.parametrize("world", WORLDS)
 def test_zero3_matches_adamw(z3, world):
     """after every step of 3 (float64), the ranks' shards put together equal single-process AdamW on the whole batch;
-    a model of one layer too"""
+    a model of one layer too (the runs' steps interleaved, each run with its own state dict)"""
     check_values(z3, world, "f64")
     check_values(z3, world, "one_layer")
 
