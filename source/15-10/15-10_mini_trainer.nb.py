@@ -610,10 +610,10 @@ run_hidden("15-10", "checkpoint", globals())
 #   fires `on_fit_start`. After every optimizer step, zero the gradients with `set_to_none=True` too: a
 #   parameter that gets no gradient before the next step then has `.grad is None`, and the optimizer skips
 #   it (a zero gradient would still move it under weight decay or momentum). `fit` returns the trainer.
-# * **Devices.** The model goes to `device` (default: wherever its parameters already are); every batch
-#   is moved there too, whatever its structure (a tensor, or tuples/lists/dicts of tensors; leave other
-#   values alone). `Module.to` moves parameters in place, so an optimizer built before the move keeps
-#   working.
+# * **Devices.** The model goes to `device` (default: wherever its parameters already are); every batch,
+#   training and validation alike, is moved there too, whatever its structure (a tensor, or
+#   tuples/lists/dicts of tensors; leave other values alone). `Module.to` moves parameters in place, so an
+#   optimizer built before the move keeps working.
 # * **The loss.** `loss_fn(model, batch)` returns a scalar loss for one batch (a Lightning-style
 #   `training_step`); the Trainer never looks inside the batch.
 # * **Gradient accumulation.** Divide each batch's loss by `accum_steps` before `backward`, and step the
@@ -640,7 +640,8 @@ run_hidden("15-10", "checkpoint", globals())
 #   average `loss_fn` over the validation batches (a plain mean of the per-batch losses), store
 #   `metrics = {"val_loss": value}` in `self.metrics`, append `{"step", "epoch", "val_loss"}` to
 #   `self.val_history`, switch back to `train()`, fire `on_validation_end(trainer, metrics)`, and return
-#   `metrics`.
+#   `metrics`. A validation loader with no batches gives `val_loss` nan (the mean of no losses) without an
+#   error, stored, logged and passed on like any other value.
 # * **Resuming.** `fit(ckpt_path)` first calls `self.load_checkpoint(ckpt_path)` (section 7), then runs the
 #   usual loop starting from the restored `epoch` and `batch_in_epoch`. `on_epoch_start` is not fired again
 #   for an epoch resumed in the middle. Call `sampler.set_epoch(self.epoch)` at the start of each epoch
@@ -812,7 +813,7 @@ class Trainer:
                 with self.autocast():
                     losses.append(float(self.loss_fn(self.model, self.to_device(batch))))
         self.model.train()
-        metrics = {"val_loss": sum(losses) / max(len(losses), 1)}
+        metrics = {"val_loss": sum(losses) / len(losses) if losses else float("nan")}
         self.metrics = metrics
         self.val_history.append({"step": self.global_step, "epoch": self.epoch, **metrics})
         self.call("on_validation_end", metrics)

@@ -3,6 +3,7 @@
 Every probe builds fresh objects (models, optimizers, loaders, Trainers) on each call: the worker
 process is shared between checks, so nothing may be reused from an earlier call.
 """
+import collections
 import os
 import random
 import re
@@ -492,8 +493,11 @@ def ema_updates(ns, init, updates, decay, batchnorm=False, frozen=(), start_step
             fake.global_step += 1
         cb.on_batch_end(fake, None, i, 0.0)
     target = net(batchnorm)
+    views = [p.detach() for p in target.parameters()]  # share each parameter's storage, as an optimizer's do
     cb.copy_to(target)
     ema = [p.detach().clone() for p in target.parameters()]
+    in_place = [p.dtype == v.dtype and p.device == v.device and p.shape == v.shape and torch.equal(v, p.detach())
+                for v, p in zip(views, target.parameters())]
     target_buffers = [b.detach().clone() for b in target.buffers()]
     graph = any(p.requires_grad and p.grad_fn is not None for p in target.parameters())
     shadow = getattr(cb, "shadow", None)
@@ -508,7 +512,7 @@ def ema_updates(ns, init, updates, decay, batchnorm=False, frozen=(), start_step
     return {"ema": ema, "live": live, "graph": graph, "shadow_graph": shadow_graph,
             "ema_again": [p.detach().clone() for p in target2.parameters()],
             "num_updates": cb.num_updates if isinstance(getattr(cb, "num_updates", None), int) else None,
-            "early_error": early, "early_same": early_same, "target_buffers": target_buffers}
+            "early_error": early, "early_same": early_same, "target_buffers": target_buffers, "in_place": in_place}
 
 
 # ------------------------------------------------------------------ checkpoint
@@ -975,6 +979,57 @@ def validation_run(ns, init, X, Y, Xv, Yv, val_batch, call_validate=False, eval_
             "state_changes": state_changes}
 
 
+def validate_on_device(ns, Xv, Yv, val_batch):
+    """trainer.validate() called directly on a Trainer(..., device="meta") whose validation loader yields CPU
+    tensors: per loss_fn call, where its x and y were (meta: moved to trainer.device). loss_fn never runs the model
+    and returns a CPU loss, so the mean needs no values from the meta device."""
+    Trainer = get(ns, "Trainer")
+    model = nn.Linear(Xv.shape[1], 1)
+    seen = []
+
+    def loss_fn(m, batch):
+        x, y = batch
+        seen.append([x.device.type, y.device.type])
+        return torch.tensor(0.25 * len(seen))
+
+    t = Trainer(model, torch.optim.SGD(model.parameters(), lr=0.1), DataLoader(TensorDataset(Xv, Yv), batch_size=2),
+                loss_fn, val_loader=DataLoader(TensorDataset(Xv, Yv), batch_size=val_batch), device="meta")
+    try:
+        t.validate()
+    except Exception as exc:  # noqa: BLE001
+        if needs_values(exc):  # the code read a value on trainer.device (meta has none): a GPU would allow it
+            return {"inconclusive": f"{type(exc).__name__}: {str(exc)[:200]}", "seen": seen}
+        return {"error": f"{type(exc).__name__}: {str(exc)[:300]}", "seen": seen}
+    return {"seen": seen}
+
+
+def validate_empty(ns, X, Y, batch_size):
+    """One epoch of fit() with a validation loader that has no batches, then validate() once more, directly: what
+    was raised, val_history, trainer.metrics, what on_validation_end received and what validate() returned."""
+    Trainer = get(ns, "Trainer")
+    model = nn.Linear(X.shape[1], 1).double()
+    got = []
+
+    class Hook(_callback_base(ns)):
+        def on_validation_end(self, trainer, metrics):
+            got.append({str(k): float(v) for k, v in metrics.items()})
+
+    t = Trainer(model, torch.optim.SGD(model.parameters(), lr=0.0), DataLoader(TensorDataset(X, Y), batch_size=batch_size),
+                _mse, val_loader=DataLoader(TensorDataset(X[:0], Y[:0]), batch_size=batch_size), callbacks=[Hook()],
+                max_epochs=1)
+    err = capture_error(t.fit)
+    returned = None
+    if not err["raised"]:
+        box = []
+        err = capture_error(lambda: box.append(t.validate()))
+        if box:
+            returned = ({str(k): float(v) for k, v in box[0].items()} if isinstance(box[0], dict)
+                        else repr(box[0])[:80])
+    return {"error": err, "val_history": [{str(k): float(v) for k, v in r.items()} for r in t.val_history],
+            "metrics": {str(k): float(v) for k, v in (t.metrics or {}).items()}, "hook": got, "returned": returned,
+            "steps": int(t.global_step)}
+
+
 def half_loss_means(ns, y_train, y_val):
     """A zero Linear(1, 1) and loss_fn = mean |out - y| in out's dtype: under autocast each batch's loss is a
     bfloat16/float16 tensor equal to |y| (y exact in both). One epoch, batches of one, accum_steps = len(y_train),
@@ -1275,6 +1330,9 @@ def _describe(x):
     return ["other", type(x).__name__, repr(x)[:100]]
 
 
+_Pair = collections.namedtuple("Pair", "first second")  # a tuple subclass whose constructor takes its fields apart
+
+
 def to_device_structure(ns, batch_kind, a, b, device="cpu"):
     """Trainer.to_device on a nested batch (built here: tuples and non-tensor values do not cross the adapter).
     On device="meta" every tensor that was moved shows as a meta tensor: moving is visible without a GPU."""
@@ -1286,8 +1344,12 @@ def to_device_structure(ns, batch_kind, a, b, device="cpu"):
     if batch_kind == "tensor":
         batch = a
     elif batch_kind == "tuple":
-        batch = (a, [b, (a, None)], 5)
-    return _describe(t.to_device(batch))
+        batch = (a, [b, _Pair(a, None)], 5)  # the inner tuple a namedtuple: it is a tuple too
+    try:
+        moved = t.to_device(batch)
+    except Exception as exc:  # noqa: BLE001 (reported: the batch could not be moved)
+        return ["raised", f"{type(exc).__name__}: {str(exc)[:200]}"]
+    return _describe(moved)
 
 
 # ------------------------------------------------ issue 39: how the judge sees "how" sentences

@@ -70,14 +70,16 @@ def test_early_stopping_min_delta_max_mode(student, gen):
 
 @pytest.mark.parametrize("mode", ["min", "max"])
 def test_early_stopping_first_value_counts(student, gen, mode):
-    """the first value always counts as an improvement, whatever its sign or size (mode 'max': zero or negative;
-    mode 'min': huge)"""
+    """the first value always counts as an improvement, whatever its sign or size (mode 'max': zero, negative or
+    -inf; mode 'min': huge or +inf: no starting value, infinite ones included, stands in for "no best yet")"""
     k = int(torch.randint(0, 17, (1,), generator=gen))
     first = -k / 8 if mode == "max" else 2.0 ** (20 + 4 * k)  # exact; no "safe" starting value can beat it
     patience = int(torch.randint(1, 4, (1,), generator=gen))
     min_delta = [0.0, 0.25][int(torch.randint(0, 2, (1,), generator=gen))]
-    judge_stop(student, [first] * (patience + 1), patience, min_delta, mode,
-               f"the first value {first} is an improvement (the best so far), the {patience} ties after it are not")
+    for value in (first, float("-inf") if mode == "max" else float("inf")):
+        judge_stop(student, [value] * (patience + 1), patience, min_delta, mode,
+                   f"the first value {value} is an improvement (the best so far), the {patience} ties after it are "
+                   f"not")
 
 
 def test_early_stopping_counter_resets(student, gen):
@@ -283,8 +285,16 @@ def test_ema_shadow_outside_autograd(student, gen):
 
 
 def test_ema_copy_to_copies(student, gen):
-    """copy_to writes the average INTO the module's parameters: changing that module later leaves the EMA alone"""
+    """copy_to writes the average INTO the module's parameters (in place: a tensor sharing a parameter's storage sees
+    it); changing that module later leaves the EMA alone"""
     r, _, want = ema_run(student, gen)
+    moved = [i for i, ok in enumerate(r.get("in_place") or []) if not ok]
+    expect(r.get("in_place") is not None and not moved,
+           f"EMACallback.copy_to(model_a): parameters {moved} of model_a got new storage instead of the averaged "
+           f"values written into them (a tensor that shared their storage, as an optimizer's state or a tied "
+           f"module does, kept the old weights; p.data = ... also changes a parameter's dtype or device to the "
+           f"shadow's): copy into each parameter in place (p.copy_(s)), as 'copies the averaged weights into a "
+           f"module's parameters (in place)' asks")
     expect(len(r["ema"]) == len(want) and len(r["ema_again"]) == len(want),
            f"EMACallback.copy_to on a model of {len(want)} parameters: the probe read back {len(r['ema'])} and "
            f"{len(r['ema_again'])}")

@@ -181,20 +181,16 @@ def test_best_checkpoint_random(student, gen):
 
 @pytest.mark.parametrize("mode", ["min", "max"])
 def test_best_checkpoint_first_value(student, gen, mode):
-    """the first monitored value is the best so far, whatever its sign or size: it writes best.pt (mode 'max': zero
-    or negative; mode 'min': huge)"""
+    """the first monitored value is the best so far, whatever its sign or size: it writes best.pt (mode 'max': zero,
+    negative or -inf; mode 'min': huge or +inf)"""
     k = int(torch.randint(0, 17, (1,), generator=gen))
-    if mode == "max":
-        first = -k / 8
-        vals = [first, first - 0.5, first - 0.25, first]
-    else:
-        first = 2.0 ** (20 + 4 * k)
-        vals = [first, first * 2, first * 4, first]
-    r, events, every, keep, what = folder_run(student, gen, mode, vals)
-    _, _, want_best, *_ = expected_folder(events, every, keep, mode)
-    expect(r["best"] == want_best, f"{what}: best.pt should hold the checkpoint of step {want_best} (the first "
-                                   f"validation, {first}, is the best so far; none after it is better), got "
-                                   f"{r['best']}")
+    for first in ((-k / 8, float("-inf")) if mode == "max" else (2.0 ** (20 + 4 * k), float("inf"))):
+        vals = [first, first - 0.5, first - 0.25, first] if mode == "max" else [first, first * 2, first * 4, first]
+        r, events, every, keep, what = folder_run(student, gen, mode, vals)
+        _, _, want_best, *_ = expected_folder(events, every, keep, mode)
+        expect(r["best"] == want_best, f"{what}: best.pt should hold the checkpoint of step {want_best} (the first "
+                                       f"validation, {first}, is the best so far; none after it is better), got "
+                                       f"{r['best']}")
 
 
 def test_keep_last_after_resume(student, gen):

@@ -539,6 +539,50 @@ def test_validate_switches_back_to_train(student, gen):
            f"torch.set_grad_enabled(True) afterwards turns it on for a caller who had it off)")
 
 
+def test_validate_moves_batches_to_device(student, gen):
+    """validate() moves every validation batch to trainer.device before loss_fn sees it, as fit() moves the training
+    batches (shown on device='meta')"""
+    val_batch = int(torch.randint(1, 4, (1,), generator=gen))
+    n = val_batch * int(torch.randint(1, 3, (1,), generator=gen)) + int(torch.randint(1, 3, (1,), generator=gen))
+    Xv, Yv = torch.randn(n, 3, generator=gen), torch.randn(n, 1, generator=gen)
+    r = student.call("validate_on_device", Xv=Xv, Yv=Yv, val_batch=val_batch)
+    what = (f"Trainer(..., val_loader=DataLoader({n} CPU samples, batch_size={val_batch}), device='meta').validate() "
+            f"(loss_fn records where each batch's x and y are)")
+    if "inconclusive" in r:  # the code read a loss value on trainer.device: nothing to judge here
+        return
+    want = -(-n // val_batch)
+    expect("error" not in r, f"{what}: raised {r.get('error')}")
+    expect(len(r["seen"]) == want, f"{what}: expected loss_fn to be called on {want} validation batches, got "
+                                   f"{len(r['seen'])}")
+    off = [i for i, devs in enumerate(r["seen"]) if devs != ["meta", "meta"]]
+    expect(not off, f"{what}: validation batches {off} reached loss_fn on {[r['seen'][i] for i in off]} instead of "
+                    f"trainer.device ('meta'): 'every batch is moved there too' holds for the validation batches (on a "
+                    f"GPU the model and an unmoved batch sit on different devices)")
+
+
+def test_validate_with_no_batches(student, gen):
+    """a validation loader with no batches gives val_loss nan (the mean of no losses) without an error: stored in
+    metrics and val_history, passed to on_validation_end and returned"""
+    n, b = int(torch.randint(2, 7, (1,), generator=gen)), 2
+    X, Y = torch.randn(n, 3, generator=gen, dtype=f64), torch.randn(n, 1, generator=gen, dtype=f64)
+    r = student.call("validate_empty", X=X, Y=Y, batch_size=b)
+    what = (f"Trainer(..., val_loader=DataLoader(an empty dataset), max_epochs=1).fit() on {n} training samples, "
+            f"then validate() once more")
+    err = r["error"]
+    expect(not err["raised"], f"{what}: raised {err['type']}: {err['message'][:200]} (a validation loader with no "
+                              f"batches gives val_loss nan, without an error)")
+    isnan = lambda d: isinstance(d, dict) and set(d) == {"val_loss"} and d["val_loss"] != d["val_loss"]  # noqa: E731
+    vh = r["val_history"]
+    expect(len(vh) == 2 and all(row.get("val_loss", 0.0) != row.get("val_loss", 0.0) for row in vh)
+           and [row.get("step") for row in vh] == [float(-(-n // b))] * 2,
+           f"{what}: val_history should hold two rows (the epoch's validation and the direct call), each with step "
+           f"{-(-n // b)} and val_loss nan (the mean of no losses); got {vh}")
+    expect(isnan(r["metrics"]), f"{what}: trainer.metrics should be {{'val_loss': nan}}, got {r['metrics']}")
+    expect(len(r["hook"]) == 2 and all(isnan(m) for m in r["hook"]),
+           f"{what}: on_validation_end should receive {{'val_loss': nan}} at each validation; got {r['hook']}")
+    expect(isnan(r["returned"]), f"{what}: validate() should return {{'val_loss': nan}}, got {r['returned']}")
+
+
 def _bf16_exact_draws(gen, n):
     """n values 1 + k/128 (exact in bfloat16 and float16) whose mean is not: a mean taken in half precision
     rounds it."""
@@ -618,8 +662,8 @@ def _same_shape(g, w):
 
 @pytest.mark.parametrize("kind", ["tensor", "tuple", "nested", "0-dim"])
 def test_to_device_moves_every_tensor(student, gen, kind):
-    """to_device moves every tensor (alone, in tuples, lists and dicts; a 0-dim one too) to trainer.device,
-    shown on device='meta'"""
+    """to_device moves every tensor (alone, in tuples, a namedtuple among them, lists and dicts; a 0-dim one too) to
+    trainer.device, shown on device='meta'"""
     sizes = torch.randint(1, 7, (3,), generator=gen).tolist()  # shapes drawn per student
     a, b = torch.randn(sizes[0], sizes[1], generator=gen), torch.randn(sizes[2], generator=gen)
     if kind == "0-dim":  # a one-element tensor is a tensor like any other (no early return for it)
@@ -632,7 +676,7 @@ def test_to_device_moves_every_tensor(student, gen, kind):
                                 "items": ["list", [t(b), ["other", "int", "3"], ["other", "str", "'text'"]]],
                                 "meta": ["dict", {"id": ["other", "int", "7"], "mask": t(b > 0)}],
                                 "name": ["other", "str", "'batch'"]}]}[kind]
-    shown = {"tensor": "t", "tuple": "(t, [u, (t, None)], 5)",
+    shown = {"tensor": "t", "tuple": "(t, [u, Pair(t, None)], 5), Pair a collections.namedtuple (a tuple too)",
              "nested": "{'x': t, 'pair': (t, u), 'items': [u, 3, 'text'], 'meta': {'id': 7, 'mask': u > 0}, "
                        "'name': 'batch'}"}[kind]
     got = student.call("to_device_structure", batch_kind=kind, a=a, b=b, device="meta")

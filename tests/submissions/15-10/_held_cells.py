@@ -145,7 +145,7 @@ class Trainer:
                 batch = self.to_device(batch)
                 with self.autocast():
                     losses.append(float(self.loss_fn(self.model, batch)))
-        metrics = {"val_loss": sum(losses) / len(losses)}
+        metrics = {"val_loss": sum(losses) / len(losses) if losses else float("nan")}  # round 21: no batches
         self.metrics = metrics
         self.val_history.append({"step": self.global_step, "epoch": self.epoch, "val_loss": metrics["val_loss"]})
         self.model.train()

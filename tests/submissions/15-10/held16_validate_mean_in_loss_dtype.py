@@ -7,6 +7,6 @@ from course.grading.class_run.submissions import edited
 CELLS = {"trainer_impl": edited("15-10", "trainer_impl", (
     "                    losses.append(float(self.loss_fn(self.model, self.to_device(batch))))\n",
     "                    losses.append(self.loss_fn(self.model, self.to_device(batch)).detach().reshape(()))\n"), (
-    '        metrics = {"val_loss": sum(losses) / max(len(losses), 1)}\n',
-    '        metrics = {"val_loss": float(torch.stack(losses).mean()) if losses else 0.0}\n'))}
+    '        metrics = {"val_loss": sum(losses) / len(losses) if losses else float(\"nan\")}\n',
+    '        metrics = {"val_loss": float(torch.stack(losses).mean()) if losses else float(\"nan\")}\n'))}
 EXPECT = {"trainer": "fail"}
