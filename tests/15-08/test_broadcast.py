@@ -95,13 +95,14 @@ def test_broadcast_keeps_dtype_and_shape(runs, student, course_seed):
 
 
 def test_broadcast_fills_x_in_place(runs):
-    """tree_broadcast overwrites x itself on every rank (and leaves the root's x as it was)"""
+    """tree_broadcast overwrites x itself on every rank, in every case (0-d, empty, 256 KiB), and leaves the root's x as it was"""
     for world in ROOTS:
-        for name in _names(world):
+        for name in runs.names(world):  # every case: a large x received elsewhere and never copied in shows here
             case, frames = runs.case(world, name)
             for rank, f in enumerate(frames):
                 C.same(f["inputs_after"][0], case["data"],
-                       f"x itself on rank {rank} of {world} after {case['what']}")
+                       f"x itself on rank {rank} of {world} after {case['what']} (clause: overwrite x in place with "
+                       f"the root's values on every rank)")
                 moved = f.get("inputs_moved") or [False]
                 expect(not moved[0], f"x on rank {rank} of {world} after {case['what']}: x now points at other "
                        f"memory than before the call (x.set_(...) or x.data = ...), so x's own memory, which every "
@@ -123,13 +124,14 @@ def test_broadcast_overwrites_any_contents(runs):
 
 
 def test_broadcast_returns_x_itself(runs):
-    """tree_broadcast returns x itself (the tensor it filled in place), not a copy"""
+    """tree_broadcast returns x itself (the tensor it filled in place), not a copy, in every case (0-d, empty, 256 KiB)"""
     for world in ROOTS:
-        for name in _names(world, ("f32", "i64")):
+        for name in runs.names(world):  # every case: a 0-d x moved through a one-element copy shows here
             case, frames = runs.case(world, name)
             for rank, f in enumerate(frames):
                 expect(f.get("shares_input"), f"{case['what']} on rank {rank} of {world}: returned a new tensor; "
-                                              f"the text says to fill x in place and return x itself")
+                                              f"the text says to fill x in place and return x itself (clause: "
+                                              f"overwrite x in place ... and return x)")
             _check_values(runs, world, name)
 
 

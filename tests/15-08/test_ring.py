@@ -173,9 +173,10 @@ def all_reduce_cases(gen, world):
          "args": per_rank((2,), torch.float64)},
         {"name": "one", "what": "ring_all_reduce(x) with x int64 (1, 1)", "args": per_rank((1, 1), torch.int64)},
         {"name": "scalar", "what": "ring_all_reduce(x) with a 0-d float32 x", "args": per_rank((), torch.float32)},
-        # empty along a middle dim: an answer that returns a 1-D empty tensor gets the shape wrong
-        {"name": "empty", "what": "ring_all_reduce(x) with an empty float32 x of shape (3, 0, 2)",
-         "args": per_rank((3, 0, 2), torch.float32)},
+        # empty along a middle dim: an answer that returns a 1-D empty tensor gets the shape wrong; int64, so that
+        # an early torch.empty(x.shape) (the default float32) gets the dtype wrong (draws nothing from gen)
+        {"name": "empty", "what": "ring_all_reduce(x) with an empty int64 x of shape (3, 0, 2)",
+         "args": per_rank((3, 0, 2), torch.int64)},
         noncontig_case("ring_all_reduce", gen, per_rank, torch.float64),
         # n = N: N divides n and there are no more elements than ranks (the bandwidth bound is 2(N-1))
         {"name": "per_rank", "what": f"ring_all_reduce(x) with x float32 ({world},), one element per rank",
@@ -251,7 +252,7 @@ def test_all_reduce_fewer_elements_than_ranks(all_reduce_runs, world):
 
 @pytest.mark.task("ring_all_reduce", weight=0.1)  # its right answer is a constant (an empty tensor): worth little
 def test_all_reduce_empty_tensor(all_reduce_runs):
-    """ring_all_reduce of an empty tensor of shape (3, 0, 2) returns a new empty tensor of that shape (not x itself)"""
+    """ring_all_reduce of an empty int64 tensor of shape (3, 0, 2) returns a new empty tensor of that shape (not x itself)"""
     _check_sum(all_reduce_runs, 3, "empty")
     case, frames = all_reduce_runs.case(3, "empty")
     for rank, f in enumerate(frames):
@@ -288,13 +289,15 @@ def test_all_reduce_noncontiguous_input(all_reduce_runs):
 
 @pytest.mark.task("ring_all_reduce")
 def test_all_reduce_keeps_dtype(all_reduce_runs, student, course_seed):
-    """ring_all_reduce returns a tensor of x's dtype (float64, float32, int64, int32) and device"""
-    for name in ("f64", "f32", "i64", "i32", "one", "scalar"):
+    """ring_all_reduce returns a tensor of x's dtype (float64, float32, int64, int32, an empty int64 x too) and device"""
+    for name in ("f64", "f32", "i64", "i32", "one", "scalar", "empty"):
         case, frames = all_reduce_runs.case(3, name)
         for rank, f in enumerate(frames):
             got = C.returned_tensor(f, f"{case['what']} on rank {rank} of 3")
             want = case["args"][rank][0].dtype
-            expect(got.dtype == want, f"{case['what']} on rank {rank} of 3: expected dtype {want}, got {got.dtype}")
+            expect(got.dtype == want, f"{case['what']} on rank {rank} of 3: expected dtype {want}, got {got.dtype} "
+                                      f"(clause: return a new tensor of x's shape and dtype, for any shape, an "
+                                      f"empty one too)")
         _check_sum(all_reduce_runs, 3, name)
     for world in WORLDS:  # every case (empty, 0-d, non-contiguous, narrow dtypes too), on every world
         C.on_inputs_device(all_reduce_runs, world, all_reduce_runs.names(world))

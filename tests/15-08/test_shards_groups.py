@@ -249,9 +249,9 @@ def group_cases(gen, world):
         cases.append({"name": "pairs_scalar", "groups": groups, "what": f"group_sums(x, {groups}) with a 0-d "
                       f"float64 x", "args": [(xs[r], groups) for r in range(world)]})
         # x's dtype whatever it is (half precision: a sum taken in float32 must be cast back), and an empty x
-        # (still a new tensor, never x itself)
+        # (still a new tensor, never x itself; int64, so that an early torch.empty(x.shape), float32, shows)
         for dt, dtype, shape in (("f16", torch.float16, (2, 3)), ("bf16", torch.bfloat16, (4,)),
-                                 ("i32", torch.int32, (3,)), ("empty", torch.float32, (0, 3))):
+                                 ("i32", torch.int32, (3,)), ("empty", torch.int64, (0, 3))):
             xs = [C.rand(gen, shape, dtype) for _ in range(world)]
             cases.append({"name": f"pairs_{dt}", "groups": groups, "what": f"group_sums(x, {groups}) with x "
                           f"{C.describe(xs[0])}", "args": [(xs[r], groups) for r in range(world)]})
@@ -272,7 +272,8 @@ def _check_group_sums(runs, world, name, check_dtype=False):
         what = f"{case['what']} on rank {rank} (its group {mine})"
         got = C.returned_tensor(f, what)
         if check_dtype:
-            expect(got.dtype == xs[rank].dtype, f"{what}: expected dtype {xs[rank].dtype}, got {got.dtype}")
+            expect(got.dtype == xs[rank].dtype, f"{what}: expected dtype {xs[rank].dtype}, got {got.dtype} (clause: "
+                                                f"return a new tensor of x's shape, dtype and device)")
         want = torch.stack([xs[q] for q in mine]).sum(0)
         scale = float(torch.stack([xs[q].to(torch.float64).abs() for q in mine]).sum(0).max()) if want.numel() else 0.0
         C.close_values(got, want, what, **C.tolerance(want.dtype, len(mine), scale))
@@ -309,7 +310,7 @@ def test_group_sums_singleton_groups(group_runs):
 
 @pytest.mark.task("group_sums")
 def test_group_sums_keeps_dtype(group_runs, student, course_seed):
-    """group_sums returns a tensor of x's dtype (float64, int64, int32, float16, bfloat16: not widened) and device"""
+    """group_sums returns a tensor of x's dtype (float64, int64, int32, float16, bfloat16: not widened; an empty int64 x too) and device"""
     for name in ("pairs_f64", "pairs_i64", "single_i64", "pairs_i32", "pairs_f16", "pairs_bf16", "pairs_empty"):
         _check_group_sums(group_runs, 4, name, check_dtype=True)
     for world in GROUPS:  # every case, on both worlds
