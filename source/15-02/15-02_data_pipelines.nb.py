@@ -109,6 +109,8 @@ print("the default BatchSampler just chunks the sampler:",
 #   that short batch is dropped;
 # * every `__iter__` (epoch) yields those batches as lists of Python ints in a random order drawn **only**
 #   from `generator`; the same seed gives the same sequence of batches, each new epoch a new order;
+#   "from `generator`" means the object passed in, in the state it is in: drawing advances it, and restoring
+#   its state with `set_state` (as a resumed run does) repeats the epochs that followed;
 # * if `generator` is `None`, make one seeded from the global RNG (as `RandomSampler` does);
 # * `__len__` is the number of batches per epoch; asking it is not an epoch and draws nothing from `generator`.
 #
@@ -224,7 +226,8 @@ if run_demos():
 # * `make_balanced_sampler(targets, num_samples, generator=None)`, with `targets` as above (a tensor or a list):
 #   a sampler yielding `num_samples` indices in `range(N)` such that every class *present* in `targets` is drawn
 #   equally often in expectation, drawn reproducibly from `generator`; every pass over it (every epoch) draws
-#   anew, as `WeightedRandomSampler` does.
+#   anew, as `WeightedRandomSampler` does (two passes at the same time each yield their own `num_samples`);
+#   with `generator=None` the draws come from the global RNG, as that sampler's do.
 
 # %% [solution] id=balanced_impl
 def class_balanced_weights(targets):
@@ -359,7 +362,8 @@ print("batch_sizes:", _packed.batch_sizes.tolist(), " sorted_indices:", _packed.
 
 # %% [markdown]
 # Implement `run_packed_rnn(rnn, padded, lengths)` for any `nn.RNN`, `nn.GRU` or `nn.LSTM` built with
-# `batch_first=True` (any number of layers, uni- or bidirectional). Return `(output, last)`:
+# `batch_first=True` (any number of layers, uni- or bidirectional, any floating dtype: `output` and `last`
+# come back in the RNN's own dtype). Return `(output, last)`:
 #
 # * `output`: shape `(B, T, D*H)` where `T = padded.shape[1]` (keep the input's time dimension even when it
 #   is longer than the longest sequence), equal to the RNN's output for each sequence run **alone**, and
@@ -479,7 +483,9 @@ if run_demos():
 # `(n, ...)` and `Y`, the labels, is an integer tensor of shape `(n,)`. Implement `ShardedFileStream(paths)`:
 #
 # * iterating yields `(X[j], int(Y[j]))` for every record of every file, each exactly once per pass, for any
-#   `num_workers` (0, 1, 2, ...): no duplicates, no losses;
+#   `num_workers` (0, 1, 2, ...): no duplicates, no losses. Where workers are fresh processes (the `spawn`
+#   start method, the default on macOS and Windows) each one's copy of the data set is made by pickling, so
+#   keep only picklable state on it (no lambdas, local functions or open files);
 # * it **streams**: files are opened during iteration only, never in `__init__` (a file may not even exist yet
 #   when the dataset is built). Loading one file at a time also keeps memory small;
 # * it can be iterated again (every pass yields everything again).

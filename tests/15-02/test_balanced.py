@@ -228,7 +228,7 @@ def test_sampler_takes_a_list_of_targets(student, gen):
 # ------------------------------------------------ issue 39, held-out round 17 (contract walk)
 
 def test_sampler_without_a_generator(student, gen):
-    """make_balanced_sampler(targets, num_samples) without a generator (the default None): balanced draws, len = num_samples"""
+    """make_balanced_sampler(targets, num_samples) without a generator (the default None): balanced draws, len = num_samples, from the global RNG (torch.manual_seed decides)"""
     targets = imbalanced_targets(gen, [400, 30, 5], [int(v) for v in torch.randperm(9, generator=gen)[:3]])
     global_seed = int(torch.randint(0, 10**6, (1,), generator=gen))
     sizes = dict(zip(*[x.tolist() for x in torch.unique(targets, return_counts=True)]))
@@ -238,3 +238,28 @@ def test_sampler_without_a_generator(student, gen):
     res = student.call("balanced_draws", targets=targets, num_samples=3000, seed=None, global_seed=global_seed)
     expect_equal(res["len"], 3000, f"len({what})")
     check_balanced(res["draws"], targets, 3000, what)
+    # Round 21's contract walk: the global RNG decides (a fixed default torch.Generator() ignores manual_seed)
+    again = student.call("balanced_draws", targets=targets, num_samples=3000, seed=None, global_seed=global_seed)
+    other = student.call("balanced_draws", targets=targets, num_samples=3000, seed=None, global_seed=global_seed + 1)
+    expect(torch.equal(res["draws"], again["draws"]), f"{what}: a second sampler after the same torch.manual_seed("
+                                                      f"{global_seed}) drew other indices")
+    expect(not torch.equal(res["draws"], other["draws"]),
+           f"{what}: after torch.manual_seed({global_seed + 1}) the sampler drew the very same 3000 indices as after "
+           f"torch.manual_seed({global_seed}): without a generator the draws come from the global RNG")
+
+
+# ------------------------------------------------ issue 39, held-out round 21
+
+def test_two_passes_at_once(student, gen):
+    """two passes at the same time (two iterators over one sampler, read in turns) each yield num_samples indices, balanced"""
+    targets = imbalanced_targets(gen, [300, 40, 6], [int(v) for v in torch.randperm(9, generator=gen)[:3]])
+    seed = int(torch.randint(0, 2**31 - 1, (1,), generator=gen))
+    got = student.call("balanced_two_passes_at_once", targets=targets.tolist(), num_samples=3000, seed=seed)
+    what = (f"two iterators over one make_balanced_sampler(targets of {len(targets)} samples, 3000, generator seed "
+            f"{seed}), taken before either is used and read in turns (as zip(loader, loader) does) ('a sampler "
+            f"yielding num_samples indices ... every pass over it (every epoch) draws anew': each pass is its own, "
+            f"not a share of one cursor kept on the sampler)")
+    expect_equal([len(g) for g in got], [3000, 3000], f"{what}: the number of indices each pass yielded")
+    for k, g in enumerate(got):
+        check_balanced(torch.tensor(g, dtype=torch.int64), targets, 3000, f"{what}, pass {k + 1}")
+    expect(got[0] != got[1], f"{what}: both passes yielded the same 3000 indices (every pass draws anew)")

@@ -288,3 +288,29 @@ def test_two_epochs_at_once(student, gen):
         check_epoch(batches, lengths, 4, False,
                     f"{what}, iterator {k + 1} (every __iter__ is an epoch of its own: keep an epoch's position in "
                     f"the generator __iter__ returns, not on the sampler)")
+
+
+# ------------------------------------------------ issue 39, held-out round 21
+
+def test_order_follows_the_generators_state(student, gen):
+    """the order is drawn from the generator passed in, in the state it is in: an already used generator, its twin (set_state), and a resumed run (set_state back) repeat"""
+    lengths = torch.randperm(200, generator=gen)[:48].tolist()
+    seed = int(torch.randint(0, 2**31 - 1, (1,), generator=gen))
+    advance = int(torch.randint(1, 50, (1,), generator=gen))
+    r = student.call("bucket_generator_state", lengths=lengths, batch_size=4, seed=seed, advance=advance)
+    what = (f"BucketBatchSampler(48 distinct lengths, batch_size=4, generator=g) with g seeded {seed} and then used "
+            f"for {advance} draws before the sampler was built ('a random order drawn only from generator': the "
+            f"generator passed in, in the state it is in, advancing as epochs are drawn)")
+    for k, e in enumerate(r["used"]):
+        check_epoch(e, lengths, 4, False, f"{what}, epoch {k + 1}")
+    expect(r["used"] == r["twin"], f"{what}: a second sampler given a generator set to the same state "
+                                   f"(set_state(g.get_state())) yielded other epochs: the order must come from the "
+                                   f"generator's state, nothing else")
+    expect(r["used"] != r["fresh"], f"{what}: the epochs are those of a generator freshly seeded with {seed}; the "
+                                    f"generator's state (here after {advance} draws) was ignored (a private copy "
+                                    f"re-seeded from initial_seed()?)")
+    expect(r["moved"], f"{what}: the first epoch left the caller's generator in the state it was in; the order must "
+                       f"be drawn from that generator, not from a copy of it")
+    expect(r["resumed"] == r["after_save"], f"{what}: after the first epoch the generator's state was saved, two "
+                                            f"epochs drawn, and the state restored with set_state (as a resumed "
+                                            f"run does); the next two epochs must repeat those two, got others")

@@ -125,10 +125,14 @@ def test_mask_is_bool(student, gen):
 
 
 def test_labels_are_int64(student, gen):
-    """labels is an int64 tensor"""
+    """labels is an int64 tensor holding every label exactly (Python int labels past 2**53 and near 2**63 included)"""
     lens, seqs, labels = random_batch(gen, dtype=torch.float32)
+    # Round 21's contract walk: labels that are large ints (hashed ids) stay exact; a float64 detour rounds them
+    labels[0] = 2**53 + 1 + 2 * int(torch.randint(0, 1000, (1,), generator=gen))
+    labels[-1] = 2**63 - 1 - int(torch.randint(0, 1000, (1,), generator=gen))
     res = student.call("collate_call", seqs=seqs, labels=labels)
-    what = f"pad_collate({len(lens)} sequences with int labels {labels})"
+    what = (f"pad_collate({len(lens)} sequences with int labels {labels}) ('labels: int64 tensor (B,)': any int "
+            f"an int64 holds comes back exactly)")
     expect_equal(dtype_of(res, 3, what), torch.int64, f"{what}: dtype of labels")
     check_collate(res, seqs, labels, what, parts=("labels",))
 

@@ -256,3 +256,39 @@ def test_drawn_configurations_batch_of_one_and_subclasses(student, gen):
                      rtol=1e-7)
         expect_close(last, want_last, f"{what}: last compared with each sequence's own final state", atol=1e-9,
                      rtol=1e-7)
+
+
+# ------------------------------------------------ issue 39, held-out round 21
+
+def test_low_precision_rnn_keeps_its_dtype(student, gen):
+    """a bfloat16 or float16 bidirectional LSTM or GRU (drawn), padded.shape[1] longer than every sequence: output and last in the RNN's own dtype, as each sequence alone"""
+    # one drawn case (a low-precision RNN's first call costs a kernel set-up in each process)
+    kind = ["GRU", "LSTM"][int(torch.randint(0, 2, (1,), generator=gen))]
+    dtype = ["bfloat16", "float16"][int(torch.randint(0, 2, (1,), generator=gen))]
+    options = dict(input_size=3, hidden_size=4, num_layers=1, bidirectional=True)
+    rnn = CLS[kind](batch_first=True, dtype=getattr(torch, dtype), **options)
+    with torch.no_grad():
+        for p in rnn.parameters():
+            p.copy_(torch.rand(p.shape, generator=gen, dtype=torch.float64) * 1.2 - 0.6)
+    lengths = torch.tensor([3, 1, 4], dtype=torch.int64)
+    T = int(lengths.max()) + 2
+    real = torch.arange(T)[None, :] < lengths[:, None]
+    padded = torch.where(real[..., None], torch.randn(3, T, 3, generator=gen, dtype=torch.float64),
+                         50 * torch.randn(3, T, 3, generator=gen, dtype=torch.float64)).to(rnn.weight_ih_l0.dtype)
+    want_out, want_last = reference(rnn, padded, lengths)
+    out, last = student.call("packed_rnn_options", kind=kind, options=options, state=rnn.state_dict(),
+                             padded=padded, lengths=lengths, dtype=dtype)
+    what = (f"run_packed_rnn({'bidirectional ' if options['bidirectional'] else ''}{kind}(input 3, hidden 4, "
+            f"dtype=torch.{dtype}), padded of shape {tuple(padded.shape)} (2 steps longer than every sequence), "
+            f"lengths {lengths.tolist()}) ('equal to the RNN's output for each sequence run alone', which is "
+            f"torch.{dtype}: a zero block built without dtype= is float32)")
+    out = expect_tensor(out, f"{what}, output")
+    last = expect_tensor(last, f"{what}, last")
+    expect_equal(tuple(out.shape), tuple(want_out.shape), f"{what}: shape of output (B, padded.shape[1], D*H)")
+    expect_equal(str(out.dtype), str(want_out.dtype), f"{what}: dtype of output")
+    expect_equal(str(last.dtype), str(want_last.dtype), f"{what}: dtype of last")
+    pad_vals = out.double()[~real]
+    expect(bool((pad_vals == 0).all()), f"{what}: output must be exactly zero at padded positions")
+    expect_close(out, want_out, f"{what}: output compared with running each sequence alone", atol=2e-2, rtol=2e-2)
+    expect_close(last, want_last, f"{what}: last compared with each sequence's own final state", atol=2e-2,
+                 rtol=2e-2)

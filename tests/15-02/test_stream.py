@@ -155,7 +155,7 @@ def test_one_file_at_a_time(student, gen):
 
 @pytest.mark.parametrize("workers", [2, 3])
 def test_workers_as_separate_processes(student, gen, workers):
-    """each record exactly once when every worker is its own process (another str-hash salt in each), 5 files and workers + 1 files"""
+    """each record exactly once when every worker is its own process (its copy made by pickling, another str-hash salt in each), 5 files and workers + 1 files"""
     for n_files in (5, workers + 1):
         # workers + 1 files (held-out round 17): one more file than workers, so shares rounded to the nearest
         # whole file (4 files / 3 workers -> 1 each) or rounded down leave a file out
@@ -165,13 +165,19 @@ def test_workers_as_separate_processes(student, gen, workers):
 def _separate_processes_case(student, gen, workers, n_files):
     sizes = [int(torch.randint(1, 4, (1,), generator=gen)) for _ in range(n_files)]
     shards, x, ids = make_shards(gen, sizes)
-    per_worker = student.call("stream_separate_processes", shards=shards, num_workers=workers)
+    res = student.call("stream_separate_processes", shards=shards, num_workers=workers)
+    what = (f"ShardedFileStream({n_files} files with {sizes} records) copied to {workers} workers that are separate "
+            f"processes (a spawn start method: each worker's copy of the data set is made by pickling, "
+            f"get_worker_info() gives each its id, and Python salts str hashes differently in each) (each record "
+            f"exactly once for any num_workers)")
+    if res["pickle_error"] is not None:
+        fail(f"{what}: the data set could not be pickled ({res['pickle_error']}); where workers are fresh "
+             f"processes the loader sends each its copy by pickling, so keep only picklable state on the data set "
+             f"(no lambdas, local functions or open files)")
+    per_worker = res["per_worker"]
     got = [i for w in per_worker for i in w]
     counts = Counter(got)
     want = set(ids.tolist())
-    what = (f"ShardedFileStream({n_files} files with {sizes} records) copied to {workers} workers that are separate "
-            f"processes (a spawn start method: get_worker_info() gives each its id, and Python salts str hashes "
-            f"differently in each) (each record exactly once for any num_workers)")
     dup = sorted(i for i, c in counts.items() if c > 1)
     missing = sorted(want - set(counts))
     expect(not dup and not missing,
