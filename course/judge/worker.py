@@ -280,6 +280,33 @@ _SPAWN_EVENTS = frozenset({"os.fork", "os.forkpty", "os.posix_spawn", "os.spawn"
 _WATCHER: list = [None, False]  # the recorder told of threads and processes started, and whether the hooks are in
 
 
+def _guard_record_function() -> None:
+    """PyTorch's switch of the calling thread's RecordFunction callbacks (``torch.autograd._enable_record_function``)
+    turns the whole record off: ops run with it off and the probe's mode popped left no trace at all (16-03 blocked,
+    2026-12-05). Both of its Python names are wrapped once per process: a call while a window is open fails the
+    call. (A window opened with it off loses its start marker, and a judge's range run with it off is missing from
+    the record: both fail too, in ``_read``.)"""
+    import torch
+    import torch._C._autograd as cauto
+    inner = getattr(cauto, "_enable_record_function", None)
+    if inner is None or getattr(inner, "_course_marked", False):
+        return
+
+    def _enable_record_function(enable, _inner=inner):
+        rec = _WATCHER[0]
+        if rec is not None and rec.depth and not any("RecordFunction" in t for t in rec.tampered):
+            rec.tampered.append("PyTorch's RecordFunction callbacks were switched (torch.autograd."
+                                "_enable_record_function) while the check's op log was open: ops run with them off "
+                                "leave no record")
+        return _inner(enable)
+
+    _enable_record_function._course_marked = True
+    _enable_record_function.__doc__ = inner.__doc__
+    cauto._enable_record_function = _enable_record_function
+    if getattr(torch.autograd, "_enable_record_function", None) is inner:
+        torch.autograd._enable_record_function = _enable_record_function
+
+
 def _threads() -> set[str]:
     try:
         return set(os.listdir("/proc/self/task"))
@@ -551,6 +578,7 @@ class Recorder:
                 started(f"a process ({event})")
 
         sys.addaudithook(audit)
+        _guard_record_function()
         for mod, name in ((_thread, "start_new_thread"), (_thread, "start_joinable_thread"),
                           (threading, "_start_new_thread"), (threading, "_start_joinable_thread")):
             inner = getattr(mod, name, None)
@@ -825,6 +853,10 @@ class Recorder:
                                 self.hidden.append(whole[0])
         if not started:
             self.tampered.append("the dispatcher's record of the check's op log was restarted during the call")
+        lost = sorted(n for n, c in counted.items() if c < _OPENED.get(n, 0) - self._opened[n])
+        if lost and started and not any("lost" in t for t in self.tampered):
+            self.tampered.append(f"the record lost ranges the judge opened in it ({', '.join(lost[:3])}): recording "
+                                 "was switched off for part of the call (ops run then leave no record)")
         forged = sorted(n for n, c in counted.items() if c > _OPENED.get(n, 0) - self._opened[n])
         if forged and not any("named like the judge's own" in t for t in self.tampered):
             self.tampered.append(f"the record holds ranges named like the judge's own ({', '.join(forged[:3])}) that "
