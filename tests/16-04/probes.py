@@ -12,6 +12,7 @@ every child (and anything it started in its session) is killed. The judge compar
 from __future__ import annotations
 
 import contextlib
+import copy
 import json
 import os
 import time
@@ -342,6 +343,8 @@ def _rank_main(ns, fn_name, rank, world, store_path, runs, op_timeout, wfd):
         with torch.no_grad() if caller_no_grad else contextlib.nullcontext():
             before = global_state()
             try:
+                if j == 1:  # the run resumed from a checkpoint: the caller passes back a deep copy of its state
+                    state = states[i] = copy.deepcopy(state)  # (held-out round 21: a step count keyed by id(state))
                 with _device_recorder(log):
                     value = fn(params, state, **(run["hp_steps"][j] if run.get("hp_steps") else run["hp"]))
                 err = None

@@ -30,7 +30,8 @@ RUNS = {
                                                     "weight_decay": 0.0}]),
     # one element: every rank but rank 0 holds padding only; a fresh state (a step count kept elsewhere shows). The
     # probe interleaves the runs' steps (f64 1, f32_eps 1, tiny 1, f64 2, ...), each run with its own state dict, and
-    # calls every second step under torch.no_grad() (held-out round 21)
+    # calls every second step under torch.no_grad(); at step 2 it passes back a deep copy of the run's state, as a
+    # caller resumed from a checkpoint does (held-out round 21)
     "tiny": (torch.float64, [(1,)], 2, {"lr": 0.01, "betas": (0.5, 0.6), "eps": 1e-8, "weight_decay": 0.5}),
 }
 
@@ -97,7 +98,8 @@ class Zero:
         idx = next(i for i, r in enumerate(self.runs[world]) if r["name"] == run_name)
         run = self.runs[world][idx]
         label = (f"{self.fn} on {world} ranks, run '{run_name}' ({RUNS[run_name][0]}, {len(run['grads'])} steps, "
-                 f"interleaved with the other runs' steps, each run with its own state dict)")
+                 f"interleaved with the other runs' steps, each run with its own state dict, passed back as a deep "
+                 f"copy at step 2, as after a checkpoint)")
         if isinstance(RUNS[run_name][3], list):
             label += f", lr and betas per call {[(h['lr'], h['betas']) for h in run['hp_steps']]}"
         if rec is None:
