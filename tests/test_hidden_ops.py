@@ -566,7 +566,10 @@ def test_result_dtype_in_a_forged_range_fails(tmp_path, name):
            "        return torch.result_type(a, b)\n")
     checks, events = _grade(tmp_path, "00-01", {"result_dtype_impl": src}, "result_dtype")
     assert checks and all(c.failed for c in checks), [(c.name, c.failed, c.message[:200]) for c in checks]
-    assert all(f"named like the judge's own ({name})" in c.message for c in checks), [c.message[:300] for c in checks]
+    # the range forged in the record, or (opened through the mode's handler, where the record is off) not recorded at
+    # all, and the op called past the mode seen as such
+    assert all(f"named like the judge's own ({name})" in c.message or "aten::result_type" in c.message
+               for c in checks), [c.message[:300] for c in checks]
     assert any("hidden from the check's op log" in e for e in events), events
 
 
@@ -854,6 +857,7 @@ def test_cond_with_a_python_predicate_is_judged_as_plain_code():
          "class Seen(TorchFunctionMode):\n"
          "    def __torch_function__(self, func, types, args=(), kwargs=None):\n"
          "        return func(*args, **(kwargs or {}))\n", mod.__dict__)
+    rec.instrument(mod.Seen, "function")  # the subclass hook reports to the process's first recorder (one per worker)
     x, t = torch.randn(4, 5), torch.tensor([0, 1, 2, 3])
 
     def off(a, b):
