@@ -487,6 +487,25 @@ def bucket_epochs_with_len(ns, lengths, batch_size, seed, epochs, len_calls):
 
 # ------------------------------------------------ issue 39, held-out round 14
 
+def _in_turns(its, read, limit):
+    """Read the iterators ``its`` in turns until each ends (or yields more than ``limit`` items: a pass that never
+    ends, enough to judge); what ``read`` makes of each item, per iterator."""
+    got, done = [[] for _ in its], [False] * len(its)
+    while not all(done):
+        for k, it in enumerate(its):
+            if done[k]:
+                continue
+            try:
+                item = next(it)
+            except StopIteration:
+                done[k] = True
+                continue
+            got[k].append(read(item))
+            if len(got[k]) > limit:
+                done[k] = True
+    return got
+
+
 def stream_two_passes_at_once(ns, shards):
     """Two passes over one data set at the same time (num_workers=0, as zip(loader_a, loader_b) over one data set
     does): two iterators taken before either is used, then read in turns until both end. The labels of each."""
@@ -494,21 +513,8 @@ def stream_two_passes_at_once(ns, shards):
     try:
         paths = _write_shards(folder, shards)
         ds = get(ns, "ShardedFileStream")(list(paths))
-        its = [iter(ds), iter(ds)]
-        got, done = [[], []], [False, False]
-        while not all(done):
-            for k in (0, 1):
-                if done[k]:
-                    continue
-                try:
-                    item = next(its[k])
-                except StopIteration:
-                    done[k] = True
-                    continue
-                got[k].append(int(torch.as_tensor(item[1])))
-                if len(got[k]) > 10 * sum(len(sh["labels"]) for sh in shards):
-                    done[k] = True  # a stream that never ends: enough to judge
-        return got
+        return _in_turns([iter(ds), iter(ds)], lambda item: int(torch.as_tensor(item[1])),
+                         10 * sum(len(sh["labels"]) for sh in shards))
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -520,22 +526,7 @@ def bucket_two_epochs_at_once(ns, lengths, batch_size, seed):
     zip(loader, loader) does), then read in turns until both end. The batches of each."""
     s = get(ns, "BucketBatchSampler")(list(lengths), batch_size, drop_last=False,
                                       generator=torch.Generator().manual_seed(seed))
-    its = [iter(s), iter(s)]
-    got, done = [[], []], [False, False]
-    limit = 10 * (len(lengths) + 1)
-    while not all(done):
-        for k in (0, 1):
-            if done[k]:
-                continue
-            try:
-                b = next(its[k])
-            except StopIteration:
-                done[k] = True
-                continue
-            got[k].append(_batch_list(b))
-            if len(got[k]) > limit:
-                done[k] = True  # an epoch that never ends: enough to judge
-    return got
+    return _in_turns([iter(s), iter(s)], _batch_list, 10 * (len(lengths) + 1))
 
 
 
@@ -547,21 +538,7 @@ def balanced_two_passes_at_once(ns, targets, num_samples, seed):
     until both end. The indices of each."""
     s = get(ns, "make_balanced_sampler")(torch.tensor(targets), num_samples,
                                          generator=torch.Generator().manual_seed(seed))
-    its = [iter(s), iter(s)]
-    got, done = [[], []], [False, False]
-    while not all(done):
-        for k in (0, 1):
-            if done[k]:
-                continue
-            try:
-                i = next(its[k])
-            except StopIteration:
-                done[k] = True
-                continue
-            got[k].append(int(i))
-            if len(got[k]) > 10 * num_samples:
-                done[k] = True  # a pass that never ends: enough to judge
-    return got
+    return _in_turns([iter(s), iter(s)], int, 10 * num_samples)
 
 
 def bucket_generator_state(ns, lengths, batch_size, seed, advance):
