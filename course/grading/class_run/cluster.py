@@ -147,6 +147,8 @@ def submit(args) -> int:
         root = pipeline.prepare_examples_root(root, args.assignment or assignments())
     python = args.python or sys.executable
     args.db, password, pw_env = db_url.without_password(db_url.normalize(args.db))  # never on a task's command line
+    if password is None:  # the entry point moved it into the environment already (db_url.reexec_without_password)
+        password, pw_env = db_url.take_moved(args.db)
     if password is not None:
         print(db_url.NOTICE.format(env=pw_env) + " (the batch scripts, 0700, export it)")
     submitted = root / "gradebook" / "submitted"

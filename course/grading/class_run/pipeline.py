@@ -33,6 +33,7 @@ from ... import fstree
 from ... import sandbox
 from ... import assignments
 from . import batch, course_root, db_url, proc_privacy, runner, stopping, submissions
+from ..records import judge_records
 from ... import settings
 
 EXAMPLES = {"ex-complete": "reference", "ex-blank": "release", "ex-partly-wrong": "partly_wrong"}
@@ -80,8 +81,11 @@ def forget_old_examples(root: Path, db: str | None) -> list[str]:
         for top in (root / "gradebook" / "submitted", root / "autograded", root / "gradebook" / "feedback",
                     root / "gradebook" / "intake", root / "gradebook" / "rejected"):
             fstree.remove(str(top / s))
-        for rec in (root / "gradebook" / "records").glob(f"*/{s}.*"):
-            rec.unlink()
+        own = {judge_records.file_name(s) + ext for ext in (".json", ".incidents.jsonl")}  # its names, no other's
+        for folder in (root / "gradebook" / "records").iterdir() if (root / "gradebook" / "records").is_dir() else ():
+            for name in own:
+                if folder.is_dir() and not folder.is_symlink():
+                    (folder / name).unlink(missing_ok=True)
     for path in (root / "gradebook" / "records").glob("incidents*.jsonl"):
         _forget_incidents(path, {(a, s) for s in found for a in assignments()})
     return found
@@ -404,6 +408,9 @@ def main(argv=None) -> int:
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
     sys.stdout.reconfigure(line_buffering=True)  # each line as it comes, also into a log file
     args.db, password, env = db_url.without_password(args.db)  # no password on the commands this run starts
+    moved = db_url.take_moved(args.db)[1] if password is None else None  # the entry point moved it already
+    if moved:
+        print(db_url.NOTICE.format(env=moved))
     if password is not None:
         os.environ[env] = password  # the nbgrader commands and the runner inherit it; sandboxes do not (an allow-list)
         print(db_url.NOTICE.format(env=env))

@@ -15,17 +15,20 @@ import html
 
 from nbconvert.preprocessors import Preprocessor
 
+from .grades_csv import visible_controls
+
 NAMES = ("first_name", "last_name", "student", "email")
 
 
 def escaped(resources):
-    """``resources`` with its names escaped as HTML text (each once: a value escaped already is left alone)."""
+    """``resources`` with its names escaped as HTML text (each once: a value escaped already is left alone), each
+    bidirectional control shown as ``<U+202E>`` (one in a name turned the page's text after it around)."""
     if not isinstance(resources, dict):
         return resources
     for key in NAMES:
         value = resources.get(key)
         if isinstance(value, str) and not isinstance(value, Escaped):
-            resources[key] = Escaped(html.escape(value))
+            resources[key] = Escaped(html.escape(visible_controls(value)))
     return resources
 
 

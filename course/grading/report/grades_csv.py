@@ -10,6 +10,7 @@ spreadsheet the instructor opens the file in (a link sending the sheet's cells a
 from __future__ import annotations
 
 import csv
+import re
 
 from nbgrader.api import MissingEntry
 from nbgrader.plugins.export import CsvExportPlugin
@@ -32,9 +33,22 @@ def status(gradebook, assignment: str, student: str) -> str:
     return "graded"
 
 
+# Unicode's bidirectional controls (embeddings, overrides, isolates, marks): in a name they turn the rest of its line
+# around where the file is read as text (a terminal, an editor, a mail), so a row shows numbers it does not hold.
+BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def visible_controls(text: str) -> str:
+    """``text`` with each bidirectional control shown as ``<U+202E>``: it reorders nothing after it (red team 23,
+    host side: a last name ``Smith`` + U+202E showed the rest of mallory's row of grades.csv backwards)."""
+    return BIDI.sub(lambda m: f"<U+{ord(m.group()):04X}>", text)
+
+
 def cell(value) -> str:
-    """A CSV field as nbgrader writes it (``str``, None as ""), never a spreadsheet formula."""
+    """A CSV field as nbgrader writes it (``str``, None as ""), never a spreadsheet formula, and no bidirectional
+    control that turns the rest of the row around (``visible_controls``)."""
     text = "" if value is None else value if isinstance(value, str) else str(value)
+    text = visible_controls(text)
     return "'" + text if text.startswith(FORMULA) else text
 
 
