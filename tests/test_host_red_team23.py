@@ -165,3 +165,44 @@ def test_a_bidi_control_in_a_name_turns_nothing_around_in_the_formgraders_page()
     got = formgrader_names.escaped({"last_name": BIDI_NAME["last_name"], "first_name": "<b>" + BIDI_NAME["first_name"]})
     assert got == {"last_name": "Smith&lt;U+202E&gt;", "first_name": "&lt;b&gt;Eve&lt;U+2067&gt;"}, \
         f"the formgrader's names from {BIDI_NAME}: {got} (expected each control as <U+...>, HTML escaped)"
+
+
+def test_a_display_name_longer_than_a_file_name_stops_no_zip_collect(tmp_path):
+    """An id is at most 100 characters, but a folder's name at most 255 bytes: a Canvas display name of 90 CJK
+    characters (270 bytes; the name is the student's to edit) made zip_collect's extraction raise
+    ``OSError: [Errno 36] File name too long`` and nobody was collected (carol's notebook stayed in the download).
+    An id is now also at most 100 bytes in UTF-8: that upload is one line, the class is collected."""
+    from tests.test_lms_collect import NB, canvas, run_zip_collect, work, zipped
+    long_name = "\u4e2d" * 90
+    download = {"submissions.zip": zipped({canvas(long_name, 101, 9001, NB): work("long"),
+                                           canvas("carol", 103, 9003, NB): work("carol")})}
+    try:
+        got, found = run_zip_collect(tmp_path, download)
+    except OSError as exc:
+        pytest.fail(f"zip_collect with an upload of display name {long_name!r} (270 bytes) raised {exc!r:.200} and "
+                    "collected nobody (expected: that upload refused with one line, carol collected)")
+    assert sorted(got) == ["carol"] and got["carol"] == {NB: work("carol")}, sorted(got)
+    assert len(found) == 1 and "is not usable" in found[0]["message"] and "bytes" in found[0]["message"], found
+
+
+def test_the_score_table_says_which_ids_only_look_alike(tmp_path, monkeypatch):
+    """An LMS display name is the student's to edit: mallory as ``\u0430lice`` (a Cyrillic \u0430) is a student of her
+    own, but the score table showed two rows ``alice`` with two scores, and the instructor who copies grades into the
+    LMS by name may give either row to either student (``Bob``/``bob`` and a full-width ``\uff42ob`` too; a
+    case-insensitive share or database makes those one). The table now ends with a line naming each group of ids that
+    look alike, with the characters that tell them apart."""
+    from nbgrader.api import Gradebook
+    from course.grading.class_run import pipeline
+    monkeypatch.setenv("PATH", os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"])  # alembic
+    db = f"sqlite:///{tmp_path / 'gradebook.db'}"
+    with Gradebook(db) as gb:
+        gb.add_assignment(A)
+        for sid in ("alice", "\u0430lice", "bob", "Bob", "carol"):
+            gb.add_student(sid)
+    table = pipeline.score_table(tmp_path, [A], db)
+    notes = [x for x in table.splitlines() if x.startswith("look-alike ids")]
+    assert len(notes) == 2, f"the score table of alice, \u0430lice (U+0430), bob, Bob and carol:\n{table}\n(expected " \
+                            "one line for each group of ids that look alike: alice/\u0430lice and Bob/bob)"
+    assert "'\u0430lice' (U+0430 CYRILLIC SMALL LETTER A)" in notes[1] and "'alice'" in notes[1], notes
+    assert notes[0].startswith("look-alike ids, 2 students: 'Bob' / 'bob'"), notes
+    assert not any("carol" in x for x in notes)

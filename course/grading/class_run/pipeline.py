@@ -34,6 +34,7 @@ from ... import sandbox
 from ... import assignments
 from . import batch, course_root, db_url, proc_privacy, runner, stopping, submissions
 from ..records import judge_records
+from ..intake import lms_names
 from ... import settings
 
 EXAMPLES = {"ex-complete": "reference", "ex-blank": "release", "ex-partly-wrong": "partly_wrong"}
@@ -149,6 +150,9 @@ def score_table(root: Path, assignment_ids: list[str], db: str | None = None, wi
         out += [s.ljust(first) + "".join(cells[(s, a)].rjust(cols[a]) for a in block) for s in students]
     if len(blocks) > 1:
         out.append(f"({len(blocks)} blocks of columns to fit {width} columns; --wide prints one table)")
+    for group in lms_names.lookalikes(students):  # two rows that read as one name: say which is which
+        out.append(f"look-alike ids, {len(group)} students: {' / '.join(lms_names.told_apart(s) for s in group)}; "
+                   "match each to the LMS by its user, never by the name")
     return "\n".join(out)
 
 

@@ -18,6 +18,10 @@ import unicodedata
 from dataclasses import dataclass
 
 ID = re.compile(r"\w[\w.@+\-]{0,99}")  # no ".", "..", separators, spaces or control characters
+# An id names folders (gradebook/submitted/<id>/, downloaded/<a>/extracted/<id>/, feedback/<id>/) and files (<id>.log):
+# 100 characters of a 3- or 4-byte script passed the file system's 255 bytes a name, and the extraction's OSError
+# stopped zip_collect for the class (red team 23, host side: a display name of 90 CJK characters).
+ID_BYTES = 100
 TIMESTAMP = r"\d{4}-\d\d-\d\d-\d\d-\d\d-\d\d"
 SHAPES = [
     ("Canvas", re.compile(r"(?P<name>.+?)_(?P<late>LATE_)?(?P<user>\d+)_\d+_(?P<file>.+)", re.S)),
@@ -40,12 +44,12 @@ class Outer:
 def student_id(raw: str) -> str | None:
     """``raw`` as an nbgrader student id (runs of spaces become "-"), or None when it cannot be one."""
     sid = re.sub(r" +", "-", unicodedata.normalize("NFC", raw).strip(" "))
-    return sid if ID.fullmatch(sid) else None
+    return sid if ID.fullmatch(sid) and len(sid.encode("utf-8")) <= ID_BYTES else None
 
 
 def why_not_id(raw: str) -> str:
     return (f"the student id {raw[:120]!r} is not usable (1 to 100 letters, digits or . _ @ + -, "
-            "starting with a letter, digit or _)")
+            f"starting with a letter, digit or _, at most {ID_BYTES} bytes in UTF-8)")
 
 
 def parse(name: str, assignment: str, folder: bool) -> Outer | str | None:
@@ -82,3 +86,30 @@ def file_name_ok(name: str) -> bool:
     """A file name the intake writes as it is: printable, no separator, not hidden, not too long."""
     return (0 < len(name.encode("utf-8", "replace")) <= 200 and name.isprintable() and "/" not in name
             and "\\" not in name and not name.startswith("."))
+
+
+# Letters of other scripts drawn like Latin ones (after NFKC and casefold), the ones an LMS display name can use to
+# pass for a classmate's in a table: Cyrillic, then Greek.
+_LOOKS_LATIN = str.maketrans("авеіјкмнорстухѕԁһӏԛԝүαβεικνορτυχζ", "abeijkmhopctyxsdhlqwyabeiknoptuxz")
+
+
+def skeleton(sid: str) -> str:
+    """What ``sid`` looks like: its NFKC form, case folded, letters that look Latin made Latin."""
+    return unicodedata.normalize("NFKC", sid).casefold().translate(_LOOKS_LATIN)
+
+
+def lookalikes(ids) -> list[list[str]]:
+    """Groups of two or more ``ids`` that look the same (``skeleton``): ``alice`` and ``аlice`` (a Cyrillic а), ``Bob``
+    and ``bob``, ``ｂob`` and ``bob``. Each is a student of their own in the gradebook, but a table of names shows
+    two rows of one name, and a case-insensitive file system or database (a share, MySQL's default collation) makes
+    them one (red team 23, host side)."""
+    groups: dict[str, list[str]] = {}
+    for sid in sorted(set(ids)):
+        groups.setdefault(skeleton(sid), []).append(sid)
+    return [g for g in groups.values() if len(g) > 1]
+
+
+def told_apart(sid: str) -> str:
+    """``sid`` with every character outside ASCII named: ``'аlice' (U+0430 CYRILLIC SMALL LETTER A)``."""
+    odd = [f"U+{ord(c):04X} {unicodedata.name(c, '?')}" for c in dict.fromkeys(sid) if ord(c) > 127]
+    return repr(sid) + (f" ({', '.join(odd)})" if odd else "")
