@@ -69,8 +69,18 @@ def _strip_arg(arg: str) -> tuple[str, str | None, str | None]:
     head, sep, tail = arg.partition("=") if arg.startswith("--") else ("", "", arg)
     if "://" not in tail:
         return arg, None, None
-    url, password, env = without_password(normalize(tail))
-    return (head + sep + url if password is not None else arg), password, env
+    from urllib.parse import unquote, urlsplit  # not sqlalchemy: its import alone is most of the time until exec
+    try:
+        parts = urlsplit(tail)
+        password = parts.password
+    except ValueError:
+        return arg, None, None
+    env = PASSWORD_ENV.get(parts.scheme.split("+")[0])
+    if password is None or env is None:
+        return arg, None, None
+    userinfo, _, host = parts.netloc.rpartition("@")
+    url = parts._replace(netloc=f"{userinfo.partition(':')[0]}@{host}").geturl()
+    return head + sep + url, unquote(password), env
 
 
 def reexec_without_password(module: str, argv: list[str]) -> None:
@@ -82,7 +92,8 @@ def reexec_without_password(module: str, argv: list[str]) -> None:
     ``cluster submit``'s own arguments held it for the whole run (hours of grading, minutes of generate): any
     account on the machine read it in ``/proc/<pid>/cmdline`` (red team 23, host side). An entry point calls this
     before it imports anything heavy, so the instructor's typed password is on the command line only for the
-    interpreter's start (about 0.4 s), and the same process (the same pid) goes on without it."""
+    interpreter's start (0.16 to 0.22 s measured on a loaded 2-core machine, against the whole run before), and the
+    same process (the same pid) goes on without it."""
     moved, new = {}, []
     for arg in argv:
         stripped, password, env = _strip_arg(arg)
