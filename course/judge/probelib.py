@@ -85,6 +85,7 @@ def functions_entered(run, source_files):
     worker = sys.modules.get("course.judge.worker")
     rec = worker._WATCHER[0] if worker is not None else None
     others = rec.others_ran() if rec is not None else {}
+    made = rec.created() if rec is not None else None  # red team 23: a thread born and gone inside the call
     old, old_threads = sys.getprofile(), threading.getprofile()
     threading.setprofile(hook)  # a Python thread started by the call is watched too
     sys.setprofile(hook)
@@ -96,6 +97,10 @@ def functions_entered(run, source_files):
         threading.setprofile(old_threads)
     if off:
         seen.add(f"<none seen: the check's profile hook was switched off during the call ({off[0]})>")
+    born = rec.created_since(made) if made is not None else 0
+    if born > 0:
+        seen.add(f"<none seen: {born} thread(s) or process(es) made during the call other than through threading "
+                 "(_thread.start_new_thread, ctypes' pthread_create, a fork), out of the check's profile hook>")
     woke = rec.woke(others) if others else []
     if woke:
         kinds = " and ".join(f"{n} {w}" for n, w in ((sum(k[0] == "t" for k in woke), "thread(s)"),

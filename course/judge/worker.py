@@ -14,6 +14,7 @@ bytes for values that format does not write; the judge reads the latter with ``w
 """
 from __future__ import annotations
 
+import inspect
 import io
 import linecache
 import os
@@ -465,10 +466,45 @@ def _driver_thread(tid: str) -> bool:
         return False
 
 
+class _InCompiled(threading.local):
+    depth = 0  # torch.cond and its kin's compiled eager path entered on this thread (their graph calls the HOP)
+
+
+_IN_COMPILED = _InCompiled()
+# the control-flow operators whose bodies are the caller's own Python (torch.ops.higher_order.<name>)
+_CONTROL_FLOW = frozenset({"cond", "while_loop", "scan", "map_impl", "associative_scan"})
+
+
+def _probe_function_mode_on() -> bool:
+    """A probe's (recorded) TorchFunctionMode is on the calling thread's stack, and a window is open."""
+    rec = _WATCHER[0]
+    if rec is None or not rec.depth or "function" not in rec.kinds:
+        return False
+    from torch.overrides import _get_current_function_mode_stack
+    return any(getattr(type(m), "_course_recorded", False) for m in _get_current_function_mode_stack())
+
+
+def _out_of_sight(what: str) -> None:
+    rec = _WATCHER[0]
+    if rec is not None and rec.depth and not any("out of the check's sight" in t for t in rec.tampered):
+        rec.tampered.append(f"{what} was called while the check's TorchFunctionMode was entered: the operator's "
+                            "bodies run out of the check's sight (only torch.cond's are shown to it, by running "
+                            "the branch taken as plain code)")
+
+
 def _mark_control_flow() -> None:
-    """A range named COMPILED around torch.cond and its kin, where they are called eagerly (once per process)."""
+    """A range named COMPILED around torch.cond and its kin, where they are called eagerly (once per process).
+
+    Red team 23: the compiled path shows a probe's TorchFunctionMode ``cond`` alone, never the branch's calls (16-01's
+    output made without device= inside a branch passed test_launch_on_x_device). Under a probe's function mode (a
+    window open), torch.cond with a tensor predicate still runs the compiled path (its checks of the branches), then
+    the branch taken as plain code under the mode, whose result it returns: the mode is shown the branch's calls as
+    eager code's, and a call past it inside is judged. while_loop, scan, map and associative_scan there, and the
+    control-flow operators called directly (``torch.ops.higher_order.cond``: the branch runs inside the mode's own
+    handling), fail the call."""
     import torch
     import torch._higher_order_ops as hops
+    from torch._ops import HigherOrderOperator
     mark, compiling = _range, torch.compiler.is_compiling
     for owner, name in ((torch, "cond"), (hops, "cond"), (sys.modules.get("torch._higher_order_ops.cond"), "cond"),
                         (hops, "while_loop"), (hops, "scan"), (hops, "map"), (hops, "associative_scan")):
@@ -476,18 +512,46 @@ def _mark_control_flow() -> None:
         if not callable(inner) or isinstance(inner, types.ModuleType) or getattr(inner, "_course_marked", False):
             continue
 
-        def wrapped(*args, _inner=inner, _cond=name == "cond", **kwargs):
+        def wrapped(*args, _inner=inner, _cond=name == "cond", _name=name, **kwargs):
             # cond with a Python predicate calls the branch eagerly, under the probe's mode as any code: nothing
             # compiled to take for PyTorch's own (red team 22: a branch with torch functions off hid F.cross_entropy)
             if compiling() or (_cond and isinstance(args[0] if args else kwargs.get("pred"), (bool, int, float))):
                 return _inner(*args, **kwargs)
-            with mark(COMPILED):
-                return _inner(*args, **kwargs)
+            watched = _probe_function_mode_on()
+            if watched and not _cond:
+                _out_of_sight(f"torch's {_name}")
+            _IN_COMPILED.depth += 1
+            try:
+                with mark(COMPILED):
+                    out = _inner(*args, **kwargs)
+            finally:
+                _IN_COMPILED.depth -= 1
+            if not (watched and _cond):
+                return out
+            call = inspect.signature(_inner).bind(*args, **kwargs)
+            call.apply_defaults()
+            pred, operands = call.arguments["pred"], call.arguments["operands"]
+            with mark(COMPILED), torch._C.DisableTorchFunction():
+                take = bool(pred)
+            return (call.arguments["true_fn"] if take else call.arguments["false_fn"])(*operands)
 
         wrapped._course_marked = True
         wrapped.__wrapped__ = inner
         wrapped.__name__, wrapped.__qualname__, wrapped.__doc__ = inner.__name__, inner.__qualname__, inner.__doc__
         setattr(owner, name, wrapped)
+    call = HigherOrderOperator.__call__
+    if getattr(call, "_course_marked", False):
+        return
+
+    def __call__(self, *args, **kwargs):
+        if getattr(self, "_name", None) in _CONTROL_FLOW and not _IN_COMPILED.depth and not compiling() \
+                and _probe_function_mode_on():
+            _out_of_sight(f"torch.ops.higher_order.{self._name}")
+        return call(self, *args, **kwargs)
+
+    __call__._course_marked = True
+    __call__.__wrapped__ = call
+    HigherOrderOperator.__call__ = __call__
 
 
 def _mark_distributed() -> None:
@@ -570,6 +634,9 @@ class Recorder:
         self.ancestors: set[str] = set()  # the processes above the worker (the sandbox's init, a zygote)
         self._pid0: int | None = None  # the sandbox's last pid when the window opened
         self._opened: dict[str, int] = {}  # how many of each of the judge's ranges it had opened then
+        # threads started through threading, and other tasks through Python (_thread itself, a process), since the
+        # start: a call watched without a window (functions_entered) compares them, and the sandbox's last pid
+        self.starts = {"threading": 0, "other": 0}
 
     # ------------------------------------------------------------ threads and processes started in a window
     def watch_spawning(self) -> None:
@@ -601,6 +668,7 @@ class Recorder:
 
         def audit(event, args):
             if event in _SPAWN_EVENTS:
+                _WATCHER[0].starts["other"] += 1
                 started(f"a process ({event})")
 
         sys.addaudithook(audit)
@@ -611,7 +679,8 @@ class Recorder:
             if inner is None:
                 continue
 
-            def start(function, *args, _inner=inner, **kwargs):
+            def start(function, *args, _inner=inner, _how="threading" if mod is threading else "other", **kwargs):
+                _WATCHER[0].starts[_how] += 1
                 started("a thread")
 
                 def run(*a, **k):
@@ -632,6 +701,22 @@ class Recorder:
         ran = {f"t{t}": ns for t, ns in _cpu_ns(t for t in _threads() - self.baseline - {me}
                                                  if t in self.python_threads or not _driver_thread(t)).items()}
         return ran | {f"p{p}": ns for p, ns in _process_cpu(self._watched()).items()}
+
+    def created(self) -> tuple:
+        """What ``created_since`` compares: the threads and tasks started through Python so far, and the sandbox's
+        last pid."""
+        return self.starts["threading"], self.starts["other"], _last_pid() if self.sandboxed else None
+
+    def created_since(self, before: tuple) -> int:
+        """How many threads or processes were made since ``created()`` returned ``before`` other than through
+        threading (whose threads a profile hook follows): through _thread itself, os.fork or subprocess (Python's),
+        or in the sandbox any task at all (ctypes' pthread_create or a raw clone: the namespace's last pid moved
+        past the threading threads started meanwhile; red team 23)."""
+        threads, other, pid = self.created()
+        made = other - before[1]
+        if pid is not None and before[2] is not None:
+            made = max(made, pid - before[2] - (threads - before[0]))
+        return made
 
     def woke(self, before: dict[str, int]) -> list[str]:
         """Of ``others_ran()``'s threads and processes, those that ran since (one gone since ran)."""
