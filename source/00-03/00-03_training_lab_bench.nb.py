@@ -359,6 +359,10 @@ print("first step / lr:", ((_m1 / (1 - 0.9)) / ((_v1 / (1 - 0.999)).sqrt() + 1e-
 # * `self.state[p]` holds `"exp_avg"`, `"exp_avg_sq"` and `"step"` with the values `torch.optim.AdamW` keeps
 #   (the two moments as tensors of `p`'s shape, dtype and device; `"step"` as a number or a 0-dim tensor), so that `state_dict()` loaded into a fresh `ScratchAdamW`
 #   continues exactly, whichever step it was saved after.
+# * Float16 parameters included (their moments are float16 too, as above): a gradient of 256 or more squares past
+#   float16's largest value, 65504, so never hold $g^2$ or $v / (1-\beta_2^t)$ in float16 (they become `inf` and the
+#   weight stops moving). `torch.optim.AdamW` squares $g$ inside `addcmul_` (which computes in float32) and divides
+#   $\sqrt{v}$ by $\sqrt{1-\beta_2^t}$; a float16 parameter must follow it to float16 rounding.
 # * Raise `ValueError` for a negative `lr`, `eps` or `weight_decay`, and for a beta outside `[0, 1)`.
 
 # %% [solution] id=adamw_impl
@@ -394,7 +398,7 @@ class ScratchAdamW(torch.optim.Optimizer):
                 m, v = state["exp_avg"], state["exp_avg_sq"]
                 m.mul_(b1).add_(g, alpha=1 - b1)
                 v.mul_(b2).addcmul_(g, g, value=1 - b2)
-                denom = (v / (1 - b2 ** t)).sqrt() + eps
+                denom = v.sqrt() / math.sqrt(1 - b2 ** t) + eps
                 p.addcdiv_(m, denom, value=-lr / (1 - b1 ** t))
         ### END SOLUTION
 

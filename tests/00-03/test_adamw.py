@@ -145,6 +145,25 @@ def test_state_follows_parameter_dtype(student, gen, dtype):
     compare(res, reference(values, groups, grads), describe(f"{dtype} parameters", groups), state=True, tol=tol)
 
 
+# float16 parameters with gradients of 260 to 700: g**2 (up to 490000) and v / (1 - beta2**t) pass float16's largest
+# value, 65504, while (1 - beta2) * g**2 (beta2 0.99 and 0.95) and the moments themselves stay finite
+FP16_GROUPS = [{"idx": [0, 1], "hyper": {"lr": 0.1, "betas": (0.9, 0.99), "eps": 1e-8, "weight_decay": 0.1}},
+               {"idx": [2], "hyper": {"lr": 0.05, "betas": (0.8, 0.95), "eps": 1e-6, "weight_decay": 0.0}}]
+
+
+def test_float16_large_gradients(student, gen):
+    """float16 parameters with gradients of 256 or more (whose squares pass float16's largest value) step as torch.optim.AdamW steps them: no inf in exp_avg_sq, no weight stuck"""
+    values, grads = draw(gen, steps=3, zero_at=())
+    big = lambda g: g.sign() * (260.0 + 440.0 * torch.rand(g.shape, generator=gen, dtype=f64))  # noqa: E731
+    values = [v.half() for v in values]
+    grads = [[(big(g) if i != 1 else g).half() for i, g in enumerate(gs)] for gs in grads]
+    res = student.call("adamw_run", values=values, groups=FP16_GROUPS, grads=grads)
+    what = describe("float16 parameters 0 and 2 with gradients of magnitude 260 to 700, parameter 1 with small ones; "
+                    "clause: float16 parameters included, never hold g**2 or v / (1 - beta2**t) in float16",
+                    FP16_GROUPS)
+    compare(res, reference(values, FP16_GROUPS, grads), what, state=True, tol=dict(atol=1e-2, rtol=1e-2))
+
+
 def test_step_count_past_bfloat16_precision(student, gen):
     """state[p]['step'] counts every step exactly, past 256 too, for a bfloat16 parameter (a count kept in bfloat16 stops at 256)"""
     groups = [{"idx": [0], "hyper": {"lr": 1e-3, "weight_decay": 0.0}}]

@@ -54,8 +54,8 @@ CELLS = {
                 st["exp_avg"].copy_(b1 * st["exp_avg"] + (1 - b1) * g)
                 st["exp_avg_sq"].copy_(b2 * st["exp_avg_sq"] + (1 - b2) * g * g)
                 m_hat = st["exp_avg"] / (1 - b1 ** t)
-                v_hat = st["exp_avg_sq"] / (1 - b2 ** t)
-                p.copy_(p - group["lr"] * m_hat / (v_hat.sqrt() + group["eps"]))
+                root_v_hat = st["exp_avg_sq"].sqrt() / math.sqrt(1 - b2 ** t)
+                p.copy_(p - group["lr"] * m_hat / (root_v_hat + group["eps"]))
 ''',
 }
 EXPECT = {"sgd": "pass", "adamw": "pass"}

@@ -21,8 +21,8 @@ CELLS = {
         "                    state[\"step\"] = torch.tensor(0.0, dtype=torch.float32)\n"), (
         "                t = int(state[\"step\"]) + 1\n                state[\"step\"] = t\n",
         "                state[\"step\"] += 1\n                t = int(state[\"step\"].item())\n"), (
-        "                denom = (v / (1 - b2 ** t)).sqrt() + eps\n",
-        "                denom = v.sqrt() / math.sqrt(1 - b2 ** t) + eps\n")),
+        "                denom = v.sqrt() / math.sqrt(1 - b2 ** t) + eps\n",
+        "                denom = v.sqrt().div(math.sqrt(1 - b2 ** t)).add(eps)\n")),
     "collate_impl": '''def pad_collate(samples, padding_value=0.0):
     """Pad (sequence, label) samples of different lengths into one batch dict."""
     if not len(samples):

@@ -1,8 +1,9 @@
 """Held-out gap-hunting round 5 (issue 39, 2026-12-02): correct, written unusually. accumulate_grads takes
 torch.autograd.grad of each share-weighted micro-loss (allow_unused) and adds the sums into .grad at the end;
 MomentumSGD writes the four lines with out-of-place tensors and a dict lookup for the buffer; ScratchAdamW keeps
-"step" as a Python int and divides by sqrt(v / (1 - beta2^t)); the schedule is three early returns; pad_collate
-fills a padding-valued tensor with one index_put over the flattened (batch * L_max) rows. Every task must pass.
+"step" as a Python int and divides sqrt(v) by (1 - beta2^t) ** 0.5 (since round 22: sqrt(v / (1 - beta2^t))
+overflows for float16); the schedule is three early returns; pad_collate fills a padding-valued tensor with one
+index_put over the flattened (batch * L_max) rows. Every task must pass.
 The held5_* known-wrong examples are single edits of these cells (see _held5.py)."""
 EXPECT = {t: "pass" for t in ["accumulate", "sgd", "adamw", "schedule", "collate"]}
 CELLS = {
@@ -94,7 +95,7 @@ class ScratchAdamW(torch.optim.Optimizer):
                 m, v = state["exp_avg"], state["exp_avg_sq"]
                 m.mul_(b1).add_(g, alpha=1 - b1)
                 v.mul_(b2).addcmul_(g, g, value=1 - b2)
-                denom = (v / (1 - b2 ** t)).sqrt().add_(eps)
+                denom = (v.sqrt() / (1 - b2 ** t) ** 0.5).add_(eps)
                 p.addcdiv_(m, denom, value=-lr / (1 - b1 ** t))
 ''',
     "schedule_impl": '''
