@@ -178,15 +178,48 @@ def test_tie_oldest_segment_first(student, gen):
                         "taken, by creation order")
 
 
+def _merged_hole_tie(gen, first, second):
+    """A tie in one 20 MiB segment where the lower hole is what is left of two merged blocks after a split:
+    [P d | B b | X x | H h | Y rest]; H freed, then P and B (``first``, then ``second``, which merges with it
+    into one block at offset 0: P freed second merges with the block after it, B with the block before it);
+    R (d + b - h) takes that d + b hole (H is too small) and leaves an h hole at offset R, below H. Q (h) must
+    take that lower hole; then R and X are freed, and a (d + b + x) request fits only if Q sits in H's place
+    (the free space is then [0, d + b + x) in one block)."""
+    half = 512 * KiB
+    b, x = (3 * half, 4 * half)[int(torch.randint(0, 2, (1,), generator=gen))], 4 * half
+    h = int(torch.randint(3, 7, (1,), generator=gen)) * half
+    d = h + x + int(torch.randint(1, 7, (1,), generator=gen)) * half
+    rest = 20 * MiB - (d + b + x + h)  # 5 to 11 MiB; Y fills it (two tensors when 10 MiB or more)
+    fill = [("alloc", "Y", rest)] if rest < 10 * MiB else [("alloc", "Y", 5 * MiB), ("alloc", "Y2", rest - 5 * MiB)]
+    r = d + b - h
+    ops = [("alloc", "P", d), ("alloc", "B", b), ("alloc", "X", x), ("alloc", "H", h), *fill,
+           ("free", "H"), ("free", first), ("free", second), ("alloc", "R", r), ("alloc", "Q", h), ("free", "R"),
+           ("free", "X"), ("alloc", "W", d + b + x)]
+    what = (f"a 20 MiB segment [P {_fmt(d)} | B {_fmt(b)} | X {_fmt(x)} | H {_fmt(h)} | Y {_fmt(rest)}]; H freed, "
+            f"then {first} and {second}, which merge into one {_fmt(d + b)} hole at offset 0 (a merged block starts "
+            f"where the lower of the two started); R ({_fmt(r)}) splits that hole and leaves {_fmt(h)} free at "
+            f"offset {_fmt(r)}, below H's equal hole at offset {_fmt(d + b + x)}: Q ({_fmt(h)}) must take the lower "
+            f"one (rule 4: a tie on size goes to the lowest offset), so that once R and X are freed W ({_fmt(d + b + x)}) fits the block they leave at offset 0")
+    return ops, what
+
+
+def _fmt(n):
+    return C.fmt_bytes(n)
+
+
 def test_tie_lowest_offset_first(student, gen):
-    """best fit: of two equal free blocks in one segment, the one at the lower offset is taken"""
+    """best fit: of two equal free blocks in one segment, the one at the lower offset is taken (also when the lower
+    one is what is left of two merged blocks after a split)"""
     d = int(torch.randint(0, 512, (1,), generator=gen)) * KiB
     # one 20 MiB segment [a 3 | b 2 | c 3 | d 12]; a and c freed: two 3 MiB holes
     ops = [("alloc", "a", 3 * MiB), ("alloc", "b", 2 * MiB), ("alloc", "c", 3 * MiB), ("alloc", "d", 12 * MiB),
            ("free", "a"), ("free", "c"), ("alloc", "x", 3 * MiB), ("free", "b"), ("free", "d"),
            ("alloc", "y", 16 * MiB + d)]
-    C.compare_with_tail(student, ops, ref.simulate(ops), gen, "two equal 3 MiB holes in one segment (the lower one "
-                        "must be taken, leaving 17 MiB free after it)")
+    cases = [(ops, "two equal 3 MiB holes in one segment (the lower one must be taken, leaving 17 MiB free after it)"),
+             _merged_hole_tie(gen, "P", "B"), _merged_hole_tie(gen, "B", "P")]
+    for k in torch.randperm(len(cases), generator=gen).tolist():
+        ops, what = cases[k]
+        C.compare_with_tail(student, ops, ref.simulate(ops), gen, what)
 
 
 def test_tie_older_segment_whatever_its_size_or_free_memory(student, gen):
