@@ -47,7 +47,9 @@ def test_the_pipelines_own_command_line_loses_the_password_before_the_run_goes_o
             if "password was on this command line" in line or time.monotonic() > deadline:
                 break
         os.kill(proc.pid, signal.SIGSTOP)  # the run as it goes on, held still while it is read
-        args, environ = _cmdline(proc.pid), open(f"/proc/{proc.pid}/environ", "rb").read()
+        args = _cmdline(proc.pid)
+        with open(f"/proc/{proc.pid}/environ", "rb") as fh:
+            environ = fh.read()
     finally:
         proc.kill()
         proc.communicate()
@@ -153,7 +155,8 @@ def test_a_bidi_control_in_a_name_turns_no_row_of_grades_csv_around(tmp_path, mo
                        "\u2066\u2067\u2068\u2069"})
     assert not controls, f"grades.csv holds bidirectional controls {controls} from eve's name {BIDI_NAME} (expected " \
                          "each written as <U+...>: one turns the rest of her row around where the file is read as text)"
-    row = next(csv.DictReader(dest.open(newline="")))
+    with dest.open(newline="") as fh:
+        row = next(csv.DictReader(fh))
     assert (row["last_name"], row["first_name"], row["email"]) == ("Smith<U+202E>", "Eve<U+2067>",
                                                                     "<U+200F>eve@example.org"), row
 
