@@ -96,7 +96,8 @@ print("BatchNorm buffers:", list(dict(nn.BatchNorm1d(3).named_buffers())))
 #   (an `nn.ModuleList` is simplest) holding one block per entry of `widths` under the names `"0"`, `"1"`
 #   and so on (block `i` maps width `widths[i-1]` to `widths[i]`; block 0 starts from `in_features`), and
 #   `self.head = nn.Linear(last_width, num_classes)` where `last_width` is `widths[-1]`, or `in_features`
-#   if `widths` is empty.
+#   if `widths` is empty. `widths` is only read: the caller's list stays as it was, so a second model built
+#   from it gets the same blocks.
 # * Each block, mapping `d_in` to `d_out`, owns:
 #   - `norm`: `nn.LayerNorm(d_in)` if `norm=True`; if `norm=False` it has **no** normalisation parameters
 #     (use `nn.Identity()` or `None`);

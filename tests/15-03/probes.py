@@ -162,8 +162,14 @@ def RootLSTM():
     return nn.LSTM(3, 4, num_layers=2, bidirectional=True)
 
 
+def RootGroupNorm():
+    """A normalisation layer handed over as the model itself: its scale is named plain "weight", and the module
+    that owns it is the model (named "" by named_modules()), not a module named "weight"."""
+    return nn.GroupNorm(2, 6)
+
+
 PG_MODELS = {"tiny": TinyConvNet, "frozen": FrozenStemNet, "tied": TiedNet, "prefix": PrefixNet, "norms": NormZoo,
-             "seq": SeqNet, "rnn": RootLSTM}
+             "seq": SeqNet, "rnn": RootLSTM, "rootnorm": RootGroupNorm}
 
 
 def build_pg_model(name, seed, freeze=()):
@@ -225,9 +231,26 @@ class Saturate(nn.Module):
         return torch.sigmoid(x) * 0.5e308 + 1.2e308
 
 
-class Raiser(nn.Module):
+class Crowd(nn.Module):
+    """Maps into (2000, 3000): in float16 every value is finite, a few dozen of them sum past 65504 (output.sum()
+    is inf), while output.mean() and output.std(), which PyTorch accumulates in float32, are finite."""
+
     def forward(self, x):
-        self.raised = RuntimeError("deliberate failure inside forward")  # kept: the caller must get this object
+        return torch.sigmoid(x) * 1000 + 2000
+
+
+class Raiser(nn.Module):
+    """Raises in forward: a RuntimeError, or (interrupt=True) a KeyboardInterrupt, Ctrl-C while debugging,
+    which is a BaseException but not an Exception."""
+
+    def __init__(self, interrupt=False):
+        super().__init__()
+        self.interrupt = interrupt
+
+    def forward(self, x):
+        # kept: the caller must get this very object
+        self.raised = KeyboardInterrupt("deliberate interrupt inside forward") if self.interrupt else \
+            RuntimeError("deliberate failure inside forward")
         raise self.raised
 
 
@@ -261,8 +284,14 @@ def build_hook_model(name, seed):
         # own over named_children() reaches it twice (two hooks, four records)
         shared = nn.Linear(5, 5)
         m = nn.Sequential(nn.Sequential(shared, nn.ReLU()), nn.Sequential(shared, nn.Tanh()), nn.Linear(5, 2))
+    elif name == "half":
+        # float16: the Crowd layer's 48 values (about 2500 each) are finite and so are their mean and std, but
+        # their sum is not: a mean taken as output.sum() / numel, or a 'finite' from the sum, says inf
+        return nn.Sequential(nn.Linear(4, 6), Crowd(), nn.Tanh()).half()
     elif name == "raises":
         m = nn.Sequential(nn.Linear(4, 4), nn.ReLU(), Raiser(), nn.Linear(4, 2))
+    elif name == "interrupt":
+        m = nn.Sequential(nn.Linear(4, 4), nn.ReLU(), Raiser(interrupt=True), nn.Linear(4, 2))
     else:
         raise KeyError(name)
     return m.double()
@@ -283,9 +312,10 @@ def _plain_state(module):
 
 
 # ====================================================================== dynamic
-def skipmlp_run(ns, in_features, widths, num_classes, norm, x, drop, v, seed, no_grad=False):
+def skipmlp_run(ns, in_features, widths, num_classes, norm, x, drop, v, seed, no_grad=False, again=None):
     """Build SkipMLP, randomise its parameters, run forward(x, drop) (under torch.no_grad() if asked) and a
-    backward with cotangent v; x_after: the batch handed to forward, as it is afterwards."""
+    backward with cotangent v; x_after: the batch handed to forward, as it is afterwards. again: a second
+    drop list; the same model is then called once more, forward(x, drop=again) under no_grad (out_again)."""
     cls = get(ns, "SkipMLP")
     torch.manual_seed(seed)
     model = cls(in_features, list(widths), num_classes, norm=norm)
@@ -305,15 +335,25 @@ def skipmlp_run(ns, in_features, widths, num_classes, norm, x, drop, v, seed, no
     if out.requires_grad and v is not None and tuple(v.shape) == tuple(out.shape):
         out.backward(v.to(out.dtype))
         grads = {n: (p.grad.detach().clone() if p.grad is not None else None) for n, p in model.named_parameters()}
+    out_again = None
+    if again is not None:  # the drop of the first call must not carry over into this one
+        with torch.no_grad():
+            out_again = model(x.clone(), drop=list(again))
+        out_again = out_again.detach() if isinstance(out_again, torch.Tensor) else None
     return {"state": state, "n_params": n_params, "out": out.detach(), "grads": grads,
-            "requires_grad": bool(out.requires_grad), "x_after": x_in.detach().clone()}
+            "requires_grad": bool(out.requires_grad), "x_after": x_in.detach().clone(), "out_again": out_again}
 
 
 def skipmlp_keys(ns, in_features, widths, num_classes, norm):
-    """The parameter/buffer names and shapes of a freshly built SkipMLP."""
+    """The parameter/buffer names and shapes of a freshly built SkipMLP, and of a second one built from the
+    same list object (as a caller building two models from one config does), with that list afterwards."""
     cls = get(ns, "SkipMLP")
-    model = cls(in_features, list(widths), num_classes, norm=norm)
-    return {k: list(v.shape) for k, v in model.state_dict().items()}
+    ws = list(widths)
+    model = cls(in_features, ws, num_classes, norm=norm)
+    keys = {k: list(v.shape) for k, v in model.state_dict().items()}
+    second = cls(in_features, ws, num_classes, norm=norm)
+    return {"keys": keys, "keys_again": {k: list(v.shape) for k, v in second.state_dict().items()},
+            "widths_after": [int(w) if isinstance(w, int) else repr(w) for w in ws]}
 
 
 # ====================================================================== param groups
@@ -361,13 +401,23 @@ def param_groups_run(ns, model, seed, lr, weight_decay, head_lr_mult, steps, hea
 
 
 # ====================================================================== state_dict surgery
-def convert_run(ns, old_state):
-    """convert_checkpoint on a checkpoint dict; also hand back the input afterwards (must be unchanged)."""
+def convert_run(ns, old_state, second_state=None):
+    """convert_checkpoint on a checkpoint dict; also hand back the input afterwards (must be unchanged).
+    second_state: a second checkpoint converted right after; the first result must be a dict of its own that
+    the second call leaves as it was (same_object / first_changed)."""
     fn = get(ns, "convert_checkpoint")
     before_keys = list(old_state.keys())
     new = fn(old_state)
     if not isinstance(new, dict):
         raise TypeError(f"convert_checkpoint returned {type(new).__name__}, expected a dict")
+    second = {}
+    if second_state is not None:
+        snap = {k: (v.detach().clone() if isinstance(v, torch.Tensor) else v) for k, v in new.items()}
+        new2 = fn(second_state)
+        changed = sorted(str(k) for k in set(snap) | set(new) if k not in snap or k not in new or not (
+            isinstance(new[k], torch.Tensor) and isinstance(snap[k], torch.Tensor) and new[k].shape == snap[k].shape
+            and torch.equal(new[k], snap[k])))
+        second = {"same_object": new2 is new, "first_changed": changed}
     out = {}
     for k, v in new.items():
         if isinstance(v, torch.Tensor):
@@ -376,7 +426,7 @@ def convert_run(ns, old_state):
             out[str(k)] = repr(v)[:100]
     return {"new": out, "old_after": {k: (v.detach().clone() if isinstance(v, torch.Tensor) else repr(v)[:100])
                                        for k, v in old_state.items()},
-            "old_keys_before": before_keys}
+            "old_keys_before": before_keys, "second": second}
 
 
 # ====================================================================== lazy modules
@@ -611,16 +661,17 @@ def trace_run(ns, model, seed, x, user_hook=False):
             "user_fired_during": fired_during, "user_fired_later": len(fired) - fired_during}
 
 
-def trace_raising_run(ns, seed, x):
-    """trace_activations on a model whose forward raises: the error must propagate, hooks must be gone."""
+def trace_raising_run(ns, seed, x, model="raises"):
+    """trace_activations on a model whose forward raises (model "interrupt": a KeyboardInterrupt): the error
+    must propagate, hooks must be gone."""
     fn = get(ns, "trace_activations")
-    m = build_hook_model("raises", seed)
+    m = build_hook_model(model, seed)
     counts_before, glob_before = _hook_counts(m)
     err = {"raised": False, "type": "", "message": "", "mro": []}
     same = False
     try:
         fn(m, x.clone())
-    except Exception as exc:  # the very exception object forward raised must arrive, not a new one wrapping it
+    except BaseException as exc:  # the very exception object forward raised must arrive, not a new one wrapping it
         err = {"raised": True, "type": type(exc).__name__, "message": str(exc)[:500],
                "mro": [c.__name__ for c in type(exc).__mro__]}
         same = exc is getattr(m[2], "raised", None)

@@ -107,8 +107,20 @@ def test_input_checkpoint_left_unchanged(student, gen):
     """convert_checkpoint returns a new dict and leaves the old one (keys and values) as it was"""
     old = make_old(3, 4, 5, 2, int(torch.randint(0, 10**6, (1,), generator=gen)))
     sd = old.state_dict()
-    r = student.call("convert_run", old_state={k: v.clone() for k, v in sd.items()})
+    # then a second checkpoint (other sizes) converted right after: the first result is a dict of its own
+    other = make_old(2, 3, 4, 5, int(torch.randint(0, 10**6, (1,), generator=gen))).state_dict()
+    r = student.call("convert_run", old_state={k: v.clone() for k, v in sd.items()},
+                     second_state={k: v.clone() for k, v in other.items()})
     what = "convert_checkpoint(old_state)"
+    second = r["second"]
+    expect(not second["same_object"],
+           f"convert_checkpoint(OldNet(3, 4, 5, 2).state_dict()), then convert_checkpoint(OldNet(2, 3, 4, 5)"
+           f".state_dict()): both calls returned the same dict object; the clause 'returns a **new** dict' (a dict "
+           f"kept between calls, e.g. a mutable default argument, is overwritten by the next conversion)")
+    expect(not second["first_changed"],
+           f"convert_checkpoint(OldNet(3, 4, 5, 2).state_dict()), then convert_checkpoint(OldNet(2, 3, 4, 5)"
+           f".state_dict()): the second call changed the first result's entries {second['first_changed'][:6]}; "
+           f"the clause 'returns a **new** dict': each call builds its own")
     expect(list(r["old_after"].keys()) == list(sd.keys()),
            f"{what} changed the keys of old_state: it now has {list(r['old_after'].keys())[:6]}...; "
            f"build a new dict instead")

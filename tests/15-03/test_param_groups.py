@@ -20,7 +20,10 @@ MODELS = {"tiny": "a small CNN with BatchNorm, GroupNorm and LayerNorm", "frozen
                  "a MultiheadAttention (in_proj_bias) and a learned 0-dim temperature (neither a bias nor a "
                  "normalisation parameter)",
           "rnn": "an nn.LSTM(3, 4, num_layers=2, bidirectional=True) passed as the model itself (its biases are named "
-                 "bias_ih_l0, bias_hh_l0, ..., bias_hh_l1_reverse at the top level, with no '.' before them)"}
+                 "bias_ih_l0, bias_hh_l0, ..., bias_hh_l1_reverse at the top level, with no '.' before them)",
+          "rootnorm": "an nn.GroupNorm(2, 6) passed as the model itself (a normalisation layer whose parameters are "
+                      "named plain 'weight' and 'bias': the module owning them is the model, named '' by "
+                      "named_modules())"}
 
 
 def expected(model, seed, lr, wd, mult, prefix="head", freeze=()):
@@ -124,7 +127,7 @@ def test_learning_rates(student, gen, model, mult):
                  + (" (it is part of the head)" if n.startswith("head.") else " (it is not part of the head)"))
 
 
-@pytest.mark.parametrize("model", ["tiny", "frozen", "tied", "norms", "seq", "rnn"])
+@pytest.mark.parametrize("model", ["tiny", "frozen", "tied", "norms", "seq", "rnn", "rootnorm"])
 def test_weight_decay_rule(student, gen, model):
     """Biases and normalisation parameters get weight_decay 0, all other parameters weight_decay"""
     d = draw(gen, model)
@@ -137,7 +140,8 @@ def test_weight_decay_rule(student, gen, model):
         if got[n][1] is None:
             fail(f"{what}: the group holding '{n}' has no 'weight_decay' key (keys: {got[n][2]})")
         if not abs(got[n][1] - wd) <= 1e-12:  # nor a NaN weight decay
-            kind = "a bias or normalisation parameter, so no decay" if wd == 0.0 else "a weight matrix/kernel"
+            kind = ("a bias or a normalisation layer's parameter, so no decay: the clause 'biases ... and the parameters "
+                    "of normalisation layers ... get weight_decay=0.0'") if wd == 0.0 else "a weight matrix/kernel"
             fail(f"{what}: '{n}' gets weight_decay={got[n][1]:g}, expected {wd:g} ({kind})")
 
 

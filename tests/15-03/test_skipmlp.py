@@ -4,6 +4,7 @@ import torch
 import torch.nn.functional as F
 from hypothesis import HealthCheck, Phase, example, given, settings, strategies as st
 
+from course.judge.adapter import StudentError
 from course.judge.expect import expect, expect_close, fail
 
 pytestmark = pytest.mark.task("skipmlp")
@@ -57,13 +58,13 @@ def reference_forward(state, x, n_blocks, norm, drop):
 
 
 def run_and_compare(student, in_features, widths, num_classes, norm, x, drop, seed, gen=None, grads=False,
-                    no_grad=False):
+                    no_grad=False, again=None):
     what = (f"SkipMLP({in_features}, {widths}, {num_classes}, norm={norm})"
             f"(x of shape {tuple(x.shape)}{'' if drop is None else f', drop={drop}'})"
             f"{' under torch.no_grad()' if no_grad else ''}")
     v = torch.randn(x.shape[0], num_classes, dtype=f64, generator=gen) if grads else None
     r = student.call("skipmlp_run", in_features=in_features, widths=widths, num_classes=num_classes, norm=norm,
-                     x=x, drop=drop, v=v, seed=seed, no_grad=no_grad)
+                     x=x, drop=drop, v=v, seed=seed, no_grad=no_grad, again=again)
     compare_keys({k: list(t.shape) for k, t in r["state"].items()},
                  expected_shapes(in_features, widths, num_classes, norm), what)
     # Anchored: the reference forward below runs on the parameters the worker reports, so they must be the
@@ -77,6 +78,15 @@ def run_and_compare(student, in_features, widths, num_classes, norm, x, drop, se
     state = {k: t.to(f64).requires_grad_(True) for k, t in r["state"].items()}
     want = reference_forward(state, x, len(widths), norm, set(drop or ()))
     expect_close(r["out"], want.detach(), what + ", output", atol=1e-10, rtol=1e-8)
+    if again is not None:  # the same model called once more: only this call's drop counts
+        if r["out_again"] is None:
+            fail(f"{what}, then forward(x, drop={list(again)}) on the same model: no tensor came back")
+        with torch.no_grad():
+            want_again = reference_forward(state, x, len(widths), norm, set(again))
+        expect_close(r["out_again"], want_again,
+                     f"{what}, then forward(x, drop={list(again)}) on the same model (the clause 'for a block whose "
+                     f"index is in drop, use only its shortcut' reads each call's own drop: a block dropped in an "
+                     f"earlier call runs its branch again unless this call drops it)", atol=1e-10, rtol=1e-8)
     if not torch.equal(r["x_after"], x):
         fail(f"{what}: forward changed the caller's x (largest change {(r['x_after'] - x).abs().max().item():.3g}); "
              f"the clause 'The result is a new tensor: x itself stays as it was (under torch.no_grad() too)' (an "
@@ -118,8 +128,14 @@ def test_state_dict_structure(student, gen, cfg):
     in_features, widths = resize(gen, *cfg[:2])
     num_classes = int(torch.randint(1, 11, (1,), generator=gen))
     got = student.call("skipmlp_keys", in_features=in_features, widths=widths, num_classes=num_classes, norm=norm)
-    compare_keys(got, expected_shapes(in_features, widths, num_classes, norm),
-                 f"SkipMLP({in_features}, {widths}, {num_classes}, norm={norm})")
+    what = f"SkipMLP({in_features}, {widths}, {num_classes}, norm={norm})"
+    compare_keys(got["keys"], expected_shapes(in_features, widths, num_classes, norm), what)
+    if got["widths_after"] != list(widths):
+        fail(f"{what} changed the caller's widths list: {list(widths)} before, {got['widths_after']} after; the clause "
+             f"'holding one block per entry of widths' then fails for the next model built from that list (build "
+             f"a list of your own, e.g. [in_features, *widths], instead of inserting into widths)")
+    compare_keys(got["keys_again"], expected_shapes(in_features, widths, num_classes, norm),
+                 f"a second {what} built from the same widths list")
 
 
 @settings(max_examples=8, **SETTINGS)
@@ -141,6 +157,14 @@ def test_image_batches_are_flattened(student, gen):
     run_and_compare(student, 784, [16, 16, 8], 10, True, x, None, int(torch.randint(0, 10**6, (1,), generator=gen)))
     x = torch.randn(2, 3, 2, 2, generator=gen, dtype=f64)
     run_and_compare(student, 12, [12], 4, False, x, None, 7)
+    # a batch of ONE image: only the batch dimension of size 1 stays (x.squeeze() removes it too)
+    x = torch.rand(1, 1, 5, 5, generator=gen, dtype=f64)
+    try:
+        run_and_compare(student, 25, [6, 6], 3, True, x, None, int(torch.randint(0, 10**6, (1,), generator=gen)))
+    except StudentError as e:
+        fail(f"SkipMLP(25, [6, 6], 3)(x of shape (1, 1, 5, 5)), a batch of one image, expected an output of shape "
+             f"(1, 3): {e} (the clause 'x is always a batch: a single example comes as (1, in_features)': flatten "
+             f"everything but the batch dimension, x.flatten(1), also when it is 1; x.squeeze() drops it too)")
 
 
 def test_three_dim_batches_are_flattened(student, gen):
@@ -180,7 +204,8 @@ def test_dropped_blocks_use_only_the_shortcut(student, seed, widths, norm, data)
                                      min_size=1, max_size=2), label="indices no block has")
     gen = torch.Generator().manual_seed(seed)
     x = torch.randn(3, 5, generator=gen, dtype=f64)
-    run_and_compare(student, 5, widths, 3, norm, x, drop, seed % 100000)
+    # then the same model with drop=(): a drop kept on the blocks across calls shows there
+    run_and_compare(student, 5, widths, 3, norm, x, drop, seed % 100000, again=[])
 
 
 # under no_grad (inference: the notebook's accuracy()), where an in-place add onto an identity shortcut is
@@ -199,4 +224,5 @@ def test_gradients_follow_the_path_taken(student, gen, cfg):
     in_features, widths, num_classes, norm, drop = cfg
     x = torch.randn(4, in_features, generator=gen, dtype=f64)
     run_and_compare(student, in_features, widths, num_classes, norm, x, drop,
-                    int(torch.randint(0, 10**6, (1,), generator=gen)), gen=gen, grads=True)
+                    int(torch.randint(0, 10**6, (1,), generator=gen)), gen=gen, grads=True,
+                    again=[] if drop else None)
