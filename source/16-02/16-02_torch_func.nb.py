@@ -136,7 +136,8 @@ print("jacfwd:", jacfwd(_Square.apply)(x).diag(), " jacrev:", jacrev(_Square.app
 # * `SiLU.apply(x)` takes a floating-point tensor of any shape (0-dim and empty included) and returns
 #   `x * torch.sigmoid(x)` with `x`'s shape, dtype and device, equal to `F.silu(x)`.
 # * `forward` takes only `x` (no `ctx`), and `setup_context(ctx, inputs, output)` saves what the two formulas
-#   need; with `generate_vmap_rule = True`, `SiLU.apply` works under `vmap`, `grad`, `jacfwd` and `jacrev`.
+#   need on that call's `ctx` (several calls may await their backward at once, each at its own `x`); with
+#   `generate_vmap_rule = True`, `SiLU.apply` works under `vmap`, `grad`, `jacfwd` and `jacrev`.
 # * `backward(ctx, g)` returns `g * f'(x)` and `jvp(ctx, t)` returns `t * f'(x)`, with
 #   `f'(x) = s + x * s * (1 - s)` and `s = sigmoid(x)`; forward mode (dual numbers, `jvp`, `jacfwd`) uses
 #   `jvp`, never `backward`.

@@ -115,6 +115,9 @@ def silu(ns, mode, x, t=None, w=None, in_dims=0):
             elif mode == "backward":
                 xr = x.clone().requires_grad_(True)
                 out = torch.autograd.grad(f(xr), xr, t)[0]
+            elif mode == "backward_pair":  # two calls whose graphs are alive at once, then one backward over both
+                xr, wr = x.clone().requires_grad_(True), w.clone().requires_grad_(True)
+                out = torch.stack(torch.autograd.grad((f(xr), f(wr)), (xr, wr), (t, t)))
             elif mode == "dual":
                 with fwAD.dual_level():
                     out = fwAD.unpack_dual(f(fwAD.make_dual(x, t))).tangent
@@ -182,6 +185,7 @@ def _jvp_fn(which, seen):
     """The judge's function `which`; each call notes, per argument, whether it is a forward_ad dual tensor (a
     tangent, and not a torch.func wrapper)."""
     def note(args):
+        MODES.append(torch.is_grad_enabled())
         seen.append([fwAD.unpack_dual(a).tangent is not None and not is_functorch_wrapped_tensor(a) for a in args])
 
     if which == "sin_prod":
@@ -223,18 +227,27 @@ def _jvp_fn(which, seen):
     return f
 
 
-def dual_jvp(ns, which, primals, tangents, again=True, requires_grad=False):
-    """dual_jvp on the judge's function `which`: its results, what f saw, the dual level left open, and whether a
-    second call right after still works. With requires_grad, the primals are leaves that require grad (as the
-    caller of a forward-over-reverse f hands them over), called with grad mode on."""
+MODES = []  # per call of the judge's f: the grad mode it ran in (torch.is_grad_enabled())
+
+
+def dual_jvp(ns, which, primals, tangents, again=True, requires_grad=False, grad_enabled=True):
+    """dual_jvp on the judge's function `which`: its results, what f saw, the grad mode each call of f ran in, the
+    dual level left open, and whether a second call right after still works. With requires_grad, the primals are
+    leaves that require grad (as the caller of a forward-over-reverse f hands them over). The call runs in the grad
+    mode grad_enabled (as a caller under torch.no_grad() when False); "out_requires_grad" tells whether the first
+    result requires grad."""
     fn = get(ns, "dual_jvp")
     if requires_grad:
         primals = [p.detach().clone().requires_grad_(True) for p in primals]
     seen = []
     CALLS.clear()
+    MODES.clear()
     res = {}
     try:
-        out = fn(_jvp_fn(which, seen), tuple(primals), tuple(tangents))
+        with torch.set_grad_enabled(grad_enabled):
+            out = fn(_jvp_fn(which, seen), tuple(primals), tuple(tangents))
+        if isinstance(out, (tuple, list)) and len(out) == 2 and isinstance(out[0], torch.Tensor):
+            res["out_requires_grad"] = out[0].requires_grad
         if isinstance(out, (tuple, list)) and len(out) == 2 and all(isinstance(o, torch.Tensor) for o in out):
             res["devices"] = [str(o.device) for o in out]
             res["dtypes"] = [o.dtype for o in out]
@@ -248,6 +261,7 @@ def dual_jvp(ns, which, primals, tangents, again=True, requires_grad=False):
         res["message"] = str(exc)[:200]
     res["level_after"] = _close_levels() if fwAD._current_level >= 0 else -1
     res["seen"] = seen
+    res["grad_modes"] = list(MODES)
     res["calls"] = sorted(set(CALLS))
     if again:
         try:
@@ -402,12 +416,13 @@ def _grads_dict(out):
                     for k, v in out.items()}}
 
 
-def per_sample(ns, spec, x, y, loss, frozen=(), train=False, grads=False, then_frozen=None):
+def per_sample(ns, spec, x, y, loss, frozen=(), train=False, grads=False, then_frozen=None, then_loss=None):
     """per_sample_grads on the judge's model (probelib.build_model(spec) in float64, eval mode unless train, the
     named parameters frozen, with grads a .grad on every other parameter): its result, how often the model ran,
     and the model's state before and after. With then_frozen, the same model is then stepped in place (step) and
-    frozen anew (exactly the parameters named in then_frozen), and the result of a second call is sent as
-    "out2" (or "error2")."""
+    frozen anew (exactly the parameters named in then_frozen), and the result of a second call (with the loss
+    then_loss, if given, in place of loss) is sent as "out2" (or "error2"); with then_loss, a third call follows
+    on the model as the second found it, with loss again, sent as "out3" (or "error3")."""
     model = (embedding_model(spec) if spec.get("vocab") else build_model(spec)).double()
     model.train(train)
     for name, p in model.named_parameters():
@@ -432,10 +447,16 @@ def per_sample(ns, spec, x, y, loss, frozen=(), train=False, grads=False, then_f
         for name, p in model.named_parameters():
             p.requires_grad_(name not in then_frozen)
         try:
-            second = _grads_dict(get(ns, "per_sample_grads")(model, loss_fn, x, y))
+            second = _grads_dict(get(ns, "per_sample_grads")(model, LOSSES[then_loss or loss], x, y))
             res.update({k + "2": v for k, v in second.items()})
         except Exception as exc:  # noqa: BLE001
             res["error2"] = _error(exc)
+        if then_loss is not None:
+            try:
+                third = _grads_dict(get(ns, "per_sample_grads")(model, loss_fn, x, y))
+                res.update({k + "3": v for k, v in third.items()})
+            except Exception as exc:  # noqa: BLE001
+                res["error3"] = _error(exc)
     return res
 
 

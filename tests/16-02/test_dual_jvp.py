@@ -27,8 +27,8 @@ def rand(gen, shape, dtype=f64):
     return torch.randn(shape, generator=gen, dtype=dtype)
 
 
-def run(student, what, which, primals, tangents):
-    res = student.call("dual_jvp", which=which, primals=list(primals), tangents=list(tangents))
+def run(student, what, which, primals, tangents, **kw):
+    res = student.call("dual_jvp", which=which, primals=list(primals), tangents=list(tangents), **kw)
     expect("error" not in res, f"{what} raised or returned something else than two tensors: {res.get('error')}")
     return res
 
@@ -68,18 +68,29 @@ def test_float32(student, gen):
 def test_one_forward_pass_on_duals(student, gen, which, shapes):
     """f runs exactly once, every argument a forward_ad dual tensor carrying its tangent (not torch.func.jvp's
     wrapper), a tangent of zeros included and every tangent zeros (no shortcut past f's own J); forward mode only
-    (no backward)"""
+    (no backward); in the caller's grad mode, a caller under torch.no_grad() included (f runs without grad and
+    out does not require grad, as f(*primals) there)"""
     primals = [rand(gen, s) for s in shapes]
     tangents = [rand(gen, s) for s in shapes]
     what = f"dual_jvp(f, primals, tangents) with {len(shapes)} primal(s) of shapes {shapes}"
+    kw = {}
     if len(shapes) == 2:  # a tangent of zeros is still a tangent: its primal reaches f as a dual tensor too
         tangents[0] = torch.zeros(shapes[0], dtype=f64)
-        what += ", the first tangent all zeros"
+        what += ", the first tangent all zeros, called under torch.no_grad() with primals that require grad"
+        kw = {"grad_enabled": False, "requires_grad": True}
     if len(shapes) == 1:  # every tangent zero: still one call of f on duals (J t is J's own 0 * J, NaN where J is inf)
         tangents[0] = torch.zeros(shapes[0], dtype=f64)
         what += ", its one tangent all zeros"
-    res = run(student, what, which, primals, tangents)
+    res = run(student, what, which, primals, tangents, **kw)
     expect(len(res["seen"]) == 1, f"{what} called f {len(res['seen'])} times; forward mode needs exactly one call")
+    mode = kw.get("grad_enabled", True)
+    expect(res["grad_modes"] == [mode], f"{what}: f ran with torch.is_grad_enabled() {res['grad_modes']}, the "
+           f"caller's grad mode is {mode} (clause: call f in the caller's grad mode, as in f(*primals): no "
+           f"torch.enable_grad() nor torch.no_grad() of your own around it)")
+    if not mode:
+        expect(res.get("out_requires_grad") is False, f"{what}: the first result requires grad, where f(*primals) "
+               f"under the caller's torch.no_grad() does not (clause: out is f(*primals), f in the caller's grad "
+               f"mode)")
     expect(len(res["seen"][0]) == len(shapes), f"{what}: f received {len(res['seen'][0])} arguments for "
            f"{len(shapes)} primals")
     expect(all(res["seen"][0]), f"{what}: the arguments f received carried tangents {res['seen'][0]}; each must be "
@@ -102,6 +113,8 @@ def test_f_that_differentiates_inside(student, gen):
     expect("error" not in res, f"{what} raised or returned something else than two tensors: {res.get('error')} "
            f"(clause: out is f(*primals); f runs in the caller's grad mode, on duals of the primals as they are: "
            f"no torch.no_grad() around it, no detached primals)")
+    expect(res["grad_modes"] == [True], f"{what}: f ran with torch.is_grad_enabled() {res['grad_modes']}, the "
+           f"caller's grad mode is True (clause: f runs in the caller's grad mode)")
     out, want = jvp(lambda a: (2 * a).sin(), tuple(primals), tuple(tangents))  # the gradient of sum(sin(a)^2): sin 2a
     expect_close(res["out"], out, what + ", first result (f(*primals) = sin(2a))", **TOL)
     expect_close(res["jvp"], want, what + ", second result (J t = 2 cos(2a) t)", **TOL)

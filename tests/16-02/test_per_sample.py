@@ -181,21 +181,31 @@ def test_frozen_parameters_left_out(student, gen, case):
 
 def test_a_later_call_sees_the_model_as_it_is(student, gen):
     """a second call on the same model, after an in-place step of its parameters and buffers and a change of which
-    parameters are frozen, gives the gradients of the model as it is then (nothing kept from the first call)"""
+    parameters are frozen, and with another loss_fn, gives the gradients of that loss on the model as it is then,
+    and a third call with the first loss_fn (the model and its frozen parameters as in the second) that loss's
+    (nothing kept from an earlier call)"""
     spec = spec_of(gen)
     x, y = data(gen, spec, 3, "mse")
     names = [k for k, _ in build_model(spec).named_parameters()]
     frozen, then = names[:1], names[-1:]
     what = f"per_sample_grads(model with {frozen} frozen, F.mse_loss, x (3, {spec['in']}), y)"
-    res = student.call("per_sample", spec=spec, x=x, y=y, loss="mse", frozen=frozen, then_frozen=then)
+    res = student.call("per_sample", spec=spec, x=x, y=y, loss="mse", frozen=frozen, then_frozen=then,
+                       then_loss="rows")
     expect("error" not in res, f"{what} raised {res.get('error')}")
     expect_grads(res, loop_grads(spec, x, y, "mse", frozen), what)
-    what = f"a second per_sample_grads(model, F.mse_loss, x, y) on the same model, after every parameter p became " \
-           f"0.125 - p / 2 and every floating buffer b 1.5 b in place (an optimizer step's stand-in) and {then} " \
-           f"became the only frozen parameter"
+    what = f"a second per_sample_grads(model, {LOSS_NAMES['rows']}, x, y) on the same model, with that other " \
+           f"loss_fn, after every parameter p became 0.125 - p / 2 and every floating buffer b 1.5 b in place (an " \
+           f"optimizer step's stand-in) and {then} became the only frozen parameter"
     expect("error2" not in res, f"{what} raised or returned something else than a dict: {res.get('error2')}")
-    expect_grads({"out": res["out2"]}, loop_grads(spec, x, y, "mse", then, stepped=True),
-                 what + " (the model as it is at this call: its current values and requires_grad flags)")
+    expect_grads({"out": res["out2"]}, loop_grads(spec, x, y, "rows", then, stepped=True),
+                 what + " (the model as it is at this call, and this call's loss_fn: clause: row i is the gradient "
+                 "of loss_fn(model(x[i:i+1]), y[i:i+1]))")
+    what = f"a third per_sample_grads(model, F.mse_loss, x, y) right after that second call, on the model as the " \
+           f"second left it ({then} frozen), with F.mse_loss again"
+    expect("error3" not in res, f"{what} raised or returned something else than a dict: {res.get('error3')}")
+    expect_grads({"out": res["out3"]}, loop_grads(spec, x, y, "mse", then, stepped=True),
+                 what + " (this call's loss_fn, not the one of the call before: clause: row i is the gradient of "
+                 "loss_fn(model(x[i:i+1]), y[i:i+1]))")
 
 
 def test_model_runs_under_vmap(student, gen):

@@ -108,14 +108,28 @@ def test_half_precision_keeps_dtype(student, gen, dtype):
                  atol=2e-2, rtol=2e-2)
 
 
+def silu_grad(x, g):
+    xr = x.clone().requires_grad_(True)
+    return torch.autograd.grad(F.silu(xr), xr, g)[0]
+
+
 @pytest.mark.parametrize("shape", SHAPES[:4], ids=str)
 def test_backward(student, gen, shape):
-    """backward(ctx, g) returns g * f'(x): the gradient of <g, SiLU.apply(x)> is F.silu's"""
+    """backward(ctx, g) returns g * f'(x): the gradient of <g, SiLU.apply(x)> is F.silu's, also for two calls
+    whose graphs are alive at once (each backward at its own call's x, from what its own ctx saved)"""
     x, g = rand(gen, shape), rand(gen, shape, 1.0)
-    what = f"the gradient of <g, SiLU.apply(x)> for x of shape {shape} (backward)"
-    res = run(student, what, "backward", x, t=g)
-    xr = x.clone().requires_grad_(True)
-    expect_close(res["out"], torch.autograd.grad(F.silu(xr), xr, g)[0], what, **TOL)
+    if len(shape) < 2:
+        what = f"the gradient of <g, SiLU.apply(x)> for x of shape {shape} (backward)"
+        res = run(student, what, "backward", x, t=g)
+        expect_close(res["out"], silu_grad(x, g), what, **TOL)
+    else:  # two calls, then one backward over both: a formula reading a slot shared by the calls gets one x for both
+        x2 = rand(gen, shape)
+        what = f"the gradients of <g, SiLU.apply(x1)> + <g, SiLU.apply(x2)> for x1, x2 of shape {shape}, both " \
+               f"calls made before one backward over both (backward)"
+        res = run(student, what, "backward_pair", x, t=g, w=x2)
+        expect_close(res["out"], torch.stack([silu_grad(x, g), silu_grad(x2, g)]), what + " (clause: "
+                     "setup_context(ctx, inputs, output) saves what the two formulas need, on that call's ctx; "
+                     "backward(ctx, g) returns g * f'(x) at its own call's x)", **TOL)
     expect("backward" in res["calls"], f"{what}: SiLU.backward never ran")
 
 
