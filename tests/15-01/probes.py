@@ -284,6 +284,34 @@ def capture_failing(ns, state, names, late_value_error=False):
     return {"error": err, "hooks_left": _hook_counts(model)}
 
 
+class _Interrupted(nn.Module):
+    """A last layer whose forward is interrupted, as by Ctrl-C in a notebook: KeyboardInterrupt is a BaseException,
+    not an Exception."""
+
+    def forward(self, x):
+        raise KeyboardInterrupt("_Interrupted: the forward pass was stopped (as by Ctrl-C)")
+
+
+def capture_interrupted(ns, state, names):
+    """A forward interrupted by KeyboardInterrupt in an extra last layer, after the hooked submodules have run: how
+    capture_activations raised (only this probe's own KeyboardInterrupt is caught here) and the hooks left."""
+    model = make_net(0)
+    model.load_state_dict(state)
+    model.append(_Interrupted())
+    err = {"raised": False, "type": "", "message": "", "mro": []}
+    try:
+        get(ns, "capture_activations")(model, list(names), torch.randn(2, 1, 8, 8))
+    except KeyboardInterrupt as exc:
+        if "_Interrupted" not in str(exc):
+            raise  # a real interrupt, not the model's
+        err = {"raised": True, "type": type(exc).__name__, "message": str(exc)[:500],
+               "mro": [c.__name__ for c in type(exc).__mro__]}
+    except Exception as exc:
+        err = {"raised": True, "type": type(exc).__name__, "message": str(exc)[:500],
+               "mro": [c.__name__ for c in type(exc).__mro__]}
+    return {"error": err, "hooks_left": _hook_counts(model)}
+
+
 def capture_unknown(ns, state, names=("0", "no_such_layer")):
     """capture_activations asked for names the model has no submodule of: how it raised, the hooks left and how
     often the model ran."""

@@ -221,6 +221,20 @@ def test_capture_cleans_up_after_any_error(student):
 
 
 @pytest.mark.task("forward_hooks", weight=0.1)  # its right answer is a constant ("raised X"): worth little
+def test_capture_cleans_up_after_interrupt(student):
+    """capture_activations removes its hooks when the forward pass is interrupted: a KeyboardInterrupt (Ctrl-C), which
+    is no Exception, from the model's last layer after the hooked submodules have run"""
+    r = student.call("capture_interrupted", state=fresh_state(6), names=["0", "3.1"])
+    what = ("capture_activations(model, ['0', '3.1'], x) for a model whose last layer raises KeyboardInterrupt, as "
+            "Ctrl-C does (after '0' and '3.1' have run)")
+    expect_raises(r["error"], "KeyboardInterrupt", f"{what}: the interrupt should propagate")
+    expect(r["hooks_left"] == 0, f"{what}: {r['hooks_left']} hook(s) were left on the model, where the task says "
+                                 f"'no hook you added is left on any module, even if model(x) raised'; "
+                                 f"KeyboardInterrupt is a BaseException, not an Exception, so an `except Exception` "
+                                 f"clause misses it: remove the handles in a finally block")
+
+
+@pytest.mark.task("forward_hooks", weight=0.1)  # its right answer is a constant ("raised X"): worth little
 def test_capture_rejects_unknown_names(student):
     """capture_activations raises KeyError for a submodule name the model does not have"""
     r = student.call("capture_unknown", state=fresh_state(2))
