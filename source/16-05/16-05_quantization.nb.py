@@ -239,7 +239,8 @@ print("moving average: range", (_avg.min_val.item(), _avg.max_val.item()), "qpar
 # * `forward(x)` returns `x` itself and records the smallest and largest value of the float32 tensor `x` (of any
 #   shape and memory layout) in the attributes `min_val` and `max_val`, float32 tensors: over the whole tensor (0-dim) when `ch_axis` is None,
 #   otherwise one value per index along dimension `ch_axis` (shape `(C,)`; negative `ch_axis` counts from the
-#   end; per channel `x` has at least two dimensions, as PyTorch's per-channel observers require).
+#   end of each `x`, so one observer takes tensors of different ranks, `(N, C)` then `(N, T, C)`; per channel `x`
+#   has at least two dimensions, as PyTorch's per-channel observers require).
 # * With `averaging_constant=None`, `min_val` and `max_val` are the extremes over every tensor observed so far.
 # * With a float `averaging_constant` `c`, the first tensor sets them and each later one moves them:
 #   `min_val + c * (x_min - min_val)`, likewise for `max_val`. Other float32 forms of this update (`torch.lerp`,
@@ -337,7 +338,9 @@ run_hidden("16-05", "observer", globals())
 # gradient.
 #
 # The usual way to write it is a `torch.autograd.Function` (module 15-01) whose forward saves the mask; an
-# alternative is the detach trick `x + (fq(x) - x).detach()`, multiplied by the mask.
+# alternative is the detach trick: the values of `fq(x)` plus a term that is zero in value and passes the gradient
+# where the mask holds, `fq(x).detach() + torch.where(mask, x - x.detach(), 0)` (a product with the mask, `x * mask`,
+# would be `nan` at an infinite `x`, since `inf * 0` is `nan`).
 
 # %%
 _x = torch.linspace(-1.5, 1.5, 13, requires_grad=True)
@@ -355,7 +358,8 @@ print("dfq/dx: ", _x.grad.tolist())
 #
 # * `fake_quantize(x, scale, zero_point, quant_min, quant_max)` takes a float32 tensor `x`, a Python float `scale`
 #   and Python ints, and returns the float32 tensor `(clamp(round(x * inv) + zero_point, quant_min, quant_max) -
-#   zero_point) * scale` of `x`'s shape, with `inv` and `round` as in exercise 1.
+#   zero_point) * scale` of `x`'s shape, with `inv` and `round` as in exercise 1. This holds for every float32
+#   value: far outside the range, `+inf` and `-inf` included, the result is the end of the range (a finite number).
 # * Any integer range works, not only the 8-bit ones (for example `-8, 7` for 4 bits), and the result equals
 #   `torch.fake_quantize_per_tensor_affine(x, scale, zero_point, quant_min, quant_max)`.
 # * The gradient with respect to `x` is the straight-through estimator: the incoming gradient passes unchanged where
@@ -499,8 +503,8 @@ run_hidden("16-05", "qlinear", globals())
 # %% [markdown]
 # ### Exercise 5 · `QATLinear` (4 points)
 #
-# Build it on your `RangeObserver` and `fake_quantize` (not on `torch.ao.nn.qat` or PyTorch's fake-quantize
-# functions).
+# Build it on your `RangeObserver` and `fake_quantize` (not on `torch.ao.nn.qat`, PyTorch's observers or its
+# fake-quantize functions).
 #
 # * `QATLinear(in_features, out_features, bias=True)` is a subclass of `nn.Linear` with the same parameters
 #   (`weight`, and `bias` unless `bias=False`) and an attribute `act_observer`, a
@@ -512,6 +516,7 @@ run_hidden("16-05", "qlinear", globals())
 # * In eval mode, `forward` does the same without updating `act_observer`.
 # * Gradients reach `x`, the weight and the bias through the straight-through estimator of your `fake_quantize`
 #   (the scales and zero points are constants for autograd).
+# * Every tensor it creates is on `x`'s device (the weight's), so it runs on a GPU as on the CPU.
 # * The grader trains `nn.Sequential(QATLinear(784, 64), nn.ReLU(), QATLinear(64, 10))` and the same model made of
 #   `nn.Linear`, from the same initial weights, with the same SGD steps on the stand-in FashionMNIST images, and
 #   expects the quantization-aware model's test accuracy (in eval mode) to be at most 5 points below the float

@@ -1,5 +1,9 @@
 """Probes for 16-05: run next to the submission, return plain data only (nothing is compared here)."""
+import contextlib
+
 import torch
+from torch.overrides import TorchFunctionMode
+from torch.utils._device import _device_constructors
 from torch.utils._python_dispatch import TorchDispatchMode
 
 from course.judge.probelib import capture_error, get, off_default_device, relative_device, relayout
@@ -137,8 +141,9 @@ def observer_on_meta(ns, cfg, shape):
     return _meta_result(go, (torch.randn(shape, generator=gen), torch.randn(shape, generator=gen) * 3 + 1))
 
 
-def observer_uses_torch(ns, cfg, x):
-    """Whether observing x and calculating qparams called torch.ao.quantization's observers."""
+@contextlib.contextmanager
+def _torch_observer_calls():
+    """A list that fills with the torch.ao.quantization observers' methods called inside the block."""
     import torch.ao.quantization.observer as tob
     calls = []
     names = ["MinMaxObserver", "PerChannelMinMaxObserver", "MovingAverageMinMaxObserver",
@@ -152,14 +157,20 @@ def observer_uses_torch(ns, cfg, x):
                 spied.append((cls, attr, orig))
                 setattr(cls, attr, (lambda o, nm: lambda *a, **k: (calls.append(nm), o(*a, **k))[1])(orig, f"{n}.{attr}"))
     try:
+        yield calls
+    finally:
+        for cls, attr, orig in spied:
+            setattr(cls, attr, orig)
+
+
+def observer_uses_torch(ns, cfg, x):
+    """Whether observing x and calculating qparams called torch.ao.quantization's observers."""
+    with _torch_observer_calls() as calls:
         cfg = dict(cfg)
         cfg["dtype"] = getattr(torch, cfg["dtype"])
         obs = get(ns, "RangeObserver")(**cfg)
         obs(x)
         out = obs.calculate_qparams()
-    finally:
-        for cls, attr, orig in spied:
-            setattr(cls, attr, orig)
     return {"calls": sorted(set(calls)), "scale": _tensor(out[0])}
 
 
@@ -267,12 +278,51 @@ def qat_forward(ns, weight, bias, xs, modes, g, weights=None):
 
 
 def qat_ops(ns, x):
-    """The aten ops one training-mode forward of QATLinear(5, 3) runs (PyTorch's fake quantize must not be among them)."""
+    """The aten ops one training-mode and one eval-mode forward of QATLinear(5, 3) run (PyTorch's fake quantize must
+    not be among them), and the methods of torch.ao.quantization's observers they called (none may be)."""
     m = get(ns, "QATLinear")(5, 3)
-    m.train()
-    with _OpLog() as log:
+    with _OpLog() as log, _torch_observer_calls() as calls:
+        m.train()
         m(x)
-    return sorted({o[0] for o in log.ops})
+        m.eval()
+        m(x)
+    return {"ops": sorted({o[0] for o in log.ops}), "observers": sorted(set(calls))}
+
+
+class _ScalarsWithInputs(TorchFunctionMode):
+    """Inside torch.device("meta") with the inputs on the CPU (stand_in_device's second way): a 0-dim tensor a factory
+    makes without device= goes to the CPU, the others to meta. A GPU kernel takes a 0-dim CPU tensor as a scalar next
+    to GPU tensors (torch.tensor(eps) without device= runs there), but meta does not next to CPU ones; a tensor of
+    one or more dimensions without device= (a zero bias, a range of C entries) raises on a GPU and here."""
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        if func in _device_constructors() and kwargs.get("device") is None:
+            with torch.device("cpu"):
+                out = func(*args, **kwargs)
+            if not (isinstance(out, torch.Tensor) and out.dim() == 0):
+                out = func(*args, **kwargs)  # the default device's (meta) tensor
+            return out
+        return func(*args, **kwargs)
+
+
+def qat_on_meta(ns, shape, bias):
+    """A QATLinear(shape[-1], 3, bias) built on the inputs' device (torch.device), fed x1 in training mode and x2 in
+    eval mode off the default device, then <1, eval output> backward: the devices (relative to the inputs), shapes
+    and dtypes of the two outputs and of the weight's gradient, or the error."""
+    gen = torch.Generator().manual_seed(len(shape) + 7 * bool(bias))
+
+    def go(x1, x2):
+        with torch.device(x1.device):
+            m = get(ns, "QATLinear")(shape[-1], 3, bias=bias)
+        with _ScalarsWithInputs() if x1.device.type == "cpu" else contextlib.nullcontext():
+            m.train()
+            out1 = m(x1)
+            m.eval()
+            out2 = m(x2)
+            out2.sum().backward()
+        return out1, out2, m.weight.grad
+    return _meta_result(go, (torch.randn(shape, generator=gen), torch.randn(shape, generator=gen) * 2))
 
 
 def qat_train(ns, init, X, y, Xt, steps, lr, batch, seed):

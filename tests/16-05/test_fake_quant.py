@@ -110,22 +110,24 @@ def test_inverse_of_a_python_float_scale(student, gen, double_scale_inputs):
 
 
 def test_extremes_and_zero_size(student, gen):
-    """values far outside the range (gradient zero), past 2^31 and 2^63 levels too, zeros, a zero-size and a 0-dim
-    tensor"""
+    """values far outside the range (gradient zero), past 2^31 and 2^63 levels and infinities too, zeros, a
+    zero-size and a 0-dim tensor"""
     x = torch.tensor([0.0, -0.0, 1e7, -1e7, 1e6, -1e6, 3.0, -3.0])
     check(student, f"fake_quantize(x, 0.01, 4, -128, 127) for x = {x.tolist()}", x, 0.01, 4, -128, 127)
     # past 2^31 and 2^63 levels, and past float32's range (x * inv overflows to inf): clamp(round(x * inv) + zp) is
-    # still qmax above 0 and qmin below, gradient 0; an integer cast of the level before the clamp wraps. Checked
+    # still qmax above 0 and qmin below, gradient 0 (+-inf too: a detach trick x * mask or (x - x.detach()) * mask
+    # is nan there, as inf * 0); an integer cast of the level before the clamp wraps. Checked
     # against the judge's own float32 computation of the formula (PyTorch's CPU kernel gives the same here)
     lo, hi = RANGES[int(torch.randint(0, len(RANGES), (), generator=gen))]
     scale = float(torch.rand((), generator=gen)) * 0.05 + 0.005
     zp = int(torch.randint(lo, hi + 1, (), generator=gen))
     levels = torch.tensor([3e9, 5e9, 1e10, 1e12, 3e18, 1e19, 1e25], dtype=torch.float32)
     far = torch.cat([levels, -levels]) * torch.tensor(scale, dtype=torch.float32)
-    far = torch.cat([far, torch.tensor([3e38, -3e38])])
+    far = torch.cat([far, torch.tensor([3e38, -3e38, float("inf"), -float("inf")])])
     far = far[torch.randperm(far.numel(), generator=gen)]
     check(student, f"fake_quantize(x, {scale!r}, {zp}, {lo}, {hi}) for x = {[f'{v:.3g}' for v in far.tolist()]} "
-          f"(billions of levels and more beyond the range: each saturates at the range's end, gradient zero)",
+          f"(billions of levels and more beyond the range, and +-inf: each saturates at the range's end, gradient "
+          f"zero)",
           far, scale, zp, lo, hi, ref=formula, against="(clamp(round(x * inv) + zero_point, quant_min, quant_max) - "
           "zero_point) * scale computed without an integer cast")
     check(student, "fake_quantize(x of shape (0, 4), 0.1, 0, 0, 255)", torch.zeros(0, 4), 0.1, 0, 0, 255)

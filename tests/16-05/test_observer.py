@@ -105,16 +105,21 @@ CH = [((6, 4, 3), 0, False), ((3, 5, 2), 1, True), ((2, 3, 4), -1, False), ((2, 
 
 @pytest.mark.parametrize("shape,axis,symmetric", CH, ids=[f"{s}-axis{a}-{'sym' if y else 'affine'}" for s, a, y in CH])
 def test_minmax_per_channel(student, gen, shape, axis, symmetric):
-    """per channel along any ch_axis (negative too): ranges of shape (C,) and qparams equal PerChannelMinMaxObserver's,
-    for tensors in any memory layout"""
+    """per channel along any ch_axis (negative too, counted from the end of each tensor, of any rank): ranges of shape
+    (C,) and qparams equal PerChannelMinMaxObserver's, for tensors in any memory layout"""
     dtype = "int8" if symmetric else "uint8"
     cfg = {"dtype": dtype, "symmetric": symmetric, "ch_axis": axis}
     xs = batches(gen, shape)
     scale = torch.arange(1, shape[axis] + 1, dtype=torch.float32) ** 2  # channels of very different sizes
     view = [-1 if d == axis % len(shape) else 1 for d in range(len(shape))]
     xs = [x * scale.reshape(view) for x in xs]
-    compare(student, gen, cfg, xs, f"three tensors {shape} whose channels along dim {axis} differ in size",
-            layouts=LAYOUTS)
+    what = f"three tensors {shape} whose channels along dim {axis} differ in size"
+    if axis < 0:  # one observer, tensors of three ranks: a negative axis is resolved on each x (as PyTorch's observer
+        # does), not once on the first one and kept
+        xs = [xs[0], xs[1].reshape((-1,) + shape[axis:]), xs[2].reshape((1,) + shape)]
+        what = (f"three tensors of shapes {[tuple(x.shape) for x in xs]} whose channels along dim {axis} differ in size "
+                f"(negative ch_axis counts from the end of each x)")
+    compare(student, gen, cfg, xs, what, layouts=LAYOUTS)
 
 
 @pytest.mark.parametrize("per,c", [("tensor", 0.01), ("channel", 0.3), ("tensor", 0.0)])

@@ -174,10 +174,32 @@ def test_gradients(student, gen, mode):
 
 
 def test_uses_own_fake_quantize(student, gen):
-    """built on the notebook's fake_quantize: no fake-quantize op of PyTorch runs in forward"""
-    ops = student.call("qat_ops", x=torch.randn(4, 5, generator=gen))
-    used = [op for op in ops if "fake_quant" in op or "quantize_per" in op]
+    """built on the notebook's fake_quantize and RangeObserver: no fake-quantize op of PyTorch runs in forward, and
+    none of PyTorch's observers (training and eval mode)"""
+    res = student.call("qat_ops", x=torch.randn(4, 5, generator=gen))
+    used = [op for op in res["ops"] if "fake_quant" in op or "quantize_per" in op]
     expect(not used, f"QATLinear's forward ran PyTorch's fake quantization ({', '.join(used)}): use your fake_quantize")
+    expect(not res["observers"], f"QATLinear(5, 3)'s forward on x (4, 5), in training and in eval mode, called "
+           f"PyTorch's observers ({', '.join(res['observers'])}); the text: \"Build it on your RangeObserver and "
+           f"fake_quantize\", s_w from \"a fresh RangeObserver(torch.int8, symmetric=True)\"")
+
+
+def test_on_another_device(student, gen):
+    """on inputs and parameters on another device (meta, the grader's GPU stand-in) the outputs of both modes and the
+    weight's gradient are there"""
+    shape = [int(torch.randint(1, 5, (), generator=gen)), int(torch.randint(2, 7, (), generator=gen))]
+    for bias in (True, False):
+        res = student.call("qat_on_meta", shape=shape, bias=bias)
+        what = (f"QATLinear({shape[1]}, 3, bias={bias}) built on the device of x {shape}, one call in training mode, "
+                f"one in eval mode and a backward, on the meta device (or, where the code reads values, on the CPU "
+                f"with meta as the default device)")
+        expect("error" not in res, f"{what} (the grader's stand-in for a GPU: a tensor made without device= lands "
+               f"elsewhere than x and the weight) raised {res.get('error')}: the text's \"Every tensor it creates is "
+               f"on x's device\"")
+        want = [shape[:1] + [3], shape[:1] + [3], [3, shape[1]]]
+        expect(res["devices"] == ["meta"] * 3 and res["shapes"] == want,
+               f"{what}: expected the two outputs and the weight's gradient of shapes {want} on x's device, got "
+               f"shapes {res['shapes']} on {res['devices']}")
 
 
 def data(n, train, seed):

@@ -217,3 +217,43 @@ def test_requantized_like_quantize(student, gen):
     _expect_tie_level(student, args, m, " of out_scale", "y is requantized like quantize, clamp(round(y * inv) + "
                       "out_zero_point, 0, 255) with inv = 1 / out_scale in float32; round(y / out_scale) lands on the "
                       "other level here")
+
+
+def bias_tie_case(gen):
+    """Operands, a bias and an output scale for which the text's y = acc * (x_scale * w_scale) + bias in float32 and
+    the bias folded into the accumulator as whole steps, (acc + round(bias / (x_scale * w_scale))) * (x_scale *
+    w_scale), land on the two sides of a half level for one output: the bias is drawn a fraction 0.2 to 0.4 of a step
+    off a whole number of steps, so the two differ by that much."""
+    for _ in range(400):
+        qx, xs, xz, qw, ws, acc = _tie_operands(gen)
+        step = xs * ws
+        frac = (torch.rand(6, generator=gen) * 0.2 + 0.2) * torch.where(torch.rand(6, generator=gen) < 0.5, -1.0, 1.0)
+        b = ((torch.randint(-400, 400, (6,), generator=gen) + frac) * step).to(torch.float32)
+        right = acc * step + b
+        other = (acc + torch.round(b / step)) * step
+        for _, m in (right != other).nonzero().tolist():
+            a, c = float(right[0, m]), float(other[0, m])
+            if a * c <= 0:
+                continue
+            for k in range(40):
+                s = torch.tensor(abs(a + c) / 2 / (k + 0.5), dtype=torch.float32)
+                lv = levels(torch.tensor([a, c]), float(s), 128)
+                if lv[0] != lv[1]:
+                    return [qx, xs, xz, qw, ws, b, float(s), 128], m
+    return None, None
+
+
+def test_bias_added_after_rescale(student, gen):
+    """the bias is added in float32 after the rescale, y = acc * (x_scale * w_scale) + bias, not folded into the
+    int32 accumulator as round(bias / (x_scale * w_scale)) steps (next to a half level the two land apart)"""
+    args, m = bias_tie_case(gen)
+    expect(args is not None, "the check found no output where the two ways of adding the bias round apart (a grading "
+           "error)")
+    what = (f"quantized_linear(qx (1, 8), {args[1]!r}, {args[2]}, qw (6, 8), w_scale (6,), bias (6,), {args[6]!r}, "
+            f"128), built so that output {m} lies next to a half level, with bias[{m}] = {float(args[5][m])!r}, "
+            f"a fraction of a step x_scale * w_scale[{m}] off a whole number of steps")
+    res = run(student, args, what)
+    got, want = res["out"].to(torch.int64)[0, m].item(), integer_path(*args).to(torch.int64)[0, m].item()
+    expect(got == want, f"{what}: output {m} is level {got}, expected {want}: the text's \"y = acc * (x_scale * "
+           f"w_scale) + bias in float32\" (the bias added as a float after the rescale); a bias rounded to whole "
+           f"steps of the accumulator lands on the other level here")

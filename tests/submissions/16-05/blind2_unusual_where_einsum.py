@@ -1,4 +1,4 @@
-"""Correct (second blind round): A correct answer written differently: halves by floor/remainder, per channel by movedim, observer with aminmax/lerp and buffers, fake quantization by the detach trick times a mask, an int32 einsum over K in chunks with the zero point folded in by row sums, a QAT layer that skips its observer through a lambda in eval mode."""
+"""Correct (second blind round): A correct answer written differently: halves by floor/remainder, per channel by movedim, observer with aminmax/lerp and buffers, fake quantization by the detach trick through a mask (torch.where since round 22: times a mask is nan at an infinite x), an int32 einsum over K in chunks with the zero point folded in by row sums, a QAT layer that skips its observer through a lambda in eval mode."""
 EXPECT = {'quant': 'pass', 'observer': 'pass', 'fake_quant': 'pass', 'qlinear': 'pass', 'qat': 'pass'}
 CELLS = {
     'quant_impl': '''
@@ -99,7 +99,8 @@ def fake_quantize(x, scale, zero_point, quant_min, quant_max):
         lv = torch.round(x * inv) + zero_point
         inside = ((lv >= quant_min) & (lv <= quant_max)).to(x.dtype)
         fq = (lv.clamp(quant_min, quant_max) - zero_point) * scale
-    return (fq - x.detach() * inside) + x * inside
+    through = torch.where(inside > 0, x, torch.zeros((), dtype=x.dtype, device=x.device))  # not x * inside: nan at inf
+    return (fq - through.detach()) + through
 ''',
     'qlinear_impl': '''
 def quantized_linear(qx, x_scale, x_zero_point, qw, w_scale, bias, out_scale, out_zero_point):

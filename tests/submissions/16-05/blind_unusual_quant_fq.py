@@ -1,7 +1,8 @@
 """Correct, written unusually: quantize rounds by hand (floor, then up when the fraction is above one half or
 exactly one half with an odd floor), brings the channel axis to the end with permute and back with the inverse
 permutation, and dequantizes with torch.addcmul; fake_quantize is no autograd.Function but the detach trick,
-x * mask + (fq(x) - x * mask).detach(), built on this quantize."""
+x * mask + (fq(x) - x * mask).detach(), built on this quantize (round 22: x * mask became torch.where(mask, x, 0),
+since x * mask is nan at an infinite x and the text's formula is finite there)."""
 EXPECT = {"quant": "pass", "fake_quant": "pass"}
 CELLS = {
     'quant_impl': '''
@@ -68,6 +69,7 @@ def fake_quantize(x, scale, zero_point, quant_min, quant_max):
         lev = _round_half_even(x * inv) + zero_point
         keep = ((lev >= quant_min) & (lev <= quant_max)).to(x.dtype)
         out = (lev.clamp(quant_min, quant_max) - zero_point) * torch.full((), scale, dtype=torch.float32, device=x.device)
-    return x * keep + (out - x * keep).detach()
+    through = torch.where(keep > 0, x, torch.zeros((), dtype=x.dtype, device=x.device))  # not x * keep: nan at inf
+    return through + (out - through).detach()
 ''',
 }

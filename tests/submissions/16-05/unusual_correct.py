@@ -1,6 +1,7 @@
 """Correct, written differently throughout: quantize by torch.where on explicit half-level tests with
 torch.remainder for the even rule, and parameters broadcast by movedim; an observer that keeps (C, 2) ranges as
-registered buffers and flattens channels with transpose; fake quantization by the detach trick times a mask; and
+registered buffers and flattens channels with transpose; fake quantization by the detach trick through a mask (torch.where since round 22: x * mask is nan at
+an infinite x); and
 an integer product by einsum on int32 with the zero point folded into a per-row correction; a QAT layer whose
 weight scale comes from abs().max() / 127.5 by hand and whose observer is skipped by a no-op in eval mode."""
 EXPECT = {"quant": "pass", "observer": "pass", "fake_quant": "pass", "qlinear": "pass", "qat": "pass"}
@@ -90,7 +91,8 @@ def fake_quantize(x, scale, zero_point, quant_min, quant_max):
     level = torch.round(x.detach() * (1 / s)) + zero_point
     keep = ((level >= quant_min) & (level <= quant_max)).to(x.dtype)
     fq = (level.clamp(quant_min, quant_max) - zero_point) * s
-    return fq + (x * keep - (x * keep).detach())
+    through = torch.where(keep > 0, x, torch.zeros((), dtype=x.dtype, device=x.device))  # not x * keep: nan at inf
+    return fq + (through - through.detach())
 ''',
     "qlinear_impl": '''
 def quantized_linear(qx, x_scale, x_zero_point, qw, w_scale, bias, out_scale, out_zero_point):
