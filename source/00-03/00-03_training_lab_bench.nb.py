@@ -242,10 +242,11 @@ print(_w)  # each weight moved by -0.1 * 2w
 #   `self.param_groups` between steps (as a scheduler sets `group["lr"]`): read them at every `step()`.
 # * A parameter whose `.grad` is `None` is not changed and gets no state; `step()` never changes a `.grad`.
 #   Only `None` skips a parameter: one that has a `.grad` is stepped even if it does not require grad.
-# * Keep the momentum buffer in `self.state[p]["momentum_buffer"]` (only when `momentum` is not 0), as a
-#   tensor of `p`'s shape, dtype and device (as `torch.optim.SGD` keeps it), so that `state_dict()` can be
-#   loaded into a fresh `MomentumSGD` or into `torch.optim.SGD`, and the other way round, and training
-#   continues exactly.
+# * Keep the momentum buffer in `self.state[p]["momentum_buffer"]` (made only when `momentum` is not 0; while a
+#   group's `momentum` is set to 0 later, its buffers are neither used nor changed nor dropped, as in
+#   `torch.optim.SGD`), as a tensor of `p`'s shape, dtype and device (as `torch.optim.SGD` keeps it), so that
+#   `state_dict()` can be loaded into a fresh `MomentumSGD` or into `torch.optim.SGD`, and the other way round,
+#   and training continues exactly.
 # * Raise `ValueError` for a negative `lr`, `momentum` or `weight_decay`, and for `nesterov=True` unless
 #   `momentum > 0` and `dampening == 0`.
 

@@ -161,7 +161,12 @@ def test_float16_large_gradients(student, gen):
     what = describe("float16 parameters 0 and 2 with gradients of magnitude 260 to 700, parameter 1 with small ones; "
                     "clause: float16 parameters included, never hold g**2 or v / (1 - beta2**t) in float16",
                     FP16_GROUPS)
-    compare(res, reference(values, FP16_GROUPS, grads), what, state=True, tol=dict(atol=1e-2, rtol=1e-2))
+    want = reference(values, FP16_GROUPS, grads)
+    compare(res, want, what, tol=dict(atol=1e-2, rtol=1e-2))
+    # the moments: float16 terms of up to 630 (b1 * m) and 4900 (b2 * v) cancel, so a plain formula and torch's
+    # lerp_/addcmul_ part by up to 0.25 and 64 (300 draws); an inf where torch is finite fails whatever the tolerance
+    compare(res, want, what + " (moments to float16 rounding of their terms)", state=True,
+            tol=dict(atol=1.0, rtol=0.25))
 
 
 def test_step_count_past_bfloat16_precision(student, gen):

@@ -78,15 +78,18 @@ def test_matches_torch_sgd(student, gen, name):
 def test_hyperparameters_read_at_each_step(student, gen):
     """hyperparameters changed in param_groups between steps (as a scheduler sets lr) take effect from that step on, as in torch.optim.SGD"""
     groups = CONFIGS["momentum with dampening and weight decay"]
-    values, grads = draw(gen)
-    # group 1 at lr 0 for its first two steps (a warm-up from 0): torch still creates and updates its momentum buffer
+    values, grads = draw(gen, steps=6)
+    # group 1 at lr 0 for its first two steps (a warm-up from 0): torch still creates and updates its momentum buffer;
+    # group 0's momentum set to 0 for step 5 (torch steps with d itself and leaves the buffer as it was), then to 0.8
+    # for step 6 (torch goes on from that buffer)
     set_hyper = [[0, 1, {"lr": 0.0}], [1, 0, {"lr": 0.02}], [2, 1, {"lr": 0.3, "weight_decay": 0.1}],
-                 [3, 0, {"lr": 0.15, "momentum": 0.6}]]
+                 [3, 0, {"lr": 0.15, "momentum": 0.6}], [4, 0, {"momentum": 0.0}], [5, 0, {"momentum": 0.8}]]
     res = student.call("sgd_run", values=values, groups=groups, grads=grads, set_hyper=set_hyper)
     compare(res, reference(values, groups, grads, set_hyper),
             describe("momentum with dampening and weight decay", groups) + " with param_groups changed before "
-            f"steps 1 to 4 ([step index, group, new values]: {set_hyper}; at lr 0 torch.optim.SGD still keeps and "
-            "updates the momentum buffer)")
+            f"steps 1 to 6 ([step index, group, new values]: {set_hyper}; at lr 0 torch.optim.SGD still keeps and "
+            "updates the momentum buffer; at momentum 0 it steps with d and leaves the buffer untouched, and goes on "
+            "from it when momentum returns; clause: read them at every step())")
 
 
 def test_grad_none_skipped(student, gen):
