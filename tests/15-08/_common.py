@@ -45,30 +45,47 @@ def rand(gen, shape, dtype, low=-1000, high=1000):
 
 
 class Runs:
-    """The records of one task's probe call, or the failure that prevented them."""
+    """The records of one task's probe calls, or the failure that prevented them. Every world's cases are built
+    up front (one generator, in order), but each world's ranks run only when a check first reads that world: a
+    known-wrong answer caught on one world does not pay for the others. After a world whose ranks deadlocked no
+    other world is started (it would most likely wait just as long)."""
 
     def __init__(self, student, fn_name: str, worlds: list[dict], backend: str = "gloo"):
         self.worlds = {w["world"]: w for w in worlds}
         self.failure = None
         self.records = {}
-        try:
-            out = student.call("run_worlds", fn_name=fn_name, worlds=worlds, op_timeout=OP_TIMEOUT,
-                               deadline_s=DEADLINE, backend=backend)
-            self.records = {r["world"]: r for r in out}
-        except StudentFailure as exc:
-            self.failure = exc
+        self.stuck = None  # the world whose ranks deadlocked
+        self._student, self._fn_name, self._backend = student, fn_name, backend
+
+    def record(self, world: int) -> dict | None:
+        """The probe's record of ``world`` ranks, running them first if no check read them yet (None: not run
+        because another world deadlocked, or the reply holds no record of it)."""
+        if world not in self.records and self.failure is None and self.stuck is None:
+            try:
+                out = self._student.call("run_worlds", fn_name=self._fn_name, worlds=[self.worlds[world]],
+                                         op_timeout=OP_TIMEOUT, deadline_s=DEADLINE, backend=self._backend)
+            except StudentFailure as exc:
+                self.failure = exc
+                raise
+            rec = next((r for r in out if isinstance(r, dict) and r.get("world") == world), None)
+            self.records[world] = rec
+            if rec is not None and _deadlocked(rec):
+                self.stuck = world
+        if self.failure is not None:
+            raise self.failure
+        return self.records.get(world)
 
     def case(self, world: int, name: str) -> tuple[dict, list[dict]]:
         """(the case the judge built, one record per rank) for case ``name`` on ``world`` ranks."""
-        if self.failure is not None:
-            raise self.failure
         spec = self.worlds[world]
         idx = next(i for i, c in enumerate(spec["cases"]) if c["name"] == name)
         case = spec["cases"][idx]
-        rec = self.records.get(world)
-        if rec is None:
-            fail(f"on {world} ranks ({case['what']}): not run, because the ranks of a smaller world deadlocked "
+        rec = self.record(world)
+        if rec is None and world not in self.records:
+            fail(f"on {world} ranks ({case['what']}): not run, because the ranks on {self.stuck} ranks deadlocked "
                  f"(an operation waited {OP_TIMEOUT:.0f} s, or the ranks were killed after {DEADLINE:.0f} s)")
+        expect(rec is not None, f"on {world} ranks ({case['what']}): the probe's reply holds no record of "
+                                f"{world} ranks")
         expect(rec["left_behind"] == 0, f"on {world} ranks: {rec['left_behind']} process(es) of the ranks were "
                                         f"still running after the grader killed them")
         # the reply's structure against the judge's own inputs: a forged shorter list would compare nothing
@@ -115,6 +132,17 @@ class Runs:
             return (f"{case['what']} on {world} ranks: rank {rank} did not finish within {DEADLINE:.0f} s "
                     f"and was killed (a deadlock: every rank waiting for another, or an endless loop)")
         return f"{case['what']} on {world} ranks: rank {rank} ended without a result (it crashed or exited)"
+
+
+def _deadlocked(rec: dict) -> bool:
+    """Whether a world's ranks hit the group's timeout or had to be killed at the deadline."""
+    return bool(rec.get("timed_out")) or any(_timed_out((f or {}).get("error")) for frames in rec.get("ranks") or []
+                                             for f in frames if isinstance(f, dict))
+
+
+def _timed_out(err) -> bool:
+    msg = (err or {}).get("message", "").lower() if isinstance(err, dict) else ""
+    return "timed out" in msg or "timeout" in msg
 
 
 def deadlock_hint(err: dict) -> str:

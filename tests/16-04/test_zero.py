@@ -80,21 +80,29 @@ class Zero:
         gen = _gen(seed, fn)
         for world in WORLDS:
             self.runs[world] = build_runs(gen, world, fn)
-        for world in WORLDS:
+        self.student, self.stuck = student, None
+
+    def record(self, world):
+        """The probe's record of ``world`` ranks; they run when a check first reads them (a known-wrong answer
+        caught on one world does not pay for the other), and not after another world deadlocked (it would wait
+        as long)."""
+        if world not in self.records and self.failure is None and self.stuck is None:
             try:
-                self.records[world] = student.call("run_zero", fn_name=fn, world=world, runs=self.runs[world],
-                                                   op_timeout=OP_TIMEOUT, deadline_s=DEADLINE)
+                self.records[world] = self.student.call("run_zero", fn_name=self.fn, world=world,
+                                                        runs=self.runs[world], op_timeout=OP_TIMEOUT,
+                                                        deadline_s=DEADLINE)
             except StudentFailure as exc:
                 self.failure = exc
-                return
-            if self.records[world]["timed_out"]:
-                return  # a deadlock: larger worlds would wait as long
+            else:
+                if self.records[world]["timed_out"]:
+                    self.stuck = world
+        if self.failure is not None:
+            raise self.failure
+        return self.records.get(world)
 
     def steps(self, world, run_name):
         """[(step, run, frames per rank)] for one run, failing with the reason when a rank has no record."""
-        if self.failure is not None:
-            raise self.failure
-        rec = self.records.get(world)
+        rec = self.record(world)
         idx = next(i for i, r in enumerate(self.runs[world]) if r["name"] == run_name)
         run = self.runs[world][idx]
         label = (f"{self.fn} on {world} ranks, run '{run_name}' ({RUNS[run_name][0]}, {len(run['grads'])} steps, "
@@ -103,7 +111,7 @@ class Zero:
         if isinstance(RUNS[run_name][3], list):
             label += f", lr and betas per call {[(h['lr'], h['betas']) for h in run['hp_steps']]}"
         if rec is None:
-            fail(f"{label}: not run, because the ranks of a smaller world deadlocked")
+            fail(f"{label}: not run, because the ranks on {self.stuck} ranks deadlocked")
         expect(rec["left_behind"] == 0, f"{label}: {rec['left_behind']} process(es) of the ranks were still "
                                         f"running after the grader killed them")
         ranks = rec["ranks"]

@@ -94,20 +94,26 @@ class Zero3:
         gen = torch.Generator().manual_seed((int(seed) + zlib.crc32(b"zero3")) % (2**31))
         for world in WORLDS:
             self.runs[world] = build_runs(gen, world)
-        for world in WORLDS:
+        self.student, self.stuck = student, None
+
+    def record(self, world):
+        """The probe's record of ``world`` ranks; they run when a check first reads them, and not after the other
+        world deadlocked (it would wait as long)."""
+        if world not in self.records and self.failure is None and self.stuck is None:
             try:
-                self.records[world] = student.call("run_zero3", world=world, runs=self.runs[world],
-                                                   op_timeout=OP_TIMEOUT, deadline_s=DEADLINE)
+                self.records[world] = self.student.call("run_zero3", world=world, runs=self.runs[world],
+                                                        op_timeout=OP_TIMEOUT, deadline_s=DEADLINE)
             except StudentFailure as exc:
                 self.failure = exc
-                return
-            if self.records[world]["timed_out"]:
-                return  # a deadlock: the larger world would wait as long
-
-    def steps(self, world, run_name):
+            else:
+                if self.records[world]["timed_out"]:
+                    self.stuck = world
         if self.failure is not None:
             raise self.failure
-        rec = self.records.get(world)
+        return self.records.get(world)
+
+    def steps(self, world, run_name):
+        rec = self.record(world)
         idx = next(i for i, r in enumerate(self.runs[world]) if r["name"] == run_name)
         run = self.runs[world][idx]
         label = (f"zero3_step on {world} ranks, run '{run_name}' ({len(run['xs'])} steps, {len(run['kinds'])} layer(s), "
@@ -115,7 +121,7 @@ class Zero3:
         if run.get("hp_steps"):
             label += f", lr and betas per call {[(h['lr'], h['betas']) for h in run['hp_steps']]}"
         if rec is None:
-            fail(f"{label}: not run, because the ranks of a smaller world deadlocked")
+            fail(f"{label}: not run, because the ranks on {self.stuck} ranks deadlocked")
         expect(rec["left_behind"] == 0, f"{label}: {rec['left_behind']} process(es) of the ranks were still "
                                         f"running after the grader killed them")
         out = []
