@@ -378,27 +378,41 @@ def trace_flags_calls(ns, kind, hidden, state, calls):
 
 # ====================================================================== exercise 2: CondBranchyNet
 _TORCH_DIR = os.path.dirname(torch.__file__) + os.sep
+_WORKER = os.path.join("course", "judge", "worker.py")
 _READS = {"__bool__": "bool(tensor) (an `if`, `and`, `or` or `not` on a tensor)", "item": "tensor.item()",
           "__float__": "float(tensor)", "__int__": "int(tensor)", "__index__": "a tensor used as a Python index",
-          "tolist": "tensor.tolist()"}
+          "tolist": "tensor.tolist()", "is_nonzero": "torch.is_nonzero(tensor)", "numpy": "tensor.numpy()",
+          "__array__": "numpy.asarray(tensor)", "__contains__": "`value in tensor`"}
 
 
 class _PythonValues(TorchFunctionMode):
     """Records each place where code outside torch turns a tensor into a Python value (bool(t), t.item(),
-    float(t), ...): the `if` on a tensor value that exercise 2 rules out. torch's own frames (torch.cond's eager
-    path among them) are not recorded; the call itself runs unchanged."""
+    float(t), ...): the `if` on a tensor value that exercise 2 rules out. Besides the names above, any torch call
+    that hands back a Python bool, float or complex or a numpy array (torch.equal, torch.allclose: red team 23, a
+    Python `if` on them kept full marks) is one, but a tensor's metadata (is_*, has_*, a property such as
+    requires_grad). torch's own frames (torch.cond's eager path among them) are not recorded; the call itself runs
+    unchanged."""
 
     def __init__(self):
         super().__init__()
         self.seen = []
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
-        what = _READS.get(getattr(func, "__name__", ""))
+        name = getattr(func, "__name__", "")
+        self._note(_READS.get(name))  # before the call (bool() of a batch raises)
+        out = func(*args, **(kwargs or {}))
+        if name not in _READS and name != "__get__" and not name.startswith(("is_", "has_", "_is_")) and (
+                type(out) in (bool, float, complex) or type(out).__module__ == "numpy"):
+            self._note(f"{name}(...) returning a Python {type(out).__name__}")
+        return out
+
+    def _note(self, what):
         if what is not None:
-            frame = sys._getframe(1)
-            if not frame.f_code.co_filename.startswith(_TORCH_DIR):
+            frame = sys._getframe(2)
+            while frame is not None and frame.f_code.co_filename.endswith(_WORKER):  # the judge's wrapper of this mode
+                frame = frame.f_back
+            if frame is not None and not frame.f_code.co_filename.startswith(_TORCH_DIR):
                 self.seen.append(f"{what} in {frame.f_code.co_name}(), line {frame.f_lineno} of its cell")
-        return func(*args, **(kwargs or {}))
 
 
 def _student_cond(ns, hidden, state):
