@@ -166,11 +166,15 @@ def _expect_tie_level(student, args, m, near, why):
 
 def rescale_tie_case(gen, order):
     """Operands and an output scale for which the text's rescale acc * (x_scale * w_scale) and the reordered one
-    (acc * x_scale * w_scale, or acc * w_scale * x_scale) land on the two sides of a half level for one output."""
+    (acc * x_scale * w_scale, or acc * w_scale * x_scale), or the one in float64, land on the two sides of a half
+    level for one output."""
     for _ in range(400):
         qx, xs, xz, qw, ws, acc = _tie_operands(gen)
         right = acc * (xs * ws)
-        other = acc * xs * ws if order == "x_scale first" else acc * ws * xs
+        if order == "float64":  # the rescale taken in double precision, rounded to float32 at the end
+            other = (acc.to(torch.float64) * (xs * ws.to(torch.float64))).to(torch.float32)
+        else:
+            other = acc * xs * ws if order == "x_scale first" else acc * ws * xs
         for _, m in (right != other).nonzero().tolist():
             a, b = float(right[0, m]), float(other[0, m])
             for k in range(40):
@@ -182,15 +186,16 @@ def rescale_tie_case(gen, order):
     return None, None
 
 
-@pytest.mark.parametrize("order", ["x_scale first", "w_scale first"])
+@pytest.mark.parametrize("order", ["x_scale first", "w_scale first", "float64"])
 def test_rescale_is_one_product_of_scales(student, gen, order):
-    """the accumulator is rescaled by the one float32 product x_scale * w_scale, not by the two scales in turn
-    (next to a half level the last-bit difference moves the output level)"""
+    """the accumulator is rescaled by the one float32 product x_scale * w_scale, not by the two scales in turn nor in
+    float64 (next to a half level the last-bit difference moves the output level)"""
     args, m = rescale_tie_case(gen, order)
     expect(args is not None, "the check found no output where the two rescalings round apart (a grading error)")
+    other = ("rescaling in float64 and rounding y to float32 at the end" if order == "float64" else
+             f"rescaling by the scales one after the other ({order.replace(' first', '')} first)")
     _expect_tie_level(student, args, m, "", f"y = acc * (x_scale * w_scale) + bias in float32 (one product of the "
-                      f"scales, then one multiply); rescaling by the scales one after the other "
-                      f"({order.replace(' first', '')} first) rounds differently")
+                      f"scales, then one multiply); {other} rounds differently")
 
 
 def requant_tie_case(gen):
