@@ -122,6 +122,7 @@ def test_recorder_sees_nothing_hidden_in_a_plain_call():
          mod.__dict__)
     assert hiding.mode_classes(mod) == [mod.Log] and not issubclass(TorchDispatchMode, mod.Log)
     rec = hiding.Recorder()
+    rec.baseline = hiding._threads()  # as the worker's, before any cell: earlier tests' threads are not judged
     rec.instrument(mod.Log)
     x = torch.randn(3, 4, requires_grad=True)
 
@@ -212,6 +213,7 @@ def test_recorder_sees_nothing_past_a_plain_function_mode():
 
     from course.judge import worker as hiding
     rec = hiding.Recorder()
+    rec.baseline = hiding._threads()  # as the worker's, before any cell: earlier tests' threads are not judged
     rec.watch_spawning()  # as the worker does first (PyTorch's thread pool made before any window)
     mod = types.ModuleType("probes_fx")
     rec.watch_function_modes(mod.__name__)
@@ -378,6 +380,7 @@ def test_threads_and_processes_started_in_a_window_are_seen():
 
     from course.judge import worker as hiding
     rec = hiding.Recorder()
+    rec.baseline = hiding._threads()  # as the worker's, before any cell: earlier tests' threads are not judged
     rec.watch_spawning()
     mod = types.ModuleType("probes_th")
     exec("from torch.utils._python_dispatch import TorchDispatchMode\n"
@@ -629,6 +632,7 @@ def test_forged_ranges_and_other_processes_in_process():
 
     from course.judge import worker as hiding
     rec = hiding.Recorder()
+    rec.baseline = hiding._threads()  # as the worker's, before any cell: earlier tests' threads are not judged
     rec.watch_spawning()
     mod = types.ModuleType("probes_rt21")
     exec("from torch.utils._python_dispatch import TorchDispatchMode\n"
@@ -850,6 +854,7 @@ def test_cond_with_a_python_predicate_is_judged_as_plain_code():
 
     from course.judge import worker as hiding
     rec = hiding.Recorder()
+    rec.baseline = hiding._threads()  # as the worker's, before any cell: earlier tests' threads are not judged
     rec.watch_spawning()
     mod = types.ModuleType("probes_rt22")
     rec.watch_function_modes(mod.__name__)
