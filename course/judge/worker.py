@@ -705,17 +705,20 @@ class Recorder:
     def created(self) -> tuple:
         """What ``created_since`` compares: the threads and tasks started through Python so far, and the sandbox's
         last pid."""
-        return self.starts["threading"], self.starts["other"], _last_pid() if self.sandboxed else None
+        return (self.starts["threading"], self.starts["other"], _last_pid() if self.sandboxed else None,
+                _threads() if self.sandboxed else None)
 
     def created_since(self, before: tuple) -> int:
         """How many threads or processes were made since ``created()`` returned ``before`` other than through
         threading (whose threads a profile hook follows): through _thread itself, os.fork or subprocess (Python's),
         or in the sandbox any task at all (ctypes' pthread_create or a raw clone: the namespace's last pid moved
         past the threading threads started meanwhile; red team 23)."""
-        threads, other, pid = self.created()
+        threads, other, pid, now = self.created()
         made = other - before[1]
         if pid is not None and before[2] is not None:
-            made = max(made, pid - before[2] - (threads - before[0]))
+            # CUDA's driver threads, made by PyTorch when the call first touches the GPU, are not the submission's
+            driver = sum(_driver_thread(t) for t in now - before[3])
+            made = max(made, pid - before[2] - (threads - before[0]) - driver)
         return made
 
     def woke(self, before: dict[str, int]) -> list[str]:
