@@ -6,6 +6,13 @@ from .. import settings
 
 
 def configure(c) -> None:
+    # a password typed in nbgrader's --db leaves this command's arguments, which every account reads, at once
+    from .class_run import db_url
+    db_url.reexec_nbgrader_without_password()
+    moved = db_url.said_moved()
+    if moved:
+        print(db_url.NOTICE.format(env=moved), file=sys.stderr)
+
     from nbconvert.preprocessors import ClearMetadataPreprocessor
     from nbgrader.preprocessors import (AssignLatePenalties, CheckCellMetadata, ClearOutput, DeduplicateIds,
                                         LimitOutput, OverwriteCells, OverwriteKernelspec, SaveAutoGrades)
