@@ -124,3 +124,32 @@ def test_only_an_nbgrader_script_with_a_password_starts_again(monkeypatch, form)
     db_url.reexec_nbgrader_without_password(["-c", *args])
     db_url.reexec_nbgrader_without_password([script, "autograde", "15-01", "--db", url.replace(f":{PASSWORD}@", "@")])
     assert calls == [], f"started again where nothing was to move: {calls}"
+
+
+def test_the_score_table_names_ids_that_look_alike_in_more_scripts(tmp_path, monkeypatch):
+    """Red team 23's look-alike line knew Cyrillic and Greek letters only: mallory as ``\u0251lice`` (U+0251 LATIN
+    SMALL LETTER ALPHA), ``al\u0131ce`` (a dotless i), ``\u1ea1lice`` (an a with a dot below) or ``b\u0585b`` (an
+    Armenian oh) was a row of her own that read as alice's or bob's, and the table said nothing; a small Greek nu
+    (``\u03bdick``) was taken for an n, so it was named beside nick, whom it does not resemble, and not beside vick."""
+    from nbgrader.api import Gradebook
+    from course.grading.class_run import pipeline
+    monkeypatch.setenv("PATH", os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"])  # alembic
+    A = "15-01"
+    ids = ("alice", "\u0251lice", "al\u0131ce", "\u1ea1lice", "bob", "b\u0585b", "nick", "vick", "\u03bdick", "carol")
+    db = f"sqlite:///{tmp_path / 'gradebook.db'}"
+    with Gradebook(db) as gb:
+        gb.add_assignment(A)
+        for sid in ids:
+            gb.add_student(sid)
+    table = pipeline.score_table(tmp_path, [A], db)
+    notes = [x for x in table.splitlines() if x.startswith("look-alike ids")]
+    expected = {"alice": 4, "bob": 2, "vick": 2}
+    assert len(notes) == len(expected), \
+        f"the score table of {', '.join(repr(i) for i in ids)}:\n{table}\n(expected one line for each group of ids " \
+        f"that look alike: alice with \u0251lice, al\u0131ce and \u1ea1lice; bob with b\u0585b; vick with \u03bdick)"
+    for name, n in expected.items():
+        line = [x for x in notes if f"'{name}'" in x]
+        assert len(line) == 1 and line[0].startswith(f"look-alike ids, {n} students:"), \
+            f"{name}: expected one line naming {n} students that look alike, got {notes}"
+    assert any("U+0251 LATIN SMALL LETTER ALPHA" in x for x in notes), notes
+    assert not any("'nick'" in x or "carol" in x for x in notes), f"nick and carol look like nobody else: {notes}"

@@ -88,14 +88,41 @@ def file_name_ok(name: str) -> bool:
             and "\\" not in name and not name.startswith("."))
 
 
-# Letters of other scripts drawn like Latin ones (after NFKC and casefold), the ones an LMS display name can use to
-# pass for a classmate's in a table: Cyrillic, then Greek.
-_LOOKS_LATIN = str.maketrans("авеіјкмнорстухѕԁһӏԛԝүαβεικνορτυχζ", "abeijkmhopctyxsdhlqwyabeiknoptuxz")
+# Letters drawn like Latin ones, the ones an LMS display name can use to pass for a classmate's in a table. Capitals
+# first, as written (Greek and Cyrillic capitals, Cherokee, whose case folding gives its capitals, and Lisu's
+# Latin-shaped letters): a capital Greek nu reads N, a small one v. Then small letters, after case folding: Cyrillic,
+# Greek, Armenian, and Latin's own IPA letters and small capitals (red team 23 listed only Cyrillic and Greek: mallory
+# as "\u0251lice", with a Latin alpha, "al\u0131ce" with a dotless i, or "b\u0585b" with an Armenian oh, was a row of
+# her own that the score table did not name; red team 24, host side).
+_LOOK_LATIN_CAPS = str.maketrans(
+    "\u0391\u0392\u0395\u0396\u0397\u0399\u039a\u039c\u039d\u039f\u03a1\u03a4\u03a5\u03a7"  # Greek
+    "\u0410\u0412\u0415\u041a\u041c\u041d\u041e\u0420\u0421\u0422\u0423\u0425\u0405\u0406\u0408\u051a\u051c"  # Cyrillic
+    "\u13aa\u13f4\u13df\u13a0\u13ac\u13c0\u13bb\u13ab\u13e6\u13de\u13b7\u13e2\u13da\u13a2\u13d9\u13b3\u13c3\u13a1"  # Cherokee
+    "\ua4ee\ua4d0\ua4da\ua4d3\ua4f0\ua4dd\ua4d6\ua4e7\ua4f2\ua4d9\ua4d7\ua4e1\ua4df\ua4e0\ua4f3\ua4d1\ua4e3\ua4e2"
+    "\ua4d4\ua4f4\ua4e6\ua4ea\ua4eb\ua4ec\ua4dc",  # Lisu
+    "ABEZHIKMNOPTYX" "ABEKMHOPCTYXSIJQW" "ABCDEGHJKLMPSTVWZR" "ABCDEFGHIJKLMNOPRSTUVWXYZ")
+_LOOKS_LATIN = str.maketrans(
+    "\u0430\u0432\u0435\u0456\u0458\u043a\u043c\u043d\u043e\u0440\u0441\u0442\u0443\u0445\u0455\u0501\u04bb\u04cf\u051b"
+    "\u051d\u04af\u044c\u0433\u0475"  # Cyrillic
+    "\u03b1\u03b2\u03b5\u03b9\u03ba\u03bd\u03bf\u03c1\u03c4\u03c5\u03c7\u03b6\u03b7\u03f2\u03f3"  # Greek
+    "\u0585\u057d\u0570\u0578\u0581\u0566"  # Armenian
+    "\u0251\u0261\u0131\u0237\u0269\u01c0"  # Latin: alpha, script g, dotless i and j, iota, dental click
+    "\u1d00\u0299\u1d04\u1d05\u1d07\u0262\u029c\u026a\u1d0a\u1d0b\u029f\u1d0d\u0274\u1d0f\u1d18\u0280\ua731\u1d1b"
+    "\u1d1c\u1d20\u1d21\u028f\u1d22",  # Latin small capitals
+    "abeijkmhopctyxsdhlq" "wybrv"
+    "abeikvoptuxzncj"
+    "ouhngq"
+    "agijil"
+    "abcdeghijklmnoprst" "uvwyz")
 
 
 def skeleton(sid: str) -> str:
-    """What ``sid`` looks like: its NFKC form, case folded, letters that look Latin made Latin."""
-    return unicodedata.normalize("NFKC", sid).casefold().translate(_LOOKS_LATIN)
+    """What ``sid`` looks like: its NFKC form without combining marks (an "a" with a dot below reads "a"), letters
+    drawn like Latin capitals made those, case folded, letters drawn like small Latin ones made those."""
+    plain = "".join(c for c in unicodedata.normalize("NFD", unicodedata.normalize("NFKC", sid))
+                    if not unicodedata.combining(c))
+    folded = plain.translate(_LOOK_LATIN_CAPS).casefold()
+    return folded.translate(_LOOK_LATIN_CAPS).casefold().translate(_LOOKS_LATIN)  # small Cherokee folds to capitals
 
 
 def lookalikes(ids) -> list[list[str]]:
