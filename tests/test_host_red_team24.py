@@ -153,3 +153,33 @@ def test_the_score_table_names_ids_that_look_alike_in_more_scripts(tmp_path, mon
             f"{name}: expected one line naming {n} students that look alike, got {notes}"
     assert any("U+0251 LATIN SMALL LETTER ALPHA" in x for x in notes), notes
     assert not any("'nick'" in x or "carol" in x for x in notes), f"nick and carol look like nobody else: {notes}"
+
+
+def test_a_password_in_the_urls_query_is_moved_and_hidden_too():
+    """``postgresql+psycopg2://grader@db/gradebook?password=PW`` connects (SQLAlchemy hands the query to the driver,
+    libpq's ``password`` keyword), but every step that moved the password before "@" out of command lines, or hid it
+    in printed lines, read none there: measured before, the pipeline's command line held it for a whole run (121.7 s
+    of 121.9 s) and its last line printed it (``gradebook: ...?password=PW``)."""
+    from course.grading.class_run import db_url
+    url = f"postgresql+psycopg2://grader@db:5432/gradebook?sslmode=require&password={PASSWORD}&connect_timeout=5"
+    bare, password, env = db_url.without_password(url)
+    assert (password, env) == (PASSWORD, "PGPASSWORD") and PASSWORD not in bare, \
+        f"without_password({url!r}) gave {(bare, password, env)} (expected the URL without its query's password, " \
+        "the password for PGPASSWORD)"
+    assert "sslmode=require" in bare and "connect_timeout=5" in bare, bare
+    arg, password, env = db_url._strip_arg(f"--db={url}")
+    assert (password, env) == (PASSWORD, "PGPASSWORD") and PASSWORD not in arg, \
+        f"the entry points' restart kept {arg!r} (expected the argument without the query's password)"
+    assert arg == "--db=postgresql+psycopg2://grader@db:5432/gradebook?sslmode=require&connect_timeout=5", arg
+    assert PASSWORD not in db_url.shown(url), f"printed as {db_url.shown(url)!r}"
+
+
+def test_the_pipelines_command_line_loses_a_password_given_in_the_query(tmp_path, silent_db):
+    """The same run as red team 23's test, the password written as the URL's ``password`` parameter."""
+    root = tmp_path / "course"
+    root.mkdir(mode=0o700)
+    url = silent_db.replace(f":{PASSWORD}@", "@") + f"&password={PASSWORD}"
+    env_cmd = [sys.executable, "-m", "course.grading.pipeline", "--root", str(root), "--no-examples", "--steps", "report",
+               "--db", url]
+    _, args, environ = _read_while_running(env_cmd, REPO_ROOT, "python -m course.grading.pipeline")
+    _assert_moved(args, environ, "python -m course.grading.pipeline", silent_db.replace(f":{PASSWORD}@", "@"))
