@@ -183,3 +183,28 @@ def test_the_pipelines_command_line_loses_a_password_given_in_the_query(tmp_path
                "--db", url]
     _, args, environ = _read_while_running(env_cmd, REPO_ROOT, "python -m course.grading.pipeline")
     _assert_moved(args, environ, "python -m course.grading.pipeline", silent_db.replace(f":{PASSWORD}@", "@"))
+
+
+def test_the_batch_scripts_are_never_readable_by_others(tmp_path, monkeypatch):
+    """``cluster submit`` wrote its batch scripts, which export the gradebook's password, with the umask's mode and
+    chmodded them 0700 after: in that moment another account could open one (a course root still open: ``--dry-run``
+    runs no generate step, which closes it) and read the password through the open file later. With every chmod
+    made a no-op, a script's mode is the mode it was created with; under umask 0 it was 0666."""
+    import argparse
+    from course.grading.class_run import cluster
+    for name in ("chmod", "fchmod"):
+        monkeypatch.setattr(os, name, lambda *a, **k: None)
+    monkeypatch.setattr(Path, "chmod", lambda *a, **k: None)
+    args = argparse.Namespace(tasks=2, assignment=["15-01"], db="postgresql+psycopg2://grader@db/gradebook", workers=1,
+                              gpus_per_task=0, cpus_per_task=1, partition=None, time=None, sbatch_arg=None)
+    old = os.umask(0)
+    try:
+        paths = cluster.write_scripts(tmp_path, args, sys.executable, secret={"PGPASSWORD": PASSWORD})
+    finally:
+        os.umask(old)
+    for path in paths:
+        mode = os.lstat(path).st_mode & 0o777
+        assert f"export PGPASSWORD={PASSWORD}" in path.read_text(), f"{path.name} no longer exports the password"
+        assert not mode & 0o077, \
+            f"{path.name} (it exports the gradebook's password) was created with mode {mode:04o} under umask 0 " \
+            "(expected 0700 from its creation, not a chmod after)"

@@ -121,8 +121,15 @@ def write_scripts(root: Path, args, python: str, secret: dict | None = None) -> 
         'exit "$code"', ""]
     paths = out / "grade.sbatch", out / "close.sbatch"
     for path, lines in zip(paths, (array_script, close_script)):
-        path.write_text("\n".join(lines))
-        path.chmod(0o700)  # the db URL may carry a password
+        # made 0700 as it is created, never the umask's mode first and chmod after: the scripts may export the
+        # gradebook's password, and a course root still open (``--dry-run`` runs no generate step, which closes it)
+        # let another account open the file in that moment and read it later (red team 24, host side)
+        if path.is_symlink() or path.exists():
+            path.unlink()
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o700)
+        with os.fdopen(fd, "w") as fh:
+            os.fchmod(fd, 0o700)  # whatever the umask took away: the owner runs it
+            fh.write("\n".join(lines))
     return paths
 
 
