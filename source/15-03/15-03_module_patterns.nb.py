@@ -652,11 +652,11 @@ if run_demos():
 #
 # `trace_activations(model, x)` runs `model(x)` once with a forward hook on every **leaf** module (a
 # module without children, found through `model.named_modules()`), and returns `(output, records)`:
-# `output` is what `model(x)` returned, `records` a list with one dict per leaf-module *call*, in call
-# order (a module used twice gives two records), with keys
+# `output` is what `model(x)` returned, `records` a new list (each call returns its own) with one dict
+# per leaf-module *call*, in call order (a module used twice gives two records), with keys
 # `"name"` (its qualified name), `"shape"` (output shape as a tuple), `"mean"` and `"std"` (Python floats:
-# `output.mean()`, `output.std()` with PyTorch's default correction) and `"finite"` (`True` if every
-# output value is finite). Afterwards the model must carry exactly the hooks it had before, also when
+# `output.mean()`, `output.std()` with PyTorch's default correction; taking them in a wider dtype such as
+# float64 is fine too) and `"finite"` (`True` if every output value is finite). Afterwards the model must carry exactly the hooks it had before, also when
 # `forward` raises (the exception must still reach the caller).
 
 # %% [solution] id=trace_impl

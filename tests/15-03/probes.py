@@ -519,14 +519,16 @@ def prepare_lazy_run(ns, x, lr, train_mode, seed, steps=1, caller_no_grad=False,
 
     handle = m[-1].register_forward_hook(watch)  # the last layer: called through __call__ in any dry run
     x_in = x.clone()
-    built_on = []  # for each torch.optim.SGD built during the call: did it get placeholder parameters?
-    real_sgd = torch.optim.SGD
+    # for each optimizer built during the call: did it get placeholder parameters? Watched at
+    # torch.optim.Optimizer.__init__, which every optimizer runs through super(), so that a class imported by
+    # name before the call (`from torch.optim import SGD`) is seen too, not only torch.optim.SGD looked up late
+    built_on = []
+    real_opt_init = torch.optim.Optimizer.__init__
 
-    class _WatchedSGD(real_sgd):
-        def __init__(self, *args, **kwargs):
-            super().__init__(*args, **kwargs)
-            built_on.append(any(isinstance(q, nn.parameter.UninitializedParameter)
-                                for g in self.param_groups for q in g["params"]))
+    def _watched_init(self, *args, **kwargs):
+        real_opt_init(self, *args, **kwargs)
+        built_on.append(any(isinstance(q, nn.parameter.UninitializedParameter)
+                            for g in self.param_groups for q in g["params"]))
 
     # where the model was asked to move (Module.to / cpu / cuda on any of its modules): the device half of
     # "moves and casts", which a CPU-only run cannot see in the result (a GPU run does: make test-gpu)
@@ -549,7 +551,7 @@ def prepare_lazy_run(ns, x, lr, train_mode, seed, steps=1, caller_no_grad=False,
             moved_to.append("cuda")
         return real_cuda(self, device)
 
-    torch.optim.SGD = _WatchedSGD
+    torch.optim.Optimizer.__init__ = _watched_init
     nn.Module.to, nn.Module.cpu, nn.Module.cuda = _to, _cpu, _cuda
     try:
         with torch.set_grad_enabled(not caller_no_grad):
@@ -557,7 +559,7 @@ def prepare_lazy_run(ns, x, lr, train_mode, seed, steps=1, caller_no_grad=False,
             opt = fn(m, x_in, lr)
             glob_left = changes(glob_before, global_state())
     finally:
-        torch.optim.SGD = real_sgd
+        torch.optim.Optimizer.__init__ = real_opt_init
         nn.Module.to, nn.Module.cpu, nn.Module.cuda = real_to, real_cpu, real_cuda
         handle.remove()
     uninit = [n for n, p in m.named_parameters() if isinstance(p, nn.parameter.UninitializedParameter)]
@@ -621,8 +623,10 @@ def _hook_counts(model):
     return counts, glob
 
 
-def trace_run(ns, model, seed, x, user_hook=False):
-    """trace_activations on a fresh model; report records, output, and which hooks are left afterwards."""
+def trace_run(ns, model, seed, x, user_hook=False, again=None):
+    """trace_activations on a fresh model; report records, output, and which hooks are left afterwards.
+    again=(model, seed, x): a second call on another fresh model right after, to see whether it touches the
+    list the first call returned."""
     fn = get(ns, "trace_activations")
     m = build_hook_model(model, seed)
     fired = []
@@ -651,6 +655,13 @@ def trace_run(ns, model, seed, x, user_hook=False):
                      # keys whose value is a tensor: a record holding one keeps that activation (and its graph)
                      "tensor_keys": sorted(str(k) for k, v in r.items() if isinstance(v, torch.Tensor))})
     fired_during = len(fired)
+    second = None
+    if again is not None:
+        first_names = [str(r.get("name")) if isinstance(r, dict) else None for r in list(records)]
+        res2 = fn(build_hook_model(again[0], again[1]), again[2].clone())
+        records2 = res2[1] if isinstance(res2, tuple) and len(res2) == 2 else None
+        now = [str(r.get("name")) if isinstance(r, dict) else None for r in list(records)]
+        second = {"same_object": records2 is records, "names_before": first_names, "names_after": now}
     plain = m(x.clone())  # a later plain forward: only the user's own hook may still fire
     return {"out": out.detach() if isinstance(out, torch.Tensor) else None, "records": recs,
             "out_requires_grad": bool(getattr(out, "requires_grad", False)),
@@ -658,7 +669,7 @@ def trace_run(ns, model, seed, x, user_hook=False):
             "counts_before": counts_before, "counts_after": counts_after,
             "modes_before": modes_before, "modes_after": modes_after,
             "glob_before": glob_before, "glob_after": glob_after,
-            "user_fired_during": fired_during, "user_fired_later": len(fired) - fired_during}
+            "user_fired_during": fired_during, "user_fired_later": len(fired) - fired_during, "second": second}
 
 
 def trace_raising_run(ns, seed, x, model="raises"):

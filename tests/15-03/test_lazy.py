@@ -120,8 +120,9 @@ def test_prepare_materializes_in_example_dtype(student, gen, dtype, ready):
                     f"like the example, got {bad}")
     expect(r["is_optimizer"], f"{what}: did not return a torch.optim.Optimizer")
     expect(not r.get("opt_on_placeholders"),
-           f"{what}: torch.optim.SGD was constructed while the model still had UninitializedParameter "
-           f"placeholders (expected it to be created after the dry run, as the text says; it was created before)")
+           f"{what}: an optimizer (torch.optim.SGD, however it was imported) was constructed while the model "
+           f"still had UninitializedParameter placeholders; the clause 'returns torch.optim.SGD(model.parameters(), "
+           f"lr=lr, momentum=0.9), created after the dry run': it was created before")
     names = r["opt_names"]
     expect(len(names) == len(set(names)), f"{what}: the optimizer holds some parameters twice: {names}")
     missing = sorted(set(r["dtypes"]) - set(names))

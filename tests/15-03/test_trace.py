@@ -90,10 +90,12 @@ def compare_records(got, want, what, half=False):
         expect(g["finite"] == w["finite"], f"{where}: 'finite' is {g['finite']}, expected {w['finite']}{why}")
 
 
-def run(student, model, gen, user_hook=False):
+def run(student, model, gen, user_hook=False, again=None):
     seed = int(torch.randint(0, 10**6, (1,), generator=gen))
     x = make_input(model, gen)
-    r = student.call("trace_run", model=model, seed=seed, x=x, user_hook=user_hook)
+    if again is not None:  # a second call right after, on a fresh model of kind `again`
+        again = (again, int(torch.randint(0, 10**6, (1,), generator=gen)), make_input(again, gen))
+    r = student.call("trace_run", model=model, seed=seed, x=x, user_hook=user_hook, again=again)
     return r, reference(model, seed, x), f"trace_activations({DESC[model]}, x of shape {tuple(x.shape)})"
 
 
@@ -132,9 +134,20 @@ def test_output_is_the_models_output(student, gen, model):
            f"{want_rg}: trace_activations must leave the model's parameters as they were (requires_grad included)")
 
 
+# the second call: records kept in one module-level list, cleared and refilled by every call and returned
+# itself (the notebook's demo keeps `before` and `after` from two calls)
 def test_record_value_types(student, gen):
-    """Each record holds name as a str, shape as a tuple, mean and std as Python floats, finite as a bool, and no tensor"""
-    r, (_, ref), what = run(student, "seq", gen)
+    """Each record holds name as a str, shape as a tuple, mean and std as Python floats, finite as a bool, and no tensor;
+    each call returns a list of its own"""
+    r, (_, ref), what = run(student, "seq", gen, again="twice")
+    second = r["second"]
+    if second["same_object"] or second["names_after"] != second["names_before"]:
+        fail(f"{what}, then trace_activations({DESC['twice']}) right after: "
+             + ("both calls returned the same records list object" if second["same_object"] else
+                "the second call changed the list the first call returned")
+             + f" (the first call's record names were {second['names_before']}, afterwards "
+             f"{second['names_after']}); the clause '`records` a new list (each call returns its own)': build "
+             f"the list inside the call, not at module level")
     want = {"name": "str", "shape": "tuple", "mean": "float", "std": "float", "finite": "bool"}
     if not r["records"]:
         fail(f"{what}: no records came back")
