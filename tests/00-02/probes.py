@@ -131,11 +131,22 @@ def _describe(result, index):
     return out
 
 
-def graph_walk(ns, fn_name, recipe, seed, twice=False):
+def rebase_in_place(out):
+    """An in-place operation on the graph's output: ``out`` keeps its identity but gets a new grad_fn
+    (MulBackward0) whose input is the old one."""
+    out.mul_(0.5)
+    return out
+
+
+def graph_walk(ns, fn_name, recipe, seed, twice=False, rebase=False):
     """What ``fn_name(t)`` returns for the graph of ``recipe``, as indices into the probe's own walk,
     with the walk's node names and edges, and whether backward still works afterwards; with ``twice``,
-    also what a second call on the same tensor returns ("again")."""
+    also what a second call on the same tensor returns ("again"); with ``rebase``, the function is called
+    once on t first, then t is changed in place (rebase_in_place) and the reply is for t's new graph."""
     out, leaves = build_graph(recipe, seed)
+    if rebase:
+        get(ns, fn_name)(out)
+        rebase_in_place(out)
     nodes, edges = _walk(out)
     index = {n: i for i, n in enumerate(nodes)}
     ran = [0]  # how often the output's node ran while the student's function did (a backward pass)
@@ -357,8 +368,9 @@ def _holds(obj, t, seen=None):
     if id(obj) in seen:
         return False
     seen.add(id(obj))
-    if isinstance(obj, torch.Tensor):
-        return obj.numel() > 0 and obj.untyped_storage().data_ptr() == t.untyped_storage().data_ptr()
+    if isinstance(obj, torch.Tensor):  # a view of t, even an empty one, keeps all of t's memory alive
+        own = t.untyped_storage()
+        return own.nbytes() > 0 and obj.untyped_storage().data_ptr() == own.data_ptr()
     if isinstance(obj, (tuple, list)):
         return any(_holds(o, t, seen) for o in obj)
     if isinstance(obj, dict):
@@ -392,14 +404,18 @@ def hooked_grads(ns, kind, seed, dtype_name, x):
     dtype = getattr(torch, dtype_name)
     net = make_net(kind, seed, dtype)
     pack, unpack = get(ns, "pack_compressed"), get(ns, "unpack_compressed")
-    log = {"raw_bytes": 0, "packed_bytes": 0, "unpacked": [], "n": 0}
+    log = {"raw_bytes": 0, "packed_bytes": 0, "unpacked": [], "n": 0, "floats": []}
     packed = []  # what each pack returned, to weigh again once backward has unpacked it
 
     def counting_pack(t):
         log["raw_bytes"] += t.numel() * t.element_size()
         log["n"] += 1
         p = pack(t)
-        log["packed_bytes"] += _tensor_bytes(p)[0]
+        nbytes = _tensor_bytes(p)[0]
+        log["packed_bytes"] += nbytes
+        if t.dtype in (torch.float32, torch.float64):  # each one alone: [dtype, shape, a parameter?, bytes, holds t]
+            log["floats"].append([str(t.dtype), list(t.shape), bool(t.is_leaf and t.requires_grad), nbytes,
+                                  _holds(p, t)])
         packed.append(p)
         return (p, str(t.dtype), tuple(t.shape))
 

@@ -37,6 +37,21 @@ def _seed(gen):
     return int(torch.randint(0, 2**31 - 1, (1,), generator=gen))
 
 
+def check_each_float_packed(res, what):
+    """Every float32 / float64 tensor autograd saved, taken alone: its packed object holds its bfloat16 copy
+    (2 bytes an element) and nothing that shares t's memory (a view of t, even an empty slice)."""
+    for dtype, shape, param, nbytes, holds in res["floats"]:
+        kind = "a parameter (a leaf that requires grad, saved by the operation itself)" if param else "an activation"
+        of = f"{kind}, {dtype.replace('torch.', '')} of shape {tuple(shape)}"
+        expect(not holds, f"{what}: pack_compressed(t) for {of} returned an object that still shares t's memory (a "
+                          f"view of t, even an empty one such as t.flatten()[:0], keeps all of t alive); what it "
+                          f"returns holds no tensor other than the bfloat16 copy (no reference to t)")
+        want = 2 * int(torch.Size(shape).numel())
+        expect(nbytes == want, f"{what}: pack_compressed(t) for {of} holds {nbytes} bytes of tensors, expected "
+                               f"{want} (its bfloat16 copy): pack_compressed stores every float32 or float64 tensor "
+                               f"as bfloat16, parameters included")
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_bytes_shrink(student, gen, dtype):
     """what the graph keeps is the bfloat16 copy only: a half (float32) or a quarter (float64) of the bytes"""
@@ -44,6 +59,7 @@ def test_bytes_shrink(student, gen, dtype):
     res = student.call("hooked_grads", kind="mlp", seed=seed, dtype_name=dtype, x=x)
     what = f"an MLP 784-64-10 in {dtype} on a batch of 16 with your hooks installed"
     expect(res["n"] > 0, f"{what}: nothing was saved")
+    check_each_float_packed(res, what)
     ratio = res["packed_bytes"] / res["raw_bytes"]
     limit = {"float32": 0.5, "float64": 0.25}[dtype]
     expect(ratio <= limit + 1e-9, f"{what}: the packed objects hold {res['packed_bytes']} bytes of tensors for "
@@ -138,11 +154,13 @@ def test_other_dtypes_kept(student, gen, dtype):
 
 
 def test_pool_indices(student, gen):
-    """a net with max-pooling (int64 indices saved) gets the right gradients through the hooks"""
+    """a net with max-pooling (int64 indices saved) gets the right gradients through the hooks, and every float
+    tensor it saves, the conv's weight (a parameter) included, is packed as its bfloat16 copy alone"""
     seed, x = _seed(gen), torch.rand(4, 1, 28, 28, generator=gen)
     res = student.call("hooked_grads", kind="pool", seed=seed, dtype_name="float32", x=x)
-    check_grads(res["grads"], exact_grads("pool", seed, torch.float32, x),
-                "a conv-tanh-maxpool-linear net in float32 with your hooks installed")
+    what = "a conv-tanh-maxpool-linear net in float32 with your hooks installed"
+    check_each_float_packed(res, what)
+    check_grads(res["grads"], exact_grads("pool", seed, torch.float32, x), what)
 
 
 @pytest.mark.parametrize("kind", ["mlp", "pool"])

@@ -211,6 +211,30 @@ def test_non_finite_values(student):
         expect_close(res["data"][k], slots[k], what, atol=0, rtol=1e-12, equal_nan=True)
 
 
+@pytest.mark.parametrize("dtype", [torch.float64, torch.float32, torch.float16])
+def test_values_near_zero(student, gen, dtype):
+    """each elementwise operation's .data equals torch's to a few roundings on values from 1e-30 to 30, both signs
+    (tanh near 0 included), in float64, float32 and float16"""
+    mags = torch.tensor([1e-30, 1e-12, 1e-7, 3e-5, 1e-3, 1e-2, 0.3, 5.0, 30.0], dtype=f64)
+    mags = mags * (1 + 0.5 * torch.rand(len(mags), generator=gen, dtype=f64))
+    x = torch.cat([mags, -mags]).to(dtype)
+    unary = ["tanh", "exp", "relu", "neg"]
+    # L0's unary ops, L1 = |L0|'s log, then a sum of the tanh slot as the output
+    program = [(op, 0, None) for op in unary] + [("log", 1, None), ("sum", 2, None)]
+    leaves = [x, x.abs()]
+    res = student.call("engine_run", leaves=leaves, program=program)
+    slots, _ = torch_run(leaves, program)
+    rtol = {torch.float64: 1e-12, torch.float32: 1e-6, torch.float16: 2e-3}[dtype]
+    for k, op in enumerate(unary + ["log"], start=2):
+        arg = "L1 = |L0|" if op == "log" else "L0"
+        what = (f"{arg}.{op}() for {dtype} L0 = {x.tolist()}: .data (Each returns a new Value whose .data equals "
+                f"torch's result for the same tensors; torch.{op} gives {slots[k].tolist()})")
+        if isinstance(res["data"][k], str):
+            fail(f"{what}: {res['data'][k]}")
+        expect(res["data"][k].dtype == dtype, f"{what}: expected dtype {dtype}, got {res['data'][k].dtype}")
+        expect_close(res["data"][k], slots[k], what, atol=0, rtol=rtol, equal_nan=True)
+
+
 def test_backward_on_a_leaf(student, gen):
     """backward() on a 0-dim leaf itself adds d(out)/d(out) = 1 to its own .grad (2 after two calls)"""
     a, b = torch.randn(3, generator=gen, dtype=f64), torch.randn((), generator=gen, dtype=f64)

@@ -36,9 +36,10 @@ RECIPES = {k: v + TAIL for k, v in RECIPES.items()}
 
 def judged(student, fn, recipe, seed, **kw):
     """The probe's reply for ``fn`` on the graph of (recipe, seed), after checking that the reply describes
-    the graph the judge builds itself from the same recipe and seed."""
+    the graph the judge builds itself from the same recipe and seed (changed in place too, with ``rebase``)."""
     res = student.call("graph_walk", fn_name=fn, recipe=recipe, seed=seed, **kw)
-    nodes, edges = G._walk(G.build_graph(recipe, seed)[0])
+    t = G.build_graph(recipe, seed)[0]
+    nodes, edges = G._walk(G.rebase_in_place(t) if kw.get("rebase") else t)
     expect(res["names"] == [type(n).__name__ for n in nodes] and res["edges"] == [list(e) for e in edges],
            f"{fn}(t) for the graph of recipe {recipe!r} (seed {seed}): the reply does not describe the graph the "
            f"check built")
@@ -134,6 +135,19 @@ def test_graph_left_usable(student, gen, fn):
         expect(g is not None and torch.allclose(g, e, rtol=1e-10, atol=1e-12),
                f"{what}: one t.backward() gave leaf {k} a .grad different from a fresh graph's (was backward run "
                f"inside {fn}?)")
+
+
+@pytest.mark.parametrize("fn", ["graph_nodes", "topo_order"])
+def test_after_in_place_op(student, gen, fn):
+    """called on t, then again after an in-place op on t (t.mul_(0.5) gives t a new grad_fn): the second call walks
+    from the new t.grad_fn"""
+    what = (f"a second call on the same tensor t after t.mul_(0.5) (the first call was on t = "
+            f"{RECIPES['diamond']}; the in-place op gave t a new grad_fn, MulBackward0, whose input is the old one, "
+            f"so the answer must follow the new t.grad_fn; an answer kept per tensor from the first call is stale)")
+    res = judged(student, fn, "diamond", _seed(gen), rebase=True)
+    check_nodes(res, fn, what)
+    if fn == "topo_order":
+        check_order(res, what)
 
 
 @pytest.mark.parametrize("fn", ["graph_nodes", "topo_order"])
