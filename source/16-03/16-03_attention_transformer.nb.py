@@ -252,7 +252,9 @@ print("state dict keys:", list(_mha.state_dict()))
 #   inputs in the layout set by `batch_first`.
 # * The masks follow `nn.MultiheadAttention`'s conventions above, boolean or float, alone or together (then both
 #   apply); every query keeps at least one key (the checks never mask a whole row here).
-# * Every tensor `forward` creates (masks, zero biases) is on the inputs' device, so the layer runs on a GPU too.
+# * Every tensor `forward` creates (masks, zero biases) is on the inputs' device, so the layer runs on a GPU too,
+#   also after a call on the CPU and `.to(device)`: nothing kept on the module from a call on another device is
+#   reused.
 #
 # Essential clauses (with the course's essential policy on, the task scores zero when one of them fails): self
 # attention against `nn.MultiheadAttention`, the key padding mask, and not calling `nn.MultiheadAttention`.
@@ -512,7 +514,8 @@ run_hidden("16-03", "embed", globals())
 #   positions and to new tokens `0 .. t`. The result, `(B, T, E)`, equals rows `P .. P + T - 1` of `forward` on
 #   the whole sequence, for any split of the sequence into steps (one token at a time, or chunks of any size).
 # * Several caches in use at once do not share anything.
-# * The masks `forward` builds are on `x`'s device (`device=x.device`), so decoding runs on a GPU too.
+# * The masks `forward` builds are on `x`'s device (`device=x.device`), so decoding runs on a GPU too, also after
+#   a call on the CPU and `.to(device)`: no mask kept on the module from a call on another device is reused.
 #
 # Essential clauses (with the course's essential policy on, the task scores zero when one of them fails): causal
 # self attention without a cache, and decoding one token at a time with a cache.

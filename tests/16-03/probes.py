@@ -352,6 +352,15 @@ def _meta_result(build):
     return {"devices": [relative_device(t, home) for t in outs], "shapes": [list(t.shape) for t in outs]}
 
 
+def _moved(base, make, device):
+    """The module _meta_result's first call used on the CPU (base), moved in place to device as a module made on the
+    CPU is moved to a GPU: what forward kept on it (a mask cached per shape) must not be reused on another device. In
+    the roles-swapped retry (inputs on the CPU) a fresh module from make(), as base may be left on meta."""
+    if device != "cpu":
+        return base.to(device)
+    return base if all(t.device.type == "cpu" for t in base.state_dict().values()) else make()
+
+
 def _randn(shape, device, dtype=torch.float64, seed=0):
     return torch.randn(shape, dtype=dtype, generator=torch.Generator().manual_seed(seed)).to(device)
 
@@ -398,8 +407,11 @@ def mha_on_meta(ns, cfg, n, length, s_len, masks, kinds=None):
     """MultiHeadAttention(**cfg) moved to the inputs' device, cross attention with the masks named in masks; kinds
     (optional): {"key_padding_mask": "float", "attn_mask": "bool"} for the other kinds, an (L, S) boolean attn_mask."""
     kinds = kinds or {}
+    make = lambda: get(ns, "MultiHeadAttention")(**cfg)  # noqa: E731
+    base = make()
+
     def build(device):
-        m = get(ns, "MultiHeadAttention")(**cfg).to(device)
+        m = _moved(base, make, device)
         e, h, bf = cfg["embed_dim"], cfg["num_heads"], cfg.get("batch_first", False)
         shape = (lambda t: (n, t, e) if bf else (t, n, e))
         query = _randn(shape(length), device, dtype=torch.float32, seed=1)
@@ -416,12 +428,21 @@ def mha_on_meta(ns, cfg, n, length, s_len, masks, kinds=None):
 
 
 def kv_on_meta(ns, embed_dim, num_heads, batch, splits):
+    """One module, used on the CPU first and then moved to the inputs' device (see _moved)."""
+    make = lambda: get(ns, "CausalSelfAttention")(embed_dim, num_heads)  # noqa: E731
+    base = make()
+
     def build(device):
-        m = get(ns, "CausalSelfAttention")(embed_dim, num_heads).to(device)
+        m = _moved(base, make, device)
         cache = get(ns, "KVCache")()
         full = _randn((batch, sum(splits), embed_dim), device, dtype=torch.float32, seed=3)
         parts = [_randn((batch, size, embed_dim), device, dtype=torch.float32, seed=4 + i) for i, size in enumerate(splits)]
-        return lambda: [m(full)] + [m(x, cache) for x in parts]
+
+        def call():
+            outs = [m(full)] + [m(x, cache) for x in parts]
+            m(full)  # the first call again: what the CPU's last call kept meets the other device's first call
+            return outs
+        return call
     return _meta_result(build)
 
 

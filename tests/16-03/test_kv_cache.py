@@ -200,15 +200,17 @@ def test_one_token_one_feature(student, gen):
 
 def test_on_another_device(student, gen):
     """on a module and inputs on a device other than the default (meta, a GPU stand-in), the causal masks with and
-    without a cache are made on the inputs' device"""
+    without a cache are made on the inputs' device, also when the module was first called on the CPU"""
     h = int(torch.randint(1, 4, (), generator=gen))
     e, b = h * int(torch.randint(1, 4, (), generator=gen)), int(torch.randint(1, 4, (), generator=gen))
     splits = [int(torch.randint(1, 4, (), generator=gen)) for _ in range(3)]
     res = student.call("kv_on_meta", embed_dim=e, num_heads=h, batch=b, splits=splits)
-    what = (f"CausalSelfAttention({e}, {h}).to('meta') on x ({b}, {sum(splits)}, {e}), then the same length in chunks "
-            f"{splits} through a KVCache, all on meta (the grader's stand-in for a GPU: a tensor made without device= "
-            f"lands on the CPU)")
-    expect("error" not in res, f"{what} raised {res.get('error')}: build the masks with device=x.device")
+    what = (f"CausalSelfAttention({e}, {h}), called the same way on the CPU first, then .to('meta') on x ({b}, "
+            f"{sum(splits)}, {e}), then the same length in chunks {splits} through a new KVCache, all on meta (the "
+            f"grader's stand-in for a GPU: a tensor made without device= lands on the CPU)")
+    expect("error" not in res, f"{what} raised {res.get('error')}: build the masks with device=x.device, and reuse no "
+           f"mask kept on the module from a call on another device (the text: the masks forward builds are on x's "
+           f"device)")
     want = [[b, sum(splits), e]] + [[b, t, e] for t in splits]
     expect(res["devices"] == ["meta"] * len(want) and res["shapes"] == want,
            f"{what}: expected outputs of shapes {want} on meta, got {res['shapes']} on {res['devices']}")

@@ -306,7 +306,7 @@ def test_both_masks(student, gen, kind):
 @pytest.mark.parametrize("bias", [True, False])
 def test_on_another_device(student, gen, bias):
     """on a module and inputs on a device other than the default (meta, a GPU stand-in), every tensor forward makes
-    is on that device, masks of either kind included"""
+    is on that device, masks of either kind included, also when the module was first called on the CPU"""
     h = int(torch.randint(1, 4, (), generator=gen))
     e = h * int(torch.randint(1, 4, (), generator=gen))
     n, L, S = (int(torch.randint(1, 6, (), generator=gen)) for _ in range(3))
@@ -318,9 +318,11 @@ def test_on_another_device(student, gen, bias):
                        kinds=kinds)
     masks = "a boolean key_padding_mask and a float (N*H, L, S) attn_mask" if bias else \
         "a float key_padding_mask and a boolean (L, S) attn_mask"
-    what = (f"{describe(cfg)}.to('meta')(query, key, value) with N={n}, L={L}, S={S}, {masks}, all on meta (the "
-            f"grader's stand-in for a GPU: a tensor made without device= lands on the CPU)")
-    expect("error" not in res, f"{what} raised {res.get('error')}: create masks on the inputs' device")
+    what = (f"{describe(cfg)}, called once on the CPU, then .to('meta')(query, key, value) with N={n}, L={L}, S={S}, "
+            f"{masks}, all on meta (the grader's stand-in for a GPU: a tensor made without device= lands on the CPU)")
+    expect("error" not in res, f"{what} raised {res.get('error')}: create masks on the inputs' device, and reuse "
+           f"nothing forward kept on the module from a call on another device (the text: every tensor forward "
+           f"creates is on the inputs' device)")
     want = [n, L, e] if bf else [L, n, e]
     expect(res["devices"] == ["meta"] and res["shapes"] == [want],
            f"{what}: expected an output of shape {want} on meta, got {res['shapes']} on {res['devices']}")
