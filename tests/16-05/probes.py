@@ -93,14 +93,17 @@ def quant_on_meta(ns, shape, dtype, axis=None):
 
 
 # ------------------------------------------------------------------ exercise 2: RangeObserver
-def observe(ns, cfg, xs, grad=False, qparams_each=False, layouts=None):
+def observe(ns, cfg, xs, grad=False, qparams_each=False, layouts=None, eval_mode=False):
     """A RangeObserver(**cfg) fed the tensors xs in turn: what forward returned, min/max after each, the qparams.
     With qparams_each, calculate_qparams() is also called after each tensor (as QATLinear does on every call); with
-    layouts, tensor i is given in the memory layout layouts[i % len(layouts)] (probelib.relayout)."""
+    layouts, tensor i is given in the memory layout layouts[i % len(layouts)] (probelib.relayout); with eval_mode
+    the observer is put in eval mode (.eval()) before the first tensor."""
     cfg = dict(cfg)
     if "dtype" in cfg:
         cfg["dtype"] = getattr(torch, cfg["dtype"])
     obs = get(ns, "RangeObserver")(**cfg)
+    if eval_mode:
+        obs.eval()
     same, graph, mins, maxs = [], [], [], []
     for i, x in enumerate(xs):
         x = relayout(x, layouts[i % len(layouts)]) if layouts else x.clone()

@@ -31,15 +31,17 @@ def describe(cfg):
     return f"RangeObserver({', '.join(args)})"
 
 
-def compare(student, gen, cfg, xs, what_inputs, grad=False, qparams_each=False, layouts=None):
+def compare(student, gen, cfg, xs, what_inputs, grad=False, qparams_each=False, layouts=None, eval_mode=False):
     """Feed xs to the student's observer and to PyTorch's; compare ranges after each tensor and the qparams. With
     qparams_each both are asked for their qparams after every tensor, which must leave the ranges as they are; with
     layouts the student's observer gets tensor i in the memory layout layouts[i % len(layouts)] (the values are
-    the same: "the float32 tensor x" is any tensor, as PyTorch's observers take it)."""
+    the same: "the float32 tensor x" is any tensor, as PyTorch's observers take it). With eval_mode the student's
+    observer is in eval mode (PyTorch's observers record in either mode; the text names none)."""
     if layouts:
         what_inputs += f" (given in the memory layouts {', '.join(layouts[:len(xs)])})"
     what = f"{describe(cfg)} after {what_inputs}"
-    res = student.call("observe", cfg=cfg, xs=xs, grad=grad, qparams_each=qparams_each, layouts=layouts)
+    res = student.call("observe", cfg=cfg, xs=xs, grad=grad, qparams_each=qparams_each, layouts=layouts,
+                       eval_mode=eval_mode)
     expect("error" not in res, f"{what}: {res.get('error')}")
     for key in ("same", "graph", "mins", "maxs"):  # one entry per tensor the judge sent, before any loop reads them
         expect(isinstance(res.get(key), (list, tuple)) and len(res[key]) == len(xs),
@@ -249,12 +251,15 @@ def test_affine_scale_in_float32(student, gen, dtype):
 @pytest.mark.parametrize("cfg", [{"dtype": "uint8"}, {"dtype": "int8", "ch_axis": 1, "averaging_constant": 0.2}],
                          ids=["minmax-tensor", "average-channel"])
 def test_qparams_leave_the_range(student, gen, cfg):
-    """asking for the qparams after each tensor (as QATLinear does) leaves min_val / max_val as they were"""
+    """asking for the qparams after each tensor (as QATLinear does) leaves min_val / max_val as they were; an
+    observer in eval mode records as in training mode"""
     xs = [torch.rand(3, 4, generator=gen) + 1.0, torch.rand(3, 4, generator=gen) + 0.5,
           -(torch.rand(3, 4, generator=gen) + 2.0)]
     compare(student, gen, cfg, xs, "three one-sided tensors (3, 4), calculate_qparams() called after each "
-            "(the widened range [min(lo, 0), max(hi, 0)] is for the qparams only, not stored in min_val / max_val)",
-            qparams_each=True)
+            "(the widened range [min(lo, 0), max(hi, 0)] is for the qparams only, not stored in min_val / max_val), "
+            "the observer in eval mode (.eval(): forward records in either mode, as PyTorch's observers do; "
+            "QATLinear's eval mode is QATLinear's to handle)",
+            qparams_each=True, eval_mode=True)
 
 
 @pytest.mark.parametrize("per", ["tensor", "channel"])
