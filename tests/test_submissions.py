@@ -213,10 +213,19 @@ def judged_expectations(path, spec: dict) -> dict:
     is meant to fail: its other tasks run the reference's own cells (every known-wrong spec changes only
     the cells of the tasks it breaks), and running them again for each example cost about a third of
     these runs. Whether a mistake in one task costs points in another is judged on each topic's
-    ``partly_wrong`` example and any other spec with ``JUDGE_PASS = True``, on every task it lists."""
-    if not known_wrong(spec) or spec.get("JUDGE_PASS") or \
-            spec.get("APPEND") or "mutate" in spec:  # code beyond solution cells: judged everywhere
+    ``partly_wrong`` example and any other spec with ``JUDGE_PASS = True``, on every task it lists.
+    A correct example is judged on the tasks its cells can reach (tests/example_reach.py: the tasks whose cells
+    it replaces, and those whose checks or cells read a name they define): on the others it is the reference,
+    whose own run judges them (288 of the 1044 (example, task) pairs of correct examples, 2026-12-05)."""
+    if spec.get("JUDGE_PASS") or spec.get("APPEND") or "mutate" in spec:  # code beyond solution cells: judged everywhere
         return spec
+    if not known_wrong(spec):
+        from tests.example_reach import tasks_reached
+        reached = tasks_reached(path.parent.name, spec) if "EXPECT" in spec and path.parent.name in graded_topics() \
+            else None
+        if reached is None:
+            return spec
+        return {**spec, "EXPECT": {t: v for t, v in spec["EXPECT"].items() if t in reached}}
     return {**spec, "EXPECT": {t: v for t, v in spec["EXPECT"].items() if v != "pass"}}
 
 
@@ -284,7 +293,7 @@ def test_known_wrong_examples_change_only_the_tasks_they_break(assignment):
         if p.stem == "partly_wrong" and not spec.get("JUDGE_PASS"):
             wrong.append(f"{p.name}: the pipeline's ex-partly-wrong example must set JUDGE_PASS = True (points "
                          f"lost in one task and kept in the others are judged on it)")
-        if judged_expectations(p, spec) is spec:
+        if not known_wrong(spec) or judged_expectations(p, spec) is spec:
             continue
         passing = {t for t, v in spec["EXPECT"].items() if v == "pass"}
         wrong += [f"{p.name}: cell {g} ({task_of.get(g)})" for g in spec.get("CELLS", {})
