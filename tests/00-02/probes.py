@@ -404,7 +404,7 @@ def hooked_grads(ns, kind, seed, dtype_name, x):
     dtype = getattr(torch, dtype_name)
     net = make_net(kind, seed, dtype)
     pack, unpack = get(ns, "pack_compressed"), get(ns, "unpack_compressed")
-    log = {"raw_bytes": 0, "packed_bytes": 0, "unpacked": [], "n": 0, "floats": []}
+    log = {"raw_bytes": 0, "packed_bytes": 0, "unpacked": [], "n": 0, "floats": [], "others": []}
     packed = []  # what each pack returned, to weigh again once backward has unpacked it
 
     def counting_pack(t):
@@ -416,6 +416,8 @@ def hooked_grads(ns, kind, seed, dtype_name, x):
         if t.dtype in (torch.float32, torch.float64):  # each one alone: [dtype, shape, a parameter?, bytes, holds t]
             log["floats"].append([str(t.dtype), list(t.shape), bool(t.is_leaf and t.requires_grad), nbytes,
                                   _holds(p, t)])
+        else:  # kept as it is: [dtype, shape, bytes of t, bytes held]
+            log["others"].append([str(t.dtype), list(t.shape), t.numel() * t.element_size(), nbytes])
         packed.append(p)
         return (p, str(t.dtype), tuple(t.shape))
 

@@ -39,7 +39,8 @@ def _seed(gen):
 
 def check_each_float_packed(res, what):
     """Every float32 / float64 tensor autograd saved, taken alone: its packed object holds its bfloat16 copy
-    (2 bytes an element) and nothing that shares t's memory (a view of t, even an empty slice)."""
+    (2 bytes an element) and nothing that shares t's memory (a view of t, even an empty slice); every tensor of
+    another dtype is kept as it is (its own bytes)."""
     for dtype, shape, param, nbytes, holds in res["floats"]:
         kind = "a parameter (a leaf that requires grad, saved by the operation itself)" if param else "an activation"
         of = f"{kind}, {dtype.replace('torch.', '')} of shape {tuple(shape)}"
@@ -50,6 +51,10 @@ def check_each_float_packed(res, what):
         expect(nbytes == want, f"{what}: pack_compressed(t) for {of} holds {nbytes} bytes of tensors, expected "
                                f"{want} (its bfloat16 copy): pack_compressed stores every float32 or float64 tensor "
                                f"as bfloat16, parameters included")
+    for dtype, shape, raw, nbytes in res.get("others", []):
+        expect(nbytes == raw, f"{what}: pack_compressed(t) for a {dtype.replace('torch.', '')} t of shape "
+                              f"{tuple(shape)} (such as max-pooling's indices) holds {nbytes} bytes of tensors, not "
+                              f"t's {raw}: tensors of any other dtype than float32 and float64 are kept as they are")
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
@@ -154,8 +159,9 @@ def test_other_dtypes_kept(student, gen, dtype):
 
 
 def test_pool_indices(student, gen):
-    """a net with max-pooling (int64 indices saved) gets the right gradients through the hooks, and every float
-    tensor it saves, the conv's weight (a parameter) included, is packed as its bfloat16 copy alone"""
+    """a net with max-pooling (int64 indices saved) gets the right gradients through the hooks, every float tensor
+    it saves, the conv's weight (a parameter) included, is packed as its bfloat16 copy alone, and the indices are
+    kept as they are"""
     seed, x = _seed(gen), torch.rand(4, 1, 28, 28, generator=gen)
     res = student.call("hooked_grads", kind="pool", seed=seed, dtype_name="float32", x=x)
     what = "a conv-tanh-maxpool-linear net in float32 with your hooks installed"

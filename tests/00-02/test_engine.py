@@ -86,10 +86,10 @@ def compare(student, leaves, program, *, times=1, what=None):
     what = what or f"the expression {describe(leaves, program)}"
     for k, (got, want) in enumerate(zip(res["data"], slots)):
         if isinstance(got, str):
-            fail(f"{what}: .data of {describe(leaves, program, k - len(leaves)) if k >= len(leaves) else f'L{k}'} "
+            fail(f"{what}: .data of {describe(leaves, program, k - len(leaves) + 1) if k >= len(leaves) else f'L{k}'} "
                  f"is {got}")
         expect_close(got, want, f"{what}: .data of the Value for "
-                     f"{describe(leaves, program, k - len(leaves)) if k >= len(leaves) else f'leaf L{k}'}",
+                     f"{describe(leaves, program, k - len(leaves) + 1) if k >= len(leaves) else f'leaf L{k}'}",
                      atol=1e-10, rtol=1e-9)
     for call, got_grads in enumerate(res["grads"], start=1):
         for k, (got, want) in enumerate(zip(got_grads, grads)):
@@ -243,12 +243,21 @@ def test_backward_on_a_leaf(student, gen):
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
 def test_float32_leaves(student, gen, dtype):
-    """gradients have the leaf's dtype (float32, float16, bfloat16), relu included"""
+    """gradients have the leaf's dtype (float32, float16, bfloat16), relu included, and every .data torch's dtype"""
     a, b = torch.randn(3, 1, generator=gen).to(dtype), torch.randn(4, generator=gen).to(dtype)
     program = [("mul", 0, 1), ("relu", 2, None), ("tanh", 3, None), ("exp", 4, None), ("sum", 5, None)]
     res = student.call("engine_run", leaves=[a, b], program=program)
-    _, grads = torch_run([a, b], program)
+    slots, grads = torch_run([a, b], program)
     tol = 1e-4 if dtype == torch.float32 else 3e-2
+    for k, (got, want) in enumerate(zip(res["data"], slots)):
+        if k < 2:
+            continue
+        what = (f".data of {describe([a, b], program, k - 1)} with {dtype} leaves L0 (3, 1), L1 (4,) (Each returns a "
+                f"new Value whose .data equals torch's result for the same tensors)")
+        if not isinstance(got, torch.Tensor):
+            fail(f"{what}: {got}")
+        expect(got.dtype == want.dtype, f"{what}: expected dtype {want.dtype} (torch's), got {got.dtype}")
+        expect_close(got.double(), want.double(), what, atol=tol, rtol=tol)
     for k, (got, want) in enumerate(zip(res["grads"][0], grads)):
         what = f"L{k}.grad for (L0 * L1).relu().tanh().exp().sum() with {dtype} leaves L0 (3, 1), L1 (4,)"
         if not isinstance(got, torch.Tensor):
