@@ -134,7 +134,13 @@ forgeable: $(STAMP)
 	$(BIN)/python -m course.authoring.forgeable $${ID:-} $${WRITE:+--write}
 
 ## The class report from the gradebook and the judge's records: gradebook/report/index.html [DB=<gradebook URL>]
+# A gradebook password typed as make's DB=... stays in make's own command line for the whole run, where every
+# account on the machine can read it (/proc/<pid>/cmdline): refused; ~/.pgpass or PGPASSWORD hold it instead.
+NO_DB_PASSWORD = @if [ "$(origin DB)" = "command line" ]; then case "$$DB" in *://*:*@*|*[?\&]password=*) \
+	echo "make: DB=... holds the gradebook's password, which make's command line shows to every account on this machine; put it in ~/.pgpass (or export PGPASSWORD) and give DB without it" >&2; exit 2;; esac; fi
+
 report: $(STAMP)
+	$(NO_DB_PASSWORD)
 	$(BIN)/python -m course.grading.report $${DB:+--db "$$DB"}
 
 ## Grade a class on a Slurm cluster (README, "Grading on a Slurm cluster"): generate here, then an array
@@ -142,6 +148,7 @@ report: $(STAMP)
 ## make grade-cluster TASKS=8 DB=postgresql+psycopg2://user@host:5432/gradebook [GPUS=1] [PARTITION=gpu] [DRY=1]
 .PHONY: grade-cluster test-cluster
 grade-cluster: $(STAMP)
+	$(NO_DB_PASSWORD)
 	$(BIN)/python -m course.grading.cluster submit --tasks $${TASKS:-2} $${DB:+--db "$$DB"} \
 		$${GPUS:+--gpus-per-task $$GPUS} $${PARTITION:+--partition $$PARTITION} $${DRY:+--dry-run}
 
