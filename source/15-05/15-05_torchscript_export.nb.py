@@ -355,7 +355,10 @@ if run_demos():  # uses the program exported above: graders skip it
 # `max_batch` inclusive and rejects sizes outside that range (callers pass `min_batch >= 3`, and
 # `example`'s batch size lies in the range). Return the `ExportedProgram`.
 # Export `model` as it is given: a model in training mode (whose BatchNorm normalises with each batch's
-# statistics) is exported in training mode, not as an `eval()` copy, and is left in the mode it came in.
+# statistics) is exported in training mode, not as an `eval()` copy, and is left in the mode it came in,
+# every submodule in its own (one frozen with `.eval()` inside a training model stays in eval mode).
+# Do not run `model` before exporting it: its parameters and buffers (a BatchNorm's running statistics)
+# stay as they were given.
 #
 # Hint: `dynamic_shapes` may also be given as a tuple with one entry per positional argument,
 # which avoids needing the argument's name.

@@ -523,25 +523,36 @@ def cond_train(ns, hidden, state, inputs, targets):
 
 
 # ====================================================================== exercise 3: export_dynamic_batch
-def export_dynamic(ns, kind, hidden, state, example, min_batch, max_batch, inputs, double=False, train=False):
+def export_dynamic(ns, kind, hidden, state, example, min_batch, max_batch, inputs, double=False, train=False,
+                   frozen=()):
     """Call export_dynamic_batch on the judge's model (in float64 if ``double``: the example and inputs are
-    then float64 too; in training mode if ``train``: its BatchNorm then normalises with each batch's statistics);
-    run the program's module on each input; report the modules in training mode after the call, and those in
-    eval mode."""
+    then float64 too; in training mode if ``train``: its BatchNorm then normalises with each batch's statistics,
+    except the submodules named in ``frozen``, left in eval mode as in fine-tuning); run the program's module on
+    each input; report the modules whose train/eval mode the call changed, and the parameters and buffers whose
+    values it changed (read before the program runs: its module shares the model's buffers)."""
     fn = get(ns, "export_dynamic_batch")
     model = build(kind, hidden, state)
     if double:
         model.double()
     if train:
         model.train()
+        for name in frozen:
+            model.get_submodule(name).eval()
+    modes = {name or "(the model)": m.training for name, m in model.named_modules()}
+    given = {name: t.detach().clone() for name, t in model.state_dict().items()}
     ep = fn(model, example.clone(), min_batch, max_batch)
     res = {"type": type(ep).__name__, "ranges": [], "outputs": []}
+    after = {name or "(the model)": m.training for name, m in model.named_modules()}
+    res["modes_changed"] = [f"{name} (given in {'training' if modes[name] else 'eval'} mode, now in "
+                            f"{'training' if after[name] else 'eval'} mode)"
+                            for name in modes if name in after and after[name] != modes[name]]
+    now = model.state_dict()
+    res["state_changed"] = [name for name, t in given.items()
+                            if name not in now or now[name].shape != t.shape or not torch.equal(now[name], t)]
     if not isinstance(ep, torch.export.ExportedProgram):
         return res
     res["ranges"] = [[str(vr.lower), str(vr.upper)] for vr in ep.range_constraints.values()]
     res["outputs"] = _run_program(ep, inputs)
-    res["training_after"] = [name or "(the model)" for name, m in model.named_modules() if m.training]
-    res["eval_after"] = [name or "(the model)" for name, m in model.named_modules() if not m.training]
     return res
 
 

@@ -67,13 +67,24 @@ def test_no_tensor_value_in_python(student, gen, course_seed):
 
 
 def test_eager_threshold(student, gen):
-    """the branch is taken only when the mean is strictly above 0.5 (a mean of exactly 0.5 is not inverted)"""
+    """the branch is taken only when the mean is strictly above 0.5 (a mean of exactly 0.5 is not inverted), the
+    mean as BranchyNet's x.mean() takes it in the batch's own dtype (a float32 mean of exactly 0.5 whose exact value
+    is 0.5 + 1e-8 is not inverted either)"""
     hidden = 12
     state = J.random_state("BranchyNet", hidden, gen)
     just_above = J.tie(2, gen)
     just_above[0, 0, 0, 0] += 0.01  # mean 0.5 + 0.01 / 1568
     inputs = [J.tie(2, gen), just_above]
     names = ["a batch with mean exactly 0.5", "a batch with mean just above 0.5"]
+    # one pixel raised by 2**-16: the exact mean is 0.5 + 1e-8, but float32's sum of the batch (784, spacing
+    # 2**-14 there) cannot hold it, so x.mean() in float32 is exactly 0.5 and BranchyNet does not invert; a mean
+    # taken in float64 (x.double().mean()) says "above" and inverts (held-out round 23)
+    rounded = J.tie(2, gen)
+    rounded[0, 0, 0, 0] += 2.0 ** -16
+    inputs.append(rounded)
+    names.append("a float32 batch whose float32 mean is exactly 0.5 but whose exact mean is 0.5 + 1e-8 (one pixel "
+                 "raised by 2**-16): BranchyNet's x.mean() > 0.5, taken in the batch's dtype, is False, and the "
+                 "task asks for \"exactly what BranchyNet computes\"")
     got = _eager(student, hidden=hidden, state=state, inputs=inputs)
     _outputs_match(got, J.eager(J.P.build("BranchyNet", hidden, state), inputs), names,
                    f"CondBranchyNet(hidden={hidden}) with BranchyNet's weights")

@@ -37,18 +37,25 @@ def _case(student, gen, course_seed, kind):
         state = J.random_state(kind, hidden, gen)
         # the ConvNet runs in float64 (model, example and inputs): the export must be made on the example given;
         # and it is handed over in training mode, as a caller may: its BatchNorm then uses each batch's statistics,
-        # and a program exported from an eval() copy (running statistics) gives other logits
+        # and a program exported from an eval() copy (running statistics) gives other logits. Its first BatchNorm
+        # is frozen (.eval() on that submodule alone, as in fine-tuning): "left in the mode it came in" is each
+        # module's mode, and model.train(was_training) after the export puts b1 back into training (round 23)
         double = train = kind == "ConvNet"
+        frozen = ("b1",) if train else ()
         cast = (lambda t: t.double()) if double else (lambda t: t)
         example = cast(J.dark(ex_batch, gen))
         inputs = [cast(J.bright(n, gen) if i % 2 else J.dark(n, gen)) for i, n in enumerate(sizes)]
         res = student.call("export_dynamic", kind=kind, hidden=hidden, state=state, example=example,
-                           min_batch=lo, max_batch=hi, inputs=inputs, double=double, train=train)
+                           min_batch=lo, max_batch=hi, inputs=inputs, double=double, train=train, frozen=frozen)
         ref = J.P.build(kind, hidden, state)
         ref = ref.double() if double else ref
-        want = J.eager(ref.train() if train else ref, inputs[:3])
-        label = (f"{kind}().double().train() (BatchNorm on each batch's statistics), a float64 example" if double
-                 else f"{kind} in eval mode, example")
+        if train:
+            ref.train()
+            for name in frozen:
+                ref.get_submodule(name).eval()
+        want = J.eager(ref, inputs[:3])
+        label = (f"{kind}().double().train() with {', '.join(frozen)} frozen in eval mode (the other BatchNorm on "
+                 f"each batch's statistics), a float64 example" if double else f"{kind} in eval mode, example")
         what = f"export_dynamic_batch({label} of batch {ex_batch}, min_batch={lo}, max_batch={hi})"
         _CACHE[key] = (res, want, sizes, what, lo, hi)
     return _CACHE[key]
@@ -69,16 +76,23 @@ def test_accepts_the_range(student, gen, course_seed, kind):
     for n, w, g in zip(sizes[:3], want, outs[:3]):
         expect(isinstance(g, torch.Tensor), f"{what}: .module() on a batch of {n}: expected logits, got {J.show(g)}")
         expect_close(g, w, f"{what}: .module() on a batch of {n} (vs the eager model)", atol=1e-5, rtol=1e-4)
-    if kind == "ConvNet":  # handed over in training mode
-        left = res.get("eval_after", ["(not reported)"])
-        expect(not left, f"{what}, the model given in training mode: after the call these modules are in eval mode: "
-                         f"{', '.join(left[:6])}; the task: \"exports `model`\", as it is given (expected every "
-                         f"module still in training mode, and a program that normalises with each batch's statistics)")
-    else:
-        left = res.get("training_after", [])
-        expect(not left, f"{what}, the model given in eval mode: after the call these modules are in training mode: "
-                         f"{', '.join(left[:6])}; exporting must not change the caller's model (expected every module "
-                         f"still in eval mode)")
+    changed = res.get("modes_changed", ["(not reported)"])
+    expect(not changed, f"{what}: after the call these modules are in another mode than the one they were given in: "
+                        f"{', '.join(changed[:6])}; the task: the model \"is left in the mode it came in\" (each "
+                        f"module's own mode, a frozen submodule included: expected no module switched)")
+
+
+@pytest.mark.task("export_dynamic", weight=0.1)  # its right answer is a constant (unchanged): worth little
+def test_model_state_left_as_given(student, gen, course_seed):
+    """the caller's model keeps its parameters and buffers: a BatchNorm in training mode has the running statistics
+    it was given (no forward call on the example before exporting: it would update them, and the program would hold
+    them)"""
+    res, want, sizes, what, lo, hi = _case(student, gen, course_seed, "ConvNet")
+    changed = res.get("state_changed", ["(not reported)"])
+    expect(not changed, f"{what}: after the call these entries of the model's state_dict hold other values than "
+                        f"the ones it was given: {', '.join(changed[:6])}; the task: \"Export `model` as it is "
+                        f"given\" (expected every parameter and buffer unchanged: a forward call of a model in "
+                        f"training mode updates its BatchNorm's running_mean, running_var and num_batches_tracked)")
 
 
 @pytest.mark.task("export_dynamic", weight=0.1)  # its right answer is a constant ("raised"): worth little
