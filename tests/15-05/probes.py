@@ -694,9 +694,16 @@ def fresh_load(ns, hidden, state, example, script_inputs, export_inputs, export_
         # the model to export is handed over in training mode too: its BatchNorm then uses each batch's statistics,
         # and a program exported from an eval() copy (running statistics) gives other logits
         to_export = build("CondNormNet", hidden, export_state).train()
+        # its fc1 is frozen (.eval() on that submodule alone, as in fine-tuning; a Linear computes the same in
+        # either mode): "leave it in that mode" is each module's own mode, and model.train(was_training) after the
+        # export would switch fc1 back to training (held-out round 23)
+        to_export.fc1.eval()
+        modes = {name or "(the model)": m.training for name, m in to_export.named_modules()}
         out = {"script": _save(get(ns, "save_scripted"), (given,), paths["script"]),
                "export": _save(get(ns, "save_exported"), (to_export, example.clone()), paths["export"])}
-        switched = [name or "(the model)" for name, m in to_export.named_modules() if not m.training]
+        switched = [f"{name or '(the model)'} (given in {'training' if modes.get(name or '(the model)') else 'eval'} "
+                    f"mode, now in {'training' if m.training else 'eval'} mode)"
+                    for name, m in to_export.named_modules() if modes.get(name or "(the model)") != m.training]
         jobs = {kind: {"path": paths[kind], "inputs": [x.clone() for x in inputs]}
                 for kind, inputs in (("script", script_inputs), ("export", export_inputs)) if not out[kind]}
         if not jobs:

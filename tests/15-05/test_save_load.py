@@ -55,7 +55,8 @@ def _case(student, gen, course_seed):
                        f"in a fresh process"),
             "export": (res["export"], export_ref, export_inputs, export_names,
                        f"save_exported(a CondBranchyNet(hidden={hidden}) with a BatchNorm1d over each image's pixels, "
-                       f"handed over in training mode (the BatchNorm uses each batch's statistics), whose forward "
+                       f"handed over in training mode (the BatchNorm uses each batch's statistics; its fc1 frozen "
+                       f"with .eval(), as in fine-tuning), whose forward "
                        f"argument is named `images`, a dark example of 5 flat rows of 784 pixels, path); "
                        f"torch.export.load(path).module() in a fresh process")}
     return _CACHE[key]
@@ -92,13 +93,16 @@ def test_scripted_in_fresh_process(student, gen, course_seed):
 
 def test_exported_branches_in_fresh_process(student, gen, course_seed):
     """torch.export.load of the saved file in a fresh process gives the right logits on both branches, of the model
-    as it was given (in training mode, its BatchNorm on batch statistics; the caller's model is left in training mode)"""
+    as it was given (in training mode, its BatchNorm on batch statistics; the caller's model is left as it came in,
+    each module in its own mode, a frozen submodule included)"""
     case = _case(student, gen, course_seed)["export"]
     _check_outputs(case, [0, 5])
     switched = case[0].get("switched", [])
-    expect(not switched, f"{case[4]}: after save_exported these modules of the caller's model are in eval mode: "
-                         f"{', '.join(map(str, switched[:6]))} (expected every module still in training mode, as it "
-                         f"was given): export the model as it is, without calling eval() on it")
+    expect(not switched, f"{case[4]}: after save_exported these modules of the caller's model are in another mode "
+                         f"than the one they were given in: {', '.join(map(str, switched[:6]))} (expected every "
+                         f"module in its own mode as given, the frozen fc1 included); the task: \"script and export "
+                         f"it as it is given ... and leave it in that mode\": export the model as it is, without "
+                         f"calling eval() or train() on it")
 
 
 def test_exported_batch_range_in_fresh_process(student, gen, course_seed):
