@@ -7,7 +7,7 @@ side, so expected values never depend on anything the submission defines.
 import torch
 import torch.nn as nn
 
-from course.judge.probelib import capture_error, changes, get, global_state
+from course.judge.probelib import capture_error, changes, get, global_state, relative_device
 
 
 # ====================================================================== shared models
@@ -480,7 +480,7 @@ def _modes_pattern(m, pattern):
 
 
 def prepare_lazy_run(ns, x, lr, train_mode, seed, steps=1, caller_no_grad=False, frozen_first=False,
-                     ready=False, bn_stats=None, kind="cnn"):
+                     ready=False, bn_stats=None, kind="cnn", example_device=None):
     """prepare_lazy on a fresh lazy model; report what the dry run left behind (on the model and in the
     process-wide settings; ``caller_no_grad``: the call is made inside the caller's torch.no_grad() block;
     ``frozen_first``: the model starts with a frozen, already materialised 1x1 conv, like a pretrained stem;
@@ -488,7 +488,12 @@ def prepare_lazy_run(ns, x, lr, train_mode, seed, steps=1, caller_no_grad=False,
     ``bn_stats``: with ``ready``, its BatchNorm then gets these running statistics, as after training;
     ``kind``: which lazy model, see build_lazy_model), then take SGD steps (outside any such block).
     ``values_before``/``values_after_call``: the parameters that existed before the call (all of them with
-    ``ready``, the frozen stem with ``frozen_first``), before and after it."""
+    ``ready``, the frozen stem with ``frozen_first``), before and after it.
+    ``example_device``: "meta", the judge's stand-in for a GPU (as probelib.stand_in_device): the example goes
+    there, the model stays on the CPU; then only the moves asked for, where each parameter and buffer ended
+    (probelib.relative_device: "meta", the example's device) and the error raised, if any, come back. Use it
+    with ``ready``: moving an uninitialized lazy parameter to meta makes a plain empty Parameter of it (the
+    tensor types differ, Module._apply replaces it), whose dry run then fails, where a GPU would keep it lazy."""
     fn = get(ns, "prepare_lazy")
     torch.manual_seed(seed)
     m = build_lazy_model(kind)
@@ -518,6 +523,8 @@ def prepare_lazy_run(ns, x, lr, train_mode, seed, steps=1, caller_no_grad=False,
         seen["requires_grad"] = bool(getattr(output, "requires_grad", False))
 
     handle = m[-1].register_forward_hook(watch)  # the last layer: called through __call__ in any dry run
+    if example_device is not None:
+        x = x.to(example_device)
     x_in = x.clone()
     # for each optimizer built during the call: did it get placeholder parameters? Watched at
     # torch.optim.Optimizer.__init__, which every optimizer runs through super(), so that a class imported by
@@ -553,15 +560,25 @@ def prepare_lazy_run(ns, x, lr, train_mode, seed, steps=1, caller_no_grad=False,
 
     torch.optim.Optimizer.__init__ = _watched_init
     nn.Module.to, nn.Module.cpu, nn.Module.cuda = _to, _cpu, _cuda
+    error = None
     try:
         with torch.set_grad_enabled(not caller_no_grad):
             glob_before = global_state()
-            opt = fn(m, x_in, lr)
+            try:
+                opt = fn(m, x_in, lr)
+            except Exception as exc:
+                if example_device is None:
+                    raise
+                error = f"{type(exc).__name__}: {str(exc)[:300]}"
             glob_left = changes(glob_before, global_state())
     finally:
         torch.optim.Optimizer.__init__ = real_opt_init
         nn.Module.to, nn.Module.cpu, nn.Module.cuda = real_to, real_cpu, real_cuda
         handle.remove()
+    if example_device is not None:
+        home = x.device.type
+        return {"moved_to": moved_to, "error": error,
+                "devices": {n: relative_device(t, home) for n, t in [*m.named_parameters(), *m.named_buffers()]}}
     uninit = [n for n, p in m.named_parameters() if isinstance(p, nn.parameter.UninitializedParameter)]
     info = {"uninitialized": uninit, "training": bool(m.training), "modes_before": modes_before,
             "modes": [bool(mod.training) for mod in m.modules()], "dry_run": seen,

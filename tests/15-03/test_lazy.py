@@ -76,12 +76,12 @@ def test_make_lazy_net_layers(student, gen, shape):
 
 
 def prepare(student, gen, train_mode=True, lr=0.05, steps=1, dtype=f64, caller_no_grad=False, frozen_first=False,
-            ready=False, bn_stats=None, kind="cnn", shape=(3, 2, 8, 8)):
+            ready=False, bn_stats=None, kind="cnn", shape=(3, 2, 8, 8), example_device=None):
     x = torch.randn(*shape, generator=gen, dtype=dtype)
     seed = int(torch.randint(0, 10**6, (1,), generator=gen))
     r = student.call("prepare_lazy_run", x=x, lr=lr, train_mode=train_mode, steps=steps, seed=seed,
                      caller_no_grad=caller_no_grad, frozen_first=frozen_first, ready=ready, bn_stats=bn_stats,
-                     kind=kind)
+                     kind=kind, **({} if example_device is None else {"example_device": example_device}))
     if isinstance(r, dict):
         r["judge_seed"] = seed  # the judge's, for replay_sgd's starting values (never the worker's word)
     mode = "mixed" if isinstance(train_mode, list) else {True: "train", False: "eval"}.get(train_mode, train_mode)
@@ -97,6 +97,9 @@ def prepare(student, gen, train_mode=True, lr=0.05, steps=1, dtype=f64, caller_n
             f"{str(dtype).replace('torch.', '')}, lr={lr})")
     if caller_no_grad:
         what += " called inside the caller's `with torch.no_grad():` block"
+    if example_device is not None:
+        what += (f", the example on the {example_device} device (the judge's stand-in for a GPU) and the model on "
+                 f"the CPU")
     return r, x, what
 
 
@@ -135,12 +138,23 @@ def test_prepare_materializes_in_example_dtype(student, gen, dtype, ready):
 
 
 def test_moves_the_model_to_the_examples_device(student, gen):
-    """prepare_lazy asks for the example's device too (model.to(device, dtype), .to(example), .cpu()/.cuda()), not only its dtype"""
-    # recorded in the judge worker: on a CPU-only run a model never moved still ends up on the CPU
+    """prepare_lazy moves the model to the example's device (asks for it, or, with the example on the judge's stand-in for a GPU, the model ends there), not only casts it"""
+    # recorded in the judge worker: on a CPU-only run a model never moved still ends up on the CPU. A move asked
+    # for (model.to(device, dtype), .to(example), .cpu()/.cuda()) passes; else (a move made only when needed, e.g.
+    # `if <a parameter elsewhere>: model.to(example.device)`) the probe runs again with the example on meta and
+    # a materialised CPU model (probes.prepare_lazy_run: a lazy parameter moved to meta would not stay lazy)
     r, x, what = prepare(student, gen)
-    expect(x.device.type in r["moved_to"], f"{what}: the clause 'moves and casts the model to example's device and "
-           f"dtype': the model was never moved to the example's device ({x.device.type}); its moves asked for "
-           f"{r['moved_to'] or 'nothing'} (None: a dtype only). On a GPU, a CPU model would meet a GPU batch")
+    if x.device.type in r["moved_to"]:
+        return
+    s, _, what_meta = prepare(student, gen, ready=True, example_device="meta")
+    away = {n: d for n, d in s["devices"].items() if d != "meta"}
+    expect(not away, f"{what}: the clause 'moves and casts the model to example's device and dtype': the model was "
+           f"never moved to the example's device ({x.device.type}); its moves asked for {r['moved_to'] or 'nothing'} "
+           f"(None: a dtype only). Then {what_meta}: its moves asked for {s['moved_to'] or 'nothing'}, and "
+           f"afterwards {len(away)} of its {len(s['devices'])} parameters and buffers were not on the example's "
+           f"device: {dict(list(away.items())[:3])}"
+           + (f"; the call raised {s['error']}" if s["error"] else "")
+           + ". On a GPU, a CPU model would meet a GPU batch")
 
 
 ONE_MODE = pytest.mark.task("lazy", weight=0.1)  # every module in one mode: a constant answer, worth little
