@@ -354,8 +354,8 @@ print(f"mean of batch means: {_mean_of_means:.4f}   per-sample mean: {_weighted:
 # ### Exercise 3: `RunningMetrics` (4 points)
 #
 # * `update(loss, logits, targets)`: `loss` is the batch's **mean** loss (a Python float or a 0-dim tensor,
-#   possibly with a `grad_fn`), `logits` has shape `(B, C)`, `targets` shape `(B,)` (`B` may be 0: an empty
-#   batch adds no sample). Predictions are
+#   possibly with a `grad_fn`), `logits` has shape `(B, C)`, `targets` shape `(B,)` (int64 class indices in
+#   `[0, C)`, as `F.cross_entropy` takes them; `B` may be 0: an empty batch adds no sample). Predictions are
 #   `logits.argmax(dim=1)`. Store nothing that grows with the number of updates, and nothing attached to an
 #   autograd graph.
 # * `compute()` returns `{"loss": float, "accuracy": float, "confusion": LongTensor (C, C)}`, where loss is
@@ -429,8 +429,9 @@ run_hidden("15-04", "running_metrics", globals())
 # **Clipping by global norm** (`torch.nn.utils.clip_grad_norm_`). Treat all gradients of all parameters as
 # one long vector $g$ and compute its norm,
 # $\|g\| = \big\|(\|g_1\|, \|g_2\|, \dots)\big\|$ (the norm of the per-tensor norms, which for the p-norm
-# equals the norm of the concatenation). If it exceeds `max_norm`, scale **every** gradient by the same
-# factor:
+# equals the norm of the concatenation). To bound it by `max_norm`, scale **every** gradient by the same
+# factor, always (there is no `if norm > max_norm`: the factor is 1 well below `max_norm`, and already just
+# below 1 when the norm equals it):
 #
 # $$\text{coef} = \min\!\Big(1,\ \frac{\mathrm{max\_norm}}{\|g\| + 10^{-6}}\Big), \qquad g_i \leftarrow \text{coef}\cdot g_i .$$
 #

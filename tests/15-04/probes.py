@@ -275,6 +275,28 @@ def metrics_run(ns, num_classes, batches, loss_kind="tensor", logits_grad=False)
             "graph_held": [p or "(object)" for p, t in held if t.requires_grad or t.grad_fn is not None]}
 
 
+def metrics_big_counts(ns, num_classes, true_class, pred_class, chunk, repeats, loss):
+    """One batch of a single sample, then ``repeats`` batches of ``chunk`` samples, all of true class
+    ``true_class`` with logits whose argmax is ``pred_class`` and mean loss ``loss``; built here, so that the
+    many samples never travel, and handed over as they are (no copy per batch). The 2**24 samples cost about half
+    a second, so they are fed only where they can change the counts: after the first batch, when the object keeps
+    a floating-point tensor narrower than float64 (float32, float16, bfloat16: "float_state"); counts in int64 or
+    float64 tensors or in Python numbers are exact far past 2**24 (result None then). Returns compute()."""
+    cls = get(ns, "RunningMetrics")
+    m = cls(num_classes)
+    logits = torch.zeros(chunk, num_classes)
+    logits[:, pred_class] = 1.0
+    targets = torch.full((chunk,), true_class, dtype=torch.long)
+    m.update(torch.tensor(loss), logits[:1].clone(), targets[:1].clone())
+    narrow = (torch.float32, torch.float16, torch.bfloat16)
+    floats = [p or "(object)" for p, t in _tensors_in(m) if t.dtype in narrow]
+    if not floats:
+        return {"result": None, "float_state": []}
+    for _ in range(repeats):
+        m.update(torch.tensor(loss), logits, targets)
+    return {"result": _plain(m.compute()), "float_state": floats}
+
+
 def metrics_snapshot(ns, num_classes, batches_first, batches_later):
     """compute() after some batches, then more updates: the earlier result as it looks now, and the later one."""
     cls = get(ns, "RunningMetrics")

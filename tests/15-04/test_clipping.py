@@ -130,12 +130,22 @@ def test_clip_norm_never_scales_up(student, gen):
 
 @pytest.mark.task("clip_grad_norm")
 def test_clip_norm_small_norm_uses_eps(student, gen):
-    """clip_grad_norm uses the scale factor max_norm / (total_norm + 1e-6), as PyTorch does"""
+    """clip_grad_norm uses the scale factor max_norm / (total_norm + 1e-6), as PyTorch does, also for a total norm
+    just below max_norm (where the factor is still below 1)"""
     grads = make_grads(gen, SHAPES[:2], scale=1e-4)
     total, want = torch_clip_norm(SHAPES[:2], grads, 1e-5, 2.0)
     r = student.call("clip_norm_run", shapes=SHAPES[:2], grads=grads, max_norm=1e-5, norm_type=2.0)
     check_grads(r["grads"], want, f"{CN}(params, max_norm=1e-5) with a tiny total norm {total:.3g} "
                                   f"(the 1e-6 in the denominator matters here)", atol=1e-15, rtol=1e-9)
+    # a total norm just below max_norm (0.95e-5 against 1e-5): the factor max_norm / (total + 1e-6) is still
+    # below 1 (about 0.95), so clip_grad_norm_ scales; it never asks whether the norm exceeds max_norm
+    grads = [g / total * 0.95e-5 for g in grads]
+    total, want = torch_clip_norm(SHAPES[:2], grads, 1e-5, 2.0)
+    r = student.call("clip_norm_run", shapes=SHAPES[:2], grads=grads, max_norm=1e-5, norm_type=2.0)
+    check_grads(r["grads"], want, f"{CN}(params, max_norm=1e-5) with a total norm {total:.4g}, below max_norm "
+                                  f"(the factor min(1, max_norm / (total_norm + 1e-6)) is {1e-5 / (total + 1e-6):.4f} "
+                                  f"here: clip_grad_norm_ applies it always, with no `if total > max_norm`)",
+                atol=1e-15, rtol=1e-9)
 
 
 @pytest.mark.task("clip_grad_norm")
@@ -167,6 +177,21 @@ def test_clip_norm_edge_cases(student, gen, case):
     got = returned_norm(r, what)
     expect(abs(got - total) <= tol * max(1.0, total) and math.isfinite(got),
            f"{what}: must return the total norm {total:.6g}, returned {got:.6g}")
+
+
+@pytest.mark.task("clip_grad_norm")
+def test_clip_norm_zero_max_norm(student, gen):
+    """clip_grad_norm with max_norm=0 scales every gradient by 0, as clip_grad_norm_ does: the factor
+    min(1, 0 / (total_norm + 1e-6)) is 0, and a zero max_norm does not switch clipping off"""
+    grads = make_grads(gen, SHAPES, (1,), scale=2.0)
+    total, want = torch_clip_norm(SHAPES, grads, 0.0, 2.0)
+    what = (f"{CN}(params, max_norm=0.0) on {len(SHAPES)} parameters (total norm {total:.4g}; the factor "
+            f"min(1, max_norm / (total_norm + 1e-6)) is 0, so every gradient becomes 0)")
+    r = student.call("clip_norm_run", shapes=SHAPES, grads=grads, max_norm=0.0, norm_type=2.0, how="list")
+    check_grads(r["grads"], want, what, atol=0, rtol=0)
+    got = returned_norm(r, what)
+    expect(abs(got - total) <= 1e-9 * max(1.0, total),
+           f"{what}: must return the total norm BEFORE clipping, {total:.6g}, returned {got:.6g}")
 
 
 @pytest.mark.task("clip_grad_norm")
@@ -428,6 +453,23 @@ def test_clip_value_float32_and_boundaries(student, gen):
     r = student.call("clip_value_run", shapes=[(8,), (3, 3)], grads=[g, g2], clip_value=0.5, how="list")
     check_grads(r["grads"], [p.grad for p in ps], f"{CV}(params, 0.5) with float32 gradients including +-1e30",
                 atol=0, rtol=0)
+
+
+@pytest.mark.task("clip_grad_value")
+def test_clip_value_zero(student, gen):
+    """clip_grad_value with clip_value=0 clamps every entry into [-0, 0], i.e. to 0, as clip_grad_value_ does: a
+    zero clip_value does not switch clipping off"""
+    grads = make_grads(gen, SHAPES[:3], scale=3.0)
+    ps = []
+    for s, g in zip(SHAPES[:3], grads):
+        p = torch.zeros(s, dtype=f64, requires_grad=True)
+        p.grad = g.clone()
+        ps.append(p)
+    torch.nn.utils.clip_grad_value_(ps, 0.0)
+    r = student.call("clip_value_run", shapes=SHAPES[:3], grads=grads, clip_value=0.0, how="list")
+    check_grads(r["grads"], [p.grad for p in ps], f"{CV}(params, clip_value=0.0) on {len(ps)} parameters (the "
+                f"text: 'clamp each existing .grad in place into [-clip_value, clip_value]': here every entry "
+                f"becomes 0)", atol=0, rtol=0)
 
 
 @pytest.mark.task("clip_grad_value")

@@ -161,6 +161,11 @@ def test_reset_and_independent_instances(student, gen):
         expect(abs(number(res["loss"], what) - want["loss"]) <= 1e-5 * max(1.0, want["loss"]),
                f"{what}: compute()['loss'] should be {want['loss']:.6f}, got {number(res['loss'], what):.6f} "
                f"(state shared between instances, e.g. a class attribute, or not cleared by reset()?)")
+        acc = number(res["accuracy"], what + ", compute()['accuracy']")
+        expect(abs(acc - want["accuracy"]) <= 1e-6,
+               f"{what}: compute()['accuracy'] should be {want['accuracy']:.6f}, got {acc:.6f} (the text: "
+               f"'reset() starts over', 'Separate instances must never share state': every counter, a count of "
+               f"correct predictions included, is cleared by reset() and belongs to one instance)")
         expect_equal(confusion(res["confusion"], c, what).to(torch.long), want["confusion"],
                      f"{what}, compute()['confusion']")
     for key, label in (("empty", "a fresh instance"), ("after_reset_empty", "an instance right after reset()")):
@@ -220,7 +225,8 @@ def test_compute_types(student, gen):
 
 def test_ties_predict_first_class(student, gen):
     """RunningMetrics: predictions are logits.argmax(dim=1), so a tie goes to the lowest class index, and a
-    near-tie (0 and 1e-9, a subnormal) goes to the larger logit, although softmax rounds both to one probability"""
+    near-tie (0 and 1e-9, a subnormal; float64 1 and 1 + 1e-12) goes to the larger logit, although softmax, or a
+    cast to float32, rounds both to one value"""
     c = 4
     # every row ties its maximum between two or more random classes
     logits = torch.randint(-3, 3, (6, c), generator=gen).float()
@@ -235,14 +241,24 @@ def test_ties_predict_first_class(student, gen):
         row[j], row[k] = 0.0, gap
     logits = torch.cat([logits, near])[torch.randperm(10, generator=gen)]
     targets = torch.randint(0, c, (10,), generator=gen)
-    batches = [{"loss": torch.tensor(0.5), "logits": logits, "targets": targets}]
+    # float64 near-ties at 1: 1 and 1 + gap are one float32 number, so a cast to float32 before the argmax
+    # turns them into a tie
+    near64 = torch.randint(-3, 0, (3, c), generator=gen).to(f64)
+    for row, gap in zip(near64, (1e-12, 2.0 ** -40, 2.0 ** -52)):
+        j, k = sorted(torch.randperm(c, generator=gen)[:2].tolist())
+        row[j], row[k] = 1.0, 1.0 + gap
+    targets64 = torch.randint(0, c, (3,), generator=gen)
+    batches = [{"loss": torch.tensor(0.5), "logits": logits, "targets": targets},
+               {"loss": torch.tensor(0.5, dtype=f64), "logits": near64, "targets": targets64}]
     want = reference(batches, c)
-    what = f"{RM}({c}) fed tied and near-tied float32 logits {logits.tolist()} with targets {targets.tolist()}"
+    what = (f"{RM}({c}) fed tied and near-tied float32 logits {logits.tolist()} with targets {targets.tolist()}, "
+            f"then near-tied float64 logits {[[float.hex(v) for v in r] for r in near64.tolist()]} with targets "
+            f"{targets64.tolist()}")
     res = result_dict(student.call("metrics_run", num_classes=c, batches=batches)["result"], what)
     expect_equal(confusion(res["confusion"], c, what).to(torch.long), want["confusion"],
                  f"{what}, compute()['confusion'] (predictions are logits.argmax(dim=1): the first of equal maxima, "
-                 f"and the larger of two logits however close; an argmax of softmax probabilities rounds a near-tie "
-                 f"into a tie)")
+                 f"and the larger of two logits however close; an argmax of softmax probabilities, or of logits cast "
+                 f"to float32, rounds a near-tie into a tie)")
 
 
 def test_compute_returns_snapshot(student, gen):
@@ -312,3 +328,37 @@ def test_half_precision_losses(student, gen):
                f"{what}: compute()['loss'] should be {want['loss']:.6f}, got {got:.6f} (a running sum kept as a "
                f"tensor in the loss's dtype loses its digits, and a float16 one overflows to inf: accumulate "
                f"Python floats, float(loss) * batch size, or a float64 tensor)")
+
+
+def test_counts_past_float32(student, gen):
+    """RunningMetrics counts exactly past 2**24 samples in one cell (a per-pixel metric gets there in a few dozen
+    images): 2**24 + 1 samples of one (true, predicted) pair give confusion 16777217 there, which float32 counts
+    round to 16777216 (fed where the state holds a float32, float16 or bfloat16 tensor after one update)"""
+    c = 2
+    true_class, pred_class = torch.randint(0, c, (2,), generator=gen).tolist()
+    chunk, repeats = 2 ** 20, 16
+    loss = float(torch.randint(1, 8, (1,), generator=gen)) / 4  # exact in every float type
+    n = chunk * repeats + 1
+    want = torch.zeros(c, c, dtype=torch.long)
+    want[true_class, pred_class] = n
+    what = (f"{RM}({c}) after one batch of 1 sample and {repeats} batches of {chunk} samples, every sample of true "
+            f"class {true_class} predicted as {pred_class} ({n} = 2**24 + 1 samples, mean loss {loss})")
+    r = student.call("metrics_big_counts", num_classes=c, true_class=true_class, pred_class=pred_class,
+                     chunk=chunk, repeats=repeats, loss=loss)
+    if r["result"] is None:
+        return  # no float32 / float16 / bfloat16 tensor in its state after one update: its counts are exact
+    what += f" (it keeps float tensors narrower than float64: {', '.join(r['float_state'][:4])})"
+    res = result_dict(r["result"], what)
+    conf = confusion(res["confusion"], c, what)
+    got = int(conf[true_class, pred_class])
+    expect(torch.equal(conf.to(torch.long), want),
+           f"{what}: compute()['confusion'][{true_class}, {pred_class}] should be {n}, got {got} (the text: "
+           f"'confusion[i, j] counts samples of true class i predicted as j'; counts kept in a float32 tensor, "
+           f"torch.zeros(C, C)'s default dtype, stop being exact past 2**24 = 16777216: count in int64, "
+           f"torch.zeros(C, C, dtype=torch.long))")
+    acc = number(res["accuracy"], what + ", compute()['accuracy']")
+    want_acc = 1.0 if true_class == pred_class else 0.0
+    expect(abs(acc - want_acc) <= 1e-6, f"{what}: compute()['accuracy'] should be {want_acc}, got {acc}")
+    got_loss = number(res["loss"], what + ", compute()['loss']")
+    expect(abs(got_loss - loss) <= 1e-6 * loss,
+           f"{what}: compute()['loss'] should be {loss} (every batch's mean loss), got {got_loss}")
