@@ -64,7 +64,7 @@ def test_fingerprint_follows_the_submission_and_the_grading_code(tmp_path):
 
 
 def test_gradebook_url_printed_without_its_password():
-    from course.grading.class_run import db_url
+    from course.grading.records import db_url
     assert db_url.shown("postgresql+psycopg2://grader:s3cret@db:5432/gb") == "postgresql+psycopg2://grader:***@db:5432/gb"
     assert db_url.normalize("postgresql://u@h/gb") in ("postgresql+psycopg2://u@h/gb", "postgresql://u@h/gb")
 

@@ -69,7 +69,7 @@ def test_the_entry_points_start_again_with_the_password_in_the_environment(monke
     """Both entry points (``course.grading.pipeline``, ``course.grading.cluster``) call
     ``db_url.reexec_without_password`` before anything else: the same module again, its arguments as they were but
     each URL without its password, which goes into the variable its driver reads; without a password, no restart."""
-    from course.grading.class_run import db_url
+    from course.grading.records import db_url
     calls = []
     monkeypatch.setattr(os, "execve", lambda path, argv, env: calls.append((path, argv, env)))
     monkeypatch.delenv("PGPASSWORD", raising=False)

@@ -107,7 +107,7 @@ def test_an_nbgrader_command_with_db_loses_the_password(tmp_path, silent_db):
 def test_only_an_nbgrader_script_with_a_password_starts_again(monkeypatch, form):
     """The restart is nbgrader's console script with the same arguments, each URL without its password; nothing for
     the pipeline's runner (``-c``: its nbgrader steps load the same configuration) or a URL without one."""
-    from course.grading.class_run import db_url
+    from course.grading.records import db_url
     calls = []
     monkeypatch.setattr(os, "execve", lambda path, argv, env: calls.append((path, argv, env)))
     monkeypatch.delenv("PGPASSWORD", raising=False)
@@ -160,7 +160,7 @@ def test_a_password_in_the_urls_query_is_moved_and_hidden_too():
     libpq's ``password`` keyword), but every step that moved the password before "@" out of command lines, or hid it
     in printed lines, read none there: measured before, the pipeline's command line held it for a whole run (121.7 s
     of 121.9 s) and its last line printed it (``gradebook: ...?password=PW``)."""
-    from course.grading.class_run import db_url
+    from course.grading.records import db_url
     url = f"postgresql+psycopg2://grader@db:5432/gradebook?sslmode=require&password={PASSWORD}&connect_timeout=5"
     bare, password, env = db_url.without_password(url)
     assert (password, env) == (PASSWORD, "PGPASSWORD") and PASSWORD not in bare, \

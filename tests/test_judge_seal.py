@@ -1,4 +1,4 @@
-"""course/judge/seal.py: a submission that rebinds the judge's own objects in its worker fails the call (red team 23
+"""course/judge/seal/: a submission that rebinds the judge's own objects in its worker fails the call (red team 23
 left it open: ``Recorder.verdict`` rebound through sys.modules kept 00-01's result_dtype at 7/7).
 
 In process on a module and class of this file's own (the worker's seal is taken in ``Worker.serve``, before any cell:

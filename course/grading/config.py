@@ -7,7 +7,7 @@ from .. import settings
 
 def configure(c) -> None:
     # a password typed in nbgrader's --db leaves this command's arguments, which every account reads, at once
-    from .class_run import db_url
+    from .records import db_url
     db_url.reexec_nbgrader_without_password()
     moved = db_url.said_moved()
     if moved:

@@ -275,7 +275,7 @@ class _Quiet(threading.local):
 _QUIET = _Quiet()
 
 # Every wrapper the judge sets on PyTorch's or the standard library's objects (the worker's seal holds them: a
-# submission that puts PyTorch's own back fails the call, course/judge/seal.py).
+# submission that puts PyTorch's own back fails the call, course/judge/seal/).
 _INSTALLED: list = []
 
 
@@ -1107,7 +1107,7 @@ class Worker:
         return value
 
     def _seal(self) -> tuple:
-        """The judge's bindings in this process before any cell runs (course/judge/seal.py)."""
+        """The judge's bindings in this process before any cell runs (course/judge/seal/)."""
         names = ("course.wire", "course.judge.worker", "course.judge.pristine", "course.judge.probelib",
                  "course.judge.seal")
         modules = [sys.modules[n] for n in names if n in sys.modules] + list(self.probes.values())

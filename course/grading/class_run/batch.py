@@ -177,7 +177,7 @@ class Plan:
 
     def line(self) -> str:
         """The decision in one line: how many are skipped and why, and why the others are graded."""
-        from . import db_url
+        from ..records import db_url
         skipped = sum(reason is None for reason in self.why.values())
         counts: dict[str, int] = {}
         for reason in self.why.values():
@@ -275,7 +275,7 @@ def autograde(root: Path, todo: list[tuple[str, str]], *, workers: int, gpus: in
     """Grade each (assignment, student) of ``todo`` on ``workers`` threads into the gradebook ``db``
     (default: the root's SQLite one), skipping what ``plan`` (default: ``decide``) skips; results in
     ``todo``'s order. ``on_result(result)`` is called (under a lock) as each one finishes."""
-    from . import db_url
+    from ..records import db_url
     db = db or db_url.default(root)
     plan = plan or decide(root, todo, db, gpus=gpus, force=force)
     jobs: queue.Queue = queue.Queue()

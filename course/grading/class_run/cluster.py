@@ -32,7 +32,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import db_url
+from ..records import db_url
 
 PIPELINE = "course.grading.pipeline"
 CLOSING_STEPS = "feedback,export,report"

@@ -32,7 +32,8 @@ from ... import REPO_ROOT, TESTS_DIR
 from ... import fstree
 from ... import sandbox
 from ... import assignments
-from . import batch, course_root, db_url, proc_privacy, runner, stopping, submissions
+from . import batch, course_root, proc_privacy, runner, stopping, submissions
+from ..records import db_url
 from ..records import judge_records
 from ..intake import lms_names
 from ... import settings

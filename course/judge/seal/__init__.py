@@ -1,4 +1,5 @@
-"""The judge's own objects in the submission's process, and whether a submission rebound any of them.
+"""The judge's own objects in the submission's process, and whether a submission rebound any of them (a package of
+one module, so that the judge's folder stays within its size).
 
 Everything of the judge's in the worker is reachable from a cell (``sys.modules``, a function's closure, ``gc``).
 ``take`` notes, before any cell runs, every binding a submission could change to make the judge judge less: the
