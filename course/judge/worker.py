@@ -1117,6 +1117,7 @@ class Worker:
         # The seal's comparison is held here, in a running frame whose code no submission can swap; it and its
         # code are checked before each use, and what it finds changed is put back before the reply is written.
         seals, changed, code, defaults, installed, sealed, tampered = None, seal.changed, None, None, None, 0, None
+        hidden: set = set()
         while True:
             try:
                 msg = recv(self.fd_in)
@@ -1125,6 +1126,9 @@ class Worker:
             op = msg.get("op")
             if op == "load" and seals is None:
                 seals, installed = [self._seal()], _INSTALLED
+                # names of the probes' own (their functions, classes, globals) are hidden: counted, never named
+                hidden = {n for m in self.probes.values() for n in vars(m)} | \
+                    {f"{v.__name__}" for m in self.probes.values() for v in vars(m).values() if hasattr(v, "__name__")}
                 code, defaults, sealed = changed.__code__, changed.__defaults__, len(installed)
             try:
                 if tampered is not None and op == "call":
@@ -1157,7 +1161,10 @@ class Worker:
                 elif len(installed) < sealed:
                     found.append("the judge's list of its wrappers")
                 if found and tampered is None:
-                    named = ", ".join(found[:6]) + (f" and {len(found) - 6} more" if len(found) > 6 else "")
+                    shown = [f for f in found if f.split(".")[0].split(" ")[0] not in hidden]
+                    more = len(found) - len(shown[:6])
+                    named = ", ".join(shown[:6]) + (f"{' and ' if shown else ''}{more} more" if more and shown else
+                                                    f"{more} of the hidden checks' own bindings" if more else "")
                     tampered = {"type": "HiddenFromProbe", "trace": "",
                                 "message": f"the grader's own objects in your notebook's process were changed "
                                            f"({named}): this check and every later one cannot be judged, so they "
