@@ -17,7 +17,7 @@ import pytest
 from course import REPO_ROOT
 from course.authoring.scaffold import KINDS
 
-COPY = ["course", "nbgrader_config.py", "pytest.ini", "tests/conftest.py", "tests/test_contracts.py",
+COPY = ["course", "nbgrader_config.py", "pytest.ini", "tests/conftest.py", "tests/test_contracts.py", "tests/example_reach.py",
         "tests/test_submissions.py", "tests/pipeline_run.py", "tests/test_hostile.py", "tests/test_mutants.py",
         "tests/submissions/_hostile",
         "tests/submissions/_honest"]
