@@ -1,5 +1,5 @@
-"""A reply's lengths are the submission's to choose (red team 14). A submission owns its judge worker: it can wrap
-``Worker.call`` and send back the probe's real reply with any list shortened. ``zip`` stops at its shortest argument,
+"""A reply's lengths are the submission's to choose (red team 14). A submission owns its judge worker: it can relay
+the worker's replies (on the protocol's descriptors) and send back the probe's real reply with any list shortened. ``zip`` stops at its shortest argument,
 so a check that zips the judge's expected values with a reply list checks nothing past the reply's end: 15-01's
 Clamp with a backward that ignores the incoming gradient, and LogCosh with tanh's NaN-prone formula, each passed
 their ``jacobian_vs_reference`` check through the real worker once the reply's ``"grads"`` was ``[]`` (5/8 -> 6/8 and
@@ -167,15 +167,12 @@ def test_a_short_list_fails_jacobian_vs_reference_wherever_it_is_used():
                               gen=torch.Generator().manual_seed(1))
 
 
-EMPTY_TWO_NODES = '''
-import sys as _s
-_w = _s.modules.get("course.judge.worker")
-if _w is not None:
-    _real = _w.Worker.call
-    def _forged(self, module, probe, kwargs):
-        return [] if probe == "two_nodes_vjp" else _real(self, module, probe, kwargs)
-    _w.Worker.call = _forged
-'''
+def _empty_two_nodes() -> str:
+    """The worker's reply to the two-nodes probe replaced by ``[]`` on its way to the judge (a relay on the
+    protocol's descriptors: tests/submissions/_hostile/_forge.py)."""
+    from course import REPO_ROOT
+    forge = runpy.run_path(str(REPO_ROOT / "tests" / "submissions" / "_hostile" / "_forge.py"))
+    return forge["rewriting"]('probe == "two_nodes_vjp"', "[]")
 
 
 def test_an_empty_reply_fails_through_the_real_worker_and_judge(tmp_path):
@@ -188,7 +185,7 @@ def test_an_empty_reply_fails_through_the_real_worker_and_judge(tmp_path):
     nb = tmp_path / "alpha_on_class_forged.ipynb"
     submissions.write(submissions.SPECS_DIR / "15-01" / "held11_scaled_mul_alpha_on_class.py", nb)
     n = nbformat.read(str(nb), as_version=4)
-    n.cells.append(nbformat.v4.new_code_cell(EMPTY_TWO_NODES))
+    n.cells.append(nbformat.v4.new_code_cell(_empty_two_nodes()))
     nbformat.write(n, str(nb))
     res = run_suite("15-01", [str(nb)], sandbox="auto", seed=20261203, tasks=["scaled_mul"],
                     pytest_args=("-k", "nodes_keep_their_own_alpha"), timeout=600)

@@ -10,14 +10,18 @@ hidden checks' modules get a ``torch`` whose ``allclose``/``isclose`` fail a bro
 than one side holds."""
 import copy
 import pickle
+import runpy
 
 import nbformat
 import pytest
 import torch
 import torch as torch_itself  # the judge's plugin gives this module's `torch` its checked comparisons
 
+from course import REPO_ROOT
 from course.judge import expect
 from course.judge.expect import CheckFailed
+
+_FORGE = runpy.run_path(str(REPO_ROOT / "tests" / "submissions" / "_hostile" / "_forge.py"))
 
 
 @pytest.fixture(autouse=True)
@@ -112,20 +116,10 @@ def _grade(tmp_path, topic, spec, attack, task, k):
 
 
 def _forger(condition: str, replacement: str) -> str:
-    """A notebook cell that wraps the judge worker's Worker.call (the attacker's reach inside grading): a reply
-    for which ``condition`` holds (names: probe, kwargs, r) is replaced by ``replacement``."""
-    return f'''
-import sys as _s
-_w = _s.modules.get("course.judge.worker")
-if _w is not None:
-    _real = _w.Worker.call
-    def _forged(self, module, probe, kwargs):
-        r = _real(self, module, probe, kwargs)
-        if {condition}:
-            r = {replacement}
-        return r
-    _w.Worker.call = _forged
-'''
+    """A notebook cell that relays the judge worker's replies on the protocol's descriptors (the attacker's reach
+    inside grading that the worker's seal leaves open): a reply for which ``condition`` holds (names: probe, kwargs,
+    r) is replaced by ``replacement``."""
+    return _FORGE["rewriting"](condition, replacement)
 
 
 EMA_HISTORY_AS_DICT = _forger('probe == "ema_fresh_live" and isinstance(r, dict)', '{**r, "history": {}}')

@@ -139,12 +139,7 @@ def _student(cells, probes, **kw):
 SEARCH = r'''
 import re, sys
 _w = sys.modules["course.judge.worker"]
-_seen = []
-_old = _w.Worker.add_probes
-def _keep(self, *a):
-    _seen.append(repr(a).encode())
-    return _old(self, *a)
-_w.Worker.add_probes = _keep  # catches the probes only if they arrive after this cell
+_seen = []  # the probes arrive before any cell runs (and rebinding the worker's add_probes fails every call)
 _MARKS = {"comment": rb"COMMENT-MARKE[R]-1", "docstring": rb"DOCSTRING-MARKE[R]-2", "constant": rb"CONSTANT-MARKE[R]-3"}
 def found():
     """Which of the probe file's markers are anywhere in this process's memory."""

@@ -25,6 +25,7 @@ import traceback
 import types
 
 from .. import wire  # imported before any sandbox is entered: a worker cannot import from the course later
+from . import seal
 
 
 def _read_exact(fd: int, n: int) -> bytes:
@@ -273,6 +274,15 @@ class _Quiet(threading.local):
 
 _QUIET = _Quiet()
 
+# Every wrapper the judge sets on PyTorch's or the standard library's objects (the worker's seal holds them: a
+# submission that puts PyTorch's own back fails the call, course/judge/seal/).
+_INSTALLED: list = []
+
+
+def _install(owner, name: str, wrapper) -> None:
+    setattr(owner, name, wrapper)
+    _INSTALLED.append((owner, name, wrapper))
+
 
 def _mark_printing() -> None:
     """A range named PRINTING around PyTorch's tensor printing, once per process (a submission that prints a
@@ -288,7 +298,7 @@ def _mark_printing() -> None:
             return inner(*args, **kwargs)
 
     _str._course_marked = True
-    ts._str = _str
+    _install(ts, "_str", _str)
 
 
 # Work moved off the calling thread (red team 20): the mode stack and the record are the calling thread's, so PyTorch's
@@ -328,9 +338,9 @@ def _guard_record_function() -> None:
     _Quiet.switch = staticmethod(inner)
     _enable_record_function._course_marked = True
     _enable_record_function.__doc__ = inner.__doc__
-    cauto._enable_record_function = _enable_record_function
+    _install(cauto, "_enable_record_function", _enable_record_function)
     if getattr(torch.autograd, "_enable_record_function", None) is inner:
-        torch.autograd._enable_record_function = _enable_record_function
+        _install(torch.autograd, "_enable_record_function", _enable_record_function)
 
 
 def _threads() -> set[str]:
@@ -538,7 +548,7 @@ def _mark_control_flow() -> None:
         wrapped._course_marked = True
         wrapped.__wrapped__ = inner
         wrapped.__name__, wrapped.__qualname__, wrapped.__doc__ = inner.__name__, inner.__qualname__, inner.__doc__
-        setattr(owner, name, wrapped)
+        _install(owner, name, wrapped)
     call = HigherOrderOperator.__call__
     if getattr(call, "_course_marked", False):
         return
@@ -551,7 +561,7 @@ def _mark_control_flow() -> None:
 
     __call__._course_marked = True
     __call__.__wrapped__ = call
-    HigherOrderOperator.__call__ = __call__
+    _install(HigherOrderOperator, "__call__", __call__)
 
 
 def _mark_distributed() -> None:
@@ -582,9 +592,9 @@ def _mark_distributed() -> None:
 
         wrapped.__name__, wrapped.__qualname__, wrapped.__doc__ = inner.__name__, inner.__qualname__, inner.__doc__
         wrapped.__wrapped__ = inner
-        setattr(c10d, name, wrapped)
+        _install(c10d, name, wrapped)
         if top is not None and getattr(top, name, None) is inner:
-            setattr(top, name, wrapped)
+            _install(top, name, wrapped)
     c10d._course_marked = True
 
 
@@ -606,7 +616,7 @@ def _mark_interpreter() -> None:
                 return _inner(*args, **kwargs)
 
         wrapped.__name__, wrapped.__wrapped__ = name, inner
-        setattr(gx, name, wrapped)
+        _install(gx, name, wrapped)
     gx._course_marked = True
 
 
@@ -689,7 +699,7 @@ class Recorder:
 
                 return _inner(run, *args, **kwargs)
 
-            setattr(mod, name, start)
+            _install(mod, name, start)
 
     # ------------------------------------------------------------ a call watched without a window
     def others_ran(self) -> dict[str, int]:
@@ -803,7 +813,7 @@ class Recorder:
             if cls.__module__ in rec.modules:
                 rec.instrument(cls, "function")
 
-        TorchFunctionMode.__init_subclass__ = classmethod(__init_subclass__)
+        _install(TorchFunctionMode, "__init_subclass__", classmethod(__init_subclass__))
 
     def reset(self) -> None:
         if self.depth:  # a window left open by the last call (an exception inside a probe): close it
@@ -1096,15 +1106,34 @@ class Worker:
             raise GlobalStateLeak(leak)
         return value
 
+    def _seal(self) -> tuple:
+        """The judge's bindings in this process before any cell runs (course/judge/seal/)."""
+        names = ("course.wire", "course.judge.worker", "course.judge.pristine", "course.judge.probelib",
+                 "course.judge.seal")
+        modules = [sys.modules[n] for n in names if n in sys.modules] + list(self.probes.values())
+        return seal.take(modules, (self, self.recorder, _QUIET), list(_INSTALLED))
+
     def serve(self) -> None:
+        # The seal's comparison is held here, in a running frame whose code no submission can swap; it and its
+        # code are checked before each use, and what it finds changed is put back before the reply is written.
+        seals, changed, code, defaults, installed, sealed, tampered = None, seal.changed, None, None, None, 0, None
+        hidden: set = set()
         while True:
             try:
                 msg = recv(self.fd_in)
             except EOFError:
                 return
             op = msg.get("op")
+            if op == "load" and seals is None:
+                seals, installed = [self._seal()], _INSTALLED
+                # names of the probes' own (their functions, classes, globals) are hidden: counted, never named
+                hidden = {n for m in self.probes.values() for n in vars(m)} | \
+                    {f"{v.__name__}" for m in self.probes.values() for v in vars(m).values() if hasattr(v, "__name__")}
+                code, defaults, sealed = changed.__code__, changed.__defaults__, len(installed)
             try:
-                if op == "load":
+                if tampered is not None and op == "call":
+                    reply = {"ok": False, "error": tampered}
+                elif op == "load":
                     reply = {"ok": True, "value": self.load(msg["cells"])}
                 elif op == "probes":
                     self.add_probes(msg["name"], msg["code"], msg.get("magic"))
@@ -1119,6 +1148,29 @@ class Worker:
                 reply = {"ok": False, "error": exc.err}
             except BaseException as exc:
                 reply = {"ok": False, "error": describe(exc)}
+            if seals is not None:
+                found = []
+                if changed.__code__ is not code or changed.__defaults__ is not defaults:
+                    changed.__code__, changed.__defaults__ = code, defaults
+                    found.append("the seal's own comparison")
+                for one in seals:
+                    found += changed(one)
+                if len(installed) > sealed:  # wrappers the judge put in since (torch.distributed imported later)
+                    seals.append(seal.take((), (), installed[sealed:], with_builtins=False))
+                    sealed = len(installed)
+                elif len(installed) < sealed:
+                    found.append("the judge's list of its wrappers")
+                if found and tampered is None:
+                    shown = [f for f in found if f.split(".")[0].split(" ")[0] not in hidden]
+                    more = len(found) - len(shown[:6])
+                    named = ", ".join(shown[:6]) + (f"{' and ' if shown else ''}{more} more" if more and shown else
+                                                    f"{more} of the hidden checks' own bindings" if more else "")
+                    tampered = {"type": "HiddenFromProbe", "trace": "",
+                                "message": f"the grader's own objects in your notebook's process were changed "
+                                           f"({named}): this check and every later one cannot be judged, so they "
+                                           f"count as failed (reported to the instructor)"}
+                if tampered is not None and op == "call":
+                    reply = {"ok": False, "error": tampered}
             sys.stdout.flush()
             sys.stderr.flush()
             try:

@@ -130,7 +130,7 @@ def hidden_paths() -> list[str]:
 # judge (the fork server, the worker, its clean copy, the probes' helpers, the frame format and the limits it
 # reads with). The grader, the judge's own side and the authoring tools are absent.
 SANDBOX_COURSE = ("__init__.py", "plain.py", "student", "judge/__init__.py", "judge/forkserver.py", "judge/worker.py",
-                  "judge/pristine.py", "judge/probelib.py", "wire.py")
+                  "judge/pristine.py", "judge/probelib.py", "judge/seal", "wire.py")
 _VIEW: str | None = None
 
 

