@@ -308,7 +308,7 @@ run_hidden("15-09", "gradcheck", globals())
 # ### Exercise 3 · `GradMonitor` (4 points)
 #
 # `GradMonitor(model)` registers a tensor hook (`register_hook`) on every parameter of `model` that
-# requires a gradient, and records the gradients the hooks receive.
+# requires a gradient, and records the gradients the hooks receive. The model may be on the CPU or on a GPU.
 #
 # * `norms()` returns a dict `{module name: float}` for every module of `model.named_modules()` (the root
 #   is `""`) that directly holds at least one parameter requiring a gradient (`parameters(recurse=False)`).

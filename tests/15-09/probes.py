@@ -74,6 +74,13 @@ LOSS_SOURCES = {
         "import torch\n"
         "def loss(x):\n"
         "    raise ValueError('bad batch')\n"),
+    # Ctrl-C while the forward pass runs: a KeyboardInterrupt is a BaseException, not an Exception, so anomaly mode
+    # switched off in `except Exception:` (not in finally:) stays on after it
+    "interrupt": (
+        "import torch\n"
+        "def loss(x):\n"
+        "    y = torch.exp(x)\n"
+        "    raise KeyboardInterrupt('deliberate interrupt inside loss_fn')\n"),
     # a custom Function: its node is named after the class, with no number ("Clamp01Backward")
     "custom_fn": (
         "import torch\n"
@@ -192,7 +199,7 @@ def nan_origin(ns, name, x, pad=0, stale=None):
         try:
             result["returned"] = fn(loss_fn, leaf)
             result["error"] = None
-        except Exception as exc:  # what find_nan_origin let through
+        except BaseException as exc:  # what find_nan_origin let through (the "interrupt" loss: a KeyboardInterrupt)
             result["returned"] = None
             result["error"] = {"type": type(exc).__name__, "message": str(exc)[:300], "origin": innermost_frame(exc)}
         result["filters"] = [before, broad_warning_filters()]  # this block restores them for the worker
@@ -364,9 +371,12 @@ def view_of_input(x):
     return x.T[1:]
 
 
-def ignores_x(x, y):
-    """2 sin(y): with only x checked, no checked input reaches the output (it does not require a gradient)."""
-    return 2 * torch.sin(y)
+def ignores_x(x, y, leak=0.0):
+    """2 sin(y) + leak·sum(x.detach()): with only x checked, no checked input reaches the output (it does not require
+    a gradient). With leak 0 that is right (the Jacobian is zero); otherwise the output depends on x through a
+    detached copy, so its central differences are leak everywhere while no gradient flows: gradcheck rejects it."""
+    out = 2 * torch.sin(y)
+    return out + leak * x.detach().sum() if leak else out
 
 
 DEFECT_SIZE = {"smooth": 4, "exp": 1, "exp_low": 1, "mix": 1, "unused": 2, "three": 3, "linear": 1, "view": 1,
@@ -399,7 +409,7 @@ def grad_function(family, defect):
     if family == "view":
         return view_of_input
     if family == "ignores":
-        return ignores_x
+        return lambda x, y: ignores_x(x, y, d[0])
     if family == "wave":
         return lambda x: wave(x, d[0])
     return linear
@@ -486,13 +496,15 @@ class MonitorNet(nn.Module):
         return (self.head(h) ** 2).mean() * k[0] + (self.aux(x) ** 2).mean() * k[1]
 
 
-def monitor_net(state, root_param, frozen=(), half=False, twin=False):
+def monitor_net(state, root_param, frozen=(), half=False, twin=False, device=None):
     """MonitorNet with ``state``, the parameters named in ``frozen`` frozen as well (in float16 if ``half`` is
-    True, in float64 if it is "double");
+    True, in float64 if it is "double"; on ``device`` if given);
     with ``twin``, its 'aux' Linear is registered a second time, as 'twin.0' (named_modules() lists it once, as
     'aux'; a walk of one's own over named_children() reaches it twice)."""
     net = MonitorNet(root_param)
     net.load_state_dict(state)
+    if device is not None:
+        net.to(device)
     if twin:
         net.twin = nn.Sequential(net.aux)
     if half == "double":
@@ -505,14 +517,18 @@ def monitor_net(state, root_param, frozen=(), half=False, twin=False):
     return net
 
 
-def monitor_script(ns, state, root_param, actions, frozen=(), half=False, twin=False):
+def monitor_script(ns, state, root_param, actions, frozen=(), half=False, twin=False, device=None):
     """Run a list of actions on one model and one or two monitors (0 and 1):
     ["backward", x, k], ["autograd_grad", x, k] (torch.autograd.grad: no .grad), ["zero_grad"],
     ["inject", {parameter name: gradient}], ["norms", m], ["clear", m],
     ["diagnose", m, low, high], ["remove", m], ["new", m] (create monitor m, once the model exists),
     ["released", m] (drop monitor m: after its remove(), no hook may keep it alive). Returns what each read action
-    gave."""
-    net = monitor_net(state, root_param, frozen, half, twin)
+    gave. With ``device`` ("cuda"), the model, the inputs and the injected gradients are on that device."""
+    net = monitor_net(state, root_param, frozen, half, twin, device)
+    if device is not None:
+        moved = lambda v: v.to(device) if isinstance(v, torch.Tensor) else v  # noqa: E731
+        actions = [[a[0]] + [({n: moved(g) for n, g in v.items()} if isinstance(v, dict) else moved(v))
+                             for v in a[1:]] for a in actions]
     cls = get(ns, "GradMonitor")
     monitors = {}
     out = []
@@ -675,16 +691,34 @@ def zoo_predict(ns, state, x, start_training, flip=None):
             "running_mean": model.bn.running_mean.clone()}
 
 
-def zoo_predict_error(ns, state, width, start_training, flip=None):
+class InterruptedPredictNet(PredictNet):
+    """PredictNet whose forward is interrupted (Ctrl-C) after its first layer: a KeyboardInterrupt, a BaseException
+    that is not an Exception."""
+
+    def forward(self, x):
+        self.lin(x)
+        raise KeyboardInterrupt("deliberate interrupt inside forward")
+
+
+def zoo_predict_error(ns, state, width, start_training, flip=None, interrupt=False):
     """fixed_predict_proba on PredictNet (``flip`` in the other mode) with an input of the wrong width: model(x)
-    raises. What it raised, and every module's mode and the grad mode afterwards."""
-    model = PredictNet()
+    raises (``interrupt``: the forward pass raises KeyboardInterrupt instead). What it raised, and every module's
+    mode and the grad mode afterwards."""
+    model = InterruptedPredictNet() if interrupt else PredictNet()
     model.load_state_dict(state)
     model.train(start_training)
     if flip is not None:
         model.get_submodule(flip).train(not start_training)
     x = torch.randn(3, width)
-    err = capture_error(get(ns, "fixed_predict_proba"), model, x)
+    if interrupt:
+        try:
+            get(ns, "fixed_predict_proba")(model, x)
+            err = {"raised": False, "type": "", "message": "", "mro": []}
+        except BaseException as exc:  # the interrupt, or whatever the submission raised in its place
+            err = {"raised": True, "type": type(exc).__name__, "message": str(exc)[:500],
+                   "mro": [c.__name__ for c in type(exc).__mro__]}
+    else:
+        err = capture_error(get(ns, "fixed_predict_proba"), model, x)
     return {"error": err, "modes": {name: bool(m.training) for name, m in model.named_modules()},
             "grad_mode": bool(torch.is_grad_enabled())}
 
@@ -775,10 +809,6 @@ def make_step(store, dims=None):
                 buf.mul_(0.9).add_(p.grad)
                 p.sub_(0.1 * buf)
         store["history"].append(loss)
-        old = weakref.ref(store["last"]) if "last" in store else None
-        store["last"] = torch.randn(4, i + 20)
-        if old is not None and old() is not None:  # nothing else refers to it: only the finder can keep it
-            store["held"].append(i)
         store["state"][0].add_(1)
         store["pre"].add_(1)
         store["kept"].append(store["pre"])
@@ -786,6 +816,12 @@ def make_step(store, dims=None):
         cycle = {"t": torch.randn(CYCLE_ROWS, i + 30)}
         cycle["self"] = cycle
         del cycle
+        # the 'latest' tensor last of all that survive the call: gc.get_objects() lists it last after the collection,
+        # so a finder whose own `for t in ...:` loop leaves t bound to the last tensor it scanned holds this one
+        old = weakref.ref(store["last"]) if "last" in store else None
+        store["last"] = torch.randn(4, i + 20)
+        if old is not None and old() is not None:  # nothing else refers to it: only the finder can keep it
+            store["held"].append(i)
         out = loss.detach()
         store["returned"] = weakref.ref(out)
         return out

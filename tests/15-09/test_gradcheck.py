@@ -153,7 +153,9 @@ def describe(c):
     elif fam == "view":
         wrong, what = [], "x.T[1:], whose output is a view sharing x's memory"
     elif fam == "ignores":
-        wrong, what = [], "f(x, y) = 2 sin(y), which does not depend on x"
+        wrong = [f"value adds {d[0]:.4g}·sum(x.detach()): it depends on x, but no gradient flows to x (the output "
+                 f"requires none)"] if d[0] else []
+        what = "f(x, y) = 2 sin(y), which does not depend on x"
     elif fam == "wave":
         wrong, what = [], f"sin({d[0]:.4g} x)"
     else:
@@ -511,10 +513,19 @@ def test_function_returning_a_view_of_its_input(student, gen):
 
 # check_gradients asking autograd for the rows of an output that requires no gradient raises ("element 0 of
 # tensors does not require grad"); gradcheck accepts: every row is zero on both sides
+# And the zero rows are still compared: returning True at once for an output that requires no gradient ("nothing for
+# backward to get wrong") accepts f = 2 sin(y) + c·sum(x.detach()), whose central differences in x are c, which
+# gradcheck rejects.
 def test_output_that_no_checked_input_reaches(student, gen):
     """check_gradients accepts a function whose output no checked input reaches (every analytic row is zero), as
-    gradcheck does"""
-    expect_verdict(student, case("ignores", [0.0], smooth_inputs(gen), needs=TF))
+    gradcheck does, and rejects one whose output depends on x through x.detach() (zero rows, nonzero differences)"""
+    leak = signed(gen, 0.5, 2.0)
+    for d in ([0.0], [leak]) if coin(gen) else ([leak], [0.0]):
+        c = case("ignores", d, smooth_inputs(gen), needs=TF)
+        assert judge_verdict(c) is (d[0] == 0.0), "judge: gradcheck accepts exactly the case without the detached term"
+        expect_verdict(student, c, clause="" if d[0] == 0.0 else
+                       " (the clause 'where no gradient flows, the row is zero': the zero rows are compared with the "
+                       "central differences like any others)")
 
 
 # check_gradients stacking its analytic rows (torch.stack(rows)) raises for an output with no elements: there is no

@@ -187,6 +187,11 @@ def growth_cases(gen):
         "bytes grow, allocations do not": scaled([4096, 5120, 6656, 7680], [3, 3, 3, 3]),
         # each smallest increase in its own iteration: not the allocations of the iteration with the fewest bytes
         "smallest increases in different iterations": scaled([4096, 6144, 6656, 9216, 11264], [2, 3, 6, 7, 10]),
+        # a large model on a GPU: 33 to 71 GiB allocated (beyond 2**24, float32 no longer holds every byte count, and
+        # past 2**35 its spacing is 4096 or more), growing by a few 512-byte blocks per iteration
+        "tens of GiB, a few KiB more per iteration": (
+            [(base + 32) * 2**30 + 512 * (kb + sum(r[:i])) for i in range(5)],
+            [100_000 * base + ka + sum(r[:i]) for i in range(5)]),
     }
 
 
@@ -197,7 +202,8 @@ def growth_cases(gen):
                                   pytest.param("flat after the first iteration",
                                                marks=pytest.mark.task("leaks", weight=0.1)),
                                   "two snapshots", "allocations grow, bytes do not",
-                                  "bytes grow, allocations do not", "smallest increases in different iterations"])
+                                  "bytes grow, allocations do not", "smallest increases in different iterations",
+                                  "tens of GiB, a few KiB more per iteration"])
 def test_memory_growth_values(student, gen, case):
     """memory_growth: the smallest increase of allocated bytes and of allocations between snapshots, and leaking"""
     b, a = growth_cases(gen)[case]

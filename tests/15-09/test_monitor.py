@@ -118,9 +118,9 @@ def expect_norms(got, want, what, keys_only=False, values_only=False):
         expect(ok, f"{what}: norms()[{name!r}] is {g:.6g}, expected {w:.6g}")
 
 
-def run(student, state, root_param, actions, frozen=(), half=False, twin=False):
+def run(student, state, root_param, actions, frozen=(), half=False, twin=False, device=None):
     return (student.call("monitor_script", state=state, root_param=root_param, actions=actions, frozen=list(frozen),
-                         half=half, twin=twin),
+                         half=half, twin=twin, **({"device": device} if device else {})),
             judge_script(state, root_param, actions, frozen, twin))
 
 
@@ -150,33 +150,63 @@ def test_norms_after_one_backward(student, gen, root_param):
 
 
 # float64: squares taken in float32 (a .float() cast "against float16 overflow", or a default-dtype accumulator such
-# as torch.zeros(()) added to in place) overflow at gradients of 1e20, whose float64 norm is finite
-@pytest.mark.parametrize("dtype", ["float16", "float64"])
+# as torch.zeros(()) added to in place) overflow at gradients of 1e20, whose float64 norm is finite.
+# float32: an ordinary model's exploding gradients of 1e20 are float32 numbers, and so is their L2 norm (about 1e21),
+# but their squares (1e40) are not: squaring (or torch.linalg.vector_norm) in the gradient's own dtype gives inf, and
+# diagnose then says "nonfinite" instead of "exploding".
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
 def test_norms_do_not_overflow(student, gen, dtype):
-    """norms() of float16 gradients of a few hundred, and of float64 gradients of about 1e20, is their finite L2 norm
-    (as torch.linalg.vector_norm gives in that dtype), not inf from squaring in a narrower dtype"""
+    """norms() of float16 gradients of a few hundred, and of float32 and float64 gradients of about 1e20, is their
+    finite L2 norm, not inf from squaring in the gradient's dtype or a narrower one"""
     state = fresh_state(int(torch.randint(0, 10_000, (1,), generator=gen)), False)
     names = {"body.0.weight": (7, 5), "aux.weight": (2, 5), "aux.bias": (2,)}
     if dtype == "float16":
         grads = {n: ((torch.rand(s, generator=gen) * 200 + 250) * torch.sign(torch.randn(s, generator=gen))).half()
                  for n, s in names.items()}
         what, high = "a float16 model after gradients of 250 to 450 in size (their squares overflow float16)", 1e9
+    elif dtype == "float32":
+        grads = {n: (torch.rand(s, generator=gen) + 0.5) * 1e20 * torch.sign(torch.randn(s, generator=gen))
+                 for n, s in names.items()}
+        what, high = ("a float32 model after gradients of 5e19 to 1.5e20 in size (the norms, about 1e21, are float32 "
+                      "numbers; the squares, about 1e40, overflow float32)"), 1e30
     else:
         grads = {n: (torch.rand(s, generator=gen, dtype=torch.float64) + 0.5) * 1e20
                  * torch.sign(torch.randn(s, generator=gen, dtype=torch.float64)) for n, s in names.items()}
         what, high = ("a float64 model (model.double()) after gradients of 5e19 to 1.5e20 in size (their squares "
                       "overflow float32, not float64)"), 1e30
     got, want = run(student, state, False, [["new", 0], ["inject", grads], ["norms", 0],
-                                            ["diagnose", 0, 0.0, high]], half=True if dtype == "float16" else "double")
+                                            ["diagnose", 0, 0.0, high]],
+                    half={"float16": True, "float32": False, "float64": "double"}[dtype])
     expect(len(got) == 2, f"{what}: the probe sent back {len(got)} answers for 2 reads")
     n = got[0]["norms"] if isinstance(got[0]["norms"], dict) else {}
     for name in ("body.0", "aux"):
         g, w = n.get(name), want[0][name]
         expect(isinstance(g, float) and math.isfinite(g) and abs(g - w) <= 2e-3 * w,
-               f"{what}: norms()[{name!r}] is {g!r}, expected {w:.6g} (square and sum in float64, or use "
-               f"torch.linalg.vector_norm in the gradient's own dtype, which accumulates float16 in float32)")
+               f"{what}: norms()[{name!r}] is {g!r}, expected {w:.6g} (the clause 'The value is the L2 norm ... of "
+               f"the gradient received': square and sum in float64"
+               + ("; torch.linalg.vector_norm in float32 squares in float32 too)" if dtype == "float32" else ")"))
     expect(got[1]["diagnose"] is None, f"{what}: diagnose(0, {high:g}) is {got[1]['diagnose']!r}, expected None "
                                        f"(every norm is finite and in range)")
+
+
+# A parameter that received no gradient counts zero: a zero filler made without device= (torch.zeros(p.numel())) is
+# on the CPU, and next to the CUDA gradients of the module's other parameters (torch.cat, torch.stack, +) raises on a
+# GPU. (A CPU 0-d accumulator such as torch.zeros(()) mixes with CUDA tensors and is right there.)
+@pytest.mark.gpu
+def test_norms_of_a_model_on_the_gpu(student, gen):
+    """norms() and diagnose() of a model on the GPU whose modules hold a parameter that received a gradient next to
+    one that received none (it counts zero)"""
+    state = fresh_state(int(torch.randint(0, 10_000, (1,), generator=gen)), False)
+    names = {"body.0.weight": (7, 5), "aux.bias": (2,), "proj.weight": (5, 5)}
+    grads = {n: torch.randn(s, generator=gen) * 3 for n, s in names.items()}
+    got, want = run(student, state, False, [["new", 0], ["inject", grads], ["norms", 0], ["diagnose", 0, 0.5, 1e9]],
+                    device="cuda")
+    what = ("GradMonitor(model) of a model on the GPU after gradients delivered to body.0.weight, aux.bias and "
+            "proj.weight only (body.0.bias, aux.weight and body.2's parameters received none: they count zero)")
+    expect(len(got) == 2, f"{what}: the probe sent back {len(got)} answers for 2 reads")
+    expect_norms(got[0], want[0], what)
+    expect(got[1]["diagnose"] == want[1], f"{what}: diagnose(0.5, 1e9) is {got[1]['diagnose']!r}, expected "
+                                          f"{want[1]!r}")
 
 
 def test_shared_parameter_counts_once_for_each_module(student, gen):

@@ -292,18 +292,27 @@ def test_predict_restores_mode_when_model_raises(student, gen):
     """fixed_predict_proba leaves every module in the mode it was in also when model(x) raises"""
     state = predict_state(gen)
     width = int(torch.randint(2, 6, (), generator=gen))  # PredictNet takes 6 features
-    for start_training, flip in [(True, None), (False, None), (True, "bn")]:
-        r = student.call("zoo_predict_error", state=state, width=width, start_training=start_training, flip=flip)
+    # last, a forward pass interrupted by Ctrl-C: a KeyboardInterrupt is no Exception, so modes put back in
+    # `except Exception:` (not in finally:) stay as eval() left them
+    for start_training, flip, interrupt in [(True, None, False), (False, None, False), (True, "bn", False),
+                                            (True, "bn", True)]:
+        r = student.call("zoo_predict_error", state=state, width=6 if interrupt else width,
+                         start_training=start_training, flip=flip, interrupt=interrupt)
         what = (f"fixed_predict_proba(model, x) for a model in {'training' if start_training else 'eval'} mode"
-                f"{' whose batch norm is frozen in eval mode' if flip else ''} and an x of shape (3, {width}) (the "
-                f"model takes 6 features: model(x) raises)")
+                f"{' whose batch norm is frozen in eval mode' if flip else ''} and " +
+                ("an x of shape (3, 6) (model(x) raises KeyboardInterrupt after its first layer: Ctrl-C)" if interrupt
+                 else f"an x of shape (3, {width}) (the model takes 6 features: model(x) raises)"))
+        if interrupt:
+            expect(r["error"]["type"] == "KeyboardInterrupt",
+                   f"{what}: expected the KeyboardInterrupt to propagate, got {r['error']['type'] or 'nothing'}")
         expect(sorted(r["modes"]) == PREDICT_MODULES, f"after {what}, the probe reported the modes of "
                                                        f"{sorted(r['modes'])}, expected {PREDICT_MODULES}")
         before = {n: (n == flip) != start_training for n in PREDICT_MODULES}
         changed = sorted(n or "(the model itself)" for n, t in r["modes"].items() if t != before[n])
         expect(not changed, f"after {what}, these modules changed mode: {changed}; the clause 'leaves every module "
                             f"of the model in the mode it was in, also when model(x) raises' asks for the modes to "
-                            f"be put back in a finally block (it raised {r['error']['type'] or 'nothing'})")
+                            f"be put back in a finally block (it raised {r['error']['type'] or 'nothing'})"
+                            + ("; `except Exception:` misses a KeyboardInterrupt" if interrupt else ""))
         expect(r["grad_mode"], f"after {what}, torch.is_grad_enabled() is False: grad mode was on before the call")
 
 
