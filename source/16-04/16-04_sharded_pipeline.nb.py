@@ -171,9 +171,10 @@ print("shards:", [s.tolist() for s in _padded.split(_per)])
 #   device, of any shapes (0-d and empty tensors included) and any memory layout (they may be
 #   non-contiguous).
 # * Flatten each tensor in row-major order (as `t.reshape(-1)` reads it), concatenate them in list order
-#   into a 1-D tensor of n elements, pad it at the end with zeros to `world * ceil(n / world)` elements, and
-#   return the piece of rank `rank` (0 ≤ `rank` < `world`): elements `rank * k` to `(rank + 1) * k - 1`,
-#   with `k = ceil(n / world)`.
+#   (a tensor object that stands in the list twice, as tied weights may, at each of its places) into a 1-D
+#   tensor of n elements, pad it at the end with zeros to `world * ceil(n / world)` elements, and return the
+#   piece of rank `rank` (0 ≤ `rank` < `world`): elements `rank * k` to `(rank + 1) * k - 1`, with
+#   `k = ceil(n / world)`.
 # * Return a new 1-D tensor (never a view of an input) with the inputs' dtype and device, and leave the
 #   inputs unchanged.
 # * `unflatten_shards(shards, shapes)` undoes it: `shards` is the list of what `flatten_shard` returned on
@@ -475,8 +476,8 @@ def _linear(params, h):
 #   rank: keep the step counts and the moments of this rank's shards there, at most 2·(k_0 + ... + k_{L-1})
 #   elements in all plus one step count per layer.
 # * Write the new values into the tensors of `shards` in place (same tensor objects, same memory), leave the grad
-#   mode and the process's other global settings as you found them (`with torch.no_grad():`, not
-#   `torch.set_grad_enabled(False)`), and return None.
+#   mode and the process's other global settings as you found them, also when a layer raises
+#   (`with torch.no_grad():`, not `torch.set_grad_enabled(False)`), and return None.
 # * Make every tensor you create on the shards' device.
 
 # %% [solution] id=zero3_impl
@@ -618,8 +619,8 @@ if run_demos():
 # %% [markdown]
 # ### Exercise 5 · pipeline schedules (4 points)
 #
-# Each schedule function takes S ≥ 1 stages and M ≥ 1 micro-batches and returns a list of tuples
-# `(t, s, kind, m)` of Python ints and a one-letter string, sorted by time step, then stage.
+# Each schedule function takes S ≥ 1 stages and M ≥ 1 micro-batches and returns a new list (the caller may
+# change it) of tuples `(t, s, kind, m)` of Python ints and a one-letter string, sorted by time step, then stage.
 #
 # * `gpipe_schedule(S, M)`: at every time step, each stage runs its next forward (micro-batches in the order
 #   0, 1, ..., M-1) if that forward's dependency is met; once all its M forwards are done, it runs its next

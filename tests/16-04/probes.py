@@ -83,19 +83,31 @@ def _uninitialised_as_nan():
         torch.use_deterministic_algorithms(was, warn_only=warn_only)
 
 
+def _placed(tensors, layouts, dev=None):
+    """The inputs laid out as ``layouts``; a layout "same:j" puts the tensor object of entry j there again (one tensor
+    at two places of the list, as tied weights are: held-out round 24, a flatten_shard that kept each object once)."""
+    ins = []
+    for t, lay in zip(tensors, layouts):
+        if lay.startswith("same:"):
+            ins.append(ins[int(lay[5:])])
+        else:
+            ins.append(relayout(t, lay) if dev is None else relayout(t, lay).to(dev))
+    return ins
+
+
 def flatten_shard_call(ns, tensors, layouts, world, rank, device="cpu"):
     """flatten_shard(tensors, world, rank) on tensors laid out as ``layouts``. device "cpu": on the default device;
     "meta": off it (probelib.stand_in_device: meta inputs, or, where the code needs values, cpu inputs with meta as
     the default device), the result's device reported relative to the inputs'."""
     fn, home = get(ns, "flatten_shard"), None
     if device == "cpu":
-        ins = [relayout(t, lay) for t, lay in zip(tensors, layouts)]
+        ins = _placed(tensors, layouts)
         kept = [t.detach().to("cpu").clone() for t in ins]
     else:
         kept, placed = None, {}
 
         def run(dev):
-            placed["ins"] = [relayout(t, lay).to(dev) for t, lay in zip(tensors, layouts)]
+            placed["ins"] = _placed(tensors, layouts, dev)
             return fn(placed["ins"], world, rank)
     listed = list(ins) if device == "cpu" else None
     try:
@@ -149,9 +161,16 @@ def _plain_item(x):
     return [type(x).__name__, repr(x)[:40]]
 
 
-def schedule_call(ns, fn, S, M):
-    """The schedule gpipe_schedule / one_f_one_b_schedule returns, item by item with the type of each part."""
+def schedule_call(ns, fn, S, M, again=False):
+    """The schedule gpipe_schedule / one_f_one_b_schedule returns, item by item with the type of each part. again: the
+    caller first gets the schedule once and changes that list (reverses it and drops its last item), then calls again
+    and that second list is described (held-out round 24: a memoised builder handed out one list object each call)."""
     try:
+        if again:
+            first = get(ns, fn)(S, M)
+            if isinstance(first, list):
+                first.reverse()
+                del first[-1:]
         out = get(ns, fn)(S, M)
     except Exception as exc:
         return {"error": _error(exc)}
@@ -553,10 +572,41 @@ def _zero3_main(ns, rank, world, store_path, runs, op_timeout, wfd):
         if err is not None:
             return
         dist.barrier()
+    # held-out round 24: grad mode switched off by torch.set_grad_enabled(False) for the forward and back on after it
+    # (not `with torch.no_grad():`) stays off when a layer raises; the first run's model once more, with fresh shards,
+    # layer 1 raising on its first call (on every rank, after the same collectives: no rank waits for another)
+    run = runs[0]
+    layers = [_Refusing(kind, [p.shape for p in ps], refuse=j == 1) for j, (kind, ps) in enumerate(zip(run["kinds"],
+                                                                                                       run["init"]))]
+    shards = [judge_shard(ps, world, rank) for ps in run["init"]]
+    b = len(run["xs"][0]) // world
+    before = global_state()
+    try:
+        fn(layers, shards, run["xs"][0][rank * b:(rank + 1) * b].clone(), run["ys"][0][rank * b:(rank + 1) * b].clone(),
+           judge_loss, {}, **run["hp"])
+        raised = None
+    except Exception as exc:
+        raised = _error(exc)
+    send_frame(wfd, {"run": -1, "step": 0, "error": None, "raised": raised,
+                     "refused": any(layer.refused for layer in layers), "global_changes": changes(before, global_state())})
+
+
+class _Refusing:
+    """A judge's layer that raises on its first call when ``refuse`` (a layer that refuses its input)."""
+
+    def __init__(self, kind, shapes, refuse):
+        self.kind, self.shapes, self.refuse, self.refused = kind, [torch.Size(s) for s in shapes], refuse, False
+
+    def __call__(self, params, h):
+        if self.refuse:
+            self.refused = True
+            raise ValueError("the judge's layer 1 refuses its input")
+        return layer_forward(self.kind, list(params), h)
 
 
 def run_zero3(ns, world, runs, op_timeout=5.0, deadline_s=20.0):
-    """The judge's ZeRO-3 training runs with zero3_step on ``world`` forked gloo ranks; per rank, one record a step."""
+    """The judge's ZeRO-3 training runs with zero3_step on ``world`` forked gloo ranks; per rank, one record a step,
+    then one record (run -1) of a call whose layer 1 raises in the forward."""
     get(ns, "zero3_step")
     return _fork_ranks(world, lambda rank, store, wfd: _zero3_main(ns, rank, world, store, runs, op_timeout, wfd),
                        deadline_s)
@@ -623,6 +673,10 @@ def _pipe_main(ns, rank, store_path, runs, op_timeout, wfd):
             if log["on"] else None)  # the rows of each forward of the stage (stage(h) or stage.forward(h))
         data = (run["x"] if rank == 0 else run["y"]).clone()
         log.update(on=True, sends=[], collectives=[], made={}, unplaced=[], order=[], calls=[])
+        # held-out round 24: the caller's default dtype need not be float32 (a "restore" to torch.float32 is no restore)
+        caller_default = torch.get_default_dtype()
+        if run.get("default_dtype"):
+            torch.set_default_dtype(getattr(torch, run["default_dtype"]))
         before = global_state()
         try:
             with _device_recorder(log):
@@ -632,6 +686,7 @@ def _pipe_main(ns, rank, store_path, runs, op_timeout, wfd):
             value, err = None, _error(exc)
         log["on"] = False
         left = changes(before, global_state())
+        torch.set_default_dtype(caller_default)
         log["made"] = {}
         send_frame(wfd, {"run": i, "error": err, "returned": type(value).__name__, "global_changes": left,
                          "grads": [None if p.grad is None else p.grad.detach().clone() for p in stage.parameters()],

@@ -24,8 +24,10 @@ WIDTH = 6
 # dtype either (held-out round 17: rank 1's buffer took data's dtype whenever data was floating point)
 # 5 rows in 2 (3, 2) with float32 stages, inputs and targets: the buffers follow the parameters' dtype, which is not
 # always float64 (round 17's contract walk: the dtype clauses were read on float64 stages only)
+# the first case runs with float64 as the process's default dtype: settings are left as the caller had them, not reset
+# to PyTorch's defaults (held-out round 24: torch.set_default_dtype(dtype) for a buffer, then "back" to torch.float32)
 CASES = [(10, 3), (10, 4), (5, 1), (4, 4), (7, 3), (7, 2), (6, 2), (5, 2)]
-INT_TARGETS, INT_INPUTS, F32_TARGETS, F32_STAGES = {4}, {5}, {6}, {7}
+INT_TARGETS, INT_INPUTS, F32_TARGETS, F32_STAGES, DEFAULT_F64 = {4}, {5}, {6}, {7}, {0}
 
 
 def build_runs(seed):
@@ -44,7 +46,8 @@ def build_runs(seed):
             y = torch.randn(rows, 3, generator=gen, dtype=torch.float64)
         if len(runs) in F32_STAGES:
             init, x, y = [t.to(torch.float32) for t in init], x.to(torch.float32), y.to(torch.float32)
-        runs.append({"M": M, "init": init, "x": x, "y": y, "ids": len(runs) in INT_INPUTS})
+        runs.append({"M": M, "init": init, "x": x, "y": y, "ids": len(runs) in INT_INPUTS,
+                     "default_dtype": "float64" if len(runs) in DEFAULT_F64 else None})
     return runs
 
 
@@ -78,6 +81,8 @@ class Pipe:
                       "whatever data's dtype, floating point or not)")
         if i in F32_STAGES:
             label += " (float32 stages, inputs and targets: the buffers are float32, the parameters' dtype)"
+        if i in DEFAULT_F64:
+            label += " (called with torch.float64 as the process's default dtype)"
         if i in INT_INPUTS:
             label += (" (float64 stages, int64 token ids as inputs, one-hot encoded by stage 0: the activations and "
                       "the gradients rank 0 receives are float64 whatever data's dtype)")
@@ -205,5 +210,6 @@ def test_pipeline_returns_none_settings_unchanged(pipe):
             expect(f["returned"] == "NoneType", f"{label}, rank {rank}: returned a {f['returned']}, expected None")
             left = f["global_changes"]
             expect(not left, f"{label}, rank {rank}: the call left the process's global settings changed "
-                             f"({'; '.join(left[:2])}); use contexts (`with torch.no_grad():`), which give the "
-                             f"caller back what it had")
+                             f"({'; '.join(left[:2])}); leave them as the caller had them (not as PyTorch's defaults "
+                             f"are): use contexts (`with torch.no_grad():`) or arguments (dtype=..., device=...), "
+                             f"which give the caller back what it had")

@@ -45,9 +45,12 @@ def judge_schedule(S, M, kind):
     return ops
 
 
-def _get(student, fn, S, M):
+def _get(student, fn, S, M, again=False):
     what = f"{fn}({S}, {M})"
-    res = student.call("schedule_call", fn=fn, S=S, M=M)
+    if again:
+        what += (" called a second time, after the caller had reversed the list the first call returned and dropped "
+                 "its last item")
+    res = student.call("schedule_call", fn=fn, S=S, M=M, **({"again": True} if again else {}))
     if res["error"]:
         fail(f"{what} raised {res['error']['type']}: {res['error']['message']}")
     expect(res["kind"] == "list", f"{what} returned a {res['kind']}, expected a list")
@@ -157,6 +160,22 @@ def test_schedules_sorted_and_typed(student, gen):
     for fn in ("gpipe_schedule", "one_f_one_b_schedule"):
         for S, M in ((3, 3), _drawn(gen)):
             ops, what = _get(student, fn, S, M)
+            _sorted(ops, what)
+            _equal(ops, S, M, "gpipe" if fn == "gpipe_schedule" else "1f1b", what)
+
+
+def test_schedules_new_list_each_call(student, gen):
+    """each call returns the whole schedule in a list of its own: a caller that changed the list an earlier call
+    returned gets the full, sorted schedule again"""
+    # held-out round 24: _greedy memoised with functools.lru_cache handed every caller one list object, so a caller
+    # that sorted, popped or appended to it changed what the next call returned
+    for fn in ("gpipe_schedule", "one_f_one_b_schedule"):
+        for S, M in ((3, 4), _drawn(gen)):
+            ops, what = _get(student, fn, S, M, again=True)
+            expect(len(ops) == 2 * S * M,
+                   f"{what}: {len(ops)} operations came back, expected 2·S·M = {2 * S * M}: each call returns a new "
+                   f"list holding the whole schedule (the caller may change the list it gets); a list kept from an "
+                   f"earlier call (a cache) comes back as that caller left it")
             _sorted(ops, what)
             _equal(ops, S, M, "gpipe" if fn == "gpipe_schedule" else "1f1b", what)
 

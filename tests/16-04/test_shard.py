@@ -132,6 +132,19 @@ def test_flatten_shard_noncontiguous(student, gen, layout):
         _same(res["out"]["tensor"], _expected(tensors, world, rank), what)
 
 
+def test_flatten_shard_tensor_twice_in_the_list(student, gen):
+    """a tensor object that stands twice in the list (tied weights) is flattened at each of its places"""
+    # held-out round 24: a flatten_shard that kept each tensor object once (FSDP's treatment of shared parameters)
+    # dropped the second occurrence: n, k and every piece came out wrong
+    a, b = _tensors(gen, [(3, 2), (5,)], torch.float64)
+    tensors, layouts, world = [a, b, a], ["contiguous", "contiguous", "same:0"], 3
+    for rank in range(world):
+        what = (f"flatten_shard([a, b, a], world={world}, rank={rank}) (a of shape (3, 2) and b of shape (5,), float64; "
+                f"the list holds the tensor object a twice, so n = 17 and k = 6)")
+        res = _shard(student, tensors, world, rank, layouts, what)
+        _same(res["out"]["tensor"], _expected(tensors, world, rank), what, _pad_from(tensors, world, rank))
+
+
 def test_flatten_shard_new_tensor_inputs_unchanged(student, gen):
     """the piece is a new tensor (not a view of an input); the input list and its tensors are left unchanged"""
     for shapes, world in (CASES[4], CASES[5], ([(8,)], 2), ([(2, 4)], 1), CASES[2]):

@@ -412,6 +412,30 @@ def test_zero3_state_and_shards_in_place(z3):
                                  f"caller back its grad mode), not torch.set_grad_enabled(False)")
 
 
+def test_zero3_settings_restored_when_a_layer_raises(z3):
+    """a call whose layer raises in the forward leaves the grad mode and the other global settings as they were"""
+    # held-out round 24: torch.set_grad_enabled(False) before the forward and torch.set_grad_enabled(was) after it
+    # gives normal calls their grad mode back, but not a call that a layer ends with an exception
+    for world in WORLDS:
+        check_values(z3, world, "f64")
+        rec = z3.record(world)
+        what = (f"zero3_step on {world} ranks, the model of run 'f64' with fresh shards and a state dict of its own, "
+                f"whose layer 1 raises ValueError on its forward call (after the runs' steps)")
+        for rank, fr in enumerate(rec["ranks"]):
+            mine = [f for f in fr if f["run"] == -1]
+            if not mine:
+                fail(f"{what}: rank {rank} ended without a result for this call" +
+                     (f" (it did not finish within {DEADLINE:.0f} s and was killed)" if rank in rec["timed_out"]
+                      else " (it crashed or exited)"))
+            f = mine[0]
+            left = f["global_changes"]
+            expect(not left, f"{what}, rank {rank}: after the layer's {f['raised']['type'] if f['raised'] else 'error'} "
+                             f"the process's global settings were changed ({'; '.join(left[:2])}); leave the grad "
+                             f"mode and the other settings as you found them on every way out of the call: "
+                             f"`with torch.no_grad():` gives the caller back its grad mode when an exception leaves "
+                             f"the block too, torch.set_grad_enabled(False) ... torch.set_grad_enabled(was) does not")
+
+
 def test_zero3_on_shards_device(z3):
     """no buffer of a collective, no tensor kept in state and no tensor used beside the shards' is made without
     device="""
