@@ -14,7 +14,7 @@
 # without data), an **autograd** formula, and an honest list of the arguments the operator **mutates**.
 #
 # **You will build**
-# 1. `smooth_clip`: the operator `c1601::smooth_clip` with a CPU kernel and a fake kernel.
+# 1. `smooth_clip`: the operator `c1601::smooth_clip` with one kernel for every device and a fake kernel.
 # 2. Its autograd formula (`register_autograd` with `setup_context`) that saves only the output and is
 #    differentiable twice.
 # 3. `ema_`: an operator that updates a running average in place, declared with `mutates_args`, correct
@@ -141,7 +141,8 @@ if run_demos():
 # ### Exercise 1 · `smooth_clip`: the operator and its fake kernel (4 points)
 #
 # * Register the operator `c1601::smooth_clip` with `torch.library.custom_op`, taking a tensor `x` and a
-#   float `limit`, mutating nothing, and bind it to the name `smooth_clip`.
+#   float `limit`, mutating nothing, with one kernel for every device (no `device_types`), and bind it to the
+#   name `smooth_clip`.
 # * `smooth_clip(x, limit)` returns `limit * tanh(x / limit)` for any floating `x` (float32 or float64, any
 #   shape, 0-dim and empty included) and any `limit > 0`, in `x`'s dtype, and it leaves `x` unchanged.
 # * It stays finite and saturates at `±limit` for inputs as large as `±1e30` in float32 and `±1e300` in
@@ -211,8 +212,9 @@ run_hidden("16-01", "clip_op", globals())
 # * The gradient with respect to `x` is `grad * (1 - (y / limit)**2)`, with `y` the output, for float32 and
 #   float64 inputs of any shape, transposed ones included, and any `limit > 0` (tiny ones too), and equal to the
 #   derivative of `limit * torch.tanh(x / limit)`; `limit` gets no gradient.
-# * `setup_context` saves only the output `y` with `ctx.save_for_backward` (not `x`) and keeps `limit` on
-#   `ctx`.
+# * `setup_context` saves only the output `y` itself with `ctx.save_for_backward` (not `x`, and not a copy of
+#   `y`, for a transposed `x` too) and keeps `limit` on `ctx`.
+# * Every tensor the backward creates is on `y`'s device, so it runs on a GPU as on the CPU.
 # * The backward is itself differentiable: second derivatives (`torch.autograd.gradgradcheck`) are those of
 #   `limit * torch.tanh(x / limit)`.
 
@@ -288,7 +290,8 @@ if run_demos():
 # * `ema_(avg, x, decay)` updates `avg` in place to `decay * avg + (1 - decay) * x`, for float32 and
 #   float64 tensors, `x` of `avg`'s shape or broadcasting to it, `avg` contiguous or not, and returns `None`.
 #   With `decay = 0` `avg` becomes `x`, and with `decay = 1` it stays as it was, even for an `avg` many orders
-#   of magnitude larger than `x`.
+#   of magnitude larger or smaller than `x`.
+# * Every tensor it creates is on `avg`'s device, so it runs on a GPU as on the CPU.
 # * Its schema declares `avg`, and only `avg`, as mutated (`mutates_args={"avg"}`); `x` is left unchanged.
 # * Under `torch.compile(fullgraph=True, backend="aot_eager")`, a function that calls `torch.ops.c1601.ema_`
 #   twice on the same `avg` leaves `avg` as the eager calls do.
@@ -383,9 +386,9 @@ if run_demos():
 # ### Exercise 4 · `gelu_dropout`: a fused operator (5 points)
 #
 # * The operator `c1601::gelu_dropout_op(x, keep, p)` (`x` a float tensor, `keep` a boolean tensor of `x`'s
-#   shape, `p` a float) returns `gelu(x) * keep / (1 - p)`, with the tanh approximation of GELU
-#   (`F.gelu(x, approximate="tanh")`), in `x`'s dtype, as a new tensor laid out like `torch.empty_like(x)`, and
-#   its fake kernel gives that metadata without data.
+#   shape, `p` a float) returns `gelu(x) * keep / (1 - p)` (with `p == 0` too: 0 where `keep` is false), with the
+#   tanh approximation of GELU (`F.gelu(x, approximate="tanh")`), in `x`'s dtype, as a new tensor laid out like
+#   `torch.empty_like(x)`, and its fake kernel gives that metadata without data.
 # * Its autograd formula gives `x` the gradient `grad * keep / (1 - p) * gelu'(x)`, recomputing `gelu'(x)` from
 #   `x` in the backward, and no gradient to `keep` and `p`.
 # * For the backward it saves only `x` and the boolean `keep` (at most `x`'s bytes plus one byte per element),
@@ -396,8 +399,8 @@ if run_demos():
 #   `gelu(x)`.
 # * So `gelu_dropout(x, p, g)` equals `F.gelu(x, approximate="tanh") * (u >= p) / (1 - p)` with `u` drawn
 #   from a generator in the same state, for float32 and float64 `x` of any shape, in value and in gradient.
-# * Every tensor it creates, in the forward and in the backward, is on `x`'s device, so it runs on a GPU as
-#   on the CPU.
+# * Every tensor it creates or reuses, in the forward and in the backward, is on `x`'s device, whatever device
+#   earlier calls ran on, so it runs on a GPU as on the CPU.
 
 # %% [solution] id=fused_impl
 _C = math.sqrt(2 / math.pi)  # the constant of the tanh approximation
@@ -537,8 +540,8 @@ triton_jit = triton.jit if triton is not None else (lambda fn: fn)
 #   `triton.cdiv(n, block)` programs of `block` elements each (`BLOCK=block`) with `scale = 1 / (1 - p)`, and
 #   returns a new tensor of `x`'s shape and dtype; when `x` has no element it launches nothing. Every tensor it
 #   hands the kernel is on `x`'s device.
-# * For float32 and float64 tensors of any size and any finite values (large ones included), its result equals
-#   `F.gelu(x, approximate="tanh") * keep / (1 - p)`.
+# * For float32 and float64 tensors of any size and any finite values (large ones included), and any `p` in
+#   `[0, 1)`, 0 included, its result equals `F.gelu(x, approximate="tanh") * keep / (1 - p)`.
 # * The cell registers the launcher as `gelu_dropout_op`'s CUDA kernel (`register_kernel("cuda")`), whose result
 #   is laid out like `torch.empty_like(x)` as the fake kernel promises.
 # * On a GPU, `gelu_dropout(x, p, generator)` then runs your kernel in the forward and equals the unfused

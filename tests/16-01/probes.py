@@ -82,6 +82,8 @@ def clip_kernel_device(ns, cases, limit):
             return {"error": "no operator c1601::smooth_clip was registered with torch.library.custom_op"}
         fns = getattr(opdef, "_backend_fns", {})
         fn = fns.get("cuda") or fns.get(None) or opdef._init_fn
+        # the dispatcher's own answer: does a CUDA tensor reach a kernel (one for CUDA, or one for every device)?
+        cuda = torch._C._dispatch_has_computed_kernel_for_dispatch_key("c1601::smooth_clip", "CUDA")
 
         def run(device):
             outs = []
@@ -93,7 +95,8 @@ def clip_kernel_device(ns, cases, limit):
                 outs.append(_meta(fn(x, limit)))
             return outs
         outs, home = stand_in_device(run)
-        return {"outs": outs, "home": home}
+        return {"outs": outs, "home": home, "cuda_kernel": cuda,
+                "kernels_for": sorted("every device" if k is None else str(k) for k in fns)}
     return _errors(go)
 
 
@@ -168,6 +171,29 @@ def clip_grad(ns, x, limit, v, layout="contiguous"):
     return _errors(go)
 
 
+def clip_grad_device(ns, shape, limit):
+    """smooth_clip's forward and backward off the default device (probelib.stand_in_device, the grader's stand-in for
+    a GPU: meta inputs, or CPU inputs with meta as the default device where the code needs values): the gradient's
+    metadata and the devices each operator was given, or the error."""
+    from course.judge.probelib import stand_in_device
+
+    def run(device):
+        x = torch.zeros(shape, dtype=torch.float32, device=device).requires_grad_(True)
+        v = torch.ones(shape, dtype=torch.float32, device=device)
+        with _DeviceLog() as log:
+            out = _op("smooth_clip")(x, limit)
+            grad = None
+            if isinstance(out, torch.Tensor) and out.grad_fn is not None:
+                (grad,) = torch.autograd.grad(out, x, v)
+        return {"grad": _meta(grad) if grad is not None else None,
+                "devices": {k: sorted(d) for k, d in log.seen.items()}}
+
+    def go():
+        res, home = stand_in_device(run)
+        return {**res, "home": home}
+    return _errors(go)
+
+
 def clip_x_released(ns, x, limit, v):
     """Whether x's memory is released when the caller drops x between the forward and the backward of
     smooth_clip (x a non-leaf, so only what the formula keeps can hold it), and the gradient afterwards."""
@@ -230,6 +256,36 @@ def ema_run(ns, avg, x, decay, layout="contiguous", via="ops"):
         res = fn(a, xin, decay)
         return {"result": "None" if res is None else type(res).__name__, "avg": a.clone(), "x": xin.clone(),
                 "same_storage": _storage(a) == ptr, "stride": list(a.stride()), "stride_before": list(stride)}
+    return _errors(go)
+
+
+def ema_kernel_device(ns, shape, xshape, decay):
+    """ema_'s kernel (the one registered for CUDA, else the one for every device) called directly, off the default
+    device by probelib.stand_in_device (the grader's stand-in for a GPU): avg's metadata after the call and the
+    devices each operator was given, or the error."""
+    from torch._library.custom_ops import OPDEFS
+
+    from course.judge.probelib import stand_in_device
+
+    def go():
+        get(ns, "register_ema")()
+        opdef = OPDEFS.get("c1601::ema_")
+        if opdef is None:
+            return {"error": "no operator c1601::ema_ was registered with torch.library.custom_op"}
+        fns = getattr(opdef, "_backend_fns", {})
+        fn = fns.get("cuda") or fns.get(None)
+        if fn is None:
+            return {"error": f"c1601::ema_ has no kernel for CUDA, nor one for every device (kernels for "
+                             f"{sorted(str(k) for k in fns)})"}
+
+        def run(device):
+            avg = torch.zeros(shape, dtype=torch.float32, device=device)
+            x = torch.ones(xshape, dtype=torch.float32, device=device)
+            with _DeviceLog() as log:
+                fn(avg, x, decay)
+            return {"avg": _meta(avg), "devices": {k: sorted(d) for k, d in log.seen.items()}}
+        res, home = stand_in_device(run)
+        return {**res, "home": home}
     return _errors(go)
 
 
@@ -349,11 +405,21 @@ class _DeviceLog(TorchDispatchMode):
         return func(*args, **(kwargs or {}))
 
 
-def fused_on_meta(ns, shape, dtype, p, with_generator):
+def fused_on_meta(ns, shape, dtype, p, with_generator, warm=False):
     """gelu_dropout and its backward off the default device (the grader's stand-in for a GPU: meta inputs, or CPU
     inputs with meta as the default device where the code needs values): the output's metadata, the devices each
-    operator was given (forward and backward), the gradient's device, and the inputs' device (home), or the error."""
+    operator was given (forward and backward), the gradient's device, and the inputs' device (home), or the error.
+    With warm=True, one call on a CPU x of the same shape, dtype and p comes first (a tensor kept from it and
+    reused by the next call sits on the CPU)."""
     from course.judge.probelib import stand_in_device
+
+    if warm:
+        with torch.random.fork_rng(devices=[]):
+            warmed = _errors(lambda: get(ns, "gelu_dropout")(
+                torch.zeros(shape, dtype=getattr(torch, dtype)), p,
+                torch.Generator().manual_seed(1) if with_generator else None) is None)
+        if isinstance(warmed, dict):
+            return {"error": f"the first call, on a CPU x, raised {warmed['error']}"}
 
     def run(device):
         x = torch.zeros(shape, dtype=getattr(torch, dtype), device=device).requires_grad_(True)

@@ -3,7 +3,7 @@ of the judge's own limit * tanh(x / limit), and what the formula saves (recorded
 import pytest
 import torch
 
-from course.judge.expect import expect, expect_close
+from course.judge.expect import expect, expect_close, expect_equal
 
 pytestmark = pytest.mark.task("clip_grad")
 f64 = torch.float64
@@ -68,19 +68,44 @@ def test_gradient_tiny_limit(student, gen, dtype, limit):
     expect_close(res["grad"], g.to(dtype), what, **TOL[dtype])
 
 
-def test_saves_only_the_output(student, gen):
-    """setup_context saves the output y with save_for_backward, and nothing else (not x)"""
+@pytest.mark.parametrize("layout", ["contiguous", "transposed"])
+def test_saves_only_the_output(student, gen, layout):
+    """setup_context saves the output y itself with save_for_backward (not a copy of it), and nothing else (not x),
+    for a transposed x too"""
     limit = limit_from(gen)
     x = 3 * torch.randn(4, 5, generator=gen, dtype=f64)
     v = torch.randn(4, 5, generator=gen, dtype=f64)
-    what = f"what autograd saved for {OP}(x, {limit}) with x (4, 5) float64"
-    res = grad_run(student, what, x=x, limit=limit, v=v)
+    what = f"what autograd saved for {OP}(x, {limit}) with {layout} x (4, 5) float64"
+    res = grad_run(student, what, x=x, limit=limit, v=v, layout=layout)
     saved = res["saved"]
     expect(not any(s["is_input"] for s in saved), f"{what}: x itself was saved; save the output y instead")
     expect(len(saved) == 1, f"{what}: {len(saved)} tensors were saved with save_for_backward "
            f"({[(s['dtype'], s['shape']) for s in saved]}), expected exactly one, the output y")
     y, _ = reference_grads(x, limit, v)
     expect_close(saved[0]["value"], y, f"{what}: the saved tensor must be the output y", **TOL[f64])
+    expect(saved[0]["is_output"], f"{what}: the saved tensor has y's values but not y's memory: a copy of the output "
+           f"(y.clone(), y.contiguous() of a transposed y, ...) costs a tensor of y's size until the backward; save "
+           f"the output itself")
+
+
+def test_gradient_on_another_device(student, gen):
+    """every tensor the backward creates is on x's device: the forward and backward run off the default device (the
+    grader's stand-in for a GPU) and no operator mixes devices"""
+    limit = limit_from(gen)
+    shape = [int(n) for n in torch.randint(2, 7, (2,), generator=gen)]  # per student: a replay meets another shape
+    what = f"the gradient of {OP}(x, {limit}) for float32 x {tuple(shape)} off the default device"
+    res = student.call("clip_grad_device", shape=shape, limit=limit)
+    expect("error" not in res, f"{what} (the grader's stand-in for a GPU: a tensor made without device= lands on "
+           f"another device than x) raised {res.get('error')}: make every tensor of the backward on y's device "
+           f"(torch.ones_like(y), device=y.device, or plain numbers such as 1 - ...)")
+    home = res["home"]
+    where = "the meta device" if home == "meta" else "the CPU, with meta as the default device"
+    mixed = {op: d for op, d in res["devices"].items() if d != [home]}
+    expect(not mixed, f"{what}, x on {where}: operators got tensors on other devices than x's: {mixed} (on a GPU "
+           f"these calls fail: make the backward's tensors with device=y.device)")
+    expect(res["grad"] is not None, f"{what}: the output has no grad_fn, so no gradient reaches x")
+    expect_equal((res["grad"].get("device"), res["grad"].get("shape")), (home, shape),
+                 f"the device and shape of the gradient of {what}, x on {where}")
 
 
 def test_x_released_before_backward(student, gen):

@@ -159,14 +159,18 @@ KERNEL_CASES = [((), "contiguous"), ((0, 3), "contiguous"), ((3, 4), "contiguous
 
 
 def test_kernel_on_x_device(student, gen):
-    """the output is on x's device for every shape, empty and 0-dim included: the operator's kernel (the one a GPU
-    runs), called off the default device (the grader's stand-in for a GPU), makes no tensor without device="""
+    """the output is on x's device for every shape, empty and 0-dim included: the operator has a kernel a GPU tensor
+    reaches (one for every device), and that kernel, called off the default device (the grader's stand-in for a
+    GPU), makes no tensor without device="""
     limit = limit_from(gen)
     cases = [(list(drawn(s, gen)), lay) for s, lay in KERNEL_CASES]
     res = student.call("clip_kernel_device", cases=cases, limit=limit)
     what = f"smooth_clip's kernel (the function registered for every device, or for CUDA) run on x off the default device"
     expect("error" not in res, f"{what} raised {res.get('error')}: make every tensor on x's device "
            f"(torch.empty_like(x), device=x.device)")
+    expect(res.get("cuda_kernel"), f"c1601::smooth_clip has no kernel for CUDA tensors: its kernel is registered "
+           f"for {res.get('kernels_for')} only, so smooth_clip(x, {limit}) on a GPU raises NotImplementedError (the "
+           f"text: one kernel for every device, torch.library.custom_op without device_types)")
     home = res["home"]
     where = "the meta device" if home == "meta" else "the CPU, with meta as the default device"
     for (shape, layout), meta in zip(cases, res["outs"]):

@@ -71,18 +71,45 @@ def test_non_contiguous_avg(student, gen, layout):
 
 def test_edge_decays(student, gen):
     """decay 0 replaces avg by x, decay 1 keeps avg, and x is left unchanged at both, for an avg far larger than x
-    too (decay * avg + (1 - decay) * x, not avg + (1 - decay) * (x - avg), where x - avg cancels)"""
-    avg, x = torch.randn(3, 2, generator=gen, dtype=f64), torch.randn(3, 2, generator=gen, dtype=f64)
-    # rows of avg from 1 to 1e18 times x's size: avg + (x - avg) loses x entirely at the last
-    avg = avg * torch.tensor([[1.0], [1e9], [1e18]], dtype=f64)
-    for decay, expected in ((0.0, x), (1.0, avg)):
-        what = f"{OP}(avg, x, {decay}) for float64 (3, 2) tensors, avg's rows about 1, 1e9 and 1e18 in size"
-        res = student.call("ema_run", avg=avg, x=x, decay=decay)
-        expect("error" not in res, f"{what} raised {res.get('error')}")
-        expect_close(res["avg"], expected, f"avg after {what} (avg becomes decay * avg + (1 - decay) * x: at decay "
-                     f"0 that is x, whatever avg was)", **TOL[f64])
-        expect_equal(res["x"], x, f"x after {what} (it must be left unchanged, at decay {decay} too: scaling x by "
-                     f"1 - decay in place and back gives 0 / 0 at decay 1)")
+    too (decay * avg + (1 - decay) * x, not avg + (1 - decay) * (x - avg), where x - avg cancels), and far smaller
+    (not x + decay * (avg - x), which loses avg at decay 1)"""
+    avg0, x = torch.randn(3, 2, generator=gen, dtype=f64), torch.randn(3, 2, generator=gen, dtype=f64)
+    # rows of avg from 1 to 1e18 times x's size: avg + (x - avg) loses x entirely at the last; from 1 to 1e-18 times:
+    # (avg - x) + x loses avg
+    for sizes in ((1.0, 1e9, 1e18), (1.0, 1e-9, 1e-18)):
+        avg = avg0 * torch.tensor([[s] for s in sizes], dtype=f64)
+        for decay, expected in ((0.0, x), (1.0, avg)):
+            what = (f"{OP}(avg, x, {decay}) for float64 (3, 2) tensors, avg's rows about {sizes[0]:g}, {sizes[1]:g} and "
+                    f"{sizes[2]:g} times x's size")
+            res = student.call("ema_run", avg=avg, x=x, decay=decay)
+            expect("error" not in res, f"{what} raised {res.get('error')}")
+            # relative to each element (atol 0): at decay 1 an avg of 1e-18 must stay 1e-18, not become 0
+            expect_close(res["avg"], expected, f"avg after {what} (avg becomes decay * avg + (1 - decay) * x: at "
+                         f"decay 0 that is x, whatever avg was; at decay 1 avg itself, whatever x is)",
+                         atol=0, rtol=TOL[f64]["rtol"])
+            expect_equal(res["x"], x, f"x after {what} (it must be left unchanged, at decay {decay} too: scaling x "
+                         f"by 1 - decay in place and back gives 0 / 0 at decay 1)")
+
+
+def test_kernel_on_avg_device(student, gen):
+    """every tensor the kernel creates is on avg's device: the kernel (the one a GPU runs), called off the default
+    device (the grader's stand-in for a GPU), updates avg there and mixes no devices"""
+    decay = decay_from(gen)
+    shape = [int(n) for n in torch.randint(2, 7, (2,), generator=gen)]  # per student: a replay meets another shape
+    for xshape in (shape, shape[1:]):
+        what = (f"ema_'s kernel (the one registered for every device, or for CUDA) on float32 avg {tuple(shape)} and "
+                f"x {tuple(xshape)}, decay {decay}, off the default device")
+        res = student.call("ema_kernel_device", shape=shape, xshape=xshape, decay=decay)
+        expect("error" not in res, f"{what} (the grader's stand-in for a GPU: a tensor made without device= lands on "
+               f"another device than avg) raised {res.get('error')}: make every tensor on avg's device "
+               f"(torch.empty_like(avg), device=avg.device) or update avg with in-place operations")
+        home = res["home"]
+        where = "the meta device" if home == "meta" else "the CPU, with meta as the default device"
+        mixed = {op: d for op, d in res["devices"].items() if d != [home]}
+        expect(not mixed, f"{what}, avg on {where}: operators got tensors on other devices than avg's: {mixed} (on a "
+               f"GPU these calls fail)")
+        expect_equal((res["avg"].get("device"), res["avg"].get("shape")), (home, shape),
+                     f"avg's device and shape after {what}, avg on {where}")
 
 
 def test_compiled_calls(student, gen):

@@ -244,15 +244,30 @@ def test_operator_large_inputs(student, gen, dtype):
                  f"false)", **TOL[dtype])
 
 
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=["f32", "f64"])
+def test_operator_p_zero(student, gen, dtype):
+    """torch.ops.c1601.gelu_dropout_op(x, keep, 0.0) is gelu(x) * keep: with p == 0 the operator still zeroes the
+    elements where keep is false (only gelu_dropout passes an all-true mask at p == 0)"""
+    x = (2 * torch.randn(4, 5, generator=gen, dtype=f64)).to(dtype)
+    keep = torch.rand(4, 5, generator=gen) >= 0.5
+    keep[0, 0], keep[0, 1] = False, True
+    what = f"torch.ops.c1601.gelu_dropout_op(x, keep, 0.0) for {dtype} x (4, 5), keep false at {int((~keep).sum())} elements"
+    res = student.call("fused_op", x=x, keep=keep, p=0.0)
+    expect("error" not in res, f"{what} raised {res.get('error')}")
+    expect_close(res["out"], F.gelu(x.to(f64), approximate="tanh") * keep, f"{what} (the text: the operator returns "
+                 f"gelu(x) * keep / (1 - p), p == 0 included: 0 where keep is false, not gelu(x))", **TOL[dtype])
+
+
 @pytest.mark.parametrize("p,with_generator", [(0.3, True), (0.3, False), (0.0, False)],
                          ids=["p0.3-generator", "p0.3-default", "p0"])
 def test_on_another_device(student, gen, p, with_generator):
-    """on a device other than the default (meta, the grader's GPU stand-in), every tensor it creates in the forward
-    (the draw, the mask) and in the backward is on x's device"""
+    """on a device other than the default (meta, the grader's GPU stand-in), every tensor it creates or reuses in the
+    forward (the draw, the mask) and in the backward is on x's device, after a call of the same shape on the CPU too"""
     shape = [int(n) for n in torch.randint(2, 7, (2,), generator=gen)]  # per student: a replay meets another shape
     what = (f"{FN}(x, {p}{', generator' if with_generator else ''}) and its backward for x {tuple(shape)} off the "
             f"default device")
-    res = student.call("fused_on_meta", shape=shape, dtype="float32", p=p, with_generator=with_generator)
+    # warm: one call on a CPU x of the same shape first, so a tensor kept from it (a cached mask) meets x's device
+    res = student.call("fused_on_meta", shape=shape, dtype="float32", p=p, with_generator=with_generator, warm=True)
     expect("error" not in res, f"{what} (the grader's stand-in for a GPU: a tensor made without device= lands on "
            f"another device than x) raised {res.get('error')}: create the draw and the mask, and every tensor of the "
            f"backward, on x's device (device=x.device, torch.ones_like(x), ...)")

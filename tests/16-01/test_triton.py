@@ -59,6 +59,22 @@ def test_kernel_in_the_interpreter(student, gen, n, dtype, block):
     expect_equal(res["x_after"], x, f"x after {what}")
 
 
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=["f32", "f64"])
+def test_p_zero(student, gen, dtype):
+    """with p == 0 too the kernel runs and the result is gelu(x) * keep: 0 where keep is false (scale 1)"""
+    n, block = 300, 128
+    x = (2.5 * torch.randn(n, generator=gen, dtype=f64)).to(dtype)
+    keep = torch.rand(n, generator=gen) >= 0.5
+    keep[0], keep[1] = False, True
+    what = f"{FN}(x, keep, 0.0, block={block}) for {n} {dtype} elements, keep false at {int((~keep).sum())} of them"
+    res = student.call("triton_interpreted", x=x, keep=keep, p=0.0, block=block)
+    expect("error" not in res, f"{what} raised {res.get('error')}")
+    expect_close(res["out"], reference(x, keep, 0.0), f"{what} (the text: its result equals "
+                 f"F.gelu(x, approximate='tanh') * keep / (1 - p) for any p in [0, 1): at p == 0, 0 where keep is "
+                 f"false, not gelu(x))", **TOL[dtype])
+    expect_equal(res["grids"], [[-(-n // block)]], f"the launch grids of {what} (the kernel runs at p == 0 too)")
+
+
 def test_each_call_a_new_tensor(student, gen):
     """each call returns a new tensor: a second call on inputs of the same shape and dtype leaves the first call's
     result as it was"""
