@@ -225,9 +225,11 @@ if run_demos():
 #   Labels need not be contiguous (e.g. only classes 0, 3 and 7).
 # * `make_balanced_sampler(targets, num_samples, generator=None)`, with `targets` as above (a tensor or a list):
 #   a sampler yielding `num_samples` indices in `range(N)` such that every class *present* in `targets` is drawn
-#   equally often in expectation, drawn reproducibly from `generator`; every pass over it (every epoch) draws
-#   anew, as `WeightedRandomSampler` does (two passes at the same time each yield their own `num_samples`);
-#   with `generator=None` the draws come from the global RNG, as that sampler's do.
+#   equally often in expectation, drawn reproducibly from `generator` (the object passed in, in the state it is
+#   in: drawing advances it, and restoring its state with `set_state` repeats the draws that followed); every
+#   pass over it (every epoch) draws anew, as `WeightedRandomSampler` does (two passes at the same time each
+#   yield their own `num_samples`); with `generator=None` the draws come from the global RNG, as that sampler's
+#   do: each pass draws from the global RNG as it is when that pass runs.
 
 # %% [solution] id=balanced_impl
 def class_balanced_weights(targets):
@@ -310,6 +312,8 @@ if run_demos():
 # with `L_i >= 1`.
 # A label is a Python `int` or a 0-d tensor of any integer dtype (as a `TensorDataset` yields).
 # Keep the batch in the order given: sorting here would misalign samples from any bookkeeping done outside.
+# Each call's tensors are its own: collating the next batch must leave a batch returned earlier as it was (a
+# `DataLoader` holds several batches at once).
 # You may use `torch.nn.utils.rnn.pad_sequence`.
 
 # %% [solution] id=collate_impl
@@ -363,7 +367,7 @@ print("batch_sizes:", _packed.batch_sizes.tolist(), " sorted_indices:", _packed.
 # %% [markdown]
 # Implement `run_packed_rnn(rnn, padded, lengths)` for any `nn.RNN`, `nn.GRU` or `nn.LSTM` built with
 # `batch_first=True` (any number of layers, uni- or bidirectional, any floating dtype: `output` and `last`
-# come back in the RNN's own dtype). Return `(output, last)`:
+# come back in the RNN's own dtype, on its device). Return `(output, last)`:
 #
 # * `output`: shape `(B, T, D*H)` where `T = padded.shape[1]` (keep the input's time dimension even when it
 #   is longer than the longest sequence), equal to the RNN's output for each sequence run **alone**, and

@@ -570,3 +570,115 @@ def bucket_generator_state(ns, lengths, batch_size, seed, advance):
     resumed = epochs(s_used)
     return {"used": first + after_save[:1], "twin": epochs(s_twin), "fresh": epochs(s_fresh), "moved": moved,
             "after_save": after_save, "resumed": resumed}
+
+
+# ------------------------------------------------ issue 39, held-out round 24
+
+def balanced_global_passes(ns, targets, num_samples, build_seed, pass_seeds):
+    """make_balanced_sampler(targets, num_samples) without a generator, built after torch.manual_seed(build_seed);
+    before each pass the global RNG is seeded with the next of pass_seeds. The indices of each pass."""
+    _perturb_global_rng(build_seed)
+    s = get(ns, "make_balanced_sampler")(list(targets), num_samples)
+    out = []
+    for ps in pass_seeds:
+        _perturb_global_rng(ps)
+        out.append([int(i) for i in s])
+    return out
+
+
+def balanced_generator_state(ns, targets, num_samples, seed, advance):
+    """make_balanced_sampler and the generator it is given (bucket_generator_state's twin). used: a generator
+    seeded with `seed`, then advanced by `advance` draws before the sampler is built; twin: a fresh generator set to
+    that same state (set_state); fresh: a generator just seeded with `seed`. One pass of a sampler on each. moved:
+    whether the used sampler's pass changed the caller's generator; after_save / resumed: on the used sampler, the
+    generator's state is saved after its first pass, one more pass drawn, the state restored (set_state on the same
+    generator) and one pass drawn again."""
+    make = get(ns, "make_balanced_sampler")
+
+    def one_pass(s):
+        return [int(i) for i in s]
+
+    used = torch.Generator().manual_seed(seed)
+    torch.rand(advance, generator=used)
+    twin = torch.Generator()
+    twin.set_state(used.get_state())
+    fresh = torch.Generator().manual_seed(seed)
+    s_used = make(list(targets), num_samples, generator=used)
+    s_twin = make(list(targets), num_samples, generator=twin)
+    s_fresh = make(list(targets), num_samples, generator=fresh)
+    before = used.get_state()
+    first = one_pass(s_used)
+    moved = not torch.equal(before, used.get_state())
+    saved = used.get_state()
+    after_save = one_pass(s_used)
+    used.set_state(saved)
+    resumed = one_pass(s_used)
+    return {"used": first, "twin": one_pass(s_twin), "fresh": one_pass(s_fresh), "moved": moved,
+            "after_save": after_save, "resumed": resumed}
+
+
+def collate_twice(ns, first, second, labels):
+    """pad_collate on the batch `first`, then on the batch `second` (same B, same longest length, same trailing
+    shape and dtype): the four results of the first call as they were right after it, and as they are after the
+    second call (copied out at each moment)."""
+    fn = get(ns, "pad_collate")
+
+    def snap(res):
+        return [r.detach().clone().cpu() if isinstance(r, torch.Tensor) else r for r in _collate_result(res)]
+
+    res = fn([(s.clone(), int(y)) for s, y in zip(first, labels)])
+    right_after = snap(res)
+    fn([(s.clone(), int(y)) for s, y in zip(second, labels)])
+    return {"right_after": right_after, "later": snap(res)}
+
+
+# Factories that put a tensor on the default device unless given device= (on a GPU: the CPU, away from the RNN).
+_FACTORIES = ("empty", "zeros", "ones", "full", "rand", "randn", "randint", "arange", "tensor", "empty_strided",
+              "eye", "linspace")
+
+
+def packed_rnn_placement(ns, kind, options, state, padded, lengths):
+    """run_packed_rnn while a TorchFunctionMode records the tensors that torch factories make without device=
+    (a GPU stand-in: an RNN on a GPU cannot run in the meta device's place, as pad_packed_sequence reads the
+    permutation's values). unplaced: which of output and last is such a tensor (or a view of one), i.e. on a GPU
+    would stay on the CPU; joined: the joins (torch.cat, torch.stack, ...) of such a tensor with a floating-point
+    tensor that is not one (the RNN's results: on a GPU the join raises)."""
+    from torch.overrides import TorchFunctionMode
+    factories = {getattr(torch, n) for n in _FACTORIES}
+    joins = {torch.cat, torch.concat, torch.concatenate, torch.stack, torch.hstack, torch.vstack, torch.dstack}
+    made, joined = {}, []
+
+    def unplaced_tensor(t):
+        return isinstance(t, torch.Tensor) and (id(t) in made or (t._base is not None and id(t._base) in made))
+
+    class Recorder(TorchFunctionMode):
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            kwargs = kwargs or {}
+            if func in joins:
+                parts = args[0] if args else kwargs.get("tensors", ())
+                parts = [t for t in parts if isinstance(t, torch.Tensor)]
+                if any(unplaced_tensor(t) and t.numel() > 0 for t in parts) and any(
+                        not unplaced_tensor(t) and t.is_floating_point() for t in parts):
+                    joined.append(f"torch.{func.__name__}")
+            out = func(*args, **kwargs)
+            if isinstance(out, torch.Tensor):
+                if func in factories and kwargs.get("device") is None:
+                    made[id(out)] = out
+                elif func in (torch.Tensor.to, torch.Tensor.cuda):  # placed on a device: no longer recorded
+                    if func is torch.Tensor.cuda or "device" in kwargs or any(
+                            isinstance(a, (torch.device, str, torch.Tensor)) for a in args[1:]):
+                        made.pop(id(out), None)
+            return out
+
+    cls = {"RNN": torch.nn.RNN, "GRU": torch.nn.GRU, "LSTM": torch.nn.LSTM}[kind]
+    rnn = cls(batch_first=True, dtype=torch.float64, **options)
+    rnn.load_state_dict(state)
+    fn = get(ns, "run_packed_rnn")
+    with Recorder():
+        res = fn(rnn, padded.clone(), lengths.clone())
+    if not isinstance(res, (tuple, list)) or len(res) != 2:
+        raise TypeError(f"run_packed_rnn must return (output, last), yours returned a {type(res).__name__}")
+    unplaced = [name for name, r in zip(("output", "last"), res) if unplaced_tensor(r)]
+    return {"output": res[0].detach().cpu() if isinstance(res[0], torch.Tensor) else res[0],
+            "last": res[1].detach().cpu() if isinstance(res[1], torch.Tensor) else res[1],
+            "unplaced": unplaced, "joined": sorted(set(joined))}

@@ -263,3 +263,41 @@ def test_two_passes_at_once(student, gen):
     for k, g in enumerate(got):
         check_balanced(torch.tensor(g, dtype=torch.int64), targets, 3000, f"{what}, pass {k + 1}")
     expect(got[0] != got[1], f"{what}: both passes yielded the same 3000 indices (every pass draws anew)")
+
+
+# ------------------------------------------------ issue 39, held-out round 24
+
+def test_sampler_without_a_generator_draws_at_each_pass(student, gen):
+    """without a generator each pass draws from the global RNG as it is then: torch.manual_seed(s) just before a pass decides that pass (one sampler, several passes)"""
+    targets = imbalanced_targets(gen, [60, 9, 2], [int(v) for v in torch.randperm(9, generator=gen)[:3]])
+    build, s = (int(v) for v in torch.randint(0, 10**6, (2,), generator=gen))
+    got = student.call("balanced_global_passes", targets=targets.tolist(), num_samples=200, build_seed=build,
+                       pass_seeds=[s, s, s + 1])
+    what = (f"one make_balanced_sampler(targets of {len(targets)} samples, 200) without a generator, built after "
+            f"torch.manual_seed({build}), then three passes after torch.manual_seed({s}), ({s}) and ({s + 1}) "
+            f"('with generator=None the draws come from the global RNG, as that sampler's do': "
+            f"WeightedRandomSampler draws from the global RNG when a pass starts)")
+    expect_equal([len(p) for p in got], [200, 200, 200], f"{what}: the number of indices of each pass")
+    expect(got[0] == got[1], f"{what}: the passes after the same torch.manual_seed({s}) drew different indices (are "
+                             f"they drawn from a generator of the sampler's own, seeded when it was built?)")
+    expect(got[0] != got[2], f"{what}: the passes after torch.manual_seed({s}) and ({s + 1}) drew the same indices")
+
+
+def test_draws_follow_the_generators_state(student, gen):
+    """the draws come from the generator passed in, in the state it is in: an already used generator, its twin (set_state), and a resumed run (set_state back) repeat"""
+    targets = imbalanced_targets(gen, [50, 8, 3], [int(v) for v in torch.randperm(9, generator=gen)[:3]])
+    seed = int(torch.randint(0, 2**31 - 1, (1,), generator=gen))
+    advance = int(torch.randint(1, 50, (1,), generator=gen))
+    r = student.call("balanced_generator_state", targets=targets.tolist(), num_samples=100, seed=seed,
+                     advance=advance)
+    what = (f"make_balanced_sampler(targets of {len(targets)} samples, 100, g) with g = Generator().manual_seed({seed}) "
+            f"advanced by {advance} draws before the sampler is built ('drawn reproducibly from generator': from the "
+            f"object passed in, in the state it is in, as WeightedRandomSampler's draws are)")
+    expect(r["used"] == r["twin"], f"{what}: a pass differs from that of a sampler given a fresh generator set to "
+                                   f"g's state with set_state (the draws must depend on the generator's state)")
+    expect(r["used"] != r["fresh"], f"{what}: a pass equals that of a sampler given a fresh "
+                                    f"Generator().manual_seed({seed}): the generator's state was ignored (a copy "
+                                    f"seeded from initial_seed()?)")
+    expect(r["moved"], f"{what}: a pass left the caller's generator in the state it was in (drawing advances it)")
+    expect(r["resumed"] == r["after_save"], f"{what}: restoring g's state saved after the first pass (set_state, as "
+                                            f"a resumed run does) did not repeat the pass that followed")

@@ -284,3 +284,21 @@ def test_edge_values_of_any_dtype_come_back_exactly(student, gen, dtype):
         fail(f"{what}: padded differs from pad_sequence(batch_first=True) at {len(diff)} steps; first at sequence {i}, "
              f"step {t}: expected {want[i, t].tolist()}, got {padded[i, t].tolist()} (a copy through another dtype "
              f"rounds, drops imaginary parts or loses the sign of zero: pad in the sequences' own dtype)")
+
+
+# ------------------------------------------------ issue 39, held-out round 24
+
+def test_an_earlier_batch_stays_as_returned(student, gen):
+    """each call's tensors are its own: collating the next batch (same shapes) leaves an earlier batch as it was returned"""
+    lens = torch.randint(1, 6, (3,), generator=gen).tolist()
+    lens[int(torch.randint(0, 3, (1,), generator=gen))] = 6
+    first = [torch.randn(L, 2, generator=gen, dtype=torch.float64) for L in lens]
+    perm = torch.randperm(3, generator=gen).tolist()
+    second = [torch.randn(lens[k], 2, generator=gen, dtype=torch.float64) + 10 for k in perm]  # same B, T, shapes
+    r = student.call("collate_twice", first=first, second=second, labels=[2, 0, 1])
+    what = (f"pad_collate(batch of float64 sequences with lengths {lens}), then pad_collate(another batch of the "
+            f"same shapes, lengths {[lens[k] for k in perm]}) (a DataLoader holds several batches at once: each "
+            f"call's tensors are its own)")
+    check_collate(r["right_after"], first, [2, 0, 1], f"{what}: the first batch right after its call")
+    check_collate(r["later"], first, [2, 0, 1], f"{what}: the first batch after the second call (it must be as it "
+                                                 f"was returned, not refilled with the next batch)")

@@ -292,3 +292,35 @@ def test_low_precision_rnn_keeps_its_dtype(student, gen):
     expect_close(out, want_out, f"{what}: output compared with running each sequence alone", atol=2e-2, rtol=2e-2)
     expect_close(last, want_last, f"{what}: last compared with each sequence's own final state", atol=2e-2,
                  rtol=2e-2)
+
+
+# ------------------------------------------------ issue 39, held-out round 24
+
+def test_results_on_the_rnns_device(student, gen):
+    """output and last on the RNN's device: neither is, nor joins the RNN's results with, a tensor made by a factory without device= (on a GPU: the CPU)"""
+    kind = ["GRU", "LSTM"][int(torch.randint(0, 2, (1,), generator=gen))]
+    options = dict(input_size=3, hidden_size=4, num_layers=2, bidirectional=True)
+    rnn = CLS[kind](batch_first=True, dtype=torch.float64, **options)
+    with torch.no_grad():
+        for p in rnn.parameters():
+            p.copy_(torch.rand(p.shape, generator=gen, dtype=torch.float64) * 1.2 - 0.6)
+    lengths = torch.tensor([3, 5, 1, 4], dtype=torch.int64)[torch.randperm(4, generator=gen)]
+    T = int(lengths.max()) + 1
+    real = torch.arange(T)[None, :] < lengths[:, None]
+    padded = torch.where(real[..., None], torch.randn(4, T, 3, generator=gen, dtype=torch.float64),
+                         50 * torch.randn(4, T, 3, generator=gen, dtype=torch.float64))
+    want_out, want_last = reference(rnn, padded, lengths)
+    r = student.call("packed_rnn_placement", kind=kind, options=options, state=rnn.state_dict(), padded=padded,
+                     lengths=lengths)
+    what = (f"run_packed_rnn(bidirectional 2-layer {kind}(input 3, hidden 4), padded of shape {tuple(padded.shape)}, "
+            f"lengths {lengths.tolist()}) ('output and last come back in the RNN's own dtype, on its device')")
+    expect(not r["unplaced"], f"{what}: {' and '.join(r['unplaced'])} is a tensor made by torch.zeros/empty/... "
+                              f"without device=: for an RNN on a GPU it stays on the CPU (make it with device=, "
+                              f"or new_zeros / zeros_like of the RNN's results)")
+    expect(not r["joined"], f"{what}: {' and '.join(r['joined'])} joins the RNN's results with a tensor made by "
+                            f"torch.zeros/empty/... without device=: for an RNN on a GPU that join raises (the two "
+                            f"are on different devices)")
+    expect_close(expect_tensor(r["output"], f"{what}, output"), want_out,
+                 f"{what}: output compared with running each sequence alone", atol=1e-9, rtol=1e-7)
+    expect_close(expect_tensor(r["last"], f"{what}, last"), want_last,
+                 f"{what}: last compared with each sequence's own final state", atol=1e-9, rtol=1e-7)
