@@ -355,7 +355,8 @@ print(f"mean of batch means: {_mean_of_means:.4f}   per-sample mean: {_weighted:
 #
 # * `update(loss, logits, targets)`: `loss` is the batch's **mean** loss (a Python float or a 0-dim tensor,
 #   possibly with a `grad_fn`), `logits` has shape `(B, C)`, `targets` shape `(B,)` (int64 class indices in
-#   `[0, C)`, as `F.cross_entropy` takes them; `B` may be 0: an empty batch adds no sample). Predictions are
+#   `[0, C)`, as `F.cross_entropy` takes them; `B` may be 0: an empty batch adds no sample, and its `loss`,
+#   which `F.cross_entropy` gives as `nan` for no samples, counts for nothing). Predictions are
 #   `logits.argmax(dim=1)`. Store nothing that grows with the number of updates, and nothing attached to an
 #   autograd graph.
 # * `compute()` returns `{"loss": float, "accuracy": float, "confusion": LongTensor (C, C)}`, where loss is
@@ -384,6 +385,8 @@ class RunningMetrics:
         """Add one batch: its mean loss, its logits (B, C) and its targets (B,)."""
         ### BEGIN SOLUTION
         n = targets.numel()
+        if n == 0:  # no sample: nothing to add (the mean loss of no samples is nan)
+            return
         self._loss_sum += float(loss) * n
         self._count += n
         c = self.num_classes

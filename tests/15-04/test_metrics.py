@@ -26,7 +26,7 @@ def make_batches(gen, sizes, c, dtype=torch.float32):
 
 def reference(batches, c):
     n = sum(b["targets"].numel() for b in batches)
-    loss = sum(float(b["loss"]) * b["targets"].numel() for b in batches) / n
+    loss = sum(float(b["loss"]) * b["targets"].numel() for b in batches if b["targets"].numel()) / n
     preds = torch.cat([b["logits"].argmax(1) for b in batches])
     targets = torch.cat([b["targets"] for b in batches])
     conf = torch.bincount(targets * c + preds, minlength=c * c).view(c, c)
@@ -77,6 +77,23 @@ def test_loss_weighted_by_batch_size(student, gen, sizes):
         if abs(got - means) < 1e-5 * max(1.0, abs(means)) else ""
     expect(abs(got - want["loss"]) <= 1e-5 * max(1.0, abs(want["loss"])),
            f"{what}: compute()['loss'] should be {want['loss']:.6f} (mean over all samples), got {got:.6f}{hint}")
+
+
+def test_empty_batch_with_a_nan_loss(student, gen):
+    """RunningMetrics: an empty batch's loss counts for nothing, even the nan F.cross_entropy gives for no samples"""
+    c = 4
+    sizes = [16, 0, 16, 3]
+    batches = make_batches(gen, sizes, c)
+    empty = batches[1]
+    empty["loss"] = torch.full((), float("nan"))  # what F.cross_entropy gives for no samples (the mean of none)
+    want = reference(batches, c)
+    what = (f"{RM}({c}) after update() with batch sizes {sizes}, the empty batch's loss nan as "
+            f"F.cross_entropy gives it (the text: 'B may be 0: an empty batch adds no sample, and its loss ... "
+            f"counts for nothing')")
+    res = result_dict(student.call("metrics_run", num_classes=c, batches=batches)["result"], what)
+    got = number(res["loss"], what + ", compute()['loss']")
+    expect(got == got and abs(got - want["loss"]) <= 1e-5 * max(1.0, abs(want["loss"])),
+           f"{what}: compute()['loss'] should be {want['loss']:.6f} (mean over the 35 samples), got {got}")
 
 
 # 16-0-16-3: an empty batch (B = 0, its mean loss a finite number) among the others adds no sample: the mean of

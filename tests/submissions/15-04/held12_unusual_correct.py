@@ -50,6 +50,8 @@ class RunningMetrics:
 
     def update(self, loss, logits, targets):
         b = int(targets.shape[0])
+        if b == 0:  # an empty batch's loss (nan from F.cross_entropy) counts for nothing
+            return
         value = loss.item() if isinstance(loss, torch.Tensor) else float(loss)
         self.state["loss"] = self.state["loss"] + value * b
         self.state["n"] += b

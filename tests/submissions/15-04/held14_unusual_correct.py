@@ -46,6 +46,8 @@ class RunningMetrics:
 
     def update(self, loss, logits, targets):
         b = int(targets.shape[0])
+        if b == 0:  # an empty batch's loss (nan from F.cross_entropy) counts for nothing
+            return
         self.total += torch.as_tensor(loss, dtype=torch.float64).detach().cpu() * b
         self.seen += b
         t = targets.detach().to("cpu", torch.int64)

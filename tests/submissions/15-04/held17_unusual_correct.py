@@ -27,6 +27,8 @@ class RunningMetrics:
         self.matrix = torch.zeros((self.num_classes,) * 2, dtype=torch.int64)
 
     def update(self, loss, logits, targets):
+        if not len(targets):  # an empty batch's loss (nan from F.cross_entropy) counts for nothing
+            return
         with torch.no_grad():
             k = self.num_classes
             truth = F.one_hot(targets.detach().cpu().long(), k)

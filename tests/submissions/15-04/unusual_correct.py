@@ -44,6 +44,8 @@ class RunningMetrics:
     def update(self, loss, logits, targets):
         loss = loss.item() if isinstance(loss, torch.Tensor) else loss
         batch = targets.shape[0]
+        if batch == 0:  # an empty batch's loss (nan from F.cross_entropy) counts for nothing
+            return
         self.sums += torch.tensor([loss * batch, batch], dtype=torch.float64)
         guess = torch.max(logits.detach(), dim=1).indices.to("cpu")
         self.matrix.index_put_((targets.to("cpu"), guess), torch.ones(batch, dtype=torch.int64), accumulate=True)

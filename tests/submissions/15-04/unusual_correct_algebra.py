@@ -48,6 +48,8 @@ class RunningMetrics:
 
     def update(self, loss, logits, targets):
         batch = int(targets.shape[0])
+        if not batch:  # an empty batch's loss (nan from F.cross_entropy) counts for nothing
+            return
         value = loss.detach().cpu().item() if torch.is_tensor(loss) else float(loss)
         self.weighted_loss += value * batch
         self.samples += batch
