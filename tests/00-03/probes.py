@@ -44,16 +44,35 @@ class _SharedAndUnused(torch.nn.Module):
         return self.second(torch.tanh(self.first(self.inner(x))))
 
 
-def accumulate_run(ns, spec, loss, x, y, micro_batches, pre_grads, mode, frozen=(), shared_and_unused=False):
+class _TokenIds(torch.nn.Module):
+    """An nn.Embedding fed int64 token ids of shape (N, 2), the two embeddings summed, then the spec's model: a
+    model whose inputs are not floating point. test_accumulate.py builds the same model on the judge."""
+
+    def __init__(self, inner, vocab, width, seed):
+        super().__init__()
+        with torch.random.fork_rng(devices=[]):
+            torch.manual_seed(seed)
+            self.embed = torch.nn.Embedding(vocab, width).double()
+        self.inner = inner
+
+    def forward(self, ids):
+        return self.inner(self.embed(ids).sum(dim=1))
+
+
+def accumulate_run(ns, spec, loss, x, y, micro_batches, pre_grads, mode, frozen=(), shared_and_unused=False,
+                   token_vocab=None):
     """Build the judge's model in mode "train", "eval" or "mixed", set some .grad beforehand, call accumulate_grads
     once and report the gradients, the forward batch sizes, the order of forwards and of backwards reaching each
     forward's output, the returned loss, and what changed around the call. The parameters
     at the indices in frozen get requires_grad=False first. shared_and_unused wraps the model in
-    _SharedAndUnused (a tied weight and a parameter no forward uses)."""
+    _SharedAndUnused (a tied weight and a parameter no forward uses). token_vocab puts an embedding of that many
+    ids in front (_TokenIds: x holds int64 ids)."""
     fn = get(ns, "accumulate_grads")
     model = build_model(spec)
     if shared_and_unused:
         model = _SharedAndUnused(model, spec["out"], spec["seed"] + 1)
+    if token_vocab is not None:
+        model = _TokenIds(model, token_vocab, spec["in"], spec["seed"] + 2)
     model.train(mode != "eval")
     if mode == "mixed":  # a training model with its first submodule in eval mode (as a frozen block would be)
         for sub in list(model.modules())[1:2]:

@@ -42,10 +42,26 @@ class SharedAndUnused(torch.nn.Module):
         return self.second(torch.tanh(self.first(self.inner(x))))
 
 
-def expected(spec, loss, x, y, pre_grads, frozen=(), mode="train", shared_and_unused=False):
+class TokenIds(torch.nn.Module):
+    """The judge's copy of probes._TokenIds: an embedding of int64 token ids (N, 2), summed, then the spec's model."""
+
+    def __init__(self, inner, vocab, width, seed):
+        super().__init__()
+        with torch.random.fork_rng(devices=[]):
+            torch.manual_seed(seed)
+            self.embed = torch.nn.Embedding(vocab, width).double()
+        self.inner = inner
+
+    def forward(self, ids):
+        return self.inner(self.embed(ids).sum(dim=1))
+
+
+def expected(spec, loss, x, y, pre_grads, frozen=(), mode="train", shared_and_unused=False, token_vocab=None):
     model = build_model(spec)
     if shared_and_unused:
         model = SharedAndUnused(model, spec["out"], spec["seed"] + 1)
+    if token_vocab is not None:
+        model = TokenIds(model, token_vocab, spec["in"], spec["seed"] + 2)
     model.train(mode == "train")
     for i, p in enumerate(model.parameters()):
         p.requires_grad_(i not in frozen)
@@ -60,9 +76,12 @@ def no_pre(spec):
     return [None] * len(list(build_model(spec).parameters()))
 
 
-def run(student, spec, loss, x, y, k, pre_grads=None, mode="train", frozen=(), shared_and_unused=False):
+def run(student, spec, loss, x, y, k, pre_grads=None, mode="train", frozen=(), shared_and_unused=False,
+        token_vocab=None):
     pre = pre_grads if pre_grads is not None else no_pre(spec)
     extra = {"shared_and_unused": True} if shared_and_unused else {}
+    if token_vocab is not None:
+        extra["token_vocab"] = token_vocab
     return student.call("accumulate_run", spec=spec, loss=loss, x=x, y=y, micro_batches=k, pre_grads=pre,
                         mode=mode, frozen=list(frozen), **extra)
 
@@ -287,3 +306,46 @@ def test_shared_and_unused_parameters(student, gen):
                                  "gradient counts once)" if name == "first.weight" else f"{what}: .grad of "
                                  f"parameter '{name}'", atol=1e-10, rtol=1e-8)
     check_loss(res, want_loss, what)
+
+
+def test_untouched_parameters_keep_their_grad(student, gen):
+    """a parameter that held a .grad before the call and gets no gradient from it (never used by the forward, or frozen) keeps that .grad, as after one full-batch backward()"""
+    spec = {"arg": "inputs", "in": 3, "out": 3, "hidden": [4], "norm": False, "dropout": False, "seed": 29,
+            "double": True}
+    x, y = make_batch(spec, "mse", 7, gen)
+    shapes = [p.shape for p in SharedAndUnused(build_model(spec), 3, 30).parameters()]
+    pre = [torch.randn(s, generator=gen, dtype=f64) for s in shapes]
+    frozen = (0,)  # the inner model's first weight: requires_grad=False, but a .grad set beforehand
+    res = run(student, spec, "mse", x, y, 3, pre_grads=pre, frozen=frozen, shared_and_unused=True)
+    want_loss, want = expected(spec, "mse", x, y, pre, frozen=frozen, shared_and_unused=True)
+    what = (describe(spec, "mse", 7, 3) + " on a model whose every parameter held a .grad before the call, with "
+            "'unused_head' never called by the forward and the first weight frozen (requires_grad=False) (clause: "
+            "afterwards every parameter's .grad holds what it held before the call plus the full-batch gradient)")
+    names = [n for n, _ in SharedAndUnused(build_model(spec), 3, 30).named_parameters()]
+    untouched = {names[0]} | {n for n in names if n.startswith("unused_head")}
+    for name, g in want.items():
+        got = res["grads"].get(name)
+        if got is None:
+            fail(f"{what}: parameter '{name}' has .grad None afterwards; expected "
+                 + ("the .grad it held before, unchanged (no gradient reaches it)" if name in untouched
+                    else "what it held before plus the full-batch gradient"))
+        expect_close(got, g, f"{what}: .grad of parameter '{name}'" + (" (no gradient reaches it: the .grad it held "
+                     "before)" if name in untouched else ""), atol=1e-10, rtol=1e-8)
+    check_loss(res, want_loss, what)
+
+
+def test_integer_inputs(student, gen):
+    """inputs that are not floating point (int64 token ids into an nn.Embedding) reach the model as given: the gradient and loss of the full batch"""
+    spec = {"arg": "inputs", "in": 3, "out": 3, "hidden": [4], "norm": False, "dropout": False, "seed": 31,
+            "double": True}
+    vocab, n, k, loss = 11, 9, 4, "mse"
+    ids = torch.randint(0, vocab, (n, 2), generator=gen)
+    _, y = make_batch(spec, loss, n, gen)
+    res = run(student, spec, loss, ids, y, k, pre_grads=[None] * (len(no_pre(spec)) + 1), token_vocab=vocab)
+    want_loss, want = expected(spec, loss, ids, y, [None] * (len(no_pre(spec)) + 1), token_vocab=vocab)
+    what = (describe(spec, loss, n, k) + f" on a model that starts with nn.Embedding({vocab}, 3), fed int64 token ids "
+            "of shape (N, 2) (clause: the gradient of loss_fn(model(inputs), targets) on the full batch: the model gets "
+            "the inputs as they were given, integer ones included)")
+    check_grads(res, want, what)
+    check_loss(res, want_loss, what)
+    check_sizes(res["sizes"], n, k, what)

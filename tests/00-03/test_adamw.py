@@ -245,7 +245,9 @@ NAN = float("nan")  # not in [0, 1), so a beta check written as b < 0 or b >= 1 
 REJECT = [{"lr": -0.1}, {"lr": 0.1, "eps": -1e-8}, {"lr": 0.1, "weight_decay": -1e-4},
           {"lr": 0.1, "betas": (1.0, 0.9)}, {"lr": 0.1, "betas": (0.9, 1.0)}, {"lr": 0.1, "betas": (-0.1, 0.9)},
           {"lr": 0.1, "betas": (0.9, -0.5)}, {"lr": 0.1, "betas": (NAN, 0.9)}, {"lr": 0.1, "betas": (0.9, NAN)}]
-ACCEPT = [{"lr": 0.0}, {"lr": 0.1, "betas": (0.0, 0.0), "eps": 0.0}, {"lr": 0.1, "weight_decay": 0.0}]
+ACCEPT = [{"lr": 0.0}, {"lr": 0.1, "betas": (0.0, 0.0), "eps": 0.0}, {"lr": 0.1, "weight_decay": 0.0},
+          # torch.optim.AdamW bounds lr, eps and weight_decay only below: lr * weight_decay past 1 is valid too
+          {"lr": 2.0, "weight_decay": 0.6}, {"lr": 0.1, "weight_decay": 20.0, "eps": 1.5}]
 
 
 def test_rejects_bad_arguments(student, gen):
@@ -259,7 +261,8 @@ def test_rejects_bad_arguments(student, gen):
                                        "weight_decay and for a beta outside [0, 1), NaN included)")
     for kwargs, r, got in zip(ACCEPT, res["accepted"], res["stepped"]):
         expect(not r["raised"], f"ScratchAdamW([p], **{kwargs}) raised {r['type']}: {r['message']}; "
-                                "these arguments are valid")
+                                "these arguments are valid (torch.optim.AdamW takes them; the text's ValueErrors are "
+                                "the only ones)")
         p = torch.nn.Parameter(value.clone())
         opt = torch.optim.AdamW([p], foreach=False, **kwargs)
         p.grad = grad.clone()

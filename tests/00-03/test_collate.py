@@ -107,7 +107,7 @@ def test_integer_sequences_keep_their_dtype(student, gen, padding_value):
 
 
 def test_labels_int64_whatever_dtype(student, gen):
-    """labels come back as int64 from Python ints and 0-dim tensors of any integer dtype, exactly (values past 2**24 and 2**53 too)"""
+    """labels come back as int64 from Python ints and 0-dim tensors of any integer dtype, exactly (values past 2**24 and 2**53 too, and uint16/uint32/uint64 beside Python ints)"""
     lengths = [2, 3, 1, 2, 1, 3]
     seqs = make(gen, lengths, (2,), torch.float32, "contiguous")
     highs = {"int": 10**6, "int64": 10**6, "int32": 10**6, "int16": 30000, "uint8": 256, "int8": 128}
@@ -124,6 +124,17 @@ def test_labels_int64_whatever_dtype(student, gen):
     check(res, expected(seqs, [1, 2, 1], big, 0.0),
           describe([1, 2, 1], (2,), torch.float32, "contiguous", big, None) + f" with the labels {[v for _, v in big]} "
           "(beyond 2**24 and 2**53: each must come back exactly)")
+    # the wide unsigned dtypes beside Python ints and int32: torch promotes none of uint16, uint32 and uint64 with
+    # another dtype, so labels stacked (or put in one torch.tensor) before the conversion to int64 raise
+    r = int(torch.randint(0, 1000, (), generator=gen))
+    wide = [("int", 3 + r), ("uint16", 65535 - r), ("int32", 7 + r), ("uint32", 2**32 - 1 - 2 * r),
+            ("uint64", 2**40 + 1 + 2 * r)]
+    seqs = make(gen, [2, 1, 3, 1, 2], (2,), torch.float32, "contiguous")
+    res = run(student, seqs, wide)
+    check(res, expected(seqs, [2, 1, 3, 1, 2], wide, 0.0),
+          describe([2, 1, 3, 1, 2], (2,), torch.float32, "contiguous", wide, None) + f" with the labels "
+          f"{[v for _, v in wide]} (clause: each label is a Python int or a 0-dim integer tensor of any integer "
+          "dtype; labels: an int64 tensor of shape (B,))")
 
 
 @pytest.mark.parametrize("layout", ["contiguous", "transposed"])

@@ -214,7 +214,9 @@ REJECT = [{"lr": -0.1}, {"lr": 0.1, "momentum": -0.5}, {"lr": 0.1, "weight_decay
           {"lr": 0.1, "nesterov": True}, {"lr": 0.1, "momentum": 0.9, "dampening": 0.1, "nesterov": True},
           {"lr": 0.1, "momentum": 0.9, "dampening": -0.1, "nesterov": True}]  # dampening == 0, not <= 0
 ACCEPT = [{"lr": 0.0}, {"lr": 0.1, "momentum": 0.9, "nesterov": True}, {"lr": 0.1, "momentum": 0.9, "dampening": 1.0},
-          {"lr": 0.1, "momentum": 1.0}]  # only a negative momentum is rejected: torch.optim.SGD takes 1.0
+          {"lr": 0.1, "momentum": 1.0},  # only a negative momentum is rejected: torch.optim.SGD takes 1.0
+          # without nesterov torch.optim.SGD takes any dampening, outside [0, 1] too: the text lists no ValueError
+          {"lr": 0.1, "momentum": 0.9, "dampening": 1.5}, {"lr": 0.1, "momentum": 0.9, "dampening": -0.5}]
 
 
 def test_rejects_bad_arguments(student, gen):
@@ -227,7 +229,8 @@ def test_rejects_bad_arguments(student, gen):
                                        "or weight_decay, and for nesterov=True unless momentum > 0 and dampening == 0)")
     for kwargs, r, got in zip(ACCEPT, res["accepted"], res["stepped"]):
         expect(not r["raised"], f"MomentumSGD([p], **{kwargs}) raised {r['type']}: {r['message']}; "
-                                "these arguments are valid")
+                                "these arguments are valid (torch.optim.SGD takes them; the text's ValueErrors are "
+                                "the only ones)")
         p = torch.nn.Parameter(value.clone())
         opt = torch.optim.SGD([p], foreach=False, **kwargs)
         p.grad = grad.clone()
