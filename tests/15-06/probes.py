@@ -427,20 +427,23 @@ def fold(ns, cfg, conv_state, bn_state, x, layout="contiguous"):
                     ("dilation", fused.dilation), ("groups", fused.groups))},
         "conv_after": {k: v.clone() for k, v in conv.state_dict().items()},
         "bn_after": {k: v.clone() for k, v in bn.state_dict().items()},
+        # held-out round 24: which of conv's and bn's parameters still require grad (all did before the call)
+        "requires_grad_after": {f"{label}.{k}": bool(v.requires_grad) for label, m in (("conv", conv), ("bn", bn))
+                                for k, v in m.named_parameters()},
         "conv_has_bias": conv.bias is not None,
         "padding_mode": str(getattr(fused, "padding_mode", "?")),
         "same_object": fused is conv,
     }
 
 
-def fold_typed(ns, cfg, conv_state, bn_state, conv_dtype, bn_dtype, device="cpu"):
+def fold_typed(ns, cfg, conv_state, bn_state, conv_dtype, bn_dtype, device="cpu", affine=True):
     """Fold a conv and a BatchNorm of their own dtypes (names) on a device (values loaded from the states), or off
     the default device ("meta": probelib.stand_in_device, the stand-in for a GPU: meta modules, or CPU ones with
     meta as the default device where the code needs values): the folded parameters' dtypes, devices (relative
-    to conv's) and (off meta) values, or the error."""
+    to conv's) and (off meta) values, or the error. ``affine=False``: a BatchNorm2d without weight and bias."""
     def run(where):
         conv = nn.Conv2d(**cfg, device=where, dtype=getattr(torch, conv_dtype))
-        bn = nn.BatchNorm2d(cfg["out_channels"], device=where, dtype=getattr(torch, bn_dtype))
+        bn = nn.BatchNorm2d(cfg["out_channels"], device=where, dtype=getattr(torch, bn_dtype), affine=affine)
         if conv_state is not None:
             conv.load_state_dict(conv_state)
             bn.load_state_dict(bn_state)
@@ -893,7 +896,15 @@ def count_ops_flip(ns, ops, state, train=False):
     second = _plain_counts(fn(model))
     model.train(train)  # back to the first call's mode, with a submodule replaced
     swap_first_layer(model)
-    return [first, second, _plain_counts(fn(model))]
+    third = _plain_counts(fn(model))
+    extend_ops(model)  # held-out round 24: then only a plain attribute that forward reads changes
+    return [first, second, third, _plain_counts(fn(model))]
+
+
+def extend_ops(model):
+    """Append a tanh_method op to OpsNet's plain list attribute ``ops`` (forward reads it): one more call_method
+    node, with the same mode and the same submodules."""
+    model.ops = list(model.ops) + ["tanh_method"]
 
 
 def swap_first_layer(model):
@@ -996,3 +1007,32 @@ def backend_reshape(ns, x, x2):
         torch._dynamo.reset()
     return {"outs": outs, "counts": counts, "error": err, "printed": buf.getvalue()[-20000:],
             "gm": [isinstance(g, torch.fx.GraphModule) for g in graphs]}
+
+
+# ====================================================================== held-out round 24
+def dyn_break_fresh(x):
+    """A graph break whose second piece reads no input: it only builds a new tensor (its graph has no inputs)."""
+    y = torch.sin(x) + 1.0
+    torch._dynamo.graph_break()
+    z = torch.linspace(-1.0, 1.0, 5, dtype=torch.float64).exp()
+    return y, z
+
+
+def backend_no_input(ns, x):
+    """The recording backend on dyn_break_fresh: results (or the error), graphs recorded, how many placeholders each
+    recorded graph has, what was printed."""
+    backend, graphs = get(ns, "make_recording_backend")()
+    torch._dynamo.reset()
+    buf = io.StringIO()
+    out, err = None, None
+    try:
+        with contextlib.redirect_stdout(buf):
+            out = torch.compile(dyn_break_fresh, backend=backend)(x.clone())
+    except Exception as exc:
+        err = f"{type(exc).__name__}: {str(exc)[:300]}"
+    finally:
+        torch._dynamo.reset()
+    return {"out": [t.detach() for t in out] if isinstance(out, tuple) else None, "error": err,
+            "n_graphs": len(graphs), "printed": buf.getvalue()[-20000:],
+            "placeholders": [sum(1 for n in g.graph.nodes if n.op == "placeholder")
+                             if isinstance(g, torch.fx.GraphModule) else -1 for g in graphs]}

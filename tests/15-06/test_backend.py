@@ -195,3 +195,36 @@ def test_recompilation_for_another_shape(student, gen):
     expect(res["printed"].count("tanh") >= want_counts[-1],
            f"{what}: the backend received {want_counts[-1]} graphs, each with a tanh, but 'tanh' occurs "
            f"{res['printed'].count('tanh')} time(s) in what it printed: print every graph it receives")
+
+
+def test_graph_break_piece_without_inputs(student, gen):
+    """a graph break whose second piece reads no input (it only builds a new tensor: a graph without placeholders):
+    that graph is recorded and printed too, and the compiled function computes the right values"""
+    x = torch.randn(3, generator=gen, dtype=torch.float64)
+    seen = []
+
+    def counting(gm, example_inputs):  # the judge's own backend: the graphs Dynamo hands over
+        seen.append(sum(1 for n in gm.graph.nodes if n.op == "placeholder"))
+        return gm.forward
+
+    torch._dynamo.reset()
+    try:
+        torch.compile(P.dyn_break_fresh, backend=counting)(x.clone())
+    finally:
+        torch._dynamo.reset()
+    want = P.dyn_break_fresh(x.clone())
+    res = student.call("backend_no_input", x=x)
+    what = ("torch.compile(f, backend=backend)(x) with (backend, graphs) = make_recording_backend(), for f(x): "
+            "y = torch.sin(x) + 1.0; torch._dynamo.graph_break(); z = torch.linspace(-1.0, 1.0, 5, "
+            "dtype=torch.float64).exp(); return y, z")
+    expect(res["error"] is None, f"{what}: raised {res['error']} (the task: every graph Dynamo captures, one per "
+                                 f"graph break piece, must end up in graphs; the second piece's graph reads no "
+                                 f"input, so its example_inputs is empty)")
+    expect(res["n_graphs"] == len(seen), f"{what}: {res['n_graphs']} graph(s) recorded, expected {len(seen)} (one per "
+                                         f"graph break piece; the second has {seen[-1] if seen else '?'} inputs)")
+    expect(res["out"] is not None and len(res["out"]) == 2, f"{what}: the compiled call returned no pair (y, z)")
+    for label, o, w in zip(("y", "z"), res["out"], want):
+        expect_close(o, w, f"{what}: the compiled function's {label}", atol=1e-12, rtol=1e-10)
+    expect(res["printed"].count("linspace") >= 1,
+           f"{what}: the graph with torch.linspace was not printed (printed: {res['printed'][-200:]!r}); the backend "
+           f"prints every graph it receives")

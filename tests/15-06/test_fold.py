@@ -55,6 +55,11 @@ def _check_against_torch(student, cfg, gen, eps, layout="contiguous"):
     expect_close(res["bias"], ref.bias.detach(), f"{what}: folded bias", atol=1e-10, rtol=1e-8)
     expect_close(res["out"], want_out, f"{what}: folded_conv(x) vs bn(conv(x)) for x of shape {tuple(x.shape)}",
                  atol=1e-9, rtol=1e-7)
+    frozen = sorted(k for k, v in res["requires_grad_after"].items() if not v)
+    expect(not frozen, f"{what}: afterwards {frozen} no longer require grad (every parameter of the input conv and bn "
+                       f"did before the call, so training them later would not update them): fold_conv_bn must not "
+                       f"modify conv or bn; read their values with .detach() (a copy of the flag), not .detach_() or "
+                       f"requires_grad_(False), which change the module itself")
     for label, after, before in (("conv", res["conv_after"], cs), ("bn", res["bn_after"], bs)):
         expect(set(after) == set(before), f"{what}: the input {label}'s state_dict keys changed from {sorted(before)} "
                                           f"to {sorted(after)} (it must not change)")
@@ -199,15 +204,52 @@ def test_float16_conv_with_statistics_beyond_float16(student, gen, bn_dtype):
         expect_close(val, ref, f"{what}: folded {name}", atol=2e-3, rtol=2e-3)
 
 
-def test_folded_conv_on_conv_device(student):
+def test_float32_conv_after_narrower_float16_bn(student, gen):
+    """a float32 conv after a float16 BatchNorm, with conv weights and a bias beyond float16's range (above 65504):
+    the folded parameters are finite and equal torch's fuse_conv_bn_eval, which multiplies conv's own values in
+    conv's dtype (casting conv's weight to bn's dtype first turns them into inf)"""
+    cfg = dict(in_channels=3, out_channels=4, kernel_size=3, stride=1, padding=1, dilation=1, groups=1, bias=True)
+    conv, bn, cs, bs = _pair(cfg, gen)
+    with torch.no_grad():
+        bn.running_var.copy_(torch.rand(4, generator=gen, dtype=torch.float64) + 0.5)
+        conv.weight[0, 0, 0, 0] = 7e4 + 2e4 * torch.rand((), generator=gen, dtype=torch.float64)
+        conv.weight[1, 2, 1, 1] = -9e4
+        conv.bias[2] = 8e4
+    conv, bn = conv.float(), bn.half()
+    want = fuse_conv_bn_eval(conv, bn)
+    res = student.call("fold_typed", cfg=cfg, conv_state=conv.state_dict(), bn_state=bn.state_dict(),
+                       conv_dtype="float32", bn_dtype="float16")
+    what = (_describe(cfg, 1e-5) + f" with a float32 conv (weight[0, 0, 0, 0] = {conv.weight[0, 0, 0, 0].item():.6g}, "
+            f"weight[1, 2, 1, 1] = -9e4, bias[2] = 8e4: beyond float16's largest value 65504) and a float16 bn")
+    expect("error" not in res, f"{what} raised {res.get('error')}")
+    for name in ("weight", "bias"):
+        got = res[name]
+        expect(got is not None and got["dtype"] == "torch.float32",
+               f"{what}: the folded {name} has dtype {got and got['dtype']}, expected torch.float32 (conv's)")
+        ref = getattr(want, name).detach().double()
+        val = got["value"].double()
+        expect(bool(torch.isfinite(val).all()),
+               f"{what}: the folded {name} holds inf or nan ({val.flatten()[:6]}), where torch's fold is finite "
+               f"({ref.flatten()[:6]}): the parameters keep conv's dtype also when bn's is narrower, and a float32 "
+               f"conv's values need not fit in float16; multiply them in conv's dtype, do not cast them to bn's")
+        expect_close(val, ref, f"{what}: folded {name} (to float16's rounding of the scale, which torch's fold makes "
+                               f"too)", atol=1e-6, rtol=2e-3)
+
+
+@pytest.mark.parametrize("affine", [True, False], ids=["affine", "affine_false"])
+def test_folded_conv_on_conv_device(student, affine):
     """the folded conv's weight and bias are on conv's device: run on the meta device, the grader's stand-in for a
-    GPU (a Conv2d built without device=, or values copied into one, lands on the CPU)"""
+    GPU (a Conv2d built without device=, or values copied into one, lands on the CPU), also with a
+    BatchNorm2d(affine=False), whose gamma 1 and beta 0 the fold makes itself"""
     cfg = dict(in_channels=4, out_channels=4, kernel_size=3, stride=1, padding=1, dilation=1, groups=2, bias=False)
     res = student.call("fold_typed", cfg=cfg, conv_state=None, bn_state=None, conv_dtype="float32",
-                       bn_dtype="float32", device="meta")
+                       bn_dtype="float32", device="meta", affine=affine)
     what = _describe(cfg, 1e-5) + " with conv and bn on the meta device (a stand-in for a GPU)"
+    if not affine:
+        what = what.replace("BatchNorm2d(eps=1e-05)", "BatchNorm2d(affine=False)")
     expect("error" not in res, f"{what} raised {res.get('error')}: build the folded conv on conv's device (device="
-                               f"conv.weight.device) and compute its parameters there")
+                               f"conv.weight.device) and compute its parameters there (the same device and dtype for "
+                               f"every tensor the fold makes itself: torch.ones_like/zeros_like, or device= and dtype=)")
     for name in ("weight", "bias"):
         got = res[name]
         expect(got is not None and got["device"] == "meta",
