@@ -188,9 +188,10 @@ def growth_cases(gen):
         # each smallest increase in its own iteration: not the allocations of the iteration with the fewest bytes
         "smallest increases in different iterations": scaled([4096, 6144, 6656, 9216, 11264], [2, 3, 6, 7, 10]),
         # a large model on a GPU: 33 to 71 GiB allocated (beyond 2**24, float32 no longer holds every byte count, and
-        # past 2**35 its spacing is 4096 or more), growing by a few 512-byte blocks per iteration
+        # past 2**35 its spacing is 4096 or more), growing by an odd number (1 to 7) of 512-byte blocks per iteration,
+        # never a multiple of float32's spacing there
         "tens of GiB, a few KiB more per iteration": (
-            [(base + 32) * 2**30 + 512 * (kb + sum(r[:i])) for i in range(5)],
+            [(base + 32) * 2**30 + 512 * (kb + sum(1 + 2 * (v % 4) for v in r[:i])) for i in range(5)],
             [100_000 * base + ka + sum(r[:i]) for i in range(5)]),
     }
 
