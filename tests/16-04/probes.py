@@ -359,6 +359,11 @@ def _rank_main(ns, fn_name, rank, world, store_path, runs, op_timeout, wfd):
         objects, where = list(params), [p.data_ptr() if p.numel() else None for p in params]
         log.update(on=True, sends=[], collectives=[], made={}, unplaced=[])
         caller_no_grad = j % 2 == 1
+        # a run's first call with float64 as the default dtype where the run says so (held-out round 24, second pass:
+        # moments made after torch.set_default_dtype(p.dtype), which then set torch.float32 "back")
+        caller_default = torch.get_default_dtype()
+        if j == 0 and run.get("default_dtype"):
+            torch.set_default_dtype(getattr(torch, run["default_dtype"]))
         with torch.no_grad() if caller_no_grad else contextlib.nullcontext():
             before = global_state()
             try:
@@ -373,10 +378,12 @@ def _rank_main(ns, fn_name, rank, world, store_path, runs, op_timeout, wfd):
             # held-out round 14: torch.set_grad_enabled(False) "so that autograd does not record the update",
             # never turned back on, left the caller's next forward without a graph
             left = changes(before, global_state())
+        torch.set_default_dtype(caller_default)
         state_bad = _unplaced(log, state)
         log["made"] = {}
         send_frame(wfd, {"run": i, "step": j, "error": err, "returned": type(value).__name__,
                      "caller_no_grad": caller_no_grad,
+                     "caller_default_dtype": run["default_dtype"] if j == 0 and run.get("default_dtype") else None,
                      "params": [p.detach().clone() for p in params],
                      "same_objects": len(params) == len(objects) and all(a is b for a, b in zip(params, objects)),
                      "leaves": all(p.grad_fn is None and p.requires_grad for p in params),
@@ -546,6 +553,9 @@ def _zero3_main(ns, rank, world, store_path, runs, op_timeout, wfd):
         objects, where = list(shards), [s.data_ptr() for s in shards]
         log.update(on=True, sends=[], collectives=[], made={}, unplaced=[], gathered=[], seen=0, events=[],
                    passed=[], gather_alive=[])
+        caller_default = torch.get_default_dtype()  # a run's first call with another default dtype where it says so
+        if j == 0 and run.get("default_dtype"):
+            torch.set_default_dtype(getattr(torch, run["default_dtype"]))
         before = global_state()
         try:
             with _device_recorder(log):
@@ -556,6 +566,7 @@ def _zero3_main(ns, rank, world, store_path, runs, op_timeout, wfd):
             value, err = None, _error(exc)
         log["on"] = False
         left = changes(before, global_state())
+        torch.set_default_dtype(caller_default)
         after = _settled_live([r for g in log["gathered"] for r in g["refs"]] + log["passed"], log, "use")
         if after:
             log["confirmed"].add("use")

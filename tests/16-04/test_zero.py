@@ -53,8 +53,10 @@ def build_runs(gen, world, task=""):
         # into a temporary copy of a non-contiguous parameter): transposed, every other element, a storage offset
         layouts = [LAYOUT0[name] if i == 0 else "contiguous" for i in range(len(shapes))]
         hps = [dict(h) for h in hp] if isinstance(hp, list) else [dict(hp)] * steps
+        # the float32 run's first call is made with float64 as the process's default dtype: the settings go back to
+        # what the caller had, not to PyTorch's defaults (held-out round 24, second pass)
         runs.append({"name": name, "init": init, "grads": grads, "hp": dict(hps[0]), "hp_steps": hps,
-                     "layouts": layouts})
+                     "layouts": layouts, "default_dtype": "float64" if name == "f32_eps" else None})
     return runs
 
 
@@ -241,6 +243,8 @@ def check_in_place(z, world, run_name):
                                                 f"{f['returned']}, expected None")
             left = f["global_changes"]
             how = "called under torch.no_grad()" if f.get("caller_no_grad") else "called with grad mode on"
+            if f.get("caller_default_dtype"):
+                how += f" and torch.{f['caller_default_dtype']} as the process's default dtype"
             expect(not left, f"{label}, step {step + 1} ({how}), rank {rank}: the call left the process's global "
                              f"settings changed ({'; '.join(left[:2])}); write the update under "
                              f"`with torch.no_grad():`, which gives the caller back its grad mode, whichever it was "

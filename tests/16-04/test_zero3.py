@@ -43,6 +43,10 @@ RUNS = {
 # cleared whenever state is empty)
 # the runs of the model KINDS/SHAPES, whose layer calls, all-gathers and liveness the checks read
 STRUCTURED = ("f64", "eps")
+# "one_layer"'s first call is made with float64 as the process's default dtype: settings go back to what the caller
+# had, not to PyTorch's defaults (held-out round 24, second pass: moments made after torch.set_default_dtype(dtype),
+# then torch.float32 set "back")
+DEFAULT_F64 = {"one_layer": "float64"}
 ONE = (["linear"], [[(2, 5), (2,)]])
 # "shared": layers 0 and 1 are one Layer object (two blocks of one kind, each with its own shard; n = 30, 30, 12):
 # state kept per Layer object, not per position, mixes their moments and step counts (held-out round 14)
@@ -66,7 +70,7 @@ def build_runs(gen, world):
         per_call = isinstance(hp, list)
         runs.append({"name": name, "kinds": kinds, "init": init, "xs": xs, "ys": ys,
                      "hp": dict(hp[0] if per_call else hp), "hp_steps": [dict(h) for h in hp] if per_call else None,
-                     "same_object": same})
+                     "same_object": same, "default_dtype": DEFAULT_F64.get(name)})
     return runs
 
 
@@ -410,6 +414,13 @@ def test_zero3_state_and_shards_in_place(z3):
                 expect(not left, f"{what}: the call left the process's global settings changed "
                                  f"({'; '.join(left[:2])}); use `with torch.no_grad():` (a context that gives the "
                                  f"caller back its grad mode), not torch.set_grad_enabled(False)")
+        for what, f in each_frame(z3, world, "one_layer"):
+            if f["step"] == 0:
+                what += " (called with torch.float64 as the process's default dtype)"
+            left = f["global_changes"]
+            expect(not left, f"{what}: the call left the process's global settings changed ({'; '.join(left[:2])}); "
+                             f"leave them as the caller had them, not as PyTorch's defaults are (dtype=..., "
+                             f"torch.zeros_like(...) instead of torch.set_default_dtype)")
 
 
 def test_zero3_settings_restored_when_a_layer_raises(z3):
