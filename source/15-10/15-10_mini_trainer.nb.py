@@ -632,7 +632,8 @@ run_hidden("15-10", "checkpoint", globals())
 # * **Logging.** Each optimizer step appends one dict to `self.history`:
 #   `{"step": global_step (after the increment), "epoch": epoch, "loss": mean of the batch losses (floats,
 #   not divided by accum_steps) since the previous step, "lr": optimizer.param_groups[0]["lr"] used for this
-#   step (read it before the scheduler steps), "grad_norm": global L2 norm of the (unscaled) gradients
+#   step, as a float (read it before the scheduler steps; a tensor learning rate is updated in place by the
+#   scheduler, so log its value, not the tensor), "grad_norm": global L2 norm of the (unscaled) gradients
 #   before clipping; 0.0 when no parameter has a gradient}`. Store that norm in `self.last_grad_norm`
 #   before calling `on_before_optimizer_step`.
 #   Clip with your `clip_grad_norm` when `max_grad_norm` is not None.

@@ -1677,3 +1677,128 @@ def sampler_state_types(ns, n, seed, epoch, taken):
 
     walk(sd, "state_dict()")
     return {"bad": bad, "kind": type(sd).__name__}
+
+
+# ------------------------------------------------------------------ round 24
+def clip_torch_calls(ns, grads, max_norm):
+    """clip_grad_norm with torch.nn.utils.clip_grad_norm_ (and its alias clip_grad_norm) recording its calls,
+    also where the notebook bound it to a name of its own; the calls counted and the returned norm."""
+    import torch.nn.utils as utils
+    import torch.nn.utils.clip_grad as clip_mod
+    forbidden = [f for f in (getattr(utils, "clip_grad_norm_", None), getattr(utils, "clip_grad_norm", None))
+                 if f is not None]
+    calls = []
+
+    def recording(f):
+        def recorded(*args, **kwargs):
+            calls.append(f.__name__)
+            return f(*args, **kwargs)
+        return recorded
+
+    places = [(vars(m), name) for m in (utils, clip_mod) for name in ("clip_grad_norm_", "clip_grad_norm")]
+    places += [(ns, name) for name, v in list(ns.items()) if any(v is f for f in forbidden)]
+    saved = [(d, name, d[name]) for d, name in places if name in d]
+    try:
+        for d, name, f in saved:
+            d[name] = recording(f)
+        out = clip(ns, grads, max_norm, as_list=True)
+    finally:
+        for d, name, f in saved:
+            d[name] = f
+    return {"calls": calls, "norm": out["norm"]}
+
+
+def sampler_permutations(ns, n, seed, epochs, at_epoch):
+    """permutation(e) asked of a sampler sitting at epoch ``at_epoch`` (never iterated), and what a sampler
+    yields after set_epoch(e), for each e."""
+    S = get(ns, "ResumableRandomSampler")
+    asked = S(n, seed=seed)
+    asked.set_epoch(at_epoch)
+    perms = [[int(i) for i in asked.permutation(e)] for e in epochs]
+    yielded = []
+    for e in epochs:
+        s = S(n, seed=seed)
+        s.set_epoch(e)
+        yielded.append([int(i) for i in s])
+    return {"perms": perms, "yielded": yielded}
+
+
+def load_twice_run(ns, steps, more):
+    """A trainer trained `steps` steps; its trainer_state_dict loaded into two fresh trainers, each trained
+    `more` steps further: the checkpoint's history length before and after, and each trainer's history steps."""
+    save_state, load_state, Trainer = get(ns, "trainer_state_dict"), get(ns, "trainer_load_state_dict"), get(ns, "Trainer")
+
+    def build(max_steps):
+        torch.manual_seed(0)
+        model = nn.Linear(3, 1)
+        X, Y = torch.randn(16, 3), torch.randn(16, 1)
+        return Trainer(model, torch.optim.SGD(model.parameters(), lr=0.1),
+                       DataLoader(TensorDataset(X, Y), batch_size=2), _mse, max_epochs=1, max_steps=max_steps)
+
+    t = build(steps).fit()
+    ckpt = save_state(t)
+    before = len(ckpt.get("history") or [])
+    runs = []
+    for _ in range(2):
+        u = build(steps + more)
+        load_state(u, ckpt)
+        u.fit()
+        runs.append([int(r["step"]) for r in u.history])
+    return {"before": before, "after": len(ckpt.get("history") or []), "histories": runs}
+
+
+def tensor_lr_run(ns, lr, gamma, steps):
+    """AdamW with a tensor learning rate (ExponentialLR updates it in place): the logged lr per step, read
+    after fit() returned."""
+    Trainer = get(ns, "Trainer")
+    torch.manual_seed(0)
+    model = nn.Linear(3, 1)
+    opt = torch.optim.AdamW(model.parameters(), lr=torch.tensor(lr), foreach=False)
+    sched = torch.optim.lr_scheduler.ExponentialLR(opt, gamma=gamma)
+    X, Y = torch.randn(2 * steps, 3), torch.randn(2 * steps, 1)
+    t = Trainer(model, opt, DataLoader(TensorDataset(X, Y), batch_size=2), _mse, scheduler=sched, max_epochs=1)
+    t.fit()
+    return {"lrs": [float(r["lr"]) for r in t.history]}
+
+
+def precision_cuda_visible(ns, precision, seed=0):
+    """precision_run on the CPU while torch.cuda.is_available() answers True (as on a GPU node whose run was
+    put on the CPU). What the run raised, if anything."""
+    import warnings
+    from unittest import mock
+    with warnings.catch_warnings(), mock.patch.object(torch.cuda, "is_available", lambda: True):
+        warnings.simplefilter("ignore")
+        try:
+            return precision_run(ns, precision, "cpu", seed=seed)
+        except Exception as exc:  # noqa: BLE001 (reported: an autocast meant for CUDA raises here)
+            return {"error": f"{type(exc).__name__}: {str(exc)[:200]}"}
+
+
+def resume_after_fit_run(ns, n, batch_size, epochs):
+    """fit() to the end (with validation), then a fresh trainer whose load_checkpoint (a stand-in: the checkpoint
+    format is the resume task's) restores the epoch, batch_in_epoch and global_step the first one ended with, as
+    a checkpoint written after fit() returned holds them: the resumed fit()'s hooks, steps and validations."""
+    Trainer = get(ns, "Trainer")
+
+    def parts():
+        torch.manual_seed(0)
+        model = nn.Linear(3, 1)
+        g = torch.Generator().manual_seed(1)
+        X, Y = torch.randn(n, 3, generator=g), torch.randn(n, 1, generator=g)
+        return (model, torch.optim.SGD(model.parameters(), lr=0.01),
+                DataLoader(TensorDataset(X, Y), batch_size=batch_size), _mse)
+
+    val = DataLoader(TensorDataset(torch.randn(4, 3), torch.randn(4, 1)), batch_size=2)
+    t = Trainer(*parts(), val_loader=val, callbacks=[_recorder(ns)], max_epochs=epochs)
+    t.fit()
+    ended = (int(t.epoch), int(t.batch_in_epoch), int(t.global_step))
+    rec = _recorder(ns)
+
+    class ProbeTrainer(Trainer):
+        def load_checkpoint(self, p):
+            self.epoch, self.batch_in_epoch, self.global_step = ended
+
+    u = ProbeTrainer(*parts(), val_loader=val, callbacks=[rec], max_epochs=epochs)
+    u.fit("after-fit.pt")
+    return {"events": rec.events, "ended": list(ended), "steps_after": int(u.global_step),
+            "val_history": len(u.val_history)}

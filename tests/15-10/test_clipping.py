@@ -204,3 +204,14 @@ def test_gradients_off_the_default_device(student, gen):
         want_norm, want_grads = reference(grads, 0.5)
         judge_norm(r, want_norm, what)
         judge_grads(r, want_grads, what)
+
+
+def test_written_without_torch_clip_grad_norm(student, gen):
+    """clip_grad_norm is the student's own: it does not call torch.nn.utils.clip_grad_norm_ (the reference)"""
+    grads = [3 * torch.randn(4, 3, generator=gen, dtype=f64), 3 * torch.randn(5, generator=gen, dtype=f64)]
+    r = student.call("clip_torch_calls", grads=grads, max_norm=0.5)
+    what = "clip_grad_norm([p1, p2], 0.5) on two gradients of total norm about 12"
+    expect(not r["calls"], f"{what} called torch.nn.utils.{r['calls'][0] if r['calls'] else ''}: the text says "
+                           f"\"torch.nn.utils.clip_grad_norm_ is the reference; write your own without calling it\"")
+    want_norm, _ = reference(grads, 0.5)
+    judge_norm(r, want_norm, what)

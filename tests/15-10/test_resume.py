@@ -231,3 +231,19 @@ def test_load_restores_rngs_and_keeps_them_pending(student, gen):
         a, b = r["from_pending"][key], want[key]
         same = torch.equal(a, b) if isinstance(a, torch.Tensor) else a == b
         expect(same, f"{what}: restore_rng_state(t2._pending_rng) does not give the captured {key} stream")
+
+
+def test_load_leaves_the_checkpoint_alone(student, gen):
+    """trainer_load_state_dict copies what it restores: training after the load leaves the checkpoint dict it was
+    given as it was (its history too), so one checkpoint can be loaded into two trainers"""
+    steps = int(torch.randint(1, 4, (1,), generator=gen))
+    more = int(torch.randint(1, 4, (1,), generator=gen))
+    r = student.call("load_twice_run", steps=steps, more=more)
+    what = (f"ckpt = trainer_state_dict(t) after {steps} steps, loaded with trainer_load_state_dict into two fresh "
+            f"Trainers, each trained {more} steps further")
+    expect(r["before"] == steps, f"{what}: ckpt['history'] should hold {steps} rows, got {r['before']}")
+    expect(r["after"] == steps, f"{what}: the training after the loads changed ckpt['history'] from {steps} to "
+                                f"{r['after']} rows; restore a copy of the history, not the checkpoint's own list")
+    want = list(range(1, steps + more + 1))
+    for i, h in enumerate(r["histories"]):
+        expect(h == want, f"{what}: trainer #{i + 1}'s history should have steps {want}, got {h}")

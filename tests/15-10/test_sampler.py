@@ -199,3 +199,18 @@ def test_indices_are_python_ints(student, gen):
            f"{what}.permutation(0) must return a list of ints, got a {r['perm_type']} of {r['perm_item_types']} "
            f"(torch.randperm(...).tolist(), not list(torch.randperm(...)))")
     expect(r["yielded_types"] == ["int"], f"{what}: iterating must yield Python ints, got {r['yielded_types']}")
+
+
+def test_permutation_is_the_epochs_order(student, gen):
+    """permutation(e) is the order of epoch e, whatever epoch the sampler is at: the order a sampler yields after
+    set_epoch(e)"""
+    n = int(torch.randint(12, 30, (1,), generator=gen))
+    seed = draw_seed(gen)
+    at = int(torch.randint(0, 3, (1,), generator=gen))
+    epochs = [0, 1, 3, 4]
+    r = student.call("sampler_permutations", n=n, seed=seed, epochs=epochs, at_epoch=at)
+    for e, perm, got in zip(epochs, r["perms"], r["yielded"]):
+        is_epoch(got, n, f"ResumableRandomSampler({n}, seed={seed}) after set_epoch({e})")
+        expect(perm == got, f"ResumableRandomSampler({n}, seed={seed}) at epoch {at}: permutation({e}) should be "
+                            f"\"the order of epoch {e}\", the order a sampler yields after set_epoch({e}), {got}; "
+                            f"got {perm}")

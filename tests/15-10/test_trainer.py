@@ -945,3 +945,48 @@ def test_backward_at_every_batch(student, gen):
         for name, g, w in zip(("weight", "bias"), got[i], total):
             expect_close(g, w, f"{what}: {name}.grad after batch {i} (the sum of (loss / {accum}) gradients of the "
                                f"group's batches up to this one)", atol=1e-12, rtol=1e-9)
+
+
+def test_logged_lr_with_a_tensor_learning_rate(student, gen):
+    """the logged lr is the one each step used, also for a tensor learning rate that the scheduler updates in place"""
+    lr = float(torch.empty(()).uniform_(0.01, 0.1, generator=gen))
+    gamma = float(torch.empty(()).uniform_(0.3, 0.8, generator=gen))
+    steps = int(torch.randint(3, 6, (1,), generator=gen))
+    r = student.call("tensor_lr_run", lr=lr, gamma=gamma, steps=steps)
+    want = [float(torch.tensor(lr)) * gamma ** k for k in range(steps)]
+    expect(len(r["lrs"]) == steps and all(abs(g - w) <= 1e-6 * w for g, w in zip(r["lrs"], want)),
+           f"AdamW(params, lr=torch.tensor({lr:.4g})) with ExponentialLR(gamma={gamma:.4g}), {steps} steps: the "
+           f"logged lr should be the value each step used, {[round(w, 6) for w in want]}, got "
+           f"{[round(g, 6) for g in r['lrs']]} (the scheduler updates that tensor in place: log its value)")
+
+
+@pytest.mark.parametrize("precision,dtype", [("bf16", "bfloat16"), ("fp16", "float16")])
+def test_autocast_follows_the_trainer_device(student, gen, precision, dtype):
+    """autocast follows the Trainer's device: a CPU run autocasts on the CPU also where CUDA is available"""
+    seed = int(torch.randint(0, 2**31 - 1, (1,), generator=gen))
+    r = student.call("precision_cuda_visible", precision=precision, seed=seed)
+    what = (f"Trainer(..., precision='{precision}', device='cpu') on a machine where torch.cuda.is_available() "
+            f"is True (made to answer True here)")
+    expect("error" not in r, f"{what}: fit() raised {r.get('error')}; the autocast context is "
+                             f"torch.autocast(device.type, ...) with the Trainer's device, here 'cpu'")
+    expect(r["out"] and all(d == f"torch.{dtype}" for d in r["out"]),
+           f"{what}: the model's output inside loss_fn should be torch.{dtype} (torch.autocast('cpu', "
+           f"dtype=torch.{dtype}): the Trainer's device, not whether CUDA exists), got {r['out']}")
+
+
+def test_resume_after_fit_returned_trains_nothing(student, gen):
+    """a run resumed at the state fit() ended in (every epoch done) trains nothing more: no epoch hooks, no batches,
+    no validation"""
+    epochs = int(torch.randint(1, 3, (1,), generator=gen))
+    nb = int(torch.randint(2, 4, (1,), generator=gen))
+    r = student.call("resume_after_fit_run", n=2 * nb, batch_size=2, epochs=epochs)
+    what = (f"Trainer(..., val_loader=..., max_epochs={epochs}).fit() to the end ({nb} batches per epoch), then a "
+            f"fresh Trainer's fit(ckpt_path) whose load_checkpoint restores the epoch, batch_in_epoch and global_step "
+            f"the first run ended with (epoch, batch_in_epoch, global_step = {tuple(r['ended'])}), as a checkpoint "
+            f"written after fit() returned holds them")
+    ev = [list(e) for e in r["events"]]
+    expect(ev == [["on_fit_start", None], ["on_fit_end", None]] and r["steps_after"] == epochs * nb
+           and r["val_history"] == 0,
+           f"{what}: every epoch is done, so only on_fit_start and on_fit_end should fire, with global_step staying "
+           f"{epochs * nb} and no validation; got {', '.join(fmt(e) for e in ev[:8])}{' ...' if len(ev) > 8 else ''}, "
+           f"global_step {r['steps_after']}, {r['val_history']} validations")

@@ -122,7 +122,7 @@ class Trainer:
             norm = torch.stack(grads).norm() if grads else torch.tensor(0.0)
         self.last_grad_norm = float(norm)
         self.call("on_before_optimizer_step")
-        lr = self.optimizer.param_groups[0]["lr"]
+        lr = float(self.optimizer.param_groups[0]["lr"])
         if self.scaler is not None:
             self.scaler.step(self.optimizer)
             self.scaler.update()

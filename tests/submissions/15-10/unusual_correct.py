@@ -301,7 +301,7 @@ class Trainer:
         if self.max_grad_norm is not None:
             clip_grad_norm(ps, self.max_grad_norm)
         self._fire("on_before_optimizer_step")
-        row = {"lr": opt.param_groups[0]["lr"], "grad_norm": self.last_grad_norm, "epoch": self.epoch,
+        row = {"lr": float(opt.param_groups[0]["lr"]), "grad_norm": self.last_grad_norm, "epoch": self.epoch,
                "loss": float(np.mean(self._pending))}
         if self.scaler is not None:
             self.scaler.step(opt)
