@@ -307,12 +307,13 @@ if run_demos():
 #
 # Write `jacobian(f, x)` with `torch.func.jacfwd` and `torch.func.jacrev`.
 #
-# * `x` is a floating-point tensor of any shape (0-dim included) and `f(x)` returns one tensor of any shape.
+# * `x` is a floating-point tensor of any shape with at least one element (0-dim included) and `f(x)` returns
+#   one tensor of any shape.
 # * Return the Jacobian of `f` at `x`, of shape `f(x).shape + x.shape` and on `x`'s device, equal to
 #   `torch.autograd.functional.jacobian(f, x)`.
 # * Use forward mode (`jacfwd`) when `x` has fewer elements than `f(x)` and reverse mode (`jacrev`) otherwise
 #   (ties included); you may call `f` once more to learn the size of its output, leaving grad mode and every
-#   other global setting as it was.
+#   other global setting as it was, also when `f` raises.
 
 # %% [solution] id=jacobian_impl
 def jacobian(f, x):
@@ -515,7 +516,8 @@ run_hidden("16-02", "per_sample", globals())
 # `torch.func.functional_call` and `torch.func.vmap`.
 #
 # * `models` is a non-empty list of modules of one architecture (the same class, parameter and buffer names and
-#   shapes, the same parameters frozen), in eval mode, possibly with BatchNorm buffers and dropout.
+#   shapes, the same parameters frozen, at least one parameter or buffer), in eval mode, possibly with BatchNorm
+#   buffers and dropout.
 # * With `per_model=False`, `x` is one batch `(B, ...)` that every model gets and the result is
 #   `torch.stack([m(x) for m in models])`; with `per_model=True`, `x` has shape `(M, B, ...)` and row `m` of the
 #   result is `models[m](x[m])`. Like that stack, the result carries gradients back to `x`: do not compute

@@ -222,12 +222,23 @@ def _jvp_fn(which, seen):
             if fwAD.unpack_dual(a).tangent is not None or is_functorch_wrapped_tensor(a):
                 raise KeyError(f"raised inside f at {float(a.detach().sum()):.9f}")
             return a * 2
+    elif which == "interrupts":  # as "raises", with an exception outside Exception (as KeyboardInterrupt)
+        def f(a):
+            note((a,))
+            if fwAD.unpack_dual(a).tangent is not None or is_functorch_wrapped_tensor(a):
+                raise Interrupted(f"raised inside f at {float(a.detach().sum()):.9f}")
+            return a * 2
     else:
         raise ValueError(which)
     return f
 
 
 MODES = []  # per call of the judge's f: the grad mode it ran in (torch.is_grad_enabled())
+
+
+class Interrupted(BaseException):
+    """Raised by the judge's f "interrupts": an exception that is not an Exception, as KeyboardInterrupt (the user
+    stopping a long f) and SystemExit are; `except Exception:` does not see it."""
 
 
 def dual_jvp(ns, which, primals, tangents, again=True, requires_grad=False, grad_enabled=True):
@@ -255,7 +266,7 @@ def dual_jvp(ns, which, primals, tangents, again=True, requires_grad=False, grad
             res["out"], res["jvp"] = ((tuple(o.shape), o.dtype) if o.is_meta else o.detach().clone() for o in out)
         else:
             res["error"] = f"returned {type(out).__name__} of length {len(out) if hasattr(out, '__len__') else '-'}"
-    except Exception as exc:  # noqa: BLE001
+    except (Exception, Interrupted) as exc:  # noqa: BLE001 - Interrupted: the judge's own, from "interrupts" only
         res["error"] = _error(exc)
         res["raised"] = type(exc).__name__
         res["message"] = str(exc)[:200]
@@ -275,11 +286,27 @@ def dual_jvp(ns, which, primals, tangents, again=True, requires_grad=False, grad
 
 
 # ------------------------------------------------------------------ exercises 3 and 4: jacobian, hvp
+def _transforms():
+    """The torch.func transforms open over the current code, by name (jacfwd: Jvp and Vmap; jacrev: Grad)."""
+    from torch._functorch.pyfunctorch import retrieve_all_functorch_interpreters
+    return sorted(str(i.key()).split(".")[-1] for i in retrieve_all_functorch_interpreters())
+
+
 def _mlp(W, b, out_shape, ran=None):
     def f(x):
         if ran is not None:
-            ran.append(1)
+            ran.append(_transforms())
         return Cube.apply(torch.tanh(W @ x.reshape(-1) + b)).reshape(out_shape) + x.sum() * 0.5
+    return f
+
+
+def _outer(c, ran):
+    """f(x) = cube(tanh(c * outer(x, x))) + 0.5 sum(x) for x flattened: n * n outputs for x of n elements (one f
+    whose output grows faster than its input: a tie for one element, tall for more)."""
+    def f(x):
+        ran.append(_transforms())
+        v = x.reshape(-1)
+        return Cube.apply(torch.tanh(torch.outer(v, v) * c)) + x.sum() * 0.5
     return f
 
 
@@ -302,6 +329,46 @@ def jacobian(ns, x, W, b, out_shape, grad_enabled=True):
     res.update(state)
     res["calls"] = sorted(set(CALLS))
     res["f_calls"] = len(ran)
+    res["transforms"] = ran
+    _close_levels()
+    return res
+
+
+def jacobian_same_f(ns, xs, c):
+    """jacobian(f, x) with ONE f object (_outer(c)) for each x of xs in turn: per call, its result, which of Cube's
+    formulas ran and the transforms each call of f ran under."""
+    ran = []
+    f = _outer(c, ran)
+    results = []
+    for x in xs:
+        CALLS.clear()
+        ran.clear()
+        try:
+            out = get(ns, "jacobian")(f, x)
+            r = {"out": out.detach().clone() if isinstance(out, torch.Tensor) else f"<{type(out).__name__}>"}
+        except Exception as exc:  # noqa: BLE001
+            r = {"error": _error(exc)}
+        r.update(calls=sorted(set(CALLS)), f_calls=len(ran))
+        results.append(r)
+        _close_levels()
+    return results
+
+
+def jacobian_raises(ns, x, grad_enabled=True):
+    """jacobian(f, x) for an f that raises KeyError (on every call, the size probe's included), called in grad mode
+    grad_enabled: what reached the caller, and the global settings before and after (grad mode put back after)."""
+    def f(x):
+        raise KeyError("raised inside the judge's f")
+    prev = torch.is_grad_enabled()
+    torch.set_grad_enabled(grad_enabled)
+    res = {"before": global_state()}
+    try:
+        get(ns, "jacobian")(f, x)
+        res["raised"] = None
+    except Exception as exc:  # noqa: BLE001
+        res["raised"] = type(exc).__name__
+    res["after"] = global_state()
+    torch.set_grad_enabled(prev)
     _close_levels()
     return res
 
@@ -373,7 +440,8 @@ def batch_rows_loss(out, y):
     return (out - y).pow(2).flatten(1).sum(1).mean()
 
 
-LOSSES = {"mse": F.mse_loss, "ce": F.cross_entropy, "rows": batch_rows_loss}
+LOSSES = {"mse": F.mse_loss, "ce": F.cross_entropy, "rows": batch_rows_loss,
+          "soft_ce": F.cross_entropy}  # soft_ce: y of class probabilities (N, C), read along its batch dimension
 
 
 def _state(model):
@@ -478,9 +546,31 @@ def act_model(spec):
     return model
 
 
+class Scaled(torch.nn.Module):
+    """Linear(in, hidden), Tanh, Linear(hidden, out), times a buffer registered with persistent=False (as a rotary
+    table or a fixed mask is): named_buffers() lists it, state_dict() does not."""
+
+    def __init__(self, spec):
+        super().__init__()
+        self.lin1 = torch.nn.Linear(spec["in"], spec["hidden"])
+        self.lin2 = torch.nn.Linear(spec["hidden"], spec["out"])
+        self.register_buffer("scale", torch.rand(spec["out"]) * 1.5 + 0.25, persistent=False)
+
+    def forward(self, x):
+        return self.lin2(torch.tanh(self.lin1(x))) * self.scale
+
+
+def scaled_model(spec):
+    """Scaled(spec) with weights and its non-persistent buffer from spec's seed (float32)."""
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(spec["seed"])
+        return Scaled(spec)
+
+
 def _member(spec):
     """probelib.build_model(spec), or with spec["single"] a bias-free nn.Linear (one parameter), or with
-    spec["vocab"] embedding_model(spec) (a model of integer token ids), or with spec["act"] act_model(spec), float64,
+    spec["vocab"] embedding_model(spec) (a model of integer token ids), or with spec["act"] act_model(spec), or with
+    spec["scaled"] scaled_model(spec) (a buffer outside the state dict), float64,
     eval, the parameters named in spec["frozen"] (if any) frozen."""
     model = _unfrozen_member(spec)
     for name, p in model.named_parameters():
@@ -494,6 +584,8 @@ def _unfrozen_member(spec):
         return embedding_model(spec).double().eval()
     if spec.get("act"):
         return act_model(spec).double().eval()
+    if spec.get("scaled"):
+        return scaled_model(spec).double().eval()
     if not spec.get("single"):
         return build_model(spec).double().eval()
     with torch.random.fork_rng(devices=[]):

@@ -166,18 +166,25 @@ def test_no_level_left_open(student, gen):
     expect_close(res["jvp"], jvp(FUNCS["sin_prod"], tuple(primals), tuple(tangents))[1], what, **TOL)
 
 
-def test_exception_in_f(student, gen):
+@pytest.mark.parametrize("which,raised", [("raises", "KeyError"), ("interrupts", "Interrupted")],
+                         ids=["error", "interrupt"])
+def test_exception_in_f(student, gen, which, raised):
     """when f raises (here only on dual tensors, as an op without a forward-mode formula does), its exception
-    reaches the caller, f ran once, and no dual level is left open"""
+    reaches the caller, f ran once, and no dual level is left open, also for an exception that is not an Exception
+    (as KeyboardInterrupt: `except Exception:` does not close the level)"""
     primals, tangents = [rand(gen, (3,))], [rand(gen, (3,))]
-    what = "dual_jvp(f, (a,), (t,)) where f raises KeyError on dual tensors"
-    res = student.call("dual_jvp", which="raises", primals=primals, tangents=tangents)
-    expect(res.get("raised") == "KeyError", f"{what}: the caller got {res.get('raised') or 'no exception'}, "
-           f"expected f's KeyError")
+    what = f"dual_jvp(f, (a,), (t,)) where f raises {raised} on dual tensors" + (
+        " (a BaseException that is not an Exception, as KeyboardInterrupt when the user stops a long f)"
+        if which == "interrupts" else "")
+    res = student.call("dual_jvp", which=which, primals=primals, tangents=tangents)
+    expect(res.get("raised") == raised, f"{what}: the caller got {res.get('raised') or 'no exception'}, "
+           f"expected f's {raised}")
     want = f"{float(primals[0].sum()):.9f}"
     expect(want in res.get("message", ""), f"{what}: the caller got the message {res.get('message')!r}, not f's own "
            f"(raised inside f at {want})")
-    expect(res["level_after"] == -1, f"{what} left dual level {res['level_after']} open")
+    expect(res["level_after"] == -1, f"{what} left dual level {res['level_after']} open (clause: leave no dual "
+           f"level open when you return, also when f raises: close it in `finally` or with `with "
+           f"fwAD.dual_level():`, which see every exception)")
     expect(res["again"] == "ok", f"a dual_jvp call after {what} failed: {res['again']}")
     expect(len(res["seen"]) == 1, f"{what} called f {len(res['seen'])} times; call it once (on dual tensors) and let "
            f"its exception reach the caller")

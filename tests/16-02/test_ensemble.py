@@ -11,6 +11,7 @@ if "course_16_02_probes" not in sys.modules:  # the probes' own stand-in for an 
 step = sys.modules["course_16_02_probes"].step  # p -> 0.125 - p / 2, floating buffers x 1.5, in place
 embedding_model = sys.modules["course_16_02_probes"].embedding_model  # nn.Embedding, Flatten, nn.Linear (float32)
 act_model = sys.modules["course_16_02_probes"].act_model  # nn.Sequential(Linear, BatchNorm1d, Tanh or ReLU, Linear)
+scaled_model = sys.modules["course_16_02_probes"].scaled_model  # Linear, Tanh, Linear, times a non-persistent buffer
 
 import pytest  # noqa: E402
 import torch  # noqa: E402
@@ -39,11 +40,14 @@ def run(student, what, specs, x, per_model):
 
 def member(spec):
     """The judge's twin of the probe's model: build_model(spec), a bias-free nn.Linear for spec["single"], the
-    probes' embedding_model(spec) for spec["vocab"], or their act_model(spec) for spec["act"]."""
+    probes' embedding_model(spec) for spec["vocab"], their act_model(spec) for spec["act"], or their scaled_model(spec)
+    for spec["scaled"]."""
     if spec.get("vocab"):
         return embedding_model(spec).double().eval()
     if spec.get("act"):
         return act_model(spec).double().eval()
+    if spec.get("scaled"):
+        return scaled_model(spec).double().eval()
     if not spec.get("single"):
         return build_model(spec).double().eval()
     with torch.random.fork_rng(devices=[]):
@@ -180,6 +184,22 @@ def test_one_batched_call(student, gen):
     expect(counts[0] == counts[1], f"ensemble_forward ran module forwards {counts[0]} times for 2 models and "
            f"{counts[1]} times for 17: run them in one call under vmap, not one by one or one chunk at a time "
            f"(vmap's chunk_size)")
+
+
+def test_buffers_outside_the_state_dict(student, gen):
+    """models with a buffer registered with persistent=False (in named_buffers(), not in state_dict()), its values
+    drawn per model: each model runs with its own (stack_module_state stacks every buffer)"""
+    draw = lambda lo, hi: int(torch.randint(lo, hi, (), generator=gen))  # noqa: E731
+    base = {"scaled": True, "in": draw(2, 5), "hidden": draw(2, 5), "out": draw(2, 4)}
+    specs = [dict(base, seed=draw(0, 2**30)) for _ in range(3)]
+    x = torch.randn(4, base["in"], generator=gen, dtype=f64)
+    what = f"ensemble_forward(3 models Linear, Tanh, Linear times a buffer 'scale' ({base['out']},) registered with " \
+           f"persistent=False, x of shape {tuple(x.shape)})"
+    res = run(student, what, specs, x, False)
+    expect_close(res["out"], one_by_one(specs, x, False), what + " (each model with its own 'scale': a buffer "
+                 "outside the state dict is still one of the model's buffers; stack_module_state stacks it, a stack "
+                 "of state_dict()s leaves it out)", **TOL)
+    expect_models_unchanged(res, what, specs)
 
 
 def test_models_left_as_they_were(student, gen):

@@ -91,9 +91,53 @@ def test_cheaper_mode(student, gen, x_shape, out_shape):
         ("reverse mode (jacrev)", "backward")
     expect(res["calls"] == [formula], f"{what} should use {want}: the judge's custom Function inside f ran "
            f"{res['calls'] or 'neither formula'}, expected its {formula} alone")
+    transform = "Jvp" if formula == "jvp" else "Grad"
+    expect(any(transform in t for t in res["transforms"]), f"{what}: no call of f ran under torch.func's "
+           f"{transform} transform (the calls of f ran under {res['transforms']}; {want} runs f under "
+           f"{'Vmap and Jvp' if formula == 'jvp' else 'Grad'}): clause: write jacobian with torch.func.jacfwd and "
+           f"torch.func.jacrev (torch.autograd.functional.jacobian batches with another vmap, not torch.func's)")
     expect(res["f_calls"] <= 2, f"{what} called f {res['f_calls']} times: once under {want} and at most once "
            f"more to learn the size of its output")
     expect_close(res["out"], torch.autograd.functional.jacobian(twin(W, b, out_shape), x), what, **TOL)
+
+
+def outer_twin(c):
+    """The judge's twin of the probe's _outer(c): cube(tanh(c * outer(x, x))) + 0.5 sum(x), x flattened."""
+    return lambda x: torch.tanh(torch.outer(x.reshape(-1), x.reshape(-1)) * c) ** 3 + x.sum() * 0.5
+
+
+def test_one_f_for_inputs_of_two_sizes(student, gen):
+    """one f object, called on x of 1 element (1 output: a tie, reverse mode) and then on x of 3 elements (9
+    outputs: forward mode): each call picks its mode from its own x and f(x) (nothing kept from an earlier call)"""
+    c = float(torch.rand((), generator=gen, dtype=f64)) + 0.5
+    xs = [torch.randn(1, generator=gen, dtype=f64), torch.randn(3, generator=gen, dtype=f64)]
+    res = student.call("jacobian_same_f", xs=xs, c=c)
+    expect(isinstance(res, list) and len(res) == 2, f"jacobian_same_f sent {type(res).__name__} for 2 calls")
+    for i, (r, x) in enumerate(zip(res, xs)):
+        n = x.numel()
+        what = f"call {i + 1} of jacobian(f, x) with one f, f(x) = cube(tanh({c:.3f} * outer(x, x))) + 0.5 sum(x) " \
+               f"(n * n outputs), x of {n} element(s) (the calls before it: x of {[t.numel() for t in xs[:i]]} " \
+               f"element(s))"
+        expect("error" not in r, f"{what} raised {r.get('error')}")
+        want, formula = ("forward mode (jacfwd)", "jvp") if n < n * n else ("reverse mode (jacrev)", "backward")
+        expect(r["calls"] == [formula], f"{what} should use {want} ({n} input(s), {n * n} output(s)): the judge's "
+               f"custom Function inside f ran {r['calls'] or 'neither formula'}, expected its {formula} alone "
+               f"(clause: forward mode when x has fewer elements than f(x), reverse otherwise: the output's size "
+               f"at this x, not one remembered for f)")
+        expect_close(r["out"], torch.autograd.functional.jacobian(outer_twin(c), x), what, **TOL)
+
+
+def test_settings_restored_when_f_raises(student, gen):
+    """when f raises, grad mode and every other global setting are as they were afterwards (the size probe's
+    torch.no_grad() left with the exception too)"""
+    x = torch.randn(3, generator=gen, dtype=f64)
+    what = "jacobian(f, x) for an f that raises KeyError, called with grad mode on"
+    res = student.call("jacobian_raises", x=x)
+    expect(res["raised"] is not None, f"{what} returned instead of raising")
+    left = changes(res["before"], res["after"])
+    expect(not left, f"{what} (it raised {res['raised']}) left global settings changed (clause: leaving grad mode "
+           f"and every other global setting as it was, also when f raises: use `with torch.no_grad():`, or put "
+           f"the mode back in `finally`): {'; '.join(left)}")
 
 
 def test_on_the_inputs_device(student, gen):

@@ -9,9 +9,10 @@ if "course_16_02_probes" not in sys.modules:  # the probes' own stand-in for an 
     sys.modules["course_16_02_probes"] = importlib.util.module_from_spec(_s)
     _s.loader.exec_module(sys.modules["course_16_02_probes"])
 step = sys.modules["course_16_02_probes"].step  # p -> 0.125 - p / 2, floating buffers x 1.5, in place
-LOSSES = sys.modules["course_16_02_probes"].LOSSES  # mse, ce, and rows: a loss written for a batch (see below)
+LOSSES = sys.modules["course_16_02_probes"].LOSSES  # mse, ce, rows: a loss written for a batch (see below), soft_ce
 LOSS_NAMES = {"mse": "F.mse_loss", "ce": "F.cross_entropy",
-              "rows": "a batch loss ((out - y) ** 2).flatten(1).sum(1).mean()"}
+              "rows": "a batch loss ((out - y) ** 2).flatten(1).sum(1).mean()",
+              "soft_ce": "F.cross_entropy with soft labels (y of class probabilities, (N, C))"}
 
 import pytest  # noqa: E402
 import torch  # noqa: E402
@@ -32,10 +33,13 @@ def spec_of(gen, norm=True, dropout=True):
 
 
 def data(gen, spec, n, loss, lead=()):
-    """x (n, *lead, in) and y: (n, *lead, out) for mse and rows, class ids (n,) for ce."""
+    """x (n, *lead, in) and y: (n, *lead, out) for mse and rows, class ids (n,) for ce, class probabilities
+    (n, out) for soft_ce."""
     x = torch.randn(n, *lead, spec["in"], generator=gen, dtype=f64)
     y = torch.randn(n, *lead, spec["out"], generator=gen, dtype=f64) if loss != "ce" else \
         torch.randint(0, spec["out"], (n,), generator=gen)
+    if loss == "soft_ce":
+        y = torch.softmax(y, -1)
     return x, y
 
 
@@ -92,9 +96,12 @@ def expect_model_unchanged(res, what, spec):
 
 
 # rows-3-rank3: a loss written for a batch, each example's error summed over all but dim 0 and then averaged over
-# the batch, gets out and y with their batch dimension (x[i:i+1], y[i:i+1]), not one example squeezed
-@pytest.mark.parametrize("loss,n,lead", [("mse", 5, ()), ("ce", 4, ()), ("mse", 1, ()), ("rows", 3, (2,))],
-                         ids=["mse-5", "ce-4", "mse-1", "rows-3-rank3"])
+# the batch, gets out and y with their batch dimension (x[i:i+1], y[i:i+1]), not one example squeezed; soft-ce-3: a
+# target row of its own dimensions (class probabilities (C,)) gets its batch dimension back too (y[i:i+1], (1, C)):
+# F.cross_entropy reads a (C,) target against a (1, C) output as a batch of C
+@pytest.mark.parametrize("loss,n,lead", [("mse", 5, ()), ("ce", 4, ()), ("mse", 1, ()), ("rows", 3, (2,)),
+                                         ("soft_ce", 3, ())],
+                         ids=["mse-5", "ce-4", "mse-1", "rows-3-rank3", "soft-ce-3"])
 def test_matches_a_loop(student, gen, loss, n, lead):
     """row i is the gradient of loss_fn(model(x[i:i+1]), y[i:i+1]) for a model with BatchNorm buffers and dropout
     in eval mode, N = 1 included, and for x of shape (N, 2, in) (an example of two rows, fed to the model as x[i:i+1]
@@ -107,7 +114,9 @@ def test_matches_a_loop(student, gen, loss, n, lead):
         (" (row i: the model on x[i:i+1] of shape (1, 2, in), as x has it, and loss_fn(out, y[i:i+1]) on the "
          "batch of one, as loss_fn takes a batch)" if lead else "")
     res = student.call("per_sample", spec=spec, x=x, y=y, loss=loss, grads=True)
-    expect("error" not in res, f"{what} raised {res.get('error')}")
+    expect("error" not in res, f"{what} raised {res.get('error')}" + (" (clause: row i is the gradient of "
+           "loss_fn(model(x[i:i+1]), y[i:i+1]): y[i] gets its batch dimension back, whatever its shape)"
+           if loss == "soft_ce" else ""))
     expect_grads(res, loop_grads(spec, x, y, loss), what)
     expect_model_unchanged(res, what, spec)
 

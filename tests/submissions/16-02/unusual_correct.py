@@ -2,7 +2,9 @@
 dual_jvp opens and closes the level by hand in try/finally; jacobian builds jacfwd and jacrev itself from vmap
 over jvp and vjp of basis vectors; hvp is forward-over-reverse with dual numbers around torch.autograd.grad;
 per_sample_grads differentiates with respect to one merged dict by argnums and maps with randomness="same";
-ensemble_forward stacks the state dicts itself and moves the batch dimension with movedim for per_model."""
+ensemble_forward stacks every named parameter and buffer itself (round 24: it stacked the state dicts, which leave
+out a buffer registered with persistent=False, so every model ran with models[0]'s; that version is kept as
+held24s_ensemble_state_dict_real_skeleton.py) and moves the batch dimension with movedim for per_model."""
 EXPECT = {"silu": "pass", "dual_jvp": "pass", "jacobian": "pass", "hvp": "pass", "per_sample": "pass",
           "ensemble": "pass"}
 CELLS = {
@@ -78,8 +80,8 @@ def per_sample_grads(model, loss_fn, x, y):
 ''',
     "ensemble_impl": '''
 def ensemble_forward(models, x, per_model=False):
-    names = list(models[0].state_dict(keep_vars=True))
-    stacked = {k: torch.stack([m.state_dict(keep_vars=True)[k].detach() for m in models]) for k in names}
+    states = [dict(m.named_parameters()) | dict(m.named_buffers()) for m in models]
+    stacked = {k: torch.stack([s[k].detach() for s in states]) for k in states[0]}
     skeleton = copy.deepcopy(models[0])
 
     def member(state, xb):
