@@ -465,10 +465,12 @@ def fuse(ns, desc, state, x, channels_last=False, watch_library=False):
     """Fuse a ConvNet (in channels_last memory format when asked, as model.to(memory_format=...) leaves it); report
     outputs, the fused graph's modules and the fused conv parameters. ``watch_library``: also report the functions
     of torch/nn/utils/fusion.py entered during the call, under any name (probelib.functions_entered)."""
+    from course.judge.probelib import changes, module_state
     model = build_convnet(desc, state)
     if channels_last:
         model = model.to(memory_format=torch.channels_last)
     before = model(x).detach()
+    modes_before = module_state(model)  # held-out round 24 (second pass): modes, hooks, requires_grad
     entered = None
     if watch_library:
         gm, entered = functions_entered(lambda: get(ns, "fuse_conv_bn")(model), ["torch/nn/utils/fusion.py"])
@@ -496,6 +498,7 @@ def fuse(ns, desc, state, x, channels_last=False, watch_library=False):
         after = model(x)
     return {"out": out.detach() if isinstance(out, torch.Tensor) else repr(out),
             "before": before, "orig_after": after.detach(),
+            "orig_changes": changes(modes_before, module_state(model)),
             "orig_types": [type(m).__name__ for _, m in model.named_modules()],
             "nodes": nodes, "n_bn_fn": n_bn_fn, "params": params,
             "lint": capture_error(graph.lint), "library_entered": entered}

@@ -48,11 +48,19 @@ def _run(student, desc, gen, cin, hw=(7, 6), channels_last=False, **probe):
     return model, ref, res, x, want
 
 
+def _check_model_state(res, what):
+    expect(not res["orig_changes"], f"{what}: afterwards the ORIGINAL model's submodules changed: "
+                                    f"{res['orig_changes'][:4]} (modes, hooks or requires_grad; the task: \"Do not "
+                                    f"modify `model`\"; symbolic_trace shares the model's leaf modules with the "
+                                    f"GraphModule, so a change made to the GraphModule's modules reaches the model)")
+
+
 def _check_fused(model, ref, res, x, want, label):
     what = f"fuse_conv_bn(model) for model = {label} in eval mode"
     expect(not isinstance(res["out"], str), f"{what}: the fused module did not return a tensor: {res['out']}")
     expect_close(res["orig_after"], want, f"{what}: the ORIGINAL model's output after fusing (do not modify model)",
                  atol=1e-12, rtol=1e-10)
+    _check_model_state(res, what)
     expect(not res["lint"]["raised"], f"{what}: the fused graph does not lint: {res['lint']['message'][:200]}")
     expect_close(res["out"], want, f"{what}: fused(x) vs the unfused model(x), x of shape {tuple(x.shape)}",
                  atol=1e-9, rtol=1e-7)
@@ -198,6 +206,7 @@ def test_original_model_unchanged(student, gen):
     expect_close(res["orig_after"], want, f"{what}: the ORIGINAL model's output after fusing (it must not change; "
                  f"replace modules in the traced copy instead of editing the shared conv weights in place)",
                  atol=1e-12, rtol=1e-10)
+    _check_model_state(res, what)
     expect(res["orig_types"].count("BatchNorm2d") == 2,
            f"{what}: the original model lost BatchNorm2d submodules (it has {res['orig_types'].count('BatchNorm2d')} "
            f"left of 2); fuse a copy, not the model itself")
