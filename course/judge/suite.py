@@ -40,6 +40,9 @@ AUTOLOADED = ("-p", "_hypothesis_pytestplugin", "-p", "pytest_timeout")
 # not a verdict (a plugin's hook that pytest refused ended collection with no check run, and every notebook
 # read "no check ran")
 BROKEN_SESSION = (3, 4)
+# pytest's exit status when a test file fails to import ("Interrupted: 1 error during collection"): the checks
+# it holds would silently be missing from every notebook's results
+COLLECTION_ERROR = 2
 
 
 def session_env(assignment: str | None = None) -> dict:
@@ -106,6 +109,10 @@ def run_suite(assignment: str, notebook, *, sandbox: str = "on", seed: int | Non
             except subprocess.TimeoutExpired:
                 return Results.failure(f"the hidden checks did not finish within {timeout:.0f} s")
             output, code = r.stdout + r.stderr, r.returncode
+        if code == COLLECTION_ERROR:  # a hidden test file that does not import: the course's fault, never a score
+            lines = output.strip().splitlines()
+            named = [ln for ln in lines if ln.startswith(("ERROR ", "E "))][:6] or lines[-5:]
+            return Results.failure("the hidden checks could not be collected: " + " | ".join(named))
         if not out.exists() or code in BROKEN_SESSION:
             tail = output.strip().splitlines()[-5:]
             return Results.failure("the hidden-check runner failed: " + " | ".join(tail))
