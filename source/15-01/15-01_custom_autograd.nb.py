@@ -83,8 +83,9 @@ print("gradcheck:", torch.autograd.gradcheck(Square.apply, (x,)))
 # %% [markdown]
 # ### Exercise 1 · `ScaledMul` (3 points)
 #
-# Implement `ScaledMul.apply(x, y, alpha) = alpha * x * y` where `x` and `y` are tensors that may broadcast
-# against each other and `alpha` is a Python float.
+# Implement `ScaledMul.apply(x, y, alpha) = alpha * x * y` where `x` and `y` are tensors of any dtype that may
+# broadcast against each other and `alpha` is a Python float (two integer tensors give a float result, as
+# `alpha * x * y` does).
 #
 # * Return exactly three gradients: for `x`, for `y`, and `None` for `alpha`.
 # * Reduce each gradient to its input's shape.
@@ -301,8 +302,8 @@ print([name for name, _ in make_demo_net().named_modules() if name])
 # submodule name (as in `model.named_modules()`) to that submodule's output, detached. Requirements:
 # * raise `KeyError` for a name the model does not have, before running anything;
 # * after the call, no hook you added is left on any module, even if `model(x)` raised;
-# * the model's output is unchanged by your hooks, and the model stays in the mode it was in
-#   (`train()` or `eval()`).
+# * the model's output is unchanged by your hooks, the model stays in the mode it was in
+#   (`train()` or `eval()`), and the caller's list `names` is left as it was.
 
 # %% [solution] id=capture_impl
 def capture_activations(model: nn.Module, names: list[str], x: torch.Tensor) -> dict[str, torch.Tensor]:
@@ -378,8 +379,9 @@ if run_demos():
 #
 # `attach_grad_clipping(model, max_norm)` registers, on every parameter that requires a gradient, a
 # **post-accumulate-grad hook** that rescales `param.grad` in place so its L2 norm is at most `max_norm`
-# (multiply by `max_norm / norm` when `norm > max_norm`; leave it alone otherwise). Return the list of
-# handles, so that removing them turns clipping off. Frozen parameters (`requires_grad=False`) get no hook.
+# (multiply by `max_norm / norm` when `norm > max_norm`; leave it alone otherwise, also when a NaN in the
+# gradient makes the norm NaN). Return the list of handles, so that removing them turns clipping off. Frozen
+# parameters (`requires_grad=False`) get no hook.
 
 # %% [solution] id=grad_clip_impl
 def attach_grad_clipping(model: nn.Module, max_norm: float) -> list:

@@ -102,6 +102,18 @@ def second_derivative(ns, name, x, extra=()):
     return {"grad": g.detach(), "second": h}
 
 
+def outputs_in_turn(ns, name, xs, extra=()):
+    """name.apply(x, *extra) for each x in xs, one call after the other in the same process (no grad needed):
+    each output, detached. Whatever a Function keeps between calls shows here."""
+    outs = []
+    for x in xs:
+        out = get(ns, name).apply(x.detach().clone(), *extra)
+        if not isinstance(out, torch.Tensor):
+            raise TypeError(f"expected {name}.apply to return a tensor, got {type(out).__name__}")
+        outs.append(out.detach())
+    return outs
+
+
 def apply_then_inputs(ns, name, inputs, extra=()):
     """The inputs as they are after ``name.apply(*inputs, *extra)`` (a forward must not change them)."""
     xs = [x.detach().clone().requires_grad_(x.requires_grad) for x in inputs]
@@ -188,13 +200,14 @@ def capture(ns, state, names, x, dtype_name="float32"):
         runs[0] += 1
         return real_forward(*a, **k)
     model.forward = counted
-    acts = get(ns, "capture_activations")(model, list(names), x)
+    given = list(names)
+    acts = get(ns, "capture_activations")(model, given, x)
     del model.forward
     with torch.no_grad():
         after = model(x)
     if not isinstance(acts, dict):
         raise TypeError(f"capture_activations should return a dict, got {type(acts).__name__}")
-    return {"acts": {str(k): v for k, v in acts.items()},
+    return {"acts": {str(k): v for k, v in acts.items()}, "names_after": [str(n) for n in given],
             "requires_grad": {str(k): bool(getattr(v, "requires_grad", False)) for k, v in acts.items()},
             "hooks_left": _hook_counts(model), "plain": plain, "after": after, "forward_runs": runs[0]}
 
@@ -493,11 +506,53 @@ class _CopyOut(TorchDispatchMode):
         return func(*args, **kwargs)
 
 
-def _stand_in(run):
-    """stand_in_device(run) with copies to the CPU allowed on the meta run (_CopyOut)."""
+class _GpuMixRule(TorchDispatchMode):
+    """On stand_in_device's second run (the inputs on the CPU standing for a GPU, the default device meta standing
+    for the CPU), the rule a GPU applies: an op may mix the two devices only where every tensor on the default
+    device is 0-dim (a CPU scalar); a (1,)-shaped constant made without device= cannot meet a GPU tensor, not even
+    a 0-dim one. Meta would otherwise let the CPU scalar through the other way round."""
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        flat = list(args) + list(kwargs.values())
+        flat += [t for a in flat if isinstance(a, (list, tuple)) for t in a]
+        tensors = [t for t in flat if isinstance(t, torch.Tensor)]
+        if (any(t.device.type == "cpu" for t in tensors)
+                and any(t.device.type == "meta" and t.dim() > 0 for t in tensors)):
+            shapes = [f"{tuple(t.shape)} on {'the default device' if t.device.type == 'meta' else 'the inputs device'}"
+                      for t in tensors]
+            raise RuntimeError(f"Expected all tensors to be on the same device: {func.overloadpacket.__name__} mixes "
+                               f"{', '.join(shapes)} (only a 0-dim tensor may come from another device than a GPU's)")
+        return func(*args, **kwargs)
+
+
+class _AnswerScalars(TorchDispatchMode):
+    """On the meta run, a 0-dim meta tensor read as a Python value (bool(norm > max_norm), norm.item()) answers True
+    or 1.0 instead of raising, so that code which branches on a value still runs on meta. The swapped run could not
+    stand in for a GPU inside autograd hooks: backward runs them without the torch.device context, so a tensor made
+    there without device= lands on the inputs' device (the CPU) and meets them without error, where on a GPU it sits
+    on the CPU and does not. Values computed on meta are never compared; only where results are."""
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        if (func is torch.ops.aten._local_scalar_dense.default and isinstance(args[0], torch.Tensor)
+                and args[0].device.type == "meta"):
+            return True if args[0].dtype == torch.bool else 1.0
+        return func(*args, **(kwargs or {}))
+
+
+def _stand_in(run, answer_scalars=False):
+    """stand_in_device(run) with copies to the CPU allowed on the meta run (_CopyOut), and a GPU's device rule
+    kept on the swapped run (_GpuMixRule); with answer_scalars, the meta run reads a 0-dim meta tensor's value as
+    True / 1.0 (_AnswerScalars) instead of swapping."""
     def go(device):
         with _CopyOut():
-            return run(device)
+            if device == "meta":
+                if answer_scalars:
+                    with _AnswerScalars():
+                        return run(device)
+                return run(device)
+            with _GpuMixRule():
+                return run(device)
     return stand_in_device(go)
 
 
@@ -572,7 +627,7 @@ def clipped_layouts(ns, grads, layouts, max_norm):
     values = capture_error(run, "cpu")
     got = run("cpu") if not values["raised"] else []
     try:
-        off, home = _stand_in(run)
+        off, home = _stand_in(run, answer_scalars=True)  # the hooks' `if norm > max_norm` runs on meta too
         devices = {"error": None, "where": [_where(g, home) for g in off]}
     except Exception as exc:
         devices = {"error": f"{type(exc).__name__}: {str(exc)[:300]}", "where": []}

@@ -374,6 +374,22 @@ def logcosh_ref(x):
 
 
 @pytest.mark.task("logcosh")
+def test_logcosh_float64_after_float32(student, gen):  # first of the LogCosh checks: a cache is made by a process's first call
+    """LogCosh called on a float32 x and then on a float64 x: the float64 values are log(cosh(x)) at float64
+    precision (nothing made for the first call's dtype is used for the second's)"""
+    x32 = torch.randn(6, generator=gen) * 3
+    x64 = torch.cat([torch.randn(6, generator=gen, dtype=f64) * 3, torch.tensor([0.0, 1e-3, -2.5], dtype=f64)])
+    outs = student.call("outputs_in_turn", name="LogCosh", xs=[x32, x64])
+    expect(isinstance(outs, list) and len(outs) == 2, f"LogCosh on two inputs in turn: expected two outputs back, got "
+                                                     f"{len(outs) if isinstance(outs, list) else type(outs).__name__}")
+    expect_close(outs[0], logcosh_ref(x32), f"LogCosh.apply(x) for a float32 x = {x32.tolist()}", atol=1e-6,
+                 rtol=1e-5, check_dtype=True)
+    expect_close(outs[1], logcosh_ref(x64), f"LogCosh.apply(x) for a float64 x = {x64.tolist()}, called after a "
+                 f"float32 call (log 2 at float64 precision: a constant cached from the float32 call is 1.9e-9 off)",
+                 atol=1e-14, rtol=1e-12, check_dtype=True)
+
+
+@pytest.mark.task("logcosh")
 def test_logcosh_value_and_gradient(student, gen):
     """LogCosh matches log(cosh(x)) and its gradient tanh(x), also for |x| up to 500"""
     x = torch.cat([torch.randn(20, generator=gen, dtype=f64) * 3, torch.tensor([-500.0, -60.0, 0.0, 60.0, 500.0],
@@ -699,3 +715,45 @@ def test_softplus_leaves_its_input_unchanged(student, gen):
 def test_logcosh_leaves_its_input_unchanged(student, gen):
     """LogCosh.apply(x) leaves x as it was, like torch.log(torch.cosh(x)) (no abs_ on the input)"""
     _leaves_input_unchanged(student, gen, "LogCosh", "x.abs_, mul_: |x| and its products")
+
+
+@pytest.mark.task("scaled_mul")
+def test_scaled_mul_integer_inputs(student, gen):
+    """ScaledMul on two integer tensors (which need no gradient) returns alpha * x * y as PyTorch computes it: a
+    floating-point product (an in-place mul_ of the integer x * y by the float alpha raises)"""
+    x = torch.randint(-5, 6, (3, 1), generator=gen)
+    y = torch.randint(-5, 6, (4,), generator=gen)
+    alpha = 1.5 + float(torch.rand((), generator=gen))
+    v = torch.randn(3, 4, generator=gen, dtype=f64)
+    r = student.call("function_vjp", name="ScaledMul", inputs=[x, y], v=v, extra=(alpha,))
+    expect_close(r["out"], alpha * x * y, f"ScaledMul.apply(x, y, {alpha!r}) for int64 x of shape (3, 1) and y of "
+                 f"shape (4,) (tensors of any dtype: the result is alpha * x * y, a float tensor)", atol=0, rtol=0,
+                 check_dtype=True)
+
+
+@pytest.mark.task("clamp")
+@pytest.mark.parametrize("case", ["tiny_bounds", "float32_bounds"])
+def test_clamp_narrow_bounds_and_float32_kinks(student, gen, case):
+    """Clamp matches torch.clamp's gradient for bounds near the bottom of float64 (lo = 0, hi = 1e-200: the mask
+    is a comparison, no product of differences, which underflows) and for a float32 x at bounds float32 cannot
+    hold (the comparison in x's dtype, as torch.clamp makes it)"""
+    if case == "tiny_bounds":
+        lo, hi, dtype = 0.0, 1e-200, f64
+        inside = torch.rand(6, generator=gen, dtype=f64) * 0.98e-200 + 1e-202
+        x = torch.cat([inside, torch.tensor([lo, hi, -1.0, 2e-200, 1e-210], dtype=f64)])
+    else:
+        lo, hi, dtype = 0.1, 0.3, torch.float32
+        inside = torch.rand(6, generator=gen, dtype=f64) * 0.19 + 0.105
+        x = torch.cat([inside, torch.tensor([lo, hi, 0.0, 0.5], dtype=f64)]).to(dtype)
+    x = x.requires_grad_(True)
+    v = torch.randn(x.shape, generator=gen, dtype=f64).to(dtype)
+    r = student.call("function_vjp", name="Clamp", inputs=[x], v=v, extra=(lo, hi))
+    xr = x.detach().clone().requires_grad_(True)
+    want_out = torch.clamp(xr, lo, hi)
+    (want,) = torch.autograd.grad(want_out, xr, v)
+    what = f"Clamp.apply(x, {lo!r}, {hi!r}) for {dtype} x = {x.tolist()}"
+    expect_close(r["out"], want_out.detach(), what, atol=0, rtol=0, check_dtype=True)
+    expect_grad_list(r, 1, what)
+    expect_close(r["grads"][0], want, f"the gradient of {what} (torch.clamp passes grad_out exactly where lo < x < "
+                 f"hi, compared in x's dtype)", atol=0, rtol=0)
+

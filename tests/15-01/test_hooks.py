@@ -76,6 +76,9 @@ def test_capture_matches_reference(student, gen, names):
                                           f"output.detach() so the graph is not kept alive")
     expect(r["hooks_left"] == 0, f"{r['hooks_left']} hook(s) were still registered on the model after "
                                  f"capture_activations(model, {names}, x) returned: remove every handle you made")
+    expect(r.get("names_after") == list(names), f"capture_activations(model, names, x) with names = {names}: "
+           f"afterwards the caller's list holds {r.get('names_after')!r}, expected {names} (the text: leave `names` as "
+           f"it was; sort or deduplicate a copy, not the caller's list)")
     expect_close(r["after"], r["plain"], "the model's output after capture_activations (it must be unchanged)",
                  atol=0, rtol=0)
     # "plain" is the worker's word: the output after the call is held to the judge's own model(x) as well
@@ -517,6 +520,30 @@ def test_clipping_float64_large_gradients(student, gen):
     expect_close(got[0], judge_clip(g, 1.0), f"max_norm=1.0, a float64 gradient of shape (6, 4) with entries near "
                  f"1e20 (norm {float(torch.linalg.vector_norm(g)):.4g}): it must be multiplied by max_norm / norm, "
                  f"with the norm in the gradient's own dtype", atol=1e-12, rtol=1e-10, check_dtype=True)
+
+
+@pytest.mark.task("grad_hooks")
+@pytest.mark.parametrize("case", ["nan", "subnormal_max_norm"])
+def test_clipping_nan_norm_and_tiny_max_norm(student, gen, case):
+    """the text's rule taken literally at the dtype's edges: a gradient holding a NaN has a NaN norm, which is not
+    > max_norm, so it is left as it was; a max_norm near the bottom of float64 (1e-310) still multiplies by
+    max_norm / norm (dividing by norm / max_norm overflows to inf and zeroes the gradient)"""
+    g = torch.randn(5, 3, generator=gen, dtype=torch.float64) * 3
+    if case == "nan":
+        g[1, 2] = float("nan")
+        max_norm = 1.0
+        what = ("attach_grad_clipping(model, 1.0), a float64 gradient of shape (5, 3) with one NaN entry (its norm is "
+                "NaN, and NaN > max_norm is False: 'leave it alone otherwise'; its finite entries stay as they were)")
+        tol = dict(atol=0, rtol=0, equal_nan=True)
+    else:
+        max_norm = 1e-310
+        what = (f"attach_grad_clipping(model, 1e-310), a float64 gradient of norm "
+                f"{float(torch.linalg.vector_norm(g)):.4g} (multiply by max_norm / norm: entries near 1e-310, not 0)")
+        tol = dict(atol=0, rtol=1e-6)
+    got = student.call("clipped_given", grads=[g], max_norm=max_norm)
+    expect(isinstance(got, list) and len(got) == 1, f"{what}: expected one gradient back, got "
+                                                    f"{len(got) if isinstance(got, list) else type(got).__name__}")
+    expect_close(got[0], judge_clip(g, max_norm), what, check_dtype=True, **tol)
 
 
 # ------------------------------------------------------------------ version counter

@@ -4,7 +4,9 @@ every task must keep full marks.
 - ScaledMul: reduction by summing the broadcast dimensions with one sum(dim=..., keepdim=True) and a reshape;
 - StableSoftplus: two-branch torch.where forward, torch.special.expit backward;
 - LogCosh: |x| + F.softplus(-2|x|) - log 2 (softplus of a non-positive argument is exact);
-- Clamp: bounds kept on ctx, the kink mask recomputed in backward from (x - lo) * (hi - x) > 0;
+- Clamp: bounds kept on ctx, the kink mask recomputed in backward from (x - lo) > 0 and (hi - x) > 0 (round 24:
+  it was (x - lo) * (hi - x) > 0, whose product underflows to 0 inside a narrow interval near 0, such as
+  Clamp.apply(x, 0.0, 1e-200), and passed no gradient there);
 - capture_activations: model.get_submodule, its AttributeError turned into KeyError;
 - attach_grad_clipping: a branch-free tensor factor, torch.where(norm > max_norm, max_norm / norm, 1) (round 18:
   it was clamp(max_norm / norm, max=1), which is 0 / 0 = nan for max_norm = 0 and an all-zero gradient);
@@ -79,7 +81,9 @@ class Clamp(torch.autograd.Function):
     def backward(ctx, grad_out):
         (x,) = ctx.saved_tensors
         lo, hi = ctx.bounds
-        inside = ((x - lo) * (hi - x)) > 0
+        # two differences, each compared with 0 (exact: x - lo is 0 only where x == lo); their product would
+        # underflow to 0 for a narrow interval near 0 (round 24: Clamp.apply(x, 0.0, 1e-200))
+        inside = ((x - lo) > 0) & ((hi - x) > 0)
         return grad_out.masked_fill(~inside, 0.0), None, None  # not grad_out * mask: inf * 0 is NaN
 ''',
     "capture_impl": '''
