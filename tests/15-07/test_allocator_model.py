@@ -31,25 +31,37 @@ def test_fixture_traces(student, gen):
 
 _UNKNOWN_OPS = (("allocate", "x", 4096), ("malloc", "x", 3 * MiB), ("delete", "t1"), ("release", "t1"),
                ("empty",), ("reset",))
+# Ops one case or one space away from a defined one: the names are compared as they are, so these are other ops
+# too (an answer that lower-cases or strips the op's name runs them instead of raising). One of each is asked.
+_CASE_OPS = (("Alloc", "x", 4096), ("ALLOC", "x", 3 * MiB), ("Free", "t1"), ("FREE", "t1"), ("Empty_Cache",),
+             ("EMPTY_CACHE",))
+_SPACE_OPS = (("alloc ", "x", 700), (" alloc", "x", 2 * MiB), (" free", "t1"), ("free ", "t1"), ("empty_cache ",),
+              (" empty_cache",))
 
 
 def test_unknown_op_raises(student, gen):
     """simulate raises an exception naming the op for an op that is none of alloc, free and empty_cache (a misspelt
-    op after a few good ones is not skipped as a no-op)"""
+    op after a few good ones is not skipped as a no-op; nor is one that differs from a defined op only in case or
+    spaces run as that op)"""
     n = int(torch.randint(1, 8, (1,), generator=gen))
     rng = random.Random(int(torch.randint(0, 2**31 - 1, (1,), generator=gen)))
     good = [("alloc", f"t{i}", C.random_size(rng)) for i in range(n)]
-    bad = _UNKNOWN_OPS[int(torch.randint(0, len(_UNKNOWN_OPS), (1,), generator=gen))]
-    ops = good + [bad, ("free", "t0")]
-    r = student.call("simulate_raises", trace=[list(o) for o in ops])
-    what = f"simulate({C.fmt_trace(ops, len(ops) - 1)})"
-    if r["raised"] is None:
-        fail(f"{what} returned {r['returned']} for the op {C.fmt_op(bad)}; the text: simulate runs ops "
-             f"('alloc', name, nbytes), ('free', name) and ('empty_cache',), and any other op raises an exception "
-             f"that names it (the given code raises ValueError)")
-    expect(bad[0] in r["message"], f"{what} raised {r['raised'][0]}({r['message']!r}), which does not name the op "
-                                   f"{bad[0]!r}; the text: any other op raises an exception that names it (the given "
-                                   f"code: ValueError(f'unknown op {{op!r}}'))")
+    bads = [_UNKNOWN_OPS[int(torch.randint(0, len(_UNKNOWN_OPS), (1,), generator=gen))],
+            _CASE_OPS[int(torch.randint(0, len(_CASE_OPS), (1,), generator=gen))],
+            _SPACE_OPS[int(torch.randint(0, len(_SPACE_OPS), (1,), generator=gen))]]
+    for bad in bads:
+        ops = good + [bad, ("free", "t0")]
+        r = student.call("simulate_raises", trace=[list(o) for o in ops])
+        what = f"simulate({C.fmt_trace(ops, len(ops) - 1)})"
+        near = "" if bad[0] == bad[0].strip().lower() else \
+            f"; op names are compared as given: {bad[0]!r} is not {bad[0].strip().lower()!r}"
+        if r["raised"] is None:
+            fail(f"{what} returned {r['returned']} for the op {C.fmt_op(bad)}; the text: simulate runs ops "
+                 f"('alloc', name, nbytes), ('free', name) and ('empty_cache',), and any other op raises an exception "
+                 f"that names it (the given code raises ValueError){near}")
+        expect(bad[0] in r["message"], f"{what} raised {r['raised'][0]}({r['message']!r}), which does not name the "
+                                       f"op {bad[0]!r}; the text: any other op raises an exception that names it (the "
+                                       f"given code: ValueError(f'unknown op {{op!r}}'))")
 
 
 def test_allocated_vs_reserved(student, gen):
