@@ -240,7 +240,8 @@ print("torch: ", torch.autograd.grad(ta * ta * 2.0, ta)[0].item())
 # * `Value(data)` takes a tensor and stores it as `.data`; `.grad` is `None` until a `backward()` reaches it.
 # * It supports `a + b`, `a - b`, `a * b` (both `Value`s, broadcasting like torch), `-a`, `a @ b` (2-D
 #   matrices), and the methods `a.exp()`, `a.log()`, `a.tanh()`, `a.relu()` and `a.sum()` (all elements).
-#   Each returns a new `Value` whose `.data` equals torch's result for the same tensors.
+#   Each returns a new `Value` whose `.data` equals torch's result for the same tensors: its dtype (promoted as
+#   torch promotes) and its values (for `-a`, `+`, `-` and `*` the sign of a zero too: `-(+0.)` is `-0.`).
 # * `out.backward()` on a 0-dim `out` adds d(out)/d(leaf) into `.grad` of every leaf `out` depends on (a
 #   leaf is a `Value` you built with `Value(data)`), with the leaf's shape, dtype and device. In float16 too
 #   it is torch's gradient: no rule may overflow where torch's gradient does not (`log`'s is `g / a`; `g * (1 / a)`
@@ -608,7 +609,8 @@ print("torch checkpoint:", count_saved(lambda: torch_checkpoint(block, xin, use_
 # * Backward runs `block` again from the RNG state forward started from, so dropout draws the same mask, and returns
 #   the gradients of `x` and of every parameter: they match those of a plain `block(x)` with the same RNG state.
 # * A parameter the block never uses gets `None` (or zeros); a batch of one sample works like any other.
-# * `x` may or may not require grad (a batch of data does not); the parameters' gradients are right either way,
+# * `x` may or may not require grad (a batch of data does not; integer token ids for an `nn.Embedding` cannot);
+#   the parameters' gradients are right either way,
 #   and `x` itself is left as it was (its values, and whether it requires grad).
 # * The global RNG state after forward is the one a plain `block(x)` leaves, and backward does not change it.
 

@@ -682,3 +682,31 @@ def run_checkpoint_chain(ns, specs, x, seed, v, order=None):
     grads = [x.grad] + [p.grad for b in blocks for p in b.parameters()]
     return {"out": h.detach().clone(), "error": err if err["raised"] else None,
             "grads": [None if g is None else g.detach().clone() for g in grads]}
+
+
+def embedding_block(seed):
+    """A block fed with integer data: token ids through nn.Embedding, dropout, then a Linear layer (built from
+    ``seed``, the same on the judge)."""
+    torch.manual_seed(seed)
+    return nn.Sequential(nn.Embedding(12, 5), nn.Dropout(0.3), nn.Linear(5, 3))
+
+
+def run_checkpoint_ids(ns, model_seed, ids, seed, v):
+    """checkpoint(block, ids) for embedding_block(model_seed) on an int64 batch of token ids (which cannot require
+    grad), from RNG seed ``seed``, then torch.autograd.grad of <v, out> for every parameter: the output and the
+    gradients, or what raised, and whether ids is unchanged."""
+    model = embedding_block(model_seed).train()
+    ids0 = ids.clone()
+    torch.manual_seed(seed)
+    try:
+        out = get(ns, "checkpoint")(model, ids)
+    except Exception as exc:  # noqa: BLE001
+        return {"error": f"forward raised {type(exc).__name__}: {str(exc)[:200]}"}
+    if not isinstance(out, torch.Tensor):
+        return {"error": f"returned not a tensor: {type(out).__name__}"}
+    try:
+        grads = torch.autograd.grad((out * v).sum(), list(model.parameters()), allow_unused=True)
+    except Exception as exc:  # noqa: BLE001
+        return {"error": f"backward raised {type(exc).__name__}: {str(exc)[:200]}", "out": out.detach().clone()}
+    return {"error": None, "out": out.detach().clone(), "grads": [None if g is None else g.clone() for g in grads],
+            "ids_unchanged": bool(torch.equal(ids, ids0)) and ids.dtype == ids0.dtype and not ids.requires_grad}

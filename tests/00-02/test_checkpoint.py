@@ -224,3 +224,30 @@ def test_off_default_device(student, gen):
         want = {"device": "meta", "dtype": str(p.dtype), "shape": list(p.shape)}
         expect(got == "None" or got == want, f"{what}: the gradient of parameter {k}: expected None or {want}, "
                                              f"got {got}")
+
+
+def test_integer_input(student, gen):
+    """a block fed with integer data (nn.Embedding on int64 token ids, which cannot require grad): same values and
+    parameter gradients as a plain block(x)"""
+    model_seed, seed = (int(s) for s in torch.randint(0, 2**31 - 1, (2,), generator=gen))
+    ids = torch.randint(0, 12, (4, 3), generator=gen)
+    v = torch.randn(4, 3, 3, generator=gen)
+    what = (f"checkpoint(block, x) for block = Sequential(Embedding(12, 5), Dropout(0.3), Linear(5, 3)) and x an int64 "
+            f"batch of token ids of shape (4, 3) (a batch of data: it does not, and cannot, require grad), "
+            f"torch.manual_seed({seed}) before the call, then torch.autograd.grad of <v, output> for every parameter")
+    res = student.call("run_checkpoint_ids", model_seed=model_seed, ids=ids, seed=seed, v=v)
+    model = G.embedding_block(model_seed).train()  # the judge's plain run
+    torch.manual_seed(seed)
+    want = model(ids)
+    grads = torch.autograd.grad((want * v).sum(), list(model.parameters()))
+    if res["error"]:
+        fail(f"{what}: {res['error']} (x may or may not require grad; the parameters' gradients are right either "
+             f"way: differentiate with respect to x only when it needs a gradient, ctx.needs_input_grad[1])")
+    expect_close(res["out"], want.detach(), f"{what}: the output, against block(x) from the same seed",
+                 atol=1e-5, rtol=1e-5)
+    expect(res["ids_unchanged"], f"{what}: x changed (values, dtype or requires_grad); x must be left as it was")
+    for k, (g, w) in enumerate(zip(res["grads"], grads)):
+        if g is None:
+            fail(f"{what}: no gradient reached parameter {k}")
+        expect_close(g, w, f"{what}: the gradient of parameter {k} of <v, output>, against a plain block(x)",
+                     atol=1e-5, rtol=1e-4)

@@ -211,6 +211,27 @@ def test_non_finite_values(student):
         expect_close(res["data"][k], slots[k], what, atol=0, rtol=1e-12, equal_nan=True)
 
 
+def test_signed_zeros(student):
+    """-a, a + b, a - b and a * b keep IEEE's (torch's) sign of zero in .data: -(+0) is -0, +0 - +0 is +0"""
+    x = torch.tensor([0.0, -0.0, 0.0, -0.0, 1.0], dtype=f64)
+    y = torch.tensor([0.0, 0.0, -0.0, -0.0, -0.0], dtype=f64)
+    ops = [("neg", 0, None), ("add", 0, 1), ("sub", 0, 1), ("mul", 0, 1)]
+    program = ops + [("add", 2, 3), ("add", 6, 4), ("add", 7, 5), ("sum", 8, None)]
+    res = student.call("engine_run", leaves=[x, y], program=program)
+    slots, _ = torch_run([x, y], program)
+    for k in range(2, 2 + len(ops)):
+        name = describe([x, y], program, k - 1)
+        want = slots[k]
+        what = (f"{name} for L0 = [0., -0., 0., -0., 1.], L1 = [0., 0., -0., -0., -0.]: .data (Each returns a new "
+                f"Value whose .data equals torch's result for the same tensors, for -a, +, - and * the sign of a "
+                f"zero too; torch gives {want.tolist()})")
+        got = res["data"][k]
+        if not isinstance(got, torch.Tensor):
+            fail(f"{what}: {got}")
+        expect_close(got, want, what, atol=0, rtol=1e-12)
+        expect(torch.equal(torch.signbit(got), torch.signbit(want)), f"{what}: got {got.tolist()}")
+
+
 @pytest.mark.parametrize("dtype", [torch.float64, torch.float32, torch.float16])
 def test_values_near_zero(student, gen, dtype):
     """each elementwise operation's .data equals torch's to a few roundings on values from 1e-30 to 30, both signs
@@ -306,7 +327,14 @@ def test_mixed_dtype_leaves(student, gen, op):
                  (torch.randn(2, 3, generator=gen).to(torch.bfloat16), torch.randn(3, generator=gen).half())]:
         program = [(op, 0, 1), ("tanh", 2, None), ("sum", 3, None)]
         res = student.call("engine_run", leaves=[a, b], program=program)
-        _, grads = torch_run([a, b], program)
+        slots, grads = torch_run([a, b], program)
+        got = res["data"][2]
+        what = (f".data of L0 {SYMBOL[op]} L1 with L0 {a.dtype} {tuple(a.shape)} and L1 {b.dtype} {tuple(b.shape)} "
+                f"(Each returns a new Value whose .data equals torch's result for the same tensors, broadcasting "
+                f"and promoting like torch: a 0-dim operand does not promote a dimensioned one of the same kind)")
+        if not isinstance(got, torch.Tensor):
+            fail(f"{what}: {got}")
+        expect(got.dtype == slots[2].dtype, f"{what}: expected torch's dtype {slots[2].dtype}, got {got.dtype}")
         for k, (got, want) in enumerate(zip(res["grads"][0], grads)):
             what = (f"L{k}.grad for {describe([a, b], program)} with L0 {a.dtype} {tuple(a.shape)} and "
                     f"L1 {b.dtype} {tuple(b.shape)}")

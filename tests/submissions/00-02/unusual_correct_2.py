@@ -139,9 +139,10 @@ class Checkpoint(torch.autograd.Function):
         torch.random.set_rng_state(ctx.state_before)
         try:
             with torch.enable_grad():
-                xd = x.detach().requires_grad_()
+                xd = x.detach().requires_grad_(ctx.needs_input_grad[1])  # int ids cannot require grad
                 y = ctx.block(xd)
-                y.backward(grad_out, inputs=[xd] + [p for p in ctx.block.parameters() if p.requires_grad])
+                y.backward(grad_out, inputs=([xd] if xd.requires_grad else [])
+                           + [p for p in ctx.block.parameters() if p.requires_grad])
         finally:
             torch.random.set_rng_state(now)
         out = [None, xd.grad]
