@@ -509,7 +509,8 @@ if run_demos():  # decomposing takes a second or two: graders skip it
 # notebook, not your classes), with `torch.jit.load` and `torch.export.load(...).module()`, and runs
 # them on inputs whose branch and batch size differ from your example. Callers may hand `model` over in
 # training mode: script and export it as it is given (not an `eval()` or frozen copy) and leave it in that
-# mode. `example`'s batch size is at least 2 (`torch.export` specialises a dimension of size 1).
+# mode, every submodule in its own. `example`'s batch size is at least 2 (`torch.export` specialises a
+# dimension of size 1).
 
 # %% [solution] id=save_load_impl
 def save_scripted(model: nn.Module, path: str) -> None:

@@ -180,6 +180,20 @@ class DropNet(nn.Module):
         return self.fc2(self.drop(torch.sigmoid(self.fc1(x.flatten(1)))))
 
 
+class CountNet(nn.Module):
+    """No parameters at all; a buffer counts the forward calls, in every mode (as a model that keeps statistics in
+    eval mode too): a forward call before exporting changes the caller's buffer, the export itself (fake tensors)
+    does not."""
+
+    def __init__(self, hidden: int = 32):
+        super().__init__()
+        self.register_buffer("calls", torch.zeros((), dtype=torch.long))
+
+    def forward(self, x):
+        self.calls += 1
+        return torch.relu(x.flatten(1) - 0.5)
+
+
 def _double_logits(module, args, out):
     return out * 2.0
 
@@ -282,7 +296,7 @@ class CondConvNet(nn.Module):
 '''
 
 KINDS = ("BranchyNet", "CondNet", "CondNormNet", "SubtleNet", "RoundingNet", "NudgeNet", "EdgeNet", "ScalarNet", "PlainNet", "DropNet",
-         "ConvNet", "CondConvNet", "HookNet", "ScaleNet")
+         "ConvNet", "CondConvNet", "HookNet", "ScaleNet", "CountNet")
 
 
 def _models() -> dict:
@@ -321,12 +335,15 @@ def _plain_item(v):
 OWN_WARNING = "course-15-05: the model's own warning"
 
 
-def trace_flags(ns, kind, hidden, state, example, inputs, train=False, warn=False):
+def trace_flags(ns, kind, hidden, state, example, inputs, train=False, warn=False, outer_no_grad=False):
     """Call trace_mismatches on the judge's model (in training mode if ``train``); report what it returned,
     the warnings that escaped it, whether gradients were enabled in each forward call of the model, how many
     of those calls ran under torch.jit's tracer, and the train/eval mode of its modules after the call. With
     ``warn``, every forward call of the model warns (a UserWarning of its own) and the probe records whether
-    that warning reached the caller."""
+    that warning reached the caller. The caller silences torch.jit's deprecation FutureWarning, as the notebook
+    does: the probe records each one that still came through (a simplefilter("always") inside the function
+    overrides the caller's filter, round 25). With ``outer_no_grad``, the call is made inside the caller's own
+    torch.no_grad() block, and the probe records whether gradients are still disabled there after the call."""
     fn = get(ns, "trace_mismatches")
     model = build(kind, hidden, state)
     if train:
@@ -344,20 +361,30 @@ def trace_flags(ns, kind, hidden, state, example, inputs, train=False, warn=Fals
     model.register_forward_pre_hook(pre_hook)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
+        warnings.filterwarnings("ignore", message=r"`torch\.jit\.\w+` is deprecated", category=FutureWarning)
         before = list(warnings.filters)
-        result = fn(model, example.clone(), [x.clone() for x in inputs])
+        grad_after = None
+        if outer_no_grad:
+            with torch.no_grad():
+                result = fn(model, example.clone(), [x.clone() for x in inputs])
+                grad_after = torch.is_grad_enabled()
+        else:
+            result = fn(model, example.clone(), [x.clone() for x in inputs])
         # filters the call left behind (a global filterwarnings instead of one inside catch_warnings)
         left = [f"{f[0]!r} for {getattr(f[2], '__name__', f[2])}" for f in warnings.filters if f not in before]
         if not left and list(warnings.filters) != before:
             left = ["(the filter list was reordered or shortened)"]
     escaped = [w.category.__name__ for w in caught if issubclass(w.category, torch.jit.TracerWarning)]
+    deprecations = [str(w.message)[:90] for w in caught
+                    if issubclass(w.category, FutureWarning) and "is deprecated" in str(w.message)]
     if isinstance(result, (list, tuple)):
         flags = [_plain_item(v) for v in result]
     else:
         flags = f"<{type(result).__name__}>"
     return {"flags": flags, "container": type(result).__name__, "escaped": escaped, "grad_enabled": grad_seen,
             "filters_left": left, "training_after": [name for name, m in model.named_modules() if m.training],
-            "traced_calls": sum(traced_calls), "own_escaped": own_escaped}
+            "traced_calls": sum(traced_calls), "own_escaped": own_escaped, "deprecations": deprecations,
+            "grad_after": grad_after}
 
 
 def trace_flags_calls(ns, kind, hidden, state, calls):
@@ -682,15 +709,21 @@ def _save(fn, args, path) -> dict:
     return {}
 
 
-def fresh_load(ns, hidden, state, example, script_inputs, export_inputs, export_state):
+def fresh_load(ns, hidden, state, example, script_inputs, export_inputs, export_state, plain=None):
     """save_scripted(the judge's BranchyNet in training mode, path1) and save_exported(the judge's CondNormNet in
     training mode, example, path2), then torch.jit.load(path1) and torch.export.load(path2).module() in one fresh
-    interpreter, each run on its inputs."""
+    interpreter, each run on its inputs. With ``plain`` (a dict: state, example, inputs), also save_exported(the
+    judge's PlainNet in float64, the float64 example) as the job "export64" (round 25: an export made on a float32
+    tensor of the student's own instead of the example given fails on a model whose first layer is a Linear)."""
     with tempfile.TemporaryDirectory() as folder:
         paths = {"script": os.path.join(folder, "model.pt"), "export": os.path.join(folder, "model.pt2")}
         # the BranchyNet is handed over in training mode, as a caller may: it has no dropout or BatchNorm, so its
         # logits are those of eval mode, and scripting it must not need eval() (torch.jit.freeze does)
         given = build("BranchyNet", hidden, state).train()
+        # its fc1 is frozen with .eval() (a Linear computes the same in either mode): scripting
+        # model.train(model.training) switches it back to training in the caller's model (round 25)
+        given.fc1.eval()
+        given_modes = {name or "(the model)": m.training for name, m in given.named_modules()}
         # the model to export is handed over in training mode too: its BatchNorm then uses each batch's statistics,
         # and a program exported from an eval() copy (running statistics) gives other logits
         to_export = build("CondNormNet", hidden, export_state).train()
@@ -701,11 +734,17 @@ def fresh_load(ns, hidden, state, example, script_inputs, export_inputs, export_
         modes = {name or "(the model)": m.training for name, m in to_export.named_modules()}
         out = {"script": _save(get(ns, "save_scripted"), (given,), paths["script"]),
                "export": _save(get(ns, "save_exported"), (to_export, example.clone()), paths["export"])}
+        if plain is not None:
+            paths["export64"] = os.path.join(folder, "model64.pt2")
+            model64 = build("PlainNet", hidden, plain["state"]).double()
+            out["export64"] = _save(get(ns, "save_exported"), (model64, plain["example"].clone()), paths["export64"])
         switched = [f"{name or '(the model)'} (given in {'training' if modes.get(name or '(the model)') else 'eval'} "
                     f"mode, now in {'training' if m.training else 'eval'} mode)"
                     for name, m in to_export.named_modules() if modes.get(name or "(the model)") != m.training]
         jobs = {kind: {"path": paths[kind], "inputs": [x.clone() for x in inputs]}
-                for kind, inputs in (("script", script_inputs), ("export", export_inputs)) if not out[kind]}
+                for kind, inputs in (("script", script_inputs), ("export", export_inputs),
+                                     ("export64", plain["inputs"] if plain is not None else []))
+                if kind in out and not out[kind]}
         if not jobs:
             return out
         if "export" in jobs:
@@ -726,4 +765,8 @@ def fresh_load(ns, hidden, state, example, script_inputs, export_inputs, export_
         if "script" in jobs:  # the loaded module's mode ("" when it did not load), and the caller's model's
             out["script"]["training"] = str(results.get("script", {}).get("training", ""))
             out["script"]["given_training_after"] = bool(given.training)
+            out["script"]["given_switched"] = [
+                f"{name or '(the model)'} (given in {'training' if given_modes.get(name or '(the model)') else 'eval'} "
+                f"mode, now in {'training' if m.training else 'eval'} mode)"
+                for name, m in given.named_modules() if given_modes.get(name or "(the model)") != m.training]
         return out

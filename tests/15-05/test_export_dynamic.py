@@ -95,6 +95,36 @@ def test_model_state_left_as_given(student, gen, course_seed):
                         f"training mode updates its BatchNorm's running_mean, running_var and num_batches_tracked)")
 
 
+def test_parameter_free_model_not_run(student, gen, course_seed):
+    """a model without parameters, whose forward counts its calls in a buffer in every mode (eval included): the
+    program is returned and gives the model's outputs, and the caller's counter is unchanged (the model is not run
+    before exporting, not even in eval mode under no_grad; the export itself runs on fake tensors)"""
+    lo = int(torch.randint(3, 6, (1,), generator=gen))
+    hi = lo + int(torch.randint(3, 12, (1,), generator=gen))
+    ex_batch = int(torch.randint(lo, hi + 1, (1,), generator=gen))
+    example = J.dark(ex_batch, gen)
+    inputs = [J.bright(lo, gen), J.dark(hi, gen)]
+    res = student.call("export_dynamic", kind="CountNet", hidden=4, state=None, example=example,
+                       min_batch=lo, max_batch=hi, inputs=inputs)
+    what = (f"export_dynamic_batch(a model without parameters whose forward adds 1 to its buffer `calls` and returns "
+            f"relu(x.flatten(1) - 0.5), in eval mode, example of batch {ex_batch}, min_batch={lo}, max_batch={hi})")
+    expect(res["type"] == "ExportedProgram", f"{what}: expected an ExportedProgram, got a {res['type']} (the model "
+                                             f"has no parameters: next(model.parameters()) raises StopIteration)")
+    want = J.eager(J.P.build("CountNet", 4), inputs)
+    outs = res["outputs"]
+    expect(isinstance(outs, list) and len(outs) == len(inputs),
+           f"{what}: expected one result per batch given ({len(inputs)}), got {J.show(outs)}")
+    for x, w, g in zip(inputs, want, outs):
+        expect(isinstance(g, torch.Tensor), f"{what}: .module() on a batch of {x.shape[0]}: expected outputs, got "
+                                            f"{J.show(g)}")
+        expect_close(g, w, f"{what}: .module() on a batch of {x.shape[0]} (vs the eager model)", atol=1e-6, rtol=1e-6)
+    changed = res.get("state_changed", ["(not reported)"])
+    expect(not changed, f"{what}: after the call the model's buffer(s) {', '.join(changed[:6])} hold other values than "
+                        f"the ones given (expected `calls` still 0); the task: \"Do not run `model` before exporting "
+                        f"it: its parameters and buffers ... stay as they were given\" (a sanity call in eval mode "
+                        f"under no_grad runs the model too)")
+
+
 @pytest.mark.task("export_dynamic", weight=0.1)  # its right answer is a constant ("raised"): worth little
 @pytest.mark.parametrize("kind", ["PlainNet", "ConvNet"])
 def test_rejects_below_min(student, gen, course_seed, kind):

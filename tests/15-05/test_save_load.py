@@ -45,20 +45,32 @@ def _case(student, gen, course_seed):
         # the model to export: CondNet with a BatchNorm over each image's pixels, handed over in training mode (batch
         # statistics): a program exported from an eval() copy normalises with the running ones
         export_state = J.random_state("CondNormNet", hidden, gen)
+        # round 25: a float64 PlainNet (its first layer a Linear) with a float64 example: a program exported on a
+        # float32 tensor of the student's own making (torch.zeros(2, ...)) instead of the example given fails
+        plain_state = J.random_state("PlainNet", hidden, gen)
+        plain = {"state": plain_state, "example": J.dark(3, gen).double(),
+                 "inputs": [J.bright(6, gen).double(), J.dark(2, gen).double()]}
         res = student.call("fresh_load", hidden=hidden, state=state, example=example,
-                           script_inputs=script_inputs, export_inputs=export_inputs, export_state=export_state)
+                           script_inputs=script_inputs, export_inputs=export_inputs, export_state=export_state,
+                           plain=plain)
         ref = J.P.build("BranchyNet", hidden, state)
         export_ref = J.P.build("CondNormNet", hidden, export_state).train()
         _CACHE[key] = {
             "script": (res["script"], ref, script_inputs, script_names,
-                       f"save_scripted(BranchyNet(hidden={hidden}) in training mode, path); torch.jit.load(path) "
+                       f"save_scripted(BranchyNet(hidden={hidden}) in training mode, its fc1 frozen with .eval(), "
+                       f"path); torch.jit.load(path) "
                        f"in a fresh process"),
             "export": (res["export"], export_ref, export_inputs, export_names,
                        f"save_exported(a CondBranchyNet(hidden={hidden}) with a BatchNorm1d over each image's pixels, "
                        f"handed over in training mode (the BatchNorm uses each batch's statistics; its fc1 frozen "
                        f"with .eval(), as in fine-tuning), whose forward "
                        f"argument is named `images`, a dark example of 5 flat rows of 784 pixels, path); "
-                       f"torch.export.load(path).module() in a fresh process")}
+                       f"torch.export.load(path).module() in a fresh process"),
+            "export64": (res.get("export64", {"save_error": "(not reported)"}),
+                         J.P.build("PlainNet", hidden, plain_state).double(), plain["inputs"],
+                         ["a bright float64 batch of 6", "a dark float64 batch of 2"],
+                         f"save_exported(PlainNet(hidden={hidden}).double() (its first layer a Linear), a float64 "
+                         f"example of 3 images, path); torch.export.load(path).module() in a fresh process")}
     return _CACHE[key]
 
 
@@ -79,7 +91,8 @@ def _check_outputs(case, pick):
 
 def test_scripted_in_fresh_process(student, gen, course_seed):
     """torch.jit.load of the saved file in a fresh process (no class available) keeps both branches, and holds the
-    model as it was given (in training mode; the caller's model is left in training mode too)"""
+    model as it was given (in training mode; the caller's model is left as it came in, each module in its own mode,
+    a frozen submodule included)"""
     case = _case(student, gen, course_seed)["script"]
     _check_outputs(case, range(4))
     res, what = case[0], case[4]
@@ -89,6 +102,12 @@ def test_scripted_in_fresh_process(student, gen, course_seed):
     expect(res.get("training") == "True",
            f"{what}: the loaded module's `training` flag: expected True (the model was given in training mode), got "
            f"{res.get('training') or 'nothing'}; script and save the model in the mode it was given")
+    switched = res.get("given_switched", [])
+    expect(not switched, f"{what}: after save_scripted these modules of the caller's model are in another mode than "
+                         f"the one they were given in: {', '.join(map(str, switched[:6]))} (expected every module in "
+                         f"its own mode as given, the frozen fc1 included); the task: \"script and export it as it is "
+                         f"given ... and leave it in that mode\": script the model as it is, without calling eval() or "
+                         f"train() on it")
 
 
 def test_exported_branches_in_fresh_process(student, gen, course_seed):
@@ -109,3 +128,8 @@ def test_exported_batch_range_in_fresh_process(student, gen, course_seed):
     """the saved program accepts batch sizes 1, 2, 7 and 1024, not only the example's (5)"""
     _check_outputs(_case(student, gen, course_seed)["export"], [1, 2, 3, 4])
 
+
+def test_exported_float64_in_fresh_process(student, gen, course_seed):
+    """a float64 model with a float64 example: the program is exported on the example given (not on a float32 tensor
+    made in the function) and gives the model's float64 logits in a fresh process"""
+    _check_outputs(_case(student, gen, course_seed)["export64"], [0, 1])
