@@ -467,7 +467,8 @@ print(f"angle to the raw gradient: norm-clipped {math.degrees(math.acos(min(1.0,
 # ### Exercise 4: `clip_grad_norm` (4 points)
 #
 # Same semantics as `torch.nn.utils.clip_grad_norm_(parameters, max_norm, norm_type)`: `parameters` is an
-# iterable of tensors (possibly a generator) or a single tensor; scale the existing `.grad` tensors in place
+# iterable of tensors (possibly a generator) or a single tensor, `norm_type` a number or the string `'inf'`
+# (as `clip_grad_norm_` accepts it); scale the existing `.grad` tensors in place
 # (under `torch.no_grad()`, or on `.grad` directly, which never requires grad); return the pre-clip total norm
 # as a 0-dim tensor (a Python float is also accepted). With no gradients at all, return `0` and change nothing.
 # It runs where the gradients are (CPU or GPU): build no tensor on another device. The point is to write it

@@ -258,17 +258,18 @@ def _state_size(obj, depth=0, seen=None):
     return 0
 
 
-def metrics_run(ns, num_classes, batches, loss_kind="tensor", logits_grad=False):
-    """Feed batches (dicts with loss, logits, targets) to a fresh RunningMetrics; return compute()."""
+def metrics_run(ns, num_classes, batches, loss_kind="tensor", logits_grad=False, device="cpu"):
+    """Feed batches (dicts with loss, logits, targets) to a fresh RunningMetrics; return compute().
+    device: where the logits, targets and tensor losses are (a real "cuda" for the GPU check)."""
     cls = get(ns, "RunningMetrics")
     m = cls(num_classes)
     for b in batches:
-        logits = b["logits"].clone().requires_grad_(logits_grad)
+        logits = b["logits"].to(device).clone().requires_grad_(logits_grad)
         if loss_kind == "float":
             loss = float(b["loss"])
         else:
-            loss = _make_loss(b["loss"].clone(), loss_kind == "graph")
-        m.update(loss, logits, b["targets"].clone())
+            loss = _make_loss(b["loss"].to(device).clone(), loss_kind == "graph")
+        m.update(loss, logits, b["targets"].to(device).clone())
     out = m.compute()
     held = [(p, t) for p, t in _tensors_in(m)]
     return {"result": _plain(out), "type": type(out).__name__,
@@ -533,6 +534,26 @@ def ema_states(ns, states, decay, average_buffers=False, watch_library=False):
         run()
         library_calls = None
     return {"history": history, "live": _state(model), "library_calls": library_calls}
+
+
+def ema_on_meta(ns, decay, average_buffers):
+    """EMA of ema_model() off the default device (probelib.stand_in_device), two update() calls; where
+    self.module's parameters and buffers are (relative to the model's device), or the error."""
+    cls = get(ns, "EMA")
+
+    def run(device):
+        model = ema_model().to(device)
+        ema = cls(model, decay=decay, average_buffers=average_buffers)
+        ema.update(model)
+        ema.update(model)
+        mod = _ema_module(ema)
+        return list(mod.named_parameters()) + list(mod.named_buffers())
+
+    try:
+        named, home = stand_in_device(run)
+    except Exception as exc:
+        return {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
+    return {"home": home, "devices": {name: relative_device(t, home) for name, t in named}}
 
 
 def ema_layout_model():

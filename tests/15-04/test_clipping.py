@@ -180,6 +180,20 @@ def test_clip_norm_edge_cases(student, gen, case):
 
 
 @pytest.mark.task("clip_grad_norm")
+def test_clip_norm_inf_as_string(student, gen):
+    """clip_grad_norm accepts norm_type='inf' (the string), as clip_grad_norm_ does: the largest absolute entry"""
+    grads = make_grads(gen, SHAPES, (1,), scale=2.0)
+    total, want = torch_clip_norm(SHAPES, grads, 0.5, "inf")
+    what = (f"{CN}(params, max_norm=0.5, norm_type='inf') (the text: 'norm_type a number or the string \'inf\'', "
+            f"as for clip_grad_norm_, which converts it with float(norm_type))")
+    r = student.call("clip_norm_run", shapes=SHAPES, grads=grads, max_norm=0.5, norm_type="inf", how="list")
+    check_grads(r["grads"], want, what)
+    got = returned_norm(r, what)
+    expect(abs(got - total) <= 1e-12 * max(1.0, total), f"{what}: must return the largest absolute entry "
+                                                        f"{total:.6g}, returned {got:.6g}")
+
+
+@pytest.mark.task("clip_grad_norm")
 def test_clip_norm_zero_max_norm(student, gen):
     """clip_grad_norm with max_norm=0 scales every gradient by 0, as clip_grad_norm_ does: the factor
     min(1, 0 / (total_norm + 1e-6)) is 0, and a zero max_norm does not switch clipping off"""
@@ -440,6 +454,18 @@ def test_clip_value_returns_none(student, gen):
     grads = make_grads(gen, SHAPES[:2], scale=3.0)
     r = student.call("clip_value_run", shapes=SHAPES[:2], grads=grads, clip_value=1.0, how="list")
     expect(r["ret"] is None, f"{CV}(params, 1.0) must return None, returned {r['ret_type']} {str(r['ret'])[:80]}")
+
+
+@pytest.mark.task("clip_grad_value", weight=0.1)  # its right answer is a constant (nothing changed): worth little
+def test_clip_value_without_gradients(student, gen):
+    """clip_grad_value with parameters without any .grad (or none at all) changes nothing, raises nothing and
+    returns None, as clip_grad_value_ does"""
+    for shapes, label in (([(3,), (2,)], "no gradients at all"), ([], "an empty list of parameters")):
+        what = (f"{CV}(params, clip_value=1.0) with {label} (the text: 'skip parameters without .grad'; "
+                f"torch._foreach_* ops raise on an empty list)")
+        r = student.call("clip_value_run", shapes=shapes, grads=[None] * len(shapes), clip_value=1.0, how="list")
+        check_grads(r["grads"], [None] * len(shapes), what)
+        expect(r["ret"] is None, f"{what}: must return None, returned {r['ret_type']}")
 
 
 @pytest.mark.task("clip_grad_value")

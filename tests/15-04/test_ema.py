@@ -217,6 +217,37 @@ def test_first_update_copies(student, gen):
                                        f"copy of the live model's)", atol=1e-12, rtol=0)
 
 
+@pytest.mark.parametrize("average_buffers", [False, True])
+def test_first_update_copies_non_finite_construction(student, gen, average_buffers):
+    """EMA built on a model whose floating-point weights and buffers are still nan / inf (uninitialised, loaded
+    later): the first update() copies, so nothing of them remains, as with AveragedModel"""
+    states = random_states(gen, 2)
+    states[0] = {k: (torch.where(torch.arange(v.numel()).reshape(v.shape) % 2 == 0, torch.nan, torch.inf)
+                     .to(v.dtype) if v.is_floating_point() else v) for k, v in states[0].items()}
+    want = reference_history(states, 0.9, use_buffers=average_buffers)
+    r = student.call("ema_states", states=states, decay=0.9, average_buffers=average_buffers)
+    for step, (got, w, live) in enumerate(zip(r["history"], want, states[1:]), start=1):
+        compare_state(got, w, live, f"EMA(model, decay=0.9, average_buffers={average_buffers}) built while every "
+                                    f"floating-point weight and buffer was nan or inf, after update {step} of 2 "
+                                    f"(the text: 'the first call copies model's parameters and buffers'; "
+                                    f"a lerp or blend with weight 1 keeps nan: copy_ instead)",
+                      average_buffers=average_buffers)
+
+
+def test_ema_on_another_device(student, gen):
+    """EMA of a model on a device other than the default (meta, the grader's stand-in for a GPU): self.module's
+    parameters and buffers stay on the model's device, as AveragedModel's deep copy does"""
+    for average_buffers in (False, True):
+        what = (f"EMA(model, decay=0.9, average_buffers={average_buffers}) of a model on the meta device (the "
+                f"grader's stand-in for a GPU), after two update() calls (the text: 'keeps a deep copy of model in "
+                f"self.module'; a deep copy lives where the model does)")
+        r = student.call("ema_on_meta", decay=0.9, average_buffers=average_buffers)
+        if "error" in r:
+            fail(f"{what}: raised {r['error']}")
+        for name, dev in r["devices"].items():
+            expect(dev == "meta", f"{what}: self.module's '{name}' is on {dev}, not on the model's device")
+
+
 def test_decay_direction(student, gen):
     """EMA: decay is the weight of the OLD average: ema = decay * ema + (1 - decay) * live"""
     states = random_states(gen, 2)

@@ -287,7 +287,7 @@ def test_nt_xent_single_pair_is_zero(student, gen):
 
 
 @pytest.mark.task("nt_xent")
-@pytest.mark.parametrize("case", ["temperature=0.001", "embeddings*1e4", "embeddings*1e-6"])
+@pytest.mark.parametrize("case", ["temperature=0.001", "embeddings*1e4", "embeddings*1e-6", "embeddings*1e-10"])
 def test_nt_xent_extreme(student, gen, case):
     """nt_xent_loss stays finite and correct for tiny temperatures and for huge or tiny embeddings (only their
     directions count; huge float16 embeddings included)"""
@@ -303,13 +303,16 @@ def test_nt_xent_extreme(student, gen, case):
         if case == "temperature=0.001":
             t = 0.001
         else:
-            scale = 1e4 if case == "embeddings*1e4" else 1e-6
+            scale = {"embeddings*1e4": 1e4, "embeddings*1e-6": 1e-6, "embeddings*1e-10": 1e-10}[case]
             z1, z2 = z1 * scale, z2 * scale
         got = student.call("nt_xent", z1=z1, z2=z2, temperature=t)
         expect_close(_loss_value(got, NT), nt_xent_reference(z1.double(), z2.double(), t),
                      f"{NT}(z1, z2, temperature={t}) with {case}, {str(dtype).replace('torch.', '')}"
                      + (" (the loss depends only on the embeddings' directions: normalise with F.normalize, "
                         "not z / (norm + eps), which shortens short rows)" if case == "embeddings*1e-6" else
+                        " (the loss depends only on the embeddings' directions: normalise with F.normalize "
+                        "(eps 1e-12); F.cosine_similarity floors each norm at 1e-8 and shrinks rows this short)"
+                        if case == "embeddings*1e-10" else
                         " (the text: 'the loss does not depend on the length of the embeddings, only on their "
                         "directions', in the inputs' dtype: a float16 entry of 1e4 squares to inf, so compute the "
                         "row norms with F.normalize or torch.linalg.vector_norm, which accumulate in float32)"

@@ -121,6 +121,30 @@ def test_accuracy_and_confusion(student, gen, sizes):
     expect(int(conf.sum()) == sum(sizes), f"{what}: the confusion matrix must count every sample once")
 
 
+# The meta stand-in cannot tell here: a confusion matrix counted with bincount on the logits' device needs values
+# (meta cannot), and the reference's .cpu() cannot copy out of meta; so this one runs on a real GPU.
+@pytest.mark.gpu
+def test_logits_on_the_gpu(student, gen):
+    """RunningMetrics with logits, targets and losses on the GPU (as in the notebook's evaluate()): same loss,
+    accuracy and confusion matrix"""
+    c = 4
+    sizes = [16, 16, 3]
+    batches = make_batches(gen, sizes, c)
+    want = reference(batches, c)
+    what = (f"{RM}({c}) after update() with batch sizes {sizes}, logits, targets and losses on the GPU (the "
+            f"notebook's evaluate(model, loader, DEVICE); a confusion matrix made without device= is on the CPU, "
+            f"and cpu_matrix += cuda_counts raises)")
+    res = result_dict(student.call("metrics_run", num_classes=c, batches=batches, device="cuda")["result"], what)
+    got = number(res["loss"], what + ", compute()['loss']")
+    expect(abs(got - want["loss"]) <= 1e-5 * max(1.0, abs(want["loss"])),
+           f"{what}: compute()['loss'] should be {want['loss']:.6f}, got {got:.6f}")
+    acc = number(res["accuracy"], what + ", compute()['accuracy']")
+    expect(abs(acc - want["accuracy"]) <= 1e-6, f"{what}: compute()['accuracy'] should be "
+                                                f"{want['accuracy']:.6f}, got {acc:.6f}")
+    expect_equal(confusion(res["confusion"], c, what).cpu().to(torch.long), want["confusion"],
+                 f"{what}, compute()['confusion']")
+
+
 def test_accepts_float_and_float64(student, gen):
     """RunningMetrics: update() accepts the loss as a Python float and float64 logits"""
     c = 3

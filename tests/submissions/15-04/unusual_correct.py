@@ -60,6 +60,7 @@ class RunningMetrics:
     "clip_norm_impl": '''
 def clip_grad_norm(parameters, max_norm, norm_type=2.0):
     params = [parameters] if torch.is_tensor(parameters) else [p for p in parameters]
+    norm_type = float(norm_type)  # the string 'inf' too, as clip_grad_norm_ accepts it
     with_grad = [p for p in params if p.grad is not None]
     if len(with_grad) == 0:
         return 0.0
