@@ -74,6 +74,26 @@ def windows_cases(ns, cases):
     return out
 
 
+def windows_huge(ns, cases):
+    """windows(x, size, step) for x = torch.zeros(lead).view(...) expanded along a last dimension of `length`
+    elements (stride 0: no memory however long); only the result's shape and strides come back (its values are
+    one element read over and over). cases: (lead_shape, length, size, step)."""
+    fn = get(ns, "windows")
+    out = []
+    for lead, length, size, step in cases:
+        x = torch.zeros(*lead, 1).expand(*lead, length)
+        try:
+            w = fn(x, size, step)
+        except NotImplementedError:
+            raise
+        except Exception as exc:
+            out.append({"error": type(exc).__name__, "message": str(exc)[:200]})
+            continue
+        out.append({"shape": _plain(tuple(w.shape)), "stride": _plain(tuple(w.stride()))}
+                   if isinstance(w, torch.Tensor) else {"value": _plain(w)})
+    return out
+
+
 def windows_error(ns, x, size, step):
     return capture_error(get(ns, "windows"), x, size, step)
 
@@ -121,7 +141,7 @@ def _operand(spec):
 
 # Python operands by name: the four kinds, then values at the edges of their type (a whole float, a signed zero,
 # an infinity, a complex with no imaginary part): the type decides the tier's dtype, never the value
-PY_NUMBERS = {"bool": True, "int": 3, "float": 0.5, "complex": 1j, "False": False, "0": 0, "-7": -7, "2**40": 2**40,
+PY_NUMBERS = {"bool": True, "int": 3, "1": 1, "1.0": 1.0, "float": 0.5, "complex": 1j, "False": False, "0": 0, "-7": -7, "2**40": 2**40,
               "2.0": 2.0, "-0.0": -0.0, "inf": float("inf"), "1e20": 1e20, "1+0j": 1 + 0j, "0j": 0j, "-2-0j": -2 - 0j}
 
 
@@ -163,6 +183,32 @@ def result_dtype_cases(ns, pairs, default="float32"):
     finally:
         torch.set_default_dtype(saved)
     return {"results": out, "changes": left, "forbidden_calls": sorted(forbidden.seen)[:5]}
+
+
+def result_dtype_same_operands(ns, tensors, numbers, defaults):
+    """result_dtype with each tensor built ONCE and met by every Python number in turn, both orders, under each
+    default dtype in turn (the same objects, call after call: an answer cached by argument equality, where
+    True == 1 == 1.0 and False == 0 == -0.0 == 0j, or kept across set_default_dtype, shows here)."""
+    fn = get(ns, "result_dtype")
+    built = [_operand(t) for t in tensors]
+    saved = torch.get_default_dtype()
+    out = []
+    try:
+        for default in defaults:
+            torch.set_default_dtype(getattr(torch, default))
+            for t in built:
+                for name in numbers:
+                    for a, b in ((t, PY_NUMBERS[name]), (PY_NUMBERS[name], t)):
+                        try:
+                            got = fn(a, b)
+                            out.append(str(got) if isinstance(got, torch.dtype) else "<" + type(got).__name__ + ">")
+                        except NotImplementedError:
+                            raise
+                        except Exception as exc:
+                            out.append("raised " + type(exc).__name__)
+    finally:
+        torch.set_default_dtype(saved)
+    return out
 
 
 _UNARY = {"exp": torch.exp, "sin": torch.sin, "sigmoid": torch.sigmoid, "tanh": torch.tanh, "square": torch.square}
@@ -312,6 +358,9 @@ def build_oplog_case(spec):
             acc.addmm_(a2.detach(), a2.detach().t())
             acc3.baddbmm_(a2.detach()[None], a2.detach().t()[None], alpha=2.0)
             y = y + acc.sum(1) + acc3[0].sum(0)
+            # aten.addbmm (a sum of batched products into one matrix) is not one of the six packets either: its name
+            # ends in "mm" like theirs, but FlopCounterMode gives it no entry
+            y = y + torch.addbmm(acc, a2.detach()[None], a2.detach().t()[None]).sum(1)
             # a view made inside the block and written through: it must share buf's memory as without the mode
             buf = torch.zeros(m + 1, dtype=dtype)
             buf[1:].copy_(y)
@@ -423,20 +472,21 @@ def raising_operands():
     one = torch.ones
     return {"mm": (one(2, 3), one(2, 3)), "addmm": (one(2, 2), one(2, 3), one(2, 2)),
             "bmm": (one(1, 2, 3), one(1, 2, 3)), "baddbmm": (one(1, 2, 2), one(1, 2, 3), one(1, 2, 2)),
-            "conv": (one(1, 2, 5), one(3, 4, 2)), "ok": (one(2, 3), one(3, 4))}
+            "conv": (one(1, 2, 5), one(3, 4, 2)), "select": (one(3),), "ok": (one(2, 3), one(3, 4))}
 
 
 def raising_products(o):
-    """mm, addmm, bmm, baddbmm and a convolution whose shapes do not match, each of which reaches the dispatch
-    mode and raises there, then one mm that runs (the judge runs the same under FlopCounterMode). Returns what
-    each of the five calls raised into the block (None where it returned): an error must reach the caller."""
+    """mm, addmm, bmm, baddbmm and a convolution whose shapes do not match and a select out of range (an IndexError),
+    each of which reaches the dispatch mode and raises there, then one mm that runs (the judge runs the same under FlopCounterMode). Returns what
+    each of the six calls raised into the block (None where it returned): an error must reach the caller."""
     calls = [lambda: torch.mm(*o["mm"]), lambda: torch.addmm(*o["addmm"]), lambda: torch.bmm(*o["bmm"]),
-             lambda: torch.baddbmm(*o["baddbmm"]), lambda: torch.nn.functional.conv1d(*o["conv"])]
+             lambda: torch.baddbmm(*o["baddbmm"]), lambda: torch.nn.functional.conv1d(*o["conv"]),
+             lambda: o["select"][0].select(0, 5)]  # aten.select raises IndexError, not RuntimeError: its own type
     raised = []
     for call in calls:
         try:
             call()
-        except RuntimeError as exc:
+        except Exception as exc:
             raised.append(type(exc).__name__)
         else:
             raised.append(None)

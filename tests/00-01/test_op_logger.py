@@ -200,13 +200,14 @@ def test_error_in_block(student):
         raised = G.raising_products(operands)
     mine = got["raising_products"]
     what = ("inside `with OpLogger() as log:`, mm, addmm, bmm, baddbmm and conv1d called with shapes that do not "
-            "match (each raises inside aten, caught by the block), then torch.mm(ones(2, 3), ones(3, 4))")
+            "match and ones(3).select(0, 5) (each raises inside aten, caught by the block: the select an IndexError, "
+            "which must reach the block as an IndexError), then torch.mm(ones(2, 3), ones(3, 4))")
     # the operator's own error goes through the mode to the block, as it does without a mode (a logger that
     # swallows it and returns None hides the failure from the caller)
     if got.get("raised") != raised:
-        calls = ["mm", "addmm", "bmm", "baddbmm", "conv1d"]
-        lost = [c for c, g, w in zip(calls, got.get("raised") or [None] * 5, raised) if g != w]
-        fail(f"{what}: the block should catch {raised} from the five calls (their own errors, as without the mode), "
+        calls = ["mm", "addmm", "bmm", "baddbmm", "conv1d", "ones(3).select(0, 5)"]
+        lost = [c for c, g, w in zip(calls, got.get("raised") or [None] * 6, raised) if g != w]
+        fail(f"{what}: the block should catch {raised} from the six calls (their own errors, as without the mode), "
              f"it caught {got.get('raised')!r}; {lost} did not raise through the logger (clause: an exception raised "
              "inside the block goes through to the caller; run every call unchanged)")
     if mine["flops_type"] != "dict" or mine["flops"] != flops:

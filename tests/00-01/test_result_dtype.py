@@ -123,3 +123,39 @@ def test_tensor_subclasses(student, gen):
     pairs += [p for a in DTYPES for other in (("dim", "int8"), ("scalar", "float"))
               for p in ((("zparam", a), other), (other, ("zparam", a)))]
     judge(student, pairs, gen=gen)
+
+
+def test_same_operands_call_after_call(student, gen):
+    """the same tensor met by True, 1, 1.0, False, 0, -0.0, 0j in turn, under float32 then float64: each call answers afresh"""
+    # True == 1 == 1.0 and False == 0 == -0.0 == 0j hash alike: an answer memoised on the arguments (functools.lru_cache)
+    # gives the first one's dtype to the others, and one kept across set_default_dtype gives the old default's
+    tensors = [("dim", "bool"), ("zero", "bool"), ("dim", "int8"), ("zero", "int32"), ("dim", "float16"),
+               ("zero", "float64"), ("dim", "bfloat16")]
+    numbers = ["bool", "1", "1.0", "False", "0", "-0.0", "0j", "1+0j"]
+    order = torch.randperm(len(numbers), generator=gen).tolist()
+    numbers = [numbers[i] for i in order]
+    values = {"bool": True, "1": 1, "1.0": 1.0, **EDGE_SCALARS}
+    defaults = ["float32", "float64"]
+    got = student.call("result_dtype_same_operands", tensors=tensors, numbers=numbers, defaults=defaults)
+    want, where = [], []
+    saved = torch.get_default_dtype()
+    try:
+        for default in defaults:
+            torch.set_default_dtype(getattr(torch, default))
+            for t in tensors:
+                for name in numbers:
+                    for a, b, desc in ((operand(t), values[name], f"result_dtype({show(t)}, {values[name]!r})"),
+                                       (values[name], operand(t), f"result_dtype({values[name]!r}, {show(t)})")):
+                        want.append(str(torch.result_type(a, b)))
+                        where.append(f"{desc} under default {default}")
+    finally:
+        torch.set_default_dtype(saved)
+    expect(isinstance(got, list) and len(got) == len(want), f"result_dtype: the probe returned {got!r:.200}")
+    wrong = [(w, g, d) for w, g, d in zip(want, got, where) if w not in HALF_COMPLEX and g != w]
+    if wrong:
+        w, g, d = wrong[0]
+        fail(f"{d}, called with the same tensor object as the calls before it (Python numbers in the order "
+             f"{[values[n] for n in numbers]}, then again under float64): torch.result_type gives {w}, yours returned "
+             f"{g} ({len(wrong)} calls differ; clause: a bool counts as torch.bool, an int as torch.int64, a float as "
+             "torch.get_default_dtype() at the time of the call: an answer must not be reused for an equal number "
+             "of another type or after the default changed)")

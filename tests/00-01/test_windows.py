@@ -83,6 +83,30 @@ def test_other_dtypes(student, gen):
     judge(student, cases, "windows")
 
 
+def test_huge_expanded_length(student, gen):
+    """a last dimension expanded with stride 0 past 2**53 elements (it costs no memory): the window count is exact"""
+    # "any layout (... expanded with stride 0)" and "shape ... equal those of x.unfold": the count of windows is an
+    # integer formula; a float division (math.ceil((length - size + 1) / step)) is off by some units out here
+    k = [int(v) for v in torch.randint(1, 10**6, (3,), generator=gen)]
+    cases = [((), 2**60 + 5, 3, 7), ((2,), 2**55 + k[0], 2 + k[1] % 8, (3, 7, 11)[k[2] % 3]),
+             ((), 2**62 + k[2], 5, 13), ((3,), 2**54 + 1, 2**54 - 1, 1), ((), 2**53 + 3, 2, 2)]
+    res = student.call("windows_huge", cases=cases)
+    expect(isinstance(res, list) and len(res) == len(cases), f"windows: the probe returned {res!r:.200}")
+    for (lead, length, size, step), got in zip(cases, res):
+        x = torch.zeros(*lead, 1).expand(*lead, length)
+        want = x.unfold(-1, size, step)
+        call = (f"windows(x, {size}, {step}) for x = torch.zeros{(*lead, 1)}.expand{(*lead, length)} (stride 0 along "
+                "the last dimension)")
+        if "error" in got:
+            fail(f"{call}: raised {got['error']}: {got['message']}")
+        if "value" in got:
+            fail(f"{call}: returned {got['value']}, not a tensor")
+        expect(tuple(got["shape"]) == tuple(want.shape), f"{call}: expected shape {tuple(want.shape)} (as x.unfold "
+               f"gives: (length - size) // step + 1 windows), got {got['shape']}")
+        bad = [d for d, n in enumerate(want.shape) if n != 1 and got["stride"][d] != want.stride(d)]
+        expect(not bad, f"{call}: expected strides {want.stride()} (as x.unfold gives), got {got['stride']}")
+
+
 @pytest.mark.task("windows", weight=0.1)  # its right answer is the same for every student: worth little
 def test_size_larger_than_length(student, gen):
     """size larger than the last dimension gives an empty result of shape x.shape[:-1] + (0, size), in every layout"""
