@@ -142,7 +142,9 @@ if run_demos():
 #   NaN, as PyTorch 2.14 returns.
 # * With `dropout_p > 0`, after the softmax draw `u = torch.rand(w.shape, generator=generator, dtype=w.dtype,
 #   device=w.device)` once per call, where `w` is the weight tensor of shape `(..., L, S)`; keep the weights
-#   where `u >= dropout_p`, set the others to 0 and divide the kept ones by `1 - dropout_p`. With
+#   where `u >= dropout_p`, set the others to 0 and divide the kept ones by `1 - dropout_p`. This holds in every
+#   grad mode, under `torch.no_grad()` and `torch.inference_mode()` too: `dropout_p`, not autograd, says whether to
+#   drop. With
 #   `generator=None` that draw comes from the global generator (`torch.rand`'s default, the one
 #   `torch.manual_seed` seeds) of the inputs' device: pass `generator=None` on to `torch.rand`, not
 #   `torch.default_generator`, which is the CPU's (on a GPU, `torch.rand` refuses a CPU generator).
@@ -431,15 +433,18 @@ if run_demos():
 # ### Exercise 4 · `sinusoidal_positions` and `patch_embed` (4 points)
 #
 # * `sinusoidal_positions(length, d_model, base=10000.0, dtype=torch.float32)` returns the `(length, d_model)`
-#   table above for positions `0 .. length - 1`: sines in the even columns, cosines in the odd ones. Compute
-#   the angles in float64 and cast the result to `dtype` at the end (float32 angles lose accuracy for
-#   positions in the thousands). An odd `d_model` raises `ValueError`.
+#   table above for positions `0 .. length - 1`: sines in the even columns, cosines in the odd ones, for any
+#   positive `base` (such as 12345.678, not only 10000). Compute the angles in float64, the base included (use it
+#   as the Python number given, never a float32 tensor of it), and cast the result to `dtype` at the end (float32
+#   angles lose accuracy for positions in the thousands). An odd `d_model` raises `ValueError`.
 # * `patch_embed(images, weight, bias=None)` takes images `(N, C, H, W)`, a weight `(E, C, ph, pw)` and a bias
 #   `(E,)` or `None`, and returns `(N, P, E)` with `P = (H // ph) * (W // pw)` patches in row-major order
 #   (left to right, then top to bottom); rows and columns past the last whole patch are dropped (an image holds
 #   at least one whole patch, `H >= ph` and `W >= pw`, as `F.conv2d` requires). It equals
 #   `F.conv2d(images, weight, bias, stride=(ph, pw)).flatten(2).transpose(1, 2)` without computing any
 #   convolution (no `conv2d`, `nn.Conv2d` or `F.unfold`), for images and weights in any memory layout.
+#   Every tensor it creates (a zero bias, say) is on the images' device (`device=images.device`), so it runs on a
+#   GPU too, with or without a bias.
 # * Both are differentiable where their inputs are (the images, the weight and the bias).
 #
 # Essential clauses (with the course's essential policy on, the task scores zero when one of them fails): the

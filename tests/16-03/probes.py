@@ -57,10 +57,11 @@ def _gen(seed):
 
 # ------------------------------------------------------------------ exercise 1: sdpa
 def sdpa(ns, q, k, v, attn_mask=None, is_causal=False, scale=None, dropout_p=0.0, seed=None, after=4,
-         global_seed=None):
+         global_seed=None, grad_mode=None):
     """The output, and `after` draws the generator gives once the call returns (what the call left of it).
 
-    With global_seed, no generator is passed: the global CPU generator is seeded first (and restored after)."""
+    With global_seed, no generator is passed: the global CPU generator is seeded first (and restored after).
+    grad_mode: None, "no_grad" or "inference" (the call runs under torch.no_grad() or torch.inference_mode())."""
     fn = get(ns, "scaled_dot_product_attention")
     g = _gen(seed)
     kwargs = {"attn_mask": attn_mask, "is_causal": is_causal, "dropout_p": dropout_p, "generator": g}
@@ -69,7 +70,8 @@ def sdpa(ns, q, k, v, attn_mask=None, is_causal=False, scale=None, dropout_p=0.0
     with torch.random.fork_rng(devices=[]):
         if global_seed is not None:
             torch.default_generator.manual_seed(global_seed)
-        with _OpLog() as log:
+        mode = {None: contextlib.nullcontext, "no_grad": torch.no_grad, "inference": torch.inference_mode}[grad_mode]
+        with _OpLog() as log, mode():
             out = fn(q, k, v, **kwargs)
         if global_seed is not None:
             nxt = torch.rand(after, dtype=torch.float64)
@@ -443,6 +445,16 @@ def kv_on_meta(ns, embed_dim, num_heads, batch, splits):
             m(full)  # the first call again: what the CPU's last call kept meets the other device's first call
             return outs
         return call
+    return _meta_result(build)
+
+
+def patches_on_meta(ns, images_shape, weight_shape, with_bias):
+    fn = get(ns, "patch_embed")
+
+    def build(device):
+        x, w = _randn(images_shape, device, seed=0), _randn(weight_shape, device, seed=1)
+        b = _randn(weight_shape[:1], device, seed=2) if with_bias else None
+        return lambda: fn(x, w, b)
     return _meta_result(build)
 
 

@@ -33,6 +33,7 @@ CASES = {  # a kind of table: its length and width are drawn from the check's se
     "default base": (None, None, None),
     "base 100": (None, None, 100.0),
     "base 2": (None, None, 2.0),
+    "base 12345.678": (None, 8, 12345.678),  # not a float32 number: torch.tensor(base) rounds it (round 25)
     "one position": (1, None, None),
     "width 2": (None, 2, None),
 }
@@ -147,3 +148,19 @@ def test_patches_any_layout(student, layout, seed, with_bias):
     expect_close(got, conv_reference(x, w, b), f"patch_embed(images (2, 3, 6, 8) and weight (5, 3, 2, 4) in a {layout} "
                  f"layout, strides {x.stride()} and {w.stride()}, {'bias' if with_bias else 'None'}) (use reshape, "
                  f"not view)", **TOL)
+
+
+@pytest.mark.parametrize("with_bias", [False, True], ids=["bias None", "bias"])
+def test_patches_on_another_device(student, gen, with_bias):
+    """patch_embed on images and a weight on a device other than the default (meta, a GPU stand-in): every tensor it
+    makes (a zero bias) is on the images' device"""
+    n, c, e, p = (int(torch.randint(1, 4, (), generator=gen)) for _ in range(4))
+    images, weight = [n, c, 2 * p + 1, 3 * p], [e, c, p, p]
+    res = student.call("patches_on_meta", images_shape=images, weight_shape=weight, with_bias=with_bias)
+    want = [n, ((2 * p + 1) // p) * 3, e]
+    what = (f"patch_embed(images {tuple(images)}, weight {tuple(weight)}, {'bias' if with_bias else 'None'}) on the "
+            f"meta device (the grader's stand-in for a GPU: a tensor made without device= lands on the CPU)")
+    expect("error" not in res, f"{what} raised {res.get('error')}: create every tensor (a zero bias too) with "
+           f"device=images.device, or add no bias when it is None")
+    expect(res["devices"] == ["meta"] and res["shapes"] == [want],
+           f"{what}: expected an output of shape {want} on meta, got {res['shapes']} on {res['devices']}")

@@ -268,6 +268,21 @@ def test_dropout_default_generator(student, gen):
                  f"weights' shape from it)", atol=0, rtol=0)
 
 
+@pytest.mark.parametrize("mode", ["no_grad", "inference"])
+def test_dropout_in_every_grad_mode(student, gen, mode):
+    """dropout_p > 0 drops under torch.no_grad() and torch.inference_mode() too (the same draw, the same result)"""
+    q, k, v = rand(gen, 2, 5, 4), rand(gen, 2, 6, 4), rand(gen, 2, 6, 3)
+    seed = int(torch.randint(0, 2**31 - 1, (), generator=gen))
+    ctx = {"no_grad": "torch.no_grad()", "inference": "torch.inference_mode()"}[mode]
+    what = f"with {ctx}: {FN}(q (2, 5, 4), k (2, 6, 4), v (2, 6, 3), dropout_p=0.5, generator seeded {seed})"
+    res = run(student, what, q, k, v, dropout_p=0.5, seed=seed, grad_mode=mode)
+    want, nxt = dropout_reference(q, k, v, 0.5, seed)
+    expect_close(res["out"], want, what + " (dropout_p, not the grad mode, says whether to drop: the same draw and "
+                 "the same dropped weights as with autograd on)", **TOL)
+    expect_close(res["next"], nxt, f"the generator's next draws after {what} (exactly one draw of the weights' "
+                 f"shape, as with autograd on)", atol=0, rtol=0)
+
+
 def test_no_draw_without_dropout(student, gen):
     """dropout_p == 0 draws nothing from the generator"""
     q, k, v = rand(gen, 2, 3, 4), rand(gen, 2, 5, 4), rand(gen, 2, 5, 2)
