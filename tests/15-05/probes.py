@@ -681,6 +681,10 @@ for kind, job in jobs.items():
             result["training"] = bool(obj.training)
         else:
             obj = torch.export.load(job["path"])
+            # the dtypes the program records for its user inputs (a runtime compiles for them)
+            users = set(obj.graph_signature.user_inputs)
+            result["input_dtypes"] = [str(getattr(n.meta.get("val"), "dtype", None)) for n in obj.graph.nodes
+                                      if n.op == "placeholder" and n.name in users]
             runner = obj.module()
         result["loaded"] = type(obj).__name__
     except Exception as exc:
@@ -761,7 +765,8 @@ def fresh_load(ns, hidden, state, example, script_inputs, export_inputs, export_
         for kind in jobs:
             r = results.get(kind, {})
             out[kind] = {**out.get(kind, {}), "loaded": str(r.get("loaded", "")), "load_error": str(r.get("load_error", "")),
-                         "outputs": [o if isinstance(o, torch.Tensor) else str(o) for o in r.get("outputs", [])]}
+                         "outputs": [o if isinstance(o, torch.Tensor) else str(o) for o in r.get("outputs", [])],
+                         "input_dtypes": [str(d) for d in r.get("input_dtypes", [])]}
         if "script" in jobs:  # the loaded module's mode ("" when it did not load), and the caller's model's
             out["script"]["training"] = str(results.get("script", {}).get("training", ""))
             out["script"]["given_training_after"] = bool(given.training)

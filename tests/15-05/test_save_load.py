@@ -131,5 +131,12 @@ def test_exported_batch_range_in_fresh_process(student, gen, course_seed):
 
 def test_exported_float64_in_fresh_process(student, gen, course_seed):
     """a float64 model with a float64 example: the program is exported on the example given (not on a float32 tensor
-    made in the function) and gives the model's float64 logits in a fresh process"""
-    _check_outputs(_case(student, gen, course_seed)["export64"], [0, 1])
+    made in the function): the program records a float64 input, and gives the model's float64 logits in a fresh
+    process"""
+    case = _case(student, gen, course_seed)["export64"]
+    _check_outputs(case, [0, 1])
+    dtypes = case[0].get("input_dtypes", ["(not reported)"])
+    expect(dtypes == ["torch.float64"],
+           f"{case[4]}: the loaded program records its input as {dtypes} (expected ['torch.float64'], the dtype of "
+           f"the example given; a runtime compiles the program for the dtype it records); the task: \"export "
+           f"`model` ... on `example`\", not on a tensor made in the function")
