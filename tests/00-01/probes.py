@@ -191,6 +191,7 @@ def result_dtype_same_operands(ns, tensors, numbers, defaults):
     True == 1 == 1.0 and False == 0 == -0.0 == 0j, or kept across set_default_dtype, shows here)."""
     fn = get(ns, "result_dtype")
     built = [_operand(t) for t in tensors]
+    forbidden = _Forbidden()  # watched as in every result_dtype probe: an answer from PyTorch is not an answer
     saved = torch.get_default_dtype()
     out = []
     try:
@@ -200,7 +201,9 @@ def result_dtype_same_operands(ns, tensors, numbers, defaults):
                 for name in numbers:
                     for a, b in ((t, PY_NUMBERS[name]), (PY_NUMBERS[name], t)):
                         try:
-                            got = fn(a, b)
+                            with forbidden:
+                                got, entered = functions_entered(lambda: fn(a, b), _TABLES)
+                            forbidden.seen.update("PyTorch's " + n for n in entered)
                             out.append(str(got) if isinstance(got, torch.dtype) else "<" + type(got).__name__ + ">")
                         except NotImplementedError:
                             raise
@@ -208,7 +211,7 @@ def result_dtype_same_operands(ns, tensors, numbers, defaults):
                             out.append("raised " + type(exc).__name__)
     finally:
         torch.set_default_dtype(saved)
-    return out
+    return {"results": out, "forbidden_calls": sorted(forbidden.seen)[:5]}
 
 
 _UNARY = {"exp": torch.exp, "sin": torch.sin, "sigmoid": torch.sigmoid, "tanh": torch.tanh, "square": torch.square}

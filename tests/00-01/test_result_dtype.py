@@ -150,6 +150,11 @@ def test_same_operands_call_after_call(student, gen):
                         where.append(f"{desc} under default {default}")
     finally:
         torch.set_default_dtype(saved)
+    expect(isinstance(got, dict) and not got.get("forbidden_calls"),
+           "result_dtype must build the promotion table itself (clause: without calling torch.result_type, "
+           "torch.promote_types or PyTorch's own promotion code, and without making or computing a tensor), but it "
+           f"called {got.get('forbidden_calls') if isinstance(got, dict) else got!r:.200}")
+    got = got["results"]
     expect(isinstance(got, list) and len(got) == len(want), f"result_dtype: the probe returned {got!r:.200}")
     wrong = [(w, g, d) for w, g, d in zip(want, got, where) if w not in HALF_COMPLEX and g != w]
     if wrong:
