@@ -352,6 +352,9 @@ def starved(res: Result) -> bool:
 def regrade_reason(first: Result) -> str:
     """Why ``first`` is graded again alone, for the feedback and the report."""
     found = next(x for x in first.incidents if x.get("kind") in incidents.GRADE_ALONE)
+    if found["kind"] == incidents.GRADER:
+        return (f"graded again with nothing beside it, because in its first grading the grader's own process "
+                f"failed before its hidden checks ran: {found['message']}")
     if found["kind"] == incidents.NO_KERNEL:
         return (f"graded again with nothing beside it, because in its first grading the notebook's kernel did "
                 f"not start or answer in time while the machine was loaded: {found['message']}")

@@ -24,7 +24,8 @@ from . import judge_records
 INTAKE, REPAIRED, KERNEL, JUDGE = "intake", "repaired", "kernel", "judge"
 STARVED = "starved"  # a time-out while the machine was overloaded: the batch grades it again alone
 NO_KERNEL = "no kernel"  # the kernel did not start or answer in time, before any cell ran: graded again alone
-GRADE_ALONE = (STARVED, NO_KERNEL)  # the grader's load, not the submission: the batch grades it again alone
+GRADER = "grader"  # the grading process itself raised before the judge ran (not the submission): graded again alone
+GRADE_ALONE = (STARVED, NO_KERNEL, GRADER)  # the grader's load or its own fault: the batch grades it again alone
 REGRADED = "regraded"
 # Set by the batch for a grading again alone: why. The grading records it (REGRADED), so that the
 # feedback and the class report say so.

@@ -72,6 +72,7 @@ def _judge(path: str, assignment: str, student: str, timeout: float) -> Results:
                         use_server=True)
     except Exception as exc:  # reported as a grading error on every test cell, never a crash of the batch
         res = Results.failure(f"{type(exc).__name__}: {exc}")
+        res.grader_failed = True  # raised in this process, not by the judge: the batch grades it again alone
     finally:
         fstree.remove(os.path.dirname(path))
     res.judge_seconds = round(time.monotonic() - started, 3)
@@ -129,6 +130,9 @@ class JudgeHiddenChecks(NbGraderPreprocessor):
                              f"hidden checks could not run: {res.error} (regrade this submission)", self.log)
         for event in res.events:
             incidents.report(self.log, root, assignment, student, incidents.JUDGE, plain.one_line(event, 500))
+        if getattr(res, "grader_failed", False):  # seen once in CI: CPython's "AST constructor recursion depth
+            # mismatch" SystemError in the grading process after hostile submissions; a fresh process grades it
+            incidents.record(root, assignment, student, incidents.GRADER, plain.one_line(res.error, 500), self.log)
         for why in res.starved:  # the batch grades this submission again alone (course.grading.class_run.batch)
             incidents.record(root, assignment, student, incidents.STARVED, plain.one_line(why, 500), self.log)
         for cell, task_calls in calls:
