@@ -109,10 +109,11 @@ def run_suite(assignment: str, notebook, *, sandbox: str = "on", seed: int | Non
             except subprocess.TimeoutExpired:
                 return Results.failure(f"the hidden checks did not finish within {timeout:.0f} s")
             output, code = r.stdout + r.stderr, r.returncode
-        if code == COLLECTION_ERROR:  # a hidden test file that does not import: the course's fault, never a score
+        if code == COLLECTION_ERROR:  # a hidden test file that does not import (or a stop): never a score
             lines = output.strip().splitlines()
             named = [ln for ln in lines if ln.startswith(("ERROR ", "E "))][:6] or lines[-5:]
-            return Results.failure("the hidden checks could not be collected: " + " | ".join(named))
+            what = "could not be collected" if "during collection" in output else "were interrupted"
+            return Results.failure(f"the hidden checks {what}: " + " | ".join(named))
         if not out.exists() or code in BROKEN_SESSION:
             tail = output.strip().splitlines()[-5:]
             return Results.failure("the hidden-check runner failed: " + " | ".join(tail))

@@ -130,8 +130,8 @@ class JudgeHiddenChecks(NbGraderPreprocessor):
                              f"hidden checks could not run: {res.error} (regrade this submission)", self.log)
         for event in res.events:
             incidents.report(self.log, root, assignment, student, incidents.JUDGE, plain.one_line(event, 500))
-        if getattr(res, "grader_failed", False):  # seen once in CI: CPython's "AST constructor recursion depth
-            # mismatch" SystemError in the grading process after hostile submissions; a fresh process grades it
+        if getattr(res, "grader_failed", False):  # seen in CI: CPython's "AST constructor recursion depth mismatch"
+            # SystemError in the grading process after a batch of hostile submissions; a fresh process grades it
             incidents.record(root, assignment, student, incidents.GRADER, plain.one_line(res.error, 500), self.log)
         for why in res.starved:  # the batch grades this submission again alone (course.grading.class_run.batch)
             incidents.record(root, assignment, student, incidents.STARVED, plain.one_line(why, 500), self.log)
