@@ -951,7 +951,8 @@ def validation_run(ns, init, X, Y, Xv, Yv, val_batch, call_validate=False, eval_
         x, y = batch
         calls.append({"val": bool(x.shape[1] == Xv.shape[1] and x.dtype == Xv.dtype and
                                   any(torch.equal(x[0], r) for r in Xv)),
-                      "training": bool(m.training), "grad": bool(torch.is_grad_enabled())})
+                      "training": bool(m.training), "grad": bool(torch.is_grad_enabled()),
+                      "inference": bool(torch.is_inference_mode_enabled())})
         return F.mse_loss(m(x), y)
 
     t = Trainer(model, opt, DataLoader(TensorDataset(X, Y), batch_size=4), loss_fn,
@@ -1340,7 +1341,9 @@ def to_device_structure(ns, batch_kind, a, b, device="cpu"):
     model = nn.Linear(2, 1)
     t = Trainer(model, torch.optim.SGD(model.parameters(), lr=0.1), DataLoader(TensorDataset(b), batch_size=2),
                 _mse, device=device)
-    batch = {"x": a, "pair": (a, b), "items": [b, 3, "text"], "meta": {"id": 7, "mask": b > 0}, "name": "batch"}
+    # "meta" is a collections.defaultdict: a dict too (one cannot be rebuilt from (key, value) pairs by its type)
+    batch = {"x": a, "pair": (a, b), "items": [b, 3, "text"],
+             "meta": collections.defaultdict(list, {"id": 7, "mask": b > 0}), "name": "batch"}
     if batch_kind == "tensor":
         batch = a
     elif batch_kind == "tuple":
@@ -1463,7 +1466,8 @@ def hook_views(ns, init, X, Y, Xv, Yv, batch_size):
     model.eval()
     for p in model.parameters():
         p.grad = torch.ones_like(p)
-    views = {"fit_start": [], "step": [], "step_at": [], "val": []}
+    views = {"fit_start": [], "step": [], "step_at": [], "val": [], "step_grad_norm": [], "lr_set": []}
+    kept = []  # the metrics dicts on_validation_end received, read again after fit()
 
     class View(_callback_base(ns)):
         def on_fit_start(self, trainer):
@@ -1473,8 +1477,16 @@ def hook_views(ns, init, X, Y, Xv, Yv, batch_size):
         def on_before_optimizer_step(self, trainer):
             views["step"].append(float(trainer.last_grad_norm))
             views["step_at"].append(int(trainer.global_step))
+            grads = [p.grad.detach() for p in trainer.model.parameters() if p.grad is not None]
+            views["step_grad_norm"].append(  # the gradients this hook sees (the judge's own norm)
+                float(torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g) for g in grads])))
+                if grads else 0.0)
+            lr = 0.01 * (len(views["lr_set"]) + 2)  # a manual schedule set here, as a warm-up callback does
+            trainer.optimizer.param_groups[0]["lr"] = lr
+            views["lr_set"].append(lr)
 
         def on_validation_end(self, trainer, metrics):
+            kept.append(metrics)
             vh = list(trainer.val_history)
             views["val"].append({"training": bool(trainer.model.training),
                                  "metrics_arg": {str(k): float(v) for k, v in metrics.items()},
@@ -1485,9 +1497,21 @@ def hook_views(ns, init, X, Y, Xv, Yv, batch_size):
     t = Trainer(model, torch.optim.SGD(model.parameters(), lr=0.05), DataLoader(TensorDataset(X, Y),
                 batch_size=batch_size), _mse, val_loader=DataLoader(TensorDataset(Xv, Yv), batch_size=2),
                 callbacks=[View()], max_epochs=2, max_grad_norm=0.5)
-    t.fit()
+    # Judge the loop, not the clipping exercise (checked on its own): run with PyTorch's clipping.
+    own_clip = ns.get("clip_grad_norm")
+    ns["clip_grad_norm"] = lambda params, max_norm: torch.nn.utils.clip_grad_norm_(list(params), max_norm)
+    try:
+        t.fit()
+    finally:
+        if own_clip is None:
+            ns.pop("clip_grad_norm", None)
+        else:
+            ns["clip_grad_norm"] = own_clip
     return {"views": views, "grad_norms": [float(r["grad_norm"]) for r in t.history],
-            "logged_steps": [int(r["step"]) for r in t.history]}
+            "logged_steps": [int(r["step"]) for r in t.history],
+            "logged_lrs": [float(r["lr"]) for r in t.history],
+            "kept_after_fit": [{str(k): float(v) for k, v in m.items()} if isinstance(m, dict) else repr(m)[:80]
+                               for m in kept]}
 
 
 def backward_autocast_run(ns, precision):
@@ -1591,6 +1615,50 @@ def state_dict_keys_run(ns):
                       "rng", "sampler", "callbacks", "history")}
     err = capture_error(load_state, build(), ckpt)
     return {"keys": keys, "load_error": err}
+
+
+class _OtherStatefulSampler(torch.utils.data.Sampler):
+    """A stateful sampler that is not a ResumableRandomSampler (sequential; state: where the next pass starts)."""
+
+    def __init__(self, n):
+        self.n, self.start = n, 0
+
+    def __len__(self):
+        return self.n
+
+    def state_dict(self):
+        return {"start": int(self.start)}
+
+    def load_state_dict(self, state):
+        self.start = int(state["start"])
+
+    def __iter__(self):
+        start, self.start = self.start, 0
+        return iter(range(start, self.n))
+
+
+def other_sampler_state_run(ns, n, batch_size, start):
+    """trainer_state_dict of a Trainer whose loader's sampler is _OtherStatefulSampler at `start`, then
+    trainer_load_state_dict of it into a Trainer built the same way (its sampler at 0)."""
+    save_state, load_state, Trainer = get(ns, "trainer_state_dict"), get(ns, "trainer_load_state_dict"), get(ns, "Trainer")
+
+    def build():
+        torch.manual_seed(0)
+        model = nn.Linear(3, 1)
+        X, Y = torch.randn(n, 3), torch.randn(n, 1)
+        sampler = _OtherStatefulSampler(n)
+        return Trainer(model, torch.optim.SGD(model.parameters(), lr=0.1),
+                       DataLoader(TensorDataset(X, Y), batch_size=batch_size, sampler=sampler), _mse,
+                       max_epochs=1), sampler
+
+    t, sampler = build()
+    sampler.start = start
+    ckpt = save_state(t)
+    saved = ckpt.get("sampler", "missing") if isinstance(ckpt, dict) else "missing"
+    t2, sampler2 = build()
+    err = capture_error(load_state, t2, ckpt)
+    return {"saved": saved if saved is None or isinstance(saved, (dict, str)) else repr(saved)[:80],
+            "restored_start": int(sampler2.start), "load_error": err}
 
 
 def load_restores_rng_run(ns, cfg, seed):

@@ -203,6 +203,25 @@ def test_optional_checkpoint_keys_are_none(student):
                               f"{err['type']}: {err['message'][:200]}")
 
 
+def test_sampler_of_another_class_is_saved(student, gen):
+    """the checkpoint's "sampler" is the state_dict() of whatever sampler the loader has (not only a
+    ResumableRandomSampler), and trainer_load_state_dict loads it back"""
+    n, b = 8, 2
+    start = 2 * int(torch.randint(1, 4, (1,), generator=gen))
+    r = student.call("other_sampler_state_run", n=n, batch_size=b, start=start)
+    what = (f"a DataLoader whose sampler is another class with state_dict() / load_state_dict() (here "
+            f"{{'start': {start}}}, where its next pass starts)")
+    expect(r["saved"] == {"start": start}, f"{what}: trainer_state_dict(t)['sampler'] should be the sampler's "
+                                           f"state_dict() {{'start': {start}}}, got {r['saved']!r}; save it whenever "
+                                           f"the loader's sampler has a state_dict")
+    err = r["load_error"]
+    expect(not err["raised"], f"{what}: trainer_load_state_dict into a Trainer built the same way raised "
+                              f"{err['type']}: {err['message'][:200]}")
+    expect(r["restored_start"] == start, f"{what}: after trainer_load_state_dict the new sampler starts at "
+                                         f"{r['restored_start']}, expected {start}: load the state into any sampler "
+                                         f"that has load_state_dict")
+
+
 def test_load_restores_rngs_and_keeps_them_pending(student, gen):
     """trainer_load_state_dict restores the generators at once AND puts the snapshot in trainer._pending_rng"""
     cfg = {**BASE, "data_seed": int(torch.randint(0, 10**6, (1,), generator=gen)),

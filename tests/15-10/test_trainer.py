@@ -490,6 +490,9 @@ def test_validation(student, gen):
     expect(all(not c["training"] for c in val_calls),
            f"{what}: the model was in train() mode during validation; call model.eval() first")
     expect(all(not c["grad"] for c in val_calls), f"{what}: validation ran with gradients enabled; use torch.no_grad()")
+    expect(not any(c.get("inference", False) for c in val_calls),
+           f"{what}: validation ran under torch.inference_mode(); the text says torch.no_grad() (tensors made under "
+           f"inference mode, e.g. a cache a model builds on its first forward, cannot be used by autograd later)")
     expect(all(c["training"] for c in train_calls) and r["training_after"],
            f"{what}: after validation the model must be back in train() mode (training batches of epoch 1 saw "
            f"{sorted({c['training'] for c in train_calls})}, after fit: training={r['training_after']})")
@@ -642,8 +645,9 @@ def test_to_device_keeps_structure(student, gen):
         return list(g[1:]) == list(w[1:])
 
     expect(same(got, want), "Trainer(..., device='cpu').to_device({'x': t, 'pair': (t, u), 'items': [u, 3, 'text'], "
-                            "'meta': {'id': 7, 'mask': u > 0}, 'name': 'batch'}) should return the same structure "
-                            f"(tuples stay tuples, lists stay lists, non-tensors untouched); got {got}")
+                            "'meta': defaultdict(list, {'id': 7, 'mask': u > 0}), 'name': 'batch'}) should return the "
+                            "same structure (tuples stay tuples, lists stay lists, dicts (a defaultdict too) stay "
+                            f"dicts, non-tensors untouched); got {got}")
 
 
 def _same_shape(g, w):
@@ -677,8 +681,8 @@ def test_to_device_moves_every_tensor(student, gen, kind):
                                 "meta": ["dict", {"id": ["other", "int", "7"], "mask": t(b > 0)}],
                                 "name": ["other", "str", "'batch'"]}]}[kind]
     shown = {"tensor": "t", "tuple": "(t, [u, Pair(t, None)], 5), Pair a collections.namedtuple (a tuple too)",
-             "nested": "{'x': t, 'pair': (t, u), 'items': [u, 3, 'text'], 'meta': {'id': 7, 'mask': u > 0}, "
-                       "'name': 'batch'}"}[kind]
+             "nested": "{'x': t, 'pair': (t, u), 'items': [u, 3, 'text'], 'meta': defaultdict(list, {'id': 7, "
+                       "'mask': u > 0}), 'name': 'batch'}"}[kind]
     got = student.call("to_device_structure", batch_kind=kind, a=a, b=b, device="meta")
     expect(_same_shape(got, want), f"Trainer(..., device='meta').to_device({shown}) should return the same structure "
                                    f"with every tensor on trainer.device ('meta' here) and other values untouched; "
@@ -851,6 +855,48 @@ def test_on_validation_end_sees_stored_metrics_in_train_mode(student, gen):
         expect(v["val_history_len"] == i + 1 and last.get("val_loss") == v["metrics_arg"].get("val_loss"),
                f"{at} trainer.val_history had {v['val_history_len']} rows (last {last}), expected {i + 1} with this "
                f"validation's val_loss {v['metrics_arg'].get('val_loss')}: append the row before firing the hook")
+
+
+def test_before_step_hook_sees_clipped_gradients(student, gen):
+    """on_before_optimizer_step comes after the clipping: the gradients it sees have a global norm of at most
+    max_grad_norm"""
+    r, what = hook_run(student, gen)
+    seen, logged = r["views"]["step_grad_norm"], r["grad_norms"]
+    expect(len(seen) == r["judge_steps"], f"{what}: on_before_optimizer_step fired {len(seen)} times, expected "
+                                          f"{r['judge_steps']}")
+    for i, s in enumerate(seen):
+        before = f" (the step's logged norm before clipping: {logged[i]:.10g})" if i < len(logged) else ""
+        expect(s <= 0.5 * (1 + 1e-9), f"{what}: at step {i + 1}, the gradients on_before_optimizer_step saw had a "
+                                      f"global L2 norm of {s:.10g}{before}, expected at most max_grad_norm = 0.5: the "
+                                      f"lifecycle is unscale, measure, clip, THEN on_before_optimizer_step")
+
+
+def test_lr_set_before_the_step_is_logged(student, gen):
+    """a learning rate a callback sets in on_before_optimizer_step (a manual warm-up) is the one that step uses: it
+    is the "lr" logged for that step"""
+    r, what = hook_run(student, gen)
+    lr_set, logged = r["views"]["lr_set"], r["logged_lrs"]
+    expect(len(logged) == len(lr_set) == r["judge_steps"],
+           f"{what}: expected {r['judge_steps']} logged steps and as many on_before_optimizer_step calls, got "
+           f"{len(logged)} and {len(lr_set)}")
+    for i, (want, got) in enumerate(zip(lr_set, logged)):
+        expect(got == want, f"{what}, the callback setting optimizer.param_groups[0]['lr'] = {want:g} in "
+                            f"on_before_optimizer_step of step {i + 1}: the step logged lr {got!r}, expected {want:g}, "
+                            f"the lr used for this step (read it after on_before_optimizer_step, before the scheduler "
+                            f"steps)")
+
+
+def test_each_validation_has_its_own_metrics(student, gen):
+    """each validation stores and passes a new metrics dict: the one on_validation_end got in epoch 0 still holds
+    epoch 0's val_loss after the run"""
+    r, what = hook_run(student, gen)
+    vals, kept = r["views"]["val"], r["kept_after_fit"]
+    expect(len(vals) == len(kept) == 2, f"{what}: on_validation_end fired {len(kept)} times, expected 2")
+    for i, (v, k) in enumerate(zip(vals, kept)):
+        expect(k == v["metrics_arg"], f"{what}: the metrics dict on_validation_end received in epoch {i} was "
+                                      f"{v['metrics_arg']} then, and {k} after fit(): validate() builds "
+                                      f"metrics = {{'val_loss': value}} anew each time (store it, pass it, return it), "
+                                      f"it does not update one dict kept across validations")
 
 
 @pytest.mark.parametrize("precision", ["bf16", "fp16"])

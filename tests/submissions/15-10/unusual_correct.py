@@ -1,7 +1,8 @@
 """Correct answers written quite differently from the reference, for every task. All must pass.
 
-clipping: one flat vector of all gradients, torch._foreach_mul_; sampler: NumPy's PCG64 permutation with a
-different state layout and a make_loader built on batch_sampler=; rng: raw NumPy state (a NumPy array in the
+clipping: one flat vector of all gradients, torch._foreach_mul_; sampler: torch.randperm with a private generator
+seeded from NumPy's SeedSequence of (seed, epoch) (round 26: it was NumPy's own PCG64 permutation, which breaks
+"call torch.randperm with it" and raises for a negative seed), a different state layout and a make_loader built on batch_sampler=; rng: raw NumPy state (a NumPy array in the
 checkpoint); callbacks: torch.lerp-based EMA and a counter-free early stopping; checkpoint: fixed temp name +
 os.rename; Trainer: a different loop structure that looks the sampler up through batch_sampler, groups
 batches itself and restores the RNGs at load and again when the epoch's iterator exists; resume: a nested checkpoint layout.
@@ -31,7 +32,10 @@ CELLS = {
         return self.num_samples
 
     def permutation(self, epoch):
-        return [int(i) for i in np.random.default_rng([self.seed, int(epoch)]).permutation(self.num_samples)]
+        # the private generator's seed comes from NumPy's SeedSequence of (seed mod 2**64, epoch): any int seed
+        key = int(np.random.SeedSequence([self.seed % 2**64, int(epoch)]).generate_state(1, np.uint64)[0])
+        g = torch.Generator().manual_seed(key)
+        return torch.randperm(self.num_samples, generator=g).tolist()
 
     def set_epoch(self, epoch):
         if self._state["e"] != epoch:
