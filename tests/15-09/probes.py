@@ -628,9 +628,14 @@ def zoo_model(seed):
     return nn.Sequential(nn.Linear(6, 8), nn.Tanh(), nn.Linear(8, 3))
 
 
-def zoo_train(ns, state, batches, lr, stale=None):
+def zoo_train(ns, state, batches, lr, stale=None, frozen=()):
+    """fixed_train on zoo_model with ``state``; the parameters named in ``frozen`` do not require a gradient (a frozen
+    layer: backward gives them none, .grad stays None)."""
     model = zoo_model(0)
     model.load_state_dict(state)
+    for name, p in model.named_parameters():
+        if name in frozen:
+            p.requires_grad_(False)
     for p, g in zip(model.parameters(), stale or []):
         p.grad = g.clone()  # what an earlier backward left behind
     losses = get(ns, "fixed_train")(model, [(x, y) for x, y in batches], lr)
@@ -757,6 +762,7 @@ def zoo_predict_spec(ns, spec, x, start_training, flip=None):
 # ---------------------------------------------------------------- leaks
 STEP_DIMS = {"a": 2, "b": 3, "vr": 7, "vc": 6, "p": 9}  # the sizes below; the judge draws others per student
 CYCLE_ROWS = 11  # the (11, i + 30) tensor each step leaves in a garbage reference cycle
+HOLDER_ROWS = 13  # the (13, i + 50) tensor each step keeps in a self-referencing holder, replacing the previous one
 
 
 def make_step(store, dims=None):
@@ -772,6 +778,9 @@ def make_step(store, dims=None):
     - appends a new nn.Parameter of shape (i + 1, p) (a leak of a Tensor subclass);
     - leaves a (CYCLE_ROWS, i + 30) tensor in a dict that refers to itself, dropped at once: garbage that only
       gc.collect() frees (not a leak; a finder that does not collect first blames it);
+    - keeps its latest (HOLDER_ROWS, i + 50) tensor in a dict that refers to itself (and in store), replacing both on
+      the next call: the replaced holder is garbage that only gc.collect() frees (not a leak; a finder that collects
+      before each call but not after the last one blames the tensor of iteration n - 1);
     - returns a detached copy of its loss, a () tensor that nothing else refers to (not a leak).
     It also notes in ``store["held"]`` each iteration where the 'latest' tensor it just replaced is still alive,
     and in ``store["held_returned"]`` each iteration that starts with the tensor the previous call returned still
@@ -785,6 +794,14 @@ def make_step(store, dims=None):
     def step():
         counter["i"] += 1
         i = counter["i"]
+        # the holder's tensor is also held by store itself (until the next call replaces both): reached straight from
+        # store, the collection does not move it behind the 'latest' tensor below, which must stay the last survivor
+        # that gc.get_objects() lists
+        store["holder_t"] = torch.randn(HOLDER_ROWS, i + 50)
+        holder = {"t": store["holder_t"]}
+        holder["self"] = holder
+        store["holder"] = holder  # the previous holder (and its tensor) is now garbage in a reference cycle
+        del holder
         if "returned" in store and store["returned"]() is not None:  # only the finder can still refer to it
             store["held_returned"].append(i)
         store["history"].append(torch.full((i + 1, d["a"]), float(i)))

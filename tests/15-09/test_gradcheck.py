@@ -159,7 +159,8 @@ def describe(c):
     elif fam == "wave":
         wrong, what = [], f"sin({d[0]:.4g} x)"
     else:
-        wrong, what = [], "3x, whose central differences are exact (every entry has |analytic - numeric| = 0)"
+        wrong, what = [], ("3x" if "1e5" in c["note"] else
+                           "3x, whose central differences are exact (every entry has |analytic - numeric| = 0)")
     kind = "function" if fam in ("linear", "view", "ignores", "sqrt", "linear32", "wave") else "Function"
     text = (f"a {kind} {what}{c['note']} whose " + " and whose ".join(wrong)) if wrong else \
         f"a correct {kind} {what}{c['note']}"
@@ -201,7 +202,10 @@ def expect_verdict(student, c, kwargs=None, want=None, stale=None, clause=""):
 # ------------------------------------------------------------------ numeric_jacobian
 # default_eps: a numeric_jacobian whose default step is not the text's eps=1e-6 (1e-4, "more robust") differs from
 # the central difference at 1e-6 by the eps**2 term, which only a function with a large third derivative shows
-@pytest.mark.parametrize("case_name", ["smooth", "mix", "big_exp", "float32_out", "default_eps"])
+# large_x: at x of 1e5 to 1e6 the step really taken, (x + eps) - (x - eps) rounded in float64, differs from 2·eps by
+# about 1e-5 relative; the text (and gradcheck) divides by 2·eps, a numeric_jacobian dividing by the rounded step
+# ("Numerical Recipes" style) is off by that much in every column
+@pytest.mark.parametrize("case_name", ["smooth", "mix", "big_exp", "float32_out", "default_eps", "large_x"])
 def test_numeric_jacobian_is_central_difference(student, gen, case_name):
     """numeric_jacobian returns float64 (out.numel(), inp.numel()) central differences per input (eps=1e-6 when
     it is not given)"""
@@ -216,6 +220,10 @@ def test_numeric_jacobian_is_central_difference(student, gen, case_name):
     elif case_name == "float32_out":  # the Jacobian is float64 whatever dtype fn returns
         c, eps = case("linear32", [0.0], [torch.randint(-512, 512, (5,), generator=gen).to(torch.float64) / 256],
                       note=" at x on a grid of 1/256"), 2.0 ** -10
+    elif case_name == "large_x":  # (f(x + eps) - f(x - eps)) / (2·eps), not / ((x + eps) - (x - eps))
+        c, eps = case("linear", [0.0], [(torch.rand(5, generator=gen, dtype=torch.float64) * 9 + 1) * 1e5],
+                      note=" at x in [1e5, 1e6) (there (x + eps) - (x - eps) rounds to a step that is not 2·eps: the "
+                           "text divides by 2·eps, as gradcheck does)"), 1e-6
     else:
         c, eps = case("exp", [0.0], [torch.rand(5, generator=gen, dtype=torch.float64) + 1.0],
                       note=" at x in [1, 2)"), 1e-3

@@ -20,7 +20,8 @@ _CACHE = {}
 def draw_step(course_seed):
     """The number of iterations and the step's sizes, drawn per student (shared by the task's checks: one
     find_leaks call serves them all). The ranges keep each family's shapes apart from the others' and from
-    the tensors that are not leaks ((3, 3), (5, 5), (6,), (3, 4), (3,), (8, 4), (4, i + 20), (11, i + 30))."""
+    the tensors that are not leaks ((3, 3), (5, 5), (6,), (3, 4), (3,), (8, 4), (4, i + 20), (11, i + 30),
+    (13, i + 50))."""
     gen = torch.Generator().manual_seed((int(course_seed) + zlib.crc32(b"leaks")) % 2**31)
     pick = lambda lo, hi: int(torch.randint(lo, hi + 1, (1,), generator=gen))  # noqa: E731
     dims = {"a": [2, 6, 7, 8][pick(0, 3)], "b": pick(2, 10), "vr": pick(7, 10), "vc": pick(17, 28), "p": pick(30, 40)}
@@ -33,8 +34,9 @@ def step_text(d):
             f"keeps its () loss tensors, replaces a (4, i + 20) 'latest' tensor, creates (5, 5) and (6,) state on the "
             f"first call, keeps a (3, 3) tensor created before the first call, appends a new (i + 1, {d['p']}) "
             f"nn.Parameter, and drops a ({PROBES['CYCLE_ROWS']}, i + 30) tensor held only by a dict that refers to "
-            f"itself (garbage in a reference cycle; the collector runs only when called), and returns a detached copy of "
-            f"its loss")
+            f"itself (garbage in a reference cycle; the collector runs only when called), keeps its latest "
+            f"({PROBES['HOLDER_ROWS']}, i + 50) tensor in a dict that refers to itself and replaces that holder on the "
+            f"next call (the replaced one is garbage in a reference cycle), and returns a detached copy of its loss")
 
 
 @functools.lru_cache(maxsize=None)  # deterministic (shapes only): computed once per judge process and sizes
@@ -134,6 +136,12 @@ def test_blames_nothing_else(student, course_seed):
     cyclic = [s for s in extra if isinstance(s, list) and len(s) == 2 and s[0] == PROBES["CYCLE_ROWS"]]
     note = (f" ({[tuple(s) for s in cyclic]}: garbage in reference cycles, freed by gc.collect(), which the text "
             f"runs after each call)") if cyclic else ""
+    # holder: a finder that runs gc.collect() before each call of step but not after the last one still sees the
+    # tensor of iteration n - 1, whose holder the last call replaced (garbage in a reference cycle, not yet collected)
+    held = [s for s in extra if isinstance(s, list) and len(s) == 2 and s[0] == PROBES["HOLDER_ROWS"]]
+    note += (f" ({[tuple(s) for s in held]}: the tensor of a self-referencing holder that the last call of step "
+             f"replaced, garbage that only gc.collect() frees; the text runs gc.collect() after each call, the last "
+             f"one included, before telling which tensors are still alive)") if held else ""
     expect(not extra, f"{what} also returned {[tuple(s) if isinstance(s, list) else s for s in extra]}: those "
                       f"tensors were not born in iterations 2 to {n - 1}, or are not alive at the end{note}")
     expect(sorted(r["items"]) == want, f"{what} returned {[tuple(s) for s in sorted(r['items'])]}, expected "

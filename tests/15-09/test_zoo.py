@@ -7,7 +7,8 @@ import torch
 import torch.nn.functional as F
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from course.judge.expect import expect, expect_close, expect_equal
+from course.judge.adapter import StudentError
+from course.judge.expect import expect, expect_close, expect_equal, fail
 from course.judge.strategies import build_model, model_specs
 
 PROBES = runpy.run_path(str(Path(__file__).with_name("probes.py")))
@@ -111,13 +112,37 @@ def test_add_positions_values(student, gen, dtype):
     expect_close(got, want, f"fixed_add_positions(x) for x of shape (2, {seq}, 4)", atol=tol, rtol=tol)
 
 
+# long: arange(0, 1, 1 / seq) (positions by a float step) has ceil(1 / (1 / seq)) elements, and 1 / (1 / seq) rounds
+# above seq for seq = 49, 98, 103, 107, 196, 197, ...: seq + 1 positions, which do not broadcast against x
+def test_add_positions_long_sequence(student, gen):
+    """fixed_add_positions on longer sequences adds k / seq at each of the seq positions"""
+    seq = [49, 98, 103, 107, 196, 197][int(torch.randint(0, 6, (1,), generator=gen))]
+    dtype = [torch.float32, torch.float64][int(torch.randint(0, 2, (1,), generator=gen))]
+    x = torch.randn(2, 3, seq, generator=gen, dtype=dtype).transpose(1, 2)  # (2, seq, 3), non-contiguous
+    what = f"fixed_add_positions(x) for a {dtype} x of shape (2, {seq}, 3)"
+    try:
+        r = student.call("zoo_positions_values", x=x)
+    except StudentError as e:  # the submission's own error (a broadcast of seq + 1 positions) is the finding
+        fail(f"{what}: {e}; expected x + k / seq for k = 0 .. {seq - 1}, {seq} positions (the text: 'returns "
+             f"x + k / seq at position k')")
+    got = r["out"]
+    want = x + (torch.arange(seq, dtype=torch.float64) / seq).to(dtype).view(seq, 1)
+    expect(isinstance(got, torch.Tensor) and tuple(got.shape) == (2, seq, 3),
+           f"{what} returned {getattr(got, 'shape', type(got).__name__)}, expected shape (2, {seq}, 3)")
+    tol = 1e-12 if dtype == torch.float64 else 1e-6
+    expect_close(got, want, what, atol=tol, rtol=tol)
+
+
 def train_batches(gen, n):
     return [(torch.randn(5, 6, generator=gen), torch.randint(0, 3, (5,), generator=gen)) for _ in range(n)]
 
 
-def judge_train(state, batches, lr):
+def judge_train(state, batches, lr, frozen=()):
     model = PROBES["zoo_model"](0)
     model.load_state_dict(state)
+    for name, p in model.named_parameters():
+        if name in frozen:
+            p.requires_grad_(False)
     opt = torch.optim.SGD(model.parameters(), lr=lr)
     losses = []
     for xb, yb in batches:
@@ -163,6 +188,29 @@ def test_train_large_gradient_is_not_clipped(student, gen):
                      f"first batch's gradient has norm {norm:.4g} (inputs of size ~1e4, first-layer weights ~1e-4): "
                      f"'one plain SGD step (torch.optim.SGD(model.parameters(), lr=lr)) per batch on the "
                      f"cross-entropy of that batch alone' takes the whole gradient, unclipped", atol=1e-6, rtol=1e-5)
+
+
+# a step written by hand (p -= lr * p.grad for every parameter) is torch.optim.SGD's step, except that SGD skips a
+# parameter whose .grad is None: a frozen layer's parameters (or any the forward pass does not use) get no gradient,
+# and the hand-written step raises TypeError on them
+def test_train_with_a_frozen_layer(student, gen):
+    """fixed_train on a model whose first layer is frozen (requires_grad False: its parameters get no gradient) takes
+    SGD's step, which leaves them alone and updates the others"""
+    state = PROBES["zoo_model"](int(torch.randint(0, 10_000, (1,), generator=gen))).state_dict()
+    batches = train_batches(gen, 3)
+    frozen = ["0.weight", "0.bias"]
+    what = ("fixed_train(model, 3 batches, lr=0.5) for a model whose first Linear is frozen "
+            "(model[0].requires_grad_(False): after backward its parameters' .grad is None)")
+    try:
+        r = student.call("zoo_train", state=state, batches=batches, lr=0.5, frozen=frozen)
+    except StudentError as e:  # the submission's own error (TypeError from p.grad None) is the finding
+        fail(f"{what}: {e}; expected torch.optim.SGD's plain step, which skips a parameter whose .grad is None (the "
+             f"text: 'runs one plain SGD step (torch.optim.SGD(model.parameters(), lr=lr)) per batch')")
+    want_losses, want_state = judge_train(state, batches, 0.5, frozen)
+    for name, w in want_state.items():
+        expect_close(r["state"][name], w, f"parameter '{name}' after {what}", atol=1e-6, rtol=1e-5)
+    expect_close(torch.tensor([v if v is not None else float("nan") for v in r["values"]], dtype=torch.float64),
+                 torch.tensor(want_losses, dtype=torch.float64), f"the losses of {what}", atol=1e-6, rtol=1e-5)
 
 
 def test_train_returns_float_losses(student, gen):
