@@ -288,7 +288,8 @@ if run_demos():
 # * `register_ema()` registers the operator `c1601::ema_` with `torch.library.custom_op`, with arguments `avg`
 #   (a tensor), `x` (a tensor) and `decay` (a float), and returns it (the `CustomOpDef`).
 # * `ema_(avg, x, decay)` updates `avg` in place to `decay * avg + (1 - decay) * x`, for float32 and
-#   float64 tensors, `x` of `avg`'s shape or broadcasting to it, `avg` contiguous or not, and returns `None`.
+#   float64 tensors whose difference `x - avg` stays finite, `x` of `avg`'s shape or broadcasting to it, `avg`
+#   contiguous or not, and returns `None`.
 #   With `decay = 0` `avg` becomes `x`, and with `decay = 1` it stays as it was, even for an `avg` many orders
 #   of magnitude larger or smaller than `x`.
 # * Every tensor it creates is on `avg`'s device, so it runs on a GPU as on the CPU.

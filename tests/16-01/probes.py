@@ -94,8 +94,12 @@ def clip_kernel_device(ns, cases, limit):
                     x.copy_(real)
                 outs.append(_meta(fn(x, limit)))
             return outs
+        # and one for every device: a device the registration does not name (an XPU, an MPS GPU, a PrivateUse1
+        # backend) reaches a kernel too (device_types=("cpu", "cuda") leaves them none)
+        others = {k: torch._C._dispatch_has_computed_kernel_for_dispatch_key("c1601::smooth_clip", k)
+                  for k in ("XPU", "MPS", "PrivateUse1")}
         outs, home = stand_in_device(run)
-        return {"outs": outs, "home": home, "cuda_kernel": cuda,
+        return {"outs": outs, "home": home, "cuda_kernel": cuda, "other_devices": others,
                 "kernels_for": sorted("every device" if k is None else str(k) for k in fns)}
     return _errors(go)
 
@@ -370,9 +374,9 @@ def fused_two_ps(ns, x, ps, seeds, v):
     return _errors(go)
 
 
-def fused_op(ns, x, keep, p, layout="contiguous", keep_layout=None):
+def fused_op(ns, x, keep, p, layout="contiguous", keep_layout=None, v=None):
     """torch.ops.c1601.gelu_dropout_op(x, keep, p) on x laid out as layout and keep as keep_layout (default: the
-    same), and under FakeTensorMode."""
+    same), and under FakeTensorMode; with v, also the gradient of <v, op(x', keep, p)> for a copy x' of x."""
     def go():
         xin, kin = relayout(x, layout), relayout(keep, keep_layout or layout)
         xb, kb = xin.clone(), kin.clone()
@@ -382,7 +386,14 @@ def fused_op(ns, x, keep, p, layout="contiguous", keep_layout=None):
             fx = mode.from_tensor(xin)
             fout = _op("gelu_dropout_op")(fx, mode.from_tensor(kin), p)
             fake = {"meta": _meta(fout), "fake": type(fout).__name__ == "FakeTensor", "is_input": fout is fx}
-        return {"out": _tensor(out), "meta": _meta(out), "in_meta": _meta(xin), "fake": fake, "changed": changed}
+        res = {"out": _tensor(out), "meta": _meta(out), "in_meta": _meta(xin), "fake": fake, "changed": changed}
+        if v is not None:
+            xg = xin.detach().clone().requires_grad_(True)
+            outg = _op("gelu_dropout_op")(xg, kin, p)
+            if not isinstance(outg, torch.Tensor) or outg.grad_fn is None:
+                return {**res, "error": "the operator's output has no grad_fn: no autograd formula ran"}
+            res["grad"] = _tensor(torch.autograd.grad(outg, xg, v)[0])
+        return res
     return _errors(go)
 
 

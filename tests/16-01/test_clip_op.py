@@ -171,6 +171,11 @@ def test_kernel_on_x_device(student, gen):
     expect(res.get("cuda_kernel"), f"c1601::smooth_clip has no kernel for CUDA tensors: its kernel is registered "
            f"for {res.get('kernels_for')} only, so smooth_clip(x, {limit}) on a GPU raises NotImplementedError (the "
            f"text: one kernel for every device, torch.library.custom_op without device_types)")
+    missing = sorted(k for k, has in res.get("other_devices", {}).items() if not has)
+    expect(not missing, f"c1601::smooth_clip has no kernel for {missing} tensors: its kernel is registered for "
+           f"{res.get('kernels_for')} only, so on such a device smooth_clip raises NotImplementedError (the text: one "
+           f"kernel for every device, torch.library.custom_op without device_types; naming the devices, "
+           f"device_types=('cpu', 'cuda') included, leaves every other device without one)")
     home = res["home"]
     where = "the meta device" if home == "meta" else "the CPU, with meta as the default device"
     for (shape, layout), meta in zip(cases, res["outs"]):

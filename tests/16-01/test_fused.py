@@ -247,15 +247,21 @@ def test_operator_large_inputs(student, gen, dtype):
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=["f32", "f64"])
 def test_operator_p_zero(student, gen, dtype):
     """torch.ops.c1601.gelu_dropout_op(x, keep, 0.0) is gelu(x) * keep: with p == 0 the operator still zeroes the
-    elements where keep is false (only gelu_dropout passes an all-true mask at p == 0)"""
+    elements where keep is false, in value and in gradient (only gelu_dropout passes an all-true mask at p == 0)"""
     x = (2 * torch.randn(4, 5, generator=gen, dtype=f64)).to(dtype)
+    v = torch.randn(4, 5, generator=gen, dtype=f64).to(dtype)
     keep = torch.rand(4, 5, generator=gen) >= 0.5
     keep[0, 0], keep[0, 1] = False, True
     what = f"torch.ops.c1601.gelu_dropout_op(x, keep, 0.0) for {dtype} x (4, 5), keep false at {int((~keep).sum())} elements"
-    res = student.call("fused_op", x=x, keep=keep, p=0.0)
+    res = student.call("fused_op", x=x, keep=keep, p=0.0, v=v)
     expect("error" not in res, f"{what} raised {res.get('error')}")
     expect_close(res["out"], F.gelu(x.to(f64), approximate="tanh") * keep, f"{what} (the text: the operator returns "
                  f"gelu(x) * keep / (1 - p), p == 0 included: 0 where keep is false, not gelu(x))", **TOL[dtype])
+    xr = x.clone().requires_grad_(True)
+    grad = torch.autograd.grad(F.gelu(xr, approximate="tanh") * keep, xr, v)[0]
+    expect_close(res["grad"], grad, f"the gradient of <v, {what}> (the text: the autograd formula gives x the gradient "
+                 f"grad * keep / (1 - p) * gelu'(x), p == 0 included: 0 where keep is false, not grad * gelu'(x))",
+                 **TOL[dtype])
 
 
 @pytest.mark.parametrize("p,with_generator", [(0.3, True), (0.3, False), (0.0, False)],

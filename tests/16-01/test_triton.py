@@ -94,14 +94,18 @@ def test_each_call_a_new_tensor(student, gen):
 def test_large_inputs(student, gen, dtype):
     """the result equals F.gelu(x, approximate='tanh') * keep / (1 - p) for large inputs too (GELU is x far to the
     right and 0 far to the left): a tanh that overflows gives nan there; near the dtype's largest value a dropped
-    element is 0 even where gelu(x) / (1 - p) overflows"""
-    p = 0.25
+    element is 0 even where gelu(x) / (1 - p) overflows, and a kept one far to the left is 0 even where x / (1 - p)
+    overflows"""
+    p = 0.75  # scale 4: (0.5 * scale) * x overflows too at -0.6 * big (with scale 4/3 only x * scale did)
     mag = torch.logspace(0, 4, 24, dtype=f64) * (1 + 0.1 * torch.rand(24, generator=gen, dtype=f64))
-    # "0 where keep is false": gelu(x) * scale is inf for the first, and inf * 0 would be nan
+    # "0 where keep is false": gelu(x) * scale is inf for the first, and inf * 0 would be nan; the kept ones far to
+    # the left: gelu(-0.9 * big) * scale is -0, while (x * scale) * 0.5 * (1 + tanh u) is -inf * 0 = nan
     big = torch.finfo(dtype).max
-    x = torch.cat([mag, -mag, torch.tensor([0.9 * big, -0.9 * big, 0.6 * big, -0.6 * big], dtype=f64)]).to(dtype)
-    keep = torch.cat([torch.rand(48, generator=gen) >= p, torch.tensor([False, False, True, True])])
-    what = f"{FN}(x, keep, {p}) for {dtype} x with |x| from 1 to 1e4 and 0.6 and 0.9 times the largest {dtype}"
+    x = torch.cat([mag, -mag, torch.tensor([0.9 * big, -0.9 * big, 0.6 * big, -0.6 * big, 0.9 * big, -0.9 * big],
+                                           dtype=f64)]).to(dtype)
+    keep = torch.cat([torch.rand(48, generator=gen) >= p, torch.tensor([False, False, True, True, True, True])])
+    what = (f"{FN}(x, keep, {p}) for {dtype} x with |x| from 1 to 1e4 and 0.6 and 0.9 times the largest {dtype}, "
+            f"kept and dropped (the text: any finite values, large ones included)")
     res = student.call("triton_interpreted", x=x, keep=keep, p=p, block=32)
     expect("error" not in res, f"{what} raised {res.get('error')}")
     expect_close(res["out"], reference(x, keep, p), what, **TOL[dtype])
