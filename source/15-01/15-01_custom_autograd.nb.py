@@ -158,7 +158,10 @@ print("reference:    ", F.softplus(xs).detach(), torch.sigmoid(xs).detach())
 #
 # Implement a Function with the stable forward above and a backward that returns
 # `grad_out * sigmoid(x)`. It must match `F.softplus` (with `beta=1`) for float32 and float64 inputs
-# anywhere from -1000 to 1000, with finite gradients everywhere.
+# anywhere from -1000 to 1000, with finite gradients everywhere. Keep the tensors `backward` reads with
+# `ctx.save_for_backward`, not as attributes of `ctx`: an in-place change of a saved tensor between forward and
+# backward then makes `backward` raise (as `F.softplus` does) instead of silently returning the gradient of the
+# changed values.
 
 # %% [solution] id=softplus_impl
 class StableSoftplus(torch.autograd.Function):

@@ -143,6 +143,21 @@ def modify_saved_then_backward(ns, name, inputs, extra=(), which=None):
     return capture_error(lambda: out.sum().backward())
 
 
+def modify_input_then_vjp(ns, name, inputs, v, extra=()):
+    """Change each input in place (+ 1.0) between forward and backward, then the gradients of <v, out> with respect
+    to the leaves the inputs were copied from: how backward raised (save_for_backward version-checks what it
+    keeps), or the gradients it returned instead."""
+    xs = [x.detach().clone().requires_grad_(True) for x in inputs]
+    leaves = [x * 1 for x in xs]  # non-leaf copies, so in-place changes are allowed
+    out = get(ns, name).apply(*leaves, *extra)
+    with torch.no_grad():
+        for t in leaves:
+            t.add_(1.0)
+    got = []
+    err = capture_error(lambda: got.extend(torch.autograd.grad(out, xs, v.to(out.dtype), allow_unused=True)))
+    return {"error": err, "grads": None if err["raised"] else got}
+
+
 def two_nodes_vjp(ns, name, first, second, v):
     """Two nodes of name.apply built one after the other (first = (inputs, extra), second likewise), then one
     backward through both: <v[0], out0> + <v[1], out1>. Each node's outputs and its inputs' gradients."""
@@ -325,6 +340,45 @@ def capture_interrupted(ns, state, names):
     return {"error": err, "hooks_left": _hook_counts(model)}
 
 
+def make_outer_conv(seed: int) -> nn.Module:
+    """The first layer of capture_nested's outer model: one 3x3 convolution, 1 channel in and out."""
+    torch.manual_seed(seed)
+    return nn.Conv2d(1, 1, 3, padding=1)
+
+
+class _Tap(nn.Module):
+    """A layer whose forward itself calls capture_activations on an inner model (as a feature extractor or a
+    perceptual loss inside a model does), keeps what that call returned, and passes its input on unchanged."""
+
+    def __init__(self, inner, names, fn):
+        super().__init__()
+        self.inner = inner
+        self.names = names
+        self.fn = fn
+        self.got = None
+
+    def forward(self, x):
+        self.got = self.fn(self.inner, list(self.names), x)
+        return x
+
+
+def capture_nested(ns, state, outer_seed, names, inner_names, x):
+    """capture_activations(outer, names, x) where outer = Sequential(conv, tap, Tanh) and the tap's forward calls
+    capture_activations(inner, inner_names, conv(x)) on the probe's net (from ``state``) while the outer call runs:
+    what each call returned."""
+    inner = make_net(0)
+    inner.load_state_dict(state)
+    inner.eval()
+    fn = get(ns, "capture_activations")
+    tap = _Tap(inner, inner_names, fn)
+    outer = nn.Sequential(make_outer_conv(outer_seed), tap, nn.Tanh()).eval()
+    acts = fn(outer, list(names), x)
+    if not isinstance(acts, dict) or not isinstance(tap.got, dict):
+        raise TypeError(f"capture_activations should return a dict, got {type(acts).__name__} and "
+                        f"{type(tap.got).__name__}")
+    return {"outer": {str(k): v for k, v in acts.items()}, "inner": {str(k): v for k, v in tap.got.items()}}
+
+
 def capture_unknown(ns, state, names=("0", "no_such_layer")):
     """capture_activations asked for names the model has no submodule of: how it raised, the hooks left and how
     often the model ran."""
@@ -380,6 +434,27 @@ def clipped_two_models(ns, state, max_norms, batches):
     for model, (xb, scale) in zip(models, batches):
         (model(xb).pow(2).sum() * scale).backward()
     return [{n: p.grad for n, p in model.named_parameters()} for model in models]
+
+
+def clipped_attached_twice(ns, state, max_norms, batches):
+    """One model, attach_grad_clipping(model, max_norms[0]) and then attach_grad_clipping(model, max_norms[1]):
+    the grads after one backward per batch with both calls' hooks on ("both"), and again from no gradient after the
+    second call's handles are removed ("first_only")."""
+    model = nn.Sequential(nn.Linear(6, 5), nn.Tanh(), nn.Linear(5, 1))
+    model.load_state_dict(state)
+    get(ns, "attach_grad_clipping")(model, max_norms[0])
+    second = get(ns, "attach_grad_clipping")(model, max_norms[1])
+    res = {}
+    for key in ("both", "first_only"):
+        if key == "first_only":
+            for h in second:
+                h.remove()
+        for p in model.parameters():
+            p.grad = None
+        for xb, scale in batches:
+            (model(xb).pow(2).sum() * scale).backward()
+        res[key] = {n: p.grad for n, p in model.named_parameters()}
+    return res
 
 
 def clipped_given(ns, grads, max_norm):

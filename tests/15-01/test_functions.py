@@ -365,6 +365,26 @@ def test_softplus_nodes_keep_their_own_input(student, gen):
                      f"class or in a global)", atol=1e-10, rtol=1e-8)
 
 
+@pytest.mark.task("softplus", weight=0.1)  # its right answer is mostly a constant ("raised X"): worth little
+def test_softplus_inplace_change_of_input(student, gen):
+    """StableSoftplus: x changed in place between forward and backward makes backward raise (x kept with
+    ctx.save_for_backward, as F.softplus does), or leaves the gradient that of the x forward saw; never the
+    gradient of the changed x (x kept as an attribute of ctx)"""
+    x = rand(gen, 6)
+    v = torch.randn(6, generator=gen, dtype=f64)
+    r = student.call("modify_input_then_vjp", name="StableSoftplus", inputs=[x], v=v)
+    what = ("h = x * 1; y = StableSoftplus.apply(h); h.add_(1.0); then the gradient of <v, y> for x (F.softplus "
+            "raises there: it keeps its input with save_for_backward, which version-checks it)")
+    if r["error"]["raised"]:
+        expect_raises(r["error"], "RuntimeError", what, match="inplace")
+        return
+    expect(isinstance(r["grads"], list) and len(r["grads"]) == 1, f"{what}: expected one gradient back, got "
+                                                                  f"{r['grads']!r}")
+    expect_close(r["grads"][0], v * torch.sigmoid(x.detach()), f"{what}: backward returned a gradient of the "
+                 f"changed values instead of raising (keep x with ctx.save_for_backward, not as an attribute of ctx, "
+                 f"so that an in-place change is detected)", atol=1e-10, rtol=1e-8)
+
+
 # ------------------------------------------------------------------ LogCosh
 def _logcosh(x):
     return x + torch.nn.functional.softplus(-2 * x) - math.log(2.0)  # log(cosh(x)), stable

@@ -280,6 +280,30 @@ def test_capture_results_stay_apart(student, gen):
                          atol=1e-6, rtol=1e-5)
 
 
+@pytest.mark.task("forward_hooks")
+def test_capture_nested_calls(student, gen):
+    """a call made while another runs (a layer of the outer model calls capture_activations on an inner model):
+    each call returns its own names mapped to its own model's outputs"""
+    state = fresh_state(int(torch.randint(0, 10_000, (1,), generator=gen)))
+    outer_seed = int(torch.randint(0, 10_000, (1,), generator=gen))
+    x = torch.randn(2, 1, 8, 8, generator=gen)
+    names, inner_names = ["0", "2"], ["0", "3.1"]   # "0" in both: the outer conv and the inner model's first conv
+    got = student.call("capture_nested", state=state, outer_seed=outer_seed, names=names, inner_names=inner_names,
+                       x=x)
+    with torch.no_grad():
+        c0 = PROBES["make_outer_conv"](outer_seed)(x)
+    want = {"outer": {"0": c0, "2": torch.tanh(c0)}, "inner": reference_acts(state, inner_names, c0)}
+    what = (f"capture_activations(outer, {names}, x) where outer = Sequential(conv, tap, Tanh) and the tap's forward "
+            f"calls capture_activations(inner, {inner_names}, conv(x)) while the outer call runs")
+    for key, nm in (("outer", names), ("inner", inner_names)):
+        acts = got[key]
+        expect(sorted(acts) == sorted(nm), f"{what}: the {key} call returned keys {sorted(acts)}, expected "
+               f"{sorted(nm)} (each call collects into its own dict; one shared between calls mixes them)")
+        for n in nm:
+            expect_close(acts[n], want[key][n], f"{what}: the {key} call's '{n}' (that call's model's output)",
+                         atol=1e-6, rtol=1e-5)
+
+
 @pytest.mark.task("forward_hooks", weight=0.1)  # its right answer is a constant ("raised X"): worth little
 @pytest.mark.parametrize("names", [["0", "0.weight"], ["training", "3"]], ids=["parameter", "flag"])
 def test_capture_rejects_attribute_names(student, names):
@@ -489,6 +513,22 @@ def test_clipping_two_models(student, gen):
                       f"the max_norm of its own call)")
 
 
+@pytest.mark.task("grad_hooks")
+def test_clipping_attached_twice_to_one_model(student, gen):
+    """one model attached twice (max_norm 0.05, then 5.0): each call's hooks keep their own max_norm, so the
+    gradient is clipped to 0.05, and still is after the second call's handles are removed"""
+    state = grad_model_state(int(torch.randint(0, 10_000, (1,), generator=gen)))
+    batches = [(torch.randn(8, 6, generator=gen), 3.0)]
+    got = student.call("clipped_attached_twice", state=state, max_norms=[0.05, 5.0], batches=batches)
+    want = expected_clipped(state, [], 0.05, batches)
+    for key, when in (("both", "with both calls' hooks on"),
+                      ("first_only", "after removing the handles the second call returned")):
+        compare_grads({"grads": got[key]}, want,
+                      f"attach_grad_clipping(model, 0.05) then attach_grad_clipping(model, 5.0) on the same model, "
+                      f"one backward {when}: the first call's hooks clip at 0.05 (every hook uses the max_norm of "
+                      f"its own call; one stored on the model or its parameters is overwritten by the second call)")
+
+
 def judge_clip(g, max_norm):
     """The text's rule with torch's own norm: g * (max_norm / norm) when norm > max_norm, else g as it is."""
     n = torch.linalg.vector_norm(g)
@@ -523,13 +563,21 @@ def test_clipping_float64_large_gradients(student, gen):
 
 
 @pytest.mark.task("grad_hooks")
-@pytest.mark.parametrize("case", ["nan", "subnormal_max_norm"])
+@pytest.mark.parametrize("case", ["nan", "subnormal_max_norm", "inf"])
 def test_clipping_nan_norm_and_tiny_max_norm(student, gen, case):
     """the text's rule taken literally at the dtype's edges: a gradient holding a NaN has a NaN norm, which is not
     > max_norm, so it is left as it was; a max_norm near the bottom of float64 (1e-310) still multiplies by
-    max_norm / norm (dividing by norm / max_norm overflows to inf and zeroes the gradient)"""
+    max_norm / norm (dividing by norm / max_norm overflows to inf and zeroes the gradient); a gradient holding an
+    inf has an inf norm, which is > max_norm, so it is multiplied by max_norm / inf = 0 (only NaN is left alone)"""
     g = torch.randn(5, 3, generator=gen, dtype=torch.float64) * 3
-    if case == "nan":
+    if case == "inf":
+        g[3, 0] = float("inf")
+        max_norm = 1.0
+        what = ("attach_grad_clipping(model, 1.0), a float64 gradient of shape (5, 3) with one inf entry (its norm is "
+                "inf, and inf > max_norm is True: multiply by max_norm / norm = 0, so the finite entries become 0 and "
+                "the inf entry inf * 0 = nan; the text leaves only a NaN norm alone, not every non-finite one)")
+        tol = dict(atol=0, rtol=0, equal_nan=True)
+    elif case == "nan":
         g[1, 2] = float("nan")
         max_norm = 1.0
         what = ("attach_grad_clipping(model, 1.0), a float64 gradient of shape (5, 3) with one NaN entry (its norm is "
