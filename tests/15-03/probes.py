@@ -98,7 +98,9 @@ class TiedNet(nn.Module):
 
 
 class PrefixNet(nn.Module):
-    """Names that only look like the head: 'header', 'head2' and a nested 'body.head'."""
+    """Names that only look like the head: 'header', 'head2' and a nested 'body.head'; and 'body_head', which
+    differs from the dotted prefix 'body.head' only where the dot is (a regular expression built from the prefix
+    without re.escape, where the prefix's own '.' matches any character, takes it for the head 'body.head')."""
 
     def __init__(self):
         super().__init__()
@@ -106,10 +108,11 @@ class PrefixNet(nn.Module):
         self.body.add_module("head", nn.Linear(4, 4))
         self.header = nn.Linear(4, 4)
         self.head2 = nn.Linear(4, 4)
+        self.body_head = nn.Linear(4, 4)
         self.head = nn.Linear(4, 2)
 
     def forward(self, x):
-        return self.head(self.head2(self.header(self.body(x))))
+        return self.head(self.body_head(self.head2(self.header(self.body(x)))))
 
 
 class ScaledLayerNorm(nn.LayerNorm):
@@ -254,6 +257,39 @@ class Raiser(nn.Module):
         raise self.raised
 
 
+class OptionalSlot(nn.Module):
+    """A layer with an optional sub-layer switched off: its slot is registered as None
+    (register_module("act", None)), so it has no children (children() and named_modules() skip None) and is a
+    leaf, though its registry _modules is not empty."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_module("act", None)
+
+    def forward(self, x):
+        return x * 2.0 if self.act is None else self.act(x)
+
+
+class SelfTracing(nn.Module):
+    """A debugging wrapper whose forward traces its own sub-model with a trace function (`tracer`, a plain
+    attribute: the submission's trace_activations in the worker, the judge's own in the test), so two traces
+    overlap: the outer one's hooks sit on every leaf, the inner one's on inner's leaves. inner_names: the
+    record names the inner call returned."""
+
+    def __init__(self):
+        super().__init__()
+        self.pre = nn.Linear(4, 5)
+        self.inner = nn.Sequential(nn.Linear(5, 5), nn.Tanh())
+        self.post = nn.Linear(5, 2)
+        self.tracer = None
+        self.inner_names = None
+
+    def forward(self, x):
+        h, recs = self.tracer(self.inner, self.pre(x))
+        self.inner_names = [str(r.get("name")) if isinstance(r, dict) else repr(r) for r in list(recs)]
+        return self.post(h)
+
+
 def build_hook_model(name, seed):
     torch.manual_seed(seed)
     if name == "seq":
@@ -288,6 +324,13 @@ def build_hook_model(name, seed):
         # float16: the Crowd layer's 48 values (about 2500 each) are finite and so are their mean and std, but
         # their sum is not: a mean taken as output.sum() / numel, or a 'finite' from the sum, says inf
         return nn.Sequential(nn.Linear(4, 6), Crowd(), nn.Tanh()).half()
+    elif name == "optional":
+        # the middle layer's only slot is None: a leaf all the same (a leaf test on the registry, `not
+        # module._modules`, skips it)
+        m = nn.Sequential(nn.Linear(4, 3), OptionalSlot(), nn.Tanh())
+    elif name == "nested":
+        # forward traces its own sub-model (set m.tracer before calling): records of overlapping traces
+        m = SelfTracing()
     elif name == "raises":
         m = nn.Sequential(nn.Linear(4, 4), nn.ReLU(), Raiser(), nn.Linear(4, 2))
     elif name == "interrupt":
@@ -299,7 +342,20 @@ def build_hook_model(name, seed):
 
 def build_lazy_model(kind="cnn"):
     """A lazy model with a LazyBatchNorm (its running stats show whether the dry run left a trace);
-    kind "mlp": an MLP on flattened images whose LazyBatchNorm1d, in training mode, refuses a batch of one."""
+    kind "mlp": an MLP on flattened images whose LazyBatchNorm1d, in training mode, refuses a batch of one;
+    kind "shared": one Dropout registered in two sub-blocks ('1.1' and '3.1'; model.modules() lists it once,
+    after its first parent), so restoring modes with the recursive m.train(mode), parents first, lets the second
+    parent overwrite it;
+    kind "buffers": for 2-channel images, a model whose only lazy part is a LazyBatchNorm2d(affine=False): no
+    UninitializedParameter at all, only two UninitializedBuffer (running_mean, running_var) that the dry run
+    materialises."""
+    if kind == "shared":
+        drop = nn.Dropout(0.25)
+        return nn.Sequential(nn.LazyConv2d(4, 3, padding=1), nn.Sequential(nn.LazyBatchNorm2d(), drop), nn.Flatten(),
+                             nn.Sequential(nn.LazyLinear(5), drop), nn.ReLU(), nn.LazyLinear(3))
+    if kind == "buffers":
+        return nn.Sequential(nn.Conv2d(2, 4, 3, padding=1), nn.LazyBatchNorm2d(affine=False), nn.ReLU(),
+                             nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(4, 3))
     if kind == "mlp":
         return nn.Sequential(nn.Flatten(), nn.LazyLinear(6), nn.LazyBatchNorm1d(), nn.ReLU(), nn.Dropout(0.5),
                              nn.LazyLinear(3))
@@ -580,7 +636,8 @@ def prepare_lazy_run(ns, x, lr, train_mode, seed, steps=1, caller_no_grad=False,
         return {"moved_to": moved_to, "error": error,
                 "devices": {n: relative_device(t, home) for n, t in [*m.named_parameters(), *m.named_buffers()]}}
     uninit = [n for n, p in m.named_parameters() if isinstance(p, nn.parameter.UninitializedParameter)]
-    info = {"uninitialized": uninit, "training": bool(m.training), "modes_before": modes_before,
+    uninit_buffers = [n for n, b in m.named_buffers() if isinstance(b, nn.parameter.UninitializedBuffer)]
+    info = {"uninitialized": uninit, "uninitialized_buffers": uninit_buffers, "training": bool(m.training), "modes_before": modes_before,
             "modes": [bool(mod.training) for mod in m.modules()], "dry_run": seen,
             "inference_params": [n for n, p in m.named_parameters()
                                  if not isinstance(p, nn.parameter.UninitializedParameter) and p.is_inference()],
@@ -591,11 +648,11 @@ def prepare_lazy_run(ns, x, lr, train_mode, seed, steps=1, caller_no_grad=False,
             "requires_grad_changed": sorted(
                 f"{n}: requires_grad {trainable_before[n]} before the call, {p.requires_grad} after"
                 for n, p in m.named_parameters() if n in trainable_before and p.requires_grad != trainable_before[n])}
-    info["buffers"] = {k: v.detach().clone() for k, v in m.named_buffers()}
+    info["buffers"] = {k: v.detach().clone() for k, v in m.named_buffers() if k not in uninit_buffers}
     info["values_before"] = values_before
     info["values_after_call"] = {n: p.detach().clone() for n, p in m.named_parameters() if n in values_before}
     info["dtypes"] = {n: str(p.dtype) for n, p in m.named_parameters()}
-    if uninit or not info["is_optimizer"]:
+    if uninit or uninit_buffers or not info["is_optimizer"]:
         return info
     if any(p.dtype != x.dtype for p in m.parameters()):  # not cast: no training step (the test names the dtypes)
         info["opt_names"] = info["opt_lrs"] = []
@@ -646,6 +703,8 @@ def trace_run(ns, model, seed, x, user_hook=False, again=None):
     list the first call returned."""
     fn = get(ns, "trace_activations")
     m = build_hook_model(model, seed)
+    if isinstance(m, SelfTracing):
+        m.tracer = fn
     fired = []
     if user_hook:
         # A hook the user had registered before: it must survive and keep working.
@@ -654,6 +713,7 @@ def trace_run(ns, model, seed, x, user_hook=False, again=None):
     counts_before, glob_before = _hook_counts(m)
     modes_before = [bool(mod.training) for mod in m.modules()]
     res = fn(m, x.clone())
+    inner_names = getattr(m, "inner_names", None)  # SelfTracing: what its own inner trace returned, this call
     counts_after, glob_after = _hook_counts(m)
     modes_after = [bool(mod.training) for mod in m.modules()]
     if not (isinstance(res, tuple) and len(res) == 2):
@@ -686,7 +746,8 @@ def trace_run(ns, model, seed, x, user_hook=False, again=None):
             "counts_before": counts_before, "counts_after": counts_after,
             "modes_before": modes_before, "modes_after": modes_after,
             "glob_before": glob_before, "glob_after": glob_after,
-            "user_fired_during": fired_during, "user_fired_later": len(fired) - fired_during, "second": second}
+            "user_fired_during": fired_during, "user_fired_later": len(fired) - fired_during, "second": second,
+            "inner_names": inner_names}
 
 
 def trace_raising_run(ns, seed, x, model="raises"):

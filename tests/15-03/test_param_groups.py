@@ -13,7 +13,7 @@ pytestmark = pytest.mark.task("param_groups")
 P = runpy.run_path(str(Path(__file__).with_name("probes.py")))
 MODELS = {"tiny": "a small CNN with BatchNorm, GroupNorm and LayerNorm", "frozen": "the same CNN with a frozen stem and BatchNorm",
           "tied": "an MLP whose two body layers share one weight",
-          "prefix": "a model with modules 'head', 'header', 'head2' and 'body.head'",
+          "prefix": "a model with modules 'head', 'header', 'head2', 'body.head' and 'body_head'",
           "norms": "a model with BatchNorm1d/3d, InstanceNorm1d(affine), GroupNorm, a LayerNorm subclass and a "
                    "Linear named bias_proj (its weight is not a bias), and a bias Parameter of its own named plain 'bias'",
           "seq": "a model with a two-layer bidirectional LSTM (biases bias_ih_l0, bias_hh_l0, ..., bias_hh_l1_reverse), "
@@ -146,8 +146,14 @@ def test_weight_decay_rule(student, gen, model):
 
 
 # "body.head": a prefix with a dot of its own (like "classifier.4"), which a test of the name's first component
-# (name.split(".")[0] == head_prefix) never matches
-@pytest.mark.parametrize("prefix", [None, "head2", "body", "body.head"], ids=["default", "head2", "body", "dotted"])
+# (name.split(".")[0] == head_prefix) never matches; its sibling 'body_head' differs only where the dot is, which
+# a regular expression built from the prefix without escaping it (re.match(head_prefix + r"\.", name)) matches
+# "": no name starts with "." (every parameter gets lr); the head taken as the submodule named head_prefix
+# (model.get_submodule(head_prefix)) is the whole model for ""
+# "head2.weight": a qualified name equal to the prefix, not starting with prefix + "." (it gets lr); a test that
+# also takes `name == head_prefix` as the head gives it lr * head_lr_mult
+@pytest.mark.parametrize("prefix", [None, "head2", "body", "body.head", "", "head2.weight"],
+                         ids=["default", "head2", "body", "dotted", "empty", "param"])
 def test_head_prefix_and_its_separator(student, gen, prefix):
     """Only names starting with head_prefix + "." get lr * head_lr_mult ('header.*', 'head2.*' or a nested
     'body.head.*' are not in the head 'head'); head_prefix can be changed, also to a dotted path"""

@@ -12,7 +12,7 @@ pytestmark = pytest.mark.task("trace")
 P = runpy.run_path(str(Path(__file__).with_name("probes.py")))
 f64 = torch.float64
 INPUTS = {"seq": (6, 7), "twice": (3, 1, 6, 6), "nan": (5, 4), "leaf": (1, 7), "shared": (4, 5), "huge": (5, 4),
-          "vast": (5, 4), "empty": (0, 5), "half": (8, 4)}
+          "vast": (5, 4), "empty": (0, 5), "half": (8, 4), "optional": (5, 4), "nested": (3, 4)}
 DESC = {"seq": "nested nn.Sequential with a BatchNorm1d, in training mode", "twice": "a model that calls its ReLU module twice",
         "nan": "a model whose middle layer overflows",
         "huge": "a float64 model whose last layer scales by 1e100 (every value finite, far past float32's range)",
@@ -23,6 +23,10 @@ DESC = {"seq": "nested nn.Sequential with a BatchNorm1d, in training mode", "twi
                 "their float16 sum overflows, output.mean() and output.std() do not)",
         "leaf": "a model that is itself one leaf module (an nn.Linear(7, 1), named '' by named_modules()), "
                 "on one example: a one-element output",
+        "optional": "Linear(4, 3), a layer whose only sub-layer slot is None (register_module('act', None): no "
+                    "children, so a leaf), Tanh",
+        "nested": "a model whose forward traces its own sub-model 'inner' with trace_activations (pre, then "
+                  "trace_activations(self.inner, h), then post): two traces overlap",
         "shared": "a model whose one nn.Linear(5, 5) is registered in two sub-blocks, as '0.0' and '1.0', and called "
                   "by both (named_modules() lists that module once, as '0.0')"}
 
@@ -34,6 +38,14 @@ def make_input(model, gen):
 
 def reference(model, seed, x):
     m = P["build_hook_model"](model, seed)
+    if isinstance(m, P["SelfTracing"]):
+        m.tracer = ref_trace  # the judge's own trace for the model's inner one
+    out, recs = ref_trace(m, x)
+    return out.detach(), recs
+
+
+def ref_trace(m, x):
+    """The judge's trace: a forward hook on every leaf (no children), records in call order."""
     recs, handles = [], []
     for name, mod in m.named_modules():
         if len(list(mod.children())) == 0:
@@ -42,10 +54,12 @@ def reference(model, seed, x):
                 recs.append({"name": name, "shape": list(o.shape), "mean": o.mean().item(), "std": o.std().item(),
                              "finite": bool(torch.isfinite(o).all())})
             handles.append(mod.register_forward_hook(hook))
-    out = m(x)
-    for h in handles:
-        h.remove()
-    return out.detach(), recs
+    try:
+        out = m(x)
+    finally:
+        for h in handles:
+            h.remove()
+    return out, recs
 
 
 def compare_records(got, want, what, half=False):
@@ -105,10 +119,22 @@ def run(student, model, gen, user_hook=False, again=None):
 # vast: 'finite' from a reduction (torch.isfinite(out.sum())) that overflows although every value is finite
 # empty: 'finite' from a fraction or a statistic (nan for an empty output) instead of "every value is finite"
 # half: float16, a layer whose sum overflows: a mean taken as output.sum() / numel (inf) instead of output.mean()
-@pytest.mark.parametrize("model", ["seq", "twice", "leaf", "shared", "huge", "vast", "empty", "half"])
+# optional: a leaf whose registry holds only a None slot; a leaf test on the registry (`not module._modules`)
+# instead of on its children skips it
+# nested: the model's forward traces its own sub-model, so two traces overlap; records kept in a module-level
+# variable rebound by every call (each call still returns a fresh list) go to the inner call's list
+@pytest.mark.parametrize("model", ["seq", "twice", "leaf", "shared", "huge", "vast", "empty", "half", "optional",
+                                   "nested"])
 def test_records_match_reference(student, gen, model):
     """One record per leaf-module call, in call order, with the right name, shape, mean, std and finite flag"""
     r, (_, want), what = run(student, model, gen)
+    if model == "nested":
+        inner = r["inner_names"]
+        if inner != ["0", "1"]:
+            fail(f"{what}: the inner call trace_activations(self.inner, h) returned records named {inner}, expected "
+                 f"['0', '1'] (one per call of inner's leaves); the clause '`records` a new list (each call returns "
+                 f"its own) with one dict per leaf-module call': keep each call's records in a list of that call, "
+                 f"not in a module-level variable that the next call rebinds")
     compare_records(r["records"], want, what, half=model == "half")
 
 
