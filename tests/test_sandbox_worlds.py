@@ -213,6 +213,9 @@ out = {"vsock": sock(40, socket.SOCK_STREAM), "alg": sock(38, socket.SOCK_SEQPAC
 ctx = ctypes.c_ulong(0)
 out["io_setup"] = sys_call(206, 1, ctypes.byref(ctx))
 out["memfd_secret"] = sys_call(447, 0)
+# prctl: the judge's count of native calls stays on (31, 32: PR_TASK_PERF_EVENTS_DISABLE/ENABLE); others work
+out["perf_events_off"], out["perf_events_on"] = sys_call(157, 31, 0, 0, 0, 0), sys_call(157, 32, 0, 0, 0, 0)
+out["prctl_dumpable"] = sys_call(157, 3, 0, 0, 0, 0)
 print(json.dumps(out))
 """
 
@@ -226,14 +229,16 @@ def test_sockets_personality_and_node_pools_as_dockers_profile():
         assert r.returncode == 0, r.stderr
         runs[label] = json.loads(r.stdout.strip().splitlines()[-1])
     filtered, control = runs["filtered"], runs["control"]
-    for k in ("vsock", "alg", "netlink_uevent", "read_implies_exec", "addr_no_randomize", "linux32_exec"):
+    for k in ("vsock", "alg", "netlink_uevent", "read_implies_exec", "addr_no_randomize", "linux32_exec",
+              "perf_events_off", "perf_events_on"):
         assert filtered[k] == errno.EPERM, (k, filtered)
     assert filtered["io_setup"] == filtered["memfd_secret"] == errno.ENOSYS, filtered
     # what notebooks use still works: Unix and IP sockets, getifaddrs' netlink, Docker's personalities
     assert filtered["unix"] == filtered["inet"] == filtered["netlink_route"] == 0, filtered
-    assert filtered["allowed"] == [0] * 5, filtered
+    assert filtered["allowed"] == [0] * 5 and filtered["prctl_dumpable"] == 0, filtered
     # the control shows the calls are live here: without the filter the kernel answers otherwise
     assert control["read_implies_exec"] == control["io_setup"] == control["netlink_uevent"] == 0, control
+    assert control["perf_events_off"] == control["perf_events_on"] == 0, control
     assert control["vsock"] != errno.EPERM, control
 
 

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import torch
 
-from ..sandbox import cgroup, cputime, procs, tempdirs
+from ..sandbox import cgroup, cputime, native_calls, procs, tempdirs
 from .. import fstree
 from .. import plain, sandbox
 from .. import settings
@@ -247,6 +247,9 @@ class ProcessStudent:
         self.starved: list[str] = []  # time-outs while the machine was overloaded (graded again alone)
         self._seq = 0
         self._killed_for_memory = False
+        self.native_events = native_calls.declared(probes.values())  # what this topic's checks read
+        self.native = None  # native_calls.Watch: the kernel's count of the worker tree's native calls (root only)
+        self.native_last: dict[str, int] | None = None  # what it counted during the last request
         self.zygote_key = "main"  # which of this judge's zygotes forks it (fork mode); "apart": see apart()
 
     def apart(self) -> "ProcessStudent":
@@ -299,6 +302,8 @@ class ProcessStudent:
                 why = f"{exc.err['type']}: {exc.err['message']}" if isinstance(exc, StudentError) else str(exc)
                 raise CourseError(f"the hidden checks' probes (tests/{name}/probes.py) could not be loaded in a "
                                   f"fresh worker: {plain.one_line(why, 400)}") from None
+        # counted from here on, by the kernel, for every task the worker has now or starts later
+        self.native = native_calls.watch(getattr(self.proc, "pid", None), self.native_events)
         reply = self._request({"op": "load", "cells": self.cells}, self.load_timeout, what="loading your notebook")
         self.load_report = reply
 
@@ -371,6 +376,9 @@ class ProcessStudent:
                     on_limit=lambda why: setattr(self, "_killed_for_memory", True))
 
     def close(self) -> None:
+        if self.native is not None:
+            self.native.close()
+            self.native = None
         if self.proc is not None:
             sandbox.kill_tree(self.proc)
             if hasattr(self.proc, "close_pipes"):
@@ -399,6 +407,8 @@ class ProcessStudent:
         data = _frame(msg)
         deadline = time.monotonic() + timeout
         started = cputime.sample(getattr(self, "_group", None))
+        native_before = self.native.read() if self.native is not None else None
+        self.native_last = None
         fd = self.proc.stdout.fileno()
         sent = False
         while True:
@@ -413,6 +423,8 @@ class ProcessStudent:
                 if n > 512 * 2**20:
                     raise StudentCrashed(f"{what}: your code sent back an impossibly large result")
                 payload = _read_exact(fd, n, deadline, self.proc)
+                if native_before is not None:
+                    self.native_last = {k: v - native_before[k] for k, v in self.native.read().items()}
             except TimeoutError:
                 spent = started.spent(getattr(self, "_group", None))
                 self.events.append(cputime.verdict_text(f"timeout after {timeout:.0f} s while {what}", spent))
@@ -543,6 +555,7 @@ class InProcessStudent:
             exec(compile(src, f"<probes {name}>", "exec"), mod.__dict__)
             self.modules[name] = mod
         self.events: list[str] = []
+        self.native_last = None  # no count from outside: the code runs in this process
         self.load_report = {"load_errors": []}
 
     def ensure_loaded(self) -> None:

@@ -18,7 +18,9 @@ no keyring, ptrace, bpf, perf, mounts or new namespaces). Graded as root, every 
 device node is the sandbox's own inode (``overlay.py``: no lock is shared by two sandboxes), and every
 sandboxed process has its share of the node's kernel tables (open files, tasks: ``_rlimits``). The
 /proc files that count for the whole node (``/proc/stat``, ``loadavg``, ``uptime`` and others) are
-still copies of the sandbox's own (``procfiles.py``). Works
+still copies of the sandbox's own (``procfiles.py``). Graded as root, the kernel also counts a few native
+calls of a sandbox's tasks from outside it (``native_calls.py``: uprobes on libtorch), a record no reply
+of the worker can rewrite. Works
 without root where unprivileged user namespaces are allowed (Debian's bubblewrap does).
 
 ``COURSE_SANDBOX``: ``on`` (default when grading; refuse if unavailable),

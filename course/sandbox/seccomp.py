@@ -17,6 +17,8 @@ outlives every process, so without this one submission could leave a key that an
                      direct map for the whole node): ENOSYS, as on a kernel without them
     sockets          AF_VSOCK and AF_ALG (as Docker), netlink other than NETLINK_ROUTE (getifaddrs)
     personality      only the values Docker allows (none that changes how memory is mapped)
+    prctl            PR_TASK_PERF_EVENTS_DISABLE/ENABLE: they would stop the judge's count of native calls
+                     (``course/sandbox/native_calls.py``), which is attached to the sandbox's tasks from outside
     newer calls      numbers this libseccomp cannot name: lsm_*, open_tree_attr, 470-511 (ENOSYS)
 
 The read-only files a sandbox sees (Python, /usr) are the same files in every sandbox. Their page cache
@@ -57,6 +59,7 @@ AF_ALG, AF_VSOCK, AF_NETLINK, NETLINK_ROUTE = 38, 40, 16, 0
 # personality values Docker's default profile allows: PER_LINUX, UNAME26, PER_LINUX32 and both, the query
 PERSONALITY_OK = (0x0, 0x8, 0x20000, 0x20008, 0xFFFFFFFF)
 F_NOTIFY = 1026
+PR_TASK_PERF_EVENTS_DISABLE, PR_TASK_PERF_EVENTS_ENABLE = 31, 32
 RWF_NOWAIT = 8
 CLONE_NEW = 0x7E020000  # CLONE_NEWNS | NEWCGROUP | NEWUTS | NEWIPC | NEWUSER | NEWPID | NEWNET (| NEWTIME below)
 CLONE_NEWTIME = 0x80
@@ -114,6 +117,8 @@ def program() -> bytes:
         f.add_rule(sc.ERRNO(errno.EPERM), "clone", sc.Arg(0, sc.MASKED_EQ, flag, flag))
     f.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")  # its flags are in memory a filter cannot read
     f.add_rule(sc.ERRNO(errno.EPERM), "fcntl", sc.Arg(1, sc.EQ, F_NOTIFY))
+    for option in (PR_TASK_PERF_EVENTS_DISABLE, PR_TASK_PERF_EVENTS_ENABLE):
+        f.add_rule(sc.ERRNO(errno.EPERM), "prctl", sc.Arg(0, sc.EQ, option))
     f.add_rule(sc.ERRNO(0), "fadvise64")
     for name in ("preadv2", "pwritev2"):  # (fd, iov, iovcnt, pos_l, pos_h, flags)
         f.add_rule(sc.ERRNO(errno.EOPNOTSUPP), name, sc.Arg(5, sc.MASKED_EQ, RWF_NOWAIT, RWF_NOWAIT))

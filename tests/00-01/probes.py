@@ -4,6 +4,10 @@ from torch.overrides import TorchFunctionMode
 
 from course.judge.probelib import capture_error, changes, functions_entered, get, global_state
 
+# counted by the kernel outside the worker where the grader is root (course/sandbox/native_calls.py):
+# PyTorch's own promotion in result_dtype
+NATIVE_CALLS = ("dtype_rules",)
+
 # PyTorch's own promotion table in Python: reached under any name, it is not a table of the student's
 _TABLES = ("torch/_prims_common/__init__.py", "torch/_refs/__init__.py", "torch/_prims/__init__.py")
 

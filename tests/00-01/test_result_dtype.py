@@ -109,10 +109,14 @@ def test_builds_the_table_itself(student, gen):
     pairs = [((kind, a), ("scalar", s)) for kind in ("dim", "zero") for a in DTYPES for s in SCALARS]
     pairs += [(("dim", a), (kind, b)) for a in DTYPES for b in DTYPES for kind in ("dim", "zero") if a != b]
     res = judge(student, pairs, gen=gen)
-    expect(not res["forbidden_calls"], "result_dtype must build the promotion table itself (clause: without calling "
+    # the kernel's count, kept outside your code's process where the grader can (root): a reply cannot hide it
+    native = (getattr(student, "native_last", None) or {}).get("dtype_rules", 0)
+    called = list(res["forbidden_calls"]) + ([f"PyTorch's own promotion (torch.result_type, torch.promote_types or "
+                                              f"torch.can_cast) {native} time(s)"] if native else [])
+    expect(not called, "result_dtype must build the promotion table itself (clause: without calling "
            "torch.result_type, torch.promote_types or PyTorch's own promotion code, and without making or computing a "
            "tensor), but it called "
-           f"{res['forbidden_calls']}")
+           f"{called}")
 
 
 def test_tensor_subclasses(student, gen):

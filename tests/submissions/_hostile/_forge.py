@@ -13,9 +13,11 @@ import os as _fo, sys as _fs, threading as _ft
 _fw = _fs.modules.get("course.judge.worker")
 
 
-def _forge_relay(answer=None, rewrite=None):
+def _forge_relay(answer=None, rewrite=None, retry=None):
     """answer(probe, kwargs) -> value: the call is answered here and never reaches the worker;
-    rewrite(probe, kwargs, value) -> value: the worker's own reply to a call, changed on its way out."""
+    rewrite(probe, kwargs, value) -> value: the worker's own reply to a call, changed on its way out;
+    retry: an error type the worker may answer with (the relay's own threads seen running in a check's window):
+    the call is sent to the worker again, up to 20 times, and the judge never sees that error."""
     f = _fs._getframe()
     while f is not None and not isinstance(f.f_locals.get("self"), _fw.Worker):
         f = f.f_back
@@ -48,10 +50,17 @@ def _forge_relay(answer=None, rewrite=None):
             _fo.close(in_w)
 
     def outbound():
+        tries = 0
         try:
             while True:
                 reply = _fw.recv(out_r)
                 msg = last[0]
+                if retry is not None and msg is not None and not reply.get("ok") and tries < 20 \
+                        and (reply.get("error") or {}).get("type") == retry:
+                    tries += 1
+                    _fw.send(in_w, msg)
+                    continue
+                tries = 0
                 if rewrite is not None and msg is not None and msg.get("op") == "call" and reply.get("ok"):
                     reply = {**reply, "value": rewrite(msg.get("probe"), msg.get("kwargs", {}), reply.get("value"))}
                 _fw.send(real_out, reply)
@@ -63,9 +72,9 @@ def _forge_relay(answer=None, rewrite=None):
 '''
 
 
-def rewriting(condition: str, replacement: str) -> str:
+def rewriting(condition: str, replacement: str, retry: str | None = None) -> str:
     """A cell whose worker's replies for which ``condition`` holds (names: probe, kwargs, r) are replaced by
-    ``replacement`` on their way to the judge."""
+    ``replacement`` on their way to the judge (``retry``: see _forge_relay)."""
     return RELAY + f'''
 def _forge_rewrite(probe, kwargs, r):
     if {condition}:
@@ -74,7 +83,7 @@ def _forge_rewrite(probe, kwargs, r):
 
 
 if _fw is not None:
-    _forge_relay(rewrite=_forge_rewrite)
+    _forge_relay(rewrite=_forge_rewrite, retry={retry!r})
 '''
 
 
