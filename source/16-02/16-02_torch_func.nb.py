@@ -308,7 +308,7 @@ if run_demos():
 # Write `jacobian(f, x)` with `torch.func.jacfwd` and `torch.func.jacrev`.
 #
 # * `x` is a floating-point tensor of any shape with at least one element (0-dim included) and `f(x)` returns
-#   one tensor of any shape.
+#   one tensor of any shape, of `x`'s dtype.
 # * Return the Jacobian of `f` at `x`, of shape `f(x).shape + x.shape` and on `x`'s device, equal to
 #   `torch.autograd.functional.jacobian(f, x)`.
 # * Use forward mode (`jacfwd`) when `x` has fewer elements than `f(x)` and reverse mode (`jacrev`) otherwise
@@ -368,14 +368,14 @@ print("hessian(f) @ v: ", torch.autograd.functional.hessian(_energy, _x) @ _v)
 #
 # Write `hvp(f, x, v)` as forward-over-reverse with `torch.func`.
 #
-# * `f` maps a floating-point tensor `x` of any shape (0-dim included) to a 0-dim tensor; `v` has `x`'s shape
-#   and dtype.
+# * `f` maps a floating-point tensor `x` of any shape (0-dim and empty included) to a 0-dim tensor; `v` has `x`'s
+#   shape and dtype.
 # * Return `H v` with `x`'s shape and device, where `H` is the Hessian of `f` at `x` (flattened, it is
 #   `torch.autograd.functional.hessian(f, x).reshape(n, n) @ v.reshape(n)`).
 # * Compute it as a forward-mode derivative of the gradient (`jvp` of `grad(f)`), so that derivative formulas
 #   run in forward mode over the reverse pass.
-# * Never form the Hessian: no tensor with `n * n` or more elements, for `x` of `n` elements (an operator of your
-#   own registered with `torch.library` hides what it makes from every check, and fails this clause).
+# * Never form the Hessian: no tensor with `n * n` or more elements, for `x` of `n >= 2` elements (an operator of
+#   your own registered with `torch.library` hides what it makes from every check, and fails this clause).
 
 # %% [solution] id=hvp_impl
 def hvp(f, x, v):
@@ -521,7 +521,7 @@ run_hidden("16-02", "per_sample", globals())
 # * With `per_model=False`, `x` is one batch `(B, ...)` that every model gets and the result is
 #   `torch.stack([m(x) for m in models])`; with `per_model=True`, `x` has shape `(M, B, ...)` and row `m` of the
 #   result is `models[m](x[m])`. Like that stack, the result carries gradients back to `x`: do not compute
-#   it under `torch.no_grad()`.
+#   it under `torch.no_grad()`, also for an `x` that does not require grad.
 # * Run all the models in one call under `vmap`: the number of times a module's forward runs does not grow with
 #   the number of models.
 # * Leave the models as they were: their parameters (values and which are frozen), buffers and mode unchanged.

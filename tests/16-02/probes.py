@@ -354,10 +354,13 @@ def jacobian_same_f(ns, xs, c):
     return results
 
 
-def jacobian_raises(ns, x, grad_enabled=True):
-    """jacobian(f, x) for an f that raises KeyError (on every call, the size probe's included), called in grad mode
-    grad_enabled: what reached the caller, and the global settings before and after (grad mode put back after)."""
+def jacobian_raises(ns, x, grad_enabled=True, interrupt=False):
+    """jacobian(f, x) for an f that raises KeyError (on every call, the size probe's included), or with interrupt
+    Interrupted (a BaseException that is not an Exception, as KeyboardInterrupt), called in grad mode grad_enabled:
+    what reached the caller, and the global settings before and after (grad mode put back after)."""
     def f(x):
+        if interrupt:
+            raise Interrupted("raised inside the judge's f")
         raise KeyError("raised inside the judge's f")
     prev = torch.is_grad_enabled()
     torch.set_grad_enabled(grad_enabled)
@@ -365,7 +368,7 @@ def jacobian_raises(ns, x, grad_enabled=True):
     try:
         get(ns, "jacobian")(f, x)
         res["raised"] = None
-    except Exception as exc:  # noqa: BLE001
+    except (Exception, Interrupted) as exc:  # noqa: BLE001 - Interrupted: the judge's own, with interrupt only
         res["raised"] = type(exc).__name__
     res["after"] = global_state()
     torch.set_grad_enabled(prev)
@@ -396,14 +399,21 @@ def _energy(A, c):
     return f
 
 
-def hvp(ns, x, v, A, c):
-    """hvp(f, x, v) for f(x) = sum(c * sin(A x) ** 3) + 0.25 |x|^2; Cube's formulas that ran, whether its backward
-    ran under forward mode, and the largest tensor."""
+def _linear(A, c):
+    """f(x) = <c, A x>: linear in x, its gradient A^T c the same everywhere (H = 0, and grad(f) carries no tangent)."""
+    def f(x):
+        return ((A @ x.reshape(-1)) * c).sum()
+    return f
+
+
+def hvp(ns, x, v, A, c, linear=False):
+    """hvp(f, x, v) for f(x) = sum(c * sin(A x) ** 3) + 0.25 |x|^2 (with linear, f(x) = <c, A x>); Cube's formulas
+    that ran, whether its backward ran under forward mode, and the largest tensor."""
     CALLS.clear()
     BACKWARD_UNDER_JVP.clear()
     try:
         with _OpLog() as log:
-            out = get(ns, "hvp")(_energy(A, c), x, v)
+            out = get(ns, "hvp")((_linear if linear else _energy)(A, c), x, v)
         res = {"out": out.detach().clone() if isinstance(out, torch.Tensor) else f"<{type(out).__name__}>",
                "largest": log.largest, "foreign": sorted(n for n in log.names if "::" in n)}
     except Exception as exc:  # noqa: BLE001
@@ -595,7 +605,8 @@ def _unfrozen_member(spec):
 
 def ensemble(ns, specs, x, per_model=False, w=None, again=False, then_specs=None):
     """ensemble_forward on the judge's models (probelib.build_model of each spec, float64, eval): its result, how
-    often any module's forward ran (hooks on every module; a deep copy keeps them), and the models' state; with w,
+    often any module's forward ran (hooks on every module; a deep copy keeps them) and in which grad modes
+    ("grad_modes": torch.is_grad_enabled() at those calls, each value once), and the models' state; with w,
     x requires grad and the result's gradient <w, result> with respect to x is sent too (or why there is none).
     With again, every model is then stepped in place (step) and the result of a second call on the same list is
     sent as "out2" (or "error2"). With then_specs, a last call runs other models (built from then_specs) on the
@@ -603,7 +614,7 @@ def ensemble(ns, specs, x, per_model=False, w=None, again=False, then_specs=None
     models = [_member(s) for s in specs]
     calls = []
     for m in models:
-        m.register_forward_pre_hook(lambda mod, a: calls.append(1))
+        m.register_forward_pre_hook(lambda mod, a: calls.append(torch.is_grad_enabled()))
     before = [_state(m) for m in models]
     try:
         if w is not None:
@@ -621,7 +632,7 @@ def ensemble(ns, specs, x, per_model=False, w=None, again=False, then_specs=None
                     res["x_grad"] = _error(exc)
     except Exception as exc:  # noqa: BLE001
         res = {"error": _error(exc)}
-    res.update(calls=len(calls), before=before, after=[_state(m) for m in models])
+    res.update(calls=len(calls), grad_modes=sorted(set(calls)), before=before, after=[_state(m) for m in models])
     if again and "error" not in res:
         for m in models:
             step(m)

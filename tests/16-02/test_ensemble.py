@@ -235,3 +235,18 @@ def test_token_ids_of_any_rank(student, gen, x_rank, per_model):
     expect_close(res["out"], want, what + " (torch.stack([m(x) for m in models]); x is the models' input as it is: "
                  "token ids are not cast to the parameters' dtype, and x need not be (B, features))", **TOL)
     expect_models_unchanged(res, what, specs)
+
+
+@pytest.mark.parametrize("per_model", [False, True], ids=["shared", "per_model"])
+def test_grad_mode_on_for_data_x(student, gen, per_model):
+    """with an x that does not require grad (data), called in grad mode, the models still run with grad enabled (as
+    torch.stack([m(x) for m in models]) does): the result is not computed under torch.no_grad(), whatever x"""
+    specs = specs_of(gen, 2)
+    shape = (2, 3, specs[0]["in"]) if per_model else (3, specs[0]["in"])
+    x = torch.randn(shape, generator=gen, dtype=f64)
+    what = f"ensemble_forward(2 models, x of shape {shape}, per_model={per_model}) with x not requiring grad"
+    res = run(student, what, specs, x, per_model)
+    expect_close(res["out"], one_by_one(specs, x, per_model), what, **TOL)
+    expect(True in res["grad_modes"], f"{what}: every forward call of the models ran with grad disabled (grad modes "
+           f"seen by the models' forward hooks: {res['grad_modes']}), the caller's grad mode on (clause: do not "
+           f"compute it under torch.no_grad(), also for an x that does not require grad)")

@@ -121,3 +121,42 @@ def test_on_the_inputs_device(student, gen):
         expect_equal((r["shape"], r["dtype"]), ((4,), f64), f"the shape and dtype of {what}")
         if r["out"] is not None:  # the inputs were on the CPU (the code needed values), the default device meta
             expect_close(r["out"], w, what, **TOL)
+
+
+@pytest.mark.parametrize("shape", [(4,), ()], ids=str)
+def test_constant_gradient(student, gen, shape):
+    """an f whose gradient does not depend on x (f linear: H = 0) gives H v = 0, a tensor of x's shape, not None
+    (there grad(f) carries no tangent: forward_ad's unpack_dual gives None, torch.func.jvp zeros)"""
+    x, v, A, c = case(gen, shape, 3)
+    what = f"hvp(f, x, v) for x, v of shape {shape} and f(x) = <c, A x> (linear: its Hessian is 0)"
+    res = student.call("hvp", x=x, v=v, A=A, c=c, linear=True)
+    expect("error" not in res, f"{what} raised {res.get('error')}")
+    expect(isinstance(res["out"], torch.Tensor), f"{what} returned {res['out']}, not a tensor (H v = 0 is a tensor "
+           f"of zeros of x's shape)")
+    n = x.numel()
+    twin_linear = lambda x: ((A @ x.reshape(-1)) * c).sum()  # noqa: E731 - the probe's _linear
+    want = (torch.autograd.functional.hessian(twin_linear, x).reshape(n, n) @ v.reshape(n)).reshape(shape)
+    expect_equal((tuple(res["out"].shape), res["out"].dtype), (shape, f64), f"the shape and dtype of {what}")
+    expect_close(res["out"], want, what + " (H = 0)", atol=0, rtol=0)
+
+
+@pytest.mark.parametrize("scale", [1e-170, 1e160], ids=["tiny", "huge"])
+def test_tiny_and_huge_directions(student, gen, scale):
+    """H v for a v of tiny or huge entries (float64, 1e-170 or 1e160: ordinary numbers of the dtype, whose squares
+    under- or overflow) is H v, not 0 or NaN: H v is linear in v, nothing squares it"""
+    x, v, A, c = case(gen, (3,), 2)
+    v = v * scale
+    what = f"hvp(f, x, v) for x, v of shape (3,) and v's entries about {scale:g} (float64)"
+    res = run(student, what, x, v, A, c)
+    want = torch.autograd.functional.hessian(twin(A, c), x) @ v
+    expect_equal(tuple(res["out"].shape), (3,), f"the shape of {what}")
+    expect_close(res["out"] / scale, want / scale, what + f" (both divided by {scale:g})", **TOL)
+
+
+@pytest.mark.parametrize("shape", [(0,), (2, 0)], ids=str)
+def test_empty_x(student, gen, shape):
+    """an empty x (any shape allows it) gives an empty H v of x's shape and dtype, without an error"""
+    x, v, A, c = case(gen, shape, 2)
+    what = f"hvp(f, x, v) for an empty x and v of shape {shape}"
+    res = run(student, what, x, v, A, c)
+    expect_equal((tuple(res["out"].shape), res["out"].dtype), (shape, f64), f"the shape and dtype of {what}")

@@ -127,12 +127,16 @@ def test_one_f_for_inputs_of_two_sizes(student, gen):
         expect_close(r["out"], torch.autograd.functional.jacobian(outer_twin(c), x), what, **TOL)
 
 
-def test_settings_restored_when_f_raises(student, gen):
+@pytest.mark.parametrize("raised", ["KeyError", "Interrupted"], ids=["error", "interrupt"])
+def test_settings_restored_when_f_raises(student, gen, raised):
     """when f raises, grad mode and every other global setting are as they were afterwards (the size probe's
-    torch.no_grad() left with the exception too)"""
+    torch.no_grad() left with the exception too), also for an exception that is not an Exception (as
+    KeyboardInterrupt: `except Exception:` does not see it)"""
     x = torch.randn(3, generator=gen, dtype=f64)
-    what = "jacobian(f, x) for an f that raises KeyError, called with grad mode on"
-    res = student.call("jacobian_raises", x=x)
+    what = f"jacobian(f, x) for an f that raises {raised}" + (
+        " (a BaseException that is not an Exception, as KeyboardInterrupt when the user stops a long f)"
+        if raised == "Interrupted" else "") + ", called with grad mode on"
+    res = student.call("jacobian_raises", x=x, interrupt=raised == "Interrupted")
     expect(res["raised"] is not None, f"{what} returned instead of raising")
     left = changes(res["before"], res["after"])
     expect(not left, f"{what} (it raised {res['raised']}) left global settings changed (clause: leaving grad mode "

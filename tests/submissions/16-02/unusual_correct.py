@@ -1,6 +1,8 @@
 """Correct, written differently throughout: SiLU saves its output and writes f' = s (1 + x (1 - s)) with expit;
 dual_jvp opens and closes the level by hand in try/finally; jacobian builds jacfwd and jacrev itself from vmap
-over jvp and vjp of basis vectors; hvp is forward-over-reverse with dual numbers around torch.autograd.grad;
+over jvp and vjp of basis vectors; hvp is forward-over-reverse with dual numbers around torch.autograd.grad
+(round 26: it returned the gradient's tangent, None for an f whose gradient does not depend on x, where H v is 0;
+that version is kept as held26s_hvp_dual_autograd_grad_tangent_none.py);
 per_sample_grads differentiates with respect to one merged dict by argnums and maps with randomness="same";
 ensemble_forward stacks every named parameter and buffer itself (round 24: it stacked the state dicts, which leave
 out a buffer registered with persistent=False, so every model ran with models[0]'s; that version is kept as
@@ -62,7 +64,8 @@ def hvp(f, x, v):
     with fwAD.dual_level():
         xd = fwAD.make_dual(x.detach().clone().requires_grad_(True), v)
         (g,) = torch.autograd.grad(f(xd), xd)
-        return fwAD.unpack_dual(g).tangent.clone()
+        primal, tangent = fwAD.unpack_dual(g)
+        return torch.zeros_like(primal) if tangent is None else tangent.clone()
 ''',
     "per_sample_impl": '''
 def per_sample_grads(model, loss_fn, x, y):
