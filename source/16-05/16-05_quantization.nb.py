@@ -361,6 +361,8 @@ print("dfq/dx: ", _x.grad.tolist())
 #   zero_point) * scale` of `x`'s shape, with `inv` and `round` as in exercise 1. This holds for every float32
 #   value but `nan` (which no check sends: `torch.clamp` keeps a `nan`, PyTorch's kernel gives `quant_min`'s value):
 #   far outside the range, `+inf` and `-inf` included, the result is the end of the range (a finite number).
+#   Where the level is the zero point the result is `+0.0`, for `x = -0.0` and small negative `x` too (never `-0.0`:
+#   the zero point is added and subtracted, and PyTorch's kernel subtracts integers).
 # * Any integer range works, not only the 8-bit ones (for example `-8, 7` for 4 bits), and the result equals
 #   `torch.fake_quantize_per_tensor_affine(x, scale, zero_point, quant_min, quant_max)`.
 # * The gradient with respect to `x` is the straight-through estimator: the incoming gradient passes unchanged where

@@ -93,15 +93,25 @@ def quant_on_meta(ns, shape, dtype, axis=None):
 
 
 # ------------------------------------------------------------------ exercise 2: RangeObserver
-def observe(ns, cfg, xs, grad=False, qparams_each=False, layouts=None, eval_mode=False):
+_OBSERVER_ARGS = ("dtype", "symmetric", "ch_axis", "averaging_constant")  # the text's order of RangeObserver's arguments
+
+
+def observe(ns, cfg, xs, grad=False, qparams_each=False, layouts=None, eval_mode=False, positional=False):
     """A RangeObserver(**cfg) fed the tensors xs in turn: what forward returned, min/max after each, the qparams.
     With qparams_each, calculate_qparams() is also called after each tensor (as QATLinear does on every call); with
     layouts, tensor i is given in the memory layout layouts[i % len(layouts)] (probelib.relayout); with eval_mode
-    the observer is put in eval mode (.eval()) before the first tensor."""
+    the observer is put in eval mode (.eval()) before the first tensor; with positional the arguments are passed by
+    position in the text's order (dtype, symmetric, ch_axis, averaging_constant), those before the last one given
+    filled with the text's defaults. An argument missing from cfg is left to the constructor's default."""
     cfg = dict(cfg)
     if "dtype" in cfg:
         cfg["dtype"] = getattr(torch, cfg["dtype"])
-    obs = get(ns, "RangeObserver")(**cfg)
+    if positional:
+        defaults = {"dtype": torch.uint8, "symmetric": False, "ch_axis": None, "averaging_constant": None}
+        n = max(_OBSERVER_ARGS.index(k) for k in cfg) + 1 if cfg else 0
+        obs = get(ns, "RangeObserver")(*[cfg.get(k, defaults[k]) for k in _OBSERVER_ARGS[:n]])
+    else:
+        obs = get(ns, "RangeObserver")(**cfg)
     if eval_mode:
         obs.eval()
     same, graph, mins, maxs = [], [], [], []

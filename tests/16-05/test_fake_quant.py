@@ -48,6 +48,15 @@ def check(student, what, x, scale, zp, lo, hi, g=None, layout="contiguous", ref=
         expect(False, f"{what}: {int(bad.sum())} of {bad.numel()} values differ from "
                f"{against}; first at {i}: x = {x[i].item()!r}, expected {want[i].item()!r}, "
                f"got {out[i].item()!r}")
+    # signed zeros: a level equal to the zero point gives +0.0 ((level - zero_point) * scale; PyTorch's kernel
+    # subtracts integers), never -0.0 (the same number for ==, but 1 / y is -inf, and torch.signbit tells them apart)
+    bad = torch.signbit(out) != torch.signbit(want)
+    if bad.any():
+        i = tuple(int(v) for v in bad.nonzero()[0])
+        expect(False, f"{what}: {int(bad.sum())} of {bad.numel()} values have the other sign from {against}; first "
+               f"at {i}: x = {x[i].item()!r}, expected {want[i].item()!r}, got {out[i].item()!r} (the text: "
+               f"(clamp(round(x * inv) + zero_point, ...) - zero_point) * scale, which is +0.0 where the level is the "
+               f"zero point)")
     grad = res["grad"]
     badg = _differing(grad, gwant, f"the gradient of {what}")
     if badg.any():
@@ -110,9 +119,9 @@ def test_inverse_of_a_python_float_scale(student, gen, double_scale_inputs):
 
 
 def test_extremes_and_zero_size(student, gen):
-    """values far outside the range (gradient zero), past 2^31 and 2^63 levels and infinities too, zeros, a
-    zero-size and a 0-dim tensor"""
-    x = torch.tensor([0.0, -0.0, 1e7, -1e7, 1e6, -1e6, 3.0, -3.0])
+    """values far outside the range (gradient zero), past 2^31 and 2^63 levels and infinities too, zeros (+0.0 out for
+    -0.0 and small negatives too), a zero-size and a 0-dim tensor"""
+    x = torch.tensor([0.0, -0.0, 1e7, -1e7, 1e6, -1e6, 3.0, -3.0, -0.001, -0.004])
     check(student, f"fake_quantize(x, 0.01, 4, -128, 127) for x = {x.tolist()}", x, 0.01, 4, -128, 127)
     # past 2^31 and 2^63 levels, and past float32's range (x * inv overflows to inf): clamp(round(x * inv) + zp) is
     # still qmax above 0 and qmin below, gradient 0 (+-inf too: a detach trick x * mask or (x - x.detach()) * mask

@@ -26,32 +26,42 @@ def torch_observer(cfg):
     return tob.MovingAveragePerChannelMinMaxObserver(ch_axis=ch, averaging_constant=c, dtype=dtype, qscheme=qs)
 
 
-def describe(cfg):
-    args = [f"torch.{cfg.get('dtype', 'uint8')}"] + [f"{k}={v}" for k, v in cfg.items() if k != "dtype"]
+def describe(cfg, positional=False):
+    """The constructor call as the student's observer gets it: keywords, the dtype first (torch.uint8 where cfg names
+    none), or with positional every argument by position up to the last one cfg names."""
+    if positional:
+        order = ("dtype", "symmetric", "ch_axis", "averaging_constant")
+        defaults = {"dtype": "uint8", "symmetric": False, "ch_axis": None, "averaging_constant": None}
+        n = max(order.index(k) for k in cfg) + 1 if cfg else 0
+        args = [f"torch.{cfg.get(k, defaults[k])}" if k == "dtype" else repr(cfg.get(k, defaults[k])) for k in order[:n]]
+        return f"RangeObserver({', '.join(args)})"
+    args = ([f"torch.{cfg['dtype']}"] if "dtype" in cfg else []) + [f"{k}={v}" for k, v in cfg.items() if k != "dtype"]
     return f"RangeObserver({', '.join(args)})"
 
 
-def compare(student, gen, cfg, xs, what_inputs, grad=False, qparams_each=False, layouts=None, eval_mode=False):
+def compare(student, gen, cfg, xs, what_inputs, grad=False, qparams_each=False, layouts=None, eval_mode=False,
+            positional=False):
     """Feed xs to the student's observer and to PyTorch's; compare ranges after each tensor and the qparams. With
     qparams_each both are asked for their qparams after every tensor, which must leave the ranges as they are; with
     layouts the student's observer gets tensor i in the memory layout layouts[i % len(layouts)] (the values are
     the same: "the float32 tensor x" is any tensor, as PyTorch's observers take it). With eval_mode the student's
-    observer is in eval mode (PyTorch's observers record in either mode; the text names none)."""
+    observer is in eval mode (PyTorch's observers record in either mode; the text names none). With positional the
+    student's observer is built with its arguments by position, in the text's order (describe() shows the call)."""
     if layouts:
         what_inputs += f" (given in the memory layouts {', '.join(layouts[:len(xs)])})"
-    what = f"{describe(cfg)} after {what_inputs}"
+    what = f"{describe(cfg, positional)} after {what_inputs}"
     res = student.call("observe", cfg=cfg, xs=xs, grad=grad, qparams_each=qparams_each, layouts=layouts,
-                       eval_mode=eval_mode)
+                       eval_mode=eval_mode, positional=positional)
     expect("error" not in res, f"{what}: {res.get('error')}")
     for key in ("same", "graph", "mins", "maxs"):  # one entry per tensor the judge sent, before any loop reads them
         expect(isinstance(res.get(key), (list, tuple)) and len(res[key]) == len(xs),
                f"{what}: the probe's reply has {key} for {len(res[key]) if isinstance(res.get(key), (list, tuple)) else 'no'} "
                f"tensors, expected one per tensor observed ({len(xs)})")
-    expect(res["is_module"], f"{describe(cfg)} is not an nn.Module")
+    expect(res["is_module"], f"{describe(cfg, positional)} is not an nn.Module")
     ref = torch_observer(cfg)
     seen, mag = False, 0.0
     for i, x in enumerate(xs):
-        expect(res["same"][i], f"{describe(cfg)}(x) for tensor {i} of {what_inputs} did not return x itself")
+        expect(res["same"][i], f"{describe(cfg, positional)}(x) for tensor {i} of {what_inputs} did not return x itself")
         ref(x)
         if qparams_each:
             ref.calculate_qparams()
@@ -66,7 +76,7 @@ def compare(student, gen, cfg, xs, what_inputs, grad=False, qparams_each=False, 
             want = getattr(ref, name)
             expect(isinstance(got, torch.Tensor), f"{what}: {name} after tensor {i} is {got}, not a tensor")
             expect_equal(got.dtype, torch.float32, f"the dtype of {name} of {what}")
-            expect_close(got, want, f"{name} of {describe(cfg)} after tensor {i} of {what_inputs}", **tol)
+            expect_close(got, want, f"{name} of {describe(cfg, positional)} after tensor {i} of {what_inputs}", **tol)
     scale, zp = ref.calculate_qparams()
     expect(isinstance(res["scale"], torch.Tensor) and isinstance(res["zp"], torch.Tensor),
            f"calculate_qparams() of {what} returned {type(res['scale']).__name__} and {type(res['zp']).__name__}, "
@@ -135,20 +145,38 @@ def test_moving_average(student, gen, per, c):
     compare(student, gen, cfg, xs, "five tensors (3, 4) of different ranges", layouts=LAYOUTS[::-1])
 
 
-@pytest.mark.parametrize("case", ["all positive", "all negative", "zeros", "one value"])
+@pytest.mark.parametrize("case", ["all positive", "all negative", "zeros", "one value", "tiny range",
+                                  "near float32's top"])
 def test_one_sided_and_constant(student, gen, case):
     """the range is widened to include 0 (one-sided data), a zero-width range gives the eps scale (per tensor and per
-    channel, affine and symmetric), a first tensor of zeros sets the range like any first tensor, and tensors of one element (0-dim too) are observed like any other"""
+    channel, affine and symmetric), a first tensor of zeros sets the range like any first tensor, and tensors of one element (0-dim too) are observed like any other; a tiny nonzero range gets the eps floor too, and values near float32's largest give a finite scale"""
     x = torch.rand(3, 4, generator=gen) + 1.0
+    what = f"one tensor (3, 4), {case}"
     if case == "all negative":
         x = -x
     elif case == "zeros":
         x = torch.zeros(3, 4)
     elif case == "one value":
         x = torch.full((3, 4), float(torch.rand((), generator=gen)) * 5 + 0.1)
-    for cfg in ({"dtype": "uint8"}, {"dtype": "int8"}, {"dtype": "uint8", "symmetric": True},
-                {"dtype": "int8", "ch_axis": 0}):
-        compare(student, gen, cfg, [x], f"one tensor (3, 4), {case}")
+    elif case == "tiny range":  # (hi - lo) / 255 is far below eps, but not 0: the floor is eps, not only for 0
+        x = (torch.rand(3, 4, generator=gen) * 2 - 1) * 1e-6
+        what += (" in [-1e-6, 1e-6] (the unfloored scale, about 8e-9, is below eps = 1.19e-7 without being 0: the "
+                 "text's eps floor applies to every scale, not only to a zero-width range)")
+    elif case == "near float32's top":  # max(-lo, hi) / 127.5 is finite; 2 * max(-lo, hi) / 255 overflows to inf
+        x = torch.rand(3, 4, generator=gen) * 2e38 + 1.2e38
+        x[1] = -x[1]
+        what += (" with |x| between 1.2e38 and 3.2e38, rows of both signs (symmetric: scale = max(-lo, hi) / "
+                 "((qmax - qmin) / 2) in float32, finite here; 2 * max(-lo, hi) / (qmax - qmin) overflows to inf)")
+    cfgs = ({"dtype": "uint8"}, {"dtype": "int8"}, {"dtype": "uint8", "symmetric": True},
+            {"dtype": "int8", "ch_axis": 0})
+    if case == "near float32's top":  # hi - lo of a two-sided range overflows in PyTorch's observer too: per channel
+        # (one sign per row) the affine range stays finite; the symmetric one is finite per tensor and per channel
+        cfgs = ({"dtype": "int8", "symmetric": True}, {"dtype": "uint8", "symmetric": True},
+                {"dtype": "int8", "ch_axis": 0}, {"dtype": "int8", "ch_axis": 0, "symmetric": True})
+    elif case == "tiny range":
+        cfgs += ({"dtype": "int8", "symmetric": True, "ch_axis": 1},)
+    for cfg in cfgs:
+        compare(student, gen, cfg, [x], what)
     if case == "zeros":  # a first tensor of zeros is a first tensor: it sets the range, and the next one moves it
         later = torch.rand(3, 4, generator=gen) * 2 + 1.0
         for cfg in ({"dtype": "uint8", "averaging_constant": 0.25}, {"dtype": "int8", "ch_axis": 0}):
@@ -206,6 +234,38 @@ def test_zero_point_rounds_halves_to_even(student, gen):
         compare(student, gen, {"dtype": dtype}, [rows[0]], f"one tensor [{lo0!r}, {hi0!r}, {hi0 / 2!r}] {clause}")
     compare(student, gen, {"dtype": "int8", "ch_axis": 0}, [rows],
             f"one tensor (3, 3) whose row c spans [lo_c, hi_c] = {[(lo, hi) for lo, hi in pairs]} {clause}")
+    # int8: qmin - round(lo / scale), not round(qmin - lo / scale). The two agree on exact halves (qmin = -128 is
+    # even), but the float32 subtraction -128 - v drops the last bits of a small v = lo / scale, so a v just short of
+    # a half lands on it and rounds to the even neighbour
+    pairs = zero_point_subtraction_apart(gen, 3)
+    expect(len(pairs) == 3, "the check found no range whose zero point by qmin - round(lo / scale) and by "
+           "round(qmin - lo / scale) differ (a grading error)")
+    rows = torch.tensor([[lo, hi, hi / 2] for lo, hi in pairs], dtype=torch.float32)
+    lo0, hi0 = rows[0, 0].item(), rows[0, 1].item()
+    clause = ("(the text: zero_point = qmin - round(lo / scale); round(qmin - lo / scale) gives the neighbouring "
+              "level here, as -128 - lo / scale rounds onto a half in float32)")
+    compare(student, gen, {"dtype": "int8"}, [rows[0]], f"one tensor [{lo0!r}, {hi0!r}, {hi0 / 2!r}] {clause}")
+    compare(student, gen, {"dtype": "int8", "ch_axis": 0}, [rows],
+            f"one tensor (3, 3) whose row c spans [lo_c, hi_c] = {[(lo, hi) for lo, hi in pairs]} {clause}")
+
+
+def zero_point_subtraction_apart(gen, n):
+    """n ranges (lo, hi), lo < 0 < hi, for int8 (qmin = -128), whose zero point qmin - round(lo / scale) differs from
+    round(qmin - lo / scale): lo / scale just short of -(k + 1/2) for a small odd k, where -128 - lo / scale rounds
+    onto the half in float32 and round() sends it to the even neighbour."""
+    found = []
+    for _ in range(50):
+        hi = torch.rand(256, generator=gen) * 4 + 0.01
+        k = (torch.randint(0, 30, (256,), generator=gen) * 2 + 1).double()
+        lo = (-(k + 0.5) * hi.double() / (254.5 - k)).float()
+        for _ in range(24):
+            v = lo / ((hi - lo) / 255.0)
+            keep = (-128 - torch.round(v)) != torch.round(-128 - v)
+            found += [p for p in zip(lo[keep].tolist(), hi[keep].tolist()) if p not in found]
+            lo = torch.nextafter(lo, torch.zeros_like(lo))
+        if len(found) >= n:
+            break
+    return found[:n]
 
 
 def float32_apart(gen, n):
@@ -283,6 +343,19 @@ def test_returns_input_and_no_graph(student, gen):
         res = compare(student, gen, cfg, batches(gen, (3, 4), 2), "two tensors (3, 4) that require grad", grad=True)
         expect(not any(res["graph"]), f"{describe(cfg)}: min_val or max_val carries an autograd graph after observing "
                f"a tensor that requires grad (record x.detach())")
+
+
+def test_constructor_defaults_and_positional(student, gen):
+    """the constructor's defaults (torch.uint8, affine, per tensor, running extremes) and its arguments by position, in
+    the text's order (dtype, symmetric, ch_axis, averaging_constant)"""
+    xs = batches(gen, (3, 4), 2)
+    for cfg in ({}, {"symmetric": True}, {"ch_axis": 1}):  # dtype left to its default, torch.uint8
+        compare(student, gen, cfg, xs, "two tensors (3, 4) (the text: RangeObserver(dtype=torch.uint8, "
+                "symmetric=False, ch_axis=None, averaging_constant=None))")
+    for cfg in ({"dtype": "int8", "symmetric": True}, {"dtype": "uint8", "ch_axis": 1},
+                {"dtype": "int8", "symmetric": False, "ch_axis": 0, "averaging_constant": 0.25}):
+        compare(student, gen, cfg, xs, "two tensors (3, 4) (the arguments by position, in the text's order "
+                "RangeObserver(dtype, symmetric, ch_axis, averaging_constant))", positional=True)
 
 
 META_CFGS = [{"dtype": "uint8"}, {"dtype": "int8", "symmetric": True, "averaging_constant": 0.1},
