@@ -218,6 +218,23 @@ def _close_servers() -> None:
     _SERVERS.clear()
 
 
+def _open_files_limits(pid: int | None) -> dict[int, int]:
+    """Each process of a worker's tree (read before any cell runs) -> its soft RLIMIT_NOFILE ({} where unreadable)."""
+    if not pid or pid <= 1:
+        return {}
+    out = {}
+    for p in [pid] + procs.descendants(pid):
+        try:
+            with open(f"/proc/{p}/limits") as fh:
+                line = next(x for x in fh if x.startswith("Max open files"))
+            soft = line.split()[3]
+            if soft.isdigit():
+                out[p] = int(soft)
+        except (OSError, StopIteration, IndexError):
+            pass
+    return out
+
+
 class ProcessStudent:
     """A submission's code, loaded once in a worker process."""
 
@@ -250,6 +267,8 @@ class ProcessStudent:
         self.native_events = native_calls.declared(probes.values())  # what this topic's checks read
         self.native = None  # native_calls.Watch: the kernel's count of the worker tree's native calls (root only)
         self.native_last: dict[str, int] | None = None  # what it counted during the last request
+        self._files: dict[int, int] = {}  # the worker tree's processes at load -> their open-files limit
+        self._crowded: str | None = None  # why the worker starts afresh before the next call (files left open)
         self.zygote_key = "main"  # which of this judge's zygotes forks it (fork mode); "apart": see apart()
 
     def apart(self) -> "ProcessStudent":
@@ -304,6 +323,7 @@ class ProcessStudent:
                                   f"fresh worker: {plain.one_line(why, 400)}") from None
         # counted from here on, by the kernel, for every task the worker has now or starts later
         self.native = native_calls.watch(getattr(self.proc, "pid", None), self.native_events)
+        self._files = _open_files_limits(getattr(self.proc, "pid", None))
         reply = self._request({"op": "load", "cells": self.cells}, self.load_timeout, what="loading your notebook")
         self.load_report = reply
 
@@ -425,6 +445,7 @@ class ProcessStudent:
                 payload = _read_exact(fd, n, deadline, self.proc)
                 if native_before is not None:
                     self.native_last = {k: v - native_before[k] for k, v in self.native.read().items()}
+                self._crowded = self._files_crowded(what)
             except TimeoutError:
                 spent = started.spent(getattr(self, "_group", None))
                 self.events.append(cputime.verdict_text(f"timeout after {timeout:.0f} s while {what}", spent))
@@ -520,11 +541,28 @@ class ProcessStudent:
         return f"\n  note: while loading your notebook, code cell {cell} raised {e['type']}: {e['message'][:160]}{more}"
 
     # -------------------------------------------------------------- public API
+    def _files_crowded(self, what: str) -> str | None:
+        """Why the worker must start afresh: a process of it holds more than half its open-files limit after a
+        call (files a task's code left open would make later checks, of any task, fail with 'Too many open
+        files'). The call's own verdict stands; the next call gets a fresh worker."""
+        for pid, limit in self._files.items():
+            try:
+                held = len(os.listdir(f"/proc/{pid}/fd"))
+            except OSError:
+                continue
+            if held > limit // 2:
+                return f"its worker held {held} open files (limit {limit}) after {what}"
+        return None
+
     def ensure_loaded(self) -> None:
         if self.course_error:
             raise CourseError(self.course_error)
         if self.broken:
             raise StudentCrashed(self.broken)
+        if self._crowded and self.proc is not None:
+            self.events.append(f"{self._crowded}: started afresh before the next check")
+            self._crowded = None
+            self.close()
         if self.proc is None or self.proc.poll() is not None:
             try:
                 self._start()

@@ -489,7 +489,8 @@ run_hidden("15-10", "callbacks", globals())
 # write-then-rename dance:
 #
 # 1. write to a temporary file *in the same folder* (so the rename below never crosses file systems);
-# 2. flush it and `os.fsync` it, so the bytes are really on disk;
+# 2. flush it, `os.fsync` it and close it, so the bytes are really on disk and no file stays open (whether the save
+#    succeeds or fails);
 # 3. `os.replace(tmp, path)`: on POSIX a rename within one file system is atomic, so anyone opening
 #    `path` sees either the complete old file or the complete new one, never a mixture;
 # 4. if anything fails (any exception, a `KeyboardInterrupt` from Ctrl-C included), delete the temporary file

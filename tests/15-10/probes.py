@@ -521,12 +521,19 @@ class _Boom:
         raise RuntimeError("simulated crash in the middle of writing a checkpoint")
 
 
+def _open_files() -> int:
+    """How many descriptors this process holds now."""
+    return len(os.listdir("/proc/self/fd"))
+
+
 def atomic(ns, old, new):
     save = get(ns, "atomic_save")
     d = tempfile.mkdtemp(dir=".")
     try:
         path = os.path.join(d, "last.pt")
+        opened = _open_files()
         save({"w": old, "step": 1}, path)
+        files_after_save = _open_files() - opened
         listing_ok = sorted(os.listdir(d))
         loaded = torch.load(path, weights_only=False)
         crash = capture_error(save, {"w": new, "step": 2, "boom": _Boom()}, path)
@@ -543,6 +550,7 @@ def atomic(ns, old, new):
         rename_crash = capture_error(save, {"w": new}, os.path.join(d, "taken"))
         listing_rename = sorted(os.listdir(d))
         return {"rename_crash": rename_crash, "listing_rename": listing_rename,
+                "files_after_save": files_after_save, "files_after_all": _open_files() - opened,
                 "listing": listing_ok, "listing_crash": listing_crash, "loaded": loaded["w"], "crash": crash,
                 "after": after_w,
                 "after_err": after_err, "final": final["w"]}

@@ -48,6 +48,19 @@ def test_atomic_save_cleans_up_after_a_crash(student, gen):
            f"os.replace included, delete the temporary file and re-raise")
 
 
+@pytest.mark.task("checkpoint", weight=0.5)
+def test_atomic_save_leaves_no_file_open(student, gen):
+    """atomic_save closes every file it opens: after a save, two saves that fail and one more that succeeds, the
+    process holds no more open files than before"""
+    old, new, r = atomic_run(student, gen)
+    expect(r["files_after_save"] <= 0, f"atomic_save(obj, 'dir/last.pt') left {r['files_after_save']} more file(s) "
+                                       f"open than before the call: close the temporary file (a descriptor from "
+                                       f"tempfile.mkstemp too) once it is written and fsynced")
+    expect(r["files_after_all"] <= 0, f"after atomic_save succeeded twice and failed twice (pickling half-way, the "
+                                      f"rename onto a folder), {r['files_after_all']} more file(s) were open than "
+                                      f"before: close the temporary file whether the save succeeds or fails")
+
+
 def test_atomic_save_temp_file_in_target_folder(student, gen):
     """atomic_save writes its temporary file in the target's folder (it works while the system's temporary
     folder is unusable)"""

@@ -60,6 +60,14 @@ def test_matches_torch_clip_grad_norm(student, gen, shapes):
           + (f" (gradient #{wide[0]} transposed in memory, strides {grads[wide[0]].stride()})" if wide else ""))
 
 
+def test_float64_beyond_float32_range(student, gen):
+    """float64 gradients are measured in float64: entries near 1e39 (finite in float64, past float32's largest value)
+    give a finite total, and the gradients are scaled by max_norm / total, not zeroed"""
+    grads = [torch.randn(3, 2, generator=gen, dtype=f64) * 1e39, torch.randn(4, generator=gen, dtype=f64) * 3e38]
+    judge(student, grads, 1.0, "clip_grad_norm on float64 gradients of magnitude about 1e39 (beyond float32's range, "
+                               "finite in float64) with max_norm=1.0")
+
+
 def test_list_of_one_parameter(student, gen):
     """clip_grad_norm given a list (any iterable) holding one parameter clips it like torch.nn.utils.clip_grad_norm_"""
     grads = [5 * torch.randn(4, 3, generator=gen, dtype=f64)]
