@@ -48,6 +48,22 @@ def test_a_worker_crowded_with_files_starts_afresh():
         s.close()
 
 
+def test_files_held_from_loading_on_are_not_reloaded_again():
+    """a notebook that holds most of its files from loading on (its count does not grow during calls) keeps its
+    worker: reloading it before every check would cost a load per check"""
+    s = ProcessStudent(["import os, resource\n_kept = [os.open('/dev/null', os.O_RDONLY) for _ in "
+                        "range(int(resource.getrlimit(resource.RLIMIT_NOFILE)[0] * 0.7))]"], {"t": PROBES},
+                       sandboxed=sandbox.probe() is None, call_timeout=60)
+    try:
+        s.ensure_loaded()
+        pid = s.proc.pid
+        for _ in range(3):
+            s.call("opens", n=1)
+        assert s.proc.pid == pid and not any("open files" in e for e in s.events), s.events
+    finally:
+        s.close()
+
+
 def test_a_worker_under_half_is_kept():
     s = _student()
     try:

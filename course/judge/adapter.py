@@ -218,6 +218,9 @@ def _close_servers() -> None:
     _SERVERS.clear()
 
 
+FRESH_FOR_FILES = 3  # fresh workers a submission's module may get for files its calls left open
+
+
 def _open_files_limits(pid: int | None) -> dict[int, int]:
     """Each process of a worker's tree (read before any cell runs) -> its soft RLIMIT_NOFILE ({} where unreadable)."""
     if not pid or pid <= 1:
@@ -269,6 +272,7 @@ class ProcessStudent:
         self.native_last: dict[str, int] | None = None  # what it counted during the last request
         self._files: dict[int, int] = {}  # the worker tree's processes at load -> their open-files limit
         self._crowded: str | None = None  # why the worker starts afresh before the next call (files left open)
+        self._fresh_for_files = 0  # how many times it did (at most FRESH_FOR_FILES)
         self.zygote_key = "main"  # which of this judge's zygotes forks it (fork mode); "apart": see apart()
 
     def apart(self) -> "ProcessStudent":
@@ -429,6 +433,7 @@ class ProcessStudent:
         started = cputime.sample(getattr(self, "_group", None))
         native_before = self.native.read() if self.native is not None else None
         self.native_last = None
+        files_before = self._files_held() if msg["op"] == "call" else None
         fd = self.proc.stdout.fileno()
         sent = False
         while True:
@@ -445,7 +450,8 @@ class ProcessStudent:
                 payload = _read_exact(fd, n, deadline, self.proc)
                 if native_before is not None:
                     self.native_last = {k: v - native_before[k] for k, v in self.native.read().items()}
-                self._crowded = self._files_crowded(what)
+                if files_before is not None:
+                    self._crowded = self._files_crowded(files_before, what)
             except TimeoutError:
                 spent = started.spent(getattr(self, "_group", None))
                 self.events.append(cputime.verdict_text(f"timeout after {timeout:.0f} s while {what}", spent))
@@ -541,17 +547,26 @@ class ProcessStudent:
         return f"\n  note: while loading your notebook, code cell {cell} raised {e['type']}: {e['message'][:160]}{more}"
 
     # -------------------------------------------------------------- public API
-    def _files_crowded(self, what: str) -> str | None:
-        """Why the worker must start afresh: a process of it holds more than half its open-files limit after a
-        call (files a task's code left open would make later checks, of any task, fail with 'Too many open
-        files'). The call's own verdict stands; the next call gets a fresh worker."""
-        for pid, limit in self._files.items():
+    def _files_held(self) -> dict[int, int]:
+        held = {}
+        for pid in self._files:
             try:
-                held = len(os.listdir(f"/proc/{pid}/fd"))
+                held[pid] = len(os.listdir(f"/proc/{pid}/fd"))
             except OSError:
-                continue
-            if held > limit // 2:
-                return f"its worker held {held} open files (limit {limit}) after {what}"
+                pass
+        return held
+
+    def _files_crowded(self, before: dict[int, int], what: str) -> str | None:
+        """Why the worker must start afresh: a call left a process of it holding more files than before and more
+        than half its open-files limit (files a task's code left open would make later checks, of any task,
+        fail with 'Too many open files'). The call's own verdict stands; the next call gets a fresh worker, at
+        most FRESH_FOR_FILES times (a notebook that holds its files from loading on is not reloaded again and
+        again: its count does not grow during a call)."""
+        if self._fresh_for_files >= FRESH_FOR_FILES:
+            return None
+        for pid, held in self._files_held().items():
+            if held > self._files[pid] // 2 and held > before.get(pid, held):
+                return f"its worker held {held} open files (limit {self._files[pid]}) after {what}"
         return None
 
     def ensure_loaded(self) -> None:
@@ -562,6 +577,7 @@ class ProcessStudent:
         if self._crowded and self.proc is not None:
             self.events.append(f"{self._crowded}: started afresh before the next check")
             self._crowded = None
+            self._fresh_for_files += 1
             self.close()
         if self.proc is None or self.proc.poll() is not None:
             try:
