@@ -521,6 +521,20 @@ class _Boom:
         raise RuntimeError("simulated crash in the middle of writing a checkpoint")
 
 
+def _fit_with_torch_clipping(ns, t):
+    """t.fit() with PyTorch's clip_grad_norm_ in place of the notebook's: a check of the loop, not of the clipping
+    exercise (checked on its own)."""
+    own_clip = ns.get("clip_grad_norm")
+    ns["clip_grad_norm"] = lambda params, max_norm: torch.nn.utils.clip_grad_norm_(list(params), max_norm)
+    try:
+        t.fit()
+    finally:
+        if own_clip is None:
+            ns.pop("clip_grad_norm", None)
+        else:
+            ns["clip_grad_norm"] = own_clip
+
+
 def _open_files() -> int:
     """How many descriptors this process holds now."""
     return len(os.listdir("/proc/self/fd"))
@@ -811,16 +825,7 @@ def explicit_run(ns, init, X, Y, batch_size, accum, epochs, max_norm, lr, gamma,
     t = Trainer(model, opt, loader, _mse_dict if dict_batches else _mse, scheduler=sched, scaler=scaler,
                 callbacks=callbacks, max_epochs=epochs, max_steps=max_steps, accum_steps=accum,
                 max_grad_norm=max_norm)
-    # Judge the loop, not the clipping exercise (checked on its own): run with PyTorch's clipping.
-    own_clip = ns.get("clip_grad_norm")
-    ns["clip_grad_norm"] = lambda params, max_norm: torch.nn.utils.clip_grad_norm_(list(params), max_norm)
-    try:
-        t.fit()
-    finally:
-        if own_clip is None:
-            ns.pop("clip_grad_norm", None)
-        else:
-            ns["clip_grad_norm"] = own_clip
+    _fit_with_torch_clipping(ns, t)
     hist = [{k: float(r[k]) for k in ("step", "epoch", "loss", "lr", "grad_norm")} for r in t.history]
     return {"history": hist, "params": _tensor_state(model), "global_step": int(t.global_step)}
 
@@ -1505,16 +1510,7 @@ def hook_views(ns, init, X, Y, Xv, Yv, batch_size):
     t = Trainer(model, torch.optim.SGD(model.parameters(), lr=0.05), DataLoader(TensorDataset(X, Y),
                 batch_size=batch_size), _mse, val_loader=DataLoader(TensorDataset(Xv, Yv), batch_size=2),
                 callbacks=[View()], max_epochs=2, max_grad_norm=0.5)
-    # Judge the loop, not the clipping exercise (checked on its own): run with PyTorch's clipping.
-    own_clip = ns.get("clip_grad_norm")
-    ns["clip_grad_norm"] = lambda params, max_norm: torch.nn.utils.clip_grad_norm_(list(params), max_norm)
-    try:
-        t.fit()
-    finally:
-        if own_clip is None:
-            ns.pop("clip_grad_norm", None)
-        else:
-            ns["clip_grad_norm"] = own_clip
+    _fit_with_torch_clipping(ns, t)
     return {"views": views, "grad_norms": [float(r["grad_norm"]) for r in t.history],
             "logged_steps": [int(r["step"]) for r in t.history],
             "logged_lrs": [float(r["lr"]) for r in t.history],
