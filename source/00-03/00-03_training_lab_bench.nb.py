@@ -237,9 +237,10 @@ print(_w)  # each weight moved by -0.1 * 2w
 # of `torch.optim.Optimizer`, following the four lines above.
 #
 # * After any number of `step()` calls, every parameter equals what `torch.optim.SGD` with the same arguments
-#   gives from the same start and the same gradients, to float64 rounding (relative 1e-12), including models
-#   given as several parameter groups with different hyperparameters, and hyperparameters changed in
-#   `self.param_groups` between steps (as a scheduler sets `group["lr"]`): read them at every `step()`.
+#   gives from the same start and the same gradients (inf and nan included), to float64 rounding (relative
+#   1e-12), including models given as several parameter groups with different hyperparameters, and
+#   hyperparameters changed in `self.param_groups` between steps (as a scheduler sets `group["lr"]`): read them
+#   at every `step()`.
 # * A parameter whose `.grad` is `None` is not changed and gets no state; `step()` never changes a `.grad`.
 #   Only `None` skips a parameter: one that has a `.grad` is stepped even if it does not require grad.
 # * Keep the momentum buffer in `self.state[p]["momentum_buffer"]` (made only when `momentum` is not 0; while a
@@ -350,10 +351,10 @@ print("first step / lr:", ((_m1 / (1 - 0.9)) / ((_v1 / (1 - 0.999)).sqrt() + 1e-
 # `torch.optim.Optimizer`, following the four lines above (without `amsgrad`, `maximize` and the other options).
 #
 # * After any number of `step()` calls, every parameter equals what `torch.optim.AdamW` with the same arguments
-#   gives from the same start and the same gradients, to float64 rounding (relative 1e-12), including several
-#   parameter groups with different hyperparameters, groups that leave some of them to the defaults, and
-#   hyperparameters changed in `self.param_groups` between steps (by a scheduler, or by `load_state_dict()`):
-#   read them at every `step()`.
+#   gives from the same start and the same gradients (inf and nan included), to float64 rounding (relative
+#   1e-12), including several parameter groups with different hyperparameters, groups that leave some of them to
+#   the defaults, and hyperparameters changed in `self.param_groups` between steps (by a scheduler, or by
+#   `load_state_dict()`): read them at every `step()`.
 # * A parameter whose `.grad` is `None` is not changed, gets no state and does not count the step;
 #   `step()` never changes a `.grad`. Only `None` skips a parameter: one that has a `.grad` is stepped even if
 #   it does not require grad.

@@ -429,3 +429,33 @@ def adamw_rejects(ns, reject, accept, value, grad):
             holder[0].step()
         out["stepped"].append(p.detach().clone())
     return out
+
+
+# ---------------------------------------------------------------- arguments by position (round 27)
+def optimizer_by_position(ns, name, value, grads, args):
+    """``name``([p], *args): the optimizer built with its arguments after params given by position, in the
+    text's order, then stepped once per gradient. Returns the constructor's capture_error and p after each step."""
+    cls = get(ns, name)
+    p = torch.nn.Parameter(value.clone())
+    holder = []
+    made = capture_error(lambda: holder.append(cls([p], *args)))
+    out = {"made": made, "params": []}
+    if holder:
+        for g in grads:
+            p.grad = g.clone()
+            holder[0].step()
+            out["params"].append(p.detach().clone())
+    return out
+
+
+def schedule_by_position(ns, calls):
+    """warmup_cosine_lr(step, base_lr, warmup_steps, total_steps, start_factor, eta_min), every argument by
+    position, for each list in calls; the error, as type and message, where a call raised."""
+    fn = get(ns, "warmup_cosine_lr")
+    out = []
+    for c in calls:
+        try:
+            out.append(_raw(fn(*c)))
+        except Exception as exc:
+            out.append(f"raised {type(exc).__name__}: {str(exc)[:200]}")
+    return out

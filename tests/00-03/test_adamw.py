@@ -298,3 +298,71 @@ def test_frozen_parameter_with_grad_is_stepped(student, gen):
     values, grads = draw(gen, steps=3)
     res = student.call("adamw_run", values=values, groups=groups, grads=grads, frozen=[0])
     compare(res, reference(values, groups, grads), describe("parameter 0 has requires_grad=False and a .grad", groups))
+
+
+# the text's order after params: lr, betas, eps, weight_decay (torch.optim.AdamW's order too)
+BY_POSITION = [[0.05, (0.8, 0.99), 1e-6, 0.1], [0.2, (0.5, 0.9), 0.03]]
+
+
+def test_arguments_by_position(student, gen):
+    """ScratchAdamW(params, lr, betas, eps, weight_decay) given by position, in the text's order, steps as torch.optim.AdamW given the same arguments by position"""
+    value = torch.randn(4, generator=gen, dtype=f64)
+    grads = [torch.randn(4, generator=gen, dtype=f64) for _ in range(3)]
+    for args in BY_POSITION:
+        call = f"ScratchAdamW([p], {', '.join(map(repr, args))})"
+        res = student.call("optimizer_by_position", name="ScratchAdamW", value=value, grads=grads, args=args)
+        r = res["made"]
+        expect(not r["raised"], f"{call} raised {r['type']}: {r['message']}; the text's signature is "
+                                "ScratchAdamW(params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2)")
+        p = torch.nn.Parameter(value.clone())
+        ref = torch.optim.AdamW([p], *args, foreach=False)
+        for step, (g, got) in enumerate(zip(grads, res["params"]), start=1):
+            p.grad = g.clone()
+            ref.step()
+            expect_close(got, p.detach(), f"p after step {step} of {call} (torch.optim.AdamW([p], "
+                                          f"{', '.join(map(repr, args))}) gives the expected value; clause: "
+                                          "ScratchAdamW(params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, "
+                                          "weight_decay=1e-2), the arguments in this order)", **TOL)
+
+
+def test_zero_eps_divides_as_torch(student, gen):
+    """eps = 0 (valid: only a negative eps raises) divides as torch.optim.AdamW does where v is 0: 0 / 0 is nan, m / 0 is inf, no guard"""
+    groups = [{"idx": [0], "hyper": {"lr": 0.1, "betas": (0.9, 0.999), "eps": 0.0, "weight_decay": 0.0}},
+              {"idx": [1], "hyper": {"lr": 0.05, "betas": (0.8, 0.99), "eps": 0.0, "weight_decay": 0.1}}]
+    values = [torch.randn(4, generator=gen, dtype=f64), torch.randn(3, generator=gen, dtype=f64)]
+    # 1e-170 squares to 0 in float64 (below its smallest subnormal), so v = 0 while m = (1 - beta1) * g is not
+    first = [torch.tensor([0.0, 1e-170, -0.5, 2.0], dtype=f64), torch.tensor([0.0, 0.3, -1e-170], dtype=f64)]
+    second = [torch.tensor([0.0, 1e-170, 0.25, -1.0], dtype=f64), torch.tensor([0.0, -0.7, 0.4], dtype=f64)]
+    grads = [first, second]
+    res = student.call("adamw_run", values=values, groups=groups, grads=grads)
+    want = reference(values, groups, grads)
+    what = describe("eps = 0; gradients [0, 1e-170, -0.5, 2] then [0, 1e-170, 0.25, -1] for parameter 0, "
+                    "[0, 0.3, -1e-170] then [0, -0.7, 0.4] for parameter 1", groups)
+    if len(res["params"]) != len(want["params"]):
+        fail(f"{what}: {len(res['params'])} steps reported, expected {len(want['params'])}")
+    for step, (got, exp) in enumerate(zip(res["params"], want["params"]), start=1):
+        for i, (g, e) in enumerate(zip(got, exp)):
+            expect_close(g, e, f"{what}: parameter {i} after step {step} (torch.optim.AdamW gives the expected value: "
+                               "where v is 0 and eps is 0 it divides by 0, nan for m = 0 and -inf or inf for m != 0; "
+                               "clause: every parameter equals what torch.optim.AdamW with the same arguments gives, "
+                               "and only a negative eps is rejected)", equal_nan=True, **TOL)
+
+
+def test_non_finite_weight_is_stepped(student, gen):
+    """a weight holding inf or nan steps as torch.optim.AdamW steps it: the decay p * (1 - lr * weight_decay) keeps an inf weight inf, with weight_decay 0 too"""
+    groups = CONFIGS["two groups, decay in one"]
+    values, grads = draw(gen, steps=2)
+    values[0][0, 0], values[0][2, 1] = float("inf"), float("nan")
+    values[1][1] = -float("inf")
+    values[2] = torch.tensor(float("inf"), dtype=f64)
+    res = student.call("adamw_run", values=values, groups=groups, grads=grads)
+    want = reference(values, groups, grads)
+    what = describe("parameter 0 starts with inf at [0, 0] and nan at [2, 1], parameter 1 with -inf at [1], "
+                    "parameter 2 (weight_decay 0) is inf", groups)
+    if len(res["params"]) != len(want["params"]):
+        fail(f"{what}: {len(res['params'])} steps reported, expected {len(want['params'])}")
+    for step, (got, exp) in enumerate(zip(res["params"], want["params"]), start=1):
+        for i, (g, e) in enumerate(zip(got, exp)):
+            expect_close(g, e, f"{what}: parameter {i} after step {step} (torch.optim.AdamW gives the expected value; "
+                               "p - lr * weight_decay * p is nan where p is inf; clause: every parameter equals what "
+                               "torch.optim.AdamW gives from the same start)", equal_nan=True, **TOL)

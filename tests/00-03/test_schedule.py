@@ -142,3 +142,22 @@ def test_interleaved_schedules(student, gen):
                 "another schedule or step)")
         expect(isinstance(g, float), f"{what} returned {g!r} ({type(g).__name__}), not a Python float")
         expect_close(torch.tensor(g, dtype=f64), torch.tensor(w, dtype=f64), what, atol=1e-15, rtol=1e-9)
+
+
+def test_arguments_by_position(student, gen):
+    """start_factor and eta_min given by position, in the text's order (step, base_lr, warmup_steps, total_steps, start_factor, eta_min), give what they give by keyword"""
+    base_lr, start_factor, eta_min = draw_args(gen)
+    warmup = int(torch.randint(2, 5, (), generator=gen))
+    total = warmup + int(torch.randint(3, 8, (), generator=gen))
+    want = torch_lrs(base_lr, warmup, total, start_factor, eta_min)
+    steps = [0, 1, warmup, warmup + 1, total, total + 3]
+    calls = [[s, base_lr, warmup, total, start_factor, eta_min] for s in steps]
+    got = student.call("schedule_by_position", calls=calls)
+    for (s, b, w, t, f, e), g in zip(calls, got):
+        what = (f"warmup_cosine_lr({s}, {b!r}, {w}, {t}, {f!r}, {e!r}), every argument by position (clause: "
+                "warmup_cosine_lr(step, base_lr, warmup_steps, total_steps, start_factor=0.1, eta_min=0.0), so the "
+                f"fifth is start_factor = {f:.4g} and the sixth eta_min = {e:.4g}; PyTorch's SequentialLR gives the "
+                "expected value)")
+        expect(isinstance(g, float), f"{what} returned {g!r} ({type(g).__name__}), not a Python float")
+        expect_close(torch.tensor(g, dtype=f64), torch.tensor(want[s] if s <= total else e, dtype=f64),
+                     what, atol=1e-15, rtol=1e-9)

@@ -278,3 +278,50 @@ def test_frozen_parameter_with_grad_is_stepped(student, gen):
     values, grads = draw(gen, steps=3)
     res = student.call("sgd_run", values=values, groups=groups, grads=grads, frozen=[1])
     compare(res, reference(values, groups, grads), describe("parameter 1 has requires_grad=False and a .grad", groups))
+
+
+# the text's order after params: lr, momentum, dampening, weight_decay, nesterov (torch.optim.SGD's order too)
+BY_POSITION = [[0.1, 0.9, 0.3, 0.01], [0.05, 0.8, 0.0, 0.2, True]]
+
+
+def test_arguments_by_position(student, gen):
+    """MomentumSGD(params, lr, momentum, dampening, weight_decay, nesterov) given by position, in the text's order, steps as torch.optim.SGD given the same arguments by position"""
+    value = torch.randn(4, generator=gen, dtype=f64)
+    grads = [torch.randn(4, generator=gen, dtype=f64) for _ in range(3)]
+    for args in BY_POSITION:
+        call = f"MomentumSGD([p], {', '.join(map(repr, args))})"
+        res = student.call("optimizer_by_position", name="MomentumSGD", value=value, grads=grads, args=args)
+        r = res["made"]
+        expect(not r["raised"], f"{call} raised {r['type']}: {r['message']}; the text's signature is "
+                                "MomentumSGD(params, lr, momentum=0.0, dampening=0.0, weight_decay=0.0, nesterov=False)")
+        p = torch.nn.Parameter(value.clone())
+        ref = torch.optim.SGD([p], *args, foreach=False)
+        for step, (g, got) in enumerate(zip(grads, res["params"]), start=1):
+            p.grad = g.clone()
+            ref.step()
+            expect_close(got, p.detach(), f"p after step {step} of {call} (torch.optim.SGD([p], "
+                                          f"{', '.join(map(repr, args))}) gives the expected value; clause: "
+                                          "MomentumSGD(params, lr, momentum=0.0, dampening=0.0, weight_decay=0.0, "
+                                          "nesterov=False), the arguments in this order)", atol=1e-14, rtol=1e-12)
+
+
+def test_non_finite_weight_is_stepped(student, gen):
+    """a weight holding inf or nan steps as torch.optim.SGD steps it: a group with weight_decay 0 adds no decay term (0 * inf would be nan)"""
+    for name in ("nesterov and momentum without weight decay", "momentum with dampening and weight decay"):
+        groups = CONFIGS[name]
+        values, grads = draw(gen, steps=2)
+        values[0][0, 0], values[0][2, 1] = float("inf"), float("nan")
+        values[1][1] = -float("inf")
+        values[2] = torch.tensor(float("inf"), dtype=f64)
+        res = student.call("sgd_run", values=values, groups=groups, grads=grads)
+        want = reference(values, groups, grads)
+        what = describe(f"{name}; parameter 0 starts with inf at [0, 0] and nan at [2, 1], parameter 1 with -inf at "
+                        "[1], parameter 2 is inf", groups)
+        if len(res["params"]) != len(want):
+            fail(f"{what}: {len(res['params'])} steps reported, expected {len(want)}")
+        for step, (got, exp) in enumerate(zip(res["params"], want), start=1):
+            for i, (g, e) in enumerate(zip(got, exp)):
+                expect_close(g, e, f"{what}: parameter {i} after step {step} (torch.optim.SGD gives the expected "
+                                   "value: it adds weight_decay * p only where weight_decay is not 0, so an inf "
+                                   "weight stays inf; clause: every parameter equals what torch.optim.SGD gives from "
+                                   "the same start)", atol=1e-14, rtol=1e-12, equal_nan=True)

@@ -40,7 +40,8 @@ CELLS = {
         with torch.no_grad():
             for g in self.param_groups:
                 for p in (q for q in g["params"] if q.grad is not None):
-                    grad = p.grad + g["weight_decay"] * p
+                    # the decay only where weight_decay is not 0, as torch.optim.SGD: 0 * p is nan for an inf weight
+                    grad = p.grad + g["weight_decay"] * p if g["weight_decay"] != 0 else p.grad
                     if g["momentum"] > 0:
                         st = self.state[p]
                         if "momentum_buffer" in st:
