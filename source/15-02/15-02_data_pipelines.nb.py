@@ -101,7 +101,9 @@ print("the default BatchSampler just chunks the sampler:",
 # consecutive batches, and shuffle only the *order of the batches*. Each batch is then nearly homogeneous,
 # while training still sees batches in a random order.
 #
-# A batch sampler is just a `Sampler` whose items are *lists* of indices. Implement `BucketBatchSampler`:
+# A batch sampler is just a `Sampler` whose items are *lists* of indices. Implement
+# `BucketBatchSampler(lengths, batch_size, drop_last=False, generator=None)`, its arguments in this order (a
+# caller may pass any of them by position):
 #
 # * `lengths`: a list (or 1-D tensor) of non-negative ints, `lengths[i]` is the length of sample `i`;
 # * sort the indices by length and cut the sorted list into consecutive batches of `batch_size`; only the

@@ -4,6 +4,7 @@ import math
 import pytest
 import torch
 
+from course.judge.adapter import StudentError
 from course.judge.expect import expect, expect_close, expect_equal, fail
 
 pytestmark = pytest.mark.task("balanced")
@@ -301,3 +302,42 @@ def test_draws_follow_the_generators_state(student, gen):
     expect(r["moved"], f"{what}: a pass left the caller's generator in the state it was in (drawing advances it)")
     expect(r["resumed"] == r["after_save"], f"{what}: restoring g's state saved after the first pass (set_state, as "
                                             f"a resumed run does) did not repeat the pass that followed")
+
+
+# ------------------------------------------------ issue 39, held-out round 27
+
+def test_equal_in_expectation_for_any_num_samples(student, gen):
+    """every class equally often in expectation for any num_samples, also one the number of classes does not divide (num_samples = 1 of 2 classes, 4 of 3; many seeds)"""
+    for sizes, num_samples, n_seeds in (([6, 2], 1, 300), ([5, 1, 3], 4, 150)):
+        labels = [int(v) for v in torch.randperm(9, generator=gen)[:len(sizes)]]
+        targets = imbalanced_targets(gen, sizes, labels)
+        seeds = torch.randint(0, 2**31 - 1, (n_seeds,), generator=gen).tolist()
+        passes = student.call("balanced_first_passes", targets=targets.tolist(), num_samples=num_samples, seeds=seeds)
+        what = (f"make_balanced_sampler(targets with class sizes {dict(zip(labels, sizes))}, num_samples={num_samples}, "
+                f"generator=Generator().manual_seed(s)), one pass for each of {n_seeds} seeds s ('every class present "
+                f"in targets is drawn equally often in expectation': for any num_samples, not only a multiple of the "
+                f"number of classes; a class must not get the remainder every time)")
+        expect_equal([len(p) for p in passes], [num_samples] * n_seeds, f"{what}: the number of indices of each pass")
+        draws = torch.tensor([i for p in passes for i in p], dtype=torch.int64)
+        check_balanced(draws, targets, num_samples * n_seeds, what)
+
+
+def test_generator_by_position(student, gen):
+    """make_balanced_sampler(targets, num_samples, g) with the generator as third argument (as the notebook's demo calls it) draws from g: same seed same draws whatever the global RNG did, balanced"""
+    targets = imbalanced_targets(gen, [120, 15, 4], [int(v) for v in torch.randperm(9, generator=gen)[:3]])
+    seed = int(torch.randint(0, 2**31 - 1, (1,), generator=gen))
+    what = (f"make_balanced_sampler(targets, 600, torch.Generator().manual_seed({seed})) with the generator passed "
+            f"by position, as the notebook's demo does (the signature is make_balanced_sampler(targets, num_samples, "
+            f"generator=None): the third argument is the generator)")
+    try:
+        a, b, c = (student.call("balanced_draws", targets=targets, num_samples=600, seed=s, global_seed=g,
+                                positional=True) for s, g in ((seed, 1), (seed, 2), (seed + 1, 1)))
+    except StudentError as e:
+        fail(f"{what}: {e}")
+    expect_equal(a["len"], 600, f"len({what})")
+    check_balanced(a["draws"], targets, 600, what)
+    expect(torch.equal(a["draws"], b["draws"]), f"{what}: two samplers with generator seed {seed} drew different "
+                                                f"indices after different torch.manual_seed calls (is the third "
+                                                f"argument taken for something other than the generator?)")
+    expect(not torch.equal(a["draws"], c["draws"]), f"{what}: seeds {seed} and {seed + 1} drew identical indices "
+                                                    f"(is the generator passed by position used?)")

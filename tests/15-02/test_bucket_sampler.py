@@ -5,6 +5,7 @@ from collections import Counter
 import pytest
 import torch
 
+from course.judge.adapter import StudentError
 from course.judge.expect import expect, expect_equal, fail
 
 pytestmark = pytest.mark.task("bucket_sampler")
@@ -314,3 +315,26 @@ def test_order_follows_the_generators_state(student, gen):
     expect(r["resumed"] == r["after_save"], f"{what}: after the first epoch the generator's state was saved, two "
                                             f"epochs drawn, and the state restored with set_state (as a resumed "
                                             f"run does); the next two epochs must repeat those two, got others")
+
+
+# ------------------------------------------------ issue 39, held-out round 27
+
+def test_arguments_by_position(student, gen):
+    """BucketBatchSampler(lengths, batch_size, drop_last, generator) with every argument by position, in the task's order: drop_last drops, the same seed gives the same batches whatever the global RNG did"""
+    lengths = rand_lengths(gen, 42)
+    bs = 4
+    seed = int(torch.randint(0, 2**31 - 1, (1,), generator=gen))
+    what = (f"BucketBatchSampler(42 lengths, 4, True, torch.Generator().manual_seed({seed})), every argument by "
+            f"position (the signature is BucketBatchSampler(lengths, batch_size, drop_last=False, generator=None))")
+    try:
+        a, b = (student.call("bucket_epochs", lengths=lengths, batch_size=bs, seed=seed, epochs=2, drop_last=True,
+                             global_seed=g, positional=True) for g in (1, 2))
+    except StudentError as e:
+        fail(f"{what}: {e}")
+    for e in range(2):
+        check_epoch(a["epochs"][e], lengths, bs, True, f"{what}, epoch {e + 1}")
+    expect_equal(a["len"], 42 // bs, f"len({what})")
+    if a["epochs"] != b["epochs"]:
+        fail(f"{what}: two samplers built with the same seed gave different batches after different "
+             f"torch.manual_seed calls (first batches {a['epochs'][0][:2]} vs {b['epochs'][0][:2]}): the fourth "
+             f"argument is the generator, and the order is drawn only from it")

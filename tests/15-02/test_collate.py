@@ -5,6 +5,7 @@ import hypothesis.configuration
 from hypothesis import given, settings, strategies as st
 from torch.nn.utils.rnn import pad_sequence
 
+from course.judge.adapter import StudentError
 from course.judge.expect import expect, expect_close, expect_equal, expect_tensor, fail
 
 pytestmark = pytest.mark.task("collate")
@@ -302,3 +303,96 @@ def test_an_earlier_batch_stays_as_returned(student, gen):
     check_collate(r["right_after"], first, [2, 0, 1], f"{what}: the first batch right after its call")
     check_collate(r["later"], first, [2, 0, 1], f"{what}: the first batch after the second call (it must be as it "
                                                  f"was returned, not refilled with the next batch)")
+
+
+# ------------------------------------------------ issue 39, held-out round 27
+
+def _dtype_sequences(gen, dtype, lens):
+    """Sequences (L_i, 2) of `dtype` (by name) holding its edge values; for uint16/32/64 the signed integers of the
+    same width that carry their bits (-1 is the largest value, the minimum has the top bit set)."""
+    n = 2 * sum(lens)
+    if dtype in ("uint16", "uint32", "uint64", "int8", "int16", "int32"):
+        carrier = {"uint16": torch.int16, "uint32": torch.int32, "uint64": torch.int64}.get(dtype,
+                                                                                           getattr(torch, dtype))
+        info = torch.iinfo(carrier)
+        pool = torch.tensor([info.max, info.min, -1, 1, 0, info.max - 2], dtype=torch.int64).to(carrier)
+    elif dtype in ("float16", "bfloat16"):
+        dt = getattr(torch, dtype)
+        info = torch.finfo(dt)
+        pool = torch.tensor([float("inf"), float("-inf"), float("nan"), -0.0, info.max, -info.max, info.tiny,
+                             info.smallest_normal / 4, 1.5], dtype=torch.float32).to(dt)
+    else:  # complex64
+        pool = torch.tensor([1 + 2j, -3.5j, complex("inf-1j"), 0j, complex(-0.0, -0.0), 3.4e38 + 1e-45j],
+                            dtype=torch.complex64)
+    idx = torch.randint(0, len(pool), (n,), generator=gen)
+    idx[:len(pool)] = torch.randperm(len(pool), generator=gen)
+    flat = pool[idx]
+    out, k = [], 0
+    for L in lens:
+        out.append(flat[k:k + 2 * L].reshape(L, 2).clone())
+        k += 2 * L
+    return out
+
+
+def test_every_other_dtype_pads_exactly(student, gen):
+    """any dtype: uint16, uint32 and uint64, int8/16/32, float16, bfloat16 and complex64 sequences (edge values included) pad exactly as pad_sequence does"""
+    for dtype in ("uint16", "uint32", "uint64", "int8", "int16", "int32", "float16", "bfloat16", "complex64"):
+        lens = torch.randint(1, 5, (3,), generator=gen).tolist()
+        lens[int(torch.randint(0, 3, (1,), generator=gen))] = 5
+        seqs = _dtype_sequences(gen, dtype, lens)
+        what = (f"pad_collate(three {dtype} sequences of shapes {[(L, 2) for L in lens]} holding that dtype's edge "
+                f"values) ('each sequence a tensor of shape (L_i, *) (any trailing shape, any dtype; the padded "
+                f"tensor keeps that dtype and every value exactly)'; expected what pad_sequence gives)")
+        try:
+            r = student.call("collate_any_dtype", seqs=seqs, dtype=dtype)
+        except StudentError as e:
+            fail(f"{what}: {e}")
+        expect_equal(r["dtype"], dtype, f"{what}: dtype of padded")
+        padded = expect_tensor(r["res"][0], f"{what}: padded (the first of the four returned values)")
+        want = pad_sequence(seqs, batch_first=True)  # the carriers' bits: the same for the unsigned dtypes
+        expect_equal(tuple(padded.shape), tuple(want.shape), f"{what}: shape of padded")
+        same = _same_values(padded, want) if not want.is_complex() else bool(
+            torch.equal(torch.view_as_real(padded), torch.view_as_real(want))
+            and torch.equal(torch.signbit(torch.view_as_real(padded)), torch.signbit(torch.view_as_real(want))))
+        if not same:
+            fail(f"{what}: padded differs from pad_sequence(batch_first=True): expected "
+                 f"{want.reshape(len(lens), -1).tolist()}, got {padded.reshape(len(lens), -1).tolist()}"
+                 f"{' (values shown as the signed integers of the same bits)' if dtype.startswith('uint') else ''}")
+        check_collate(r["res"], seqs, list(range(len(lens))), what, parts=("lengths", "mask", "labels"))
+
+
+def test_trailing_dimension_of_size_zero(student, gen):
+    """any trailing shape, a zero-sized one included: sequences of shape (L_i, 0) and (L_i, 3, 0) give padded (B, T, 0) and (B, T, 3, 0), lengths, mask, labels"""
+    for trailing in ((0,), (3, 0)):
+        lens = torch.randint(1, 6, (3,), generator=gen).tolist()
+        seqs = [torch.zeros((L,) + trailing) for L in lens]
+        labels = torch.randperm(10, generator=gen)[:3].tolist()
+        what = (f"pad_collate(float32 sequences of shapes {[(L,) + trailing for L in lens]}: no features per step) "
+                f"('each sequence a tensor of shape (L_i, *) (any trailing shape ...)'; expected padded of shape "
+                f"{(3, max(lens)) + trailing}, as pad_sequence gives)")
+        try:
+            res = student.call("collate_call", seqs=seqs, labels=labels)
+        except StudentError as e:
+            fail(f"{what}: {e}")
+        padded = expect_tensor(res[0], f"{what}: padded (the first of the four returned values)")
+        expect_equal(tuple(padded.shape), (3, max(lens)) + trailing, f"{what}: shape of padded")
+        expect_equal(padded.dtype, torch.float32, f"{what}: dtype of padded")
+        # padded holds no values to compare (and comparing empty tensors costs the judge seconds the first time)
+        check_collate(res, seqs, labels, what, parts=("lengths", "mask", "labels"))
+
+
+def test_a_long_sequence(student, gen):
+    """T = max length in this batch however long: a batch with a sequence of several thousand steps (lengths, mask (B, T), padded)"""
+    long = int(torch.randint(4100, 6001, (1,), generator=gen))
+    lens = [3, long, 1]
+    seqs = [torch.randn(L, 1, generator=gen) for L in lens]
+    labels = [4, 1, 7]
+    what = (f"pad_collate(three float32 sequences of lengths {lens}) ('T = max length in this batch': the lengths "
+            f"have no upper bound; mask is a bool tensor (B, T))")
+    try:
+        res = student.call("collate_call", seqs=seqs, labels=labels)
+    except StudentError as e:
+        fail(f"{what}: {e}")
+    mask = expect_tensor(res[2], f"{what}: mask (the third returned value)")
+    expect_equal(tuple(mask.shape), (3, long), f"{what}: shape of mask")
+    check_collate(res, seqs, labels, what)

@@ -208,3 +208,38 @@ def test_records_keep_shape_and_dtype(student, gen, layout):
                                                         f"every dimension after the first, size 1 or not)")
         expect_equal(x.dtype, want.dtype, f"{what}: the dtype of record {it['y']}'s x (X[j] as stored)")
         expect_equal(x, want, f"{what}: the values of record {it['y']}'s x")
+
+
+# ------------------------------------------------ issue 39, held-out round 27
+
+def test_picklable_after_a_pass(student, gen):
+    """a data set that has made a pass (num_workers=0) can still be copied to spawn-started workers by pickling: each record exactly once"""
+    sizes = [int(torch.randint(1, 4, (1,), generator=gen)) for _ in range(4)]
+    shards, x, ids = make_shards(gen, sizes)
+    res = student.call("stream_separate_processes", shards=shards, num_workers=2, iterated_first=True)
+    what = (f"ShardedFileStream(4 files with {sizes} records), iterated once in the main process (a first epoch "
+            f"with num_workers=0), then copied to 2 spawn-started workers ('keep only picklable state on it (no "
+            f"lambdas, local functions or open files)': what a pass leaves on the data set is pickled too)")
+    if res["pickle_error"] is not None:
+        fail(f"{what}: the data set could not be pickled after its pass ({res['pickle_error']}); keep a pass's "
+             f"files and handles in the generator __iter__ returns, not on the data set")
+    got = [i for w in res["per_worker"] for i in w]
+    expect_equal(sorted(got), sorted(ids.tolist()), f"{what}: the labels the 2 workers streamed, sorted")
+
+
+def test_len_reads_no_file(student, gen):
+    """files are read during iteration only: asking len() (as len(loader) and tqdm(loader) do) loads no file, before or after the files exist"""
+    shards, x, ids = make_shards(gen, [3, 5, 2])
+    res = student.call("stream_len_outside_iteration", shards=shards)
+    for when in ("before", "after"):
+        r = res[when]
+        what = (f"len(ShardedFileStream(3 files)) asked {'before its files exist' if when == 'before' else 'after its files are written, before any pass'} "
+                f"(as len(loader) and tqdm(loader) do) ('files are opened during iteration only': a stream "
+                f"does not know its length without reading; leave __len__ out)")
+        expect(r["loads"] == 0, f"{what}: torch.load was called {r['loads']} times")
+        err = r["error"]
+        expect(err is None or err["type"] == "TypeError",
+               f"{what}: raised {err and err['type']}: {err and err['message']} (a file was opened outside "
+               f"iteration)")
+    check_all_once(res["data"], x, ids, "ShardedFileStream(3 files) after len() was asked, iterated "
+                                        "(num_workers=0, batch_size=None)")
