@@ -309,7 +309,8 @@ if run_demos():
 #
 # * `x` is a tensor of any dtype with at least one dimension, in any layout (transposed, sliced, with a
 #   storage offset, expanded with stride 0).
-# * The result is a view of `x`: it shares `x`'s storage, and `x` is left unchanged.
+# * The result is a view of `x`: it shares `x`'s storage and, like every view, its version counter
+#   (`_version`), and `x` is left unchanged.
 # * Its shape, strides and values equal those of `x.unfold(-1, size, step)` (strides of dimensions of
 #   size 1 are not compared).
 # * When `size` is larger than the last dimension, return an empty result of shape

@@ -1,6 +1,7 @@
 """Probes for 00-01: run next to the submission, return plain data only."""
 import torch
 from torch.overrides import TorchFunctionMode
+from torch.utils._python_dispatch import TorchDispatchMode
 
 from course.judge.probelib import capture_error, changes, functions_entered, get, global_state
 
@@ -50,9 +51,10 @@ def view_meta_cases(ns, cases):
     return {"results": out, "torch_calls": sorted(set(counter.seen))[:5]}
 
 
-def windows_cases(ns, cases):
-    """windows(x, size, step) for each case: the result's header and values, whether it shares x's
-    storage, and x's values before and after the call."""
+def windows_cases(ns, cases, keywords=False):
+    """windows(x, size, step) for each case (keywords: called as windows(x=x, size=size, step=step), the names the
+    text gives): the result's header and values, whether it shares x's storage, whether it shares x's version
+    counter (a view does; a tensor set_ onto x's storage does not), and x's values before and after the call."""
     fn = get(ns, "windows")
     out = []
     counter = _Count()
@@ -60,7 +62,7 @@ def windows_cases(ns, cases):
         before, header = x.clone(), (tuple(x.shape), x.stride(), x.storage_offset())
         try:
             with counter:
-                w = fn(x, size, step)
+                w = fn(x=x, size=size, step=step) if keywords else fn(x, size, step)
         except NotImplementedError:
             raise
         except Exception as exc:
@@ -74,8 +76,16 @@ def windows_cases(ns, cases):
                     "values": w.detach().clone(), "dtype": str(w.dtype),
                     "same_storage": w.untyped_storage().data_ptr() == x.untyped_storage().data_ptr(),
                     "x_unchanged": bool(torch.equal(before, x)) and header == (tuple(x.shape), x.stride(), x.storage_offset()),
-                    "torch_calls": sorted(set(counter.seen))[:8]})
+                    "torch_calls": sorted(set(counter.seen))[:8], "version_shared": _version_shared(x, w)})
     return out
+
+
+def _version_shared(x, w):
+    """Whether w shares x's version counter, as every view of x does (an in-place write through either is seen by
+    autograd on both): bump x's counter without writing an element and see whether w's moved with it."""
+    v = w._version
+    torch.autograd.graph.increment_version(x)
+    return w._version == v + 1
 
 
 def windows_huge(ns, cases):
@@ -297,7 +307,8 @@ def build_oplog_case(spec):
     (optional, only without gradients) makes addmm and mm write through out= (the aten.addmm.out and aten.mm.out
     overloads, same packets); for vec_ops, "mk" gives A's shape (m, k) for mv and dot next to an mm, and the result
     is written through a view made inside the block; for every kind "nested" (optional, read by op_logger_case)
-    runs the block inside a second, outer OpLogger, and "grad0" (optional) gives each leaf a zero .grad first, so backward
+    runs the block inside a second, outer OpLogger, "outer_modes" (optional, read by op_logger_case) inside
+    FlopCounterMode and the judge's own logging mode, and "grad0" (optional) gives each leaf a zero .grad first, so backward
     adds into it in place (aten.add_ inside the block, which must run exactly once); returns
     (leaves, run) where
     run() does the forward (and backward when spec["backward"]) and returns the output."""
@@ -396,6 +407,12 @@ def op_logger_case(ns, spec):
         with outer:
             with log:
                 out = run()
+    elif spec.get("outer_modes"):  # modes that are not OpLoggers around the block see every call just as well
+        from torch.utils.flop_counter import FlopCounterMode
+        with FlopCounterMode(display=False) as counter:
+            with _Seen() as seen:
+                with log:
+                    out = run()
     else:
         with log:
             out = run()
@@ -403,7 +420,22 @@ def op_logger_case(ns, spec):
            "grads": [None if t.grad is None else t.grad.clone() for t in leaves]}
     if outer is not None:
         got["outer"] = _log_data(outer)
+    if spec.get("outer_modes"):
+        got["outer_modes"] = {"ops": list(seen.ops),
+                              "flops": {str(k): int(v) for k, v in counter.get_flop_counts().get("Global", {}).items()}}
     return got
+
+
+class _Seen(TorchDispatchMode):
+    """The judge's own dispatch mode: the name of every call that reaches it, in order."""
+
+    def __init__(self):
+        super().__init__()
+        self.ops = []
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        self.ops.append(str(func))
+        return func(*args, **(kwargs or {}))
 
 
 def _log_data(log):

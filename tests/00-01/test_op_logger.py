@@ -41,8 +41,14 @@ def expected(spec):
     flops = {str(k): int(v) for k, v in counter.get_flop_counts()["Global"].items()}
     _, run = G.build_oplog_case(spec)
     names = _Names()
-    with names:
-        run()
+    if spec.get("outer_modes"):  # FlopCounterMode's module hooks make calls of their own inside the block: log them too
+        with FlopCounterMode(display=False):
+            with _Names():
+                with names:
+                    run()
+    else:
+        with names:
+            run()
     return out, grads, flops, names.ops
 
 
@@ -69,6 +75,26 @@ def judge(student, specs):
                  f"position {first}: expected {ops[first:first + 3]}, got {list(got['ops'])[first:first + 3]!r}, {what}")
         if spec.get("nested"):
             judge_outer(got.get("outer"), flops, ops, what)
+        if spec.get("outer_modes"):
+            judge_outer_modes(got.get("outer_modes"), flops, ops, what)
+
+
+def judge_outer_modes(outer, flops, ops, what):
+    """FlopCounterMode and the judge's own logging mode around the OpLogger: each call the logger gets, it runs,
+    so both see it (a logger that passes calls on only to other OpLoggers starves every other mode)."""
+    where = ("`with FlopCounterMode() as fc: with JudgesMode() as seen: with OpLogger() as log:` around the case "
+             f"({what[4:]})")
+    clause = "a mode active around the block (such as an outer OpLogger) still sees every call"
+    if not isinstance(outer, dict):
+        fail(f"the probe returned {outer!r:.200} for the outer modes, {where}")
+    if outer["flops"] != flops:
+        fail(f"the outer FlopCounterMode should count {flops} (what it counts for the block alone), it counted "
+             f"{outer['flops']!r} (clause: {clause}), {where}")
+    it = iter(outer["ops"])
+    missing = next((o for o in ops if not any(o == seen for seen in it)), None)
+    if missing is not None:
+        fail(f"the outer mode should see the block's {len(ops)} overloads in call order (clause: {clause}); "
+             f"{missing!r} is missing or out of order among the {len(outer['ops'])} it saw, {where}")
 
 
 def judge_outer(outer, flops, ops, what):
@@ -107,12 +133,14 @@ def _linear(r, **fixed):
 
 
 def test_linear(student, gen):
-    """Linear layers with and without bias, 2-d and 3-d inputs, forward and backward, once inside an outer OpLogger: FLOPs equal FlopCounterMode's, ops logged in order (by both loggers), outputs and gradients unchanged"""
+    """Linear layers with and without bias, 2-d and 3-d inputs, forward and backward, once inside an outer OpLogger and once inside FlopCounterMode and another mode: FLOPs equal FlopCounterMode's, ops logged in order (by every mode), outputs and gradients unchanged"""
     r = L.rng(gen)
     # the second case also runs inside an outer OpLogger: both must log every call (a logger that switches off
-    # every mode around its calls starves the outer one)
+    # every mode around its calls starves the outer one); the third inside FlopCounterMode and the judge's own
+    # logging mode, which are no OpLoggers (a logger that hands its calls only to other OpLoggers starves them)
     judge(student, [_linear(r, bias=[True, False], batch=[4], input_grad=True),
                     _linear(r, bias=[False, True], batch=[2, 3], nested=True),
+                    _linear(r, bias=[True, True], batch=[3], input_grad=True, outer_modes=True),
                     _linear(r, backward=False)] + [_linear(r) for _ in range(2)])
 
 

@@ -14,11 +14,12 @@ def expected(x, size, step):
     return x.unfold(-1, size, step)
 
 
-def judge(student, cases, what):
-    res = student.call("windows_cases", cases=cases)
+def judge(student, cases, what, keywords=False):
+    res = student.call("windows_cases", cases=cases, keywords=keywords)
     expect(isinstance(res, list) and len(res) == len(cases), f"{what}: the probe returned {res!r:.200}")
     for (x, size, step), got in zip(cases, res):
-        call = (f"windows(x, {size}, {step}) for x of shape {tuple(x.shape)}, stride {x.stride()}, "
+        args = f"x=x, size={size}, step={step}" if keywords else f"x, {size}, {step}"
+        call = (f"windows({args}) for x of shape {tuple(x.shape)}, stride {x.stride()}, "
                 f"offset {x.storage_offset()}, {x.dtype}")
         if "error" in got:
             fail(f"{call}: raised {got['error']}: {got['message']}")
@@ -34,6 +35,11 @@ def judge(student, cases, what):
         # an empty result is a view of x too (as_strided with a count of 0 still shares x's storage)
         expect(got["same_storage"], f"{call}: the result does not share x's storage (clause: the result is a view "
                f"of x{', the empty one included' if want is None or want.numel() == 0 else ''}), so it is a copy")
+        # a view shares x's version counter too (x.as_strided's result does, the empty one included); a tensor
+        # set_ onto x's storage shares the memory but not the counter, so autograd never sees a write through it
+        expect(got["version_shared"], f"{call}: the result shares x's storage but not its version counter: it is not a "
+               "view of x (clause: with as_strided; the result is a view of x); bumping x._version left the result's "
+               "_version where it was (a tensor set_ onto x's storage does that, x.as_strided(...) does not)")
         if want is None or want.numel() == 0:
             continue
         bad = [d for d, n in enumerate(want_shape) if n != 1 and got["stride"][d] != want.stride(d)]
@@ -64,10 +70,18 @@ def test_matches_unfold(student, gen):
 
 
 def test_is_a_view(student, gen):
-    """the result shares x's storage (a view, not a copy), even for an x with an offset"""
+    """the result shares x's storage and version counter (a view, not a copy), even for an x with an offset"""
     base = torch.randn(40, generator=gen, dtype=torch.float32)
     cases = [(base[5:35], 4, 2), (base.view(5, 8)[1:, 2:], 3, 1), (base.view(8, 5).t(), 2, 2)]
     judge(student, cases, "windows")
+
+
+@pytest.mark.task("windows", weight=0.1)  # its right answer is the same for every student: worth little
+def test_called_by_keyword(student, gen):
+    """called by the names the text gives, windows(x=x, size=size, step=step): the same windows"""
+    # "Write windows(x, size, step)": a caller may name the arguments; a windows(x, size, stride) fails such a call
+    x = torch.randn(3, 8, generator=gen, dtype=torch.float64)
+    judge(student, [(x, 3, 2), (x.t(), 2, 1), (x, 9, 1)], "windows", keywords=True)
 
 
 def test_other_dtypes(student, gen):
