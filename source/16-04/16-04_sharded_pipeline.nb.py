@@ -444,7 +444,8 @@ def _linear(params, h):
 # ### Exercise 4 · `zero3_step` (4 points)
 #
 # `zero3_step(layers, shards, x, y, loss_fn, state, lr, betas, eps, weight_decay)` runs on every rank of the
-# default group (W ranks) and performs one ZeRO-3 training step of a model made of L layers.
+# default group (W ranks), called with grad mode on, and performs one ZeRO-3 training step of a model made of L
+# layers.
 #
 # * `layers` is a list of L callables: `layers[i](params, h)` computes layer i's output from the list of its
 #   full parameters (tensors of the shapes in `layers[i].shapes`) and its input `h`, differentiably. One object may
@@ -452,9 +453,9 @@ def _linear(params, h):
 # * `shards[i]` is this rank's shard of layer i's flat parameter (what `flatten_shard` gives for that layer's
 #   parameters on this rank), a 1-D tensor that does not require grad; the full parameters are kept nowhere
 #   else.
-# * `x` and `y` are this rank's own slice of the batch (all slices of one size); the model's output `h` is
-#   the last layer's output on `x`, and `loss_fn(h, y)` is the mean loss over the slice, so the whole
-#   batch's gradient is the mean of the W ranks' gradients.
+# * `x` and `y` are this rank's own slice of the batch (all slices of one size; `x` is floating point); the
+#   model's output `h` is the last layer's output on `x`, and `loss_fn(h, y)` is the mean loss over the slice,
+#   so the whole batch's gradient is the mean of the W ranks' gradients.
 # * After the call, every rank's `shards` hold exactly what one step of `torch.optim.AdamW` (with these
 #   `lr`, `betas`, `eps` and `weight_decay`) gives on a single process that trains the unsplit model on the
 #   whole batch, and this holds after every call of a run of several steps. The caller may change `lr` and

@@ -327,6 +327,79 @@ def _state_numel(state, seen=None) -> int:
     return 0
 
 
+def _state_values(state, limit=4096):
+    """The floating-point elements of the tensors in state, in float64, for the judge to look for this rank's shard of
+    the moments among them (held-out round 27: moments kept for a strided, round-robin shard); None when there are
+    more than ``limit`` (the size check fails such a state anyway)."""
+    out, seen = [], set()
+
+    def walk(obj):
+        if id(obj) in seen:
+            return
+        seen.add(id(obj))
+        if isinstance(obj, torch.Tensor):
+            if obj.is_floating_point() and obj.device.type != "meta":
+                out.append(obj.detach().to("cpu", torch.float64).reshape(-1))
+        elif isinstance(obj, dict):
+            for v in obj.values():
+                walk(v)
+        elif isinstance(obj, (list, tuple)):
+            for v in obj:
+                walk(v)
+        elif hasattr(obj, "__dict__") and not isinstance(obj, type):
+            for v in vars(obj).values():
+                walk(v)
+    walk(state)
+    if sum(t.numel() for t in out) > limit:
+        return None
+    return torch.cat(out) if out else torch.zeros(0, dtype=torch.float64)
+
+
+def _reachable(roots, depth=4):
+    """(where, tensor) for the tensors reachable from roots [(where, object)] through dicts, lists, tuples and sets, at
+    most ``depth`` containers deep; each tensor once."""
+    found, seen = [], set()
+
+    def walk(where, obj, d):
+        if id(obj) in seen or d < 0:
+            return
+        seen.add(id(obj))
+        if isinstance(obj, torch.Tensor):
+            found.append((where, obj))
+        elif isinstance(obj, dict):
+            for v in list(obj.values()):
+                walk(where, v, d - 1)
+        elif isinstance(obj, (list, tuple, set, frozenset)):
+            for v in list(obj):
+                walk(where, v, d - 1)
+    for where, obj in roots:
+        walk(where, obj, depth)
+    return found
+
+
+def _outside_roots(ns, fn, params):
+    """Where a step function could keep tensors outside state: attributes of the parameter tensors, attributes of the
+    function, the notebook's globals."""
+    roots = [(f"an attribute of parameter {i}", dict(vars(p))) for i, p in enumerate(params)]
+    roots.append((f"an attribute of the function {getattr(fn, '__name__', 'fn')}", dict(getattr(fn, "__dict__", {}))))
+    roots += [(f"the notebook's global {name}", v) for name, v in list(ns.items())
+              if not name.startswith("__") and name not in ("In", "Out", "_ih", "_oh", "_dh")]
+    return roots
+
+
+def _kept_outside(ns, fn, params, known, state) -> list:
+    """[where, elements] of the tensors a call left reachable outside state that were not reachable before the runs
+    began (``known``: their ids, the tensors themselves held by the caller so that no id is reused), other than the
+    parameters, their gradients and what state holds: held-out round 27, the whole flat parameter's moments kept as an
+    attribute of params[0], state holding a step count only."""
+    mine = {id(t) for t in params} | {id(p.grad) for p in params} | {id(t) for _, t in _reachable([("", state)], 6)}
+    out = []
+    for where, t in _reachable(_outside_roots(ns, fn, params)):
+        if id(t) not in known and id(t) not in mine:
+            out.append([where, int(t.numel())])
+    return out
+
+
 def _rank_main(ns, fn_name, rank, world, store_path, runs, op_timeout, wfd):
     os.setsid()
     import faulthandler
@@ -350,6 +423,10 @@ def _rank_main(ns, fn_name, rank, world, store_path, runs, op_timeout, wfd):
         layouts = run.get("layouts") or ["contiguous"] * len(run["init"])
         all_params.append([relayout(t, lay).requires_grad_() for t, lay in zip(run["init"], layouts)])  # leaves
         states.append({})
+    # what the notebook holds before the first call (held so that no id is reused): tensors found outside state
+    # later and not among these were kept by the calls
+    known_held = [t for _, t in _reachable(_outside_roots(ns, fn, [p for ps in all_params for p in ps]))]
+    known = {id(t) for t in known_held}
     order = [(i, j) for j in range(max(len(run["grads"]) for run in runs)) for i, run in enumerate(runs)
              if j < len(run["grads"])]
     for i, j in order:
@@ -369,8 +446,12 @@ def _rank_main(ns, fn_name, rank, world, store_path, runs, op_timeout, wfd):
             try:
                 if j == 1:  # the run resumed from a checkpoint: the caller passes back a deep copy of its state
                     state = states[i] = copy.deepcopy(state)  # (held-out round 21: a step count keyed by id(state))
+                hp = run["hp_steps"][j] if run.get("hp_steps") else run["hp"]
                 with _device_recorder(log):
-                    value = fn(params, state, **(run["hp_steps"][j] if run.get("hp_steps") else run["hp"]))
+                    if run.get("positional"):  # held-out round 27: a signature with eps and weight_decay swapped
+                        value = fn(params, state, hp["lr"], hp["betas"], hp["eps"], hp["weight_decay"])
+                    else:
+                        value = fn(params, state, **hp)
                 err = None
             except Exception as exc:
                 value, err = None, _error(exc)
@@ -390,6 +471,7 @@ def _rank_main(ns, fn_name, rank, world, store_path, runs, op_timeout, wfd):
                      "moved": [b is not None and a.data_ptr() != b for a, b in zip(objects, where)],
                      "global_changes": left,
                      "state_numel": _state_numel(state), "state_unplaced": state_bad,
+                     "state_values": _state_values(state), "kept_outside": _kept_outside(ns, fn, params, known, state),
                      "collectives": log["collectives"], "sends": log["sends"],
                      "unplaced": list(dict.fromkeys(log["unplaced"]))})
         if err is not None:
@@ -558,9 +640,13 @@ def _zero3_main(ns, rank, world, store_path, runs, op_timeout, wfd):
             torch.set_default_dtype(getattr(torch, run["default_dtype"]))
         before = global_state()
         try:
+            hp = run["hp_steps"][j] if run.get("hp_steps") else run["hp"]
             with _device_recorder(log):
-                value = fn(layers, shards, xr, yr, judge_loss, state,
-                           **(run["hp_steps"][j] if run.get("hp_steps") else run["hp"]))
+                if run.get("positional"):  # held-out round 27: a signature with eps and weight_decay swapped
+                    value = fn(layers, shards, xr, yr, judge_loss, state, hp["lr"], hp["betas"], hp["eps"],
+                               hp["weight_decay"])
+                else:
+                    value = fn(layers, shards, xr, yr, judge_loss, state, **hp)
             err = None
         except Exception as exc:
             value, err = None, _error(exc)
@@ -586,32 +672,37 @@ def _zero3_main(ns, rank, world, store_path, runs, op_timeout, wfd):
     # held-out round 24: grad mode switched off by torch.set_grad_enabled(False) for the forward and back on after it
     # (not `with torch.no_grad():`) stays off when a layer raises; the first run's model once more, with fresh shards,
     # layer 1 raising on its first call (on every rank, after the same collectives: no rank waits for another)
+    # held-out round 27: then once more with layer 1 raising KeyboardInterrupt (Ctrl-C during the forward), a
+    # BaseException that `except Exception:` around torch.set_grad_enabled(False) ... does not see (frame run -2)
     run = runs[0]
-    layers = [_Refusing(kind, [p.shape for p in ps], refuse=j == 1) for j, (kind, ps) in enumerate(zip(run["kinds"],
-                                                                                                       run["init"]))]
-    shards = [judge_shard(ps, world, rank) for ps in run["init"]]
     b = len(run["xs"][0]) // world
-    before = global_state()
-    try:
-        fn(layers, shards, run["xs"][0][rank * b:(rank + 1) * b].clone(), run["ys"][0][rank * b:(rank + 1) * b].clone(),
-           judge_loss, {}, **run["hp"])
-        raised = None
-    except Exception as exc:
-        raised = _error(exc)
-    send_frame(wfd, {"run": -1, "step": 0, "error": None, "raised": raised,
-                     "refused": any(layer.refused for layer in layers), "global_changes": changes(before, global_state())})
+    for mark, exc_type in ((-1, ValueError), (-2, KeyboardInterrupt)):
+        layers = [_Refusing(kind, [p.shape for p in ps], refuse=j == 1, exc_type=exc_type)
+                  for j, (kind, ps) in enumerate(zip(run["kinds"], run["init"]))]
+        shards = [judge_shard(ps, world, rank) for ps in run["init"]]
+        before = global_state()
+        try:
+            fn(layers, shards, run["xs"][0][rank * b:(rank + 1) * b].clone(),
+               run["ys"][0][rank * b:(rank + 1) * b].clone(), judge_loss, {}, **run["hp"])
+            raised = None
+        except BaseException as exc:  # noqa: B036 - the layer's KeyboardInterrupt is the judge's own
+            raised = _error(exc)
+        send_frame(wfd, {"run": mark, "step": 0, "error": None, "raised": raised,
+                         "refused": any(layer.refused for layer in layers),
+                         "global_changes": changes(before, global_state())})
 
 
 class _Refusing:
-    """A judge's layer that raises on its first call when ``refuse`` (a layer that refuses its input)."""
+    """A judge's layer that raises ``exc_type`` on its first call when ``refuse`` (a layer that refuses its input)."""
 
-    def __init__(self, kind, shapes, refuse):
+    def __init__(self, kind, shapes, refuse, exc_type=ValueError):
         self.kind, self.shapes, self.refuse, self.refused = kind, [torch.Size(s) for s in shapes], refuse, False
+        self.exc_type = exc_type
 
     def __call__(self, params, h):
         if self.refuse:
             self.refused = True
-            raise ValueError("the judge's layer 1 refuses its input")
+            raise self.exc_type("the judge's layer 1 refuses its input")
         return layer_forward(self.kind, list(params), h)
 
 
@@ -635,11 +726,24 @@ class OneHot(torch.nn.Module):
         return torch.nn.functional.one_hot(ids, 5).to(self.dtype)
 
 
-def pipe_stages(init, dtype=torch.float64, ids=False):
+class Gain(torch.nn.Module):
+    """h * g for a learned 0-d gain g (a temperature): a first parameter of stage 1 whose shape says nothing of the
+    activations' width (held-out round 27: rank 1 sized its buffer from next(stage.parameters()).shape[-1])."""
+
+    def __init__(self):
+        super().__init__()
+        self.g = torch.nn.Parameter(torch.ones(()))
+
+    def forward(self, h):
+        return h * self.g
+
+
+def pipe_stages(init, dtype=torch.float64, ids=False, gain=False):
     """The judge's two stages (Linear(5, 6) + Tanh, then Linear(6, 3)) holding the parameters ``init``; with
-    ``ids``, stage 0 takes int64 token ids through OneHot first."""
+    ``ids``, stage 0 takes int64 token ids through OneHot first; with ``gain``, stage 1 begins with a Gain (its 0-d
+    parameter comes third in ``init``, before Linear(6, 3)'s)."""
     s0 = torch.nn.Sequential(*([OneHot(dtype)] if ids else []), torch.nn.Linear(5, 6), torch.nn.Tanh()).to(dtype)
-    s1 = torch.nn.Sequential(torch.nn.Linear(6, 3)).to(dtype)
+    s1 = torch.nn.Sequential(*([Gain()] if gain else []), torch.nn.Linear(6, 3)).to(dtype)
     with torch.no_grad():
         for p, t in zip(list(s0.parameters()) + list(s1.parameters()), init):
             p.copy_(t)
@@ -678,7 +782,8 @@ def _pipe_main(ns, rank, store_path, runs, op_timeout, wfd):
     _install_recv_log(log)
     fn = get(ns, "pipeline_grads")
     for i, run in enumerate(runs):
-        stage = pipe_stages(run["init"], dtype=run["init"][0].dtype, ids=run.get("ids", False))[rank]
+        stage = pipe_stages(run["init"], dtype=run["init"][0].dtype, ids=run.get("ids", False),
+                            gain=run.get("gain", False))[rank]
         stage[0].register_forward_pre_hook(lambda _, args: log["calls"].append(
             int(args[0].shape[0]) if args and isinstance(args[0], torch.Tensor) and args[0].dim() else -1)
             if log["on"] else None)  # the rows of each forward of the stage (stage(h) or stage.forward(h))

@@ -26,8 +26,11 @@ WIDTH = 6
 # always float64 (round 17's contract walk: the dtype clauses were read on float64 stages only)
 # the first case runs with float64 as the process's default dtype: settings are left as the caller had them, not reset
 # to PyTorch's defaults (held-out round 24: torch.set_default_dtype(dtype) for a buffer, then "back" to torch.float32)
-CASES = [(10, 3), (10, 4), (5, 1), (4, 4), (7, 3), (7, 2), (6, 2), (5, 2)]
-INT_TARGETS, INT_INPUTS, F32_TARGETS, F32_STAGES, DEFAULT_F64 = {4}, {5}, {6}, {7}, {0}
+# 6 rows in 3 (2, 2, 2) with a stage 1 that begins with a learned 0-d gain (h * g) before its Linear(6, 3): the
+# receive buffer's width is the argument width, which no parameter's shape need show (held-out round 27: rank 1 took
+# next(stage.parameters()).shape[-1], Linear(6, 3)'s in_features whenever stage 1 began with it)
+CASES = [(10, 3), (10, 4), (5, 1), (4, 4), (7, 3), (7, 2), (6, 2), (5, 2), (6, 3)]
+INT_TARGETS, INT_INPUTS, F32_TARGETS, F32_STAGES, DEFAULT_F64, GAIN1 = {4}, {5}, {6}, {7}, {0}, {8}
 
 
 def build_runs(seed):
@@ -35,6 +38,8 @@ def build_runs(seed):
     runs = []
     for rows, M in CASES:
         init = [torch.randn(s, generator=gen, dtype=torch.float64) for s in [(6, 5), (6,), (3, 6), (3,)]]
+        if len(runs) in GAIN1:  # stage 1's gain, 0-d, comes first among its parameters
+            init.insert(2, torch.rand((), generator=gen, dtype=torch.float64) + 0.5)
         x = torch.randn(rows, 5, generator=gen, dtype=torch.float64)
         if len(runs) in INT_INPUTS:
             x = torch.randint(0, 5, (rows,), generator=gen, dtype=torch.int64)
@@ -46,7 +51,7 @@ def build_runs(seed):
             y = torch.randn(rows, 3, generator=gen, dtype=torch.float64)
         if len(runs) in F32_STAGES:
             init, x, y = [t.to(torch.float32) for t in init], x.to(torch.float32), y.to(torch.float32)
-        runs.append({"M": M, "init": init, "x": x, "y": y, "ids": len(runs) in INT_INPUTS,
+        runs.append({"M": M, "init": init, "x": x, "y": y, "ids": len(runs) in INT_INPUTS, "gain": len(runs) in GAIN1,
                      "default_dtype": "float64" if len(runs) in DEFAULT_F64 else None})
     return runs
 
@@ -56,6 +61,10 @@ def expected(run):
     ps = [t.clone().requires_grad_() for t in run["init"]]
     x = torch.nn.functional.one_hot(run["x"], 5).to(torch.float64) if run["ids"] else run["x"]
     h = torch.tanh(torch.nn.functional.linear(x, ps[0], ps[1]))
+    if run.get("gain"):  # stage 1: h * g, then Linear(6, 3)
+        out = torch.nn.functional.linear(h * ps[2], ps[3], ps[4])
+        torch.nn.functional.softplus(out - run["y"]).mean().backward()
+        return [[ps[0].grad, ps[1].grad], [ps[2].grad, ps[3].grad, ps[4].grad]]
     out = torch.nn.functional.linear(h, ps[2], ps[3])
     torch.nn.functional.softplus(out - run["y"]).mean().backward()  # the probe's judge_loss
     return [[ps[0].grad, ps[1].grad], [ps[2].grad, ps[3].grad]]
@@ -86,6 +95,10 @@ class Pipe:
         if i in INT_INPUTS:
             label += (" (float64 stages, int64 token ids as inputs, one-hot encoded by stage 0: the activations and "
                       "the gradients rank 0 receives are float64 whatever data's dtype)")
+        if i in GAIN1:
+            label += (f" (stage 1 = Sequential(Gain, Linear(6, 3)), its first parameter a 0-d gain g, h * g: the "
+                      f"activations rank 1 receives have shape (rows, width) with width = {WIDTH}, the argument, "
+                      f"whatever the stage's parameters' shapes)")
         expect(self.rec["left_behind"] == 0, f"{label}: {self.rec['left_behind']} process(es) of the ranks were "
                                              f"still running after the grader killed them")
         # the probe forks two ranks and reports one record list each: fewer would leave the checks nothing to read

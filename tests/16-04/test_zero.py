@@ -34,6 +34,9 @@ RUNS = {
     # caller resumed from a checkpoint does (held-out round 21)
     "tiny": (torch.float64, [(1,)], 2, {"lr": 0.01, "betas": (0.5, 0.6), "eps": 1e-8, "weight_decay": 0.5}),
 }
+# the run whose calls pass lr, betas, eps and weight_decay by position, in the order the text gives (held-out round 27:
+# a signature zero1_step(params, state, lr, betas, weight_decay, eps) ran with eps 0.5 and weight decay 1e-8 here)
+POSITIONAL = "tiny"
 
 
 LAYOUT0 = {"f64": "transposed", "f32_eps": "strided", "tiny": "offset"}
@@ -56,22 +59,31 @@ def build_runs(gen, world, task=""):
         # the float32 run's first call is made with float64 as the process's default dtype: the settings go back to
         # what the caller had, not to PyTorch's defaults (held-out round 24, second pass)
         runs.append({"name": name, "init": init, "grads": grads, "hp": dict(hps[0]), "hp_steps": hps,
-                     "layouts": layouts, "default_dtype": "float64" if name == "f32_eps" else None})
+                     "layouts": layouts, "default_dtype": "float64" if name == "f32_eps" else None,
+                     "positional": name == POSITIONAL})
     return runs
 
 
-def expected(run):
-    """The judge's single-process AdamW on the mean gradient: the parameters after each step."""
+def adamw_run(run):
+    """The judge's single-process AdamW on the mean gradient: per step, the parameters and the two moments
+    (exp_avg, exp_avg_sq), each flattened over the parameters in list order, in float64."""
     params = [t.clone() for t in run["init"]]
     opt = torch.optim.AdamW(params, **run["hp"])
-    out = []
+    out, moments = [], []
     for j, grads in enumerate(run["grads"]):
         opt.param_groups[0].update(run["hp_steps"][j])  # this call's lr and betas, as a scheduler sets them
         for i, p in enumerate(params):
             p.grad = torch.stack([g[i] for g in grads]).to(torch.float64).mean(0).to(p.dtype)
         opt.step()
         out.append([p.detach().clone() for p in params])
-    return out
+        moments.append([torch.cat([opt.state[p][key].reshape(-1) for p in params]).to(torch.float64)
+                        for key in ("exp_avg", "exp_avg_sq")])
+    return out, moments
+
+
+def expected(run):
+    """The judge's single-process AdamW on the mean gradient: the parameters after each step."""
+    return adamw_run(run)[0]
 
 
 class Zero:
@@ -110,6 +122,10 @@ class Zero:
         label = (f"{self.fn} on {world} ranks, run '{run_name}' ({RUNS[run_name][0]}, {len(run['grads'])} steps, "
                  f"interleaved with the other runs' steps, each run with its own state dict, passed back as a deep "
                  f"copy at step 2, as after a checkpoint)")
+        if run.get("positional"):
+            hp = run["hp"]
+            label += (f", called by position: {self.fn}(params, state, {hp['lr']}, {hp['betas']}, {hp['eps']}, "
+                      f"{hp['weight_decay']}) for (params, state, lr, betas, eps, weight_decay)")
         if isinstance(RUNS[run_name][3], list):
             label += f", lr and betas per call {[(h['lr'], h['betas']) for h in run['hp_steps']]}"
         if rec is None:
@@ -223,6 +239,74 @@ def check_state(z, world, run_name):
                    f"{label}, after step {step + 1}: the tensors in state on rank {rank} hold {f['state_numel']} "
                    f"elements; a shard's two moments for {n} parameters on {world} ranks need at most "
                    f"2·{k} (+1 for a step count): keep moments for this rank's shard only")
+            # held-out round 27: the whole flat parameter's moments kept as an attribute of params[0], state holding
+            # a step count only
+            outside = f.get("kept_outside") or []
+            kept = f["state_numel"] + sum(e for _, e in outside)
+            expect(not outside or kept <= 2 * k + 1,
+                   f"{label}, after step {step + 1}: rank {rank} keeps {sum(e for _, e in outside)} tensor elements "
+                   f"outside state ({'; '.join(f'{e} in {w}' for w, e in outside[:3])}) besides the {f['state_numel']} "
+                   f"in state, {kept} in all; expected the step count and this rank's shard's moments in state, at "
+                   f"most 2·{k} + 1 elements for {n} parameters on {world} ranks: \"state is a dict ... keep the step "
+                   f"count and the moments there\"")
+
+
+def _missing(got, want, rtol, atol):
+    """The values of want (sorted) that no distinct value of got matches within rtol and atol."""
+    g, missing, i = sorted(got.tolist()), [], 0
+    for x in sorted(want.tolist()):
+        while i < len(g) and g[i] < x and abs(g[i] - x) > atol + rtol * abs(x):
+            i += 1
+        if i < len(g) and abs(g[i] - x) <= atol + rtol * abs(x):
+            i += 1
+        else:
+            missing.append(x)
+    return missing
+
+
+def check_moments(z, world, run_name):
+    """Rank r's state holds the moments of the elements of flatten_shard(params, W, r) (the padding's zeros may be
+    left out), as the judge's single-process AdamW computes them: held-out round 27, moments kept for a strided,
+    round-robin shard (elements r, r + W, ...) came out with the right parameters and a state of the right size."""
+    check_values(z, world, run_name)
+    label, steps = z.steps(world, run_name)
+    _, moments = adamw_run(steps[0][1])
+    n = sum(t.numel() for t in steps[0][1]["init"])
+    k = math.ceil(n / world)
+    tol = dict(rtol=1e-9, atol=1e-12) if steps[0][1]["init"][0].dtype == torch.float64 else dict(rtol=2e-5, atol=1e-7)
+    for step, run, frames in steps:
+        for rank, f in enumerate(frames):
+            got = f.get("state_values")
+            if got is None:
+                continue  # more than a few thousand elements: check_state fails it
+            lo, hi = rank * k, min((rank + 1) * k, n)
+            for name, m in zip(("exp_avg", "exp_avg_sq"), moments[step]):
+                want = m[lo:hi]
+                miss = _missing(got, want, **tol)
+                if miss:
+                    fail(f"{label}, after step {step + 1}: rank {rank}'s state does not hold the {name} of its shard, "
+                         f"flat elements {lo}..{hi - 1} (flatten_shard(params, {world}, {rank})): "
+                         f"{len(miss)} of {hi - lo} values of torch.optim.AdamW's {name} for them are not in state, e.g. "
+                         f"{miss[0]:.10g}; got state values {[round(v, 8) for v in got.tolist()[:6]]}...: \"Keep moments "
+                         f"for this rank's shard only (the shard of the flat parameter that flatten_shard(params, W, "
+                         f"rank) gives)\"")
+
+
+def check_by_position(z, world):
+    """The run called by position (zero1_step(params, state, lr, betas, eps, weight_decay)) matches AdamW with those
+    values in those roles."""
+    label, steps = z.steps(world, POSITIONAL)
+    want = expected(steps[0][1])
+    for step, run, frames in steps:
+        for rank, f in enumerate(frames):
+            for i, (got, w) in enumerate(zip(f["params"], want[step])):
+                bad = ~torch.isclose(got.double(), w.double(), rtol=1e-9, atol=1e-11)
+                if bad.any():
+                    j = int(bad.reshape(-1).nonzero()[0])
+                    fail(f"{label}: parameter {i} on rank {rank} after step {step + 1}: expected "
+                         f"{w.reshape(-1)[j].item():.10g} (torch.optim.AdamW with eps {run['hp']['eps']} and "
+                         f"weight_decay {run['hp']['weight_decay']}), got {got.reshape(-1)[j].item():.10g}: the "
+                         f"arguments come in the text's order, {z.fn}(params, state, lr, betas, eps, weight_decay)")
 
 
 def check_in_place(z, world, run_name):
@@ -351,10 +435,25 @@ def test_zero1_tiny_and_fresh_state(z1):
 
 @pytest.mark.task("zero1")
 def test_zero1_state_is_one_shard(z1):
-    """the tensors in state hold at most 2·ceil(n/W) elements, plus one for a step count"""
+    """the tensors in state hold at most 2·ceil(n/W) elements, plus one for a step count (none kept outside state)"""
     for world in WORLDS:
         for run in RUNS:
             check_state(z1, world, run)
+
+
+@pytest.mark.task("zero1")
+def test_zero1_moments_of_flatten_shards_piece(z1):
+    """rank r's state holds AdamW's two moments of the elements of flatten_shard(params, W, r)"""
+    for world in WORLDS:
+        for run in ("f64", "f32_eps"):
+            check_moments(z1, world, run)
+
+
+@pytest.mark.task("zero1")
+def test_zero1_arguments_by_position(z1):
+    """called by position, zero1_step(params, state, lr, betas, eps, weight_decay) reads each in its place"""
+    for world in WORLDS:
+        check_by_position(z1, world)
 
 
 @pytest.mark.task("zero1")
@@ -420,10 +519,25 @@ def test_zero2_tiny_and_fresh_state(z2):
 
 @pytest.mark.task("zero2")
 def test_zero2_state_is_one_shard(z2):
-    """the tensors in state hold at most 2·ceil(n/W) elements, plus one for a step count"""
+    """the tensors in state hold at most 2·ceil(n/W) elements, plus one for a step count (none kept outside state)"""
     for world in WORLDS:
         for run in RUNS:
             check_state(z2, world, run)
+
+
+@pytest.mark.task("zero2")
+def test_zero2_moments_of_flatten_shards_piece(z2):
+    """rank r's state holds AdamW's two moments of the elements of flatten_shard(params, W, r)"""
+    for world in WORLDS:
+        for run in ("f64", "f32_eps"):
+            check_moments(z2, world, run)
+
+
+@pytest.mark.task("zero2")
+def test_zero2_arguments_by_position(z2):
+    """called by position, zero2_step(params, state, lr, betas, eps, weight_decay) reads each in its place"""
+    for world in WORLDS:
+        check_by_position(z2, world)
 
 
 @pytest.mark.task("zero2")

@@ -51,6 +51,9 @@ ONE = (["linear"], [[(2, 5), (2,)]])
 # "shared": layers 0 and 1 are one Layer object (two blocks of one kind, each with its own shard; n = 30, 30, 12):
 # state kept per Layer object, not per position, mixes their moments and step counts (held-out round 14)
 SHARED = (["tanh", "tanh", "linear"], [[(5, 5), (5,)], [(5, 5), (5,)], [(2, 5), (2,)]], [None, 0, None])
+# the run whose calls pass lr, betas, eps and weight_decay by position, in the text's order (held-out round 27: a
+# signature ..., lr, betas, weight_decay, eps) ran with eps 0.1 and weight decay 1e-8 here)
+POSITIONAL = "shared"
 
 
 def layer_forward(kind, params, h):
@@ -70,7 +73,7 @@ def build_runs(gen, world):
         per_call = isinstance(hp, list)
         runs.append({"name": name, "kinds": kinds, "init": init, "xs": xs, "ys": ys,
                      "hp": dict(hp[0] if per_call else hp), "hp_steps": [dict(h) for h in hp] if per_call else None,
-                     "same_object": same, "default_dtype": DEFAULT_F64.get(name)})
+                     "same_object": same, "default_dtype": DEFAULT_F64.get(name), "positional": name == POSITIONAL})
     return runs
 
 
@@ -124,6 +127,10 @@ class Zero3:
                  f"interleaved with the other runs' steps, each run with its own state dict)")
         if run.get("hp_steps"):
             label += f", lr and betas per call {[(h['lr'], h['betas']) for h in run['hp_steps']]}"
+        if run.get("positional"):
+            hp = run["hp"]
+            label += (f", called by position: zero3_step(layers, shards, x, y, loss_fn, state, {hp['lr']}, "
+                      f"{hp['betas']}, {hp['eps']}, {hp['weight_decay']})")
         if rec is None:
             fail(f"{label}: not run, because the ranks on {self.stuck} ranks deadlocked")
         expect(rec["left_behind"] == 0, f"{label}: {rec['left_behind']} process(es) of the ranks were still "
@@ -206,6 +213,26 @@ def test_zero3_one_layer_object_at_two_positions(z3):
     moments and step count; after every step the shards equal single-process AdamW"""
     for world in WORLDS:
         check_values(z3, world, "shared")
+
+
+def test_zero3_arguments_by_position(z3):
+    """called by position, zero3_step(layers, shards, x, y, loss_fn, state, lr, betas, eps, weight_decay) reads each in
+    its place"""
+    for world in WORLDS:
+        label, steps = z3.steps(world, POSITIONAL)
+        want = expected(steps[0][1])
+        hp = steps[0][1]["hp"]
+        for step, run, frames in steps:
+            for i, w in enumerate(want[step]):
+                got = torch.cat([f["shards"][i].reshape(-1) for f in frames]).to(torch.float64)[:w.numel()]
+                bad = ~torch.isclose(got, w, rtol=1e-9, atol=1e-11)
+                if got.numel() < w.numel() or bad.any():
+                    j = int(bad.nonzero()[0]) if got.numel() == w.numel() else 0
+                    fail(f"{label}: layer {i}'s parameters after step {step + 1}: at flat index {j} expected "
+                         f"{w[j].item():.10g} (torch.optim.AdamW with eps {hp['eps']} and weight_decay "
+                         f"{hp['weight_decay']}), got {got[j].item() if j < got.numel() else None}: the arguments "
+                         f"come in the text's order, zero3_step(layers, shards, x, y, loss_fn, state, lr, betas, eps, "
+                         f"weight_decay)")
 
 
 def test_zero3_mean_gradient(z3):
@@ -424,16 +451,18 @@ def test_zero3_state_and_shards_in_place(z3):
 
 
 def test_zero3_settings_restored_when_a_layer_raises(z3):
-    """a call whose layer raises in the forward leaves the grad mode and the other global settings as they were"""
+    """a call whose layer raises in the forward (ValueError, then KeyboardInterrupt) leaves the grad mode and the other
+    global settings as they were"""
     # held-out round 24: torch.set_grad_enabled(False) before the forward and torch.set_grad_enabled(was) after it
-    # gives normal calls their grad mode back, but not a call that a layer ends with an exception
-    for world in WORLDS:
+    # gives normal calls their grad mode back, but not a call that a layer ends with an exception; held-out round 27:
+    # nor one that puts the mode back in `except Exception:`, when the layer raises a KeyboardInterrupt (Ctrl-C)
+    for world, (mark, exc) in ((w, m) for w in WORLDS for m in ((-1, "ValueError"), (-2, "KeyboardInterrupt"))):
         check_values(z3, world, "f64")
         rec = z3.record(world)
         what = (f"zero3_step on {world} ranks, the model of run 'f64' with fresh shards and a state dict of its own, "
-                f"whose layer 1 raises ValueError on its forward call (after the runs' steps)")
+                f"whose layer 1 raises {exc} on its forward call (after the runs' steps)")
         for rank, fr in enumerate(rec["ranks"]):
-            mine = [f for f in fr if f["run"] == -1]
+            mine = [f for f in fr if f["run"] == mark]
             if not mine:
                 fail(f"{what}: rank {rank} ended without a result for this call" +
                      (f" (it did not finish within {DEADLINE:.0f} s and was killed)" if rank in rec["timed_out"]
