@@ -142,7 +142,8 @@ if run_demos():
 # `F.cross_entropy` or `nn.CrossEntropyLoss` (nor hand the loss to `torch.cond` or an operator of your own
 # `torch.library` registry, whose inside the grader cannot see). It must agree with `F.cross_entropy(..., label_smoothing=...)`
 # for every `smoothing` in `[0, 1]` and every reduction, stay finite for logits like `x + 100` or `1000 * x`,
-# and be differentiable (autograd through your operations gives the gradient). Like `F.cross_entropy`, it
+# and be differentiable twice, as `F.cross_entropy` is (autograd through your operations gives the gradient
+# and the gradient of the gradient: no hand-written backward). Like `F.cross_entropy`, it
 # returns the logits' dtype, leaves its inputs unchanged and runs on CPU or GPU (where the logits are).
 
 # %% [solution] id=label_smoothing_impl
@@ -467,7 +468,8 @@ print(f"angle to the raw gradient: norm-clipped {math.degrees(math.acos(min(1.0,
 # ### Exercise 4: `clip_grad_norm` (4 points)
 #
 # Same semantics as `torch.nn.utils.clip_grad_norm_(parameters, max_norm, norm_type)`: `parameters` is an
-# iterable of tensors (possibly a generator) or a single tensor, `norm_type` a number or the string `'inf'`
+# iterable of tensors (possibly a generator) or a single tensor, `norm_type` a non-zero number (`inf` the
+# largest absolute entry, `-inf` the smallest, as in `torch.linalg.vector_norm`) or the string `'inf'`
 # (as `clip_grad_norm_` accepts it); scale the existing `.grad` tensors in place
 # (under `torch.no_grad()`, or on `.grad` directly, which never requires grad); return the pre-clip total norm
 # as a 0-dim tensor (a Python float is also accepted). With no gradients at all, return `0` and change nothing.

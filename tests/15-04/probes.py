@@ -10,8 +10,8 @@ import torch.nn as nn
 import torch.nn.functional as F
 from torch.overrides import TorchFunctionMode
 
-from course.judge.probelib import (build_model, capture_error, functions_entered, get, off_default_device,
-                                   relative_device, stand_in_device, vjp)
+from course.judge.probelib import (build_model, capture_error, directional, functions_entered, get,
+                                   off_default_device, relative_device, stand_in_device, vjp)
 
 
 def _plain(x):
@@ -106,6 +106,14 @@ def ls_ce_vjp(ns, inputs, v, target, smoothing, reduction="mean"):
     return vjp(lambda x: fn(x, target.clone(), smoothing=smoothing, reduction=reduction), inputs, v)
 
 
+def ls_ce_directional(ns, inputs, dirs, eps, order, seed, target, smoothing, reduction="mean"):
+    """probelib.directional on logits -> label_smoothing_cross_entropy(logits, target, ...): finite differences
+    of the submission's forward against its (order 1) gradient or (order 2) gradient of the gradient."""
+    fn = get(ns, "label_smoothing_cross_entropy")
+    return directional(lambda x: fn(x, target.clone(), smoothing=smoothing, reduction=reduction), inputs, dirs, eps,
+                       order, seed)
+
+
 def ls_ce_errors(ns, logits, target):
     fn = get(ns, "label_smoothing_cross_entropy")
     return {
@@ -115,6 +123,7 @@ def ls_ce_errors(ns, logits, target):
         "reduction": capture_error(fn, logits.clone(), target.clone(), smoothing=0.1, reduction="average"),
         "reduction_case": capture_error(fn, logits.clone(), target.clone(), smoothing=0.1, reduction="Mean"),
         "reduction_None": capture_error(fn, logits.clone(), target.clone(), smoothing=0.1, reduction=None),
+        "reduction_part": capture_error(fn, logits.clone(), target.clone(), smoothing=0.1, reduction="me"),
     }
 
 
@@ -188,8 +197,12 @@ def ls_ce_uses_builtin(ns, logits, target, smoothing):
 
 
 # ------------------------------------------------------------------- NT-Xent
-def nt_xent(ns, z1, z2, temperature):
-    return _plain(get(ns, "nt_xent_loss")(z1.clone(), z2.clone(), temperature=temperature))
+def nt_xent(ns, z1, z2, temperature, positional=False):
+    """positional: pass the temperature by position, nt_xent_loss(z1, z2, temperature), as the signature allows."""
+    fn = get(ns, "nt_xent_loss")
+    if positional:
+        return _plain(fn(z1.clone(), z2.clone(), temperature))
+    return _plain(fn(z1.clone(), z2.clone(), temperature=temperature))
 
 
 def nt_xent_on_meta(ns, pairs, temperature):
@@ -512,8 +525,9 @@ def _ema_module(ema):
     return mod
 
 
-def ema_states(ns, states, decay, average_buffers=False, watch_library=False):
+def ema_states(ns, states, decay, average_buffers=False, watch_library=False, positional=False):
     """Construct at states[0], then load each later state into the live model and call update().
+    positional: construct as EMA(model, decay, average_buffers), every argument by position.
     watch_library: also report which functions of torch/optim/swa_utils.py (AveragedModel, the functions
     get_ema_multi_avg_fn / get_ema_avg_fn return, ...) the EMA entered, under "library_calls"."""
     cls = get(ns, "EMA")
@@ -522,7 +536,8 @@ def ema_states(ns, states, decay, average_buffers=False, watch_library=False):
     history = []
 
     def run():
-        ema = cls(model, decay=decay, average_buffers=average_buffers)
+        ema = cls(model, decay, average_buffers) if positional else \
+            cls(model, decay=decay, average_buffers=average_buffers)
         for s in states[1:]:
             model.load_state_dict(s)  # an in-place change of the live weights, like optimizer.step()
             ema.update(model)

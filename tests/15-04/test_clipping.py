@@ -194,6 +194,54 @@ def test_clip_norm_inf_as_string(student, gen):
 
 
 @pytest.mark.task("clip_grad_norm")
+@pytest.mark.parametrize("norm_type", [-math.inf, 0.5, -1.0], ids=["minus-inf", "half", "minus-one"])
+def test_clip_norm_other_norm_types(student, gen, norm_type):
+    """clip_grad_norm with other non-zero numbers vector_norm takes as norm_type (-inf: the smallest absolute
+    entry, 0.5, -1) matches clip_grad_norm_ (gradients and returned pre-clip norm)"""
+    grads = make_grads(gen, SHAPES, (1,), scale=2.0)
+    max_norm = 0.5 * torch_clip_norm(SHAPES, grads, math.inf, norm_type)[0]  # half the total: the factor is ~0.5
+    total, want = torch_clip_norm(SHAPES, grads, max_norm, norm_type)
+    what = (f"{CN}(params, max_norm={max_norm:.4g}, norm_type={norm_type}) on {len(SHAPES)} parameters, one without "
+            f".grad (clip_grad_norm_ gives {total:.6g}; the text: 'norm_type a non-zero number (inf the largest "
+            f"absolute entry, -inf the smallest, as in torch.linalg.vector_norm)': math.isinf(norm_type) is true "
+            f"for -inf too)")
+    r = student.call("clip_norm_run", shapes=SHAPES, grads=grads, max_norm=max_norm, norm_type=norm_type,
+                     how="list")
+    got = returned_norm(r, what)
+    expect(abs(got - total) <= 1e-9 * max(1.0, total),
+           f"{what}: must return the total norm before clipping, {total:.6g}, returned {got:.6g}")
+    check_grads(r["grads"], want, what)
+
+
+@pytest.mark.task("clip_grad_norm")
+@pytest.mark.parametrize("norm_type", [2.0, math.inf], ids=["2", "inf"])
+def test_clip_norm_mixed_dtypes(student, gen, norm_type):
+    """clip_grad_norm on parameters of different dtypes (float16 first, then float64 and float32) matches
+    clip_grad_norm_, which combines the per-tensor norms in the widest of their dtypes"""
+    shapes = [(3,), (2, 2), (4,)]
+    dtypes = [torch.float16, f64, torch.float32]
+    grads = [(2 * torch.randn(sh, generator=gen, dtype=f64)).to(dt) for sh, dt in zip(shapes, dtypes)]
+    # float64 entries of 1e5 to 2e5 in size: its 2-norm and inf-norm do not fit float16 (max 65504)
+    grads[1] = torch.where(grads[1] < 0, -1.0, 1.0) * (1e5 + 1e5 * torch.rand((2, 2), generator=gen, dtype=f64))
+    total, want = torch_clip_norm(shapes, grads, 5e4, norm_type)
+    what = (f"{CN}(params, max_norm=5e4, norm_type={norm_str(norm_type)}) on a float16, a float64 and a float32 "
+            f"gradient, the float64 one of entries of 1e5 to 2e5 (clip_grad_norm_ gives {total:.6g}: the text's "
+            f"parameters are any tensors; combine the per-tensor norms without casting them to the first gradient's "
+            f"dtype, where 1e5 overflows float16)")
+    r = student.call("clip_norm_run", shapes=shapes, grads=grads, max_norm=5e4, norm_type=norm_type, how="list")
+    got = returned_norm(r, what)
+    expect(math.isfinite(got) and abs(got - total) <= 1e-6 * total,
+           f"{what}: must return the total norm before clipping, {total:.6g}, returned {got:.6g}")
+    for i, (g, w) in enumerate(zip(r["grads"], want)):
+        if g is None:
+            fail(f"{what}: parameter {i}'s .grad disappeared")
+        tol = 2e-3 if w.dtype == torch.float16 else 1e-6
+        expect(g.dtype == w.dtype, f"{what}: parameter {i}'s .grad changed dtype from {w.dtype} to {g.dtype}")
+        expect_close(g.double(), w.double(), f"{what}, .grad of parameter {i} ({w.dtype}; clip_grad_norm_ scales "
+                                             f"it by {min(1.0, 5e4 / (total + 1e-6)):.4g})", atol=tol, rtol=tol)
+
+
+@pytest.mark.task("clip_grad_norm")
 def test_clip_norm_zero_max_norm(student, gen):
     """clip_grad_norm with max_norm=0 scales every gradient by 0, as clip_grad_norm_ does: the factor
     min(1, 0 / (total_norm + 1e-6)) is 0, and a zero max_norm does not switch clipping off"""

@@ -11,6 +11,7 @@ import torch.nn.functional as F
 from hypothesis import HealthCheck, given, settings, strategies as st
 from torch.optim.swa_utils import AveragedModel, get_ema_multi_avg_fn
 
+from course.judge.adapter import StudentError
 from course.judge.expect import expect, expect_close, expect_equal, fail
 from course.judge.strategies import build_model, model_specs
 
@@ -95,6 +96,21 @@ def test_matches_averaged_model(student, seed, k, decay, average_buffers):
     for step, (got, w, live) in enumerate(zip(r["history"], want, states[1:]), start=1):
         compare_state(got, w, live, f"EMA(model, decay={decay}, average_buffers={average_buffers}) after update "
                                     f"{step} of {k}", average_buffers=average_buffers)
+
+
+def test_arguments_by_position(student, gen):
+    """EMA(model, decay, average_buffers) with every argument by position, as the signature
+    EMA(model, decay=0.999, average_buffers=False) the text gives allows, matches AveragedModel"""
+    states = random_states(gen, 2)
+    want = reference_history(states, 0.9, use_buffers=True)
+    what = ("EMA(model, 0.9, True) (decay and average_buffers by position, as the text's signature "
+            "EMA(model, decay=0.999, average_buffers=False) takes them: no keyword-only `*`)")
+    try:
+        r = student.call("ema_states", states=states, decay=0.9, average_buffers=True, positional=True)
+    except StudentError as e:
+        fail(f"{what}: {e}")
+    for step, (got, w, live) in enumerate(zip(r["history"], want, states[1:]), start=1):
+        compare_state(got, w, live, f"{what} after update {step} of 2", average_buffers=True)
 
 
 def random_states_like(template, gen, k):

@@ -4,7 +4,9 @@ import torch
 import torch.nn.functional as F
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from course.judge.expect import expect, expect_close, expect_raises, fail, jacobian_vs_reference
+from course.judge.adapter import StudentError
+from course.judge.expect import (expect, expect_close, expect_raises, fail, gradcheck_directional,
+                                 jacobian_vs_reference)
 from course.judge.strategies import relayout
 
 f64 = torch.float64
@@ -131,6 +133,23 @@ def test_ls_gradient(student, gen, reduction):
 
 
 @pytest.mark.task("label_smoothing")
+def test_ls_second_derivative(student, gen):
+    """label_smoothing_cross_entropy is differentiable twice, as F.cross_entropy is: autograd through its
+    operations gives the gradient and the gradient of that gradient (a gradient penalty, a Hessian-vector
+    product), against F.cross_entropy's"""
+    logits = (2 * torch.randn(4, 5, generator=gen, dtype=f64)).requires_grad_(True)
+    target = torch.randint(0, 5, (4,), generator=gen)
+    gradcheck_directional(
+        student, "ls_ce_directional", [logits],
+        f"{LS}(logits of shape (4, 5), target, smoothing=0.2) differentiated twice (the text: 'be differentiable "
+        f"twice, as F.cross_entropy is (autograd through your operations gives the gradient and the gradient of "
+        f"the gradient: no hand-written backward)'; a torch.autograd.Function marked once_differentiable gives the "
+        f"first only)",
+        gen=gen, n_dirs=2, order=2, reference=lambda x: F.cross_entropy(x, target, label_smoothing=0.2),
+        target=target, smoothing=0.2, reduction="mean")
+
+
+@pytest.mark.task("label_smoothing")
 @pytest.mark.parametrize("smoothing", [0.0, 1.0])
 def test_ls_smoothing_at_the_ends(student, gen, smoothing):
     """label_smoothing_cross_entropy accepts both ends of [0, 1]: smoothing 0 (plain CE) and 1 (uniform target),
@@ -203,6 +222,9 @@ def test_ls_rejects_bad_arguments(student, gen):
                   f"'mean', 'sum' and 'none', spelled so: 'Mean' is an unknown reduction, do not lower() it)")
     expect_raises(res["reduction_None"], "ValueError", f"{LS}(..., reduction=None) (None is not 'none': "
                   f"F.cross_entropy raises ValueError for it)")
+    expect_raises(res["reduction_part"], "ValueError", f"{LS}(..., reduction='me') ('me' is an unknown reduction; "
+                  f"a substring test such as reduction in 'mean sum none' lets it through: compare with the three "
+                  f"names, reduction in ('mean', 'sum', 'none'))")
 
 
 @pytest.mark.task("label_smoothing")
@@ -380,6 +402,21 @@ def test_nt_xent_on_another_device(student, gen):
                f"{what}: expected a 0-dim tensor on meta, got shape {r['shape']} on {r['device']}"
                + (" (a shortcut for one pair such as torch.zeros(()) is made on the CPU: compute the loss from "
                   "z1 and z2, or make it with z1.new_zeros(()))" if n == 1 else ""))
+
+
+@pytest.mark.task("nt_xent")
+def test_nt_xent_temperature_by_position(student, gen):
+    """nt_xent_loss takes the temperature by position too, nt_xent_loss(z1, z2, 0.2), as the signature
+    nt_xent_loss(z1, z2, temperature=0.5) the text gives allows"""
+    z1 = torch.randn(5, 4, generator=gen, dtype=f64)
+    z2 = z1 + 0.5 * torch.randn(5, 4, generator=gen, dtype=f64)
+    what = (f"{NT}(z1, z2, 0.2) with z1, z2 of shape (5, 4), the temperature by position (the text's signature "
+            f"nt_xent_loss(z1, z2, temperature=0.5) takes it so: keep it a positional-or-keyword parameter, no `*`)")
+    try:
+        got = student.call("nt_xent", z1=z1, z2=z2, temperature=0.2, positional=True)
+    except StudentError as e:
+        fail(f"{what}: {e}")
+    expect_close(_loss_value(got, what), nt_xent_reference(z1, z2, 0.2), what, atol=1e-10, rtol=1e-8)
 
 
 @pytest.mark.task("nt_xent")

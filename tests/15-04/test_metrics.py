@@ -96,6 +96,29 @@ def test_empty_batch_with_a_nan_loss(student, gen):
            f"{what}: compute()['loss'] should be {want['loss']:.6f} (mean over the 35 samples), got {got}")
 
 
+def test_nan_loss_of_a_real_batch(student, gen):
+    """RunningMetrics: a NON-empty batch whose mean loss is nan (a diverged step) still adds its samples: the mean
+    loss over all samples becomes nan, and its predictions count in the accuracy and the confusion matrix"""
+    c = 4
+    sizes = [8, 5, 6]
+    batches = make_batches(gen, sizes, c)
+    batches[1]["loss"] = torch.full((), float("nan"))
+    want = reference(batches, c)
+    what = (f"{RM}({c}) after update() with batch sizes {sizes}, the 5-sample batch's mean loss nan (the text: only "
+            f"an EMPTY batch (B = 0) 'adds no sample' and has its loss count for nothing; 'loss is the mean over all "
+            f"samples seen', 'confusion[i, j] counts samples of true class i predicted as j')")
+    res = result_dict(student.call("metrics_run", num_classes=c, batches=batches)["result"], what)
+    got = number(res["loss"], what + ", compute()['loss']")
+    expect(math.isnan(got), f"{what}: compute()['loss'] should be nan (a nan among the samples' losses makes "
+                            f"their mean nan, as the per-sample mean over all {sum(sizes)} samples is), got {got}")
+    acc = number(res["accuracy"], what + ", compute()['accuracy']")
+    expect(abs(acc - want["accuracy"]) <= 1e-6,
+           f"{what}: compute()['accuracy'] should be {want['accuracy']:.6f} (over all {sum(sizes)} samples), "
+           f"got {acc}")
+    expect_equal(confusion(res["confusion"], c, what).to(torch.long), want["confusion"],
+                 f"{what}, compute()['confusion'] (all {sum(sizes)} samples, the nan-loss batch's included)")
+
+
 # 16-0-16-3: an empty batch (B = 0, its mean loss a finite number) among the others adds no sample: the mean of
 # a batch accuracy over no samples is nan, so accuracy kept as sum(batch accuracy * B) turns nan there
 ACC_SIZES = [SIZES[0], [16, 0, 16, 3]]

@@ -65,7 +65,12 @@ def clip_grad_norm(parameters, max_norm, norm_type=2.0):
     if len(with_grad) == 0:
         return 0.0
     flat = torch.cat([p.grad.reshape(-1).double() for p in with_grad])
-    total = flat.abs().max().item() if norm_type == float("inf") else flat.abs().pow(norm_type).sum().pow(1.0 / norm_type).item()
+    if norm_type == float("inf"):
+        total = flat.abs().max().item()
+    elif norm_type == -float("inf"):  # vector_norm's -inf: the smallest absolute entry
+        total = flat.abs().min().item()
+    else:
+        total = flat.abs().pow(norm_type).sum().pow(1.0 / norm_type).item()
     if not total + 1e-6 <= max_norm:  # a nan total scales by nan, as clip_grad_norm_ does
         scale = max_norm / (total + 1e-6)
         for p in with_grad:
