@@ -328,7 +328,9 @@ class ProcessStudent:
         # counted from here on, by the kernel, for every task the worker has now or starts later
         self.native = native_calls.watch(getattr(self.proc, "pid", None), self.native_events)
         self._files = _open_files_limits(getattr(self.proc, "pid", None))
-        reply = self._request({"op": "load", "cells": self.cells}, self.load_timeout, what="loading your notebook")
+        # where the kernel counts, the worker first seals torch's code against rewriting (course/judge/seal/code.py)
+        reply = self._request({"op": "load", "cells": self.cells, "lock": self.native is not None}, self.load_timeout,
+                              what="loading your notebook")
         self.load_report = reply
 
     def _from_spare(self, env: dict):

@@ -1,5 +1,6 @@
-"""The judge's own objects in the submission's process, and whether a submission rebound any of them (a package of
-one module, so that the judge's folder stays within its size).
+"""The judge's own objects in the submission's process, and whether a submission rebound any of them (a package,
+so that the judge's folder stays within its size; ``code.py`` holds torch's machine code still where the kernel counts
+native calls).
 
 Everything of the judge's in the worker is reachable from a cell (``sys.modules``, a function's closure, ``gc``).
 ``take`` notes, before any cell runs, every binding a submission could change to make the judge judge less: the
