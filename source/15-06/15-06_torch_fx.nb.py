@@ -508,7 +508,9 @@ class RangeObserver(nn.Module):
 # users of that node now read the observer's output. Only module calls are observed (a
 # functional `F.relu` is not an `nn.ReLU` module). Return the `GraphModule`; it must lint,
 # be recompiled, compute exactly what `model` computes, and not change `model`. Any model will do,
-# also one without parameters (a stack of `nn.ReLU` and `nn.MaxPool2d` modules).
+# also one without parameters (a stack of `nn.ReLU` and `nn.MaxPool2d` modules), and one that already
+# uses the names you give your observers for submodules of its own: `add_submodule` silently replaces
+# a submodule of the same name, so pick names the traced module does not have yet.
 
 # %% [solution] id=insert_observers_impl
 def insert_observers(model: nn.Module, op_types: tuple) -> fx.GraphModule:
@@ -519,6 +521,8 @@ def insert_observers(model: nn.Module, op_types: tuple) -> fx.GraphModule:
         if node.op != "call_module" or not isinstance(gm.get_submodule(node.target), op_types):
             continue
         name = "observer_" + node.name
+        while hasattr(gm, name):  # the model may use that name already: add_submodule would replace its module
+            name += "_"
         gm.add_submodule(name, RangeObserver())
         with gm.graph.inserting_after(node):
             obs = gm.graph.call_module(name, args=(node,))

@@ -105,7 +105,8 @@ class OpsNet(nn.Module):
     ``relu_fn`` (F.relu), ``relu_torch``
     (torch.relu), ``relu_method`` (x.relu()), ``relu_inplace`` (F.relu(x, inplace=True)),
     ``relu_torch_`` (torch.relu_), ``relu_method_`` (x.relu_()), ``relu_kw`` / ``relu_kw_`` (torch.relu(input=x) /
-    torch.relu_(input=x): the input as a keyword), ``relu_named_helper`` (the module's wrapped ``relu`` helper above: a
+    torch.relu_(input=x): the input as a keyword), ``relu_mod_kw`` (an nn.ReLU module called as m(input=x): a
+    call_module node with empty args), ``relu_named_helper`` (the module's wrapped ``relu`` helper above: a
     function named relu that is not a ReLU, never overridden), ``relu6`` (F.relu6),
     ``leaky`` (nn.LeakyReLU), ``relu6_mod`` (an nn.ReLU6 module, on 4x its input so that some values are clipped),
     ``tanh_method``, ``scale`` (multiply by a parameter: get_attr),
@@ -124,7 +125,7 @@ class OpsNet(nn.Module):
         for op in self.ops:
             if op == "lin":
                 self.lins.append(nn.Linear(width, width))
-            elif op == "relu_mod":
+            elif op in ("relu_mod", "relu_mod_kw"):
                 self.acts.append(nn.ReLU())
             elif op == "leaky":
                 self.acts.append(nn.LeakyReLU(0.1))
@@ -145,11 +146,13 @@ class OpsNet(nn.Module):
                 li += 1
             elif op == "reuse":
                 x = self.first(x)
-            elif op in ("relu_mod", "leaky", "relu6_mod"):
+            elif op in ("relu_mod", "leaky", "relu6_mod", "relu_mod_kw"):
                 m = self.acts[ai]
                 ai += 1
                 if op == "relu6_mod":
                     x = m(x * 4.0)  # a ReLU6 is not a ReLU: never overridden
+                elif op == "relu_mod_kw":  # held-out round 27: fx keeps the input in node.kwargs
+                    x = self.override(x) if self.override is not None else m(input=x)
                 else:
                     x = self.override(x) if (self.override is not None and op != "leaky") else m(x)
             elif op in ("relu_torch_", "relu_method_"):
@@ -401,9 +404,10 @@ def count_ops_convnet(ns, desc, state):
 
 
 # ====================================================================== fold_conv_bn
-def fold(ns, cfg, conv_state, bn_state, x, layout="contiguous"):
+def fold(ns, cfg, conv_state, bn_state, x, layout="contiguous", conv_training=False):
     """Fold one Conv2d/BatchNorm2d pair built from plain data; report the result and the inputs afterwards.
-    ``layout``: the memory layout of conv's weight (probelib.relayout: channels_last, transposed, strided, ...)."""
+    ``layout``: the memory layout of conv's weight (probelib.relayout: channels_last, transposed, strided, ...).
+    ``conv_training``: the conv is left in training mode (only bn's mode matters for the fold; held-out round 27)."""
     conv = nn.Conv2d(**cfg).double()
     conv.load_state_dict(conv_state)
     if layout != "contiguous":
@@ -411,7 +415,7 @@ def fold(ns, cfg, conv_state, bn_state, x, layout="contiguous"):
     bn = nn.BatchNorm2d(cfg["out_channels"], eps=bn_state.pop("__eps__", 1e-5)).double()
     bn.load_state_dict(bn_state)
     bn.eval()
-    conv.eval()
+    conv.train(conv_training)
     fused = get(ns, "fold_conv_bn")(conv, bn)
     if not isinstance(fused, nn.Conv2d):
         raise TypeError(f"fold_conv_bn must return an nn.Conv2d, got {type(fused).__name__}")
@@ -433,6 +437,7 @@ def fold(ns, cfg, conv_state, bn_state, x, layout="contiguous"):
         "conv_has_bias": conv.bias is not None,
         "padding_mode": str(getattr(fused, "padding_mode", "?")),
         "same_object": fused is conv,
+        "training_after": {"conv": conv.training, "bn": bn.training},  # held-out round 27
     }
 
 
@@ -741,7 +746,9 @@ class SpecialConvBN(nn.Module):
     "shared_bn", norm(a(x)) + norm(b(x)) + norm(x) with one BatchNorm2d module (two foldable pairs, one call
     that stays); for kind "shared_conv", conv modules that forward calls twice (their pairs stay) next to one
     foldable pair; for kind "trident", two convs of other dilations sharing one weight Parameter, each followed
-    by its own BatchNorm2d (both pairs are valid: each folded conv is a new module with weights of its own)."""
+    by its own BatchNorm2d (both pairs are valid: each folded conv is a new module with weights of its own); for kind
+    "dead_inplace", a foldable pair whose output an in-place y.relu_() changes, a node with no users (dead-code
+    elimination would drop it and change the result)."""
 
     def __init__(self, kind, c=3):
         super().__init__()
@@ -764,6 +771,9 @@ class SpecialConvBN(nn.Module):
             self.b = nn.Conv2d(c, c, 3, padding=2, dilation=2, bias=False)
             self.b.weight = self.a.weight
             self.n1, self.n2 = nn.BatchNorm2d(c), nn.BatchNorm2d(c)
+        if kind == "dead_inplace":  # held-out round 27: y.relu_() has no users but changes y
+            self.a = nn.Conv2d(c, c, 3, padding=1)
+            self.n1 = nn.BatchNorm2d(c)
 
     def forward(self, x):
         if self.kind == "shared_bn":
@@ -773,6 +783,10 @@ class SpecialConvBN(nn.Module):
                     + self.n4(self.c(x)))
         if self.kind == "trident":
             return self.n1(self.a(x)) + self.n2(self.b(x)) * 0.5
+        if self.kind == "dead_inplace":
+            y = self.n1(self.a(x))
+            y.relu_()
+            return y * 2.0 - 0.5
         x = torch.relu(self.up_bn(self.up(x)))
         return self.bn(self.conv(x))
 
@@ -1039,3 +1053,159 @@ def backend_no_input(ns, x):
             "n_graphs": len(graphs), "printed": buf.getvalue()[-20000:],
             "placeholders": [sum(1 for n in g.graph.nodes if n.op == "placeholder")
                              if isinstance(g, torch.fx.GraphModule) else -1 for g in graphs]}
+
+
+# ====================================================================== held-out round 27
+def fuse_split_devices(ns, desc, state, split):
+    """fuse_conv_bn on a ConvNet whose layers from index ``split`` on sit on the meta device (the grader's stand-in
+    for a second GPU) and the rest on the CPU, as a pipeline split leaves a model. Where each conv of the fused
+    GraphModule is, by qualified name, or the error. Nothing runs (meta holds no values): fx traces, the folds are
+    arithmetic on each pair's own device."""
+    model = build_convnet(desc, state)
+    for i, layer in enumerate(model.layers):
+        if i >= split:
+            layer.to("meta")
+    try:
+        gm = get(ns, "fuse_conv_bn")(model)
+        _graph_of(gm, "fuse_conv_bn")
+    except Exception as exc:
+        return {"error": f"{type(exc).__name__}: {str(exc)[:300]}", "where": {}}
+    where = {}
+    for name, mod in model.named_modules():
+        if isinstance(mod, nn.Conv2d):
+            try:
+                sub = gm.get_submodule(name)
+            except AttributeError:
+                where[name] = None
+                continue
+            where[name] = {k: str(t.device) for k, t in (("weight", getattr(sub, "weight", None)),
+                                                         ("bias", getattr(sub, "bias", None)))
+                           if isinstance(t, torch.Tensor)}
+    return {"error": None, "where": where}
+
+
+def _graph_snapshot(gm):
+    return [(n.op, n.name, target_name(n.target)) for n in gm.graph.nodes]
+
+
+def _module_snapshot(gm):
+    return {name: id(m) for name, m in gm.named_modules()}
+
+
+def graphmodule_input(ns, fname, build, x_args, **kwargs):
+    """``fname`` ("fuse_conv_bn" or "swap_relu") called on a GraphModule: fx.symbolic_trace of the model ``build``
+    makes. What the given GraphModule looks like afterwards (its graph, its submodules, its code, its output) next
+    to before, whether the result is that same object, and the result's output."""
+    gm_in = torch.fx.symbolic_trace(build())
+    graph_before, mods_before, code_before = _graph_snapshot(gm_in), _module_snapshot(gm_in), gm_in.code
+    sd_before = {k: v.clone() for k, v in gm_in.state_dict().items()}
+    with torch.no_grad():
+        out_before = gm_in(*x_args).detach()
+    fn = get(ns, fname)
+    gm = fn(gm_in, NEW_FNS[kwargs["new"]]) if fname == "swap_relu" else fn(gm_in)
+    graph = _graph_of(gm, fname)
+    with torch.no_grad():
+        out = gm(*x_args)
+        in_after = gm_in(*x_args).detach()
+    sd_after = gm_in.state_dict()
+    return {"same_object": gm is gm_in,
+            "graph_changed": _graph_snapshot(gm_in) != graph_before,
+            "modules_changed": sorted(k for k in mods_before.keys() | _module_snapshot(gm_in).keys()
+                                      if mods_before.get(k) != _module_snapshot(gm_in).get(k))[:6],
+            "code_changed": gm_in.code != code_before,
+            "state_same": set(sd_before) == set(sd_after) and all(torch.equal(sd_before[k], v)
+                                                                  for k, v in sd_after.items()),
+            "in_before": out_before, "in_after": in_after,
+            "out": out.detach() if isinstance(out, torch.Tensor) else repr(out),
+            "lint": capture_error(graph.lint)}
+
+
+def fuse_graphmodule(ns, desc, state, x):
+    return graphmodule_input(ns, "fuse_conv_bn", lambda: build_convnet(desc, state), (x,))
+
+
+def swap_graphmodule(ns, ops, state, new, x, y):
+    return graphmodule_input(ns, "swap_relu", lambda: build_opsnet(ops, state), (x, y), new=new)
+
+
+class ObsTaken(ObsNet):
+    """ObsNet plus its own Tanh modules registered under the given names, applied in turn to its output: a model
+    that already uses some names for submodules that forward calls."""
+
+    def __init__(self, names):
+        super().__init__()
+        self.taken = list(names)
+        for name in self.taken:
+            self.add_module(name, nn.Tanh())
+
+    def forward(self, x):
+        out = super().forward(x)
+        for name in self.taken:
+            out = getattr(self, name)(out) * 2.0
+        return out
+
+
+def taken_names(names):
+    """The names an ObsTaken can register: no dots, not already an attribute of ObsNet."""
+    probe = ObsNet()
+    out = []
+    for n in names:
+        if isinstance(n, str) and n and "." not in n and not hasattr(probe, n) and n not in out:
+            out.append(n)
+    return out
+
+
+def build_obstaken(names, state):
+    torch.manual_seed(0)
+    model = ObsTaken(names).double()
+    model.load_state_dict(state)
+    return model.eval()
+
+
+def observers_names_taken(ns, state, op_types, x):
+    """insert_observers on ObsNet, to learn the names the submission gives its observers; then on an ObsTaken
+    holding its own Tanh modules under exactly those names (forward calls them): the names used, and the second
+    result's output, observer calls (what each follows, its range) and the model's output afterwards."""
+    types = tuple(getattr(nn, t) for t in op_types)
+    fn = get(ns, "insert_observers")
+    obs_cls = _observer_class(ns)
+    first = fn(build_obsnet(state), types)
+    graph = _graph_of(first, "insert_observers")
+    names = taken_names([n.target for n in graph.nodes
+                         if n.op == "call_module" and isinstance(first.get_submodule(n.target), obs_cls)])
+    model = build_obstaken(names, state)
+    gm = fn(model, types)
+    graph = _graph_of(gm, "insert_observers")
+    with torch.no_grad():
+        out = gm(x)
+        orig = model(x).detach()
+    calls = []
+    for n in graph.nodes:
+        if n.op == "call_module" and isinstance(gm.get_submodule(n.target), obs_cls):
+            mod = gm.get_submodule(n.target)
+            src = n.args[0] if n.args else None
+            calls.append({"observed": str(src.target) if isinstance(src, torch.fx.Node) and src.op == "call_module"
+                          else "?", "min": mod.min_val.detach().clone().double(),
+                          "max": mod.max_val.detach().clone().double()})
+    return {"names": names, "out": out.detach() if isinstance(out, torch.Tensor) else repr(out), "orig": orig,
+            "calls": calls, "lint": capture_error(graph.lint)}
+
+
+def fuse_twice(ns, desc, state, state2, x):
+    """fuse_conv_bn on a model, then the model's weights and statistics change (load ``state2``: another training
+    step) and fuse_conv_bn is called on the same model again. Both results' outputs, whether the second is the
+    first object, and the model's output after the change."""
+    model = build_convnet(desc, state)
+    fn = get(ns, "fuse_conv_bn")
+    first = fn(model)
+    _graph_of(first, "fuse_conv_bn")
+    with torch.no_grad():
+        out1 = first(x)
+    model.load_state_dict(state2)
+    second = fn(model)
+    _graph_of(second, "fuse_conv_bn")
+    with torch.no_grad():
+        out2 = second(x)
+        orig = model(x).detach()
+    plain = (lambda o: o.detach() if isinstance(o, torch.Tensor) else repr(o))
+    return {"out1": plain(out1), "out2": plain(out2), "orig": orig, "same_object": second is first}

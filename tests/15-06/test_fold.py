@@ -290,3 +290,23 @@ def test_batchnorm_without_affine(student, gen, bias):
                               f"parameters has weight and bias None: take gamma = 1 and beta = 0)")
     expect_close(res["out"], want, f"{what}: folded_conv(x) vs bn(conv(x))", atol=1e-9, rtol=1e-7)
     expect_close(res["bias"], ref.bias.detach(), f"{what}: folded bias", atol=1e-10, rtol=1e-8)
+
+
+def test_conv_in_training_mode_stays_in_it(student, gen):
+    """a conv left in training mode (only bn must be in eval mode; a Conv2d computes the same in both) is folded, and
+    fold_conv_bn leaves it in training mode: switching the caller's conv to eval mode modifies it"""
+    cfg = dict(in_channels=2, out_channels=3, kernel_size=3, stride=1, padding=1, dilation=1, groups=1, bias=True)
+    conv, bn, cs, bs = _pair(cfg, gen)
+    x = torch.randn(2, 2, 5, 4, generator=gen, dtype=torch.float64)
+    with torch.no_grad():
+        want = bn(conv(x))  # the conv's mode changes nothing it computes
+    res = student.call("fold", cfg=cfg, conv_state=cs, bn_state=bs, x=x, conv_training=True)
+    what = _describe(cfg, 1e-5)[:-1] + ", conv in training mode)"
+    modes = res["training_after"]
+    expect(modes["conv"] is True, f"{what}: afterwards conv.training is {modes['conv']}, expected True (it was in "
+                                  f"training mode before the call); the task: fold_conv_bn \"must not modify `conv` or "
+                                  f"`bn`\" (do not call conv.eval(): only bn's mode matters for the fold)")
+    expect(modes["bn"] is False, f"{what}: afterwards bn.training is {modes['bn']}, expected False (it was in eval "
+                                 f"mode before the call; it must not change)")
+    expect_close(res["out"], want, f"{what}: folded_conv(x) vs bn(conv(x)) for x of shape {tuple(x.shape)}",
+                 atol=1e-9, rtol=1e-7)

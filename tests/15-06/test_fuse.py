@@ -381,3 +381,99 @@ def test_fused_model_on_the_model_device(student, gen):
                           f"model's device and dtype)")
     expect(any(k.endswith("weight") for k in res["where"]), f"{what}: the fused GraphModule has no parameters "
                                                             f"left: {sorted(res['where'])}")
+
+
+def test_dead_in_place_op_after_pair_kept(student, gen):
+    """an in-place y.relu_() after a foldable pair, whose result forward never uses, still runs in the fused model
+    (it changes y; dead-code elimination would drop the node and with it the ReLU)"""
+    res, want, x = _special(student, gen, "dead_inplace")
+    what = ("fuse_conv_bn(model) for model.forward(x): y = n1(a(x)); y.relu_(); return y * 2.0 - 0.5, with a "
+            "Conv2d(3, 3, 3, padding=1) and n1 a BatchNorm2d, in eval mode")
+    expect(not isinstance(res["out"], str), f"{what}: the fused module did not return a tensor: {res['out']}")
+    expect(not res["lint"]["raised"], f"{what}: the fused graph does not lint: {res['lint']['message'][:200]}")
+    expect_close(res["out"], want, f"{what}: fused(x) vs model(x), x of shape {tuple(x.shape)}; the task: the pair is "
+                 f"folded, nothing else of the model changes (the y.relu_() node has no users but changes y: do not "
+                 f"eliminate it as dead code)", atol=1e-9, rtol=1e-7)
+    expect(res["bn_left"] == [], f"{what}: BatchNorm calls left {res['bn_left']}, expected none (a's output is read "
+                                 f"only by n1)")
+
+
+def test_split_devices_each_folded_conv_stays(student, gen):
+    """a model split over two devices (its first layers on the CPU, the rest on the meta device, the grader's stand-in
+    for a second GPU): each folded conv stays on the device its conv was on"""
+    desc = [dict(kind="conv", cin=2, cout=3, k=3, groups=1, dilation=1, bias=True, bn=True), dict(kind="relu"),
+            dict(kind="conv", cin=3, cout=4, k=1, groups=1, dilation=1, bias=False, bn=True), dict(kind="relu"),
+            dict(kind="conv", cin=4, cout=4, k=3, groups=2, dilation=1, bias=True, bn=True)]
+    state = J.randomize(P.ConvNet(desc).double(), gen)
+    split = 3  # layers: 0 conv, 1 bn, 2 relu | 3 conv, 4 bn, 5 relu, 6 conv, 7 bn
+    res = student.call("fuse_split_devices", desc=desc, state=state, split=split)
+    what = (f"fuse_conv_bn(model) for model = {J.fmt_desc(desc)} in eval mode, model.layers[:{split}] on the CPU and "
+            f"model.layers[{split}:] on the meta device")
+    expect(res["error"] is None, f"{what}: raised {res['error']} (fold each pair with your fold_conv_bn, which keeps "
+                                 f"conv's device)")
+    model = P.ConvNet(desc)
+    for name, mod in model.named_modules():
+        if not isinstance(mod, nn.Conv2d):
+            continue
+        want = "cpu" if int(name.split(".")[1]) < split else "meta"
+        got = res["where"].get(name)
+        expect(got is not None, f"{what}: the fused GraphModule has no conv '{name}' (keep each fused conv under the "
+                                f"original conv's qualified name)")
+        moved = {k: v for k, v in got.items() if v != want}
+        expect(not moved, f"{what}: conv '{name}' was on {want}, but after fusion its {moved} (the task: \"The fused "
+                          f"model keeps the model's device and dtype (a folded conv stays where the conv was)\"; "
+                          f"not the device of the model's first parameter)")
+
+
+def test_graphmodule_input_left_unchanged(student, gen):
+    """model given as an fx.GraphModule (fx.symbolic_trace of a model): a new GraphModule is returned and the given
+    one keeps its graph, its modules and its output"""
+    desc = [dict(kind="conv", cin=3, cout=4, k=3, groups=1, dilation=1, bias=True, bn=True), dict(kind="relu"),
+            dict(kind="conv", cin=4, cout=4, k=1, groups=2, dilation=1, bias=False, bn=True)]
+    model = P.ConvNet(desc).double()
+    state = J.randomize(model, gen)
+    model.eval()
+    x = torch.randn(2, 3, 6, 5, generator=gen, dtype=torch.float64)
+    with torch.no_grad():
+        want = model(x)
+    res = student.call("fuse_graphmodule", desc=desc, state=state, x=x)
+    what = f"fuse_conv_bn(gm) for gm = fx.symbolic_trace(model), model = {J.fmt_desc(desc)} in eval mode"
+    expect(not res["same_object"], f"{what}: returned the GraphModule it was given; the task: \"returning a new "
+                                   f"`fx.GraphModule`\" and \"Do not modify `model`\" (a GraphModule is a model too)")
+    expect(not res["graph_changed"], f"{what}: the given GraphModule's graph changed (its BatchNorm nodes are gone?); "
+                                     f"the task: \"Do not modify `model`\" (trace a copy of it)")
+    expect(not res["modules_changed"], f"{what}: the given GraphModule's submodules {res['modules_changed']} were "
+                                       f"replaced or removed; the task: \"Do not modify `model`\"")
+    expect(res["state_same"], f"{what}: the given GraphModule's parameters or buffers changed (do not modify model)")
+    expect_close(res["in_after"], want, f"{what}: the given GraphModule's output afterwards (it must not change)",
+                 atol=1e-12, rtol=1e-10)
+    expect(not isinstance(res["out"], str), f"{what}: the fused module did not return a tensor: {res['out']}")
+    expect_close(res["out"], want, f"{what}: fused(x) vs model(x)", atol=1e-9, rtol=1e-7)
+
+
+def test_fused_again_after_the_weights_change(student, gen):
+    """the same model fused, then its weights and BatchNorm statistics change (another training step) and it is fused
+    again: the second GraphModule is new and folds the model as it is now"""
+    desc = [dict(kind="conv", cin=2, cout=3, k=3, groups=1, dilation=1, bias=True, bn=True), dict(kind="relu"),
+            dict(kind="conv", cin=3, cout=3, k=1, groups=1, dilation=1, bias=False, bn=True)]
+    model = P.ConvNet(desc).double()
+    state = J.randomize(model, gen)
+    state2 = J.randomize(model, gen)
+    model.eval()
+    x = torch.randn(2, 2, 5, 6, generator=gen, dtype=torch.float64)
+    with torch.no_grad():
+        want2 = model(x)  # the model with state2
+        model.load_state_dict(state)
+        want1 = model(x)
+    res = student.call("fuse_twice", desc=desc, state=state, state2=state2, x=x)
+    what = (f"fuse_conv_bn(model) for model = {J.fmt_desc(desc)} in eval mode, then model.load_state_dict(new "
+            f"weights and statistics) and fuse_conv_bn(model) again")
+    for key in ("out1", "out2"):
+        expect(not isinstance(res[key], str), f"{what}: a fused module did not return a tensor: {res[key]}")
+    expect_close(res["out1"], want1, f"{what}: the first fused(x) vs model(x) before the change", atol=1e-9,
+                 rtol=1e-7)
+    expect(not res["same_object"], f"{what}: the second call returned the first call's GraphModule; the task: "
+                                   f"\"returning a new `fx.GraphModule`\" folding the model as it is at that call "
+                                   f"(keep nothing from an earlier call)")
+    expect_close(res["out2"], want2, f"{what}: the second fused(x) vs model(x) with the new weights (the folded "
+                 f"convs must hold bn(conv) of the model as it is when fuse_conv_bn is called)", atol=1e-9, rtol=1e-7)

@@ -306,3 +306,37 @@ def test_model_without_parameters(student, gen):
     for (name, lo, hi), (_, glo, ghi) in zip(want, got):
         expect_close(torch.tensor([glo, ghi], dtype=torch.float64), torch.tensor([lo, hi], dtype=torch.float64),
                      f"{what}: [min, max] recorded by the observer after this call of '{name}'", atol=1e-9, rtol=1e-9)
+
+
+def test_observer_names_leave_the_models_own_modules(student, gen):
+    """a model that already uses, for submodules its forward calls, the very names the submission gives its observers
+    (learnt from a first call): the observers get other names, the model's modules stay and the result computes what
+    the model computes (gm.add_submodule silently replaces a submodule of the same name)"""
+    model, state, batches = _setup(gen, 1)
+    x = batches[0]
+    op_types = ["Conv2d", "Linear"]
+    types = tuple(getattr(nn, t) for t in op_types)
+    res = student.call("observers_names_taken", state=state, op_types=op_types, x=x)
+    names = res["names"]
+    taken = P.build_obstaken(names, state)
+    with torch.no_grad():
+        want = taken(x)
+    ranges, _ = _hook_ranges(taken, types, [x])
+    what = (f"insert_observers(model, (nn.Conv2d, nn.Linear)) for a model that holds its own nn.Tanh modules under "
+            f"the names {names} (those your observers got on the same model without them) and calls each in forward "
+            f"(out = 2 * tanh(out), in turn)")
+    expect(not isinstance(res["out"], str), f"{what}: the result did not return a tensor: {res['out']}")
+    expect(not res["lint"]["raised"], f"{what}: the resulting graph does not lint: {res['lint']['message'][:200]}")
+    expect_close(res["orig"], want, f"{what}: the ORIGINAL model's output afterwards (do not change model)",
+                 atol=1e-12, rtol=1e-10)
+    expect_close(res["out"], want, f"{what}: the result's output vs model(x); the task: the result must \"compute "
+                 f"exactly what `model` computes\" (an observer registered under a name the model already uses "
+                 f"replaces the model's own module: pick a name the traced module does not have yet)",
+                 atol=1e-12, rtol=1e-10)
+    got = sorted(c["observed"] for c in res["calls"])
+    expect(got == sorted(ranges), f"{what}: observers after {got}, expected one after each of {sorted(ranges)}")
+    for c in res["calls"]:
+        lo, hi = ranges[c["observed"]]
+        expect_close(torch.stack([c["min"].reshape(()), c["max"].reshape(())]),
+                     torch.tensor([lo, hi], dtype=torch.float64),
+                     f"{what}: [min, max] recorded by the observer after '{c['observed']}'", atol=1e-9, rtol=1e-9)

@@ -124,9 +124,10 @@ def test_inplace_relu_forms(student, gen, ops):
 
 
 def test_relu_input_by_keyword(student, gen):
-    """torch.relu(input=x) and torch.relu_(input=x) are ReLUs too: fx keeps their input in node.kwargs, and
-    new_fn gets that input"""
-    res, orig, want, what = _run(student, ["lin", "relu_kw", "scale", "relu_kw_"], "sigmoid", gen)
+    """torch.relu(input=x), torch.relu_(input=x) and an nn.ReLU module called as m(input=x) are ReLUs too: fx keeps
+    their input in node.kwargs, and new_fn gets that input"""
+    res, orig, want, what = _run(student, ["lin", "relu_kw", "scale", "relu_kw_", "relu_mod_kw"], "sigmoid", gen)
+    what += " (relu_mod_kw: an nn.ReLU module called with its keyword, self.act(input=x): node.args is empty)"
     left = [n["name"] for n in res["nodes"] if _is_relu(n)]
     expect(not left, f"{what}: ReLU node(s) {left} are still in the graph")
     expect_close(res["out"], want, f"{what}: output on random inputs", atol=1e-10, rtol=1e-8)
@@ -189,3 +190,26 @@ def test_function_named_relu_left_alone(student, gen):
     expect(res["n_new"] == 2, f"{what}: expected 2 call_function nodes calling the new function (F.relu and "
                               f".relu()), found {res['n_new']}")
     expect_close(res["out"], want, f"{what}: output on random inputs", atol=1e-10, rtol=1e-8)
+
+
+def test_graphmodule_input_left_unchanged(student, gen):
+    """model given as an fx.GraphModule (fx.symbolic_trace of a model): a new GraphModule is returned and the given
+    one keeps its graph, its modules and its output"""
+    ops = ["relu_mod", "lin", "relu_fn", "scale", "relu_method"]
+    model = P.build_opsnet(ops)
+    state = J.randomize(model, gen)
+    x = torch.randn(4, 6, generator=gen, dtype=torch.float64)
+    y = torch.randn(4, 6, generator=gen, dtype=torch.float64)
+    orig, want = _reference(ops, state, "tanh", x, y)
+    res = student.call("swap_graphmodule", ops=ops, state=state, new="tanh", x=x, y=y)
+    what = f"swap_relu(gm, tanh) for gm = fx.symbolic_trace(model), a model whose forward does {ops}"
+    expect(not res["same_object"], f"{what}: returned the GraphModule it was given; the task: \"Return a "
+                                   f"`GraphModule` ...; leave `model` unchanged\" (a GraphModule is a model too)")
+    expect(not res["graph_changed"], f"{what}: the given GraphModule's graph changed (its ReLU nodes replaced?); the "
+                                     f"task: \"leave `model` unchanged\" (trace it: symbolic_trace makes a new one)")
+    expect(not res["modules_changed"], f"{what}: the given GraphModule's submodules {res['modules_changed']} were "
+                                       f"replaced or removed; the task: \"leave `model` unchanged\"")
+    expect_close(res["in_after"], orig, f"{what}: the given GraphModule's output afterwards (it must not change)",
+                 atol=1e-12, rtol=1e-10)
+    expect(not isinstance(res["out"], str), f"{what}: the result did not return a tensor: {res['out']}")
+    expect_close(res["out"], want, f"{what}: the result's output (every ReLU replaced by tanh)", atol=1e-10, rtol=1e-8)

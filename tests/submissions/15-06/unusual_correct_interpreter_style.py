@@ -72,7 +72,10 @@ def insert_observers(model: nn.Module, op_types: tuple) -> fx.GraphModule:
     gm = fx.symbolic_trace(model)
     targets = [n for n in gm.graph.nodes
                if n.op == "call_module" and isinstance(gm.get_submodule(n.target), op_types)]
-    for k, node in enumerate(targets):
+    k = 0
+    for node in targets:
+        while hasattr(gm, f"range_observer_{k}"):  # a name the model uses already
+            k += 1
         name = f"range_observer_{k}"
         gm.add_submodule(name, RangeObserver())
         with gm.graph.inserting_after(node):
