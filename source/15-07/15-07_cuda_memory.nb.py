@@ -776,12 +776,13 @@ if run_demos():
 # ## Exercise 4: `time_op`
 #
 # `time_op(fn, warmup=3, iters=10, device="cpu")` calls `fn()` `warmup` times untimed, then `iters` times
-# timed, and returns the **mean milliseconds per call** as a float. `device` is a string or `torch.device`;
-# for CUDA use events and synchronize as above; for the CPU use `time.perf_counter()`. `fn` must be called
-# exactly `warmup + iters` times, just as the caller would call it: in the caller's grad mode, with the
-# caller's thread count (`torch.get_num_threads()`) and random-number state. `time_op` changes none of these
-# itself (no `no_grad`, `set_num_threads` or `manual_seed` of its own), so the caller finds them as `fn` left
-# them.
+# timed, and returns the **mean milliseconds per call** as a float. `device` is a string or `torch.device`,
+# and it alone picks the clock: for CUDA time as above (CUDA events, or a wall clock with
+# `torch.cuda.synchronize()` before starting and before stopping it); for the CPU use `time.perf_counter()`,
+# also on a machine with a GPU. `fn` must be called exactly `warmup + iters` times, just as the caller would
+# call it: in the caller's grad mode, with the caller's thread count (`torch.get_num_threads()`) and
+# random-number state. `time_op` changes none of these itself (no `no_grad`, `set_num_threads` or
+# `manual_seed` of its own), so the caller finds them as `fn` left them.
 
 # %% [solution] id=timing_impl
 def time_op(fn, warmup: int = 3, iters: int = 10, device="cpu") -> float:

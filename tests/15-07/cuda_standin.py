@@ -16,8 +16,9 @@ block, by fakes:
   without a generator advances its offset by the number of values drawn, and ``torch.cuda.get_rng_state``/
   ``set_rng_state``/``manual_seed``/``manual_seed_all``/``initial_seed`` (what ``torch.random.fork_rng`` uses)
   read and write it, so a probe can see whether code saves, restores or reseeds the GPU's random state.
-* time: one fake stream. ``a @ b`` on fake tensors queues ``kernel_ms`` of work and returns at once, as a
-  kernel launch does; the work "runs" on the real clock (``time.perf_counter``). ``synchronize`` and
+* time: one fake stream (``torch.cuda.Stream()`` makes another, on which no work is ever queued). ``a @ b``
+  on fake tensors queues ``kernel_ms`` of work on the current stream and returns at once, as a kernel launch
+  does; the work "runs" on the real clock (``time.perf_counter``). ``synchronize`` and
   ``Event.synchronize`` sleep until the queued work is done; an event's timestamp is when the stream
   reaches it, so ``elapsed_time`` measures the queued work, and a wall clock read without synchronizing
   measures only the launches.
@@ -283,6 +284,8 @@ def install(backend=None, kernel_ms: float = 0.0):
         (cuda, "Event"): FakeEvent,
         (cuda, "current_stream"): lambda device=None: _STATE["stream"],
         (cuda, "default_stream"): lambda device=None: _STATE["stream"],
+        (cuda, "Stream"): lambda device=None, priority=0, **kwargs: FakeStream(),  # another stream, idle: the
+        # work fn queues goes to the current stream, so events recorded on this one do not wait for it
         (cuda, "device_count"): lambda: 1,
         (cuda, "device"): _DeviceScope,
         (cuda, "current_device"): lambda: 0,

@@ -182,15 +182,26 @@ _CLOCKS = {name: getattr(time, name) for name in ("perf_counter", "perf_counter_
                                                   "thread_time_ns")}
 
 
-def time_clocks(ns, sleep_ms, warmup, iters):
+def time_clocks(ns, sleep_ms, warmup, iters, standin=None):
     """Which of the time module's clocks time_op itself reads (calls made inside fn are not counted). Seen
-    through sys.setprofile's c_call events, so a clock imported under another name is seen too."""
+    through sys.setprofile's c_call events, so a clock imported under another name is seen too. With
+    ``standin``, the CUDA stand-in is installed (a machine with a GPU): clocks its fakes read are not counted,
+    and ``cuda`` lists the stand-in's timing entry points time_op called (events, synchronize)."""
     import sys
-    read, inside = set(), [False]
+    read, inside, cuda = set(), [False], set()
     by_id = {id(f): name for name, f in _CLOCKS.items()}
+    timing = {"record": "torch.cuda.Event.record", "elapsed_time": "torch.cuda.Event.elapsed_time",
+              "_synchronize": "torch.cuda.synchronize"}
 
     def profiler(frame, event, arg):
-        if event == "c_call" and not inside[0] and id(arg) in by_id:
+        if inside[0]:
+            return
+        if frame.f_code.co_filename == "<cuda_standin>":
+            if event == "call" and frame.f_code.co_name in timing and \
+                    (frame.f_back is None or frame.f_back.f_code.co_filename != "<cuda_standin>"):
+                cuda.add(timing[frame.f_code.co_name])
+            return
+        if event == "c_call" and id(arg) in by_id:
             read.add(by_id[id(arg)])
 
     def fn():
@@ -199,13 +210,14 @@ def time_clocks(ns, sleep_ms, warmup, iters):
             time.sleep(sleep_ms / 1000)
         finally:
             inside[0] = False
-    previous = sys.getprofile()
-    sys.setprofile(profiler)
-    try:
-        ms = get(ns, "time_op")(fn, warmup=warmup, iters=iters, device="cpu")
-    finally:
-        sys.setprofile(previous)
-    return {"ms": _plain(ms), "clocks": sorted(read)}
+    with _standin(standin):
+        previous = sys.getprofile()
+        sys.setprofile(profiler)
+        try:
+            ms = get(ns, "time_op")(fn, warmup=warmup, iters=iters, device="cpu")
+        finally:
+            sys.setprofile(previous)
+    return {"ms": _plain(ms), "clocks": sorted(read), "cuda": sorted(cuda)}
 
 
 def time_grad_mode(ns, enabled, warmup, iters, flip_last=False, device="cpu", standin=None):

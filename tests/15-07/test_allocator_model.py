@@ -37,24 +37,30 @@ _CASE_OPS = (("Alloc", "x", 4096), ("ALLOC", "x", 3 * MiB), ("Free", "t1"), ("FR
              ("EMPTY_CACHE",))
 _SPACE_OPS = (("alloc ", "x", 700), (" alloc", "x", 2 * MiB), (" free", "t1"), ("free ", "t1"), ("empty_cache ",),
               (" empty_cache",))
+# Ops named like a method of the given model (or the model's other names for the same thing): an answer that
+# dispatches op[0] to getattr(model, op[0]) raises AttributeError for a misspelling, which names it, but runs these.
+_METHOD_OPS = (("malloc", "x", 3 * MiB), ("stats",), ("__init__",), ("malloc", "x", 700))
 
 
 def test_unknown_op_raises(student, gen):
     """simulate raises an exception naming the op for an op that is none of alloc, free and empty_cache (a misspelt
     op after a few good ones is not skipped as a no-op; nor is one that differs from a defined op only in case or
-    spaces run as that op)"""
+    spaces run as that op, nor one named like a method of the model, such as 'malloc' or 'stats')"""
     n = int(torch.randint(1, 8, (1,), generator=gen))
     rng = random.Random(int(torch.randint(0, 2**31 - 1, (1,), generator=gen)))
     good = [("alloc", f"t{i}", C.random_size(rng)) for i in range(n)]
     bads = [_UNKNOWN_OPS[int(torch.randint(0, len(_UNKNOWN_OPS), (1,), generator=gen))],
             _CASE_OPS[int(torch.randint(0, len(_CASE_OPS), (1,), generator=gen))],
-            _SPACE_OPS[int(torch.randint(0, len(_SPACE_OPS), (1,), generator=gen))]]
+            _SPACE_OPS[int(torch.randint(0, len(_SPACE_OPS), (1,), generator=gen))],
+            _METHOD_OPS[int(torch.randint(0, len(_METHOD_OPS), (1,), generator=gen))]]
     for bad in bads:
         ops = good + [bad, ("free", "t0")]
         r = student.call("simulate_raises", trace=[list(o) for o in ops])
         what = f"simulate({C.fmt_trace(ops, len(ops) - 1)})"
         near = "" if bad[0] == bad[0].strip().lower() else \
             f"; op names are compared as given: {bad[0]!r} is not {bad[0].strip().lower()!r}"
+        if bad in _METHOD_OPS:
+            near = f"; {bad[0]!r} may be the name of a method of your model, but as an op it is none of the three"
         if r["raised"] is None:
             fail(f"{what} returned {r['returned']} for the op {C.fmt_op(bad)}; the text: simulate runs ops "
                  f"('alloc', name, nbytes), ('free', name) and ('empty_cache',), and any other op raises an exception "
@@ -145,7 +151,8 @@ def test_zero_byte_request(student, gen):
 
 
 def test_zero_byte_name_used_again(student, gen):
-    """a name freed after a 0-byte request can name a real tensor later: freeing that one frees its block"""
+    """a name freed after a 0-byte request can name a real tensor later: freeing that one frees its block; and a
+    name once used for a real tensor can name a 0-byte one later: freeing that one frees nothing"""
     n = int(torch.randint(1, 12 * MiB, (1,), generator=gen))
     m = int(torch.randint(1, 4 * MiB, (1,), generator=gen))
     # "z" is first a 0-byte tensor, then (once freed) a real one; "a" the other way round
@@ -153,6 +160,12 @@ def test_zero_byte_name_used_again(student, gen):
            ("free", "z"), ("free", "a"), ("alloc", "b", n)]
     C.compare_trace(student, ops, ref.simulate(ops), f"names used for a 0-byte tensor and, after their free, for "
                     f"tensors of {n} and {m} bytes (the later free must release the real block)")
+    # "a" first names a real tensor; once freed, its block goes to "b"; then "a" names a 0-byte tensor, whose free
+    # changes nothing: b's block stays in use (a name table that keeps a's old block frees b's)
+    ops = [("alloc", "a", m), ("free", "a"), ("alloc", "b", m), ("alloc", "a", 0), ("free", "a"), ("alloc", "c", n)]
+    C.compare_trace(student, ops, ref.simulate(ops), f"a name used for a real tensor of {m} bytes and, after its free "
+                    f"(its block then reused by b, of the same size), for a 0-byte tensor: the text: zero bytes, "
+                    f"nothing happens - so freeing that 0-byte tensor changes nothing either, and b stays allocated")
 
 
 def test_small_remainder_of_512_split(student, gen):

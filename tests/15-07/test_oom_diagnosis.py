@@ -190,12 +190,25 @@ def test_fragmented_cache_ooms(student, gen):
 
 
 def test_release_then_retry(student, gen):
-    """will_oom: fully free cached segments are released and the cudaMalloc retried"""
+    """will_oom: fully free cached segments are released and the cudaMalloc retried (byte counts compared exactly, as
+    ints, also past 2**53: a device one byte short of the segment runs out)"""
     segs = _snapshot_after([("alloc", "a", 30 * MiB), ("alloc", "b", 200), ("free", "a")])
     cases = [{"segments": segs, "device_free": 5 * MiB, "nbytes": 32 * MiB},   # 5 + 30 >= 32: no OOM
              {"segments": segs, "device_free": 5 * MiB, "nbytes": 36 * MiB},   # 5 + 30 < 36: OOM
              {"segments": segs, "device_free": 1 * MiB, "nbytes": 1 * MiB + 1}]  # reuses the 30 MiB block
     _check_oom(student, cases, "one fully free 30 MiB segment and a small segment in use", gen)
+    # Steps 2 and 3 past 2**53 bytes: N is a multiple of 2 MiB below 2**62 (its segment is N); a device one byte
+    # short of it (step 2), or of it less the 30 MiB step 3 releases, runs out. Float arithmetic (bytes / MiB)
+    # rounds N - 1 to N there.
+    big = int(torch.randint(2**33, 2**40, (1,), generator=gen)) * 2 * MiB
+    short = [{"segments": [], "device_free": big - 1, "nbytes": big},
+             {"segments": [], "device_free": big, "nbytes": big},
+             {"segments": segs, "device_free": big - 30 * MiB - 1, "nbytes": big},
+             {"segments": segs, "device_free": big - 30 * MiB, "nbytes": big}]
+    _check_oom(student, short, f"a request of {big} bytes (past 2**53; its segment is exactly that) with nothing "
+                               f"cached, or with the 30 MiB segment above; step 2: 'if the device has that much free "
+                               f"memory, done', step 3 adds what it releases, all in whole bytes (ints), so one byte "
+                               f"short is an OOM")
 
 
 @settings(max_examples=10, deadline=None)

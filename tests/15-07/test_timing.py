@@ -171,14 +171,20 @@ def test_mean_of_fast_calls(student, gen):
 
 
 def test_cpu_clock_is_perf_counter(student, gen):
-    """On the CPU time_op reads time.perf_counter (the text's clock), not time.time or another clock"""
+    """On the CPU time_op reads time.perf_counter (the text's clock), not time.time or another clock, also on a
+    machine with a GPU (CUDA stand-in): `device`, not the machine, picks the clock"""
     warmup, iters = (int(v) for v in torch.randint(1, 3, (2,), generator=gen))
-    r = student.call("time_clocks", sleep_ms=1, warmup=warmup, iters=iters)
-    what = f"time_op(fn, warmup={warmup}, iters={iters}, device='cpu')"
-    other = [c for c in r["clocks"] if c not in ("perf_counter", "perf_counter_ns")]
-    expect(not other, f"{what} read time.{', time.'.join(other)}: for the CPU the text says time.perf_counter(), the "
-                      f"monotonic high-resolution clock (time.time() is the time of day, which can jump)")
-    expect(len(other) < len(r["clocks"]), f"{what} never read time.perf_counter(); the text times CPU calls with it")
+    for standin in (None, C.standin_source()):
+        r = student.call("time_clocks", sleep_ms=1, warmup=warmup, iters=iters, standin=standin)
+        what = (f"time_op(fn, warmup={warmup}, iters={iters}, device='cpu')"
+                + (" on a machine with a GPU (CUDA stand-in: torch.cuda.is_available() is True)" if standin else ""))
+        other = [c for c in r["clocks"] if c not in ("perf_counter", "perf_counter_ns")]
+        expect(not other, f"{what} read time.{', time.'.join(other)}: for the CPU the text says time.perf_counter(), "
+                          f"the monotonic high-resolution clock (time.time() is the time of day, which can jump)")
+        used = f" (it used {', '.join(r['cuda'])} instead)" if r.get("cuda") else ""
+        expect(len(other) < len(r["clocks"]), f"{what} never read time.perf_counter(){used}; the text: `device` is a "
+                                              f"string or torch.device; for CUDA use events ..., for the CPU use "
+                                              f"time.perf_counter()")
 
 
 @pytest.mark.gpu
