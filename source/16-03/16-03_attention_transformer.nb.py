@@ -125,6 +125,9 @@ if run_demos():
 # Write it from tensor operations (`@`, `torch.softmax`, `masked_fill`, ...); do not call
 # `F.scaled_dot_product_attention` or `nn.MultiheadAttention`.
 #
+# * The arguments come in the order of the signature in the cell below,
+#   `scaled_dot_product_attention(q, k, v, attn_mask=None, is_causal=False, scale=None, dropout_p=0.0, generator=None)`
+#   (not `F.scaled_dot_product_attention`'s), and a caller may pass any of them by position.
 # * `q` has shape `(..., L, E)`, `k` has shape `(..., S, E)` and `v` has shape `(..., S, Ev)` with `S >= 1`;
 #   their leading dimensions broadcast against each other as in `torch.matmul`, and the result has shape
 #   `(..., L, Ev)` (the broadcast leading shape) and the dtype of `q` (float16 included). `L` and the leading

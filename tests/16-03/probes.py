@@ -28,6 +28,7 @@ class _OpLog(TorchDispatchMode):
         self.foreign = set()  # ops of another registry than PyTorch's (torch.library): opaque to this log
         self.largest = (0, "")
         self.numels = set()
+        self.order = []  # the sizes (numel) of the tensors made, each the first time it is seen, in order
         self.flops = 0
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
@@ -41,6 +42,8 @@ class _OpLog(TorchDispatchMode):
             self.flops += 2 * a.numel() * (b.shape[-1] if b.dim() > 1 else 1)
         for t in out if isinstance(out, (list, tuple)) else [out]:
             if isinstance(t, torch.Tensor):
+                if t.numel() not in self.numels:
+                    self.order.append(t.numel())
                 self.numels.add(t.numel())
                 if t.numel() > self.largest[0]:
                     self.largest = (t.numel(), name)
@@ -53,6 +56,30 @@ def _tensor(x):
 
 def _gen(seed):
     return None if seed is None else torch.Generator().manual_seed(seed)
+
+
+def _attempt(thunk):
+    """{"out": the result} or {"error": "Type: message"} (a probe for calls that may refuse their arguments)."""
+    try:
+        return {"out": _tensor(thunk())}
+    except Exception as exc:
+        return {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
+
+
+def _build(cls, args, state):
+    """cls(*args) (every argument by position), its state dict keys, and the module loaded with state (None, with
+    the error, when either step raises)."""
+    try:
+        m = cls(*args).double()
+    except Exception as exc:
+        return None, {"keys": None, "error": f"{type(exc).__name__}: {str(exc)[:300]}"}
+    res = {"keys": sorted(m.state_dict())}
+    try:
+        m.load_state_dict(state)
+    except Exception as exc:
+        res["error"] = f"{type(exc).__name__}: {str(exc)[:300]}"
+        return None, res
+    return m, res
 
 
 # ------------------------------------------------------------------ exercise 1: sdpa
@@ -92,6 +119,14 @@ def sdpa_vjp(ns, inputs, v, is_causal=False, scale=None, dropout_p=0.0, seed=Non
     def call(q, k, values, mask=None):
         return fn(q, k, values, attn_mask=mask, is_causal=is_causal, **extra)
     return vjp(call, inputs, v)
+
+
+def sdpa_positional(ns, q, k, v, args, seed=None):
+    """scaled_dot_product_attention(q, k, v, *args): every argument after v by position; with seed, a generator
+    seeded with it comes last (the signature's order: attn_mask, is_causal, scale, dropout_p, generator)."""
+    fn = get(ns, "scaled_dot_product_attention")
+    args = list(args) + ([_gen(seed)] if seed is not None else [])
+    return _attempt(lambda: fn(q, k, v, *args))
 
 
 def sdpa_both_masks(ns, q, k, v, mask):
@@ -154,6 +189,15 @@ def mha_run(ns, cfg, state, query, key=None, value=None, key_padding_mask=None, 
     return res
 
 
+def mha_positional(ns, args, state, query, key, value):
+    """MultiHeadAttention(*args) (its arguments by position): its state dict keys and, loaded with state, its output
+    on (query, key, value)."""
+    m, res = _build(get(ns, "MultiHeadAttention"), args, state)
+    if m is not None:
+        res.update(_attempt(lambda: m(query, key, value)))
+    return res
+
+
 # ------------------------------------------------------------------ exercise 3: PreNormBlock
 def block_layout(ns, cfg):
     m = get(ns, "PreNormBlock")(**cfg)
@@ -194,6 +238,14 @@ def block_run(ns, cfg, state, src, src_mask=None, src_key_padding_mask=None, v_o
     return res
 
 
+def block_positional(ns, args, state, src):
+    """PreNormBlock(*args) (its arguments by position): its state dict keys and, loaded with state, its output on src."""
+    m, res = _build(get(ns, "PreNormBlock"), args, state)
+    if m is not None:
+        res.update(_attempt(lambda: m(src)))
+    return res
+
+
 # ------------------------------------------------------------------ exercise 4: positions and patches
 def positions(ns, length, d_model, base=None, dtype=None):
     kwargs = {}
@@ -202,6 +254,11 @@ def positions(ns, length, d_model, base=None, dtype=None):
     if dtype is not None:
         kwargs["dtype"] = dtype
     return _tensor(get(ns, "sinusoidal_positions")(length, d_model, **kwargs))
+
+
+def positions_positional(ns, args):
+    """sinusoidal_positions(*args): every argument by position."""
+    return _attempt(lambda: get(ns, "sinusoidal_positions")(*args))
 
 
 def positions_odd(ns, d_model):
@@ -320,7 +377,7 @@ def blocked(ns, q, k, v, block_size, is_causal=False, scale=None, traced=False):
         extra = {"py_peak": int(peak), "py_traced": bool(whole)}
     return {"out": _tensor(out), "largest": list(log.largest), "ops": sorted(log.names), "foreign": sorted(log.foreign),
             "flops": log.flops,
-            "numels": sorted(log.numels), **extra}
+            "numels": sorted(log.numels), "order": log.order, **extra}
 
 
 def blocked_vjp(ns, inputs, v, block_size, is_causal=False):

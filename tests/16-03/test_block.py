@@ -164,6 +164,27 @@ def test_gradients(student, gen, bf):
         expect_close(got[name], g, f"{what} with respect to {name}", **TOL)
 
 
+def test_arguments_by_position(student, gen):
+    """PreNormBlock(d_model, nhead, dim_feedforward, activation, layer_norm_eps, batch_first): every argument by
+    position, in that order"""
+    args = [6, 2, 9, "gelu", 0.5, True]
+    cfg = dict(zip(["d_model", "nhead", "dim_feedforward", "activation", "layer_norm_eps", "batch_first"], args))
+    ref = torch_layer(gen, cfg)
+    state = {k: t.detach().clone() for k, t in ref.state_dict().items()}
+    src = seq(gen, 2, 5, 6, True)
+    with torch.no_grad():
+        want = ref(src)
+    what = f"PreNormBlock({', '.join(map(repr, args))}) (every argument by position: activation='gelu', " \
+        f"layer_norm_eps=0.5, batch_first=True) on src (2, 5, 6)"
+    res = student.call("block_positional", args=args, state=state, src=src)
+    expect_equal(res.get("keys"), sorted(state), f"the state dict keys of {what}")
+    expect("error" not in res, f"{what} raised {res.get('error')}")
+    expect_close(res["out"], want, what + " against nn.TransformerEncoderLayer(6, 2, 9, dropout=0.0, "
+                 "activation='gelu', layer_norm_eps=0.5, batch_first=True, norm_first=True) with the same state (the "
+                 "text: 'PreNormBlock(d_model, nhead, dim_feedforward, activation=\"relu\", layer_norm_eps=1e-5, "
+                 "batch_first=False)')", **TOL)
+
+
 @pytest.mark.essential
 def test_does_not_use_torch_layer(student, gen):
     """nn.TransformerEncoderLayer and nn.TransformerEncoder are not used"""

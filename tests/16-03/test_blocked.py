@@ -190,6 +190,31 @@ def test_tiles_of_block_size(student, gen):
                f"{', '.join([str(b)] * (S // b) + [str(S % b)])}), not {S} split into tiles of another width")
 
 
+def test_tiles_start_at_the_first_key(student, gen):
+    """the tiles start at key 0: block_size keys each, in order, and only the LAST one shorter (S % block_size keys),
+    never a short tile first"""
+    # as in test_tiles_of_block_size: no leading dimension, L a prime larger than every other size and E, Ev wider than
+    # any tile, so a tensor of L * w elements (1 < w < E) is one made per query and key of a tile of w keys; the first
+    # such tensor of a whole tile's width must come before the first of the short tile's
+    b = int(torch.randint(5, 8, (), generator=gen))
+    S = int(torch.randint(b + 3, 2 * b - 1, (), generator=gen))  # one whole tile, then a last one of 3 .. b - 2 keys
+    L, E, Ev = 37, 2 * b + 1, 2 * b + 3
+    causal = bool(torch.randint(0, 2, (), generator=gen))
+    q, k, v = (torch.randn(n, d, generator=gen, dtype=f64) for n, d in ((L, E), (S, E), (S, Ev)))
+    what = f"{FN}(q ({L}, {E}), k ({S}, {E}), v ({S}, {Ev}), block_size={b}, is_causal={causal})"
+    res = run(student, what, q, k, v, b, is_causal=causal)
+    expect_close(res["out"], F.scaled_dot_product_attention(q, k, v, is_causal=causal), what, **TOL64)
+    order = res.get("order")
+    if not isinstance(order, list) or not all(isinstance(n, int) for n in order):
+        fail(f"{what}: the probe returned {type(order).__name__} for the order of the tensors made")
+    short = S % b
+    widths = [n // L for n in order if n > 0 and n % L == 0 and n // L in (b, short)]
+    expect(bool(widths) and widths[0] == b, f"{what}: the first tile made was {widths[0] if widths else '?'} keys "
+           f"wide (tile widths in the order first seen: {widths}); expected tiles of {b} keys from key 0 and the "
+           f"{short} keys left last ({S} keys: {', '.join([str(b)] * (S // b) + [str(short)])}). The text: 'in "
+           f"consecutive tiles of block_size positions (the last tile may be shorter)'")
+
+
 def test_one_pass(student, gen):
     """one pass over the tiles: every score is computed once (no first pass for the maximum); the matrix products
     do the work of q @ k^T and p @ v once each"""

@@ -77,6 +77,20 @@ def test_positions_empty(student, gen):
     expect_equal((list(got.shape), got.dtype), ([0, d], torch.float32), f"the shape and dtype of {what}")
 
 
+def test_positions_arguments_by_position(student, gen):
+    """sinusoidal_positions(length, d_model, base, dtype): every argument by position, in that order"""
+    length = int(torch.randint(150, 250, (), generator=gen))
+    for args, want in (([length, 8, 12345.678], table(length, 8, 12345.678).float()),
+                       ([length, 6, 100.0, f64], table(length, 6, 100.0))):
+        what = f"sinusoidal_positions({', '.join(map(str, args))}) (every argument by position)"
+        res = student.call("positions_positional", args=args)
+        expect("error" not in res, f"{what} raised {res.get('error')}")
+        expect_equal(res["out"].dtype, want.dtype, f"the dtype of {what}")
+        expect_close(res["out"], want, what + " (the text: 'sinusoidal_positions(length, d_model, base=10000.0, "
+                     "dtype=torch.float32)': the third argument is the base, the fourth the dtype)",
+                     **(TOL if want.dtype == f64 else {"atol": 1e-6, "rtol": 1e-6}))
+
+
 @pytest.mark.task("embed", weight=0.1)  # the right answer is a constant ("raised X"): worth little
 def test_positions_reject_odd_width(student, gen):
     """an odd d_model raises ValueError"""

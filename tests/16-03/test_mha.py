@@ -211,6 +211,30 @@ def test_gradients(student, gen, bf):
         expect_close(got[name], g, f"{what} with respect to {name}", **TOL)
 
 
+def test_defaults_and_arguments_by_position(student, gen):
+    """MultiHeadAttention(embed_dim, num_heads, bias=True, batch_first=False): built with no more arguments it has
+    biases and takes sequence-first inputs (L, N, E); bias and batch_first by position, in that order"""
+    e, h, n, length, s_len = 6, 2, 3, 4, 5
+    for args, bias, bf in (((e, h), True, False), ((e, h, False), False, False), ((e, h, True, True), True, True)):
+        ref = torch_mha(gen, e, h, bias=bias, batch_first=bf)
+        state = {k: t.detach().clone() for k, t in ref.state_dict().items()}
+        lead = (n, length) if bf else (length, n)
+        query = torch.randn(*lead, e, generator=gen, dtype=f64)
+        key = torch.randn(*((n, s_len) if bf else (s_len, n)), e, generator=gen, dtype=f64)
+        value = torch.randn(key.shape, generator=gen, dtype=f64)
+        with torch.no_grad():
+            want = ref(query, key, value, need_weights=False)[0]
+        what = f"MultiHeadAttention({', '.join(map(str, args))}) (every argument by position: bias={bias}, " \
+            f"batch_first={bf}) on query {tuple(query.shape)}, key = value {tuple(key.shape)}"
+        res = student.call("mha_positional", args=list(args), state=state, query=query, key=key, value=value)
+        expect_equal(res.get("keys"), sorted(state), f"the state dict keys of {what} (those of "
+                     f"nn.MultiheadAttention({e}, {h}, bias={bias}))")
+        expect("error" not in res, f"{what} raised {res.get('error')}")
+        expect_close(res["out"], want, what + f" against nn.MultiheadAttention({e}, {h}, bias={bias}, batch_first={bf}) "
+                     f"with the same state (the text: 'MultiHeadAttention(embed_dim, num_heads, bias=True, "
+                     f"batch_first=False)'; 'By default the layout is sequence first, (L, N, E)')", **TOL)
+
+
 @pytest.mark.task("mha", weight=0.1)  # the right answer is a constant ("raised X"): worth little
 def test_rejects_indivisible_heads(student, gen):
     """embed_dim not a multiple of num_heads raises ValueError (fewer features than heads too)"""

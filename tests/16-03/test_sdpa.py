@@ -98,6 +98,27 @@ def test_float_mask(student, gen, mshape):
     expect_close(run(student, what, q, k, v, attn_mask=mask)["out"], reference(q, k, v, mask), what, **TOL)
 
 
+def test_float_mask_lowest_finite_values(student, gen):
+    """a float mask only biases the scores at its dtype's lowest finite value too: a query whose one key left is at
+    finfo.min (or -1e300), every other at -inf, still has that key (its value, not zeros); only -inf removes a pair"""
+    q, k, v = rand(gen, 2, 4, 6), rand(gen, 2, 5, 6), rand(gen, 2, 5, 3)
+    low = torch.finfo(f64).min
+    mask = rand(gen, 4, 5)
+    j1, j2 = (int(torch.randint(0, 5, (), generator=gen)) for _ in range(2))
+    mask[1] = float("-inf")
+    mask[1, j1] = low  # query 1: one key left, at the lowest finite float64
+    mask[2] = float("-inf")
+    mask[2, j2] = -1e300  # query 2: one key left, far below any score
+    # (one key per row: a row of several keys all at finfo.min has equal scores too, but a log-sum-exp softmax
+    # cannot resolve log(n) next to 1.8e308 there, so the checks do not ask for it)
+    what = f"{FN}(q (2, 4, 6), k (2, 5, 6), v (2, 5, 3), attn_mask=float (4, 5)) where row 1 is -inf except key {j1} " \
+        f"at torch.finfo(float64).min ({low:.6g}) and row 2 is -inf except key {j2} at -1e300"
+    expect_close(run(student, what, q, k, v, attn_mask=mask)["out"], reference(q, k, v, mask),
+                 what + " (the text: a float mask is 'added to the scores', '0 keeps a pair, -inf removes it, anything "
+                 "else biases it'; only a query whose keys are all masked out, at -inf, gets zeros: a query with one "
+                 "key left at a finite score gets that key's value, as PyTorch returns)", **TOL)
+
+
 @pytest.mark.essential
 @pytest.mark.parametrize("ls", [(4, 4), (3, 7), (6, 2), (1, 5)], ids=["L=S", "L<S", "L>S", "L=1"])
 def test_causal(student, gen, ls):
@@ -292,6 +313,27 @@ def test_no_draw_without_dropout(student, gen):
     fresh = torch.rand(4, generator=torch.Generator().manual_seed(7), dtype=f64)
     expect_close(res["next"], fresh, f"the generator's draws after {what} (it must be left untouched)",
                  atol=0, rtol=0)
+
+
+def test_arguments_by_position(student, gen):
+    """the arguments after v by position, in the signature's order: attn_mask, is_causal, scale, dropout_p,
+    generator"""
+    q, k, v = rand(gen, 2, 4, 3), rand(gen, 2, 5, 3), rand(gen, 2, 5, 2)
+    seed = int(torch.randint(0, 2**31 - 1, (), generator=gen))
+    mask = torch.rand(4, 5, generator=gen) > 0.4
+    mask[:, 0] = True
+    cases = [
+        ([None, True], None, reference(q, k, v, is_causal=True), "None, True", "is_causal=True"),
+        ([None, False, 0.5], None, reference(q, k, v, scale=0.5), "None, False, 0.5", "scale=0.5"),
+        ([mask, False, None, 0.3], seed, dropout_reference(q, k, v, 0.3, seed, mask=mask)[0],
+         f"attn_mask=bool (4, 5), False, None, 0.3, generator seeded {seed}", "dropout_p=0.3 from that generator"),
+    ]
+    for args, s, want, shown, meant in cases:
+        what = f"{FN}(q (2, 4, 3), k (2, 5, 3), v (2, 5, 2), {shown}) (every argument by position: {meant})"
+        res = student.call("sdpa_positional", q=q, k=k, v=v, args=args, seed=s)
+        expect("error" not in res, f"{what} raised {res.get('error')}")
+        expect_close(res["out"], want, what + " (the task's signature fixes the order: scaled_dot_product_attention(q, "
+                     "k, v, attn_mask=None, is_causal=False, scale=None, dropout_p=0.0, generator=None))", **TOL)
 
 
 @pytest.mark.task("sdpa", weight=0.1)  # the right answer is a constant ("raised X"): worth little
