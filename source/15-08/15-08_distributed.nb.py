@@ -193,7 +193,8 @@ if run_demos():  # about two seconds: the ranks wait for their one-second timeou
 #
 # * Use point-to-point calls only (the blocking `dist.send` and `dist.recv` are enough), ordered so that
 #   no world size deadlocks.
-# * Return a new tensor with the shape, dtype and values of the left neighbour's `x`.
+# * Return a new tensor with the shape, dtype and values of the left neighbour's `x`, bit for bit (a message
+#   moves bits: a -0.0, a NaN or an inf arrives as it was sent).
 # * `x` may be non-contiguous; it must not be modified.
 # * Each rank sends exactly one message, of `x.numel()` elements, and calls no collective.
 # * Make every tensor you create on `x`'s device (`torch.empty_like(x)`, `x.new_empty(...)` or

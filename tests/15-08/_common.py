@@ -261,8 +261,9 @@ def same_bits(got: torch.Tensor, want: torch.Tensor, what: str) -> None:
              f"{want.reshape(-1)[i].item()!r}, got {got.reshape(-1)[i].item()!r}")
 
 
-def close_values(got: torch.Tensor, want: torch.Tensor, what: str, rtol: float, atol: float) -> None:
-    """Shape and values within tolerance (the dtype has its own check)."""
+def close_values(got: torch.Tensor, want: torch.Tensor, what: str, rtol: float, atol: float,
+                 equal_nan: bool = False) -> None:
+    """Shape and values within tolerance (the dtype has its own check); NaN equals NaN where equal_nan."""
     expect(tuple(got.shape) == tuple(want.shape), f"{what}: expected shape {tuple(want.shape)}, "
                                                   f"got {tuple(got.shape)}")
     if not got.is_floating_point() and not want.is_floating_point():
@@ -274,7 +275,7 @@ def close_values(got: torch.Tensor, want: torch.Tensor, what: str, rtol: float, 
                  f"{int(want.reshape(-1)[i])}, got {int(got.reshape(-1)[i])} (integers are summed exactly)")
         return
     g, w = got.to(torch.float64), want.to(torch.float64)
-    bad = ~torch.isclose(g, w, rtol=rtol, atol=atol)
+    bad = ~torch.isclose(g, w, rtol=rtol, atol=atol, equal_nan=equal_nan)
     if bad.any():
         i = int(bad.reshape(-1).nonzero()[0])
         fail(f"{what}: {int(bad.sum())} of {want.numel()} values differ beyond rtol={rtol:.2g}, atol={atol:.2g}; "

@@ -56,7 +56,18 @@ def ring_pass_cases(gen, world):
          "args": per_rank((3, 5), torch.float32)},
     ]
     drawn = next(c for c in cases if c["name"] == "noncontig")
-    return cases + other_layouts("ring_pass", gen, per_rank, torch.float32, drawn)
+    cases += other_layouts("ring_pass", gen, per_rank, torch.float32, drawn)
+    # last, so it shifts no other input: a message moves bits, so -0.0, NaN and +-inf arrive as they were sent
+    # (a copy made as zeros + x turns -0.0 into +0.0)
+    return cases + [{"name": "signed", "what": "ring_pass(x) with x float32 (2, 4) holding -0.0, NaN, inf and -inf",
+                     "args": [(_with_specials(C.rand(gen, (2, 4), torch.float32)),) for _ in range(world)]}]
+
+
+def _with_specials(x):
+    flat = x.view(-1)
+    for i, v in zip((0, 2, 3, 5, 6), (-0.0, float("nan"), -0.0, float("inf"), -float("inf"))):
+        flat[i] = v
+    return x
 
 
 @pytest.fixture
@@ -70,7 +81,8 @@ def _check_received(runs, world, name):
     for rank, f in enumerate(frames):
         left = (rank - 1) % world
         got = C.returned_tensor(f, f"{case['what']} on rank {rank} of {world}")
-        C.same(got, case["args"][left][0], f"{case['what']} on rank {rank} of {world} (expected rank {left}'s x)")
+        C.same_bits(got, case["args"][left][0],  # a message moves bits: -0.0 and NaN too
+                    f"{case['what']} on rank {rank} of {world} (expected rank {left}'s x)")
 
 
 @pytest.mark.task("ring_pass")
@@ -136,7 +148,19 @@ def test_ring_pass_new_tensor_each_call(ring_pass_runs):
 
 
 @pytest.mark.task("ring_pass")
-@pytest.mark.parametrize("world", (3, 4))
+def test_ring_pass_values_bit_for_bit(ring_pass_runs):
+    """ring_pass returns the left neighbour's values bit for bit (-0.0 stays -0.0; NaN, inf and -inf in place)"""
+    for world in WORLDS:
+        case, frames = ring_pass_runs.case(world, "signed")
+        for rank, f in enumerate(frames):
+            left = (rank - 1) % world
+            what = (f"{case['what']} on rank {rank} of {world} (expected rank {left}'s x bit for bit; clause: return "
+                    f"a new tensor with the values of the left neighbour's x, bit for bit)")
+            C.same_bits(C.returned_tensor(f, what), case["args"][left][0], what)
+
+
+@pytest.mark.task("ring_pass")
+@pytest.mark.parametrize("world", WORLDS)  # 2 ranks too: left and right are one rank there, still one message
 def test_ring_pass_sends_one_message_right(ring_pass_runs, world):
     """ring_pass: each rank sends exactly one message, x.numel() elements to (rank + 1) % N, and no collective"""
     # every case: an empty x is still one message (of 0 bytes); a 0-d, narrow-dtype or non-contiguous x too
@@ -197,8 +221,18 @@ def all_reduce_cases(gen, world):
     cases += other_layouts("ring_all_reduce", gen, per_rank, torch.float64, drawn)
     # n = N - 1 (last, so it shifts no other input): fewer elements than ranks, the bound 2(N-1); gathered at one
     # rank, that rank sends (N-1)(N-1) elements, more than the bound from 4 ranks on
-    return cases + [{"name": "short", "what": f"ring_all_reduce(x) with x float64 ({world - 1},), one element fewer "
-                                               f"than ranks", "args": per_rank((world - 1,), torch.float64)}]
+    cases.append({"name": "short", "what": f"ring_all_reduce(x) with x float64 ({world - 1},), one element fewer "
+                                            f"than ranks", "args": per_rank((world - 1,), torch.float64)})
+    # last, so it shifts no other input: float x may hold inf and NaN. Every rank has +inf at index 1 (chunk 0,
+    # which all but one rank overwrite in the all-gather), rank 0 +inf and rank 1 -inf at index 0 (NaN), rank 0
+    # -inf at index 2, the last rank NaN at the end
+    xs = [C.rand(gen, (2 * world + 1,), torch.float32) for _ in range(world)]
+    for x in xs:
+        x[1] = float("inf")
+    xs[0][0], xs[1][0], xs[0][2], xs[-1][-1] = float("inf"), -float("inf"), -float("inf"), float("nan")
+    return cases + [{"name": "nonfinite", "what": f"ring_all_reduce(x) with x float32 ({2 * world + 1},) holding "
+                     f"inf on every rank at index 1, inf + -inf at index 0, -inf at index 2 and NaN at the end",
+                     "args": [(x,) for x in xs]}]
 
 
 @pytest.fixture
@@ -208,16 +242,19 @@ def all_reduce_runs(student, course_seed):
 
 
 def _check_sum(runs, world, name):
-    """Every rank's result against the judge's float64 sum, in the tolerance of x's dtype."""
+    """Every rank's result against the judge's float64 sum, in the tolerance of x's dtype (the scale from the
+    finite terms; inf, -inf and NaN where the sum has them: inf + -inf is NaN in any order)."""
     case, frames = runs.case(world, name)
     xs = [a[0] for a in case["args"]]
     exact = torch.stack([x.to(torch.float64) for x in xs]).sum(0) if xs[0].is_floating_point() \
         else torch.stack(xs).sum(0)
-    scale = float(torch.stack([x.to(torch.float64).abs() for x in xs]).sum(0).max()) if xs[0].numel() else 0.0
+    mags = torch.stack([x.to(torch.float64).abs() for x in xs])
+    scale = float(mags.nan_to_num(0.0, 0.0, 0.0).sum(0).max()) if xs[0].numel() else 0.0
     tol = C.tolerance(xs[0].dtype, world, scale)
     for rank, f in enumerate(frames):
         got = C.returned_tensor(f, f"{case['what']} on rank {rank} of {world}")
-        C.close_values(got, exact, f"{case['what']} on rank {rank} of {world} (the sum over all ranks)", **tol)
+        C.close_values(got, exact, f"{case['what']} on rank {rank} of {world} (the sum over all ranks)",
+                       equal_nan=True, **tol)
 
 
 @pytest.mark.task("ring_all_reduce")
@@ -258,6 +295,25 @@ def test_all_reduce_empty_tensor(all_reduce_runs):
     for rank, f in enumerate(frames):
         expect(not f.get("shares_input"), f"{case['what']} on rank {rank} of 3: returned x itself (or a view of "
                                           f"it); expected a new tensor, also when x is empty")
+
+
+@pytest.mark.task("ring_all_reduce")
+def test_all_reduce_nonfinite_values(all_reduce_runs):
+    """ring_all_reduce of float x holding inf, -inf and NaN: inf where the sum is inf, NaN only where it is NaN (inf + -inf)"""
+    for world in WORLDS:
+        case, frames = all_reduce_runs.case(world, "nonfinite")
+        exact = torch.stack([a[0].to(torch.float64) for a in case["args"]]).sum(0)
+        for rank, f in enumerate(frames):
+            what = f"{case['what']} on rank {rank} of {world} (clause: the element-wise sum of x over all ranks)"
+            got = C.returned_tensor(f, what).to(torch.float64)
+            expect(tuple(got.shape) == tuple(exact.shape), f"{what}: expected shape {tuple(exact.shape)}, "
+                                                           f"got {tuple(got.shape)}")
+            for i, (g, w) in enumerate(zip(got.tolist(), exact.tolist())):
+                if w != w or abs(w) == float("inf") or g != g or abs(g) == float("inf"):
+                    expect(repr(g) == repr(w), f"{what}: at index {i} expected {w!r}, got {g!r} (a sum with an inf "
+                                               f"term is inf unless an -inf meets it; inf * 0 is NaN, so a chunk "
+                                               f"cleared by multiplying with 0 turns an inf into NaN)")
+        _check_sum(all_reduce_runs, world, "nonfinite")
 
 
 @pytest.mark.task("ring_all_reduce")
