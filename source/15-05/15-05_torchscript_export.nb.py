@@ -251,7 +251,8 @@ if run_demos():  # a failing export takes about a second: graders skip it
 # ### Exercise 2 — `CondBranchyNet` (3 points)
 #
 # Write `CondBranchyNet(hidden=32)`, an `nn.Module` that computes exactly what `BranchyNet` computes
-# (invert the batch when its mean pixel value is above 0.5, strictly; then the same MLP) but that
+# (invert the batch when its mean pixel value is above 0.5, strictly; then the same MLP), on every batch
+# `BranchyNet` takes (an empty batch and rows already flattened to 784 pixels included), but that
 # `torch.export.export` can capture with **both** sides of the branch: no Python `if` on a tensor value
 # (use `torch.cond`, or an equivalent branch-free formula). It must have the same parameters
 # under the same names and shapes as `BranchyNet` (`fc1`, `fc2`), so that

@@ -180,6 +180,24 @@ class DropNet(nn.Module):
         return self.fc2(self.drop(torch.sigmoid(self.fc1(x.flatten(1)))))
 
 
+class SizeNet(nn.Module):
+    """An MLP whose forward branches in Python on the batch size: a batch of more than 8 images gets its logits
+    doubled. Eager mode runs every size; torch.export with a Dim range that spans 8 cannot keep both sides and raises
+    (a constraint violation that names the guard), while a Dim.AUTO hint narrows the batch silently to the example's
+    side and returns a program that rejects the other side's sizes (held-out round 27)."""
+
+    def __init__(self, hidden: int = 32):
+        super().__init__()
+        self.fc1 = nn.Linear(28 * 28, hidden)
+        self.fc2 = nn.Linear(hidden, 10)
+
+    def forward(self, x):
+        y = self.fc2(torch.relu(self.fc1(x.flatten(1))))
+        if x.shape[0] > 8:
+            y = y * 2.0
+        return y
+
+
 class CountNet(nn.Module):
     """No parameters at all; a buffer counts the forward calls, in every mode (as a model that keeps statistics in
     eval mode too): a forward call before exporting changes the caller's buffer, the export itself (fake tensors)
@@ -259,8 +277,15 @@ class ConvNet(nn.Module):
         return self.head(x.mean(dim=(2, 3)))
 
 
+@torch.compiler.nested_compile_region
+def _squash(t):
+    """One region called from two graphs (the inner cond's true side and the outer cond's false side): torch.export
+    makes it ONE subgraph module, repeated_subgraph0, a child of both (held-out round 27)."""
+    return t / (t.abs() + 1.0)
+
+
 def _inner_true(t, s):
-    return torch.sigmoid(1.0 - t) * s
+    return _squash(torch.sigmoid(1.0 - t)) * s
 
 
 def _inner_false(t, s):
@@ -272,6 +297,9 @@ class CondConvNet(nn.Module):
     through a custom operator (course1505.scale, an OpOverload outside aten) before the reshape. Two overloads of
     clamp (default and Tensor) differ only in case where their names part. The true
     side holds a second cond, whose branches are submodules of a branch (not children of the root).
+    A function marked torch.compiler.nested_compile_region (_squash) is called on both sides: torch.export keeps
+    it as one subgraph module shared by two parent graphs (ep.graph_module.modules() yields it once; a walk through
+    each graph's children meets it twice).
     The no_grad block is a higher-order operator of another kind (wrap_with_set_grad_enabled, its body
     a submodule called submod_*, not *_graph_*). Exported with a dynamic batch, the final reshape's size
     is computed on the batch's symbol by operator.mul, a Python function that is not an operator."""
@@ -289,14 +317,14 @@ class CondConvNet(nn.Module):
         x = x.clamp(-1.0, 2.0).clamp(min=self.scale - 1.0)
         x = torch.cond(x.mean() > 0.5,
                        lambda t, s: torch.cond(t.amax() > 0.9, _inner_true, _inner_false, (t, s)),
-                       lambda t, s: torch.tanh(t) + torch.tanh(t * s),
+                       lambda t, s: _squash(torch.tanh(t)) + torch.tanh(t * s),
                        (x, self.scale))
         out = torch.ops.course1505.scale(self.net(x), 2.0)
         return out.reshape(out.shape[0] * out.shape[1])
 '''
 
 KINDS = ("BranchyNet", "CondNet", "CondNormNet", "SubtleNet", "RoundingNet", "NudgeNet", "EdgeNet", "ScalarNet", "PlainNet", "DropNet",
-         "ConvNet", "CondConvNet", "HookNet", "ScaleNet", "CountNet")
+         "ConvNet", "CondConvNet", "HookNet", "ScaleNet", "CountNet", "SizeNet")
 
 
 def _models() -> dict:
@@ -401,6 +429,30 @@ def trace_flags_calls(ns, kind, hidden, state, calls):
             flags = [_plain_item(v) for v in result] if isinstance(result, (list, tuple)) else f"<{type(result).__name__}>"
             out.append({"flags": flags, "container": type(result).__name__})
     return out
+
+
+def trace_flags_raising(ns, kind, hidden, state, example, inputs):
+    """trace_mismatches on inputs of which one makes the model raise (rows of another width than fc1's): whatever
+    the call does with it (raise or not), report whether it raised, then, in the caller, whether gradients are enabled
+    (they were when the call began) and the warning filters the call left behind (held-out round 27: a
+    set_grad_enabled(False) or a filterwarnings undone only on the way out of a normal return). The probe's own
+    context puts both back for the next probe."""
+    fn = get(ns, "trace_mismatches")
+    model = build(kind, hidden, state)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r"`torch\.jit\.\w+` is deprecated", category=FutureWarning)
+        before = list(warnings.filters)
+        with torch.enable_grad():
+            raised = ""
+            try:
+                fn(model, example.clone(), [x.clone() for x in inputs])
+            except Exception as exc:
+                raised = f"{type(exc).__name__}: {(str(exc).strip().splitlines() or [''])[0][:120]}"
+            grad_after = torch.is_grad_enabled()
+        left = [f"{f[0]!r} for {getattr(f[2], '__name__', f[2])}" for f in warnings.filters if f not in before]
+        if not left and list(warnings.filters) != before:
+            left = ["(the filter list was reordered or shortened)"]
+    return {"raised": raised, "grad_after": grad_after, "filters_left": left}
 
 
 # ====================================================================== exercise 2: CondBranchyNet
@@ -595,6 +647,49 @@ def _run_program(ep, inputs) -> list:
     return out
 
 
+def export_some_sizes(ns, task, kind, hidden, state, example, inputs, min_batch=None, max_batch=None):
+    """export_dynamic_batch(model, example, min_batch, max_batch) (task "dynamic") or save_exported(model, example,
+    path) then torch.export.load(path).module() in this process (task "save"), on the judge's SizeNet, whose code
+    works for every batch size eagerly but cannot be exported with one range across its Python branch on the batch
+    size (held-out round 27). Reports what the call raised ("" when nothing), the program's results on each input
+    when it gave one, and the parameters whose requires_grad the call changed (on whichever way it ended)."""
+    model = build(kind, hidden, state)
+    flags = {name: p.requires_grad for name, p in model.named_parameters()}
+    res = {"raised": "", "export_refused": False, "type": "", "outputs": []}
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "model.pt2")
+        ep = None
+        try:  # only what the student's function raises counts as the export refusing the model
+            if task == "dynamic":
+                ep = get(ns, "export_dynamic_batch")(model, example.clone(), min_batch, max_batch)
+            else:
+                get(ns, "save_exported")(model, example.clone(), path)
+        except Exception as exc:
+            res["raised"] = f"{type(exc).__name__}: {(str(exc).strip().splitlines() or [''])[0][:200]}"
+            # torch.export's own refusal of a range the code cannot keep (a UserError: "Constraints violated")
+            user_error = getattr(getattr(getattr(torch, "_dynamo", None), "exc", None), "UserError", ())
+            res["export_refused"] = isinstance(exc, user_error) or "Constraints violated" in str(exc)
+        if not res["raised"] and task == "dynamic":
+            res["type"] = type(ep).__name__
+        if not res["raised"] and task != "dynamic":
+            if not os.path.isfile(path):
+                res["type"] = "(no file written)"
+            else:
+                try:
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        ep = torch.export.load(path)
+                except Exception as exc:
+                    res["type"] = f"(a file torch.export.load refuses: {type(exc).__name__})"
+        if not res["raised"] and ep is not None:
+            res["type"] = type(ep).__name__
+            if isinstance(ep, torch.export.ExportedProgram):
+                res["outputs"] = _run_program(ep, inputs)
+    res["grad_changed"] = [f"{name} (requires_grad given {flags.get(name)}, now {p.requires_grad})"
+                           for name, p in model.named_parameters() if p.requires_grad != flags.get(name)]
+    return res
+
+
 def export_dynamic_spec(ns, spec, example, min_batch, max_batch, inputs):
     """export_dynamic_batch on a model from a strategies.model_specs() description (its forward argument
     is not always called x; in eval mode); the program's module run on each input."""
@@ -618,20 +713,57 @@ def _all_code(ep) -> str:
 FORMS = ("plain", "decomposed")  # the program as exported, and its run_decompositions()
 
 
-def op_inventory(ns, programs, supported):
+def _relink_shared(ep):
+    """torch.export.save/load writes a subgraph shared by two parent graphs (a nested_compile_region's
+    repeated_subgraphN) once per parent: give every parent the first copy again, as torch.export.export returned the
+    program (one module, two parents; the judge counts that program)."""
+    first = {}
+    for gm in [m for m in ep.graph_module.modules() if isinstance(m, torch.fx.GraphModule)]:
+        for name, child in list(gm.named_children()):
+            if name.startswith("repeated_subgraph") and isinstance(child, torch.fx.GraphModule):
+                setattr(gm, name, first.setdefault(name, child))
+    return ep
+
+
+def _recount(ns, ep) -> dict:
+    """aten_ops(ep), then an in-place edit of the same program object (every aten.relu.default node now calls
+    aten.sigmoid.default, as a rewriting pass does), then aten_ops(ep) again: the second count must be of the program
+    as it is then (held-out round 27: a result cached by id(ep) is the first program's)."""
+    fn = get(ns, "aten_ops")
+    first = fn(ep)
+    for gm in ep.graph_module.modules():
+        if isinstance(gm, torch.fx.GraphModule):
+            for node in gm.graph.nodes:
+                if node.op == "call_function" and node.target is torch.ops.aten.relu.default:
+                    node.target = torch.ops.aten.sigmoid.default
+            gm.recompile()
+    second = fn(ep)
+    plain = (lambda c: {str(k): _plain_item(v) for k, v in c.items()} if isinstance(c, dict) else f"<{type(c).__name__}>")
+    return {"first": plain(first), "second": plain(second)}
+
+
+def op_inventory(ns, programs, supported, recount=False):
     """aten_ops(ep) and unsupported_ops(ep, supported[form]) for each form in ``supported`` (FORMS): ``programs``
     maps a form to the judge's own ExportedProgram of its model, as torch.export.save wrote it (the judge exports
     once and counts its own copy; loading here costs a fraction of exporting and decomposing again, and every
     program is loaded before any student call); per form, the results and the program's generated code before
-    and after both calls."""
+    and after both calls. With ``recount``, then aten_ops before and after an in-place edit of the plain program
+    (_recount), under "recount"."""
     import io
+    from course.judge.worker import describe
     loaded = {}
     for form in FORMS:
         if form in supported:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                loaded[form] = torch.export.load(io.BytesIO(programs[form]))
-    return {form: _inventory(ns, loaded[form], supported[form]) for form in FORMS if form in supported}
+                loaded[form] = _relink_shared(torch.export.load(io.BytesIO(programs[form])))
+    out = {form: _inventory(ns, loaded[form], supported[form]) for form in FORMS if form in supported}
+    if recount:  # the plain program the inventory has just read (its code before and after is recorded already)
+        try:
+            out["recount"] = _recount(ns, loaded["plain"])
+        except Exception as exc:
+            out["recount"] = {"raised": describe(exc)}
+    return out
 
 
 def _inventory(ns, ep, supported) -> dict:

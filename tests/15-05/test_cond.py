@@ -91,18 +91,29 @@ def test_eager_threshold(student, gen):
 
 
 def test_eager_any_batch(student, gen):
-    """the same logits as BranchyNet on normalised pixels (below 0 and above 1), on a non-contiguous batch and on a
-    batch mixing bright and dark images (the whole batch's mean decides)"""
+    """the same logits as BranchyNet on normalised pixels (below 0 and above 1), on a non-contiguous batch, on a
+    batch mixing bright and dark images (the whole batch's mean decides), on flat rows of 784 pixels and on an empty
+    batch (BranchyNet's flatten(1) gives (N, 784) from either, and (0, 10) logits for 0 images)"""
     hidden = 10
     state = J.random_state("BranchyNet", hidden, gen)
     inputs = [J.dark(3, gen) - 0.3,                   # pixels in [-0.3, 0.15]: kept as they are
               J.bright(3, gen) * 2.0 - 0.3,           # pixels in [0.8, 1.7]: inverted to 1 - x
               J.bright(2, gen) * 3.0 - 1.5,           # pixels in [0.15, 1.5], mean above 0.5
               J.bright(4, gen).transpose(2, 3),       # a transposed view: not contiguous
-              torch.cat([J.bright(1, gen), J.dark(3, gen)])]  # mixed: the batch's mean decides, not one image's
+              torch.cat([J.bright(1, gen), J.dark(3, gen)]),  # mixed: the batch's mean decides, not one image's
+              # held-out round 27: BranchyNet takes any batch whose rows flatten to 784 pixels, so flat rows of shape
+              # (N, 784) (a mean over dims (0, 1, 2, 3) raises on them), and an empty batch: its mean is NaN, not
+              # above 0.5, and flatten(1) keeps the 0 (x.reshape(len(x), -1) or x.view(x.size(0), -1) raise on it)
+              J.bright(3, gen).flatten(1),
+              torch.zeros(0, 1, 28, 28)]
     names = ["a dark batch shifted to pixels in [-0.3, 0.15]", "a bright batch scaled to pixels in [0.8, 1.7]",
              "a bright batch with pixels in [0.15, 1.5]", "a non-contiguous bright batch (x.transpose(2, 3))",
-             "a batch of one bright image then three dark ones (batch mean below 0.5: not inverted)"]
+             "a batch of one bright image then three dark ones (batch mean below 0.5: not inverted)",
+             "a bright batch of 3 flat rows of 784 pixels, shape (3, 784) (BranchyNet's flatten(1) leaves it as it "
+             "is; the task: \"computes exactly what `BranchyNet` computes\")",
+             "an empty batch, shape (0, 1, 28, 28) (BranchyNet gives logits of shape (0, 10): its mean is NaN, not "
+             "above 0.5, and flatten(1) keeps the 0 rows; the task: \"computes exactly what `BranchyNet` "
+             "computes\")"]
     got = _eager(student, hidden=hidden, state=state, inputs=inputs)
     _outputs_match(got, J.eager(J.P.build("BranchyNet", hidden, state), inputs), names,
                    f"CondBranchyNet(hidden={hidden}) with BranchyNet's weights")

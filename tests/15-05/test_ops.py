@@ -55,10 +55,12 @@ def _case(student, gen, course_seed, kind, decompose):
             # before "aten.clamp.default" in sorted() order (code points), after it in a case-insensitive order
             supported[dec] = sorted(({names[i] for i in pick} - set(_CASE_PAIR)) | {"aten.hardswish.default"}
                                     | set(packets[:1]))
+        # the ConvNet's call also counts its program again after an in-place edit (held-out round 27)
         res = student.call("op_inventory", programs={_FORM[dec]: progs[dec][1] for dec in _FORMS[kind]},
-                           supported={_FORM[dec]: supported[dec] for dec in _FORMS[kind]})
+                           supported={_FORM[dec]: supported[dec] for dec in _FORMS[kind]}, recount=kind == "ConvNet")
         _CACHE[key] = {dec: (res[_FORM[dec]], wants[dec], supported[dec], _LABEL[(kind, dec)].format(r=repeats))
                        for dec in _FORMS[kind]}
+        _CACHE[key]["recount"] = (res.get("recount"), wants[False], _LABEL[(kind, False)].format(r=repeats))
     res, want, supported, label = _CACHE[key][decompose]
     if "raised" in res:  # the student's code raised on this form: this form's checks fail with it
         raise StudentError("op_inventory", res["raised"])
@@ -88,12 +90,17 @@ def test_counts(student, gen, course_seed, kind, decompose):
 def test_counts_include_cond_branches(student, gen, course_seed):
     """aten_ops counts the operators inside torch.cond's branch subgraphs, and cond itself; also the body of
     another higher-order operator (a no_grad block's wrap_with_set_grad_enabled), an OpOverload outside the aten
-    namespace (a custom operator), and no Python helper such as the operator.mul of a dynamic batch size"""
+    namespace (a custom operator), and no Python helper such as the operator.mul of a dynamic batch size; a subgraph
+    shared by two parent graphs (a nested_compile_region's) is one graph, counted once"""
     res, want, supported, label = _case(student, gen, course_seed, "CondConvNet", False)
     expect(res["counts"] == want, f"aten_ops(ep) for ep = {label}: {_difference(want, res['counts'])}; expected {want} (the operators of every "
                                   f"subgraph, 'cond' and 'wrap_with_set_grad_enabled' included, and the custom "
                                   f"operator 'course1505.scale.default': an OpOverload counts whatever its namespace; "
-                                  f"no Python function such as operator.mul), got {res['counts']}")
+                                  f"no Python function such as operator.mul; the subgraph repeated_subgraph0 of a "
+                                  f"function marked torch.compiler.nested_compile_region, one module that is a child "
+                                  f"of two branch graphs, counted once: the task counts \"all `fx.GraphModule`s among "
+                                  f"`ep.graph_module.modules()`\", which yields each module once, where a walk "
+                                  f"through each graph's children meets it twice), got {res['counts']}")
 
 
 @pytest.mark.parametrize("kind,decompose", [("ConvNet", False), ("CondConvNet", False)])
@@ -117,3 +124,23 @@ def test_program_unchanged(student, gen, course_seed):
         res, want, supported, label = _case(student, gen, course_seed, kind, decompose)
         expect(res["before"] == res["after"], f"aten_ops / unsupported_ops changed ep = {label}: its graph code "
                                               f"differs after the calls")
+
+
+def test_counts_follow_the_program(student, gen, course_seed):
+    """aten_ops counts the program as it is when called: after the caller edits the same program object in place
+    (every aten.relu.default node rewritten to aten.sigmoid.default, as a rewriting pass does), a second call counts
+    sigmoid, not relu (no result kept from an earlier call, e.g. cached by id(ep))"""
+    _case(student, gen, course_seed, "ConvNet", False)
+    res, want, label = _CACHE[(id(student), course_seed, "ConvNet")]["recount"]
+    raised = res.get("raised") if isinstance(res, dict) else "(no result reported)"
+    expect(not raised, f"aten_ops(ep) for ep = {label}, called twice around an in-place edit: it raised "
+                       f"{str(raised)[:200]}")
+    expect(res["first"] == want, f"aten_ops(ep) for ep = {label}: {_difference(want, res['first'])} (expected "
+                                 f"{want}, got {res['first']})")
+    edited = {("aten.sigmoid.default" if k == "aten.relu.default" else k): v for k, v in want.items()}
+    expect(res["second"] == edited,
+           f"aten_ops(ep) for the same ep object after every aten.relu.default node of it was rewritten in place to "
+           f"aten.sigmoid.default: {_difference(edited, res['second'])} (expected {edited}, got {res['second']}); the "
+           f"task: aten_ops(ep) maps \"every operator the program calls to the number of `call_function` nodes that "
+           f"call it\", the program as it is at the call: a result kept from an earlier call (cached by id(ep), which "
+           f"the next program may also get once this one is freed) is another program's count")

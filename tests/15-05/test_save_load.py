@@ -140,3 +140,37 @@ def test_exported_float64_in_fresh_process(student, gen, course_seed):
            f"{case[4]}: the loaded program records its input as {dtypes} (expected ['torch.float64'], the dtype of "
            f"the example given; a runtime compiles the program for the dtype it records); the task: \"export "
            f"`model` ... on `example`\", not on a tensor made in the function")
+
+
+def test_exported_no_narrowed_program(student, gen, course_seed):
+    """a model whose code cannot run one program for batch sizes 1 to 1024 (a Python branch on the batch size): the
+    export fails, as torch.export with Dim(min=1, max=1024) does, or the file written accepts a batch of 2 and one of
+    1024 with the eager model's logits; never a program narrowed to the example's side (a Dim.AUTO hint)"""
+    hidden = 6
+    state = J.random_state("SizeNet", hidden, gen)
+    ex_batch = int(torch.randint(3, 21, (1,), generator=gen))
+    inputs = [J.dark(2, gen).flatten(1), J.bright(1024, gen).flatten(1)]
+    res = student.call("export_some_sizes", task="save", kind="SizeNet", hidden=hidden, state=state,
+                       example=J.dark(ex_batch, gen).flatten(1), inputs=inputs)
+    what = (f"save_exported(a model whose forward doubles its logits when x.shape[0] > 8 (a Python branch on the batch "
+            f"size), an example of {ex_batch} flat rows, path); torch.export.load(path).module()")
+    if res["raised"]:  # torch.export.export with Dim("batch", min=1, max=1024) raises here: the text's own behaviour
+        expect(res.get("export_refused"),
+               f"{what}: save_exported raised {res['raised'][:160]}; expected torch.export's own refusal of the range "
+               f"(a UserError, \"Constraints violated\", naming the guard on the batch size) or a file whose program "
+               f"accepts batch sizes 1 to 1024")
+        return
+    expect(res["type"] == "ExportedProgram", f"{what}: expected a file holding an ExportedProgram, or an error, got "
+                                             f"{res['type'] or 'nothing'}")
+    want = J.eager(J.P.build("SizeNet", hidden, state), inputs)
+    outs = res["outputs"]
+    expect(isinstance(outs, list) and len(outs) == len(inputs),
+           f"{what}: expected one result per batch given ({len(inputs)}), got {J.show(outs)}")
+    for x, w, g in zip(inputs, want, outs):
+        n = x.shape[0]
+        expect(isinstance(g, torch.Tensor),
+               f"{what}, called on a batch of {n}: expected the eager model's logits of shape {tuple(w.shape)}, got "
+               f"{J.show(g)}; the task: a dynamic batch dimension \"that accepts every batch size from 1 to 1024\" "
+               f"(Dim(\"batch\", min=1, max=1024) makes export raise on this model and say which constraint it needs; "
+               f"Dim.AUTO narrows the range silently and writes a program that rejects one side)")
+        expect_close(g, w, f"{what}, called on a batch of {n} (vs the eager model)", atol=1e-5, rtol=1e-4)

@@ -271,3 +271,28 @@ def test_no_inputs(student, gen):
     res, want, what = _run(student, "PlainNet", 8, gen, J.dark(2, gen), [], ["a dark batch"])
     _flags_equal(res, want, what)
     expect(res["container"] == "list", f"{what}: expected a list, got a {res['container']}")
+
+
+@pytest.mark.task("trace_mismatches", weight=0.1)  # its right answer is a constant (restored): worth little
+def test_state_restored_when_the_call_raises(student, gen):
+    """a call that raises (one input has rows of 783 pixels, which the model's first Linear refuses) still leaves
+    the caller's gradients enabled and its warning filters as they were: torch.no_grad() and
+    warnings.catch_warnings() are contexts, restored however the call ends"""
+    inputs, names = _mixed(gen, ["dark", "bright"], 3)
+    at = int(torch.randint(0, len(inputs) + 1, (1,), generator=gen))
+    inputs.insert(at, torch.rand(2, 783, generator=gen))
+    names.insert(at, "a batch of 2 rows of 783 pixels (the model's fc1 takes 784: its forward raises)")
+    state = J.random_state("BranchyNet", 8, gen)
+    res = student.call("trace_flags_raising", kind="BranchyNet", hidden=8, state=state, example=J.dark(2, gen),
+                       inputs=inputs)
+    what = (f"trace_mismatches(BranchyNet(hidden=8), example=a dark batch, inputs=[{', '.join(names)}]), called with "
+            f"gradients enabled{' (it raised ' + res['raised'][:80] + ')' if res['raised'] else ''}")
+    expect(res["grad_after"] is True,
+           f"{what}: after the call, torch.is_grad_enabled() is {res['grad_after']} in the caller (expected True, the "
+           f"mode it was called in); the task: \"Run everything ... under `torch.no_grad()`\": a `with "
+           f"torch.no_grad():` block gives the caller's mode back when an error leaves it, torch.set_grad_enabled(False) "
+           f"undone only before `return` does not")
+    expect(not res["filters_left"],
+           f"{what}: after the call, the caller's warning filters hold what the function added: "
+           f"{res['filters_left']} (expected none); the task: ignore TracerWarning \"inside your function (with "
+           f"`warnings.catch_warnings()`)\", which restores the filters however the call ends, an error included")

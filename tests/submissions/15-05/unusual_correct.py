@@ -3,9 +3,11 @@
 - trace_mismatches: traces with check_trace=False on an (example,) tuple, compares with
   torch.isclose(...).all() (the same default tolerances as allclose), silences warnings with a filter
   on the TracerWarning category through warnings.filterwarnings inside catch_warnings.
-- CondBranchyNet: branch-free torch.where on the whole batch, F.linear with the layers' weights.
+- CondBranchyNet: branch-free torch.where on the whole batch, F.linear with the layers' weights, rows reshaped to
+  fc1.in_features (held-out round 27: was reshape(x.shape[0], -1), which raises on an empty batch).
 - export_dynamic_batch: dynamic_shapes as a dict keyed by forward's first argument name (inspect).
-- aten_ops: walks subgraphs through get_attr nodes recursively instead of modules().
+- aten_ops: walks subgraphs through get_attr nodes recursively instead of modules(), each graph once (held-out
+  round 27: a subgraph shared by two graphs was counted twice).
 - save_scripted: ScriptModule.save; save_exported: Dim objects named after the model, dict form.
 """
 EXPECT = {"trace_mismatches": "pass", "cond_net": "pass", "export_dynamic": "pass", "op_inventory": "pass",
@@ -37,7 +39,7 @@ class CondBranchyNet(nn.Module):
     def forward(self, x):
         flip = x.mean() > 0.5
         x = torch.where(flip, 1.0 - x, x)
-        h = F.relu(F.linear(x.reshape(x.shape[0], -1), self.fc1.weight, self.fc1.bias))
+        h = F.relu(F.linear(x.reshape(-1, self.fc1.in_features), self.fc1.weight, self.fc1.bias))
         return F.linear(h, self.fc2.weight, self.fc2.bias)
 ''',
     "export_dynamic_impl": '''
@@ -50,12 +52,15 @@ def export_dynamic_batch(model: nn.Module, example: torch.Tensor, min_batch: int
     return torch.export.export(model, args=(example,), dynamic_shapes={arg: {0: n}})
 ''',
     "op_inventory_impl": '''
-def _walk(gm, counts):
+def _walk(gm, counts, seen):
+    if id(gm) in seen:  # a subgraph two graphs share (a nested_compile_region's) is one graph: counted once
+        return
+    seen.add(id(gm))
     for node in gm.graph.nodes:
         if node.op == "get_attr":
             sub = getattr(gm, node.target)
             if isinstance(sub, fx.GraphModule):
-                _walk(sub, counts)
+                _walk(sub, counts, seen)
         elif node.op == "call_function":
             t = node.target
             if isinstance(t, torch._ops.OpOverload) or isinstance(t, torch._ops.HigherOrderOperator):
@@ -64,7 +69,7 @@ def _walk(gm, counts):
 
 def aten_ops(ep) -> dict:
     counts = {}
-    _walk(ep.graph_module, counts)
+    _walk(ep.graph_module, counts, set())
     return counts
 
 

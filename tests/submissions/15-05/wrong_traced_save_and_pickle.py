@@ -1,7 +1,9 @@
 """save_scripted traces instead of scripting (the branch of the example is baked in); save_exported
-pickles the ExportedProgram with torch.save, which torch.export.load cannot read."""
+pickles the ExportedProgram with torch.save, which torch.export.load cannot read. save_load is "fail", not "zero",
+since held-out round 27: on a model whose code cannot keep one batch range (test_exported_no_narrowed_program), its
+torch.export.export with Dim(min=1, max=1024) raises before anything is saved, exactly as the reference's does."""
 EXPECT = {"trace_mismatches": "pass", "cond_net": "pass", "export_dynamic": "pass", "op_inventory": "pass",
-          "save_load": "zero"}
+          "save_load": "fail"}
 
 CELLS = {
     "save_load_impl": '''
