@@ -84,6 +84,8 @@ print("the same node object each time:", mul.next_functions[0][0] is y.grad_fn.n
 #   each node in its `next_functions`.
 # * A tensor with no `grad_fn` (a leaf, or a result computed without a graph) gives an empty list from both.
 # * Neither function runs backward or changes the graph: afterwards `backward()` still works once.
+# * A graph may be thousands of nodes deep (a recurrence unrolled over many steps): both functions work at
+#   any depth.
 
 # %% [solution] id=graph_impl
 def graph_nodes(t):
@@ -251,6 +253,7 @@ print("torch: ", torch.autograd.grad(ta * ta * 2.0, ta)[0].item())
 # * Each leaf's `.grad` is a tensor of its own: it shares memory with no other leaf's `.grad` or `.data`.
 # * Write the engine yourself: it must not use `torch.autograd` and must work under `torch.no_grad()`.
 # * For `relu`, the derivative at exactly 0 is 0, as in torch.
+# * An expression may be thousands of operations deep: `backward()` works at any depth.
 
 # %% [solution] id=engine_impl
 class Value:
@@ -613,6 +616,8 @@ print("torch checkpoint:", count_saved(lambda: torch_checkpoint(block, xin, use_
 #   the parameters' gradients are right either way,
 #   and `x` itself is left as it was (its values, and whether it requires grad).
 # * The global RNG state after forward is the one a plain `block(x)` leaves, and backward does not change it.
+# * Backward may run more than once over the same graph (`retain_graph=True`, as `gradcheck` does): each run gives
+#   the same gradients.
 
 # %% [solution] id=checkpoint_impl
 class Checkpoint(torch.autograd.Function):

@@ -25,7 +25,8 @@ def build_graph(recipe, seed):
 
     Recipes: "mlp", "diamond", "reused", "several_outputs", "detached", "constant_leaf", "siblings", "long_short",
     "threads", "leaf",
-    "no_graph", "random:<n>" (n random operations over three leaves), "ladder:<k>" (k residual blocks in a chain). The named graphs end in one to four
+    "no_graph", "random:<n>" (n random operations over three leaves), "ladder:<k>" (k residual blocks in a chain),
+    "chain:<n>" (n tanh nodes one after the other: a graph deeper than Python's recursion limit). The named graphs end in one to four
     more operations chosen by ``seed`` (so each student's graph has a shape of its own)."""
     out, leaves, gen = _recipe(recipe, seed)
     if recipe in ("mlp", "diamond", "reused", "several_outputs", "detached", "constant_leaf", "siblings", "long_short",
@@ -85,6 +86,11 @@ def _recipe(recipe, seed):
         y = a * b
         for _ in range(int(recipe.split(":")[1])):
             y = y + y.tanh()
+        return y.sum(), [a, b], gen
+    if recipe.startswith("chain:"):  # y = y.tanh() n times: n nodes deep, more than Python's recursion limit
+        y = a * b
+        for _ in range(int(recipe.split(":")[1])):
+            y = y.tanh()
         return y.sum(), [a, b], gen
     if recipe == "leaf":
         return a, [a], gen
@@ -465,16 +471,27 @@ def context_grads(ns, kind, seed, dtype_name, x):
     return {"grads": grads, "again": again, "inside": inside, "left_after": after is not None and after != before}
 
 
-def context_raises(ns):
-    """An exception inside the block: the hooks must be gone afterwards."""
+def context_raises(ns, interrupt=False):
+    """An exception inside the block: the hooks must be gone afterwards. With ``interrupt``, the exception is a
+    KeyboardInterrupt (a BaseException, not an Exception, as when the user stops a long forward)."""
     top = torch._C._autograd._top_saved_tensors_default_hooks
     state = {}
 
     def go():
         with get(ns, "compressed_saved_tensors")():
             state["inside"] = top(False) is not None
+            if interrupt:
+                raise KeyboardInterrupt("raised inside the block by the judge")
             raise KeyError("raised inside the block by the judge")
-    err = capture_error(go)
+    if interrupt:
+        try:
+            go()
+            err = {"raised": False, "type": "", "message": "", "mro": []}
+        except BaseException as exc:  # noqa: BLE001  the KeyboardInterrupt must come out; caught here, reported
+            err = {"raised": True, "type": type(exc).__name__, "message": str(exc)[:500],
+                   "mro": [c.__name__ for c in type(exc).__mro__]}
+    else:
+        err = capture_error(go)
     left = top(False)
     while torch._C._autograd._top_saved_tensors_default_hooks(False) is not None:
         torch._C._autograd._pop_saved_tensors_default_hooks()
@@ -555,15 +572,74 @@ def train_override_model(seed):
     return nn.Sequential(nn.Linear(4, 5), EvalScale(), nn.Dropout(0.5), nn.Linear(5, 3))
 
 
-def _evaluate_report(ns, model, x, keep):
-    """evaluate(model, x, keep_for_autograd=keep): what it returned (or raised) and the train flags of
-    model.modules() afterwards."""
+def _evaluate_report(ns, model, x, keep, positional=False):
+    """evaluate(model, x, keep_for_autograd=keep) (with ``positional``: evaluate(model, x, keep)): what it returned
+    (or raised), whether that is an inference tensor, and the train flags of model.modules() afterwards."""
     try:
-        out = get(ns, "evaluate")(model, x, keep_for_autograd=keep)
+        out = get(ns, "evaluate")(model, x, keep) if positional else get(ns, "evaluate")(model, x, keep_for_autograd=keep)
     except Exception as exc:  # noqa: BLE001
         return {"error": f"{type(exc).__name__}: {str(exc)[:200]}"}
     return {"error": None, "out": out.clone() if isinstance(out, torch.Tensor) else f"not a tensor: {type(out).__name__}",
+            "is_inference": out.is_inference() if isinstance(out, torch.Tensor) else None,
             "modes_after": [m.training for m in model.modules()]}
+
+
+def evaluate_positional(ns, seed, x, keep):
+    """evaluate(model, x, keep), keep_for_autograd given by position, on train_override_model(seed) in training
+    mode: what it returned (or raised), and the train flags afterwards."""
+    model = train_override_model(seed)
+    model.train()
+    return _evaluate_report(ns, model, x, keep, positional=True)
+
+
+def shared_model(seed):
+    """A model with a submodule shared by two parents: Sequential(Sequential(S, Tanh), Sequential(S, ReLU),
+    Linear(4, 3)) with S = Sequential(Linear(4, 4), Dropout(0.5)) (built the same on the judge)."""
+    torch.manual_seed(seed)
+    shared = nn.Sequential(nn.Linear(4, 4), nn.Dropout(0.5))
+    return nn.Sequential(nn.Sequential(shared, nn.Tanh()), nn.Sequential(shared, nn.ReLU()), nn.Linear(4, 3))
+
+
+SHARED_MODES = [True, True, True, True, True, True, False, False, True]  # the second parent (and ReLU) in eval mode
+
+
+def evaluate_shared(ns, seed, x, keep):
+    """evaluate on shared_model(seed) with the flags of model.modules() set to SHARED_MODES (the shared S and its
+    layers in training mode, its second parent in eval mode): what it returned and the flags afterwards."""
+    model = shared_model(seed)
+    for m, mode in zip(model.modules(), SHARED_MODES):
+        m.training = mode
+    return _evaluate_report(ns, model, x, keep)
+
+
+class Interrupting(nn.Module):
+    """A layer whose forward raises KeyboardInterrupt (the user stopping a long evaluation)."""
+
+    def forward(self, x):
+        raise KeyboardInterrupt("raised inside model(x) by the judge")
+
+
+INTERRUPT_MODES = [True, False, True, True]
+
+
+def evaluate_interrupted(ns, seed, x, keep):
+    """evaluate(model, x, keep_for_autograd=keep) on Sequential(Linear(4, 5), Dropout, Interrupting()) with mixed
+    train flags (INTERRUPT_MODES): what came out (a BaseException is caught here and reported), the flags, grad mode
+    and inference mode afterwards."""
+    torch.manual_seed(seed)
+    model = nn.Sequential(nn.Linear(4, 5), nn.Dropout(0.5), Interrupting())
+    for m, mode in zip(model.modules(), INTERRUPT_MODES):
+        m.training = mode
+    before = [torch.is_grad_enabled(), torch.is_inference_mode_enabled()]
+    try:
+        get(ns, "evaluate")(model, x, keep_for_autograd=keep)
+        err = None
+    except BaseException as exc:  # noqa: BLE001  the KeyboardInterrupt must come out; caught here, reported
+        err = type(exc).__name__
+    after = [torch.is_grad_enabled(), torch.is_inference_mode_enabled()]
+    torch.set_grad_enabled(before[0])
+    return {"error": err, "modes_after": [m.training for m in model.modules()], "modes_before": INTERRUPT_MODES,
+            "grad_modes_before": before, "grad_modes_after": after}
 
 
 def evaluate_train_override(ns, seed, x, keep):
@@ -582,7 +658,7 @@ def evaluate_parameterless(ns, x, keep):
 
 
 # ---------------------------------------------------------------- checkpoint
-def run_checkpoint(ns, spec, x, x_grad, seed, v, unused=False, variant=None):
+def run_checkpoint(ns, spec, x, x_grad, seed, v, unused=False, variant=None, twice=False):
     """checkpoint(model, x) from RNG seed ``seed``: the output, the count and bytes of tensors saved while it ran,
     the RNG state after forward and after backward, the gradients of <v, out> for x and every parameter, and
     whether the output is freed once the probe drops it (no garbage collection meanwhile, so an output kept
@@ -590,13 +666,13 @@ def run_checkpoint(ns, spec, x, x_grad, seed, v, unused=False, variant=None):
     gc_was = gc.isenabled()
     gc.disable()
     try:
-        return _run_checkpoint(ns, spec, x, x_grad, seed, v, unused, variant)
+        return _run_checkpoint(ns, spec, x, x_grad, seed, v, unused, variant, twice)
     finally:
         if gc_was:
             gc.enable()
 
 
-def _run_checkpoint(ns, spec, x, x_grad, seed, v, unused, variant):
+def _run_checkpoint(ns, spec, x, x_grad, seed, v, unused, variant, twice=False):
     model = vary_model(build_model(spec), variant)
     if unused:  # a parameter the forward never uses
         model.spare = nn.Parameter(torch.ones(3))
@@ -624,18 +700,26 @@ def _run_checkpoint(ns, spec, x, x_grad, seed, v, unused, variant):
     wrt = ([x] if x_grad else []) + params
     err = None
     grads = []
+    again = None
     if out.requires_grad:
         try:
-            grads = list(torch.autograd.grad((out * v).sum(), wrt, allow_unused=True))
+            grads = list(torch.autograd.grad((out * v).sum(), wrt, allow_unused=True, retain_graph=twice))
         except Exception as exc:  # noqa: BLE001
             err = f"{type(exc).__name__}: {str(exc)[:200]}"
+        if twice and err is None:  # a second pass over the same (retained) graph, as gradcheck makes
+            try:
+                again = [None if g is None else g.detach().clone()
+                         for g in torch.autograd.grad((out * v).sum(), wrt, allow_unused=True)]
+            except Exception as exc:  # noqa: BLE001
+                again = f"{type(exc).__name__}: {str(exc)[:200]}"
     else:
         err = "the output does not require grad"
     rng_backward = torch.get_rng_state()
     res = {"out": out.detach().clone(), "saved": n[0], "saved_bytes": nbytes[0], "error": err,
            "grads": [None if g is None else g.detach().clone() for g in grads],
            "rng_forward": rng_forward, "rng_backward_same": bool(torch.equal(rng_before_backward, rng_backward)),
-           "x_requires_grad_after": x.requires_grad, "x_unchanged": bool(torch.equal(x.detach(), x0))}
+           "x_requires_grad_after": x.requires_grad, "x_unchanged": bool(torch.equal(x.detach(), x0)),
+           "again": again}
     alive = weakref.ref(out)
     del out
     res["output_freed"] = alive() is None

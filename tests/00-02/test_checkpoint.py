@@ -39,18 +39,20 @@ VARIANTS = {None: "", "frozen_alpha": ", nn.AlphaDropout instead of nn.Dropout a
                                        "trainable parameters)"}
 
 
-def judge(student, spec, gen, x_grad, batch=None, unused=False, variant=None):
+def judge(student, spec, gen, x_grad, batch=None, unused=False, variant=None, zero_v=False, twice=False):
     seed = int(torch.randint(0, 2**31 - 1, (1,), generator=gen))
     x = torch.randn(batch or int(torch.randint(2, 6, (1,), generator=gen)), spec["in"], generator=gen)
     model = build_model(spec)
     with torch.no_grad():
         v = torch.randn(model(x).shape, generator=gen)
+    if zero_v:  # no gradient flows back: every used parameter still gets a gradient, of zeros
+        v = torch.zeros_like(v)
     what = (f"checkpoint(block, x) for a block of widths {spec['in']}-{'-'.join(map(str, spec['hidden']))}-"
             f"{spec['out']} (dropout {spec['dropout']}, forward argument '{spec['arg']}'), x of shape "
             f"{tuple(x.shape)}{' requiring grad' if x_grad else ''}, torch.manual_seed({seed}) before the call"
             f"{' and a parameter the block never uses' if unused else ''}{VARIANTS[variant]}")
     res = student.call("run_checkpoint", spec=spec, x=x, x_grad=x_grad, seed=seed, v=v, unused=unused,
-                       **({"variant": variant} if variant else {}))
+                       **({"variant": variant} if variant else {}), **({"twice": True} if twice else {}))
     want, grads, rng = plain(spec, x, x_grad, seed, v, unused, variant)
     if isinstance(res["out"], str):
         fail(f"{what}: returned {res['out']}")
@@ -251,3 +253,31 @@ def test_integer_input(student, gen):
             fail(f"{what}: no gradient reached parameter {k}")
         expect_close(g, w, f"{what}: the gradient of parameter {k} of <v, output>, against a plain block(x)",
                      atol=1e-5, rtol=1e-4)
+
+
+@pytest.mark.parametrize("x_grad", [False, True])
+def test_zero_upstream_gradient(student, gen, x_grad):
+    """a zero upstream gradient (<0, output>): x and every parameter the block uses get a gradient of zeros, as from
+    a plain block(x), not None"""
+    spec = {"arg": "x", "in": 5, "out": 3, "hidden": [4], "norm": False, "dropout": True,
+            "seed": int(torch.randint(0, 2**31 - 1, (1,), generator=gen))}
+    res, want, grads, _, what, _ = judge(student, spec, gen, x_grad, zero_v=True)
+    what += (", then torch.autograd.grad of <v, output> with v = 0 (no gradient flows back, as through a masked loss: "
+             "a plain block(x) still gives every used parameter a gradient, of zeros; only a parameter the block never "
+             "uses gets None)")
+    check_values_and_grads(res, want, grads, what, x_grad)
+
+
+def test_second_backward_same_graph(student, gen):
+    """torch.autograd.grad twice over the same graph (retain_graph=True first, as gradcheck does): the same gradients
+    both times"""
+    spec = {"arg": "inputs", "in": 5, "out": 3, "hidden": [6], "norm": False, "dropout": True,
+            "seed": int(torch.randint(0, 2**31 - 1, (1,), generator=gen))}
+    res, want, grads, _, what, _ = judge(student, spec, gen, True, twice=True)
+    check_values_and_grads(res, want, grads, what, True)
+    second = (f"{what}, then torch.autograd.grad of <v, output> a second time over the same graph (the first with "
+              f"retain_graph=True, as gradcheck does; a plain block(x) gives the same gradients again)")
+    again = res["again"]
+    if isinstance(again, str):
+        fail(f"{second}: raised {again}; backward may run more than once, so leave ctx as forward left it")
+    check_values_and_grads(dict(res, grads=again), want, grads, second, True)

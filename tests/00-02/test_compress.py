@@ -215,3 +215,37 @@ def test_roundtrip_keeps_device(student, gen, dtype):
     expect(res["device"] == "meta" and res["dtype"] == f"torch.{dtype}" and res["shape"] == shape,
            f"{what}: expected a {dtype} tensor of shape {shape} on meta, got {res['dtype']} of shape {res['shape']} "
            f"on {res['device']}")
+
+
+@pytest.mark.parametrize("dtype", [torch.float8_e4m3fn, torch.float8_e5m2, torch.bfloat16])
+def test_other_float_dtypes_kept_as_they_are(student, gen, dtype):
+    """floating-point dtypes other than float32 and float64 (float8, bfloat16) are kept as they are: what
+    pack_compressed returns holds t's own bytes in t's dtype, and t's values come back exactly"""
+    t = (torch.randn(4, 6, generator=gen) * 8).to(dtype)
+    what = f"pack_compressed(t) for a {dtype} t of shape (4, 6)"
+    res = student.call("pack_roundtrip", t=t)
+    back = res["back"]
+    if not isinstance(back, torch.Tensor):
+        fail(f"unpack_compressed(pack_compressed(t)) for a {dtype} t of shape (4, 6): {back}")
+    expect_equal(back.dtype, dtype, f"the dtype of unpack_compressed(pack_compressed(t)) for a {dtype} t")
+    expect(back.shape == t.shape and torch.equal(back.view(torch.uint8 if dtype.itemsize == 1 else torch.int16),
+                                                 t.view(torch.uint8 if dtype.itemsize == 1 else torch.int16)),
+           f"unpack_compressed(pack_compressed(t)) for a {dtype} t of shape (4, 6): not t's values exactly")
+    raw = t.numel() * t.element_size()
+    expect(res["bytes"] == raw and res["dtypes"] == [str(dtype)],
+           f"{what}: what it returns holds {res['bytes']} bytes of tensors of dtypes {res['dtypes']}, expected t "
+           f"itself ({raw} bytes of {dtype}): Tensors of any other dtype (integer indices, bool masks, float16) are "
+           f"kept as they are; only float32 and float64 are stored as bfloat16 (a float8 tensor copied to bfloat16 "
+           f"takes twice its bytes)")
+
+
+def test_interrupt_in_block(student):
+    """no hooks are left after a KeyboardInterrupt (not an Exception) inside the block, and it goes through"""
+    res = student.call("context_raises", interrupt=True)
+    expect(res["inside"], "with compressed_saved_tensors(): no hooks were installed inside the block")
+    expect(res["error"]["type"] == "KeyboardInterrupt", f"a KeyboardInterrupt raised inside compressed_saved_tensors() "
+                                                        f"came out as {res['error']['type'] or 'nothing'}")
+    expect(not res["left_after"], "after a KeyboardInterrupt inside compressed_saved_tensors() (a BaseException, not "
+                                  "an Exception: the user stopping a long forward), saved-tensor hooks are still "
+                                  "installed; when the block ends, also by an exception, no hooks of yours are left "
+                                  "(remove them in finally, or use saved_tensors_hooks itself as the context manager)")

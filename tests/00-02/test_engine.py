@@ -413,3 +413,53 @@ def test_off_default_device(student, gen):
         expect(isinstance(got, dict) and got == {"device": "meta", "dtype": str(want.dtype), "shape": list(want.shape)},
                f"{what}: L{k}.grad after out.backward(): expected {want.dtype} of shape {tuple(want.shape)} on the "
                f"leaf's device, got {got}")
+
+
+def test_deep_expression(student, gen):
+    """an expression 3000 operations deep (h = (h + L1).tanh() 1500 times): values and gradients torch's, no
+    RecursionError"""
+    x, c = torch.randn(3, generator=gen, dtype=f64), 0.1 * torch.randn(3, generator=gen, dtype=f64)
+    program = []
+    h = 0
+    for _ in range(1500):
+        program += [("add", h, 1), ("tanh", len(program) + 2, None)]
+        h = len(program) + 1
+    program.append(("sum", h, None))
+    res = student.call("engine_run", leaves=[x, c], program=program)
+    slots, grads = torch_run([x, c], program)
+    what = ("h = L0, then h = (h + L1).tanh() 1500 times, then h.sum(), for L0, L1 of shape (3,) (an expression 3000 "
+            "operations deep, like an unrolled recurrence; out.backward() adds d(out)/d(leaf) for any expression, so "
+            "a walk that recurses once per Value and stops at Python's recursion limit of 1000 raises RecursionError; "
+            "use a loop with a stack)")
+    got = res["data"][-1]
+    if not isinstance(got, torch.Tensor):
+        fail(f"{what}: .data of the output is {got}")
+    expect_close(got, slots[-1], f"{what}: .data of the output", atol=1e-10, rtol=1e-9)
+    for k, (g, want) in enumerate(zip(res["grads"][0], grads)):
+        if not isinstance(g, torch.Tensor):
+            fail(f"{what}: L{k}.grad: expected a tensor of shape (3,), got {g}")
+        expect_close(g, want, f"{what}: L{k}.grad (torch gives {want.tolist()})", atol=1e-9, rtol=1e-8)
+
+
+def test_float16_large_upstream_gradient(student, gen):
+    """float16 with a large upstream gradient: (L0.tanh() * L1).sum() with L0 near -4 to -6 and |L1| near 35000 gives
+    torch's gradients, finite where torch's are"""
+    x = (-3.6 - 2.4 * torch.rand(4, generator=gen)).half()  # tanh within 0.0015 of -1, or -1 itself in float16
+    w = ((33000 + 4000 * torch.rand(4, generator=gen)) * torch.tensor([1.0, -1.0, 1.0, -1.0])).half()
+    program = [("tanh", 0, None), ("mul", 2, 1), ("sum", 3, None)]
+    res = student.call("engine_run", leaves=[x, w], program=program)
+    _, grads = torch_run([x, w], program)
+    for k, (got, want) in enumerate(zip(res["grads"][0], grads)):
+        what = (f"L{k}.grad for (L0.tanh() * L1).sum() with float16 leaves L0 = {x.tolist()}, L1 = {w.tolist()} "
+                f"(In float16 too it is torch's gradient: no rule may overflow where torch's gradient does not; torch "
+                f"gives {want.tolist()})")
+        if not isinstance(got, torch.Tensor):
+            fail(f"{what}: expected a tensor, got {got}")
+        expect(got.dtype == want.dtype, f"{what}: expected dtype {want.dtype} (the leaf's), got {got.dtype}")
+        expect(bool(torch.isfinite(got).all()), f"{what}: got {got.tolist()}, with non-finite entries where torch's "
+                                               f"gradient is finite (an intermediate such as g * (1 - t) overflowed "
+                                               f"float16 before (1 + t) brought it back; tanh's rule is "
+                                               f"g * (1 - t * t))")
+        # 1 - t * t near t = -1 keeps few bits in float16: another correct rule (g / cosh(a) ** 2, or a different
+        # rounding order) may differ from torch's by a few units of |L1| * 2**-11, so only that much is asked
+        expect_close(got.double(), want.double(), what, atol=float(w.abs().max()) * 2 ** -9, rtol=3e-2)

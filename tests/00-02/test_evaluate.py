@@ -200,3 +200,72 @@ def test_layer_with_own_train(student, gen, keep):
                  atol=1e-6, rtol=1e-5)
     expect(res["modes_after"] == [True] * 5, f"{what}: afterwards the train flags of model.modules() were "
                                              f"{res['modes_after']}, expected them all True as before the call")
+
+
+def test_keep_by_position(student, gen):
+    """keep_for_autograd given by position, evaluate(model, x, True) and evaluate(model, x, False): the signature is
+    evaluate(model, x, keep_for_autograd=False)"""
+    seed = int(torch.randint(0, 2**31 - 1, (1,), generator=gen))
+    x = torch.randn(3, 4, generator=gen)
+    model = G.train_override_model(seed)
+    model.eval()
+    with torch.no_grad():
+        want = model(x)
+    for keep in (False, True):
+        what = (f"evaluate(model, x, {keep}) (keep_for_autograd by position, as the signature evaluate(model, x, "
+                f"keep_for_autograd=False) allows) for nn.Sequential(nn.Linear(4, 5), EvalScale(), nn.Dropout(0.5), "
+                f"nn.Linear(5, 3)) in training mode, x of shape (3, 4)")
+        res = student.call("evaluate_positional", seed=seed, x=x, keep=keep)
+        if res["error"]:
+            fail(f"{what} raised {res['error']}")
+        if not isinstance(res["out"], torch.Tensor):
+            fail(f"{what}: expected a tensor, got {res['out']}")
+        expect_close(res["out"], want, f"{what} (compared with model.eval(); model(x))", atol=1e-6, rtol=1e-5)
+        expect(res["is_inference"] == (not keep), f"{what}: the output is {'' if res['is_inference'] else 'not '}an "
+                                                  f"inference tensor; expected {'not ' if keep else ''}one")
+
+
+def test_shared_submodule(student, gen):
+    """a submodule shared by two parents, in training mode under a parent in eval mode: values of model.eval();
+    model(x), and every flag as before"""
+    seed = int(torch.randint(0, 2**31 - 1, (1,), generator=gen))
+    x = torch.randn(3, 4, generator=gen)
+    model = G.shared_model(seed)
+    model.eval()
+    with torch.no_grad():
+        want = model(x)
+    for keep in (False, True):
+        what = (f"evaluate(model, x, keep_for_autograd={keep}) for model = Sequential(Sequential(S, Tanh()), "
+                f"Sequential(S, ReLU()), Linear(4, 3)) with S = Sequential(Linear(4, 4), Dropout(0.5)) shared by the "
+                f"two inner Sequentials, the flags of model.modules() {G.SHARED_MODES} (S and its layers in training "
+                f"mode, its second parent in eval mode), x of shape (3, 4)")
+        res = student.call("evaluate_shared", seed=seed, x=x, keep=keep)
+        if res["error"]:
+            fail(f"{what} raised {res['error']}")
+        if not isinstance(res["out"], torch.Tensor):
+            fail(f"{what}: expected a tensor, got {res['out']}")
+        expect_close(res["out"], want, f"{what} (compared with model.eval(); model(x))", atol=1e-6, rtol=1e-5)
+        expect(res["modes_after"] == G.SHARED_MODES,
+               f"{what}: afterwards the flags of model.modules() were {res['modes_after']}, expected "
+               f"{G.SHARED_MODES} as before the call (every submodule is left in the mode it was in, even when they "
+               f"differ: a parent's train(mode) also sets a module it shares with another parent; set each module's "
+               f"own flag back)")
+
+
+@pytest.mark.parametrize("keep", [False, True])
+def test_restores_after_interrupt(student, gen, keep):
+    """modes are restored when model(x) raises KeyboardInterrupt (not an Exception), and it goes through"""
+    seed = int(torch.randint(0, 2**31 - 1, (1,), generator=gen))
+    x = torch.randn(2, 4, generator=gen)
+    what = (f"evaluate(model, x, keep_for_autograd={keep}) for Sequential(Linear(4, 5), Dropout(0.5), a layer whose "
+            f"forward raises KeyboardInterrupt) with the flags of model.modules() {G.INTERRUPT_MODES}")
+    res = student.call("evaluate_interrupted", seed=seed, x=x, keep=keep)
+    expect(res["error"] == "KeyboardInterrupt", f"{what}: expected the KeyboardInterrupt to come out, got "
+                                                f"{res['error'] or 'a normal return'}")
+    expect(res["modes_after"] == res["modes_before"],
+           f"{what}: afterwards the flags were {res['modes_after']}, expected {res['modes_before']} as before the call "
+           f"(Every submodule is left in the mode it was in before the call, also when model(x) raises, a "
+           f"KeyboardInterrupt too: restore in finally, not in except Exception)")
+    expect(res["grad_modes_after"] == res["grad_modes_before"],
+           f"{what}: afterwards (grad mode, inference mode) were {res['grad_modes_after']}, expected "
+           f"{res['grad_modes_before']} as before the call")

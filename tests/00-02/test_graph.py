@@ -160,3 +160,16 @@ def test_residual_chain(student, gen, fn):
     check_nodes(res, fn, what)
     if fn == "topo_order":
         check_order(res, what)
+
+
+@pytest.mark.parametrize("fn", ["graph_nodes", "topo_order"])
+def test_deep_chain(student, gen, fn):
+    """a chain of 2500 to 2999 tanh nodes (deeper than Python's recursion limit): every node once, in order"""
+    n = 2500 + int(torch.randint(0, 500, (1,), generator=gen))
+    what = (f"y = a * b, then y = y.tanh() {n} times, then y.sum() (a graph {n + 2} nodes deep, like an unrolled "
+            f"recurrence; graph_nodes(t) and topo_order(t) are asked for any tensor t, so a walk that recurses once "
+            f"per node and stops at Python's recursion limit of 1000 raises RecursionError; use a loop with a stack)")
+    res = judged(student, fn, f"chain:{n}", _seed(gen), timeout=15)  # a RecursionError fails the check here
+    check_nodes(res, fn, what)
+    if fn == "topo_order":
+        check_order(res, what)

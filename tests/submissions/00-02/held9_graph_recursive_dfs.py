@@ -1,9 +1,11 @@
-"""Held-out round 9, written as wrong, judged correct: graph_nodes and topo_order walk the graph with a
+"""Held-out round 9, written as wrong, judged correct then: graph_nodes and topo_order walk the graph with a
 recursive depth-first visit, as the Scalar example does, so a graph a few thousand operations deep hits
-Python's recursion limit. The text promises nothing about depth and the notebook's own example recurses
-(the third blind round left the same answer as not wrong), so it is kept as a correct example."""
+Python's recursion limit. Round 9 kept it correct (the text promised nothing about depth and the notebook's own
+example recurses). Since round 27 it is wrong: both functions are asked for any tensor, a graph of 2500 chained
+tanh nodes raises RecursionError here, and the text now says it: "A graph may be thousands of nodes deep (a
+recurrence unrolled over many steps): both functions work at any depth." (test_deep_chain)."""
 
-EXPECT = {"graph": "pass", "engine": "pass", "compress": "pass", "evaluate": "pass", "checkpoint": "pass"}
+EXPECT = {"graph": "fail", "engine": "pass", "compress": "pass", "evaluate": "pass", "checkpoint": "pass"}
 CELLS = {"graph_impl": '''
 def _visit(node, seen, post):
     if node is None or node in seen:

@@ -1,16 +1,17 @@
 """Correct, written differently: Kahn's algorithm (in-degrees) for the order, a Value with one small class per
-operation, the packed form as a small object, and evaluate restoring modes with Module.train(mode)."""
+operation, the packed form as a small object, and evaluate restoring modes with Module.train(mode)
+(over every path to a module, so a module shared by two parents gets its own flag back; round 27 also made
+graph_nodes a loop, as a graph may be thousands of nodes deep)."""
 EXPECT = {"graph": "pass", "engine": "pass", "compress": "pass", "evaluate": "pass", "checkpoint": "pass"}
 CELLS = {"graph_impl": '''
 def graph_nodes(t):
     found = {}
-
-    def visit(n):
+    todo = [t.grad_fn]  # a loop, not recursion: a graph may be thousands of nodes deep (round 27)
+    while todo:
+        n = todo.pop()
         if n is not None and n not in found:
             found[n] = True
-            for m, _ in n.next_functions:
-                visit(m)
-    visit(t.grad_fn)
+            todo.extend(m for m, _ in n.next_functions)
     return list(found)
 
 
@@ -166,10 +167,12 @@ def compressed_saved_tensors():
         torch._C._autograd._pop_saved_tensors_default_hooks()
 ''', "evaluate_impl": '''
 def evaluate(model, x, keep_for_autograd=False):
-    before = [m.training for m in model.modules()]
+    # every module once per path to it (a module shared by two parents comes under each), in pre-order: its own
+    # train(b) comes after each parent's recursive train(), so no parent has the last word on it (round 27)
+    before = [(m, m.training) for _, m in model.named_modules(remove_duplicate=False)]
     model.train(False)
     with contextlib.ExitStack() as stack:
-        stack.callback(lambda: [m.train(b) for m, b in zip(model.modules(), before)])
+        stack.callback(lambda: [m.train(b) for m, b in before])
         stack.enter_context(torch.no_grad() if keep_for_autograd else torch.inference_mode())
         return model(x)
 '''}

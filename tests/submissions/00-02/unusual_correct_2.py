@@ -1,19 +1,25 @@
-"""Correct, written differently: a recursive post-order for both walks, an engine that records a tape of closures
-in creation order and replays it backwards, a dict as the packed form, evaluate with set_grad_enabled, and a
+"""Correct, written differently: a post-order for both walks (recursive until round 27, now with its frames
+kept by hand on a stack of iterators, as a graph may be thousands of nodes deep), an engine that records a tape
+of closures in creation order and replays it backwards, a dict as the packed form, evaluate with set_grad_enabled, and a
 checkpoint that restores the RNG by hand (no fork_rng) and differentiates through detached parameter copies."""
 EXPECT = {"graph": "pass", "engine": "pass", "compress": "pass", "evaluate": "pass", "checkpoint": "pass"}
 CELLS = {"graph_impl": '''
 def _post(t):
     out, seen = [], set()
-
-    def go(n):
-        seen.add(n)
-        for m, _ in n.next_functions:
+    if t.grad_fn is None:
+        return out
+    seen.add(t.grad_fn)
+    stack = [(t.grad_fn, iter(t.grad_fn.next_functions))]  # the recursion's frames, kept by hand (round 27)
+    while stack:
+        n, rest = stack[-1]
+        for m, _ in rest:
             if m is not None and m not in seen:
-                go(m)
-        out.append(n)
-    if t.grad_fn is not None:
-        go(t.grad_fn)
+                seen.add(m)
+                stack.append((m, iter(m.next_functions)))
+                break
+        else:
+            stack.pop()
+            out.append(n)
     return out
 
 
