@@ -148,8 +148,8 @@ def test_course_package_shows_only_the_student_package_and_the_worker():
     """)
     student = sorted(f"student/{f}" for f in os.listdir(REPO_ROOT / "course" / "student") if f.endswith(".py"))
     assert seen["found"] == sorted(["__init__.py", "plain.py", "judge/__init__.py", "judge/forkserver.py",
-                                    "judge/worker.py", "judge/pristine.py", "judge/probelib.py", "judge/seal/__init__.py", "wire.py",
-                                    *student]), seen["found"]
+                                    "judge/worker.py", "judge/pristine.py", "judge/probelib.py", "judge/seal/__init__.py",
+                                    "judge/seal/code.py", "wire.py", *student]), seen["found"]
     assert len(seen["missing"]) == 7, f"the grader's own code is importable in the sandbox: {seen['missing']}"
     assert not seen["writable"], "course/ is writable inside the sandbox"
 
