@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import atexit
 import copy
+import functools
 import io
 import marshal
 import os
@@ -71,9 +72,11 @@ class GraderOverloaded(CourseError):
     their deadline): a grading error that the batch answers by grading the submission again alone."""
 
 
+@functools.lru_cache(maxsize=64)
 def compile_probes(name: str, source: str) -> bytes:
     """The probes as the worker receives them: compiled code without docstrings, never their source
-    text, so nothing in the worker's memory can be copied back out as the probe file."""
+    text, so nothing in the worker's memory can be copied back out as the probe file. Compiled once per
+    judge and source (about 14 ms of CPU, paid for each notebook a verdict run loaded)."""
     import marshal
     try:
         code = compile(source, f"<probes {name}>", "exec", optimize=2)
@@ -81,6 +84,12 @@ def compile_probes(name: str, source: str) -> bytes:
         raise CourseError(f"the hidden checks' probes (tests/{name}/probes.py) do not compile: line "
                           f"{exc.lineno}: {exc.msg}") from None
     return marshal.dumps(code)
+
+
+@functools.lru_cache(maxsize=64)
+def _forks_ranks(code: bytes) -> bool:
+    """Whether compiled probes import fork_ranks (their calls then start ranks of their own)."""
+    return "fork_ranks" in marshal.loads(code).co_names
 
 
 class StudentTimeout(StudentFailure):
@@ -248,8 +257,7 @@ class ProcessStudent:
                  file_limit: int | None = None, fork: bool = False):
         self.cells, self.probe_sources, self.label = cells, probes, label
         self.probe_code = {name: compile_probes(name, src) for name, src in probes.items()}
-        self.rank_modules = {name for name, code in self.probe_code.items()  # those that import fork_ranks
-                             if "fork_ranks" in marshal.loads(code).co_names}
+        self.rank_modules = {name for name, code in self.probe_code.items() if _forks_ranks(code)}
         self._claimed_no_group = False
         self.heard = WorkerText()  # what the worker sent, and how much of it feedback has shown
         self.course_error: str | None = None

@@ -281,20 +281,35 @@ class ForkedWorker:
         from ..sandbox import procs
         if procs.state(self.pid) not in ("Z", "X"):
             return None
-        for _ in range(40):  # exited: the zygote is about to reap it and write its status
-            time.sleep(0.05)
+        end = time.monotonic() + 2.0  # exited: the zygote is about to reap it and write its status
+        while time.monotonic() < end:
+            self._await_status(0.05)
             self.returncode = self._exit_status()
             if self.returncode is not None:
                 return self.returncode
         self.returncode = -signal.SIGKILL  # status lost (the zygote died with it)
         return self.returncode
 
+    def _await_status(self, seconds: float) -> None:
+        """Sleep up to ``seconds``, waking as soon as the zygote writes the exit code (the status pipe turns
+        readable): a fixed 50 ms sleep here was most of closing a worker, once per notebook judged."""
+        import select
+        fd = self._status_fd
+        try:
+            if fd is not None:
+                select.select([fd], [], [], seconds)
+                return
+        except (OSError, ValueError):  # closed meanwhile by the memory watcher's poll
+            pass
+        time.sleep(seconds)
+
     def wait(self, timeout: float | None = None) -> int:
         deadline = None if timeout is None else time.monotonic() + timeout
         while self.poll() is None:
-            if deadline is not None and time.monotonic() > deadline:
+            left = 0.05 if deadline is None else min(0.05, deadline - time.monotonic())
+            if left <= 0:
                 raise subprocess.TimeoutExpired(f"worker {self.pid}", timeout)
-            time.sleep(0.05)
+            self._await_status(left)
         return self.returncode
 
     def kill(self) -> None:

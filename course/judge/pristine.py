@@ -4,7 +4,9 @@ Some checks must run a file the submission saved in a process that has never
 seen the submission's code (``torch.jit.load`` of a saved model, with no class
 available). Starting ``python`` and importing torch costs seconds. Instead, the
 worker forks a *pristine* copy of itself before it loads any submission cell:
-it holds torch (preloaded by the zygote) and nothing of the student's. Each
+it holds torch (preloaded by the zygote) and nothing of the student's. Only
+workers whose probes use ``run_fresh`` fork it (``Worker.add_probes``): each
+fork and exit costs about 30 ms of CPU, once per notebook loaded. Each
 request forks the pristine copy once more, runs the given source as
 ``__main__`` in that child, and reports its exit code and the end of its
 output. The submission's cells never ran in it, so it is a fresh interpreter
@@ -25,6 +27,10 @@ import sys
 import time
 
 _CHANNEL: tuple[int, int] | None = None  # (requests to the pristine copy, its replies)
+
+
+def started() -> bool:
+    return _CHANNEL is not None
 
 
 def start(close: tuple[int, ...] = ()) -> None:

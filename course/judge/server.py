@@ -44,6 +44,9 @@ def main() -> None:
     gc.freeze()
     import atexit
     atexit.register(spare.shutdown)
+    running: dict = {}
+    import threading
+    threading.Thread(target=_end_with_parent, args=(os.getppid(), running), daemon=True).start()
     out.write(json.dumps({"ready": True}) + "\n")
     for line in sys.stdin:
         req = json.loads(line)
@@ -60,6 +63,10 @@ def main() -> None:
         if pid == 0:
             code = 3
             try:
+                import ctypes
+                ctypes.CDLL(None).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG: never outlive the server
+                if os.getppid() == 1:
+                    os._exit(code)
                 log = os.open(req["log"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
                 os.dup2(log, 1)
                 os.dup2(log, 2)
@@ -79,6 +86,7 @@ def main() -> None:
             os.setpgid(pid, pid)  # also done by the child: a kill right after the fork finds the group
         except OSError:
             pass
+        running["session"] = pid
         out.write(json.dumps({"pid": pid}) + "\n")
         handed = spare.handed_off()  # the session owns the spare now; start the next one while it runs
         nxt = req.get("next", True)  # False: no session follows (a batch's last submission)
@@ -86,9 +94,29 @@ def main() -> None:
             from .forkserver import PRELOAD_ENV
             spare.prestart({**req["env"], PRELOAD_ENV: nxt} if isinstance(nxt, str) else req["env"])
         _, status = os.waitpid(pid, 0)
+        running.pop("session", None)
         spare.session_ended()  # its zygote, if the session could not close it (killed at its limit)
         tempdirs.remove_of(pid)  # its course view and staging folder: os._exit and SIGKILL skip its exit handlers
         out.write(json.dumps({"code": os.waitstatus_to_exitcode(status), "spare": handed}) + "\n")
+
+
+def _end_with_parent(parent: int, running: dict) -> None:
+    """A thread of the server: once the process that started it is gone without closing it (a grader's pytest or
+    pipeline killed, `timeout`'s SIGTERM), end the session running now and the server, instead of judging on as
+    an orphan for minutes (seen: a killed verdict run's session still forking workers 18 minutes later)."""
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    pid = running.get("session")
+    if pid:
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    from . import spare
+    try:
+        spare.shutdown()
+    finally:
+        os._exit(1)
 
 
 _WARMED: set[str] = set()

@@ -25,7 +25,7 @@ import traceback
 import types
 
 from .. import wire  # imported before any sandbox is entered: a worker cannot import from the course later
-from . import seal
+from . import pristine, seal
 from .seal import code as torch_code  # torch's code held still where native calls are counted
 
 
@@ -1054,7 +1054,7 @@ class Worker:
         self.load_errors: list = []
         self.probes: dict[str, types.ModuleType] = {}
         self.recorder = Recorder()  # the dispatcher's record while a probe's mode (dispatch or function) is entered
-        self.recorder.watch_spawning()  # before any cell runs: the threads a submission starts are known
+        self.watching = False  # the recorder's watch on threads and processes, opened by serve before any cell runs
 
     def load(self, cells: list[str]) -> dict:
         from IPython.core.inputtransformer2 import TransformerManager
@@ -1086,7 +1086,14 @@ class Worker:
         mod = types.ModuleType(f"probes_{name}")
         mod.__file__ = f"<probes {name}>"
         self.recorder.watch_function_modes(mod.__name__)
-        exec(marshal.loads(code), mod.__dict__)
+        compiled = marshal.loads(code)
+        exec(compiled, mod.__dict__)
+        if "run_fresh" in compiled.co_names and not pristine.started():
+            # the clean copy for "fresh process" checks (course.judge.pristine), forked only where a topic's probes
+            # use it (15-05): a fork of this process and its exit cost about 30 ms of CPU for each notebook loaded.
+            # Before any submission code runs (probes come before the cells) and before PyTorch's thread pool
+            # exists (watch_spawning makes it; a copy forked after it hangs in its first parallel op).
+            pristine.start(close=(self.fd_in, self.fd_out))
         for cls in mode_classes(mod):
             self.recorder.instrument(cls)
         for cls in mode_classes(mod, "function"):
@@ -1125,6 +1132,11 @@ class Worker:
             except EOFError:
                 return
             op = msg.get("op")
+            if op != "probes" and not self.watching:
+                # the threads a submission starts are known from here on; after the probes, so that a pristine copy
+                # is forked before PyTorch's thread pool exists
+                self.recorder.watch_spawning()
+                self.watching = True
             if op == "load" and seals is None:
                 seals, installed = [self._seal()], _INSTALLED
                 # names of the probes' own (their functions, classes, globals) are hidden: counted, never named
@@ -1187,10 +1199,7 @@ def serve(fd_in: int, fd_out: int) -> None:
     """Answer the judge on these descriptors until it says exit (stdout/stderr already go to the log)."""
     sys.stdin = open(os.devnull)
     os.environ.setdefault("MPLBACKEND", "Agg")
-    import torch  # noqa: F401  (the protocol needs it; the clean copy below then has it too)
-    from . import pristine
-    pristine.start(close=(fd_in, fd_out))  # a clean copy for "fresh process" checks, forked before any
-    # submission code runs, without the judge's protocol
+    import torch  # noqa: F401  (the protocol needs it)
     import warnings
     warnings.simplefilter("default")
     Worker(fd_in, fd_out).serve()
