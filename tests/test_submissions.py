@@ -229,6 +229,27 @@ def judged_expectations(path, spec: dict) -> dict:
     return {**spec, "EXPECT": {t: v for t, v in spec["EXPECT"].items() if v != "pass"}}
 
 
+def same_code(notebooks: list[Path]) -> dict[Path, Path]:
+    """Each notebook -> the first of ``notebooks`` whose code (what the judge's worker runs:
+    nbtools.submission_code) is the same. Kept examples written in different rounds are sometimes the same
+    code (79 of 2567 on 2026-12-06); the judge's inputs depend on the seed and the check alone, so one run
+    gives each of them its verdict."""
+    import hashlib
+    from course import notebook as nbtools
+    first: dict[str, Path] = {}
+    out = {}
+    for nb in notebooks:
+        code = "\n# -- next cell --\n".join(nbtools.submission_code(nbtools.read(nb)))
+        out[nb] = first.setdefault(hashlib.sha256(code.encode()).hexdigest(), nb)
+    return out
+
+
+def fail_everywhere(specs: list[dict]) -> list[str]:
+    """The tasks every one of ``specs`` expects to fail (where judging may stop at a task's first failure)."""
+    sets = [{t for t, v in spec.get("EXPECT", {}).items() if v == "fail"} for spec in specs]
+    return sorted(set.intersection(*sets)) if sets else []
+
+
 def _met(plan: dict) -> set[str]:
     """The parts of the judge that the checks of a plan's (topic, tasks) use."""
     out = set()
@@ -333,6 +354,23 @@ def verdict_problems(spec: dict, checks: list[Check]) -> list[str]:
     return problems
 
 
+def test_the_same_code_is_judged_once(tmp_path):
+    """Notebooks whose code is the same (other markdown, other metadata) are judged as one; each spec still gets
+    its own verdict from that run, and a task stops at its first failure only where every spec expects it to fail."""
+    import nbformat
+    from course import notebook as nbtools
+
+    def nb(name, code, note=""):
+        book = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(note), nbformat.v4.new_code_cell(code)])
+        path = tmp_path / f"{name}.ipynb"
+        nbtools.write(book, path)
+        return path
+    a, b, c = nb("a", "x = 1"), nb("b", "x = 1", note="written in another round"), nb("c", "x = 2")
+    assert same_code([a, b, c]) == {a: a, b: a, c: c}
+    assert fail_everywhere([{"EXPECT": {"t": "fail", "u": "fail"}}, {"EXPECT": {"t": "fail", "u": "zero"}}]) == ["t"]
+    assert fail_everywhere([{"EXPECT": {"t": "fail"}}, {"EXPECT": {"t": "pass"}}]) == []
+
+
 def test_verdicts_are_judged_per_seed():
     """A wrong answer caught under one seed but not another is reported with the seed that missed it."""
     spec = {"EXPECT": {"t": "fail", "u": "pass"}}
@@ -383,28 +421,37 @@ def test_example_submission_verdicts(assignment, tmp_path, sandbox_template):
         nb = tmp_path / f"{p.parent.name.strip('_')}-{p.stem}.ipynb"
         specs.append(judged_expectations(p, submissions.write(p, nb, assignment=generic_for)))
         notebooks.append(nb)
+    judged_as = same_code(notebooks)
+    # each spec's verdict is read from the notebook judged for its code; that one is judged on every task any of
+    # its specs names, under the most seeds, stopping early only on tasks every one of them calls "fail"
+    specs_of = {}
+    for nb, spec in zip(notebooks, specs):
+        specs_of.setdefault(judged_as[nb], []).append(spec)
+    judged = list(specs_of)
     # A topic spec is judged only on the tasks its EXPECT names; a generic spec on those generic_plan chose.
-    only = {str(nb): list(spec["EXPECT"]) for nb, spec in zip(notebooks, specs) if "EXPECT" in spec}
-    # A generic spec on the tasks generic_plan chose here (their checks meet the parts this topic adds)
-    only.update({str(nb): generic_on(p)[assignment] for (p, g), nb in zip(todo, notebooks)
-                 if g is not None and generic_on(p).get(assignment)})
-    seeds = {str(nb): (SEEDS, [t for t, v in spec["EXPECT"].items() if v in ("fail", "zero")])
-             for nb, spec in zip(notebooks, specs) if known_wrong(spec)}
+    tasks_of = {nb: [set(spec["EXPECT"]) if "EXPECT" in spec else None for spec in specs_of[nb]] for nb in judged}
+    for (p, g), nb in zip(todo, notebooks):  # a generic spec on the tasks generic_plan chose here
+        if g is not None and generic_on(p).get(assignment):
+            tasks_of[judged_as[nb]] = [set(generic_on(p)[assignment]) if t is None else t
+                                       for t in tasks_of[judged_as[nb]]]
+    only = {str(nb): sorted(set().union(*ts)) for nb, ts in tasks_of.items() if None not in ts}
+    seeds = {str(nb): (SEEDS, sorted({t for spec in specs_of[nb] if known_wrong(spec)
+                                      for t, v in spec["EXPECT"].items() if v in ("fail", "zero")}))
+             for nb in judged if any(known_wrong(spec) for spec in specs_of[nb])}
     # A "fail" verdict needs one failing check per seed: the rest of that task's checks are skipped.
-    first = {str(nb): [t for t, v in spec["EXPECT"].items() if v == "fail"]
-             for nb, spec in zip(notebooks, specs) if known_wrong(spec)}
+    first = {str(nb): fail_everywhere(specs_of[nb]) for nb in judged
+             if all(known_wrong(spec) for spec in specs_of[nb]) and fail_everywhere(specs_of[nb])}
     hints = order_hints(assignment)
-    ahead = {str(nb): hints[nb.stem] for nb in notebooks if str(nb) in first and nb.stem in hints}
-    res = run_suite(assignment, notebooks, sandbox="auto", seed=SEED, notebook_tasks=only, notebook_seeds=seeds,
+    ahead = {str(nb): hints[nb.stem] for nb in judged if str(nb) in first and nb.stem in hints}
+    res = run_suite(assignment, judged, sandbox="auto", seed=SEED, notebook_tasks=only, notebook_seeds=seeds,
                     first_failure=first, first_checks=ahead, use_server=True,
-                    timeout=max(900, 12 * SEEDS * len(notebooks)))
+                    timeout=max(900, 12 * SEEDS * len(judged)))
     assert not res.error, res.error
     if RECORD_ORDER:
-        record_order(assignment, {nb.stem: (str(nb), spec) for nb, spec in zip(notebooks, specs)
-                                  if str(nb) in first}, res)
+        record_order(assignment, {nb.stem: (str(nb), specs_of[nb][0]) for nb in judged if str(nb) in first}, res)
     report = []
     for (p, _), nb, spec in zip(todo, notebooks, specs):
-        problems = verdict_problems(spec, res.for_notebook(str(nb)))
+        problems = verdict_problems(spec, res.for_notebook(str(judged_as[nb])))
         if problems:
             report.append(f"{p.parent.name}/{p.name}:\n  " + "\n  ".join(problems))
     assert not report, f"seed {res.seed}\n" + "\n".join(report)
