@@ -195,3 +195,39 @@ def test_rewriting_torch_code_hides_its_calls(locked, how):
     finally:
         proc.kill()
         proc.wait()
+
+
+LOCK_LATER = r'''
+import sys
+sys.path.insert(0, sys.argv[1])
+import torch
+from course.judge.seal import code
+print("ready", flush=True)
+sys.stdin.readline()
+print(code.lock(), flush=True)
+sys.stdin.readline()
+'''
+
+
+def test_the_judge_reads_the_lock_from_outside():
+    """seal/code.held, which the judge runs on a counted worker after its load (adapter: one line in the run's
+    events when it fails): before the lock it names the unsealed mappings of torch's libraries and the missing
+    seccomp filter; after it, nothing (read from /proc, not from the worker's reply)"""
+    from course.judge.seal import code
+    proc = subprocess.Popen([sys.executable, "-c", LOCK_LATER, str(REPO_ROOT)], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().strip() == "ready"
+        before = code.filters(proc.pid)
+        missing = code.held(proc.pid, before)
+        assert missing and "mappings of torch's libraries unsealed" in missing and "no seccomp filter" in missing, \
+            missing
+        proc.stdin.write("\n")
+        proc.stdin.flush()
+        steps = ast.literal_eval(proc.stdout.readline().strip())
+        assert steps["calls"] == "ok" and steps["seal"].startswith("ok ("), steps
+        assert code.held(proc.pid, before) is None
+        assert code.held(os.getpid(), code.filters(os.getpid())) is not None  # this process: torch mapped, unsealed
+    finally:
+        proc.kill()
+        proc.wait()

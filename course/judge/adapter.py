@@ -36,6 +36,7 @@ from .. import settings
 from .. import notebook as nbtools
 from . import expect, spare
 from .. import wire
+from .seal import code as torch_code
 from .worker_text import WorkerText
 
 
@@ -337,9 +338,20 @@ class ProcessStudent:
         self.native = native_calls.watch(getattr(self.proc, "pid", None), self.native_events)
         self._files = _open_files_limits(getattr(self.proc, "pid", None))
         # where the kernel counts, the worker first seals torch's code against rewriting (course/judge/seal/code.py)
+        pid = getattr(self.proc, "pid", None)
+        before = torch_code.filters(pid) if self.native is not None and pid and pid > 1 else None
         reply = self._request({"op": "load", "cells": self.cells, "lock": self.native is not None}, self.load_timeout,
                               what="loading your notebook")
         self.load_report = reply
+        if before is not None:
+            # the lock as the kernel shows it from outside: a step that failed on this node (an old kernel, no
+            # Landlock) is said, not silent; the worker's own report (reply["lock"]) is only its claim
+            missing = torch_code.held(pid, before)
+            if missing:
+                claim = reply.get("lock") if isinstance(reply, dict) else None
+                self.events.append(f"torch's code was not held still in this worker ({missing}; the worker reported "
+                                   f"{plain.one_line(str(claim), 200)}): its native-call counts could be hidden by "
+                                   f"rewriting torch's code")
 
     def _from_spare(self, env: dict):
         """The worker forked from the zygote the judge server started ahead for this session (a fresh

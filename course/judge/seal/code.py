@@ -152,3 +152,58 @@ def lock() -> dict[str, str]:
         except Exception as exc:  # an old kernel: ENOSYS; a missing LSM: EOPNOTSUPP
             out[name] = f"{type(exc).__name__}: {exc}"
     return out
+
+
+# ------------------------------------------------------------------ judge side: the lock as the kernel shows it
+
+def _worker_pids(pid: int) -> list[int]:
+    from ...sandbox import procs
+    return [pid] + [int(p) for p in procs.descendants(pid)]
+
+
+def _filters(pid: int) -> int | None:
+    try:
+        with open(f"/proc/{pid}/status") as fh:
+            for line in fh:
+                if line.startswith("Seccomp_filters:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def filters(pid: int) -> dict[int, int | None]:
+    """How many seccomp filters the kernel has on ``pid`` and each of its descendants (Seccomp_filters)."""
+    return {p: _filters(p) for p in _worker_pids(pid)}
+
+
+def held(pid: int, filters_before: dict[int, int | None]) -> str | None:
+    """Read from outside the worker (never from its reply, which its cells can rewrite): None when the lock holds
+    as the kernel shows it (every mapping of torch's libraries sealed, ``sl`` in smaps' VmFlags, and one seccomp
+    filter more than before the load), else what is missing. Landlock's domain is not shown from outside."""
+    names = {os.path.basename(f) for f in _torch_files()}
+    for p in _worker_pids(pid):
+        try:
+            with open(f"/proc/{p}/smaps") as fh:
+                lines = fh.read().split("\n")
+        except OSError:
+            continue
+        ours, unsealed, current = 0, 0, False
+        for line in lines:
+            if line and not line[0].isupper():  # a mapping's first line: "lo-hi perms offset dev inode path"
+                parts = line.split(maxsplit=5)
+                path = parts[5] if len(parts) == 6 else ""
+                current = os.path.basename(path) in names and "/torch/" in path
+                ours += current
+            elif current and line.startswith("VmFlags:"):
+                unsealed += " sl" not in line + " "
+        if not ours:
+            continue  # bubblewrap's own process, or a helper: not the worker
+        missing = []
+        if unsealed:
+            missing.append(f"{unsealed} of {ours} mappings of torch's libraries unsealed")
+        now, before = _filters(p), filters_before.get(p)
+        if before is not None and now is not None and now <= before:
+            missing.append("no seccomp filter added")
+        return "; ".join(missing) or None
+    return "no process of the worker maps torch's libraries"
