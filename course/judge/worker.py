@@ -1047,6 +1047,11 @@ def warm() -> None:
     inspect.getmodule(sys._getframe())
 
 
+def _names_anywhere(code, name: str) -> bool:
+    """Whether ``code`` or any function or class body inside it names ``name`` (an import, a global, an attribute)."""
+    return name in code.co_names or any(_names_anywhere(c, name) for c in code.co_consts if isinstance(c, types.CodeType))
+
+
 class Worker:
     def __init__(self, fd_in: int, fd_out: int):
         self.fd_in, self.fd_out = fd_in, fd_out
@@ -1088,7 +1093,7 @@ class Worker:
         self.recorder.watch_function_modes(mod.__name__)
         compiled = marshal.loads(code)
         exec(compiled, mod.__dict__)
-        if "run_fresh" in compiled.co_names and not pristine.started():
+        if _names_anywhere(compiled, "run_fresh") and not pristine.started():
             # the clean copy for "fresh process" checks (course.judge.pristine), forked only where a topic's probes
             # use it (15-05): a fork of this process and its exit cost about 30 ms of CPU for each notebook loaded.
             # Before any submission code runs (probes come before the cells) and before PyTorch's thread pool
