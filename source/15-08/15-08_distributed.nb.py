@@ -34,6 +34,7 @@
 import datetime
 import math
 import multiprocessing as mp
+import multiprocessing.connection
 import os
 import pickle
 import tempfile
@@ -70,8 +71,9 @@ _ = torch.manual_seed(0)  # assigned: the cell shows no Generator object
 # defined. It gives every rank a fresh `FileStore` in a temporary folder (a store file must never be
 # reused), a timeout for every operation, runs `fn(*args)` and ships the result back through a pipe.
 # If a rank hangs (a deadlock) it is killed after `timeout` seconds and you get an error, not a frozen
-# notebook. Now and then, on a busy machine, gloo fails to connect the ranks to each other before your
-# function even starts; the launcher then starts every rank again (three tries at most).
+# notebook. Now and then, on a busy machine, a rank fails to join the group (gloo could not connect, or the
+# fresh copy stalled) before your function even starts; the launcher then starts every rank again (three
+# tries at most). Only a rank that joined and then stopped answering is reported as a deadlock.
 
 # %%
 def _rank_entry(fn, rank, world_size, store_path, args, conn, op_timeout):
@@ -83,6 +85,7 @@ def _rank_entry(fn, rank, world_size, store_path, args, conn, op_timeout):
     except Exception as exc:  # the group never formed: launch() starts every rank again
         reply = ("no group", f"{type(exc).__name__}: {str(exc)[:300]}")
     else:
+        conn.send_bytes(pickle.dumps(("joined", None)))  # from here on, a silent rank is your code's doing
         try:
             reply = ("ok", fn(*args))
         except BaseException as exc:
@@ -97,48 +100,63 @@ def _rank_entry(fn, rank, world_size, store_path, args, conn, op_timeout):
         os._exit(0)  # skip interpreter shutdown: nothing of the parent's state needs tidying in a child
 
 
+def _run_world(fn, world_size, args_per_rank, timeout, op_timeout):
+    """One try: fork the ranks, collect each one's reply; a rank silent at the deadline gets None."""
+    ctx = mp.get_context("fork")
+    with tempfile.TemporaryDirectory() as tmp:
+        store_path = os.path.join(tmp, "store")
+        pipes, procs = [], []
+        for rank in range(world_size):
+            parent_end, child_end = ctx.Pipe(duplex=False)
+            p = ctx.Process(target=_rank_entry, daemon=True, args=(fn, rank, world_size, store_path,
+                                                                  tuple(args_per_rank[rank]), child_end,
+                                                                  op_timeout))
+            p.start()
+            child_end.close()
+            pipes.append(parent_end)
+            procs.append(p)
+        deadline = time.monotonic() + timeout
+        joined, results = set(), [None] * world_size
+        waiting = {conn: rank for rank, conn in enumerate(pipes)}
+        while waiting and time.monotonic() < deadline:
+            for conn in mp.connection.wait(list(waiting), max(0.0, deadline - time.monotonic())):
+                rank = waiting[conn]
+                try:
+                    status, value = pickle.loads(conn.recv_bytes())
+                except EOFError:
+                    status, value = "error", "the process ended without a result"
+                if status == "joined":
+                    joined.add(rank)
+                else:
+                    results[rank] = (status, value)
+                    del waiting[conn]
+        for p in procs:
+            p.join(timeout=1.0)
+            if p.is_alive():
+                p.kill()
+                p.join()
+    return results, joined
+
+
 def launch(fn, world_size, args_per_rank=None, timeout=30.0, op_timeout=10.0):
     """Run fn(*args_per_rank[r]) on ranks r = 0..world_size-1 of a fresh gloo group; return the results.
 
     Raises RuntimeError naming the rank that failed, or the ranks still running after `timeout` s.
     """
     args_per_rank = args_per_rank or [()] * world_size
-    ctx = mp.get_context("fork")
-    for _attempt in range(3):  # a group that never formed (it happens on a loaded machine) starts over
-        with tempfile.TemporaryDirectory() as tmp:
-            store_path = os.path.join(tmp, "store")
-            pipes, procs = [], []
-            for rank in range(world_size):
-                parent_end, child_end = ctx.Pipe(duplex=False)
-                p = ctx.Process(target=_rank_entry, daemon=True, args=(fn, rank, world_size, store_path,
-                                                                      tuple(args_per_rank[rank]), child_end,
-                                                                      op_timeout))
-                p.start()
-                child_end.close()
-                pipes.append(parent_end)
-                procs.append(p)
-            deadline = time.monotonic() + timeout
-            results, hung = [None] * world_size, []
-            for rank, (conn, p) in enumerate(zip(pipes, procs)):
-                if conn.poll(max(0.0, deadline - time.monotonic())):
-                    try:
-                        results[rank] = pickle.loads(conn.recv_bytes())
-                    except EOFError:
-                        results[rank] = ("error", "the process ended without a result")
-                else:
-                    hung.append(rank)
-            for p in procs:
-                p.join(timeout=1.0)
-                if p.is_alive():
-                    p.kill()
-                    p.join()
-        if hung or not any(status == "no group" for status, _ in results):
+    for _attempt in range(3):  # a world where some rank never joined the group starts over
+        results, joined = _run_world(fn, world_size, args_per_rank, timeout, op_timeout)
+        never_joined = [r for r, res in enumerate(results)
+                        if r not in joined and (res is None or res[0] == "no group")]
+        if not never_joined:
             break
+    if never_joined:
+        raise RuntimeError(f"ranks {never_joined} could not join the gloo group in three tries "
+                           f"(a busy machine? run the cell again)")
+    hung = [r for r, res in enumerate(results) if res is None]
     if hung:
         raise RuntimeError(f"ranks {hung} did not finish within {timeout} s (a deadlock?)")
     for rank, (status, value) in enumerate(results):
-        if status == "no group":
-            raise RuntimeError(f"rank {rank} could not join the gloo group three times: {value}")
         if status == "not written":  # an exercise not done yet: say so plainly
             raise NotImplementedError(f"rank {rank}: {value} is not written yet")
         if status == "error":
