@@ -92,7 +92,7 @@ def test_hidden_checks_start_only_after_the_kernel(monkeypatch):
     assert pp.STARTED not in res
 
 
-def _verdict_for(checks, monkeypatch, policy):
+def _verdict_for(checks, monkeypatch, policy, penalty=()):
     from course.judge.results import Check, Results
     if policy is None:
         monkeypatch.delenv("COURSE_ESSENTIAL_POLICY", raising=False)
@@ -100,8 +100,8 @@ def _verdict_for(checks, monkeypatch, policy):
         monkeypatch.setenv("COURSE_ESSENTIAL_POLICY", policy)
     cell = nbformat.v4.new_code_cell("run_hidden('16-03', 'mha', globals())")
     cell.metadata["nbgrader"] = {"grade": True, "grade_id": "mha_tests", "points": 4, "solution": False}
-    res = Results(checks=[Check(nodeid=f"t::{n}", name=n, title=f"title {n}", task="mha", status=s, essential=e)
-                          for n, s, e in checks])
+    res = Results(checks=[Check(nodeid=f"t::{n}", name=n, title=f"title {n}", task="mha", status=s, essential=e,
+                                penalty=n in penalty) for n, s, e in checks])
     pp.JudgeHiddenChecks(timeout=30)._write_verdict(cell, ["mha"], res)
     text = "".join(o.get("text", "") for o in cell.outputs if o.get("name") == "stdout")
     score = [o for o in cell.outputs if o.get("output_type") == "execute_result"][0]["data"]["text/plain"]
@@ -121,6 +121,20 @@ def test_essential_policy_zeroes_a_cell_only_when_set(monkeypatch):
     assert text.rstrip().endswith("Score for this cell: 0.00 / 4"), text
     text, score = _verdict_for(other_fails, monkeypatch, "zero")
     assert score == 3.0 and "An essential check failed" not in text, text
+
+
+def test_a_penalty_check_earns_nothing_and_costs_its_share(monkeypatch):
+    """The signature check (tests/<id>/test_signatures.py): passed, it is left out of the cell's sums (a
+    submission whose functions only keep the skeleton's def lines earns nothing from it); failed, it costs the
+    share of one check."""
+    others = [("b", "passed", False), ("c", "failed", False), ("d", "passed", False)]
+    text, score = _verdict_for([("sig", "passed", False)] + others, monkeypatch, None, penalty={"sig"})
+    assert abs(score - 4 * 2 / 3) < 1e-3, text
+    assert "PASS  title sig  [costs points only if it fails]  (0.00/0.00)" in text, text
+    text, score = _verdict_for([("sig", "failed", False)] + others, monkeypatch, None, penalty={"sig"})
+    assert score == 2.0 and "FAIL  title sig  [costs points only if it fails]  (0.00/1.00)" in text, text
+    nothing = [("sig", "passed", False), ("b", "failed", False)]
+    assert _verdict_for(nothing, monkeypatch, None, penalty={"sig"})[1] == 0.0
 
 
 def test_essential_policy_refuses_an_unknown_word(monkeypatch):

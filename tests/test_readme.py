@@ -112,6 +112,8 @@ class Checks:
     def pytest_collection_modifyitems(self, items):
         for it in items:
             t = it.get_closest_marker("task")
+            if it.get_closest_marker("penalty"):  # passed by the reference: not part of its score
+                continue
             self.found.append((it.path.parent.name, t.args[0] if t else None,
                                float(t.kwargs.get("weight", 1.0)) if t else 1.0, bool(it.get_closest_marker("gpu"))))
 

@@ -327,7 +327,7 @@ def verdict_problems(spec: dict, checks: list[Check]) -> list[str]:
     if not checks:
         return ["no check ran"]
     if "EXPECT_TOTAL" in spec:  # generic specs: hostile ones earn nothing, honest ones everything
-        passed = [c.name for c in checks if c.passed]
+        passed = [c.name for c in checks if c.passed and not c.penalty]  # a passed penalty check earns nothing
         failed = [f"{c.name}: {c.message}" for c in checks if c.failed]
         if spec["EXPECT_TOTAL"] == 0 and passed:
             return [f"hostile submission passed {passed}"]

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from .. import SOURCE_DIR, TESTS_DIR
 from .. import notebook as nbtools
+from ..judge.generic import signatures
 
 TODO = "TODO"
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
@@ -130,9 +131,19 @@ def source_notebook(assignment: str) -> Path:
     return nbtools.first_in(SOURCE_DIR / assignment)
 
 
+# The clause every task with a def or class line in its skeleton gets, said to students once per notebook (in
+# "How this notebook is graded") and checked by tests/<id>/test_signatures.py (course.judge.generic.signatures).
+SIGNATURE_CLAUSE = ("(every task) The skeleton's `def` and `class` lines keep their parameter names, order and "
+                    "defaults; a parameter you add comes after them, with a default.")
+SIGNATURE_CHECK = "test_signature"
+
+
 def notebook_contracts(assignment: str) -> dict[str, list[str]]:
     """{task: [clause, ...]} in notebook order, clauses deduplicated."""
-    return contracts_of_cells(nbtools.read(source_notebook(assignment)).cells, assignment)
+    tasks = contracts_of_cells(nbtools.read(source_notebook(assignment)).cells, assignment)
+    for task in signatures.tasks(assignment):
+        tasks.setdefault(task, []).append(SIGNATURE_CLAUSE)
+    return tasks
 
 
 def contracts_of_cells(cells, assignment: str) -> dict[str, list[str]]:
@@ -180,6 +191,9 @@ def suite_checks(assignment: str) -> dict[str, set[str]]:
             return dec.args[0].value
         return None
 
+    if (TESTS_DIR / assignment / "test_signatures.py").exists():  # one check per task, parametrized by task
+        for task in signatures.tasks(assignment):
+            out.setdefault(task, set()).add(SIGNATURE_CHECK)
     for path in sorted((TESTS_DIR / assignment).glob("test_*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         module_task = None

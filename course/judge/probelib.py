@@ -40,6 +40,59 @@ def capture_error(fn, *args, **kwargs) -> dict:
     return {"raised": False, "type": "", "message": "", "mro": []}
 
 
+def plain_default(v) -> dict:
+    """A parameter's default as plain data (course.judge.generic.signatures compares it with the skeleton's)."""
+    if v is None or type(v) in (bool, int, float, str):
+        return {"value": v if type(v) is not str else v[:200]}
+    if isinstance(v, torch.dtype):
+        return {"dtype": str(v)}
+    if type(v) in (tuple, list):
+        return {"seq": [plain_default(x) for x in v[:32]]}
+    return {"text": type(v).__name__}
+
+
+def _params_of(obj) -> dict:
+    import inspect
+    try:
+        sig = inspect.signature(obj)
+    except (TypeError, ValueError) as exc:
+        return {"error": f"{type(exc).__name__}: {str(exc)[:200]}"}
+    return {"text": str(sig)[:300],
+            "params": [{"name": p.name, "kind": int(p.kind),
+                        "default": None if p.default is p.empty else plain_default(p.default)}
+                       for p in list(sig.parameters.values())[:200]]}
+
+
+def signatures_of(ns: dict, names: dict) -> dict:
+    """The signatures of the submission's functions and classes named by the skeleton (tests/<id>/test_signatures.py):
+    {name: {"params": [...]} for a function, {"methods": {method: {"params": [...]}}} for a class}."""
+    out = {}
+    for name, methods in names.items():
+        if name not in ns:
+            out[name] = {"missing": True}
+            continue
+        obj = ns[name]
+        try:
+            if methods is None:
+                out[name] = _params_of(obj)
+            elif not isinstance(obj, type):
+                out[name] = {"error": f"'{name}' is a {type(obj).__name__}, not a class"}
+            else:
+                found = {}
+                for m in methods:
+                    raw = next((k.__dict__[m] for k in obj.__mro__ if m in k.__dict__), None)
+                    if raw is None:
+                        found[m] = {"missing": True}
+                    elif isinstance(raw, (staticmethod, classmethod)):
+                        found[m] = _params_of(getattr(obj, m))
+                    else:
+                        found[m] = _params_of(raw)
+                out[name] = {"methods": found}
+        except Exception as exc:  # a submission's own descriptor or __signature__ that raises
+            out[name] = {"error": f"{type(exc).__name__}: {str(exc)[:200]}"}
+    return out
+
+
 def needs_values(exc: BaseException) -> bool:
     """An op the meta device cannot run because it reads values or its output's shape depends on them (boolean
     masks, nonzero, masked_select, unique; .item(), bool(), float() and .numpy() of a meta tensor): the code may

@@ -90,6 +90,8 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "task(name): the notebook task (hidden-block call) a check belongs to")
     config.addinivalue_line("markers", "essential: a check of a clause the task's text calls essential (under "
                                        "COURSE_ESSENTIAL_POLICY=zero its failure zeroes the task's cell)")
+    config.addinivalue_line("markers", "penalty: a check that earns nothing when it passes and costs its share of the "
+                                       "task when it fails (keeping the skeleton's def lines: test_signatures.py)")
     config.addinivalue_line("markers", "gpu: needs CUDA (skipped without it; fails under autograde unless "
                                        "COURSE_ALLOW_CPU_GRADING=1)")
     seed = config.getoption("--seed")
@@ -497,4 +499,5 @@ def pytest_record_check(item, call):  # pytest reads only names that start with 
             weight=float((item.get_closest_marker("task").kwargs.get("weight", 1.0))
                          if item.get_closest_marker("task") else 1.0),
             seconds=round(float(getattr(rep, "duration", 0.0)), 3),
-            essential=item.get_closest_marker("essential") is not None))
+            essential=item.get_closest_marker("essential") is not None,
+            penalty=item.get_closest_marker("penalty") is not None))

@@ -29,6 +29,11 @@ class Check:
     weight: float = 1.0         # its share of the task's points, relative to the task's other checks
     seconds: float = 0.0
     essential: bool = False     # marked essential (pytest.mark.essential): see COURSE_ESSENTIAL_POLICY
+    penalty: bool = False       # marked penalty (pytest.mark.penalty): earns nothing passed, costs its share failed
+
+    def counts(self) -> bool:
+        """Whether the check is part of its cell's score (run, and not a passed penalty check)."""
+        return not self.skipped and not (self.penalty and self.passed)
 
     @property
     def passed(self) -> bool:

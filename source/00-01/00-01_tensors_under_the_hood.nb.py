@@ -22,7 +22,9 @@
 # marks. When you submit, hidden checks test the same functions much harder: hundreds of layouts drawn
 # at random (zero-size and size-1 dimensions, negative dimensions, stride 0, offsets) compared with what
 # PyTorch itself does. Heavy demos below only run when you run the notebook yourself (all of them
-# together take a few seconds, plus the first load of FashionMNIST).
+# together take a few seconds, plus the first load of FashionMNIST). Keep the `def` and `class` lines of the
+# skeletons as they are (the parameters' names, their order and their defaults): a hidden check compares them,
+# and a parameter you add must come after them, with a default.
 
 # %%
 # Setup: course helpers and device. Runs on CPU or GPU.

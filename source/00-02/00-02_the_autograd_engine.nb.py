@@ -21,7 +21,9 @@
 # marks. When you submit, hidden checks test the same functions much harder: random graphs and
 # expressions, several shapes with broadcasting, other models, and what your code leaves behind. The
 # demos (FashionMNIST batches, plots) only run when you run the notebook yourself; together they take
-# about half a minute on a laptop CPU.
+# about half a minute on a laptop CPU. Keep the `def` and `class` lines of the skeletons as they are (the
+# parameters' names, their order and their defaults): a hidden check compares them, and a parameter you add must
+# come after them, with a default.
 
 # %%
 # Setup: course helpers and device. Runs on CPU or GPU.

@@ -25,7 +25,9 @@
 # marks. When you submit, hidden checks test the same code much harder: random models, uneven batches,
 # several parameter groups, a save and resume after every step, and edge cases. Heavy demos below only run
 # when you run the notebook yourself (`run_demos()` is False while grading); all of them together take about
-# a minute on a laptop CPU.
+# a minute on a laptop CPU. Keep the `def` and `class` lines of the skeletons as they are (the parameters'
+# names, their order and their defaults): a hidden check compares them, and a parameter you add must come after
+# them, with a default.
 
 # %%
 # Setup: course helpers and device. Runs on CPU or GPU.

@@ -18,7 +18,9 @@
 # **Validate runs only those visible examples**: "Success!" means they pass, not that you have full
 # marks. When you submit, hidden checks test the same functions much harder: random float64 inputs of
 # many shapes, broadcasting, non-contiguous tensors, extreme values, and comparisons with PyTorch's own
-# operators. Heavy demos below only run when you run the notebook yourself.
+# operators. Heavy demos below only run when you run the notebook yourself. Keep the `def` and `class` lines of
+# the skeletons as they are (the parameters' names, their order and their defaults): a hidden check compares
+# them, and a parameter you add must come after them, with a default.
 
 # %%
 # Setup: course helpers and device. Runs on CPU or GPU.

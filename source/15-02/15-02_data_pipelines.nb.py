@@ -25,7 +25,9 @@
 # Heavy demos run only when you run the notebook yourself (`run_demos()`); grading skips them.
 #
 # **Validate runs only the visible checks.** "Success!" means your code passes the examples in the
-# test cells, not that it earns full marks: grading runs many more hidden checks on the same functions.
+# test cells, not that it earns full marks: grading runs many more hidden checks on the same functions. Keep the
+# `def` and `class` lines of the skeletons as they are (the parameters' names, their order and their defaults):
+# a hidden check compares them, and a parameter you add must come after them, with a default.
 
 # %%
 # Setup: course helpers, device. Runs on CPU or GPU (the GPU only matters for the pin_memory demo).

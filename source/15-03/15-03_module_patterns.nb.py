@@ -21,7 +21,9 @@
 # **How this notebook is graded.** Each exercise has a cell of visible checks you can run now. When you
 # submit, hidden checks test the same functions on fresh random models and inputs (float64), and compare
 # with PyTorch's own layers and optimizers. The demos (training on FashionMNIST, plots) only run when you
-# run the notebook yourself; they are skipped while grading.
+# run the notebook yourself; they are skipped while grading. Keep the `def` and `class` lines of the skeletons
+# as they are (the parameters' names, their order and their defaults): a hidden check compares them, and a
+# parameter you add must come after them, with a default.
 #
 # **Validate runs only the visible checks.** "Success!" means your code passes the examples in the
 # test cells, not that it earns full marks: grading runs many more hidden checks on the same functions.

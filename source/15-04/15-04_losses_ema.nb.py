@@ -25,7 +25,9 @@
 # **How this notebook is graded.** Each exercise has a cell of visible checks you can run right away. When
 # you submit, hidden checks test the same code much harder: random float64 inputs of several shapes, extreme
 # values, edge cases, and comparisons with PyTorch's reference implementations. Heavy demos only run when you
-# run the notebook yourself (`run_demos()` is False while grading).
+# run the notebook yourself (`run_demos()` is False while grading). Keep the `def` and `class` lines of the
+# skeletons as they are (the parameters' names, their order and their defaults): a hidden check compares them,
+# and a parameter you add must come after them, with a default.
 #
 # **Validate runs only the visible checks.** "Success!" means your code passes the examples in the
 # test cells, not that it earns full marks: grading runs many more hidden checks on the same functions.

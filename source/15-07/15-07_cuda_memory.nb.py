@@ -21,7 +21,9 @@
 # **How this notebook is graded.** Each exercise has a cell of visible checks. Hidden checks replay many
 # allocation traces (hand-made ones shipped with the course, a realistic CIFAR-10 training step, and random
 # ones) and compare your predictions with the allocator's rules; on a GPU node they also replay the traces
-# on the device and compare with the live statistics. Demos only run when you run the notebook yourself.
+# on the device and compare with the live statistics. Demos only run when you run the notebook yourself. Keep
+# the `def` and `class` lines of the skeletons as they are (the parameters' names, their order and their
+# defaults): a hidden check compares them, and a parameter you add must come after them, with a default.
 #
 # **Validate runs only the visible checks.** "Success!" means your code passes the examples in the
 # test cells, not that it earns full marks: grading runs many more hidden checks on the same functions.

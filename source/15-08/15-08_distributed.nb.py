@@ -27,7 +27,9 @@
 # When you submit, hidden checks run your functions on 2, 3 and 4 ranks, with several dtypes, shapes and
 # lengths that do not divide evenly, compare the results with gloo's own collectives, and **count the
 # bytes every rank sends**. A function that deadlocks fails its check after a timeout (it does not hang
-# the grader). Heavy demos below only run when you run the notebook yourself.
+# the grader). Heavy demos below only run when you run the notebook yourself. Keep the `def` and `class` lines
+# of the skeletons as they are (the parameters' names, their order and their defaults): a hidden check compares
+# them, and a parameter you add must come after them, with a default.
 
 # %%
 # Setup: course helpers and device. The exercises run on CPU (gloo); a GPU is not needed.

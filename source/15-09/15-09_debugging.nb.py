@@ -31,7 +31,9 @@
 # marks. When you submit, hidden checks test the same functions much harder: new loss functions and
 # models you have not seen, subtly wrong autograd Functions, ties, shared parameters, `meta` tensors,
 # and training steps that leak in different ways. Heavy demos run only when you run the notebook
-# yourself.
+# yourself. Keep the `def` and `class` lines of the skeletons as they are (the parameters' names, their order
+# and their defaults): a hidden check compares them, and a parameter you add must come after them, with a
+# default.
 
 # %%
 # Setup: course helpers and device. Runs on CPU or GPU.

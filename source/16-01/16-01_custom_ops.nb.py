@@ -28,7 +28,9 @@
 # When you submit, hidden checks test the same code much harder: several shapes and dtypes, transposed
 # inputs, extreme values, fake tensors, the meta device, `torch.compile(fullgraph=True)`, first and second
 # derivatives and the tensors your backward keeps. Heavy demos only run when you run the notebook yourself
-# (`run_demos()` is False while grading).
+# (`run_demos()` is False while grading). Keep the `def` and `class` lines of the skeletons as they are (the
+# parameters' names, their order and their defaults): a hidden check compares them, and a parameter you add must
+# come after them, with a default.
 
 # %%
 # Setup: course helpers and device. Runs on CPU or GPU.

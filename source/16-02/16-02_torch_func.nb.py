@@ -27,7 +27,9 @@
 # **Validate runs only those visible checks**: "Success!" means they pass, not that you have full marks.
 # When you submit, hidden checks test the same code much harder: float64 inputs of several shapes, 0-dim and
 # empty tensors, extreme values, PyTorch's own derivatives, and records of which derivative formulas ran.
-# Heavy demos only run when you run the notebook yourself (`run_demos()` is False while grading).
+# Heavy demos only run when you run the notebook yourself (`run_demos()` is False while grading). Keep the `def`
+# and `class` lines of the skeletons as they are (the parameters' names, their order and their defaults): a
+# hidden check compares them, and a parameter you add must come after them, with a default.
 
 # %%
 # Setup: course helpers and device. Runs on CPU or GPU.

@@ -38,7 +38,9 @@
 # world size does not divide, several steps, float32 and float64, compare the parameters with a
 # single-process `torch.optim.AdamW` run that the grader computes itself, look at how much state each rank
 # keeps, and **count what every rank sends**. A deadlock fails its check after a timeout. Heavy demos only
-# run when you run the notebook yourself.
+# run when you run the notebook yourself. Keep the `def` and `class` lines of the skeletons as they are (the
+# parameters' names, their order and their defaults): a hidden check compares them, and a parameter you add must
+# come after them, with a default.
 
 # %%
 # Setup: course helpers and device. The exercises run on CPU (gloo); a GPU is not needed.

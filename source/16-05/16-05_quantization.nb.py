@@ -35,7 +35,9 @@
 # When you submit, hidden checks test the same code much harder: many shapes and channel axes, values exactly
 # half way between two levels, values far outside the range, zero-size tensors, gradients, and PyTorch's own
 # functions on the same inputs. Heavy demos only run when you run the notebook yourself (`run_demos()` is False
-# while grading).
+# while grading). Keep the `def` and `class` lines of the skeletons as they are (the parameters' names, their
+# order and their defaults): a hidden check compares them, and a parameter you add must come after them, with a
+# default.
 
 # %%
 # Setup: course helpers and device. Runs on CPU or GPU.

@@ -4,6 +4,7 @@ from torch.overrides import TorchFunctionMode
 from torch.utils._python_dispatch import TorchDispatchMode
 
 from course.judge.probelib import capture_error, changes, functions_entered, get, global_state
+from course.judge.probelib import signatures_of  # noqa: F401  (test_signatures.py)
 
 # counted by the kernel outside the worker where the grader is root (course/sandbox/native_calls.py):
 # PyTorch's own promotion in result_dtype

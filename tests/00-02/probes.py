@@ -13,6 +13,7 @@ from torch.overrides import TorchFunctionMode
 
 from course.judge.probelib import (aliases, build_model, capture_error, changes, get, global_state, module_state,
                                    off_default_device, relative_device, stand_in_device)
+from course.judge.probelib import signatures_of  # noqa: F401  (test_signatures.py)
 
 # counted by the kernel outside the worker where the grader is root (course/sandbox/native_calls.py):
 # torch's autograd in the engine task

@@ -6,6 +6,7 @@ import torch.nn.functional as F
 
 from course.judge.probelib import (aliases, build_model, capture_error, changes, get, global_state, module_state,
                                    needs_values, relative_device, stand_in_device)
+from course.judge.probelib import signatures_of  # noqa: F401  (test_signatures.py)
 
 LOSSES = {"mse": F.mse_loss, "cross_entropy": F.cross_entropy, "smooth_l1": F.smooth_l1_loss}
 

@@ -5,6 +5,7 @@ from torch.utils._python_dispatch import TorchDispatchMode
 
 from course.judge.probelib import (capture_error, directional, get, needs_values, relative_device, stand_in_device,
                                    vjp)
+from course.judge.probelib import signatures_of  # noqa: F401  (test_signatures.py)
 
 
 def _fn(ns, name, extra):

@@ -12,6 +12,7 @@ import tempfile
 import torch
 
 from course.judge.probelib import capture_error, get, relative_device, stand_in_device
+from course.judge.probelib import signatures_of  # noqa: F401  (test_signatures.py)
 
 
 def _kind(batch):

@@ -8,6 +8,7 @@ import torch
 import torch.nn as nn
 
 from course.judge.probelib import capture_error, changes, get, global_state, relative_device
+from course.judge.probelib import signatures_of  # noqa: F401  (test_signatures.py)
 
 
 # ====================================================================== shared models

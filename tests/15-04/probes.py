@@ -12,6 +12,7 @@ from torch.overrides import TorchFunctionMode
 
 from course.judge.probelib import (build_model, capture_error, directional, functions_entered, get,
                                    off_default_device, relative_device, stand_in_device, vjp)
+from course.judge.probelib import signatures_of  # noqa: F401  (test_signatures.py)
 
 
 def _plain(x):

@@ -17,6 +17,7 @@ import torch.nn as nn
 from torch.overrides import TorchFunctionMode
 
 from course.judge.probelib import build_model, get, run_fresh
+from course.judge.probelib import signatures_of  # noqa: F401  (test_signatures.py)
 
 MODELS_FILE = "<course-15-05-models>"
 MODELS_SRC = '''

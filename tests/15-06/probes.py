@@ -16,6 +16,7 @@ from torch.nn.modules.linear import NonDynamicallyQuantizableLinear
 
 from course.judge.probelib import (capture_error, functions_entered, get, relative_device, relayout,
                                    stand_in_device)
+from course.judge.probelib import signatures_of  # noqa: F401  (test_signatures.py)
 
 
 # ====================================================================== builders

@@ -7,6 +7,7 @@ import types
 import torch
 
 from course.judge.probelib import get
+from course.judge.probelib import signatures_of  # noqa: F401  (test_signatures.py)
 
 
 def _plain(v):

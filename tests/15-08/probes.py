@@ -19,6 +19,7 @@ import traceback
 import torch
 
 from course.judge.probelib import fork_ranks, get, join_group, kill_sessions, read_frames, relayout, send_frame
+from course.judge.probelib import signatures_of  # noqa: F401  (test_signatures.py)
 
 COLLECTIVES = ("allreduce", "allreduce_coalesced", "broadcast", "allgather", "_allgather_base",
                "allgather_coalesced", "allgather_into_tensor_coalesced", "all_gather_single",

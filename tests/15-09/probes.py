@@ -15,6 +15,7 @@ import torch.nn.functional as F
 from course.judge.probelib import (build_model, capture_error, functions_entered, get, off_default_device,
                                    relative_device)
 from course.judge.worker import broad_warning_filters
+from course.judge.probelib import signatures_of  # noqa: F401  (test_signatures.py)
 
 # ---------------------------------------------------------------- anomaly
 # Loss functions compiled from source under their own file name, so that the line of each operation is

@@ -10,6 +10,7 @@ import re
 import shutil
 import tempfile
 import types
+from course.judge.probelib import signatures_of  # noqa: F401  (test_signatures.py)
 
 os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")  # before any cuBLAS use (GPU resumption check)
 

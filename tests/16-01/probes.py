@@ -4,6 +4,7 @@ from torch._subclasses.fake_tensor import FakeTensorMode
 from torch.utils._python_dispatch import TorchDispatchMode
 
 from course.judge.probelib import get, relayout
+from course.judge.probelib import signatures_of  # noqa: F401  (test_signatures.py)
 
 
 def _tensor(x):

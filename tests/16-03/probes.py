@@ -7,6 +7,7 @@ import torch.nn.functional as F
 from torch.utils._python_dispatch import TorchDispatchMode
 
 from course.judge.probelib import capture_error, get, relative_device, stand_in_device, vjp
+from course.judge.probelib import signatures_of  # noqa: F401  (test_signatures.py)
 
 
 _PRODUCTS = {"mm": 0, "bmm": 0, "mv": 0, "dot": 0, "addmm": 1, "baddbmm": 1, "addmv": 1}  # op: index of its left factor

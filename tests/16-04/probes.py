@@ -22,6 +22,7 @@ import torch
 
 from course.judge.probelib import (aliases, changes, fork_ranks, get, global_state, join_group, relative_device, relayout,
                                    send_frame, stand_in_device)
+from course.judge.probelib import signatures_of  # noqa: F401  (test_signatures.py)
 
 COLLECTIVES = ("allreduce", "allreduce_coalesced", "broadcast", "allgather", "_allgather_base",
                "allgather_coalesced", "allgather_into_tensor_coalesced", "all_gather_single",

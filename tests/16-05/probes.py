@@ -7,6 +7,7 @@ from torch.utils._device import _device_constructors
 from torch.utils._python_dispatch import TorchDispatchMode
 
 from course.judge.probelib import capture_error, get, off_default_device, relative_device, relayout
+from course.judge.probelib import signatures_of  # noqa: F401  (test_signatures.py)
 
 
 # A custom op registered by the submission (torch.library) reaches the log as one op: what its kernel runs is inside

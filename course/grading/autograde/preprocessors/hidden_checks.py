@@ -176,16 +176,18 @@ class JudgeHiddenChecks(NbGraderPreprocessor):
             return
         checks = res.for_tasks(tasks)
         ran = [c for c in checks if not c.skipped]
-        total_w = sum(c.weight for c in ran)
-        got_w = sum(c.weight for c in ran if c.passed)
+        counted = [c for c in ran if c.counts()]  # a passed penalty check earns nothing: left out of both sums
+        total_w = sum(c.weight for c in counted)
+        got_w = sum(c.weight for c in counted if c.passed)
         score = points * got_w / total_w if total_w else 0.0
         policy = settings.current().essential_policy == "zero"
         essential_failed = [c for c in ran if c.essential and c.failed] if policy else []
         lines = [f"Hidden checks for {', '.join(tasks)} ({len(ran)} run, {points:g} points):"]
         for c in checks:
-            share = points * c.weight / total_w if total_w and not c.skipped else 0.0
+            share = points * c.weight / total_w if total_w and c.counts() else 0.0
             mark = {"passed": "PASS", "failed": "FAIL", "skipped": "SKIP"}[c.status]
-            tag = "  [essential]" if policy and c.essential else ""
+            tag = ("  [essential]" if policy and c.essential else "") + ("  [costs points only if it fails]"
+                                                                         if c.penalty else "")
             lines.append(f"  {mark}  {c.title}{tag}  ({share if c.passed else 0:.2f}/{share:.2f})")
             if not c.passed and c.message:
                 lines += [f"        {ln}" for ln in plain.cap(c.message, MAX_MESSAGE).splitlines()]
