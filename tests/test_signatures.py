@@ -108,10 +108,10 @@ def test_a_changed_def_line_fails_naming_the_difference(old, new, said):
     assert signatures.RULE in msg
 
 
-def test_a_missing_name_fails_and_a_method_left_out_is_not_read():
+def test_a_name_or_method_left_out_is_not_read_but_a_non_class_is():
     # a method the class leaves out is the business of the checks that call it (a restructured correct answer)
     assert judge(variant("def update(self, loss, logits):", "def other(self, loss, logits):")) is None
-    assert "'step' is not defined in your notebook" in judge(REFERENCE.replace("def step(", "def stepper("))
+    assert judge(REFERENCE.replace("def step(", "def stepper(")) is None  # not defined: the other checks say so
     assert "is a function, not a class" in judge(REFERENCE.replace("class Meter:", "class _M:") + "\nMeter = print\n"
                                                  .replace("print", "lambda: None"))
 
