@@ -249,6 +249,7 @@ def engine_run(ns, leaves, program, times=1, no_grad=True, out_index=None, reset
         with ctx, _AutogradSeen(seen):
             slots, out = _run_program(Value, leaves, program, out_index)
             data = [_data(s) for s in slots]
+            before = [_grad(s) for s in slots[:len(leaves)]]  # every leaf's .grad once built, before any backward
             grads = []
             for call in range(times):
                 if call and reset is not None:
@@ -270,7 +271,29 @@ def engine_run(ns, leaves, program, times=1, no_grad=True, out_index=None, reset
                 other = getattr(w, attr, None)
                 if (i, attr) != (j, "grad") and isinstance(other, torch.Tensor) and aliases(g, other):
                     shared.append([i, j, attr])
-    return {"data": data, "grads": grads, "shared": shared, "autograd": sorted(set(seen))}
+    return {"data": data, "grads": grads, "shared": shared, "autograd": sorted(set(seen)), "before": before}
+
+
+def engine_stores_data(ns, leaves):
+    """Value(t) for each tensor t: whether .data is t itself (or a view of t's memory with t's shape, strides and
+    dtype, as t.detach() gives), and whether an in-place change of t afterwards shows in .data."""
+    Value = get(ns, "Value")
+    out = []
+    for t in leaves:
+        t = t.clone()
+        v = Value(t)
+        d = getattr(v, "data", None)
+        if not isinstance(d, torch.Tensor):
+            out.append({"data": f"not a tensor but {type(d).__name__}"})
+            continue
+        same = d is t or (aliases(d, t) and d.data_ptr() == t.data_ptr() and d.shape == t.shape
+                          and d.stride() == t.stride() and d.dtype == t.dtype)
+        with torch.no_grad():
+            t.add_(1.0)
+        out.append({"data": "ok", "is": d is t, "same": same,
+                    "sees_update": isinstance(v.data, torch.Tensor) and v.data.shape == t.shape
+                    and bool(torch.equal(v.data, t))})
+    return out
 
 
 def _where(t, home):
@@ -538,7 +561,8 @@ def vary_model(model, variant=None):
     """A spec's model changed in ways the plain SpecNet does not cover (the same change on the judge and here).
     "alpha": every nn.Dropout becomes an nn.AlphaDropout (a random layer that is not an nn.Dropout);
     "frozen_alpha": that, and the first Linear layer's parameters frozen (requires_grad False), so a frozen
-    parameter comes before trainable ones in model.parameters()."""
+    parameter comes before trainable ones in model.parameters(); "hooked": a forward pre-hook (input * 2) and a
+    forward hook (output + 0.5) registered on the model itself."""
     if variant in ("alpha", "frozen_alpha"):
         for parent in list(model.modules()):
             for name, child in list(parent.named_children()):
@@ -546,6 +570,9 @@ def vary_model(model, variant=None):
                     setattr(parent, name, nn.AlphaDropout(child.p))
     if variant == "frozen_alpha":
         next(m for m in model.modules() if isinstance(m, nn.Linear)).requires_grad_(False)
+    if variant == "hooked":  # hooks on the model itself: model(x) runs them, model.forward(x) does not
+        model.register_forward_pre_hook(_double_input)
+        model.register_forward_hook(_shift_output)
     return model
 
 
@@ -647,6 +674,34 @@ def evaluate_train_override(ns, seed, x, keep):
     """evaluate on train_override_model(seed) in training mode: what it returned (or raised) and the train flags
     of model.modules() afterwards."""
     model = train_override_model(seed)
+    model.train()
+    return _evaluate_report(ns, model, x, keep)
+
+
+def _double_input(module, args):
+    """A forward pre-hook: the model sees 2 * x."""
+    return (args[0] * 2.0,) + tuple(args[1:])
+
+
+def _shift_output(module, args, out):
+    """A forward hook: the model's output plus 0.5."""
+    return out + 0.5
+
+
+def hooked_model(seed):
+    """Sequential(Linear(4, 5), Dropout(0.5), Linear(5, 3)) with a forward pre-hook (input * 2) and a forward hook
+    (output + 0.5) on the model itself, as nn.utils.weight_norm / spectral_norm or a normalising wrapper register
+    (built the same on the judge): model(x) runs them, model.forward(x) does not."""
+    torch.manual_seed(seed)
+    model = nn.Sequential(nn.Linear(4, 5), nn.Dropout(0.5), nn.Linear(5, 3))
+    model.register_forward_pre_hook(_double_input)
+    model.register_forward_hook(_shift_output)
+    return model
+
+
+def evaluate_hooked(ns, seed, x, keep):
+    """evaluate on hooked_model(seed) in training mode: what it returned (or raised) and the flags afterwards."""
+    model = hooked_model(seed)
     model.train()
     return _evaluate_report(ns, model, x, keep)
 

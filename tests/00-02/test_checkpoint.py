@@ -36,7 +36,9 @@ def plain(spec, x, x_grad, seed, v, unused=False, variant=None):
 
 VARIANTS = {None: "", "frozen_alpha": ", nn.AlphaDropout instead of nn.Dropout and the first Linear layer frozen "
                                        "(requires_grad False; the gradients asked for are those of x and the "
-                                       "trainable parameters)"}
+                                       "trainable parameters)",
+            "hooked": ", a forward pre-hook (input * 2) and a forward hook (output + 0.5) registered on the block "
+                      "itself (block(x) runs them, block.forward(x) does not)"}
 
 
 def judge(student, spec, gen, x_grad, batch=None, unused=False, variant=None, zero_v=False, twice=False):
@@ -135,6 +137,16 @@ def test_other_random_layer_frozen_first(student, gen, x_grad):
     expect(torch.equal(res["rng_forward"], rng), f"{what}: the global RNG state after the call differs from the "
                                                  f"one a plain block(x) leaves")
     expect(res["rng_backward_same"], f"{what}: backward changed the global RNG state")
+
+
+@pytest.mark.parametrize("x_grad", [False, True])
+def test_block_with_hooks(student, gen, x_grad):
+    """a block with a forward pre-hook and a forward hook on itself: values and gradients of a plain block(x), whose
+    call runs the hooks, in forward and in backward's recomputation"""
+    spec = {"arg": "inputs", "in": 5, "out": 3, "hidden": [6], "norm": False, "dropout": True,
+            "seed": int(torch.randint(0, 2**31 - 1, (1,), generator=gen))}
+    res, want, grads, _, what, _ = judge(student, spec, gen, x_grad, variant="hooked")
+    check_values_and_grads(res, want, grads, what + " (call the block, block(x), when recomputing it too)", x_grad)
 
 
 def test_unused_parameter(student, gen):

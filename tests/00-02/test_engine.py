@@ -347,6 +347,75 @@ def test_mixed_dtype_leaves(student, gen, op):
 
 
 @pytest.mark.parametrize("op", ["add", "sub", "mul"])
+def test_mixed_dtype_summed_then_cast(student, gen, op):
+    """a broadcast leaf of a narrower dtype than the result (float16 against float32, float32 against float64) whose
+    gradient sums large contributions that cancel: torch sums in the result's dtype, then casts, so the gradient is
+    finite"""
+    for low, high, big in [(torch.float16, torch.float32, torch.finfo(torch.float16).max),
+                           (torch.float32, f64, torch.finfo(torch.float32).max)]:
+        a = torch.randn(3, 1, generator=gen).to(low)
+        b = torch.ones(4, dtype=high)
+        s = big * (1.1 + 0.3 * float(torch.rand((), generator=gen)))  # above the leaf's dtype's largest value
+        r = 1e-3 * (1 + torch.rand(2, generator=gen, dtype=f64))
+        c = torch.tensor([s, -s, s * float(r[0]), s * float(r[1])], dtype=f64)[torch.randperm(4, generator=gen)]
+        c = c.to(high)
+        leaves = [a, b, c]
+        program = [(op, 0, 1), ("mul", 3, 2), ("sum", 4, None)]
+        res = student.call("engine_run", leaves=leaves, program=program)
+        _, grads = torch_run(leaves, program)
+        got, want = res["grads"][0][0], grads[0]
+        what = (f"L0.grad for ((L0 {SYMBOL[op]} L1) * L2).sum() with L0 {low} of shape (3, 1), L1 = ones(4) and L2 = "
+                f"{c.tolist()} in {high} (the result is {high}; d(out)/d(L0) sums L2's entries, whose two large ones "
+                f"cancel: torch sums the broadcast gradient in {high}, then casts the sum to {low}, giving "
+                f"{want.flatten().tolist()})")
+        if not isinstance(got, torch.Tensor):
+            fail(f"{what}: expected a tensor, got {got}")
+        expect(got.dtype == low, f"{what}: expected dtype {low} (the leaf's), got {got.dtype}")
+        expect(bool(torch.isfinite(got).all()), f"{what}: got {got.flatten().tolist()}, with non-finite entries where "
+                                               f"torch's gradient is finite (cast to {low} before summing, {s:.4g} "
+                                               f"overflows it: sum back to the leaf's shape first, then cast)")
+        tol = 3e-2 if low == torch.float16 else 1e-5
+        expect_close(got.double(), want.double(), what, atol=tol * float(want.abs().max()), rtol=tol)
+
+
+def test_data_is_the_tensor(student, gen):
+    """Value(t) stores t itself as .data (not a copy): an in-place change of t shows in .data"""
+    leaves = [torch.randn(3, 4, generator=gen, dtype=f64), torch.randn((), generator=gen, dtype=f64),
+              torch.randn(2, 3, generator=gen)]
+    res = student.call("engine_stores_data", leaves=leaves)
+    for t, r in zip(leaves, res):
+        what = (f"v = Value(t) for a {t.dtype} t of shape {tuple(t.shape)}, then t.add_(1.0) (Value(data) takes a "
+                f"tensor and stores it as .data)")
+        if r["data"] != "ok":
+            fail(f"{what}: v.data is {r['data']}")
+        expect(r["same"], f"{what}: v.data is neither t nor a view of t's memory (a copy such as t.clone() or "
+                          f"t.to(...) that made one); store the tensor itself")
+        expect(r["sees_update"], f"{what}: v.data no longer equals t after t changed in place")
+
+
+def test_grad_none_until_backward(student, gen):
+    """.grad is None on every leaf until a backward() reaches it: right after the expressions are built, and after
+    out.backward() on a leaf used only in another expression"""
+    x, y, z = (torch.randn(3, generator=gen, dtype=f64) for _ in range(3))
+    # out = (L0 * L1).sum(); other = (L2 * L2).sum() is built too, but only out.backward() runs
+    program = [("mul", 0, 1), ("sum", 3, None), ("mul", 2, 2), ("sum", 5, None)]
+    res = student.call("engine_run", leaves=[x, y, z], program=program, out_index=4)
+    what = ("out = (L0 * L1).sum() and other = (L2 * L2).sum() built with Value, then out.backward() (.grad is None "
+            "until a backward() reaches it; a leaf the output does not depend on keeps .grad as None)")
+    for k, g in enumerate(res["before"]):
+        expect(g is None, f"{what}: L{k}.grad right after building, before any backward(), is "
+                          f"{'a tensor' if isinstance(g, torch.Tensor) else g}, expected None")
+    got = res["grads"][0]
+    for k, want in ((0, y), (1, x)):
+        if not isinstance(got[k], torch.Tensor):
+            fail(f"{what}: L{k}.grad after out.backward(): expected a tensor, got {got[k]}")
+        expect_close(got[k], want, f"{what}: L{k}.grad after out.backward()", atol=1e-12, rtol=1e-12)
+    expect(got[2] is None, f"{what}: L2.grad after out.backward() is "
+                           f"{'a tensor' if isinstance(got[2], torch.Tensor) else got[2]}, expected None (out does "
+                           f"not depend on L2; only other does)")
+
+
+@pytest.mark.parametrize("op", ["add", "sub", "mul"])
 def test_grads_are_own_tensors(student, gen, op):
     """each leaf's grad shares memory with no other leaf's grad or data"""
     a, b = torch.randn(2, 3, generator=gen, dtype=f64), torch.randn(2, 3, generator=gen, dtype=f64)

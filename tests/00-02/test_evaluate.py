@@ -202,6 +202,30 @@ def test_layer_with_own_train(student, gen, keep):
                                              f"{res['modes_after']}, expected them all True as before the call")
 
 
+@pytest.mark.parametrize("keep", [False, True])
+def test_model_with_hooks(student, gen, keep):
+    """a model with a forward pre-hook and a forward hook on itself (as weight_norm or a wrapper registers): the
+    values of model.eval(); model(x), hooks included"""
+    seed = int(torch.randint(0, 2**31 - 1, (1,), generator=gen))
+    x = torch.randn(3, 4, generator=gen)
+    model = G.hooked_model(seed)
+    model.eval()
+    with torch.no_grad():
+        want = model(x)
+    what = (f"evaluate(model, x, keep_for_autograd={keep}) for model = Sequential(Linear(4, 5), Dropout(0.5), "
+            f"Linear(5, 3)) in training mode with a forward pre-hook (input * 2) and a forward hook (output + 0.5) "
+            f"registered on the model, x of shape (3, 4)")
+    res = student.call("evaluate_hooked", seed=seed, x=x, keep=keep)
+    if res["error"]:
+        fail(f"{what} raised {res['error']}")
+    if not isinstance(res["out"], torch.Tensor):
+        fail(f"{what}: expected a tensor, got {res['out']}")
+    expect_close(res["out"], want, f"{what} (compared with model.eval(); model(x), which runs the model's hooks: call "
+                 f"model(x), not model.forward(x))", atol=1e-6, rtol=1e-5)
+    expect(res["modes_after"] == [True] * 4, f"{what}: afterwards the train flags of model.modules() were "
+                                             f"{res['modes_after']}, expected them all True as before the call")
+
+
 def test_keep_by_position(student, gen):
     """keep_for_autograd given by position, evaluate(model, x, True) and evaluate(model, x, False): the signature is
     evaluate(model, x, keep_for_autograd=False)"""
