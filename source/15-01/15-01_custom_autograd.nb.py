@@ -304,7 +304,8 @@ print([name for name, _ in make_demo_net().named_modules() if name])
 # ### Exercise 4 · `capture_activations` (2 points)
 #
 # `capture_activations(model, names, x)` runs `model(x)` once and returns a dict mapping each requested
-# submodule name (as in `model.named_modules()`) to that submodule's output, detached. Requirements:
+# submodule name (as in `model.named_modules()`) to that submodule's output, detached (`output.detach()`: an
+# ordinary tensor the caller can go on using, in autograd too). Requirements:
 # * raise `KeyError` for a name the model does not have, before running anything;
 # * after the call, no hook you added is left on any module, even if `model(x)` raised;
 # * the model's output is unchanged by your hooks, the model stays in the mode it was in

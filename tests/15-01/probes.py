@@ -228,6 +228,26 @@ def capture(ns, state, names, x, dtype_name="float32"):
             "hooks_left": _hook_counts(model), "plain": plain, "after": after, "forward_runs": runs[0]}
 
 
+def capture_then_autograd(ns, state, names, x):
+    """capture_activations on the probe's net (eval mode), then, for each returned activation a, the caller's use
+    of it in autograd: (a * w).sum().backward() for a leaf w of a's shape that requires grad. Per name: how that
+    raised, whether a is an inference tensor, and w.grad."""
+    model = make_net(0)
+    model.load_state_dict(state)
+    model.eval()
+    acts = get(ns, "capture_activations")(model, list(names), x)
+    if not isinstance(acts, dict):
+        raise TypeError(f"capture_activations should return a dict, got {type(acts).__name__}")
+    res = {}
+    for k, a in acts.items():
+        if not isinstance(a, torch.Tensor):
+            raise TypeError(f"capture_activations returned a {type(a).__name__} for {k!r}, not a tensor")
+        w = torch.zeros(a.shape, dtype=a.dtype).requires_grad_(True)
+        err = capture_error(lambda: (a * w).sum().backward())
+        res[str(k)] = {"error": err, "inference": bool(torch.is_inference(a)), "w_grad": w.grad}
+    return res
+
+
 def capture_twice(ns, states, names, xs):
     """capture_activations on two models one after the other (states, names and xs hold one entry per call),
     every returned dict kept: what each holds after both calls."""

@@ -323,15 +323,19 @@ def test_softplus_tiny_gradients_accurate(student, gen):
 
 @pytest.mark.task("softplus")
 def test_softplus_keeps_dtype(student, gen):
-    """StableSoftplus returns the input's dtype (float32 in, float32 out), like F.softplus"""
-    for dtype in (torch.float32, torch.float64):
-        x = torch.randn(5, generator=gen).to(dtype)
-        r = student.call("single_backward", name="StableSoftplus", x=x)
-        expect(r["out"].dtype == dtype, f"StableSoftplus.apply(x) for a {dtype} x returned {r['out'].dtype}")
-        expect(r["grad"].dtype == dtype, f"the gradient of StableSoftplus for a {dtype} x is {r['grad'].dtype}")
-        tol = dict(atol=1e-6, rtol=1e-5) if dtype == torch.float32 else dict(atol=1e-12, rtol=1e-10)
-        expect_close(r["out"], F.softplus(x), f"StableSoftplus.apply(x) for a {dtype} x of shape (5,)", **tol)
-        expect_close(r["grad"], torch.sigmoid(x), f"the gradient of StableSoftplus for a {dtype} x", **tol)
+    """StableSoftplus returns the input's dtype (float32 in, float32 out), like F.softplus, for an x of shape (5,)
+    and for a 0-dim x (where a 0-dim float64 constant in the formula would promote a 0-dim float32 x to float64)"""
+    for shape in ((5,), ()):
+        for dtype in (torch.float32, torch.float64):
+            x = torch.randn(shape, generator=gen).to(dtype)
+            r = student.call("single_backward", name="StableSoftplus", x=x)
+            what = f"StableSoftplus.apply(x) for a {dtype} x of shape {shape}"
+            expect(r["out"].dtype == dtype, f"{what} returned {r['out'].dtype}, expected {dtype} (as F.softplus"
+                                            f"{'; a 0-dim float64 tensor in the formula promotes a 0-dim x' if not shape else ''})")
+            expect(r["grad"].dtype == dtype, f"the gradient of {what} is {r['grad'].dtype}, expected {dtype}")
+            tol = dict(atol=1e-6, rtol=1e-5) if dtype == torch.float32 else dict(atol=1e-12, rtol=1e-10)
+            expect_close(r["out"], F.softplus(x), what, **tol)
+            expect_close(r["grad"], torch.sigmoid(x), f"the gradient of {what}", **tol)
 
 
 @pytest.mark.task("softplus")
@@ -363,6 +367,23 @@ def test_softplus_nodes_keep_their_own_input(student, gen):
         expect_close(grads[0], w * torch.sigmoid(x.detach()), f"{what}: the gradient for x{i} (each node's backward "
                      f"returns grad_out * sigmoid(x) of its own x: keep x on ctx (ctx.save_for_backward), not on the "
                      f"class or in a global)", atol=1e-10, rtol=1e-8)
+
+
+@pytest.mark.task("softplus")
+def test_softplus_leaves_incoming_gradient_alone(student, gen):
+    """StableSoftplus.backward returns grad_out * sigmoid(x) as a new tensor and leaves the incoming gradient as it
+    was: in StableSoftplus.apply(x) + w, the sum's other branch (w) gets the full gradient, as with F.softplus"""
+    x = (rand(gen, 12, grad=False) * 4).requires_grad_(True)
+    v = torch.randn(12, generator=gen, dtype=f64)
+    r = student.call("vjp_keeps_grad_out", name="StableSoftplus", inputs=[x], v=v)
+    what = ("torch.autograd.grad(StableSoftplus.apply(x) + w, [x, w], v) for x of shape (12,) and a contiguous "
+            "incoming gradient v")
+    expect_close(r["v_after"], v, f"{what}: the incoming gradient v afterwards (your backward changed grad_out in "
+                 f"place, e.g. grad_out.mul_(...) or grad_out.contiguous().mul_(...); autograd hands the same tensor to "
+                 f"other branches and to the caller: return grad_out * torch.sigmoid(x), a new tensor)", atol=0, rtol=0)
+    expect_close(r["w_grad"], v, f"{what}: the gradient of w, the other branch of the sum (it must be v)", atol=0,
+                 rtol=0)
+    expect_close(r["grads"][0], v * torch.sigmoid(x.detach()), f"{what}: the gradient of x", atol=1e-12, rtol=1e-10)
 
 
 @pytest.mark.task("softplus", weight=0.1)  # its right answer is mostly a constant ("raised X"): worth little
@@ -443,16 +464,20 @@ def test_logcosh_beyond_cosh_overflow(student, gen, dtype):
 
 @pytest.mark.task("logcosh")
 def test_logcosh_keeps_dtype(student, gen):
-    """LogCosh returns the input's dtype (float32 in, float32 out), like torch.log(torch.cosh(x))"""
-    for dtype in (torch.float32, torch.float64):
-        x = (torch.randn(5, generator=gen) * 3).to(dtype)
-        r = student.call("single_backward", name="LogCosh", x=x)
-        what = f"LogCosh.apply(x) for a {dtype} x of shape (5,)"
-        expect(r["out"].dtype == dtype, f"{what} returned {r['out'].dtype} (compute in x's dtype; an upcast for "
-                                        f"accuracy must be cast back)")
-        tol = dict(atol=1e-6, rtol=1e-5) if dtype == torch.float32 else dict(atol=1e-12, rtol=1e-10)
-        expect_close(r["out"], logcosh_ref(x), what, **tol)
-        expect_close(r["grad"], torch.tanh(x), f"the gradient of {what}", **tol)
+    """LogCosh returns the input's dtype (float32 in, float32 out), like torch.log(torch.cosh(x)), for an x of
+    shape (5,) and for a 0-dim x (where a 0-dim float64 constant, such as log 2 as a float64 tensor, would promote a
+    0-dim float32 x to float64)"""
+    for shape in ((5,), ()):
+        for dtype in (torch.float32, torch.float64):
+            x = (torch.randn(shape, generator=gen) * 3).to(dtype)
+            r = student.call("single_backward", name="LogCosh", x=x)
+            what = f"LogCosh.apply(x) for a {dtype} x of shape {shape}"
+            expect(r["out"].dtype == dtype, f"{what} returned {r['out'].dtype}, expected {dtype} (compute in x's "
+                                            f"dtype; an upcast for accuracy must be cast back"
+                                            f"{'; a 0-dim float64 tensor such as torch.tensor(math.log(2.0), dtype=torch.float64) promotes a 0-dim x: subtract the Python float math.log(2.0)' if not shape else ''})")
+            tol = dict(atol=1e-6, rtol=1e-5) if dtype == torch.float32 else dict(atol=1e-12, rtol=1e-10)
+            expect_close(r["out"], logcosh_ref(x), what, **tol)
+            expect_close(r["grad"], torch.tanh(x), f"the gradient of {what}", **tol)
 
 
 @pytest.mark.task("logcosh")
@@ -643,13 +668,16 @@ def expect_on_inputs_device(r, what, n_cases):
 @pytest.mark.task("scaled_mul")
 def test_scaled_mul_off_default_device(student, gen):
     """ScaledMul's output and gradients stay on the inputs' device (inputs off the default device, as on a GPU),
-    for a random alpha and for alpha = 0, with one or both inputs requiring grad"""
+    for a random alpha and for alpha = 0, with one or both inputs requiring grad, and for an empty broadcast output
+    (x (0, 3), y (3,): y's gradient is a (3,) tensor of zeros, on y's device too)"""
     alpha = float(torch.empty((), dtype=f64).uniform_(0.5, 2.0, generator=gen))
     cases = [([rand(gen, 3, 1), rand(gen, 4)], (alpha,)), ([rand(gen, 2, 3), rand(gen, 3)], (0.0,)),
-             ([rand(gen, 2, 3), rand(gen, 3, grad=False)], (0.0,)), ([rand(gen, 4, grad=False), rand(gen, 4)], (alpha,))]
+             ([rand(gen, 2, 3), rand(gen, 3, grad=False)], (0.0,)), ([rand(gen, 4, grad=False), rand(gen, 4)], (alpha,)),
+             ([rand(gen, 0, 3), rand(gen, 3)], (alpha,))]
     r = student.call("function_devices", name="ScaledMul", cases=cases)
     expect_on_inputs_device(r, f"ScaledMul.apply(x, y, alpha) for alpha in ({alpha:.3f}, 0.0) with x and y on a "
-                               f"non-default device", len(cases))
+                               f"non-default device (case 4: x (0, 3), y (3,), an empty output; the gradients of an "
+                               f"empty output are zeros, which sum_to_size makes on the inputs' device)", len(cases))
 
 
 @pytest.mark.task("softplus")

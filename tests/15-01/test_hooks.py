@@ -321,6 +321,31 @@ def test_capture_rejects_attribute_names(student, names):
 
 
 @pytest.mark.task("forward_hooks")
+def test_capture_activations_usable_in_autograd(student, gen):
+    """each captured activation is an ordinary detached tensor (output.detach()): the caller can use it in autograd
+    afterwards, e.g. (acts[n] * w).sum().backward() for a w that requires grad gives w.grad == acts[n]; a tensor
+    made under torch.inference_mode() cannot be saved for backward and raises there"""
+    state = fresh_state(int(torch.randint(0, 10_000, (1,), generator=gen)))
+    x = torch.randn(2, 1, 8, 8, generator=gen)
+    names = ["0", "3.1"]
+    r = student.call("capture_then_autograd", state=state, names=names, x=x)
+    want = reference_acts(state, names, x)
+    expect(isinstance(r, dict) and sorted(r) == sorted(names), f"capture_activations(model, {names}, x): expected "
+           f"the activations {sorted(names)} back, got {sorted(r) if isinstance(r, dict) else r!r}")
+    for n in names:
+        what = (f"acts = capture_activations(model, {names}, x), then (acts['{n}'] * w).sum().backward() for a w of "
+                f"its shape that requires grad")
+        err = r[n]["error"]
+        expect(not err["raised"], f"{what}: raised {err['type']}: {err['message'][:200]} (store output.detach(), an "
+                                  f"ordinary tensor; a tensor made under torch.inference_mode() cannot take part in "
+                                  f"autograd: run the model in grad mode as it is, or under torch.no_grad())")
+        expect(not r[n]["inference"], f"{what}: acts['{n}'] is an inference tensor (torch.is_inference), not "
+                                      f"output.detach()")
+        expect_close(r[n]["w_grad"], want[n], f"{what}: w.grad (it must be acts['{n}'], the submodule's output)",
+                     atol=1e-6, rtol=1e-5)
+
+
+@pytest.mark.task("forward_hooks")
 def test_capture_hooks_leave_outputs_alone(student, gen):
     """while capture_activations runs (grad mode on), each hooked submodule's output reaches the next module as
     it was: a forward hook that returns a value (output.detach(), a copy) replaces the model's output"""
@@ -563,14 +588,38 @@ def test_clipping_float64_large_gradients(student, gen):
 
 
 @pytest.mark.task("grad_hooks")
-@pytest.mark.parametrize("case", ["nan", "subnormal_max_norm", "inf"])
+@pytest.mark.parametrize("case", ["nan", "subnormal_max_norm", "inf", "tiny_norm", "nan_max_norm0"])
 def test_clipping_nan_norm_and_tiny_max_norm(student, gen, case):
     """the text's rule taken literally at the dtype's edges: a gradient holding a NaN has a NaN norm, which is not
-    > max_norm, so it is left as it was; a max_norm near the bottom of float64 (1e-310) still multiplies by
-    max_norm / norm (dividing by norm / max_norm overflows to inf and zeroes the gradient); a gradient holding an
-    inf has an inf norm, which is > max_norm, so it is multiplied by max_norm / inf = 0 (only NaN is left alone)"""
+    > max_norm, so it is left as it was (for max_norm = 0 too); a max_norm near the bottom of float64 (1e-310)
+    still multiplies by max_norm / norm (dividing by norm / max_norm overflows to inf and zeroes the gradient), and
+    so does a gradient whose norm is far below 1 (about 1e-149: no floor such as norm.clamp_min(1e-12) under the
+    norm); a gradient holding an inf has an inf norm, which is > max_norm, so it is multiplied by max_norm / inf = 0
+    (only NaN is left alone)"""
     g = torch.randn(5, 3, generator=gen, dtype=torch.float64) * 3
-    if case == "inf":
+    if case == "nan_max_norm0":
+        g[1, 2] = float("nan")
+        g2 = torch.randn(4, generator=gen, dtype=torch.float64) * 3
+        g2[2] = float("inf")
+        what = ("attach_grad_clipping(model, 0.0), two float64 gradients: one of shape (5, 3) with one NaN entry (its "
+                "norm is NaN, and NaN > 0 is False: 'leave it alone otherwise', its finite entries stay as they "
+                "were, not 0) and one of shape (4,) with one inf entry (inf > 0: multiplied by 0 / inf = 0, so its "
+                "inf entry becomes nan); max_norm = 0 is no case of its own")
+        got = student.call("clipped_given", grads=[g, g2], max_norm=0.0)
+        expect(isinstance(got, list) and len(got) == 2, f"{what}: expected two gradients back, got "
+                                                        f"{len(got) if isinstance(got, list) else type(got).__name__}")
+        for label, gi, w in zip(("the NaN one", "the inf one"), got, (g, g2)):
+            expect_close(gi, judge_clip(w, 0.0), f"{what}: {label}", check_dtype=True, atol=0, rtol=0, equal_nan=True)
+        return
+    if case == "tiny_norm":
+        g = g * 1e-150
+        max_norm = 1e-151
+        what = (f"attach_grad_clipping(model, 1e-151), a float64 gradient of shape (5, 3) with entries near 1e-150 "
+                f"(norm {float(torch.linalg.vector_norm(g)):.4g} > max_norm: multiply by max_norm / norm, with the "
+                f"norm as it is; a floor under the norm, such as clamp_min(1e-12) or + eps, shrinks it far below "
+                f"max_norm)")
+        tol = dict(atol=0, rtol=1e-6)
+    elif case == "inf":
         g[3, 0] = float("inf")
         max_norm = 1.0
         what = ("attach_grad_clipping(model, 1.0), a float64 gradient of shape (5, 3) with one inf entry (its norm is "
