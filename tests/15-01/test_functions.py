@@ -157,21 +157,23 @@ def test_scaled_mul_zero_inputs(student, gen, alpha):
 @pytest.mark.parametrize("dtype", [torch.float64, torch.float32], ids=["float64", "float32"])
 def test_scaled_mul_in_input_dtype(student, gen, dtype):
     """ScaledMul computes alpha * x * y in the inputs' dtype: alpha at full float64 precision for float64 inputs
-    (alpha is a Python float), a float32 result for float32 inputs"""
-    x = torch.randn(3, 4, generator=gen, dtype=f64).to(dtype).requires_grad_(True)
-    y = torch.randn(3, 4, generator=gen, dtype=f64).to(dtype).requires_grad_(True)
-    alpha = float(torch.empty((), dtype=f64).uniform_(0.1, 3.0, generator=gen))  # not a float32 value
-    v = torch.randn(3, 4, generator=gen, dtype=f64).to(dtype)
-    r = student.call("function_vjp", name="ScaledMul", inputs=[x, y], v=v, extra=(alpha,))
-    want = scaled_mul_grads(x, y, alpha, v)
-    tol = dict(atol=0, rtol=1e-12) if dtype == f64 else dict(atol=1e-6, rtol=1e-5)
-    hint = (" (alpha is a Python float: torch.tensor(alpha) rounds it to float32, 1e-8 off)" if dtype == f64 else
-            " (alpha * x * y of float32 tensors is float32: compute in the inputs' dtype)")
-    what = f"ScaledMul.apply(x, y, {alpha!r}) for {dtype} x, y of shape (3, 4)"
-    expect_close(r["out"], alpha * x.detach() * y.detach(), what + hint, check_dtype=True, **tol)
-    expect_grad_list(r, 2, what)
-    for label, got, w in zip("xy", r["grads"], want):
-        expect_close(got, w, f"the gradient for {label} of {what}{hint}", **tol)
+    (alpha is a Python float), a float32 result for float32 inputs, 0-dim inputs too"""
+    for shape in ((3, 4), ()):  # 0-dim: a 0-dim float64 alpha (torch.tensor(alpha, dtype=float64)) would promote them
+        x = torch.randn(shape, generator=gen, dtype=f64).to(dtype).requires_grad_(True)
+        y = torch.randn(shape, generator=gen, dtype=f64).to(dtype).requires_grad_(True)
+        alpha = float(torch.empty((), dtype=f64).uniform_(0.1, 3.0, generator=gen))  # not a float32 value
+        v = torch.randn(shape, generator=gen, dtype=f64).to(dtype)
+        r = student.call("function_vjp", name="ScaledMul", inputs=[x, y], v=v, extra=(alpha,))
+        want = scaled_mul_grads(x, y, alpha, v)
+        tol = dict(atol=0, rtol=1e-12) if dtype == f64 else dict(atol=1e-6, rtol=1e-5)
+        hint = (" (alpha is a Python float: torch.tensor(alpha) rounds it to float32, 1e-8 off)" if dtype == f64 else
+                " (alpha * x * y of float32 tensors is float32: compute in the inputs' dtype; a 0-dim float64 "
+                "tensor made from alpha turns 0-dim float32 inputs into float64)")
+        what = f"ScaledMul.apply(x, y, {alpha!r}) for {dtype} x, y of shape {shape}"
+        expect_close(r["out"], alpha * x.detach() * y.detach(), what + hint, check_dtype=True, **tol)
+        expect_grad_list(r, 2, what)
+        for label, got, w in zip("xy", r["grads"], want):
+            expect_close(got, w, f"the gradient for {label} of {what}{hint}", check_dtype=True, **tol)
 
 
 @pytest.mark.task("scaled_mul", weight=0.1)  # its right answer is a constant ("raised X"): worth little
