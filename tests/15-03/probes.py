@@ -291,6 +291,20 @@ class SelfTracing(nn.Module):
         return self.post(h)
 
 
+class DirectCall(nn.Module):
+    """Runs its Tanh through the method, self.act.forward(h): that is no module call (Module.__call__, and with it
+    every forward hook, is bypassed), so a trace made of forward hooks has no record of it."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 3)
+        self.act = nn.Tanh()
+        self.out = nn.Linear(3, 2)
+
+    def forward(self, x):
+        return self.out(self.act.forward(self.fc(x)))
+
+
 def build_hook_model(name, seed):
     torch.manual_seed(seed)
     if name == "seq":
@@ -332,6 +346,9 @@ def build_hook_model(name, seed):
     elif name == "nested":
         # forward traces its own sub-model (set m.tracer before calling): records of overlapping traces
         m = SelfTracing()
+    elif name == "direct":
+        # fc, then act through act.forward(h) (no module call, no hook fires), then out: records for fc and out only
+        m = DirectCall()
     elif name == "raises":
         m = nn.Sequential(nn.Linear(4, 4), nn.ReLU(), Raiser(), nn.Linear(4, 2))
     elif name == "interrupt":

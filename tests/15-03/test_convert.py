@@ -48,7 +48,10 @@ def convert_and_load(student, sizes, seed, dtype=f64):
              f"unexpected keys {extra[:6]}{hint}")
     for k, v in want.items():
         if tuple(new_sd[k].shape) != tuple(v.shape):
-            fail(f"{what}: '{k}' has shape {tuple(new_sd[k].shape)}, NewNet{sizes} needs {tuple(v.shape)}")
+            hint = (" (classifier.1 becomes the 7x7 conv fc and classifier.4 the 1x1 conv out, whatever their sizes: "
+                    "tell them apart by their names, not by whether a size is a multiple of 49)"
+                    if k in ("fc.weight", "out.weight") else "")
+            fail(f"{what}: '{k}' has shape {tuple(new_sd[k].shape)}, NewNet{sizes} needs {tuple(v.shape)}{hint}")
         if new_sd[k].dtype != v.dtype:
             fail(f"{what}: '{k}' came back as {new_sd[k].dtype}, the checkpoint's tensor is {v.dtype}; keep the "
                  f"checkpoint's dtypes")
@@ -59,7 +62,9 @@ def convert_and_load(student, sizes, seed, dtype=f64):
     return old, sd, new.eval(), r, what
 
 
-@pytest.mark.parametrize("sizes", [(8, 16, 64, 10), (3, 5, 7, 4), (1, 1, 1, 1)], ids=str)
+# (2, 3, 49, 5): hidden a multiple of 7 * 7, so out.weight (5, 49) has the second size of a flattened 7x7 map; a
+# conversion that tells the two classifier Linears apart by that size (not by their names) makes it a 7x7 conv
+@pytest.mark.parametrize("sizes", [(8, 16, 64, 10), (3, 5, 7, 4), (1, 1, 1, 1), (2, 3, 49, 5)], ids=str)
 def test_strict_load_succeeds(student, sizes, gen):
     """The converted dict loads into NewNet with strict=True (renamed, aux head dropped, reshaped)"""
     old, _, new, _, what = convert_and_load(student, sizes, int(torch.randint(0, 10**6, (1,), generator=gen)))

@@ -168,9 +168,17 @@ def test_image_batches_are_flattened(student, gen):
 
 
 def test_three_dim_batches_are_flattened(student, gen):
-    """SkipMLP flattens any input with more than 2 dimensions, e.g. (N, L, F)"""
+    """SkipMLP flattens any input with more than 2 dimensions, e.g. (N, L, F) and (N, C, D, H, W)"""
     x = torch.randn(3, 2, 4, generator=gen, dtype=f64)
     run_and_compare(student, 8, [8, 5], 3, True, x, None, int(torch.randint(0, 10**6, (1,), generator=gen)))
+    # five dimensions (a batch of volumes): "more than 2", not "3 or 4"
+    x = torch.randn(2, 2, 1, 3, 2, generator=gen, dtype=f64)
+    try:
+        run_and_compare(student, 12, [5], 3, True, x, None, int(torch.randint(0, 10**6, (1,), generator=gen)))
+    except StudentError as e:
+        fail(f"SkipMLP(12, [5], 3)(x of shape (2, 2, 1, 3, 2)), a 5-D batch, expected an output of shape (2, 3): {e} "
+             f"(the clause 'if x has more than 2 dimensions ..., flatten everything but the batch dimension first': "
+             f"any number of dimensions above 2, e.g. x.flatten(1) whenever x.dim() > 2)")
 
 
 def test_non_contiguous_image_batch(student, gen):

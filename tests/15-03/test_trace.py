@@ -12,7 +12,7 @@ pytestmark = pytest.mark.task("trace")
 P = runpy.run_path(str(Path(__file__).with_name("probes.py")))
 f64 = torch.float64
 INPUTS = {"seq": (6, 7), "twice": (3, 1, 6, 6), "nan": (5, 4), "leaf": (1, 7), "shared": (4, 5), "huge": (5, 4),
-          "vast": (5, 4), "empty": (0, 5), "half": (8, 4), "optional": (5, 4), "nested": (3, 4)}
+          "vast": (5, 4), "empty": (0, 5), "half": (8, 4), "optional": (5, 4), "nested": (3, 4), "direct": (5, 4)}
 DESC = {"seq": "nested nn.Sequential with a BatchNorm1d, in training mode", "twice": "a model that calls its ReLU module twice",
         "nan": "a model whose middle layer overflows",
         "huge": "a float64 model whose last layer scales by 1e100 (every value finite, far past float32's range)",
@@ -28,7 +28,9 @@ DESC = {"seq": "nested nn.Sequential with a BatchNorm1d, in training mode", "twi
         "nested": "a model whose forward traces its own sub-model 'inner' with trace_activations (pre, then "
                   "trace_activations(self.inner, h), then post): two traces overlap",
         "shared": "a model whose one nn.Linear(5, 5) is registered in two sub-blocks, as '0.0' and '1.0', and called "
-                  "by both (named_modules() lists that module once, as '0.0')"}
+                  "by both (named_modules() lists that module once, as '0.0')",
+        "direct": "a model with leaves fc, act (a Tanh) and out whose forward is self.out(self.act.forward(self.fc(x))): "
+                  "act runs through its forward method, not as a module call, so no forward hook fires for it"}
 
 
 def make_input(model, gen):
@@ -123,11 +125,18 @@ def run(student, model, gen, user_hook=False, again=None):
 # instead of on its children skips it
 # nested: the model's forward traces its own sub-model, so two traces overlap; records kept in a module-level
 # variable rebound by every call (each call still returns a fresh list) go to the inner call's list
+# direct: a leaf run as act.forward(h), which is no module call; a wrapper put on each leaf's forward method (an
+# instance attribute) instead of a forward hook records it, forward hooks (the module's own or global) do not
 @pytest.mark.parametrize("model", ["seq", "twice", "leaf", "shared", "huge", "vast", "empty", "half", "optional",
-                                   "nested"])
+                                   "nested", "direct"])
 def test_records_match_reference(student, gen, model):
     """One record per leaf-module call, in call order, with the right name, shape, mean, std and finite flag"""
     r, (_, want), what = run(student, model, gen)
+    if model == "direct" and "act" in [rec["name"] for rec in r["records"]]:
+        fail(f"{what}: records named {[rec['name'] for rec in r['records']]}, expected {[w['name'] for w in want]}: "
+             f"act.forward(h) is not a call of the module act, and a forward hook does not fire for it; the clause "
+             f"'runs model(x) once with a forward hook on every leaf module ... one dict per leaf-module call': "
+             f"register_forward_hook on each leaf, do not replace module.forward")
     if model == "nested":
         inner = r["inner_names"]
         if inner != ["0", "1"]:
