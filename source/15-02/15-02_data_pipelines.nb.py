@@ -111,8 +111,9 @@ print("the default BatchSampler just chunks the sampler:",
 # * sort the indices by length and cut the sorted list into consecutive batches of `batch_size`; only the
 #   last chunk can be short (with an ascending sort it holds the longest items), and with `drop_last=True`
 #   that short batch is dropped;
-# * every `__iter__` (epoch) yields those batches as lists of Python ints in a random order drawn **only**
-#   from `generator`; the same seed gives the same sequence of batches, each new epoch a new order;
+# * every `__iter__` (epoch) yields those batches as lists of Python ints in a random order (a uniform
+#   shuffle: every order of the batches equally likely, as `torch.randperm` gives) drawn **only** from
+#   `generator`; the same seed gives the same sequence of batches, each new epoch a new order;
 #   "from `generator`" means the object passed in, in the state it is in: drawing advances it, and restoring
 #   its state with `set_state` (as a resumed run does) repeats the epochs that followed;
 # * if `generator` is `None`, make one seeded from the global RNG (as `RandomSampler` does);
@@ -316,8 +317,9 @@ if run_demos():
 # with `L_i >= 1`.
 # A label is a Python `int` or a 0-d tensor of any integer dtype (as a `TensorDataset` yields).
 # Keep the batch in the order given: sorting here would misalign samples from any bookkeeping done outside.
-# Each call's tensors are its own: collating the next batch must leave a batch returned earlier as it was (a
-# `DataLoader` holds several batches at once).
+# Each call's tensors are its own: new tensors that share memory neither with the samples passed in (a batch of
+# one included) nor with another call's, so writing into a batch leaves the samples as they were, and collating
+# the next batch leaves a batch returned earlier as it was (a `DataLoader` holds several batches at once).
 # You may use `torch.nn.utils.rnn.pad_sequence`.
 
 # %% [solution] id=collate_impl

@@ -760,3 +760,48 @@ def stream_len_outside_iteration(ns, shards):
         return {"before": before, "after": after, "data": data}
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+# ------------------------------------------------ held-out round 28
+
+def bucket_first_epochs(ns, lengths, batch_size, seeds):
+    """The first epoch (every batch, in order) of BucketBatchSampler(lengths, batch_size, generator=Generator(s)),
+    for each seed s."""
+    cls = get(ns, "BucketBatchSampler")
+    return [[_batch_list(b) for b in cls(list(lengths), batch_size, drop_last=False,
+                                         generator=torch.Generator().manual_seed(s))] for s in seeds]
+
+
+def collate_owns_its_tensors(ns, seqs, labels):
+    """Two calls of pad_collate on fresh float64 sequences with 0-d int64 tensor labels (as a TensorDataset yields).
+    inputs_written: the first call's four results as returned, and again after every sequence and label passed in
+    was overwritten in place (a data set refilling its buffers). batch_written: after the second call's returned
+    tensors were overwritten in place (a training step normalising its batch), whether each sequence and label
+    passed in still holds its value (None where writing raised; the error is reported)."""
+    fn = get(ns, "pad_collate")
+
+    def snap(res):
+        return [r.detach().clone().cpu() if isinstance(r, torch.Tensor) else r for r in _collate_result(res)]
+
+    def fresh():
+        return [(s.clone(), torch.tensor(int(y), dtype=torch.int64)) for s, y in zip(seqs, labels)]
+
+    batch = fresh()
+    res = fn(batch)
+    right_after = snap(res)
+    for s, y in batch:
+        s.fill_(-12345.5)
+        y.fill_(-777)
+    later = snap(res)
+
+    batch = fresh()
+    res = _collate_result(fn(batch))
+    error = None
+    try:
+        for r in res:
+            if isinstance(r, torch.Tensor):
+                r.fill_(True if r.dtype == torch.bool else -9)
+    except Exception as exc:  # a returned tensor that cannot be written (an expanded view, an inference tensor)
+        error = f"{type(exc).__name__}: {str(exc)[:300]}"
+    kept = [[bool(torch.equal(s, s0)), int(y) == int(y0)] for (s, y), s0, y0 in zip(batch, seqs, labels)]
+    return {"right_after": right_after, "later": later, "write_error": error, "inputs_kept": kept}

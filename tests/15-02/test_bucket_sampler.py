@@ -338,3 +338,36 @@ def test_arguments_by_position(student, gen):
         fail(f"{what}: two samplers built with the same seed gave different batches after different "
              f"torch.manual_seed calls (first batches {a['epochs'][0][:2]} vs {b['epochs'][0][:2]}): the fourth "
              f"argument is the generator, and the order is drawn only from it")
+
+
+# ------------------------------------------------ held-out round 28
+
+def test_batch_order_is_a_uniform_shuffle(student, gen):
+    """over 240 seeds, every batch directly follows every other one about equally often: the order is a uniform shuffle of the batches (not a random rotation or another restricted set of orders)"""
+    lengths = torch.randperm(30, generator=gen).add(1).tolist()
+    base = int(torch.randint(0, 2**30, (1,), generator=gen))
+    m, bs, n_seeds = 6, 5, 240
+    epochs = student.call("bucket_first_epochs", lengths=lengths, batch_size=bs,
+                          seeds=list(range(base, base + n_seeds)))
+    what = (f"BucketBatchSampler(the lengths 1..30 in a random order, batch_size=5) with generators seeded "
+            f"{base}..{base + n_seeds - 1}, first epoch of each")
+    expect(isinstance(epochs, list) and len(epochs) == n_seeds, f"{what}: expected {n_seeds} epochs")
+    follows = Counter()
+    for s, batches in enumerate(epochs):
+        check_epoch(batches, lengths, bs, False, f"{what} (seed {base + s})")
+        rank = [(min(lengths[i] for i in b) - 1) // bs for b in batches]  # 0 = the shortest lengths' batch
+        follows.update(zip(rank, rank[1:]))
+    # In a uniform permutation of m batches, batch b comes right after batch a with probability 1/m.
+    p = 1 / m
+    mean, sd = n_seeds * p, math.sqrt(n_seeds * p * (1 - p))
+    for a in range(m):
+        for b in range(m):
+            if a == b:
+                continue
+            c = follows.get((a, b), 0)
+            if abs(c - mean) > 5 * sd:
+                fail(f"{what}: the batch of lengths {bs * b + 1}..{bs * b + bs} came right after the batch of "
+                     f"lengths {bs * a + 1}..{bs * a + bs} in {c} of {n_seeds} epochs; in a uniform shuffle of "
+                     f"{m} batches (every order equally likely, as torch.randperm gives) that happens "
+                     f"{mean:.0f} +- {sd:.1f} times. A random rotation or another restricted choice of orders is "
+                     f"not a shuffle of the batches")

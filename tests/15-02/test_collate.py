@@ -396,3 +396,30 @@ def test_a_long_sequence(student, gen):
     mask = expect_tensor(res[2], f"{what}: mask (the third returned value)")
     expect_equal(tuple(mask.shape), (3, long), f"{what}: shape of mask")
     check_collate(res, seqs, labels, what)
+
+
+# ------------------------------------------------ held-out round 28
+
+@pytest.mark.parametrize("n", [1, 3], ids=["batch_of_one", "three"])
+def test_batch_shares_no_memory_with_the_samples(student, gen, n):
+    """each call's tensors are its own, also for a batch of one: overwriting the samples passed in leaves the batch as returned, and overwriting the batch leaves the samples"""
+    lens = torch.randint(1, 6, (n,), generator=gen).tolist()
+    seqs = [torch.randn(L, 2, generator=gen, dtype=torch.float64) for L in lens]
+    labels = torch.randint(0, 10, (n,), generator=gen).tolist()
+    r = student.call("collate_owns_its_tensors", seqs=seqs, labels=labels)
+    what = (f"pad_collate(a batch of {n} float64 sequence{'s' if n > 1 else ''} with lengths {lens}, labels as 0-d "
+            f"int64 tensors {labels}) (each call's tensors are its own: new tensors, sharing memory with none of "
+            f"the samples passed in")
+    check_collate(r["right_after"], seqs, labels, f"{what}): the batch right after the call")
+    check_collate(r["later"], seqs, labels, f"{what}): the batch after every sequence and label passed in was "
+                                            f"overwritten in place (as a data set that refills its buffers does); "
+                                            f"it must be as it was returned, not a view of the samples")
+    if r["write_error"] is not None:
+        fail(f"{what}): writing into the returned tensors in place (as a training step that normalises its batch "
+             f"does) raised {r['write_error']}")
+    for k, (seq_kept, label_kept) in enumerate(r["inputs_kept"]):
+        expect(seq_kept, f"{what}): after the returned tensors were overwritten in place, sequence {k} passed in "
+                         f"had changed too: padded (or another result) is a view of it, so a step that writes "
+                         f"into the batch rewrites the data set")
+        expect(label_kept, f"{what}): after the returned tensors were overwritten in place, label {k} passed in "
+                           f"(a 0-d tensor) had changed too: labels is a view of it")

@@ -97,8 +97,12 @@ def test_bidirectional_gru(student, gen):
 
 
 def test_extra_time_padding_kept(student, gen):
-    """tanh RNN with padded.shape[1] longer than every sequence: output keeps the input's time dimension"""
+    """padded.shape[1] longer than every sequence (unequal lengths; then one sequence, and equal lengths): output keeps the input's time dimension, nothing of the padding is run"""
     run_case(student, gen, "RNN", 1, False, [3, 5, 2], extra_t=3)
+    # Held-out round 28: every length equal and shorter than T (a batch of one with trailing padding, equal lengths):
+    # nothing to sort, but still padding to leave out ("no packing needed when the lengths are equal" is wrong).
+    run_case(student, gen, "GRU", 1, False, [3], extra_t=3)
+    run_case(student, gen, "LSTM", 2, True, [4, 4, 4], extra_t=2, non_finite=True)
 
 
 def _options_case(student, gen, kind, options, lengths, label):
