@@ -355,8 +355,8 @@ if run_demos():  # uses the program exported above: graders skip it
 # Write `export_dynamic_batch(model, example, min_batch, max_batch)` that exports `model` (a module
 # whose `forward` takes one tensor; the argument may have any name) on `example` so that dimension 0
 # of its input is dynamic and the exported module accepts every batch size from `min_batch` to
-# `max_batch` inclusive and rejects sizes outside that range (callers pass `min_batch >= 3`, and
-# `example`'s batch size lies in the range). Return the `ExportedProgram`.
+# `max_batch` inclusive and rejects sizes outside that range (callers pass `3 <= min_batch < max_batch`,
+# and `example`'s batch size lies in the range). Return the `ExportedProgram`.
 # Export `model` as it is given: a model in training mode (whose BatchNorm normalises with each batch's
 # statistics) is exported in training mode, not as an `eval()` copy, and is left in the mode it came in,
 # every submodule in its own (one frozen with `.eval()` inside a training model stays in eval mode).

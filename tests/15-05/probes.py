@@ -818,6 +818,19 @@ for kind, job in jobs.items():
             users = set(obj.graph_signature.user_inputs)
             result["input_dtypes"] = [str(getattr(n.meta.get("val"), "dtype", None)) for n in obj.graph.nodes
                                       if n.op == "placeholder" and n.name in users]
+            # round 28: the range the program records for its input's dimension 0 (a runtime compiles for it; the
+            # module's run-time guards do not check a lower bound of 2, so a program declared [2, 1024] still runs a
+            # batch of 1 here)
+            try:
+                first = [n for n in obj.graph.nodes if n.op == "placeholder" and n.name in users][0]
+                size = first.meta["val"].shape[0]
+                if isinstance(size, torch.SymInt):
+                    vr = obj.range_constraints.get(size.node.expr)
+                    result["batch_range"] = ["?", "?"] if vr is None else [str(vr.lower), str(vr.upper)]
+                else:
+                    result["batch_range"] = ["static", str(int(size))]
+            except Exception as exc:
+                result["batch_range"] = ["?", f"{type(exc).__name__}: {str(exc)[:100]}"]
             runner = obj.module()
         result["loaded"] = type(obj).__name__
     except Exception as exc:
@@ -899,7 +912,8 @@ def fresh_load(ns, hidden, state, example, script_inputs, export_inputs, export_
             r = results.get(kind, {})
             out[kind] = {**out.get(kind, {}), "loaded": str(r.get("loaded", "")), "load_error": str(r.get("load_error", "")),
                          "outputs": [o if isinstance(o, torch.Tensor) else str(o) for o in r.get("outputs", [])],
-                         "input_dtypes": [str(d) for d in r.get("input_dtypes", [])]}
+                         "input_dtypes": [str(d) for d in r.get("input_dtypes", [])],
+                         "batch_range": [str(b) for b in r.get("batch_range", [])]}
         if "script" in jobs:  # the loaded module's mode ("" when it did not load), and the caller's model's
             out["script"]["training"] = str(results.get("script", {}).get("training", ""))
             out["script"]["given_training_after"] = bool(given.training)
