@@ -190,7 +190,8 @@ run_hidden("15-10", "clipping", globals())
 #   epoch, same order, in any process; different epochs give different orders;
 # * it counts its position in the current epoch's permutation (`pos`): the indices handed out, plus the
 #   position a resumed pass started from, so that a second interruption of the same epoch resumes right;
-# * `state_dict()` returns plain data (`{"epoch": ..., "pos": ..., ...}`); `load_state_dict(sd)` makes the
+# * `state_dict()` returns plain data (`{"epoch": ..., "pos": ..., ...}`), a new dict at each call (a snapshot that
+#   later passes do not change); `load_state_dict(sd)` makes the
 #   **next** pass start at `pos` in that epoch's permutation (only the next one: the pass after that
 #   starts at 0 again);
 # * `set_epoch(e)` (called by the Trainer at the start of every epoch, as with `DistributedSampler`)
@@ -364,7 +365,8 @@ run_hidden("15-10", "rng", globals())
 #
 # **EarlyStopping** watches one validation metric. After each validation it compares the new value with
 # the best so far: an *improvement* means strictly better than `best - min_delta` (mode `"min"`) or
-# `best + min_delta` (mode `"max"`); the first value always counts as one. Each validation without
+# `best + min_delta` (mode `"max"`); the first value always counts as one. `improved(value)` only answers that
+# question (it changes no state); `on_validation_end` records the new best. Each validation without
 # improvement adds one to a counter (reset to 0 on improvement); when the counter reaches `patience`, the
 # callback sets `trainer.should_stop = True`, and the Trainer ends the run after that epoch. Its state
 # (best value, counter) belongs in checkpoints, so give it `state_dict` / `load_state_dict`.
@@ -615,7 +617,7 @@ run_hidden("15-10", "checkpoint", globals())
 #   it (a zero gradient would still move it under weight decay or momentum). `fit` returns the trainer.
 # * **Devices.** The model goes to `device` (default: wherever its parameters already are); every batch,
 #   training and validation alike, is moved there too, whatever its structure (a tensor, or
-#   tuples/lists/dicts of tensors; leave other values alone). `Module.to` moves parameters in place, so an
+#   tuples/lists/dicts of tensors; leave other values alone, a NumPy array included). `Module.to` moves parameters in place, so an
 #   optimizer built before the move keeps working.
 # * **The loss.** `loss_fn(model, batch)` returns a scalar loss for one batch (a Lightning-style
 #   `training_step`); the Trainer never looks inside the batch.
@@ -644,7 +646,7 @@ run_hidden("15-10", "checkpoint", globals())
 #   average `loss_fn` over the validation batches (a plain mean of the per-batch losses), store
 #   `metrics = {"val_loss": value}` in `self.metrics`, append `{"step", "epoch", "val_loss"}` to
 #   `self.val_history`, switch back to `train()`, fire `on_validation_end(trainer, metrics)`, and return
-#   `metrics`. A validation loader with no batches gives `val_loss` nan (the mean of no losses) without an
+#   `metrics`. That is one dict: the one stored in `self.metrics` is the one the hook gets and `validate` returns. A validation loader with no batches gives `val_loss` nan (the mean of no losses) without an
 #   error, stored, logged and passed on like any other value.
 # * **Resuming.** `fit(ckpt_path)` first calls `self.load_checkpoint(ckpt_path)` (section 7), then runs the
 #   usual loop starting from the restored `epoch` and `batch_in_epoch`. `on_epoch_start` is not fired again

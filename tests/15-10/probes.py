@@ -96,6 +96,8 @@ def clip(ns, grads, max_norm, graph_grads=False, as_list=False):
     return {"norm": float(norm) if isinstance(norm, (torch.Tensor, float, int)) else float("nan"),
             "is_tensor": isinstance(norm, torch.Tensor),
             "norm_shape": list(norm.shape) if isinstance(norm, torch.Tensor) else None,
+            "norm_dtype": str(norm.dtype) if isinstance(norm, torch.Tensor) else None,
+            "norm_floating": bool(norm.is_floating_point()) if isinstance(norm, torch.Tensor) else None,
             "grads": [None if p.grad is None else p.grad.detach().clone() for p in params],
             "same_object": [p.grad is o for p, o in zip(params, originals)],
             "originals": [None if o is None else o.detach().clone() for o in originals],
@@ -1357,7 +1359,8 @@ def to_device_structure(ns, batch_kind, a, b, device="cpu"):
                 _mse, device=device)
     # "meta" is a collections.defaultdict: a dict too (one cannot be rebuilt from (key, value) pairs by its type)
     batch = {"x": a, "pair": (a, b), "items": [b, 3, "text"],
-             "meta": collections.defaultdict(list, {"id": 7, "mask": b > 0}), "name": "batch"}
+             "meta": collections.defaultdict(list, {"id": 7, "mask": b > 0}), "name": "batch",
+             "array": np.arange(3)}  # a NumPy array is not a tensor: left alone
     if batch_kind == "tensor":
         batch = a
     elif batch_kind == "tuple":
@@ -1366,7 +1369,10 @@ def to_device_structure(ns, batch_kind, a, b, device="cpu"):
         moved = t.to_device(batch)
     except Exception as exc:  # noqa: BLE001 (reported: the batch could not be moved)
         return ["raised", f"{type(exc).__name__}: {str(exc)[:200]}"]
-    return _describe(moved)
+    out = _describe(moved)
+    if batch_kind == "nested" and isinstance(moved, dict) and "array" in moved:
+        out.append({"array_is_the_same_object": moved["array"] is batch["array"]})
+    return out
 
 
 # ------------------------------------------------ issue 39: how the judge sees "how" sentences
@@ -1503,6 +1509,7 @@ def hook_views(ns, init, X, Y, Xv, Yv, batch_size):
             kept.append(metrics)
             vh = list(trainer.val_history)
             views["val"].append({"training": bool(trainer.model.training),
+                                 "metrics_is_attr": metrics is trainer.metrics,
                                  "metrics_arg": {str(k): float(v) for k, v in metrics.items()},
                                  "metrics_attr": {str(k): float(v) for k, v in (trainer.metrics or {}).items()},
                                  "val_history_len": len(vh),
@@ -1875,3 +1882,45 @@ def resume_after_fit_run(ns, n, batch_size, epochs):
     u.fit("after-fit.pt")
     return {"events": rec.events, "ended": list(ended), "steps_after": int(u.global_step),
             "val_history": len(u.val_history)}
+
+
+# ------------------------------------------------------------------ round 28
+def sampler_state_snapshot(ns, n, seed, epoch, cut1, cut2):
+    """state_dict() taken after cut1 indices, kept in memory while cut2 more are drawn and state_dict() is called
+    again: the first dict as it was when taken and as it is now, and what a sampler loaded from it yields."""
+    import copy as _copy
+    S = get(ns, "ResumableRandomSampler")
+    s = S(n, seed=seed)
+    s.set_epoch(epoch)
+    it = iter(s)
+    for _ in range(cut1):
+        next(it)
+    sd1 = s.state_dict()
+    then = _copy.deepcopy(sd1)
+    for _ in range(cut2):
+        next(it)
+    sd2 = s.state_dict()
+    now = _copy.deepcopy(sd1)
+    t = S(n, seed=seed)
+    t.load_state_dict(sd1)
+    t.set_epoch(epoch)
+    full = S(n, seed=seed)
+    full.set_epoch(epoch)
+    plain = lambda d: repr(d)[:300]
+    return {"then": plain(then), "now": plain(now), "changed": then != now, "same_object": sd1 is sd2,
+            "resumed": [int(i) for i in t], "full": [int(i) for i in full]}
+
+
+def early_stopping_improved(ns, mode, first, better, worse):
+    """improved() asked twice before any validation, then on_validation_end(first), then improved() asked twice on
+    a better and a worse value: the answers, and (best, wait) after each stage."""
+    ES = get(ns, "EarlyStopping")
+    cb = ES(monitor="score", patience=5, min_delta=0.0, mode=mode)
+    fake = types.SimpleNamespace(should_stop=False, epoch=0, global_step=0)
+    state = lambda: [None if cb.best is None else float(cb.best), int(cb.wait)]
+    out = {"fresh": [bool(cb.improved(first)), bool(cb.improved(first))], "fresh_state": state()}
+    cb.on_validation_end(fake, {"score": float(first)})
+    out["after_first"] = state()
+    out["asked"] = [bool(cb.improved(better)), bool(cb.improved(better)), bool(cb.improved(worse))]
+    out["asked_state"] = state()
+    return out

@@ -115,6 +115,25 @@ def test_early_stopping_at_or_past_patience(student, gen):
                                f"every validation where the counter is at or past patience), got {r['stops']}")
 
 
+@pytest.mark.parametrize("mode", ["min", "max"])
+def test_early_stopping_improved_changes_nothing(student, gen, mode):
+    """improved(value) only answers the question: asking it (twice, before or between validations) changes neither
+    best nor the counter; on_validation_end records the new best"""
+    first = int(torch.randint(1, 9, (1,), generator=gen)) / 4
+    sign = -1 if mode == "min" else 1
+    better, worse = first + sign * 0.5, first - sign * 0.5
+    r = student.call("early_stopping_improved", mode=mode, first=first, better=better, worse=worse)
+    what = f"EarlyStopping(patience=5, mode='{mode}')"
+    expect(r["fresh"] == [True, True] and r["fresh_state"] == [None, 0],
+           f"{what}, fresh: improved({first}) asked twice should answer [True, True] and leave (best, wait) at "
+           f"[None, 0]; got {r['fresh']} and {r['fresh_state']}")
+    expect(r["after_first"] == [first, 0], f"{what}: improved({first}) asked twice, then on_validation_end with "
+                                           f"{first}: (best, wait) should be [{first}, 0], got {r['after_first']}")
+    expect(r["asked"] == [True, True, False] and r["asked_state"] == [first, 0],
+           f"{what}, best {first}: improved({better}) twice and improved({worse}) should answer [True, True, False] "
+           f"and leave (best, wait) at [{first}, 0]; got {r['asked']} and {r['asked_state']}")
+
+
 def reference_flags(values, patience, min_delta, mode):
     """Per validation, whether EarlyStopping's own rule sets should_stop there (counter at or past patience)."""
     best, wait, out = None, 0, []

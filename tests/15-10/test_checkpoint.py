@@ -206,6 +206,18 @@ def test_best_checkpoint_first_value(student, gen, mode):
                                        f"{r['best']}")
 
 
+@pytest.mark.parametrize("mode", ["min", "max"])
+def test_best_checkpoint_after_a_zero_value(student, gen, mode):
+    """a best value of exactly 0.0 (a perfect loss, a zero score) is a best like any other: a worse value after it,
+    or a tie with -0.0, does not rewrite best.pt"""
+    k = int(torch.randint(1, 9, (1,), generator=gen)) / 8  # drawn per student, exact
+    vals = [k, 0.0, -0.0, k / 2] if mode == "min" else [-k, 0.0, -0.0, -k / 2]
+    r, events, every, keep, what = folder_run(student, gen, mode, vals)
+    _, _, want_best, *_ = expected_folder(events, every, keep, mode)
+    expect(r["best"] == want_best, f"{what}: best.pt should hold the checkpoint of step {want_best} (the validation "
+                                   f"of 0.0; -0.0 ties with it and {vals[-1]} is worse), got {r['best']}")
+
+
 def test_keep_last_after_resume(student, gen):
     """old step files are found by listing the folder: a new callback object (after a resume) prunes them too"""
     vals = [0.5, 0.25, 0.75, 0.125]

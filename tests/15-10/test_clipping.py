@@ -115,13 +115,17 @@ def test_zero_gradients(student):
 
 @pytest.mark.task("clipping", weight=0.1)  # its right answer is a constant (0, nothing changed): worth little
 def test_no_gradient_at_all(student):
-    """when no parameter has a gradient, clip_grad_norm returns 0.0 and changes nothing"""
+    """when no parameter has a gradient, clip_grad_norm returns 0.0 (a floating tensor) and changes nothing"""
     got = student.call("clip", grads=[None, None], max_norm=1.0)
     what = "clip_grad_norm on two parameters whose .grad is None"
     expect(got["is_tensor"] and got["norm"] == 0.0,
            f"{what}: should return a tensor 0.0, got {'a tensor' if got['is_tensor'] else 'a non-tensor'} "
            f"of value {got['norm']}")
     expect(got["grads"] == [None, None], f"{what}: the .grad attributes must stay None")
+    torch_zero = torch.nn.utils.clip_grad_norm_([torch.zeros(3, requires_grad=True)], 1.0)  # PyTorch's own answer
+    expect(got.get("norm_floating") is True,
+           f"{what}: should return a floating 0.0 ({torch_zero.dtype}, as torch.nn.utils.clip_grad_norm_ does), got "
+           f"a tensor of dtype {got.get('norm_dtype')}")
 
 
 def test_in_place(student, gen):

@@ -174,6 +174,25 @@ def test_state_dict_is_plain_data(student, gen):
            f"with {r['bad'][:5]}")
 
 
+def test_state_dict_is_a_snapshot(student, gen):
+    """state_dict() is a snapshot: a dict taken mid-epoch and kept in memory still says where the sampler was when it
+    was taken, after more indices and another state_dict() call"""
+    n = int(torch.randint(10, 30, (1,), generator=gen))
+    cut1 = int(torch.randint(1, n // 2, (1,), generator=gen))
+    cut2 = int(torch.randint(1, n // 2, (1,), generator=gen))
+    epoch = int(torch.randint(0, 4, (1,), generator=gen))
+    r = student.call("sampler_state_snapshot", n=n, seed=3, epoch=epoch, cut1=cut1, cut2=cut2)
+    what = (f"ResumableRandomSampler({n}, seed=3), epoch {epoch}: sd = state_dict() after {cut1} indices, then "
+            f"{cut2} more indices and state_dict() again")
+    expect(not r["changed"] and not r["same_object"],
+           f"{what}: sd changed after it was returned (it was {r['then']}, it is now {r['now']}"
+           + ("; the second call returned the same dict object" if r["same_object"] else "")
+           + "): state_dict() returns a new dict of plain data each time")
+    is_epoch(r["full"], n, f"ResumableRandomSampler({n}, seed=3), epoch {epoch}")
+    expect_equal(r["resumed"], r["full"][cut1:], f"{what}: a new sampler loaded from sd should yield the last "
+                                                 f"{n - cut1} indices of the epoch")
+
+
 def test_resume_twice_in_one_epoch(student, gen):
     """an epoch interrupted twice: a sampler resumed mid-epoch and saved again (pos counts from the start of the
     epoch's permutation, not from the resume point) resumes the second time where it stopped"""

@@ -1,6 +1,7 @@
 """Hidden checks for the Trainer loop: lifecycle, accumulation, clipping, logging, precision (15-10, judge side)."""
 import math
 
+import numpy as np
 import pytest
 import torch
 import torch.nn as nn
@@ -629,7 +630,8 @@ def test_to_device_keeps_structure(student, gen):
             return [type(x).__name__, [d(v) for v in x]]
         return ["other", type(x).__name__, repr(x)]
 
-    want = d({"x": a, "pair": (a, b), "items": [b, 3, "text"], "meta": {"id": 7, "mask": b > 0}, "name": "batch"})
+    want = d({"x": a, "pair": (a, b), "items": [b, 3, "text"], "meta": {"id": 7, "mask": b > 0}, "name": "batch",
+              "array": np.arange(3)})
     got = student.call("to_device_structure", batch_kind="nested", a=a, b=b)
 
     def same(g, w):
@@ -645,9 +647,14 @@ def test_to_device_keeps_structure(student, gen):
         return list(g[1:]) == list(w[1:])
 
     expect(same(got, want), "Trainer(..., device='cpu').to_device({'x': t, 'pair': (t, u), 'items': [u, 3, 'text'], "
-                            "'meta': defaultdict(list, {'id': 7, 'mask': u > 0}), 'name': 'batch'}) should return the "
-                            "same structure (tuples stay tuples, lists stay lists, dicts (a defaultdict too) stay "
-                            f"dicts, non-tensors untouched); got {got}")
+                            "'meta': defaultdict(list, {'id': 7, 'mask': u > 0}), 'name': 'batch', "
+                            "'array': np.arange(3)}) should return the same structure (tuples stay tuples, lists stay "
+                            "lists, dicts (a defaultdict too) stay dicts, non-tensors untouched: a NumPy array stays "
+                            f"that array, it is not a tensor); got {got}")
+    extra = got[2] if isinstance(got, list) and len(got) > 2 and isinstance(got[2], dict) else {}
+    expect(extra.get("array_is_the_same_object") is True,
+           "Trainer(..., device='cpu').to_device({..., 'array': np.arange(3)}): the NumPy array should come back as "
+           "the very same object (other values are left alone), it did not")
 
 
 def _same_shape(g, w):
@@ -679,10 +686,11 @@ def test_to_device_moves_every_tensor(student, gen, kind):
             "nested": ["dict", {"x": t(a), "pair": ["tuple", [t(a), t(b)]],
                                 "items": ["list", [t(b), ["other", "int", "3"], ["other", "str", "'text'"]]],
                                 "meta": ["dict", {"id": ["other", "int", "7"], "mask": t(b > 0)}],
-                                "name": ["other", "str", "'batch'"]}]}[kind]
+                                "name": ["other", "str", "'batch'"],
+                                "array": ["other", "ndarray", repr(np.arange(3))]}]}[kind]
     shown = {"tensor": "t", "tuple": "(t, [u, Pair(t, None)], 5), Pair a collections.namedtuple (a tuple too)",
              "nested": "{'x': t, 'pair': (t, u), 'items': [u, 3, 'text'], 'meta': defaultdict(list, {'id': 7, "
-                       "'mask': u > 0}), 'name': 'batch'}"}[kind]
+                       "'mask': u > 0}), 'name': 'batch', 'array': np.arange(3)}"}[kind]
     got = student.call("to_device_structure", batch_kind=kind, a=a, b=b, device="meta")
     expect(_same_shape(got, want), f"Trainer(..., device='meta').to_device({shown}) should return the same structure "
                                    f"with every tensor on trainer.device ('meta' here) and other values untouched; "
@@ -851,6 +859,10 @@ def test_on_validation_end_sees_stored_metrics_in_train_mode(student, gen):
                               f"firing on_validation_end")
         expect(v["metrics_attr"] == v["metrics_arg"], f"{at} trainer.metrics was {v['metrics_attr']}, the hook's "
                                                       f"metrics {v['metrics_arg']}: store self.metrics first")
+        expect(v.get("metrics_is_attr") is True,
+               f"{at} trainer.metrics was not the dict the hook received (values {v['metrics_attr']} and "
+               f"{v['metrics_arg']}): validate() stores metrics in self.metrics and passes that same dict (a key a "
+               f"callback adds to it shows in trainer.metrics)")
         last = v["val_history_last"] or {}
         expect(v["val_history_len"] == i + 1 and last.get("val_loss") == v["metrics_arg"].get("val_loss"),
                f"{at} trainer.val_history had {v['val_history_len']} rows (last {last}), expected {i + 1} with this "
