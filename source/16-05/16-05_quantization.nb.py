@@ -248,6 +248,8 @@ print("moving average: range", (_avg.min_val.item(), _avg.max_val.item()), "qpar
 #   `min_val + c * (x_min - min_val)`, likewise for `max_val`. Other float32 forms of this update (`torch.lerp`,
 #   `(1 - c) * min_val + c * x_min`) differ from it only in the last bits, and count as equal here.
 # * An empty tensor changes nothing, and recording never builds an autograd graph.
+# * `min_val` and `max_val` hold the values seen, not views of `x`: changing `x` in place afterwards leaves them as
+#   they were.
 # * Every tensor it creates is on `x`'s device, so it runs on a GPU as on the CPU.
 # * `calculate_qparams()` returns `(scale, zero_point)`, a float32 tensor and an integer tensor (int32 or int64), of
 #   shape `(1,)` per tensor or `(C,)` per channel, computed in float32 by the affine or symmetric formulas above
@@ -369,6 +371,8 @@ print("dfq/dx: ", _x.grad.tolist())
 #   `torch.fake_quantize_per_tensor_affine(x, scale, zero_point, quant_min, quant_max)`.
 # * The gradient with respect to `x` is the straight-through estimator: the incoming gradient passes unchanged where
 #   `quant_min <= round(x * inv) + zero_point <= quant_max` and is zero elsewhere, as PyTorch's backward.
+# * The mask is the forward pass's: if `x` is changed in place between the forward and the backward, the gradient
+#   still follows the levels `x` had in the forward (or autograd reports the change), never the new values.
 # * `x` is left unchanged, and every tensor you create is on `x`'s device.
 
 # %% [solution] id=fake_quant_impl
@@ -455,7 +459,8 @@ print("int16 overflow: 255 * 127 * 2 =", (torch.tensor([255 * 127], dtype=torch.
 # * It multiplies in integers: `acc = (qx - x_zero_point) @ qw.T` with both operands and the result in int32,
 #   and no floating-point matrix product.
 # * Then `y = acc * (x_scale * w_scale) + bias` in float32, requantized like your `quantize` with `out_scale`,
-#   `out_zero_point` and `torch.uint8`: the result is a `uint8` tensor of shape `(..., M)`.
+#   `out_zero_point` and `torch.uint8`: the result is a `uint8` tensor of shape `(..., M)` (a zero-size batch
+#   included: `(0, K)` gives `(0, M)`).
 # * So it lies within one level of `quantize(F.linear(dequantize(qx, ...), dequantize(qw, ...), bias), out_scale,
 #   out_zero_point, torch.uint8)`, for any levels (0 and 255, -128 and 127 included) and any `K` (thousands too).
 # * Every tensor you create is on `qx`'s device. (PyTorch has no int32 matrix product on CUDA: there `@` on int32

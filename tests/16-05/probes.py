@@ -138,6 +138,22 @@ def observe(ns, cfg, xs, grad=False, qparams_each=False, layouts=None, eval_mode
             "is_module": isinstance(obs, torch.nn.Module)}
 
 
+def observe_then_change(ns, cfg, xs):
+    """A RangeObserver(**cfg) fed the tensors xs in turn; after each, that tensor is changed in place (x.add_(100),
+    then x.neg_(), as a caller reusing its buffer or an optimizer stepping a weight does): min_val and max_val after
+    the last change."""
+    cfg = dict(cfg)
+    cfg["dtype"] = getattr(torch, cfg["dtype"])
+    obs = get(ns, "RangeObserver")(**cfg)
+    for x in xs:
+        x = x.clone()
+        obs(x)
+        with torch.no_grad():
+            x.add_(100.0)
+            x.neg_()
+    return {"min": _tensor(getattr(obs, "min_val", None)), "max": _tensor(getattr(obs, "max_val", None))}
+
+
 def observer_on_meta(ns, cfg, shape):
     """A RangeObserver(**cfg), moved to the inputs' device as a module is (.to), fed two tensors of `shape` off the
     default device: the devices (relative to the inputs), shapes and dtypes of min_val, max_val, the scale and the
@@ -219,6 +235,23 @@ def fake_quant_in_graph(ns, x, scale, zero_point, quant_min, quant_max, g, x2, a
         return {"grad": "the output has no autograd graph", "grad2": None, "g_unchanged": True}
     gx, gx2 = torch.autograd.grad([out + x, out2], [x, x2], [g, g2])
     return {"grad": gx, "grad2": gx2, "g_unchanged": bool(torch.equal(g, before))}
+
+
+def fake_quant_changed_before_backward(ns, x, scale, zero_point, quant_min, quant_max, g, factor):
+    """The gradient of <g, fake_quantize(x, ...)> with respect to x when x is multiplied by factor in place (under
+    no_grad, as an optimizer step or a reused buffer does) between the forward and the backward; or autograd's error
+    (an implementation that saved x with save_for_backward is told of the change: that is not silent)."""
+    x = x.clone().requires_grad_(True)
+    out = get(ns, "fake_quantize")(x, scale, zero_point, quant_min, quant_max)
+    if not isinstance(out, torch.Tensor) or out.grad_fn is None:
+        return {"grad": "the output has no autograd graph"}
+    with torch.no_grad():
+        x.mul_(factor)
+    try:
+        (gx,) = torch.autograd.grad(out, [x], g, allow_unused=True)
+    except RuntimeError as e:
+        return {"error": f"{type(e).__name__}: {str(e)[:300]}"}
+    return {"grad": gx if gx is not None else "no gradient reached x"}
 
 
 def fake_quant_on_meta(ns, shape):

@@ -201,3 +201,28 @@ def test_on_another_device(student, gen):
            f"CPU) raised {res.get('error')}: create every tensor on x's device")
     expect(res["devices"] == ["meta", "meta"] and res["shapes"] == [shape, shape],
            f"{what}: expected two tensors of shape {shape} on meta, got shapes {res['shapes']} on {res['devices']}")
+
+
+def test_mask_of_the_forward_pass(student, gen):
+    """the straight-through mask is the forward pass's: if x is changed in place between the forward and the backward,
+    the gradient still follows the levels x had in the forward (as PyTorch's backward), or autograd reports the
+    change (its error for a tensor saved with save_for_backward); it never silently follows the new values"""
+    x = torch.cat([torch.rand(6, generator=gen) * 2 + 0.5, torch.rand(6, generator=gen) * 10 + 20])  # inside, clamped
+    x = x[torch.randperm(12, generator=gen)]
+    g = torch.randn(12, generator=gen)
+    what = ("the gradient of <g, fake_quantize(x, 0.1, 0, -128, 127)> with respect to x, for x (12,) with 6 entries "
+            "inside the range and 6 clamped, after x.mul_(0.01) under no_grad between the forward and the backward")
+    res = student.call("fake_quant_changed_before_backward", x=x, scale=0.1, zero_point=0, quant_min=-128,
+                       quant_max=127, g=g, factor=0.01)
+    if "error" in res:
+        expect("modified by an inplace operation" in res["error"],
+               f"{what}: the backward raised {res['error']} (autograd's in-place error would be accepted)")
+        return
+    want = reference(x, 0.1, 0, -128, 127, g)[1]
+    bad = _differing(res["grad"], want, what)
+    if bad.any():
+        i = tuple(int(v) for v in bad.nonzero()[0])
+        expect(False, f"{what}: {int(bad.sum())} of {bad.numel()} entries differ from PyTorch's straight-through "
+               f"gradient; first at {i}: x was {x[i].item():.4g} in the forward, expected {want[i].item():.4g}, got "
+               f"{res['grad'][i].item():.4g} (the mask must be the forward's levels, not rebuilt from x at backward "
+               f"time)")

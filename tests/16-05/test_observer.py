@@ -391,3 +391,33 @@ def test_does_not_use_torch_observers(student, gen):
     ref = torch_observer({"dtype": "uint8", "ch_axis": 1})
     ref(x)
     expect_close(res["scale"], ref.calculate_qparams()[0], "the scales of RangeObserver(torch.uint8, ch_axis=1)", **TOL)
+
+
+RECORD_CASES = [  # (cfg, shapes of the tensors fed in turn)
+    ({"dtype": "uint8"}, [(1,)]),
+    ({"dtype": "int8", "symmetric": True}, [()]),
+    ({"dtype": "uint8"}, [(3, 4)]),
+    ({"dtype": "uint8", "averaging_constant": 0.5}, [(1,), (1,)]),
+    ({"dtype": "int8", "ch_axis": 1}, [(1, 4)]),
+    ({"dtype": "uint8", "ch_axis": 0, "averaging_constant": 0.3}, [(3, 1), (3, 1)]),
+]
+
+
+def test_record_outlives_the_input(student, gen):
+    """min_val and max_val are a record of the values seen, not views of x: changing x in place after observing it
+    (a caller reusing its buffer, an optimizer stepping a weight) leaves them as PyTorch's observer has them, also
+    where x holds one value per tensor or per channel"""
+    for cfg, shapes in RECORD_CASES:
+        xs = [torch.randn(s, generator=gen) * 2 for s in shapes]
+        what = (f"{describe(cfg)} fed tensors of shapes {', '.join(str(s) for s in shapes)}, each changed in place "
+                f"after forward returned (x.add_(100) then x.neg_())")
+        res = student.call("observe_then_change", cfg=cfg, xs=xs)
+        ref = torch_observer(cfg)
+        for x in xs:
+            ref(x)
+        for name, got in (("min_val", res["min"]), ("max_val", res["max"])):
+            want = getattr(ref, name)
+            expect(isinstance(got, torch.Tensor), f"{what}: {name} is {got}, not a tensor")
+            expect_close(got, want, f"{name} of {what} (expected the extremes of the values observed; got values that "
+                         f"followed the later change of x: min_val and max_val must not be views of x)",
+                         atol=ULPS * torch.finfo(torch.float32).eps * 10, rtol=1e-6)

@@ -45,7 +45,7 @@ def case(gen, lead, k, m, bias=True, extreme=False):
     ws = torch.rand(m, generator=gen) * 0.02 + 0.001
     b = torch.randn(m, generator=gen) if bias else None
     y = F.linear((qx.float() - xz) * xs, qw.float() * ws[:, None], b)
-    os_ = max(float(y.abs().max()) / 100.0, 1e-3)  # most outputs inside the range, the largest clamp
+    os_ = max(float(y.abs().max()) / 100.0 if y.numel() else 0.0, 1e-3)  # most outputs inside, the largest clamp
     oz = int(torch.randint(90, 160, (), generator=gen))
     return [qx, xs, xz, qw, ws, b, os_, oz]
 
@@ -80,13 +80,15 @@ def check_values(student, args, what):
     return res
 
 
-SHAPES = [((), 16, 4, True), ((3, 7), 33, 6, False), ((2, 3), 8, 1, True), ((1,), 1, 3, False)]
+SHAPES = [((), 16, 4, True), ((3, 7), 33, 6, False), ((2, 3), 8, 1, True), ((1,), 1, 3, False), ((0,), 5, 3, True),
+          ((2, 0), 4, 2, False)]
 
 
 @pytest.mark.parametrize("lead,k,m,bias", SHAPES, ids=[f"{l}-K{k}-M{m}-{'bias' if b else 'nobias'}" for l, k, m, b in SHAPES])
 def test_matches_float_computation(student, gen, lead, k, m, bias):
     """within one level of the quantized float computation, and equal to the text's integer computation, for qx of
-    shape (..., K) with no, one and two leading dimensions (a single vector (K,) gives (M,))"""
+    shape (..., K) with no, one and two leading dimensions (a single vector (K,) gives (M,)), and a zero-size batch
+    ((0, K) gives (0, M), (2, 0, K) gives (2, 0, M))"""
     args = case(gen, lead, k, m, bias)
     what = (f"quantized_linear(qx {lead + (k,)}, {args[1]:.4g}, {args[2]}, qw ({m}, {k}), w_scale ({m},), "
             f"{'bias' if bias else 'None'}, {args[6]:.4g}, {args[7]})")

@@ -115,7 +115,7 @@ def quantized_linear(qx, x_scale, x_zero_point, qw, w_scale, bias, out_scale, ou
     y = acc.float() * (torch.tensor(x_scale, device=qx.device) * w_scale.to(qx.device))
     if bias is not None:
         y = y + bias.to(qx.device)
-    return quantize(y.reshape(*lead, -1), out_scale, out_zero_point, torch.uint8)
+    return quantize(y.reshape(*lead, w.shape[0]), out_scale, out_zero_point, torch.uint8)  # -1 fails on (0, K)
 ''',
     'qat_impl': '''
 class QATLinear(nn.Linear):
