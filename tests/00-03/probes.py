@@ -160,6 +160,7 @@ def sgd_run(ns, values, groups, grads, resume_at=None, via=None, frozen=(), set_
         out["params"].append([p.detach().clone() for p in params])
         out["grads_after"].append([None if p.grad is None else p.grad.detach().clone() for p in params])
         out["stateless"].append([i for i, p in enumerate(params) if len(opt.state.get(p, {})) == 0])
+        out.setdefault("in_state", []).append([i for i, p in enumerate(params) if p in opt.state])
         if resume_at == step:
             saved = torch.load(_to_bytes(opt.state_dict()), weights_only=False)
             target = torch.optim.SGD if via == "to_torch" else cls
@@ -357,6 +358,7 @@ def adamw_run(ns, values, groups, grads, resume_at=None, repeat=False, frozen=()
         out["params"].append([p.detach().clone() for p in params])
         out["grads_after"].append([None if p.grad is None else p.grad.detach().clone() for p in params])
         out["state"].append(_adam_state(opt, params))
+        out.setdefault("in_state", []).append([i for i, p in enumerate(params) if p in opt.state])
         if resume_at == step:
             saved = torch.load(_to_bytes(opt.state_dict()), weights_only=False)
             if fresh_defaults:
@@ -460,3 +462,35 @@ def schedule_by_position(ns, calls):
         except Exception as exc:
             out.append(f"raised {type(exc).__name__}: {str(exc)[:200]}")
     return out
+
+
+def optimizer_from_generator(ns, name, values, grads, hyper):
+    """``name``(generator of parameters, **hyper), as ``name(model.parameters(), ...)`` is called: a one-shot
+    iterator, not a list. Steps once per gradient list; returns the constructor's capture_error, the number of
+    parameters in its param_groups and every parameter after each step."""
+    cls = get(ns, name)
+    params = _make_params(values)
+    holder = []
+    made = capture_error(lambda: holder.append(cls((p for p in params), **hyper)))
+    out = {"made": made, "in_groups": None, "params": []}
+    if holder:
+        opt = holder[0]
+        out["in_groups"] = sum(len(g["params"]) for g in opt.param_groups)
+        for gs in grads:
+            _set_grads(params, gs)
+            opt.step()
+            out["params"].append([p.detach().clone() for p in params])
+    return out
+
+
+def accumulate_half(ns, weight, bias, x, y, micro_batches):
+    """accumulate_grads on a float16 nn.Linear with the given weight and bias (mse loss): the returned loss and the
+    gradients."""
+    fn = get(ns, "accumulate_grads")
+    model = torch.nn.Linear(weight.shape[1], weight.shape[0]).half()
+    with torch.no_grad():
+        model.weight.copy_(weight)
+        model.bias.copy_(bias)
+    result = fn(model, F.mse_loss, (x, y), micro_batches)
+    return {"loss": _raw(result),
+            "grads": {n: (None if p.grad is None else p.grad.detach().clone()) for n, p in model.named_parameters()}}

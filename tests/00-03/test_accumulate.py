@@ -349,3 +349,28 @@ def test_integer_inputs(student, gen):
     check_grads(res, want, what)
     check_loss(res, want_loss, what)
     check_sizes(res["sizes"], n, k, what)
+
+
+def test_float16_model(student, gen):
+    """a float16 model whose micro-losses are large (about 2e4): the returned loss is the full batch's, finite (a micro-loss times n_j held in float16 passes 65504 and becomes inf), and the gradients are the full batch's, to float16 rounding"""
+    n, k = 8, 2
+    weight = (torch.rand(1, 3, generator=gen, dtype=f64) * 0.2 - 0.1).half()
+    bias = torch.zeros(1, dtype=torch.float16)
+    x = (torch.rand(n, 3, generator=gen, dtype=f64) * 2 - 1).half()
+    y = (140 + torch.rand(n, 1, generator=gen, dtype=f64) * 4).half()
+    res = student.call("accumulate_half", weight=weight, bias=bias, x=x, y=y, micro_batches=k)
+    model = torch.nn.Linear(3, 1).half()
+    with torch.no_grad():
+        model.weight.copy_(weight)
+        model.bias.copy_(bias)
+    full = F.mse_loss(model(x), y)
+    full.backward()
+    what = (f"accumulate_grads(model, F.mse_loss, (x, y), {k}) on a float16 nn.Linear(3, 1) with {n} samples whose "
+            f"targets are about 140 (each micro-loss about {full.item():.0f}, times n_j = {n // k} past float16's "
+            "largest value, 65504)")
+    expect(isinstance(res["loss"], float), f"{what}: returned {res['loss']!r}, not a Python float")
+    expect_close(torch.tensor(res["loss"], dtype=f64), torch.tensor(full.item(), dtype=f64), f"{what}: the returned loss (the full batch's loss, a finite number; "
+                                          "clause: return the full batch's loss as a Python float)", atol=0, rtol=1e-2)
+    for name, p in model.named_parameters():
+        expect_close(res["grads"][name], p.grad, f"{what}: the gradient of {name} (to float16 rounding)",
+                     atol=0.5, rtol=1e-2)

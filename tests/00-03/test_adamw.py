@@ -113,6 +113,13 @@ def test_grad_none_skipped(student, gen):
     expect_close(res["params"][1][0], values[0], f"{what}: parameter 0 after two steps with .grad None",
                  atol=0, rtol=0)
     compare(res, reference(values, groups, grads), what, state=True)
+    for step in range(len(grads)):
+        want = [i for i in range(len(grads[0])) if any(gs[i] is not None for gs in grads[:step + 1])]
+        expect_equal(res.get("in_state", [None] * len(grads))[step], want,
+                     f"{what}: the parameters that are keys of opt.state after step {step + 1} (a parameter whose "
+                     ".grad was None at every step so far gets no state, not even an empty dict: torch.optim.AdamW's "
+                     "opt.state has no key for it and its state_dict()['state'] no entry; self.state[p] read before "
+                     "the None check makes one)")
 
 
 def test_state_on_the_parameters_device(student):
@@ -366,3 +373,25 @@ def test_non_finite_weight_is_stepped(student, gen):
             expect_close(g, e, f"{what}: parameter {i} after step {step} (torch.optim.AdamW gives the expected value; "
                                "p - lr * weight_decay * p is nan where p is inf; clause: every parameter equals what "
                                "torch.optim.AdamW gives from the same start)", equal_nan=True, **TOL)
+
+
+def test_params_given_as_generator(student, gen):
+    """parameters given as a generator (as model.parameters() is) are all stepped, as torch.optim.AdamW steps them"""
+    values, grads = draw(gen, steps=2)
+    hyper = {"lr": 0.05, "weight_decay": 0.1}
+    res = student.call("optimizer_from_generator", name="ScratchAdamW", values=values, grads=grads, hyper=hyper)
+    call = "ScratchAdamW((p for p in params), lr=0.05, weight_decay=0.1) (a generator, as model.parameters() is)"
+    r = res["made"]
+    expect(not r["raised"], f"{call} raised {r['type']}: {r['message']}")
+    expect_equal(res["in_groups"], len(values), f"{call}: the number of parameters in opt.param_groups (the "
+                                                "generator can be read once: whatever reads it before "
+                                                "super().__init__ takes those parameters away)")
+    params = [torch.nn.Parameter(v.clone()) for v in values]
+    ref = torch.optim.AdamW((p for p in params), foreach=False, **hyper)
+    for step, (gs, got) in enumerate(zip(grads, res["params"]), start=1):
+        for p, g in zip(params, gs):
+            p.grad = g.clone()
+        ref.step()
+        for i, (mine, want) in enumerate(zip(got, params)):
+            expect_close(mine, want.detach(), f"parameter {i} after step {step} of {call}, against "
+                                              "torch.optim.AdamW built the same way", **TOL)

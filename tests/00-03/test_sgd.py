@@ -92,6 +92,18 @@ def test_hyperparameters_read_at_each_step(student, gen):
             "from it when momentum returns; clause: read them at every step())")
 
 
+def check_no_state_entry(res, grads, what, torch_name):
+    """A parameter whose .grad was None at every step so far has no entry at all in opt.state (torch never reads
+    self.state[p] for it; an empty dict made by self.state[p] shows up in state_dict()['state'])."""
+    for step in range(len(grads)):
+        want = [i for i in range(len(grads[0])) if any(gs[i] is not None for gs in grads[:step + 1])]
+        got = res.get("in_state", [None] * len(grads))[step]
+        expect_equal(got, want, f"{what}: the parameters that are keys of opt.state after step {step + 1} (a "
+                                f"parameter whose .grad was None at every step so far gets no state, not even an "
+                                f"empty dict: {torch_name}'s opt.state has no key for it and its state_dict()['state'] "
+                                "no entry; self.state[p] read before the None check makes one)")
+
+
 def test_grad_none_skipped(student, gen):
     """a parameter whose .grad is None is not changed and gets no state"""
     groups = CONFIGS["momentum with dampening and weight decay"]
@@ -102,6 +114,7 @@ def test_grad_none_skipped(student, gen):
     expect_equal(res["stateless"][0], [0, 2], f"{what}: the parameters without any state after step 1 "
                                               "(parameters 0 and 2 had .grad None)")
     expect_equal(res["stateless"][1], [0], f"{what}: the parameters without any state after step 2")
+    check_no_state_entry(res, grads, what, "torch.optim.SGD")
     expect_close(res["params"][1][0], values[0], f"{what}: parameter 0 after two steps with .grad None",
                  atol=0, rtol=0)
     compare(res, reference(values, groups, grads), what)
@@ -325,3 +338,26 @@ def test_non_finite_weight_is_stepped(student, gen):
                                    "value: it adds weight_decay * p only where weight_decay is not 0, so an inf "
                                    "weight stays inf; clause: every parameter equals what torch.optim.SGD gives from "
                                    "the same start)", atol=1e-14, rtol=1e-12, equal_nan=True)
+
+
+def test_params_given_as_generator(student, gen):
+    """parameters given as a generator (as model.parameters() is) are all stepped, as torch.optim.SGD steps them"""
+    values, grads = draw(gen, steps=2)
+    hyper = {"lr": 0.1, "momentum": 0.9, "weight_decay": 0.01}
+    res = student.call("optimizer_from_generator", name="MomentumSGD", values=values, grads=grads, hyper=hyper)
+    call = "MomentumSGD((p for p in params), lr=0.1, momentum=0.9, weight_decay=0.01) (a generator, as " \
+           "model.parameters() is)"
+    r = res["made"]
+    expect(not r["raised"], f"{call} raised {r['type']}: {r['message']}")
+    expect_equal(res["in_groups"], len(values), f"{call}: the number of parameters in opt.param_groups (the "
+                                                "generator can be read once: whatever reads it before "
+                                                "super().__init__ takes those parameters away)")
+    params = [torch.nn.Parameter(v.clone()) for v in values]
+    ref = torch.optim.SGD((p for p in params), foreach=False, **hyper)
+    for step, (gs, got) in enumerate(zip(grads, res["params"]), start=1):
+        for p, g in zip(params, gs):
+            p.grad = None if g is None else g.clone()
+        ref.step()
+        for i, (mine, want) in enumerate(zip(got, params)):
+            expect_close(mine, want.detach(), f"parameter {i} after step {step} of {call}, against "
+                                              "torch.optim.SGD built the same way", atol=1e-14, rtol=1e-12)

@@ -13,10 +13,10 @@ CELLS = {
                                      torch.tensor_split(targets, micro_batches)) if len(a)]
     losses = []
     for a, b in pieces:
-        l = loss_fn(model(a), b) * len(a)
-        (l / n).backward()
+        l = loss_fn(model(a), b) * (len(a) / n)
+        l.backward()
         losses.append(l.detach())
-    return (torch.stack(losses).sum() / n).item()
+    return torch.stack(losses).sum().item()
 ''',
     "sgd_impl": '''class MomentumSGD(torch.optim.Optimizer):
     def __init__(self, params, lr, momentum=0.0, dampening=0.0, weight_decay=0.0, nesterov=False):
