@@ -236,7 +236,8 @@ print(_w)  # each weight moved by -0.1 * 2w
 # ### Exercise 2 · `MomentumSGD` (4 points)
 #
 # Write `MomentumSGD(params, lr, momentum=0.0, dampening=0.0, weight_decay=0.0, nesterov=False)` as a subclass
-# of `torch.optim.Optimizer`, following the four lines above.
+# of `torch.optim.Optimizer`, following the four lines above. `params` is anything `torch.optim.SGD` takes: a list
+# of tensors, a one-shot iterator such as `model.parameters()`, or a list of group dicts.
 #
 # * After any number of `step()` calls, every parameter equals what `torch.optim.SGD` with the same arguments
 #   gives from the same start and the same gradients (inf and nan included), to float64 rounding (relative
@@ -351,6 +352,9 @@ print("first step / lr:", ((_m1 / (1 - 0.9)) / ((_v1 / (1 - 0.999)).sqrt() + 1e-
 #
 # Write `ScratchAdamW(params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2)` as a subclass of
 # `torch.optim.Optimizer`, following the four lines above (without `amsgrad`, `maximize` and the other options).
+# `params` is anything `torch.optim.AdamW` takes: a list of tensors, a one-shot iterator such as
+# `model.parameters()`, or a list of group dicts; the parameters are real floating-point tensors (complex ones
+# are not asked for).
 #
 # * After any number of `step()` calls, every parameter equals what `torch.optim.AdamW` with the same arguments
 #   gives from the same start and the same gradients (inf and nan included), to float64 rounding (relative
