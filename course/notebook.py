@@ -68,6 +68,21 @@ def hidden_calls(source: str) -> list[tuple[str, str]]:
     return HIDDEN_CALL.findall(source or "")
 
 
+def tasks_of_cells(nb) -> dict[str, str]:
+    """Solution cell grade_id -> the task of the next test cell that calls run_hidden."""
+    out, pending = {}, []
+    for c in nb.cells:
+        meta = nbgrader_meta(c)
+        if meta.get("solution") and c.cell_type == "code":
+            pending.append(meta.get("grade_id"))
+        calls = hidden_calls(c.source) if is_test_cell(c) else []
+        if calls:
+            for gid in pending:
+                out[gid] = calls[0][1]
+            pending = []
+    return out
+
+
 def submission_code(nb) -> list[str]:
     """The code a submission defines: every code cell except autograder test cells.
 

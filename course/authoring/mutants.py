@@ -45,6 +45,7 @@ from pathlib import Path
 
 from .. import SOURCE_DIR, TESTS_DIR
 from .. import notebook as nbtools
+from ..notebook import tasks_of_cells  # noqa: F401  (tests/example_reach.py, test_submissions.py)
 
 BIN_SWAPS = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.Div, ast.Div: ast.Mult, ast.Pow: ast.Mult,
              ast.FloorDiv: ast.Div, ast.Mod: ast.FloorDiv}
@@ -320,21 +321,6 @@ def _parent_of(root, node):
                     if v is node:
                         return parent, name, i
     raise KeyError("no parent")
-
-
-def tasks_of_cells(nb) -> dict[str, str]:
-    """Solution cell grade_id -> the task of the next test cell that calls run_hidden."""
-    out, pending = {}, []
-    for c in nb.cells:
-        meta = nbtools.nbgrader_meta(c)
-        if meta.get("solution") and c.cell_type == "code":
-            pending.append(meta.get("grade_id"))
-        calls = nbtools.hidden_calls(c.source) if nbtools.is_test_cell(c) else []
-        if calls:
-            for gid in pending:
-                out[gid] = calls[0][1]
-            pending = []
-    return out
 
 
 def mutants(assignment: str, only_task: str | None = None) -> list[Mutant]:

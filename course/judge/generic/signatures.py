@@ -108,25 +108,11 @@ def _entry(node) -> dict | None:
     return {"kind": "class", "methods": methods} if methods else None
 
 
-def tasks_of_cells(cells, assignment: str) -> dict[str, list[str]]:
-    """{task: [grade_id of its solution cells]} from the source notebook's hidden calls."""
-    out: dict[str, list[str]] = {}
-    prev = -1
-    for i, c in enumerate(cells):
-        if not nbtools.is_test_cell(c):
-            continue
-        sol = [nbtools.nbgrader_meta(cells[j]).get("grade_id") for j in range(prev + 1, i)
-               if nbtools.nbgrader_meta(cells[j]).get("solution")]
-        for a, task in nbtools.hidden_calls(c.source):
-            if a == assignment:
-                out.setdefault(task, []).extend(sol)
-        prev = i
-    return out
-
-
 @functools.lru_cache(maxsize=None)
 def _skeleton_json(assignment: str) -> str:
-    tasks = tasks_of_cells(nbtools.read(nbtools.first_in(SOURCE_DIR / assignment)).cells, assignment)
+    tasks: dict[str, list[str]] = {}
+    for gid, task in nbtools.tasks_of_cells(nbtools.read(nbtools.first_in(SOURCE_DIR / assignment))).items():
+        tasks.setdefault(task, []).append(gid)
     release = {nbtools.nbgrader_meta(c).get("grade_id"): c.source
                for c in nbtools.read(nbtools.first_in(RELEASE_DIR / assignment)).cells}
     out: dict[str, dict] = {}
