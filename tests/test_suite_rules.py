@@ -23,7 +23,7 @@ def test_inputs_follow_the_check_seed(assignment):
     for path in sorted((TESTS_DIR / assignment).glob("*.py")):
         for n, line in enumerate(path.read_text().splitlines(), 1):
             for pattern, why in FORBIDDEN.items():
-                if re.search(pattern, line):
+                if re.search(pattern, line) and "# no inputs:" not in line:  # a shared fixture that draws nothing
                     problems.append(f"{path.name}:{n}: {why}: {line.strip()}")
     assert not problems, "\n".join(problems)
 

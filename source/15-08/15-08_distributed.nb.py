@@ -36,7 +36,6 @@
 import datetime
 import math
 import multiprocessing as mp
-import multiprocessing.connection
 import os
 import pickle
 import tempfile
@@ -104,6 +103,7 @@ def _rank_entry(fn, rank, world_size, store_path, args, conn, op_timeout):
 
 def _run_world(fn, world_size, args_per_rank, timeout, op_timeout):
     """One try: fork the ranks, collect each one's reply; a rank silent at the deadline gets None."""
+    from multiprocessing.connection import wait as wait_any
     ctx = mp.get_context("fork")
     with tempfile.TemporaryDirectory() as tmp:
         store_path = os.path.join(tmp, "store")
@@ -121,7 +121,7 @@ def _run_world(fn, world_size, args_per_rank, timeout, op_timeout):
         joined, results = set(), [None] * world_size
         waiting = {conn: rank for rank, conn in enumerate(pipes)}
         while waiting and time.monotonic() < deadline:
-            for conn in mp.connection.wait(list(waiting), max(0.0, deadline - time.monotonic())):
+            for conn in wait_any(list(waiting), max(0.0, deadline - time.monotonic())):
                 rank = waiting[conn]
                 try:
                     status, value = pickle.loads(conn.recv_bytes())

@@ -6,7 +6,7 @@ from course.judge.generic import signatures
 ASSIGNMENT = "15-07"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="module")  # no inputs: the signatures, the same under every seed
 def described(student):
     return student.call("signatures_of", names=signatures.request(ASSIGNMENT))
 

@@ -12,7 +12,9 @@
 # **How this notebook is graded.** Each exercise has a cell of visible checks you can run now, and
 # **Validate runs only those visible examples**: "Success!" means they pass, not that you have full
 # marks. When you submit, hidden checks test the same objects much harder, including a save and resume
-# after every update. Heavy demos below only run when you run the notebook yourself.
+# after every update. Heavy demos below only run when you run the notebook yourself. Keep the `def` and `class`
+# lines of the skeletons as they are (the parameters' names, their order and their defaults): a hidden check
+# compares them, and a parameter you add must come after them, with a default.
 
 # %%
 # Setup: course helpers and device. Runs on CPU or GPU.

@@ -3,6 +3,7 @@ import copy
 import pickle
 
 from course.judge.probelib import get
+from course.judge.probelib import signatures_of  # noqa: F401  (test_signatures.py)
 
 
 def _plain(v):
