@@ -216,6 +216,7 @@ run_hidden("16-01", "clip_op", globals())
 #   derivative of `limit * torch.tanh(x / limit)`; `limit` gets no gradient.
 # * `setup_context` saves only the output `y` itself with `ctx.save_for_backward` (not `x`, and not a copy of
 #   `y`, for a transposed `x` too) and keeps `limit` on `ctx`.
+# * The backward reads the saved `y` without writing to it: `y` is the tensor `smooth_clip` returned to the caller.
 # * Every tensor the backward creates is on `y`'s device, so it runs on a GPU as on the CPU.
 # * The backward is itself differentiable: second derivatives (`torch.autograd.gradgradcheck`) are those of
 #   `limit * torch.tanh(x / limit)`.
@@ -394,12 +395,12 @@ if run_demos():
 #   `torch.empty_like(x)`, and its fake kernel gives that metadata without data.
 # * Its autograd formula gives `x` the gradient `grad * keep / (1 - p) * gelu'(x)`, recomputing `gelu'(x)` from
 #   `x` in the backward, and no gradient to `keep` and `p`.
-# * For the backward it saves only `x` and the boolean `keep` (at most `x`'s bytes plus one byte per element),
-#   not the output and not a float copy of the mask.
+# * For the backward it saves only `x` itself (not a copy of it, for a transposed `x` too) and the boolean `keep`
+#   (at most `x`'s bytes plus one byte per element), not the output and not a float copy of the mask.
 # * `gelu_dropout(x, p, generator=None)`, for `p` in `[0, 1)`, draws `u = torch.rand(x.shape,
 #   generator=generator, dtype=x.dtype, device=x.device)` once, keeps the elements where `u >= p`, and returns
-#   the operator's result. With `p == 0` it draws nothing (the generator's state is left alone) and returns
-#   `gelu(x)`.
+#   the operator's result. With `p == 0` it draws nothing (the state of `generator`, or of the default generator
+#   when it is `None`, is left alone) and returns `gelu(x)`.
 # * So `gelu_dropout(x, p, g)` equals `F.gelu(x, approximate="tanh") * (u >= p) / (1 - p)` with `u` drawn
 #   from a generator in the same state, for float32 and float64 `x` of any shape, in value and in gradient.
 # * Every tensor it creates or reuses, in the forward and in the backward, is on `x`'s device, whatever device
@@ -537,8 +538,8 @@ triton_jit = triton.jit if triton is not None else (lambda fn: fn)
 #
 # * `gelu_dropout_kernel(x_ptr, keep_ptr, out_ptr, n, scale, BLOCK: tl.constexpr)` is a Triton kernel
 #   (`@triton_jit`, which is `triton.jit`): program `i` handles the elements `i * BLOCK` to `i * BLOCK + BLOCK - 1`
-#   of the flat, contiguous `x` and `keep`, skips those at `n` or past it, and stores
-#   `gelu(x) * scale` (tanh approximation) where `keep` is true and 0 where it is false.
+#   of the flat, contiguous `x` and `keep`, and no others, skips those at `n` or past it (neither loads nor stores
+#   them), and stores `gelu(x) * scale` (tanh approximation) where `keep` is true and 0 where it is false.
 # * `launch_gelu_dropout(x, keep, p, block=1024)` runs it on contiguous copies of `x` and `keep`, on a grid of
 #   `triton.cdiv(n, block)` programs of `block` elements each (`BLOCK=block`) with `scale = 1 / (1 - p)`, and
 #   returns a new tensor of `x`'s shape and dtype; when `x` has no element it launches nothing. Every tensor it

@@ -314,15 +314,16 @@ def ema_compiled(ns, avg, x, d1, d2):
 
 # ------------------------------------------------------------------ exercise 4: gelu_dropout
 def fused_run(ns, x, p, seed=None, v=None, layout="contiguous", after=4):
-    """gelu_dropout(x, p, generator): the output, the gradient of <v, output>, what autograd saved, and `after`
-    draws the generator gives once the call returns."""
+    """gelu_dropout(x, p, generator): the output, the gradient of <v, output>, what autograd saved (x_storage: the
+    storage x lies in, for the saved tensors' storage to be compared with), and `after` draws the generator gives once
+    the call returns."""
     def go():
         g = None if seed is None else torch.Generator().manual_seed(seed)
         xin = relayout(x, layout).requires_grad_(v is not None)
         log, hooks = _saved_log()
         with hooks:
             out = get(ns, "gelu_dropout")(xin, p, g)
-        res = {"out": _tensor(out), "meta": _meta(out), "in_meta": _meta(xin),
+        res = {"out": _tensor(out), "meta": _meta(out), "in_meta": _meta(xin), "x_storage": _storage(xin),
                "next": torch.rand(after, generator=g, dtype=torch.float64) if g is not None else None}
         if v is not None and isinstance(out, torch.Tensor):
             if out.grad_fn is None:
@@ -571,16 +572,59 @@ def triton_placement(ns, x, keep, p, block=64):
     return _errors(go)
 
 
+class _Accesses:
+    """While active, notes every element address the Triton interpreter loads or stores (mask on) that lies outside
+    the given tensors' first n elements: {"load": count, "store": count}."""
+
+    def __init__(self, tensors, n):
+        self.ranges = [(t.data_ptr(), t.data_ptr() + n * t.element_size()) for t in tensors]
+        self.outside = {"load": 0, "store": 0}
+
+    def _note(self, kind, ptrs, mask):
+        import numpy as np
+        addr = np.asarray(ptrs.data).astype(np.uint64).ravel()
+        on = np.ones(addr.shape, dtype=bool) if mask is None else np.asarray(mask.data, dtype=bool).ravel()
+        addr = addr[np.broadcast_to(on, addr.shape)]
+        inside = np.zeros(addr.shape, dtype=bool)
+        for lo, hi in self.ranges:
+            inside |= (addr >= lo) & (addr < hi)
+        self.outside[kind] += int((~inside).sum())
+
+    def __enter__(self):
+        from triton.runtime.interpreter import InterpreterBuilder
+        self.saved = (InterpreterBuilder.create_masked_load, InterpreterBuilder.create_masked_store)
+        load, store, note = self.saved + (self._note,)
+
+        def masked_load(b, ptrs, mask, *a, **k):
+            note("load", ptrs, mask)
+            return load(b, ptrs, mask, *a, **k)
+
+        def masked_store(b, ptrs, value, mask, *a, **k):
+            note("store", ptrs, mask)
+            return store(b, ptrs, value, mask, *a, **k)
+        InterpreterBuilder.create_masked_load, InterpreterBuilder.create_masked_store = masked_load, masked_store
+        return self
+
+    def __exit__(self, *exc):
+        from triton.runtime.interpreter import InterpreterBuilder
+        InterpreterBuilder.create_masked_load, InterpreterBuilder.create_masked_store = self.saved
+        return False
+
+
 def triton_kernel_bounds(ns, x, keep, p, block, sentinel):
     """gelu_dropout_kernel launched by the judge itself, in the interpreter, on a grid of cdiv(n, block) programs,
-    into an output that is the first n elements of a larger buffer filled with sentinel: what lies past n after."""
+    into an output that is the first n elements of a larger buffer filled with sentinel: what lies past n after, and
+    how many element addresses it loaded or stored outside x, keep and out's first n elements. Then once more on a
+    grid of one program into a fresh such buffer (program 0 handles elements 0 to block - 1 only): that buffer."""
     def go():
         import triton
         kernel, n = get(ns, "gelu_dropout_kernel"), x.numel()
-        buf = torch.full((n + 2 * block,), sentinel, dtype=x.dtype)
-        with _Interpreted():
+        buf, one = (torch.full((n + 2 * block,), sentinel, dtype=x.dtype) for _ in range(2))
+        with _Interpreted(), _Accesses((x, keep, buf), n) as acc:
             kernel[(triton.cdiv(n, block),)](x, keep, buf[:n], n, 1.0 / (1.0 - p), BLOCK=block)
-        return {"out": _tensor(buf[:n]), "past": _tensor(buf[n:])}
+        with _Interpreted():
+            kernel[(1,)](x, keep, one[:n], n, 1.0 / (1.0 - p), BLOCK=block)
+        return {"out": _tensor(buf[:n]), "past": _tensor(buf[n:]), "outside": acc.outside, "one_program": _tensor(one)}
     return _errors(go)
 
 

@@ -38,14 +38,19 @@ CASES = [((6,), torch.float64, "contiguous"), ((3, 4), torch.float32, "contiguou
 @pytest.mark.parametrize("shape,dtype,layout", CASES, ids=[f"{s}-{d}-{l}".replace("torch.", "") for s, d, l in CASES])
 def test_gradient(student, gen, shape, dtype, layout):
     """the gradient with respect to x is grad * (1 - (y / limit)**2), that of limit * tanh(x / limit), for float32
-    and float64 inputs of any shape and layout; limit gets none"""
+    and float64 inputs of any shape and layout; limit gets none; the backward leaves y (the caller's output) as it
+    was"""
     limit = limit_from(gen)
     x = (3 * torch.randn(shape, generator=gen, dtype=f64)).to(dtype)
     v = torch.randn(shape, generator=gen, dtype=f64).to(dtype)
     what = f"the gradient of <v, {OP}(x, {limit})> for a {layout} {dtype} x of shape {tuple(shape)}"
     res = grad_run(student, what, x=x, limit=limit, v=v, layout=layout)
-    _, g = reference_grads(x, limit, v)
+    y, g = reference_grads(x, limit, v)
     expect_close(res["grad"], g.to(dtype), what, **TOL[dtype])
+    expect_close(res["out"], y.to(dtype), f"the output y of {OP}(x, {limit}) for a {layout} {dtype} x of shape "
+                 f"{tuple(shape)}, read after the backward (the backward reads the saved y and leaves it as it was: "
+                 f"it is the tensor smooth_clip returned to the caller, not scratch memory; y.div_(limit) in the "
+                 f"backward changes it)", **TOL[dtype])
 
 
 @pytest.mark.parametrize("dtype,limit", [(torch.float64, 1e-200), (torch.float32, 1e-25), (torch.float64, 1e300),

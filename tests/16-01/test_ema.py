@@ -91,6 +91,26 @@ def test_edge_decays(student, gen):
                          f"by 1 - decay in place and back gives 0 / 0 at decay 1)")
 
 
+def test_values_near_overflow(student, gen):
+    """for float32 and float64 tensors whose difference x - avg stays finite, values near the dtype's largest
+    included: avg becomes decay * avg + (1 - decay) * x, finite (no intermediate beyond the largest value, such as
+    avg + x * (1 - decay) / decay scaled by decay afterwards)"""
+    decay = round(float(torch.empty(()).uniform_(0.05, 0.3, generator=gen)), 3)
+    sign = torch.tensor([1.0, 1.0, -1.0, -1.0], dtype=f64)  # avg and x of one sign per element: x - avg stays finite
+    for dtype in (torch.float32, torch.float64):
+        big = torch.finfo(dtype).max
+        avg, x = ((big * sign * torch.empty(4, dtype=f64).uniform_(0.6, 0.9, generator=gen)).to(dtype)
+                  for _ in range(2))
+        what = (f"{OP}(avg, x, {decay}) for {dtype} avg {avg.tolist()} and x {x.tolist()} (0.6 to 0.9 times the "
+                f"largest {dtype}, x - avg finite)")
+        res = student.call("ema_run", avg=avg, x=x, decay=decay)
+        expect("error" not in res, f"{what} raised {res.get('error')}")
+        expect(bool(torch.isfinite(res["avg"]).all()), f"avg after {what} is {res['avg'].tolist()}, not finite: "
+               f"decay * avg + (1 - decay) * x lies between avg and x (an intermediate such as avg + x * (1 - decay) / "
+               f"decay overflows)")
+        expect_close(res["avg"], update(avg, x, decay), f"avg after {what}", **TOL[dtype])
+
+
 def test_kernel_on_avg_device(student, gen):
     """every tensor the kernel creates is on avg's device: the kernel (the one a GPU runs), called off the default
     device (the grader's stand-in for a GPU), updates avg there and mixes no devices"""

@@ -109,7 +109,8 @@ def test_p_zero(student, gen, dtype):
 
 def test_default_generator(student, gen):
     """without a generator it draws from PyTorch's default generator: after torch.manual_seed(s), gelu_dropout(x, p)
-    is the composition with u from a generator seeded s, and the default generator is left one draw further"""
+    is the composition with u from a generator seeded s, and the default generator is left one draw further; at
+    p == 0 it draws nothing from it either"""
     seed, p = seed_from(gen), 0.35
     x = 2.5 * torch.randn(5, 6, generator=gen, dtype=torch.float32)
     v = torch.randn(5, 6, generator=gen, dtype=torch.float32)
@@ -121,6 +122,14 @@ def test_default_generator(student, gen):
                  "from the default generator (generator=None: the one torch.manual_seed sets)", **TOL[torch.float32])
     expect_close(res["grad"], grad, f"the gradient of <v, {what}>", **TOL[torch.float32])
     expect_close(res["next"], nxt, f"the default generator's next draws after {what} (one draw of x.shape from it)",
+                 atol=0, rtol=0)
+    what = f"{FN}(x, 0.0) without a generator, after torch.manual_seed({seed}), for float32 x (5, 6)"
+    res = student.call("fused_default_generator", x=x, p=0.0, seed=seed, v=v)
+    expect("error" not in res, f"{what} raised {res.get('error')}")
+    out, grad, nxt, _ = reference(x, 0.0, seed, v)
+    expect_close(res["out"], out, what + " (gelu(x))", **TOL[torch.float32])
+    expect_close(res["next"], nxt, f"the default generator's next draws after {what} (with p == 0 it draws nothing, "
+                 f"from a given generator or from the default one: the text's 'the generator's state is left alone')",
                  atol=0, rtol=0)
 
 
@@ -141,13 +150,14 @@ def test_p_kept_per_call(student, gen):
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=["f32", "f64"])
 def test_saves_x_and_boolean_mask(student, gen, dtype):
-    """for the backward it saves x (its values, not gelu'(x) worked out in the forward) and the boolean keep mask,
-    and nothing else (no output, no float mask)"""
+    """for the backward it saves x itself (its memory, for a transposed x too: not gelu'(x) worked out in the forward,
+    not a copy) and the boolean keep mask, and nothing else (no output, no float mask)"""
     seed = seed_from(gen)
+    layout = "contiguous" if dtype == torch.float32 else "transposed"
     x = torch.randn(8, 16, generator=gen, dtype=f64).to(dtype)
     v = torch.randn(8, 16, generator=gen, dtype=f64).to(dtype)
-    what = f"what autograd saved for {FN}(x, 0.25, generator) with {dtype} x (8, 16)"
-    res = run(student, what, x=x, p=0.25, seed=seed, v=v)
+    what = f"what autograd saved for {FN}(x, 0.25, generator) with {layout} {dtype} x (8, 16)"
+    res = run(student, what, x=x, p=0.25, seed=seed, v=v, layout=layout)
     saved = {s["storage"]: s for s in res["saved"]}.values()  # a tensor saved twice counts once
     total, bound = sum(s["bytes"] for s in saved), x.numel() * (x.element_size() + 1)
     kinds = sorted((s["dtype"], tuple(s["shape"])) for s in saved)
@@ -157,6 +167,9 @@ def test_saves_x_and_boolean_mask(student, gen, dtype):
     expect(any(s["dtype"] == str(dtype) and tuple(s["shape"]) == (8, 16) and torch.equal(s["value"], x) for s in saved),
            f"{what}: the saved {dtype} (8, 16) tensor is not x (its values differ from x's): save x itself and "
            f"recompute gelu'(x) from it in the backward")
+    expect(any(s["dtype"] == str(dtype) and s["storage"] == res["x_storage"] for s in saved),
+           f"{what}: the saved {dtype} (8, 16) tensor has x's values but not x's memory: a copy of x (x.contiguous() of "
+           f"a transposed x, x.clone(), ...) costs a tensor of x's size until the backward; save x itself")
     _, grad, _, _ = reference(x, 0.25, seed, v)
     expect_close(res["grad"], grad, f"the gradient of <v, {FN}(x, 0.25, generator)>", **TOL[dtype])
 

@@ -129,7 +129,9 @@ def test_launch_on_x_device(student, gen):
 @pytest.mark.parametrize("n,block", [(700, 128), (257, 64), (5, 16)], ids=["n700-block128", "n257-block64", "n5-block16"])
 def test_kernel_skips_past_n(student, gen, n, block):
     """the kernel skips the elements at n or past it: launched into the first n elements of a larger buffer, it
-    leaves the rest of the buffer as it was"""
+    leaves the rest of the buffer as it was, and it loads and stores nothing outside x, keep and out's first n
+    elements; program i handles elements i * BLOCK to i * BLOCK + BLOCK - 1 only (a grid of one program writes the
+    first block)"""
     p, sentinel = 0.3, 1234.5
     x = 2 * torch.randn(n, generator=gen, dtype=f64)
     keep = torch.rand(n, generator=gen) >= p
@@ -142,6 +144,21 @@ def test_kernel_skips_past_n(student, gen, n, block):
     changed = (past != sentinel).nonzero().flatten().tolist()
     expect(not changed, f"{what} wrote past n: the buffer's elements {[n + i for i in changed[:5]]} changed "
                         f"(the mask must skip offsets at n or past it)")
+    outside = res["outside"]
+    expect(not outside["load"] and not outside["store"],
+           f"{what} (Triton's interpreter, every address noted) loaded {outside['load']} and stored {outside['store']} "
+           f"elements outside x, keep and out's first {n} elements: the last program's lanes at n or past it must be "
+           f"masked in every tl.load and tl.store (an unmasked load reads past the end of the tensor: on a GPU, an "
+           f"out-of-bounds access)")
+    first = min(block, n)
+    one = res["one_program"]
+    written = (one[first:] != sentinel).nonzero().flatten().tolist()
+    expect(not written, f"gelu_dropout_kernel[(1,)](x, keep, out, {n}, scale, BLOCK={block}) (a grid of one program) on "
+                        f"the same inputs wrote the elements {[first + i for i in written[:5]]}: program 0 handles "
+                        f"elements 0 to {block - 1} only (program i: i * BLOCK to i * BLOCK + BLOCK - 1; not a loop "
+                        f"over further blocks)")
+    expect_close(one[:first], reference(x, keep, p)[:first], f"the first {first} elements written by "
+                 f"gelu_dropout_kernel[(1,)](x, keep, out, {n}, scale, BLOCK={block})", **TOL[f64])
 
 
 @pytest.mark.parametrize("shape,dtype", [((0,), torch.float32), ((4, 0), torch.float64)], ids=["(0,)", "(4, 0)"])
