@@ -224,7 +224,8 @@ print("by hand       :", (_a.cos() * _ta * _b + _a.sin() * _tb).sum(-1))
 # * `primals` and `tangents` are tuples of tensors of the same length, each tangent of its primal's shape and
 #   dtype; `f(*primals)` returns one tensor.
 # * Return `(out, jvp_out)`: `out` is `f(*primals)` and `jvp_out` is the Jacobian of `f` at the primals applied
-#   to the tangents (what `torch.func.jvp` returns), both plain tensors of the output's shape.
+#   to the tangents (what `torch.func.jvp` returns), both plain tensors (no tangents) of the output's shape;
+#   `out` keeps the autograd graph that `f(*primals)` has (do not detach it).
 # * Call `f` exactly once, on dual tensors that carry the tangents (also when every tangent is zero), in the
 #   caller's grad mode: `f` may differentiate its own inputs (forward-over-reverse by hand), as in `f(*primals)`.
 # * When the output does not depend on the primals (its tangent is `None`), `jvp_out` is a tensor of zeros of
@@ -314,8 +315,8 @@ if run_demos():
 # * Return the Jacobian of `f` at `x`, of shape `f(x).shape + x.shape` and on `x`'s device, equal to
 #   `torch.autograd.functional.jacobian(f, x)`.
 # * Use forward mode (`jacfwd`) when `x` has fewer elements than `f(x)` and reverse mode (`jacrev`) otherwise
-#   (ties included); you may call `f` once more to learn the size of its output, leaving grad mode and every
-#   other global setting as it was, also when `f` raises.
+#   (ties included); you may call `f` once more, on `x` itself, to learn the size of its output, leaving grad
+#   mode and every other global setting as it was, also when `f` raises.
 
 # %% [solution] id=jacobian_impl
 def jacobian(f, x):
@@ -522,8 +523,9 @@ run_hidden("16-02", "per_sample", globals())
 #   buffers and dropout.
 # * With `per_model=False`, `x` is one batch `(B, ...)` that every model gets and the result is
 #   `torch.stack([m(x) for m in models])`; with `per_model=True`, `x` has shape `(M, B, ...)` and row `m` of the
-#   result is `models[m](x[m])`. Like that stack, the result carries gradients back to `x`: do not compute
-#   it under `torch.no_grad()`, also for an `x` that does not require grad.
+#   result is `models[m](x[m])`. Like that stack, the result is computed in the caller's grad mode and carries
+#   gradients back to `x`: do not compute it under `torch.no_grad()`, also for an `x` that does not require
+#   grad, nor under a `torch.enable_grad()` of your own.
 # * Run all the models in one call under `vmap`: the number of times a module's forward runs does not grow with
 #   the number of models.
 # * Leave the models as they were: their parameters (values and which are frozen), buffers and mode unchanged.

@@ -242,12 +242,15 @@ class Interrupted(BaseException):
     stopping a long f) and SystemExit are; `except Exception:` does not see it."""
 
 
-def dual_jvp(ns, which, primals, tangents, again=True, requires_grad=False, grad_enabled=True):
+def dual_jvp(ns, which, primals, tangents, again=True, requires_grad=False, grad_enabled=True, twice=False):
     """dual_jvp on the judge's function `which`: its results, what f saw, the grad mode each call of f ran in, the
     dual level left open, and whether a second call right after still works. With requires_grad, the primals are
-    leaves that require grad (as the caller of a forward-over-reverse f hands them over). The call runs in the grad
-    mode grad_enabled (as a caller under torch.no_grad() when False); "out_requires_grad" tells whether the first
-    result requires grad."""
+    leaves that require grad (as the caller of a forward-over-reverse f hands them over), and "out_grad" is the
+    gradient of the first result's sum with respect to each primal (None where none reaches it), or why there is
+    none. The call runs in the grad mode grad_enabled (as a caller under torch.no_grad() when False);
+    "out_requires_grad" tells whether the first result requires grad. With twice, the caller then adds 1 in place
+    to the second result (as a caller accumulating J t does) and calls dual_jvp again on the same arguments: that
+    call's second result is sent as "jvp2" (or why there is none as "error2")."""
     fn = get(ns, "dual_jvp")
     if requires_grad:
         primals = [p.detach().clone().requires_grad_(True) for p in primals]
@@ -260,6 +263,15 @@ def dual_jvp(ns, which, primals, tangents, again=True, requires_grad=False, grad
             out = fn(_jvp_fn(which, seen), tuple(primals), tuple(tangents))
         if isinstance(out, (tuple, list)) and len(out) == 2 and isinstance(out[0], torch.Tensor):
             res["out_requires_grad"] = out[0].requires_grad
+            if requires_grad and grad_enabled:
+                if out[0].grad_fn is None:
+                    res["out_grad"] = "the first result has no autograd history (grad_fn is None)"
+                else:
+                    try:
+                        gs = torch.autograd.grad(out[0].sum(), primals, allow_unused=True)
+                        res["out_grad"] = [None if gi is None else gi.detach().clone() for gi in gs]
+                    except Exception as exc:  # noqa: BLE001
+                        res["out_grad"] = _error(exc)
         if isinstance(out, (tuple, list)) and len(out) == 2 and all(isinstance(o, torch.Tensor) for o in out):
             res["devices"] = [str(o.device) for o in out]
             res["dtypes"] = [o.dtype for o in out]
@@ -275,6 +287,19 @@ def dual_jvp(ns, which, primals, tangents, again=True, requires_grad=False, grad
     res["seen"] = seen
     res["grad_modes"] = list(MODES)
     res["calls"] = sorted(set(CALLS))
+    if twice and "error" not in res:
+        try:
+            with torch.no_grad():
+                out[1].add_(1)
+        except Exception:  # noqa: BLE001 - a result the caller cannot write into is not this probe's business
+            pass
+        try:
+            with torch.set_grad_enabled(grad_enabled):
+                out2 = fn(_jvp_fn(which, []), tuple(primals), tuple(tangents))
+            res["jvp2"] = out2[1].detach().clone()
+        except Exception as exc:  # noqa: BLE001
+            res["error2"] = _error(exc)
+        _close_levels()
     if again:
         try:
             one = torch.ones(1, dtype=torch.float64)
@@ -293,10 +318,17 @@ def _transforms():
     return sorted(str(i.key()).split(".")[-1] for i in retrieve_all_functorch_interpreters())
 
 
-def _mlp(W, b, out_shape, ran=None):
+def _mlp(W, b, out_shape, ran=None, at=None):
+    """f(x) = cube(tanh(W x + b)) reshaped, plus 0.5 sum(x); with ran, each call notes the transforms open over it;
+    with at = [x0, ...], each call outside every transform (the size probe) notes whether its input is x0 itself:
+    the same shape, dtype, device and values."""
     def f(x):
         if ran is not None:
             ran.append(_transforms())
+        if at is not None and not _transforms():
+            x0 = at[0]
+            at.append(isinstance(x, torch.Tensor) and x.shape == x0.shape and x.dtype == x0.dtype
+                      and x.device == x0.device and not x.is_meta and torch.equal(x.detach(), x0))
         return Cube.apply(torch.tanh(W @ x.reshape(-1) + b)).reshape(out_shape) + x.sum() * 0.5
     return f
 
@@ -314,14 +346,16 @@ def _outer(c, ran):
 def jacobian(ns, x, W, b, out_shape, grad_enabled=True):
     """jacobian(f, x) for f(x) = cube(tanh(W x + b)) reshaped, plus 0.5 sum(x), called with grad mode on or off;
     which of Cube's formulas ran, and the global settings (probelib.global_state) before and after the call (grad
-    mode is put back after, for the probes that follow)."""
+    mode is put back after, for the probes that follow); "probe_on_x": per call of f outside torch.func's transforms
+    (the size probe), whether it got x itself (the same shape, dtype, device and values)."""
     CALLS.clear()
     ran = []
+    at = [x.detach().clone()]
     prev = torch.is_grad_enabled()
     torch.set_grad_enabled(grad_enabled)
     state = {"before": global_state()}
     try:
-        out = get(ns, "jacobian")(_mlp(W, b, tuple(out_shape), ran), x)
+        out = get(ns, "jacobian")(_mlp(W, b, tuple(out_shape), ran, at), x)
         res = {"out": out.detach().clone() if isinstance(out, torch.Tensor) else f"<{type(out).__name__}>"}
     except Exception as exc:  # noqa: BLE001
         res = {"error": _error(exc)}
@@ -331,6 +365,7 @@ def jacobian(ns, x, W, b, out_shape, grad_enabled=True):
     res["calls"] = sorted(set(CALLS))
     res["f_calls"] = len(ran)
     res["transforms"] = ran
+    res["probe_on_x"] = at[1:]
     _close_levels()
     return res
 
@@ -604,14 +639,15 @@ def _unfrozen_member(spec):
         return torch.nn.Linear(spec["in"], spec["out"], bias=False).double().eval()
 
 
-def ensemble(ns, specs, x, per_model=False, w=None, again=False, then_specs=None):
+def ensemble(ns, specs, x, per_model=False, w=None, again=False, then_specs=None, grad_enabled=True):
     """ensemble_forward on the judge's models (probelib.build_model of each spec, float64, eval): its result, how
     often any module's forward ran (hooks on every module; a deep copy keeps them) and in which grad modes
     ("grad_modes": torch.is_grad_enabled() at those calls, each value once), and the models' state; with w,
     x requires grad and the result's gradient <w, result> with respect to x is sent too (or why there is none).
     With again, every model is then stepped in place (step) and the result of a second call on the same list is
     sent as "out2" (or "error2"). With then_specs, a last call runs other models (built from then_specs) on the
-    same x, sent as "out3" (or "error3")."""
+    same x, sent as "out3" (or "error3"). The first call runs in grad mode grad_enabled (as a caller under
+    torch.no_grad() when False); "out_requires_grad" tells whether its result requires grad."""
     models = [_member(s) for s in specs]
     calls = []
     for m in models:
@@ -620,8 +656,11 @@ def ensemble(ns, specs, x, per_model=False, w=None, again=False, then_specs=None
     try:
         if w is not None:
             x = x.detach().clone().requires_grad_(True)
-        out = get(ns, "ensemble_forward")(models, x, per_model=per_model)
+        with torch.set_grad_enabled(grad_enabled):
+            out = get(ns, "ensemble_forward")(models, x, per_model=per_model)
         res = {"out": out.detach().clone() if isinstance(out, torch.Tensor) else f"<{type(out).__name__}>"}
+        if isinstance(out, torch.Tensor):
+            res["out_requires_grad"] = out.requires_grad
         if w is not None and isinstance(out, torch.Tensor):
             if out.grad_fn is None:
                 res["x_grad"] = "the result has no autograd history (grad_fn is None)"

@@ -118,17 +118,30 @@ def test_f_that_differentiates_inside(student, gen):
     out, want = jvp(lambda a: (2 * a).sin(), tuple(primals), tuple(tangents))  # the gradient of sum(sin(a)^2): sin 2a
     expect_close(res["out"], out, what + ", first result (f(*primals) = sin(2a))", **TOL)
     expect_close(res["jvp"], want, what + ", second result (J t = 2 cos(2a) t)", **TOL)
+    og = res.get("out_grad")
+    expect(isinstance(og, list) and len(og) == 1 and isinstance(og[0], torch.Tensor), f"{what}: the gradient of the "
+           f"first result's sum with respect to a: {og if not isinstance(og, list) else 'none reaches a'}, where "
+           f"f(*primals) = sin(2a) carries the graph back to a (clause: out is f(*primals): not detached, not "
+           f"computed apart from the primals)")
+    expect_close(og[0], 2 * torch.cos(2 * primals[0]), what + ": the gradient of the first result's sum with "
+                 "respect to a (that of f(*primals) = sin(2a): 2 cos(2a))", **TOL)
 
 
 @pytest.mark.parametrize("shape", [(4,), ()], ids=str)
 def test_output_without_tangent(student, gen, shape):
-    """an output that does not depend on the primals gives a zero jvp of the output's shape and dtype"""
+    """an output that does not depend on the primals gives a zero jvp of the output's shape and dtype, a tensor of
+    zeros at every call: a caller that writes into one result (jv.add_(1)) does not change the next call's"""
     primals, tangents = [rand(gen, shape)], [rand(gen, shape)]
     what = f"dual_jvp(f, (a,), (t,)) where f ignores a (a constant (2, 3) output), a of shape {shape}"
-    res = run(student, what, "const", primals, tangents)
+    res = run(student, what, "const", primals, tangents, twice=True)
     expect_close(res["out"], torch.full((2, 3), 1.5, dtype=f64) + primals[0].sum(), what + ", first result", **TOL)
     expect_equal((tuple(res["jvp"].shape), res["jvp"].dtype), ((2, 3), f64), f"the shape and dtype of J t in {what}")
     expect_close(res["jvp"], torch.zeros(2, 3, dtype=f64), what + ", second result (zeros)", atol=0, rtol=0)
+    again = f"a second call of {what}, after the caller added 1 in place to the first call's J t"
+    expect("error2" not in res, f"{again} raised {res.get('error2')}")
+    expect_close(res["jvp2"], torch.zeros(2, 3, dtype=f64), f"{again}, second result (zeros: a new tensor of zeros "
+                 f"at each call, not one kept from an earlier call, which the caller may have written into)",
+                 atol=0, rtol=0)
 
 
 def test_zero_jvp_of_a_nonfinite_output_of_another_dtype(student, gen):

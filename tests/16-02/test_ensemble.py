@@ -216,11 +216,14 @@ def test_models_left_as_they_were(student, gen):
 
 
 # integer token ids (nn.Embedding models): x reaches the models as it is (not cast to the parameters' dtype), of rank 1
-# with a shared batch (not assumed (B, features): no unsqueeze(0).repeat(M, 1, 1)), of rank 4 with per_model=True
+# with a shared batch (not assumed (B, features): no unsqueeze(0).repeat(M, 1, 1)), of rank 4 with per_model=True;
+# the shared case is called under the caller's torch.no_grad() (inference on token ids), as the stack would run there
 @pytest.mark.parametrize("x_rank,per_model", [(1, False), (4, True)], ids=["ids(B,)-shared", "ids(M,B,2,3)-per_model"])
 def test_token_ids_of_any_rank(student, gen, x_rank, per_model):
     """x of integer token ids reaches the models as it is, of any shape (B, ...): (B,) shared by every model, or
-    (M, B, 2, 3) with per_model=True, for nn.Embedding models"""
+    (M, B, 2, 3) with per_model=True, for nn.Embedding models; the shared case called under torch.no_grad() runs
+    the models without grad, as torch.stack([m(x) for m in models]) there (the caller's grad mode, no
+    torch.enable_grad() of its own)"""
     draw = lambda lo, hi: int(torch.randint(lo, hi, (), generator=gen))  # noqa: E731
     m, b = draw(2, 4), draw(2, 4)
     trailing = (2, 3) if x_rank == 4 else ()
@@ -228,13 +231,23 @@ def test_token_ids_of_any_rank(student, gen, x_rank, per_model):
     specs = [dict(base, seed=draw(0, 2**30)) for _ in range(m)]
     shape = ((m,) if per_model else ()) + (b,) + trailing
     x = torch.randint(0, base["vocab"], shape, generator=gen)
-    what = f"ensemble_forward({m} nn.Embedding models, x int64 token ids of shape {shape}, per_model={per_model})"
-    res = run(student, what, specs, x, per_model)
+    what = f"ensemble_forward({m} nn.Embedding models, x int64 token ids of shape {shape}, per_model={per_model})" + \
+        ("" if per_model else ", called under torch.no_grad()")
+    res = student.call("ensemble", specs=specs, x=x, per_model=per_model, grad_enabled=per_model)
+    expect("error" not in res, f"{what} raised {res.get('error')}")
+    expect(isinstance(res["out"], torch.Tensor), f"{what} returned {res['out']}, not a tensor")
     want = one_by_one(specs, x, per_model)
     expect_equal(tuple(res["out"].shape), tuple(want.shape), f"the shape of {what}")
     expect_close(res["out"], want, what + " (torch.stack([m(x) for m in models]); x is the models' input as it is: "
                  "token ids are not cast to the parameters' dtype, and x need not be (B, features))", **TOL)
     expect_models_unchanged(res, what, specs)
+    if not per_model:
+        expect(res["grad_modes"] == [False] and res.get("out_requires_grad") is False, f"{what}: the models' "
+               f"forward ran with torch.is_grad_enabled() {res['grad_modes']} and the result "
+               f"{'requires' if res.get('out_requires_grad') else 'does not require'} grad, where "
+               f"torch.stack([m(x) for m in models]) under the caller's torch.no_grad() runs without grad and "
+               f"builds no graph (clause: compute it in the caller's grad mode, like that stack: no "
+               f"torch.enable_grad() of your own)")
 
 
 @pytest.mark.parametrize("per_model", [False, True], ids=["shared", "per_model"])

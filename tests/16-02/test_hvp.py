@@ -39,7 +39,8 @@ def run(student, what, x, v, A, c):
 @pytest.mark.parametrize("shape", [(5,), (2, 3), (), (1,)], ids=str)
 def test_matches_hessian_product(student, gen, shape):
     """H v with x's shape equals torch.autograd.functional.hessian(f, x) times v, for 0-dim x too, x and v
-    non-contiguous (transposed or strided, as any tensor of their shape may be)"""
+    non-contiguous (transposed or strided, as any tensor of their shape may be); at every shape, 0-dim included,
+    computed as jvp of grad(f) (the judge's custom Function runs its jvp over its backward)"""
     x, v, A, c = case(gen, shape, 4)
     x = relayout(x, "transposed" if len(shape) >= 2 else "strided")
     v = relayout(v, "strided")
@@ -50,6 +51,13 @@ def test_matches_hessian_product(student, gen, shape):
     want = (torch.autograd.functional.hessian(twin(A, c), x).reshape(n, n) @ v.reshape(n)).reshape(shape)
     expect_equal(tuple(res["out"].shape), shape, f"the shape of {what}")
     expect_close(res["out"], want, what, **TOL)
+    expect(res["calls"] == ["backward", "jvp"] and res["backward_under_jvp"], f"{what}: the judge's custom "
+           f"Function inside f ran {res['calls'] or 'no formula'}" + ("" if res["backward_under_jvp"] else
+                                                                      ", its backward with no forward-mode pass open "
+                                                                      "over it") +
+           f"; forward-over-reverse (jvp of grad(f)) runs its backward under its jvp, for every shape of x (clause: "
+           f"compute it as a forward-mode derivative of the gradient; a 0-dim x is no exception: grad(grad(f)) is "
+           f"reverse over reverse)")
 
 
 @pytest.mark.parametrize("shape", [(4,), ()], ids=str)

@@ -73,7 +73,8 @@ def test_float32(student, gen, x_shape, out_shape):
 def test_cheaper_mode(student, gen, x_shape, out_shape):
     """forward mode (jacfwd: jvp formulas) when x has fewer elements than f(x), reverse mode (jacrev: backward
     formulas) otherwise, ties included; grad mode and the other global settings are as they were afterwards, also
-    when jacobian is called under torch.no_grad()"""
+    when jacobian is called under torch.no_grad(); a call of f outside the transforms (the size probe) gets x
+    itself"""
     n, m = math.prod(x_shape), math.prod(out_shape)
     x = torch.randn(x_shape, generator=gen, dtype=f64)
     W, b = torch.randn(m, n, generator=gen, dtype=f64), torch.randn(m, generator=gen, dtype=f64)
@@ -98,6 +99,10 @@ def test_cheaper_mode(student, gen, x_shape, out_shape):
            f"torch.func.jacrev (torch.autograd.functional.jacobian batches with another vmap, not torch.func's)")
     expect(res["f_calls"] <= 2, f"{what} called f {res['f_calls']} times: once under {want} and at most once "
            f"more to learn the size of its output")
+    expect(all(res["probe_on_x"]), f"{what}: f was called outside torch.func's transforms on an input that is not "
+           f"x (per such call, whether it got x itself: {res['probe_on_x']}); f is only known to work at x (clause: "
+           f"you may call f once more, on x itself, to learn the size of its output: not on zeros, ones or another "
+           f"stand-in, where f may raise or differ)")
     expect_close(res["out"], torch.autograd.functional.jacobian(twin(W, b, out_shape), x), what, **TOL)
 
 
