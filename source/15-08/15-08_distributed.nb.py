@@ -315,7 +315,7 @@ if run_demos():
 # ### Exercise 2 · `ring_all_reduce` (4 points)
 #
 # `ring_all_reduce(x)` returns, on every rank, the element-wise sum of `x` over all ranks of the default
-# group, computed with the ring above.
+# group, computed with the ring above (N ≥ 1: on a world of one rank, the sum is a copy of `x`).
 #
 # * `x` has the same shape and dtype on every rank: any shape (a 0-d tensor, an empty one, lengths that
 #   N does not divide, fewer elements than ranks), any memory layout (it may be non-contiguous), and a float
@@ -483,7 +483,8 @@ print([s.tolist() for s in torch.tensor_split(_flat, 4)])
 # %% [markdown]
 # ### Exercise 4 · `gather_shards` and `reduce_scatter_shards` (4 points)
 #
-# Both run on every rank of the default group (N ranks); gloo's collectives may do the communication.
+# Both run on every rank of the default group (N ≥ 1 ranks: with one rank, the only shard is the whole
+# tensor); gloo's collectives may do the communication.
 #
 # * `gather_shards(shard, numel)`: `shard` is this rank's piece `torch.tensor_split(flat, N)[rank]` of a
 #   1-D tensor `flat` of length `numel` (`numel` may be smaller than N, so some shards are empty). Return

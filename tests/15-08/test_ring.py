@@ -238,7 +238,21 @@ def all_reduce_cases(gen, world):
 @pytest.fixture
 def all_reduce_runs(student, course_seed):
     return C.cached_runs(student, course_seed, "ring_all_reduce", lambda gen: C.Runs(
-        student, "ring_all_reduce", [{"world": n, "cases": all_reduce_cases(gen, n)} for n in WORLDS]))
+        student, "ring_all_reduce", [{"world": n, "cases": all_reduce_cases(gen, n)} for n in WORLDS]
+        + [{"world": 1, "cases": one_rank_cases(gen)}]))  # last: it shifts no other world's input
+
+
+def one_rank_cases(gen):
+    """A world of one rank (the text allows N = 1): the sum is a copy of x, never x itself. One launch of one rank,
+    run only when test_all_reduce_new_tensor_each_call reads it."""
+    def one(shape, dtype):
+        return [(C.rand(gen, shape, dtype),)]
+    return [{"name": "one_f64", "what": "ring_all_reduce(x) on a one-rank world, x float64 (10,)",
+             "args": one((10,), torch.float64)},
+            {"name": "one_scalar", "what": "ring_all_reduce(x) on a one-rank world, a 0-d int64 x",
+             "args": one((), torch.int64)},
+            {"name": "one_2d", "what": "ring_all_reduce(x) on a one-rank world, x float32 (3, 4)",
+             "args": one((3, 4), torch.float32)}]
 
 
 def _check_sum(runs, world, name):
@@ -318,7 +332,7 @@ def test_all_reduce_nonfinite_values(all_reduce_runs):
 
 @pytest.mark.task("ring_all_reduce")
 def test_all_reduce_new_tensor_each_call(all_reduce_runs):
-    """ring_all_reduce returns a new tensor on every call, not memory that an earlier call returned"""
+    """ring_all_reduce returns a new tensor on every call (on a one-rank world too), not memory that an earlier call returned"""
     for world in WORLDS:  # never x itself or a view of it, in any case (0-d, one element, narrow dtypes)
         for name in all_reduce_runs.names(world):
             case, frames = all_reduce_runs.case(world, name)
@@ -333,6 +347,12 @@ def test_all_reduce_new_tensor_each_call(all_reduce_runs):
                    f"returned lies in the memory of a tensor that an earlier ring_all_reduce call on this rank "
                    f"returned (a workspace kept between calls), so that earlier sum now holds this call's values; "
                    f"the text asks for a new tensor (clause: return a new tensor of x's shape and dtype)")
+    for name in all_reduce_runs.names(1):  # one rank (N = 1 is a world too): nothing to send, still a new tensor
+        case, frames = all_reduce_runs.case(1, name)
+        expect(not frames[0].get("shares_input"), f"{case['what']}: returned x itself (or a view of it); with one "
+               f"rank the sum is a copy of x, and the text asks for a new tensor (clause: return a new tensor of "
+               f"x's shape and dtype; leave x unchanged)")
+        _check_sum(all_reduce_runs, 1, name)
 
 
 @pytest.mark.task("ring_all_reduce")
@@ -403,19 +423,28 @@ def test_all_reduce_uses_no_collective(all_reduce_runs):
 
 
 @pytest.mark.task("ring_all_reduce")
-@pytest.mark.parametrize("world", (3, 4))
+@pytest.mark.parametrize("world", WORLDS)  # 2 ranks too: the only neighbour, but still one chunk per message
 def test_all_reduce_along_the_ring(all_reduce_runs, world):
-    """ring_all_reduce sends every message to one ring neighbour (the ring above, or run leftwards), not to every rank"""
+    """ring_all_reduce sends every message to one ring neighbour (the ring above, or run leftwards), one chunk (at most ceil(n/N) elements) per message"""
     # every case (fewer elements than ranks, 0-d, integer or narrow x is no reason to leave the ring); a ring that
     # skips the messages of empty chunks may send nothing for an empty x
     for name in all_reduce_runs.names(world):
         case, frames = all_reduce_runs.case(world, name)
+        x = case["args"][0][0]
+        chunk = -(-x.numel() // world)
         for rank, f in enumerate(frames):
             dsts = sorted({s["dst"] for s in f["sends"]})
             ok = dsts in ([(rank + 1) % world], [(rank - 1) % world]) or (not dsts and name != "f64")
             expect(ok, f"{case['what']} on rank {rank} of {world}: sent messages to ranks {dsts}; the ring sends "
                        f"every chunk to one neighbour, (rank + 1) % N = {(rank + 1) % world} (or, run leftwards, "
                        f"(rank - 1) % N), and receives from the other")
+            # the ring moves chunks (tensor_split(flat, N)): a message of more than ceil(n/N) elements is not one,
+            # e.g. two ranks swapping their whole tensors and adding (a direct exchange, not the ring)
+            big = [s["bytes"] // x.element_size() for s in f["sends"] if s["bytes"] > chunk * x.element_size()]
+            expect(not big, f"{case['what']} on rank {rank} of {world}: sent a message of {big[0] if big else 0} "
+                            f"elements, more than one chunk (ceil(n/N) = {chunk} for n = {x.numel()}); the ring above "
+                            f"sends one chunk of torch.tensor_split(flat, N) per message, N-1 in the reduce-scatter "
+                            f"and N-1 in the all-gather (clause: computed with the ring above)")
         _check_sum(all_reduce_runs, world, name)  # the messages counted are those of this run
 
 

@@ -75,7 +75,16 @@ def _special_gather_case(gen, world):
 @pytest.fixture
 def shard_runs(student, course_seed):
     return C.cached_runs(student, course_seed, "shards", lambda gen: C.Runs(
-        student, "gather_shards", [{"world": n, "cases": shard_cases(gen, n)} for n in WORLDS]))
+        student, "gather_shards", [{"world": n, "cases": shard_cases(gen, n)} for n in WORLDS]
+        + [{"world": 1, "cases": one_rank_cases(gen)}]))  # last: it shifts no other world's input
+
+
+def one_rank_cases(gen):
+    """A world of one rank (the text allows N = 1): the only shard is the whole tensor, and the sum over one rank is
+    full itself, yet each call returns a new tensor. One launch of one rank, run only when
+    test_shards_new_tensor_each_call reads it."""
+    return [_gather_case(gen, 1, "f32_10", 10, torch.float32), _rs_case(gen, 1, "f32_10", 10, torch.float32),
+            _gather_case(gen, 1, "i64_13", 13, torch.int64), _rs_case(gen, 1, "i64_13", 13, torch.int64)]
 
 
 def _check_gather(runs, world, tag):
@@ -102,7 +111,7 @@ def _check_reduce_scatter(runs, world, tag, check_dtype=False):
 
 @pytest.mark.task("shards")
 def test_shards_new_tensor_each_call(shard_runs):
-    """gather_shards and reduce_scatter_shards return a new tensor on every call, not memory an earlier call returned"""
+    """gather_shards and reduce_scatter_shards return a new tensor on every call (on a one-rank world too), not memory an earlier call returned"""
     for world in WORLDS:  # every case (length 0, one element, narrow dtypes too): never the input, never an old result
         for name in shard_runs.names(world):
             case, frames = shard_runs.case(world, name)
@@ -113,6 +122,13 @@ def test_shards_new_tensor_each_call(shard_runs):
                 expect(not f.get("shares_earlier_result"), f"{case['what']} on rank {rank} of {world}: the tensor "
                        f"it returned lies in the memory of a tensor an earlier call on this rank returned (a buffer "
                        f"kept between calls); the text asks for a new tensor on every call")
+    for name in shard_runs.names(1):  # one rank (N = 1 is a world too): the input is the answer, but not the result
+        case, frames = shard_runs.case(1, name)
+        expect(not frames[0].get("shares_input"), f"{case['what']} on a one-rank world: returned its input itself (or "
+               f"a view of it); with one rank the result has the input's values, but the text asks for a new tensor "
+               f"(clause: neither function modifies its input, and each call returns a new tensor)")
+        tag = name.split("_", 1)[1]
+        (_check_gather if name.startswith("gather_") else _check_reduce_scatter)(shard_runs, 1, tag)
     for world in (2, 3):
         _check_gather(shard_runs, world, AGAIN[0])
         _check_reduce_scatter(shard_runs, world, AGAIN[0])
