@@ -783,8 +783,10 @@ if run_demos():
 # `torch.cuda.synchronize()` before starting and before stopping it); for the CPU use `time.perf_counter()`,
 # also on a machine with a GPU. `fn` must be called exactly `warmup + iters` times, just as the caller would
 # call it: in the caller's grad mode, with the caller's thread count (`torch.get_num_threads()`) and
-# random-number state. `time_op` changes none of these itself (no `no_grad`, `set_num_threads` or
-# `manual_seed` of its own), so the caller finds them as `fn` left them.
+# random-number state (PyTorch's generators, Python's `random`, NumPy's). `time_op` changes none of these
+# itself (no `no_grad`, `set_num_threads` or `manual_seed` of its own), so the caller finds them as `fn` left
+# them. It leaves the caching allocator alone too (no `torch.cuda.empty_cache()`: that would make the timed
+# calls pay the `cudaMalloc`s the warm-up took).
 
 # %% [solution] id=timing_impl
 def time_op(fn, warmup: int = 3, iters: int = 10, device="cpu") -> float:

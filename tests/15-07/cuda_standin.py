@@ -16,12 +16,15 @@ block, by fakes:
   without a generator advances its offset by the number of values drawn, and ``torch.cuda.get_rng_state``/
   ``set_rng_state``/``manual_seed``/``manual_seed_all``/``initial_seed`` (what ``torch.random.fork_rng`` uses)
   read and write it, so a probe can see whether code saves, restores or reseeds the GPU's random state.
-* time: one fake stream (``torch.cuda.Stream()`` makes another, on which no work is ever queued). ``a @ b``
-  on fake tensors queues ``kernel_ms`` of work on the current stream and returns at once, as a kernel launch
-  does; the work "runs" on the real clock (``time.perf_counter``). ``synchronize`` and
-  ``Event.synchronize`` sleep until the queued work is done; an event's timestamp is when the stream
-  reaches it, so ``elapsed_time`` measures the queued work, and a wall clock read without synchronizing
-  measures only the launches.
+* time: one fake default stream; ``torch.cuda.Stream()`` makes another, idle one, and
+  ``with torch.cuda.stream(s)`` makes ``s`` the current stream for the block (``default_stream()`` stays the
+  first one). ``a @ b`` on fake tensors queues ``kernel_ms`` of work on the current stream and returns at
+  once, as a kernel launch does; the work "runs" on the real clock (``time.perf_counter``).
+  ``torch.cuda.synchronize`` sleeps until the work queued on every stream is done, ``Stream.synchronize`` and
+  ``Event.synchronize`` until their own; an event's timestamp is when the stream it is recorded on (the
+  current one unless given) reaches it, so ``elapsed_time`` measures the queued work, and a wall clock read
+  without synchronizing measures only the launches.
+* ``torch.cuda.empty_cache()`` is logged by the backend (a probe can report whether code called it).
 
 What only a real GPU can confirm: that the live allocator follows the derived rules (the fixture traces),
 the exact keys and block states of a real ``memory_snapshot()``, and the relation of event timing to a
@@ -55,6 +58,8 @@ class FakeStream:
     def __init__(self):
         self.busy_until = time.perf_counter()
         self.launches = 0
+        if _STATE.get("streams") is not None:
+            _STATE["streams"].append(self)
 
     def enqueue(self, ms: float) -> None:
         now = time.perf_counter()
@@ -191,7 +196,7 @@ class ModelBackend(ScriptBackend):
         return self.snapshot_of(self.model)
 
 
-_STATE = {"stream": None, "backend": None, "kernel_ms": 0.0, "rng": [0, 0]}
+_STATE = {"stream": None, "default": None, "streams": None, "backend": None, "kernel_ms": 0.0, "rng": [0, 0]}
 
 
 def _cuda_tensor(nbytes: int, shape, dtype):
@@ -257,7 +262,21 @@ def _generator(device="cpu"):
 
 
 def _synchronize(device=None) -> None:
-    _STATE["stream"].synchronize()
+    """Device-wide: waits for the work queued on every stream."""
+    for stream in _STATE["streams"] or [_STATE["stream"]]:
+        stream.synchronize()
+
+
+@contextlib.contextmanager
+def _stream_scope(stream):
+    """torch.cuda.stream(s): s is the current stream inside the block (None: no change)."""
+    previous = _STATE["stream"]
+    if stream is not None:
+        _STATE["stream"] = stream
+    try:
+        yield stream
+    finally:
+        _STATE["stream"] = previous
 
 
 class _DeviceScope:
@@ -283,9 +302,11 @@ def install(backend=None, kernel_ms: float = 0.0):
         (cuda, "synchronize"): _synchronize,
         (cuda, "Event"): FakeEvent,
         (cuda, "current_stream"): lambda device=None: _STATE["stream"],
-        (cuda, "default_stream"): lambda device=None: _STATE["stream"],
+        (cuda, "default_stream"): lambda device=None: _STATE["default"],
         (cuda, "Stream"): lambda device=None, priority=0, **kwargs: FakeStream(),  # another stream, idle: the
         # work fn queues goes to the current stream, so events recorded on this one do not wait for it
+        (cuda, "stream"): _stream_scope,
+        (cuda, "set_stream"): lambda stream: _STATE.update(stream=stream),
         (cuda, "device_count"): lambda: 1,
         (cuda, "device"): _DeviceScope,
         (cuda, "current_device"): lambda: 0,
@@ -309,7 +330,9 @@ def install(backend=None, kernel_ms: float = 0.0):
     _REAL.update(empty=saved[(torch, "empty")], randn=saved[(torch, "randn")],
                  Generator=saved[(torch, "Generator")], tensor=torch.tensor)
     previous = dict(_STATE)
-    _STATE.update(stream=FakeStream(), backend=backend if backend is not None else ScriptBackend(),
+    _STATE.update(streams=[])
+    default = FakeStream()
+    _STATE.update(stream=default, default=default, backend=backend if backend is not None else ScriptBackend(),
                   kernel_ms=float(kernel_ms), rng=[0, 0])
     try:
         for (obj, name), fake in patches.items():

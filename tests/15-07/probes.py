@@ -238,19 +238,35 @@ def time_grad_mode(ns, enabled, warmup, iters, flip_last=False, device="cpu", st
     return {"ms": _plain(ms), "seen": seen, "after": after}
 
 
-def time_caller_state(ns, threads, seed, warmup, iters, last_threads=None, device="cpu", standin=None):
+def time_caller_state(ns, threads, seed, warmup, iters, last_threads=None, device="cpu", standin=None,
+                      host_rngs=False):
     """time_op on an fn that records, per call, torch.get_num_threads() and one float64 draw of the global
     RNG, called with torch.set_num_threads(threads) and torch.manual_seed(seed); also the thread count and
     the next draw right after time_op returns. last_threads: fn's last call sets that thread count after
     recording. The worker's own thread count and RNG are restored. device="cuda" with ``standin``: time_op's
     CUDA path, against the CUDA stand-in; there fn also draws torch.randn(2, device="cuda") from the default
     CUDA generator (seeded with torch.cuda.manual_seed(seed)), and cuda_seen / cuda_after hold that generator's
-    offset before each call and after time_op returns."""
+    offset before each call and after time_op returns. host_rngs: the caller also seeds Python's `random`
+    and NumPy's global generator with ``seed``, fn draws one value from each per call (host_seen), and
+    host_after holds the caller's next draws from both after time_op returns (NumPy's entries are None where
+    NumPy is missing); the worker's own states are restored."""
+    import random
+    try:
+        import numpy as np
+    except ImportError:  # pragma: no cover - NumPy comes with the course's environment
+        np = None
     old_threads, old_rng = torch.get_num_threads(), torch.get_rng_state()
-    seen, cuda_seen, fake = [], [], [None]
+    old_py = random.getstate()
+    old_np = np.random.get_state() if np is not None else None
+    seen, cuda_seen, fake, host_seen = [], [], [None], []
+
+    def host_draw():
+        return (random.random(), float(np.random.random_sample()) if np is not None else None)
 
     def fn():
         seen.append((torch.get_num_threads(), torch.rand(1, dtype=torch.float64).item()))
+        if host_rngs:
+            host_seen.append(host_draw())
         if fake[0] is not None:
             cuda_seen.append(fake[0]["rng"][1])
             torch.randn(2, device="cuda")
@@ -259,22 +275,34 @@ def time_caller_state(ns, threads, seed, warmup, iters, last_threads=None, devic
     try:
         torch.set_num_threads(threads)
         torch.manual_seed(seed)
+        if host_rngs:
+            random.seed(seed)
+            if np is not None:
+                np.random.seed(seed % 2**32)
         with _standin(standin) as fake[0]:
             if fake[0] is not None:
                 torch.cuda.manual_seed(seed)
             ms = get(ns, "time_op")(fn, warmup=warmup, iters=iters, device=device)
             cuda_after = list(fake[0]["rng"]) if fake[0] is not None else None
         after = (torch.get_num_threads(), torch.rand(1, dtype=torch.float64).item())
+        host_after = host_draw() if host_rngs else None
     finally:
         torch.set_num_threads(old_threads)
         torch.set_rng_state(old_rng)
-    return {"ms": _plain(ms), "seen": seen, "after": after, "cuda_seen": cuda_seen, "cuda_after": cuda_after}
+        random.setstate(old_py)
+        if np is not None:
+            np.random.set_state(old_np)
+    return {"ms": _plain(ms), "seen": seen, "after": after, "cuda_seen": cuda_seen, "cuda_after": cuda_after,
+            "host_seen": host_seen, "host_after": host_after}
 
 
-def time_matmul_gpu(ns, n, warmup, iters, seed, standin=None, kernel_ms=0.0, device="cuda", as_device=False):
+def time_matmul_gpu(ns, n, warmup, iters, seed, standin=None, kernel_ms=0.0, device="cuda", as_device=False,
+                    side_stream=False):
     """time_op on a matmul queued on CUDA; with ``standin`` (CPU CI) every a @ b queues kernel_ms of work
-    on the stand-in's stream and returns at once, as a kernel launch does. as_device: pass device as
-    torch.device(device) instead of the string."""
+    on the stand-in's current stream and returns at once, as a kernel launch does. as_device: pass device as
+    torch.device(device) instead of the string. side_stream: call time_op inside
+    ``with torch.cuda.stream(torch.cuda.Stream())``, so fn's work goes to that stream, not the default one.
+    empty_cache: how many times torch.cuda.empty_cache() was called during time_op (stand-in only)."""
     if as_device:
         device = torch.device(device)
     with _standin(standin, kernel_ms=kernel_ms) as fake:
@@ -286,6 +314,9 @@ def time_matmul_gpu(ns, n, warmup, iters, seed, standin=None, kernel_ms=0.0, dev
         def fn():
             calls[0] += 1
             return a @ b
-        ms = get(ns, "time_op")(fn, warmup=warmup, iters=iters, device=device)
-        launches = fake["stream"].launches if fake else None
-    return {"ms": _plain(ms), "calls": calls[0], "launches": launches, "mro": _mro(ms)}
+        scope = torch.cuda.stream(torch.cuda.Stream()) if side_stream else contextlib.nullcontext()
+        with scope:
+            ms = get(ns, "time_op")(fn, warmup=warmup, iters=iters, device=device)
+        launches = sum(st.launches for st in fake["streams"]) if fake else None
+        emptied = sum(1 for op in fake["backend"].log if op[0] == "empty_cache") if fake else None
+    return {"ms": _plain(ms), "calls": calls[0], "launches": launches, "mro": _mro(ms), "empty_cache": emptied}

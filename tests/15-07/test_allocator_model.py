@@ -40,12 +40,17 @@ _SPACE_OPS = (("alloc ", "x", 700), (" alloc", "x", 2 * MiB), (" free", "t1"), (
 # Ops named like a method of the given model (or the model's other names for the same thing): an answer that
 # dispatches op[0] to getattr(model, op[0]) raises AttributeError for a misspelling, which names it, but runs these.
 _METHOD_OPS = (("malloc", "x", 3 * MiB), ("stats",), ("__init__",), ("malloc", "x", 700))
+# Ops named by a part of a defined op's name, one group per defined op (one of each group is asked): an answer
+# that tests `op[0] in ("empty_cache")` (a one-tuple without its comma is a string, so `in` tests for a
+# substring) runs them instead of raising.
+_PART_OPS = ((("all", "x", 4096), ("lloc", "x", 700)), (("fre", "t1"), ("ree", "t1")), (("empty",), ("cache",)))
 
 
 def test_unknown_op_raises(student, gen):
     """simulate raises an exception naming the op for an op that is none of alloc, free and empty_cache (a misspelt
     op after a few good ones is not skipped as a no-op; nor is one that differs from a defined op only in case or
-    spaces run as that op, nor one named like a method of the model, such as 'malloc' or 'stats')"""
+    spaces run as that op, nor one named like a method of the model, such as 'malloc' or 'stats', nor one named by a
+    part of a defined op's name, such as 'cache' or 'all')"""
     n = int(torch.randint(1, 8, (1,), generator=gen))
     rng = random.Random(int(torch.randint(0, 2**31 - 1, (1,), generator=gen)))
     good = [("alloc", f"t{i}", C.random_size(rng)) for i in range(n)]
@@ -53,6 +58,8 @@ def test_unknown_op_raises(student, gen):
             _CASE_OPS[int(torch.randint(0, len(_CASE_OPS), (1,), generator=gen))],
             _SPACE_OPS[int(torch.randint(0, len(_SPACE_OPS), (1,), generator=gen))],
             _METHOD_OPS[int(torch.randint(0, len(_METHOD_OPS), (1,), generator=gen))]]
+    # one of each _PART_OPS group, drawn after the old draws
+    bads += [group[int(torch.randint(0, len(group), (1,), generator=gen))] for group in _PART_OPS]
     for bad in bads:
         ops = good + [bad, ("free", "t0")]
         r = student.call("simulate_raises", trace=[list(o) for o in ops])
@@ -61,6 +68,9 @@ def test_unknown_op_raises(student, gen):
             f"; op names are compared as given: {bad[0]!r} is not {bad[0].strip().lower()!r}"
         if bad in _METHOD_OPS:
             near = f"; {bad[0]!r} may be the name of a method of your model, but as an op it is none of the three"
+        if any(bad in group for group in _PART_OPS):
+            near = (f"; {bad[0]!r} is a part of a defined op's name, not that name (a test like "
+                    f"op[0] in ('empty_cache'), a string without the one-tuple's comma, looks for a substring)")
         if r["raised"] is None:
             fail(f"{what} returned {r['returned']} for the op {C.fmt_op(bad)}; the text: simulate runs ops "
                  f"('alloc', name, nbytes), ('free', name) and ('empty_cache',), and any other op raises an exception "

@@ -1,8 +1,10 @@
 """Task cuda_timing: time_op measures milliseconds per call, after warm-up, synchronising on CUDA."""
 import importlib.util
+import random
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 import torch
 
@@ -212,26 +214,44 @@ def test_gpu_timing_synchronizes(student, gen):
 
 
 # The CPU variant of the check above: the same probe with the CUDA stand-in installed in the student's
-# process. Each a @ b queues kernel_ms of work on the stand-in's stream and returns at once, as a launch
-# does; events and synchronize see the queued work, a wall clock read without synchronizing does not.
-# More warm-up than timed calls: a clock started before the warm-up work is done is off by 3x.
+# process. Each a @ b queues kernel_ms of work on the stand-in's current stream and returns at once, as a
+# launch does; events and synchronize see the queued work, a wall clock read without synchronizing does not.
+# More warm-up than timed calls: a clock started before the warm-up work is done is off by 3x. The stand-in's
+# clock makes the answer exact (events: the 4 calls' queued work to the microsecond; a synchronized wall clock:
+# that plus the launches), so the lower bound is tight: a half-millisecond kernel tells a mean floored to whole
+# milliseconds. One of the four runs (drawn) is made with a side stream current, where fn's work goes.
 def test_cuda_timing_on_standin(student, gen):
     """on CUDA (stand-in), time_op waits for queued work: ms per call of an asynchronous matmul, with device
-    given as the strings 'cuda' and 'cuda:0' and as torch.device('cuda') and torch.device('cuda:0')"""
+    given as the strings 'cuda' and 'cuda:0' and as torch.device('cuda') and torch.device('cuda:0'), to the
+    fraction of a millisecond; with the events (or synchronize) on the current stream, where fn's work goes
+    (one run inside `with torch.cuda.stream(s)`); and without emptying the allocator's cache"""
     # four runs, other work each time, in a random order: every spelling the text allows (a string or a
     # torch.device, with or without an index) names CUDA
     forms = [("cuda", False), ("cuda:0", False), ("cuda", True), ("cuda:0", True)]
     order = torch.randperm(len(forms), generator=gen).tolist()
-    for k, kernel_ms in zip(order, torch.randint(5, 41, (len(forms),), generator=gen).tolist()):
+    kernels = torch.randint(5, 41, (len(forms),), generator=gen).tolist()
+    on_side = int(torch.randint(0, len(forms), (1,), generator=gen))  # drawn after the old draws
+    for run, (k, kernel_ms) in enumerate(zip(order, kernels)):
+        kernel_ms += 0.5
         name, as_device = forms[k]
+        side = run == on_side
         shown = f"torch.device({name!r})" if as_device else repr(name)
         r = student.call("time_matmul_gpu", n=4096, warmup=8, iters=4, seed=0, standin=C.standin_source(),
-                         kernel_ms=float(kernel_ms), device=name, as_device=as_device)
-        expect(_num(r["ms"]) and 0.8 * kernel_ms <= r["ms"] <= 1.6 * kernel_ms + 1,
-               f"time_op(fn, warmup=8, iters=4, device={shown}) where each call of fn queues {kernel_ms:.0f} ms of "
-               f"GPU work and returns at once (CUDA stand-in): expected about {kernel_ms:.0f} ms per call, got "
-               f"{r['ms']!r} (far less: the queued work was not waited for; about 3x: the clock started before "
-               f"the warm-up work was done; about 4x: the total, not the mean)")
+                         kernel_ms=float(kernel_ms), device=name, as_device=as_device, side_stream=side)
+        what = (f"time_op(fn, warmup=8, iters=4, device={shown}) where each call of fn queues {kernel_ms} ms of "
+                f"GPU work and returns at once (CUDA stand-in)"
+                + (", called inside `with torch.cuda.stream(s)` (s = torch.cuda.Stream(), so fn's work goes to s, "
+                   "the current stream, not the default stream)" if side else ""))
+        expect(_num(r["ms"]) and 0.995 * kernel_ms <= r["ms"] <= 1.6 * kernel_ms + 1,
+               f"{what}: expected {kernel_ms} ms per call (at least {0.995 * kernel_ms:.3f}), got {r['ms']!r} "
+               f"(far less: the queued work was not waited for"
+               + (", or the events were not recorded on the current stream" if side else "")
+               + f"; {kernel_ms - 0.5:.0f}: the mean rounded down to whole milliseconds; about 3x: the clock "
+                 f"started before the warm-up work was done; about 4x: the total, not the mean)")
+        expect(r.get("empty_cache") == 0,
+               f"{what}: time_op called torch.cuda.empty_cache() {r.get('empty_cache')} time(s); the text: it "
+               f"leaves the caching allocator alone (emptying its cache makes the timed calls pay the cudaMallocs "
+               f"the warm-up is there to take)")
 
 
 def test_fn_runs_in_the_callers_grad_mode(student, gen):
@@ -283,7 +303,7 @@ def _callers_threads_and_rng(student, gen, device):
     last = threads + int(torch.randint(1, 3, (1,), generator=gen))  # fn leaves a different count behind
     extra = {"device": "cuda", "standin": C.standin_source()} if device == "cuda" else {}
     r = student.call("time_caller_state", threads=threads, seed=seed, warmup=warmup, iters=iters, last_threads=last,
-                     **extra)
+                     host_rngs=True, **extra)
     what = (f"time_op(fn, warmup={warmup}, iters={iters}, device={device!r}"
             f"{' (CUDA stand-in)' if device == 'cuda' else ''}) called after torch.set_num_threads({threads}) "
             f"and torch.manual_seed({seed}), for an fn that reads torch.get_num_threads() and draws torch.rand(1), and "
@@ -306,6 +326,20 @@ def _callers_threads_and_rng(student, gen, device):
                                              f"{r['after'][1]}, expected {draws[len(got)]} (the one after fn's "
                                              f"{len(got)} draws); time_op must leave the random-number state as "
                                              f"fn left it")
+    # The host's other generators are random-number state too: Python's `random` and NumPy's global one, seeded
+    # by the caller with the same seed; fn draws one value from each per call.
+    py, npg = random.Random(seed), np.random.RandomState(seed % 2**32)
+    host = [(py.random(), float(npg.random_sample())) for _ in range(warmup + iters + 1)]
+    hs = [tuple(h) for h in r.get("host_seen") or []]
+    if any(h[1] is None for h in hs):  # no NumPy in the student's process: Python's `random` alone
+        host = [(h[0], None) for h in host]
+    ha = tuple(r.get("host_after") or ())
+    expect(len(hs) < len(host) and hs == host[:len(hs)] and ha == host[len(hs)],
+           f"{what}, the caller having also run random.seed({seed}) and numpy.random.seed({seed}), fn drawing "
+           f"(random.random(), numpy.random.random_sample()) per call: fn's calls drew {hs} and the caller's next draw "
+           f"after time_op returned was {ha}; called by the caller one after the other they draw {host[:len(hs)]} "
+           f"and then {host[min(len(hs), len(host) - 1)]}; time_op must not seed, save/restore or draw from "
+           f"Python's or NumPy's random number generator itself either (the caller's random-number state)")
     if device == "cuda":  # the GPU's generator too: fn draws 2 values from it per call (CUDA stand-in)
         want = [2 * k for k in range(warmup + iters)]
         expect(r["cuda_seen"] == want,
