@@ -133,6 +133,15 @@ LOSS_SOURCES = {
         "    y = x * 1\n"
         "    y[:2].sqrt_()\n"
         "    return (y * 0).sum() + x.sum()\n"),
+    # a NaN in a branch that only a parameter of the loss reaches (a penalty on a captured leaf w): backward restricted
+    # to x (loss.backward(inputs=[x]), torch.autograd.grad(loss, x)) never runs LogBackward0 for w, loss.backward()
+    # does; x.grad stays finite
+    "param_branch": (
+        "import torch\n"
+        "w = torch.tensor([0.0, 1.0, 2.0], dtype=torch.float64, requires_grad=True)\n"
+        "def loss(x):\n"
+        "    penalty = torch.where(w > 0, torch.log(w), torch.zeros_like(w))\n"
+        "    return (x * 2).sum() + penalty.sum()\n"),
 }
 
 
@@ -473,7 +482,9 @@ def verdict(ns, family, defect, inputs, needs, kwargs, stale=None, watch=False, 
 # ---------------------------------------------------------------- gradient monitor
 class MonitorNet(nn.Module):
     """Tied weights (proj and head hold one Parameter), parameter-free modules, a frozen module, a module
-    whose only parameter is frozen, and (optionally) a parameter held by the root module itself."""
+    whose only parameter is frozen, a module holding one Parameter under two names (aux.weight is aux.tied:
+    parameters(recurse=False) lists it once, module._parameters twice), and (optionally) a parameter held by the root
+    module itself."""
 
     def __init__(self, root_param=False):
         super().__init__()
@@ -486,6 +497,7 @@ class MonitorNet(nn.Module):
         self.head = nn.Linear(5, 5, bias=False)
         self.head.weight = self.proj.weight
         self.aux = nn.Linear(5, 2)
+        self.aux.tied = self.aux.weight  # one Parameter, two names in one module: it counts once in aux's norm
         self.partial = nn.Linear(5, 5)
         self.partial.weight.requires_grad_(False)
 
@@ -603,6 +615,23 @@ def zoo_two_layer(ns, x, w1, w2):
     err = capture_error(lambda: loss.backward())
     return {"loss": loss.detach() if isinstance(loss, torch.Tensor) else repr(loss)[:100],
             "error": err, "g1": w1.grad, "g2": w2.grad}
+
+
+def zoo_loss_off_device(ns, which, dtype):
+    """fixed_tanh_loss (``which`` "tanh": x (4, 3), w (3, 2)) or fixed_two_layer_loss ("two_layer": x (4, 3),
+    w1 (3, 5), w2 (5, 2)) on inputs of ``dtype`` off the default device (probelib.off_default_device): the device
+    (relative to the inputs'), dtype and shape of the loss, or the error (a tensor made without device= raises)."""
+    dt = getattr(torch, dtype)
+    shapes = [(4, 3), (3, 2)] if which == "tanh" else [(4, 3), (3, 5), (5, 2)]
+    args = [torch.linspace(-1, 1, a * b).reshape(a, b).to(dt) for a, b in shapes]
+    try:
+        out, home = off_default_device(get(ns, "fixed_tanh_loss" if which == "tanh" else "fixed_two_layer_loss"),
+                                       args)
+    except Exception as exc:
+        return {"error": f"{type(exc).__name__}: {str(exc)[:200]}"}
+    if not isinstance(out, torch.Tensor):
+        return {"error": f"returned {type(out).__name__}, not a tensor"}
+    return {"error": None, "device": relative_device(out, home), "dtype": str(out.dtype), "shape": list(out.shape)}
 
 
 def zoo_positions_meta(ns, shape, dtype):
@@ -742,8 +771,8 @@ class PerPositionNet(nn.Module):
 
 
 def zoo_predict_per_position(ns, state, x):
-    """fixed_predict_proba on PerPositionNet (in training mode) with ``state``."""
-    model = PerPositionNet()
+    """fixed_predict_proba on PerPositionNet (in training mode) with ``state``, in x's dtype."""
+    model = PerPositionNet().to(x.dtype)
     model.load_state_dict(state)
     p = get(ns, "fixed_predict_proba")(model.train(), x)
     return {"p": p.detach().clone() if isinstance(p, torch.Tensor) else repr(p)[:100]}
@@ -762,6 +791,7 @@ def zoo_predict_spec(ns, spec, x, start_training, flip=None):
 
 # ---------------------------------------------------------------- leaks
 STEP_DIMS = {"a": 2, "b": 3, "vr": 7, "vc": 6, "p": 9}  # the sizes below; the judge draws others per student
+GROWN_COLS = 19  # the (i, 19) buffer each step appends, every earlier one grown in place to (i, 19): (n, 19) at the end
 CYCLE_ROWS = 11  # the (11, i + 30) tensor each step leaves in a garbage reference cycle
 HOLDER_ROWS = 13  # the (13, i + 50) tensor each step keeps in a self-referencing holder, replacing the previous one
 
@@ -777,6 +807,9 @@ def make_step(store, dims=None):
     - creates (5, 5) and (6,) state on the first call only and updates it in place (not a leak);
     - keeps, many times, a (3, 3) tensor created before the first call (not a leak);
     - appends a new nn.Parameter of shape (i + 1, p) (a leak of a Tensor subclass);
+    - appends a new (i, GROWN_COLS) buffer to a list and first grows every earlier one in place (resize_) to
+      (i, GROWN_COLS): a leak whose shape changes after its birth, (n, GROWN_COLS) at the end for every one;
+    - drops, in its first call, a (1, 1) tensor created before the first call (not a leak);
     - leaves a (CYCLE_ROWS, i + 30) tensor in a dict that refers to itself, dropped at once: garbage that only
       gc.collect() frees (not a leak; a finder that does not collect first blames it);
     - keeps its latest (HOLDER_ROWS, i + 50) tensor in a dict that refers to itself (and in store), replacing both on
@@ -786,11 +819,13 @@ def make_step(store, dims=None):
     It also notes in ``store["held"]`` each iteration where the 'latest' tensor it just replaced is still alive,
     and in ``store["held_returned"]`` each iteration that starts with the tensor the previous call returned still
     alive (only a finder holding strong references between calls can keep either: `_ = step()` keeps the
-    second).
+    second), and in ``store["held_pre"]`` each iteration that starts with the (1, 1) tensor the first call dropped
+    still alive (only a finder that keeps the tensors alive before its first call of step can hold it).
     Everything it keeps lives in ``store``, which the caller clears afterwards."""
     d = {**STEP_DIMS, **(dims or {})}
     counter = {"i": 0}
-    store.update(history=[], pre=torch.zeros(3, 3), kept=[], held=[], held_returned=[])
+    store.update(history=[], pre=torch.zeros(3, 3), kept=[], held=[], held_returned=[], held_pre=[], grown=[],
+                 dropped=torch.zeros(1, 1))
 
     def step():
         counter["i"] += 1
@@ -805,6 +840,13 @@ def make_step(store, dims=None):
         del holder
         if "returned" in store and store["returned"]() is not None:  # only the finder can still refer to it
             store["held_returned"].append(i)
+        if i == 1:  # a tensor that existed before find_leaks was called, dropped now: nothing else refers to it
+            store["dropped_ref"] = weakref.ref(store.pop("dropped"))
+        elif store["dropped_ref"]() is not None:
+            store["held_pre"].append(i)
+        for t in store["grown"]:
+            t.resize_(i, GROWN_COLS)
+        store["grown"].append(torch.zeros(i, GROWN_COLS))
         store["history"].append(torch.full((i + 1, d["a"]), float(i)))
         tmp = torch.randn(d["b"], i + 10)
         if i % 2 == 0:
@@ -867,7 +909,8 @@ def leaks(ns, n_iters, dims=None):
            "items": [list(s) if isinstance(s, tuple) else repr(s)[:60] for s in res]
            if isinstance(res, (list, tuple)) else [],
            "item_types": [type(s).__name__ for s in res] if isinstance(res, (list, tuple)) else [],
-           "held": list(store["held"]), "held_returned": list(store["held_returned"])}
+           "held": list(store["held"]), "held_returned": list(store["held_returned"]),
+           "held_pre": list(store["held_pre"])}
     del res
     store.clear()
     gc.collect()

@@ -122,8 +122,11 @@ def test_node_named_as_in_the_error(student, gen):
     check_report(student.call("nan_origin", name="copy_slices", x=x, pad=pad), want, "copy_slices", x, pad)
 
 
+# param_branch: the NaN comes from the backward of a penalty on a parameter the loss captures (w), a branch that does
+# not lead to x: backward restricted to x (loss.backward(inputs=[x]), torch.autograd.grad(loss, x)) never runs it
 def test_nan_that_a_later_node_masks(student, gen):
-    """find_nan_origin reports a NaN that a later backward node masks (x.grad stays finite), running loss_fn once"""
+    """find_nan_origin reports a NaN that a later backward node masks (x.grad stays finite), running loss_fn once, and
+    one in a branch that only a parameter of loss_fn reaches (x.grad stays finite too)"""
     x, pad = nan_input("masked_sqrt", gen), padding(gen)
     want = judge_origin("masked_sqrt", x, pad)
     assert want is not None
@@ -131,6 +134,16 @@ def test_nan_that_a_later_node_masks(student, gen):
     check_report(r, want, "masked_sqrt", x, pad)
     expect(r["loss_calls"] == 1, f"find_nan_origin(loss, x) called loss_fn {r['loss_calls']} times: the text runs "
                                  f"loss = loss_fn(x) and loss.backward() once, with anomaly detection on")
+    x, pad = nan_input("param_branch", gen), padding(gen)
+    want = judge_origin("param_branch", x, pad)
+    assert want is not None and want["op"] == "LogBackward0"
+    r = student.call("nan_origin", name="param_branch", x=x, pad=pad)
+    if r["error"] is None and r["returned"] is None:
+        r["error"] = {"type": "nothing", "message": (
+            "it returned None: the NaN is made by the backward of the penalty on w, a leaf the loss captures, in a "
+            "branch that does not lead to x; loss.backward() (the text's) runs it, a backward restricted to x "
+            "(loss.backward(inputs=[x]), torch.autograd.grad(loss, x)) does not")}
+    check_report(r, want, "param_branch", x, pad)
 
 
 def test_innermost_frame_through_a_helper(student, gen):

@@ -33,7 +33,9 @@ def step_text(d):
             f"tensor on even iterations, keeps a (2, {d['vc']}) view of a temporary ({d['vr']}, {d['vc']}) tensor, "
             f"keeps its () loss tensors, replaces a (4, i + 20) 'latest' tensor, creates (5, 5) and (6,) state on the "
             f"first call, keeps a (3, 3) tensor created before the first call, appends a new (i + 1, {d['p']}) "
-            f"nn.Parameter, and drops a ({PROBES['CYCLE_ROWS']}, i + 30) tensor held only by a dict that refers to "
+            f"nn.Parameter, appends a new (i, {PROBES['GROWN_COLS']}) buffer after growing every earlier one in "
+            f"place to (i, {PROBES['GROWN_COLS']}), drops in its first call a (1, 1) tensor created before it, "
+            f"and drops a ({PROBES['CYCLE_ROWS']}, i + 30) tensor held only by a dict that refers to "
             f"itself (garbage in a reference cycle; the collector runs only when called), keeps its latest "
             f"({PROBES['HOLDER_ROWS']}, i + 50) tensor in a dict that refers to itself and replaces that holder on the "
             f"next call (the replaced one is garbage in a reference cycle), and returns a detached copy of its loss")
@@ -88,6 +90,7 @@ def families(n, d):
         "view": lambda s: s in ([2, d["vc"]], [d["vr"], d["vc"]]),
         "loss": lambda s: s == [],
         "param": lambda s: len(s) == 2 and s[1] == d["p"] and 2 <= s[0] <= n + 1,
+        "grown": lambda s: s == [n, PROBES["GROWN_COLS"]],
     }
 
 
@@ -100,9 +103,15 @@ def expect_family(student, course_seed, family, explain):
                        f"{[tuple(s) for s in exp]} (tensors born in iterations 2 to {n - 1} and still alive)")
 
 
+# grown: each buffer is born (i, 19) and grown in place by every later call, (n, 19) at the end; recording each shape at
+# birth (next to a weakref) reports (2, 19) .. (n - 1, 19), shapes those tensors no longer have
 def test_reports_appended_tensors(student, course_seed):
-    """find_leaks reports the tensors a step appends to a list in iterations 2..n-1"""
+    """find_leaks reports the tensors a step appends to a list in iterations 2..n-1, with the shapes they have at the
+    end (also buffers grown in place after their birth)"""
     expect_family(student, course_seed, "appended", "appended tensors")
+    expect_family(student, course_seed, "grown", "buffers appended and grown in place to (i, "
+                  f"{PROBES['GROWN_COLS']}) by every later call i (the shape each still-alive tensor has after the "
+                  f"last call, not the one it was born with)")
 
 
 def test_reports_tensors_kept_sometimes(student, course_seed):
@@ -150,7 +159,7 @@ def test_blames_nothing_else(student, course_seed):
 
 def test_holds_no_tensor_between_calls(student, course_seed):
     """find_leaks holds no strong reference to a tensor between calls of step (a replaced or returned tensor dies at
-    once)"""
+    once, and so does one that existed before find_leaks was called)"""
     r, want, what, fams, n = leak_run(student, course_seed)
     held = r.get("held", [])
     expect(not held, f"{what}: in iteration(s) {held} the (4, i + 20) tensor the step had just replaced was still "
@@ -161,6 +170,12 @@ def test_holds_no_tensor_between_calls(student, course_seed):
                      f"still alive (expected it to be freed as soon as step returned it: nothing but find_leaks "
                      f"could refer to it, e.g. through `_ = step()`). The text: \"It holds no strong reference to "
                      f"any tensor between calls of step\"; call step() without keeping what it returns")
+    held = r.get("held_pre", [])
+    expect(not held, f"{what}: iteration(s) {held} began with the (1, 1) tensor that existed before find_leaks was "
+                     f"called, and that the first call of step dropped, still alive (expected it to be freed at once: "
+                     f"nothing but find_leaks could refer to it). The text: \"It holds no strong reference to any "
+                     f"tensor between calls of step\", the tensors alive before the first call included: keep "
+                     f"weakref.ref objects and ids of those too")
 
 
 def fake_stats(bytes_list, allocs_list, gen):

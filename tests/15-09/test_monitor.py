@@ -146,7 +146,9 @@ def test_norms_after_one_backward(student, gen, root_param):
     """norms() gives each module's L2 gradient norm over its own trainable parameters after one backward"""
     state = fresh_state(int(torch.randint(0, 10_000, (1,), generator=gen)), root_param)
     got, want = run(student, state, root_param, [["new", 0], ["backward", batch(gen), [1.0, 0.5]], ["norms", 0]])
-    expect_norms(got[0], want[0], "after one backward", values_only=True)
+    expect_norms(got[0], want[0], "after one backward (the module 'aux' holds its weight under a second name too, "
+                                  "aux.tied = aux.weight: one parameter, which counts once in aux's norm, as "
+                                  "parameters(recurse=False) lists it)", values_only=True)
 
 
 # float64: squares taken in float32 (a .float() cast "against float16 overflow", or a default-dtype accumulator such

@@ -28,6 +28,24 @@ def test_tanh_loss_value_and_gradients(student, gen):
                                      f"{r['error']['message'][:200]}")
     expect_close(r["gw"], gw, "w.grad after fixed_tanh_loss(x, w).backward()", atol=1e-12, rtol=1e-10)
     expect_close(r["gx"], gx, "x.grad after fixed_tanh_loss(x, w).backward()", atol=1e-12, rtol=1e-10)
+    expect_loss_off_device(student, gen, "tanh")
+
+
+LOSS_DTYPES = ["float16", "bfloat16", "float32", "float64"]
+
+
+# a tensor made without device= (h + torch.ones(h.shape), torch.maximum(h, torch.zeros(h.shape))) is on the CPU in
+# float32: with inputs on a GPU (here the meta stand-in) the loss raises, and in float16 it comes back in float32
+def expect_loss_off_device(student, gen, which):
+    dtype = LOSS_DTYPES[int(torch.randint(0, len(LOSS_DTYPES), (1,), generator=gen))]
+    call = ("fixed_tanh_loss(x, w) for x (4, 3), w (3, 2)" if which == "tanh" else
+            "fixed_two_layer_loss(x, w1, w2) for x (4, 3), w1 (3, 5), w2 (5, 2)")
+    what = f"{call} on device='meta' in torch.{dtype} (the inputs' device stands in for a GPU)"
+    r = student.call("zoo_loss_off_device", which=which, dtype=dtype)
+    expect(r["error"] is None, f"{what} raised {r['error']}: a tensor made without device= sits on the CPU, "
+                               f"whatever device the inputs are on")
+    expect_equal((r["device"], r["dtype"], r["shape"]), ("meta", f"torch.{dtype}", []),
+                 f"{what}: (device, dtype, shape) of the loss (the inputs' device and dtype, a 0-dim tensor)")
 
 
 def test_two_layer_gradients_reach_both_weights(student, gen):
@@ -45,6 +63,7 @@ def test_two_layer_gradients_reach_both_weights(student, gen):
                                 "between w1 and the loss")
     expect_close(r["g1"], g1, "w1.grad after fixed_two_layer_loss(x, w1, w2).backward()", atol=1e-12, rtol=1e-10)
     expect_close(r["g2"], g2, "w2.grad after fixed_two_layer_loss(x, w1, w2).backward()", atol=1e-12, rtol=1e-10)
+    expect_loss_off_device(student, gen, "two_layer")
 
 
 def test_losses_of_one_example_with_one_feature(student, gen):
@@ -398,15 +417,22 @@ def test_predict_nested_model(student, spec, start_training, seed):
         expect_equal(r["buffers"][n], b, f"buffer {n!r} after {what} (it must not be updated)")
 
 
+# float64: F.softmax(..., dtype=torch.float32) (or a .float() "for precision") gives a float64 model float32
+# probabilities; the broken version's F.softmax(model(x), dim=1) keeps model(x)'s dtype
 def test_predict_softmax_over_classes(student, gen):
     """fixed_predict_proba takes the softmax over dimension 1, the classes (as the broken version does), also for
-    (N, classes, L) outputs"""
+    (N, classes, L) outputs, in model(x)'s dtype (float32 and float64 models)"""
     torch.manual_seed(int(torch.randint(0, 10_000, (1,), generator=gen)))
     model = PROBES["PerPositionNet"]().eval()
     x = torch.randn(2, 3, 5, generator=gen)
-    with torch.no_grad():
-        want = F.softmax(model(x), dim=1)
-    r = student.call("zoo_predict_per_position", state=model.state_dict(), x=x)
-    expect(isinstance(r["p"], torch.Tensor), f"fixed_predict_proba(model, x) returned {r['p']}, expected a tensor")
-    expect_close(r["p"], want, "fixed_predict_proba(model, x) for a per-position classifier with outputs of shape "
-                 "(2, 4 classes, 5 positions): probabilities over dim 1, the classes", atol=1e-6, rtol=1e-5)
+    for dtype in (torch.float32, torch.float64):
+        model, x = model.to(dtype), x.to(dtype)
+        with torch.no_grad():
+            want = F.softmax(model(x), dim=1)
+        r = student.call("zoo_predict_per_position", state=model.state_dict(), x=x)
+        expect(isinstance(r["p"], torch.Tensor), f"fixed_predict_proba(model, x) returned {r['p']}, expected a tensor")
+        tol = 1e-6 if dtype == torch.float32 else 1e-12
+        expect_close(r["p"], want, f"fixed_predict_proba(model, x) for a {dtype} per-position classifier with outputs "
+                     f"of shape (2, 4 classes, 5 positions): probabilities over dim 1, the classes, in model(x)'s "
+                     f"dtype (as F.softmax(model(x), dim=1) in the broken version)", atol=tol, rtol=tol,
+                     check_dtype=True)
