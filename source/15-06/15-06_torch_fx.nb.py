@@ -199,7 +199,8 @@ except Exception as exc:  # torch.fx.proxy.TraceError
 # occur may be left out or given the value 0. Count **graph nodes**, not modules: a module called
 # twice is two `call_module` nodes, and a module that `forward` never calls is none. Every node
 # the trace records counts, also an operation whose result `forward` never uses. Each call traces
-# `model` as it is at that call (its mode, its submodules): keep nothing from an earlier call.
+# `model` as it is at that call (its mode, its submodules): keep nothing from an earlier call. A
+# `GraphModule` is traced like any other model (do not just read the graph it holds).
 
 # %% [solution] id=count_ops_impl
 def count_ops(model: nn.Module) -> dict:

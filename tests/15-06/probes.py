@@ -405,10 +405,21 @@ def count_ops_convnet(ns, desc, state):
 
 
 # ====================================================================== fold_conv_bn
-def fold(ns, cfg, conv_state, bn_state, x, layout="contiguous", conv_training=False):
+def refold_in_place(conv, bn):
+    """Held-out round 29: what a training step between two folds does to the very same modules (in place)."""
+    with torch.no_grad():
+        conv.weight.mul_(-0.5)
+        bn.running_mean.add_(0.75)
+        bn.running_var.mul_(3.0)
+        bn.weight.neg_()
+
+
+def fold(ns, cfg, conv_state, bn_state, x, layout="contiguous", conv_training=False, refold=False):
     """Fold one Conv2d/BatchNorm2d pair built from plain data; report the result and the inputs afterwards.
     ``layout``: the memory layout of conv's weight (probelib.relayout: channels_last, transposed, strided, ...).
-    ``conv_training``: the conv is left in training mode (only bn's mode matters for the fold; held-out round 27)."""
+    ``conv_training``: the conv is left in training mode (only bn's mode matters for the fold; held-out round 27).
+    ``refold``: afterwards conv's weight and bn's statistics change in place (refold_in_place) and fold_conv_bn is
+    called again on the same two modules: that second result's output on x (held-out round 29)."""
     conv = nn.Conv2d(**cfg).double()
     conv.load_state_dict(conv_state)
     if layout != "contiguous":
@@ -422,7 +433,16 @@ def fold(ns, cfg, conv_state, bn_state, x, layout="contiguous", conv_training=Fa
         raise TypeError(f"fold_conv_bn must return an nn.Conv2d, got {type(fused).__name__}")
     with torch.no_grad():
         out = fused(x)
+    conv_after = {k: v.clone() for k, v in conv.state_dict().items()}
+    bn_after = {k: v.clone() for k, v in bn.state_dict().items()}
+    out_again = None
+    if refold:
+        refold_in_place(conv, bn)
+        again = get(ns, "fold_conv_bn")(conv, bn)
+        with torch.no_grad():
+            out_again = again(x).detach() if isinstance(again, nn.Module) else repr(again)
     return {
+        "out_again": out_again,
         "weight": fused.weight.detach().clone(),
         "bias": fused.bias.detach().clone() if fused.bias is not None else None,
         "out": out,
@@ -430,8 +450,8 @@ def fold(ns, cfg, conv_state, bn_state, x, layout="contiguous", conv_training=Fa
                    (("in_channels", fused.in_channels), ("out_channels", fused.out_channels),
                     ("kernel_size", fused.kernel_size), ("stride", fused.stride), ("padding", fused.padding),
                     ("dilation", fused.dilation), ("groups", fused.groups))},
-        "conv_after": {k: v.clone() for k, v in conv.state_dict().items()},
-        "bn_after": {k: v.clone() for k, v in bn.state_dict().items()},
+        "conv_after": conv_after,
+        "bn_after": bn_after,
         # held-out round 24: which of conv's and bn's parameters still require grad (all did before the call)
         "requires_grad_after": {f"{label}.{k}": bool(v.requires_grad) for label, m in (("conv", conv), ("bn", bn))
                                 for k, v in m.named_parameters()},
@@ -916,7 +936,22 @@ def count_ops_flip(ns, ops, state, train=False):
     swap_first_layer(model)
     third = _plain_counts(fn(model))
     extend_ops(model)  # held-out round 24: then only a plain attribute that forward reads changes
-    return [first, second, third, _plain_counts(fn(model))]
+    fourth = _plain_counts(fn(model))
+    # held-out round 29: a GraphModule whose graph keeps model.first (now a Sequential) as one call_module node
+    return [first, second, third, fourth, _plain_counts(fn(leaf_sequential_graphmodule(model)))]
+
+
+class LeafSequentialTracer(torch.fx.Tracer):
+    """A tracer that keeps every nn.Sequential as one call_module node (symbolic_trace goes into them)."""
+
+    def is_leaf_module(self, m, qualname):
+        return isinstance(m, nn.Sequential) or super().is_leaf_module(m, qualname)
+
+
+def leaf_sequential_graphmodule(model):
+    """fx.GraphModule(model, LeafSequentialTracer().trace(model)): tracing it again with symbolic_trace gives
+    one call_module node per layer inside each Sequential, where its stored graph has one for the Sequential."""
+    return torch.fx.GraphModule(model, LeafSequentialTracer().trace(model))
 
 
 def extend_ops(model):
@@ -978,7 +1013,22 @@ def swap_leave_model(ns, ops, state, new, x, y):
         out = gm(x, y)
         res["orig"] = model(x, y).detach()
     res["out"] = out.detach() if isinstance(out, torch.Tensor) else repr(out)
+    # held-out round 29: the same model, then changed (eval mode, model.first replaced, one more op), swapped again
+    change_opsnet(model)
+    again = get(ns, "swap_relu")(model, NEW_FNS[new])
+    _graph_of(again, "swap_relu")
+    with torch.no_grad():
+        out2 = again(x, y)
+    res["out_again"] = out2.detach() if isinstance(out2, torch.Tensor) else repr(out2)
+    res["same_object"] = again is gm
     return res
+
+
+def change_opsnet(model):
+    """Held-out round 29: eval mode, model.first replaced by Linear + Tanh, one more x.tanh() op."""
+    model.eval()
+    swap_first_layer(model)
+    extend_ops(model)
 
 
 def observers_plain(ns, op_types, batches):
@@ -1131,18 +1181,24 @@ def swap_graphmodule(ns, ops, state, new, x, y):
 
 class ObsTaken(ObsNet):
     """ObsNet plus its own Tanh modules registered under the given names, applied in turn to its output: a model
-    that already uses some names for submodules that forward calls."""
+    that already uses some names for submodules that forward calls. ``kind="buffers"`` (held-out round 29):
+    (non-persistent) buffers under those names instead, that forward multiplies the output by: the traced module
+    holds them as attributes of those names, not as submodules."""
 
-    def __init__(self, names):
+    def __init__(self, names, kind="modules"):
         super().__init__()
         self.taken = list(names)
-        for name in self.taken:
-            self.add_module(name, nn.Tanh())
+        self.kind = kind
+        for i, name in enumerate(self.taken):
+            if kind == "buffers":
+                self.register_buffer(name, torch.tensor(1.0 + 0.25 * i), persistent=False)
+            else:
+                self.add_module(name, nn.Tanh())
 
     def forward(self, x):
         out = super().forward(x)
         for name in self.taken:
-            out = getattr(self, name)(out) * 2.0
+            out = out * getattr(self, name) if self.kind == "buffers" else getattr(self, name)(out) * 2.0
         return out
 
 
@@ -1156,9 +1212,9 @@ def taken_names(names):
     return out
 
 
-def build_obstaken(names, state):
+def build_obstaken(names, state, kind="modules"):
     torch.manual_seed(0)
-    model = ObsTaken(names).double()
+    model = ObsTaken(names, kind).double()
     model.load_state_dict(state)
     return model.eval()
 
@@ -1166,7 +1222,8 @@ def build_obstaken(names, state):
 def observers_names_taken(ns, state, op_types, x):
     """insert_observers on ObsNet, to learn the names the submission gives its observers; then on an ObsTaken
     holding its own Tanh modules under exactly those names (forward calls them): the names used, and the second
-    result's output, observer calls (what each follows, its range) and the model's output afterwards."""
+    result's output, observer calls (what each follows, its range) and the model's output afterwards. Held-out
+    round 29: the same for an ObsTaken holding buffers under those names (under "buffers", or the error)."""
     types = tuple(getattr(nn, t) for t in op_types)
     fn = get(ns, "insert_observers")
     obs_cls = _observer_class(ns)
@@ -1174,7 +1231,14 @@ def observers_names_taken(ns, state, op_types, x):
     graph = _graph_of(first, "insert_observers")
     names = taken_names([n.target for n in graph.nodes
                          if n.op == "call_module" and isinstance(first.get_submodule(n.target), obs_cls)])
-    model = build_obstaken(names, state)
+    res = _observers_on_taken(fn, obs_cls, build_obstaken(names, state), types, x)
+    result = []
+    err = capture_error(lambda: result.append(_observers_on_taken(fn, obs_cls, build_obstaken(names, state, "buffers"),
+                                                                  types, x)))
+    return {"names": names, **res, "buffers": result[0] if result else {"error": err}}
+
+
+def _observers_on_taken(fn, obs_cls, model, types, x):
     gm = fn(model, types)
     graph = _graph_of(gm, "insert_observers")
     with torch.no_grad():
@@ -1188,8 +1252,8 @@ def observers_names_taken(ns, state, op_types, x):
             calls.append({"observed": str(src.target) if isinstance(src, torch.fx.Node) and src.op == "call_module"
                           else "?", "min": mod.min_val.detach().clone().double(),
                           "max": mod.max_val.detach().clone().double()})
-    return {"names": names, "out": out.detach() if isinstance(out, torch.Tensor) else repr(out), "orig": orig,
-            "calls": calls, "lint": capture_error(graph.lint)}
+    return {"out": out.detach() if isinstance(out, torch.Tensor) else repr(out), "orig": orig,
+            "calls": calls, "lint": capture_error(graph.lint), "error": None}
 
 
 def fuse_twice(ns, desc, state, state2, x):

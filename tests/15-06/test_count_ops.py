@@ -121,7 +121,8 @@ def test_traces_model_in_its_mode(student, gen, train):
 def test_traces_model_at_each_call(student, gen):
     """count_ops traces the model at each call: the same model counted in eval mode, switched to training mode and
     counted again, then back in eval mode with a submodule replaced, then with only a plain attribute that forward
-    reads changed: each count is that call's graph's"""
+    reads changed, then a GraphModule of it whose stored graph keeps a Sequential as one node: each count is the
+    graph that tracing the model at that call gives"""
     ops = ["lin", "train_branch", "relu_fn", "train_branch", "tanh_method"]
     ops += ["train_branch"] * int(torch.randint(1, 3, (1,), generator=gen))
     ops = ["lin"] + [ops[i] for i in torch.randperm(len(ops), generator=gen)]
@@ -136,6 +137,7 @@ def test_traces_model_at_each_call(student, gen):
     want_swapped = _expected(model)
     P.extend_ops(model)
     want_extended = _expected(model)
+    want_gm = _expected(P.leaf_sequential_graphmodule(model))  # held-out round 29: symbolic_trace of a GraphModule
     got = student.call("count_ops_flip", ops=ops, state=state, train=False)
     what = (f"count_ops(model) for a model whose forward does {ops} ('train_branch' is x * 2.0 if self.training "
             f"else x.neg())")
@@ -146,9 +148,14 @@ def test_traces_model_at_each_call(student, gen):
     _check(got[2], want_swapped, f"{what}, called a third time on the same model, back in eval mode, after "
                                  f"model.first = nn.Sequential(nn.Linear(6, 6), nn.Tanh()) (each call traces the "
                                  f"model as it is then, its submodules too)")
-    expect(len(got) == 4, f"{what}: count_ops_flip made {len(got)} counts, expected 4")
+    expect(len(got) == 5, f"{what}: count_ops_flip made {len(got)} counts, expected 5")
     _check(got[3], want_extended, f"{what}, called a fourth time on the same model, in the same mode and with the same "
                                   f"submodules, after model.ops = model.ops + ['tanh_method'] (a plain Python attribute "
                                   f"that forward reads: one more x.tanh() call; the task: \"keep nothing from an earlier "
                                   f"call\", so a cache keyed on the mode and the submodules gives the earlier graph's "
                                   f"counts)")
+    _check(got[4], want_gm, f"{what}, called a fifth time, on gm = fx.GraphModule(model, tracer.trace(model)) made by a "
+                            f"tracer that keeps nn.Sequential as a leaf (its stored graph has ONE call_module node for "
+                            f"model.first = nn.Sequential(nn.Linear(6, 6), nn.Tanh())); the task: count_ops "
+                            f"\"symbolically trace[s] model\", and fx.symbolic_trace(gm) goes into the Sequential "
+                            f"(first.0 and first.1): trace a GraphModule too, do not count the graph it holds")

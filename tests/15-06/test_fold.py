@@ -39,7 +39,7 @@ def _describe(cfg, eps):
 LAYOUTS = ["contiguous", "channels_last", "transposed", "strided", "offset"]
 
 
-def _check_against_torch(student, cfg, gen, eps, layout="contiguous"):
+def _check_against_torch(student, cfg, gen, eps, layout="contiguous", **probe):
     """``layout``: how conv's weight is laid out in memory (probelib.relayout), e.g. channels_last as
     model.to(memory_format=torch.channels_last) leaves it: same values, so the same fold."""
     conv, bn, cs, bs = _pair(cfg, gen, eps)
@@ -47,7 +47,8 @@ def _check_against_torch(student, cfg, gen, eps, layout="contiguous"):
     ref = fuse_conv_bn_eval(conv, bn)
     with torch.no_grad():
         want_out = bn(conv(x))
-    res = student.call("fold", cfg=cfg, conv_state=cs, bn_state={**bs, "__eps__": eps}, x=x, layout=layout)
+    res = student.call("fold", cfg=cfg, conv_state=cs, bn_state={**bs, "__eps__": eps}, x=x, layout=layout, **probe)
+    res["x"] = x
     what = _describe(cfg, eps) + ("" if layout == "contiguous" else f", conv's weight laid out {layout}")
     expect(res["bias"] is not None, f"{what}: the folded conv has no bias; BatchNorm's shift "
                                     f"beta - gamma*mean/sqrt(var+eps) must go into a bias")
@@ -99,11 +100,21 @@ def test_conv_without_bias(student, gen):
 
 def test_inputs_unchanged_and_config_kept(student, gen):
     """fold_conv_bn returns a new conv with the same configuration (a rectangular kernel, stride, padding and
-    dilation) and leaves conv and bn untouched"""
+    dilation) and leaves conv and bn untouched; called again on the same two modules after their values changed in
+    place, it folds the values they hold then"""
     cfg = dict(in_channels=3, out_channels=6, kernel_size=(3, 2), stride=(2, 1), padding=(2, 1), dilation=(2, 1),
                groups=3, bias=True)
-    res, conv, bn, cs, bs = _check_against_torch(student, cfg, gen, 1e-4)
+    res, conv, bn, cs, bs = _check_against_torch(student, cfg, gen, 1e-4, refold=True)
     what = _describe(cfg, 1e-4)
+    P.refold_in_place(conv, bn)  # held-out round 29: the judge's copy changed as the probe changes the student's
+    with torch.no_grad():
+        want_again = bn(conv(res["x"]))
+    again = res["out_again"]
+    expect(not isinstance(again, str), f"{what}, called a second time on the same conv and bn: returned {again}")
+    expect_close(again, want_again, f"{what}, called a second time on the same conv and bn after, in place, "
+                 f"conv.weight *= -0.5, bn.running_mean += 0.75, bn.running_var *= 3 and bn.weight negated: "
+                 f"folded_conv(x) vs bn(conv(x)) with the values they hold now (the task: a new conv computing "
+                 f"bn(conv(x)); a result kept from the first call folds the old values)", atol=1e-9, rtol=1e-7)
     expect(not res["same_object"], f"{what}: returned the conv that was passed in; return a new module")
     for k, v in cs.items():
         expect_close(res["conv_after"][k], v, f"{what}: the input conv's '{k}' afterwards (it must not change)",

@@ -177,12 +177,19 @@ def test_notebook_model(student, gen):
 
 @pytest.mark.task("fuse_conv_bn", weight=0.1)  # its right answer is a constant ("raised X"): worth little
 def test_refuses_training_mode(student, gen):
-    """fuse_conv_bn raises RuntimeError for a model in training mode"""
+    """fuse_conv_bn raises RuntimeError for a model in training mode, also for one without any BatchNorm2d"""
     desc = [dict(kind="conv", cin=2, cout=3, k=3, groups=1, dilation=1, bias=True, bn=True)]
     state = J.randomize(P.ConvNet(desc).double(), gen)
     res = student.call("fuse_training", desc=desc, state=state, which="model")
     expect_raises(res, "RuntimeError", "fuse_conv_bn(model) with model.training == True (BatchNorm uses batch "
                                        "statistics in training mode, so folding is invalid)", match="eval")
+    # held-out round 29: the text's "If `model` ... is in training mode, raise" holds without a BatchNorm2d too
+    desc = [dict(kind="conv", cin=2, cout=3, k=3, groups=1, dilation=1, bias=True, bn=False), dict(kind="relu")]
+    state = J.randomize(P.ConvNet(desc).double(), gen)
+    res = student.call("fuse_training", desc=desc, state=state, which="model")
+    expect_raises(res, "RuntimeError", f"fuse_conv_bn(model) with model.training == True for {J.fmt_desc(desc)}, a "
+                                       f"model without any BatchNorm2d (the task: \"If `model`, or any `BatchNorm2d` "
+                                       f"inside it, is in training mode, raise a `RuntimeError`\")", match="eval")
 
 
 @pytest.mark.task("fuse_conv_bn", weight=0.1)  # its right answer is a constant ("raised X"): worth little

@@ -311,7 +311,8 @@ def test_model_without_parameters(student, gen):
 def test_observer_names_leave_the_models_own_modules(student, gen):
     """a model that already uses, for submodules its forward calls, the very names the submission gives its observers
     (learnt from a first call): the observers get other names, the model's modules stay and the result computes what
-    the model computes (gm.add_submodule silently replaces a submodule of the same name)"""
+    the model computes (gm.add_submodule silently replaces a submodule of the same name); the same with buffers
+    under those names (add_submodule refuses an attribute name the module has)"""
     model, state, batches = _setup(gen, 1)
     x = batches[0]
     op_types = ["Conv2d", "Linear"]
@@ -340,3 +341,22 @@ def test_observer_names_leave_the_models_own_modules(student, gen):
         expect_close(torch.stack([c["min"].reshape(()), c["max"].reshape(())]),
                      torch.tensor([lo, hi], dtype=torch.float64),
                      f"{what}: [min, max] recorded by the observer after '{c['observed']}'", atol=1e-9, rtol=1e-9)
+    # held-out round 29: the same names taken by buffers that forward reads (attributes of the traced module, not
+    # submodules): add_submodule cannot register a module under an attribute name the module already has
+    taken = P.build_obstaken(names, state, "buffers")
+    with torch.no_grad():
+        want = taken(x)
+    ranges, _ = _hook_ranges(taken, types, [x])
+    what = (f"insert_observers(model, (nn.Conv2d, nn.Linear)) for a model that holds buffers (not submodules) under "
+            f"the names {names} (those your observers got on the same model without them) and multiplies its output "
+            f"by each in forward")
+    buf = res["buffers"]
+    expect(buf["error"] is None, f"{what}: raised {buf['error'] and buf['error']['type']}: "
+                                 f"{buf['error'] and buf['error']['message'][:200]} (the task: \"Any model will do\" "
+                                 f"and \"pick names the traced module does not have yet\": the traced module holds "
+                                 f"those buffers as attributes, so an observer cannot take their names; test with "
+                                 f"hasattr, not only among the submodules)")
+    expect(not isinstance(buf["out"], str), f"{what}: the result did not return a tensor: {buf['out']}")
+    expect_close(buf["out"], want, f"{what}: the result's output vs model(x)", atol=1e-12, rtol=1e-10)
+    got = sorted(c["observed"] for c in buf["calls"])
+    expect(got == sorted(ranges), f"{what}: observers after {got}, expected one after each of {sorted(ranges)}")

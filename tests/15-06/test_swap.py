@@ -85,7 +85,7 @@ def test_every_relu_form_replaced(student, gen):
 
 def test_original_unchanged(student, gen):
     """swap_relu leaves the model it is given unchanged (its output, and for a model in training mode its modes and
-    state)"""
+    state); called again after the model changed, it swaps the model as it is then"""
     ops = ["relu_mod", "lin", "relu_method", "relu_mod"]
     res, orig, want, what = _run(student, ops, "gelu", gen)
     expect_close(res["orig"], orig, f"{what}: the ORIGINAL model's output after swapping (it must not change)",
@@ -111,6 +111,19 @@ def test_original_unchanged(student, gen):
     expect(not isinstance(res["out"], str), f"{what}: the result did not return a tensor: {res['out']}")
     expect_close(res["out"], want, f"{what}: the result's output (the model's training-mode graph with every ReLU "
                  f"replaced)", atol=1e-10, rtol=1e-8)
+    # held-out round 29: the same model changed (eval mode, model.first replaced, one more op), then swapped again
+    P.change_opsnet(model)
+    with torch.no_grad():
+        want_again = model(x, y)
+    again = (f"{what}, then the same model changed (model.eval(); model.first = nn.Sequential(nn.Linear(6, 6), "
+             f"nn.Tanh()); model.ops += ['tanh_method']) and swap_relu(model, gelu) called again")
+    expect(not res["same_object"], f"{again}: the second call returned the very GraphModule of the first call (the "
+                                   f"task: trace model and replace its ReLUs, each call: the model has changed)")
+    expect(not isinstance(res["out_again"], str), f"{again}: the second result did not return a tensor: "
+                                                  f"{res['out_again']}")
+    expect_close(res["out_again"], want_again, f"{again}: the second result's output (the changed model's eval-mode "
+                 f"graph with every ReLU replaced; a graph kept from the first call computes the old model)",
+                 atol=1e-10, rtol=1e-8)
 
 
 @pytest.mark.parametrize("ops", [["lin", "relu_torch_", "scale"], ["relu_method_", "lin", "relu_method_"]],
