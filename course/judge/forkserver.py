@@ -35,13 +35,18 @@ PRELOAD_ENV = "COURSE_WORKER_PRELOAD"  # comma-separated; set per assignment by 
 BASE = ("torch", "torch.nn", "torch.nn.functional", "torch.optim", "torch.utils.data", "numpy",
         "IPython.core.interactiveshell", "IPython.core.inputtransformer2", "torch._dynamo")
 PRELOAD = BASE + ("torch.fx", "torchvision", "matplotlib.pyplot", "tqdm.auto")  # unknown assignment
-HEAVY = ("torch", "torchvision", "numpy", "matplotlib", "tqdm")  # packages worth importing ahead
+HEAVY = ("torch", "torchvision", "numpy", "matplotlib", "tqdm", "triton")  # packages worth importing ahead
+# (triton: 16-01's notebook imports it at the top, about 0.11 s of CPU a worker after torch)
 # Calls that import heavy modules on first use (gradcheck: sympy through symbolic_shapes, ~1 s; the first
 # torch.cond or torch.export: AOT autograd, dynamo's backends, export's tracer, ~0.7 s of 0.96 s).
 _GRAPHS = ("torch._dynamo", "torch._functorch.aot_autograd", "torch._functorch.compilers",
            "torch._dynamo.backends.debugging", "torch._dynamo.repro.after_dynamo", "torch.export._trace")
 LAZY = {"gradcheck": ("torch.fx.experimental.symbolic_shapes",), "gradgradcheck": ("torch.fx.experimental.symbolic_shapes",),
         "compile": _GRAPHS, "cond": _GRAPHS, "export": _GRAPHS}
+# Modules whose first use imports another heavy one: forward-mode AD (torch.func.jvp, fwAD.dual_level) imports
+# torch._decomp.decompositions_for_jvp, which scripts its decompositions: about 0.3 s of CPU in every 16-02 worker.
+IMPLIES = {"torch.autograd.forward_ad": ("torch._decomp.decompositions_for_jvp",),
+           "torch.func": ("torch._decomp.decompositions_for_jvp",)}
 _GRAPHS_WARM = False  # warm_graphs() has run in this process (or in the template it was forked from)
 
 
@@ -134,6 +139,8 @@ def preload_for(assignment: str | None) -> str:
                 if called in LAZY and (called.startswith("grad") or ast.unparse(f).startswith("torch.")):
                     mods += LAZY[called]  # torch.compile(...), torch.cond(...), any gradcheck(...)
             names += [m for m in mods if m not in names]
+    for m in list(names):
+        names += [i for i in IMPLIES.get(m, ()) if i not in names]
     return ",".join(names)
 
 
