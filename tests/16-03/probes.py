@@ -262,8 +262,8 @@ def positions_positional(ns, args):
     return _attempt(lambda: get(ns, "sinusoidal_positions")(*args))
 
 
-def positions_odd(ns, d_model):
-    return capture_error(get(ns, "sinusoidal_positions"), 4, d_model)
+def positions_odd(ns, d_model, length=4):
+    return capture_error(get(ns, "sinusoidal_positions"), length, d_model)
 
 
 def patches(ns, images, weight, bias, v_out):
@@ -449,11 +449,15 @@ def sdpa_on_meta(ns, q_shape, k_shape, v_shape, mask_shape=None, mask_kind=None,
 
     def build(device):
         q, k, v = (_randn(s, device, seed=i) for i, s in enumerate((q_shape, k_shape, v_shape)))
-        mask = None
+        mask = None  # query 0 has no key left (round 29: zeros made for such a row only must be on the device too)
         if mask_kind == "bool":
-            mask = torch.ones(mask_shape, dtype=torch.bool).to(device)
+            mask = torch.ones(mask_shape, dtype=torch.bool)
+            mask[0] = False
+            mask = mask.to(device)
         elif mask_kind == "float":
-            mask = torch.zeros(mask_shape, dtype=torch.float64).to(device)
+            mask = torch.zeros(mask_shape, dtype=torch.float64)
+            mask[0] = float("-inf")
+            mask = mask.to(device)
         g = torch.Generator().manual_seed(0) if dropout_p and not global_draw else None
 
         def call():
@@ -463,9 +467,10 @@ def sdpa_on_meta(ns, q_shape, k_shape, v_shape, mask_shape=None, mask_kind=None,
     return _meta_result(build)
 
 
-def mha_on_meta(ns, cfg, n, length, s_len, masks, kinds=None):
+def mha_on_meta(ns, cfg, n, length, s_len, masks, kinds=None, head_bool=False):
     """MultiHeadAttention(**cfg) moved to the inputs' device, cross attention with the masks named in masks; kinds
-    (optional): {"key_padding_mask": "float", "attn_mask": "bool"} for the other kinds, an (L, S) boolean attn_mask."""
+    (optional): {"key_padding_mask": "float", "attn_mask": "bool"} for the other kinds, an (L, S) boolean attn_mask.
+    head_bool: a second call on the same module with a boolean (N*H, L, S) attn_mask alone (its output second)."""
     kinds = kinds or {}
     make = lambda: get(ns, "MultiHeadAttention")(**cfg)  # noqa: E731
     base = make()
@@ -483,7 +488,10 @@ def mha_on_meta(ns, cfg, n, length, s_len, masks, kinds=None):
         if "attn_mask" in masks:
             kwargs["attn_mask"] = (torch.zeros(length, s_len, dtype=torch.bool) if kinds.get("attn_mask") == "bool"
                                    else torch.zeros(n * h, length, s_len)).to(device)
-        return lambda: m(query, key, key, **kwargs)
+        if not head_bool:
+            return lambda: m(query, key, key, **kwargs)
+        per_head = torch.zeros(n * h, length, s_len, dtype=torch.bool).to(device)
+        return lambda: [m(query, key, key, **kwargs), m(query, key, key, attn_mask=per_head)]
     return _meta_result(build)
 
 

@@ -119,7 +119,8 @@ def test_large_scores(student, gen, dtype, case):
 
 @pytest.mark.essential
 def test_memory_independent_of_length(student, gen):
-    """no tensor with L * S or more elements is created (nothing as large as one head's score matrix)"""
+    """no tensor with L * S or more elements is created (nothing as large as one head's score matrix), with a scale
+    of 0 or below and is_causal too"""
     L, S = 120, 96  # one head's scores, 92 kB in float64, against 12-25 kB that a tiled answer's Python objects take
     q, k, v = torch.randn(2, L, 4, generator=gen, dtype=f64), torch.randn(2, S, 4, generator=gen, dtype=f64), \
         torch.randn(2, S, 4, generator=gen, dtype=f64)
@@ -139,6 +140,16 @@ def test_memory_independent_of_length(student, gen):
                f"compute the tiles with tensor operations, one (L, block_size) tile of scores at a time, not the "
                f"scores outside torch")
         expect_close(res["out"], F.scaled_dot_product_attention(q, k, v, is_causal=causal), what, **TOL64)
+    # the case the text singles out, is_causal with a scale <= 0, tiles too (round 29: the boolean mask
+    # torch.ones(L, S).tril() built whole there); values against PyTorch's with that mask
+    what = f"{FN}(q (2, {L}, 4), k (2, {S}, 4), v (2, {S}, 4), block_size=8, is_causal=True, scale=-0.5)"
+    res = run(student, what, q, k, v, 8, is_causal=True, scale=-0.5)
+    n, op = res["largest"]
+    expect(n < L * S, f"{what} created a tensor of {n} elements (by aten.{op}); one head's full score matrix has "
+           f"L * S = {L * S}: with a scale of 0 or below too, mask each (L, block_size) tile on its own (the text's "
+           f"torch.ones(L, S).tril() says which pairs are removed, not a tensor to build)")
+    expect_close(res["out"], F.scaled_dot_product_attention(q, k, v, attn_mask=torch.ones(L, S, dtype=torch.bool).tril(),
+                                                            scale=-0.5), what, **TOL64)
 
 
 @pytest.mark.parametrize("causal", [False, True])

@@ -47,8 +47,14 @@ def test_positions_match(student, gen, kind):
     """sinusoidal_positions: sines in even columns, cosines in odd ones, frequencies base^(-2i/d)"""
     length, d, base = CASES[kind]
     length = length or int(torch.randint(2, 40, (), generator=gen))
-    d = d or 2 * int(torch.randint(1, 12, (), generator=gen))
+    # with a base given, at least 4 columns: a table of width 2 (one frequency, base^0 = 1) is the same for every base
+    d = d or 2 * int(torch.randint(2 if base else 1, 12, (), generator=gen))
     what = f"sinusoidal_positions({length}, {d}" + (f", base={base}" if base else "") + ", dtype=torch.float64)"
+    if kind == "base 100":  # the same length, width and dtype with the default base first (round 29: a table
+        # memoised per size and dtype, the base forgotten, answered the second call with the first one's table)
+        first = f"sinusoidal_positions({length}, {d}, dtype=torch.float64)"
+        expect_close(positions(student, first, length=length, d_model=d, dtype=f64), table(length, d), first, **TOL)
+        what += f" right after {first}"
     got = positions(student, what, length=length, d_model=d, base=base, dtype=f64)
     expect_equal(got.dtype, f64, f"the dtype of {what}")
     expect_close(got, table(length, d, base or 10000.0), what, **TOL)
@@ -93,9 +99,11 @@ def test_positions_arguments_by_position(student, gen):
 
 @pytest.mark.task("embed", weight=0.1)  # the right answer is a constant ("raised X"): worth little
 def test_positions_reject_odd_width(student, gen):
-    """an odd d_model raises ValueError"""
+    """an odd d_model raises ValueError, for any length (0 included)"""
     d = 2 * int(torch.randint(0, 8, (), generator=gen)) + 1
     expect_raises(student.call("positions_odd", d_model=d), "ValueError", f"sinusoidal_positions(4, {d})")
+    expect_raises(student.call("positions_odd", d_model=d, length=0), "ValueError",
+                  f"sinusoidal_positions(0, {d}) (the text: 'an odd d_model raises ValueError', whatever the length)")
 
 
 def conv_reference(images, weight, bias):

@@ -338,15 +338,17 @@ def test_on_another_device(student, gen, bias):
     cfg = {"embed_dim": e, "num_heads": h, "bias": bias, "batch_first": bf}
     # with biases: a boolean key_padding_mask and a float (N*H, L, S) attn_mask; without: the other kinds
     kinds = {} if bias else {"key_padding_mask": "float", "attn_mask": "bool"}
+    # and, without biases, a second call with a boolean (N*H, L, S) attn_mask alone (round 29)
     res = student.call("mha_on_meta", cfg=cfg, n=n, length=L, s_len=S, masks=["key_padding_mask", "attn_mask"],
-                       kinds=kinds)
+                       kinds=kinds, head_bool=not bias)
     masks = "a boolean key_padding_mask and a float (N*H, L, S) attn_mask" if bias else \
-        "a float key_padding_mask and a boolean (L, S) attn_mask"
+        "a float key_padding_mask and a boolean (L, S) attn_mask, then a boolean (N*H, L, S) attn_mask alone"
     what = (f"{describe(cfg)}, called once on the CPU, then .to('meta')(query, key, value) with N={n}, L={L}, S={S}, "
             f"{masks}, all on meta (the grader's stand-in for a GPU: a tensor made without device= lands on the CPU)")
     expect("error" not in res, f"{what} raised {res.get('error')}: create masks on the inputs' device, and reuse "
            f"nothing forward kept on the module from a call on another device (the text: every tensor forward "
            f"creates is on the inputs' device)")
     want = [n, L, e] if bf else [L, n, e]
-    expect(res["devices"] == ["meta"] and res["shapes"] == [want],
-           f"{what}: expected an output of shape {want} on meta, got {res['shapes']} on {res['devices']}")
+    calls = 1 if bias else 2
+    expect(res["devices"] == ["meta"] * calls and res["shapes"] == [want] * calls,
+           f"{what}: expected {calls} output(s) of shape {want} on meta, got {res['shapes']} on {res['devices']}")

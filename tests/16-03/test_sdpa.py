@@ -147,7 +147,8 @@ def test_masked_pairs_weigh_exactly_zero(student, gen, kind):
 
 @pytest.mark.parametrize("kind", ["bool", "float -inf"])
 def test_fully_masked_rows(student, gen, kind):
-    """a query with no key left gives zeros, and zero (finite) gradients, as PyTorch 2.14 does"""
+    """a query with no key left gives zeros, and zero (finite) gradients, as PyTorch 2.14 does, also when there is a
+    single key (S = 1)"""
     q, k, v = rand(gen, 2, 4, 3), rand(gen, 2, 6, 3), rand(gen, 2, 6, 2)
     keep = torch.rand(2, 4, 6, generator=gen) > 0.3
     keep[0, 1] = False
@@ -162,6 +163,15 @@ def test_fully_masked_rows(student, gen, kind):
     jacobian_vs_reference(student, "sdpa_vjp", inputs + [mask],
                           lambda a, b, c, m: F.scaled_dot_product_attention(a, b, c, attn_mask=m),
                           what + " (gradients must be finite: zero where a row has no key)", gen=gen, **TOL)
+    # one key only (S = 1), masked for query 1 (round 29: "one key weighs 1 whatever its bias" forgets a -inf)
+    one = mask[..., :1].clone()
+    one[:, 1] = False if kind == "bool" else float("-inf")
+    one[:, 0] = True if kind == "bool" else 0.0
+    what = f"{FN}(q (2, 4, 3), k (2, 1, 3), v (2, 1, 2), attn_mask={kind} (2, 4, 1)) where the one key is masked " \
+        f"for query 1 (and query 0 keeps it)"
+    out = run(student, what, q, k[:, :1], v[:, :1], attn_mask=one)["out"]
+    expect_close(out, reference(q, k[:, :1], v[:, :1], one), what + " (a single key removed by the mask leaves the "
+                 "query no key: a row of zeros, as PyTorch returns, not that key's value)", **TOL)
 
 
 @pytest.mark.parametrize("case", ["plain", "causal", "float mask", "broadcast", "dropout"])
@@ -360,7 +370,8 @@ def expect_on_meta(res, what, shapes):
 @pytest.mark.parametrize("case", ["plain", "causal", "bool mask", "float mask", "dropout", "dropout, generator=None"])
 def test_on_another_device(student, gen, case):
     """on inputs on a device other than the default (meta, a GPU stand-in), the causal mask and the dropout draw are
-    made on the inputs' device and the result is there; with generator=None the draw comes from that device's own
+    made on the inputs' device and the result is there (the masks leave query 0 no key: what zeroes its row is made
+    there too); with generator=None the draw comes from that device's own
     global generator (torch.rand's default), never the CPU's torch.default_generator, which a GPU refuses"""
     n, L, S, E, Ev = (int(torch.randint(lo, hi, (), generator=gen)) for lo, hi in ((1, 4), (2, 7), (2, 7), (2, 6), (1, 5)))
     kw = {"q_shape": [n, L, E], "k_shape": [n, S, E], "v_shape": [n, S, Ev]}
@@ -371,7 +382,8 @@ def test_on_another_device(student, gen, case):
     elif case.startswith("dropout"):
         kw["dropout_p"] = 0.25
         kw["global_draw"] = case.endswith("None")
-    what = f"{FN}(q ({n}, {L}, {E}), k ({n}, {S}, {E}), v ({n}, {S}, {Ev}), {case})"
+    what = f"{FN}(q ({n}, {L}, {E}), k ({n}, {S}, {E}), v ({n}, {S}, {Ev}), {case}" + \
+        (f" ({L}, {S}) where query 0 has no key left)" if case.endswith("mask") else ")")
     if case.endswith("None"):
         what += " (the text: with generator=None the draw comes from the global generator, torch.rand's default, " \
             "of the inputs' device; the probe refuses, as a GPU does, a random op handed a generator of another device)"
