@@ -3,6 +3,7 @@
 Nothing here compares anything: every probe builds fresh objects, calls the
 submission and hands back tensors, numbers, strings, lists and dicts.
 """
+import array
 import types
 
 import torch
@@ -242,13 +243,28 @@ def _tensors_in(obj, depth=0, seen=None):
         items = [(f"[{i}]", v) for i, v in enumerate(obj)]
     elif isinstance(obj, nn.Module):
         items = [(f".{k}", v) for k, v in obj.state_dict(keep_vars=True).items()]
-    elif hasattr(obj, "__dict__") and not isinstance(obj, (type, *_FUNCS)):
-        items = [(f".{k}", v) for k, v in vars(obj).items()]
+    elif not isinstance(obj, (type, *_FUNCS)) and (hasattr(obj, "__dict__") or _slot_names(obj)):
+        items = [(f".{k}", v) for k, v in _fields(obj)]
     else:
         return []
     for name, v in items:
         out += [(name + sub, t) for sub, t in _tensors_in(v, depth + 1, seen)]
     return out
+
+
+def _slot_names(obj):
+    """The __slots__ names of obj's class and its bases (a class with __slots__ has no __dict__ to read)."""
+    names = []
+    for c in type(obj).__mro__:
+        slots = c.__dict__.get("__slots__", ())
+        names += [slots] if isinstance(slots, str) else list(slots)
+    return [n for n in names if n not in ("__dict__", "__weakref__")]
+
+
+def _fields(obj):
+    """(name, value) of every attribute obj holds: its __dict__ and its __slots__."""
+    fields = list(vars(obj).items()) if hasattr(obj, "__dict__") else []
+    return fields + [(n, getattr(obj, n)) for n in _slot_names(obj) if hasattr(obj, n)]
 
 
 def _state_size(obj, depth=0, seen=None):
@@ -259,17 +275,24 @@ def _state_size(obj, depth=0, seen=None):
     seen.add(id(obj))
     if isinstance(obj, torch.Tensor):
         return obj.numel()
-    if isinstance(obj, (str, bytes, int, float, bool, complex)) or obj is None:
+    if isinstance(obj, (str, int, float, bool, complex)) or obj is None:
         return 0
+    if isinstance(obj, (bytes, bytearray, memoryview, array.array)):
+        return len(obj)  # flat buffers of numbers (array.array('d') of per-batch losses, packed bytes)
     if hasattr(obj, "size") and hasattr(obj, "shape") and isinstance(getattr(obj, "size"), int):
         return int(obj.size)  # numpy arrays
     if isinstance(obj, dict):
         return len(obj) + sum(_state_size(v, depth + 1, seen) for v in obj.values())
     if isinstance(obj, (list, tuple, set, frozenset)) or type(obj).__name__ == "deque":
         return len(obj) + sum(_state_size(v, depth + 1, seen) for v in obj)
-    if hasattr(obj, "__dict__") and not isinstance(obj, (type, *_FUNCS)):
-        return sum(_state_size(v, depth + 1, seen) for v in vars(obj).values())
-    return 0
+    if isinstance(obj, (type, *_FUNCS)):
+        return 0
+    if hasattr(obj, "__dict__") or _slot_names(obj):
+        return sum(_state_size(v, depth + 1, seen) for _, v in _fields(obj))
+    try:  # any other container the object keeps (a C-level sequence or buffer): its length grows with it
+        return len(obj)
+    except TypeError:
+        return 0
 
 
 def metrics_run(ns, num_classes, batches, loss_kind="tensor", logits_grad=False, device="cpu"):
@@ -753,8 +776,10 @@ def ema_tied_states(ns, states, decay):
 
 
 def ema_model_with_counters():
-    """ema_model() plus buffers of other dtypes: int32 and uint8 counters, float32, float16 and bfloat16 estimates."""
+    """ema_model() plus buffers of other dtypes: int32 and uint8 counters, float32, float16 and bfloat16 estimates,
+    and a float16 parameter `gain16`."""
     model = ema_model()
+    model.register_parameter("gain16", nn.Parameter(torch.ones(3, dtype=torch.float16)))
     model.register_buffer("steps32", torch.zeros(2, dtype=torch.int32))
     model.register_buffer("seen", torch.zeros(3, dtype=torch.uint8))
     model.register_buffer("scale32", torch.ones(3, dtype=torch.float32))
@@ -764,8 +789,8 @@ def ema_model_with_counters():
 
 
 def ema_counter_buffers(ns, states, extras, decay, average_buffers):
-    """Like ema_states on ema_model_with_counters(): before each update the extra buffers are set from
-    extras[i]. Returns the EMA module's buffers after each update."""
+    """Like ema_states on ema_model_with_counters(): before each update the extra buffers (and the float16
+    parameter gain16) are set from extras[i]. Returns the EMA module's buffers and gain16 after each update."""
     cls = get(ns, "EMA")
     model = ema_model_with_counters()
 
@@ -777,7 +802,9 @@ def ema_counter_buffers(ns, states, extras, decay, average_buffers):
     for i in range(1, len(states)):
         load(i)
         ema.update(model)
-        history.append({n: b.detach().cpu().clone() for n, b in _ema_module(ema).named_buffers()})
+        module = _ema_module(ema)
+        history.append({**{n: b.detach().cpu().clone() for n, b in module.named_buffers()},
+                        **{n: p.detach().cpu().clone() for n, p in module.named_parameters() if n == "gain16"}})
     return {"history": history}
 
 

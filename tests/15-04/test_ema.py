@@ -408,20 +408,31 @@ def test_tied_parameters(student, gen):
 @pytest.mark.parametrize("average_buffers", [False, True])
 def test_buffers_of_every_dtype(student, gen, average_buffers):
     """EMA: int32 and uint8 buffers are integer buffers, copied (with average_buffers=True too: only floating-point
-    buffers are averaged); float32, float16 and bfloat16 buffers are copied or averaged like the others"""
+    buffers are averaged); float32, float16 and bfloat16 buffers are copied or averaged like the others, and a
+    float16 parameter is averaged without overflow (its values swing between about +33000 and -33000)"""
     states = random_states(gen, 3)
-    floats = {"scale32": torch.float32, "scale16": torch.float16, "scale_bf16": torch.bfloat16}
-    # each step's float values lie 2 above the last one's, so averaging and copying differ by at least 1
+    floats = {"scale32": torch.float32, "scale16": torch.float16, "scale_bf16": torch.bfloat16,
+              "gain16": torch.float16}
+
+    def value(k, i):
+        if k in ("scale16", "gain16"):
+            # float16 holds +-33000 but not their difference (66000 > 65504): an update written as
+            # ema - (1 - d) * (ema - live) in float16 is inf, where d * ema + (1 - d) * live and lerp are finite
+            return ((-1) ** i * (33000 + 1000 * torch.rand(3, generator=gen))).to(torch.float16)
+        # each step's float values lie 2 above the last one's, so averaging and copying differ by at least 1
+        return (torch.rand(3, generator=gen) + 0.5 + 2 * i).to(floats[k])
+
     extras = [{"steps32": torch.randint(0, 1000, (2,), generator=gen, dtype=torch.int32),
                "seen": torch.randint(0, 256, (3,), generator=gen).to(torch.uint8),
-               **{k: (torch.rand(3, generator=gen) + 0.5 + 2 * i).to(dt) for k, dt in floats.items()}}
+               **{k: value(k, i) for k in floats}}
               for i in range(len(states))]
     d = 0.5
     ema = {}
     for step in range(1, len(states)):
         for k in floats:
             live = extras[step][k].double()
-            ema[k] = live if k not in ema or not average_buffers else ema[k].lerp(live, 1 - d)  # the text's formula
+            averaged = average_buffers or k == "gain16"  # a parameter: averaged after the first update
+            ema[k] = live if k not in ema or not averaged else ema[k].lerp(live, 1 - d)  # the text's formula
         r_want = {**{k: extras[step][k] for k in ("steps32", "seen")},
                   **{k: ema[k].to(dt) for k, dt in floats.items()}}
         if step == 1:
@@ -429,16 +440,21 @@ def test_buffers_of_every_dtype(student, gen, average_buffers):
                              average_buffers=average_buffers)
         got = r["history"][step - 1]
         what = (f"EMA(model, decay={d}, average_buffers={average_buffers}) after update {step} of 3, on a model with "
-                f"int32, uint8, float32, float16 and bfloat16 buffers")
+                f"int32, uint8, float32, float16 and bfloat16 buffers and a float16 parameter 'gain16'")
         for name, w in r_want.items():
             if name not in got:
-                fail(f"{what}: ema.module has no buffer '{name}'")
-            why = (f"a {w.dtype} buffer, averaged" if name in floats and average_buffers else
+                fail(f"{what}: ema.module has no {'parameter' if name == 'gain16' else 'buffer'} '{name}'")
+            why = ("a float16 parameter, averaged: decay * ema + (1 - decay) * live, here between values near "
+                   "+-33000 whose difference overflows float16 (use lerp_ or that formula, not ema - (1 - decay) * "
+                   "(ema - live))" if name == "gain16" and step > 1 else
+                   "a float16 parameter: the first update copies" if name == "gain16" else
+                   f"a {w.dtype} buffer, averaged" if name in floats and average_buffers else
                    f"a {w.dtype} buffer, copied" if name in floats else "not floating point: copied, never averaged")
-            expect(got[name].dtype == w.dtype, f"{what}: buffer '{name}' is {got[name].dtype}, the live one "
+            kind = "parameter" if name == "gain16" else "buffer"
+            expect(got[name].dtype == w.dtype, f"{what}: {kind} '{name}' is {got[name].dtype}, the live one "
                                                f"{w.dtype}")
             tol = 3e-2 if w.dtype in (torch.float16, torch.bfloat16) else 1e-6
-            expect_close(got[name].double(), w.double(), f"{what}, buffer '{name}' ({why})", atol=tol, rtol=tol)
+            expect_close(got[name].double(), w.double(), f"{what}, {kind} '{name}' ({why})", atol=tol, rtol=tol)
 
 
 @pytest.mark.parametrize("late", [0, 2], ids=["built-together", "built-after-2-updates"])
