@@ -256,6 +256,9 @@ run_hidden("16-04", "shard", globals())
 # * The caller may change `lr` and `betas` between calls, as a scheduler does: each call uses its own values, as
 #   `torch.optim.AdamW` uses its param group's current ones (bias corrections 1 - β₁ᵗ and 1 - β₂ᵗ with this
 #   call's betas).
+# * This holds at the edges of the float range too: AdamW scales the gradient before it squares it
+#   (`v.mul_(β₂).addcmul_(g, g, value=1 - β₂)` computes ((1 - β₂)·g)·g), so a float32 gradient whose square
+#   overflows (|g| above about 1.8e19) still gives a finite second moment; compute it in that order.
 # * Average the gradients with `dist.all_reduce`.
 # * `state` is a dict, empty on the first call, that the caller passes back on every later call on the
 #   same rank: keep the step count and the moments there.

@@ -40,6 +40,11 @@ POSITIONAL = "tiny"
 
 
 LAYOUT0 = {"f64": "transposed", "f32_eps": "strided", "tiny": "offset"}
+# (step, parameter, flat index, value): one gradient element near float32's overflow, the same on every rank. AdamW
+# scales before it squares (addcmul_(g, g, value=1 - beta2): ((1 - beta2)·g)·g = 1.5e37), where g·g = 4.8e38 is inf
+# in float32 and freezes that element for good; at step 2 (betas (0.6, 0.97)) v / (1 - beta2 ** 2) = 2.5e38 still
+# fits, so the m_hat / v_hat form of the text's formula stays finite (held-out round 29: v.add_(g * g, alpha=1 - b2))
+HUGE = {"f32_eps": (1, 1, 0, 2.2e19)}
 
 
 def _gen(seed, task):
@@ -55,6 +60,10 @@ def build_runs(gen, world, task=""):
         # the first parameter of every run is laid out otherwise (held-out round 14: p.reshape(-1).copy_(new) writes
         # into a temporary copy of a non-contiguous parameter): transposed, every other element, a storage offset
         layouts = [LAYOUT0[name] if i == 0 else "contiguous" for i in range(len(shapes))]
+        if name in HUGE:
+            step, i, j, value = HUGE[name]
+            for r in range(world):
+                grads[step][r][i].view(-1)[j] = value
         hps = [dict(h) for h in hp] if isinstance(hp, list) else [dict(hp)] * steps
         # the float32 run's first call is made with float64 as the process's default dtype: the settings go back to
         # what the caller had, not to PyTorch's defaults (held-out round 24, second pass)
@@ -128,6 +137,10 @@ class Zero:
                       f"{hp['weight_decay']}) for (params, state, lr, betas, eps, weight_decay)")
         if isinstance(RUNS[run_name][3], list):
             label += f", lr and betas per call {[(h['lr'], h['betas']) for h in run['hp_steps']]}"
+        if run_name in HUGE:
+            step, i, j, value = HUGE[run_name]
+            label += (f", the gradient of parameter {i}'s element {j} at step {step + 1} {value:g} on every rank "
+                      f"(AdamW computes ((1 - beta2)·g)·g, finite; g·g overflows {RUNS[run_name][0]})")
         if rec is None:
             fail(f"{label}: not run, because the ranks on {self.stuck} ranks deadlocked")
         expect(rec["left_behind"] == 0, f"{label}: {rec['left_behind']} process(es) of the ranks were still "
@@ -369,7 +382,8 @@ def test_zero1_matches_adamw(z1, world):
 @pytest.mark.parametrize("world", WORLDS)
 def test_zero1_mean_not_sum_float32(z1, world):
     """float32 parameters, eps as large as the gradients: the step uses the mean gradient, with each call's lr and
-    betas (they change between calls)"""
+    betas (they change between calls); one gradient element of 2.2e19, whose square overflows float32 while AdamW's
+    ((1 - beta2)·g)·g does not"""
     check_values(z1, world, "f32_eps")
 
 
@@ -506,7 +520,8 @@ def test_zero2_matches_adamw(z2, world):
 @pytest.mark.parametrize("world", WORLDS)
 def test_zero2_mean_not_sum_float32(z2, world):
     """float32 parameters, eps as large as the gradients: the reduce-scattered sum is divided by W; each call's lr
-    and betas (they change between calls)"""
+    and betas (they change between calls); one gradient element of 2.2e19, whose square overflows float32 while
+    AdamW's ((1 - beta2)·g)·g does not"""
     check_values(z2, world, "f32_eps")
 
 
