@@ -205,9 +205,11 @@ def observer_uses_torch(ns, cfg, x):
 
 
 # ------------------------------------------------------------------ exercise 3: fake_quantize
-def fake_quant(ns, x, scale, zero_point, quant_min, quant_max, g=None, layout="contiguous"):
-    """fake_quantize's output and, with g, the gradient of <g, output> with respect to x; the ops that ran."""
-    x = relayout(x, layout)
+def fake_quant(ns, x, scale, zero_point, quant_min, quant_max, g=None, layout="contiguous", nograd=False):
+    """fake_quantize's output and, with g, the gradient of <g, output> with respect to x; the ops that ran. With
+    nograd, also the output of a second call on a copy of x that does not require grad, and whether that copy was
+    left as it was (an answer may take another path when there is no graph to keep)."""
+    x0, x = x, relayout(x, layout)
     before = x.clone()
     x.requires_grad_(g is not None)
     with _OpLog() as log:
@@ -219,6 +221,11 @@ def fake_quant(ns, x, scale, zero_point, quant_min, quant_max, g=None, layout="c
         else:
             (gx,) = torch.autograd.grad(out, [x], g, allow_unused=True)
             res["grad"] = gx if gx is not None else "no gradient reached x"
+    if nograd:
+        x2 = relayout(x0, layout)
+        before2 = x2.clone()
+        out2 = get(ns, "fake_quantize")(x2, scale, zero_point, quant_min, quant_max)
+        res["out_nograd"], res["unchanged_nograd"] = _tensor(out2), bool(torch.equal(x2, before2))
     return res
 
 

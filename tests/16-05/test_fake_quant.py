@@ -33,10 +33,11 @@ def formula(x, scale, zp, lo, hi, g):
 
 
 def check(student, what, x, scale, zp, lo, hi, g=None, layout="contiguous", ref=reference,
-          against="torch.fake_quantize_per_tensor_affine"):
+          against="torch.fake_quantize_per_tensor_affine", nograd=False):
     if g is None:
         g = torch.randn(x.shape, generator=torch.Generator().manual_seed(x.numel()))
-    res = student.call("fake_quant", x=x, scale=scale, zero_point=zp, quant_min=lo, quant_max=hi, g=g, layout=layout)
+    res = student.call("fake_quant", x=x, scale=scale, zero_point=zp, quant_min=lo, quant_max=hi, g=g, layout=layout,
+                       nograd=nograd)
     out = res["out"]
     expect(isinstance(out, torch.Tensor), f"{what} returned {out}, not a tensor")
     expect_equal(out.dtype, torch.float32, f"the dtype of {what}")
@@ -67,6 +68,16 @@ def check(student, what, x, scale, zp, lo, hi, g=None, layout="contiguous", ref=
                f"clamping to [{lo}, {hi}]), incoming {g[i].item():.4g}, expected {gwant[i].item():.4g}, got "
                f"{grad[i].item():.4g} (the gradient passes where the rounded level is inside the range)")
     expect(res["unchanged"], f"{what} changed x in place")
+    if nograd:  # the same call on an x that does not require grad: the same values, and x still left as it was
+        out2 = res["out_nograd"]
+        bad = _differing(out2, want, f"{what} on an x that does not require grad")
+        if bad.any():
+            i = tuple(int(v) for v in bad.nonzero()[0])
+            expect(False, f"{what} on an x that does not require grad: {int(bad.sum())} of {bad.numel()} values differ "
+                   f"from {against}; first at {i}: x = {x[i].item()!r}, expected {want[i].item()!r}, got "
+                   f"{out2[i].item()!r}")
+        expect(res["unchanged_nograd"], f"{what} on an x that does not require grad changed x in place (the text: "
+               f"\"`x` is left unchanged\", with or without a graph to keep)")
     return res
 
 
@@ -74,13 +85,13 @@ def check(student, what, x, scale, zp, lo, hi, g=None, layout="contiguous", ref=
                          ids=[f"{a}..{b}" for a, b in RANGES])
 def test_matches_torch(student, gen, rng, shape):
     """values and straight-through gradients equal torch.fake_quantize_per_tensor_affine's, 8-bit, 4-bit and 16-bit
-    ranges"""
+    ranges, and x is left unchanged, whether it requires grad or not"""
     lo, hi = rng
     scale = float(torch.rand((), generator=gen)) * 0.2 + 0.01
     zp = int(torch.randint(lo, hi + 1, (), generator=gen))
     x = torch.randn(shape, generator=gen) * scale * (hi - lo) * 0.6
     check(student, f"fake_quantize(x {shape}, {scale:.6g}, {zp}, {lo}, {hi})", x, scale, zp, lo, hi,
-          g=torch.randn(shape, generator=gen))
+          g=torch.randn(shape, generator=gen), nograd=True)
 
 
 @pytest.mark.parametrize("rng", [(-128, 127), (0, 15)], ids=["-128..127", "0..15"])
@@ -122,7 +133,7 @@ def test_extremes_and_zero_size(student, gen):
     """values far outside the range (gradient zero), past 2^31 and 2^63 levels and infinities too, zeros (+0.0 out for
     -0.0 and small negatives too), a zero-size and a 0-dim tensor"""
     x = torch.tensor([0.0, -0.0, 1e7, -1e7, 1e6, -1e6, 3.0, -3.0, -0.001, -0.004])
-    check(student, f"fake_quantize(x, 0.01, 4, -128, 127) for x = {x.tolist()}", x, 0.01, 4, -128, 127)
+    check(student, f"fake_quantize(x, 0.01, 4, -128, 127) for x = {x.tolist()}", x, 0.01, 4, -128, 127, nograd=True)
     # past 2^31 and 2^63 levels, and past float32's range (x * inv overflows to inf): clamp(round(x * inv) + zp) is
     # still qmax above 0 and qmin below, gradient 0 (+-inf too: a detach trick x * mask or (x - x.detach()) * mask
     # is nan there, as inf * 0); an integer cast of the level before the clamp wraps. Checked

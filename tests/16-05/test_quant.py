@@ -266,12 +266,15 @@ def test_any_layout(student, gen, layout):
 
 
 def test_zero_size_and_0dim(student, gen):
-    """zero-size and 0-dim tensors, per tensor and per channel, through quantize and dequantize (each keeps the
-    shape)"""
+    """zero-size and 0-dim tensors, per tensor and per channel (zero channels too), through quantize and dequantize
+    (each keeps the shape)"""
     check_levels(student, "quantize(x of shape (0, 3), 0.1, 2, torch.int8)", torch.zeros(0, 3), 0.1, 2, "int8")
     s, z = torch.tensor([0.1, 0.2, 0.3]), torch.tensor([1, 2, 3])
     check_levels(student, "quantize(x of shape (0, 3), scale (3,), zero_point (3,), torch.uint8, axis=1)",
                  torch.zeros(0, 3), s, z, "uint8", 1)
+    # zero channels: x (2, 0) along axis 1, with scale and zero_point of shape (0,) (one entry per index: none)
+    check_levels(student, "quantize(x of shape (2, 0), scale (0,), zero_point (0,), torch.int8, axis=1) (zero "
+                 "channels)", torch.zeros(2, 0), torch.zeros(0), torch.zeros(0, dtype=torch.int64), "int8", 1)
     v = float(torch.randn((), generator=gen)) * 3
     check_levels(student, f"quantize(torch.tensor({v:.4g}), 0.05, 7, torch.uint8)", torch.tensor(v), 0.05, 7, "uint8")
     q = torch.tensor(200, dtype=torch.uint8)
@@ -281,9 +284,11 @@ def test_zero_size_and_0dim(student, gen):
            f"got {res['out']}")
     # dequantize keeps a zero-size q's shape too, per tensor and per channel (PyTorch's dequantize() of it)
     for q, s, z, axis in ((torch.zeros(0, 3, dtype=torch.uint8), 0.1, 2, None),
-                          (torch.zeros(2, 0, dtype=torch.int8), torch.tensor([0.1, 0.2]), torch.tensor([1, -2]), 0)):
+                          (torch.zeros(2, 0, dtype=torch.int8), torch.tensor([0.1, 0.2]), torch.tensor([1, -2]), 0),
+                          (torch.zeros(3, 0, dtype=torch.uint8), torch.zeros(0), torch.zeros(0, dtype=torch.int64), -1)):
         what = (f"dequantize(q of shape {tuple(q.shape)} and dtype {q.dtype}, " +
-                ("0.1, 2)" if axis is None else "scale (2,), zero_point (2,), axis=0)"))
+                ("0.1, 2)" if axis is None else
+                 f"scale ({len(s)},), zero_point ({len(z)},), axis={axis})" + (" (zero channels)" if not len(s) else "")))
         res = student.call("dequant", q=q, scale=s, zero_point=z, axis=axis)
         want = torch_dequant(q, s, z, axis)
         out = res["out"]
