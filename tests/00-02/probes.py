@@ -149,11 +149,13 @@ def rebase_in_place(out):
     return out
 
 
-def graph_walk(ns, fn_name, recipe, seed, twice=False, rebase=False):
+def graph_walk(ns, fn_name, recipe, seed, twice=False, rebase=False, appended=False):
     """What ``fn_name(t)`` returns for the graph of ``recipe``, as indices into the probe's own walk,
     with the walk's node names and edges, and whether backward still works afterwards; with ``twice``,
     also what a second call on the same tensor returns ("again"); with ``rebase``, the function is called
-    once on t first, then t is changed in place (rebase_in_place) and the reply is for t's new graph."""
+    once on t first, then t is changed in place (rebase_in_place) and the reply is for t's new graph; with
+    ``appended``, the caller appends a string to the list the first call returned before the second call
+    ("again", as for ``twice``)."""
     out, leaves = build_graph(recipe, seed)
     if rebase:
         get(ns, fn_name)(out)
@@ -165,7 +167,9 @@ def graph_walk(ns, fn_name, recipe, seed, twice=False, rebase=False):
     try:
         result = get(ns, fn_name)(out)
         got = _describe(result, index)
-        again = _describe(get(ns, fn_name)(out), index) if twice else None
+        if appended and isinstance(result, list):
+            result.append("a string the caller appended")
+        again = _describe(get(ns, fn_name)(out), index) if twice or appended else None
     finally:
         if hook is not None:
             hook.remove()
@@ -229,14 +233,17 @@ class _AutogradSeen(TorchFunctionMode):
         return out
 
 
-def engine_run(ns, leaves, program, times=1, no_grad=True, out_index=None, reset=None):
+def engine_run(ns, leaves, program, times=1, no_grad=True, out_index=None, reset=None, same_tensor=None):
     """Build the program's expression with the student's Value, call backward ``times`` times on its
     (0-dim) output, and return every slot's data and the leaves' grads after each call; "autograd" names
     what used torch's autograd meanwhile (a call returning a tensor that requires grad, or a backward pass).
     ``reset``: what the caller does to each leaf's .grad between the calls: "none" (``.grad = None``, as
-    zero_grad does), a tensor (``.grad =`` a copy of it), or None (leave it)."""
+    zero_grad does), a tensor (``.grad =`` a copy of it), or None (leave it). ``same_tensor``: pairs (j, i):
+    leaf j is built as Value(t) from the very tensor t of leaf i (two Values, two leaves, one tensor)."""
     Value = get(ns, "Value")
     leaves = [t.clone() for t in leaves]
+    for j, i in same_tensor or ():
+        leaves[j] = leaves[i]
     ctx = torch.no_grad() if no_grad else torch.enable_grad()
     seen = []
     engine = torch.autograd._engine_run_backward

@@ -80,8 +80,8 @@ def random_program(gen, n_ops, dtype=f64):
     return leaves, program
 
 
-def compare(student, leaves, program, *, times=1, what=None):
-    res = student.call("engine_run", leaves=leaves, program=program, times=times)
+def compare(student, leaves, program, *, times=1, what=None, **kw):
+    res = student.call("engine_run", leaves=leaves, program=program, times=times, **kw)
     slots, grads = torch_run(leaves, program)
     what = what or f"the expression {describe(leaves, program)}"
     for k, (got, want) in enumerate(zip(res["data"], slots)):
@@ -134,12 +134,20 @@ def test_broadcasting(student, gen, op, sa, sb):
 
 
 def test_variable_used_several_times(student, gen):
-    """a leaf used several times receives the sum of every path's gradient"""
+    """a leaf used several times receives the sum of every path's gradient; two leaves built from one tensor are
+    two leaves"""
     x, y = torch.randn(2, 3, generator=gen, dtype=f64), torch.randn(3, generator=gen, dtype=f64)
     # ((x * x) * x + x.tanh() * y - x).sum(): x feeds five operations
     program = [("mul", 0, 0), ("mul", 2, 0), ("tanh", 0, None), ("mul", 4, 1), ("add", 3, 5), ("sub", 6, 0),
                ("sum", 7, None)]
     compare(student, [x, y], program)
+    # L2 = Value(t) for the very tensor t of L0: a leaf of its own, whose .grad is its own d(out)/d(L2)
+    program = [("mul", 0, 0), ("mul", 3, 0), ("tanh", 0, None), ("mul", 5, 1), ("add", 4, 6), ("sub", 7, 0),
+               ("mul", 2, 8), ("sum", 9, None)]
+    compare(student, [x, y, x], program, same_tensor=[(2, 0)],
+            what=f"the expression {describe([x, y, x], program)} where L0 = Value(t) and L2 = Value(t) wrap the same "
+                 f"tensor t (a leaf is a Value you built with Value(data): two Values, two leaves, each with its own "
+                 f".grad; a walk that tells Values apart by their .data merges them)")
 
 
 def test_diamond_inside(student, gen):
@@ -264,9 +272,12 @@ def test_backward_on_a_leaf(student, gen):
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
 def test_float32_leaves(student, gen, dtype):
-    """gradients have the leaf's dtype (float32, float16, bfloat16), relu included, and every .data torch's dtype"""
+    """gradients have the leaf's dtype (float32, float16, bfloat16), relu included (also straight on a leaf), and every
+    .data torch's dtype"""
     a, b = torch.randn(3, 1, generator=gen).to(dtype), torch.randn(4, generator=gen).to(dtype)
-    program = [("mul", 0, 1), ("relu", 2, None), ("tanh", 3, None), ("exp", 4, None), ("sum", 5, None)]
+    # ((L0 * L1).relu().tanh().exp() + L1.relu()).sum(): relu's gradient reaches L1 with no cast on the way
+    program = [("mul", 0, 1), ("relu", 2, None), ("tanh", 3, None), ("exp", 4, None), ("relu", 1, None),
+               ("add", 5, 6), ("sum", 7, None)]
     res = student.call("engine_run", leaves=[a, b], program=program)
     slots, grads = torch_run([a, b], program)
     tol = 1e-4 if dtype == torch.float32 else 3e-2
@@ -280,7 +291,8 @@ def test_float32_leaves(student, gen, dtype):
         expect(got.dtype == want.dtype, f"{what}: expected dtype {want.dtype} (torch's), got {got.dtype}")
         expect_close(got.double(), want.double(), what, atol=tol, rtol=tol)
     for k, (got, want) in enumerate(zip(res["grads"][0], grads)):
-        what = f"L{k}.grad for (L0 * L1).relu().tanh().exp().sum() with {dtype} leaves L0 (3, 1), L1 (4,)"
+        what = (f"L{k}.grad for ((L0 * L1).relu().tanh().exp() + L1.relu()).sum() with {dtype} leaves L0 (3, 1), "
+                f"L1 (4,)")
         if not isinstance(got, torch.Tensor):
             fail(f"{what}: expected a tensor, got {got}")
         expect(got.dtype == dtype, f"{what}: expected dtype {dtype} (the leaf's), got {got.dtype}")

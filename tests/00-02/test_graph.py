@@ -106,10 +106,13 @@ def test_random_graphs(student, seed, n):
 @pytest.mark.parametrize("fn", ["graph_nodes", "topo_order"])
 @pytest.mark.parametrize("recipe", ["leaf", "no_graph"])
 def test_no_grad_fn(student, gen, fn, recipe):
-    """a tensor without grad_fn gives an empty list"""
+    """a tensor without grad_fn gives an empty list, a new one on each call"""
     what = {"leaf": "a leaf tensor that requires grad", "no_graph": "a * b computed under torch.no_grad()"}[recipe]
-    res = student.call("graph_walk", fn_name=fn, recipe=recipe, seed=_seed(gen))
+    res = student.call("graph_walk", fn_name=fn, recipe=recipe, seed=_seed(gen), appended=True)
     expect(res["got"] == [], f"{fn}(t) for {what}: expected [], got {res['got']}")
+    expect(res["again"] == [], f"{fn}(t) called a second time for {what}, after the caller appended a string to the "
+                               f"list the first call returned: expected [], got {res['again']} (the first call's "
+                               f"list, shared between calls? each call gives an empty list of its own)")
 
 
 @pytest.mark.parametrize("fn", ["graph_nodes", "topo_order"])
