@@ -183,6 +183,20 @@ def double_backward(ns, name, x, extra=()):
     return capture_error(go)
 
 
+def apply_under_default_dtypes(ns, name, inputs, extra, dtype_names):
+    """name.apply(*inputs, *extra) once under each torch.set_default_dtype(d) of dtype_names (restored after)."""
+    outs = []
+    old = torch.get_default_dtype()
+    try:
+        for d in dtype_names:
+            torch.set_default_dtype(getattr(torch, d))
+            out = get(ns, name).apply(*[x.clone() for x in inputs], *extra)
+            outs.append(out.detach() if isinstance(out, torch.Tensor) else repr(out))
+    finally:
+        torch.set_default_dtype(old)
+    return outs
+
+
 def single_backward(ns, name, x, extra=()):
     x = x.detach().clone().requires_grad_(True)
     out = get(ns, name).apply(x, *extra)
@@ -248,15 +262,23 @@ def capture_then_autograd(ns, state, names, x):
     return res
 
 
-def capture_twice(ns, states, names, xs):
+def capture_twice(ns, states, names, xs, swap=None):
     """capture_activations on two models one after the other (states, names and xs hold one entry per call),
-    every returned dict kept: what each holds after both calls."""
+    every returned dict kept: what each holds after both calls; with swap = (name, nn class name), then once more
+    on the second model after its submodule `name` is replaced by a new module of that class."""
     got = []
     for state, nm, x in zip(states, names, xs):
         model = make_net(0)
         model.load_state_dict(state)
         model.eval()
         acts = get(ns, "capture_activations")(model, list(nm), x)
+        if not isinstance(acts, dict):
+            raise TypeError(f"capture_activations should return a dict, got {type(acts).__name__}")
+        got.append(acts)
+    if swap is not None:  # the last model again, one submodule replaced in between
+        name, kind = swap
+        model.get_submodule(name.rpartition(".")[0]).add_module(name.rpartition(".")[2], getattr(nn, kind)())
+        acts = get(ns, "capture_activations")(model, list(names[-1]), xs[-1])
         if not isinstance(acts, dict):
             raise TypeError(f"capture_activations should return a dict, got {type(acts).__name__}")
         got.append(acts)

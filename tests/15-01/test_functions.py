@@ -468,7 +468,7 @@ def test_logcosh_beyond_cosh_overflow(student, gen, dtype):
 def test_logcosh_keeps_dtype(student, gen):
     """LogCosh returns the input's dtype (float32 in, float32 out), like torch.log(torch.cosh(x)), for an x of
     shape (5,) and for a 0-dim x (where a 0-dim float64 constant, such as log 2 as a float64 tensor, would promote a
-    0-dim float32 x to float64)"""
+    0-dim float32 x to float64), and float16 in, float16 out"""
     for shape in ((5,), ()):
         for dtype in (torch.float32, torch.float64):
             x = (torch.randn(shape, generator=gen) * 3).to(dtype)
@@ -480,6 +480,12 @@ def test_logcosh_keeps_dtype(student, gen):
             tol = dict(atol=1e-6, rtol=1e-5) if dtype == torch.float32 else dict(atol=1e-12, rtol=1e-10)
             expect_close(r["out"], logcosh_ref(x), what, **tol)
             expect_close(r["grad"], torch.tanh(x), f"the gradient of {what}", **tol)
+    x = (torch.randn(5, generator=gen) * 3).to(torch.float16)  # half precision: still x's dtype out
+    r = student.call("single_backward", name="LogCosh", x=x)
+    what = f"LogCosh.apply(x) for a torch.float16 x = {x.tolist()}"
+    expect(r["out"].dtype == torch.float16, f"{what} returned {r['out'].dtype}, expected torch.float16 as "
+                                            f"torch.log(torch.cosh(x)) gives (an upcast for accuracy must be cast back)")
+    expect_close(r["out"].double(), logcosh_ref(x.double()), what, atol=2e-2, rtol=1e-2)
 
 
 @pytest.mark.task("logcosh")
@@ -770,27 +776,43 @@ def test_logcosh_leaves_its_input_unchanged(student, gen):
 @pytest.mark.task("scaled_mul")
 def test_scaled_mul_integer_inputs(student, gen):
     """ScaledMul on two integer tensors (which need no gradient) returns alpha * x * y as PyTorch computes it: a
-    floating-point product (an in-place mul_ of the integer x * y by the float alpha raises)"""
+    floating-point product (an in-place mul_ of the integer x * y by the float alpha raises) in torch's default
+    dtype (also under torch.set_default_dtype(torch.float64), where alpha * x * y is float64)"""
     x = torch.randint(-5, 6, (3, 1), generator=gen)
     y = torch.randint(-5, 6, (4,), generator=gen)
     alpha = 1.5 + float(torch.rand((), generator=gen))
-    v = torch.randn(3, 4, generator=gen, dtype=f64)
-    r = student.call("function_vjp", name="ScaledMul", inputs=[x, y], v=v, extra=(alpha,))
-    expect_close(r["out"], alpha * x * y, f"ScaledMul.apply(x, y, {alpha!r}) for int64 x of shape (3, 1) and y of "
-                 f"shape (4,) (tensors of any dtype: the result is alpha * x * y, a float tensor)", atol=0, rtol=0,
-                 check_dtype=True)
+    outs = student.call("apply_under_default_dtypes", name="ScaledMul", inputs=[x, y], extra=(alpha,),
+                        dtype_names=["float32", "float64"])
+    expect(isinstance(outs, list) and len(outs) == 2, f"ScaledMul on integer tensors under two default dtypes: "
+           f"expected two outputs back, got {outs!r}"[:300])
+    old = torch.get_default_dtype()
+    for got, default in zip(outs, (torch.float32, torch.float64)):
+        torch.set_default_dtype(default)
+        try:
+            want = alpha * x * y
+        finally:
+            torch.set_default_dtype(old)
+        expect_close(got, want, f"ScaledMul.apply(x, y, {alpha!r}) for int64 x of shape (3, 1) and y of shape (4,) "
+                     f"under torch.set_default_dtype({default}) (tensors of any dtype: the result is alpha * x * y, a "
+                     f"{default} tensor; an integer input cast with .float() ignores the default dtype)", atol=0,
+                     rtol=1e-6 if default == torch.float32 else 1e-15, check_dtype=True)  # (x * y) * alpha rounds apart
 
 
 @pytest.mark.task("clamp")
-@pytest.mark.parametrize("case", ["tiny_bounds", "float32_bounds"])
+@pytest.mark.parametrize("case", ["tiny_bounds", "float32_bounds", "infinite_lo"])
 def test_clamp_narrow_bounds_and_float32_kinks(student, gen, case):
     """Clamp matches torch.clamp's gradient for bounds near the bottom of float64 (lo = 0, hi = 1e-200: the mask
-    is a comparison, no product of differences, which underflows) and for a float32 x at bounds float32 cannot
-    hold (the comparison in x's dtype, as torch.clamp makes it)"""
+    is a comparison, no product of differences, which underflows), for a float32 x at bounds float32 cannot
+    hold (the comparison in x's dtype, as torch.clamp makes it), and for lo = -inf (no midpoint (lo + hi) / 2 or
+    width hi - lo, which are infinite)"""
     if case == "tiny_bounds":
         lo, hi, dtype = 0.0, 1e-200, f64
         inside = torch.rand(6, generator=gen, dtype=f64) * 0.98e-200 + 1e-202
         x = torch.cat([inside, torch.tensor([lo, hi, -1.0, 2e-200, 1e-210], dtype=f64)])
+    elif case == "infinite_lo":  # lo = -inf is a float below hi: every finite x < hi is strictly inside
+        lo, hi, dtype = -math.inf, 0.5, f64
+        inside = torch.randn(6, generator=gen, dtype=f64) - 1.0
+        x = torch.cat([inside.clamp(max=0.25), torch.tensor([-math.inf, hi, 3.0, -1e300], dtype=f64)])
     else:
         lo, hi, dtype = 0.1, 0.3, torch.float32
         inside = torch.rand(6, generator=gen, dtype=f64) * 0.19 + 0.105

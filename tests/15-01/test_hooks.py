@@ -261,15 +261,34 @@ def test_capture_unknown_name_runs_nothing(student):
 @pytest.mark.task("forward_hooks")
 def test_capture_results_stay_apart(student, gen):
     """two calls on two models, the first call's dict kept: afterwards it still maps its own names to its own
-    model's outputs (each call returns its own dict, not one shared between calls)"""
+    model's outputs (each call returns its own dict, not one shared between calls); then a third call on the second
+    model after one of its submodules is replaced (names looked up in the model as it is at each call)"""
     states = [fresh_state(int(torch.randint(0, 10_000, (1,), generator=gen))) for _ in range(2)]
     xs = [torch.randn(2, 1, 8, 8, generator=gen) for _ in range(2)]
     names = [["0", "3.1"], ["3.1", "5"]]   # one name in both calls, on different models and inputs
-    got = student.call("capture_twice", states=states, names=names, xs=xs)
+    got = student.call("capture_twice", states=states, names=names, xs=xs, swap=["3.1", "Sigmoid"])
     what = (f"acts_a = capture_activations(model_a, {names[0]}, x_a), then acts_b = capture_activations(model_b, "
             f"{names[1]}, x_b), acts_a kept")
-    expect(isinstance(got, list) and len(got) == 2, f"{what}: expected both dicts back, got "
+    expect(isinstance(got, list) and len(got) == 3, f"{what}: expected three dicts back, got "
                                                     f"{len(got) if isinstance(got, list) else type(got).__name__}")
+    # then model_b[3][1] = nn.Sigmoid() and a third call on model_b: the names are looked up in the model as it is now
+    model = PROBES["make_net"](0)
+    model.load_state_dict(states[1])
+    model.eval()
+    model[3][1] = torch.nn.Sigmoid()
+    mods, want = dict(model.named_modules()), {}
+    hs = [mods[n].register_forward_hook(lambda m, i, o, n=n: want.__setitem__(n, o.detach())) for n in names[1]]
+    with torch.no_grad():
+        model(xs[1])
+    for h in hs:
+        h.remove()
+    again = (f"then model_b[3][1] = nn.Sigmoid() and capture_activations(model_b, {names[1]}, x_b) again (each call "
+             f"looks the names up in model.named_modules() as the model is then, not in a table kept from an earlier "
+             f"call)")
+    expect(sorted(got[2]) == sorted(names[1]), f"{again}: returned keys {sorted(got[2])}, expected {sorted(names[1])}")
+    for n in names[1]:
+        expect_close(got[2][n], want[n], f"{again}: ['{n}'] (the new Sigmoid's output for '3.1')", atol=1e-6, rtol=1e-5)
+    got = got[:2]
     for label, acts, state, nm, x in zip(("acts_a (read after the second call)", "acts_b"), got, states, names, xs):
         expect(sorted(acts) == sorted(nm), f"{what}: {label} has keys {sorted(acts)}, expected {sorted(nm)} (each "
                                            f"call returns a new dict of the names it was asked for; a dict kept "
@@ -428,31 +447,37 @@ def test_clipping_tiny_gradients(student, gen):
 def overflowing_float16_batches(state, xb):
     """the smallest loss scale (of a doubling ladder) at which some float16 gradient's sum of squares passes
     float16's largest value (65504) twice over while every entry stays finite: whatever the seed, a norm taken
-    in float16 overflows there"""
+    in float16 overflows there; and a max_norm (0.9 of the largest gradient norm) that clips the parameter of that
+    norm while its largest entry times max_norm passes float16's range (so g * max_norm / norm overflows, g *
+    (max_norm / norm) does not)"""
     for scale in (50.0 * 2 ** k for k in range(12)):
         grads = expected_clipped(state, [], 1.0, [(xb, scale)], clip=False, dtype=torch.float16)
         finite = all(torch.isfinite(g).all() and g.abs().max() < 16_000 for g in grads.values())
         overflow = any((g.float() ** 2).sum() > 2 * 65504 for g in grads.values())
-        if finite and overflow:
-            return [(xb, scale)]
+        top = max(grads.values(), key=lambda g: float(g.float().norm()))
+        product = float(top.float().abs().max()) * 0.9 * float(top.float().norm()) > 2 * 65504
+        if finite and overflow and product:
+            return [(xb, scale)], 0.9 * float(top.float().norm())
     raise AssertionError("judge: no loss scale makes a float16 gradient overflow for this seed")
 
 
 @pytest.mark.task("grad_hooks")
 def test_clipping_float16_large_gradients(student, gen):
     """a float16 model whose gradients' squares pass float16's range (entries in the hundreds): the norm is still
-    finite (torch's norm accumulates in float32), so the gradient is rescaled, not zeroed"""
+    finite (torch's norm accumulates in float32), so the gradient is rescaled, not zeroed; max_norm is in the
+    hundreds too, so the gradient times max_norm would overflow: it is multiplied by max_norm / norm"""
     state = grad_model_state(int(torch.randint(0, 10_000, (1,), generator=gen)))
     xb = torch.randn(8, 6, generator=gen)
-    batches = overflowing_float16_batches(state, xb)
-    want = expected_clipped(state, [], 1.0, batches, dtype=torch.float16)
-    r = student.call("clipped_grads", state=state, frozen=[], max_norm=1.0, batches=batches, dtype_name="float16")
+    batches, max_norm = overflowing_float16_batches(state, xb)
+    want = expected_clipped(state, [], max_norm, batches, dtype=torch.float16)
+    r = student.call("clipped_grads", state=state, frozen=[], max_norm=max_norm, batches=batches, dtype_name="float16")
     for name, w in want.items():
         g = r["grads"].get(name)
-        expect(g is not None, f"a float16 model, max_norm=1.0: parameter '{name}' has no gradient")
-        expect_close(g.float(), w.float(), f"a float16 model, max_norm=1.0, gradients with entries in the hundreds: "
-                     f"gradient of '{name}' (a norm computed as sqrt(sum(g * g)) in float16 overflows to inf and "
-                     f"zeroes it)", atol=2e-3, rtol=2e-2)
+        expect(g is not None, f"a float16 model, max_norm={max_norm:.4g}: parameter '{name}' has no gradient")
+        expect_close(g.float(), w.float(), f"a float16 model, max_norm={max_norm:.4g}, gradients with entries in the "
+                     f"hundreds: gradient of '{name}' (a norm computed as sqrt(sum(g * g)) in float16 overflows to inf "
+                     f"and zeroes it; g * max_norm before the division by the norm overflows to inf: multiply by "
+                     f"max_norm / norm)", atol=2e-3, rtol=2e-2)
 
 
 @pytest.mark.task("grad_hooks")
