@@ -370,7 +370,10 @@ print("first step / lr:", ((_m1 / (1 - 0.9)) / ((_v1 / (1 - 0.999)).sqrt() + 1e-
 # * Float16 parameters included (their moments are float16 too, as above): a gradient of 256 or more squares past
 #   float16's largest value, 65504, so never hold $g^2$ or $v / (1-\beta_2^t)$ in float16 (they become `inf` and the
 #   weight stops moving). `torch.optim.AdamW` squares $g$ inside `addcmul_` (which computes in float32) and divides
-#   $\sqrt{v}$ by $\sqrt{1-\beta_2^t}$; a float16 parameter must follow it to float16 rounding.
+#   $\sqrt{v}$ by $\sqrt{1-\beta_2^t}$; a float16 parameter must follow it to float16 rounding. It also folds
+#   $1/(1-\beta_1^t)$ into the step size (a number), so $m / (1-\beta_1^t)$ is never held in float16, and it computes
+#   $(1-\beta_2)\,g\,g$ in that order, so a float32 gradient of 2e19 (whose square passes float32's largest value)
+#   still moves the weight as it does in torch.
 # * Raise `ValueError` for a negative `lr`, `eps` or `weight_decay`, and for a beta outside `[0, 1)`.
 
 # %% [solution] id=adamw_impl

@@ -95,7 +95,9 @@ def accumulate_run(ns, spec, loss, x, y, micro_batches, pre_grads, mode, frozen=
     def on_forward_pre(m, args, kwargs):
         # Saved by earlier micro-batches' graphs and not yet freed: backward() without retain_graph frees them.
         alive_at_forward.append(sum(1 for r in saved if r() is not None))
-        seen.append((list(args) + list(kwargs.values()))[0].detach()[:, 0].clone())
+        first = (list(args) + list(kwargs.values()))[0].detach()
+        # the first column tags each sample; inputs of shape (N, 0) have none, their size alone is recorded
+        seen.append(first[:, 0].clone() if first.dim() > 1 and first.shape[1] > 0 else first.new_zeros(first.shape[:1]))
 
     def pack(t):  # every tensor a graph saves for backward, wrapped so that its release can be seen
         box = _Saved(t)

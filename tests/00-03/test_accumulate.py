@@ -374,3 +374,18 @@ def test_float16_model(student, gen):
     for name, p in model.named_parameters():
         expect_close(res["grads"][name], p.grad, f"{what}: the gradient of {name} (to float16 rounding)",
                      atol=0.5, rtol=1e-2)
+
+
+def test_inputs_without_features(student, gen):
+    """inputs with no features, shape (N, 0) (a first layer nn.Linear(0, 3), whose output is its bias): the batch size is still N, each micro-batch weighted by its share of the N samples"""
+    spec = {"arg": "inputs", "in": 0, "out": 2, "hidden": [3], "norm": False, "dropout": False, "seed": 37,
+            "double": True}
+    n, k = 7, 3
+    x, y = make_batch(spec, "mse", n, gen)
+    res = run(student, spec, "mse", x, y, k)
+    want_loss, want = expected(spec, "mse", x, y, no_pre(spec))
+    what = (describe(spec, "mse", n, k) + " with inputs of shape (7, 0), no features (clause: batch is a pair of "
+            "tensors whose first dimension is the batch size N; a weight by the share of elements, xb.numel() / "
+            "inputs.numel(), divides 0 by 0)")
+    check_grads(res, want, what)
+    check_loss(res, want_loss, what)

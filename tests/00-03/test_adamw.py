@@ -108,8 +108,14 @@ def test_grad_none_skipped(student, gen):
     groups = CONFIGS["two groups, decay in one"]
     none_at = {(0, 0), (1, 0), (0, 2), (2, 2), (3, 1)}
     values, grads = draw(gen, steps=5, none_at=none_at)
+    # parameter 3 is empty (shape (0,)) with a .grad of shape (0,) at every step: it has a .grad, so torch counts
+    # its steps and keeps its (empty) moments; only None skips a parameter
+    groups = [groups[0], dict(groups[1], idx=groups[1]["idx"] + [3])]
+    values = values + [torch.zeros(0, dtype=f64)]
+    grads = [gs + [torch.zeros(0, dtype=f64)] for gs in grads]
     res = student.call("adamw_run", values=values, groups=groups, grads=grads)
-    what = describe("some gradients None", groups)
+    what = describe("some gradients None; parameter 3 is empty, shape (0,), with a .grad of shape (0,) at every "
+                    "step, which torch.optim.AdamW steps (clause: only None skips a parameter)", groups)
     expect_close(res["params"][1][0], values[0], f"{what}: parameter 0 after two steps with .grad None",
                  atol=0, rtol=0)
     compare(res, reference(values, groups, grads), what, state=True)
@@ -155,7 +161,12 @@ def test_state_follows_parameter_dtype(student, gen, dtype):
 # float16 parameters with gradients of 260 to 700: g**2 (up to 490000) and v / (1 - beta2**t) pass float16's largest
 # value, 65504, while (1 - beta2) * g**2 (beta2 0.99 and 0.95) and the moments themselves stay finite
 FP16_GROUPS = [{"idx": [0, 1], "hyper": {"lr": 0.1, "betas": (0.9, 0.99), "eps": 1e-8, "weight_decay": 0.1}},
-               {"idx": [2], "hyper": {"lr": 0.05, "betas": (0.8, 0.95), "eps": 1e-6, "weight_decay": 0.0}}]
+               {"idx": [2], "hyper": {"lr": 0.05, "betas": (0.8, 0.95), "eps": 1e-6, "weight_decay": 0.0}},
+               # parameter 3 (float32) with gradients of +-4e19: g**2 = 1.6e39 overflows float32, torch's
+               # addcmul_ computes (1 - beta2) * g * g = 1.6e33; parameter 4 (float16) with a gradient of 65504 at
+               # every step: m / (1 - beta1**t) rounds past 65504 to inf in float16 at step 2, torch's addcdiv_
+               # divides by it in the scalar -lr / (1 - beta1**t)
+               {"idx": [3, 4], "hyper": {"lr": 0.1, "betas": (0.99, 0.999999), "eps": 1e-8, "weight_decay": 0.0}}]
 
 
 def test_float16_large_gradients(student, gen):
@@ -164,9 +175,16 @@ def test_float16_large_gradients(student, gen):
     big = lambda g: g.sign() * (260.0 + 440.0 * torch.rand(g.shape, generator=gen, dtype=f64))  # noqa: E731
     values = [v.half() for v in values]
     grads = [[(big(g) if i != 1 else g).half() for i, g in enumerate(gs)] for gs in grads]
+    values += [torch.tensor([0.5, -1.0]), torch.tensor([1.0, -0.5], dtype=torch.float16)]
+    grads = [gs + [torch.tensor([4e19, -4e19]), torch.tensor([65504.0, -65504.0], dtype=torch.float16)]
+             for gs in grads]
     res = student.call("adamw_run", values=values, groups=FP16_GROUPS, grads=grads)
     what = describe("float16 parameters 0 and 2 with gradients of magnitude 260 to 700, parameter 1 with small ones; "
-                    "clause: float16 parameters included, never hold g**2 or v / (1 - beta2**t) in float16",
+                    "float32 parameter 3 with gradients [4e19, -4e19] (g * g overflows float32; torch computes "
+                    "(1 - beta2) * g * g inside addcmul_), float16 parameter 4 with gradients [65504, -65504] (torch "
+                    "divides m by 1 - beta1**t in the scalar of addcdiv_; m / (1 - beta1**t) held in float16 is inf); "
+                    "clause: every parameter equals what torch.optim.AdamW gives; float16 parameters included, never "
+                    "hold g**2 or v / (1 - beta2**t) in float16",
                     FP16_GROUPS)
     want = reference(values, FP16_GROUPS, grads)
     compare(res, want, what, tol=dict(atol=1e-2, rtol=1e-2))

@@ -116,11 +116,17 @@ def test_int_arguments_give_floats(student, gen, warmup):
 
 
 def test_interleaved_schedules(student, gen):
-    """two schedules called in turn, step by step, and one called from its last step back to 0: every value is the formula's for its own arguments (a function of them alone, nothing kept from an earlier call)"""
+    """four schedules called in turn, step by step (two of them sharing base_lr, warmup_steps and total_steps with the first, or base_lr, start_factor and eta_min), and one called from its last step back to 0: every value is the formula's for its own arguments (a function of them alone, nothing kept from an earlier call)"""
     configs = []
     for warmup in (int(torch.randint(1, 4, (), generator=gen)), 0):
         base_lr, start_factor, eta_min = draw_args(gen)
         configs.append((base_lr, warmup, warmup + int(torch.randint(4, 9, (), generator=gen)), start_factor, eta_min))
+    # two more that share some arguments with the first and differ in the others: a value kept from an earlier call
+    # under a key of only some of the arguments belongs to another schedule
+    a_lr, a_warmup, a_total, a_factor, a_eta = configs[0]
+    _, other_factor, other_eta = draw_args(gen)
+    configs.append((a_lr, a_warmup, a_total, other_factor, min(other_eta, a_lr)))
+    configs.append((a_lr, a_warmup + 1, a_total + 2, a_factor, a_eta))
     wants = [torch_lrs(*c) for c in configs]
     last = min(c[2] for c in configs)
     calls, want = [], []

@@ -82,14 +82,17 @@ def test_hyperparameters_read_at_each_step(student, gen):
     # group 1 at lr 0 for its first two steps (a warm-up from 0): torch still creates and updates its momentum buffer;
     # group 0's momentum set to 0 for step 5 (torch steps with d itself and leaves the buffer as it was), then to 0.8
     # for step 6 (torch goes on from that buffer)
-    set_hyper = [[0, 1, {"lr": 0.0}], [1, 0, {"lr": 0.02}], [2, 1, {"lr": 0.3, "weight_decay": 0.1}],
-                 [3, 0, {"lr": 0.15, "momentum": 0.6}], [4, 0, {"momentum": 0.0}], [5, 0, {"momentum": 0.8}]]
+    # group 0's dampening changed from 0.3 to 0.6 before step 2: the buffer adds (1 - 0.6) * d from then on
+    set_hyper = [[0, 1, {"lr": 0.0}], [1, 0, {"lr": 0.02, "dampening": 0.6}],
+                 [2, 1, {"lr": 0.3, "weight_decay": 0.1}], [3, 0, {"lr": 0.15, "momentum": 0.6}],
+                 [4, 0, {"momentum": 0.0}], [5, 0, {"momentum": 0.8}]]
     res = student.call("sgd_run", values=values, groups=groups, grads=grads, set_hyper=set_hyper)
     compare(res, reference(values, groups, grads, set_hyper),
             describe("momentum with dampening and weight decay", groups) + " with param_groups changed before "
             f"steps 1 to 6 ([step index, group, new values]: {set_hyper}; at lr 0 torch.optim.SGD still keeps and "
             "updates the momentum buffer; at momentum 0 it steps with d and leaves the buffer untouched, and goes on "
-            "from it when momentum returns; clause: read them at every step())")
+            "from it when momentum returns; a dampening changed between steps applies from that step on; clause: read "
+            "them at every step())")
 
 
 def check_no_state_entry(res, grads, what, torch_name):
@@ -134,12 +137,17 @@ def test_grad_left_unchanged(student, gen):
 
 def test_no_state_without_momentum(student, gen):
     """the momentum buffer is state[p]['momentum_buffer'], kept only when momentum is not 0"""
-    values = [torch.randn(3, generator=gen, dtype=f64)]
+    # a second, empty parameter (shape (0,), a .grad of shape (0,)): it has a .grad, so it is stepped and gets a
+    # momentum buffer like any other (torch.optim.SGD keeps an empty one); only None skips a parameter
+    values = [torch.randn(3, generator=gen, dtype=f64), torch.zeros(0, dtype=f64)]
     mu = float(torch.empty(()).uniform_(0.3, 0.95, generator=gen))
     for hyper in ({"lr": 0.1, "momentum": mu, "dampening": 0.25}, {"lr": 0.1, "weight_decay": 0.1}):
         got = student.call("sgd_state_keys", values=values, hyper=hyper, steps=2)
-        what = f"state[p] after 2 steps of MomentumSGD([p], **{hyper}) with a gradient of ones"
-        expect_equal(got["keys"], [["momentum_buffer"] if hyper.get("momentum") else []], f"the keys of {what}")
+        what = (f"state[p] after 2 steps of MomentumSGD([p, q], **{hyper}) with a gradient of ones (q is an empty "
+                "parameter of shape (0,) with a .grad of shape (0,): torch.optim.SGD steps it and keeps its state too; "
+                "clause: only None skips a parameter)")
+        expect_equal(got["keys"], [["momentum_buffer"] if hyper.get("momentum") else []] * 2,
+                     f"the keys of {what}, for [p, q]")
         if hyper.get("momentum"):
             p = torch.nn.Parameter(values[0].clone())
             ref = torch.optim.SGD([p], foreach=False, **hyper)

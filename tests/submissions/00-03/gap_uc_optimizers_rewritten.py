@@ -1,6 +1,8 @@
 """Unusual but correct (gap round): MomentumSGD and ScratchAdamW fetch hyperparameters per group inside
 the parameter loop, keep AdamW's step as a 0-dim float tensor, and write the updates out of place
-(p.copy_(...)) instead of with fused in-place calls."""
+(p.copy_(...)) instead of with fused in-place calls. (Round 30: the bias correction 1 / (1 - beta1**t) is a
+number multiplied into the step, as torch folds it into addcdiv_'s value; m / (1 - beta1**t) held as a float16
+tensor overflowed to inf for a float16 gradient of 65504, against the text.)"""
 CELLS = {
     "sgd_impl": '''class MomentumSGD(torch.optim.Optimizer):
     """SGD with momentum, dampening, Nesterov and (L2) weight decay, as torch.optim.SGD."""
@@ -53,9 +55,8 @@ CELLS = {
                 p.copy_(p * (1 - group["lr"] * group["weight_decay"]))
                 st["exp_avg"].copy_(b1 * st["exp_avg"] + (1 - b1) * g)
                 st["exp_avg_sq"].copy_(b2 * st["exp_avg_sq"] + (1 - b2) * g * g)
-                m_hat = st["exp_avg"] / (1 - b1 ** t)
                 root_v_hat = st["exp_avg_sq"].sqrt() / math.sqrt(1 - b2 ** t)
-                p.copy_(p - group["lr"] * m_hat / (root_v_hat + group["eps"]))
+                p.copy_(p - (group["lr"] / (1 - b1 ** t)) * (st["exp_avg"] / (root_v_hat + group["eps"])))
 ''',
 }
 EXPECT = {"sgd": "pass", "adamw": "pass"}
