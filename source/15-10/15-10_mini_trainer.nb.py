@@ -374,7 +374,8 @@ run_hidden("15-10", "rng", globals())
 # **EMACallback** keeps an exponential moving average of the weights, which often evaluates better than
 # the raw weights at the end of training. It updates **once per optimizer step**, in `on_batch_end`, and
 # only when `trainer.global_step` has advanced since its last update (with gradient accumulation several
-# batches pass between steps). The first update copies the weights; every later one blends
+# batches pass between steps). The first update copies the weights, on their device; every later one
+# blends
 #
 # $$ \text{ema} \leftarrow \text{decay}\cdot\text{ema} + (1-\text{decay})\cdot w, $$
 #
@@ -612,7 +613,8 @@ run_hidden("15-10", "checkpoint", globals())
 #
 # * **Starting.** `fit` first puts the model in `train()` mode (it may come back from an evaluation in
 #   `eval()` mode) and drops gradients left from before with `optimizer.zero_grad(set_to_none=True)`, then
-#   fires `on_fit_start`. After every optimizer step, zero the gradients with `set_to_none=True` too: a
+#   fires `on_fit_start`. After every optimizer step, zero the gradients the same way
+#   (`optimizer.zero_grad(set_to_none=True)`: everything the optimizer trains, not only the model): a
 #   parameter that gets no gradient before the next step then has `.grad is None`, and the optimizer skips
 #   it (a zero gradient would still move it under weight decay or momentum). `fit` returns the trainer.
 # * **Devices.** The model goes to `device` (default: wherever its parameters already are); every batch,

@@ -333,7 +333,12 @@ def rng_roundtrip(ns, seed, via_file, warmup):
     # the snapshot must not change when the generators move on
     restore(state)
     third = _draws()
-    return {"first": first, "second": second, "third": third, "cached": cached}
+    # a later snapshot must not change the earlier one (each call returns a snapshot of its own)
+    capture()
+    _scramble_rngs(seed + 54321)
+    restore(state)
+    fourth = _draws()
+    return {"first": first, "second": second, "third": third, "fourth": fourth, "cached": cached}
 
 
 class _CudaRngStandIn:
@@ -518,10 +523,64 @@ def ema_updates(ns, init, updates, decay, batchnorm=False, frozen=(), start_step
             "early_error": early, "early_same": early_same, "target_buffers": target_buffers, "in_place": in_place}
 
 
+def ema_off_device(ns, steps, decay):
+    """EMACallback on a model off the default device (probelib.stand_in_device): ``steps`` optimizer steps (the
+    weights move before each), then copy_to into a second model there. Where the shadow tensors and the target's
+    parameters end up (relative to the model's device), or the error raised."""
+    EMA = get(ns, "EMACallback")
+
+    def run(device):
+        with torch.device(device):  # the models on ``device`` (also when the default device is the stand-in)
+            model, target = ema_net(), ema_net()
+        fake = types.SimpleNamespace(model=model, global_step=0, epoch=0, should_stop=False)
+        cb = EMA(decay=decay)
+        cb.on_fit_start(fake)
+        for i in range(steps):
+            with torch.no_grad():
+                for p in model.parameters():
+                    p.mul_(0.5)
+            fake.global_step += 1
+            cb.on_batch_end(fake, None, i, 0.0)
+        shadow = getattr(cb, "shadow", None)
+        where = [relative_device(t, device) if isinstance(t, torch.Tensor) else type(t).__name__
+                 for t in (shadow if isinstance(shadow, (list, tuple)) else [])]
+        # copy_to's own error is data: with the roles swapped, a shadow left on the default (meta) device cannot be
+        # copied out, and that is the shadow's fault, reported above
+        try:
+            cb.copy_to(target)
+            copied = {"raised": False}
+        except Exception as exc:  # noqa: BLE001
+            copied = {"raised": True, "type": type(exc).__name__, "message": str(exc)[:300],
+                      "needs_values": needs_values(exc)}
+        return {"shadow_devices": where, "copy_to_error": copied,
+                "target_devices": [relative_device(p, device) for p in target.parameters()]}
+    try:
+        out, home = stand_in_device(run)
+    except Exception as exc:  # noqa: BLE001 (reported: mixing devices raises, as on a GPU)
+        if needs_values(exc):
+            return {"inconclusive": f"{type(exc).__name__}: {str(exc)[:200]}"}
+        return {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
+    return {**out, "home": home}
+
+
 # ------------------------------------------------------------------ checkpoint
 class _Boom:
     def __reduce__(self):
         raise RuntimeError("simulated crash in the middle of writing a checkpoint")
+
+
+class _BoomSecond:
+    """Pickles the first time at its event (the shared count), raises the second time: of the two files written at
+    that step, the second cannot be written."""
+
+    def __init__(self, count):
+        self.count = count
+
+    def __reduce__(self):
+        self.count[0] += 1
+        if self.count[0] >= 2:
+            raise RuntimeError("simulated crash while writing the second checkpoint file of this step")
+        return (int, (0,))
 
 
 def _fit_with_torch_clipping(ns, t):
@@ -647,7 +706,7 @@ def atomic_errors(ns, obj):
 
 
 def checkpoint_folder(ns, events, every, keep, mode, restart_at=None, monitor="val_loss", boom_at=None,
-                      restart_from=None):
+                      restart_from=None, boom_second=False):
     """events: list of ["step", s] (on_batch_end at global_step s) or ["val", value] (on_validation_end).
 
     Every checkpoint holds the position of the event that wrote it ("event"). restart_at: before that event,
@@ -655,7 +714,8 @@ def checkpoint_folder(ns, events, every, keep, mode, restart_at=None, monitor="v
     state_dict(); the folder stays. restart_from ("last.pt" or "best.pt"): the new one is loaded instead from the
     callback state inside that file, as a run resumed from it would be (every checkpoint holds the state the
     callback had while it was being written, "callback"). boom_at: at that event the checkpoint cannot be
-    pickled (a crash while writing it); what the hook raised there is "boom_error".
+    pickled (a crash while writing it); what the hook raised there is "boom_error". boom_second: at boom_at the
+    first file written pickles and the second one fails instead.
     """
     CB = get(ns, "CheckpointCallback")
     d = tempfile.mkdtemp(dir=".")
@@ -672,7 +732,7 @@ def checkpoint_folder(ns, events, every, keep, mode, restart_at=None, monitor="v
                        "model": {k: v.clone() for k, v in self.model.state_dict().items()},
                        "callback": cb.state_dict() if hasattr(cb, "state_dict") else None}
                 if boom_at is not None and self.event == boom_at:
-                    out["boom"] = _Boom()
+                    out["boom"] = _BoomSecond(second_count) if boom_second else _Boom()
                 return out
 
             def save_checkpoint(self, path):
@@ -681,6 +741,7 @@ def checkpoint_folder(ns, events, every, keep, mode, restart_at=None, monitor="v
         fake = Fake()
         fake.event = -1
         boom_error = None
+        second_count = [0]  # files pickled at boom_at (boom_second)
         cb = CB(d, every_n_steps=every, keep_last=keep, monitor=monitor, mode=mode)
         if hasattr(cb, "on_fit_start"):
             cb.on_fit_start(fake)
@@ -885,16 +946,20 @@ class _FitNet(nn.Module):
         self.unused = nn.Parameter(torch.ones(2, dtype=torch.float64))
 
 
-def fit_start_run(ns, init, X, Y, stale, batch_size):
+def fit_start_run(ns, init, X, Y, stale, batch_size, outside):
     """A model left in eval() mode with stale gradients on every parameter, then fit() with AdamW
-    (weight decay: a parameter with a zero gradient still moves, one with .grad None is skipped)."""
+    (weight decay: a parameter with a zero gradient still moves, one with .grad None is skipped). The optimizer
+    also trains a tensor outside the model (initial values ``outside``, a stale gradient too; like aux, only the
+    first batch's loss uses it)."""
     Trainer = get(ns, "Trainer")
     model = _FitNet()
     model.load_state_dict(init)
     model.eval()
     for p in model.parameters():
         p.grad = torch.full_like(p, float(stale))
-    opt = torch.optim.AdamW(model.parameters(), lr=0.1, weight_decay=0.5)
+    temp = outside.clone().requires_grad_()
+    temp.grad = torch.full_like(temp, float(stale))
+    opt = torch.optim.AdamW([*model.parameters(), temp], lr=0.1, weight_decay=0.5)
     seen = {"training": [], "calls": 0}
 
     def loss_fn(m, batch):
@@ -902,7 +967,7 @@ def fit_start_run(ns, init, X, Y, stale, batch_size):
         seen["training"].append(bool(m.training))
         loss = F.mse_loss(m.body(x), y)
         if seen["calls"] == 0:
-            loss = loss + m.aux.sum()
+            loss = loss + m.aux.sum() + temp.sum()
         seen["calls"] += 1
         return loss
 
@@ -910,7 +975,7 @@ def fit_start_run(ns, init, X, Y, stale, batch_size):
     t = Trainer(model, opt, loader, loss_fn, max_epochs=1)
     returned = t.fit()
     return {"training": seen["training"], "params": _tensor_state(model), "returned_trainer": returned is t,
-            "returned": type(returned).__name__}
+            "returned": type(returned).__name__, "outside": temp.detach().clone()}
 
 
 def fit_ckpt_path_run(ns, n, batch_size, path, epoch, batch_in_epoch):
@@ -1790,17 +1855,21 @@ def clip_torch_calls(ns, grads, max_norm):
 
 def sampler_permutations(ns, n, seed, epochs, at_epoch):
     """permutation(e) asked of a sampler sitting at epoch ``at_epoch`` (never iterated), and what a sampler
-    yields after set_epoch(e), for each e."""
+    yields after set_epoch(e), for each e; then what the asked sampler yields (``after``) and the order of
+    epoch ``at_epoch`` (``at_order``, from a fresh sampler)."""
     S = get(ns, "ResumableRandomSampler")
     asked = S(n, seed=seed)
     asked.set_epoch(at_epoch)
     perms = [[int(i) for i in asked.permutation(e)] for e in epochs]
+    after = [int(i) for i in asked]  # asking for orders must leave the sampler at epoch at_epoch
     yielded = []
     for e in epochs:
         s = S(n, seed=seed)
         s.set_epoch(e)
         yielded.append([int(i) for i in s])
-    return {"perms": perms, "yielded": yielded}
+    s = S(n, seed=seed)
+    s.set_epoch(at_epoch)
+    return {"perms": perms, "yielded": yielded, "after": after, "at_order": [int(i) for i in s]}
 
 
 def load_twice_run(ns, steps, more):
@@ -1829,7 +1898,7 @@ def load_twice_run(ns, steps, more):
 
 def tensor_lr_run(ns, lr, gamma, steps):
     """AdamW with a tensor learning rate (ExponentialLR updates it in place): the logged lr per step, read
-    after fit() returned."""
+    after fit() returned; then 2 steps of SGD with an int learning rate, 0: the type and repr of each row's lr."""
     Trainer = get(ns, "Trainer")
     torch.manual_seed(0)
     model = nn.Linear(3, 1)
@@ -1838,7 +1907,12 @@ def tensor_lr_run(ns, lr, gamma, steps):
     X, Y = torch.randn(2 * steps, 3), torch.randn(2 * steps, 1)
     t = Trainer(model, opt, DataLoader(TensorDataset(X, Y), batch_size=2), _mse, scheduler=sched, max_epochs=1)
     t.fit()
-    return {"lrs": [float(r["lr"]) for r in t.history]}
+    # and an int learning rate (SGD(lr=0)): what type the rows log
+    t2 = Trainer(model, torch.optim.SGD(model.parameters(), lr=0), DataLoader(TensorDataset(X[:4], Y[:4]),
+                 batch_size=2), _mse, max_epochs=1)
+    t2.fit()
+    return {"lrs": [float(r["lr"]) for r in t.history],
+            "int_lr_rows": [[type(r.get("lr")).__name__, repr(r.get("lr"))] for r in t2.history]}
 
 
 def precision_cuda_visible(ns, precision, seed=0):

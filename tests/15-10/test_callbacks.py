@@ -360,3 +360,30 @@ def test_ema_frozen_parameter(student, gen):
                 f"EMACallback(decay=0.8) on Linear-Tanh-Linear whose parameter '{name}' is frozen (requires_grad=False, "
                 f"in the model and in the module copy_to writes into), after 3 optimizer steps, copy_to(a fresh model)",
                 frozen=frozen)
+
+
+def test_ema_on_the_model_device(student):
+    """a model on another device than the default one (a GPU; here a stand-in): the first update copies the weights
+    where they are, so the later blends (ema <- decay*ema + (1-decay)*w, in place) and copy_to run on that device"""
+    r = student.call("ema_off_device", steps=3, decay=0.5)
+    what = ("EMACallback(decay=0.5) on a Linear-Tanh-Linear model sitting on a device other than the default one, "
+            "3 optimizer steps, then copy_to(a second model on that device)")
+    if "inconclusive" in r:  # the code reads values on either stand-in (as it may on a GPU): nothing to judge here
+        return
+    expect("error" not in r, f"{what}: raised {r.get('error')} (a shadow made without device= sits on the default "
+                             f"device, and blending it with the weights fails as on a GPU: copy the weights with "
+                             f"w.clone() or make the shadow with device=w.device)")
+    expect(len(r["shadow_devices"]) == 4, f"{what}: EMACallback.shadow should hold one tensor per parameter (4), got "
+                                          f"{r['shadow_devices']}")
+    wrong = [i for i, d in enumerate(r["shadow_devices"]) if d != "meta"]
+    expect(not wrong, f"{what}: the shadow copies of parameters {wrong} are on {[r['shadow_devices'][i] for i in wrong]}"
+                      f", not on the model's device (a tensor made without device= lands on the default device; on a "
+                      f"GPU the next blend with the weights then raises): the first update copies the weights where "
+                      f"they are (w.clone())")
+    err = r["copy_to_error"]
+    if err["raised"] and err["needs_values"]:  # copy_to reads values (as it may on a GPU): nothing more to judge
+        return
+    expect(not err["raised"], f"{what}: copy_to raised {err.get('type')}: {str(err.get('message'))[:200]}")
+    expect(all(d == "meta" for d in r["target_devices"]),
+           f"{what}: copy_to moved the target's parameters to {r['target_devices']}; copy into them in place")
+

@@ -336,8 +336,8 @@ def test_keep_last_past_a_million_steps(student, gen):
 
 
 def test_failed_write_deletes_no_old_checkpoint(student, gen):
-    """the new step file is written BEFORE old ones are deleted: a save that fails (here the checkpoint cannot be
-    pickled) leaves the keep_last previous step files and last.pt as they were"""
+    """the new step file and last.pt are written BEFORE old ones are deleted: a save that fails (here the checkpoint
+    cannot be pickled, or only its second file fails) deletes none of the keep_last previous step files"""
     keep = int(torch.randint(1, 4, (1,), generator=gen))
     last = keep + int(torch.randint(1, 4, (1,), generator=gen))
     events = [["step", s] for s in range(1, last + 2)]
@@ -355,6 +355,18 @@ def test_failed_write_deletes_no_old_checkpoint(student, gen):
                         f"{' and last.pt' if 'last.pt' in got else ' and no last.pt'}")
     expect(r2["last"] == last, f"{what}: after the failed save last.pt should still hold step {last}, got {r2['last']}")
     step_files(r2, what)
+    # the same, but only the SECOND of the step's two files fails (the first one was written): still nothing deleted
+    r3 = student.call("checkpoint_folder", events=events, every=1, keep=keep, mode="min", boom_at=boom,
+                      boom_second=True)
+    what3 = (f"CheckpointCallback(every_n_steps=1, keep_last={keep}) over on_batch_end at steps 1 to {last + 1}, the "
+             f"second file written at step {last + 1} failing (step-{last + 1:06d}.pt and last.pt: the first pickles, "
+             f"the second crashes)")
+    timeline = r3.get("timeline") or []
+    expect(len(timeline) == len(events), f"{what3}: the probe recorded {len(timeline)} of {len(events)} events")
+    gone = [x for x in want if x != "last.pt" and x not in timeline[-1]]
+    expect(not gone, f"{what3}: step files {gone} were deleted although the save of step {last + 1} failed (\"write "
+                     f"step-{{global_step:06d}}.pt and last.pt, then delete the oldest\": delete only after both "
+                     f"writes); the folder holds {timeline[-1]}")
 
 
 def test_atomic_save_takes_a_path_object(student, gen):

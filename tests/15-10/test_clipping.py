@@ -99,11 +99,17 @@ def test_never_scales_up(student, gen):
 
 
 def test_epsilon_in_the_factor(student, gen):
-    """the factor is max_norm / (total + 1e-6): visible when the total norm is close to 1"""
+    """the factor is max_norm / (total + 1e-6): visible when the total norm is close to 1, and applied even when the
+    total norm is exactly max_norm (the factor max_norm / (max_norm + 1e-6) is below 1: no early `return` there)"""
     g = torch.randn(6, generator=gen, dtype=f64)
     grads = [0.8 * g / g.norm()]  # total norm 0.8, clipped to 0.5
     judge(student, grads, 0.5, "clip_grad_norm on a gradient of norm 0.8 with max_norm=0.5 "
                                "(factor 0.5 / (0.8 + 1e-6))")
+    small = [3e-4 * g / g.norm(), torch.full((2, 2), 2e-4, dtype=f64)]  # total norm 5e-4
+    at = float(torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(x) for x in small]))) * (1 + 1e-12)
+    judge(student, small, at, f"clip_grad_norm on two gradients of total norm {at:.6g} with max_norm equal to that "
+                              f"total (to 1e-12; the factor {at:.6g} / ({at:.6g} + 1e-6) = {at / (at + 1e-6):.6f} "
+                              f"still applies)")
 
 
 @pytest.mark.task("clipping", weight=0.1)  # its right answer is a constant (zeros): worth little

@@ -41,9 +41,11 @@ def compare(r, keys, source, how):
     for key in keys:
         expect_equal(r["first"][key], r["judge"][key], f"{source} draws ({key}) right after capture_rng_state() "
                      f"(capturing must not draw)")
-        for label in ("second", "third"):
+        for label in ("second", "third", "fourth"):
             what = (f"{source} draws ({key}) after restore_rng_state(capture_rng_state()){how}"
-                    + (" (restoring the same snapshot a second time)" if label == "third" else ""))
+                    + {"second": "", "third": " (restoring the same snapshot a second time)",
+                       "fourth": " (restoring it after a later capture_rng_state() call: each call must return a "
+                                 "snapshot of its own, which later captures leave alone)"}[label])
             expect_equal(r[label][key], r["first"][key], what)
 
 

@@ -223,7 +223,7 @@ def test_indices_are_python_ints(student, gen):
 
 def test_permutation_is_the_epochs_order(student, gen):
     """permutation(e) is the order of epoch e, whatever epoch the sampler is at: the order a sampler yields after
-    set_epoch(e)"""
+    set_epoch(e); asking for it does not change the sampler's epoch (a pure function)"""
     n = int(torch.randint(12, 30, (1,), generator=gen))
     seed = draw_seed(gen)
     at = int(torch.randint(0, 3, (1,), generator=gen))
@@ -234,3 +234,7 @@ def test_permutation_is_the_epochs_order(student, gen):
         expect(perm == got, f"ResumableRandomSampler({n}, seed={seed}) at epoch {at}: permutation({e}) should be "
                             f"\"the order of epoch {e}\", the order a sampler yields after set_epoch({e}), {got}; "
                             f"got {perm}")
+    expect(r["after"] == r["at_order"],
+           f"ResumableRandomSampler({n}, seed={seed}) after set_epoch({at}), then permutation(e) for e in {epochs}: "
+           f"iterating it should still give epoch {at}'s order {r['at_order']} (permutation is \"a pure function of "
+           f"seed and epoch\": only set_epoch selects the epoch); got {r['after']}")

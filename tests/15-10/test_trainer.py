@@ -719,17 +719,20 @@ def fit_start(student, gen):
         model.unused.copy_(torch.randn(2, generator=gen, dtype=f64))
     init = {k: v.detach().clone() for k, v in model.state_dict().items()}
     stale = float(torch.randint(2, 9, (1,), generator=gen))
-    got = student.call("fit_start_run", init=init, X=X, Y=Y, stale=stale, batch_size=b)
-    opt = torch.optim.AdamW(model.parameters(), lr=0.1, weight_decay=0.5)
+    outside = torch.randn(2, generator=gen, dtype=f64)  # a tensor the optimizer trains outside the model
+    got = student.call("fit_start_run", init=init, X=X, Y=Y, stale=stale, batch_size=b, outside=outside)
+    temp = outside.clone().requires_grad_()
+    opt = torch.optim.AdamW([*model.parameters(), temp], lr=0.1, weight_decay=0.5)
     opt.zero_grad(set_to_none=True)
     for i in range(0, n, b):
-        loss = F.mse_loss(model.body(X[i:i + b]), Y[i:i + b]) + (model.aux.sum() if i == 0 else 0)
+        loss = F.mse_loss(model.body(X[i:i + b]), Y[i:i + b]) + (model.aux.sum() + temp.sum() if i == 0 else 0)
         loss.backward()
         opt.step()
         opt.zero_grad(set_to_none=True)
-    what = (f"a model left in eval() mode with a stale .grad of {stale:g} on every parameter, then "
-            f"Trainer(model, AdamW(weight_decay=0.5), {n // b} batches of {b}).fit()")
-    return got, {k: v.detach() for k, v in model.state_dict().items()}, what
+    what = (f"a model left in eval() mode with a stale .grad of {stale:g} on every parameter (and on a tensor "
+            f"'outside' the optimizer also trains, not part of the model), then "
+            f"Trainer(model, AdamW([*model.parameters(), outside], weight_decay=0.5), {n // b} batches of {b}).fit()")
+    return got, {**{k: v.detach() for k, v in model.state_dict().items()}, "outside": temp.detach()}, what
 
 
 @pytest.mark.task("trainer", weight=0.1)  # its right answer is a constant (True): worth little
@@ -750,7 +753,8 @@ def test_fit_returns_the_trainer(student, gen):
 
 
 def test_fit_clears_stale_gradients(student, gen):
-    """fit() drops gradients left from before with zero_grad(set_to_none=True): a frozen parameter stays put"""
+    """fit() drops gradients left from before with optimizer.zero_grad(set_to_none=True): a frozen parameter stays
+    put, and so does the stale gradient of a tensor the optimizer trains outside the model"""
     got, want, what = fit_start(student, gen)
     expect_close(got["params"]["unused"], want["unused"],
                  f"{what}: the parameter no loss uses ('unused') must not move: fit() calls "
@@ -759,6 +763,10 @@ def test_fit_clears_stale_gradients(student, gen):
     for k in ("body.weight", "body.bias"):
         expect_close(got["params"][k], want[k], f"{what}: final weights '{k}' (the stale gradient must not reach "
                                                 f"the first step)", atol=1e-10, rtol=1e-8)
+    expect_close(got["outside"], want["outside"],
+                 f"{what}: the tensor 'outside' (in the optimizer, not in the model; only the first batch uses it) "
+                 f"after fit(): optimizer.zero_grad(set_to_none=True), not model.zero_grad(), drops the stale gradients "
+                 f"of everything the optimizer trains", atol=1e-10, rtol=1e-8)
 
 
 def test_step_sets_gradients_to_none(student, gen):
@@ -1006,7 +1014,8 @@ def test_backward_at_every_batch(student, gen):
 
 
 def test_logged_lr_with_a_tensor_learning_rate(student, gen):
-    """the logged lr is the one each step used, also for a tensor learning rate that the scheduler updates in place"""
+    """the logged lr is the one each step used, also for a tensor learning rate that the scheduler updates in place,
+    and it is a float (an int learning rate too)"""
     lr = float(torch.empty(()).uniform_(0.01, 0.1, generator=gen))
     gamma = float(torch.empty(()).uniform_(0.3, 0.8, generator=gen))
     steps = int(torch.randint(3, 6, (1,), generator=gen))
@@ -1016,6 +1025,11 @@ def test_logged_lr_with_a_tensor_learning_rate(student, gen):
            f"AdamW(params, lr=torch.tensor({lr:.4g})) with ExponentialLR(gamma={gamma:.4g}), {steps} steps: the "
            f"logged lr should be the value each step used, {[round(w, 6) for w in want]}, got "
            f"{[round(g, 6) for g in r['lrs']]} (the scheduler updates that tensor in place: log its value)")
+    rows = r["int_lr_rows"]
+    expect(len(rows) == 2 and all(t == "float" for t, _ in rows),
+           f"SGD(params, lr=0) (an int learning rate), 2 steps: each history row's lr should be a float, "
+           f"float(optimizer.param_groups[0]['lr']) = 0.0 (the text: \"lr\": ... \"as a float\"), got "
+           f"{', '.join(f'{v} ({t})' for t, v in rows) or 'no rows'}")
 
 
 @pytest.mark.parametrize("precision,dtype", [("bf16", "bfloat16"), ("fp16", "float16")])
