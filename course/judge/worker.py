@@ -668,6 +668,15 @@ class Recorder:
         # PyTorch's own pool of threads made now, not in the first window that needs it (a parallel op takes at most
         # one thread per 32,768 elements: enough elements for every thread of the pool)
         torch.ones(max(1 << 20, 65536 * torch.get_num_threads())).add_(1)
+        if not torch.cuda.is_available():
+            # The autograd engine starts its device threads once, at its first backward, for as many devices as
+            # the registered device guards count. A compiled backward registers a fake guard (8 devices), so a
+            # probe's first one made 8 pt_autograd threads after the baseline: counted as the submission's (under
+            # load one was still starting when the next check's call began: a correct 15-06 answer failed) and the
+            # process marked unable to fork for autograd. A first backward now, with no such device counted,
+            # starts none, and the engine never looks again. (With a GPU the threads are CUDA's: _driver_thread.)
+            w = torch.ones(1, requires_grad=True)
+            w.sum().backward()
         self.baseline = _threads()
 
         def started(what: str) -> None:
