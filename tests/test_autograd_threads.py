@@ -1,8 +1,8 @@
 """The judge worker's recorder leaves PyTorch no reason to start threads after its baseline on a CPU machine.
 
 PyTorch's autograd engine starts its device threads once, at the first backward of a process, for as many devices
-as the registered device guards count. A compiled backward (aot_autograd) registers a fake guard of 8 devices, so a
-judge probe's first compiled backward made 8 `pt_autograd_*` threads after the recorder's baseline: a later check
+as the registered device guards count. After a compiled backward (aot_autograd) a guard counts 8 devices (which one
+was not identified), so a judge probe's first compiled backward made 8 `pt_autograd_*` threads after the recorder's baseline: a later check
 that watches "threads the submission started earlier" (probelib.functions_entered) counted them, and under load one
 still starting failed a correct 15-06 answer. It also marked the process unable to run autograd in a forked child
 (15-08's and 16-04's ranks are forked from the worker). The recorder's start now runs one plain backward first.

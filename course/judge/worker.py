@@ -670,8 +670,8 @@ class Recorder:
         torch.ones(max(1 << 20, 65536 * torch.get_num_threads())).add_(1)
         if not torch.cuda.is_available():
             # The autograd engine starts its device threads once, at its first backward, for as many devices as
-            # the registered device guards count. A compiled backward registers a fake guard (8 devices), so a
-            # probe's first one made 8 pt_autograd threads after the baseline: counted as the submission's (under
+            # the registered device guards count. After a compiled backward a guard counts 8 devices (which one
+            # was not identified), so a probe's first one made 8 pt_autograd threads after the baseline: counted as the submission's (under
             # load one was still starting when the next check's call began: a correct 15-06 answer failed) and the
             # process marked unable to fork for autograd. A first backward now, with no such device counted,
             # starts none, and the engine never looks again. (With a GPU the threads are CUDA's: _driver_thread.)
